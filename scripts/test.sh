@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Every test: installs what is missing; builds with -Werror and runs the suite (ctest, then the
+# Python tests); builds again with AddressSanitizer + UndefinedBehaviorSanitizer and runs the
+# suite again; then runs every fuzz target briefly. GPUPORT_TEST_QUICK=1 stops after the first run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/install-deps.sh
+jobs=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)
+
+echo "== build (-Werror) and test"
+scripts/build.sh
+ctest --test-dir build --output-on-failure -j "$jobs"
+if [ -d python/tests ]; then
+    echo "== Python tests"
+    GPUPORT_BUILD_DIR=$PWD/build python3 -m pytest -q python/tests
+fi
+[ "${GPUPORT_TEST_QUICK:-0}" = 1 ] && exit 0
+
+echo "== build and test under AddressSanitizer + UndefinedBehaviorSanitizer"
+GPUPORT_BUILD_DIR=build-asan scripts/build.sh -DCMAKE_BUILD_TYPE=Debug -DGPUPORT_SANITIZE=ON
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    ctest --test-dir build-asan --output-on-failure -j "$jobs" -LE nosanitize
+
+if command -v clang >/dev/null; then
+    echo "== fuzz targets, ${GPUPORT_FUZZ_SECONDS:-10} s each"
+    CC=clang GPUPORT_BUILD_DIR=build-fuzz scripts/build.sh -DGPUPORT_FUZZ=ON -DGPUPORT_TESTS=OFF
+    for t in build-fuzz/fuzz_*; do
+        [ -x "$t" ] || continue
+        name=$(basename "$t"); name=${name#fuzz_}
+        work=$(mktemp -d)
+        seeds=fuzz/corpus/$name
+        [ -d "$seeds" ] || seeds=
+        echo "-- fuzz_$name"
+        "$t" -max_total_time="${GPUPORT_FUZZ_SECONDS:-10}" -rss_limit_mb=2048 -print_final_stats=0 \
+            "$work" $seeds 2>"$work.log" || { tail -50 "$work.log"; exit 1; }
+        tail -1 "$work.log"
+        rm -rf "$work" "$work.log"
+    done
+else
+    echo "== fuzz targets skipped: clang is not installed"
+fi
+echo "== all tests passed"

@@ -1,0 +1,53 @@
+/*
+ * error.c — the one status type and the thread-local message behind gp_last_error().
+ * Every public function that fails calls gp_error_set() before it returns its status.
+ */
+#include "runtime/error.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "gp_version.h"
+
+static _Thread_local char gp_error_message[4096];
+
+const char *gp_last_error(void)
+{
+    return gp_error_message;
+}
+
+gp_status gp_error_set(gp_status status, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(gp_error_message, sizeof gp_error_message, fmt, ap);
+    va_end(ap);
+    return status;
+}
+
+void gp_error_clear(void)
+{
+    gp_error_message[0] = '\0';
+}
+
+const char *gp_status_name(gp_status status)
+{
+    switch (status) {
+    case GP_OK: return "GP_OK";
+    case GP_ERR_INVALID_ARGUMENT: return "GP_ERR_INVALID_ARGUMENT";
+    case GP_ERR_NOT_FOUND: return "GP_ERR_NOT_FOUND";
+    case GP_ERR_UNSUPPORTED: return "GP_ERR_UNSUPPORTED";
+    case GP_ERR_OUT_OF_MEMORY: return "GP_ERR_OUT_OF_MEMORY";
+    case GP_ERR_BUILD: return "GP_ERR_BUILD";
+    case GP_ERR_LAUNCH: return "GP_ERR_LAUNCH";
+    case GP_ERR_BACKEND: return "GP_ERR_BACKEND";
+    case GP_ERR_IO: return "GP_ERR_IO";
+    case GP_ERR_INTERNAL: return "GP_ERR_INTERNAL";
+    }
+    return "GP_ERR_UNKNOWN";
+}
+
+const char *gp_version_string(void)
+{
+    return GP_VERSION_STRING;
+}

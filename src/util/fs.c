@@ -1,0 +1,221 @@
+/* fs.c — see fs.h. Every read is bounded; every error names the path. */
+#include "util/fs.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static void fs_err(char *err, size_t errlen, const char *path, const char *reason)
+{
+    if (err && errlen) snprintf(err, errlen, "%s: %s", path, reason);
+}
+
+char *gp_read_file(const char *path, size_t cap, bool truncate_ok, size_t *len, char *err,
+                   size_t errlen)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        fs_err(err, errlen, path, strerror(errno));
+        return NULL;
+    }
+    struct stat st;
+    if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+        close(fd);
+        fs_err(err, errlen, path, "is a directory");
+        return NULL;
+    }
+    size_t size = 0, alloc = 4096;
+    char *buf = malloc(alloc + 1);
+    if (!buf) {
+        close(fd);
+        fs_err(err, errlen, path, "out of memory");
+        return NULL;
+    }
+    for (;;) {
+        if (size == alloc) {
+            if (alloc >= cap + 1) break;
+            size_t next = alloc * 2 > cap + 1 ? cap + 1 : alloc * 2;
+            char *p = realloc(buf, next + 1);
+            if (!p) {
+                free(buf);
+                close(fd);
+                fs_err(err, errlen, path, "out of memory");
+                return NULL;
+            }
+            buf = p;
+            alloc = next;
+        }
+        ssize_t n = read(fd, buf + size, alloc - size);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            int e = errno;
+            free(buf);
+            close(fd);
+            fs_err(err, errlen, path, strerror(e));
+            return NULL;
+        }
+        if (n == 0) break;
+        size += (size_t)n;
+    }
+    close(fd);
+    if (size > cap) {
+        if (!truncate_ok) {
+            char why[64];
+            snprintf(why, sizeof why, "file is larger than %zu bytes", cap);
+            free(buf);
+            fs_err(err, errlen, path, why);
+            return NULL;
+        }
+        size = cap;
+    }
+    buf[size] = '\0';
+    if (len) *len = size;
+    return buf;
+}
+
+int gp_map_file(const char *path, gp_mapped_file *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    out->fd = -1;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        fs_err(err, errlen, path, strerror(errno));
+        return -1;
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        fs_err(err, errlen, path, strerror(errno));
+        close(fd);
+        return -1;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        fs_err(err, errlen, path, S_ISDIR(st.st_mode) ? "is a directory" : "is not a regular file");
+        close(fd);
+        return -1;
+    }
+    if (st.st_size > 0) {
+        void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+        if (p == MAP_FAILED) {
+            fs_err(err, errlen, path, strerror(errno));
+            close(fd);
+            return -1;
+        }
+        out->data = p;
+        out->size = (size_t)st.st_size;
+    }
+    out->fd = fd;
+    return 0;
+}
+
+void gp_unmap_file(gp_mapped_file *m)
+{
+    if (m->data) munmap((void *)m->data, m->size);
+    if (m->fd >= 0) close(m->fd);
+    m->data = NULL;
+    m->size = 0;
+    m->fd = -1;
+}
+
+char *gp_path_join(const char *a, const char *b)
+{
+    size_t la = strlen(a);
+    while (la > 1 && a[la - 1] == '/') la--;
+    while (*b == '/') b++;
+    size_t lb = strlen(b);
+    char *p = malloc(la + 1 + lb + 1);
+    if (!p) return NULL;
+    memcpy(p, a, la);
+    size_t k = la;
+    if (la && a[la - 1] != '/') p[k++] = '/';
+    memcpy(p + k, b, lb);
+    p[k + lb] = '\0';
+    return p;
+}
+
+bool gp_path_is_dir(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+bool gp_path_is_file(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+bool gp_path_exists(const char *path)
+{
+    struct stat st;
+    return lstat(path, &st) == 0;
+}
+
+int gp_mkdir_p(const char *path, unsigned mode)
+{
+    size_t n = strlen(path);
+    char *tmp = malloc(n + 1);
+    if (!tmp) {
+        errno = ENOMEM;
+        return -1;
+    }
+    memcpy(tmp, path, n + 1);
+    for (size_t i = 1; i <= n; i++) {
+        if (tmp[i] != '/' && tmp[i] != '\0') continue;
+        char saved = tmp[i];
+        tmp[i] = '\0';
+        if (mkdir(tmp, (mode_t)mode) != 0 && errno != EEXIST) {
+            int e = errno;
+            free(tmp);
+            errno = e;
+            return -1;
+        }
+        tmp[i] = saved;
+    }
+    free(tmp);
+    return gp_path_is_dir(path) ? 0 : (errno = ENOTDIR, -1);
+}
+
+int gp_write_file_atomic(const char *path, const void *data, size_t len, char *err, size_t errlen)
+{
+    size_t n = strlen(path);
+    char *tmp = malloc(n + 32);
+    if (!tmp) {
+        fs_err(err, errlen, path, "out of memory");
+        return -1;
+    }
+    snprintf(tmp, n + 32, "%s.tmp.XXXXXX", path);
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        fs_err(err, errlen, path, strerror(errno));
+        free(tmp);
+        return -1;
+    }
+    const char *p = data;
+    size_t left = len;
+    while (left) {
+        ssize_t w = write(fd, p, left);
+        if (w < 0) {
+            if (errno == EINTR) continue;
+            fs_err(err, errlen, path, strerror(errno));
+            close(fd);
+            unlink(tmp);
+            free(tmp);
+            return -1;
+        }
+        p += w;
+        left -= (size_t)w;
+    }
+    if (close(fd) != 0 || rename(tmp, path) != 0) {
+        fs_err(err, errlen, path, strerror(errno));
+        unlink(tmp);
+        free(tmp);
+        return -1;
+    }
+    free(tmp);
+    return 0;
+}

@@ -1,0 +1,98 @@
+/* sha256.c — see sha256.h. A thin wrapper over EVP so the rest of gpuport never sees OpenSSL. */
+#include "util/sha256.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <openssl/evp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct gp_sha256 {
+    EVP_MD_CTX *ctx;
+};
+
+gp_sha256 *gp_sha256_new(void)
+{
+    gp_sha256 *h = malloc(sizeof *h);
+    if (!h) return NULL;
+    h->ctx = EVP_MD_CTX_new();
+    if (!h->ctx || EVP_DigestInit_ex(h->ctx, EVP_sha256(), NULL) != 1) {
+        EVP_MD_CTX_free(h->ctx);
+        free(h);
+        return NULL;
+    }
+    return h;
+}
+
+void gp_sha256_update(gp_sha256 *h, const void *data, size_t len)
+{
+    if (len) EVP_DigestUpdate(h->ctx, data, len);
+}
+
+void gp_sha256_final_hex(gp_sha256 *h, char hex[65])
+{
+    unsigned char md[EVP_MAX_MD_SIZE];
+    unsigned int n = 0;
+    EVP_DigestFinal_ex(h->ctx, md, &n);
+    for (unsigned i = 0; i < 32; i++) snprintf(hex + 2 * i, 3, "%02x", md[i]);
+    hex[64] = '\0';
+    EVP_MD_CTX_free(h->ctx);
+    free(h);
+}
+
+void gp_sha256_hex(const void *data, size_t len, char hex[65])
+{
+    gp_sha256 *h = gp_sha256_new();
+    if (!h) {
+        memset(hex, '0', 64);
+        hex[64] = '\0';
+        return;
+    }
+    gp_sha256_update(h, data, len);
+    gp_sha256_final_hex(h, hex);
+}
+
+int gp_sha256_file(const char *path, char hex[65], uint64_t *size, char *err, size_t errlen)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        return -1;
+    }
+#if defined(POSIX_FADV_SEQUENTIAL)
+    posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+#endif
+    enum { BLOCK = 1 << 20 };
+    unsigned char *buf = malloc(BLOCK);
+    gp_sha256 *h = gp_sha256_new();
+    if (!buf || !h) {
+        free(buf);
+        if (h) gp_sha256_final_hex(h, hex);
+        close(fd);
+        snprintf(err, errlen, "%s: out of memory", path);
+        return -1;
+    }
+    uint64_t total = 0;
+    for (;;) {
+        ssize_t n = read(fd, buf, BLOCK);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            int e = errno;
+            gp_sha256_final_hex(h, hex);
+            free(buf);
+            close(fd);
+            snprintf(err, errlen, "%s: %s", path, strerror(e));
+            return -1;
+        }
+        if (n == 0) break;
+        gp_sha256_update(h, buf, (size_t)n);
+        total += (uint64_t)n;
+    }
+    gp_sha256_final_hex(h, hex);
+    free(buf);
+    close(fd);
+    if (size) *size = total;
+    return 0;
+}
