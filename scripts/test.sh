@@ -24,7 +24,7 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:ha
 if command -v clang >/dev/null; then
     echo "== fuzz targets, ${GPUPORT_FUZZ_SECONDS:-10} s each"
     CC=clang GPUPORT_BUILD_DIR=build-fuzz scripts/build.sh -DGPUPORT_FUZZ=ON -DGPUPORT_TESTS=OFF
-    for t in build-fuzz/fuzz_*; do
+    for t in build-fuzz/fuzz/fuzz_*; do
         [ -x "$t" ] || continue
         name=$(basename "$t"); name=${name#fuzz_}
         work=$(mktemp -d)
