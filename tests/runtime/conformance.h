@@ -17,7 +17,7 @@
 #define GPT_CHECK(call)                                                                            \
     do {                                                                                           \
         gp_status st_ = (call);                                                                    \
-        if (st_ != GP_OK) fail_msg("%s -> %s: %s", #call, gp_status_name(st_), gp_last_error());  \
+        if (st_ != GP_OK) fail_msg("%s -> %s: %s", #call, gp_status_name(st_), gp_last_error());   \
     } while (0)
 
 /* Every device of every backend on this machine ("cpu:0", "opencl:0", ...). */
@@ -80,7 +80,8 @@ static inline bool gpt_floats_match(const char *what, const float *ref, const fl
     return true;
 }
 
-static inline bool gpt_ints_match(const char *what, const int32_t *ref, const int32_t *got, size_t n)
+static inline bool gpt_ints_match(const char *what, const int32_t *ref, const int32_t *got,
+                                  size_t n)
 {
     for (size_t i = 0; i < n; i++)
         if (ref[i] != got[i]) {

@@ -59,14 +59,16 @@ static void conformance_saxpy(void **state)
     x[7] = -INFINITY;
     x[11] = NAN;
     float a = 1.5f;
-    for (int i = 0; i < N; i++) ref[i] = a * x[i] + y[i];
+    for (int i = 0; i < N; i++)
+        ref[i] = a * x[i] + y[i];
     FOR_EACH_DEVICE(dev)
     {
         gp_program *p;
         gp_kernel *k = gpt_kernel(dev, "saxpy.gpk", "saxpy", &p);
         gp_buffer *bx = gpt_upload(dev, x, N * 4), *by = gpt_upload(dev, y, N * 4);
         int n = N;
-        gp_arg args[] = {gp_arg_buffer(by), gp_arg_buffer(bx), gp_arg_value(&a, 4), gp_arg_value(&n, 4)};
+        gp_arg args[] = {gp_arg_buffer(by), gp_arg_buffer(bx), gp_arg_value(&a, 4),
+                         gp_arg_value(&n, 4)};
         size_t global = N, group = 128;
         GPT_CHECK(gp_kernel_launch(NULL, k, 1, &global, &group, 4, args));
         GPT_CHECK(gp_buffer_read(by, 0, got, N * 4));
@@ -89,16 +91,19 @@ static void conformance_transpose(void **state)
     (void)state;
     enum { W = 70, H = 45 }; /* not multiples of the 16x16 tile */
     float *in = malloc(W * H * 4), *ref = malloc(W * H * 4), *got = malloc(W * H * 4);
-    for (int i = 0; i < W * H; i++) in[i] = (float)i * 0.5f;
+    for (int i = 0; i < W * H; i++)
+        in[i] = (float)i * 0.5f;
     for (int y = 0; y < H; y++)
-        for (int x = 0; x < W; x++) ref[x * H + y] = in[y * W + x];
+        for (int x = 0; x < W; x++)
+            ref[x * H + y] = in[y * W + x];
     FOR_EACH_DEVICE(dev)
     {
         gp_program *p;
         gp_kernel *k = gpt_kernel(dev, "transpose.gpk", "transpose", &p);
         gp_buffer *bi = gpt_upload(dev, in, W * H * 4), *bo = gpt_upload(dev, NULL, W * H * 4);
         int w = W, h = H;
-        gp_arg args[] = {gp_arg_buffer(bo), gp_arg_buffer(bi), gp_arg_value(&w, 4), gp_arg_value(&h, 4)};
+        gp_arg args[] = {gp_arg_buffer(bo), gp_arg_buffer(bi), gp_arg_value(&w, 4),
+                         gp_arg_value(&h, 4)};
         size_t global[2] = {W, H}, group[2] = {16, 16};
         GPT_CHECK(gp_kernel_launch(NULL, k, 2, global, group, 4, args));
         GPT_CHECK(gp_buffer_read(bo, 0, got, W * H * 4));
@@ -114,10 +119,12 @@ static void conformance_reduce(void **state)
     (void)state;
     enum { N = 50000, G = 256, NG = (N + G - 1) / G };
     float *in = malloc(N * 4), ref[NG], got[NG];
-    for (int i = 0; i < N; i++) in[i] = (float)((i * 37) % 101) * 0.01f;
+    for (int i = 0; i < N; i++)
+        in[i] = (float)((i * 37) % 101) * 0.01f;
     for (int g = 0; g < NG; g++) {
         double s = 0;
-        for (int i = g * G; i < (g + 1) * G && i < N; i++) s += in[i];
+        for (int i = g * G; i < (g + 1) * G && i < N; i++)
+            s += in[i];
         ref[g] = (float)s;
     }
     FOR_EACH_DEVICE(dev)
@@ -126,7 +133,8 @@ static void conformance_reduce(void **state)
         gp_kernel *k = gpt_kernel(dev, "reduce.gpk", "reduce_sum", &p);
         gp_buffer *bi = gpt_upload(dev, in, N * 4), *bo = gpt_upload(dev, NULL, NG * 4);
         int n = N;
-        gp_arg args[] = {gp_arg_buffer(bo), gp_arg_buffer(bi), gp_arg_shared(G * 4), gp_arg_value(&n, 4)};
+        gp_arg args[] = {gp_arg_buffer(bo), gp_arg_buffer(bi), gp_arg_shared(G * 4),
+                         gp_arg_value(&n, 4)};
         size_t global = N, group = G;
         GPT_CHECK(gp_kernel_launch(NULL, k, 1, &global, &group, 4, args));
         GPT_CHECK(gp_buffer_read(bo, 0, got, NG * 4));
@@ -174,7 +182,8 @@ static void conformance_histogram(void **state)
         gp_kernel *k2;
         GPT_CHECK(gp_kernel_create(p, "int_atomics", &k2));
         int32_t init[5] = {INT32_MAX, INT32_MIN, 0, 0, 100};
-        gp_buffer *bs = gpt_upload(dev, init, sizeof init), *bv = gpt_upload(dev, vals, sizeof vals);
+        gp_buffer *bs = gpt_upload(dev, init, sizeof init),
+                  *bv = gpt_upload(dev, vals, sizeof vals);
         int m = M;
         gp_arg a2[] = {gp_arg_buffer(bs), gp_arg_buffer(bv), gp_arg_value(&m, 4)};
         size_t g2 = M;
@@ -198,7 +207,8 @@ static void conformance_atomic_float(void **state)
         v[i] = (float)((i % 97) + 1) * 0.125f; /* exact in float: sums do not depend on order */
         acc[i % 8] += v[i];
     }
-    for (int j = 0; j < 8; j++) ref[j] = (float)acc[j];
+    for (int j = 0; j < 8; j++)
+        ref[j] = (float)acc[j];
     FOR_EACH_DEVICE(dev)
     {
         gp_program *p;
@@ -239,7 +249,8 @@ static void conformance_scan(void **state)
                   *bt = gpt_upload(dev, NULL, NB * 4);
         int n = N, nb = NB;
         size_t global = N, group = B, one = B;
-        gp_arg a1[] = {gp_arg_buffer(bo), gp_arg_buffer(bt), gp_arg_buffer(bi), gp_arg_value(&n, 4)};
+        gp_arg a1[] = {gp_arg_buffer(bo), gp_arg_buffer(bt), gp_arg_buffer(bi),
+                       gp_arg_value(&n, 4)};
         gp_arg a2[] = {gp_arg_buffer(bt), gp_arg_value(&nb, 4)};
         gp_arg a3[] = {gp_arg_buffer(bo), gp_arg_buffer(bt), gp_arg_value(&n, 4)};
         GPT_CHECK(gp_kernel_launch(NULL, k1, 1, &global, &group, 4, a1));
@@ -280,7 +291,8 @@ static void conformance_index3d(void **state)
         gp_kernel *k = gpt_kernel(dev, "index3d.gpk", "index3d", &p);
         gp_buffer *bo = gpt_upload(dev, NULL, NX * NY * NZ * 12 * 4);
         int nx = NX, ny = NY, nz = NZ;
-        gp_arg args[] = {gp_arg_buffer(bo), gp_arg_value(&nx, 4), gp_arg_value(&ny, 4), gp_arg_value(&nz, 4)};
+        gp_arg args[] = {gp_arg_buffer(bo), gp_arg_value(&nx, 4), gp_arg_value(&ny, 4),
+                         gp_arg_value(&nz, 4)};
         size_t global[3] = {NX, NY, NZ};
         GPT_CHECK(gp_kernel_launch(NULL, k, 3, global, grp, 4, args));
         GPT_CHECK(gp_buffer_read(bo, 0, got, NX * NY * NZ * 12 * 4));
@@ -296,7 +308,8 @@ static void conformance_helper(void **state)
     (void)state;
     enum { N = 1000 };
     float in[N], ref[N], got[N];
-    for (int i = 0; i < N; i++) in[i] = (float)(i % 10);
+    for (int i = 0; i < N; i++)
+        in[i] = (float)(i % 10);
     for (int i = 0; i < N; i++) {
         float l = i > 0 ? in[i - 1] : 0, r = i + 1 < N ? in[i + 1] : 0;
         ref[i] = 0.25f * l + 0.5f * in[i] + 0.25f * r;
@@ -342,12 +355,13 @@ static void conformance_half(void **state)
     enum { N = 4096 };
     float f[N], back[N], ref_back[N];
     uint16_t h[N], ref_h[N];
-    for (int i = 0; i < N; i++) f[i] = ldexpf((float)(i * 7919 % 4093) - 2046.0f, (i % 30) - 20);
+    for (int i = 0; i < N; i++)
+        f[i] = ldexpf((float)(i * 7919 % 4093) - 2046.0f, (i % 30) - 20);
     f[0] = 0.0f, f[1] = -0.0f, f[2] = 65504.0f, f[3] = 65519.0f, f[4] = 65520.0f, f[5] = 1e9f;
-    f[6] = 1.0009765625f;      /* exactly representable */
-    f[7] = 1.00048828125f;     /* a tie: rounds to even (1.0) */
-    f[8] = 1.00146484375f;     /* a tie: rounds to even (1.001953125) */
-    f[9] = 6.103515625e-05f;   /* smallest normal */
+    f[6] = 1.0009765625f;    /* exactly representable */
+    f[7] = 1.00048828125f;   /* a tie: rounds to even (1.0) */
+    f[8] = 1.00146484375f;   /* a tie: rounds to even (1.001953125) */
+    f[9] = 6.103515625e-05f; /* smallest normal */
     f[10] = INFINITY, f[11] = -INFINITY;
     for (int i = 0; i < N; i++) {
         ref_h[i] = ref_to_half(f[i]);
@@ -371,7 +385,8 @@ static void conformance_half(void **state)
         GPT_CHECK(gp_buffer_read(bh, 0, h, sizeof h));
         GPT_CHECK(gp_buffer_read(bb, 0, back, sizeof back));
         for (int i = 0; i < N; i++)
-            if (h[i] != ref_h[i]) fail_msg("half of %a: 0x%04x, reference 0x%04x", f[i], h[i], ref_h[i]);
+            if (h[i] != ref_h[i])
+                fail_msg("half of %a: 0x%04x, reference 0x%04x", f[i], h[i], ref_h[i]);
         assert_true(gpt_floats_match("half round trip", ref_back, back, N, 0.0));
         gp_buffer_release(bf), gp_buffer_release(bh), gp_buffer_release(bb);
         gp_kernel_release(k1), gp_kernel_release(k2), gp_program_release(p);
@@ -399,7 +414,8 @@ static void conformance_define(void **state)
         assert_int_equal(ai.size, 4); /* REAL resolved through the define */
         gp_buffer *bi = gpt_upload(dev, in, sizeof in), *bo = gpt_upload(dev, NULL, sizeof got);
         int n = N;
-        gp_arg args[] = {gp_arg_buffer(bo), gp_arg_buffer(bi), gp_arg_value(&bias, 4), gp_arg_value(&n, 4)};
+        gp_arg args[] = {gp_arg_buffer(bo), gp_arg_buffer(bi), gp_arg_value(&bias, 4),
+                         gp_arg_value(&n, 4)};
         size_t global = N;
         GPT_CHECK(gp_kernel_launch(NULL, k, 1, &global, NULL, 4, args));
         GPT_CHECK(gp_buffer_read(bo, 0, got, sizeof got));
@@ -407,7 +423,8 @@ static void conformance_define(void **state)
         /* without the define the source's own #error fires, naming the file and line */
         gp_program *p2 = NULL;
         assert_int_equal(gpt_build(dev, "define.gpk", NULL, 0, &p2), GP_ERR_BUILD);
-        if (!strstr(gp_last_error(), "define.gpk:4:")) fail_msg("no file:line in: %s", gp_last_error());
+        if (!strstr(gp_last_error(), "define.gpk:4:"))
+            fail_msg("no file:line in: %s", gp_last_error());
         gp_buffer_release(bi), gp_buffer_release(bo);
         gp_kernel_release(k), gp_program_release(p);
     }
@@ -418,8 +435,10 @@ static void conformance_nonuniform(void **state)
     (void)state;
     enum { N = 1000, G = 64, PADDED = 1024 };
     int32_t ref[N + 8], got[N + 8], cnt[2];
-    for (int i = 0; i < N; i++) ref[i] = i * 3 + 1;
-    for (int i = N; i < N + 8; i++) ref[i] = -5; /* past the grid: untouched */
+    for (int i = 0; i < N; i++)
+        ref[i] = i * 3 + 1;
+    for (int i = N; i < N + 8; i++)
+        ref[i] = -5; /* past the grid: untouched */
     FOR_EACH_DEVICE(dev)
     {
         gp_program *p;
@@ -447,7 +466,8 @@ static int setup(void **state)
     (void)state;
     g_nspecs = gpt_devices(g_specs, 16);
     fprintf(stderr, "devices:");
-    for (int i = 0; i < g_nspecs; i++) fprintf(stderr, " %s", g_specs[i]);
+    for (int i = 0; i < g_nspecs; i++)
+        fprintf(stderr, " %s", g_specs[i]);
     fprintf(stderr, "\n");
     return g_nspecs > 0 ? 0 : -1;
 }

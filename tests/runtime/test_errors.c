@@ -61,13 +61,15 @@ static void wrong_arguments(void **state)
     gp_arg three[] = {gp_arg_buffer(b), gp_arg_buffer(b), gp_arg_value(&a, 4)};
     EXPECT(gp_kernel_launch(NULL, saxpy, 1, &global, NULL, 3, three), GP_ERR_INVALID_ARGUMENT,
            "takes 4 argument(s) (y, x, a, n), the launch passed 3");
-    gp_arg kind[] = {gp_arg_buffer(b), gp_arg_value(&a, 4), gp_arg_value(&a, 4), gp_arg_value(&n, 4)};
+    gp_arg kind[] = {gp_arg_buffer(b), gp_arg_value(&a, 4), gp_arg_value(&a, 4),
+                     gp_arg_value(&n, 4)};
     EXPECT(gp_kernel_launch(NULL, saxpy, 1, &global, NULL, 4, kind), GP_ERR_INVALID_ARGUMENT,
            "argument 1 'x' (float) needs a buffer (GP_CBUF), got a value (GP_VAL)");
     gp_arg size[] = {gp_arg_buffer(b), gp_arg_buffer(b), gp_arg_value(&d, 8), gp_arg_value(&n, 4)};
     EXPECT(gp_kernel_launch(NULL, saxpy, 1, &global, NULL, 4, size), GP_ERR_INVALID_ARGUMENT,
            "argument 2 'a' is float (4 bytes), the launch passed 8 bytes");
-    gp_arg null_buf[] = {gp_arg_buffer(NULL), gp_arg_buffer(b), gp_arg_value(&a, 4), gp_arg_value(&n, 4)};
+    gp_arg null_buf[] = {gp_arg_buffer(NULL), gp_arg_buffer(b), gp_arg_value(&a, 4),
+                         gp_arg_value(&n, 4)};
     EXPECT(gp_kernel_launch(NULL, saxpy, 1, &global, NULL, 4, null_buf), GP_ERR_INVALID_ARGUMENT,
            "NULL buffer");
     gp_buffer_release(b);
@@ -100,7 +102,8 @@ static void out_of_memory(void **state)
 {
     (void)state;
     gp_buffer *b = NULL;
-    EXPECT(gp_buffer_create(dev, GP_BUFFER_DEVICE, SIZE_MAX / 2, &b), GP_ERR_OUT_OF_MEMORY, "bytes");
+    EXPECT(gp_buffer_create(dev, GP_BUFFER_DEVICE, SIZE_MAX / 2, &b), GP_ERR_OUT_OF_MEMORY,
+           "bytes");
     assert_null(b);
     EXPECT(gp_buffer_create(dev, GP_BUFFER_DEVICE, 0, &b), GP_ERR_INVALID_ARGUMENT, "size 0");
 }
@@ -111,7 +114,8 @@ static void buffer_ranges(void **state)
     gp_buffer *b;
     char tmp[64] = {0};
     GPT_CHECK(gp_buffer_create(dev, GP_BUFFER_DEVICE, 32, &b));
-    EXPECT(gp_buffer_write(b, 16, tmp, 32), GP_ERR_INVALID_ARGUMENT, "bytes 16..48 are outside the 32-byte");
+    EXPECT(gp_buffer_write(b, 16, tmp, 32), GP_ERR_INVALID_ARGUMENT,
+           "bytes 16..48 are outside the 32-byte");
     EXPECT(gp_buffer_read(b, 33, tmp, 0), GP_ERR_INVALID_ARGUMENT, "outside");
     EXPECT(gp_buffer_fill(b, 0, tmp, 3, 30), GP_ERR_INVALID_ARGUMENT, "pattern of 3 bytes");
     EXPECT(gp_buffer_copy(b, 0, b, 8, 16), GP_ERR_INVALID_ARGUMENT, "overlap");
@@ -147,7 +151,8 @@ static void compile_error_at_user_line(void **state)
     EXPECT(gp_program_create(dev, "int x;", 6, &o, &p), GP_ERR_BUILD, "no GP_KERNEL");
     const char *bad_def[] = {"1X=2"};
     gp_build_options o2 = {sizeof o2, 0, "x.gpk", bad_def, 1, 0};
-    EXPECT(gp_program_create(dev, src, strlen(src), &o2, &p), GP_ERR_INVALID_ARGUMENT, "define '1X=2'");
+    EXPECT(gp_program_create(dev, src, strlen(src), &o2, &p), GP_ERR_INVALID_ARGUMENT,
+           "define '1X=2'");
 }
 
 static void bad_specs(void **state)
@@ -187,10 +192,10 @@ static void fp64_flag_parsed(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(unknown_kernel),   cmocka_unit_test(wrong_arguments),
-        cmocka_unit_test(group_too_large),  cmocka_unit_test(out_of_memory),
-        cmocka_unit_test(buffer_ranges),    cmocka_unit_test(compile_error_at_user_line),
-        cmocka_unit_test(bad_specs),        cmocka_unit_test(fp64_flag_parsed),
+        cmocka_unit_test(unknown_kernel),  cmocka_unit_test(wrong_arguments),
+        cmocka_unit_test(group_too_large), cmocka_unit_test(out_of_memory),
+        cmocka_unit_test(buffer_ranges),   cmocka_unit_test(compile_error_at_user_line),
+        cmocka_unit_test(bad_specs),       cmocka_unit_test(fp64_flag_parsed),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

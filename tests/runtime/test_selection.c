@@ -29,7 +29,8 @@ static void auto_records_every_backend(void **state)
             chosen = (int)i;
         } else if (chosen < 0) {
             /* every backend before the chosen one says why it was skipped */
-            assert_true(rec[i].outcome != GP_SELECT_NOT_TRIED && rec[i].outcome != GP_SELECT_AVAILABLE);
+            assert_true(rec[i].outcome != GP_SELECT_NOT_TRIED &&
+                        rec[i].outcome != GP_SELECT_AVAILABLE);
             assert_true(rec[i].detail[0] != '\0');
         } else {
             assert_int_equal(rec[i].outcome, GP_SELECT_NOT_TRIED);
