@@ -16,6 +16,9 @@
 #include "util/strbuf.h"
 
 #define GP_CL_PRELUDE_NAME "<gpuport OpenCL prelude>"
+#define GP_CL_DEFINES_NAME "<gpuport build defines>"
+/* The name the core's assembled source gives the dialect header with its #line. */
+#define GP_CL_HEADER_NAME "gpuport/kernel.h"
 
 /* Length of a severity prefix ("error: ") at the start of `s` (n bytes), or 0. */
 static size_t gp_cl_severity_prefix(const char *s, size_t n)
@@ -48,7 +51,13 @@ static bool gp_cl_find_location(const char *s, size_t n, size_t *name_len, size_
     return true;
 }
 
-static void gp_cl_map_line(gp_strbuf *out, const char *s, size_t n, const char *file)
+static bool gp_cl_name_is(const char *name, size_t len, const char *want)
+{
+    return strlen(want) == len && memcmp(name, want, len) == 0;
+}
+
+static void gp_cl_map_line(gp_strbuf *out, const char *s, size_t n, const char *file,
+                           const char *other)
 {
     size_t sev = gp_cl_severity_prefix(s, n);
     size_t name_len = 0, loc_end = 0;
@@ -57,8 +66,12 @@ static void gp_cl_map_line(gp_strbuf *out, const char *s, size_t n, const char *
         return;
     }
     const char *name = s + sev;
-    bool is_user = strlen(file) == name_len && memcmp(name, file, name_len) == 0;
-    gp_strbuf_puts(out, is_user ? file : GP_CL_PRELUDE_NAME);
+    if (gp_cl_name_is(name, name_len, file))
+        gp_strbuf_puts(out, file);
+    else if (gp_cl_name_is(name, name_len, GP_CL_HEADER_NAME))
+        gp_strbuf_puts(out, GP_CL_HEADER_NAME);
+    else
+        gp_strbuf_puts(out, other);
     /* the ":LINE:COL:" part, unchanged */
     gp_strbuf_append(out, name + name_len, loc_end - name_len);
     const char *rest = name + loc_end;
@@ -72,8 +85,9 @@ static void gp_cl_map_line(gp_strbuf *out, const char *s, size_t n, const char *
     gp_strbuf_append(out, rest, rest_len);
 }
 
-char *gp_cl_build_log_map(const char *log, size_t len, const char *file)
+char *gp_cl_build_log_map(const char *log, size_t len, const char *file, const char *other)
 {
+    if (!other) other = GP_CL_PRELUDE_NAME;
     gp_strbuf out = GP_STRBUF_INIT;
     const char *end = log ? memchr(log, '\0', len) : NULL;
     size_t n = log ? (end ? (size_t)(end - log) : len) : 0;
@@ -81,7 +95,7 @@ char *gp_cl_build_log_map(const char *log, size_t len, const char *file)
     while (pos < n && out.len < GP_CL_LOG_CAP) {
         const char *nl = memchr(log + pos, '\n', n - pos);
         size_t line_len = nl ? (size_t)(nl - (log + pos)) : n - pos;
-        gp_cl_map_line(&out, log + pos, line_len, file ? file : "");
+        gp_cl_map_line(&out, log + pos, line_len, file ? file : "", other);
         if (nl) gp_strbuf_putc(&out, '\n');
         pos += line_len + (nl ? 1 : 0);
     }
@@ -92,7 +106,7 @@ char *gp_cl_build_log_map(const char *log, size_t len, const char *file)
 
 /* The build log of `program` for `dev`, mapped; NULL when it cannot be read. */
 static char *gp_cl_program_log(const gp_cl_api *api, cl_program program, cl_device_id dev,
-                               const char *file)
+                               const char *file, const char *other)
 {
     size_t size = 0;
     if (api->clGetProgramBuildInfo(program, dev, CL_PROGRAM_BUILD_LOG, 0, NULL, &size) !=
@@ -103,7 +117,7 @@ static char *gp_cl_program_log(const gp_cl_api *api, cl_program program, cl_devi
     char *mapped = NULL;
     if (api->clGetProgramBuildInfo(program, dev, CL_PROGRAM_BUILD_LOG, size, raw, NULL) ==
         CL_SUCCESS)
-        mapped = gp_cl_build_log_map(raw, size, file);
+        mapped = gp_cl_build_log_map(raw, size, file, other);
     free(raw);
     return mapped;
 }
@@ -127,11 +141,11 @@ static void gp_cl_line_directive(char *dst, size_t cap, const char *file)
 }
 
 static gp_status gp_cl_build_failed(const gp_cl_api *api, cl_program program, cl_device_id dev,
-                                    const char *file, cl_int err)
+                                    const char *file, const char *other, cl_int err)
 {
     char devname[256];
     gp_cl_device_name(api, dev, devname, sizeof devname);
-    char *log = gp_cl_program_log(api, program, dev, file);
+    char *log = gp_cl_program_log(api, program, dev, file, other);
     gp_status st;
     if (err == CL_BUILD_PROGRAM_FAILURE && log)
         st = gp_error_set(GP_ERR_BUILD, "%s: OpenCL build failed on %s:\n%s", file, devname, log);
@@ -140,6 +154,25 @@ static gp_status gp_cl_build_failed(const gp_cl_api *api, cl_program program, cl
                         log ? log : "");
     free(log);
     return st;
+}
+
+/* Compiles `n` pieces of text as one program and builds it for `dev`. */
+static gp_status gp_cl_build_parts(const gp_cl_api *api, cl_context ctx, cl_device_id dev,
+                                   cl_uint n, const char **parts, const size_t *lens,
+                                   const char *file, const char *other, const char *options,
+                                   cl_program *out)
+{
+    cl_int err;
+    cl_program p = api->clCreateProgramWithSource(ctx, n, parts, lens, &err);
+    if (!p) return gp_cl_fail(err, "%s: clCreateProgramWithSource", file);
+    err = api->clBuildProgram(p, 1, &dev, options ? options : "", NULL, NULL);
+    if (err != CL_SUCCESS) {
+        gp_status st = gp_cl_build_failed(api, p, dev, file, other, err);
+        api->clReleaseProgram(p);
+        return st;
+    }
+    *out = p;
+    return GP_OK;
 }
 
 gp_status gp_cl_program_build_source(const gp_cl_api *api, cl_context ctx, cl_device_id dev,
@@ -152,17 +185,18 @@ gp_status gp_cl_program_build_source(const gp_cl_api *api, cl_context ctx, cl_de
     gp_cl_line_directive(line, sizeof line, file);
     const char *parts[3] = {prelude ? prelude : "", line, source};
     size_t lens[3] = {strlen(parts[0]), strlen(line), len};
-    cl_int err;
-    cl_program p = api->clCreateProgramWithSource(ctx, 3, parts, lens, &err);
-    if (!p) return gp_cl_fail(err, "%s: clCreateProgramWithSource", file);
-    err = api->clBuildProgram(p, 1, &dev, options ? options : "", NULL, NULL);
-    if (err != CL_SUCCESS) {
-        gp_status st = gp_cl_build_failed(api, p, dev, file, err);
-        api->clReleaseProgram(p);
-        return st;
-    }
-    *out = p;
-    return GP_OK;
+    return gp_cl_build_parts(api, ctx, dev, 3, parts, lens, file, GP_CL_PRELUDE_NAME, options, out);
+}
+
+gp_status gp_cl_program_build_assembled(const gp_cl_api *api, cl_context ctx, cl_device_id dev,
+                                        const char *text, size_t len, const char *file,
+                                        const char *options, cl_program *out)
+{
+    *out = NULL;
+    if (!file || !*file) file = "<kernel source>";
+    const char *parts[1] = {text};
+    size_t lens[1] = {len};
+    return gp_cl_build_parts(api, ctx, dev, 1, parts, lens, file, GP_CL_DEFINES_NAME, options, out);
 }
 
 gp_status gp_cl_program_build_binary(const gp_cl_api *api, cl_context ctx, cl_device_id dev,

@@ -24,6 +24,13 @@ gp_status gp_cl_program_build_source(const gp_cl_api *api, cl_context ctx, cl_de
                                      const char *prelude, const char *source, size_t len,
                                      const char *file, const char *options, cl_program *out);
 
+/* Builds text the core has assembled (defines, `#line 1 "gpuport/kernel.h"`, the prelude,
+ * `#line 1 "<file>"`, the user's source) exactly as given; errors as above, with locations
+ * before the first #line (the defines) named "<gpuport build defines>". */
+gp_status gp_cl_program_build_assembled(const gp_cl_api *api, cl_context ctx, cl_device_id dev,
+                                        const char *text, size_t len, const char *file,
+                                        const char *options, cl_program *out);
+
 /* Builds a program from a device binary (as returned by gp_cl_program_binary). A binary the
  * driver rejects (another driver version, a corrupt file) gives GP_ERR_BUILD so that the
  * caller rebuilds from source; *out is NULL then. */
@@ -36,11 +43,12 @@ gp_status gp_cl_program_binary(const gp_cl_api *api, cl_program program, unsigne
                                size_t *len);
 
 /* Rewrites a driver's build log so that every location reads "FILE:LINE:COL: severity: text":
- * PoCL's "error: FILE:L:C: text" is reordered, and a location whose name is not `file` (the
- * driver's temporary file, which only the prelude can produce once #line is in place) is named
- * "<gpuport OpenCL prelude>". At most `len` bytes of `log` are read (a NUL ends it early);
- * the result (free() it) is capped at GP_CL_LOG_CAP bytes. NULL only when out of memory. */
-char *gp_cl_build_log_map(const char *log, size_t len, const char *file);
+ * PoCL's "error: FILE:L:C: text" is reordered; a location named `file` or "gpuport/kernel.h"
+ * keeps its name, any other (the driver's temporary file, which only text before the first
+ * #line can produce) is named `other` (NULL: "<gpuport OpenCL prelude>"). At most `len` bytes
+ * of `log` are read (a NUL ends it early); the result (free() it) is capped at GP_CL_LOG_CAP
+ * bytes. NULL only when out of memory. */
+char *gp_cl_build_log_map(const char *log, size_t len, const char *file, const char *other);
 
 /* The limits of one kernel on one device. */
 typedef struct gp_cl_kernel_limits {

@@ -257,9 +257,11 @@ static void test_log_map_shapes(void **state)
         {"error: no location here", "error: no location here"},
         {"f.gpk:x:1: not a location", "f.gpk:x:1: not a location"},
         {"", ""},
+        /* the dialect header keeps its name; the defines block gets the caller's label */
+        {"error: gpuport/kernel.h:40:2: boom", "gpuport/kernel.h:40:2: error: boom"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        char *m = gp_cl_build_log_map(cases[i].in, strlen(cases[i].in), "f.gpk");
+        char *m = gp_cl_build_log_map(cases[i].in, strlen(cases[i].in), "f.gpk", NULL);
         assert_non_null(m);
         assert_string_equal(m, cases[i].out);
         free(m);
@@ -271,11 +273,11 @@ static void test_log_map_hostile_text(void **state)
     (void)state;
     /* not NUL-terminated: only `len` bytes may be read */
     char raw[5] = {'a', ':', '1', ':', '2'};
-    char *m = gp_cl_build_log_map(raw, sizeof raw, "f");
+    char *m = gp_cl_build_log_map(raw, sizeof raw, "f", NULL);
     assert_non_null(m);
     free(m);
     /* an embedded NUL ends the log */
-    m = gp_cl_build_log_map("one\0two", 7, "f");
+    m = gp_cl_build_log_map("one\0two", 7, "f", NULL);
     assert_string_equal(m, "one");
     free(m);
     /* a huge log is capped */
@@ -284,13 +286,13 @@ static void test_log_map_hostile_text(void **state)
     assert_non_null(huge);
     for (size_t i = 0; i < big; i++)
         huge[i] = (i % 80 == 79) ? '\n' : ':';
-    m = gp_cl_build_log_map(huge, big, "f");
+    m = gp_cl_build_log_map(huge, big, "f", NULL);
     assert_non_null(m);
     assert_true(strlen(m) < GP_CL_LOG_CAP + 200);
     assert_non_null(strstr(m, "[build log cut at"));
     free(m);
     free(huge);
-    m = gp_cl_build_log_map(NULL, 0, "f");
+    m = gp_cl_build_log_map(NULL, 0, "f", NULL);
     assert_string_equal(m, "");
     free(m);
 }
