@@ -25,15 +25,6 @@ gp_status gp_cl_buffer_create(gp_buffer *buf)
                             "GP_BUFFER_DEVICE with gp_buffer_write/read",
                             spec, cd->info.name);
     if (buf->kind != GP_BUFFER_DEVICE) flags |= CL_MEM_ALLOC_HOST_PTR;
-    /* Checked here so that the message names the limit; drivers report it as
-     * CL_INVALID_BUFFER_SIZE, or not at all until first use. */
-    if (buf->size > cd->info.max_alloc_bytes)
-        return gp_error_set(GP_ERR_OUT_OF_MEMORY,
-                            "%s (%s): a buffer of %zu bytes is above the device's largest "
-                            "allocation (CL_DEVICE_MAX_MEM_ALLOC_SIZE = %llu bytes); split the "
-                            "data into smaller buffers",
-                            spec, cd->info.name, buf->size,
-                            (unsigned long long)cd->info.max_alloc_bytes);
     gp_cl_buffer *b = calloc(1, sizeof *b);
     if (!b) return gp_error_set(GP_ERR_OUT_OF_MEMORY, "out of host memory");
     cl_int err;

@@ -163,38 +163,44 @@ static const gp_cl_error_entry gp_cl_errors[] =
                                                                                                 " v"
                                                                                                 "al"
                                                                                                 "i"
-                                                                                                "d") E(-63, "CL_INVALID_GLOBAL_WORK_SIZE", GP_ERR_LAUNCH, "the grid is larger than the device can address")
-                                                                                     E(-64,
-                                                                                       "CL_INVALID_"
-                                                                                       "PROPERTY",
-                                                                                       GP_ERR_INVALID_ARGUMENT,
-                                                                                       "a property "
-                                                                                       "is not "
-                                                                                       "valid") E(-65, "CL_INVALID_IMAGE_DESCRIPTOR",
-                                                                                                  GP_ERR_INVALID_ARGUMENT,
-                                                                                                  "the image descriptor is not valid")
-                                                                                         E(
-                                                                                             -66,
-                                                                                             "CL_"
-                                                                                             "INVAL"
-                                                                                             "ID_"
-                                                                                             "COMPI"
-                                                                                             "LER_"
-                                                                                             "OPTIO"
-                                                                                             "NS",
-                                                                                             GP_ERR_INVALID_ARGUMENT,
-                                                                                             "the "
-                                                                                             "compi"
-                                                                                             "ler "
-                                                                                             "optio"
-                                                                                             "ns "
-                                                                                             "are "
-                                                                                             "not "
-                                                                                             "vali"
-                                                                                             "d") E(-67,
-                                                                                                    "CL_INVALID_LINKER_OPTIONS",
+                                                                                                "d")
+                                                                                     E(-63, "CL_INVALID_GLOBAL_WORK_SIZE",
+                                                                                       GP_ERR_LAUNCH,
+                                                                                       "the grid "
+                                                                                       "is larger "
+                                                                                       "than the "
+                                                                                       "device can "
+                                                                                       "address") E(-64,
+                                                                                                    "CL_INVALID_"
+                                                                                                    "PROPERTY",
                                                                                                     GP_ERR_INVALID_ARGUMENT,
-                                                                                                    "the linker options are not valid")
+                                                                                                    "a property "
+                                                                                                    "is not "
+                                                                                                    "valid") E(-65,
+                                                                                                               "CL_INVALID_IMAGE_DESCRIPTOR",
+                                                                                                               GP_ERR_INVALID_ARGUMENT,
+                                                                                                               "the image descriptor is not valid")
+                                                                                         E(-66,
+                                                                                           "CL_"
+                                                                                           "INVAL"
+                                                                                           "ID_"
+                                                                                           "COMPI"
+                                                                                           "LER_"
+                                                                                           "OPTIO"
+                                                                                           "NS",
+                                                                                           GP_ERR_INVALID_ARGUMENT,
+                                                                                           "the "
+                                                                                           "compi"
+                                                                                           "ler "
+                                                                                           "optio"
+                                                                                           "ns "
+                                                                                           "are "
+                                                                                           "not "
+                                                                                           "vali"
+                                                                                           "d") E(-67,
+                                                                                                  "CL_INVALID_LINKER_OPTIONS",
+                                                                                                  GP_ERR_INVALID_ARGUMENT,
+                                                                                                  "the linker options are not valid")
                                                                                              E(-68,
                                                                                                "CL_"
                                                                                                "INV"
