@@ -453,38 +453,48 @@ static void test_kernel_limit_is_cl_kernel_work_group_size(void **state)
 
 /* ---- the kernel cache across processes ------------------------------------------------------ */
 
-/* Child side: builds gp_test_src through the cache in `dir` and runs saxpy; exit 0 when right. */
+/* Child side: builds gp_test_src through the cache in `dir` and runs saxpy; exit 0 when right,
+ * 1 for a wrong result, 2 for a failed build, 3 for anything else. */
 static int gp_test_child_build(const char *dir)
 {
-    gp_device *dev;
-    if (gp_cache_set_dir(dir) || gp_device_open("opencl", &dev)) return 3;
-    gp_build_options o = {sizeof o, 0, "cached.gpk", NULL, 0, 0};
-    gp_program *p;
-    gp_kernel *k;
-    if (gp_program_create(dev, gp_test_src, strlen(gp_test_src), &o, &p) ||
-        gp_kernel_create(p, "saxpy", &k)) {
-        fprintf(stderr, "child: %s\n", gp_last_error());
-        return 2;
-    }
     enum { N = 300 };
     float x[N], y[N];
     for (int i = 0; i < N; i++)
         x[i] = (float)i, y[i] = 1.0f;
-    gp_buffer *bx, *by;
-    int n = N;
+    gp_device *dev = NULL;
+    gp_program *p = NULL;
+    gp_kernel *k = NULL;
+    gp_buffer *bx = NULL, *by = NULL;
+    int n = N, rc = 3;
     float a = 2.0f;
     size_t global = N;
+    if (gp_cache_set_dir(dir) || gp_device_open("opencl", &dev)) goto out;
+    gp_build_options o = {sizeof o, 0, "cached.gpk", NULL, 0, 0};
+    if (gp_program_create(dev, gp_test_src, strlen(gp_test_src), &o, &p) ||
+        gp_kernel_create(p, "saxpy", &k)) {
+        fprintf(stderr, "child: %s\n", gp_last_error());
+        rc = 2;
+        goto out;
+    }
     if (gp_buffer_create(dev, GP_BUFFER_DEVICE, sizeof x, &bx) ||
         gp_buffer_create(dev, GP_BUFFER_DEVICE, sizeof y, &by) ||
         gp_buffer_write(bx, 0, x, sizeof x) || gp_buffer_write(by, 0, y, sizeof y))
-        return 3;
+        goto out;
     gp_arg args[] = {gp_arg_buffer(by), gp_arg_buffer(bx), gp_arg_value(&a, sizeof a),
                      gp_arg_value(&n, sizeof n)};
     if (gp_kernel_launch(NULL, k, 1, &global, NULL, 4, args) || gp_buffer_read(by, 0, y, sizeof y))
-        return 3;
+        goto out;
+    rc = 0;
     for (int i = 0; i < N; i++)
-        if (y[i] != 2.0f * (float)i + 1.0f) return 1;
-    return 0;
+        if (y[i] != 2.0f * (float)i + 1.0f) rc = 1;
+out:
+    gp_buffer_release(bx);
+    gp_buffer_release(by);
+    gp_kernel_release(k);
+    gp_program_release(p);
+    gp_device_release(dev);
+    gp_cache_set_dir(NULL);
+    return rc;
 }
 
 /* Runs the child with GPUPORT_LOG=debug; returns its exit code, its stderr in `err`. */
