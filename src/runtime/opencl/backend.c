@@ -102,7 +102,7 @@ static gp_status gp_cl_device_info_get(uint32_t index, gp_device_info *info)
     info->max_group_size = gp_cl_u32(d->max_group_size);
     for (int i = 0; i < 3; i++)
         info->max_group_dims[i] = gp_cl_u32(d->max_item_sizes[i]);
-    info->simd_width = 0; /* OpenCL 1.2 reports it per kernel only */
+    info->simd_width = d->simd_width;
     info->unified_memory = d->unified_memory;
     info->fp64 = d->fp64;
     info->fp16 = d->fp16;

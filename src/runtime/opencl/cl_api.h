@@ -83,29 +83,33 @@ typedef struct _cl_event *cl_event;
 #define CL_DEVICE_TYPE_CUSTOM      (1u << 4)
 #define CL_DEVICE_TYPE_ALL         0xFFFFFFFFu
 
-#define CL_DEVICE_TYPE                       0x1000
-#define CL_DEVICE_VENDOR_ID                  0x1001
-#define CL_DEVICE_MAX_COMPUTE_UNITS          0x1002
-#define CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS   0x1003
-#define CL_DEVICE_MAX_WORK_GROUP_SIZE        0x1004
-#define CL_DEVICE_MAX_WORK_ITEM_SIZES        0x1005
-#define CL_DEVICE_MAX_CLOCK_FREQUENCY        0x100C
-#define CL_DEVICE_MAX_MEM_ALLOC_SIZE         0x1010
-#define CL_DEVICE_MEM_BASE_ADDR_ALIGN        0x1019
-#define CL_DEVICE_GLOBAL_MEM_SIZE            0x101F
-#define CL_DEVICE_LOCAL_MEM_SIZE             0x1023
-#define CL_DEVICE_PROFILING_TIMER_RESOLUTION 0x1025
-#define CL_DEVICE_AVAILABLE                  0x1027
-#define CL_DEVICE_COMPILER_AVAILABLE         0x1028
-#define CL_DEVICE_NAME                       0x102B
-#define CL_DEVICE_VENDOR                     0x102C
-#define CL_DRIVER_VERSION                    0x102D
-#define CL_DEVICE_VERSION                    0x102F
-#define CL_DEVICE_EXTENSIONS                 0x1030
-#define CL_DEVICE_PLATFORM                   0x1031
-#define CL_DEVICE_DOUBLE_FP_CONFIG           0x1032
-#define CL_DEVICE_HOST_UNIFIED_MEMORY        0x1035
-#define CL_DEVICE_OPENCL_C_VERSION           0x103D
+#define CL_DEVICE_TYPE                         0x1000
+#define CL_DEVICE_VENDOR_ID                    0x1001
+#define CL_DEVICE_MAX_COMPUTE_UNITS            0x1002
+#define CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS     0x1003
+#define CL_DEVICE_MAX_WORK_GROUP_SIZE          0x1004
+#define CL_DEVICE_MAX_WORK_ITEM_SIZES          0x1005
+#define CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT 0x100A
+#define CL_DEVICE_MAX_CLOCK_FREQUENCY          0x100C
+#define CL_DEVICE_MAX_MEM_ALLOC_SIZE           0x1010
+#define CL_DEVICE_MEM_BASE_ADDR_ALIGN          0x1019
+#define CL_DEVICE_GLOBAL_MEM_SIZE              0x101F
+#define CL_DEVICE_LOCAL_MEM_SIZE               0x1023
+#define CL_DEVICE_PROFILING_TIMER_RESOLUTION   0x1025
+#define CL_DEVICE_AVAILABLE                    0x1027
+#define CL_DEVICE_COMPILER_AVAILABLE           0x1028
+#define CL_DEVICE_NAME                         0x102B
+#define CL_DEVICE_VENDOR                       0x102C
+#define CL_DRIVER_VERSION                      0x102D
+#define CL_DEVICE_VERSION                      0x102F
+#define CL_DEVICE_EXTENSIONS                   0x1030
+#define CL_DEVICE_PLATFORM                     0x1031
+#define CL_DEVICE_DOUBLE_FP_CONFIG             0x1032
+#define CL_DEVICE_HOST_UNIFIED_MEMORY          0x1035
+#define CL_DEVICE_OPENCL_C_VERSION             0x103D
+/* vendor extensions (cl_nv_device_attribute_query, cl_amd_device_attribute_query) */
+#define CL_DEVICE_WARP_SIZE_NV        0x4003
+#define CL_DEVICE_WAVEFRONT_WIDTH_AMD 0x4043
 
 #define CL_CONTEXT_PLATFORM 0x1084
 

@@ -76,6 +76,25 @@ static cl_int gp_cl_device_scalar(const gp_cl_api *api, cl_device_id d, cl_devic
     return api->clGetDeviceInfo(d, p, size, v, NULL);
 }
 
+/* OpenCL 1.2 has no device-wide SIMD width; two vendor extensions report it, and on a CPU
+ * device the preferred float vector width is what the compiler vectorises work-items to. */
+static uint32_t gp_cl_simd_width(const gp_cl_api *api, cl_device_id d, cl_device_type type,
+                                 const char *ext)
+{
+    cl_uint w = 0;
+    if (gp_cl_has_extension(ext, "cl_nv_device_attribute_query") &&
+        gp_cl_device_scalar(api, d, CL_DEVICE_WARP_SIZE_NV, &w, sizeof w) == CL_SUCCESS)
+        return w;
+    if (gp_cl_has_extension(ext, "cl_amd_device_attribute_query") &&
+        gp_cl_device_scalar(api, d, CL_DEVICE_WAVEFRONT_WIDTH_AMD, &w, sizeof w) == CL_SUCCESS)
+        return w;
+    if ((type & CL_DEVICE_TYPE_CPU) &&
+        gp_cl_device_scalar(api, d, CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT, &w, sizeof w) ==
+            CL_SUCCESS)
+        return w;
+    return 0;
+}
+
 static cl_int gp_cl_device_strings(const gp_cl_api *api, cl_device_id d, gp_cl_device_info *info)
 {
     cl_int err;
@@ -103,6 +122,7 @@ static cl_int gp_cl_device_strings(const gp_cl_api *api, cl_device_id d, gp_cl_d
         dbl = 0;
     info->fp64 = gp_cl_has_extension(ext, "cl_khr_fp64") || dbl != 0;
     info->fp16 = gp_cl_has_extension(ext, "cl_khr_fp16");
+    info->simd_width = gp_cl_simd_width(api, d, info->type, ext);
     free(ext);
     return CL_SUCCESS;
 }
@@ -176,8 +196,9 @@ cl_int gp_cl_device_info_query(const gp_cl_api *api, cl_platform_id platform, cl
         cl_int err = gp_cl_string_into(plat, fields[i].param, fields[i].dst, fields[i].cap);
         if (err != CL_SUCCESS) return err;
     }
-    cl_int err = gp_cl_device_strings(api, device, info);
-    if (err == CL_SUCCESS) err = gp_cl_device_numbers(api, device, info);
+    /* numbers first: the SIMD width read with the strings depends on the device type */
+    cl_int err = gp_cl_device_numbers(api, device, info);
+    if (err == CL_SUCCESS) err = gp_cl_device_strings(api, device, info);
     return err;
 }
 

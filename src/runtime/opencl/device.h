@@ -34,6 +34,7 @@ typedef struct gp_cl_device_info {
     size_t max_group_size;
     uint32_t max_dims;
     size_t max_item_sizes[3];
+    uint32_t simd_width; /* NVIDIA warp, AMD wavefront, a CPU's float vector width; 0 unknown */
     bool unified_memory; /* CL_DEVICE_HOST_UNIFIED_MEMORY */
     bool fp64;           /* cl_khr_fp64 (or a double fp config) */
     bool fp16;           /* cl_khr_fp16 */

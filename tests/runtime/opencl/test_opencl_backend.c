@@ -113,6 +113,7 @@ static void test_device_info_matches_opencl(void **state)
     assert_int_equal(in.unified_memory, devs[0].unified_memory);
     assert_int_equal(in.fp64, devs[0].fp64);
     assert_int_equal(in.fp16, devs[0].fp16);
+    assert_int_equal(in.simd_width, devs[0].simd_width);
     free(devs);
     /* the selection record of a named open says opencl was chosen */
     gp_selection_entry sel[GP_BACKEND_COUNT];

@@ -137,6 +137,8 @@ static void test_enumerate_pocl(void **state)
             assert_true(d->type & CL_DEVICE_TYPE_CPU);
             assert_true(d->unified_memory);
             assert_true(d->fp64);
+            /* the float vector width PoCL vectorises work-items to (4 with SSE, 8 with AVX) */
+            assert_true(d->simd_width >= 4 && d->simd_width <= 16);
             assert_true(d->compute_units == (uint32_t)sysconf(_SC_NPROCESSORS_ONLN) ||
                         d->compute_units >= 1);
         }
