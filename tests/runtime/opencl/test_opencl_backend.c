@@ -4,7 +4,9 @@
  * two threads, every error case (unknown kernel, wrong arguments, a group above the kernel's
  * CL_KERNEL_WORK_GROUP_SIZE, out of memory, a compile error naming the user's line), and the
  * kernel cache across processes: a cold build stores an OpenCL binary, the next process loads
- * it, and a binary the driver rejects is rebuilt from source and replaced.
+ * it, and a binary the driver rejects is rebuilt from source and replaced; and the reasons the
+ * selection record gives when the loader, a platform or a device is missing (each in a fresh
+ * process with the environment that causes it).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -597,9 +599,133 @@ static void test_cache_across_processes(void **state)
     rmdir(dir);
 }
 
+/* ---- skip reasons through the public API ------------------------------------------------- */
+
+/* Child side: probes OpenCL and opens `auto`; prints "OUTCOME|DETAIL|AUTO_BACKEND|OPEN_STATUS". */
+static int gp_test_child_probe(void)
+{
+    gp_selection_entry e;
+    if (gp_backend_probe(GP_BACKEND_OPENCL, &e) != GP_OK) return 3;
+    gp_device *dev = NULL;
+    gp_device_info in = {0};
+    int backend = -1;
+    if (gp_device_open("auto", &dev) == GP_OK && gp_device_get_info(dev, &in) == GP_OK)
+        backend = in.backend;
+    gp_device_release(dev);
+    gp_device *named = NULL;
+    gp_status st = gp_device_open("opencl", &named);
+    gp_device_release(named);
+    printf("%d|%s|%d|%d", e.outcome, e.detail, backend, (int)st);
+    return 0;
+}
+
+typedef struct gp_test_probe {
+    int outcome;
+    char detail[600];
+    int auto_backend;
+    int open_status;
+} gp_test_probe;
+
+static void gp_test_probe_with(const char *var, const char *value, gp_test_probe *out)
+{
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        close(fds[0]);
+        dup2(fds[1], 1);
+        setenv(var, value, 1);
+        unsetenv("GPUPORT_DEVICE");
+        char *const argv[] = {(char *)gp_test_self, "--child-probe", NULL};
+        execv(gp_test_self, argv);
+        _exit(127);
+    }
+    close(fds[1]);
+    char buf[2048] = "";
+    size_t got = 0;
+    ssize_t r;
+    while (got + 1 < sizeof buf && (r = read(fds[0], buf + got, sizeof buf - 1 - got)) > 0)
+        got += (size_t)r;
+    close(fds[0]);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    char *f[4] = {buf, NULL, NULL, NULL};
+    for (int i = 1; i < 4; i++) {
+        f[i] = strchr(f[i - 1], '|');
+        assert_non_null(f[i]);
+        *f[i]++ = '\0';
+    }
+    out->outcome = atoi(f[0]);
+    snprintf(out->detail, sizeof out->detail, "%s", f[1]);
+    out->auto_backend = atoi(f[2]);
+    out->open_status = atoi(f[3]);
+}
+
+static void test_skip_reason_library_not_found(void **state)
+{
+    GP_TEST_NEED_DEV(env);
+    (void)env;
+    char dir[256];
+    snprintf(dir, sizeof dir, "%s/gp-cl-nolib-XXXXXX",
+             getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    assert_non_null(mkdtemp(dir));
+    gp_test_probe p;
+    gp_test_probe_with("GPUPORT_OPENCL_LIBRARY_PATH", dir, &p);
+    rmdir(dir);
+    assert_int_equal(p.outcome, GP_SELECT_LIBRARY_NOT_FOUND);
+    char want[300];
+    snprintf(want, sizeof want, "%s/libOpenCL.so.1", dir);
+    assert_non_null(strstr(p.detail, want)); /* where it looked */
+    /* `auto` falls back to another backend; asking for opencl by name is an error */
+    assert_int_not_equal(p.auto_backend, GP_BACKEND_OPENCL);
+    assert_int_not_equal(p.open_status, GP_OK);
+}
+
+static void test_skip_reason_not_a_loader(void **state)
+{
+    GP_TEST_NEED_DEV(env);
+    (void)env;
+    gp_test_probe p;
+    gp_test_probe_with("GPUPORT_OPENCL_LIBRARY_PATH", "libm.so.6", &p);
+    assert_int_equal(p.outcome, GP_SELECT_INIT_ERROR);
+    assert_non_null(strstr(p.detail, "lacks clGetPlatformIDs"));
+    assert_int_not_equal(p.open_status, GP_OK);
+}
+
+static void test_skip_reason_no_platform(void **state)
+{
+    GP_TEST_NEED_DEV(env);
+    (void)env;
+    char dir[256];
+    snprintf(dir, sizeof dir, "%s/gp-cl-novendor-XXXXXX",
+             getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    assert_non_null(mkdtemp(dir));
+    gp_test_probe p;
+    gp_test_probe_with("OCL_ICD_VENDORS", dir, &p);
+    rmdir(dir);
+    assert_int_equal(p.outcome, GP_SELECT_NO_DEVICE);
+    assert_non_null(strstr(p.detail, "no OpenCL platform"));
+    assert_non_null(strstr(p.detail, dir));
+    assert_int_not_equal(p.auto_backend, GP_BACKEND_OPENCL);
+}
+
+static void test_skip_reason_no_device(void **state)
+{
+    GP_TEST_NEED_DEV(env);
+    (void)env;
+    gp_test_probe p;
+    gp_test_probe_with("POCL_DEVICES", "gp-no-such-driver", &p);
+    assert_int_equal(p.outcome, GP_SELECT_NO_DEVICE);
+    assert_non_null(strstr(p.detail, "no OpenCL device"));
+    assert_int_not_equal(p.auto_backend, GP_BACKEND_OPENCL);
+}
+
 int main(int argc, char **argv)
 {
     gp_test_self = argv[0];
+    if (argc > 1 && strcmp(argv[1], "--child-probe") == 0) return gp_test_child_probe();
     if (argc > 2 && strcmp(argv[1], "--child-build") == 0) return gp_test_child_build(argv[2]);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_device_info_matches_opencl),
@@ -611,6 +737,10 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_errors_are_statuses),
         cmocka_unit_test(test_kernel_limit_is_cl_kernel_work_group_size),
         cmocka_unit_test(test_cache_across_processes),
+        cmocka_unit_test(test_skip_reason_library_not_found),
+        cmocka_unit_test(test_skip_reason_not_a_loader),
+        cmocka_unit_test(test_skip_reason_no_platform),
+        cmocka_unit_test(test_skip_reason_no_device),
     };
     return cmocka_run_group_tests(tests, gp_test_setup, gp_test_teardown);
 }
