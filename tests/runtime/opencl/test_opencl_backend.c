@@ -173,6 +173,40 @@ static void test_saxpy_and_2d(void **state)
     gp_buffer_release(by);
 }
 
+static void test_fast_math_build(void **state)
+{
+    GP_TEST_NEED_DEV(env);
+    /* GP_BUILD_FAST_MATH becomes -cl-fast-relaxed-math; the program still computes saxpy. */
+    gp_build_options o = {sizeof o, GP_BUILD_FAST_MATH | GP_BUILD_NO_CACHE, "fast.gpk", NULL, 0, 0};
+    gp_program *p;
+    GP_OKAY(gp_program_create(env->dev, gp_test_src, strlen(gp_test_src), &o, &p));
+    assert_ptr_not_equal(p, env->prog); /* another key: not the in-process cache's program */
+    gp_kernel *k;
+    GP_OKAY(gp_kernel_create(p, "saxpy", &k));
+    enum { N = 257 };
+    float x[N], y[N];
+    for (int i = 0; i < N; i++)
+        x[i] = (float)i, y[i] = 0.5f;
+    gp_buffer *bx, *by;
+    GP_OKAY(gp_buffer_create(env->dev, GP_BUFFER_DEVICE, sizeof x, &bx));
+    GP_OKAY(gp_buffer_create(env->dev, GP_BUFFER_DEVICE, sizeof y, &by));
+    GP_OKAY(gp_buffer_write(bx, 0, x, sizeof x));
+    GP_OKAY(gp_buffer_write(by, 0, y, sizeof y));
+    float a = 1.5f;
+    int n = N;
+    gp_arg args[] = {gp_arg_buffer(by), gp_arg_buffer(bx), gp_arg_value(&a, sizeof a),
+                     gp_arg_value(&n, sizeof n)};
+    size_t global = N;
+    GP_OKAY(gp_kernel_launch(NULL, k, 1, &global, NULL, 4, args));
+    GP_OKAY(gp_buffer_read(by, 0, y, sizeof y));
+    for (int i = 0; i < N; i++)
+        assert_true(fabsf(y[i] - (1.5f * (float)i + 0.5f)) <= 1e-3f * (1.5f * (float)i + 0.5f));
+    gp_buffer_release(bx);
+    gp_buffer_release(by);
+    gp_kernel_release(k);
+    gp_program_release(p);
+}
+
 static void test_dynamic_shared_memory(void **state)
 {
     GP_TEST_NEED_DEV(env);
@@ -730,6 +764,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_device_info_matches_opencl),
         cmocka_unit_test(test_saxpy_and_2d),
+        cmocka_unit_test(test_fast_math_build),
         cmocka_unit_test(test_dynamic_shared_memory),
         cmocka_unit_test(test_buffer_kinds_map_fill_copy),
         cmocka_unit_test(test_async_queue_and_events),
