@@ -108,7 +108,10 @@ typedef struct gp_cuda_driver_api {
     CUresult (*cuMemcpyDtoHAsync_v2)(void *dst, CUdeviceptr src, size_t bytes, CUstream s);
     CUresult (*cuMemcpyDtoDAsync_v2)(CUdeviceptr dst, CUdeviceptr src, size_t bytes, CUstream s);
     CUresult (*cuMemsetD8Async)(CUdeviceptr dst, unsigned char value, size_t count, CUstream s);
+    CUresult (*cuMemsetD16Async)(CUdeviceptr dst, unsigned short value, size_t count, CUstream s);
     CUresult (*cuMemsetD32Async)(CUdeviceptr dst, unsigned value, size_t count, CUstream s);
+    CUresult (*cuMemsetD2D32Async)(CUdeviceptr dst, size_t pitch, unsigned value, size_t width,
+                                   size_t height, CUstream s);
     CUresult (*cuStreamCreate)(CUstream *s, unsigned flags);
     CUresult (*cuStreamDestroy_v2)(CUstream s);
     CUresult (*cuStreamSynchronize)(CUstream s);

@@ -69,7 +69,9 @@ static const gp_cuda_sym gp_driver_syms[] = {
     GP_DRV(cuMemcpyDtoHAsync_v2),
     GP_DRV(cuMemcpyDtoDAsync_v2),
     GP_DRV(cuMemsetD8Async),
+    GP_DRV(cuMemsetD16Async),
     GP_DRV(cuMemsetD32Async),
+    GP_DRV(cuMemsetD2D32Async),
     GP_DRV(cuStreamCreate),
     GP_DRV(cuStreamDestroy_v2),
     GP_DRV(cuStreamSynchronize),
@@ -227,6 +229,13 @@ static void gp_cuda_driver_init_once(void)
     }
     gp_cuda_driver_state.status = GP_OK;
 #endif
+}
+
+int gp_cuda_driver_init_result(void)
+{
+    pthread_once(&gp_cuda_driver_state.once, gp_cuda_driver_init_once);
+    if (!gp_cuda_driver_state.drv.handle) return -1;
+    return gp_cuda_driver_state.drv.init_result;
 }
 
 gp_status gp_cuda_driver_get(const gp_cuda_driver **out)
