@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test_metal_prelude.sh — the Linux-side check of the Metal prelude: every conformance kernel,
+# test_metal_syntax.sh — the Linux-side check of the Metal prelude: every conformance kernel,
 # (and every built-in kernel), behind include/gpuport/kernel.h, must pass `clang++ -std=c++14 -fsyntax-only` against the
 # stand-in <metal_stdlib> of tests/runtime/metal/standin, for Metal 3 (native float atomics) and
 # Metal 2.4 (the compare-exchange fallback). Kernels under bad/ must fail, at the line marked
