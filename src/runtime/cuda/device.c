@@ -155,6 +155,20 @@ static bool gp_cuda_have_kernels(char *why, size_t len)
     return false;
 }
 
+/* The CUDA version the code gpuport would load needs: NVRTC's own (its output targets it), else
+ * that of the nvcc that made the precompiled PTX; 0 when there is neither. */
+static int gp_cuda_needed_version(void)
+{
+    const gp_cuda_nvrtc *nv;
+    int v = 0;
+    if (gp_cuda_nvrtc_get(&nv) == GP_OK)
+        v = nv->major * 1000 + nv->minor * 10;
+    else if (gp_cuda_embedded_count() > 0)
+        v = gp_cuda_embedded_at(0)->cuda_version;
+    gp_error_clear();
+    return v;
+}
+
 /* The probe's one-line detail; long paths are cut, not overflowed. */
 static void gp_cuda_detail(gp_selection_entry *out, const char *fmt, ...) GP_PRINTF_LIKE(2, 3);
 static void gp_cuda_detail(gp_selection_entry *out, const char *fmt, ...)
@@ -173,14 +187,19 @@ void gp_cuda_probe(gp_selection_entry *out)
     const gp_cuda_driver *drv;
     gp_status st = gp_cuda_driver_get(&drv);
     if (st != GP_OK) {
-        int init = gp_cuda_driver_init_result();
+        int version = 0;
+        int init = gp_cuda_driver_init_result(&version);
         if (init < 0) {
             out->outcome = GP_SELECT_LIBRARY_NOT_FOUND;
-        } else {
-            out->code = init;
-            out->outcome =
-                init == GP_CU_ERROR_NO_DEVICE ? GP_SELECT_NO_DEVICE : GP_SELECT_INIT_ERROR;
+            gp_cuda_detail(out, "%s", gp_last_error());
+            return;
         }
+        out->code = init;
+        out->outcome = init == GP_CU_ERROR_NO_DEVICE ? GP_SELECT_NO_DEVICE : GP_SELECT_INIT_ERROR;
+        if (init == GP_CU_ERROR_INSUFFICIENT_DRIVER ||
+            init == GP_CU_ERROR_CALL_REQUIRES_NEWER_DRIVER)
+            /* Say which version is needed: that of the code gpuport would load. */
+            gp_cuda_fail_versions(init, "cuInit failed", version, gp_cuda_needed_version());
         gp_cuda_detail(out, "%s", gp_last_error());
         return;
     }
@@ -200,6 +219,21 @@ void gp_cuda_probe(gp_selection_entry *out)
         out->outcome = GP_SELECT_LIBRARY_NOT_FOUND;
         snprintf(out->detail, sizeof out->detail, "%d device(s), but no way to compile kernels: %s",
                  count, kernels);
+        return;
+    }
+    int needed = gp_cuda_needed_version();
+    if (needed / 1000 > drv->version / 1000) {
+        /* Code from a newer major CUDA than the driver's cannot load: the driver is too old. */
+        out->outcome = GP_SELECT_INIT_ERROR;
+        out->code = GP_CU_ERROR_INSUFFICIENT_DRIVER;
+        char what[600];
+        snprintf(what, sizeof what, "%d device(s), but the kernels would come from %s", count,
+                 kernels);
+        gp_cuda_fail_versions(GP_CU_ERROR_INSUFFICIENT_DRIVER, what, drv->version, needed);
+        gp_cuda_detail(out,
+                       "%s; or install an NVRTC of the driver's CUDA (pip install "
+                       "nvidia-cuda-nvrtc-cu%d)",
+                       gp_last_error(), drv->version / 1000);
         return;
     }
     out->outcome = GP_SELECT_AVAILABLE;

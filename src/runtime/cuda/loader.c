@@ -231,9 +231,10 @@ static void gp_cuda_driver_init_once(void)
 #endif
 }
 
-int gp_cuda_driver_init_result(void)
+int gp_cuda_driver_init_result(int *version)
 {
     pthread_once(&gp_cuda_driver_state.once, gp_cuda_driver_init_once);
+    if (version) *version = gp_cuda_driver_state.drv.version;
     if (!gp_cuda_driver_state.drv.handle) return -1;
     return gp_cuda_driver_state.drv.init_result;
 }

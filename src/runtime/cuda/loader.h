@@ -37,8 +37,9 @@ typedef struct gp_cuda_nvrtc {
 gp_status gp_cuda_driver_get(const gp_cuda_driver **out);
 
 /* What cuInit(0) returned in gp_cuda_driver_get (0 = success); -1 when no driver library was
- * opened (or it has not been looked for yet). */
-int gp_cuda_driver_init_result(void);
+ * opened. `version` (optional) receives cuDriverGetVersion's answer (0 when unknown), which is
+ * known even when cuInit failed. Thread-safe. */
+int gp_cuda_driver_init_result(int *version);
 
 /* The process's NVRTC, chosen so that its major version does not exceed the driver's when both
  * are known (code from a newer NVRTC cannot load on an older driver). GP_ERR_NOT_FOUND with the

@@ -189,8 +189,9 @@ gp_status gp_cuda_op_kernel_launch(gp_queue *q, gp_kernel *k, const gp_launch *l
 {
     gp_cuda_device *d = gp_cuda_dev(q->dev);
     /* cuLaunchKernel reads each parameter through params[i]: a buffer's device address, a
-     * value's bytes, or the dynamic shared block's size (the dialect passes it as a uint). */
-    void *params[GP_MAX_KERNEL_ARGS];
+     * value's bytes, or the dynamic shared block's size (the dialect passes it as a uint).
+     * The list ends with NULL, which the driver ignores and a test double can rely on. */
+    void *params[GP_MAX_KERNEL_ARGS + 1];
     CUdeviceptr ptrs[GP_MAX_KERNEL_ARGS];
     unsigned int dyn_sizes[GP_MAX_KERNEL_ARGS];
     for (uint32_t i = 0; i < l->num_args; i++) {
@@ -205,12 +206,12 @@ gp_status gp_cuda_op_kernel_launch(gp_queue *q, gp_kernel *k, const gp_launch *l
             params[i] = (void *)a->value;
         }
     }
+    params[l->num_args] = NULL;
     gp_status st = gp_cuda_ctx_push(d);
     if (st != GP_OK) return st;
-    CUresult r = d->drv->api.cuLaunchKernel((CUfunction)k->impl, l->num_groups[0], l->num_groups[1],
-                                            l->num_groups[2], l->group[0], l->group[1], l->group[2],
-                                            (unsigned)l->dyn_shared_bytes, gp_cuda_stream(q),
-                                            l->num_args ? params : NULL, NULL);
+    CUresult r = d->drv->api.cuLaunchKernel(
+        (CUfunction)k->impl, l->num_groups[0], l->num_groups[1], l->num_groups[2], l->group[0],
+        l->group[1], l->group[2], (unsigned)l->dyn_shared_bytes, gp_cuda_stream(q), params, NULL);
     gp_cuda_ctx_pop(d);
     if (r != GP_CU_SUCCESS) {
         char what[256];

@@ -98,22 +98,57 @@ GP_STANDIN_API CUresult cuDeviceGetAttribute(int *value, int attr, int dev)
     int major = 9, minor = 0;
     if (cc && *cc) sscanf(cc, "%d.%d", &major, &minor);
     switch (attr) {
-    case 1: *value = 1024; break;                 /* MAX_THREADS_PER_BLOCK */
-    case 2: case 3: *value = 1024; break;         /* MAX_BLOCK_DIM_X/Y */
-    case 4: *value = 64; break;                   /* MAX_BLOCK_DIM_Z */
-    case 5: *value = 2147483647; break;           /* MAX_GRID_DIM_X */
-    case 6: case 7: *value = 65535; break;        /* MAX_GRID_DIM_Y/Z */
-    case 8: *value = 49152; break;                /* MAX_SHARED_MEMORY_PER_BLOCK */
-    case 10: *value = 32; break;                  /* WARP_SIZE */
-    case 13: *value = 1980000; break;             /* CLOCK_RATE kHz */
-    case 16: *value = 132; break;                 /* MULTIPROCESSOR_COUNT */
-    case 19: case 41: *value = 1; break;          /* CAN_MAP_HOST_MEMORY, UNIFIED_ADDRESSING */
-    case 36: *value = 2619000; break;             /* MEMORY_CLOCK_RATE kHz */
-    case 37: *value = 6144; break;                /* GLOBAL_MEMORY_BUS_WIDTH bits */
-    case 75: *value = major; break;
-    case 76: *value = minor; break;
-    case 97: *value = 232448; break;              /* MAX_SHARED_MEMORY_PER_BLOCK_OPTIN */
-    default: *value = 0; break;
+    case 1:
+        *value = 1024;
+        break; /* MAX_THREADS_PER_BLOCK */
+    case 2:
+    case 3:
+        *value = 1024;
+        break; /* MAX_BLOCK_DIM_X/Y */
+    case 4:
+        *value = 64;
+        break; /* MAX_BLOCK_DIM_Z */
+    case 5:
+        *value = 2147483647;
+        break; /* MAX_GRID_DIM_X */
+    case 6:
+    case 7:
+        *value = 65535;
+        break; /* MAX_GRID_DIM_Y/Z */
+    case 8:
+        *value = 49152;
+        break; /* MAX_SHARED_MEMORY_PER_BLOCK */
+    case 10:
+        *value = 32;
+        break; /* WARP_SIZE */
+    case 13:
+        *value = 1980000;
+        break; /* CLOCK_RATE kHz */
+    case 16:
+        *value = 132;
+        break; /* MULTIPROCESSOR_COUNT */
+    case 19:
+    case 41:
+        *value = 1;
+        break; /* CAN_MAP_HOST_MEMORY, UNIFIED_ADDRESSING */
+    case 36:
+        *value = 2619000;
+        break; /* MEMORY_CLOCK_RATE kHz */
+    case 37:
+        *value = 6144;
+        break; /* GLOBAL_MEMORY_BUS_WIDTH bits */
+    case 75:
+        *value = major;
+        break;
+    case 76:
+        *value = minor;
+        break;
+    case 97:
+        *value = 232448;
+        break; /* MAX_SHARED_MEMORY_PER_BLOCK_OPTIN */
+    default:
+        *value = 0;
+        break;
     }
     return 0;
 }
@@ -240,11 +275,33 @@ GP_STANDIN_API CUresult cuMemsetD8Async(CUdeviceptr d, unsigned char v, size_t n
     return check_init();
 }
 
+GP_STANDIN_API CUresult cuMemsetD16Async(CUdeviceptr d, unsigned short v, size_t n, void *st)
+{
+    (void)st;
+    uint16_t *p = (uint16_t *)(uintptr_t)d;
+    for (size_t i = 0; i < n; i++)
+        p[i] = v;
+    return check_init();
+}
+
+GP_STANDIN_API CUresult cuMemsetD2D32Async(CUdeviceptr d, size_t pitch, unsigned v, size_t width,
+                                           size_t height, void *st)
+{
+    (void)st;
+    for (size_t row = 0; row < height; row++) {
+        uint32_t *p = (uint32_t *)(uintptr_t)(d + row * pitch);
+        for (size_t i = 0; i < width; i++)
+            p[i] = v;
+    }
+    return check_init();
+}
+
 GP_STANDIN_API CUresult cuMemsetD32Async(CUdeviceptr d, unsigned v, size_t n, void *st)
 {
     (void)st;
     uint32_t *p = (uint32_t *)(uintptr_t)d;
-    for (size_t i = 0; i < n; i++) p[i] = v;
+    for (size_t i = 0; i < n; i++)
+        p[i] = v;
     return check_init();
 }
 
@@ -337,15 +394,27 @@ GP_STANDIN_API CUresult cuModuleLoadDataEx(void **m, const void *image, unsigned
         return 200; /* CUDA_ERROR_INVALID_IMAGE */
     standin_module *mod = calloc(1, sizeof *mod);
     if (!mod) return 2;
-    mod->image = (char *)img; /* the caller keeps the image alive in this stand-in's use */
-    mod->size = size;
+    /* The driver copies the image; so does the stand-in (the caller may free its buffer). */
+    if (memcmp(img, "\177ELF", 4) == 0) {
+        mod->image = strdup("ELF image");
+        mod->size = 0;
+    } else {
+        mod->image = strdup(img);
+        mod->size = size;
+    }
+    if (!mod->image) {
+        free(mod);
+        return 2;
+    }
     *m = mod;
     return 0;
 }
 
 GP_STANDIN_API CUresult cuModuleUnload(void *m)
 {
-    free(m);
+    standin_module *mod = m;
+    free(mod->image);
+    free(mod);
     return check_init();
 }
 
@@ -354,7 +423,8 @@ GP_STANDIN_API CUresult cuModuleGetFunction(void **f, void *m, const char *name)
     standin_module *mod = m;
     char pat[300];
     snprintf(pat, sizeof pat, ".entry %s(", name);
-    if (memcmp(mod->image, "\177ELF", 4) != 0 && !strstr(mod->image, pat)) return 500;
+    /* PTX is searched for the entry; a cubin is not parsed here, so every name is found. */
+    if (mod->size > 0 && !strstr(mod->image, pat)) return 500;
     *f = mod;
     return check_init();
 }
@@ -368,21 +438,30 @@ GP_STANDIN_API CUresult cuFuncGetAttribute(int *value, int attr, void *f)
 
 static unsigned last_launch[7];
 static int launches;
+static unsigned char last_params[16][16]; /* the first 16 bytes behind each params[i] */
 
-GP_STANDIN_API CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz,
-                                       unsigned bx, unsigned by, unsigned bz, unsigned shared,
-                                       void *s, void **params, void **extra)
+GP_STANDIN_API CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
+                                       unsigned by, unsigned bz, unsigned shared, void *s,
+                                       void **params, void **extra)
 {
-    (void)f, (void)s, (void)params, (void)extra;
+    (void)f, (void)s, (void)extra;
+    for (int i = 0; i < 16 && params && params[i]; i++)
+        memcpy(last_params[i], params[i], 8);
     unsigned v[7] = {gx, gy, gz, bx, by, bz, shared};
     memcpy(last_launch, v, sizeof v);
     launches++;
     return check_init();
 }
 
-/* For tests: how many launches were made and the last grid, group and shared size. */
+/* For tests: how many launches were made, the last grid, group and shared size, and the first
+ * 8 bytes behind parameter `i` of the last launch. */
 GP_STANDIN_API int gp_standin_cuda_last_launch(unsigned out[7])
 {
     memcpy(out, last_launch, sizeof last_launch);
     return launches;
+}
+
+GP_STANDIN_API const void *gp_standin_cuda_last_param(int i)
+{
+    return i >= 0 && i < 16 ? last_params[i] : NULL;
 }
