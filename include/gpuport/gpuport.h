@@ -86,6 +86,8 @@ typedef enum gp_select_outcome {
     GP_SELECT_EXCLUDED = 5,    /* excluded by GPUPORT_DEVICE */
     GP_SELECT_NOT_BUILT = 6,   /* not built on this platform (Metal off Apple) */
     GP_SELECT_OPEN_FAILED = 7, /* a device was found but opening it failed; see code/detail */
+    GP_SELECT_NOT_TRIED = 8,         /* not probed: an earlier backend was chosen, or the spec named
+                                        another backend */
 } gp_select_outcome;
 
 typedef struct gp_selection_entry {
@@ -102,6 +104,10 @@ typedef struct gp_selection_entry {
 /* Thread-safe. "chosen", "available", "library not found", "no device", "init error",
  * "excluded by GPUPORT_DEVICE", "not built on this platform", "open failed". */
 GP_API const char *gp_select_outcome_name(gp_select_outcome outcome);
+/* Thread-safe. Parses a device spec without opening anything: *backend is a gp_backend or -1
+ * for "auto", *index the device index or -1 when none was given. GP_ERR_INVALID_ARGUMENT with a
+ * message naming the accepted forms. */
+GP_API gp_status gp_device_spec_parse(const char *spec, int32_t *backend, int32_t *index);
 
 /* Thread-safe. What probing `backend` found in this process (probed once, on first use):
  * outcome is AVAILABLE, LIBRARY_NOT_FOUND, NO_DEVICE, INIT_ERROR or NOT_BUILT. */
