@@ -24,6 +24,7 @@
 #include "runtime/cuda/embedded.h"
 #include "runtime/cuda/loader.h"
 #include "runtime/cuda/ops.h"
+#include "gpuport/gpuport.h"
 #include "util/spawn.h"
 
 static char standin[4096];
@@ -43,7 +44,8 @@ static char *run_child(const char *const *env, child_fn fn)
     assert_true(pid >= 0);
     if (pid == 0) {
         close(fds[0]);
-        for (const char *const *e = env; e && *e; e++) putenv((char *)*e);
+        for (const char *const *e = env; e && *e; e++)
+            putenv((char *)*e);
         FILE *out = fdopen(fds[1], "w");
         fn(out);
         fclose(out);
@@ -53,7 +55,8 @@ static char *run_child(const char *const *env, child_fn fn)
     char *buf = calloc(1, 65536);
     size_t len = 0;
     ssize_t n;
-    while (len < 65535 && (n = read(fds[0], buf + len, 65535 - len)) > 0) len += (size_t)n;
+    while (len < 65535 && (n = read(fds[0], buf + len, 65535 - len)) > 0)
+        len += (size_t)n;
     close(fds[0]);
     int status = 0;
     waitpid(pid, &status, 0);
@@ -140,8 +143,7 @@ static void test_available(void **state)
 static void test_driver_too_old(void **state)
 {
     (void)state;
-    const char *env[] = {lib_env, "GP_STANDIN_CUDA_INIT=35", "GP_STANDIN_CUDA_VERSION=11040",
-                         NULL};
+    const char *env[] = {lib_env, "GP_STANDIN_CUDA_INIT=35", "GP_STANDIN_CUDA_VERSION=11040", NULL};
     probe_result r = probe_with(env);
     assert_int_equal(r.outcome, GP_SELECT_INIT_ERROR);
     assert_int_equal(r.code, 35);
@@ -213,12 +215,12 @@ static void test_no_compiler_and_no_ptx(void **state)
 
 /* ---- the backend's calls through the stand-in --------------------------------------------- */
 
-#define CHECK(cond)                                                                              \
-    do {                                                                                         \
-        if (!(cond)) {                                                                           \
-            fprintf(out, "FAIL line %d: %s (%s)\n", __LINE__, #cond, gp_last_error());           \
-            return;                                                                              \
-        }                                                                                        \
+#define CHECK(cond)                                                                                \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            fprintf(out, "FAIL line %d: %s (%s)\n", __LINE__, #cond, gp_last_error());             \
+            return;                                                                                \
+        }                                                                                          \
     } while (0)
 
 extern const char gp_prelude_text[];
@@ -239,7 +241,8 @@ static void ops_child(FILE *out)
     gp_buffer p = {.dev = &dev, .kind = GP_BUFFER_PINNED, .size = 256};
     CHECK(gp_cuda_op_buffer_create(&a) == GP_OK && gp_cuda_op_buffer_create(&p) == GP_OK);
     unsigned char src[256], got[256], want[256];
-    for (int i = 0; i < 256; i++) src[i] = (unsigned char)i;
+    for (int i = 0; i < 256; i++)
+        src[i] = (unsigned char)i;
     CHECK(gp_cuda_op_buffer_write(&q, &a, 0, src, 256, true) == GP_OK);
     memcpy(want, src, 256);
     const unsigned char pat[16] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
@@ -247,7 +250,8 @@ static void ops_child(FILE *out)
     for (size_t w = 0; w < 5; w++) {
         size_t off = 32 + 32 * w, n = 32;
         CHECK(gp_cuda_op_buffer_fill(&q, &a, off, pat, widths[w], n, false) == GP_OK);
-        for (size_t i = 0; i < n; i++) want[off + i] = pat[i % widths[w]];
+        for (size_t i = 0; i < n; i++)
+            want[off + i] = pat[i % widths[w]];
     }
     CHECK(gp_cuda_op_queue_finish(&q) == GP_OK);
     CHECK(gp_cuda_op_buffer_copy(&q, &p, 0, &a, 0, 256, true) == GP_OK);
@@ -341,6 +345,149 @@ static void test_backend_calls(void **state)
     free(text);
 }
 
+/* ---- through the public API: `auto` and its record ------------------------------------------ */
+
+static void auto_child(FILE *out)
+{
+    gp_device *dev = NULL;
+    gp_status st = gp_device_open("auto", &dev);
+    if (st != GP_OK) {
+        fprintf(out, "open failed: %s\n", gp_last_error());
+        return;
+    }
+    gp_selection_entry e[GP_BACKEND_COUNT];
+    uint32_t n = 0;
+    gp_device_selection(dev, e, GP_BACKEND_COUNT, &n);
+    for (uint32_t i = 0; i < n; i++)
+        fprintf(out, "%s %d %d %s\n", gp_backend_name((gp_backend)e[i].backend), e[i].outcome,
+                e[i].code, e[i].detail);
+    gp_device_release(dev);
+    /* Asked for by name, CUDA never falls back: the error carries the reason. */
+    st = gp_device_open("cuda", &dev);
+    fprintf(out, "cuda-by-name %d %s\n", st, st == GP_OK ? "" : gp_last_error());
+    if (st == GP_OK) gp_device_release(dev);
+}
+
+/* The record's line for `backend`: outcome and code, detail in *detail. */
+static int record_line(const char *text, const char *backend, int *outcome, int *code,
+                       const char **detail)
+{
+    char key[32];
+    snprintf(key, sizeof key, "\n%s ", backend);
+    char *whole = NULL;
+    if (asprintf(&whole, "\n%s", text) < 0) return 0;
+    const char *p = strstr(whole, key);
+    int ok = p && sscanf(p + strlen(key), "%d %d", outcome, code) == 2;
+    if (ok && detail) *detail = text + (p - whole) + strlen(key) - 1;
+    free(whole);
+    return ok;
+}
+
+static void test_auto_falls_back_with_reason(void **state)
+{
+    (void)state;
+    const char *env[] = {lib_env, "GP_STANDIN_CUDA_INIT=35", "GP_STANDIN_CUDA_VERSION=11040",
+                         "GPUPORT_DEVICE=", NULL};
+    char *text = run_child(env, auto_child);
+    printf("%s", text);
+    int outcome = -1, code = -1;
+    const char *detail = NULL;
+    assert_true(record_line(text, "cuda", &outcome, &code, &detail));
+    assert_int_equal(outcome, GP_SELECT_INIT_ERROR);
+    assert_int_equal(code, 35);
+    assert_non_null(strstr(detail, "CUDA_ERROR_INSUFFICIENT_DRIVER (35)"));
+    /* OpenCL or the CPU took over, and says so. */
+    int ocl = -1, cpu = -1, c2 = 0;
+    record_line(text, "opencl", &ocl, &c2, NULL);
+    assert_true(record_line(text, "cpu", &cpu, &c2, NULL));
+    assert_true(ocl == GP_SELECT_CHOSEN || cpu == GP_SELECT_CHOSEN);
+    assert_non_null(strstr(text, "cuda-by-name -"));
+    assert_non_null(strstr(strstr(text, "cuda-by-name"), "INSUFFICIENT_DRIVER"));
+    free(text);
+
+    const char *env_missing[] = {"GPUPORT_CUDA_LIBRARY=/nonexistent/libcuda.so.1",
+                                 "GPUPORT_DEVICE=", NULL};
+    text = run_child(env_missing, auto_child);
+    assert_true(record_line(text, "cuda", &outcome, &code, &detail));
+    assert_int_equal(outcome, GP_SELECT_LIBRARY_NOT_FOUND);
+    assert_non_null(strstr(detail, "/nonexistent/libcuda.so.1"));
+    free(text);
+
+    const char *env_none[] = {lib_env, "GP_STANDIN_CUDA_DEVICES=0", "GPUPORT_DEVICE=", NULL};
+    text = run_child(env_none, auto_child);
+    assert_true(record_line(text, "cuda", &outcome, &code, &detail));
+    assert_int_equal(outcome, GP_SELECT_NO_DEVICE);
+    assert_int_equal(code, 100);
+    free(text);
+}
+
+static void public_api_child(FILE *out)
+{
+    gp_device *dev = NULL;
+    if (gp_device_open("auto", &dev) != GP_OK) {
+        fprintf(out, "open failed: %s\n", gp_last_error());
+        return;
+    }
+    gp_device_info info;
+    gp_device_get_info(dev, &info);
+    fprintf(out, "chosen %s %s\n", gp_backend_name((gp_backend)info.backend), info.name);
+    gp_buffer *y = NULL;
+    float host[300], back[300];
+    for (int i = 0; i < 300; i++)
+        host[i] = (float)i;
+    if (gp_buffer_create(dev, GP_BUFFER_DEVICE, sizeof host, &y) != GP_OK ||
+        gp_buffer_write(y, 0, host, sizeof host) != GP_OK ||
+        gp_buffer_read(y, 0, back, sizeof back) != GP_OK || memcmp(host, back, sizeof host) != 0) {
+        fprintf(out, "buffer round trip failed: %s\n", gp_last_error());
+        return;
+    }
+    fprintf(out, "ok buffer\n");
+    gp_program *prog = NULL;
+    if (gp_program_create_builtin(dev, "basic", &prog) != GP_OK) {
+        fprintf(out, "builtin failed: %s\n", gp_last_error());
+        return;
+    }
+    gp_kernel *k = NULL;
+    if (gp_kernel_create(prog, "gp_saxpy", &k) != GP_OK) {
+        fprintf(out, "kernel failed: %s\n", gp_last_error());
+        return;
+    }
+    float a = 3.0f;
+    int n = 300;
+    gp_arg args[] = {gp_arg_buffer(y), gp_arg_buffer(y), gp_arg_value(&a, sizeof a),
+                     gp_arg_value(&n, sizeof n)};
+    size_t global = 300, group = 64;
+    gp_status st = gp_kernel_launch(NULL, k, 1, &global, &group, 4, args);
+    fprintf(out, "launch %d %s\n", st, st == GP_OK ? "" : gp_last_error());
+    /* A wrong argument is refused before the driver sees it. */
+    st = gp_kernel_launch(NULL, k, 1, &global, &group, 3, args);
+    fprintf(out, "bad-launch %d\n", st);
+    gp_kernel_release(k);
+    gp_program_release(prog);
+    gp_buffer_release(y);
+    gp_device_release(dev);
+    fprintf(out, "ALL OK\n");
+}
+
+static void test_public_api_reaches_the_driver(void **state)
+{
+    (void)state;
+    if (!have_nvrtc()) {
+        printf("no NVRTC here: the build through the public API is not exercised\n");
+        return;
+    }
+    const char *env[] = {lib_env, "GPUPORT_DEVICE=", "GPUPORT_CACHE_DIR=/nonexistent-cache/x",
+                         NULL};
+    char *text = run_child(env, public_api_child);
+    printf("%s", text);
+    assert_non_null(strstr(text, "chosen cuda gpuport stand-in GPU 0"));
+    assert_non_null(strstr(text, "ok buffer"));
+    assert_non_null(strstr(text, "launch 0"));
+    assert_non_null(strstr(text, "bad-launch -1"));
+    assert_non_null(strstr(text, "ALL OK"));
+    free(text);
+}
+
 /* ---- setup: compile the stand-in ---------------------------------------------------------- */
 
 static int build_standin(void)
@@ -353,8 +500,8 @@ static int build_standin(void)
     char src[4096];
     snprintf(src, sizeof src, "%s/tests/runtime/cuda/standin/libcuda_standin.c", root);
     const char *cc = getenv("CC");
-    char *argv[] = {(char *)(cc && *cc ? cc : "cc"), "-shared", "-fPIC", "-O1", "-o", standin, src,
-                    NULL};
+    char *argv[] = {
+        (char *)(cc && *cc ? cc : "cc"), "-shared", "-fPIC", "-O1", "-o", standin, src, NULL};
     gp_spawn_result res;
     char err[256];
     if (gp_spawn_capture(argv, NULL, 60, 1 << 16, &res, err, sizeof err) != 0) {
@@ -374,11 +521,16 @@ int main(void)
     if (st != 0) return 1;
     snprintf(lib_env, sizeof lib_env, "GPUPORT_CUDA_LIBRARY=%s", standin);
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_library_not_found), cmocka_unit_test(test_available),
-        cmocka_unit_test(test_driver_too_old),    cmocka_unit_test(test_driver_older_than_compiler),
+        cmocka_unit_test(test_library_not_found),
+        cmocka_unit_test(test_available),
+        cmocka_unit_test(test_driver_too_old),
+        cmocka_unit_test(test_driver_older_than_compiler),
         cmocka_unit_test(test_no_device),
-        cmocka_unit_test(test_init_failure),      cmocka_unit_test(test_no_compiler_and_no_ptx),
+        cmocka_unit_test(test_init_failure),
+        cmocka_unit_test(test_no_compiler_and_no_ptx),
         cmocka_unit_test(test_backend_calls),
+        cmocka_unit_test(test_auto_falls_back_with_reason),
+        cmocka_unit_test(test_public_api_reaches_the_driver),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     unlink(standin);
