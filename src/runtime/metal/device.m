@@ -4,6 +4,7 @@
  * compiled for, the in-process library cache, its live queues).
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "runtime/metal/metal_impl.h"
@@ -145,8 +146,8 @@ gp_status gp_mtl_op_device_open(gp_device_state *dev)
     @autoreleasepool {
         NSArray *devs = gp_mtl_devices();
         if (dev->index >= devs.count)
-            return gp_error_set(GP_ERR_NOT_FOUND, "no Metal device %u (there are %lu)",
-                                dev->index, (unsigned long)devs.count);
+            return gp_error_set(GP_ERR_NOT_FOUND, "no Metal device %u (there are %lu)", dev->index,
+                                (unsigned long)devs.count);
         gp_mtl_device *m = calloc(1, sizeof *m);
         if (!m) return gp_error_set(GP_ERR_OUT_OF_MEMORY, "out of host memory");
         m->device = [devs[dev->index] retain];

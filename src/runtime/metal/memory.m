@@ -69,8 +69,8 @@ static bool gp_mtl_aligned(size_t a, size_t b, size_t c)
     return ((a | b | c) & 3u) == 0;
 }
 
-gp_status gp_mtl_op_buffer_write(gp_queue *q, gp_buffer *dst, size_t off, const void *src,
-                                 size_t n, bool blocking)
+gp_status gp_mtl_op_buffer_write(gp_queue *q, gp_buffer *dst, size_t off, const void *src, size_t n,
+                                 bool blocking)
 {
     @autoreleasepool {
         gp_mtl_queue *mq = q->impl;
@@ -125,8 +125,8 @@ gp_status gp_mtl_op_buffer_read(gp_queue *q, gp_buffer *src, size_t off, void *d
         }
         id<MTLBuffer> from = gp_mtl_buf(src); /* retained by the block */
         [cb addCompletedHandler:^(id<MTLCommandBuffer> done) {
-            if (done.status != MTLCommandBufferStatusError)
-                memcpy(dst, (const char *)from.contents + off, n);
+          if (done.status != MTLCommandBufferStatusError)
+              memcpy(dst, (const char *)from.contents + off, n);
         }];
         return gp_mtl_submit(mq, cb, false);
     }
@@ -162,7 +162,8 @@ gp_status gp_mtl_op_buffer_copy(gp_queue *q, gp_buffer *dst, size_t dst_off, gp_
 
 static void gp_mtl_repeat(void *dst, const void *pattern, size_t pattern_size, size_t n)
 {
-    for (size_t i = 0; i < n; i += pattern_size) memcpy((char *)dst + i, pattern, pattern_size);
+    for (size_t i = 0; i < n; i += pattern_size)
+        memcpy((char *)dst + i, pattern, pattern_size);
 }
 
 gp_status gp_mtl_op_buffer_fill(gp_queue *q, gp_buffer *dst, size_t off, const void *pattern,
@@ -172,7 +173,8 @@ gp_status gp_mtl_op_buffer_fill(gp_queue *q, gp_buffer *dst, size_t off, const v
         gp_mtl_queue *mq = q->impl;
         const unsigned char *p = pattern;
         bool one_byte = true;
-        for (size_t i = 1; i < pattern_size; i++) one_byte = one_byte && p[i] == p[0];
+        for (size_t i = 1; i < pattern_size; i++)
+            one_byte = one_byte && p[i] == p[0];
         if (!gp_mtl_aligned(off, n, 0)) {
             gp_status st = gp_mtl_queue_wait(mq);
             if (st != GP_OK) return st;

@@ -30,12 +30,12 @@
 
 /* One opened Metal device. */
 typedef struct gp_mtl_device {
-    id<MTLDevice> device;          /* retained */
-    bool dispatch_threads;         /* non-uniform dispatch supported (Apple4+, Mac2) */
-    MTLLanguageVersion language;   /* the version every program is compiled for */
-    pthread_mutex_t lock;          /* guards the two collections below */
+    id<MTLDevice> device;           /* retained */
+    bool dispatch_threads;          /* non-uniform dispatch supported (Apple4+, Mac2) */
+    MTLLanguageVersion language;    /* the version every program is compiled for */
+    pthread_mutex_t lock;           /* guards the two collections below */
     NSMutableDictionary *libraries; /* cache key -> id<MTLLibrary>, for the process's lifetime */
-    struct gp_mtl_queue *queues;   /* live queues, for device_synchronize */
+    struct gp_mtl_queue *queues;    /* live queues, for device_synchronize */
 } gp_mtl_device;
 
 /* A gpuport queue: a command queue, the last command buffer committed to it, and the first
@@ -60,9 +60,9 @@ typedef struct gp_mtl_event {
 
 /* A built program: the library and the pipelines made from it so far. */
 typedef struct gp_mtl_program {
-    id<MTLLibrary> library;          /* retained */
+    id<MTLLibrary> library; /* retained */
     pthread_mutex_t lock;
-    NSMutableDictionary *pipelines;  /* kernel name -> id<MTLComputePipelineState> */
+    NSMutableDictionary *pipelines; /* kernel name -> id<MTLComputePipelineState> */
 } gp_mtl_program;
 
 static inline gp_mtl_device *gp_mtl_dev(const gp_device_state *s)
@@ -94,8 +94,8 @@ gp_status gp_mtl_op_buffer_create(gp_buffer *buf);
 void gp_mtl_op_buffer_release(gp_buffer *buf);
 gp_status gp_mtl_op_buffer_map(gp_buffer *buf, void **host_ptr);
 gp_status gp_mtl_op_buffer_unmap(gp_buffer *buf);
-gp_status gp_mtl_op_buffer_write(gp_queue *q, gp_buffer *dst, size_t off, const void *src,
-                                 size_t n, bool blocking);
+gp_status gp_mtl_op_buffer_write(gp_queue *q, gp_buffer *dst, size_t off, const void *src, size_t n,
+                                 bool blocking);
 gp_status gp_mtl_op_buffer_read(gp_queue *q, gp_buffer *src, size_t off, void *dst, size_t n,
                                 bool blocking);
 gp_status gp_mtl_op_buffer_copy(gp_queue *q, gp_buffer *dst, size_t dst_off, gp_buffer *src,

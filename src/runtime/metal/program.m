@@ -5,6 +5,7 @@
  * Compiling costs every process time, so libraries are kept per device for the life of the
  * process (keyed by the cache key) and pipelines per program (keyed by kernel name).
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "runtime/metal/metal_impl.h"
@@ -30,8 +31,7 @@ static MTLCompileOptions *gp_mtl_options(const gp_mtl_device *m, bool fast)
 }
 
 /* The device's library for this key: from the in-process cache, or compiled now (+1). */
-static gp_status gp_mtl_library(gp_mtl_device *m, const gp_build_request *req,
-                                id<MTLLibrary> *out)
+static gp_status gp_mtl_library(gp_mtl_device *m, const gp_build_request *req, id<MTLLibrary> *out)
 {
     NSString *key = [NSString stringWithUTF8String:req->cache_key];
     pthread_mutex_lock(&m->lock);
@@ -51,8 +51,7 @@ static gp_status gp_mtl_library(gp_mtl_device *m, const gp_build_request *req,
     lib = [m->device newLibraryWithSource:src
                                   options:gp_mtl_options(m, (req->flags & GP_BUILD_FAST_MATH) != 0)
                                     error:&err];
-    if (!lib)
-        /* The compiler's log as it is: its lines already name the user's file and line. */
+    if (!lib) /* The compiler's log as it is: its lines already name the user's file and line. */
         return gp_error_set(GP_ERR_BUILD, "Metal compile (MSL %d.%d) of %s failed:\n%s",
                             (int)(m->language >> 16), (int)(m->language & 0xffff),
                             req->source_name ? req->source_name : "the program",

@@ -5,6 +5,7 @@
  * whose GPU end time (or, where Metal gives none, the completion handler's host time) dates it.
  */
 #include <mach/mach_time.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -35,10 +36,10 @@ id<MTLCommandBuffer> gp_mtl_queue_begin(gp_mtl_queue *q)
     }
     GPMetalCompletion *sink = q->failures;
     [cb addCompletedHandler:^(id<MTLCommandBuffer> done) {
-        if (done.status != MTLCommandBufferStatusError) return;
-        @synchronized(sink) {
-            if (!sink->error) sink->error = [gp_mtl_error_text(done.error) retain];
-        }
+      if (done.status != MTLCommandBufferStatusError) return;
+      @synchronized(sink) {
+          if (!sink->error) sink->error = [gp_mtl_error_text(done.error) retain];
+      }
     }];
     return cb;
 }
@@ -147,11 +148,11 @@ gp_status gp_mtl_op_event_record(gp_queue *q, gp_event *e)
         [cb encodeSignalEvent:ev->signal value:1];
         GPMetalCompletion *complete = ev->complete;
         [cb addCompletedHandler:^(id<MTLCommandBuffer> done) {
-            (void)done;
-            @synchronized(complete) {
-                complete->host_time = gp_mtl_host_seconds();
-                complete->done = YES;
-            }
+          (void)done;
+          @synchronized(complete) {
+              complete->host_time = gp_mtl_host_seconds();
+              complete->done = YES;
+          }
         }];
         ev->cb = [cb retain];
         gp_mtl_queue_commit(mq, cb);
@@ -163,12 +164,14 @@ gp_status gp_mtl_op_event_record(gp_queue *q, gp_event *e)
 
 gp_status gp_mtl_op_event_wait(gp_event *e)
 {
-    gp_mtl_event *ev = e->impl;
-    [ev->cb waitUntilCompleted];
-    if (ev->cb.status == MTLCommandBufferStatusError)
-        return gp_error_set(GP_ERR_BACKEND, "a Metal command before this event failed: %s",
-                            gp_mtl_error_text(ev->cb.error).UTF8String);
-    return GP_OK;
+    @autoreleasepool {
+        gp_mtl_event *ev = e->impl;
+        [ev->cb waitUntilCompleted];
+        if (ev->cb.status == MTLCommandBufferStatusError)
+            return gp_error_set(GP_ERR_BACKEND, "a Metal command before this event failed: %s",
+                                gp_mtl_error_text(ev->cb.error).UTF8String);
+        return GP_OK;
+    }
 }
 
 gp_status gp_mtl_op_queue_wait_event(gp_queue *q, gp_event *e)
