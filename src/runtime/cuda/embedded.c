@@ -1,27 +1,39 @@
 /*
- * embedded.c — access to the generated table of precompiled PTX (see embedded.h). The table's
- * symbols are weak so that a build without nvcc, which generates none, still links.
+ * embedded.c — access to the generated table of precompiled PTX (see embedded.h). cuda.cmake
+ * defines GP_CUDA_EMBEDDED_PTX for this file when it generates the table; without it (no nvcc
+ * at build time) there is no table and the count is 0.
  */
 #include "runtime/cuda/embedded.h"
 
 #include <string.h>
 
-extern const gp_cuda_embedded gp_cuda_embedded_table[] __attribute__((weak));
-extern const size_t gp_cuda_embedded_table_len __attribute__((weak));
+#if GP_CUDA_EMBEDDED_PTX
+extern const gp_cuda_embedded gp_cuda_embedded_table[];
+extern const size_t gp_cuda_embedded_table_len;
+#endif
 
 size_t gp_cuda_embedded_count(void)
 {
-    return &gp_cuda_embedded_table_len ? gp_cuda_embedded_table_len : 0;
+#if GP_CUDA_EMBEDDED_PTX
+    return gp_cuda_embedded_table_len;
+#else
+    return 0;
+#endif
 }
 
 const gp_cuda_embedded *gp_cuda_embedded_at(size_t i)
 {
-    return i < gp_cuda_embedded_count() ? &gp_cuda_embedded_table[i] : NULL;
+#if GP_CUDA_EMBEDDED_PTX
+    if (i < gp_cuda_embedded_table_len) return &gp_cuda_embedded_table[i];
+#else
+    (void)i;
+#endif
+    return NULL;
 }
 
 const gp_cuda_embedded *gp_cuda_embedded_find(const char *name)
 {
     for (size_t i = 0; i < gp_cuda_embedded_count(); i++)
-        if (strcmp(gp_cuda_embedded_table[i].program, name) == 0) return &gp_cuda_embedded_table[i];
+        if (strcmp(gp_cuda_embedded_at(i)->program, name) == 0) return gp_cuda_embedded_at(i);
     return NULL;
 }

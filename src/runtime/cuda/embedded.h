@@ -1,7 +1,7 @@
 /*
  * embedded.h — PTX of the built-in kernels, compiled with nvcc at build time (cuda.cmake, when
  * GPUPORT_WITH_NVCC is on) so that a machine with a driver but no NVRTC still runs them. The
- * table is generated; without it the weak declarations below resolve to none.
+ * table is generated; without it there is none.
  */
 #ifndef GP_RUNTIME_CUDA_EMBEDDED_H
 #define GP_RUNTIME_CUDA_EMBEDDED_H

@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "runtime/cuda/compile.h"
+#include "runtime/cuda/embedded.h"
 #include "runtime/cuda/loader.h"
 #include "util/fs.h"
 #include "util/strbuf.h"
@@ -71,7 +72,7 @@ static int has_entry(const gp_cuda_image *img, const char *name)
 {
     if (!img->target.is_cubin) {
         char pat[160];
-        snprintf(pat, sizeof pat, ".entry %s(", name);
+        if (snprintf(pat, sizeof pat, ".entry %s(", name) >= (int)sizeof pat) return 0;
         return strstr(img->data, pat) != NULL;
     }
     if (img->size < 4 || memcmp(img->data, "\177ELF", 4) != 0) return 0;
@@ -139,6 +140,43 @@ static void test_every_kernel_compiles(void **state)
     assert_true(checked_entries > 0);
 }
 
+/* The PTX nvcc embedded at build time (GPUPORT_WITH_NVCC) holds every kernel of its program. */
+static void test_embedded_ptx(void **state)
+{
+    (void)state;
+    size_t n = gp_cuda_embedded_count();
+    if (n == 0) {
+        printf("this build embeds no PTX (GPUPORT_WITH_NVCC off or cuda.cmake not included)\n");
+        return;
+    }
+    const char *root = getenv("GPUPORT_SOURCE_DIR");
+    for (size_t i = 0; i < n; i++) {
+        const gp_cuda_embedded *e = gp_cuda_embedded_at(i);
+        char path[4096], err[512], target[32];
+        snprintf(path, sizeof path, "%s/src/runtime/kernels/%s.gpk", root, e->program);
+        char *src = gp_read_file(path, 1 << 20, false, NULL, err, sizeof err);
+        assert_non_null(src);
+        snprintf(target, sizeof target, ".target sm_%d", e->arch);
+        assert_non_null(strstr(e->ptx, target));
+        assert_true(e->cuda_version >= 11000);
+        char names[32][128];
+        int k = kernel_names(src, names, 32);
+        assert_true(k > 0);
+        gp_cuda_image img = {
+            .data = (void *)e->ptx, .size = strlen(e->ptx) + 1, .target = {e->arch, false}};
+        for (int j = 0; j < k; j++) {
+            if (!has_entry(&img, names[j]))
+                fail_msg("embedded %s: no entry %s", e->program, names[j]);
+        }
+        printf("ok   embedded PTX %s (compute_%d, nvcc %d): %d kernel(s)\n", e->program, e->arch,
+               e->cuda_version, k);
+        assert_ptr_equal(gp_cuda_embedded_find(e->program), e);
+        free(src);
+    }
+    assert_null(gp_cuda_embedded_at(n));
+    assert_null(gp_cuda_embedded_find("no-such-program"));
+}
+
 static void test_prelude_error_names_user_line(void **state)
 {
     (void)state;
@@ -178,6 +216,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_kernel_compiles),
         cmocka_unit_test(test_prelude_error_names_user_line),
+        cmocka_unit_test(test_embedded_ptx),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     free(prelude);

@@ -488,6 +488,50 @@ static void test_public_api_reaches_the_driver(void **state)
     free(text);
 }
 
+static void no_nvrtc_child(FILE *out)
+{
+    gp_device *dev = NULL;
+    if (gp_device_open("cuda", &dev) != GP_OK) {
+        fprintf(out, "open failed: %s\n", gp_last_error());
+        return;
+    }
+    gp_program *prog = NULL;
+    gp_status st = gp_program_create_builtin(dev, "basic", &prog);
+    fprintf(out, "builtin %d %s\n", st, st == GP_OK ? "" : gp_last_error());
+    gp_kernel *k = NULL;
+    if (st == GP_OK) {
+        st = gp_kernel_create(prog, "gp_copy_f32", &k);
+        fprintf(out, "kernel %d\n", st);
+        gp_kernel_release(k);
+        gp_program_release(prog);
+    }
+    const char *src = "GP_KERNEL(mine, GP_BUF(float, y)) { y[0] = 1.0f; }\n";
+    st = gp_program_create(dev, src, strlen(src), NULL, &prog);
+    fprintf(out, "source %d %s\n", st, st == GP_OK ? "" : gp_last_error());
+    gp_device_release(dev);
+}
+
+static void test_without_nvrtc(void **state)
+{
+    (void)state;
+    const char *env[] = {lib_env, "GPUPORT_NVRTC_LIBRARY=/nonexistent/libnvrtc.so.13",
+                         "GPUPORT_CACHE_DIR=/nonexistent-cache/x", NULL};
+    char *text = run_child(env, no_nvrtc_child);
+    printf("%s", text);
+    if (gp_cuda_embedded_count() == 0) {
+        /* Nothing to run kernels with: CUDA is not even offered. */
+        assert_non_null(strstr(text, "open failed"));
+        assert_non_null(strstr(text, "no way to compile kernels"));
+    } else {
+        /* The built-in programs come from the embedded PTX; source needs NVRTC. */
+        assert_non_null(strstr(text, "builtin 0"));
+        assert_non_null(strstr(text, "kernel 0"));
+        assert_non_null(strstr(text, "source -3"));
+        assert_non_null(strstr(text, "need NVRTC"));
+    }
+    free(text);
+}
+
 /* ---- setup: compile the stand-in ---------------------------------------------------------- */
 
 static int build_standin(void)
@@ -531,6 +575,7 @@ int main(void)
         cmocka_unit_test(test_backend_calls),
         cmocka_unit_test(test_auto_falls_back_with_reason),
         cmocka_unit_test(test_public_api_reaches_the_driver),
+        cmocka_unit_test(test_without_nvrtc),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     unlink(standin);
