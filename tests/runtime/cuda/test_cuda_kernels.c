@@ -46,25 +46,27 @@ static int kernel_names(const char *src, char names[][128], int cap)
     return n;
 }
 
-/* The macros a kernel needs from its build options: "gp-defines: -DN=4 -DM" in a comment. */
-static void add_defines(gp_strbuf *sb, const char *src)
+/* The macros a kernel needs from its build options, from kernel_defines.txt beside this file:
+ * "<file> -DNAME=VALUE ..." becomes "#define NAME VALUE" lines, as the runtime assembles them. */
+static void add_defines(gp_strbuf *sb, const char *root, const char *base)
 {
-    const char *p = strstr(src, "gp-defines:");
-    if (!p) return;
-    p += strlen("gp-defines:");
-    while (*p && *p != '\n') {
-        while (*p == ' ')
-            p++;
-        if (strncmp(p, "-D", 2) != 0) break;
-        p += 2;
-        size_t len = strcspn(p, " \n");
-        char def[256];
-        snprintf(def, sizeof def, "%.*s", (int)len, p);
-        char *eq = strchr(def, '=');
-        if (eq) *eq = ' ';
-        gp_strbuf_printf(sb, "#define %s\n", def);
-        p += len;
+    char path[4096], err[512];
+    snprintf(path, sizeof path, "%s/tests/runtime/cuda/kernel_defines.txt", root);
+    char *table = gp_read_file(path, 1 << 16, false, NULL, err, sizeof err);
+    assert_non_null(table);
+    char *save = NULL;
+    for (char *line = strtok_r(table, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        size_t n = strcspn(line, " ");
+        if (line[0] == '#' || strncmp(line, base, n) != 0 || base[n] != '\0') continue;
+        for (char *p = strstr(line + n, " -D"); p; p = strstr(p + 1, " -D")) {
+            char def[256];
+            snprintf(def, sizeof def, "%.*s", (int)strcspn(p + 3, " "), p + 3);
+            char *eq = strchr(def, '=');
+            if (eq) *eq = ' ';
+            gp_strbuf_printf(sb, "#define %s\n", def);
+        }
     }
+    free(table);
 }
 
 /* The image holds the entry: `.entry name(` in PTX, a NUL-terminated symbol name in a cubin. */
@@ -93,7 +95,7 @@ static void check_file(const char *path)
     const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
     /* As the runtime assembles it: defines, the prelude, the user's source, each with #line. */
     gp_strbuf sb = GP_STRBUF_INIT;
-    add_defines(&sb, src);
+    add_defines(&sb, getenv("GPUPORT_SOURCE_DIR"), base);
     gp_strbuf_printf(&sb, "#line 1 \"gpuport/kernel.h\"\n%s\n#line 1 \"%s\"\n%s", prelude, base,
                      src);
     assert_false(sb.failed);

@@ -23,9 +23,9 @@ fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# The macros a kernel needs from its build options, from a "gp-defines:" comment in it.
+# The macros a kernel needs from its build options (tests/runtime/cuda/kernel_defines.txt).
 defines_of() {
-    sed -n 's|.*gp-defines:\(.*\)|\1|p' "$1" | head -1
+    awk -v f="$(basename "$1")" '$1 == f { $1 = ""; print }' "$src/tests/runtime/cuda/kernel_defines.txt"
 }
 
 # check FILE VERSION: 0 when it compiles; the compiler's messages in $work/log.
