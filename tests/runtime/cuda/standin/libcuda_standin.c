@@ -3,7 +3,8 @@
  * suite), so that the CUDA backend's paths that need no real GPU can run on any machine: library
  * found, cuInit failing with a chosen code, driver version, device count and attributes, and
  * device memory kept in host memory so copies and fills go through the real backend code.
- * Modules and launches are only recorded: no kernel ever runs here. Behaviour, from the
+ * Modules and launches are only recorded: no kernel ever runs here (a launch's parameter list
+ * must end with NULL, as gpuport's does, for the stand-in to record it). Behaviour, from the
  * environment (read at each call):
  *   GP_STANDIN_CUDA_INIT     cuInit's result (default 0; 35 driver too old, 100 no device...)
  *   GP_STANDIN_CUDA_VERSION  cuDriverGetVersion (default 13000)
@@ -54,6 +55,15 @@ GP_STANDIN_API CUresult cuDriverGetVersion(int *v)
     if (!v) return 1;
     *v = env_int("GP_STANDIN_CUDA_VERSION", 13000);
     return 0;
+}
+
+/* NVRTC 13 opens libcuda.so.1 itself and asks for the driver's private export tables; a library
+ * without this entry point crashes it. The stand-in has none to give. */
+GP_STANDIN_API CUresult cuGetExportTable(const void **table, const void *id)
+{
+    (void)id;
+    if (table) *table = NULL;
+    return 801; /* CUDA_ERROR_NOT_SUPPORTED */
 }
 
 GP_STANDIN_API CUresult cuGetErrorName(CUresult r, const char **name)
@@ -408,6 +418,11 @@ GP_STANDIN_API CUresult cuModuleLoadDataEx(void **m, const void *image, unsigned
     }
     *m = mod;
     return 0;
+}
+
+GP_STANDIN_API CUresult cuModuleLoadData(void **m, const void *image)
+{
+    return cuModuleLoadDataEx(m, image, 0, NULL, NULL);
 }
 
 GP_STANDIN_API CUresult cuModuleUnload(void *m)
