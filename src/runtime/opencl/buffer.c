@@ -1,0 +1,138 @@
+/*
+ * buffer.c — OpenCL buffers for the core: device memory, host-allocated (pinned) memory that
+ * the driver can map cheaply, and shared buffers where the device uses host memory
+ * (CL_DEVICE_HOST_UNIFIED_MEMORY), plus the transfers on a queue.
+ */
+#include <stdlib.h>
+
+#include "runtime/opencl/errors.h"
+#include "runtime/opencl/opencl.h"
+
+static gp_cl_buffer *gp_cl_buf(const gp_buffer *b)
+{
+    return (gp_cl_buffer *)b->impl;
+}
+
+gp_status gp_cl_buffer_create(gp_buffer *buf)
+{
+    gp_cl_device *cd = gp_cl_dev(buf->dev);
+    const char *spec = buf->dev->info.spec;
+    cl_mem_flags flags = CL_MEM_READ_WRITE;
+    if (buf->kind == GP_BUFFER_SHARED && !cd->info.unified_memory)
+        return gp_error_set(GP_ERR_UNSUPPORTED,
+                            "%s (%s) does not share memory with the host "
+                            "(CL_DEVICE_HOST_UNIFIED_MEMORY is false): use GP_BUFFER_PINNED or "
+                            "GP_BUFFER_DEVICE with gp_buffer_write/read",
+                            spec, cd->info.name);
+    if (buf->kind != GP_BUFFER_DEVICE) flags |= CL_MEM_ALLOC_HOST_PTR;
+    gp_cl_buffer *b = calloc(1, sizeof *b);
+    if (!b) return gp_error_set(GP_ERR_OUT_OF_MEMORY, "out of host memory");
+    cl_int err;
+    b->mem = cd->api->clCreateBuffer(cd->ctx, flags, buf->size, NULL, &err);
+    if (!b->mem) {
+        free(b);
+        return gp_cl_fail(err, "clCreateBuffer of %zu bytes on %s", buf->size, spec);
+    }
+    buf->impl = b;
+    return GP_OK;
+}
+
+void gp_cl_buffer_release(gp_buffer *buf)
+{
+    gp_cl_buffer *b = gp_cl_buf(buf);
+    if (!b) return;
+    gp_cl_dev(buf->dev)->api->clReleaseMemObject(b->mem);
+    free(b);
+    buf->impl = NULL;
+}
+
+gp_status gp_cl_buffer_map(gp_buffer *buf, void **host_ptr)
+{
+    gp_cl_device *cd = gp_cl_dev(buf->dev);
+    gp_cl_buffer *b = gp_cl_buf(buf);
+    cl_int err;
+    /* blocking, on the default queue: in order after everything enqueued there */
+    void *p =
+        cd->api->clEnqueueMapBuffer(gp_cl_queue(buf->dev->default_queue), b->mem, CL_TRUE,
+                                    CL_MAP_READ | CL_MAP_WRITE, 0, buf->size, 0, NULL, NULL, &err);
+    if (!p)
+        return gp_cl_fail(err, "clEnqueueMapBuffer of %zu bytes on %s", buf->size,
+                          buf->dev->info.spec);
+    b->mapping = p;
+    *host_ptr = p;
+    return GP_OK;
+}
+
+gp_status gp_cl_buffer_unmap(gp_buffer *buf)
+{
+    gp_cl_device *cd = gp_cl_dev(buf->dev);
+    gp_cl_buffer *b = gp_cl_buf(buf);
+    cl_command_queue q = gp_cl_queue(buf->dev->default_queue);
+    cl_event ev = NULL;
+    cl_int err = cd->api->clEnqueueUnmapMemObject(q, b->mem, b->mapping, 0, NULL, &ev);
+    b->mapping = NULL;
+    if (err != CL_SUCCESS)
+        return gp_cl_fail(err, "clEnqueueUnmapMemObject on %s", buf->dev->info.spec);
+    /* The host's writes must be visible to the next command on any queue. */
+    err = cd->api->clWaitForEvents(1, &ev);
+    cd->api->clReleaseEvent(ev);
+    return err == CL_SUCCESS ? GP_OK : gp_cl_fail(err, "waiting for the unmap");
+}
+
+/* Waits for `ev` when blocking; releases it in any case. */
+static gp_status gp_cl_finish_event(gp_cl_device *cd, cl_event ev, bool blocking, const char *what)
+{
+    cl_int err = CL_SUCCESS;
+    if (blocking) err = cd->api->clWaitForEvents(1, &ev);
+    cd->api->clReleaseEvent(ev);
+    return err == CL_SUCCESS ? GP_OK : gp_cl_fail(err, "waiting for %s", what);
+}
+
+gp_status gp_cl_buffer_write(gp_queue *q, gp_buffer *dst, size_t off, const void *src, size_t n,
+                             bool blocking)
+{
+    gp_cl_device *cd = gp_cl_dev(q->dev);
+    cl_int err =
+        cd->api->clEnqueueWriteBuffer(gp_cl_queue(q), gp_cl_buf(dst)->mem,
+                                      blocking ? CL_TRUE : CL_FALSE, off, n, src, 0, NULL, NULL);
+    return err == CL_SUCCESS ? GP_OK
+                             : gp_cl_fail(err, "clEnqueueWriteBuffer of %zu bytes at %zu on %s", n,
+                                          off, q->dev->info.spec);
+}
+
+gp_status gp_cl_buffer_read(gp_queue *q, gp_buffer *src, size_t off, void *dst, size_t n,
+                            bool blocking)
+{
+    gp_cl_device *cd = gp_cl_dev(q->dev);
+    cl_int err =
+        cd->api->clEnqueueReadBuffer(gp_cl_queue(q), gp_cl_buf(src)->mem,
+                                     blocking ? CL_TRUE : CL_FALSE, off, n, dst, 0, NULL, NULL);
+    return err == CL_SUCCESS ? GP_OK
+                             : gp_cl_fail(err, "clEnqueueReadBuffer of %zu bytes at %zu on %s", n,
+                                          off, q->dev->info.spec);
+}
+
+gp_status gp_cl_buffer_copy(gp_queue *q, gp_buffer *dst, size_t dst_off, gp_buffer *src,
+                            size_t src_off, size_t n, bool blocking)
+{
+    gp_cl_device *cd = gp_cl_dev(q->dev);
+    cl_event ev = NULL;
+    cl_int err =
+        cd->api->clEnqueueCopyBuffer(gp_cl_queue(q), gp_cl_buf(src)->mem, gp_cl_buf(dst)->mem,
+                                     src_off, dst_off, n, 0, NULL, &ev);
+    if (err != CL_SUCCESS)
+        return gp_cl_fail(err, "clEnqueueCopyBuffer of %zu bytes on %s", n, q->dev->info.spec);
+    return gp_cl_finish_event(cd, ev, blocking, "a buffer copy");
+}
+
+gp_status gp_cl_buffer_fill(gp_queue *q, gp_buffer *dst, size_t off, const void *pattern,
+                            size_t pattern_size, size_t n, bool blocking)
+{
+    gp_cl_device *cd = gp_cl_dev(q->dev);
+    cl_event ev = NULL;
+    cl_int err = cd->api->clEnqueueFillBuffer(gp_cl_queue(q), gp_cl_buf(dst)->mem, pattern,
+                                              pattern_size, off, n, 0, NULL, &ev);
+    if (err != CL_SUCCESS)
+        return gp_cl_fail(err, "clEnqueueFillBuffer of %zu bytes on %s", n, q->dev->info.spec);
+    return gp_cl_finish_event(cd, ev, blocking, "a buffer fill");
+}

@@ -1,0 +1,149 @@
+/*
+ * launch.c — programs, kernels and launches of the OpenCL backend. A program is looked up in
+ * the kernel cache as an OpenCL program binary (CL_PROGRAM_BINARIES) under the core's key; a
+ * miss, or a binary the driver rejects, is built from source and stored again. A launch sets
+ * the arguments and enqueues under the kernel's lock, and nothing else: the core has already
+ * checked arguments and group sizes, so the path stays as short as calling OpenCL directly.
+ */
+#include <stdlib.h>
+
+#include "runtime/cache.h"
+#include "runtime/opencl/errors.h"
+#include "runtime/opencl/opencl.h"
+#include "runtime/opencl/program.h"
+
+/* Builds from the cache entry; GP_ERR_NOT_FOUND on a miss, GP_ERR_BUILD when rejected. */
+static gp_status gp_cl_program_from_cache(gp_cl_device *cd, const gp_build_request *req,
+                                          const char *options, cl_program *out)
+{
+    void *bin = NULL;
+    size_t len = 0;
+    gp_status st = gp_cache_load(req->cache_key, GP_CL_CACHE_EXT, &bin, &len);
+    if (st != GP_OK) return GP_ERR_NOT_FOUND;
+    st = gp_cl_program_build_binary(cd->api, cd->ctx, cd->info.device, bin, len, options, out);
+    free(bin);
+    return st;
+}
+
+static void gp_cl_program_to_cache(gp_cl_device *cd, const gp_build_request *req, cl_program p)
+{
+    unsigned char *bin = NULL;
+    size_t len = 0;
+    if (gp_cl_program_binary(cd->api, p, &bin, &len) != GP_OK) {
+        gp_log_debug("%s: no OpenCL binary to cache: %s", req->source_name, gp_last_error());
+        return;
+    }
+    if (gp_cache_store(req->cache_key, GP_CL_CACHE_EXT, bin, len) != GP_OK)
+        gp_log_debug("%s: the kernel cache was not written: %s", req->source_name, gp_last_error());
+    free(bin);
+}
+
+gp_status gp_cl_program_build(gp_program *prog, const gp_build_request *req)
+{
+    gp_cl_device *cd = gp_cl_dev(prog->dev);
+    const char *options = (req->flags & GP_BUILD_FAST_MATH) ? "-cl-fast-relaxed-math" : "";
+    cl_program p = NULL;
+    if (req->use_disk_cache) {
+        gp_status st = gp_cl_program_from_cache(cd, req, options, &p);
+        if (st == GP_OK) {
+            gp_log_debug("%s: OpenCL binary from the kernel cache (%s)", req->source_name,
+                         req->cache_key);
+            prog->impl = p;
+            return GP_OK;
+        }
+        if (st == GP_ERR_BUILD) {
+            gp_log_info("%s: the cached OpenCL binary was rejected (%s); rebuilding from source",
+                        req->source_name, gp_last_error());
+            gp_cache_discard(req->cache_key, GP_CL_CACHE_EXT);
+        }
+    }
+    gp_status st = gp_cl_program_build_assembled(cd->api, cd->ctx, cd->info.device, req->source,
+                                                 req->source_len, req->source_name, options, &p);
+    if (st != GP_OK) return st;
+    if (req->use_disk_cache) gp_cl_program_to_cache(cd, req, p);
+    prog->impl = p;
+    return GP_OK;
+}
+
+void gp_cl_program_release(gp_program *prog)
+{
+    if (prog->impl) gp_cl_dev(prog->dev)->api->clReleaseProgram((cl_program)prog->impl);
+    prog->impl = NULL;
+}
+
+gp_status gp_cl_kernel_create(gp_kernel *k)
+{
+    gp_device_state *dev = k->program->dev;
+    gp_cl_device *cd = gp_cl_dev(dev);
+    cl_int err;
+    cl_kernel kernel = cd->api->clCreateKernel((cl_program)k->program->impl, k->sig->name, &err);
+    if (!kernel) return gp_cl_fail(err, "clCreateKernel('%s') on %s", k->sig->name, dev->info.spec);
+    gp_cl_kernel_limits lim;
+    gp_status st = gp_cl_kernel_limits_query(cd->api, kernel, cd->info.device, &lim);
+    gp_cl_kernel *ck = st == GP_OK ? calloc(1, sizeof *ck) : NULL;
+    if (!ck) {
+        cd->api->clReleaseKernel(kernel);
+        return st != GP_OK ? st : gp_error_set(GP_ERR_OUT_OF_MEMORY, "out of host memory");
+    }
+    ck->kernel = kernel;
+    pthread_mutex_init(&ck->lock, NULL);
+    size_t limit = lim.max_group_size;
+    if (limit > cd->info.max_group_size) limit = cd->info.max_group_size;
+    k->max_group_size = limit > UINT32_MAX ? UINT32_MAX : (uint32_t)limit;
+    k->impl = ck;
+    return GP_OK;
+}
+
+void gp_cl_kernel_release(gp_kernel *k)
+{
+    gp_cl_kernel *ck = (gp_cl_kernel *)k->impl;
+    if (!ck) return;
+    gp_cl_dev(k->program->dev)->api->clReleaseKernel(ck->kernel);
+    pthread_mutex_destroy(&ck->lock);
+    free(ck);
+    k->impl = NULL;
+}
+
+/* Sets argument i; the caller holds the kernel's lock. */
+static cl_int gp_cl_set_arg(const gp_cl_api *api, cl_kernel kernel, uint32_t i, const gp_arg *a)
+{
+    switch (a->kind) {
+    case GP_ARG_BUFFER: {
+        cl_mem mem = ((gp_cl_buffer *)a->buffer->impl)->mem;
+        return api->clSetKernelArg(kernel, i, sizeof mem, &mem);
+    }
+    case GP_ARG_DYN_SHARED:
+        /* __local memory: a size and no value; OpenCL refuses a size of 0 */
+        return api->clSetKernelArg(kernel, i, a->size ? a->size : 1, NULL);
+    default:
+        return api->clSetKernelArg(kernel, i, a->size, a->value);
+    }
+}
+
+gp_status gp_cl_kernel_launch(gp_queue *q, gp_kernel *k, const gp_launch *l)
+{
+    const gp_cl_api *api = gp_cl_dev(q->dev)->api;
+    gp_cl_kernel *ck = (gp_cl_kernel *)k->impl;
+    size_t global[3], local[3];
+    for (uint32_t d = 0; d < 3; d++) {
+        local[d] = l->group[d];
+        global[d] = (size_t)l->group[d] * l->num_groups[d];
+    }
+    pthread_mutex_lock(&ck->lock);
+    for (uint32_t i = 0; i < l->num_args; i++) {
+        cl_int err = gp_cl_set_arg(api, ck->kernel, i, &l->args[i]);
+        if (err != CL_SUCCESS) {
+            pthread_mutex_unlock(&ck->lock);
+            return gp_cl_fail(err, "setting argument %u ('%s') of kernel '%s' on %s", i,
+                              k->sig->args[i].name, k->sig->name, q->dev->info.spec);
+        }
+    }
+    cl_int err = api->clEnqueueNDRangeKernel(gp_cl_queue(q), ck->kernel, l->dims, NULL, global,
+                                             local, 0, NULL, NULL);
+    pthread_mutex_unlock(&ck->lock);
+    if (err != CL_SUCCESS)
+        return gp_cl_fail(err, "launching '%s' on %s (grid %zux%zux%zu in groups of %zux%zux%zu)",
+                          k->sig->name, q->dev->info.spec, global[0], global[1], global[2],
+                          local[0], local[1], local[2]);
+    return GP_OK;
+}

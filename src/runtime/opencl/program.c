@@ -1,0 +1,277 @@
+/*
+ * program.c — OpenCL program builds for the backend: source (prelude + #line + user source),
+ * binaries for the kernel cache, the build log mapped back to the user's file, and per-kernel
+ * work-group limits. The build log is driver output, so it is read as untrusted text.
+ */
+#include "runtime/opencl/program.h"
+
+#include <ctype.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime/error.h"
+#include "runtime/opencl/errors.h"
+#include "util/strbuf.h"
+
+#define GP_CL_PRELUDE_NAME "<gpuport OpenCL prelude>"
+#define GP_CL_DEFINES_NAME "<gpuport build defines>"
+/* The name the core's assembled source gives the dialect header with its #line. */
+#define GP_CL_HEADER_NAME "gpuport/kernel.h"
+
+/* Length of a severity prefix ("error: ") at the start of `s` (n bytes), or 0. */
+static size_t gp_cl_severity_prefix(const char *s, size_t n)
+{
+    static const char *const words[] = {"error: ", "warning: ", "note: ", "fatal error: "};
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
+        size_t w = strlen(words[i]);
+        if (n >= w && memcmp(s, words[i], w) == 0) return w;
+    }
+    return 0;
+}
+
+/* Finds "NAME:DIGITS[:DIGITS]:" at the start of s[0..n). On success *name_len is NAME's
+ * length and *loc_end the offset just past the location's last ':'. */
+static bool gp_cl_find_location(const char *s, size_t n, size_t *name_len, size_t *loc_end)
+{
+    const char *colon = memchr(s, ':', n);
+    if (!colon || colon == s || (size_t)(colon - s) > 1024) return false;
+    size_t i = (size_t)(colon - s) + 1, end = 0;
+    for (int part = 0; part < 2; part++) { /* LINE, then an optional COL */
+        size_t start = i;
+        while (i < n && isdigit((unsigned char)s[i]))
+            i++;
+        if (i == start || i >= n || s[i] != ':') break;
+        end = ++i;
+    }
+    if (!end) return false;
+    *name_len = (size_t)(colon - s);
+    *loc_end = end;
+    return true;
+}
+
+static bool gp_cl_name_is(const char *name, size_t len, const char *want)
+{
+    return strlen(want) == len && memcmp(name, want, len) == 0;
+}
+
+static void gp_cl_map_line(gp_strbuf *out, const char *s, size_t n, const char *file,
+                           const char *other)
+{
+    size_t sev = gp_cl_severity_prefix(s, n);
+    size_t name_len = 0, loc_end = 0;
+    if (!gp_cl_find_location(s + sev, n - sev, &name_len, &loc_end)) {
+        gp_strbuf_append(out, s, n);
+        return;
+    }
+    const char *name = s + sev;
+    if (gp_cl_name_is(name, name_len, file))
+        gp_strbuf_puts(out, file);
+    else if (gp_cl_name_is(name, name_len, GP_CL_HEADER_NAME))
+        gp_strbuf_puts(out, GP_CL_HEADER_NAME);
+    else
+        gp_strbuf_puts(out, other);
+    /* the ":LINE:COL:" part, unchanged */
+    gp_strbuf_append(out, name + name_len, loc_end - name_len);
+    const char *rest = name + loc_end;
+    size_t rest_len = n - sev - loc_end;
+    while (rest_len && *rest == ' ') {
+        rest++;
+        rest_len--;
+    }
+    gp_strbuf_putc(out, ' ');
+    if (sev) gp_strbuf_append(out, s, sev);
+    gp_strbuf_append(out, rest, rest_len);
+}
+
+char *gp_cl_build_log_map(const char *log, size_t len, const char *file, const char *other)
+{
+    if (!other) other = GP_CL_PRELUDE_NAME;
+    gp_strbuf out = GP_STRBUF_INIT;
+    const char *end = log ? memchr(log, '\0', len) : NULL;
+    size_t n = log ? (end ? (size_t)(end - log) : len) : 0;
+    size_t pos = 0;
+    while (pos < n && out.len < GP_CL_LOG_CAP) {
+        const char *nl = memchr(log + pos, '\n', n - pos);
+        size_t line_len = nl ? (size_t)(nl - (log + pos)) : n - pos;
+        gp_cl_map_line(&out, log + pos, line_len, file ? file : "", other);
+        if (nl) gp_strbuf_putc(&out, '\n');
+        pos += line_len + (nl ? 1 : 0);
+    }
+    if (pos < n) gp_strbuf_printf(&out, "\n[build log cut at %u bytes]\n", GP_CL_LOG_CAP);
+    if (!out.data && !out.failed) gp_strbuf_puts(&out, "");
+    return gp_strbuf_take(&out);
+}
+
+/* The build log of `program` for `dev`, mapped; NULL when it cannot be read. */
+static char *gp_cl_program_log(const gp_cl_api *api, cl_program program, cl_device_id dev,
+                               const char *file, const char *other)
+{
+    size_t size = 0;
+    if (api->clGetProgramBuildInfo(program, dev, CL_PROGRAM_BUILD_LOG, 0, NULL, &size) !=
+        CL_SUCCESS)
+        return NULL;
+    char *raw = calloc(size + 1, 1);
+    if (!raw) return NULL;
+    char *mapped = NULL;
+    if (api->clGetProgramBuildInfo(program, dev, CL_PROGRAM_BUILD_LOG, size, raw, NULL) ==
+        CL_SUCCESS)
+        mapped = gp_cl_build_log_map(raw, size, file, other);
+    free(raw);
+    return mapped;
+}
+
+static void gp_cl_device_name(const gp_cl_api *api, cl_device_id dev, char *buf, size_t cap)
+{
+    size_t got = 0;
+    buf[0] = '\0';
+    if (api->clGetDeviceInfo(dev, CL_DEVICE_NAME, cap - 1, buf, &got) != CL_SUCCESS)
+        snprintf(buf, cap, "the OpenCL device");
+    buf[cap - 1] = '\0';
+}
+
+/* Copies `file` into a #line directive, replacing what a string literal cannot hold. */
+static void gp_cl_line_directive(char *dst, size_t cap, const char *file)
+{
+    size_t o = (size_t)snprintf(dst, cap, "#line 1 \"");
+    for (const char *p = file; *p && o + 4 < cap; p++)
+        dst[o++] = (*p == '"' || *p == '\\' || *p == '\n' || *p == '\r') ? '_' : *p;
+    snprintf(dst + o, cap - o, "\"\n");
+}
+
+static gp_status gp_cl_build_failed(const gp_cl_api *api, cl_program program, cl_device_id dev,
+                                    const char *file, const char *other, cl_int err)
+{
+    char devname[256];
+    gp_cl_device_name(api, dev, devname, sizeof devname);
+    char *log = gp_cl_program_log(api, program, dev, file, other);
+    gp_status st;
+    if (err == CL_BUILD_PROGRAM_FAILURE && log)
+        st = gp_error_set(GP_ERR_BUILD, "%s: OpenCL build failed on %s:\n%s", file, devname, log);
+    else
+        st = gp_cl_fail(err, "%s: clBuildProgram on %s%s%s", file, devname, log ? ":\n" : "",
+                        log ? log : "");
+    free(log);
+    return st;
+}
+
+/* Compiles `n` pieces of text as one program and builds it for `dev`. */
+static gp_status gp_cl_build_parts(const gp_cl_api *api, cl_context ctx, cl_device_id dev,
+                                   cl_uint n, const char **parts, const size_t *lens,
+                                   const char *file, const char *other, const char *options,
+                                   cl_program *out)
+{
+    cl_int err;
+    cl_program p = api->clCreateProgramWithSource(ctx, n, parts, lens, &err);
+    if (!p) return gp_cl_fail(err, "%s: clCreateProgramWithSource", file);
+    err = api->clBuildProgram(p, 1, &dev, options ? options : "", NULL, NULL);
+    if (err != CL_SUCCESS) {
+        gp_status st = gp_cl_build_failed(api, p, dev, file, other, err);
+        api->clReleaseProgram(p);
+        return st;
+    }
+    *out = p;
+    return GP_OK;
+}
+
+gp_status gp_cl_program_build_source(const gp_cl_api *api, cl_context ctx, cl_device_id dev,
+                                     const char *prelude, const char *source, size_t len,
+                                     const char *file, const char *options, cl_program *out)
+{
+    *out = NULL;
+    if (!file || !*file) file = "<kernel source>";
+    char line[600];
+    gp_cl_line_directive(line, sizeof line, file);
+    const char *parts[3] = {prelude ? prelude : "", line, source};
+    size_t lens[3] = {strlen(parts[0]), strlen(line), len};
+    return gp_cl_build_parts(api, ctx, dev, 3, parts, lens, file, GP_CL_PRELUDE_NAME, options, out);
+}
+
+gp_status gp_cl_program_build_assembled(const gp_cl_api *api, cl_context ctx, cl_device_id dev,
+                                        const char *text, size_t len, const char *file,
+                                        const char *options, cl_program *out)
+{
+    *out = NULL;
+    if (!file || !*file) file = "<kernel source>";
+    const char *parts[1] = {text};
+    size_t lens[1] = {len};
+    return gp_cl_build_parts(api, ctx, dev, 1, parts, lens, file, GP_CL_DEFINES_NAME, options, out);
+}
+
+gp_status gp_cl_program_build_binary(const gp_cl_api *api, cl_context ctx, cl_device_id dev,
+                                     const unsigned char *binary, size_t len, const char *options,
+                                     cl_program *out)
+{
+    *out = NULL;
+    cl_int status = CL_SUCCESS, err;
+    cl_program p = api->clCreateProgramWithBinary(ctx, 1, &dev, &len, &binary, &status, &err);
+    if (!p || err != CL_SUCCESS || status != CL_SUCCESS) {
+        if (p) api->clReleaseProgram(p);
+        cl_int why = err != CL_SUCCESS ? err : status;
+        gp_cl_fail(why, "clCreateProgramWithBinary (a cached binary of %zu bytes)", len);
+        return GP_ERR_BUILD;
+    }
+    err = api->clBuildProgram(p, 1, &dev, options ? options : "", NULL, NULL);
+    if (err != CL_SUCCESS) {
+        api->clReleaseProgram(p);
+        gp_cl_fail(err, "clBuildProgram of a cached binary");
+        return GP_ERR_BUILD;
+    }
+    *out = p;
+    return GP_OK;
+}
+
+gp_status gp_cl_program_binary(const gp_cl_api *api, cl_program program, unsigned char **binary,
+                               size_t *len)
+{
+    *binary = NULL;
+    *len = 0;
+    cl_uint ndev = 0;
+    cl_int err = api->clGetProgramInfo(program, CL_PROGRAM_NUM_DEVICES, sizeof ndev, &ndev, NULL);
+    if (err != CL_SUCCESS) return gp_cl_fail(err, "clGetProgramInfo(CL_PROGRAM_NUM_DEVICES)");
+    if (ndev != 1)
+        return gp_error_set(GP_ERR_INTERNAL, "an OpenCL program of %u devices, expected one",
+                            (unsigned)ndev);
+    size_t size = 0;
+    err = api->clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL);
+    if (err != CL_SUCCESS) return gp_cl_fail(err, "clGetProgramInfo(CL_PROGRAM_BINARY_SIZES)");
+    if (size == 0)
+        return gp_error_set(GP_ERR_UNSUPPORTED, "the OpenCL driver returned no program binary");
+    unsigned char *bin = malloc(size);
+    if (!bin)
+        return gp_error_set(GP_ERR_OUT_OF_MEMORY, "out of host memory for a %zu-byte binary", size);
+    err = api->clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL);
+    if (err != CL_SUCCESS) {
+        free(bin);
+        return gp_cl_fail(err, "clGetProgramInfo(CL_PROGRAM_BINARIES)");
+    }
+    *binary = bin;
+    *len = size;
+    return GP_OK;
+}
+
+gp_status gp_cl_kernel_limits_query(const gp_cl_api *api, cl_kernel kernel, cl_device_id dev,
+                                    gp_cl_kernel_limits *out)
+{
+    cl_ulong local = 0, priv = 0;
+    memset(out, 0, sizeof *out);
+    cl_int err =
+        api->clGetKernelWorkGroupInfo(kernel, dev, CL_KERNEL_WORK_GROUP_SIZE,
+                                      sizeof out->max_group_size, &out->max_group_size, NULL);
+    if (err == CL_SUCCESS)
+        err = api->clGetKernelWorkGroupInfo(
+            kernel, dev, CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE,
+            sizeof out->preferred_multiple, &out->preferred_multiple, NULL);
+    if (err == CL_SUCCESS)
+        err = api->clGetKernelWorkGroupInfo(kernel, dev, CL_KERNEL_LOCAL_MEM_SIZE, sizeof local,
+                                            &local, NULL);
+    if (err == CL_SUCCESS)
+        err = api->clGetKernelWorkGroupInfo(kernel, dev, CL_KERNEL_PRIVATE_MEM_SIZE, sizeof priv,
+                                            &priv, NULL);
+    if (err != CL_SUCCESS) return gp_cl_fail(err, "clGetKernelWorkGroupInfo");
+    out->local_mem_bytes = local;
+    out->private_mem_bytes = priv;
+    if (out->preferred_multiple == 0) out->preferred_multiple = 1;
+    return GP_OK;
+}

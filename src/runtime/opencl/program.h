@@ -1,0 +1,64 @@
+/*
+ * program.h — building OpenCL programs from dialect source or from a cached binary, with the
+ * driver's build log rewritten to point at the user's file and line, and the per-kernel limits
+ * (CL_KERNEL_WORK_GROUP_SIZE) that a launch must respect.
+ */
+#ifndef GP_RUNTIME_OPENCL_PROGRAM_H
+#define GP_RUNTIME_OPENCL_PROGRAM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gpuport/gpuport.h"
+#include "runtime/opencl/cl_api.h"
+
+/* Build logs longer than this are cut (with a note) before they reach a message. */
+#define GP_CL_LOG_CAP (64u * 1024u)
+
+/* Builds `source` (len bytes, not necessarily NUL-terminated) for one device. `prelude` (may be
+ * NULL) is compiled first and a `#line 1 "<file>"` directive separates it from the user's
+ * source, so the compiler numbers the user's lines from 1 and names them by `file`. On a
+ * compile error returns GP_ERR_BUILD with "FILE: OpenCL build failed on DEVICE:" and the mapped
+ * log as the thread's message; other failures map through gp_cl_fail. *out is NULL on error. */
+gp_status gp_cl_program_build_source(const gp_cl_api *api, cl_context ctx, cl_device_id dev,
+                                     const char *prelude, const char *source, size_t len,
+                                     const char *file, const char *options, cl_program *out);
+
+/* Builds text the core has assembled (defines, `#line 1 "gpuport/kernel.h"`, the prelude,
+ * `#line 1 "<file>"`, the user's source) exactly as given; errors as above, with locations
+ * before the first #line (the defines) named "<gpuport build defines>". */
+gp_status gp_cl_program_build_assembled(const gp_cl_api *api, cl_context ctx, cl_device_id dev,
+                                        const char *text, size_t len, const char *file,
+                                        const char *options, cl_program *out);
+
+/* Builds a program from a device binary (as returned by gp_cl_program_binary). A binary the
+ * driver rejects (another driver version, a corrupt file) gives GP_ERR_BUILD so that the
+ * caller rebuilds from source; *out is NULL then. */
+gp_status gp_cl_program_build_binary(const gp_cl_api *api, cl_context ctx, cl_device_id dev,
+                                     const unsigned char *binary, size_t len, const char *options,
+                                     cl_program *out);
+
+/* The program's binary for its one device (CL_PROGRAM_BINARIES), as a heap buffer (free() it). */
+gp_status gp_cl_program_binary(const gp_cl_api *api, cl_program program, unsigned char **binary,
+                               size_t *len);
+
+/* Rewrites a driver's build log so that every location reads "FILE:LINE:COL: severity: text":
+ * PoCL's "error: FILE:L:C: text" is reordered; a location named `file` or "gpuport/kernel.h"
+ * keeps its name, any other (the driver's temporary file, which only text before the first
+ * #line can produce) is named `other` (NULL: "<gpuport OpenCL prelude>"). At most `len` bytes
+ * of `log` are read (a NUL ends it early); the result (free() it) is capped at GP_CL_LOG_CAP
+ * bytes. NULL only when out of memory. */
+char *gp_cl_build_log_map(const char *log, size_t len, const char *file, const char *other);
+
+/* The limits of one kernel on one device. */
+typedef struct gp_cl_kernel_limits {
+    size_t max_group_size;      /* CL_KERNEL_WORK_GROUP_SIZE */
+    size_t preferred_multiple;  /* CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE */
+    uint64_t local_mem_bytes;   /* CL_KERNEL_LOCAL_MEM_SIZE (static shared memory) */
+    uint64_t private_mem_bytes; /* CL_KERNEL_PRIVATE_MEM_SIZE */
+} gp_cl_kernel_limits;
+
+gp_status gp_cl_kernel_limits_query(const gp_cl_api *api, cl_kernel kernel, cl_device_id dev,
+                                    gp_cl_kernel_limits *out);
+
+#endif
