@@ -1,0 +1,498 @@
+/*
+ * loader.c — opening libcuda.so.1 and NVRTC with dlopen and resolving the entry points of
+ * cuda_api.h. The driver is looked for by soname (never the unversioned name, which is the
+ * toolkit's link stub) and in WSL2's folder; NVRTC by soname 13, 12, 11.2 and then in the
+ * NVIDIA pip wheels of the Python in use. Results are opened once per process and kept.
+ */
+/* dladdr, to name the file a library was loaded from. */
+#define _GNU_SOURCE 1
+#include "runtime/cuda/loader.h"
+
+#include <dlfcn.h>
+#include <glob.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "runtime/cuda/status.h"
+#include "runtime/error.h"
+#include "util/compiler.h"
+#include "util/spawn.h"
+#include "util/strbuf.h"
+
+#define GP_CUDA_WHY_MAX 3072
+
+/* ---- symbol resolution -------------------------------------------------------------------- */
+
+typedef struct gp_cuda_sym {
+    const char *name;     /* the exported symbol */
+    const char *fallback; /* an older name with the same signature, or NULL */
+    size_t offset;        /* where the pointer goes in the api struct */
+    int optional;
+} gp_cuda_sym;
+
+#define GP_DRV(field)                                                                              \
+    {                                                                                              \
+#field, NULL, offsetof(gp_cuda_driver_api, field), 0                                       \
+    }
+#define GP_DRV_OPT(field)                                                                          \
+    {                                                                                              \
+#field, NULL, offsetof(gp_cuda_driver_api, field), 1                                       \
+    }
+
+static const gp_cuda_sym gp_driver_syms[] = {
+    GP_DRV(cuInit),
+    GP_DRV(cuDriverGetVersion),
+    GP_DRV_OPT(cuGetErrorName),
+    GP_DRV_OPT(cuGetErrorString),
+    GP_DRV(cuDeviceGetCount),
+    GP_DRV(cuDeviceGet),
+    GP_DRV(cuDeviceGetName),
+    GP_DRV(cuDeviceGetAttribute),
+    GP_DRV(cuDeviceTotalMem_v2),
+    GP_DRV(cuDevicePrimaryCtxRetain),
+    GP_DRV(cuDevicePrimaryCtxRelease_v2),
+    GP_DRV(cuCtxPushCurrent_v2),
+    GP_DRV(cuCtxPopCurrent_v2),
+    GP_DRV(cuCtxSynchronize),
+    GP_DRV(cuMemGetInfo_v2),
+    GP_DRV(cuMemAlloc_v2),
+    GP_DRV(cuMemFree_v2),
+    GP_DRV(cuMemHostAlloc),
+    GP_DRV(cuMemFreeHost),
+    GP_DRV(cuMemcpyHtoD_v2),
+    GP_DRV(cuMemcpyDtoH_v2),
+    GP_DRV(cuMemcpyDtoD_v2),
+    GP_DRV(cuMemcpyHtoDAsync_v2),
+    GP_DRV(cuMemcpyDtoHAsync_v2),
+    GP_DRV(cuMemcpyDtoDAsync_v2),
+    GP_DRV(cuMemsetD8Async),
+    GP_DRV(cuMemsetD16Async),
+    GP_DRV(cuMemsetD32Async),
+    GP_DRV(cuMemsetD2D32Async),
+    GP_DRV(cuStreamCreate),
+    GP_DRV(cuStreamDestroy_v2),
+    GP_DRV(cuStreamSynchronize),
+    GP_DRV(cuStreamWaitEvent),
+    GP_DRV(cuEventCreate),
+    GP_DRV(cuEventDestroy_v2),
+    GP_DRV(cuEventRecord),
+    GP_DRV(cuEventQuery),
+    GP_DRV(cuEventSynchronize),
+    {"cuEventElapsedTime_v2", "cuEventElapsedTime",
+     offsetof(gp_cuda_driver_api, cuEventElapsedTime), 0},
+    GP_DRV(cuModuleLoadDataEx),
+    GP_DRV(cuModuleUnload),
+    GP_DRV(cuModuleGetFunction),
+    GP_DRV(cuFuncGetAttribute),
+    GP_DRV(cuLaunchKernel),
+};
+
+#define GP_RTC(field)                                                                              \
+    {                                                                                              \
+#field, NULL, offsetof(gp_nvrtc_api, field), 0                                             \
+    }
+#define GP_RTC_OPT(field)                                                                          \
+    {                                                                                              \
+#field, NULL, offsetof(gp_nvrtc_api, field), 1                                             \
+    }
+
+static const gp_cuda_sym gp_nvrtc_syms[] = {
+    GP_RTC(nvrtcGetErrorString),
+    GP_RTC(nvrtcVersion),
+    GP_RTC_OPT(nvrtcGetNumSupportedArchs),
+    GP_RTC_OPT(nvrtcGetSupportedArchs),
+    GP_RTC(nvrtcCreateProgram),
+    GP_RTC(nvrtcDestroyProgram),
+    GP_RTC(nvrtcCompileProgram),
+    GP_RTC(nvrtcGetPTXSize),
+    GP_RTC(nvrtcGetPTX),
+    GP_RTC_OPT(nvrtcGetCUBINSize),
+    GP_RTC_OPT(nvrtcGetCUBIN),
+    GP_RTC(nvrtcGetProgramLogSize),
+    GP_RTC(nvrtcGetProgramLog),
+};
+
+/* Resolves every symbol of `syms` into `table`; returns the first missing required name. */
+static const char *gp_cuda_resolve(void *handle, const gp_cuda_sym *syms, size_t n, void *table)
+{
+    for (size_t i = 0; i < n; i++) {
+        void *p = dlsym(handle, syms[i].name);
+        if (!p && syms[i].fallback) p = dlsym(handle, syms[i].fallback);
+        if (!p && !syms[i].optional) return syms[i].name;
+        /* POSIX guarantees that a dlsym result converts to a function pointer. */
+        memcpy((char *)table + syms[i].offset, &p, sizeof p);
+    }
+    return NULL;
+}
+
+/* The full path of the file a handle came from, for messages ("libcuda.so.1" says little). */
+static void gp_cuda_handle_path(void *handle, void *sym, const char *given, char *out, size_t len)
+{
+    Dl_info info;
+    if (sym && dladdr(sym, &info) && info.dli_fname && info.dli_fname[0])
+        snprintf(out, len, "%s", info.dli_fname);
+    else
+        snprintf(out, len, "%s", given);
+    (void)handle;
+}
+
+/* ---- the driver --------------------------------------------------------------------------- */
+
+gp_status gp_cuda_driver_open(const char *path, gp_cuda_driver *out, char *why, size_t why_len)
+{
+    memset(out, 0, sizeof *out);
+    dlerror();
+    void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!h) {
+        const char *e = dlerror();
+        snprintf(why, why_len, "%s", e ? e : "cannot be opened");
+        return GP_ERR_NOT_FOUND;
+    }
+    const char *missing =
+        gp_cuda_resolve(h, gp_driver_syms, GP_ARRAY_LEN(gp_driver_syms), &out->api);
+    gp_cuda_handle_path(h, (void *)out->api.cuInit, path, out->path, sizeof out->path);
+    if (missing) {
+        snprintf(why, why_len,
+                 "%s lacks %s: it is not an NVIDIA driver library, or a driver older than CUDA "
+                 "11 (update the NVIDIA driver)",
+                 out->path, missing);
+        dlclose(h);
+        memset(out, 0, sizeof *out);
+        return GP_ERR_NOT_FOUND;
+    }
+    out->handle = h;
+    return GP_OK;
+}
+
+void gp_cuda_driver_close(gp_cuda_driver *drv)
+{
+    if (drv->handle) dlclose(drv->handle);
+    memset(drv, 0, sizeof *drv);
+}
+
+static struct {
+    pthread_once_t once;
+    gp_cuda_driver drv;
+    gp_status status;
+    char message[GP_CUDA_WHY_MAX];
+} gp_cuda_driver_state = {.once = PTHREAD_ONCE_INIT};
+
+static void gp_cuda_driver_init_once(void)
+{
+    gp_cuda_driver *drv = &gp_cuda_driver_state.drv;
+    char *msg = gp_cuda_driver_state.message;
+    const size_t msg_len = sizeof gp_cuda_driver_state.message;
+#if defined(__APPLE__)
+    gp_cuda_driver_state.status = GP_ERR_NOT_FOUND;
+    snprintf(msg, msg_len, "CUDA does not exist on macOS: use the metal device");
+    (void)drv;
+    return;
+#else
+    const char *override = getenv("GPUPORT_CUDA_LIBRARY");
+    const char *candidates[] = {"libcuda.so.1", "/usr/lib/wsl/lib/libcuda.so.1"};
+    const char *only[] = {override};
+    const char *const *list = override && *override ? only : candidates;
+    size_t n = override && *override ? 1 : GP_ARRAY_LEN(candidates);
+    gp_strbuf looked = GP_STRBUF_INIT;
+    gp_status st = GP_ERR_NOT_FOUND;
+    for (size_t i = 0; i < n && st != GP_OK; i++) {
+        char why[1024];
+        st = gp_cuda_driver_open(list[i], drv, why, sizeof why);
+        if (st != GP_OK) gp_strbuf_printf(&looked, "%s%s", looked.len ? "; " : "", why);
+    }
+    if (st != GP_OK) {
+        gp_cuda_driver_state.status = GP_ERR_NOT_FOUND;
+        snprintf(msg, msg_len,
+                 "the CUDA driver library was not found (looked for %s: %s): install the NVIDIA "
+                 "driver's compute libraries (libcuda.so.1); in a container, start it with "
+                 "--gpus all and the NVIDIA container toolkit",
+                 override && *override ? "GPUPORT_CUDA_LIBRARY" : "libcuda.so.1, /usr/lib/wsl/lib",
+                 gp_strbuf_cstr(&looked));
+        gp_strbuf_free(&looked);
+        return;
+    }
+    gp_strbuf_free(&looked);
+    /* The version first: cuDriverGetVersion works before cuInit and makes 35's advice exact. */
+    if (drv->api.cuDriverGetVersion(&drv->version) != GP_CU_SUCCESS) drv->version = 0;
+    drv->init_result = drv->api.cuInit(0);
+    if (drv->init_result != GP_CU_SUCCESS) {
+        char text[1536], what[GP_CUDA_PATH_MAX + 32];
+        snprintf(what, sizeof what, "cuInit failed (%s)", drv->path);
+        gp_cuda_result_explain(drv->init_result, drv->version, 0, text, sizeof text);
+        snprintf(msg, msg_len, "%s: %s", what, text);
+        gp_status mapped = gp_cuda_result_status(drv->init_result);
+        gp_cuda_driver_state.status = mapped == GP_OK ? GP_ERR_BACKEND : mapped;
+        return;
+    }
+    gp_cuda_driver_state.status = GP_OK;
+#endif
+}
+
+int gp_cuda_driver_init_result(int *version)
+{
+    pthread_once(&gp_cuda_driver_state.once, gp_cuda_driver_init_once);
+    if (version) *version = gp_cuda_driver_state.drv.version;
+    if (!gp_cuda_driver_state.drv.handle) return -1;
+    return gp_cuda_driver_state.drv.init_result;
+}
+
+gp_status gp_cuda_driver_get(const gp_cuda_driver **out)
+{
+    pthread_once(&gp_cuda_driver_state.once, gp_cuda_driver_init_once);
+    *out = NULL;
+    if (gp_cuda_driver_state.status != GP_OK)
+        return gp_error_set(gp_cuda_driver_state.status, "%s", gp_cuda_driver_state.message);
+    *out = &gp_cuda_driver_state.drv;
+    return GP_OK;
+}
+
+/* ---- NVRTC ---------------------------------------------------------------------------------- */
+
+gp_status gp_cuda_nvrtc_open(const char *path, gp_cuda_nvrtc *out, char *why, size_t why_len)
+{
+    memset(out, 0, sizeof *out);
+    dlerror();
+    void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!h) {
+        const char *e = dlerror();
+        snprintf(why, why_len, "%s", e ? e : "cannot be opened");
+        return GP_ERR_NOT_FOUND;
+    }
+    const char *missing = gp_cuda_resolve(h, gp_nvrtc_syms, GP_ARRAY_LEN(gp_nvrtc_syms), &out->api);
+    gp_cuda_handle_path(h, (void *)out->api.nvrtcVersion, path, out->path, sizeof out->path);
+    if (missing || out->api.nvrtcVersion(&out->major, &out->minor) != GP_NVRTC_SUCCESS) {
+        snprintf(why, why_len, "%s: %s", out->path,
+                 missing ? "not an NVRTC library (a symbol is missing)" : "nvrtcVersion failed");
+        dlclose(h);
+        memset(out, 0, sizeof *out);
+        return GP_ERR_NOT_FOUND;
+    }
+    int n = 0;
+    if (out->api.nvrtcGetNumSupportedArchs && out->api.nvrtcGetSupportedArchs &&
+        out->api.nvrtcGetNumSupportedArchs(&n) == GP_NVRTC_SUCCESS && n > 0 &&
+        n <= GP_CUDA_MAX_ARCHS && out->api.nvrtcGetSupportedArchs(out->archs) == GP_NVRTC_SUCCESS)
+        out->n_archs = n;
+    out->handle = h;
+    return GP_OK;
+}
+
+void gp_cuda_nvrtc_close(gp_cuda_nvrtc *nv)
+{
+    if (nv->handle) dlclose(nv->handle);
+    memset(nv, 0, sizeof *nv);
+}
+
+typedef struct gp_path_list {
+    char **items;
+    size_t n, cap;
+    int failed;
+} gp_path_list;
+
+static void gp_path_list_add(gp_path_list *l, const char *p)
+{
+    for (size_t i = 0; i < l->n; i++)
+        if (strcmp(l->items[i], p) == 0) return;
+    if (l->n + 2 > l->cap) {
+        size_t cap = l->cap ? l->cap * 2 : 16;
+        char **grown = realloc(l->items, cap * sizeof *grown);
+        if (!grown) {
+            l->failed = 1;
+            return;
+        }
+        l->items = grown;
+        l->cap = cap;
+    }
+    char *dup = strdup(p);
+    if (!dup) {
+        l->failed = 1;
+        return;
+    }
+    l->items[l->n++] = dup;
+    l->items[l->n] = NULL;
+}
+
+/* Where the NVIDIA wheels put NVRTC below a site-packages folder: CUDA 13 wheels share one
+ * nvidia/cu13/lib folder, CUDA 12 and 11 wheels have one folder per component. */
+static const char *const gp_nvrtc_wheel_files[] = {
+    "nvidia/cu13/lib/libnvrtc.so.13",
+    "nvidia/cuda_nvrtc/lib/libnvrtc.so.12",
+    "nvidia/cuda_nvrtc/lib/libnvrtc.so.11.2",
+};
+
+static void gp_nvrtc_add_site(gp_path_list *l, const char *site)
+{
+    for (size_t i = 0; i < GP_ARRAY_LEN(gp_nvrtc_wheel_files); i++) {
+        char p[GP_CUDA_PATH_MAX];
+        snprintf(p, sizeof p, "%s/%s", site, gp_nvrtc_wheel_files[i]);
+        if (access(p, R_OK) == 0) gp_path_list_add(l, p);
+    }
+}
+
+/* Every site-packages folder below a Python prefix ($VIRTUAL_ENV, $CONDA_PREFIX, ~/.local). */
+static void gp_nvrtc_add_prefix(gp_path_list *l, const char *prefix)
+{
+    if (!prefix || !*prefix) return;
+    char pattern[GP_CUDA_PATH_MAX];
+    snprintf(pattern, sizeof pattern, "%s/lib/python3*/site-packages", prefix);
+    glob_t g;
+    if (glob(pattern, 0, NULL, &g) == 0) {
+        for (size_t i = 0; i < g.gl_pathc; i++)
+            gp_nvrtc_add_site(l, g.gl_pathv[i]);
+    }
+    globfree(&g);
+}
+
+/* The site-packages folders of `python3` on PATH (or $GPUPORT_PYTHON): the Python a user of
+ * this machine installs wheels into. Only asked when nothing else was found, since it costs a
+ * process start; the answer exists nowhere else. */
+static void gp_nvrtc_add_python(gp_path_list *l)
+{
+    const char *py = getenv("GPUPORT_PYTHON");
+    char *argv[] = {(char *)(py && *py ? py : "python3"), "-c",
+                    "import site,sysconfig\n"
+                    "print(sysconfig.get_paths()['purelib'])\n"
+                    "print(sysconfig.get_paths()['platlib'])\n"
+                    "print(site.getusersitepackages())",
+                    NULL};
+    gp_spawn_result res;
+    char err[256];
+    if (gp_spawn_capture(argv, NULL, 5.0, 1 << 16, &res, err, sizeof err) != 0) return;
+    if (res.exit_code == 0 && res.out) {
+        char *save = NULL;
+        for (char *line = strtok_r(res.out, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+            gp_nvrtc_add_site(l, line);
+    }
+    gp_spawn_result_free(&res);
+}
+
+char **gp_cuda_nvrtc_candidates(bool ask_python)
+{
+    gp_path_list l = {0};
+    const char *override = getenv("GPUPORT_NVRTC_LIBRARY");
+    if (override && *override) {
+        gp_path_list_add(&l, override);
+        return l.items;
+    }
+    gp_path_list_add(&l, "libnvrtc.so.13");
+    gp_path_list_add(&l, "libnvrtc.so.12");
+    gp_path_list_add(&l, "libnvrtc.so.11.2");
+    gp_nvrtc_add_prefix(&l, getenv("VIRTUAL_ENV"));
+    gp_nvrtc_add_prefix(&l, getenv("CONDA_PREFIX"));
+    const char *home = getenv("HOME");
+    if (home && *home) {
+        char p[GP_CUDA_PATH_MAX];
+        snprintf(p, sizeof p, "%s/.local", home);
+        gp_nvrtc_add_prefix(&l, p);
+    }
+    if (ask_python) gp_nvrtc_add_python(&l);
+    if (l.failed) {
+        gp_cuda_paths_free(l.items);
+        return NULL;
+    }
+    return l.items;
+}
+
+void gp_cuda_paths_free(char **paths)
+{
+    if (!paths) return;
+    for (char **p = paths; *p; p++)
+        free(*p);
+    free(paths);
+}
+
+static struct {
+    pthread_once_t once;
+    gp_cuda_nvrtc nv;
+    gp_status status;
+    char message[GP_CUDA_WHY_MAX];
+} gp_cuda_nvrtc_state = {.once = PTHREAD_ONCE_INIT};
+
+/* One pass over candidate paths, skipping those tried before; keeps the first NVRTC whose
+ * major version the driver can load in `chosen`, else the first one found in `spare`. */
+typedef struct gp_nvrtc_search {
+    int driver_major;
+    gp_cuda_nvrtc spare;
+    int have_spare, chosen;
+    gp_strbuf looked;
+    gp_path_list tried;
+} gp_nvrtc_search;
+
+static void gp_nvrtc_search_pass(gp_nvrtc_search *s, char **cands)
+{
+    for (char **c = cands; c && *c && !s->chosen; c++) {
+        size_t before = s->tried.n;
+        gp_path_list_add(&s->tried, *c);
+        if (s->tried.n == before) continue;
+        gp_cuda_nvrtc nv;
+        char why[1024];
+        if (gp_cuda_nvrtc_open(*c, &nv, why, sizeof why) != GP_OK) {
+            gp_strbuf_printf(&s->looked, "%s%s", s->looked.len ? "; " : "", why);
+            continue;
+        }
+        if (s->driver_major == 0 || nv.major <= s->driver_major) {
+            gp_cuda_nvrtc_state.nv = nv;
+            s->chosen = 1;
+        } else if (!s->have_spare) {
+            s->spare = nv;
+            s->have_spare = 1;
+        } else {
+            gp_cuda_nvrtc_close(&nv);
+        }
+    }
+}
+
+/* Picks the first NVRTC whose major version the driver can load; when none fits, the first
+ * one found (its code will be refused with advice at module load). Python is asked for its
+ * wheel folders only when the cheaper places had nothing that fits. */
+static void gp_cuda_nvrtc_init_once(void)
+{
+    const gp_cuda_driver *drv = NULL;
+    gp_nvrtc_search s;
+    memset(&s, 0, sizeof s);
+    s.looked = (gp_strbuf)GP_STRBUF_INIT;
+    if (gp_cuda_driver_get(&drv) == GP_OK && drv->version > 0) s.driver_major = drv->version / 1000;
+    gp_error_clear();
+
+    char **cands = gp_cuda_nvrtc_candidates(false);
+    gp_nvrtc_search_pass(&s, cands);
+    gp_cuda_paths_free(cands);
+    const char *override = getenv("GPUPORT_NVRTC_LIBRARY");
+    if (!s.chosen && !(override && *override)) {
+        cands = gp_cuda_nvrtc_candidates(true);
+        gp_nvrtc_search_pass(&s, cands);
+        gp_cuda_paths_free(cands);
+    }
+    if (s.chosen && s.have_spare) gp_cuda_nvrtc_close(&s.spare);
+    if (!s.chosen && s.have_spare) {
+        gp_cuda_nvrtc_state.nv = s.spare;
+        s.chosen = 1;
+    }
+    if (s.chosen) {
+        gp_cuda_nvrtc_state.status = GP_OK;
+    } else {
+        gp_cuda_nvrtc_state.status = GP_ERR_NOT_FOUND;
+        snprintf(gp_cuda_nvrtc_state.message, sizeof gp_cuda_nvrtc_state.message,
+                 "NVRTC (the CUDA run-time compiler) was not found (looked for %s: %s): install "
+                 "it with pip install nvidia-cuda-nvrtc-cu12 (or the CUDA toolkit), or set "
+                 "GPUPORT_NVRTC_LIBRARY to its path",
+                 override && *override ? "GPUPORT_NVRTC_LIBRARY"
+                                       : "libnvrtc.so.13, .12, .11.2 and the NVIDIA wheels of "
+                                         "the Python in use",
+                 s.looked.len ? gp_strbuf_cstr(&s.looked) : "nothing found");
+    }
+    gp_strbuf_free(&s.looked);
+    gp_cuda_paths_free(s.tried.items);
+}
+
+gp_status gp_cuda_nvrtc_get(const gp_cuda_nvrtc **out)
+{
+    pthread_once(&gp_cuda_nvrtc_state.once, gp_cuda_nvrtc_init_once);
+    *out = NULL;
+    if (gp_cuda_nvrtc_state.status != GP_OK)
+        return gp_error_set(gp_cuda_nvrtc_state.status, "%s", gp_cuda_nvrtc_state.message);
+    *out = &gp_cuda_nvrtc_state.nv;
+    return GP_OK;
+}

@@ -1,0 +1,212 @@
+/*
+ * memory.m — Metal buffers and transfers. Every kind of buffer is one MTLBuffer in shared
+ * storage: on Apple Silicon (unified memory) the host and the GPU use the same pages, so a
+ * buffer is zero-copy and maps for free. Transfers keep queue order: blocking ones wait for the
+ * queue and then copy on the host; asynchronous ones are blit commands on the queue (a write
+ * first copies the caller's bytes into a staging buffer, so they may be reused at once).
+ * Blits need 4-byte aligned offsets and sizes on macOS; unaligned transfers go the host way.
+ */
+#include <string.h>
+
+#include "runtime/metal/metal_impl.h"
+
+static id<MTLBuffer> gp_mtl_buf(const gp_buffer *b)
+{
+    return (id<MTLBuffer>)b->impl;
+}
+
+gp_status gp_mtl_op_buffer_create(gp_buffer *buf)
+{
+    @autoreleasepool {
+        gp_mtl_device *m = gp_mtl_dev(buf->dev);
+        id<MTLBuffer> b = [m->device newBufferWithLength:buf->size
+                                                 options:MTLResourceStorageModeShared];
+        if (!b)
+            return gp_error_set(GP_ERR_OUT_OF_MEMORY,
+                                "Metal could not allocate %zu bytes on %s (recommended working "
+                                "set: %llu bytes)",
+                                buf->size, m->device.name.UTF8String,
+                                (unsigned long long)m->device.recommendedMaxWorkingSetSize);
+        buf->impl = b;
+        buf->host_ptr = b.contents;
+        return GP_OK;
+    }
+}
+
+void gp_mtl_op_buffer_release(gp_buffer *buf)
+{
+    [gp_mtl_buf(buf) release];
+    buf->impl = NULL;
+    buf->host_ptr = NULL;
+}
+
+gp_status gp_mtl_op_buffer_map(gp_buffer *buf, void **host_ptr)
+{
+    /* Kernels on any queue may use the buffer: wait for the whole device. */
+    gp_status st = gp_mtl_op_device_synchronize(buf->dev);
+    if (st != GP_OK) return st;
+    *host_ptr = buf->host_ptr;
+    return GP_OK;
+}
+
+gp_status gp_mtl_op_buffer_unmap(gp_buffer *buf)
+{
+    (void)buf; /* shared storage is coherent: nothing to flush */
+    return GP_OK;
+}
+
+/* Commits cb on q (lock held by the caller until it returns) and, for a blocking transfer,
+ * waits for the queue. */
+static gp_status gp_mtl_submit(gp_mtl_queue *q, id<MTLCommandBuffer> cb, bool blocking)
+{
+    gp_mtl_queue_commit(q, cb);
+    pthread_mutex_unlock(&q->lock);
+    return blocking ? gp_mtl_queue_wait(q) : GP_OK;
+}
+
+static bool gp_mtl_aligned(size_t a, size_t b, size_t c)
+{
+    return ((a | b | c) & 3u) == 0;
+}
+
+gp_status gp_mtl_op_buffer_write(gp_queue *q, gp_buffer *dst, size_t off, const void *src, size_t n,
+                                 bool blocking)
+{
+    @autoreleasepool {
+        gp_mtl_queue *mq = q->impl;
+        if (blocking || !gp_mtl_aligned(off, n, 0)) {
+            gp_status st = gp_mtl_queue_wait(mq);
+            if (st != GP_OK) return st;
+            memcpy((char *)dst->host_ptr + off, src, n);
+            return GP_OK;
+        }
+        id<MTLBuffer> staging = [mq->dev->device newBufferWithBytes:src
+                                                             length:n
+                                                            options:MTLResourceStorageModeShared];
+        if (!staging)
+            return gp_error_set(GP_ERR_OUT_OF_MEMORY,
+                                "Metal could not allocate a %zu-byte staging buffer", n);
+        pthread_mutex_lock(&mq->lock);
+        id<MTLCommandBuffer> cb = gp_mtl_queue_begin(mq);
+        if (!cb) {
+            pthread_mutex_unlock(&mq->lock);
+            [staging release];
+            return GP_ERR_BACKEND;
+        }
+        id<MTLBlitCommandEncoder> blit = [cb blitCommandEncoder];
+        [blit copyFromBuffer:staging
+                 sourceOffset:0
+                     toBuffer:gp_mtl_buf(dst)
+            destinationOffset:off
+                         size:n];
+        [blit endEncoding];
+        [staging release]; /* the command buffer keeps it until it completes */
+        return gp_mtl_submit(mq, cb, false);
+    }
+}
+
+gp_status gp_mtl_op_buffer_read(gp_queue *q, gp_buffer *src, size_t off, void *dst, size_t n,
+                                bool blocking)
+{
+    @autoreleasepool {
+        gp_mtl_queue *mq = q->impl;
+        if (blocking) {
+            gp_status st = gp_mtl_queue_wait(mq);
+            if (st != GP_OK) return st;
+            memcpy(dst, (const char *)src->host_ptr + off, n);
+            return GP_OK;
+        }
+        /* After everything before it on the queue, the host copies the bytes out. */
+        pthread_mutex_lock(&mq->lock);
+        id<MTLCommandBuffer> cb = gp_mtl_queue_begin(mq);
+        if (!cb) {
+            pthread_mutex_unlock(&mq->lock);
+            return GP_ERR_BACKEND;
+        }
+        id<MTLBuffer> from = gp_mtl_buf(src); /* retained by the block */
+        [cb addCompletedHandler:^(id<MTLCommandBuffer> done) {
+          if (done.status != MTLCommandBufferStatusError)
+              memcpy(dst, (const char *)from.contents + off, n);
+        }];
+        return gp_mtl_submit(mq, cb, false);
+    }
+}
+
+gp_status gp_mtl_op_buffer_copy(gp_queue *q, gp_buffer *dst, size_t dst_off, gp_buffer *src,
+                                size_t src_off, size_t n, bool blocking)
+{
+    @autoreleasepool {
+        gp_mtl_queue *mq = q->impl;
+        if (!gp_mtl_aligned(dst_off, src_off, n)) {
+            gp_status st = gp_mtl_queue_wait(mq);
+            if (st != GP_OK) return st;
+            memmove((char *)dst->host_ptr + dst_off, (const char *)src->host_ptr + src_off, n);
+            return GP_OK;
+        }
+        pthread_mutex_lock(&mq->lock);
+        id<MTLCommandBuffer> cb = gp_mtl_queue_begin(mq);
+        if (!cb) {
+            pthread_mutex_unlock(&mq->lock);
+            return GP_ERR_BACKEND;
+        }
+        id<MTLBlitCommandEncoder> blit = [cb blitCommandEncoder];
+        [blit copyFromBuffer:gp_mtl_buf(src)
+                 sourceOffset:src_off
+                     toBuffer:gp_mtl_buf(dst)
+            destinationOffset:dst_off
+                         size:n];
+        [blit endEncoding];
+        return gp_mtl_submit(mq, cb, blocking);
+    }
+}
+
+static void gp_mtl_repeat(void *dst, const void *pattern, size_t pattern_size, size_t n)
+{
+    for (size_t i = 0; i < n; i += pattern_size)
+        memcpy((char *)dst + i, pattern, pattern_size);
+}
+
+gp_status gp_mtl_op_buffer_fill(gp_queue *q, gp_buffer *dst, size_t off, const void *pattern,
+                                size_t pattern_size, size_t n, bool blocking)
+{
+    @autoreleasepool {
+        gp_mtl_queue *mq = q->impl;
+        const unsigned char *p = pattern;
+        bool one_byte = true;
+        for (size_t i = 1; i < pattern_size; i++)
+            one_byte = one_byte && p[i] == p[0];
+        if (!gp_mtl_aligned(off, n, 0)) {
+            gp_status st = gp_mtl_queue_wait(mq);
+            if (st != GP_OK) return st;
+            gp_mtl_repeat((char *)dst->host_ptr + off, pattern, pattern_size, n);
+            return GP_OK;
+        }
+        id<MTLBuffer> staging = nil;
+        if (!one_byte) {
+            staging = [mq->dev->device newBufferWithLength:n options:MTLResourceStorageModeShared];
+            if (!staging)
+                return gp_error_set(GP_ERR_OUT_OF_MEMORY,
+                                    "Metal could not allocate a %zu-byte staging buffer", n);
+            gp_mtl_repeat(staging.contents, pattern, pattern_size, n);
+        }
+        pthread_mutex_lock(&mq->lock);
+        id<MTLCommandBuffer> cb = gp_mtl_queue_begin(mq);
+        if (!cb) {
+            pthread_mutex_unlock(&mq->lock);
+            [staging release];
+            return GP_ERR_BACKEND;
+        }
+        id<MTLBlitCommandEncoder> blit = [cb blitCommandEncoder];
+        if (one_byte)
+            [blit fillBuffer:gp_mtl_buf(dst) range:NSMakeRange(off, n) value:p[0]];
+        else
+            [blit copyFromBuffer:staging
+                     sourceOffset:0
+                         toBuffer:gp_mtl_buf(dst)
+                destinationOffset:off
+                             size:n];
+        [blit endEncoding];
+        [staging release];
+        return gp_mtl_submit(mq, cb, blocking);
+    }
+}

@@ -1,0 +1,181 @@
+/*
+ * program.m — Metal programs, kernels and launches. The assembled dialect source (prelude and
+ * user's text joined by the core, with #line so the compiler names the user's file and line) is
+ * compiled by newLibraryWithSource with the language version and the math mode set explicitly.
+ * Compiling costs every process time, so libraries are kept per device for the life of the
+ * process (keyed by the cache key) and pipelines per program (keyed by kernel name).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime/metal/metal_impl.h"
+
+/* The compile options: language version and math mode, never the defaults (fast math is on by
+ * default in Metal; the dialect promises the same results as the other targets). */
+static MTLCompileOptions *gp_mtl_options(const gp_mtl_device *m, bool fast)
+{
+    MTLCompileOptions *o = [[[MTLCompileOptions alloc] init] autorelease];
+    o.languageVersion = m->language;
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wdeprecated-declarations"
+    o.fastMathEnabled = fast;
+#pragma clang diagnostic pop
+#if defined(__MAC_15_0) || defined(__IPHONE_18_0)
+    if (@available(macOS 15.0, iOS 18.0, *)) {
+        o.mathMode = fast ? MTLMathModeFast : MTLMathModeSafe;
+        o.mathFloatingPointFunctions =
+            fast ? MTLMathFloatingPointFunctionsFast : MTLMathFloatingPointFunctionsPrecise;
+    }
+#endif
+    return o;
+}
+
+/* The device's library for this key: from the in-process cache, or compiled now (+1). */
+static gp_status gp_mtl_library(gp_mtl_device *m, const gp_build_request *req, id<MTLLibrary> *out)
+{
+    NSString *key = [NSString stringWithUTF8String:req->cache_key];
+    pthread_mutex_lock(&m->lock);
+    id<MTLLibrary> lib = [m->libraries[key] retain];
+    pthread_mutex_unlock(&m->lock);
+    if (lib) {
+        *out = lib;
+        return GP_OK;
+    }
+    NSString *src = [[[NSString alloc] initWithBytes:req->source
+                                              length:req->source_len
+                                            encoding:NSUTF8StringEncoding] autorelease];
+    if (!src)
+        return gp_error_set(GP_ERR_BUILD, "%s is not valid UTF-8 text, which Metal requires",
+                            req->source_name ? req->source_name : "the kernel source");
+    NSError *err = nil;
+    lib = [m->device newLibraryWithSource:src
+                                  options:gp_mtl_options(m, (req->flags & GP_BUILD_FAST_MATH) != 0)
+                                    error:&err];
+    if (!lib) /* The compiler's log as it is: its lines already name the user's file and line. */
+        return gp_error_set(GP_ERR_BUILD, "Metal compile (MSL %d.%d) of %s failed:\n%s",
+                            (int)(m->language >> 16), (int)(m->language & 0xffff),
+                            req->source_name ? req->source_name : "the program",
+                            gp_mtl_error_text(err).UTF8String);
+    if (err) gp_log_debug("metal: the compiler said:\n%s", gp_mtl_error_text(err).UTF8String);
+    pthread_mutex_lock(&m->lock);
+    m->libraries[key] = lib;
+    pthread_mutex_unlock(&m->lock);
+    *out = lib;
+    return GP_OK;
+}
+
+gp_status gp_mtl_op_program_build(gp_program *prog, const gp_build_request *req)
+{
+    @autoreleasepool {
+        gp_mtl_device *m = gp_mtl_dev(prog->dev);
+        id<MTLLibrary> lib = nil;
+        gp_status st = gp_mtl_library(m, req, &lib);
+        if (st != GP_OK) return st;
+        gp_mtl_program *p = calloc(1, sizeof *p);
+        if (!p) {
+            [lib release];
+            return gp_error_set(GP_ERR_OUT_OF_MEMORY, "out of host memory");
+        }
+        p->library = lib;
+        p->pipelines = [[NSMutableDictionary alloc] init];
+        pthread_mutex_init(&p->lock, NULL);
+        prog->impl = p;
+        return GP_OK;
+    }
+}
+
+void gp_mtl_op_program_release(gp_program *prog)
+{
+    @autoreleasepool {
+        gp_mtl_program *p = prog->impl;
+        if (!p) return;
+        [p->pipelines release];
+        [p->library release];
+        pthread_mutex_destroy(&p->lock);
+        free(p);
+        prog->impl = NULL;
+    }
+}
+
+gp_status gp_mtl_op_kernel_create(gp_kernel *k)
+{
+    @autoreleasepool {
+        gp_mtl_device *m = gp_mtl_dev(k->program->dev);
+        gp_mtl_program *p = k->program->impl;
+        NSString *name = [NSString stringWithUTF8String:k->sig->name];
+        pthread_mutex_lock(&p->lock);
+        id<MTLComputePipelineState> pso = [p->pipelines[name] retain];
+        pthread_mutex_unlock(&p->lock);
+        if (!pso) {
+            id<MTLFunction> fn = [p->library newFunctionWithName:name];
+            if (!fn)
+                return gp_error_set(GP_ERR_NOT_FOUND, "kernel %s is not in the Metal library",
+                                    k->sig->name);
+            NSError *err = nil;
+            pso = [m->device newComputePipelineStateWithFunction:fn error:&err];
+            [fn release];
+            if (!pso)
+                return gp_error_set(GP_ERR_BUILD, "Metal could not make a pipeline for %s: %s",
+                                    k->sig->name, gp_mtl_error_text(err).UTF8String);
+            pthread_mutex_lock(&p->lock);
+            p->pipelines[name] = pso;
+            pthread_mutex_unlock(&p->lock);
+        }
+        k->impl = pso;
+        k->max_group_size = (uint32_t)pso.maxTotalThreadsPerThreadgroup;
+        return GP_OK;
+    }
+}
+
+void gp_mtl_op_kernel_release(gp_kernel *k)
+{
+    [(id<MTLComputePipelineState>)k->impl release];
+    k->impl = NULL;
+}
+
+gp_status gp_mtl_op_kernel_launch(gp_queue *q, gp_kernel *k, const gp_launch *l)
+{
+    @autoreleasepool {
+        gp_mtl_queue *mq = q->impl;
+        id<MTLComputePipelineState> pso = (id<MTLComputePipelineState>)k->impl;
+        pthread_mutex_lock(&mq->lock);
+        id<MTLCommandBuffer> cb = gp_mtl_queue_begin(mq);
+        if (!cb) {
+            pthread_mutex_unlock(&mq->lock);
+            return GP_ERR_BACKEND;
+        }
+        id<MTLComputeCommandEncoder> enc = [cb computeCommandEncoder];
+        [enc setComputePipelineState:pso];
+        /* The dialect's binding: parameter i is [[buffer(i)]] (buffers by reference, values as
+         * bytes); the dynamic shared block is [[threadgroup(0)]], in multiples of 16 bytes. */
+        for (uint32_t i = 0; i < l->num_args; i++) {
+            const gp_arg *a = &l->args[i];
+            if (a->kind == GP_ARG_BUFFER) {
+                [enc setBuffer:(id<MTLBuffer>)a->buffer->impl offset:0 atIndex:i];
+            } else if (a->kind == GP_ARG_DYN_SHARED) {
+                size_t bytes = (a->size + 15) & ~(size_t)15;
+                [enc setThreadgroupMemoryLength:(bytes ? bytes : 16) atIndex:0];
+            } else {
+                [enc setBytes:a->value length:a->size atIndex:i];
+            }
+        }
+        MTLSize group = MTLSizeMake(l->group[0], l->group[1], l->group[2]);
+        /* gpuport grids are whole groups on every backend (gp_local_size is the same in every
+         * group), so both forms dispatch the same threads; dispatchThreads where the GPU
+         * supports it, bounded by the pipeline's maxTotalThreadsPerThreadgroup, which the core
+         * checked against k->max_group_size. */
+        if (mq->dev->dispatch_threads)
+            [enc dispatchThreads:MTLSizeMake((NSUInteger)l->num_groups[0] * l->group[0],
+                                             (NSUInteger)l->num_groups[1] * l->group[1],
+                                             (NSUInteger)l->num_groups[2] * l->group[2])
+                threadsPerThreadgroup:group];
+        else
+            [enc dispatchThreadgroups:MTLSizeMake(l->num_groups[0], l->num_groups[1],
+                                                  l->num_groups[2])
+                threadsPerThreadgroup:group];
+        [enc endEncoding];
+        gp_mtl_queue_commit(mq, cb);
+        pthread_mutex_unlock(&mq->lock);
+        return GP_OK;
+    }
+}
