@@ -1,0 +1,63 @@
+/*
+ * freeze.h — what a run needs to be reproduced and compared: the manifest `gpuport freeze`
+ * writes (schema gpuport.freeze/1), how it is collected, read back, and compared with another.
+ * Collection reads files where the facts live; it starts a program only where a fact exists
+ * nowhere else (the compilers' versions, git's view of the work tree, the Python's sys.path).
+ */
+#ifndef GP_FREEZE_FREEZE_H
+#define GP_FREEZE_FREEZE_H
+
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct gp_freeze_seed {
+    const char *name;
+    const char *value;
+} gp_freeze_seed;
+
+typedef struct gp_freeze_options {
+    const char *const *data_paths; /* files or folders to hash (folders: every file below) */
+    size_t data_count;
+    const gp_freeze_seed *seeds;
+    size_t seed_count;
+    const char *python;  /* interpreter to describe; NULL = python3 on PATH */
+    const char *git_dir; /* work tree to describe; NULL = the current directory */
+    int threads;         /* hashing threads; 0 = one per core */
+    bool no_python;      /* skip the Python section (no subprocess) */
+} gp_freeze_options;
+
+/* Collects the manifest. Returns NULL with "PATH: reason" in err only when a data path cannot be
+ * read (the run would not be reproducible); any other missing fact becomes null with a reason. */
+cJSON *gp_freeze_collect(const gp_freeze_options *opt, char *err, size_t errlen);
+
+/* Reads and validates a manifest file (size-capped, schema checked). NULL with
+ * "PATH: reason" in err. */
+cJSON *gp_freeze_read(const char *path, char *err, size_t errlen);
+/* Validates a parsed manifest; 0, or -1 with the reason (without the path) in err. */
+int gp_freeze_validate(const cJSON *m, char *err, size_t errlen);
+
+/* One difference between two manifests. */
+typedef struct gp_freeze_change {
+    char *area;   /* "python", "environment", "data", ... */
+    char *key;    /* "numpy", "CUDA_VISIBLE_DEVICES", "data/x.npy" */
+    char *a;      /* value in A, or NULL when absent */
+    char *b;      /* value in B, or NULL when absent */
+    bool matters; /* can change results (false: informational, e.g. hostname) */
+} gp_freeze_change;
+
+typedef struct gp_freeze_diff {
+    gp_freeze_change *changes;
+    size_t count;
+} gp_freeze_diff;
+
+/* Compares two validated manifests; changes in a stable order (area, then key). */
+int gp_freeze_diff_compute(const cJSON *a, const cJSON *b, gp_freeze_diff *out);
+void gp_freeze_diff_free(gp_freeze_diff *d);
+/* The diff as JSON (schema gpuport.freeze-diff/1). */
+cJSON *gp_freeze_diff_json(const gp_freeze_diff *d, const char *path_a, const char *path_b);
+
+/* The environment variables recorded, because they change results: exact names and prefixes. */
+bool gp_freeze_env_is_recorded(const char *name);
+
+#endif
