@@ -656,6 +656,7 @@ static int process_file(pp *p, const char *path, const char *text, size_t len, i
         tr_tokens d = {0};
         char err[256];
         if (tr_lex(path, file, dt->text, strlen(dt->text), &d, err, sizeof err) != 0) {
+            tr_tokens_free(&d);
             snprintf(p->err, p->errlen, "%s:%d: malformed directive", path, dt->line);
             rc = -1;
             break;
