@@ -197,6 +197,8 @@ typedef struct tr_unit {
     int nconstants;
     tr_diag *diags;
     int ndiags;
+    tr_func **sorted_funcs; /* defined functions by name, for lookups (lower.c) */
+    int nsorted;
     /* arena */
     void **blocks;
     size_t nblocks;

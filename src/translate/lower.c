@@ -204,10 +204,32 @@ static void give_space(lctx *c, tr_sym *s, tr_space sp, const tr_expr *at)
     }
 }
 
+static int cmp_func_name(const void *a, const void *b)
+{
+    return strcmp((*(tr_func *const *)a)->name, (*(tr_func *const *)b)->name);
+}
+
+/* The defined device function called `name`: bisection over the unit's functions sorted by name
+ * (built on first use; calls are looked up for every call expression). */
 static tr_func *find_func(lctx *c, const char *name)
 {
-    for (int i = 0; i < c->u->nfuncs; i++)
-        if (!strcmp(c->u->funcs[i]->name, name) && c->u->funcs[i]->body) return c->u->funcs[i];
+    tr_unit *u = c->u;
+    if (!u->sorted_funcs) {
+        u->sorted_funcs =
+            tr_alloc(u, (size_t)(u->nfuncs ? u->nfuncs : 1) * sizeof *u->sorted_funcs);
+        for (int i = 0; i < u->nfuncs; i++)
+            if (u->funcs[i]->body) u->sorted_funcs[u->nsorted++] = u->funcs[i];
+        qsort(u->sorted_funcs, (size_t)u->nsorted, sizeof *u->sorted_funcs, cmp_func_name);
+    }
+    int lo = 0, hi = u->nsorted;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2, r = strcmp(name, u->sorted_funcs[mid]->name);
+        if (r == 0) return u->sorted_funcs[mid];
+        if (r < 0)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
     return NULL;
 }
 

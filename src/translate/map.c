@@ -1,6 +1,8 @@
 /* map.c — see map.h. The float math names are those every prelude of kernel.h maps. */
 #include "translate/map.h"
 
+#include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define SAME(n, a)                                                                                 \

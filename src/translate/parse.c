@@ -16,9 +16,11 @@ void *tr_alloc(tr_unit *u, size_t size)
 {
     void *p = calloc(1, size ? size : 1);
     if (!p) abort(); /* the translator's inputs are capped; running out here is not recoverable */
-    void **b = realloc(u->blocks, (u->nblocks + 1) * sizeof *b);
-    if (!b) abort();
-    u->blocks = b;
+    if ((u->nblocks & (u->nblocks - 1)) == 0) { /* capacity doubles at powers of two */
+        void **b = realloc(u->blocks, (u->nblocks ? u->nblocks * 2 : 64) * sizeof *b);
+        if (!b) abort();
+        u->blocks = b;
+    }
     u->blocks[u->nblocks++] = p;
     return p;
 }
