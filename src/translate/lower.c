@@ -788,6 +788,7 @@ static void collect_locals(tr_stmt *s, tr_sym ***out, int *n, tr_unit *u)
 
 /* ---- printing ----------------------------------------------------------------------------- */
 static void emit_expr(lctx *c, gp_strbuf *sb, tr_expr *e, int prec);
+static void emit_todo(gp_strbuf *sb, const char *why);
 
 static void emit_type_prefix(gp_strbuf *sb, const tr_type *t, tr_space sp)
 {
@@ -796,7 +797,10 @@ static void emit_type_prefix(gp_strbuf *sb, const tr_type *t, tr_space sp)
     if (t->nptr && sp) gp_strbuf_printf(sb, "%s ", space_macro[sp]);
     if (t->is_volatile) gp_strbuf_puts(sb, "volatile ");
     if (t->is_const) gp_strbuf_puts(sb, "const ");
-    gp_strbuf_puts(sb, b ? b : t->base);
+    if (b)
+        gp_strbuf_puts(sb, b);
+    else
+        emit_todo(sb, why); /* refused already; --partial marks the place */
     if (t->nptr)
         gp_strbuf_puts(sb, " *");
     else
@@ -847,7 +851,6 @@ static const char *sym_name(lctx *c, tr_sym *s)
         snprintf(buf, sizeof buf, "%s_%s", s->owner->name, s->name);
         return buf;
     }
-    if (s->kind == TR_SYM_SHARED && s->owner == c->f && c->kernel) return s->name;
     return s->name;
 }
 
@@ -976,6 +979,26 @@ static void emit_todo(gp_strbuf *sb, const char *why)
     gp_strbuf_puts(sb, "\")");
 }
 
+static bool bitwise_or_logical(const char *op)
+{
+    return !strcmp(op, "&") || !strcmp(op, "|") || !strcmp(op, "^") || !strcmp(op, "<<") ||
+           !strcmp(op, ">>") || !strcmp(op, "&&") || !strcmp(op, "||");
+}
+
+/* An operand of a binary operator; mixes of bitwise, shift and logical operators with others get
+ * parentheses even where C's precedence makes them redundant (`v & (N - 1)`, as compilers ask). */
+static void emit_operand(lctx *c, gp_strbuf *sb, const tr_expr *parent, tr_expr *child, int prec)
+{
+    if (child->kind == TR_E_BINARY && !child->todo && strcmp(child->text, parent->text) != 0 &&
+        (bitwise_or_logical(parent->text) || bitwise_or_logical(child->text))) {
+        gp_strbuf_putc(sb, '(');
+        emit_expr(c, sb, child, 0);
+        gp_strbuf_putc(sb, ')');
+        return;
+    }
+    emit_expr(c, sb, child, prec);
+}
+
 static void emit_expr(lctx *c, gp_strbuf *sb, tr_expr *e, int prec)
 {
     if (!e) return;
@@ -1028,9 +1051,9 @@ static void emit_expr(lctx *c, gp_strbuf *sb, tr_expr *e, int prec)
             gp_strbuf_printf(sb, "(unsigned)gp_global_id(%d)", dim);
             break;
         }
-        emit_expr(c, sb, e->a, my);
+        emit_operand(c, sb, e, e->a, my);
         gp_strbuf_printf(sb, " %s ", e->text);
-        emit_expr(c, sb, e->b, my + 1);
+        emit_operand(c, sb, e, e->b, my + 1);
         break;
     case TR_E_ASSIGN:
         emit_expr(c, sb, e->a, 3);
@@ -1288,9 +1311,14 @@ static void emit_signature_kernel(lctx *c, gp_strbuf *sb)
         tr_sym *p = f->params[i];
         const char *why = NULL;
         const char *b = map_base(p->type.base, &why);
-        if (!b) b = p->type.base;
         const char *kind = p->type.nptr ? (p->type.is_const ? "GP_CBUF" : "GP_BUF") : "GP_VAL";
-        gp_strbuf_printf(sb, ", %s(%s, %s%s)", kind, b, p->name, p->assigned ? "_in" : "");
+        gp_strbuf_printf(sb, ", %s(", kind);
+        if (b)
+            gp_strbuf_puts(sb, b);
+        else
+            emit_todo(sb, why);
+        gp_strbuf_printf(sb, ", %s%s)", p->name, p->assigned ? "_in" : "");
+        if (!b) b = p->type.base;
         if (ki) tr_kernel_info_add_param(ki, kind, b, p->name);
     }
     for (int i = 0; i < c->nhoist; i++) {
@@ -1506,6 +1534,57 @@ void tr_emit_constant(tr_unit *u, tr_sym *s, tr_expr *init, gp_strbuf *out)
     copy.type.is_const = false; /* GP_CONSTANT_DECL says const already */
     emit_decl(&c, out, &copy, init);
     gp_strbuf_putc(out, '\n');
+}
+
+/* Words that are keywords or reserved in OpenCL C, the Metal Shading Language (C++14) or the
+ * dialect (gp_, GP_): a CUDA identifier spelled like one gets a trailing '_' in the output. */
+static const char *const reserved_words[] = {
+    "global",    "local",     "constant",      "private",    "kernel",  "device",   "threadgroup",
+    "thread",    "read_only", "write_only",    "read_write", "half",    "uint",     "uchar",
+    "ushort",    "ulong",     "int2",          "int4",       "float2",  "float4",   "image1d_t",
+    "image2d_t", "image3d_t", "sampler_t",     "event_t",    "texture", "sampler",  "class",
+    "namespace", "template",  "typename",      "this",       "new",     "delete",   "operator",
+    "using",     "public",    "protected",     "virtual",    "friend",  "mutable",  "explicit",
+    "export",    "typeid",    "try",           "catch",      "throw",   "and",      "or",
+    "not",       "xor",       "bitand",        "bitor",      "compl",   "and_eq",   "or_eq",
+    "xor_eq",    "not_eq",    "static_assert", "alignas",    "alignof", "decltype", "noexcept",
+    "nullptr",   "constexpr", "thread_local",  "metal",      "vertex",  "fragment", "visible",
+    "patch",
+};
+
+static void rename_one(tr_unit *u, char **name, int file, int line, const char *what)
+{
+    bool clash = !strncmp(*name, "gp_", 3) || !strncmp(*name, "GP_", 3);
+    for (size_t i = 0; !clash && i < sizeof reserved_words / sizeof *reserved_words; i++)
+        clash = !strcmp(*name, reserved_words[i]);
+    if (!clash) return;
+    size_t n = strlen(*name);
+    char *out = tr_alloc(u, n + 2);
+    memcpy(out, *name, n);
+    out[n] = '_';
+    tr_diag_add(u, false, file, line, 0, "renamed",
+                "%s '%s' is a reserved word in OpenCL C, Metal or the dialect: it is '%s' in the "
+                "output%s",
+                what, *name, out,
+                !strcmp(what, "kernel") ? " (the host looks the kernel up by this name)" : "");
+    *name = out;
+}
+
+void tr_rename_reserved(tr_unit *u)
+{
+    for (int i = 0; i < u->nconstants; i++)
+        rename_one(u, &u->constants[i]->name, u->constants[i]->file, u->constants[i]->line, "name");
+    for (int i = 0; i < u->nfuncs; i++) {
+        tr_func *f = u->funcs[i];
+        rename_one(u, &f->name, f->file, f->line, f->kind == TR_F_GLOBAL ? "kernel" : "function");
+        for (int p = 0; p < f->nparams; p++)
+            rename_one(u, &f->params[p]->name, f->params[p]->file, f->params[p]->line, "parameter");
+        tr_sym **locals = NULL;
+        int n = 0;
+        collect_locals(f->body, &locals, &n, u);
+        for (int k = 0; k < n; k++)
+            rename_one(u, &locals[k]->name, locals[k]->file, locals[k]->line, "variable");
+    }
 }
 
 const char *tr_space_name(tr_space sp)

@@ -36,6 +36,8 @@ void tr_lower_kernel(tr_unit *u, const tr_lower_options *opt, tr_func *kernel, g
                      tr_kernel_info *info);
 /* Prints a file-scope __constant__ array with its initialiser as GP_CONSTANT_DECL. */
 void tr_emit_constant(tr_unit *u, tr_sym *s, tr_expr *init, gp_strbuf *out);
+/* Renames identifiers that are reserved words on some target (a note says so for each). */
+void tr_rename_reserved(tr_unit *u);
 const char *tr_space_name(tr_space sp);
 
 #endif

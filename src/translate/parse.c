@@ -1011,6 +1011,11 @@ static void parse_item(parser *p)
     if (setjmp(p->fail)) {
         tr_diag_add(p->u, true, p->why_file, p->why_line, p->why_col, p->why_construct, "%s",
                     p->why);
+        if (p->func) { /* keep the function in the report, without a body */
+            p->func->body = NULL;
+            p->func->refused = tr_strdup(p->u, p->why);
+            add_func(p->u, p->func);
+        }
         p->func = NULL;
         return;
     }

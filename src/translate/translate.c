@@ -57,6 +57,14 @@ static bool diag_belongs(const tr_unit *u, const tr_diag *d, const tr_func *f)
     return true;
 }
 
+static int cmp_diag(const void *a, const void *b)
+{
+    const tr_diag *x = a, *y = b;
+    if (x->file != y->file) return x->file < y->file ? -1 : 1;
+    if (x->line != y->line) return x->line < y->line ? -1 : 1;
+    return x->col < y->col ? -1 : x->col > y->col;
+}
+
 static cJSON *targets_json(const tr_func *f, bool refused)
 {
     cJSON *t = cJSON_CreateObject();
@@ -89,6 +97,7 @@ void gp_translate(const char *path, const char *source, size_t source_len,
         tr_unit_free(&u);
         return;
     }
+    tr_rename_reserved(&u);
     tr_lower_options lo = {opt->partial};
     gp_strbuf helpers = GP_STRBUF_INIT;
     int nk = 0;
@@ -101,7 +110,20 @@ void gp_translate(const char *path, const char *source, size_t source_len,
         tr_func *f = u.funcs[i];
         if (f->kind != TR_F_GLOBAL) continue;
         ki[k].func = f;
-        tr_lower_kernel(&u, &lo, f, &helpers, &ki[k]);
+        if (f->body)
+            tr_lower_kernel(&u, &lo, f, &helpers, &ki[k]);
+        else if (opt->partial) {
+            gp_strbuf t = GP_STRBUF_INIT;
+            gp_strbuf_printf(&t, "/* %s:%d: kernel %s */\nGP_TODO(\"", file_name(&u, f->file),
+                             f->line, f->name);
+            for (const char *c = f->refused; *c; c++) {
+                if (*c == '"' || *c == '\\') gp_strbuf_putc(&t, '\\');
+                gp_strbuf_putc(&t, *c);
+            }
+            gp_strbuf_puts(&t, "\");\n\n");
+            tr_kernel_info_set_text(&ki[k], gp_strbuf_cstr(&t));
+            gp_strbuf_free(&t);
+        }
         fp64 |= f->uses_fp64;
         k++;
     }
@@ -118,7 +140,8 @@ void gp_translate(const char *path, const char *source, size_t source_len,
             tr_diag_add(&u, false, u.funcs[i]->file, u.funcs[i]->line, 0, "unused device function",
                         "%s is called by no kernel: not translated", u.funcs[i]->name);
 
-    /* the report */
+    /* the report: diagnostics in file and line order */
+    qsort(u.diags, (size_t)u.ndiags, sizeof *u.diags, cmp_diag);
     int refusals = tr_refusal_count(&u);
     cJSON *rep = cJSON_CreateObject();
     cJSON_AddStringToObject(rep, "schema", "gpuport.translate/1");
@@ -127,7 +150,7 @@ void gp_translate(const char *path, const char *source, size_t source_len,
     cJSON *karr = cJSON_AddArrayToObject(rep, "kernels");
     for (int i = 0; i < k; i++) {
         tr_func *f = ki[i].func;
-        bool kref = false;
+        bool kref = f->body == NULL;
         for (int d = 0; d < u.ndiags; d++)
             if (u.diags[d].refusal && diag_belongs(&u, &u.diags[d], f)) kref = true;
         /* a refusal in a helper the kernel calls also keeps the kernel back */

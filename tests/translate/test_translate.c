@@ -218,6 +218,16 @@ static void preprocessor_macros_and_conditions(void **state)
                                "for (int i = 0; i < N; i++) {", "o[i] = o[i] * o[i] * USE;", NULL});
 }
 
+static void reserved_words_renamed_and_mixed_operators_parenthesised(void **state)
+{
+    (void)state;
+    expect_ok("__global__ void k(int *global, int local) {\n"
+              "  int device = local & 7 - 1; global[0] = device << 2 + 1;\n}\n",
+              (const char *[]){"GP_KERNEL(k, GP_BUF(int, global_), GP_VAL(int, local_))",
+                               "int device_ = local_ & (7 - 1);",
+                               "global_[0] = device_ << (2 + 1);", NULL});
+}
+
 static void double_precision_marked(void **state)
 {
     (void)state;
@@ -364,6 +374,7 @@ int main(void)
         cmocka_unit_test(math_mapped),
         cmocka_unit_test(vectors_and_half),
         cmocka_unit_test(preprocessor_macros_and_conditions),
+        cmocka_unit_test(reserved_words_renamed_and_mixed_operators_parenthesised),
         cmocka_unit_test(double_precision_marked),
         cmocka_unit_test(double_literal_in_float_code_is_noted),
         cmocka_unit_test(host_code_is_skipped),
