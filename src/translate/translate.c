@@ -141,7 +141,7 @@ void gp_translate(const char *path, const char *source, size_t source_len,
                         "%s is called by no kernel: not translated", u.funcs[i]->name);
 
     /* the report: diagnostics in file and line order */
-    qsort(u.diags, (size_t)u.ndiags, sizeof *u.diags, cmp_diag);
+    if (u.ndiags) qsort(u.diags, (size_t)u.ndiags, sizeof *u.diags, cmp_diag);
     int refusals = tr_refusal_count(&u);
     cJSON *rep = cJSON_CreateObject();
     cJSON_AddStringToObject(rep, "schema", "gpuport.translate/1");
