@@ -1,0 +1,179 @@
+/* cmd_translate.c — `gpuport translate`: CUDA kernels into the portable dialect, or a refusal
+ * with the line and the reason. */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "translate/translate.h"
+#include "util/fs.h"
+#include "util/json.h"
+
+static const char translate_usage[] =
+    "usage: gpuport translate FILE.cu [-o FILE.gpk] [--report FILE.json] [--partial]\n"
+    "                         [-I DIR]... [-D NAME[=VALUE]]... [--force] [--json]\n"
+    "\n"
+    "Rewrites the CUDA kernels of FILE.cu (the subset in docs/translate.md) into the portable\n"
+    "kernel dialect, which gpuport builds for CUDA, Metal, OpenCL and the CPU. Constructs outside\n"
+    "the subset are refused with their line and the reason; nothing is guessed.\n"
+    "\n"
+    "  -o FILE          write the dialect source to FILE (default: stdout)\n"
+    "  --report FILE    write the report (schema gpuport.translate/1) to FILE\n"
+    "  --json           print the report on stdout instead of the source\n"
+    "  --partial        translate what can be, leaving GP_TODO(\"...\") markers (which compile\n"
+    "                   nowhere) for refused constructs; exit 1 all the same\n"
+    "  -I DIR           also look for #include \"...\" headers in DIR\n"
+    "  -D NAME[=VALUE]  define a macro (as nvcc -D)\n"
+    "  --force          replace existing -o / --report files\n"
+    "  -h, --help       this help;  --version  the version\n"
+    "\n"
+    "A summary goes to stderr: kernels translated, device functions cloned, each refusal.\n"
+    "Exit codes: 0 translated, 1 something was refused, 2 unreadable or malformed input.\n";
+
+static int write_out(const char *path, const char *text, bool force)
+{
+    char err[512];
+    if (!force && gp_path_exists(path))
+        return gp_cli_input_error("translate", "%s: already exists; use --force to replace it",
+                                  path);
+    if (gp_write_file_atomic(path, text, strlen(text), err, sizeof err) != 0)
+        return gp_cli_input_error("translate", "%s", err);
+    return 0;
+}
+
+static void summary(const cJSON *rep)
+{
+    const cJSON *k, *r;
+    int nk = 0, nt = 0, nclones = 0;
+    cJSON_ArrayForEach(k, cJSON_GetObjectItem(rep, "kernels"))
+    {
+        nk++;
+        nt += cJSON_IsTrue(cJSON_GetObjectItem(k, "translated"));
+    }
+    cJSON_ArrayForEach(k, cJSON_GetObjectItem(rep, "helpers")) nclones +=
+        cJSON_GetArraySize(cJSON_GetObjectItem(k, "clones"));
+    fprintf(stderr, "gpuport translate: %d of %d kernel%s translated, %d device-function clone%s\n",
+            nt, nk, nk == 1 ? "" : "s", nclones, nclones == 1 ? "" : "s");
+    cJSON_ArrayForEach(r, cJSON_GetObjectItem(rep, "refusals"))
+        fprintf(stderr, "%s:%d: refused: %s: %s\n", gp_json_str(r, "file", "?"),
+                (int)cJSON_GetObjectItem(r, "line")->valuedouble, gp_json_str(r, "construct", ""),
+                gp_json_str(r, "reason", ""));
+    cJSON_ArrayForEach(r, cJSON_GetObjectItem(rep, "notes"))
+        fprintf(stderr, "%s:%d: note: %s\n", gp_json_str(r, "file", "?"),
+                (int)cJSON_GetObjectItem(r, "line")->valuedouble, gp_json_str(r, "reason", ""));
+}
+
+static int translate_run(int argc, char **argv)
+{
+    enum { OPT_REPORT = 256, OPT_PARTIAL, OPT_FORCE, OPT_JSON, OPT_VERSION };
+    static const struct option opts[] = {{"output", required_argument, NULL, 'o'},
+                                         {"report", required_argument, NULL, OPT_REPORT},
+                                         {"partial", no_argument, NULL, OPT_PARTIAL},
+                                         {"force", no_argument, NULL, OPT_FORCE},
+                                         {"json", no_argument, NULL, OPT_JSON},
+                                         {"help", no_argument, NULL, 'h'},
+                                         {"version", no_argument, NULL, OPT_VERSION},
+                                         {NULL, 0, NULL, 0}};
+    const char *output = NULL, *report = NULL;
+    bool force = false, json = false;
+    gp_translate_options to = {0};
+    const char **incs = calloc((size_t)argc + 1, sizeof *incs);
+    const char **defs = calloc((size_t)argc + 1, sizeof *defs);
+    int rc = -1, c;
+    if (!incs || !defs) {
+        free(incs);
+        free(defs);
+        return gp_cli_internal_error("translate", "out of memory");
+    }
+    while (rc < 0 && (c = getopt_long(argc, argv, "ho:I:D:", opts, NULL)) != -1) {
+        switch (c) {
+        case 'o':
+            output = optarg;
+            break;
+        case OPT_REPORT:
+            report = optarg;
+            break;
+        case OPT_PARTIAL:
+            to.partial = true;
+            break;
+        case OPT_FORCE:
+            force = true;
+            break;
+        case OPT_JSON:
+            json = true;
+            break;
+        case 'I':
+            incs[to.ninclude_dirs++] = optarg;
+            break;
+        case 'D':
+            defs[to.ndefines++] = optarg;
+            break;
+        case 'h':
+            printf("%s", translate_usage);
+            rc = gp_cli_finish("translate", GP_EXIT_OK);
+            break;
+        case OPT_VERSION:
+            rc = gp_cli_print_version();
+            break;
+        default:
+            rc = gp_cli_usage_error("translate", "unknown option");
+            break;
+        }
+    }
+    if (rc < 0 && argc - optind != 1)
+        rc = gp_cli_usage_error("translate", argc - optind
+                                                 ? "one input file at a time"
+                                                 : "which file? (gpuport translate FILE.cu)");
+    if (rc >= 0) {
+        free(incs);
+        free(defs);
+        return rc;
+    }
+    to.include_dirs = incs;
+    to.defines = defs;
+    const char *in = argv[optind];
+    /* check the outputs before any work, so that nothing is half-written */
+    if (!force && output && gp_path_exists(output))
+        rc = gp_cli_input_error("translate", "%s: already exists; use --force to replace it",
+                                output);
+    else if (!force && report && gp_path_exists(report))
+        rc = gp_cli_input_error("translate", "%s: already exists; use --force to replace it",
+                                report);
+    if (rc >= 0) {
+        free(incs);
+        free(defs);
+        return rc;
+    }
+    gp_translate_result res;
+    gp_translate(in, NULL, 0, &to, &res);
+    free(incs);
+    free(defs);
+    if (res.status == GP_TRANSLATE_BAD_INPUT) {
+        rc = gp_cli_input_error("translate", "%s", res.error);
+        gp_translate_result_free(&res);
+        return rc;
+    }
+    summary(res.report);
+    rc = res.status == GP_TRANSLATE_OK ? GP_EXIT_OK : GP_EXIT_FAIL;
+    if (report) {
+        char *text = cJSON_Print(res.report);
+        int w = text ? write_out(report, text, true) : GP_EXIT_INTERNAL;
+        cJSON_free(text);
+        if (w) rc = w;
+    }
+    if (json) {
+        gp_json_print(stdout, res.report);
+    } else if (res.output) {
+        if (output) {
+            int w = write_out(output, res.output, true);
+            if (w) rc = w;
+        } else {
+            fputs(res.output, stdout);
+        }
+    }
+    gp_translate_result_free(&res);
+    return gp_cli_finish("translate", rc);
+}
+
+const gp_command gp_cmd_translate = {"translate", "rewrite CUDA kernels into the portable dialect",
+                                     translate_run};

@@ -1,0 +1,224 @@
+/* ast.h — the translator's syntax tree of the accepted CUDA C subset: types with address spaces,
+ * expressions, statements, functions and file-scope data, plus the diagnostics (refusals and
+ * notes) every stage appends to. Nodes live in one arena owned by the unit. */
+#ifndef GP_TRANSLATE_AST_H
+#define GP_TRANSLATE_AST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "translate/pp.h"
+
+typedef enum tr_space {
+    TR_SP_NONE = 0, /* not a pointer / not known yet */
+    TR_SP_GLOBAL,
+    TR_SP_SHARED,
+    TR_SP_CONSTANT,
+    TR_SP_PRIVATE,
+} tr_space;
+
+typedef struct tr_type {
+    char *base; /* "float", "unsigned int", "float2", "gp_half" after mapping */
+    bool is_const, is_volatile;
+    int nptr;          /* pointer levels */
+    tr_space space;    /* pointers: where the pointee lives; arrays: where the array lives */
+    bool restrict_ptr; /* __restrict__ was written (dropped in the output) */
+} tr_type;
+
+typedef enum tr_expr_kind {
+    TR_E_IDENT,
+    TR_E_NUM,
+    TR_E_STR,
+    TR_E_CHAR,
+    TR_E_CALL,
+    TR_E_INDEX,
+    TR_E_MEMBER, /* a.b or a->b (text "." or "->", b in name) */
+    TR_E_UNARY,  /* prefix: & * - + ! ~ ++ -- */
+    TR_E_POSTFIX,
+    TR_E_BINARY,
+    TR_E_ASSIGN,
+    TR_E_COND,
+    TR_E_CAST,
+    TR_E_SIZEOF_TYPE,
+    TR_E_SIZEOF_EXPR,
+    TR_E_COMMA,
+    TR_E_INIT,    /* { a, b, ... } */
+    TR_E_BUILTIN, /* threadIdx.x and friends: bkind, dim */
+    TR_E_RAW,     /* emitted as text (translation results) */
+} tr_expr_kind;
+
+typedef enum tr_builtin {
+    TR_B_THREAD = 0, /* threadIdx */
+    TR_B_BLOCK,      /* blockIdx */
+    TR_B_BLOCKDIM,   /* blockDim */
+    TR_B_GRIDDIM,    /* gridDim */
+    TR_B_COUNT
+} tr_builtin;
+
+/* Value types for the little type inference the translation needs (min/max, atomics, double). */
+typedef enum tr_vt {
+    TR_VT_UNKNOWN = 0,
+    TR_VT_BOOL,
+    TR_VT_INT,
+    TR_VT_UINT,
+    TR_VT_LONG,
+    TR_VT_ULONG,
+    TR_VT_HALF,
+    TR_VT_FLOAT,
+    TR_VT_DOUBLE,
+    TR_VT_VEC, /* float2, float4, int2, int4 */
+    TR_VT_PTR,
+} tr_vt;
+
+struct tr_sym;
+struct tr_func;
+
+typedef struct tr_expr {
+    tr_expr_kind kind;
+    int file, line, col;
+    char *text; /* identifier, number, operator, member name */
+    char *name; /* MEMBER: the member */
+    struct tr_expr *a, *b, *c;
+    struct tr_expr **args;
+    int nargs;
+    tr_type *type; /* CAST, SIZEOF_TYPE */
+    /* filled by analysis */
+    struct tr_sym *sym;
+    struct tr_func *callee; /* CALL of a user device function */
+    int callee_clone;       /* which clone of callee this call uses */
+    tr_builtin bkind;
+    int dim;
+    tr_vt vt;
+    tr_space space;   /* pointer-valued expressions: where they point */
+    const char *elem; /* pointer-valued: the pointee's base type */
+    char *todo;       /* a refusal at this expression: emitted as GP_TODO("...") with --partial */
+} tr_expr;
+
+typedef enum tr_sym_kind {
+    TR_SYM_LOCAL,
+    TR_SYM_PARAM,
+    TR_SYM_SHARED,        /* __shared__ array (static) */
+    TR_SYM_DYN_SHARED,    /* extern __shared__ T name[] */
+    TR_SYM_CONSTANT,      /* __constant__ file-scope data */
+    TR_SYM_BUILTIN_PARAM, /* added by the translation: a built-in index passed to a helper */
+} tr_sym_kind;
+
+typedef struct tr_sym {
+    char *name;
+    char *out_name; /* renamed on a clash after hoisting; NULL = name */
+    tr_sym_kind kind;
+    tr_type type;
+    int ndims;
+    struct tr_expr *dims[4]; /* array dimensions (NULL = []) */
+    int file, line, col;
+    /* address-space inference for pointers: the spaces seen in initializers and assignments */
+    unsigned seen_spaces; /* bit (1 << tr_space) */
+    int conflict_line;
+    struct tr_func *owner; /* function that declares it (NULL: file scope) */
+    bool assigned;         /* a value parameter assigned in the body (copied on entry) */
+} tr_sym;
+
+typedef enum tr_stmt_kind {
+    TR_S_BLOCK,
+    TR_S_DECL,
+    TR_S_EXPR,
+    TR_S_IF,
+    TR_S_FOR,
+    TR_S_WHILE,
+    TR_S_DO,
+    TR_S_RETURN,
+    TR_S_BREAK,
+    TR_S_CONTINUE,
+    TR_S_EMPTY,
+    TR_S_PRAGMA,
+    TR_S_SWITCH,
+    TR_S_CASE,
+    TR_S_DEFAULT,
+    TR_S_TODO, /* a refused construct kept as GP_TODO("...") under --partial */
+} tr_stmt_kind;
+
+typedef struct tr_decl {
+    tr_sym *sym;
+    tr_expr *init;
+} tr_decl;
+
+typedef struct tr_stmt {
+    tr_stmt_kind kind;
+    int file, line;
+    tr_expr *e, *cond, *step;
+    struct tr_stmt *init, *body, *els;
+    struct tr_stmt **list;
+    int n;
+    tr_decl *decls;
+    int ndecls;
+    char *text; /* PRAGMA text, TODO reason */
+} tr_stmt;
+
+typedef enum tr_func_kind { TR_F_GLOBAL, TR_F_DEVICE, TR_F_HOST } tr_func_kind;
+
+typedef struct tr_clone {
+    tr_space *spaces; /* per parameter (NONE for non-pointers) */
+    char *name;
+} tr_clone;
+
+typedef struct tr_func {
+    char *name;
+    tr_func_kind kind;
+    tr_type ret;
+    tr_sym **params;
+    int nparams;
+    tr_stmt *body; /* NULL: a declaration only */
+    int file, line;
+    /* analysis */
+    unsigned builtins; /* bit (bkind * 3 + dim): built-ins read here or in callees */
+    tr_sym **hoisted;  /* shared arrays declared here or in callees, passed in from the kernel */
+    int nhoisted;
+    tr_clone *clones;
+    int nclones;
+    bool uses_fp64;
+    char *refused; /* the parser refused its body: the reason (the function is not lowered) */
+    bool visiting; /* recursion detection */
+    bool done;
+} tr_func;
+
+typedef struct tr_diag {
+    int file, line, col;
+    char *construct; /* "texture object", "inline PTX", ... */
+    char *reason;
+    bool refusal; /* false: a note or warning */
+} tr_diag;
+
+typedef struct tr_unit {
+    tr_pp_result pp;
+    tr_func **funcs;
+    int nfuncs;
+    tr_sym **constants; /* __constant__ data */
+    tr_expr **constant_inits;
+    int nconstants;
+    tr_diag *diags;
+    int ndiags;
+    tr_func **sorted_funcs; /* defined functions by name, for lookups (lower.c) */
+    int nsorted;
+    /* arena */
+    void **blocks;
+    size_t nblocks;
+} tr_unit;
+
+void *tr_alloc(tr_unit *u, size_t size);
+char *tr_strdup(tr_unit *u, const char *s);
+/* Records a refusal (refusal = true) or a note at a source position. */
+void tr_diag_add(tr_unit *u, bool refusal, int file, int line, int col, const char *construct,
+                 const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 7, 8)))
+#endif
+    ;
+int tr_refusal_count(const tr_unit *u);
+void tr_unit_free(tr_unit *u);
+
+/* Parses the preprocessed tokens into functions and file-scope data. Syntax errors: -1 with
+ * "FILE:LINE:COL: reason" in err. Unsupported but well-formed constructs are refusals. */
+int tr_parse(tr_unit *u, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,43 @@
+/* lower.h — turning the analysed CUDA tree into dialect source, one kernel at a time (the
+ * device functions it calls are cloned per combination of pointer address spaces). */
+#ifndef GP_TRANSLATE_LOWER_H
+#define GP_TRANSLATE_LOWER_H
+
+#include <stdbool.h>
+
+#include "translate/ast.h"
+#include "util/strbuf.h"
+
+typedef struct tr_lower_options {
+    bool partial; /* refusals become GP_TODO("...") markers instead of failing the file */
+} tr_lower_options;
+
+typedef struct tr_param_info {
+    char kind[16]; /* GP_BUF, GP_CBUF, GP_VAL, GP_DYN_SHARED */
+    char type[64];
+    char name[64];
+} tr_param_info;
+
+typedef struct tr_kernel_info {
+    tr_func *func;
+    tr_param_info *params;
+    int nparams;
+    char *text; /* the kernel's dialect source */
+} tr_kernel_info;
+
+void tr_kernel_info_add_param(tr_kernel_info *k, const char *kind, const char *type,
+                              const char *name);
+void tr_kernel_info_set_text(tr_kernel_info *k, const char *text);
+void tr_kernel_info_free(tr_kernel_info *k);
+
+/* Analyses and prints one kernel; device-function clones it needs are appended to `helpers`
+ * (callees before callers). Refusals go to the unit's diagnostics. */
+void tr_lower_kernel(tr_unit *u, const tr_lower_options *opt, tr_func *kernel, gp_strbuf *helpers,
+                     tr_kernel_info *info);
+/* Prints a file-scope __constant__ array with its initialiser as GP_CONSTANT_DECL. */
+void tr_emit_constant(tr_unit *u, tr_sym *s, tr_expr *init, gp_strbuf *out);
+/* Renames identifiers that are reserved words on some target (a note says so for each). */
+void tr_rename_reserved(tr_unit *u);
+const char *tr_space_name(tr_space sp);
+
+#endif

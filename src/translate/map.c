@@ -1,0 +1,219 @@
+/* map.c — see map.h. The float math names are those every prelude of kernel.h maps. */
+#include "translate/map.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SAME(n, a)                                                                                 \
+    {                                                                                              \
+        n, TR_CALL_SAME, a, n, NULL, NULL                                                          \
+    }
+#define RENAME(n, a, o, w)                                                                         \
+    {                                                                                              \
+        n, TR_CALL_RENAME, a, o, NULL, w                                                           \
+    }
+#define FMATH(n, a, o)                                                                             \
+    {                                                                                              \
+        n, TR_CALL_FLOAT_MATH, a, o, NULL, NULL                                                    \
+    }
+#define TEMPLATE(n, a, o, w)                                                                       \
+    {                                                                                              \
+        n, TR_CALL_TEMPLATE, a, o, NULL, w                                                         \
+    }
+#define REFUSE(n, c, w)                                                                            \
+    {                                                                                              \
+        n, TR_CALL_REFUSE, -1, NULL, c, w                                                          \
+    }
+
+static const char warp[] = "warp-level intrinsics depend on a SIMD width of 32; the dialect has no "
+                           "subgroup operations (Metal SIMD groups are 32 wide, OpenCL 1.2 and "
+                           "the CPU have none): rewrite with shared memory and gp_barrier()";
+static const char tex[] = "texture and surface objects have no portable equivalent: read a buffer "
+                          "and interpolate in the kernel";
+static const char fence[] = "memory fences are outside the dialect: use gp_barrier() within a "
+                            "group, or split the kernel";
+static const char bits[] = "bit-level intrinsics are not in every target's prelude: write the "
+                           "loop in C";
+
+static const tr_callmap table[] = {
+    SAME("expf", 1),
+    SAME("exp2f", 1),
+    SAME("logf", 1),
+    SAME("log2f", 1),
+    SAME("log10f", 1),
+    SAME("powf", 2),
+    SAME("sqrtf", 1),
+    SAME("fabsf", 1),
+    SAME("fminf", 2),
+    SAME("fmaxf", 2),
+    SAME("fmodf", 2),
+    SAME("fmaf", 3),
+    SAME("floorf", 1),
+    SAME("ceilf", 1),
+    SAME("truncf", 1),
+    SAME("roundf", 1),
+    SAME("copysignf", 2),
+    SAME("sinf", 1),
+    SAME("cosf", 1),
+    SAME("tanf", 1),
+    SAME("asinf", 1),
+    SAME("acosf", 1),
+    SAME("atanf", 1),
+    SAME("atan2f", 2),
+    SAME("sinhf", 1),
+    SAME("coshf", 1),
+    SAME("tanhf", 1),
+    FMATH("exp", 1, "expf"),
+    FMATH("exp2", 1, "exp2f"),
+    FMATH("log", 1, "logf"),
+    FMATH("log2", 1, "log2f"),
+    FMATH("log10", 1, "log10f"),
+    FMATH("pow", 2, "powf"),
+    FMATH("sqrt", 1, "sqrtf"),
+    FMATH("fabs", 1, "fabsf"),
+    FMATH("fmin", 2, "fminf"),
+    FMATH("fmax", 2, "fmaxf"),
+    FMATH("fmod", 2, "fmodf"),
+    FMATH("fma", 3, "fmaf"),
+    FMATH("floor", 1, "floorf"),
+    FMATH("ceil", 1, "ceilf"),
+    FMATH("trunc", 1, "truncf"),
+    FMATH("round", 1, "roundf"),
+    FMATH("copysign", 2, "copysignf"),
+    FMATH("sin", 1, "sinf"),
+    FMATH("cos", 1, "cosf"),
+    FMATH("tan", 1, "tanf"),
+    FMATH("asin", 1, "asinf"),
+    FMATH("acos", 1, "acosf"),
+    FMATH("atan", 1, "atanf"),
+    FMATH("atan2", 2, "atan2f"),
+    FMATH("sinh", 1, "sinhf"),
+    FMATH("cosh", 1, "coshf"),
+    FMATH("tanh", 1, "tanhf"),
+    RENAME("rsqrtf", 1, "gp_rsqrt", NULL),
+    RENAME("__expf", 1, "expf", "fast-math intrinsic __expf became the precise expf"),
+    RENAME("__logf", 1, "logf", "fast-math intrinsic __logf became the precise logf"),
+    RENAME("__log2f", 1, "log2f", "fast-math intrinsic __log2f became the precise log2f"),
+    RENAME("__sinf", 1, "sinf", "fast-math intrinsic __sinf became the precise sinf"),
+    RENAME("__cosf", 1, "cosf", "fast-math intrinsic __cosf became the precise cosf"),
+    RENAME("__tanf", 1, "tanf", "fast-math intrinsic __tanf became the precise tanf"),
+    RENAME("__powf", 2, "powf", "fast-math intrinsic __powf became the precise powf"),
+    RENAME("__fsqrt_rn", 1, "sqrtf", NULL),
+    RENAME("__fmaf_rn", 3, "fmaf", NULL),
+    RENAME("__float2half", 1, "gp_float_to_half", NULL),
+    RENAME("__float2half_rn", 1, "gp_float_to_half", NULL),
+    RENAME("__half2float", 1, "gp_half_to_float", NULL),
+    RENAME("make_float2", 2, "gp_make_float2", NULL),
+    RENAME("make_float4", 4, "gp_make_float4", NULL),
+    RENAME("make_int2", 2, "gp_make_int2", NULL),
+    RENAME("make_int4", 4, "gp_make_int4", NULL),
+    TEMPLATE("__fdividef", 2, "($1 / $2)", "fast division __fdividef became '/'"),
+    TEMPLATE("__frcp_rn", 1, "(1.0f / $1)", NULL),
+    TEMPLATE("__fadd_rn", 2, "($1 + $2)", NULL),
+    TEMPLATE("__fsub_rn", 2, "($1 - $2)", NULL),
+    TEMPLATE("__fmul_rn", 2, "($1 * $2)", NULL),
+    TEMPLATE("__fdiv_rn", 2, "($1 / $2)", NULL),
+    TEMPLATE("__saturatef", 1, "gp_clamp($1, 0.0f, 1.0f)", NULL),
+    TEMPLATE("__ldg", 1, "(*$1)", "__ldg (read-only cache load) became a plain load"),
+    TEMPLATE("__mul24", 2, "($1 * $2)", NULL),
+    TEMPLATE("__umul24", 2, "($1 * $2)", NULL),
+    TEMPLATE("__float2int_rz", 1, "((int)$1)", NULL),
+    {"min", TR_CALL_MINMAX, 2, "min", NULL, NULL},
+    {"max", TR_CALL_MINMAX, 2, "max", NULL, NULL},
+    {"__syncthreads", TR_CALL_BARRIER, 0, "gp_barrier", NULL, NULL},
+    {"atomicAdd", TR_CALL_ATOMIC, 2, "add", NULL, NULL},
+    {"atomicSub", TR_CALL_ATOMIC, 2, "sub", NULL, NULL},
+    {"atomicMin", TR_CALL_ATOMIC, 2, "min", NULL, NULL},
+    {"atomicMax", TR_CALL_ATOMIC, 2, "max", NULL, NULL},
+    {"atomicAnd", TR_CALL_ATOMIC, 2, "and", NULL, NULL},
+    {"atomicOr", TR_CALL_ATOMIC, 2, "or", NULL, NULL},
+    {"atomicXor", TR_CALL_ATOMIC, 2, "xor", NULL, NULL},
+    {"atomicExch", TR_CALL_ATOMIC, 2, "xchg", NULL, NULL},
+    {"atomicCAS", TR_CALL_ATOMIC, 3, "cas", NULL, NULL},
+    REFUSE("atomicInc", "atomicInc",
+           "atomicInc wraps at a limit; the portable subset has no "
+           "equivalent: use gp_atomic_cas in a loop"),
+    REFUSE("atomicDec", "atomicDec",
+           "atomicDec wraps at a limit; the portable subset has no "
+           "equivalent: use gp_atomic_cas in a loop"),
+    REFUSE("__syncwarp", "__syncwarp", warp),
+    REFUSE("__shfl_sync", "warp shuffle", warp),
+    REFUSE("__shfl_up_sync", "warp shuffle", warp),
+    REFUSE("__shfl_down_sync", "warp shuffle", warp),
+    REFUSE("__shfl_xor_sync", "warp shuffle", warp),
+    REFUSE("__shfl", "warp shuffle", warp),
+    REFUSE("__shfl_down", "warp shuffle", warp),
+    REFUSE("__shfl_up", "warp shuffle", warp),
+    REFUSE("__shfl_xor", "warp shuffle", warp),
+    REFUSE("__ballot_sync", "warp vote", warp),
+    REFUSE("__any_sync", "warp vote", warp),
+    REFUSE("__all_sync", "warp vote", warp),
+    REFUSE("__activemask", "warp vote", warp),
+    REFUSE("__match_any_sync", "warp match", warp),
+    REFUSE("__reduce_add_sync", "warp reduce", warp),
+    REFUSE("__syncthreads_count", "__syncthreads_count",
+           "barrier-with-reduction has no portable "
+           "equivalent: reduce in shared memory"),
+    REFUSE("__syncthreads_and", "__syncthreads_and",
+           "barrier-with-reduction has no portable equivalent"),
+    REFUSE("__syncthreads_or", "__syncthreads_or",
+           "barrier-with-reduction has no portable equivalent"),
+    REFUSE("__threadfence", "memory fence", fence),
+    REFUSE("__threadfence_block", "memory fence", fence),
+    REFUSE("__threadfence_system", "memory fence", fence),
+    REFUSE("tex1Dfetch", "texture object", tex),
+    REFUSE("tex1D", "texture object", tex),
+    REFUSE("tex2D", "texture object", tex),
+    REFUSE("tex3D", "texture object", tex),
+    REFUSE("tex2DLayered", "texture object", tex),
+    REFUSE("texCubemap", "texture object", tex),
+    REFUSE("surf1Dwrite", "surface object", tex),
+    REFUSE("surf2Dwrite", "surface object", tex),
+    REFUSE("surf1Dread", "surface object", tex),
+    REFUSE("surf2Dread", "surface object", tex),
+    REFUSE("surf3Dwrite", "surface object", tex),
+    REFUSE("this_grid", "cooperative groups",
+           "grid-wide synchronisation has no equivalent on "
+           "Metal, OpenCL 1.2 or the CPU backend"),
+    REFUSE("this_thread_block", "cooperative groups",
+           "cooperative groups are outside the subset: "
+           "use gp_barrier()"),
+    REFUSE("tiled_partition", "cooperative groups", warp),
+    REFUSE("printf", "printf", "printf in kernels is not portable (Metal has none)"),
+    REFUSE("assert", "assert",
+           "device-side assert is not portable: write the condition to a buffer"),
+    REFUSE("__popc", "bit intrinsic", bits),
+    REFUSE("__popcll", "bit intrinsic", bits),
+    REFUSE("__clz", "bit intrinsic", bits),
+    REFUSE("__ffs", "bit intrinsic", bits),
+    REFUSE("__brev", "bit intrinsic", bits),
+    REFUSE("__byte_perm", "bit intrinsic", bits),
+    REFUSE("__float_as_int", "bit cast", bits),
+    REFUSE("__int_as_float", "bit cast", bits),
+    REFUSE("__float_as_uint", "bit cast", bits),
+    REFUSE("__uint_as_float", "bit cast", bits),
+    REFUSE("clock", "clock", "the cycle counter has no portable equivalent"),
+    REFUSE("clock64", "clock", "the cycle counter has no portable equivalent"),
+    REFUSE("malloc", "device malloc", "device-side allocation has no portable equivalent"),
+    REFUSE("free", "device malloc", "device-side allocation has no portable equivalent"),
+    REFUSE("make_float3", "float3",
+           "float3 is 12 bytes on CUDA and 16 on OpenCL and Metal: use "
+           "float4 or three floats"),
+    REFUSE("make_int3", "int3", "int3 differs in size between targets: use int4 or three ints"),
+    REFUSE("cudaMalloc", "host API in device code", "the CUDA runtime API is host code"),
+};
+
+const tr_callmap *tr_map_call(const char *name)
+{
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
+        if (strcmp(table[i].cuda, name) == 0)
+            return table[i].out || table[i].kind == TR_CALL_REFUSE ? &table[i] : NULL;
+    return NULL;
+}
+
+const tr_callmap *tr_map_table(int *count)
+{
+    *count = (int)(sizeof table / sizeof table[0]);
+    return table;
+}

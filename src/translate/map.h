@@ -1,0 +1,31 @@
+/* map.h — what the translator knows about the functions CUDA kernels call: the dialect spelling
+ * of each, or why it is refused. One table, also printed in docs/translate.md. */
+#ifndef GP_TRANSLATE_MAP_H
+#define GP_TRANSLATE_MAP_H
+
+typedef enum tr_call_kind {
+    TR_CALL_SAME,       /* same name in the dialect (C math names the preludes map) */
+    TR_CALL_RENAME,     /* another name, same arguments */
+    TR_CALL_FLOAT_MATH, /* unsuffixed math: the f-suffixed name for float arguments */
+    TR_CALL_MINMAX,     /* min/max: gp_min/gp_max for integers, fminf/fmaxf for floats */
+    TR_CALL_ATOMIC,     /* atomicAdd...: by pointee type and address space */
+    TR_CALL_TEMPLATE,   /* rewritten by a pattern: $1, $2 are the arguments */
+    TR_CALL_BARRIER,    /* __syncthreads */
+    TR_CALL_REFUSE,     /* outside the subset: `reason` says why */
+} tr_call_kind;
+
+typedef struct tr_callmap {
+    const char *cuda;
+    tr_call_kind kind;
+    int arity;             /* -1: any */
+    const char *out;       /* the dialect name or pattern */
+    const char *construct; /* REFUSE: the construct's name for the report */
+    const char *reason;    /* REFUSE: why; others: a note for the report, or NULL */
+} tr_callmap;
+
+/* The entry for `name`, or NULL when it is not a known CUDA function. */
+const tr_callmap *tr_map_call(const char *name);
+/* Every entry, for the documentation. */
+const tr_callmap *tr_map_table(int *count);
+
+#endif

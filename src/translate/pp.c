@@ -1,0 +1,810 @@
+/* pp.c — see pp.h. Macros are expanded with a stack of the macros being expanded (so a macro
+ * never expands inside itself), arguments are fully expanded before substitution except next to
+ * # and ##, and every token a macro produces carries the line of the macro's use. */
+#include "translate/pp.h"
+
+#include <ctype.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/fs.h"
+
+enum { PP_MAX_FILE = 16 << 20, PP_MAX_DEPTH = 32, PP_MAX_OUT = 8 << 20, PP_MAX_EXPAND_DEPTH = 200 };
+
+typedef struct macro {
+    char *name;
+    bool fn, variadic, kept;
+    char **params;
+    int nparams;
+    tr_tokens body;
+} macro;
+
+typedef struct pp {
+    macro *m;
+    size_t nm, capm;
+    tr_pp_result *res;
+    const tr_pp_options *opt;
+    char *err;
+    size_t errlen;
+    int depth;
+    const char *active[PP_MAX_EXPAND_DEPTH]; /* macros being expanded */
+    int nactive;
+} pp;
+
+#define PP_FAIL(p, ...)                                                                            \
+    do {                                                                                           \
+        snprintf((p)->err, (p)->errlen, __VA_ARGS__);                                              \
+        return -1;                                                                                 \
+    } while (0)
+
+static const char *fname(pp *p, int file)
+{
+    return file >= 0 && (size_t)file < p->res->nfiles ? p->res->files[file] : "?";
+}
+
+static macro *find_macro(pp *p, const char *name)
+{
+    for (size_t i = 0; i < p->nm; i++)
+        if (strcmp(p->m[i].name, name) == 0) return &p->m[i];
+    return NULL;
+}
+
+static void macro_free(macro *m)
+{
+    free(m->name);
+    for (int i = 0; i < m->nparams; i++)
+        free(m->params[i]);
+    free(m->params);
+    tr_tokens_free(&m->body);
+}
+
+static void undef(pp *p, const char *name)
+{
+    for (size_t i = 0; i < p->nm; i++)
+        if (strcmp(p->m[i].name, name) == 0) {
+            macro_free(&p->m[i]);
+            p->m[i] = p->m[--p->nm];
+            return;
+        }
+}
+
+/* A body that is one number, possibly negated and parenthesised: kept by name in the output. */
+static bool constant_body(const tr_tokens *b)
+{
+    size_t i = 0, n = b->n;
+    if (n >= 2 && strcmp(b->v[0].text, "(") == 0 && strcmp(b->v[n - 1].text, ")") == 0) i = 1, n--;
+    if (i < n && strcmp(b->v[i].text, "-") == 0) i++;
+    return i + 1 == n && b->v[i].kind == TR_NUMBER;
+}
+
+static int define(pp *p, const tr_tokens *d, size_t start, int file, int line, bool from_cli)
+{
+    if (start >= d->n || d->v[start].kind != TR_IDENT)
+        PP_FAIL(p, "%s:%d: #define needs a macro name", fname(p, file), line);
+    macro m = {0};
+    m.name = strdup(d->v[start].text);
+    size_t i = start + 1;
+    /* function-like only when '(' follows the name with no space: compare columns */
+    if (i < d->n && strcmp(d->v[i].text, "(") == 0 &&
+        (from_cli || d->v[i].col == d->v[start].col + (int)strlen(d->v[start].text))) {
+        m.fn = true;
+        i++;
+        while (i < d->n && strcmp(d->v[i].text, ")") != 0) {
+            if (strcmp(d->v[i].text, "...") == 0) {
+                m.variadic = true;
+                i++;
+                break;
+            }
+            if (d->v[i].kind != TR_IDENT) {
+                macro_free(&m);
+                PP_FAIL(p, "%s:%d: bad parameter list in #define", fname(p, file), line);
+            }
+            char **np = realloc(m.params, (size_t)(m.nparams + 1) * sizeof *np);
+            if (!np) {
+                macro_free(&m);
+                PP_FAIL(p, "out of memory");
+            }
+            m.params = np;
+            m.params[m.nparams++] = strdup(d->v[i].text);
+            i++;
+            if (i < d->n && strcmp(d->v[i].text, ",") == 0) i++;
+        }
+        if (i >= d->n || strcmp(d->v[i].text, ")") != 0) {
+            macro_free(&m);
+            PP_FAIL(p, "%s:%d: unterminated parameter list in #define", fname(p, file), line);
+        }
+        i++;
+    }
+    for (; i < d->n && d->v[i].kind != TR_EOF; i++) {
+        tr_token t = d->v[i];
+        t.file = file;
+        t.line = line;
+        if (tr_tokens_push(&m.body, &t)) {
+            macro_free(&m);
+            PP_FAIL(p, "out of memory");
+        }
+    }
+    m.kept = !m.fn && constant_body(&m.body);
+    undef(p, m.name);
+    if (p->nm == p->capm) {
+        size_t cap = p->capm ? p->capm * 2 : 64;
+        macro *nm = realloc(p->m, cap * sizeof *nm);
+        if (!nm) {
+            macro_free(&m);
+            PP_FAIL(p, "out of memory");
+        }
+        p->m = nm;
+        p->capm = cap;
+    }
+    p->m[p->nm++] = m;
+    if (m.kept && !from_cli) {
+        tr_pp_result *r = p->res;
+        tr_kept_macro *k = realloc(r->kept, (r->nkept + 1) * sizeof *k);
+        if (!k) PP_FAIL(p, "out of memory");
+        r->kept = k;
+        size_t len = 0;
+        for (size_t j = 0; j < m.body.n; j++)
+            len += strlen(m.body.v[j].text);
+        char *body = calloc(1, len + 1);
+        for (size_t j = 0; body && j < m.body.n; j++)
+            strcat(body, m.body.v[j].text);
+        /* a redefinition replaces the earlier entry */
+        size_t at = r->nkept;
+        for (size_t j = 0; j < r->nkept; j++)
+            if (strcmp(r->kept[j].name, m.name) == 0) {
+                free(r->kept[j].name);
+                free(r->kept[j].body);
+                at = j;
+            }
+        r->kept[at] = (tr_kept_macro){strdup(m.name), body, file, line};
+        if (at == r->nkept) r->nkept++;
+    }
+    return 0;
+}
+
+static bool is_active(pp *p, const char *name)
+{
+    for (int i = 0; i < p->nactive; i++)
+        if (strcmp(p->active[i], name) == 0) return true;
+    return false;
+}
+
+static int push_tok(pp *p, tr_tokens *out, const tr_token *t)
+{
+    if (out->n >= PP_MAX_OUT)
+        PP_FAIL(p, "%s:%d: macro expansion runs away (over %d tokens)", fname(p, t->file), t->line,
+                PP_MAX_OUT);
+    if (tr_tokens_push(out, t)) PP_FAIL(p, "out of memory");
+    return 0;
+}
+
+static int expand(pp *p, const tr_token *in, size_t n, tr_tokens *out, bool expand_kept,
+                  int use_file, int use_line);
+
+static int param_index(const macro *m, const char *name)
+{
+    for (int i = 0; i < m->nparams; i++)
+        if (strcmp(m->params[i], name) == 0) return i;
+    if (m->variadic && strcmp(name, "__VA_ARGS__") == 0) return m->nparams;
+    return -1;
+}
+
+/* Joins two tokens' text and lexes the result back into one token (##). */
+static int paste(pp *p, tr_tokens *out, const tr_token *right)
+{
+    if (out->n == 0) return push_tok(p, out, right);
+    tr_token *left = &out->v[out->n - 1];
+    size_t ll = strlen(left->text), rl = strlen(right->text);
+    char *joined = malloc(ll + rl + 1);
+    if (!joined) PP_FAIL(p, "out of memory");
+    memcpy(joined, left->text, ll);
+    memcpy(joined + ll, right->text, rl + 1);
+    tr_tokens lexed = {0};
+    char err[256];
+    if (tr_lex("##", left->file, joined, ll + rl, &lexed, err, sizeof err) != 0 || lexed.n != 2) {
+        tr_tokens_free(&lexed);
+        free(joined);
+        PP_FAIL(p, "%s:%d: pasting \"%s\" and \"%s\" does not give a valid token",
+                fname(p, left->file), left->line, left->text, right->text);
+    }
+    free(left->text);
+    left->text = joined;
+    left->kind = lexed.v[0].kind;
+    tr_tokens_free(&lexed);
+    return 0;
+}
+
+static int stringize(pp *p, tr_tokens *out, const tr_tokens *arg, int file, int line)
+{
+    size_t len = 3;
+    for (size_t i = 0; i < arg->n; i++)
+        len += 2 * strlen(arg->v[i].text) + 1;
+    char *s = malloc(len);
+    if (!s) PP_FAIL(p, "out of memory");
+    size_t k = 0;
+    s[k++] = '"';
+    for (size_t i = 0; i < arg->n; i++) {
+        if (i) s[k++] = ' ';
+        for (const char *c = arg->v[i].text; *c; c++) {
+            if ((arg->v[i].kind == TR_STRING || arg->v[i].kind == TR_CHAR) &&
+                (*c == '"' || *c == '\\'))
+                s[k++] = '\\';
+            s[k++] = *c;
+        }
+    }
+    s[k++] = '"';
+    s[k] = '\0';
+    tr_token t = {TR_STRING, s, file, line, 1, false};
+    int rc = push_tok(p, out, &t);
+    free(s);
+    return rc;
+}
+
+static int substitute(pp *p, const macro *m, tr_tokens *args, int nargs, tr_tokens *out,
+                      bool expand_kept, int file, int line)
+{
+    for (size_t i = 0; i < m->body.n; i++) {
+        const tr_token *t = &m->body.v[i];
+        bool paste_next = i + 1 < m->body.n && strcmp(m->body.v[i + 1].text, "##") == 0;
+        bool paste_prev = i > 0 && strcmp(m->body.v[i - 1].text, "##") == 0;
+        if (strcmp(t->text, "##") == 0) continue;
+        if (m->fn && strcmp(t->text, "#") == 0 && i + 1 < m->body.n) {
+            int pi = param_index(m, m->body.v[i + 1].text);
+            if (pi >= 0 && pi < nargs) {
+                if (stringize(p, out, &args[pi], file, line)) return -1;
+                i++;
+                continue;
+            }
+        }
+        int pi = m->fn && t->kind == TR_IDENT ? param_index(m, t->text) : -1;
+        if (pi >= 0) {
+            const tr_tokens *a = pi < nargs ? &args[pi] : NULL;
+            if (paste_next || paste_prev) {
+                for (size_t j = 0; a && j < a->n; j++) {
+                    tr_token c = a->v[j];
+                    c.file = file, c.line = line;
+                    if (j == 0 && paste_prev ? paste(p, out, &c) : push_tok(p, out, &c)) return -1;
+                }
+            } else if (a && expand(p, a->v, a->n, out, expand_kept, file, line)) {
+                return -1;
+            }
+            continue;
+        }
+        tr_token c = *t;
+        c.file = file, c.line = line;
+        if (paste_prev ? paste(p, out, &c) : push_tok(p, out, &c)) return -1;
+    }
+    return 0;
+}
+
+/* Collects the arguments of a function-like macro whose '(' is at in[*i]. */
+static int collect_args(pp *p, const macro *m, const tr_token *in, size_t n, size_t *i,
+                        tr_tokens **args, int *nargs)
+{
+    int cap = m->nparams + 2, k = 0, depth = 0;
+    tr_tokens *a = calloc((size_t)cap, sizeof *a);
+    if (!a) PP_FAIL(p, "out of memory");
+    const tr_token *open = &in[*i];
+    size_t j = *i + 1;
+    for (; j < n; j++) {
+        const char *s = in[j].text;
+        if (in[j].kind == TR_PUNCT && strcmp(s, "(") == 0) depth++;
+        if (in[j].kind == TR_PUNCT && strcmp(s, ")") == 0) {
+            if (depth == 0) break;
+            depth--;
+        }
+        if (in[j].kind == TR_PUNCT && strcmp(s, ",") == 0 && depth == 0 &&
+            !(m->variadic && k >= m->nparams)) {
+            if (++k >= cap) {
+                tr_tokens *na = realloc(a, (size_t)(cap * 2) * sizeof *na);
+                if (!na) break;
+                memset(na + cap, 0, (size_t)cap * sizeof *na);
+                a = na;
+                cap *= 2;
+            }
+            continue;
+        }
+        if (tr_tokens_push(&a[k], &in[j])) break;
+    }
+    if (j >= n) {
+        for (int q = 0; q < cap; q++)
+            tr_tokens_free(&a[q]);
+        free(a);
+        PP_FAIL(p, "%s:%d: unterminated call of macro %s", fname(p, open->file), open->line,
+                m->name);
+    }
+    *nargs = (k == 0 && a[0].n == 0 && m->nparams == 0) ? 0 : k + 1;
+    int want = m->nparams + (m->variadic ? 1 : 0);
+    if (*nargs != want && !(m->variadic && *nargs == m->nparams)) {
+        for (int q = 0; q < cap; q++)
+            tr_tokens_free(&a[q]);
+        free(a);
+        PP_FAIL(p, "%s:%d: macro %s takes %d argument%s, got %d", fname(p, open->file), open->line,
+                m->name, m->nparams, m->nparams == 1 ? "" : "s", *nargs);
+    }
+    *i = j;
+    *args = a;
+    *nargs = cap; /* caller frees all cap slots */
+    return 0;
+}
+
+static int expand(pp *p, const tr_token *in, size_t n, tr_tokens *out, bool expand_kept,
+                  int use_file, int use_line)
+{
+    for (size_t i = 0; i < n; i++) {
+        const tr_token *t = &in[i];
+        macro *m = t->kind == TR_IDENT ? find_macro(p, t->text) : NULL;
+        if (!m || is_active(p, m->name) || (m->kept && !expand_kept) ||
+            (m->fn && !(i + 1 < n && strcmp(in[i + 1].text, "(") == 0))) {
+            tr_token c = *t;
+            if (use_file >= 0) c.file = use_file, c.line = use_line;
+            if (push_tok(p, out, &c)) return -1;
+            continue;
+        }
+        if (p->nactive >= PP_MAX_EXPAND_DEPTH)
+            PP_FAIL(p, "%s:%d: macros nest deeper than %d", fname(p, t->file), t->line,
+                    PP_MAX_EXPAND_DEPTH);
+        int file = use_file >= 0 ? use_file : t->file, line = use_file >= 0 ? use_line : t->line;
+        tr_tokens *args = NULL;
+        int nslots = 0;
+        if (m->fn) {
+            size_t j = i + 1;
+            if (collect_args(p, m, in, n, &j, &args, &nslots)) return -1;
+            i = j;
+        }
+        tr_tokens body = {0};
+        int rc = substitute(p, m, args, nslots, &body, expand_kept, file, line);
+        for (int q = 0; q < nslots; q++)
+            tr_tokens_free(&args[q]);
+        free(args);
+        if (rc == 0) {
+            p->active[p->nactive++] = m->name;
+            rc = expand(p, body.v, body.n, out, expand_kept, file, line);
+            p->nactive--;
+        }
+        tr_tokens_free(&body);
+        if (rc) return -1;
+    }
+    return 0;
+}
+
+/* ---- #if expressions -------------------------------------------------------------------- */
+typedef struct cexpr {
+    const tr_token *t;
+    size_t n, i;
+    bool bad;
+} cexpr;
+
+static long long ce_cond(cexpr *c);
+
+static const char *ce_peek(cexpr *c)
+{
+    return c->i < c->n ? c->t[c->i].text : "";
+}
+
+static bool ce_eat(cexpr *c, const char *s)
+{
+    if (c->i < c->n && strcmp(c->t[c->i].text, s) == 0) {
+        c->i++;
+        return true;
+    }
+    return false;
+}
+
+static long long ce_primary(cexpr *c)
+{
+    if (c->i >= c->n) {
+        c->bad = true;
+        return 0;
+    }
+    const tr_token *t = &c->t[c->i];
+    if (ce_eat(c, "(")) {
+        long long v = ce_cond(c);
+        if (!ce_eat(c, ")")) c->bad = true;
+        return v;
+    }
+    if (ce_eat(c, "-")) return -ce_primary(c);
+    if (ce_eat(c, "+")) return ce_primary(c);
+    if (ce_eat(c, "!")) return !ce_primary(c);
+    if (ce_eat(c, "~")) return ~ce_primary(c);
+    c->i++;
+    if (t->kind == TR_NUMBER) {
+        char *end;
+        long long v = (long long)strtoull(t->text, &end, 0);
+        while (*end == 'u' || *end == 'U' || *end == 'l' || *end == 'L')
+            end++;
+        if (*end) c->bad = true;
+        return v;
+    }
+    if (t->kind == TR_CHAR) return (unsigned char)t->text[1];
+    if (t->kind == TR_IDENT) return 0; /* an identifier left after expansion is 0 */
+    c->bad = true;
+    return 0;
+}
+
+static long long ce_bin(cexpr *c, int level)
+{
+    static const char *const ops[][4] = {
+        {"||"},
+        {"&&"},
+        {"|"},
+        {"^"},
+        {"&"},
+        {"==", "!="},
+        {"<", ">", "<=", ">="},
+        {"<<", ">>"},
+        {"+", "-"},
+        {"*", "/", "%"},
+    };
+    if (level == 10) return ce_primary(c);
+    long long v = ce_bin(c, level + 1);
+    for (;;) {
+        const char *op = NULL;
+        for (int k = 0; k < 4 && ops[level][k]; k++)
+            if (strcmp(ce_peek(c), ops[level][k]) == 0) op = ops[level][k];
+        if (!op) return v;
+        c->i++;
+        long long r = ce_bin(c, level + 1);
+        if (!strcmp(op, "||"))
+            v = v || r;
+        else if (!strcmp(op, "&&"))
+            v = v && r;
+        else if (!strcmp(op, "|"))
+            v |= r;
+        else if (!strcmp(op, "^"))
+            v ^= r;
+        else if (!strcmp(op, "&"))
+            v &= r;
+        else if (!strcmp(op, "=="))
+            v = v == r;
+        else if (!strcmp(op, "!="))
+            v = v != r;
+        else if (!strcmp(op, "<"))
+            v = v < r;
+        else if (!strcmp(op, ">"))
+            v = v > r;
+        else if (!strcmp(op, "<="))
+            v = v <= r;
+        else if (!strcmp(op, ">="))
+            v = v >= r;
+        else if (!strcmp(op, "<<"))
+            v = (r >= 0 && r < 64) ? (long long)((unsigned long long)v << r) : 0;
+        else if (!strcmp(op, ">>"))
+            v = (r >= 0 && r < 64) ? v >> r : 0;
+        else if (!strcmp(op, "+"))
+            v = (long long)((unsigned long long)v + (unsigned long long)r);
+        else if (!strcmp(op, "-"))
+            v = (long long)((unsigned long long)v - (unsigned long long)r);
+        else if (!strcmp(op, "*"))
+            v = (long long)((unsigned long long)v * (unsigned long long)r);
+        else if (r == 0 || (v == (-9223372036854775807LL - 1) && r == -1))
+            c->bad = true, v = 0;
+        else
+            v = !strcmp(op, "/") ? v / r : v % r;
+    }
+}
+
+static long long ce_cond(cexpr *c)
+{
+    long long v = ce_bin(c, 0);
+    if (ce_eat(c, "?")) {
+        long long a = ce_cond(c);
+        if (!ce_eat(c, ":")) c->bad = true;
+        long long b = ce_cond(c);
+        return v ? a : b;
+    }
+    return v;
+}
+
+/* Evaluates the tokens of an #if / #elif line after the directive name. */
+static int eval_if(pp *p, const tr_tokens *d, size_t start, int file, int line, bool *value)
+{
+    tr_tokens pre = {0}, ex = {0};
+    for (size_t i = start; i < d->n && d->v[i].kind != TR_EOF; i++) {
+        if (d->v[i].kind == TR_IDENT && strcmp(d->v[i].text, "defined") == 0) {
+            size_t j = i + 1;
+            bool paren = j < d->n && strcmp(d->v[j].text, "(") == 0;
+            if (paren) j++;
+            if (j >= d->n || d->v[j].kind != TR_IDENT) {
+                tr_tokens_free(&pre);
+                PP_FAIL(p, "%s:%d: 'defined' needs a macro name", fname(p, file), line);
+            }
+            tr_token one = {TR_NUMBER, find_macro(p, d->v[j].text) ? "1" : "0", file, line, 1,
+                            false};
+            if (tr_tokens_push(&pre, &one)) break;
+            i = j + (paren ? 1 : 0);
+            continue;
+        }
+        if (tr_tokens_push(&pre, &d->v[i])) break;
+    }
+    int rc = expand(p, pre.v, pre.n, &ex, true, -1, 0);
+    tr_tokens_free(&pre);
+    if (rc) {
+        tr_tokens_free(&ex);
+        return -1;
+    }
+    cexpr c = {ex.v, ex.n, 0, false};
+    long long v = ex.n ? ce_cond(&c) : 0;
+    bool bad = c.bad || c.i != c.n || ex.n == 0;
+    tr_tokens_free(&ex);
+    if (bad) PP_FAIL(p, "%s:%d: cannot evaluate this #if expression", fname(p, file), line);
+    *value = v != 0;
+    return 0;
+}
+
+/* ---- files and directives --------------------------------------------------------------- */
+static int add_file(pp *p, const char *path)
+{
+    tr_pp_result *r = p->res;
+    char **f = realloc(r->files, (r->nfiles + 1) * sizeof *f);
+    if (!f) return -1;
+    r->files = f;
+    r->files[r->nfiles] = strdup(path);
+    return (int)r->nfiles++;
+}
+
+static void note_system(pp *p, const char *name)
+{
+    tr_pp_result *r = p->res;
+    for (size_t i = 0; i < r->nsystem; i++)
+        if (strcmp(r->system_includes[i], name) == 0) return;
+    char **s = realloc(r->system_includes, (r->nsystem + 1) * sizeof *s);
+    if (!s) return;
+    r->system_includes = s;
+    r->system_includes[r->nsystem++] = strdup(name);
+}
+
+static int process_file(pp *p, const char *path, const char *text, size_t len, int incl_file,
+                        int incl_line);
+
+static char *dir_of(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? strndup(path, (size_t)(slash - path)) : strdup(".");
+}
+
+static int do_include(pp *p, const char *rest, int file, int line)
+{
+    while (*rest == ' ' || *rest == '\t')
+        rest++;
+    char close = *rest == '"' ? '"' : *rest == '<' ? '>' : 0;
+    const char *end = close ? strchr(rest + 1, close) : NULL;
+    if (!end) PP_FAIL(p, "%s:%d: #include needs \"file\" or <file>", fname(p, file), line);
+    char *name = strndup(rest + 1, (size_t)(end - rest - 1));
+    if (!name) PP_FAIL(p, "out of memory");
+    if (close == '>') { /* system and toolkit headers are not translated */
+        note_system(p, name);
+        free(name);
+        return 0;
+    }
+    if (p->depth >= PP_MAX_DEPTH) {
+        free(name);
+        PP_FAIL(p, "%s:%d: #include nested deeper than %d", fname(p, file), line, PP_MAX_DEPTH);
+    }
+    char *dir = dir_of(fname(p, file));
+    char *found = NULL;
+    char *cand = name[0] == '/' ? strdup(name) : gp_path_join(dir, name);
+    if (cand && gp_path_is_file(cand))
+        found = cand;
+    else
+        free(cand);
+    for (size_t i = 0; !found && p->opt && i < p->opt->ninclude_dirs; i++) {
+        cand = gp_path_join(p->opt->include_dirs[i], name);
+        if (cand && gp_path_is_file(cand))
+            found = cand;
+        else
+            free(cand);
+    }
+    free(dir);
+    if (!found) {
+        snprintf(p->err, p->errlen,
+                 "%s:%d: cannot find the header \"%s\" (looked beside the file%s)", fname(p, file),
+                 line, name, p->opt && p->opt->ninclude_dirs ? " and in -I folders" : "");
+        free(name);
+        return -1;
+    }
+    free(name);
+    size_t flen = 0;
+    char err[512];
+    char *text = gp_read_file(found, PP_MAX_FILE, false, &flen, err, sizeof err);
+    if (!text) {
+        free(found);
+        PP_FAIL(p, "%s:%d: %s", fname(p, file), line, err);
+    }
+    p->depth++;
+    int rc = process_file(p, found, text, flen, file, line);
+    p->depth--;
+    free(text);
+    free(found);
+    return rc;
+}
+
+typedef struct cond {
+    bool active; /* this branch's tokens are kept */
+    bool taken;  /* some branch was taken already */
+    bool parent; /* the enclosing region is active */
+    bool seen_else;
+} cond;
+
+static int process_file(pp *p, const char *path, const char *text, size_t len, int incl_file,
+                        int incl_line)
+{
+    int file = add_file(p, path);
+    if (file < 0) PP_FAIL(p, "out of memory");
+    tr_tokens toks = {0};
+    if (tr_lex(path, file, text, len, &toks, p->err, p->errlen) != 0) {
+        tr_tokens_free(&toks);
+        return -1;
+    }
+    (void)incl_file, (void)incl_line;
+    cond stack[64];
+    int sp = 0;
+    bool active = true;
+    int rc = 0;
+    size_t run_start = 0;
+    for (size_t i = 0; i <= toks.n && rc == 0; i++) {
+        bool directive = i < toks.n && toks.v[i].kind == TR_DIRECTIVE;
+        bool end = i == toks.n || toks.v[i].kind == TR_EOF;
+        if (!directive && !end) continue;
+        if (active && i > run_start)
+            rc = expand(p, toks.v + run_start, i - run_start, &p->res->toks, false, -1, 0);
+        run_start = i + 1;
+        if (end || rc) break;
+        const tr_token *dt = &toks.v[i];
+        tr_tokens d = {0};
+        char err[256];
+        if (tr_lex(path, file, dt->text, strlen(dt->text), &d, err, sizeof err) != 0) {
+            tr_tokens_free(&d);
+            snprintf(p->err, p->errlen, "%s:%d: malformed directive", path, dt->line);
+            rc = -1;
+            break;
+        }
+        for (size_t k = 0; k < d.n; k++)
+            d.v[k].line = dt->line;
+        const char *name = d.n > 1 ? d.v[0].text : "";
+        const char *rest = dt->text + strspn(dt->text, " \t");
+        rest += strlen(name);
+        if (!strcmp(name, "if") || !strcmp(name, "ifdef") || !strcmp(name, "ifndef")) {
+            if (sp >= 64) {
+                snprintf(p->err, p->errlen, "%s:%d: #if nested deeper than 64", path, dt->line);
+                rc = -1;
+            } else {
+                bool v = false;
+                if (active) {
+                    if (!strcmp(name, "if"))
+                        rc = eval_if(p, &d, 1, file, dt->line, &v);
+                    else if (d.n < 3 || d.v[1].kind != TR_IDENT) {
+                        snprintf(p->err, p->errlen, "%s:%d: #%s needs a macro name", path, dt->line,
+                                 name);
+                        rc = -1;
+                    } else {
+                        v = (find_macro(p, d.v[1].text) != NULL) == (strcmp(name, "ifdef") == 0);
+                    }
+                }
+                stack[sp++] = (cond){active && v, active && v, active, false};
+                active = active && v;
+            }
+        } else if (!strcmp(name, "elif") || !strcmp(name, "else")) {
+            if (sp == 0 || stack[sp - 1].seen_else) {
+                snprintf(p->err, p->errlen, "%s:%d: #%s without #if", path, dt->line, name);
+                rc = -1;
+            } else {
+                cond *c = &stack[sp - 1];
+                bool v = false;
+                if (!strcmp(name, "else")) {
+                    c->seen_else = true;
+                    v = true;
+                } else if (c->parent && !c->taken) {
+                    rc = eval_if(p, &d, 1, file, dt->line, &v);
+                }
+                c->active = c->parent && !c->taken && v;
+                c->taken = c->taken || c->active;
+                active = c->active;
+            }
+        } else if (!strcmp(name, "endif")) {
+            if (sp == 0) {
+                snprintf(p->err, p->errlen, "%s:%d: #endif without #if", path, dt->line);
+                rc = -1;
+            } else {
+                active = stack[--sp].parent;
+            }
+        } else if (!active) {
+            /* skipped region: other directives are not even looked at */
+        } else if (!strcmp(name, "define")) {
+            rc = define(p, &d, 1, file, dt->line, false);
+        } else if (!strcmp(name, "undef")) {
+            if (d.n > 1 && d.v[1].kind == TR_IDENT) undef(p, d.v[1].text);
+        } else if (!strcmp(name, "include")) {
+            rc = do_include(p, rest, file, dt->line);
+        } else if (!strcmp(name, "pragma")) {
+            while (*rest == ' ' || *rest == '\t')
+                rest++;
+            if (strncmp(rest, "unroll", 6) == 0) { /* other pragmas are the host compiler's */
+                tr_token t = {TR_DIRECTIVE, (char *)dt->text, file, dt->line, 1, true};
+                rc = push_tok(p, &p->res->toks, &t);
+            }
+        } else if (!strcmp(name, "error")) {
+            snprintf(p->err, p->errlen, "%s:%d: #error%s", path, dt->line, rest);
+            rc = -1;
+        } else if (!strcmp(name, "line") || !strcmp(name, "warning") || !strcmp(name, "ident") ||
+                   d.n <= 1) {
+            /* nothing to do */
+        } else {
+            snprintf(p->err, p->errlen, "%s:%d: unknown directive #%s", path, dt->line, name);
+            rc = -1;
+        }
+        tr_tokens_free(&d);
+    }
+    if (rc == 0 && sp > 0) {
+        snprintf(p->err, p->errlen, "%s: #if without #endif", path);
+        rc = -1;
+    }
+    tr_tokens_free(&toks);
+    return rc;
+}
+
+int tr_preprocess(const char *path, const tr_pp_options *opt, tr_pp_result *out, char *err,
+                  size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    pp p = {0};
+    p.res = out;
+    p.opt = opt;
+    p.err = err;
+    p.errlen = errlen;
+    /* What nvcc defines when it compiles device code (the lowest architecture CUDA 13 knows). */
+    static const char *const predefined[] = {"__CUDACC__=1", "__NVCC__=1", "__CUDA_ARCH__=750"};
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < 3 + (opt ? opt->ndefines : 0); i++) {
+        const char *def = i < 3 ? predefined[i] : opt->defines[i - 3];
+        const char *eq = strchr(def, '=');
+        size_t nl = eq ? (size_t)(eq - def) : strlen(def);
+        char *text = malloc(strlen(def) + 4);
+        if (!text) return -1;
+        snprintf(text, strlen(def) + 4, "%.*s %s", (int)nl, def, eq ? eq + 1 : "1");
+        tr_tokens d = {0};
+        if (tr_lex("<command line>", -1, text, strlen(text), &d, err, errlen) != 0)
+            rc = -1;
+        else
+            rc = define(&p, &d, 0, -1, 0, true);
+        tr_tokens_free(&d);
+        free(text);
+    }
+    if (rc == 0) {
+        size_t len = 0;
+        char *text = NULL;
+        if (opt && opt->source) {
+            rc = process_file(&p, path, opt->source, opt->source_len, -1, 0);
+        } else {
+            text = gp_read_file(path, PP_MAX_FILE, false, &len, err, errlen);
+            rc = text ? process_file(&p, path, text, len, -1, 0) : -1;
+            free(text);
+        }
+    }
+    if (rc == 0) {
+        tr_token eof = {TR_EOF, "", 0, 0, 1, true};
+        rc = tr_tokens_push(&out->toks, &eof);
+    }
+    for (size_t i = 0; i < p.nm; i++)
+        macro_free(&p.m[i]);
+    free(p.m);
+    if (rc) tr_pp_result_free(out);
+    return rc;
+}
+
+void tr_pp_result_free(tr_pp_result *r)
+{
+    tr_tokens_free(&r->toks);
+    for (size_t i = 0; i < r->nfiles; i++)
+        free(r->files[i]);
+    free(r->files);
+    for (size_t i = 0; i < r->nsystem; i++)
+        free(r->system_includes[i]);
+    free(r->system_includes);
+    for (size_t i = 0; i < r->nkept; i++)
+        free(r->kept[i].name), free(r->kept[i].body);
+    free(r->kept);
+    memset(r, 0, sizeof *r);
+}

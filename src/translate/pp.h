@@ -1,0 +1,43 @@
+/* pp.h — the translator's own small C preprocessor: #include of local headers, object- and
+ * function-like macros (# and ##, __VA_ARGS__), conditional compilation with constant
+ * expressions, `#pragma unroll` kept for the output. Object-like macros whose body is one number
+ * are kept by name (the translation keeps `TILE`, not `16`); every other macro is expanded. */
+#ifndef GP_TRANSLATE_PP_H
+#define GP_TRANSLATE_PP_H
+
+#include <stddef.h>
+
+#include "translate/lex.h"
+
+typedef struct tr_kept_macro {
+    char *name;
+    char *body; /* the number as written, e.g. "16" or "(-1)" */
+    int file, line;
+} tr_kept_macro;
+
+typedef struct tr_pp_result {
+    tr_tokens toks; /* the expanded program; TR_DIRECTIVE tokens only for "pragma ..." */
+    char **files;   /* file table: index -> path as opened */
+    size_t nfiles;
+    char **system_includes; /* <...> names seen, in order, deduplicated */
+    size_t nsystem;
+    tr_kept_macro *kept; /* constant macros kept by name, in definition order */
+    size_t nkept;
+} tr_pp_result;
+
+typedef struct tr_pp_options {
+    const char *const *include_dirs; /* searched after the including file's folder */
+    size_t ninclude_dirs;
+    const char *const *defines; /* "NAME" or "NAME=VALUE" */
+    size_t ndefines;
+    const char *source; /* NULL: read `path` from disk; else these bytes are its contents */
+    size_t source_len;
+} tr_pp_options;
+
+/* Preprocesses `path`. 0, or -1 with "FILE:LINE: reason" in err (unreadable file, include depth,
+ * malformed directive, unterminated #if, #error reached, runaway expansion). */
+int tr_preprocess(const char *path, const tr_pp_options *opt, tr_pp_result *out, char *err,
+                  size_t errlen);
+void tr_pp_result_free(tr_pp_result *r);
+
+#endif

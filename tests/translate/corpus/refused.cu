@@ -1,0 +1,29 @@
+// refused: one of each construct the translation refuses, with the lines the test expects.
+#include <cooperative_groups.h>
+
+__global__ void warp(float *o)
+{
+    o[0] = __shfl_down_sync(0xffffffffu, o[0], 1);
+}
+
+__global__ void ptx(int *o)
+{
+    asm("mov.u32 %0, 7;" : "=r"(o[0]));
+}
+
+__global__ void wide(unsigned long long *o)
+{
+    atomicAdd(o, 1ull);
+}
+
+__global__ void textures(float *o, cudaTextureObject_t t)
+{
+    o[0] = 1.0f;
+}
+
+__global__ void sharedfloat(float *o)
+{
+    __shared__ float s[4];
+    atomicAdd(&s[0], 1.0f);
+    o[0] = s[0];
+}

@@ -1,0 +1,386 @@
+/* test_translate.c — every accepted construct gives the dialect text it should, and every refused
+ * one is refused with its line and reason (the messages users read). Running the translations on
+ * real devices is test_translate_run.c; compiling them for CUDA is test_translate_compile.sh. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "translate/translate.h"
+#include "util/json.h"
+
+static gp_translate_result run(const char *src, bool partial)
+{
+    gp_translate_options o = {0};
+    o.partial = partial;
+    gp_translate_result r;
+    gp_translate("t.cu", src, strlen(src), &o, &r);
+    return r;
+}
+
+/* The translation of src must succeed and contain every fragment, in order. */
+static void expect_ok(const char *src, const char *const *frags)
+{
+    gp_translate_result r = run(src, false);
+    if (r.status != GP_TRANSLATE_OK) {
+        char *rep = r.report ? cJSON_Print(r.report) : NULL;
+        fail_msg("not translated (status %d): %s %s", r.status, r.error ? r.error : "",
+                 rep ? rep : "");
+    }
+    const char *at = r.output;
+    for (size_t i = 0; frags[i]; i++) {
+        const char *f = strstr(at, frags[i]);
+        if (!f) fail_msg("missing '%s' in:\n%s", frags[i], r.output);
+        at = f + strlen(frags[i]);
+    }
+    gp_translate_result_free(&r);
+}
+
+/* The translation must be refused at `line` with a reason containing `why`. */
+static void expect_refused(const char *src, int line, const char *construct, const char *why)
+{
+    gp_translate_result r = run(src, false);
+    if (r.status != GP_TRANSLATE_REFUSED)
+        fail_msg("status %d, want refused; output:\n%s", r.status, r.output ? r.output : "");
+    assert_null(r.output); /* nothing half-translated is passed off as complete */
+    const cJSON *x;
+    bool found = false;
+    cJSON_ArrayForEach(x, cJSON_GetObjectItem(r.report, "refusals"))
+    {
+        if ((int)cJSON_GetObjectItem(x, "line")->valuedouble == line &&
+            strstr(gp_json_str(x, "construct", ""), construct) &&
+            strstr(gp_json_str(x, "reason", ""), why))
+            found = true;
+    }
+    if (!found) {
+        char *rep = cJSON_Print(cJSON_GetObjectItem(r.report, "refusals"));
+        fail_msg("no refusal '%s' / '%s' at line %d; got %s", construct, why, line, rep);
+    }
+    /* --partial keeps the rest and marks the refusal */
+    gp_translate_result p = run(src, true);
+    assert_int_equal(p.status, GP_TRANSLATE_REFUSED);
+    assert_non_null(p.output);
+    assert_non_null(strstr(p.output, "GP_TODO(\""));
+    assert_non_null(strstr(p.output, "INCOMPLETE"));
+    gp_translate_result_free(&p);
+    gp_translate_result_free(&r);
+}
+
+static void kernels_and_parameters(void **state)
+{
+    (void)state;
+    expect_ok(
+        "__global__ void k(float *__restrict__ y, const float *x, float a, unsigned n) {\n"
+        "  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "  if (i < n) y[i] = a * x[i];\n}\n",
+        (const char *[]){"GP_KERNEL(k, GP_BUF(float, y), GP_CBUF(float, x), GP_VAL(float, a), "
+                         "GP_VAL(unsigned int, n))",
+                         "unsigned int i = (unsigned)gp_global_id(0);", "if (i < n) {",
+                         "y[i] = a * x[i];", NULL});
+}
+
+static void builtins_in_three_dimensions(void **state)
+{
+    (void)state;
+    expect_ok("__global__ void k(int *o) {\n"
+              "  o[0] = threadIdx.z + blockIdx.y * gridDim.x + blockDim.z;\n}\n",
+              (const char *[]){"(unsigned)gp_local_id(2) + (unsigned)gp_group_id(1) * "
+                               "(unsigned)gp_num_groups(0) + (unsigned)gp_local_size(2)",
+                               NULL});
+}
+
+static void value_parameters_assigned_are_copied(void **state)
+{
+    (void)state;
+    expect_ok("__global__ void k(int *o, int n) { n -= 1; o[0] = n; }\n",
+              (const char *[]){"GP_VAL(int, n_in))", "int n = n_in;", "n -= 1;", NULL});
+}
+
+static void shared_arrays_hoisted_to_kernel_scope(void **state)
+{
+    (void)state;
+    expect_ok("#define TILE 16\n"
+              "__global__ void k(float *o) {\n"
+              "  if (threadIdx.x < 4) {\n"
+              "    __shared__ float t[TILE][TILE + 1];\n"
+              "    t[0][threadIdx.x] = 1.0f; o[0] = t[0][0];\n  }\n}\n",
+              (const char *[]){"#define TILE 16", "GP_KERNEL(k",
+                               "{\n    GP_SHARED_DECL float t[TILE][TILE + 1];",
+                               "if ((unsigned)gp_local_id(0) < 4) {", NULL});
+}
+
+static void helper_shared_array_passed_down(void **state)
+{
+    (void)state;
+    expect_ok("__device__ float f(float v) {\n"
+              "  __shared__ float s[32];\n"
+              "  s[threadIdx.x] = v; __syncthreads(); return s[0];\n}\n"
+              "__global__ void k(float *o) { o[threadIdx.x] = f(o[0]); }\n",
+              (const char *[]){
+                  "GP_FUNC float f(float v, GP_SHARED float *s, unsigned int gp_threadIdx_x)",
+                  "s[gp_threadIdx_x] = v;", "gp_barrier();", "GP_SHARED_DECL float f_s[32];",
+                  "o[(unsigned)gp_local_id(0)] = f(o[0], f_s, (unsigned)gp_local_id(0));", NULL});
+}
+
+static void helper_cloned_per_address_space(void **state)
+{
+    (void)state;
+    expect_ok("__device__ float first(const float *p) { return p[0]; }\n"
+              "__global__ void k(float *o, const float *g) {\n"
+              "  __shared__ float s[8];\n  s[0] = g[1];\n"
+              "  o[0] = first(g) + first(s);\n}\n",
+              (const char *[]){"GP_FUNC float first(GP_GLOBAL const float *p)",
+                               "GP_FUNC float first_s(GP_SHARED const float *p)",
+                               "o[0] = first(g) + first_s(s);", NULL});
+}
+
+static void local_pointer_spaces_inferred(void **state)
+{
+    (void)state;
+    expect_ok("__global__ void k(float *o, int n) {\n"
+              "  __shared__ float s[8];\n  float acc[4];\n"
+              "  float *p = o + n;\n  float *q = &s[1];\n  float *r = acc;\n"
+              "  float *z; z = p + 1;\n"
+              "  r[0] = *q; *z = r[0];\n}\n",
+              (const char *[]){"GP_GLOBAL float *p = o + n;", "GP_SHARED float *q = &s[1];",
+                               "GP_PRIVATE float *r = acc;", "GP_GLOBAL float *z;", NULL});
+}
+
+static void dynamic_shared_block(void **state)
+{
+    (void)state;
+    expect_ok("__global__ void k(float *o) {\n"
+              "  extern __shared__ float buf[];\n  buf[threadIdx.x] = o[0];\n"
+              "  float *p = (float *)buf;\n  o[1] = p[0];\n}\n",
+              (const char *[]){"GP_KERNEL(k, GP_BUF(float, o), GP_DYN_SHARED(float, buf))",
+                               "GP_SHARED float *p = (GP_SHARED float *)buf;", NULL});
+}
+
+static void constant_data(void **state)
+{
+    (void)state;
+    expect_ok("__constant__ float c[3] = {1.0f, -2.0f, 0.5f};\n"
+              "__global__ void k(float *o) { const float *p = c; o[0] = c[1] + p[0]; }\n",
+              (const char *[]){"GP_CONSTANT_DECL float c[3] = {1.0f, -2.0f, 0.5f};",
+                               "GP_CONSTANT const float *p = c;", NULL});
+}
+
+static void atomics_mapped(void **state)
+{
+    (void)state;
+    expect_ok("__global__ void k(int *i, unsigned *u, float *f) {\n"
+              "  atomicAdd(i, 1); atomicMax(i, 3); atomicCAS(u, 0u, 1u); atomicExch(u, 2u);\n"
+              "  atomicAdd(f, 1.5f); atomicSub(i, 2); atomicMin(u, 1u);\n}\n",
+              (const char *[]){"gp_atomic_add(i, 1);", "gp_atomic_max(i, 3);",
+                               "gp_atomic_cas(u, 0u, 1u);", "gp_atomic_xchg(u, 2u);",
+                               "gp_atomic_add_float(f, 1.5f);", "gp_atomic_sub(i, 2);",
+                               "gp_atomic_min(u, 1u);", NULL});
+}
+
+static void math_mapped(void **state)
+{
+    (void)state;
+    expect_ok("__global__ void k(float *o, int a, int b) {\n"
+              "  float x = o[0];\n"
+              "  o[1] = __expf(x) + rsqrtf(x) + fmaf(x, x, 1.0f) + sqrt(x) + __fdividef(x, 3.0f);\n"
+              "  o[2] = min(x, 2.0f) + max(a, b) + __saturatef(x);\n}\n",
+              (const char *[]){"expf(x) + gp_rsqrt(x) + fmaf(x, x, 1.0f) + sqrtf(x) + (x / 3.0f)",
+                               "fminf(x, 2.0f) + gp_max(a, b) + gp_clamp(x, 0.0f, 1.0f)", NULL});
+}
+
+static void vectors_and_half(void **state)
+{
+    (void)state;
+    expect_ok("#include <cuda_fp16.h>\n"
+              "__global__ void k(float2 *v, __half *h, float4 *w) {\n"
+              "  float2 a = make_float2(1.0f, 2.0f); v[0] = a;\n"
+              "  w[0] = make_float4(a.x, a.y, 0.0f, 1.0f);\n"
+              "  h[0] = __float2half(__half2float(h[1]) * 2.0f);\n}\n",
+              (const char *[]){"GP_BUF(gp_float2, v), GP_BUF(gp_half, h), GP_BUF(gp_float4, w)",
+                               "gp_float2 a = gp_make_float2(1.0f, 2.0f);",
+                               "gp_make_float4(a.x, a.y, 0.0f, 1.0f)",
+                               "gp_float_to_half(gp_half_to_float(h[1]) * 2.0f)", NULL});
+}
+
+static void preprocessor_macros_and_conditions(void **state)
+{
+    (void)state;
+    expect_ok("#define SQ(x) ((x) * (x))\n#define N 4\n#define CAT(a, b) a##b\n"
+              "#if defined(__CUDACC__) && N > 2\n#define USE 1\n#else\n#define USE 0\n#endif\n"
+              "__global__ void CAT(k, 2)(float *o) {\n"
+              "#ifdef NOT_DEFINED\n  o[0] = 1.0f;\n#endif\n"
+              "#pragma unroll\n  for (int i = 0; i < N; i++) o[i] = SQ(o[i]) * USE;\n}\n",
+              (const char *[]){"#define N 4", "#define USE 1", "GP_KERNEL(k2", "#pragma unroll",
+                               "for (int i = 0; i < N; i++) {", "o[i] = o[i] * o[i] * USE;", NULL});
+}
+
+static void reserved_words_renamed_and_mixed_operators_parenthesised(void **state)
+{
+    (void)state;
+    expect_ok("__global__ void k(int *global, int local) {\n"
+              "  int device = local & 7 - 1; global[0] = device << 2 + 1;\n}\n",
+              (const char *[]){"GP_KERNEL(k, GP_BUF(int, global_), GP_VAL(int, local_))",
+                               "int device_ = local_ & (7 - 1);",
+                               "global_[0] = device_ << (2 + 1);", NULL});
+}
+
+static void double_precision_marked(void **state)
+{
+    (void)state;
+    gp_translate_result r =
+        run("__global__ void k(double *o) { double x = o[0]; o[0] = x * 2.0; }\n", false);
+    assert_int_equal(r.status, GP_TRANSLATE_OK);
+    assert_non_null(strstr(r.output, "GP_REQUIRES_FP64"));
+    cJSON *k = cJSON_GetArrayItem(cJSON_GetObjectItem(r.report, "kernels"), 0);
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItem(k, "fp64")));
+    cJSON *t = cJSON_GetObjectItem(k, "targets");
+    assert_true(cJSON_IsFalse(cJSON_GetObjectItem(t, "metal")));
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItem(t, "cpu")));
+    gp_translate_result_free(&r);
+}
+
+static void double_literal_in_float_code_is_noted(void **state)
+{
+    (void)state;
+    gp_translate_result r = run("__global__ void k(float *o) { o[0] = o[0] * 0.5; }\n", false);
+    assert_int_equal(r.status, GP_TRANSLATE_OK);
+    char *notes = cJSON_Print(cJSON_GetObjectItem(r.report, "notes"));
+    assert_non_null(strstr(notes, "0.5 is a double literal"));
+    free(notes);
+    gp_translate_result_free(&r);
+}
+
+static void host_code_is_skipped(void **state)
+{
+    (void)state;
+    expect_ok(
+        "#include <vector>\n#include <cstdio>\n"
+        "template <typename T> T twice(T v) { return v * 2; }\n"
+        "class Host { public: int x; };\n"
+        "__global__ void k(int *o) { o[0] = 1; }\n"
+        "int main() { std::vector<int> v(3); k<<<1, 1>>>(nullptr); printf(\"%d\", twice(3)); }\n",
+        (const char *[]){"GP_KERNEL(k, GP_BUF(int, o))", NULL});
+}
+
+static const char refuse_texture[] =
+    "__global__ void k(float *o, cudaTextureObject_t t) {\n  o[0] = tex1Dfetch<float>(t, 0);\n}\n";
+
+static void refusals(void **state)
+{
+    (void)state;
+    expect_refused(
+        "__global__ void k(float *o) {\n  o[0] = __shfl_down_sync(0xffffffff, o[0], 1);\n}\n", 2,
+        "warp shuffle", "SIMD width");
+    expect_refused("__global__ void k(float *o) {\n  __syncwarp();\n}\n", 2, "__syncwarp",
+                   "subgroup");
+    expect_refused("__global__ void k(int *o) {\n  asm(\"mov.u32 %0, 1;\" : \"=r\"(o[0]));\n}\n", 2,
+                   "inline PTX", "NVIDIA");
+    expect_refused("template <typename T>\n__global__ void k(T *o) { o[0] = 1; }\n", 1, "template",
+                   "one plain C function per type");
+    expect_refused("__global__ void k(unsigned long long *o) {\n  atomicAdd(o, 1ull);\n}\n", 2,
+                   "64-bit atomic", "32-bit");
+    expect_refused(
+        "__global__ void k(float *o) {\n  __shared__ float s[4];\n  atomicAdd(&s[0], 1.0f);\n"
+        "  o[0] = s[0];\n}\n",
+        3, "float atomic on shared memory", "global memory only");
+    expect_refused("__global__ void child(int *o) { o[0] = 1; }\n"
+                   "__global__ void k(int *o) {\n  child<<<1, 1>>>(o);\n}\n",
+                   3, "dynamic parallelism", "device code");
+    expect_refused(refuse_texture, 1, "cudaTextureObject_t", "texture");
+    expect_refused("#include <cooperative_groups.h>\n"
+                   "__global__ void k(int *o) {\n  cooperative_groups::this_grid().sync();\n}\n",
+                   3, "cooperative groups", "grid");
+    expect_refused("__global__ void k(float *o, int n) {\n  __shared__ float s[4];\n"
+                   "  float *p;\n  if (n) p = o; else p = s;\n  p[0] = 1.0f;\n}\n",
+                   3, "address space", "depends on control flow");
+    expect_refused("__global__ void k(float *o) {\n  float *p;\n  o[0] = 1.0f;\n}\n", 2,
+                   "address space", "never given an address");
+    expect_refused("__global__ void k(float3 *o) {\n  o[0].x = 1.0f;\n}\n", 1, "float3",
+                   "12 bytes");
+    expect_refused("__device__ int f(int n) { return n ? f(n - 1) : 0; }\n"
+                   "__global__ void k(int *o) { o[0] = f(3); }\n",
+                   1, "recursion", "recursion");
+    expect_refused("__device__ float g[16];\n__global__ void k(float *o) { o[0] = 1.0f; }\n", 1,
+                   "__device__ variable", "pass a buffer");
+    expect_refused("__global__ void k(int *o) {\n  o[0] = undefined_function(3);\n}\n", 2,
+                   "unknown function", "undefined_function");
+    expect_refused("__global__ void k(int *o) {\n  int a = o[0];\n  o[1] = max(a++, 3);\n}\n", 3,
+                   "max", "evaluates them twice");
+    expect_refused("__global__ void k(int *o) {\n  printf(\"%d\\n\", o[0]);\n}\n", 2,
+                   "string literal", "printf");
+}
+
+static void bad_input_is_an_error(void **state)
+{
+    (void)state;
+    const char *const cases[][2] = {
+        {"__global__ void k(int *o) { o[0] = 1;\n", "unbalanced braces"},
+        {"/* never closed\n__global__ void k() {}\n", "unterminated comment"},
+        {"#if 1\n__global__ void k(int *o) { o[0] = 1; }\n", "#if without #endif"},
+        {"#include \"missing_header.cuh\"\n", "cannot find the header \"missing_header.cuh\""},
+        {"#error stop here\n", "#error stop here"},
+        {"#define F(a, b) a\n__global__ void k(int *o) { o[0] = F(1); }\n", "takes 2 arguments"},
+        {"__global__ void k(int *o) { o[0] = '\\x01\n; }\n", "unterminated character"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        gp_translate_result r = run(cases[i][0], false);
+        if (r.status != GP_TRANSLATE_BAD_INPUT || !strstr(r.error, cases[i][1]) ||
+            !strstr(r.error, "t.cu:"))
+            fail_msg("case %zu: status %d, error '%s', want '%s'", i, r.status,
+                     r.error ? r.error : "", cases[i][1]);
+        assert_null(r.output);
+        gp_translate_result_free(&r);
+    }
+}
+
+static void report_lists_kernels_and_clones(void **state)
+{
+    (void)state;
+    gp_translate_result r = run(
+        "__device__ float f(const float *p) { return p[0]; }\n"
+        "__global__ void a(float *o) { __shared__ float s[2]; s[0] = o[0]; o[1] = f(o) + f(s); }\n"
+        "__global__ void b(float *o) { o[0] = f(o); }\n",
+        false);
+    assert_int_equal(r.status, GP_TRANSLATE_OK);
+    const cJSON *rep = r.report;
+    assert_string_equal(gp_json_str(rep, "schema", ""), "gpuport.translate/1");
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(rep, "kernels")), 2);
+    const cJSON *h = cJSON_GetArrayItem(cJSON_GetObjectItem(rep, "helpers"), 0);
+    assert_string_equal(gp_json_str(h, "name", ""), "f");
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(h, "clones")), 2);
+    const cJSON *k = cJSON_GetArrayItem(cJSON_GetObjectItem(rep, "kernels"), 0);
+    const cJSON *p = cJSON_GetArrayItem(cJSON_GetObjectItem(k, "parameters"), 0);
+    assert_string_equal(gp_json_str(p, "kind", ""), "GP_BUF");
+    gp_translate_result_free(&r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(kernels_and_parameters),
+        cmocka_unit_test(builtins_in_three_dimensions),
+        cmocka_unit_test(value_parameters_assigned_are_copied),
+        cmocka_unit_test(shared_arrays_hoisted_to_kernel_scope),
+        cmocka_unit_test(helper_shared_array_passed_down),
+        cmocka_unit_test(helper_cloned_per_address_space),
+        cmocka_unit_test(local_pointer_spaces_inferred),
+        cmocka_unit_test(dynamic_shared_block),
+        cmocka_unit_test(constant_data),
+        cmocka_unit_test(atomics_mapped),
+        cmocka_unit_test(math_mapped),
+        cmocka_unit_test(vectors_and_half),
+        cmocka_unit_test(preprocessor_macros_and_conditions),
+        cmocka_unit_test(reserved_words_renamed_and_mixed_operators_parenthesised),
+        cmocka_unit_test(double_precision_marked),
+        cmocka_unit_test(double_literal_in_float_code_is_noted),
+        cmocka_unit_test(host_code_is_skipped),
+        cmocka_unit_test(refusals),
+        cmocka_unit_test(bad_input_is_an_error),
+        cmocka_unit_test(report_lists_kernels_and_clones),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
