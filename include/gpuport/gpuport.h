@@ -3,6 +3,9 @@
  *
  * Every function returns a gp_status (0 = GP_OK, negative = error); after an error,
  * gp_last_error() returns a message for the calling thread that names the cause and the fix.
+ * Handles are opaque pointers; no struct is passed by value and every size is explicit, so the
+ * API can be called from any FFI (Python ctypes included). Kernels are written in the portable
+ * dialect of <gpuport/kernel.h> (docs/dialect.md); this header is the host side (docs/runtime.md).
  */
 #ifndef GPUPORT_GPUPORT_H
 #define GPUPORT_GPUPORT_H
@@ -21,6 +24,9 @@ extern "C" {
 #else
 #define GP_API
 #endif
+
+/* The version of the kernel dialect; part of every kernel cache key. */
+#define GP_DIALECT_VERSION 1
 
 /* ---- status ------------------------------------------------------------------------------ */
 typedef enum gp_status {
@@ -43,6 +49,312 @@ GP_API const char *gp_last_error(void);
 GP_API const char *gp_status_name(gp_status status);
 /* Thread-safe. The library's version, "MAJOR.MINOR.PATCH". */
 GP_API const char *gp_version_string(void);
+
+/* ---- handles ------------------------------------------------------------------------------
+ * Every handle is created by a gp_<noun>_create/open function and given back with the matching
+ * gp_<noun>_release. A handle may be used from several threads where a function says so. */
+typedef struct gp_device gp_device;   /* one opened device, with its selection record */
+typedef struct gp_buffer gp_buffer;   /* memory on (or visible to) one device */
+typedef struct gp_program gp_program; /* dialect source built for one device */
+typedef struct gp_kernel gp_kernel;   /* one GP_KERNEL of a program, with its signature */
+typedef struct gp_queue gp_queue;     /* an in-order stream of commands on one device */
+typedef struct gp_event gp_event;     /* a point in a queue, with its completion time */
+
+/* ---- backends ---------------------------------------------------------------------------- */
+/* Ordered as `auto` tries them: cuda -> metal -> opencl -> cpu. */
+typedef enum gp_backend {
+    GP_BACKEND_CUDA = 0,
+    GP_BACKEND_METAL = 1,
+    GP_BACKEND_OPENCL = 2,
+    GP_BACKEND_CPU = 3,
+    GP_BACKEND_COUNT = 4
+} gp_backend;
+
+/* Thread-safe. "cuda", "metal", "opencl", "cpu"; "unknown" for anything else. */
+GP_API const char *gp_backend_name(gp_backend backend);
+
+/* ---- the selection record ----------------------------------------------------------------
+ * For every backend, in the order cuda -> metal -> opencl -> cpu: chosen, or why not. */
+typedef enum gp_select_outcome {
+    GP_SELECT_CHOSEN = 0,    /* this backend's device was opened */
+    GP_SELECT_AVAILABLE = 1, /* usable, but not needed (an earlier one was chosen, or the
+                                spec named another backend) */
+    GP_SELECT_LIBRARY_NOT_FOUND =
+        2,                     /* its runtime library is missing; detail says where we looked */
+    GP_SELECT_NO_DEVICE = 3,   /* the library loaded but reports no (matching) device */
+    GP_SELECT_INIT_ERROR = 4,  /* initialisation failed; `code` holds the backend's code */
+    GP_SELECT_EXCLUDED = 5,    /* excluded by GPUPORT_DEVICE */
+    GP_SELECT_NOT_BUILT = 6,   /* not built on this platform (Metal off Apple) */
+    GP_SELECT_OPEN_FAILED = 7, /* a device was found but opening it failed; see code/detail */
+    GP_SELECT_NOT_TRIED = 8,         /* not probed: an earlier backend was chosen, or the spec named
+                                        another backend */
+} gp_select_outcome;
+
+typedef struct gp_selection_entry {
+    int32_t backend;       /* a gp_backend */
+    int32_t outcome;       /* a gp_select_outcome */
+    int32_t code;          /* the backend's error code for INIT_ERROR / OPEN_FAILED, else 0 */
+    int32_t device_index;  /* CHOSEN: the device index within its backend; else -1 */
+    uint32_t device_count; /* devices this backend reports (0 when it could not be probed) */
+    uint32_t reserved;
+    char detail[512]; /* human words: "libcuda.so.1 not found (searched: ld.so paths,
+                         /usr/lib/wsl/lib)", "pocl: 1 device", ... */
+} gp_selection_entry;
+
+/* Thread-safe. "chosen", "available", "library not found", "no device", "init error",
+ * "excluded by GPUPORT_DEVICE", "not built on this platform", "open failed". */
+GP_API const char *gp_select_outcome_name(gp_select_outcome outcome);
+/* Thread-safe. Parses a device spec without opening anything: *backend is a gp_backend or -1
+ * for "auto", *index the device index or -1 when none was given. GP_ERR_INVALID_ARGUMENT with a
+ * message naming the accepted forms. */
+GP_API gp_status gp_device_spec_parse(const char *spec, int32_t *backend, int32_t *index);
+
+/* Thread-safe. What probing `backend` found in this process (probed once, on first use):
+ * outcome is AVAILABLE, LIBRARY_NOT_FOUND, NO_DEVICE, INIT_ERROR or NOT_BUILT. */
+GP_API gp_status gp_backend_probe(gp_backend backend, gp_selection_entry *out);
+
+/* ---- devices ----------------------------------------------------------------------------- */
+typedef struct gp_device_info {
+    int32_t backend; /* a gp_backend */
+    int32_t index;   /* index within its backend */
+    char spec[32];   /* the spec that opens exactly this device: "opencl:1" */
+    char name[256];
+    char vendor[128];
+    char driver_version[128];   /* driver / runtime / compiler version as the backend reports it */
+    char arch[64];              /* the architecture the kernel cache keys on: "sm_90", "x86_64" */
+    uint64_t total_memory;      /* bytes */
+    uint64_t max_shared_memory; /* bytes of shared (local/threadgroup) memory per group */
+    uint64_t max_buffer_size;   /* bytes in one allocation */
+    uint32_t compute_units;
+    uint32_t max_group_size;          /* work-items per group, all dimensions together */
+    uint32_t max_group_dims[3];       /* per-dimension limit of a group */
+    uint32_t simd_width;              /* warp / SIMD-group / vector width the backend reports */
+    int32_t compute_capability_major; /* CUDA only; 0 elsewhere */
+    int32_t compute_capability_minor;
+    uint32_t unified_memory; /* 1: host and device share memory (zero-copy buffers are free) */
+    uint32_t fp64;           /* 1: double is supported in kernels */
+    uint32_t fp16;           /* 1: half arithmetic is native (storage works everywhere) */
+    uint32_t reserved[7];
+} gp_device_info;
+
+/* Thread-safe. Probes every backend (once per process) and counts their devices. */
+GP_API gp_status gp_device_count(uint32_t *count);
+/* Thread-safe. Information about device `index` of the list above, without opening it. */
+GP_API gp_status gp_device_enumerate(uint32_t index, gp_device_info *info);
+
+/* Thread-safe. Opens a device by spec: "auto", "cpu", "opencl", "opencl:N", "cuda", "cuda:N",
+ * "metal", "metal:N" (NULL means "auto"). `auto` follows GPUPORT_DEVICE when it is set (a
+ * comma-separated list of specs, tried in order; backends it leaves out are recorded as
+ * excluded), else tries cuda -> metal -> opencl -> cpu and takes device 0 of the first backend
+ * that opens. A named backend never falls back to another: `cuda` without CUDA is an error whose
+ * message holds the reason. With GPUPORT_LOG=info the selection record goes to stderr.
+ * Each open returns a new handle; handles to the same device share its state and caches. */
+GP_API gp_status gp_device_open(const char *spec, gp_device **out);
+/* Thread-safe. Gives back a handle; the device's state goes when its last handle, buffer,
+ * program and queue have been released. NULL is a no-op. */
+GP_API gp_status gp_device_release(gp_device *device);
+/* Thread-safe. */
+GP_API gp_status gp_device_get_info(const gp_device *device, gp_device_info *info);
+/* Thread-safe. The selection record of this open: always GP_BACKEND_COUNT entries, in the order
+ * cuda -> metal -> opencl -> cpu. `*count` receives the number written (at most `cap`). */
+GP_API gp_status gp_device_selection(const gp_device *device, gp_selection_entry *entries,
+                                     uint32_t cap, uint32_t *count);
+/* Thread-safe. The record as text, one line per backend ("cuda: library not found: ..."), into
+ * buf (NUL-terminated, truncated to cap). `*needed` (optional) receives the full length + 1. */
+GP_API gp_status gp_device_selection_text(const gp_device *device, char *buf, size_t cap,
+                                          size_t *needed);
+/* Thread-safe. Waits until every command on every queue of the device has finished. */
+GP_API gp_status gp_device_synchronize(gp_device *device);
+
+/* ---- queues and events ------------------------------------------------------------------- *
+ * A queue runs its commands in order; different queues may overlap. Every device has a default
+ * queue (used wherever a function takes a queue and gets NULL). The CPU backend runs a command
+ * when it is enqueued, so its queues are trivially ordered. */
+
+/* Thread-safe. The device's default queue: owned by the device, never released. */
+GP_API gp_status gp_device_queue(gp_device *device, gp_queue **out);
+/* Thread-safe. A new queue. */
+GP_API gp_status gp_queue_create(gp_device *device, gp_queue **out);
+/* Thread-safe. Waits for the queue's commands, then frees it. NULL and the default queue are
+ * no-ops. */
+GP_API gp_status gp_queue_release(gp_queue *queue);
+/* Thread-safe (a queue may be fed from several threads; commands keep the order of the calls).
+ * Waits until every command enqueued so far has finished. */
+GP_API gp_status gp_queue_finish(gp_queue *queue);
+/* Thread-safe. Records an event at the current end of `queue`. It completes when every command
+ * enqueued before it has; its time is taken then. */
+GP_API gp_status gp_event_record(gp_queue *queue, gp_event **out);
+/* Thread-safe. Makes `queue` wait for `event` (recorded on any queue of the same device) before
+ * it runs later commands. The host does not block. */
+GP_API gp_status gp_queue_wait_event(gp_queue *queue, gp_event *event);
+/* Thread-safe. Blocks the host until the event completed. */
+GP_API gp_status gp_event_wait(gp_event *event);
+/* Thread-safe. Milliseconds between two completed events of the same device (waits for both). */
+GP_API gp_status gp_event_elapsed_ms(gp_event *start, gp_event *end, double *ms);
+/* Thread-safe. NULL is a no-op. */
+GP_API gp_status gp_event_release(gp_event *event);
+
+/* ---- buffers ----------------------------------------------------------------------------- */
+typedef enum gp_buffer_kind {
+    GP_BUFFER_DEVICE = 0, /* device memory; reached from the host only by read/write/copy */
+    GP_BUFFER_PINNED = 1, /* page-locked host memory the device reads (fast async copies);
+                             mappable */
+    GP_BUFFER_SHARED = 2, /* one allocation host and device both use (zero-copy on unified
+                             memory: Apple, CPU, integrated GPUs); mappable. Refused with
+                             GP_ERR_UNSUPPORTED where the device cannot share memory. */
+} gp_buffer_kind;
+
+/* Thread-safe. A buffer of `size` bytes (> 0). Contents are undefined until written. */
+GP_API gp_status gp_buffer_create(gp_device *device, gp_buffer_kind kind, size_t size,
+                                  gp_buffer **out);
+/* Thread-safe, but the caller must know no queued command still uses the buffer (finish the
+ * queue first). NULL is a no-op. */
+GP_API gp_status gp_buffer_release(gp_buffer *buffer);
+/* Thread-safe. */
+GP_API gp_status gp_buffer_size(const gp_buffer *buffer, size_t *size);
+GP_API gp_status gp_buffer_kind_of(const gp_buffer *buffer, gp_buffer_kind *kind);
+/* Not thread-safe on one buffer. Maps a PINNED or SHARED buffer into host memory: waits for
+ * the commands that use it, then gives a pointer to all `size` bytes. Between map and unmap the
+ * device must not use the buffer. GP_ERR_UNSUPPORTED for DEVICE buffers. */
+GP_API gp_status gp_buffer_map(gp_buffer *buffer, void **host_ptr);
+GP_API gp_status gp_buffer_unmap(gp_buffer *buffer);
+
+/* Blocking transfers, ordered after everything on the device's default queue; they return when
+ * the data has arrived. Thread-safe. Offsets and sizes in bytes, checked against the buffer. */
+GP_API gp_status gp_buffer_write(gp_buffer *dst, size_t offset, const void *src, size_t size);
+GP_API gp_status gp_buffer_read(gp_buffer *src, size_t offset, void *dst, size_t size);
+GP_API gp_status gp_buffer_copy(gp_buffer *dst, size_t dst_offset, gp_buffer *src,
+                                size_t src_offset, size_t size);
+/* Repeats `pattern` (1, 2, 4, 8 or 16 bytes; `offset` and `size` multiples of it). */
+GP_API gp_status gp_buffer_fill(gp_buffer *dst, size_t offset, const void *pattern,
+                                size_t pattern_size, size_t size);
+
+/* Asynchronous forms on `queue` (NULL: the buffer's device's default queue). They return once
+ * enqueued; host memory passed in must stay valid and unchanged (write) or unread (read) until
+ * the queue has finished them (gp_queue_finish or an event). Thread-safe. */
+GP_API gp_status gp_buffer_write_async(gp_queue *queue, gp_buffer *dst, size_t offset,
+                                       const void *src, size_t size);
+GP_API gp_status gp_buffer_read_async(gp_queue *queue, gp_buffer *src, size_t offset, void *dst,
+                                      size_t size);
+GP_API gp_status gp_buffer_copy_async(gp_queue *queue, gp_buffer *dst, size_t dst_offset,
+                                      gp_buffer *src, size_t src_offset, size_t size);
+GP_API gp_status gp_buffer_fill_async(gp_queue *queue, gp_buffer *dst, size_t offset,
+                                      const void *pattern, size_t pattern_size, size_t size);
+
+/* ---- programs ---------------------------------------------------------------------------- */
+enum {
+    GP_BUILD_FAST_MATH = 1u << 0, /* allow the compiler's fast/relaxed math (off by default) */
+    GP_BUILD_NO_CACHE = 1u << 1,  /* neither read nor write the kernel cache on disk */
+};
+
+typedef struct gp_build_options {
+    uint32_t struct_size;       /* sizeof(gp_build_options), for growth */
+    uint32_t flags;             /* GP_BUILD_* */
+    const char *source_name;    /* the name compile errors use ("saxpy.gpk"); NULL: "kernel.gpk" */
+    const char *const *defines; /* "NAME=VALUE" or "NAME", each defined before the source */
+    uint32_t num_defines;
+    uint32_t reserved;
+} gp_build_options;
+
+/* Thread-safe. Builds dialect source (`len` bytes; not NUL-terminated necessarily) for the
+ * device, through the in-process and the on-disk kernel cache. `options` may be NULL. A compile
+ * error is GP_ERR_BUILD with the compiler's log in gp_last_error(), every line naming the
+ * user's source_name and line. A kernel that needs double must write GP_REQUIRES_FP64; it is
+ * refused (GP_ERR_UNSUPPORTED) on devices without fp64. */
+GP_API gp_status gp_program_create(gp_device *device, const char *source, size_t len,
+                                   const gp_build_options *options, gp_program **out);
+/* Thread-safe. A program compiled into libgpuport at build time (its CPU code needs no compiler
+ * at run time; other backends build its embedded source as above). */
+GP_API gp_status gp_program_create_builtin(gp_device *device, const char *name, gp_program **out);
+/* Thread-safe. Names of the built-in programs: index 0..count-1; NULL past the end. */
+GP_API uint32_t gp_builtin_program_count(void);
+GP_API const char *gp_builtin_program_name(uint32_t index);
+/* Thread-safe. Kernels stay valid after their program is released. NULL is a no-op. */
+GP_API gp_status gp_program_release(gp_program *program);
+/* Thread-safe. Number of GP_KERNELs in the program, and the name of kernel `index`. */
+GP_API gp_status gp_program_kernel_count(const gp_program *program, uint32_t *count);
+GP_API gp_status gp_program_kernel_name(const gp_program *program, uint32_t index,
+                                        const char **name);
+
+/* ---- kernels ----------------------------------------------------------------------------- */
+typedef enum gp_arg_kind {
+    GP_ARG_BUFFER = 0,       /* GP_BUF(T, name): a buffer the kernel may write */
+    GP_ARG_CONST_BUFFER = 1, /* GP_CBUF(T, name): a buffer the kernel only reads */
+    GP_ARG_VALUE = 2,        /* GP_VAL(T, name): a scalar or small struct, by value */
+    GP_ARG_DYN_SHARED = 3,   /* GP_DYN_SHARED(T, name): the group's dynamic shared memory */
+} gp_arg_kind;
+
+typedef struct gp_arg_info {
+    int32_t kind;       /* a gp_arg_kind */
+    uint32_t size;      /* VALUE: sizeof(T); buffers and DYN_SHARED: sizeof the element T;
+                           0 when the type is not one the runtime knows (then unchecked) */
+    char type_name[64]; /* T as written: "float", "uint32_t", "gp_half" */
+    char name[64];      /* the parameter's name */
+} gp_arg_info;
+
+/* Thread-safe. Looks a kernel up by name; GP_ERR_NOT_FOUND (listing the program's kernels) if
+ * there is none. */
+GP_API gp_status gp_kernel_create(gp_program *program, const char *name, gp_kernel **out);
+/* Thread-safe. NULL is a no-op. */
+GP_API gp_status gp_kernel_release(gp_kernel *kernel);
+/* Thread-safe. The kernel's signature, parsed from its GP_KERNEL declaration. */
+GP_API gp_status gp_kernel_arg_count(const gp_kernel *kernel, uint32_t *count);
+GP_API gp_status gp_kernel_arg_info(const gp_kernel *kernel, uint32_t index, gp_arg_info *info);
+/* Thread-safe. Largest group (work-items) this kernel can launch with on its device. */
+GP_API gp_status gp_kernel_max_group_size(const gp_kernel *kernel, uint32_t *size);
+
+/* One launch argument. Fill it with the gp_arg_* helpers below (or by hand from an FFI). */
+typedef struct gp_arg {
+    int32_t kind; /* GP_ARG_BUFFER (for GP_BUF and GP_CBUF), GP_ARG_VALUE, GP_ARG_DYN_SHARED */
+    uint32_t reserved;
+    gp_buffer *buffer; /* BUFFER */
+    const void *value; /* VALUE: points at `size` bytes, copied at launch */
+    size_t size;       /* VALUE: byte size, must equal sizeof(T); DYN_SHARED: bytes to reserve */
+} gp_arg;
+
+static inline gp_arg gp_arg_buffer(gp_buffer *b)
+{
+    gp_arg a = {GP_ARG_BUFFER, 0, b, NULL, 0};
+    return a;
+}
+static inline gp_arg gp_arg_value(const void *v, size_t size)
+{
+    gp_arg a = {GP_ARG_VALUE, 0, NULL, v, size};
+    return a;
+}
+static inline gp_arg gp_arg_shared(size_t bytes)
+{
+    gp_arg a = {GP_ARG_DYN_SHARED, 0, NULL, NULL, bytes};
+    return a;
+}
+
+/* Thread-safe (kernels carry no argument state). Launches `kernel` on `queue` (NULL: the
+ * default queue of the kernel's device) over a `dims`-dimensional grid (1..3) of `global`
+ * work-items per dimension, in groups of `group` (NULL: the runtime chooses). The grid is
+ * rounded up to whole groups on every backend, and every work-item of every group runs: kernels
+ * compare gp_global_id() with their own size. Before anything runs, the arguments are checked
+ * against the signature (count, kind, value size, buffer device) and the group against the
+ * device's and the kernel's limits; a mismatch is GP_ERR_INVALID_ARGUMENT or GP_ERR_LAUNCH with a
+ * message naming the parameter. Returns once enqueued. */
+GP_API gp_status gp_kernel_launch(gp_queue *queue, gp_kernel *kernel, uint32_t dims,
+                                  const size_t *global, const size_t *group, uint32_t num_args,
+                                  const gp_arg *args);
+
+/* ---- kernel cache ------------------------------------------------------------------------ *
+ * Compiled kernels are kept on disk, keyed by a hash of (dialect version, backend, device,
+ * driver/compiler version, options, source). Folder: gp_cache_set_dir, else $GPUPORT_CACHE_DIR,
+ * else $XDG_CACHE_HOME/gpuport or ~/.cache/gpuport (~/Library/Caches/gpuport on macOS),
+ * created with mode 0700. */
+
+/* Thread-safe. Sets the folder for this process (NULL: back to the default). */
+GP_API gp_status gp_cache_set_dir(const char *path);
+/* Thread-safe. Writes the folder in use into buf (NUL-terminated); GP_ERR_INVALID_ARGUMENT if
+ * it does not fit, with `*needed` (optional) set to the size required. */
+GP_API gp_status gp_cache_get_dir(char *buf, size_t cap, size_t *needed);
+/* Thread-safe. Counts the entries and their bytes. */
+GP_API gp_status gp_cache_stats(uint64_t *entries, uint64_t *bytes);
+/* Thread-safe. Removes every entry of the folder (files gpuport did not write are left). */
+GP_API gp_status gp_cache_clear(void);
 
 #ifdef __cplusplus
 }

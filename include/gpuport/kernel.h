@@ -1,0 +1,732 @@
+/*
+ * kernel.h — the portable kernel dialect: one kernel source for CUDA C (NVRTC), OpenCL C 1.2,
+ * the Metal Shading Language and plain C on the CPU. The runtime puts this header in front of
+ * every kernel source (followed by `#line 1 "<source name>"`, so errors point at the user's
+ * lines); each compiler picks its own section below. Every rule and why: docs/dialect.md.
+ * The host never includes this file, except the CPU backend for the ABI types at the end.
+ */
+#ifndef GPUPORT_KERNEL_H
+#define GPUPORT_KERNEL_H
+
+#define GP_DIALECT 1
+
+/* ---- the signature machinery shared by all targets ------------------------------------------
+ * GP_KERNEL(name, GP_BUF(T, a), GP_CBUF(T, b), GP_VAL(T, c), GP_DYN_SHARED(T, d)) lists the
+ * parameters as (kind, type, name) triples; each target maps them, with their position, to its
+ * own parameter syntax. At most 16 parameters. */
+#define GP_BUF(T, name)        (GP__B, T, name)
+#define GP_CBUF(T, name)       (GP__C, T, name)
+#define GP_VAL(T, name)        (GP__V, T, name)
+#define GP_DYN_SHARED(T, name) (GP__D, T, name)
+
+#define GP__CAT(a, b)           GP__CAT_(a, b)
+#define GP__CAT_(a, b)          a##b
+#define GP__FIRST_(a, ...)      a
+#define GP__UNPACK(k, T, n)     k, T, n
+#define GP__AP(m, i, t)         GP__AP_(m, i, GP__UNPACK t)
+#define GP__AP_(m, i, ...)      GP__AP__(m, i, __VA_ARGS__)
+#define GP__AP__(m, i, k, T, n) m##k(i, T, n)
+#define GP__MAP(m, ...)         GP__CAT(GP__MAP_, GP__NARG(__VA_ARGS__))(m, __VA_ARGS__)
+#define GP__MAPL(m, ...)        GP__CAT(GP__MAPL_, GP__NARG(__VA_ARGS__))(m, __VA_ARGS__)
+#define GP__NPARAMS(...)        (GP__NARG(__VA_ARGS__) - 1)
+#define GP_KERNEL(...)          GP__KERNEL_X(GP__FIRST_(__VA_ARGS__, ~), __VA_ARGS__)
+#define GP__KERNEL_X(name, ...) GP__KERNEL(name, __VA_ARGS__)
+#define GP__NARG(...)                                                                              \
+    GP__NARG_(__VA_ARGS__, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, ~)
+#define GP__NARG_(_1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11, _12, _13, _14, _15, _16, _17, N,   \
+                  ...)                                                                             \
+    N
+#define GP__MAP_1(m, _n)
+#define GP__MAP_2(m, _n, a0)         GP__AP(m, 0, a0)
+#define GP__MAP_3(m, _n, a0, a1)     GP__AP(m, 0, a0) GP__AP(m, 1, a1)
+#define GP__MAP_4(m, _n, a0, a1, a2) GP__AP(m, 0, a0) GP__AP(m, 1, a1) GP__AP(m, 2, a2)
+#define GP__MAP_5(m, _n, a0, a1, a2, a3)                                                           \
+    GP__AP(m, 0, a0) GP__AP(m, 1, a1) GP__AP(m, 2, a2) GP__AP(m, 3, a3)
+#define GP__MAP_6(m, _n, a0, a1, a2, a3, a4)                                                       \
+    GP__AP(m, 0, a0) GP__AP(m, 1, a1) GP__AP(m, 2, a2) GP__AP(m, 3, a3) GP__AP(m, 4, a4)
+#define GP__MAP_7(m, _n, a0, a1, a2, a3, a4, a5)                                                   \
+    GP__AP(m, 0, a0)                                                                               \
+    GP__AP(m, 1, a1) GP__AP(m, 2, a2) GP__AP(m, 3, a3) GP__AP(m, 4, a4) GP__AP(m, 5, a5)
+#define GP__MAP_8(m, _n, a0, a1, a2, a3, a4, a5, a6)                                               \
+    GP__AP(m, 0, a0)                                                                               \
+    GP__AP(m, 1, a1) GP__AP(m, 2, a2) GP__AP(m, 3, a3) GP__AP(m, 4, a4) GP__AP(m, 5, a5)           \
+        GP__AP(m, 6, a6)
+#define GP__MAP_9(m, _n, a0, a1, a2, a3, a4, a5, a6, a7)                                           \
+    GP__AP(m, 0, a0)                                                                               \
+    GP__AP(m, 1, a1) GP__AP(m, 2, a2) GP__AP(m, 3, a3) GP__AP(m, 4, a4) GP__AP(m, 5, a5)           \
+        GP__AP(m, 6, a6) GP__AP(m, 7, a7)
+#define GP__MAP_10(m, _n, a0, a1, a2, a3, a4, a5, a6, a7, a8)                                      \
+    GP__AP(m, 0, a0)                                                                               \
+    GP__AP(m, 1, a1) GP__AP(m, 2, a2) GP__AP(m, 3, a3) GP__AP(m, 4, a4) GP__AP(m, 5, a5)           \
+        GP__AP(m, 6, a6) GP__AP(m, 7, a7) GP__AP(m, 8, a8)
+#define GP__MAP_11(m, _n, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9)                                  \
+    GP__AP(m, 0, a0)                                                                               \
+    GP__AP(m, 1, a1) GP__AP(m, 2, a2) GP__AP(m, 3, a3) GP__AP(m, 4, a4) GP__AP(m, 5, a5)           \
+        GP__AP(m, 6, a6) GP__AP(m, 7, a7) GP__AP(m, 8, a8) GP__AP(m, 9, a9)
+#define GP__MAP_12(m, _n, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10)                             \
+    GP__AP(m, 0, a0)                                                                               \
+    GP__AP(m, 1, a1) GP__AP(m, 2, a2) GP__AP(m, 3, a3) GP__AP(m, 4, a4) GP__AP(m, 5, a5)           \
+        GP__AP(m, 6, a6) GP__AP(m, 7, a7) GP__AP(m, 8, a8) GP__AP(m, 9, a9) GP__AP(m, 10, a10)
+#define GP__MAP_13(m, _n, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11)                        \
+    GP__AP(m, 0, a0)                                                                               \
+    GP__AP(m, 1, a1) GP__AP(m, 2, a2) GP__AP(m, 3, a3) GP__AP(m, 4, a4) GP__AP(m, 5, a5)           \
+        GP__AP(m, 6, a6) GP__AP(m, 7, a7) GP__AP(m, 8, a8) GP__AP(m, 9, a9) GP__AP(m, 10, a10)     \
+            GP__AP(m, 11, a11)
+#define GP__MAP_14(m, _n, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12)                   \
+    GP__AP(m, 0, a0)                                                                               \
+    GP__AP(m, 1, a1) GP__AP(m, 2, a2) GP__AP(m, 3, a3) GP__AP(m, 4, a4) GP__AP(m, 5, a5)           \
+        GP__AP(m, 6, a6) GP__AP(m, 7, a7) GP__AP(m, 8, a8) GP__AP(m, 9, a9) GP__AP(m, 10, a10)     \
+            GP__AP(m, 11, a11) GP__AP(m, 12, a12)
+#define GP__MAP_15(m, _n, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13)              \
+    GP__AP(m, 0, a0)                                                                               \
+    GP__AP(m, 1, a1) GP__AP(m, 2, a2) GP__AP(m, 3, a3) GP__AP(m, 4, a4) GP__AP(m, 5, a5)           \
+        GP__AP(m, 6, a6) GP__AP(m, 7, a7) GP__AP(m, 8, a8) GP__AP(m, 9, a9) GP__AP(m, 10, a10)     \
+            GP__AP(m, 11, a11) GP__AP(m, 12, a12) GP__AP(m, 13, a13)
+#define GP__MAP_16(m, _n, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14)         \
+    GP__AP(m, 0, a0)                                                                               \
+    GP__AP(m, 1, a1) GP__AP(m, 2, a2) GP__AP(m, 3, a3) GP__AP(m, 4, a4) GP__AP(m, 5, a5)           \
+        GP__AP(m, 6, a6) GP__AP(m, 7, a7) GP__AP(m, 8, a8) GP__AP(m, 9, a9) GP__AP(m, 10, a10)     \
+            GP__AP(m, 11, a11) GP__AP(m, 12, a12) GP__AP(m, 13, a13) GP__AP(m, 14, a14)
+#define GP__MAP_17(m, _n, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15)    \
+    GP__AP(m, 0, a0)                                                                               \
+    GP__AP(m, 1, a1) GP__AP(m, 2, a2) GP__AP(m, 3, a3) GP__AP(m, 4, a4) GP__AP(m, 5, a5)           \
+        GP__AP(m, 6, a6) GP__AP(m, 7, a7) GP__AP(m, 8, a8) GP__AP(m, 9, a9) GP__AP(m, 10, a10)     \
+            GP__AP(m, 11, a11) GP__AP(m, 12, a12) GP__AP(m, 13, a13) GP__AP(m, 14, a14)            \
+                GP__AP(m, 15, a15)
+#define GP__MAPL_1(m, _n)
+#define GP__MAPL_2(m, _n, a0)         GP__AP(m, 0, a0)
+#define GP__MAPL_3(m, _n, a0, a1)     GP__AP(m, 0, a0), GP__AP(m, 1, a1)
+#define GP__MAPL_4(m, _n, a0, a1, a2) GP__AP(m, 0, a0), GP__AP(m, 1, a1), GP__AP(m, 2, a2)
+#define GP__MAPL_5(m, _n, a0, a1, a2, a3)                                                          \
+    GP__AP(m, 0, a0), GP__AP(m, 1, a1), GP__AP(m, 2, a2), GP__AP(m, 3, a3)
+#define GP__MAPL_6(m, _n, a0, a1, a2, a3, a4)                                                      \
+    GP__AP(m, 0, a0), GP__AP(m, 1, a1), GP__AP(m, 2, a2), GP__AP(m, 3, a3), GP__AP(m, 4, a4)
+#define GP__MAPL_7(m, _n, a0, a1, a2, a3, a4, a5)                                                  \
+    GP__AP(m, 0, a0), GP__AP(m, 1, a1), GP__AP(m, 2, a2), GP__AP(m, 3, a3), GP__AP(m, 4, a4),      \
+        GP__AP(m, 5, a5)
+#define GP__MAPL_8(m, _n, a0, a1, a2, a3, a4, a5, a6)                                              \
+    GP__AP(m, 0, a0), GP__AP(m, 1, a1), GP__AP(m, 2, a2), GP__AP(m, 3, a3), GP__AP(m, 4, a4),      \
+        GP__AP(m, 5, a5), GP__AP(m, 6, a6)
+#define GP__MAPL_9(m, _n, a0, a1, a2, a3, a4, a5, a6, a7)                                          \
+    GP__AP(m, 0, a0), GP__AP(m, 1, a1), GP__AP(m, 2, a2), GP__AP(m, 3, a3), GP__AP(m, 4, a4),      \
+        GP__AP(m, 5, a5), GP__AP(m, 6, a6), GP__AP(m, 7, a7)
+#define GP__MAPL_10(m, _n, a0, a1, a2, a3, a4, a5, a6, a7, a8)                                     \
+    GP__AP(m, 0, a0), GP__AP(m, 1, a1), GP__AP(m, 2, a2), GP__AP(m, 3, a3), GP__AP(m, 4, a4),      \
+        GP__AP(m, 5, a5), GP__AP(m, 6, a6), GP__AP(m, 7, a7), GP__AP(m, 8, a8)
+#define GP__MAPL_11(m, _n, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9)                                 \
+    GP__AP(m, 0, a0), GP__AP(m, 1, a1), GP__AP(m, 2, a2), GP__AP(m, 3, a3), GP__AP(m, 4, a4),      \
+        GP__AP(m, 5, a5), GP__AP(m, 6, a6), GP__AP(m, 7, a7), GP__AP(m, 8, a8), GP__AP(m, 9, a9)
+#define GP__MAPL_12(m, _n, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10)                            \
+    GP__AP(m, 0, a0), GP__AP(m, 1, a1), GP__AP(m, 2, a2), GP__AP(m, 3, a3), GP__AP(m, 4, a4),      \
+        GP__AP(m, 5, a5), GP__AP(m, 6, a6), GP__AP(m, 7, a7), GP__AP(m, 8, a8), GP__AP(m, 9, a9),  \
+        GP__AP(m, 10, a10)
+#define GP__MAPL_13(m, _n, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11)                       \
+    GP__AP(m, 0, a0), GP__AP(m, 1, a1), GP__AP(m, 2, a2), GP__AP(m, 3, a3), GP__AP(m, 4, a4),      \
+        GP__AP(m, 5, a5), GP__AP(m, 6, a6), GP__AP(m, 7, a7), GP__AP(m, 8, a8), GP__AP(m, 9, a9),  \
+        GP__AP(m, 10, a10), GP__AP(m, 11, a11)
+#define GP__MAPL_14(m, _n, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12)                  \
+    GP__AP(m, 0, a0), GP__AP(m, 1, a1), GP__AP(m, 2, a2), GP__AP(m, 3, a3), GP__AP(m, 4, a4),      \
+        GP__AP(m, 5, a5), GP__AP(m, 6, a6), GP__AP(m, 7, a7), GP__AP(m, 8, a8), GP__AP(m, 9, a9),  \
+        GP__AP(m, 10, a10), GP__AP(m, 11, a11), GP__AP(m, 12, a12)
+#define GP__MAPL_15(m, _n, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13)             \
+    GP__AP(m, 0, a0), GP__AP(m, 1, a1), GP__AP(m, 2, a2), GP__AP(m, 3, a3), GP__AP(m, 4, a4),      \
+        GP__AP(m, 5, a5), GP__AP(m, 6, a6), GP__AP(m, 7, a7), GP__AP(m, 8, a8), GP__AP(m, 9, a9),  \
+        GP__AP(m, 10, a10), GP__AP(m, 11, a11), GP__AP(m, 12, a12), GP__AP(m, 13, a13)
+#define GP__MAPL_16(m, _n, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14)        \
+    GP__AP(m, 0, a0), GP__AP(m, 1, a1), GP__AP(m, 2, a2), GP__AP(m, 3, a3), GP__AP(m, 4, a4),      \
+        GP__AP(m, 5, a5), GP__AP(m, 6, a6), GP__AP(m, 7, a7), GP__AP(m, 8, a8), GP__AP(m, 9, a9),  \
+        GP__AP(m, 10, a10), GP__AP(m, 11, a11), GP__AP(m, 12, a12), GP__AP(m, 13, a13),            \
+        GP__AP(m, 14, a14)
+#define GP__MAPL_17(m, _n, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15)   \
+    GP__AP(m, 0, a0), GP__AP(m, 1, a1), GP__AP(m, 2, a2), GP__AP(m, 3, a3), GP__AP(m, 4, a4),      \
+        GP__AP(m, 5, a5), GP__AP(m, 6, a6), GP__AP(m, 7, a7), GP__AP(m, 8, a8), GP__AP(m, 9, a9),  \
+        GP__AP(m, 10, a10), GP__AP(m, 11, a11), GP__AP(m, 12, a12), GP__AP(m, 13, a13),            \
+        GP__AP(m, 14, a14), GP__AP(m, 15, a15)
+
+#define gp_min(a, b)        ((a) < (b) ? (a) : (b))
+#define gp_max(a, b)        ((a) > (b) ? (a) : (b))
+#define gp_clamp(x, lo, hi) gp_min(gp_max((x), (lo)), (hi))
+
+/* ============================================================================================
+ * CUDA C, compiled by NVRTC (__CUDACC_RTC__) or nvcc. The kernel is an `extern "C" __global__`
+ * wrapper that forwards to the user's body as a force-inlined device function: that is where
+ * the dynamic shared block (`extern __shared__`) gets its typed name. A GP_DYN_SHARED slot is an
+ * `unsigned int` holding its byte size (the launch passes the size as sharedMemBytes too).
+ * ============================================================================================ */
+#if defined(__CUDACC__) || defined(__CUDACC_RTC__)
+#define GP_TARGET_CUDA 1
+#if defined(__CUDACC_RTC__)
+typedef signed char int8_t;
+typedef short int16_t;
+typedef int int32_t;
+typedef long long int64_t;
+typedef unsigned char uint8_t;
+typedef unsigned short uint16_t;
+typedef unsigned int uint32_t;
+typedef unsigned long long uint64_t;
+#else
+#include <stdint.h>
+#endif
+#define GP_GLOBAL
+#define GP_SHARED
+#define GP_CONSTANT const
+#define GP_PRIVATE
+#define GP_SHARED_DECL   __shared__
+#define GP_CONSTANT_DECL __constant__ const
+#define GP_FUNC          __device__ __forceinline__
+#define GP_REQUIRES_FP64
+
+#define GP__CU_OUT_GP__B(i, T, n) T *n
+#define GP__CU_OUT_GP__C(i, T, n) const T *n
+#define GP__CU_OUT_GP__V(i, T, n) T n
+#define GP__CU_OUT_GP__D(i, T, n) unsigned int gp__dsz_##n
+#define GP__CU_IN_GP__B(i, T, n)  T *n
+#define GP__CU_IN_GP__C(i, T, n)  const T *n
+#define GP__CU_IN_GP__V(i, T, n)  T n
+#define GP__CU_IN_GP__D(i, T, n)  T *n
+#define GP__CU_FWD_GP__B(i, T, n) n
+#define GP__CU_FWD_GP__C(i, T, n) n
+#define GP__CU_FWD_GP__V(i, T, n) n
+#define GP__CU_FWD_GP__D(i, T, n) (T *)gp__dyn_shared
+#define GP__KERNEL(name, ...)                                                                      \
+    static __device__ __forceinline__ void gp__body_##name(GP__MAPL(GP__CU_IN_, __VA_ARGS__));     \
+    extern "C" __global__ void name(GP__MAPL(GP__CU_OUT_, __VA_ARGS__))                            \
+    {                                                                                              \
+        extern __shared__ __align__(16) unsigned char gp__dyn_shared[];                            \
+        gp__body_##name(GP__MAPL(GP__CU_FWD_, __VA_ARGS__));                                       \
+    }                                                                                              \
+    static __device__ __forceinline__ void gp__body_##name(GP__MAPL(GP__CU_IN_, __VA_ARGS__))
+
+__device__ __forceinline__ unsigned gp__cu_pick(uint3 v, int d)
+{
+    return d == 0 ? v.x : (d == 1 ? v.y : v.z);
+}
+__device__ __forceinline__ unsigned gp__cu_pickd(dim3 v, int d)
+{
+    return d == 0 ? v.x : (d == 1 ? v.y : v.z);
+}
+#define gp_local_id(d)    ((int)gp__cu_pick(threadIdx, (d)))
+#define gp_group_id(d)    ((int)gp__cu_pick(blockIdx, (d)))
+#define gp_local_size(d)  ((int)gp__cu_pickd(blockDim, (d)))
+#define gp_num_groups(d)  ((int)gp__cu_pickd(gridDim, (d)))
+#define gp_global_id(d)   (gp_group_id(d) * gp_local_size(d) + gp_local_id(d))
+#define gp_global_size(d) (gp_num_groups(d) * gp_local_size(d))
+#define gp_barrier()      __syncthreads()
+
+#define gp_atomic_add(p, v)       atomicAdd((p), (v))
+#define gp_atomic_sub(p, v)       atomicSub((p), (v))
+#define gp_atomic_min(p, v)       atomicMin((p), (v))
+#define gp_atomic_max(p, v)       atomicMax((p), (v))
+#define gp_atomic_and(p, v)       atomicAnd((p), (v))
+#define gp_atomic_or(p, v)        atomicOr((p), (v))
+#define gp_atomic_xor(p, v)       atomicXor((p), (v))
+#define gp_atomic_xchg(p, v)      atomicExch((p), (v))
+#define gp_atomic_cas(p, cmp, v)  atomicCAS((p), (cmp), (v))
+#define gp_atomic_add_float(p, v) atomicAdd((float *)(p), (v))
+
+#define gp_rsqrt(x) rsqrtf(x)
+
+typedef unsigned short gp_half;
+__device__ __forceinline__ float gp_half_to_float(gp_half h)
+{
+    float f;
+    asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(h));
+    return f;
+}
+__device__ __forceinline__ gp_half gp_float_to_half(float f)
+{
+    gp_half h;
+    asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h) : "f"(f));
+    return h;
+}
+typedef float2 gp_float2;
+typedef float4 gp_float4;
+typedef int2 gp_int2;
+typedef int4 gp_int4;
+#define gp_make_float2(x, y)       make_float2((x), (y))
+#define gp_make_float4(x, y, z, w) make_float4((x), (y), (z), (w))
+#define gp_make_int2(x, y)         make_int2((x), (y))
+#define gp_make_int4(x, y, z, w)   make_int4((x), (y), (z), (w))
+
+/* ============================================================================================
+ * OpenCL C 1.2. Parameters map one to one (buffers `__global`, the dynamic block `__local`, set
+ * with clSetKernelArg(size, NULL)). The C math names are mapped to the overloaded built-ins.
+ * ============================================================================================ */
+#elif defined(__OPENCL_VERSION__) || defined(__OPENCL_C_VERSION__)
+#define GP_TARGET_OPENCL 1
+typedef char int8_t;
+typedef short int16_t;
+typedef int int32_t;
+typedef long int64_t;
+typedef uchar uint8_t;
+typedef ushort uint16_t;
+typedef uint uint32_t;
+typedef ulong uint64_t;
+#define GP_GLOBAL        __global
+#define GP_SHARED        __local
+#define GP_CONSTANT      __constant
+#define GP_PRIVATE       __private
+#define GP_SHARED_DECL   __local
+#define GP_CONSTANT_DECL __constant
+#define GP_FUNC          static inline
+#define GP_REQUIRES_FP64 _Pragma("OPENCL EXTENSION cl_khr_fp64 : enable")
+
+#define GP__CL_P_GP__B(i, T, n) __global T *n
+#define GP__CL_P_GP__C(i, T, n) __global const T *n
+#define GP__CL_P_GP__V(i, T, n) T n
+#define GP__CL_P_GP__D(i, T, n) __local T *n
+#define GP__KERNEL(name, ...)   __kernel void name(GP__MAPL(GP__CL_P_, __VA_ARGS__))
+
+#define gp_global_id(d)   ((int)get_global_id(d))
+#define gp_local_id(d)    ((int)get_local_id(d))
+#define gp_group_id(d)    ((int)get_group_id(d))
+#define gp_local_size(d)  ((int)get_local_size(d))
+#define gp_num_groups(d)  ((int)get_num_groups(d))
+#define gp_global_size(d) ((int)get_global_size(d))
+#define gp_barrier()      barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)
+
+#define gp_atomic_add(p, v)      atomic_add((p), (v))
+#define gp_atomic_sub(p, v)      atomic_sub((p), (v))
+#define gp_atomic_min(p, v)      atomic_min((p), (v))
+#define gp_atomic_max(p, v)      atomic_max((p), (v))
+#define gp_atomic_and(p, v)      atomic_and((p), (v))
+#define gp_atomic_or(p, v)       atomic_or((p), (v))
+#define gp_atomic_xor(p, v)      atomic_xor((p), (v))
+#define gp_atomic_xchg(p, v)     atomic_xchg((p), (v))
+#define gp_atomic_cas(p, cmp, v) atomic_cmpxchg((p), (cmp), (v))
+/* OpenCL 1.2 has no float atomics: a compare-exchange loop on the bits. */
+static inline float gp_atomic_add_float(volatile __global float *p, float v)
+{
+    uint old = as_uint(*p), seen;
+    while ((seen = atomic_cmpxchg((volatile __global uint *)p, old, as_uint(as_float(old) + v))) !=
+           old)
+        old = seen;
+    return as_float(old);
+}
+
+#define expf(x)                    exp(x)
+#define exp2f(x)                   exp2(x)
+#define logf(x)                    log(x)
+#define log2f(x)                   log2(x)
+#define log10f(x)                  log10(x)
+#define powf(x, y)                 pow((x), (y))
+#define sqrtf(x)                   sqrt(x)
+#define gp_rsqrt(x)                rsqrt(x)
+#define fabsf(x)                   fabs(x)
+#define fminf(x, y)                fmin((x), (y))
+#define fmaxf(x, y)                fmax((x), (y))
+#define fmodf(x, y)                fmod((x), (y))
+#define fmaf(x, y, z)              fma((x), (y), (z))
+#define floorf(x)                  floor(x)
+#define ceilf(x)                   ceil(x)
+#define truncf(x)                  trunc(x)
+#define roundf(x)                  round(x)
+#define copysignf(x, y)            copysign((x), (y))
+#define sinf(x)                    sin(x)
+#define cosf(x)                    cos(x)
+#define tanf(x)                    tan(x)
+#define asinf(x)                   asin(x)
+#define acosf(x)                   acos(x)
+#define atanf(x)                   atan(x)
+#define atan2f(y, x)               atan2((y), (x))
+#define sinhf(x)                   sinh(x)
+#define coshf(x)                   cosh(x)
+#define tanhf(x)                   tanh(x)
+
+typedef ushort gp_half;
+static inline float gp_half_to_float(gp_half h)
+{
+    return vload_half(0, (const __private half *)&h);
+}
+static inline gp_half gp_float_to_half(float f)
+{
+    gp_half h;
+    vstore_half_rte(f, 0, (__private half *)&h);
+    return h;
+}
+typedef float2 gp_float2;
+typedef float4 gp_float4;
+typedef int2 gp_int2;
+typedef int4 gp_int4;
+#define gp_make_float2(x, y)       ((float2)((x), (y)))
+#define gp_make_float4(x, y, z, w) ((float4)((x), (y), (z), (w)))
+#define gp_make_int2(x, y)         ((int2)((x), (y)))
+#define gp_make_int4(x, y, z, w)   ((int4)((x), (y), (z), (w)))
+
+/* ============================================================================================
+ * Metal Shading Language (C++14 based). Buffers are `device T *` at [[buffer(i)]] where i is the
+ * parameter's position; values are `constant T &` at [[buffer(i)]] (bound with setBytes); the
+ * dynamic block is `threadgroup T *` at [[threadgroup(0)]]; the built-in positions are appended
+ * as extra parameters, which is why indices are read in the kernel body only. Launches use whole
+ * threadgroups (dispatchThreadgroups), like every other target.
+ * ============================================================================================ */
+#elif defined(__METAL_VERSION__)
+#define GP_TARGET_METAL 1
+#include <metal_stdlib>
+using namespace metal;
+#define GP_GLOBAL        device
+#define GP_SHARED        threadgroup
+#define GP_CONSTANT      constant
+#define GP_PRIVATE       thread
+#define GP_SHARED_DECL   threadgroup
+#define GP_CONSTANT_DECL constant
+#define GP_FUNC          static inline
+#define GP_REQUIRES_FP64
+
+#define GP__MT_P_GP__B(i, T, n) device T *n [[buffer(i)]],
+#define GP__MT_P_GP__C(i, T, n) const device T *n [[buffer(i)]],
+#define GP__MT_P_GP__V(i, T, n) constant T &n [[buffer(i)]],
+#define GP__MT_P_GP__D(i, T, n) threadgroup T *n [[threadgroup(0)]],
+#define GP__KERNEL(name, ...)                                                                      \
+    kernel void name(                                                                              \
+        GP__MAP(GP__MT_P_, __VA_ARGS__) uint3 gp__lid [[thread_position_in_threadgroup]],          \
+        uint3 gp__grp [[threadgroup_position_in_grid]], uint3 gp__lsz [[threads_per_threadgroup]], \
+        uint3 gp__ngrp [[threadgroups_per_grid]])
+
+#define gp_local_id(d)    ((int)gp__lid[(d)])
+#define gp_group_id(d)    ((int)gp__grp[(d)])
+#define gp_local_size(d)  ((int)gp__lsz[(d)])
+#define gp_num_groups(d)  ((int)gp__ngrp[(d)])
+#define gp_global_id(d)   (gp_group_id(d) * gp_local_size(d) + gp_local_id(d))
+#define gp_global_size(d) (gp_num_groups(d) * gp_local_size(d))
+#define gp_barrier()      threadgroup_barrier(mem_flags::mem_device | mem_flags::mem_threadgroup)
+
+/* The portable atomic subset as overloads for device and threadgroup int and uint. */
+#define GP__MT_ATOMIC_SPACE(AS)                                                                    \
+    GP__MT_ATOMIC_T(AS, int, atomic_int)                                                           \
+    GP__MT_ATOMIC_T(AS, uint, atomic_uint)
+#define GP__MT_ATOMIC_OP(AS, T, AT, op, fn)                                                        \
+    static inline T gp_atomic_##op(AS T *p, T v)                                                   \
+    {                                                                                              \
+        return fn((AS AT *)p, v, memory_order_relaxed);                                            \
+    }
+#define GP__MT_ATOMIC_T(AS, T, AT)                                                                 \
+    GP__MT_ATOMIC_OP(AS, T, AT, add, atomic_fetch_add_explicit)                                    \
+    GP__MT_ATOMIC_OP(AS, T, AT, sub, atomic_fetch_sub_explicit)                                    \
+    GP__MT_ATOMIC_OP(AS, T, AT, min, atomic_fetch_min_explicit)                                    \
+    GP__MT_ATOMIC_OP(AS, T, AT, max, atomic_fetch_max_explicit)                                    \
+    GP__MT_ATOMIC_OP(AS, T, AT, and, atomic_fetch_and_explicit)                                    \
+    GP__MT_ATOMIC_OP(AS, T, AT, or, atomic_fetch_or_explicit)                                      \
+    GP__MT_ATOMIC_OP(AS, T, AT, xor, atomic_fetch_xor_explicit)                                    \
+    GP__MT_ATOMIC_OP(AS, T, AT, xchg, atomic_exchange_explicit)                                    \
+    static inline T gp_atomic_cas(AS T *p, T cmp, T v)                                             \
+    {                                                                                              \
+        T expected = cmp;                                                                          \
+        atomic_compare_exchange_weak_explicit((AS AT *)p, &expected, v, memory_order_relaxed,      \
+                                              memory_order_relaxed);                               \
+        return expected;                                                                           \
+    }
+GP__MT_ATOMIC_SPACE(device)
+GP__MT_ATOMIC_SPACE(threadgroup)
+#if __METAL_VERSION__ >= 300
+static inline float gp_atomic_add_float(device float *p, float v)
+{
+    return atomic_fetch_add_explicit((device atomic_float *)p, v, memory_order_relaxed);
+}
+#else
+static inline float gp_atomic_add_float(device float *p, float v)
+{
+    uint old = as_type<uint>(*p);
+    while (!atomic_compare_exchange_weak_explicit((device atomic_uint *)p, &old,
+                                                  as_type<uint>(as_type<float>(old) + v),
+                                                  memory_order_relaxed, memory_order_relaxed)) {
+    }
+    return as_type<float>(old);
+}
+#endif
+
+#define expf(x)                    exp(x)
+#define exp2f(x)                   exp2(x)
+#define logf(x)                    log(x)
+#define log2f(x)                   log2(x)
+#define log10f(x)                  log10(x)
+#define powf(x, y)                 pow((x), (y))
+#define sqrtf(x)                   sqrt(x)
+#define gp_rsqrt(x)                rsqrt(x)
+#define fabsf(x)                   fabs(x)
+#define fminf(x, y)                fmin((x), (y))
+#define fmaxf(x, y)                fmax((x), (y))
+#define fmodf(x, y)                fmod((x), (y))
+#define fmaf(x, y, z)              fma((x), (y), (z))
+#define floorf(x)                  floor(x)
+#define ceilf(x)                   ceil(x)
+#define truncf(x)                  trunc(x)
+#define roundf(x)                  round(x)
+#define copysignf(x, y)            copysign((x), (y))
+#define sinf(x)                    sin(x)
+#define cosf(x)                    cos(x)
+#define tanf(x)                    tan(x)
+#define asinf(x)                   asin(x)
+#define acosf(x)                   acos(x)
+#define atanf(x)                   atan(x)
+#define atan2f(y, x)               atan2((y), (x))
+#define sinhf(x)                   sinh(x)
+#define coshf(x)                   cosh(x)
+#define tanhf(x)                   tanh(x)
+
+typedef ushort gp_half;
+static inline float gp_half_to_float(gp_half h)
+{
+    return float(as_type<half>(h));
+}
+static inline gp_half gp_float_to_half(float f)
+{
+    return as_type<ushort>(half(f));
+}
+typedef float2 gp_float2;
+typedef float4 gp_float4;
+typedef int2 gp_int2;
+typedef int4 gp_int4;
+#define gp_make_float2(x, y)       float2((x), (y))
+#define gp_make_float4(x, y, z, w) float4((x), (y), (z), (w))
+#define gp_make_int2(x, y)         int2((x), (y))
+#define gp_make_int4(x, y, z, w)   int4((x), (y), (z), (w))
+
+/* ============================================================================================
+ * C on the CPU (any C11 compiler). Each GP_KERNEL becomes the user's body as a static function
+ * taking the group and the local position, a loop entry (all items of a group, for kernels
+ * without barriers), an item entry (one work-item, run as a fiber when there are barriers) and an
+ * exported descriptor `gp__kdesc_<prefix><name>` the runtime finds with dlsym (or links, for the
+ * programs built into the library). Shared arrays are `static _Thread_local`: all fibers of a
+ * group run on one OS thread, and a thread finishes one group before it starts the next.
+ * ============================================================================================ */
+#else
+#include <stdint.h>
+/* The CPU backend's ABI between the runtime and a compiled program. args[i] points at the value
+ * of parameter i: for buffers and the dynamic block, at a `void *` holding the address; for
+ * values, at the bytes of the value (the layout of CUDA's kernelParams). */
+#define GP_CPU_ABI_VERSION 1
+typedef struct gp_cpu_group {
+    uint32_t group_id[3];
+    uint32_t local_size[3];
+    uint32_t num_groups[3];
+    uint32_t base[3]; /* group_id * local_size: the global id of local id 0 */
+    void (*barrier)(void *ctx);
+    void *barrier_ctx;
+} gp_cpu_group;
+typedef void (*gp_cpu_group_fn)(void *const *args, const gp_cpu_group *g);
+typedef void (*gp_cpu_item_fn)(void *const *args, const gp_cpu_group *g, uint32_t lx, uint32_t ly,
+                               uint32_t lz);
+typedef struct gp_cpu_kernel_desc {
+    uint32_t abi; /* GP_CPU_ABI_VERSION */
+    uint32_t num_args;
+    const char *name;
+    gp_cpu_group_fn run_group;      /* every item of a group in a loop: kernels without barriers */
+    gp_cpu_item_fn run_item;        /* one item: run as a fiber when the kernel has barriers */
+    const unsigned char *arg_kinds; /* gp_arg_kind of each parameter */
+    const uint32_t *arg_sizes;      /* sizeof the type of each parameter */
+} gp_cpu_kernel_desc;
+
+#if !defined(GP_KERNEL_ABI_ONLY)
+#define GP_TARGET_CPU 1
+#include <math.h>
+#include <string.h>
+#ifdef GP_CPU_SYMBOL_PREFIX
+#define GP__CPU_EXPORT
+#else
+#define GP_CPU_SYMBOL_PREFIX
+#define GP__CPU_EXPORT __attribute__((visibility("default")))
+#endif
+#define GP_GLOBAL
+#define GP_SHARED
+#define GP_CONSTANT const
+#define GP_PRIVATE
+#define GP_SHARED_DECL   static _Thread_local
+#define GP_CONSTANT_DECL static const
+#define GP_FUNC          static inline
+#define GP_REQUIRES_FP64
+
+#define GP__UNUSED __attribute__((unused))
+static _Thread_local const gp_cpu_group *gp__cpu_cur GP__UNUSED;
+
+#define GP__C_P_GP__B(i, T, n)  , T *n
+#define GP__C_P_GP__C(i, T, n)  , const T *n
+#define GP__C_P_GP__V(i, T, n)  , T n
+#define GP__C_P_GP__D(i, T, n)  , T *n
+#define GP__C_LD_GP__B(i, T, n) T *n = *(T *const *)gp__a[i];
+#define GP__C_LD_GP__C(i, T, n) const T *n = *(const T *const *)gp__a[i];
+#define GP__C_LD_GP__V(i, T, n)                                                                    \
+    T n;                                                                                           \
+    memcpy(&n, gp__a[i], sizeof n);
+#define GP__C_LD_GP__D(i, T, n)   T *n = *(T *const *)gp__a[i];
+#define GP__C_FWD_GP__B(i, T, n)  , n
+#define GP__C_FWD_GP__C(i, T, n)  , n
+#define GP__C_FWD_GP__V(i, T, n)  , n
+#define GP__C_FWD_GP__D(i, T, n)  , n
+#define GP__C_KIND_GP__B(i, T, n) 0,
+#define GP__C_KIND_GP__C(i, T, n) 1,
+#define GP__C_KIND_GP__V(i, T, n) 2,
+#define GP__C_KIND_GP__D(i, T, n) 3,
+#define GP__C_SIZE_GP__B(i, T, n) (uint32_t)sizeof(T),
+#define GP__C_SIZE_GP__C(i, T, n) (uint32_t)sizeof(T),
+#define GP__C_SIZE_GP__V(i, T, n) (uint32_t)sizeof(T),
+#define GP__C_SIZE_GP__D(i, T, n) (uint32_t)sizeof(T),
+#define GP__C_BODY_PARAMS(...)                                                                   \
+    const gp_cpu_group *gp__g GP__UNUSED, int gp__gx GP__UNUSED, uint32_t gp__ly GP__UNUSED,     \
+        uint32_t gp__lz GP__UNUSED GP__MAP(GP__C_P_, __VA_ARGS__)
+#define GP__KERNEL(name, ...)                                                                      \
+    static inline                                                                                  \
+        __attribute__((always_inline)) void gp__body_##name(GP__C_BODY_PARAMS(__VA_ARGS__));       \
+    static void gp__group_##name(void *const *gp__a, const gp_cpu_group *gp__g)                    \
+    {                                                                                              \
+        (void)gp__a;                                                                               \
+        GP__MAP(GP__C_LD_, __VA_ARGS__)                                                            \
+        gp__cpu_cur = gp__g;                                                                       \
+        /* a private copy: stores through the kernel's pointers cannot alias it, so the            \
+         * loop bounds and ids stay in registers and the loop can be vectorised */                 \
+        const gp_cpu_group gp__gc = *gp__g;                                                        \
+        /* the loop runs over the global x id itself: a guard `if (i < n)` then compares           \
+         * the induction variable with an invariant, which compilers split off the loop            \
+         * (no per-item branch, no masked stores) */                                               \
+        const int gp__x0 = (int)gp__gc.base[0], gp__x1 = gp__x0 + (int)gp__gc.local_size[0];       \
+        for (uint32_t gp__z = 0; gp__z < gp__gc.local_size[2]; gp__z++)                            \
+            for (uint32_t gp__y = 0; gp__y < gp__gc.local_size[1]; gp__y++)                        \
+                for (int gp__x = gp__x0; gp__x < gp__x1; gp__x++)                                  \
+                    gp__body_##name(&gp__gc, gp__x, gp__y,                                         \
+                                    gp__z GP__MAP(GP__C_FWD_, __VA_ARGS__));                       \
+    }                                                                                              \
+    static void gp__item_##name(void *const *gp__a, const gp_cpu_group *gp__g, uint32_t gp__x,     \
+                                uint32_t gp__y, uint32_t gp__z)                                    \
+    {                                                                                              \
+        (void)gp__a;                                                                               \
+        GP__MAP(GP__C_LD_, __VA_ARGS__)                                                            \
+        gp__cpu_cur = gp__g;                                                                       \
+        gp__body_##name(gp__g, (int)(gp__g->base[0] + gp__x), gp__y, gp__z GP__MAP(GP__C_FWD_, __VA_ARGS__));              \
+    }                                                                                              \
+    static const unsigned char gp__kinds_##name[] = {GP__MAP(GP__C_KIND_, __VA_ARGS__) 0};         \
+    static const uint32_t gp__sizes_##name[] = {GP__MAP(GP__C_SIZE_, __VA_ARGS__) 0};              \
+    GP__CPU_EXPORT const gp_cpu_kernel_desc GP__CAT(GP__CAT(gp__kdesc_, GP_CPU_SYMBOL_PREFIX),     \
+                                                    name) = {                                      \
+        GP_CPU_ABI_VERSION, GP__NPARAMS(__VA_ARGS__), #name,           gp__group_##name,           \
+        gp__item_##name,    gp__kinds_##name,         gp__sizes_##name};                           \
+    static inline                                                                                  \
+        __attribute__((always_inline)) void gp__body_##name(GP__C_BODY_PARAMS(__VA_ARGS__))
+
+#define gp_local_id(d)                                                                           \
+    ((d) == 0 ? gp__gx - (int)gp__g->base[0] : (int)((d) == 1 ? gp__ly : gp__lz))
+#define gp_group_id(d)    ((int)gp__g->group_id[(d)])
+#define gp_local_size(d)  ((int)gp__g->local_size[(d)])
+#define gp_num_groups(d)  ((int)gp__g->num_groups[(d)])
+#define gp_global_id(d)                                                                          \
+    ((d) == 0 ? gp__gx : (int)(gp__g->base[(d)] + ((d) == 1 ? gp__ly : gp__lz)))
+#define gp_global_size(d) ((int)(gp__g->num_groups[(d)] * gp__g->local_size[(d)]))
+#define gp_barrier()      gp__cpu_cur->barrier(gp__cpu_cur->barrier_ctx)
+
+#define gp_atomic_add(p, v)  __atomic_fetch_add((p), (v), __ATOMIC_RELAXED)
+#define gp_atomic_sub(p, v)  __atomic_fetch_sub((p), (v), __ATOMIC_RELAXED)
+#define gp_atomic_and(p, v)  __atomic_fetch_and((p), (v), __ATOMIC_RELAXED)
+#define gp_atomic_or(p, v)   __atomic_fetch_or((p), (v), __ATOMIC_RELAXED)
+#define gp_atomic_xor(p, v)  __atomic_fetch_xor((p), (v), __ATOMIC_RELAXED)
+#define gp_atomic_xchg(p, v) __atomic_exchange_n((p), (v), __ATOMIC_RELAXED)
+#define GP__CPU_CAS_T(sfx, T)                                                                      \
+    static inline T gp__cas_##sfx(T *p, T cmp, T v)                                                \
+    {                                                                                              \
+        __atomic_compare_exchange_n(p, &cmp, v, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);            \
+        return cmp;                                                                                \
+    }                                                                                              \
+    static inline T gp__min_##sfx(T *p, T v)                                                       \
+    {                                                                                              \
+        T old = __atomic_load_n(p, __ATOMIC_RELAXED);                                              \
+        while (v < old &&                                                                          \
+               !__atomic_compare_exchange_n(p, &old, v, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {  \
+        }                                                                                          \
+        return old;                                                                                \
+    }                                                                                              \
+    static inline T gp__max_##sfx(T *p, T v)                                                       \
+    {                                                                                              \
+        T old = __atomic_load_n(p, __ATOMIC_RELAXED);                                              \
+        while (v > old &&                                                                          \
+               !__atomic_compare_exchange_n(p, &old, v, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {  \
+        }                                                                                          \
+        return old;                                                                                \
+    }
+GP__CPU_CAS_T(i32, int32_t)
+GP__CPU_CAS_T(u32, uint32_t)
+#define gp_atomic_cas(p, cmp, v)                                                                   \
+    _Generic((p), int32_t * : gp__cas_i32, uint32_t * : gp__cas_u32)((p), (cmp), (v))
+#define gp_atomic_min(p, v)                                                                        \
+    _Generic((p), int32_t * : gp__min_i32, uint32_t * : gp__min_u32)((p), (v))
+#define gp_atomic_max(p, v)                                                                        \
+    _Generic((p), int32_t * : gp__max_i32, uint32_t * : gp__max_u32)((p), (v))
+static inline float gp_atomic_add_float(float *p, float v)
+{
+    uint32_t old = __atomic_load_n((uint32_t *)p, __ATOMIC_RELAXED), nw;
+    float f;
+    do {
+        memcpy(&f, &old, sizeof f);
+        f += v;
+        memcpy(&nw, &f, sizeof nw);
+    } while (!__atomic_compare_exchange_n((uint32_t *)p, &old, nw, 1, __ATOMIC_RELAXED,
+                                          __ATOMIC_RELAXED));
+    memcpy(&f, &old, sizeof f);
+    return f;
+}
+
+#define gp_rsqrt(x)                (1.0f / sqrtf(x))
+
+/* half as a storage type: IEEE binary16 bits, converted in software, rounding to nearest even
+ * (what cvt.rn.f16.f32, vstore_half_rte and Metal's half(float) do). */
+typedef uint16_t gp_half;
+static inline float gp_half_to_float(gp_half h)
+{
+    uint32_t s = (uint32_t)(h & 0x8000u) << 16, e = (h >> 10) & 0x1fu, m = h & 0x3ffu, bits;
+    if (e == 0 && m == 0) {
+        bits = s;
+    } else if (e == 0) { /* subnormal: normalise */
+        e = 113;
+        while (!(m & 0x400u)) {
+            m <<= 1;
+            e--;
+        }
+        bits = s | (e << 23) | ((m & 0x3ffu) << 13);
+    } else if (e == 31) {
+        bits = s | 0x7f800000u | (m << 13);
+    } else {
+        bits = s | ((e + 112) << 23) | (m << 13);
+    }
+    float f;
+    memcpy(&f, &bits, sizeof f);
+    return f;
+}
+static inline gp_half gp_float_to_half(float f)
+{
+    uint32_t x;
+    memcpy(&x, &f, sizeof x);
+    uint32_t sign = (x >> 16) & 0x8000u, ax = x & 0x7fffffffu;
+    if (ax > 0x7f800000u) return (gp_half)(sign | 0x7e00u | ((ax >> 13) & 0x3ffu)); /* NaN */
+    if (ax >= 0x477ff000u) return (gp_half)(sign | 0x7c00u); /* rounds to infinity */
+    if (ax < 0x33000000u) return (gp_half)sign;              /* rounds to zero */
+    uint32_t h, rem, halfway;
+    if (ax < 0x38800000u) { /* a half subnormal */
+        uint32_t shift = 126 - (ax >> 23), m = (ax & 0x7fffffu) | 0x800000u;
+        h = m >> shift;
+        rem = m & ((1u << shift) - 1);
+        halfway = 1u << (shift - 1);
+    } else {
+        h = (ax >> 13) - (112u << 10);
+        rem = ax & 0x1fffu;
+        halfway = 0x1000u;
+    }
+    if (rem > halfway || (rem == halfway && (h & 1u))) h++;
+    return (gp_half)(sign | h);
+}
+typedef struct gp_float2 {
+    float x, y;
+} gp_float2;
+typedef struct gp_float4 {
+    float x, y, z, w;
+} gp_float4;
+typedef struct gp_int2 {
+    int x, y;
+} gp_int2;
+typedef struct gp_int4 {
+    int x, y, z, w;
+} gp_int4;
+#define gp_make_float2(x, y)       ((gp_float2){(x), (y)})
+#define gp_make_float4(x, y, z, w) ((gp_float4){(x), (y), (z), (w)})
+#define gp_make_int2(x, y)         ((gp_int2){(x), (y)})
+#define gp_make_int4(x, y, z, w)   ((gp_int4){(x), (y), (z), (w)})
+#endif /* !GP_KERNEL_ABI_ONLY */
+#endif /* targets */
+
+#endif /* GPUPORT_KERNEL_H */

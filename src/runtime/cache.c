@@ -1,0 +1,276 @@
+/* cache.c — the on-disk kernel cache (see cache.h) and its public face (gp_cache_*). Entries are
+ * named by a 64-digit hex key, which is also how clear and stats recognise gpuport's own files in
+ * a folder the user may share with other things. */
+#include "runtime/cache.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <pthread.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "runtime/core.h"
+#include "util/fs.h"
+#include "util/sha256.h"
+
+static pthread_mutex_t gp_cache_lock = PTHREAD_MUTEX_INITIALIZER;
+static char *gp_cache_override; /* gp_cache_set_dir; guarded by gp_cache_lock */
+
+gp_status gp_cache_set_dir(const char *path)
+{
+    char *copy = NULL;
+    if (path) {
+        if (!*path) return gp_error_set(GP_ERR_INVALID_ARGUMENT, "gp_cache_set_dir: empty path");
+        copy = strdup(path);
+        if (!copy) return gp_error_set(GP_ERR_OUT_OF_MEMORY, "out of host memory");
+    }
+    pthread_mutex_lock(&gp_cache_lock);
+    free(gp_cache_override);
+    gp_cache_override = copy;
+    pthread_mutex_unlock(&gp_cache_lock);
+    return GP_OK;
+}
+
+static char *gp_cache_default_dir(void)
+{
+    const char *home = getenv("HOME");
+    if (!home || !*home) {
+        struct passwd *pw = getpwuid(getuid());
+        home = pw ? pw->pw_dir : NULL;
+    }
+#if defined(__APPLE__)
+    if (!home) return NULL;
+    char *base = gp_path_join(home, "Library/Caches");
+#else
+    const char *xdg = getenv("XDG_CACHE_HOME");
+    char *base = NULL;
+    if (xdg && xdg[0] == '/')
+        base = strdup(xdg);
+    else if (home)
+        base = gp_path_join(home, ".cache");
+#endif
+    if (!base) return NULL;
+    char *dir = gp_path_join(base, "gpuport");
+    free(base);
+    return dir;
+}
+
+gp_status gp_cache_dir_path(char **path, int create)
+{
+    pthread_mutex_lock(&gp_cache_lock);
+    char *dir = gp_cache_override ? strdup(gp_cache_override) : NULL;
+    pthread_mutex_unlock(&gp_cache_lock);
+    const char *env = getenv("GPUPORT_CACHE_DIR");
+    if (!dir && env && *env) dir = strdup(env);
+    bool is_default = !dir;
+    if (!dir) dir = gp_cache_default_dir();
+    if (!dir)
+        return gp_error_set(
+            GP_ERR_IO, "no folder for the kernel cache: HOME is not set; set GPUPORT_CACHE_DIR");
+    if (create) {
+        if (gp_mkdir_p(dir, 0700) != 0) {
+            gp_status st = gp_error_set(GP_ERR_IO, "kernel cache %s: %s", dir, strerror(errno));
+            free(dir);
+            return st;
+        }
+        if (is_default) chmod(dir, 0700); /* our own folder: private to the user */
+    }
+    *path = dir;
+    return GP_OK;
+}
+
+static char *gp_entry_path(const char *dir, const char *key, const char *ext, const char *suffix)
+{
+    size_t n = strlen(dir) + strlen(key) + strlen(ext) + strlen(suffix) + 4;
+    char *p = malloc(n);
+    if (p) snprintf(p, n, "%s/%s.%s%s", dir, key, ext, suffix);
+    return p;
+}
+
+static gp_status gp_entry_check_args(const char *key, const char *ext)
+{
+    if (!key || strlen(key) != 64 || strspn(key, "0123456789abcdef") != 64 || !ext || !*ext ||
+        strchr(ext, '/') || strlen(ext) > 16)
+        return gp_error_set(GP_ERR_INTERNAL, "kernel cache: bad key or extension");
+    return GP_OK;
+}
+
+/* Reads and verifies an entry; *data NULL-able to only verify. */
+static gp_status gp_entry_read(const char *dir, const char *key, const char *ext, void **data,
+                               size_t *len)
+{
+    char *p = gp_entry_path(dir, key, ext, ""), *ps = gp_entry_path(dir, key, ext, ".sha256");
+    char err[512];
+    gp_status st = GP_ERR_NOT_FOUND;
+    size_t n = 0, sn = 0;
+    char *sum = NULL, *blob = NULL;
+    if (p && ps) sum = gp_read_file(ps, 128, false, &sn, err, sizeof err);
+    if (sum && sn >= 64) blob = gp_read_file(p, GP_CACHE_MAX_ENTRY, false, &n, err, sizeof err);
+    if (blob) {
+        char hex[65];
+        gp_sha256_hex(blob, n, hex);
+        if (memcmp(hex, sum, 64) == 0) {
+            st = GP_OK;
+        } else {
+            gp_log_debug("kernel cache: %s does not match its checksum; rebuilding", p);
+        }
+    }
+    if (st == GP_OK && data) {
+        *data = blob;
+        *len = n;
+        blob = NULL;
+    }
+    free(blob);
+    free(sum);
+    free(p);
+    free(ps);
+    return st;
+}
+
+gp_status gp_cache_load(const char *key, const char *ext, void **data, size_t *len)
+{
+    gp_status st = gp_entry_check_args(key, ext);
+    if (st != GP_OK) return st;
+    char *dir;
+    if (gp_cache_dir_path(&dir, 0) != GP_OK) return GP_ERR_NOT_FOUND;
+    st = gp_entry_read(dir, key, ext, data, len);
+    free(dir);
+    return st;
+}
+
+gp_status gp_cache_lookup_path(const char *key, const char *ext, char **path)
+{
+    gp_status st = gp_entry_check_args(key, ext);
+    if (st != GP_OK) return st;
+    char *dir;
+    if (gp_cache_dir_path(&dir, 0) != GP_OK) return GP_ERR_NOT_FOUND;
+    st = gp_entry_read(dir, key, ext, NULL, NULL);
+    if (st == GP_OK) {
+        *path = gp_entry_path(dir, key, ext, "");
+        if (!*path) st = GP_ERR_OUT_OF_MEMORY;
+    }
+    free(dir);
+    return st;
+}
+
+gp_status gp_cache_store(const char *key, const char *ext, const void *data, size_t len)
+{
+    gp_status st = gp_entry_check_args(key, ext);
+    if (st != GP_OK) return st;
+    if (len > GP_CACHE_MAX_ENTRY) return GP_ERR_UNSUPPORTED;
+    char *dir;
+    st = gp_cache_dir_path(&dir, 1);
+    if (st != GP_OK) return st;
+    char *p = gp_entry_path(dir, key, ext, ""), *ps = gp_entry_path(dir, key, ext, ".sha256");
+    char hex[65], err[512];
+    gp_sha256_hex(data, len, hex);
+    hex[64] = '\n';
+    if (!p || !ps)
+        st = gp_error_set(GP_ERR_OUT_OF_MEMORY, "out of host memory");
+    else if (gp_write_file_atomic(p, data, len, err, sizeof err) != 0 ||
+             gp_write_file_atomic(ps, hex, 65, err, sizeof err) != 0)
+        st = gp_error_set(GP_ERR_IO, "kernel cache: %s", err);
+    else
+        gp_log_debug("kernel cache: stored %s", p);
+    free(p);
+    free(ps);
+    free(dir);
+    return st;
+}
+
+gp_status gp_cache_store_file(const char *key, const char *ext, const char *src_path, char **path)
+{
+    char err[512];
+    size_t n;
+    char *blob = gp_read_file(src_path, GP_CACHE_MAX_ENTRY, false, &n, err, sizeof err);
+    if (!blob) return gp_error_set(GP_ERR_IO, "kernel cache: %s", err);
+    gp_status st = gp_cache_store(key, ext, blob, n);
+    free(blob);
+    if (st == GP_OK && path) st = gp_cache_lookup_path(key, ext, path);
+    return st;
+}
+
+void gp_cache_discard(const char *key, const char *ext)
+{
+    if (gp_entry_check_args(key, ext) != GP_OK) return;
+    char *dir;
+    if (gp_cache_dir_path(&dir, 0) != GP_OK) return;
+    char *p = gp_entry_path(dir, key, ext, ""), *ps = gp_entry_path(dir, key, ext, ".sha256");
+    if (ps) unlink(ps);
+    if (p) unlink(p);
+    free(p);
+    free(ps);
+    free(dir);
+}
+
+gp_status gp_cache_get_dir(char *buf, size_t cap, size_t *needed)
+{
+    if (!buf && cap) return gp_error_set(GP_ERR_INVALID_ARGUMENT, "gp_cache_get_dir: NULL buffer");
+    char *dir;
+    gp_status st = gp_cache_dir_path(&dir, 0);
+    if (st != GP_OK) return st;
+    size_t n = strlen(dir) + 1;
+    if (needed) *needed = n;
+    if (n > cap)
+        st = gp_error_set(GP_ERR_INVALID_ARGUMENT, "gp_cache_get_dir: %zu bytes needed", n);
+    else
+        memcpy(buf, dir, n);
+    free(dir);
+    return st;
+}
+
+/* Our files: 64 hex digits, a dot, then the extension (and temporaries of the same names). */
+static bool gp_is_entry_name(const char *name)
+{
+    return strlen(name) > 65 && strspn(name, "0123456789abcdef") == 64 && name[64] == '.';
+}
+
+static gp_status gp_cache_walk(uint64_t *entries, uint64_t *bytes, bool remove)
+{
+    char *dir;
+    gp_status st = gp_cache_dir_path(&dir, 0);
+    if (st != GP_OK) return st;
+    uint64_t ne = 0, nb = 0;
+    DIR *d = opendir(dir);
+    if (!d) {
+        st = errno == ENOENT ? GP_OK
+                             : gp_error_set(GP_ERR_IO, "kernel cache %s: %s", dir, strerror(errno));
+    } else {
+        struct dirent *de;
+        while ((de = readdir(d)) != NULL) {
+            if (!gp_is_entry_name(de->d_name)) continue;
+            char *p = gp_path_join(dir, de->d_name);
+            struct stat sb;
+            if (p && lstat(p, &sb) == 0 && S_ISREG(sb.st_mode)) {
+                size_t l = strlen(de->d_name);
+                if (!(l > 7 && !strcmp(de->d_name + l - 7, ".sha256")) &&
+                    !strstr(de->d_name, ".tmp."))
+                    ne++;
+                nb += (uint64_t)sb.st_size;
+                if (remove && unlink(p) != 0 && errno != ENOENT)
+                    st = gp_error_set(GP_ERR_IO, "kernel cache: cannot remove %s: %s", p,
+                                      strerror(errno));
+            }
+            free(p);
+        }
+        closedir(d);
+    }
+    free(dir);
+    if (entries) *entries = ne;
+    if (bytes) *bytes = nb;
+    return st;
+}
+
+gp_status gp_cache_stats(uint64_t *entries, uint64_t *bytes)
+{
+    return gp_cache_walk(entries, bytes, false);
+}
+
+gp_status gp_cache_clear(void)
+{
+    return gp_cache_walk(NULL, NULL, true);
+}

@@ -1,0 +1,37 @@
+/* core.h — what the files of the runtime core share with each other (not with backends): the
+ * registry of backends and opened devices, reference counting, the signature parser, the
+ * prelude text. Backends see only backend.h. */
+#ifndef GP_RUNTIME_CORE_H
+#define GP_RUNTIME_CORE_H
+
+#include "runtime/backend.h"
+
+/* The dialect prelude (include/gpuport/kernel.h), embedded at build time, NUL-terminated. */
+extern const char gp_prelude_text[];
+extern const size_t gp_prelude_text_len;
+
+/* Probes backend `b` once per process (thread-safe) and copies the result. */
+void gp_registry_probe(gp_backend b, gp_selection_entry *out);
+/* Opens (or shares) the state of device `index` of backend `b`; a new reference. */
+gp_status gp_registry_acquire(gp_backend b, uint32_t index, gp_device_state **out);
+/* Adds / drops a reference; the last one closes the device. */
+void gp_device_state_ref(gp_device_state *dev);
+void gp_device_state_unref(gp_device_state *dev);
+
+/* True when GPUPORT_LOG asks for info (or debug) lines. */
+int gp_log_level(void);
+
+/* Parses every GP_KERNEL declaration of `src` (comments and strings skipped). Returns GP_OK with
+ * a heap array (free() it), or GP_ERR_BUILD naming source_name and the line of a malformed
+ * declaration. `defines` ("NAME=VALUE") resolve macro type names to sizes. *needs_fp64 is set
+ * when the source says GP_REQUIRES_FP64. */
+gp_status gp_signature_parse(const char *src, size_t len, const char *source_name,
+                             const char *const *defines, uint32_t num_defines, gp_kernel_sig **out,
+                             uint32_t *count, bool *needs_fp64);
+/* sizeof a type name of the dialect ("float" 4, "gp_half" 2, "uint64_t" 8); 0 if unknown. */
+uint32_t gp_signature_type_size(const char *type_name);
+
+/* Closes and frees programs kept in a device's in-process cache (device close). */
+void gp_program_cache_drop(gp_device_state *dev);
+
+#endif

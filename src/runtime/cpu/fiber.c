@@ -1,0 +1,408 @@
+/* fiber.c — see fiber.h. A thread keeps its fibers' stacks (mmap'd, with a guard page, grown on
+ * demand) for its lifetime, so a launch allocates nothing after the first. The scheduler runs the
+ * fibers round-robin: one round moves every unfinished fiber to its next barrier. */
+#include "runtime/cpu/fiber.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define GP_FIBER_ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#define GP_FIBER_ASAN 1
+#endif
+#if GP_FIBER_ASAN
+#include <sanitizer/common_interface_defs.h>
+#endif
+
+#if defined(__x86_64__) && !defined(_WIN32)
+#define GP_FIBER_ASM_X86_64 1
+#elif defined(__aarch64__) && !defined(_WIN32)
+#define GP_FIBER_ASM_AARCH64 1
+#else
+#define GP_FIBER_UCONTEXT 1
+#include <ucontext.h>
+#endif
+
+#define GP_FIBER_STACK ((size_t)256 << 10)
+
+/* ---- the switch ------------------------------------------------------------------------ */
+#if defined(__APPLE__)
+#define GP_ASM_SYM(s) "_" #s
+#else
+#define GP_ASM_SYM(s) #s
+#endif
+
+#if GP_FIBER_ASM_X86_64 || GP_FIBER_ASM_AARCH64
+/* Saves the callee-saved state on the current stack, stores the stack pointer in *from, loads
+ * `to` and restores the state saved there. A new fiber's stack is prepared to "return" into
+ * gp_fiber_boot with its entry and argument in callee-saved registers. */
+void gp_fiber_switch(void **from, void *to);
+void gp_fiber_boot(void);
+#endif
+
+#if GP_FIBER_ASM_X86_64
+__asm__(
+    ".text\n"
+    ".globl " GP_ASM_SYM(gp_fiber_switch) "\n"
+#if !defined(__APPLE__)
+                                          ".hidden " GP_ASM_SYM(
+                                              gp_fiber_switch) "\n"
+                                                               ".type " GP_ASM_SYM(
+                                                                   gp_fiber_switch) ",@function\n"
+#endif
+    GP_ASM_SYM(gp_fiber_switch) ":\n"
+                                "  pushq %rbp\n  pushq %rbx\n  pushq %r12\n  pushq %r13\n  pushq "
+                                "%r14\n  pushq %r15\n"
+                                "  subq $8, %rsp\n  stmxcsr (%rsp)\n  fnstcw 4(%rsp)\n"
+                                "  movq %rsp, (%rdi)\n  movq %rsi, %rsp\n"
+                                "  ldmxcsr (%rsp)\n  fldcw 4(%rsp)\n  addq $8, %rsp\n"
+                                "  popq %r15\n  popq %r14\n  popq %r13\n  popq %r12\n  popq %rbx\n "
+                                " popq %rbp\n"
+                                "  ret\n"
+                                ".globl " GP_ASM_SYM(gp_fiber_boot) "\n"
+#if !defined(__APPLE__)
+                                                                    ".hidden " GP_ASM_SYM(
+                                                                        gp_fiber_boot) "\n"
+#endif
+    GP_ASM_SYM(gp_fiber_boot) ":\n"
+                              "  movq %r12, %rdi\n  callq *%r13\n  ud2\n");
+
+/* Frame popped by gp_fiber_switch: csr word, r15, r14, r13, r12, rbx, rbp, return address. */
+static void *gp_fiber_prepare(void *stack_top, void (*fn)(void *), void *arg)
+{
+    uint64_t *sp = (uint64_t *)stack_top - 8; /* stack_top is 16-aligned; 64-byte frame */
+    sp[0] = 0x037f00001f80ull;                /* mxcsr 0x1f80, x87 control word 0x037f */
+    sp[1] = 0;                                /* r15 */
+    sp[2] = 0;                                /* r14 */
+    sp[3] = (uint64_t)(uintptr_t)fn;          /* r13 */
+    sp[4] = (uint64_t)(uintptr_t)arg;         /* r12 */
+    sp[5] = 0;                                /* rbx */
+    sp[6] = 0;                                /* rbp */
+    sp[7] = (uint64_t)(uintptr_t)gp_fiber_boot;
+    return sp;
+}
+#endif
+
+#if GP_FIBER_ASM_AARCH64
+__asm__(
+    ".text\n"
+    ".globl " GP_ASM_SYM(
+        gp_fiber_switch) "\n"
+#if !defined(__APPLE__)
+                         ".hidden " GP_ASM_SYM(
+                             gp_fiber_switch) "\n"
+                                              ".type " GP_ASM_SYM(
+                                                  gp_fiber_switch) ",%function\n"
+#endif
+                                                                   ".p2align 2\n" GP_ASM_SYM(
+                                                                       gp_fiber_switch) ":\n"
+                                                                                        "  sub sp, "
+                                                                                        "sp, #176\n"
+                                                                                        "  stp "
+                                                                                        "x19, x20, "
+                                                                                        "[sp, "
+                                                                                        "#0]\n  "
+                                                                                        "stp x21, "
+                                                                                        "x22, [sp, "
+                                                                                        "#16]\n  "
+                                                                                        "stp x23, "
+                                                                                        "x24, [sp, "
+                                                                                        "#32]\n"
+                                                                                        "  stp "
+                                                                                        "x25, x26, "
+                                                                                        "[sp, "
+                                                                                        "#48]\n  "
+                                                                                        "stp x27, "
+                                                                                        "x28, [sp, "
+                                                                                        "#64]\n  "
+                                                                                        "stp x29, "
+                                                                                        "x30, [sp, "
+                                                                                        "#80]\n"
+                                                                                        "  stp d8, "
+                                                                                        "d9, [sp, "
+                                                                                        "#96]\n  "
+                                                                                        "stp d10, "
+                                                                                        "d11, [sp, "
+                                                                                        "#112]\n  "
+                                                                                        "stp d12, "
+                                                                                        "d13, [sp, "
+                                                                                        "#128]\n"
+                                                                                        "  stp "
+                                                                                        "d14, d15, "
+                                                                                        "[sp, "
+                                                                                        "#144]\n"
+                                                                                        "  mov x2, "
+                                                                                        "sp\n  str "
+                                                                                        "x2, "
+                                                                                        "[x0]\n  "
+                                                                                        "mov sp, "
+                                                                                        "x1\n"
+                                                                                        "  ldp "
+                                                                                        "x19, x20, "
+                                                                                        "[sp, "
+                                                                                        "#0]\n  "
+                                                                                        "ldp x21, "
+                                                                                        "x22, [sp, "
+                                                                                        "#16]\n  "
+                                                                                        "ldp x23, "
+                                                                                        "x24, [sp, "
+                                                                                        "#32]\n"
+                                                                                        "  ldp "
+                                                                                        "x25, x26, "
+                                                                                        "[sp, "
+                                                                                        "#48]\n  "
+                                                                                        "ldp x27, "
+                                                                                        "x28, [sp, "
+                                                                                        "#64]\n  "
+                                                                                        "ldp x29, "
+                                                                                        "x30, [sp, "
+                                                                                        "#80]\n"
+                                                                                        "  ldp d8, "
+                                                                                        "d9, [sp, "
+                                                                                        "#96]\n  "
+                                                                                        "ldp d10, "
+                                                                                        "d11, [sp, "
+                                                                                        "#112]\n  "
+                                                                                        "ldp d12, "
+                                                                                        "d13, [sp, "
+                                                                                        "#128]\n"
+                                                                                        "  ldp "
+                                                                                        "d14, d15, "
+                                                                                        "[sp, "
+                                                                                        "#144]\n"
+                                                                                        "  add sp, "
+                                                                                        "sp, "
+                                                                                        "#176\n  "
+                                                                                        "ret\n"
+                                                                                        ".globl"
+                                                                                        " " GP_ASM_SYM(
+                                                                                            gp_fiber_boot) "\n"
+#if !defined(__APPLE__)
+                                                                                                           ".hidden " GP_ASM_SYM(
+                                                                                                               gp_fiber_boot) "\n"
+#endif
+                                                                                                                              ".p2align 2\n" GP_ASM_SYM(
+                                                                                                                                  gp_fiber_boot) ":\n"
+                                                                                                                                                 "  mov x0, x19\n  blr x20\n  brk #0\n");
+
+/* Frame popped by gp_fiber_switch: x19..x30 then d8..d15; x30 (the return) = gp_fiber_boot. */
+static void *gp_fiber_prepare(void *stack_top, void (*fn)(void *), void *arg)
+{
+    uint64_t *sp = (uint64_t *)stack_top - 22; /* 176 bytes */
+    memset(sp, 0, 176);
+    sp[0] = (uint64_t)(uintptr_t)arg;            /* x19 */
+    sp[1] = (uint64_t)(uintptr_t)fn;             /* x20 */
+    sp[11] = (uint64_t)(uintptr_t)gp_fiber_boot; /* x30 */
+    return sp;
+}
+#endif
+
+const char *gp_fiber_switch_kind(void)
+{
+#if GP_FIBER_ASM_X86_64
+    return "asm-x86_64";
+#elif GP_FIBER_ASM_AARCH64
+    return "asm-aarch64";
+#else
+    return "ucontext";
+#endif
+}
+
+/* ---- per-thread fiber sets ------------------------------------------------------------- */
+typedef struct gp_fiber {
+    void *stack; /* mapping base (guard page first) */
+    size_t map_size;
+#if GP_FIBER_UCONTEXT
+    ucontext_t uc;
+#else
+    void *sp;
+#endif
+    uint32_t lx, ly, lz;
+    int done;
+#if GP_FIBER_ASAN
+    void *fake_stack;
+#endif
+} gp_fiber;
+
+typedef struct gp_fiber_set {
+    gp_fiber *fibers;
+    uint32_t cap, count, current;
+#if GP_FIBER_UCONTEXT
+    ucontext_t sched;
+#else
+    void *sched_sp;
+#endif
+    gp_cpu_item_fn item;
+    void *const *args;
+    const gp_cpu_group *g;
+#if GP_FIBER_ASAN
+    const void *sched_bottom;
+    size_t sched_size;
+#endif
+} gp_fiber_set;
+
+static pthread_key_t gp_fiber_key;
+static pthread_once_t gp_fiber_key_once = PTHREAD_ONCE_INIT;
+
+static void gp_fiber_set_free(void *p)
+{
+    gp_fiber_set *s = p;
+    if (!s) return;
+    for (uint32_t i = 0; i < s->cap; i++)
+        if (s->fibers[i].stack) munmap(s->fibers[i].stack, s->fibers[i].map_size);
+    free(s->fibers);
+    free(s);
+}
+
+static void gp_fiber_key_make(void)
+{
+    pthread_key_create(&gp_fiber_key, gp_fiber_set_free);
+}
+
+static gp_fiber_set *gp_fiber_set_get(uint32_t need)
+{
+    pthread_once(&gp_fiber_key_once, gp_fiber_key_make);
+    gp_fiber_set *s = pthread_getspecific(gp_fiber_key);
+    if (!s) {
+        s = calloc(1, sizeof *s);
+        if (!s || pthread_setspecific(gp_fiber_key, s) != 0) {
+            free(s);
+            return NULL;
+        }
+    }
+    if (need > s->cap) {
+        gp_fiber *f = realloc(s->fibers, need * sizeof *f);
+        if (!f) return NULL;
+        memset(f + s->cap, 0, (need - s->cap) * sizeof *f);
+        s->fibers = f;
+        long page = sysconf(_SC_PAGESIZE);
+        for (uint32_t i = s->cap; i < need; i++) {
+            size_t sz = GP_FIBER_STACK + (size_t)page;
+            void *m = mmap(NULL, sz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+            if (m == MAP_FAILED) {
+                s->cap = i;
+                return NULL;
+            }
+            mprotect(m, (size_t)page, PROT_NONE); /* overflowing a fiber's stack faults */
+            f[i].stack = m;
+            f[i].map_size = sz;
+        }
+        s->cap = need;
+    }
+    return s;
+}
+
+static void gp_fiber_to_sched(gp_fiber_set *s, gp_fiber *f, int finished);
+
+static void gp_fiber_main(void *arg)
+{
+    gp_fiber_set *s = arg;
+#if GP_FIBER_ASAN
+    __sanitizer_finish_switch_fiber(NULL, &s->sched_bottom, &s->sched_size);
+#endif
+    gp_fiber *f = &s->fibers[s->current];
+    s->item(s->args, s->g, f->lx, f->ly, f->lz);
+    gp_fiber_to_sched(s, f, 1);
+}
+
+#if GP_FIBER_UCONTEXT
+static void gp_fiber_main_uc(unsigned hi, unsigned lo)
+{
+    gp_fiber_main((void *)(((uintptr_t)hi << 16 << 16) | (uintptr_t)lo));
+}
+#endif
+
+static void gp_fiber_to_sched(gp_fiber_set *s, gp_fiber *f, int finished)
+{
+    f->done = finished;
+#if GP_FIBER_ASAN
+    __sanitizer_start_switch_fiber(finished ? NULL : &f->fake_stack, s->sched_bottom,
+                                   s->sched_size);
+#endif
+#if GP_FIBER_UCONTEXT
+    swapcontext(&f->uc, &s->sched);
+#else
+    gp_fiber_switch(&f->sp, s->sched_sp);
+#endif
+#if GP_FIBER_ASAN
+    __sanitizer_finish_switch_fiber(f->fake_stack, &s->sched_bottom, &s->sched_size);
+#endif
+}
+
+static void gp_fiber_barrier(void *ctx)
+{
+    gp_fiber_set *s = ctx;
+    gp_fiber_to_sched(s, &s->fibers[s->current], 0);
+}
+
+static void gp_fiber_resume(gp_fiber_set *s, uint32_t i)
+{
+    gp_fiber *f = &s->fibers[i];
+    s->current = i;
+#if GP_FIBER_ASAN
+    long page = sysconf(_SC_PAGESIZE);
+    void *fake = NULL;
+    __sanitizer_start_switch_fiber(&fake, (char *)f->stack + page, f->map_size - (size_t)page);
+#endif
+#if GP_FIBER_UCONTEXT
+    swapcontext(&s->sched, &f->uc);
+#else
+    gp_fiber_switch(&s->sched_sp, f->sp);
+#endif
+#if GP_FIBER_ASAN
+    __sanitizer_finish_switch_fiber(fake, NULL, NULL);
+#endif
+}
+
+gp_status gp_fiber_run_group(gp_cpu_item_fn item, void *const *args, gp_cpu_group *g)
+{
+    uint32_t n = g->local_size[0] * g->local_size[1] * g->local_size[2];
+    gp_fiber_set *s = gp_fiber_set_get(n);
+    if (!s) return gp_error_set(GP_ERR_OUT_OF_MEMORY, "cannot allocate stacks for %u fibers", n);
+    s->item = item;
+    s->args = args;
+    s->g = g;
+    s->count = n;
+    g->barrier = gp_fiber_barrier;
+    g->barrier_ctx = s;
+    long page = sysconf(_SC_PAGESIZE);
+    for (uint32_t i = 0; i < n; i++) {
+        gp_fiber *f = &s->fibers[i];
+        f->lx = i % g->local_size[0];
+        f->ly = (i / g->local_size[0]) % g->local_size[1];
+        f->lz = i / (g->local_size[0] * g->local_size[1]);
+        f->done = 0;
+        char *top = (char *)f->stack + f->map_size;
+#if GP_FIBER_UCONTEXT
+        getcontext(&f->uc);
+        f->uc.uc_stack.ss_sp = (char *)f->stack + page;
+        f->uc.uc_stack.ss_size = f->map_size - (size_t)page;
+        f->uc.uc_link = NULL;
+        uintptr_t p = (uintptr_t)s;
+        makecontext(&f->uc, (void (*)(void))gp_fiber_main_uc, 2, (unsigned)(p >> 16 >> 16),
+                    (unsigned)(p & 0xffffffffu));
+        (void)top;
+#else
+        (void)page;
+        f->sp = gp_fiber_prepare((void *)((uintptr_t)top & ~(uintptr_t)15), gp_fiber_main, s);
+#endif
+    }
+    /* Rounds: every unfinished fiber runs to its next barrier (or its end). A fiber that ended
+     * counts as having reached every later barrier, as on GPUs. */
+    for (uint32_t left = n; left > 0;) {
+        left = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            if (s->fibers[i].done) continue;
+            gp_fiber_resume(s, i);
+            if (!s->fibers[i].done) left++;
+        }
+    }
+    return GP_OK;
+}

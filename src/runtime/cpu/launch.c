@@ -1,0 +1,134 @@
+/* launch.c — running a kernel on the CPU: work-groups are spread over the thread pool; a group's
+ * work-items run as a plain loop (no barrier in the kernel) or as fibers on one thread (with
+ * barriers). The launch runs when it is enqueued and returns when it is done. */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime/cpu/cpu.h"
+#include "runtime/cpu/fiber.h"
+#include "runtime/cpu/pool.h"
+
+typedef struct gp_cpu_job {
+    const gp_cpu_kernel_desc *d;
+    const gp_launch *l;
+    void *argv[GP_MAX_KERNEL_ARGS];
+    void *bufptr[GP_MAX_KERNEL_ARGS];
+    int dyn_index;
+    bool fibers;
+    _Atomic int failed;
+} gp_cpu_job;
+
+/* Each thread's dynamic shared block, grown on demand and freed with the thread. */
+static pthread_key_t gp_dyn_key;
+static pthread_once_t gp_dyn_once = PTHREAD_ONCE_INIT;
+typedef struct gp_dyn_block {
+    size_t cap;
+    void *mem;
+} gp_dyn_block;
+
+static void gp_dyn_free(void *p)
+{
+    gp_dyn_block *b = p;
+    if (b) free(b->mem);
+    free(b);
+}
+
+static void gp_dyn_make(void)
+{
+    pthread_key_create(&gp_dyn_key, gp_dyn_free);
+}
+
+static void *gp_dyn_get(size_t n)
+{
+    pthread_once(&gp_dyn_once, gp_dyn_make);
+    gp_dyn_block *b = pthread_getspecific(gp_dyn_key);
+    if (!b) {
+        b = calloc(1, sizeof *b);
+        if (!b || pthread_setspecific(gp_dyn_key, b) != 0) {
+            free(b);
+            return NULL;
+        }
+    }
+    if (n > b->cap) {
+        void *m = NULL;
+        if (posix_memalign(&m, 64, n) != 0) return NULL;
+        free(b->mem);
+        b->mem = m;
+        b->cap = n;
+    }
+    return b->mem ? b->mem : (n == 0 ? (void *)b : NULL);
+}
+
+static void gp_cpu_run_groups(void *ctx, uint64_t begin, uint64_t end)
+{
+    gp_cpu_job *j = ctx;
+    const gp_launch *l = j->l;
+    void *argv[GP_MAX_KERNEL_ARGS];
+    memcpy(argv, j->argv, sizeof argv);
+    void *dyn = NULL;
+    if (j->dyn_index >= 0) {
+        dyn = gp_dyn_get(l->dyn_shared_bytes);
+        if (!dyn) {
+            atomic_store(&j->failed, 1);
+            return;
+        }
+        argv[j->dyn_index] = &dyn;
+    }
+    gp_cpu_group g;
+    memset(&g, 0, sizeof g);
+    for (int d = 0; d < 3; d++) {
+        g.local_size[d] = l->group[d];
+        g.num_groups[d] = l->num_groups[d];
+    }
+    uint64_t nx = l->num_groups[0], nxy = nx * l->num_groups[1];
+    for (uint64_t i = begin; i < end; i++) {
+        g.group_id[0] = (uint32_t)(i % nx);
+        g.group_id[1] = (uint32_t)((i / nx) % l->num_groups[1]);
+        g.group_id[2] = (uint32_t)(i / nxy);
+        for (int d = 0; d < 3; d++)
+            g.base[d] = g.group_id[d] * g.local_size[d];
+        if (!j->fibers) {
+            j->d->run_group(argv, &g);
+        } else if (gp_fiber_run_group(j->d->run_item, argv, &g) != GP_OK) {
+            atomic_store(&j->failed, 1);
+            return;
+        }
+    }
+}
+
+gp_status gp_cpu_kernel_launch(gp_queue *q, gp_kernel *k, const gp_launch *l)
+{
+    (void)q;
+    gp_cpu_job j;
+    memset(&j, 0, sizeof j);
+    j.d = k->impl;
+    j.l = l;
+    j.dyn_index = -1;
+    j.fibers = k->sig->uses_barrier;
+    for (uint32_t i = 0; i < l->num_args; i++) {
+        const gp_arg *a = &l->args[i];
+        if (a->kind == GP_ARG_DYN_SHARED) {
+            j.dyn_index = (int)i;
+        } else if (a->kind == GP_ARG_VALUE) {
+            if (a->size != j.d->arg_sizes[i])
+                return gp_error_set(
+                    GP_ERR_INVALID_ARGUMENT,
+                    "kernel '%s' argument %u '%s' is %s (%u bytes), the launch passed %zu bytes",
+                    k->sig->name, i, k->sig->args[i].name, k->sig->args[i].type_name,
+                    j.d->arg_sizes[i], a->size);
+            j.argv[i] = (void *)a->value; /* the launch finishes before we return */
+        } else {
+            j.bufptr[i] = a->buffer->impl;
+            j.argv[i] = &j.bufptr[i];
+        }
+    }
+    uint64_t groups = (uint64_t)l->num_groups[0] * l->num_groups[1] * l->num_groups[2];
+    gp_pool_run(groups, gp_cpu_run_groups, &j);
+    if (atomic_load(&j.failed))
+        return gp_error_set(GP_ERR_OUT_OF_MEMORY,
+                            "kernel '%s': no memory for fiber stacks or the dynamic shared block",
+                            k->sig->name);
+    return GP_OK;
+}

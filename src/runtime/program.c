@@ -1,0 +1,274 @@
+/* program.c — building dialect source for a device: the signatures are read from the source,
+ * the text the backend compiles is assembled (defines, the prelude, `#line 1 "<name>"`, the
+ * source), the cache key is computed over everything that changes the binary, and the per-device
+ * in-process cache hands out one built program per key. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime/builtin.h"
+#include "runtime/core.h"
+#include "util/sha256.h"
+#include "util/strbuf.h"
+
+#define GP_MAX_SOURCE ((size_t)64 << 20)
+
+static gp_status gp_check_name(const char *name)
+{
+    for (const char *p = name; *p; p++)
+        if (*p == '"' || *p == '\\' || *p == '\n' || (unsigned char)*p < 0x20)
+            return gp_error_set(GP_ERR_INVALID_ARGUMENT,
+                                "source name '%s': quotes, backslashes and control characters "
+                                "cannot appear in a #line directive",
+                                name);
+    if (strlen(name) > 200)
+        return gp_error_set(GP_ERR_INVALID_ARGUMENT, "source name longer than 200 characters");
+    return GP_OK;
+}
+
+static gp_status gp_check_define(const char *d)
+{
+    if (!d || !*d) return gp_error_set(GP_ERR_INVALID_ARGUMENT, "empty define in build options");
+    const char *p = d;
+    if (!((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || *p == '_')) goto bad;
+    for (; *p && *p != '='; p++)
+        if (!((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || *p == '_' ||
+              (*p >= '0' && *p <= '9')))
+            goto bad;
+    if (strchr(d, '\n') || strchr(d, '\r')) goto bad;
+    return GP_OK;
+bad:
+    return gp_error_set(GP_ERR_INVALID_ARGUMENT,
+                        "define '%s' is not NAME or NAME=VALUE (an identifier, one line)", d);
+}
+
+/* defines, prelude, #line, source: see gp_build_request in backend.h. */
+static char *gp_assemble(const char *src, size_t len, const char *name, const char *const *defs,
+                         uint32_t ndefs, size_t *out_len)
+{
+    gp_strbuf sb = GP_STRBUF_INIT;
+    for (uint32_t i = 0; i < ndefs; i++) {
+        const char *eq = strchr(defs[i], '=');
+        if (eq)
+            gp_strbuf_printf(&sb, "#define %.*s %s\n", (int)(eq - defs[i]), defs[i], eq + 1);
+        else
+            gp_strbuf_printf(&sb, "#define %s 1\n", defs[i]);
+    }
+    gp_strbuf_puts(&sb, "#line 1 \"gpuport/kernel.h\"\n");
+    gp_strbuf_append(&sb, gp_prelude_text, gp_prelude_text_len);
+    gp_strbuf_printf(&sb, "\n#line 1 \"%s\"\n", name);
+    gp_strbuf_append(&sb, src, len);
+    gp_strbuf_putc(&sb, '\n');
+    *out_len = sb.len;
+    return gp_strbuf_take(&sb);
+}
+
+static void gp_key(gp_device_state *dev, const char *compiler, uint32_t flags, const char *builtin,
+                   const char *text, size_t len, char key[65])
+{
+    gp_sha256 *h = gp_sha256_new();
+    char head[1024];
+    int n = snprintf(head, sizeof head, "gpuport-kernel/%d|%s|%s|%s|%s|%s|%u|%s|",
+                     GP_DIALECT_VERSION, gp_backend_name((gp_backend)dev->info.backend),
+                     dev->info.arch, dev->info.name, dev->info.driver_version, compiler,
+                     flags & GP_BUILD_FAST_MATH, builtin ? builtin : "");
+    gp_sha256_update(h, head, (size_t)n);
+    gp_sha256_update(h, text, len);
+    gp_sha256_final_hex(h, key);
+}
+
+static gp_program *gp_cache_find_locked(gp_device_state *dev, const char *key)
+{
+    for (gp_program *p = dev->programs; p; p = p->next)
+        if (!strcmp(p->key, key)) return p;
+    return NULL;
+}
+
+static void gp_program_free(gp_program *p)
+{
+    if (p->impl) p->dev->ops->program_release(p);
+    free(p->kernels);
+    free(p);
+}
+
+void gp_program_cache_drop(gp_device_state *dev)
+{
+    gp_program *p = dev->programs;
+    dev->programs = NULL;
+    while (p) {
+        gp_program *next = p->next;
+        gp_program_free(p);
+        p = next;
+    }
+}
+
+static gp_status gp_build(gp_device_state *dev, const char *src, size_t len,
+                          const gp_build_options *o, const gp_builtin_program *builtin,
+                          gp_program **out)
+{
+    const char *name = o && o->source_name ? o->source_name : "kernel.gpk";
+    const char *const *defs = o ? o->defines : NULL;
+    uint32_t ndefs = o ? o->num_defines : 0, flags = o ? o->flags : 0;
+    gp_status st = gp_check_name(name);
+    for (uint32_t i = 0; st == GP_OK && i < ndefs; i++)
+        st = gp_check_define(defs[i]);
+    if (st != GP_OK) return st;
+    if (len > GP_MAX_SOURCE)
+        return gp_error_set(GP_ERR_INVALID_ARGUMENT,
+                            "%s: source of %zu bytes is over the %zu-byte limit", name, len,
+                            GP_MAX_SOURCE);
+    gp_program *p = calloc(1, sizeof *p);
+    if (!p) return gp_error_set(GP_ERR_OUT_OF_MEMORY, "out of host memory");
+    p->dev = dev;
+    st = gp_signature_parse(src, len, name, defs, ndefs, &p->kernels, &p->num_kernels,
+                            &p->needs_fp64);
+    if (st == GP_OK && p->num_kernels == 0)
+        st = gp_error_set(GP_ERR_BUILD, "%s: no GP_KERNEL(...) declaration in the source", name);
+    if (st == GP_OK && p->needs_fp64 && !dev->info.fp64)
+        st = gp_error_set(GP_ERR_UNSUPPORTED,
+                          "%s says GP_REQUIRES_FP64 but %s (%s) has no double precision; use "
+                          "float, or run it on a device with fp64",
+                          name, dev->info.spec, dev->info.name);
+    if (st != GP_OK) {
+        gp_program_free(p);
+        return st;
+    }
+    size_t tlen;
+    char *text = gp_assemble(src, len, name, defs, ndefs, &tlen);
+    char compiler[512] = "";
+    if (!text) st = gp_error_set(GP_ERR_OUT_OF_MEMORY, "out of host memory");
+    if (st == GP_OK) st = dev->ops->compiler_id(dev, compiler, sizeof compiler);
+    if (st != GP_OK) {
+        free(text);
+        gp_program_free(p);
+        return st;
+    }
+    gp_key(dev, compiler, flags, builtin ? builtin->name : NULL, text, tlen, p->key);
+
+    pthread_mutex_lock(&dev->lock);
+    gp_program *hit = gp_cache_find_locked(dev, p->key);
+    if (hit) hit->refs++;
+    pthread_mutex_unlock(&dev->lock);
+    if (hit) {
+        gp_log_debug("%s: in-process cache hit on %s", name, dev->info.spec);
+        free(text);
+        gp_program_free(p);
+        *out = hit;
+        return GP_OK;
+    }
+    gp_build_request req = {0};
+    req.source = text;
+    req.source_len = tlen;
+    req.user_source = src;
+    req.user_source_len = len;
+    req.source_name = name;
+    req.flags = flags;
+    req.use_disk_cache = !(flags & GP_BUILD_NO_CACHE);
+    memcpy(req.cache_key, p->key, sizeof req.cache_key);
+    req.builtin = builtin;
+    req.kernels = p->kernels;
+    req.num_kernels = p->num_kernels;
+    st = dev->ops->program_build(p, &req);
+    free(text);
+    if (st != GP_OK) {
+        p->impl = NULL;
+        gp_program_free(p);
+        return st;
+    }
+    pthread_mutex_lock(&dev->lock);
+    hit = gp_cache_find_locked(dev, p->key); /* another thread built it meanwhile */
+    if (hit) {
+        hit->refs++;
+    } else {
+        p->refs = 1;
+        p->next = dev->programs;
+        dev->programs = p;
+    }
+    pthread_mutex_unlock(&dev->lock);
+    if (hit) {
+        gp_program_free(p);
+        p = hit;
+    }
+    *out = p;
+    return GP_OK;
+}
+
+gp_status gp_program_create(gp_device *device, const char *source, size_t len,
+                            const gp_build_options *options, gp_program **out)
+{
+    if (!device || !source || !out)
+        return gp_error_set(GP_ERR_INVALID_ARGUMENT, "gp_program_create: NULL argument");
+    *out = NULL;
+    if (options && options->struct_size != 0 && options->struct_size < sizeof(gp_build_options))
+        return gp_error_set(
+            GP_ERR_INVALID_ARGUMENT,
+            "gp_program_create: options.struct_size %u is not sizeof(gp_build_options)",
+            options->struct_size);
+    if (options && options->num_defines && !options->defines)
+        return gp_error_set(GP_ERR_INVALID_ARGUMENT,
+                            "gp_program_create: num_defines without defines");
+    gp_status st = gp_build(device->state, source, len, options, NULL, out);
+    if (st == GP_OK) gp_device_state_ref(device->state);
+    return st;
+}
+
+uint32_t gp_builtin_program_count(void)
+{
+    uint32_t n;
+    gp_builtin_table(&n);
+    return n;
+}
+
+const char *gp_builtin_program_name(uint32_t index)
+{
+    uint32_t n;
+    const gp_builtin_program *t = gp_builtin_table(&n);
+    return index < n ? t[index].name : NULL;
+}
+
+gp_status gp_program_create_builtin(gp_device *device, const char *name, gp_program **out)
+{
+    if (!device || !name || !out)
+        return gp_error_set(GP_ERR_INVALID_ARGUMENT, "gp_program_create_builtin: NULL argument");
+    *out = NULL;
+    uint32_t n;
+    const gp_builtin_program *t = gp_builtin_table(&n);
+    for (uint32_t i = 0; i < n; i++) {
+        if (strcmp(t[i].name, name) != 0) continue;
+        gp_build_options o = {sizeof o, 0, t[i].source_name, NULL, 0, 0};
+        gp_status st = gp_build(device->state, t[i].source, strlen(t[i].source), &o, &t[i], out);
+        if (st == GP_OK) gp_device_state_ref(device->state);
+        return st;
+    }
+    return gp_error_set(GP_ERR_NOT_FOUND, "no built-in program '%s'", name);
+}
+
+gp_status gp_program_release(gp_program *program)
+{
+    if (!program) return GP_OK;
+    gp_device_state *dev = program->dev;
+    pthread_mutex_lock(&dev->lock);
+    program->refs--; /* the program stays in the device's cache until the device closes */
+    pthread_mutex_unlock(&dev->lock);
+    gp_device_state_unref(dev);
+    return GP_OK;
+}
+
+gp_status gp_program_kernel_count(const gp_program *program, uint32_t *count)
+{
+    if (!program || !count)
+        return gp_error_set(GP_ERR_INVALID_ARGUMENT, "gp_program_kernel_count: NULL argument");
+    *count = program->num_kernels;
+    return GP_OK;
+}
+
+gp_status gp_program_kernel_name(const gp_program *program, uint32_t index, const char **name)
+{
+    if (!program || !name)
+        return gp_error_set(GP_ERR_INVALID_ARGUMENT, "gp_program_kernel_name: NULL argument");
+    if (index >= program->num_kernels)
+        return gp_error_set(GP_ERR_NOT_FOUND, "the program has %u kernel(s), no index %u",
+                            program->num_kernels, index);
+    *name = program->kernels[index].name;
+    return GP_OK;
+}

@@ -1,0 +1,93 @@
+/* queue.c — queues and events: the checks and reference counting around the backend's streams,
+ * command queues and markers. */
+#include <stdlib.h>
+
+#include "runtime/core.h"
+
+gp_status gp_queue_create(gp_device *device, gp_queue **out)
+{
+    if (!device || !out)
+        return gp_error_set(GP_ERR_INVALID_ARGUMENT, "gp_queue_create: NULL argument");
+    gp_queue *q = calloc(1, sizeof *q);
+    if (!q) return gp_error_set(GP_ERR_OUT_OF_MEMORY, "out of host memory");
+    q->dev = device->state;
+    gp_status st = q->dev->ops->queue_create(q);
+    if (st != GP_OK) {
+        free(q);
+        return st;
+    }
+    gp_device_state_ref(q->dev);
+    *out = q;
+    return GP_OK;
+}
+
+gp_status gp_queue_release(gp_queue *queue)
+{
+    if (!queue || queue->is_default) return GP_OK;
+    gp_device_state *dev = queue->dev;
+    gp_status st = dev->ops->queue_finish(queue);
+    dev->ops->queue_release(queue);
+    free(queue);
+    gp_device_state_unref(dev);
+    return st;
+}
+
+gp_status gp_queue_finish(gp_queue *queue)
+{
+    if (!queue) return gp_error_set(GP_ERR_INVALID_ARGUMENT, "gp_queue_finish: NULL queue");
+    return queue->dev->ops->queue_finish(queue);
+}
+
+gp_status gp_event_record(gp_queue *queue, gp_event **out)
+{
+    if (!queue || !out)
+        return gp_error_set(GP_ERR_INVALID_ARGUMENT, "gp_event_record: NULL argument");
+    gp_event *e = calloc(1, sizeof *e);
+    if (!e) return gp_error_set(GP_ERR_OUT_OF_MEMORY, "out of host memory");
+    e->dev = queue->dev;
+    gp_status st = e->dev->ops->event_record(queue, e);
+    if (st != GP_OK) {
+        free(e);
+        return st;
+    }
+    gp_device_state_ref(e->dev);
+    *out = e;
+    return GP_OK;
+}
+
+gp_status gp_queue_wait_event(gp_queue *queue, gp_event *event)
+{
+    if (!queue || !event)
+        return gp_error_set(GP_ERR_INVALID_ARGUMENT, "gp_queue_wait_event: NULL argument");
+    if (queue->dev != event->dev)
+        return gp_error_set(GP_ERR_INVALID_ARGUMENT,
+                            "gp_queue_wait_event: the event belongs to %s, the queue to %s",
+                            event->dev->info.spec, queue->dev->info.spec);
+    return queue->dev->ops->queue_wait_event(queue, event);
+}
+
+gp_status gp_event_wait(gp_event *event)
+{
+    if (!event) return gp_error_set(GP_ERR_INVALID_ARGUMENT, "gp_event_wait: NULL event");
+    return event->dev->ops->event_wait(event);
+}
+
+gp_status gp_event_elapsed_ms(gp_event *start, gp_event *end, double *ms)
+{
+    if (!start || !end || !ms)
+        return gp_error_set(GP_ERR_INVALID_ARGUMENT, "gp_event_elapsed_ms: NULL argument");
+    if (start->dev != end->dev)
+        return gp_error_set(GP_ERR_INVALID_ARGUMENT,
+                            "gp_event_elapsed_ms: the events belong to different devices");
+    return start->dev->ops->event_elapsed_ms(start, end, ms);
+}
+
+gp_status gp_event_release(gp_event *event)
+{
+    if (!event) return GP_OK;
+    gp_device_state *dev = event->dev;
+    dev->ops->event_release(event);
+    free(event);
+    gp_device_state_unref(dev);
+    return GP_OK;
+}

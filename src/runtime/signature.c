@@ -1,0 +1,351 @@
+/* signature.c — reads the kernels' signatures from the dialect source itself: every
+ * GP_KERNEL(name, GP_BUF(T, a), ...) declaration gives the kernel's name and, per parameter, its
+ * kind, type and name; the runtime checks launch arguments against these on every backend. The
+ * source is hostile input: lengths are bounded and errors name the file and line. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime/core.h"
+
+#define GP_SIG_MAX_KERNELS 256
+
+/* A copy of the source with comments and string/char literals blanked (newlines kept). */
+static char *gp_sig_clean(const char *src, size_t len)
+{
+    char *c = malloc(len + 1);
+    if (!c) return NULL;
+    size_t i = 0;
+    while (i < len) {
+        char ch = src[i];
+        if (ch == '/' && i + 1 < len && src[i + 1] == '/') {
+            while (i < len && src[i] != '\n')
+                c[i++] = ' ';
+        } else if (ch == '/' && i + 1 < len && src[i + 1] == '*') {
+            c[i++] = ' ';
+            c[i++] = ' ';
+            while (i < len && !(src[i] == '*' && i + 1 < len && src[i + 1] == '/')) {
+                c[i] = src[i] == '\n' ? '\n' : ' ';
+                i++;
+            }
+            if (i < len) c[i++] = ' ';
+            if (i < len) c[i++] = ' ';
+        } else if (ch == '"' || ch == '\'') {
+            c[i++] = ' ';
+            while (i < len && src[i] != ch && src[i] != '\n') {
+                if (src[i] == '\\' && i + 1 < len) c[i++] = ' ';
+                c[i++] = ' ';
+            }
+            if (i < len) {
+                c[i] = src[i] == '\n' ? '\n' : ' ';
+                i++;
+            }
+        } else {
+            c[i] = ch == '\0' ? ' ' : ch;
+            i++;
+        }
+    }
+    c[len] = '\0';
+    return c;
+}
+
+static int gp_is_ident(int ch)
+{
+    return isalnum(ch) || ch == '_';
+}
+
+static int gp_line_of(const char *c, size_t pos)
+{
+    int line = 1;
+    for (size_t i = 0; i < pos; i++)
+        if (c[i] == '\n') line++;
+    return line;
+}
+
+/* Is `pos` on a preprocessor line (#define GP_KERNEL... is not a declaration)? */
+static bool gp_on_directive(const char *c, size_t pos)
+{
+    size_t i = pos;
+    while (i > 0 && c[i - 1] != '\n')
+        i--;
+    while (c[i] == ' ' || c[i] == '\t')
+        i++;
+    return c[i] == '#';
+}
+
+/* Trims spaces and collapses inner runs to one space, into dst. */
+static void gp_norm(char *dst, size_t cap, const char *s, size_t n)
+{
+    while (n && isspace((unsigned char)*s))
+        s++, n--;
+    while (n && isspace((unsigned char)s[n - 1]))
+        n--;
+    size_t o = 0;
+    for (size_t i = 0; i < n && o + 1 < cap; i++) {
+        if (isspace((unsigned char)s[i])) {
+            if (o && dst[o - 1] != ' ') dst[o++] = ' ';
+        } else {
+            dst[o++] = s[i];
+        }
+    }
+    dst[o] = '\0';
+}
+
+static bool gp_valid_ident(const char *s)
+{
+    if (!*s || isdigit((unsigned char)*s)) return false;
+    for (; *s; s++)
+        if (!gp_is_ident((unsigned char)*s)) return false;
+    return true;
+}
+
+uint32_t gp_signature_type_size(const char *t)
+{
+    static const struct {
+        const char *name;
+        uint32_t size;
+    } known[] = {
+        {"char", 1},
+        {"signed char", 1},
+        {"unsigned char", 1},
+        {"uchar", 1},
+        {"int8_t", 1},
+        {"uint8_t", 1},
+        {"short", 2},
+        {"unsigned short", 2},
+        {"ushort", 2},
+        {"int16_t", 2},
+        {"uint16_t", 2},
+        {"gp_half", 2},
+        {"int", 4},
+        {"unsigned", 4},
+        {"unsigned int", 4},
+        {"uint", 4},
+        {"int32_t", 4},
+        {"uint32_t", 4},
+        {"float", 4},
+        {"int64_t", 8},
+        {"uint64_t", 8},
+        {"long long", 8},
+        {"unsigned long long", 8},
+        {"ulong", 8},
+        {"double", 8},
+        {"gp_float2", 8},
+        {"gp_int2", 8},
+        {"gp_float4", 16},
+        {"gp_int4", 16},
+    };
+    if (!strncmp(t, "const ", 6)) t += 6;
+    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+        if (!strcmp(t, known[i].name)) return known[i].size;
+    return 0;
+}
+
+/* A type named by a build define (-DREAL=float) takes the define's value. */
+static uint32_t gp_sig_size(const char *t, const char *const *defs, uint32_t ndefs)
+{
+    uint32_t s = gp_signature_type_size(t);
+    if (s) return s;
+    size_t n = strlen(t);
+    for (uint32_t i = 0; i < ndefs; i++) {
+        if (defs[i] && !strncmp(defs[i], t, n) && defs[i][n] == '=') {
+            char v[64];
+            gp_norm(v, sizeof v, defs[i] + n + 1, strlen(defs[i] + n + 1));
+            return gp_signature_type_size(v);
+        }
+    }
+    return 0;
+}
+
+/* Splits c[start, end) at top-level commas; returns the count (at most max). */
+static int gp_split(const char *c, size_t start, size_t end, size_t *from, size_t *to, int max)
+{
+    int n = 0, depth = 0;
+    size_t s = start;
+    for (size_t i = start; i <= end; i++) {
+        if (i == end || (c[i] == ',' && depth == 0)) {
+            if (n == max) return max + 1;
+            from[n] = s;
+            to[n] = i;
+            n++;
+            s = i + 1;
+        } else if (c[i] == '(') {
+            depth++;
+        } else if (c[i] == ')') {
+            depth--;
+        }
+    }
+    return n;
+}
+
+static gp_status gp_sig_param(const char *c, size_t a, size_t b, const char *name, int line,
+                              const char *const *defs, uint32_t ndefs, gp_arg_info *out)
+{
+    char text[256];
+    gp_norm(text, sizeof text, c + a, b - a);
+    static const struct {
+        const char *macro;
+        gp_arg_kind kind;
+    } kinds[] = {{"GP_BUF", GP_ARG_BUFFER},
+                 {"GP_CBUF", GP_ARG_CONST_BUFFER},
+                 {"GP_VAL", GP_ARG_VALUE},
+                 {"GP_DYN_SHARED", GP_ARG_DYN_SHARED}};
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+        size_t ml = strlen(kinds[k].macro);
+        if (strncmp(text, kinds[k].macro, ml) != 0) continue;
+        const char *p = text + ml;
+        while (*p == ' ')
+            p++;
+        if (*p != '(') break;
+        const char *close = strrchr(p, ')');
+        const char *comma = strrchr(p, ',');
+        if (!close || close[1] != '\0' || !comma || comma > close) break;
+        memset(out, 0, sizeof *out);
+        out->kind = kinds[k].kind;
+        gp_norm(out->type_name, sizeof out->type_name, p + 1, (size_t)(comma - p - 1));
+        gp_norm(out->name, sizeof out->name, comma + 1, (size_t)(close - comma - 1));
+        if (!out->type_name[0] || !gp_valid_ident(out->name)) break;
+        out->size = gp_sig_size(out->type_name, defs, ndefs);
+        return GP_OK;
+    }
+    return gp_error_set(GP_ERR_BUILD,
+                        "%s:%d: kernel parameter '%s' is not GP_BUF(T, name), GP_CBUF(T, name), "
+                        "GP_VAL(T, name) or GP_DYN_SHARED(T, name)",
+                        name, line, text);
+}
+
+/* Parses one GP_KERNEL(...) whose '(' is at c[open]; *end receives the index after ')'. */
+static gp_status gp_sig_one(const char *c, size_t len, size_t open, const char *sname,
+                            const char *const *defs, uint32_t ndefs, gp_kernel_sig *k, size_t *end)
+{
+    int line = gp_line_of(c, open);
+    int depth = 0;
+    size_t close = open;
+    for (; close < len; close++) {
+        if (c[close] == '(') depth++;
+        if (c[close] == ')' && --depth == 0) break;
+    }
+    if (close >= len)
+        return gp_error_set(GP_ERR_BUILD, "%s:%d: GP_KERNEL( is never closed", sname, line);
+    size_t from[GP_MAX_KERNEL_ARGS + 2] = {0}, to[GP_MAX_KERNEL_ARGS + 2] = {0};
+    int n = gp_split(c, open + 1, close, from, to, GP_MAX_KERNEL_ARGS + 1);
+    if (n > GP_MAX_KERNEL_ARGS + 1)
+        return gp_error_set(GP_ERR_BUILD, "%s:%d: a kernel takes at most %d parameters", sname,
+                            line, GP_MAX_KERNEL_ARGS);
+    memset(k, 0, sizeof *k);
+    gp_norm(k->name, sizeof k->name, c + from[0], to[0] - from[0]);
+    if (!gp_valid_ident(k->name))
+        return gp_error_set(GP_ERR_BUILD, "%s:%d: GP_KERNEL needs a kernel name first, got '%s'",
+                            sname, line, k->name);
+    if (n == 2 && to[1] == from[1]) n = 1; /* GP_KERNEL(name, ) is not a parameter */
+    int dyn = 0;
+    for (int i = 1; i < n; i++) {
+        gp_status st = gp_sig_param(c, from[i], to[i], sname, gp_line_of(c, from[i]), defs, ndefs,
+                                    &k->args[i - 1]);
+        if (st != GP_OK) return st;
+        if (k->args[i - 1].kind == GP_ARG_DYN_SHARED && ++dyn > 1)
+            return gp_error_set(GP_ERR_BUILD,
+                                "%s:%d: kernel '%s' has more than one GP_DYN_SHARED parameter "
+                                "(a group has one dynamic shared block)",
+                                sname, line, k->name);
+    }
+    k->num_args = (uint32_t)(n - 1);
+    *end = close + 1;
+    return GP_OK;
+}
+
+/* From c[pos] (after the declaration), finds the body {...}; returns [b, e) or false. */
+static bool gp_sig_body(const char *c, size_t len, size_t pos, size_t *b, size_t *e)
+{
+    while (pos < len && isspace((unsigned char)c[pos]))
+        pos++;
+    if (pos >= len || c[pos] != '{') return false;
+    int depth = 0;
+    for (size_t i = pos; i < len; i++) {
+        if (c[i] == '{') depth++;
+        if (c[i] == '}' && --depth == 0) {
+            *b = pos;
+            *e = i + 1;
+            return true;
+        }
+    }
+    return false;
+}
+
+static bool gp_has_word(const char *c, size_t b, size_t e, const char *w)
+{
+    size_t n = strlen(w);
+    for (size_t i = b; i + n <= e; i++) {
+        if (memcmp(c + i, w, n) == 0 && (i == 0 || !gp_is_ident((unsigned char)c[i - 1])) &&
+            (i + n >= e || !gp_is_ident((unsigned char)c[i + n])))
+            return true;
+    }
+    return false;
+}
+
+gp_status gp_signature_parse(const char *src, size_t len, const char *source_name,
+                             const char *const *defines, uint32_t num_defines, gp_kernel_sig **out,
+                             uint32_t *count, bool *needs_fp64)
+{
+    *out = NULL;
+    *count = 0;
+    char *c = gp_sig_clean(src, len);
+    gp_kernel_sig *ks = calloc(GP_SIG_MAX_KERNELS, sizeof *ks);
+    if (!c || !ks) {
+        free(c);
+        free(ks);
+        return gp_error_set(GP_ERR_OUT_OF_MEMORY, "out of host memory reading %s", source_name);
+    }
+    uint32_t n = 0;
+    bool barrier_outside = false;
+    size_t last_end = 0;
+    gp_status st = GP_OK;
+    for (size_t i = 0; i + 9 <= len && st == GP_OK;) {
+        if (memcmp(c + i, "GP_KERNEL", 9) != 0 || (i && gp_is_ident((unsigned char)c[i - 1])) ||
+            (i + 9 < len && gp_is_ident((unsigned char)c[i + 9])) || gp_on_directive(c, i)) {
+            i++;
+            continue;
+        }
+        size_t p = i + 9;
+        while (p < len && isspace((unsigned char)c[p]))
+            p++;
+        if (p >= len || c[p] != '(') {
+            i = p;
+            continue;
+        }
+        if (n == GP_SIG_MAX_KERNELS) {
+            st = gp_error_set(GP_ERR_BUILD, "%s: more than %d kernels in one program", source_name,
+                              GP_SIG_MAX_KERNELS);
+            break;
+        }
+        if (gp_has_word(c, last_end, i, "gp_barrier")) barrier_outside = true;
+        size_t end, bb, be;
+        st = gp_sig_one(c, len, p, source_name, defines, num_defines, &ks[n], &end);
+        if (st != GP_OK) break;
+        for (uint32_t j = 0; j < n; j++)
+            if (!strcmp(ks[j].name, ks[n].name))
+                st = gp_error_set(GP_ERR_BUILD, "%s:%d: kernel '%s' is declared twice", source_name,
+                                  gp_line_of(c, i), ks[n].name);
+        if (gp_sig_body(c, len, end, &bb, &be)) {
+            ks[n].uses_barrier = gp_has_word(c, bb, be, "gp_barrier");
+            end = be;
+        }
+        last_end = end;
+        n++;
+        i = end;
+    }
+    if (st == GP_OK && gp_has_word(c, last_end, len, "gp_barrier")) barrier_outside = true;
+    if (st == GP_OK && barrier_outside) /* a helper with a barrier may be called by any kernel */
+        for (uint32_t j = 0; j < n; j++)
+            ks[j].uses_barrier = true;
+    if (needs_fp64) *needs_fp64 = gp_has_word(c, 0, len, "GP_REQUIRES_FP64");
+    free(c);
+    if (st != GP_OK) {
+        free(ks);
+        return st;
+    }
+    *out = ks;
+    *count = n;
+    return GP_OK;
+}

@@ -1,0 +1,486 @@
+/* test_conformance.c — the backend conformance suite: every kernel of tests/runtime/kernels/ runs
+ * on every device of this machine (the CPU always; OpenCL, CUDA and Metal where present) and is
+ * compared with a C reference computed here. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "runtime/conformance.h"
+
+static char g_specs[16][32];
+static int g_nspecs;
+
+static gp_buffer *gpt_upload(gp_device *dev, const void *data, size_t bytes)
+{
+    gp_buffer *b = NULL;
+    GPT_CHECK(gp_buffer_create(dev, GP_BUFFER_DEVICE, bytes, &b));
+    if (data) GPT_CHECK(gp_buffer_write(b, 0, data, bytes));
+    return b;
+}
+
+static gp_kernel *gpt_kernel(gp_device *dev, const char *file, const char *name, gp_program **p)
+{
+    GPT_CHECK(gpt_build(dev, file, NULL, 0, p));
+    gp_kernel *k = NULL;
+    GPT_CHECK(gp_kernel_create(*p, name, &k));
+    return k;
+}
+
+static gp_device *gpt_open(const char *spec)
+{
+    gp_device *d = NULL;
+    GPT_CHECK(gp_device_open(spec, &d));
+    return d;
+}
+
+static void gpt_close(gp_device *d, const char *spec)
+{
+    fprintf(stderr, "  %s ok\n", spec);
+    gp_device_release(d);
+}
+
+/* Runs the body with `dev` open on every device in turn. */
+#define FOR_EACH_DEVICE(dev)                                                                       \
+    for (int di_ = 0; di_ < g_nspecs; di_++)                                                       \
+        for (gp_device *dev = gpt_open(g_specs[di_]); dev; gpt_close(dev, g_specs[di_]), dev = NULL)
+
+static void conformance_saxpy(void **state)
+{
+    (void)state;
+    enum { N = 100003 };
+    float *x = malloc(N * 4), *y = malloc(N * 4), *ref = malloc(N * 4), *got = malloc(N * 4);
+    for (int i = 0; i < N; i++) {
+        x[i] = sinf((float)i) * 100.0f;
+        y[i] = (float)(i % 13) - 6.0f;
+    }
+    x[5] = INFINITY;
+    x[7] = -INFINITY;
+    x[11] = NAN;
+    float a = 1.5f;
+    for (int i = 0; i < N; i++)
+        ref[i] = a * x[i] + y[i];
+    FOR_EACH_DEVICE(dev)
+    {
+        gp_program *p;
+        gp_kernel *k = gpt_kernel(dev, "saxpy.gpk", "saxpy", &p);
+        gp_buffer *bx = gpt_upload(dev, x, N * 4), *by = gpt_upload(dev, y, N * 4);
+        int n = N;
+        gp_arg args[] = {gp_arg_buffer(by), gp_arg_buffer(bx), gp_arg_value(&a, 4),
+                         gp_arg_value(&n, 4)};
+        size_t global = N, group = 128;
+        GPT_CHECK(gp_kernel_launch(NULL, k, 1, &global, &group, 4, args));
+        GPT_CHECK(gp_buffer_read(by, 0, got, N * 4));
+        assert_true(gpt_floats_match("saxpy", ref, got, N, 1e-7));
+        /* the same with the runtime choosing the group */
+        GPT_CHECK(gp_buffer_write(by, 0, y, N * 4));
+        GPT_CHECK(gp_kernel_launch(NULL, k, 1, &global, NULL, 4, args));
+        GPT_CHECK(gp_buffer_read(by, 0, got, N * 4));
+        assert_true(gpt_floats_match("saxpy (auto group)", ref, got, N, 1e-7));
+        gp_buffer_release(bx);
+        gp_buffer_release(by);
+        gp_kernel_release(k);
+        gp_program_release(p);
+    }
+    free(x), free(y), free(ref), free(got);
+}
+
+static void conformance_transpose(void **state)
+{
+    (void)state;
+    enum { W = 70, H = 45 }; /* not multiples of the 16x16 tile */
+    float *in = malloc(W * H * 4), *ref = malloc(W * H * 4), *got = malloc(W * H * 4);
+    for (int i = 0; i < W * H; i++)
+        in[i] = (float)i * 0.5f;
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++)
+            ref[x * H + y] = in[y * W + x];
+    FOR_EACH_DEVICE(dev)
+    {
+        gp_program *p;
+        gp_kernel *k = gpt_kernel(dev, "transpose.gpk", "transpose", &p);
+        gp_buffer *bi = gpt_upload(dev, in, W * H * 4), *bo = gpt_upload(dev, NULL, W * H * 4);
+        int w = W, h = H;
+        gp_arg args[] = {gp_arg_buffer(bo), gp_arg_buffer(bi), gp_arg_value(&w, 4),
+                         gp_arg_value(&h, 4)};
+        size_t global[2] = {W, H}, group[2] = {16, 16};
+        GPT_CHECK(gp_kernel_launch(NULL, k, 2, global, group, 4, args));
+        GPT_CHECK(gp_buffer_read(bo, 0, got, W * H * 4));
+        assert_true(gpt_floats_match("transpose", ref, got, W * H, 0.0));
+        gp_buffer_release(bi), gp_buffer_release(bo);
+        gp_kernel_release(k), gp_program_release(p);
+    }
+    free(in), free(ref), free(got);
+}
+
+static void conformance_reduce(void **state)
+{
+    (void)state;
+    enum { N = 50000, G = 256, NG = (N + G - 1) / G };
+    float *in = malloc(N * 4), ref[NG], got[NG];
+    for (int i = 0; i < N; i++)
+        in[i] = (float)((i * 37) % 101) * 0.01f;
+    for (int g = 0; g < NG; g++) {
+        double s = 0;
+        for (int i = g * G; i < (g + 1) * G && i < N; i++)
+            s += in[i];
+        ref[g] = (float)s;
+    }
+    FOR_EACH_DEVICE(dev)
+    {
+        gp_program *p;
+        gp_kernel *k = gpt_kernel(dev, "reduce.gpk", "reduce_sum", &p);
+        gp_buffer *bi = gpt_upload(dev, in, N * 4), *bo = gpt_upload(dev, NULL, NG * 4);
+        int n = N;
+        gp_arg args[] = {gp_arg_buffer(bo), gp_arg_buffer(bi), gp_arg_shared(G * 4),
+                         gp_arg_value(&n, 4)};
+        size_t global = N, group = G;
+        GPT_CHECK(gp_kernel_launch(NULL, k, 1, &global, &group, 4, args));
+        GPT_CHECK(gp_buffer_read(bo, 0, got, NG * 4));
+        assert_true(gpt_floats_match("reduce", ref, got, NG, 1e-10));
+        gp_buffer_release(bi), gp_buffer_release(bo);
+        gp_kernel_release(k), gp_program_release(p);
+    }
+    free(in);
+}
+
+static void conformance_histogram(void **state)
+{
+    (void)state;
+    enum { N = 77777, BINS = 64 };
+    uint32_t *data = malloc(N * 4);
+    int32_t ref[BINS] = {0}, got[BINS];
+    for (int i = 0; i < N; i++) {
+        data[i] = (uint32_t)(i * 2654435761u) >> 7;
+        ref[data[i] % BINS]++;
+    }
+    enum { M = 5000 };
+    int32_t vals[M], sref[5] = {INT32_MAX, INT32_MIN, 0, 0, 100}, sgot[5];
+    for (int i = 0; i < M; i++) {
+        vals[i] = (int32_t)((i * 7919) % 20011) - 10000;
+        if (vals[i] < sref[0]) sref[0] = vals[i];
+        if (vals[i] > sref[1]) sref[1] = vals[i];
+    }
+    sref[2] = M;
+    sref[3] = 7;
+    sref[4] = 100 - 2 * M;
+    FOR_EACH_DEVICE(dev)
+    {
+        gp_program *p;
+        gp_kernel *k = gpt_kernel(dev, "histogram.gpk", "histogram", &p);
+        gp_buffer *bd = gpt_upload(dev, data, N * 4), *bh = gpt_upload(dev, NULL, BINS * 4);
+        uint32_t zero = 0;
+        GPT_CHECK(gp_buffer_fill(bh, 0, &zero, 4, BINS * 4));
+        int n = N;
+        gp_arg args[] = {gp_arg_buffer(bh), gp_arg_buffer(bd), gp_arg_value(&n, 4)};
+        size_t global = N, group = 128;
+        GPT_CHECK(gp_kernel_launch(NULL, k, 1, &global, &group, 3, args));
+        GPT_CHECK(gp_buffer_read(bh, 0, got, BINS * 4));
+        assert_true(gpt_ints_match("histogram", ref, got, BINS));
+
+        gp_kernel *k2;
+        GPT_CHECK(gp_kernel_create(p, "int_atomics", &k2));
+        int32_t init[5] = {INT32_MAX, INT32_MIN, 0, 0, 100};
+        gp_buffer *bs = gpt_upload(dev, init, sizeof init),
+                  *bv = gpt_upload(dev, vals, sizeof vals);
+        int m = M;
+        gp_arg a2[] = {gp_arg_buffer(bs), gp_arg_buffer(bv), gp_arg_value(&m, 4)};
+        size_t g2 = M;
+        GPT_CHECK(gp_kernel_launch(NULL, k2, 1, &g2, NULL, 3, a2));
+        GPT_CHECK(gp_buffer_read(bs, 0, sgot, sizeof sgot));
+        assert_true(gpt_ints_match("int atomics", sref, sgot, 5));
+        gp_buffer_release(bs), gp_buffer_release(bv), gp_kernel_release(k2);
+        gp_buffer_release(bd), gp_buffer_release(bh);
+        gp_kernel_release(k), gp_program_release(p);
+    }
+    free(data);
+}
+
+static void conformance_atomic_float(void **state)
+{
+    (void)state;
+    enum { N = 40000 };
+    float *v = malloc(N * 4), ref[8], got[8];
+    double acc[8] = {0};
+    for (int i = 0; i < N; i++) {
+        v[i] = (float)((i % 97) + 1) * 0.125f; /* exact in float: sums do not depend on order */
+        acc[i % 8] += v[i];
+    }
+    for (int j = 0; j < 8; j++)
+        ref[j] = (float)acc[j];
+    FOR_EACH_DEVICE(dev)
+    {
+        gp_program *p;
+        gp_kernel *k = gpt_kernel(dev, "atomic_float.gpk", "atomic_float_add", &p);
+        gp_buffer *bv = gpt_upload(dev, v, N * 4), *bs = gpt_upload(dev, NULL, 32);
+        float zero = 0.0f;
+        GPT_CHECK(gp_buffer_fill(bs, 0, &zero, 4, 32));
+        int n = N;
+        gp_arg args[] = {gp_arg_buffer(bs), gp_arg_buffer(bv), gp_arg_value(&n, 4)};
+        size_t global = N;
+        GPT_CHECK(gp_kernel_launch(NULL, k, 1, &global, NULL, 3, args));
+        GPT_CHECK(gp_buffer_read(bs, 0, got, 32));
+        assert_true(gpt_floats_match("atomic float add", ref, got, 8, 0.0));
+        gp_buffer_release(bv), gp_buffer_release(bs);
+        gp_kernel_release(k), gp_program_release(p);
+    }
+    free(v);
+}
+
+static void conformance_scan(void **state)
+{
+    (void)state;
+    enum { N = 60001, B = 256, NB = (N + B - 1) / B };
+    int32_t *in = malloc(N * 4), *ref = malloc(N * 4), *got = malloc(N * 4);
+    int32_t run = 0;
+    for (int i = 0; i < N; i++) {
+        in[i] = (i * 31) % 17 - 3;
+        ref[i] = run;
+        run += in[i];
+    }
+    FOR_EACH_DEVICE(dev)
+    {
+        gp_program *p;
+        gp_kernel *k1 = gpt_kernel(dev, "scan.gpk", "scan_blocks", &p), *k2, *k3;
+        GPT_CHECK(gp_kernel_create(p, "scan_totals", &k2));
+        GPT_CHECK(gp_kernel_create(p, "scan_add", &k3));
+        gp_buffer *bi = gpt_upload(dev, in, N * 4), *bo = gpt_upload(dev, NULL, N * 4),
+                  *bt = gpt_upload(dev, NULL, NB * 4);
+        int n = N, nb = NB;
+        size_t global = N, group = B, one = B;
+        gp_arg a1[] = {gp_arg_buffer(bo), gp_arg_buffer(bt), gp_arg_buffer(bi),
+                       gp_arg_value(&n, 4)};
+        gp_arg a2[] = {gp_arg_buffer(bt), gp_arg_value(&nb, 4)};
+        gp_arg a3[] = {gp_arg_buffer(bo), gp_arg_buffer(bt), gp_arg_value(&n, 4)};
+        GPT_CHECK(gp_kernel_launch(NULL, k1, 1, &global, &group, 4, a1));
+        GPT_CHECK(gp_kernel_launch(NULL, k2, 1, &one, &group, 2, a2));
+        GPT_CHECK(gp_kernel_launch(NULL, k3, 1, &global, &group, 3, a3));
+        GPT_CHECK(gp_buffer_read(bo, 0, got, N * 4));
+        assert_true(gpt_ints_match("exclusive scan", ref, got, N));
+        gp_buffer_release(bi), gp_buffer_release(bo), gp_buffer_release(bt);
+        gp_kernel_release(k1), gp_kernel_release(k2), gp_kernel_release(k3);
+        gp_program_release(p);
+    }
+    free(in), free(ref), free(got);
+}
+
+static void conformance_index3d(void **state)
+{
+    (void)state;
+    enum { NX = 13, NY = 7, NZ = 5 };
+    const size_t grp[3] = {4, 2, 2};
+    int32_t *ref = calloc(NX * NY * NZ * 12, 4), *got = malloc(NX * NY * NZ * 12 * 4);
+    const int n[3] = {NX, NY, NZ};
+    for (int z = 0; z < NZ; z++)
+        for (int y = 0; y < NY; y++)
+            for (int x = 0; x < NX; x++) {
+                int32_t *r = ref + ((z * NY + y) * NX + x) * 12;
+                int g[3] = {x, y, z};
+                for (int d = 0; d < 3; d++) {
+                    int ng = (n[d] + (int)grp[d] - 1) / (int)grp[d];
+                    r[d] = g[d];
+                    r[3 + d] = g[d] % (int)grp[d];
+                    r[6 + d] = g[d] / (int)grp[d];
+                    r[9 + d] = (int)grp[d] * 1000 + ng;
+                }
+            }
+    FOR_EACH_DEVICE(dev)
+    {
+        gp_program *p;
+        gp_kernel *k = gpt_kernel(dev, "index3d.gpk", "index3d", &p);
+        gp_buffer *bo = gpt_upload(dev, NULL, NX * NY * NZ * 12 * 4);
+        int nx = NX, ny = NY, nz = NZ;
+        gp_arg args[] = {gp_arg_buffer(bo), gp_arg_value(&nx, 4), gp_arg_value(&ny, 4),
+                         gp_arg_value(&nz, 4)};
+        size_t global[3] = {NX, NY, NZ};
+        GPT_CHECK(gp_kernel_launch(NULL, k, 3, global, grp, 4, args));
+        GPT_CHECK(gp_buffer_read(bo, 0, got, NX * NY * NZ * 12 * 4));
+        assert_true(gpt_ints_match("3-D indices", ref, got, NX * NY * NZ * 12));
+        gp_buffer_release(bo);
+        gp_kernel_release(k), gp_program_release(p);
+    }
+    free(ref), free(got);
+}
+
+static void conformance_helper(void **state)
+{
+    (void)state;
+    enum { N = 1000 };
+    float in[N], ref[N], got[N];
+    for (int i = 0; i < N; i++)
+        in[i] = (float)(i % 10);
+    for (int i = 0; i < N; i++) {
+        float l = i > 0 ? in[i - 1] : 0, r = i + 1 < N ? in[i + 1] : 0;
+        ref[i] = 0.25f * l + 0.5f * in[i] + 0.25f * r;
+    }
+    FOR_EACH_DEVICE(dev)
+    {
+        gp_program *p;
+        gp_kernel *k = gpt_kernel(dev, "helper.gpk", "blur", &p);
+        gp_buffer *bi = gpt_upload(dev, in, sizeof in), *bo = gpt_upload(dev, NULL, sizeof got);
+        int n = N;
+        gp_arg args[] = {gp_arg_buffer(bo), gp_arg_buffer(bi), gp_arg_value(&n, 4)};
+        size_t global = N, group = 64;
+        GPT_CHECK(gp_kernel_launch(NULL, k, 1, &global, &group, 3, args));
+        GPT_CHECK(gp_buffer_read(bo, 0, got, sizeof got));
+        assert_true(gpt_floats_match("helper functions", ref, got, N, 1e-12));
+        gp_buffer_release(bi), gp_buffer_release(bo);
+        gp_kernel_release(k), gp_program_release(p);
+    }
+}
+
+/* The reference half conversion: the same rounding, written independently of the prelude. */
+static uint16_t ref_to_half(float f)
+{
+    if (isnan(f)) return 0x7e00;
+    uint16_t sign = signbit(f) ? 0x8000 : 0;
+    double a = fabs((double)f);
+    if (a >= 65520.0) return sign | 0x7c00;
+    int e;
+    frexp(a, &e); /* a = m * 2^e, m in [0.5, 1) */
+    int exp = e - 1 < -14 ? -14 : e - 1;
+    double q = a / ldexp(1.0, exp - 10); /* units of the last place */
+    double r = nearbyint(q);             /* the default rounding mode: nearest, ties to even */
+    uint32_t units = (uint32_t)r;
+    if (units == 0) return sign;
+    if (exp == -14 && units < 1024) return sign | (uint16_t)units;
+    if (units == 2048) units = 1024, exp++;
+    return sign | (uint16_t)(((exp + 15) << 10) | (units - 1024));
+}
+
+static void conformance_half(void **state)
+{
+    (void)state;
+    enum { N = 4096 };
+    float f[N], back[N], ref_back[N];
+    uint16_t h[N], ref_h[N];
+    for (int i = 0; i < N; i++)
+        f[i] = ldexpf((float)(i * 7919 % 4093) - 2046.0f, (i % 30) - 20);
+    f[0] = 0.0f, f[1] = -0.0f, f[2] = 65504.0f, f[3] = 65519.0f, f[4] = 65520.0f, f[5] = 1e9f;
+    f[6] = 1.0009765625f;    /* exactly representable */
+    f[7] = 1.00048828125f;   /* a tie: rounds to even (1.0) */
+    f[8] = 1.00146484375f;   /* a tie: rounds to even (1.001953125) */
+    f[9] = 6.103515625e-05f; /* smallest normal */
+    f[10] = INFINITY, f[11] = -INFINITY;
+    for (int i = 0; i < N; i++) {
+        ref_h[i] = ref_to_half(f[i]);
+        uint16_t e = (ref_h[i] >> 10) & 0x1f, m = ref_h[i] & 0x3ff;
+        double v = e == 0 ? ldexp(m, -24) : ldexp(1024 + m, e - 25);
+        ref_back[i] = (float)((ref_h[i] & 0x8000 ? -1 : 1) * (e == 31 ? INFINITY : v));
+    }
+    FOR_EACH_DEVICE(dev)
+    {
+        gp_program *p;
+        gp_kernel *k1 = gpt_kernel(dev, "half.gpk", "to_half", &p), *k2;
+        GPT_CHECK(gp_kernel_create(p, "from_half", &k2));
+        gp_buffer *bf = gpt_upload(dev, f, sizeof f), *bh = gpt_upload(dev, NULL, sizeof h),
+                  *bb = gpt_upload(dev, NULL, sizeof back);
+        int n = N;
+        gp_arg a1[] = {gp_arg_buffer(bh), gp_arg_buffer(bf), gp_arg_value(&n, 4)};
+        gp_arg a2[] = {gp_arg_buffer(bb), gp_arg_buffer(bh), gp_arg_value(&n, 4)};
+        size_t global = N;
+        GPT_CHECK(gp_kernel_launch(NULL, k1, 1, &global, NULL, 3, a1));
+        GPT_CHECK(gp_kernel_launch(NULL, k2, 1, &global, NULL, 3, a2));
+        GPT_CHECK(gp_buffer_read(bh, 0, h, sizeof h));
+        GPT_CHECK(gp_buffer_read(bb, 0, back, sizeof back));
+        for (int i = 0; i < N; i++)
+            if (h[i] != ref_h[i])
+                fail_msg("half of %a: 0x%04x, reference 0x%04x", f[i], h[i], ref_h[i]);
+        assert_true(gpt_floats_match("half round trip", ref_back, back, N, 0.0));
+        gp_buffer_release(bf), gp_buffer_release(bh), gp_buffer_release(bb);
+        gp_kernel_release(k1), gp_kernel_release(k2), gp_program_release(p);
+    }
+}
+
+static void conformance_define(void **state)
+{
+    (void)state;
+    enum { N = 333 };
+    float in[N], ref[N], got[N], bias = 0.25f;
+    for (int i = 0; i < N; i++) {
+        in[i] = (float)i;
+        ref[i] = 3.0f * in[i] + 0.5f + bias;
+    }
+    const char *defs[] = {"SCALE=3", "OFFSET=0.5f", "REAL=float"};
+    FOR_EACH_DEVICE(dev)
+    {
+        gp_program *p;
+        GPT_CHECK(gpt_build(dev, "define.gpk", defs, 3, &p));
+        gp_kernel *k;
+        GPT_CHECK(gp_kernel_create(p, "affine", &k));
+        gp_arg_info ai;
+        GPT_CHECK(gp_kernel_arg_info(k, 2, &ai));
+        assert_int_equal(ai.size, 4); /* REAL resolved through the define */
+        gp_buffer *bi = gpt_upload(dev, in, sizeof in), *bo = gpt_upload(dev, NULL, sizeof got);
+        int n = N;
+        gp_arg args[] = {gp_arg_buffer(bo), gp_arg_buffer(bi), gp_arg_value(&bias, 4),
+                         gp_arg_value(&n, 4)};
+        size_t global = N;
+        GPT_CHECK(gp_kernel_launch(NULL, k, 1, &global, NULL, 4, args));
+        GPT_CHECK(gp_buffer_read(bo, 0, got, sizeof got));
+        assert_true(gpt_floats_match("build-option macros", ref, got, N, 0.0));
+        /* without the define the source's own #error fires, naming the file and line */
+        gp_program *p2 = NULL;
+        assert_int_equal(gpt_build(dev, "define.gpk", NULL, 0, &p2), GP_ERR_BUILD);
+        if (!strstr(gp_last_error(), "define.gpk:4:"))
+            fail_msg("no file:line in: %s", gp_last_error());
+        gp_buffer_release(bi), gp_buffer_release(bo);
+        gp_kernel_release(k), gp_program_release(p);
+    }
+}
+
+static void conformance_nonuniform(void **state)
+{
+    (void)state;
+    enum { N = 1000, G = 64, PADDED = 1024 };
+    int32_t ref[N + 8], got[N + 8], cnt[2];
+    for (int i = 0; i < N; i++)
+        ref[i] = i * 3 + 1;
+    for (int i = N; i < N + 8; i++)
+        ref[i] = -5; /* past the grid: untouched */
+    FOR_EACH_DEVICE(dev)
+    {
+        gp_program *p;
+        gp_kernel *k = gpt_kernel(dev, "nonuniform.gpk", "fill_index", &p);
+        gp_buffer *bo = gpt_upload(dev, NULL, sizeof got), *bc = gpt_upload(dev, NULL, 8);
+        int32_t sentinel = -5, zero = 0;
+        GPT_CHECK(gp_buffer_fill(bo, 0, &sentinel, 4, sizeof got));
+        GPT_CHECK(gp_buffer_fill(bc, 0, &zero, 4, 8));
+        int n = N;
+        gp_arg args[] = {gp_arg_buffer(bo), gp_arg_buffer(bc), gp_arg_value(&n, 4)};
+        size_t global = N, group = G;
+        GPT_CHECK(gp_kernel_launch(NULL, k, 1, &global, &group, 3, args));
+        GPT_CHECK(gp_buffer_read(bo, 0, got, sizeof got));
+        GPT_CHECK(gp_buffer_read(bc, 0, cnt, sizeof cnt));
+        assert_true(gpt_ints_match("non-uniform grid", ref, got, N + 8));
+        assert_int_equal(cnt[0], PADDED); /* the grid is rounded up to whole groups */
+        assert_int_equal(cnt[1], PADDED);
+        gp_buffer_release(bo), gp_buffer_release(bc);
+        gp_kernel_release(k), gp_program_release(p);
+    }
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    g_nspecs = gpt_devices(g_specs, 16);
+    fprintf(stderr, "devices:");
+    for (int i = 0; i < g_nspecs; i++)
+        fprintf(stderr, " %s", g_specs[i]);
+    fprintf(stderr, "\n");
+    return g_nspecs > 0 ? 0 : -1;
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(conformance_saxpy),        cmocka_unit_test(conformance_transpose),
+        cmocka_unit_test(conformance_reduce),       cmocka_unit_test(conformance_histogram),
+        cmocka_unit_test(conformance_atomic_float), cmocka_unit_test(conformance_scan),
+        cmocka_unit_test(conformance_index3d),      cmocka_unit_test(conformance_helper),
+        cmocka_unit_test(conformance_half),         cmocka_unit_test(conformance_define),
+        cmocka_unit_test(conformance_nonuniform),
+    };
+    return cmocka_run_group_tests(tests, setup, NULL);
+}

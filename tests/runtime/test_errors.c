@@ -1,0 +1,201 @@
+/* test_errors.c — every misuse the runtime promises to catch comes back as a status and a message
+ * that names the problem, never an abort: unknown kernel, wrong argument count, kind and size, a
+ * group above the limit, out of memory, compile errors at the user's line, bad specs. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "runtime/conformance.h"
+
+static gp_device *dev;
+static gp_program *prog;
+static gp_kernel *saxpy;
+
+#define EXPECT(call, status, text)                                                                 \
+    do {                                                                                           \
+        gp_status st_ = (call);                                                                    \
+        if (st_ != (status))                                                                       \
+            fail_msg("%s: %s, expected %s (%s)", #call, gp_status_name(st_),                       \
+                     gp_status_name(status), gp_last_error());                                     \
+        if (!strstr(gp_last_error(), (text)))                                                      \
+            fail_msg("%s: message '%s' lacks '%s'", #call, gp_last_error(), (text));               \
+    } while (0)
+
+static int setup(void **state)
+{
+    (void)state;
+    if (gp_device_open("cpu", &dev) != GP_OK) return -1;
+    if (gpt_build(dev, "saxpy.gpk", NULL, 0, &prog) != GP_OK) return -1;
+    return gp_kernel_create(prog, "saxpy", &saxpy) == GP_OK ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    gp_kernel_release(saxpy);
+    gp_program_release(prog);
+    gp_device_release(dev);
+    return 0;
+}
+
+static void unknown_kernel(void **state)
+{
+    (void)state;
+    gp_kernel *k = NULL;
+    EXPECT(gp_kernel_create(prog, "saxpyy", &k), GP_ERR_NOT_FOUND, "no kernel 'saxpyy'");
+    assert_non_null(strstr(gp_last_error(), "saxpy")); /* lists what there is */
+    assert_null(k);
+}
+
+static void wrong_arguments(void **state)
+{
+    (void)state;
+    gp_buffer *b;
+    GPT_CHECK(gp_buffer_create(dev, GP_BUFFER_DEVICE, 4096, &b));
+    float a = 1;
+    int n = 10;
+    double d = 1;
+    size_t global = 10;
+    gp_arg three[] = {gp_arg_buffer(b), gp_arg_buffer(b), gp_arg_value(&a, 4)};
+    EXPECT(gp_kernel_launch(NULL, saxpy, 1, &global, NULL, 3, three), GP_ERR_INVALID_ARGUMENT,
+           "takes 4 argument(s) (y, x, a, n), the launch passed 3");
+    gp_arg kind[] = {gp_arg_buffer(b), gp_arg_value(&a, 4), gp_arg_value(&a, 4),
+                     gp_arg_value(&n, 4)};
+    EXPECT(gp_kernel_launch(NULL, saxpy, 1, &global, NULL, 4, kind), GP_ERR_INVALID_ARGUMENT,
+           "argument 1 'x' (float) needs a buffer (GP_CBUF), got a value (GP_VAL)");
+    gp_arg size[] = {gp_arg_buffer(b), gp_arg_buffer(b), gp_arg_value(&d, 8), gp_arg_value(&n, 4)};
+    EXPECT(gp_kernel_launch(NULL, saxpy, 1, &global, NULL, 4, size), GP_ERR_INVALID_ARGUMENT,
+           "argument 2 'a' is float (4 bytes), the launch passed 8 bytes");
+    gp_arg null_buf[] = {gp_arg_buffer(NULL), gp_arg_buffer(b), gp_arg_value(&a, 4),
+                         gp_arg_value(&n, 4)};
+    EXPECT(gp_kernel_launch(NULL, saxpy, 1, &global, NULL, 4, null_buf), GP_ERR_INVALID_ARGUMENT,
+           "NULL buffer");
+    gp_buffer_release(b);
+}
+
+static void group_too_large(void **state)
+{
+    (void)state;
+    gp_buffer *b;
+    GPT_CHECK(gp_buffer_create(dev, GP_BUFFER_DEVICE, 4096, &b));
+    float a = 1;
+    int n = 10;
+    gp_arg args[] = {gp_arg_buffer(b), gp_arg_buffer(b), gp_arg_value(&a, 4), gp_arg_value(&n, 4)};
+    uint32_t max;
+    GPT_CHECK(gp_kernel_max_group_size(saxpy, &max));
+    size_t global = 100000, group = (size_t)max * 2;
+    EXPECT(gp_kernel_launch(NULL, saxpy, 1, &global, &group, 4, args), GP_ERR_LAUNCH,
+           "above the limit");
+    size_t g2[2] = {64, 64}, grp2[2] = {64, 64}; /* 4096 work-items */
+    EXPECT(gp_kernel_launch(NULL, saxpy, 2, g2, grp2, 4, args), GP_ERR_LAUNCH, "a group of 4096");
+    size_t zero = 0;
+    EXPECT(gp_kernel_launch(NULL, saxpy, 1, &zero, NULL, 4, args), GP_ERR_INVALID_ARGUMENT,
+           "global size 0");
+    EXPECT(gp_kernel_launch(NULL, saxpy, 4, g2, NULL, 4, args), GP_ERR_INVALID_ARGUMENT,
+           "4 dimensions");
+    gp_buffer_release(b);
+}
+
+static void out_of_memory(void **state)
+{
+    (void)state;
+    gp_buffer *b = NULL;
+    EXPECT(gp_buffer_create(dev, GP_BUFFER_DEVICE, SIZE_MAX / 2, &b), GP_ERR_OUT_OF_MEMORY,
+           "bytes");
+    assert_null(b);
+    EXPECT(gp_buffer_create(dev, GP_BUFFER_DEVICE, 0, &b), GP_ERR_INVALID_ARGUMENT, "size 0");
+}
+
+static void buffer_ranges(void **state)
+{
+    (void)state;
+    gp_buffer *b;
+    char tmp[64] = {0};
+    GPT_CHECK(gp_buffer_create(dev, GP_BUFFER_DEVICE, 32, &b));
+    EXPECT(gp_buffer_write(b, 16, tmp, 32), GP_ERR_INVALID_ARGUMENT,
+           "bytes 16..48 are outside the 32-byte");
+    EXPECT(gp_buffer_read(b, 33, tmp, 0), GP_ERR_INVALID_ARGUMENT, "outside");
+    EXPECT(gp_buffer_fill(b, 0, tmp, 3, 30), GP_ERR_INVALID_ARGUMENT, "pattern of 3 bytes");
+    EXPECT(gp_buffer_copy(b, 0, b, 8, 16), GP_ERR_INVALID_ARGUMENT, "overlap");
+    void *p;
+    EXPECT(gp_buffer_map(b, &p), GP_ERR_UNSUPPORTED, "not host-visible");
+    gp_buffer_release(b);
+    GPT_CHECK(gp_buffer_create(dev, GP_BUFFER_SHARED, 32, &b));
+    GPT_CHECK(gp_buffer_map(b, &p));
+    memset(p, 7, 32);
+    EXPECT(gp_buffer_read(b, 0, tmp, 4), GP_ERR_INVALID_ARGUMENT, "mapped");
+    GPT_CHECK(gp_buffer_unmap(b));
+    GPT_CHECK(gp_buffer_read(b, 0, tmp, 4));
+    assert_int_equal(tmp[3], 7);
+    gp_buffer_release(b);
+}
+
+static void compile_error_at_user_line(void **state)
+{
+    (void)state;
+    const char *src = "// line 1\n"
+                      "GP_KERNEL(k, GP_BUF(float, y))\n"
+                      "{\n"
+                      "    y[0] = undeclared_name;\n"
+                      "}\n";
+    gp_build_options o = {sizeof o, GP_BUILD_NO_CACHE, "broken.gpk", NULL, 0, 0};
+    gp_program *p = NULL;
+    EXPECT(gp_program_create(dev, src, strlen(src), &o, &p), GP_ERR_BUILD, "broken.gpk:4:");
+    assert_non_null(strstr(gp_last_error(), "undeclared_name"));
+    assert_null(p);
+    const char *bad_sig = "GP_KERNEL(k, float *y)\n{\n}\n";
+    EXPECT(gp_program_create(dev, bad_sig, strlen(bad_sig), &o, &p), GP_ERR_BUILD,
+           "broken.gpk:1: kernel parameter 'float *y' is not GP_BUF");
+    EXPECT(gp_program_create(dev, "int x;", 6, &o, &p), GP_ERR_BUILD, "no GP_KERNEL");
+    const char *bad_def[] = {"1X=2"};
+    gp_build_options o2 = {sizeof o2, 0, "x.gpk", bad_def, 1, 0};
+    EXPECT(gp_program_create(dev, src, strlen(src), &o2, &p), GP_ERR_INVALID_ARGUMENT,
+           "define '1X=2'");
+}
+
+static void bad_specs(void **state)
+{
+    (void)state;
+    gp_device *d = NULL;
+    EXPECT(gp_device_open("gpu", &d), GP_ERR_INVALID_ARGUMENT, "bad device spec 'gpu'");
+    EXPECT(gp_device_open("cpu:x", &d), GP_ERR_INVALID_ARGUMENT, "bad device spec");
+    EXPECT(gp_device_open("cpu:7", &d), GP_ERR_NOT_FOUND, "cpu:7");
+    assert_null(d);
+    /* a named backend that is not here never falls back to another */
+    gp_selection_entry e;
+    GPT_CHECK(gp_backend_probe(GP_BACKEND_METAL, &e));
+#if !defined(__APPLE__)
+    assert_int_equal(e.outcome, GP_SELECT_NOT_BUILT);
+    EXPECT(gp_device_open("metal", &d), GP_ERR_NOT_FOUND, "never falls back");
+    assert_null(d);
+#endif
+}
+
+static void fp64_flag_parsed(void **state)
+{
+    (void)state;
+    const char *src = "GP_REQUIRES_FP64\nGP_KERNEL(k, GP_BUF(double, y))\n{\n    y[0] = 1.0;\n}\n";
+    gp_program *p = NULL;
+    gp_device_info info;
+    GPT_CHECK(gp_device_get_info(dev, &info));
+    gp_status st = gp_program_create(dev, src, strlen(src), NULL, &p);
+    if (info.fp64) {
+        assert_int_equal(st, GP_OK);
+        gp_program_release(p);
+    } else {
+        assert_int_equal(st, GP_ERR_UNSUPPORTED);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(unknown_kernel),  cmocka_unit_test(wrong_arguments),
+        cmocka_unit_test(group_too_large), cmocka_unit_test(out_of_memory),
+        cmocka_unit_test(buffer_ranges),   cmocka_unit_test(compile_error_at_user_line),
+        cmocka_unit_test(bad_specs),       cmocka_unit_test(fp64_flag_parsed),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
