@@ -1,0 +1,42 @@
+"""gpuport: write GPU code once; run and trust it on CUDA, Metal, OpenCL and the CPU.
+
+The runtime (devices chosen with a recorded reason, arrays to and from numpy, kernels in the
+portable dialect) is loaded from libgpuport with ctypes; the tools (doctor, audit, compare,
+archcheck, freeze) return the CLI's JSON as Python objects; ``torch_device()`` picks cuda, mps or
+cpu for PyTorch and says why — without importing torch until it is called.
+"""
+
+try:
+    from .runtime import (  # noqa: F401
+        BACKENDS,
+        Array,
+        ArgInfo,
+        Buffer,
+        Device,
+        DeviceInfo,
+        Event,
+        GpuportError,
+        Kernel,
+        Program,
+        Queue,
+        Selection,
+        Shared,
+        builtin_programs,
+        cache_dir,
+        cache_stats,
+        clear_cache,
+        devices,
+        probe,
+        set_cache_dir,
+        version,
+    )
+except ImportError as _e:  # libgpuport missing: the tools and torch_device() still work
+    _runtime_error = _e
+
+    def __getattr__(name: str):  # type: ignore[no-redef]
+        raise ImportError(f"gpuport.{name} needs libgpuport: {_runtime_error}")
+
+from .tools import ToolError, archcheck, audit, compare, doctor, freeze  # noqa: F401
+from .torchdev import torch_device  # noqa: F401
+
+__version__ = "0.1.0"

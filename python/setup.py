@@ -1,0 +1,50 @@
+"""Builds libgpuport and the gpuport CLI with CMake from the source tree this folder sits in, and
+bundles both inside the package (gpuport/_lib), so `pip install ./python` needs nothing else."""
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from setuptools import setup
+from setuptools.command.build_py import build_py
+from setuptools.dist import Distribution
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+
+
+class BuildWithLibrary(build_py):
+    def run(self):
+        super().run()
+        dest = Path(self.build_lib) / "gpuport" / "_lib"
+        dest.mkdir(parents=True, exist_ok=True)
+        prebuilt = os.environ.get("GPUPORT_PREBUILT_DIR")  # a CMake build folder to take as is
+        if prebuilt:
+            build = Path(prebuilt)
+        else:
+            if not (ROOT / "CMakeLists.txt").is_file():
+                sys.exit("gpuport: the C sources are not beside this folder; build from a checkout "
+                         "of the repository, or set GPUPORT_PREBUILT_DIR to a CMake build folder")
+            build = HERE / "build" / "cmake"
+            cfg = ["cmake", "-S", str(ROOT), "-B", str(build), "-DCMAKE_BUILD_TYPE=Release",
+                   "-DGPUPORT_TESTS=OFF"]
+            subprocess.check_call(cfg)
+            jobs = str(os.cpu_count() or 2)
+            subprocess.check_call(["cmake", "--build", str(build), "-j", jobs, "--target",
+                                   "gpuport", "gpuport_cli"])
+        lib = "libgpuport.dylib" if sys.platform == "darwin" else "libgpuport.so"
+        real = (build / lib).resolve()
+        if not real.is_file():
+            sys.exit(f"gpuport: {build / lib} was not built")
+        shutil.copy2(real, dest / lib)
+        shutil.copy2(build / "gpuport", dest / "gpuport")
+
+
+class BinaryDistribution(Distribution):
+    def has_ext_modules(self):  # the wheel carries a native library: tag it per platform
+        return True
+
+
+setup(cmdclass={"build_py": BuildWithLibrary}, distclass=BinaryDistribution)
