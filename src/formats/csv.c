@@ -48,8 +48,10 @@ static bool csv_line_blank(const csv_line *l)
 /* Parses one field [p, p+n) as a number; whitespace around it is allowed. */
 static bool csv_number(const char *p, size_t n, double *v)
 {
-    while (n > 0 && isspace((unsigned char)*p)) p++, n--;
-    while (n > 0 && isspace((unsigned char)p[n - 1])) n--;
+    while (n > 0 && isspace((unsigned char)*p))
+        p++, n--;
+    while (n > 0 && isspace((unsigned char)p[n - 1]))
+        n--;
     if (n == 0 || n >= 64) return false;
     char buf[64];
     memcpy(buf, p, n);
@@ -103,8 +105,9 @@ int gp_csv_parse(const uint8_t *data, size_t size, char sep, gp_tensor_view *out
             first_pos = pos;
             continue;
         }
-        if (k < 0) return csv_fail(err, errlen, "line %llu, field %ld: not a number",
-                                   (unsigned long long)lineno, bad);
+        if (k < 0)
+            return csv_fail(err, errlen, "line %llu, field %ld: not a number",
+                            (unsigned long long)lineno, bad);
         if (cols >= 0 && k != cols)
             return csv_fail(err, errlen, "line %llu has %ld fields, earlier lines have %ld",
                             (unsigned long long)lineno, k, cols);
@@ -112,7 +115,8 @@ int gp_csv_parse(const uint8_t *data, size_t size, char sep, gp_tensor_view *out
         rows++;
     }
     if (rows == 0) return csv_fail(err, errlen, "no rows of numbers");
-    if ((uint64_t)cols > UINT64_MAX / rows / sizeof(double) || rows * (uint64_t)cols > SIZE_MAX / sizeof(double))
+    if ((uint64_t)cols > UINT64_MAX / rows / sizeof(double) ||
+        rows * (uint64_t)cols > SIZE_MAX / sizeof(double))
         return csv_fail(err, errlen, "too many values");
     double *vals = malloc((size_t)(rows * (uint64_t)cols) * sizeof(double));
     if (!vals) return csv_fail(err, errlen, "out of memory");

@@ -89,8 +89,9 @@ static int npy_shape(npy_cursor *c, gp_tensor_view *v, char *err, size_t errlen)
         if (v->ndim == GP_TENSOR_MAX_DIMS)
             return npy_fail(err, errlen, "more than %d dimensions", GP_TENSOR_MAX_DIMS);
         if (!npy_uint(c, &v->shape[v->ndim]))
-            return npy_fail(err, errlen, "'shape' holds something other than a non-negative "
-                                         "integer");
+            return npy_fail(err, errlen,
+                            "'shape' holds something other than a non-negative "
+                            "integer");
         v->ndim++;
         if (!npy_accept(c, ',')) {
             if (!npy_accept(c, ')')) return npy_fail(err, errlen, "'shape' tuple is malformed");
@@ -101,8 +102,7 @@ static int npy_shape(npy_cursor *c, gp_tensor_view *v, char *err, size_t errlen)
 }
 
 /* descr: byte order, kind, size: '<f4', '>i8', '|b1', '<c16', '<V2'. */
-static int npy_descr(const char *d, gp_dtype void_as, gp_tensor_view *v, char *err,
-                     size_t errlen)
+static int npy_descr(const char *d, gp_dtype void_as, gp_tensor_view *v, char *err, size_t errlen)
 {
     char order = d[0];
     if (order != '<' && order != '>' && order != '|' && order != '=')
@@ -112,33 +112,52 @@ static int npy_descr(const char *d, gp_dtype void_as, gp_tensor_view *v, char *e
     const char *s = d + 2;
     if (*s == '\0') return npy_fail(err, errlen, "descr '%s' has no size", d);
     for (; *s; s++) {
-        if (*s < '0' || *s > '9' || size > 1000) return npy_fail(err, errlen, "descr '%s' is malformed", d);
+        if (*s < '0' || *s > '9' || size > 1000)
+            return npy_fail(err, errlen, "descr '%s' is malformed", d);
         size = size * 10 + (unsigned)(*s - '0');
     }
     gp_dtype t = GP_DTYPE_INVALID;
     switch (kind) {
-    case 'b': t = size == 1 ? GP_DTYPE_BOOL : t; break;
+    case 'b':
+        t = size == 1 ? GP_DTYPE_BOOL : t;
+        break;
     case 'i':
-        t = size == 1 ? GP_DTYPE_I8 : size == 2 ? GP_DTYPE_I16 : size == 4 ? GP_DTYPE_I32 : size == 8 ? GP_DTYPE_I64 : t;
+        t = size == 1   ? GP_DTYPE_I8
+            : size == 2 ? GP_DTYPE_I16
+            : size == 4 ? GP_DTYPE_I32
+            : size == 8 ? GP_DTYPE_I64
+                        : t;
         break;
     case 'u':
-        t = size == 1 ? GP_DTYPE_U8 : size == 2 ? GP_DTYPE_U16 : size == 4 ? GP_DTYPE_U32 : size == 8 ? GP_DTYPE_U64 : t;
+        t = size == 1   ? GP_DTYPE_U8
+            : size == 2 ? GP_DTYPE_U16
+            : size == 4 ? GP_DTYPE_U32
+            : size == 8 ? GP_DTYPE_U64
+                        : t;
         break;
-    case 'f': t = size == 2 ? GP_DTYPE_F16 : size == 4 ? GP_DTYPE_F32 : size == 8 ? GP_DTYPE_F64 : t; break;
-    case 'c': t = size == 8 ? GP_DTYPE_C64 : size == 16 ? GP_DTYPE_C128 : t; break;
+    case 'f':
+        t = size == 2 ? GP_DTYPE_F16 : size == 4 ? GP_DTYPE_F32 : size == 8 ? GP_DTYPE_F64 : t;
+        break;
+    case 'c':
+        t = size == 8 ? GP_DTYPE_C64 : size == 16 ? GP_DTYPE_C128 : t;
+        break;
     case 'O':
-        return npy_fail(err, errlen, "object arrays are refused (reading them would unpickle "
-                                     "Python objects)");
+        return npy_fail(err, errlen,
+                        "object arrays are refused (reading them would unpickle "
+                        "Python objects)");
     case 'V':
         if (void_as == GP_DTYPE_INVALID)
-            return npy_fail(err, errlen, "descr '%s' is raw bytes; say what they hold with "
-                                         "--dtype (bf16 for ml_dtypes bfloat16)", d);
+            return npy_fail(err, errlen,
+                            "descr '%s' is raw bytes; say what they hold with "
+                            "--dtype (bf16 for ml_dtypes bfloat16)",
+                            d);
         if (gp_dtype_size(void_as) != size)
-            return npy_fail(err, errlen, "descr '%s' has %u-byte elements, but %s has %zu", d,
-                            size, gp_dtype_name(void_as), gp_dtype_size(void_as));
+            return npy_fail(err, errlen, "descr '%s' has %u-byte elements, but %s has %zu", d, size,
+                            gp_dtype_name(void_as), gp_dtype_size(void_as));
         t = void_as;
         break;
-    default: break;
+    default:
+        break;
     }
     if (t == GP_DTYPE_INVALID)
         return npy_fail(err, errlen, "descr '%s' is not a supported numeric type", d);
@@ -147,8 +166,7 @@ static int npy_descr(const char *d, gp_dtype void_as, gp_tensor_view *v, char *e
     return 0;
 }
 
-static int npy_dict(npy_cursor *c, gp_dtype void_as, gp_tensor_view *v, char *err,
-                    size_t errlen)
+static int npy_dict(npy_cursor *c, gp_dtype void_as, gp_tensor_view *v, char *err, size_t errlen)
 {
     bool have_descr = false, have_order = false, have_shape = false;
     if (!npy_accept(c, '{')) return npy_fail(err, errlen, "header is not a dict literal");
@@ -165,9 +183,12 @@ static int npy_dict(npy_cursor *c, gp_dtype void_as, gp_tensor_view *v, char *er
             if (npy_descr(val, void_as, v, err, errlen) != 0) return -1;
             have_descr = true;
         } else if (strcmp(key, "fortran_order") == 0 && !have_order) {
-            if (npy_word(c, "True")) v->fortran = true;
-            else if (npy_word(c, "False")) v->fortran = false;
-            else return npy_fail(err, errlen, "'fortran_order' is not True or False");
+            if (npy_word(c, "True"))
+                v->fortran = true;
+            else if (npy_word(c, "False"))
+                v->fortran = false;
+            else
+                return npy_fail(err, errlen, "'fortran_order' is not True or False");
             have_order = true;
         } else if (strcmp(key, "shape") == 0 && !have_shape) {
             if (npy_shape(c, v, err, errlen) != 0) return -1;
@@ -184,12 +205,14 @@ static int npy_dict(npy_cursor *c, gp_dtype void_as, gp_tensor_view *v, char *er
     if (c->p != c->end) return npy_fail(err, errlen, "header has bytes after the dict");
     if (!have_descr || !have_order || !have_shape)
         return npy_fail(err, errlen, "header lacks '%s'",
-                        !have_descr ? "descr" : !have_order ? "fortran_order" : "shape");
+                        !have_descr   ? "descr"
+                        : !have_order ? "fortran_order"
+                                      : "shape");
     return 0;
 }
 
-int gp_npy_parse(const uint8_t *data, size_t size, gp_dtype void_as, gp_tensor_view *out,
-                 char *err, size_t errlen)
+int gp_npy_parse(const uint8_t *data, size_t size, gp_dtype void_as, gp_tensor_view *out, char *err,
+                 size_t errlen)
 {
     memset(out, 0, sizeof(*out));
     if (size < 10 || memcmp(data, "\x93NUMPY", 6) != 0)
@@ -211,8 +234,10 @@ int gp_npy_parse(const uint8_t *data, size_t size, gp_dtype void_as, gp_tensor_v
         return npy_fail(err, errlen, "header length %zu is over the limit of %d bytes", hlen,
                         GP_NPY_MAX_HEADER);
     if (hlen > size - start)
-        return npy_fail(err, errlen, "header length %zu runs past the end of the file (%zu "
-                                     "bytes)", hlen, size);
+        return npy_fail(err, errlen,
+                        "header length %zu runs past the end of the file (%zu "
+                        "bytes)",
+                        hlen, size);
     npy_cursor c = {(const char *)data + start, (const char *)data + start + hlen};
     if (npy_dict(&c, void_as, out, err, errlen) != 0) return -1;
     if (gp_tensor_view_size(out) != 0)

@@ -16,7 +16,7 @@
  * into data). `void_as` is the element type to read a void descr ('<V2', as ml_dtypes writes
  * bfloat16) as, or GP_DTYPE_INVALID to refuse void descrs; it must have the void's size.
  * The file must hold exactly the bytes its shape needs. 0, or -1 with the reason in err. */
-int gp_npy_parse(const uint8_t *data, size_t size, gp_dtype void_as, gp_tensor_view *out,
-                 char *err, size_t errlen);
+int gp_npy_parse(const uint8_t *data, size_t size, gp_dtype void_as, gp_tensor_view *out, char *err,
+                 size_t errlen);
 
 #endif

@@ -19,8 +19,8 @@ static int npz_fail(char *err, size_t errlen, const char *fmt, ...)
     return -1;
 }
 
-static int npz_member(const gp_zip *z, const gp_zip_entry *e, gp_dtype void_as,
-                      uint64_t *budget, gp_tensor_list *out, char *err, size_t errlen)
+static int npz_member(const gp_zip *z, const gp_zip_entry *e, gp_dtype void_as, uint64_t *budget,
+                      gp_tensor_list *out, char *err, size_t errlen)
 {
     char why[512];
     size_t n = e->name_len;
@@ -35,10 +35,12 @@ static int npz_member(const gp_zip *z, const gp_zip_entry *e, gp_dtype void_as,
     } else {
         owned = gp_zip_extract(z, e, *budget, &len, why, sizeof(why));
         bytes = owned;
-        if (owned) *budget -= len;
+        if (owned)
+            *budget -= len;
         else if (e->uncompressed_size > *budget)
-            snprintf(why, sizeof(why), "inflates to %llu bytes, over the limit of %llu left "
-                                       "(zip bomb?)",
+            snprintf(why, sizeof(why),
+                     "inflates to %llu bytes, over the limit of %llu left "
+                     "(zip bomb?)",
                      (unsigned long long)e->uncompressed_size, (unsigned long long)*budget);
     }
     if (!bytes) return npz_fail(err, errlen, "member '%s': %s", e->name, why);
@@ -49,7 +51,8 @@ static int npz_member(const gp_zip *z, const gp_zip_entry *e, gp_dtype void_as,
     }
     char name[4096];
     snprintf(name, sizeof(name), "%.*s", (int)(n - 4), e->name);
-    if (gp_tensor_list_add(out, name, &v, owned) != 0) return npz_fail(err, errlen, "out of memory");
+    if (gp_tensor_list_add(out, name, &v, owned) != 0)
+        return npz_fail(err, errlen, "out of memory");
     return 0;
 }
 
@@ -58,8 +61,7 @@ int gp_npz_parse(const uint8_t *data, size_t size, gp_dtype void_as, uint64_t in
 {
     char why[512];
     gp_zip *z;
-    if (gp_zip_open(data, size, &z, why, sizeof(why)) != 0)
-        return npz_fail(err, errlen, "%s", why);
+    if (gp_zip_open(data, size, &z, why, sizeof(why)) != 0) return npz_fail(err, errlen, "%s", why);
     uint64_t budget = inflate_cap;
     int rc = 0;
     for (size_t i = 0; i < gp_zip_count(z) && rc == 0; i++) {

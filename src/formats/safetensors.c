@@ -44,11 +44,11 @@ static gp_dtype st_dtype(const char *s)
     static const struct {
         const char *name;
         gp_dtype t;
-    } map[] = {{"BOOL", GP_DTYPE_BOOL}, {"U8", GP_DTYPE_U8},     {"I8", GP_DTYPE_I8},
-               {"I16", GP_DTYPE_I16},   {"U16", GP_DTYPE_U16},   {"F16", GP_DTYPE_F16},
-               {"BF16", GP_DTYPE_BF16}, {"I32", GP_DTYPE_I32},   {"U32", GP_DTYPE_U32},
-               {"F32", GP_DTYPE_F32},   {"F64", GP_DTYPE_F64},   {"I64", GP_DTYPE_I64},
-               {"U64", GP_DTYPE_U64},   {"C64", GP_DTYPE_C64},   {"C128", GP_DTYPE_C128}};
+    } map[] = {{"BOOL", GP_DTYPE_BOOL}, {"U8", GP_DTYPE_U8},   {"I8", GP_DTYPE_I8},
+               {"I16", GP_DTYPE_I16},   {"U16", GP_DTYPE_U16}, {"F16", GP_DTYPE_F16},
+               {"BF16", GP_DTYPE_BF16}, {"I32", GP_DTYPE_I32}, {"U32", GP_DTYPE_U32},
+               {"F32", GP_DTYPE_F32},   {"F64", GP_DTYPE_F64}, {"I64", GP_DTYPE_I64},
+               {"U64", GP_DTYPE_U64},   {"C64", GP_DTYPE_C64}, {"C128", GP_DTYPE_C128}};
     for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
         if (strcmp(s, map[i].name) == 0) return map[i].t;
     return GP_DTYPE_INVALID;
@@ -64,8 +64,8 @@ static bool st_uint(const cJSON *j, uint64_t *v)
     return true;
 }
 
-static int st_tensor(const cJSON *t, uint64_t data_len, gp_tensor_view *v, st_range *r,
-                     char *err, size_t errlen)
+static int st_tensor(const cJSON *t, uint64_t data_len, gp_tensor_view *v, st_range *r, char *err,
+                     size_t errlen)
 {
     const char *name = t->string;
     const cJSON *dt = cJSON_GetObjectItemCaseSensitive(t, "dtype");
@@ -86,20 +86,26 @@ static int st_tensor(const cJSON *t, uint64_t data_len, gp_tensor_view *v, st_ra
     v->ndim = nd;
     for (int i = 0; i < nd; i++)
         if (!st_uint(cJSON_GetArrayItem(shape, i), &v->shape[i]))
-            return st_fail(err, errlen, "tensor '%s' has a shape entry that is not a "
-                                        "non-negative integer", name);
+            return st_fail(err, errlen,
+                           "tensor '%s' has a shape entry that is not a "
+                           "non-negative integer",
+                           name);
     if (gp_tensor_view_size(v) != 0)
         return st_fail(err, errlen, "tensor '%s': shape's size overflows 64 bits", name);
     if (!st_uint(cJSON_GetArrayItem(offs, 0), &r->begin) ||
         !st_uint(cJSON_GetArrayItem(offs, 1), &r->end))
-        return st_fail(err, errlen, "tensor '%s' has data_offsets that are not non-negative "
-                                    "integers", name);
+        return st_fail(err, errlen,
+                       "tensor '%s' has data_offsets that are not non-negative "
+                       "integers",
+                       name);
     if (r->end < r->begin)
         return st_fail(err, errlen, "tensor '%s' ends (%llu) before it begins (%llu)", name,
                        (unsigned long long)r->end, (unsigned long long)r->begin);
     if (r->end - r->begin != v->nbytes)
-        return st_fail(err, errlen, "tensor '%s' spans %llu bytes but its shape and dtype need "
-                                    "%llu", name, (unsigned long long)(r->end - r->begin),
+        return st_fail(err, errlen,
+                       "tensor '%s' spans %llu bytes but its shape and dtype need "
+                       "%llu",
+                       name, (unsigned long long)(r->end - r->begin),
                        (unsigned long long)v->nbytes);
     if (r->end > data_len)
         return st_fail(err, errlen, "tensor '%s' runs past the end of the file", name);
@@ -163,13 +169,16 @@ int gp_safetensors_parse(const uint8_t *data, size_t size, gp_tensor_list *out, 
 {
     if (size < 8) return st_fail(err, errlen, "file is shorter than the 8-byte header length");
     uint64_t n = 0;
-    for (int i = 7; i >= 0; i--) n = (n << 8) | data[i];
+    for (int i = 7; i >= 0; i--)
+        n = (n << 8) | data[i];
     if (n > GP_SAFETENSORS_MAX_HEADER)
         return st_fail(err, errlen, "header length %llu is over the limit of %llu bytes",
                        (unsigned long long)n, GP_SAFETENSORS_MAX_HEADER);
     if (n > size - 8)
-        return st_fail(err, errlen, "header length %llu runs past the end of the file (%zu "
-                                    "bytes)", (unsigned long long)n, size);
+        return st_fail(err, errlen,
+                       "header length %llu runs past the end of the file (%zu "
+                       "bytes)",
+                       (unsigned long long)n, size);
     if (!st_utf8_valid(data + 8, (size_t)n))
         return st_fail(err, errlen, "header is not valid UTF-8");
     char why[512];
@@ -177,7 +186,8 @@ int gp_safetensors_parse(const uint8_t *data, size_t size, gp_tensor_list *out, 
     if (!root) return st_fail(err, errlen, "%s", why);
     int rc = 0;
     const char *dup;
-    if (!cJSON_IsObject(root)) rc = st_fail(err, errlen, "header is not a JSON object");
+    if (!cJSON_IsObject(root))
+        rc = st_fail(err, errlen, "header is not a JSON object");
     else if (gp_json_find_duplicate_key(root, &dup))
         rc = st_fail(err, errlen, "header has the key '%s' twice", dup);
     else

@@ -10,14 +10,22 @@ static const struct {
     const char *long_name;
     size_t size;
 } gp_dtype_table[GP_DTYPE_COUNT] = {
-    [GP_DTYPE_INVALID] = {"invalid", "invalid", 0}, [GP_DTYPE_BOOL] = {"bool", "bool_", 1},
-    [GP_DTYPE_I8] = {"i8", "int8", 1},             [GP_DTYPE_U8] = {"u8", "uint8", 1},
-    [GP_DTYPE_I16] = {"i16", "int16", 2},          [GP_DTYPE_U16] = {"u16", "uint16", 2},
-    [GP_DTYPE_I32] = {"i32", "int32", 4},          [GP_DTYPE_U32] = {"u32", "uint32", 4},
-    [GP_DTYPE_I64] = {"i64", "int64", 8},          [GP_DTYPE_U64] = {"u64", "uint64", 8},
-    [GP_DTYPE_F16] = {"f16", "float16", 2},        [GP_DTYPE_BF16] = {"bf16", "bfloat16", 2},
-    [GP_DTYPE_F32] = {"f32", "float32", 4},        [GP_DTYPE_F64] = {"f64", "float64", 8},
-    [GP_DTYPE_C64] = {"c64", "complex64", 8},      [GP_DTYPE_C128] = {"c128", "complex128", 16},
+    [GP_DTYPE_INVALID] = {"invalid", "invalid", 0},
+    [GP_DTYPE_BOOL] = {"bool", "bool_", 1},
+    [GP_DTYPE_I8] = {"i8", "int8", 1},
+    [GP_DTYPE_U8] = {"u8", "uint8", 1},
+    [GP_DTYPE_I16] = {"i16", "int16", 2},
+    [GP_DTYPE_U16] = {"u16", "uint16", 2},
+    [GP_DTYPE_I32] = {"i32", "int32", 4},
+    [GP_DTYPE_U32] = {"u32", "uint32", 4},
+    [GP_DTYPE_I64] = {"i64", "int64", 8},
+    [GP_DTYPE_U64] = {"u64", "uint64", 8},
+    [GP_DTYPE_F16] = {"f16", "float16", 2},
+    [GP_DTYPE_BF16] = {"bf16", "bfloat16", 2},
+    [GP_DTYPE_F32] = {"f32", "float32", 4},
+    [GP_DTYPE_F64] = {"f64", "float64", 8},
+    [GP_DTYPE_C64] = {"c64", "complex64", 8},
+    [GP_DTYPE_C128] = {"c128", "complex128", 16},
 };
 
 size_t gp_dtype_size(gp_dtype t)

@@ -49,10 +49,10 @@ typedef struct gp_tensor_view {
     gp_dtype dtype;
     bool big_endian;
     bool fortran;
-    int ndim;                            /* 0 = a scalar (one element) */
+    int ndim; /* 0 = a scalar (one element) */
     uint64_t shape[GP_TENSOR_MAX_DIMS];
-    uint64_t count;                      /* product of shape */
-    const uint8_t *data;                 /* count * gp_dtype_size(dtype) bytes */
+    uint64_t count;      /* product of shape */
+    const uint8_t *data; /* count * gp_dtype_size(dtype) bytes */
     uint64_t nbytes;
 } gp_tensor_view;
 
@@ -77,7 +77,10 @@ typedef struct gp_tensor_list {
     size_t cap;
 } gp_tensor_list;
 
-#define GP_TENSOR_LIST_INIT {NULL, 0, 0}
+#define GP_TENSOR_LIST_INIT                                                                        \
+    {                                                                                              \
+        NULL, 0, 0                                                                                 \
+    }
 
 /* Appends a copy of name and the view; takes `owned` (also on failure). 0, or -1 on ENOMEM. */
 int gp_tensor_list_add(gp_tensor_list *l, const char *name, const gp_tensor_view *v, void *owned);

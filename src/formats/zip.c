@@ -45,8 +45,7 @@ static uint16_t rd16(const uint8_t *p)
 
 static uint32_t rd32(const uint8_t *p)
 {
-    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) |
-           ((uint32_t)p[3] << 24);
+    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
 }
 
 static uint64_t rd64(const uint8_t *p)
@@ -106,7 +105,8 @@ static int zip_apply_zip64(const uint8_t *extra, size_t len, gp_zip_entry *e, bo
     size_t p = 0;
     while (p + 4 <= len) {
         uint16_t id = rd16(extra + p), sz = rd16(extra + p + 2);
-        if (sz > len - p - 4) return zip_fail(err, errlen, "extra field of '%s' runs past its end", e->name);
+        if (sz > len - p - 4)
+            return zip_fail(err, errlen, "extra field of '%s' runs past its end", e->name);
         if (id == 0x0001) {
             const uint8_t *q = extra + p + 4;
             size_t left = sz;
@@ -161,7 +161,8 @@ static int zip_read_eocd(const uint8_t *d, size_t size, zip_dir *dir, char *err,
         return zip_fail(err, errlen, "zip64 end-of-central-directory locator is missing");
     }
     if (!zip_in_bounds(size, dir->offset, dir->size))
-        return zip_fail(err, errlen, "central directory (offset %llu, %llu bytes) runs past the end",
+        return zip_fail(err, errlen,
+                        "central directory (offset %llu, %llu bytes) runs past the end",
                         (unsigned long long)dir->offset, (unsigned long long)dir->size);
     if (dir->count > dir->size / 46)
         return zip_fail(err, errlen, "central directory claims %llu entries in %llu bytes",
@@ -202,7 +203,8 @@ static int zip_read_entry(const gp_zip *z, uint64_t p, uint64_t end, gp_zip_entr
         return -1;
     uint64_t h = e->header_offset;
     if (!zip_in_bounds(z->size, h, 30) || rd32(d + h) != 0x04034b50)
-        return zip_fail(err, errlen, "local header of '%s' is missing or outside the archive", name);
+        return zip_fail(err, errlen, "local header of '%s' is missing or outside the archive",
+                        name);
     uint64_t data_off = h + 30 + rd16(d + h + 26) + rd16(d + h + 28);
     if (!zip_in_bounds(z->size, data_off, e->compressed_size))
         return zip_fail(err, errlen, "data of '%s' (%llu bytes) runs past the end of the archive",
@@ -231,7 +233,8 @@ static int zip_check_layout(gp_zip *z, char *err, size_t errlen)
     if (z->count < 2) return 0;
     const gp_zip_entry **v = malloc(z->count * sizeof(*v));
     if (!v) return zip_fail(err, errlen, "out of memory");
-    for (size_t i = 0; i < z->count; i++) v[i] = &z->entries[i];
+    for (size_t i = 0; i < z->count; i++)
+        v[i] = &z->entries[i];
     int rc = 0;
     qsort(v, z->count, sizeof(*v), zip_cmp_name);
     for (size_t i = 1; i < z->count && rc == 0; i++)
@@ -281,7 +284,8 @@ int gp_zip_open(const uint8_t *data, size_t size, gp_zip **out, char *err, size_
 void gp_zip_close(gp_zip *z)
 {
     if (!z) return;
-    for (size_t i = 0; i < z->count; i++) free((char *)z->entries[i].name);
+    for (size_t i = 0; i < z->count; i++)
+        free((char *)z->entries[i].name);
     free(z->entries);
     free(z);
 }
@@ -348,16 +352,17 @@ int gp_zip_reader_open(const gp_zip *z, const gp_zip_entry *e, uint64_t cap, gp_
     *out = NULL;
     if (e->flags & 1) return zip_fail(err, errlen, "member '%s' is encrypted", e->name);
     if (e->method != GP_ZIP_STORED && e->method != GP_ZIP_DEFLATED)
-        return zip_fail(err, errlen, "member '%s' uses compression method %u (only stored and "
-                                     "deflate are supported)",
+        return zip_fail(err, errlen,
+                        "member '%s' uses compression method %u (only stored and "
+                        "deflate are supported)",
                         e->name, e->method);
     if (e->uncompressed_size > cap)
         return zip_fail(err, errlen, "member '%s' declares %llu bytes, more than the limit of %llu",
-                        e->name, (unsigned long long)e->uncompressed_size,
-                        (unsigned long long)cap);
+                        e->name, (unsigned long long)e->uncompressed_size, (unsigned long long)cap);
     if (e->method == GP_ZIP_STORED && e->compressed_size != e->uncompressed_size)
-        return zip_fail(err, errlen, "stored member '%s' has different compressed and "
-                                     "uncompressed sizes",
+        return zip_fail(err, errlen,
+                        "stored member '%s' has different compressed and "
+                        "uncompressed sizes",
                         e->name);
     gp_zip_reader *r = calloc(1, sizeof(*r));
     if (!r) return zip_fail(err, errlen, "out of memory");
@@ -390,7 +395,8 @@ static ssize_t zip_reader_inflate(gp_zip_reader *r, uint8_t *buf, size_t n, char
             r->src_pos += step;
         }
         int zrc = inflate(&r->zs, Z_NO_FLUSH);
-        if (zrc == Z_STREAM_END) r->stream_end = true;
+        if (zrc == Z_STREAM_END)
+            r->stream_end = true;
         else if (zrc != Z_OK)
             return zip_fail(err, errlen, "deflate data is corrupt (%s)",
                             r->zs.msg ? r->zs.msg : "zlib error");

@@ -19,16 +19,16 @@ enum {
 
 /* One member, as the central directory describes it (zip64 values already applied). */
 typedef struct gp_zip_entry {
-    const char *name;          /* NUL-terminated, validated (see gp_zip_open) */
-    size_t name_len;           /* bytes, without the NUL */
-    uint16_t method;           /* GP_ZIP_STORED, GP_ZIP_DEFLATED or another (unsupported) */
-    uint16_t flags;            /* general purpose bit flags; bit 0 = encrypted */
-    uint32_t crc32;            /* of the uncompressed data */
-    uint64_t compressed_size;  /* bytes of member data in the archive */
+    const char *name;         /* NUL-terminated, validated (see gp_zip_open) */
+    size_t name_len;          /* bytes, without the NUL */
+    uint16_t method;          /* GP_ZIP_STORED, GP_ZIP_DEFLATED or another (unsupported) */
+    uint16_t flags;           /* general purpose bit flags; bit 0 = encrypted */
+    uint32_t crc32;           /* of the uncompressed data */
+    uint64_t compressed_size; /* bytes of member data in the archive */
     uint64_t uncompressed_size;
-    uint64_t header_offset;    /* offset of the local file header */
-    uint64_t data_offset;      /* offset of the member's data (after the local header) */
-    bool is_dir;               /* the name ends in '/' */
+    uint64_t header_offset; /* offset of the local file header */
+    uint64_t data_offset;   /* offset of the member's data (after the local header) */
+    bool is_dir;            /* the name ends in '/' */
 } gp_zip_entry;
 
 typedef struct gp_zip gp_zip;
