@@ -36,8 +36,10 @@ typedef struct acc {
     uint64_t max_idx;
     bool has_max;
     double max_rel, min_atol, min_rtol;
-    uint64_t ulp_hist[GP_ULP_HIST_BINS];
-    uint64_t err_hist[GP_ERR_HIST_BINS];
+    /* four copies, one per lane, so that neighbouring elements falling into the same bin do not
+     * wait on each other's increments */
+    uint64_t ulp_hist[4][GP_ULP_HIST_BINS];
+    uint64_t err_hist[4][GP_ERR_HIST_BINS];
     gp_worst *heap;
     size_t nheap;
 } acc;
@@ -419,8 +421,8 @@ static void note_finite(const job *j, acc *a, uint64_t it, double d, double mag,
     if (need_a > a->min_atol) a->min_atol = need_a;
     if (!(d <= t->atol + t->rtol * den)) a->mismatched++;
     if (ulp > a->max_ulp) a->max_ulp = ulp;
-    a->ulp_hist[ulp_bin(ulp)]++;
-    a->err_hist[err_bin(d)]++;
+    a->ulp_hist[0][ulp_bin(ulp)]++;
+    a->err_hist[0][err_bin(d)]++;
     if (heap_wants(a, j->k, d)) {
         gp_worst w = {logical_index(j, it),
                       {r->re[i], j->cplx ? r->im[i] : 0},
@@ -430,6 +432,106 @@ static void note_finite(const job *j, acc *a, uint64_t it, double d, double mag,
                       ulp};
         heap_offer(a, j->k, &w);
     }
+}
+
+/* The common case, a block of finite floating-point pairs, in two-wide vectors (GCC/clang
+ * vector extensions; SSE2 and NEON have them natively). Per-lane
+ * partial results are combined in a fixed order, so the answer stays the same for any thread
+ * count. The rare work (a new maximum, a candidate for the worst list) runs only for blocks
+ * that hold one. Returns false, having changed nothing, when the block holds a NaN or Inf. */
+typedef double v2d __attribute__((vector_size(16)));
+typedef int64_t v2l __attribute__((vector_size(16)));
+typedef uint64_t v2u __attribute__((vector_size(16)));
+
+static inline v2d v2_sel(v2l m, v2d a, v2d b)
+{
+    return (v2d)((m & (v2l)a) | (~m & (v2l)b));
+}
+
+static inline v2d v2_max(v2d a, v2d b)
+{
+    return v2_sel(a > b, a, b);
+}
+
+static inline v2d v2_load(const double *p)
+{
+    v2d v;
+    memcpy(&v, p, sizeof(v));
+    return v;
+}
+
+static inline v2u v2u_load(const uint64_t *p)
+{
+    v2u v;
+    memcpy(&v, p, sizeof(v));
+    return v;
+}
+
+static bool run_block_fast(const job *j, acc *a, chunk_sums *s, uint64_t start, size_t n,
+                           const side_block *r, const side_block *o, double *dv, uint64_t *uv)
+{
+    if (n % 4 != 0) return false;
+    const v2d zero = {0, 0}, one = {1, 1}, inf = {INFINITY, INFINITY};
+    const v2d atol = zero + j->tol->atol, rtol = zero + j->tol->rtol, fl = zero + j->floor;
+    const v2l absmask = {INT64_MAX, INT64_MAX};
+    v2d sabs = zero, ssq = zero, srr = zero, soo = zero, sro = zero;
+    v2d vmax = zero, vrel = zero, vna = -inf, vnr = -inf;
+    v2l mis = {0, 0}, bad = {0, 0};
+    v2u umax = {0, 0};
+    for (size_t i = 0; i < n; i += 2) {
+        v2d x = v2_load(&r->re[i]), y = v2_load(&o->re[i]);
+        v2u ka = v2u_load(&r->kre[i]), kb = v2u_load(&o->kre[i]);
+        bad |= (x - x != zero) | (y - y != zero);
+        v2u u = (v2u)v2_sel((v2l)(ka > kb), (v2d)(ka - kb), (v2d)(kb - ka));
+        v2d d = (v2d)((v2l)(y - x) & absmask);
+        v2d mag = (v2d)((v2l)x & absmask);
+        v2d den = v2_max(mag, fl);
+        v2l z = den == zero;
+        v2d inv = one / v2_sel(z, one, den);
+        v2d rel = v2_sel(z, v2_sel(d > zero, inf, zero), d * inv);
+        v2d nr = v2_sel(z, v2_sel(d > atol, inf, zero), (d - atol) * inv);
+        v2d na = d - rtol * den;
+        sabs += d, ssq += d * d, srr += x * x, soo += y * y, sro += x * y;
+        vmax = v2_max(d, vmax), vrel = v2_max(rel, vrel), vna = v2_max(na, vna),
+        vnr = v2_max(nr, vnr);
+        mis -= ~(d <= atol + rtol * den); /* a true mask is -1 */
+        umax = (v2u)v2_sel((v2l)(u > umax), (v2d)u, (v2d)umax);
+        memcpy(&dv[i], &d, sizeof(d));
+        memcpy(&uv[i], &u, sizeof(u));
+    }
+    if (bad[0] | bad[1]) return false;
+    double bmax = 0;
+    for (int k = 0; k < 2; k++) {
+        s->abs += sabs[k], s->sq_err += ssq[k], s->ref_sq += srr[k];
+        s->oth_sq += soo[k], s->dot += sro[k];
+        a->mismatched += (uint64_t)mis[k];
+        if (vmax[k] > bmax) bmax = vmax[k];
+        if (vrel[k] > a->max_rel) a->max_rel = vrel[k];
+        if (vna[k] > a->min_atol) a->min_atol = vna[k];
+        if (vnr[k] > a->min_rtol) a->min_rtol = vnr[k];
+        if (umax[k] > a->max_ulp) a->max_ulp = umax[k];
+    }
+    a->finite += n;
+    for (size_t i = 0; i < n; i += 4)
+        for (int k = 0; k < 4; k++) {
+            a->ulp_hist[k][ulp_bin(uv[i + k])]++;
+            a->err_hist[k][err_bin(dv[i + k])]++;
+        }
+    size_t i = 0;
+    if (!a->has_max || bmax > a->max_abs) {
+        while (i < n && dv[i] != bmax)
+            i++;
+        a->max_abs = bmax, a->max_idx = start + i, a->has_max = true;
+    }
+    if (!heap_wants(a, j->k, bmax)) return true;
+    for (i = 0; i < n; i++) {
+        if (!heap_wants(a, j->k, dv[i])) continue;
+        double mag = fabs(r->re[i]), den = mag > j->floor ? mag : j->floor;
+        double rel = den > 0 ? dv[i] / den : INFINITY;
+        gp_worst w = {logical_index(j, start + i), {r->re[i], 0}, {o->re[i], 0}, dv[i], rel, uv[i]};
+        heap_offer(a, j->k, &w);
+    }
+    return true;
 }
 
 static void run_block(const job *j, acc *a, chunk_sums *s, uint64_t start, size_t n,
@@ -497,7 +599,7 @@ static void *worker_main(void *arg)
 {
     worker *w = arg;
     job *j = w->j;
-    side_block *blk = malloc(2 * sizeof(side_block));
+    side_block *blk = malloc(3 * sizeof(side_block)); /* reference, other, scratch */
     if (!blk) {
         w->failed = 1;
         return NULL;
@@ -516,7 +618,9 @@ static void *worker_main(void *arg)
                 continue;
             }
             load_side(j, j->oth, b, n, &blk[1]);
-            run_block(j, &w->a, &s, b, n, &blk[0], &blk[1]);
+            if (j->cplx || j->is_int ||
+                !run_block_fast(j, &w->a, &s, b, n, &blk[0], &blk[1], blk[2].re, blk[2].kre))
+                run_block(j, &w->a, &s, b, n, &blk[0], &blk[1]);
         }
         j->sums[c] = s;
         if (j->release && !j->mixed) {
@@ -568,10 +672,12 @@ static void merge(const job *j, worker *ws, int threads, acc *m, uint64_t *ulp_h
         if (a->max_rel > m->max_rel) m->max_rel = a->max_rel;
         if (a->min_atol > m->min_atol) m->min_atol = a->min_atol;
         if (a->min_rtol > m->min_rtol) m->min_rtol = a->min_rtol;
-        for (int b = 0; b < GP_ULP_HIST_BINS; b++)
-            ulp_hist[b] += a->ulp_hist[b];
-        for (int b = 0; b < GP_ERR_HIST_BINS; b++)
-            m->err_hist[b] += a->err_hist[b];
+        for (int l = 0; l < 4; l++) {
+            for (int b = 0; b < GP_ULP_HIST_BINS; b++)
+                ulp_hist[b] += a->ulp_hist[l][b];
+            for (int b = 0; b < GP_ERR_HIST_BINS; b++)
+                m->err_hist[0][b] += a->err_hist[l][b];
+        }
         for (size_t i = 0; i < a->nheap; i++)
             m->heap[m->nheap++] = a->heap[i];
     }
@@ -705,6 +811,7 @@ int gp_metrics_compute(const gp_tensor_view *ref, const gp_tensor_view *other,
         out->count = j.n;
         out->floor = j.floor;
         out->p99_ulp = p99_of(ulp_hist, m->finite);
+        memcpy(out->err_hist, m->err_hist[0], sizeof(out->err_hist));
         if (out->p99_ulp > out->max_ulp) out->p99_ulp = out->max_ulp; /* top of a wide bin */
         out->worst = m->heap;
         out->nworst = m->nheap;
