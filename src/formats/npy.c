@@ -108,6 +108,9 @@ static int npy_descr(const char *d, gp_dtype void_as, gp_tensor_view *v, char *e
     if (order != '<' && order != '>' && order != '|' && order != '=')
         return npy_fail(err, errlen, "descr '%s' is not a simple numeric type", d);
     char kind = d[1];
+    if (kind == 'O')
+        return npy_fail(err, errlen,
+                        "object arrays are refused (reading them would unpickle Python objects)");
     unsigned size = 0;
     const char *s = d + 2;
     if (*s == '\0') return npy_fail(err, errlen, "descr '%s' has no size", d);
