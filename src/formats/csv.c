@@ -83,6 +83,22 @@ static long csv_fields(const csv_line *l, char sep, double *vals, long *bad)
     return k;
 }
 
+/* A header row names its columns: every field is non-empty text that is not a number. */
+static bool csv_is_header(const csv_line *l, char sep)
+{
+    size_t start = 0;
+    for (size_t i = 0; i <= l->len; i++) {
+        if (i < l->len && l->p[i] != sep) continue;
+        const char *f = l->p + start;
+        size_t n = i - start;
+        while (n > 0 && isspace((unsigned char)*f)) f++, n--;
+        double v;
+        if (n == 0 || csv_number(f, n, &v)) return false;
+        start = i + 1;
+    }
+    return true;
+}
+
 int gp_csv_parse(const uint8_t *data, size_t size, char sep, gp_tensor_view *out, void **owned,
                  char *err, size_t errlen)
 {
@@ -100,7 +116,7 @@ int gp_csv_parse(const uint8_t *data, size_t size, char sep, gp_tensor_view *out
         lineno++;
         if (csv_line_blank(&l)) continue;
         long k = csv_fields(&l, sep, NULL, &bad);
-        if (k < 0 && rows == 0 && header_line == 0) {
+        if (k < 0 && rows == 0 && header_line == 0 && csv_is_header(&l, sep)) {
             header_line = lineno;
             first_pos = pos;
             continue;
