@@ -29,7 +29,8 @@ static const char compare_usage[] =
     "  --reference a|b       which side is the reference (default: a)\n"
     "  --strict              torch.testing.assert_close's defaults instead of the\n"
     "                        port-acceptance defaults (no floor, no NMSE/cosine limits)\n"
-    "  --atol X, --rtol X    absolute and relative tolerance for every tensor\n"
+    "  --atol X, --rtol X    absolute and relative tolerance for every tensor (the\n"
+    "                        elementwise test is then the whole criterion: no NMSE/cosine)\n"
     "  --equal-nan           NaN in the same place on both sides counts as equal\n"
     "  --tol PATTERN:K=V,..  per-tensor settings (K: atol rtol equal_nan floor nmse cosine;\n"
     "                        PATTERN is a shell glob over tensor names; repeatable)\n"
@@ -133,6 +134,10 @@ static int compare_option(compare_args *a, int c, const char *arg, bool *done)
             a->policy.cli.atol = d, a->policy.cli.has_atol = true;
         else
             a->policy.cli.rtol = d, a->policy.cli.has_rtol = true;
+        /* An explicit elementwise tolerance is the whole criterion, as with np.allclose: the
+         * defaults' NMSE and cosine limits stop applying (--tol can set them again). */
+        a->policy.cli.nmse_max = a->policy.cli.cosine_min = NAN;
+        a->policy.cli.has_nmse = a->policy.cli.has_cosine = true;
         return 0;
     case OPT_EQUAL_NAN:
         a->policy.cli.equal_nan = a->policy.cli.has_equal_nan = true;
