@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "compare/compare.h"
@@ -15,7 +16,14 @@
 #include "util/json.h"
 
 #define CMP                            "compare"
-#define GP_COMPARE_DEFAULT_INFLATE_CAP (UINT64_C(64) << 30)
+
+/* .npz members are inflated into memory: by default at most half of the physical memory. */
+static uint64_t compare_default_inflate_cap(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+    if (pages <= 0 || size <= 0) return UINT64_C(4) << 30;
+    return (uint64_t)pages * (uint64_t)size / 2;
+}
 
 static const char compare_usage[] =
     "usage: gpuport compare [options] A B\n"
@@ -40,7 +48,7 @@ static const char compare_usage[] =
     "  --shape D,D,...       shape of raw files (default: one dimension from the size)\n"
     "  --worst K             list the K worst elements per tensor (default 10, at most 1000)\n"
     "  --threads N           worker threads (default: one per CPU)\n"
-    "  --max-inflate BYTES   total size .npz members may inflate to (default 64 GiB)\n"
+    "  --max-inflate BYTES   total size .npz members may inflate to (default: half the RAM)\n"
     "  --json                print the gpuport.compare/1 JSON document instead of the report\n"
     "  --junit FILE          also write a JUnit XML report to FILE (replaced atomically;\n"
     "                        not written when an input is bad)\n"
@@ -270,7 +278,7 @@ static int compare_run(int argc, char **argv)
     a.opts.policy = &a.policy;
     a.opts.worst_k = 10;
     a.opts.source.ndim = -1;
-    a.opts.source.inflate_cap = GP_COMPARE_DEFAULT_INFLATE_CAP;
+    a.opts.source.inflate_cap = compare_default_inflate_cap();
     bool done = false;
     int rc = compare_parse(&a, argc, argv, &done);
     if (rc != 0 || done) {

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/fs.h"
 #include "util/json.h"
 
 #define GP_POLICY_FILE_CAP (4u << 20)
@@ -191,20 +192,31 @@ static int policy_from_json(gp_policy *p, const cJSON *root, char *err, size_t e
     return 0;
 }
 
-int gp_policy_load_file(gp_policy *p, const char *path, char *err, size_t errlen)
+int gp_policy_load_text(gp_policy *p, const char *name, const char *text, size_t len, char *err,
+                        size_t errlen)
 {
     char why[512];
-    cJSON *root = gp_json_parse_file(path, GP_POLICY_FILE_CAP, why, sizeof(why));
+    cJSON *root = gp_json_parse(name, text, len, why, sizeof(why));
     if (!root) return policy_fail(err, errlen, "%s", why);
     const char *dup;
     int rc;
     if (gp_json_find_duplicate_key(root, &dup))
-        rc = policy_fail(err, errlen, "%s: the key \"%s\" appears twice", path, dup);
+        rc = policy_fail(err, errlen, "%s: the key \"%s\" appears twice", name, dup);
     else if (policy_from_json(p, root, why, sizeof(why)) != 0)
-        rc = policy_fail(err, errlen, "%s: %s", path, why);
+        rc = policy_fail(err, errlen, "%s: %s", name, why);
     else
         rc = 0;
     cJSON_Delete(root);
+    return rc;
+}
+
+int gp_policy_load_file(gp_policy *p, const char *path, char *err, size_t errlen)
+{
+    size_t len;
+    char *text = gp_read_file(path, GP_POLICY_FILE_CAP, false, &len, err, errlen);
+    if (!text) return -1;
+    int rc = gp_policy_load_text(p, path, text, len, err, errlen);
+    free(text);
     return rc;
 }
 

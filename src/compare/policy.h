@@ -34,6 +34,9 @@ void gp_policy_free(gp_policy *p);
 void gp_policy_builtin(gp_dtype t, bool strict, gp_tolerance *out);
 /* Reads a JSON policy file (format in docs/compare.md). 0, or -1 with "PATH: reason" in err. */
 int gp_policy_load_file(gp_policy *p, const char *path, char *err, size_t errlen);
+/* The same from text in memory; `name` names it in messages. */
+int gp_policy_load_text(gp_policy *p, const char *name, const char *text, size_t len, char *err,
+                        size_t errlen);
 /* Adds a rule from "PATTERN:key=value[,key=value...]" (keys: atol rtol equal_nan floor nmse
  * cosine; the pattern is everything before the last ':'). 0, or -1 with the reason in err. */
 int gp_policy_add_spec(gp_policy *p, const char *spec, char *err, size_t errlen);
