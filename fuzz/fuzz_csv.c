@@ -17,7 +17,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (gp_csv_parse(data, size, sep, &v, &owned, err, sizeof(err)) == 0) {
         volatile double sum = 0;
         const double *d = owned;
-        for (uint64_t i = 0; i < v.count; i++) sum += d[i]; /* ASan checks the extent */
+        for (uint64_t i = 0; i < v.count; i++)
+            sum += d[i]; /* ASan checks the extent */
         (void)sum;
     }
     free(owned);

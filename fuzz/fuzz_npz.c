@@ -17,7 +17,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (gp_npz_parse(data, size, GP_DTYPE_INVALID, 1 << 20, &l, err, sizeof(err)) == 0) {
         for (size_t i = 0; i < l.count; i++) {
             const gp_tensor_view *v = &l.items[i].view;
-            if (!l.items[i].owned && (v->data < data || v->nbytes > (uint64_t)(data + size - v->data)))
+            if (!l.items[i].owned &&
+                (v->data < data || v->nbytes > (uint64_t)(data + size - v->data)))
                 abort();
         }
     }
@@ -30,7 +31,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             if (gp_zip_reader_open(z, gp_zip_entry_at(z, i), 1 << 20, &r, err, sizeof(err)) != 0)
                 continue;
             uint8_t buf[4096];
-            while (gp_zip_reader_read(r, buf, sizeof(buf), err, sizeof(err)) > 0) continue;
+            while (gp_zip_reader_read(r, buf, sizeof(buf), err, sizeof(err)) > 0)
+                continue;
             gp_zip_reader_close(r);
         }
         gp_zip_close(z);

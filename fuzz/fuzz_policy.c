@@ -23,7 +23,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         free(spec);
     }
     gp_tolerance t;
-    for (int d = 0; d < GP_DTYPE_COUNT; d++) gp_policy_resolve(&p, "layer.0:w", (gp_dtype)d, &t);
+    for (int d = 0; d < GP_DTYPE_COUNT; d++)
+        gp_policy_resolve(&p, "layer.0:w", (gp_dtype)d, &t);
     gp_policy_free(&p);
     return 0;
 }

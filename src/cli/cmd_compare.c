@@ -15,7 +15,7 @@
 #include "util/fs.h"
 #include "util/json.h"
 
-#define CMP                            "compare"
+#define CMP "compare"
 
 /* .npz members are inflated into memory: by default at most half of the physical memory. */
 static uint64_t compare_default_inflate_cap(void)

@@ -246,7 +246,8 @@ static int compare_dirs(const char *a, const char *b, const gp_compare_opts *o,
     }
     for (size_t i = 0; rc == 0 && i < ol.n; i++) {
         if (bsearch(&ol.v[i], rl.v, rl.n, sizeof(char *), cmp_str)) continue;
-        if (gp_source_kind_of(ol.v[i], &o->source) == GP_SOURCE_UNKNOWN) out->skipped_files++;
+        if (gp_source_kind_of(ol.v[i], &o->source) == GP_SOURCE_UNKNOWN)
+            out->skipped_files++;
         else if (add_missing(out, ol.v[i], GP_PAIR_ONLY_IN_OTHER, NULL) != 0)
             rc = compare_fail(err, errlen, "out of memory");
     }

@@ -76,28 +76,34 @@ static void print_value(FILE *f, const double *v, bool cplx)
         fprintf(f, "%.9g", v[0]);
 }
 
+/* Exact zeros on their own line, then one line per power of two from the smallest to the
+ * largest non-zero error. */
 static void print_histogram(FILE *f, const gp_metrics *m)
 {
     int lo = -1, hi = -1;
-    uint64_t top = 0;
-    for (int b = 0; b < GP_ERR_HIST_BINS; b++) {
+    uint64_t top = m->err_hist[0];
+    for (int b = 1; b < GP_ERR_HIST_BINS; b++) {
         if (!m->err_hist[b]) continue;
         if (lo < 0) lo = b;
         hi = b;
         if (m->err_hist[b] > top) top = m->err_hist[b];
     }
-    if (lo < 0) return;
+    if (top == 0) return;
     fprintf(f, "  |error| histogram (finite pairs):\n");
-    for (int b = lo; b <= hi; b++) {
+    if (m->err_hist[0]) {
+        fprintf(f, "    %-24s", "exactly 0");
+        for (uint64_t i = 0; i < (40 * m->err_hist[0] + top - 1) / top; i++)
+            fputc('#', f);
+        fprintf(f, " %" PRIu64 "\n", m->err_hist[0]);
+    }
+    for (int b = lo; b >= 0 && b <= hi; b++) {
         int bar = (int)((40 * m->err_hist[b] + top - 1) / top);
-        if (b == 0)
-            fprintf(f, "    %-22s", "exactly 0");
-        else if (b == 1)
-            fprintf(f, "    %-22s", "< 8.67e-19");
+        if (b == 1)
+            fprintf(f, "    %-24s", "below 8.67e-19");
         else if (b == GP_ERR_HIST_BINS - 1)
-            fprintf(f, "    >= %-19.3g", gp_metrics_err_bin_low(b));
+            fprintf(f, "    >= %-21.3g", gp_metrics_err_bin_low(b));
         else
-            fprintf(f, "    [%-9.3g, %9.3g) ", gp_metrics_err_bin_low(b),
+            fprintf(f, "    [%-9.3g, %9.3g)   ", gp_metrics_err_bin_low(b),
                     gp_metrics_err_bin_low(b + 1));
         for (int i = 0; i < bar; i++)
             fputc('#', f);

@@ -23,7 +23,8 @@ static gp_tensor_view view_of(gp_dtype t, const void *data, int ndim, const uint
     memset(&v, 0, sizeof(v));
     v.dtype = t;
     v.ndim = ndim;
-    for (int i = 0; i < ndim; i++) v.shape[i] = shape[i];
+    for (int i = 0; i < ndim; i++)
+        v.shape[i] = shape[i];
     assert_int_equal(gp_tensor_view_size(&v), 0);
     v.data = data;
     return v;
@@ -47,7 +48,8 @@ static uint64_t ulp_steps(float a, float b)
 {
     uint64_t n = 0;
     float x = a < b ? a : b, y = a < b ? b : a;
-    while (x != y) x = nextafterf(x, y), n++;
+    while (x != y)
+        x = nextafterf(x, y), n++;
     return n;
 }
 
@@ -56,7 +58,8 @@ static void small_f32_by_hand(void **state)
     (void)state;
     float ref[4] = {1, 2, 3, 4}, oth[4] = {1, 2.5f, 3, 3.75f};
     uint64_t shape[1] = {4};
-    gp_tensor_view r = view_of(GP_DTYPE_F32, ref, 1, shape), o = view_of(GP_DTYPE_F32, oth, 1, shape);
+    gp_tensor_view r = view_of(GP_DTYPE_F32, ref, 1, shape),
+                   o = view_of(GP_DTYPE_F32, oth, 1, shape);
     gp_tolerance t = tol_of(1e-5, 1e-4, 0.01);
     gp_metrics m;
     run(&r, &o, &t, 10, 1, &m);
@@ -66,15 +69,15 @@ static void small_f32_by_hand(void **state)
     assert_int_equal(m.mismatched, 2);
     assert_true(m.max_abs == 0.5);
     assert_int_equal(m.max_abs_index, 1);
-    assert_true(m.mean_abs == 0.1875);                              /* 0.75 / 4 */
-    assert_float_equal(m.rmse, sqrt(0.3125 / 4), 1e-15);            /* (0.25 + 0.0625) / 4 */
-    assert_float_equal(m.nmse, 0.3125 / 30, 1e-15);                 /* sum ref^2 = 30 */
+    assert_true(m.mean_abs == 0.1875);                   /* 0.75 / 4 */
+    assert_float_equal(m.rmse, sqrt(0.3125 / 4), 1e-15); /* (0.25 + 0.0625) / 4 */
+    assert_float_equal(m.nmse, 0.3125 / 30, 1e-15);      /* sum ref^2 = 30 */
     assert_float_equal(m.cosine, 30.0 / (sqrt(30.0) * sqrt(30.3125)), 1e-15); /* dot 1+5+9+15 */
     assert_float_equal(m.floor, 0.01 * sqrt(30.0 / 4), 1e-15);
-    assert_float_equal(m.max_rel, 0.25, 1e-15);                     /* 0.5/2 > 0.25/4 */
+    assert_float_equal(m.max_rel, 0.25, 1e-15); /* 0.5/2 > 0.25/4 */
     assert_float_equal(m.min_atol, 0.5 - 1e-4 * 2, 1e-15);
     assert_float_equal(m.min_rtol, (0.5 - 1e-5) / 2, 1e-15);
-    assert_int_equal(m.max_ulp, ulp_steps(2.0f, 2.5f));             /* 2^21 */
+    assert_int_equal(m.max_ulp, ulp_steps(2.0f, 2.5f)); /* 2^21 */
     assert_int_equal(m.max_ulp, 1u << 21);
     assert_int_equal(m.nan_mismatch, 0);
     assert_false(m.pass);
@@ -116,7 +119,8 @@ static void floor_keeps_near_zero_sane(void **state)
     (void)state;
     double ref[2] = {1000, 1e-8}, oth[2] = {1000, 2e-8};
     uint64_t shape[1] = {2};
-    gp_tensor_view r = view_of(GP_DTYPE_F64, ref, 1, shape), o = view_of(GP_DTYPE_F64, oth, 1, shape);
+    gp_tensor_view r = view_of(GP_DTYPE_F64, ref, 1, shape),
+                   o = view_of(GP_DTYPE_F64, oth, 1, shape);
     gp_tolerance t = tol_of(0, 1e-3, 0.01); /* floor = 0.01 * sqrt(1e6/2) = 7.07 */
     gp_metrics m;
     run(&r, &o, &t, 0, 1, &m);
@@ -133,7 +137,8 @@ static void nmse_and_cosine_limits(void **state)
     (void)state;
     float ref[3] = {1, 1, 1}, oth[3] = {1.1f, 1.1f, 1.1f};
     uint64_t shape[1] = {3};
-    gp_tensor_view r = view_of(GP_DTYPE_F32, ref, 1, shape), o = view_of(GP_DTYPE_F32, oth, 1, shape);
+    gp_tensor_view r = view_of(GP_DTYPE_F32, ref, 1, shape),
+                   o = view_of(GP_DTYPE_F32, oth, 1, shape);
     gp_tolerance t = tol_of(1, 0, 0);
     gp_metrics m;
     run(&r, &o, &t, 0, 1, &m);
@@ -156,7 +161,8 @@ static void nan_and_inf_placement(void **state)
     float ref[6] = {NAN, 1, INFINITY, -INFINITY, NAN, 2};
     float oth[6] = {NAN, NAN, INFINITY, INFINITY, 1, 2};
     uint64_t shape[1] = {6};
-    gp_tensor_view r = view_of(GP_DTYPE_F32, ref, 1, shape), o = view_of(GP_DTYPE_F32, oth, 1, shape);
+    gp_tensor_view r = view_of(GP_DTYPE_F32, ref, 1, shape),
+                   o = view_of(GP_DTYPE_F32, oth, 1, shape);
     gp_tolerance t = tol_of(1e-5, 1e-4, 0.01);
     gp_metrics m;
     run(&r, &o, &t, 10, 1, &m);
@@ -187,7 +193,8 @@ static void fortran_order_reports_logical_index(void **state)
     fo[2 * 2 + 1] += 0.5; /* [1, 2] in column-major */
     uint64_t shape[2] = {2, 3};
     gp_tensor_view vc = view_of(GP_DTYPE_F64, c, 2, shape);
-    gp_tensor_view vf = view_of(GP_DTYPE_F64, f, 2, shape), vfo = view_of(GP_DTYPE_F64, fo, 2, shape);
+    gp_tensor_view vf = view_of(GP_DTYPE_F64, f, 2, shape),
+                   vfo = view_of(GP_DTYPE_F64, fo, 2, shape);
     vf.fortran = vfo.fortran = true;
     gp_tolerance t = tol_of(1e-7, 1e-7, 0.01);
     gp_metrics m;
@@ -244,7 +251,8 @@ static void half_types(void **state)
     /* f16: 1.0 = 0x3c00, next = 0x3c01 (1 + 2^-10); -2.0 = 0xc000; 0.5 = 0x3800 */
     uint16_t r16[3] = {0x3c00, 0xc000, 0x3800}, o16[3] = {0x3c01, 0xc000, 0x3800};
     uint64_t shape[1] = {3};
-    gp_tensor_view r = view_of(GP_DTYPE_F16, r16, 1, shape), o = view_of(GP_DTYPE_F16, o16, 1, shape);
+    gp_tensor_view r = view_of(GP_DTYPE_F16, r16, 1, shape),
+                   o = view_of(GP_DTYPE_F16, o16, 1, shape);
     gp_tolerance t = tol_of(0, 0, 0);
     gp_metrics m;
     run(&r, &o, &t, 1, 1, &m);
@@ -316,7 +324,7 @@ static void complex_values(void **state)
     double dr = (double)3.3f - 3, di = (double)4.4f - 4;
     assert_float_equal(m.max_abs, sqrt(dr * dr + di * di), 1e-15);
     assert_float_equal(m.max_rel, sqrt(dr * dr + di * di) / 5, 1e-15); /* |3+4j| = 5 */
-    assert_int_equal(m.mismatched, 0); /* 0.50000005 <= 0.11 * 5 */
+    assert_int_equal(m.mismatched, 0);                                 /* 0.50000005 <= 0.11 * 5 */
     assert_int_equal(m.max_ulp, ulp_steps(4.0f, 4.4f) > ulp_steps(3.0f, 3.3f)
                                     ? ulp_steps(4.0f, 4.4f)
                                     : ulp_steps(3.0f, 3.3f));
@@ -380,7 +388,8 @@ static void big_arrays_against_reference_loop(void **state)
     o[2222222] = r[2222222] + 0.125f;
     double sq = 0, sabs = 0, sd2 = 0, so2 = 0, dot = 0, maxd = -1;
     size_t maxi = 0;
-    for (size_t i = 0; i < n; i++) sq += (double)r[i] * r[i];
+    for (size_t i = 0; i < n; i++)
+        sq += (double)r[i] * r[i];
     double fl = 0.01 * sqrt(sq / (double)n);
     uint64_t mis = 0;
     for (size_t i = 0; i < n; i++) {
@@ -414,7 +423,8 @@ static void big_arrays_against_reference_loop(void **state)
     assert_memory_equal(m1.err_hist, m3.err_hist, sizeof(m1.err_hist));
     assert_int_equal(m1.p99_ulp, m2.p99_ulp);
     assert_int_equal(m1.nworst, m3.nworst);
-    for (size_t i = 0; i < m1.nworst; i++) assert_int_equal(m1.worst[i].index, m3.worst[i].index);
+    for (size_t i = 0; i < m1.nworst; i++)
+        assert_int_equal(m1.worst[i].index, m3.worst[i].index);
     gp_metrics_free(&m1), gp_metrics_free(&m2), gp_metrics_free(&m3);
     /* a NaN in one block sends that block down the careful path; results still agree */
     o[5] = NAN;

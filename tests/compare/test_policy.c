@@ -62,9 +62,10 @@ static void precedence(void **state)
     (void)state;
     gp_policy p;
     gp_policy_init(&p);
-    write_policy("{\"default\": {\"atol\": 0.5, \"rtol\": 0.25}, \"dtypes\": {\"f16\": {\"atol\": 0.75}},"
-                 " \"tensors\": {\"layer.*\": {\"rtol\": 0.125, \"nmse\": null}, "
-                 "\"layer.9\": {\"equal_nan\": true}}}");
+    write_policy(
+        "{\"default\": {\"atol\": 0.5, \"rtol\": 0.25}, \"dtypes\": {\"f16\": {\"atol\": 0.75}},"
+        " \"tensors\": {\"layer.*\": {\"rtol\": 0.125, \"nmse\": null}, "
+        "\"layer.9\": {\"equal_nan\": true}}}");
     assert_int_equal(gp_policy_load_file(&p, path, err, sizeof(err)), 0);
     unlink(path);
     gp_tolerance t;
@@ -84,7 +85,8 @@ static void precedence(void **state)
     gp_policy_resolve(&p, "layer.1", GP_DTYPE_F16, &t);
     assert_true(t.atol == 0.0625 && t.rtol == 0.125);
     /* --tol rules come last; the pattern is what precedes the last ':' */
-    assert_int_equal(gp_policy_add_spec(&p, "out.npz:layer.*:rtol=0.5,cosine=off", err, sizeof(err)), 0);
+    assert_int_equal(
+        gp_policy_add_spec(&p, "out.npz:layer.*:rtol=0.5,cosine=off", err, sizeof(err)), 0);
     gp_policy_resolve(&p, "out.npz:layer.3", GP_DTYPE_F32, &t);
     assert_true(t.rtol == 0.5 && isnan(t.cosine_min));
     gp_policy_resolve(&p, "layer.3", GP_DTYPE_F32, &t);

@@ -27,9 +27,8 @@ static void parses_tables(void **state)
     const char *text = "# produced by a test\nx,y,z\n1, 2.5 ,-3e2\r\n\n4,nan,inf\n7,8,-inf";
     gp_tensor_view v;
     void *owned;
-    assert_int_equal(gp_csv_parse((const uint8_t *)text, strlen(text), ',', &v, &owned, err,
-                                  sizeof(err)),
-                     0);
+    assert_int_equal(
+        gp_csv_parse((const uint8_t *)text, strlen(text), ',', &v, &owned, err, sizeof(err)), 0);
     assert_int_equal(v.dtype, GP_DTYPE_F64);
     assert_int_equal(v.ndim, 2);
     assert_int_equal(v.shape[0], 3);
@@ -38,13 +37,15 @@ static void parses_tables(void **state)
     assert_true(isnan(at(&v, 4)) && at(&v, 5) == INFINITY && at(&v, 8) == -INFINITY);
     free(owned);
     const char *col = "1\n2\n3\n";
-    assert_int_equal(gp_csv_parse((const uint8_t *)col, strlen(col), ',', &v, &owned, err, sizeof(err)), 0);
+    assert_int_equal(
+        gp_csv_parse((const uint8_t *)col, strlen(col), ',', &v, &owned, err, sizeof(err)), 0);
     assert_int_equal(v.ndim, 1);
     assert_int_equal(v.shape[0], 3);
     assert_true(at(&v, 2) == 3.0);
     free(owned);
     const char *tsv = "1\t2\n3\t4\n";
-    assert_int_equal(gp_csv_parse((const uint8_t *)tsv, strlen(tsv), '\t', &v, &owned, err, sizeof(err)), 0);
+    assert_int_equal(
+        gp_csv_parse((const uint8_t *)tsv, strlen(tsv), '\t', &v, &owned, err, sizeof(err)), 0);
     assert_int_equal(v.shape[1], 2);
     assert_true(at(&v, 3) == 4.0);
     free(owned);
@@ -55,7 +56,8 @@ static void expect_error(const char *text, size_t len, const char *needle)
     gp_tensor_view v;
     void *owned = NULL;
     err[0] = '\0';
-    assert_int_equal(gp_csv_parse((const uint8_t *)text, len, ',', &v, &owned, err, sizeof(err)), -1);
+    assert_int_equal(gp_csv_parse((const uint8_t *)text, len, ',', &v, &owned, err, sizeof(err)),
+                     -1);
     assert_null(owned);
     if (!strstr(err, needle)) fail_msg("error '%s' lacks '%s'", err, needle);
 }

@@ -17,7 +17,8 @@ static size_t make_npy(uint8_t *buf, int version, const char *dict, size_t ndata
 {
     size_t pre = version == 1 ? 10 : 12, dl = strlen(dict);
     size_t hlen = dl + 1;
-    while ((pre + hlen) % 64) hlen++;
+    while ((pre + hlen) % 64)
+        hlen++;
     memcpy(buf, "\x93NUMPY", 6);
     buf[6] = (uint8_t)version;
     buf[7] = 0;
@@ -27,7 +28,8 @@ static size_t make_npy(uint8_t *buf, int version, const char *dict, size_t ndata
     memcpy(buf + pre, dict, dl);
     memset(buf + pre + dl, ' ', hlen - dl - 1);
     buf[pre + hlen - 1] = '\n';
-    for (size_t i = 0; i < ndata; i++) buf[pre + hlen + i] = (uint8_t)i;
+    for (size_t i = 0; i < ndata; i++)
+        buf[pre + hlen + i] = (uint8_t)i;
     return pre + hlen + ndata;
 }
 
@@ -41,13 +43,12 @@ static void parses_every_dtype(void **state)
         const char *descr;
         gp_dtype t;
         bool be;
-    } cases[] = {{"|b1", GP_DTYPE_BOOL, false}, {"|i1", GP_DTYPE_I8, false},
-                 {"|u1", GP_DTYPE_U8, false},   {"<i2", GP_DTYPE_I16, false},
-                 {">u2", GP_DTYPE_U16, true},   {"<i4", GP_DTYPE_I32, false},
-                 {"<u4", GP_DTYPE_U32, false},  {">i8", GP_DTYPE_I64, true},
-                 {"<u8", GP_DTYPE_U64, false},  {"<f2", GP_DTYPE_F16, false},
-                 {"<f4", GP_DTYPE_F32, false},  {">f8", GP_DTYPE_F64, true},
-                 {"<c8", GP_DTYPE_C64, false},  {"<c16", GP_DTYPE_C128, false}};
+    } cases[] = {
+        {"|b1", GP_DTYPE_BOOL, false}, {"|i1", GP_DTYPE_I8, false},   {"|u1", GP_DTYPE_U8, false},
+        {"<i2", GP_DTYPE_I16, false},  {">u2", GP_DTYPE_U16, true},   {"<i4", GP_DTYPE_I32, false},
+        {"<u4", GP_DTYPE_U32, false},  {">i8", GP_DTYPE_I64, true},   {"<u8", GP_DTYPE_U64, false},
+        {"<f2", GP_DTYPE_F16, false},  {"<f4", GP_DTYPE_F32, false},  {">f8", GP_DTYPE_F64, true},
+        {"<c8", GP_DTYPE_C64, false},  {"<c16", GP_DTYPE_C128, false}};
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         char dict[128];
         snprintf(dict, sizeof(dict), "{'descr': '%s', 'fortran_order': False, 'shape': (2, 3), }",
@@ -72,7 +73,8 @@ static void versions_scalars_and_fortran(void **state)
     (void)state;
     gp_tensor_view v;
     for (int ver = 1; ver <= 3; ver++) {
-        size_t n = make_npy(buf, ver, "{'descr': '<f8', 'fortran_order': True, 'shape': (4, 5)}", 160);
+        size_t n =
+            make_npy(buf, ver, "{'descr': '<f8', 'fortran_order': True, 'shape': (4, 5)}", 160);
         assert_int_equal(gp_npy_parse(buf, n, GP_DTYPE_INVALID, &v, err, sizeof(err)), 0);
         assert_true(v.fortran);
         assert_int_equal(v.count, 20);
@@ -122,9 +124,11 @@ static void refuses_bad_headers(void **state)
     n = make_npy(buf, 1, "{'descr': '<f4', 'fortran_order': False, 'shape': (3, 4)}", 52);
     expect_error(n, "trailing");
     n = make_npy(buf, 1,
-                 "{'descr': '<f4', 'fortran_order': False, 'shape': (4294967296, 4294967296, 16)}", 0);
+                 "{'descr': '<f4', 'fortran_order': False, 'shape': (4294967296, 4294967296, 16)}",
+                 0);
     expect_error(n, "overflows");
-    n = make_npy(buf, 1, "{'descr': '<f4', 'fortran_order': False, 'shape': (99999999999999999999,)}", 0);
+    n = make_npy(buf, 1,
+                 "{'descr': '<f4', 'fortran_order': False, 'shape': (99999999999999999999,)}", 0);
     expect_error(n, "shape");
     n = make_npy(buf, 1, "{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': (3,)}", 12);
     expect_error(n, "structured");
@@ -132,7 +136,8 @@ static void refuses_bad_headers(void **state)
     expect_error(n, "not a supported");
     n = make_npy(buf, 1, "{'descr': '<f4', 'shape': (3,)}", 12);
     expect_error(n, "lacks 'fortran_order'");
-    n = make_npy(buf, 1, "{'descr': '<f4', 'descr': '<f4', 'fortran_order': False, 'shape': (3,)}", 12);
+    n = make_npy(buf, 1, "{'descr': '<f4', 'descr': '<f4', 'fortran_order': False, 'shape': (3,)}",
+                 12);
     expect_error(n, "repeated");
     n = make_npy(buf, 1, "{'descr': '<f4', 'fortran_order': Maybe, 'shape': (3,)}", 12);
     expect_error(n, "fortran_order");

@@ -19,21 +19,24 @@ static char err[512];
 static size_t make_st(const char *json, size_t ndata)
 {
     size_t n = strlen(json);
-    for (int i = 0; i < 8; i++) buf[i] = (uint8_t)((uint64_t)n >> (8 * i));
+    for (int i = 0; i < 8; i++)
+        buf[i] = (uint8_t)((uint64_t)n >> (8 * i));
     memcpy(buf + 8, json, n);
-    for (size_t i = 0; i < ndata; i++) buf[8 + n + i] = (uint8_t)i;
+    for (size_t i = 0; i < ndata; i++)
+        buf[8 + n + i] = (uint8_t)i;
     return 8 + n + ndata;
 }
 
 static void reads_tensors(void **state)
 {
     (void)state;
-    size_t n = make_st("{\"__metadata__\": {\"format\": \"pt\"}, "
-                       "\"w\": {\"dtype\": \"BF16\", \"shape\": [2, 3], \"data_offsets\": [0, 12]}, "
-                       "\"b\": {\"dtype\": \"F32\", \"shape\": [3], \"data_offsets\": [12, 24]}, "
-                       "\"s\": {\"dtype\": \"I64\", \"shape\": [], \"data_offsets\": [24, 32]}, "
-                       "\"e\": {\"dtype\": \"C64\", \"shape\": [0], \"data_offsets\": [32, 32]}}  ",
-                       32);
+    size_t n =
+        make_st("{\"__metadata__\": {\"format\": \"pt\"}, "
+                "\"w\": {\"dtype\": \"BF16\", \"shape\": [2, 3], \"data_offsets\": [0, 12]}, "
+                "\"b\": {\"dtype\": \"F32\", \"shape\": [3], \"data_offsets\": [12, 24]}, "
+                "\"s\": {\"dtype\": \"I64\", \"shape\": [], \"data_offsets\": [24, 32]}, "
+                "\"e\": {\"dtype\": \"C64\", \"shape\": [0], \"data_offsets\": [32, 32]}}  ",
+                32);
     gp_tensor_list l = GP_TENSOR_LIST_INIT;
     assert_int_equal(gp_safetensors_parse(buf, n, &l, err, sizeof(err)), 0);
     assert_int_equal(l.count, 4);
@@ -73,22 +76,28 @@ static void refuses_bad_files(void **state)
                          "\"a\": {\"dtype\": \"F32\", \"shape\": [2], \"data_offsets\": [8, 16]}}",
                          16),
                  "twice");
-    expect_error(make_st("{\"a\": {\"dtype\": \"F32\", \"shape\": [3], \"data_offsets\": [0, 8]}}", 8),
-                 "need");
-    expect_error(make_st("{\"a\": {\"dtype\": \"F32\", \"shape\": [2], \"data_offsets\": [8, 0]}}", 8),
-                 "before it begins");
-    expect_error(make_st("{\"a\": {\"dtype\": \"F32\", \"shape\": [2], \"data_offsets\": [0, 8]}}", 12),
-                 "data ends at 8");
-    expect_error(make_st("{\"a\": {\"dtype\": \"F32\", \"shape\": [2], \"data_offsets\": [0, 8]}}", 4),
-                 "runs past the end");
+    expect_error(
+        make_st("{\"a\": {\"dtype\": \"F32\", \"shape\": [3], \"data_offsets\": [0, 8]}}", 8),
+        "need");
+    expect_error(
+        make_st("{\"a\": {\"dtype\": \"F32\", \"shape\": [2], \"data_offsets\": [8, 0]}}", 8),
+        "before it begins");
+    expect_error(
+        make_st("{\"a\": {\"dtype\": \"F32\", \"shape\": [2], \"data_offsets\": [0, 8]}}", 12),
+        "data ends at 8");
+    expect_error(
+        make_st("{\"a\": {\"dtype\": \"F32\", \"shape\": [2], \"data_offsets\": [0, 8]}}", 4),
+        "runs past the end");
     expect_error(make_st("{\"a\": {\"dtype\": \"F32\", \"shape\": [4294967296, 4294967296, 4096], "
                          "\"data_offsets\": [0, 8]}}",
                          8),
                  "overflows");
-    expect_error(make_st("{\"a\": {\"dtype\": \"F32\", \"shape\": [-1], \"data_offsets\": [0, 8]}}", 8),
-                 "non-negative");
-    expect_error(make_st("{\"a\": {\"dtype\": \"F8_E4M3\", \"shape\": [2], \"data_offsets\": [0, 2]}}", 2),
-                 "unsupported dtype");
+    expect_error(
+        make_st("{\"a\": {\"dtype\": \"F32\", \"shape\": [-1], \"data_offsets\": [0, 8]}}", 8),
+        "non-negative");
+    expect_error(
+        make_st("{\"a\": {\"dtype\": \"F8_E4M3\", \"shape\": [2], \"data_offsets\": [0, 2]}}", 2),
+        "unsupported dtype");
     expect_error(make_st("{\"a\": {\"dtype\": \"F32\", \"shape\": [2]}}", 8), "lacks");
     expect_error(make_st("{\"a\": ", 0), "not valid JSON");
     expect_error(make_st("[1, 2]", 0), "not a JSON object");

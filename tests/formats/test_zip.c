@@ -20,10 +20,10 @@ typedef struct member {
     const uint8_t *data;
     size_t len;
     int method;
-    bool zip64;          /* sizes and offset through the zip64 extra field */
-    uint64_t lie_usize;  /* declare this uncompressed size instead (0 = the truth) */
-    uint32_t lie_crc;    /* xor into the CRC */
-    int same_offset_as;  /* -1, or the member whose local header this entry points at */
+    bool zip64;         /* sizes and offset through the zip64 extra field */
+    uint64_t lie_usize; /* declare this uncompressed size instead (0 = the truth) */
+    uint32_t lie_crc;   /* xor into the CRC */
+    int same_offset_as; /* -1, or the member whose local header this entry points at */
 } member;
 
 static uint8_t *put16(uint8_t *p, unsigned v)
@@ -34,13 +34,15 @@ static uint8_t *put16(uint8_t *p, unsigned v)
 
 static uint8_t *put32(uint8_t *p, uint32_t v)
 {
-    for (int i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (8 * i));
+    for (int i = 0; i < 4; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
     return p + 4;
 }
 
 static uint8_t *put64(uint8_t *p, uint64_t v)
 {
-    for (int i = 0; i < 8; i++) p[i] = (uint8_t)(v >> (8 * i));
+    for (int i = 0; i < 8; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
     return p + 8;
 }
 
@@ -78,7 +80,8 @@ static size_t build_zip(uint8_t *out, member *m, int n, bool zip64_eocd)
         csizes[i] = blen;
         uint64_t us = m[i].lie_usize ? m[i].lie_usize : m[i].len;
         size_t nl = strlen(m[i].name);
-        p = put32(p, 0x04034b50), p = put16(p, 45), p = put16(p, 0), p = put16(p, (unsigned)m[i].method);
+        p = put32(p, 0x04034b50), p = put16(p, 45), p = put16(p, 0),
+        p = put16(p, (unsigned)m[i].method);
         p = put32(p, 0), p = put32(p, crcs[i]);
         p = put32(p, m[i].zip64 ? 0xffffffffu : (uint32_t)blen);
         p = put32(p, m[i].zip64 ? 0xffffffffu : (uint32_t)us);
@@ -114,7 +117,8 @@ static size_t build_zip(uint8_t *out, member *m, int n, bool zip64_eocd)
         p = put32(p, 0x07064b50), p = put32(p, 0), p = put64(p, e64), p = put32(p, 1);
     }
     p = put32(p, 0x06054b50), p = put16(p, 0), p = put16(p, 0);
-    p = put16(p, zip64_eocd ? 0xffff : (unsigned)n), p = put16(p, zip64_eocd ? 0xffff : (unsigned)n);
+    p = put16(p, zip64_eocd ? 0xffff : (unsigned)n),
+    p = put16(p, zip64_eocd ? 0xffff : (unsigned)n);
     p = put32(p, zip64_eocd ? 0xffffffffu : (uint32_t)cdsize);
     p = put32(p, zip64_eocd ? 0xffffffffu : (uint32_t)cd), p = put16(p, 0);
     return (size_t)(p - out);
@@ -135,7 +139,8 @@ static void reads_stored_and_deflated(void **state)
     (void)state;
     for (int variant = 0; variant < 2; variant++) {
         bool z64 = variant == 1;
-        for (size_t i = 0; i < 100000; i++) big[i] = (uint8_t)(i * 7 % 251);
+        for (size_t i = 0; i < 100000; i++)
+            big[i] = (uint8_t)(i * 7 % 251);
         member m[2] = {mk("a/stored.bin", "hello, zip", 10, 0), mk("deflated.bin", big, 100000, 8)};
         m[0].zip64 = m[1].zip64 = z64;
         size_t n = build_zip(arc, m, 2, z64);
@@ -269,9 +274,11 @@ static void refuses_bad_archives(void **state)
 static size_t make_npy_f32(uint8_t *buf, int count)
 {
     char dict[128];
-    snprintf(dict, sizeof(dict), "{'descr': '<f4', 'fortran_order': False, 'shape': (%d,), }", count);
+    snprintf(dict, sizeof(dict), "{'descr': '<f4', 'fortran_order': False, 'shape': (%d,), }",
+             count);
     size_t dl = strlen(dict), hlen = dl + 1;
-    while ((10 + hlen) % 64) hlen++;
+    while ((10 + hlen) % 64)
+        hlen++;
     memcpy(buf, "\x93NUMPY\x01\x00", 8);
     buf[8] = (uint8_t)hlen, buf[9] = (uint8_t)(hlen >> 8);
     memcpy(buf + 10, dict, dl);
@@ -327,8 +334,10 @@ static void npz_members(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(reads_stored_and_deflated), cmocka_unit_test(caps_inflated_size),
-        cmocka_unit_test(checks_crc),                cmocka_unit_test(refuses_bad_archives),
+        cmocka_unit_test(reads_stored_and_deflated),
+        cmocka_unit_test(caps_inflated_size),
+        cmocka_unit_test(checks_crc),
+        cmocka_unit_test(refuses_bad_archives),
         cmocka_unit_test(npz_members),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
