@@ -46,7 +46,7 @@ for label in read gpuport numpy; do
     [ "$label" = read ] && name="sequential read (cat)"
     [ "$label" = gpuport ] && name="gpuport compare"
     [ "$label" = numpy ] && name="numpy allclose + max/mean abs"
-    printf '%-34s %9.2f %9.2f %12.1f\n' "$name" "$wall" "$(echo "$bytes / $wall / 1e9" | bc -l)" \
+    printf '%-34s %9.2f %9.2f %12.1f\n' "$name" "$wall" "$(echo "$bytes / $wall / 1000000000" | bc -l)" \
         "$(echo "$rss / 1024" | bc -l)"
     eval "wall_$label=$wall rss_$label=$rss"
 done

@@ -54,6 +54,8 @@ typedef struct job {
     bool is_int;       /* distances from the integer keys */
     bool cplx;
     bool release;
+    bool f32_direct; /* both sides contiguous float32 in host order: read without conversion */
+    bool avx2;       /* ... with AVX2 */
     size_t k;
     uint64_t n, nchunks;
     atomic_uint_fast64_t next;
@@ -467,49 +469,143 @@ static inline v2u v2u_load(const uint64_t *p)
     return v;
 }
 
+/* Per-lane partial results of one block. */
+typedef struct vacc {
+    v2d sabs, ssq, srr, soo, sro, vmax, vrel, vna, vnr;
+    v2l mis, bad;
+    v2u umax;
+} vacc;
+
+typedef struct vconst {
+    v2d zero, one, inf, atol, rtol, fl;
+    v2l absmask;
+} vconst;
+
+static inline void vstep(vacc *A, const vconst *C, v2d x, v2d y, v2u ka, v2u kb, double *dv,
+                         uint64_t *uv)
+{
+    A->bad |= (x - x != C->zero) | (y - y != C->zero);
+    v2u u = (v2u)v2_sel((v2l)(ka > kb), (v2d)(ka - kb), (v2d)(kb - ka));
+    v2d d = (v2d)((v2l)(y - x) & C->absmask);
+    v2d mag = (v2d)((v2l)x & C->absmask);
+    v2d den = v2_max(mag, C->fl);
+    v2l z = den == C->zero;
+    v2d inv = C->one / v2_sel(z, C->one, den);
+    v2d rel = v2_sel(z, v2_sel(d > C->zero, C->inf, C->zero), d * inv);
+    v2d nr = v2_sel(z, v2_sel(d > C->atol, C->inf, C->zero), (d - C->atol) * inv);
+    v2d na = d - C->rtol * den;
+    A->sabs += d, A->ssq += d * d, A->srr += x * x, A->soo += y * y, A->sro += x * y;
+    A->vmax = v2_max(d, A->vmax), A->vrel = v2_max(rel, A->vrel);
+    A->vna = v2_max(na, A->vna), A->vnr = v2_max(nr, A->vnr);
+    A->mis -= ~(d <= C->atol + C->rtol * den); /* a true mask is -1 */
+    A->umax = (v2u)v2_sel((v2l)(u > A->umax), (v2d)u, (v2d)A->umax);
+    memcpy(dv, &d, sizeof(d));
+    memcpy(uv, &u, sizeof(u));
+}
+
+static void vsetup(const job *j, vacc *A, vconst *C)
+{
+    const v2d zero = {0, 0};
+    C->zero = zero, C->one = zero + 1, C->inf = zero + INFINITY;
+    C->atol = zero + j->tol->atol, C->rtol = zero + j->tol->rtol, C->fl = zero + j->floor;
+    C->absmask = (v2l){INT64_MAX, INT64_MAX};
+    memset(A, 0, sizeof(*A));
+    A->vna = A->vnr = -C->inf;
+}
+
+/* The order-preserving keys of two float32 bit patterns, as in key_float. */
+static inline v2u vkey_f32(const uint8_t *p)
+{
+    uint32_t u[2];
+    memcpy(u, p, 8);
+    v2u w = {u[0], u[1]};
+    v2u mag = w & 0x7fffffffu, neg = (v2u){0, 0} - (w >> 31);
+    return (UINT64_C(1) << 63) + ((mag ^ neg) - neg);
+}
+
+static inline v2d vload_f32(const uint8_t *p)
+{
+    float f[2];
+    memcpy(f, p, 8);
+    return (v2d){f[0], f[1]};
+}
+
+/* A block's lanes (two with SSE2/NEON vectors, four with AVX2), in a width-neutral form. */
+typedef struct blanes {
+    int nl;
+    double sabs[4], ssq[4], srr[4], soo[4], sro[4], vmax[4], vrel[4], vna[4], vnr[4];
+    int64_t mis[4], bad[4];
+    uint64_t umax[4];
+} blanes;
+
+static void vacc_lanes(const vacc *A, blanes *L)
+{
+    L->nl = 2;
+    for (int k = 0; k < 2; k++) {
+        L->sabs[k] = A->sabs[k], L->ssq[k] = A->ssq[k], L->srr[k] = A->srr[k];
+        L->soo[k] = A->soo[k], L->sro[k] = A->sro[k], L->vmax[k] = A->vmax[k];
+        L->vrel[k] = A->vrel[k], L->vna[k] = A->vna[k], L->vnr[k] = A->vnr[k];
+        L->mis[k] = A->mis[k], L->bad[k] = A->bad[k], L->umax[k] = A->umax[k];
+    }
+}
+
+static bool commit_fast(const job *j, acc *a, chunk_sums *s, uint64_t start, size_t n,
+                        const blanes *L, const double *rre, const double *ore, const double *dv,
+                        const uint64_t *uv);
+
+/* Both sides contiguous little-endian float32: read straight from the mapping. */
+static bool run_block_f32(const job *j, acc *a, chunk_sums *s, uint64_t start, size_t n, double *dv,
+                          uint64_t *uv, double *rre, double *ore)
+{
+    if (n % 4 != 0) return false;
+    vacc A;
+    vconst C;
+    vsetup(j, &A, &C);
+    const uint8_t *rp = j->ref->data + start * 4, *op = j->oth->data + start * 4;
+    for (size_t i = 0; i < n; i += 2) {
+        v2d x = vload_f32(rp + 4 * i), y = vload_f32(op + 4 * i);
+        vstep(&A, &C, x, y, vkey_f32(rp + 4 * i), vkey_f32(op + 4 * i), &dv[i], &uv[i]);
+        memcpy(&rre[i], &x, sizeof(x));
+        memcpy(&ore[i], &y, sizeof(y));
+    }
+    blanes L;
+    vacc_lanes(&A, &L);
+    return commit_fast(j, a, s, start, n, &L, rre, ore, dv, uv);
+}
+
 static bool run_block_fast(const job *j, acc *a, chunk_sums *s, uint64_t start, size_t n,
                            const side_block *r, const side_block *o, double *dv, uint64_t *uv)
 {
     if (n % 4 != 0) return false;
-    const v2d zero = {0, 0}, one = {1, 1}, inf = {INFINITY, INFINITY};
-    const v2d atol = zero + j->tol->atol, rtol = zero + j->tol->rtol, fl = zero + j->floor;
-    const v2l absmask = {INT64_MAX, INT64_MAX};
-    v2d sabs = zero, ssq = zero, srr = zero, soo = zero, sro = zero;
-    v2d vmax = zero, vrel = zero, vna = -inf, vnr = -inf;
-    v2l mis = {0, 0}, bad = {0, 0};
-    v2u umax = {0, 0};
-    for (size_t i = 0; i < n; i += 2) {
-        v2d x = v2_load(&r->re[i]), y = v2_load(&o->re[i]);
-        v2u ka = v2u_load(&r->kre[i]), kb = v2u_load(&o->kre[i]);
-        bad |= (x - x != zero) | (y - y != zero);
-        v2u u = (v2u)v2_sel((v2l)(ka > kb), (v2d)(ka - kb), (v2d)(kb - ka));
-        v2d d = (v2d)((v2l)(y - x) & absmask);
-        v2d mag = (v2d)((v2l)x & absmask);
-        v2d den = v2_max(mag, fl);
-        v2l z = den == zero;
-        v2d inv = one / v2_sel(z, one, den);
-        v2d rel = v2_sel(z, v2_sel(d > zero, inf, zero), d * inv);
-        v2d nr = v2_sel(z, v2_sel(d > atol, inf, zero), (d - atol) * inv);
-        v2d na = d - rtol * den;
-        sabs += d, ssq += d * d, srr += x * x, soo += y * y, sro += x * y;
-        vmax = v2_max(d, vmax), vrel = v2_max(rel, vrel), vna = v2_max(na, vna),
-        vnr = v2_max(nr, vnr);
-        mis -= ~(d <= atol + rtol * den); /* a true mask is -1 */
-        umax = (v2u)v2_sel((v2l)(u > umax), (v2d)u, (v2d)umax);
-        memcpy(&dv[i], &d, sizeof(d));
-        memcpy(&uv[i], &u, sizeof(u));
-    }
-    if (bad[0] | bad[1]) return false;
+    vacc A;
+    vconst C;
+    vsetup(j, &A, &C);
+    for (size_t i = 0; i < n; i += 2)
+        vstep(&A, &C, v2_load(&r->re[i]), v2_load(&o->re[i]), v2u_load(&r->kre[i]),
+              v2u_load(&o->kre[i]), &dv[i], &uv[i]);
+    blanes L;
+    vacc_lanes(&A, &L);
+    return commit_fast(j, a, s, start, n, &L, r->re, o->re, dv, uv);
+}
+
+/* Adds a block's lanes to the chunk and the thread's results; false (nothing added) when the
+ * block held a NaN or Inf, which the careful path then handles. */
+static bool commit_fast(const job *j, acc *a, chunk_sums *s, uint64_t start, size_t n,
+                        const blanes *L, const double *rre, const double *ore, const double *dv,
+                        const uint64_t *uv)
+{
+    for (int k = 0; k < L->nl; k++)
+        if (L->bad[k]) return false;
     double bmax = 0;
-    for (int k = 0; k < 2; k++) {
-        s->abs += sabs[k], s->sq_err += ssq[k], s->ref_sq += srr[k];
-        s->oth_sq += soo[k], s->dot += sro[k];
-        a->mismatched += (uint64_t)mis[k];
-        if (vmax[k] > bmax) bmax = vmax[k];
-        if (vrel[k] > a->max_rel) a->max_rel = vrel[k];
-        if (vna[k] > a->min_atol) a->min_atol = vna[k];
-        if (vnr[k] > a->min_rtol) a->min_rtol = vnr[k];
-        if (umax[k] > a->max_ulp) a->max_ulp = umax[k];
+    for (int k = 0; k < L->nl; k++) {
+        s->abs += L->sabs[k], s->sq_err += L->ssq[k], s->ref_sq += L->srr[k];
+        s->oth_sq += L->soo[k], s->dot += L->sro[k];
+        a->mismatched += (uint64_t)L->mis[k];
+        if (L->vmax[k] > bmax) bmax = L->vmax[k];
+        if (L->vrel[k] > a->max_rel) a->max_rel = L->vrel[k];
+        if (L->vna[k] > a->min_atol) a->min_atol = L->vna[k];
+        if (L->vnr[k] > a->min_rtol) a->min_rtol = L->vnr[k];
+        if (L->umax[k] > a->max_ulp) a->max_ulp = L->umax[k];
     }
     a->finite += n;
     for (size_t i = 0; i < n; i += 4)
@@ -526,13 +622,110 @@ static bool run_block_fast(const job *j, acc *a, chunk_sums *s, uint64_t start, 
     if (!heap_wants(a, j->k, bmax)) return true;
     for (i = 0; i < n; i++) {
         if (!heap_wants(a, j->k, dv[i])) continue;
-        double mag = fabs(r->re[i]), den = mag > j->floor ? mag : j->floor;
+        double mag = fabs(rre[i]), den = mag > j->floor ? mag : j->floor;
         double rel = den > 0 ? dv[i] / den : INFINITY;
-        gp_worst w = {logical_index(j, start + i), {r->re[i], 0}, {o->re[i], 0}, dv[i], rel, uv[i]};
+        gp_worst w = {logical_index(j, start + i), {rre[i], 0}, {ore[i], 0}, dv[i], rel, uv[i]};
         heap_offer(a, j->k, &w);
     }
     return true;
 }
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+/* The same as run_block_f32 in four-wide AVX2 vectors, chosen at run time where the CPU has
+ * AVX2. Its sums are added in four lanes instead of two, so the last bits of the sums can differ
+ * between CPUs with and without AVX2 (never between thread counts). */
+typedef double v4d __attribute__((vector_size(32)));
+typedef int64_t v4l __attribute__((vector_size(32)));
+typedef uint64_t v4u __attribute__((vector_size(32)));
+#define GP_AVX2 __attribute__((target("avx2"), always_inline)) static inline
+
+GP_AVX2 v4d v4_sel(v4l m, v4d a, v4d b)
+{
+    return (v4d)((m & (v4l)a) | (~m & (v4l)b));
+}
+
+GP_AVX2 v4d v4_max(v4d a, v4d b)
+{
+    return v4_sel(a > b, a, b);
+}
+
+GP_AVX2 v4d v4_load_f32(const uint8_t *p)
+{
+    float f[4];
+    memcpy(f, p, 16);
+    return (v4d){f[0], f[1], f[2], f[3]};
+}
+
+GP_AVX2 v4u v4_key_f32(const uint8_t *p)
+{
+    uint32_t u[4];
+    memcpy(u, p, 16);
+    v4u w = {u[0], u[1], u[2], u[3]};
+    v4u mag = w & 0x7fffffffu, neg = (v4u){0, 0, 0, 0} - (w >> 31);
+    return (UINT64_C(1) << 63) + ((mag ^ neg) - neg);
+}
+
+__attribute__((target("avx2"))) static bool run_block_f32_avx2(const job *j, acc *a, chunk_sums *s,
+                                                               uint64_t start, size_t n, double *dv,
+                                                               uint64_t *uv, double *rre,
+                                                               double *ore)
+{
+    if (n % 4 != 0) return false;
+    const v4d zero = {0, 0, 0, 0}, one = zero + 1, inf = zero + INFINITY;
+    const v4d atol = zero + j->tol->atol, rtol = zero + j->tol->rtol, fl = zero + j->floor;
+    const v4l absmask = {INT64_MAX, INT64_MAX, INT64_MAX, INT64_MAX};
+    v4d sabs = zero, ssq = zero, srr = zero, soo = zero, sro = zero;
+    v4d vmax = zero, vrel = zero, vna = -inf, vnr = -inf;
+    v4l mis = {0, 0, 0, 0}, bad = {0, 0, 0, 0};
+    v4u umax = {0, 0, 0, 0};
+    const uint8_t *rp = j->ref->data + start * 4, *op = j->oth->data + start * 4;
+    for (size_t i = 0; i < n; i += 4) {
+        v4d x = v4_load_f32(rp + 4 * i), y = v4_load_f32(op + 4 * i);
+        v4u ka = v4_key_f32(rp + 4 * i), kb = v4_key_f32(op + 4 * i);
+        bad |= (x - x != zero) | (y - y != zero);
+        v4u u = (v4u)v4_sel((v4l)(ka > kb), (v4d)(ka - kb), (v4d)(kb - ka));
+        v4d d = (v4d)((v4l)(y - x) & absmask);
+        v4d den = v4_max((v4d)((v4l)x & absmask), fl);
+        v4l z = den == zero;
+        v4d inv = one / v4_sel(z, one, den);
+        v4d rel = v4_sel(z, v4_sel(d > zero, inf, zero), d * inv);
+        v4d nr = v4_sel(z, v4_sel(d > atol, inf, zero), (d - atol) * inv);
+        sabs += d, ssq += d * d, srr += x * x, soo += y * y, sro += x * y;
+        vmax = v4_max(d, vmax), vrel = v4_max(rel, vrel);
+        vna = v4_max(d - rtol * den, vna), vnr = v4_max(nr, vnr);
+        mis -= ~(d <= atol + rtol * den);
+        umax = (v4u)v4_sel((v4l)(u > umax), (v4d)u, (v4d)umax);
+        memcpy(&dv[i], &d, sizeof(d));
+        memcpy(&uv[i], &u, sizeof(u));
+        memcpy(&rre[i], &x, sizeof(x));
+        memcpy(&ore[i], &y, sizeof(y));
+    }
+    blanes L;
+    L.nl = 4;
+    for (int k = 0; k < 4; k++) {
+        L.sabs[k] = sabs[k], L.ssq[k] = ssq[k], L.srr[k] = srr[k], L.soo[k] = soo[k];
+        L.sro[k] = sro[k], L.vmax[k] = vmax[k], L.vrel[k] = vrel[k], L.vna[k] = vna[k];
+        L.vnr[k] = vnr[k], L.mis[k] = mis[k], L.bad[k] = bad[k], L.umax[k] = umax[k];
+    }
+    return commit_fast(j, a, s, start, n, &L, rre, ore, dv, uv);
+}
+
+static bool cpu_has_avx2(void)
+{
+    return __builtin_cpu_supports("avx2");
+}
+#else
+static bool run_block_f32_avx2(const job *j, acc *a, chunk_sums *s, uint64_t start, size_t n,
+                               double *dv, uint64_t *uv, double *rre, double *ore)
+{
+    return run_block_f32(j, a, s, start, n, dv, uv, rre, ore);
+}
+
+static bool cpu_has_avx2(void)
+{
+    return false;
+}
+#endif
 
 static void run_block(const job *j, acc *a, chunk_sums *s, uint64_t start, size_t n,
                       const side_block *r, const side_block *o)
@@ -571,6 +764,26 @@ static void run_block(const job *j, acc *a, chunk_sums *s, uint64_t start, size_
             note_finite(j, a, start + i, d, sqrt(ar * ar + ai * ai), u1 > u2 ? u1 : u2, r, o, i);
         }
     }
+}
+
+/* The floor's pass over contiguous float32: sum of squares in two lanes; false (nothing
+ * added) when the block holds a NaN or Inf. */
+static bool prepass_f32(const job *j, acc *a, chunk_sums *s, uint64_t start, size_t n)
+{
+    if (n % 2 != 0) return false;
+    const uint8_t *p = j->ref->data + start * 4;
+    const v2d zero = {0, 0};
+    v2d sq = zero;
+    v2l bad = {0, 0};
+    for (size_t i = 0; i < n; i += 2) {
+        v2d x = vload_f32(p + 4 * i);
+        bad |= x - x != zero;
+        sq += x * x;
+    }
+    if (bad[0] | bad[1]) return false;
+    s->ref_sq += sq[0] + sq[1];
+    a->ref_finite += n;
+    return true;
 }
 
 static void prepass_block(acc *a, chunk_sums *s, size_t n, const side_block *r, bool cplx)
@@ -612,6 +825,11 @@ static void *worker_main(void *arg)
         chunk_sums s = {0, 0, 0, 0, 0};
         for (uint64_t b = start; b < end; b += GP_METRICS_BLOCK) {
             size_t n = (size_t)(end - b < GP_METRICS_BLOCK ? end - b : GP_METRICS_BLOCK);
+            if (j->prepass && j->f32_direct && prepass_f32(j, &w->a, &s, b, n)) continue;
+            if (!j->prepass && j->f32_direct &&
+                (j->avx2 ? run_block_f32_avx2 : run_block_f32)(j, &w->a, &s, b, n, blk[2].re,
+                                                               blk[2].kre, blk[0].re, blk[1].re))
+                continue;
             load_side(j, j->ref, b, n, &blk[0]);
             if (j->prepass) {
                 prepass_block(&w->a, &s, n, &blk[0], j->cplx);
@@ -759,6 +977,9 @@ static void job_init(job *j, const gp_tensor_view *ref, const gp_tensor_view *ot
     j->is_int = !j->cplx && !gp_dtype_is_float(ref->dtype);
     j->k = opts->worst_k;
     j->release = opts->release_pages;
+    j->f32_direct = ref->dtype == GP_DTYPE_F32 && !j->mixed && !host_big_endian() &&
+                    !ref->big_endian && !oth->big_endian;
+    j->avx2 = j->f32_direct && cpu_has_avx2();
     uint64_t m = 1;
     for (int d = 0; d < ref->ndim; d++) {
         j->fstride[d] = m;
