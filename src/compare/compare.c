@@ -10,6 +10,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "util/term.h"
+
 #define GP_COMPARE_MAX_DEPTH 64
 
 typedef struct name_list {
@@ -236,6 +238,7 @@ static int compare_dirs(const char *a, const char *b, const gp_compare_opts *o,
                 rc = compare_fail(err, errlen, "out of memory");
             continue;
         }
+        gp_term_progress("compare: %zu/%zu %s", i + 1, rl.n, rl.v[i]);
         char *pa = gp_path_join(a, rl.v[i]), *pb = gp_path_join(b, rl.v[i]);
         if (!pa || !pb)
             rc = compare_fail(err, errlen, "out of memory");
@@ -251,6 +254,7 @@ static int compare_dirs(const char *a, const char *b, const gp_compare_opts *o,
         else if (add_missing(out, ol.v[i], GP_PAIR_ONLY_IN_OTHER, NULL) != 0)
             rc = compare_fail(err, errlen, "out of memory");
     }
+    gp_term_progress_done();
     names_free(&rl);
     names_free(&ol);
     return rc;

@@ -61,8 +61,9 @@ int gp_zip_crc_check(const gp_zip *z, const gp_zip_entry *e, char *err, size_t e
  * 0 with *out set, or -1 with the reason in err. */
 int gp_zip_reader_open(const gp_zip *z, const gp_zip_entry *e, uint64_t cap, gp_zip_reader **out,
                        char *err, size_t errlen);
-/* Reads up to n bytes into buf. Returns the byte count, 0 at the end of the member (only after
- * the size and CRC-32 have been checked against the directory), or -1 with the reason in err. */
+/* Reads up to n (> 0) bytes into buf. Returns the byte count, 0 at the end of the member (only
+ * after the size and CRC-32 have been checked against the directory), or -1 with the reason in
+ * err (also for n == 0). */
 ssize_t gp_zip_reader_read(gp_zip_reader *r, void *buf, size_t n, char *err, size_t errlen);
 void gp_zip_reader_close(gp_zip_reader *r);
 
