@@ -87,6 +87,12 @@ def main(d):
         with open(p(side, "README.txt"), "w") as fh:
             fh.write("not data\n")
     np.save(p("dir_a", "only_here.npy"), ref)
+    np.savez(p("dir_a", "m.npz"), w=ref, v=np.zeros(3))
+    np.savez_compressed(p("dir_b", "m.npz"), w=port, v=np.zeros(3))
+    # NaN and Inf placement
+    nn = np.array([1.0, np.nan, np.inf, 4.0], np.float32)
+    np.save(p("nan_a.npy"), nn)
+    np.save(p("nan_b.npy"), np.array([1.0, 2.0, -np.inf, np.nan], np.float32))
     # complex and bool
     np.save(p("c.npy"), np.array([1 + 2j, 3 - 4j], np.complex64))
     np.save(p("c2.npy"), np.array([1 + 2j, 3 - 4.5j], np.complex64))

@@ -108,6 +108,23 @@ has out "PASS  x.npy"
 has out "FAIL  sub/y.npy"
 has out "FAIL  only_here.npy"
 has out "1 file of unknown type skipped"
+has out "FAIL  m.npz:w  f32 [3, 4]"
+has out "PASS  m.npz:v  f64 [3]"
+# a --tol pattern may itself hold ':' (the settings follow the last one)
+expect 1 --tol 'm.npz:w:atol=1,nmse=off,cosine=off' "$fx/dir_a" "$fx/dir_b"
+has out "PASS  m.npz:w"
+
+# NaN/Inf placement: classified, counted, and valid JSON (non-finite values are null)
+expect 1 --json "$fx/nan_a.npy" "$fx/nan_b.npy"
+python3 - "$work/out" <<'PY' || fail "NaN/Inf JSON"
+import json, sys
+t = json.load(open(sys.argv[1]))["tensors"][0]
+assert t["nan_mismatch"] == 2 and t["inf_mismatch"] == 1 and t["mismatched"] == 3, t
+assert t["max_abs"] == 0 and t["max_abs_index"] == [0], t
+w = {tuple(x["index"]): x for x in t["worst"]}
+assert w[(1,)]["ref"] is None and w[(1,)]["other"] == 2.0 and w[(1,)]["abs"] is None, w
+assert w[(3,)]["other"] is None, w
+PY
 expect 2 "$fx/dir_a" "$fx/ref.npy"
 
 # JUnit: written atomically, replaced on the next run, untouched when an input is bad
