@@ -442,6 +442,73 @@ static void big_arrays_against_reference_loop(void **state)
     free(o);
 }
 
+/* f16 bits to double by the textbook formula (independent of the reader's bit manipulation). */
+static double f16_value(uint16_t h)
+{
+    int e = (h >> 10) & 0x1f, m = h & 0x3ff;
+    double v = e == 0 ? ldexp(m, -24) : ldexp(1024 + m, e - 25);
+    return (h & 0x8000) ? -v : v;
+}
+
+/* Other element types and byte orders take the converting path; check it on full blocks against
+ * a plain loop over the decoded values. */
+static void converting_path_against_reference_loop(void **state)
+{
+    (void)state;
+    enum { N = 5000 };
+    static double rv[N], ov[N];
+    static uint8_t rb[N * 8], ob[N * 8];
+    for (int kind = 0; kind < 3; kind++) {
+        uint32_t seed = 99 + (uint32_t)kind;
+        gp_dtype t = kind == 0 ? GP_DTYPE_F64 : kind == 1 ? GP_DTYPE_F32 : GP_DTYPE_F16;
+        for (int i = 0; i < N; i++) {
+            seed = seed * 1664525u + 1013904223u;
+            if (kind == 0) {
+                rv[i] = (double)(seed >> 8) / 16777216.0 - 0.5;
+                ov[i] = rv[i] + ((seed & 0xff) < 3 ? 0.01 : 1e-9 * ((seed >> 4) & 7));
+                memcpy(rb + 8 * i, &rv[i], 8);
+                memcpy(ob + 8 * i, &ov[i], 8);
+            } else if (kind == 1) { /* big-endian float32 */
+                float r = (float)((double)(seed >> 8) / 16777216.0 - 0.5);
+                float o = r + ((seed & 0xff) < 3 ? 0.01f : 0);
+                rv[i] = r, ov[i] = o;
+                uint32_t u;
+                memcpy(&u, &r, 4), u = __builtin_bswap32(u), memcpy(rb + 4 * i, &u, 4);
+                memcpy(&u, &o, 4), u = __builtin_bswap32(u), memcpy(ob + 4 * i, &u, 4);
+            } else { /* float16 bit patterns of finite values */
+                uint16_t hr = (uint16_t)((seed >> 9) & 0x77ff), ho = hr; /* exponent <= 29 */
+                if ((seed & 0xff) < 5) ho = (uint16_t)(hr + 1);
+                rv[i] = f16_value(hr), ov[i] = f16_value(ho);
+                memcpy(rb + 2 * i, &hr, 2), memcpy(ob + 2 * i, &ho, 2);
+            }
+        }
+        double sq = 0, sabs = 0, maxd = -1;
+        size_t maxi = 0;
+        for (int i = 0; i < N; i++)
+            sq += rv[i] * rv[i];
+        double fl = 0.01 * sqrt(sq / N);
+        uint64_t mis = 0;
+        for (int i = 0; i < N; i++) {
+            double d = fabs(ov[i] - rv[i]), den = fmax(fabs(rv[i]), fl);
+            if (d > 1e-7 + 1e-6 * den) mis++;
+            if (d > maxd) maxd = d, maxi = (size_t)i;
+            sabs += d;
+        }
+        uint64_t shape[1] = {N};
+        gp_tensor_view r = view_of(t, rb, 1, shape), o = view_of(t, ob, 1, shape);
+        r.big_endian = o.big_endian = kind == 1;
+        gp_tolerance tol = tol_of(1e-7, 1e-6, 0.01);
+        gp_metrics m;
+        run(&r, &o, &tol, 3, 2, &m);
+        assert_int_equal(m.mismatched, mis);
+        assert_true(m.max_abs == maxd);
+        assert_int_equal(m.max_abs_index, maxi);
+        assert_float_equal(m.mean_abs, sabs / N, 1e-12 * sabs / N + 1e-300);
+        assert_float_equal(m.floor, fl, 1e-12 * fl);
+        if (kind == 2) assert_int_equal(m.max_ulp, 1);
+    }
+}
+
 static void refuses_mismatched_pairs(void **state)
 {
     (void)state;
@@ -480,6 +547,7 @@ int main(void)
         cmocka_unit_test(complex_values),
         cmocka_unit_test(p99_and_worst_k),
         cmocka_unit_test(big_arrays_against_reference_loop),
+        cmocka_unit_test(converting_path_against_reference_loop),
         cmocka_unit_test(refuses_mismatched_pairs),
     };
     return cmocka_run_group_tests(tests, NULL, free_kept);
