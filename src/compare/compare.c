@@ -66,7 +66,7 @@ static int compare_pair(const char *name, const gp_source *rs, const gp_tensor_v
     p->ref.data = p->other.data = NULL;
     gp_policy_resolve(o->policy, name, ref->dtype, &p->tol);
     if (st != GP_PAIR_COMPARED) return 0;
-    gp_metrics_opts mo = {o->worst_k, o->threads, in_mapping(rs, ref) && in_mapping(os, oth)};
+    gp_metrics_opts mo = {o->worst_k, o->threads, in_mapping(rs, ref) && in_mapping(os, oth), name};
     char why[256];
     if (gp_metrics_compute(ref, oth, &p->tol, &mo, &p->m, why, sizeof(why)) != 0)
         return compare_fail(err, errlen, "%s: %s", name, why);

@@ -5,6 +5,8 @@
  * with index tie-breaks) does not depend on the order, so any thread count gives one answer. */
 #include "compare/metrics.h"
 
+#include "util/term.h"
+
 #include <math.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -54,8 +56,9 @@ typedef struct job {
     bool is_int;       /* distances from the integer keys */
     bool cplx;
     bool release;
-    bool f32_direct; /* both sides contiguous float32 in host order: read without conversion */
-    bool avx2;       /* ... with AVX2 */
+    bool f32_direct;   /* both sides contiguous float32 in host order: read without conversion */
+    bool avx2;         /* ... with AVX2 */
+    const char *label; /* for the progress line */
     size_t k;
     uint64_t n, nchunks;
     atomic_uint_fast64_t next;
@@ -65,6 +68,7 @@ typedef struct job {
 
 typedef struct worker {
     job *j;
+    bool shows_progress; /* the calling thread, when a label was given */
     acc a;
     int failed;
 } worker;
@@ -820,6 +824,9 @@ static void *worker_main(void *arg)
     for (;;) {
         uint64_t c = atomic_fetch_add(&j->next, 1);
         if (c >= j->nchunks) break;
+        if (w->shows_progress)
+            gp_term_progress("compare: %s %s%d%%", j->label, j->prepass ? "(RMS pass) " : "",
+                             (int)(100 * c / j->nchunks));
         uint64_t start = c * GP_METRICS_CHUNK;
         uint64_t end = start + GP_METRICS_CHUNK < j->n ? start + GP_METRICS_CHUNK : j->n;
         chunk_sums s = {0, 0, 0, 0, 0};
@@ -976,6 +983,7 @@ static void job_init(job *j, const gp_tensor_view *ref, const gp_tensor_view *ot
     j->cplx = gp_dtype_is_complex(ref->dtype);
     j->is_int = !j->cplx && !gp_dtype_is_float(ref->dtype);
     j->k = opts->worst_k;
+    j->label = opts->progress_label;
     j->release = opts->release_pages;
     j->f32_direct = ref->dtype == GP_DTYPE_F32 && !j->mixed && !host_big_endian() &&
                     !ref->big_endian && !oth->big_endian;
@@ -1019,6 +1027,7 @@ int gp_metrics_compute(const gp_tensor_view *ref, const gp_tensor_view *other,
     int rc = ws && m && ulp_hist && j.sums ? 0 : -1;
     for (int t = 0; t < threads && rc == 0; t++) {
         ws[t].j = &j;
+        ws[t].shows_progress = t == 0 && opts->progress_label && j.nchunks > 8;
         ws[t].a.heap = calloc(j.k ? j.k : 1, sizeof(gp_worst));
         if (!ws[t].a.heap) rc = -1;
     }

@@ -72,6 +72,9 @@ typedef struct gp_metrics_opts {
     /* The views lie in read-only file mappings: pages already compared may be dropped from this
      * process's memory (they stay in the page cache). Never set it for heap buffers. */
     bool release_pages;
+    /* When set, the calling thread shows "compare: LABEL NN%" with gp_term_progress (which
+     * prints only when stderr is a terminal) for tensors of more than a few chunks. */
+    const char *progress_label;
 } gp_metrics_opts;
 
 /* Compares `other` against `ref` (same dtype and shape; byte order and memory order may

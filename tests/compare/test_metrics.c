@@ -52,7 +52,7 @@ static int free_kept(void **state)
 static void run(const gp_tensor_view *r, const gp_tensor_view *o, const gp_tolerance *t, size_t k,
                 int threads, gp_metrics *m)
 {
-    gp_metrics_opts opts = {k, threads, false};
+    gp_metrics_opts opts = {k, threads, false, NULL};
     assert_int_equal(gp_metrics_compute(r, o, t, &opts, m, err, sizeof(err)), 0);
     assert_true(nkept < sizeof(kept) / sizeof(kept[0]));
     kept[nkept++] = *m;
@@ -517,7 +517,7 @@ static void refuses_mismatched_pairs(void **state)
     gp_tensor_view x = view_of(GP_DTYPE_F32, a, 1, s6), y = view_of(GP_DTYPE_F32, a, 2, s23);
     gp_tensor_view z = view_of(GP_DTYPE_I32, a, 1, s6);
     gp_tolerance t = tol_of(0, 0, 0);
-    gp_metrics_opts opts = {0, 1, false};
+    gp_metrics_opts opts = {0, 1, false, NULL};
     gp_metrics m;
     assert_int_equal(gp_metrics_compute(&x, &y, &t, &opts, &m, err, sizeof(err)), -1);
     assert_non_null(strstr(err, "shapes differ"));
