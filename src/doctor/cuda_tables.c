@@ -108,14 +108,18 @@ const char *gp_torch_index_for(int driver_cuda, int cc)
         int cuda;
         const char *index;
     } idx[] = {{130, "cu130"}, {128, "cu128"}, {126, "cu126"}, {124, "cu124"}, {118, "cu118"}};
-    for (size_t i = 0; i < sizeof idx / sizeof idx[0]; i++) {
-        /* same major runs under minor-version compatibility */
-        if (driver_cuda && idx[i].cuda > driver_cuda && idx[i].cuda / 10 != driver_cuda / 10)
-            continue;
-        int targets[16];
-        size_t nt = gp_torch_wheel_targets(idx[i].cuda / 10, idx[i].cuda % 10, targets, 16);
-        if (cc && !gp_torch_runs_on(targets, nt, cc)) continue;
-        return idx[i].index;
+    /* First a wheel no newer than the driver; failing that, one of the same major, which runs
+     * under minor-version compatibility. */
+    for (int pass = 0; pass < 2; pass++) {
+        for (size_t i = 0; i < sizeof idx / sizeof idx[0]; i++) {
+            bool fits = !driver_cuda || idx[i].cuda <= driver_cuda ||
+                        (pass == 1 && idx[i].cuda / 10 == driver_cuda / 10);
+            if (!fits) continue;
+            int targets[16];
+            size_t nt = gp_torch_wheel_targets(idx[i].cuda / 10, idx[i].cuda % 10, targets, 16);
+            if (cc && !gp_torch_runs_on(targets, nt, cc)) continue;
+            return idx[i].index;
+        }
     }
     return NULL;
 }

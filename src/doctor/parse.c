@@ -235,6 +235,11 @@ bool gp_parse_torch_version(const char *s, size_t len, gp_doctor_torch *t)
         }
         i = e + 1;
     }
+    if (!have_version) {
+        snprintf(t->reason, sizeof t->reason, "%s",
+                 version_bad ? "__version__ is not a string literal" : "no __version__ assignment");
+        return false;
+    }
     if (t->cuda_build) {
         gp_version cv;
         if (!gp_version_find(t->cuda, strlen(t->cuda), &cv)) {
@@ -242,11 +247,6 @@ bool gp_parse_torch_version(const char *s, size_t len, gp_doctor_torch *t)
             t->cuda_build = false;
             return false;
         }
-    }
-    if (!have_version) {
-        snprintf(t->reason, sizeof t->reason, "%s",
-                 version_bad ? "__version__ is not a string literal" : "no __version__ assignment");
-        return false;
     }
     return true;
 }
