@@ -1,0 +1,288 @@
+/* test_parse.c — the readers of doctor's input files (src/doctor/parse.c), the CUDA tables
+ * (cuda_tables.c) and the root-aware path resolver (sysroot.c): real file shapes, truncated
+ * and garbage input, and the table lookups the fixes quote. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "doctor/cuda_tables.h"
+#include "doctor/parse.h"
+#include "doctor/sysroot.h"
+
+#define S(x) x, strlen(x)
+
+static void test_version_find(void **state)
+{
+    (void)state;
+    gp_version v;
+    assert_true(gp_version_find(S("release 12.1, V12.1.66"), &v));
+    assert_int_equal(v.n, 2);
+    assert_int_equal(v.part[0], 12);
+    assert_int_equal(v.part[1], 1);
+    assert_true(gp_version_find(S("x 535.129.03 y"), &v));
+    assert_int_equal(v.n, 3);
+    assert_int_equal(v.part[2], 3);
+    assert_false(gp_version_find(S("12."), &v));
+    assert_false(gp_version_find(S("no digits"), &v));
+    assert_false(gp_version_find(S("1234567.1"), &v)); /* more than 6 digits */
+    char out[32];
+    gp_version d = {{535, 129, 3}, 3};
+    gp_version_format(&d, true, out, sizeof out);
+    assert_string_equal(out, "535.129.03");
+    gp_version a = {{12, 4}, 2}, b = {{12, 4, 1}, 3};
+    assert_int_equal(gp_version_cmp(&a, &b), -1);
+    gp_version c = gp_version_from_cuda_int(12040);
+    assert_int_equal(gp_version_cmp(&a, &c), 0);
+}
+
+static void test_nvidia_version(void **state)
+{
+    (void)state;
+    char v[32];
+    bool open = true;
+    const char *prop = "NVRM version: NVIDIA UNIX x86_64 Kernel Module  535.129.03  Thu Oct 19 "
+                       "18:56:32 UTC 2023\nGCC version:  gcc version 12.3.0\n";
+    assert_true(gp_parse_nvidia_version(S(prop), v, sizeof v, &open));
+    assert_string_equal(v, "535.129.03");
+    assert_false(open);
+    const char *opn = "NVRM version: NVIDIA Open Kernel Module for x86_64  555.42.06  Release "
+                      "Build  (dvs-builder@U16-I3-B03-4-3)  Tue Jun  4 01:46:17 UTC 2024\n";
+    assert_true(gp_parse_nvidia_version(S(opn), v, sizeof v, &open));
+    assert_string_equal(v, "555.42.06");
+    assert_true(open);
+    /* truncated before the version; only a GCC line */
+    assert_false(gp_parse_nvidia_version(S("NVRM version: NVIDIA UNIX x86_64 Kernel Mod"), v,
+                                         sizeof v, &open));
+    assert_false(
+        gp_parse_nvidia_version(S("GCC version:  gcc version 12.3.0\n"), v, sizeof v, &open));
+}
+
+static void test_os_release(void **state)
+{
+    (void)state;
+    gp_doctor_os os;
+    memset(&os, 0, sizeof os);
+    const char *t = "PRETTY_NAME=\"Ubuntu 22.04.4 LTS\"\nNAME=\"Ubuntu\"\nID=ubuntu\n"
+                    "ID_LIKE=debian\nVERSION_ID='22.04'\r\n";
+    assert_true(gp_parse_os_release(S(t), &os));
+    assert_string_equal(os.id, "ubuntu");
+    assert_string_equal(os.id_like, "debian");
+    assert_string_equal(os.version_id, "22.04");
+    assert_string_equal(os.pretty, "Ubuntu 22.04.4 LTS");
+    memset(&os, 0, sizeof os);
+    assert_true(gp_parse_os_release(S("NAME=Arch Linux\n"), &os)); /* no ID: from NAME */
+    assert_string_equal(os.id, "arch linux");
+    memset(&os, 0, sizeof os);
+    assert_false(gp_parse_os_release(S("garbage\n=\n==\nID\n"), &os));
+    assert_false(gp_parse_os_release("", 0, &os));
+}
+
+static void test_torch_version(void **state)
+{
+    (void)state;
+    gp_doctor_torch t;
+    memset(&t, 0, sizeof t);
+    const char *modern = "from typing import Optional\n__version__ = '2.7.1+cu126'\n"
+                         "debug = False\ncuda: Optional[str] = '12.6'\nhip: Optional[str] = None\n";
+    assert_true(gp_parse_torch_version(S(modern), &t));
+    assert_string_equal(t.version, "2.7.1+cu126");
+    assert_true(t.cuda_build);
+    assert_string_equal(t.cuda, "12.6");
+    assert_false(t.hip_build);
+    memset(&t, 0, sizeof t);
+    const char *old = "__version__ = \"1.13.1+cpu\"\ncuda = None\n";
+    assert_true(gp_parse_torch_version(S(old), &t));
+    assert_false(t.cuda_build);
+    memset(&t, 0, sizeof t);
+    assert_false(gp_parse_torch_version(S("__version__ = 2.7\n"), &t));
+    assert_string_equal(t.reason, "__version__ is not a string literal");
+    memset(&t, 0, sizeof t);
+    assert_false(gp_parse_torch_version(S("__version__ = '2.7"), &t)); /* unterminated */
+    memset(&t, 0, sizeof t);
+    assert_false(gp_parse_torch_version(S("__version__ = '2.7.1'\ncuda = '12.'\n"), &t));
+    assert_string_equal(t.reason, "cuda = '12.' is not a version");
+    memset(&t, 0, sizeof t);
+    assert_false(gp_parse_torch_version(S("\x00\xff\xfe"), &t));
+    assert_string_equal(t.reason, "no __version__ assignment");
+    memset(&t, 0, sizeof t);
+    /* a name that only starts like the key is not the key */
+    assert_false(gp_parse_torch_version(S("__version__x = '1.0'\n"), &t));
+}
+
+static void test_wheel_and_toolkit_files(void **state)
+{
+    (void)state;
+    char plat[96];
+    assert_true(gp_parse_wheel_platform(
+        S("Wheel-Version: 1.0\nTag: cp311-none-macosx_11_0_arm64\n"), plat, sizeof plat));
+    assert_string_equal(plat, "macosx_11_0_arm64");
+    assert_false(gp_parse_wheel_platform(S("Tag: broken\n"), plat, sizeof plat));
+    assert_false(gp_parse_wheel_platform(S("Tag: a-b-\n"), plat, sizeof plat));
+    gp_version v;
+    char reason[160];
+    assert_true(gp_parse_cuda_version_json(
+        S("{\"cuda\":{\"name\":\"CUDA SDK\",\"version\":\"12.4.1\"}}"), &v, reason, sizeof reason));
+    assert_int_equal(v.part[1], 4);
+    assert_false(
+        gp_parse_cuda_version_json(S("{\"cuda\": {\"version\": 12"), &v, reason, sizeof reason));
+    assert_true(strstr(reason, "version.json") != NULL);
+    assert_false(gp_parse_cuda_version_json(S("{\"cuda\": {\"version\": 12.4}}"), &v, reason,
+                                            sizeof reason));
+    assert_true(gp_parse_cuda_version_txt(S("CUDA Version 10.2.89\n"), &v));
+    assert_int_equal(v.part[0], 10);
+    assert_false(gp_parse_cuda_version_txt(S("CUDA Version\n"), &v));
+    assert_true(gp_parse_cuda_h(S("/* x */\n#define CUDA_VERSION 13000\n"), &v));
+    assert_int_equal(v.part[0], 13);
+    assert_int_equal(v.part[1], 0);
+    assert_false(gp_parse_cuda_h(S("#define CUDA_VERSION_MAJOR 13\n"), &v));
+    assert_false(gp_parse_cuda_h(S("#define CUDA_VERSION 13"), &v));
+    assert_true(gp_parse_nvcc_version(S("Cuda compilation tools, release 12.1, V12.1.66\n"), &v));
+    assert_int_equal(v.part[1], 1);
+    gp_doctor_gpu g;
+    memset(&g, 0, sizeof g);
+    assert_true(
+        gp_parse_gpu_information(S("Model: \t\t NVIDIA H100 80GB HBM3\nGPU UUID: \t GPU-1\n"), &g));
+    assert_string_equal(g.name, "NVIDIA H100 80GB HBM3");
+    assert_string_equal(g.uuid, "GPU-1");
+    char home[64];
+    bool sys = true;
+    assert_true(gp_parse_pyvenv_cfg(S("home = /usr/bin\ninclude-system-site-packages = false\n"),
+                                    home, sizeof home, &sys));
+    assert_string_equal(home, "/usr/bin");
+    assert_false(sys);
+}
+
+static void test_exec_arch(void **state)
+{
+    (void)state;
+    char arch[48];
+    bool arm, x86;
+    unsigned char elf[64] = {0x7f, 'E', 'L', 'F', 2, 1, 1};
+    elf[18] = 62;
+    assert_true(gp_parse_exec_arch(elf, sizeof elf, arch, sizeof arch, &arm, &x86));
+    assert_string_equal(arch, "x86_64");
+    elf[18] = 183;
+    assert_true(gp_parse_exec_arch(elf, sizeof elf, arch, sizeof arch, &arm, &x86));
+    assert_string_equal(arch, "arm64");
+    unsigned char macho[32] = {0xcf, 0xfa, 0xed, 0xfe, 0x07, 0x00, 0x00, 0x01};
+    assert_true(gp_parse_exec_arch(macho, sizeof macho, arch, sizeof arch, &arm, &x86));
+    assert_true(x86 && !arm);
+    /* universal2: big-endian header, two 20-byte entries */
+    unsigned char fat[48] = {0xca, 0xfe, 0xba, 0xbe, 0, 0, 0, 2, 0x01, 0, 0, 0x07};
+    fat[28] = 0x01;
+    fat[31] = 0x0c;
+    assert_true(gp_parse_exec_arch(fat, sizeof fat, arch, sizeof arch, &arm, &x86));
+    assert_string_equal(arch, "universal (arm64, x86_64)");
+    /* a fat header that claims more entries than the bytes hold */
+    unsigned char lying[12] = {0xca, 0xfe, 0xba, 0xbe, 0, 0, 0, 9, 0x01, 0, 0, 0x0c};
+    assert_false(gp_parse_exec_arch(lying, sizeof lying, arch, sizeof arch, &arm, &x86));
+    assert_false(
+        gp_parse_exec_arch((const unsigned char *)"#!/bin/sh", 9, arch, sizeof arch, &arm, &x86));
+}
+
+static void test_cuda_tables(void **state)
+{
+    (void)state;
+    assert_string_equal(gp_cuda_min_driver(12, 4), "550.54.14");
+    assert_string_equal(gp_cuda_min_driver(12, 7), "570.26"); /* no 12.7: the next row */
+    assert_string_equal(gp_cuda_min_driver(13, 0), "580.65.06");
+    assert_null(gp_cuda_min_driver(14, 0));
+    gp_version d = {{535, 129, 3}, 3};
+    gp_version c = gp_cuda_for_driver(&d);
+    assert_int_equal(c.part[0], 12);
+    assert_int_equal(c.part[1], 2);
+    gp_version old = {{440, 33}, 2};
+    assert_int_equal(gp_cuda_for_driver(&old).n, 0);
+    assert_int_equal(gp_cuda_min_cc(13), 75);
+    assert_int_equal(gp_cuda_min_cc(12), 50);
+    int t[16];
+    size_t n = gp_torch_wheel_targets(12, 6, t, 16);
+    assert_false(gp_torch_runs_on(t, n, 120)); /* RTX 50xx on cu126 */
+    assert_true(gp_torch_runs_on(t, n, 89));   /* sm_86 cubins run on 8.9 */
+    n = gp_torch_wheel_targets(12, 8, t, 16);
+    assert_true(gp_torch_runs_on(t, n, 120));
+    assert_false(gp_torch_runs_on(t, n, 61)); /* Pascal dropped */
+    assert_string_equal(gp_torch_index_for(124, 89), "cu124");
+    assert_string_equal(gp_torch_index_for(128, 120), "cu128");
+    assert_string_equal(gp_torch_index_for(124, 120), "cu128"); /* same major, minor compat */
+    assert_string_equal(gp_torch_index_for(130, 61), "cu126");
+    assert_true(gp_gpu_is_datacenter("NVIDIA H100 80GB HBM3", 0));
+    assert_false(gp_gpu_is_datacenter("NVIDIA GeForce RTX 4090", 0x030200));
+    assert_true(gp_gpu_is_datacenter("", 0x030200));
+}
+
+static void touch(const char *p)
+{
+    FILE *f = fopen(p, "w");
+    assert_non_null(f);
+    fclose(f);
+}
+
+static void test_sysroot_resolve(void **state)
+{
+    (void)state;
+    char tmpl[] = "/tmp/gp-sysroot-XXXXXX";
+    char *root = mkdtemp(tmpl);
+    assert_non_null(root);
+    char p[600];
+    snprintf(p, sizeof p, "%s/usr", root);
+    mkdir(p, 0755);
+    snprintf(p, sizeof p, "%s/usr/bin", root);
+    mkdir(p, 0755);
+    snprintf(p, sizeof p, "%s/usr/bin/python3.11", root);
+    touch(p);
+    char l1[600], l2[600], l3[600];
+    snprintf(l1, sizeof l1, "%s/usr/bin/python3", root);
+    assert_int_equal(symlink("/usr/bin/python3.11", l1), 0); /* absolute: inside the root */
+    snprintf(l2, sizeof l2, "%s/loop", root);
+    assert_int_equal(symlink("loop", l2), 0);
+    snprintf(l3, sizeof l3, "%s/usr/up", root);
+    assert_int_equal(symlink("../../../../etc", l3), 0); /* cannot climb out of the root */
+
+    gp_sysroot sr;
+    assert_true(gp_sysroot_init(&sr, root));
+    char out[512];
+    assert_true(gp_sysroot_resolve(&sr, "/usr/bin/python3", out, sizeof out));
+    assert_string_equal(out, "/usr/bin/python3.11");
+    assert_false(gp_sysroot_resolve(&sr, "/loop", out, sizeof out));
+    assert_false(gp_sysroot_resolve(&sr, "/usr/up/passwd", out, sizeof out));
+    assert_false(gp_sysroot_resolve(&sr, "relative", out, sizeof out));
+    assert_true(gp_sysroot_which(&sr, "python3.11", "/nope:/usr/bin", out, sizeof out) == false);
+    chmod(p, 0755);
+    assert_true(gp_sysroot_which(&sr, "python3.11", "/nope:/usr/bin", out, sizeof out));
+    assert_string_equal(out, "/usr/bin/python3.11");
+    char err[256];
+    assert_null(gp_sysroot_read(&sr, "/etc/os-release", 100, NULL, err, sizeof err));
+    assert_true(strncmp(err, "/etc/os-release: ", 17) == 0); /* names the machine's path */
+    unlink(l1);
+    unlink(l2);
+    unlink(l3);
+    unlink(p);
+    snprintf(p, sizeof p, "%s/usr/bin", root);
+    rmdir(p);
+    snprintf(p, sizeof p, "%s/usr", root);
+    rmdir(p);
+    rmdir(root);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_version_find),
+        cmocka_unit_test(test_nvidia_version),
+        cmocka_unit_test(test_os_release),
+        cmocka_unit_test(test_torch_version),
+        cmocka_unit_test(test_wheel_and_toolkit_files),
+        cmocka_unit_test(test_exec_arch),
+        cmocka_unit_test(test_cuda_tables),
+        cmocka_unit_test(test_sysroot_resolve),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
