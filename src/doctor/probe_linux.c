@@ -145,7 +145,7 @@ static void probe_pci(const gp_probe_ctx *c, gp_doctor_nvidia *nv)
     struct dirent *e;
     while ((e = readdir(d)) && nv->pci_count < GP_DOCTOR_MAX_GPUS) {
         if (e->d_name[0] == '.' || strlen(e->d_name) > 24) continue;
-        char p[160];
+        char p[GP_DOCTOR_PATH];
         snprintf(p, sizeof p, "/sys/bus/pci/devices/%s/vendor", e->d_name);
         if (read_hex_file(c, p) != 0x10de) continue;
         snprintf(p, sizeof p, "/sys/bus/pci/devices/%s/class", e->d_name);
@@ -192,12 +192,12 @@ static void probe_kmod(const gp_probe_ctx *c, gp_doctor_nvidia *nv)
         struct dirent *e;
         while ((e = readdir(d)) && nv->proc_gpu_count < GP_DOCTOR_MAX_GPUS) {
             if (e->d_name[0] == '.' || strlen(e->d_name) > 24) continue;
-            char p[160];
+            char p[GP_DOCTOR_PATH];
             snprintf(p, sizeof p, "/proc/driver/nvidia/gpus/%s/information", e->d_name);
             t = gp_sysroot_read(&c->sr, p, GP_SMALL_FILE, &len, err, sizeof err);
             gp_doctor_gpu *g = &nv->proc_gpus[nv->proc_gpu_count++];
             if (!t || !gp_parse_gpu_information(t, len, g))
-                snprintf(g->name, sizeof g->name, "NVIDIA GPU at %s", e->d_name);
+                snprintf(g->name, sizeof g->name, "NVIDIA GPU at %.24s", e->d_name);
             free(t);
         }
         closedir(d);
@@ -256,7 +256,7 @@ static void probe_wsl(const gp_probe_ctx *c, gp_doctor_nvidia *nv)
     struct dirent *e;
     while ((e = readdir(d)) && !nv->wsl_ldconf) {
         if (e->d_name[0] == '.' || strlen(e->d_name) > 128) continue;
-        char p[192], err[GP_DOCTOR_TEXT];
+        char p[GP_DOCTOR_PATH], err[GP_DOCTOR_TEXT];
         snprintf(p, sizeof p, "/etc/ld.so.conf.d/%s", e->d_name);
         char *t = gp_sysroot_read(&c->sr, p, GP_SMALL_FILE, NULL, err, sizeof err);
         if (t && strstr(t, "/usr/lib/wsl/lib")) nv->wsl_ldconf = true;

@@ -42,10 +42,10 @@ static void site_add_prefix(const gp_probe_ctx *c, site_list *sl, const char *pr
         if (strncmp(e->d_name, "python3", 7) != 0 || strlen(e->d_name) > 32) continue;
         if (xy && xy[0] && strcmp(e->d_name + 6, xy) != 0 && strcmp(e->d_name, "python3") != 0)
             continue;
-        char p[GP_DOCTOR_PATH + 96];
-        snprintf(p, sizeof p, "%s/%s/site-packages", lib, e->d_name);
+        char p[2 * GP_DOCTOR_PATH];
+        snprintf(p, sizeof p, "%s/%.32s/site-packages", lib, e->d_name);
         site_add(c, sl, p, from);
-        snprintf(p, sizeof p, "%s/%s/dist-packages", lib, e->d_name);
+        snprintf(p, sizeof p, "%s/%.32s/dist-packages", lib, e->d_name);
         site_add(c, sl, p, from);
     }
     closedir(d);

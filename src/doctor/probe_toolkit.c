@@ -178,7 +178,7 @@ void gp_probe_toolkit(const gp_probe_ctx *c, gp_doctor_facts *f)
         struct dirent *e;
         while ((e = readdir(d))) {
             if (strncmp(e->d_name, "cuda", 4) != 0 || strlen(e->d_name) > 64) continue;
-            char p[128];
+            char p[GP_DOCTOR_PATH];
             snprintf(p, sizeof p, "%s/%s", parents[k], e->d_name);
             add_toolkit(c, f, p, "installed");
         }
