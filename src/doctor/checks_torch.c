@@ -50,6 +50,19 @@ static void check_torch_found(const gp_doctor_facts *f, const gp_derived *d, gp_
 {
     const gp_doctor_python *py = &f->py;
     gp_check *c;
+    if (!d->torch && py->unreadable[0]) {
+        c = gp_report_add(r, "pytorch", "torch", GP_CHECK_WARN);
+        gp_check_observed(c, "no PyTorch found, but a site-packages cannot be read: %s",
+                          py->unreadable);
+        gp_check_expected(c, "every site-packages of python3 readable by this user");
+        char dir[GP_DOCTOR_TEXT];
+        snprintf(dir, sizeof dir, "%.*s", (int)strcspn(py->unreadable, ":"), py->unreadable);
+        gp_check_fix(c,
+                     "run gpuport doctor as the user who runs Python, or make the folder "
+                     "readable: sudo chmod -R a+rX %s",
+                     dir);
+        return;
+    }
     if (!d->torch) {
         c = gp_report_add(r, "pytorch", "torch", GP_CHECK_INFO);
         if (py->found)
@@ -72,6 +85,7 @@ static void check_torch_found(const gp_doctor_facts *f, const gp_derived *d, gp_
     else
         gp_check_observed(c, "torch in %s (%s), but its version cannot be read: %s", t->site,
                           t->from, t->reason);
+    if (py->unreadable[0]) gp_check_note(c, "could not read %s", py->unreadable);
     for (int i = 1; i < py->torch_count; i++)
         gp_check_note(c, "also torch %s (%s) in %s",
                       py->torch[i].parsed ? py->torch[i].version : "?",

@@ -166,7 +166,8 @@ typedef struct gp_doctor_python {
     bool has_arm64, has_x86_64;
     int torch_count;
     gp_doctor_torch torch[GP_DOCTOR_MAX_TORCH];
-    char mps_fallback[32]; /* PYTORCH_ENABLE_MPS_FALLBACK */
+    char unreadable[GP_DOCTOR_TEXT]; /* "SITE: reason" for a site-packages that cannot be read */
+    char mps_fallback[32];           /* PYTORCH_ENABLE_MPS_FALLBACK */
     bool mps_fallback_set;
 } gp_doctor_python;
 

@@ -28,8 +28,10 @@ static void probe_os(const gp_probe_ctx *c, gp_doctor_os *os)
     char err[GP_DOCTOR_TEXT];
     size_t len;
     char *t = gp_sysroot_read(&c->sr, "/etc/os-release", GP_SMALL_FILE, &len, err, sizeof err);
-    if (!t)
-        t = gp_sysroot_read(&c->sr, "/usr/lib/os-release", GP_SMALL_FILE, &len, err, sizeof err);
+    if (!t) { /* the fallback location; the first error is the one worth reporting */
+        char err2[GP_DOCTOR_TEXT];
+        t = gp_sysroot_read(&c->sr, "/usr/lib/os-release", GP_SMALL_FILE, &len, err2, sizeof err2);
+    }
     if (!t) {
         gp_copy(os->release_reason, sizeof os->release_reason, err);
     } else {

@@ -2,6 +2,7 @@
  * (through pyenv shims), its real interpreter and architecture (from the executable's header),
  * every site-packages it and the active virtualenv / conda env use, and in each one
  * torch/version.py and the wheel's WHEEL tag. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,7 @@ typedef struct site_list {
     int n;
     char dir[GP_MAX_SITES][GP_DOCTOR_PATH];
     const char *from[GP_MAX_SITES];
+    char unreadable[GP_DOCTOR_TEXT];
 } site_list;
 
 static void site_add(const gp_probe_ctx *c, site_list *sl, const char *dir, const char *from)
@@ -23,6 +25,14 @@ static void site_add(const gp_probe_ctx *c, site_list *sl, const char *dir, cons
     char real[GP_DOCTOR_PATH];
     if (sl->n >= GP_MAX_SITES || !gp_sysroot_resolve(&c->sr, dir, real, sizeof real)) return;
     if (!gp_sysroot_is_dir(&c->sr, real)) return;
+    DIR *d = gp_sysroot_opendir(&c->sr, real);
+    if (!d) {
+        /* a site-packages we cannot list may hold the PyTorch that python3 imports */
+        if (!sl->unreadable[0])
+            snprintf(sl->unreadable, sizeof sl->unreadable, "%.200s: %s", real, strerror(errno));
+        return;
+    }
+    closedir(d);
     for (int i = 0; i < sl->n; i++)
         if (strcmp(sl->dir[i], real) == 0) return;
     gp_copy(sl->dir[sl->n], GP_DOCTOR_PATH, real);
@@ -254,5 +264,6 @@ void gp_probe_python(const gp_probe_ctx *c, gp_doctor_facts *f)
     }
     for (int i = 0; i < sl->n; i++)
         read_torch(c, py, sl->dir[i], sl->from[i]);
+    gp_copy(py->unreadable, sizeof py->unreadable, sl->unreadable);
     free(sl);
 }

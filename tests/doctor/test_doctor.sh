@@ -72,6 +72,34 @@ json "counts add up" 'sum(r["counts"].values()) == len(r["checks"]) and r["count
 check "no-GPU machine passes" 0 env -i PATH=/usr/bin:/bin GPUPORT_SYSROOT="$fx/no-gpu" "$GPUPORT" doctor --json
 json "no-GPU verdict" 'r["advice"]["way"] == "cpu" and not r["capabilities"]["cuda"]["run"] and r["root"].endswith("/no-gpu")'
 
+# --- unreadable folders and device nodes, read by an unprivileged user (root reads anything)
+runas=()
+if [ "$(id -u)" = 0 ]; then
+    if command -v setpriv >/dev/null; then runas=(setpriv --reuid=65534 --regid=65534 --clear-groups); else runas=(skip); fi
+fi
+if [ "${runas[0]:-}" = skip ]; then
+    echo "skip unreadable-folder checks: running as root without setpriv to drop privileges"
+else
+    tmp=$(mktemp -d)
+    chmod 755 "$tmp"
+    cp -a "$fx/h100-driver-535-toolkit-12.4" "$tmp/m"
+    chmod 000 "$tmp/m/usr/local/lib/python3.10/dist-packages" "$tmp/m/proc/driver/nvidia/gpus" "$tmp/m/etc"
+    chmod 600 "$tmp/m/dev/nvidiactl"
+    [ "$(id -u)" = 0 ] && chown 0:0 "$tmp/m/dev/nvidiactl"
+    env -i PATH=/usr/local/cuda/bin:/usr/bin:/bin HOME=/nonexistent NO_COLOR=1 GPUPORT_DRIVER_PATH="$standins" \
+        "${H100[@]}" "${runas[@]}" "$GPUPORT" doctor --json --root "$tmp/m" >"$out" 2>&1
+    rc=$?
+    if [ $rc = 1 ]; then echo "ok   unreadable machine: exit 1"; else echo "FAIL unreadable machine: exit $rc"; cat "$out"; fail=1; fi
+    json "unreadable /dev/nvidiactl: devnodes fails with the group fix" \
+        '[c for c in r["checks"] if c["id"] == "devnodes"][0]["status"] == "fail" and "usermod -aG video,render" in [c for c in r["checks"] if c["id"] == "devnodes"][0]["fix"]'
+    json "unreadable site-packages: torch warns and names the folder" \
+        '[c for c in r["checks"] if c["id"] == "torch"][0]["status"] == "warn" and "Permission denied" in [c for c in r["checks"] if c["id"] == "torch"][0]["observed"] and "/usr/local/lib/python3.10/dist-packages" in [c for c in r["checks"] if c["id"] == "torch"][0]["fix"]'
+    json "unreadable /etc: os says why" '"Permission denied" in [c for c in r["checks"] if c["id"] == "os"][0]["observed"]'
+    json "unreadable /proc/driver/nvidia/gpus: NVML still lists the GPU" 'r["capabilities"]["cuda"]["gpus"][0]["name"] == "NVIDIA H100 80GB HBM3"'
+    chmod -R u+rwX "$tmp"
+    rm -rf "$tmp"
+fi
+
 # --- for real, on this machine
 check "doctor on this machine (exit 0 or 1, not 2/3)" 0 bash -c '"$0" doctor --json >/dev/null; rc=$?; [ $rc -le 1 ]' "$GPUPORT"
 "$GPUPORT" doctor --json >"$out" 2>&1
