@@ -64,10 +64,39 @@ bool gp_sysroot_init(gp_sysroot *sr, const char *root)
     return true;
 }
 
-bool gp_sysroot_path(const gp_sysroot *sr, const char *p, char *out, size_t n)
+/* The host path of `p` taken literally: symlinks in it would be followed by the host. */
+static bool raw_path(const gp_sysroot *sr, const char *p, char *out, size_t n)
 {
     int w = snprintf(out, n, "%s%s%s", sr->root, p[0] == '/' ? "" : "/", p);
     return w >= 0 && (size_t)w < n;
+}
+
+static bool raw_readlink(const gp_sysroot *sr, const char *p, char *out, size_t n)
+{
+    char hp[PATH_MAX];
+    if (n == 0 || !raw_path(sr, p, hp, sizeof hp)) return false;
+    ssize_t l = readlink(hp, out, n - 1);
+    if (l < 0) return false;
+    out[l] = '\0';
+    return true;
+}
+
+static bool raw_lexists(const gp_sysroot *sr, const char *p)
+{
+    char hp[PATH_MAX];
+    struct stat st;
+    return raw_path(sr, p, hp, sizeof hp) && lstat(hp, &st) == 0;
+}
+
+static bool sysroot_walk(const gp_sysroot *sr, const char *p, char *out, size_t n, bool partial);
+
+bool gp_sysroot_path(const gp_sysroot *sr, const char *p, char *out, size_t n)
+{
+    /* Under a root, resolve symlinks inside it first, so that an absolute link in a machine
+     * tree never lands on the host's file. A symlink loop fails like a missing file. */
+    char real[PATH_MAX];
+    if (sr->host || p[0] != '/') return raw_path(sr, p, out, n);
+    return sysroot_walk(sr, p, real, sizeof real, true) && raw_path(sr, real, out, n);
 }
 
 char *gp_sysroot_read(const gp_sysroot *sr, const char *p, size_t cap, size_t *len, char *err,
@@ -75,7 +104,7 @@ char *gp_sysroot_read(const gp_sysroot *sr, const char *p, size_t cap, size_t *l
 {
     char hp[PATH_MAX];
     if (!gp_sysroot_path(sr, p, hp, sizeof hp)) {
-        snprintf(err, errlen, "%s: path too long", p);
+        snprintf(err, errlen, "%s: cannot be resolved (a symlink loop, or too long)", p);
         return NULL;
     }
     char e[PATH_MAX + 128];
@@ -137,16 +166,23 @@ DIR *gp_sysroot_opendir(const gp_sysroot *sr, const char *p)
 
 bool gp_sysroot_readlink(const gp_sysroot *sr, const char *p, char *out, size_t n)
 {
-    char hp[PATH_MAX];
-    if (n == 0 || !gp_sysroot_path(sr, p, hp, sizeof hp)) return false;
-    ssize_t l = readlink(hp, out, n - 1);
-    if (l < 0) return false;
-    out[l] = '\0';
-    return true;
+    if (sr->host || p[0] != '/') return raw_readlink(sr, p, out, n);
+    /* the folders above the link resolve inside the root; the link itself is read */
+    char dir[PATH_MAX], real[PATH_MAX];
+    gp_copy(dir, sizeof dir, p);
+    const char *base = strrchr(p, '/') + 1;
+    gp_path_dirname(dir);
+    if (!gp_sysroot_resolve(sr, dir, real, sizeof real)) return raw_readlink(sr, p, out, n);
+    char full[PATH_MAX];
+    int w = snprintf(full, sizeof full, "%s/%s", strcmp(real, "/") ? real : "", base);
+    if (w < 0 || (size_t)w >= sizeof full) return false;
+    return raw_readlink(sr, full, out, n);
 }
 
-/* Appends component [s, s+l) to the resolved prefix `done`, following symlinks. */
-bool gp_sysroot_resolve(const gp_sysroot *sr, const char *p, char *out, size_t n)
+/* Walks `p` one component at a time, following symlinks inside the root. When a component
+ * is missing, `partial` still succeeds with the resolved prefix plus the rest as written:
+ * a path with no symlink left for the host to follow. */
+static bool sysroot_walk(const gp_sysroot *sr, const char *p, char *out, size_t n, bool partial)
 {
     char todo[PATH_MAX], done[PATH_MAX] = "";
     int links = 0;
@@ -175,7 +211,7 @@ bool gp_sysroot_resolve(const gp_sysroot *sr, const char *p, char *out, size_t n
         next[dl] = '/';
         memcpy(next + dl + 1, comp, l + 1);
         char target[PATH_MAX];
-        if (gp_sysroot_readlink(sr, next, target, sizeof target)) {
+        if (raw_readlink(sr, next, target, sizeof target)) {
             if (++links > 40) return false;
             char rest[PATH_MAX];
             int w = snprintf(rest, sizeof rest, "%s%s", target, cur);
@@ -185,13 +221,22 @@ bool gp_sysroot_resolve(const gp_sysroot *sr, const char *p, char *out, size_t n
             cur = todo;
             continue;
         }
-        if (!gp_sysroot_exists(sr, next)) return false;
+        if (!raw_lexists(sr, next)) {
+            if (!partial) return false;
+            int w = snprintf(out, n, "%s%s", next, cur);
+            return w >= 0 && (size_t)w < n;
+        }
         memcpy(done, next, strlen(next) + 1);
     }
     if (!done[0]) strcpy(done, "/");
     if (strlen(done) >= n) return false;
     strcpy(out, done);
     return true;
+}
+
+bool gp_sysroot_resolve(const gp_sysroot *sr, const char *p, char *out, size_t n)
+{
+    return sysroot_walk(sr, p, out, n, false);
 }
 
 bool gp_sysroot_which(const gp_sysroot *sr, const char *name, const char *path_env, char *out,

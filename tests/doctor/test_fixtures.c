@@ -449,6 +449,79 @@ static void test_bad_input(void **state)
     cJSON_Delete(rep);
 }
 
+/* The "from" and "version" of the torch installs found, in order, as "from=version;...". */
+static void torch_list(const cJSON *rep, char *out, size_t n)
+{
+    out[0] = '\0';
+    const cJSON *t;
+    cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(
+                              cJSON_GetObjectItemCaseSensitive(rep, "machine"), "torch"))
+    {
+        size_t l = strlen(out);
+        snprintf(out + l, n - l, "%s=%s;", cJSON_GetObjectItemCaseSensitive(t, "from")->valuestring,
+                 cJSON_GetObjectItemCaseSensitive(t, "version")->valuestring);
+    }
+}
+
+static const char *python_field(const cJSON *rep, const char *k)
+{
+    const cJSON *py = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(rep, "machine"), "python");
+    return cJSON_GetObjectItemCaseSensitive(py, k)->valuestring;
+}
+
+static void test_python_envs_pyenv_conda_user_site(void **state)
+{
+    (void)state;
+    char list[1024];
+    /* a pyenv shim first on PATH (root derived from the shim), an active conda env, HOME's user
+     * site */
+    const char *env[] = {"PATH=/home/u/.pyenv/shims:/usr/bin:/bin", "HOME=/home/u",
+                         "CONDA_PREFIX=/opt/conda/envs/ml", NULL};
+    cJSON *rep = gp_test_doctor_run("python-envs", NULL, false, env);
+    assert_string_equal(python_field(rep, "path"), "/home/u/.pyenv/versions/3.12.4/bin/python3");
+    assert_string_equal(python_field(rep, "real"), "/home/u/.pyenv/versions/3.12.4/bin/python3.12");
+    assert_string_equal(python_field(rep, "arch"), "arm64");
+    torch_list(rep, list, sizeof list);
+    assert_string_equal(list, "CONDA_PREFIX=2.5.1;python3 on PATH=2.6.0+cu126;"
+                              "python3 on PATH (user site)=2.3.0;");
+    OBSERVED_HAS(rep, "torch",
+                 "torch 2.5.1 (CUDA 12.4) in /opt/conda/envs/ml/lib/python3.11/site-packages");
+    OBSERVED_HAS(rep, "torch", "also torch 2.6.0+cu126");
+    cJSON_Delete(rep);
+
+    /* PYENV_VERSION=system: the shim hands over to the next python3 on PATH (Debian's) */
+    const char *sys_env[] = {"PATH=/home/u/.pyenv/shims:/usr/bin:/bin", "HOME=/home/u",
+                             "PYENV_VERSION=system", NULL};
+    rep = gp_test_doctor_run("python-envs", NULL, false, sys_env);
+    assert_string_equal(python_field(rep, "real"), "/usr/bin/python3.11");
+    torch_list(rep, list, sizeof list);
+    assert_string_equal(list, "python3 on PATH=2.1.2;");
+    STATUS(rep, "torch.build", "pass"); /* CPU-only, and no GPU here */
+    cJSON_Delete(rep);
+}
+
+static void test_python_envs_virtualenv(void **state)
+{
+    (void)state;
+    char list[1024];
+    /* an activated virtualenv without system site-packages: only its own torch */
+    const char *env[] = {"PATH=/home/u/proj/.venv/bin:/usr/bin:/bin", "HOME=/home/u",
+                         "VIRTUAL_ENV=/home/u/proj/.venv", NULL};
+    cJSON *rep = gp_test_doctor_run("python-envs", NULL, false, env);
+    assert_string_equal(python_field(rep, "path"), "/home/u/proj/.venv/bin/python3");
+    assert_string_equal(python_field(rep, "real"), "/usr/bin/python3.11");
+    torch_list(rep, list, sizeof list);
+    assert_string_equal(list, "VIRTUAL_ENV=2.4.1+cu124;");
+    cJSON_Delete(rep);
+    /* the same python3 without VIRTUAL_ENV set is still recognised as a virtualenv */
+    const char *env2[] = {"PATH=/home/u/proj/.venv/bin:/usr/bin:/bin", "HOME=/home/u", NULL};
+    rep = gp_test_doctor_run("python-envs", NULL, false, env2);
+    torch_list(rep, list, sizeof list);
+    assert_string_equal(list, "python3 on PATH (virtualenv)=2.4.1+cu124;");
+    cJSON_Delete(rep);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -467,6 +540,8 @@ int main(void)
         cmocka_unit_test(test_toolkit_without_driver),
         cmocka_unit_test(test_stale_nvcc),
         cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_python_envs_pyenv_conda_user_site),
+        cmocka_unit_test(test_python_envs_virtualenv),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

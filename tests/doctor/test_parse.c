@@ -258,6 +258,15 @@ static void test_sysroot_resolve(void **state)
     chmod(p, 0755);
     assert_true(gp_sysroot_which(&sr, "python3.11", "/nope:/usr/bin", out, sizeof out));
     assert_string_equal(out, "/usr/bin/python3.11");
+    /* an absolute link to a file the host has but the root does not: absent, not the host's */
+    char l4[600];
+    snprintf(l4, sizeof l4, "%s/usr/bin/sh", root);
+    assert_int_equal(symlink("/bin/sh", l4), 0);
+    assert_false(gp_sysroot_exists(&sr, "/usr/bin/sh"));
+    assert_false(gp_sysroot_which(&sr, "sh", "/usr/bin", out, sizeof out));
+    assert_true(gp_sysroot_readlink(&sr, "/usr/bin/sh", out, sizeof out));
+    assert_string_equal(out, "/bin/sh");
+    unlink(l4);
     char err[256];
     assert_null(gp_sysroot_read(&sr, "/etc/os-release", 100, NULL, err, sizeof err));
     assert_true(strncmp(err, "/etc/os-release: ", 17) == 0); /* names the machine's path */
