@@ -1,6 +1,6 @@
 /* fuzz_doctor_parse.c — every text reader doctor applies to machine files (driver version,
  * os-release, torch/version.py, WHEEL, version.json/version.txt, cuda.h, nvcc output, GPU
- * information, pyvenv.cfg) on the same input, which is not NUL-terminated. */
+ * information, pyvenv.cfg, CPU lists) on the same input, which is not NUL-terminated. */
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -32,6 +32,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memset(&g, 0, sizeof g);
     gp_parse_gpu_information(s, size, &g);
     gp_parse_pyvenv_cfg(s, size, buf, sizeof buf, &sys);
+    gp_parse_cpu_list(s, size);
     char out[32];
     gp_version_format(&v, true, out, sizeof out);
     return 0;

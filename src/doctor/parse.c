@@ -382,6 +382,28 @@ bool gp_parse_exec_arch(const unsigned char *b, size_t len, char *arch, size_t n
     return *arm64 || *x86_64;
 }
 
+int gp_parse_cpu_list(const char *s, size_t len)
+{
+    size_t i = 0;
+    long total = 0;
+    while (i < len && s[i] != '\n') {
+        int a = read_num(s, len, &i), b = a;
+        if (a < 0) return 0;
+        if (i < len && s[i] == '-') {
+            i++;
+            b = read_num(s, len, &i);
+            if (b < a) return 0;
+        }
+        total += b - a + 1;
+        if (total > 1 << 20) return 0;
+        if (i < len && s[i] == ',')
+            i++;
+        else if (i < len && s[i] != '\n')
+            return 0;
+    }
+    return (int)total;
+}
+
 bool gp_parse_pyvenv_cfg(const char *s, size_t len, char *home, size_t hn, bool *system_site)
 {
     char inc[16] = "";

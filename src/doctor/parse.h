@@ -41,6 +41,8 @@ bool gp_parse_gpu_information(const char *s, size_t len, gp_doctor_gpu *g);
 /* An executable's header (ELF, Mach-O, universal): its architectures. False when unknown. */
 bool gp_parse_exec_arch(const unsigned char *b, size_t len, char *arch, size_t n, bool *arm64,
                         bool *x86_64);
+/* A kernel CPU list ("0-3,8-11" -> 8); 0 when it is not one. */
+int gp_parse_cpu_list(const char *s, size_t len);
 /* pyvenv.cfg: `home` and `include-system-site-packages`. */
 bool gp_parse_pyvenv_cfg(const char *s, size_t len, char *home, size_t hn, bool *system_site);
 /* "KEY:  value" / "KEY=value" line lookup: the value of the first line starting with key. */

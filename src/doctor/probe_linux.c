@@ -71,30 +71,6 @@ static void probe_os(const gp_probe_ctx *c, gp_doctor_os *os)
     }
 }
 
-/* "0-3,8-11" -> 8 */
-static int count_cpu_list(const char *s)
-{
-    int n = 0;
-    while (*s && *s != '\n') {
-        char *e;
-        long a = strtol(s, &e, 10);
-        if (e == s || a < 0) return n;
-        long b = a;
-        if (*e == '-') {
-            s = e + 1;
-            b = strtol(s, &e, 10);
-            if (e == s || b < a || b - a > 65536) return n;
-        }
-        n += (int)(b - a + 1);
-        s = e;
-        if (*s == ',')
-            s++;
-        else
-            break;
-    }
-    return n;
-}
-
 static void probe_cpu(const gp_probe_ctx *c, gp_doctor_cpu *cpu)
 {
     char err[GP_DOCTOR_TEXT];
@@ -102,7 +78,7 @@ static void probe_cpu(const gp_probe_ctx *c, gp_doctor_cpu *cpu)
     char *t =
         gp_sysroot_read(&c->sr, "/sys/devices/system/cpu/online", 4096, &len, err, sizeof err);
     if (t) {
-        cpu->logical = count_cpu_list(t);
+        cpu->logical = gp_parse_cpu_list(t, len);
         free(t);
     }
     t = gp_sysroot_read(&c->sr, "/proc/cpuinfo", 256 * 1024, &len, err, sizeof err);

@@ -108,7 +108,8 @@ json "this machine: no subprocess started" 'r["machine"]["subprocesses"] == 0 or
 if command -v nvcc >/dev/null || [ -x /usr/local/cuda/bin/nvcc ]; then
     json "this machine: a CUDA toolkit is installed, so CUDA can compile" 'r["capabilities"]["cuda"]["compile"]'
 fi
-if ! ls /dev/nvidia[0-9]* >/dev/null 2>&1 && [ ! -e /proc/driver/nvidia/version ] && [ ! -e /dev/dxg ]; then
+if [ "$(uname -s)" = Linux ] && ! ls /dev/nvidia[0-9]* >/dev/null 2>&1 &&
+   [ ! -e /proc/driver/nvidia/version ] && [ ! -e /dev/dxg ]; then
     json "this machine: no NVIDIA GPU, so CUDA cannot run" 'not r["capabilities"]["cuda"]["run"] and "no NVIDIA GPU" in r["capabilities"]["cuda"]["reason"]'
     if command -v nvcc >/dev/null || [ -x /usr/local/cuda/bin/nvcc ]; then
         json "this machine: can compile CUDA, cannot run it" 'r["advice"]["way"] == "remote-cuda" and r["ok"]'

@@ -151,6 +151,11 @@ static void test_wheel_and_toolkit_files(void **state)
         gp_parse_gpu_information(S("Model: \t\t NVIDIA H100 80GB HBM3\nGPU UUID: \t GPU-1\n"), &g));
     assert_string_equal(g.name, "NVIDIA H100 80GB HBM3");
     assert_string_equal(g.uuid, "GPU-1");
+    assert_int_equal(gp_parse_cpu_list(S("0-3,8-11\n")), 8);
+    assert_int_equal(gp_parse_cpu_list(S("0\n")), 1);
+    assert_int_equal(gp_parse_cpu_list(S("-\n")), 0);
+    assert_int_equal(gp_parse_cpu_list(S("3-1")), 0);
+    assert_int_equal(gp_parse_cpu_list(S("0-3x")), 0);
     char home[64];
     bool sys = true;
     assert_true(gp_parse_pyvenv_cfg(S("home = /usr/bin\ninclude-system-site-packages = false\n"),

@@ -11,7 +11,9 @@ if(NOT TARGET gp_standin_cuda)
     set_target_properties(${target} PROPERTIES PREFIX "" OUTPUT_NAME ${soname} SUFFIX ""
       LIBRARY_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/${dir}
       C_VISIBILITY_PRESET default)
-    target_link_options(${target} PRIVATE "-Wl,-soname,${soname}")
+    if(NOT APPLE)
+      target_link_options(${target} PRIVATE "-Wl,-soname,${soname}")
+    endif()
   endfunction()
   gp_add_standin(gp_standin_cuda libcuda_standin.c standins libcuda.so.1)
   gp_add_standin(gp_standin_nvml libnvml_standin.c standins libnvidia-ml.so.1)
