@@ -196,32 +196,50 @@ static void check_ldpath(const gp_doctor_facts *f, const gp_derived *d, gp_docto
 {
     const gp_doctor_cuda_env *ce = &f->cuda;
     const gp_doctor_toolkit *t = d->toolkit;
-    if (ce->ld_count == 0) {
+    if (!t) {
         gp_check *c = gp_report_add(r, "toolkit", "ldpath", GP_CHECK_SKIP);
-        gp_check_observed(c, "LD_LIBRARY_PATH is not set");
+        gp_check_observed(c, "no toolkit");
         return;
     }
-    int want = t && t->version_read ? t->version.part[0] : 0;
-    for (int i = 0; i < ce->ld_count; i++) {
+    int want = t->version_read ? t->version.part[0] : 0;
+    for (int i = 0; i < ce->ld_count && want; i++) {
         int m = ce->ld_cudart_major[i];
-        if (!m || !want || m == want) {
-            if (m && m == want) break; /* the right runtime comes first */
-            continue;
-        }
+        if (m == want) break; /* the right runtime comes first */
+        if (!m) continue;
         gp_check *c = gp_report_add(r, "toolkit", "ldpath", GP_CHECK_WARN);
         gp_check_observed(c,
                           "LD_LIBRARY_PATH lists %s (libcudart.so.%d) before the toolkit's "
                           "CUDA %d runtime",
                           ce->ld_dirs[i], m, want);
-        gp_check_expected(c, "the toolkit's lib64 first, or no other CUDA runtime");
+        gp_check_expected(c, "the toolkit's lib folder first, or no other CUDA runtime");
         gp_check_fix(c,
-                     "export LD_LIBRARY_PATH=%s/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} and "
+                     "export LD_LIBRARY_PATH=%s${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} and "
                      "drop %s from it",
-                     t->path, ce->ld_dirs[i]);
+                     ce->toolkit_lib[0] ? ce->toolkit_lib : t->path, ce->ld_dirs[i]);
+        return;
+    }
+    if (!ce->toolkit_lib[0]) {
+        gp_check *c = gp_report_add(r, "toolkit", "ldpath", GP_CHECK_INFO);
+        gp_check_observed(c, "the toolkit at %s has no libcudart.so in lib64/ or lib/", t->path);
+        return;
+    }
+    if (!ce->cudart_known) {
+        gp_check *c = gp_report_add(r, "toolkit", "ldpath", GP_CHECK_WARN);
+        gp_check_observed(c,
+                          "%s is neither on LD_LIBRARY_PATH nor in /etc/ld.so.conf.d: programs "
+                          "linked with the shared CUDA runtime (-cudart shared, CMake's "
+                          "CUDA::cudart) stop with \"libcudart.so.%d: cannot open shared object "
+                          "file\"",
+                          ce->toolkit_lib, want ? want : 0);
+        gp_check_expected(c, "the toolkit's libraries known to the dynamic loader");
+        gp_check_fix(c, "echo %s | sudo tee /etc/ld.so.conf.d/cuda.conf && sudo ldconfig",
+                     ce->toolkit_lib);
         return;
     }
     gp_check *c = gp_report_add(r, "toolkit", "ldpath", GP_CHECK_PASS);
-    gp_check_observed(c, "no other CUDA runtime ahead on LD_LIBRARY_PATH");
+    gp_check_observed(c, "the loader finds %s through %s; no other CUDA runtime ahead of it",
+                      ce->toolkit_lib, ce->cudart_via);
+    gp_check_expected(c, "the toolkit's libraries known to the dynamic loader");
 }
 
 void gp_check_toolkit(const gp_doctor_facts *f, const gp_derived *d, gp_doctor_report *r)

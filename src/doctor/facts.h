@@ -142,6 +142,11 @@ typedef struct gp_doctor_cuda_env {
     int ld_count;
     char ld_dirs[GP_DOCTOR_MAX_LDPATH][GP_DOCTOR_PATH];
     int ld_cudart_major[GP_DOCTOR_MAX_LDPATH]; /* 0 when the dir has none */
+    /* Whether the dynamic loader finds the toolkit's libcudart: through LD_LIBRARY_PATH or a
+     * line of /etc/ld.so.conf(.d); `toolkit_lib` is its lib folder (lib64 or lib). */
+    bool cudart_known;
+    char cudart_via[GP_DOCTOR_PATH];
+    char toolkit_lib[GP_DOCTOR_PATH];
     bool pip_cuda_index; /* PIP_INDEX_URL/PIP_EXTRA_INDEX_URL point at a cuXYZ index */
     char pip_index[GP_DOCTOR_TEXT];
 } gp_doctor_cuda_env;

@@ -138,6 +138,71 @@ static void probe_ldpath(const gp_probe_ctx *c, gp_doctor_cuda_env *ce)
     }
 }
 
+/* True when machine folder `dir` is (inside) the toolkit's lib folder. */
+static bool is_toolkit_lib(const gp_probe_ctx *c, const gp_doctor_cuda_env *ce, const char *dir)
+{
+    char real[GP_DOCTOR_PATH];
+    if (!ce->toolkit_lib[0] || !gp_sysroot_resolve(&c->sr, dir, real, sizeof real)) return false;
+    return strcmp(real, ce->toolkit_lib) == 0;
+}
+
+/* The lines of an ld.so.conf file that name the toolkit's lib folder. */
+static bool conf_names_toolkit(const gp_probe_ctx *c, const gp_doctor_cuda_env *ce,
+                               const char *file)
+{
+    char err[GP_DOCTOR_TEXT], line[GP_DOCTOR_PATH];
+    size_t len;
+    char *t = gp_sysroot_read(&c->sr, file, 64 * 1024, &len, err, sizeof err);
+    if (!t) return false;
+    bool found = false;
+    for (char *s = t; *s && !found; s += strcspn(s, "\n"), s += *s == '\n') {
+        gp_copy_line(line, sizeof line, s);
+        if (line[0] == '/') found = is_toolkit_lib(c, ce, line);
+    }
+    free(t);
+    return found;
+}
+
+static void probe_cudart_loadable(const gp_probe_ctx *c, gp_doctor_cuda_env *ce)
+{
+    if (ce->toolkit_count == 0) return;
+    const char *libs[] = {"lib64", "lib"};
+    for (size_t i = 0; i < 2 && !ce->toolkit_lib[0]; i++) {
+        char p[GP_DOCTOR_PATH + 8], real[GP_DOCTOR_PATH];
+        snprintf(p, sizeof p, "%s/%s", ce->toolkits[0].path, libs[i]);
+        if (gp_sysroot_resolve(&c->sr, p, real, sizeof real) &&
+            dir_has_prefix(c, real, "libcudart.so", NULL))
+            gp_copy(ce->toolkit_lib, sizeof ce->toolkit_lib, real);
+    }
+    if (!ce->toolkit_lib[0]) return;
+    for (int i = 0; i < ce->ld_count; i++) {
+        if (is_toolkit_lib(c, ce, ce->ld_dirs[i])) {
+            ce->cudart_known = true;
+            gp_copy(ce->cudart_via, sizeof ce->cudart_via, "LD_LIBRARY_PATH");
+            return;
+        }
+    }
+    if (conf_names_toolkit(c, ce, "/etc/ld.so.conf")) {
+        ce->cudart_known = true;
+        gp_copy(ce->cudart_via, sizeof ce->cudart_via, "/etc/ld.so.conf");
+        return;
+    }
+    DIR *d = gp_sysroot_opendir(&c->sr, "/etc/ld.so.conf.d");
+    if (!d) return;
+    struct dirent *e;
+    while ((e = readdir(d)) && !ce->cudart_known) {
+        size_t l = strlen(e->d_name);
+        if (l < 6 || l > 128 || strcmp(e->d_name + l - 5, ".conf") != 0) continue;
+        char p[GP_DOCTOR_PATH];
+        snprintf(p, sizeof p, "/etc/ld.so.conf.d/%s", e->d_name);
+        if (conf_names_toolkit(c, ce, p)) {
+            ce->cudart_known = true;
+            gp_copy(ce->cudart_via, sizeof ce->cudart_via, p);
+        }
+    }
+    closedir(d);
+}
+
 static void probe_pip_index(gp_doctor_cuda_env *ce)
 {
     const char *vars[] = {"PIP_INDEX_URL", "PIP_EXTRA_INDEX_URL"};
@@ -185,5 +250,6 @@ void gp_probe_toolkit(const gp_probe_ctx *c, gp_doctor_facts *f)
         closedir(d);
     }
     probe_ldpath(c, ce);
+    probe_cudart_loadable(c, ce);
     probe_pip_index(ce);
 }

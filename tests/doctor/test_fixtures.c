@@ -185,6 +185,8 @@ static void test_h100_driver_too_old_for_toolkit(void **state)
     STATUS(rep, "torch.driver", "pass");
     STATUS(rep, "torch.arch", "pass");
     STATUS(rep, "cuinit", "skip");
+    STATUS(rep, "ldpath", "pass");
+    OBSERVED_HAS(rep, "ldpath", "/etc/ld.so.conf.d/cuda-12-4.conf");
     assert_true(gp_test_cap(rep, "cuda", "compile"));
     assert_true(gp_test_cap(rep, "cuda", "run"));
     assert_false(gp_test_cap(rep, "cuda", "verified"));
@@ -238,6 +240,25 @@ static void test_h100_visible_devices(void **state)
     const char *fine[] = {H100_ENV, "CUDA_VISIBLE_DEVICES=0", NULL};
     rep = gp_test_doctor_run("h100-driver-535-toolkit-12.4", "standins", false, fine);
     STATUS(rep, "visible", "pass");
+    cJSON_Delete(rep);
+}
+
+static void test_h100_old_runtime_first_on_ld_library_path(void **state)
+{
+    (void)state;
+    const char *env[] = {H100_ENV, "LD_LIBRARY_PATH=/opt/old-cuda/lib64:/usr/local/cuda/lib64",
+                         NULL};
+    cJSON *rep = gp_test_doctor_run("h100-driver-535-toolkit-12.4", "standins", false, env);
+    STATUS(rep, "ldpath", "warn");
+    OBSERVED_HAS(rep, "ldpath", "/opt/old-cuda/lib64 (libcudart.so.11)");
+    FIX_HAS(rep, "ldpath", "drop /opt/old-cuda/lib64");
+    cJSON_Delete(rep);
+    /* the toolkit's own folder first: fine, and it counts as known to the loader */
+    const char *env2[] = {H100_ENV, "LD_LIBRARY_PATH=/usr/local/cuda/lib64:/opt/old-cuda/lib64",
+                          NULL};
+    rep = gp_test_doctor_run("h100-driver-535-toolkit-12.4", "standins", false, env2);
+    STATUS(rep, "ldpath", "pass");
+    OBSERVED_HAS(rep, "ldpath", "through LD_LIBRARY_PATH");
     cJSON_Delete(rep);
 }
 
@@ -319,6 +340,11 @@ static void test_container_without_devices(void **state)
     assert_true(gp_test_cap(rep, "cuda", "compile"));
     assert_false(gp_test_cap(rep, "cuda", "run"));
     HAS(gp_test_cap_str(rep, "cuda", "reason"), "no GPU was passed in");
+    /* no ld.so.conf entry for the toolkit: "libcudart.so.12: cannot open shared object file" */
+    STATUS(rep, "ldpath", "warn");
+    OBSERVED_HAS(rep, "ldpath", "libcudart.so.12: cannot open shared object file");
+    FIX_HAS(rep, "ldpath",
+            "echo /usr/local/cuda-12.4/lib64 | sudo tee /etc/ld.so.conf.d/cuda.conf");
     cJSON_Delete(rep);
 }
 
@@ -529,6 +555,7 @@ int main(void)
         cmocka_unit_test(test_h100_driver_too_old_for_toolkit),
         cmocka_unit_test(test_h100_deep),
         cmocka_unit_test(test_h100_visible_devices),
+        cmocka_unit_test(test_h100_old_runtime_first_on_ld_library_path),
         cmocka_unit_test(test_kmod_nvml_mismatch),
         cmocka_unit_test(test_wsl2_ok),
         cmocka_unit_test(test_wsl2_linux_driver_inside),
