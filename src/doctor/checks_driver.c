@@ -387,6 +387,19 @@ static void check_cuinit(const gp_doctor_facts *f, const gp_derived *d, gp_docto
     if (c->status == GP_CHECK_FAIL) gp_check_fix(c, "%s", cuinit_fix(nv->cuinit_rc));
 }
 
+/* True when some GPU's UUID starts with the `l` bytes at `s` (CUDA accepts a prefix), or when
+ * no UUID is known to compare with. */
+static bool uuid_known(const gp_derived *d, const char *s, size_t l)
+{
+    bool any = false;
+    for (int i = 0; i < d->gpu_count; i++) {
+        if (!d->gpus[i].uuid[0]) continue;
+        any = true;
+        if (strncmp(d->gpus[i].uuid, s, l) == 0) return true;
+    }
+    return !any;
+}
+
 static void check_visible(const gp_doctor_facts *f, const gp_derived *d, gp_doctor_report *r)
 {
     const gp_doctor_nvidia *nv = &f->nv;
@@ -418,6 +431,12 @@ static void check_visible(const gp_doctor_facts *f, const gp_derived *d, gp_doct
                              idx, d->gpu_count);
                     problem = buf;
                 }
+            } else if (l > 4 && strncmp(s, "GPU-", 4) == 0 && !uuid_known(d, s, l)) {
+                snprintf(buf, sizeof buf,
+                         "names %.*s, which no GPU here has: CUDA ignores it "
+                         "and every entry after it",
+                         (int)(l > 60 ? 60 : l), s);
+                problem = buf;
             }
             s += l;
             if (*s == ',') s++;

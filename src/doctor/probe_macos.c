@@ -5,8 +5,9 @@
 #if defined(__APPLE__)
 #include <stdio.h>
 #include <string.h>
-#include <sys/sysctl.h>
 #include <sys/types.h>
+
+#include <sys/sysctl.h>
 
 #include "doctor/probe.h"
 

@@ -237,6 +237,15 @@ static void test_h100_visible_devices(void **state)
     STATUS(rep, "visible", "warn");
     OBSERVED_HAS(rep, "visible", "names device 3");
     cJSON_Delete(rep);
+    const char *uuid[] = {H100_ENV, "CUDA_VISIBLE_DEVICES=GPU-deadbeef", NULL};
+    rep = gp_test_doctor_run("h100-driver-535-toolkit-12.4", "standins", false, uuid);
+    STATUS(rep, "visible", "warn");
+    OBSERVED_HAS(rep, "visible", "names GPU-deadbeef, which no GPU here has");
+    cJSON_Delete(rep);
+    const char *prefix[] = {H100_ENV, "CUDA_VISIBLE_DEVICES=GPU-8f3b5a4c", NULL};
+    rep = gp_test_doctor_run("h100-driver-535-toolkit-12.4", "standins", false, prefix);
+    STATUS(rep, "visible", "pass"); /* a UUID prefix is enough for CUDA */
+    cJSON_Delete(rep);
     const char *fine[] = {H100_ENV, "CUDA_VISIBLE_DEVICES=0", NULL};
     rep = gp_test_doctor_run("h100-driver-535-toolkit-12.4", "standins", false, fine);
     STATUS(rep, "visible", "pass");
