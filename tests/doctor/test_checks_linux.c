@@ -63,7 +63,8 @@ static void add_toolkit(linux_case *m, int major, int minor)
     t->version.part[1] = minor;
     t->version.n = 2;
     m->f.cuda.nvcc_toolkit = 0;
-    snprintf(m->f.cuda.nvcc_on_path, sizeof m->f.cuda.nvcc_on_path, "%s/bin/nvcc", t->path);
+    snprintf(m->f.cuda.nvcc_on_path, sizeof m->f.cuda.nvcc_on_path,
+             "/usr/local/cuda-%d.%d/bin/nvcc", major, minor);
     gp_copy(m->f.cuda.nvcc_root, sizeof m->f.cuda.nvcc_root, t->path);
 }
 
