@@ -44,7 +44,7 @@ static void check_pci(const gp_doctor_facts *f, const gp_derived *d, gp_doctor_r
                      "its id from vfio-pci.ids= on the kernel command line), then reboot",
                      bad->bdf);
     } else if (bad) {
-        gp_check_note(c, "%s is bound to nouveau, which cannot run CUDA", bad->bdf);
+        gp_check_note(c, "nouveau cannot run CUDA");
         gp_check_fix(c, "see the nouveau check");
     }
 }
@@ -248,12 +248,19 @@ static void check_libcuda(const gp_doctor_facts *f, const gp_derived *d, gp_doct
                      "sudo apt-get install libnvidia-compute-%s (the same branch as the kernel "
                      "module)",
                      branch[0] ? branch : "<driver branch>");
+    else if (strcmp(f->os.id, "debian") == 0)
+        gp_check_fix(c, "sudo apt-get install libcuda1 (the same version as the kernel module%s%s)",
+                     d->driver[0] ? " " : "", d->driver);
+    else if (strcmp(f->os.id, "fedora") == 0)
+        gp_check_fix(c,
+                     "sudo dnf install xorg-x11-drv-nvidia-cuda-libs (RPM Fusion; the same "
+                     "version as the kernel module%s%s)",
+                     d->driver[0] ? " " : "", d->driver);
     else
         gp_check_fix(c,
-                     "%s the driver's CUDA library package (Debian: libcuda1; Fedora with "
-                     "RPM Fusion: xorg-x11-drv-nvidia-cuda-libs), the same version as the kernel "
-                     "module%s%s",
-                     gp_fix_pkg_install(&f->os), d->driver[0] ? " " : "", d->driver);
+                     "install the driver's CUDA user-space library (libcuda.so.1), the same "
+                     "version as the kernel module%s%s",
+                     d->driver[0] ? " " : "", d->driver);
 }
 
 static void check_mismatch(const gp_doctor_facts *f, const gp_derived *d, gp_doctor_report *r)

@@ -42,26 +42,36 @@ void gp_fix_driver(const gp_doctor_os *os, const char *min, char *out, size_t n)
 {
     char branch[16] = "";
     if (min) snprintf(branch, sizeof branch, "%.*s", (int)strcspn(min, "."), min);
-    if (strcmp(os->id, "ubuntu") == 0 || os_is(os, "ubuntu"))
-        snprintf(out, n,
-                 "sudo apt-get install nvidia-driver-%s-server (or nvidia-driver-%s), "
-                 "then reboot",
-                 branch[0] ? branch : "<branch>", branch[0] ? branch : "<branch>");
-    else if (os_is(os, "debian"))
-        snprintf(out, n,
-                 "install NVIDIA driver >= %s from NVIDIA's CUDA repository for Debian "
-                 "(sudo apt-get install cuda-drivers-%s), then reboot",
-                 min ? min : "the current one", branch[0] ? branch : "<branch>");
-    else if (os_is(os, "fedora") || os_is(os, "rhel"))
+    if (strcmp(os->id, "ubuntu") == 0 || os_is(os, "ubuntu")) {
+        if (min)
+            snprintf(out, n,
+                     "sudo apt-get install nvidia-driver-%s-server (or nvidia-driver-%s), "
+                     "then reboot",
+                     branch, branch);
+        else
+            snprintf(out, n, "sudo ubuntu-drivers install, then reboot");
+    } else if (os_is(os, "debian")) {
+        if (min)
+            snprintf(out, n,
+                     "Debian's nvidia-driver package if `apt-cache policy nvidia-driver` "
+                     "shows >= %s, else NVIDIA's CUDA repository for Debian: sudo apt-get "
+                     "install cuda-drivers-%s; then reboot",
+                     min, branch);
+        else
+            snprintf(out, n,
+                     "sudo apt-get install nvidia-driver firmware-misc-nonfree (the "
+                     "non-free component must be enabled), then reboot");
+    } else if (os_is(os, "fedora") || os_is(os, "rhel")) {
         snprintf(out, n,
                  "sudo dnf module install nvidia-driver:%s (NVIDIA's CUDA repository), "
                  "then reboot",
                  branch[0] ? branch : "latest-dkms");
-    else
+    } else {
         snprintf(out, n,
                  "install NVIDIA driver >= %s (https://www.nvidia.com/Download/index.aspx)"
                  ", then reboot",
-                 min ? min : "the current one");
+                 min ? min : "the one for this GPU");
+    }
 }
 
 static void derive_gpus(const gp_doctor_facts *f, gp_derived *d)

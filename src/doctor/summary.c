@@ -198,6 +198,10 @@ static cJSON *advice_json(const gp_doctor_facts *f, const gp_derived *d, bool co
         way = "mps-local";
         text = "use MPS (PyTorch: torch.device('mps')) or gpuport's Metal backend here; keep CUDA "
                "runs on a remote Linux GPU machine (gpuport remote).";
+    } else if (d->gpu && f->os.container && !(f->nv.dev_ctl && f->nv.dev_gpu_count > 0)) {
+        way = "fix-driver";
+        text = "the host has an NVIDIA GPU that this container was not given: start it with "
+               "`docker run --gpus all ...` (see devnodes), then run CUDA here.";
     } else if (d->gpu) {
         way = "fix-driver";
         text = "this machine has an NVIDIA GPU that CUDA cannot use yet: apply the fixes of the "

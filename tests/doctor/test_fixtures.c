@@ -346,6 +346,10 @@ static void test_container_without_devices(void **state)
     STATUS(rep, "libcuda", "fail");
     FIX_HAS(rep, "libcuda", "--gpus all");
     FIX_HAS(rep, "container", "nvidia-ctk");
+    assert_string_equal(advice(rep), "fix-driver");
+    HAS(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(rep, "advice"), "text")
+            ->valuestring,
+        "--gpus all");
     assert_true(gp_test_cap(rep, "cuda", "compile"));
     assert_false(gp_test_cap(rep, "cuda", "run"));
     HAS(gp_test_cap_str(rep, "cuda", "reason"), "no GPU was passed in");
