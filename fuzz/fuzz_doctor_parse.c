@@ -1,11 +1,14 @@
 /* fuzz_doctor_parse.c — every text reader doctor applies to machine files (driver version,
  * os-release, torch/version.py, WHEEL, version.json/version.txt, cuda.h, nvcc output, GPU
- * information, pyvenv.cfg, CPU lists) on the same input, which is not NUL-terminated. */
+ * information, pyvenv.cfg, CPU lists) and the
+ * report's text cleaner on the same input, which is not NUL-terminated. */
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "doctor/parse.h"
+#include "doctor/report.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -33,6 +36,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     gp_parse_gpu_information(s, size, &g);
     gp_parse_pyvenv_cfg(s, size, buf, sizeof buf, &sys);
     gp_parse_cpu_list(s, size);
+    /* report text cleaning: the result is printable UTF-8, so cleaning it again changes nothing */
+    char *t = malloc(size + 1), *u = malloc(size + 1);
+    if (t && u) {
+        memcpy(t, data, size);
+        t[size] = '\0';
+        gp_text_clean(t);
+        memcpy(u, t, size + 1);
+        gp_text_clean(u);
+        if (strcmp(t, u) != 0) __builtin_trap();
+    }
+    free(t);
+    free(u);
     char out[32];
     gp_version_format(&v, true, out, sizeof out);
     return 0;

@@ -147,8 +147,9 @@ static void check_cpu(const gp_doctor_facts *f, gp_doctor_report *r)
     gp_check *c = gp_report_add(r, "system", "cpu", GP_CHECK_INFO);
     char mem[32] = "unknown";
     if (cpu->memory_bytes) gp_fmt_bytes(cpu->memory_bytes, mem, sizeof mem);
-    gp_check_observed(c, "%d logical cores%s%s, %s, memory %s", cpu->logical,
-                      cpu->model[0] ? ", " : "", cpu->model,
+    char cores[32] = "core count unknown";
+    if (cpu->logical > 0) snprintf(cores, sizeof cores, "%d logical cores", cpu->logical);
+    gp_check_observed(c, "%s%s%s, %s, memory %s", cores, cpu->model[0] ? ", " : "", cpu->model,
                       cpu->arch[0] ? cpu->arch : "unknown arch", mem);
     if (cpu->performance > 0)
         gp_check_note(c,

@@ -28,9 +28,43 @@ gp_check *gp_report_add(gp_doctor_report *r, const char *group, const char *id, 
     return c;
 }
 
+/* The length of the valid UTF-8 sequence at p (lead byte >= 0x80), or 0. */
+static int utf8_len(const unsigned char *p)
+{
+    int n = p[0] >= 0xc2 && p[0] <= 0xdf   ? 2
+            : p[0] >= 0xe0 && p[0] <= 0xef ? 3
+            : p[0] >= 0xf0 && p[0] <= 0xf4 ? 4
+                                           : 0;
+    for (int k = 1; k < n; k++)
+        if ((p[k] & 0xc0) != 0x80) return 0; /* also stops at the NUL */
+    if ((p[0] == 0xe0 && p[1] < 0xa0) || (p[0] == 0xed && p[1] >= 0xa0) ||
+        (p[0] == 0xf0 && p[1] < 0x90) || (p[0] == 0xf4 && p[1] >= 0x90))
+        return 0; /* overlong forms, surrogates, beyond U+10FFFF */
+    return n;
+}
+
+void gp_text_clean(char *s)
+{
+    unsigned char *p = (unsigned char *)s;
+    while (*p) {
+        if (*p < 0x20 || *p == 0x7f) {
+            *p++ = '?';
+        } else if (*p < 0x80) {
+            p++;
+        } else {
+            int n = utf8_len(p);
+            if (n == 0)
+                *p++ = '?';
+            else
+                p += n;
+        }
+    }
+}
+
 static void vset(char *dst, size_t n, const char *fmt, va_list ap)
 {
     vsnprintf(dst, n, fmt, ap);
+    gp_text_clean(dst);
 }
 
 void gp_check_observed(gp_check *c, const char *fmt, ...)
@@ -119,7 +153,10 @@ cJSON *gp_report_to_json(const gp_doctor_facts *f, const gp_doctor_report *r)
                             f->platform == GP_DOCTOR_MACOS   ? "macos"
                             : f->platform == GP_DOCTOR_LINUX ? "linux"
                                                              : "other");
-    cJSON_AddStringToObject(o, "root", f->root);
+    char root[GP_DOCTOR_PATH];
+    gp_copy(root, sizeof root, f->root);
+    gp_text_clean(root);
+    cJSON_AddStringToObject(o, "root", root);
     cJSON_AddBoolToObject(o, "deep", f->nv.deep || f->cl.enumerated);
     cJSON *advice = NULL;
     cJSON_AddItemToObject(o, "capabilities", gp_summary_capabilities(f, r, &advice));

@@ -44,6 +44,10 @@ void gp_check_note(gp_check *c, const char *fmt, ...) GP_PRINTF_LIKE(2, 3);
 void gp_check_expected(gp_check *c, const char *fmt, ...) GP_PRINTF_LIKE(2, 3);
 void gp_check_fix(gp_check *c, const char *fmt, ...) GP_PRINTF_LIKE(2, 3);
 
+/* Makes `s` printable, valid UTF-8 in place: control bytes and invalid sequences (from odd
+ * files, truncation mid-character) become '?'. Every string in the report goes through it. */
+void gp_text_clean(char *s);
+
 /* The check with this id, or NULL. */
 const gp_check *gp_report_find(const gp_doctor_report *r, const char *id);
 bool gp_report_failed(const gp_doctor_report *r);

@@ -4,11 +4,22 @@
 #include "doctor/summary.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "doctor/checks.h"
 #include "doctor/cuda_tables.h"
 #include "doctor/sysroot.h"
+
+/* Every string from the machine goes into the report cleaned (see gp_text_clean). */
+static void add_str(cJSON *o, const char *k, const char *v)
+{
+    char *c = strdup(v ? v : "");
+    if (!c) return;
+    gp_text_clean(c);
+    cJSON_AddStringToObject(o, k, c);
+    free(c);
+}
 
 /* The checks whose failure means CUDA cannot run here. */
 static const char *const run_blockers[] = {"kmod",       "nouveau",        "devnodes",
@@ -34,13 +45,13 @@ static cJSON *cuda_gpus(const gp_derived *d)
         const gp_doctor_gpu *g = &d->gpus[i];
         cJSON *o = cJSON_CreateObject();
         cJSON_AddNumberToObject(o, "index", i);
-        cJSON_AddStringToObject(o, "name", g->name);
+        add_str(o, "name", g->name);
         char cc[16] = "";
         if (g->cc_major) snprintf(cc, sizeof cc, "%d.%d", g->cc_major, g->cc_minor);
-        cJSON_AddStringToObject(o, "cc", cc);
-        cJSON_AddStringToObject(o, "arch", gp_cc_arch_name(g->cc_major * 10 + g->cc_minor));
+        add_str(o, "cc", cc);
+        add_str(o, "arch", gp_cc_arch_name(g->cc_major * 10 + g->cc_minor));
         cJSON_AddNumberToObject(o, "memory_bytes", (double)g->memory_bytes);
-        if (g->uuid[0]) cJSON_AddStringToObject(o, "uuid", g->uuid);
+        if (g->uuid[0]) add_str(o, "uuid", g->uuid);
         cJSON_AddItemToArray(arr, o);
     }
     return arr;
@@ -88,13 +99,13 @@ static cJSON *cuda_caps(const gp_doctor_facts *f, const gp_derived *d, const gp_
     }
     cJSON_AddBoolToObject(o, "compile", *compile);
     cJSON_AddBoolToObject(o, "run", *run);
-    cJSON_AddStringToObject(o, "reason", reason);
-    cJSON_AddStringToObject(o, "compile_reason", creason);
-    cJSON_AddStringToObject(o, "toolkit", tv);
-    cJSON_AddStringToObject(o, "driver", d->driver);
+    add_str(o, "reason", reason);
+    add_str(o, "compile_reason", creason);
+    add_str(o, "toolkit", tv);
+    add_str(o, "driver", d->driver);
     char dc[16] = "";
     if (d->driver_cuda.n) gp_fmt_version(&d->driver_cuda, dc, sizeof dc);
-    cJSON_AddStringToObject(o, "driver_cuda", dc);
+    add_str(o, "driver_cuda", dc);
     cJSON_AddBoolToObject(o, "verified", f->nv.deep && f->nv.cuinit_rc == 0);
     cJSON_AddItemToObject(o, "gpus", cuda_gpus(d));
     return o;
@@ -118,13 +129,13 @@ static cJSON *metal_caps(const gp_doctor_facts *f, bool *avail)
                  f->mac.apple_silicon ? "; PyTorch MPS" : "");
     }
     cJSON_AddBoolToObject(o, "available", *avail);
-    cJSON_AddStringToObject(o, "reason", reason);
-    cJSON_AddStringToObject(o, "device", m->metal_name);
+    add_str(o, "reason", reason);
+    add_str(o, "device", m->metal_name);
     cJSON_AddBoolToObject(o, "unified_memory", m->metal_unified);
     cJSON_AddNumberToObject(o, "working_set_bytes", (double)m->metal_working_set);
     char fam[16] = "";
     if (m->metal_family) snprintf(fam, sizeof fam, "apple%d", m->metal_family);
-    cJSON_AddStringToObject(o, "family", fam);
+    add_str(o, "family", fam);
     return o;
 }
 
@@ -148,15 +159,15 @@ static cJSON *opencl_caps(const gp_doctor_facts *f, bool *avail)
         snprintf(reason, sizeof reason, "%d device(s); first: %s (%s)", cl->device_count,
                  cl->devices[0].name, cl->devices[0].platform);
     cJSON_AddBoolToObject(o, "available", *avail);
-    cJSON_AddStringToObject(o, "reason", reason);
+    add_str(o, "reason", reason);
     cJSON_AddBoolToObject(o, "enumerated", cl->enumerated);
     cJSON_AddNumberToObject(o, "icds", cl->icd_count);
     cJSON *devs = cJSON_AddArrayToObject(o, "devices");
     for (int i = 0; i < cl->device_count; i++) {
         cJSON *d = cJSON_CreateObject();
-        cJSON_AddStringToObject(d, "platform", cl->devices[i].platform);
-        cJSON_AddStringToObject(d, "name", cl->devices[i].name);
-        cJSON_AddStringToObject(d, "type", cl->devices[i].type);
+        add_str(d, "platform", cl->devices[i].platform);
+        add_str(d, "name", cl->devices[i].name);
+        add_str(d, "type", cl->devices[i].type);
         cJSON_AddNumberToObject(d, "compute_units", cl->devices[i].compute_units);
         cJSON_AddNumberToObject(d, "memory_bytes", (double)cl->devices[i].memory_bytes);
         cJSON_AddItemToArray(devs, d);
@@ -171,8 +182,8 @@ static cJSON *cpu_caps(const gp_doctor_facts *f)
     cJSON_AddNumberToObject(o, "logical_cores", c->logical);
     cJSON_AddNumberToObject(o, "performance_cores", c->performance);
     cJSON_AddNumberToObject(o, "efficiency_cores", c->efficiency);
-    cJSON_AddStringToObject(o, "model", c->model);
-    cJSON_AddStringToObject(o, "arch", c->arch);
+    add_str(o, "model", c->model);
+    add_str(o, "arch", c->arch);
     cJSON_AddNumberToObject(o, "memory_bytes", (double)c->memory_bytes);
     char s[400], mem[32] = "unknown memory";
     if (c->memory_bytes) gp_fmt_bytes(c->memory_bytes, mem, sizeof mem);
@@ -182,7 +193,7 @@ static cJSON *cpu_caps(const gp_doctor_facts *f)
     else
         snprintf(s, sizeof s, "%d logical cores, %s, %s", c->logical,
                  c->model[0] ? c->model : c->arch, mem);
-    cJSON_AddStringToObject(o, "summary", s);
+    add_str(o, "summary", s);
     return o;
 }
 
@@ -217,8 +228,8 @@ static cJSON *advice_json(const gp_doctor_facts *f, const gp_derived *d, bool co
         text = "no GPU backend here: the CPU backend works; keep GPU runs on a remote machine "
                "(gpuport remote).";
     }
-    cJSON_AddStringToObject(o, "way", way);
-    cJSON_AddStringToObject(o, "text", text);
+    add_str(o, "way", way);
+    add_str(o, "text", text);
     return o;
 }
 
@@ -246,38 +257,38 @@ cJSON *gp_summary_machine(const gp_doctor_facts *f)
              f->os.pretty[0] ? f->os.pretty
              : f->os.id[0]   ? f->os.id
                              : "unknown OS");
-    cJSON_AddStringToObject(o, "os", os);
-    cJSON_AddStringToObject(o, "kernel", f->os.kernel);
+    add_str(o, "os", os);
+    add_str(o, "kernel", f->os.kernel);
     cJSON_AddBoolToObject(o, "wsl", f->os.wsl);
     cJSON_AddBoolToObject(o, "container", f->os.container);
-    cJSON_AddStringToObject(o, "driver", d.driver);
+    add_str(o, "driver", d.driver);
     cJSON *tks = cJSON_AddArrayToObject(o, "toolkits");
     for (int i = 0; i < f->cuda.toolkit_count; i++) {
         const gp_doctor_toolkit *t = &f->cuda.toolkits[i];
         cJSON *x = cJSON_CreateObject();
         char v[16] = "";
         if (t->version_read) gp_fmt_version(&t->version, v, sizeof v);
-        cJSON_AddStringToObject(x, "path", t->path);
-        cJSON_AddStringToObject(x, "version", v);
-        cJSON_AddStringToObject(x, "found_by", t->found_by);
+        add_str(x, "path", t->path);
+        add_str(x, "version", v);
+        add_str(x, "found_by", t->found_by);
         cJSON_AddItemToArray(tks, x);
     }
     cJSON *py = cJSON_AddObjectToObject(o, "python");
-    cJSON_AddStringToObject(py, "path", f->py.path);
-    cJSON_AddStringToObject(py, "real", f->py.real);
-    cJSON_AddStringToObject(py, "arch", f->py.arch);
+    add_str(py, "path", f->py.path);
+    add_str(py, "real", f->py.real);
+    add_str(py, "arch", f->py.arch);
     cJSON *torch = cJSON_AddArrayToObject(o, "torch");
     for (int i = 0; i < f->py.torch_count; i++) {
         const gp_doctor_torch *t = &f->py.torch[i];
         cJSON *x = cJSON_CreateObject();
-        cJSON_AddStringToObject(x, "site", t->site);
-        cJSON_AddStringToObject(x, "from", t->from);
-        cJSON_AddStringToObject(x, "version", t->parsed ? t->version : "");
+        add_str(x, "site", t->site);
+        add_str(x, "from", t->from);
+        add_str(x, "version", t->parsed ? t->version : "");
         if (t->cuda_build)
-            cJSON_AddStringToObject(x, "cuda", t->cuda);
+            add_str(x, "cuda", t->cuda);
         else
             cJSON_AddNullToObject(x, "cuda");
-        cJSON_AddStringToObject(x, "wheel_platform", t->wheel_platform);
+        add_str(x, "wheel_platform", t->wheel_platform);
         cJSON_AddItemToArray(torch, x);
     }
     cJSON_AddNumberToObject(o, "subprocesses", f->subprocesses);

@@ -474,6 +474,8 @@ static void test_bad_input(void **state)
                         "gpuport.doctor/1");
     STATUS(rep, "os", "info");
     OBSERVED_HAS(rep, "os", "could not be identified");
+    OBSERVED_HAS(rep, "os", "kernel ??"); /* the kernel release was two invalid UTF-8 bytes */
+    OBSERVED_HAS(rep, "cpu", "core count unknown");
     STATUS(rep, "kmod", "warn");
     OBSERVED_HAS(rep, "kmod", "cannot be read");
     STATUS(rep, "toolkit", "warn");

@@ -14,6 +14,7 @@
 
 #include "doctor/cuda_tables.h"
 #include "doctor/parse.h"
+#include "doctor/report.h"
 #include "doctor/sysroot.h"
 
 #define S(x) x, strlen(x)
@@ -223,6 +224,23 @@ static void test_cuda_tables(void **state)
     assert_true(gp_gpu_is_datacenter("", 0x030200));
 }
 
+static void test_text_clean(void **state)
+{
+    (void)state;
+    char a[] = "caf\xc3\xa9 \xe2\x82\xac ok";
+    gp_text_clean(a);
+    assert_string_equal(a, "caf\xc3\xa9 \xe2\x82\xac ok"); /* valid UTF-8 stays */
+    char b[] = "\xff\xfe";
+    gp_text_clean(b);
+    assert_string_equal(b, "??");
+    char c[] = "cut \xe2\x82";
+    gp_text_clean(c);
+    assert_string_equal(c, "cut ??");
+    char d[] = "tab\tnl\n\x7f \xc0\xaf \xed\xa0\x80";
+    gp_text_clean(d);
+    assert_string_equal(d, "tab?nl?? ?? ???"); /* controls, overlong form, surrogate */
+}
+
 static void touch(const char *p)
 {
     FILE *f = fopen(p, "w");
@@ -296,6 +314,7 @@ int main(void)
         cmocka_unit_test(test_wheel_and_toolkit_files),
         cmocka_unit_test(test_exec_arch),
         cmocka_unit_test(test_cuda_tables),
+        cmocka_unit_test(test_text_clean),
         cmocka_unit_test(test_sysroot_resolve),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
