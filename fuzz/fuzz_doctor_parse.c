@@ -37,17 +37,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     gp_parse_pyvenv_cfg(s, size, buf, sizeof buf, &sys);
     gp_parse_cpu_list(s, size);
     /* report text cleaning: the result is printable UTF-8, so cleaning it again changes nothing */
-    char *t = malloc(size + 1), *u = malloc(size + 1);
-    if (t && u) {
-        memcpy(t, data, size);
-        t[size] = '\0';
-        gp_text_clean(t);
-        memcpy(u, t, size + 1);
-        gp_text_clean(u);
-        if (strcmp(t, u) != 0) __builtin_trap();
+    char *clean = malloc(size + 1), *again = malloc(size + 1);
+    if (clean && again) {
+        memcpy(clean, data, size);
+        clean[size] = '\0';
+        gp_text_clean(clean);
+        memcpy(again, clean, size + 1);
+        gp_text_clean(again);
+        if (strcmp(clean, again) != 0) __builtin_trap();
     }
-    free(t);
-    free(u);
+    free(clean);
+    free(again);
     char out[32];
     gp_version_format(&v, true, out, sizeof out);
     return 0;
