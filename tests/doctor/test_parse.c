@@ -1,6 +1,5 @@
-/* test_parse.c — the readers of doctor's input files (src/doctor/parse.c), the CUDA tables
- * (cuda_tables.c) and the root-aware path resolver (sysroot.c): real file shapes, truncated
- * and garbage input, and the table lookups the fixes quote. */
+/* test_parse.c — the readers of doctor's input files (src/doctor/parse.c): real file shapes,
+ * truncated and garbage input. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,13 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
-#include "doctor/cuda_tables.h"
 #include "doctor/parse.h"
-#include "doctor/report.h"
-#include "doctor/sysroot.h"
 
 #define S(x) x, strlen(x)
 
@@ -193,117 +187,6 @@ static void test_exec_arch(void **state)
         gp_parse_exec_arch((const unsigned char *)"#!/bin/sh", 9, arch, sizeof arch, &arm, &x86));
 }
 
-static void test_cuda_tables(void **state)
-{
-    (void)state;
-    assert_string_equal(gp_cuda_min_driver(12, 4), "550.54.14");
-    assert_string_equal(gp_cuda_min_driver(12, 7), "570.26"); /* no 12.7: the next row */
-    assert_string_equal(gp_cuda_min_driver(13, 0), "580.65.06");
-    assert_null(gp_cuda_min_driver(14, 0));
-    gp_version d = {{535, 129, 3}, 3};
-    gp_version c = gp_cuda_for_driver(&d);
-    assert_int_equal(c.part[0], 12);
-    assert_int_equal(c.part[1], 2);
-    gp_version old = {{440, 33}, 2};
-    assert_int_equal(gp_cuda_for_driver(&old).n, 0);
-    assert_int_equal(gp_cuda_min_cc(13), 75);
-    assert_int_equal(gp_cuda_min_cc(12), 50);
-    int t[16];
-    size_t n = gp_torch_wheel_targets(12, 6, t, 16);
-    assert_false(gp_torch_runs_on(t, n, 120)); /* RTX 50xx on cu126 */
-    assert_true(gp_torch_runs_on(t, n, 89));   /* sm_86 cubins run on 8.9 */
-    n = gp_torch_wheel_targets(12, 8, t, 16);
-    assert_true(gp_torch_runs_on(t, n, 120));
-    assert_false(gp_torch_runs_on(t, n, 61)); /* Pascal dropped */
-    assert_string_equal(gp_torch_index_for(124, 89), "cu124");
-    assert_string_equal(gp_torch_index_for(128, 120), "cu128");
-    assert_string_equal(gp_torch_index_for(124, 120), "cu128"); /* same major, minor compat */
-    assert_string_equal(gp_torch_index_for(130, 61), "cu126");
-    assert_true(gp_gpu_is_datacenter("NVIDIA H100 80GB HBM3", 0));
-    assert_false(gp_gpu_is_datacenter("NVIDIA GeForce RTX 4090", 0x030200));
-    assert_true(gp_gpu_is_datacenter("", 0x030200));
-}
-
-static void test_text_clean(void **state)
-{
-    (void)state;
-    char a[] = "caf\xc3\xa9 \xe2\x82\xac ok";
-    gp_text_clean(a);
-    assert_string_equal(a, "caf\xc3\xa9 \xe2\x82\xac ok"); /* valid UTF-8 stays */
-    char b[] = "\xff\xfe";
-    gp_text_clean(b);
-    assert_string_equal(b, "??");
-    char c[] = "cut \xe2\x82";
-    gp_text_clean(c);
-    assert_string_equal(c, "cut ??");
-    char d[] = "tab\tnl\n\x7f \xc0\xaf \xed\xa0\x80";
-    gp_text_clean(d);
-    assert_string_equal(d, "tab?nl?? ?? ???"); /* controls, overlong form, surrogate */
-}
-
-static void touch(const char *p)
-{
-    FILE *f = fopen(p, "w");
-    assert_non_null(f);
-    fclose(f);
-}
-
-static void test_sysroot_resolve(void **state)
-{
-    (void)state;
-    char tmpl[] = "/tmp/gp-sysroot-XXXXXX";
-    char *root = mkdtemp(tmpl);
-    assert_non_null(root);
-    char p[600];
-    snprintf(p, sizeof p, "%s/usr", root);
-    mkdir(p, 0755);
-    snprintf(p, sizeof p, "%s/usr/bin", root);
-    mkdir(p, 0755);
-    snprintf(p, sizeof p, "%s/usr/bin/python3.11", root);
-    touch(p);
-    char l1[600], l2[600], l3[600];
-    snprintf(l1, sizeof l1, "%s/usr/bin/python3", root);
-    assert_int_equal(symlink("/usr/bin/python3.11", l1), 0); /* absolute: inside the root */
-    snprintf(l2, sizeof l2, "%s/loop", root);
-    assert_int_equal(symlink("loop", l2), 0);
-    snprintf(l3, sizeof l3, "%s/usr/up", root);
-    assert_int_equal(symlink("../../../../etc", l3), 0); /* cannot climb out of the root */
-
-    gp_sysroot sr;
-    assert_true(gp_sysroot_init(&sr, root));
-    char out[512];
-    assert_true(gp_sysroot_resolve(&sr, "/usr/bin/python3", out, sizeof out));
-    assert_string_equal(out, "/usr/bin/python3.11");
-    assert_false(gp_sysroot_resolve(&sr, "/loop", out, sizeof out));
-    assert_false(gp_sysroot_resolve(&sr, "/usr/up/passwd", out, sizeof out));
-    assert_false(gp_sysroot_resolve(&sr, "relative", out, sizeof out));
-    assert_true(gp_sysroot_which(&sr, "python3.11", "/nope:/usr/bin", out, sizeof out) == false);
-    chmod(p, 0755);
-    assert_true(gp_sysroot_which(&sr, "python3.11", "/nope:/usr/bin", out, sizeof out));
-    assert_string_equal(out, "/usr/bin/python3.11");
-    /* an absolute link to a file the host has but the root does not: absent, not the host's */
-    char l4[600];
-    snprintf(l4, sizeof l4, "%s/usr/bin/sh", root);
-    assert_int_equal(symlink("/bin/sh", l4), 0);
-    assert_false(gp_sysroot_exists(&sr, "/usr/bin/sh"));
-    assert_false(gp_sysroot_which(&sr, "sh", "/usr/bin", out, sizeof out));
-    assert_true(gp_sysroot_readlink(&sr, "/usr/bin/sh", out, sizeof out));
-    assert_string_equal(out, "/bin/sh");
-    unlink(l4);
-    char err[256];
-    assert_null(gp_sysroot_read(&sr, "/etc/os-release", 100, NULL, err, sizeof err));
-    assert_true(strncmp(err, "/etc/os-release: ", 17) == 0); /* names the machine's path */
-    unlink(l1);
-    unlink(l2);
-    unlink(l3);
-    unlink(p);
-    snprintf(p, sizeof p, "%s/usr/bin", root);
-    rmdir(p);
-    snprintf(p, sizeof p, "%s/usr", root);
-    rmdir(p);
-    rmdir(root);
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -313,9 +196,6 @@ int main(void)
         cmocka_unit_test(test_torch_version),
         cmocka_unit_test(test_wheel_and_toolkit_files),
         cmocka_unit_test(test_exec_arch),
-        cmocka_unit_test(test_cuda_tables),
-        cmocka_unit_test(test_text_clean),
-        cmocka_unit_test(test_sysroot_resolve),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
