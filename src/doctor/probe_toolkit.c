@@ -59,7 +59,8 @@ static void toolkit_version(const gp_probe_ctx *c, gp_doctor_facts *f, gp_doctor
                     "version.txt has no 'CUDA Version N.N' line");
     }
     snprintf(p, sizeof p, "%s/include/cuda.h", t->path);
-    if ((s = gp_sysroot_read(&c->sr, p, 2 * 1024 * 1024, &len, err, sizeof err))) {
+    /* CUDA_VERSION sits in the first 16 KiB of the 1 MiB header: read only the start */
+    if ((s = gp_sysroot_read(&c->sr, p, 128 * 1024, &len, err, sizeof err))) {
         bool ok = gp_parse_cuda_h(s, len, &t->version);
         free(s);
         if (ok) {
