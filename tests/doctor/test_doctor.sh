@@ -105,6 +105,15 @@ check "doctor on this machine (exit 0 or 1, not 2/3)" 0 bash -c '"$0" doctor --j
 "$GPUPORT" doctor --json >"$out" 2>&1
 json "this machine: valid report" 'r["schema"] == "gpuport.doctor/1" and r["root"] == "/"'
 json "this machine: no subprocess started" 'r["machine"]["subprocesses"] == 0 or not any(t["version"] for t in r["machine"]["toolkits"])'
+if command -v strace >/dev/null; then
+    # seen from outside: the default run executes nothing and starts no process or thread
+    # (leak checking is off for this one run: LeakSanitizer itself clones a tracer at exit)
+    ASAN_OPTIONS=detect_leaks=0 strace -f -e trace=execve,fork,vfork,clone,clone3 -o "$out.strace" "$GPUPORT" doctor >/dev/null 2>&1
+    n=$(grep -cE 'execve\(|fork\(|clone3?\(' "$out.strace")
+    if [ "$n" = 1 ]; then echo "ok   strace: no subprocess, no thread (only gpuport's own execve)"
+    else echo "FAIL strace saw $n process calls:"; cat "$out.strace"; fail=1; fi
+    rm -f "$out.strace"
+fi
 if command -v nvcc >/dev/null || [ -x /usr/local/cuda/bin/nvcc ]; then
     json "this machine: a CUDA toolkit is installed, so CUDA can compile" 'r["capabilities"]["cuda"]["compile"]'
 fi
