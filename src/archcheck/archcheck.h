@@ -36,7 +36,7 @@ typedef struct gp_ac_entry {
 
 typedef struct gp_ac_container {
     uint64_t offset;     /* in the file (or member) */
-    const char *section; /* ".nv_fatbin", "__nv_relfatbin", another section, or "file" */
+    char section[32];    /* ".nv_fatbin", "__nv_relfatbin", another section, or "file" */
     bool linked;         /* registered as the device-link module (wrapper version 2) */
     bool listed;         /* in the section cuobjdump lists by default */
     size_t first_entry;

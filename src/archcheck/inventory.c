@@ -130,7 +130,16 @@ static char *ac_list_name(ac_walk *w, const gp_fatbin_entry *fe, bool is_ptx, si
     char vs[2] = {v, 0};
     const char *ext = is_ptx ? "ptx" : "cubin";
     if (fe->name && fe->name_len) {
-        char *stem = ac_strip_ext(fe->name, fe->name_len);
+        /* The name is the source path nvcc was given; cuobjdump keeps its last component. */
+        const char *nm = fe->name;
+        size_t nl = fe->name_len;
+        for (size_t i = nl; i > 0; i--)
+            if (nm[i - 1] == '/') {
+                nm += i;
+                nl -= i;
+                break;
+            }
+        char *stem = ac_strip_ext(nm, nl);
         char *s = stem ? ac_printf("%s.sm_%u%s.%s", stem, fe->arch, vs, ext) : NULL;
         free(stem);
         return s;
@@ -184,7 +193,7 @@ static int ac_read_container(ac_walk *w, size_t off, size_t limit, const char *s
     gp_ac_container *ac = ac_new_container(w);
     if (!ac) return -2;
     ac->offset = off;
-    ac->section = section;
+    snprintf(ac->section, sizeof ac->section, "%s", section);
     ac->listed = listed;
     size_t cursor = 0, first = w->f->entry_count, elf0 = w->next_elf, ptx0 = w->next_ptx;
     gp_fatbin_entry fe;
@@ -335,7 +344,7 @@ static void ac_inventory_cubin(ac_walk *w, const gp_elf *elf)
         ac_set_error(w->f, GP_AC_MALFORMED, "out of memory");
         return;
     }
-    c->section = "file";
+    snprintf(c->section, sizeof c->section, "file");
     c->listed = true;
     c->entry_count = 1;
     e->kind = GP_AC_SASS;
@@ -393,7 +402,7 @@ static bool ac_inventory_ptx(ac_walk *w)
     gp_ac_container *c = ac_new_container(w);
     gp_ac_entry *e = c ? ac_new_entry(w) : NULL;
     if (!e) return false;
-    c->section = "file";
+    snprintf(c->section, sizeof c->section, "file");
     c->listed = true;
     c->entry_count = 1;
     e->kind = GP_AC_PTX;

@@ -144,6 +144,11 @@ static void ac_print_verdict(FILE *out, const gp_ac_file *f, gp_cc cc)
         fprintf(out, "; needs driver >= %s (CUDA %d.%d)", drv ? drv : "?", v.min_cuda / 10,
                 v.min_cuda % 10);
     }
+    if (strcmp(st, "partial") == 0)
+        fprintf(out,
+                "\n           (%zu modules do run; a library that keeps one module per "
+                "architecture, like cuBLASLt, loads only those on this GPU)",
+                v.modules_native + v.modules_jit);
     fprintf(out, "\n");
 }
 
@@ -308,6 +313,19 @@ cJSON *gp_ac_report_json(const gp_ac_set *set, const gp_cc *ccs, size_t nccs)
                                                              : "error");
         if (f->error) cJSON_AddStringToObject(o, "error", f->error);
         cJSON_AddNumberToObject(o, "containers", (double)f->container_count);
+        /* Where the containers were found: ".nv_fatbin", "__nv_relfatbin", scanned sections. */
+        cJSON *bysec = cJSON_AddObjectToObject(o, "containers_by_section");
+        for (size_t c = 0; c < f->container_count; c++) {
+            cJSON *n = cJSON_GetObjectItemCaseSensitive(bysec, f->containers[c].section);
+            if (n)
+                cJSON_SetNumberValue(n, n->valuedouble + 1);
+            else
+                cJSON_AddNumberToObject(bysec, f->containers[c].section, 1);
+        }
+        size_t linked = 0;
+        for (size_t c = 0; c < f->container_count; c++)
+            linked += f->containers[c].linked;
+        cJSON_AddNumberToObject(o, "device_link_containers", (double)linked);
         cJSON *es = cJSON_AddArrayToObject(o, "entries");
         for (size_t e = 0; e < f->entry_count; e++)
             cJSON_AddItemToArray(es, ac_json_entry(&f->entries[e]));

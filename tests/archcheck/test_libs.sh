@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# The real CUDA libraries under /usr/local/cuda: every one is read without error; where
+# cuobjdump is installed, `--list` prints byte for byte what `cuobjdump --list-elf --list-ptx`
+# prints (a library is skipped only when cuobjdump itself fails on it); the JSON agrees with the
+# listing (same ELF and PTX counts in the default section); and a second run gives the same.
+set -u
+lib=${CUDA_LIB_DIR:-/usr/local/cuda/lib64}
+ls "$lib"/lib*.so.* >/dev/null 2>&1 || { echo "skip: no CUDA libraries in $lib"; exit 77; }
+py=$(command -v python3) || { echo "skip: python3 is needed to read the JSON"; exit 77; }
+cuobjdump=$(command -v cuobjdump || true)
+[ -z "$cuobjdump" ] && [ -x /usr/local/cuda/bin/cuobjdump ] && cuobjdump=/usr/local/cuda/bin/cuobjdump
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+fail=0 compared=0 with_code=0
+for f in "$lib"/lib*.so.*; do
+    [ -L "$f" ] && continue
+    b=$(basename "$f")
+    "$GPUPORT" archcheck --json "$f" >"$tmp/$b.json" 2>"$tmp/$b.err"
+    rc=$?
+    if [ $rc = 2 ] || [ $rc = 3 ]; then echo "FAIL $b: exit $rc: $(cat "$tmp/$b.err")"; fail=1; continue; fi
+    "$GPUPORT" archcheck --list "$f" >"$tmp/$b.list" 2>/dev/null
+    "$GPUPORT" archcheck --list "$f" >"$tmp/$b.list2" 2>/dev/null
+    cmp -s "$tmp/$b.list" "$tmp/$b.list2" || { echo "FAIL $b: two runs differ"; fail=1; }
+    # The listing and the JSON tell the same story.
+    "$py" - "$tmp/$b.json" "$tmp/$b.list" "$b" <<'PY' || fail=1
+import json, sys
+f = json.load(open(sys.argv[1]))["files"][0]
+lines = open(sys.argv[2]).read().splitlines()
+named = [e for e in f["entries"] if "name" in e]
+elf = sum(1 for e in named if e["kind"] == "sass"); ptx = sum(1 for e in named if e["kind"] == "ptx")
+lelf = sum(1 for l in lines if l.startswith("ELF file")); lptx = sum(1 for l in lines if l.startswith("PTX file"))
+if (elf, ptx) != (lelf, lptx):
+    print("FAIL %s: JSON has %d ELF + %d PTX listed entries, --list prints %d + %d" % (sys.argv[3], elf, ptx, lelf, lptx)); sys.exit(1)
+if f["status"] == "ok":
+    sec = f["containers_by_section"]
+    print("     %s: %d containers %s, %d entries (%d ELF + %d PTX listed)" % (sys.argv[3], f["containers"], json.dumps(sec), len(f["entries"]), elf, ptx))
+PY
+    grep -q '"status":[[:space:]]*"ok"' "$tmp/$b.json" && with_code=$((with_code + 1))
+    [ -n "$cuobjdump" ] || continue
+    if "$cuobjdump" --list-elf --list-ptx "$f" >"$tmp/$b.ref" 2>/dev/null; then
+        compared=$((compared + 1))
+        if cmp -s "$tmp/$b.ref" "$tmp/$b.list"; then echo "ok   $b: --list equals cuobjdump ($(wc -l <"$tmp/$b.ref") lines)"
+        else echo "FAIL $b: --list differs from cuobjdump"; diff "$tmp/$b.list" "$tmp/$b.ref" | head -5; fail=1; fi
+    else
+        echo "     $b: cuobjdump reports no device code; archcheck exit $rc"
+    fi
+done
+[ "$with_code" -gt 0 ] || { echo "FAIL: no library with device code was found in $lib"; fail=1; }
+[ -n "$cuobjdump" ] && echo "compared with cuobjdump: $compared libraries" ||
+    echo "note: cuobjdump is not installed; listings were checked for consistency only"
+exit $fail
