@@ -1,0 +1,19 @@
+/* npz.h — a reader of numpy's .npz archives (a zip of <name>.npy members, stored by savez and
+ * deflated by savez_compressed). Stored members are viewed in place; deflated ones are inflated,
+ * each into a buffer of exactly its declared size, refusing more than a caller-given cap. */
+#ifndef GP_FORMATS_NPZ_H
+#define GP_FORMATS_NPZ_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "formats/tensor.h"
+
+/* Parses data[0..size) and appends one view per member to *out, named after the member without
+ * its ".npy" suffix. `inflate_cap` bounds the total bytes inflated for the whole archive;
+ * `void_as` is as for gp_npy_parse. 0, or -1 with "member 'x': reason" (or the archive's
+ * problem) in err; *out then holds whatever was appended and must still be freed. */
+int gp_npz_parse(const uint8_t *data, size_t size, gp_dtype void_as, uint64_t inflate_cap,
+                 gp_tensor_list *out, char *err, size_t errlen);
+
+#endif
