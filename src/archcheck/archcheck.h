@@ -35,10 +35,10 @@ typedef struct gp_ac_entry {
 } gp_ac_entry;
 
 typedef struct gp_ac_container {
-    uint64_t offset;     /* in the file (or member) */
-    char section[32];    /* ".nv_fatbin", "__nv_relfatbin", another section, or "file" */
-    bool linked;         /* registered as the device-link module (wrapper version 2) */
-    bool listed;         /* in the section cuobjdump lists by default */
+    uint64_t offset;  /* in the file (or member) */
+    char section[32]; /* ".nv_fatbin", "__nv_relfatbin", another section, or "file" */
+    bool linked;      /* registered as the device-link module (wrapper version 2) */
+    bool listed;      /* in the section cuobjdump lists by default */
     size_t first_entry;
     size_t entry_count;
 } gp_ac_container;
@@ -80,6 +80,8 @@ void gp_ac_inventory_buffer(gp_ac_file *f, const uint8_t *data, size_t size, boo
 size_t gp_ac_set_add_path(gp_ac_set *set, const char *path);
 gp_ac_file *gp_ac_set_new_file(gp_ac_set *set, const char *path, const char *list_base);
 void gp_ac_set_free(gp_ac_set *set);
+/* Forgets the file added last (one that turned out to hold no device code). */
+void gp_ac_set_drop_last(gp_ac_set *set);
 /* Reads the shared libraries inside a wheel (zip) at `path` (wheel.c). */
 size_t gp_ac_wheel_add(gp_ac_set *set, const char *path, const uint8_t *data, size_t size);
 

@@ -72,6 +72,11 @@ static void ac_file_free(gp_ac_file *f)
     free(f->error);
 }
 
+void gp_ac_set_drop_last(gp_ac_set *set)
+{
+    if (set->count) ac_file_free(&set->files[--set->count]);
+}
+
 void gp_ac_set_free(gp_ac_set *set)
 {
     for (size_t i = 0; i < set->count; i++)
@@ -110,8 +115,7 @@ static size_t ac_add_file(gp_ac_set *set, const char *path, bool in_dir)
     gp_ac_inventory_buffer(f, m.data, m.size, true);
     gp_unmap_file(&m);
     if (in_dir && f->status == GP_AC_NO_CODE) {
-        ac_file_free(f);
-        set->count--;
+        gp_ac_set_drop_last(set);
         set->skipped_without_code++;
         return 0;
     }

@@ -101,7 +101,8 @@ static int elf_read_ident(gp_elf *elf, const uint8_t *data, size_t size, char *e
 static void elf_name_sections(gp_elf *elf, const uint32_t *names, uint32_t shstrndx)
 {
     const gp_elf_section *st = shstrndx < elf->section_count ? &elf->sections[shstrndx] : NULL;
-    bool usable = st && st->type != GP_ELF_SHT_NOBITS;
+    bool usable =
+        st && st->type != GP_ELF_SHT_NOBITS && elf_in_bounds(st->offset, st->size, elf->size);
     for (size_t i = 0; i < elf->section_count; i++) {
         elf->sections[i].name = "";
         if (!usable || names[i] >= st->size) continue;
@@ -173,12 +174,13 @@ int gp_elf_open(gp_elf *elf, const uint8_t *data, size_t size, char *err, size_t
         elf_read_shdr(elf, data + at, s, &names[i]);
         if (s->type != GP_ELF_SHT_NOBITS && s->type != 0 &&
             !elf_in_bounds(s->offset, s->size, size)) {
+            unsigned long long off = s->offset, len = s->size;
             free(names);
             gp_elf_close(elf);
             return elf_fail(err, errlen, at,
                             "section %zu (data at offset 0x%llx, 0x%llx bytes) runs past the end "
                             "of the file (0x%zx bytes)",
-                            i, (unsigned long long)s->offset, (unsigned long long)s->size, size);
+                            i, off, len, size);
         }
     }
     elf_name_sections(elf, names, shstrndx);

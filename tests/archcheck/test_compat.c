@@ -102,8 +102,9 @@ static void test_fix(void **state)
     gp_ac_fix_cmake(ccs, 3, out, sizeof out);
     assert_string_equal(out, "86-real;120");
     gp_ac_fix_nvcc(ccs, 3, out, sizeof out);
-    assert_string_equal(out, "-gencode arch=compute_86,code=sm_86 -gencode arch=compute_120,code=sm_120 "
-                             "-gencode arch=compute_120,code=compute_120");
+    assert_string_equal(out,
+                        "-gencode arch=compute_86,code=sm_86 -gencode arch=compute_120,code=sm_120 "
+                        "-gencode arch=compute_120,code=compute_120");
     gp_ac_fix_torch(120, out, sizeof out);
     assert_string_equal(out, "cu128, cu129, cu130");
     gp_ac_fix_torch(61, out, sizeof out);
@@ -117,9 +118,9 @@ static void test_fix(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_sass),      cmocka_unit_test(test_variants),
-        cmocka_unit_test(test_ptx),       cmocka_unit_test(test_gpu_names),
-        cmocka_unit_test(test_cc_parse),  cmocka_unit_test(test_fix),
+        cmocka_unit_test(test_sass),     cmocka_unit_test(test_variants),
+        cmocka_unit_test(test_ptx),      cmocka_unit_test(test_gpu_names),
+        cmocka_unit_test(test_cc_parse), cmocka_unit_test(test_fix),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -46,8 +46,10 @@ static void test_truncated(void **state)
     /* Every prefix is refused or read without touching bytes past it (ASan watches). */
     for (size_t cut = 0; cut < n; cut++) {
         int r = gp_elf_open(&e, buf, cut, err, sizeof err);
-        if (r == 0) gp_elf_close(&e);
-        else assert_non_null(strstr(err, "offset 0x"));
+        if (r == 0)
+            gp_elf_close(&e);
+        else
+            assert_non_null(strstr(err, "offset 0x"));
     }
     assert_int_equal(gp_elf_open(&e, buf, 40, err, sizeof err), -1);
     assert_non_null(strstr(err, "ELF header is truncated"));
@@ -92,6 +94,20 @@ static void test_name_out_of_bounds(void **state)
     gp_elf_close(&e);
 }
 
+/* A string table of type NULL is not bounds-checked as a section; names must still be. */
+static void test_null_string_table(void **state)
+{
+    (void)state;
+    size_t n = good();
+    uint64_t shoff = buf[40] | (uint64_t)buf[41] << 8;
+    fx_put32(buf + shoff + 64 + 4, 0);                  /* .shstrtab type NULL */
+    fx_put64(buf + shoff + 64 + 24, (uint64_t)1 << 50); /* and its offset far away */
+    gp_elf e;
+    assert_int_equal(gp_elf_open(&e, buf, n, err, sizeof err), 0);
+    assert_string_equal(e.sections[2].name, "");
+    gp_elf_close(&e);
+}
+
 static void test_not_elf(void **state)
 {
     (void)state;
@@ -104,9 +120,10 @@ static void test_not_elf(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_good_file),        cmocka_unit_test(test_truncated),
-        cmocka_unit_test(test_section_past_end), cmocka_unit_test(test_small_entry_size),
+        cmocka_unit_test(test_good_file),          cmocka_unit_test(test_truncated),
+        cmocka_unit_test(test_section_past_end),   cmocka_unit_test(test_small_entry_size),
         cmocka_unit_test(test_name_out_of_bounds), cmocka_unit_test(test_not_elf),
+        cmocka_unit_test(test_null_string_table),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -48,13 +48,15 @@ static void test_zero_payloads_end(void **state)
 {
     (void)state;
     size_t n = 16;
-    for (int i = 0; i < 5; i++) n += fx_entry(buf + n, GP_FATBIN_KIND_ELF, 80, 0, 0x11, 1, 8);
+    for (int i = 0; i < 5; i++)
+        n += fx_entry(buf + n, GP_FATBIN_KIND_ELF, 80, 0, 0x11, 1, 8);
     fx_container(buf, n - 16);
     gp_fatbin_container c;
     assert_int_equal(gp_fatbin_container_read(buf, n, 0, &c, err, sizeof err), 0);
     size_t cur = 0, count = 0;
     gp_fatbin_entry e;
-    while (gp_fatbin_entry_next(buf, &c, &cur, &e, err, sizeof err) == 1) count++;
+    while (gp_fatbin_entry_next(buf, &c, &cur, &e, err, sizeof err) == 1)
+        count++;
     assert_int_equal(count, 5);
 }
 
@@ -138,8 +140,8 @@ static void test_cubin(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_walk),        cmocka_unit_test(test_zero_payloads_end),
-        cmocka_unit_test(test_bad_sizes),   cmocka_unit_test(test_find_magic),
+        cmocka_unit_test(test_walk),      cmocka_unit_test(test_zero_payloads_end),
+        cmocka_unit_test(test_bad_sizes), cmocka_unit_test(test_find_magic),
         cmocka_unit_test(test_cubin),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
