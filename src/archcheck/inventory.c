@@ -212,6 +212,14 @@ static int ac_read_container(ac_walk *w, size_t off, size_t limit, const char *s
     return 0;
 }
 
+/* Gives the kernel a hint about how [from, to) of a mapping will be read. */
+static void ac_advise(const ac_walk *w, size_t from, size_t to, int advice)
+{
+    if (!w->mapped || to <= from) return;
+    uintptr_t a = (uintptr_t)(w->data + from) & ~(uintptr_t)4095;
+    madvise((void *)a, (size_t)((uintptr_t)(w->data + to) - a), advice);
+}
+
 /* Drops the pages of [from, to) of a mapping from this process (they stay in the page
  * cache), so that scanning a large section does not grow the resident set. */
 static void ac_release(const ac_walk *w, size_t from, size_t to)
@@ -224,6 +232,17 @@ static void ac_release(const ac_walk *w, size_t from, size_t to)
     if (b > a) madvise((void *)a, b - a, MADV_DONTNEED);
 }
 
+/* The next 8-aligned offset from p (aligned) that holds the container magic, stopping at
+ * `limit` (where the caller releases pages) or at the end; a tight loop, since it runs over
+ * hundreds of MB of library data. */
+static size_t ac_scan_aligned(const uint8_t *d, size_t p, size_t end, size_t limit)
+{
+    size_t stop = end < limit ? end : limit;
+    for (; p < stop && stop - p >= 4; p += AC_SCAN_ALIGN)
+        if (d[p] == 0x50 && d[p + 1] == 0xED && d[p + 2] == 0x55 && d[p + 3] == 0xBA) return p;
+    return p < stop ? stop : p;
+}
+
 /* Walks a region for containers. In a fatbin section (strict) a malformed container is an
  * error; elsewhere (scan) a magic that does not start a well-formed container is skipped. */
 static int ac_walk_region(ac_walk *w, size_t start, size_t end, const char *section, bool listed,
@@ -233,13 +252,15 @@ static int ac_walk_region(ac_walk *w, size_t start, size_t end, const char *sect
     size_t p = start > w->covered_until ? start : w->covered_until;
     if (!strict && p % AC_SCAN_ALIGN) p += AC_SCAN_ALIGN - p % AC_SCAN_ALIGN;
     size_t released = p;
+    if (!strict) ac_advise(w, start, end, MADV_SEQUENTIAL);
     while (p < end && end - p >= GP_FATBIN_HEADER_SIZE) {
         if (p - released >= AC_SCAN_CHUNK) {
             ac_release(w, released, p);
             released = p;
         }
         if (!gp_fatbin_is_container(w->data, end, p)) {
-            p = strict ? gp_fatbin_find_magic(w->data, end, p + 1) : p + AC_SCAN_ALIGN;
+            p = strict ? gp_fatbin_find_magic(w->data, end, p + 1)
+                       : ac_scan_aligned(w->data, p + AC_SCAN_ALIGN, end, released + AC_SCAN_CHUNK);
             continue;
         }
         size_t cend = 0;

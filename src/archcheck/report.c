@@ -123,7 +123,7 @@ static void ac_print_verdict(FILE *out, const gp_ac_file *f, gp_cc cc)
     const char *reset = gp_term_color(out, GP_COLOR_RESET);
     fprintf(out, "  CC %-5s %s", ccn, col);
     if (strcmp(st, "runs") == 0)
-        fprintf(out, "runs%s: all %zu modules have native SASS", reset, v.modules_total);
+        fprintf(out, "runs%s: every module (%zu) has native SASS", reset, v.modules_total);
     else if (strcmp(st, "runs_after_jit") == 0)
         fprintf(out, "runs after PTX JIT%s: %zu of %zu modules JIT-compile PTX ISA %d.%d", reset,
                 v.modules_jit, v.modules_total, v.jit_ptx_isa / 10, v.jit_ptx_isa % 10);
