@@ -340,12 +340,14 @@ static void ac_inventory_host_elf(ac_walk *w, const gp_elf *elf)
     qsort(order, n, sizeof *order, ac_section_cmp);
     for (size_t i = 0; i < n; i++) {
         const gp_elf_section *s = order[i];
-        if (s->type == GP_ELF_SHT_NOBITS) continue;
+        size_t len;
+        /* Only sections whose bytes lie in the file (the ELF reader checked them). */
+        const uint8_t *d = gp_elf_section_data(elf, s, &len);
+        if (!d) continue;
         bool strict = s == fat || s == rel;
         bool listed = s == fat || (s == rel && !fat);
-        if (ac_walk_region(w, (size_t)s->offset, (size_t)(s->offset + s->size), s->name, listed,
-                           strict) != 0)
-            break;
+        size_t start = (size_t)(d - w->data);
+        if (ac_walk_region(w, start, start + len, s->name, listed, strict) != 0) break;
     }
     free(order);
     if (w->f->status == GP_AC_OK) ac_mark_linked(w, elf);
@@ -401,7 +403,7 @@ static bool ac_inventory_ptx(ac_walk *w)
 {
     size_t n = w->size < AC_PTX_HEAD ? w->size : AC_PTX_HEAD;
     const char *s = (const char *)w->data, *ver, *tgt;
-    if (memchr(s, '\0', n)) return false;
+    if (n == 0 || memchr(s, '\0', n)) return false;
     if (!ac_ptx_directive(s, n, ".version", &ver) || !ac_ptx_directive(s, n, ".target", &tgt))
         return false;
     const char *end = s + n;

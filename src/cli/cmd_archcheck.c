@@ -163,6 +163,17 @@ static int ac_exit_code(const gp_ac_set *set, const ac_opts *o)
     return GP_EXIT_OK;
 }
 
+/* Device code found only by the magic scan is real, but not what cuobjdump lists: say so. */
+static void ac_note_unlisted(const gp_ac_file *f)
+{
+    for (size_t i = 0; i < f->entry_count; i++)
+        if (f->entries[i].list_name) return;
+    fprintf(stderr,
+            "gpuport archcheck: %s: its %zu containers lie outside .nv_fatbin and __nv_relfatbin, "
+            "where cuobjdump does not look; see them without --list\n",
+            f->path, f->container_count);
+}
+
 static void ac_report_problems(const gp_ac_set *set)
 {
     for (size_t i = 0; i < set->count; i++) {
@@ -199,6 +210,7 @@ static int archcheck_run(int argc, char **argv)
             if (set.files[i].status != GP_AC_OK) continue;
             if (set.count > 1) printf("%s:\n", set.files[i].path);
             gp_ac_report_list(stdout, &set.files[i]);
+            ac_note_unlisted(&set.files[i]);
         }
         ac_report_problems(&set);
     } else {
