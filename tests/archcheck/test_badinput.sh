@@ -31,21 +31,25 @@ def container(entries, size=None):
     body = b"".join(entries)
     return struct.pack("<IHHQ", 0xBA55ED50, 1, 16, len(body) if size is None else size) + body
 # A small host ELF64 with a .nv_fatbin section holding `fat`.
-def elf(fat, shoff_delta=0, secsize_delta=0, truncate=None):
-    shstr = b"\0.shstrtab\0.nv_fatbin\0"
+def elf(fat, shoff_delta=0, secsize_delta=0, truncate=None, overlap=False):
+    shstr = b"\0.shstrtab\0.nv_fatbin\0.rodata\0"
     data_off = 64
     shstr_off = data_off + len(fat)
     shoff = (shstr_off + len(shstr) + 7) & ~7
     eh = b"\x7fELF" + bytes([2, 1, 1, 0]) + b"\0" * 8
-    eh += struct.pack("<HHIQQQIHHHHHH", 3, 62, 1, 0, 0, shoff + shoff_delta, 0, 64, 56, 0, 64, 3, 1)
+    nsec = 4 if overlap else 3
+    eh += struct.pack("<HHIQQQIHHHHHH", 3, 62, 1, 0, 0, shoff + shoff_delta, 0, 64, 56, 0, 64, nsec, 1)
     sh = b"\0" * 64
     sh += struct.pack("<IIQQQQIIQQ", 1, 3, 0, 0, shstr_off, len(shstr), 0, 0, 1, 0)
     sh += struct.pack("<IIQQQQIIQQ", 11, 1, 2, 0, data_off, len(fat) + secsize_delta, 0, 0, 8, 0)
+    if overlap:  # a .rodata over the same bytes (where the magic scan also looks)
+        sh += struct.pack("<IIQQQQIIQQ", 22, 1, 2, 0, data_off, len(fat), 0, 0, 8, 0)
     img = eh + fat + shstr
     img += b"\0" * (shoff - len(img)) + sh
     return img[:truncate] if truncate else img
 good = container([entry(2, 86), entry(1, 90, flags=0x11, isa=(9, 0))])
 w("good.so", elf(good))
+w("overlap.so", elf(good + container([entry(2, 120)]), overlap=True))
 w("trunc_header.so", elf(good, truncate=40))
 w("trunc_sections.so", elf(good, truncate=len(elf(good)) - 10))
 w("shoff_past_end.so", elf(good, shoff_delta=1 << 20))
@@ -61,6 +65,14 @@ PY
 cp /bin/true "$tmp/host_only"
 check "good ELF" 0 - --cc 8.6 "$tmp/good.so"
 grep -q "sm_86" "$tmp/out" || { echo "FAIL good ELF: sm_86 not listed"; fail=1; }
+"$GPUPORT" archcheck --json "$tmp/overlap.so" >"$tmp/overlap.json" 2>&1
+"$py" - "$tmp/overlap.json" <<'PY' || fail=1
+import json, sys
+f = json.load(open(sys.argv[1]))["files"][0]
+assert f["containers"] == 2 and f["containers_by_section"] == {".nv_fatbin": 2}, f
+assert [e["arch"] for e in f["entries"]] == ["sm_86", "compute_90", "sm_120"], f["entries"]
+print("ok   a container found through two overlapping sections is counted once")
+PY
 check "zero-size entries" 0 - --cc 8.6 "$tmp/zero_size_entries.fatbin"
 grep -q "2 SASS" "$tmp/out" || { echo "FAIL zero-size entries: not both listed"; cat "$tmp/out"; fail=1; }
 check "truncated ELF header" 2 "trunc_header.so: malformed ELF: offset 0x[0-9a-f]+: ELF header is truncated" "$tmp/trunc_header.so"

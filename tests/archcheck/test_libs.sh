@@ -35,6 +35,27 @@ if f["status"] == "ok":
     print("     %s: %d containers %s, %d entries (%d ELF + %d PTX listed)" % (sys.argv[3], f["containers"], json.dumps(sec), len(f["entries"]), elf, ptx))
 PY
     grep -q '"status":[[:space:]]*"ok"' "$tmp/$b.json" && with_code=$((with_code + 1))
+    # Every container found: an independent count of well-formed container headers at 8-byte
+    # aligned offsets anywhere in the file must equal the containers archcheck reports.
+    "$py" - "$f" "$tmp/$b.json" "$b" <<'PY' || fail=1
+import json, mmap, struct, sys
+f = json.load(open(sys.argv[2]))["files"][0]
+with open(sys.argv[1], "rb") as fh:
+    m = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
+    n, i, magic = 0, 0, struct.pack("<I", 0xBA55ED50)
+    while True:
+        i = m.find(magic, i)
+        if i < 0 or i + 16 > len(m):
+            break
+        ver, hs, size = struct.unpack_from("<HHQ", m, i + 4)
+        if i % 8 == 0 and ver == 1 and hs == 16 and i + 16 + size <= len(m):
+            n += 1
+            i += 16 + size
+        else:
+            i += 1
+if n != f["containers"]:
+    print("FAIL %s: %d container headers in the file, archcheck found %d" % (sys.argv[3], n, f["containers"])); sys.exit(1)
+PY
     [ -n "$cuobjdump" ] || continue
     if "$cuobjdump" --list-elf --list-ptx "$f" >"$tmp/$b.ref" 2>/dev/null; then
         compared=$((compared + 1))
