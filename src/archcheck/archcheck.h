@@ -149,7 +149,7 @@ void gp_ac_fix_torch(gp_cc cc, char *out, size_t outlen);
 /* The exact lines `cuobjdump --list-elf --list-ptx` prints for the file. */
 void gp_ac_report_list(FILE *out, const gp_ac_file *f);
 void gp_ac_report_human(FILE *out, const gp_ac_set *set, const gp_cc *ccs, size_t nccs,
-                        bool verbose);
+                        bool entries);
 cJSON *gp_ac_report_json(const gp_ac_set *set, const gp_cc *ccs, size_t nccs);
 /* "sm_86", "sm_90a", "compute_90", "lto_89" into buf. */
 const char *gp_ac_entry_arch_name(const gp_ac_entry *e, char *buf, size_t len);

@@ -45,6 +45,12 @@ PY
 "$GPUPORT" archcheck --cc 12.0 "$wheel" >"$tmp/h.txt" 2>&1
 grep -q "PyTorch: a GPU of CC 12.0 needs a cu128, cu129, cu130 wheel" "$tmp/h.txt" &&
     echo "ok   PyTorch fix names the wheel variant" || { echo "FAIL no PyTorch fix:"; cat "$tmp/h.txt"; fail=1; }
+# An installed PyTorch (a folder under site-packages/torch) gets the same advice.
+mkdir -p "$tmp/venv/lib/python3.12/site-packages/torch/lib"
+cp "$kern/a90" "$tmp/venv/lib/python3.12/site-packages/torch/lib/libtorch_cuda.so"
+"$GPUPORT" archcheck --summary --gpu "RTX 5090" "$tmp/venv" >"$tmp/v.txt" 2>&1; rc=$?
+[ $rc = 1 ] && grep -q "CC 12.0 *no image" "$tmp/v.txt" && grep -q "PyTorch: a GPU of CC 12.0 needs a cu128" "$tmp/v.txt" &&
+    echo "ok   site-packages/torch folder: verdict and wheel variant" || { echo "FAIL torch folder: exit $rc"; cat "$tmp/v.txt"; fail=1; }
 "$GPUPORT" archcheck "$tmp/plain-1.0-py3-none-any.whl" >"$tmp/p.txt" 2>&1; rc=$?
 [ $rc = 1 ] && grep -q "plain-1.0-py3-none-any.whl: does not contain CUDA device code" "$tmp/p.txt" &&
     echo "ok   wheel without CUDA code" || { echo "FAIL plain wheel: exit $rc"; cat "$tmp/p.txt"; fail=1; }
