@@ -55,16 +55,24 @@ void gp_ac_report_list(FILE *out, const gp_ac_file *f)
     }
 }
 
-static void ac_count(const gp_ac_file *f, size_t *sass, size_t *ptx, size_t *other)
+static void ac_count(const gp_ac_file *f, size_t *sass, size_t *ptx, size_t *lto, size_t *other)
 {
-    *sass = *ptx = *other = 0;
+    *sass = *ptx = *lto = *other = 0;
     for (size_t i = 0; i < f->entry_count; i++) {
-        if (f->entries[i].kind == GP_AC_SASS)
+        switch (f->entries[i].kind) {
+        case GP_AC_SASS:
             ++*sass;
-        else if (f->entries[i].kind == GP_AC_PTX)
+            break;
+        case GP_AC_PTX:
             ++*ptx;
-        else
+            break;
+        case GP_AC_LTOIR:
+            ++*lto;
+            break;
+        default:
             ++*other;
+            break;
+        }
     }
 }
 
@@ -223,11 +231,12 @@ void gp_ac_report_human(FILE *out, const gp_ac_set *set, const gp_cc *ccs, size_
             fprintf(out, "%s: does not contain CUDA device code\n", f->path);
             continue;
         }
-        size_t sass, ptx, other;
-        ac_count(f, &sass, &ptx, &other);
+        size_t sass, ptx, lto, other;
+        ac_count(f, &sass, &ptx, &lto, &other);
         fprintf(out, "%s%s%s: %zu containers, %zu SASS, %zu PTX", gp_term_color(out, GP_COLOR_BOLD),
                 f->path, gp_term_color(out, GP_COLOR_RESET), f->container_count, sass, ptx);
-        if (other) fprintf(out, ", %zu other", other);
+        if (lto) fprintf(out, ", %zu LTO-IR", lto);
+        if (other) fprintf(out, ", %zu of unknown kind", other);
         fprintf(out, " entries\n");
         if (entries)
             ac_print_entries(out, f);
