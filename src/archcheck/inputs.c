@@ -55,8 +55,8 @@ gp_ac_file *gp_ac_set_new_file(gp_ac_set *set, const char *path, const char *lis
         free(f->list_base);
         return NULL;
     }
-    f->in_torch = strstr(path, "site-packages/torch/") || strstr(path, "/torch/lib/") ||
-                  strncmp(ac_basename(path), "torch-", 6) == 0;
+    f->in_torch = strstr(path, "site-packages/torch/") || strstr(path, "dist-packages/torch/") ||
+                  strstr(path, "/torch/lib/") || strncmp(ac_basename(path), "torch-", 6) == 0;
     set->count++;
     return f;
 }

@@ -215,8 +215,9 @@ static int ac_read_container(ac_walk *w, size_t off, size_t limit, const char *s
 /* Gives the kernel a hint about how [from, to) of a mapping will be read. */
 static void ac_advise(const ac_walk *w, size_t from, size_t to, int advice)
 {
-    if (!w->mapped || to <= from) return;
-    uintptr_t a = (uintptr_t)(w->data + from) & ~(uintptr_t)4095;
+    long pg = sysconf(_SC_PAGESIZE);
+    if (!w->mapped || to <= from || pg <= 0) return;
+    uintptr_t a = (uintptr_t)(w->data + from) & ~((uintptr_t)pg - 1);
     madvise((void *)a, (size_t)((uintptr_t)(w->data + to) - a), advice);
 }
 
@@ -453,7 +454,7 @@ void gp_ac_inventory_buffer(gp_ac_file *f, const uint8_t *data, size_t size, boo
     }
     f->status = GP_AC_OK;
     /* Headers are read here and there across the file: no read-ahead around each fault. */
-    if (mapped && size) madvise((void *)((uintptr_t)data & ~(uintptr_t)4095), size, MADV_RANDOM);
+    ac_advise(&w, 0, size, MADV_RANDOM);
     if (gp_elf_is_elf(data, size)) {
         gp_elf elf;
         char err[256];
