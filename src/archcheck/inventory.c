@@ -286,24 +286,38 @@ static int ac_walk_region(ac_walk *w, size_t start, size_t end, const char *sect
     return 0;
 }
 
-/* Marks the containers that .nvFatBinSegment registers as device-link modules (version 2). */
+/* The container that starts at `off` (containers are recorded in file order), or NULL. */
+static gp_ac_container *ac_container_at(gp_ac_file *f, uint64_t off)
+{
+    size_t lo = 0, hi = f->container_count;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (f->containers[mid].offset < off)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < f->container_count && f->containers[lo].offset == off ? &f->containers[lo] : NULL;
+}
+
+/* Marks the containers that .nvFatBinSegment registers as device-link modules (version 2). The
+ * wrapper holds the container's address; it lies in .nv_fatbin or __nv_relfatbin. */
 static void ac_mark_linked(ac_walk *w, const gp_elf *elf)
 {
     const gp_elf_section *seg = gp_elf_section_by_name(elf, ".nvFatBinSegment");
-    if (!seg) return;
+    const gp_elf_section *homes[2] = {gp_elf_section_by_name(elf, ".nv_fatbin"),
+                                      gp_elf_section_by_name(elf, "__nv_relfatbin")};
     size_t len;
-    const uint8_t *d = gp_elf_section_data(elf, seg, &len);
+    /* In an object file (ET_REL) addresses are not assigned yet: nothing to match. */
+    const uint8_t *d = seg && elf->type != 1 ? gp_elf_section_data(elf, seg, &len) : NULL;
     for (size_t i = 0; d && i + 24 <= len; i += 24) {
         if (gp_elf_u32(elf, d + i) != AC_SEGMENT_MAGIC || gp_elf_u32(elf, d + i + 4) != 2) continue;
         uint64_t addr = gp_elf_u64(elf, d + i + 8);
-        for (size_t s = 0; s < elf->section_count; s++) {
-            const gp_elf_section *sec = &elf->sections[s];
-            if (sec->type == GP_ELF_SHT_NOBITS || !sec->addr || addr < sec->addr ||
-                addr - sec->addr >= sec->size)
-                continue;
-            uint64_t off = sec->offset + (addr - sec->addr);
-            for (size_t c = 0; c < w->f->container_count; c++)
-                if (w->f->containers[c].offset == off) w->f->containers[c].linked = true;
+        for (size_t h = 0; h < 2; h++) {
+            const gp_elf_section *sec = homes[h];
+            if (!sec || addr < sec->addr || addr - sec->addr >= sec->size) continue;
+            gp_ac_container *c = ac_container_at(w->f, sec->offset + (addr - sec->addr));
+            if (c) c->linked = true;
             break;
         }
     }
