@@ -13,6 +13,7 @@
 #include "archcheck/archcheck.h"
 #include "formats/fatbin.h"
 #include "util/fs.h"
+#include "util/term.h"
 
 /* Deeper trees than this are not walked further (a loop guard; real installs are shallow). */
 #define AC_MAX_DEPTH 48
@@ -97,6 +98,7 @@ static size_t ac_add_file(gp_ac_set *set, const char *path, bool in_dir)
 {
     char err[512];
     gp_mapped_file m;
+    gp_term_progress("archcheck: %s", path);
     if (gp_map_file(path, &m, err, sizeof err) != 0) {
         gp_ac_file *f = gp_ac_set_new_file(set, path, ac_basename(path));
         if (f) ac_file_fail(f, err);

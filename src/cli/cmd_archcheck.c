@@ -10,6 +10,7 @@
 #include "archcheck/archcheck.h"
 #include "cli/cli.h"
 #include "util/json.h"
+#include "util/term.h"
 
 #define AC_MAX_CCS 64
 
@@ -197,6 +198,7 @@ static int archcheck_run(int argc, char **argv)
     gp_ac_set set = {0};
     for (int i = optind; i < argc; i++)
         gp_ac_set_add_path(&set, argv[i]);
+    gp_term_progress_done();
     if (o.json) {
         cJSON *j = gp_ac_report_json(&set, o.ccs, o.nccs);
         int pr = j ? gp_json_print(stdout, j) : -1;
