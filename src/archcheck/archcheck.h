@@ -31,14 +31,15 @@ typedef struct gp_ac_entry {
     bool debug;
     char *list_name;  /* the name `cuobjdump --list-elf --list-ptx` prints; NULL for LTO-IR */
     size_t container; /* index into the file's containers */
-    uint64_t offset;  /* of the entry header in the file (or member) */
+    uint64_t offset;  /* of the entry header in the file (a wheel member: in the member) */
 } gp_ac_entry;
 
 typedef struct gp_ac_container {
-    uint64_t offset;  /* in the file (or member) */
+    uint64_t offset;  /* in the file (a wheel member: in the member) */
     char section[32]; /* ".nv_fatbin", "__nv_relfatbin", another section, or "file" */
     bool linked;      /* registered as the device-link module (wrapper version 2) */
     bool listed;      /* in the section cuobjdump lists by default */
+    size_t member;    /* index into the file's archive members, or SIZE_MAX */
     size_t first_entry;
     size_t entry_count;
 } gp_ac_container;
@@ -59,7 +60,10 @@ typedef struct gp_ac_file {
     gp_ac_entry *entries;
     size_t entry_count;
     bool from_ptx_source; /* a .ptx text file */
-    bool in_torch;        /* lies inside a PyTorch install (site-packages/torch, a torch wheel) */
+    bool is_archive;      /* a static library (ar archive): containers belong to members */
+    char **members;       /* the archive's member names, in order */
+    size_t member_count;
+    bool in_torch; /* lies inside a PyTorch install (site-packages/torch, a torch wheel) */
 } gp_ac_file;
 
 typedef struct gp_ac_set {

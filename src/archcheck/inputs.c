@@ -66,6 +66,9 @@ static void ac_file_free(gp_ac_file *f)
 {
     for (size_t i = 0; i < f->entry_count; i++)
         free(f->entries[i].list_name);
+    for (size_t i = 0; i < f->member_count; i++)
+        free(f->members[i]);
+    free(f->members);
     free(f->entries);
     free(f->containers);
     free(f->path);
@@ -124,7 +127,7 @@ static size_t ac_add_file(gp_ac_set *set, const char *path, bool in_dir)
     return 1;
 }
 
-/* Whether a file below a directory is worth opening: ELF, fatbin, .ptx, .whl. */
+/* Whether a file below a directory is worth opening: ELF, ar archive, fatbin, .ptx, .whl. */
 static bool ac_dir_candidate(const char *path, const char *name)
 {
     if (ac_ends_with(name, ".ptx") || ac_ends_with(name, ".whl") || ac_ends_with(name, ".fatbin"))
@@ -135,7 +138,7 @@ static bool ac_dir_candidate(const char *path, const char *name)
     ssize_t n = read(fd, b, 4);
     close(fd);
     return n == 4 && ((b[0] == 0x7f && b[1] == 'E' && b[2] == 'L' && b[3] == 'F') ||
-                      gp_fatbin_is_container(b, 4, 0));
+                      memcmp(b, "!<ar", 4) == 0 || gp_fatbin_is_container(b, 4, 0));
 }
 
 static int ac_name_cmp(const void *a, const void *b)

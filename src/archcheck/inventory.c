@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "archcheck/archcheck.h"
+#include "formats/ar.h"
 #include "formats/elf.h"
 #include "formats/fatbin.h"
 
@@ -32,6 +33,7 @@ typedef struct ac_walk {
     size_t next_elf, next_ptx; /* listing counters (cuobjdump numbers ELF and PTX apart) */
     size_t entry_cap, container_cap;
     char *base_noext; /* the input's basename minus its last extension */
+    size_t member;    /* the archive member being read, or SIZE_MAX */
 } ac_walk;
 
 static char *ac_vprintf(const char *fmt, va_list ap)
@@ -94,6 +96,7 @@ static gp_ac_container *ac_new_container(ac_walk *w)
     gp_ac_container *c = &f->containers[f->container_count];
     memset(c, 0, sizeof *c);
     c->first_entry = f->entry_count;
+    c->member = w->member;
     return c;
 }
 
@@ -316,7 +319,8 @@ static void ac_mark_linked(ac_walk *w, const gp_elf *elf)
         for (size_t h = 0; h < 2; h++) {
             const gp_elf_section *sec = homes[h];
             if (!sec || addr < sec->addr || addr - sec->addr >= sec->size) continue;
-            gp_ac_container *c = ac_container_at(w->f, sec->offset + (addr - sec->addr));
+            size_t base = (size_t)(elf->data - w->data); /* the ELF's place in the buffer */
+            gp_ac_container *c = ac_container_at(w->f, base + sec->offset + (addr - sec->addr));
             if (c) c->linked = true;
             break;
         }
@@ -389,7 +393,7 @@ static void ac_inventory_cubin(ac_walk *w, const gp_elf *elf)
     e->arch = ci.arch;
     e->variant = ci.variant;
     e->compression = "none";
-    e->size = w->size;
+    e->size = elf->size;
     e->debug = ci.debug;
     e->list_name =
         ac_printf("%s.sm_%u%s.cubin", w->base_noext, ci.arch, ci.variant == 'a' ? "a" : "");
@@ -457,9 +461,55 @@ static bool ac_inventory_ptx(ac_walk *w)
     return true;
 }
 
+static int ac_add_member_name(gp_ac_file *f, const char *name)
+{
+    char **m = realloc(f->members, (f->member_count + 1) * sizeof *m);
+    if (!m) return -1;
+    f->members = m;
+    size_t n = strlen(name) + 1;
+    if (!(m[f->member_count] = malloc(n))) return -1;
+    memcpy(m[f->member_count++], name, n);
+    return 0;
+}
+
+/* A static library: every ELF member is read as an object file; the listing numbers continue
+ * across members, as cuobjdump's do. */
+static void ac_inventory_archive(ac_walk *w)
+{
+    gp_ac_file *f = w->f;
+    gp_ar_iter it;
+    gp_ar_member m;
+    char err[256];
+    int r;
+    f->is_archive = true;
+    gp_ar_iter_init(&it, w->data, w->size);
+    while ((r = gp_ar_next(&it, &m, err, sizeof err)) == 1) {
+        if (ac_add_member_name(f, m.name) != 0) {
+            ac_set_error(f, GP_AC_MALFORMED, "out of memory");
+            return;
+        }
+        w->member = f->member_count - 1;
+        const uint8_t *d = w->data + m.offset;
+        if (!gp_elf_is_elf(d, m.size)) continue;
+        gp_elf elf;
+        if (gp_elf_open(&elf, d, m.size, err, sizeof err) != 0) {
+            ac_set_error(f, GP_AC_MALFORMED, "member %s (at offset 0x%zx): malformed ELF: %s",
+                         m.name, m.offset, err);
+            return;
+        }
+        if (gp_cubin_is_cubin(&elf))
+            ac_inventory_cubin(w, &elf);
+        else
+            ac_inventory_host_elf(w, &elf);
+        gp_elf_close(&elf);
+        if (f->status != GP_AC_OK) return;
+    }
+    if (r < 0) ac_set_error(f, GP_AC_MALFORMED, "malformed archive: %s", err);
+}
+
 void gp_ac_inventory_buffer(gp_ac_file *f, const uint8_t *data, size_t size, bool mapped)
 {
-    ac_walk w = {.f = f, .data = data, .size = size, .mapped = mapped};
+    ac_walk w = {.f = f, .data = data, .size = size, .mapped = mapped, .member = SIZE_MAX};
     const char *base = f->list_base ? f->list_base : "";
     w.base_noext = ac_strip_ext(base, strlen(base));
     if (!w.base_noext) {
@@ -469,7 +519,9 @@ void gp_ac_inventory_buffer(gp_ac_file *f, const uint8_t *data, size_t size, boo
     f->status = GP_AC_OK;
     /* Headers are read here and there across the file: no read-ahead around each fault. */
     ac_advise(&w, 0, size, MADV_RANDOM);
-    if (gp_elf_is_elf(data, size)) {
+    if (gp_ar_is_archive(data, size)) {
+        ac_inventory_archive(&w);
+    } else if (gp_elf_is_elf(data, size)) {
         gp_elf elf;
         char err[256];
         if (gp_elf_open(&elf, data, size, err, sizeof err) != 0) {

@@ -2,8 +2,11 @@
  * report (every container and entry, then a verdict per compute capability and the fix), and
  * the JSON document (schema gpuport.archcheck/1). */
 #include <inttypes.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "archcheck/archcheck.h"
 #include "util/term.h"
@@ -41,18 +44,38 @@ static const char *ac_kind_name(gp_ac_kind k)
     }
 }
 
+/* cuobjdump heads each member of a static library with "\nmember ABSPATH:NAME:", members
+ * without device code included. */
+static void ac_list_members_until(FILE *out, const gp_ac_file *f, const char *shown, size_t *next,
+                                  size_t until)
+{
+    for (; *next < f->member_count && *next <= until; ++*next)
+        fprintf(out, "\nmember %s:%s:\n", shown, f->members[*next]);
+}
+
 void gp_ac_report_list(FILE *out, const gp_ac_file *f)
 {
     /* cuobjdump numbers ELF and PTX files apart, and prints them in file order. */
-    size_t nelf = 0, nptx = 0;
+    size_t nelf = 0, nptx = 0, next_member = 0;
+    /* cuobjdump shows the archive as the working directory + "/" + the path given, unresolved. */
+    char cwd[4096], *real = NULL;
+    if (f->is_archive && f->path[0] != '/' && getcwd(cwd, sizeof cwd)) {
+        size_t n = strlen(cwd) + strlen(f->path) + 2;
+        if ((real = malloc(n))) snprintf(real, n, "%s/%s", cwd, f->path);
+    }
+    const char *shown = real ? real : f->path;
     for (size_t i = 0; i < f->entry_count; i++) {
         const gp_ac_entry *e = &f->entries[i];
         if (!e->list_name) continue;
+        if (f->is_archive)
+            ac_list_members_until(out, f, shown, &next_member, f->containers[e->container].member);
         if (e->kind == GP_AC_SASS)
             fprintf(out, "ELF file %4zu: %s\n", ++nelf, e->list_name);
         else if (e->kind == GP_AC_PTX)
             fprintf(out, "PTX file %4zu: %s\n", ++nptx, e->list_name);
     }
+    if (f->is_archive) ac_list_members_until(out, f, shown, &next_member, SIZE_MAX);
+    free(real);
 }
 
 static void ac_count(const gp_ac_file *f, size_t *sass, size_t *ptx, size_t *lto, size_t *other)
@@ -81,8 +104,13 @@ static void ac_print_entries(FILE *out, const gp_ac_file *f)
     char arch[32];
     for (size_t c = 0; c < f->container_count; c++) {
         const gp_ac_container *k = &f->containers[c];
-        fprintf(out, "  container %zu  %s  offset 0x%" PRIx64 "%s%s\n", c + 1, k->section,
-                k->offset, k->linked ? "  (device link)" : "", k->entry_count ? "" : "  (empty)");
+        char where[320];
+        if (k->member < f->member_count)
+            snprintf(where, sizeof where, "member %s  %s", f->members[k->member], k->section);
+        else
+            snprintf(where, sizeof where, "%s", k->section);
+        fprintf(out, "  container %zu  %s  offset 0x%" PRIx64 "%s%s\n", c + 1, where, k->offset,
+                k->linked ? "  (device link)" : "", k->entry_count ? "" : "  (empty)");
         for (size_t i = k->first_entry; i < k->first_entry + k->entry_count; i++) {
             const gp_ac_entry *e = &f->entries[i];
             char isa[32] = "";

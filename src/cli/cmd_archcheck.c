@@ -17,10 +17,10 @@
 static const char ac_usage[] =
     "usage: gpuport archcheck [options] FILE|DIR...\n"
     "\n"
-    "Lists the CUDA device code in ELF executables, shared libraries and objects, cubins,\n"
-    "fatbins, PTX files, Python wheels and directories, and predicts whether it runs on a GPU:\n"
-    "per module natively (SASS), after PTX JIT compilation, or not at all (\"no kernel image is\n"
-    "available for execution on the device\"), with the fix.\n"
+    "Lists the CUDA device code in ELF executables, shared and static libraries, objects,\n"
+    "cubins, fatbins, PTX files, Python wheels and directories, and predicts whether it runs\n"
+    "on a GPU: per module natively (SASS), after PTX JIT compilation, or not at all (\"no\n"
+    "kernel image is available for execution on the device\"), with the fix.\n"
     "\n"
     "Options:\n"
     "  --cc X.Y        judge for compute capability X.Y (repeatable: --cc 8.6 --cc 12.0)\n"
@@ -209,10 +209,12 @@ static int archcheck_run(int argc, char **argv)
         }
     } else if (o.list) {
         for (size_t i = 0; i < set.count; i++) {
-            if (set.files[i].status != GP_AC_OK) continue;
+            const gp_ac_file *f = &set.files[i];
+            /* cuobjdump lists an archive's members even when none holds device code. */
+            if (f->status != GP_AC_OK && !(f->status == GP_AC_NO_CODE && f->is_archive)) continue;
             if (set.count > 1) printf("%s:\n", set.files[i].path);
-            gp_ac_report_list(stdout, &set.files[i]);
-            ac_note_unlisted(&set.files[i]);
+            gp_ac_report_list(stdout, f);
+            if (f->status == GP_AC_OK) ac_note_unlisted(f);
         }
         ac_report_problems(&set);
     } else {

@@ -36,7 +36,13 @@ wait
 build cubin a90.cubin -cubin -gencode arch=compute_90a,code=sm_90a &
 build fatbin k.fatbin -fatbin -gencode arch=compute_75,code=sm_75 -gencode arch=compute_120,code=compute_120 &
 wait
-build ptx k.ptx -ptx -arch=compute_87
+build ptx k.ptx -ptx -arch=compute_87 &
+build obj k.o -c -gencode arch=compute_86,code=sm_86 -gencode arch=compute_90,code=compute_90 &
+wait
+# A static library of two objects (one relocatable, one whole-program), as `ar` makes it.
+if [ ! "$out/libk.a" -nt "$src" ] && [ -f "$out/rdc.o" ] && [ -f "$out/k.o" ]; then
+    (cd "$out" && rm -f libk.a && ar rcs libk.a rdc.o k.o) || { echo "FAIL ar libk.a"; fail=1; }
+fi
 
 flock -u 9 2>/dev/null || true
 exec 9>&-

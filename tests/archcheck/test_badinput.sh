@@ -60,6 +60,9 @@ w("container_past_end.so", elf(container([entry(2, 86)], size=1 << 40)))
 w("zero_size_entries.fatbin", container([entry(2, 86, payload=b""), entry(2, 89, payload=b"")]))
 w("entry_past_end.fatbin", container([entry(2, 86, psize=0x1000)], size=0x48))
 w("notcuda.txt", b"hello, this is not CUDA\n")
+hdr = lambda name, size: ("%-16s%-12s%-6s%-6s%-8s%-10d`\n" % (name, "0", "0", "0", "644", size)).encode()
+w("past_end.a", b"!<arch>\n" + hdr("x.o/", 4096) + b"\0" * 64)
+w("bad_member.a", b"!<arch>\n" + hdr("x.o/", 40) + elf(good, truncate=40))
 w("empty.bin", b"")
 PY
 cp /bin/true "$tmp/host_only"
@@ -83,6 +86,8 @@ check "entry size past the end (ELF)" 2 "entry_past_end.so: offset 0x[0-9a-f]+: 
 check "entry header size zero" 2 "entry_zero_header.so: offset 0x[0-9a-f]+: fatbin entry header size 0x0" "$tmp/entry_zero_header.so"
 check "container size past the end" 2 "container_past_end.so: offset 0x[0-9a-f]+: fatbin container claims" "$tmp/container_past_end.so"
 check "entry size past the end (fatbin)" 2 "entry_past_end.fatbin: offset 0x[0-9a-f]+: fatbin entry payload" "$tmp/entry_past_end.fatbin"
+check "archive member past the end" 2 "past_end.a: malformed archive: offset 0x38: member of 4096 bytes runs past the end" "$tmp/past_end.a"
+check "archive member truncated ELF" 2 "bad_member.a: member x.o \\(at offset 0x44\\): malformed ELF: offset 0x[0-9a-f]+: ELF header is truncated" "$tmp/bad_member.a"
 check "not CUDA (text)" 1 "notcuda.txt: does not contain CUDA device code" "$tmp/notcuda.txt"
 check "not CUDA (host ELF)" 1 "host_only: does not contain CUDA device code" "$tmp/host_only"
 check "empty file" 1 "empty.bin: does not contain CUDA device code" "$tmp/empty.bin"

@@ -12,7 +12,8 @@ cuobjdump=$(command -v cuobjdump || true)
 [ -z "$cuobjdump" ] && [ -x /usr/local/cuda/bin/cuobjdump ] && cuobjdump=/usr/local/cuda/bin/cuobjdump
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail=0 compared=0 with_code=0
-for f in "$lib"/lib*.so.*; do
+for f in "$lib"/lib*.so.* "$lib"/lib*.a; do
+    [ -e "$f" ] || continue
     [ -L "$f" ] && continue
     b=$(basename "$f")
     "$GPUPORT" archcheck --json "$f" >"$tmp/$b.json" 2>"$tmp/$b.err"
@@ -62,7 +63,7 @@ PY
     # cover every layout (.nv_fatbin, __nv_relfatbin, scanned sections, -G names) unless
     # GPUPORT_ARCHCHECK_ALL_LIBS=1.
     case "$b" in
-    libcublas.so.*|libcublasLt.so.*|libcufft.so.*|libnccl.so.*|libcusparse.so.*|libcurand.so.*|libcudnn_cnn.so.*|libcupti.so.*) ;;
+    libcublas.so.*|libcublasLt.so.*|libcufft.so.*|libnccl.so.*|libcusparse.so.*|libcurand.so.*|libcudnn_cnn.so.*|libcupti.so.*|*.a) ;;
     *) [ "${GPUPORT_ARCHCHECK_ALL_LIBS:-0}" = 1 ] || continue ;;
     esac
     if "$cuobjdump" --list-elf --list-ptx "$f" >"$tmp/$b.ref" 2>/dev/null; then

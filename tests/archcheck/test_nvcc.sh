@@ -58,6 +58,10 @@ expect cm_size "sass:sm_86:zstd ptx:compute_86:zstd" "8.6=runs 12.0=runs_after_j
 expect a90.cubin "sass:sm_90a:none" "9.0=runs 10.0=no_image"
 expect k.fatbin "sass:sm_75:none ptx:compute_120:zstd" "7.5=runs 8.6=no_image 12.0=runs_after_jit 12.1=runs_after_jit"
 expect k.ptx "ptx:compute_87:none" "8.7=runs_after_jit 9.0=runs_after_jit 8.6=no_image"
+expect k.o "sass:sm_86:none ptx:compute_90:zstd" "8.6=runs 9.0=runs_after_jit 8.0=no_image"
+# The static library's modules: rdc.o's (sm_86 + PTX 8.9) and k.o's (sm_86 + PTX 9.0).
+expect libk.a "sass:sm_86:zstd sass:sm_86:none ptx:compute_89:zstd ptx:compute_90:zstd" \
+    "8.6=runs 8.9=runs 9.0=runs_after_jit 8.0=no_image"
 
 # Minimum driver: JIT of PTX ISA 9.0 needs the CUDA 13.0 driver; zstd alone needs 12.4's.
 "$py" - "$out" <<'PY' || fail=1
@@ -75,7 +79,7 @@ PY
 cuobjdump=$(command -v cuobjdump || true)
 [ -z "$cuobjdump" ] && [ -x /usr/local/cuda/bin/cuobjdump ] && cuobjdump=/usr/local/cuda/bin/cuobjdump
 if [ -n "$cuobjdump" ]; then
-    for f in multi ptxonly a90 f100 rdc.o debug cm_none cm_speed cm_balance cm_size a90.cubin k.fatbin; do
+    for f in multi ptxonly a90 f100 rdc.o debug cm_none cm_speed cm_balance cm_size a90.cubin k.fatbin k.o libk.a; do
         "$cuobjdump" --list-elf --list-ptx "$out/$f" >"$out/$f.cuobjdump" 2>/dev/null
         "$GPUPORT" archcheck --list "$out/$f" >"$out/$f.list" 2>/dev/null
         if cmp -s "$out/$f.cuobjdump" "$out/$f.list" && [ -s "$out/$f.list" ]; then echo "ok   --list $f"
