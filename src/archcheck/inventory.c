@@ -34,6 +34,7 @@ typedef struct ac_walk {
     size_t entry_cap, container_cap;
     char *base_noext; /* the input's basename minus its last extension */
     size_t member;    /* the archive member being read, or SIZE_MAX */
+    size_t elf_base;  /* where the ELF being read starts (scans align to it) */
 } ac_walk;
 
 static char *ac_vprintf(const char *fmt, va_list ap)
@@ -236,6 +237,14 @@ static void ac_release(const ac_walk *w, size_t from, size_t to)
     if (b > a) madvise((void *)a, b - a, MADV_DONTNEED);
 }
 
+/* p rounded up to the scan alignment, counted from the start of the ELF (an archive member
+ * may start at any even offset of the archive). */
+static size_t ac_align_up(const ac_walk *w, size_t p)
+{
+    size_t rel = (p - w->elf_base) % AC_SCAN_ALIGN;
+    return rel ? p + (AC_SCAN_ALIGN - rel) : p;
+}
+
 /* The next 8-aligned offset from p (aligned) that holds the container magic, stopping at
  * `limit` (where the caller releases pages) or at the end; a tight loop, since it runs over
  * hundreds of MB of library data. */
@@ -254,7 +263,7 @@ static int ac_walk_region(ac_walk *w, size_t start, size_t end, const char *sect
 {
     char err[256];
     size_t p = start > w->covered_until ? start : w->covered_until;
-    if (!strict && p % AC_SCAN_ALIGN) p += AC_SCAN_ALIGN - p % AC_SCAN_ALIGN;
+    if (!strict) p = ac_align_up(w, p);
     size_t released = p;
     if (!strict) ac_advise(w, start, end, MADV_SEQUENTIAL);
     while (p < end && end - p >= GP_FATBIN_HEADER_SIZE) {
@@ -282,7 +291,7 @@ static int ac_walk_region(ac_walk *w, size_t start, size_t end, const char *sect
             continue;
         }
         w->covered_until = cend;
-        if (!strict && cend % AC_SCAN_ALIGN) cend += AC_SCAN_ALIGN - cend % AC_SCAN_ALIGN;
+        if (!strict) cend = ac_align_up(w, cend);
         p = cend;
     }
     ac_release(w, start, end);
@@ -345,6 +354,7 @@ static void ac_inventory_host_elf(ac_walk *w, const gp_elf *elf)
 {
     const gp_elf_section *fat = gp_elf_section_by_name(elf, ".nv_fatbin");
     const gp_elf_section *rel = gp_elf_section_by_name(elf, "__nv_relfatbin");
+    w->elf_base = (size_t)(elf->data - w->data);
     /* Walk in file order so that each container is counted once and entries stay in order. */
     const gp_elf_section **order = malloc((elf->section_count + 1) * sizeof *order);
     if (!order) {
