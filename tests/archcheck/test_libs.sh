@@ -8,8 +8,7 @@ set -u
 lib=${CUDA_LIB_DIR:-/usr/local/cuda/lib64}
 ls "$lib"/lib*.so.* >/dev/null 2>&1 || { echo "skip: no CUDA libraries in $lib"; exit 77; }
 py=$(command -v python3) || { echo "skip: python3 is needed to read the JSON"; exit 77; }
-cuobjdump=$(command -v cuobjdump || true)
-[ -z "$cuobjdump" ] && [ -x /usr/local/cuda/bin/cuobjdump ] && cuobjdump=/usr/local/cuda/bin/cuobjdump
+. "$GPUPORT_SOURCE_DIR/tests/archcheck/find_cuobjdump.sh"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail=0 compared=0 with_code=0
 for f in "$lib"/lib*.so.* "$lib"/lib*.a; do

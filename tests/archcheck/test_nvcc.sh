@@ -76,8 +76,7 @@ print("ok   min_driver")
 PY
 
 # Byte-identical listings, where cuobjdump is installed.
-cuobjdump=$(command -v cuobjdump || true)
-[ -z "$cuobjdump" ] && [ -x /usr/local/cuda/bin/cuobjdump ] && cuobjdump=/usr/local/cuda/bin/cuobjdump
+. "$GPUPORT_SOURCE_DIR/tests/archcheck/find_cuobjdump.sh"
 if [ -n "$cuobjdump" ]; then
     for f in multi ptxonly a90 f100 rdc.o debug cm_none cm_speed cm_balance cm_size a90.cubin k.fatbin k.o libk.a; do
         "$cuobjdump" --list-elf --list-ptx "$out/$f" >"$out/$f.cuobjdump" 2>/dev/null
