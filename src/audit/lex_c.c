@@ -59,9 +59,25 @@ static void line_comment(gp_c_lexer *lx)
 {
     const char *d = lx->src->data;
     size_t n = lx->src->size, st = lx->pos;
-    const char *e = memchr(d + st, '\n', n - st);
-    lx->pos = e ? (size_t)(e - d) : n;
-    if (lx->res) gp_audit_note_comment(lx->res, d + st, lx->pos - st, lx->line, lx->bol);
+    uint32_t line = lx->line;
+    size_t p = st;
+    for (;;) { /* a backslash at the end of the line continues the comment (translation phase 2) */
+        const char *e = memchr(d + p, '\n', n - p);
+        size_t end = e ? (size_t)(e - d) : n;
+        size_t last = end;
+        while (last > p && d[last - 1] == '\r')
+            last--;
+        if (e && last > p && d[last - 1] == '\\') {
+            lx->line++;
+            lx->line_off = end + 1;
+            p = end + 1;
+            continue;
+        }
+        lx->pos = end;
+        break;
+    }
+    if (lx->res && lx->pos - st < 4096)
+        gp_audit_note_comment(lx->res, d + st, lx->pos - st, line, lx->bol);
 }
 
 /* Skips whitespace, comments and escaped newlines within a directive line; stops at '\n'. */

@@ -10,7 +10,7 @@
 #include "audit/scanners.h"
 
 /* Identifier families: `prefix` then a character of class `next` (U upper, L lower, A any,
- * E end or '_' or upper). */
+ * E '_', upper or digit). */
 typedef struct c_family {
     const char *prefix;
     char next;
@@ -59,7 +59,7 @@ static const struct {
 static bool family_next_ok(char cls, const char *w, size_t k, size_t pl)
 {
     if (cls == 'A') return true;
-    if (pl == k) return cls == 'E';
+    if (pl == k) return false; /* the bare word (a variable called cublas) is not the API */
     unsigned char c = (unsigned char)w[pl];
     if (cls == 'U') return isupper(c);
     if (cls == 'L') return islower(c);
