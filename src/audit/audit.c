@@ -9,7 +9,6 @@
 #include <unistd.h>
 
 #include "audit/state.h"
-#include "util/sha256.h"
 #include "util/term.h"
 
 #define READ_BUF (256u * 1024u)
@@ -109,26 +108,28 @@ static int finding_cmp(const void *a, const void *b)
 }
 
 /* Fingerprint: rule, file, the matched code and its occurrence number among identical ones in
- * the file — stable when lines move. */
+ * the file — stable when lines move. Two independent 64-bit FNV-1a streams (not a security
+ * hash: it only has to tell findings apart, fast). */
+static void fp_mix(uint64_t h[2], const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    for (size_t i = 0; i < n; i++) {
+        h[0] = (h[0] ^ b[i]) * 1099511628211u;
+        h[1] = (h[1] ^ b[i]) * 0x100000001b3u * 31u + 0x9e3779b97f4a7c15u;
+    }
+}
+
 static void fingerprint(const char *rule, const char *path, const char *snip, size_t sn,
                         unsigned occ, char out[33])
 {
-    gp_sha256 *h = gp_sha256_new();
-    char hex[65];
-    if (!h) {
-        memset(out, '0', 32);
-        out[32] = '\0';
-        return;
-    }
-    char o[16];
-    int on = snprintf(o, sizeof o, "%u", occ);
-    gp_sha256_update(h, rule, strlen(rule) + 1);
-    gp_sha256_update(h, path, strlen(path) + 1);
-    gp_sha256_update(h, snip, sn);
-    gp_sha256_update(h, "", 1);
-    gp_sha256_update(h, o, (size_t)on);
-    gp_sha256_final_hex(h, hex);
-    memcpy(out, hex, 32);
+    uint64_t h[2] = {1469598103934665603u, 0x84222325cbf29ce4u};
+    fp_mix(h, rule, strlen(rule) + 1);
+    fp_mix(h, path, strlen(path) + 1);
+    fp_mix(h, snip, sn);
+    fp_mix(h, &occ, sizeof occ);
+    static const char hx[] = "0123456789abcdef";
+    for (int k = 0; k < 2; k++)
+        for (int i = 0; i < 16; i++) out[k * 16 + i] = hx[(h[k] >> (60 - 4 * i)) & 15];
     out[32] = '\0';
 }
 

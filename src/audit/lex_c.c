@@ -13,14 +13,14 @@ void gp_c_lexer_init(gp_c_lexer *lx, gp_audit_source *src, gp_audit_result *res)
     lx->bol = true;
 }
 
-static bool id_start(unsigned char c)
+static inline bool id_start(unsigned char c)
 {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '$' || c >= 0x80;
+    return (unsigned)((c | 0x20) - 'a') < 26u || c == '_' || c >= 0x80 || c == '$';
 }
 
-static bool id_char(unsigned char c)
+static inline bool id_char(unsigned char c)
 {
-    return id_start(c) || (c >= '0' && c <= '9');
+    return id_start(c) || (unsigned)(c - '0') < 10u;
 }
 
 static void nl(gp_c_lexer *lx, size_t at)
@@ -39,14 +39,18 @@ static void block_comment(gp_c_lexer *lx)
     uint32_t line = lx->line;
     bool alone = lx->bol;
     lx->pos += 2;
-    while (lx->pos < n) {
-        if (d[lx->pos] == '*' && lx->pos + 1 < n && d[lx->pos + 1] == '/') {
+    while (lx->pos < n) { /* jump from '*' to '*', counting the lines in between */
+        const char *star = memchr(d + lx->pos, '*', n - lx->pos);
+        size_t end = star ? (size_t)(star - d) : n;
+        for (const char *q = d + lx->pos; (q = memchr(q, '\n', (size_t)(d + end - q))) != NULL; q++) {
+            lx->line++;
+            lx->line_off = (size_t)(q - d) + 1;
+        }
+        lx->pos = end;
+        if (!star) break;
+        if (lx->pos + 1 < n && d[lx->pos + 1] == '/') {
             lx->pos += 2;
             break;
-        }
-        if (d[lx->pos] == '\n') {
-            lx->line++;
-            lx->line_off = lx->pos + 1;
         }
         lx->pos++;
     }
@@ -429,15 +433,17 @@ void gp_c_lexer_next(gp_c_lexer *lx, gp_c_tok *t)
             uint32_t line = lx->line;
             size_t loff = lx->line_off;
             directive(lx, t, &emit);
+            lx->skipping = cond_active_skip(lx);
+            lx->guarded = gp_c_lexer_guarded(lx);
             if (emit) {
                 t->line = line;
                 t->line_off = loff;
-                t->guarded = gp_c_lexer_guarded(lx);
+                t->guarded = lx->guarded;
                 return;
             }
             continue;
         }
-        if (cond_active_skip(lx)) {
+        if (lx->skipping) {
             skip_region_char(lx);
             continue;
         }
@@ -459,7 +465,7 @@ void gp_c_lexer_next(gp_c_lexer *lx, gp_c_tok *t)
         size_t st = lx->pos;
         t->line = lx->line;
         t->line_off = lx->line_off;
-        t->guarded = gp_c_lexer_guarded(lx);
+        t->guarded = lx->guarded;
         if (id_start((unsigned char)c)) {
             while (lx->pos < n && id_char((unsigned char)d[lx->pos]))
                 lx->pos++;

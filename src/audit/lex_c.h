@@ -46,6 +46,8 @@ typedef struct gp_c_lexer {
     gp_c_cond cond[GP_C_MAX_COND];
     int ncond;
     int overflow; /* nesting deeper than GP_C_MAX_COND */
+    bool skipping; /* inside a group that is compiled out (#if 0) */
+    bool guarded;  /* inside a group on a CUDA switch */
 } gp_c_lexer;
 
 void gp_c_lexer_init(gp_c_lexer *lx, gp_audit_source *src, gp_audit_result *res);

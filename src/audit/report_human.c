@@ -102,13 +102,14 @@ int gp_audit_report_human(gp_audit_state *st, FILE *out)
     gp_spool_rec r;
     char snip[4096];
     const char *rs = gp_term_color(out, GP_COLOR_RESET), *dim = gp_term_color(out, GP_COLOR_DIM);
+    const char *sc[4] = {"", sev_color(out, 1), sev_color(out, 2), sev_color(out, 3)};
     for (size_t i = 0; i < st->nrec; i++) {
         if (gp_spool_read(st->spool, &r, snip, sizeof snip) != 0) return -1;
         if (r.flags & 2) continue;
         const gp_audit_rule *ru = gp_audit_rule_get(r.rule);
         fired[r.rule] = true;
         print_loc(out, st, &r);
-        fprintf(out, ": %s%s%s %s: %s%s\n", sev_color(out, r.severity),
+        fprintf(out, ": %s%s%s %s: %s%s\n", sc[r.severity & 3],
                 gp_audit_sev_name((gp_audit_sev)r.severity), rs, ru->id, ru->name,
                 (r.flags & 1) ? " (guarded)" : "");
         fprintf(out, "    %s%s%s\n", dim, snip, rs);

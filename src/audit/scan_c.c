@@ -68,6 +68,8 @@ static bool family_next_ok(char cls, const char *w, size_t k, size_t pl)
 
 static int ident_rule(const char *w, size_t k)
 {
+    /* every table entry starts with one of these: most identifiers stop here */
+    if (k < 4 || !strchr("cCnN_gk", w[0])) return -1;
     for (size_t i = 0; i < sizeof exact / sizeof exact[0]; i++)
         if (strlen(exact[i].word) == k && memcmp(exact[i].word, w, k) == 0) return exact[i].rule;
     for (size_t i = 0; i < sizeof families / sizeof families[0]; i++) {
@@ -124,11 +126,13 @@ typedef struct c_scan {
     gp_c_tok look[2]; /* lookahead for TORCH_CHECK(false */
 } c_scan;
 
-static bool tok_eq(const c_scan *cs, const gp_c_tok *t, const char *w)
+static bool tok_eq_n(const c_scan *cs, const gp_c_tok *t, const char *w, size_t n)
 {
-    size_t n = strlen(w);
     return t->len == n && memcmp(cs->s->data + t->off, w, n) == 0;
 }
+
+/* Compares a token with a string literal (its length known at compile time). */
+#define tok_eq(cs, t, w) tok_eq_n(cs, t, w, sizeof(w) - 1)
 
 static void rep(c_scan *cs, int rule, const gp_c_tok *t)
 {

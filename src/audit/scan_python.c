@@ -25,6 +25,7 @@ typedef struct py_block {
 } py_block;
 
 typedef struct py_alias {
+    size_t len;
     char name[40];
     char target[PY_NAME_MAX];
 } py_alias;
@@ -69,27 +70,20 @@ static const char *tx(py_scan *ps, size_t i)
     return ps->s->data + ps->t[i].off;
 }
 
-static bool tok_is(py_scan *ps, size_t i, gp_py_kind k, const char *w)
+static bool tok_is(py_scan *ps, size_t i, gp_py_kind k, const char *w, size_t n)
 {
-    if (i >= ps->nt || ps->t[i].kind != k) return false;
-    size_t n = strlen(w);
-    return ps->t[i].len == n && memcmp(tx(ps, i), w, n) == 0;
+    if (i >= ps->nt || ps->t[i].kind != k || ps->t[i].len != n) return false;
+    return memcmp(tx(ps, i), w, n) == 0;
 }
 
-static bool is_op(py_scan *ps, size_t i, const char *w)
-{
-    return tok_is(ps, i, GP_PY_OP, w);
-}
+/* Token tests against string literals (lengths known at compile time). */
+#define is_op(ps, i, w) tok_is(ps, i, GP_PY_OP, w, sizeof(w) - 1)
+#define is_name(ps, i, w) tok_is(ps, i, GP_PY_NAME, w, sizeof(w) - 1)
+#define body_is(ps, i, w) body_is_n(ps, i, w, sizeof(w) - 1)
 
-static bool is_name(py_scan *ps, size_t i, const char *w)
-{
-    return tok_is(ps, i, GP_PY_NAME, w);
-}
-
-static bool body_is(py_scan *ps, size_t i, const char *w)
+static bool body_is_n(py_scan *ps, size_t i, const char *w, size_t n)
 {
     const gp_py_tok *t = &ps->t[i];
-    size_t n = strlen(w);
     return t->kind == GP_PY_STRING && !t->fstring && t->blen == n &&
            memcmp(ps->s->data + t->body, w, n) == 0;
 }
@@ -124,7 +118,7 @@ static size_t read_chain(py_scan *ps, size_t i, bool has_base, char *buf, size_t
         size_t pn = n;
         if (*ncomp == 0 && !has_base) {
             for (int a = 0; a < ps->nal; a++)
-                if (strlen(ps->al[a].name) == n && memcmp(ps->al[a].name, w, n) == 0) {
+                if (ps->al[a].len == n && memcmp(ps->al[a].name, w, n) == 0) {
                     piece = ps->al[a].target;
                     pn = strlen(piece);
                     break;
@@ -244,7 +238,7 @@ static bool match_name(py_scan *ps, const char *c, int ncomp, const char *last, 
                        size_t first, size_t lasti, bool guarded)
 {
     bool is_call = is_op(ps, lasti + 1, "(");
-    if (!has_base) {
+    if (!has_base && c[0] == 't' && (starts(c, "torch.") || starts(c, "triton."))) {
         if (starts(c, "torch.cuda.")) {
             const char *rest = c + 11;
             if (starts(rest, "amp")) {
@@ -318,13 +312,14 @@ static void add_alias(py_scan *ps, const char *name, size_t n, const char *targe
     if (n == 0 || n >= sizeof ps->al[0].name) return;
     int slot = -1;
     for (int a = 0; a < ps->nal; a++)
-        if (strlen(ps->al[a].name) == n && memcmp(ps->al[a].name, name, n) == 0) slot = a;
+        if (ps->al[a].len == n && memcmp(ps->al[a].name, name, n) == 0) slot = a;
     if (slot < 0) {
         if (ps->nal == PY_MAX_ALIAS) return;
         slot = ps->nal++;
     }
     memcpy(ps->al[slot].name, name, n);
     ps->al[slot].name[n] = '\0';
+    ps->al[slot].len = n;
     snprintf(ps->al[slot].target, sizeof ps->al[slot].target, "%s", target);
 }
 
@@ -555,6 +550,43 @@ static void close_paren(py_scan *ps, bool guarded)
 
 /* ---- one logical line --------------------------------------------------------------------- */
 
+static bool tok_in(py_scan *ps, size_t i, const char *const *words, size_t n)
+{
+    for (size_t k = 0; k < n; k++) {
+        size_t l = strlen(words[k]);
+        if (ps->t[i].len == l && memcmp(tx(ps, i), words[k], l) == 0) return true;
+    }
+    return false;
+}
+
+static bool is_alias(py_scan *ps, size_t i)
+{
+    for (int a = 0; a < ps->nal; a++)
+        if (ps->al[a].len == ps->t[i].len && memcmp(ps->al[a].name, tx(ps, i), ps->al[a].len) == 0)
+            return true;
+    return false;
+}
+
+/* Can the chain NAME(.NAME)* at [i, j] match a rule? Saves building most names. */
+static bool chain_interesting(py_scan *ps, size_t i, size_t j, bool has_base)
+{
+    static const char *const lasts[] = {"cuda", "double", "pin_memory", "CUDAGraph",
+                                        "CUDAExtension", "CUDA_HOME"};
+    if (tok_in(ps, j, lasts, sizeof lasts / sizeof lasts[0])) return true;
+    if (has_base) return false;
+    return is_name(ps, i, "torch") || is_name(ps, i, "triton") || is_alias(ps, i);
+}
+
+/* Is the callee whose last NAME is token i one whose arguments some rule looks at? */
+static bool callee_interesting(py_scan *ps, size_t i)
+{
+    static const char *const names[] = {
+        "to",   "device",     "init_process_group", "new_group", "DistributedDataParallel",
+        "DDP",  "FSDP",       "FullyShardedDataParallel",        "load_inline",
+        "load", "DataLoader"};
+    return tok_in(ps, i, names, sizeof names / sizeof names[0]);
+}
+
 static void scan_tokens(py_scan *ps, size_t from, bool guarded)
 {
     size_t chain_start = (size_t)-1;
@@ -572,13 +604,16 @@ static void scan_tokens(py_scan *ps, size_t from, bool guarded)
                 memset(p, 0, sizeof *p);
                 if (c == '(' && i > 0 && ps->t[i - 1].kind == GP_PY_NAME &&
                     chain_start != (size_t)-1) {
-                    int nc;
-                    const char *last;
-                    bool hb = chain_start > 0 && is_op(ps, chain_start - 1, ".");
-                    read_chain(ps, chain_start, hb, p->callee, sizeof p->callee, &nc, &last);
-                    p->last = strrchr(p->callee, '.') ? strrchr(p->callee, '.') + 1 : p->callee;
-                    p->tok = chain_start;
                     p->call = true;
+                    p->tok = chain_start;
+                    p->last = "";
+                    if (callee_interesting(ps, i - 1)) {
+                        int nc;
+                        const char *last;
+                        bool hb = chain_start > 0 && is_op(ps, chain_start - 1, ".");
+                        read_chain(ps, chain_start, hb, p->callee, sizeof p->callee, &nc, &last);
+                        p->last = strrchr(p->callee, '.') ? strrchr(p->callee, '.') + 1 : p->callee;
+                    }
                 }
             } else if (t->len == 1 && (c == ')' || c == ']' || c == '}')) {
                 if (ps->npar > 0) close_paren(ps, guarded);
@@ -597,12 +632,16 @@ static void scan_tokens(py_scan *ps, size_t from, bool guarded)
             continue;
         }
         bool has_base = i > 0 && is_op(ps, i - 1, ".");
-        char buf[PY_NAME_MAX];
-        int nc;
-        const char *last;
-        size_t j = read_chain(ps, i, has_base, buf, sizeof buf, &nc, &last);
+        size_t j = i;
+        while (j + 2 < ps->nt && is_op(ps, j + 1, ".") && ps->t[j + 2].kind == GP_PY_NAME) j += 2;
         chain_start = i;
-        match_name(ps, buf, nc, last, has_base, i, j, guarded);
+        if (chain_interesting(ps, i, j, has_base)) {
+            char buf[PY_NAME_MAX];
+            int nc;
+            const char *last;
+            read_chain(ps, i, has_base, buf, sizeof buf, &nc, &last);
+            match_name(ps, buf, nc, last, has_base, i, j, guarded);
+        }
         i = j;
     }
 }
