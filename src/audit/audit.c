@@ -129,7 +129,8 @@ static void fingerprint(const char *rule, const char *path, const char *snip, si
     fp_mix(h, &occ, sizeof occ);
     static const char hx[] = "0123456789abcdef";
     for (int k = 0; k < 2; k++)
-        for (int i = 0; i < 16; i++) out[k * 16 + i] = hx[(h[k] >> (60 - 4 * i)) & 15];
+        for (int i = 0; i < 16; i++)
+            out[k * 16 + i] = hx[(h[k] >> (60 - 4 * i)) & 15];
     out[32] = '\0';
 }
 

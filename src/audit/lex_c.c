@@ -13,14 +13,27 @@ void gp_c_lexer_init(gp_c_lexer *lx, gp_audit_source *src, gp_audit_result *res)
     lx->bol = true;
 }
 
+/* Character classes: 1 starts an identifier, 2 continues one (bytes >= 0x80 are both, so
+ * UTF-8 identifiers and invalid bytes alike stay inside one token). */
+static const unsigned char id_class[256] = {
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0,
+    0, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 0, 0, 0, 0, 3,
+    0, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 0, 0, 0, 0, 0,
+    3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+    3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+    3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+    3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+};
+
 static inline bool id_start(unsigned char c)
 {
-    return (unsigned)((c | 0x20) - 'a') < 26u || c == '_' || c >= 0x80 || c == '$';
+    return id_class[c] & 1;
 }
 
 static inline bool id_char(unsigned char c)
 {
-    return id_start(c) || (unsigned)(c - '0') < 10u;
+    return id_class[c] & 2;
 }
 
 static void nl(gp_c_lexer *lx, size_t at)
@@ -42,7 +55,8 @@ static void block_comment(gp_c_lexer *lx)
     while (lx->pos < n) { /* jump from '*' to '*', counting the lines in between */
         const char *star = memchr(d + lx->pos, '*', n - lx->pos);
         size_t end = star ? (size_t)(star - d) : n;
-        for (const char *q = d + lx->pos; (q = memchr(q, '\n', (size_t)(d + end - q))) != NULL; q++) {
+        for (const char *q = d + lx->pos; (q = memchr(q, '\n', (size_t)(d + end - q))) != NULL;
+             q++) {
             lx->line++;
             lx->line_off = (size_t)(q - d) + 1;
         }

@@ -45,7 +45,7 @@ typedef struct gp_c_lexer {
     bool directive; /* inside a #define (tokens continue until the line ends) */
     gp_c_cond cond[GP_C_MAX_COND];
     int ncond;
-    int overflow; /* nesting deeper than GP_C_MAX_COND */
+    int overflow;  /* nesting deeper than GP_C_MAX_COND */
     bool skipping; /* inside a group that is compiled out (#if 0) */
     bool guarded;  /* inside a group on a CUDA switch */
 } gp_c_lexer;

@@ -15,45 +15,57 @@ typedef struct c_family {
     const char *prefix;
     char next;
     int rule;
+    size_t len; /* filled in by C_FAM */
 } c_family;
 
+#define C_FAM(p, nx, r)                                                                            \
+    {                                                                                              \
+        p, nx, r, sizeof(p) - 1                                                                    \
+    }
+
 static const c_family families[] = {
-    {"cuda", 'U', GP_R_C_RT_001},         {"CUDA_SUCCESS", 'E', GP_R_C_DRV_001},
-    {"CUDA_ERROR_", 'A', GP_R_C_DRV_001}, {"cu", 'U', GP_R_C_DRV_001},
-    {"CU", 'L', GP_R_C_DRV_001},          {"CU_", 'U', GP_R_C_DRV_001},
-    {"cublas", 'E', GP_R_C_LIB_001},      {"CUBLAS_", 'A', GP_R_C_LIB_001},
-    {"cudnn", 'E', GP_R_C_LIB_002},       {"CUDNN_", 'A', GP_R_C_LIB_002},
-    {"cufft", 'E', GP_R_C_LIB_003},       {"CUFFT_", 'A', GP_R_C_LIB_003},
-    {"curand", 'E', GP_R_C_LIB_003},      {"CURAND_", 'A', GP_R_C_LIB_003},
-    {"cusparse", 'E', GP_R_C_LIB_003},    {"CUSPARSE_", 'A', GP_R_C_LIB_003},
-    {"cusolver", 'E', GP_R_C_LIB_003},    {"CUSOLVER_", 'A', GP_R_C_LIB_003},
-    {"nccl", 'U', GP_R_C_LIB_004},        {"NCCL_", 'U', GP_R_C_LIB_004},
-    {"__shfl_", 'A', GP_R_C_KERN_002},    {"getCurrentCUDA", 'A', GP_R_C_ATEN_001},
+    C_FAM("cuda", 'U', GP_R_C_RT_001),         C_FAM("CUDA_SUCCESS", 'E', GP_R_C_DRV_001),
+    C_FAM("CUDA_ERROR_", 'A', GP_R_C_DRV_001), C_FAM("cu", 'U', GP_R_C_DRV_001),
+    C_FAM("CU", 'L', GP_R_C_DRV_001),          C_FAM("CU_", 'U', GP_R_C_DRV_001),
+    C_FAM("cublas", 'E', GP_R_C_LIB_001),      C_FAM("CUBLAS_", 'A', GP_R_C_LIB_001),
+    C_FAM("cudnn", 'E', GP_R_C_LIB_002),       C_FAM("CUDNN_", 'A', GP_R_C_LIB_002),
+    C_FAM("cufft", 'E', GP_R_C_LIB_003),       C_FAM("CUFFT_", 'A', GP_R_C_LIB_003),
+    C_FAM("curand", 'E', GP_R_C_LIB_003),      C_FAM("CURAND_", 'A', GP_R_C_LIB_003),
+    C_FAM("cusparse", 'E', GP_R_C_LIB_003),    C_FAM("CUSPARSE_", 'A', GP_R_C_LIB_003),
+    C_FAM("cusolver", 'E', GP_R_C_LIB_003),    C_FAM("CUSOLVER_", 'A', GP_R_C_LIB_003),
+    C_FAM("nccl", 'U', GP_R_C_LIB_004),        C_FAM("NCCL_", 'U', GP_R_C_LIB_004),
+    C_FAM("__shfl_", 'A', GP_R_C_KERN_002),    C_FAM("getCurrentCUDA", 'A', GP_R_C_ATEN_001),
 };
+
+#define C_WORD(w, r)                                                                               \
+    {                                                                                              \
+        w, r, sizeof(w) - 1                                                                        \
+    }
 
 static const struct {
     const char *word;
     int rule;
+    size_t len;
 } exact[] = {
-    {"__global__", GP_R_C_KERN_001},
-    {"__device__", GP_R_C_KERN_001},
-    {"__shared__", GP_R_C_KERN_001},
-    {"__constant__", GP_R_C_KERN_001},
-    {"__managed__", GP_R_C_KERN_001},
-    {"__launch_bounds__", GP_R_C_KERN_001},
-    {"__ballot_sync", GP_R_C_KERN_002},
-    {"__activemask", GP_R_C_KERN_002},
-    {"__any_sync", GP_R_C_KERN_002},
-    {"__all_sync", GP_R_C_KERN_002},
-    {"__match_any_sync", GP_R_C_KERN_002},
-    {"__syncwarp", GP_R_C_KERN_002},
-    {"CUDAGuard", GP_R_C_ATEN_001},
-    {"OptionalCUDAGuard", GP_R_C_ATEN_001},
-    {"CUDAStreamGuard", GP_R_C_ATEN_001},
-    {"CUDAStream", GP_R_C_ATEN_001},
-    {"kCUDA", GP_R_C_ATEN_001},
-    {"cublasLtHandle_t", GP_R_C_LIB_001},
-    {"CUdeviceptr", GP_R_C_DRV_001},
+    C_WORD("__global__", GP_R_C_KERN_001),
+    C_WORD("__device__", GP_R_C_KERN_001),
+    C_WORD("__shared__", GP_R_C_KERN_001),
+    C_WORD("__constant__", GP_R_C_KERN_001),
+    C_WORD("__managed__", GP_R_C_KERN_001),
+    C_WORD("__launch_bounds__", GP_R_C_KERN_001),
+    C_WORD("__ballot_sync", GP_R_C_KERN_002),
+    C_WORD("__activemask", GP_R_C_KERN_002),
+    C_WORD("__any_sync", GP_R_C_KERN_002),
+    C_WORD("__all_sync", GP_R_C_KERN_002),
+    C_WORD("__match_any_sync", GP_R_C_KERN_002),
+    C_WORD("__syncwarp", GP_R_C_KERN_002),
+    C_WORD("CUDAGuard", GP_R_C_ATEN_001),
+    C_WORD("OptionalCUDAGuard", GP_R_C_ATEN_001),
+    C_WORD("CUDAStreamGuard", GP_R_C_ATEN_001),
+    C_WORD("CUDAStream", GP_R_C_ATEN_001),
+    C_WORD("kCUDA", GP_R_C_ATEN_001),
+    C_WORD("cublasLtHandle_t", GP_R_C_LIB_001),
+    C_WORD("CUdeviceptr", GP_R_C_DRV_001),
 };
 
 static bool family_next_ok(char cls, const char *w, size_t k, size_t pl)
@@ -71,9 +83,9 @@ static int ident_rule(const char *w, size_t k)
     /* every table entry starts with one of these: most identifiers stop here */
     if (k < 4 || !strchr("cCnN_gk", w[0])) return -1;
     for (size_t i = 0; i < sizeof exact / sizeof exact[0]; i++)
-        if (strlen(exact[i].word) == k && memcmp(exact[i].word, w, k) == 0) return exact[i].rule;
+        if (exact[i].len == k && memcmp(exact[i].word, w, k) == 0) return exact[i].rule;
     for (size_t i = 0; i < sizeof families / sizeof families[0]; i++) {
-        size_t pl = strlen(families[i].prefix);
+        size_t pl = families[i].len;
         if (k >= pl && memcmp(w, families[i].prefix, pl) == 0 &&
             family_next_ok(families[i].next, w, k, pl))
             return families[i].rule;

@@ -295,9 +295,9 @@ void gp_audit_scan_conda(gp_audit_source *s, gp_audit_result *r)
         if (p >= e) continue;
         if (indent == 0 && d[p] != '-') {
             size_t kl = e - p;
-            key = kl >= 9 && memcmp(d + p, "channels:", 9) == 0 ? K_CHANNELS
+            key = kl >= 9 && memcmp(d + p, "channels:", 9) == 0         ? K_CHANNELS
                   : kl >= 13 && memcmp(d + p, "dependencies:", 13) == 0 ? K_DEPS
-                                                                         : K_OTHER;
+                                                                        : K_OTHER;
             pip_indent = -1;
             continue;
         }

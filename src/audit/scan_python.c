@@ -77,7 +77,7 @@ static bool tok_is(py_scan *ps, size_t i, gp_py_kind k, const char *w, size_t n)
 }
 
 /* Token tests against string literals (lengths known at compile time). */
-#define is_op(ps, i, w) tok_is(ps, i, GP_PY_OP, w, sizeof(w) - 1)
+#define is_op(ps, i, w)   tok_is(ps, i, GP_PY_OP, w, sizeof(w) - 1)
 #define is_name(ps, i, w) tok_is(ps, i, GP_PY_NAME, w, sizeof(w) - 1)
 #define body_is(ps, i, w) body_is_n(ps, i, w, sizeof(w) - 1)
 
@@ -550,12 +550,21 @@ static void close_paren(py_scan *ps, bool guarded)
 
 /* ---- one logical line --------------------------------------------------------------------- */
 
-static bool tok_in(py_scan *ps, size_t i, const char *const *words, size_t n)
-{
-    for (size_t k = 0; k < n; k++) {
-        size_t l = strlen(words[k]);
-        if (ps->t[i].len == l && memcmp(tx(ps, i), words[k], l) == 0) return true;
+typedef struct py_word {
+    const char *w;
+    size_t n;
+} py_word;
+
+#define PY_WORD(s)                                                                                 \
+    {                                                                                              \
+        s, sizeof(s) - 1                                                                           \
     }
+
+static bool tok_in(py_scan *ps, size_t i, const py_word *words, size_t n)
+{
+    size_t len = ps->t[i].len;
+    for (size_t k = 0; k < n; k++)
+        if (len == words[k].n && memcmp(tx(ps, i), words[k].w, len) == 0) return true;
     return false;
 }
 
@@ -570,8 +579,9 @@ static bool is_alias(py_scan *ps, size_t i)
 /* Can the chain NAME(.NAME)* at [i, j] match a rule? Saves building most names. */
 static bool chain_interesting(py_scan *ps, size_t i, size_t j, bool has_base)
 {
-    static const char *const lasts[] = {"cuda", "double", "pin_memory", "CUDAGraph",
-                                        "CUDAExtension", "CUDA_HOME"};
+    static const py_word lasts[] = {PY_WORD("cuda"),          PY_WORD("double"),
+                                    PY_WORD("pin_memory"),    PY_WORD("CUDAGraph"),
+                                    PY_WORD("CUDAExtension"), PY_WORD("CUDA_HOME")};
     if (tok_in(ps, j, lasts, sizeof lasts / sizeof lasts[0])) return true;
     if (has_base) return false;
     return is_name(ps, i, "torch") || is_name(ps, i, "triton") || is_alias(ps, i);
@@ -580,10 +590,11 @@ static bool chain_interesting(py_scan *ps, size_t i, size_t j, bool has_base)
 /* Is the callee whose last NAME is token i one whose arguments some rule looks at? */
 static bool callee_interesting(py_scan *ps, size_t i)
 {
-    static const char *const names[] = {
-        "to",   "device",     "init_process_group", "new_group", "DistributedDataParallel",
-        "DDP",  "FSDP",       "FullyShardedDataParallel",        "load_inline",
-        "load", "DataLoader"};
+    static const py_word names[] = {
+        PY_WORD("to"),          PY_WORD("device"),    PY_WORD("init_process_group"),
+        PY_WORD("new_group"),   PY_WORD("DDP"),       PY_WORD("DistributedDataParallel"),
+        PY_WORD("FSDP"),        PY_WORD("load"),      PY_WORD("FullyShardedDataParallel"),
+        PY_WORD("load_inline"), PY_WORD("DataLoader")};
     return tok_in(ps, i, names, sizeof names / sizeof names[0]);
 }
 
@@ -633,7 +644,8 @@ static void scan_tokens(py_scan *ps, size_t from, bool guarded)
         }
         bool has_base = i > 0 && is_op(ps, i - 1, ".");
         size_t j = i;
-        while (j + 2 < ps->nt && is_op(ps, j + 1, ".") && ps->t[j + 2].kind == GP_PY_NAME) j += 2;
+        while (j + 2 < ps->nt && is_op(ps, j + 1, ".") && ps->t[j + 2].kind == GP_PY_NAME)
+            j += 2;
         chain_start = i;
         if (chain_interesting(ps, i, j, has_base)) {
             char buf[PY_NAME_MAX];

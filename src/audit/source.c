@@ -40,8 +40,16 @@ static void snip_append(gp_strbuf *sb, const unsigned char *p, size_t n)
     size_t i = 0;
     while (i < n) {
         unsigned c = p[i];
+        if (c >= 0x20 && c < 0x7f) { /* a run of printable ASCII in one append */
+            size_t j = i + 1;
+            while (j < n && p[j] >= 0x20 && p[j] < 0x7f)
+                j++;
+            gp_strbuf_append(sb, (const char *)p + i, j - i);
+            i = j;
+            continue;
+        }
         if (c < 0x80) {
-            gp_strbuf_putc(sb, (c < 0x20 || c == 0x7f) ? ' ' : (char)c);
+            gp_strbuf_putc(sb, ' ');
             i++;
             continue;
         }
@@ -148,11 +156,13 @@ void gp_audit_note_comment(gp_audit_result *r, const char *text, size_t len, uin
     static const char key[] = "gpuport: ignore";
     if (len < sizeof key - 1) return;
     const char *p = NULL;
-    for (size_t i = 0; i + sizeof key - 1 <= len; i++)
-        if (text[i] == 'g' && memcmp(text + i, key, sizeof key - 1) == 0) {
-            p = text + i + sizeof key - 1;
+    for (const char *q = text; (q = memchr(q, 'g', len - (size_t)(q - text))) != NULL; q++) {
+        if ((size_t)(text + len - q) < sizeof key - 1) break;
+        if (memcmp(q, key, sizeof key - 1) == 0) {
+            p = q + sizeof key - 1;
             break;
         }
+    }
     if (!p) return;
     if (r->nsup == r->capsup) {
         size_t nc = r->capsup ? r->capsup * 2 : 4;
