@@ -74,7 +74,8 @@ static void load_gitignore(walk_frame *f)
     free(p);
     if (!text) return;
     size_t cap = 0;
-    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+    char *save = NULL;
+    for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
         size_t n = strlen(line);
         while (n > 0 && (line[n - 1] == '\r' || line[n - 1] == ' '))
             line[--n] = '\0';
