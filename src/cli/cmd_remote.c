@@ -317,8 +317,9 @@ static int remote_doctor(int argc, char **argv)
     if (!e) rc = GP_EXIT_USAGE;
     else rc = remote_connect(&s, e);
     cJSON *local = NULL, *remote = NULL;
+    if (rc == 0)
+        remote = doctor_remote(&s, remote_home_relative(e->gpuport ? e->gpuport : "gpuport"), &rc);
     if (rc == 0) local = doctor_local(s.rundir, &rc);
-    if (rc == 0) remote = doctor_remote(&s, remote_home_relative(e->gpuport ? e->gpuport : "gpuport"), &rc);
     if (rc == 0) {
         cJSON *diff = gp_remote_doctor_diff(local, remote);
         if (json) {
