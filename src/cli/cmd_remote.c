@@ -36,7 +36,8 @@ static const char remote_usage[] =
     "and compares outputs with `gpuport compare`. ssh settings (keys, ports, jump hosts) stay in\n"
     "~/.ssh/config; ssh runs in BatchMode, so key login must work ('ssh TARGET true').\n"
     "\n"
-    "  --path DIR        folder on the remote side (default: gpuport/<work tree name> in the home)\n"
+    "  --path DIR        folder on the remote side (default: gpuport/<work tree name> in the "
+    "home)\n"
     "  --gpuport PATH    the gpuport program there (default: gpuport on the remote PATH)\n"
     "  --replace         add: replace a target of the same name\n"
     "  --sync            run: sync the work tree first\n"
@@ -79,11 +80,15 @@ static const gp_remote_entry *remote_lookup(remote_ctx *c, const char *name)
     const gp_remote_entry *e = gp_remote_config_find(&c->cfg, name);
     if (!e) {
         if (c->cfg.count == 0)
-            gp_cli_input_error(CMD, "unknown target '%s': no targets yet; add one with "
-                                    "'gpuport remote add %s SSH_TARGET'", name, name);
+            gp_cli_input_error(CMD,
+                               "unknown target '%s': no targets yet; add one with "
+                               "'gpuport remote add %s SSH_TARGET'",
+                               name, name);
         else
-            gp_cli_input_error(CMD, "unknown target '%s': see 'gpuport remote list', or add it "
-                                    "with 'gpuport remote add %s SSH_TARGET'", name, name);
+            gp_cli_input_error(CMD,
+                               "unknown target '%s': see 'gpuport remote list', or add it "
+                               "with 'gpuport remote add %s SSH_TARGET'",
+                               name, name);
     }
     return e;
 }
@@ -112,10 +117,14 @@ static int remote_add(int argc, char **argv)
     bool replace = false;
     int ch;
     while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-        if (ch == 'p') e.path = optarg;
-        else if (ch == 'g') e.gpuport = optarg;
-        else if (ch == 'r') replace = true;
-        else return gp_cli_usage_error(CMD, "add: unknown option");
+        if (ch == 'p')
+            e.path = optarg;
+        else if (ch == 'g')
+            e.gpuport = optarg;
+        else if (ch == 'r')
+            replace = true;
+        else
+            return gp_cli_usage_error(CMD, "add: unknown option");
     }
     if (argc - optind != 2) return gp_cli_usage_error(CMD, "add needs NAME and SSH_TARGET");
     e.name = argv[optind];
@@ -133,8 +142,10 @@ static int remote_add(int argc, char **argv)
     if (rc) return rc;
     char err[1024];
     if (gp_remote_config_find(&c.cfg, e.name) && !replace) {
-        rc = gp_cli_input_error(CMD, "a target named '%s' exists already: remove it first or add "
-                                     "--replace", e.name);
+        rc = gp_cli_input_error(CMD,
+                                "a target named '%s' exists already: remove it first or add "
+                                "--replace",
+                                e.name);
     } else {
         gp_remote_config_remove(&c.cfg, e.name);
         if (gp_remote_config_add(&c.cfg, &e) != 0)
@@ -154,8 +165,10 @@ static int remote_list(int argc, char **argv)
     bool json = false;
     int ch;
     while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-        if (ch == 'j') json = true;
-        else return gp_cli_usage_error(CMD, "list: unknown option");
+        if (ch == 'j')
+            json = true;
+        else
+            return gp_cli_usage_error(CMD, "list: unknown option");
     }
     if (optind < argc) return gp_cli_usage_error(CMD, "list takes no arguments");
     remote_ctx c;
@@ -172,8 +185,10 @@ static int remote_list(int argc, char **argv)
             cJSON *x = cJSON_CreateObject();
             cJSON_AddStringToObject(x, "name", e->name);
             cJSON_AddStringToObject(x, "target", e->target);
-            if (e->path) cJSON_AddStringToObject(x, "path", e->path);
-            else cJSON_AddNullToObject(x, "path");
+            if (e->path)
+                cJSON_AddStringToObject(x, "path", e->path);
+            else
+                cJSON_AddNullToObject(x, "path");
             cJSON_AddStringToObject(x, "gpuport", e->gpuport ? e->gpuport : "gpuport");
             cJSON_AddItemToArray(arr, x);
         }
@@ -204,7 +219,8 @@ static int remote_remove(int argc, char **argv)
     if (rc) return rc;
     char err[1024];
     const char *name = argv[optind];
-    if (!remote_lookup(&c, name)) rc = GP_EXIT_USAGE;
+    if (!remote_lookup(&c, name))
+        rc = GP_EXIT_USAGE;
     else if (gp_remote_config_remove(&c.cfg, name),
              gp_remote_config_save(c.file, &c.cfg, err, sizeof err) != 0)
         rc = gp_cli_input_error(CMD, "%s", err);
@@ -251,8 +267,10 @@ static cJSON *doctor_local(const char *tmpdir, int *rc)
     cJSON *j = NULL;
     const char *problem = NULL;
     char err[512];
-    if (unknown) *rc = gp_cli_input_error(CMD, "doctor: this gpuport has no `doctor`");
-    else if (code < 0) *rc = gp_cli_internal_error(CMD, "doctor: %s", why);
+    if (unknown)
+        *rc = gp_cli_input_error(CMD, "doctor: this gpuport has no `doctor`");
+    else if (code < 0)
+        *rc = gp_cli_internal_error(CMD, "doctor: %s", why);
     else if (code > 1)
         *rc = gp_cli_input_error(CMD, "doctor: `gpuport doctor --json` exited %d here", code);
     else if (!(j = gp_json_parse("gpuport doctor --json (here)", out, len, err, sizeof err)))
@@ -276,14 +294,17 @@ static cJSON *doctor_remote(gp_ssh *s, const char *gpuport, int *rc)
     const char *problem = NULL;
     if (code == 127)
         *rc = gp_cli_input_error(
-            CMD, "gpuport is not installed on %s (no '%s' on the PATH of a non-interactive ssh "
-                 "shell): build and install it there (scripts/build.sh, then put build/gpuport "
-                 "on the PATH), or give its path with 'gpuport remote add %s %s --gpuport PATH "
-                 "--replace'", s->name, gpuport, s->name, s->target);
+            CMD,
+            "gpuport is not installed on %s (no '%s' on the PATH of a non-interactive ssh "
+            "shell): build and install it there (scripts/build.sh, then put build/gpuport "
+            "on the PATH), or give its path with 'gpuport remote add %s %s --gpuport PATH "
+            "--replace'",
+            s->name, gpuport, s->name, s->target);
     else if (code == 2 && eout && strstr(eout, "unknown command"))
-        *rc = gp_cli_input_error(CMD, "the gpuport on %s has no `doctor`: update it there",
-                                 s->name);
-    else if (code < 0) *rc = gp_cli_internal_error(CMD, "%s", why);
+        *rc =
+            gp_cli_input_error(CMD, "the gpuport on %s has no `doctor`: update it there", s->name);
+    else if (code < 0)
+        *rc = gp_cli_internal_error(CMD, "%s", why);
     else if (code == 255 && !gp_ssh_alive(s))
         *rc = gp_cli_input_error(CMD, "connection to %s lost", s->name), *rc = GP_EXIT_INTERNAL;
     else if (code > 1)
@@ -305,8 +326,10 @@ static int remote_doctor(int argc, char **argv)
     bool json = false;
     int ch;
     while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-        if (ch == 'j') json = true;
-        else return gp_cli_usage_error(CMD, "doctor: unknown option");
+        if (ch == 'j')
+            json = true;
+        else
+            return gp_cli_usage_error(CMD, "doctor: unknown option");
     }
     if (argc - optind != 1) return gp_cli_usage_error(CMD, "doctor needs NAME");
     remote_ctx c;
@@ -314,8 +337,10 @@ static int remote_doctor(int argc, char **argv)
     if (rc) return rc;
     const gp_remote_entry *e = remote_lookup(&c, argv[optind]);
     gp_ssh s = {0};
-    if (!e) rc = GP_EXIT_USAGE;
-    else rc = remote_connect(&s, e);
+    if (!e)
+        rc = GP_EXIT_USAGE;
+    else
+        rc = remote_connect(&s, e);
     cJSON *local = NULL, *remote = NULL;
     if (rc == 0)
         remote = doctor_remote(&s, remote_home_relative(e->gpuport ? e->gpuport : "gpuport"), &rc);
@@ -331,7 +356,8 @@ static int remote_doctor(int argc, char **argv)
             cJSON_AddItemToObject(o, "local", cJSON_Duplicate(local, 1));
             cJSON_AddItemToObject(o, "remote", cJSON_Duplicate(remote, 1));
             cJSON_AddItemToObject(o, "differences", diff);
-            if (gp_json_print(stdout, o) != 0) rc = gp_cli_internal_error(CMD, "cannot render JSON");
+            if (gp_json_print(stdout, o) != 0)
+                rc = gp_cli_internal_error(CMD, "cannot render JSON");
             cJSON_Delete(o);
         } else {
             gp_remote_doctor_print(stdout, e->name, local, remote, diff);
@@ -366,15 +392,21 @@ static int run_parse(int argc, char **argv, run_opts *o)
     o->local_run = true;
     int ch;
     while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-        if (ch == 's') o->sync = true;
-        else if (ch == 'F') o->force = true;
-        else if (ch == 'n') o->local_run = false;
-        else if (ch == 'c') o->compare = optarg;
+        if (ch == 's')
+            o->sync = true;
+        else if (ch == 'F')
+            o->force = true;
+        else if (ch == 'n')
+            o->local_run = false;
+        else if (ch == 'c')
+            o->compare = optarg;
         else if (ch == 'f' || ch == 'e') {
             const char *v = optarg;
             if (ch == 'f' && !gp_worktree_path_safe(v))
-                return gp_cli_usage_error(CMD, "--fetch '%s': a pattern is relative to the "
-                                               "remote folder and cannot use '..'", v);
+                return gp_cli_usage_error(CMD,
+                                          "--fetch '%s': a pattern is relative to the "
+                                          "remote folder and cannot use '..'",
+                                          v);
             if (ch == 'e') {
                 size_t n = strcspn(v, "=");
                 bool ok = n > 0 && !(v[0] >= '0' && v[0] <= '9');
@@ -387,8 +419,10 @@ static int run_parse(int argc, char **argv, run_opts *o)
                 if (!v[n]) {
                     const char *val = getenv(v);
                     if (!val)
-                        return gp_cli_usage_error(CMD, "--env %s: %s is not set here (give "
-                                                       "--env %s=VALUE)", v, v, v);
+                        return gp_cli_usage_error(CMD,
+                                                  "--env %s: %s is not set here (give "
+                                                  "--env %s=VALUE)",
+                                                  v, v, v);
                     gp_argv_pushf(&o->env, "%s=%s", v, val);
                     continue;
                 }
@@ -398,8 +432,10 @@ static int run_parse(int argc, char **argv, run_opts *o)
             return gp_cli_usage_error(CMD, "run: unknown option");
     }
     if (o->compare && !gp_worktree_path_safe(o->compare))
-        return gp_cli_usage_error(CMD, "--compare '%s': a pattern is relative to the current "
-                                       "folder and cannot use '..'", o->compare);
+        return gp_cli_usage_error(CMD,
+                                  "--compare '%s': a pattern is relative to the current "
+                                  "folder and cannot use '..'",
+                                  o->compare);
     if (o->compare) gp_argv_push(&o->fetch, o->compare);
     if (!o->compare && !o->local_run)
         return gp_cli_usage_error(CMD, "--no-local-run goes with --compare");
@@ -430,9 +466,11 @@ static int run_local(char **cmd, const run_opts *o)
 static void run_report_code(const char *name, int code)
 {
     if (code == 127)
-        fprintf(stderr, "gpuport %s: the command exited 127 on %s: it (or a program it starts) "
-                        "was not found there; install it or give its full path (a non-interactive "
-                        "ssh shell may have a shorter PATH than a login)\n", CMD, name);
+        fprintf(stderr,
+                "gpuport %s: the command exited 127 on %s: it (or a program it starts) "
+                "was not found there; install it or give its full path (a non-interactive "
+                "ssh shell may have a shorter PATH than a login)\n",
+                CMD, name);
     else if (code != 0)
         fprintf(stderr, "gpuport %s: the command exited %d on %s\n", CMD, code, name);
 }
@@ -444,8 +482,8 @@ static int run_after(gp_ssh *s, const gp_remote_entry *e, const gp_worktree *wt,
     char msg[2048];
     gp_strbuf root = GP_STRBUF_INIT;
     gp_strbuf_printf(&root, "%s/remote/%s", wt->root, e->name);
-    gp_remote_fetch_job job = {dir, wt->prefix, o->fetch.v, o->fetch.n, o->force,
-                               gp_strbuf_cstr(&root)};
+    gp_remote_fetch_job job = {dir,        wt->prefix, o->fetch.v,
+                               o->fetch.n, o->force,   gp_strbuf_cstr(&root)};
     size_t n = 0;
     int rc = gp_remote_fetch(s, &job, &n, msg, sizeof msg);
     if (rc != 0) fprintf(stderr, "gpuport %s: %s\n", CMD, msg);
@@ -466,13 +504,15 @@ static int run_after(gp_ssh *s, const gp_remote_entry *e, const gp_worktree *wt,
     return rc;
 }
 
-static int run_steps(gp_ssh *s, const gp_remote_entry *e, const gp_worktree *wt,
-                     const run_opts *o, char **cmd)
+static int run_steps(gp_ssh *s, const gp_remote_entry *e, const gp_worktree *wt, const run_opts *o,
+                     char **cmd)
 {
     char msg[2048];
     gp_strbuf dirb = GP_STRBUF_INIT;
-    if (e->path) gp_strbuf_puts(&dirb, remote_home_relative(e->path));
-    else gp_strbuf_printf(&dirb, "gpuport/%s", wt->name);
+    if (e->path)
+        gp_strbuf_puts(&dirb, remote_home_relative(e->path));
+    else
+        gp_strbuf_printf(&dirb, "gpuport/%s", wt->name);
     const char *dir = gp_strbuf_cstr(&dirb);
     int rc = 0;
     if (o->sync && (rc = gp_remote_sync(s, wt, dir, msg, sizeof msg)) != 0) {
@@ -490,7 +530,8 @@ static int run_steps(gp_ssh *s, const gp_remote_entry *e, const gp_worktree *wt,
     run_report_code(e->name, code);
     if (o->compare && o->local_run && code == 0) {
         int lc = run_local(cmd, o);
-        if (gp_proc_interrupted()) code = 128 + gp_proc_interrupted();
+        if (gp_proc_interrupted())
+            code = 128 + gp_proc_interrupted();
         else if (lc != 0) {
             fprintf(stderr, "gpuport %s: the command exited %d here; compare skipped\n", CMD, lc);
             code = lc;
@@ -560,16 +601,18 @@ static int remote_main(int argc, char **argv)
     static const struct {
         const char *name;
         int (*fn)(int, char **);
-    } subs[] = {{"add", remote_add},       {"list", remote_list}, {"remove", remote_remove},
-                {"doctor", remote_doctor}, {"run", remote_run_cmd}};
+    } subs[] = {{"add", remote_add},
+                {"list", remote_list},
+                {"remove", remote_remove},
+                {"doctor", remote_doctor},
+                {"run", remote_run_cmd}};
     for (size_t i = 0; i < sizeof subs / sizeof *subs; i++) {
         if (strcmp(argv[1], subs[i].name) == 0) {
             gp_cli_getopt_reset();
             return subs[i].fn(argc - 1, argv + 1);
         }
     }
-    return gp_cli_usage_error(CMD, "unknown action '%s' (add, list, remove, doctor, run)",
-                              argv[1]);
+    return gp_cli_usage_error(CMD, "unknown action '%s' (add, list, remove, doctor, run)", argv[1]);
 }
 
 const gp_command gp_cmd_remote = {

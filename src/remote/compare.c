@@ -14,7 +14,8 @@
 static void compare_chomp(char *e)
 {
     size_t n = e ? strlen(e) : 0;
-    while (n && (e[n - 1] == '\n' || e[n - 1] == '\r')) e[--n] = '\0';
+    while (n && (e[n - 1] == '\n' || e[n - 1] == '\r'))
+        e[--n] = '\0';
 }
 
 /* 0 same, 1 differ, 2 compare unavailable (msg), 3 compare could not judge (msg). */
@@ -37,8 +38,7 @@ static int compare_pair(const char *tmpdir, const char *a, const char *b, char *
         if (out && *out) fputs(out, stdout);
         rc = code;
     } else {
-        snprintf(msg, msglen, "gpuport compare %s %s exited %d: %s", a, b, code,
-                 eout ? eout : "");
+        snprintf(msg, msglen, "gpuport compare %s %s exited %d: %s", a, b, code, eout ? eout : "");
         rc = 3;
     }
     free(out);
@@ -70,9 +70,12 @@ int gp_remote_compare(const char *tmpdir, const char *glob_pat, const char *fetc
             missing++;
         } else {
             int c = compare_pair(tmpdir, local, remote, msg, msglen);
-            if (c == 0) same++;
-            else if (c == 1) differ++;
-            else if (c == 2) rc = 2;
+            if (c == 0)
+                same++;
+            else if (c == 1)
+                differ++;
+            else if (c == 2)
+                rc = 2;
             else {
                 fprintf(stderr, "gpuport remote: %s\n", msg);
                 failed++;
@@ -83,10 +86,12 @@ int gp_remote_compare(const char *tmpdir, const char *glob_pat, const char *fetc
     size_t total = g.gl_pathc;
     globfree(&g);
     if (rc == 2) return 2;
-    const char *col = gp_term_color(stdout, differ + missing + failed ? GP_COLOR_RED : GP_COLOR_GREEN);
+    const char *col =
+        gp_term_color(stdout, differ + missing + failed ? GP_COLOR_RED : GP_COLOR_GREEN);
     const char *z = gp_term_color(stdout, GP_COLOR_RESET);
     if (differ + missing + failed == 0) {
-        printf("%sverdict: same — all %zu pairs agree between here and %s%s\n", col, total, name, z);
+        printf("%sverdict: same — all %zu pairs agree between here and %s%s\n", col, total, name,
+               z);
         return 0;
     }
     printf("%sverdict: different — %zu of %zu pairs differ, %zu lack a file from %s, %zu could "

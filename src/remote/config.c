@@ -41,7 +41,8 @@ const char *gp_remote_target_check(const char *target)
     if (target[0] == '-') return "the ssh destination cannot start with '-'";
     if (strlen(target) > 1024) return "the ssh destination is longer than 1024 characters";
     for (const unsigned char *p = (const unsigned char *)target; *p; p++)
-        if (*p <= 0x20 || *p == 0x7f) return "the ssh destination cannot hold spaces or control characters";
+        if (*p <= 0x20 || *p == 0x7f)
+            return "the ssh destination cannot hold spaces or control characters";
     return NULL;
 }
 
@@ -93,7 +94,8 @@ static void entry_free(gp_remote_entry *e)
 
 void gp_remote_config_free(gp_remote_config *cfg)
 {
-    for (size_t i = 0; i < cfg->count; i++) entry_free(&cfg->items[i]);
+    for (size_t i = 0; i < cfg->count; i++)
+        entry_free(&cfg->items[i]);
     free(cfg->items);
     cfg->items = NULL;
     cfg->count = 0;
@@ -153,8 +155,9 @@ static int parse_entry(const char *name, size_t idx, const cJSON *o, gp_remote_c
                        char *err, size_t errlen)
 {
     const char *n, *t, *p, *g;
-    if (!cJSON_IsObject(o) || member_str(o, "name", true, &n) || member_str(o, "target", true, &t) ||
-        member_str(o, "path", false, &p) || member_str(o, "gpuport", false, &g)) {
+    if (!cJSON_IsObject(o) || member_str(o, "name", true, &n) ||
+        member_str(o, "target", true, &t) || member_str(o, "path", false, &p) ||
+        member_str(o, "gpuport", false, &g)) {
         snprintf(err, errlen,
                  "%s: remotes[%zu] must be an object with string \"name\" and \"target\" (and "
                  "optional string \"path\", \"gpuport\")",
@@ -244,8 +247,7 @@ static cJSON *config_to_json(const gp_remote_config *cfg)
     return j;
 }
 
-int gp_remote_config_save(const char *file, const gp_remote_config *cfg, char *err,
-                          size_t errlen)
+int gp_remote_config_save(const char *file, const gp_remote_config *cfg, char *err, size_t errlen)
 {
     char *dir = strdup(file);
     char *slash = dir ? strrchr(dir, '/') : NULL;

@@ -35,8 +35,7 @@ int gp_remote_config_parse(const char *name, const char *text, size_t len, gp_re
 /* Reads `file` (a missing file is an empty list). 0, or -1 with "FILE: problem" in err. */
 int gp_remote_config_load(const char *file, gp_remote_config *cfg, char *err, size_t errlen);
 /* Writes the list atomically (the folder is created with mode 0700). 0 or -1. */
-int gp_remote_config_save(const char *file, const gp_remote_config *cfg, char *err,
-                          size_t errlen);
+int gp_remote_config_save(const char *file, const gp_remote_config *cfg, char *err, size_t errlen);
 void gp_remote_config_free(gp_remote_config *cfg);
 
 const gp_remote_entry *gp_remote_config_find(const gp_remote_config *cfg, const char *name);

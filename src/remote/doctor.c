@@ -166,8 +166,8 @@ void gp_remote_doctor_print(FILE *f, const char *name, const cJSON *local, const
         return;
     }
     const char *y = gp_term_color(f, GP_COLOR_YELLOW);
-    fprintf(f, "\n%s%d difference%s that matter%s:%s\n", y, n, n == 1 ? "" : "s",
-            n == 1 ? "s" : "", z);
+    fprintf(f, "\n%s%d difference%s that matter%s:%s\n", y, n, n == 1 ? "" : "s", n == 1 ? "s" : "",
+            z);
     const cJSON *d;
     cJSON_ArrayForEach(d, diff)
     {

@@ -46,7 +46,8 @@ long gp_remote_fetch_parse(const char *text, size_t len, gp_strbuf *out, char *b
             free(v);
             return -1;
         }
-        while (n > 2 && p[0] == '.' && p[1] == '/') p += 2, n -= 2;
+        while (n > 2 && p[0] == '.' && p[1] == '/')
+            p += 2, n -= 2;
         if (!gp_worktree_path_safe(p)) {
             snprintf(bad, badlen, "%.*s", (int)(n > 200 ? 200 : n), p);
             for (char *c = bad; *c; c++)
@@ -94,7 +95,8 @@ static int fetch_lost_or(gp_ssh *s, int code, const char *what, const char *deta
 static void fetch_chomp(char *e)
 {
     size_t n = e ? strlen(e) : 0;
-    while (n && (e[n - 1] == '\n' || e[n - 1] == '\r')) e[--n] = '\0';
+    while (n && (e[n - 1] == '\n' || e[n - 1] == '\r'))
+        e[--n] = '\0';
 }
 
 /* Lists what matched on the remote side into `files`. */
@@ -104,7 +106,8 @@ static int fetch_list(gp_ssh *s, const gp_remote_fetch_job *job, gp_strbuf *file
     gp_argv a = {0};
     gp_argv_push(&a, job->dir);
     gp_argv_push(&a, job->prefix);
-    for (size_t i = 0; i < job->n_globs; i++) gp_argv_push(&a, job->globs[i]);
+    for (size_t i = 0; i < job->n_globs; i++)
+        gp_argv_push(&a, job->globs[i]);
     char *out = NULL, *eout = NULL, why[512];
     size_t len = 0;
     int code = a.failed ? -1
@@ -200,8 +203,7 @@ static int fetch_copy(gp_ssh *s, const gp_remote_fetch_job *job, const char *des
     return rc;
 }
 
-int gp_remote_fetch(gp_ssh *s, const gp_remote_fetch_job *job, size_t *n, char *msg,
-                    size_t msglen)
+int gp_remote_fetch(gp_ssh *s, const gp_remote_fetch_job *job, size_t *n, char *msg, size_t msglen)
 {
     *n = 0;
     gp_strbuf files = GP_STRBUF_INIT;
@@ -226,8 +228,8 @@ int gp_remote_fetch(gp_ssh *s, const gp_remote_fetch_job *job, size_t *n, char *
         gp_term_progress_done();
         if (rc == 0) {
             *n = (size_t)count;
-            fprintf(stderr, "gpuport remote: fetched %ld files from %s into %s\n", count,
-                    s->name, dest);
+            fprintf(stderr, "gpuport remote: fetched %ld files from %s into %s\n", count, s->name,
+                    dest);
         }
     }
     free(dest);
@@ -245,8 +247,10 @@ static void freeze_write(const char *local_root, const char *file, const char *t
 {
     char *p = gp_path_join(local_root, file), err[512];
     if (p && !force && gp_path_exists(p))
-        fprintf(stderr, "gpuport remote: freeze manifest of %s not recorded: %s exists already "
-                        "(use --force to replace it)\n", who, p);
+        fprintf(stderr,
+                "gpuport remote: freeze manifest of %s not recorded: %s exists already "
+                "(use --force to replace it)\n",
+                who, p);
     else if (p && gp_write_file_atomic(p, text, len, err, sizeof err) == 0)
         fprintf(stderr, "gpuport remote: recorded the freeze manifest of %s in %s\n", who, p);
     else
@@ -269,8 +273,10 @@ static int freeze_local(const char *tmpdir, const char *local_root, bool force)
     else if (code < 0)
         fprintf(stderr, "gpuport remote: freeze manifest not recorded: %s\n", why);
     else if (code != 0)
-        fprintf(stderr, "gpuport remote: freeze manifest not recorded: `gpuport freeze` exited %d: "
-                        "%s\n", code, eout ? eout : "");
+        fprintf(stderr,
+                "gpuport remote: freeze manifest not recorded: `gpuport freeze` exited %d: "
+                "%s\n",
+                code, eout ? eout : "");
     else {
         freeze_write(local_root, "gpuport-freeze.local.json", out, len, "this machine", force);
         ok = 1;
@@ -291,18 +297,23 @@ static int freeze_remote(gp_ssh *s, const char *gpuport, const char *dir, const 
                              sizeof why);
     fetch_chomp(eout);
     if (code == 127)
-        fprintf(stderr, "gpuport remote: freeze manifest of %s not recorded: gpuport is not "
-                        "installed there (no '%s' on its PATH); install it there or set its path "
-                        "with 'gpuport remote add %s TARGET --gpuport PATH'\n",
+        fprintf(stderr,
+                "gpuport remote: freeze manifest of %s not recorded: gpuport is not "
+                "installed there (no '%s' on its PATH); install it there or set its path "
+                "with 'gpuport remote add %s TARGET --gpuport PATH'\n",
                 s->name, gpuport, s->name);
     else if (code == 2 && eout && strstr(eout, "unknown command"))
-        fprintf(stderr, "gpuport remote: freeze manifest of %s not recorded: the gpuport there "
-                        "has no `freeze`\n", s->name);
+        fprintf(stderr,
+                "gpuport remote: freeze manifest of %s not recorded: the gpuport there "
+                "has no `freeze`\n",
+                s->name);
     else if (code < 0)
         fprintf(stderr, "gpuport remote: freeze manifest of %s not recorded: %s\n", s->name, why);
     else if (code != 0)
-        fprintf(stderr, "gpuport remote: freeze manifest of %s not recorded: `gpuport freeze` "
-                        "exited %d there: %s\n", s->name, code, eout ? eout : "");
+        fprintf(stderr,
+                "gpuport remote: freeze manifest of %s not recorded: `gpuport freeze` "
+                "exited %d there: %s\n",
+                s->name, code, eout ? eout : "");
     else {
         freeze_write(local_root, "gpuport-freeze.remote.json", out, len, s->name, force);
         ok = 1;
@@ -312,8 +323,8 @@ static int freeze_remote(gp_ssh *s, const char *gpuport, const char *dir, const 
     return ok;
 }
 
-int gp_remote_freeze(gp_ssh *s, const char *remote_gpuport, const char *dir,
-                     const char *local_root, bool force)
+int gp_remote_freeze(gp_ssh *s, const char *remote_gpuport, const char *dir, const char *local_root,
+                     bool force)
 {
     if (gp_mkdir_p(local_root, 0755) != 0) {
         fprintf(stderr, "gpuport remote: freeze manifests not recorded: %s: %s\n", local_root,

@@ -51,14 +51,17 @@ void gp_argv_pushf(gp_argv *a, const char *fmt, ...)
     va_start(ap, fmt);
     gp_strbuf_vprintf(&sb, fmt, ap);
     va_end(ap);
-    if (sb.failed) a->failed = true;
-    else gp_argv_push(a, gp_strbuf_cstr(&sb));
+    if (sb.failed)
+        a->failed = true;
+    else
+        gp_argv_push(a, gp_strbuf_cstr(&sb));
     gp_strbuf_free(&sb);
 }
 
 void gp_argv_free(gp_argv *a)
 {
-    for (size_t i = 0; i < a->n; i++) free(a->v[i]);
+    for (size_t i = 0; i < a->n; i++)
+        free(a->v[i]);
     free(a->v);
     memset(a, 0, sizeof *a);
 }

@@ -25,8 +25,8 @@ void gp_argv_free(gp_argv *a);
 void gp_proc_interrupt_install(void);
 int gp_proc_interrupted(void);
 
-/* Starts argv[0] from PATH. Each fd is dup'ed onto stdin, stdout, stderr; -1 means "inherit". 0, or -1
- * with "PROGRAM: reason" in err. */
+/* Starts argv[0] from PATH. Each fd is dup'ed onto stdin, stdout, stderr; -1 means "inherit". 0, or
+ * -1 with "PROGRAM: reason" in err. */
 int gp_proc_spawn(char *const argv[], int in_fd, int out_fd, int err_fd, pid_t *pid, char *err,
                   size_t errlen);
 

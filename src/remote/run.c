@@ -37,8 +37,10 @@ char *gp_remote_run_line(const gp_remote_cmd *c)
     gp_argv_push(&a, c->dir);
     gp_argv_push(&a, c->prefix);
     gp_argv_pushf(&a, "%zu", c->n_env);
-    for (size_t i = 0; i < c->n_env; i++) gp_argv_push(&a, c->env[i]);
-    for (size_t i = 0; c->argv[i]; i++) gp_argv_push(&a, c->argv[i]);
+    for (size_t i = 0; i < c->n_env; i++)
+        gp_argv_push(&a, c->env[i]);
+    for (size_t i = 0; c->argv[i]; i++)
+        gp_argv_push(&a, c->argv[i]);
     char *line = a.failed ? NULL : gp_ssh_script_line(run_wrapper_sh, a.v);
     gp_argv_free(&a);
     return line;
@@ -83,8 +85,10 @@ int gp_remote_run(gp_ssh *s, const gp_remote_cmd *c, char *msg, size_t msglen)
     }
     /* 255 is also what ssh exits with when the link breaks; the master tells the two apart. */
     if (code == 255 && !gp_ssh_alive(s)) {
-        snprintf(msg, msglen, "connection to %s lost: the command's outcome there is unknown "
-                              "(it was stopped when the connection ended)", s->name);
+        snprintf(msg, msglen,
+                 "connection to %s lost: the command's outcome there is unknown "
+                 "(it was stopped when the connection ended)",
+                 s->name);
         return 3;
     }
     return code;

@@ -40,10 +40,12 @@ int gp_self_run(const char *tmpdir, char *const args[], size_t cap, char **out, 
     }
     gp_argv a = {0};
     gp_argv_push(&a, self);
-    for (size_t i = 0; args[i]; i++) gp_argv_push(&a, args[i]);
+    for (size_t i = 0; args[i]; i++)
+        gp_argv_push(&a, args[i]);
     free(self);
     char *e = NULL;
-    int code = a.failed ? -1 : gp_proc_capture(a.v, NULL, tmpdir, cap, out, out_len, &e, err, errlen);
+    int code =
+        a.failed ? -1 : gp_proc_capture(a.v, NULL, tmpdir, cap, out, out_len, &e, err, errlen);
     gp_argv_free(&a);
     if (code == 2 && e && strstr(e, "unknown command")) *unknown = 1;
     if (errout)

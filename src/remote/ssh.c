@@ -73,7 +73,8 @@ static const char *ssh_last_line(const char *text, char *buf, size_t len)
     while (*p) {
         const char *e = strchr(p, '\n');
         size_t n = e ? (size_t)(e - p) : strlen(p);
-        while (n && (p[n - 1] == '\r' || p[n - 1] == ' ')) n--;
+        while (n && (p[n - 1] == '\r' || p[n - 1] == ' '))
+            n--;
         if (n && strncmp(p, "Warning: Permanently added", 26) != 0) {
             if (n >= len) n = len - 1;
             memcpy(buf, p, n);
@@ -101,8 +102,7 @@ void gp_ssh_explain(const char *name, const char *target, const char *e, char *m
                  "cannot connect to %s (%s): its host key is unknown or has changed; connect once "
                  "with 'ssh %s' to check and accept the key, then retry",
                  name, target, target);
-    } else if (strstr(e, "Could not resolve hostname") ||
-               strstr(e, "Name or service not known")) {
+    } else if (strstr(e, "Could not resolve hostname") || strstr(e, "Name or service not known")) {
         snprintf(msg, msglen,
                  "cannot reach %s: the host name of '%s' does not resolve (%s); fix the name with "
                  "'gpuport remote add' or the Host entry in ~/.ssh/config",
@@ -127,8 +127,9 @@ int gp_ssh_open(gp_ssh *s, const char *name, const char *target, char *msg, size
     s->target = target;
     s->rundir = ssh_make_rundir();
     if (!s->rundir) {
-        snprintf(msg, msglen, "cannot create a private folder for the ssh control socket in "
-                              "$XDG_RUNTIME_DIR, $TMPDIR or /tmp");
+        snprintf(msg, msglen,
+                 "cannot create a private folder for the ssh control socket in "
+                 "$XDG_RUNTIME_DIR, $TMPDIR or /tmp");
         return 3;
     }
     s->control = gp_path_join(s->rundir, "cm");
@@ -176,9 +177,9 @@ static int ssh_control(gp_ssh *s, const char *op)
     gp_argv_push(&a, op);
     gp_argv_push(&a, s->target);
     char why[256];
-    int code = a.failed ? -1
-                        : gp_proc_capture(a.v, NULL, s->rundir, 4096, NULL, NULL, NULL, why,
-                                          sizeof why);
+    int code = a.failed
+                   ? -1
+                   : gp_proc_capture(a.v, NULL, s->rundir, 4096, NULL, NULL, NULL, why, sizeof why);
     gp_argv_free(&a);
     return code;
 }
@@ -215,8 +216,7 @@ char *gp_ssh_script_line(const char *script, char *const args[])
 }
 
 int gp_ssh_script(gp_ssh *s, const char *script, char *const args[], const char *in_path,
-                  size_t cap, char **out, size_t *out_len, char **errout, char *err,
-                  size_t errlen)
+                  size_t cap, char **out, size_t *out_len, char **errout, char *err, size_t errlen)
 {
     char *line = gp_ssh_script_line(script, args);
     gp_argv a = {0};

@@ -36,8 +36,7 @@ char *gp_ssh_rsync_shell(const gp_ssh *s);
  * stdin from `in_path` (NULL: nothing), capturing stdout (up to `cap`) and stderr. Returns the
  * exit code (255: ssh itself failed), or -1 with the reason in err when ssh could not start. */
 int gp_ssh_script(gp_ssh *s, const char *script, char *const args[], const char *in_path,
-                  size_t cap, char **out, size_t *out_len, char **errout, char *err,
-                  size_t errlen);
+                  size_t cap, char **out, size_t *out_len, char **errout, char *err, size_t errlen);
 /* The remote command line that runs `script` with `args` under `sh -c`, quoted for the remote
  * login shell. Heap string (free() it), NULL on ENOMEM. */
 char *gp_ssh_script_line(const char *script, char *const args[]);

@@ -81,13 +81,17 @@ static int sync_lost_or(gp_ssh *s, int code, char *msg, size_t msglen, const cha
                         const char *detail)
 {
     if (gp_proc_interrupted()) {
-        snprintf(msg, msglen, "interrupted during %s: the remote folder is marked as incompletely "
-                              "synced; run again with --sync", what);
+        snprintf(msg, msglen,
+                 "interrupted during %s: the remote folder is marked as incompletely "
+                 "synced; run again with --sync",
+                 what);
         return 128 + gp_proc_interrupted();
     }
     if (!gp_ssh_alive(s)) {
-        snprintf(msg, msglen, "connection to %s lost during %s; the remote folder is marked as "
-                              "incompletely synced: run again with --sync", s->name, what);
+        snprintf(msg, msglen,
+                 "connection to %s lost during %s; the remote folder is marked as "
+                 "incompletely synced: run again with --sync",
+                 s->name, what);
         return 3;
     }
     snprintf(msg, msglen, "%s on %s failed (exit %d): %s", what, s->name, code,
@@ -99,7 +103,8 @@ static char *sync_last_line(char *text)
 {
     if (!text) return NULL;
     size_t n = strlen(text);
-    while (n && (text[n - 1] == '\n' || text[n - 1] == '\r')) text[--n] = '\0';
+    while (n && (text[n - 1] == '\n' || text[n - 1] == '\r'))
+        text[--n] = '\0';
     char *nl = strrchr(text, '\n');
     return nl ? nl + 1 : text;
 }
@@ -111,7 +116,7 @@ static int sync_rsync(gp_ssh *s, const gp_worktree *wt, const char *dir, const c
     gp_argv a = {0};
     gp_argv_push(&a, "rsync");
     gp_argv_push(&a, "-lpt"); /* links, permissions, times; no -r: the list names every file */
-    gp_argv_push(&a, "-s"); /* names travel inside the protocol, not through a shell */
+    gp_argv_push(&a, "-s");   /* names travel inside the protocol, not through a shell */
     gp_argv_push(&a, "--from0");
     gp_argv_push(&a, "--files-from=-");
     gp_argv_push(&a, "--delete-missing-args");
@@ -126,8 +131,8 @@ static int sync_rsync(gp_ssh *s, const gp_worktree *wt, const char *dir, const c
         return 3;
     }
     char *eout = NULL, why[512];
-    int code = gp_proc_capture(a.v, list_path, s->rundir, 64 * 1024, NULL, NULL, &eout, why,
-                               sizeof why);
+    int code =
+        gp_proc_capture(a.v, list_path, s->rundir, 64 * 1024, NULL, NULL, &eout, why, sizeof why);
     gp_argv_free(&a);
     int rc = 0;
     char *last = sync_last_line(eout);
@@ -140,8 +145,9 @@ static int sync_rsync(gp_ssh *s, const gp_worktree *wt, const char *dir, const c
     } else if (code != 0 && !gp_proc_interrupted() && eout &&
                (strstr(eout, "rsync: command not found") || strstr(eout, "rsync: not found") ||
                 code == 127)) {
-        snprintf(msg, msglen, "rsync is not installed on %s: install it there (for example "
-                              "'sudo apt install rsync'); nothing was synced",
+        snprintf(msg, msglen,
+                 "rsync is not installed on %s: install it there (for example "
+                 "'sudo apt install rsync'); nothing was synced",
                  s->name);
         rc = 2;
     } else if (code != 0) {
@@ -156,8 +162,8 @@ static int sync_manifest(gp_ssh *s, const char *dir, const char *path, bool done
 {
     char *const args[] = {(char *)dir, done ? "1" : "0", NULL};
     char *eout = NULL, why[512];
-    int code = gp_ssh_script(s, sync_manifest_sh, args, path, 4096, NULL, NULL, &eout, why,
-                             sizeof why);
+    int code =
+        gp_ssh_script(s, sync_manifest_sh, args, path, 4096, NULL, NULL, &eout, why, sizeof why);
     int rc = 0;
     if (code < 0) {
         snprintf(msg, msglen, "cannot run ssh: %s", why);
@@ -175,8 +181,8 @@ static int sync_prepare(gp_ssh *s, const char *dir, char **old, size_t *old_len,
 {
     char *const args[] = {(char *)dir, NULL};
     char *eout = NULL, why[512];
-    int code = gp_ssh_script(s, sync_prepare_sh, args, NULL, SYNC_MANIFEST_CAP, old, old_len,
-                             &eout, why, sizeof why);
+    int code = gp_ssh_script(s, sync_prepare_sh, args, NULL, SYNC_MANIFEST_CAP, old, old_len, &eout,
+                             why, sizeof why);
     int rc = 0;
     if (code < 0) {
         snprintf(msg, msglen, "cannot run ssh: %s", why);
@@ -226,8 +232,8 @@ int gp_remote_sync(gp_ssh *s, const gp_worktree *wt, const char *dir, char *msg,
     if (rc == 0) rc = sync_manifest(s, dir, now_path, true, msg, msglen);
     gp_term_progress_done();
     if (rc == 0)
-        fprintf(stderr, "gpuport remote: synced %zu files to %s:%s (%zu removed there)\n",
-                n_files, s->name, dir, n_gone);
+        fprintf(stderr, "gpuport remote: synced %zu files to %s:%s (%zu removed there)\n", n_files,
+                s->name, dir, n_gone);
     if (list_path) unlink(list_path);
     if (now_path) unlink(now_path);
     free(list_path);

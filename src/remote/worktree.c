@@ -13,7 +13,8 @@
 static void wt_chomp(char *s)
 {
     size_t n = strlen(s);
-    while (n && (s[n - 1] == '\n' || s[n - 1] == '\r')) s[--n] = '\0';
+    while (n && (s[n - 1] == '\n' || s[n - 1] == '\r'))
+        s[--n] = '\0';
 }
 
 int gp_worktree_find(gp_worktree *wt, const char *tmpdir, char *err, size_t errlen)
@@ -78,8 +79,14 @@ bool gp_worktree_path_safe(const char *p)
 static int wt_git_list(const gp_worktree *wt, const char *tmpdir, const char *which,
                        bool skip_fetched, gp_strbuf *out, size_t *count, char *err, size_t errlen)
 {
-    char *const argv[] = {"git", "-C", wt->root, "ls-files", "-z", (char *)which,
-                          skip_fetched ? "--exclude-standard" : NULL, NULL};
+    char *const argv[] = {"git",
+                          "-C",
+                          wt->root,
+                          "ls-files",
+                          "-z",
+                          (char *)which,
+                          skip_fetched ? "--exclude-standard" : NULL,
+                          NULL};
     char *text = NULL, *etext = NULL;
     size_t len = 0;
     int code = gp_proc_capture(argv, NULL, tmpdir, WT_LIST_CAP, &text, &len, &etext, err, errlen);

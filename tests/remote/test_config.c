@@ -76,8 +76,8 @@ static void refuses_bad_files(void **state)
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         gp_remote_config cfg;
         char err[512] = "";
-        if (parse(cases[i].text, &cfg, err, sizeof err) != -1 ||
-            !strstr(err, cases[i].says) || strncmp(err, "remotes.json", 12) != 0) {
+        if (parse(cases[i].text, &cfg, err, sizeof err) != -1 || !strstr(err, cases[i].says) ||
+            strncmp(err, "remotes.json", 12) != 0) {
             print_error("case %zu: '%s' -> '%s'\n", i, cases[i].text, err);
             fail();
         }
@@ -174,8 +174,10 @@ static void saves_and_loads(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(parses_a_valid_file),     cmocka_unit_test(refuses_bad_files),
-        cmocka_unit_test(checks_names_targets_paths), cmocka_unit_test(finds_the_file),
+        cmocka_unit_test(parses_a_valid_file),
+        cmocka_unit_test(refuses_bad_files),
+        cmocka_unit_test(checks_names_targets_paths),
+        cmocka_unit_test(finds_the_file),
         cmocka_unit_test(saves_and_loads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

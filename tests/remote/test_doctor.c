@@ -32,7 +32,8 @@ static const char linux_gpu[] =
 static bool diff_has(const cJSON *diff, const char *what)
 {
     const cJSON *d;
-    cJSON_ArrayForEach(d, diff) if (strcmp(cJSON_GetObjectItem(d, "what")->valuestring, what) == 0) return true;
+    cJSON_ArrayForEach(d, diff) if (strcmp(cJSON_GetObjectItem(d, "what")->valuestring, what) ==
+                                    0) return true;
     return false;
 }
 

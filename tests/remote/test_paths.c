@@ -18,8 +18,8 @@ static void safe_paths(void **state)
 {
     (void)state;
     const char *good[] = {"a", "a/b", "a b/c'd", ".hidden", "a/..b", "...", "x/.y"};
-    const char *badp[] = {"", "/abs", "..", "../x", "a/../b", "a/..", ".", "./a", "a/./b",
-                          "a//b", "a/", "new\nline", "del\x7f"};
+    const char *badp[] = {"",    "/abs",  "..",   "../x", "a/../b",    "a/..",   ".",
+                          "./a", "a/./b", "a//b", "a/",   "new\nline", "del\x7f"};
     for (size_t i = 0; i < sizeof good / sizeof *good; i++)
         assert_true(gp_worktree_path_safe(good[i]));
     for (size_t i = 0; i < sizeof badp / sizeof *badp; i++)

@@ -21,9 +21,10 @@ extern char **environ;
 #include "remote/ssh.h"
 
 static const char *const tricky[] = {
-    "plain", "two words", "it's", "'", "''", "\"dq\"", "$HOME", "${HOME}", "$(id)", "`id`",
-    "*", "?", "[a-z]*", "~", "~root", "a\\b", "\\", ";", "&&", "|", ">x", "<x", "#c", "!x",
-    "-n", "--", "tab\there", "new\nline", "", " lead", "trail ", "%s", "a=b"};
+    "plain",     "two words", "it's",  "'",      "''", "\"dq\"", "$HOME", "${HOME}", "$(id)",
+    "`id`",      "*",         "?",     "[a-z]*", "~",  "~root",  "a\\b",  "\\",      ";",
+    "&&",        "|",         ">x",    "<x",     "#c", "!x",     "-n",    "--",      "tab\there",
+    "new\nline", "",          " lead", "trail ", "%s", "a=b"};
 
 /* Runs `line` with sh -c as sshd would: in a process group of its own (the wrapper's watcher
  * signals its whole group) and with a stdin that stays open until it ends. Returns its stdout
@@ -117,7 +118,7 @@ static void wrapper_runs_in_the_folder(void **state)
     snprintf(sub, sizeof sub, "%s/s d", dir);
     assert_int_equal(mkdir(sub, 0700), 0);
     char *env[] = {"GP_A=one $two", "GP_B=*"};
-    char *argv[] = {"sh", "-c", "printf '%s|%s|%s|' \"$GP_A\" \"$GP_B\" \"$1\"; pwd; exit 5",
+    char *argv[] = {"sh", "-c",    "printf '%s|%s|%s|' \"$GP_A\" \"$GP_B\" \"$1\"; pwd; exit 5",
                     "sh", "arg 1", NULL};
     gp_remote_cmd c = {dir, "s d/", env, 2, argv};
     char *line = gp_remote_run_line(&c);
