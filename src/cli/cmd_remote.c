@@ -64,8 +64,11 @@ static int remote_load(remote_ctx *c)
     memset(c, 0, sizeof *c);
     c->file = gp_remote_config_file(err, sizeof err);
     if (!c->file) return gp_cli_input_error(CMD, "%s", err);
-    if (gp_remote_config_load(c->file, &c->cfg, err, sizeof err) != 0)
+    if (gp_remote_config_load(c->file, &c->cfg, err, sizeof err) != 0) {
+        free(c->file);
+        c->file = NULL;
         return gp_cli_input_error(CMD, "%s (fix or remove the file)", err);
+    }
     return 0;
 }
 
