@@ -2,6 +2,7 @@
  * ignored, and a missing field reads as "unknown" rather than as a difference. */
 #include "remote/doctor.h"
 
+#include <stdbool.h>
 #include <string.h>
 
 #include "util/term.h"
@@ -27,22 +28,47 @@ static const cJSON *doctor_cap(const cJSON *report, const char *backend)
         cJSON_GetObjectItemCaseSensitive(report, "capabilities"), backend);
 }
 
-/* "run", "compile only", "no: REASON" or "unknown". */
+typedef enum doctor_state { DOCTOR_UNKNOWN, DOCTOR_NO, DOCTOR_COMPILES, DOCTOR_RUNS, DOCTOR_PRESENT } doctor_state;
+
+static bool doctor_flag(const cJSON *cap, const char *key, bool *present)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(cap, key);
+    if (cJSON_IsBool(v)) *present = true;
+    return cJSON_IsTrue(v);
+}
+
+static const char *doctor_strfield(const cJSON *o, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    return cJSON_IsString(v) && v->valuestring[0] ? v->valuestring : NULL;
+}
+
+/* What a backend can do: "run" (or "available") true, else "compile" true, else no; a backend
+ * object with none of these flags (the CPU) is simply present. */
+static doctor_state doctor_cap_state(const cJSON *cap)
+{
+    if (!cJSON_IsObject(cap)) return DOCTOR_UNKNOWN;
+    bool flags = false;
+    if (doctor_flag(cap, "run", &flags) | doctor_flag(cap, "available", &flags)) return DOCTOR_RUNS;
+    if (doctor_flag(cap, "compile", &flags)) return DOCTOR_COMPILES;
+    return flags ? DOCTOR_NO : DOCTOR_PRESENT;
+}
+
 static void doctor_cap_text(const cJSON *cap, char *buf, size_t len)
 {
-    const cJSON *run = cJSON_GetObjectItemCaseSensitive(cap, "run");
-    const cJSON *compile = cJSON_GetObjectItemCaseSensitive(cap, "compile");
-    const char *reason = cJSON_IsString(cJSON_GetObjectItemCaseSensitive(cap, "reason"))
-                             ? cJSON_GetObjectItemCaseSensitive(cap, "reason")->valuestring
-                             : NULL;
-    if (!cJSON_IsObject(cap))
-        snprintf(buf, len, "unknown");
-    else if (cJSON_IsTrue(run))
-        snprintf(buf, len, "runs");
-    else if (cJSON_IsTrue(compile))
+    const char *reason = doctor_strfield(cap, "reason");
+    const char *summary = doctor_strfield(cap, "summary");
+    switch (doctor_cap_state(cap)) {
+    case DOCTOR_UNKNOWN: snprintf(buf, len, "unknown"); break;
+    case DOCTOR_RUNS: snprintf(buf, len, "runs"); break;
+    case DOCTOR_COMPILES:
         snprintf(buf, len, "compiles only%s%s", reason ? ": " : "", reason ? reason : "");
-    else
-        snprintf(buf, len, "no%s%s", reason ? ": " : "", reason ? reason : "");
+        break;
+    case DOCTOR_NO: snprintf(buf, len, "no%s%s", reason ? ": " : "", reason ? reason : ""); break;
+    case DOCTOR_PRESENT:
+        snprintf(buf, len, "yes%s%s", summary ? ": " : "", summary ? summary : "");
+        break;
+    }
 }
 
 static const cJSON *doctor_find_check(const cJSON *report, const char *id)
@@ -105,23 +131,42 @@ static void doctor_check_ids(const cJSON *a, const cJSON *b, cJSON *ids)
     }
 }
 
-cJSON *gp_remote_doctor_diff(const cJSON *local, const cJSON *remote)
+/* Versions a CUDA capability may carry: a result from toolkit 12 and one from 13 differ. */
+static const char *const doctor_cuda_versions[] = {"toolkit", "driver", "driver_cuda"};
+
+static void doctor_diff_caps(const cJSON *local, const cJSON *remote, cJSON *diff)
 {
-    cJSON *diff = cJSON_CreateArray();
     char l[512], r[512];
     for (size_t i = 0; i < sizeof doctor_backends / sizeof *doctor_backends; i++) {
         const cJSON *lc = doctor_cap(local, doctor_backends[i]);
         const cJSON *rc = doctor_cap(remote, doctor_backends[i]);
         if (!lc || !rc) continue;
-        bool lr = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(lc, "run"));
-        bool rr = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(rc, "run"));
-        bool lk = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(lc, "compile"));
-        bool rk = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(rc, "compile"));
-        if (lr == rr && lk == rk) continue;
-        doctor_cap_text(lc, l, sizeof l);
-        doctor_cap_text(rc, r, sizeof r);
-        doctor_add(diff, doctor_backends[i], l, r);
+        if (doctor_cap_state(lc) != doctor_cap_state(rc)) {
+            doctor_cap_text(lc, l, sizeof l);
+            doctor_cap_text(rc, r, sizeof r);
+            doctor_add(diff, doctor_backends[i], l, r);
+        }
+        for (size_t k = 0; i == 0 && k < 3; k++) {
+            const char *lv = doctor_strfield(lc, doctor_cuda_versions[k]);
+            const char *rv = doctor_strfield(rc, doctor_cuda_versions[k]);
+            if (!lv || !rv || strcmp(lv, rv) == 0) continue;
+            snprintf(l, sizeof l, "cuda %s", doctor_cuda_versions[k]);
+            doctor_add(diff, l, lv, rv);
+        }
     }
+}
+
+static const char *doctor_status(const cJSON *c)
+{
+    const cJSON *st = cJSON_GetObjectItemCaseSensitive(c, "status");
+    return cJSON_IsString(st) ? st->valuestring : "?";
+}
+
+cJSON *gp_remote_doctor_diff(const cJSON *local, const cJSON *remote)
+{
+    cJSON *diff = cJSON_CreateArray();
+    doctor_diff_caps(local, remote, diff);
+    char l[512], r[512];
     cJSON *ids = cJSON_CreateArray();
     doctor_check_ids(local, remote, ids);
     const cJSON *id;
@@ -129,11 +174,16 @@ cJSON *gp_remote_doctor_diff(const cJSON *local, const cJSON *remote)
     {
         const cJSON *lc = doctor_find_check(local, id->valuestring);
         const cJSON *rc = doctor_find_check(remote, id->valuestring);
+        /* A check one side does not have (say, Metal on Linux) is not a difference by itself. */
+        if (!lc || !rc) continue;
+        const char *ls = doctor_status(lc), *rs = doctor_status(rc);
         doctor_check_text(lc, l, sizeof l);
         doctor_check_text(rc, r, sizeof r);
-        /* A check one side does not run (say, Metal on Linux) is not a difference by itself. */
-        if (!lc || !rc || strcmp(l, r) == 0) continue;
-        doctor_add(diff, id->valuestring, l, r);
+        /* Different outcomes matter; different observations matter only where both sides
+         * really checked something (not a skip, not a note such as the OS name). */
+        bool matters = strcmp(ls, rs) != 0 ||
+                       (strcmp(ls, "info") != 0 && strcmp(ls, "skip") != 0 && strcmp(l, r) != 0);
+        if (matters) doctor_add(diff, id->valuestring, l, r);
     }
     cJSON_Delete(ids);
     return diff;

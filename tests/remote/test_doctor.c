@@ -14,18 +14,23 @@
 
 static const char mac[] =
     "{\"schema\":\"gpuport.doctor/1\",\"capabilities\":{"
-    "\"cuda\":{\"compile\":false,\"run\":false,\"reason\":\"no NVIDIA driver\"},"
-    "\"metal\":{\"compile\":true,\"run\":true},"
-    "\"opencl\":{\"compile\":true,\"run\":true},\"cpu\":{\"compile\":true,\"run\":true}},"
+    "\"cuda\":{\"compile\":true,\"run\":false,\"reason\":\"no NVIDIA driver\","
+    "\"toolkit\":\"13.0\",\"driver\":\"\"},"
+    "\"metal\":{\"available\":true},"
+    "\"opencl\":{\"available\":true},\"cpu\":{\"summary\":\"10 cores\"}},"
     "\"checks\":[{\"id\":\"torch\",\"status\":\"ok\",\"observed\":\"2.5.1\"},"
+    "{\"id\":\"os\",\"status\":\"info\",\"observed\":\"macOS 15\"},"
+    "{\"id\":\"libcuda\",\"status\":\"skip\",\"observed\":\"no GPU\"},"
     "{\"id\":\"python\",\"status\":\"ok\",\"observed\":\"3.12\"},"
     "{\"id\":\"metal-only\",\"status\":\"ok\",\"observed\":\"x\"}]}";
 static const char linux_gpu[] =
     "{\"schema\":\"gpuport.doctor/1\",\"capabilities\":{"
-    "\"cuda\":{\"compile\":true,\"run\":true},"
-    "\"metal\":{\"compile\":false,\"run\":false,\"reason\":\"not a Mac\"},"
-    "\"opencl\":{\"compile\":true,\"run\":true},\"cpu\":{\"compile\":true,\"run\":true}},"
+    "\"cuda\":{\"compile\":true,\"run\":true,\"toolkit\":\"12.4\",\"driver\":\"550.54\"},"
+    "\"metal\":{\"available\":false,\"reason\":\"not a Mac\"},"
+    "\"opencl\":{\"available\":true},\"cpu\":{\"summary\":\"64 cores\"}},"
     "\"checks\":[{\"id\":\"torch\",\"status\":\"ok\",\"observed\":\"2.4.0\"},"
+    "{\"id\":\"os\",\"status\":\"info\",\"observed\":\"Ubuntu 22.04\"},"
+    "{\"id\":\"libcuda\",\"status\":\"pass\",\"observed\":\"libcuda.so.1 550.54\"},"
     "{\"id\":\"python\",\"status\":\"ok\",\"observed\":\"3.12\"},"
     "{\"id\":\"driver\",\"status\":\"ok\",\"observed\":\"550\"}]}";
 
@@ -47,16 +52,21 @@ static void differences_that_matter(void **state)
     assert_true(diff_has(diff, "cuda"));
     assert_true(diff_has(diff, "metal"));
     assert_true(diff_has(diff, "torch"));
+    assert_true(diff_has(diff, "cuda toolkit"));  /* 13.0 here, 12.4 there */
+    assert_false(diff_has(diff, "cuda driver")); /* empty here: unknown, not different */
+    assert_true(diff_has(diff, "libcuda"));      /* skipped here, passed there */
+    assert_false(diff_has(diff, "os"));          /* a note, not an outcome */
+    assert_false(diff_has(diff, "cpu"));         /* present on both; sizes differ, fine */
     assert_false(diff_has(diff, "opencl"));
     assert_false(diff_has(diff, "python"));
     assert_false(diff_has(diff, "metal-only")); /* run on one side only: not a difference */
-    assert_int_equal(cJSON_GetArraySize(diff), 3);
+    assert_int_equal(cJSON_GetArraySize(diff), 5);
     char *text = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
     gp_remote_doctor_print(f, "gpu1", a, b, diff);
     fclose(f);
-    assert_non_null(strstr(text, "3 differences that matter"));
+    assert_non_null(strstr(text, "5 differences that matter"));
     assert_non_null(strstr(text, "torch: here ok 2.5.1; on gpu1 ok 2.4.0"));
     free(text);
     cJSON_Delete(diff);

@@ -192,14 +192,21 @@ else
     echo "     (this gpuport has no freeze: its absence was checked to be reported above)"
 fi
 if "$G" compare --help >/dev/null 2>&1; then
-    run_rc "compare" 0 "$G" remote run t1 --force --compare 'out/a.txt' -- \
-        sh -c 'mkdir -p out && echo one >out/a.txt'
+    run_rc "compare" 0 "$G" remote run t1 --force --compare 'res/*.csv' -- \
+        sh -c 'mkdir -p res && printf "1.0,2.0,3.0\n" >res/v.csv'
     has "compare verdict" "$W/out" "verdict: same"
+    [ -s "$L/res/v.csv" ] && ok "compare fetched the remote output" || bad "compare fetched nothing"
+    printf '1.0,2.0,9.0\n' >res/v.csv # a local output that disagrees
+    run_rc "compare a differing output" 1 "$G" remote run t1 --force --no-local-run \
+        --compare 'res/*.csv' -- true
+    has "compare verdict: different" "$W/out" "verdict: different"
+    rm -rf res
 else
     echo "SKIP compare: this gpuport has no 'compare' subcommand yet"
-    run_rc "compare without compare" 2 "$G" remote run t1 --force --compare 'out/a.txt' -- \
-        sh -c 'mkdir -p out && echo one >out/a.txt'
+    run_rc "compare without compare" 2 "$G" remote run t1 --force --compare 'res/*.csv' -- \
+        sh -c 'mkdir -p res && printf "1.0,2.0,3.0\n" >res/v.csv'
     has "compare absence is reported" "$W/err" "has no \`compare\`"
+    rm -rf res
 fi
 "$G" remote add t1 gptest --path "$R" --gpuport "$W/nowhere/gpuport" --replace >/dev/null
 run_rc "doctor without gpuport there" 2 "$G" remote doctor t1
