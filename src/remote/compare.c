@@ -35,7 +35,11 @@ static int compare_pair(const char *tmpdir, const char *a, const char *b, char *
         snprintf(msg, msglen, "compare not run: %s", why);
         rc = 2;
     } else if (code == 0 || code == 1) {
-        if (out && *out) fputs(out, stdout);
+        /* One line per pair: compare's own last line (its summary) after our word. */
+        compare_chomp(out);
+        const char *last = out ? strrchr(out, '\n') : NULL;
+        last = last ? last + 1 : (out ? out : "");
+        printf("%-9s %s  (%s)\n", code == 0 ? "same" : "DIFFERENT", a, last);
         rc = code;
     } else {
         snprintf(msg, msglen, "gpuport compare %s %s exited %d: %s", a, b, code, eout ? eout : "");
@@ -66,7 +70,7 @@ int gp_remote_compare(const char *tmpdir, const char *glob_pat, const char *fetc
             continue;
         }
         if (!gp_path_exists(remote)) {
-            printf("%s: no counterpart from %s (%s)\n", local, name, remote);
+            printf("%-9s %s  (no counterpart from %s: %s)\n", "MISSING", local, name, remote);
             missing++;
         } else {
             int c = compare_pair(tmpdir, local, remote, msg, msglen);
