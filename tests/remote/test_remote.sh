@@ -241,6 +241,41 @@ else
         ok "remote process stopped by Ctrl-C"
 fi
 
+# Ctrl-C at a terminal signals the whole foreground group: gpuport and its ssh alike.
+rm -f "$W/remote.pid"
+set -m # background jobs get process groups of their own, like a shell's foreground job
+"$G" remote run t1 -- sh -c "echo \$\$ >'$W/remote.pid'; exec sleep 120" >"$W/out" 2>"$W/err" &
+gpid=$!
+set +m
+for _ in $(seq 1 100); do [ -s "$W/remote.pid" ] && break; sleep 0.1; done
+rpid=$(cat "$W/remote.pid" 2>/dev/null)
+if [ -z "$rpid" ]; then
+    bad "group interrupt: the remote command did not start"
+else
+    kill -INT -- "-$gpid"
+    wait $gpid
+    rc=$?
+    [ $rc = 130 ] && ok "Ctrl-C to the group exits 130" || { bad "Ctrl-C to the group exited $rc"; cat "$W/err"; }
+    for _ in $(seq 1 50); do kill -0 "$rpid" 2>/dev/null || break; sleep 0.1; done
+    kill -0 "$rpid" 2>/dev/null && { bad "remote process survived Ctrl-C to the group"; kill "$rpid"; } ||
+        ok "remote process stopped by Ctrl-C to the group"
+fi
+# SIGTERM (a CI job being cancelled) stops it the same way.
+rm -f "$W/remote.pid"
+"$G" remote run t1 -- sh -c "echo \$\$ >'$W/remote.pid'; exec sleep 120" >"$W/out" 2>"$W/err" &
+gpid=$!
+for _ in $(seq 1 100); do [ -s "$W/remote.pid" ] && break; sleep 0.1; done
+rpid=$(cat "$W/remote.pid" 2>/dev/null)
+kill -TERM $gpid
+wait $gpid
+rc=$?
+[ $rc = 143 ] && ok "SIGTERM exits 143" || bad "SIGTERM exited $rc"
+if [ -n "$rpid" ]; then
+    for _ in $(seq 1 50); do kill -0 "$rpid" 2>/dev/null || break; sleep 0.1; done
+    kill -0 "$rpid" 2>/dev/null && { bad "remote process survived SIGTERM"; kill "$rpid"; } ||
+        ok "remote process stopped by SIGTERM"
+fi
+
 # --- a dropped connection --------------------------------------------------------------------
 rm -f "$W/remote.pid"
 "$G" remote run t1 -- sh -c "echo \$\$ >'$W/remote.pid'; exec sleep 120" >"$W/out" 2>"$W/err" &
