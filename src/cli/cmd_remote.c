@@ -308,9 +308,10 @@ static cJSON *doctor_remote(gp_ssh *s, const char *gpuport, int *rc)
             gp_cli_input_error(CMD, "the gpuport on %s has no `doctor`: update it there", s->name);
     else if (code < 0)
         *rc = gp_cli_internal_error(CMD, "%s", why);
-    else if (code == 255 && !gp_ssh_alive(s))
-        *rc = gp_cli_input_error(CMD, "connection to %s lost", s->name), *rc = GP_EXIT_INTERNAL;
-    else if (code > 1)
+    else if (code == 255 && !gp_ssh_alive(s)) {
+        fprintf(stderr, "gpuport %s: connection to %s lost\n", CMD, s->name);
+        *rc = GP_EXIT_INTERNAL;
+    } else if (code > 1)
         *rc = gp_cli_input_error(CMD, "`gpuport doctor --json` exited %d on %s", code, s->name);
     else if (!(j = gp_json_parse("gpuport doctor --json (remote)", out, len, err, sizeof err)))
         *rc = gp_cli_input_error(CMD, "%s: %s", s->name, err);

@@ -28,7 +28,13 @@ static const cJSON *doctor_cap(const cJSON *report, const char *backend)
         cJSON_GetObjectItemCaseSensitive(report, "capabilities"), backend);
 }
 
-typedef enum doctor_state { DOCTOR_UNKNOWN, DOCTOR_NO, DOCTOR_COMPILES, DOCTOR_RUNS, DOCTOR_PRESENT } doctor_state;
+typedef enum doctor_state {
+    DOCTOR_UNKNOWN,
+    DOCTOR_NO,
+    DOCTOR_COMPILES,
+    DOCTOR_RUNS,
+    DOCTOR_PRESENT
+} doctor_state;
 
 static bool doctor_flag(const cJSON *cap, const char *key, bool *present)
 {
@@ -49,7 +55,9 @@ static doctor_state doctor_cap_state(const cJSON *cap)
 {
     if (!cJSON_IsObject(cap)) return DOCTOR_UNKNOWN;
     bool flags = false;
-    if (doctor_flag(cap, "run", &flags) | doctor_flag(cap, "available", &flags)) return DOCTOR_RUNS;
+    bool run = doctor_flag(cap, "run", &flags);
+    bool available = doctor_flag(cap, "available", &flags);
+    if (run || available) return DOCTOR_RUNS;
     if (doctor_flag(cap, "compile", &flags)) return DOCTOR_COMPILES;
     return flags ? DOCTOR_NO : DOCTOR_PRESENT;
 }
@@ -59,12 +67,18 @@ static void doctor_cap_text(const cJSON *cap, char *buf, size_t len)
     const char *reason = doctor_strfield(cap, "reason");
     const char *summary = doctor_strfield(cap, "summary");
     switch (doctor_cap_state(cap)) {
-    case DOCTOR_UNKNOWN: snprintf(buf, len, "unknown"); break;
-    case DOCTOR_RUNS: snprintf(buf, len, "runs"); break;
+    case DOCTOR_UNKNOWN:
+        snprintf(buf, len, "unknown");
+        break;
+    case DOCTOR_RUNS:
+        snprintf(buf, len, "runs");
+        break;
     case DOCTOR_COMPILES:
         snprintf(buf, len, "compiles only%s%s", reason ? ": " : "", reason ? reason : "");
         break;
-    case DOCTOR_NO: snprintf(buf, len, "no%s%s", reason ? ": " : "", reason ? reason : ""); break;
+    case DOCTOR_NO:
+        snprintf(buf, len, "no%s%s", reason ? ": " : "", reason ? reason : "");
+        break;
     case DOCTOR_PRESENT:
         snprintf(buf, len, "yes%s%s", summary ? ": " : "", summary ? summary : "");
         break;

@@ -52,7 +52,7 @@ static void differences_that_matter(void **state)
     assert_true(diff_has(diff, "cuda"));
     assert_true(diff_has(diff, "metal"));
     assert_true(diff_has(diff, "torch"));
-    assert_true(diff_has(diff, "cuda toolkit"));  /* 13.0 here, 12.4 there */
+    assert_true(diff_has(diff, "cuda toolkit")); /* 13.0 here, 12.4 there */
     assert_false(diff_has(diff, "cuda driver")); /* empty here: unknown, not different */
     assert_true(diff_has(diff, "libcuda"));      /* skipped here, passed there */
     assert_false(diff_has(diff, "os"));          /* a note, not an outcome */

@@ -283,7 +283,9 @@ gpid=$!
 for _ in $(seq 1 100); do [ -s "$W/remote.pid" ] && break; sleep 0.1; done
 rpid=$(cat "$W/remote.pid" 2>/dev/null)
 # The server's per-connection processes are the listener's children: killing them drops the link.
-for c in $(pgrep -P "$GP_SSHD_PID"); do kill -9 "$c" 2>/dev/null; done
+children=$(ps -A -o pid= -o ppid= | awk -v p="$GP_SSHD_PID" '$2 == p { print $1 }')
+[ -n "$children" ] || bad "no server process found for the connection"
+for c in $children; do kill -9 "$c" 2>/dev/null; done
 wait $gpid
 rc=$?
 [ $rc = 3 ] && ok "dropped connection exits 3" || { bad "dropped connection exited $rc"; cat "$W/err"; }
