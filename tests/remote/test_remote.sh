@@ -85,9 +85,13 @@ echo ignored >run.log
 echo ignored >build/out.o
 R=$W/far/proj
 
+nl_name=$(printf 'new\nline.txt')
+echo odd >"$nl_name"
+ln -s tracked.txt link.txt
 run_rc "run --sync" 0 "$G" remote run t1 --sync -- true
-has "sync summary" "$W/err" "synced 5 files"
-for f in tracked.txt "sub dir/it's here.txt" doomed.txt untracked.txt .gitignore; do
+has "sync summary" "$W/err" "synced 7 files"
+[ "$(readlink "$R/link.txt")" = tracked.txt ] && ok "symlink synced as a link" || bad "symlink not synced as a link"
+for f in tracked.txt "sub dir/it's here.txt" doomed.txt untracked.txt .gitignore "$nl_name"; do
     if cmp -s "$P/$f" "$R/$f"; then ok "synced $f"; else bad "synced $f: missing or different"; fi
 done
 for f in run.log build/out.o; do
@@ -126,6 +130,9 @@ hasnt "no flag after a good sync" "$W/err" "did not finish"
 run_rc "exit code 0" 0 "$G" remote run t1 -- sh -c 'exit 0'
 run_rc "exit code 7 passed through" 7 "$G" remote run t1 -- sh -c 'exit 7'
 has "exit code reported" "$W/err" "exited 7 on t1"
+run_rc "exit 255 of the command is not a lost connection" 255 "$G" remote run t1 -- sh -c 'exit 255'
+hasnt "255 is not called a lost connection" "$W/err" "lost"
+run_rc "a command killed by a signal" 139 "$G" remote run t1 -- sh -c 'kill -SEGV $$'
 run_rc "quoting" 0 "$G" remote run t1 -- printf '[%s]\n' 'a b' "it's" '$HOME' '*' '"q"' '`id`' ';' ''
 printf '[%s]\n' 'a b' "it's" '$HOME' '*' '"q"' '`id`' ';' '' >"$W/want"
 cmp -s "$W/want" "$W/out" && ok "arguments arrive verbatim" || { bad "arguments changed"; diff "$W/want" "$W/out"; }
