@@ -524,7 +524,7 @@ static int run_steps(gp_ssh *s, const gp_remote_entry *e, const gp_worktree *wt,
         gp_strbuf_free(&dirb);
         return rc;
     }
-    gp_remote_cmd rcmd = {dir, wt->prefix, o->env.v, o->env.n, cmd};
+    gp_remote_cmd rcmd = {dir, wt->prefix, o->sync, o->env.v, o->env.n, cmd};
     int code = gp_remote_run(s, &rcmd, msg, sizeof msg);
     if (msg[0]) {
         fprintf(stderr, "gpuport %s: %s\n", CMD, msg);

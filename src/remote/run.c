@@ -15,11 +15,14 @@
 #include "remote/shquote.h"
 #include "remote/sync.h"
 
-/* $1 folder, $2 subfolder, $3 number of NAME=VALUE words, then those words, then the command.
- * Exit 2 with a message when the folder is missing; 127 when the command is not found. */
+/* $1 folder, $2 subfolder, $3 1 when a sync just succeeded, $4 number of NAME=VALUE words,
+ * then those words, then the command. Exit 2 with a message when the folder is missing; 127
+ * when the command is not found. */
 static const char run_wrapper_sh[] =
-    "d=$1; p=$2; n=$3; shift 3; "
-    "if [ -f \"$d/" GP_REMOTE_META_DIR "/sync-incomplete\" ]; then echo \"gpuport remote: "
+    "d=$1; p=$2; s=$3; n=$4; shift 4; m=$d/" GP_REMOTE_META_DIR "; "
+    "if [ \"$s\" = 1 ]; then mv -f -- \"$m/manifest.next\" \"$m/manifest\" && "
+    "rm -f -- \"$m/sync-incomplete\"; fi; "
+    "if [ -f \"$m/sync-incomplete\" ]; then echo \"gpuport remote: "
     "warning: the last sync into $d did not finish; run with --sync\" >&2; fi; "
     "cd -- \"$d/$p\" 2>/dev/null || { echo \"gpuport remote: no folder $d/$p on this host: "
     "run with --sync first\" >&2; exit 2; }; "
@@ -36,6 +39,7 @@ char *gp_remote_run_line(const gp_remote_cmd *c)
     gp_argv a = {0};
     gp_argv_push(&a, c->dir);
     gp_argv_push(&a, c->prefix);
+    gp_argv_push(&a, c->synced ? "1" : "0");
     gp_argv_pushf(&a, "%zu", c->n_env);
     for (size_t i = 0; i < c->n_env; i++)
         gp_argv_push(&a, c->env[i]);

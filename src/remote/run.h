@@ -4,6 +4,7 @@
 #ifndef GP_REMOTE_RUN_H
 #define GP_REMOTE_RUN_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "remote/ssh.h"
@@ -11,6 +12,7 @@
 typedef struct gp_remote_cmd {
     const char *dir;    /* the remote folder (home-relative or absolute) */
     const char *prefix; /* the subfolder to run in ("" or "a/b/") */
+    bool synced;        /* a sync just succeeded: adopt its manifest, clear the incomplete mark */
     char **env;         /* NAME=VALUE words to export there; `n_env` of them */
     size_t n_env;
     char **argv; /* the command, NULL-terminated */

@@ -1,7 +1,7 @@
-/* sync.c — see sync.h. The order makes an interrupted sync visible and recoverable: first the
- * remote side marks the folder incomplete and the manifest grows to cover every path this sync
- * may touch; only after rsync succeeds is the manifest cut to the current list and the mark
- * removed. The run wrapper warns while the mark is there. */
+/* sync.c — see sync.h. Two round trips over the shared connection: one shell script that
+ * marks the folder incomplete, reads the previous manifest and widens it to cover every path
+ * this sync may touch; then rsync. Only when rsync succeeded does the run wrapper (run.c) cut
+ * the manifest to the current list and remove the mark; until then every run warns. */
 #include "remote/sync.h"
 
 #include <stdio.h>
@@ -14,16 +14,16 @@
 
 #define SYNC_MANIFEST_CAP (256u << 20)
 
+/* stdin: the current list. Marks the folder incomplete, keeps the list as manifest.next (the
+ * run wrapper adopts it once rsync has succeeded), prints the previous manifest, and widens the
+ * manifest to previous + current, so an interrupted sync leaves no file untracked. */
 static const char sync_prepare_sh[] =
-    "d=$1; mkdir -p -- \"$d/" GP_REMOTE_META_DIR "\" || exit 3; "
-    ": > \"$d/" GP_REMOTE_META_DIR "/sync-incomplete\" || exit 3; "
-    "if [ -f \"$d/" GP_REMOTE_META_DIR "/manifest\" ]; then "
-    "cat -- \"$d/" GP_REMOTE_META_DIR "/manifest\" || exit 3; fi";
-
-/* stdin becomes the manifest; $2 = 1 also clears the incomplete mark. */
-static const char sync_manifest_sh[] =
-    "m=$1/" GP_REMOTE_META_DIR "/manifest; cat > \"$m.tmp\" && mv -f -- \"$m.tmp\" \"$m\" || "
-    "exit 3; if [ \"$2\" = 1 ]; then rm -f -- \"$1/" GP_REMOTE_META_DIR "/sync-incomplete\"; fi";
+    "m=$1/" GP_REMOTE_META_DIR "; mkdir -p -- \"$m\" || exit 3; "
+    ": > \"$m/sync-incomplete\" || exit 3; cat > \"$m/manifest.next\" || exit 3; "
+    "if [ -f \"$m/manifest\" ]; then cat -- \"$m/manifest\" || exit 3; "
+    "cat -- \"$m/manifest\" \"$m/manifest.next\" > \"$m/manifest.tmp\" || exit 3; "
+    "else cp -- \"$m/manifest.next\" \"$m/manifest.tmp\" || exit 3; fi; "
+    "mv -f -- \"$m/manifest.tmp\" \"$m/manifest\" || exit 3";
 
 static int sync_cmp(const void *a, const void *b)
 {
@@ -34,7 +34,7 @@ static int sync_cmp(const void *a, const void *b)
 static const char **sync_index(const char *list, size_t len, size_t *n)
 {
     size_t count = 0;
-    for (size_t i = 0; i < len; i++)
+    for (size_t i = 0; list && i < len; i++)
         if (list[i] == '\0') count++;
     const char **v = malloc((count + 1) * sizeof *v);
     if (!v) return NULL;
@@ -51,23 +51,25 @@ static const char **sync_index(const char *list, size_t len, size_t *n)
 size_t gp_remote_sync_removed(const char *old, size_t old_len, const char *now, size_t now_len,
                               gp_strbuf *out)
 {
-    size_t n_now = 0, added = 0;
+    size_t n_now = 0, n_old = 0, added = 0;
     const char **idx = sync_index(now, now_len, &n_now);
-    if (!idx) {
+    /* Sorted, so that repeats (an interrupted sync leaves the manifest with some) go once. */
+    const char **olds = idx ? sync_index(old, old_len, &n_old) : NULL;
+    if (!idx || !olds) {
+        free(idx);
         out->failed = true;
         return 0;
     }
-    for (size_t off = 0; off < old_len;) {
-        const char *p = old + off;
-        size_t n = strnlen(p, old_len - off);
-        off += n + 1;
-        if (n == 0 || off > old_len) continue; /* an unterminated last entry is dropped */
+    for (size_t i = 0; i < n_old; i++) {
+        const char *p = olds[i];
+        if (!*p || (i > 0 && strcmp(p, olds[i - 1]) == 0)) continue;
         if (!gp_worktree_path_safe(p)) continue;
         if (bsearch(&p, idx, n_now, sizeof *idx, sync_cmp)) continue;
-        gp_strbuf_append(out, p, n);
+        gp_strbuf_puts(out, p);
         gp_strbuf_putc(out, '\0');
         added++;
     }
+    free(olds);
     free(idx);
     return added;
 }
@@ -157,32 +159,15 @@ static int sync_rsync(gp_ssh *s, const gp_worktree *wt, const char *dir, const c
     return rc;
 }
 
-static int sync_manifest(gp_ssh *s, const char *dir, const char *path, bool done, char *msg,
-                         size_t msglen)
-{
-    char *const args[] = {(char *)dir, done ? "1" : "0", NULL};
-    char *eout = NULL, why[512];
-    int code =
-        gp_ssh_script(s, sync_manifest_sh, args, path, 4096, NULL, NULL, &eout, why, sizeof why);
-    int rc = 0;
-    if (code < 0) {
-        snprintf(msg, msglen, "cannot run ssh: %s", why);
-        rc = 3;
-    } else if (code != 0) {
-        rc = sync_lost_or(s, code, msg, msglen, "writing the sync manifest", sync_last_line(eout));
-    }
-    free(eout);
-    return rc;
-}
-
-/* Marks the folder incomplete and reads the previous manifest into `old`. */
-static int sync_prepare(gp_ssh *s, const char *dir, char **old, size_t *old_len, char *msg,
-                        size_t msglen)
+/* Runs sync_prepare_sh with the current list (the file `now_path`) as its stdin; the previous
+ * manifest comes back in `old`. */
+static int sync_prepare(gp_ssh *s, const char *dir, const char *now_path, char **old,
+                        size_t *old_len, char *msg, size_t msglen)
 {
     char *const args[] = {(char *)dir, NULL};
     char *eout = NULL, why[512];
-    int code = gp_ssh_script(s, sync_prepare_sh, args, NULL, SYNC_MANIFEST_CAP, old, old_len, &eout,
-                             why, sizeof why);
+    int code = gp_ssh_script(s, sync_prepare_sh, args, now_path, SYNC_MANIFEST_CAP, old, old_len,
+                             &eout, why, sizeof why);
     int rc = 0;
     if (code < 0) {
         snprintf(msg, msglen, "cannot run ssh: %s", why);
@@ -210,26 +195,26 @@ int gp_remote_sync(gp_ssh *s, const gp_worktree *wt, const char *dir, char *msg,
         rc = 3;
     } else if (gp_worktree_list(wt, s->rundir, &now, &n_files, msg, msglen) != 0) {
         rc = 2;
+    } else if (now.failed || sync_write(now_path, &now, msg, msglen) != 0) {
+        rc = 3;
     }
     if (rc == 0) {
         gp_term_progress("syncing %zu files to %s:%s", n_files, s->name, dir);
-        rc = sync_prepare(s, dir, &old, &old_len, msg, msglen);
+        rc = sync_prepare(s, dir, now_path, &old, &old_len, msg, msglen);
     }
     if (rc == 0) {
+        /* What to send: every current path, then each path of the last sync that is gone here
+         * (rsync --delete-missing-args deletes those there). */
         gp_strbuf_append(&all, now.data ? now.data : "", now.len);
         n_gone = gp_remote_sync_removed(old, old_len, now.data, now.len, &all);
-        if (all.failed || now.failed) {
+        if (all.failed) {
             snprintf(msg, msglen, "out of memory");
             rc = 3;
-        } else if (sync_write(list_path, &all, msg, msglen) != 0 ||
-                   sync_write(now_path, &now, msg, msglen) != 0) {
+        } else if (sync_write(list_path, &all, msg, msglen) != 0) {
             rc = 3;
         }
     }
-    /* The manifest first grows to cover this sync, so an interruption leaves nothing untracked. */
-    if (rc == 0) rc = sync_manifest(s, dir, list_path, false, msg, msglen);
     if (rc == 0) rc = sync_rsync(s, wt, dir, list_path, msg, msglen);
-    if (rc == 0) rc = sync_manifest(s, dir, now_path, true, msg, msglen);
     gp_term_progress_done();
     if (rc == 0)
         fprintf(stderr, "gpuport remote: synced %zu files to %s:%s (%zu removed there)\n", n_files,

@@ -13,8 +13,10 @@
 #define GP_REMOTE_META_DIR ".gpuport-remote"
 
 /* Syncs `wt` into `dir` (home-relative or absolute) on the remote side. Prints one summary line
- * on stderr. Returns 0, or an exit code (2 the sync did not finish, 3 the connection was lost,
- * 128+N interrupted by signal N) with one line in msg that says so and what to do. */
+ * on stderr. The sync counts as complete on the remote side only once the run wrapper was
+ * started with `synced` set (gp_remote_cmd), which adopts the new manifest. Returns 0, or an exit
+ * code (2 the sync did not finish, 3 the connection was lost, 128+N interrupted by signal N) with
+ * one line in msg that says so and what to do. */
 int gp_remote_sync(gp_ssh *s, const gp_worktree *wt, const char *dir, char *msg, size_t msglen);
 
 /* Adds to `out` each NUL-separated path of `old` (the previous manifest, `old_len` bytes) that

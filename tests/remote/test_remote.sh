@@ -116,13 +116,17 @@ git checkout -q -- tracked.txt
 # A sync that cannot finish (a folder stands where a file must go) is reported and marked.
 mkdir -p "$R/blocker.txt/inner" && echo x >"$R/blocker.txt/inner/f"
 echo file >blocker.txt
+echo "copied by the failing sync" >early.txt
 run_rc "a sync that cannot finish" 2 "$G" remote run t1 --sync -- echo should-not-run
 has "the failed sync is reported" "$W/err" "sync (rsync) on t1 failed"
 hasnt "the command did not run after a failed sync" "$W/out" "should-not-run"
 run_rc "run after a failed sync" 0 "$G" remote run t1 -- true
 has "the incomplete sync is flagged" "$W/err" "last sync into .* did not finish"
-rm -rf "$R/blocker.txt" blocker.txt
+[ -e "$R/early.txt" ] && ok "the failing sync copied what it could" || bad "early.txt not copied"
+rm -rf "$R/blocker.txt" blocker.txt early.txt
 run_rc "sync after fixing" 0 "$G" remote run t1 --sync -- true
+[ -e "$R/early.txt" ] && bad "a file of the failed sync, gone here, stayed there" ||
+    ok "a file of the failed sync, gone here, is removed there"
 run_rc "run after a good sync" 0 "$G" remote run t1 -- true
 hasnt "no flag after a good sync" "$W/err" "did not finish"
 

@@ -120,7 +120,7 @@ static void wrapper_runs_in_the_folder(void **state)
     char *env[] = {"GP_A=one $two", "GP_B=*"};
     char *argv[] = {"sh", "-c",    "printf '%s|%s|%s|' \"$GP_A\" \"$GP_B\" \"$1\"; pwd; exit 5",
                     "sh", "arg 1", NULL};
-    gp_remote_cmd c = {dir, "s d/", env, 2, argv};
+    gp_remote_cmd c = {dir, "s d/", false, env, 2, argv};
     char *line = gp_remote_run_line(&c);
     int code;
     char *out = sh_run(line, &code);
@@ -132,7 +132,7 @@ static void wrapper_runs_in_the_folder(void **state)
     free(line);
 
     char *missing[] = {"gp-surely-not-a-command", NULL};
-    gp_remote_cmd m = {dir, "", NULL, 0, missing};
+    gp_remote_cmd m = {dir, "", false, NULL, 0, missing};
     line = gp_remote_run_line(&m);
     out = sh_run(line, &code);
     assert_int_equal(code, 127);
@@ -140,7 +140,7 @@ static void wrapper_runs_in_the_folder(void **state)
     free(line);
 
     char *t[] = {"true", NULL};
-    gp_remote_cmd nodir = {dir, "nope/", NULL, 0, t};
+    gp_remote_cmd nodir = {dir, "nope/", false, NULL, 0, t};
     line = gp_remote_run_line(&nodir);
     out = sh_run(line, &code);
     assert_int_equal(code, 2);
