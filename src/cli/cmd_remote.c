@@ -96,7 +96,7 @@ static const gp_remote_entry *remote_lookup(remote_ctx *c, const char *name)
     return e;
 }
 
-static bool remote_help_or_version(int argc, char **argv, int *code)
+static bool remote_wants_help(int argc, char **argv, int *code)
 {
     for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
@@ -579,7 +579,9 @@ static int remote_run_cmd(int argc, char **argv)
     gp_ssh s = {0};
     char err[1024];
     if (!rc && !e) rc = GP_EXIT_USAGE;
-    if (!rc && gp_worktree_find(&wt, "/tmp", err, sizeof err) != 0)
+    const char *tmp = getenv("TMPDIR");
+    if (!tmp || !gp_path_is_dir(tmp)) tmp = "/tmp";
+    if (!rc && gp_worktree_find(&wt, tmp, err, sizeof err) != 0)
         rc = gp_cli_input_error(CMD, "%s", err);
     if (!rc) rc = remote_connect(&s, e);
     if (!rc) {
@@ -601,7 +603,7 @@ static int remote_main(int argc, char **argv)
         return GP_EXIT_USAGE;
     }
     if (strcmp(argv[1], "--version") == 0) return gp_cli_finish(CMD, gp_cli_print_version());
-    if (remote_help_or_version(argc, argv, &code)) return code;
+    if (remote_wants_help(argc, argv, &code)) return code;
     static const struct {
         const char *name;
         int (*fn)(int, char **);
