@@ -61,7 +61,8 @@ static void gp_bench_direct_open(gp_bench_direct *d)
     GP_BENCH_CHECK(d->api, "%s", why);
     gp_cl_device_info *devs = NULL;
     size_t n = 0;
-    GP_BENCH_CHECK(gp_cl_devices_enumerate(d->api, &devs, &n, why, sizeof why) == GP_CL_ENUM_OK,
+    GP_BENCH_CHECK(gp_cl_devices_enumerate(d->api, &devs, &n, why, sizeof why, NULL) ==
+                       GP_CL_ENUM_OK,
                    "%s", why);
     cl_device_id dev = devs[0].device;
     free(devs);
@@ -83,8 +84,8 @@ static double gp_bench_direct_round(gp_bench_direct *d, int launches, double *pe
     size_t global = 1, local = 1;
     for (int i = 0; i < launches; i++) {
         double t0 = gp_bench_now_us();
-        cl_int e1 = d->api->clEnqueueNDRangeKernel(d->queue, d->kernel, 1, NULL, &global, &local,
-                                                   0, NULL, NULL);
+        cl_int e1 = d->api->clEnqueueNDRangeKernel(d->queue, d->kernel, 1, NULL, &global, &local, 0,
+                                                   NULL, NULL);
         cl_int e2 = d->api->clFinish(d->queue);
         per[i] = gp_bench_now_us() - t0;
         GP_BENCH_CHECK(e1 == CL_SUCCESS && e2 == CL_SUCCESS, "direct launch: %d %d", (int)e1,
