@@ -561,8 +561,8 @@ static _Thread_local const gp_cpu_group *gp__cpu_cur GP__UNUSED;
 #define GP__C_SIZE_GP__C(i, T, n) (uint32_t)sizeof(T),
 #define GP__C_SIZE_GP__V(i, T, n) (uint32_t)sizeof(T),
 #define GP__C_SIZE_GP__D(i, T, n) (uint32_t)sizeof(T),
-#define GP__C_BODY_PARAMS(...)                                                                     \
-    const gp_cpu_group *gp__g GP__UNUSED, uint32_t gp__lx GP__UNUSED, uint32_t gp__ly GP__UNUSED,  \
+#define GP__C_BODY_PARAMS(...)                                                                   \
+    const gp_cpu_group *gp__g GP__UNUSED, int gp__gx GP__UNUSED, uint32_t gp__ly GP__UNUSED,     \
         uint32_t gp__lz GP__UNUSED GP__MAP(GP__C_P_, __VA_ARGS__)
 #define GP__KERNEL(name, ...)                                                                      \
     static inline                                                                                  \
@@ -572,10 +572,18 @@ static _Thread_local const gp_cpu_group *gp__cpu_cur GP__UNUSED;
         (void)gp__a;                                                                               \
         GP__MAP(GP__C_LD_, __VA_ARGS__)                                                            \
         gp__cpu_cur = gp__g;                                                                       \
-        for (uint32_t gp__z = 0; gp__z < gp__g->local_size[2]; gp__z++)                            \
-            for (uint32_t gp__y = 0; gp__y < gp__g->local_size[1]; gp__y++)                        \
-                for (uint32_t gp__x = 0; gp__x < gp__g->local_size[0]; gp__x++)                    \
-                    gp__body_##name(gp__g, gp__x, gp__y, gp__z GP__MAP(GP__C_FWD_, __VA_ARGS__));  \
+        /* a private copy: stores through the kernel's pointers cannot alias it, so the            \
+         * loop bounds and ids stay in registers and the loop can be vectorised */                 \
+        const gp_cpu_group gp__gc = *gp__g;                                                        \
+        /* the loop runs over the global x id itself: a guard `if (i < n)` then compares           \
+         * the induction variable with an invariant, which compilers split off the loop            \
+         * (no per-item branch, no masked stores) */                                               \
+        const int gp__x0 = (int)gp__gc.base[0], gp__x1 = gp__x0 + (int)gp__gc.local_size[0];       \
+        for (uint32_t gp__z = 0; gp__z < gp__gc.local_size[2]; gp__z++)                            \
+            for (uint32_t gp__y = 0; gp__y < gp__gc.local_size[1]; gp__y++)                        \
+                for (int gp__x = gp__x0; gp__x < gp__x1; gp__x++)                                  \
+                    gp__body_##name(&gp__gc, gp__x, gp__y,                                         \
+                                    gp__z GP__MAP(GP__C_FWD_, __VA_ARGS__));                       \
     }                                                                                              \
     static void gp__item_##name(void *const *gp__a, const gp_cpu_group *gp__g, uint32_t gp__x,     \
                                 uint32_t gp__y, uint32_t gp__z)                                    \
@@ -583,7 +591,7 @@ static _Thread_local const gp_cpu_group *gp__cpu_cur GP__UNUSED;
         (void)gp__a;                                                                               \
         GP__MAP(GP__C_LD_, __VA_ARGS__)                                                            \
         gp__cpu_cur = gp__g;                                                                       \
-        gp__body_##name(gp__g, gp__x, gp__y, gp__z GP__MAP(GP__C_FWD_, __VA_ARGS__));              \
+        gp__body_##name(gp__g, (int)(gp__g->base[0] + gp__x), gp__y, gp__z GP__MAP(GP__C_FWD_, __VA_ARGS__));              \
     }                                                                                              \
     static const unsigned char gp__kinds_##name[] = {GP__MAP(GP__C_KIND_, __VA_ARGS__) 0};         \
     static const uint32_t gp__sizes_##name[] = {GP__MAP(GP__C_SIZE_, __VA_ARGS__) 0};              \
@@ -594,12 +602,13 @@ static _Thread_local const gp_cpu_group *gp__cpu_cur GP__UNUSED;
     static inline                                                                                  \
         __attribute__((always_inline)) void gp__body_##name(GP__C_BODY_PARAMS(__VA_ARGS__))
 
-#define gp__cpu_lid(d)    ((d) == 0 ? gp__lx : ((d) == 1 ? gp__ly : gp__lz))
-#define gp_local_id(d)    ((int)gp__cpu_lid(d))
+#define gp_local_id(d)                                                                           \
+    ((d) == 0 ? gp__gx - (int)gp__g->base[0] : (int)((d) == 1 ? gp__ly : gp__lz))
 #define gp_group_id(d)    ((int)gp__g->group_id[(d)])
 #define gp_local_size(d)  ((int)gp__g->local_size[(d)])
 #define gp_num_groups(d)  ((int)gp__g->num_groups[(d)])
-#define gp_global_id(d)   ((int)(gp__g->base[(d)] + gp__cpu_lid(d)))
+#define gp_global_id(d)                                                                          \
+    ((d) == 0 ? gp__gx : (int)(gp__g->base[(d)] + ((d) == 1 ? gp__ly : gp__lz)))
 #define gp_global_size(d) ((int)(gp__g->num_groups[(d)] * gp__g->local_size[(d)]))
 #define gp_barrier()      gp__cpu_cur->barrier(gp__cpu_cur->barrier_ctx)
 

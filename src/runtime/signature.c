@@ -291,7 +291,8 @@ gp_status gp_signature_parse(const char *src, size_t len, const char *source_nam
     *out = NULL;
     *count = 0;
     char *c = gp_sig_clean(src, len);
-    gp_kernel_sig *ks = calloc(GP_SIG_MAX_KERNELS, sizeof *ks);
+    uint32_t cap = 8;
+    gp_kernel_sig *ks = calloc(cap, sizeof *ks);
     if (!c || !ks) {
         free(c);
         free(ks);
@@ -318,6 +319,16 @@ gp_status gp_signature_parse(const char *src, size_t len, const char *source_nam
             st = gp_error_set(GP_ERR_BUILD, "%s: more than %d kernels in one program", source_name,
                               GP_SIG_MAX_KERNELS);
             break;
+        }
+        if (n == cap) {
+            gp_kernel_sig *grown = realloc(ks, 2 * cap * sizeof *ks);
+            if (!grown) {
+                st = gp_error_set(GP_ERR_OUT_OF_MEMORY, "out of host memory reading %s",
+                                  source_name);
+                break;
+            }
+            ks = grown;
+            cap *= 2;
         }
         if (gp_has_word(c, last_end, i, "gp_barrier")) barrier_outside = true;
         size_t end, bb, be;

@@ -70,4 +70,22 @@ set +e
 "$GPUPORT" cache >/dev/null 2>&1; rc2=$?
 set -e
 [ "$rc" = 2 ] && [ "$rc2" = 2 ] || fail "cache usage errors: $rc $rc2"
+# GPUPORT_NUM_THREADS sets the CPU backend's threads (reported as compute units)
+GPUPORT_NUM_THREADS=3 "$GPUPORT" devices --json | python3 -c "
+import json,sys
+d=json.load(sys.stdin)
+cpu=[x for x in d['devices'] if x['backend']=='cpu'][0]
+assert cpu['compute_units']==3, cpu['compute_units']
+"
+
+# GPUPORT_LOG=info: the choice and the record on stderr, prefixed, nothing on stdout changes
+"$GPUPORT" devices >"$tmp/plain.txt" 2>/dev/null
+GPUPORT_LOG=info "$GPUPORT" devices >"$tmp/logged.txt" 2>"$tmp/log.txt"
+cmp -s "$tmp/plain.txt" "$tmp/logged.txt" || fail "GPUPORT_LOG changed stdout"
+grep -q "^gpuport: device 'auto' -> " "$tmp/log.txt" || fail "no device line in the log"
+for b in cuda metal opencl cpu; do
+    grep -q "^gpuport:   $b " "$tmp/log.txt" || fail "no $b line in the log"
+done
+"$GPUPORT" devices 2>"$tmp/quiet.txt" >/dev/null
+[ ! -s "$tmp/quiet.txt" ] || fail "stderr output without GPUPORT_LOG"
 echo ok

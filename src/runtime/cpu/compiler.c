@@ -117,7 +117,6 @@ gp_status gp_cpu_compile(const char *text, size_t len, const char *source_name, 
 #endif
     argv[a++] = "-fPIC";
     argv[a++] = "-shared";
-    argv[a++] = "-fno-strict-aliasing";
     if (fast_math) argv[a++] = "-ffast-math";
     argv[a++] = "-o";
     argv[a++] = (char *)out_so;

@@ -1,19 +1,24 @@
-/* pool.c — see pool.h. Workers sleep on a condition variable between jobs and pull chunks from an
- * atomic counter during one; the caller pulls chunks too, then waits for the stragglers. */
+/* pool.c — see pool.h. Workers pull chunks from an atomic counter during a job; between jobs they
+ * spin briefly (a launch that follows another finds them awake, as OpenMP's do) and then sleep on
+ * a condition variable. The caller pulls chunks too, then waits for the stragglers. */
 #include "runtime/cpu/pool.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <unistd.h>
 
+#define GP_POOL_SPIN 20000 /* polls (~50-100 us) before a worker sleeps */
+
 typedef struct gp_pool {
     uint32_t workers; /* threads besides the caller */
     pthread_mutex_t mu;
-    pthread_cond_t wake, done;
-    uint64_t generation;
-    uint32_t busy; /* workers still inside the current job */
+    pthread_cond_t wake;
+    _Atomic uint64_t generation; /* bumped per job */
+    _Atomic int sleepers;
+    _Atomic uint32_t busy; /* workers still inside the current job */
     gp_pool_fn fn;
     void *ctx;
     uint64_t total, chunk;
@@ -23,9 +28,17 @@ typedef struct gp_pool {
 
 static gp_pool gp_the_pool = {.mu = PTHREAD_MUTEX_INITIALIZER,
                               .wake = PTHREAD_COND_INITIALIZER,
-                              .done = PTHREAD_COND_INITIALIZER,
                               .run_lock = PTHREAD_MUTEX_INITIALIZER};
 static pthread_once_t gp_pool_once = PTHREAD_ONCE_INIT;
+
+static inline void gp_pool_pause(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+}
 
 static void gp_pool_work(gp_pool *p)
 {
@@ -41,15 +54,23 @@ static void *gp_pool_main(void *arg)
 {
     gp_pool *p = arg;
     uint64_t seen = 0;
-    pthread_mutex_lock(&p->mu);
     for (;;) {
-        while (p->generation == seen)
-            pthread_cond_wait(&p->wake, &p->mu);
-        seen = p->generation;
-        pthread_mutex_unlock(&p->mu);
+        int spins = 0;
+        while (atomic_load(&p->generation) == seen && spins < GP_POOL_SPIN) {
+            gp_pool_pause();
+            spins++;
+        }
+        if (atomic_load(&p->generation) == seen) {
+            pthread_mutex_lock(&p->mu);
+            atomic_fetch_add(&p->sleepers, 1);
+            while (atomic_load(&p->generation) == seen)
+                pthread_cond_wait(&p->wake, &p->mu);
+            atomic_fetch_sub(&p->sleepers, 1);
+            pthread_mutex_unlock(&p->mu);
+        }
+        seen = atomic_load(&p->generation);
         gp_pool_work(p);
-        pthread_mutex_lock(&p->mu);
-        if (--p->busy == 0) pthread_cond_signal(&p->done);
+        atomic_fetch_sub_explicit(&p->busy, 1, memory_order_release);
     }
     return NULL;
 }
@@ -104,15 +125,19 @@ void gp_pool_run(uint64_t total, gp_pool_fn fn, void *ctx)
     uint64_t chunk = total / ((uint64_t)threads * 8);
     p->chunk = chunk ? chunk : 1;
     atomic_store_explicit(&p->next, 0, memory_order_relaxed);
-    pthread_mutex_lock(&p->mu);
-    p->busy = p->workers;
-    p->generation++;
-    pthread_cond_broadcast(&p->wake);
-    pthread_mutex_unlock(&p->mu);
+    atomic_store(&p->busy, p->workers);
+    atomic_fetch_add(&p->generation, 1); /* publishes the job (sequentially consistent) */
+    if (atomic_load(&p->sleepers) > 0) {
+        pthread_mutex_lock(&p->mu);
+        pthread_cond_broadcast(&p->wake);
+        pthread_mutex_unlock(&p->mu);
+    }
     gp_pool_work(p);
-    pthread_mutex_lock(&p->mu);
-    while (p->busy)
-        pthread_cond_wait(&p->done, &p->mu);
-    pthread_mutex_unlock(&p->mu);
+    for (int spins = 0; atomic_load_explicit(&p->busy, memory_order_acquire) != 0; spins++) {
+        if (spins < GP_POOL_SPIN)
+            gp_pool_pause();
+        else
+            sched_yield();
+    }
     pthread_mutex_unlock(&p->run_lock);
 }
