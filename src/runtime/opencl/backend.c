@@ -46,8 +46,9 @@ static void gp_cl_probe_run(void)
         gp_copy_str(e->detail, sizeof e->detail, why);
         return;
     }
+    cl_int err = CL_SUCCESS;
     gp_cl_enum_result r = gp_cl_devices_enumerate(gp_cl_probe_api, &gp_cl_probe_devices,
-                                                  &gp_cl_probe_count, why, sizeof why);
+                                                  &gp_cl_probe_count, why, sizeof why, &err);
     switch (r) {
     case GP_CL_ENUM_OK:
         e->outcome = GP_SELECT_AVAILABLE;
@@ -60,7 +61,7 @@ static void gp_cl_probe_run(void)
         break;
     case GP_CL_ENUM_ERROR:
         e->outcome = GP_SELECT_INIT_ERROR;
-        e->code = -1;
+        e->code = err;
         break;
     }
     gp_copy_str(e->detail, sizeof e->detail, why);

@@ -103,7 +103,7 @@ static void test_device_info_matches_opencl(void **state)
     gp_cl_device_info *devs = NULL;
     size_t n = 0;
     char why[1024];
-    assert_int_equal(gp_cl_devices_enumerate(api, &devs, &n, why, sizeof why), GP_CL_ENUM_OK);
+    assert_int_equal(gp_cl_devices_enumerate(api, &devs, &n, why, sizeof why, NULL), GP_CL_ENUM_OK);
     assert_string_equal(in.name, devs[0].name);
     assert_string_equal(in.driver_version, devs[0].driver_version);
     assert_true(in.total_memory == devs[0].global_mem_bytes);
@@ -467,7 +467,7 @@ static void test_kernel_limit_is_cl_kernel_work_group_size(void **state)
     gp_cl_device_info *devs = NULL;
     size_t n = 0;
     char why[1024];
-    assert_int_equal(gp_cl_devices_enumerate(api, &devs, &n, why, sizeof why), GP_CL_ENUM_OK);
+    assert_int_equal(gp_cl_devices_enumerate(api, &devs, &n, why, sizeof why, NULL), GP_CL_ENUM_OK);
     cl_int err;
     cl_context ctx = api->clCreateContext(NULL, 1, &devs[0].device, NULL, NULL, &err);
     cl_program prog;

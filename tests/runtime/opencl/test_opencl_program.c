@@ -38,7 +38,7 @@ static int gp_test_setup(void **state)
         print_message("OpenCL not available: %s\n", why);
         return 0;
     }
-    if (gp_cl_devices_enumerate(t.api, &t.devs, &t.ndev, why, sizeof why) != GP_CL_ENUM_OK) {
+    if (gp_cl_devices_enumerate(t.api, &t.devs, &t.ndev, why, sizeof why, NULL) != GP_CL_ENUM_OK) {
         print_message("no OpenCL device: %s\n", why);
         t.api = NULL;
         return 0;
