@@ -49,7 +49,7 @@ static char *run_child(const char *const *env, child_fn fn)
         FILE *out = fdopen(fds[1], "w");
         fn(out);
         fclose(out);
-        _exit(0);
+        exit(0); /* not _exit: LeakSanitizer checks the child too */
     }
     close(fds[1]);
     char *buf = calloc(1, 65536);
@@ -95,15 +95,15 @@ static probe_result probe_with(const char *const *env)
  * the children must find fresh. */
 static int have_nvrtc(void)
 {
+    /* Kept open once found: NVRTC allocates when loaded, and unloading it would leak that. */
+    static gp_cuda_nvrtc kept;
+    static int found = -1;
+    if (found >= 0) return found;
     char **c = gp_cuda_nvrtc_candidates(true);
-    int found = 0;
+    found = 0;
     for (char **p = c; p && *p && !found; p++) {
-        gp_cuda_nvrtc nv;
         char why[512];
-        if (gp_cuda_nvrtc_open(*p, &nv, why, sizeof why) == GP_OK) {
-            found = 1;
-            gp_cuda_nvrtc_close(&nv);
-        }
+        if (gp_cuda_nvrtc_open(*p, &kept, why, sizeof why) == GP_OK) found = 1;
     }
     gp_cuda_paths_free(c);
     return found;
