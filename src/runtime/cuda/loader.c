@@ -33,14 +33,10 @@ typedef struct gp_cuda_sym {
     int optional;
 } gp_cuda_sym;
 
-#define GP_DRV(field)                                                                              \
-    {                                                                                              \
-#field, NULL, offsetof(gp_cuda_driver_api, field), 0                                       \
-    }
-#define GP_DRV_OPT(field)                                                                          \
-    {                                                                                              \
-#field, NULL, offsetof(gp_cuda_driver_api, field), 1                                       \
-    }
+// clang-format off
+#define GP_DRV(field) {#field, NULL, offsetof(gp_cuda_driver_api, field), 0}
+#define GP_DRV_OPT(field) {#field, NULL, offsetof(gp_cuda_driver_api, field), 1}
+// clang-format on
 
 static const gp_cuda_sym gp_driver_syms[] = {
     GP_DRV(cuInit),
@@ -90,14 +86,10 @@ static const gp_cuda_sym gp_driver_syms[] = {
     GP_DRV(cuLaunchKernel),
 };
 
-#define GP_RTC(field)                                                                              \
-    {                                                                                              \
-#field, NULL, offsetof(gp_nvrtc_api, field), 0                                             \
-    }
-#define GP_RTC_OPT(field)                                                                          \
-    {                                                                                              \
-#field, NULL, offsetof(gp_nvrtc_api, field), 1                                             \
-    }
+// clang-format off
+#define GP_RTC(field) {#field, NULL, offsetof(gp_nvrtc_api, field), 0}
+#define GP_RTC_OPT(field) {#field, NULL, offsetof(gp_nvrtc_api, field), 1}
+// clang-format on
 
 static const gp_cuda_sym gp_nvrtc_syms[] = {
     GP_RTC(nvrtcGetErrorString),

@@ -26,7 +26,8 @@ NSString *gp_mtl_error_text(NSError *err)
     NSString *reason = err.localizedFailureReason;
     if (reason.length && ![err.localizedDescription containsString:reason])
         return [NSString stringWithFormat:@"%@ (%@)", err.localizedDescription, reason];
-    return err.localizedDescription;
+    /* A copy of our own: the error (and the string it holds) may go before the caller is done. */
+    return [[err.localizedDescription copy] autorelease];
 }
 
 /* Every device, the system default first (autoreleased). */

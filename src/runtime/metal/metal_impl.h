@@ -70,7 +70,8 @@ static inline gp_mtl_device *gp_mtl_dev(const gp_device_state *s)
     return (gp_mtl_device *)s->impl;
 }
 
-/* Message from an NSError (its localized description, plus the failure reason when present). */
+/* Message from an NSError (its localized description, plus the failure reason when present),
+ * autoreleased and independent of the error's lifetime. */
 NSString *gp_mtl_error_text(NSError *err);
 
 /* A new command buffer on q (the queue's lock is held by the caller); nil with the status set
