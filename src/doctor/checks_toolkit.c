@@ -7,6 +7,7 @@
 
 #include "doctor/checks.h"
 #include "doctor/cuda_tables.h"
+#include "util/cuda_driver.h"
 #include "doctor/parse.h"
 
 static void check_toolkit_found(const gp_doctor_facts *f, const gp_derived *d, gp_doctor_report *r)
@@ -68,7 +69,7 @@ static void check_toolkit_driver(const gp_doctor_facts *f, const gp_derived *d, 
     gp_fmt_version(&d->driver_cuda, dv, sizeof dv);
     gp_version tm = {{t->version.part[0], t->version.part[1]}, 2};
     int cmp = gp_version_cmp(&tm, &d->driver_cuda);
-    const char *need = gp_cuda_min_driver(t->version.part[0], t->version.part[1]);
+    const char *need = gp_cuda_min_driver_for(t->version.part[0], t->version.part[1]);
     if (cmp <= 0) {
         c = gp_report_add(r, "toolkit", "toolkit.driver", GP_CHECK_PASS);
         gp_check_observed(c, "toolkit CUDA %s, driver %s runs CUDA <= %s", tv, d->driver, dv);

@@ -7,6 +7,7 @@
 
 #include "doctor/checks.h"
 #include "doctor/cuda_tables.h"
+#include "util/cuda_driver.h"
 #include "doctor/parse.h"
 
 /* "2.7.1+cu126" -> "2.7.1" */
@@ -140,7 +141,7 @@ static void check_torch_driver(const gp_doctor_facts *f, const gp_derived *d, gp
     char dv[16];
     gp_fmt_version(&d->driver_cuda, dv, sizeof dv);
     int cmp = gp_version_cmp(&tv, &d->driver_cuda);
-    const char *need = gp_cuda_min_driver(tv.part[0], tv.part[1]);
+    const char *need = gp_cuda_min_driver_for(tv.part[0], tv.part[1]);
     gp_check_status st = cmp <= 0                              ? GP_CHECK_PASS
                          : tv.part[0] > d->driver_cuda.part[0] ? GP_CHECK_FAIL
                                                                : GP_CHECK_WARN;

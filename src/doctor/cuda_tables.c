@@ -2,44 +2,24 @@
  * PyTorch wheel build matrix; a new toolkit is one more row. */
 #include "doctor/cuda_tables.h"
 
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
 #include "doctor/parse.h"
-
-typedef struct {
-    int cuda; /* major*10 + minor */
-    const char *driver;
-} gp_driver_row;
-
-static const gp_driver_row driver_rows[] = {
-    {110, "450.36.06"}, {111, "455.23"},    {112, "460.27.03"}, {113, "465.19.01"},
-    {114, "470.42.01"}, {115, "495.29.05"}, {116, "510.39.01"}, {117, "515.43.04"},
-    {118, "520.61.05"}, {120, "525.60.13"}, {121, "530.30.02"}, {122, "535.54.03"},
-    {123, "545.23.06"}, {124, "550.54.14"}, {125, "555.42.02"}, {126, "560.28.03"},
-    {128, "570.26"},    {129, "575.51.03"}, {130, "580.65.06"}, {131, "590.44.01"},
-    {132, "595.45.04"},
-};
-
-const char *gp_cuda_min_driver(int major, int minor)
-{
-    int want = major * 10 + minor;
-    for (size_t i = 0; i < sizeof driver_rows / sizeof driver_rows[0]; i++)
-        if (driver_rows[i].cuda >= want) return driver_rows[i].driver;
-    return NULL;
-}
+#include "util/cuda_driver.h"
 
 gp_version gp_cuda_for_driver(const gp_version *driver)
 {
+    char text[64];
+    snprintf(text, sizeof text, "%d.%d.%d", driver->part[0], driver->n > 1 ? driver->part[1] : 0,
+             driver->n > 2 ? driver->part[2] : 0);
+    int cuda = gp_cuda_max_for_driver(text);
     gp_version best = {{0}, 0};
-    for (size_t i = 0; i < sizeof driver_rows / sizeof driver_rows[0]; i++) {
-        gp_version d;
-        gp_version_find(driver_rows[i].driver, strlen(driver_rows[i].driver), &d);
-        if (gp_version_cmp(driver, &d) >= 0) {
-            best.part[0] = driver_rows[i].cuda / 10;
-            best.part[1] = driver_rows[i].cuda % 10;
-            best.n = 2;
-        }
+    if (cuda) {
+        best.part[0] = cuda / 10;
+        best.part[1] = cuda % 10;
+        best.n = 2;
     }
     return best;
 }

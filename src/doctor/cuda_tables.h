@@ -9,9 +9,6 @@
 
 #include "doctor/facts.h"
 
-/* The minimum Linux driver for CUDA major.minor ("550.54.14"); for a minor not in the table the
- * next one up; NULL when newer than the table. */
-const char *gp_cuda_min_driver(int major, int minor);
 /* The highest CUDA a Linux driver supports, as {major, minor}; n == 0 when older than 450. */
 gp_version gp_cuda_for_driver(const gp_version *driver);
 /* The lowest compute capability (x10) a toolkit major supports: 13 -> 75, 12 -> 50. */

@@ -11,14 +11,15 @@
 
 #include "doctor/cuda_tables.h"
 #include "doctor/parse.h"
+#include "util/cuda_driver.h"
 
 static void test_cuda_tables(void **state)
 {
     (void)state;
-    assert_string_equal(gp_cuda_min_driver(12, 4), "550.54.14");
-    assert_string_equal(gp_cuda_min_driver(12, 7), "570.26"); /* no 12.7: the next row */
-    assert_string_equal(gp_cuda_min_driver(13, 0), "580.65.06");
-    assert_null(gp_cuda_min_driver(14, 0));
+    assert_string_equal(gp_cuda_min_driver_for(12, 4), "550.54.14");
+    assert_string_equal(gp_cuda_min_driver_for(12, 7), "570.26"); /* no 12.7: the next row */
+    assert_string_equal(gp_cuda_min_driver_for(13, 0), "580.65.06");
+    assert_null(gp_cuda_min_driver_for(14, 0));
     gp_version d = {{535, 129, 3}, 3};
     gp_version c = gp_cuda_for_driver(&d);
     assert_int_equal(c.part[0], 12);
