@@ -46,6 +46,12 @@ static const gp_ac_gpu ac_gpus[] = {
     {"Quadro GV100", 70, GF},
     {"Jetson AGX Xavier", 72, DC},
     {"Jetson Xavier NX", 72, DC},
+    /* the names Jetson boards report through the driver */
+    {"Tegra X1", 53, DC},
+    {"Tegra X2", 62, DC},
+    {"Xavier", 72, DC},
+    {"Orin", 87, DC},
+    {"Thor", 110, DC},
     /* Turing */
     {"GTX 1650", 75, GF},
     {"GTX 1650 Super", 75, GF},

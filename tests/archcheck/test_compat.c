@@ -74,6 +74,9 @@ static void test_gpu_names(void **state)
     assert_int_equal(gp_ac_gpu_find("RTX 4060 Ti", s, 5, &ns)->cc, 89);
     assert_int_equal(gp_ac_gpu_find("jetson agx orin", s, 5, &ns)->cc, 87);
     assert_int_equal(gp_ac_gpu_find("GB10", s, 5, &ns)->cc, 121);
+    assert_int_equal(gp_ac_gpu_find("Orin (nvgpu)", s, 5, &ns)->cc, 87);
+    assert_int_equal(gp_ac_gpu_find("NVIDIA Tegra X1", s, 5, &ns)->cc, 53);
+    assert_int_equal(gp_ac_gpu_find("Tesla V100-SXM2-16GB", s, 5, &ns)->cc, 70);
     assert_null(gp_ac_gpu_find("RTX 4900", s, 5, &ns));
     assert_true(ns > 0);
     assert_string_equal(s[0]->name, "RTX 4090");
