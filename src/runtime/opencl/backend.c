@@ -256,7 +256,7 @@ static void gp_cl_event_release_op(gp_event *e)
     e->impl = NULL;
 }
 
-static gp_status gp_cl_device_synchronize_op(gp_device_state *dev)
+gp_status gp_cl_device_finish_all(gp_device_state *dev)
 {
     gp_cl_device *cd = gp_cl_dev(dev);
     gp_status st = GP_OK;
@@ -300,5 +300,5 @@ const gp_backend_ops gp_backend_opencl_ops = {
     .queue_wait_event = gp_cl_queue_wait_event_op,
     .event_elapsed_ms = gp_cl_event_elapsed_op,
     .event_release = gp_cl_event_release_op,
-    .device_synchronize = gp_cl_device_synchronize_op,
+    .device_synchronize = gp_cl_device_finish_all,
 };
