@@ -430,7 +430,7 @@ static py_paren *top_call(py_scan *ps)
 
 static bool last_is(const py_paren *p, const char *w)
 {
-    return p && p->last && strcmp(p->last, w) == 0;
+    return p && p->last && p->last[0] == w[0] && strcmp(p->last, w) == 0;
 }
 
 static bool has_mps(const char *b, size_t n)
