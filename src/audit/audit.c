@@ -309,7 +309,6 @@ static void drain(pool *p, bool wait_one)
 typedef struct walk_ctx {
     pool *p;
     int threads;
-    char buf_single[1]; /* unused; the single-thread path uses its own buffer */
     char *sbuf;
     size_t files_seen;
 } walk_ctx;
@@ -401,7 +400,7 @@ static int scan_all(gp_audit_state *st, int threads, char *err, size_t errlen, b
     pthread_mutex_init(&p.mu, NULL);
     pthread_cond_init(&p.cv_work, NULL);
     pthread_cond_init(&p.cv_done, NULL);
-    walk_ctx w = {&p, threads, {0}, NULL, 0};
+    walk_ctx w = {&p, threads, NULL, 0};
     pthread_t *tids = calloc((size_t)threads, sizeof *tids);
     int started = 0;
     if (threads <= 1) w.sbuf = malloc(READ_BUF + 1);

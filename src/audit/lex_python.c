@@ -13,14 +13,29 @@ void gp_py_lexer_init(gp_py_lexer *lx, gp_audit_source *src, gp_audit_result *re
     lx->bol = true;
 }
 
-static bool name_start(unsigned char c)
+/* Byte classes: 1 starts a name, 2 continues one (bytes >= 0x80 are both: UTF-8 names and
+ * invalid bytes stay inside one token); 4 backslash, 8 newline, 16 and 32 the quotes, 64 '{' —
+ * the bytes a string scan has to stop at. */
+static const unsigned char py_class[256] = {
+    0, 0, 0, 0, 0, 0,  0, 0,  0, 0, 8,  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 32, 0, 0,  0, 0, 16, 0, 0, 0, 0, 0, 0, 0, 0, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+    0, 0, 0, 0, 0, 0,  0, 3,  3, 3, 3,  3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+    3, 3, 3, 3, 0, 4,  0, 0,  3, 0, 3,  3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+    3, 3, 3, 3, 3, 3,  3, 64, 0, 0, 0,  0, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+    3, 3, 3, 3, 3, 3,  3, 3,  3, 3, 3,  3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+    3, 3, 3, 3, 3, 3,  3, 3,  3, 3, 3,  3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+    3, 3, 3, 3, 3, 3,  3, 3,  3, 3, 3,  3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+    3, 3, 3, 3, 3, 3,  3, 3,  3, 3, 3,  3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+};
+
+static inline bool name_start(unsigned char c)
 {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c >= 0x80;
+    return py_class[c] & 1;
 }
 
-static bool name_char(unsigned char c)
+static inline bool name_char(unsigned char c)
 {
-    return name_start(c) || (c >= '0' && c <= '9');
+    return py_class[c] & 2;
 }
 
 static void newline_at(gp_py_lexer *lx, size_t nl_pos)
@@ -74,7 +89,11 @@ static void scan_string(gp_py_lexer *lx, char q, bool triple, bool fmt, int nest
 {
     const char *d = lx->src->data;
     size_t n = lx->src->size;
+    unsigned char stop = (unsigned char)(4 | 8 | (q == '\'' ? 16 : 32) | (fmt ? 64 : 0));
     while (lx->pos < n) {
+        while (lx->pos < n && !(py_class[(unsigned char)d[lx->pos]] & stop))
+            lx->pos++;
+        if (lx->pos >= n) break;
         char c = d[lx->pos];
         if (c == '\\') {
             if (lx->pos + 1 < n && d[lx->pos + 1] == '\n') newline_at(lx, lx->pos + 1);

@@ -24,7 +24,6 @@ static void blank_magics(char *p, size_t n)
 {
     size_t i = 0;
     while (i < n) {
-        size_t st = i;
         while (i < n && (p[i] == ' ' || p[i] == '\t'))
             i++;
         bool magic = i < n && (p[i] == '!' || p[i] == '%');
@@ -32,7 +31,6 @@ static void blank_magics(char *p, size_t n)
             if (magic) p[i] = ' ';
             i++;
         }
-        (void)st;
         i++;
     }
 }

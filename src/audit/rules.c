@@ -73,7 +73,8 @@ static const gp_audit_rule rules[GP_R_COUNT] = {
                           "Give the code a single-device path; keep multi-GPU runs on Linux."},
     [GP_R_PY_EXT_001] = {"PY-EXT-001", PY | GP_LANG_PYPROJECT, E, W, -1, R_, GP_STOP_CUDA_ONLY_EXT,
                          "CUDA extension build",
-                         "`CUDAExtension`, `.cu` sources, `CUDA_HOME`, `TORCH_CUDA_ARCH_LIST`",
+                         "`CUDAExtension`; in setup.py also `.cu` sources, `CUDA_HOME`, "
+                         "`TORCH_CUDA_ARCH_LIST`; `.cu` sources in pyproject.toml",
                          "The package builds CUDA code with nvcc; that cannot build or run on a "
                          "Mac.",
                          "Provide a CPU (or Metal) implementation and build the CUDA part only "

@@ -245,8 +245,14 @@ static void check_tok(c_scan *cs, const gp_c_tok *t, const gp_c_tok *n1, const g
     if (rule >= 0) rep(cs, rule, t);
 }
 
+/* A CPU implementation is a source file (not a header: headers hold declarations and default
+ * bodies of virtual methods) with "cpu" in its name or in a folder named cpu/. */
 static bool path_is_cpu_named(const char *path)
 {
+    const char *dot = strrchr(path, '.');
+    if (!dot || !(strcmp(dot, ".c") == 0 || strcmp(dot, ".cc") == 0 || strcmp(dot, ".cpp") == 0 ||
+                  strcmp(dot, ".cxx") == 0))
+        return false;
     const char *base = strrchr(path, '/');
     base = base ? base + 1 : path;
     char low[256];

@@ -27,7 +27,6 @@ static bool ci_contains(const char *p, size_t n, const char *w)
 /* Is the normalised (lowercase, '-') package name CUDA-only? */
 static bool name_cuda_only(const char *nm, const char *extras, size_t exn)
 {
-    size_t n = strlen(nm);
     if (strncmp(nm, "nvidia-", 7) == 0 &&
         (strstr(nm, "-cu1") || strstr(nm, "-cu2") || strstr(nm, "-cu9") || strstr(nm, "-cuda")))
         return true;
@@ -42,7 +41,6 @@ static bool name_cuda_only(const char *nm, const char *extras, size_t exn)
     if ((strcmp(nm, "jax") == 0 || strcmp(nm, "jaxlib") == 0) && exn > 0 &&
         ci_contains(extras, exn, "cuda"))
         return true;
-    (void)n;
     return false;
 }
 

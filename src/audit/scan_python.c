@@ -284,7 +284,7 @@ static bool match_name(py_scan *ps, const char *c, int ncomp, const char *last, 
         report(ps, GP_R_PY_DEV_005, lasti, guarded);
         return true;
     }
-    if (strcmp(last, "CUDAExtension") == 0 || strcmp(last, "CUDA_HOME") == 0) {
+    if (strcmp(last, "CUDAExtension") == 0 || (ps->setup_py && strcmp(last, "CUDA_HOME") == 0)) {
         report(ps, GP_R_PY_EXT_001, lasti, guarded);
         return true;
     }
@@ -430,7 +430,7 @@ static py_paren *top_call(py_scan *ps)
 
 static bool last_is(const py_paren *p, const char *w)
 {
-    return p && p->last && strcmp(p->last, w) == 0;
+    return p && p->last && p->last[0] == w[0] && strcmp(p->last, w) == 0;
 }
 
 static bool has_mps(const char *b, size_t n)
@@ -480,8 +480,8 @@ static void scan_string_tok(py_scan *ps, size_t i, bool guarded)
         if (env) report(ps, GP_R_PY_DIST_002, i, guarded);
         return;
     }
-    if ((n == 20 && memcmp(b, "TORCH_CUDA_ARCH_LIST", 20) == 0) ||
-        (n == 9 && memcmp(b, "CUDA_HOME", 9) == 0)) {
+    if (ps->setup_py && ((n == 20 && memcmp(b, "TORCH_CUDA_ARCH_LIST", 20) == 0) ||
+                         (n == 9 && memcmp(b, "CUDA_HOME", 9) == 0))) {
         report(ps, GP_R_PY_EXT_001, i, guarded);
         return;
     }

@@ -232,7 +232,9 @@ bool gp_audit_word_is_cuda_switch(const char *s, size_t n)
         while (i < n && s[i] != '_')
             i++;
         size_t k = i - st;
-        if (k == 0 || k > 31) continue;
+        if (k < 3 || k > 31) continue;
+        char f = (char)toupper((unsigned char)s[st]); /* every part below starts with one of these */
+        if (f != 'C' && f != 'N' && f != 'G' && f != 'H' && f != 'T') continue;
         char up[32];
         for (size_t j = 0; j < k; j++)
             up[j] = (char)toupper((unsigned char)s[st + j]);
