@@ -112,6 +112,12 @@ if [ -x build-gpu/gpuport ]; then
     run 60 devices-json env GPUPORT_LOG=info build-gpu/gpuport devices --json
 fi
 
+# What the machine looks like to `gpuport doctor` (informational: findings are not failures).
+if [ -x build-gpu/gpuport ] && build-gpu/gpuport doctor --help >/dev/null 2>&1; then
+    phase "gpuport doctor"
+    timeout 120 build-gpu/gpuport doctor || echo "(doctor exit $?)"
+fi
+
 phase "test suite (every test; the conformance suite runs on every device found)"
 run 420 ctest ctest --test-dir build-gpu --output-on-failure --timeout 180 -j "$(nproc)"
 phase "CUDA tests, verbose"
