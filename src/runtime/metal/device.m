@@ -157,6 +157,7 @@ gp_status gp_mtl_op_device_open(gp_device_state *dev)
         m->language = gp_mtl_language(m->device);
         pthread_mutex_init(&m->lock, NULL);
         m->libraries = [[NSMutableDictionary alloc] init];
+        m->pipelines = [[NSMutableDictionary alloc] init];
         dev->impl = m;
         return GP_OK;
     }
@@ -167,6 +168,7 @@ void gp_mtl_op_device_close(gp_device_state *dev)
     @autoreleasepool {
         gp_mtl_device *m = gp_mtl_dev(dev);
         if (!m) return;
+        [m->pipelines release];
         [m->libraries release];
         [m->device release];
         pthread_mutex_destroy(&m->lock);

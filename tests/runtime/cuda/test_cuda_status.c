@@ -18,6 +18,13 @@
 
 static char buf[2048];
 
+/* A library every machine has that is not a CUDA driver or NVRTC. */
+#if defined(__APPLE__)
+#define FOREIGN_LIBRARY "/usr/lib/libSystem.B.dylib"
+#else
+#define FOREIGN_LIBRARY "libm.so.6"
+#endif
+
 static const char *explain(CUresult r, int drv, int need)
 {
     gp_cuda_result_explain(r, drv, need, buf, sizeof buf);
@@ -113,10 +120,10 @@ static void test_loader_refuses_missing_and_foreign_libraries(void **state)
     assert_non_null(strstr(why, "/nonexistent/libcuda.so.1"));
     assert_null(drv.handle);
     /* A real library that is not the driver: named, with the missing entry point. */
-    assert_int_equal(gp_cuda_driver_open("libm.so.6", &drv, why, sizeof why), GP_ERR_NOT_FOUND);
+    assert_int_equal(gp_cuda_driver_open(FOREIGN_LIBRARY, &drv, why, sizeof why), GP_ERR_NOT_FOUND);
     assert_non_null(strstr(why, "lacks cuInit"));
     gp_cuda_nvrtc nv;
-    assert_int_equal(gp_cuda_nvrtc_open("libm.so.6", &nv, why, sizeof why), GP_ERR_NOT_FOUND);
+    assert_int_equal(gp_cuda_nvrtc_open(FOREIGN_LIBRARY, &nv, why, sizeof why), GP_ERR_NOT_FOUND);
     assert_non_null(strstr(why, "not an NVRTC library"));
 }
 

@@ -68,6 +68,7 @@ typedef NSUInteger NSStringEncoding;
 @interface NSString : NSObject <NSCopying>
 + (instancetype)stringWithUTF8String:(const char *)s;
 + (instancetype)stringWithFormat:(NSString *)format, ...;
+- (instancetype)initWithUTF8String:(const char *)s;
 - (instancetype)initWithBytes:(const void *)bytes
                        length:(NSUInteger)len
                      encoding:(NSStringEncoding)encoding;
