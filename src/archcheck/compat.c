@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "archcheck/archcheck.h"
+#include "util/cuda_driver.h"
 
 /* The old name of CC 11.0 (Thor) was 10.1. */
 static int ac_norm(int cc)
@@ -73,22 +74,7 @@ int gp_ac_ptx_isa_cuda(int isa)
 
 const char *gp_ac_cuda_driver(int cuda)
 {
-    /* The Linux driver that first supports each CUDA release. */
-    static const struct {
-        int cuda;
-        const char *driver;
-    } t[] = {
-        {110, "450.36.06"}, {111, "455.23"},    {112, "460.27.03"}, {113, "465.19.01"},
-        {114, "470.42.01"}, {115, "495.29.05"}, {116, "510.39.01"}, {117, "515.43.04"},
-        {118, "520.61.05"}, {120, "525.60.13"}, {121, "530.30.02"}, {122, "535.54.03"},
-        {123, "545.23.06"}, {124, "550.54.14"}, {125, "555.42.02"}, {126, "560.28.03"},
-        {128, "570.26"},    {129, "575.51.03"}, {130, "580.65.06"}, {131, "590.44.01"},
-        {132, "595.45.04"},
-    };
-    if (cuda <= 0) return NULL;
-    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
-        if (t[i].cuda >= cuda) return t[i].driver;
-    return NULL;
+    return cuda > 0 ? gp_cuda_min_driver_for(cuda / 10, cuda % 10) : NULL;
 }
 
 /* Drivers decompress zstd-compressed fatbin entries from CUDA 12.4 on. */

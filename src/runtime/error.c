@@ -6,6 +6,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "gp_version.h"
 
@@ -18,10 +19,13 @@ const char *gp_last_error(void)
 
 gp_status gp_error_set(gp_status status, const char *fmt, ...)
 {
+    /* Formatted apart first: callers may pass gp_last_error() itself as an argument. */
+    char buf[sizeof gp_error_message];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(gp_error_message, sizeof gp_error_message, fmt, ap);
+    vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
+    memcpy(gp_error_message, buf, sizeof buf);
     return status;
 }
 

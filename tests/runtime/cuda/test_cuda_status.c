@@ -66,8 +66,9 @@ static void test_driver_too_old_names_versions(void **state)
     assert_non_null(strstr(m, "CUDA 13.0"));
     assert_non_null(strstr(m, "580.65.06"));
     assert_non_null(strstr(m, "CUDA 12.4"));
-    /* A minor release missing from the table falls back to its major's minimum. */
-    assert_string_equal(gp_cuda_min_driver(12070), "560.28.03");
+    /* 12.7 was never released: code that needs it needs the driver of the next release (12.8);
+     * a 12.6 driver (560.28.03) does not support it. */
+    assert_string_equal(gp_cuda_min_driver(12070), "570.26");
     assert_string_equal(gp_cuda_min_driver(13000), "580.65.06");
     assert_null(gp_cuda_min_driver(9020));
     m = explain(222, 12080, 13000);
