@@ -192,6 +192,13 @@ run_rc "fetch a pattern with .." 2 "$G" remote run t1 --fetch '../*' -- true
 run_rc "fetch with nothing matching" 0 "$G" remote run t1 --fetch 'nothing-*' -- true
 has "nothing matched is said" "$W/err" "nothing on t1 matched"
 
+# --- one login for the whole loop: sync, run and fetch share the ssh master -------------------
+before=$(grep -c "Accepted publickey" "$GP_SSH_DIR/sshd.log")
+run_rc "sync, run and fetch" 0 "$G" remote run t1 --sync --force --fetch 'out/a.txt' -- true
+after=$(grep -c "Accepted publickey" "$GP_SSH_DIR/sshd.log")
+[ $((after - before)) = 1 ] && ok "one ssh login for sync, run and fetch" ||
+    bad "$((after - before)) ssh logins for one run (expected 1)"
+
 # --- freeze, compare, doctor: sibling subcommands of this gpuport ----------------------------
 if "$G" freeze --help >/dev/null 2>&1; then
     rm -rf "$L"
