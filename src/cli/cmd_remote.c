@@ -233,7 +233,7 @@ static int remote_remove(int argc, char **argv)
     return gp_cli_finish(CMD, rc);
 }
 
-/* --- helpers shared by doctor and run ---------------------------------------------------- */
+/* --- shared by doctor and run ------------------------------------------------------------ */
 
 /* "~/x" and "~" mean the home, where ssh starts: they become "x" and "." (the remote shell
  * never sees a tilde, every word is quoted). */

@@ -1,5 +1,5 @@
-/* proc.c — see proc.h. Polling waitpid at 20 Hz instead of blocking keeps signal handling free
- * of races (a signal landing just before a blocking wait would otherwise be missed). */
+/* proc.c — see proc.h. Polling waitpid (backing off to 20 Hz) instead of blocking keeps signal
+ * handling free of races (a signal landing just before a blocking wait would be missed). */
 #include "remote/proc.h"
 
 #include <errno.h>
@@ -136,6 +136,7 @@ int gp_proc_wait(pid_t pid, int *stdin_w, double grace_s)
     int status = 0;
     double stop_at = 0; /* when the current stage of stopping gives up */
     int stage = 0;      /* 0 running, 1 stdin closed, 2 SIGTERM sent, 3 SIGKILL sent */
+    long nap_ns = 500 * 1000;
     for (;;) {
         pid_t r = waitpid(pid, &status, WNOHANG);
         if (r == pid) return proc_status_code(status);
@@ -152,8 +153,11 @@ int gp_proc_wait(pid_t pid, int *stdin_w, double grace_s)
             stage++;
             stop_at = proc_now() + 2.0;
         }
-        struct timespec ts = {0, 50 * 1000 * 1000};
+        /* Quick children are reaped within a millisecond or two; long ones cost 20 wake-ups a
+         * second. */
+        struct timespec ts = {0, nap_ns};
         nanosleep(&ts, NULL);
+        if (nap_ns < 50 * 1000 * 1000) nap_ns *= 2;
     }
 }
 
@@ -161,7 +165,12 @@ static int proc_tmpfile(const char *dir, char *path, size_t len)
 {
     snprintf(path, len, "%s/cap-XXXXXX", dir);
     int fd = mkstemp(path);
-    if (fd >= 0) unlink(path);
+    if (fd >= 0) {
+        unlink(path);
+        /* Only the child's stdout/stderr copies may outlive the spawn (an ssh master that
+         * daemonizes would otherwise keep these descriptors open). */
+        fcntl(fd, F_SETFD, FD_CLOEXEC);
+    }
     return fd;
 }
 

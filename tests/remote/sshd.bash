@@ -71,7 +71,7 @@ KbdInteractiveAuthentication no
 PermitRootLogin prohibit-password
 AllowUsers $user
 PrintMotd no
-LogLevel ERROR
+LogLevel INFO
 CFG
         cat >"$d/ssh_config" <<CFG
 Host gptest gptest-bad

@@ -21,10 +21,11 @@ extern char **environ;
 #include "remote/ssh.h"
 
 static const char *const tricky[] = {
-    "plain",     "two words", "it's",  "'",      "''", "\"dq\"", "$HOME", "${HOME}", "$(id)",
-    "`id`",      "*",         "?",     "[a-z]*", "~",  "~root",  "a\\b",  "\\",      ";",
-    "&&",        "|",         ">x",    "<x",     "#c", "!x",     "-n",    "--",      "tab\there",
-    "new\nline", "",          " lead", "trail ", "%s", "a=b"};
+    "plain",   "two words", "it's",      "'",  "''", "\"dq\"",    "$HOME",
+    "${HOME}", "$(id)",     "`id`",      "*",  "?",  "[a-z]*",    "~",
+    "~root",   "a\\b",      "\\",        ";",  "&&", "|",         ">x",
+    "<x",      "#c",        "!x",        "-n", "--", "tab\there", "new\nline",
+    "",        " leading",  "trailing ", "%s", "a=b"};
 
 /* Runs `line` with sh -c as sshd would: in a process group of its own (the wrapper's watcher
  * signals its whole group) and with a stdin that stays open until it ends. Returns its stdout
