@@ -43,7 +43,12 @@ static const char *const env_prefixes[] = {
     "MTL_",
     "JAX_",
     "XLA_",
-    "TF_",
+    "TF_ENABLE_",
+    "TF_DETERMINISTIC",
+    "TF_CUDNN",
+    "TF_GPU",
+    "TF_FORCE_GPU",
+    "TF_XLA",
     "HIP_",
     "ROCR_",
 };
