@@ -493,7 +493,7 @@ static int run_after(gp_ssh *s, const gp_remote_entry *e, const gp_worktree *wt,
     if (rc != 0) fprintf(stderr, "gpuport %s: %s\n", CMD, msg);
     if (rc == 0)
         gp_remote_freeze(s, remote_home_relative(e->gpuport ? e->gpuport : "gpuport"), dir,
-                         gp_strbuf_cstr(&root), o->force);
+                         o->env.v, o->env.n, gp_strbuf_cstr(&root), o->force);
     if (rc == 0 && o->compare && code == 0) {
         gp_strbuf fetched = GP_STRBUF_INIT;
         gp_strbuf_printf(&fetched, "%s/%s", gp_strbuf_cstr(&root), wt->prefix);

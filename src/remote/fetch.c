@@ -239,8 +239,12 @@ int gp_remote_fetch(gp_ssh *s, const gp_remote_fetch_job *job, size_t *n, char *
 
 /* --- the freeze manifests ---------------------------------------------------------------- */
 
+/* $1 folder, $2 gpuport, $3 number of NAME=VALUE words (the run's --env), those words, then the
+ * arguments: the manifest describes the environment the command ran in. */
 static const char freeze_remote_sh[] =
-    "cd -- \"$1\" 2>/dev/null || :; g=$2; shift 2; exec \"$g\" \"$@\"";
+    "d=$1; g=$2; n=$3; shift 3; "
+    "while [ \"$n\" -gt 0 ]; do export \"$1\" || exit 2; shift; n=$((n-1)); done; "
+    "cd -- \"$d\" 2>/dev/null || :; exec \"$g\" \"$@\"";
 
 static void freeze_write(const char *local_root, const char *file, const char *text, size_t len,
                          const char *who, bool force)
@@ -286,15 +290,24 @@ static int freeze_local(const char *tmpdir, const char *local_root, bool force)
     return ok;
 }
 
-static int freeze_remote(gp_ssh *s, const char *gpuport, const char *dir, const char *local_root,
-                         bool force)
+static int freeze_remote(gp_ssh *s, const char *gpuport, const char *dir, char *const *env,
+                         size_t n_env, const char *local_root, bool force)
 {
-    char *const args[] = {(char *)dir, (char *)gpuport, "freeze", "--json", NULL};
+    gp_argv a = {0};
+    gp_argv_push(&a, dir);
+    gp_argv_push(&a, gpuport);
+    gp_argv_pushf(&a, "%zu", n_env);
+    for (size_t i = 0; i < n_env; i++) gp_argv_push(&a, env[i]);
+    gp_argv_push(&a, "freeze");
+    gp_argv_push(&a, "--json");
     char *out = NULL, *eout = NULL, why[512];
     size_t len = 0;
     int ok = 0;
-    int code = gp_ssh_script(s, freeze_remote_sh, args, NULL, 16u << 20, &out, &len, &eout, why,
-                             sizeof why);
+    int code = a.failed ? -1
+                        : gp_ssh_script(s, freeze_remote_sh, a.v, NULL, 16u << 20, &out, &len,
+                                        &eout, why, sizeof why);
+    if (a.failed) snprintf(why, sizeof why, "out of memory");
+    gp_argv_free(&a);
     fetch_chomp(eout);
     if (code == 127)
         fprintf(stderr,
@@ -323,8 +336,8 @@ static int freeze_remote(gp_ssh *s, const char *gpuport, const char *dir, const 
     return ok;
 }
 
-int gp_remote_freeze(gp_ssh *s, const char *remote_gpuport, const char *dir, const char *local_root,
-                     bool force)
+int gp_remote_freeze(gp_ssh *s, const char *remote_gpuport, const char *dir, char *const *env,
+                     size_t n_env, const char *local_root, bool force)
 {
     if (gp_mkdir_p(local_root, 0755) != 0) {
         fprintf(stderr, "gpuport remote: freeze manifests not recorded: %s: %s\n", local_root,
@@ -332,5 +345,5 @@ int gp_remote_freeze(gp_ssh *s, const char *remote_gpuport, const char *dir, con
         return 0;
     }
     return freeze_local(s->rundir, local_root, force) +
-           freeze_remote(s, remote_gpuport, dir, local_root, force);
+           freeze_remote(s, remote_gpuport, dir, env, n_env, local_root, force);
 }

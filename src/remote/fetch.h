@@ -30,11 +30,12 @@ int gp_remote_fetch(gp_ssh *s, const gp_remote_fetch_job *job, size_t *n, char *
  * is absolute, climbs out with "..", or holds control characters. */
 long gp_remote_fetch_parse(const char *text, size_t len, gp_strbuf *out, char *bad, size_t badlen);
 
-/* Runs `gpuport freeze --json` here (the running executable) and on the remote side, and
+/* Runs `gpuport freeze --json` here (the running executable) and on the remote side (with the
+ * run's --env words `env` exported, so its manifest describes the command's environment), and
  * writes gpuport-freeze.local.json / gpuport-freeze.remote.json into `local_root` (an existing
  * one only when `force`). Prints on stderr what was recorded and, for each side that was not,
  * why. Returns the number of sides recorded (0..2). */
-int gp_remote_freeze(gp_ssh *s, const char *remote_gpuport, const char *dir, const char *local_root,
-                     bool force);
+int gp_remote_freeze(gp_ssh *s, const char *remote_gpuport, const char *dir, char *const *env,
+                     size_t n_env, const char *local_root, bool force);
 
 #endif
