@@ -148,6 +148,16 @@ static void doctor_check_ids(const cJSON *a, const cJSON *b, cJSON *ids)
 /* Versions a CUDA capability may carry: a result from toolkit 12 and one from 13 differ. */
 static const char *const doctor_cuda_versions[] = {"toolkit", "driver", "driver_cuda"};
 
+/* The backend `auto` would pick (cuda, metal, opencl, then the CPU, as in the runtime): the
+ * first one that runs. */
+static const char *doctor_auto_pick(const cJSON *report)
+{
+    for (size_t i = 0; i + 1 < sizeof doctor_backends / sizeof *doctor_backends; i++)
+        if (doctor_cap_state(doctor_cap(report, doctor_backends[i])) == DOCTOR_RUNS)
+            return doctor_backends[i];
+    return "cpu";
+}
+
 static void doctor_diff_caps(const cJSON *local, const cJSON *remote, cJSON *diff)
 {
     char l[512], r[512];
@@ -180,6 +190,8 @@ cJSON *gp_remote_doctor_diff(const cJSON *local, const cJSON *remote)
 {
     cJSON *diff = cJSON_CreateArray();
     doctor_diff_caps(local, remote, diff);
+    if (strcmp(doctor_auto_pick(local), doctor_auto_pick(remote)) != 0)
+        doctor_add(diff, "device auto picks", doctor_auto_pick(local), doctor_auto_pick(remote));
     char l[512], r[512];
     cJSON *ids = cJSON_CreateArray();
     doctor_check_ids(local, remote, ids);
@@ -214,6 +226,8 @@ void gp_remote_doctor_print(FILE *f, const char *name, const cJSON *local, const
         doctor_cap_text(doctor_cap(remote, doctor_backends[i]), r, sizeof r);
         fprintf(f, "%-22s %-38.38s %s\n", doctor_backends[i], l, r);
     }
+    fprintf(f, "%-22s %-38.38s %s\n", "device auto picks", doctor_auto_pick(local),
+            doctor_auto_pick(remote));
     cJSON *ids = cJSON_CreateArray();
     doctor_check_ids(local, remote, ids);
     const cJSON *id;

@@ -129,8 +129,16 @@ static int fetch_list(gp_ssh *s, const gp_remote_fetch_job *job, gp_strbuf *file
         char bad[256];
         *count = gp_remote_fetch_parse(out, len, files, bad, sizeof bad);
         if (*count < 0) {
-            snprintf(msg, msglen, "%s answered a path outside its folder ('%s'); nothing fetched",
-                     s->name, bad);
+            if (files->failed)
+                snprintf(msg, msglen, "out of memory reading the file list; nothing fetched");
+            else if (len >= FETCH_LIST_CAP)
+                snprintf(msg, msglen,
+                         "the patterns match more than %u MiB of file names on %s; "
+                         "narrow them; nothing fetched",
+                         FETCH_LIST_CAP >> 20, s->name);
+            else
+                snprintf(msg, msglen, "%s answered an unusable path ('%s'); nothing fetched",
+                         s->name, bad);
             rc = 2;
         }
     }

@@ -199,7 +199,7 @@ int gp_proc_capture(char *const argv[], const char *in_path, const char *tmpdir,
     if (in < 0 || fo < 0 || fe < 0) {
         snprintf(err, errlen, "%s: %s", in < 0 && in_path ? in_path : tmpdir, strerror(errno));
     } else if (gp_proc_spawn(argv, in, fo, fe, &pid, err, errlen) == 0) {
-        code = gp_proc_wait(pid, NULL, 2.0);
+        code = gp_proc_wait(pid, NULL, 0.2); /* no stdin to close: stop it soon after Ctrl-C */
         if (out) *out = proc_slurp(fo, cap, out_len);
         if (errout) *errout = proc_slurp(fe, cap, NULL);
     }

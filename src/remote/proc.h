@@ -38,7 +38,8 @@ int gp_proc_wait(pid_t pid, int *stdin_w, double grace_s);
 /* Runs argv with stdin from `in_path` (NULL: /dev/null), stdout and stderr captured through
  * temporary files in `tmpdir`, each up to `cap` bytes (*out and *errout get NUL-terminated heap
  * strings; either pointer may be NULL to drop that stream). Returns the exit code as
- * gp_proc_wait does, or -1 with the reason in err when it could not start. */
+ * gp_proc_wait does (after Ctrl-C the child is stopped within 0.2 s), or -1 with the reason in
+ * err when it could not start. */
 int gp_proc_capture(char *const argv[], const char *in_path, const char *tmpdir, size_t cap,
                     char **out, size_t *out_len, char **errout, char *err, size_t errlen);
 

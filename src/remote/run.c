@@ -53,6 +53,10 @@ char *gp_remote_run_line(const gp_remote_cmd *c)
 int gp_remote_run(gp_ssh *s, const gp_remote_cmd *c, char *msg, size_t msglen)
 {
     msg[0] = '\0';
+    if (gp_proc_interrupted()) {
+        snprintf(msg, msglen, "interrupted before the command started on %s", s->name);
+        return 128 + gp_proc_interrupted();
+    }
     char *line = gp_remote_run_line(c);
     gp_argv a = {0};
     gp_ssh_base_argv(s, &a);

@@ -215,6 +215,8 @@ int gp_remote_sync(gp_ssh *s, const gp_worktree *wt, const char *dir, char *msg,
         }
     }
     if (rc == 0) rc = sync_rsync(s, wt, dir, list_path, msg, msglen);
+    /* rsync may finish in the moment after Ctrl-C; the user still asked to stop. */
+    if (rc == 0 && gp_proc_interrupted()) rc = sync_lost_or(s, 0, msg, msglen, "the sync", NULL);
     gp_term_progress_done();
     if (rc == 0)
         fprintf(stderr, "gpuport remote: synced %zu files to %s:%s (%zu removed there)\n", n_files,

@@ -58,16 +58,18 @@ static void differences_that_matter(void **state)
     assert_false(diff_has(diff, "os"));          /* a note, not an outcome */
     assert_false(diff_has(diff, "cpu"));         /* present on both; sizes differ, fine */
     assert_false(diff_has(diff, "opencl"));
+    assert_true(diff_has(diff, "device auto picks")); /* metal here, cuda there */
     assert_false(diff_has(diff, "python"));
     assert_false(diff_has(diff, "metal-only")); /* run on one side only: not a difference */
-    assert_int_equal(cJSON_GetArraySize(diff), 5);
+    assert_int_equal(cJSON_GetArraySize(diff), 6);
     char *text = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
     gp_remote_doctor_print(f, "gpu1", a, b, diff);
     fclose(f);
-    assert_non_null(strstr(text, "5 differences that matter"));
+    assert_non_null(strstr(text, "6 differences that matter"));
     assert_non_null(strstr(text, "torch: here ok 2.5.1; on gpu1 ok 2.4.0"));
+    assert_non_null(strstr(text, "device auto picks: here metal; on gpu1 cuda"));
     free(text);
     cJSON_Delete(diff);
     diff = gp_remote_doctor_diff(a, a);

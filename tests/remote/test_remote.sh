@@ -10,6 +10,9 @@ gp_sshd_start
 
 W=$GP_SSH_DIR/work
 mkdir -p "$W/cfg" "$W/far"
+# gpuport's private folders (the ssh control socket) go here, to check that none is left behind.
+mkdir -m 700 "$GP_SSH_DIR/r"
+export XDG_RUNTIME_DIR=$GP_SSH_DIR/r
 export GPUPORT_CONFIG_DIR=$W/cfg GPUPORT_SSH_CONFIG=$GP_SSH_CONFIG NO_COLOR=1
 fail=0
 ok() { echo "ok   $*"; }
@@ -278,6 +281,14 @@ rpid=$(cat "$W/remote.pid" 2>/dev/null)
 if [ -z "$rpid" ] || ! kill -0 "$rpid" 2>/dev/null; then
     bad "interrupt: the remote command did not start"
 else
+    # While it runs: the control socket lives in a private folder of gpuport's.
+    priv=$(ls -d "$XDG_RUNTIME_DIR"/gpuport-remote-* 2>/dev/null | head -1)
+    if [ -n "$priv" ] && [ -S "$priv/cm" ] && ls -ld "$priv" | grep -q '^drwx------'; then
+        ok "control socket in a private 0700 folder"
+    else
+        bad "no private 0700 folder with the control socket in $XDG_RUNTIME_DIR"
+        ls -la "$XDG_RUNTIME_DIR" "$priv"
+    fi
     kill -INT $gpid
     wait $gpid
     rc=$?
@@ -354,6 +365,6 @@ has "auth failure fix" "$W/err" "ssh-copy-id"
 run_rc "unreachable doctor" 2 "$G" remote doctor down
 
 # No control sockets or private folders are left behind.
-left=$(find "${XDG_RUNTIME_DIR:-/nonexistent}" "${TMPDIR:-/tmp}" -maxdepth 1 -name 'gpuport-remote-*' -newer "$GP_SSH_DIR/host_key" 2>/dev/null | wc -l)
-[ "$left" = 0 ] && ok "private folders removed" || bad "$left private folders left behind"
+left=$(find "$XDG_RUNTIME_DIR" -mindepth 1 | wc -l)
+[ "$left" = 0 ] && ok "private folders removed" || { bad "private folders left behind"; ls -la "$XDG_RUNTIME_DIR"; }
 exit $fail
