@@ -10,11 +10,15 @@
 static int version_run(int argc, char **argv)
 {
     static const struct option opts[] = {
-        {"json", no_argument, NULL, 'j'}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+        {"json", no_argument, NULL, 'j'},
+        {"help", no_argument, NULL, 'h'},
+        {"version", no_argument, NULL, 'V'},
+        {NULL, 0, NULL, 0}};
     bool json = false;
     int c;
     while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
         if (c == 'j') json = true;
+        else if (c == 'V') return gp_cli_finish("version", gp_cli_print_version());
         else if (c == 'h') {
             printf("usage: gpuport version [--json]\n\nPrints the versions of the gpuport CLI "
                    "and of the libgpuport it runs with.\n");

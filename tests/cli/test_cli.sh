@@ -24,6 +24,8 @@ check "unknown option" 2 "$GPUPORT" version --bogus
 for cmd in $("$GPUPORT" --help | awk '/^Commands:/{on=1;next} on && /^  [a-z]/{print $1}'); do
     check "$cmd --help" 0 "$GPUPORT" "$cmd" --help
     grep -qi 'usage' /tmp/gp-cli-out.$$ || { echo "FAIL $cmd --help has no usage line"; fail=1; }
+    check "$cmd --version" 0 "$GPUPORT" "$cmd" --version
+    grep -q '^gpuport [0-9]' /tmp/gp-cli-out.$$ || { echo "FAIL $cmd --version text"; fail=1; }
 done
 rm -f /tmp/gp-cli-out.$$
 exit $fail
