@@ -3,6 +3,7 @@
  * being parsed, since the host side is not translated. Device items are parsed into the tree of
  * ast.h; a construct outside the subset becomes a refusal at its line, and the function that
  * holds it is kept out of the output. */
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -222,17 +223,41 @@ static const char *const qualifier_words[] = {
     "__align__",    "__grid_constant__",
 };
 
+/* Every word that can start a declaration, sorted once, then found by bisection: the parser asks
+ * at every statement and every parenthesis. */
+static const char
+    *type_words[sizeof base_words / sizeof *base_words + sizeof named_types / sizeof *named_types +
+                sizeof qualifier_words / sizeof *qualifier_words + 6];
+static size_t ntype_words;
+static pthread_once_t type_words_once = PTHREAD_ONCE_INIT;
+
+static int cmp_word(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static void type_words_init(void)
+{
+    static const char *const more[] = {"struct", "class", "union", "enum", "template", "auto"};
+    for (size_t i = 0; i < sizeof base_words / sizeof *base_words; i++)
+        type_words[ntype_words++] = base_words[i];
+    for (size_t i = 0; i < sizeof named_types / sizeof *named_types; i++)
+        type_words[ntype_words++] = named_types[i];
+    for (size_t i = 0; i < sizeof qualifier_words / sizeof *qualifier_words; i++)
+        type_words[ntype_words++] = qualifier_words[i];
+    for (size_t i = 0; i < sizeof more / sizeof *more; i++)
+        type_words[ntype_words++] = more[i];
+    qsort(type_words, ntype_words, sizeof *type_words, cmp_word);
+}
+
 static bool is_type_start(parser *p)
 {
     const tr_token *t = cur(p);
     if (t->kind != TR_IDENT) return false;
-    return in_list(t->text, base_words, sizeof base_words / sizeof *base_words) ||
-           in_list(t->text, named_types, sizeof named_types / sizeof *named_types) ||
-           in_list(t->text, qualifier_words, sizeof qualifier_words / sizeof *qualifier_words) ||
-           find_alias(p, t->text) || strcmp(t->text, "struct") == 0 ||
-           strcmp(t->text, "class") == 0 || strcmp(t->text, "union") == 0 ||
-           strcmp(t->text, "enum") == 0 || strcmp(t->text, "template") == 0 ||
-           strcmp(t->text, "auto") == 0;
+    pthread_once(&type_words_once, type_words_init);
+    const char *key = t->text;
+    if (bsearch(&key, type_words, ntype_words, sizeof *type_words, cmp_word)) return true;
+    return find_alias(p, t->text) != NULL;
 }
 
 typedef struct specs {
