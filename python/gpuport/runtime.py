@@ -210,6 +210,8 @@ class Device:
 
     def synchronize(self) -> None:
         _check(N.lib.gp_device_synchronize(self._h))
+        if getattr(self, "_default_queue", None) is not None:
+            self._default_queue._keep.clear()
 
     # -- memory
     def buffer(self, nbytes: int, kind: str = "device") -> "Buffer":
@@ -238,6 +240,14 @@ class Device:
     # -- ordering
     def queue(self) -> "Queue":
         return Queue(self)
+
+    def default_queue(self) -> "Queue":
+        """The device's default queue (the one blocking calls and launches without a queue use)."""
+        if getattr(self, "_default_queue", None) is None:
+            q = N.vp()
+            _check(N.lib.gp_device_queue(self._h, ctypes.byref(q)))
+            self._default_queue = Queue(self, q)
+        return self._default_queue
 
     def record(self) -> "Event":
         """An event at the current end of the default queue."""
@@ -300,6 +310,23 @@ class Buffer:
                   src_offset: int = 0) -> None:
         n = min(self.nbytes, src.nbytes) if nbytes is None else nbytes
         _check(N.lib.gp_buffer_copy(self._h, dst_offset, src._h, src_offset, n))
+
+    def write_async(self, data: Any, queue: Optional["Queue"] = None, offset: int = 0) -> None:
+        """Enqueues a copy of ``data`` into the buffer and returns at once. The host data is kept
+        alive by the queue until :meth:`Queue.finish` (or the device's default queue until
+        :meth:`Device.synchronize` on it)."""
+        host = np.ascontiguousarray(data)
+        q = queue if queue is not None else self.device.default_queue()
+        _check(N.lib.gp_buffer_write_async(q._h, self._h, offset, host.ctypes.data, host.nbytes))
+        q._keep.append(host)
+
+    def read_async(self, out: np.ndarray, queue: Optional["Queue"] = None, offset: int = 0) -> None:
+        """Enqueues a copy into ``out`` (writable, C-contiguous); valid after the queue finished."""
+        if not out.flags.c_contiguous or not out.flags.writeable:
+            raise ValueError("read_async needs a writable C-contiguous array")
+        q = queue if queue is not None else self.device.default_queue()
+        _check(N.lib.gp_buffer_read_async(q._h, self._h, offset, out.ctypes.data, out.nbytes))
+        q._keep.append(out)
 
     def map(self) -> memoryview:
         """Host view of a pinned or shared buffer (zero copy). Call :meth:`unmap` before the
@@ -575,22 +602,26 @@ class Kernel:
 class Queue:
     """An in-order stream of commands on one device."""
 
-    def __init__(self, device: Device):
-        h = N.vp()
-        _check(N.lib.gp_queue_create(device._h, ctypes.byref(h)))
-        self._h = h
+    def __init__(self, device: Device, handle: Optional[N.vp] = None):
         self.device = device
+        self._keep: List[Any] = []  # host memory of async copies, until finish()
+        self._owned = handle is None
+        if handle is None:
+            handle = N.vp()
+            _check(N.lib.gp_queue_create(device._h, ctypes.byref(handle)))
+        self._h = handle
 
     def __del__(self) -> None:
         try:
-            if getattr(self, "_h", None):
-                N.lib.gp_queue_release(self._h)
-                self._h = None
+            if getattr(self, "_h", None) and self._owned:
+                N.lib.gp_queue_release(self._h)  # waits for its commands
+            self._h = None
         except Exception:
             pass
 
     def finish(self) -> None:
         _check(N.lib.gp_queue_finish(self._h))
+        self._keep.clear()
 
     def record(self) -> "Event":
         h = N.vp()

@@ -135,6 +135,22 @@ def test_queues_and_events(device):
     np.testing.assert_array_equal(y.numpy(), np.ones(n, np.float32))
 
 
+def test_async_copies_on_a_queue(device):
+    q = device.queue()
+    n = 1 << 15
+    x = device.array(np.zeros(n, np.float32))
+    src = np.arange(n, dtype=np.float32)
+    x.buffer.write_async(src, queue=q)
+    out = np.empty(n, np.float32)
+    x.buffer.read_async(out, queue=q)
+    q.finish()
+    np.testing.assert_array_equal(out, src)
+    # the default queue too
+    x.buffer.write_async(src * 2)
+    device.synchronize()
+    np.testing.assert_array_equal(x.numpy(), src * 2)
+
+
 def test_signature_is_read_from_the_source(device):
     k = device.program(SAXPY).kernel("saxpy")
     assert [(p.kind, p.type_name, p.name) for p in k.signature] == [
