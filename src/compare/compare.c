@@ -225,8 +225,8 @@ static int compare_dirs(const char *a, const char *b, const gp_compare_opts *o,
     int rc = walk(ref, "", 0, &rl, err, errlen);
     if (rc == 0) rc = walk(oth, "", 0, &ol, err, errlen);
     if (rc == 0) {
-        qsort(rl.v, rl.n, sizeof(char *), cmp_str);
-        qsort(ol.v, ol.n, sizeof(char *), cmp_str);
+        if (rl.n) qsort(rl.v, rl.n, sizeof(char *), cmp_str);
+        if (ol.n) qsort(ol.v, ol.n, sizeof(char *), cmp_str);
     }
     for (size_t i = 0; rc == 0 && i < rl.n; i++) {
         if (gp_source_kind_of(rl.v[i], &o->source) == GP_SOURCE_UNKNOWN) {

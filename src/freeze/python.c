@@ -92,7 +92,7 @@ static void scan_site(cJSON *dists, const char *dir)
         names[n++] = strdup(e->d_name);
     }
     closedir(d);
-    qsort(names, n, sizeof *names, cmp_str);
+    if (n) qsort(names, n, sizeof *names, cmp_str);
     for (size_t i = 0; i < n; i++) {
         if (names[i]) add_distribution(dists, dir, names[i]);
         free(names[i]);

@@ -8,6 +8,11 @@
 # under test, and `remote run` also passes PYTHONPATH and GPUPORT_BUILD_DIR so the server side
 # imports this checkout's Python package (a real server has it installed).
 set -u
+if ldd "$GPUPORT" 2>/dev/null | grep -q libasan; then
+    echo "skip: this gpuport is built with AddressSanitizer; the guide's Python steps cannot load an"
+    echo "      instrumented libgpuport into an uninstrumented python3 (the regular build runs this)"
+    exit 77
+fi
 src=$GPUPORT_SOURCE_DIR
 . "$src/tests/remote/sshd.bash"
 command -v python3 >/dev/null || gp_skip "python3 is needed"

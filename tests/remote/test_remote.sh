@@ -237,7 +237,7 @@ if "$G" freeze --help >/dev/null 2>&1; then
     run_rc "fetch records freeze manifests" 0 "$G" remote add t1 gptest --path "$R" --gpuport "$G" --replace
     run_rc "fetch with freeze" 0 "$G" remote run t1 --fetch 'out/a.txt' -- true
     [ -s "$L/gpuport-freeze.local.json" ] && [ -s "$L/gpuport-freeze.remote.json" ] &&
-        ok "both freeze manifests recorded" || bad "freeze manifests missing"
+        ok "both freeze manifests recorded" || { bad "freeze manifests missing"; cat "$W/err"; }
 else
     echo "     (this gpuport has no freeze: its absence was checked to be reported above)"
 fi
