@@ -255,6 +255,11 @@ static int compare_dirs(const char *a, const char *b, const gp_compare_opts *o,
             rc = compare_fail(err, errlen, "out of memory");
     }
     gp_term_progress_done();
+    if (rc == 0 && out->count == 0)
+        rc = compare_fail(err, errlen,
+                          "%s and %s: no file of a known format in either folder, nothing to "
+                          "compare (%zu other file%s skipped)",
+                          a, b, out->skipped_files, out->skipped_files == 1 ? "" : "s");
     names_free(&rl);
     names_free(&ol);
     return rc;
