@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# test_bench_cli.sh — `gpuport bench --quick` on the CPU backend and on PoCL: the JSON structure,
+# every benchmark verified (exit 0), fractions = median / peak, --peak overrides, --only, --plot
+# (well-formed XML with data), --compare (and its malformed inputs, exit 2 naming the file), and a
+# miscompiled kernel caught as a wrong result (exit 1 naming it). Speed is never asserted.
+set -u
+fail() { echo "FAIL: $*"; exit 1; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export GPUPORT_CACHE_DIR="$tmp/cache"
+check="python3 $GPUPORT_SOURCE_DIR/tests/bench/check_bench_json.py"
+all=(--expect-prefix memory.copy --expect-prefix memory.scale --expect-prefix memory.add
+     --expect-prefix memory.triad --expect-prefix transfer.h2d --expect-prefix transfer.d2h
+     --expect-prefix launch.submit --expect-prefix launch.roundtrip.p50
+     --expect-prefix launch.roundtrip.p99 --expect-prefix gemm.dialect.64
+     --expect-prefix gemm.dialect.128)
+
+# --- the CPU backend: everything, with a plot ------------------------------------------------
+"$GPUPORT" bench --device cpu --quick --json --plot "$tmp/cpu.svg" >"$tmp/cpu.json" 2>"$tmp/err" ||
+    { cat "$tmp/err"; fail "cpu run exited $?"; }
+$check "$tmp/cpu.json" "${all[@]}" || fail "cpu JSON"
+# OpenBLAS is installed where this suite runs (scripts/deps); elsewhere the row says not present
+if ldconfig -p 2>/dev/null | grep -q libopenblas.so.0; then
+    $check "$tmp/cpu.json" --expect-prefix gemm.openblas.128 || fail "no OpenBLAS row"
+fi
+python3 - "$tmp/cpu.svg" <<'PY' || fail "plot is not well-formed SVG with data"
+import sys, xml.etree.ElementTree as ET
+root = ET.parse(sys.argv[1]).getroot()
+assert root.tag == "{http://www.w3.org/2000/svg}svg", root.tag
+lines = root.findall(".//{http://www.w3.org/2000/svg}polyline")
+texts = "".join(t.text or "" for t in root.iter("{http://www.w3.org/2000/svg}text"))
+assert len(lines) >= 3, len(lines)           # h2d, d2h, gemm dialect (+ openblas)
+assert "cpu:0 h2d.shared" in texts and "cpu:0 dialect" in texts, texts
+PY
+
+# --- human output: the table, every benchmark, the cv legend ----------------------------------
+"$GPUPORT" bench --device cpu --quick --only launch,memory >"$tmp/human.txt" || fail "human run"
+grep -q '^cpu:0' "$tmp/human.txt" || fail "no device line"
+grep -q 'memory.triad (GB/s)' "$tmp/human.txt" || fail "no triad row"
+grep -q "'!' marks cv above 5%" "$tmp/human.txt" || fail "no cv legend"
+grep -q 'gemm' "$tmp/human.txt" && fail "--only launch,memory ran gemm"
+
+# --- --only and --peak ----------------------------------------------------------------------
+"$GPUPORT" bench --device cpu --quick --only memory --peak memory=1000 --peak fp32=2000 --json \
+    >"$tmp/peak.json" || fail "--peak run"
+$check "$tmp/peak.json" --only-prefix memory. --peak memory=1000 \
+    --expect-prefix memory.triad || fail "--peak memory"
+"$GPUPORT" bench --device cpu --quick --only gemm --peak fp32=2000 --json >"$tmp/gemm.json" ||
+    fail "--peak fp32 run"
+$check "$tmp/gemm.json" --only-prefix gemm. --peak fp32=2000 --expect-prefix gemm.dialect ||
+    fail "--peak fp32"
+
+# --- usage errors: exit 2 -----------------------------------------------------------------------
+for bad in "--only nothing" "--peak memory" "--peak memory=-1" "--peak speed=3" "--device gpu7" \
+           "--compare $tmp/cpu.json" "stray"; do
+    # shellcheck disable=SC2086
+    "$GPUPORT" bench $bad >/dev/null 2>"$tmp/err"
+    rc=$?
+    [ $rc -eq 2 ] || fail "'bench $bad' exited $rc, expected 2"
+done
+"$GPUPORT" bench --help | grep -q -- '--compare A B' || fail "--help"
+
+# --- PoCL: everything -----------------------------------------------------------------------------
+if "$GPUPORT" devices 2>/dev/null | grep -q '^  opencl:0'; then
+    "$GPUPORT" bench --device opencl --quick --json >"$tmp/ocl.json" 2>"$tmp/err" ||
+        { cat "$tmp/err"; fail "opencl run"; }
+    $check "$tmp/ocl.json" "${all[@]}" || fail "opencl JSON"
+    other="$tmp/ocl.json"
+else
+    echo "note: no OpenCL device here; the compare test uses a second CPU run"
+    cp "$tmp/peak.json" "$tmp/other.json"
+    other="$tmp/other.json"
+fi
+
+# --- --compare: side by side, and malformed inputs refused naming the file -----------------------
+"$GPUPORT" bench --compare "$tmp/cpu.json" "$other" >"$tmp/cmp.txt" || fail "--compare"
+grep -q '^A: .*cpu.json' "$tmp/cmp.txt" || fail "compare header"
+grep -q 'memory.triad (GB/s)' "$tmp/cmp.txt" || fail "compare rows"
+grep -q 'B / A' "$tmp/cmp.txt" || fail "compare ratio column"
+printf '{"schema": "gpuport.bench/1", "device": {"spec": "x", "name": "y"}, "results": 3}' \
+    >"$tmp/notarray.json"
+printf '{"schema": "gpuport.compare/1", "device": {}, "results": []}' >"$tmp/schema.json"
+printf '{"schema": "gpuport.bench/1", "device": {"spec": "x", "name": "y"}, "results": [{"name": "a", "unit": "GB/s", "median": "fast", "min": 1, "max": 1, "cv": 0, "peak": null, "peak_source": "", "fraction": null}]}' >"$tmp/badnum.json"
+printf '{"schema": "gpuport.bench/1", "schema": "gpuport.bench/1", "device": {"spec": "x", "name": "y"}, "results": []}' >"$tmp/dup.json"
+printf '{"schema": "gpuport.bench/1", "device": ' >"$tmp/truncated.json"
+printf '[%s]' "$(cat "$tmp/cpu.json")" >"$tmp/array.json"
+for f in notarray schema badnum dup truncated array missing; do
+    "$GPUPORT" bench --compare "$tmp/cpu.json" "$tmp/$f.json" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    [ $rc -eq 2 ] || fail "--compare with $f.json exited $rc, expected 2"
+    grep -q "$f.json" "$tmp/err" || fail "the message does not name $f.json: $(cat "$tmp/err")"
+    [ -s "$tmp/out" ] && fail "--compare printed a partial table for $f.json"
+done
+
+# --- a miscompiled kernel is a wrong result: exit 1, named ---------------------------------------
+CC="$GPUPORT_SOURCE_DIR/tests/bench/cc_miscompile.sh" GPUPORT_CACHE_DIR="$tmp/cache-bad" \
+    "$GPUPORT" bench --device cpu --quick --only memory,gemm >/dev/null 2>"$tmp/err"
+rc=$?
+[ $rc -eq 1 ] || fail "a miscompiled kernel exited $rc, expected 1: $(cat "$tmp/err")"
+grep -q 'memory.copy: wrong result' "$tmp/err" || fail "memory.copy not named: $(cat "$tmp/err")"
+grep -q 'gemm.dialect.64: wrong result' "$tmp/err" || fail "gemm not named: $(cat "$tmp/err")"
+echo "ok"
