@@ -35,13 +35,13 @@ static struct {
     CUresult (*DtoHAsync)(void *, CUdeviceptr, size_t, CUstream);
 } cu;
 
-#define CK(x)                                                                                  \
-    do {                                                                                       \
-        CUresult r_ = (x);                                                                     \
-        if (r_) {                                                                              \
-            fprintf(stderr, "cuda_pinned: %s failed (CUresult %d)\n", #x, r_);                 \
-            exit(3);                                                                           \
-        }                                                                                      \
+#define CK(x)                                                                                      \
+    do {                                                                                           \
+        CUresult r_ = (x);                                                                         \
+        if (r_) {                                                                                  \
+            fprintf(stderr, "cuda_pinned: %s failed (CUresult %d)\n", #x, r_);                     \
+            exit(3);                                                                               \
+        }                                                                                          \
     } while (0)
 
 static void load(void)

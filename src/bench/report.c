@@ -101,6 +101,13 @@ cJSON *gp_bench_to_json(const gp_bench_run *run)
         cJSON_AddStringToObject(dev, "pcie", d->pcie);
     else
         cJSON_AddNullToObject(dev, "pcie");
+    static const char *const pk[GP_PEAK_COUNT] = {NULL, "memory", "h2d", "d2h", "fp32"};
+    cJSON *peaks = cJSON_AddObjectToObject(dev, "peaks");
+    for (int k = GP_PEAK_MEMORY; k < GP_PEAK_COUNT; k++) {
+        cJSON *p = cJSON_AddObjectToObject(peaks, pk[k]);
+        gp_bench_json_num(p, "value", d->peaks[k].value > 0 ? d->peaks[k].value : NAN);
+        cJSON_AddStringToObject(p, "source", d->peaks[k].source);
+    }
     cJSON *res = cJSON_AddArrayToObject(o, "results");
     for (size_t i = 0; i < run->count; i++) {
         const gp_bench_result *r = &run->results[i];
