@@ -42,7 +42,8 @@ typedef struct gp_bench_result {
     char peak_source[320];
     double fraction; /* median / peak, NAN when no peak */
     bool higher_is_better;
-    double size; /* bytes (transfer) or n (gemm), for the plot; 0 otherwise */
+    int peak_kind; /* a gp_bench_peak_kind */
+    double size;   /* bytes (transfer) or n (gemm), for the plot; 0 otherwise */
 } gp_bench_result;
 
 /* What the runner knows of the device besides gp_device_info. */

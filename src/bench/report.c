@@ -42,8 +42,18 @@ void gp_bench_print_human(FILE *f, const gp_bench_run *run)
     if (d->info.unified_memory)
         fprintf(f, ", unified memory (transfers are copies into a shared "
                    "buffer)");
-    fprintf(f, "\n\n  %-34s %10s %10s %10s %7s %8s  %s\n", "benchmark", "median", "min", "max",
-            "cv", "of peak", "peak");
+    fprintf(f, "\n  peaks:\n");
+    static const char *const pk[GP_PEAK_COUNT] = {NULL, "memory", "h2d", "d2h", "fp32"};
+    static const char *const pu[GP_PEAK_COUNT] = {NULL, "GB/s", "GB/s", "GB/s", "GFLOP/s"};
+    for (int k = GP_PEAK_MEMORY; k < GP_PEAK_COUNT; k++) {
+        if (d->peaks[k].value > 0)
+            fprintf(f, "    %-7s %10.1f %-8s %s\n", pk[k], d->peaks[k].value, pu[k],
+                    d->peaks[k].source);
+        else
+            fprintf(f, "    %-7s %10s %-8s %s\n", pk[k], "-", "", d->peaks[k].source);
+    }
+    fprintf(f, "\n  %-34s %10s %10s %10s %7s %8s  %s\n", "benchmark", "median", "min", "max", "cv",
+            "of peak", "peak");
     for (size_t i = 0; i < run->count; i++) {
         const gp_bench_result *r = &run->results[i];
         if (isnan(r->median)) {
@@ -60,7 +70,10 @@ void gp_bench_print_human(FILE *f, const gp_bench_run *run)
         fprintf(f, " %s%5.1f%%%s%s", noisy ? yellow : "", r->cv * 100, noisy ? "!" : " ",
                 noisy ? reset : "");
         if (!isnan(r->fraction))
-            fprintf(f, " %7.1f%%  %.1f: %s\n", r->fraction * 100, r->peak, r->peak_source);
+            fprintf(f, " %7.1f%%  %s\n", r->fraction * 100, pk[r->peak_kind]);
+        else if (r->peak_kind != GP_PEAK_NONE)
+            fprintf(f, " %8s  %s: %s\n", "-", pk[r->peak_kind],
+                    strncmp(r->peak_source, "unified", 7) ? "unknown" : "none (unified memory)");
         else
             fprintf(f, " %8s  %s\n", "-", r->peak_source);
     }

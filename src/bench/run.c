@@ -37,6 +37,7 @@ gp_bench_result *gp_bench_add(gp_bench_run *run, const char *name, const char *u
     r->max = st.max;
     r->cv = st.cv;
     r->fraction = NAN;
+    r->peak_kind = (int)peak;
     if (peak == GP_PEAK_NONE) {
         snprintf(r->peak_source, sizeof r->peak_source, "no peak: a latency");
     } else {
