@@ -1,8 +1,10 @@
 /* transfer.c — host <-> device copies from 4 KiB to 512 MiB. Discrete devices: pageable (malloc'd
  * host memory through the blocking gp_buffer_write/read, host-timed, as bandwidthTest does) and
- * pinned (a GP_BUFFER_PINNED buffer copied with gp_buffer_copy_async, a batch between two device
- * events). Unified-memory devices (the CPU, Apple, PoCL) have no link: that is said, and the copy
- * into a GP_BUFFER_SHARED buffer is measured. Every size's data is checked after its samples. */
+ * pinned (the mapped memory of a GP_BUFFER_PINNED buffer as the host side of
+ * gp_buffer_write_async/read_async, a batch between two device events: on CUDA that is
+ * cuMemcpyHtoDAsync/DtoHAsync from page-locked memory). Unified-memory devices (the CPU, Apple,
+ * PoCL) have no link: that is said, and the copy into a GP_BUFFER_SHARED buffer is measured. Every
+ * size's data is checked after its samples. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,6 +44,7 @@ typedef struct gp_xfer {
 /* One direction, one kind; returns 0, or -1 after reporting. */
 static int gp_xfer_measure(gp_xfer *x, bool h2d, bool pinned, const char *kind)
 {
+    unsigned char *pin = NULL;
     char sz[32], name[96];
     gp_bench_size_name(sz, sizeof sz, x->size);
     snprintf(name, sizeof name, "transfer.%s.%s.%s", h2d ? "h2d" : "d2h", kind, sz);
@@ -52,14 +55,16 @@ static int gp_xfer_measure(gp_xfer *x, bool h2d, bool pinned, const char *kind)
     /* the destination starts as zeros, so a copy that did nothing cannot pass the check */
     uint32_t zero = 0;
     memset(x->back, 0, x->size);
+    /* pinned: the pinned buffer stays mapped while its host memory is the source or the
+     * destination of the async copies (the device never uses it as a buffer meanwhile) */
     if (pinned) {
         void *p;
         if (gp_buffer_map(x->pinned, &p) != GP_OK) goto err;
+        pin = p;
         if (h2d)
-            memcpy(p, x->host, x->size);
+            memcpy(pin, x->host, x->size);
         else
-            memset(p, 0, x->size);
-        if (gp_buffer_unmap(x->pinned) != GP_OK) goto err;
+            memset(pin, 0, x->size);
     }
     if (h2d && gp_buffer_fill(x->target, 0, &zero, sizeof zero, x->size) != GP_OK) goto err;
     if (!h2d && gp_buffer_write(x->target, 0, x->host, x->size) != GP_OK) goto err;
@@ -70,8 +75,8 @@ static int gp_xfer_measure(gp_xfer *x, bool h2d, bool pinned, const char *kind)
         for (int r = 0; r < x->reps; r++) {
             gp_status st;
             if (pinned)
-                st = h2d ? gp_buffer_copy_async(x->run->queue, x->target, 0, x->pinned, 0, x->size)
-                         : gp_buffer_copy_async(x->run->queue, x->pinned, 0, x->target, 0, x->size);
+                st = h2d ? gp_buffer_write_async(x->run->queue, x->target, 0, pin, x->size)
+                         : gp_buffer_read_async(x->run->queue, x->target, 0, pin, x->size);
             else
                 st = h2d ? gp_buffer_write(x->target, 0, x->host, x->size)
                          : gp_buffer_read(x->target, 0, x->back, x->size);
@@ -97,9 +102,10 @@ static int gp_xfer_measure(gp_xfer *x, bool h2d, bool pinned, const char *kind)
     if (h2d) {
         if (gp_buffer_read(x->target, 0, x->back, x->size) != GP_OK) goto err;
     } else if (pinned) {
-        void *p;
-        if (gp_buffer_map(x->pinned, &p) != GP_OK) goto err;
-        memcpy(x->back, p, x->size);
+        memcpy(x->back, pin, x->size);
+    }
+    if (pin) {
+        pin = NULL;
         if (gp_buffer_unmap(x->pinned) != GP_OK) goto err;
     }
     if (memcmp(got, x->host, x->size) != 0) {
@@ -115,6 +121,7 @@ static int gp_xfer_measure(gp_xfer *x, bool h2d, bool pinned, const char *kind)
     return 0;
 err:
     gp_bench_error(x->run, name, "copying");
+    if (pin) gp_buffer_unmap(x->pinned);
     return -1;
 }
 
