@@ -50,6 +50,26 @@ $check "$tmp/peak.json" --only-prefix memory. --peak memory=1000 \
 $check "$tmp/gemm.json" --only-prefix gemm. --peak fp32=2000 --expect-prefix gemm.dialect ||
     fail "--peak fp32"
 
+# --- --device all: one document per device, in a JSON array -----------------------------------
+"$GPUPORT" bench --device all --quick --only launch --json >"$tmp/all.json" || fail "--device all"
+python3 - "$tmp/all.json" <<'PY' || fail "--device all JSON"
+import json, sys
+docs = json.load(open(sys.argv[1]))
+assert isinstance(docs, list) and len(docs) >= 1, docs
+specs = [d["device"]["spec"] for d in docs]
+assert "cpu:0" in specs, specs
+for d in docs:
+    assert d["schema"] == "gpuport.bench/1"
+    assert [r["name"] for r in d["results"]] == ["launch.submit", "launch.roundtrip.p50",
+                                                 "launch.roundtrip.p99"], d["results"]
+PY
+
+# --- --plot into a folder that does not exist: exit 2 naming the file -----------------------------
+"$GPUPORT" bench --device cpu --quick --only launch --plot "$tmp/nodir/p.svg" >/dev/null 2>"$tmp/perr"
+rc=$?
+[ $rc -eq 2 ] || fail "--plot into a missing folder exited $rc"
+grep -q 'nodir/p.svg' "$tmp/perr" || fail "the --plot error does not name the file: $(cat "$tmp/perr")"
+
 # --- usage errors: exit 2 -----------------------------------------------------------------------
 for bad in "--only nothing" "--peak memory" "--peak memory=-1" "--peak speed=3" "--device gpu7" \
            "--compare $tmp/cpu.json" "stray"; do
