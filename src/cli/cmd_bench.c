@@ -7,6 +7,7 @@
 
 #include "bench/bench.h"
 #include "cli/cli.h"
+#include "util/fs.h"
 #include "util/term.h"
 
 static void bench_usage(void)
@@ -248,6 +249,14 @@ static int bench_run(int argc, char **argv)
     if (optind != argc)
         return gp_cli_usage_error("bench", "unexpected argument '%s'", argv[optind]);
     if (!opt.only) opt.only = GP_BENCH_ALL;
+    if (plot) { /* refuse a plot that cannot be written before minutes of measuring */
+        char dir[4096];
+        snprintf(dir, sizeof dir, "%s", plot);
+        char *slash = strrchr(dir, '/');
+        if (slash) *slash = '\0';
+        if (!gp_path_is_dir(slash ? (dir[0] ? dir : "/") : "."))
+            return gp_cli_input_error("bench", "--plot %s: the folder does not exist", plot);
+    }
     return bench_measure(device, &opt, json, plot);
 }
 
