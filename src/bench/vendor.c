@@ -4,6 +4,7 @@
  * (macOS) cblas_sgemm on the CPU device, MPSMatrixMultiplication on Metal (mps.m, Apple only). */
 #include <dlfcn.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bench/bench.h"
@@ -62,12 +63,31 @@ typedef int (*gp_cublas_sgemm_fn)(gp_cublas_handle, int, int, int, int, int, con
 static int gp_vendor_cublas(int ordinal, int n, const float *a, const float *b, float *c,
                             double *seconds, size_t samples, char *why, size_t whylen)
 {
-    static const char *const names[] = {"libcublas.so.13", "libcublas.so.12"};
+    /* $GPUPORT_CUBLAS_LIBRARY, else the loader's path, else the toolkit's usual folders */
+    const char *names[8];
+    size_t nn = 0;
+    const char *over = getenv("GPUPORT_CUBLAS_LIBRARY");
+    char home13[600] = "", home12[600] = "";
+    const char *cuda_home = getenv("CUDA_HOME");
+    if (over && *over) names[nn++] = over;
+    names[nn++] = "libcublas.so.13";
+    names[nn++] = "libcublas.so.12";
+    if (cuda_home && *cuda_home) {
+        snprintf(home13, sizeof home13, "%s/lib64/libcublas.so.13", cuda_home);
+        snprintf(home12, sizeof home12, "%s/lib64/libcublas.so.12", cuda_home);
+        names[nn++] = home13;
+        names[nn++] = home12;
+    }
+    names[nn++] = "/usr/local/cuda/lib64/libcublas.so.13";
+    names[nn++] = "/usr/local/cuda/lib64/libcublas.so.12";
     void *lib = NULL;
-    for (size_t i = 0; i < 2 && !lib; i++)
+    for (size_t i = 0; i < nn && !lib; i++)
         lib = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
     if (!lib) {
-        snprintf(why, whylen, "not present: libcublas.so.13 and libcublas.so.12 not found");
+        snprintf(why, whylen,
+                 "not present: libcublas.so.13 and libcublas.so.12 not found (loader "
+                 "path, $CUDA_HOME/lib64, /usr/local/cuda/lib64; or set "
+                 "GPUPORT_CUBLAS_LIBRARY)");
         return 1;
     }
     gp_cublas_create_fn create;
