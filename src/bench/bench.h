@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "gpuport/gpuport.h"
+#include "util/compiler.h"
 #include "util/json.h"
 
 #define GP_BENCH_SCHEMA    "gpuport.bench/1"
@@ -121,8 +122,7 @@ gp_status gp_bench_program(gp_device *dev, bool sgemm, gp_program **out);
 double gp_bench_time_launches(gp_queue *q, gp_kernel *k, uint32_t dims, const size_t *global,
                               const size_t *group, uint32_t nargs, const gp_arg *args, int reps);
 /* Prints "what failed" on stderr and counts it. */
-void gp_bench_fail(gp_bench_run *run, const char *name, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+void gp_bench_fail(gp_bench_run *run, const char *name, const char *fmt, ...) GP_PRINTF_LIKE(3, 4);
 void gp_bench_error(gp_bench_run *run, const char *name, const char *what);
 
 /* ---- vendor.c: vendor SGEMM through dlopen ---- */
