@@ -119,4 +119,10 @@ rc=$?
 [ $rc -eq 1 ] || fail "a miscompiled kernel exited $rc, expected 1: $(cat "$tmp/err")"
 grep -q 'memory.copy: wrong result' "$tmp/err" || fail "memory.copy not named: $(cat "$tmp/err")"
 grep -q 'gemm.dialect.64: wrong result' "$tmp/err" || fail "gemm not named: $(cat "$tmp/err")"
+# --- no C compiler for the CPU backend: the benchmarks that need one say why, exit 3 --------------
+CC=/nonexistent/cc GPUPORT_CACHE_DIR="$tmp/cache-nocc" \
+    "$GPUPORT" bench --device cpu --quick --only launch >/dev/null 2>"$tmp/err"
+rc=$?
+[ $rc -eq 3 ] || fail "without a compiler: exit $rc, expected 3"
+grep -q 'launch: building stream.gpk: .*C compiler' "$tmp/err" || fail "no reason: $(cat "$tmp/err")"
 echo "ok"
