@@ -24,9 +24,11 @@ int gp_bench_mps_sgemm(int n, const float *a, const float *b, float *c, double *
             return 1;
         }
         size_t bytes = (size_t)n * n * sizeof(float);
-        id<MTLBuffer> ba = [dev newBufferWithBytes:a length:bytes
+        id<MTLBuffer> ba = [dev newBufferWithBytes:a
+                                            length:bytes
                                            options:MTLResourceStorageModeShared];
-        id<MTLBuffer> bb = [dev newBufferWithBytes:b length:bytes
+        id<MTLBuffer> bb = [dev newBufferWithBytes:b
+                                            length:bytes
                                            options:MTLResourceStorageModeShared];
         id<MTLBuffer> bc = [dev newBufferWithLength:bytes options:MTLResourceStorageModeShared];
         id<MTLCommandQueue> q = [dev newCommandQueue];
