@@ -136,7 +136,7 @@ int main(int argc, char **argv)
         if (strncmp(r->name, "transfer.h2d.pinned.", 20) != 0) continue;
         size_t size = (size_t)r->size;
         size_t reps = ((size_t)256 << 20) / size;
-        int nr = reps < 1 ? 1 : reps > 100 ? 100 : (int)reps; /* as src/bench/transfer.c */
+        int nr = reps < 1 ? 1 : reps > 1000 ? 1000 : (int)reps; /* as src/bench/transfer.c */
         void *h;
         CUdeviceptr dp;
         CK(cu.MemHostAlloc(&h, size, 0));

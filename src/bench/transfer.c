@@ -142,7 +142,7 @@ int gp_bench_transfer(gp_device *dev, const gp_bench_options *opt, gp_bench_run 
             break;
         gp_xfer x = {dev, run, NULL, NULL, malloc(size), malloc(size), size, 0, opt->quick ? 3 : 5};
         size_t reps = target / size;
-        x.reps = reps < 1 ? 1 : reps > 100 ? 100 : (int)reps;
+        x.reps = reps < 1 ? 1 : reps > 1000 ? 1000 : (int)reps;
         if (!x.host || !x.back) {
             gp_bench_error(run, "transfer", "no host memory");
             rc = -1;
