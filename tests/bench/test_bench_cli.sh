@@ -97,6 +97,17 @@ fi
 grep -q '^A: .*cpu.json' "$tmp/cmp.txt" || fail "compare header"
 grep -q 'memory.triad (GB/s)' "$tmp/cmp.txt" || fail "compare rows"
 grep -q 'B / A' "$tmp/cmp.txt" || fail "compare ratio column"
+row() { printf '{"name": "%s", "unit": "GB/s", "median": %s, "min": %s, "max": %s, "cv": 0.01, "peak": 100, "peak_source": "t", "fraction": %s}' "$1" "$2" "$2" "$2" "$3"; }
+printf '{"schema": "gpuport.bench/1", "device": {"spec": "cuda:0", "name": "Box"}, "results": [%s, %s]}' \
+    "$(row memory.copy 10 0.1)" "$(row only.in.a 5 0.05)" >"$tmp/a.json"
+printf '{"schema": "gpuport.bench/1", "device": {"spec": "metal:0", "name": "Mac"}, "results": [%s, %s]}' \
+    "$(row memory.copy 25 0.25)" "$(row only.in.b 7 0.07)" >"$tmp/b.json"
+"$GPUPORT" bench --compare "$tmp/a.json" "$tmp/b.json" >"$tmp/ab.txt" || fail "--compare a b"
+grep -Eq 'memory.copy \(GB/s\) +10\.0 +10\.0% +25\.0 +25\.0% +2\.50x' "$tmp/ab.txt" ||
+    fail "compare row: $(cat "$tmp/ab.txt")"
+grep -Eq 'only.in.a .* - *$' "$tmp/ab.txt" || fail "a row only A has"
+grep -Eq 'only.in.b \(GB/s\) +- +7\.000' "$tmp/ab.txt" || fail "a row only B has: $(cat "$tmp/ab.txt")"
+grep -q 'B: .*b.json  Mac (metal:0)' "$tmp/ab.txt" || fail "compare header B"
 printf '{"schema": "gpuport.bench/1", "device": {"spec": "x", "name": "y"}, "results": 3}' \
     >"$tmp/notarray.json"
 printf '{"schema": "gpuport.compare/1", "device": {}, "results": []}' >"$tmp/schema.json"
