@@ -27,7 +27,7 @@ while [ $# -gt 0 ]; do
     --fetch-deps)
         mkdir -p "$2" && cd "$2" || exit 2
         apt-get download libcjson1 libcjson-dev libcmocka0 libcmocka-dev libssl3 libssl-dev \
-            zlib1g zlib1g-dev
+            zlib1g zlib1g-dev pkgconf pkgconf-bin libpkgconf3
         exit $?
         ;;
     -h | --help) sed -n '2,16p' "$0"; exit 0 ;;
@@ -67,9 +67,21 @@ if [ -n "$deps" ]; then
     mkdir -p "$prefix"
     for f in "$deps"/*.deb; do dpkg -x "$f" "$prefix"; done
     multi=$(gcc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)
-    export PKG_CONFIG_PATH=$prefix/usr/lib/$multi/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
+    lib=$prefix/usr/lib/$multi
+    # One copy of each runtime library in the process: where the machine has libcrypto, libssl
+    # or libz itself, the unpacked ones go and their link-time names point at the machine's.
+    for so in libcrypto.so.3 libssl.so.3 libz.so.1; do
+        if [ -e "/usr/lib/$multi/$so" ] || [ -e "/lib/$multi/$so" ]; then
+            sys=/usr/lib/$multi/$so
+            [ -e "$sys" ] || sys=/lib/$multi/$so
+            rm -f "$lib/$so"*
+            ln -sf "$sys" "$lib/${so%.*}"
+        fi
+    done
+    export PKG_CONFIG_PATH=$lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
     export PKG_CONFIG_SYSROOT_DIR=$prefix
-    export LD_LIBRARY_PATH=$prefix/usr/lib/$multi${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+    export LD_LIBRARY_PATH=$lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+    command -v pkg-config >/dev/null || export PATH=$PATH:$prefix/usr/bin
     extra=(-DCMAKE_PREFIX_PATH="$prefix/usr")
     # OpenSSL and zlib: the machine's own when it has their headers.
     [ -f /usr/include/openssl/evp.h ] || extra+=(-DOPENSSL_ROOT_DIR="$prefix/usr")
@@ -79,6 +91,9 @@ else
     extra=()
     echo "using the machine's own packages"
 fi
+for tool in cmake cc pkg-config; do
+    command -v "$tool" >/dev/null || echo "!! $tool is not on PATH: the build will fail"
+done
 
 phase "configure and build (build-gpu)"
 gen=()
@@ -95,6 +110,12 @@ phase "devices and the selection record"
 if [ -x build-gpu/gpuport ]; then
     run 60 devices build-gpu/gpuport devices
     run 60 devices-json env GPUPORT_LOG=info build-gpu/gpuport devices --json
+fi
+
+# What the machine looks like to `gpuport doctor` (informational: findings are not failures).
+if [ -x build-gpu/gpuport ] && build-gpu/gpuport doctor --help >/dev/null 2>&1; then
+    phase "gpuport doctor"
+    timeout 120 build-gpu/gpuport doctor || echo "(doctor exit $?)"
 fi
 
 phase "test suite (every test; the conformance suite runs on every device found)"

@@ -45,3 +45,13 @@ if [ -n "$py" ]; then
         fi
     fi
 fi
+
+# Test-only command-line tools from PyPI (Linux; optional: a test that needs one says when it is
+# missing). Not for Debian's externally managed python3.
+if [ "$(uname -s)" = Linux ] && [ -n "$py" ] && [ "$py" != /usr/bin/python3 ]; then
+    for t in $(list "$here/deps/pip-tools.txt"); do
+        "$py" -m pip show "$t" >/dev/null 2>&1 ||
+            "$py" -m pip install --quiet --disable-pip-version-check "$t" >/dev/null 2>&1 ||
+            echo "install-deps: could not install $t from PyPI (the tests that use it will say so)" >&2
+    done
+fi

@@ -86,8 +86,8 @@ typedef enum gp_select_outcome {
     GP_SELECT_EXCLUDED = 5,    /* excluded by GPUPORT_DEVICE */
     GP_SELECT_NOT_BUILT = 6,   /* not built on this platform (Metal off Apple) */
     GP_SELECT_OPEN_FAILED = 7, /* a device was found but opening it failed; see code/detail */
-    GP_SELECT_NOT_TRIED = 8,         /* not probed: an earlier backend was chosen, or the spec named
-                                        another backend */
+    GP_SELECT_NOT_TRIED = 8,   /* not probed: an earlier backend was chosen, or the spec named
+                                  another backend */
 } gp_select_outcome;
 
 typedef struct gp_selection_entry {

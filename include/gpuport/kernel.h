@@ -49,50 +49,57 @@
     GP__AP(m, 1, a1) GP__AP(m, 2, a2) GP__AP(m, 3, a3) GP__AP(m, 4, a4) GP__AP(m, 5, a5)
 #define GP__MAP_8(m, _n, a0, a1, a2, a3, a4, a5, a6)                                               \
     GP__AP(m, 0, a0)                                                                               \
-    GP__AP(m, 1, a1) GP__AP(m, 2, a2) GP__AP(m, 3, a3) GP__AP(m, 4, a4) GP__AP(m, 5, a5)           \
-        GP__AP(m, 6, a6)
+    GP__AP(m, 1, a1)                                                                               \
+    GP__AP(m, 2, a2) GP__AP(m, 3, a3) GP__AP(m, 4, a4) GP__AP(m, 5, a5) GP__AP(m, 6, a6)
 #define GP__MAP_9(m, _n, a0, a1, a2, a3, a4, a5, a6, a7)                                           \
     GP__AP(m, 0, a0)                                                                               \
-    GP__AP(m, 1, a1) GP__AP(m, 2, a2) GP__AP(m, 3, a3) GP__AP(m, 4, a4) GP__AP(m, 5, a5)           \
-        GP__AP(m, 6, a6) GP__AP(m, 7, a7)
+    GP__AP(m, 1, a1)                                                                               \
+    GP__AP(m, 2, a2) GP__AP(m, 3, a3) GP__AP(m, 4, a4) GP__AP(m, 5, a5) GP__AP(m, 6, a6)           \
+        GP__AP(m, 7, a7)
 #define GP__MAP_10(m, _n, a0, a1, a2, a3, a4, a5, a6, a7, a8)                                      \
     GP__AP(m, 0, a0)                                                                               \
-    GP__AP(m, 1, a1) GP__AP(m, 2, a2) GP__AP(m, 3, a3) GP__AP(m, 4, a4) GP__AP(m, 5, a5)           \
-        GP__AP(m, 6, a6) GP__AP(m, 7, a7) GP__AP(m, 8, a8)
+    GP__AP(m, 1, a1)                                                                               \
+    GP__AP(m, 2, a2) GP__AP(m, 3, a3) GP__AP(m, 4, a4) GP__AP(m, 5, a5) GP__AP(m, 6, a6)           \
+        GP__AP(m, 7, a7) GP__AP(m, 8, a8)
 #define GP__MAP_11(m, _n, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9)                                  \
     GP__AP(m, 0, a0)                                                                               \
-    GP__AP(m, 1, a1) GP__AP(m, 2, a2) GP__AP(m, 3, a3) GP__AP(m, 4, a4) GP__AP(m, 5, a5)           \
-        GP__AP(m, 6, a6) GP__AP(m, 7, a7) GP__AP(m, 8, a8) GP__AP(m, 9, a9)
+    GP__AP(m, 1, a1)                                                                               \
+    GP__AP(m, 2, a2) GP__AP(m, 3, a3) GP__AP(m, 4, a4) GP__AP(m, 5, a5) GP__AP(m, 6, a6)           \
+        GP__AP(m, 7, a7) GP__AP(m, 8, a8) GP__AP(m, 9, a9)
 #define GP__MAP_12(m, _n, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10)                             \
     GP__AP(m, 0, a0)                                                                               \
-    GP__AP(m, 1, a1) GP__AP(m, 2, a2) GP__AP(m, 3, a3) GP__AP(m, 4, a4) GP__AP(m, 5, a5)           \
-        GP__AP(m, 6, a6) GP__AP(m, 7, a7) GP__AP(m, 8, a8) GP__AP(m, 9, a9) GP__AP(m, 10, a10)
+    GP__AP(m, 1, a1)                                                                               \
+    GP__AP(m, 2, a2) GP__AP(m, 3, a3) GP__AP(m, 4, a4) GP__AP(m, 5, a5) GP__AP(m, 6, a6)           \
+        GP__AP(m, 7, a7) GP__AP(m, 8, a8) GP__AP(m, 9, a9) GP__AP(m, 10, a10)
 #define GP__MAP_13(m, _n, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11)                        \
     GP__AP(m, 0, a0)                                                                               \
-    GP__AP(m, 1, a1) GP__AP(m, 2, a2) GP__AP(m, 3, a3) GP__AP(m, 4, a4) GP__AP(m, 5, a5)           \
-        GP__AP(m, 6, a6) GP__AP(m, 7, a7) GP__AP(m, 8, a8) GP__AP(m, 9, a9) GP__AP(m, 10, a10)     \
-            GP__AP(m, 11, a11)
+    GP__AP(m, 1, a1)                                                                               \
+    GP__AP(m, 2, a2) GP__AP(m, 3, a3) GP__AP(m, 4, a4) GP__AP(m, 5, a5) GP__AP(m, 6, a6)           \
+        GP__AP(m, 7, a7) GP__AP(m, 8, a8) GP__AP(m, 9, a9) GP__AP(m, 10, a10) GP__AP(m, 11, a11)
 #define GP__MAP_14(m, _n, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12)                   \
     GP__AP(m, 0, a0)                                                                               \
-    GP__AP(m, 1, a1) GP__AP(m, 2, a2) GP__AP(m, 3, a3) GP__AP(m, 4, a4) GP__AP(m, 5, a5)           \
-        GP__AP(m, 6, a6) GP__AP(m, 7, a7) GP__AP(m, 8, a8) GP__AP(m, 9, a9) GP__AP(m, 10, a10)     \
-            GP__AP(m, 11, a11) GP__AP(m, 12, a12)
+    GP__AP(m, 1, a1)                                                                               \
+    GP__AP(m, 2, a2) GP__AP(m, 3, a3) GP__AP(m, 4, a4) GP__AP(m, 5, a5) GP__AP(m, 6, a6)           \
+        GP__AP(m, 7, a7) GP__AP(m, 8, a8) GP__AP(m, 9, a9) GP__AP(m, 10, a10) GP__AP(m, 11, a11)   \
+            GP__AP(m, 12, a12)
 #define GP__MAP_15(m, _n, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13)              \
     GP__AP(m, 0, a0)                                                                               \
-    GP__AP(m, 1, a1) GP__AP(m, 2, a2) GP__AP(m, 3, a3) GP__AP(m, 4, a4) GP__AP(m, 5, a5)           \
-        GP__AP(m, 6, a6) GP__AP(m, 7, a7) GP__AP(m, 8, a8) GP__AP(m, 9, a9) GP__AP(m, 10, a10)     \
-            GP__AP(m, 11, a11) GP__AP(m, 12, a12) GP__AP(m, 13, a13)
+    GP__AP(m, 1, a1)                                                                               \
+    GP__AP(m, 2, a2) GP__AP(m, 3, a3) GP__AP(m, 4, a4) GP__AP(m, 5, a5) GP__AP(m, 6, a6)           \
+        GP__AP(m, 7, a7) GP__AP(m, 8, a8) GP__AP(m, 9, a9) GP__AP(m, 10, a10) GP__AP(m, 11, a11)   \
+            GP__AP(m, 12, a12) GP__AP(m, 13, a13)
 #define GP__MAP_16(m, _n, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14)         \
     GP__AP(m, 0, a0)                                                                               \
-    GP__AP(m, 1, a1) GP__AP(m, 2, a2) GP__AP(m, 3, a3) GP__AP(m, 4, a4) GP__AP(m, 5, a5)           \
-        GP__AP(m, 6, a6) GP__AP(m, 7, a7) GP__AP(m, 8, a8) GP__AP(m, 9, a9) GP__AP(m, 10, a10)     \
-            GP__AP(m, 11, a11) GP__AP(m, 12, a12) GP__AP(m, 13, a13) GP__AP(m, 14, a14)
+    GP__AP(m, 1, a1)                                                                               \
+    GP__AP(m, 2, a2) GP__AP(m, 3, a3) GP__AP(m, 4, a4) GP__AP(m, 5, a5) GP__AP(m, 6, a6)           \
+        GP__AP(m, 7, a7) GP__AP(m, 8, a8) GP__AP(m, 9, a9) GP__AP(m, 10, a10) GP__AP(m, 11, a11)   \
+            GP__AP(m, 12, a12) GP__AP(m, 13, a13) GP__AP(m, 14, a14)
 #define GP__MAP_17(m, _n, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15)    \
     GP__AP(m, 0, a0)                                                                               \
-    GP__AP(m, 1, a1) GP__AP(m, 2, a2) GP__AP(m, 3, a3) GP__AP(m, 4, a4) GP__AP(m, 5, a5)           \
-        GP__AP(m, 6, a6) GP__AP(m, 7, a7) GP__AP(m, 8, a8) GP__AP(m, 9, a9) GP__AP(m, 10, a10)     \
-            GP__AP(m, 11, a11) GP__AP(m, 12, a12) GP__AP(m, 13, a13) GP__AP(m, 14, a14)            \
-                GP__AP(m, 15, a15)
+    GP__AP(m, 1, a1)                                                                               \
+    GP__AP(m, 2, a2) GP__AP(m, 3, a3) GP__AP(m, 4, a4) GP__AP(m, 5, a5) GP__AP(m, 6, a6)           \
+        GP__AP(m, 7, a7) GP__AP(m, 8, a8) GP__AP(m, 9, a9) GP__AP(m, 10, a10) GP__AP(m, 11, a11)   \
+            GP__AP(m, 12, a12) GP__AP(m, 13, a13) GP__AP(m, 14, a14) GP__AP(m, 15, a15)
 #define GP__MAPL_1(m, _n)
 #define GP__MAPL_2(m, _n, a0)         GP__AP(m, 0, a0)
 #define GP__MAPL_3(m, _n, a0, a1)     GP__AP(m, 0, a0), GP__AP(m, 1, a1)
@@ -561,8 +568,8 @@ static _Thread_local const gp_cpu_group *gp__cpu_cur GP__UNUSED;
 #define GP__C_SIZE_GP__C(i, T, n) (uint32_t)sizeof(T),
 #define GP__C_SIZE_GP__V(i, T, n) (uint32_t)sizeof(T),
 #define GP__C_SIZE_GP__D(i, T, n) (uint32_t)sizeof(T),
-#define GP__C_BODY_PARAMS(...)                                                                   \
-    const gp_cpu_group *gp__g GP__UNUSED, int gp__gx GP__UNUSED, uint32_t gp__ly GP__UNUSED,     \
+#define GP__C_BODY_PARAMS(...)                                                                     \
+    const gp_cpu_group *gp__g GP__UNUSED, int gp__gx GP__UNUSED, uint32_t gp__ly GP__UNUSED,       \
         uint32_t gp__lz GP__UNUSED GP__MAP(GP__C_P_, __VA_ARGS__)
 #define GP__KERNEL(name, ...)                                                                      \
     static inline                                                                                  \
@@ -591,7 +598,8 @@ static _Thread_local const gp_cpu_group *gp__cpu_cur GP__UNUSED;
         (void)gp__a;                                                                               \
         GP__MAP(GP__C_LD_, __VA_ARGS__)                                                            \
         gp__cpu_cur = gp__g;                                                                       \
-        gp__body_##name(gp__g, (int)(gp__g->base[0] + gp__x), gp__y, gp__z GP__MAP(GP__C_FWD_, __VA_ARGS__));              \
+        gp__body_##name(gp__g, (int)(gp__g->base[0] + gp__x), gp__y,                               \
+                        gp__z GP__MAP(GP__C_FWD_, __VA_ARGS__));                                   \
     }                                                                                              \
     static const unsigned char gp__kinds_##name[] = {GP__MAP(GP__C_KIND_, __VA_ARGS__) 0};         \
     static const uint32_t gp__sizes_##name[] = {GP__MAP(GP__C_SIZE_, __VA_ARGS__) 0};              \
@@ -602,13 +610,11 @@ static _Thread_local const gp_cpu_group *gp__cpu_cur GP__UNUSED;
     static inline                                                                                  \
         __attribute__((always_inline)) void gp__body_##name(GP__C_BODY_PARAMS(__VA_ARGS__))
 
-#define gp_local_id(d)                                                                           \
-    ((d) == 0 ? gp__gx - (int)gp__g->base[0] : (int)((d) == 1 ? gp__ly : gp__lz))
+#define gp_local_id(d)    ((d) == 0 ? gp__gx - (int)gp__g->base[0] : (int)((d) == 1 ? gp__ly : gp__lz))
 #define gp_group_id(d)    ((int)gp__g->group_id[(d)])
 #define gp_local_size(d)  ((int)gp__g->local_size[(d)])
 #define gp_num_groups(d)  ((int)gp__g->num_groups[(d)])
-#define gp_global_id(d)                                                                          \
-    ((d) == 0 ? gp__gx : (int)(gp__g->base[(d)] + ((d) == 1 ? gp__ly : gp__lz)))
+#define gp_global_id(d)   ((d) == 0 ? gp__gx : (int)(gp__g->base[(d)] + ((d) == 1 ? gp__ly : gp__lz)))
 #define gp_global_size(d) ((int)(gp__g->num_groups[(d)] * gp__g->local_size[(d)]))
 #define gp_barrier()      gp__cpu_cur->barrier(gp__cpu_cur->barrier_ctx)
 

@@ -15,6 +15,8 @@ cJSON *gp_freeze_python(const char *python);
 cJSON *gp_freeze_conda(void);
 cJSON *gp_freeze_git(const char *dir);
 cJSON *gp_freeze_environment(void);
+/* The device `auto` picks here and the selection record (outcome per backend). */
+cJSON *gp_freeze_device(void);
 /* Hashes every file of every path; NULL with "PATH: reason" in err on an unreadable path. */
 cJSON *gp_freeze_data(const char *const *paths, size_t count, int threads, char *err,
                       size_t errlen);

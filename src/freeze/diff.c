@@ -109,6 +109,13 @@ static bool row_matters(const char *area, const char *key)
     };
     for (size_t i = 0; i < sizeof info / sizeof info[0]; i++)
         if (strcmp(area, info[i][0]) == 0 && strcmp(key, info[i][1]) == 0) return false;
+    /* gpuport's own settings that only say where things are, not what is computed */
+    static const char *const where[] = {"GPUPORT_CONFIG_DIR", "GPUPORT_SSH_CONFIG",
+                                        "GPUPORT_BUILD_DIR",  "GPUPORT_CACHE_DIR",
+                                        "GPUPORT_LOG",        "GPUPORT_SYSROOT"};
+    if (strcmp(area, "environment") == 0)
+        for (size_t i = 0; i < sizeof where / sizeof where[0]; i++)
+            if (strcmp(key, where[i]) == 0) return false;
     return true;
 }
 

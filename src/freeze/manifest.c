@@ -43,7 +43,12 @@ static const char *const env_prefixes[] = {
     "MTL_",
     "JAX_",
     "XLA_",
-    "TF_",
+    "TF_ENABLE_",
+    "TF_DETERMINISTIC",
+    "TF_CUDNN",
+    "TF_GPU",
+    "TF_FORCE_GPU",
+    "TF_XLA",
     "HIP_",
     "ROCR_",
 };
@@ -125,6 +130,7 @@ cJSON *gp_freeze_collect(const gp_freeze_options *opt, char *err, size_t errlen)
     cJSON_AddItemToObject(m, "conda", gp_freeze_conda());
     cJSON_AddItemToObject(m, "environment", gp_freeze_environment());
     cJSON_AddItemToObject(m, "git", gp_freeze_git(opt->git_dir));
+    cJSON_AddItemToObject(m, "device", gp_freeze_device());
     cJSON_AddItemToObject(m, "data", data);
     cJSON *seeds = cJSON_AddObjectToObject(m, "seeds");
     for (size_t i = 0; i < opt->seed_count; i++)
@@ -169,8 +175,8 @@ int gp_freeze_validate(const cJSON *m, char *err, size_t errlen)
             return -1;
         }
     }
-    static const char *const optional[] = {"compilers", "python", "conda", "git", "gpu"};
-    for (size_t i = 0; i < 5; i++) {
+    static const char *const optional[] = {"compilers", "python", "conda", "git", "gpu", "device"};
+    for (size_t i = 0; i < 6; i++) {
         const cJSON *o = cJSON_GetObjectItemCaseSensitive(m, optional[i]);
         if (o && !cJSON_IsObject(o) && !cJSON_IsNull(o)) {
             snprintf(err, errlen, "\"%s\" is not an object", optional[i]);

@@ -6,6 +6,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "gp_version.h"
 
@@ -18,10 +19,13 @@ const char *gp_last_error(void)
 
 gp_status gp_error_set(gp_status status, const char *fmt, ...)
 {
+    /* Formatted apart first: callers may pass gp_last_error() itself as an argument. */
+    char buf[sizeof gp_error_message];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(gp_error_message, sizeof gp_error_message, fmt, ap);
+    vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
+    memcpy(gp_error_message, buf, sizeof buf);
     return status;
 }
 
@@ -33,26 +37,16 @@ void gp_error_clear(void)
 const char *gp_status_name(gp_status status)
 {
     switch (status) {
-    case GP_OK:
-        return "GP_OK";
-    case GP_ERR_INVALID_ARGUMENT:
-        return "GP_ERR_INVALID_ARGUMENT";
-    case GP_ERR_NOT_FOUND:
-        return "GP_ERR_NOT_FOUND";
-    case GP_ERR_UNSUPPORTED:
-        return "GP_ERR_UNSUPPORTED";
-    case GP_ERR_OUT_OF_MEMORY:
-        return "GP_ERR_OUT_OF_MEMORY";
-    case GP_ERR_BUILD:
-        return "GP_ERR_BUILD";
-    case GP_ERR_LAUNCH:
-        return "GP_ERR_LAUNCH";
-    case GP_ERR_BACKEND:
-        return "GP_ERR_BACKEND";
-    case GP_ERR_IO:
-        return "GP_ERR_IO";
-    case GP_ERR_INTERNAL:
-        return "GP_ERR_INTERNAL";
+    case GP_OK: return "GP_OK";
+    case GP_ERR_INVALID_ARGUMENT: return "GP_ERR_INVALID_ARGUMENT";
+    case GP_ERR_NOT_FOUND: return "GP_ERR_NOT_FOUND";
+    case GP_ERR_UNSUPPORTED: return "GP_ERR_UNSUPPORTED";
+    case GP_ERR_OUT_OF_MEMORY: return "GP_ERR_OUT_OF_MEMORY";
+    case GP_ERR_BUILD: return "GP_ERR_BUILD";
+    case GP_ERR_LAUNCH: return "GP_ERR_LAUNCH";
+    case GP_ERR_BACKEND: return "GP_ERR_BACKEND";
+    case GP_ERR_IO: return "GP_ERR_IO";
+    case GP_ERR_INTERNAL: return "GP_ERR_INTERNAL";
     }
     return "GP_ERR_UNKNOWN";
 }

@@ -67,12 +67,15 @@ static void gp_key(gp_device_state *dev, const char *compiler, uint32_t flags, c
                    const char *text, size_t len, char key[65])
 {
     gp_sha256 *h = gp_sha256_new();
-    char head[1024];
-    int n = snprintf(head, sizeof head, "gpuport-kernel/%d|%s|%s|%s|%s|%s|%u|%s|",
-                     GP_DIALECT_VERSION, gp_backend_name((gp_backend)dev->info.backend),
-                     dev->info.arch, dev->info.name, dev->info.driver_version, compiler,
-                     flags & GP_BUILD_FAST_MATH, builtin ? builtin : "");
-    gp_sha256_update(h, head, (size_t)n);
+    /* Built to its full length (a compiler identity can be long): never truncated, never read
+     * past. */
+    gp_strbuf head = GP_STRBUF_INIT;
+    gp_strbuf_printf(&head, "gpuport-kernel/%d|%s|%s|%s|%s|%s|%u|%s|", GP_DIALECT_VERSION,
+                     gp_backend_name((gp_backend)dev->info.backend), dev->info.arch, dev->info.name,
+                     dev->info.driver_version, compiler, flags & GP_BUILD_FAST_MATH,
+                     builtin ? builtin : "");
+    gp_sha256_update(h, gp_strbuf_cstr(&head), head.len);
+    gp_strbuf_free(&head);
     gp_sha256_update(h, text, len);
     gp_sha256_final_hex(h, key);
 }

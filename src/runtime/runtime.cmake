@@ -75,3 +75,6 @@ file(WRITE ${GP_GEN}/builtin_table.c.tmp
   "/* generated: the table of built-in programs */\n#include \"runtime/builtin.h\"\n${GP_BT_DECLS}\nstatic const gp_builtin_program gp_bt_table[] = {\n${GP_BT_ENTRIES}    {NULL, NULL, 0, NULL, NULL, 0}};\n\nconst gp_builtin_program *gp_builtin_table(uint32_t *count)\n{\n    *count = (uint32_t)(sizeof gp_bt_table / sizeof gp_bt_table[0]) - 1;\n    return gp_bt_table;\n}\n")
 file(COPY_FILE ${GP_GEN}/builtin_table.c.tmp ${GP_GEN}/builtin_table.c ONLY_IF_DIFFERENT)
 list(APPEND GP_RUNTIME_SRCS ${GP_GEN}/builtin_table.c)
+
+# --- the CUDA backend: built-in kernels precompiled to PTX where nvcc is found ----------------
+include(${PROJECT_SOURCE_DIR}/src/runtime/cuda/cuda.cmake OPTIONAL)

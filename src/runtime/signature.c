@@ -347,6 +347,9 @@ gp_status gp_signature_parse(const char *src, size_t len, const char *source_nam
         i = end;
     }
     if (st == GP_OK && gp_has_word(c, last_end, len, "gp_barrier")) barrier_outside = true;
+    for (uint32_t d = 0; st == GP_OK && d < num_defines; d++) /* -DSYNC=gp_barrier() */
+        if (defines[d] && gp_has_word(defines[d], 0, strlen(defines[d]), "gp_barrier"))
+            barrier_outside = true;
     if (st == GP_OK && barrier_outside) /* a helper with a barrier may be called by any kernel */
         for (uint32_t j = 0; j < n; j++)
             ks[j].uses_barrier = true;

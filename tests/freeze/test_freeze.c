@@ -272,6 +272,13 @@ static void collect_produces_a_valid_manifest(void **state)
     assert_int_equal(gp_freeze_validate(m, err, sizeof err), 0);
     assert_string_equal(gp_json_str(cJSON_GetObjectItem(m, "seeds"), "numpy", ""), "7");
     assert_non_null(gp_json_str(cJSON_GetObjectItem(m, "host"), "arch", NULL));
+    /* the device auto picks here (the CPU backend always exists), with every backend's outcome */
+    cJSON *dev = cJSON_GetObjectItem(m, "device");
+    assert_non_null(gp_json_str(dev, "backend", NULL));
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(dev, "selection")), 4);
+    assert_string_equal(
+        gp_json_str(cJSON_GetObjectItem(dev, "selection"), gp_json_str(dev, "backend", ""), ""),
+        "chosen");
     /* tmpdir is not a git work tree: the section says so instead of failing the run */
     assert_true(cJSON_IsFalse(cJSON_GetObjectItem(cJSON_GetObjectItem(m, "git"), "available")));
     cJSON_Delete(m);

@@ -122,6 +122,34 @@ static void corrupt_entry_is_rebuilt(void **state)
     free(data);
 }
 
+/* An entry whose checksum is right but which the loader refuses (not a shared object) is rejected,
+ * rebuilt and replaced. */
+static void rejected_entry_is_rebuilt(void **state)
+{
+    (void)state;
+    GPT_CHECK(gp_cache_set_dir(g_dir));
+    GPT_CHECK(gp_cache_clear());
+    build_and_run("rejected");
+    char path[512], key[65];
+    so_entry(path, sizeof path);
+    memcpy(key, strrchr(path, '/') + 1, 64);
+    key[64] = '\0';
+    const char junk[] = "not an ELF file";
+    GPT_CHECK(gp_cache_store(key, "so", junk, sizeof junk)); /* valid checksum, useless content */
+    void *data;
+    size_t len;
+    GPT_CHECK(gp_cache_load(key, "so", &data, &len));
+    assert_int_equal(len, sizeof junk);
+    free(data);
+    build_and_run("rejected"); /* dlopen refuses it: discarded, rebuilt, stored */
+    GPT_CHECK(gp_cache_load(key, "so", &data, &len));
+    assert_true(len > sizeof junk);
+#if !defined(__APPLE__)
+    assert_memory_equal(data, "\177ELF", 4);
+#endif
+    free(data);
+}
+
 static void env_and_default_folders(void **state)
 {
     (void)state;
@@ -192,9 +220,8 @@ static int teardown(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(setter_and_stats),
-        cmocka_unit_test(corrupt_entry_is_rebuilt),
-        cmocka_unit_test(processes_race_on_one_entry),
+        cmocka_unit_test(setter_and_stats),          cmocka_unit_test(corrupt_entry_is_rebuilt),
+        cmocka_unit_test(rejected_entry_is_rebuilt), cmocka_unit_test(processes_race_on_one_entry),
         cmocka_unit_test(env_and_default_folders),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -189,6 +189,47 @@ static void fp64_flag_parsed(void **state)
     }
 }
 
+/* A barrier the runtime can see (also through a build define) runs as fibers; one it cannot see
+ * (spelled through token pasting) is reported instead of silently giving wrong results. */
+static void hidden_barrier(void **state)
+{
+    (void)state;
+    const char *src = "GP_KERNEL(k, GP_BUF(int32_t, out))\n"
+                      "{\n"
+                      "    GP_SHARED_DECL int32_t s[64];\n"
+                      "    int l = gp_local_id(0);\n"
+                      "    s[l] = l;\n"
+                      "    SYNC;\n"
+                      "    out[gp_global_id(0)] = s[63 - l];\n"
+                      "}\n";
+    const char *seen[] = {"SYNC=gp_barrier()"};
+    const char *hidden[] = {"SYNC=GLUE(gp_bar, rier)()"};
+    gp_buffer *b;
+    GPT_CHECK(gp_buffer_create(dev, GP_BUFFER_DEVICE, 64 * 4, &b));
+    gp_arg args[] = {gp_arg_buffer(b)};
+    size_t global = 64, group = 64;
+    gp_build_options o = {sizeof o, 0, "sync.gpk", seen, 1, 0};
+    gp_program *p;
+    gp_kernel *k;
+    GPT_CHECK(gp_program_create(dev, src, strlen(src), &o, &p));
+    GPT_CHECK(gp_kernel_create(p, "k", &k));
+    GPT_CHECK(gp_kernel_launch(NULL, k, 1, &global, &group, 1, args));
+    int32_t out[64];
+    GPT_CHECK(gp_buffer_read(b, 0, out, sizeof out));
+    for (int i = 0; i < 64; i++)
+        assert_int_equal(out[i], 63 - i);
+    gp_kernel_release(k), gp_program_release(p);
+
+    gp_build_options o2 = {sizeof o2, 0, "sync.gpk", hidden, 1, 0};
+    char src2[1024];
+    snprintf(src2, sizeof src2, "#define GLUE(a, b) a##b\n%s", src);
+    GPT_CHECK(gp_program_create(dev, src2, strlen(src2), &o2, &p));
+    GPT_CHECK(gp_kernel_create(p, "k", &k));
+    EXPECT(gp_kernel_launch(NULL, k, 1, &global, &group, 1, args), GP_ERR_LAUNCH,
+           "reached gp_barrier()");
+    gp_kernel_release(k), gp_program_release(p), gp_buffer_release(b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -196,6 +237,7 @@ int main(void)
         cmocka_unit_test(group_too_large), cmocka_unit_test(out_of_memory),
         cmocka_unit_test(buffer_ranges),   cmocka_unit_test(compile_error_at_user_line),
         cmocka_unit_test(bad_specs),       cmocka_unit_test(fp64_flag_parsed),
+        cmocka_unit_test(hidden_barrier),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

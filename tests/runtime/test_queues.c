@@ -138,6 +138,51 @@ static void one_kernel_many_threads(void **state)
     }
 }
 
+/* The largest group each device allows for a kernel with barriers (1024 fibers on the CPU). */
+static void largest_group_with_barriers(void **state)
+{
+    (void)state;
+    enum { N = 5000 };
+    static float in[N];
+    double total = 0;
+    for (int i = 0; i < N; i++) {
+        in[i] = (float)(i % 17);
+        total += in[i];
+    }
+    for (int d = 0; d < g_nspecs; d++) {
+        gp_device *dev;
+        GPT_CHECK(gp_device_open(g_specs[d], &dev));
+        gp_program *p;
+        gp_kernel *k;
+        GPT_CHECK(gpt_build(dev, "reduce.gpk", NULL, 0, &p));
+        GPT_CHECK(gp_kernel_create(p, "reduce_sum", &k));
+        uint32_t max;
+        GPT_CHECK(gp_kernel_max_group_size(k, &max));
+        uint32_t g = 1;
+        while (g * 2 <= max && g * 2 <= 1024)
+            g *= 2; /* the kernel needs a power of two */
+        size_t group = g, global = N, ng = (N + g - 1) / g;
+        gp_buffer *bi, *bo;
+        GPT_CHECK(gp_buffer_create(dev, GP_BUFFER_DEVICE, sizeof in, &bi));
+        GPT_CHECK(gp_buffer_create(dev, GP_BUFFER_DEVICE, ng * sizeof(float), &bo));
+        GPT_CHECK(gp_buffer_write(bi, 0, in, sizeof in));
+        int n = N;
+        gp_arg args[] = {gp_arg_buffer(bo), gp_arg_buffer(bi), gp_arg_shared(g * sizeof(float)),
+                         gp_arg_value(&n, 4)};
+        GPT_CHECK(gp_kernel_launch(NULL, k, 1, &global, &group, 4, args));
+        float part[64];
+        assert_true(ng <= 64);
+        GPT_CHECK(gp_buffer_read(bo, 0, part, ng * sizeof(float)));
+        double sum = 0;
+        for (size_t i = 0; i < ng; i++)
+            sum += part[i];
+        assert_true(sum == total); /* small integers: exact in float */
+        gp_buffer_release(bi), gp_buffer_release(bo), gp_kernel_release(k), gp_program_release(p);
+        gp_device_release(dev);
+        fprintf(stderr, "  %s ok (group %u)\n", g_specs[d], g);
+    }
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -150,6 +195,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(queues_and_events),
         cmocka_unit_test(one_kernel_many_threads),
+        cmocka_unit_test(largest_group_with_barriers),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }

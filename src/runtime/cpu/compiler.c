@@ -14,6 +14,11 @@
 #include "util/spawn.h"
 
 #define GP_CC_MAX_WORDS 8
+#if defined(__x86_64__)
+#define GP_CC_FLAGS_ID "1: -std=gnu11 -O3 -march=native -fPIC -shared"
+#else
+#define GP_CC_FLAGS_ID "1: -std=gnu11 -O3 -fPIC -shared"
+#endif
 
 static pthread_once_t gp_cc_once = PTHREAD_ONCE_INIT;
 static char gp_cc_words[GP_CC_MAX_WORDS][256];
@@ -70,8 +75,9 @@ static void gp_cc_find(void)
     struct stat sb;
     if (gp_cc_nwords && stat(gp_cc_path, &sb) == 0) {
         /* cc is usually a symlink chain; stat follows it to the real compiler's file */
-        snprintf(gp_cc_id, sizeof gp_cc_id, "cc %s size %lld mtime %lld", gp_cc_path,
-                 (long long)sb.st_size, (long long)sb.st_mtime);
+        /* the flags gp_cpu_compile passes are part of the identity: changing them must miss */
+        snprintf(gp_cc_id, sizeof gp_cc_id, "cc %s size %lld mtime %lld flags %s", gp_cc_path,
+                 (long long)sb.st_size, (long long)sb.st_mtime, GP_CC_FLAGS_ID);
         for (int i = 1; i < gp_cc_nwords; i++) {
             size_t l = strlen(gp_cc_id);
             snprintf(gp_cc_id + l, sizeof gp_cc_id - l, " %s", gp_cc_words[i]);

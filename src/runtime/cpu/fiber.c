@@ -21,9 +21,10 @@
 #include <sanitizer/common_interface_defs.h>
 #endif
 
-#if defined(__x86_64__) && !defined(_WIN32)
+/* GP_FIBER_FORCE_UCONTEXT (a build define) selects the portable path anywhere, to test it. */
+#if defined(__x86_64__) && !defined(_WIN32) && !defined(GP_FIBER_FORCE_UCONTEXT)
 #define GP_FIBER_ASM_X86_64 1
-#elif defined(__aarch64__) && !defined(_WIN32)
+#elif defined(__aarch64__) && !defined(_WIN32) && !defined(GP_FIBER_FORCE_UCONTEXT)
 #define GP_FIBER_ASM_AARCH64 1
 #else
 #define GP_FIBER_UCONTEXT 1

@@ -18,7 +18,13 @@ typedef struct gp_cpu_job {
     int dyn_index;
     bool fibers;
     _Atomic int failed;
+    _Atomic int stray_barrier; /* gp_barrier() reached in a kernel run as a plain loop */
 } gp_cpu_job;
+
+static void gp_cpu_stray_barrier(void *ctx)
+{
+    atomic_store((_Atomic int *)ctx, 1);
+}
 
 /* Each thread's dynamic shared block, grown on demand and freed with the thread. */
 static pthread_key_t gp_dyn_key;
@@ -82,6 +88,8 @@ static void gp_cpu_run_groups(void *ctx, uint64_t begin, uint64_t end)
         g.local_size[d] = l->group[d];
         g.num_groups[d] = l->num_groups[d];
     }
+    g.barrier = gp_cpu_stray_barrier; /* replaced by the fiber scheduler when there are fibers */
+    g.barrier_ctx = &j->stray_barrier;
     uint64_t nx = l->num_groups[0], nxy = nx * l->num_groups[1];
     for (uint64_t i = begin; i < end; i++) {
         g.group_id[0] = (uint32_t)(i % nx);
@@ -126,6 +134,13 @@ gp_status gp_cpu_kernel_launch(gp_queue *q, gp_kernel *k, const gp_launch *l)
     }
     uint64_t groups = (uint64_t)l->num_groups[0] * l->num_groups[1] * l->num_groups[2];
     gp_pool_run(groups, gp_cpu_run_groups, &j);
+    if (atomic_load(&j.stray_barrier))
+        return gp_error_set(GP_ERR_LAUNCH,
+                            "kernel '%s' reached gp_barrier(), but its source does not say "
+                            "gp_barrier where the runtime can see it (in a kernel body or a "
+                            "helper), so it ran without barriers and its results are not valid; "
+                            "write gp_barrier() in the source rather than through a build define",
+                            k->sig->name);
     if (atomic_load(&j.failed))
         return gp_error_set(GP_ERR_OUT_OF_MEMORY,
                             "kernel '%s': no memory for fiber stacks or the dynamic shared block",

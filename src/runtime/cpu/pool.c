@@ -12,17 +12,24 @@
 
 #define GP_POOL_SPIN 20000 /* polls (~50-100 us) before a worker sleeps */
 
+/* The claim word packs the job's generation, its chunk count and the next chunk to take, so a
+ * worker that wakes late can never take a chunk of a job that has already finished, and the
+ * caller waits only for chunks that were taken, not for threads that never woke. */
+#define GP_CLAIM_BITS 21
+#define GP_CLAIM_MASK ((1ull << GP_CLAIM_BITS) - 1)
+#define GP_MAX_CHUNKS GP_CLAIM_MASK
+
 typedef struct gp_pool {
     uint32_t workers; /* threads besides the caller */
     pthread_mutex_t mu;
     pthread_cond_t wake;
     _Atomic uint64_t generation; /* bumped per job */
     _Atomic int sleepers;
-    _Atomic uint32_t busy; /* workers still inside the current job */
+    _Atomic uint64_t claim;    /* generation << 42 | chunks << 21 | next chunk */
+    _Atomic uint64_t finished; /* chunks done in the current job */
     gp_pool_fn fn;
     void *ctx;
     uint64_t total, chunk;
-    _Atomic uint64_t next;
     pthread_mutex_t run_lock; /* one job at a time */
 } gp_pool;
 
@@ -40,13 +47,20 @@ static inline void gp_pool_pause(void)
 #endif
 }
 
+/* Takes and runs chunks of whatever job is current until none is left. */
 static void gp_pool_work(gp_pool *p)
 {
+    uint64_t v = atomic_load_explicit(&p->claim, memory_order_acquire);
     for (;;) {
-        uint64_t b = atomic_fetch_add_explicit(&p->next, p->chunk, memory_order_relaxed);
-        if (b >= p->total) return;
-        uint64_t e = b + p->chunk < p->total ? b + p->chunk : p->total;
+        uint64_t next = v & GP_CLAIM_MASK, chunks = (v >> GP_CLAIM_BITS) & GP_CLAIM_MASK;
+        if (next >= chunks) return;
+        if (!atomic_compare_exchange_weak_explicit(&p->claim, &v, v + 1, memory_order_acquire,
+                                                   memory_order_acquire))
+            continue; /* v now holds the current word */
+        uint64_t b = next * p->chunk, e = b + p->chunk < p->total ? b + p->chunk : p->total;
         p->fn(p->ctx, b, e);
+        atomic_fetch_add_explicit(&p->finished, 1, memory_order_release);
+        v = atomic_load_explicit(&p->claim, memory_order_acquire);
     }
 }
 
@@ -70,7 +84,6 @@ static void *gp_pool_main(void *arg)
         }
         seen = atomic_load(&p->generation);
         gp_pool_work(p);
-        atomic_fetch_sub_explicit(&p->busy, 1, memory_order_release);
     }
     return NULL;
 }
@@ -118,22 +131,31 @@ void gp_pool_run(uint64_t total, gp_pool_fn fn, void *ctx)
         return;
     }
     pthread_mutex_lock(&p->run_lock);
+    /* ~8 chunks per thread balances uneven groups without contending on the claim word */
+    uint64_t chunk = total / ((uint64_t)threads * 8);
+    if (chunk == 0) chunk = 1;
+    uint64_t chunks = (total + chunk - 1) / chunk;
+    if (chunks > GP_MAX_CHUNKS) {
+        chunk = (total + GP_MAX_CHUNKS - 1) / GP_MAX_CHUNKS;
+        chunks = (total + chunk - 1) / chunk;
+    }
     p->fn = fn;
     p->ctx = ctx;
     p->total = total;
-    /* ~8 chunks per thread balances uneven groups without contending on the counter */
-    uint64_t chunk = total / ((uint64_t)threads * 8);
-    p->chunk = chunk ? chunk : 1;
-    atomic_store_explicit(&p->next, 0, memory_order_relaxed);
-    atomic_store(&p->busy, p->workers);
-    atomic_fetch_add(&p->generation, 1); /* publishes the job (sequentially consistent) */
+    p->chunk = chunk;
+    atomic_store_explicit(&p->finished, 0, memory_order_relaxed);
+    uint64_t gen = atomic_load(&p->generation) + 1;
+    atomic_store_explicit(&p->claim, (gen << (2 * GP_CLAIM_BITS)) | (chunks << GP_CLAIM_BITS),
+                          memory_order_release);
+    atomic_store(&p->generation, gen); /* sequentially consistent: pairs with `sleepers` */
     if (atomic_load(&p->sleepers) > 0) {
         pthread_mutex_lock(&p->mu);
         pthread_cond_broadcast(&p->wake);
         pthread_mutex_unlock(&p->mu);
     }
     gp_pool_work(p);
-    for (int spins = 0; atomic_load_explicit(&p->busy, memory_order_acquire) != 0; spins++) {
+    for (int spins = 0; atomic_load_explicit(&p->finished, memory_order_acquire) != chunks;
+         spins++) {
         if (spins < GP_POOL_SPIN)
             gp_pool_pause();
         else

@@ -73,7 +73,7 @@ void gp_cuda_device_fill_info(const gp_cuda_device *d, gp_device_info *info)
     snprintf(info->spec, sizeof info->spec, "cuda:%d", d->ordinal);
     snprintf(info->name, sizeof info->name, "%s", d->name);
     snprintf(info->vendor, sizeof info->vendor, "NVIDIA");
-    snprintf(info->driver_version, sizeof info->driver_version, "CUDA %d.%d driver",
+    snprintf(info->driver_version, sizeof info->driver_version, "CUDA %d.%d",
              d->drv->version / 1000, (d->drv->version % 1000) / 10);
     snprintf(info->arch, sizeof info->arch, "sm_%d%d", d->cc_major, d->cc_minor);
     info->total_memory = d->total_memory;

@@ -32,7 +32,7 @@ typedef struct gp_cuda_device {
 /* Reads the attributes of device `ordinal` (no context is created). */
 gp_status gp_cuda_device_query(const gp_cuda_driver *drv, int ordinal, gp_cuda_device *out);
 
-/* Fills the public description (arch "sm_90", driver "CUDA 13.0 (libcuda.so.1 at ...)"). */
+/* Fills the public description (arch "sm_90", driver_version "CUDA 13.0"). */
 void gp_cuda_device_fill_info(const gp_cuda_device *d, gp_device_info *info);
 
 /* Peak memory bandwidth in bytes/s from the driver's attributes (memory clock x bus width x 2

@@ -33,14 +33,10 @@ typedef struct gp_cuda_sym {
     int optional;
 } gp_cuda_sym;
 
-#define GP_DRV(field)                                                                              \
-    {                                                                                              \
-#field, NULL, offsetof(gp_cuda_driver_api, field), 0                                       \
-    }
-#define GP_DRV_OPT(field)                                                                          \
-    {                                                                                              \
-#field, NULL, offsetof(gp_cuda_driver_api, field), 1                                       \
-    }
+// clang-format off
+#define GP_DRV(field) {#field, NULL, offsetof(gp_cuda_driver_api, field), 0}
+#define GP_DRV_OPT(field) {#field, NULL, offsetof(gp_cuda_driver_api, field), 1}
+// clang-format on
 
 static const gp_cuda_sym gp_driver_syms[] = {
     GP_DRV(cuInit),
@@ -90,14 +86,10 @@ static const gp_cuda_sym gp_driver_syms[] = {
     GP_DRV(cuLaunchKernel),
 };
 
-#define GP_RTC(field)                                                                              \
-    {                                                                                              \
-#field, NULL, offsetof(gp_nvrtc_api, field), 0                                             \
-    }
-#define GP_RTC_OPT(field)                                                                          \
-    {                                                                                              \
-#field, NULL, offsetof(gp_nvrtc_api, field), 1                                             \
-    }
+// clang-format off
+#define GP_RTC(field) {#field, NULL, offsetof(gp_nvrtc_api, field), 0}
+#define GP_RTC_OPT(field) {#field, NULL, offsetof(gp_nvrtc_api, field), 1}
+// clang-format on
 
 static const gp_cuda_sym gp_nvrtc_syms[] = {
     GP_RTC(nvrtcGetErrorString),
@@ -185,13 +177,15 @@ static void gp_cuda_driver_init_once(void)
     gp_cuda_driver *drv = &gp_cuda_driver_state.drv;
     char *msg = gp_cuda_driver_state.message;
     const size_t msg_len = sizeof gp_cuda_driver_state.message;
-#if defined(__APPLE__)
-    gp_cuda_driver_state.status = GP_ERR_NOT_FOUND;
-    snprintf(msg, msg_len, "CUDA does not exist on macOS: use the metal device");
-    (void)drv;
-    return;
-#else
     const char *override = getenv("GPUPORT_CUDA_LIBRARY");
+#if defined(__APPLE__)
+    /* No NVIDIA driver exists for macOS; only a library named on purpose is tried. */
+    if (!override || !*override) {
+        gp_cuda_driver_state.status = GP_ERR_NOT_FOUND;
+        snprintf(msg, msg_len, "CUDA does not exist on macOS: use the metal device");
+        return;
+    }
+#endif
     const char *candidates[] = {"libcuda.so.1", "/usr/lib/wsl/lib/libcuda.so.1"};
     const char *only[] = {override};
     const char *const *list = override && *override ? only : candidates;
@@ -228,7 +222,6 @@ static void gp_cuda_driver_init_once(void)
         return;
     }
     gp_cuda_driver_state.status = GP_OK;
-#endif
 }
 
 int gp_cuda_driver_init_result(int *version)

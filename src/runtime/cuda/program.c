@@ -12,6 +12,7 @@
 #include "runtime/cuda/compile.h"
 #include "runtime/cuda/embedded.h"
 #include "runtime/cuda/ops.h"
+#include "util/strbuf.h"
 
 gp_status gp_cuda_op_compiler_id(gp_device_state *dev, char *buf, size_t cap)
 {
@@ -51,9 +52,10 @@ static gp_status gp_cuda_module_load(gp_cuda_device *d, const void *image, int n
     st = gp_cuda_fail_versions(r, what, d->drv->version, nvrtc_version);
     if (log[0]) {
         log[sizeof log - 1] = '\0';
-        char msg[4096];
-        snprintf(msg, sizeof msg, "%s\n%s", gp_last_error(), log);
-        gp_error_set(st, "%s", msg);
+        gp_strbuf msg = GP_STRBUF_INIT;
+        gp_strbuf_printf(&msg, "%s\n%s", gp_last_error(), log);
+        gp_error_set(st, "%s", gp_strbuf_cstr(&msg));
+        gp_strbuf_free(&msg);
     }
     return st;
 }

@@ -4,6 +4,7 @@
  * setting that resolves it. Driver minimums come from NVIDIA's release notes (Linux x86-64).
  */
 #include "runtime/cuda/status.h"
+#include "util/cuda_driver.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -139,17 +140,7 @@ static const gp_cu_name gp_nvrtc_names[] = {
 };
 
 /* CUDA version (1000 * major + 10 * minor) -> minimum Linux driver. */
-static const struct {
-    int cuda;
-    const char *driver;
-} gp_cu_drivers[] = {
-    {11000, "450.36.06"}, {11010, "455.23"},    {11020, "460.27.03"}, {11030, "465.19.01"},
-    {11040, "470.42.01"}, {11050, "495.29.05"}, {11060, "510.39.01"}, {11070, "515.43.04"},
-    {11080, "520.61.05"}, {12000, "525.60.13"}, {12010, "530.30.02"}, {12020, "535.54.03"},
-    {12030, "545.23.06"}, {12040, "550.54.14"}, {12050, "555.42.02"}, {12060, "560.28.03"},
-    {12080, "570.26"},    {12090, "575.51.03"}, {13000, "580.65.06"}, {13010, "590.44.01"},
-    {13020, "595.45.04"},
-};
+
 
 static const char *gp_name_lookup(const gp_cu_name *t, size_t n, int code, const char *unknown)
 {
@@ -170,14 +161,7 @@ const char *gp_nvrtc_result_name(nvrtcResult r)
 
 const char *gp_cuda_min_driver(int cuda_version)
 {
-    for (size_t i = 0; i < GP_ARRAY_LEN(gp_cu_drivers); i++)
-        if (gp_cu_drivers[i].cuda == cuda_version) return gp_cu_drivers[i].driver;
-    /* A minor release missing from the table needs at least what its major's .0 needs. */
-    for (size_t i = GP_ARRAY_LEN(gp_cu_drivers); i-- > 0;)
-        if (gp_cu_drivers[i].cuda <= cuda_version &&
-            gp_cu_drivers[i].cuda / 1000 == cuda_version / 1000)
-            return gp_cu_drivers[i].driver;
-    return NULL;
+    return gp_cuda_min_driver_for(cuda_version / 1000, (cuda_version % 1000) / 10);
 }
 
 gp_status gp_cuda_result_status(CUresult r)

@@ -26,7 +26,8 @@ NSString *gp_mtl_error_text(NSError *err)
     NSString *reason = err.localizedFailureReason;
     if (reason.length && ![err.localizedDescription containsString:reason])
         return [NSString stringWithFormat:@"%@ (%@)", err.localizedDescription, reason];
-    return err.localizedDescription;
+    /* A copy of our own: the error (and the string it holds) may go before the caller is done. */
+    return [[err.localizedDescription copy] autorelease];
 }
 
 /* Every device, the system default first (autoreleased). */
@@ -156,6 +157,7 @@ gp_status gp_mtl_op_device_open(gp_device_state *dev)
         m->language = gp_mtl_language(m->device);
         pthread_mutex_init(&m->lock, NULL);
         m->libraries = [[NSMutableDictionary alloc] init];
+        m->pipelines = [[NSMutableDictionary alloc] init];
         dev->impl = m;
         return GP_OK;
     }
@@ -166,6 +168,7 @@ void gp_mtl_op_device_close(gp_device_state *dev)
     @autoreleasepool {
         gp_mtl_device *m = gp_mtl_dev(dev);
         if (!m) return;
+        [m->pipelines release];
         [m->libraries release];
         [m->device release];
         pthread_mutex_destroy(&m->lock);

@@ -35,6 +35,7 @@ typedef struct gp_mtl_device {
     MTLLanguageVersion language;    /* the version every program is compiled for */
     pthread_mutex_t lock;           /* guards the two collections below */
     NSMutableDictionary *libraries; /* cache key -> id<MTLLibrary>, for the process's lifetime */
+    NSMutableDictionary *pipelines; /* "<cache key>/<kernel>" -> id<MTLComputePipelineState> */
     struct gp_mtl_queue *queues;    /* live queues, for device_synchronize */
 } gp_mtl_device;
 
@@ -58,11 +59,10 @@ typedef struct gp_mtl_event {
     GPMetalCompletion *complete; /* retained */
 } gp_mtl_event;
 
-/* A built program: the library and the pipelines made from it so far. */
+/* A built program: its library and the cache key its pipelines are filed under. */
 typedef struct gp_mtl_program {
     id<MTLLibrary> library; /* retained */
-    pthread_mutex_t lock;
-    NSMutableDictionary *pipelines; /* kernel name -> id<MTLComputePipelineState> */
+    NSString *key;          /* retained */
 } gp_mtl_program;
 
 static inline gp_mtl_device *gp_mtl_dev(const gp_device_state *s)
@@ -70,7 +70,8 @@ static inline gp_mtl_device *gp_mtl_dev(const gp_device_state *s)
     return (gp_mtl_device *)s->impl;
 }
 
-/* Message from an NSError (its localized description, plus the failure reason when present). */
+/* Message from an NSError (its localized description, plus the failure reason when present),
+ * autoreleased and independent of the error's lifetime. */
 NSString *gp_mtl_error_text(NSError *err);
 
 /* A new command buffer on q (the queue's lock is held by the caller); nil with the status set

@@ -2,8 +2,8 @@
  * program.m — Metal programs, kernels and launches. The assembled dialect source (prelude and
  * user's text joined by the core, with #line so the compiler names the user's file and line) is
  * compiled by newLibraryWithSource with the language version and the math mode set explicitly.
- * Compiling costs every process time, so libraries are kept per device for the life of the
- * process (keyed by the cache key) and pipelines per program (keyed by kernel name).
+ * Compiling costs every process time, so libraries and pipelines are kept per device for the
+ * life of the process, keyed by the cache key (and the kernel name).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -77,8 +77,7 @@ gp_status gp_mtl_op_program_build(gp_program *prog, const gp_build_request *req)
             return gp_error_set(GP_ERR_OUT_OF_MEMORY, "out of host memory");
         }
         p->library = lib;
-        p->pipelines = [[NSMutableDictionary alloc] init];
-        pthread_mutex_init(&p->lock, NULL);
+        p->key = [[NSString alloc] initWithUTF8String:req->cache_key];
         prog->impl = p;
         return GP_OK;
     }
@@ -89,9 +88,8 @@ void gp_mtl_op_program_release(gp_program *prog)
     @autoreleasepool {
         gp_mtl_program *p = prog->impl;
         if (!p) return;
-        [p->pipelines release];
+        [p->key release];
         [p->library release];
-        pthread_mutex_destroy(&p->lock);
         free(p);
         prog->impl = NULL;
     }
@@ -103,9 +101,10 @@ gp_status gp_mtl_op_kernel_create(gp_kernel *k)
         gp_mtl_device *m = gp_mtl_dev(k->program->dev);
         gp_mtl_program *p = k->program->impl;
         NSString *name = [NSString stringWithUTF8String:k->sig->name];
-        pthread_mutex_lock(&p->lock);
-        id<MTLComputePipelineState> pso = [p->pipelines[name] retain];
-        pthread_mutex_unlock(&p->lock);
+        NSString *key = [NSString stringWithFormat:@"%@/%@", p->key, name];
+        pthread_mutex_lock(&m->lock);
+        id<MTLComputePipelineState> pso = [m->pipelines[key] retain];
+        pthread_mutex_unlock(&m->lock);
         if (!pso) {
             id<MTLFunction> fn = [p->library newFunctionWithName:name];
             if (!fn)
@@ -117,9 +116,9 @@ gp_status gp_mtl_op_kernel_create(gp_kernel *k)
             if (!pso)
                 return gp_error_set(GP_ERR_BUILD, "Metal could not make a pipeline for %s: %s",
                                     k->sig->name, gp_mtl_error_text(err).UTF8String);
-            pthread_mutex_lock(&p->lock);
-            p->pipelines[name] = pso;
-            pthread_mutex_unlock(&p->lock);
+            pthread_mutex_lock(&m->lock);
+            m->pipelines[key] = pso;
+            pthread_mutex_unlock(&m->lock);
         }
         k->impl = pso;
         k->max_group_size = (uint32_t)pso.maxTotalThreadsPerThreadgroup;

@@ -46,8 +46,9 @@ static void gp_cl_probe_run(void)
         gp_copy_str(e->detail, sizeof e->detail, why);
         return;
     }
+    cl_int err = CL_SUCCESS;
     gp_cl_enum_result r = gp_cl_devices_enumerate(gp_cl_probe_api, &gp_cl_probe_devices,
-                                                  &gp_cl_probe_count, why, sizeof why);
+                                                  &gp_cl_probe_count, why, sizeof why, &err);
     switch (r) {
     case GP_CL_ENUM_OK:
         e->outcome = GP_SELECT_AVAILABLE;
@@ -60,7 +61,7 @@ static void gp_cl_probe_run(void)
         break;
     case GP_CL_ENUM_ERROR:
         e->outcome = GP_SELECT_INIT_ERROR;
-        e->code = -1;
+        e->code = err;
         break;
     }
     gp_copy_str(e->detail, sizeof e->detail, why);
@@ -255,7 +256,7 @@ static void gp_cl_event_release_op(gp_event *e)
     e->impl = NULL;
 }
 
-static gp_status gp_cl_device_synchronize_op(gp_device_state *dev)
+gp_status gp_cl_device_finish_all(gp_device_state *dev)
 {
     gp_cl_device *cd = gp_cl_dev(dev);
     gp_status st = GP_OK;
@@ -299,5 +300,5 @@ const gp_backend_ops gp_backend_opencl_ops = {
     .queue_wait_event = gp_cl_queue_wait_event_op,
     .event_elapsed_ms = gp_cl_event_elapsed_op,
     .event_release = gp_cl_event_release_op,
-    .device_synchronize = gp_cl_device_synchronize_op,
+    .device_synchronize = gp_cl_device_finish_all,
 };

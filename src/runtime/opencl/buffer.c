@@ -50,6 +50,10 @@ gp_status gp_cl_buffer_map(gp_buffer *buf, void **host_ptr)
 {
     gp_cl_device *cd = gp_cl_dev(buf->dev);
     gp_cl_buffer *b = gp_cl_buf(buf);
+    /* A map must also wait for commands on other queues that use the buffer; OpenCL orders a
+     * map only within its own queue, so every queue of the device is finished first. */
+    gp_status st = gp_cl_device_finish_all(buf->dev);
+    if (st != GP_OK) return st;
     cl_int err;
     /* blocking, on the default queue: in order after everything enqueued there */
     void *p =

@@ -235,7 +235,7 @@ static cl_int gp_cl_platform_devices(const gp_cl_api *api, cl_platform_id p, uns
 }
 
 gp_cl_enum_result gp_cl_devices_enumerate(const gp_cl_api *api, gp_cl_device_info **out,
-                                          size_t *count, char *why, size_t whylen)
+                                          size_t *count, char *why, size_t whylen, cl_int *cl_err)
 {
     *out = NULL;
     *count = 0;
@@ -256,6 +256,7 @@ gp_cl_enum_result gp_cl_devices_enumerate(const gp_cl_api *api, gp_cl_device_inf
     for (cl_uint i = 0; err == CL_SUCCESS && i < np; i++)
         err = gp_cl_platform_devices(api, ps[i], i, &list, &n);
     free(ps);
+    if (cl_err) *cl_err = err;
     if (err != CL_SUCCESS) {
         free(list);
         snprintf(why, whylen, "OpenCL enumeration failed: %s (%d): %s", gp_cl_error_name(err),

@@ -54,9 +54,9 @@ typedef enum gp_cl_enum_result {
  * *out is a heap array of *count entries (free() it). When nothing is found returns
  * GP_CL_ENUM_NO_PLATFORM or GP_CL_ENUM_NO_DEVICE with *count 0 and the reason in `why`
  * (including the ICD vendor folder that was searched); GP_CL_ENUM_ERROR names the failing
- * call and code. Thread-safe as far as the driver is. */
+ * code in `why` and stores it in *cl_err (optional). Thread-safe as far as the driver is. */
 gp_cl_enum_result gp_cl_devices_enumerate(const gp_cl_api *api, gp_cl_device_info **out,
-                                          size_t *count, char *why, size_t whylen);
+                                          size_t *count, char *why, size_t whylen, cl_int *cl_err);
 
 /* Fills one entry from its handles (used by the enumeration; exposed for tests). CL_SUCCESS or
  * the first failing clGetDeviceInfo code. */

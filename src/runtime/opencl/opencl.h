@@ -47,6 +47,10 @@ static inline cl_command_queue gp_cl_queue(const gp_queue *q)
     return (cl_command_queue)q->impl;
 }
 
+/* backend.c: waits for every queue of the device (device_synchronize; buffer maps use it so
+ * that a map also waits for other queues' use of the buffer). */
+gp_status gp_cl_device_finish_all(gp_device_state *dev);
+
 /* buffer.c */
 gp_status gp_cl_buffer_create(gp_buffer *buf);
 void gp_cl_buffer_release(gp_buffer *buf);

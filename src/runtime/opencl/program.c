@@ -31,13 +31,12 @@ static size_t gp_cl_severity_prefix(const char *s, size_t n)
     return 0;
 }
 
-/* Finds "NAME:DIGITS[:DIGITS]:" at the start of s[0..n). On success *name_len is NAME's
- * length and *loc_end the offset just past the location's last ':'. */
-static bool gp_cl_find_location(const char *s, size_t n, size_t *name_len, size_t *loc_end)
+/* Parses ":DIGITS[:DIGITS]:" at s[i..n); returns the offset just past its last ':', or 0. */
+static size_t gp_cl_location_end(const char *s, size_t n, size_t i)
 {
-    const char *colon = memchr(s, ':', n);
-    if (!colon || colon == s || (size_t)(colon - s) > 1024) return false;
-    size_t i = (size_t)(colon - s) + 1, end = 0;
+    size_t end = 0;
+    if (i >= n || s[i] != ':') return 0;
+    i++;
     for (int part = 0; part < 2; part++) { /* LINE, then an optional COL */
         size_t start = i;
         while (i < n && isdigit((unsigned char)s[i]))
@@ -45,10 +44,28 @@ static bool gp_cl_find_location(const char *s, size_t n, size_t *name_len, size_
         if (i == start || i >= n || s[i] != ':') break;
         end = ++i;
     }
-    if (!end) return false;
+    return end;
+}
+
+/* Finds "NAME:DIGITS[:DIGITS]:" at the start of s[0..n). The known names are tried first, so
+ * that a file name holding ':' is still recognised; any other name ends at its first ':'. On
+ * success *name_len is NAME's length and *loc_end the offset just past the location. */
+static bool gp_cl_find_location(const char *s, size_t n, const char *const *known, size_t nknown,
+                                size_t *name_len, size_t *loc_end)
+{
+    for (size_t k = 0; k < nknown; k++) {
+        size_t len = strlen(known[k]);
+        if (len && len < n && memcmp(s, known[k], len) == 0 &&
+            (*loc_end = gp_cl_location_end(s, n, len)) != 0) {
+            *name_len = len;
+            return true;
+        }
+    }
+    const char *colon = memchr(s, ':', n);
+    if (!colon || colon == s || (size_t)(colon - s) > 1024) return false;
     *name_len = (size_t)(colon - s);
-    *loc_end = end;
-    return true;
+    *loc_end = gp_cl_location_end(s, n, *name_len);
+    return *loc_end != 0;
 }
 
 static bool gp_cl_name_is(const char *name, size_t len, const char *want)
@@ -61,7 +78,8 @@ static void gp_cl_map_line(gp_strbuf *out, const char *s, size_t n, const char *
 {
     size_t sev = gp_cl_severity_prefix(s, n);
     size_t name_len = 0, loc_end = 0;
-    if (!gp_cl_find_location(s + sev, n - sev, &name_len, &loc_end)) {
+    const char *known[] = {file, GP_CL_HEADER_NAME};
+    if (!gp_cl_find_location(s + sev, n - sev, known, 2, &name_len, &loc_end)) {
         gp_strbuf_append(out, s, n);
         return;
     }

@@ -18,6 +18,13 @@
 
 static char buf[2048];
 
+/* A library every machine has that is not a CUDA driver or NVRTC. */
+#if defined(__APPLE__)
+#define FOREIGN_LIBRARY "/usr/lib/libSystem.B.dylib"
+#else
+#define FOREIGN_LIBRARY "libm.so.6"
+#endif
+
 static const char *explain(CUresult r, int drv, int need)
 {
     gp_cuda_result_explain(r, drv, need, buf, sizeof buf);
@@ -59,8 +66,9 @@ static void test_driver_too_old_names_versions(void **state)
     assert_non_null(strstr(m, "CUDA 13.0"));
     assert_non_null(strstr(m, "580.65.06"));
     assert_non_null(strstr(m, "CUDA 12.4"));
-    /* A minor release missing from the table falls back to its major's minimum. */
-    assert_string_equal(gp_cuda_min_driver(12070), "560.28.03");
+    /* 12.7 was never released: code that needs it needs the driver of the next release (12.8);
+     * a 12.6 driver (560.28.03) does not support it. */
+    assert_string_equal(gp_cuda_min_driver(12070), "570.26");
     assert_string_equal(gp_cuda_min_driver(13000), "580.65.06");
     assert_null(gp_cuda_min_driver(9020));
     m = explain(222, 12080, 13000);
@@ -113,10 +121,10 @@ static void test_loader_refuses_missing_and_foreign_libraries(void **state)
     assert_non_null(strstr(why, "/nonexistent/libcuda.so.1"));
     assert_null(drv.handle);
     /* A real library that is not the driver: named, with the missing entry point. */
-    assert_int_equal(gp_cuda_driver_open("libm.so.6", &drv, why, sizeof why), GP_ERR_NOT_FOUND);
+    assert_int_equal(gp_cuda_driver_open(FOREIGN_LIBRARY, &drv, why, sizeof why), GP_ERR_NOT_FOUND);
     assert_non_null(strstr(why, "lacks cuInit"));
     gp_cuda_nvrtc nv;
-    assert_int_equal(gp_cuda_nvrtc_open("libm.so.6", &nv, why, sizeof why), GP_ERR_NOT_FOUND);
+    assert_int_equal(gp_cuda_nvrtc_open(FOREIGN_LIBRARY, &nv, why, sizeof why), GP_ERR_NOT_FOUND);
     assert_non_null(strstr(why, "not an NVRTC library"));
 }
 

@@ -36,9 +36,9 @@ check() {
         -DGP_STANDIN_KEEP_THREADGROUP -D__METAL_VERSION__="$version" $(defines_of "$file") \
         -include "$prelude" "$file" >"$ii" 2>"$work/log" || return 1
     # [[threadgroup(0)]] is an attribute in MSL; the stand-in's empty `threadgroup` would eat it.
-    sed -i 's/\[\[threadgroup(/[[gp_standin_threadgroup(/g' "$ii"
+    sed 's/\[\[threadgroup(/[[gp_standin_threadgroup(/g' "$ii" >"$ii.renamed"
     "$cxx" -fsyntax-only -std=c++14 -x c++ -nostdinc -nostdinc++ -Dthreadgroup= \
-        -Wno-unknown-attributes "$ii" >"$work/log" 2>&1
+        -Wno-unknown-attributes "$ii.renamed" >"$work/log" 2>&1
 }
 
 fail=0

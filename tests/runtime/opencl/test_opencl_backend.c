@@ -103,7 +103,7 @@ static void test_device_info_matches_opencl(void **state)
     gp_cl_device_info *devs = NULL;
     size_t n = 0;
     char why[1024];
-    assert_int_equal(gp_cl_devices_enumerate(api, &devs, &n, why, sizeof why), GP_CL_ENUM_OK);
+    assert_int_equal(gp_cl_devices_enumerate(api, &devs, &n, why, sizeof why, NULL), GP_CL_ENUM_OK);
     assert_string_equal(in.name, devs[0].name);
     assert_string_equal(in.driver_version, devs[0].driver_version);
     assert_true(in.total_memory == devs[0].global_mem_bytes);
@@ -272,6 +272,42 @@ static void test_buffer_kinds_map_fill_copy(void **state)
         gp_buffer_release(b);
         gp_buffer_release(d);
     }
+}
+
+static void test_map_waits_for_other_queues(void **state)
+{
+    GP_TEST_NEED_DEV(env);
+    /* a kernel on a queue of its own writes a pinned buffer; mapping it right after the launch
+     * (no finish) must show the kernel's result */
+    enum { N = 1 << 18 };
+    gp_queue *q;
+    GP_OKAY(gp_queue_create(env->dev, &q));
+    gp_buffer *by, *bx;
+    GP_OKAY(gp_buffer_create(env->dev, GP_BUFFER_PINNED, N * sizeof(float), &by));
+    GP_OKAY(gp_buffer_create(env->dev, GP_BUFFER_DEVICE, N * sizeof(float), &bx));
+    float one = 1.0f, zero = 0.0f;
+    GP_OKAY(gp_buffer_fill(bx, 0, &one, sizeof one, N * sizeof(float)));
+    GP_OKAY(gp_buffer_fill(by, 0, &zero, sizeof zero, N * sizeof(float)));
+    gp_kernel *k;
+    GP_OKAY(gp_kernel_create(env->prog, "saxpy", &k));
+    float a = 1.0f;
+    int n = N;
+    gp_arg args[] = {gp_arg_buffer(by), gp_arg_buffer(bx), gp_arg_value(&a, sizeof a),
+                     gp_arg_value(&n, sizeof n)};
+    size_t global = N;
+    for (int r = 0; r < 8; r++)
+        GP_OKAY(gp_kernel_launch(q, k, 1, &global, NULL, 4, args));
+    float *p = NULL;
+    GP_OKAY(gp_buffer_map(by, (void **)&p));
+    int wrong = 0;
+    for (int i = 0; i < N; i++)
+        wrong += p[i] != 8.0f;
+    GP_OKAY(gp_buffer_unmap(by));
+    assert_int_equal(wrong, 0);
+    gp_kernel_release(k);
+    gp_buffer_release(bx);
+    gp_buffer_release(by);
+    GP_OKAY(gp_queue_release(q));
 }
 
 static void test_async_queue_and_events(void **state)
@@ -467,7 +503,7 @@ static void test_kernel_limit_is_cl_kernel_work_group_size(void **state)
     gp_cl_device_info *devs = NULL;
     size_t n = 0;
     char why[1024];
-    assert_int_equal(gp_cl_devices_enumerate(api, &devs, &n, why, sizeof why), GP_CL_ENUM_OK);
+    assert_int_equal(gp_cl_devices_enumerate(api, &devs, &n, why, sizeof why, NULL), GP_CL_ENUM_OK);
     cl_int err;
     cl_context ctx = api->clCreateContext(NULL, 1, &devs[0].device, NULL, NULL, &err);
     cl_program prog;
@@ -767,6 +803,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_fast_math_build),
         cmocka_unit_test(test_dynamic_shared_memory),
         cmocka_unit_test(test_buffer_kinds_map_fill_copy),
+        cmocka_unit_test(test_map_waits_for_other_queues),
         cmocka_unit_test(test_async_queue_and_events),
         cmocka_unit_test(test_one_kernel_two_threads),
         cmocka_unit_test(test_errors_are_statuses),

@@ -118,7 +118,7 @@ static void test_enumerate_pocl(void **state)
     gp_cl_device_info *devs = NULL;
     size_t n = 0;
     char why[2048] = "";
-    assert_int_equal(gp_cl_devices_enumerate(api, &devs, &n, why, sizeof why), GP_CL_ENUM_OK);
+    assert_int_equal(gp_cl_devices_enumerate(api, &devs, &n, why, sizeof why, NULL), GP_CL_ENUM_OK);
     assert_true(n >= 1);
     int saw_pocl = 0;
     for (size_t i = 0; i < n; i++) {
@@ -170,7 +170,7 @@ static int gp_test_child_enumerate(void)
     if (gp_cl_api_open(&api, NULL, reason, sizeof reason) == GP_OK) {
         gp_cl_device_info *devs = NULL;
         size_t n = 0;
-        r = gp_cl_devices_enumerate(&api, &devs, &n, reason, sizeof reason);
+        r = gp_cl_devices_enumerate(&api, &devs, &n, reason, sizeof reason, NULL);
         free(devs);
     }
     printf("%d %s", (int)r, reason);

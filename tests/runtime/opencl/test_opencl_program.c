@@ -38,7 +38,7 @@ static int gp_test_setup(void **state)
         print_message("OpenCL not available: %s\n", why);
         return 0;
     }
-    if (gp_cl_devices_enumerate(t.api, &t.devs, &t.ndev, why, sizeof why) != GP_CL_ENUM_OK) {
+    if (gp_cl_devices_enumerate(t.api, &t.devs, &t.ndev, why, sizeof why, NULL) != GP_CL_ENUM_OK) {
         print_message("no OpenCL device: %s\n", why);
         t.api = NULL;
         return 0;
@@ -260,6 +260,10 @@ static void test_log_map_shapes(void **state)
         /* the dialect header keeps its name; the defines block gets the caller's label */
         {"error: gpuport/kernel.h:40:2: boom", "gpuport/kernel.h:40:2: error: boom"},
     };
+    /* a user file name holding ':' is still the user's file */
+    char *c = gp_cl_build_log_map("error: C:/k/f.gpk:3:4: bad", 26, "C:/k/f.gpk", NULL);
+    assert_string_equal(c, "C:/k/f.gpk:3:4: error: bad");
+    free(c);
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char *m = gp_cl_build_log_map(cases[i].in, strlen(cases[i].in), "f.gpk", NULL);
         assert_non_null(m);

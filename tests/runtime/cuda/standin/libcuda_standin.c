@@ -10,6 +10,8 @@
  *   GP_STANDIN_CUDA_VERSION  cuDriverGetVersion (default 13000)
  *   GP_STANDIN_CUDA_DEVICES  device count (default 1)
  *   GP_STANDIN_CUDA_CC       compute capability "major.minor" (default "9.0")
+ *   GP_STANDIN_CUDA_REJECT_FIRST  when 1, the first module load fails with INVALID_IMAGE (200),
+ *                                 as a driver refusing a cached binary does
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -394,6 +396,8 @@ GP_STANDIN_API CUresult cuModuleLoadDataEx(void **m, const void *image, unsigned
 {
     (void)n, (void)o, (void)v;
     if (check_init()) return check_init();
+    static int loads;
+    if (loads++ == 0 && env_int("GP_STANDIN_CUDA_REJECT_FIRST", 0)) return 200;
     const char *img = image;
     size_t size;
     if (memcmp(img, "\177ELF", 4) == 0)

@@ -37,6 +37,10 @@ static inline NSRange NSMakeRange(NSUInteger loc, NSUInteger len)
 - (instancetype)autorelease;
 @end
 
+@protocol NSCopying
+- (id)copy;
+@end
+
 __attribute__((objc_root_class))
 @interface NSObject <NSObject> {
     void *isa;
@@ -61,9 +65,10 @@ typedef struct {
 typedef NSUInteger NSStringEncoding;
 #define NSUTF8StringEncoding ((NSStringEncoding)4)
 
-@interface NSString : NSObject
+@interface NSString : NSObject <NSCopying>
 + (instancetype)stringWithUTF8String:(const char *)s;
 + (instancetype)stringWithFormat:(NSString *)format, ...;
+- (instancetype)initWithUTF8String:(const char *)s;
 - (instancetype)initWithBytes:(const void *)bytes
                        length:(NSUInteger)len
                      encoding:(NSStringEncoding)encoding;

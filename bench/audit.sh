@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Benchmark of `gpuport audit` against what people run today on the same tree, same run, warm
+# page cache: grep -RInE and ripgrep with the same pattern, single-thread and all cores, plus
+# peak RSS. The tree: the CUDA toolkit's include/ plus the Python and C++ sources of the torch
+# and transformers wheels from PyPI (downloaded with pip, unpacked under the build folder,
+# shared libraries left out, never committed).
+# usage: bench/audit.sh [BUILD_DIR]   (default build; needs hyperfine, ripgrep, pip)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${1:-build}
+gp="$PWD/$build/gpuport"
+[ -x "$gp" ] || { echo "build gpuport first ($gp not found)"; exit 2; }
+work="$PWD/$build/bench-audit"
+tree="$work/tree"
+if [ ! -d "$tree" ]; then
+    mkdir -p "$work/src" "$tree"
+    pip download --no-deps --only-binary :all: --python-version 3.11 torch transformers -d "$work/src"
+    python3 - "$work/src" "$tree" <<'PY'
+import sys, zipfile, glob, os
+src, tree = sys.argv[1], sys.argv[2]
+for w in sorted(glob.glob(os.path.join(src, "*.whl"))):
+    z = zipfile.ZipFile(w)
+    for n in z.namelist():
+        if n.endswith((".so", ".a")) or ".so." in n:
+            continue
+        z.extract(n, tree)
+PY
+    cp -r "${CUDA_INCLUDE:-/usr/local/cuda/include}" "$tree/cuda-include"
+fi
+pattern='cuda|CUDAExtension|nvcc|\.cu|cudnn|nccl|cublas'
+cores=$(getconf _NPROCESSORS_ONLN)
+echo "tree: $(du -sh "$tree" | cut -f1), $(find "$tree" -type f | wc -l) files; $cores cores; load: $(cut -d' ' -f1-3 /proc/loadavg)"
+cd "$tree"
+hyperfine --warmup 1 --runs "${RUNS:-5}" --output=null --export-markdown "$work/audit.md" \
+    -n "gpuport audit -j 1" "$gp audit --fail-on never -j 1 ." \
+    -n "gpuport audit -j $cores" "$gp audit --fail-on never -j $cores ." \
+    -n "grep -RInE" "grep -RInE '$pattern' ." \
+    -n "rg -j 1" "rg -n -j 1 '$pattern' ." \
+    -n "rg -j $cores" "rg -n -j $cores '$pattern' ."
+cat "$work/audit.md"
+for j in 1 "$cores"; do
+    /usr/bin/time -f "peak RSS gpuport audit -j $j: %M KiB (user %U s, sys %S s)" "$gp" audit --fail-on never -j "$j" . >/dev/null
+done
+/usr/bin/time -f "peak RSS grep -RInE: %M KiB" grep -RInE "$pattern" . >/dev/null || true
+/usr/bin/time -f "peak RSS rg: %M KiB" rg -n "$pattern" . >/dev/null || true
+echo "lines printed: gpuport findings $("$gp" audit --fail-on never . | grep -cE ': (error|warning|note) '), grep $(grep -RInE "$pattern" . | wc -l), rg $(rg -n "$pattern" . | wc -l)"

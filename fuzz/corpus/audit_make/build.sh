@@ -1,0 +1,4 @@
+#!/bin/sh
+if command -v nvcc >/dev/null; then
+  nvcc -c k.cu
+fi

@@ -1,0 +1,20 @@
+/* fuzz_audit_deps.c — the line readers for requirements, pyproject.toml, setup.cfg, conda,
+ * Dockerfile and compose files (scan_deps.c, scan_docker.c) on arbitrary bytes. */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "audit/audit.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    static const char *const names[] = {"requirements.txt", "pyproject.toml", "setup.cfg",
+                                        "environment.yml",  "Dockerfile",     "docker-compose.yml"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        gp_audit_result r;
+        gp_audit_result_init(&r);
+        gp_audit_scan_bytes(names[i], (const char *)data, size, &r);
+        gp_audit_result_free(&r);
+    }
+    return 0;
+}

@@ -1,0 +1,18 @@
+/* fuzz_audit_make.c — the Makefile and shell word lexer (scan_make.c) on arbitrary bytes. */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "audit/audit.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    static const char *const names[] = {"Makefile", "build.sh"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        gp_audit_result r;
+        gp_audit_result_init(&r);
+        gp_audit_scan_bytes(names[i], (const char *)data, size, &r);
+        gp_audit_result_free(&r);
+    }
+    return 0;
+}

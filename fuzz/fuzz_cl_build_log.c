@@ -1,0 +1,22 @@
+/*
+ * fuzz_cl_build_log.c — the OpenCL build-log mapper (src/runtime/opencl/program.c) over
+ * arbitrary driver output: it must stay within the bytes it is given, never crash, and cap
+ * its result.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime/opencl/program.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    char *mapped = gp_cl_build_log_map((const char *)data, size, "user.gpk", NULL);
+    if (mapped) {
+        if (strlen(mapped) > GP_CL_LOG_CAP + 256) abort();
+        free(mapped);
+    }
+    return 0;
+}

@@ -1,0 +1,522 @@
+/* audit.c — the run: the walk (main thread) feeds a ring of jobs to N scanner threads; results
+ * are taken back strictly in walk order, so the output is the same for any -j. Each result is
+ * folded into the state (counts, modules, stop evidence) and its findings go to the spool. */
+#include "audit/audit.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "audit/state.h"
+#include "util/term.h"
+
+#define READ_BUF (256u * 1024u)
+
+typedef struct job {
+    char *path;
+    char *module;
+    gp_module_kind module_kind;
+    gp_audit_lang lang;
+    gp_audit_result res;
+    int state; /* 0 free, 1 queued, 2 taken, 3 done */
+} job;
+
+typedef struct pool {
+    gp_audit_state *st;
+    job *ring;
+    size_t q;
+    size_t pushed, taken, emitted;
+    bool finished;
+    pthread_mutex_t mu;
+    pthread_cond_t cv_work, cv_done;
+} pool;
+
+/* ---- folding results into the state --------------------------------------------------- */
+
+static size_t str_hash(const char *s)
+{
+    size_t h = 1469598103934665603u;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211u;
+    return h;
+}
+
+static gp_audit_module *module_get(gp_audit_state *st, const char *path, gp_module_kind kind)
+{
+    if (!path[0]) path = ".";
+    if (st->nmods * 2 >= st->modhash_cap) {
+        size_t nc = st->modhash_cap ? st->modhash_cap * 2 : 64;
+        size_t *nh = calloc(nc, sizeof *nh);
+        if (!nh) return NULL;
+        for (size_t i = 0; i < st->nmods; i++) {
+            size_t k = str_hash(st->mods[i].path) & (nc - 1);
+            while (nh[k])
+                k = (k + 1) & (nc - 1);
+            nh[k] = i + 1;
+        }
+        free(st->modhash);
+        st->modhash = nh;
+        st->modhash_cap = nc;
+    }
+    size_t k = str_hash(path) & (st->modhash_cap - 1);
+    while (st->modhash[k]) {
+        gp_audit_module *m = &st->mods[st->modhash[k] - 1];
+        if (strcmp(m->path, path) == 0) return m;
+        k = (k + 1) & (st->modhash_cap - 1);
+    }
+    if (st->nmods == st->capmods) {
+        size_t nc = st->capmods ? st->capmods * 2 : 16;
+        gp_audit_module *nm = realloc(st->mods, nc * sizeof *nm);
+        if (!nm) return NULL;
+        st->mods = nm;
+        st->capmods = nc;
+    }
+    gp_audit_module *m = &st->mods[st->nmods];
+    memset(m, 0, sizeof *m);
+    m->path = strdup(path);
+    m->kind = kind;
+    m->decided_by = -1;
+    if (!m->path) return NULL;
+    st->modhash[k] = ++st->nmods;
+    return m;
+}
+
+static void add_problem(gp_audit_state *st, const char *path, const char *what)
+{
+    st->problems_total++;
+    if (st->nproblems >= GP_PROBLEMS_LISTED) return;
+    if (st->nproblems == st->capproblems) {
+        size_t nc = st->capproblems ? st->capproblems * 2 : 8;
+        gp_problem *np = realloc(st->problems, nc * sizeof *np);
+        if (!np) return;
+        st->problems = np;
+        st->capproblems = nc;
+    }
+    st->problems[st->nproblems].path = strdup(path);
+    st->problems[st->nproblems].what = strdup(what);
+    st->nproblems++;
+}
+
+static int finding_cmp(const void *a, const void *b)
+{
+    const gp_audit_finding *x = a, *y = b;
+    if (x->cell != y->cell) return x->cell < y->cell ? -1 : 1;
+    if (x->line != y->line) return x->line < y->line ? -1 : 1;
+    if (x->col != y->col) return x->col < y->col ? -1 : 1;
+    return (int)x->rule - (int)y->rule;
+}
+
+/* Fingerprint: rule, file, the matched code and its occurrence number among identical ones in
+ * the file — stable when lines move. Two independent 64-bit FNV-1a streams (not a security
+ * hash: it only has to tell findings apart, fast). */
+static void fp_mix(uint64_t h[2], const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    for (size_t i = 0; i < n; i++) {
+        h[0] = (h[0] ^ b[i]) * 1099511628211u;
+        h[1] = (h[1] ^ b[i]) * 0x100000001b3u * 31u + 0x9e3779b97f4a7c15u;
+    }
+}
+
+static void fingerprint(const char *rule, const char *path, const char *snip, size_t sn,
+                        unsigned occ, char out[33])
+{
+    uint64_t h[2] = {1469598103934665603u, 0x84222325cbf29ce4u};
+    fp_mix(h, rule, strlen(rule) + 1);
+    fp_mix(h, path, strlen(path) + 1);
+    fp_mix(h, snip, sn);
+    fp_mix(h, &occ, sizeof occ);
+    static const char hx[] = "0123456789abcdef";
+    for (int k = 0; k < 2; k++)
+        for (int i = 0; i < 16; i++)
+            out[k * 16 + i] = hx[(h[k] >> (60 - 4 * i)) & 15];
+    out[32] = '\0';
+}
+
+typedef struct occ_slot {
+    uint64_t key;
+    unsigned count;
+} occ_slot;
+
+/* How many findings with the same rule and code came before this one in the file. */
+static unsigned occ_next(occ_slot *t, size_t cap, unsigned rule, const char *s, size_t n)
+{
+    uint64_t h = 1469598103934665603u ^ rule;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)s[i]) * 1099511628211u;
+    if (h == 0) h = 1;
+    size_t k = (size_t)h & (cap - 1);
+    while (t[k].key && t[k].key != h)
+        k = (k + 1) & (cap - 1);
+    t[k].key = h;
+    return t[k].count++;
+}
+
+static void fold(gp_audit_state *st, job *j)
+{
+    gp_audit_result *r = &j->res;
+    gp_audit_module *m = module_get(st, j->module, j->module_kind);
+    if (!m) {
+        st->failed_alloc = true;
+        return;
+    }
+    if (r->problem) {
+        char what[256];
+        snprintf(what, sizeof what, "%s (%s)", r->problem, r->problem_detail);
+        add_problem(st, j->path, what);
+        return;
+    }
+    if (r->skipped_binary) {
+        st->binary++;
+        return;
+    }
+    st->scanned++;
+    st->by_lang[j->lang]++;
+    m->files++;
+    m->cpu_impl |= r->cpu_impl;
+    m->metal_impl |= r->metal_impl;
+    st->dropped += r->dropped;
+    if (r->nf == 0) return;
+    qsort(r->f, r->nf, sizeof *r->f, finding_cmp);
+    uint32_t fid = (uint32_t)st->nfiles;
+    if (st->nfiles == st->capfiles) {
+        size_t nc = st->capfiles ? st->capfiles * 2 : 64;
+        char **nf = realloc(st->files, nc * sizeof *nf);
+        if (!nf) {
+            st->failed_alloc = true;
+            return;
+        }
+        st->files = nf;
+        st->capfiles = nc;
+    }
+    st->files[st->nfiles++] = strdup(j->path);
+    size_t occ_cap = 16;
+    while (occ_cap < r->nf * 2)
+        occ_cap *= 2;
+    occ_slot *occ_tab = calloc(occ_cap, sizeof *occ_tab);
+    if (!occ_tab) {
+        st->failed_alloc = true;
+        return;
+    }
+    for (size_t i = 0; i < r->nf; i++) {
+        const gp_audit_finding *f = &r->f[i];
+        const char *snip = r->text.data ? r->text.data + f->snip_off : "";
+        const gp_audit_rule *ru = gp_audit_rule_get(f->rule);
+        unsigned occ = occ_next(occ_tab, occ_cap, f->rule, snip, f->snip_len);
+        gp_spool_rec rec = {f->rule, f->severity, (uint8_t)(f->guarded ? 1 : 0),
+                            f->line, f->col,      f->cell,
+                            fid,     f->snip_len, ""};
+        fingerprint(ru->id, j->path, snip, f->snip_len, occ, rec.fp);
+        if (st->nbaseline && gp_audit_baseline_has(st, rec.fp)) {
+            rec.flags |= 2;
+            st->baselined++;
+        } else {
+            st->count[f->severity]++;
+            m->count[f->severity]++;
+            if (f->severity == GP_SEV_ERROR && f->rule == GP_R_PY_EXT_003) m->stub_cpu = true;
+            if (f->severity == GP_SEV_ERROR && ru->stop) {
+                size_t c = m->stop_count[ru->stop]++;
+                if (c < GP_STOP_EVIDENCE) {
+                    gp_stop_ev ev = {fid, f->line, f->col, f->rule};
+                    m->ev[ru->stop][c] = ev;
+                }
+            }
+            /* the verdict: what the worst finding asks for (notes never move it) */
+            gp_audit_vclass want = GP_VC_PORTABLE;
+            if (f->severity == GP_SEV_ERROR)
+                want = ru->vclass;
+            else if (f->severity == GP_SEV_WARNING)
+                want = ru->vclass > GP_VC_ABSTRACTION ? GP_VC_ABSTRACTION : ru->vclass;
+            if (want > m->verdict) {
+                m->verdict = want;
+                m->decided_by = f->rule;
+            }
+        }
+        if (fwrite(&rec, sizeof rec, 1, st->spool) != 1 ||
+            (f->snip_len && fwrite(snip, f->snip_len, 1, st->spool) != 1))
+            st->failed_alloc = true;
+        st->nrec++;
+    }
+    free(occ_tab);
+}
+
+int gp_spool_read(FILE *f, gp_spool_rec *rec, char *snip, size_t cap)
+{
+    if (fread(rec, sizeof *rec, 1, f) != 1) return -1;
+    size_t n = rec->snip_len;
+    if (n >= cap) return -1;
+    if (n && fread(snip, n, 1, f) != 1) return -1;
+    snip[n] = '\0';
+    return 0;
+}
+
+/* ---- the worker pool ------------------------------------------------------------------- */
+
+static void *worker(void *arg)
+{
+    pool *p = arg;
+    char *buf = malloc(READ_BUF + 1);
+    if (!buf) return NULL;
+    pthread_mutex_lock(&p->mu);
+    for (;;) {
+        while (p->taken == p->pushed && !p->finished)
+            pthread_cond_wait(&p->cv_work, &p->mu);
+        if (p->taken == p->pushed) break;
+        job *j = &p->ring[p->taken % p->q];
+        p->taken++;
+        j->state = 2;
+        pthread_mutex_unlock(&p->mu);
+        gp_audit_scan_path(j->path, j->lang, &j->res, buf, READ_BUF);
+        pthread_mutex_lock(&p->mu);
+        j->state = 3;
+        pthread_cond_broadcast(&p->cv_done);
+    }
+    pthread_mutex_unlock(&p->mu);
+    free(buf);
+    return NULL;
+}
+
+static void job_clear(job *j)
+{
+    free(j->path);
+    free(j->module);
+    gp_audit_result_free(&j->res);
+    memset(j, 0, sizeof *j);
+}
+
+/* Folds every finished job at the head of the ring; with `wait`, waits for the head. Called
+ * with the mutex held; folding happens unlocked (only this thread touches emitted jobs). */
+static void drain(pool *p, bool wait_one)
+{
+    for (;;) {
+        if (p->emitted == p->pushed) return;
+        job *j = &p->ring[p->emitted % p->q];
+        if (j->state != 3) {
+            if (!wait_one) return;
+            pthread_cond_wait(&p->cv_done, &p->mu);
+            continue;
+        }
+        pthread_mutex_unlock(&p->mu);
+        fold(p->st, j);
+        job_clear(j);
+        pthread_mutex_lock(&p->mu);
+        p->emitted++;
+        wait_one = false;
+    }
+}
+
+typedef struct walk_ctx {
+    pool *p;
+    int threads;
+    char *sbuf;
+    size_t files_seen;
+} walk_ctx;
+
+static int on_file(void *ctx, const gp_walk_file *f)
+{
+    walk_ctx *w = ctx;
+    pool *p = w->p;
+    w->files_seen++;
+    if (p->st->o->progress && (w->files_seen & 255) == 0)
+        gp_term_progress("audit: %zu files", w->files_seen);
+    if (w->threads <= 1) {
+        job j;
+        memset(&j, 0, sizeof j);
+        j.path = strdup(f->path);
+        j.module = strdup(f->module);
+        j.module_kind = f->module_kind;
+        j.lang = f->lang;
+        if (!j.path || !j.module) {
+            p->st->failed_alloc = true;
+            job_clear(&j);
+            return 1;
+        }
+        gp_audit_scan_path(j.path, j.lang, &j.res, w->sbuf, READ_BUF);
+        fold(p->st, &j);
+        job_clear(&j);
+        return 0;
+    }
+    pthread_mutex_lock(&p->mu);
+    while (p->pushed - p->emitted == p->q)
+        drain(p, true);
+    job *j = &p->ring[p->pushed % p->q];
+    j->path = strdup(f->path);
+    j->module = strdup(f->module);
+    j->module_kind = f->module_kind;
+    j->lang = f->lang;
+    j->state = 1;
+    p->pushed++;
+    pthread_cond_signal(&p->cv_work);
+    drain(p, false);
+    pthread_mutex_unlock(&p->mu);
+    return 0;
+}
+
+static void on_problem(void *ctx, const char *path, const char *what)
+{
+    walk_ctx *w = ctx;
+    /* problems found by the walk are recorded in walk order too: fold what is ready first */
+    if (w->threads > 1) {
+        pthread_mutex_lock(&w->p->mu);
+        while (w->p->emitted < w->p->pushed)
+            drain(w->p, true);
+        pthread_mutex_unlock(&w->p->mu);
+    }
+    add_problem(w->p->st, path, what);
+}
+
+static void on_other(void *ctx)
+{
+    walk_ctx *w = ctx;
+    w->p->st->other++;
+}
+
+static void state_free(gp_audit_state *st)
+{
+    for (size_t i = 0; i < st->nfiles; i++)
+        free(st->files[i]);
+    free(st->files);
+    for (size_t i = 0; i < st->nproblems; i++) {
+        free(st->problems[i].path);
+        free(st->problems[i].what);
+    }
+    free(st->problems);
+    for (size_t i = 0; i < st->nmods; i++)
+        free(st->mods[i].path);
+    free(st->mods);
+    free(st->modhash);
+    free(st->baseline);
+    if (st->spool) fclose(st->spool);
+}
+
+static int scan_all(gp_audit_state *st, int threads, char *err, size_t errlen, bool *bad_path)
+{
+    pool p;
+    memset(&p, 0, sizeof p);
+    p.st = st;
+    p.q = (size_t)threads * 8 + 8;
+    p.ring = calloc(p.q, sizeof *p.ring);
+    pthread_mutex_init(&p.mu, NULL);
+    pthread_cond_init(&p.cv_work, NULL);
+    pthread_cond_init(&p.cv_done, NULL);
+    walk_ctx w = {&p, threads, NULL, 0};
+    pthread_t *tids = calloc((size_t)threads, sizeof *tids);
+    int started = 0;
+    if (threads <= 1) w.sbuf = malloc(READ_BUF + 1);
+    if (!p.ring || !tids || (threads <= 1 && !w.sbuf)) {
+        snprintf(err, errlen, "out of memory");
+        free(p.ring);
+        free(tids);
+        free(w.sbuf);
+        return -1;
+    }
+    if (threads > 1)
+        for (; started < threads; started++)
+            if (pthread_create(&tids[started], NULL, worker, &p) != 0) break;
+    if (threads > 1 && started == 0) {
+        w.threads = 1;
+        w.sbuf = malloc(READ_BUF + 1);
+    }
+    gp_walk_opts wo = {st->o->respect_gitignore, st->o->no_default_excludes, st->o->excludes,
+                       st->o->nexcludes};
+    gp_walk_cb cb = {&w, on_file, on_problem, on_other};
+    static const char *const dot[] = {"."};
+    const char *const *paths = st->o->npaths ? st->o->paths : dot;
+    size_t npaths = st->o->npaths ? st->o->npaths : 1;
+    int rc = 0;
+    for (size_t i = 0; i < npaths; i++) {
+        char e[512];
+        if (gp_audit_walk(paths[i], &wo, &cb, e, sizeof e) != 0) {
+            snprintf(err, errlen, "%s", e);
+            *bad_path = true;
+            rc = -1;
+            break;
+        }
+    }
+    pthread_mutex_lock(&p.mu);
+    p.finished = true;
+    pthread_cond_broadcast(&p.cv_work);
+    while (p.emitted < p.pushed)
+        drain(&p, true);
+    pthread_mutex_unlock(&p.mu);
+    for (int i = 0; i < started; i++)
+        pthread_join(tids[i], NULL);
+    if (st->o->progress) gp_term_progress_done();
+    pthread_mutex_destroy(&p.mu);
+    pthread_cond_destroy(&p.cv_work);
+    pthread_cond_destroy(&p.cv_done);
+    free(p.ring);
+    free(tids);
+    free(w.sbuf);
+    return rc;
+}
+
+int gp_audit_run(const gp_audit_options *o, FILE *out)
+{
+    gp_audit_state st;
+    memset(&st, 0, sizeof st);
+    st.o = o;
+    char err[600];
+    /* every path must exist before anything is printed */
+    for (size_t i = 0; i < o->npaths; i++)
+        if (access(o->paths[i], F_OK) != 0) {
+            fprintf(stderr, "gpuport audit: %s: no such file or directory\n", o->paths[i]);
+            return 2;
+        }
+    if (o->baseline && gp_audit_baseline_load(&st, o->baseline, err, sizeof err) != 0) {
+        fprintf(stderr, "gpuport audit: %s\n", err);
+        state_free(&st);
+        return 2;
+    }
+    st.spool = tmpfile();
+    if (!st.spool) {
+        fprintf(stderr, "gpuport audit: internal error: cannot create a temporary file\n");
+        state_free(&st);
+        return 3;
+    }
+    int threads = o->jobs > 0 ? o->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
+    if (threads < 1) threads = 1;
+    if (threads > 256) threads = 256;
+    bool bad_path = false;
+    if (scan_all(&st, threads, err, sizeof err, &bad_path) != 0) {
+        fprintf(stderr, "gpuport audit: %s\n", err);
+        state_free(&st);
+        return bad_path ? 2 : 3;
+    }
+    if (st.failed_alloc) {
+        fprintf(stderr, "gpuport audit: internal error: out of memory or temporary space\n");
+        state_free(&st);
+        return 3;
+    }
+    gp_audit_verdicts(&st);
+    int rc = 0;
+    switch (o->format) {
+    case GP_AUDIT_HUMAN:
+        rc = gp_audit_report_human(&st, out);
+        break;
+    case GP_AUDIT_JSON:
+        rc = gp_audit_report_json(&st, out);
+        break;
+    case GP_AUDIT_SARIF:
+        rc = gp_audit_report_sarif(&st, out);
+        break;
+    }
+    if (rc != 0) {
+        fprintf(stderr, "gpuport audit: internal error: cannot write the report\n");
+        state_free(&st);
+        return 3;
+    }
+    if (o->write_baseline &&
+        gp_audit_baseline_write(&st, o->write_baseline, err, sizeof err) != 0) {
+        fprintf(stderr, "gpuport audit: %s\n", err);
+        state_free(&st);
+        return 2;
+    }
+    int code = 0;
+    if (o->fail_on != GP_SEV_NONE)
+        for (int s = o->fail_on; s <= GP_SEV_ERROR; s++)
+            if (st.count[s]) code = 1;
+    state_free(&st);
+    return code;
+}

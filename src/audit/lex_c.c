@@ -1,0 +1,533 @@
+/* lex_c.c — see lex_c.h. Byte-oriented and bounded by the source size everywhere; a malformed
+ * file (unterminated comment or string, stray #endif) degrades to fewer tokens, never a crash. */
+#include "audit/lex_c.h"
+
+#include <string.h>
+
+void gp_c_lexer_init(gp_c_lexer *lx, gp_audit_source *src, gp_audit_result *res)
+{
+    memset(lx, 0, sizeof *lx);
+    lx->src = src;
+    lx->res = res;
+    lx->line = 1;
+    lx->bol = true;
+}
+
+/* Character classes: 1 starts an identifier, 2 continues one (bytes >= 0x80 are both, so
+ * UTF-8 identifiers and invalid bytes alike stay inside one token). */
+static const unsigned char id_class[256] = {
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0,
+    0, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 0, 0, 0, 0, 3,
+    0, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 0, 0, 0, 0, 0,
+    3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+    3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+    3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+    3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+};
+
+static inline bool id_start(unsigned char c)
+{
+    return id_class[c] & 1;
+}
+
+static inline bool id_char(unsigned char c)
+{
+    return id_class[c] & 2;
+}
+
+static void nl(gp_c_lexer *lx, size_t at)
+{
+    lx->line++;
+    lx->line_off = at + 1;
+    lx->bol = true;
+    lx->directive = false;
+}
+
+/* At a block comment opener: skips to its end; hands the text to the suppression reader. */
+static void block_comment(gp_c_lexer *lx)
+{
+    const char *d = lx->src->data;
+    size_t n = lx->src->size, st = lx->pos;
+    uint32_t line = lx->line;
+    bool alone = lx->bol;
+    lx->pos += 2;
+    while (lx->pos < n) { /* jump from '*' to '*', counting the lines in between */
+        const char *star = memchr(d + lx->pos, '*', n - lx->pos);
+        size_t end = star ? (size_t)(star - d) : n;
+        for (const char *q = d + lx->pos; (q = memchr(q, '\n', (size_t)(d + end - q))) != NULL;
+             q++) {
+            lx->line++;
+            lx->line_off = (size_t)(q - d) + 1;
+        }
+        lx->pos = end;
+        if (!star) break;
+        if (lx->pos + 1 < n && d[lx->pos + 1] == '/') {
+            lx->pos += 2;
+            break;
+        }
+        lx->pos++;
+    }
+    if (lx->pos > n) lx->pos = n;
+    if (lx->res && lx->pos - st < 4096)
+        gp_audit_note_comment(lx->res, d + st, lx->pos - st, line, alone);
+}
+
+static void line_comment(gp_c_lexer *lx)
+{
+    const char *d = lx->src->data;
+    size_t n = lx->src->size, st = lx->pos;
+    uint32_t line = lx->line;
+    size_t p = st;
+    for (;;) { /* a backslash at the end of the line continues the comment (translation phase 2) */
+        const char *e = memchr(d + p, '\n', n - p);
+        size_t end = e ? (size_t)(e - d) : n;
+        size_t last = end;
+        while (last > p && d[last - 1] == '\r')
+            last--;
+        if (e && last > p && d[last - 1] == '\\') {
+            lx->line++;
+            lx->line_off = end + 1;
+            p = end + 1;
+            continue;
+        }
+        lx->pos = end;
+        break;
+    }
+    if (lx->res && lx->pos - st < 4096)
+        gp_audit_note_comment(lx->res, d + st, lx->pos - st, line, lx->bol);
+}
+
+/* Skips whitespace, comments and escaped newlines within a directive line; stops at '\n'. */
+static void dir_space(gp_c_lexer *lx)
+{
+    const char *d = lx->src->data;
+    size_t n = lx->src->size;
+    while (lx->pos < n) {
+        char c = d[lx->pos];
+        if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v')
+            lx->pos++;
+        else if (c == '\\' && lx->pos + 1 < n && d[lx->pos + 1] == '\n') {
+            lx->line++;
+            lx->line_off = lx->pos + 2;
+            lx->pos += 2;
+        } else if (c == '/' && lx->pos + 1 < n && d[lx->pos + 1] == '*') {
+            bool b = lx->bol;
+            block_comment(lx);
+            lx->bol = b;
+        } else
+            break;
+    }
+}
+
+/* The rest of a directive line (with continuations), for condition analysis. */
+static void dir_rest(gp_c_lexer *lx, size_t *st, size_t *en)
+{
+    const char *d = lx->src->data;
+    size_t n = lx->src->size;
+    *st = lx->pos;
+    while (lx->pos < n && d[lx->pos] != '\n') {
+        if (d[lx->pos] == '\\' && lx->pos + 1 < n && d[lx->pos + 1] == '\n') {
+            lx->line++;
+            lx->line_off = lx->pos + 2;
+            lx->pos += 2;
+            continue;
+        }
+        if (d[lx->pos] == '/' && lx->pos + 1 < n && d[lx->pos + 1] == '/') {
+            *en = lx->pos;
+            line_comment(lx);
+            return;
+        }
+        if (d[lx->pos] == '/' && lx->pos + 1 < n && d[lx->pos + 1] == '*') {
+            *en = lx->pos;
+            block_comment(lx);
+            while (lx->pos < n && d[lx->pos] != '\n')
+                lx->pos++; /* rest is ignored */
+            return;
+        }
+        lx->pos++;
+    }
+    *en = lx->pos;
+}
+
+/* Looks at an #if/#elif condition: constant 0/1, CUDA-ish, negated. */
+static void cond_eval(const char *p, size_t n, int *konst, bool *cuda, bool *inv)
+{
+    *konst = -1;
+    *cuda = false;
+    *inv = false;
+    size_t i = 0;
+    while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '('))
+        i++;
+    if (i < n && (p[i] == '0' || p[i] == '1')) {
+        size_t j = i + 1;
+        while (j < n && (p[j] == ' ' || p[j] == '\t' || p[j] == ')' || p[j] == '\r'))
+            j++;
+        if (j == n) {
+            *konst = p[i] - '0';
+            return;
+        }
+    }
+    bool neg = false;
+    for (i = 0; i < n;) {
+        unsigned char c = (unsigned char)p[i];
+        if (c == '!' && !(i + 1 < n && p[i + 1] == '=')) {
+            neg = true;
+            i++;
+            continue;
+        }
+        if (id_start(c)) {
+            size_t st = i;
+            while (i < n && id_char((unsigned char)p[i]))
+                i++;
+            if (i - st == 7 && memcmp(p + st, "defined", 7) == 0) continue;
+            if (gp_audit_word_is_cuda_switch(p + st, i - st)) {
+                *cuda = true;
+                *inv = neg;
+                return;
+            }
+            neg = false;
+            continue;
+        }
+        if (c != ' ' && c != '(' && c != '\t') neg = false;
+        i++;
+    }
+}
+
+static bool cond_active_skip(const gp_c_lexer *lx)
+{
+    for (int i = 0; i < lx->ncond; i++)
+        if (lx->cond[i].mode == 1) return true;
+    return false;
+}
+
+bool gp_c_lexer_guarded(const gp_c_lexer *lx);
+bool gp_c_lexer_guarded(const gp_c_lexer *lx)
+{
+    for (int i = 0; i < lx->ncond; i++)
+        if (lx->cond[i].mode == 2) return true;
+    return false;
+}
+
+static void cond_set(gp_c_cond *c, int konst, bool cuda, bool inv, bool first)
+{
+    if (first) c->konst = konst >= 0;
+    if (konst >= 0) {
+        c->mode = (konst == 1 && !c->taken) ? 0 : 1;
+        if (konst == 1) c->taken = 1;
+        return;
+    }
+    c->konst = 0;
+    if (c->taken) {
+        c->mode = 1;
+        return;
+    }
+    c->cuda = cuda;
+    c->inv = inv;
+    c->mode = cuda && !inv ? 2 : 0;
+}
+
+static void directive(gp_c_lexer *lx, gp_c_tok *t, bool *emit)
+{
+    const char *d = lx->src->data;
+    size_t n = lx->src->size;
+    *emit = false;
+    lx->pos++; /* '#' */
+    dir_space(lx);
+    size_t st = lx->pos;
+    while (lx->pos < n && id_char((unsigned char)d[lx->pos]))
+        lx->pos++;
+    size_t k = lx->pos - st;
+    const char *w = d + st;
+#define IS(s) (k == sizeof(s) - 1 && memcmp(w, s, k) == 0)
+    bool skipping = cond_active_skip(lx);
+    size_t cs, ce;
+    if (IS("if") || IS("ifdef") || IS("ifndef")) {
+        dir_space(lx);
+        dir_rest(lx, &cs, &ce);
+        if (lx->ncond == GP_C_MAX_COND) {
+            lx->overflow++;
+            return;
+        }
+        gp_c_cond *c = &lx->cond[lx->ncond++];
+        memset(c, 0, sizeof *c);
+        if (skipping) {
+            c->mode = 1;
+            c->taken = 1;
+            return;
+        }
+        int konst;
+        bool cuda, inv;
+        cond_eval(d + cs, ce - cs, &konst, &cuda, &inv);
+        if (IS("ifdef") || IS("ifndef")) konst = -1;
+        if (IS("ifndef")) inv = !inv;
+        cond_set(c, konst, cuda, inv, true);
+        return;
+    }
+    if (IS("elif") || IS("elifdef") || IS("elifndef") || IS("else")) {
+        bool is_else = IS("else");
+        dir_space(lx);
+        dir_rest(lx, &cs, &ce);
+        if (lx->overflow || lx->ncond == 0) return;
+        gp_c_cond *c = &lx->cond[lx->ncond - 1];
+        lx->ncond--;
+        bool outer_skip = cond_active_skip(lx);
+        lx->ncond++;
+        if (outer_skip) return;
+        if (is_else) {
+            if (c->konst)
+                c->mode = c->taken ? 1 : 0;
+            else if (c->taken)
+                c->mode = 1;
+            else if (c->cuda)
+                c->mode = c->inv ? 2 : 0;
+            else
+                c->mode = 0;
+            return;
+        }
+        if (c->mode == 0 && c->konst == 1) c->taken = 1;
+        int konst;
+        bool cuda, inv;
+        cond_eval(d + cs, ce - cs, &konst, &cuda, &inv);
+        if (!IS("elif")) konst = -1;
+        if (IS("elifndef")) inv = !inv;
+        if (c->taken)
+            c->mode = 1;
+        else
+            cond_set(c, konst, cuda, inv, false);
+        return;
+    }
+    if (IS("endif")) {
+        dir_rest(lx, &cs, &ce);
+        if (lx->overflow)
+            lx->overflow--;
+        else if (lx->ncond > 0)
+            lx->ncond--;
+        return;
+    }
+    if (skipping) {
+        dir_rest(lx, &cs, &ce);
+        return;
+    }
+    if (IS("include") || IS("include_next") || IS("import")) {
+        dir_space(lx);
+        if (lx->pos < n && (d[lx->pos] == '<' || d[lx->pos] == '"')) {
+            char close = d[lx->pos] == '<' ? '>' : '"';
+            size_t hs = lx->pos + 1, he = hs;
+            while (he < n && d[he] != close && d[he] != '\n')
+                he++;
+            if (he < n && d[he] == close) {
+                t->kind = GP_C_INCLUDE;
+                t->off = hs;
+                t->len = he - hs;
+                *emit = true;
+            }
+        }
+        dir_rest(lx, &cs, &ce);
+        return;
+    }
+    if (IS("define") || IS("undef")) {
+        lx->directive = true; /* macro bodies are code: keep lexing tokens */
+        return;
+    }
+    dir_rest(lx, &cs, &ce); /* pragma, error, warning, line, ... */
+#undef IS
+}
+
+/* In a skipped region: only directives matter; comments are honoured so that a '#' inside one
+ * does not count. */
+static void skip_region_char(gp_c_lexer *lx)
+{
+    const char *d = lx->src->data;
+    size_t n = lx->src->size;
+    char c = d[lx->pos];
+    if (c == '\n') {
+        nl(lx, lx->pos);
+        lx->pos++;
+    } else if (c == '/' && lx->pos + 1 < n && d[lx->pos + 1] == '*') {
+        block_comment(lx);
+    } else if (c == '/' && lx->pos + 1 < n && d[lx->pos + 1] == '/') {
+        line_comment(lx);
+    } else {
+        if (c != ' ' && c != '\t') lx->bol = false;
+        const char *e = memchr(d + lx->pos, '\n', n - lx->pos);
+        size_t end = e ? (size_t)(e - d) : n;
+        /* jump to the next newline or comment start */
+        size_t p = lx->pos + 1;
+        while (p < end && !(d[p] == '/' && p + 1 < n && (d[p + 1] == '*' || d[p + 1] == '/')))
+            p++;
+        lx->pos = p;
+    }
+}
+
+static void lex_quoted(gp_c_lexer *lx, char q)
+{
+    const char *d = lx->src->data;
+    size_t n = lx->src->size;
+    lx->pos++;
+    while (lx->pos < n) {
+        char c = d[lx->pos];
+        if (c == '\\') {
+            if (lx->pos + 1 < n && d[lx->pos + 1] == '\n') {
+                lx->line++;
+                lx->line_off = lx->pos + 2;
+            }
+            lx->pos += 2;
+            continue;
+        }
+        if (c == '\n') return; /* unterminated: stop at the line end */
+        lx->pos++;
+        if (c == q) return;
+    }
+    if (lx->pos > n) lx->pos = n;
+}
+
+/* R"delim( ... )delim" — pos at the opening quote. */
+static void lex_raw(gp_c_lexer *lx)
+{
+    const char *d = lx->src->data;
+    size_t n = lx->src->size;
+    size_t p = lx->pos + 1, ds = p;
+    while (p < n && p - ds <= 16 && d[p] != '(' && d[p] != '"' && d[p] != '\n' && d[p] != ' ')
+        p++;
+    if (p >= n || d[p] != '(') {
+        lex_quoted(lx, '"');
+        return;
+    }
+    size_t dl = p - ds;
+    p++;
+    while (p < n) {
+        if (d[p] == '\n') {
+            lx->line++;
+            lx->line_off = p + 1;
+        }
+        if (d[p] == ')' && p + dl + 1 < n && memcmp(d + p + 1, d + ds, dl) == 0 &&
+            d[p + 1 + dl] == '"') {
+            lx->pos = p + dl + 2;
+            return;
+        }
+        p++;
+    }
+    lx->pos = n;
+}
+
+static bool raw_prefix(const char *w, size_t k)
+{
+    return (k == 1 && w[0] == 'R') ||
+           (k == 2 && (w[1] == 'R') && (w[0] == 'u' || w[0] == 'U' || w[0] == 'L')) ||
+           (k == 3 && memcmp(w, "u8R", 3) == 0);
+}
+
+static bool enc_prefix(const char *w, size_t k)
+{
+    return (k == 1 && (w[0] == 'u' || w[0] == 'U' || w[0] == 'L')) ||
+           (k == 2 && memcmp(w, "u8", 2) == 0);
+}
+
+void gp_c_lexer_next(gp_c_lexer *lx, gp_c_tok *t)
+{
+    const char *d = lx->src->data;
+    size_t n = lx->src->size;
+    memset(t, 0, sizeof *t);
+    while (lx->pos < n) {
+        char c = d[lx->pos];
+        if (c == '\n') {
+            nl(lx, lx->pos);
+            lx->pos++;
+            continue;
+        }
+        if (c == '\\' && lx->pos + 1 < n && d[lx->pos + 1] == '\n') {
+            lx->line++;
+            lx->line_off = lx->pos + 2;
+            lx->pos += 2;
+            continue;
+        }
+        if (c == '#' && lx->bol && !lx->directive) {
+            bool emit;
+            uint32_t line = lx->line;
+            size_t loff = lx->line_off;
+            directive(lx, t, &emit);
+            lx->skipping = cond_active_skip(lx);
+            lx->guarded = gp_c_lexer_guarded(lx);
+            if (emit) {
+                t->line = line;
+                t->line_off = loff;
+                t->guarded = lx->guarded;
+                return;
+            }
+            continue;
+        }
+        if (lx->skipping) {
+            skip_region_char(lx);
+            continue;
+        }
+        if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
+            lx->pos++;
+            continue;
+        }
+        if (c == '/' && lx->pos + 1 < n && d[lx->pos + 1] == '*') {
+            bool b = lx->bol;
+            block_comment(lx);
+            lx->bol = b;
+            continue;
+        }
+        if (c == '/' && lx->pos + 1 < n && d[lx->pos + 1] == '/') {
+            line_comment(lx);
+            continue;
+        }
+        lx->bol = false;
+        size_t st = lx->pos;
+        t->line = lx->line;
+        t->line_off = lx->line_off;
+        t->guarded = lx->guarded;
+        if (id_start((unsigned char)c)) {
+            while (lx->pos < n && id_char((unsigned char)d[lx->pos]))
+                lx->pos++;
+            size_t k = lx->pos - st;
+            if (lx->pos < n && d[lx->pos] == '"' && raw_prefix(d + st, k)) {
+                lex_raw(lx);
+                t->kind = GP_C_STRING;
+            } else if (lx->pos < n && (d[lx->pos] == '"' || d[lx->pos] == '\'') &&
+                       enc_prefix(d + st, k)) {
+                lex_quoted(lx, d[lx->pos]);
+                t->kind = GP_C_STRING;
+            } else {
+                t->kind = GP_C_IDENT;
+            }
+        } else if (c >= '0' && c <= '9') {
+            lx->pos++;
+            while (lx->pos < n) {
+                char e = d[lx->pos];
+                if (id_char((unsigned char)e) || e == '.')
+                    lx->pos++;
+                else if (e == '\'' && lx->pos + 1 < n && id_char((unsigned char)d[lx->pos + 1]))
+                    lx->pos++;
+                else if ((e == '+' || e == '-') &&
+                         ((d[lx->pos - 1] | 0x20) == 'e' || (d[lx->pos - 1] | 0x20) == 'p'))
+                    lx->pos++;
+                else
+                    break;
+            }
+            t->kind = GP_C_NUMBER;
+        } else if (c == '"' || c == '\'') {
+            lex_quoted(lx, c);
+            t->kind = GP_C_STRING;
+        } else {
+            size_t k = 1;
+            if (lx->pos + 2 < n && ((c == '<' && d[lx->pos + 1] == '<' && d[lx->pos + 2] == '<') ||
+                                    (c == '>' && d[lx->pos + 1] == '>' && d[lx->pos + 2] == '>')))
+                k = 3;
+            else if (lx->pos + 1 < n &&
+                     ((c == ':' && d[lx->pos + 1] == ':') || (c == '-' && d[lx->pos + 1] == '>')))
+                k = 2;
+            lx->pos += k;
+            t->kind = GP_C_PUNCT;
+        }
+        t->off = st;
+        t->len = lx->pos - st;
+        return;
+    }
+    t->kind = GP_C_END;
+    t->off = n;
+    t->line = lx->line;
+}

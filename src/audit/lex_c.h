@@ -1,0 +1,56 @@
+/* lex_c.h — a C/C++/CUDA tokenizer: identifiers, numbers, string and character literals (with
+ * encoding prefixes and C++ raw strings), punctuation (`<<<`, `>>>`, `::`), and the
+ * preprocessor: `#include` names become tokens, `#if 0` regions are skipped, and code inside
+ * `#if`/`#ifdef` on a CUDA switch (USE_CUDA, __CUDACC__, ...) is marked guarded. Comments never
+ * become tokens; `gpuport: ignore[...]` comments become suppressions. */
+#ifndef GP_AUDIT_LEX_C_H
+#define GP_AUDIT_LEX_C_H
+
+#include "audit/source.h"
+
+typedef enum gp_c_kind {
+    GP_C_END,
+    GP_C_IDENT,
+    GP_C_NUMBER,
+    GP_C_STRING,
+    GP_C_PUNCT,
+    GP_C_INCLUDE
+} gp_c_kind;
+
+typedef struct gp_c_tok {
+    gp_c_kind kind;
+    size_t off, len; /* GP_C_INCLUDE: the header name without <> or "" */
+    uint32_t line;
+    size_t line_off;
+    bool guarded;
+} gp_c_tok;
+
+#define GP_C_MAX_COND 64
+
+typedef struct gp_c_cond {
+    uint8_t mode;  /* 0 normal, 1 skipped, 2 guarded (CUDA branch) */
+    uint8_t cuda;  /* the condition names a CUDA switch */
+    uint8_t inv;   /* ... negated (#ifndef, !defined) */
+    uint8_t taken; /* a constant-true branch was taken (for #if 0/1 chains) */
+    uint8_t konst; /* the chain so far is constant (#if 0 / #if 1) */
+} gp_c_cond;
+
+typedef struct gp_c_lexer {
+    gp_audit_source *src;
+    gp_audit_result *res;
+    size_t pos;
+    uint32_t line;
+    size_t line_off;
+    bool bol;       /* only whitespace so far on this line */
+    bool directive; /* inside a #define (tokens continue until the line ends) */
+    gp_c_cond cond[GP_C_MAX_COND];
+    int ncond;
+    int overflow;  /* nesting deeper than GP_C_MAX_COND */
+    bool skipping; /* inside a group that is compiled out (#if 0) */
+    bool guarded;  /* inside a group on a CUDA switch */
+} gp_c_lexer;
+
+void gp_c_lexer_init(gp_c_lexer *lx, gp_audit_source *src, gp_audit_result *res);
+void gp_c_lexer_next(gp_c_lexer *lx, gp_c_tok *t);
+
+#endif

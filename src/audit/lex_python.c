@@ -1,0 +1,318 @@
+/* lex_python.c — see lex_python.h. Works on bytes: bytes >= 0x80 are name characters, so
+ * invalid UTF-8 cannot derail it; every loop is bounded by the source size. */
+#include "audit/lex_python.h"
+
+#include <string.h>
+
+void gp_py_lexer_init(gp_py_lexer *lx, gp_audit_source *src, gp_audit_result *res)
+{
+    memset(lx, 0, sizeof *lx);
+    lx->src = src;
+    lx->res = res;
+    lx->line = 1;
+    lx->bol = true;
+}
+
+/* Byte classes: 1 starts a name, 2 continues one (bytes >= 0x80 are both: UTF-8 names and
+ * invalid bytes stay inside one token); 4 backslash, 8 newline, 16 and 32 the quotes, 64 '{' —
+ * the bytes a string scan has to stop at. */
+static const unsigned char py_class[256] = {
+    0, 0, 0, 0, 0, 0,  0, 0,  0, 0, 8,  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 32, 0, 0,  0, 0, 16, 0, 0, 0, 0, 0, 0, 0, 0, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+    0, 0, 0, 0, 0, 0,  0, 3,  3, 3, 3,  3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+    3, 3, 3, 3, 0, 4,  0, 0,  3, 0, 3,  3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+    3, 3, 3, 3, 3, 3,  3, 64, 0, 0, 0,  0, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+    3, 3, 3, 3, 3, 3,  3, 3,  3, 3, 3,  3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+    3, 3, 3, 3, 3, 3,  3, 3,  3, 3, 3,  3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+    3, 3, 3, 3, 3, 3,  3, 3,  3, 3, 3,  3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+    3, 3, 3, 3, 3, 3,  3, 3,  3, 3, 3,  3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+};
+
+static inline bool name_start(unsigned char c)
+{
+    return py_class[c] & 1;
+}
+
+static inline bool name_char(unsigned char c)
+{
+    return py_class[c] & 2;
+}
+
+static void newline_at(gp_py_lexer *lx, size_t nl_pos)
+{
+    lx->line++;
+    lx->line_off = nl_pos + 1;
+}
+
+static void skip_comment(gp_py_lexer *lx, bool alone)
+{
+    const char *d = lx->src->data;
+    size_t st = lx->pos, n = lx->src->size;
+    const char *nl = memchr(d + st, '\n', n - st);
+    size_t end = nl ? (size_t)(nl - d) : n;
+    if (lx->res) gp_audit_note_comment(lx->res, d + st, end - st, lx->line, alone);
+    lx->pos = end;
+}
+
+static void scan_string(gp_py_lexer *lx, char q, bool triple, bool fmt, int nest);
+
+/* Inside an f-string's {...}: brackets and nested strings until the matching '}'. */
+static void scan_fexpr(gp_py_lexer *lx, int nest)
+{
+    const char *d = lx->src->data;
+    size_t n = lx->src->size;
+    int depth = 1;
+    while (lx->pos < n) {
+        char c = d[lx->pos];
+        if (c == '\n') newline_at(lx, lx->pos);
+        if (c == '\'' || c == '"') {
+            bool f = lx->pos > 0 && (d[lx->pos - 1] == 'f' || d[lx->pos - 1] == 'F');
+            bool tri = lx->pos + 2 < n && d[lx->pos + 1] == c && d[lx->pos + 2] == c;
+            lx->pos += tri ? 3 : 1;
+            scan_string(lx, c, tri, f && nest < 8, nest + 1);
+            continue;
+        }
+        if (c == '{' || c == '[' || c == '(') depth++;
+        if (c == '}' || c == ']' || c == ')') {
+            if (--depth == 0) {
+                lx->pos++;
+                return;
+            }
+        }
+        lx->pos++;
+    }
+}
+
+/* Called after the opening quote(s); leaves pos after the closing quote(s). An unterminated
+ * single-quoted string ends at its line's end, as Python's own recovery would report it. */
+static void scan_string(gp_py_lexer *lx, char q, bool triple, bool fmt, int nest)
+{
+    const char *d = lx->src->data;
+    size_t n = lx->src->size;
+    unsigned char stop = (unsigned char)(4 | 8 | (q == '\'' ? 16 : 32) | (fmt ? 64 : 0));
+    while (lx->pos < n) {
+        while (lx->pos < n && !(py_class[(unsigned char)d[lx->pos]] & stop))
+            lx->pos++;
+        if (lx->pos >= n) break;
+        char c = d[lx->pos];
+        if (c == '\\') {
+            if (lx->pos + 1 < n && d[lx->pos + 1] == '\n') newline_at(lx, lx->pos + 1);
+            lx->pos += 2;
+            continue;
+        }
+        if (c == '\n') {
+            if (!triple) return;
+            newline_at(lx, lx->pos);
+        } else if (c == q) {
+            if (!triple) {
+                lx->pos++;
+                return;
+            }
+            if (lx->pos + 2 < n && d[lx->pos + 1] == q && d[lx->pos + 2] == q) {
+                lx->pos += 3;
+                return;
+            }
+        } else if (fmt && c == '{') {
+            if (lx->pos + 1 < n && d[lx->pos + 1] == '{') {
+                lx->pos += 2;
+                continue;
+            }
+            lx->pos++;
+            scan_fexpr(lx, nest);
+            continue;
+        }
+        lx->pos++;
+    }
+    if (lx->pos > n) lx->pos = n;
+}
+
+/* A string prefix (r, b, u, f, t, and pairs) right before a quote. */
+static bool string_prefix(const char *p, size_t k, bool *fmt)
+{
+    *fmt = false;
+    if (k == 0 || k > 2) return false;
+    for (size_t i = 0; i < k; i++) {
+        char c = (char)(p[i] | 0x20);
+        if (c != 'r' && c != 'b' && c != 'u' && c != 'f' && c != 't') return false;
+        if (c == 'f' || c == 't') *fmt = true;
+    }
+    return true;
+}
+
+static void lex_string_at(gp_py_lexer *lx, gp_py_tok *t, size_t start, bool fmt)
+{
+    const char *d = lx->src->data;
+    size_t n = lx->src->size;
+    char q = d[lx->pos];
+    bool tri = lx->pos + 2 < n && d[lx->pos + 1] == q && d[lx->pos + 2] == q;
+    size_t qn = tri ? 3 : 1;
+    lx->pos += qn;
+    t->body = lx->pos;
+    scan_string(lx, q, tri, fmt, 0);
+    size_t end = lx->pos;
+    size_t close = end >= t->body + qn && d[end - 1] == q ? qn : 0;
+    t->kind = GP_PY_STRING;
+    t->fstring = fmt;
+    t->off = start;
+    t->len = end - start;
+    t->blen = end - close > t->body ? end - close - t->body : 0;
+}
+
+/* Indentation of a new logical line; skips blank and comment-only lines. False at EOF. */
+static bool start_line(gp_py_lexer *lx)
+{
+    const char *d = lx->src->data;
+    size_t n = lx->src->size;
+    while (lx->pos < n) {
+        int ind = 0;
+        while (lx->pos < n && (d[lx->pos] == ' ' || d[lx->pos] == '\t' || d[lx->pos] == '\f')) {
+            ind = d[lx->pos] == '\t' ? (ind / 8 + 1) * 8 : ind + 1;
+            lx->pos++;
+        }
+        if (lx->pos >= n) return false;
+        char c = d[lx->pos];
+        if (c == '#') {
+            skip_comment(lx, true);
+            continue;
+        }
+        if (c == '\r') {
+            lx->pos++;
+            continue;
+        }
+        if (c == '\n') {
+            newline_at(lx, lx->pos);
+            lx->pos++;
+            continue;
+        }
+        if (c == '\\' && lx->pos + 1 < n && d[lx->pos + 1] == '\n') {
+            newline_at(lx, lx->pos + 1);
+            lx->pos += 2;
+            continue;
+        }
+        lx->indent = ind;
+        lx->bol = false;
+        return true;
+    }
+    return false;
+}
+
+static void lex_op(gp_py_lexer *lx, gp_py_tok *t)
+{
+    const char *d = lx->src->data;
+    size_t n = lx->src->size;
+    char c = d[lx->pos];
+    size_t k = 1;
+    if (lx->pos + 1 < n) {
+        char c2 = d[lx->pos + 1];
+        if (c2 == '=' && strchr("=!<>+-*/%&|^:@", c))
+            k = 2;
+        else if ((c == '*' || c == '/' || c == '<' || c == '>') && c2 == c)
+            k = 2;
+        else if (c == '-' && c2 == '>')
+            k = 2;
+    }
+    if (c == '(' || c == '[' || c == '{') lx->depth++;
+    if ((c == ')' || c == ']' || c == '}') && lx->depth > 0) lx->depth--;
+    t->kind = GP_PY_OP;
+    t->off = lx->pos;
+    t->len = k;
+    lx->pos += k;
+}
+
+void gp_py_lexer_next(gp_py_lexer *lx, gp_py_tok *t)
+{
+    const char *d = lx->src->data;
+    size_t n = lx->src->size;
+    memset(t, 0, sizeof *t);
+    for (;;) {
+        if (lx->bol) {
+            if (!start_line(lx)) break;
+        }
+        if (lx->pos >= n) break;
+        char c = d[lx->pos];
+        if (c == ' ' || c == '\t' || c == '\f' || c == '\r') {
+            lx->pos++;
+            continue;
+        }
+        if (c == '#') {
+            skip_comment(lx, false);
+            continue;
+        }
+        if (c == '\\' && lx->pos + 1 < n && (d[lx->pos + 1] == '\n' || d[lx->pos + 1] == '\r')) {
+            lx->pos++;
+            if (d[lx->pos] == '\r') lx->pos++;
+            if (lx->pos < n && d[lx->pos] == '\n') {
+                newline_at(lx, lx->pos);
+                lx->pos++;
+            }
+            continue;
+        }
+        if (c == '\n') {
+            newline_at(lx, lx->pos);
+            lx->pos++;
+            if (lx->depth > 0) continue;
+            lx->bol = true;
+            if (lx->pending) {
+                lx->pending = false;
+                t->kind = GP_PY_NEWLINE;
+                t->off = lx->pos - 1;
+                t->line = lx->line - 1 + lx->line_base;
+                return;
+            }
+            continue;
+        }
+        t->line = lx->line + lx->line_base;
+        t->line_off = lx->line_off;
+        t->first = !lx->pending;
+        t->indent = lx->indent;
+        lx->pending = true;
+        size_t start = lx->pos;
+        if (c == '\'' || c == '"') {
+            lex_string_at(lx, t, start, false);
+            return;
+        }
+        if (name_start((unsigned char)c)) {
+            while (lx->pos < n && name_char((unsigned char)d[lx->pos]))
+                lx->pos++;
+            bool fmt;
+            if (lx->pos < n && (d[lx->pos] == '\'' || d[lx->pos] == '"') &&
+                string_prefix(d + start, lx->pos - start, &fmt)) {
+                lex_string_at(lx, t, start, fmt);
+                return;
+            }
+            t->kind = GP_PY_NAME;
+            t->off = start;
+            t->len = lx->pos - start;
+            return;
+        }
+        if ((c >= '0' && c <= '9') ||
+            (c == '.' && lx->pos + 1 < n && d[lx->pos + 1] >= '0' && d[lx->pos + 1] <= '9')) {
+            lx->pos++;
+            while (lx->pos < n) {
+                char e = d[lx->pos];
+                if (name_char((unsigned char)e) || e == '.')
+                    lx->pos++;
+                else if ((e == '+' || e == '-') && (d[lx->pos - 1] | 0x20) == 'e')
+                    lx->pos++;
+                else
+                    break;
+            }
+            t->kind = GP_PY_NUMBER;
+            t->off = start;
+            t->len = lx->pos - start;
+            return;
+        }
+        lex_op(lx, t);
+        return;
+    }
+    if (lx->pending) {
+        lx->pending = false;
+        t->kind = GP_PY_NEWLINE;
+        t->off = n;
+        t->line = lx->line + lx->line_base;
+        return;
+    }
+    t->kind = GP_PY_END;
+    t->off = n;
+    t->line = lx->line + lx->line_base;
+}

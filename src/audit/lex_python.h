@@ -1,0 +1,47 @@
+/* lex_python.h — a Python tokenizer that pulls one token at a time: names, numbers, strings
+ * (all prefixes, triple quotes, f-strings with nested replacement fields), operators and logical
+ * line ends (implicit joins inside brackets and backslash continuations). Comments never become
+ * tokens; `gpuport: ignore[...]` comments are handed to the result as suppressions. */
+#ifndef GP_AUDIT_LEX_PYTHON_H
+#define GP_AUDIT_LEX_PYTHON_H
+
+#include "audit/source.h"
+
+typedef enum gp_py_kind {
+    GP_PY_END,
+    GP_PY_NAME,
+    GP_PY_NUMBER,
+    GP_PY_STRING,
+    GP_PY_OP,
+    GP_PY_NEWLINE
+} gp_py_kind;
+
+typedef struct gp_py_tok {
+    gp_py_kind kind;
+    size_t off, len;   /* the token's bytes */
+    size_t body, blen; /* a string's contents between its quotes */
+    uint32_t line;
+    size_t line_off; /* offset of the token's physical line */
+    int indent;      /* the logical line's indentation (first token of a line) */
+    bool first;      /* the first token of a logical line */
+    bool fstring;
+} gp_py_tok;
+
+typedef struct gp_py_lexer {
+    gp_audit_source *src;
+    gp_audit_result *res; /* suppressions go here; may be NULL */
+    size_t pos;
+    uint32_t line;
+    size_t line_off;
+    int depth;    /* open brackets */
+    bool bol;     /* at the beginning of a logical line */
+    bool pending; /* the logical line has tokens (a NEWLINE is due) */
+    int indent;
+    uint32_t line_base; /* added to line numbers (0; notebooks use cell lines) */
+} gp_py_lexer;
+
+void gp_py_lexer_init(gp_py_lexer *lx, gp_audit_source *src, gp_audit_result *res);
+/* The next token; GP_PY_END at the end of input (after a final NEWLINE). */
+void gp_py_lexer_next(gp_py_lexer *lx, gp_py_tok *t);
+
+#endif

@@ -1,0 +1,70 @@
+/* notebook.c — Jupyter notebooks: the JSON (through cJSON, size-capped by the caller) is
+ * parsed, each code cell's source is joined into one buffer and scanned as Python with the cell
+ * number recorded, so findings point at cell N, line M. Shell and magic lines (`!`, `%`) are
+ * blanked first. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "audit/scanners.h"
+#include "util/json.h"
+#include "util/strbuf.h"
+
+static void append_source(gp_strbuf *sb, const cJSON *src)
+{
+    if (cJSON_IsString(src)) {
+        gp_strbuf_puts(sb, src->valuestring);
+        return;
+    }
+    const cJSON *it;
+    cJSON_ArrayForEach(it, src) if (cJSON_IsString(it)) gp_strbuf_puts(sb, it->valuestring);
+}
+
+/* IPython magics and shell escapes are not Python: blank them, keeping the line count. */
+static void blank_magics(char *p, size_t n)
+{
+    size_t i = 0;
+    while (i < n) {
+        while (i < n && (p[i] == ' ' || p[i] == '\t'))
+            i++;
+        bool magic = i < n && (p[i] == '!' || p[i] == '%');
+        while (i < n && p[i] != '\n') {
+            if (magic) p[i] = ' ';
+            i++;
+        }
+        i++;
+    }
+}
+
+void gp_audit_scan_notebook(gp_audit_source *s, gp_audit_result *r)
+{
+    char err[256];
+    cJSON *nb = gp_json_parse("notebook", s->data, s->size, err, sizeof err);
+    if (!nb) {
+        r->problem = "not a valid notebook (JSON)";
+        snprintf(r->problem_detail, sizeof r->problem_detail, "%.150s", err);
+        return;
+    }
+    const cJSON *cells = cJSON_GetObjectItemCaseSensitive(nb, "cells");
+    const cJSON *cell;
+    uint32_t k = 0;
+    cJSON_ArrayForEach(cell, cells)
+    {
+        k++;
+        const cJSON *type = cJSON_GetObjectItemCaseSensitive(cell, "cell_type");
+        if (!cJSON_IsString(type) || strcmp(type->valuestring, "code") != 0) continue;
+        gp_strbuf sb = GP_STRBUF_INIT;
+        append_source(&sb, cJSON_GetObjectItemCaseSensitive(cell, "source"));
+        if (sb.failed || !sb.data) {
+            gp_strbuf_free(&sb);
+            continue;
+        }
+        blank_magics(sb.data, sb.len);
+        gp_audit_source cs = {sb.data, sb.len, 0, false};
+        r->cell = k;
+        gp_audit_scan_python(&cs, r, false, NULL);
+        /* the snippets were copied; the cell text can go */
+        gp_strbuf_free(&sb);
+    }
+    r->cell = 0;
+    cJSON_Delete(nb);
+}

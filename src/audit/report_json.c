@@ -1,0 +1,242 @@
+/* report_json.c — `--json` (schema gpuport.audit/1, documented in docs/audit.md) and `--sarif`
+ * (SARIF 2.1.0 for GitHub code scanning). Both stream: the small parts are cJSON objects, the
+ * findings are read back from the spool one at a time and printed as they come. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "audit/state.h"
+#include "gp_version.h"
+#include "util/json.h"
+
+#define SARIF_MAX_RESULTS 25000
+
+/* Prints `o` unformatted (then frees it); -1 on failure. */
+static int put(FILE *out, cJSON *o)
+{
+    char *t = cJSON_PrintUnformatted(o);
+    cJSON_Delete(o);
+    if (!t) return -1;
+    fputs(t, out);
+    free(t);
+    return 0;
+}
+
+static cJSON *module_json(const gp_audit_state *st, const gp_audit_module *m)
+{
+    (void)st;
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "path", m->path);
+    cJSON_AddStringToObject(o, "kind", gp_module_kind_name(m->kind));
+    cJSON_AddStringToObject(o, "verdict", gp_audit_verdict_name(m->verdict));
+    cJSON_AddStringToObject(o, "effort", m->effort);
+    if (m->decided_by >= 0)
+        cJSON_AddStringToObject(o, "decided_by", gp_audit_rule_get(m->decided_by)->id);
+    else
+        cJSON_AddNullToObject(o, "decided_by");
+    cJSON_AddNumberToObject(o, "files", (double)m->files);
+    cJSON_AddNumberToObject(o, "errors", (double)m->count[GP_SEV_ERROR]);
+    cJSON_AddNumberToObject(o, "warnings", (double)m->count[GP_SEV_WARNING]);
+    cJSON_AddNumberToObject(o, "notes", (double)m->count[GP_SEV_NOTE]);
+    return o;
+}
+
+static cJSON *stops_json(const gp_audit_state *st)
+{
+    cJSON *arr = cJSON_CreateArray();
+    for (int s = 1; s < GP_STOP_COUNT; s++) {
+        if (!st->stop[s]) continue;
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "id", gp_audit_stop_name((gp_audit_stop)s));
+        cJSON_AddStringToObject(o, "title", gp_audit_stop_title((gp_audit_stop)s));
+        cJSON *ev = cJSON_AddArrayToObject(o, "evidence");
+        for (size_t i = 0; i < st->nmods; i++) {
+            const gp_audit_module *m = &st->mods[i];
+            if (!m->stop[s]) continue;
+            size_t k = m->stop_count[s] < GP_STOP_EVIDENCE ? m->stop_count[s] : GP_STOP_EVIDENCE;
+            for (size_t e = 0; e < k; e++) {
+                cJSON *x = cJSON_CreateObject();
+                cJSON_AddStringToObject(x, "module", m->path);
+                cJSON_AddStringToObject(x, "rule", gp_audit_rule_get(m->ev[s][e].rule)->id);
+                cJSON_AddStringToObject(x, "file", st->files[m->ev[s][e].file]);
+                cJSON_AddNumberToObject(x, "line", m->ev[s][e].line);
+                cJSON_AddNumberToObject(x, "column", m->ev[s][e].col);
+                cJSON_AddItemToArray(ev, x);
+            }
+            cJSON *cnt = cJSON_GetObjectItemCaseSensitive(o, "findings");
+            if (cnt)
+                cJSON_SetNumberValue(cnt, cnt->valuedouble + (double)m->stop_count[s]);
+            else
+                cJSON_AddNumberToObject(o, "findings", (double)m->stop_count[s]);
+        }
+        cJSON_AddItemToArray(arr, o);
+    }
+    return arr;
+}
+
+int gp_audit_report_json(gp_audit_state *st, FILE *out)
+{
+    fputs("{\"schema\":\"gpuport.audit/1\"", out);
+    fprintf(out, ",\"verdict\":\"%s\",\"effort\":\"%s\"", gp_audit_verdict_name(st->verdict),
+            st->effort);
+    cJSON *sum = cJSON_CreateObject();
+    cJSON_AddNumberToObject(sum, "files_scanned", (double)st->scanned);
+    cJSON_AddNumberToObject(sum, "binary_skipped", (double)st->binary);
+    cJSON_AddNumberToObject(sum, "not_scanned", (double)st->problems_total);
+    cJSON_AddNumberToObject(sum, "errors", (double)st->count[GP_SEV_ERROR]);
+    cJSON_AddNumberToObject(sum, "warnings", (double)st->count[GP_SEV_WARNING]);
+    cJSON_AddNumberToObject(sum, "notes", (double)st->count[GP_SEV_NOTE]);
+    cJSON_AddNumberToObject(sum, "baselined", (double)st->baselined);
+    cJSON_AddNumberToObject(sum, "not_listed", (double)st->dropped);
+    fputs(",\"summary\":", out);
+    if (put(out, sum) != 0) return -1;
+    fputs(",\n\"modules\":[", out);
+    for (size_t i = 0; i < st->nmods; i++) {
+        fputs(i ? ",\n " : "\n ", out);
+        if (put(out, module_json(st, &st->mods[i])) != 0) return -1;
+    }
+    fputs("],\n\"stop_conditions\":", out);
+    if (put(out, stops_json(st)) != 0) return -1;
+    fputs(",\n\"findings\":[", out);
+    if (fseek(st->spool, 0, SEEK_SET) != 0) return -1;
+    gp_spool_rec r;
+    char snip[4096];
+    bool first = true;
+    for (size_t i = 0; i < st->nrec; i++) {
+        if (gp_spool_read(st->spool, &r, snip, sizeof snip) != 0) return -1;
+        if (r.flags & 2) continue;
+        const gp_audit_rule *ru = gp_audit_rule_get(r.rule);
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "rule", ru->id);
+        cJSON_AddStringToObject(o, "file", st->files[r.file]);
+        if (r.cell) cJSON_AddNumberToObject(o, "cell", r.cell);
+        cJSON_AddNumberToObject(o, "line", r.line);
+        cJSON_AddNumberToObject(o, "column", r.col);
+        cJSON_AddStringToObject(o, "severity", gp_audit_sev_name((gp_audit_sev)r.severity));
+        cJSON_AddBoolToObject(o, "guarded", r.flags & 1);
+        cJSON_AddStringToObject(o, "code", snip);
+        cJSON_AddStringToObject(o, "message", ru->explanation);
+        cJSON_AddStringToObject(o, "fix", ru->fix);
+        cJSON_AddStringToObject(o, "fingerprint", r.fp);
+        fputs(first ? "\n " : ",\n ", out);
+        first = false;
+        if (put(out, o) != 0) return -1;
+    }
+    fputs("],\n\"not_scanned\":[", out);
+    for (size_t i = 0; i < st->nproblems; i++) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "path", st->problems[i].path ? st->problems[i].path : "");
+        cJSON_AddStringToObject(o, "reason", st->problems[i].what ? st->problems[i].what : "");
+        fputs(i ? ",\n " : "\n ", out);
+        if (put(out, o) != 0) return -1;
+    }
+    fputs("]}\n", out);
+    return ferror(out) ? -1 : 0;
+}
+
+/* ---- SARIF 2.1.0 ------------------------------------------------------------------------ */
+
+static const char *sarif_level(int sev)
+{
+    return sev == GP_SEV_ERROR ? "error" : sev == GP_SEV_WARNING ? "warning" : "note";
+}
+
+static cJSON *sarif_rules(void)
+{
+    cJSON *arr = cJSON_CreateArray();
+    for (int k = 0; k < GP_R_COUNT; k++) {
+        const gp_audit_rule *ru = gp_audit_rule_get(k);
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "id", ru->id);
+        cJSON_AddStringToObject(o, "name", ru->name);
+        cJSON *sd = cJSON_AddObjectToObject(o, "shortDescription");
+        cJSON_AddStringToObject(sd, "text", ru->name);
+        cJSON *fd = cJSON_AddObjectToObject(o, "fullDescription");
+        cJSON_AddStringToObject(fd, "text", ru->explanation);
+        cJSON *help = cJSON_AddObjectToObject(o, "help");
+        char txt[1024];
+        snprintf(txt, sizeof txt, "%s Fix: %s", ru->explanation, ru->fix);
+        cJSON_AddStringToObject(help, "text", txt);
+        cJSON *dc = cJSON_AddObjectToObject(o, "defaultConfiguration");
+        cJSON_AddStringToObject(dc, "level", sarif_level(ru->severity));
+        cJSON_AddItemToArray(arr, o);
+    }
+    return arr;
+}
+
+/* A repository-relative URI: the path as displayed, with URI-reserved bytes escaped. */
+static void uri_of(const char *path, char *out, size_t cap)
+{
+    size_t k = 0;
+    while (path[0] == '.' && path[1] == '/')
+        path += 2;
+    for (const unsigned char *p = (const unsigned char *)path; *p && k + 4 < cap; p++) {
+        if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+            strchr("/-._~", *p))
+            out[k++] = (char)*p;
+        else
+            k += (size_t)snprintf(out + k, cap - k, "%%%02X", *p);
+    }
+    out[k] = '\0';
+}
+
+int gp_audit_report_sarif(gp_audit_state *st, FILE *out)
+{
+    fputs("{\"$schema\":\"https://json.schemastore.org/sarif-2.1.0.json\",\"version\":\"2.1.0\","
+          "\"runs\":[{\"tool\":{\"driver\":{\"name\":\"gpuport\","
+          "\"semanticVersion\":\"" GP_VERSION_STRING "\","
+          "\"rules\":",
+          out);
+    if (put(out, sarif_rules()) != 0) return -1;
+    fputs("}},\"columnKind\":\"unicodeCodePoints\",\n\"results\":[", out);
+    if (fseek(st->spool, 0, SEEK_SET) != 0) return -1;
+    gp_spool_rec r;
+    char snip[4096], uri[2048];
+    size_t n = 0, over = 0;
+    for (size_t i = 0; i < st->nrec; i++) {
+        if (gp_spool_read(st->spool, &r, snip, sizeof snip) != 0) return -1;
+        if (r.flags & 2) continue;
+        if (n == SARIF_MAX_RESULTS) {
+            over++;
+            continue;
+        }
+        const gp_audit_rule *ru = gp_audit_rule_get(r.rule);
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "ruleId", ru->id);
+        cJSON_AddNumberToObject(o, "ruleIndex", r.rule);
+        cJSON_AddStringToObject(o, "level", sarif_level(r.severity));
+        cJSON *msg = cJSON_AddObjectToObject(o, "message");
+        char text[6000];
+        if (r.cell)
+            snprintf(text, sizeof text, "cell %u: %s: `%s`. %s Fix: %s", r.cell, ru->name, snip,
+                     ru->explanation, ru->fix);
+        else
+            snprintf(text, sizeof text, "%s: `%s`. %s Fix: %s", ru->name, snip, ru->explanation,
+                     ru->fix);
+        cJSON_AddStringToObject(msg, "text", text);
+        cJSON *locs = cJSON_AddArrayToObject(o, "locations");
+        cJSON *loc = cJSON_CreateObject();
+        cJSON *phys = cJSON_AddObjectToObject(loc, "physicalLocation");
+        cJSON *art = cJSON_AddObjectToObject(phys, "artifactLocation");
+        const char *path = st->files[r.file];
+        uri_of(path, uri, sizeof uri);
+        cJSON_AddStringToObject(art, "uri", uri);
+        if (path[0] != '/') cJSON_AddStringToObject(art, "uriBaseId", "%SRCROOT%");
+        cJSON *reg = cJSON_AddObjectToObject(phys, "region");
+        cJSON_AddNumberToObject(reg, "startLine", r.line ? r.line : 1);
+        if (r.col) cJSON_AddNumberToObject(reg, "startColumn", r.col);
+        cJSON_AddItemToArray(locs, loc);
+        cJSON *pf = cJSON_AddObjectToObject(o, "partialFingerprints");
+        cJSON_AddStringToObject(pf, "gpuportFingerprint/v1", r.fp);
+        fputs(n ? ",\n " : "\n ", out);
+        n++;
+        if (put(out, o) != 0) return -1;
+    }
+    fputs("]", out);
+    if (over) {
+        fprintf(out, ",\"properties\":{\"resultsNotListed\":%zu}", over);
+        fprintf(stderr, "gpuport audit: SARIF holds at most %d results; %zu more not listed\n",
+                SARIF_MAX_RESULTS, over);
+    }
+    fputs("}]}\n", out);
+    return ferror(out) ? -1 : 0;
+}

@@ -1,0 +1,304 @@
+/* scan_c.c — C/C++/CUDA rules over the lex_c token stream: headers looked up by name,
+ * identifiers by exact family tables (a prefix plus the character class that must follow it, as
+ * the CUDA APIs name themselves), `x::` scopes, kernel launches, and the body test of PY-EXT-003
+ * for sources named as CPU implementations. */
+#include <ctype.h>
+#include <string.h>
+#include <strings.h>
+
+#include "audit/lex_c.h"
+#include "audit/scanners.h"
+
+/* Identifier families: `prefix` then a character of class `next` (U upper, L lower, A any,
+ * E '_', upper or digit). */
+typedef struct c_family {
+    const char *prefix;
+    char next;
+    int rule;
+    size_t len; /* filled in by C_FAM */
+} c_family;
+
+#define C_FAM(p, nx, r)                                                                            \
+    {                                                                                              \
+        p, nx, r, sizeof(p) - 1                                                                    \
+    }
+
+static const c_family families[] = {
+    C_FAM("cuda", 'U', GP_R_C_RT_001),         C_FAM("CUDA_SUCCESS", 'E', GP_R_C_DRV_001),
+    C_FAM("CUDA_ERROR_", 'A', GP_R_C_DRV_001), C_FAM("cu", 'U', GP_R_C_DRV_001),
+    C_FAM("CU", 'L', GP_R_C_DRV_001),          C_FAM("CU_", 'U', GP_R_C_DRV_001),
+    C_FAM("cublas", 'E', GP_R_C_LIB_001),      C_FAM("CUBLAS_", 'A', GP_R_C_LIB_001),
+    C_FAM("cudnn", 'E', GP_R_C_LIB_002),       C_FAM("CUDNN_", 'A', GP_R_C_LIB_002),
+    C_FAM("cufft", 'E', GP_R_C_LIB_003),       C_FAM("CUFFT_", 'A', GP_R_C_LIB_003),
+    C_FAM("curand", 'E', GP_R_C_LIB_003),      C_FAM("CURAND_", 'A', GP_R_C_LIB_003),
+    C_FAM("cusparse", 'E', GP_R_C_LIB_003),    C_FAM("CUSPARSE_", 'A', GP_R_C_LIB_003),
+    C_FAM("cusolver", 'E', GP_R_C_LIB_003),    C_FAM("CUSOLVER_", 'A', GP_R_C_LIB_003),
+    C_FAM("nccl", 'U', GP_R_C_LIB_004),        C_FAM("NCCL_", 'U', GP_R_C_LIB_004),
+    C_FAM("__shfl_", 'A', GP_R_C_KERN_002),    C_FAM("getCurrentCUDA", 'A', GP_R_C_ATEN_001),
+};
+
+#define C_WORD(w, r)                                                                               \
+    {                                                                                              \
+        w, r, sizeof(w) - 1                                                                        \
+    }
+
+static const struct {
+    const char *word;
+    int rule;
+    size_t len;
+} exact[] = {
+    C_WORD("__global__", GP_R_C_KERN_001),
+    C_WORD("__device__", GP_R_C_KERN_001),
+    C_WORD("__shared__", GP_R_C_KERN_001),
+    C_WORD("__constant__", GP_R_C_KERN_001),
+    C_WORD("__managed__", GP_R_C_KERN_001),
+    C_WORD("__launch_bounds__", GP_R_C_KERN_001),
+    C_WORD("__ballot_sync", GP_R_C_KERN_002),
+    C_WORD("__activemask", GP_R_C_KERN_002),
+    C_WORD("__any_sync", GP_R_C_KERN_002),
+    C_WORD("__all_sync", GP_R_C_KERN_002),
+    C_WORD("__match_any_sync", GP_R_C_KERN_002),
+    C_WORD("__syncwarp", GP_R_C_KERN_002),
+    C_WORD("CUDAGuard", GP_R_C_ATEN_001),
+    C_WORD("OptionalCUDAGuard", GP_R_C_ATEN_001),
+    C_WORD("CUDAStreamGuard", GP_R_C_ATEN_001),
+    C_WORD("CUDAStream", GP_R_C_ATEN_001),
+    C_WORD("kCUDA", GP_R_C_ATEN_001),
+    C_WORD("cublasLtHandle_t", GP_R_C_LIB_001),
+    C_WORD("CUdeviceptr", GP_R_C_DRV_001),
+};
+
+static bool family_next_ok(char cls, const char *w, size_t k, size_t pl)
+{
+    if (cls == 'A') return true;
+    if (pl == k) return false; /* the bare word (a variable called cublas) is not the API */
+    unsigned char c = (unsigned char)w[pl];
+    if (cls == 'U') return isupper(c);
+    if (cls == 'L') return islower(c);
+    return c == '_' || isupper(c) || isdigit(c); /* 'E' */
+}
+
+static int ident_rule(const char *w, size_t k)
+{
+    /* every table entry starts with one of these: most identifiers stop here */
+    if (k < 4 || !strchr("cCnN_gk", w[0])) return -1;
+    for (size_t i = 0; i < sizeof exact / sizeof exact[0]; i++)
+        if (exact[i].len == k && memcmp(exact[i].word, w, k) == 0) return exact[i].rule;
+    for (size_t i = 0; i < sizeof families / sizeof families[0]; i++) {
+        size_t pl = families[i].len;
+        if (k >= pl && memcmp(w, families[i].prefix, pl) == 0 &&
+            family_next_ok(families[i].next, w, k, pl))
+            return families[i].rule;
+    }
+    return -1;
+}
+
+static int header_rule(const char *h, size_t n)
+{
+    char b[128];
+    if (n == 0 || n >= sizeof b) return -1;
+    memcpy(b, h, n);
+    b[n] = '\0';
+    const char *base = strrchr(b, '/');
+    base = base ? base + 1 : b;
+    if (strcmp(base, "nccl.h") == 0 || strncmp(base, "nccl_", 5) == 0) return GP_R_C_LIB_004;
+    static const char *const dirs[] = {"thrust/",         "cub/",       "cutlass/",
+                                       "cute/",           "ATen/cuda/", "c10/cuda/",
+                                       "cuda/",           "nvtx3/",     "cooperative_groups/",
+                                       "torch/csrc/cuda/"};
+    for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++)
+        if (strncmp(b, dirs[i], strlen(dirs[i])) == 0) return GP_R_C_INC_001;
+    static const char *const pre[] = {"cuda",     "cublas",
+                                      "cudnn",    "cufft",
+                                      "curand",   "cusparse",
+                                      "cusolver", "nvrtc",
+                                      "nvml",     "nvToolsExt",
+                                      "npp",      "cupti",
+                                      "nvjpeg",   "cooperative_groups",
+                                      "mma.h",    "device_launch_parameters",
+                                      "sm_",      "nvfunctional",
+                                      "crt/"};
+    for (size_t i = 0; i < sizeof pre / sizeof pre[0]; i++)
+        if (strncmp(base, pre[i], strlen(pre[i])) == 0) return GP_R_C_INC_001;
+    return -1;
+}
+
+typedef struct c_scan {
+    gp_audit_source *s;
+    gp_audit_result *r;
+    bool cuda;
+    bool cpu_named;
+    gp_c_tok prev[3]; /* the three tokens before the current one, most recent first */
+    /* PY-EXT-003: function bodies of a CPU-named source */
+    int depth;
+    int body_depth; /* depth inside the function body being read, or -1 */
+    int nfunc, nraise;
+    bool at_first_stmt;
+    gp_c_tok first_raise;
+    gp_c_tok look[2]; /* lookahead for TORCH_CHECK(false */
+} c_scan;
+
+static bool tok_eq_n(const c_scan *cs, const gp_c_tok *t, const char *w, size_t n)
+{
+    return t->len == n && memcmp(cs->s->data + t->off, w, n) == 0;
+}
+
+/* Compares a token with a string literal (its length known at compile time). */
+#define tok_eq(cs, t, w) tok_eq_n(cs, t, w, sizeof(w) - 1)
+
+static void rep(c_scan *cs, int rule, const gp_c_tok *t)
+{
+    gp_audit_add(cs->r, cs->s, rule, t->guarded, t->line, t->line_off, t->off, t->len);
+}
+
+static bool raise_head(c_scan *cs, const gp_c_tok *t, const gp_c_tok *n1, const gp_c_tok *n2)
+{
+    if (tok_eq(cs, t, "AT_ERROR") || tok_eq(cs, t, "throw") ||
+        tok_eq(cs, t, "TORCH_CHECK_NOT_IMPLEMENTED"))
+        return true;
+    if (tok_eq(cs, t, "TORCH_CHECK") || tok_eq(cs, t, "TORCH_INTERNAL_ASSERT") ||
+        tok_eq(cs, t, "AT_ASSERTM") || tok_eq(cs, t, "AT_ASSERT"))
+        return tok_eq(cs, n1, "(") && (tok_eq(cs, n2, "false") || tok_eq(cs, n2, "0"));
+    return false;
+}
+
+/* Function-body bookkeeping (PY-EXT-003), fed every token with two tokens of lookahead. */
+static void body_track(c_scan *cs, const gp_c_tok *t, const gp_c_tok *n1, const gp_c_tok *n2)
+{
+    if (t->kind == GP_C_PUNCT && tok_eq(cs, t, "{")) {
+        const gp_c_tok *p = &cs->prev[0];
+        bool fn = cs->body_depth < 0 && (tok_eq(cs, p, ")") || tok_eq(cs, p, "const") ||
+                                         tok_eq(cs, p, "override") || tok_eq(cs, p, "noexcept"));
+        cs->depth++;
+        if (fn) {
+            cs->body_depth = cs->depth;
+            cs->nfunc++;
+            cs->at_first_stmt = true;
+        }
+        return;
+    }
+    if (t->kind == GP_C_PUNCT && tok_eq(cs, t, "}")) {
+        if (cs->body_depth == cs->depth) {
+            if (cs->at_first_stmt) cs->nfunc--; /* an empty body says nothing */
+            cs->body_depth = -1;
+        }
+        if (cs->depth > 0) cs->depth--;
+        return;
+    }
+    if (cs->body_depth >= 0 && cs->at_first_stmt) {
+        cs->at_first_stmt = false;
+        if (raise_head(cs, t, n1, n2)) {
+            if (cs->nraise == 0) cs->first_raise = *t;
+            cs->nraise++;
+        }
+    }
+}
+
+static void check_tok(c_scan *cs, const gp_c_tok *t, const gp_c_tok *n1, const gp_c_tok *n2)
+{
+    const char *w = cs->s->data + t->off;
+    if (t->kind == GP_C_INCLUDE) {
+        int rule = header_rule(w, t->len);
+        if (rule >= 0) rep(cs, rule, t);
+        return;
+    }
+    if (t->kind == GP_C_PUNCT) {
+        if (t->len == 3 && memcmp(w, "<<<", 3) == 0) rep(cs, GP_R_C_KERN_001, t);
+        return;
+    }
+    if (t->kind != GP_C_IDENT) return;
+    bool scope = n1->kind == GP_C_PUNCT && tok_eq(cs, n1, "::");
+    if (scope) {
+        if (tok_eq(cs, t, "thrust") || tok_eq(cs, t, "cub") || tok_eq(cs, t, "cutlass") ||
+            tok_eq(cs, t, "cute")) {
+            rep(cs, GP_R_C_LIB_005, t);
+            return;
+        }
+        if (tok_eq(cs, t, "wmma")) {
+            rep(cs, GP_R_C_KERN_002, t);
+            return;
+        }
+        if ((tok_eq(cs, t, "at") || tok_eq(cs, t, "c10")) && tok_eq(cs, n2, "cuda")) {
+            rep(cs, GP_R_C_ATEN_001, t);
+            return;
+        }
+    }
+    /* `at::cuda::x`, `nvcuda::wmma`: the scope already reported */
+    if (cs->prev[0].kind == GP_C_PUNCT && tok_eq(cs, &cs->prev[0], "::") &&
+        (tok_eq(cs, &cs->prev[1], "at") || tok_eq(cs, &cs->prev[1], "c10") ||
+         tok_eq(cs, &cs->prev[1], "nvcuda")))
+        if (tok_eq(cs, t, "cuda") || tok_eq(cs, t, "wmma")) {
+            if (tok_eq(cs, t, "wmma")) rep(cs, GP_R_C_KERN_002, t);
+            return;
+        }
+    if (tok_eq(cs, t, "is_cuda") &&
+        (tok_eq(cs, &cs->prev[0], ".") || tok_eq(cs, &cs->prev[0], "->")) && tok_eq(cs, n1, "(")) {
+        rep(cs, GP_R_C_ATEN_001, t);
+        return;
+    }
+    if (cs->cuda && (tok_eq(cs, t, "asm") || tok_eq(cs, t, "__asm__") || tok_eq(cs, t, "__asm")) &&
+        (tok_eq(cs, n1, "(") || tok_eq(cs, n1, "volatile") || tok_eq(cs, n1, "__volatile__"))) {
+        rep(cs, GP_R_C_KERN_002, t);
+        return;
+    }
+    int rule = ident_rule(w, t->len);
+    if (rule >= 0) rep(cs, rule, t);
+}
+
+/* A CPU implementation is a source file (not a header: headers hold declarations and default
+ * bodies of virtual methods) with "cpu" in its name or in a folder named cpu/. */
+static bool path_is_cpu_named(const char *path)
+{
+    const char *dot = strrchr(path, '.');
+    if (!dot || !(strcmp(dot, ".c") == 0 || strcmp(dot, ".cc") == 0 || strcmp(dot, ".cpp") == 0 ||
+                  strcmp(dot, ".cxx") == 0))
+        return false;
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    char low[256];
+    size_t n = strlen(base) < sizeof low - 1 ? strlen(base) : sizeof low - 1;
+    for (size_t i = 0; i < n; i++)
+        low[i] = (char)tolower((unsigned char)base[i]);
+    low[n] = '\0';
+    if (strstr(low, "cpu")) return true;
+    /* a folder named cpu/ */
+    for (const char *p = path; (p = strstr(p, "cpu/")) != NULL; p++)
+        if (p == path || p[-1] == '/') return true;
+    return false;
+}
+
+void gp_audit_scan_c(gp_audit_source *s, gp_audit_result *r, bool cuda, const char *path)
+{
+    c_scan cs;
+    memset(&cs, 0, sizeof cs);
+    cs.s = s;
+    cs.r = r;
+    cs.cuda = cuda;
+    cs.cpu_named = !cuda && path && path_is_cpu_named(path);
+    cs.body_depth = -1;
+    gp_c_lexer lx;
+    gp_c_lexer_init(&lx, s, r);
+    gp_c_tok cur, n1, n2;
+    gp_c_lexer_next(&lx, &cur);
+    gp_c_lexer_next(&lx, &n1);
+    gp_c_lexer_next(&lx, &n2);
+    size_t count = 0;
+    while (cur.kind != GP_C_END) {
+        check_tok(&cs, &cur, &n1, &n2);
+        if (cs.cpu_named) body_track(&cs, &cur, &n1, &n2);
+        cs.prev[2] = cs.prev[1];
+        cs.prev[1] = cs.prev[0];
+        cs.prev[0] = cur;
+        cur = n1;
+        n1 = n2;
+        gp_c_lexer_next(&lx, &n2);
+        if ((++count & 1023) == 0) gp_audit_source_release(s, cs.prev[2].off);
+    }
+    if (cs.cpu_named && cs.nfunc > 0) {
+        if (cs.nraise == cs.nfunc)
+            gp_audit_add(r, s, GP_R_PY_EXT_003, cs.first_raise.guarded, cs.first_raise.line,
+                         cs.first_raise.line_off, cs.first_raise.off, cs.first_raise.len);
+        else
+            r->cpu_impl = true;
+    }
+}

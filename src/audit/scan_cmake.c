@@ -1,0 +1,352 @@
+/* scan_cmake.c — CMake: a tokenizer for command invocations (unquoted, quoted and bracket
+ * arguments; line and bracket comments) and the rules CMK-001/002. `if()` blocks are tracked:
+ * code under a condition on a CUDA switch (an option that is not declared ON in this file,
+ * CMAKE_CUDA_COMPILER, ...) is guarded; find_package without REQUIRED is optional. */
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "audit/scanners.h"
+
+#define CM_MAX_ARGS 256
+#define CM_MAX_IF   64
+#define CM_MAX_OPT  64
+
+typedef struct cm_arg {
+    size_t off, len;
+    uint32_t line;
+    size_t line_off;
+} cm_arg;
+
+typedef struct cm_if {
+    bool cuda, inv, guard;
+} cm_if;
+
+typedef struct cm_scan {
+    gp_audit_source *s;
+    gp_audit_result *r;
+    size_t pos;
+    uint32_t line;
+    size_t line_off;
+    cm_arg cmd;
+    cm_arg args[CM_MAX_ARGS];
+    int nargs;
+    cm_if ifs[CM_MAX_IF];
+    int nif, if_overflow;
+    char opt_on[CM_MAX_OPT][48]; /* options declared ON */
+    int nopt;
+} cm_scan;
+
+static void cm_nl(cm_scan *c, size_t at)
+{
+    c->line++;
+    c->line_off = at + 1;
+}
+
+/* "[=*[" at p: returns the number of '=' (>= 0), or -1. */
+static int bracket_open(const char *d, size_t n, size_t p)
+{
+    if (p >= n || d[p] != '[') return -1;
+    size_t q = p + 1;
+    while (q < n && d[q] == '=')
+        q++;
+    return q < n && d[q] == '[' ? (int)(q - p - 1) : -1;
+}
+
+static void skip_bracket(cm_scan *c, int eq)
+{
+    const char *d = c->s->data;
+    size_t n = c->s->size;
+    c->pos += (size_t)eq + 2;
+    while (c->pos < n) {
+        if (d[c->pos] == '\n') cm_nl(c, c->pos);
+        if (d[c->pos] == ']') {
+            size_t q = c->pos + 1;
+            while (q < n && d[q] == '=')
+                q++;
+            if (q < n && d[q] == ']' && (int)(q - c->pos - 1) == eq) {
+                c->pos = q + 1;
+                return;
+            }
+        }
+        c->pos++;
+    }
+}
+
+static void skip_comment(cm_scan *c)
+{
+    const char *d = c->s->data;
+    size_t n = c->s->size, st = c->pos;
+    int eq = bracket_open(d, n, c->pos + 1);
+    if (eq >= 0) {
+        c->pos++;
+        skip_bracket(c, eq);
+        return;
+    }
+    const char *e = memchr(d + st, '\n', n - st);
+    c->pos = e ? (size_t)(e - d) : n;
+    gp_audit_note_comment(c->r, d + st, c->pos - st, c->line, false);
+}
+
+static void skip_space(cm_scan *c)
+{
+    const char *d = c->s->data;
+    size_t n = c->s->size;
+    while (c->pos < n) {
+        char ch = d[c->pos];
+        if (ch == '\n') {
+            cm_nl(c, c->pos);
+            c->pos++;
+        } else if (ch == ' ' || ch == '\t' || ch == '\r') {
+            c->pos++;
+        } else if (ch == '#') {
+            skip_comment(c);
+        } else {
+            return;
+        }
+    }
+}
+
+static bool arg_is(const cm_scan *c, const cm_arg *a, const char *w)
+{
+    size_t n = strlen(w);
+    return a->len == n && memcmp(c->s->data + a->off, w, n) == 0;
+}
+
+static bool arg_starts(const cm_scan *c, const cm_arg *a, const char *w)
+{
+    size_t n = strlen(w);
+    return a->len >= n && memcmp(c->s->data + a->off, w, n) == 0;
+}
+
+static bool cmd_is(const cm_scan *c, const char *w)
+{
+    size_t n = strlen(w);
+    return c->cmd.len == n && strncasecmp(c->s->data + c->cmd.off, w, n) == 0;
+}
+
+static bool guarded(const cm_scan *c)
+{
+    for (int i = 0; i < c->nif; i++)
+        if (c->ifs[i].guard) return true;
+    return false;
+}
+
+static void rep(cm_scan *c, int rule, const cm_arg *a, bool g)
+{
+    gp_audit_add(c->r, c->s, rule, g || guarded(c), a->line, a->line_off, a->off, a->len);
+}
+
+static bool option_on(const cm_scan *c, const char *w, size_t n)
+{
+    for (int i = 0; i < c->nopt; i++)
+        if (strlen(c->opt_on[i]) == n && memcmp(c->opt_on[i], w, n) == 0) return true;
+    return false;
+}
+
+/* An if()/elseif() condition: does it test a CUDA switch, and is that test negated? */
+static void cond_eval(const cm_scan *c, bool *cuda, bool *inv)
+{
+    *cuda = false;
+    *inv = false;
+    bool neg = false;
+    for (int i = 0; i < c->nargs; i++) {
+        const cm_arg *a = &c->args[i];
+        const char *w = c->s->data + a->off;
+        if (arg_is(c, a, "NOT")) {
+            neg = !neg;
+            continue;
+        }
+        size_t st = 0, n = a->len;
+        if (n > 3 && w[0] == '$' && w[1] == '{' && w[n - 1] == '}') {
+            st = 2;
+            n -= 3;
+        }
+        if (gp_audit_word_is_cuda_switch(w + st, n) && !option_on(c, w + st, n)) {
+            *cuda = true;
+            *inv = neg;
+            return;
+        }
+        if (!arg_is(c, a, "(") && !arg_is(c, a, ")")) neg = false;
+    }
+}
+
+static void do_if(cm_scan *c)
+{
+    if (cmd_is(c, "if")) {
+        if (c->nif == CM_MAX_IF) {
+            c->if_overflow++;
+            return;
+        }
+        cm_if *f = &c->ifs[c->nif++];
+        cond_eval(c, &f->cuda, &f->inv);
+        f->guard = f->cuda && !f->inv;
+        return;
+    }
+    if (c->if_overflow) {
+        if (cmd_is(c, "endif")) c->if_overflow--;
+        return;
+    }
+    if (c->nif == 0) return;
+    cm_if *f = &c->ifs[c->nif - 1];
+    if (cmd_is(c, "elseif")) {
+        bool cuda, inv;
+        cond_eval(c, &cuda, &inv);
+        /* after `if(NOT USE_CUDA)`, any other branch is the CUDA one */
+        f->guard = (cuda && !inv) || (f->cuda && f->inv);
+        if (cuda) {
+            f->cuda = true;
+            f->inv = inv;
+        }
+    } else if (cmd_is(c, "else")) {
+        f->guard = f->cuda && f->inv;
+    } else if (cmd_is(c, "endif")) {
+        c->nif--;
+    }
+}
+
+static void do_command(cm_scan *c)
+{
+    if (cmd_is(c, "if") || cmd_is(c, "elseif") || cmd_is(c, "else") || cmd_is(c, "endif")) {
+        do_if(c);
+        return;
+    }
+    if ((cmd_is(c, "option") || cmd_is(c, "cmake_dependent_option")) && c->nargs >= 3) {
+        const cm_arg *def = &c->args[2];
+        if ((arg_is(c, def, "ON") || arg_is(c, def, "TRUE") || arg_is(c, def, "1")) &&
+            c->nopt < CM_MAX_OPT && c->args[0].len < sizeof c->opt_on[0]) {
+            memcpy(c->opt_on[c->nopt], c->s->data + c->args[0].off, c->args[0].len);
+            c->opt_on[c->nopt++][c->args[0].len] = '\0';
+        }
+        return;
+    }
+    if (cmd_is(c, "project")) {
+        for (int i = 1; i < c->nargs; i++)
+            if (arg_is(c, &c->args[i], "CUDA")) rep(c, GP_R_CMK_001, &c->args[i], false);
+        return;
+    }
+    if (cmd_is(c, "enable_language")) {
+        for (int i = 0; i < c->nargs; i++)
+            if (arg_is(c, &c->args[i], "CUDA")) rep(c, GP_R_CMK_001, &c->args[i], false);
+        return;
+    }
+    if (cmd_is(c, "find_package") && c->nargs >= 1 &&
+        (arg_is(c, &c->args[0], "CUDA") || arg_is(c, &c->args[0], "CUDAToolkit"))) {
+        bool required = false;
+        for (int i = 1; i < c->nargs; i++)
+            if (arg_is(c, &c->args[i], "REQUIRED")) required = true;
+        rep(c, GP_R_CMK_002, &c->args[0], !required);
+        return;
+    }
+    if (cmd_is(c, "cuda_add_library") || cmd_is(c, "cuda_add_executable") ||
+        cmd_is(c, "cuda_compile") || cmd_is(c, "cuda_add_cublas_to_target") ||
+        cmd_is(c, "cuda_select_nvcc_arch_flags")) {
+        rep(c, GP_R_CMK_002, &c->cmd, false);
+        return;
+    }
+    bool lang = false;
+    for (int i = 0; i < c->nargs; i++) {
+        const cm_arg *a = &c->args[i];
+        if (arg_starts(c, a, "CUDA::") || arg_is(c, a, "CUDA_ARCHITECTURES") ||
+            arg_is(c, a, "CMAKE_CUDA_ARCHITECTURES") || arg_is(c, a, "CUDA_SEPARABLE_COMPILATION"))
+            rep(c, GP_R_CMK_002, a, false);
+        else if (lang && arg_is(c, a, "CUDA"))
+            rep(c, GP_R_CMK_001, a, false);
+        lang = arg_is(c, a, "LANGUAGE");
+    }
+}
+
+/* One argument token at pos (unquoted, quoted or bracket). */
+static bool read_arg(cm_scan *c, cm_arg *a)
+{
+    const char *d = c->s->data;
+    size_t n = c->s->size;
+    a->line = c->line;
+    a->line_off = c->line_off;
+    int eq = bracket_open(d, n, c->pos);
+    if (eq >= 0) {
+        a->off = c->pos + (size_t)eq + 2;
+        skip_bracket(c, eq);
+        a->len = c->pos > a->off + (size_t)eq + 2 ? c->pos - a->off - (size_t)eq - 2 : 0;
+        return true;
+    }
+    if (d[c->pos] == '"') {
+        a->off = ++c->pos;
+        while (c->pos < n && d[c->pos] != '"') {
+            if (d[c->pos] == '\\')
+                c->pos++;
+            else if (d[c->pos] == '\n')
+                cm_nl(c, c->pos);
+            c->pos++;
+        }
+        if (c->pos > n) c->pos = n;
+        a->len = c->pos - a->off;
+        if (c->pos < n) c->pos++;
+        return true;
+    }
+    a->off = c->pos;
+    while (c->pos < n) {
+        char ch = d[c->pos];
+        if (ch == ' ' || ch == '\t' || ch == '\r' || ch == '\n' || ch == '(' || ch == ')' ||
+            ch == '#' || ch == '"')
+            break;
+        if (ch == '\\' && c->pos + 1 < n) c->pos++;
+        c->pos++;
+    }
+    if (c->pos > n) c->pos = n;
+    a->len = c->pos - a->off;
+    return a->len > 0;
+}
+
+void gp_audit_scan_cmake(gp_audit_source *s, gp_audit_result *r)
+{
+    cm_scan *c = calloc(1, sizeof *c);
+    if (!c) return;
+    c->s = s;
+    c->r = r;
+    c->line = 1;
+    const char *d = s->data;
+    size_t n = s->size;
+    while (c->pos < n) {
+        skip_space(c);
+        if (c->pos >= n) break;
+        /* command name */
+        c->cmd.off = c->pos;
+        c->cmd.line = c->line;
+        c->cmd.line_off = c->line_off;
+        while (c->pos < n && ((d[c->pos] >= '0' && d[c->pos] <= '9') || d[c->pos] == '_' ||
+                              ((d[c->pos] | 0x20) >= 'a' && (d[c->pos] | 0x20) <= 'z')))
+            c->pos++;
+        c->cmd.len = c->pos - c->cmd.off;
+        skip_space(c);
+        if (c->cmd.len == 0 || c->pos >= n || d[c->pos] != '(') {
+            if (c->cmd.len == 0) c->pos++; /* stray character: move on */
+            continue;
+        }
+        c->pos++;
+        c->nargs = 0;
+        int depth = 1;
+        while (c->pos < n && depth > 0) {
+            skip_space(c);
+            if (c->pos >= n) break;
+            char ch = d[c->pos];
+            cm_arg a;
+            if (ch == '(' || ch == ')') {
+                depth += ch == '(' ? 1 : -1;
+                a.off = c->pos;
+                a.len = 1;
+                a.line = c->line;
+                a.line_off = c->line_off;
+                c->pos++;
+                if (depth == 0) break;
+            } else if (!read_arg(c, &a)) {
+                c->pos++;
+                continue;
+            }
+            if (c->nargs < CM_MAX_ARGS) c->args[c->nargs++] = a;
+        }
+        do_command(c);
+        gp_audit_source_release(s, c->cmd.off);
+    }
+    free(c);
+}

@@ -1,0 +1,796 @@
+/* scan_python.c — Python rules over the token stream of lex_python: one logical line at a time,
+ * with a block stack (indentation) that knows which code sits under a CUDA guard, in a try whose
+ * except catches ImportError, in a def, or under the `__main__` guard. Names are resolved through
+ * the file's import aliases and looked up exactly. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "audit/lex_python.h"
+#include "audit/scanners.h"
+
+#define PY_MAX_TOKS   1024
+#define PY_MAX_BLOCKS 64
+#define PY_MAX_ALIAS  48
+#define PY_MAX_PEND   16
+#define PY_NAME_MAX   128
+
+enum { BK_OTHER, BK_GUARD, BK_TRY, BK_EXCEPT, BK_DEF, BK_MAIN };
+
+typedef struct py_block {
+    int indent;
+    int kind;
+    size_t try_first; /* first finding inside the try body */
+} py_block;
+
+typedef struct py_alias {
+    size_t len;
+    char name[40];
+    char target[PY_NAME_MAX];
+} py_alias;
+
+typedef struct py_pending {
+    uint32_t line;
+    size_t line_off, off, len;
+} py_pending;
+
+typedef struct py_paren {
+    char callee[PY_NAME_MAX]; /* resolved dotted name before '(' ("" for other brackets) */
+    const char *last;         /* its last component */
+    size_t tok;               /* index of the callee's first token */
+    bool call;
+    bool nw_pos; /* DataLoader: num_workers > 0 */
+    bool lambda; /* DataLoader: a lambda among the arguments */
+} py_paren;
+
+typedef struct py_scan {
+    gp_audit_source *s;
+    gp_audit_result *r;
+    bool setup_py;
+    gp_py_tok t[PY_MAX_TOKS];
+    size_t nt;
+    py_block b[PY_MAX_BLOCKS];
+    int nb;
+    py_alias al[PY_MAX_ALIAS];
+    int nal;
+    py_paren par[32];
+    int npar;
+    bool line_guarded;
+    bool continued; /* the buffered tokens continue an overlong logical line */
+    bool mentions_mps;
+    py_pending dev004[PY_MAX_PEND];
+    int ndev004;
+    py_pending dl[PY_MAX_PEND];
+    int ndl;
+} py_scan;
+
+static const char *tx(py_scan *ps, size_t i)
+{
+    return ps->s->data + ps->t[i].off;
+}
+
+static bool tok_is(py_scan *ps, size_t i, gp_py_kind k, const char *w, size_t n)
+{
+    if (i >= ps->nt || ps->t[i].kind != k || ps->t[i].len != n) return false;
+    return memcmp(tx(ps, i), w, n) == 0;
+}
+
+/* Token tests against string literals (lengths known at compile time). */
+#define is_op(ps, i, w)   tok_is(ps, i, GP_PY_OP, w, sizeof(w) - 1)
+#define is_name(ps, i, w) tok_is(ps, i, GP_PY_NAME, w, sizeof(w) - 1)
+#define body_is(ps, i, w) body_is_n(ps, i, w, sizeof(w) - 1)
+
+static bool body_is_n(py_scan *ps, size_t i, const char *w, size_t n)
+{
+    const gp_py_tok *t = &ps->t[i];
+    return t->kind == GP_PY_STRING && !t->fstring && t->blen == n &&
+           memcmp(ps->s->data + t->body, w, n) == 0;
+}
+
+static void report(py_scan *ps, int rule, size_t i, bool guarded)
+{
+    const gp_py_tok *t = &ps->t[i];
+    gp_audit_add(ps->r, ps->s, rule, guarded, t->line, t->line_off, t->off, t->len);
+}
+
+static bool any_block(py_scan *ps, int kind)
+{
+    for (int i = 0; i < ps->nb; i++)
+        if (ps->b[i].kind == kind) return true;
+    return false;
+}
+
+/* ---- names ---------------------------------------------------------------------------- */
+
+/* Reads NAME ('.' NAME)* from token i into buf (resolving an import alias on the first part
+ * unless the chain hangs off an expression). Returns the index of the last NAME. */
+static size_t read_chain(py_scan *ps, size_t i, bool has_base, char *buf, size_t cap, int *ncomp,
+                         const char **last)
+{
+    size_t j = i, len = 0;
+    *ncomp = 0;
+    buf[0] = '\0';
+    for (;;) {
+        const char *w = tx(ps, j);
+        size_t n = ps->t[j].len;
+        const char *piece = w;
+        size_t pn = n;
+        if (*ncomp == 0 && !has_base) {
+            for (int a = 0; a < ps->nal; a++)
+                if (ps->al[a].len == n && memcmp(ps->al[a].name, w, n) == 0) {
+                    piece = ps->al[a].target;
+                    pn = strlen(piece);
+                    break;
+                }
+        }
+        if (len + pn + 2 < cap) {
+            if (len) buf[len++] = '.';
+            *last = buf + len;
+            memcpy(buf + len, piece, pn);
+            len += pn;
+            buf[len] = '\0';
+        }
+        (*ncomp)++;
+        if (j + 2 < ps->nt && is_op(ps, j + 1, ".") && ps->t[j + 2].kind == GP_PY_NAME)
+            j += 2;
+        else
+            break;
+    }
+    const char *l = strrchr(buf, '.');
+    *last = l ? l + 1 : buf;
+    return j;
+}
+
+static bool starts(const char *s, const char *p)
+{
+    return strncmp(s, p, strlen(p)) == 0;
+}
+
+static bool word_is_switch(const char *w, size_t n)
+{
+    if (gp_audit_word_is_cuda_switch(w, n)) return true;
+    static const char *const parts[] = {"FLASH", "XFORMERS", "APEX", "AVAILABLE", "HAS", "HAVE"};
+    size_t i = 0;
+    while (i < n) {
+        while (i < n && w[i] == '_')
+            i++;
+        size_t st = i;
+        while (i < n && w[i] != '_')
+            i++;
+        for (size_t k = 0; k < sizeof parts / sizeof parts[0]; k++) {
+            size_t pl = strlen(parts[k]);
+            if (i - st != pl) continue;
+            size_t m = 0;
+            while (m < pl && toupper((unsigned char)w[st + m]) == parts[k][m])
+                m++;
+            if (m == pl) return true;
+        }
+    }
+    return false;
+}
+
+static bool is_device_string(py_scan *ps, size_t i)
+{
+    const gp_py_tok *t = &ps->t[i];
+    if (t->kind != GP_PY_STRING || t->fstring) return false;
+    const char *b = ps->s->data + t->body;
+    if (t->blen == 4 && memcmp(b, "cuda", 4) == 0) return true;
+    if (t->blen > 5 && memcmp(b, "cuda:", 5) == 0) {
+        for (size_t k = 5; k < t->blen; k++)
+            if (!isdigit((unsigned char)b[k])) return false;
+        return true;
+    }
+    return false;
+}
+
+/* Does the logical line test for CUDA (or a switch)? Looks at names and string comparisons. */
+static bool line_has_guard_signal(py_scan *ps)
+{
+    for (size_t i = 0; i < ps->nt; i++) {
+        const gp_py_tok *t = &ps->t[i];
+        if (t->kind == GP_PY_STRING) {
+            bool dev = is_device_string(ps, i) || body_is(ps, i, "nccl") || body_is(ps, i, "mps");
+            bool cmp = (i > 0 && (is_op(ps, i - 1, "==") || is_op(ps, i - 1, "!=") ||
+                                  is_name(ps, i + 1, "in"))) ||
+                       is_op(ps, i + 1, "==") || is_op(ps, i + 1, "!=");
+            if (dev && cmp) return true;
+            continue;
+        }
+        if (t->kind != GP_PY_NAME) continue;
+        bool has_base = i > 0 && is_op(ps, i - 1, ".");
+        if (has_base) continue;
+        char buf[PY_NAME_MAX];
+        int nc;
+        const char *last;
+        size_t j = read_chain(ps, i, false, buf, sizeof buf, &nc, &last);
+        if (strcmp(last, "is_available") == 0 || strcmp(last, "is_cuda") == 0 ||
+            strcmp(last, "is_initialized") == 0 || strcmp(last, "device_count") == 0 ||
+            strcmp(last, "is_nccl_available") == 0 || strcmp(last, "is_built") == 0 ||
+            starts(buf, "torch.cuda.is_") || strcmp(buf, "torch.version.cuda") == 0 ||
+            starts(buf, "os.environ") || starts(buf, "os.getenv") || strcmp(buf, "getenv") == 0)
+            return true;
+        /* any part of the chain that names a switch: use_cuda, args.cuda, HAS_FLASH_ATTN */
+        for (size_t k = i; k <= j; k += 2)
+            if (word_is_switch(tx(ps, k), ps->t[k].len)) return true;
+        i = j;
+    }
+    return false;
+}
+
+/* ---- rules on names ------------------------------------------------------------------- */
+
+static const char *const cuda_only_modules[] = {
+    "flash_attn", "xformers", "apex", "causal_conv1d", "mamba_ssm", "tinycudann",
+    "nvdiffrast", "pycuda",   "cupy", "cupyx",         "tensorrt",  "spconv"};
+
+static bool module_is_cuda_only(const char *m)
+{
+    size_t top = strcspn(m, ".");
+    for (size_t k = 0; k < sizeof cuda_only_modules / sizeof cuda_only_modules[0]; k++)
+        if (strlen(cuda_only_modules[k]) == top && memcmp(cuda_only_modules[k], m, top) == 0)
+            return true;
+    return strcmp(m, "numba.cuda") == 0 || starts(m, "numba.cuda.");
+}
+
+/* Rules keyed on a resolved dotted name. Returns true when one fired. */
+static bool match_name(py_scan *ps, const char *c, int ncomp, const char *last, bool has_base,
+                       size_t first, size_t lasti, bool guarded)
+{
+    bool is_call = is_op(ps, lasti + 1, "(");
+    if (!has_base && c[0] == 't' && (starts(c, "torch.") || starts(c, "triton."))) {
+        if (starts(c, "torch.cuda.")) {
+            const char *rest = c + 11;
+            if (starts(rest, "amp")) {
+                report(ps, GP_R_PY_AMP_001, first, guarded);
+                return true;
+            }
+            if (strcmp(rest, "graph") == 0 || starts(rest, "graphs") ||
+                strcmp(rest, "CUDAGraph") == 0 || strcmp(rest, "make_graphed_callables") == 0) {
+                report(ps, GP_R_PY_DEV_005, first, guarded);
+                return true;
+            }
+            static const char *const queries[] = {"is_available",          "is_initialized",
+                                                  "device_count",          "is_bf16_supported",
+                                                  "get_device_capability", "get_arch_list"};
+            for (size_t k = 0; k < sizeof queries / sizeof queries[0]; k++)
+                if (strcmp(rest, queries[k]) == 0) return false;
+            report(ps, GP_R_PY_DEV_003, first, guarded);
+            return true;
+        }
+        if (starts(c, "torch.backends.cudnn.") || starts(c, "torch.backends.cuda.")) {
+            report(ps, GP_R_PY_CUDNN_001, first, guarded);
+            return true;
+        }
+        if (strcmp(c, "torch.float64") == 0 || strcmp(c, "torch.double") == 0) {
+            report(ps, GP_R_PY_DTYPE_001, first, guarded);
+            return true;
+        }
+        if (strcmp(c, "torch.compile") == 0 || starts(c, "torch._inductor")) {
+            report(ps, GP_R_PY_COMPILE_001, first, guarded);
+            return true;
+        }
+        if (starts(c, "torch.distributed.") && strstr(c, "Backend.NCCL")) {
+            report(ps, GP_R_PY_DIST_001, first, guarded);
+            return true;
+        }
+        if (strcmp(c, "triton.jit") == 0 || strcmp(c, "triton.autotune") == 0 ||
+            strcmp(c, "triton.heuristics") == 0) {
+            report(ps, GP_R_PY_TRITON_001, first, guarded);
+            return true;
+        }
+    }
+    if (strcmp(last, "CUDAGraph") == 0) {
+        report(ps, GP_R_PY_DEV_005, lasti, guarded);
+        return true;
+    }
+    if (strcmp(last, "CUDAExtension") == 0 || (ps->setup_py && strcmp(last, "CUDA_HOME") == 0)) {
+        report(ps, GP_R_PY_EXT_001, lasti, guarded);
+        return true;
+    }
+    bool attr = has_base || ncomp > 1;
+    if (attr && is_call && strcmp(last, "cuda") == 0 && !starts(c, "numba.")) {
+        report(ps, GP_R_PY_DEV_001, lasti, guarded);
+        return true;
+    }
+    if (attr && is_call && strcmp(last, "double") == 0 && is_op(ps, lasti + 2, ")") &&
+        !starts(c, "np.") && !starts(c, "numpy.") && !starts(c, "math.")) {
+        report(ps, GP_R_PY_DTYPE_001, lasti, guarded);
+        return true;
+    }
+    if (attr && is_call && strcmp(last, "pin_memory") == 0) {
+        report(ps, GP_R_PY_MEM_001, lasti, guarded);
+        return true;
+    }
+    return false;
+}
+
+/* ---- imports ---------------------------------------------------------------------------- */
+
+static void add_alias(py_scan *ps, const char *name, size_t n, const char *target)
+{
+    if (n == 0 || n >= sizeof ps->al[0].name) return;
+    int slot = -1;
+    for (int a = 0; a < ps->nal; a++)
+        if (ps->al[a].len == n && memcmp(ps->al[a].name, name, n) == 0) slot = a;
+    if (slot < 0) {
+        if (ps->nal == PY_MAX_ALIAS) return;
+        slot = ps->nal++;
+    }
+    memcpy(ps->al[slot].name, name, n);
+    ps->al[slot].name[n] = '\0';
+    ps->al[slot].len = n;
+    snprintf(ps->al[slot].target, sizeof ps->al[slot].target, "%s", target);
+}
+
+static bool check_module(py_scan *ps, const char *m, size_t tok, bool guarded)
+{
+    if (module_is_cuda_only(m)) {
+        report(ps, GP_R_PY_IMP_001, tok, guarded);
+        return true;
+    }
+    if (strcmp(m, "triton") == 0 || starts(m, "triton.")) {
+        report(ps, GP_R_PY_TRITON_001, tok, guarded);
+        return true;
+    }
+    return false;
+}
+
+/* Reads a dotted module name without alias resolution. */
+static size_t read_module(py_scan *ps, size_t i, char *buf, size_t cap)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    while (i < ps->nt && ps->t[i].kind == GP_PY_NAME) {
+        size_t n = ps->t[i].len;
+        if (len + n + 2 < cap) {
+            if (len) buf[len++] = '.';
+            memcpy(buf + len, tx(ps, i), n);
+            len += n;
+            buf[len] = '\0';
+        }
+        if (is_op(ps, i + 1, ".") && i + 2 < ps->nt && ps->t[i + 2].kind == GP_PY_NAME)
+            i += 2;
+        else
+            return i + 1;
+    }
+    return i;
+}
+
+static void scan_import(py_scan *ps, size_t i0, bool guarded)
+{
+    char m[PY_NAME_MAX], full[PY_NAME_MAX * 2];
+    if (is_name(ps, i0, "import")) {
+        size_t i = i0 + 1;
+        while (i < ps->nt && ps->t[i].kind == GP_PY_NAME) {
+            size_t st = i;
+            i = read_module(ps, i, m, sizeof m);
+            if (!check_module(ps, m, st, guarded)) {
+                int nc;
+                const char *last;
+                char buf[PY_NAME_MAX];
+                size_t lj = read_chain(ps, st, true, buf, sizeof buf, &nc, &last);
+                match_name(ps, m, nc, last, false, st, lj, guarded);
+            }
+            if (is_name(ps, i, "as") && i + 1 < ps->nt && ps->t[i + 1].kind == GP_PY_NAME) {
+                add_alias(ps, tx(ps, i + 1), ps->t[i + 1].len, m);
+                i += 2;
+            }
+            if (is_op(ps, i, ","))
+                i++;
+            else
+                break;
+        }
+        return;
+    }
+    /* from M import a [as b], ... */
+    size_t i = i0 + 1;
+    if (is_op(ps, i, ".")) return; /* relative: the project's own modules */
+    size_t mt = i;
+    i = read_module(ps, i, m, sizeof m);
+    if (!is_name(ps, i, "import")) return;
+    i++;
+    bool fired = check_module(ps, m, mt, guarded);
+    if (!fired) {
+        int nc;
+        const char *last;
+        char buf[PY_NAME_MAX];
+        size_t lj = read_chain(ps, mt, true, buf, sizeof buf, &nc, &last);
+        fired = match_name(ps, m, nc, last, false, mt, lj, guarded);
+    }
+    for (; i < ps->nt; i++) {
+        if (ps->t[i].kind != GP_PY_NAME) continue;
+        if (is_name(ps, i, "as")) continue;
+        snprintf(full, sizeof full, "%s.%.*s", m, (int)ps->t[i].len, tx(ps, i));
+        size_t nt = i;
+        if (is_name(ps, i + 1, "as") && i + 2 < ps->nt && ps->t[i + 2].kind == GP_PY_NAME) {
+            add_alias(ps, tx(ps, i + 2), ps->t[i + 2].len, full);
+            i += 2;
+        } else {
+            add_alias(ps, tx(ps, i), ps->t[i].len, full);
+        }
+        if (fired) continue;
+        if (module_is_cuda_only(full)) {
+            report(ps, GP_R_PY_IMP_001, nt, guarded);
+            continue;
+        }
+        const char *last = strrchr(full, '.') + 1;
+        match_name(ps, full, 3, last, false, nt, nt, guarded);
+    }
+}
+
+/* ---- strings and keyword arguments ------------------------------------------------------ */
+
+static py_paren *top_call(py_scan *ps)
+{
+    for (int k = ps->npar - 1; k >= 0; k--)
+        if (ps->par[k].call) return &ps->par[k];
+    return NULL;
+}
+
+static bool last_is(const py_paren *p, const char *w)
+{
+    return p && p->last && p->last[0] == w[0] && strcmp(p->last, w) == 0;
+}
+
+static bool has_mps(const char *b, size_t n)
+{
+    for (size_t k = 0; k + 3 <= n; k++)
+        if (b[k] == 'm' && b[k + 1] == 'p' && b[k + 2] == 's') return true;
+    return false;
+}
+
+static void scan_string_tok(py_scan *ps, size_t i, bool guarded)
+{
+    const gp_py_tok *t = &ps->t[i];
+    const char *b = ps->s->data + t->body;
+    size_t n = t->blen;
+    if (n < 64 && has_mps(b, n)) ps->mentions_mps = true;
+    if (t->fstring) return;
+    py_paren *call = ps->npar > 0 && ps->par[ps->npar - 1].call ? &ps->par[ps->npar - 1] : NULL;
+    bool kw = i >= 2 && is_op(ps, i - 1, "=") && ps->t[i - 2].kind == GP_PY_NAME;
+    bool positional = i >= 1 && (is_op(ps, i - 1, "(") || is_op(ps, i - 1, ","));
+    if (is_device_string(ps, i)) {
+        bool pos = false;
+        if (kw) {
+            char name[64];
+            size_t k = ps->t[i - 2].len < 63 ? ps->t[i - 2].len : 63;
+            for (size_t c = 0; c < k; c++)
+                name[c] = (char)tolower((unsigned char)tx(ps, i - 2)[c]);
+            name[k] = '\0';
+            pos = strstr(name, "device") || strcmp(name, "map_location") == 0;
+        } else if (positional && call) {
+            pos = last_is(call, "to") || last_is(call, "device");
+        }
+        if (pos) report(ps, GP_R_PY_DEV_002, i, guarded);
+        return;
+    }
+    if (n == 4 && memcmp(b, "nccl", 4) == 0) {
+        bool hit = kw && ps->t[i - 2].len == 7 && memcmp(tx(ps, i - 2), "backend", 7) == 0;
+        if (!hit && positional && call)
+            hit = last_is(call, "init_process_group") || last_is(call, "new_group");
+        if (hit) report(ps, GP_R_PY_DIST_001, i, guarded);
+        return;
+    }
+    if (n > 5 && memcmp(b, "NCCL_", 5) == 0) {
+        bool env = true;
+        for (size_t k = 0; k < n; k++)
+            if (!(isupper((unsigned char)b[k]) || isdigit((unsigned char)b[k]) || b[k] == '_'))
+                env = false;
+        if (env) report(ps, GP_R_PY_DIST_002, i, guarded);
+        return;
+    }
+    if (ps->setup_py && ((n == 20 && memcmp(b, "TORCH_CUDA_ARCH_LIST", 20) == 0) ||
+                         (n == 9 && memcmp(b, "CUDA_HOME", 9) == 0))) {
+        report(ps, GP_R_PY_EXT_001, i, guarded);
+        return;
+    }
+    bool cu =
+        (n > 3 && memcmp(b + n - 3, ".cu", 3) == 0) || (n > 4 && memcmp(b + n - 4, ".cuh", 4) == 0);
+    if (cu) {
+        py_paren *c = top_call(ps);
+        if (c &&
+            (strcmp(c->callee, "torch.utils.cpp_extension.load") == 0 || last_is(c, "load_inline")))
+            report(ps, GP_R_PY_EXT_002, i, guarded);
+        else if (ps->setup_py)
+            report(ps, GP_R_PY_EXT_001, i, guarded);
+        return;
+    }
+    if (ps->setup_py && n > 0 && n < 200)
+        gp_audit_check_requirement(ps->s, ps->r, t->line, t->line_off, t->body, n);
+}
+
+static void scan_kwarg(py_scan *ps, size_t i, bool guarded)
+{
+    py_paren *call = ps->npar > 0 && ps->par[ps->npar - 1].call ? &ps->par[ps->npar - 1] : NULL;
+    const char *w = tx(ps, i);
+    size_t n = ps->t[i].len;
+    if (n == 10 && memcmp(w, "pin_memory", 10) == 0 && is_name(ps, i + 2, "True")) {
+        report(ps, GP_R_PY_MEM_001, i, guarded);
+        return;
+    }
+    if (!call) return;
+    if ((n == 10 && memcmp(w, "device_ids", 10) == 0) ||
+        (n == 9 && memcmp(w, "device_id", 9) == 0)) {
+        if (last_is(call, "DistributedDataParallel") || last_is(call, "DDP") ||
+            last_is(call, "FullyShardedDataParallel") || last_is(call, "FSDP"))
+            report(ps, GP_R_PY_DIST_002, i, guarded);
+        return;
+    }
+    if (n == 12 && memcmp(w, "cuda_sources", 12) == 0 && last_is(call, "load_inline")) {
+        report(ps, GP_R_PY_EXT_002, i, guarded);
+        return;
+    }
+    if (n == 11 && memcmp(w, "num_workers", 11) == 0 && last_is(call, "DataLoader")) {
+        bool zero = i + 2 < ps->nt && ps->t[i + 2].kind == GP_PY_NUMBER && ps->t[i + 2].len == 1 &&
+                    tx(ps, i + 2)[0] == '0';
+        if (!zero) call->nw_pos = true;
+    }
+}
+
+static void pend(py_pending *arr, int *n, const gp_py_tok *t)
+{
+    if (*n == PY_MAX_PEND) return;
+    arr[*n].line = t->line;
+    arr[*n].line_off = t->line_off;
+    arr[*n].off = t->off;
+    arr[*n].len = t->len;
+    (*n)++;
+}
+
+static void close_paren(py_scan *ps, bool guarded)
+{
+    py_paren *p = &ps->par[--ps->npar];
+    if (!p->call || !last_is(p, "DataLoader") || !p->nw_pos) return;
+    if (p->lambda)
+        report(ps, GP_R_PY_DL_001, p->tok, guarded);
+    else if (!any_block(ps, BK_DEF))
+        pend(ps->dl, &ps->ndl, &ps->t[p->tok]);
+}
+
+/* ---- one logical line --------------------------------------------------------------------- */
+
+typedef struct py_word {
+    const char *w;
+    size_t n;
+} py_word;
+
+#define PY_WORD(s)                                                                                 \
+    {                                                                                              \
+        s, sizeof(s) - 1                                                                           \
+    }
+
+static bool tok_in(py_scan *ps, size_t i, const py_word *words, size_t n)
+{
+    size_t len = ps->t[i].len;
+    for (size_t k = 0; k < n; k++)
+        if (len == words[k].n && memcmp(tx(ps, i), words[k].w, len) == 0) return true;
+    return false;
+}
+
+static bool is_alias(py_scan *ps, size_t i)
+{
+    for (int a = 0; a < ps->nal; a++)
+        if (ps->al[a].len == ps->t[i].len && memcmp(ps->al[a].name, tx(ps, i), ps->al[a].len) == 0)
+            return true;
+    return false;
+}
+
+/* Can the chain NAME(.NAME)* at [i, j] match a rule? Saves building most names. */
+static bool chain_interesting(py_scan *ps, size_t i, size_t j, bool has_base)
+{
+    static const py_word lasts[] = {PY_WORD("cuda"),          PY_WORD("double"),
+                                    PY_WORD("pin_memory"),    PY_WORD("CUDAGraph"),
+                                    PY_WORD("CUDAExtension"), PY_WORD("CUDA_HOME")};
+    if (tok_in(ps, j, lasts, sizeof lasts / sizeof lasts[0])) return true;
+    if (has_base) return false;
+    return is_name(ps, i, "torch") || is_name(ps, i, "triton") || is_alias(ps, i);
+}
+
+/* Is the callee whose last NAME is token i one whose arguments some rule looks at? */
+static bool callee_interesting(py_scan *ps, size_t i)
+{
+    static const py_word names[] = {
+        PY_WORD("to"),          PY_WORD("device"),    PY_WORD("init_process_group"),
+        PY_WORD("new_group"),   PY_WORD("DDP"),       PY_WORD("DistributedDataParallel"),
+        PY_WORD("FSDP"),        PY_WORD("load"),      PY_WORD("FullyShardedDataParallel"),
+        PY_WORD("load_inline"), PY_WORD("DataLoader")};
+    return tok_in(ps, i, names, sizeof names / sizeof names[0]);
+}
+
+static void scan_tokens(py_scan *ps, size_t from, bool guarded)
+{
+    size_t chain_start = (size_t)-1;
+    for (size_t i = from; i < ps->nt; i++) {
+        const gp_py_tok *t = &ps->t[i];
+        if (t->kind == GP_PY_STRING) {
+            scan_string_tok(ps, i, guarded);
+            continue;
+        }
+        if (t->kind == GP_PY_OP) {
+            char c = tx(ps, i)[0];
+            if (t->len == 1 && (c == '(' || c == '[' || c == '{')) {
+                if (ps->npar == (int)(sizeof ps->par / sizeof ps->par[0])) continue;
+                py_paren *p = &ps->par[ps->npar++];
+                memset(p, 0, sizeof *p);
+                if (c == '(' && i > 0 && ps->t[i - 1].kind == GP_PY_NAME &&
+                    chain_start != (size_t)-1) {
+                    p->call = true;
+                    p->tok = chain_start;
+                    p->last = "";
+                    if (callee_interesting(ps, i - 1)) {
+                        int nc;
+                        const char *last;
+                        bool hb = chain_start > 0 && is_op(ps, chain_start - 1, ".");
+                        read_chain(ps, chain_start, hb, p->callee, sizeof p->callee, &nc, &last);
+                        p->last = strrchr(p->callee, '.') ? strrchr(p->callee, '.') + 1 : p->callee;
+                    }
+                }
+            } else if (t->len == 1 && (c == ')' || c == ']' || c == '}')) {
+                if (ps->npar > 0) close_paren(ps, guarded);
+            }
+            continue;
+        }
+        if (t->kind != GP_PY_NAME) continue;
+        if (t->len == 3 && memcmp(tx(ps, i), "mps", 3) == 0) ps->mentions_mps = true;
+        if (is_name(ps, i, "lambda")) {
+            for (int k = 0; k < ps->npar; k++)
+                if (last_is(&ps->par[k], "DataLoader")) ps->par[k].lambda = true;
+            continue;
+        }
+        if (is_op(ps, i + 1, "=") && ps->npar > 0) {
+            scan_kwarg(ps, i, guarded);
+            continue;
+        }
+        bool has_base = i > 0 && is_op(ps, i - 1, ".");
+        size_t j = i;
+        while (j + 2 < ps->nt && is_op(ps, j + 1, ".") && ps->t[j + 2].kind == GP_PY_NAME)
+            j += 2;
+        chain_start = i;
+        if (chain_interesting(ps, i, j, has_base)) {
+            char buf[PY_NAME_MAX];
+            int nc;
+            const char *last;
+            read_chain(ps, i, has_base, buf, sizeof buf, &nc, &last);
+            match_name(ps, buf, nc, last, has_base, i, j, guarded);
+        }
+        i = j;
+    }
+}
+
+static bool catches_import_error(py_scan *ps)
+{
+    if (ps->nt <= 2) return true; /* bare except: */
+    for (size_t i = 1; i < ps->nt; i++)
+        if (is_name(ps, i, "ImportError") || is_name(ps, i, "ModuleNotFoundError") ||
+            is_name(ps, i, "Exception") || is_name(ps, i, "BaseException") ||
+            is_name(ps, i, "OSError"))
+            return true;
+    return false;
+}
+
+static void scan_line(py_scan *ps)
+{
+    if (ps->nt == 0) return;
+    if (ps->continued) { /* the rest of an overlong line: same guard as its start */
+        scan_tokens(ps, 0, ps->line_guarded);
+        return;
+    }
+    ps->npar = 0;
+    int indent = ps->t[0].indent;
+    py_block prev = {-1, BK_OTHER, 0};
+    while (ps->nb > 0 && ps->b[ps->nb - 1].indent >= indent) {
+        py_block *b = &ps->b[--ps->nb];
+        if (b->indent == indent) prev = *b;
+    }
+    bool kw_if = is_name(ps, 0, "if"), kw_elif = is_name(ps, 0, "elif"),
+         kw_else = is_name(ps, 0, "else"), kw_except = is_name(ps, 0, "except");
+    size_t try_first = 0;
+    if (kw_except && (prev.kind == BK_TRY || prev.kind == BK_EXCEPT)) {
+        try_first = prev.try_first;
+        if (catches_import_error(ps) && prev.kind == BK_TRY)
+            for (size_t k = prev.try_first; k < ps->r->nf; k++)
+                gp_audit_guard_finding(ps->r, k);
+    }
+    bool line_guard = false;
+    if ((kw_if || kw_elif || is_name(ps, 0, "while") || is_name(ps, 0, "assert")) &&
+        line_has_guard_signal(ps))
+        line_guard = true;
+    if ((kw_elif || kw_else) && prev.kind == BK_GUARD) line_guard = true;
+    if (!line_guard && !kw_if) { /* a conditional expression: x if torch.cuda... else y */
+        bool has_if = false, has_else = false;
+        for (size_t i = 1; i < ps->nt; i++) {
+            if (is_name(ps, i, "if")) has_if = true;
+            if (is_name(ps, i, "else")) has_else = true;
+        }
+        if (has_if && has_else && line_has_guard_signal(ps)) line_guard = true;
+    }
+    bool main_guard = false;
+    if (kw_if && ps->nt >= 4) {
+        for (size_t i = 1; i < ps->nt; i++)
+            if (body_is(ps, i, "__main__")) main_guard = true;
+        if (main_guard) ps->r->has_main_guard = true;
+    }
+    bool guarded = line_guard || any_block(ps, BK_GUARD);
+    ps->line_guarded = guarded;
+    if (is_name(ps, 0, "import") || is_name(ps, 0, "from"))
+        scan_import(ps, 0, guarded);
+    else
+        scan_tokens(ps, 0, guarded);
+
+    /* cuda-or-cpu choice without an mps branch: decided at the end of the file */
+    bool cuda_s = false, cpu_s = false;
+    for (size_t i = 0; i < ps->nt; i++) {
+        if (is_device_string(ps, i)) cuda_s = true;
+        if (body_is(ps, i, "cpu")) cpu_s = true;
+    }
+    if (cuda_s && cpu_s && line_guard) pend(ps->dev004, &ps->ndev004, &ps->t[0]);
+
+    if (is_op(ps, ps->nt - 1, ":") && ps->nb < PY_MAX_BLOCKS) {
+        py_block nb = {indent, BK_OTHER, 0};
+        if (is_name(ps, 0, "try")) {
+            nb.kind = BK_TRY;
+            nb.try_first = ps->r->nf;
+        } else if (kw_except) {
+            nb.kind = BK_EXCEPT;
+            nb.try_first = try_first;
+        } else if (main_guard) {
+            nb.kind = BK_MAIN;
+        } else if (line_guard && (kw_if || kw_elif || kw_else || is_name(ps, 0, "while"))) {
+            nb.kind = BK_GUARD;
+        } else if (is_name(ps, 0, "def") || is_name(ps, 0, "class") ||
+                   (is_name(ps, 0, "async") && is_name(ps, 1, "def"))) {
+            nb.kind = BK_DEF;
+        }
+        ps->b[ps->nb++] = nb;
+    }
+}
+
+static void finish(py_scan *ps)
+{
+    if (!ps->mentions_mps)
+        for (int k = 0; k < ps->ndev004; k++)
+            gp_audit_add(ps->r, ps->s, GP_R_PY_DEV_004, false, ps->dev004[k].line,
+                         ps->dev004[k].line_off, ps->dev004[k].off, ps->dev004[k].len);
+    if (!ps->r->has_main_guard)
+        for (int k = 0; k < ps->ndl; k++)
+            gp_audit_add(ps->r, ps->s, GP_R_PY_DL_001, false, ps->dl[k].line, ps->dl[k].line_off,
+                         ps->dl[k].off, ps->dl[k].len);
+}
+
+static bool name_has_cpu_impl(const char *name)
+{
+    return strstr(name, "cpu") || strstr(name, "fallback") || strstr(name, "reference") ||
+           strstr(name, "naive") || strstr(name, "_ref.");
+}
+
+void gp_audit_scan_python(gp_audit_source *s, gp_audit_result *r, bool setup_py, const char *name)
+{
+    py_scan *ps = calloc(1, sizeof *ps);
+    if (!ps) return;
+    ps->s = s;
+    ps->r = r;
+    ps->setup_py = setup_py;
+    gp_py_lexer lx;
+    gp_py_lexer_init(&lx, s, r);
+    for (;;) {
+        gp_py_tok *t = &ps->t[ps->nt];
+        gp_py_lexer_next(&lx, t);
+        if (t->kind == GP_PY_END) break;
+        if (t->kind == GP_PY_NEWLINE) {
+            scan_line(ps);
+            ps->nt = 0;
+            ps->continued = false;
+            gp_audit_source_release(s, lx.pos);
+            continue;
+        }
+        if (++ps->nt == PY_MAX_TOKS) {
+            scan_line(ps);
+            ps->nt = 0;
+            ps->continued = true;
+        }
+    }
+    finish(ps);
+    if (name && name_has_cpu_impl(name)) r->cpu_impl = true;
+    free(ps);
+}

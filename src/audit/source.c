@@ -1,0 +1,247 @@
+/* source.c — see source.h: bounded file views, findings with snippets, and suppressions. */
+#include "audit/source.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#define RELEASE_MARGIN (256u * 1024u)
+
+void gp_audit_source_release(gp_audit_source *s, size_t keep)
+{
+    if (!s->mapped || keep < RELEASE_MARGIN * 2) return;
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    size_t upto = (keep - RELEASE_MARGIN) / page * page;
+    if (upto <= s->released + 4 * RELEASE_MARGIN) return; /* release in large steps */
+    /* Dropping file-backed pages of a read-only private mapping: they are re-read from the
+     * page cache if touched again, so this only bounds our resident set. */
+    madvise((void *)(s->data + s->released), upto - s->released, MADV_DONTNEED);
+    s->released = upto;
+}
+
+void gp_audit_result_init(gp_audit_result *r)
+{
+    memset(r, 0, sizeof *r);
+}
+
+void gp_audit_result_free(gp_audit_result *r)
+{
+    free(r->f);
+    free(r->sup);
+    gp_strbuf_free(&r->text);
+    memset(r, 0, sizeof *r);
+}
+
+/* Appends the snippet, made valid UTF-8 (bad bytes become U+FFFD) and free of control chars. */
+static void snip_append(gp_strbuf *sb, const unsigned char *p, size_t n)
+{
+    size_t i = 0;
+    while (i < n) {
+        unsigned c = p[i];
+        if (c >= 0x20 && c < 0x7f) { /* a run of printable ASCII in one append */
+            size_t j = i + 1;
+            while (j < n && p[j] >= 0x20 && p[j] < 0x7f)
+                j++;
+            gp_strbuf_append(sb, (const char *)p + i, j - i);
+            i = j;
+            continue;
+        }
+        if (c < 0x80) {
+            gp_strbuf_putc(sb, ' ');
+            i++;
+            continue;
+        }
+        size_t need = c >= 0xf0 && c < 0xf5 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 && c < 0xe0 ? 2 : 0;
+        if (c >= 0xf5) need = 0;
+        bool ok = need && i + need <= n;
+        for (size_t k = 1; ok && k < need; k++)
+            if ((p[i + k] & 0xc0) != 0x80) ok = false;
+        if (ok && need == 3 && c == 0xe0 && p[i + 1] < 0xa0) ok = false;
+        if (ok && need == 3 && c == 0xed && p[i + 1] >= 0xa0) ok = false;
+        if (ok && need == 4 && c == 0xf0 && p[i + 1] < 0x90) ok = false;
+        if (ok && need == 4 && c == 0xf4 && p[i + 1] >= 0x90) ok = false;
+        if (ok) {
+            gp_strbuf_append(sb, (const char *)p + i, need);
+            i += need;
+        } else {
+            gp_strbuf_puts(sb, "\xef\xbf\xbd");
+            i++;
+        }
+    }
+}
+
+static uint32_t column_of(const gp_audit_source *s, size_t line_off, size_t off)
+{
+    if (off < line_off) return 1;
+    if (line_off < s->released || off - line_off > (1u << 20))
+        return (uint32_t)(off - line_off + 1);
+    uint32_t col = 1;
+    for (size_t i = line_off; i < off; i++)
+        if (((unsigned char)s->data[i] & 0xc0) != 0x80) col++; /* code points, not bytes */
+    return col;
+}
+
+long gp_audit_add(gp_audit_result *r, const gp_audit_source *s, int rule, bool guarded,
+                  uint32_t line, size_t line_off, size_t off, size_t len)
+{
+    const gp_audit_rule *ru = gp_audit_rule_get(rule);
+    if (!ru) return -1;
+    gp_audit_sev sev = ru->severity;
+    if (guarded) {
+        if (ru->guarded_as >= 0) {
+            rule = ru->guarded_as;
+            sev = gp_audit_rule_get(rule)->severity;
+        } else {
+            sev = ru->guarded;
+        }
+    }
+    if (sev == GP_SEV_NONE) return -1;
+    if (r->nf >= GP_AUDIT_MAX_FINDINGS_PER_FILE) {
+        r->dropped++;
+        return -1;
+    }
+    if (r->nf == r->capf) {
+        size_t nc = r->capf ? r->capf * 2 : 16;
+        gp_audit_finding *nf = realloc(r->f, nc * sizeof *nf);
+        if (!nf) return -1;
+        r->f = nf;
+        r->capf = nc;
+    }
+    /* The snippet: up to 60 bytes before the match and 100 after, within the line. */
+    size_t lo = off > 60 ? off - 60 : 0;
+    if (lo < line_off) lo = line_off;
+    if (lo < s->released) lo = off;
+    size_t hi = off + (len > 100 ? len : 100);
+    if (hi > s->size) hi = s->size;
+    if (hi > off + 160) hi = off + 160;
+    const char *nl = memchr(s->data + off, '\n', hi - off);
+    if (nl) hi = (size_t)(nl - s->data);
+    while (lo < off && (s->data[lo] == ' ' || s->data[lo] == '\t'))
+        lo++;
+    while (hi > off + len &&
+           (s->data[hi - 1] == ' ' || s->data[hi - 1] == '\t' || s->data[hi - 1] == '\r'))
+        hi--;
+    gp_audit_finding *f = &r->f[r->nf];
+    f->rule = (uint16_t)rule;
+    f->severity = (uint8_t)sev;
+    f->guarded = guarded;
+    f->line = line;
+    f->col = column_of(s, line_off, off);
+    f->cell = r->cell;
+    f->snip_off = (uint32_t)r->text.len;
+    snip_append(&r->text, (const unsigned char *)s->data + lo, hi - lo);
+    f->snip_len = (uint32_t)(r->text.len - f->snip_off);
+    return (long)r->nf++;
+}
+
+void gp_audit_guard_finding(gp_audit_result *r, size_t i)
+{
+    gp_audit_finding *f = &r->f[i];
+    if (f->guarded) return;
+    const gp_audit_rule *ru = gp_audit_rule_get(f->rule);
+    f->guarded = 1;
+    if (ru->guarded_as >= 0) {
+        f->rule = (uint16_t)ru->guarded_as;
+        f->severity = (uint8_t)gp_audit_rule_get(ru->guarded_as)->severity;
+    } else {
+        f->severity = (uint8_t)ru->guarded; /* NONE: dropped when suppressions apply */
+    }
+}
+
+void gp_audit_note_comment(gp_audit_result *r, const char *text, size_t len, uint32_t line,
+                           bool alone)
+{
+    static const char key[] = "gpuport: ignore";
+    if (len < sizeof key - 1) return;
+    const char *p = NULL;
+    for (const char *q = text; (q = memchr(q, 'g', len - (size_t)(q - text))) != NULL; q++) {
+        if ((size_t)(text + len - q) < sizeof key - 1) break;
+        if (memcmp(q, key, sizeof key - 1) == 0) {
+            p = q + sizeof key - 1;
+            break;
+        }
+    }
+    if (!p) return;
+    if (r->nsup == r->capsup) {
+        size_t nc = r->capsup ? r->capsup * 2 : 4;
+        gp_audit_suppress *ns = realloc(r->sup, nc * sizeof *ns);
+        if (!ns) return;
+        r->sup = ns;
+        r->capsup = nc;
+    }
+    gp_audit_suppress *s = &r->sup[r->nsup++];
+    s->line = line;
+    s->cell = r->cell;
+    s->alone = alone;
+    s->rules[0] = '\0';
+    const char *end = text + len;
+    if (p < end && *p == '[') {
+        size_t k = 0;
+        for (p++; p < end && *p != ']' && k + 1 < sizeof s->rules; p++)
+            if (!isspace((unsigned char)*p)) s->rules[k++] = *p;
+        s->rules[k] = '\0';
+        if (k == 0) s->rules[0] = ','; /* "ignore[]" names no rule: ignores nothing */
+        s->rules[k ? k : 1] = '\0';
+    }
+}
+
+static bool suppress_names(const char *list, const char *id)
+{
+    if (!list[0]) return true;
+    size_t n = strlen(id);
+    for (const char *p = list; *p;) {
+        const char *c = strchr(p, ',');
+        size_t k = c ? (size_t)(c - p) : strlen(p);
+        if (k == n && memcmp(p, id, n) == 0) return true;
+        if (!c) break;
+        p = c + 1;
+    }
+    return false;
+}
+
+void gp_audit_apply_suppressions(gp_audit_result *r)
+{
+    size_t w = 0;
+    for (size_t i = 0; i < r->nf; i++) {
+        gp_audit_finding *f = &r->f[i];
+        bool drop = f->severity == GP_SEV_NONE;
+        const char *id = gp_audit_rule_get(f->rule)->id;
+        for (size_t k = 0; !drop && k < r->nsup; k++) {
+            const gp_audit_suppress *s = &r->sup[k];
+            if (s->cell != f->cell) continue;
+            if (s->line == f->line || (s->alone && s->line + 1 == f->line))
+                drop = suppress_names(s->rules, id);
+        }
+        if (!drop) r->f[w++] = *f;
+    }
+    r->nf = w;
+}
+
+bool gp_audit_word_is_cuda_switch(const char *s, size_t n)
+{
+    static const char *const parts[] = {
+        "CUDA", "CUDACC",  "NVCC",   "GPU",    "GPUS",  "NCCL",     "CUBLAS", "CUDNN",   "CUDART",
+        "HIP",  "CUTLASS", "TRITON", "NVIDIA", "CUFFT", "CUSPARSE", "CURAND", "CUSOLVER"};
+    size_t i = 0;
+    while (i < n) {
+        while (i < n && s[i] == '_')
+            i++;
+        size_t st = i;
+        while (i < n && s[i] != '_')
+            i++;
+        size_t k = i - st;
+        if (k < 3 || k > 31) continue;
+        char f = (char)toupper((unsigned char)s[st]); /* every part below starts with one of these */
+        if (f != 'C' && f != 'N' && f != 'G' && f != 'H' && f != 'T') continue;
+        char up[32];
+        for (size_t j = 0; j < k; j++)
+            up[j] = (char)toupper((unsigned char)s[st + j]);
+        up[k] = '\0';
+        for (size_t j = 0; j < sizeof parts / sizeof parts[0]; j++)
+            if (strcmp(up, parts[j]) == 0) return true;
+        if (k >= 4 && memcmp(up, "CUDA", 4) == 0) return true; /* CUDAToolkit, CUDA12 */
+    }
+    return false;
+}

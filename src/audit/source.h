@@ -1,0 +1,104 @@
+/* source.h — one file's bytes for a lexer: small files read into a reusable buffer, large ones
+ * mapped and released behind the lexer as it goes, so memory stays bounded whatever the file
+ * size. Also the per-file result every scanner fills: findings, suppressions, facts for verdicts.
+ */
+#ifndef GP_AUDIT_SOURCE_H
+#define GP_AUDIT_SOURCE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "audit/rules.h"
+#include "util/strbuf.h"
+
+typedef struct gp_audit_source {
+    const char *data; /* the whole file's bytes (a mapping may be partly released) */
+    size_t size;
+    size_t released; /* bytes [0, released) are no longer resident; never read them */
+    bool mapped;
+} gp_audit_source;
+
+/* Drops the pages before `keep` (minus a margin) from memory; a no-op for read files. */
+void gp_audit_source_release(gp_audit_source *s, size_t keep);
+
+/* What a file is (decided from its name). */
+typedef enum gp_audit_lang {
+    GP_AL_NONE = 0,
+    GP_AL_PYTHON,
+    GP_AL_SETUP_PY,
+    GP_AL_NOTEBOOK,
+    GP_AL_C,    /* C/C++ */
+    GP_AL_CUDA, /* .cu / .cuh */
+    GP_AL_CMAKE,
+    GP_AL_MAKE,
+    GP_AL_SHELL,
+    GP_AL_PYPROJECT,
+    GP_AL_SETUP_CFG,
+    GP_AL_REQUIREMENTS,
+    GP_AL_CONDA,
+    GP_AL_DOCKERFILE,
+    GP_AL_COMPOSE,
+    GP_AL_METAL, /* not scanned; counts as a Metal implementation */
+} gp_audit_lang;
+
+gp_audit_lang gp_audit_lang_of(const char *name);
+
+typedef struct gp_audit_finding {
+    uint16_t rule;
+    uint8_t severity;
+    uint8_t guarded;
+    uint32_t line;
+    uint32_t col;
+    uint32_t cell;     /* notebook code cell (1-based), 0 elsewhere */
+    uint32_t snip_off; /* into the result's text buffer */
+    uint32_t snip_len;
+} gp_audit_finding;
+
+typedef struct gp_audit_suppress {
+    uint32_t line;
+    uint32_t cell;
+    bool alone;      /* the comment is the only thing on its line: it covers the next line too */
+    char rules[120]; /* "PY-DEV-001,C-RT-001", or "" for every rule */
+} gp_audit_suppress;
+
+#define GP_AUDIT_MAX_FINDINGS_PER_FILE 20000
+
+typedef struct gp_audit_result {
+    gp_audit_finding *f;
+    size_t nf, capf;
+    size_t dropped; /* findings past GP_AUDIT_MAX_FINDINGS_PER_FILE */
+    gp_strbuf text; /* snippets */
+    gp_audit_suppress *sup;
+    size_t nsup, capsup;
+    uint32_t cell; /* current notebook cell while scanning one */
+    /* facts for verdicts */
+    bool cpu_impl;       /* a source named as a CPU implementation with real bodies */
+    bool metal_impl;     /* a .metal file */
+    bool has_main_guard; /* python: if __name__ == "__main__" */
+    bool skipped_binary;
+    const char *problem; /* static reason the file could not be scanned, or NULL */
+    char problem_detail[160];
+} gp_audit_result;
+
+void gp_audit_result_init(gp_audit_result *r);
+void gp_audit_result_free(gp_audit_result *r);
+
+/* Adds a finding of `rule` at line/col (1-based) for code at src[off, off+len): the snippet is
+ * the text around it, cut to its line and 160 bytes. `guarded` applies the rule's guarded
+ * severity (or its guarded_as rule). Returns the finding index, or -1 when nothing was added. */
+long gp_audit_add(gp_audit_result *r, const gp_audit_source *s, int rule, bool guarded,
+                  uint32_t line, size_t line_off, size_t off, size_t len);
+/* Re-rates finding i as guarded (a later `except ImportError` found it was inside a try). */
+void gp_audit_guard_finding(gp_audit_result *r, size_t i);
+/* Records a `gpuport: ignore[...]` comment found at src[off, off+len) on `line`. */
+void gp_audit_note_comment(gp_audit_result *r, const char *text, size_t len, uint32_t line,
+                           bool alone);
+/* Drops findings covered by suppression comments (call once after scanning). */
+void gp_audit_apply_suppressions(gp_audit_result *r);
+
+/* True when an identifier names CUDA in a configuration switch (USE_CUDA, __CUDACC__,
+ * GGML_USE_CUDA, WITH_GPU, HAVE_NCCL ...): one of its '_'-separated parts is CUDA-ish. */
+bool gp_audit_word_is_cuda_switch(const char *s, size_t n);
+
+#endif

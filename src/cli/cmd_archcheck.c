@@ -1,0 +1,236 @@
+/* cmd_archcheck.c — `gpuport archcheck`: will this binary's CUDA kernels run on that GPU?
+ * Parses the options, gathers the compute capabilities asked about (--cc, --gpu, --device),
+ * inventories the inputs and prints the listing, the report or the JSON; src/archcheck does
+ * the work. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "archcheck/archcheck.h"
+#include "cli/cli.h"
+#include "util/json.h"
+#include "util/term.h"
+
+#define AC_MAX_CCS 64
+
+static const char ac_usage[] =
+    "usage: gpuport archcheck [options] FILE|DIR...\n"
+    "\n"
+    "Lists the CUDA device code in ELF executables, shared and static libraries, objects,\n"
+    "cubins, fatbins, PTX files, Python wheels and directories, and predicts whether it runs\n"
+    "on a GPU: per module natively (SASS), after PTX JIT compilation, or not at all (\"no\n"
+    "kernel image is available for execution on the device\"), with the fix.\n"
+    "\n"
+    "Options:\n"
+    "  --cc X.Y        judge for compute capability X.Y (repeatable: --cc 8.6 --cc 12.0)\n"
+    "  --gpu NAME      judge for a GPU by name (\"RTX 4090\", \"H100\", \"Jetson AGX Orin\")\n"
+    "  --device        judge for the GPUs of this machine (through the CUDA driver)\n"
+    "  --list          print exactly what `cuobjdump --list-elf --list-ptx` prints\n"
+    "  --summary       one line of architectures per file instead of every entry\n"
+    "  --json          print JSON (schema gpuport.archcheck/1)\n"
+    "  --help          print this help\n"
+    "  --version       print the version\n"
+    "\n"
+    "Exit status: 0 every requested CC can run everything; 1 some module has no image (or the\n"
+    "input holds no CUDA device code); 2 unreadable or malformed input, or a usage error;\n"
+    "3 internal error.\n";
+
+typedef struct ac_opts {
+    gp_cc ccs[AC_MAX_CCS];
+    size_t nccs;
+    bool list, json, summary, device;
+} ac_opts;
+
+static int ac_add_cc(ac_opts *o, gp_cc cc)
+{
+    for (size_t i = 0; i < o->nccs; i++)
+        if (o->ccs[i] == cc) return 0;
+    if (o->nccs == AC_MAX_CCS)
+        return gp_cli_usage_error("archcheck", "too many compute capabilities");
+    o->ccs[o->nccs++] = cc;
+    return 0;
+}
+
+static int ac_add_gpu(ac_opts *o, const char *name)
+{
+    const gp_ac_gpu *sug[5];
+    size_t ns = 0;
+    const gp_ac_gpu *g = gp_ac_gpu_find(name, sug, 5, &ns);
+    if (g) return ac_add_cc(o, g->cc);
+    fprintf(stderr, "gpuport archcheck: unknown GPU '%s'", name);
+    if (ns) {
+        fprintf(stderr, "; did you mean:");
+        for (size_t i = 0; i < ns; i++)
+            fprintf(stderr, "%s \"%s\"", i ? "," : "", sug[i]->name);
+    }
+    fprintf(stderr, "\n(or give its compute capability with --cc X.Y)\n");
+    return GP_EXIT_USAGE;
+}
+
+static int ac_add_device(ac_opts *o)
+{
+    gp_cc ccs[16];
+    char names[16][128];
+    char err[512];
+    int drv = 0;
+    int n = gp_ac_device_query(ccs, names, 16, &drv, err, sizeof err);
+    if (n < 0) return gp_cli_input_error("archcheck", "--device: %s", err);
+    for (int i = 0; i < n; i++) {
+        char ccn[16];
+        if (!o->json)
+            fprintf(stderr, "device %d: %s, compute capability %s\n", i, names[i],
+                    gp_ac_cc_name(ccs[i], ccn, sizeof ccn));
+        int rc = ac_add_cc(o, ccs[i]);
+        if (rc) return rc;
+    }
+    return 0;
+}
+
+static int ac_parse(int argc, char **argv, ac_opts *o, bool *done)
+{
+    static const struct option opts[] = {{"cc", required_argument, NULL, 'c'},
+                                         {"gpu", required_argument, NULL, 'g'},
+                                         {"device", no_argument, NULL, 'd'},
+                                         {"list", no_argument, NULL, 'l'},
+                                         {"summary", no_argument, NULL, 's'},
+                                         {"json", no_argument, NULL, 'j'},
+                                         {"help", no_argument, NULL, 'h'},
+                                         {"version", no_argument, NULL, 'V'},
+                                         {NULL, 0, NULL, 0}};
+    int c, rc;
+    *done = false;
+    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'c': {
+            gp_cc cc = gp_ac_cc_parse(optarg);
+            if (cc < 0)
+                return gp_cli_usage_error("archcheck",
+                                          "'%s' is not a compute capability (8.6, 12.0)", optarg);
+            if ((rc = ac_add_cc(o, cc))) return rc;
+            break;
+        }
+        case 'g':
+            if ((rc = ac_add_gpu(o, optarg))) return rc;
+            break;
+        case 'd':
+            o->device = true;
+            break;
+        case 'l':
+            o->list = true;
+            break;
+        case 's':
+            o->summary = true;
+            break;
+        case 'j':
+            o->json = true;
+            break;
+        case 'h':
+            fputs(ac_usage, stdout);
+            *done = true;
+            return gp_cli_finish("archcheck", GP_EXIT_OK);
+        case 'V':
+            *done = true;
+            return gp_cli_print_version();
+        default:
+            return gp_cli_usage_error("archcheck", "unknown option");
+        }
+    }
+    if (o->list && o->json)
+        return gp_cli_usage_error("archcheck", "--list and --json exclude each other");
+    if (optind >= argc) return gp_cli_usage_error("archcheck", "no FILE or DIR given");
+    if (o->device && (rc = ac_add_device(o))) return rc;
+    return 0;
+}
+
+/* 2 when anything was unreadable, 1 when some requested CC lacks an image somewhere or no input
+ * held device code, 0 otherwise. */
+static int ac_exit_code(const gp_ac_set *set, const ac_opts *o)
+{
+    bool malformed = false, any_code = false, missing = false;
+    for (size_t i = 0; i < set->count; i++) {
+        const gp_ac_file *f = &set->files[i];
+        if (f->status == GP_AC_MALFORMED) malformed = true;
+        if (f->status != GP_AC_OK) continue;
+        any_code = true;
+        for (size_t c = 0; c < o->nccs; c++) {
+            gp_ac_verdict v;
+            gp_ac_judge(f, o->ccs[c], &v);
+            if (v.modules_without_image) missing = true;
+        }
+    }
+    if (malformed) return GP_EXIT_USAGE;
+    if (!any_code || missing) return GP_EXIT_FAIL;
+    return GP_EXIT_OK;
+}
+
+/* Device code found only by the magic scan is real, but not what cuobjdump lists: say so. */
+static void ac_note_unlisted(const gp_ac_file *f)
+{
+    for (size_t i = 0; i < f->entry_count; i++)
+        if (f->entries[i].list_name) return;
+    fprintf(stderr,
+            "gpuport archcheck: %s: its %zu containers lie outside .nv_fatbin and __nv_relfatbin, "
+            "where cuobjdump does not look; see them without --list\n",
+            f->path, f->container_count);
+}
+
+static void ac_report_problems(const gp_ac_set *set)
+{
+    for (size_t i = 0; i < set->count; i++) {
+        const gp_ac_file *f = &set->files[i];
+        if (f->status == GP_AC_MALFORMED)
+            fprintf(stderr, "gpuport archcheck: %s: %s\n", f->path,
+                    f->error ? f->error : "unreadable");
+        else if (f->status == GP_AC_NO_CODE)
+            fprintf(stderr, "gpuport archcheck: %s: does not contain CUDA device code\n", f->path);
+    }
+}
+
+static int archcheck_run(int argc, char **argv)
+{
+    ac_opts o;
+    memset(&o, 0, sizeof o);
+    bool done;
+    gp_cli_getopt_reset();
+    int rc = ac_parse(argc, argv, &o, &done);
+    if (done || rc) return rc;
+    gp_ac_set set = {0};
+    for (int i = optind; i < argc; i++)
+        gp_ac_set_add_path(&set, argv[i]);
+    gp_term_progress_done();
+    if (o.json) {
+        cJSON *j = gp_ac_report_json(&set, o.ccs, o.nccs);
+        int pr = j ? gp_json_print(stdout, j) : -1;
+        cJSON_Delete(j);
+        if (pr != 0) {
+            gp_ac_set_free(&set);
+            return gp_cli_internal_error("archcheck", "cannot render JSON");
+        }
+    } else if (o.list) {
+        for (size_t i = 0; i < set.count; i++) {
+            const gp_ac_file *f = &set.files[i];
+            /* cuobjdump lists an archive's members even when none holds device code. */
+            if (f->status != GP_AC_OK && !(f->status == GP_AC_NO_CODE && f->is_archive)) continue;
+            if (set.count > 1) printf("%s:\n", set.files[i].path);
+            gp_ac_report_list(stdout, f);
+            if (f->status == GP_AC_OK) ac_note_unlisted(f);
+        }
+        ac_report_problems(&set);
+    } else {
+        gp_ac_report_human(stdout, &set, o.ccs, o.nccs, !o.summary);
+    }
+    if (o.json || !o.list) {
+        for (size_t i = 0; i < set.count; i++)
+            if (set.files[i].status == GP_AC_MALFORMED)
+                fprintf(stderr, "gpuport archcheck: %s: %s\n", set.files[i].path,
+                        set.files[i].error ? set.files[i].error : "unreadable");
+    }
+    rc = ac_exit_code(&set, &o);
+    gp_ac_set_free(&set);
+    return gp_cli_finish("archcheck", rc);
+}
+
+const gp_command gp_cmd_archcheck = {
+    "archcheck", "will this binary's CUDA kernels run on that GPU (fatbin/cubin/PTX inventory)",
+    archcheck_run};

@@ -1,0 +1,182 @@
+/* checks_system.c — what the other checks share (the derived facts, the wording of fixes) and
+ * the system group: the OS and the CPU. gp_doctor_check_all() is the one list of groups. */
+#include <stdio.h>
+#include <string.h>
+
+#include "doctor/checks.h"
+#include "doctor/cuda_tables.h"
+#include "doctor/parse.h"
+#include "doctor/sysroot.h"
+
+void gp_fmt_version(const gp_version *v, char *out, size_t n)
+{
+    gp_version_format(v, false, out, n);
+    if (!out[0]) gp_copy(out, n, "unknown");
+}
+
+void gp_fmt_bytes(uint64_t b, char *out, size_t n)
+{
+    double g = (double)b / (1024.0 * 1024.0 * 1024.0);
+    if (g >= 10)
+        snprintf(out, n, "%.0f GiB", g);
+    else if (g >= 1)
+        snprintf(out, n, "%.1f GiB", g);
+    else
+        snprintf(out, n, "%.0f MiB", (double)b / (1024.0 * 1024.0));
+}
+
+static bool os_is(const gp_doctor_os *os, const char *id)
+{
+    return strcmp(os->id, id) == 0 || strstr(os->id_like, id) != NULL;
+}
+
+const char *gp_fix_pkg_install(const gp_doctor_os *os)
+{
+    if (os_is(os, "fedora") || os_is(os, "rhel") || os_is(os, "centos")) return "sudo dnf install";
+    if (os_is(os, "arch")) return "sudo pacman -S";
+    if (os_is(os, "suse")) return "sudo zypper install";
+    return "sudo apt-get install";
+}
+
+void gp_fix_driver(const gp_doctor_os *os, const char *min, char *out, size_t n)
+{
+    char branch[16] = "";
+    if (min) snprintf(branch, sizeof branch, "%.*s", (int)strcspn(min, "."), min);
+    if (strcmp(os->id, "ubuntu") == 0 || os_is(os, "ubuntu")) {
+        if (min)
+            snprintf(out, n,
+                     "sudo apt-get install nvidia-driver-%s-server (or nvidia-driver-%s), "
+                     "then reboot",
+                     branch, branch);
+        else
+            snprintf(out, n, "sudo ubuntu-drivers install, then reboot");
+    } else if (os_is(os, "debian")) {
+        if (min)
+            snprintf(out, n,
+                     "Debian's nvidia-driver package if `apt-cache policy nvidia-driver` "
+                     "shows >= %s, else NVIDIA's CUDA repository for Debian: sudo apt-get "
+                     "install cuda-drivers-%s; then reboot",
+                     min, branch);
+        else
+            snprintf(out, n,
+                     "sudo apt-get install nvidia-driver firmware-misc-nonfree (the "
+                     "non-free component must be enabled), then reboot");
+    } else if (os_is(os, "fedora") || os_is(os, "rhel")) {
+        snprintf(out, n,
+                 "sudo dnf module install nvidia-driver:%s (NVIDIA's CUDA repository), "
+                 "then reboot",
+                 branch[0] ? branch : "latest-dkms");
+    } else {
+        snprintf(out, n,
+                 "install NVIDIA driver >= %s (https://www.nvidia.com/Download/index.aspx)"
+                 ", then reboot",
+                 min ? min : "the one for this GPU");
+    }
+}
+
+static void derive_gpus(const gp_doctor_facts *f, gp_derived *d)
+{
+    const gp_doctor_nvidia *nv = &f->nv;
+    if (nv->deep && nv->cuda_gpu_count > 0) {
+        d->gpus = nv->cuda_gpus, d->gpu_count = nv->cuda_gpu_count;
+    } else if (nv->nvml_gpu_count > 0) {
+        d->gpus = nv->nvml_gpus, d->gpu_count = nv->nvml_gpu_count;
+    } else if (nv->proc_gpu_count > 0) {
+        d->gpus = nv->proc_gpus, d->gpu_count = nv->proc_gpu_count;
+    } else if (nv->pci_count > 0) {
+        for (int i = 0; i < nv->pci_count; i++)
+            snprintf(d->pci_named[i].name, sizeof d->pci_named[i].name,
+                     "NVIDIA PCI device 10de:%04x at %s", nv->pci[i].device, nv->pci[i].bdf);
+        d->gpus = d->pci_named, d->gpu_count = nv->pci_count;
+    }
+    d->gpu = d->gpu_count > 0 || nv->dev_gpu_count > 0 || (f->os.wsl && nv->dev_dxg && nv->wsl_lib);
+}
+
+static void derive_driver(const gp_doctor_facts *f, gp_derived *d)
+{
+    const gp_doctor_nvidia *nv = &f->nv;
+    if (nv->nvml_driver[0])
+        gp_copy(d->driver, sizeof d->driver, nv->nvml_driver);
+    else if (nv->kmod_parsed)
+        gp_copy(d->driver, sizeof d->driver, nv->kmod_version);
+    else {
+        const char *s = strstr(nv->cuda_real, "libcuda.so.");
+        gp_version v;
+        if (s && gp_version_find(s + 11, strlen(s + 11), &v) && v.n >= 2 && v.part[0] >= 100)
+            gp_version_format(&v, true, d->driver, sizeof d->driver);
+    }
+    int cuda = nv->nvml_cuda ? nv->nvml_cuda : nv->cuda_driver_version;
+    if (cuda > 0) {
+        d->driver_cuda = gp_version_from_cuda_int(cuda);
+    } else if (d->driver[0]) {
+        gp_version v;
+        if (gp_version_find(d->driver, strlen(d->driver), &v))
+            d->driver_cuda = gp_cuda_for_driver(&v);
+    }
+}
+
+void gp_derive(const gp_doctor_facts *f, gp_derived *d)
+{
+    memset(d, 0, sizeof *d);
+    derive_gpus(f, d);
+    derive_driver(f, d);
+    if (f->cuda.toolkit_count > 0) d->toolkit = &f->cuda.toolkits[0];
+    if (f->py.torch_count > 0) d->torch = &f->py.torch[0];
+}
+
+static void check_os(const gp_doctor_facts *f, gp_doctor_report *r)
+{
+    const gp_doctor_os *os = &f->os;
+    gp_check *c = gp_report_add(r, "system", "os", GP_CHECK_INFO);
+    if (os->release_read)
+        gp_check_observed(c, "%s%s%s", os->pretty[0] ? os->pretty : os->id,
+                          os->kernel[0] ? ", kernel " : "", os->kernel);
+    else
+        gp_check_observed(c,
+                          "the OS could not be identified (%s); fixes below assume "
+                          "Debian/Ubuntu commands%s%s",
+                          os->release_reason, os->kernel[0] ? "; kernel " : "", os->kernel);
+    if (os->wsl) gp_check_note(c, "WSL2 (the GPU belongs to the Windows driver)");
+    if (os->container) gp_check_note(c, "in a container (%s)", os->container_why);
+    gp_check_expected(c, "a Linux or macOS machine doctor knows how to fix");
+}
+
+static void check_cpu(const gp_doctor_facts *f, gp_doctor_report *r)
+{
+    const gp_doctor_cpu *cpu = &f->cpu;
+    gp_check *c = gp_report_add(r, "system", "cpu", GP_CHECK_INFO);
+    char mem[32] = "unknown";
+    if (cpu->memory_bytes) gp_fmt_bytes(cpu->memory_bytes, mem, sizeof mem);
+    char cores[32] = "core count unknown";
+    if (cpu->logical > 0) snprintf(cores, sizeof cores, "%d logical cores", cpu->logical);
+    gp_check_observed(c, "%s%s%s, %s, memory %s", cores, cpu->model[0] ? ", " : "", cpu->model,
+                      cpu->arch[0] ? cpu->arch : "unknown arch", mem);
+    if (cpu->performance > 0)
+        gp_check_note(c,
+                      "%d performance + %d efficiency cores: "
+                      "torch.set_num_threads(%d) keeps CPU work off the efficiency cores",
+                      cpu->performance, cpu->efficiency, cpu->performance);
+    gp_check_expected(c, "at least one core (the CPU backend always works)");
+}
+
+void gp_check_system(const gp_doctor_facts *f, const gp_derived *d, gp_doctor_report *r)
+{
+    (void)d;
+    check_os(f, r);
+    check_cpu(f, r);
+}
+
+void gp_doctor_check_all(const gp_doctor_facts *f, gp_doctor_report *r)
+{
+    gp_derived d;
+    gp_derive(f, &d);
+    gp_check_system(f, &d, r);
+    if (f->platform == GP_DOCTOR_MACOS) {
+        gp_check_macos(f, &d, r);
+    } else {
+        gp_check_driver(f, &d, r);
+        gp_check_toolkit(f, &d, r);
+        gp_check_torch(f, &d, r);
+    }
+    gp_check_opencl(f, &d, r);
+}

@@ -1,0 +1,30 @@
+/* cuda_tables.h — the published CUDA compatibility facts doctor judges by: the minimum Linux
+ * driver per toolkit, the compute capabilities each toolkit and each PyTorch wheel family
+ * supports, and which GPUs are datacenter parts (where cuda-compat works). */
+#ifndef GP_DOCTOR_CUDA_TABLES_H
+#define GP_DOCTOR_CUDA_TABLES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "doctor/facts.h"
+
+/* The highest CUDA a Linux driver supports, as {major, minor}; n == 0 when older than 450. */
+gp_version gp_cuda_for_driver(const gp_version *driver);
+/* The lowest compute capability (x10) a toolkit major supports: 13 -> 75, 12 -> 50. */
+int gp_cuda_min_cc(int toolkit_major);
+/* The first toolkit (major*10+minor) that builds native code for CC x10; 0 when unknown. */
+int gp_cuda_first_toolkit_for_cc(int cc);
+/* "Hopper" for 90; "unknown" otherwise. */
+const char *gp_cc_arch_name(int cc);
+/* The SASS targets (CC x10) of the official PyTorch wheels built with CUDA major.minor. */
+size_t gp_torch_wheel_targets(int major, int minor, int *out, size_t n);
+/* True when a wheel with these targets has code that runs on CC x10 (same major, minor <=). */
+bool gp_torch_runs_on(const int *targets, size_t n, int cc);
+/* The PyTorch wheel index ("cu128") that best fits a driver supporting CUDA `driver_cuda`
+ * (major*10+minor) and a GPU of CC x10 (0 = unknown); NULL when none fits. */
+const char *gp_torch_index_for(int driver_cuda, int cc);
+/* True for datacenter GPUs (forward compatibility / cuda-compat works there). */
+bool gp_gpu_is_datacenter(const char *name, unsigned pci_class);
+
+#endif

@@ -1,0 +1,336 @@
+/* fetch.c — see fetch.h. The remote side only lists (its shell expands the globs); we check
+ * every listed path before anything is copied — a path from the remote side is outside data —
+ * and rsync copies exactly that list, with --ignore-existing unless forced so that a file
+ * appearing locally between the check and the copy is still not overwritten. */
+#include "remote/fetch.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "remote/selfexe.h"
+#include "remote/worktree.h"
+#include "util/fs.h"
+#include "util/term.h"
+
+#define FETCH_LIST_CAP (64u << 20)
+
+/* $1 folder, $2 subfolder, then the globs. Field splitting off (IFS empty), pathname
+ * expansion on; a folder that matches is listed file by file. */
+static const char fetch_list_sh[] =
+    "cd -- \"$1/$2\" 2>/dev/null || { echo \"no folder $1/$2\" >&2; exit 3; }; shift 2; IFS=; "
+    "for g in \"$@\"; do for f in $g; do case $f in -*) f=./$f;; esac; "
+    "if [ -d \"$f\" ] && [ ! -L \"$f\" ]; then "
+    "find \"$f\" \\( -type f -o -type l \\) -exec printf '%s\\0' {} + ; "
+    "elif [ -e \"$f\" ] || [ -L \"$f\" ]; then printf '%s\\0' \"$f\"; fi; done; done";
+
+static int fetch_cmp(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+long gp_remote_fetch_parse(const char *text, size_t len, gp_strbuf *out, char *bad, size_t badlen)
+{
+    size_t count = 0;
+    const char **v = NULL;
+    for (size_t off = 0; off < len;) {
+        const char *p = text + off;
+        size_t n = strnlen(p, len - off);
+        off += n + 1;
+        if (n == 0) continue;
+        if (off > len) { /* the last entry lacks its NUL: the answer was cut short */
+            snprintf(bad, badlen, "(a truncated list)");
+            free(v);
+            return -1;
+        }
+        while (n > 2 && p[0] == '.' && p[1] == '/')
+            p += 2, n -= 2;
+        if (!gp_worktree_path_safe(p)) {
+            snprintf(bad, badlen, "%.*s", (int)(n > 200 ? 200 : n), p);
+            for (char *c = bad; *c; c++)
+                if ((unsigned char)*c < 0x20) *c = '?';
+            free(v);
+            return -1;
+        }
+        const char **nv = realloc(v, (count + 1) * sizeof *v);
+        if (!nv) {
+            free(v);
+            out->failed = true;
+            return -1;
+        }
+        v = nv;
+        v[count++] = p;
+    }
+    if (count) qsort(v, count, sizeof *v, fetch_cmp);
+    long kept = 0;
+    for (size_t i = 0; i < count; i++) {
+        if (i > 0 && strcmp(v[i], v[i - 1]) == 0) continue;
+        gp_strbuf_puts(out, v[i]);
+        gp_strbuf_putc(out, '\0');
+        kept++;
+    }
+    free(v);
+    return kept;
+}
+
+static int fetch_lost_or(gp_ssh *s, int code, const char *what, const char *detail, char *msg,
+                         size_t msglen)
+{
+    if (gp_proc_interrupted()) {
+        snprintf(msg, msglen, "interrupted during %s", what);
+        return 128 + gp_proc_interrupted();
+    }
+    if (!gp_ssh_alive(s)) {
+        snprintf(msg, msglen, "connection to %s lost during %s", s->name, what);
+        return 3;
+    }
+    snprintf(msg, msglen, "%s on %s failed (exit %d): %s", what, s->name, code,
+             detail && *detail ? detail : "no message");
+    return 2;
+}
+
+static void fetch_chomp(char *e)
+{
+    size_t n = e ? strlen(e) : 0;
+    while (n && (e[n - 1] == '\n' || e[n - 1] == '\r'))
+        e[--n] = '\0';
+}
+
+/* Lists what matched on the remote side into `files`. */
+static int fetch_list(gp_ssh *s, const gp_remote_fetch_job *job, gp_strbuf *files, long *count,
+                      char *msg, size_t msglen)
+{
+    gp_argv a = {0};
+    gp_argv_push(&a, job->dir);
+    gp_argv_push(&a, job->prefix);
+    for (size_t i = 0; i < job->n_globs; i++)
+        gp_argv_push(&a, job->globs[i]);
+    char *out = NULL, *eout = NULL, why[512];
+    size_t len = 0;
+    int code = a.failed ? -1
+                        : gp_ssh_script(s, fetch_list_sh, a.v, NULL, FETCH_LIST_CAP, &out, &len,
+                                        &eout, why, sizeof why);
+    gp_argv_free(&a);
+    fetch_chomp(eout);
+    int rc = 0;
+    if (code < 0) {
+        snprintf(msg, msglen, "cannot run ssh: %s", why);
+        rc = 3;
+    } else if (code == 3) {
+        snprintf(msg, msglen, "nothing to fetch from %s: %s (run with --sync first)", s->name,
+                 eout ? eout : "");
+        rc = 2;
+    } else if (code != 0) {
+        rc = fetch_lost_or(s, code, "listing the files to fetch", eout, msg, msglen);
+    } else {
+        char bad[256];
+        *count = gp_remote_fetch_parse(out, len, files, bad, sizeof bad);
+        if (*count < 0) {
+            snprintf(msg, msglen, "%s answered a path outside its folder ('%s'); nothing fetched",
+                     s->name, bad);
+            rc = 2;
+        }
+    }
+    free(out);
+    free(eout);
+    return rc;
+}
+
+/* Lists on stderr the local files a fetch would replace; returns their number. */
+static size_t fetch_conflicts(const char *dest, const gp_strbuf *files)
+{
+    size_t n = 0;
+    for (size_t off = 0; off < files->len; off += strlen(files->data + off) + 1) {
+        char *p = gp_path_join(dest, files->data + off);
+        struct stat st;
+        if (p && lstat(p, &st) == 0) {
+            if (n == 0)
+                fprintf(stderr, "gpuport remote: these local files would be overwritten (nothing "
+                                "was fetched; use --force to replace them):\n");
+            fprintf(stderr, "  %s\n", p);
+            n++;
+        }
+        free(p);
+    }
+    return n;
+}
+
+static int fetch_copy(gp_ssh *s, const gp_remote_fetch_job *job, const char *dest,
+                      const gp_strbuf *files, char *msg, size_t msglen)
+{
+    char *list = gp_path_join(s->rundir, "fetch-list");
+    char *shell = gp_ssh_rsync_shell(s);
+    int rc = 0;
+    if (!list || !shell ||
+        gp_write_file_atomic(list, files->data ? files->data : "", files->len, msg, msglen)) {
+        if (!list || !shell) snprintf(msg, msglen, "out of memory");
+        free(list);
+        free(shell);
+        return 3;
+    }
+    gp_argv a = {0};
+    gp_argv_push(&a, "rsync");
+    gp_argv_push(&a, "-lpt");
+    gp_argv_push(&a, "-s");
+    gp_argv_push(&a, "--from0");
+    gp_argv_push(&a, "--files-from=-");
+    if (!job->force) gp_argv_push(&a, "--ignore-existing");
+    gp_argv_push(&a, "-e");
+    gp_argv_push(&a, shell);
+    gp_argv_pushf(&a, "%s:%s/%s", s->target, job->dir, job->prefix);
+    gp_argv_pushf(&a, "%s/", dest);
+    char *eout = NULL, why[512];
+    int code = a.failed ? -1
+                        : gp_proc_capture(a.v, list, s->rundir, 64 * 1024, NULL, NULL, &eout, why,
+                                          sizeof why);
+    gp_argv_free(&a);
+    fetch_chomp(eout);
+    if (code < 0) {
+        snprintf(msg, msglen, "cannot run rsync (%s): install rsync 3.1 or newer", why);
+        rc = 2;
+    } else if (code != 0) {
+        const char *last = eout ? strrchr(eout, '\n') : NULL;
+        rc = fetch_lost_or(s, code, "the fetch (rsync); some files may have been copied",
+                           last ? last + 1 : eout, msg, msglen);
+    }
+    unlink(list);
+    free(list);
+    free(shell);
+    free(eout);
+    return rc;
+}
+
+int gp_remote_fetch(gp_ssh *s, const gp_remote_fetch_job *job, size_t *n, char *msg, size_t msglen)
+{
+    *n = 0;
+    gp_strbuf files = GP_STRBUF_INIT;
+    long count = 0;
+    int rc = fetch_list(s, job, &files, &count, msg, msglen);
+    char *dest = rc == 0 ? gp_path_join(job->local_root, job->prefix) : NULL;
+    if (rc == 0 && count == 0) {
+        fprintf(stderr, "gpuport remote: warning: nothing on %s matched the --fetch patterns\n",
+                s->name);
+    } else if (rc == 0 && !dest) {
+        snprintf(msg, msglen, "out of memory");
+        rc = 3;
+    } else if (rc == 0 && !job->force && fetch_conflicts(dest, &files) > 0) {
+        snprintf(msg, msglen, "fetch refused: local files would be overwritten (listed above)");
+        rc = 2;
+    } else if (rc == 0 && gp_mkdir_p(dest, 0755) != 0) {
+        snprintf(msg, msglen, "%s: cannot create the folder: %s", dest, strerror(errno));
+        rc = 2;
+    } else if (rc == 0) {
+        gp_term_progress("fetching %ld files from %s", count, s->name);
+        rc = fetch_copy(s, job, dest, &files, msg, msglen);
+        gp_term_progress_done();
+        if (rc == 0) {
+            *n = (size_t)count;
+            fprintf(stderr, "gpuport remote: fetched %ld files from %s into %s\n", count, s->name,
+                    dest);
+        }
+    }
+    free(dest);
+    gp_strbuf_free(&files);
+    return rc;
+}
+
+/* --- the freeze manifests ---------------------------------------------------------------- */
+
+static const char freeze_remote_sh[] =
+    "cd -- \"$1\" 2>/dev/null || :; g=$2; shift 2; exec \"$g\" \"$@\"";
+
+static void freeze_write(const char *local_root, const char *file, const char *text, size_t len,
+                         const char *who, bool force)
+{
+    char *p = gp_path_join(local_root, file), err[512];
+    if (p && !force && gp_path_exists(p))
+        fprintf(stderr,
+                "gpuport remote: freeze manifest of %s not recorded: %s exists already "
+                "(use --force to replace it)\n",
+                who, p);
+    else if (p && gp_write_file_atomic(p, text, len, err, sizeof err) == 0)
+        fprintf(stderr, "gpuport remote: recorded the freeze manifest of %s in %s\n", who, p);
+    else
+        fprintf(stderr, "gpuport remote: freeze manifest of %s not recorded: %s\n", who,
+                p ? err : "out of memory");
+    free(p);
+}
+
+static int freeze_local(const char *tmpdir, const char *local_root, bool force)
+{
+    char *const args[] = {"freeze", "--json", NULL};
+    char *out = NULL, *eout = NULL, why[512];
+    size_t len = 0;
+    int unknown = 0, ok = 0;
+    int code = gp_self_run(tmpdir, args, 16u << 20, &out, &len, &eout, &unknown, why, sizeof why);
+    fetch_chomp(eout);
+    if (unknown)
+        fprintf(stderr, "gpuport remote: freeze manifest not recorded: this gpuport has no "
+                        "`freeze`\n");
+    else if (code < 0)
+        fprintf(stderr, "gpuport remote: freeze manifest not recorded: %s\n", why);
+    else if (code != 0)
+        fprintf(stderr,
+                "gpuport remote: freeze manifest not recorded: `gpuport freeze` exited %d: "
+                "%s\n",
+                code, eout ? eout : "");
+    else {
+        freeze_write(local_root, "gpuport-freeze.local.json", out, len, "this machine", force);
+        ok = 1;
+    }
+    free(out);
+    free(eout);
+    return ok;
+}
+
+static int freeze_remote(gp_ssh *s, const char *gpuport, const char *dir, const char *local_root,
+                         bool force)
+{
+    char *const args[] = {(char *)dir, (char *)gpuport, "freeze", "--json", NULL};
+    char *out = NULL, *eout = NULL, why[512];
+    size_t len = 0;
+    int ok = 0;
+    int code = gp_ssh_script(s, freeze_remote_sh, args, NULL, 16u << 20, &out, &len, &eout, why,
+                             sizeof why);
+    fetch_chomp(eout);
+    if (code == 127)
+        fprintf(stderr,
+                "gpuport remote: freeze manifest of %s not recorded: gpuport is not "
+                "installed there (no '%s' on its PATH); install it there or set its path "
+                "with 'gpuport remote add %s TARGET --gpuport PATH'\n",
+                s->name, gpuport, s->name);
+    else if (code == 2 && eout && strstr(eout, "unknown command"))
+        fprintf(stderr,
+                "gpuport remote: freeze manifest of %s not recorded: the gpuport there "
+                "has no `freeze`\n",
+                s->name);
+    else if (code < 0)
+        fprintf(stderr, "gpuport remote: freeze manifest of %s not recorded: %s\n", s->name, why);
+    else if (code != 0)
+        fprintf(stderr,
+                "gpuport remote: freeze manifest of %s not recorded: `gpuport freeze` "
+                "exited %d there: %s\n",
+                s->name, code, eout ? eout : "");
+    else {
+        freeze_write(local_root, "gpuport-freeze.remote.json", out, len, s->name, force);
+        ok = 1;
+    }
+    free(out);
+    free(eout);
+    return ok;
+}
+
+int gp_remote_freeze(gp_ssh *s, const char *remote_gpuport, const char *dir, const char *local_root,
+                     bool force)
+{
+    if (gp_mkdir_p(local_root, 0755) != 0) {
+        fprintf(stderr, "gpuport remote: freeze manifests not recorded: %s: %s\n", local_root,
+                strerror(errno));
+        return 0;
+    }
+    return freeze_local(s->rundir, local_root, force) +
+           freeze_remote(s, remote_gpuport, dir, local_root, force);
+}

@@ -1,0 +1,99 @@
+/* run.c — see run.h. Why a wrapper: without a terminal, sshd does not signal the remote command
+ * when the connection ends, so a `sleep 1000` would outlive Ctrl-C. The wrapper keeps a watcher
+ * reading the channel's stdin (which we hold open and never write); when the channel closes —
+ * we closed the pipe, ssh died, the link dropped — read sees EOF and the watcher kills the whole
+ * process group (sshd makes the session a group of its own). The command itself gets
+ * /dev/null as stdin. The script is one line so csh-like login shells parse the quoting too. */
+#include "remote/run.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "remote/shquote.h"
+#include "remote/sync.h"
+
+/* $1 folder, $2 subfolder, $3 1 when a sync just succeeded, $4 number of NAME=VALUE words,
+ * then those words, then the command. Exit 2 with a message when the folder is missing; 127
+ * when the command is not found. */
+static const char run_wrapper_sh[] =
+    "d=$1; p=$2; s=$3; n=$4; shift 4; m=$d/" GP_REMOTE_META_DIR "; "
+    "if [ \"$s\" = 1 ]; then mv -f -- \"$m/manifest.next\" \"$m/manifest\" && "
+    "rm -f -- \"$m/sync-incomplete\"; fi; "
+    "if [ -f \"$m/sync-incomplete\" ]; then echo \"gpuport remote: "
+    "warning: the last sync into $d did not finish; run with --sync\" >&2; fi; "
+    "cd -- \"$d/$p\" 2>/dev/null || { echo \"gpuport remote: no folder $d/$p on this host: "
+    "run with --sync first\" >&2; exit 2; }; "
+    "while [ \"$n\" -gt 0 ]; do export \"$1\" || exit 2; shift; n=$((n-1)); done; "
+    "exec 3<&0; "
+    "( while IFS= read -r _; do :; done <&3; kill -s TERM 0 ) >/dev/null 2>&1 & w=$!; "
+    "exec 3<&-; "
+    "command -v \"$1\" >/dev/null 2>&1 || { echo \"gpuport remote: $1: command not found on "
+    "this host\" >&2; kill \"$w\" 2>/dev/null; exit 127; }; "
+    "\"$@\" </dev/null; rc=$?; kill \"$w\" 2>/dev/null; exit $rc";
+
+char *gp_remote_run_line(const gp_remote_cmd *c)
+{
+    gp_argv a = {0};
+    gp_argv_push(&a, c->dir);
+    gp_argv_push(&a, c->prefix);
+    gp_argv_push(&a, c->synced ? "1" : "0");
+    gp_argv_pushf(&a, "%zu", c->n_env);
+    for (size_t i = 0; i < c->n_env; i++)
+        gp_argv_push(&a, c->env[i]);
+    for (size_t i = 0; c->argv[i]; i++)
+        gp_argv_push(&a, c->argv[i]);
+    char *line = a.failed ? NULL : gp_ssh_script_line(run_wrapper_sh, a.v);
+    gp_argv_free(&a);
+    return line;
+}
+
+int gp_remote_run(gp_ssh *s, const gp_remote_cmd *c, char *msg, size_t msglen)
+{
+    msg[0] = '\0';
+    char *line = gp_remote_run_line(c);
+    gp_argv a = {0};
+    gp_ssh_base_argv(s, &a);
+    gp_argv_push(&a, s->target);
+    gp_argv_push(&a, line ? line : "");
+    free(line);
+    int pfd[2] = {-1, -1};
+    if (a.failed || !line || pipe(pfd) != 0) {
+        gp_argv_free(&a);
+        snprintf(msg, msglen, "cannot start ssh: out of memory or file descriptors");
+        return 3;
+    }
+    /* Only ssh gets the read end; the write end stays ours alone (no other child inherits it),
+     * so the remote side sees EOF exactly when we close it or exit. */
+    fcntl(pfd[0], F_SETFD, FD_CLOEXEC);
+    fcntl(pfd[1], F_SETFD, FD_CLOEXEC);
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid;
+    char why[512];
+    int rc = gp_proc_spawn(a.v, pfd[0], -1, -1, &pid, why, sizeof why);
+    gp_argv_free(&a);
+    close(pfd[0]);
+    if (rc != 0) {
+        close(pfd[1]);
+        snprintf(msg, msglen, "cannot run ssh: %s", why);
+        return 2;
+    }
+    int code = gp_proc_wait(pid, &pfd[1], 5.0);
+    if (pfd[1] >= 0) close(pfd[1]);
+    if (gp_proc_interrupted()) {
+        snprintf(msg, msglen, "interrupted: the command on %s was stopped", s->name);
+        return 128 + gp_proc_interrupted();
+    }
+    /* 255 is also what ssh exits with when the link breaks; the master tells the two apart. */
+    if (code == 255 && !gp_ssh_alive(s)) {
+        snprintf(msg, msglen,
+                 "connection to %s lost: the command's outcome there is unknown "
+                 "(it was stopped when the connection ended)",
+                 s->name);
+        return 3;
+    }
+    return code;
+}

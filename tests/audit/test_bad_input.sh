@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# Bad input: binary files, invalid UTF-8, a very long line, a huge file (streamed: memory stays
+# under 64 MB), unreadable files and folders (reported, not fatal), symlink loops and links out
+# of the tree, a path that does not exist (exit 2), bad options (exit 2).
+set -u
+work=$(mktemp -d /tmp/gpuport-audit-bad.XXXXXX)
+trap 'chmod -R u+rwx "$work" 2>/dev/null; rm -rf "$work"' EXIT
+chmod 755 "$work"
+fail=0
+ok() { echo "ok   $1"; }
+bad() { echo "FAIL $1"; fail=1; }
+t="$work/tree"
+mkdir -p "$t/sub"
+printf 'x.cuda()\n\0\0\0binary\n' >"$t/blob.py"
+printf 'x = "\xff\xfe\xc3"\ny = z.cuda()  # \xe2\x82\n' >"$t/bad_utf8.py"
+{ printf 'a = ['; head -c 3000000 /dev/zero | tr '\0' '1'; printf ']; b = q.cuda()\n'; } >"$t/long_line.py"
+ln -s loop_b.py "$t/loop_a.py"; ln -s loop_a.py "$t/loop_b.py"
+ln -s .. "$t/sub/up"                        # a directory loop
+ln -s /etc/hostname "$t/outside.py"         # out of the tree
+ln -s ../bad_utf8.py "$t/sub/inside.py"     # inside: scanned
+(cd "$t" && "$GPUPORT" audit --fail-on never . >"$work/out" 2>"$work/err")
+rc=$?
+[ $rc -eq 0 ] && ok "exit 0 with --fail-on never" || { bad "exit $rc"; cat "$work/err"; }
+grep -q '1 binary skipped' "$work/out" && ok "binary file skipped" || bad "binary not reported"
+grep -q '^bad_utf8.py:2:7: warning PY-DEV-001' "$work/out" && ok "invalid UTF-8 scanned" || bad "invalid UTF-8"
+grep -q '^long_line.py:1:3000015: warning PY-DEV-001' "$work/out" && ok "very long line" || { bad "long line"; grep long_line "$work/out"; }
+grep -q 'loop_a.py: symlink loop' "$work/out" && ok "symlink loop reported" || bad "symlink loop"
+grep -q 'outside.py: symlink points outside' "$work/out" && ok "link out of the tree not followed" || bad "outside link"
+grep -q '^sub/inside.py:2:7: warning' "$work/out" && ok "link inside the tree scanned" || bad "inside link"
+"$GPUPORT" audit --json "$t" >"$work/json" 2>/dev/null
+if command -v python3 >/dev/null; then
+    python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["schema"]=="gpuport.audit/1"' "$work/json" &&
+        ok "JSON valid with invalid UTF-8 input" || bad "JSON invalid"
+fi
+
+# huge file: streamed, memory bounded
+h="$work/huge"; mkdir -p "$h"
+{ yes 'int a; /* cudaMalloc in a comment */' | head -n 5400000; printf '\nvoid f(void) { cudaFree(0); }\n'; } >"$h/big.c"
+lines=$(wc -l <"$h/big.c")
+/usr/bin/time -f '%M' -o "$work/rss" "$GPUPORT" audit --fail-on never "$h" >"$work/hout" 2>/dev/null
+grep -q "big.c:$lines:16: error C-RT-001" "$work/hout" && ok "finding at the end of a 200 MB file" || { bad "huge file"; head -5 "$work/hout"; }
+rss=$(tail -1 "$work/rss")
+[ "$rss" -lt 65536 ] && ok "peak RSS ${rss} KiB < 64 MiB on a 200 MB file" || bad "peak RSS ${rss} KiB"
+
+# unreadable file and folder: root reads everything, so drop to nobody for this part
+u="$work/unread"; mkdir -p "$u/locked"
+printf 'x.cuda()\n' >"$u/ok.py"; printf 'x.cuda()\n' >"$u/secret.py"; printf 'x.cuda()\n' >"$u/locked/in.py"
+chmod 000 "$u/secret.py" "$u/locked"
+runner=()
+if [ "$(id -u)" = 0 ]; then
+    chmod 755 "$work" "$u"
+    if command -v setpriv >/dev/null; then runner=(setpriv --reuid=65534 --regid=65534 --clear-groups); fi
+fi
+if [ "$(id -u)" != 0 ] || [ ${#runner[@]} -gt 0 ]; then
+    (cd "$u" && "${runner[@]}" "$GPUPORT" audit --fail-on never . >"$work/uout" 2>&1)
+    rc=$?
+    [ $rc -eq 0 ] && grep -q '^ok.py:1:3: warning' "$work/uout" && grep -q 'secret.py: cannot open' "$work/uout" &&
+        grep -q 'locked: Permission denied' "$work/uout" && grep -q '2 not readable' "$work/uout" &&
+        ok "unreadable file and folder reported, not fatal" || { bad "unreadable (exit $rc)"; cat "$work/uout"; }
+else
+    echo "skip unreadable files: running as root without setpriv"
+fi
+
+# a path that does not exist; bad options
+"$GPUPORT" audit "$work/nope" >"$work/o" 2>"$work/e"; rc=$?
+[ $rc -eq 2 ] && grep -q "nope" "$work/e" && [ ! -s "$work/o" ] && ok "missing path: exit 2, nothing on stdout" || bad "missing path: exit $rc"
+"$GPUPORT" audit --fail-on sometimes . >/dev/null 2>&1; rc=$?
+[ $rc -eq 2 ] && ok "bad --fail-on: exit 2" || bad "bad --fail-on: exit $rc"
+"$GPUPORT" audit -j 0 . >/dev/null 2>&1; rc=$?
+[ $rc -eq 2 ] && ok "bad -j: exit 2" || bad "bad -j: exit $rc"
+exit $fail

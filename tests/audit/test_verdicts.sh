@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Fixture projects for each verdict and each stop condition: the project verdict line and the
+# exact set of stop conditions must match the fixture's expected.txt.
+set -u
+fix="$GPUPORT_SOURCE_DIR/tests/audit/fixtures"
+fail=0
+for d in "$fix"/projects/* "$fix"/stops/*; do
+    name=${d#$fix/}
+    got=$( (cd "$d" && "$GPUPORT" audit -j 2 --fail-on never .) |
+        awk '/^Verdict:/{print} /^Stop conditions \(/{on=1;next} /^Modules/{on=0} on && /^  [a-z-]+:/{sub(/:.*/,""); sub(/^  /,""); print "stop " $0}')
+    if [ "$got" == "$(cat "$d/expected.txt")" ]; then
+        echo "ok   $name"
+    else
+        echo "FAIL $name"; echo "  expected: $(cat "$d/expected.txt" | tr '\n' '|')"; echo "  got:      $(echo "$got" | tr '\n' '|')"; fail=1
+    fi
+done
+# The same answer in JSON, and the exit code follows --fail-on.
+out=$(cd "$fix/stops/nccl" && "$GPUPORT" audit --json .)
+rc=$?
+[ $rc -eq 1 ] || { echo "FAIL nccl: exit $rc, expected 1 (errors)"; fail=1; }
+echo "$out" | grep -q '"verdict":"needs-rewrite"' || { echo "FAIL json verdict"; fail=1; }
+echo "$out" | grep -q '"id":"nccl-multi-gpu"' || { echo "FAIL json stop condition"; fail=1; }
+(cd "$fix/projects/abstraction" && "$GPUPORT" audit . >/dev/null)
+rc=$?; [ $rc -eq 0 ] || { echo "FAIL warnings only: exit $rc with --fail-on error"; fail=1; }
+(cd "$fix/projects/abstraction" && "$GPUPORT" audit --fail-on warning . >/dev/null)
+rc=$?; [ $rc -eq 1 ] || { echo "FAIL --fail-on warning: exit $rc"; fail=1; }
+[ $fail -eq 0 ] && echo "ok   exit codes and JSON"
+exit $fail

@@ -1,0 +1,359 @@
+#!/usr/bin/env bash
+# gpuport remote against a real OpenSSH server started for the test on loopback (sshd.bash):
+# targets (add/list/remove), sync with deletions and ignored files, run with exit codes, quoting,
+# live streaming and --env, fetch with and without --force, compare, Ctrl-C, a dropped
+# connection, and the bad inputs (unknown target, unreachable host, refused key, missing command).
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/sshd.bash"
+gp_sshd_start
+
+W=$GP_SSH_DIR/work
+mkdir -p "$W/cfg" "$W/far"
+export GPUPORT_CONFIG_DIR=$W/cfg GPUPORT_SSH_CONFIG=$GP_SSH_CONFIG NO_COLOR=1
+fail=0
+ok() { echo "ok   $*"; }
+bad() { echo "FAIL $*"; fail=1; }
+# run_rc NAME WANT COMMAND... : runs with stdout in $W/out, stderr in $W/err, checks the code.
+run_rc() {
+    local name=$1 want=$2
+    shift 2
+    "$@" >"$W/out" 2>"$W/err"
+    local rc=$?
+    if [ "$rc" = "$want" ]; then
+        ok "$name"
+    else
+        bad "$name: exit $rc, expected $want"
+        sed 's/^/    out: /' "$W/out"
+        sed 's/^/    err: /' "$W/err"
+    fi
+}
+has() { # has NAME FILE PATTERN
+    if grep -q -- "$3" "$2"; then ok "$1"; else
+        bad "$1: '$3' not in $(basename "$2")"
+        sed 's/^/    /' "$2"
+    fi
+}
+hasnt() {
+    if grep -q -- "$3" "$2"; then
+        bad "$1: '$3' in $(basename "$2")"
+        sed 's/^/    /' "$2"
+    else ok "$1"; fi
+}
+G=$GPUPORT
+
+# --- targets --------------------------------------------------------------------------------
+run_rc "list with no targets" 0 "$G" remote list
+has "list says there are none" "$W/out" "no targets"
+run_rc "add" 0 "$G" remote add t1 gptest --path "$W/far/proj"
+run_rc "add a second" 0 "$G" remote add other gptest --gpuport /opt/gp/bin/gpuport
+run_rc "add an existing name" 2 "$G" remote add t1 gptest
+run_rc "add --replace" 0 "$G" remote add t1 gptest --path "$W/far/proj" --replace
+run_rc "add a bad name" 2 "$G" remote add "a b" gptest
+has "bad name message" "$W/err" "bad name"
+run_rc "add a target that is an ssh option" 2 "$G" remote add evil -oProxyCommand=touch
+run_rc "list" 0 "$G" remote list
+has "list shows t1" "$W/out" "^t1 *gptest"
+run_rc "list --json" 0 "$G" remote list --json
+has "list --json schema" "$W/out" '"schema":.*"gpuport.remote/1"'
+has "list --json path" "$W/out" "\"path\":.*far/proj"
+run_rc "remove" 0 "$G" remote remove other
+run_rc "list after remove" 0 "$G" remote list
+hasnt "removed target gone" "$W/out" "^other"
+run_rc "remove an unknown target" 2 "$G" remote remove other
+cp "$W/cfg/remotes.json" "$W/cfg.good"
+printf '{"schema": "gpuport.remotes/1", "remotes": [' >"$W/cfg/remotes.json"
+run_rc "malformed config" 2 "$G" remote list
+has "malformed config names the file" "$W/err" "remotes.json"
+printf '{"schema":"gpuport.remotes/1","remotes":[{"name":"x","target":"-oProxyCommand=y"}]}' \
+    >"$W/cfg/remotes.json"
+run_rc "config with an option as target" 2 "$G" remote list
+cp "$W/cfg.good" "$W/cfg/remotes.json"
+
+# --- a project to sync ------------------------------------------------------------------------
+P=$W/proj
+mkdir -p "$P/sub dir" "$P/build"
+cd "$P" || exit 1
+git init -q . && git config user.email t@example.com && git config user.name t
+printf 'build/\n*.log\n' >.gitignore
+echo tracked >tracked.txt
+echo "in sub" >"sub dir/it's here.txt"
+echo doomed >doomed.txt
+git add -A && git commit -qm init
+echo untracked >untracked.txt
+echo ignored >run.log
+echo ignored >build/out.o
+R=$W/far/proj
+
+nl_name=$(printf 'new\nline.txt')
+echo odd >"$nl_name"
+ln -s tracked.txt link.txt
+run_rc "run --sync" 0 "$G" remote run t1 --sync -- true
+has "sync summary" "$W/err" "synced 7 files"
+[ "$(readlink "$R/link.txt")" = tracked.txt ] && ok "symlink synced as a link" || bad "symlink not synced as a link"
+for f in tracked.txt "sub dir/it's here.txt" doomed.txt untracked.txt .gitignore "$nl_name"; do
+    if cmp -s "$P/$f" "$R/$f"; then ok "synced $f"; else bad "synced $f: missing or different"; fi
+done
+for f in run.log build/out.o; do
+    if [ -e "$R/$f" ]; then bad "ignored $f was synced"; else ok "ignored $f not synced"; fi
+done
+git rm -q doomed.txt && git commit -qm gone
+rm untracked.txt
+echo changed >tracked.txt
+echo "remote output" >"$R/made-there.txt" # a file the remote side made: not ours to delete
+run_rc "sync again" 0 "$G" remote run t1 --sync -- true
+has "sync counts the removals" "$W/err" "2 removed there"
+for f in doomed.txt untracked.txt; do
+    if [ -e "$R/$f" ]; then bad "deleted $f still on the remote"; else ok "deletion of $f propagated"; fi
+done
+cmp -s "$P/tracked.txt" "$R/tracked.txt" && ok "changed file synced" || bad "changed file not synced"
+[ -e "$R/made-there.txt" ] && ok "remote-made file kept" || bad "remote-made file deleted"
+rm "$P/tracked.txt" # deleted from the disk, still in the index
+run_rc "sync a file deleted but not staged" 0 "$G" remote run t1 --sync -- true
+[ -e "$R/tracked.txt" ] && bad "unstaged deletion not propagated" || ok "unstaged deletion propagated"
+git checkout -q -- tracked.txt
+
+# A sync that cannot finish (a folder stands where a file must go) is reported and marked.
+mkdir -p "$R/blocker.txt/inner" && echo x >"$R/blocker.txt/inner/f"
+echo file >blocker.txt
+echo "copied by the failing sync" >early.txt
+run_rc "a sync that cannot finish" 2 "$G" remote run t1 --sync -- echo should-not-run
+has "the failed sync is reported" "$W/err" "sync (rsync) on t1 failed"
+hasnt "the command did not run after a failed sync" "$W/out" "should-not-run"
+run_rc "run after a failed sync" 0 "$G" remote run t1 -- true
+has "the incomplete sync is flagged" "$W/err" "last sync into .* did not finish"
+[ -e "$R/early.txt" ] && ok "the failing sync copied what it could" || bad "early.txt not copied"
+rm -rf "$R/blocker.txt" blocker.txt early.txt
+run_rc "sync after fixing" 0 "$G" remote run t1 --sync -- true
+[ -e "$R/early.txt" ] && bad "a file of the failed sync, gone here, stayed there" ||
+    ok "a file of the failed sync, gone here, is removed there"
+run_rc "run after a good sync" 0 "$G" remote run t1 -- true
+hasnt "no flag after a good sync" "$W/err" "did not finish"
+
+# Ctrl-C in the middle of a sync: reported, and the folder stays marked until a sync completes.
+head -c $((160 << 20)) /dev/urandom >big.bin
+"$G" remote run t1 --sync -- echo should-not-run >"$W/out" 2>"$W/err" &
+gpid=$!
+caught=
+for _ in $(seq 1 400); do
+    if ps -A -o ppid= -o comm= | awk -v p=$gpid '$1 == p && $2 ~ /rsync$/' | grep -q .; then
+        kill -INT $gpid
+        caught=1
+        break
+    fi
+    kill -0 $gpid 2>/dev/null || break
+    sleep 0.02
+done
+wait $gpid
+rc=$?
+if [ -n "$caught" ]; then
+    [ $rc = 130 ] && ok "sync interrupted exits 130" || { bad "interrupted sync exited $rc"; cat "$W/err"; }
+    has "interrupted sync reported" "$W/err" "interrupted during the sync"
+    hasnt "no command after an interrupted sync" "$W/out" "should-not-run"
+    run_rc "run after an interrupted sync" 0 "$G" remote run t1 -- true
+    has "the interrupted sync is flagged" "$W/err" "did not finish"
+else
+    echo "NOTE the sync finished before rsync could be caught running; interruption not checked"
+fi
+rm -f big.bin
+run_rc "sync after the interruption" 0 "$G" remote run t1 --sync -- true
+[ -e "$R/big.bin" ] && bad "big.bin of the interrupted sync stayed there" || ok "big.bin gone there"
+
+# --- run: exit codes, quoting, folder, env ---------------------------------------------------
+run_rc "exit code 0" 0 "$G" remote run t1 -- sh -c 'exit 0'
+run_rc "exit code 7 passed through" 7 "$G" remote run t1 -- sh -c 'exit 7'
+has "exit code reported" "$W/err" "exited 7 on t1"
+run_rc "exit 255 of the command is not a lost connection" 255 "$G" remote run t1 -- sh -c 'exit 255'
+hasnt "255 is not called a lost connection" "$W/err" "lost"
+run_rc "a command killed by a signal" 139 "$G" remote run t1 -- sh -c 'kill -SEGV $$'
+run_rc "quoting" 0 "$G" remote run t1 -- printf '[%s]\n' 'a b' "it's" '$HOME' '*' '"q"' '`id`' ';' ''
+printf '[%s]\n' 'a b' "it's" '$HOME' '*' '"q"' '`id`' ';' '' >"$W/want"
+cmp -s "$W/want" "$W/out" && ok "arguments arrive verbatim" || { bad "arguments changed"; diff "$W/want" "$W/out"; }
+run_rc "runs in the remote folder" 0 "$G" remote run t1 -- pwd
+has "remote folder" "$W/out" "^$R\$"
+(cd "sub dir" && "$G" remote run t1 -- pwd >"$W/out" 2>"$W/err")
+has "runs in the matching subfolder" "$W/out" "^$R/sub dir\$"
+export GP_TEST_VALUE='two words $dollar "dq" '"'sq'"
+run_rc "--env" 0 "$G" remote run t1 --env GP_TEST_VALUE --env 'OTHER=x*y' -- \
+    sh -c 'printf "%s|%s\n" "$GP_TEST_VALUE" "$OTHER"'
+has "--env values arrive verbatim" "$W/out" "^two words \$dollar \"dq\" 'sq'|x\*y\$"
+run_rc "--env of an unset variable" 2 "$G" remote run t1 --env GP_NOT_SET_ANYWHERE -- true
+run_rc "--env with a bad name" 2 "$G" remote run t1 --env '1x=y' -- true
+run_rc "missing command" 127 "$G" remote run t1 -- gp-no-such-command --flag
+has "missing command named" "$W/err" "gp-no-such-command: command not found"
+has "missing command explained" "$W/err" "exited 127 on t1"
+run_rc "run without --" 2 "$G" remote run t1 true
+run_rc "unknown target" 2 "$G" remote run nosuch -- true
+has "unknown target message" "$W/err" "unknown target 'nosuch'"
+
+# --- streaming: the first line arrives while the remote command still runs -------------------
+rm -f "$W/stream"
+"$G" remote run t1 -- sh -c 'echo first; sleep 4; echo second' >"$W/stream" 2>&1 &
+gpid=$!
+for _ in $(seq 1 60); do
+    grep -q first "$W/stream" 2>/dev/null && break
+    sleep 0.1
+done
+if grep -q first "$W/stream" && ! grep -q second "$W/stream" && kill -0 $gpid 2>/dev/null; then
+    ok "output streams before the command ends"
+else
+    bad "output did not stream"
+    cat "$W/stream"
+fi
+wait $gpid
+grep -q second "$W/stream" && ok "stream complete" || bad "stream incomplete"
+
+# --- fetch ----------------------------------------------------------------------------------
+run_rc "fetch" 0 "$G" remote run t1 --fetch 'out/*.txt' --fetch 'deep' -- \
+    sh -c 'mkdir -p out deep/er && echo one >out/a.txt && echo "two 2" >"out/b c.txt" && echo no >out/x.bin && echo d >deep/er/f'
+L=$P/remote/t1
+cmp -s "$R/out/a.txt" "$L/out/a.txt" && cmp -s "$R/out/b c.txt" "$L/out/b c.txt" &&
+    cmp -s "$R/deep/er/f" "$L/deep/er/f" && ok "fetched files arrive" || bad "fetched files missing"
+[ -e "$L/out/x.bin" ] && bad "fetch took a file the pattern does not match" || ok "fetch takes only matches"
+has "freeze absence is reported, not pretended" "$W/err" "freeze manifest .*not recorded"
+echo "local edit" >"$L/out/a.txt"
+run_rc "fetch over local files" 2 "$G" remote run t1 --fetch 'out/*.txt' -- true
+has "fetch lists the files it would overwrite" "$W/err" "out/a.txt"
+grep -q "local edit" "$L/out/a.txt" && ok "nothing overwritten without --force" || bad "local file overwritten"
+run_rc "fetch --force" 0 "$G" remote run t1 --fetch 'out/*.txt' --force -- true
+grep -q "^one$" "$L/out/a.txt" && ok "--force replaces" || bad "--force did not replace"
+run_rc "fetch a pattern with .." 2 "$G" remote run t1 --fetch '../*' -- true
+run_rc "fetch with nothing matching" 0 "$G" remote run t1 --fetch 'nothing-*' -- true
+has "nothing matched is said" "$W/err" "nothing on t1 matched"
+
+# --- one login for the whole loop: sync, run and fetch share the ssh master -------------------
+before=$(grep -c "Accepted publickey" "$GP_SSH_DIR/sshd.log")
+run_rc "sync, run and fetch" 0 "$G" remote run t1 --sync --force --fetch 'out/a.txt' -- true
+after=$(grep -c "Accepted publickey" "$GP_SSH_DIR/sshd.log")
+[ $((after - before)) = 1 ] && ok "one ssh login for sync, run and fetch" ||
+    bad "$((after - before)) ssh logins for one run (expected 1)"
+
+# --- freeze, compare, doctor: sibling subcommands of this gpuport ----------------------------
+if "$G" freeze --help >/dev/null 2>&1; then
+    rm -rf "$L"
+    run_rc "fetch records freeze manifests" 0 "$G" remote add t1 gptest --path "$R" --gpuport "$G" --replace
+    run_rc "fetch with freeze" 0 "$G" remote run t1 --fetch 'out/a.txt' -- true
+    [ -s "$L/gpuport-freeze.local.json" ] && [ -s "$L/gpuport-freeze.remote.json" ] &&
+        ok "both freeze manifests recorded" || bad "freeze manifests missing"
+else
+    echo "     (this gpuport has no freeze: its absence was checked to be reported above)"
+fi
+if "$G" compare --help >/dev/null 2>&1; then
+    run_rc "compare" 0 "$G" remote run t1 --force --compare 'res/*.csv' -- \
+        sh -c 'mkdir -p res && printf "1.0,2.0,3.0\n" >res/v.csv'
+    has "compare verdict" "$W/out" "verdict: same"
+    [ -s "$L/res/v.csv" ] && ok "compare fetched the remote output" || bad "compare fetched nothing"
+    printf '1.0,2.0,9.0\n' >res/v.csv # a local output that disagrees
+    run_rc "compare a differing output" 1 "$G" remote run t1 --force --no-local-run \
+        --compare 'res/*.csv' -- true
+    has "compare verdict: different" "$W/out" "verdict: different"
+    rm -rf res
+else
+    echo "SKIP compare: this gpuport has no 'compare' subcommand yet"
+    run_rc "compare without compare" 2 "$G" remote run t1 --force --compare 'res/*.csv' -- \
+        sh -c 'mkdir -p res && printf "1.0,2.0,3.0\n" >res/v.csv'
+    has "compare absence is reported" "$W/err" "has no \`compare\`"
+    rm -rf res
+fi
+"$G" remote add t1 gptest --path "$R" --gpuport "$W/nowhere/gpuport" --replace >/dev/null
+run_rc "doctor without gpuport there" 2 "$G" remote doctor t1
+has "doctor says how to install" "$W/err" "gpuport is not installed on t1"
+"$G" remote add t1 gptest --path "$R" --gpuport "$G" --replace >/dev/null
+if "$G" doctor --help >/dev/null 2>&1; then
+    run_rc "doctor side by side" 0 "$G" remote doctor t1
+    has "doctor table" "$W/out" "this machine"
+    run_rc "doctor --json" 0 "$G" remote doctor t1 --json
+    has "doctor --json schema" "$W/out" '"schema":.*"gpuport.remote/1"'
+else
+    run_rc "doctor without doctor" 2 "$G" remote doctor t1
+    has "doctor absence is reported" "$W/err" "has no \`doctor\`"
+fi
+
+# --- Ctrl-C stops the remote command ---------------------------------------------------------
+rm -f "$W/remote.pid"
+"$G" remote run t1 -- sh -c "echo \$\$ >'$W/remote.pid'; exec sleep 120" >"$W/out" 2>"$W/err" &
+gpid=$!
+for _ in $(seq 1 100); do [ -s "$W/remote.pid" ] && break; sleep 0.1; done
+rpid=$(cat "$W/remote.pid" 2>/dev/null)
+if [ -z "$rpid" ] || ! kill -0 "$rpid" 2>/dev/null; then
+    bad "interrupt: the remote command did not start"
+else
+    kill -INT $gpid
+    wait $gpid
+    rc=$?
+    [ $rc = 130 ] && ok "interrupted run exits 130" || bad "interrupted run exited $rc"
+    has "interrupt reported" "$W/err" "interrupted"
+    for _ in $(seq 1 50); do kill -0 "$rpid" 2>/dev/null || break; sleep 0.1; done
+    kill -0 "$rpid" 2>/dev/null && { bad "remote process $rpid survived Ctrl-C"; kill "$rpid"; } ||
+        ok "remote process stopped by Ctrl-C"
+fi
+
+# Ctrl-C at a terminal signals the whole foreground group: gpuport and its ssh alike.
+rm -f "$W/remote.pid"
+set -m # background jobs get process groups of their own, like a shell's foreground job
+"$G" remote run t1 -- sh -c "echo \$\$ >'$W/remote.pid'; exec sleep 120" >"$W/out" 2>"$W/err" &
+gpid=$!
+set +m
+for _ in $(seq 1 100); do [ -s "$W/remote.pid" ] && break; sleep 0.1; done
+rpid=$(cat "$W/remote.pid" 2>/dev/null)
+if [ -z "$rpid" ]; then
+    bad "group interrupt: the remote command did not start"
+else
+    kill -INT -- "-$gpid"
+    wait $gpid
+    rc=$?
+    [ $rc = 130 ] && ok "Ctrl-C to the group exits 130" || { bad "Ctrl-C to the group exited $rc"; cat "$W/err"; }
+    for _ in $(seq 1 50); do kill -0 "$rpid" 2>/dev/null || break; sleep 0.1; done
+    kill -0 "$rpid" 2>/dev/null && { bad "remote process survived Ctrl-C to the group"; kill "$rpid"; } ||
+        ok "remote process stopped by Ctrl-C to the group"
+fi
+# SIGTERM (a CI job being cancelled) stops it the same way.
+rm -f "$W/remote.pid"
+"$G" remote run t1 -- sh -c "echo \$\$ >'$W/remote.pid'; exec sleep 120" >"$W/out" 2>"$W/err" &
+gpid=$!
+for _ in $(seq 1 100); do [ -s "$W/remote.pid" ] && break; sleep 0.1; done
+rpid=$(cat "$W/remote.pid" 2>/dev/null)
+kill -TERM $gpid
+wait $gpid
+rc=$?
+[ $rc = 143 ] && ok "SIGTERM exits 143" || bad "SIGTERM exited $rc"
+if [ -n "$rpid" ]; then
+    for _ in $(seq 1 50); do kill -0 "$rpid" 2>/dev/null || break; sleep 0.1; done
+    kill -0 "$rpid" 2>/dev/null && { bad "remote process survived SIGTERM"; kill "$rpid"; } ||
+        ok "remote process stopped by SIGTERM"
+fi
+
+# --- a dropped connection --------------------------------------------------------------------
+rm -f "$W/remote.pid"
+"$G" remote run t1 -- sh -c "echo \$\$ >'$W/remote.pid'; exec sleep 120" >"$W/out" 2>"$W/err" &
+gpid=$!
+for _ in $(seq 1 100); do [ -s "$W/remote.pid" ] && break; sleep 0.1; done
+rpid=$(cat "$W/remote.pid" 2>/dev/null)
+# The server's per-connection processes are the listener's children: killing them drops the link.
+children=$(ps -A -o pid= -o ppid= | awk -v p="$GP_SSHD_PID" '$2 == p { print $1 }')
+[ -n "$children" ] || bad "no server process found for the connection"
+for c in $children; do kill -9 "$c" 2>/dev/null; done
+wait $gpid
+rc=$?
+[ $rc = 3 ] && ok "dropped connection exits 3" || { bad "dropped connection exited $rc"; cat "$W/err"; }
+has "dropped connection reported" "$W/err" "connection to t1 lost"
+if [ -n "$rpid" ]; then
+    for _ in $(seq 1 50); do kill -0 "$rpid" 2>/dev/null || break; sleep 0.1; done
+    kill -0 "$rpid" 2>/dev/null && { bad "remote process survived the dropped link"; kill "$rpid"; } ||
+        ok "remote process stopped with the link"
+fi
+
+# --- hosts we cannot use ---------------------------------------------------------------------
+"$G" remote add down gptest-down --path "$R" >/dev/null
+"$G" remote add badkey gptest-bad --path "$R" >/dev/null
+run_rc "unreachable host" 2 "$G" remote run down -- true
+has "unreachable explained" "$W/err" "cannot reach down"
+run_rc "refused key" 2 "$G" remote run badkey -- true
+has "auth failure explained" "$W/err" "cannot log in to badkey"
+has "auth failure fix" "$W/err" "ssh-copy-id"
+run_rc "unreachable doctor" 2 "$G" remote doctor down
+
+# No control sockets or private folders are left behind.
+left=$(find "${XDG_RUNTIME_DIR:-/nonexistent}" "${TMPDIR:-/tmp}" -maxdepth 1 -name 'gpuport-remote-*' -newer "$GP_SSH_DIR/host_key" 2>/dev/null | wc -l)
+[ "$left" = 0 ] && ok "private folders removed" || bad "$left private folders left behind"
+exit $fail

@@ -1,0 +1,22 @@
+# Stand-in driver libraries for machines without the hardware (never installed):
+#   <build>/standins/libcuda.so.1, libnvidia-ml.so.1   answers set by GPUPORT_STANDIN_* (see
+#                                                      the header comment of each source)
+#   <build>/standins-empty/libcuda.so.1, libnvidia-ml.so.1   export none of the entry points
+# Included from tests/doctor/tests.cmake; the runtime's CUDA backend tests reuse them.
+if(NOT TARGET gp_standin_cuda)
+  set(GP_STANDIN_DIR ${CMAKE_CURRENT_LIST_DIR})
+  function(gp_add_standin target src dir soname)
+    add_library(${target} SHARED ${GP_STANDIN_DIR}/${src})
+    target_compile_options(${target} PRIVATE ${GP_WARN})
+    set_target_properties(${target} PROPERTIES PREFIX "" OUTPUT_NAME ${soname} SUFFIX ""
+      LIBRARY_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/${dir}
+      C_VISIBILITY_PRESET default)
+    if(NOT APPLE)
+      target_link_options(${target} PRIVATE "-Wl,-soname,${soname}")
+    endif()
+  endfunction()
+  gp_add_standin(gp_standin_cuda libcuda_standin.c standins libcuda.so.1)
+  gp_add_standin(gp_standin_nvml libnvml_standin.c standins libnvidia-ml.so.1)
+  gp_add_standin(gp_standin_empty_cuda empty_standin.c standins-empty libcuda.so.1)
+  gp_add_standin(gp_standin_empty_nvml empty_standin.c standins-empty libnvidia-ml.so.1)
+endif()
