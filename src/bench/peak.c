@@ -145,23 +145,31 @@ static void gp_bench_peak_unknown(gp_bench_peak *p, const char *name, const char
     snprintf(p->source, sizeof p->source, "unknown peak: %s; give --peak %s=VALUE", why, name);
 }
 
-/* The PCIe link of a device from sysfs: GB/s per direction, 0 unknown. */
-static double gp_bench_pcie_gbs(int domain, int bus, int dev, char *desc, size_t desclen)
+/* One link attribute of a PCI device from sysfs ("32.0 GT/s PCIe" -> 32; "16" -> 16); 0 unknown. */
+static double gp_bench_pci_attr(int domain, int bus, int dev, const char *attr)
 {
     char p[160], line[64];
-    snprintf(p, sizeof p, "/sys/bus/pci/devices/%04x:%02x:%02x.0/current_link_speed", domain, bus,
-             dev);
+    snprintf(p, sizeof p, "/sys/bus/pci/devices/%04x:%02x:%02x.0/%s", domain, bus, dev, attr);
     FILE *f = fopen(p, "r");
     if (!f) return 0;
-    double gts = fgets(line, sizeof line, f) ? atof(line) : 0;
+    double v = fgets(line, sizeof line, f) ? atof(line) : 0;
     fclose(f);
-    snprintf(p, sizeof p, "/sys/bus/pci/devices/%04x:%02x:%02x.0/current_link_width", domain, bus,
-             dev);
-    int width = (int)gp_bench_read_u64(p);
+    return v > 0 ? v : 0;
+}
+
+/* The PCIe link of a device: GB/s per direction, 0 unknown. The maximum link is used, because
+ * GPUs train the link down while idle (the current speed then reads 2.5 GT/s); the current one is
+ * shown beside it. */
+static double gp_bench_pcie_gbs(int domain, int bus, int dev, char *desc, size_t desclen)
+{
+    double gts = gp_bench_pci_attr(domain, bus, dev, "max_link_speed");
+    int width = (int)gp_bench_pci_attr(domain, bus, dev, "max_link_width");
+    double cur = gp_bench_pci_attr(domain, bus, dev, "current_link_speed");
+    int curw = (int)gp_bench_pci_attr(domain, bus, dev, "current_link_width");
     if (gts <= 0 || width <= 0) return 0;
     int gen = gts >= 60 ? 6 : gts >= 30 ? 5 : gts >= 15 ? 4 : gts >= 7 ? 3 : gts >= 4 ? 2 : 1;
     double enc = gts >= 7 ? 128.0 / 130.0 : 0.8; /* 128b/130b from Gen3, 8b/10b before */
-    snprintf(desc, desclen, "Gen%d x%d (%.1f GT/s)", gen, width, gts);
+    snprintf(desc, desclen, "Gen%d x%d (%.1f GT/s; now %.1f GT/s x%d)", gen, width, gts, cur, curw);
     return gts * width * enc / 8.0;
 }
 
@@ -223,7 +231,7 @@ static void gp_bench_describe_cuda(gp_bench_device *d)
         if (gbs > 0) {
             d->peaks[k].value = gbs;
             snprintf(d->peaks[k].source, sizeof d->peaks[k].source,
-                     "PCIe %s from sysfs: GT/s x lanes x encoding / 8, per direction", link);
+                     "PCIe %s from sysfs: max GT/s x lanes x encoding / 8, per direction", link);
         } else {
             gp_bench_peak_unknown(&d->peaks[k], gp_peak_names[k], "the PCIe link is not readable");
         }
