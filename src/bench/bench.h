@@ -142,6 +142,9 @@ int gp_bench_peak_parse(const char *text, gp_bench_peak_override *out, char *err
  * core count (0 unknown). 0 when found. */
 int gp_bench_apple_peak(const char *name, uint32_t gpu_cores, double *mem_gbs, double *fp32_gflops,
                         char *src, size_t srclen);
+/* Published memory GB/s and FP32 GFLOP/s of common NVIDIA parts by name (substring); 0 when
+ * found. A fallback for drivers that report no clocks. */
+int gp_bench_nvidia_peak(const char *name, double *mem_gbs, double *fp32_gflops);
 /* FP32 lanes per SM for a CUDA compute capability, 0 unknown. */
 int gp_bench_cuda_lanes_per_sm(int major, int minor);
 

@@ -59,6 +59,30 @@ int gp_bench_apple_peak(const char *name, uint32_t gpu_cores, double *mem_gbs, d
     return -1;
 }
 
+/* Published peaks of common NVIDIA parts, used only when the driver's attributes cannot give one
+ * (a driver that reports no memory clock). Matched as a substring of the device name. */
+typedef struct gp_nvidia_part {
+    const char *name;
+    double mem_gbs, fp32_gflops;
+} gp_nvidia_part;
+
+static const gp_nvidia_part gp_nvidia_parts[] = {
+    {"H200", 4800, 66900},     {"H100 PCIe", 2000, 51200}, {"H100", 3350, 66900},
+    {"RTX 4090", 1008, 82600}, {"RTX 3060", 360, 12700},
+};
+
+int gp_bench_nvidia_peak(const char *name, double *mem_gbs, double *fp32_gflops)
+{
+    for (size_t i = 0; i < sizeof gp_nvidia_parts / sizeof gp_nvidia_parts[0]; i++)
+        if (strstr(name, gp_nvidia_parts[i].name)) {
+            *mem_gbs = gp_nvidia_parts[i].mem_gbs;
+            *fp32_gflops = gp_nvidia_parts[i].fp32_gflops;
+            return 0;
+        }
+    *mem_gbs = *fp32_gflops = 0;
+    return -1;
+}
+
 static uint64_t gp_bench_read_u64(const char *path)
 {
     FILE *f = fopen(path, "r");
@@ -201,11 +225,18 @@ static void gp_bench_describe_cuda(gp_bench_device *d)
     d->clock_mhz = clk > 0 ? clk / 1000.0 : 0;
     d->memory_clock_mhz = mclk > 0 ? mclk / 1000.0 : 0;
     d->bus_width_bits = bus > 0 ? bus : 0;
+    double tm = 0, tf = 0;
+    gp_bench_nvidia_peak(d->info.name, &tm, &tf);
     gp_bench_peak *m = &d->peaks[GP_PEAK_MEMORY];
     if (mclk > 0 && bus > 0) {
         m->value = (double)mclk * 1e3 * (bus / 8.0) * 2.0 / 1e9;
         snprintf(m->source, sizeof m->source,
                  "driver: memory clock %d kHz x bus %d bits / 8 x 2 (double data rate)", mclk, bus);
+    } else if (tm > 0) {
+        m->value = tm;
+        snprintf(m->source, sizeof m->source,
+                 "published figure for %.200s (the driver reports no memory clock or bus width)",
+                 d->info.name);
     } else {
         gp_bench_peak_unknown(m, "memory", "the driver reports no memory clock or bus width");
     }
@@ -217,6 +248,11 @@ static void gp_bench_describe_cuda(gp_bench_device *d)
         snprintf(f->source, sizeof f->source,
                  "driver: SM clock %d kHz x %d SMs x %d FP32 lanes/SM (sm_%d%d table) x 2 (FMA)",
                  clk, sms, lanes, major, minor);
+    } else if (tf > 0) {
+        f->value = tf;
+        snprintf(f->source, sizeof f->source,
+                 "published figure for %.200s (no SM clock, SM count or lanes-per-SM entry)",
+                 d->info.name);
     } else {
         gp_bench_peak_unknown(f, "fp32",
                               "no SM clock, SM count or lanes-per-SM entry for this "

@@ -127,6 +127,14 @@ static void test_tables(void **state)
     assert_int_equal(gp_bench_apple_peak("Apple M4 Pro", 0, &mem, &fp32, src, sizeof src), 0);
     assert_true(mem == 273);
     assert_int_equal(gp_bench_apple_peak("AMD Radeon Pro", 0, &mem, &fp32, src, sizeof src), -1);
+    assert_int_equal(gp_bench_nvidia_peak("NVIDIA H200", &mem, &fp32), 0);
+    assert_true(mem == 4800 && fp32 == 66900);
+    assert_int_equal(gp_bench_nvidia_peak("NVIDIA H100 PCIe", &mem, &fp32), 0);
+    assert_true(mem == 2000);
+    assert_int_equal(gp_bench_nvidia_peak("NVIDIA H100 80GB HBM3", &mem, &fp32), 0);
+    assert_true(mem == 3350);
+    assert_int_equal(gp_bench_nvidia_peak("Tesla T4", &mem, &fp32), -1);
+    assert_true(mem == 0);
     assert_int_equal(gp_bench_apple_peak("Apple M9", 0, &mem, &fp32, src, sizeof src), -1);
 }
 
