@@ -1,0 +1,10 @@
+# bench.cmake — the kernels of `gpuport bench` (src/bench/*.gpk) embedded as text in the tools
+# library; the runtime builds them for each device through gp_program_create.
+foreach(gpk stream sgemm)
+  gp_embed_bytes(${GP_GEN}/bench_src_${gpk}.c gp_bench_src_${gpk} ${PROJECT_SOURCE_DIR}/src/bench/${gpk}.gpk)
+  list(APPEND GP_TOOL_SRCS ${GP_GEN}/bench_src_${gpk}.c)
+endforeach()
+if(APPLE)
+  # mps.m (MPSMatrixMultiplication) is picked up by the room's glob on Apple platforms.
+  list(APPEND GP_RUNTIME_EXTRA_LIBS "-framework MetalPerformanceShaders")
+endif()
