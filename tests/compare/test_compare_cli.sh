@@ -177,8 +177,9 @@ expect 2 --reference c "$fx/ref.npy" "$fx/ref.npy"
 expect 2 --atol -1 "$fx/ref.npy" "$fx/ref.npy"
 expect 2 --shape 3,4 "$fx/ref.f32" "$fx/ref.f32"
 # two folders with nothing to compare: an error, not a pass over zero tensors
-mkdir -p "$tmp/empty_a" "$tmp/empty_b"
-expect 2 "$tmp/empty_a" "$tmp/empty_b"
+mkdir -p "$work/empty_a" "$work/empty_b"
+expect 2 "$work/empty_a" "$work/empty_b"
+has err "nothing to compare"
 
 [ "$fails" = 0 ] || { echo "$fails failure(s)"; exit 1; }
 echo "all compare CLI checks passed"
