@@ -145,6 +145,9 @@ peak=()
 nvidia-smi --query-gpu=name --format=csv,noheader | grep -q H200 && peak=(--peak-gbs 4800)
 run 240 bench "$bench" $quick "${peak[@]}"
 
+phase "gpuport bench on the GPU (bench/gpu-bench.sh: STREAM vs the HBM peak, pinned copies vs the driver, SGEMM vs cuBLAS)"
+run 300 gpuport-bench bench/gpu-bench.sh "$root/build-gpu" "$(dirname "$log")/gpu-bench"
+
 phase "summary"
 if [ ${#failed[@]} -eq 0 ]; then
     echo "all phases passed; log: $log"
