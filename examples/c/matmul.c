@@ -1,6 +1,9 @@
 /* matmul.c — tiled matrix multiply C = A x B on the best device: each work-group loads TILE x TILE
  * blocks of A and B into shared memory, waits at a barrier, multiplies, and moves on. Sizes are
  * not multiples of the tile. Prints the device and why, checks against a host multiply. */
+#define EXAMPLE_NAME "matmul"
+#include "example.h"
+
 #include <gpuport/gpuport.h>
 #include <math.h>
 #include <stdio.h>
@@ -27,24 +30,10 @@ static const char *kSource =
     "    if (row < m && col < n) c[row * n + col] = acc;\n"
     "}\n";
 
-#define CHECK(call)                                                                                \
-    do {                                                                                           \
-        gp_status st_ = (call);                                                                    \
-        if (st_ != GP_OK) {                                                                        \
-            fprintf(stderr, "matmul: %s: %s\n", gp_status_name(st_), gp_last_error());             \
-            return 1;                                                                              \
-        }                                                                                          \
-    } while (0)
-
 int main(void)
 {
     gp_device *dev;
-    CHECK(gp_device_open("auto", &dev));
-    gp_device_info info;
-    CHECK(gp_device_get_info(dev, &info));
-    char record[4096];
-    CHECK(gp_device_selection_text(dev, record, sizeof record, NULL));
-    printf("device: %s (%s)\nwhy this device:\n%s", info.spec, info.name, record);
+    CHECK(example_open_auto(&dev));
 
     const int m = 200, n = 150, k = 90;
     float *a = malloc(sizeof(float) * m * k), *b = malloc(sizeof(float) * k * n);

@@ -1,6 +1,9 @@
 /* reduction.c — summing a large array on the best device: each work-group reduces its part in
  * shared memory with barriers, the partial sums come back to the host. Prints the device, why
  * that one, and checks the sum against a double-precision sum on the host. */
+#define EXAMPLE_NAME "reduction"
+#include "example.h"
+
 #include <gpuport/gpuport.h>
 #include <math.h>
 #include <stdio.h>
@@ -26,24 +29,10 @@ static const char *kSource =
     "    if (lid == 0) out[gp_group_id(0)] = scratch[0];\n"
     "}\n";
 
-#define CHECK(call)                                                                                \
-    do {                                                                                           \
-        gp_status st_ = (call);                                                                    \
-        if (st_ != GP_OK) {                                                                        \
-            fprintf(stderr, "reduction: %s: %s\n", gp_status_name(st_), gp_last_error());          \
-            return 1;                                                                              \
-        }                                                                                          \
-    } while (0)
-
 int main(void)
 {
     gp_device *dev;
-    CHECK(gp_device_open("auto", &dev));
-    gp_device_info info;
-    CHECK(gp_device_get_info(dev, &info));
-    char record[4096];
-    CHECK(gp_device_selection_text(dev, record, sizeof record, NULL));
-    printf("device: %s (%s)\nwhy this device:\n%s", info.spec, info.name, record);
+    CHECK(example_open_auto(&dev));
 
     const int n = 10 * 1000 * 1000, groups = 64;
     float *x = malloc((size_t)n * sizeof *x);

@@ -1,6 +1,9 @@
 /* saxpy.c — the smallest gpuport program: y = a*x + y on the best device of this machine.
  * Prints the device that ran it and why that one (the selection record), checks the result.
  * Build: part of the gpuport build (build/example_saxpy). */
+#define EXAMPLE_NAME "saxpy"
+#include "example.h"
+
 #include <gpuport/gpuport.h>
 #include <math.h>
 #include <stdio.h>
@@ -14,24 +17,10 @@ static const char *kSource =
     "    if (i < n) y[i] = a * x[i] + y[i];\n"
     "}\n";
 
-#define CHECK(call)                                                                                \
-    do {                                                                                           \
-        gp_status st_ = (call);                                                                    \
-        if (st_ != GP_OK) {                                                                        \
-            fprintf(stderr, "saxpy: %s: %s\n", gp_status_name(st_), gp_last_error());              \
-            return 1;                                                                              \
-        }                                                                                          \
-    } while (0)
-
 int main(void)
 {
     gp_device *dev;
-    CHECK(gp_device_open("auto", &dev));
-    gp_device_info info;
-    CHECK(gp_device_get_info(dev, &info));
-    char record[4096];
-    CHECK(gp_device_selection_text(dev, record, sizeof record, NULL));
-    printf("device: %s (%s)\nwhy this device:\n%s", info.spec, info.name, record);
+    CHECK(example_open_auto(&dev));
 
     enum { N = 1000003 }; /* not a multiple of any group size */
     float *x = malloc(N * sizeof *x), *y = malloc(N * sizeof *y);

@@ -4,7 +4,7 @@
 # appear in what the command printed (`...` = lines left out, `<...>` = text that differs per
 # machine), with the exit code it shows (`[exit N]`, default 0). The server `gpubox` is a
 # throwaway sshd on loopback (tests/remote/sshd.bash). Substitutions, because the guide speaks of
-# a real server: /srv/work/demo -> a temporary folder, /opt/gpuport/bin/gpuport -> the gpuport
+# a real server: /srv/demo -> a temporary folder, /opt/gpuport/bin/gpuport -> the gpuport
 # under test, and `remote run` also passes PYTHONPATH and GPUPORT_BUILD_DIR so the server side
 # imports this checkout's Python package (a real server has it installed).
 set -u
@@ -53,7 +53,7 @@ assert len(steps) >= 10, f"only {len(steps)} commands found in {doc}"
 has_nvcc = shutil.which("nvcc") or os.path.exists("/usr/local/cuda/bin/nvcc")
 fail = 0
 for cmd, expected, code in steps:
-    run = cmd.replace("/srv/work/demo", remote_dir).replace("/opt/gpuport/bin/gpuport", gpuport)
+    run = cmd.replace("/srv/demo", remote_dir).replace("/opt/gpuport/bin/gpuport", gpuport)
     if "gpuport remote run " in run:
         run = run.replace(" --sync ", " --sync --env PYTHONPATH --env GPUPORT_BUILD_DIR ", 1)
     if not has_nvcc and ("nvcc" in run or "kernels.o" in run):
