@@ -30,6 +30,12 @@ class BuildWithLibrary(build_py):
             build = HERE / "build" / "cmake"
             cfg = ["cmake", "-S", str(ROOT), "-B", str(build), "-DCMAKE_BUILD_TYPE=Release",
                    "-DGPUPORT_TESTS=OFF"]
+            brew = shutil.which("brew") if sys.platform == "darwin" else None
+            if brew:  # Homebrew's OpenSSL is keg-only: CMake needs the hint
+                prefix = subprocess.run([brew, "--prefix", "openssl@3"], capture_output=True,
+                                        text=True).stdout.strip()
+                if prefix:
+                    cfg.append(f"-DOPENSSL_ROOT_DIR={prefix}")
             subprocess.check_call(cfg)
             jobs = str(os.cpu_count() or 2)
             subprocess.check_call(["cmake", "--build", str(build), "-j", jobs, "--target",
