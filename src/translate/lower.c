@@ -796,7 +796,8 @@ static void emit_type_prefix(gp_strbuf *sb, const tr_type *t, tr_space sp)
     const char *b = map_base(t->base, &why);
     if (t->nptr && sp) gp_strbuf_printf(sb, "%s ", space_macro[sp]);
     if (t->is_volatile) gp_strbuf_puts(sb, "volatile ");
-    if (t->is_const) gp_strbuf_puts(sb, "const ");
+    /* GP_CONSTANT is `const` on CUDA already, and C++ rejects `const const` */
+    if (t->is_const && !(t->nptr && sp == TR_SP_CONSTANT)) gp_strbuf_puts(sb, "const ");
     if (b)
         gp_strbuf_puts(sb, b);
     else

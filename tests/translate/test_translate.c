@@ -166,7 +166,7 @@ static void constant_data(void **state)
     expect_ok("__constant__ float c[3] = {1.0f, -2.0f, 0.5f};\n"
               "__global__ void k(float *o) { const float *p = c; o[0] = c[1] + p[0]; }\n",
               (const char *[]){"GP_CONSTANT_DECL float c[3] = {1.0f, -2.0f, 0.5f};",
-                               "GP_CONSTANT const float *p = c;", NULL});
+                               "GP_CONSTANT float *p = c;", NULL});
 }
 
 static void atomics_mapped(void **state)
