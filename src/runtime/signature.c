@@ -284,6 +284,30 @@ static bool gp_has_word(const char *c, size_t b, size_t e, const char *w)
     return false;
 }
 
+/* `GP_SHARED float t[N];` compiles on every target but is private memory on the CPU and CUDA
+ * (GP_SHARED is empty there): each work-item would silently compute on its own copy. Shared arrays
+ * are declared with GP_SHARED_DECL; GP_SHARED qualifies pointers only. */
+static gp_status gp_check_shared_arrays(const char *c, size_t len, const char *source_name)
+{
+    for (size_t i = 0; i + 9 <= len; i++) {
+        if (memcmp(c + i, "GP_SHARED", 9) != 0 || (i && gp_is_ident((unsigned char)c[i - 1])) ||
+            (i + 9 < len && gp_is_ident((unsigned char)c[i + 9])) || gp_on_directive(c, i))
+            continue;
+        bool star = false, bracket = false;
+        for (size_t j = i + 9; j < len && !strchr(";,)={", c[j]); j++) {
+            if (c[j] == '*') star = true;
+            if (c[j] == '[') bracket = true;
+        }
+        if (bracket && !star)
+            return gp_error_set(GP_ERR_BUILD,
+                                "%s:%d: an array declared GP_SHARED is per-work-item memory on the "
+                                "CPU and CUDA: declare shared arrays with GP_SHARED_DECL (GP_SHARED "
+                                "qualifies pointers to shared memory)",
+                                source_name, gp_line_of(c, i));
+    }
+    return GP_OK;
+}
+
 gp_status gp_signature_parse(const char *src, size_t len, const char *source_name,
                              const char *const *defines, uint32_t num_defines, gp_kernel_sig **out,
                              uint32_t *count, bool *needs_fp64)
@@ -301,7 +325,7 @@ gp_status gp_signature_parse(const char *src, size_t len, const char *source_nam
     uint32_t n = 0;
     bool barrier_outside = false;
     size_t last_end = 0;
-    gp_status st = GP_OK;
+    gp_status st = gp_check_shared_arrays(c, len, source_name);
     for (size_t i = 0; i + 9 <= len && st == GP_OK;) {
         if (memcmp(c + i, "GP_KERNEL", 9) != 0 || (i && gp_is_ident((unsigned char)c[i - 1])) ||
             (i + 9 < len && gp_is_ident((unsigned char)c[i + 9])) || gp_on_directive(c, i)) {

@@ -149,6 +149,18 @@ static void compile_error_at_user_line(void **state)
     EXPECT(gp_program_create(dev, bad_sig, strlen(bad_sig), &o, &p), GP_ERR_BUILD,
            "broken.gpk:1: kernel parameter 'float *y' is not GP_BUF");
     EXPECT(gp_program_create(dev, "int x;", 6, &o, &p), GP_ERR_BUILD, "no GP_KERNEL");
+    /* a shared array must be GP_SHARED_DECL: with GP_SHARED it would be private on CPU and CUDA */
+    const char *not_shared = "GP_KERNEL(k, GP_BUF(float, y))\n{\n    GP_SHARED float t[64];\n"
+                             "    t[gp_local_id(0)] = y[0];\n}\n";
+    EXPECT(gp_program_create(dev, not_shared, strlen(not_shared), &o, &p), GP_ERR_BUILD,
+           "broken.gpk:3: an array declared GP_SHARED");
+    const char *pointers_ok = "GP_FUNC float f(GP_SHARED float *s, GP_SHARED float (*rows)[4])\n"
+                              "{ return s[0] + rows[0][1]; }\n"
+                              "GP_KERNEL(k, GP_BUF(float, y))\n{\n    GP_SHARED_DECL float t[8][4];\n"
+                              "    y[0] = f(t[0], t);\n}\n";
+    GPT_CHECK(gp_program_create(dev, pointers_ok, strlen(pointers_ok), &o, &p));
+    gp_program_release(p);
+    p = NULL;
     const char *bad_def[] = {"1X=2"};
     gp_build_options o2 = {sizeof o2, 0, "x.gpk", bad_def, 1, 0};
     EXPECT(gp_program_create(dev, src, strlen(src), &o2, &p), GP_ERR_INVALID_ARGUMENT,
