@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # gpu-check.sh — the whole verification on a machine with an NVIDIA GPU, in one call of a few
-# minutes: builds gpuport (with nvcc's precompiled PTX when nvcc is there), runs the whole test
-# suite (the conformance suite then runs on the CUDA device as well as the CPU), the examples on
-# `auto` and on `cuda`, and the CUDA benchmarks (bench/cuda_bench.c), and writes everything to one
-# log that starts with the GPU, the driver, the toolkit and the date.
+# minutes: builds gpuport (with nvcc's precompiled PTX when nvcc is there), runs the tests a GPU
+# changes (runtime conformance and errors, translated kernels, bench, doctor, archcheck --device:
+# the conformance suite then runs on the CUDA device as well as the CPU) and the Python package's
+# tests, the examples on `auto` and on `cuda`, the CUDA benchmarks (bench/cuda_bench.c) and
+# `gpuport bench` on the GPU (bench/gpu-bench.sh), and writes everything to one log that starts
+# with the GPU, the driver, the toolkit and the date.
 #
 #   scripts/gpu-check.sh [--log FILE] [--deps DIR] [--quick]
 #   scripts/gpu-check.sh --fetch-deps DIR     (on a Debian/Ubuntu machine with network access)
