@@ -19,31 +19,6 @@ typedef struct gp_plot_series {
     int n;
 } gp_plot_series;
 
-static void gp_plot_escape(gp_strbuf *sb, const char *s)
-{
-    for (; *s; s++) {
-        switch (*s) {
-        case '<':
-            gp_strbuf_puts(sb, "&lt;");
-            break;
-        case '>':
-            gp_strbuf_puts(sb, "&gt;");
-            break;
-        case '&':
-            gp_strbuf_puts(sb, "&amp;");
-            break;
-        case '"':
-            gp_strbuf_puts(sb, "&quot;");
-            break;
-        case '\'':
-            gp_strbuf_puts(sb, "&apos;");
-            break;
-        default:
-            if ((unsigned char)*s >= 0x20 || *s == '\t') gp_strbuf_putc(sb, *s);
-        }
-    }
-}
-
 /* Collects the series of one panel: results whose name starts with `prefix`; the series label is
  * the spec plus the name without prefix and its last component (the size). */
 static int gp_plot_collect(const gp_bench_run *runs, size_t nruns, const char *prefix,
@@ -96,20 +71,20 @@ static void gp_plot_panel(gp_strbuf *sb, double ox, const char *title, const cha
     gp_strbuf_printf(sb, "<g transform=\"translate(%.0f,%.0f)\">\n", ox, oy);
     gp_strbuf_printf(sb, "<text x=\"%.0f\" y=\"-20\" text-anchor=\"middle\" font-weight=\"bold\">",
                      w / 2);
-    gp_plot_escape(sb, title);
+    gp_strbuf_put_xml(sb, title);
     gp_strbuf_puts(sb, "</text>\n");
     gp_strbuf_printf(sb,
                      "<rect x=\"0\" y=\"0\" width=\"%.0f\" height=\"%.0f\" fill=\"none\" "
                      "stroke=\"#888\"/>\n",
                      w, h);
     gp_strbuf_printf(sb, "<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"middle\">", w / 2, h + 40);
-    gp_plot_escape(sb, xlabel);
+    gp_strbuf_put_xml(sb, xlabel);
     gp_strbuf_puts(sb, "</text>\n");
     gp_strbuf_printf(sb,
                      "<text transform=\"translate(-48,%.0f) rotate(-90)\" "
                      "text-anchor=\"middle\">",
                      h / 2);
-    gp_plot_escape(sb, ylabel);
+    gp_strbuf_put_xml(sb, ylabel);
     gp_strbuf_puts(sb, "</text>\n");
     if (ns == 0) {
         gp_strbuf_printf(sb,
@@ -161,7 +136,7 @@ static void gp_plot_panel(gp_strbuf *sb, double ox, const char *title, const cha
                          "<rect x=\"10\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\"/>"
                          "<text x=\"24\" y=\"%d\" font-size=\"11\">",
                          10 + 14 * k, col, 19 + 14 * k);
-        gp_plot_escape(sb, s[k].label);
+        gp_strbuf_put_xml(sb, s[k].label);
         gp_strbuf_puts(sb, "</text>\n");
     }
     gp_strbuf_puts(sb, "</g>\n");

@@ -2,6 +2,7 @@
 #include "cli/cli.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <stdarg.h>
 #include <string.h>
 #include <unistd.h>
@@ -69,4 +70,28 @@ void gp_cli_getopt_reset(void)
     extern int optreset;
     optreset = 1;
 #endif
+}
+
+int gp_cli_parse_plain(const char *cmd, int argc, char **argv, void (*usage)(void), bool *json)
+{
+    static const struct option opts[] = {{"json", no_argument, NULL, 'j'},
+                                         {"help", no_argument, NULL, 'h'},
+                                         {"version", no_argument, NULL, 'V'},
+                                         {NULL, 0, NULL, 0}};
+    *json = false;
+    gp_cli_getopt_reset();
+    int c;
+    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+        if (c == 'j') {
+            *json = true;
+        } else if (c == 'h') {
+            usage();
+            return gp_cli_finish(cmd, GP_EXIT_OK);
+        } else if (c == 'V') {
+            return gp_cli_finish(cmd, gp_cli_print_version());
+        } else {
+            return gp_cli_usage_error(cmd, "unknown option");
+        }
+    }
+    return -1;
 }

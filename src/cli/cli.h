@@ -34,6 +34,10 @@ int gp_cli_internal_error(const char *cmd, const char *fmt, ...) GP_PRINTF_LIKE(
 int gp_cli_print_version(void);
 /* Flushes stdout and turns a write error (a full disk, a closed pipe) into exit code 3. */
 int gp_cli_finish(const char *cmd, int code);
+/* The options of a subcommand that takes only --json, --help and --version: parses them, sets
+ * *json, and returns -1 to go on (optind then points at the first operand) or the exit code to
+ * return (after --help, --version or an unknown option). `usage` prints the help on stdout. */
+int gp_cli_parse_plain(const char *cmd, int argc, char **argv, void (*usage)(void), bool *json);
 /* Resets getopt so that a subcommand can parse its own argv (also when run twice in tests). */
 void gp_cli_getopt_reset(void);
 

@@ -22,24 +22,9 @@ static void cache_usage(void)
 
 static int cache_run(int argc, char **argv)
 {
-    static const struct option opts[] = {{"json", no_argument, NULL, 'j'},
-                                         {"help", no_argument, NULL, 'h'},
-                                         {"version", no_argument, NULL, 'V'},
-                                         {NULL, 0, NULL, 0}};
-    bool json = false;
-    int c;
-    gp_cli_getopt_reset();
-    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-        if (c == 'j')
-            json = true;
-        else if (c == 'h') {
-            cache_usage();
-            return gp_cli_finish("cache", GP_EXIT_OK);
-        } else if (c == 'V')
-            return gp_cli_print_version();
-        else
-            return gp_cli_usage_error("cache", "unknown option");
-    }
+    bool json;
+    int parsed = gp_cli_parse_plain("cache", argc, argv, cache_usage, &json);
+    if (parsed >= 0) return parsed;
     if (optind != argc - 1)
         return gp_cli_usage_error("cache", optind >= argc ? "say info or clear"
                                                           : "one action: info or clear");

@@ -111,24 +111,9 @@ static void print_device(const gp_device_info *d)
 
 static int devices_run(int argc, char **argv)
 {
-    static const struct option opts[] = {{"json", no_argument, NULL, 'j'},
-                                         {"help", no_argument, NULL, 'h'},
-                                         {"version", no_argument, NULL, 'V'},
-                                         {NULL, 0, NULL, 0}};
-    bool json = false;
-    int c;
-    gp_cli_getopt_reset();
-    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-        if (c == 'j')
-            json = true;
-        else if (c == 'h') {
-            devices_usage();
-            return gp_cli_finish("devices", GP_EXIT_OK);
-        } else if (c == 'V')
-            return gp_cli_print_version();
-        else
-            return gp_cli_usage_error("devices", "unknown option");
-    }
+    bool json;
+    int parsed = gp_cli_parse_plain("devices", argc, argv, devices_usage, &json);
+    if (parsed >= 0) return parsed;
     if (optind < argc)
         return gp_cli_usage_error("devices", "unexpected argument '%s'", argv[optind]);
 

@@ -1,5 +1,6 @@
 /* cmd_version.c — `gpuport version`: the CLI's and the library's versions (also as JSON). */
 #include <getopt.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "cli/cli.h"
@@ -7,26 +8,19 @@
 #include "gpuport/gpuport.h"
 #include "util/json.h"
 
+static void version_usage(void)
+{
+    printf("usage: gpuport version [--json]\n\nPrints the versions of the gpuport CLI and of the "
+           "libgpuport it runs with.\n");
+}
+
 static int version_run(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"json", no_argument, NULL, 'j'},
-        {"help", no_argument, NULL, 'h'},
-        {"version", no_argument, NULL, 'V'},
-        {NULL, 0, NULL, 0}};
-    bool json = false;
-    int c;
-    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-        if (c == 'j') json = true;
-        else if (c == 'V') return gp_cli_finish("version", gp_cli_print_version());
-        else if (c == 'h') {
-            printf("usage: gpuport version [--json]\n\nPrints the versions of the gpuport CLI "
-                   "and of the libgpuport it runs with.\n");
-            return gp_cli_finish("version", GP_EXIT_OK);
-        } else
-            return gp_cli_usage_error("version", "unknown option");
-    }
-    if (optind < argc) return gp_cli_usage_error("version", "unexpected argument '%s'", argv[optind]);
+    bool json;
+    int parsed = gp_cli_parse_plain("version", argc, argv, version_usage, &json);
+    if (parsed >= 0) return parsed;
+    if (optind < argc)
+        return gp_cli_usage_error("version", "unexpected argument '%s'", argv[optind]);
     if (json) {
         cJSON *o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "schema", "gpuport.version/1");

@@ -289,34 +289,6 @@ cJSON *gp_compare_report_json(const gp_compare_result *r)
 
 /* --- JUnit ------------------------------------------------------------------------------- */
 
-static void xml_escaped(gp_strbuf *sb, const char *s)
-{
-    for (; *s; s++) {
-        switch (*s) {
-        case '<':
-            gp_strbuf_puts(sb, "&lt;");
-            break;
-        case '>':
-            gp_strbuf_puts(sb, "&gt;");
-            break;
-        case '&':
-            gp_strbuf_puts(sb, "&amp;");
-            break;
-        case '"':
-            gp_strbuf_puts(sb, "&quot;");
-            break;
-        case '\'':
-            gp_strbuf_puts(sb, "&apos;");
-            break;
-        default:
-            if ((unsigned char)*s < 0x20 && *s != '\t' && *s != '\n')
-                gp_strbuf_putc(sb, '?');
-            else
-                gp_strbuf_putc(sb, *s);
-        }
-    }
-}
-
 void gp_compare_report_junit(gp_strbuf *sb, const gp_compare_result *r)
 {
     size_t fails = 0;
@@ -332,7 +304,7 @@ void gp_compare_report_junit(gp_strbuf *sb, const gp_compare_result *r)
     for (size_t i = 0; i < r->count; i++) {
         const gp_pair_result *p = &r->items[i];
         gp_strbuf_puts(sb, "    <testcase classname=\"gpuport.compare\" name=\"");
-        xml_escaped(sb, p->name);
+        gp_strbuf_put_xml(sb, p->name);
         if (p->pass) {
             gp_strbuf_puts(sb, "\"/>\n");
             continue;
@@ -340,7 +312,7 @@ void gp_compare_report_junit(gp_strbuf *sb, const gp_compare_result *r)
         char why[256];
         gp_compare_failure_reason(p, why, sizeof(why));
         gp_strbuf_puts(sb, "\">\n      <failure message=\"");
-        xml_escaped(sb, why);
+        gp_strbuf_put_xml(sb, why);
         gp_strbuf_puts(sb, "\">");
         if (p->status == GP_PAIR_COMPARED && p->m.finite)
             gp_strbuf_printf(sb,

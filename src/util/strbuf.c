@@ -15,7 +15,8 @@ static bool strbuf_reserve(gp_strbuf *sb, size_t extra)
     size_t need = sb->len + extra + 1;
     if (need <= sb->cap) return true;
     size_t cap = sb->cap ? sb->cap : 64;
-    while (cap < need) cap *= 2;
+    while (cap < need)
+        cap *= 2;
     char *p = realloc(sb->data, cap);
     if (!p) {
         sb->failed = true;
@@ -65,6 +66,31 @@ void gp_strbuf_printf(gp_strbuf *sb, const char *fmt, ...)
     va_start(ap, fmt);
     gp_strbuf_vprintf(sb, fmt, ap);
     va_end(ap);
+}
+
+void gp_strbuf_put_xml(gp_strbuf *sb, const char *s)
+{
+    for (; *s; s++) {
+        switch (*s) {
+        case '<':
+            gp_strbuf_puts(sb, "&lt;");
+            break;
+        case '>':
+            gp_strbuf_puts(sb, "&gt;");
+            break;
+        case '&':
+            gp_strbuf_puts(sb, "&amp;");
+            break;
+        case '"':
+            gp_strbuf_puts(sb, "&quot;");
+            break;
+        case '\'':
+            gp_strbuf_puts(sb, "&apos;");
+            break;
+        default:
+            gp_strbuf_putc(sb, (unsigned char)*s < 0x20 && *s != '\t' && *s != '\n' ? '?' : *s);
+        }
+    }
 }
 
 const char *gp_strbuf_cstr(const gp_strbuf *sb)

@@ -16,13 +16,19 @@ typedef struct gp_strbuf {
     bool failed; /* an allocation failed: the contents are incomplete */
 } gp_strbuf;
 
-#define GP_STRBUF_INIT {NULL, 0, 0, false}
+#define GP_STRBUF_INIT                                                                             \
+    {                                                                                              \
+        NULL, 0, 0, false                                                                          \
+    }
 
 void gp_strbuf_append(gp_strbuf *sb, const char *s, size_t n);
 void gp_strbuf_puts(gp_strbuf *sb, const char *s);
 void gp_strbuf_putc(gp_strbuf *sb, char c);
 void gp_strbuf_printf(gp_strbuf *sb, const char *fmt, ...) GP_PRINTF_LIKE(2, 3);
 void gp_strbuf_vprintf(gp_strbuf *sb, const char *fmt, va_list ap);
+/* Appends `s` escaped for XML text and attribute values (SVG, JUnit): the five special
+ * characters as entities; control characters other than tab and newline as '?'. */
+void gp_strbuf_put_xml(gp_strbuf *sb, const char *s);
 /* The contents ("" when empty); valid until the next append. */
 const char *gp_strbuf_cstr(const gp_strbuf *sb);
 /* Hands the buffer to the caller (free() it) and resets sb; NULL if an allocation failed. */

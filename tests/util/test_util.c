@@ -29,6 +29,15 @@ static void strbuf_grows_and_formats(void **state)
     free(s);
 }
 
+static void strbuf_escapes_xml(void **state)
+{
+    (void)state;
+    gp_strbuf sb = GP_STRBUF_INIT;
+    gp_strbuf_put_xml(&sb, "a<b>&\"c'\td\ne\x01");
+    assert_string_equal(gp_strbuf_cstr(&sb), "a&lt;b&gt;&amp;&quot;c&apos;\td\ne?");
+    gp_strbuf_free(&sb);
+}
+
 static char tmpdir[64];
 
 static void write_tmp(const char *name, const char *text, char *path, size_t n)
@@ -140,6 +149,7 @@ int main(void)
     if (!mkdtemp(tmpdir)) return 1;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(strbuf_grows_and_formats),
+        cmocka_unit_test(strbuf_escapes_xml),
         cmocka_unit_test(read_file_respects_cap),
         cmocka_unit_test(map_file_and_atomic_write),
         cmocka_unit_test(json_parse_and_duplicates),
