@@ -131,10 +131,11 @@ typedef struct gp_device_info {
     uint32_t simd_width;              /* warp / SIMD-group / vector width the backend reports */
     int32_t compute_capability_major; /* CUDA only; 0 elsewhere */
     int32_t compute_capability_minor;
-    uint32_t unified_memory; /* 1: host and device share memory (zero-copy buffers are free) */
-    uint32_t fp64;           /* 1: double is supported in kernels */
-    uint32_t fp16;           /* 1: half arithmetic is native (storage works everywhere) */
-    uint32_t reserved[7];
+    uint32_t unified_memory;   /* 1: host and device share memory (zero-copy buffers are free) */
+    uint32_t fp64;             /* 1: double is supported in kernels */
+    uint32_t fp16;             /* 1: half arithmetic is native (storage works everywhere) */
+    uint32_t simd_group_width; /* lanes of a gp_simd_* group; 0: no SIMD-group operations */
+    uint32_t reserved[6];
 } gp_device_info;
 
 /* Thread-safe. Probes every backend (once per process) and counts their devices. */

@@ -219,6 +219,19 @@ __device__ __forceinline__ unsigned gp__cu_pickd(dim3 v, int d)
 #define gp_global_id(d)   (gp_group_id(d) * gp_local_size(d) + gp_local_id(d))
 #define gp_global_size(d) (gp_num_groups(d) * gp_local_size(d))
 #define gp_barrier()      __syncthreads()
+/* SIMD-group operations: the warp, every lane taking part (a full mask). */
+#define GP_REQUIRES_SIMD_WIDTH(n) static_assert((n) == 32, "CUDA warps have 32 lanes");
+#define gp_simd_width()           32
+#define gp_simd_lane()                                                                             \
+    ((int)((threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) & 31u))
+#define gp_simd_shuffle(v, lane)       __shfl_sync(0xffffffffu, (v), (int)(lane))
+#define gp_simd_shuffle_xor(v, mask)   __shfl_xor_sync(0xffffffffu, (v), (int)(mask))
+#define gp_simd_shuffle_up(v, delta)   __shfl_up_sync(0xffffffffu, (v), (unsigned)(delta))
+#define gp_simd_shuffle_down(v, delta) __shfl_down_sync(0xffffffffu, (v), (unsigned)(delta))
+#define gp_simd_ballot(p)              ((uint32_t)__ballot_sync(0xffffffffu, (p)))
+#define gp_simd_any(p)                 __any_sync(0xffffffffu, (p))
+#define gp_simd_all(p)                 __all_sync(0xffffffffu, (p))
+
 
 #define gp_atomic_add(p, v)       atomicAdd((p), (v))
 #define gp_atomic_sub(p, v)       atomicSub((p), (v))
@@ -291,6 +304,9 @@ typedef ulong uint64_t;
 #define gp_num_groups(d)  ((int)get_num_groups(d))
 #define gp_global_size(d) ((int)get_global_size(d))
 #define gp_barrier()      barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)
+/* No SIMD-group operations: OpenCL C 1.2 has none, and 2.x/3.0 sub-groups have no size a
+ * kernel can require; the runtime refuses a source that uses gp_simd_* on OpenCL. */
+#define GP_REQUIRES_SIMD_WIDTH(n)
 
 #define gp_atomic_add(p, v)      atomic_add((p), (v))
 #define gp_atomic_sub(p, v)      atomic_sub((p), (v))
@@ -360,7 +376,7 @@ using namespace metal;
     kernel void name(                                                                              \
         GP__MAP(GP__MT_P_, __VA_ARGS__) uint3 gp__lid [[thread_position_in_threadgroup]],          \
         uint3 gp__grp [[threadgroup_position_in_grid]], uint3 gp__lsz [[threads_per_threadgroup]], \
-        uint3 gp__ngrp [[threadgroups_per_grid]])
+        uint3 gp__ngrp [[threadgroups_per_grid]], ushort gp__slane [[thread_index_in_simdgroup]])
 
 #define gp_local_id(d)    ((int)gp__lid[(d)])
 #define gp_group_id(d)    ((int)gp__grp[(d)])
@@ -369,6 +385,20 @@ using namespace metal;
 #define gp_global_id(d)   (gp_group_id(d) * gp_local_size(d) + gp_local_id(d))
 #define gp_global_size(d) (gp_num_groups(d) * gp_local_size(d))
 #define gp_barrier()      threadgroup_barrier(mem_flags::mem_device | mem_flags::mem_threadgroup)
+/* SIMD-group operations: the runtime offers them on Apple GPUs only, whose SIMD groups all have
+ * 32 lanes (AMD and Intel GPUs in Macs vary per pipeline), so the width is a constant helpers can
+ * use too. */
+#define GP_REQUIRES_SIMD_WIDTH(n)
+#define gp_simd_width()                32
+#define gp_simd_lane()                 ((int)gp__slane)
+#define gp_simd_shuffle(v, lane)       simd_shuffle((v), (ushort)((uint)(lane) & 31u))
+#define gp_simd_shuffle_xor(v, mask)   simd_shuffle_xor((v), (ushort)(mask))
+#define gp_simd_shuffle_up(v, delta)   simd_shuffle_up((v), (ushort)(delta))
+#define gp_simd_shuffle_down(v, delta) simd_shuffle_down((v), (ushort)(delta))
+#define gp_simd_ballot(p)                                                                          \
+    ((uint)(static_cast<simd_vote::vote_t>(simd_ballot((bool)(p)))))
+#define gp_simd_any(p)                 ((int)simd_any((bool)(p)))
+#define gp_simd_all(p)                 ((int)simd_all((bool)(p)))
 
 /* The portable atomic subset as overloads for device and threadgroup int and uint. */
 #define GP__MT_ATOMIC_SPACE(AS)                                                                    \
@@ -446,7 +476,19 @@ typedef int4 gp_int4;
 /* The CPU backend's ABI between the runtime and a compiled program. args[i] points at the value
  * of parameter i: for buffers and the dynamic block, at a `void *` holding the address; for
  * values, at the bytes of the value (the layout of CUDA's kernelParams). */
-#define GP_CPU_ABI_VERSION 1
+#define GP_CPU_ABI_VERSION 2
+/* SIMD-group operations are emulated by the runtime: groups of GP_CPU_SIMD_WIDTH work-items in
+ * linear local-id order, run as fibers, meet at each operation (simd() below). */
+#define GP_CPU_SIMD_WIDTH  32
+enum gp_cpu_simd_op {
+    GP_CPU_SIMD_SHUFFLE, /* the value of lane `arg` (taken modulo the width) */
+    GP_CPU_SIMD_XOR,     /* of lane ^ arg; one's own when that is not a lane */
+    GP_CPU_SIMD_UP,      /* of lane - arg; one's own below arg */
+    GP_CPU_SIMD_DOWN,    /* of lane + arg; one's own past the last lane */
+    GP_CPU_SIMD_BALLOT,  /* bit i set when lane i's value is non-zero */
+    GP_CPU_SIMD_ANY,
+    GP_CPU_SIMD_ALL
+};
 typedef struct gp_cpu_group {
     uint32_t group_id[3];
     uint32_t local_size[3];
@@ -454,6 +496,7 @@ typedef struct gp_cpu_group {
     uint32_t base[3]; /* group_id * local_size: the global id of local id 0 */
     void (*barrier)(void *ctx);
     void *barrier_ctx;
+    uint32_t (*simd)(void *ctx, uint32_t op, uint32_t value, uint32_t arg); /* ctx: barrier_ctx */
 } gp_cpu_group;
 typedef void (*gp_cpu_group_fn)(void *const *args, const gp_cpu_group *g);
 typedef void (*gp_cpu_item_fn)(void *const *args, const gp_cpu_group *g, uint32_t lx, uint32_t ly,
@@ -561,6 +604,42 @@ static _Thread_local const gp_cpu_group *gp__cpu_cur GP__UNUSED;
 #define gp_global_id(d)   ((d) == 0 ? gp__gx : (int)(gp__g->base[(d)] + ((d) == 1 ? gp__ly : gp__lz)))
 #define gp_global_size(d) ((int)(gp__g->num_groups[(d)] * gp__g->local_size[(d)]))
 #define gp_barrier()      gp__cpu_cur->barrier(gp__cpu_cur->barrier_ctx)
+
+/* SIMD-group operations on 32-bit int, unsigned and float values (any narrower integer is
+ * promoted, as `(v) + 0` shows _Generic). */
+#define GP_REQUIRES_SIMD_WIDTH(n)                                                                  \
+    _Static_assert((n) == GP_CPU_SIMD_WIDTH, "the CPU emulates SIMD groups of 32 lanes");
+#define gp_simd_width() GP_CPU_SIMD_WIDTH
+#define gp_simd_lane()                                                                             \
+    ((int)(((uint32_t)gp_local_id(0) +                                                             \
+            gp__g->local_size[0] * (gp__ly + gp__g->local_size[1] * gp__lz)) %                     \
+           GP_CPU_SIMD_WIDTH))
+static inline uint32_t gp__simd_u(uint32_t op, uint32_t v, uint32_t arg)
+{
+    return gp__cpu_cur->simd(gp__cpu_cur->barrier_ctx, op, v, arg);
+}
+static inline int gp__simd_i(uint32_t op, int v, uint32_t arg)
+{
+    return (int)gp__simd_u(op, (uint32_t)v, arg);
+}
+static inline float gp__simd_f(uint32_t op, float v, uint32_t arg)
+{
+    uint32_t u;
+    memcpy(&u, &v, sizeof u);
+    u = gp__simd_u(op, u, arg);
+    memcpy(&v, &u, sizeof v);
+    return v;
+}
+#define GP__SIMD_T(op, v, arg)                                                                     \
+    _Generic((v) + 0, float: gp__simd_f, unsigned: gp__simd_u, int: gp__simd_i)(                  \
+        (op), (v), (uint32_t)(arg))
+#define gp_simd_shuffle(v, lane)       GP__SIMD_T(GP_CPU_SIMD_SHUFFLE, v, lane)
+#define gp_simd_shuffle_xor(v, mask)   GP__SIMD_T(GP_CPU_SIMD_XOR, v, mask)
+#define gp_simd_shuffle_up(v, delta)   GP__SIMD_T(GP_CPU_SIMD_UP, v, delta)
+#define gp_simd_shuffle_down(v, delta) GP__SIMD_T(GP_CPU_SIMD_DOWN, v, delta)
+#define gp_simd_ballot(p)              gp__simd_u(GP_CPU_SIMD_BALLOT, (p) ? 1u : 0u, 0)
+#define gp_simd_any(p)                 ((int)gp__simd_u(GP_CPU_SIMD_ANY, (p) ? 1u : 0u, 0))
+#define gp_simd_all(p)                 ((int)gp__simd_u(GP_CPU_SIMD_ALL, (p) ? 1u : 0u, 0))
 
 #define gp_atomic_add(p, v)  __atomic_fetch_add((p), (v), __ATOMIC_RELAXED)
 #define gp_atomic_sub(p, v)  __atomic_fetch_sub((p), (v), __ATOMIC_RELAXED)

@@ -92,7 +92,8 @@ class DeviceInfoC(ctypes.Structure):
         ("unified_memory", u32),
         ("fp64", u32),
         ("fp16", u32),
-        ("reserved", u32 * 7),
+        ("simd_group_width", u32),
+        ("reserved", u32 * 6),
     ]
 
 

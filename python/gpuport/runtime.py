@@ -89,6 +89,7 @@ class DeviceInfo:
     unified_memory: bool
     fp64: bool
     fp16: bool
+    simd_group_width: int
 
     @staticmethod
     def _from_c(c: N.DeviceInfoC) -> "DeviceInfo":
@@ -112,6 +113,7 @@ class DeviceInfo:
             unified_memory=bool(c.unified_memory),
             fp64=bool(c.fp64),
             fp16=bool(c.fp16),
+            simd_group_width=c.simd_group_width,
         )
 
 

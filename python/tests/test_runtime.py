@@ -49,6 +49,10 @@ def test_devices_include_the_cpu():
         assert d.backend in gp.BACKENDS
         assert d.name
         assert d.max_group_size >= 1
+        # SIMD-group operations: emulated in groups of 32 on the CPU, none on OpenCL (the field
+        # sits after fp16 in gp_device_info: a wrong ctypes layout reads something else here)
+        if d.backend in ("cpu", "opencl"):
+            assert d.simd_group_width == (32 if d.backend == "cpu" else 0), d
 
 
 def test_auto_records_every_backend():

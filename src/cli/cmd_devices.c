@@ -64,6 +64,7 @@ static cJSON *info_json(const gp_device_info *d)
     for (int i = 0; i < 3; i++)
         cJSON_AddItemToArray(dims, cJSON_CreateNumber(d->max_group_dims[i]));
     cJSON_AddNumberToObject(o, "simd_width", d->simd_width);
+    cJSON_AddNumberToObject(o, "simd_group_width", d->simd_group_width);
     if (d->compute_capability_major) {
         char cc[16];
         snprintf(cc, sizeof cc, "%d.%d", d->compute_capability_major, d->compute_capability_minor);
@@ -101,6 +102,10 @@ static void print_device(const gp_device_info *d)
            human_bytes(d->total_memory, mem, sizeof mem), d->compute_units, d->max_group_size,
            d->max_group_dims[0], d->max_group_dims[1], d->max_group_dims[2],
            human_bytes(d->max_shared_memory, sh, sizeof sh), d->simd_width);
+    if (d->simd_group_width)
+        printf("            SIMD-group operations: groups of %u\n", d->simd_group_width);
+    else
+        printf("            SIMD-group operations: none\n");
     printf("            unified memory %s, fp64 %s, fp16 %s", d->unified_memory ? "yes" : "no",
            d->fp64 ? "yes" : "no", d->fp16 ? "yes" : "no");
     if (d->compute_capability_major)

@@ -75,7 +75,16 @@ typedef struct gp_kernel_sig {
     uint32_t num_args;
     gp_arg_info args[GP_MAX_KERNEL_ARGS];
     bool uses_barrier; /* gp_barrier appears in its body or in a helper of the same source */
+    bool uses_simd;    /* a gp_simd_* group operation does (shuffle, ballot, any, all) */
 } gp_kernel_sig;
+
+/* What a source asks of the device beyond the dialect's core, read by the signature parser. */
+typedef struct gp_source_needs {
+    bool fp64;           /* GP_REQUIRES_FP64 */
+    uint32_t simd_width; /* GP_REQUIRES_SIMD_WIDTH(n): n; 0 when the source does not say */
+    char simd_op[32];    /* the first gp_simd_* operation in the source, "" when none */
+    int simd_line;       /* its line */
+} gp_source_needs;
 
 /* A program built for one device. Shared: the per-device cache hands the same object to every
  * gp_program_create with the same key, counting references. */
@@ -86,7 +95,7 @@ struct gp_program {
     int refs; /* guarded by dev->lock */
     gp_kernel_sig *kernels;
     uint32_t num_kernels;
-    bool needs_fp64;
+    gp_source_needs needs;
     struct gp_program *next; /* in dev->programs */
 };
 

@@ -23,11 +23,12 @@ int gp_log_level(void);
 
 /* Parses every GP_KERNEL declaration of `src` (comments and strings skipped). Returns GP_OK with
  * a heap array (free() it), or GP_ERR_BUILD naming source_name and the line of a malformed
- * declaration. `defines` ("NAME=VALUE") resolve macro type names to sizes. *needs_fp64 is set
- * when the source says GP_REQUIRES_FP64. */
+ * declaration or requirement. `defines` ("NAME=VALUE") resolve macro type names to sizes.
+ * *needs (may be NULL) says what the source requires: GP_REQUIRES_FP64, GP_REQUIRES_SIMD_WIDTH
+ * and its first SIMD-group operation. */
 gp_status gp_signature_parse(const char *src, size_t len, const char *source_name,
                              const char *const *defines, uint32_t num_defines, gp_kernel_sig **out,
-                             uint32_t *count, bool *needs_fp64);
+                             uint32_t *count, gp_source_needs *needs);
 /* sizeof a type name of the dialect ("float" 4, "gp_half" 2, "uint64_t" 8); 0 if unknown. */
 uint32_t gp_signature_type_size(const char *type_name);
 

@@ -184,6 +184,16 @@ static void gp_auto_group(const gp_kernel *k, uint32_t dims, const size_t *globa
         int d = g[0] >= g[1] && g[0] >= g[2] ? 0 : (g[1] >= g[2] ? 1 : 2);
         g[d] = (g[d] + 1) / 2;
     }
+    /* SIMD-group operations need whole SIMD groups: widen x to a multiple of the width (the
+     * extra work-items fall outside the grid, as in any last group, and the kernel's bounds
+     * check skips them) */
+    uint32_t w = in->simd_group_width;
+    if (k->sig->uses_simd && w && (g[0] * g[1] * g[2]) % w) {
+        uint32_t x = (g[0] + w - 1) / w * w;
+        while ((uint64_t)x * g[1] * g[2] > limit && g[1] * g[2] > 1)
+            g[g[1] >= g[2] ? 1 : 2] /= 2;
+        g[0] = x;
+    }
 }
 
 static gp_status gp_check_group(const gp_kernel *k, uint32_t dims, const size_t *group,
@@ -207,6 +217,13 @@ static gp_status gp_check_group(const gp_kernel *k, uint32_t dims, const size_t 
                             "a group of %llu work-items is above the limit of %u for kernel '%s' "
                             "on %s (%s); use a smaller group or pass NULL to let gpuport choose",
                             (unsigned long long)total, k->max_group_size, k->sig->name, in->spec,
+                            in->name);
+    if (k->sig->uses_simd && in->simd_group_width && total % in->simd_group_width)
+        return gp_error_set(GP_ERR_LAUNCH,
+                            "kernel '%s' uses SIMD-group operations, so its group must hold whole "
+                            "SIMD groups: %llu work-items is not a multiple of %u, the SIMD width "
+                            "of %s (%s)",
+                            k->sig->name, (unsigned long long)total, in->simd_group_width, in->spec,
                             in->name);
     return GP_OK;
 }

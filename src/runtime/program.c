@@ -105,6 +105,41 @@ void gp_program_cache_drop(gp_device_state *dev)
     }
 }
 
+/* What the source requires against what the device has: double precision, SIMD-group
+ * operations and their width. */
+static gp_status gp_check_needs(const gp_device_state *dev, const char *name,
+                                const gp_source_needs *n)
+{
+    const gp_device_info *in = &dev->info;
+    if (n->fp64 && !in->fp64)
+        return gp_error_set(GP_ERR_UNSUPPORTED,
+                            "%s says GP_REQUIRES_FP64 but %s (%s) has no double precision; use "
+                            "float, or run it on a device with fp64",
+                            name, in->spec, in->name);
+    if ((n->simd_op[0] || n->simd_width) && !in->simd_group_width) {
+        char where[160];
+        if (n->simd_op[0] && n->simd_line)
+            snprintf(where, sizeof where, "%s:%d: %s is a SIMD-group operation", name, n->simd_line,
+                     n->simd_op);
+        else if (n->simd_op[0])
+            snprintf(where, sizeof where, "%s: %s (from a build define) is a SIMD-group operation",
+                     name, n->simd_op);
+        else
+            snprintf(where, sizeof where, "%s says GP_REQUIRES_SIMD_WIDTH(%u)", name,
+                     n->simd_width);
+        return gp_error_set(GP_ERR_UNSUPPORTED,
+                            "%s, but %s (%s) offers none (the %s backend has no SIMD-group "
+                            "operations); run it on a cuda, metal (Apple GPU) or cpu device",
+                            where, in->spec, in->name, gp_backend_name((gp_backend)in->backend));
+    }
+    if (n->simd_width && n->simd_width != in->simd_group_width)
+        return gp_error_set(GP_ERR_UNSUPPORTED,
+                            "%s says GP_REQUIRES_SIMD_WIDTH(%u), but the SIMD groups of %s (%s) "
+                            "have %u lanes; the kernels would compute something else there",
+                            name, n->simd_width, in->spec, in->name, in->simd_group_width);
+    return GP_OK;
+}
+
 static gp_status gp_build(gp_device_state *dev, const char *src, size_t len,
                           const gp_build_options *o, const gp_builtin_program *builtin,
                           gp_program **out)
@@ -123,15 +158,10 @@ static gp_status gp_build(gp_device_state *dev, const char *src, size_t len,
     gp_program *p = calloc(1, sizeof *p);
     if (!p) return gp_error_set(GP_ERR_OUT_OF_MEMORY, "out of host memory");
     p->dev = dev;
-    st = gp_signature_parse(src, len, name, defs, ndefs, &p->kernels, &p->num_kernels,
-                            &p->needs_fp64);
+    st = gp_signature_parse(src, len, name, defs, ndefs, &p->kernels, &p->num_kernels, &p->needs);
     if (st == GP_OK && p->num_kernels == 0)
         st = gp_error_set(GP_ERR_BUILD, "%s: no GP_KERNEL(...) declaration in the source", name);
-    if (st == GP_OK && p->needs_fp64 && !dev->info.fp64)
-        st = gp_error_set(GP_ERR_UNSUPPORTED,
-                          "%s says GP_REQUIRES_FP64 but %s (%s) has no double precision; use "
-                          "float, or run it on a device with fp64",
-                          name, dev->info.spec, dev->info.name);
+    if (st == GP_OK) st = gp_check_needs(dev, name, &p->needs);
     if (st != GP_OK) {
         gp_program_free(p);
         return st;

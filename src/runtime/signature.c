@@ -284,6 +284,74 @@ static bool gp_has_word(const char *c, size_t b, size_t e, const char *w)
     return false;
 }
 
+/* The SIMD-group operations that make the work-items of a group meet (gp_simd_lane and
+ * gp_simd_width are plain values). */
+static const char *const gp_simd_ops[] = {
+    "gp_simd_shuffle", "gp_simd_shuffle_xor", "gp_simd_shuffle_up", "gp_simd_shuffle_down",
+    "gp_simd_ballot",  "gp_simd_any",         "gp_simd_all",
+};
+
+/* The first SIMD-group operation in c[b, e): its offset, or e when there is none. */
+static size_t gp_find_simd_op(const char *c, size_t b, size_t e, const char **which)
+{
+    for (size_t i = b; i + 7 < e; i++) {
+        if (c[i] != 'g' || memcmp(c + i, "gp_simd_", 8) != 0 ||
+            (i && gp_is_ident((unsigned char)c[i - 1])))
+            continue;
+        size_t k = i;
+        while (k < e && gp_is_ident((unsigned char)c[k]))
+            k++;
+        for (size_t j = 0; j < sizeof gp_simd_ops / sizeof *gp_simd_ops; j++)
+            if (strlen(gp_simd_ops[j]) == k - i && !memcmp(c + i, gp_simd_ops[j], k - i)) {
+                if (which) *which = gp_simd_ops[j];
+                return i;
+            }
+        i = k;
+    }
+    return e;
+}
+
+/* GP_REQUIRES_SIMD_WIDTH(n): n in *width (0 when absent); a malformed one is a build error. */
+static gp_status gp_simd_requirement(const char *c, size_t len, const char *source_name,
+                                     uint32_t *width)
+{
+    static const char w[] = "GP_REQUIRES_SIMD_WIDTH";
+    const size_t n = sizeof w - 1;
+    *width = 0;
+    for (size_t i = 0; i + n <= len; i++) {
+        if (memcmp(c + i, w, n) != 0 || (i && gp_is_ident((unsigned char)c[i - 1])) ||
+            (i + n < len && gp_is_ident((unsigned char)c[i + n])) || gp_on_directive(c, i))
+            continue;
+        size_t k = i + n;
+        while (k < len && (c[k] == ' ' || c[k] == '\t'))
+            k++;
+        unsigned long v = 0;
+        bool ok = k < len && c[k] == '(';
+        size_t digits = 0;
+        for (k++; ok && k < len && (c[k] == ' ' || c[k] == '\t');)
+            k++;
+        for (; ok && k < len && c[k] >= '0' && c[k] <= '9' && digits < 6; k++, digits++)
+            v = v * 10 + (unsigned long)(c[k] - '0');
+        while (ok && k < len && (c[k] == ' ' || c[k] == '\t'))
+            k++;
+        ok = ok && digits > 0 && k < len && c[k] == ')' && v > 0;
+        if (!ok)
+            return gp_error_set(
+                GP_ERR_BUILD,
+                "%s:%d: GP_REQUIRES_SIMD_WIDTH takes one positive decimal number of "
+                "lanes, as in GP_REQUIRES_SIMD_WIDTH(32)",
+                source_name, gp_line_of(c, i));
+        if (*width && *width != v)
+            return gp_error_set(GP_ERR_BUILD,
+                                "%s:%d: GP_REQUIRES_SIMD_WIDTH(%lu) contradicts the earlier "
+                                "GP_REQUIRES_SIMD_WIDTH(%u)",
+                                source_name, gp_line_of(c, i), v, *width);
+        *width = (uint32_t)v;
+        i = k;
+    }
+    return GP_OK;
+}
+
 /* `GP_SHARED float t[N];` compiles on every target but is private memory on the CPU and CUDA
  * (GP_SHARED is empty there): each work-item would silently compute on its own copy. Shared arrays
  * are declared with GP_SHARED_DECL; GP_SHARED qualifies pointers only. */
@@ -299,18 +367,19 @@ static gp_status gp_check_shared_arrays(const char *c, size_t len, const char *s
             if (c[j] == '[') bracket = true;
         }
         if (bracket && !star)
-            return gp_error_set(GP_ERR_BUILD,
-                                "%s:%d: an array declared GP_SHARED is per-work-item memory on the "
-                                "CPU and CUDA: declare shared arrays with GP_SHARED_DECL (GP_SHARED "
-                                "qualifies pointers to shared memory)",
-                                source_name, gp_line_of(c, i));
+            return gp_error_set(
+                GP_ERR_BUILD,
+                "%s:%d: an array declared GP_SHARED is per-work-item memory on the "
+                "CPU and CUDA: declare shared arrays with GP_SHARED_DECL (GP_SHARED "
+                "qualifies pointers to shared memory)",
+                source_name, gp_line_of(c, i));
     }
     return GP_OK;
 }
 
 gp_status gp_signature_parse(const char *src, size_t len, const char *source_name,
                              const char *const *defines, uint32_t num_defines, gp_kernel_sig **out,
-                             uint32_t *count, bool *needs_fp64)
+                             uint32_t *count, gp_source_needs *needs)
 {
     *out = NULL;
     *count = 0;
@@ -323,7 +392,7 @@ gp_status gp_signature_parse(const char *src, size_t len, const char *source_nam
         return gp_error_set(GP_ERR_OUT_OF_MEMORY, "out of host memory reading %s", source_name);
     }
     uint32_t n = 0;
-    bool barrier_outside = false;
+    bool barrier_outside = false, simd_outside = false;
     size_t last_end = 0;
     gp_status st = gp_check_shared_arrays(c, len, source_name);
     for (size_t i = 0; i + 9 <= len && st == GP_OK;) {
@@ -355,7 +424,8 @@ gp_status gp_signature_parse(const char *src, size_t len, const char *source_nam
             cap *= 2;
         }
         if (gp_has_word(c, last_end, i, "gp_barrier")) barrier_outside = true;
-        size_t end, bb, be;
+        if (gp_find_simd_op(c, last_end, i, NULL) < i) simd_outside = true;
+        size_t end = 0, bb = 0, be = 0;
         st = gp_sig_one(c, len, p, source_name, defines, num_defines, &ks[n], &end);
         if (st != GP_OK) break;
         for (uint32_t j = 0; j < n; j++)
@@ -364,6 +434,7 @@ gp_status gp_signature_parse(const char *src, size_t len, const char *source_nam
                                   gp_line_of(c, i), ks[n].name);
         if (gp_sig_body(c, len, end, &bb, &be)) {
             ks[n].uses_barrier = gp_has_word(c, bb, be, "gp_barrier");
+            ks[n].uses_simd = gp_find_simd_op(c, bb, be, NULL) < be;
             end = be;
         }
         last_end = end;
@@ -371,13 +442,34 @@ gp_status gp_signature_parse(const char *src, size_t len, const char *source_nam
         i = end;
     }
     if (st == GP_OK && gp_has_word(c, last_end, len, "gp_barrier")) barrier_outside = true;
-    for (uint32_t d = 0; st == GP_OK && d < num_defines; d++) /* -DSYNC=gp_barrier() */
-        if (defines[d] && gp_has_word(defines[d], 0, strlen(defines[d]), "gp_barrier"))
-            barrier_outside = true;
-    if (st == GP_OK && barrier_outside) /* a helper with a barrier may be called by any kernel */
-        for (uint32_t j = 0; j < n; j++)
-            ks[j].uses_barrier = true;
-    if (needs_fp64) *needs_fp64 = gp_has_word(c, 0, len, "GP_REQUIRES_FP64");
+    if (st == GP_OK && gp_find_simd_op(c, last_end, len, NULL) < len) simd_outside = true;
+    for (uint32_t d = 0; st == GP_OK && d < num_defines; d++) { /* -DSYNC=gp_barrier() */
+        size_t dl = defines[d] ? strlen(defines[d]) : 0;
+        if (dl && gp_has_word(defines[d], 0, dl, "gp_barrier")) barrier_outside = true;
+        if (dl && gp_find_simd_op(defines[d], 0, dl, NULL) < dl) simd_outside = true;
+    }
+    /* a helper with a barrier or a SIMD-group operation may be called by any kernel */
+    for (uint32_t j = 0; st == GP_OK && j < n; j++) {
+        if (barrier_outside) ks[j].uses_barrier = true;
+        if (simd_outside) ks[j].uses_simd = true;
+    }
+    gp_source_needs nd = {0};
+    if (st == GP_OK) st = gp_simd_requirement(c, len, source_name, &nd.simd_width);
+    if (st == GP_OK) {
+        nd.fp64 = gp_has_word(c, 0, len, "GP_REQUIRES_FP64");
+        const char *op = NULL;
+        size_t at = gp_find_simd_op(c, 0, len, &op);
+        if (at < len) {
+            snprintf(nd.simd_op, sizeof nd.simd_op, "%s", op);
+            nd.simd_line = gp_line_of(c, at);
+        }
+        for (uint32_t d = 0; !nd.simd_op[0] && d < num_defines; d++) {
+            size_t dl = defines[d] ? strlen(defines[d]) : 0;
+            if (gp_find_simd_op(defines[d], 0, dl, &op) < dl)
+                snprintf(nd.simd_op, sizeof nd.simd_op, "%s", op);
+        }
+        if (needs) *needs = nd;
+    }
     free(c);
     if (st != GP_OK) {
         free(ks);

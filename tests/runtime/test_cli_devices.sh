@@ -21,8 +21,10 @@ assert [b["backend"] for b in d["backends"]] == ["cuda", "metal", "opencl", "cpu
 assert any(x["spec"] == "cpu:0" and x["backend"] == "cpu" for x in d["devices"])
 for x in d["devices"]:
     for k in ("name", "vendor", "total_memory", "compute_units", "max_group_size", "max_group_dims",
-              "max_shared_memory", "unified_memory", "fp64", "fp16", "compute_capability", "simd_width"):
+              "max_shared_memory", "unified_memory", "fp64", "fp16", "compute_capability", "simd_width", "simd_group_width"):
         assert k in x, k
+    # SIMD-group operations: emulated in groups of 32 on the CPU, none on OpenCL
+    assert x["simd_group_width"] == {"cpu": 32, "opencl": 0, "cuda": 32, "metal": 32}[x["backend"]], x
 sel = d["auto"]["selection"]
 assert [s["backend"] for s in sel] == ["cuda", "metal", "opencl", "cpu"]
 assert sum(s["outcome"] == "chosen" for s in sel) == 1

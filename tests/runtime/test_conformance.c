@@ -461,6 +461,140 @@ static void conformance_nonuniform(void **state)
     }
 }
 
+/* SIMD-group operations on the devices that have them (width 32: CUDA, Apple GPUs, the CPU's
+ * emulation); elsewhere the program is refused, naming the line that needs them. */
+static void conformance_simd(void **state)
+{
+    (void)state;
+    enum { N = 1000, W = 32, NS = (N + W - 1) / W, G = 256, NB = (N + G - 1) / G };
+    int32_t x[N], ref[8 * N], got[8 * N];
+    float xf[N], ref_s[NS], got_s[NS], ref_b[NB], got_b[NB];
+    for (int i = 0; i < N; i++) {
+        x[i] = (i * 37) % 150 - (i % 7 == 0 ? 2 : 0);
+        xf[i] = (float)((i * 53) % 97) * 0.25f - 3.0f;
+    }
+    for (int s0 = 0; s0 < N; s0 += W) {
+        int v[W], sum = 0, scan = 0, any = 0, all = 1;
+        uint32_t odd = 0;
+        for (int l = 0; l < W; l++) {
+            v[l] = s0 + l < N ? x[s0 + l] : 0; /* lanes past n take part with 0 */
+            sum += v[l];
+            if (v[l] & 1) odd |= 1u << l;
+            any |= v[l] > 100;
+            all &= (v[l] & 1) == 0;
+        }
+        for (int l = 0; l < W && s0 + l < N; l++) {
+            int32_t *r = &ref[8 * (s0 + l)];
+            scan += v[l];
+            r[0] = sum, r[1] = scan, r[2] = v[3], r[3] = v[W - 1 - l];
+            r[4] = l + 31 < W ? v[l + 31] : v[l];
+            r[5] = (int32_t)odd, r[6] = any, r[7] = all;
+        }
+    }
+    for (int g = 0; g < NS; g++) { /* the tree shuffle_down builds, in float */
+        float t[W];
+        for (int l = 0; l < W; l++)
+            t[l] = g * W + l < N ? xf[g * W + l] : 0.0f;
+        for (int off = W / 2; off > 0; off /= 2)
+            for (int l = 0; l + off < W; l++)
+                t[l] += t[l + off];
+        ref_s[g] = t[0];
+    }
+    for (int b = 0; b < NB; b++) {
+        double s = 0;
+        for (int i = b * G; i < (b + 1) * G && i < N; i++)
+            s += xf[i];
+        ref_b[b] = (float)s;
+    }
+    FOR_EACH_DEVICE(dev)
+    {
+        gp_device_info info;
+        GPT_CHECK(gp_device_get_info(dev, &info));
+        gp_program *p = NULL;
+        if (info.simd_group_width == 0) {
+            assert_int_equal(gpt_build(dev, "simd.gpk", NULL, 0, &p), GP_ERR_UNSUPPORTED);
+            if (!strstr(gp_last_error(), "simd.gpk:") ||
+                !strstr(gp_last_error(), "is a SIMD-group operation, but"))
+                fail_msg("unexpected message: %s", gp_last_error());
+            fprintf(stderr, "  %s: refused as it should be: %s\n", info.spec, gp_last_error());
+            continue;
+        }
+        gp_kernel *k = gpt_kernel(dev, "simd.gpk", "simd_ops", &p), *kr, *kb;
+        GPT_CHECK(gp_kernel_create(p, "simd_reduce", &kr));
+        GPT_CHECK(gp_kernel_create(p, "block_sum", &kb));
+        gp_buffer *bx = gpt_upload(dev, x, sizeof x), *bo = gpt_upload(dev, NULL, sizeof got);
+        gp_buffer *bxf = gpt_upload(dev, xf, sizeof xf), *bs = gpt_upload(dev, NULL, sizeof got_s);
+        gp_buffer *bb = gpt_upload(dev, NULL, sizeof got_b);
+        int n = N;
+        gp_arg args[] = {gp_arg_buffer(bo), gp_arg_buffer(bx), gp_arg_value(&n, 4)};
+        size_t global = N, group = 64;
+        GPT_CHECK(gp_kernel_launch(NULL, k, 1, &global, &group, 3, args));
+        GPT_CHECK(gp_buffer_read(bo, 0, got, sizeof got));
+        assert_true(gpt_ints_match("simd_ops", ref, got, 8 * N));
+        /* the runtime's own group must hold whole SIMD groups too */
+        memset(got, 0, sizeof got);
+        GPT_CHECK(gp_buffer_write(bo, 0, got, sizeof got));
+        GPT_CHECK(gp_kernel_launch(NULL, k, 1, &global, NULL, 3, args));
+        GPT_CHECK(gp_buffer_read(bo, 0, got, sizeof got));
+        assert_true(gpt_ints_match("simd_ops (auto group)", ref, got, 8 * N));
+        /* a group that is not whole SIMD groups is refused before it runs */
+        size_t bad = 48;
+        assert_int_equal(gp_kernel_launch(NULL, k, 1, &global, &bad, 3, args), GP_ERR_LAUNCH);
+        assert_non_null(strstr(gp_last_error(), "not a multiple of 32"));
+
+        gp_arg rargs[] = {gp_arg_buffer(bs), gp_arg_buffer(bxf), gp_arg_value(&n, 4)};
+        GPT_CHECK(gp_kernel_launch(NULL, kr, 1, &global, &group, 3, rargs));
+        GPT_CHECK(gp_buffer_read(bs, 0, got_s, sizeof got_s));
+        assert_true(gpt_floats_match("simd_reduce", ref_s, got_s, NS, 0.0));
+        gp_arg bargs[] = {gp_arg_buffer(bb), gp_arg_buffer(bxf), gp_arg_value(&n, 4)};
+        size_t bgroup = G;
+        GPT_CHECK(gp_kernel_launch(NULL, kb, 1, &global, &bgroup, 3, bargs));
+        GPT_CHECK(gp_buffer_read(bb, 0, got_b, sizeof got_b));
+        assert_true(gpt_floats_match("block_sum", ref_b, got_b, NB, 1e-10));
+        gp_buffer_release(bx), gp_buffer_release(bo), gp_buffer_release(bxf);
+        gp_buffer_release(bs), gp_buffer_release(bb);
+        gp_kernel_release(k), gp_kernel_release(kr), gp_kernel_release(kb);
+        gp_program_release(p);
+    }
+}
+
+/* The CPU's emulation finds lanes that do not all reach a SIMD-group operation (undefined on
+ * GPUs): the launch fails and says why. */
+static void simd_divergence_cpu(void **state)
+{
+    (void)state;
+    const char *src = "GP_KERNEL(early, GP_BUF(int, y))\n"
+                      "{\n"
+                      "    int i = gp_global_id(0);\n"
+                      "    if (gp_simd_lane() >= 16) return;\n"
+                      "    y[i] = gp_simd_shuffle_xor(i, 1);\n"
+                      "}\n"
+                      "GP_KERNEL(split, GP_BUF(int, y))\n"
+                      "{\n"
+                      "    int i = gp_global_id(0);\n"
+                      "    if (gp_simd_lane() == 5) gp_barrier();\n"
+                      "    else y[i] = gp_simd_shuffle(i, 0);\n"
+                      "}\n";
+    gp_device *dev = gpt_open("cpu");
+    gp_program *p;
+    gp_build_options o = {sizeof o, 0, "diverge.gpk", NULL, 0, 0};
+    GPT_CHECK(gp_program_create(dev, src, strlen(src), &o, &p));
+    gp_buffer *b = gpt_upload(dev, NULL, 64 * 4);
+    gp_arg args[] = {gp_arg_buffer(b)};
+    size_t global = 64, group = 64;
+    const char *names[] = {"early", "split"};
+    for (int i = 0; i < 2; i++) {
+        gp_kernel *k;
+        GPT_CHECK(gp_kernel_create(p, names[i], &k));
+        assert_int_equal(gp_kernel_launch(NULL, k, 1, &global, &group, 1, args), GP_ERR_LAUNCH);
+        if (!strstr(gp_last_error(), "did not all reach the same gp_simd_* operation"))
+            fail_msg("%s: unexpected message: %s", names[i], gp_last_error());
+        gp_kernel_release(k);
+    }
+    gp_buffer_release(b), gp_program_release(p);
+    gp_device_release(dev);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -480,7 +614,8 @@ int main(void)
         cmocka_unit_test(conformance_atomic_float), cmocka_unit_test(conformance_scan),
         cmocka_unit_test(conformance_index3d),      cmocka_unit_test(conformance_helper),
         cmocka_unit_test(conformance_half),         cmocka_unit_test(conformance_define),
-        cmocka_unit_test(conformance_nonuniform),
+        cmocka_unit_test(conformance_nonuniform),   cmocka_unit_test(conformance_simd),
+        cmocka_unit_test(simd_divergence_cpu),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }

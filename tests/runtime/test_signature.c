@@ -1,6 +1,7 @@
 /* test_signature.c — reading kernel signatures from dialect source: kinds, types, names, sizes,
- * defines as types, barrier detection (in the body or in a helper), comments and strings that
- * only look like declarations, and malformed declarations reported at their line. */
+ * defines as types, barrier and SIMD-group operation detection (in the body or in a helper),
+ * GP_REQUIRES_* requirements, comments and strings that only look like declarations, and
+ * malformed declarations reported at their line. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,9 +13,9 @@
 
 #include "runtime/core.h"
 
-static gp_status parse(const char *src, gp_kernel_sig **ks, uint32_t *n, bool *fp64)
+static gp_status parse(const char *src, gp_kernel_sig **ks, uint32_t *n, gp_source_needs *needs)
 {
-    return gp_signature_parse(src, strlen(src), "t.gpk", NULL, 0, ks, n, fp64);
+    return gp_signature_parse(src, strlen(src), "t.gpk", NULL, 0, ks, n, needs);
 }
 
 static void kinds_types_sizes(void **state)
@@ -26,10 +27,12 @@ static void kinds_types_sizes(void **state)
                       "GP_KERNEL(k2) {}\n";
     gp_kernel_sig *ks;
     uint32_t n;
-    bool fp64 = true;
-    assert_int_equal(parse(src, &ks, &n, &fp64), GP_OK);
+    gp_source_needs needs = {.fp64 = true, .simd_width = 7};
+    assert_int_equal(parse(src, &ks, &n, &needs), GP_OK);
     assert_int_equal(n, 2);
-    assert_false(fp64);
+    assert_false(needs.fp64);
+    assert_int_equal(needs.simd_width, 0);
+    assert_string_equal(needs.simd_op, "");
     assert_string_equal(ks[0].name, "k1");
     assert_int_equal(ks[0].num_args, 5);
     assert_int_equal(ks[0].args[0].kind, GP_ARG_BUFFER);
@@ -61,10 +64,11 @@ static void barriers_comments_defines(void **state)
     const char *defs[] = {"REAL=double"};
     gp_kernel_sig *ks;
     uint32_t n;
-    bool fp64 = false;
-    assert_int_equal(gp_signature_parse(src, strlen(src), "t.gpk", defs, 1, &ks, &n, &fp64), GP_OK);
+    gp_source_needs needs = {0};
+    assert_int_equal(gp_signature_parse(src, strlen(src), "t.gpk", defs, 1, &ks, &n, &needs),
+                     GP_OK);
     assert_int_equal(n, 2);
-    assert_true(fp64);
+    assert_true(needs.fp64);
     assert_string_equal(ks[0].name, "a");
     assert_true(ks[0].uses_barrier);
     assert_false(ks[1].uses_barrier);
@@ -77,6 +81,62 @@ static void barriers_comments_defines(void **state)
     assert_int_equal(parse(helper, &ks, &n, NULL), GP_OK);
     assert_true(ks[0].uses_barrier && ks[1].uses_barrier); /* a helper may be called by any */
     free(ks);
+}
+
+static void simd_operations(void **state)
+{
+    (void)state;
+    const char *src = "GP_REQUIRES_SIMD_WIDTH( 32)\n"
+                      "// gp_simd_ballot(1)\n"
+                      "GP_KERNEL(a, GP_BUF(int, y)) { y[0] = gp_simd_lane() + gp_simd_width(); }\n"
+                      "GP_KERNEL(b, GP_BUF(int, y)) {\n"
+                      "  y[0] = gp_simd_shuffle_down(y[0], 1); }\n"
+                      "GP_KERNEL(c, GP_BUF(int, y)) { int my_gp_simd_any = 0; y[0] = "
+                      "my_gp_simd_any; const char *s = \"gp_simd_all(1)\"; }\n";
+    gp_kernel_sig *ks;
+    uint32_t n;
+    gp_source_needs needs;
+    assert_int_equal(parse(src, &ks, &n, &needs), GP_OK);
+    assert_int_equal(n, 3);
+    assert_false(ks[0].uses_simd); /* lane and width are values, not a meeting of the lanes */
+    assert_true(ks[1].uses_simd);
+    assert_false(ks[2].uses_simd);
+    assert_false(ks[1].uses_barrier);
+    assert_int_equal(needs.simd_width, 32);
+    assert_string_equal(needs.simd_op, "gp_simd_shuffle_down");
+    assert_int_equal(needs.simd_line, 5);
+    free(ks);
+
+    const char *helper = "GP_FUNC int total(int v) { return v + gp_simd_shuffle_xor(v, 1); }\n"
+                         "GP_KERNEL(c, GP_BUF(int, y)) { y[0] = total(y[0]); }\n"
+                         "GP_KERNEL(d, GP_BUF(int, y)) { }\n";
+    assert_int_equal(parse(helper, &ks, &n, &needs), GP_OK);
+    assert_true(ks[0].uses_simd && ks[1].uses_simd); /* a helper may be called by any */
+    assert_int_equal(needs.simd_width, 0);
+    assert_int_equal(needs.simd_line, 1);
+    free(ks);
+
+    const char *defs[] = {"VOTE=gp_simd_any(1)"};
+    const char *viadef = "GP_KERNEL(e) { int v = VOTE; }";
+    assert_int_equal(gp_signature_parse(viadef, strlen(viadef), "t.gpk", defs, 1, &ks, &n, &needs),
+                     GP_OK);
+    assert_true(ks[0].uses_simd);
+    assert_string_equal(needs.simd_op, "gp_simd_any");
+    assert_int_equal(needs.simd_line, 0);
+    free(ks);
+
+    ks = NULL;
+    assert_int_equal(parse("\nGP_REQUIRES_SIMD_WIDTH(wide)\nGP_KERNEL(k) {}", &ks, &n, &needs),
+                     GP_ERR_BUILD);
+    assert_non_null(strstr(gp_last_error(), "t.gpk:2: GP_REQUIRES_SIMD_WIDTH takes"));
+    assert_int_equal(parse("GP_REQUIRES_SIMD_WIDTH(0)\nGP_KERNEL(k) {}", &ks, &n, &needs),
+                     GP_ERR_BUILD);
+    assert_int_equal(
+        parse("GP_REQUIRES_SIMD_WIDTH(32)\nGP_REQUIRES_SIMD_WIDTH(64)\nGP_KERNEL(k) {}", &ks, &n,
+              &needs),
+        GP_ERR_BUILD);
+    assert_non_null(strstr(gp_last_error(), "t.gpk:2: GP_REQUIRES_SIMD_WIDTH(64) contradicts"));
+    assert_null(ks);
 }
 
 static void malformed(void **state)
@@ -113,6 +173,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(kinds_types_sizes),
         cmocka_unit_test(barriers_comments_defines),
+        cmocka_unit_test(simd_operations),
         cmocka_unit_test(malformed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -217,6 +217,8 @@ const char *gp_fiber_switch_kind(void)
 }
 
 /* ---- per-thread fiber sets ------------------------------------------------------------- */
+enum { GP_FIBER_READY, GP_FIBER_AT_BARRIER, GP_FIBER_AT_SIMD };
+
 typedef struct gp_fiber {
     void *stack; /* mapping base (guard page first) */
     size_t map_size;
@@ -227,6 +229,9 @@ typedef struct gp_fiber {
 #endif
     uint32_t lx, ly, lz;
     int done;
+    int wait;             /* where it yielded: GP_FIBER_AT_BARRIER or GP_FIBER_AT_SIMD */
+    uint32_t simd_seq;    /* SIMD-group operations this work-item has reached */
+    uint32_t simd_val[2]; /* its value at the last two, by parity */
 #if GP_FIBER_ASAN
     void *fake_stack;
 #endif
@@ -243,6 +248,7 @@ typedef struct gp_fiber_set {
     gp_cpu_item_fn item;
     void *const *args;
     const gp_cpu_group *g;
+    int simd_diverged; /* a SIMD-group operation found a lane of its group elsewhere */
 #if GP_FIBER_ASAN
     const void *sched_bottom;
     size_t sched_size;
@@ -340,7 +346,59 @@ static void gp_fiber_to_sched(gp_fiber_set *s, gp_fiber *f, int finished)
 static void gp_fiber_barrier(void *ctx)
 {
     gp_fiber_set *s = ctx;
+    s->fibers[s->current].wait = GP_FIBER_AT_BARRIER;
     gp_fiber_to_sched(s, &s->fibers[s->current], 0);
+}
+
+/* A SIMD-group operation: the work-item publishes its value in the slot of this operation's
+ * parity and yields. When it runs again, every lane of its group has had its turn in the round
+ * and, if all reached this same operation, published too: the lanes before it in the round
+ * have since read and may be one operation further (the other slot), the lanes after it are
+ * still here. A lane anywhere else (returned early, waiting at a barrier) is divergence, which
+ * makes the launch fail: GPUs leave it undefined. */
+static uint32_t gp_fiber_simd(void *ctx, uint32_t op, uint32_t value, uint32_t arg)
+{
+    gp_fiber_set *s = ctx;
+    uint32_t me = s->current;
+    gp_fiber *f = &s->fibers[me];
+    uint32_t seq = ++f->simd_seq, par = seq & 1u;
+    f->simd_val[par] = value;
+    f->wait = GP_FIBER_AT_SIMD;
+    gp_fiber_to_sched(s, f, 0);
+    uint32_t first = me - me % GP_CPU_SIMD_WIDTH, lane = me - first;
+    uint32_t lanes = s->count - first < GP_CPU_SIMD_WIDTH ? s->count - first : GP_CPU_SIMD_WIDTH;
+    const gp_fiber *grp = &s->fibers[first];
+    for (uint32_t l = 0; l < lanes; l++) {
+        uint32_t q = grp[l].simd_seq;
+        if (!(q == seq || (l < lane && q == seq + 1))) s->simd_diverged = 1;
+    }
+    uint64_t src = lanes; /* not a lane: one's own value */
+    uint32_t mask = 0;
+    switch (op) {
+    case GP_CPU_SIMD_SHUFFLE:
+        src = arg % GP_CPU_SIMD_WIDTH;
+        break;
+    case GP_CPU_SIMD_XOR:
+        src = lane ^ arg;
+        break;
+    case GP_CPU_SIMD_UP:
+        src = arg <= lane ? lane - arg : lanes;
+        break;
+    case GP_CPU_SIMD_DOWN:
+        src = (uint64_t)lane + arg;
+        break;
+    case GP_CPU_SIMD_BALLOT:
+    case GP_CPU_SIMD_ANY:
+    case GP_CPU_SIMD_ALL:
+        for (uint32_t l = 0; l < lanes; l++)
+            if (grp[l].simd_val[par]) mask |= 1u << l;
+        if (op == GP_CPU_SIMD_BALLOT) return mask;
+        if (op == GP_CPU_SIMD_ANY) return mask != 0;
+        return mask == (lanes == 32 ? 0xffffffffu : (1u << lanes) - 1u);
+    default:
+        break;
+    }
+    return src < lanes ? grp[src].simd_val[par] : value;
 }
 
 static void gp_fiber_resume(gp_fiber_set *s, uint32_t i)
@@ -371,8 +429,10 @@ gp_status gp_fiber_run_group(gp_cpu_item_fn item, void *const *args, gp_cpu_grou
     s->args = args;
     s->g = g;
     s->count = n;
+    s->simd_diverged = 0;
     g->barrier = gp_fiber_barrier;
     g->barrier_ctx = s;
+    g->simd = gp_fiber_simd;
     long page = sysconf(_SC_PAGESIZE);
     for (uint32_t i = 0; i < n; i++) {
         gp_fiber *f = &s->fibers[i];
@@ -380,6 +440,8 @@ gp_status gp_fiber_run_group(gp_cpu_item_fn item, void *const *args, gp_cpu_grou
         f->ly = (i / g->local_size[0]) % g->local_size[1];
         f->lz = i / (g->local_size[0] * g->local_size[1]);
         f->done = 0;
+        f->wait = GP_FIBER_READY;
+        f->simd_seq = 0;
         char *top = (char *)f->stack + f->map_size;
 #if GP_FIBER_UCONTEXT
         getcontext(&f->uc);
@@ -395,15 +457,27 @@ gp_status gp_fiber_run_group(gp_cpu_item_fn item, void *const *args, gp_cpu_grou
         f->sp = gp_fiber_prepare((void *)((uintptr_t)top & ~(uintptr_t)15), gp_fiber_main, s);
 #endif
     }
-    /* Rounds: every unfinished fiber runs to its next barrier (or its end). A fiber that ended
-     * counts as having reached every later barrier, as on GPUs. */
-    for (uint32_t left = n; left > 0;) {
-        left = 0;
+    /* Rounds: every fiber that is not waiting at the barrier runs to its next barrier, SIMD-group
+     * operation or end. A fiber at a SIMD-group operation runs on in the next round (its group
+     * has published by then); the barrier opens once no fiber is left anywhere else. A fiber
+     * that ended counts as having reached every later barrier, as on GPUs. */
+    for (;;) {
+        for (uint32_t i = 0; i < n; i++) {
+            gp_fiber *f = &s->fibers[i];
+            if (f->done || f->wait == GP_FIBER_AT_BARRIER) continue;
+            f->wait = GP_FIBER_READY;
+            gp_fiber_resume(s, i);
+        }
+        uint32_t at_simd = 0, at_barrier = 0;
         for (uint32_t i = 0; i < n; i++) {
             if (s->fibers[i].done) continue;
-            gp_fiber_resume(s, i);
-            if (!s->fibers[i].done) left++;
+            if (s->fibers[i].wait == GP_FIBER_AT_SIMD) at_simd++;
+            if (s->fibers[i].wait == GP_FIBER_AT_BARRIER) at_barrier++;
         }
+        if (at_simd) continue;
+        if (!at_barrier) break;
+        for (uint32_t i = 0; i < n; i++)
+            s->fibers[i].wait = GP_FIBER_READY;
     }
-    return GP_OK;
+    return s->simd_diverged ? GP_ERR_LAUNCH : GP_OK;
 }

@@ -11,8 +11,10 @@
 
 #include "runtime/backend.h"
 
-/* Runs every work-item of group `g` (its barrier fields are filled here) through `item`, as
- * fibers on this thread. GP_OK, or GP_ERR_OUT_OF_MEMORY when fiber stacks cannot be had. */
+/* Runs every work-item of group `g` (its barrier and simd fields are filled here) through
+ * `item`, as fibers on this thread. GP_OK; GP_ERR_OUT_OF_MEMORY when fiber stacks cannot be
+ * had; GP_ERR_LAUNCH when the lanes of a SIMD group did not all reach the same gp_simd_*
+ * operation (the group ran to its end; its results are not valid). Sets no error message. */
 gp_status gp_fiber_run_group(gp_cpu_item_fn item, void *const *args, gp_cpu_group *g);
 
 /* "asm-x86_64", "asm-aarch64" or "ucontext": which switch this build uses. */

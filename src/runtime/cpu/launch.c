@@ -18,12 +18,21 @@ typedef struct gp_cpu_job {
     int dyn_index;
     bool fibers;
     _Atomic int failed;
-    _Atomic int stray_barrier; /* gp_barrier() reached in a kernel run as a plain loop */
+    _Atomic int stray_barrier; /* gp_barrier() (1) or gp_simd_* (2) reached in a plain loop */
+    _Atomic int simd_diverged; /* lanes of a SIMD group at different places */
 } gp_cpu_job;
 
 static void gp_cpu_stray_barrier(void *ctx)
 {
     atomic_store((_Atomic int *)ctx, 1);
+}
+
+static uint32_t gp_cpu_stray_simd(void *ctx, uint32_t op, uint32_t value, uint32_t arg)
+{
+    (void)op;
+    (void)arg;
+    atomic_store((_Atomic int *)ctx, 2);
+    return value;
 }
 
 /* Each thread's dynamic shared block, grown on demand and freed with the thread. */
@@ -88,7 +97,9 @@ static void gp_cpu_run_groups(void *ctx, uint64_t begin, uint64_t end)
         g.local_size[d] = l->group[d];
         g.num_groups[d] = l->num_groups[d];
     }
-    g.barrier = gp_cpu_stray_barrier; /* replaced by the fiber scheduler when there are fibers */
+    /* replaced by the fiber scheduler when there are fibers */
+    g.barrier = gp_cpu_stray_barrier;
+    g.simd = gp_cpu_stray_simd;
     g.barrier_ctx = &j->stray_barrier;
     uint64_t nx = l->num_groups[0], nxy = nx * l->num_groups[1];
     for (uint64_t i = begin; i < end; i++) {
@@ -99,9 +110,14 @@ static void gp_cpu_run_groups(void *ctx, uint64_t begin, uint64_t end)
             g.base[d] = g.group_id[d] * g.local_size[d];
         if (!j->fibers) {
             j->d->run_group(argv, &g);
-        } else if (gp_fiber_run_group(j->d->run_item, argv, &g) != GP_OK) {
-            atomic_store(&j->failed, 1);
-            return;
+        } else {
+            gp_status st = gp_fiber_run_group(j->d->run_item, argv, &g);
+            if (st == GP_ERR_LAUNCH) {
+                atomic_store(&j->simd_diverged, 1);
+            } else if (st != GP_OK) {
+                atomic_store(&j->failed, 1);
+                return;
+            }
         }
     }
 }
@@ -114,7 +130,7 @@ gp_status gp_cpu_kernel_launch(gp_queue *q, gp_kernel *k, const gp_launch *l)
     j.d = k->impl;
     j.l = l;
     j.dyn_index = -1;
-    j.fibers = k->sig->uses_barrier;
+    j.fibers = k->sig->uses_barrier || k->sig->uses_simd;
     for (uint32_t i = 0; i < l->num_args; i++) {
         const gp_arg *a = &l->args[i];
         if (a->kind == GP_ARG_DYN_SHARED) {
@@ -134,6 +150,21 @@ gp_status gp_cpu_kernel_launch(gp_queue *q, gp_kernel *k, const gp_launch *l)
     }
     uint64_t groups = (uint64_t)l->num_groups[0] * l->num_groups[1] * l->num_groups[2];
     gp_pool_run(groups, gp_cpu_run_groups, &j);
+    if (atomic_load(&j.stray_barrier) == 2)
+        return gp_error_set(GP_ERR_LAUNCH,
+                            "kernel '%s' reached a gp_simd_* operation, but its source does not "
+                            "name one where the runtime can see it (in a kernel body or a helper), "
+                            "so it ran without SIMD groups and its results are not valid; write "
+                            "the gp_simd_* call in the source rather than through a build define",
+                            k->sig->name);
+    if (atomic_load(&j.simd_diverged))
+        return gp_error_set(GP_ERR_LAUNCH,
+                            "kernel '%s': the lanes of a SIMD group did not all reach the same "
+                            "gp_simd_* operation (a lane returned early, took another branch or "
+                            "waited at a barrier); SIMD-group operations need every lane of the "
+                            "group, like CUDA's full-mask *_sync intrinsics, so the results are "
+                            "not valid",
+                            k->sig->name);
     if (atomic_load(&j.stray_barrier))
         return gp_error_set(GP_ERR_LAUNCH,
                             "kernel '%s' reached gp_barrier(), but its source does not say "

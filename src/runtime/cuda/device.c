@@ -89,6 +89,7 @@ void gp_cuda_device_fill_info(const gp_cuda_device *d, gp_device_info *info)
     info->unified_memory = d->integrated ? 1u : 0u;
     info->fp64 = 1; /* every CUDA device has double, at some rate */
     info->fp16 = d->cc_major * 10 + d->cc_minor >= 53 ? 1u : 0u;
+    info->simd_group_width = (uint32_t)d->warp_size;
 }
 
 double gp_cuda_device_peak_bandwidth(const gp_cuda_device *d)

@@ -128,6 +128,9 @@ static void gp_mtl_fill_info(id<MTLDevice> d, uint32_t index, gp_device_info *in
     info->unified_memory = d.hasUnifiedMemory ? 1u : 0u;
     info->fp64 = 0; /* MSL has no double */
     info->fp16 = 1;
+    /* Apple GPUs run SIMD groups of 32; AMD and Intel GPUs in Macs vary per pipeline, so the
+     * SIMD-group operations are offered on Apple GPUs only. */
+    info->simd_group_width = strcmp(vendor, "Apple") == 0 ? 32u : 0u;
 }
 
 gp_status gp_mtl_op_device_info(uint32_t index, gp_device_info *info)

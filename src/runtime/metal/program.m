@@ -120,6 +120,16 @@ gp_status gp_mtl_op_kernel_create(gp_kernel *k)
             m->pipelines[key] = pso;
             pthread_mutex_unlock(&m->lock);
         }
+        /* the prelude's gp_simd_width() is 32: a pipeline that runs other SIMD widths would
+         * shuffle between the wrong lanes */
+        if (k->sig->uses_simd && pso.threadExecutionWidth != 32) {
+            NSUInteger w = pso.threadExecutionWidth;
+            [pso release];
+            return gp_error_set(GP_ERR_UNSUPPORTED,
+                                "kernel %s uses SIMD-group operations, written for 32 lanes, but "
+                                "its Metal pipeline runs %lu lanes",
+                                k->sig->name, (unsigned long)w);
+        }
         k->impl = pso;
         k->max_group_size = (uint32_t)pso.maxTotalThreadsPerThreadgroup;
         return GP_OK;
