@@ -11,7 +11,8 @@
 
 static const char translate_usage[] =
     "usage: gpuport translate FILE.cu [-o FILE.gpk] [--report FILE.json] [--partial]\n"
-    "                         [-I DIR]... [-D NAME[=VALUE]]... [--force] [--json]\n"
+    "                         [--simd-width 32] [-I DIR]... [-D NAME[=VALUE]]... [--force]\n"
+    "                         [--json]\n"
     "\n"
     "Rewrites the CUDA kernels of FILE.cu (the subset in docs/translate.md) into the portable\n"
     "kernel dialect, which gpuport builds for CUDA, Metal, OpenCL and the CPU. Constructs outside\n"
@@ -22,6 +23,10 @@ static const char translate_usage[] =
     "  --json           print the report on stdout instead of the source\n"
     "  --partial        translate what can be, leaving GP_TODO(\"...\") markers (which compile\n"
     "                   nowhere) for refused constructs; exit 1 all the same\n"
+    "  --simd-width 32  translate warp shuffles and votes (__shfl_*_sync, __ballot_sync,\n"
+    "                   __any_sync, __all_sync with the full mask) and warpSize to the dialect's\n"
+    "                   gp_simd_* operations; the result then runs only where SIMD groups have\n"
+    "                   32 lanes (CUDA, Apple GPUs, the CPU backend; not OpenCL)\n"
     "  -I DIR           also look for #include \"...\" headers in DIR\n"
     "  -D NAME[=VALUE]  define a macro (as nvcc -D)\n"
     "  --force          replace existing -o / --report files\n"
@@ -65,10 +70,11 @@ static void summary(const cJSON *rep)
 
 static int translate_run(int argc, char **argv)
 {
-    enum { OPT_REPORT = 256, OPT_PARTIAL, OPT_FORCE, OPT_JSON, OPT_VERSION };
+    enum { OPT_REPORT = 256, OPT_PARTIAL, OPT_FORCE, OPT_JSON, OPT_VERSION, OPT_SIMD };
     static const struct option opts[] = {{"output", required_argument, NULL, 'o'},
                                          {"report", required_argument, NULL, OPT_REPORT},
                                          {"partial", no_argument, NULL, OPT_PARTIAL},
+                                         {"simd-width", required_argument, NULL, OPT_SIMD},
                                          {"force", no_argument, NULL, OPT_FORCE},
                                          {"json", no_argument, NULL, OPT_JSON},
                                          {"help", no_argument, NULL, 'h'},
@@ -98,6 +104,16 @@ static int translate_run(int argc, char **argv)
             break;
         case OPT_FORCE:
             force = true;
+            break;
+        case OPT_SIMD:
+            /* CUDA warp code is written for 32 lanes (its masks, its `& 31`, its 16-8-4-2-1
+             * reductions); another width would compute something else */
+            if (strcmp(optarg, "32") != 0)
+                rc = gp_cli_usage_error("translate",
+                                        "--simd-width %s: CUDA warp code assumes 32 lanes, so "
+                                        "32 is the only width it can be translated for",
+                                        optarg);
+            to.simd_width = 32;
             break;
         case OPT_JSON:
             json = true;

@@ -177,8 +177,9 @@ typedef struct tr_func {
     tr_clone *clones;
     int nclones;
     bool uses_fp64;
-    char *refused; /* the parser refused its body: the reason (the function is not lowered) */
-    bool visiting; /* recursion detection */
+    bool uses_simd; /* warp shuffles or votes, here or in callees */
+    char *refused;  /* the parser refused its body: the reason (the function is not lowered) */
+    bool visiting;  /* recursion detection */
     bool done;
 } tr_func;
 

@@ -311,6 +311,93 @@ static void infer_call_user(lctx *c, tr_expr *e, tr_func *g)
     for (int i = 0; i < g->nhoisted; i++)
         add_hoist(c->f, c->u, g->hoisted[i]);
     c->f->uses_fp64 |= g->uses_fp64;
+    c->f->uses_simd |= g->uses_simd;
+}
+
+/* The value of an integer constant expression the translator can read (a number, a kept
+ * #define, unary - and ~ of one); false when it is anything else. */
+static bool const_int(lctx *c, const tr_expr *e, long long *v)
+{
+    if (!e) return false;
+    if (e->kind == TR_E_NUM) {
+        char *end;
+        unsigned long long u = strtoull(e->text, &end, 0);
+        if (end == e->text || strspn(end, "uUlL") != strlen(end)) return false;
+        *v = (long long)u;
+        return true;
+    }
+    if (e->kind == TR_E_UNARY && (!strcmp(e->text, "-") || !strcmp(e->text, "~")) &&
+        const_int(c, e->a, v)) {
+        bool is_unsigned = e->a->kind == TR_E_NUM && strpbrk(e->a->text, "uU");
+        *v = e->text[0] == '-' ? -*v : (is_unsigned ? (long long)(~(uint32_t)*v) : ~*v);
+        return true;
+    }
+    if (e->kind == TR_E_IDENT && !e->sym)
+        for (size_t k = 0; k < c->u->pp.nkept; k++)
+            if (!strcmp(c->u->pp.kept[k].name, e->text)) {
+                tr_expr num = {.kind = TR_E_NUM, .text = c->u->pp.kept[k].body};
+                return const_int(c, &num, v);
+            }
+    return false;
+}
+
+static bool is_warp_size(lctx *c, const tr_expr *e)
+{
+    long long v;
+    return (e->kind == TR_E_IDENT && !e->sym && !strcmp(e->text, "warpSize")) ||
+           (const_int(c, e, &v) && v == 32);
+}
+
+/* __shfl*_sync and the votes: the full mask, the default (32) width, a 32-bit value, and the
+ * caller's word that the targets have SIMD groups of 32. */
+static void infer_simd(lctx *c, tr_expr *e, const tr_callmap *m)
+{
+    const char *name = m->cuda;
+    bool vote = strncmp(name, "__shfl", 6) != 0;
+    int lo = vote ? 2 : 3, hi = vote ? 2 : 4;
+    e->vt = vote ? (!strcmp(name, "__ballot_sync") ? TR_VT_UINT : TR_VT_INT) : TR_VT_UNKNOWN;
+    if (e->nargs < lo || e->nargs > hi) {
+        refuse(c, e, "call", "%s takes %d%s arguments, called with %d", name, lo,
+               hi > lo ? " or 4" : "", e->nargs);
+        return;
+    }
+    if (!c->opt->simd_width) {
+        refuse(c, e, vote ? "warp vote" : "warp shuffle",
+               "%s: warp intrinsics assume SIMD groups of 32 lanes; translate with --simd-width 32 "
+               "to map them to the dialect's gp_simd_* operations (the kernel then runs where SIMD "
+               "groups have 32 lanes: CUDA, Apple GPUs, the CPU backend; not OpenCL)",
+               name);
+        return;
+    }
+    long long mask;
+    if (!const_int(c, e->args[0], &mask) || (mask != -1 && mask != 0xffffffffLL)) {
+        refuse(c, e, "partial warp mask",
+               "%s with a mask that is not the full mask 0xffffffff: the dialect's SIMD-group "
+               "operations take every lane of the group (Metal and the CPU have no lane masks)",
+               name);
+        return;
+    }
+    if (e->nargs == 4 && !is_warp_size(c, e->args[3])) {
+        refuse(c, e, "sub-warp width",
+               "%s with a width other than 32: shuffles within segments of the warp are not in "
+               "the dialect; shuffle over the whole SIMD group and mask the lane index instead",
+               name);
+        return;
+    }
+    if (!vote) {
+        tr_vt v = e->args[1]->vt;
+        if (v == TR_VT_DOUBLE || v == TR_VT_LONG || v == TR_VT_ULONG || v == TR_VT_HALF ||
+            v == TR_VT_VEC || v == TR_VT_PTR) {
+            refuse(c, e, "64-bit or vector shuffle",
+                   "%s of a value that is not a 32-bit int, unsigned or float: the dialect's "
+                   "shuffles move 32-bit values (the CPU backend's emulation has no other); "
+                   "shuffle the parts separately",
+                   name);
+            return;
+        }
+        e->vt = v == TR_VT_BOOL ? TR_VT_INT : v;
+    }
+    c->f->uses_simd = true;
 }
 
 static void infer_call(lctx *c, tr_expr *e)
@@ -399,6 +486,9 @@ static void infer_call(lctx *c, tr_expr *e)
     case TR_CALL_BARRIER:
         e->vt = TR_VT_UNKNOWN;
         break;
+    case TR_CALL_SIMD:
+        infer_simd(c, e, m);
+        break;
     default:
         if (!strncmp(m->out, "gp_make_", 8))
             e->vt = TR_VT_VEC;
@@ -475,11 +565,16 @@ static void infer_expr(lctx *c, tr_expr *e)
                            e->text);
                     return;
                 }
-            if (!strcmp(e->text, "warpSize"))
+            if (!strcmp(e->text, "warpSize")) {
+                if (c->opt->simd_width) {
+                    e->vt = TR_VT_INT;
+                    return;
+                }
                 refuse(c, e, "warpSize",
-                       "warpSize has no portable value (32 on NVIDIA and Apple "
-                       "GPUs, 1 or more on OpenCL and the CPU)");
-            else if (!find_func(c, e->text) && !tr_map_call(e->text))
+                       "warpSize is the width of CUDA's warps (32): translate with --simd-width 32 "
+                       "to make it gp_simd_width() (the kernel then runs where SIMD groups have 32 "
+                       "lanes: CUDA, Apple GPUs, the CPU backend; not OpenCL)");
+            } else if (!find_func(c, e->text) && !tr_map_call(e->text))
                 refuse(c, e, "unknown name", "'%s' is not declared in device code", e->text);
             e->vt = TR_VT_UNKNOWN;
             return;
@@ -955,6 +1050,15 @@ static void emit_call(lctx *c, gp_strbuf *sb, tr_expr *e)
     case TR_CALL_BARRIER:
         gp_strbuf_puts(sb, "gp_barrier()");
         return;
+    case TR_CALL_SIMD: /* the mask (and the width, 32) are dropped: the dialect takes every lane */
+        gp_strbuf_printf(sb, "%s(", m->out);
+        emit_expr(c, sb, e->args[1], 2);
+        if (strncmp(m->cuda, "__shfl", 6) == 0) {
+            gp_strbuf_puts(sb, ", ");
+            emit_expr(c, sb, e->args[2], 2);
+        }
+        gp_strbuf_putc(sb, ')');
+        return;
     case TR_CALL_TEMPLATE:
         for (const char *p = m->out; *p; p++) {
             if (*p == '$' && p[1] >= '1' && p[1] <= '9' && p[1] - '1' < e->nargs) {
@@ -1013,7 +1117,10 @@ static void emit_expr(lctx *c, gp_strbuf *sb, tr_expr *e, int prec)
     int dim;
     switch (e->kind) {
     case TR_E_IDENT:
-        gp_strbuf_puts(sb, e->sym ? sym_name(c, e->sym) : e->text);
+        if (!e->sym && !strcmp(e->text, "warpSize") && c->opt->simd_width)
+            gp_strbuf_puts(sb, "gp_simd_width()");
+        else
+            gp_strbuf_puts(sb, e->sym ? sym_name(c, e->sym) : e->text);
         break;
     case TR_E_NUM:
     case TR_E_CHAR:

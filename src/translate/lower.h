@@ -9,7 +9,8 @@
 #include "util/strbuf.h"
 
 typedef struct tr_lower_options {
-    bool partial; /* refusals become GP_TODO("...") markers instead of failing the file */
+    bool partial;   /* refusals become GP_TODO("...") markers instead of failing the file */
+    int simd_width; /* the SIMD width the caller vouches for (32), or 0: warp intrinsics refused */
 } tr_lower_options;
 
 typedef struct tr_param_info {

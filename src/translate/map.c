@@ -21,14 +21,22 @@
     {                                                                                              \
         n, TR_CALL_TEMPLATE, a, o, NULL, w                                                         \
     }
+#define SIMD(n, o)                                                                                 \
+    {                                                                                              \
+        n, TR_CALL_SIMD, -1, o, NULL, NULL                                                         \
+    }
 #define REFUSE(n, c, w)                                                                            \
     {                                                                                              \
         n, TR_CALL_REFUSE, -1, NULL, c, w                                                          \
     }
 
-static const char warp[] = "warp-level intrinsics depend on a SIMD width of 32; the dialect has no "
-                           "subgroup operations (Metal SIMD groups are 32 wide, OpenCL 1.2 and "
-                           "the CPU have none): rewrite with shared memory and gp_barrier()";
+static const char warp[] = "the dialect's SIMD-group operations cover __shfl_sync, "
+                           "__shfl_up/down/xor_sync, __ballot_sync, __any_sync and __all_sync "
+                           "with the full mask (translated with --simd-width 32); rewrite this "
+                           "with those, or with shared memory and gp_barrier()";
+static const char maskless[] = "the maskless form from before CUDA 9 (not available for sm_70 and "
+                               "newer): write the _sync form with the mask 0xffffffff, which "
+                               "--simd-width 32 translates";
 static const char tex[] = "texture and surface objects have no portable equivalent: read a buffer "
                           "and interpolate in the kernel";
 static const char fence[] = "memory fences are outside the dialect: use gp_barrier() within a "
@@ -138,17 +146,20 @@ static const tr_callmap table[] = {
            "atomicDec wraps at a limit; the portable subset has no "
            "equivalent: use gp_atomic_cas in a loop"),
     REFUSE("__syncwarp", "__syncwarp", warp),
-    REFUSE("__shfl_sync", "warp shuffle", warp),
-    REFUSE("__shfl_up_sync", "warp shuffle", warp),
-    REFUSE("__shfl_down_sync", "warp shuffle", warp),
-    REFUSE("__shfl_xor_sync", "warp shuffle", warp),
-    REFUSE("__shfl", "warp shuffle", warp),
-    REFUSE("__shfl_down", "warp shuffle", warp),
-    REFUSE("__shfl_up", "warp shuffle", warp),
-    REFUSE("__shfl_xor", "warp shuffle", warp),
-    REFUSE("__ballot_sync", "warp vote", warp),
-    REFUSE("__any_sync", "warp vote", warp),
-    REFUSE("__all_sync", "warp vote", warp),
+    SIMD("__shfl_sync", "gp_simd_shuffle"),
+    SIMD("__shfl_up_sync", "gp_simd_shuffle_up"),
+    SIMD("__shfl_down_sync", "gp_simd_shuffle_down"),
+    SIMD("__shfl_xor_sync", "gp_simd_shuffle_xor"),
+    SIMD("__ballot_sync", "gp_simd_ballot"),
+    SIMD("__any_sync", "gp_simd_any"),
+    SIMD("__all_sync", "gp_simd_all"),
+    REFUSE("__shfl", "warp shuffle", maskless),
+    REFUSE("__shfl_down", "warp shuffle", maskless),
+    REFUSE("__shfl_up", "warp shuffle", maskless),
+    REFUSE("__shfl_xor", "warp shuffle", maskless),
+    REFUSE("__ballot", "warp vote", maskless),
+    REFUSE("__any", "warp vote", maskless),
+    REFUSE("__all", "warp vote", maskless),
     REFUSE("__activemask", "warp vote", warp),
     REFUSE("__match_any_sync", "warp match", warp),
     REFUSE("__reduce_add_sync", "warp reduce", warp),

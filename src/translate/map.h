@@ -11,6 +11,7 @@ typedef enum tr_call_kind {
     TR_CALL_ATOMIC,     /* atomicAdd...: by pointee type and address space */
     TR_CALL_TEMPLATE,   /* rewritten by a pattern: $1, $2 are the arguments */
     TR_CALL_BARRIER,    /* __syncthreads */
+    TR_CALL_SIMD,       /* warp shuffles and votes: gp_simd_*, with --simd-width 32 only */
     TR_CALL_REFUSE,     /* outside the subset: `reason` says why */
 } tr_call_kind;
 

@@ -70,12 +70,22 @@ static cJSON *targets_json(const tr_func *f, bool refused)
     cJSON *t = cJSON_CreateObject();
     cJSON_AddBoolToObject(t, "cuda", !refused);
     cJSON_AddBoolToObject(t, "cpu", !refused);
-    cJSON_AddBoolToObject(t, "opencl", !refused);
+    cJSON_AddBoolToObject(t, "opencl", !refused && !f->uses_simd);
     cJSON_AddBoolToObject(t, "metal", !refused && !f->uses_fp64);
-    if (f->uses_fp64 && !refused) {
+    if ((f->uses_fp64 || f->uses_simd) && !refused) {
         cJSON *why = cJSON_AddObjectToObject(t, "conditions");
-        cJSON_AddStringToObject(why, "opencl", "a device with fp64 (cl_khr_fp64)");
-        cJSON_AddStringToObject(why, "metal", "Apple GPUs have no double precision");
+        if (f->uses_simd)
+            cJSON_AddStringToObject(why, "opencl",
+                                    "none: OpenCL has no SIMD-group operations of a width a "
+                                    "kernel can require");
+        else
+            cJSON_AddStringToObject(why, "opencl", "a device with fp64 (cl_khr_fp64)");
+        if (f->uses_fp64)
+            cJSON_AddStringToObject(why, "metal", "Apple GPUs have no double precision");
+        else
+            cJSON_AddStringToObject(why, "metal", "an Apple GPU (SIMD groups of 32)");
+        if (f->uses_simd)
+            cJSON_AddStringToObject(why, "cpu", "emulated SIMD groups of 32 (correct, slow)");
     }
     return t;
 }
@@ -98,14 +108,14 @@ void gp_translate(const char *path, const char *source, size_t source_len,
         return;
     }
     tr_rename_reserved(&u);
-    tr_lower_options lo = {opt->partial};
+    tr_lower_options lo = {opt->partial, opt->simd_width};
     gp_strbuf helpers = GP_STRBUF_INIT;
     int nk = 0;
     for (int i = 0; i < u.nfuncs; i++)
         nk += u.funcs[i]->kind == TR_F_GLOBAL;
     tr_kernel_info *ki = calloc((size_t)(nk ? nk : 1), sizeof *ki);
     int k = 0;
-    bool fp64 = false;
+    bool fp64 = false, simd = false;
     for (int i = 0; i < u.nfuncs && ki; i++) {
         tr_func *f = u.funcs[i];
         if (f->kind != TR_F_GLOBAL) continue;
@@ -125,6 +135,7 @@ void gp_translate(const char *path, const char *source, size_t source_len,
             gp_strbuf_free(&t);
         }
         fp64 |= f->uses_fp64;
+        simd |= f->uses_simd;
         k++;
     }
     for (int i = 0; i < u.nconstants; i++) {
@@ -159,6 +170,7 @@ void gp_translate(const char *path, const char *source, size_t source_len,
         cJSON_AddNumberToObject(o, "line", f->line);
         cJSON_AddBoolToObject(o, "translated", !kref);
         cJSON_AddBoolToObject(o, "fp64", f->uses_fp64);
+        cJSON_AddBoolToObject(o, "simd", f->uses_simd);
         cJSON *params = cJSON_AddArrayToObject(o, "parameters");
         for (int p = 0; p < ki[i].nparams; p++) {
             cJSON *po2 = cJSON_CreateObject();
@@ -224,9 +236,10 @@ void gp_translate(const char *path, const char *source, size_t source_len,
                              "marked GP_TODO(\"...\"), which compiles nowhere. */\n",
                              refusals, refusals == 1 ? "" : "s");
         if (fp64) gp_strbuf_puts(&out, "GP_REQUIRES_FP64\n");
+        if (simd) gp_strbuf_printf(&out, "GP_REQUIRES_SIMD_WIDTH(%d)\n", opt->simd_width);
         for (size_t i = 0; i < u.pp.nkept; i++)
             gp_strbuf_printf(&out, "#define %s %s\n", u.pp.kept[i].name, u.pp.kept[i].body);
-        if (u.pp.nkept || fp64) gp_strbuf_putc(&out, '\n');
+        if (u.pp.nkept || fp64 || simd) gp_strbuf_putc(&out, '\n');
         for (int i = 0; i < u.nconstants; i++) {
             tr_sym *s = u.constants[i];
             if (!u.constant_inits[i]) {

@@ -12,7 +12,9 @@ typedef struct gp_translate_options {
     size_t ninclude_dirs;
     const char *const *defines; /* -D NAME[=VALUE] */
     size_t ndefines;
-    bool partial; /* leave GP_TODO("...") markers for refused constructs instead of failing */
+    bool partial;   /* leave GP_TODO("...") markers for refused constructs instead of failing */
+    int simd_width; /* 32: translate warp shuffles and votes to gp_simd_* (the result then needs
+                       SIMD groups of 32); 0: refuse them */
 } gp_translate_options;
 
 typedef enum gp_translate_status {

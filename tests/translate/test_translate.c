@@ -13,10 +13,14 @@
 #include "translate/translate.h"
 #include "util/json.h"
 
+/* --simd-width for the calls below (0: not given); the warp tests set it and put it back. */
+static int g_simd_width;
+
 static gp_translate_result run(const char *src, bool partial)
 {
     gp_translate_options o = {0};
     o.partial = partial;
+    o.simd_width = g_simd_width;
     gp_translate_result r;
     gp_translate("t.cu", src, strlen(src), &o, &r);
     return r;
@@ -274,9 +278,11 @@ static void refusals(void **state)
     (void)state;
     expect_refused(
         "__global__ void k(float *o) {\n  o[0] = __shfl_down_sync(0xffffffff, o[0], 1);\n}\n", 2,
-        "warp shuffle", "SIMD width");
+        "warp shuffle", "translate with --simd-width 32");
+    expect_refused("__global__ void k(int *o) {\n  o[0] = warpSize;\n}\n", 2, "warpSize",
+                   "--simd-width 32");
     expect_refused("__global__ void k(float *o) {\n  __syncwarp();\n}\n", 2, "__syncwarp",
-                   "subgroup");
+                   "full mask");
     expect_refused("__global__ void k(int *o) {\n  asm(\"mov.u32 %0, 1;\" : \"=r\"(o[0]));\n}\n", 2,
                    "inline PTX", "NVIDIA");
     expect_refused("template <typename T>\n__global__ void k(T *o) { o[0] = 1; }\n", 1, "template",
@@ -312,6 +318,75 @@ static void refusals(void **state)
                    "max", "evaluates them twice");
     expect_refused("__global__ void k(int *o) {\n  printf(\"%d\\n\", o[0]);\n}\n", 2,
                    "string literal", "printf");
+}
+
+/* With --simd-width 32: warp shuffles and votes become gp_simd_* (mask and width dropped),
+ * warpSize gp_simd_width(), the file says GP_REQUIRES_SIMD_WIDTH(32) and the report says where
+ * the kernel runs; what the dialect cannot express is still refused. */
+static void warp_intrinsics_with_simd_width(void **state)
+{
+    (void)state;
+    g_simd_width = 32;
+    expect_ok("#define FULL 0xffffffff\n"
+              "__device__ float sum(float v) {\n"
+              "  for (int o = warpSize / 2; o > 0; o /= 2) v += __shfl_down_sync(FULL, v, o);\n"
+              "  return v;\n}\n"
+              "__global__ void k(float *y, unsigned *b, int n) {\n"
+              "  int i = threadIdx.x;\n"
+              "  float v = sum(y[i]);\n"
+              "  int t = __shfl_xor_sync(~0u, i, 1, 32) + __shfl_up_sync(-1, i, 2, warpSize);\n"
+              "  b[i] = __ballot_sync(0xFFFFFFFFu, v > 0.0f) + __any_sync(FULL, t) + "
+              "__all_sync(FULL, i < n) + __shfl_sync(FULL, 3u, 4);\n"
+              "  y[i] = v;\n}\n",
+              (const char *[]){"GP_REQUIRES_SIMD_WIDTH(32)\n", "#define FULL 0xffffffff",
+                               "o = gp_simd_width() / 2", "v += gp_simd_shuffle_down(v, o);",
+                               "int t = gp_simd_shuffle_xor(i, 1) + gp_simd_shuffle_up(i, 2);",
+                               "b[i] = gp_simd_ballot(v > 0.0f) + gp_simd_any(t) + "
+                               "gp_simd_all(i < n) + gp_simd_shuffle(3u, 4);",
+                               NULL});
+    gp_translate_result r = run("__global__ void k(int *o) {\n"
+                                "  o[0] = __ballot_sync(0xffffffff, o[0]);\n}\n"
+                                "__global__ void plain(int *o) { o[0] = 1; }\n",
+                                false);
+    assert_int_equal(r.status, GP_TRANSLATE_OK);
+    const cJSON *k = cJSON_GetArrayItem(cJSON_GetObjectItem(r.report, "kernels"), 0);
+    const cJSON *t = cJSON_GetObjectItem(k, "targets");
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItem(k, "simd")));
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItem(t, "cuda")));
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItem(t, "metal")));
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItem(t, "cpu")));
+    assert_true(cJSON_IsFalse(cJSON_GetObjectItem(t, "opencl")));
+    assert_non_null(strstr(gp_json_str(cJSON_GetObjectItem(t, "conditions"), "opencl", ""),
+                           "no SIMD-group operations"));
+    k = cJSON_GetArrayItem(cJSON_GetObjectItem(r.report, "kernels"), 1);
+    assert_true(cJSON_IsFalse(cJSON_GetObjectItem(k, "simd")));
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItem(cJSON_GetObjectItem(k, "targets"), "opencl")));
+    gp_translate_result_free(&r);
+    /* no warp intrinsic, no requirement line */
+    r = run("__global__ void k(int *o) { o[0] = 1; }\n", false);
+    assert_null(strstr(r.output, "GP_REQUIRES_SIMD_WIDTH"));
+    gp_translate_result_free(&r);
+
+    expect_refused("__global__ void k(int *o) {\n  o[0] = __shfl_sync(0xffff, o[0], 0);\n}\n", 2,
+                   "partial warp mask", "full mask 0xffffffff");
+    expect_refused("__global__ void k(int *o, unsigned m) {\n"
+                   "  o[0] = __any_sync(m, o[0]);\n}\n",
+                   2, "partial warp mask", "every lane");
+    expect_refused("__global__ void k(int *o) {\n"
+                   "  o[0] = __shfl_down_sync(0xffffffff, o[0], 1, 16);\n}\n",
+                   2, "sub-warp width", "other than 32");
+    expect_refused("__global__ void k(double *o) {\n"
+                   "  o[0] = __shfl_xor_sync(0xffffffff, o[0], 1);\n}\n",
+                   2, "64-bit or vector shuffle", "32-bit");
+    expect_refused("__global__ void k(int *o) {\n  o[0] = __shfl_xor_sync(0xffffffff, o[0]);\n}\n",
+                   2, "call", "takes 3 or 4 arguments");
+    expect_refused("__global__ void k(int *o) {\n  o[0] = __shfl_down(o[0], 1);\n}\n", 2,
+                   "warp shuffle", "_sync form");
+    expect_refused("__global__ void k(int *o) {\n  o[0] = __activemask();\n}\n", 2, "warp vote",
+                   "full mask");
+    expect_refused("__global__ void k(int *o) {\n  __syncwarp();\n}\n", 2, "__syncwarp",
+                   "full mask");
+    g_simd_width = 0;
 }
 
 static void bad_input_is_an_error(void **state)
@@ -379,6 +454,7 @@ int main(void)
         cmocka_unit_test(double_literal_in_float_code_is_noted),
         cmocka_unit_test(host_code_is_skipped),
         cmocka_unit_test(refusals),
+        cmocka_unit_test(warp_intrinsics_with_simd_width),
         cmocka_unit_test(bad_input_is_an_error),
         cmocka_unit_test(report_lists_kernels_and_clones),
     };

@@ -2,8 +2,10 @@
 # Every accepted corpus kernel compiles as CUDA before and after translation: the original .cu with
 # nvcc to PTX (proving the corpus is real CUDA), the translation through the dialect's CUDA prelude
 # with nvcc to PTX (same kernels, same entry points), through the OpenCL C 1.2 prelude with clang's
-# OpenCL front end, and through the CPU prelude with the C compiler. Running the translations is
-# test_translate_run.c. Parts whose compiler is missing are skipped, and say so.
+# OpenCL front end (not for translations with SIMD-group operations, which OpenCL does not have),
+# and through the CPU prelude with the C compiler. A corpus file's "// translate flags:" line gives
+# the options it is translated with. Running the translations is test_translate_run.c. Parts whose
+# compiler is missing are skipped, and say so.
 set -u
 src=$GPUPORT_SOURCE_DIR
 corpus=$src/tests/translate/corpus
@@ -18,14 +20,18 @@ fail=0 ran=0
 for cu in "$corpus"/*.cu; do
     name=$(basename "$cu" .cu)
     [ "$name" = refused ] && continue
-    if ! "$GPUPORT" translate "$cu" -o "$tmp/$name.gpk" 2>"$tmp/$name.err"; then
+    flags=$(sed -n 's|^// translate flags: *||p' "$cu")
+    # shellcheck disable=SC2086
+    if ! "$GPUPORT" translate $flags "$cu" -o "$tmp/$name.gpk" 2>"$tmp/$name.err"; then
         echo "FAIL $name: not translated"; cat "$tmp/$name.err"; fail=1; continue
     fi
     { echo "#include \"$kernel_h\""; echo "#line 1 \"$name.gpk\""; cat "$tmp/$name.gpk"; } > "$tmp/$name.prelude"
     cc -std=c11 -fsyntax-only -Wall -Werror -Wno-unused-function -x c "$tmp/$name.prelude" 2>"$tmp/err" ||
         { echo "FAIL $name: the CPU prelude"; cat "$tmp/err"; fail=1; }
     ran=$((ran + 1))
-    if [ -n "$clang" ]; then
+    if grep -q '^GP_REQUIRES_SIMD_WIDTH' "$tmp/$name.gpk"; then
+        echo "     $name: SIMD-group operations, no OpenCL C check (OpenCL has none)"
+    elif [ -n "$clang" ]; then
         "$clang" -x cl -cl-std=CL1.2 -Xclang -finclude-default-header -fsyntax-only "$tmp/$name.prelude" 2>"$tmp/err" ||
             { echo "FAIL $name: the OpenCL C prelude"; cat "$tmp/err"; fail=1; }
     fi

@@ -14,24 +14,41 @@
 static char g_specs[16][32];
 static int g_nspecs;
 
-/* Translates corpus/<file> and builds it for dev. */
-static gp_program *build_translated(gp_device *dev, const char *file)
+/* Translates corpus/<file> (with the options its "// translate flags:" line asks for, as
+ * test_translate_compile.sh does) and builds it for dev; the build's status in *st, or a failed
+ * test when st is NULL and the build fails. */
+static gp_program *build_translated_status(gp_device *dev, const char *file, gp_status *st)
 {
     const char *root = getenv("GPUPORT_SOURCE_DIR");
     char path[1024];
     snprintf(path, sizeof path, "%s/tests/translate/corpus/%s", root ? root : ".", file);
+    size_t len;
+    char err[512];
+    char *src = gp_read_file(path, 1 << 20, false, &len, err, sizeof err);
+    if (!src) fail_msg("%s", err);
+    gp_translate_options to = {0};
+    const char *flags = strstr(src, "// translate flags:");
+    if (flags && !strncmp(flags + 19, " --simd-width 32", 16)) to.simd_width = 32;
+    free(src);
     gp_translate_result r;
-    gp_translate(path, NULL, 0, NULL, &r);
+    gp_translate(path, NULL, 0, &to, &r);
     if (r.status != GP_TRANSLATE_OK) {
         char *rep = r.report ? cJSON_Print(r.report) : NULL;
         fail_msg("%s not translated: %s %s", file, r.error ? r.error : "", rep ? rep : "");
     }
     gp_build_options o = {sizeof o, GP_BUILD_NO_CACHE, file, NULL, 0, 0};
     gp_program *p = NULL;
-    gp_status st = gp_program_create(dev, r.output, strlen(r.output), &o, &p);
-    if (st != GP_OK) fail_msg("%s: %s\n--- translation ---\n%s", file, gp_last_error(), r.output);
+    gp_status s = gp_program_create(dev, r.output, strlen(r.output), &o, &p);
+    if (s != GP_OK && !st)
+        fail_msg("%s: %s\n--- translation ---\n%s", file, gp_last_error(), r.output);
+    if (st) *st = s;
     gp_translate_result_free(&r);
     return p;
+}
+
+static gp_program *build_translated(gp_device *dev, const char *file)
+{
+    return build_translated_status(dev, file, NULL);
 }
 
 static gp_buffer *upload(gp_device *dev, const void *data, size_t bytes)
@@ -330,6 +347,84 @@ static void run_index3d(void **state)
     }
 }
 
+/* Warp shuffles and votes (translated with --simd-width 32) on every device with SIMD groups of
+ * 32; elsewhere (OpenCL) the build is refused with the reason. */
+static void run_warp(void **state)
+{
+    (void)state;
+    enum { N = 1000, G = 128, NB = (N + G - 1) / G, NW = (N + 31) / 32 };
+    float in[N], ref_b[NB], got_b[NB];
+    int32_t x[N], ref[4 * N], got[4 * N];
+    uint32_t ref_bal[NW], got_bal[NW];
+    for (int i = 0; i < N; i++) {
+        in[i] = (float)((i * 29) % 61) * 0.125f - 2.0f;
+        x[i] = (i * 13) % 23 - 4;
+        if (i / 32 == 3) x[i] = 1 + i % 5; /* a warp with no negatives and no zeros */
+    }
+    for (int b = 0; b < NB; b++) {
+        double s = 0;
+        for (int i = b * G; i < (b + 1) * G && i < N; i++)
+            s += in[i];
+        ref_b[b] = (float)s;
+    }
+    for (int w = 0; w < NW; w++) {
+        int v[32], total = 0, any_neg = 0, all_nz = 1, scan = 0;
+        uint32_t pos = 0;
+        for (int l = 0; l < 32; l++) {
+            int i = w * 32 + l;
+            v[l] = i < N ? x[i] : 0; /* lanes past n take part with 0 */
+            total += v[l];
+            any_neg |= v[l] < 0;
+            all_nz &= v[l] != 0;
+            if (v[l] > 0) pos |= 1u << l;
+        }
+        ref_bal[w] = pos;
+        for (int l = 0; l < 32 && w * 32 + l < N; l++) {
+            int i = w * 32 + l;
+            scan += v[l];
+            ref[4 * i + 0] = total;
+            ref[4 * i + 1] = scan;
+            ref[4 * i + 2] = v[0];
+            ref[4 * i + 3] = any_neg * 2 + all_nz;
+        }
+    }
+    FOR_EACH_DEVICE(dev)
+    {
+        gp_device_info info;
+        GPT_CHECK(gp_device_get_info(dev, &info));
+        gp_status st;
+        gp_program *p = build_translated_status(dev, "warp.cu", &st);
+        if (info.simd_group_width != 32) {
+            assert_int_equal(st, GP_ERR_UNSUPPORTED);
+            assert_non_null(strstr(gp_last_error(), "SIMD"));
+            fprintf(stderr, "  %s: refused as it should be: %s\n", info.spec, gp_last_error());
+            continue;
+        }
+        GPT_CHECK(st);
+        gp_kernel *kb = kernel(p, "block_sum"), *kw = kernel(p, "warp_ops");
+        gp_buffer *bin = upload(dev, in, sizeof in), *bout = upload(dev, NULL, sizeof got_b);
+        gp_buffer *bx = upload(dev, x, sizeof x), *bo = upload(dev, NULL, sizeof got);
+        gp_buffer *bbal = upload(dev, NULL, sizeof got_bal);
+        int n = N;
+        size_t global = (size_t)NB * G, group = G;
+        gp_arg a1[] = {gp_arg_buffer(bout), gp_arg_buffer(bin), gp_arg_value(&n, 4)};
+        GPT_CHECK(gp_kernel_launch(NULL, kb, 1, &global, &group, 3, a1));
+        GPT_CHECK(gp_buffer_read(bout, 0, got_b, sizeof got_b));
+        assert_true(gpt_floats_match("warp block_sum", ref_b, got_b, NB, 1e-10));
+        gp_arg a2[] = {gp_arg_buffer(bo), gp_arg_buffer(bbal), gp_arg_buffer(bx),
+                       gp_arg_value(&n, 4)};
+        GPT_CHECK(gp_kernel_launch(NULL, kw, 1, &global, &group, 4, a2));
+        GPT_CHECK(gp_buffer_read(bo, 0, got, sizeof got));
+        GPT_CHECK(gp_buffer_read(bbal, 0, got_bal, sizeof got_bal));
+        assert_true(gpt_ints_match("warp_ops", ref, got, 4 * N));
+        assert_true(gpt_ints_match("warp_ops ballots", (const int32_t *)ref_bal,
+                                   (const int32_t *)got_bal, NW));
+        gp_buffer_release(bin), gp_buffer_release(bout), gp_buffer_release(bx);
+        gp_buffer_release(bo), gp_buffer_release(bbal);
+        gp_kernel_release(kb), gp_kernel_release(kw), gp_program_release(p);
+    }
+}
+
 int main(void)
 {
     g_nspecs = gpt_devices(g_specs, 16);
@@ -346,6 +441,7 @@ int main(void)
         cmocka_unit_test(run_reduce),  cmocka_unit_test(run_histogram),
         cmocka_unit_test(run_stencil), cmocka_unit_test(run_scan),
         cmocka_unit_test(run_vectors), cmocka_unit_test(run_index3d),
+        cmocka_unit_test(run_warp),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
