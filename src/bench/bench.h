@@ -57,6 +57,9 @@ typedef struct gp_bench_device {
     int bus_width_bits;
     char pcie[64]; /* "Gen5 x16" or "" */
     gp_bench_peak peaks[GP_PEAK_COUNT];
+    /* where the benchmark kernels came from when not compiled from source for this device: the
+     * built-in copy, and why ("" = compiled from source, the normal case) */
+    char kernels_note[400];
 } gp_bench_device;
 
 typedef struct gp_bench_run {
@@ -115,8 +118,10 @@ int gp_bench_memory(gp_device *dev, const gp_bench_options *opt, gp_bench_run *r
 int gp_bench_transfer(gp_device *dev, const gp_bench_options *opt, gp_bench_run *run);
 int gp_bench_launch(gp_device *dev, const gp_bench_options *opt, gp_bench_run *run);
 int gp_bench_gemm(gp_device *dev, const gp_bench_options *opt, gp_bench_run *run);
-/* Builds the embedded STREAM/empty (sgemm=false) or SGEMM source for the device. */
-gp_status gp_bench_program(gp_device *dev, bool sgemm, gp_program **out);
+/* Builds the embedded STREAM/empty (sgemm=false) or SGEMM source for the device; when the device
+ * has no compiler for it (GP_ERR_UNSUPPORTED: no C compiler, no NVRTC), takes the copy built into
+ * libgpuport instead and says so in run->dev.kernels_note. */
+gp_status gp_bench_program(gp_device *dev, gp_bench_run *run, bool sgemm, gp_program **out);
 /* Seconds taken by `reps` launches (device events where the backend times them, else the host
  * clock around launches + finish). Negative on a runtime error. */
 double gp_bench_time_launches(gp_queue *q, gp_kernel *k, uint32_t dims, const size_t *global,

@@ -147,9 +147,9 @@ int gp_bench_gemm(gp_device *dev, const gp_bench_options *opt, gp_bench_run *run
     gp_program *prog = NULL;
     gp_kernel *k = NULL;
     gp_term_progress("bench %s: gemm: building the SGEMM kernel", run->dev.info.spec);
-    if (gp_bench_program(dev, true, &prog) != GP_OK ||
+    if (gp_bench_program(dev, run, true, &prog) != GP_OK ||
         gp_kernel_create(prog, "bench_sgemm", &k) != GP_OK) {
-        gp_bench_error(run, "gemm", "building sgemm.gpk");
+        gp_bench_error(run, "gemm", "building bench_sgemm.gpk");
         gp_program_release(prog);
         return -1;
     }

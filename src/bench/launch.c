@@ -16,9 +16,9 @@ int gp_bench_launch(gp_device *dev, const gp_bench_options *opt, gp_bench_run *r
     gp_program *prog = NULL;
     gp_kernel *k = NULL;
     gp_term_progress("bench %s: launch", run->dev.info.spec);
-    if (gp_bench_program(dev, false, &prog) != GP_OK ||
+    if (gp_bench_program(dev, run, false, &prog) != GP_OK ||
         gp_kernel_create(prog, "bench_empty", &k) != GP_OK) {
-        gp_bench_error(run, "launch", "building stream.gpk");
+        gp_bench_error(run, "launch", "building bench_stream.gpk");
         gp_program_release(prog);
         return -1;
     }

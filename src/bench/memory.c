@@ -60,8 +60,8 @@ int gp_bench_memory(gp_device *dev, const gp_bench_options *opt, gp_bench_run *r
     static const char *const rn[4] = {"memory.copy", "memory.scale", "memory.add", "memory.triad"};
     static const int words[4] = {2, 2, 3, 3};
     gp_term_progress("bench %s: memory: building the STREAM kernels", run->dev.info.spec);
-    if (gp_bench_program(dev, false, &prog) != GP_OK) {
-        gp_bench_error(run, "memory", "building stream.gpk");
+    if (gp_bench_program(dev, run, false, &prog) != GP_OK) {
+        gp_bench_error(run, "memory", "building bench_stream.gpk");
         return -1;
     }
     int rc = -1;

@@ -42,6 +42,7 @@ void gp_bench_print_human(FILE *f, const gp_bench_run *run)
     if (d->info.unified_memory)
         fprintf(f, ", unified memory (transfers are copies into a shared "
                    "buffer)");
+    if (d->kernels_note[0]) fprintf(f, "\n  %skernels: %s%s", yellow, d->kernels_note, reset);
     fprintf(f, "\n  peaks:\n");
     static const char *const pk[GP_PEAK_COUNT] = {NULL, "memory", "h2d", "d2h", "fp32"};
     static const char *const pu[GP_PEAK_COUNT] = {NULL, "GB/s", "GB/s", "GB/s", "GFLOP/s"};
@@ -114,6 +115,8 @@ cJSON *gp_bench_to_json(const gp_bench_run *run)
         cJSON_AddStringToObject(dev, "pcie", d->pcie);
     else
         cJSON_AddNullToObject(dev, "pcie");
+    cJSON_AddStringToObject(dev, "kernels", d->kernels_note[0] ? "built-in" : "source");
+    if (d->kernels_note[0]) cJSON_AddStringToObject(dev, "kernels_note", d->kernels_note);
     static const char *const pk[GP_PEAK_COUNT] = {NULL, "memory", "h2d", "d2h", "fp32"};
     cJSON *peaks = cJSON_AddObjectToObject(dev, "peaks");
     for (int k = GP_PEAK_MEMORY; k < GP_PEAK_COUNT; k++) {

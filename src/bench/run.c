@@ -104,11 +104,25 @@ int gp_bench_device_run(gp_device *device, const gp_bench_options *opt, gp_bench
     return 0;
 }
 
-gp_status gp_bench_program(gp_device *dev, bool sgemm, gp_program **out)
+gp_status gp_bench_program(gp_device *dev, gp_bench_run *run, bool sgemm, gp_program **out)
 {
-    gp_build_options o = {sizeof o, 0, sgemm ? "sgemm.gpk" : "stream.gpk", NULL, 0, 0};
-    return sgemm ? gp_program_create(dev, gp_bench_src_sgemm, gp_bench_src_sgemm_len, &o, out)
-                 : gp_program_create(dev, gp_bench_src_stream, gp_bench_src_stream_len, &o, out);
+    const char *name = sgemm ? "bench_sgemm" : "bench_stream";
+    char file[32];
+    snprintf(file, sizeof file, "%s.gpk", name);
+    gp_build_options o = {sizeof o, 0, file, NULL, 0, 0};
+    gp_status st =
+        sgemm ? gp_program_create(dev, gp_bench_src_sgemm, gp_bench_src_sgemm_len, &o, out)
+              : gp_program_create(dev, gp_bench_src_stream, gp_bench_src_stream_len, &o, out);
+    if (st != GP_ERR_UNSUPPORTED) return st;
+    /* no compiler for this device: the copy compiled into the library when it was built (CPU
+     * code for the build machine's baseline, PTX where nvcc was there) */
+    char why[300];
+    snprintf(why, sizeof why, "%s", gp_last_error());
+    st = gp_program_create_builtin(dev, name, out);
+    if (st == GP_OK && !run->dev.kernels_note[0])
+        snprintf(run->dev.kernels_note, sizeof run->dev.kernels_note,
+                 "built into libgpuport, not compiled for this device (%s)", why);
+    return st;
 }
 
 double gp_bench_time_launches(gp_queue *q, gp_kernel *k, uint32_t dims, const size_t *global,
