@@ -231,6 +231,7 @@ __device__ __forceinline__ unsigned gp__cu_pickd(dim3 v, int d)
 #define gp_simd_ballot(p)              ((uint32_t)__ballot_sync(0xffffffffu, (p)))
 #define gp_simd_any(p)                 __any_sync(0xffffffffu, (p))
 #define gp_simd_all(p)                 __all_sync(0xffffffffu, (p))
+#define gp_simd_barrier()              __syncwarp(0xffffffffu)
 
 
 #define gp_atomic_add(p, v)       atomicAdd((p), (v))
@@ -399,6 +400,8 @@ using namespace metal;
     ((uint)(static_cast<simd_vote::vote_t>(simd_ballot((bool)(p)))))
 #define gp_simd_any(p)                 ((int)simd_any((bool)(p)))
 #define gp_simd_all(p)                 ((int)simd_all((bool)(p)))
+#define gp_simd_barrier()                                                                          \
+    simdgroup_barrier(mem_flags::mem_device | mem_flags::mem_threadgroup)
 
 /* The portable atomic subset as overloads for device and threadgroup int and uint. */
 #define GP__MT_ATOMIC_SPACE(AS)                                                                    \
@@ -487,7 +490,8 @@ enum gp_cpu_simd_op {
     GP_CPU_SIMD_DOWN,    /* of lane + arg; one's own past the last lane */
     GP_CPU_SIMD_BALLOT,  /* bit i set when lane i's value is non-zero */
     GP_CPU_SIMD_ANY,
-    GP_CPU_SIMD_ALL
+    GP_CPU_SIMD_ALL,
+    GP_CPU_SIMD_BARRIER /* the lanes meet; the value is one's own */
 };
 typedef struct gp_cpu_group {
     uint32_t group_id[3];
@@ -640,6 +644,7 @@ static inline float gp__simd_f(uint32_t op, float v, uint32_t arg)
 #define gp_simd_ballot(p)              gp__simd_u(GP_CPU_SIMD_BALLOT, (p) ? 1u : 0u, 0)
 #define gp_simd_any(p)                 ((int)gp__simd_u(GP_CPU_SIMD_ANY, (p) ? 1u : 0u, 0))
 #define gp_simd_all(p)                 ((int)gp__simd_u(GP_CPU_SIMD_ALL, (p) ? 1u : 0u, 0))
+#define gp_simd_barrier()              ((void)gp__simd_u(GP_CPU_SIMD_BARRIER, 0, 0))
 
 #define gp_atomic_add(p, v)  __atomic_fetch_add((p), (v), __ATOMIC_RELAXED)
 #define gp_atomic_sub(p, v)  __atomic_fetch_sub((p), (v), __ATOMIC_RELAXED)

@@ -288,7 +288,7 @@ static bool gp_has_word(const char *c, size_t b, size_t e, const char *w)
  * gp_simd_width are plain values). */
 static const char *const gp_simd_ops[] = {
     "gp_simd_shuffle", "gp_simd_shuffle_xor", "gp_simd_shuffle_up", "gp_simd_shuffle_down",
-    "gp_simd_ballot",  "gp_simd_any",         "gp_simd_all",
+    "gp_simd_ballot",  "gp_simd_any",         "gp_simd_all",        "gp_simd_barrier",
 };
 
 /* The first SIMD-group operation in c[b, e): its offset, or e when there is none. */

@@ -353,24 +353,29 @@ static bool is_warp_size(lctx *c, const tr_expr *e)
 static void infer_simd(lctx *c, tr_expr *e, const tr_callmap *m)
 {
     const char *name = m->cuda;
-    bool vote = strncmp(name, "__shfl", 6) != 0;
-    int lo = vote ? 2 : 3, hi = vote ? 2 : 4;
-    e->vt = vote ? (!strcmp(name, "__ballot_sync") ? TR_VT_UINT : TR_VT_INT) : TR_VT_UNKNOWN;
+    bool sync = !strcmp(name, "__syncwarp"), shfl = !strncmp(name, "__shfl", 6);
+    int lo = sync ? 0 : shfl ? 3 : 2, hi = sync ? 1 : shfl ? 4 : 2;
+    e->vt =
+        shfl || sync ? TR_VT_UNKNOWN : (!strcmp(name, "__ballot_sync") ? TR_VT_UINT : TR_VT_INT);
     if (e->nargs < lo || e->nargs > hi) {
         refuse(c, e, "call", "%s takes %d%s arguments, called with %d", name, lo,
-               hi > lo ? " or 4" : "", e->nargs);
+               hi > lo ? (sync ? " or 1" : " or 4") : "", e->nargs);
         return;
     }
     if (!c->opt->simd_width) {
-        refuse(c, e, vote ? "warp vote" : "warp shuffle",
+        refuse(c, e,
+               sync   ? "__syncwarp"
+               : shfl ? "warp shuffle"
+                      : "warp vote",
                "%s: warp intrinsics assume SIMD groups of 32 lanes; translate with --simd-width 32 "
                "to map them to the dialect's gp_simd_* operations (the kernel then runs where SIMD "
                "groups have 32 lanes: CUDA, Apple GPUs, the CPU backend; not OpenCL)",
                name);
         return;
     }
-    long long mask;
-    if (!const_int(c, e->args[0], &mask) || (mask != -1 && mask != 0xffffffffLL)) {
+    long long mask = -1; /* __syncwarp() without a mask is the full mask */
+    if ((e->nargs > 0 && !const_int(c, e->args[0], &mask)) ||
+        (mask != -1 && mask != 0xffffffffLL)) {
         refuse(c, e, "partial warp mask",
                "%s with a mask that is not the full mask 0xffffffff: the dialect's SIMD-group "
                "operations take every lane of the group (Metal and the CPU have no lane masks)",
@@ -384,7 +389,7 @@ static void infer_simd(lctx *c, tr_expr *e, const tr_callmap *m)
                name);
         return;
     }
-    if (!vote) {
+    if (shfl) {
         tr_vt v = e->args[1]->vt;
         if (v == TR_VT_DOUBLE || v == TR_VT_LONG || v == TR_VT_ULONG || v == TR_VT_HALF ||
             v == TR_VT_VEC || v == TR_VT_PTR) {
@@ -1051,6 +1056,10 @@ static void emit_call(lctx *c, gp_strbuf *sb, tr_expr *e)
         gp_strbuf_puts(sb, "gp_barrier()");
         return;
     case TR_CALL_SIMD: /* the mask (and the width, 32) are dropped: the dialect takes every lane */
+        if (!strcmp(m->cuda, "__syncwarp")) {
+            gp_strbuf_puts(sb, "gp_simd_barrier()");
+            return;
+        }
         gp_strbuf_printf(sb, "%s(", m->out);
         emit_expr(c, sb, e->args[1], 2);
         if (strncmp(m->cuda, "__shfl", 6) == 0) {

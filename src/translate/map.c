@@ -31,9 +31,9 @@
     }
 
 static const char warp[] = "the dialect's SIMD-group operations cover __shfl_sync, "
-                           "__shfl_up/down/xor_sync, __ballot_sync, __any_sync and __all_sync "
-                           "with the full mask (translated with --simd-width 32); rewrite this "
-                           "with those, or with shared memory and gp_barrier()";
+                           "__shfl_up/down/xor_sync, __ballot_sync, __any_sync, __all_sync and "
+                           "__syncwarp with the full mask (translated with --simd-width 32); "
+                           "rewrite this with those, or with shared memory and gp_barrier()";
 static const char maskless[] = "the maskless form from before CUDA 9 (not available for sm_70 and "
                                "newer): write the _sync form with the mask 0xffffffff, which "
                                "--simd-width 32 translates";
@@ -145,7 +145,7 @@ static const tr_callmap table[] = {
     REFUSE("atomicDec", "atomicDec",
            "atomicDec wraps at a limit; the portable subset has no "
            "equivalent: use gp_atomic_cas in a loop"),
-    REFUSE("__syncwarp", "__syncwarp", warp),
+    SIMD("__syncwarp", "gp_simd_barrier"),
     SIMD("__shfl_sync", "gp_simd_shuffle"),
     SIMD("__shfl_up_sync", "gp_simd_shuffle_up"),
     SIMD("__shfl_down_sync", "gp_simd_shuffle_down"),

@@ -467,7 +467,8 @@ static void conformance_simd(void **state)
 {
     (void)state;
     enum { N = 1000, W = 32, NS = (N + W - 1) / W, G = 256, NB = (N + G - 1) / G };
-    int32_t x[N], ref[8 * N], got[8 * N];
+    enum { NQ = (N + 63) / 64 };
+    int32_t x[N], ref[8 * N], got[8 * N], ref_q[NQ], got_q[NQ];
     float xf[N], ref_s[NS], got_s[NS], ref_b[NB], got_b[NB];
     for (int i = 0; i < N; i++) {
         x[i] = (i * 37) % 150 - (i % 7 == 0 ? 2 : 0);
@@ -506,6 +507,11 @@ static void conformance_simd(void **state)
             s += xf[i];
         ref_b[b] = (float)s;
     }
+    for (int q = 0; q < NQ; q++) {
+        ref_q[q] = 0;
+        for (int i = q * 64; i < (q + 1) * 64 && i < N; i++)
+            ref_q[q] += x[i];
+    }
     FOR_EACH_DEVICE(dev)
     {
         gp_device_info info;
@@ -519,9 +525,10 @@ static void conformance_simd(void **state)
             fprintf(stderr, "  %s: refused as it should be: %s\n", info.spec, gp_last_error());
             continue;
         }
-        gp_kernel *k = gpt_kernel(dev, "simd.gpk", "simd_ops", &p), *kr, *kb;
+        gp_kernel *k = gpt_kernel(dev, "simd.gpk", "simd_ops", &p), *kr, *kb, *kq;
         GPT_CHECK(gp_kernel_create(p, "simd_reduce", &kr));
         GPT_CHECK(gp_kernel_create(p, "block_sum", &kb));
+        GPT_CHECK(gp_kernel_create(p, "simd_sync_sum", &kq));
         gp_buffer *bx = gpt_upload(dev, x, sizeof x), *bo = gpt_upload(dev, NULL, sizeof got);
         gp_buffer *bxf = gpt_upload(dev, xf, sizeof xf), *bs = gpt_upload(dev, NULL, sizeof got_s);
         gp_buffer *bb = gpt_upload(dev, NULL, sizeof got_b);
@@ -551,6 +558,13 @@ static void conformance_simd(void **state)
         GPT_CHECK(gp_kernel_launch(NULL, kb, 1, &global, &bgroup, 3, bargs));
         GPT_CHECK(gp_buffer_read(bb, 0, got_b, sizeof got_b));
         assert_true(gpt_floats_match("block_sum", ref_b, got_b, NB, 1e-10));
+        gp_buffer *bq = gpt_upload(dev, NULL, sizeof got_q);
+        gp_arg qargs[] = {gp_arg_buffer(bq), gp_arg_buffer(bx), gp_arg_value(&n, 4)};
+        size_t qgroup = 64;
+        GPT_CHECK(gp_kernel_launch(NULL, kq, 1, &global, &qgroup, 3, qargs));
+        GPT_CHECK(gp_buffer_read(bq, 0, got_q, sizeof got_q));
+        assert_true(gpt_ints_match("simd_sync_sum", ref_q, got_q, NQ));
+        gp_buffer_release(bq), gp_kernel_release(kq);
         gp_buffer_release(bx), gp_buffer_release(bo), gp_buffer_release(bxf);
         gp_buffer_release(bs), gp_buffer_release(bb);
         gp_kernel_release(k), gp_kernel_release(kr), gp_kernel_release(kb);

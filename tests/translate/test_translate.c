@@ -282,7 +282,7 @@ static void refusals(void **state)
     expect_refused("__global__ void k(int *o) {\n  o[0] = warpSize;\n}\n", 2, "warpSize",
                    "--simd-width 32");
     expect_refused("__global__ void k(float *o) {\n  __syncwarp();\n}\n", 2, "__syncwarp",
-                   "full mask");
+                   "--simd-width 32");
     expect_refused("__global__ void k(int *o) {\n  asm(\"mov.u32 %0, 1;\" : \"=r\"(o[0]));\n}\n", 2,
                    "inline PTX", "NVIDIA");
     expect_refused("template <typename T>\n__global__ void k(T *o) { o[0] = 1; }\n", 1, "template",
@@ -384,8 +384,14 @@ static void warp_intrinsics_with_simd_width(void **state)
                    "warp shuffle", "_sync form");
     expect_refused("__global__ void k(int *o) {\n  o[0] = __activemask();\n}\n", 2, "warp vote",
                    "full mask");
-    expect_refused("__global__ void k(int *o) {\n  __syncwarp();\n}\n", 2, "__syncwarp",
-                   "full mask");
+    expect_refused("__global__ void k(int *o) {\n  __syncwarp(0xffff);\n}\n", 2,
+                   "partial warp mask", "full mask");
+    expect_refused("__global__ void k(int *o) {\n  __match_any_sync(0xffffffff, o[0]);\n}\n", 2,
+                   "warp match", "__syncwarp with the full mask");
+    expect_ok("__global__ void k(int *o) {\n  __shared__ int s[32];\n  s[threadIdx.x] = 1;\n"
+              "  __syncwarp();\n  o[0] = s[0];\n  __syncwarp(0xffffffff);\n}\n",
+              (const char *[]){"GP_REQUIRES_SIMD_WIDTH(32)", "s[(unsigned)gp_local_id(0)] = 1;",
+                               "gp_simd_barrier();", "o[0] = s[0];", "gp_simd_barrier();", NULL});
     g_simd_width = 0;
 }
 

@@ -356,6 +356,7 @@ static void run_warp(void **state)
     float in[N], ref_b[NB], got_b[NB];
     int32_t x[N], ref[4 * N], got[4 * N];
     uint32_t ref_bal[NW], got_bal[NW];
+    int32_t ref_t[NB], got_t[NB];
     for (int i = 0; i < N; i++) {
         in[i] = (float)((i * 29) % 61) * 0.125f - 2.0f;
         x[i] = (i * 13) % 23 - 4;
@@ -366,6 +367,11 @@ static void run_warp(void **state)
         for (int i = b * G; i < (b + 1) * G && i < N; i++)
             s += in[i];
         ref_b[b] = (float)s;
+    }
+    for (int b = 0; b < NB; b++) {
+        ref_t[b] = 0;
+        for (int i = b * G; i < (b + 1) * G && i < N; i++)
+            ref_t[b] += x[i];
     }
     for (int w = 0; w < NW; w++) {
         int v[32], total = 0, any_neg = 0, all_nz = 1, scan = 0;
@@ -402,6 +408,7 @@ static void run_warp(void **state)
         }
         GPT_CHECK(st);
         gp_kernel *kb = kernel(p, "block_sum"), *kw = kernel(p, "warp_ops");
+        gp_kernel *kt = kernel(p, "tail_sum");
         gp_buffer *bin = upload(dev, in, sizeof in), *bout = upload(dev, NULL, sizeof got_b);
         gp_buffer *bx = upload(dev, x, sizeof x), *bo = upload(dev, NULL, sizeof got);
         gp_buffer *bbal = upload(dev, NULL, sizeof got_bal);
@@ -419,6 +426,12 @@ static void run_warp(void **state)
         assert_true(gpt_ints_match("warp_ops", ref, got, 4 * N));
         assert_true(gpt_ints_match("warp_ops ballots", (const int32_t *)ref_bal,
                                    (const int32_t *)got_bal, NW));
+        gp_buffer *bt = upload(dev, NULL, sizeof got_t);
+        gp_arg a3[] = {gp_arg_buffer(bt), gp_arg_buffer(bx), gp_arg_value(&n, 4)};
+        GPT_CHECK(gp_kernel_launch(NULL, kt, 1, &global, &group, 3, a3));
+        GPT_CHECK(gp_buffer_read(bt, 0, got_t, sizeof got_t));
+        assert_true(gpt_ints_match("warp tail_sum (__syncwarp)", ref_t, got_t, NB));
+        gp_buffer_release(bt), gp_kernel_release(kt);
         gp_buffer_release(bin), gp_buffer_release(bout), gp_buffer_release(bx);
         gp_buffer_release(bo), gp_buffer_release(bbal);
         gp_kernel_release(kb), gp_kernel_release(kw), gp_program_release(p);

@@ -395,6 +395,7 @@ static uint32_t gp_fiber_simd(void *ctx, uint32_t op, uint32_t value, uint32_t a
         if (op == GP_CPU_SIMD_BALLOT) return mask;
         if (op == GP_CPU_SIMD_ANY) return mask != 0;
         return mask == (lanes == 32 ? 0xffffffffu : (1u << lanes) - 1u);
+    case GP_CPU_SIMD_BARRIER: /* meeting was the point */
     default:
         break;
     }

@@ -1,7 +1,8 @@
 // warp: warp shuffles and votes, translated with --simd-width 32 (the flag line below is read by
 // the tests): a shuffle_down reduction in a device function that uses warpSize, the block sum
 // that combines warps through shared memory, an xor butterfly with an explicit width of 32, a
-// shuffle_up scan, a broadcast, and the three votes with the full mask spelled three ways.
+// shuffle_up scan, a broadcast, the three votes with the full mask spelled three ways, and the
+// warp-synchronous tail of a shared-memory reduction with __syncwarp between its steps.
 // translate flags: --simd-width 32
 #define FULL_MASK 0xffffffff
 
@@ -51,4 +52,24 @@ __global__ void warp_ops(int *out, unsigned int *ballots, const int *in, int n)
         out[4 * i + 3] = any_negative * 2 + all_nonzero;
     }
     if (lane == 0 && i < n) ballots[i / 32] = positive;
+}
+
+__global__ void tail_sum(int *sums, const int *in, int n)
+{
+    __shared__ int s[128];
+    int t = threadIdx.x, i = blockIdx.x * blockDim.x + t;
+    s[t] = i < n ? in[i] : 0;
+    __syncthreads();
+    if (t < 64) s[t] += s[t + 64];
+    __syncthreads();
+    if (t < 32) {
+        int v = s[t] + s[t + 32];
+        for (int off = 16; off > 0; off >>= 1) {
+            __syncwarp();
+            s[t] = v;
+            __syncwarp();
+            v += s[t + off];
+        }
+        if (t == 0) sums[blockIdx.x] = v;
+    }
 }
