@@ -12,9 +12,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     gp_kernel_sig *ks = NULL;
     uint32_t n = 0;
-    bool fp64 = false;
+    gp_source_needs needs;
     const char *defs[] = {"REAL=float", "N"};
-    if (gp_signature_parse((const char *)data, size, "fuzz.gpk", defs, 2, &ks, &n, &fp64) == GP_OK)
+    if (gp_signature_parse((const char *)data, size, "fuzz.gpk", defs, 2, &ks, &n, &needs) == GP_OK)
         free(ks);
     return 0;
 }

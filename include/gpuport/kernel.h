@@ -228,9 +228,10 @@ __device__ __forceinline__ unsigned gp__cu_pickd(dim3 v, int d)
 #define gp_simd_shuffle_xor(v, mask)   __shfl_xor_sync(0xffffffffu, (v), (int)(mask))
 #define gp_simd_shuffle_up(v, delta)   __shfl_up_sync(0xffffffffu, (v), (unsigned)(delta))
 #define gp_simd_shuffle_down(v, delta) __shfl_down_sync(0xffffffffu, (v), (unsigned)(delta))
-#define gp_simd_ballot(p)              ((uint32_t)__ballot_sync(0xffffffffu, (p)))
-#define gp_simd_any(p)                 __any_sync(0xffffffffu, (p))
-#define gp_simd_all(p)                 __all_sync(0xffffffffu, (p))
+/* the votes take an int: a float or 64-bit predicate is tested for truth first, as elsewhere */
+#define gp_simd_ballot(p)              ((uint32_t)__ballot_sync(0xffffffffu, (p) ? 1 : 0))
+#define gp_simd_any(p)                 __any_sync(0xffffffffu, (p) ? 1 : 0)
+#define gp_simd_all(p)                 __all_sync(0xffffffffu, (p) ? 1 : 0)
 #define gp_simd_barrier()              __syncwarp(0xffffffffu)
 
 
@@ -306,8 +307,20 @@ typedef ulong uint64_t;
 #define gp_global_size(d) ((int)get_global_size(d))
 #define gp_barrier()      barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)
 /* No SIMD-group operations: OpenCL C 1.2 has none, and 2.x/3.0 sub-groups have no size a
- * kernel can require; the runtime refuses a source that uses gp_simd_* on OpenCL. */
+ * kernel can require. A use is a compile error naming the reason (the runtime turns it into
+ * GP_ERR_UNSUPPORTED); code behind `#if !defined(GP_TARGET_OPENCL)` builds. */
 #define GP_REQUIRES_SIMD_WIDTH(n)
+#define GP__NO_SIMD                    gp_simd_operations_do_not_exist_on_opencl()
+#define gp_simd_width()                GP__NO_SIMD
+#define gp_simd_lane()                 GP__NO_SIMD
+#define gp_simd_shuffle(v, lane)       GP__NO_SIMD
+#define gp_simd_shuffle_xor(v, mask)   GP__NO_SIMD
+#define gp_simd_shuffle_up(v, delta)   GP__NO_SIMD
+#define gp_simd_shuffle_down(v, delta) GP__NO_SIMD
+#define gp_simd_ballot(p)              GP__NO_SIMD
+#define gp_simd_any(p)                 GP__NO_SIMD
+#define gp_simd_all(p)                 GP__NO_SIMD
+#define gp_simd_barrier()              GP__NO_SIMD
 
 #define gp_atomic_add(p, v)      atomic_add((p), (v))
 #define gp_atomic_sub(p, v)      atomic_sub((p), (v))
@@ -392,10 +405,12 @@ using namespace metal;
 #define GP_REQUIRES_SIMD_WIDTH(n)
 #define gp_simd_width()                32
 #define gp_simd_lane()                 ((int)gp__slane)
-#define gp_simd_shuffle(v, lane)       simd_shuffle((v), (ushort)((uint)(lane) & 31u))
-#define gp_simd_shuffle_xor(v, mask)   simd_shuffle_xor((v), (ushort)(mask))
-#define gp_simd_shuffle_up(v, delta)   simd_shuffle_up((v), (ushort)(delta))
-#define gp_simd_shuffle_down(v, delta) simd_shuffle_down((v), (ushort)(delta))
+/* lane, mask and delta are taken modulo 32, as CUDA's shuffles do; narrow values are promoted
+ * (`+ 0`) so the result has the type it has on CUDA and the CPU */
+#define gp_simd_shuffle(v, lane)       simd_shuffle((v) + 0, (ushort)((uint)(lane) & 31u))
+#define gp_simd_shuffle_xor(v, mask)   simd_shuffle_xor((v) + 0, (ushort)((uint)(mask) & 31u))
+#define gp_simd_shuffle_up(v, delta)   simd_shuffle_up((v) + 0, (ushort)((uint)(delta) & 31u))
+#define gp_simd_shuffle_down(v, delta) simd_shuffle_down((v) + 0, (ushort)((uint)(delta) & 31u))
 #define gp_simd_ballot(p)                                                                          \
     ((uint)(static_cast<simd_vote::vote_t>(simd_ballot((bool)(p)))))
 #define gp_simd_any(p)                 ((int)simd_any((bool)(p)))
@@ -484,8 +499,9 @@ typedef int4 gp_int4;
  * linear local-id order, run as fibers, meet at each operation (simd() below). */
 #define GP_CPU_SIMD_WIDTH  32
 enum gp_cpu_simd_op {
-    GP_CPU_SIMD_SHUFFLE, /* the value of lane `arg` (taken modulo the width) */
-    GP_CPU_SIMD_XOR,     /* of lane ^ arg; one's own when that is not a lane */
+    /* the shuffles take `arg` modulo the width (its low 5 bits), as CUDA's do */
+    GP_CPU_SIMD_SHUFFLE, /* the value of lane `arg` */
+    GP_CPU_SIMD_XOR,     /* of lane ^ arg */
     GP_CPU_SIMD_UP,      /* of lane - arg; one's own below arg */
     GP_CPU_SIMD_DOWN,    /* of lane + arg; one's own past the last lane */
     GP_CPU_SIMD_BALLOT,  /* bit i set when lane i's value is non-zero */

@@ -184,15 +184,33 @@ static void gp_auto_group(const gp_kernel *k, uint32_t dims, const size_t *globa
         int d = g[0] >= g[1] && g[0] >= g[2] ? 0 : (g[1] >= g[2] ? 1 : 2);
         g[d] = (g[d] + 1) / 2;
     }
-    /* SIMD-group operations need whole SIMD groups: widen x to a multiple of the width (the
-     * extra work-items fall outside the grid, as in any last group, and the kernel's bounds
-     * check skips them) */
+    /* SIMD-group operations need whole SIMD groups: the dimension with the most grid left to
+     * cover grows to the next size that makes the group a multiple of the width (extra
+     * work-items fall outside the grid, as in any last group, and the kernel's bounds check
+     * skips them); the others shrink if that goes over the limit */
     uint32_t w = in->simd_group_width;
-    if (k->sig->uses_simd && w && (g[0] * g[1] * g[2]) % w) {
-        uint32_t x = (g[0] + w - 1) / w * w;
-        while ((uint64_t)x * g[1] * g[2] > limit && g[1] * g[2] > 1)
-            g[g[1] >= g[2] ? 1 : 2] /= 2;
-        g[0] = x;
+    if (!k->sig->uses_simd || !w || ((uint64_t)g[0] * g[1] * g[2]) % w == 0) return;
+    uint32_t d = 0;
+    double room = 0;
+    for (uint32_t i = 0; i < dims; i++)
+        if ((double)global[i] / g[i] > room) room = (double)global[i] / g[i], d = i;
+    for (;;) {
+        uint64_t other = (uint64_t)g[0] * g[1] * g[2] / g[d];
+        uint64_t step = w, a = other % w, b = w; /* step = w / gcd(other, w) */
+        while (a) {
+            uint64_t t = b % a;
+            b = a;
+            a = t;
+        }
+        step = w / b;
+        uint64_t m = (g[d] + step - 1) / step * step;
+        if (m * other <= limit || other == 1) {
+            if (m * other <= limit) g[d] = (uint32_t)m;
+            return;
+        }
+        uint32_t e = d == 0 ? (g[1] >= g[2] ? 1 : 2)
+                            : (d == 1 ? (g[0] >= g[2] ? 0 : 2) : (g[0] >= g[1] ? 0 : 1));
+        g[e] = (g[e] + 1) / 2;
     }
 }
 
@@ -217,13 +235,6 @@ static gp_status gp_check_group(const gp_kernel *k, uint32_t dims, const size_t 
                             "a group of %llu work-items is above the limit of %u for kernel '%s' "
                             "on %s (%s); use a smaller group or pass NULL to let gpuport choose",
                             (unsigned long long)total, k->max_group_size, k->sig->name, in->spec,
-                            in->name);
-    if (k->sig->uses_simd && in->simd_group_width && total % in->simd_group_width)
-        return gp_error_set(GP_ERR_LAUNCH,
-                            "kernel '%s' uses SIMD-group operations, so its group must hold whole "
-                            "SIMD groups: %llu work-items is not a multiple of %u, the SIMD width "
-                            "of %s (%s)",
-                            k->sig->name, (unsigned long long)total, in->simd_group_width, in->spec,
                             in->name);
     return GP_OK;
 }
@@ -256,6 +267,15 @@ gp_status gp_kernel_launch(gp_queue *queue, gp_kernel *kernel, uint32_t dims, co
     else
         gp_auto_group(kernel, dims, global, l.group);
     if (st != GP_OK) return st;
+    const gp_device_info *in = &dev->info;
+    uint64_t total = (uint64_t)l.group[0] * l.group[1] * l.group[2];
+    if (kernel->sig->uses_simd && in->simd_group_width && total % in->simd_group_width)
+        return gp_error_set(GP_ERR_LAUNCH,
+                            "kernel '%s' uses SIMD-group operations, so its group must hold whole "
+                            "SIMD groups: %llu work-items is not a multiple of %u, the SIMD width "
+                            "of %s (%s)",
+                            kernel->sig->name, (unsigned long long)total, in->simd_group_width,
+                            in->spec, in->name);
     l.dims = dims;
     for (uint32_t d = 0; d < 3; d++) {
         size_t gsz = d < dims ? global[d] : 1;

@@ -116,28 +116,49 @@ static gp_status gp_check_needs(const gp_device_state *dev, const char *name,
                             "%s says GP_REQUIRES_FP64 but %s (%s) has no double precision; use "
                             "float, or run it on a device with fp64",
                             name, in->spec, in->name);
-    if ((n->simd_op[0] || n->simd_width) && !in->simd_group_width) {
-        char where[160];
-        if (n->simd_op[0] && n->simd_line)
-            snprintf(where, sizeof where, "%s:%d: %s is a SIMD-group operation", name, n->simd_line,
-                     n->simd_op);
-        else if (n->simd_op[0])
-            snprintf(where, sizeof where, "%s: %s (from a build define) is a SIMD-group operation",
-                     name, n->simd_op);
-        else
-            snprintf(where, sizeof where, "%s says GP_REQUIRES_SIMD_WIDTH(%u)", name,
-                     n->simd_width);
+    /* A source that uses SIMD-group operations where there are none is left to the compiler,
+     * since they may sit behind #if !defined(GP_TARGET_...); gp_no_simd_error() explains the
+     * failure. A stated width is checked here. */
+    if (n->simd_width && !in->simd_group_width)
         return gp_error_set(GP_ERR_UNSUPPORTED,
-                            "%s, but %s (%s) offers none (the %s backend has no SIMD-group "
-                            "operations); run it on a cuda, metal (Apple GPU) or cpu device",
-                            where, in->spec, in->name, gp_backend_name((gp_backend)in->backend));
-    }
+                            "%s says GP_REQUIRES_SIMD_WIDTH(%u), but %s (%s) offers no "
+                            "SIMD-group operations (the %s backend has none); run it on a cuda, "
+                            "metal (Apple GPU) or cpu device",
+                            name, n->simd_width, in->spec, in->name,
+                            gp_backend_name((gp_backend)in->backend));
     if (n->simd_width && n->simd_width != in->simd_group_width)
         return gp_error_set(GP_ERR_UNSUPPORTED,
                             "%s says GP_REQUIRES_SIMD_WIDTH(%u), but the SIMD groups of %s (%s) "
                             "have %u lanes; the kernels would compute something else there",
                             name, n->simd_width, in->spec, in->name, in->simd_group_width);
     return GP_OK;
+}
+
+/* A build that failed on a device without SIMD-group operations because the source used one
+ * (the prelude there turns each into a call of an undeclared function with this name):
+ * GP_ERR_UNSUPPORTED, naming the compiler's location of the first use. Other failures as they
+ * are. */
+static gp_status gp_no_simd_error(const gp_device_state *dev, const char *name, gp_status st)
+{
+    static const char marker[] = "gp_simd_operations_do_not_exist_on_opencl";
+    const char *log = gp_last_error();
+    const char *hit = st == GP_ERR_BUILD ? strstr(log, marker) : NULL;
+    if (!hit) return st;
+    const char *ls = hit;
+    while (ls > log && ls[-1] != '\n')
+        ls--;
+    const char *err = strstr(ls, ": error");
+    int n = err && err < hit ? (int)(err - ls) : 0;
+    char where[200];
+    snprintf(where, sizeof where, "%.*s", n < (int)sizeof where ? n : 0, ls);
+    const gp_device_info *in = &dev->info;
+    return gp_error_set(GP_ERR_UNSUPPORTED,
+                        "%s: a gp_simd_* operation is used%s%s, but %s (%s) offers no SIMD-group "
+                        "operations (the %s backend has none); run it on a cuda, metal (Apple "
+                        "GPU) or cpu device, or keep that code out of this build with "
+                        "#if !defined(GP_TARGET_OPENCL)",
+                        name, where[0] ? " at " : "", where, in->spec, in->name,
+                        gp_backend_name((gp_backend)in->backend));
 }
 
 static gp_status gp_build(gp_device_state *dev, const char *src, size_t len,
@@ -203,6 +224,7 @@ static gp_status gp_build(gp_device_state *dev, const char *src, size_t len,
     req.num_kernels = p->num_kernels;
     st = dev->ops->program_build(p, &req);
     free(text);
+    if (st != GP_OK && !dev->info.simd_group_width) st = gp_no_simd_error(dev, name, st);
     if (st != GP_OK) {
         p->impl = NULL;
         gp_program_free(p);

@@ -377,6 +377,135 @@ static gp_status gp_check_shared_arrays(const char *c, size_t len, const char *s
     return GP_OK;
 }
 
+/* ---- which kernels reach a barrier or a SIMD-group operation ---------------------------------
+ * Through their own body, or through a helper (a function defined outside the kernels) they call,
+ * directly or through other helpers. Calls are found by name, so a kernel that mentions a
+ * helper's name is taken to call it; an operation the scan cannot place in a named helper (on a
+ * #define line, in a build define) counts for every kernel. */
+typedef struct gp_span {
+    size_t b, e;
+} gp_span;
+
+typedef struct gp_helper {
+    gp_span name, body;
+    bool barrier, simd;
+} gp_helper;
+
+static size_t gp_find_slice(const char *c, size_t b, size_t e, const char *w, size_t n)
+{
+    for (size_t i = b; i + n <= e; i++)
+        if (c[i] == w[0] && memcmp(c + i, w, n) == 0 &&
+            (i == 0 || !gp_is_ident((unsigned char)c[i - 1])) &&
+            (i + n >= e || !gp_is_ident((unsigned char)c[i + n])))
+            return i;
+    return e;
+}
+
+/* The name of the function whose body opens at c[open], or false (not a function). */
+static bool gp_helper_name(const char *c, size_t from, size_t open, gp_span *name)
+{
+    size_t j = open;
+    while (j > from && isspace((unsigned char)c[j - 1]))
+        j--;
+    if (j == from || c[j - 1] != ')') return false;
+    int depth = 0;
+    size_t k = j;
+    while (k > from) {
+        k--;
+        if (c[k] == ')') depth++;
+        if (c[k] == '(' && --depth == 0) break;
+    }
+    if (depth != 0) return false;
+    while (k > from && isspace((unsigned char)c[k - 1]))
+        k--;
+    size_t e = k;
+    while (k > from && gp_is_ident((unsigned char)c[k - 1]))
+        k--;
+    if (k == e || isdigit((unsigned char)c[k])) return false;
+    name->b = k;
+    name->e = e;
+    return true;
+}
+
+/* The functions defined in c[b, e) (text outside the kernels), appended to *hs. */
+static bool gp_collect_helpers(const char *c, size_t b, size_t e, gp_helper **hs, size_t *n,
+                               size_t *cap)
+{
+    for (size_t i = b; i < e; i++) {
+        if (c[i] != '{') continue;
+        int depth = 0;
+        size_t close = e;
+        for (size_t k = i; k < e; k++) {
+            if (c[k] == '{') depth++;
+            if (c[k] == '}' && --depth == 0) {
+                close = k;
+                break;
+            }
+        }
+        gp_span name;
+        if (gp_helper_name(c, b, i, &name)) {
+            if (*n == *cap) {
+                size_t nc = *cap ? 2 * *cap : 16;
+                gp_helper *g = realloc(*hs, nc * sizeof *g);
+                if (!g) return false;
+                *hs = g;
+                *cap = nc;
+            }
+            gp_helper *h = &(*hs)[(*n)++];
+            h->name = name;
+            h->body.b = i;
+            h->body.e = close < e ? close + 1 : e;
+            h->barrier = gp_has_word(c, h->body.b, h->body.e, "gp_barrier");
+            h->simd = gp_find_simd_op(c, h->body.b, h->body.e, NULL) < h->body.e;
+        }
+        i = close < e ? close : e;
+    }
+    return true;
+}
+
+static bool gp_in_helper(const gp_helper *hs, size_t n, size_t at)
+{
+    for (size_t k = 0; k < n; k++)
+        if (at >= hs[k].body.b && at < hs[k].body.e) return true;
+    return false;
+}
+
+/* True when a barrier (simd = false) or SIMD-group operation outside the kernels lies in c[b, e)
+ * but in no named helper. */
+static bool gp_unplaced(const char *c, size_t b, size_t e, const gp_helper *hs, size_t n, bool simd)
+{
+    for (size_t at = b; at < e; at++) {
+        at = simd ? gp_find_simd_op(c, at, e, NULL) : gp_find_slice(c, at, e, "gp_barrier", 10);
+        if (at >= e) return false;
+        if (!gp_in_helper(hs, n, at)) return true;
+    }
+    return false;
+}
+
+/* Whether c[b, e) calls (names) a helper that reaches a barrier / a SIMD-group operation. */
+static bool gp_calls(const char *c, size_t b, size_t e, const gp_helper *hs, size_t n, bool simd)
+{
+    for (size_t k = 0; k < n; k++)
+        if ((simd ? hs[k].simd : hs[k].barrier) &&
+            gp_find_slice(c, b, e, c + hs[k].name.b, hs[k].name.e - hs[k].name.b) < e)
+            return true;
+    return false;
+}
+
+/* Helpers that call such helpers reach the barrier or operation too: to a fixed point. */
+static void gp_propagate(const char *c, gp_helper *hs, size_t n)
+{
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (size_t k = 0; k < n; k++) {
+            if (!hs[k].barrier && gp_calls(c, hs[k].body.b, hs[k].body.e, hs, n, false))
+                hs[k].barrier = changed = true;
+            if (!hs[k].simd && gp_calls(c, hs[k].body.b, hs[k].body.e, hs, n, true))
+                hs[k].simd = changed = true;
+        }
+    }
+}
+
 gp_status gp_signature_parse(const char *src, size_t len, const char *source_name,
                              const char *const *defines, uint32_t num_defines, gp_kernel_sig **out,
                              uint32_t *count, gp_source_needs *needs)
@@ -394,6 +523,11 @@ gp_status gp_signature_parse(const char *src, size_t len, const char *source_nam
     uint32_t n = 0;
     bool barrier_outside = false, simd_outside = false;
     size_t last_end = 0;
+    gp_span *bodies = calloc(cap, sizeof *bodies), *outside = calloc(cap + 1, sizeof *outside);
+    if (!bodies || !outside) {
+        free(c), free(ks), free(bodies), free(outside);
+        return gp_error_set(GP_ERR_OUT_OF_MEMORY, "out of host memory reading %s", source_name);
+    }
     gp_status st = gp_check_shared_arrays(c, len, source_name);
     for (size_t i = 0; i + 9 <= len && st == GP_OK;) {
         if (memcmp(c + i, "GP_KERNEL", 9) != 0 || (i && gp_is_ident((unsigned char)c[i - 1])) ||
@@ -415,16 +549,19 @@ gp_status gp_signature_parse(const char *src, size_t len, const char *source_nam
         }
         if (n == cap) {
             gp_kernel_sig *grown = realloc(ks, 2 * cap * sizeof *ks);
-            if (!grown) {
+            gp_span *gb = grown ? realloc(bodies, 2 * cap * sizeof *gb) : NULL;
+            gp_span *go = gb ? realloc(outside, (2 * cap + 1) * sizeof *go) : NULL;
+            if (grown) ks = grown;
+            if (gb) bodies = gb;
+            if (go) outside = go;
+            if (!go) {
                 st = gp_error_set(GP_ERR_OUT_OF_MEMORY, "out of host memory reading %s",
                                   source_name);
                 break;
             }
-            ks = grown;
             cap *= 2;
         }
-        if (gp_has_word(c, last_end, i, "gp_barrier")) barrier_outside = true;
-        if (gp_find_simd_op(c, last_end, i, NULL) < i) simd_outside = true;
+        outside[n] = (gp_span){last_end, i};
         size_t end = 0, bb = 0, be = 0;
         st = gp_sig_one(c, len, p, source_name, defines, num_defines, &ks[n], &end);
         if (st != GP_OK) break;
@@ -432,27 +569,41 @@ gp_status gp_signature_parse(const char *src, size_t len, const char *source_nam
             if (!strcmp(ks[j].name, ks[n].name))
                 st = gp_error_set(GP_ERR_BUILD, "%s:%d: kernel '%s' is declared twice", source_name,
                                   gp_line_of(c, i), ks[n].name);
+        bodies[n] = (gp_span){0, 0};
         if (gp_sig_body(c, len, end, &bb, &be)) {
             ks[n].uses_barrier = gp_has_word(c, bb, be, "gp_barrier");
             ks[n].uses_simd = gp_find_simd_op(c, bb, be, NULL) < be;
+            bodies[n] = (gp_span){bb, be};
             end = be;
         }
         last_end = end;
         n++;
         i = end;
     }
-    if (st == GP_OK && gp_has_word(c, last_end, len, "gp_barrier")) barrier_outside = true;
-    if (st == GP_OK && gp_find_simd_op(c, last_end, len, NULL) < len) simd_outside = true;
+    outside[n] = (gp_span){last_end, len};
+    /* helpers: every function outside the kernels, and what each reaches */
+    gp_helper *hs = NULL;
+    size_t nh = 0, hcap = 0;
+    for (uint32_t k = 0; st == GP_OK && k <= n; k++) {
+        if (!gp_collect_helpers(c, outside[k].b, outside[k].e, &hs, &nh, &hcap))
+            st = gp_error_set(GP_ERR_OUT_OF_MEMORY, "out of host memory reading %s", source_name);
+        if (gp_unplaced(c, outside[k].b, outside[k].e, hs, nh, false)) barrier_outside = true;
+        if (gp_unplaced(c, outside[k].b, outside[k].e, hs, nh, true)) simd_outside = true;
+    }
+    gp_propagate(c, hs, nh);
     for (uint32_t d = 0; st == GP_OK && d < num_defines; d++) { /* -DSYNC=gp_barrier() */
         size_t dl = defines[d] ? strlen(defines[d]) : 0;
         if (dl && gp_has_word(defines[d], 0, dl, "gp_barrier")) barrier_outside = true;
         if (dl && gp_find_simd_op(defines[d], 0, dl, NULL) < dl) simd_outside = true;
     }
-    /* a helper with a barrier or a SIMD-group operation may be called by any kernel */
     for (uint32_t j = 0; st == GP_OK && j < n; j++) {
-        if (barrier_outside) ks[j].uses_barrier = true;
-        if (simd_outside) ks[j].uses_simd = true;
+        const gp_span *bd = &bodies[j];
+        if (barrier_outside || gp_calls(c, bd->b, bd->e, hs, nh, false)) ks[j].uses_barrier = true;
+        if (simd_outside || gp_calls(c, bd->b, bd->e, hs, nh, true)) ks[j].uses_simd = true;
     }
+    free(hs);
+    free(bodies);
+    free(outside);
     gp_source_needs nd = {0};
     if (st == GP_OK) st = gp_simd_requirement(c, len, source_name, &nd.simd_width);
     if (st == GP_OK) {

@@ -332,11 +332,28 @@ static bool const_int(lctx *c, const tr_expr *e, long long *v)
         *v = e->text[0] == '-' ? -*v : (is_unsigned ? (long long)(~(uint32_t)*v) : ~*v);
         return true;
     }
+    if (e->kind == TR_E_CAST && e->type && !e->type->nptr && const_int(c, e->a, v)) {
+        const char *t = e->type->base; /* (unsigned)-1 and friends */
+        if (!strcmp(t, "unsigned int") || !strcmp(t, "unsigned") || !strcmp(t, "uint32_t"))
+            *v = (long long)(uint32_t)*v;
+        else if (!strcmp(t, "int") || !strcmp(t, "int32_t"))
+            *v = (long long)(int32_t)(uint32_t)*v;
+        return true;
+    }
     if (e->kind == TR_E_IDENT && !e->sym)
         for (size_t k = 0; k < c->u->pp.nkept; k++)
             if (!strcmp(c->u->pp.kept[k].name, e->text)) {
-                tr_expr num = {.kind = TR_E_NUM, .text = c->u->pp.kept[k].body};
-                return const_int(c, &num, v);
+                /* a kept macro's body is one number, maybe in parentheses: (0xffffffffu) */
+                const char *b = c->u->pp.kept[k].body;
+                size_t bl = strlen(b);
+                char num[64];
+                while (bl >= 2 && b[0] == '(' && b[bl - 1] == ')')
+                    b++, bl -= 2;
+                if (bl == 0 || bl >= sizeof num) return false;
+                memcpy(num, b, bl);
+                num[bl] = '\0';
+                tr_expr ne = {.kind = TR_E_NUM, .text = num};
+                return const_int(c, &ne, v);
             }
     return false;
 }
@@ -573,6 +590,7 @@ static void infer_expr(lctx *c, tr_expr *e)
             if (!strcmp(e->text, "warpSize")) {
                 if (c->opt->simd_width) {
                     e->vt = TR_VT_INT;
+                    c->f->uses_simd = true; /* the kernel assumes 32 lanes: say so */
                     return;
                 }
                 refuse(c, e, "warpSize",

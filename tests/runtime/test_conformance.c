@@ -518,11 +518,41 @@ static void conformance_simd(void **state)
         GPT_CHECK(gp_device_get_info(dev, &info));
         gp_program *p = NULL;
         if (info.simd_group_width == 0) {
+            /* the stated width is refused before compiling */
             assert_int_equal(gpt_build(dev, "simd.gpk", NULL, 0, &p), GP_ERR_UNSUPPORTED);
-            if (!strstr(gp_last_error(), "simd.gpk:") ||
-                !strstr(gp_last_error(), "is a SIMD-group operation, but"))
+            if (!strstr(gp_last_error(), "simd.gpk says GP_REQUIRES_SIMD_WIDTH(32)") ||
+                !strstr(gp_last_error(), "offers no SIMD-group operations"))
                 fail_msg("unexpected message: %s", gp_last_error());
             fprintf(stderr, "  %s: refused as it should be: %s\n", info.spec, gp_last_error());
+            /* an operation is found by the compiler, at its line */
+            const char *use = "GP_KERNEL(k, GP_BUF(int, y))\n{\n"
+                              "    y[0] = gp_simd_shuffle(y[0], 1);\n}\n";
+            gp_build_options o = {sizeof o, GP_BUILD_NO_CACHE, "use.gpk", NULL, 0, 0};
+            assert_int_equal(gp_program_create(dev, use, strlen(use), &o, &p), GP_ERR_UNSUPPORTED);
+            if (!strstr(gp_last_error(), "use.gpk: a gp_simd_* operation is used at use.gpk:3") ||
+                !strstr(gp_last_error(), "offers no SIMD-group operations"))
+                fail_msg("unexpected message: %s", gp_last_error());
+            /* kept out of this backend's build, the same source builds and runs */
+            const char *kept = "GP_KERNEL(k, GP_BUF(int, y))\n{\n"
+                               "#if defined(GP_TARGET_OPENCL)\n"
+                               "    y[gp_global_id(0)] = 7;\n"
+                               "#else\n"
+                               "    y[gp_global_id(0)] = gp_simd_shuffle(7, 1);\n"
+                               "#endif\n}\n";
+            o.source_name = "kept.gpk";
+            GPT_CHECK(gp_program_create(dev, kept, strlen(kept), &o, &p));
+            gp_kernel *kk;
+            GPT_CHECK(gp_kernel_create(p, "k", &kk));
+            gp_buffer *by = gpt_upload(dev, NULL, 64 * 4);
+            gp_arg a[] = {gp_arg_buffer(by)};
+            size_t g64 = 64;
+            GPT_CHECK(gp_kernel_launch(NULL, kk, 1, &g64, &g64, 1, a));
+            int32_t seven[64], want7[64];
+            GPT_CHECK(gp_buffer_read(by, 0, seven, sizeof seven));
+            for (int i = 0; i < 64; i++)
+                want7[i] = 7;
+            assert_true(gpt_ints_match("kept out of OpenCL", want7, seven, 64));
+            gp_buffer_release(by), gp_kernel_release(kk), gp_program_release(p);
             continue;
         }
         gp_kernel *k = gpt_kernel(dev, "simd.gpk", "simd_ops", &p), *kr, *kb, *kq;
@@ -572,36 +602,69 @@ static void conformance_simd(void **state)
     }
 }
 
-/* The CPU's emulation finds lanes that do not all reach a SIMD-group operation (undefined on
- * GPUs): the launch fails and says why. */
-static void simd_divergence_cpu(void **state)
+/* The CPU's emulation: votes leave out lanes that returned (as CUDA and Metal leave out exited
+ * threads); a shuffle that reads a returned lane, and a lane that is elsewhere (at a barrier) when
+ * the others meet, both undefined on GPUs, make the launch fail and say why. */
+static void simd_faults_cpu(void **state)
 {
     (void)state;
-    const char *src = "GP_KERNEL(early, GP_BUF(int, y))\n"
+    const char *src = "GP_KERNEL(vote, GP_BUF(int, y))\n"
+                      "{\n"
+                      "    int i = gp_global_id(0);\n"
+                      "    if (gp_simd_lane() >= 20) return;\n"
+                      "    y[i] = (int)gp_simd_ballot(1) + gp_simd_all(i >= 0) * 2;\n"
+                      "}\n"
+                      "GP_KERNEL(early, GP_BUF(int, y))\n"
                       "{\n"
                       "    int i = gp_global_id(0);\n"
                       "    if (gp_simd_lane() >= 16) return;\n"
-                      "    y[i] = gp_simd_shuffle_xor(i, 1);\n"
+                      "    y[i] = gp_simd_shuffle_xor(i, 16);\n"
                       "}\n"
                       "GP_KERNEL(split, GP_BUF(int, y))\n"
                       "{\n"
                       "    int i = gp_global_id(0);\n"
                       "    if (gp_simd_lane() == 5) gp_barrier();\n"
                       "    else y[i] = gp_simd_shuffle(i, 0);\n"
+                      "}\n"
+                      "GP_KERNEL(tall, GP_BUF(int, y))\n"
+                      "{\n"
+                      "    int j = gp_global_id(1);\n"
+                      "    int v = gp_local_size(0) * 1000 + gp_local_size(1) + gp_simd_any(0);\n"
+                      "    if (j < 64) y[j] = v;\n"
                       "}\n";
     gp_device *dev = gpt_open("cpu");
     gp_program *p;
-    gp_build_options o = {sizeof o, 0, "diverge.gpk", NULL, 0, 0};
+    gp_build_options o = {sizeof o, 0, "faults.gpk", NULL, 0, 0};
     GPT_CHECK(gp_program_create(dev, src, strlen(src), &o, &p));
     gp_buffer *b = gpt_upload(dev, NULL, 64 * 4);
     gp_arg args[] = {gp_arg_buffer(b)};
     size_t global = 64, group = 64;
+    gp_kernel *k;
+    GPT_CHECK(gp_kernel_create(p, "vote", &k));
+    GPT_CHECK(gp_kernel_launch(NULL, k, 1, &global, &group, 1, args));
+    int32_t got[64];
+    GPT_CHECK(gp_buffer_read(b, 0, got, sizeof got));
+    for (int i = 0; i < 64; i++)
+        if (i % 32 < 20 && got[i] != 0xfffff + 2)
+            fail_msg("vote: lane %d got %#x, want 0xfffff + 2", i, (unsigned)got[i]);
+    gp_kernel_release(k);
+    /* a tall grid: the runtime's group grows along y to whole SIMD groups, not along x */
+    GPT_CHECK(gp_kernel_create(p, "tall", &k));
+    size_t tall[2] = {1, 64};
+    GPT_CHECK(gp_kernel_launch(NULL, k, 2, tall, NULL, 1, args));
+    GPT_CHECK(gp_buffer_read(b, 0, got, sizeof got));
+    for (int i = 0; i < 64; i++)
+        if (got[i] % 1000 % 32 != 0 || got[i] / 1000 != 1)
+            fail_msg("tall grid: group %d x %d, want 1 x a multiple of 32", got[i] / 1000,
+                     got[i] % 1000);
+    gp_kernel_release(k);
     const char *names[] = {"early", "split"};
+    const char *why[] = {"read the value of a lane that had already returned",
+                         "did not all reach the same gp_simd_* operation"};
     for (int i = 0; i < 2; i++) {
-        gp_kernel *k;
         GPT_CHECK(gp_kernel_create(p, names[i], &k));
         assert_int_equal(gp_kernel_launch(NULL, k, 1, &global, &group, 1, args), GP_ERR_LAUNCH);
-        if (!strstr(gp_last_error(), "did not all reach the same gp_simd_* operation"))
+        if (!strstr(gp_last_error(), why[i]))
             fail_msg("%s: unexpected message: %s", names[i], gp_last_error());
         gp_kernel_release(k);
     }
@@ -629,7 +692,7 @@ int main(void)
         cmocka_unit_test(conformance_index3d),      cmocka_unit_test(conformance_helper),
         cmocka_unit_test(conformance_half),         cmocka_unit_test(conformance_define),
         cmocka_unit_test(conformance_nonuniform),   cmocka_unit_test(conformance_simd),
-        cmocka_unit_test(simd_divergence_cpu),
+        cmocka_unit_test(simd_faults_cpu),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }

@@ -238,7 +238,7 @@ static void hidden_barrier(void **state)
     GPT_CHECK(gp_program_create(dev, src2, strlen(src2), &o2, &p));
     GPT_CHECK(gp_kernel_create(p, "k", &k));
     EXPECT(gp_kernel_launch(NULL, k, 1, &global, &group, 1, args), GP_ERR_LAUNCH,
-           "reached gp_barrier()");
+           "reached a gp_barrier() the runtime did not see");
     gp_kernel_release(k), gp_program_release(p), gp_buffer_release(b);
 }
 

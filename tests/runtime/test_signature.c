@@ -75,11 +75,24 @@ static void barriers_comments_defines(void **state)
     assert_int_equal(ks[0].args[0].size, 8);
     free(ks);
 
+    /* through helpers: directly, through another helper (defined later), not when not called */
     const char *helper = "GP_FUNC void sync_all(void) { gp_barrier(); }\n"
+                         "GP_FUNC void step(GP_SHARED float *t);\n"
                          "GP_KERNEL(c, GP_BUF(float, y)) { sync_all(); }\n"
-                         "GP_KERNEL(d, GP_BUF(float, y)) { }\n";
+                         "GP_KERNEL(d, GP_BUF(float, y)) { }\n"
+                         "GP_KERNEL(e, GP_BUF(float, y)) { y[0] = 1; step(0); }\n"
+                         "GP_FUNC void step(GP_SHARED float *t)\n{\n  if (t) sync_all();\n}\n";
     assert_int_equal(parse(helper, &ks, &n, NULL), GP_OK);
-    assert_true(ks[0].uses_barrier && ks[1].uses_barrier); /* a helper may be called by any */
+    assert_true(ks[0].uses_barrier);
+    assert_false(ks[1].uses_barrier);
+    assert_true(ks[2].uses_barrier);
+    free(ks);
+    /* a barrier the scan cannot place in a helper (a macro) counts for every kernel */
+    const char *macro = "#define SYNC gp_barrier()\n"
+                        "GP_KERNEL(c, GP_BUF(float, y)) { SYNC; }\n"
+                        "GP_KERNEL(d, GP_BUF(float, y)) { }\n";
+    assert_int_equal(parse(macro, &ks, &n, NULL), GP_OK);
+    assert_true(ks[0].uses_barrier && ks[1].uses_barrier);
     free(ks);
 }
 
@@ -111,7 +124,8 @@ static void simd_operations(void **state)
                          "GP_KERNEL(c, GP_BUF(int, y)) { y[0] = total(y[0]); }\n"
                          "GP_KERNEL(d, GP_BUF(int, y)) { }\n";
     assert_int_equal(parse(helper, &ks, &n, &needs), GP_OK);
-    assert_true(ks[0].uses_simd && ks[1].uses_simd); /* a helper may be called by any */
+    assert_true(ks[0].uses_simd);
+    assert_false(ks[1].uses_simd); /* d calls no helper: its groups need not be whole SIMD groups */
     assert_int_equal(needs.simd_width, 0);
     assert_int_equal(needs.simd_line, 1);
     free(ks);

@@ -362,6 +362,20 @@ static void warp_intrinsics_with_simd_width(void **state)
     assert_true(cJSON_IsFalse(cJSON_GetObjectItem(k, "simd")));
     assert_true(cJSON_IsTrue(cJSON_GetObjectItem(cJSON_GetObjectItem(k, "targets"), "opencl")));
     gp_translate_result_free(&r);
+    /* warpSize alone assumes 32 lanes too; full masks spelled with parentheses and casts */
+    expect_ok("#define FULL_MASK (0xffffffffu)\n"
+              "__global__ void k(int *o) {\n  o[threadIdx.x] = threadIdx.x % warpSize;\n"
+              "  o[0] = __shfl_sync(FULL_MASK, o[0], 1) + __any_sync((unsigned)-1, o[1]) +\n"
+              "         __all_sync((unsigned int)~0, o[2]);\n}\n",
+              (const char *[]){"GP_REQUIRES_SIMD_WIDTH(32)\n", "% gp_simd_width()",
+                               "gp_simd_shuffle(o[0], 1) + gp_simd_any(o[1]) + gp_simd_all(o[2])",
+                               NULL});
+    r = run("__global__ void k(int *o) { o[0] = warpSize; }\n", false);
+    k = cJSON_GetArrayItem(cJSON_GetObjectItem(r.report, "kernels"), 0);
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItem(k, "simd")));
+    assert_true(cJSON_IsFalse(cJSON_GetObjectItem(cJSON_GetObjectItem(k, "targets"), "opencl")));
+    assert_non_null(strstr(r.output, "GP_REQUIRES_SIMD_WIDTH(32)"));
+    gp_translate_result_free(&r);
     /* no warp intrinsic, no requirement line */
     r = run("__global__ void k(int *o) { o[0] = 1; }\n", false);
     assert_null(strstr(r.output, "GP_REQUIRES_SIMD_WIDTH"));

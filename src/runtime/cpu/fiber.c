@@ -248,7 +248,7 @@ typedef struct gp_fiber_set {
     gp_cpu_item_fn item;
     void *const *args;
     const gp_cpu_group *g;
-    int simd_diverged; /* a SIMD-group operation found a lane of its group elsewhere */
+    int simd_fault; /* GP_FIBER_SIMD_*: the first fault of a SIMD-group operation, or 0 */
 #if GP_FIBER_ASAN
     const void *sched_bottom;
     size_t sched_size;
@@ -352,10 +352,11 @@ static void gp_fiber_barrier(void *ctx)
 
 /* A SIMD-group operation: the work-item publishes its value in the slot of this operation's
  * parity and yields. When it runs again, every lane of its group has had its turn in the round
- * and, if all reached this same operation, published too: the lanes before it in the round
- * have since read and may be one operation further (the other slot), the lanes after it are
- * still here. A lane anywhere else (returned early, waiting at a barrier) is divergence, which
- * makes the launch fail: GPUs leave it undefined. */
+ * and, if all reached this same operation, published too: the lanes before it in the round have
+ * since read and may be one operation further (the other slot), the lanes after it are still
+ * here. A lane that has returned takes no part (votes leave it out, as CUDA and Metal leave out
+ * exited threads), but reading its value is a fault: GPUs give an undefined value. A lane
+ * anywhere else (at a barrier, at an earlier operation) is divergence, also a fault. */
 static uint32_t gp_fiber_simd(void *ctx, uint32_t op, uint32_t value, uint32_t arg)
 {
     gp_fiber_set *s = ctx;
@@ -368,38 +369,46 @@ static uint32_t gp_fiber_simd(void *ctx, uint32_t op, uint32_t value, uint32_t a
     uint32_t first = me - me % GP_CPU_SIMD_WIDTH, lane = me - first;
     uint32_t lanes = s->count - first < GP_CPU_SIMD_WIDTH ? s->count - first : GP_CPU_SIMD_WIDTH;
     const gp_fiber *grp = &s->fibers[first];
+    uint32_t present = 0; /* bit l: lane l took part in this operation */
     for (uint32_t l = 0; l < lanes; l++) {
         uint32_t q = grp[l].simd_seq;
-        if (!(q == seq || (l < lane && q == seq + 1))) s->simd_diverged = 1;
+        if (q == seq || (l < lane && q == seq + 1))
+            present |= 1u << l;
+        else if (!(grp[l].done && q < seq) && !s->simd_fault)
+            s->simd_fault = GP_FIBER_SIMD_DIVERGED;
     }
-    uint64_t src = lanes; /* not a lane: one's own value */
-    uint32_t mask = 0;
+    uint32_t src = lane, mask = 0;
+    arg &= GP_CPU_SIMD_WIDTH - 1;
     switch (op) {
     case GP_CPU_SIMD_SHUFFLE:
-        src = arg % GP_CPU_SIMD_WIDTH;
+        src = arg;
         break;
     case GP_CPU_SIMD_XOR:
         src = lane ^ arg;
         break;
     case GP_CPU_SIMD_UP:
-        src = arg <= lane ? lane - arg : lanes;
+        src = arg <= lane ? lane - arg : lane;
         break;
     case GP_CPU_SIMD_DOWN:
-        src = (uint64_t)lane + arg;
+        src = lane + arg < lanes ? lane + arg : lane;
         break;
     case GP_CPU_SIMD_BALLOT:
     case GP_CPU_SIMD_ANY:
     case GP_CPU_SIMD_ALL:
         for (uint32_t l = 0; l < lanes; l++)
-            if (grp[l].simd_val[par]) mask |= 1u << l;
+            if ((present >> l & 1u) && grp[l].simd_val[par]) mask |= 1u << l;
         if (op == GP_CPU_SIMD_BALLOT) return mask;
         if (op == GP_CPU_SIMD_ANY) return mask != 0;
-        return mask == (lanes == 32 ? 0xffffffffu : (1u << lanes) - 1u);
+        return mask == present;
     case GP_CPU_SIMD_BARRIER: /* meeting was the point */
     default:
-        break;
+        return value;
     }
-    return src < lanes ? grp[src].simd_val[par] : value;
+    if (src >= lanes || !(present >> src & 1u)) {
+        if (!s->simd_fault) s->simd_fault = GP_FIBER_SIMD_READ_EXITED;
+        return value;
+    }
+    return grp[src].simd_val[par];
 }
 
 static void gp_fiber_resume(gp_fiber_set *s, uint32_t i)
@@ -421,7 +430,8 @@ static void gp_fiber_resume(gp_fiber_set *s, uint32_t i)
 #endif
 }
 
-gp_status gp_fiber_run_group(gp_cpu_item_fn item, void *const *args, gp_cpu_group *g)
+gp_status gp_fiber_run_group(gp_cpu_item_fn item, void *const *args, gp_cpu_group *g,
+                             int *simd_fault)
 {
     uint32_t n = g->local_size[0] * g->local_size[1] * g->local_size[2];
     gp_fiber_set *s = gp_fiber_set_get(n);
@@ -430,7 +440,7 @@ gp_status gp_fiber_run_group(gp_cpu_item_fn item, void *const *args, gp_cpu_grou
     s->args = args;
     s->g = g;
     s->count = n;
-    s->simd_diverged = 0;
+    s->simd_fault = 0;
     g->barrier = gp_fiber_barrier;
     g->barrier_ctx = s;
     g->simd = gp_fiber_simd;
@@ -480,5 +490,6 @@ gp_status gp_fiber_run_group(gp_cpu_item_fn item, void *const *args, gp_cpu_grou
         for (uint32_t i = 0; i < n; i++)
             s->fibers[i].wait = GP_FIBER_READY;
     }
-    return s->simd_diverged ? GP_ERR_LAUNCH : GP_OK;
+    if (simd_fault) *simd_fault = s->simd_fault;
+    return s->simd_fault ? GP_ERR_LAUNCH : GP_OK;
 }

@@ -19,7 +19,7 @@ typedef struct gp_cpu_job {
     bool fibers;
     _Atomic int failed;
     _Atomic int stray_barrier; /* gp_barrier() (1) or gp_simd_* (2) reached in a plain loop */
-    _Atomic int simd_diverged; /* lanes of a SIMD group at different places */
+    _Atomic int simd_fault;    /* the first GP_FIBER_SIMD_* fault of any group */
 } gp_cpu_job;
 
 static void gp_cpu_stray_barrier(void *ctx)
@@ -111,9 +111,11 @@ static void gp_cpu_run_groups(void *ctx, uint64_t begin, uint64_t end)
         if (!j->fibers) {
             j->d->run_group(argv, &g);
         } else {
-            gp_status st = gp_fiber_run_group(j->d->run_item, argv, &g);
+            int fault = 0;
+            gp_status st = gp_fiber_run_group(j->d->run_item, argv, &g, &fault);
             if (st == GP_ERR_LAUNCH) {
-                atomic_store(&j->simd_diverged, 1);
+                int none = 0;
+                atomic_compare_exchange_strong(&j->simd_fault, &none, fault);
             } else if (st != GP_OK) {
                 atomic_store(&j->failed, 1);
                 return;
@@ -152,25 +154,33 @@ gp_status gp_cpu_kernel_launch(gp_queue *q, gp_kernel *k, const gp_launch *l)
     gp_pool_run(groups, gp_cpu_run_groups, &j);
     if (atomic_load(&j.stray_barrier) == 2)
         return gp_error_set(GP_ERR_LAUNCH,
-                            "kernel '%s' reached a gp_simd_* operation, but its source does not "
-                            "name one where the runtime can see it (in a kernel body or a helper), "
-                            "so it ran without SIMD groups and its results are not valid; write "
-                            "the gp_simd_* call in the source rather than through a build define",
+                            "kernel '%s' reached a gp_simd_* operation the runtime did not see in "
+                            "it (in its body, or in a helper it calls by name), so it ran without "
+                            "SIMD groups and its results are not valid; spell out the gp_simd_* "
+                            "name and the helpers' names (no token pasting, no macro aliases)",
                             k->sig->name);
-    if (atomic_load(&j.simd_diverged))
+    int fault = atomic_load(&j.simd_fault);
+    if (fault == GP_FIBER_SIMD_DIVERGED)
         return gp_error_set(GP_ERR_LAUNCH,
                             "kernel '%s': the lanes of a SIMD group did not all reach the same "
-                            "gp_simd_* operation (a lane returned early, took another branch or "
-                            "waited at a barrier); SIMD-group operations need every lane of the "
-                            "group, like CUDA's full-mask *_sync intrinsics, so the results are "
-                            "not valid",
+                            "gp_simd_* operation (one waited at a barrier or took another branch "
+                            "to a different one); SIMD-group operations need every lane that has "
+                            "not returned, like CUDA's full-mask *_sync intrinsics, so the results "
+                            "are not valid",
+                            k->sig->name);
+    if (fault == GP_FIBER_SIMD_READ_EXITED)
+        return gp_error_set(GP_ERR_LAUNCH,
+                            "kernel '%s': a gp_simd_shuffle* read the value of a lane that had "
+                            "already returned, which GPUs leave undefined, so the results are not "
+                            "valid; keep the lanes in the kernel until their last shuffle (guard "
+                            "the work with `if (i < n)`, not the return)",
                             k->sig->name);
     if (atomic_load(&j.stray_barrier))
         return gp_error_set(GP_ERR_LAUNCH,
-                            "kernel '%s' reached gp_barrier(), but its source does not say "
-                            "gp_barrier where the runtime can see it (in a kernel body or a "
-                            "helper), so it ran without barriers and its results are not valid; "
-                            "write gp_barrier() in the source rather than through a build define",
+                            "kernel '%s' reached a gp_barrier() the runtime did not see in it (in "
+                            "its body, or in a helper it calls by name), so it ran without "
+                            "barriers and its results are not valid; spell out gp_barrier and the "
+                            "helpers' names (no token pasting, no macro aliases)",
                             k->sig->name);
     if (atomic_load(&j.failed))
         return gp_error_set(GP_ERR_OUT_OF_MEMORY,

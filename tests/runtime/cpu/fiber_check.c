@@ -2,9 +2,10 @@
  * targets CI cannot run natively: test_fiber_switch.sh builds this with src/runtime/cpu/fiber.c
  * for the host (the assembly switch, then the ucontext fallback) and, when a cross compiler and
  * qemu-user are installed, for AArch64 under emulation. It checks what a broken switch would
- * break: values live in callee-saved integer and floating-point registers across switches, the
- * floating-point control state per fiber, barriers in loops, every SIMD-group operation against
- * a reference, and that lanes missing an operation are reported. Exit 0 when all hold. */
+ * break: values live in callee-saved integer and floating-point registers across switches,
+ * barriers in loops, every SIMD-group operation against a reference, votes without the lanes
+ * that returned, and the faults: a lane elsewhere, a shuffle reading a lane that returned.
+ * Exit 0 when all hold. */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -86,15 +87,38 @@ static void item_simd(void *const *args, const gp_cpu_group *g, uint32_t lx, uin
     results[lx][4] = op(g, GP_CPU_SIMD_BALLOT, lx % 3 == 0, 0);
     results[lx][5] = op(g, GP_CPU_SIMD_ANY, lx == 70, 0);
     results[lx][6] = op(g, GP_CPU_SIMD_ALL, lx % 32 != 31, 0);
-    results[lx][7] = op(g, GP_CPU_SIMD_XOR, v, 40); /* not a lane: one's own value */
+    results[lx][7] = op(g, GP_CPU_SIMD_XOR, v, 40); /* modulo 32: lane ^ 8 */
 }
 
+/* lanes 20..31 of each SIMD group return: the votes leave them out */
+static void item_exited_vote(void *const *args, const gp_cpu_group *g, uint32_t lx, uint32_t ly,
+                             uint32_t lz)
+{
+    (void)args, (void)ly, (void)lz;
+    if (lx % 32 >= 20) return;
+    results[lx][0] = op(g, GP_CPU_SIMD_BALLOT, 1, 0);
+    results[lx][1] = op(g, GP_CPU_SIMD_ALL, lx % 32 < 20, 0);
+    results[lx][2] = op(g, GP_CPU_SIMD_SHUFFLE, lx, 19); /* a lane that is still there */
+}
+
+/* lane 7 returns, and the others read it */
+static void item_read_exited(void *const *args, const gp_cpu_group *g, uint32_t lx, uint32_t ly,
+                             uint32_t lz)
+{
+    (void)args, (void)ly, (void)lz;
+    if (lx % 32 == 7) return;
+    results[lx][0] = op(g, GP_CPU_SIMD_SHUFFLE, lx, 7);
+}
+
+/* lane 5 waits at a barrier while the others are at a SIMD-group operation */
 static void item_diverge(void *const *args, const gp_cpu_group *g, uint32_t lx, uint32_t ly,
                          uint32_t lz)
 {
     (void)args, (void)ly, (void)lz;
-    if (lx % 32 == 7) return;
-    results[lx][0] = op(g, GP_CPU_SIMD_SHUFFLE, lx, 0);
+    if (lx % 32 == 5)
+        g->barrier(g->barrier_ctx);
+    else
+        results[lx][0] = op(g, GP_CPU_SIMD_SHUFFLE, lx, 0);
 }
 
 static gp_cpu_group group(void)
@@ -112,10 +136,10 @@ int main(void)
     fflush(stdout);
     gp_cpu_group g = group();
     cur = &g;
-    CHECK(gp_fiber_run_group(item_registers, NULL, &g) == GP_OK, "registers: launch failed");
+    CHECK(gp_fiber_run_group(item_registers, NULL, &g, NULL) == GP_OK, "registers: launch failed");
 
     g = group();
-    CHECK(gp_fiber_run_group(item_simd, NULL, &g) == GP_OK, "simd: launch failed");
+    CHECK(gp_fiber_run_group(item_simd, NULL, &g, NULL) == GP_OK, "simd: launch failed");
     for (uint32_t i = 0; i < N; i++) {
         uint32_t base = i - i % 32, lane = i % 32, ballot = 0, any = 0;
         for (uint32_t l = 0; l < 32; l++) {
@@ -129,20 +153,37 @@ int main(void)
                             ballot,
                             any,
                             0, /* lane 31 of every group says no */
-                            i * 7 + 1};
+                            (base + (lane ^ 8)) * 7 + 1};
         for (int k = 0; k < 8; k++)
             CHECK(results[i][k] == want[k], "simd: lane %u result %d is %u, want %u", i, k,
                   results[i][k], want[k]);
     }
 
     g = group();
-    CHECK(gp_fiber_run_group(item_diverge, NULL, &g) == GP_ERR_LAUNCH,
-          "a lane that returned before a SIMD operation was not reported");
+    CHECK(gp_fiber_run_group(item_exited_vote, NULL, &g, NULL) == GP_OK,
+          "votes with lanes that returned failed");
+    for (uint32_t i = 0; i < N; i++)
+        if (i % 32 < 20) {
+            CHECK(results[i][0] == 0xfffffu, "lane %u: ballot %#x without the returned lanes", i,
+                  results[i][0]);
+            CHECK(results[i][1] == 1, "lane %u: all() counted the returned lanes", i);
+            CHECK(results[i][2] == i - i % 32 + 19, "lane %u: shuffle of lane 19 gave %u", i,
+                  results[i][2]);
+        }
+    int fault = 0;
+    g = group();
+    CHECK(gp_fiber_run_group(item_read_exited, NULL, &g, &fault) == GP_ERR_LAUNCH &&
+              fault == GP_FIBER_SIMD_READ_EXITED,
+          "a shuffle reading a lane that returned was not reported (fault %d)", fault);
+    g = group();
+    CHECK(gp_fiber_run_group(item_diverge, NULL, &g, &fault) == GP_ERR_LAUNCH &&
+              fault == GP_FIBER_SIMD_DIVERGED,
+          "a lane at a barrier while the others shuffle was not reported (fault %d)", fault);
 
     /* the stacks are kept per thread: a second, larger group reuses and grows them */
     g = group();
     g.local_size[0] = 64, g.local_size[1] = 4;
-    CHECK(gp_fiber_run_group(item_simd, NULL, &g) == GP_OK, "a 64x4 group failed");
+    CHECK(gp_fiber_run_group(item_simd, NULL, &g, NULL) == GP_OK, "a 64x4 group failed");
 
     if (failures) {
         fprintf(stderr, "%d check(s) failed\n", failures);
