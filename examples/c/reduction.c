@@ -1,6 +1,8 @@
-/* reduction.c — summing a large array on the best device: each work-group reduces its part in
- * shared memory with barriers, the partial sums come back to the host. Prints the device, why
- * that one, and checks the sum against a double-precision sum on the host. */
+/* reduction.c — summing a large array on the best device: each work-group reduces its part, the
+ * partial sums come back to the host. Within a group, SIMD-group shuffles where the device has
+ * them (CUDA, Apple GPUs, the CPU), a shared-memory tree with barriers on OpenCL, which has none:
+ * one source, chosen per target with #if. Prints the device, why that one, and checks the sum
+ * against a double-precision sum on the host. */
 #define EXAMPLE_NAME "reduction"
 #include "example.h"
 
@@ -20,6 +22,7 @@ static const char *kSource =
     "    float acc = 0.0f;\n"
     "    /* each work-item first adds a strided slice, then the group reduces in a tree */\n"
     "    for (int i = gp_global_id(0); i < n; i += gp_global_size(0)) acc += in[i];\n"
+    "#if defined(GP_TARGET_OPENCL)\n"
     "    scratch[lid] = acc;\n"
     "    gp_barrier();\n"
     "    for (int s = GROUP / 2; s > 0; s /= 2) {\n"
@@ -27,6 +30,20 @@ static const char *kSource =
     "        gp_barrier();\n"
     "    }\n"
     "    if (lid == 0) out[gp_group_id(0)] = scratch[0];\n"
+    "#else\n"
+    "    /* each SIMD group adds its lanes by shuffles; lane 0 of each leaves its sum in shared\n"
+    "     * memory, and the first SIMD group adds those the same way */\n"
+    "    for (int off = gp_simd_width() / 2; off > 0; off /= 2)\n"
+    "        acc += gp_simd_shuffle_down(acc, off);\n"
+    "    if (gp_simd_lane() == 0) scratch[lid / gp_simd_width()] = acc;\n"
+    "    gp_barrier();\n"
+    "    if (lid < gp_simd_width()) {\n"
+    "        acc = lid < GROUP / gp_simd_width() ? scratch[lid] : 0.0f;\n"
+    "        for (int off = gp_simd_width() / 2; off > 0; off /= 2)\n"
+    "            acc += gp_simd_shuffle_down(acc, off);\n"
+    "        if (lid == 0) out[gp_group_id(0)] = acc;\n"
+    "    }\n"
+    "#endif\n"
     "}\n";
 
 int main(void)
