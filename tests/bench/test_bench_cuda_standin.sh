@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
 # test_bench_cuda_standin.sh — `gpuport bench --device cuda --quick` against the STAND-IN
-# libcuda.so.1 of the runtime's tests (tests/runtime/cuda/standin: device attributes of an
-# H200-like part, device memory kept in host memory, kernels recorded but never run). Checks the
+# libcuda.so.1 of tests/standins (here one H200-like device: its attributes, device memory kept in host memory, kernels recorded but never run). Checks the
 # CUDA path end to end without a GPU: the peaks derived from the driver attributes (memory clock x
 # bus width, SM clock x SMs x the sm_90 lanes), the discrete transfer rows (pageable and pinned,
 # both directions, data verified), and that kernels which do not run are caught as wrong results
@@ -10,10 +9,11 @@ set -u
 fail() { echo "FAIL: $*"; exit 1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-${CC:-cc} -shared -fPIC -O1 -o "$tmp/libcuda.so.1" \
-    "$GPUPORT_SOURCE_DIR/tests/runtime/cuda/standin/libcuda_standin.c" ||
+${CC:-cc} -shared -fPIC -O1 -I"$GPUPORT_SOURCE_DIR/tests/standins" -o "$tmp/libcuda.so.1" \
+    "$GPUPORT_SOURCE_DIR/tests/standins/libcuda_standin.c" ||
     { echo "SKIP: no C compiler to build the stand-in libcuda.so.1"; exit 77; }
 export GPUPORT_CUDA_LIBRARY="$tmp/libcuda.so.1" LD_LIBRARY_PATH="$tmp" GPUPORT_CACHE_DIR="$tmp/cache"
+export GPUPORT_STANDIN_GPUS="NVIDIA H200 (stand-in)|9.0|143771|132|GPU-standin" GPUPORT_STANDIN_CUDA_VERSION=13000
 "$GPUPORT" devices 2>/dev/null | grep -q '^  cuda:0' ||
     { echo "SKIP: the CUDA backend cannot open the stand-in (NVRTC missing?)"; exit 77; }
 "$GPUPORT" bench --device cuda --quick --json >"$tmp/out.json" 2>"$tmp/err"

@@ -1,7 +1,8 @@
 /*
- * test_cuda_standin.c — the CUDA backend against a STAND-IN libcuda.so.1 (standin/, compiled by
- * this test with the system C compiler), for what can run without an NVIDIA GPU: the probe's
- * outcome and message when the library is missing, the driver is too old (35), no device is
+ * test_cuda_standin.c — the CUDA backend against the STAND-IN libcuda.so.1 of tests/standins/
+ * (compiled by this test with the system C compiler; by default one H100-like device and a 13.0
+ * driver, set through its GPUPORT_STANDIN_* variables), for what can run without an NVIDIA GPU: the
+ * probe's outcome and message when the library is missing, the driver is too old (35), no device is
  * visible (100), cuInit fails otherwise, or kernels cannot be compiled; and the backend's calls
  * for buffers, copies, fills, builds and launches (the stand-in keeps "device" memory in host
  * memory and records launches; it runs no kernel). Each case runs in a child process, because
@@ -30,6 +31,9 @@
 
 static char standin[4096];
 static char workdir[256];
+
+/* The stand-in's device unless a case says otherwise. */
+#define GPU0 "gpuport stand-in GPU 0|9.0|81920|132|GPU-standin-0"
 
 /* ---- running a case in a child ---------------------------------------------------------- */
 
@@ -130,7 +134,9 @@ static void test_library_not_found(void **state)
 static void test_available(void **state)
 {
     (void)state;
-    const char *env[] = {lib_env, "GP_STANDIN_CUDA_DEVICES=2", NULL};
+    const char *env[] = {
+        lib_env, "GPUPORT_STANDIN_GPUS=" GPU0 ";gpuport stand-in GPU 1|9.0|81920|132|GPU-standin-1",
+        NULL};
     probe_result r = probe_with(env);
     if (!have_nvrtc() && gp_cuda_embedded_count() == 0) {
         assert_int_equal(r.outcome, GP_SELECT_LIBRARY_NOT_FOUND);
@@ -145,7 +151,8 @@ static void test_available(void **state)
 static void test_driver_too_old(void **state)
 {
     (void)state;
-    const char *env[] = {lib_env, "GP_STANDIN_CUDA_INIT=35", "GP_STANDIN_CUDA_VERSION=11040", NULL};
+    const char *env[] = {lib_env, "GPUPORT_STANDIN_CUINIT=35", "GPUPORT_STANDIN_CUDA_VERSION=11040",
+                         NULL};
     probe_result r = probe_with(env);
     assert_int_equal(r.outcome, GP_SELECT_INIT_ERROR);
     assert_int_equal(r.code, 35);
@@ -164,7 +171,7 @@ static void test_driver_older_than_compiler(void **state)
         return;
     }
     /* A CUDA 11.8 driver; the NVRTC here is newer (13 in CI): its code would not load. */
-    const char *env[] = {lib_env, "GP_STANDIN_CUDA_VERSION=11080", NULL};
+    const char *env[] = {lib_env, "GPUPORT_STANDIN_CUDA_VERSION=11080", NULL};
     probe_result r = probe_with(env);
     assert_int_equal(r.outcome, GP_SELECT_INIT_ERROR);
     assert_int_equal(r.code, 35);
@@ -176,7 +183,7 @@ static void test_driver_older_than_compiler(void **state)
 static void test_no_device(void **state)
 {
     (void)state;
-    const char *env[] = {lib_env, "GP_STANDIN_CUDA_DEVICES=0", "CUDA_VISIBLE_DEVICES=", NULL};
+    const char *env[] = {lib_env, "GPUPORT_STANDIN_GPUS=", "CUDA_VISIBLE_DEVICES=", NULL};
     probe_result r = probe_with(env);
     assert_int_equal(r.outcome, GP_SELECT_NO_DEVICE);
     assert_int_equal(r.code, 100);
@@ -187,13 +194,13 @@ static void test_no_device(void **state)
 static void test_init_failure(void **state)
 {
     (void)state;
-    const char *env[] = {lib_env, "GP_STANDIN_CUDA_INIT=803", NULL};
+    const char *env[] = {lib_env, "GPUPORT_STANDIN_CUINIT=803", NULL};
     probe_result r = probe_with(env);
     assert_int_equal(r.outcome, GP_SELECT_INIT_ERROR);
     assert_int_equal(r.code, 803);
     assert_non_null(strstr(r.detail, "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH (803)"));
     assert_non_null(strstr(r.detail, "reboot"));
-    const char *env804[] = {lib_env, "GP_STANDIN_CUDA_INIT=804", NULL};
+    const char *env804[] = {lib_env, "GPUPORT_STANDIN_CUINIT=804", NULL};
     r = probe_with(env804);
     assert_int_equal(r.code, 804);
     assert_non_null(strstr(r.detail, "cuda-compat"));
@@ -388,7 +395,7 @@ static int record_line(const char *text, const char *backend, int *outcome, int 
 static void test_auto_falls_back_with_reason(void **state)
 {
     (void)state;
-    const char *env[] = {lib_env, "GP_STANDIN_CUDA_INIT=35", "GP_STANDIN_CUDA_VERSION=11040",
+    const char *env[] = {lib_env, "GPUPORT_STANDIN_CUINIT=35", "GPUPORT_STANDIN_CUDA_VERSION=11040",
                          "GPUPORT_DEVICE=", NULL};
     char *text = run_child(env, auto_child);
     printf("%s", text);
@@ -416,7 +423,7 @@ static void test_auto_falls_back_with_reason(void **state)
     assert_non_null(strstr(detail, "/nonexistent/libcuda.so.1"));
     free(text);
 
-    const char *env_none[] = {lib_env, "GP_STANDIN_CUDA_DEVICES=0", "GPUPORT_DEVICE=", NULL};
+    const char *env_none[] = {lib_env, "GPUPORT_STANDIN_GPUS=", "GPUPORT_DEVICE=", NULL};
     text = run_child(env_none, auto_child);
     assert_true(record_line(text, "cuda", &outcome, &code, &detail));
     assert_int_equal(outcome, GP_SELECT_NO_DEVICE);
@@ -576,8 +583,8 @@ static void test_kernel_cache(void **state)
     free(text);
     assert_int_equal(count_cubins(dir), 1);
     /* A second one finds it; the driver refuses it: it is discarded, rebuilt and stored. */
-    const char *env2[] = {lib_env, cache_env, "GPUPORT_LOG=info", "GP_STANDIN_CUDA_REJECT_FIRST=1",
-                          NULL};
+    const char *env2[] = {lib_env, cache_env, "GPUPORT_LOG=info",
+                          "GPUPORT_STANDIN_REJECT_FIRST_MODULE=1", NULL};
     text = run_child(env2, builtin_child);
     printf("%s", text);
     assert_non_null(strstr(text, "the cached cubin for basic.gpk was refused; rebuilding"));
@@ -601,10 +608,12 @@ static int build_standin(void)
     if (!mkdtemp(workdir)) return -1;
     snprintf(standin, sizeof standin, "%s/libcuda.so.1", workdir);
     char src[4096];
-    snprintf(src, sizeof src, "%s/tests/runtime/cuda/standin/libcuda_standin.c", root);
+    char inc[4096];
+    snprintf(src, sizeof src, "%s/tests/standins/libcuda_standin.c", root);
+    snprintf(inc, sizeof inc, "-I%s/tests/standins", root);
     const char *cc = getenv("CC");
     char *argv[] = {
-        (char *)(cc && *cc ? cc : "cc"), "-shared", "-fPIC", "-O1", "-o", standin, src, NULL};
+        (char *)(cc && *cc ? cc : "cc"), "-shared", "-fPIC", "-O1", inc, "-o", standin, src, NULL};
     gp_spawn_result res;
     char err[256];
     if (gp_spawn_capture(argv, NULL, 60, 1 << 16, &res, err, sizeof err) != 0) {
@@ -623,6 +632,11 @@ int main(void)
     if (st == 77) return 77;
     if (st != 0) return 1;
     snprintf(lib_env, sizeof lib_env, "GPUPORT_CUDA_LIBRARY=%s", standin);
+    /* the stand-in's defaults for every case; a case's own variables override them */
+    setenv("GPUPORT_STANDIN_GPUS", GPU0, 1);
+    setenv("GPUPORT_STANDIN_CUDA_VERSION", "13000", 1);
+    unsetenv("GPUPORT_STANDIN_CUINIT");
+    unsetenv("GPUPORT_STANDIN_REJECT_FIRST_MODULE");
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_library_not_found),
         cmocka_unit_test(test_available),
