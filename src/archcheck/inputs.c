@@ -1,7 +1,6 @@
 /* inputs.c — turning the paths given to archcheck into inventoried files: a file is mapped
  * and read; a directory is walked for ELF files, fatbins and PTX (symlinks are not followed,
  * so nothing outside it is read and no library is counted twice); a wheel goes to wheel.c. */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -141,40 +140,16 @@ static bool ac_dir_candidate(const char *path, const char *name)
                       memcmp(b, "!<ar", 4) == 0 || gp_fatbin_is_container(b, 4, 0));
 }
 
-static int ac_name_cmp(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 static size_t ac_add_dir(gp_ac_set *set, const char *path, int depth)
 {
-    DIR *d = opendir(path);
-    if (!d) {
+    /* sorted, so that the report is the same on every run and file system */
+    char **names, msg[512];
+    size_t n;
+    if (gp_dir_names(path, &names, &n, msg, sizeof msg) != 0) {
         gp_ac_file *f = gp_ac_set_new_file(set, path, ac_basename(path));
-        if (f) {
-            char msg[512];
-            snprintf(msg, sizeof msg, "%s: %s", path, strerror(errno));
-            ac_file_fail(f, msg);
-        }
+        if (f) ac_file_fail(f, msg);
         return f ? 1 : 0;
     }
-    /* Sorted, so that the report is the same on every run and file system. */
-    char **names = NULL;
-    size_t n = 0, cap = 0;
-    struct dirent *de;
-    while ((de = readdir(d))) {
-        if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0) continue;
-        if (n == cap) {
-            cap = cap ? cap * 2 : 64;
-            char **nn = realloc(names, cap * sizeof *nn);
-            if (!nn) break;
-            names = nn;
-        }
-        if (!(names[n] = ac_dup(de->d_name))) break;
-        n++;
-    }
-    closedir(d);
-    if (n) qsort(names, n, sizeof *names, ac_name_cmp);
     size_t added = 0;
     for (size_t i = 0; i < n; i++) {
         char *child = gp_path_join(path, names[i]);
@@ -187,16 +162,14 @@ static size_t ac_add_dir(gp_ac_set *set, const char *path, int depth)
         } else if (child) {
             gp_ac_file *f = gp_ac_set_new_file(set, child, names[i]);
             if (f) {
-                char msg[512];
                 snprintf(msg, sizeof msg, "%s: %s", child, strerror(errno));
                 ac_file_fail(f, msg);
                 added++;
             }
         }
         free(child);
-        free(names[i]);
     }
-    free(names);
+    gp_dir_names_free(names, n);
     return added;
 }
 

@@ -3,7 +3,6 @@
  * Only one pair of files is open at a time, so directories of any size fit in memory. */
 #include "compare/compare.h"
 
-#include <dirent.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -187,17 +186,16 @@ static int walk(const char *root, const char *rel, int depth, name_list *out, ch
         return compare_fail(err, errlen, "%s/%s: folders nested too deeply", root, rel);
     char *dir = *rel ? gp_path_join(root, rel) : strdup(root);
     if (!dir) return compare_fail(err, errlen, "out of memory");
-    DIR *d = opendir(dir);
-    if (!d) {
-        compare_fail(err, errlen, "%s: cannot open folder", dir);
+    char **names, why[512];
+    size_t n;
+    if (gp_dir_names(dir, &names, &n, why, sizeof why) != 0) {
+        compare_fail(err, errlen, "%s", why);
         free(dir);
         return -1;
     }
     int rc = 0;
-    struct dirent *e;
-    while (rc == 0 && (e = readdir(d)) != NULL) {
-        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
-        char *r = *rel ? gp_path_join(rel, e->d_name) : strdup(e->d_name);
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        char *r = *rel ? gp_path_join(rel, names[i]) : strdup(names[i]);
         char *full = r ? gp_path_join(root, r) : NULL;
         struct stat st;
         if (!r || !full)
@@ -212,7 +210,7 @@ static int walk(const char *root, const char *rel, int depth, name_list *out, ch
         free(r);
         free(full);
     }
-    closedir(d);
+    gp_dir_names_free(names, n);
     free(dir);
     return rc;
 }

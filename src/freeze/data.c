@@ -1,7 +1,6 @@
 /* data.c — the size and SHA-256 of every data file a run read, so two runs can prove they saw the
  * same inputs. Folders are walked (symlinks not followed); files are hashed in parallel, one file
  * per thread at a time, each in large sequential reads. */
-#include <dirent.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -45,11 +44,6 @@ static int list_add(data_list *l, const char *path)
     return 0;
 }
 
-static int cmp_names(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* Adds every regular file below `path` in name order; depth-limited against pathological trees. */
 static int walk(data_list *l, const char *path, int depth)
 {
@@ -68,42 +62,19 @@ static int walk(data_list *l, const char *path, int depth)
         snprintf(l->err, sizeof l->err, "%s: folders nested deeper than 64 levels", path);
         return -1;
     }
-    DIR *d = opendir(path);
-    if (!d) {
-        snprintf(l->err, sizeof l->err, "%s: %s", path, strerror(errno));
-        return -1;
-    }
-    char **names = NULL;
-    size_t n = 0, cap = 0;
-    struct dirent *e;
+    char **names;
+    size_t n;
+    if (gp_dir_names(path, &names, &n, l->err, sizeof l->err) != 0) return -1;
     int rc = 0;
-    while ((e = readdir(d))) {
-        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
-        if (n == cap) {
-            cap = cap ? cap * 2 : 32;
-            char **p = realloc(names, cap * sizeof *p);
-            if (!p) {
-                rc = -1;
-                break;
-            }
-            names = p;
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        char *child = gp_path_join(path, names[i]);
+        if (child) {
+            struct stat cs;
+            if (lstat(child, &cs) == 0 && !S_ISLNK(cs.st_mode)) rc = walk(l, child, depth + 1);
+            free(child);
         }
-        names[n++] = strdup(e->d_name);
     }
-    closedir(d);
-    if (names) qsort(names, n, sizeof *names, cmp_names);
-    for (size_t i = 0; i < n; i++) {
-        if (rc == 0 && names[i]) {
-            char *child = gp_path_join(path, names[i]);
-            if (child) {
-                struct stat cs;
-                if (lstat(child, &cs) == 0 && !S_ISLNK(cs.st_mode)) rc = walk(l, child, depth + 1);
-                free(child);
-            }
-        }
-        free(names[i]);
-    }
-    free(names);
+    gp_dir_names_free(names, n);
     return rc;
 }
 

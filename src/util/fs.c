@@ -1,6 +1,7 @@
 /* fs.c — see fs.h. Every read is bounded; every error names the path. */
 #include "util/fs.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -124,8 +125,10 @@ void gp_unmap_file(gp_mapped_file *m)
 char *gp_path_join(const char *a, const char *b)
 {
     size_t la = strlen(a);
-    while (la > 1 && a[la - 1] == '/') la--;
-    while (*b == '/') b++;
+    while (la > 1 && a[la - 1] == '/')
+        la--;
+    while (*b == '/')
+        b++;
     size_t lb = strlen(b);
     char *p = malloc(la + 1 + lb + 1);
     if (!p) return NULL;
@@ -218,4 +221,62 @@ int gp_write_file_atomic(const char *path, const void *data, size_t len, char *e
     }
     free(tmp);
     return 0;
+}
+
+static int gp_name_cmp(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int gp_dir_names(const char *dir, char ***names, size_t *count, char *err, size_t errlen)
+{
+    *names = NULL;
+    *count = 0;
+    DIR *d = opendir(dir);
+    if (!d) {
+        snprintf(err, errlen, "%s: %s", dir, strerror(errno));
+        return -1;
+    }
+    char **v = NULL;
+    size_t n = 0, cap = 0;
+    struct dirent *e;
+    int rc = 0;
+    errno = 0;
+    while ((e = readdir(d)) != NULL) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
+        if (n == cap) {
+            size_t nc = cap ? 2 * cap : 32;
+            char **g = realloc(v, nc * sizeof *g);
+            if (!g) {
+                rc = -1;
+                break;
+            }
+            v = g;
+            cap = nc;
+        }
+        if (!(v[n] = strdup(e->d_name))) {
+            rc = -1;
+            break;
+        }
+        n++;
+        errno = 0;
+    }
+    int read_errno = rc == 0 && !e ? errno : 0;
+    closedir(d);
+    if (rc != 0 || read_errno) {
+        snprintf(err, errlen, "%s: %s", dir, rc != 0 ? "out of memory" : strerror(read_errno));
+        gp_dir_names_free(v, n);
+        return -1;
+    }
+    if (n) qsort(v, n, sizeof *v, gp_name_cmp);
+    *names = v;
+    *count = n;
+    return 0;
+}
+
+void gp_dir_names_free(char **names, size_t count)
+{
+    for (size_t i = 0; i < count; i++)
+        free(names[i]);
+    free(names);
 }

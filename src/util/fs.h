@@ -32,6 +32,12 @@ char *gp_path_join(const char *a, const char *b);
 bool gp_path_is_dir(const char *path);
 bool gp_path_is_file(const char *path);
 bool gp_path_exists(const char *path);
+/* The entries of folder `dir` (without "." and ".."), sorted by byte order so that whatever is
+ * built from them is the same on every run and file system: a heap array of heap strings in
+ * *names, their count in *count; free with gp_dir_names_free. 0, or -1 with "DIR: reason" in err
+ * (nothing to free then). */
+int gp_dir_names(const char *dir, char ***names, size_t *count, char *err, size_t errlen);
+void gp_dir_names_free(char **names, size_t count);
 /* Creates `path` and its parents with `mode` (existing folders are fine). 0 or -1 (errno). */
 int gp_mkdir_p(const char *path, unsigned mode);
 /* Writes `len` bytes to `path` through a temporary file in the same folder and rename(), so

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "util/fs.h"
 #include "util/json.h"
@@ -20,7 +21,8 @@ static void strbuf_grows_and_formats(void **state)
     (void)state;
     gp_strbuf sb = GP_STRBUF_INIT;
     assert_string_equal(gp_strbuf_cstr(&sb), "");
-    for (int i = 0; i < 1000; i++) gp_strbuf_printf(&sb, "%d,", i);
+    for (int i = 0; i < 1000; i++)
+        gp_strbuf_printf(&sb, "%d,", i);
     assert_int_equal(sb.len, strlen(sb.data));
     assert_true(strncmp(sb.data, "0,1,2,", 6) == 0);
     assert_non_null(strstr(sb.data, ",999,"));
@@ -92,6 +94,40 @@ static void map_file_and_atomic_write(void **state)
     assert_true(gp_path_is_dir(deep));
 }
 
+static void dir_names_sorted(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/gp-dirnames-XXXXXX", path[256], err[256];
+    assert_non_null(mkdtemp(dir));
+    const char *make[] = {"b", "a.txt", "C", "a"};
+    for (int i = 0; i < 4; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, make[i]);
+        if (i == 3)
+            assert_int_equal(mkdir(path, 0700), 0);
+        else
+            fclose(fopen(path, "w"));
+    }
+    char **names;
+    size_t n;
+    assert_int_equal(gp_dir_names(dir, &names, &n, err, sizeof err), 0);
+    assert_int_equal(n, 4);                        /* no "." or ".." */
+    const char *want[] = {"C", "a", "a.txt", "b"}; /* byte order */
+    for (size_t i = 0; i < n; i++)
+        assert_string_equal(names[i], want[i]);
+    gp_dir_names_free(names, n);
+    for (int i = 0; i < 4; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, make[i]);
+        remove(path);
+    }
+    assert_int_equal(gp_dir_names(dir, &names, &n, err, sizeof err), 0);
+    assert_int_equal(n, 0);
+    gp_dir_names_free(names, n);
+    rmdir(dir);
+    assert_int_equal(gp_dir_names(dir, &names, &n, err, sizeof err), -1);
+    assert_non_null(strstr(err, dir));
+    assert_non_null(strstr(err, "No such file"));
+}
+
 static void json_parse_and_duplicates(void **state)
 {
     (void)state;
@@ -152,6 +188,7 @@ int main(void)
         cmocka_unit_test(strbuf_escapes_xml),
         cmocka_unit_test(read_file_respects_cap),
         cmocka_unit_test(map_file_and_atomic_write),
+        cmocka_unit_test(dir_names_sorted),
         cmocka_unit_test(json_parse_and_duplicates),
         cmocka_unit_test(sha256_known_answers),
         cmocka_unit_test(spawn_captures_output_and_status),
