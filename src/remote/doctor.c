@@ -215,6 +215,47 @@ cJSON *gp_remote_doctor_diff(const cJSON *local, const cJSON *remote)
     return diff;
 }
 
+/* The next piece of *s that fits `w` columns, broken after a space where one is in reach (a
+ * word longer than the column is cut); *s moves past it and the spaces after it. */
+static void doctor_piece(const char **s, int w, char *out, size_t outlen)
+{
+    const char *p = *s;
+    size_t len = strlen(p);
+    size_t take = len <= (size_t)w ? len : (size_t)w;
+    if (take < len) {
+        size_t sp = take;
+        while (sp > 0 && p[sp] != ' ')
+            sp--;
+        if (sp > 0) take = sp;
+    }
+    if (take >= outlen) take = outlen - 1;
+    memcpy(out, p, take);
+    out[take] = '\0';
+    p += take;
+    while (*p == ' ')
+        p++;
+    *s = p;
+}
+
+/* One row of the table: the key (22 columns) and this machine's text (38) wrap onto as many
+ * lines as they need, so nothing is cut; the other machine's text, the last column, stays whole
+ * on the first line. */
+static void doctor_row(FILE *f, const char *key, const char *l, const char *r)
+{
+    const char *k = key, *a = l;
+    for (bool first = true; first || *k || *a; first = false) {
+        char kp[64], ap[64];
+        doctor_piece(&k, 22, kp, sizeof kp);
+        doctor_piece(&a, 38, ap, sizeof ap);
+        if (first && *r)
+            fprintf(f, "%-22s %-38s %s\n", kp, ap, r);
+        else if (*ap)
+            fprintf(f, "%-22s %s\n", kp, ap);
+        else
+            fprintf(f, "%s\n", kp);
+    }
+}
+
 void gp_remote_doctor_print(FILE *f, const char *name, const cJSON *local, const cJSON *remote,
                             const cJSON *diff)
 {
@@ -224,10 +265,9 @@ void gp_remote_doctor_print(FILE *f, const char *name, const cJSON *local, const
     for (size_t i = 0; i < sizeof doctor_backends / sizeof *doctor_backends; i++) {
         doctor_cap_text(doctor_cap(local, doctor_backends[i]), l, sizeof l);
         doctor_cap_text(doctor_cap(remote, doctor_backends[i]), r, sizeof r);
-        fprintf(f, "%-22s %-38.38s %s\n", doctor_backends[i], l, r);
+        doctor_row(f, doctor_backends[i], l, r);
     }
-    fprintf(f, "%-22s %-38.38s %s\n", "device auto picks", doctor_auto_pick(local),
-            doctor_auto_pick(remote));
+    doctor_row(f, "device auto picks", doctor_auto_pick(local), doctor_auto_pick(remote));
     cJSON *ids = cJSON_CreateArray();
     doctor_check_ids(local, remote, ids);
     const cJSON *id;
@@ -235,7 +275,7 @@ void gp_remote_doctor_print(FILE *f, const char *name, const cJSON *local, const
     {
         doctor_check_text(doctor_find_check(local, id->valuestring), l, sizeof l);
         doctor_check_text(doctor_find_check(remote, id->valuestring), r, sizeof r);
-        fprintf(f, "%-22.22s %-38.38s %s\n", id->valuestring, l, r);
+        doctor_row(f, id->valuestring, l, r);
     }
     cJSON_Delete(ids);
     int n = cJSON_GetArraySize(diff);

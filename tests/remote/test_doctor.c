@@ -79,6 +79,46 @@ static void differences_that_matter(void **state)
     cJSON_Delete(b);
 }
 
+/* Long names and values wrap onto more lines instead of being cut. */
+static void long_values_wrap(void **state)
+{
+    (void)state;
+    static const char longer[] =
+        "{\"schema\":\"gpuport.doctor/1\",\"capabilities\":{\"cpu\":{\"summary\":\"1 core\"}},"
+        "\"checks\":[{\"id\":\"a.check.with.a.rather.long.identifier\",\"status\":\"info\","
+        "\"observed\":\"the first part of a value that goes on well past the column and "
+        "ends with the word FINALWORD\"}]}";
+    cJSON *a = cJSON_Parse(longer);
+    assert_null(gp_remote_doctor_check(a));
+    cJSON *diff = gp_remote_doctor_diff(a, a);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    gp_remote_doctor_print(f, "gpu1", a, a, diff);
+    fclose(f);
+    /* the identifier's first 22 columns start a line and the rest starts the next one */
+    const char *row = strstr(text, "\na.check.with.a.rather. ");
+    assert_non_null(row);
+    const char *next = strchr(row + 1, '\n');
+    assert_non_null(next);
+    assert_true(strncmp(next + 1, "long.identifier ", 16) == 0);
+    /* the value's last word is in both columns: this machine's, wrapped, and the other's */
+    int finals = 0;
+    for (const char *p = text; (p = strstr(p, "FINALWORD")) != NULL; p++)
+        finals++;
+    assert_int_equal(finals, 2);
+    /* and no line is longer than the three columns need */
+    for (const char *l = text; *l;) {
+        const char *e = strchr(l, '\n');
+        size_t n = e ? (size_t)(e - l) : strlen(l);
+        assert_true(n <= 22 + 1 + 38 + 1 + 100);
+        l += n + (e != NULL);
+    }
+    free(text);
+    cJSON_Delete(diff);
+    cJSON_Delete(a);
+}
+
 static void shape_check(void **state)
 {
     (void)state;
@@ -95,6 +135,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(differences_that_matter),
+        cmocka_unit_test(long_values_wrap),
         cmocka_unit_test(shape_check),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
