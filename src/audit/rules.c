@@ -137,16 +137,19 @@ static const gp_audit_rule rules[GP_R_COUNT] = {
                          "`__global__`, `__device__`, `__shared__`, `__constant__`, "
                          "`__launch_bounds__`, `<<< >>>` launches",
                          "CUDA C++ kernels compile only with nvcc/NVRTC for NVIDIA GPUs.",
-                         "Write the kernel once in the gpuport dialect (CUDA, Metal, OpenCL, CPU) "
-                         "or add a CPU/Metal implementation."},
+                         "Write the kernel once in the gpuport dialect (CUDA, Metal, OpenCL, CPU): "
+                         "`gpuport translate` rewrites the common CUDA subset; or add a CPU/Metal "
+                         "implementation."},
     [GP_R_C_KERN_002] = {"C-KERN-002", CL, E, W, -1, R_, GP_STOP_CUDA_NUMERICS,
                          "warp-level and tensor-core code",
                          "`__shfl_*_sync`, `__ballot_sync`, `wmma::`, inline PTX `asm(` in CUDA "
                          "sources",
                          "Warp intrinsics, tensor-core fragments and PTX assume NVIDIA hardware "
                          "(warp size 32, its numerics).",
-                         "Rewrite with portable primitives (simdgroup functions on Metal) and "
-                         "re-validate the numerics."},
+                         "`gpuport translate --simd-width 32` turns full-mask shuffles, votes and "
+                         "__syncwarp into the dialect's SIMD-group operations (CUDA, Apple GPUs, "
+                         "the CPU); rewrite tensor-core and PTX code, and re-validate the "
+                         "numerics."},
     [GP_R_C_LIB_001] = {"C-LIB-001", CL, E, W, -1, R_, 0, "cuBLAS",
                         "`cublas*`, `cublasLt*`, `CUBLAS_*`", "cuBLAS is NVIDIA-only.",
                         "Use Accelerate (BLAS) or MPS matrix kernels, or gpuport ops."},
