@@ -135,7 +135,13 @@ typedef struct gp_device_info {
     uint32_t fp64;             /* 1: double is supported in kernels */
     uint32_t fp16;             /* 1: half arithmetic is native (storage works everywhere) */
     uint32_t simd_group_width; /* lanes of a gp_simd_* group; 0: no SIMD-group operations */
-    uint32_t reserved[6];
+    /* What the driver says of the hardware (CUDA; 0 where a backend does not know): */
+    uint32_t clock_mhz;        /* peak core clock (the SM clock) */
+    uint32_t memory_clock_mhz; /* peak memory clock */
+    uint32_t memory_bus_width; /* bits */
+    uint32_t l2_cache_kib;     /* the device's last-level cache */
+    uint32_t pci_bus_id;       /* domain << 16 | bus << 8 | device << 3 (0: not known) */
+    uint32_t reserved[1];
 } gp_device_info;
 
 /* Thread-safe. Probes every backend (once per process) and counts their devices. */

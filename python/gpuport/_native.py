@@ -93,7 +93,12 @@ class DeviceInfoC(ctypes.Structure):
         ("fp64", u32),
         ("fp16", u32),
         ("simd_group_width", u32),
-        ("reserved", u32 * 6),
+        ("clock_mhz", u32),
+        ("memory_clock_mhz", u32),
+        ("memory_bus_width", u32),
+        ("l2_cache_kib", u32),
+        ("pci_bus_id", u32),
+        ("reserved", u32 * 1),
     ]
 
 

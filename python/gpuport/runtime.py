@@ -90,6 +90,11 @@ class DeviceInfo:
     fp64: bool
     fp16: bool
     simd_group_width: int
+    clock_mhz: int  # what the driver says of the hardware: 0 where the backend does not know
+    memory_clock_mhz: int
+    memory_bus_width: int
+    l2_cache_kib: int
+    pci_bus_id: Optional[str]  # "0000:3b:00.0"
 
     @staticmethod
     def _from_c(c: N.DeviceInfoC) -> "DeviceInfo":
@@ -114,6 +119,14 @@ class DeviceInfo:
             fp64=bool(c.fp64),
             fp16=bool(c.fp16),
             simd_group_width=c.simd_group_width,
+            clock_mhz=c.clock_mhz,
+            memory_clock_mhz=c.memory_clock_mhz,
+            memory_bus_width=c.memory_bus_width,
+            l2_cache_kib=c.l2_cache_kib,
+            pci_bus_id="%04x:%02x:%02x.%x"
+            % (c.pci_bus_id >> 16, c.pci_bus_id >> 8 & 0xFF, c.pci_bus_id >> 3 & 0x1F, c.pci_bus_id & 7)
+            if c.pci_bus_id
+            else None,
         )
 
 

@@ -49,12 +49,3 @@ void gp_bench_cuda_close(gp_bench_cuda *cu)
     if (cu->lib) dlclose(cu->lib);
     memset(cu, 0, sizeof *cu);
 }
-
-int gp_bench_cuda_attr(gp_bench_cuda *cu, int ordinal, int attr)
-{
-    gp_cu_device d;
-    int v = -1;
-    if (cu->cuDeviceGet(&d, ordinal) != 0) return -1;
-    if (cu->cuDeviceGetAttribute(&v, attr, d) != 0) return -1;
-    return v;
-}

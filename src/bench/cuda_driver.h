@@ -1,7 +1,7 @@
-/* cuda_driver.h — the few CUDA driver entry points `gpuport bench` needs of its own (device
- * attributes for the peaks, memory for the cuBLAS comparison), loaded with dlopen. The runtime's
- * CUDA backend has its own loader; this one is private to the benchmark on purpose: tools know the
- * runtime only through gpuport.h. */
+/* cuda_driver.h — the few CUDA driver entry points `gpuport bench` needs of its own (device memory
+ * for the cuBLAS comparison, which runs beside the runtime, not through it), loaded with dlopen.
+ * The peaks come from gp_device_info. The runtime's CUDA backend has its own loader; this one is
+ * private to the benchmark on purpose: tools know the runtime only through gpuport.h. */
 #ifndef GP_BENCH_CUDA_DRIVER_H
 #define GP_BENCH_CUDA_DRIVER_H
 
@@ -12,17 +12,6 @@ typedef int gp_cu_result; /* CUresult: 0 = success */
 typedef int gp_cu_device;
 typedef struct gp_cu_ctx_st *gp_cu_context;
 typedef unsigned long long gp_cu_ptr;
-
-enum {
-    GP_CU_ATTR_CLOCK_RATE = 13,
-    GP_CU_ATTR_SM_COUNT = 16,
-    GP_CU_ATTR_PCI_BUS = 33,
-    GP_CU_ATTR_PCI_DEVICE = 34,
-    GP_CU_ATTR_MEMORY_CLOCK_RATE = 36,
-    GP_CU_ATTR_BUS_WIDTH = 37,
-    GP_CU_ATTR_L2_CACHE_SIZE = 38,
-    GP_CU_ATTR_PCI_DOMAIN = 50,
-};
 
 typedef struct gp_bench_cuda {
     void *lib;
@@ -43,7 +32,5 @@ typedef struct gp_bench_cuda {
 /* Loads libcuda.so.1 and calls cuInit. 0, or -1 with the reason in why. */
 int gp_bench_cuda_open(gp_bench_cuda *cu, char *why, size_t whylen);
 void gp_bench_cuda_close(gp_bench_cuda *cu);
-/* An attribute of device `ordinal`, or -1 when it cannot be read. */
-int gp_bench_cuda_attr(gp_bench_cuda *cu, int ordinal, int attr);
 
 #endif

@@ -12,7 +12,6 @@
 #endif
 
 #include "bench/bench.h"
-#include "bench/cuda_driver.h"
 
 static const char *const gp_peak_names[GP_PEAK_COUNT] = {"", "memory", "h2d", "d2h", "fp32"};
 
@@ -199,28 +198,17 @@ static double gp_bench_pcie_gbs(int domain, int bus, int dev, char *desc, size_t
 
 static void gp_bench_describe_cuda(gp_bench_device *d)
 {
-    gp_bench_cuda cu;
-    char why[160];
-    if (gp_bench_cuda_open(&cu, why, sizeof why) != 0) {
-        gp_bench_peak_unknown(&d->peaks[GP_PEAK_MEMORY], "memory", why);
-        gp_bench_peak_unknown(&d->peaks[GP_PEAK_FP32], "fp32", why);
-        gp_bench_peak_unknown(&d->peaks[GP_PEAK_H2D], "h2d", why);
-        gp_bench_peak_unknown(&d->peaks[GP_PEAK_D2H], "d2h", why);
-        return;
-    }
-    int ord = d->info.index;
-    int clk = gp_bench_cuda_attr(&cu, ord, GP_CU_ATTR_CLOCK_RATE);
-    int mclk = gp_bench_cuda_attr(&cu, ord, GP_CU_ATTR_MEMORY_CLOCK_RATE);
-    int bus = gp_bench_cuda_attr(&cu, ord, GP_CU_ATTR_BUS_WIDTH);
-    int sms = gp_bench_cuda_attr(&cu, ord, GP_CU_ATTR_SM_COUNT);
-    int l2 = gp_bench_cuda_attr(&cu, ord, GP_CU_ATTR_L2_CACHE_SIZE);
-    int pdom = gp_bench_cuda_attr(&cu, ord, GP_CU_ATTR_PCI_DOMAIN);
-    int pbus = gp_bench_cuda_attr(&cu, ord, GP_CU_ATTR_PCI_BUS);
-    int pdev = gp_bench_cuda_attr(&cu, ord, GP_CU_ATTR_PCI_DEVICE);
-    gp_bench_cuda_close(&cu);
+    /* what the CUDA backend read from the driver (gp_device_info) */
+    const gp_device_info *in = &d->info;
+    int clk = (int)in->clock_mhz * 1000, mclk = (int)in->memory_clock_mhz * 1000;
+    int bus = (int)in->memory_bus_width, sms = (int)in->compute_units;
+    long long l2 = (long long)in->l2_cache_kib * 1024;
+    int pdom = in->pci_bus_id ? (int)(in->pci_bus_id >> 16) : -1;
+    int pbus = in->pci_bus_id ? (int)(in->pci_bus_id >> 8 & 0xff) : -1;
+    int pdev = in->pci_bus_id ? (int)(in->pci_bus_id >> 3 & 0x1f) : -1;
     if (l2 > 0) {
         d->llc_bytes = (uint64_t)l2;
-        snprintf(d->llc_source, sizeof d->llc_source, "L2 (CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE)");
+        snprintf(d->llc_source, sizeof d->llc_source, "L2 (the driver's L2_CACHE_SIZE)");
     }
     d->clock_mhz = clk > 0 ? clk / 1000.0 : 0;
     d->memory_clock_mhz = mclk > 0 ? mclk / 1000.0 : 0;
@@ -231,7 +219,8 @@ static void gp_bench_describe_cuda(gp_bench_device *d)
     if (mclk > 0 && bus > 0) {
         m->value = (double)mclk * 1e3 * (bus / 8.0) * 2.0 / 1e9;
         snprintf(m->source, sizeof m->source,
-                 "driver: memory clock %d kHz x bus %d bits / 8 x 2 (double data rate)", mclk, bus);
+                 "driver: memory clock %d MHz x bus %d bits / 8 x 2 (double data rate)",
+                 mclk / 1000, bus);
     } else if (tm > 0) {
         m->value = tm;
         snprintf(m->source, sizeof m->source,
@@ -246,8 +235,8 @@ static void gp_bench_describe_cuda(gp_bench_device *d)
     if (clk > 0 && sms > 0 && lanes > 0) {
         f->value = (double)clk * 1e3 * sms * lanes * 2.0 / 1e9;
         snprintf(f->source, sizeof f->source,
-                 "driver: SM clock %d kHz x %d SMs x %d FP32 lanes/SM (sm_%d%d table) x 2 (FMA)",
-                 clk, sms, lanes, major, minor);
+                 "driver: SM clock %d MHz x %d SMs x %d FP32 lanes/SM (sm_%d%d table) x 2 (FMA)",
+                 clk / 1000, sms, lanes, major, minor);
     } else if (tf > 0) {
         f->value = tf;
         snprintf(f->source, sizeof f->source,

@@ -65,6 +65,27 @@ static cJSON *info_json(const gp_device_info *d)
         cJSON_AddItemToArray(dims, cJSON_CreateNumber(d->max_group_dims[i]));
     cJSON_AddNumberToObject(o, "simd_width", d->simd_width);
     cJSON_AddNumberToObject(o, "simd_group_width", d->simd_group_width);
+    /* what the driver says of the hardware; null where the backend does not know */
+    const struct {
+        const char *key;
+        uint32_t v;
+    } hw[] = {{"clock_mhz", d->clock_mhz},
+              {"memory_clock_mhz", d->memory_clock_mhz},
+              {"memory_bus_width", d->memory_bus_width},
+              {"l2_cache_kib", d->l2_cache_kib}};
+    for (size_t i = 0; i < sizeof hw / sizeof hw[0]; i++)
+        if (hw[i].v)
+            cJSON_AddNumberToObject(o, hw[i].key, hw[i].v);
+        else
+            cJSON_AddNullToObject(o, hw[i].key);
+    if (d->pci_bus_id) {
+        char pci[32];
+        snprintf(pci, sizeof pci, "%04x:%02x:%02x.%x", d->pci_bus_id >> 16,
+                 d->pci_bus_id >> 8 & 0xff, d->pci_bus_id >> 3 & 0x1f, d->pci_bus_id & 7);
+        cJSON_AddStringToObject(o, "pci_bus_id", pci);
+    } else {
+        cJSON_AddNullToObject(o, "pci_bus_id");
+    }
     if (d->compute_capability_major) {
         char cc[16];
         snprintf(cc, sizeof cc, "%d.%d", d->compute_capability_major, d->compute_capability_minor);
@@ -106,6 +127,17 @@ static void print_device(const gp_device_info *d)
         printf("            SIMD-group operations: groups of %u\n", d->simd_group_width);
     else
         printf("            SIMD-group operations: none\n");
+    if (d->clock_mhz || d->memory_clock_mhz || d->pci_bus_id) {
+        printf("           ");
+        if (d->clock_mhz) printf(" clock %u MHz,", d->clock_mhz);
+        if (d->memory_clock_mhz)
+            printf(" memory clock %u MHz x %u bits,", d->memory_clock_mhz, d->memory_bus_width);
+        if (d->l2_cache_kib) printf(" L2 %u KiB,", d->l2_cache_kib);
+        if (d->pci_bus_id)
+            printf(" PCI %04x:%02x:%02x.%x", d->pci_bus_id >> 16, d->pci_bus_id >> 8 & 0xff,
+                   d->pci_bus_id >> 3 & 0x1f, d->pci_bus_id & 7);
+        printf("\n");
+    }
     printf("            unified memory %s, fp64 %s, fp16 %s", d->unified_memory ? "yes" : "no",
            d->fp64 ? "yes" : "no", d->fp16 ? "yes" : "no");
     if (d->compute_capability_major)

@@ -16,10 +16,10 @@
  *   GPUPORT_STANDIN_REJECT_FIRST_MODULE  when 1, the first module load fails with INVALID_IMAGE
  *                                 (200), as a driver refusing a cached binary does
  *
- * The other attributes are an H200's (clocks 1980 / 2619 MHz, a 6144-bit bus, 48 KiB of shared
- * memory per block, 232,448 opt-in). Calls before a successful cuInit return 3
- * (NOT_INITIALIZED), as the real driver does. A launch's parameter list must end with NULL, as
- * gpuport's does, for the stand-in to record it.
+ * The other attributes are an H200's (clocks 1980 / 2619 MHz, a 6144-bit bus, 50 MiB of L2, 48 KiB
+ * of shared memory per block, 232,448 opt-in); device i sits at PCI 0000:(3b + i):00.0. Calls
+ * before a successful cuInit return 3 (NOT_INITIALIZED), as the real driver does. A launch's
+ * parameter list must end with NULL, as gpuport's does, for the stand-in to record it.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -200,6 +200,12 @@ GP_STANDIN_API CUresult cuDeviceGetAttribute(int *value, int attr, int dev)
         break;
     case 37: /* GLOBAL_MEMORY_BUS_WIDTH, bits */
         *value = 6144;
+        break;
+    case 38: /* L2_CACHE_SIZE, bytes */
+        *value = 50 << 20;
+        break;
+    case 33: /* PCI_BUS_ID: device i at 0000:(0x3b + i):00.0 */
+        *value = 0x3b + dev;
         break;
     case 75: /* COMPUTE_CAPABILITY_MAJOR */
         *value = g.cc_major;

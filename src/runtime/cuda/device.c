@@ -62,6 +62,18 @@ gp_status gp_cuda_device_query(const gp_cuda_driver *drv, int ordinal, gp_cuda_d
         gp_status st = gp_cuda_attr(drv, out->dev, attrs[i].attr, attrs[i].dst);
         if (st != GP_OK) return st;
     }
+    /* descriptive only: a driver that does not answer leaves them unknown */
+    const struct {
+        int attr;
+        int *dst;
+    } optional[] = {
+        {GP_CU_ATTR_CLOCK_RATE, &out->clock_khz},     {GP_CU_ATTR_L2_CACHE_SIZE, &out->l2_bytes},
+        {GP_CU_ATTR_PCI_DOMAIN_ID, &out->pci_domain}, {GP_CU_ATTR_PCI_BUS_ID, &out->pci_bus},
+        {GP_CU_ATTR_PCI_DEVICE_ID, &out->pci_device},
+    };
+    for (size_t i = 0; i < sizeof optional / sizeof optional[0]; i++)
+        if (drv->api.cuDeviceGetAttribute(optional[i].dst, optional[i].attr, out->dev) != 0)
+            *optional[i].dst = -1;
     return GP_OK;
 }
 
@@ -90,6 +102,14 @@ void gp_cuda_device_fill_info(const gp_cuda_device *d, gp_device_info *info)
     info->fp64 = 1; /* every CUDA device has double, at some rate */
     info->fp16 = d->cc_major * 10 + d->cc_minor >= 53 ? 1u : 0u;
     info->simd_group_width = (uint32_t)d->warp_size;
+    info->clock_mhz = d->clock_khz > 0 ? (uint32_t)(d->clock_khz / 1000) : 0;
+    info->memory_clock_mhz = d->mem_clock_khz > 0 ? (uint32_t)(d->mem_clock_khz / 1000) : 0;
+    info->memory_bus_width = d->bus_width_bits > 0 ? (uint32_t)d->bus_width_bits : 0;
+    info->l2_cache_kib = d->l2_bytes > 0 ? (uint32_t)(d->l2_bytes / 1024) : 0;
+    if (d->pci_domain >= 0 && d->pci_bus >= 0 && d->pci_device >= 0)
+        info->pci_bus_id = (uint32_t)(d->pci_domain & 0xffff) << 16 |
+                           (uint32_t)(d->pci_bus & 0xff) << 8 |
+                           (uint32_t)(d->pci_device & 0x1f) << 3;
 }
 
 double gp_cuda_device_peak_bandwidth(const gp_cuda_device *d)

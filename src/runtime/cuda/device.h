@@ -27,6 +27,8 @@ typedef struct gp_cuda_device {
     int shared_per_block; /* bytes without opt-in */
     int sm_count, warp_size, can_map_host, integrated;
     int mem_clock_khz, bus_width_bits;
+    /* optional: -1 when the driver does not say */
+    int clock_khz, l2_bytes, pci_domain, pci_bus, pci_device;
 } gp_cuda_device;
 
 /* Reads the attributes of device `ordinal` (no context is created). */

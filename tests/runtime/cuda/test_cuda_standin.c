@@ -241,6 +241,11 @@ static void ops_child(FILE *out)
     CHECK(gp_cuda_op_device_info(0, &dev.info) == GP_OK);
     CHECK(strcmp(dev.info.arch, "sm_90") == 0 && dev.info.max_group_size == 1024);
     CHECK(strcmp(dev.info.spec, "cuda:0") == 0);
+    /* the hardware as the driver reports it (the stand-in's H200 attributes) */
+    CHECK(dev.info.clock_mhz == 1980 && dev.info.memory_clock_mhz == 2619);
+    CHECK(dev.info.memory_bus_width == 6144 && dev.info.l2_cache_kib == 50 * 1024);
+    CHECK(dev.info.pci_bus_id == (0x3bu << 8) && dev.info.compute_units == 132);
+    CHECK(dev.info.simd_group_width == 32);
     CHECK(gp_cuda_op_device_open(&dev) == GP_OK);
     gp_queue q = {.dev = &dev};
     CHECK(gp_cuda_op_queue_create(&q) == GP_OK);
