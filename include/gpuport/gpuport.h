@@ -135,7 +135,7 @@ typedef struct gp_device_info {
     uint32_t fp64;             /* 1: double is supported in kernels */
     uint32_t fp16;             /* 1: half arithmetic is native (storage works everywhere) */
     uint32_t simd_group_width; /* lanes of a gp_simd_* group; 0: no SIMD-group operations */
-    /* What the driver says of the hardware (CUDA; 0 where a backend does not know): */
+    /* What the driver says of the hardware (CUDA; OpenCL gives the clock; 0 where not known): */
     uint32_t clock_mhz;        /* peak core clock (the SM clock) */
     uint32_t memory_clock_mhz; /* peak memory clock */
     uint32_t memory_bus_width; /* bits */

@@ -127,16 +127,20 @@ static void print_device(const gp_device_info *d)
         printf("            SIMD-group operations: groups of %u\n", d->simd_group_width);
     else
         printf("            SIMD-group operations: none\n");
-    if (d->clock_mhz || d->memory_clock_mhz || d->pci_bus_id) {
-        printf("           ");
-        if (d->clock_mhz) printf(" clock %u MHz,", d->clock_mhz);
-        if (d->memory_clock_mhz)
-            printf(" memory clock %u MHz x %u bits,", d->memory_clock_mhz, d->memory_bus_width);
-        if (d->l2_cache_kib) printf(" L2 %u KiB,", d->l2_cache_kib);
-        if (d->pci_bus_id)
-            printf(" PCI %04x:%02x:%02x.%x", d->pci_bus_id >> 16, d->pci_bus_id >> 8 & 0xff,
-                   d->pci_bus_id >> 3 & 0x1f, d->pci_bus_id & 7);
-        printf("\n");
+    if (d->clock_mhz || d->memory_clock_mhz || d->l2_cache_kib || d->pci_bus_id) {
+        char hw[256] = "";
+        size_t n = 0;
+        if (d->clock_mhz)
+            n += (size_t)snprintf(hw + n, sizeof hw - n, ", clock %u MHz", d->clock_mhz);
+        if (d->memory_clock_mhz && n < sizeof hw)
+            n += (size_t)snprintf(hw + n, sizeof hw - n, ", memory clock %u MHz x %u bits",
+                                  d->memory_clock_mhz, d->memory_bus_width);
+        if (d->l2_cache_kib && n < sizeof hw)
+            n += (size_t)snprintf(hw + n, sizeof hw - n, ", L2 %u KiB", d->l2_cache_kib);
+        if (d->pci_bus_id && n < sizeof hw)
+            snprintf(hw + n, sizeof hw - n, ", PCI %04x:%02x:%02x.%x", d->pci_bus_id >> 16,
+                     d->pci_bus_id >> 8 & 0xff, d->pci_bus_id >> 3 & 0x1f, d->pci_bus_id & 7);
+        printf("            %s\n", hw + 2);
     }
     printf("            unified memory %s, fp64 %s, fp16 %s", d->unified_memory ? "yes" : "no",
            d->fp64 ? "yes" : "no", d->fp16 ? "yes" : "no");

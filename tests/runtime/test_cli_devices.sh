@@ -25,6 +25,10 @@ for x in d["devices"]:
         assert k in x, k
     # SIMD-group operations: emulated in groups of 32 on the CPU, none on OpenCL
     assert x["simd_group_width"] == {"cpu": 32, "opencl": 0, "cuda": 32, "metal": 32}[x["backend"]], x
+    for k in ("clock_mhz", "memory_clock_mhz", "memory_bus_width", "l2_cache_kib", "pci_bus_id"):
+        assert k in x, k
+    if x["backend"] == "opencl":  # CL_DEVICE_MAX_CLOCK_FREQUENCY (PoCL reports the host's)
+        assert isinstance(x["clock_mhz"], (int, float)) and x["clock_mhz"] > 0, x
 sel = d["auto"]["selection"]
 assert [s["backend"] for s in sel] == ["cuda", "metal", "opencl", "cpu"]
 assert sum(s["outcome"] == "chosen" for s in sel) == 1
