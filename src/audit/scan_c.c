@@ -3,10 +3,12 @@
  * the CUDA APIs name themselves), `x::` scopes, kernel launches, and the body test of PY-EXT-003
  * for sources named as CPU implementations. */
 #include <ctype.h>
+#include <pthread.h>
 #include <string.h>
 #include <strings.h>
 
 #include "audit/lex_c.h"
+#include "audit/prefilter.h"
 #include "audit/scanners.h"
 
 /* Identifier families: `prefix` then a character of class `next` (U upper, L lower, A any,
@@ -93,6 +95,34 @@ static int ident_rule(const char *w, size_t k)
     return -1;
 }
 
+/* Header folders and base-name prefixes that only the CUDA toolkit (or a CUDA library) has. */
+static const char *const header_dirs[] = {"thrust/",         "cub/",       "cutlass/",
+                                          "cute/",           "ATen/cuda/", "c10/cuda/",
+                                          "cuda/",           "nvtx3/",     "cooperative_groups/",
+                                          "torch/csrc/cuda/"};
+static const char *const header_prefixes[] = {"cuda",     "cublas",
+                                              "cudnn",    "cufft",
+                                              "curand",   "cusparse",
+                                              "cusolver", "nvrtc",
+                                              "nvml",     "nvToolsExt",
+                                              "npp",      "cupti",
+                                              "nvjpeg",   "cooperative_groups",
+                                              "mma.h",    "device_launch_parameters",
+                                              "sm_",      "nvfunctional",
+                                              "crt/"};
+/* NCCL's header base names. */
+static const char *const header_nccl[] = {"nccl.h", "nccl_"};
+
+/* Scopes (`x::`) that are CUDA template libraries or tensor-core APIs. */
+static const struct {
+    const char *word;
+    int rule;
+} scopes[] = {{"thrust", GP_R_C_LIB_005},
+              {"cub", GP_R_C_LIB_005},
+              {"cutlass", GP_R_C_LIB_005},
+              {"cute", GP_R_C_LIB_005},
+              {"wmma", GP_R_C_KERN_002}};
+
 static int header_rule(const char *h, size_t n)
 {
     char b[128];
@@ -101,25 +131,14 @@ static int header_rule(const char *h, size_t n)
     b[n] = '\0';
     const char *base = strrchr(b, '/');
     base = base ? base + 1 : b;
-    if (strcmp(base, "nccl.h") == 0 || strncmp(base, "nccl_", 5) == 0) return GP_R_C_LIB_004;
-    static const char *const dirs[] = {"thrust/",         "cub/",       "cutlass/",
-                                       "cute/",           "ATen/cuda/", "c10/cuda/",
-                                       "cuda/",           "nvtx3/",     "cooperative_groups/",
-                                       "torch/csrc/cuda/"};
-    for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++)
-        if (strncmp(b, dirs[i], strlen(dirs[i])) == 0) return GP_R_C_INC_001;
-    static const char *const pre[] = {"cuda",     "cublas",
-                                      "cudnn",    "cufft",
-                                      "curand",   "cusparse",
-                                      "cusolver", "nvrtc",
-                                      "nvml",     "nvToolsExt",
-                                      "npp",      "cupti",
-                                      "nvjpeg",   "cooperative_groups",
-                                      "mma.h",    "device_launch_parameters",
-                                      "sm_",      "nvfunctional",
-                                      "crt/"};
-    for (size_t i = 0; i < sizeof pre / sizeof pre[0]; i++)
-        if (strncmp(base, pre[i], strlen(pre[i])) == 0) return GP_R_C_INC_001;
+    if (strcmp(base, header_nccl[0]) == 0 ||
+        strncmp(base, header_nccl[1], strlen(header_nccl[1])) == 0)
+        return GP_R_C_LIB_004;
+    for (size_t i = 0; i < sizeof header_dirs / sizeof header_dirs[0]; i++)
+        if (strncmp(b, header_dirs[i], strlen(header_dirs[i])) == 0) return GP_R_C_INC_001;
+    for (size_t i = 0; i < sizeof header_prefixes / sizeof header_prefixes[0]; i++)
+        if (strncmp(base, header_prefixes[i], strlen(header_prefixes[i])) == 0)
+            return GP_R_C_INC_001;
     return -1;
 }
 
@@ -209,15 +228,11 @@ static void check_tok(c_scan *cs, const gp_c_tok *t, const gp_c_tok *n1, const g
     if (t->kind != GP_C_IDENT) return;
     bool scope = n1->kind == GP_C_PUNCT && tok_eq(cs, n1, "::");
     if (scope) {
-        if (tok_eq(cs, t, "thrust") || tok_eq(cs, t, "cub") || tok_eq(cs, t, "cutlass") ||
-            tok_eq(cs, t, "cute")) {
-            rep(cs, GP_R_C_LIB_005, t);
-            return;
-        }
-        if (tok_eq(cs, t, "wmma")) {
-            rep(cs, GP_R_C_KERN_002, t);
-            return;
-        }
+        for (size_t i = 0; i < sizeof scopes / sizeof scopes[0]; i++)
+            if (tok_eq_n(cs, t, scopes[i].word, strlen(scopes[i].word))) {
+                rep(cs, scopes[i].rule, t);
+                return;
+            }
         if ((tok_eq(cs, t, "at") || tok_eq(cs, t, "c10")) && tok_eq(cs, n2, "cuda")) {
             rep(cs, GP_R_C_ATEN_001, t);
             return;
@@ -247,7 +262,7 @@ static void check_tok(c_scan *cs, const gp_c_tok *t, const gp_c_tok *n1, const g
 
 /* A CPU implementation is a source file (not a header: headers hold declarations and default
  * bodies of virtual methods) with "cpu" in its name or in a folder named cpu/. */
-static bool path_is_cpu_named(const char *path)
+bool gp_audit_c_path_is_cpu_named(const char *path)
 {
     const char *dot = strrchr(path, '.');
     if (!dot || !(strcmp(dot, ".c") == 0 || strcmp(dot, ".cc") == 0 || strcmp(dot, ".cpp") == 0 ||
@@ -274,7 +289,7 @@ void gp_audit_scan_c(gp_audit_source *s, gp_audit_result *r, bool cuda, const ch
     cs.s = s;
     cs.r = r;
     cs.cuda = cuda;
-    cs.cpu_named = !cuda && path && path_is_cpu_named(path);
+    cs.cpu_named = !cuda && path && gp_audit_c_path_is_cpu_named(path);
     cs.body_depth = -1;
     gp_c_lexer lx;
     gp_c_lexer_init(&lx, s, r);
@@ -301,4 +316,55 @@ void gp_audit_scan_c(gp_audit_source *s, gp_audit_result *r, bool cuda, const ch
         else
             r->cpu_impl = true;
     }
+}
+
+/* The prefilter's words: every table above, plus the words check_tok tests in code. A C/C++
+ * finding needs its identifier, header name or `<<<` in the file's bytes, so a file with none of
+ * these yields none. (The inline-PTX check is made only in CUDA sources, which are always lexed;
+ * PY-EXT-003 sources named as CPU implementations are always lexed too.) */
+static const gp_audit_trigger code_words[] = {
+    {"<<<", 0},  /* kernel launch */
+    {"cuda", 0}, /* at::cuda / c10::cuda, .is_cuda() */
+};
+
+#define C_TRIGGERS_MAX 128
+static gp_audit_trigger c_triggers[C_TRIGGERS_MAX];
+static size_t c_ntriggers;
+static pthread_once_t c_triggers_once = PTHREAD_ONCE_INIT;
+
+static void c_trigger_add(const char *text, char next)
+{
+    if (c_ntriggers == C_TRIGGERS_MAX) {
+        c_triggers[C_TRIGGERS_MAX - 1].text = ""; /* overflow: an empty word matches everything */
+        c_triggers[C_TRIGGERS_MAX - 1].next = 0;
+        return;
+    }
+    c_triggers[c_ntriggers].text = text;
+    c_triggers[c_ntriggers].next = next;
+    c_ntriggers++;
+}
+
+static void c_triggers_build(void)
+{
+    for (size_t i = 0; i < sizeof families / sizeof families[0]; i++)
+        c_trigger_add(families[i].prefix, families[i].next == 'A' ? 0 : families[i].next);
+    for (size_t i = 0; i < sizeof exact / sizeof exact[0]; i++)
+        c_trigger_add(exact[i].word, 0);
+    for (size_t i = 0; i < sizeof header_dirs / sizeof header_dirs[0]; i++)
+        c_trigger_add(header_dirs[i], 0);
+    for (size_t i = 0; i < sizeof header_prefixes / sizeof header_prefixes[0]; i++)
+        c_trigger_add(header_prefixes[i], 0);
+    for (size_t i = 0; i < sizeof header_nccl / sizeof header_nccl[0]; i++)
+        c_trigger_add(header_nccl[i], 0);
+    for (size_t i = 0; i < sizeof scopes / sizeof scopes[0]; i++)
+        c_trigger_add(scopes[i].word, 0);
+    for (size_t i = 0; i < sizeof code_words / sizeof code_words[0]; i++)
+        c_trigger_add(code_words[i].text, code_words[i].next);
+}
+
+size_t gp_audit_c_triggers(const gp_audit_trigger **out)
+{
+    pthread_once(&c_triggers_once, c_triggers_build);
+    *out = c_triggers;
+    return c_ntriggers;
 }

@@ -3,11 +3,13 @@
  * except catches ImportError, in a def, or under the `__main__` guard. Names are resolved through
  * the file's import aliases and looked up exactly. */
 #include <ctype.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "audit/lex_python.h"
+#include "audit/prefilter.h"
 #include "audit/scanners.h"
 
 #define PY_MAX_TOKS   1024
@@ -758,7 +760,7 @@ static void finish(py_scan *ps)
                          ps->dl[k].off, ps->dl[k].len);
 }
 
-static bool name_has_cpu_impl(const char *name)
+bool gp_audit_python_name_is_cpu_impl(const char *name)
 {
     return strstr(name, "cpu") || strstr(name, "fallback") || strstr(name, "reference") ||
            strstr(name, "naive") || strstr(name, "_ref.");
@@ -791,6 +793,47 @@ void gp_audit_scan_python(gp_audit_source *s, gp_audit_result *r, bool setup_py,
         }
     }
     finish(ps);
-    if (name && name_has_cpu_impl(name)) r->cpu_impl = true;
+    if (name && gp_audit_python_name_is_cpu_impl(name)) r->cpu_impl = true;
     free(ps);
+}
+
+/* The prefilter's words (setup.py is always lexed: its strings go through the dependency rules).
+ * Every finding above needs one of them in the file's bytes. A resolved name is made of the
+ * file's own NAME tokens (an alias's target is copied from its import line), so a rule keyed on
+ * `torch.cuda.*` needs "cud" somewhere whatever the aliases; likewise for the others:
+ *   PY-DEV-001/002/003/004/005, PY-AMP-001, PY-CUDNN-001, numba.cuda, cuda_sources: "cud", "CUDA"
+ *   PY-DTYPE-001 "float64", "double"   PY-COMPILE-001 "compile", "_inductor"
+ *   PY-DIST-001 "nccl", "NCCL"         PY-DIST-002 "NCCL", "device_id"
+ *   PY-MEM-001 "pin_memory"            PY-EXT-001 "CUDA"  PY-EXT-002 ".cu", "cud"
+ *   PY-DL-001 "num_workers"            PY-TRITON-001 "triton"
+ *   PY-IMP-001/002: the CUDA-only module names of cuda_only_modules. */
+static const gp_audit_trigger py_words[] = {
+    {"cud", 0},       {"CUDA", 0},        {"float64", 0}, {"double", 0},    {"compile", 0},
+    {"_inductor", 0}, {"nccl", 0},        {"NCCL", 0},    {"device_id", 0}, {"pin_memory", 0},
+    {".cu", 0},       {"num_workers", 0}, {"triton", 0},
+};
+
+#define PY_TRIGGERS_MAX 64
+static gp_audit_trigger py_triggers[PY_TRIGGERS_MAX];
+static size_t py_ntriggers;
+static pthread_once_t py_triggers_once = PTHREAD_ONCE_INIT;
+
+_Static_assert(sizeof py_words / sizeof py_words[0] +
+                       sizeof cuda_only_modules / sizeof cuda_only_modules[0] <=
+                   PY_TRIGGERS_MAX,
+               "PY_TRIGGERS_MAX too small");
+
+static void py_triggers_build(void)
+{
+    for (size_t i = 0; i < sizeof py_words / sizeof py_words[0]; i++)
+        py_triggers[py_ntriggers++] = py_words[i];
+    for (size_t i = 0; i < sizeof cuda_only_modules / sizeof cuda_only_modules[0]; i++)
+        py_triggers[py_ntriggers++] = (gp_audit_trigger){cuda_only_modules[i], 0};
+}
+
+size_t gp_audit_python_triggers(const gp_audit_trigger **out)
+{
+    pthread_once(&py_triggers_once, py_triggers_build);
+    *out = py_triggers;
+    return py_ntriggers;
 }
