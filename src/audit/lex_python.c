@@ -91,8 +91,10 @@ static void scan_string(gp_py_lexer *lx, char q, bool triple, bool fmt, int nest
     size_t n = lx->src->size;
     unsigned char stop = (unsigned char)(4 | 8 | (q == '\'' ? 16 : 32) | (fmt ? 64 : 0));
     while (lx->pos < n) {
-        while (lx->pos < n && !(py_class[(unsigned char)d[lx->pos]] & stop))
-            lx->pos++;
+        size_t p = lx->pos;
+        while (p < n && !(py_class[(unsigned char)d[p]] & stop))
+            p++;
+        lx->pos = p;
         if (lx->pos >= n) break;
         char c = d[lx->pos];
         if (c == '\\') {
@@ -231,7 +233,10 @@ void gp_py_lexer_next(gp_py_lexer *lx, gp_py_tok *t)
         if (lx->pos >= n) break;
         char c = d[lx->pos];
         if (c == ' ' || c == '\t' || c == '\f' || c == '\r') {
-            lx->pos++;
+            size_t p = lx->pos + 1; /* a run of blanks in one loop */
+            while (p < n && (d[p] == ' ' || d[p] == '\t' || d[p] == '\f' || d[p] == '\r'))
+                p++;
+            lx->pos = p;
             continue;
         }
         if (c == '#') {
@@ -272,8 +277,10 @@ void gp_py_lexer_next(gp_py_lexer *lx, gp_py_tok *t)
             return;
         }
         if (name_start((unsigned char)c)) {
-            while (lx->pos < n && name_char((unsigned char)d[lx->pos]))
-                lx->pos++;
+            size_t p = lx->pos + 1; /* a local index: stores through lx could alias d */
+            while (p < n && name_char((unsigned char)d[p]))
+                p++;
+            lx->pos = p;
             bool fmt;
             if (lx->pos < n && (d[lx->pos] == '\'' || d[lx->pos] == '"') &&
                 string_prefix(d + start, lx->pos - start, &fmt)) {

@@ -3,6 +3,7 @@
  * except catches ImportError, in a def, or under the `__main__` guard. Names are resolved through
  * the file's import aliases and looked up exactly. */
 #include <ctype.h>
+#include <stddef.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,7 +51,6 @@ typedef struct py_scan {
     gp_audit_source *s;
     gp_audit_result *r;
     bool setup_py;
-    gp_py_tok t[PY_MAX_TOKS];
     size_t nt;
     py_block b[PY_MAX_BLOCKS];
     int nb;
@@ -65,6 +65,7 @@ typedef struct py_scan {
     int ndev004;
     py_pending dl[PY_MAX_PEND];
     int ndl;
+    gp_py_tok t[PY_MAX_TOKS]; /* last: never read past nt, so not cleared per file */
 } py_scan;
 
 static const char *tx(py_scan *ps, size_t i)
@@ -72,10 +73,14 @@ static const char *tx(py_scan *ps, size_t i)
     return ps->s->data + ps->t[i].off;
 }
 
-static bool tok_is(py_scan *ps, size_t i, gp_py_kind k, const char *w, size_t n)
+/* Inlined at every use: with the word's length a constant the comparison needs no call, and
+ * the first byte rejects most tokens before it. */
+static inline __attribute__((always_inline)) bool tok_is(py_scan *ps, size_t i, gp_py_kind k,
+                                                         const char *w, size_t n)
 {
     if (i >= ps->nt || ps->t[i].kind != k || ps->t[i].len != n) return false;
-    return memcmp(tx(ps, i), w, n) == 0;
+    const char *t = tx(ps, i);
+    return t[0] == w[0] && memcmp(t, w, n) == 0;
 }
 
 /* Token tests against string literals (lengths known at compile time). */
@@ -83,7 +88,8 @@ static bool tok_is(py_scan *ps, size_t i, gp_py_kind k, const char *w, size_t n)
 #define is_name(ps, i, w) tok_is(ps, i, GP_PY_NAME, w, sizeof(w) - 1)
 #define body_is(ps, i, w) body_is_n(ps, i, w, sizeof(w) - 1)
 
-static bool body_is_n(py_scan *ps, size_t i, const char *w, size_t n)
+static inline __attribute__((always_inline)) bool body_is_n(py_scan *ps, size_t i, const char *w,
+                                                            size_t n)
 {
     const gp_py_tok *t = &ps->t[i];
     return t->kind == GP_PY_STRING && !t->fstring && t->blen == n &&
@@ -120,7 +126,8 @@ static size_t read_chain(py_scan *ps, size_t i, bool has_base, char *buf, size_t
         size_t pn = n;
         if (*ncomp == 0 && !has_base) {
             for (int a = 0; a < ps->nal; a++)
-                if (ps->al[a].len == n && memcmp(ps->al[a].name, w, n) == 0) {
+                if (ps->al[a].len == n && ps->al[a].name[0] == w[0] &&
+                    memcmp(ps->al[a].name, w, n) == 0) {
                     piece = ps->al[a].target;
                     pn = strlen(piece);
                     break;
@@ -152,7 +159,11 @@ static bool starts(const char *s, const char *p)
 static bool word_is_switch(const char *w, size_t n)
 {
     if (gp_audit_word_is_cuda_switch(w, n)) return true;
-    static const char *const parts[] = {"FLASH", "XFORMERS", "APEX", "AVAILABLE", "HAS", "HAVE"};
+    static const struct {
+        const char *w;
+        size_t n;
+    } parts[] = {{"FLASH", 5},     {"XFORMERS", 8}, {"APEX", 4},
+                 {"AVAILABLE", 9}, {"HAS", 3},      {"HAVE", 4}};
     size_t i = 0;
     while (i < n) {
         while (i < n && w[i] == '_')
@@ -161,10 +172,10 @@ static bool word_is_switch(const char *w, size_t n)
         while (i < n && w[i] != '_')
             i++;
         for (size_t k = 0; k < sizeof parts / sizeof parts[0]; k++) {
-            size_t pl = strlen(parts[k]);
+            size_t pl = parts[k].n;
             if (i - st != pl) continue;
             size_t m = 0;
-            while (m < pl && toupper((unsigned char)w[st + m]) == parts[k][m])
+            while (m < pl && toupper((unsigned char)w[st + m]) == parts[k].w[m])
                 m++;
             if (m == pl) return true;
         }
@@ -565,15 +576,19 @@ typedef struct py_word {
 static bool tok_in(py_scan *ps, size_t i, const py_word *words, size_t n)
 {
     size_t len = ps->t[i].len;
+    const char *w = tx(ps, i);
     for (size_t k = 0; k < n; k++)
-        if (len == words[k].n && memcmp(tx(ps, i), words[k].w, len) == 0) return true;
+        if (len == words[k].n && w[0] == words[k].w[0] && memcmp(w, words[k].w, len) == 0)
+            return true;
     return false;
 }
 
 static bool is_alias(py_scan *ps, size_t i)
 {
+    const char *w = tx(ps, i);
     for (int a = 0; a < ps->nal; a++)
-        if (ps->al[a].len == ps->t[i].len && memcmp(ps->al[a].name, tx(ps, i), ps->al[a].len) == 0)
+        if (ps->al[a].len == ps->t[i].len && ps->al[a].name[0] == w[0] &&
+            memcmp(ps->al[a].name, w, ps->al[a].len) == 0)
             return true;
     return false;
 }
@@ -614,7 +629,10 @@ static void scan_tokens(py_scan *ps, size_t from, bool guarded)
             if (t->len == 1 && (c == '(' || c == '[' || c == '{')) {
                 if (ps->npar == (int)(sizeof ps->par / sizeof ps->par[0])) continue;
                 py_paren *p = &ps->par[ps->npar++];
-                memset(p, 0, sizeof *p);
+                p->callee[0] = '\0'; /* not a memset: the name buffer is large */
+                p->last = NULL;
+                p->tok = 0;
+                p->call = p->nw_pos = p->lambda = false;
                 if (c == '(' && i > 0 && ps->t[i - 1].kind == GP_PY_NAME &&
                     chain_start != (size_t)-1) {
                     p->call = true;
@@ -722,7 +740,7 @@ static void scan_line(py_scan *ps)
 
     /* cuda-or-cpu choice without an mps branch: decided at the end of the file */
     bool cuda_s = false, cpu_s = false;
-    for (size_t i = 0; i < ps->nt; i++) {
+    for (size_t i = 0; line_guard && i < ps->nt; i++) {
         if (is_device_string(ps, i)) cuda_s = true;
         if (body_is(ps, i, "cpu")) cpu_s = true;
     }
@@ -768,8 +786,9 @@ bool gp_audit_python_name_is_cpu_impl(const char *name)
 
 void gp_audit_scan_python(gp_audit_source *s, gp_audit_result *r, bool setup_py, const char *name)
 {
-    py_scan *ps = calloc(1, sizeof *ps);
+    py_scan *ps = malloc(sizeof *ps);
     if (!ps) return;
+    memset(ps, 0, offsetof(py_scan, t));
     ps->s = s;
     ps->r = r;
     ps->setup_py = setup_py;
