@@ -4,6 +4,7 @@
  * for sources named as CPU implementations. */
 #include <ctype.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <string.h>
 #include <strings.h>
 
@@ -80,10 +81,35 @@ static bool family_next_ok(char cls, const char *w, size_t k, size_t pl)
     return c == '_' || isupper(c) || isdigit(c); /* 'E' */
 }
 
+/* The first two bytes of every word and prefix in the tables above: an identifier that starts
+ * with none of these pairs cannot match any entry, so most stop at one bit test. */
+static uint32_t first_pairs[65536 / 32];
+static pthread_once_t first_pairs_once = PTHREAD_ONCE_INIT;
+
+static unsigned pair_of(const char *w)
+{
+    return (unsigned)(unsigned char)w[0] << 8 | (unsigned char)w[1];
+}
+
+static void first_pairs_build(void)
+{
+    unsigned p;
+    for (size_t i = 0; i < sizeof exact / sizeof exact[0]; i++) {
+        p = pair_of(exact[i].word);
+        first_pairs[p >> 5] |= 1u << (p & 31);
+    }
+    for (size_t i = 0; i < sizeof families / sizeof families[0]; i++) {
+        p = pair_of(families[i].prefix);
+        first_pairs[p >> 5] |= 1u << (p & 31);
+    }
+}
+
 static int ident_rule(const char *w, size_t k)
 {
     /* every table entry starts with one of these: most identifiers stop here */
     if (k < 4 || !strchr("cCnN_gk", w[0])) return -1;
+    unsigned p = pair_of(w);
+    if (!((first_pairs[p >> 5] >> (p & 31)) & 1u)) return -1;
     for (size_t i = 0; i < sizeof exact / sizeof exact[0]; i++)
         if (exact[i].len == k && memcmp(exact[i].word, w, k) == 0) return exact[i].rule;
     for (size_t i = 0; i < sizeof families / sizeof families[0]; i++) {
@@ -157,9 +183,11 @@ typedef struct c_scan {
     gp_c_tok look[2]; /* lookahead for TORCH_CHECK(false */
 } c_scan;
 
-static bool tok_eq_n(const c_scan *cs, const gp_c_tok *t, const char *w, size_t n)
+/* Inlined at every use, so that with `n` a constant the comparison is a few instructions. */
+static inline __attribute__((always_inline)) bool tok_eq_n(const c_scan *cs, const gp_c_tok *t,
+                                                           const char *w, size_t n)
 {
-    return t->len == n && memcmp(cs->s->data + t->off, w, n) == 0;
+    return t->len == n && cs->s->data[t->off] == w[0] && memcmp(cs->s->data + t->off, w, n) == 0;
 }
 
 /* Compares a token with a string literal (its length known at compile time). */
@@ -291,6 +319,7 @@ void gp_audit_scan_c(gp_audit_source *s, gp_audit_result *r, bool cuda, const ch
     cs.cuda = cuda;
     cs.cpu_named = !cuda && path && gp_audit_c_path_is_cpu_named(path);
     cs.body_depth = -1;
+    pthread_once(&first_pairs_once, first_pairs_build);
     gp_c_lexer lx;
     gp_c_lexer_init(&lx, s, r);
     gp_c_tok cur, n1, n2;
