@@ -15,7 +15,7 @@
 
 #define PY_MAX_TOKS   1024
 #define PY_MAX_BLOCKS 64
-#define PY_MAX_ALIAS  48
+#define PY_MAX_ALIAS  48 /* under half of the 128 slots of alias_slot */
 #define PY_MAX_PEND   16
 #define PY_NAME_MAX   128
 
@@ -56,6 +56,7 @@ typedef struct py_scan {
     int nb;
     py_alias al[PY_MAX_ALIAS];
     int nal;
+    uint8_t alias_slot[128]; /* open addressing over al[] by alias_bit: index + 1, 0 empty */
     py_paren par[32];
     int npar;
     bool line_guarded;
@@ -73,6 +74,26 @@ static const char *tx(py_scan *ps, size_t i)
     return ps->s->data + ps->t[i].off;
 }
 
+/* The alias table's home slot for a name: from its length and its first and last bytes. */
+static inline unsigned alias_bit(const char *w, size_t n)
+{
+    return ((unsigned char)w[0] * 31u + (unsigned char)w[n - 1] * 7u + (unsigned)n) & 127u;
+}
+
+/* The alias named w[0, n), or -1. */
+static int alias_find(const py_scan *ps, const char *w, size_t n)
+{
+    if (n == 0) return -1;
+    for (unsigned h = alias_bit(w, n);; h = (h + 1) & 127u) {
+        int a = ps->alias_slot[h] - 1;
+        if (a < 0) return -1;
+        if (ps->al[a].len == n && memcmp(ps->al[a].name, w, n) == 0) return a;
+    }
+}
+static bool is_alias(py_scan *ps, size_t i)
+{
+    return alias_find(ps, tx(ps, i), ps->t[i].len) >= 0;
+}
 /* Inlined at every use: with the word's length a constant the comparison needs no call, and
  * the first byte rejects most tokens before it. */
 static inline __attribute__((always_inline)) bool tok_is(py_scan *ps, size_t i, gp_py_kind k,
@@ -125,13 +146,11 @@ static size_t read_chain(py_scan *ps, size_t i, bool has_base, char *buf, size_t
         const char *piece = w;
         size_t pn = n;
         if (*ncomp == 0 && !has_base) {
-            for (int a = 0; a < ps->nal; a++)
-                if (ps->al[a].len == n && ps->al[a].name[0] == w[0] &&
-                    memcmp(ps->al[a].name, w, n) == 0) {
-                    piece = ps->al[a].target;
-                    pn = strlen(piece);
-                    break;
-                }
+            int a = alias_find(ps, w, n);
+            if (a >= 0) {
+                piece = ps->al[a].target;
+                pn = strlen(piece);
+            }
         }
         if (len + pn + 2 < cap) {
             if (len) buf[len++] = '.';
@@ -197,6 +216,40 @@ static bool is_device_string(py_scan *ps, size_t i)
     return false;
 }
 
+/* Can the name chain at tokens [i, j] (not an alias) resolve to one of the guard names tested
+ * below? Each of them needs a token containing one of these words, so most chains stop here. */
+static bool chain_may_guard(py_scan *ps, size_t i, size_t j)
+{
+    for (size_t k = i; k <= j; k += 2) {
+        const char *w = tx(ps, k);
+        size_t n = ps->t[k].len;
+        for (size_t p = 0; p < n; p++) {
+            size_t r = n - p;
+            const char *q = w + p;
+            switch (q[0]) {
+            case 'i':
+                if (r >= 3 && q[1] == 's' && q[2] == '_') return true;
+                break;
+            case 'd':
+                if (r >= 12 && memcmp(q, "device_count", 12) == 0) return true;
+                break;
+            case 'c':
+                if (r >= 4 && memcmp(q, "cuda", 4) == 0) return true;
+                break;
+            case 'e':
+                if (r >= 7 && memcmp(q, "environ", 7) == 0) return true;
+                break;
+            case 'g':
+                if (r >= 6 && memcmp(q, "getenv", 6) == 0) return true;
+                break;
+            default:
+                break;
+            }
+        }
+    }
+    return false;
+}
+
 /* Does the logical line test for CUDA (or a switch)? Looks at names and string comparisons. */
 static bool line_has_guard_signal(py_scan *ps)
 {
@@ -213,16 +266,21 @@ static bool line_has_guard_signal(py_scan *ps)
         if (t->kind != GP_PY_NAME) continue;
         bool has_base = i > 0 && is_op(ps, i - 1, ".");
         if (has_base) continue;
-        char buf[PY_NAME_MAX];
-        int nc;
-        const char *last;
-        size_t j = read_chain(ps, i, false, buf, sizeof buf, &nc, &last);
-        if (strcmp(last, "is_available") == 0 || strcmp(last, "is_cuda") == 0 ||
-            strcmp(last, "is_initialized") == 0 || strcmp(last, "device_count") == 0 ||
-            strcmp(last, "is_nccl_available") == 0 || strcmp(last, "is_built") == 0 ||
-            starts(buf, "torch.cuda.is_") || strcmp(buf, "torch.version.cuda") == 0 ||
-            starts(buf, "os.environ") || starts(buf, "os.getenv") || strcmp(buf, "getenv") == 0)
-            return true;
+        size_t j = i; /* the chain's end, as read_chain walks it */
+        while (j + 2 < ps->nt && is_op(ps, j + 1, ".") && ps->t[j + 2].kind == GP_PY_NAME)
+            j += 2;
+        if (chain_may_guard(ps, i, j) || is_alias(ps, i)) {
+            char buf[PY_NAME_MAX];
+            int nc;
+            const char *last;
+            read_chain(ps, i, false, buf, sizeof buf, &nc, &last);
+            if (strcmp(last, "is_available") == 0 || strcmp(last, "is_cuda") == 0 ||
+                strcmp(last, "is_initialized") == 0 || strcmp(last, "device_count") == 0 ||
+                strcmp(last, "is_nccl_available") == 0 || strcmp(last, "is_built") == 0 ||
+                starts(buf, "torch.cuda.is_") || strcmp(buf, "torch.version.cuda") == 0 ||
+                starts(buf, "os.environ") || starts(buf, "os.getenv") || strcmp(buf, "getenv") == 0)
+                return true;
+        }
         /* any part of the chain that names a switch: use_cuda, args.cuda, HAS_FLASH_ATTN */
         for (size_t k = i; k <= j; k += 2)
             if (word_is_switch(tx(ps, k), ps->t[k].len)) return true;
@@ -323,12 +381,14 @@ static bool match_name(py_scan *ps, const char *c, int ncomp, const char *last, 
 static void add_alias(py_scan *ps, const char *name, size_t n, const char *target)
 {
     if (n == 0 || n >= sizeof ps->al[0].name) return;
-    int slot = -1;
-    for (int a = 0; a < ps->nal; a++)
-        if (ps->al[a].len == n && memcmp(ps->al[a].name, name, n) == 0) slot = a;
+    int slot = alias_find(ps, name, n);
     if (slot < 0) {
         if (ps->nal == PY_MAX_ALIAS) return;
         slot = ps->nal++;
+        unsigned h = alias_bit(name, n);
+        while (ps->alias_slot[h])
+            h = (h + 1) & 127u;
+        ps->alias_slot[h] = (uint8_t)(slot + 1);
     }
     memcpy(ps->al[slot].name, name, n);
     ps->al[slot].name[n] = '\0';
@@ -579,16 +639,6 @@ static bool tok_in(py_scan *ps, size_t i, const py_word *words, size_t n)
     const char *w = tx(ps, i);
     for (size_t k = 0; k < n; k++)
         if (len == words[k].n && w[0] == words[k].w[0] && memcmp(w, words[k].w, len) == 0)
-            return true;
-    return false;
-}
-
-static bool is_alias(py_scan *ps, size_t i)
-{
-    const char *w = tx(ps, i);
-    for (int a = 0; a < ps->nal; a++)
-        if (ps->al[a].len == ps->t[i].len && ps->al[a].name[0] == w[0] &&
-            memcmp(ps->al[a].name, w, ps->al[a].len) == 0)
             return true;
     return false;
 }
