@@ -15,6 +15,7 @@
 #define PF_MAX_PATS 4096
 #define PF_MAX_LEN  47
 #define PF_SLOTS    1024
+#define PF_MAX_TAIL 8
 
 typedef struct pf_pat {
     uint32_t gram; /* first three bytes, little-endian */
@@ -28,6 +29,8 @@ typedef struct pf_set {
     uint16_t first[PF_SLOTS], count[PF_SLOTS]; /* patterns by slot (sorted) */
     pf_pat *pats;
     size_t n;
+    const char *tail[PF_MAX_TAIL]; /* words that count only near the end of the file */
+    size_t ntail;
 } pf_set;
 
 static pf_set py_set, c_set;
@@ -96,6 +99,13 @@ static void set_build(pf_set *s, const gp_audit_trigger *t, size_t nt)
             set_add(s, t[i].text, len);
             continue;
         }
+        if (t[i].next == '$') {
+            if (s->ntail == PF_MAX_TAIL || len == 0 || len > GP_AUDIT_TAIL)
+                s->always = true;
+            else
+                s->tail[s->ntail++] = t[i].text;
+            continue;
+        }
         char buf[PF_MAX_LEN + 1];
         if (len + 1 > PF_MAX_LEN) {
             s->always = true;
@@ -144,9 +154,20 @@ static bool set_check(const pf_set *s, const char *d, size_t n, size_t i, uint32
     return false;
 }
 
+static bool tail_search(const pf_set *s, const char *d, size_t n)
+{
+    size_t from = n > GP_AUDIT_TAIL ? n - GP_AUDIT_TAIL : 0;
+    for (size_t k = 0; k < s->ntail; k++) {
+        size_t len = strlen(s->tail[k]);
+        for (size_t i = from; i + len <= n; i++)
+            if (memcmp(d + i, s->tail[k], len) == 0) return true;
+    }
+    return false;
+}
+
 static bool set_search(const pf_set *s, const char *d, size_t n)
 {
-    if (s->always) return true;
+    if (s->always || tail_search(s, d, n)) return true;
     if (n < 3) return false;
     size_t i = 0;
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__

@@ -12,11 +12,14 @@
 #include "audit/source.h"
 
 /* A literal word, optionally followed by one character of a class: 0 any (nothing more), 'U'
- * upper case, 'L' lower case, 'E' '_', upper case or digit (the classes of scan_c.c's families). */
+ * upper case, 'L' lower case, 'E' '_', upper case or digit (the classes of scan_c.c's families);
+ * or '$': the word anywhere within the file's last GP_AUDIT_TAIL bytes. */
 typedef struct gp_audit_trigger {
     const char *text;
     char next;
 } gp_audit_trigger;
+
+#define GP_AUDIT_TAIL 6
 
 /* The scanners' trigger lists; each returns the count and sets *out to a static array. */
 size_t gp_audit_python_triggers(const gp_audit_trigger **out);
