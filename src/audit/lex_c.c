@@ -36,6 +36,11 @@ static inline bool id_char(unsigned char c)
     return id_class[c] & 2;
 }
 
+bool gp_c_is_ident_char(unsigned char c)
+{
+    return id_char(c);
+}
+
 static void nl(gp_c_lexer *lx, size_t at)
 {
     lx->line++;

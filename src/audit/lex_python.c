@@ -38,6 +38,11 @@ static inline bool name_char(unsigned char c)
     return py_class[c] & 2;
 }
 
+bool gp_py_is_name_char(unsigned char c)
+{
+    return name_char(c);
+}
+
 static void newline_at(gp_py_lexer *lx, size_t nl_pos)
 {
     lx->line++;

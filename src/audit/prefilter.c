@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "audit/lex_c.h"
+#include "audit/lex_python.h"
 #include "audit/scanners.h"
 
 #define PF_MAX_PATS 4096
@@ -20,6 +22,7 @@
 typedef struct pf_pat {
     uint32_t gram; /* first three bytes, little-endian */
     uint8_t len;
+    bool word; /* must not follow a name character */
     char text[PF_MAX_LEN];
 } pf_pat;
 
@@ -31,6 +34,7 @@ typedef struct pf_set {
     size_t n;
     const char *tail[PF_MAX_TAIL]; /* words that count only near the end of the file */
     size_t ntail;
+    bool name_char[256]; /* the language's name characters (for `word`) */
 } pf_set;
 
 static pf_set py_set, c_set;
@@ -66,7 +70,7 @@ static bool class_has(char cls, int c)
     }
 }
 
-static void set_add(pf_set *s, const char *text, size_t len)
+static void set_add(pf_set *s, const char *text, size_t len, bool word)
 {
     if (len < 3 || len > PF_MAX_LEN || s->n == PF_MAX_PATS) {
         s->always = true; /* cannot be keyed (or no room): stay exact by matching everything */
@@ -75,6 +79,7 @@ static void set_add(pf_set *s, const char *text, size_t len)
     pf_pat *p = &s->pats[s->n++];
     memcpy(p->text, text, len);
     p->len = (uint8_t)len;
+    p->word = word;
     p->gram = gram_of(text);
 }
 
@@ -96,7 +101,7 @@ static void set_build(pf_set *s, const gp_audit_trigger *t, size_t nt)
     for (size_t i = 0; i < nt; i++) {
         size_t len = strlen(t[i].text);
         if (!t[i].next) {
-            set_add(s, t[i].text, len);
+            set_add(s, t[i].text, len, t[i].word);
             continue;
         }
         if (t[i].next == '$') {
@@ -115,7 +120,7 @@ static void set_build(pf_set *s, const gp_audit_trigger *t, size_t nt)
         for (int c = 0; c < 256; c++)
             if (class_has(t[i].next, c)) {
                 buf[len] = (char)c;
-                set_add(s, buf, len + 1);
+                set_add(s, buf, len + 1, t[i].word);
             }
     }
     qsort(s->pats, s->n, sizeof *s->pats, pat_cmp);
@@ -130,6 +135,8 @@ static void set_build(pf_set *s, const gp_audit_trigger *t, size_t nt)
 
 static void py_build(void)
 {
+    for (int c = 0; c < 256; c++)
+        py_set.name_char[c] = gp_py_is_name_char((unsigned char)c);
     const gp_audit_trigger *t;
     size_t n = gp_audit_python_triggers(&t);
     set_build(&py_set, t, n);
@@ -137,6 +144,8 @@ static void py_build(void)
 
 static void c_build(void)
 {
+    for (int c = 0; c < 256; c++)
+        c_set.name_char[c] = gp_c_is_ident_char((unsigned char)c);
     const gp_audit_trigger *t;
     size_t n = gp_audit_c_triggers(&t);
     set_build(&c_set, t, n);
@@ -148,7 +157,9 @@ static bool set_check(const pf_set *s, const char *d, size_t n, size_t i, uint32
     unsigned k = pf_slot(gram);
     for (size_t j = s->first[k], e = j + s->count[k]; j < e; j++) {
         const pf_pat *p = &s->pats[j];
-        if (p->gram == gram && p->len <= n - i && memcmp(d + i + 3, p->text + 3, p->len - 3u) == 0)
+        if (p->gram == gram && p->len <= n - i &&
+            memcmp(d + i + 3, p->text + 3, p->len - 3u) == 0 &&
+            !(p->word && i > 0 && s->name_char[(unsigned char)d[i - 1]]))
             return true;
     }
     return false;

@@ -17,6 +17,10 @@
 typedef struct gp_audit_trigger {
     const char *text;
     char next;
+    /* The word starts a token: the byte before it is not a name character of the language.
+     * (The lexers never start a token right after one, so a word inside a longer name is no
+     * trigger for a rule keyed on a token's start.) */
+    bool word;
 } gp_audit_trigger;
 
 #define GP_AUDIT_TAIL 6

@@ -352,8 +352,9 @@ void gp_audit_scan_c(gp_audit_source *s, gp_audit_result *r, bool cuda, const ch
  * these yields none. (The inline-PTX check is made only in CUDA sources, which are always lexed;
  * PY-EXT-003 sources named as CPU implementations are always lexed too.) */
 static const gp_audit_trigger code_words[] = {
-    {"<<<", 0},  /* kernel launch */
-    {"cuda", 0}, /* at::cuda / c10::cuda, .is_cuda() */
+    {"<<<", 0, false},    /* kernel launch (a punctuator: may follow an identifier) */
+    {"cuda", 0, true},    /* at::cuda / c10::cuda */
+    {"is_cuda", 0, true}, /* .is_cuda() */
 };
 
 #define C_TRIGGERS_MAX 128
@@ -361,15 +362,18 @@ static gp_audit_trigger c_triggers[C_TRIGGERS_MAX];
 static size_t c_ntriggers;
 static pthread_once_t c_triggers_once = PTHREAD_ONCE_INIT;
 
+/* Every C word starts a token (identifiers) or follows '<', '"' or '/' (header names). */
 static void c_trigger_add(const char *text, char next)
 {
     if (c_ntriggers == C_TRIGGERS_MAX) {
         c_triggers[C_TRIGGERS_MAX - 1].text = ""; /* overflow: an empty word matches everything */
         c_triggers[C_TRIGGERS_MAX - 1].next = 0;
+        c_triggers[C_TRIGGERS_MAX - 1].word = false;
         return;
     }
     c_triggers[c_ntriggers].text = text;
     c_triggers[c_ntriggers].next = next;
+    c_triggers[c_ntriggers].word = true;
     c_ntriggers++;
 }
 
@@ -387,8 +391,10 @@ static void c_triggers_build(void)
         c_trigger_add(header_nccl[i], 0);
     for (size_t i = 0; i < sizeof scopes / sizeof scopes[0]; i++)
         c_trigger_add(scopes[i].word, 0);
-    for (size_t i = 0; i < sizeof code_words / sizeof code_words[0]; i++)
+    for (size_t i = 0; i < sizeof code_words / sizeof code_words[0]; i++) {
         c_trigger_add(code_words[i].text, code_words[i].next);
+        if (c_ntriggers < C_TRIGGERS_MAX) c_triggers[c_ntriggers - 1].word = code_words[i].word;
+    }
 }
 
 size_t gp_audit_c_triggers(const gp_audit_trigger **out)

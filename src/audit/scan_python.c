@@ -868,23 +868,27 @@ void gp_audit_scan_python(gp_audit_source *s, gp_audit_result *r, bool setup_py,
 
 /* The prefilter's words (setup.py is always lexed: its strings go through the dependency rules).
  * Every finding above needs one of them in the file's bytes. A resolved name is made of the
- * file's own NAME tokens (an alias's target is copied from its import line), so a rule keyed on
- * `torch.cuda.*` needs "cuda" or "cudnn" somewhere whatever the aliases; likewise for the others:
- *   PY-DEV-001/002/003/004/005, PY-AMP-001, PY-CUDNN-001, numba.cuda, cuda_sources: "cuda",
- *   "cudn", "CUDA"     PY-DTYPE-001 "float64", "double"   PY-COMPILE-001 "compile", "_inductor"
- *   PY-DIST-001 "nccl", "NCCL"         PY-DIST-002 "NCCL", "device_id"
- *   PY-MEM-001 "pin_memory"            PY-EXT-001 "CUDA"  PY-DL-001 "num_workers"
- *   PY-TRITON-001 "triton"             PY-IMP-001/002: the names of cuda_only_modules
- *   PY-EXT-002: a string body ending in ".cu" or ".cuh". A body ends right before its closing
- *   quote, before the newline that cuts an unterminated one short, or at the end of the file;
- *   an unterminated triple-quoted string at the end of the file ending in a quote loses its
- *   last three bytes. So ".cu" is followed by a quote or a newline, or lies within the file's
- *   last six bytes ('$'). */
+ * file's own NAME tokens (an alias's target is copied from its import line, perhaps cut short
+ * at its end, never at its start), so every rule below needs a token (or a string body) that
+ * starts with its word, whatever the aliases:
+ *   PY-DEV-001/002/003/004, PY-AMP-001, numba.cuda, cuda_sources: "cuda"   PY-CUDNN-001 "cuda",
+ *   "cudn"    PY-DEV-005 "cuda", "CUDAGraph"   PY-DTYPE-001 "float64", "double"
+ *   PY-COMPILE-001 "compile", "_inductor"    PY-DIST-001 "nccl", "NCCL"
+ *   PY-DIST-002 "NCCL", "device_id"          PY-MEM-001 "pin_memory"   PY-EXT-001 "CUDAExtension"
+ *   PY-DL-001 "num_workers"  PY-TRITON-001 "triton"  PY-IMP-001/002: the names of cuda_only_modules
+ *   PY-EXT-002: "cuda" (cuda_sources), or a string body ending in ".cu" or ".cuh". A body ends
+ *   right before its closing quote, before the newline that cuts an unterminated one short, or
+ *   at the end of the file; an unterminated triple-quoted string at the end of the file ending
+ *   in a quote loses its last three bytes. So ".cu" is followed by a quote or a newline, or lies
+ *   within the file's last six bytes ('$'). */
 static const gp_audit_trigger py_words[] = {
-    {"cuda", 0},       {"cudn", 0},        {"CUDA", 0},   {"float64", 0}, {"double", 0},
-    {"compile", 0},    {"_inductor", 0},   {"nccl", 0},   {"NCCL", 0},    {"device_id", 0},
-    {"pin_memory", 0}, {"num_workers", 0}, {"triton", 0}, {".cu'", 0},    {".cu\"", 0},
-    {".cu\n", 0},      {".cuh", 0},        {".cu", '$'},
+    {"cuda", 0, true},          {"cudn", 0, true},      {"CUDAGraph", 0, true},
+    {"CUDAExtension", 0, true}, {"float64", 0, true},   {"double", 0, true},
+    {"compile", 0, true},       {"_inductor", 0, true}, {"nccl", 0, true},
+    {"NCCL", 0, true},          {"device_id", 0, true}, {"pin_memory", 0, true},
+    {"num_workers", 0, true},   {"triton", 0, true},    {".cu'", 0, false},
+    {".cu\"", 0, false},        {".cu\n", 0, false},    {".cuh", 0, false},
+    {".cu", '$', false},
 };
 
 #define PY_TRIGGERS_MAX 64
@@ -902,7 +906,7 @@ static void py_triggers_build(void)
     for (size_t i = 0; i < sizeof py_words / sizeof py_words[0]; i++)
         py_triggers[py_ntriggers++] = py_words[i];
     for (size_t i = 0; i < sizeof cuda_only_modules / sizeof cuda_only_modules[0]; i++)
-        py_triggers[py_ntriggers++] = (gp_audit_trigger){cuda_only_modules[i], 0};
+        py_triggers[py_ntriggers++] = (gp_audit_trigger){cuda_only_modules[i], 0, true};
 }
 
 size_t gp_audit_python_triggers(const gp_audit_trigger **out)

@@ -257,6 +257,8 @@ static void trigger_word(const gp_audit_trigger *t, char *out, size_t cap)
 
 static void check_word_everywhere(gp_audit_lang lang, const char *word, bool tail_only)
 {
+    /* before the word: bytes that end a name (a word starts a token); after it: anything */
+    static const char before[] = " = (+, -) ; [*] {/} < > ! ? ~ \n\t";
     static const char filler[] = "abcdefghijklmnopqrstuvwxyz = (1, 2) # ok\n";
     char buf[256];
     size_t wl = strlen(word);
@@ -267,7 +269,7 @@ static void check_word_everywhere(gp_audit_lang lang, const char *word, bool tai
             if (tail_only && wl + post > GP_AUDIT_TAIL) continue;
             size_t n = 0;
             for (size_t i = 0; i < pre; i++)
-                buf[n++] = filler[i];
+                buf[n++] = before[i];
             memcpy(buf + n, word, wl);
             n += wl;
             for (size_t i = 0; i < post; i++)
@@ -345,6 +347,11 @@ static void test_files_without_triggers_skipped(void **state)
     gp_audit_source mapped = {py, strlen(py), 0, true};
     assert_false(gp_audit_prefilter_skip(&mapped, GP_AL_PYTHON, "pkg/mod.py", &r));
     gp_audit_result_free(&r);
+    /* a word inside a longer name is no token start */
+    const char *inside = "if is_flash_attn_available():\n    f = recompile_all(x)\n";
+    assert_false(gp_audit_prefilter_may_match(GP_AL_PYTHON, inside, strlen(inside)));
+    const char *cinside = "int xcudaMalloc = my_nccl_count;\n";
+    assert_false(gp_audit_prefilter_may_match(GP_AL_C, cinside, strlen(cinside)));
     /* one trigger word turns the decision */
     const char *py2 = "import numpy as np\nx = np.cumsum(a).double()\n";
     gp_audit_source sp2 = {py2, strlen(py2), 0, false};
