@@ -1,7 +1,10 @@
 /* prefilter.c — see prefilter.h. A multi-word search: every word (with its class character
- * expanded into concrete words) is keyed on its first three bytes; a 64 Ki-bit filter over a hash
- * of each 3-byte window rejects almost every position with a load, a multiply and a bit test, and
- * the few that pass are checked exactly. Built once per language, read-only afterwards. */
+ * expanded into concrete words) is keyed on 3-byte windows; a 64 Ki-bit filter over a hash of a
+ * window rejects almost every position with a load, a multiply and a bit test, and the few that
+ * pass are checked exactly. When every word has at least L bytes, only every (L-2)th position is
+ * looked at, each word being keyed on its windows at offsets 0 .. L-3: any occurrence covers one
+ * of the looked-at positions with one of those windows. Built once per language, read-only
+ * afterwards. */
 #include "audit/prefilter.h"
 
 #include <ctype.h>
@@ -18,23 +21,26 @@
 #define PF_MAX_LEN  47
 #define PF_SLOTS    1024
 #define PF_MAX_TAIL 8
+#define PF_MAX_STEP 4
 
 typedef struct pf_pat {
     uint32_t gram; /* first three bytes, little-endian */
     uint8_t len;
-    bool word; /* must not follow a name character */
+    bool word;      /* must not follow a name character */
+    uint8_t anchor; /* the keyed window's offset in the word */
     char text[PF_MAX_LEN];
 } pf_pat;
 
 typedef struct pf_set {
     bool always; /* a word too short to key on: every file matches */
-    uint8_t filter[65536 / 8];
+    uint8_t filter[65536]; /* a byte per hash value: one load and a test */
     uint16_t first[PF_SLOTS], count[PF_SLOTS]; /* patterns by slot (sorted) */
     pf_pat *pats;
     size_t n;
     const char *tail[PF_MAX_TAIL]; /* words that count only near the end of the file */
     size_t ntail;
     bool name_char[256]; /* the language's name characters (for `word`) */
+    size_t step;         /* positions looked at: every step-th */
 } pf_set;
 
 static pf_set py_set, c_set;
@@ -70,9 +76,9 @@ static bool class_has(char cls, int c)
     }
 }
 
-static void set_add(pf_set *s, const char *text, size_t len, bool word)
+static void set_add(pf_set *s, const char *text, size_t len, bool word, size_t anchor)
 {
-    if (len < 3 || len > PF_MAX_LEN || s->n == PF_MAX_PATS) {
+    if (len < 3 || len > PF_MAX_LEN || anchor + 3 > len || s->n == PF_MAX_PATS) {
         s->always = true; /* cannot be keyed (or no room): stay exact by matching everything */
         return;
     }
@@ -80,7 +86,37 @@ static void set_add(pf_set *s, const char *text, size_t len, bool word)
     memcpy(p->text, text, len);
     p->len = (uint8_t)len;
     p->word = word;
-    p->gram = gram_of(text);
+    p->anchor = (uint8_t)anchor;
+    p->gram = gram_of(text + anchor);
+}
+
+/* The concrete words of a trigger list (class characters expanded), through `add`. */
+static void set_expand(pf_set *s, const gp_audit_trigger *t, size_t nt, size_t *minlen, bool add)
+{
+    for (size_t i = 0; i < nt; i++) {
+        size_t len = strlen(t[i].text);
+        if (t[i].next == '$') continue; /* tail words are searched apart */
+        size_t wl = t[i].next ? len + 1 : len;
+        if (wl < *minlen) *minlen = wl;
+        if (!add) continue;
+        if (!t[i].next) {
+            for (size_t a = 0; a < s->step; a++)
+                set_add(s, t[i].text, len, t[i].word, a);
+            continue;
+        }
+        char buf[PF_MAX_LEN + 1];
+        if (len + 1 > PF_MAX_LEN) {
+            s->always = true;
+            continue;
+        }
+        memcpy(buf, t[i].text, len);
+        for (int c = 0; c < 256; c++)
+            if (class_has(t[i].next, c)) {
+                buf[len] = (char)c;
+                for (size_t a = 0; a < s->step; a++)
+                    set_add(s, buf, len + 1, t[i].word, a);
+            }
+    }
 }
 
 static int pat_cmp(const void *a, const void *b)
@@ -98,38 +134,26 @@ static void set_build(pf_set *s, const gp_audit_trigger *t, size_t nt)
         s->always = true;
         return;
     }
-    for (size_t i = 0; i < nt; i++) {
-        size_t len = strlen(t[i].text);
-        if (!t[i].next) {
-            set_add(s, t[i].text, len, t[i].word);
-            continue;
-        }
+    for (size_t i = 0; i < nt; i++)
         if (t[i].next == '$') {
+            size_t len = strlen(t[i].text);
             if (s->ntail == PF_MAX_TAIL || len == 0 || len > GP_AUDIT_TAIL)
                 s->always = true;
             else
                 s->tail[s->ntail++] = t[i].text;
-            continue;
         }
-        char buf[PF_MAX_LEN + 1];
-        if (len + 1 > PF_MAX_LEN) {
-            s->always = true;
-            continue;
-        }
-        memcpy(buf, t[i].text, len);
-        for (int c = 0; c < 256; c++)
-            if (class_has(t[i].next, c)) {
-                buf[len] = (char)c;
-                set_add(s, buf, len + 1, t[i].word);
-            }
-    }
+    size_t minlen = SIZE_MAX;
+    set_expand(s, t, nt, &minlen, false);
+    s->step = minlen >= 3 && minlen != SIZE_MAX ? minlen - 2 : 1;
+    if (s->step > PF_MAX_STEP) s->step = PF_MAX_STEP;
+    set_expand(s, t, nt, &minlen, true);
     qsort(s->pats, s->n, sizeof *s->pats, pat_cmp);
     for (size_t i = s->n; i-- > 0;) {
         unsigned k = pf_slot(s->pats[i].gram);
         s->first[k] = (uint16_t)i;
         s->count[k]++;
         uint32_t h = pf_hash(s->pats[i].gram) >> 16;
-        s->filter[h >> 3] |= (uint8_t)(1u << (h & 7));
+        s->filter[h] = 1;
     }
 }
 
@@ -151,15 +175,16 @@ static void c_build(void)
     set_build(&c_set, t, n);
 }
 
-/* Does any pattern start at d[i] (whose first three bytes are `gram`)? */
+/* Does a word occur with its keyed window at d[i] (whose three bytes are `gram`)? */
 static bool set_check(const pf_set *s, const char *d, size_t n, size_t i, uint32_t gram)
 {
     unsigned k = pf_slot(gram);
     for (size_t j = s->first[k], e = j + s->count[k]; j < e; j++) {
         const pf_pat *p = &s->pats[j];
-        if (p->gram == gram && p->len <= n - i &&
-            memcmp(d + i + 3, p->text + 3, p->len - 3u) == 0 &&
-            !(p->word && i > 0 && s->name_char[(unsigned char)d[i - 1]]))
+        if (p->gram != gram || i < p->anchor) continue;
+        size_t at = i - p->anchor;
+        if (p->len <= n - at && memcmp(d + at, p->text, p->len) == 0 &&
+            !(p->word && at > 0 && s->name_char[(unsigned char)d[at - 1]]))
             return true;
     }
     return false;
@@ -182,19 +207,19 @@ static bool set_search(const pf_set *s, const char *d, size_t n)
     if (n < 3) return false;
     size_t i = 0;
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    for (; i + 4 <= n; i++) {
+    for (; i + 4 <= n; i += s->step) {
         uint32_t w;
         memcpy(&w, d + i, 4);
         uint32_t g = w & 0xFFFFFFu;
         uint32_t h = pf_hash(g) >> 16;
-        if ((s->filter[h >> 3] >> (h & 7)) & 1u)
+        if (s->filter[h])
             if (set_check(s, d, n, i, g)) return true;
     }
 #endif
-    for (; i + 3 <= n; i++) {
+    for (; i + 3 <= n; i += s->step) {
         uint32_t g = gram_of(d + i);
         uint32_t h = pf_hash(g) >> 16;
-        if ((s->filter[h >> 3] >> (h & 7)) & 1u)
+        if (s->filter[h])
             if (set_check(s, d, n, i, g)) return true;
     }
     return false;
