@@ -32,8 +32,8 @@ typedef struct pf_pat {
 } pf_pat;
 
 typedef struct pf_set {
-    bool always; /* a word too short to key on: every file matches */
-    uint8_t filter[65536]; /* a byte per hash value: one load and a test */
+    bool always;                               /* a word too short to key on: every file matches */
+    uint8_t filter[65536];                     /* a byte per hash value: one load and a test */
     uint16_t first[PF_SLOTS], count[PF_SLOTS]; /* patterns by slot (sorted) */
     pf_pat *pats;
     size_t n;
@@ -206,21 +206,19 @@ static bool set_search(const pf_set *s, const char *d, size_t n)
     if (s->always || tail_search(s, d, n)) return true;
     if (n < 3) return false;
     size_t i = 0;
+    const size_t step = s->step; /* locals: stores could otherwise alias them */
+    const uint8_t *filter = s->filter;
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    for (; i + 4 <= n; i += s->step) {
+    for (; i + 4 <= n; i += step) {
         uint32_t w;
         memcpy(&w, d + i, 4);
         uint32_t g = w & 0xFFFFFFu;
-        uint32_t h = pf_hash(g) >> 16;
-        if (s->filter[h])
-            if (set_check(s, d, n, i, g)) return true;
+        if (filter[pf_hash(g) >> 16] && set_check(s, d, n, i, g)) return true;
     }
 #endif
-    for (; i + 3 <= n; i += s->step) {
+    for (; i + 3 <= n; i += step) {
         uint32_t g = gram_of(d + i);
-        uint32_t h = pf_hash(g) >> 16;
-        if (s->filter[h])
-            if (set_check(s, d, n, i, g)) return true;
+        if (filter[pf_hash(g) >> 16] && set_check(s, d, n, i, g)) return true;
     }
     return false;
 }
