@@ -13,7 +13,7 @@ void gp_py_lexer_init(gp_py_lexer *lx, gp_audit_source *src, gp_audit_result *re
     lx->bol = true;
 }
 
-/* Byte classes: 1 starts a name, 2 continues one (bytes >= 0x80 are both: UTF-8 names and
+/* Byte classes: 1 starts a name (py_kind's N), 2 continues one (bytes >= 0x80 are both: UTF-8 names and
  * invalid bytes stay inside one token); 4 backslash, 8 newline, 16 and 32 the quotes, 64 '{' —
  * the bytes a string scan has to stop at. */
 static const unsigned char py_class[256] = {
@@ -59,11 +59,6 @@ static const unsigned char py_kind[256] = {
 #undef N
 #undef D
 #undef P
-
-static inline bool name_start(unsigned char c)
-{
-    return py_class[c] & 1;
-}
 
 static inline bool name_char(unsigned char c)
 {
