@@ -175,8 +175,23 @@ static bool starts(const char *s, const char *p)
     return strncmp(s, p, strlen(p)) == 0;
 }
 
+/* Every switch word below and in gp_audit_word_is_cuda_switch has a '_'-separated part that
+ * starts with one of these letters (either case): a name without one is rejected at once. */
+static bool may_be_switch(const char *w, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (i > 0 && w[i - 1] != '_') continue;
+        char c = (char)(w[i] | 0x20);
+        if (c == 'c' || c == 'n' || c == 'g' || c == 'h' || c == 't' || c == 'f' || c == 'x' ||
+            c == 'a')
+            return true;
+    }
+    return false;
+}
+
 static bool word_is_switch(const char *w, size_t n)
 {
+    if (!may_be_switch(w, n)) return false;
     if (gp_audit_word_is_cuda_switch(w, n)) return true;
     static const struct {
         const char *w;
