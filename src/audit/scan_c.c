@@ -107,7 +107,10 @@ static void first_pairs_build(void)
 static int ident_rule(const char *w, size_t k)
 {
     /* every table entry starts with one of these: most identifiers stop here */
-    if (k < 4 || !strchr("cCnN_gk", w[0])) return -1;
+    char f = w[0];
+    if (k < 4 ||
+        !(f == 'c' || f == 'C' || f == 'n' || f == 'N' || f == '_' || f == 'g' || f == 'k'))
+        return -1;
     unsigned p = pair_of(w);
     if (!((first_pairs[p >> 5] >> (p & 31)) & 1u)) return -1;
     for (size_t i = 0; i < sizeof exact / sizeof exact[0]; i++)
@@ -140,14 +143,18 @@ static const char *const header_prefixes[] = {"cuda",     "cublas",
 static const char *const header_nccl[] = {"nccl.h", "nccl_"};
 
 /* Scopes (`x::`) that are CUDA template libraries or tensor-core APIs. */
+#define C_SCOPE(w, r)                                                                              \
+    {                                                                                              \
+        w, sizeof(w) - 1, r                                                                        \
+    }
+
 static const struct {
     const char *word;
+    size_t len;
     int rule;
-} scopes[] = {{"thrust", GP_R_C_LIB_005},
-              {"cub", GP_R_C_LIB_005},
-              {"cutlass", GP_R_C_LIB_005},
-              {"cute", GP_R_C_LIB_005},
-              {"wmma", GP_R_C_KERN_002}};
+} scopes[] = {C_SCOPE("thrust", GP_R_C_LIB_005), C_SCOPE("cub", GP_R_C_LIB_005),
+              C_SCOPE("cutlass", GP_R_C_LIB_005), C_SCOPE("cute", GP_R_C_LIB_005),
+              C_SCOPE("wmma", GP_R_C_KERN_002)};
 
 static int header_rule(const char *h, size_t n)
 {
@@ -257,7 +264,7 @@ static void check_tok(c_scan *cs, const gp_c_tok *t, const gp_c_tok *n1, const g
     bool scope = n1->kind == GP_C_PUNCT && tok_eq(cs, n1, "::");
     if (scope) {
         for (size_t i = 0; i < sizeof scopes / sizeof scopes[0]; i++)
-            if (tok_eq_n(cs, t, scopes[i].word, strlen(scopes[i].word))) {
+            if (tok_eq_n(cs, t, scopes[i].word, scopes[i].len)) {
                 rep(cs, scopes[i].rule, t);
                 return;
             }
