@@ -30,7 +30,7 @@ PY
 fi
 pattern='cuda|CUDAExtension|nvcc|\.cu|cudnn|nccl|cublas'
 cores=$(getconf _NPROCESSORS_ONLN)
-echo "tree: $(du -sh "$tree" | cut -f1), $(find "$tree" -type f | wc -l) files; $cores cores; load: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "tree: $(du -sh "$tree/" | cut -f1), $(find "$tree/" -type f | wc -l) files; $cores cores; load: $(cut -d' ' -f1-3 /proc/loadavg)"
 cd "$tree"
 before=()
 if [ -n "${BEFORE:-}" ]; then
