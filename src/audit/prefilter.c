@@ -1,6 +1,6 @@
 /* prefilter.c — see prefilter.h. A multi-word search: every word (with its class character
- * expanded into concrete words) is keyed on 3-byte windows; a 64 Ki-bit filter over a hash of a
- * window rejects almost every position with a load, a multiply and a bit test, and the few that
+ * expanded into concrete words) is keyed on 3-byte windows; a 64 Ki-entry filter over a hash of
+ * a window rejects almost every position with a load, a multiply and a test, and the few that
  * pass are checked exactly. When every word has at least L bytes, only every (L-2)th position is
  * looked at, each word being keyed on its windows at offsets 0 .. L-3: any occurrence covers one
  * of the looked-at positions with one of those windows. Built once per language, read-only
@@ -24,7 +24,7 @@
 #define PF_MAX_STEP 4
 
 typedef struct pf_pat {
-    uint32_t gram; /* first three bytes, little-endian */
+    uint32_t gram; /* the keyed window's three bytes, little-endian */
     uint8_t len;
     bool word;      /* must not follow a name character */
     uint8_t anchor; /* the keyed window's offset in the word */
