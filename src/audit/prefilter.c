@@ -183,8 +183,11 @@ static bool set_check(const pf_set *s, const char *d, size_t n, size_t i, uint32
         const pf_pat *p = &s->pats[j];
         if (p->gram != gram || i < p->anchor) continue;
         size_t at = i - p->anchor;
-        if (p->len <= n - at && memcmp(d + at, p->text, p->len) == 0 &&
-            !(p->word && at > 0 && s->name_char[(unsigned char)d[at - 1]]))
+        if (p->len > n - at) continue;
+        size_t m = 0; /* words are short: a loop beats a library call */
+        while (m < p->len && d[at + m] == p->text[m])
+            m++;
+        if (m == p->len && !(p->word && at > 0 && s->name_char[(unsigned char)d[at - 1]]))
             return true;
     }
     return false;
