@@ -5,6 +5,7 @@
 # and transformers wheels from PyPI (downloaded with pip, unpacked under the build folder,
 # shared libraries left out, never committed).
 # usage: bench/audit.sh [BUILD_DIR]   (default build; needs hyperfine, ripgrep, pip)
+#        BEFORE=/path/to/an/older/gpuport bench/audit.sh ...   adds that build's runs (same run)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
@@ -29,15 +30,31 @@ PY
 fi
 pattern='cuda|CUDAExtension|nvcc|\.cu|cudnn|nccl|cublas'
 cores=$(getconf _NPROCESSORS_ONLN)
-echo "tree: $(du -sh "$tree" | cut -f1), $(find "$tree" -type f | wc -l) files; $cores cores; load: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "tree: $(du -sh "$tree/" | cut -f1), $(find "$tree/" -type f | wc -l) files; $cores cores; load: $(cut -d' ' -f1-3 /proc/loadavg)"
 cd "$tree"
+before=()
+if [ -n "${BEFORE:-}" ]; then
+    before=(-n "before: gpuport audit -j 1" "$BEFORE audit --fail-on never -j 1 ."
+            -n "before: gpuport audit -j $cores" "$BEFORE audit --fail-on never -j $cores .")
+fi
 hyperfine --warmup 1 --runs "${RUNS:-5}" --output=null --export-markdown "$work/audit.md" \
+    --export-json "$work/audit.json" \
     -n "gpuport audit -j 1" "$gp audit --fail-on never -j 1 ." \
     -n "gpuport audit -j $cores" "$gp audit --fail-on never -j $cores ." \
     -n "grep -RInE" "grep -RInE '$pattern' ." \
     -n "rg -j 1" "rg -n -j 1 '$pattern' ." \
-    -n "rg -j $cores" "rg -n -j $cores '$pattern' ."
+    -n "rg -j $cores" "rg -n -j $cores '$pattern' ." ${before[@]+"${before[@]}"}
 cat "$work/audit.md"
+# CPU time is the steadier figure on a shared machine: wall clock, user and system side by side
+python3 - "$work/audit.json" <<'PY'
+import json, sys
+print("| command | wall mean ± sd [s] | user [s] | system [s] | user+system [s] |")
+print("|---|---:|---:|---:|---:|")
+for r in json.load(open(sys.argv[1]))["results"]:
+    print(f"| `{r['command']}` | {r['mean']:.3f} ± {r['stddev']:.3f} | {r['user']:.3f} | "
+          f"{r['system']:.3f} | {r['user'] + r['system']:.3f} |")
+PY
+echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
 for j in 1 "$cores"; do
     /usr/bin/time -f "peak RSS gpuport audit -j $j: %M KiB (user %U s, sys %S s)" "$gp" audit --fail-on never -j "$j" . >/dev/null
 done

@@ -28,6 +28,7 @@ typedef struct pool {
     size_t q;
     size_t pushed, taken, emitted;
     bool finished;
+    bool main_waits; /* the main thread sleeps until the job at the head is done */
     pthread_mutex_t mu;
     pthread_cond_t cv_work, cv_done;
 } pool;
@@ -253,6 +254,19 @@ int gp_spool_read(FILE *f, gp_spool_rec *rec, char *snip, size_t cap)
 
 /* ---- the worker pool ------------------------------------------------------------------- */
 
+/* Is it worth waking the main thread (called with the mutex held when a job is done)? Only
+ * when the head of the ring is done and either a quarter of the ring is done in a row from it,
+ * or everything pushed is: one wake-up folds several files, and the main thread never sleeps
+ * while nothing more can finish (a run that reaches `pushed` always wakes it). */
+static bool head_ready(const pool *p)
+{
+    size_t run = 0, want = p->q / 4 ? p->q / 4 : 1;
+    while (p->emitted + run < p->pushed && p->ring[(p->emitted + run) % p->q].state == 3) {
+        if (++run >= want) return true;
+    }
+    return run > 0 && p->emitted + run == p->pushed;
+}
+
 static void *worker(void *arg)
 {
     pool *p = arg;
@@ -270,7 +284,7 @@ static void *worker(void *arg)
         gp_audit_scan_path(j->path, j->lang, &j->res, buf, READ_BUF);
         pthread_mutex_lock(&p->mu);
         j->state = 3;
-        pthread_cond_broadcast(&p->cv_done);
+        if (p->main_waits && head_ready(p)) pthread_cond_signal(&p->cv_done);
     }
     pthread_mutex_unlock(&p->mu);
     free(buf);
@@ -294,7 +308,9 @@ static void drain(pool *p, bool wait_one)
         job *j = &p->ring[p->emitted % p->q];
         if (j->state != 3) {
             if (!wait_one) return;
+            p->main_waits = true;
             pthread_cond_wait(&p->cv_done, &p->mu);
+            p->main_waits = false;
             continue;
         }
         pthread_mutex_unlock(&p->mu);

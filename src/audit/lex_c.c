@@ -36,6 +36,11 @@ static inline bool id_char(unsigned char c)
     return id_class[c] & 2;
 }
 
+bool gp_c_is_ident_char(unsigned char c)
+{
+    return id_char(c);
+}
+
 static void nl(gp_c_lexer *lx, size_t at)
 {
     lx->line++;
@@ -462,7 +467,11 @@ void gp_c_lexer_next(gp_c_lexer *lx, gp_c_tok *t)
             continue;
         }
         if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
-            lx->pos++;
+            size_t p = lx->pos + 1; /* a run of blanks in one loop, through a local index */
+            while (p < n && (d[p] == ' ' || d[p] == '\t' || d[p] == '\r' || d[p] == '\f' ||
+                             d[p] == '\v'))
+                p++;
+            lx->pos = p;
             continue;
         }
         if (c == '/' && lx->pos + 1 < n && d[lx->pos + 1] == '*') {
@@ -481,8 +490,10 @@ void gp_c_lexer_next(gp_c_lexer *lx, gp_c_tok *t)
         t->line_off = lx->line_off;
         t->guarded = lx->guarded;
         if (id_start((unsigned char)c)) {
-            while (lx->pos < n && id_char((unsigned char)d[lx->pos]))
-                lx->pos++;
+            size_t p = lx->pos + 1;
+            while (p < n && id_char((unsigned char)d[p]))
+                p++;
+            lx->pos = p;
             size_t k = lx->pos - st;
             if (lx->pos < n && d[lx->pos] == '"' && raw_prefix(d + st, k)) {
                 lex_raw(lx);

@@ -50,6 +50,9 @@ typedef struct gp_c_lexer {
     bool guarded;  /* inside a group on a CUDA switch */
 } gp_c_lexer;
 
+/* Is byte c part of an identifier (the lexer's own class: a token never starts after one)? */
+bool gp_c_is_ident_char(unsigned char c);
+
 void gp_c_lexer_init(gp_c_lexer *lx, gp_audit_source *src, gp_audit_result *res);
 void gp_c_lexer_next(gp_c_lexer *lx, gp_c_tok *t);
 

@@ -13,7 +13,7 @@ void gp_py_lexer_init(gp_py_lexer *lx, gp_audit_source *src, gp_audit_result *re
     lx->bol = true;
 }
 
-/* Byte classes: 1 starts a name, 2 continues one (bytes >= 0x80 are both: UTF-8 names and
+/* Byte classes: 1 starts a name (py_kind's N), 2 continues one (bytes >= 0x80 are both: UTF-8 names and
  * invalid bytes stay inside one token); 4 backslash, 8 newline, 16 and 32 the quotes, 64 '{' —
  * the bytes a string scan has to stop at. */
 static const unsigned char py_class[256] = {
@@ -28,14 +28,46 @@ static const unsigned char py_class[256] = {
     3, 3, 3, 3, 3, 3,  3, 3,  3, 3, 3,  3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
 };
 
-static inline bool name_start(unsigned char c)
-{
-    return py_class[c] & 1;
-}
+/* What a byte starts, for the token loop's one dispatch (O operator, B blank, H comment,
+ * S backslash, L newline, Q quote, N name, D digit, P dot). Name starts agree with py_class. */
+enum { PK_OP, PK_BLANK, PK_HASH, PK_BSLASH, PK_NL, PK_QUOTE, PK_NAME, PK_DIGIT, PK_DOT };
+#define O PK_OP
+#define B PK_BLANK
+#define H PK_HASH
+#define S PK_BSLASH
+#define L PK_NL
+#define Q PK_QUOTE
+#define N PK_NAME
+#define D PK_DIGIT
+#define P PK_DOT
+static const unsigned char py_kind[256] = {
+    O, O, O, O, O, O, O, O, O, B, L, O, B, B, O, O, O, O, O, O, O, O, O, O, O, O, O, O, O, O, O, O,
+    B, O, Q, H, O, O, O, Q, O, O, O, O, O, O, P, O, D, D, D, D, D, D, D, D, D, D, O, O, O, O, O, O,
+    O, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N, O, S, O, O, N,
+    O, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N, O, O, O, O, O,
+    N, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N,
+    N, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N,
+    N, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N,
+    N, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N,
+};
+#undef O
+#undef B
+#undef H
+#undef S
+#undef L
+#undef Q
+#undef N
+#undef D
+#undef P
 
 static inline bool name_char(unsigned char c)
 {
     return py_class[c] & 2;
+}
+
+bool gp_py_is_name_char(unsigned char c)
+{
+    return name_char(c);
 }
 
 static void newline_at(gp_py_lexer *lx, size_t nl_pos)
@@ -91,8 +123,10 @@ static void scan_string(gp_py_lexer *lx, char q, bool triple, bool fmt, int nest
     size_t n = lx->src->size;
     unsigned char stop = (unsigned char)(4 | 8 | (q == '\'' ? 16 : 32) | (fmt ? 64 : 0));
     while (lx->pos < n) {
-        while (lx->pos < n && !(py_class[(unsigned char)d[lx->pos]] & stop))
-            lx->pos++;
+        size_t p = lx->pos;
+        while (p < n && !(py_class[(unsigned char)d[p]] & stop))
+            p++;
+        lx->pos = p;
         if (lx->pos >= n) break;
         char c = d[lx->pos];
         if (c == '\\') {
@@ -230,24 +264,30 @@ void gp_py_lexer_next(gp_py_lexer *lx, gp_py_tok *t)
         }
         if (lx->pos >= n) break;
         char c = d[lx->pos];
-        if (c == ' ' || c == '\t' || c == '\f' || c == '\r') {
-            lx->pos++;
+        unsigned k = py_kind[(unsigned char)c];
+        switch (k) {
+        case PK_BLANK: {
+            size_t p = lx->pos + 1; /* a run of blanks in one loop */
+            while (p < n && py_kind[(unsigned char)d[p]] == PK_BLANK)
+                p++;
+            lx->pos = p;
             continue;
         }
-        if (c == '#') {
+        case PK_HASH:
             skip_comment(lx, false);
             continue;
-        }
-        if (c == '\\' && lx->pos + 1 < n && (d[lx->pos + 1] == '\n' || d[lx->pos + 1] == '\r')) {
-            lx->pos++;
-            if (d[lx->pos] == '\r') lx->pos++;
-            if (lx->pos < n && d[lx->pos] == '\n') {
-                newline_at(lx, lx->pos);
+        case PK_BSLASH:
+            if (lx->pos + 1 < n && (d[lx->pos + 1] == '\n' || d[lx->pos + 1] == '\r')) {
                 lx->pos++;
+                if (d[lx->pos] == '\r') lx->pos++;
+                if (lx->pos < n && d[lx->pos] == '\n') {
+                    newline_at(lx, lx->pos);
+                    lx->pos++;
+                }
+                continue;
             }
-            continue;
-        }
-        if (c == '\n') {
+            break;
+        case PK_NL:
             newline_at(lx, lx->pos);
             lx->pos++;
             if (lx->depth > 0) continue;
@@ -260,6 +300,8 @@ void gp_py_lexer_next(gp_py_lexer *lx, gp_py_tok *t)
                 return;
             }
             continue;
+        default:
+            break;
         }
         t->line = lx->line + lx->line_base;
         t->line_off = lx->line_off;
@@ -267,13 +309,15 @@ void gp_py_lexer_next(gp_py_lexer *lx, gp_py_tok *t)
         t->indent = lx->indent;
         lx->pending = true;
         size_t start = lx->pos;
-        if (c == '\'' || c == '"') {
+        if (k == PK_QUOTE) {
             lex_string_at(lx, t, start, false);
             return;
         }
-        if (name_start((unsigned char)c)) {
-            while (lx->pos < n && name_char((unsigned char)d[lx->pos]))
-                lx->pos++;
+        if (k == PK_NAME) {
+            size_t p = lx->pos + 1; /* a local index: stores through lx could alias d */
+            while (p < n && name_char((unsigned char)d[p]))
+                p++;
+            lx->pos = p;
             bool fmt;
             if (lx->pos < n && (d[lx->pos] == '\'' || d[lx->pos] == '"') &&
                 string_prefix(d + start, lx->pos - start, &fmt)) {
@@ -285,8 +329,8 @@ void gp_py_lexer_next(gp_py_lexer *lx, gp_py_tok *t)
             t->len = lx->pos - start;
             return;
         }
-        if ((c >= '0' && c <= '9') ||
-            (c == '.' && lx->pos + 1 < n && d[lx->pos + 1] >= '0' && d[lx->pos + 1] <= '9')) {
+        if (k == PK_DIGIT ||
+            (k == PK_DOT && lx->pos + 1 < n && d[lx->pos + 1] >= '0' && d[lx->pos + 1] <= '9')) {
             lx->pos++;
             while (lx->pos < n) {
                 char e = d[lx->pos];

@@ -40,6 +40,9 @@ typedef struct gp_py_lexer {
     uint32_t line_base; /* added to line numbers (0; notebooks use cell lines) */
 } gp_py_lexer;
 
+/* Is byte c part of a name (the lexer's own class: a NAME token never starts after one)? */
+bool gp_py_is_name_char(unsigned char c);
+
 void gp_py_lexer_init(gp_py_lexer *lx, gp_audit_source *src, gp_audit_result *res);
 /* The next token; GP_PY_END at the end of input (after a final NEWLINE). */
 void gp_py_lexer_next(gp_py_lexer *lx, gp_py_tok *t);

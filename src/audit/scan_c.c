@@ -3,10 +3,13 @@
  * the CUDA APIs name themselves), `x::` scopes, kernel launches, and the body test of PY-EXT-003
  * for sources named as CPU implementations. */
 #include <ctype.h>
+#include <pthread.h>
+#include <stdint.h>
 #include <string.h>
 #include <strings.h>
 
 #include "audit/lex_c.h"
+#include "audit/prefilter.h"
 #include "audit/scanners.h"
 
 /* Identifier families: `prefix` then a character of class `next` (U upper, L lower, A any,
@@ -78,10 +81,38 @@ static bool family_next_ok(char cls, const char *w, size_t k, size_t pl)
     return c == '_' || isupper(c) || isdigit(c); /* 'E' */
 }
 
+/* The first two bytes of every word and prefix in the tables above: an identifier that starts
+ * with none of these pairs cannot match any entry, so most stop at one bit test. */
+static uint32_t first_pairs[65536 / 32];
+static pthread_once_t first_pairs_once = PTHREAD_ONCE_INIT;
+
+static unsigned pair_of(const char *w)
+{
+    return (unsigned)(unsigned char)w[0] << 8 | (unsigned char)w[1];
+}
+
+static void first_pairs_build(void)
+{
+    unsigned p;
+    for (size_t i = 0; i < sizeof exact / sizeof exact[0]; i++) {
+        p = pair_of(exact[i].word);
+        first_pairs[p >> 5] |= 1u << (p & 31);
+    }
+    for (size_t i = 0; i < sizeof families / sizeof families[0]; i++) {
+        p = pair_of(families[i].prefix);
+        first_pairs[p >> 5] |= 1u << (p & 31);
+    }
+}
+
 static int ident_rule(const char *w, size_t k)
 {
     /* every table entry starts with one of these: most identifiers stop here */
-    if (k < 4 || !strchr("cCnN_gk", w[0])) return -1;
+    char f = w[0];
+    if (k < 4 ||
+        !(f == 'c' || f == 'C' || f == 'n' || f == 'N' || f == '_' || f == 'g' || f == 'k'))
+        return -1;
+    unsigned p = pair_of(w);
+    if (!((first_pairs[p >> 5] >> (p & 31)) & 1u)) return -1;
     for (size_t i = 0; i < sizeof exact / sizeof exact[0]; i++)
         if (exact[i].len == k && memcmp(exact[i].word, w, k) == 0) return exact[i].rule;
     for (size_t i = 0; i < sizeof families / sizeof families[0]; i++) {
@@ -93,6 +124,38 @@ static int ident_rule(const char *w, size_t k)
     return -1;
 }
 
+/* Header folders and base-name prefixes that only the CUDA toolkit (or a CUDA library) has. */
+static const char *const header_dirs[] = {"thrust/",         "cub/",       "cutlass/",
+                                          "cute/",           "ATen/cuda/", "c10/cuda/",
+                                          "cuda/",           "nvtx3/",     "cooperative_groups/",
+                                          "torch/csrc/cuda/"};
+static const char *const header_prefixes[] = {"cuda",     "cublas",
+                                              "cudnn",    "cufft",
+                                              "curand",   "cusparse",
+                                              "cusolver", "nvrtc",
+                                              "nvml",     "nvToolsExt",
+                                              "npp",      "cupti",
+                                              "nvjpeg",   "cooperative_groups",
+                                              "mma.h",    "device_launch_parameters",
+                                              "sm_",      "nvfunctional",
+                                              "crt/"};
+/* NCCL's header base names. */
+static const char *const header_nccl[] = {"nccl.h", "nccl_"};
+
+/* Scopes (`x::`) that are CUDA template libraries or tensor-core APIs. */
+#define C_SCOPE(w, r)                                                                              \
+    {                                                                                              \
+        w, sizeof(w) - 1, r                                                                        \
+    }
+
+static const struct {
+    const char *word;
+    size_t len;
+    int rule;
+} scopes[] = {C_SCOPE("thrust", GP_R_C_LIB_005), C_SCOPE("cub", GP_R_C_LIB_005),
+              C_SCOPE("cutlass", GP_R_C_LIB_005), C_SCOPE("cute", GP_R_C_LIB_005),
+              C_SCOPE("wmma", GP_R_C_KERN_002)};
+
 static int header_rule(const char *h, size_t n)
 {
     char b[128];
@@ -101,25 +164,14 @@ static int header_rule(const char *h, size_t n)
     b[n] = '\0';
     const char *base = strrchr(b, '/');
     base = base ? base + 1 : b;
-    if (strcmp(base, "nccl.h") == 0 || strncmp(base, "nccl_", 5) == 0) return GP_R_C_LIB_004;
-    static const char *const dirs[] = {"thrust/",         "cub/",       "cutlass/",
-                                       "cute/",           "ATen/cuda/", "c10/cuda/",
-                                       "cuda/",           "nvtx3/",     "cooperative_groups/",
-                                       "torch/csrc/cuda/"};
-    for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++)
-        if (strncmp(b, dirs[i], strlen(dirs[i])) == 0) return GP_R_C_INC_001;
-    static const char *const pre[] = {"cuda",     "cublas",
-                                      "cudnn",    "cufft",
-                                      "curand",   "cusparse",
-                                      "cusolver", "nvrtc",
-                                      "nvml",     "nvToolsExt",
-                                      "npp",      "cupti",
-                                      "nvjpeg",   "cooperative_groups",
-                                      "mma.h",    "device_launch_parameters",
-                                      "sm_",      "nvfunctional",
-                                      "crt/"};
-    for (size_t i = 0; i < sizeof pre / sizeof pre[0]; i++)
-        if (strncmp(base, pre[i], strlen(pre[i])) == 0) return GP_R_C_INC_001;
+    if (strcmp(base, header_nccl[0]) == 0 ||
+        strncmp(base, header_nccl[1], strlen(header_nccl[1])) == 0)
+        return GP_R_C_LIB_004;
+    for (size_t i = 0; i < sizeof header_dirs / sizeof header_dirs[0]; i++)
+        if (strncmp(b, header_dirs[i], strlen(header_dirs[i])) == 0) return GP_R_C_INC_001;
+    for (size_t i = 0; i < sizeof header_prefixes / sizeof header_prefixes[0]; i++)
+        if (strncmp(base, header_prefixes[i], strlen(header_prefixes[i])) == 0)
+            return GP_R_C_INC_001;
     return -1;
 }
 
@@ -138,9 +190,11 @@ typedef struct c_scan {
     gp_c_tok look[2]; /* lookahead for TORCH_CHECK(false */
 } c_scan;
 
-static bool tok_eq_n(const c_scan *cs, const gp_c_tok *t, const char *w, size_t n)
+/* Inlined at every use, so that with `n` a constant the comparison is a few instructions. */
+static inline __attribute__((always_inline)) bool tok_eq_n(const c_scan *cs, const gp_c_tok *t,
+                                                           const char *w, size_t n)
 {
-    return t->len == n && memcmp(cs->s->data + t->off, w, n) == 0;
+    return t->len == n && cs->s->data[t->off] == w[0] && memcmp(cs->s->data + t->off, w, n) == 0;
 }
 
 /* Compares a token with a string literal (its length known at compile time). */
@@ -209,15 +263,11 @@ static void check_tok(c_scan *cs, const gp_c_tok *t, const gp_c_tok *n1, const g
     if (t->kind != GP_C_IDENT) return;
     bool scope = n1->kind == GP_C_PUNCT && tok_eq(cs, n1, "::");
     if (scope) {
-        if (tok_eq(cs, t, "thrust") || tok_eq(cs, t, "cub") || tok_eq(cs, t, "cutlass") ||
-            tok_eq(cs, t, "cute")) {
-            rep(cs, GP_R_C_LIB_005, t);
-            return;
-        }
-        if (tok_eq(cs, t, "wmma")) {
-            rep(cs, GP_R_C_KERN_002, t);
-            return;
-        }
+        for (size_t i = 0; i < sizeof scopes / sizeof scopes[0]; i++)
+            if (tok_eq_n(cs, t, scopes[i].word, scopes[i].len)) {
+                rep(cs, scopes[i].rule, t);
+                return;
+            }
         if ((tok_eq(cs, t, "at") || tok_eq(cs, t, "c10")) && tok_eq(cs, n2, "cuda")) {
             rep(cs, GP_R_C_ATEN_001, t);
             return;
@@ -247,7 +297,7 @@ static void check_tok(c_scan *cs, const gp_c_tok *t, const gp_c_tok *n1, const g
 
 /* A CPU implementation is a source file (not a header: headers hold declarations and default
  * bodies of virtual methods) with "cpu" in its name or in a folder named cpu/. */
-static bool path_is_cpu_named(const char *path)
+bool gp_audit_c_path_is_cpu_named(const char *path)
 {
     const char *dot = strrchr(path, '.');
     if (!dot || !(strcmp(dot, ".c") == 0 || strcmp(dot, ".cc") == 0 || strcmp(dot, ".cpp") == 0 ||
@@ -274,8 +324,9 @@ void gp_audit_scan_c(gp_audit_source *s, gp_audit_result *r, bool cuda, const ch
     cs.s = s;
     cs.r = r;
     cs.cuda = cuda;
-    cs.cpu_named = !cuda && path && path_is_cpu_named(path);
+    cs.cpu_named = !cuda && path && gp_audit_c_path_is_cpu_named(path);
     cs.body_depth = -1;
+    pthread_once(&first_pairs_once, first_pairs_build);
     gp_c_lexer lx;
     gp_c_lexer_init(&lx, s, r);
     gp_c_tok cur, n1, n2;
@@ -301,4 +352,61 @@ void gp_audit_scan_c(gp_audit_source *s, gp_audit_result *r, bool cuda, const ch
         else
             r->cpu_impl = true;
     }
+}
+
+/* The prefilter's words: every table above, plus the words check_tok tests in code. A C/C++
+ * finding needs its identifier, header name or `<<<` in the file's bytes, so a file with none of
+ * these yields none. (The inline-PTX check is made only in CUDA sources, which are always lexed;
+ * PY-EXT-003 sources named as CPU implementations are always lexed too.) */
+static const gp_audit_trigger code_words[] = {
+    {"<<<", 0, false},    /* kernel launch (a punctuator: may follow an identifier) */
+    {"cuda", 0, true},    /* at::cuda / c10::cuda */
+    {"is_cuda", 0, true}, /* .is_cuda() */
+};
+
+#define C_TRIGGERS_MAX 128
+static gp_audit_trigger c_triggers[C_TRIGGERS_MAX];
+static size_t c_ntriggers;
+static pthread_once_t c_triggers_once = PTHREAD_ONCE_INIT;
+
+/* Every C word starts a token (identifiers) or follows '<', '"' or '/' (header names). */
+static void c_trigger_add(const char *text, char next)
+{
+    if (c_ntriggers == C_TRIGGERS_MAX) {
+        c_triggers[C_TRIGGERS_MAX - 1].text = ""; /* overflow: an empty word matches everything */
+        c_triggers[C_TRIGGERS_MAX - 1].next = 0;
+        c_triggers[C_TRIGGERS_MAX - 1].word = false;
+        return;
+    }
+    c_triggers[c_ntriggers].text = text;
+    c_triggers[c_ntriggers].next = next;
+    c_triggers[c_ntriggers].word = true;
+    c_ntriggers++;
+}
+
+static void c_triggers_build(void)
+{
+    for (size_t i = 0; i < sizeof families / sizeof families[0]; i++)
+        c_trigger_add(families[i].prefix, families[i].next == 'A' ? 0 : families[i].next);
+    for (size_t i = 0; i < sizeof exact / sizeof exact[0]; i++)
+        c_trigger_add(exact[i].word, 0);
+    for (size_t i = 0; i < sizeof header_dirs / sizeof header_dirs[0]; i++)
+        c_trigger_add(header_dirs[i], 0);
+    for (size_t i = 0; i < sizeof header_prefixes / sizeof header_prefixes[0]; i++)
+        c_trigger_add(header_prefixes[i], 0);
+    for (size_t i = 0; i < sizeof header_nccl / sizeof header_nccl[0]; i++)
+        c_trigger_add(header_nccl[i], 0);
+    for (size_t i = 0; i < sizeof scopes / sizeof scopes[0]; i++)
+        c_trigger_add(scopes[i].word, 0);
+    for (size_t i = 0; i < sizeof code_words / sizeof code_words[0]; i++) {
+        c_trigger_add(code_words[i].text, code_words[i].next);
+        if (c_ntriggers < C_TRIGGERS_MAX) c_triggers[c_ntriggers - 1].word = code_words[i].word;
+    }
+}
+
+size_t gp_audit_c_triggers(const gp_audit_trigger **out)
+{
+    pthread_once(&c_triggers_once, c_triggers_build);
+    *out = c_triggers;
+    return c_ntriggers;
 }

@@ -3,16 +3,19 @@
  * except catches ImportError, in a def, or under the `__main__` guard. Names are resolved through
  * the file's import aliases and looked up exactly. */
 #include <ctype.h>
+#include <stddef.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "audit/lex_python.h"
+#include "audit/prefilter.h"
 #include "audit/scanners.h"
 
 #define PY_MAX_TOKS   1024
 #define PY_MAX_BLOCKS 64
-#define PY_MAX_ALIAS  48
+#define PY_MAX_ALIAS  48 /* under half of the 128 slots of alias_slot */
 #define PY_MAX_PEND   16
 #define PY_NAME_MAX   128
 
@@ -48,12 +51,12 @@ typedef struct py_scan {
     gp_audit_source *s;
     gp_audit_result *r;
     bool setup_py;
-    gp_py_tok t[PY_MAX_TOKS];
     size_t nt;
     py_block b[PY_MAX_BLOCKS];
     int nb;
     py_alias al[PY_MAX_ALIAS];
     int nal;
+    uint8_t alias_slot[128]; /* open addressing over al[] by alias_bit: index + 1, 0 empty */
     py_paren par[32];
     int npar;
     bool line_guarded;
@@ -63,6 +66,7 @@ typedef struct py_scan {
     int ndev004;
     py_pending dl[PY_MAX_PEND];
     int ndl;
+    gp_py_tok t[PY_MAX_TOKS]; /* last: never read past nt, so not cleared per file */
 } py_scan;
 
 static const char *tx(py_scan *ps, size_t i)
@@ -70,10 +74,34 @@ static const char *tx(py_scan *ps, size_t i)
     return ps->s->data + ps->t[i].off;
 }
 
-static bool tok_is(py_scan *ps, size_t i, gp_py_kind k, const char *w, size_t n)
+/* The alias table's home slot for a name: from its length and its first and last bytes. */
+static inline unsigned alias_bit(const char *w, size_t n)
+{
+    return ((unsigned char)w[0] * 31u + (unsigned char)w[n - 1] * 7u + (unsigned)n) & 127u;
+}
+
+/* The alias named w[0, n), or -1. */
+static int alias_find(const py_scan *ps, const char *w, size_t n)
+{
+    if (n == 0) return -1;
+    for (unsigned h = alias_bit(w, n);; h = (h + 1) & 127u) {
+        int a = ps->alias_slot[h] - 1;
+        if (a < 0) return -1;
+        if (ps->al[a].len == n && memcmp(ps->al[a].name, w, n) == 0) return a;
+    }
+}
+static bool is_alias(py_scan *ps, size_t i)
+{
+    return alias_find(ps, tx(ps, i), ps->t[i].len) >= 0;
+}
+/* Inlined at every use: with the word's length a constant the comparison needs no call, and
+ * the first byte rejects most tokens before it. */
+static inline __attribute__((always_inline)) bool tok_is(py_scan *ps, size_t i, gp_py_kind k,
+                                                         const char *w, size_t n)
 {
     if (i >= ps->nt || ps->t[i].kind != k || ps->t[i].len != n) return false;
-    return memcmp(tx(ps, i), w, n) == 0;
+    const char *t = tx(ps, i);
+    return t[0] == w[0] && memcmp(t, w, n) == 0;
 }
 
 /* Token tests against string literals (lengths known at compile time). */
@@ -81,7 +109,8 @@ static bool tok_is(py_scan *ps, size_t i, gp_py_kind k, const char *w, size_t n)
 #define is_name(ps, i, w) tok_is(ps, i, GP_PY_NAME, w, sizeof(w) - 1)
 #define body_is(ps, i, w) body_is_n(ps, i, w, sizeof(w) - 1)
 
-static bool body_is_n(py_scan *ps, size_t i, const char *w, size_t n)
+static inline __attribute__((always_inline)) bool body_is_n(py_scan *ps, size_t i, const char *w,
+                                                            size_t n)
 {
     const gp_py_tok *t = &ps->t[i];
     return t->kind == GP_PY_STRING && !t->fstring && t->blen == n &&
@@ -117,12 +146,11 @@ static size_t read_chain(py_scan *ps, size_t i, bool has_base, char *buf, size_t
         const char *piece = w;
         size_t pn = n;
         if (*ncomp == 0 && !has_base) {
-            for (int a = 0; a < ps->nal; a++)
-                if (ps->al[a].len == n && memcmp(ps->al[a].name, w, n) == 0) {
-                    piece = ps->al[a].target;
-                    pn = strlen(piece);
-                    break;
-                }
+            int a = alias_find(ps, w, n);
+            if (a >= 0) {
+                piece = ps->al[a].target;
+                pn = strlen(piece);
+            }
         }
         if (len + pn + 2 < cap) {
             if (len) buf[len++] = '.';
@@ -147,10 +175,29 @@ static bool starts(const char *s, const char *p)
     return strncmp(s, p, strlen(p)) == 0;
 }
 
+/* Every switch word below and in gp_audit_word_is_cuda_switch has a '_'-separated part that
+ * starts with one of these letters (either case): a name without one is rejected at once. */
+static bool may_be_switch(const char *w, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (i > 0 && w[i - 1] != '_') continue;
+        char c = (char)(w[i] | 0x20);
+        if (c == 'c' || c == 'n' || c == 'g' || c == 'h' || c == 't' || c == 'f' || c == 'x' ||
+            c == 'a')
+            return true;
+    }
+    return false;
+}
+
 static bool word_is_switch(const char *w, size_t n)
 {
+    if (!may_be_switch(w, n)) return false;
     if (gp_audit_word_is_cuda_switch(w, n)) return true;
-    static const char *const parts[] = {"FLASH", "XFORMERS", "APEX", "AVAILABLE", "HAS", "HAVE"};
+    static const struct {
+        const char *w;
+        size_t n;
+    } parts[] = {{"FLASH", 5},     {"XFORMERS", 8}, {"APEX", 4},
+                 {"AVAILABLE", 9}, {"HAS", 3},      {"HAVE", 4}};
     size_t i = 0;
     while (i < n) {
         while (i < n && w[i] == '_')
@@ -159,10 +206,10 @@ static bool word_is_switch(const char *w, size_t n)
         while (i < n && w[i] != '_')
             i++;
         for (size_t k = 0; k < sizeof parts / sizeof parts[0]; k++) {
-            size_t pl = strlen(parts[k]);
+            size_t pl = parts[k].n;
             if (i - st != pl) continue;
             size_t m = 0;
-            while (m < pl && toupper((unsigned char)w[st + m]) == parts[k][m])
+            while (m < pl && toupper((unsigned char)w[st + m]) == parts[k].w[m])
                 m++;
             if (m == pl) return true;
         }
@@ -184,6 +231,40 @@ static bool is_device_string(py_scan *ps, size_t i)
     return false;
 }
 
+/* Can the name chain at tokens [i, j] (not an alias) resolve to one of the guard names tested
+ * below? Each of them needs a token containing one of these words, so most chains stop here. */
+static bool chain_may_guard(py_scan *ps, size_t i, size_t j)
+{
+    for (size_t k = i; k <= j; k += 2) {
+        const char *w = tx(ps, k);
+        size_t n = ps->t[k].len;
+        for (size_t p = 0; p < n; p++) {
+            size_t r = n - p;
+            const char *q = w + p;
+            switch (q[0]) {
+            case 'i':
+                if (r >= 3 && q[1] == 's' && q[2] == '_') return true;
+                break;
+            case 'd':
+                if (r >= 12 && memcmp(q, "device_count", 12) == 0) return true;
+                break;
+            case 'c':
+                if (r >= 4 && memcmp(q, "cuda", 4) == 0) return true;
+                break;
+            case 'e':
+                if (r >= 7 && memcmp(q, "environ", 7) == 0) return true;
+                break;
+            case 'g':
+                if (r >= 6 && memcmp(q, "getenv", 6) == 0) return true;
+                break;
+            default:
+                break;
+            }
+        }
+    }
+    return false;
+}
+
 /* Does the logical line test for CUDA (or a switch)? Looks at names and string comparisons. */
 static bool line_has_guard_signal(py_scan *ps)
 {
@@ -200,16 +281,21 @@ static bool line_has_guard_signal(py_scan *ps)
         if (t->kind != GP_PY_NAME) continue;
         bool has_base = i > 0 && is_op(ps, i - 1, ".");
         if (has_base) continue;
-        char buf[PY_NAME_MAX];
-        int nc;
-        const char *last;
-        size_t j = read_chain(ps, i, false, buf, sizeof buf, &nc, &last);
-        if (strcmp(last, "is_available") == 0 || strcmp(last, "is_cuda") == 0 ||
-            strcmp(last, "is_initialized") == 0 || strcmp(last, "device_count") == 0 ||
-            strcmp(last, "is_nccl_available") == 0 || strcmp(last, "is_built") == 0 ||
-            starts(buf, "torch.cuda.is_") || strcmp(buf, "torch.version.cuda") == 0 ||
-            starts(buf, "os.environ") || starts(buf, "os.getenv") || strcmp(buf, "getenv") == 0)
-            return true;
+        size_t j = i; /* the chain's end, as read_chain walks it */
+        while (j + 2 < ps->nt && is_op(ps, j + 1, ".") && ps->t[j + 2].kind == GP_PY_NAME)
+            j += 2;
+        if (chain_may_guard(ps, i, j) || is_alias(ps, i)) {
+            char buf[PY_NAME_MAX];
+            int nc;
+            const char *last;
+            read_chain(ps, i, false, buf, sizeof buf, &nc, &last);
+            if (strcmp(last, "is_available") == 0 || strcmp(last, "is_cuda") == 0 ||
+                strcmp(last, "is_initialized") == 0 || strcmp(last, "device_count") == 0 ||
+                strcmp(last, "is_nccl_available") == 0 || strcmp(last, "is_built") == 0 ||
+                starts(buf, "torch.cuda.is_") || strcmp(buf, "torch.version.cuda") == 0 ||
+                starts(buf, "os.environ") || starts(buf, "os.getenv") || strcmp(buf, "getenv") == 0)
+                return true;
+        }
         /* any part of the chain that names a switch: use_cuda, args.cuda, HAS_FLASH_ATTN */
         for (size_t k = i; k <= j; k += 2)
             if (word_is_switch(tx(ps, k), ps->t[k].len)) return true;
@@ -310,12 +396,14 @@ static bool match_name(py_scan *ps, const char *c, int ncomp, const char *last, 
 static void add_alias(py_scan *ps, const char *name, size_t n, const char *target)
 {
     if (n == 0 || n >= sizeof ps->al[0].name) return;
-    int slot = -1;
-    for (int a = 0; a < ps->nal; a++)
-        if (ps->al[a].len == n && memcmp(ps->al[a].name, name, n) == 0) slot = a;
+    int slot = alias_find(ps, name, n);
     if (slot < 0) {
         if (ps->nal == PY_MAX_ALIAS) return;
         slot = ps->nal++;
+        unsigned h = alias_bit(name, n);
+        while (ps->alias_slot[h])
+            h = (h + 1) & 127u;
+        ps->alias_slot[h] = (uint8_t)(slot + 1);
     }
     memcpy(ps->al[slot].name, name, n);
     ps->al[slot].name[n] = '\0';
@@ -563,15 +651,9 @@ typedef struct py_word {
 static bool tok_in(py_scan *ps, size_t i, const py_word *words, size_t n)
 {
     size_t len = ps->t[i].len;
+    const char *w = tx(ps, i);
     for (size_t k = 0; k < n; k++)
-        if (len == words[k].n && memcmp(tx(ps, i), words[k].w, len) == 0) return true;
-    return false;
-}
-
-static bool is_alias(py_scan *ps, size_t i)
-{
-    for (int a = 0; a < ps->nal; a++)
-        if (ps->al[a].len == ps->t[i].len && memcmp(ps->al[a].name, tx(ps, i), ps->al[a].len) == 0)
+        if (len == words[k].n && w[0] == words[k].w[0] && memcmp(w, words[k].w, len) == 0)
             return true;
     return false;
 }
@@ -612,7 +694,10 @@ static void scan_tokens(py_scan *ps, size_t from, bool guarded)
             if (t->len == 1 && (c == '(' || c == '[' || c == '{')) {
                 if (ps->npar == (int)(sizeof ps->par / sizeof ps->par[0])) continue;
                 py_paren *p = &ps->par[ps->npar++];
-                memset(p, 0, sizeof *p);
+                p->callee[0] = '\0'; /* not a memset: the name buffer is large */
+                p->last = NULL;
+                p->tok = 0;
+                p->call = p->nw_pos = p->lambda = false;
                 if (c == '(' && i > 0 && ps->t[i - 1].kind == GP_PY_NAME &&
                     chain_start != (size_t)-1) {
                     p->call = true;
@@ -720,7 +805,7 @@ static void scan_line(py_scan *ps)
 
     /* cuda-or-cpu choice without an mps branch: decided at the end of the file */
     bool cuda_s = false, cpu_s = false;
-    for (size_t i = 0; i < ps->nt; i++) {
+    for (size_t i = 0; line_guard && i < ps->nt; i++) {
         if (is_device_string(ps, i)) cuda_s = true;
         if (body_is(ps, i, "cpu")) cpu_s = true;
     }
@@ -758,7 +843,7 @@ static void finish(py_scan *ps)
                          ps->dl[k].off, ps->dl[k].len);
 }
 
-static bool name_has_cpu_impl(const char *name)
+bool gp_audit_python_name_is_cpu_impl(const char *name)
 {
     return strstr(name, "cpu") || strstr(name, "fallback") || strstr(name, "reference") ||
            strstr(name, "naive") || strstr(name, "_ref.");
@@ -766,8 +851,9 @@ static bool name_has_cpu_impl(const char *name)
 
 void gp_audit_scan_python(gp_audit_source *s, gp_audit_result *r, bool setup_py, const char *name)
 {
-    py_scan *ps = calloc(1, sizeof *ps);
+    py_scan *ps = malloc(sizeof *ps);
     if (!ps) return;
+    memset(ps, 0, offsetof(py_scan, t));
     ps->s = s;
     ps->r = r;
     ps->setup_py = setup_py;
@@ -791,6 +877,56 @@ void gp_audit_scan_python(gp_audit_source *s, gp_audit_result *r, bool setup_py,
         }
     }
     finish(ps);
-    if (name && name_has_cpu_impl(name)) r->cpu_impl = true;
+    if (name && gp_audit_python_name_is_cpu_impl(name)) r->cpu_impl = true;
     free(ps);
+}
+
+/* The prefilter's words (setup.py is always lexed: its strings go through the dependency rules).
+ * Every finding above needs one of them in the file's bytes. A resolved name is made of the
+ * file's own NAME tokens (an alias's target is copied from its import line, perhaps cut short
+ * at its end, never at its start), so every rule below needs a token (or a string body) that
+ * starts with its word, whatever the aliases:
+ *   PY-DEV-001/002/003/004, PY-AMP-001, numba.cuda, cuda_sources: "cuda"   PY-CUDNN-001 "cuda",
+ *   "cudn"    PY-DEV-005 "cuda", "CUDAGraph"   PY-DTYPE-001 "float64", "double"
+ *   PY-COMPILE-001 "compile", "_inductor"    PY-DIST-001 "nccl", "NCCL"
+ *   PY-DIST-002 "NCCL", "device_id"          PY-MEM-001 "pin_memory"   PY-EXT-001 "CUDAExtension"
+ *   PY-DL-001 "num_workers"  PY-TRITON-001 "triton"  PY-IMP-001/002: the names of cuda_only_modules
+ *   PY-EXT-002: "cuda" (cuda_sources), or a string body ending in ".cu" or ".cuh". A body ends
+ *   right before its closing quote, before the newline that cuts an unterminated one short, or
+ *   at the end of the file; an unterminated triple-quoted string at the end of the file ending
+ *   in a quote loses its last three bytes. So ".cu" is followed by a quote or a newline, or lies
+ *   within the file's last six bytes ('$'). */
+static const gp_audit_trigger py_words[] = {
+    {"cuda", 0, true},          {"cudn", 0, true},      {"CUDAGraph", 0, true},
+    {"CUDAExtension", 0, true}, {"float64", 0, true},   {"double", 0, true},
+    {"compile", 0, true},       {"_inductor", 0, true}, {"nccl", 0, true},
+    {"NCCL", 0, true},          {"device_id", 0, true}, {"pin_memory", 0, true},
+    {"num_workers", 0, true},   {"triton", 0, true},    {".cu'", 0, false},
+    {".cu\"", 0, false},        {".cu\n", 0, false},    {".cuh", 0, false},
+    {".cu", '$', false},
+};
+
+#define PY_TRIGGERS_MAX 64
+static gp_audit_trigger py_triggers[PY_TRIGGERS_MAX];
+static size_t py_ntriggers;
+static pthread_once_t py_triggers_once = PTHREAD_ONCE_INIT;
+
+_Static_assert(sizeof py_words / sizeof py_words[0] +
+                       sizeof cuda_only_modules / sizeof cuda_only_modules[0] <=
+                   PY_TRIGGERS_MAX,
+               "PY_TRIGGERS_MAX too small");
+
+static void py_triggers_build(void)
+{
+    for (size_t i = 0; i < sizeof py_words / sizeof py_words[0]; i++)
+        py_triggers[py_ntriggers++] = py_words[i];
+    for (size_t i = 0; i < sizeof cuda_only_modules / sizeof cuda_only_modules[0]; i++)
+        py_triggers[py_ntriggers++] = (gp_audit_trigger){cuda_only_modules[i], 0, true};
+}
+
+size_t gp_audit_python_triggers(const gp_audit_trigger **out)
+{
+    pthread_once(&py_triggers_once, py_triggers_build);
+    *out = py_triggers;
+    return py_ntriggers;
 }

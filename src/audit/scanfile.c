@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "audit/audit.h"
+#include "audit/prefilter.h"
 #include "audit/scanners.h"
 
 #define NOTEBOOK_CAP (8u << 20)
@@ -18,6 +19,7 @@ static void dispatch(const char *path, gp_audit_lang lang, gp_audit_source *s, g
 {
     const char *base = strrchr(path, '/');
     base = base ? base + 1 : path;
+    if (gp_audit_prefilter_skip(s, lang, path, r)) return; /* no trigger word: no finding */
     switch (lang) {
     case GP_AL_PYTHON:
         gp_audit_scan_python(s, r, false, base);

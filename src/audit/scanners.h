@@ -19,6 +19,10 @@ void gp_audit_scan_conda(gp_audit_source *s, gp_audit_result *r);
 void gp_audit_scan_dockerfile(gp_audit_source *s, gp_audit_result *r);
 void gp_audit_scan_compose(gp_audit_source *s, gp_audit_result *r);
 
+/* Facts the Python and C scanners take from a file's name (the prefilter needs them too). */
+bool gp_audit_python_name_is_cpu_impl(const char *base_name);
+bool gp_audit_c_path_is_cpu_named(const char *path);
+
 /* Checks one requirement specifier ("torch==2.1+cu121; sys_platform == 'linux'", or a pip
  * option line) at src[off, off+len). Shared by requirements, pyproject, setup.cfg, setup.py and
  * the pip part of conda files. */

@@ -219,11 +219,23 @@ void gp_audit_apply_suppressions(gp_audit_result *r)
     r->nf = w;
 }
 
+/* Does s[0, k) equal the upper-case word w (of length k), ignoring case? */
+static bool upper_eq(const char *s, const char *w, size_t k)
+{
+    for (size_t j = 0; j < k; j++)
+        if (toupper((unsigned char)s[j]) != w[j]) return false;
+    return true;
+}
+
 bool gp_audit_word_is_cuda_switch(const char *s, size_t n)
 {
-    static const char *const parts[] = {
-        "CUDA", "CUDACC",  "NVCC",   "GPU",    "GPUS",  "NCCL",     "CUBLAS", "CUDNN",   "CUDART",
-        "HIP",  "CUTLASS", "TRITON", "NVIDIA", "CUFFT", "CUSPARSE", "CURAND", "CUSOLVER"};
+    static const struct {
+        const char *w;
+        size_t n;
+    } parts[] = {{"CUDA", 4},    {"CUDACC", 6},  {"NVCC", 4},   {"GPU", 3},    {"GPUS", 4},
+                 {"NCCL", 4},    {"CUBLAS", 6},  {"CUDNN", 5},  {"CUDART", 6}, {"HIP", 3},
+                 {"CUTLASS", 7}, {"TRITON", 6},  {"NVIDIA", 6}, {"CUFFT", 5},  {"CUSPARSE", 8},
+                 {"CURAND", 6},  {"CUSOLVER", 8}};
     size_t i = 0;
     while (i < n) {
         while (i < n && s[i] == '_')
@@ -233,15 +245,13 @@ bool gp_audit_word_is_cuda_switch(const char *s, size_t n)
             i++;
         size_t k = i - st;
         if (k < 3 || k > 31) continue;
-        char f = (char)toupper((unsigned char)s[st]); /* every part below starts with one of these */
+        char f =
+            (char)toupper((unsigned char)s[st]); /* every part below starts with one of these */
         if (f != 'C' && f != 'N' && f != 'G' && f != 'H' && f != 'T') continue;
-        char up[32];
-        for (size_t j = 0; j < k; j++)
-            up[j] = (char)toupper((unsigned char)s[st + j]);
-        up[k] = '\0';
         for (size_t j = 0; j < sizeof parts / sizeof parts[0]; j++)
-            if (strcmp(up, parts[j]) == 0) return true;
-        if (k >= 4 && memcmp(up, "CUDA", 4) == 0) return true; /* CUDAToolkit, CUDA12 */
+            if (parts[j].n == k && parts[j].w[0] == f && upper_eq(s + st, parts[j].w, k))
+                return true;
+        if (k >= 4 && upper_eq(s + st, "CUDA", 4)) return true; /* CUDAToolkit, CUDA12 */
     }
     return false;
 }

@@ -1,0 +1,2 @@
+#include <stdio.h>
+int cur(void) { return CUx + cuX; }

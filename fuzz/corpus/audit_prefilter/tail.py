@@ -1,0 +1,2 @@
+from torch.utils.cpp_extension import load
+load('m', ['''k.cuab'
