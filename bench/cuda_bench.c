@@ -3,8 +3,8 @@
  * machine with an NVIDIA GPU (exit 77 without one):
  *   1. launch + synchronize of an empty kernel: gpuport (gp_kernel_launch + gp_queue_finish)
  *      against cuLaunchKernel + cuStreamSynchronize, interleaved rounds, medians;
- *   2. a device-to-device copy kernel written in the dialect (gp_copy_f32) against the peak
- *      bandwidth from the driver's attributes and against cuMemcpyDtoDAsync;
+ *   2. a device-to-device copy kernel written in the dialect (gp_copy_f32_x4: four floats per
+ * work-item) against the peak bandwidth from the driver's attributes and against cuMemcpyDtoDAsync;
  *   3. pinned host <-> device copies through gpuport against a cuMemcpyHtoDAsync /
  *      cuMemcpyDtoHAsync loop on the same sizes.
  * Usage: cuda_bench [--quick] [--peak-gbs N] (N: the datasheet peak, GB/s, printed beside the
@@ -192,10 +192,10 @@ static void bench_copy(gp_device *dev, gp_queue *q, CUstream s, size_t bytes, in
     gp_program *prog;
     gp_kernel *k;
     GK(gp_program_create_builtin(dev, "basic", &prog));
-    GK(gp_kernel_create(prog, "gp_copy_f32", &k));
+    GK(gp_kernel_create(prog, "gp_copy_f32_x4", &k));
     int ni = (int)n;
     gp_arg args[] = {gp_arg_buffer(dst), gp_arg_buffer(src), gp_arg_value(&ni, sizeof ni)};
-    size_t global = n, group = 256;
+    size_t global = (n + 3) / 4, group = 256;
     for (int i = 0; i < 3; i++)
         GK(gp_kernel_launch(q, k, 1, &global, &group, 3, args));
     gp_event *e0, *e1;
@@ -217,7 +217,7 @@ static void bench_copy(gp_device *dev, gp_queue *q, CUstream s, size_t bytes, in
         CK(cu.MemcpyDtoDAsync(dd, ds, bytes, s));
     CK(cu.StreamSynchronize(s));
     double drv = 2.0 * (double)bytes * iters / (now_s() - t0) / 1e9;
-    printf("d2d copy kernel (dialect gp_copy_f32, %zu MiB, %d launches): %.0f GB/s read+write; "
+    printf("d2d copy kernel (dialect gp_copy_f32_x4, %zu MiB, %d launches): %.0f GB/s read+write; "
            "%.1f%% of the peak from driver attributes (%.0f GB/s)",
            bytes >> 20, iters, gbs, 100.0 * gbs / peak_attr, peak_attr);
     if (peak_sheet > 0)

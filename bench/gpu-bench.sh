@@ -58,8 +58,11 @@ PY
 
 echo "== pinned copies: gpuport vs a direct cuMemcpy*Async loop, same program (target >= 90%)"
 bin="$out/cuda_pinned"
-${CC:-cc} -std=gnu11 -O2 -D_GNU_SOURCE -I"$root/include" -I"$root/src" "$root/bench/cuda_pinned.c" \
-    "$build/libgpuport_tools.a" "$build/libgpuport.a" $(pkg-config --libs libcjson) -lcrypto \
+# <cjson/cJSON.h>: the folder above the one pkg-config names (which may be an unpacked copy)
+cjson_inc=()
+for f in $(pkg-config --cflags-only-I libcjson 2>/dev/null); do cjson_inc+=("$f" "$(dirname "${f#-I}" | sed 's/^/-I/')"); done
+${CC:-cc} -std=gnu11 -O2 -D_GNU_SOURCE -I"$root/include" -I"$root/src" "${cjson_inc[@]}" "$root/bench/cuda_pinned.c" \
+    "$build/libgpuport_tools.a" "$build/libgpuport.a" $(pkg-config --libs libcjson) -lcrypto -lz \
     -lpthread -ldl -lm -o "$bin" || { echo "gpu-bench.sh: cannot build cuda_pinned" >&2; exit 3; }
 "$bin" "$spec" | tee "$out/pinned.txt"
 exit "${PIPESTATUS[0]}"

@@ -100,8 +100,10 @@ done
 phase "configure and build (build-gpu)"
 gen=()
 command -v ninja >/dev/null && gen=(-G Ninja)
+# Warnings are shown but not fatal here: this machine's compiler is not CI's, and a new warning
+# must not cost the GPU run (CI builds with -Werror).
 run 120 configure cmake -S . -B build-gpu "${gen[@]}" -DCMAKE_BUILD_TYPE=Release \
-    -DGPUPORT_WERROR=ON "${extra[@]}" || { echo "configure failed"; exit 1; }
+    -DGPUPORT_WERROR=OFF "${extra[@]}" || { echo "configure failed"; exit 1; }
 run 300 build cmake --build build-gpu -j "$(nproc)" || { echo "build failed"; exit 1; }
 
 export GPUPORT_CACHE_DIR=$root/build-gpu/cache

@@ -118,6 +118,9 @@ int gp_bench_memory(gp_device *dev, const gp_bench_options *opt, gp_bench_run *r
 int gp_bench_transfer(gp_device *dev, const gp_bench_options *opt, gp_bench_run *run);
 int gp_bench_launch(gp_device *dev, const gp_bench_options *opt, gp_bench_run *run);
 int gp_bench_gemm(gp_device *dev, const gp_bench_options *opt, gp_bench_run *run);
+/* True for the CPU and CPU-like OpenCL devices (host memory): they get the host's problem sizes
+ * and kernels. */
+bool gp_bench_on_host(const gp_bench_device *d);
 /* Builds the embedded STREAM/empty (sgemm=false) or SGEMM source for the device; when the device
  * has no compiler for it (GP_ERR_UNSUPPORTED: no C compiler, no NVRTC), takes the copy built into
  * libgpuport instead and says so in run->dev.kernels_note. */

@@ -49,12 +49,6 @@ static int gp_gemm_verify(gp_bench_run *run, const char *name, const float *a, c
     return 0;
 }
 
-static bool gp_gemm_on_host(const gp_bench_device *d)
-{
-    return d->info.backend == GP_BACKEND_CPU ||
-           (d->info.backend == GP_BACKEND_OPENCL && d->info.unified_memory);
-}
-
 static int gp_gemm_dialect(gp_device *dev, gp_kernel *k, const gp_bench_options *opt,
                            gp_bench_run *run, int n, const float *a, const float *b, float *c)
 {
@@ -137,7 +131,7 @@ int gp_bench_gemm(gp_device *dev, const gp_bench_options *opt, gp_bench_run *run
     if (opt->quick) {
         sizes[0] = 64;
         sizes[1] = 128;
-    } else if (gp_gemm_on_host(&run->dev)) {
+    } else if (gp_bench_on_host(&run->dev)) {
         sizes[0] = 512;
         sizes[1] = 1024;
     } else {

@@ -56,7 +56,12 @@ int gp_bench_memory(gp_device *dev, const gp_bench_options *opt, gp_bench_run *r
     gp_program *prog = NULL;
     gp_buffer *a = NULL, *b = NULL, *c = NULL;
     gp_kernel *k[4] = {NULL, NULL, NULL, NULL};
-    static const char *const kn[4] = {"bench_copy", "bench_scale", "bench_add", "bench_triad"};
+    static const char *const kn1[4] = {"bench_copy", "bench_scale", "bench_add", "bench_triad"};
+    static const char *const kn4[4] = {"bench_copy_x4", "bench_scale_x4", "bench_add_x4",
+                                       "bench_triad_x4"};
+    /* GPUs get the kernels with four elements per work-item (loads in flight), the host one */
+    bool x4 = !gp_bench_on_host(&run->dev);
+    const char *const *kn = x4 ? kn4 : kn1;
     static const char *const rn[4] = {"memory.copy", "memory.scale", "memory.add", "memory.triad"};
     static const int words[4] = {2, 2, 3, 3};
     gp_term_progress("bench %s: memory: building the STREAM kernels", run->dev.info.spec);
@@ -100,7 +105,7 @@ int gp_bench_memory(gp_device *dev, const gp_bench_options *opt, gp_bench_run *r
     for (int i = 0; i < 4; i++) {
         gp_term_progress("bench %s: %s (%zu MiB arrays)", run->dev.info.spec, rn[i],
                          bytes / GP_MIB);
-        size_t global = n;
+        size_t global = x4 ? (n + 3) / 4 : n;
         if (gp_bench_time_launches(run->queue, k[i], 1, &global, NULL, nargs[i], args[i], 1) < 0) {
             gp_bench_error(run, rn[i], "launching");
             goto done;

@@ -104,6 +104,12 @@ int gp_bench_device_run(gp_device *device, const gp_bench_options *opt, gp_bench
     return 0;
 }
 
+bool gp_bench_on_host(const gp_bench_device *d)
+{
+    return d->info.backend == GP_BACKEND_CPU ||
+           (d->info.backend == GP_BACKEND_OPENCL && d->info.unified_memory);
+}
+
 gp_status gp_bench_program(gp_device *dev, gp_bench_run *run, bool sgemm, gp_program **out)
 {
     const char *name = sgemm ? "bench_sgemm" : "bench_stream";

@@ -91,7 +91,8 @@ static bool csv_is_header(const csv_line *l, char sep)
         if (i < l->len && l->p[i] != sep) continue;
         const char *f = l->p + start;
         size_t n = i - start;
-        while (n > 0 && isspace((unsigned char)*f)) f++, n--;
+        while (n > 0 && isspace((unsigned char)*f))
+            f++, n--;
         double v;
         if (n == 0 || csv_number(f, n, &v)) return false;
         start = i + 1;
@@ -109,7 +110,7 @@ int gp_csv_parse(const uint8_t *data, size_t size, char sep, gp_tensor_view *out
     if (memchr(d, '\0', size)) return csv_fail(err, errlen, "file holds NUL bytes (not text)");
     size_t pos = 0, first_pos = 0;
     csv_line l;
-    long cols = -1, bad;
+    long cols = -1, bad = 0;
     uint64_t rows = 0, lineno = 0, header_line = 0;
     /* Pass 1: count, and find whether the first data line is a header of names. */
     while (csv_next_line(d, size, &pos, &l)) {

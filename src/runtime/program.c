@@ -138,7 +138,8 @@ static gp_status gp_check_needs(const gp_device_state *dev, const char *name,
  * (the prelude there turns each into a call of an undeclared function with this name):
  * GP_ERR_UNSUPPORTED, naming the compiler's location of the first use. Other failures as they
  * are. */
-static gp_status gp_no_simd_error(const gp_device_state *dev, const char *name, gp_status st)
+static gp_status gp_no_simd_error(const gp_device_state *dev, const char *name,
+                                  const gp_source_needs *needs, gp_status st)
 {
     static const char marker[] = "gp_simd_operations_do_not_exist_on_opencl";
     const char *log = gp_last_error();
@@ -147,10 +148,18 @@ static gp_status gp_no_simd_error(const gp_device_state *dev, const char *name, 
     const char *ls = hit;
     while (ls > log && ls[-1] != '\n')
         ls--;
-    const char *err = strstr(ls, ": error");
-    int n = err && err < hit ? (int)(err - ls) : 0;
+    /* the compiler's location ("use.gpk:3:12: error: ..."; some call it a warning and fail
+     * later), else the first operation the source scan saw */
+    const char *err = strstr(ls, ": error"), *warn = strstr(ls, ": warning");
+    const char *cut = err && err < hit ? err : (warn && warn < hit ? warn : NULL);
+    int n = cut ? (int)(cut - ls) : 0;
     char where[200];
-    snprintf(where, sizeof where, "%.*s", n < (int)sizeof where ? n : 0, ls);
+    if (n > 0 && n < (int)sizeof where)
+        snprintf(where, sizeof where, "%.*s", n, ls);
+    else if (needs->simd_line)
+        snprintf(where, sizeof where, "%s:%d", name, needs->simd_line);
+    else
+        where[0] = '\0';
     const gp_device_info *in = &dev->info;
     return gp_error_set(GP_ERR_UNSUPPORTED,
                         "%s: a gp_simd_* operation is used%s%s, but %s (%s) offers no SIMD-group "
@@ -224,7 +233,7 @@ static gp_status gp_build(gp_device_state *dev, const char *src, size_t len,
     req.num_kernels = p->num_kernels;
     st = dev->ops->program_build(p, &req);
     free(text);
-    if (st != GP_OK && !dev->info.simd_group_width) st = gp_no_simd_error(dev, name, st);
+    if (st != GP_OK && !dev->info.simd_group_width) st = gp_no_simd_error(dev, name, &p->needs, st);
     if (st != GP_OK) {
         p->impl = NULL;
         gp_program_free(p);

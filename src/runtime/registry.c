@@ -100,9 +100,12 @@ static void gp_registry_probe_locked(gp_backend b)
         if (b == GP_BACKEND_METAL)
             gp_copy_str(s->probe.detail, sizeof s->probe.detail,
                         "Metal exists only on Apple platforms");
-        else
-            snprintf(s->probe.detail, sizeof s->probe.detail,
-                     "this libgpuport was built without the %s backend", gp_backend_name(b));
+        else { /* formatted aside: GCC 13 at -O3 misjudges the room left in s->probe.detail */
+            char why[96];
+            snprintf(why, sizeof why, "this libgpuport was built without the %s backend",
+                     gp_backend_name(b));
+            gp_copy_str(s->probe.detail, sizeof s->probe.detail, why);
+        }
     } else {
         gp_status st = ops->probe(&s->probe);
         s->probe.backend = (int32_t)b;

@@ -40,7 +40,42 @@ static void no_compiler(void **state)
     GPT_CHECK(gp_kernel_launch(NULL, k, 1, &g, NULL, 4, args));
     GPT_CHECK(gp_buffer_read(by, 0, y, sizeof y));
     assert_true(y[0] == 12 && y[1] == 24 && y[2] == 36);
-    gp_buffer_release(bx), gp_buffer_release(by), gp_kernel_release(k), gp_program_release(p);
+    gp_buffer_release(bx), gp_buffer_release(by), gp_kernel_release(k);
+    /* the copy with four loads per work-item, on a length that is not a multiple of 4 */
+    enum { N = 1003 };
+    float from[N], to[N];
+    for (int i = 0; i < N; i++) {
+        from[i] = (float)i * 0.5f;
+        to[i] = -1.0f;
+    }
+    GPT_CHECK(gp_kernel_create(p, "gp_copy_f32_x4", &k));
+    gp_buffer *bs, *bd;
+    GPT_CHECK(gp_buffer_create(d, GP_BUFFER_DEVICE, sizeof from, &bs));
+    GPT_CHECK(gp_buffer_create(d, GP_BUFFER_DEVICE, sizeof to, &bd));
+    GPT_CHECK(gp_buffer_write(bs, 0, from, sizeof from));
+    GPT_CHECK(gp_buffer_write(bd, 0, to, sizeof to));
+    int nn = N;
+    gp_arg cargs[] = {gp_arg_buffer(bd), gp_arg_buffer(bs), gp_arg_value(&nn, 4)};
+    size_t q = (N + 3) / 4;
+    GPT_CHECK(gp_kernel_launch(NULL, k, 1, &q, NULL, 3, cargs));
+    GPT_CHECK(gp_buffer_read(bd, 0, to, sizeof to));
+    assert_memory_equal(to, from, sizeof from);
+    gp_kernel_release(k), gp_program_release(p);
+    /* the bench's four-per-work-item triad (what GPUs run), here on the CPU: a = b + s * c */
+    GPT_CHECK(gp_program_create_builtin(d, "bench_stream", &p));
+    GPT_CHECK(gp_kernel_create(p, "bench_triad_x4", &k));
+    gp_buffer *ba;
+    GPT_CHECK(gp_buffer_create(d, GP_BUFFER_DEVICE, sizeof to, &ba));
+    float s3 = 3.0f, want[N];
+    for (int i = 0; i < N; i++)
+        want[i] = from[i] + 3.0f * from[i];
+    gp_arg targs[] = {gp_arg_buffer(ba), gp_arg_buffer(bs), gp_arg_buffer(bs), gp_arg_value(&s3, 4),
+                      gp_arg_value(&nn, 4)};
+    GPT_CHECK(gp_kernel_launch(NULL, k, 1, &q, NULL, 5, targs));
+    GPT_CHECK(gp_buffer_read(ba, 0, to, sizeof to));
+    assert_memory_equal(to, want, sizeof want);
+    gp_buffer_release(ba), gp_buffer_release(bs), gp_buffer_release(bd);
+    gp_kernel_release(k), gp_program_release(p);
     assert_int_equal(gp_program_create_builtin(d, "nope", &p), GP_ERR_NOT_FOUND);
     gp_device_release(d);
 }

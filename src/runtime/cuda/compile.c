@@ -11,6 +11,7 @@
 
 #include "runtime/cuda/status.h"
 #include "runtime/error.h"
+#include "util/strbuf.h"
 
 gp_status gp_cuda_target_choose(const int *archs, int n_archs, int cc_major, int cc_minor,
                                 gp_cuda_target *out)
@@ -112,6 +113,33 @@ static gp_status gp_nvrtc_take_image(const gp_cuda_nvrtc *nv, nvrtcProgram prog,
 
 #define GP_NVRTC_MAX_OPTIONS 256
 
+/* NVRTC writes locations as "file(12): error: ..."; every other backend (and every compiler a
+ * user knows) as "file:12: error: ...". The log with each line that starts NAME(DIGITS): written
+ * as NAME:DIGITS: , so messages read the same on every target; NULL when out of memory. */
+static char *gp_nvrtc_log_locations(const char *log)
+{
+    gp_strbuf out = GP_STRBUF_INIT;
+    for (const char *line = log; line && *line;) {
+        const char *nl = strchr(line, '\n');
+        const char *end = nl ? nl : line + strlen(line);
+        const char *open = memchr(line, '(', (size_t)(end - line));
+        const char *d = open ? open + 1 : NULL;
+        while (d && d < end && *d >= '0' && *d <= '9')
+            d++;
+        if (open && open > line && d > open + 1 && d + 1 < end && d[0] == ')' && d[1] == ':') {
+            gp_strbuf_append(&out, line, (size_t)(open - line));
+            gp_strbuf_putc(&out, ':');
+            gp_strbuf_append(&out, open + 1, (size_t)(d - open - 1));
+            gp_strbuf_append(&out, d + 1, (size_t)(end - d - 1));
+        } else {
+            gp_strbuf_append(&out, line, (size_t)(end - line));
+        }
+        if (nl) gp_strbuf_putc(&out, '\n');
+        line = nl ? nl + 1 : NULL;
+    }
+    return gp_strbuf_take(&out);
+}
+
 gp_status gp_cuda_compile(const gp_cuda_nvrtc *nv, const gp_cuda_source *src, gp_cuda_target target,
                           gp_cuda_image *out, char **log_out)
 {
@@ -138,6 +166,13 @@ gp_status gp_cuda_compile(const gp_cuda_nvrtc *nv, const gp_cuda_source *src, gp
 
     r = nv->api.nvrtcCompileProgram(prog, n, opts);
     char *log = gp_nvrtc_log(nv, prog);
+    if (log) { /* file(12): -> file:12: */
+        char *mapped = gp_nvrtc_log_locations(log);
+        if (mapped) {
+            free(log);
+            log = mapped;
+        }
+    }
     gp_status st = GP_OK;
     if (r == GP_NVRTC_ERROR_COMPILATION) {
         st = gp_error_set(GP_ERR_BUILD, "CUDA compile (NVRTC %d.%d, %s) failed:\n%s", nv->major,

@@ -74,7 +74,7 @@ static bool gp_cl_name_is(const char *name, size_t len, const char *want)
 }
 
 static void gp_cl_map_line(gp_strbuf *out, const char *s, size_t n, const char *file,
-                           const char *other)
+                           const char *other, const gp_cl_lines *lines)
 {
     size_t sev = gp_cl_severity_prefix(s, n);
     size_t name_len = 0, loc_end = 0;
@@ -84,14 +84,27 @@ static void gp_cl_map_line(gp_strbuf *out, const char *s, size_t n, const char *
         return;
     }
     const char *name = s + sev;
-    if (gp_cl_name_is(name, name_len, file))
+    unsigned long line = strtoul(name + name_len + 1, NULL, 10);
+    const char *after_line = name + name_len + 1;
+    while (isdigit((unsigned char)*after_line))
+        after_line++;
+    if (gp_cl_name_is(name, name_len, file)) {
         gp_strbuf_puts(out, file);
-    else if (gp_cl_name_is(name, name_len, GP_CL_HEADER_NAME))
+        gp_strbuf_append(out, name + name_len, loc_end - name_len);
+    } else if (gp_cl_name_is(name, name_len, GP_CL_HEADER_NAME)) {
         gp_strbuf_puts(out, GP_CL_HEADER_NAME);
-    else
+        gp_strbuf_append(out, name + name_len, loc_end - name_len);
+    } else if (lines && lines->user_first && line >= lines->user_first) {
+        gp_strbuf_printf(out, "%s:%lu", file, line - lines->user_first + 1);
+        gp_strbuf_append(out, after_line, (size_t)(name + loc_end - after_line));
+    } else if (lines && lines->header_first && line >= lines->header_first) {
+        gp_strbuf_printf(out, "%s:%lu", GP_CL_HEADER_NAME, line - lines->header_first + 1);
+        gp_strbuf_append(out, after_line, (size_t)(name + loc_end - after_line));
+    } else {
         gp_strbuf_puts(out, other);
-    /* the ":LINE:COL:" part, unchanged */
-    gp_strbuf_append(out, name + name_len, loc_end - name_len);
+        /* the ":LINE:COL:" part, unchanged */
+        gp_strbuf_append(out, name + name_len, loc_end - name_len);
+    }
     const char *rest = name + loc_end;
     size_t rest_len = n - sev - loc_end;
     while (rest_len && *rest == ' ') {
@@ -103,7 +116,8 @@ static void gp_cl_map_line(gp_strbuf *out, const char *s, size_t n, const char *
     gp_strbuf_append(out, rest, rest_len);
 }
 
-char *gp_cl_build_log_map(const char *log, size_t len, const char *file, const char *other)
+char *gp_cl_build_log_map_lines(const char *log, size_t len, const char *file, const char *other,
+                                const gp_cl_lines *lines)
 {
     if (!other) other = GP_CL_PRELUDE_NAME;
     gp_strbuf out = GP_STRBUF_INIT;
@@ -113,7 +127,7 @@ char *gp_cl_build_log_map(const char *log, size_t len, const char *file, const c
     while (pos < n && out.len < GP_CL_LOG_CAP) {
         const char *nl = memchr(log + pos, '\n', n - pos);
         size_t line_len = nl ? (size_t)(nl - (log + pos)) : n - pos;
-        gp_cl_map_line(&out, log + pos, line_len, file ? file : "", other);
+        gp_cl_map_line(&out, log + pos, line_len, file ? file : "", other, lines);
         if (nl) gp_strbuf_putc(&out, '\n');
         pos += line_len + (nl ? 1 : 0);
     }
@@ -122,9 +136,14 @@ char *gp_cl_build_log_map(const char *log, size_t len, const char *file, const c
     return gp_strbuf_take(&out);
 }
 
+char *gp_cl_build_log_map(const char *log, size_t len, const char *file, const char *other)
+{
+    return gp_cl_build_log_map_lines(log, len, file, other, NULL);
+}
+
 /* The build log of `program` for `dev`, mapped; NULL when it cannot be read. */
 static char *gp_cl_program_log(const gp_cl_api *api, cl_program program, cl_device_id dev,
-                               const char *file, const char *other)
+                               const char *file, const char *other, const gp_cl_lines *lines)
 {
     size_t size = 0;
     if (api->clGetProgramBuildInfo(program, dev, CL_PROGRAM_BUILD_LOG, 0, NULL, &size) !=
@@ -135,7 +154,7 @@ static char *gp_cl_program_log(const gp_cl_api *api, cl_program program, cl_devi
     char *mapped = NULL;
     if (api->clGetProgramBuildInfo(program, dev, CL_PROGRAM_BUILD_LOG, size, raw, NULL) ==
         CL_SUCCESS)
-        mapped = gp_cl_build_log_map(raw, size, file, other);
+        mapped = gp_cl_build_log_map_lines(raw, size, file, other, lines);
     free(raw);
     return mapped;
 }
@@ -149,6 +168,24 @@ static void gp_cl_device_name(const gp_cl_api *api, cl_device_id dev, char *buf,
     buf[cap - 1] = '\0';
 }
 
+/* Newlines in text[0, n). */
+static unsigned gp_cl_count_lines(const char *text, size_t n)
+{
+    unsigned c = 0;
+    for (const char *p = text; (p = memchr(p, '\n', n - (size_t)(p - text))) != NULL; p++)
+        c++;
+    return c;
+}
+
+/* The first `what` in text[from, len), or NULL. */
+static const char *gp_cl_find_text(const char *text, size_t len, const char *what, size_t from)
+{
+    size_t w = strlen(what);
+    for (size_t i = from; i + w <= len; i++)
+        if (text[i] == what[0] && memcmp(text + i, what, w) == 0) return text + i;
+    return NULL;
+}
+
 /* Copies `file` into a #line directive, replacing what a string literal cannot hold. */
 static void gp_cl_line_directive(char *dst, size_t cap, const char *file)
 {
@@ -159,11 +196,12 @@ static void gp_cl_line_directive(char *dst, size_t cap, const char *file)
 }
 
 static gp_status gp_cl_build_failed(const gp_cl_api *api, cl_program program, cl_device_id dev,
-                                    const char *file, const char *other, cl_int err)
+                                    const char *file, const char *other, const gp_cl_lines *lines,
+                                    cl_int err)
 {
     char devname[256];
     gp_cl_device_name(api, dev, devname, sizeof devname);
-    char *log = gp_cl_program_log(api, program, dev, file, other);
+    char *log = gp_cl_program_log(api, program, dev, file, other, lines);
     gp_status st;
     if (err == CL_BUILD_PROGRAM_FAILURE && log)
         st = gp_error_set(GP_ERR_BUILD, "%s: OpenCL build failed on %s:\n%s", file, devname, log);
@@ -177,15 +215,15 @@ static gp_status gp_cl_build_failed(const gp_cl_api *api, cl_program program, cl
 /* Compiles `n` pieces of text as one program and builds it for `dev`. */
 static gp_status gp_cl_build_parts(const gp_cl_api *api, cl_context ctx, cl_device_id dev,
                                    cl_uint n, const char **parts, const size_t *lens,
-                                   const char *file, const char *other, const char *options,
-                                   cl_program *out)
+                                   const char *file, const char *other, const gp_cl_lines *lines,
+                                   const char *options, cl_program *out)
 {
     cl_int err;
     cl_program p = api->clCreateProgramWithSource(ctx, n, parts, lens, &err);
     if (!p) return gp_cl_fail(err, "%s: clCreateProgramWithSource", file);
     err = api->clBuildProgram(p, 1, &dev, options ? options : "", NULL, NULL);
     if (err != CL_SUCCESS) {
-        gp_status st = gp_cl_build_failed(api, p, dev, file, other, err);
+        gp_status st = gp_cl_build_failed(api, p, dev, file, other, lines, err);
         api->clReleaseProgram(p);
         return st;
     }
@@ -203,7 +241,10 @@ gp_status gp_cl_program_build_source(const gp_cl_api *api, cl_context ctx, cl_de
     gp_cl_line_directive(line, sizeof line, file);
     const char *parts[3] = {prelude ? prelude : "", line, source};
     size_t lens[3] = {strlen(parts[0]), strlen(line), len};
-    return gp_cl_build_parts(api, ctx, dev, 3, parts, lens, file, GP_CL_PRELUDE_NAME, options, out);
+    gp_cl_lines lines = {1, gp_cl_count_lines(parts[0], lens[0]) + 2};
+    if (lens[0] && parts[0][lens[0] - 1] != '\n') lines.user_first--; /* #line on its last line */
+    return gp_cl_build_parts(api, ctx, dev, 3, parts, lens, file, GP_CL_PRELUDE_NAME, &lines,
+                             options, out);
 }
 
 gp_status gp_cl_program_build_assembled(const gp_cl_api *api, cl_context ctx, cl_device_id dev,
@@ -214,7 +255,22 @@ gp_status gp_cl_program_build_assembled(const gp_cl_api *api, cl_context ctx, cl
     if (!file || !*file) file = "<kernel source>";
     const char *parts[1] = {text};
     size_t lens[1] = {len};
-    return gp_cl_build_parts(api, ctx, dev, 1, parts, lens, file, GP_CL_DEFINES_NAME, options, out);
+    /* the core's layout: defines, #line 1 "gpuport/kernel.h", the prelude, #line 1 "<file>",
+     * the user's source; each part is placed by the line after its directive */
+    gp_cl_lines lines = {0, 0};
+    static const char header_dir[] = "#line 1 \"" GP_CL_HEADER_NAME "\"\n";
+    const char *h = gp_cl_find_text(text, len, header_dir, 0);
+    if (h) {
+        size_t after = (size_t)(h - text) + sizeof header_dir - 1;
+        lines.header_first = gp_cl_count_lines(text, after) + 1;
+        const char *u = gp_cl_find_text(text, len, "\n#line 1 \"", after);
+        if (u) {
+            const char *eol = memchr(u + 1, '\n', len - (size_t)(u + 1 - text));
+            if (eol) lines.user_first = gp_cl_count_lines(text, (size_t)(eol + 1 - text)) + 1;
+        }
+    }
+    return gp_cl_build_parts(api, ctx, dev, 1, parts, lens, file, GP_CL_DEFINES_NAME, &lines,
+                             options, out);
 }
 
 gp_status gp_cl_program_build_binary(const gp_cl_api *api, cl_context ctx, cl_device_id dev,

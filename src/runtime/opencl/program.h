@@ -50,6 +50,17 @@ gp_status gp_cl_program_binary(const gp_cl_api *api, cl_program program, unsigne
  * bytes. NULL only when out of memory. */
 char *gp_cl_build_log_map(const char *log, size_t len, const char *file, const char *other);
 
+/* Where the parts of the compiled text begin, in its own line numbers (0: not known). For a
+ * compiler that ignores #line (NVIDIA's numbers the whole text under a name of its own), a
+ * location in an unknown name is placed by its line: from user_first on in `file`, from
+ * header_first on in gpuport/kernel.h, before that in `other`. */
+typedef struct gp_cl_lines {
+    unsigned header_first; /* line 1 of gpuport/kernel.h */
+    unsigned user_first;   /* line 1 of the user's source */
+} gp_cl_lines;
+char *gp_cl_build_log_map_lines(const char *log, size_t len, const char *file, const char *other,
+                                const gp_cl_lines *lines);
+
 /* The limits of one kernel on one device. */
 typedef struct gp_cl_kernel_limits {
     size_t max_group_size;      /* CL_KERNEL_WORK_GROUP_SIZE */

@@ -191,7 +191,7 @@ static void test_prelude_error_names_user_line(void **state)
     gp_cuda_image img;
     assert_int_equal(gp_cuda_compile(nv, &cs, (gp_cuda_target){90, true}, &img, NULL),
                      GP_ERR_BUILD);
-    assert_non_null(strstr(gp_last_error(), "mine.gpk(3)"));
+    assert_non_null(strstr(gp_last_error(), "mine.gpk:3: error"));
     gp_strbuf_free(&sb);
 }
 

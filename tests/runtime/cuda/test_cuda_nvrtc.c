@@ -122,7 +122,7 @@ static void test_compile_error_names_line(void **state)
     assert_int_equal(gp_cuda_compile(nv, &src, (gp_cuda_target){90, true}, &img, NULL),
                      GP_ERR_BUILD);
     assert_null(img.data);
-    assert_non_null(strstr(gp_last_error(), "broken.gpk(3)"));
+    assert_non_null(strstr(gp_last_error(), "broken.gpk:3: error"));
     assert_non_null(strstr(gp_last_error(), "undefined_name"));
 }
 

@@ -190,6 +190,7 @@ static gp_cl_enum_result gp_test_enumerate_with(const char *var, const char *val
         close(fds[0]);
         dup2(fds[1], 1);
         setenv(var, value, 1);
+        unsetenv("OCL_ICD_FILENAMES"); /* ICDs named outside the vendor folder */
         char *const argv[] = {(char *)gp_test_self, "--child-enumerate", NULL};
         execv(gp_test_self, argv);
         _exit(127);
@@ -217,6 +218,10 @@ static void test_no_platform_reason(void **state)
     char why[2048];
     gp_cl_enum_result r =
         gp_test_enumerate_with("OCL_ICD_VENDORS", gp_test_empty_dir, why, sizeof why);
+    if (r == GP_CL_ENUM_OK) { /* a loader that finds ICDs elsewhere too (a GPU machine's image) */
+        printf("SKIP: this ICD loader does not honour OCL_ICD_VENDORS alone: %s\n", why);
+        skip();
+    }
     assert_int_equal(r, GP_CL_ENUM_NO_PLATFORM);
     assert_non_null(strstr(why, "no OpenCL platform"));
     assert_non_null(strstr(why, gp_test_empty_dir));

@@ -264,6 +264,17 @@ static void test_log_map_shapes(void **state)
     char *c = gp_cl_build_log_map("error: C:/k/f.gpk:3:4: bad", 26, "C:/k/f.gpk", NULL);
     assert_string_equal(c, "C:/k/f.gpk:3:4: error: bad");
     free(c);
+    /* a compiler that ignores #line (NVIDIA's OpenCL: one name, the whole text numbered) is
+     * placed by line: the user's source from line 100, the dialect header from line 3 */
+    gp_cl_lines lines = {3, 100};
+    const char nv[] = "<kernel>:105:7: error: use of undeclared identifier 'x'\n"
+                      "<kernel>:50:1: warning: something in the prelude\n"
+                      "<kernel>:2:9: error: a define\n";
+    c = gp_cl_build_log_map_lines(nv, sizeof nv - 1, "f.gpk", NULL, &lines);
+    assert_string_equal(c, "f.gpk:6:7: error: use of undeclared identifier 'x'\n"
+                           "gpuport/kernel.h:48:1: warning: something in the prelude\n"
+                           "<gpuport OpenCL prelude>:2:9: error: a define\n");
+    free(c);
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char *m = gp_cl_build_log_map(cases[i].in, strlen(cases[i].in), "f.gpk", NULL);
         assert_non_null(m);
