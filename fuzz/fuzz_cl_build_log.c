@@ -18,5 +18,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (strlen(mapped) > GP_CL_LOG_CAP + 256) abort();
         free(mapped);
     }
+    /* a compiler that ignores #line: locations placed by line (huge line numbers too) */
+    gp_cl_lines lines = {3, 900};
+    mapped = gp_cl_build_log_map_lines((const char *)data, size, "user.gpk", NULL, &lines);
+    if (mapped) {
+        if (strlen(mapped) > GP_CL_LOG_CAP + 256) abort();
+        free(mapped);
+    }
     return 0;
 }
