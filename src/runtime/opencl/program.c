@@ -241,7 +241,8 @@ gp_status gp_cl_program_build_source(const gp_cl_api *api, cl_context ctx, cl_de
     gp_cl_line_directive(line, sizeof line, file);
     const char *parts[3] = {prelude ? prelude : "", line, source};
     size_t lens[3] = {strlen(parts[0]), strlen(line), len};
-    gp_cl_lines lines = {1, gp_cl_count_lines(parts[0], lens[0]) + 2};
+    /* the prelude here has no #line of its own: only the user's part is placed by line */
+    gp_cl_lines lines = {0, gp_cl_count_lines(parts[0], lens[0]) + 2};
     if (lens[0] && parts[0][lens[0] - 1] != '\n') lines.user_first--; /* #line on its last line */
     return gp_cl_build_parts(api, ctx, dev, 3, parts, lens, file, GP_CL_PRELUDE_NAME, &lines,
                              options, out);
