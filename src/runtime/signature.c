@@ -273,15 +273,20 @@ static bool gp_sig_body(const char *c, size_t len, size_t pos, size_t *b, size_t
     return false;
 }
 
+/* The first whole-word occurrence of w[0, n) in c[b, e): its offset, or e. */
+static size_t gp_find_slice(const char *c, size_t b, size_t e, const char *w, size_t n)
+{
+    for (size_t i = b; i + n <= e; i++)
+        if (c[i] == w[0] && memcmp(c + i, w, n) == 0 &&
+            (i == 0 || !gp_is_ident((unsigned char)c[i - 1])) &&
+            (i + n >= e || !gp_is_ident((unsigned char)c[i + n])))
+            return i;
+    return e;
+}
+
 static bool gp_has_word(const char *c, size_t b, size_t e, const char *w)
 {
-    size_t n = strlen(w);
-    for (size_t i = b; i + n <= e; i++) {
-        if (memcmp(c + i, w, n) == 0 && (i == 0 || !gp_is_ident((unsigned char)c[i - 1])) &&
-            (i + n >= e || !gp_is_ident((unsigned char)c[i + n])))
-            return true;
-    }
-    return false;
+    return gp_find_slice(c, b, e, w, strlen(w)) < e;
 }
 
 /* The SIMD-group operations that make the work-items of a group meet (gp_simd_lane and
@@ -390,16 +395,6 @@ typedef struct gp_helper {
     gp_span name, body;
     bool barrier, simd;
 } gp_helper;
-
-static size_t gp_find_slice(const char *c, size_t b, size_t e, const char *w, size_t n)
-{
-    for (size_t i = b; i + n <= e; i++)
-        if (c[i] == w[0] && memcmp(c + i, w, n) == 0 &&
-            (i == 0 || !gp_is_ident((unsigned char)c[i - 1])) &&
-            (i + n >= e || !gp_is_ident((unsigned char)c[i + n])))
-            return i;
-    return e;
-}
 
 /* The name of the function whose body opens at c[open], or false (not a function). */
 static bool gp_helper_name(const char *c, size_t from, size_t open, gp_span *name)

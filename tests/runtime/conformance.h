@@ -56,6 +56,27 @@ static inline gp_status gpt_build(gp_device *dev, const char *name, const char *
     return st;
 }
 
+/* Reference sums of consecutive blocks of `g` elements (the last one partial): in double for
+ * floats, exact for ints. */
+static inline void gpt_block_sums_f(const float *x, int n, int g, float *out)
+{
+    for (int b = 0; b * g < n; b++) {
+        double s = 0;
+        for (int i = b * g; i < (b + 1) * g && i < n; i++)
+            s += x[i];
+        out[b] = (float)s;
+    }
+}
+
+static inline void gpt_block_sums_i(const int32_t *x, int n, int g, int32_t *out)
+{
+    for (int b = 0; b * g < n; b++) {
+        out[b] = 0;
+        for (int i = b * g; i < (b + 1) * g && i < n; i++)
+            out[b] += x[i];
+    }
+}
+
 /* NaN/Inf placement, then NMSE = sum((a-b)^2) / sum(a^2) over the finite values. */
 static inline bool gpt_floats_match(const char *what, const float *ref, const float *got, size_t n,
                                     double max_nmse)

@@ -501,17 +501,8 @@ static void conformance_simd(void **state)
                 t[l] += t[l + off];
         ref_s[g] = t[0];
     }
-    for (int b = 0; b < NB; b++) {
-        double s = 0;
-        for (int i = b * G; i < (b + 1) * G && i < N; i++)
-            s += xf[i];
-        ref_b[b] = (float)s;
-    }
-    for (int q = 0; q < NQ; q++) {
-        ref_q[q] = 0;
-        for (int i = q * 64; i < (q + 1) * 64 && i < N; i++)
-            ref_q[q] += x[i];
-    }
+    gpt_block_sums_f(xf, N, G, ref_b);
+    gpt_block_sums_i(x, N, 64, ref_q);
     FOR_EACH_DEVICE(dev)
     {
         gp_device_info info;

@@ -362,17 +362,8 @@ static void run_warp(void **state)
         x[i] = (i * 13) % 23 - 4;
         if (i / 32 == 3) x[i] = 1 + i % 5; /* a warp with no negatives and no zeros */
     }
-    for (int b = 0; b < NB; b++) {
-        double s = 0;
-        for (int i = b * G; i < (b + 1) * G && i < N; i++)
-            s += in[i];
-        ref_b[b] = (float)s;
-    }
-    for (int b = 0; b < NB; b++) {
-        ref_t[b] = 0;
-        for (int i = b * G; i < (b + 1) * G && i < N; i++)
-            ref_t[b] += x[i];
-    }
+    gpt_block_sums_f(in, N, G, ref_b);
+    gpt_block_sums_i(x, N, G, ref_t);
     for (int w = 0; w < NW; w++) {
         int v[32], total = 0, any_neg = 0, all_nz = 1, scan = 0;
         uint32_t pos = 0;
