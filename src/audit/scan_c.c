@@ -364,44 +364,37 @@ static const gp_audit_trigger code_words[] = {
     {"is_cuda", 0, true}, /* .is_cuda() */
 };
 
-#define C_TRIGGERS_MAX 128
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+#define C_TRIGGERS_MAX                                                                             \
+    (COUNT(families) + COUNT(exact) + COUNT(header_dirs) + COUNT(header_prefixes) +                \
+     COUNT(header_nccl) + COUNT(scopes) + COUNT(code_words))
 static gp_audit_trigger c_triggers[C_TRIGGERS_MAX];
 static size_t c_ntriggers;
 static pthread_once_t c_triggers_once = PTHREAD_ONCE_INIT;
 
-/* Every C word starts a token (identifiers) or follows '<', '"' or '/' (header names). */
-static void c_trigger_add(const char *text, char next)
+/* Every C word starts a token (identifiers) or follows '<', '"' or '/' (header names). The array
+ * is sized from the tables, so it always has room. */
+static void c_trigger_add(const char *text, char next, bool word)
 {
-    if (c_ntriggers == C_TRIGGERS_MAX) {
-        c_triggers[C_TRIGGERS_MAX - 1].text = ""; /* overflow: an empty word matches everything */
-        c_triggers[C_TRIGGERS_MAX - 1].next = 0;
-        c_triggers[C_TRIGGERS_MAX - 1].word = false;
-        return;
-    }
-    c_triggers[c_ntriggers].text = text;
-    c_triggers[c_ntriggers].next = next;
-    c_triggers[c_ntriggers].word = true;
-    c_ntriggers++;
+    c_triggers[c_ntriggers++] = (gp_audit_trigger){text, next, word};
 }
 
 static void c_triggers_build(void)
 {
-    for (size_t i = 0; i < sizeof families / sizeof families[0]; i++)
-        c_trigger_add(families[i].prefix, families[i].next == 'A' ? 0 : families[i].next);
-    for (size_t i = 0; i < sizeof exact / sizeof exact[0]; i++)
-        c_trigger_add(exact[i].word, 0);
-    for (size_t i = 0; i < sizeof header_dirs / sizeof header_dirs[0]; i++)
-        c_trigger_add(header_dirs[i], 0);
-    for (size_t i = 0; i < sizeof header_prefixes / sizeof header_prefixes[0]; i++)
-        c_trigger_add(header_prefixes[i], 0);
-    for (size_t i = 0; i < sizeof header_nccl / sizeof header_nccl[0]; i++)
-        c_trigger_add(header_nccl[i], 0);
-    for (size_t i = 0; i < sizeof scopes / sizeof scopes[0]; i++)
-        c_trigger_add(scopes[i].word, 0);
-    for (size_t i = 0; i < sizeof code_words / sizeof code_words[0]; i++) {
-        c_trigger_add(code_words[i].text, code_words[i].next);
-        if (c_ntriggers < C_TRIGGERS_MAX) c_triggers[c_ntriggers - 1].word = code_words[i].word;
-    }
+    for (size_t i = 0; i < COUNT(families); i++)
+        c_trigger_add(families[i].prefix, families[i].next == 'A' ? 0 : families[i].next, true);
+    for (size_t i = 0; i < COUNT(exact); i++)
+        c_trigger_add(exact[i].word, 0, true);
+    for (size_t i = 0; i < COUNT(header_dirs); i++)
+        c_trigger_add(header_dirs[i], 0, true);
+    for (size_t i = 0; i < COUNT(header_prefixes); i++)
+        c_trigger_add(header_prefixes[i], 0, true);
+    for (size_t i = 0; i < COUNT(header_nccl); i++)
+        c_trigger_add(header_nccl[i], 0, true);
+    for (size_t i = 0; i < COUNT(scopes); i++)
+        c_trigger_add(scopes[i].word, 0, true);
+    for (size_t i = 0; i < COUNT(code_words); i++)
+        c_trigger_add(code_words[i].text, code_words[i].next, code_words[i].word);
 }
 
 size_t gp_audit_c_triggers(const gp_audit_trigger **out)
