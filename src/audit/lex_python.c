@@ -4,6 +4,12 @@
 
 #include <string.h>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#elif defined(__ARM_NEON) && defined(__aarch64__)
+#include <arm_neon.h>
+#endif
+
 void gp_py_lexer_init(gp_py_lexer *lx, gp_audit_source *src, gp_audit_result *res)
 {
     memset(lx, 0, sizeof *lx);
@@ -359,4 +365,151 @@ void gp_py_lexer_next(gp_py_lexer *lx, gp_py_tok *t)
     t->kind = GP_PY_END;
     t->off = n;
     t->line = lx->line + lx->line_base;
+}
+
+/* ---- skipping a logical line -------------------------------------------------------------- */
+
+/* The bytes that change the token loop's state outside strings and comments: newline, '#',
+ * backslash, the quotes and the brackets. Everything else (names, numbers, operators, blanks)
+ * leaves depth, line and string state alone. */
+static const bool py_special[256] = {
+    ['\n'] = true, ['#'] = true, ['\\'] = true, ['\''] = true, ['"'] = true, ['('] = true,
+    [')'] = true,  ['['] = true, [']'] = true,  ['{'] = true,  ['}'] = true,
+};
+
+/* The first special byte at or after pos, or n; 16 bytes at a time where the CPU has vectors. */
+static size_t next_special(const char *d, size_t pos, size_t n)
+{
+#if defined(__SSE2__)
+    const __m128i k29 = _mm_set1_epi8(0x29), k23 = _mm_set1_epi8(0x23), k7b = _mm_set1_epi8(0x7b),
+                  k7d = _mm_set1_epi8(0x7d), k27 = _mm_set1_epi8(0x27), k0a = _mm_set1_epi8(0x0a),
+                  k5c = _mm_set1_epi8(0x5c), one = _mm_set1_epi8(1), x20 = _mm_set1_epi8(0x20);
+    while (pos + 16 <= n) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(d + pos));
+        __m128i v1 = _mm_or_si128(v, one), v20 = _mm_or_si128(v, x20);
+        /* ( ) as 0x29 after |1, " # as 0x23 after |1, [ { and ] } as 0x7b, 0x7d after |0x20 */
+        __m128i m = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v1, k29), _mm_cmpeq_epi8(v1, k23)),
+                                 _mm_or_si128(_mm_cmpeq_epi8(v20, k7b), _mm_cmpeq_epi8(v20, k7d)));
+        m = _mm_or_si128(
+            m, _mm_or_si128(_mm_cmpeq_epi8(v, k27),
+                            _mm_or_si128(_mm_cmpeq_epi8(v, k0a), _mm_cmpeq_epi8(v, k5c))));
+        unsigned bits = (unsigned)_mm_movemask_epi8(m);
+        if (bits) return pos + (size_t)__builtin_ctz(bits);
+        pos += 16;
+    }
+#elif defined(__ARM_NEON) && defined(__aarch64__)
+    while (pos + 16 <= n) {
+        uint8x16_t v = vld1q_u8((const uint8_t *)d + pos);
+        uint8x16_t v1 = vorrq_u8(v, vdupq_n_u8(1)), v20 = vorrq_u8(v, vdupq_n_u8(0x20));
+        uint8x16_t m =
+            vorrq_u8(vorrq_u8(vceqq_u8(v1, vdupq_n_u8(0x29)), vceqq_u8(v1, vdupq_n_u8(0x23))),
+                     vorrq_u8(vceqq_u8(v20, vdupq_n_u8(0x7b)), vceqq_u8(v20, vdupq_n_u8(0x7d))));
+        m = vorrq_u8(
+            m, vorrq_u8(vceqq_u8(v, vdupq_n_u8(0x27)),
+                        vorrq_u8(vceqq_u8(v, vdupq_n_u8(0x0a)), vceqq_u8(v, vdupq_n_u8(0x5c)))));
+        if (vmaxvq_u8(m)) break; /* the scalar loop below finds it within these 16 bytes */
+        pos += 16;
+    }
+#endif
+    while (pos < n && !py_special[(unsigned char)d[pos]])
+        pos++;
+    return pos;
+}
+
+static inline bool blank(char c)
+{
+    return c == ' ' || c == '\t' || c == '\f' || c == '\r';
+}
+
+/* The last token of the code between `from` and a special byte at p (names, numbers, operators
+ * and blanks only) ends at the last non-blank byte there, if any. */
+static void note_code(const char *d, size_t from, size_t p, gp_py_line *ln)
+{
+    while (p > from && blank(d[p - 1]))
+        p--;
+    if (p > from) {
+        ln->last = p - 1;
+        ln->last_string = false;
+    }
+}
+
+gp_py_skip gp_py_lexer_skip_line(gp_py_lexer *lx, gp_py_line *ln)
+{
+    if (!start_line(lx)) return GP_PY_SKIP_EOF;
+    const char *d = lx->src->data;
+    size_t n = lx->src->size;
+    ln->first = lx->pos;
+    ln->last = lx->pos;
+    ln->last_string = false;
+    size_t outside = 0; /* bytes in strings and comments, less one per string */
+    for (;;) {
+        size_t p = next_special(d, lx->pos, n);
+        note_code(d, lx->pos, p, ln);
+        if (p >= n) {
+            lx->pos = n;
+            ln->end = n; /* the lexer ends the last line at the end of the input */
+            break;
+        }
+        char c = d[p];
+        if (c == '\n') {
+            newline_at(lx, p);
+            lx->pos = p + 1;
+            if (lx->depth > 0) continue;
+            lx->bol = true;
+            ln->end = p;
+            break;
+        }
+        if (c == '#') {
+            const char *nl = memchr(d + p, '\n', n - p);
+            lx->pos = nl ? (size_t)(nl - d) : n;
+            outside += lx->pos - p;
+            continue;
+        }
+        if (c == '\\') {
+            lx->pos = p + 1;
+            if (p + 1 < n && (d[p + 1] == '\n' || d[p + 1] == '\r')) { /* as the token loop does */
+                if (d[lx->pos] == '\r') lx->pos++;
+                if (lx->pos < n && d[lx->pos] == '\n') {
+                    newline_at(lx, lx->pos);
+                    lx->pos++;
+                }
+                outside += lx->pos - p;
+            } else {
+                ln->last = p; /* a lone backslash is an operator token */
+                ln->last_string = false;
+            }
+            continue;
+        }
+        if (c == '\'' || c == '"') {
+            /* A name right before the quote is a string prefix when the token loop lexes it as
+             * a name: it starts after a byte that is not a name character, unless a number
+             * (which runs on through '.', and '+' or '-' after an exponent) took it in. */
+            size_t s = p;
+            while (s > ln->first && name_char((unsigned char)d[s - 1]))
+                s--;
+            bool fmt = false;
+            bool prefix = p > s && string_prefix(d + s, p - s, &fmt);
+            if (!prefix)
+                fmt = false;
+            else if (s > 0 && (d[s - 1] == '.' || d[s - 1] == '+' || d[s - 1] == '-'))
+                return GP_PY_SKIP_UNSURE;
+            bool tri = p + 2 < n && d[p + 1] == c && d[p + 2] == c;
+            lx->pos = p + (tri ? 3 : 1);
+            scan_string(lx, c, tri, fmt, 0);
+            outside += lx->pos - p - 1;
+            ln->last = lx->pos - 1;
+            ln->last_string = true;
+            continue;
+        }
+        if (c == '(' || c == '[' || c == '{') /* a bracket */
+            lx->depth++;
+        else if (lx->depth > 0)
+            lx->depth--;
+        lx->pos = p + 1;
+        ln->last = p;
+        ln->last_string = false;
+    }
+    /* every token but a string has a byte outside strings and comments; a string has its own */
+    ln->max_tokens = ln->end - ln->first - outside;
+    return GP_PY_SKIP_LINE;
 }

@@ -47,4 +47,22 @@ void gp_py_lexer_init(gp_py_lexer *lx, gp_audit_source *src, gp_audit_result *re
 /* The next token; GP_PY_END at the end of input (after a final NEWLINE). */
 void gp_py_lexer_next(gp_py_lexer *lx, gp_py_tok *t);
 
+/* What gp_py_lexer_skip_line tells of a logical line it skipped. */
+typedef struct gp_py_line {
+    size_t first;      /* offset of its first token (its indentation is in lx->indent) */
+    size_t end;        /* offset of its ending newline, or the input's size */
+    size_t last;       /* offset of its last token's last byte */
+    bool last_string;  /* the last token is a string */
+    size_t max_tokens; /* at least as many as the line has tokens */
+} gp_py_line;
+
+/* Moves past one logical line without making tokens, leaving the lexer where gp_py_lexer_next
+ * would be after the line's NEWLINE. Call it at the start of a logical line (after a NEWLINE, or
+ * at the start). LINE: skipped, *ln filled in. EOF: no line was left. UNSURE: the line holds a
+ * construct whose tokens the skip cannot tell apart (a string prefix that a number may have
+ * taken in); the lexer's state is then undefined: restore a copy taken before the call and lex
+ * the line. */
+typedef enum gp_py_skip { GP_PY_SKIP_EOF, GP_PY_SKIP_LINE, GP_PY_SKIP_UNSURE } gp_py_skip;
+gp_py_skip gp_py_lexer_skip_line(gp_py_lexer *lx, gp_py_line *ln);
+
 #endif

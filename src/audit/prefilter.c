@@ -175,66 +175,100 @@ static void c_build(void)
     set_build(&c_set, t, n);
 }
 
-/* Does a word occur with its keyed window at d[i] (whose three bytes are `gram`)? */
-static bool set_check(const pf_set *s, const char *d, size_t n, size_t i, uint32_t gram)
+/* The earliest start >= from of a word whose keyed window is at d[i] (three bytes `gram`), or
+ * SIZE_MAX. */
+static size_t set_check(const pf_set *s, const char *d, size_t n, size_t i, uint32_t gram,
+                        size_t from)
 {
     unsigned k = pf_slot(gram);
+    size_t best = SIZE_MAX;
     for (size_t j = s->first[k], e = j + s->count[k]; j < e; j++) {
         const pf_pat *p = &s->pats[j];
         if (p->gram != gram || i < p->anchor) continue;
         size_t at = i - p->anchor;
-        if (p->len > n - at) continue;
+        if (at < from || at >= best || p->len > n - at) continue;
         size_t m = 0; /* words are short: a loop beats a library call */
         while (m < p->len && d[at + m] == p->text[m])
             m++;
         if (m == p->len && !(p->word && at > 0 && s->name_char[(unsigned char)d[at - 1]]))
-            return true;
+            best = at;
     }
-    return false;
+    return best;
 }
 
-static bool tail_search(const pf_set *s, const char *d, size_t n)
+/* The earliest tail word at or after `from`, or SIZE_MAX. */
+static size_t tail_find(const pf_set *s, const char *d, size_t n, size_t from)
 {
-    size_t from = n > GP_AUDIT_TAIL ? n - GP_AUDIT_TAIL : 0;
+    size_t lo = n > GP_AUDIT_TAIL ? n - GP_AUDIT_TAIL : 0;
+    if (lo < from) lo = from;
+    size_t best = SIZE_MAX;
     for (size_t k = 0; k < s->ntail; k++) {
         size_t len = strlen(s->tail[k]);
-        for (size_t i = from; i + len <= n; i++)
-            if (memcmp(d + i, s->tail[k], len) == 0) return true;
+        for (size_t i = lo; i + len <= n && i < best; i++)
+            if (memcmp(d + i, s->tail[k], len) == 0) best = i;
     }
-    return false;
+    return best;
 }
 
-static bool set_search(const pf_set *s, const char *d, size_t n)
+/* The start of the earliest word at or after `from`, or n. Positions are sampled every `step`
+ * bytes from `from`: the first sampled position with a match holds the earliest start, since
+ * every word is keyed at each of its first `step` offsets and set_check takes the minimum. */
+static size_t set_find(const pf_set *s, const char *d, size_t n, size_t from)
 {
-    if (s->always || tail_search(s, d, n)) return true;
-    if (n < 3) return false;
-    size_t i = 0;
+    if (from >= n) return n;
+    if (s->always) return from;
+    size_t best = tail_find(s, d, n, from);
+    size_t i = from;
     const size_t step = s->step; /* locals: stores could otherwise alias them */
     const uint8_t *filter = s->filter;
+    /* a word starting before a tail word is seen within `step` positions past it */
+    const size_t stop = best == SIZE_MAX ? SIZE_MAX : best + step;
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    for (; i + 4 <= n; i += step) {
+    for (; i + 4 <= n && i < stop; i += step) {
         uint32_t w;
         memcpy(&w, d + i, 4);
         uint32_t g = w & 0xFFFFFFu;
-        if (filter[pf_hash(g) >> 16] && set_check(s, d, n, i, g)) return true;
+        if (filter[pf_hash(g) >> 16]) {
+            size_t at = set_check(s, d, n, i, g, from);
+            if (at < best) return at;
+        }
     }
 #endif
-    for (; i + 3 <= n; i += step) {
+    for (; i + 3 <= n && i < stop; i += step) {
         uint32_t g = gram_of(d + i);
-        if (filter[pf_hash(g) >> 16] && set_check(s, d, n, i, g)) return true;
+        if (filter[pf_hash(g) >> 16]) {
+            size_t at = set_check(s, d, n, i, g, from);
+            if (at < best) return at;
+        }
     }
-    return false;
+    return best < n ? best : n;
+}
+
+static pf_set *set_of(gp_audit_pf which)
+{
+    switch (which) {
+    case GP_PF_PYTHON:
+        pthread_once(&py_once, py_build);
+        return &py_set;
+    case GP_PF_C:
+        pthread_once(&c_once, c_build);
+        return &c_set;
+    }
+    return NULL;
+}
+
+size_t gp_audit_prefilter_find(gp_audit_pf which, const char *data, size_t size, size_t from)
+{
+    return set_find(set_of(which), data, size, from);
 }
 
 bool gp_audit_prefilter_may_match(gp_audit_lang lang, const char *data, size_t size)
 {
     switch (lang) {
     case GP_AL_PYTHON:
-        pthread_once(&py_once, py_build);
-        return set_search(&py_set, data, size);
+        return gp_audit_prefilter_find(GP_PF_PYTHON, data, size, 0) < size;
     case GP_AL_C:
-        pthread_once(&c_once, c_build);
-        return set_search(&c_set, data, size);
+        return gp_audit_prefilter_find(GP_PF_C, data, size, 0) < size;
     default:
         return true;
     }

@@ -29,6 +29,12 @@ typedef struct gp_audit_trigger {
 size_t gp_audit_python_triggers(const gp_audit_trigger **out);
 size_t gp_audit_c_triggers(const gp_audit_trigger **out);
 
+/* The word sets of the Python and the C/C++ scanners. */
+typedef enum gp_audit_pf { GP_PF_PYTHON, GP_PF_C } gp_audit_pf;
+
+/* The start of the earliest word of the set at or after `from`, or `size` when none. */
+size_t gp_audit_prefilter_find(gp_audit_pf which, const char *data, size_t size, size_t from);
+
 /* Could a file of reader `lang` with these bytes yield a finding? False only when it provably
  * cannot (no trigger of its language occurs); always true for readers without a trigger set. */
 bool gp_audit_prefilter_may_match(gp_audit_lang lang, const char *data, size_t size);

@@ -319,6 +319,13 @@ bool gp_audit_c_path_is_cpu_named(const char *path)
 
 void gp_audit_scan_c(gp_audit_source *s, gp_audit_result *r, bool cuda, const char *path)
 {
+    gp_audit_scan_c_how(s, r, cuda, path, true);
+}
+
+void gp_audit_scan_c_how(gp_audit_source *s, gp_audit_result *r, bool cuda, const char *path,
+                         bool shortcut)
+{
+    (void)shortcut;
     c_scan cs;
     memset(&cs, 0, sizeof cs);
     cs.s = s;

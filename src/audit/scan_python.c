@@ -2,6 +2,7 @@
  * with a block stack (indentation) that knows which code sits under a CUDA guard, in a try whose
  * except catches ImportError, in a def, or under the `__main__` guard. Names are resolved through
  * the file's import aliases and looked up exactly. */
+#define _GNU_SOURCE 1 /* memmem */
 #include <ctype.h>
 #include <stddef.h>
 #include <pthread.h>
@@ -29,6 +30,7 @@ typedef struct py_block {
 
 typedef struct py_alias {
     size_t len;
+    bool hot; /* the target holds a prefilter word (see scan_sparse) */
     char name[40];
     char target[PY_NAME_MAX];
 } py_alias;
@@ -56,6 +58,7 @@ typedef struct py_scan {
     int nb;
     py_alias al[PY_MAX_ALIAS];
     int nal;
+    unsigned alias_gen;      /* bumped by every alias set */
     uint8_t alias_slot[128]; /* open addressing over al[] by alias_bit: index + 1, 0 empty */
     py_paren par[32];
     int npar;
@@ -409,6 +412,9 @@ static void add_alias(py_scan *ps, const char *name, size_t n, const char *targe
     ps->al[slot].name[n] = '\0';
     ps->al[slot].len = n;
     snprintf(ps->al[slot].target, sizeof ps->al[slot].target, "%s", target);
+    ps->alias_gen++;
+    size_t tn = strlen(ps->al[slot].target);
+    ps->al[slot].hot = gp_audit_prefilter_find(GP_PF_PYTHON, ps->al[slot].target, tn, 0) < tn;
 }
 
 static bool check_module(py_scan *ps, const char *m, size_t tok, bool guarded)
@@ -849,26 +855,19 @@ bool gp_audit_python_name_is_cpu_impl(const char *name)
            strstr(name, "naive") || strstr(name, "_ref.");
 }
 
-void gp_audit_scan_python(gp_audit_source *s, gp_audit_result *r, bool setup_py, const char *name)
+/* Lexes one logical line into the token buffer and scans it; false at the end of the input. */
+static bool lex_line(py_scan *ps, gp_py_lexer *lx)
 {
-    py_scan *ps = malloc(sizeof *ps);
-    if (!ps) return;
-    memset(ps, 0, offsetof(py_scan, t));
-    ps->s = s;
-    ps->r = r;
-    ps->setup_py = setup_py;
-    gp_py_lexer lx;
-    gp_py_lexer_init(&lx, s, r);
     for (;;) {
         gp_py_tok *t = &ps->t[ps->nt];
-        gp_py_lexer_next(&lx, t);
-        if (t->kind == GP_PY_END) break;
+        gp_py_lexer_next(lx, t);
+        if (t->kind == GP_PY_END) return false;
         if (t->kind == GP_PY_NEWLINE) {
             scan_line(ps);
             ps->nt = 0;
             ps->continued = false;
-            gp_audit_source_release(s, lx.pos);
-            continue;
+            gp_audit_source_release(ps->s, lx->pos);
+            return true;
         }
         if (++ps->nt == PY_MAX_TOKS) {
             scan_line(ps);
@@ -876,9 +875,150 @@ void gp_audit_scan_python(gp_audit_source *s, gp_audit_result *r, bool setup_py,
             ps->continued = true;
         }
     }
+}
+
+/* ---- the line shortcut ----------------------------------------------------------------------
+ * Most logical lines of a file can give no finding and change nothing a later line depends on,
+ * except the block stack, whose pops only need the line's indentation. scan_sparse skips such
+ * lines without making tokens and lexes the rest. A line is lexed when
+ *  - a prefilter word is in it (GP_PF_PYTHON): every finding, and every pending one, needs one
+ *    on its own line, since a resolved name is made of the line's tokens and its alias's target;
+ *  - it names an alias whose target holds a prefilter word (`from torch import cuda as tc`);
+ *  - it opens with a keyword whose line makes or reads a block of a kind the rules look at (if,
+ *    elif, else, while, try, except, async) or with an import (aliases, the import rules);
+ *  - it may have 1,024 tokens or more (the scanner then splits it into parts);
+ *  - the skip is unsure of its tokens (gp_py_lexer_skip_line).
+ * A skipped line pops the blocks at its indentation or deeper and, when its last token is ':',
+ * pushes a block of kind BK_DEF (def, class) or BK_OTHER, as scan_line would. The file is
+ * scanned in full instead when a PY-DEV-004 finding is pending at the end without an MPS mention
+ * in the lexed lines (a skipped line may mention MPS; such findings are rare). */
+
+#define PY_HOT_MAX 8
+
+typedef struct py_sparse {
+    const char *hot[PY_HOT_MAX]; /* alias names whose targets hold a prefilter word */
+    size_t hotlen[PY_HOT_MAX];
+    int nhot;
+    bool hot_overflow; /* more hot aliases than slots: lex every line */
+} py_sparse;
+
+/* Re-reads the alias table after a lexed line (imports add aliases and retarget old ones). */
+static void hot_refresh(py_scan *ps, py_sparse *sp)
+{
+    sp->nhot = 0;
+    for (int a = 0; a < ps->nal; a++) {
+        if (!ps->al[a].hot) continue;
+        if (sp->nhot == PY_HOT_MAX) {
+            sp->hot_overflow = true;
+            return;
+        }
+        sp->hot[sp->nhot] = ps->al[a].name;
+        sp->hotlen[sp->nhot++] = ps->al[a].len;
+    }
+}
+
+/* What a line's first token says: KW_LEX for the keywords whose lines are lexed, KW_DEF for
+ * def and class (a block of kind BK_DEF when the line ends with ':'), KW_NONE otherwise. */
+enum { KW_NONE, KW_LEX, KW_DEF };
+
+static int first_keyword(const char *d, size_t first, size_t end)
+{
+    static const py_word kw[] = {PY_WORD("if"),    PY_WORD("elif"),   PY_WORD("else"),
+                                 PY_WORD("while"), PY_WORD("try"),    PY_WORD("except"),
+                                 PY_WORD("async"), PY_WORD("import"), PY_WORD("from")};
+    size_t k = 0;
+    while (first + k < end && gp_py_is_name_char((unsigned char)d[first + k]))
+        k++;
+    const char *w = d + first;
+    if ((k == 3 && memcmp(w, "def", 3) == 0) || (k == 5 && memcmp(w, "class", 5) == 0))
+        return KW_DEF;
+    for (size_t i = 0; i < sizeof kw / sizeof kw[0]; i++)
+        if (kw[i].n == k && memcmp(w, kw[i].w, k) == 0) return KW_LEX;
+    return KW_NONE;
+}
+
+static bool names_hot_alias(const py_sparse *sp, const char *d, size_t first, size_t end)
+{
+    if (sp->hot_overflow) return true;
+    for (int h = 0; h < sp->nhot; h++)
+        if (memmem(d + first, end - first, sp->hot[h], sp->hotlen[h])) return true;
+    return false;
+}
+
+/* Scans the file through the line shortcut; false when it has to be scanned in full instead
+ * (nothing was kept then). */
+static bool scan_sparse(py_scan *ps, gp_py_lexer *lx)
+{
+    const char *d = ps->s->data;
+    size_t n = ps->s->size;
+    py_sparse sp = {.nhot = 0};
+    size_t hit = 0; /* the earliest prefilter word at or after the last place looked from */
+    bool hit_known = false;
+    for (;;) {
+        gp_py_lexer saved = *lx;
+        gp_py_line ln;
+        gp_py_skip k = gp_py_lexer_skip_line(lx, &ln);
+        if (k == GP_PY_SKIP_EOF) return ps->ndev004 == 0 || ps->mentions_mps;
+        int kw = KW_LEX;
+        if (k == GP_PY_SKIP_LINE && ln.max_tokens < PY_MAX_TOKS) {
+            if (!hit_known || hit < ln.first) {
+                hit = gp_audit_prefilter_find(GP_PF_PYTHON, d, n, ln.first);
+                hit_known = true;
+            }
+            if (hit >= ln.end && !names_hot_alias(&sp, d, ln.first, ln.end))
+                kw = first_keyword(d, ln.first, ln.end);
+        }
+        if (kw != KW_LEX) { /* what scan_line does with a line that has nothing for the rules */
+            int indent = lx->indent;
+            while (ps->nb > 0 && ps->b[ps->nb - 1].indent >= indent)
+                ps->nb--;
+            if (!ln.last_string && d[ln.last] == ':' && ps->nb < PY_MAX_BLOCKS)
+                ps->b[ps->nb++] = (py_block){indent, kw == KW_DEF ? BK_DEF : BK_OTHER, 0};
+            continue;
+        }
+        *lx = saved;
+        unsigned gen = ps->alias_gen;
+        if (!lex_line(ps, lx)) return ps->ndev004 == 0 || ps->mentions_mps;
+        if (ps->alias_gen != gen) hot_refresh(ps, &sp);
+    }
+}
+
+void gp_audit_scan_python_how(gp_audit_source *s, gp_audit_result *r, bool setup_py,
+                              const char *name, bool shortcut)
+{
+    py_scan *ps = malloc(sizeof *ps);
+    if (!ps) return;
+    /* The shortcut keeps to whole files in memory, not setup.py (every string is read as a
+     * requirement there) and not files with suppression comments (it does not read comments). */
+    bool sparse = shortcut && !setup_py && !s->mapped && !memmem(s->data, s->size, "gpuport:", 8);
+    size_t nf0 = r->nf, text0 = r->text.len, dropped0 = r->dropped;
+    bool main0 = r->has_main_guard;
+    for (int pass = sparse ? 0 : 1; pass < 2; pass++) {
+        memset(ps, 0, offsetof(py_scan, t));
+        ps->s = s;
+        ps->r = r;
+        ps->setup_py = setup_py;
+        gp_py_lexer lx;
+        gp_py_lexer_init(&lx, s, pass == 0 ? NULL : r);
+        if (pass == 0) {
+            if (scan_sparse(ps, &lx)) break;
+            r->nf = nf0; /* start again in full */
+            r->text.len = text0;
+            r->dropped = dropped0;
+            r->has_main_guard = main0;
+            continue;
+        }
+        while (lex_line(ps, &lx))
+            ;
+    }
     finish(ps);
     if (name && gp_audit_python_name_is_cpu_impl(name)) r->cpu_impl = true;
     free(ps);
+}
+
+void gp_audit_scan_python(gp_audit_source *s, gp_audit_result *r, bool setup_py, const char *name)
+{
+    gp_audit_scan_python_how(s, r, setup_py, name, true);
 }
 
 /* The prefilter's words (setup.py is always lexed: its strings go through the dependency rules).

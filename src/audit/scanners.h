@@ -7,9 +7,14 @@
 
 /* `name` is the file's base name, `lang` its reader (see gp_audit_lang_of). */
 void gp_audit_scan_python(gp_audit_source *s, gp_audit_result *r, bool setup_py, const char *name);
+/* The same with the line shortcut on or off (the results are the same; tests compare them). */
+void gp_audit_scan_python_how(gp_audit_source *s, gp_audit_result *r, bool setup_py,
+                              const char *name, bool shortcut);
 /* Parses the notebook JSON (cJSON) and scans its code cells; positions are cell and line. */
 void gp_audit_scan_notebook(gp_audit_source *s, gp_audit_result *r);
 void gp_audit_scan_c(gp_audit_source *s, gp_audit_result *r, bool cuda, const char *path);
+void gp_audit_scan_c_how(gp_audit_source *s, gp_audit_result *r, bool cuda, const char *path,
+                         bool shortcut);
 void gp_audit_scan_cmake(gp_audit_source *s, gp_audit_result *r);
 void gp_audit_scan_make(gp_audit_source *s, gp_audit_result *r, bool shell);
 void gp_audit_scan_requirements(gp_audit_source *s, gp_audit_result *r);

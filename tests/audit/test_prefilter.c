@@ -10,15 +10,14 @@
 #include <cmocka.h>
 
 #include <ctype.h>
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "audit/audit.h"
 #include "audit/prefilter.h"
 #include "audit/scanners.h"
+#include "fixture_files.h"
 
 typedef struct walk_state {
     size_t files;          /* Python and C/C++ fixture files seen */
@@ -26,31 +25,15 @@ typedef struct walk_state {
     bool seen[GP_R_COUNT]; /* rules found in files the prefilter let through */
 } walk_state;
 
-/* The scanner itself, without the prefilter (what dispatch would call for these readers). */
+/* The scanner itself, without the prefilter or its own shortcut. */
 static void scan_full(const char *path, gp_audit_lang lang, const char *data, size_t n,
                       gp_audit_result *r)
 {
     gp_audit_source s = {data, n, 0, false};
     const char *base = strrchr(path, '/');
     base = base ? base + 1 : path;
-    if (lang == GP_AL_PYTHON) gp_audit_scan_python(&s, r, false, base);
-    if (lang == GP_AL_C) gp_audit_scan_c(&s, r, false, path);
-}
-
-static char *read_all(const char *path, size_t *n)
-{
-    FILE *f = fopen(path, "rb");
-    assert_non_null(f);
-    fseek(f, 0, SEEK_END);
-    long len = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *d = malloc((size_t)len + 1);
-    assert_non_null(d);
-    assert_int_equal(fread(d, 1, (size_t)len, f), (size_t)len);
-    fclose(f);
-    d[len] = '\0';
-    *n = (size_t)len;
-    return d;
+    if (lang == GP_AL_PYTHON) gp_audit_scan_python_how(&s, r, false, base, false);
+    if (lang == GP_AL_C) gp_audit_scan_c_how(&s, r, false, path, false);
 }
 
 /* Each finding must be explained by a trigger word near it (its line and the two on either
@@ -95,7 +78,7 @@ static void check_file(const char *path, walk_state *w)
     base = base ? base + 1 : path;
     gp_audit_lang lang = gp_audit_lang_of(base);
     size_t n;
-    char *data = read_all(path, &n);
+    char *data = fx_read_all(path, &n);
     gp_audit_result full, fast;
     gp_audit_result_init(&full);
     gp_audit_result_init(&fast);
@@ -127,23 +110,9 @@ static void check_file(const char *path, walk_state *w)
     free(data);
 }
 
-static void walk(const char *dir, walk_state *w)
+static void visit(const char *path, void *ctx)
 {
-    DIR *d = opendir(dir);
-    assert_non_null(d);
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
-        if (e->d_name[0] == '.') continue;
-        char p[4096];
-        snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
-        struct stat st;
-        if (lstat(p, &st) != 0) continue;
-        if (S_ISDIR(st.st_mode))
-            walk(p, w);
-        else if (S_ISREG(st.st_mode))
-            check_file(p, w);
-    }
-    closedir(d);
+    check_file(path, ctx);
 }
 
 static void test_fixtures_never_hidden(void **state)
@@ -155,7 +124,7 @@ static void test_fixtures_never_hidden(void **state)
     snprintf(dir, sizeof dir, "%s/tests/audit/fixtures", src);
     walk_state w;
     memset(&w, 0, sizeof w);
-    walk(dir, &w);
+    fx_walk(dir, visit, &w);
     assert_true(w.files > 50);
     /* the negatives and clean projects include files the prefilter really skips */
     assert_true(w.skipped > 0);

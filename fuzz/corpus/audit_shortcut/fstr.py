@@ -1,0 +1,5 @@
+s = f"{x[\"k\"]:{w}}" + r"""\
+"""
+if torch.cuda.is_available():
+    x = (a,
+ b.cuda())

@@ -1,0 +1,202 @@
+/* test_shortcut.c — the scanners' shortcuts (the Python scanner skips the logical lines that
+ * can give no finding without making tokens) must give exactly what the full scan gives: every
+ * fixture file and a set of sources built to stress the shortcut's edges are scanned both ways
+ * and the results compared finding by finding, with the file-level facts. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "audit/audit.h"
+#include "audit/scanners.h"
+#include "fixture_files.h"
+
+static void scan_how(gp_audit_lang lang, const char *path, const char *data, size_t n,
+                     bool shortcut, gp_audit_result *r)
+{
+    gp_audit_source s = {data, n, 0, false};
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    if (lang == GP_AL_PYTHON) gp_audit_scan_python_how(&s, r, false, base, shortcut);
+    if (lang == GP_AL_C) gp_audit_scan_c_how(&s, r, false, path, shortcut);
+    gp_audit_apply_suppressions(r);
+}
+
+/* Fails naming the first difference between the two scans of one source. */
+static void compare(const char *what, gp_audit_lang lang, const char *path, const char *data,
+                    size_t n)
+{
+    gp_audit_result full, fast;
+    gp_audit_result_init(&full);
+    gp_audit_result_init(&fast);
+    scan_how(lang, path, data, n, false, &full);
+    scan_how(lang, path, data, n, true, &fast);
+    if (full.nf != fast.nf)
+        fail_msg("%s: %zu finding(s) in full, %zu through the shortcut", what, full.nf, fast.nf);
+    for (size_t i = 0; i < full.nf; i++) {
+        const gp_audit_finding *a = &full.f[i], *b = &fast.f[i];
+        if (a->rule != b->rule || a->severity != b->severity || a->guarded != b->guarded ||
+            a->line != b->line || a->col != b->col || a->cell != b->cell ||
+            a->snip_len != b->snip_len ||
+            memcmp(full.text.data + a->snip_off, fast.text.data + b->snip_off, a->snip_len) != 0)
+            fail_msg("%s: finding %zu differs: full %s %u:%u sev %u, shortcut %s %u:%u sev %u",
+                     what, i, gp_audit_rule_get(a->rule)->id, a->line, a->col, a->severity,
+                     gp_audit_rule_get(b->rule)->id, b->line, b->col, b->severity);
+    }
+    if (full.cpu_impl != fast.cpu_impl || full.has_main_guard != fast.has_main_guard ||
+        full.dropped != fast.dropped)
+        fail_msg("%s: the file-level facts differ", what);
+    gp_audit_result_free(&full);
+    gp_audit_result_free(&fast);
+}
+
+static void visit(const char *path, void *ctx)
+{
+    const char *base = strrchr(path, '/');
+    gp_audit_lang lang = gp_audit_lang_of(base ? base + 1 : path);
+    if (lang != GP_AL_PYTHON && lang != GP_AL_C) return;
+    size_t n;
+    char *data = fx_read_all(path, &n);
+    compare(path, lang, path, data, n);
+    free(data);
+    (*(size_t *)ctx)++;
+}
+
+static void test_fixtures(void **state)
+{
+    (void)state;
+    const char *src = getenv("GPUPORT_SOURCE_DIR");
+    if (!src) skip();
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s/tests/audit/fixtures", src);
+    size_t files = 0;
+    fx_walk(dir, visit, &files);
+    assert_true(files > 50);
+}
+
+/* Sources at the shortcut's edges; each must also give at least `min` findings in full, so
+ * that an edge case that silently finds nothing either way cannot pass for a check. */
+static const struct {
+    const char *name;
+    size_t min;
+    const char *text;
+} py_cases[] = {
+    {"alias to a CUDA module used on a line without a word", 1,
+     "from torch import cuda as tc\nx = 1\ntc.synchronize()\n"},
+    {"alias retargeted later", 1,
+     "import numpy as q\nq.ones(3)\nfrom torch import cuda as q\nq.synchronize()\n"},
+    {"triton.language alias", 1, "import triton.language as tl\n@tl.jit\ndef k(x):\n    pass\n"},
+    {"more hot aliases than slots", 9,
+     "from torch.cuda import a0, a1, a2, a3, a4, a5, a6, a7, a8\n"
+     "a0()\na1()\na2()\na3()\na4()\na5()\na6()\na7()\na8()\n"},
+    {"guard through an alias of os.environ", 1,
+     "from os import environ as E\nif E.get('X'):\n    y = x.cuda()\n"},
+    {"guard, then a skipped for header at the same indentation", 2,
+     "if torch.cuda.is_available():\n    a = x.cuda()\nfor i in r:\n    b = x.cuda()\n"
+     "else:\n    c = x.cuda()\n"},
+    {"while-else and for-else after a guard", 2,
+     "if use_cuda:\n    pass\nfor i in r:\n    pass\nelse:\n    x.cuda()\n"
+     "while HAS_GPU:\n    y.cuda()\n"},
+    {"one-line def and class bodies push no block", 2,
+     "def f(): return 1\nclass A: pass\nd = DataLoader(s, num_workers=2)\n"
+     "def g():\n    e = DataLoader(s, num_workers=2, collate_fn=lambda b: b)\n"},
+    {"DataLoader at module level and in a def", 1,
+     "def g():\n    d = DataLoader(s, num_workers=2)\nd = DataLoader(s, num_workers=4)\n"},
+    {"async def and async with", 1, "async def f():\n    async with a:\n        x.cuda()\n"},
+    {"try / except ImportError around an import", 1,
+     "try:\n    import apex\n    x = 1\n    y = 2\nexcept ImportError:\n    apex = None\n"
+     "import flash_attn\n"},
+    {"docstrings, comments and strings that hold the words", 1,
+     "'''cuda torch.cuda.synchronize()'''\n# x.cuda()\ns = \"x.cuda()\"\n"
+     "def f():\n    \"\"\"torch.cuda\n    \"\"\"\n    return y.cuda()\n"},
+    {"f-strings with nested quotes and braces", 1,
+     "s = f\"{x['a']:{w}} {{}} {y!r}\"\nt = rf'''{\n  z}'''\nu = x.cuda()\n"},
+    {"string prefixes the skip is unsure of", 1,
+     "a = 1e+f\"x\"\nb = o.f'y'\nc = 2.rb\"z\"\nd = x.cuda()\n"},
+    {"backslash continuations and a carriage return", 1,
+     "x = 1 + \\\n    2\ny = a \\\r\n  .cuda()\nz = \\\n"},
+    {"brackets over lines with comments", 1,
+     "m = dict(\n    a=1,  # (\n    b=[\n        2, ')'],\n)\nn = m.cuda()\n"},
+    {"unterminated strings and brackets", 1, "a = 'abc\nb = x.cuda()\nc = (\n 'd\n"},
+    {"a long line split into parts", 1, NULL},
+    {"a CUDA device choice without MPS, and MPS on a skipped line", 0,
+     "d = 'cuda' if torch.cuda.is_available() else 'cpu'\nbackend = 'mps'\n"},
+    {"a CUDA device choice without MPS anywhere", 1,
+     "d = 'cuda' if torch.cuda.is_available() else 'cpu'\nx = 1\n"},
+    {"the __main__ guard", 0,
+     "d = DataLoader(s, num_workers=2)\nif __name__ == '__main__':\n    main()\n"},
+    {"deep indentation", 1, NULL},
+    {"tabs, form feeds and a final line without newline", 1,
+     "if HAS_CUDA:\n\tif x:\n\t\ty.cuda()\n\f\tz = 1\nw = v.cuda()"},
+    {"a device string in a keyword argument on a skipped-looking line", 1,
+     "t = torch.zeros(3,\n    device='cuda')\n"},
+    {".cu source at the end of an unterminated string", 1,
+     "from torch.utils.cpp_extension import load\nm = load('m', ['k.cu"},
+};
+
+static char *long_line(void)
+{
+    size_t cap = 64 * 1024;
+    char *b = malloc(cap);
+    assert_non_null(b);
+    size_t k = (size_t)snprintf(b, cap, "x = [");
+    for (int i = 0; i < 1500; i++)
+        k += (size_t)snprintf(b + k, cap - k, "a%d, ", i);
+    snprintf(b + k, cap - k, "y.cuda()]\nz = w.cuda()\n");
+    return b;
+}
+
+static char *deep_indent(void)
+{
+    size_t cap = 64 * 1024;
+    char *b = malloc(cap);
+    assert_non_null(b);
+    size_t k = (size_t)snprintf(b, cap, "if use_cuda:\n");
+    for (int i = 1; i < 80; i++)
+        k += (size_t)snprintf(b + k, cap - k, "%*sfor i%d in r:\n", i, "", i);
+    k += (size_t)snprintf(b + k, cap - k, "%*sx.cuda()\ny.cuda()\n", 80, "");
+    (void)k;
+    return b;
+}
+
+static size_t count_findings(gp_audit_lang lang, const char *text)
+{
+    gp_audit_result r;
+    gp_audit_result_init(&r);
+    scan_how(lang, lang == GP_AL_C ? "src/f.cc" : "pkg/f.py", text, strlen(text), false, &r);
+    size_t n = r.nf;
+    gp_audit_result_free(&r);
+    return n;
+}
+
+static void test_python_edges(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof py_cases / sizeof py_cases[0]; i++) {
+        char *own = NULL;
+        const char *t = py_cases[i].text;
+        if (!t) t = own = strstr(py_cases[i].name, "long") ? long_line() : deep_indent();
+        size_t n = count_findings(GP_AL_PYTHON, t);
+        if (n < py_cases[i].min)
+            fail_msg("%s: %zu finding(s) in full, expected %zu or more", py_cases[i].name, n,
+                     py_cases[i].min);
+        if (py_cases[i].min == 0 && strstr(py_cases[i].name, "MPS") && n != 0)
+            fail_msg("%s: an MPS mention must drop the finding", py_cases[i].name);
+        compare(py_cases[i].name, GP_AL_PYTHON, "pkg/f.py", t, strlen(t));
+        free(own);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_fixtures),
+        cmocka_unit_test(test_python_edges),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
