@@ -4,6 +4,12 @@
 
 #include <string.h>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#elif defined(__ARM_NEON) && defined(__aarch64__)
+#include <arm_neon.h>
+#endif
+
 void gp_c_lexer_init(gp_c_lexer *lx, gp_audit_source *src, gp_audit_result *res)
 {
     memset(lx, 0, sizeof *lx);
@@ -429,61 +435,75 @@ static bool enc_prefix(const char *w, size_t k)
            (k == 2 && memcmp(w, "u8", 2) == 0);
 }
 
+enum { TRIVIA_NONE, TRIVIA_MORE, TRIVIA_INCLUDE };
+
+/* What comes between tokens, as the token loop reads it: a newline, a line continuation, a
+ * directive (which may give an #include token in *t), a byte of a compiled-out group, blanks or
+ * a comment. TRIVIA_NONE: a token starts at pos. */
+static inline __attribute__((always_inline)) int trivia(gp_c_lexer *lx, gp_c_tok *t)
+{
+    const char *d = lx->src->data;
+    size_t n = lx->src->size;
+    char c = d[lx->pos];
+    if (c == '\n') {
+        nl(lx, lx->pos);
+        lx->pos++;
+        return TRIVIA_MORE;
+    }
+    if (c == '\\' && lx->pos + 1 < n && d[lx->pos + 1] == '\n') {
+        lx->line++;
+        lx->line_off = lx->pos + 2;
+        lx->pos += 2;
+        return TRIVIA_MORE;
+    }
+    if (c == '#' && lx->bol && !lx->directive) {
+        bool emit;
+        uint32_t line = lx->line;
+        size_t loff = lx->line_off;
+        directive(lx, t, &emit);
+        lx->skipping = cond_active_skip(lx);
+        lx->guarded = gp_c_lexer_guarded(lx);
+        if (!emit) return TRIVIA_MORE;
+        t->line = line;
+        t->line_off = loff;
+        t->guarded = lx->guarded;
+        return TRIVIA_INCLUDE;
+    }
+    if (lx->skipping) {
+        skip_region_char(lx);
+        return TRIVIA_MORE;
+    }
+    if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
+        size_t p = lx->pos + 1; /* a run of blanks in one loop, through a local index */
+        while (p < n &&
+               (d[p] == ' ' || d[p] == '\t' || d[p] == '\r' || d[p] == '\f' || d[p] == '\v'))
+            p++;
+        lx->pos = p;
+        return TRIVIA_MORE;
+    }
+    if (c == '/' && lx->pos + 1 < n && d[lx->pos + 1] == '*') {
+        bool b = lx->bol;
+        block_comment(lx);
+        lx->bol = b;
+        return TRIVIA_MORE;
+    }
+    if (c == '/' && lx->pos + 1 < n && d[lx->pos + 1] == '/') {
+        line_comment(lx);
+        return TRIVIA_MORE;
+    }
+    return TRIVIA_NONE;
+}
+
 void gp_c_lexer_next(gp_c_lexer *lx, gp_c_tok *t)
 {
     const char *d = lx->src->data;
     size_t n = lx->src->size;
     memset(t, 0, sizeof *t);
     while (lx->pos < n) {
+        int tv = trivia(lx, t);
+        if (tv == TRIVIA_INCLUDE) return;
+        if (tv == TRIVIA_MORE) continue;
         char c = d[lx->pos];
-        if (c == '\n') {
-            nl(lx, lx->pos);
-            lx->pos++;
-            continue;
-        }
-        if (c == '\\' && lx->pos + 1 < n && d[lx->pos + 1] == '\n') {
-            lx->line++;
-            lx->line_off = lx->pos + 2;
-            lx->pos += 2;
-            continue;
-        }
-        if (c == '#' && lx->bol && !lx->directive) {
-            bool emit;
-            uint32_t line = lx->line;
-            size_t loff = lx->line_off;
-            directive(lx, t, &emit);
-            lx->skipping = cond_active_skip(lx);
-            lx->guarded = gp_c_lexer_guarded(lx);
-            if (emit) {
-                t->line = line;
-                t->line_off = loff;
-                t->guarded = lx->guarded;
-                return;
-            }
-            continue;
-        }
-        if (lx->skipping) {
-            skip_region_char(lx);
-            continue;
-        }
-        if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
-            size_t p = lx->pos + 1; /* a run of blanks in one loop, through a local index */
-            while (p < n && (d[p] == ' ' || d[p] == '\t' || d[p] == '\r' || d[p] == '\f' ||
-                             d[p] == '\v'))
-                p++;
-            lx->pos = p;
-            continue;
-        }
-        if (c == '/' && lx->pos + 1 < n && d[lx->pos + 1] == '*') {
-            bool b = lx->bol;
-            block_comment(lx);
-            lx->bol = b;
-            continue;
-        }
-        if (c == '/' && lx->pos + 1 < n && d[lx->pos + 1] == '/') {
-            line_comment(lx);
-            continue;
-        }
         lx->bol = false;
         size_t st = lx->pos;
         t->line = lx->line;
@@ -541,4 +561,137 @@ void gp_c_lexer_next(gp_c_lexer *lx, gp_c_tok *t)
     t->kind = GP_C_END;
     t->off = n;
     t->line = lx->line;
+}
+
+/* ---- skipping ------------------------------------------------------------------------------ */
+
+/* Inside a token, the bytes that may end the run of inert ones (names, numbers, punctuation,
+ * blanks): newline, '/', the quotes and backslash. */
+static const bool c_special[256] = {
+    ['\n'] = true, ['/'] = true, ['"'] = true, ['\''] = true, ['\\'] = true};
+
+static size_t next_special(const char *d, size_t pos, size_t n)
+{
+#if defined(__SSE2__)
+    const __m128i k0a = _mm_set1_epi8('\n'), k2f = _mm_set1_epi8('/'), k22 = _mm_set1_epi8('"'),
+                  k27 = _mm_set1_epi8('\''), k5c = _mm_set1_epi8('\\');
+    while (pos + 16 <= n) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(d + pos));
+        __m128i m = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, k0a), _mm_cmpeq_epi8(v, k2f)),
+                                 _mm_or_si128(_mm_cmpeq_epi8(v, k22), _mm_cmpeq_epi8(v, k27)));
+        m = _mm_or_si128(m, _mm_cmpeq_epi8(v, k5c));
+        unsigned bits = (unsigned)_mm_movemask_epi8(m);
+        if (bits) return pos + (size_t)__builtin_ctz(bits);
+        pos += 16;
+    }
+#elif defined(__ARM_NEON) && defined(__aarch64__)
+    while (pos + 16 <= n) {
+        uint8x16_t v = vld1q_u8((const uint8_t *)d + pos);
+        uint8x16_t m =
+            vorrq_u8(vorrq_u8(vceqq_u8(v, vdupq_n_u8('\n')), vceqq_u8(v, vdupq_n_u8('/'))),
+                     vorrq_u8(vceqq_u8(v, vdupq_n_u8('"')), vceqq_u8(v, vdupq_n_u8('\''))));
+        m = vorrq_u8(m, vceqq_u8(v, vdupq_n_u8('\\')));
+        if (vmaxvq_u8(m)) break; /* the scalar loop below finds it within these 16 bytes */
+        pos += 16;
+    }
+#endif
+    while (pos < n && !c_special[(unsigned char)d[pos]])
+        pos++;
+    return pos;
+}
+
+/* The end of the number token that starts at s, as the token loop reads it. */
+static size_t number_end(const char *d, size_t s, size_t n)
+{
+    size_t q = s + 1;
+    while (q < n) {
+        char e = d[q];
+        if (id_char((unsigned char)e) || e == '.')
+            q++;
+        else if (e == '\'' && q + 1 < n && id_char((unsigned char)d[q + 1]))
+            q++;
+        else if ((e == '+' || e == '-') && ((d[q - 1] | 0x20) == 'e' || (d[q - 1] | 0x20) == 'p'))
+            q++;
+        else
+            break;
+    }
+    return q;
+}
+
+enum { SQ_UNSURE, SQ_LITERAL, SQ_NUMBER };
+
+/* At a quote at p, met in a run of inert bytes that began at a token start `from`: SQ_LITERAL,
+ * the literal was lexed as the token loop would; SQ_NUMBER, the quote is a digit separator
+ * inside a number (pos is left at the number's end: a token start); SQ_UNSURE, the bytes before
+ * the quote could belong to a number that runs on through '.', '\'', or '+' and '-' after an
+ * exponent, which a skip cannot tell without tokens. */
+static int skip_quote(gp_c_lexer *lx, size_t from, size_t p)
+{
+    const char *d = lx->src->data;
+    size_t n = lx->src->size;
+    char q = d[p];
+    size_t s = p;
+    while (s > from && id_char((unsigned char)d[s - 1]))
+        s--;
+    if (s < p) { /* a name or a number right before the quote */
+        bool digit = d[s] >= '0' && d[s] <= '9';
+        if (s > 0 && (d[s - 1] == '.' || d[s - 1] == '\'' || d[s - 1] == '+' || d[s - 1] == '-'))
+            return SQ_UNSURE;
+        if (digit) {
+            size_t e = number_end(d, s, n);
+            if (e > p) {
+                lx->pos = e;
+                return SQ_NUMBER;
+            }
+        } else if (q == '"' && raw_prefix(d + s, p - s)) {
+            lx->pos = p;
+            lex_raw(lx);
+            return SQ_LITERAL;
+        }
+    } else if (q == '\'' && p >= 2 &&
+               ((d[p - 1] == '.' && id_char((unsigned char)d[p - 2])) ||
+                ((d[p - 1] == '+' || d[p - 1] == '-') &&
+                 ((d[p - 2] | 0x20) == 'e' || (d[p - 2] | 0x20) == 'p')))) {
+        return SQ_UNSURE;
+    }
+    lx->pos = p; /* a plain or prefixed (u8, L, u, U) literal */
+    lex_quoted(lx, q);
+    return SQ_LITERAL;
+}
+
+gp_c_skip gp_c_lexer_skip(gp_c_lexer *lx, size_t until)
+{
+    const char *d = lx->src->data;
+    size_t n = lx->src->size;
+    while (lx->pos < n) {
+        /* every pass starts between tokens: after a newline, a comment, a literal that may have
+         * run over several lines, a directive, blanks or a run of inert tokens */
+        if (lx->pos >= until) return GP_C_SKIP_STOPPED;
+        gp_c_tok t;
+        int tv = trivia(lx, &t);
+        if (tv == TRIVIA_INCLUDE && t.off + t.len >= until) return GP_C_SKIP_UNSURE;
+        if (tv != TRIVIA_NONE) continue;
+        char c = d[lx->pos];
+        lx->bol = false;
+        if (c == '"' || c == '\'') { /* a literal at a token start */
+            lex_quoted(lx, c);
+            continue;
+        }
+        for (size_t from = lx->pos;;) { /* inert bytes up to a special one */
+            size_t p = next_special(d, lx->pos, n);
+            if (p >= n) {
+                lx->pos = n;
+                break;
+            }
+            if (d[p] != '"' && d[p] != '\'') {
+                lx->pos = p > from ? p : from + 1; /* '/' or '\\' starting a token: one byte */
+                break;
+            }
+            int k = skip_quote(lx, from, p);
+            if (k == SQ_UNSURE) return GP_C_SKIP_UNSURE;
+            if (k == SQ_LITERAL) break;
+            from = lx->pos; /* after a number with a digit separator */
+        }
+    }
+    return GP_C_SKIP_EOF;
 }

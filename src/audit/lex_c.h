@@ -56,4 +56,13 @@ bool gp_c_is_ident_char(unsigned char c);
 void gp_c_lexer_init(gp_c_lexer *lx, gp_audit_source *src, gp_audit_result *res);
 void gp_c_lexer_next(gp_c_lexer *lx, gp_c_tok *t);
 
+/* Moves on as gp_c_lexer_next would, dropping tokens, and stops between tokens at the first
+ * place at or after `until` (a line start, or the end of a comment or literal that ran past it).
+ * STOPPED: stopped there. EOF: the input ended first. UNSURE: the bytes ahead could be read two
+ * ways without tokens (a number running on into a string prefix or a quote), or an #include to be
+ * reported lies across `until`; the lexer's state is then undefined: start the file again with
+ * gp_c_lexer_next. */
+typedef enum gp_c_skip { GP_C_SKIP_STOPPED, GP_C_SKIP_EOF, GP_C_SKIP_UNSURE } gp_c_skip;
+gp_c_skip gp_c_lexer_skip(gp_c_lexer *lx, size_t until);
+
 #endif

@@ -460,8 +460,8 @@ gp_py_skip gp_py_lexer_skip_line(gp_py_lexer *lx, gp_py_line *ln)
             break;
         }
         if (c == '#') {
-            const char *nl = memchr(d + p, '\n', n - p);
-            lx->pos = nl ? (size_t)(nl - d) : n;
+            lx->pos = p;
+            skip_comment(lx, false); /* suppression comments are noted as the token loop does */
             outside += lx->pos - p;
             continue;
         }

@@ -3,12 +3,17 @@
  * a window rejects almost every position with a load, a multiply and a test, and the few that
  * pass are checked exactly. When every word has at least L bytes, only every (L-2)th position is
  * looked at, each word being keyed on its windows at offsets 0 .. L-3: any occurrence covers one
- * of the looked-at positions with one of those windows. Built once per language, read-only
- * afterwards. */
+ * of the looked-at positions with one of those windows. Where the CPU has byte shuffles (AVX2
+ * on x86-64, NEON on AArch64) a second set keys every word on its first three bytes only and
+ * the positions are screened 32 or 16 at a time by nibble tables (the "Teddy" method of Hyperscan
+ * and ripgrep): each word is given one of eight buckets, each table byte holds a bit per bucket,
+ * and a position passes when its three bytes agree on some bucket; the few that pass go through
+ * the filter and the exact check. Built once per language, read-only afterwards. */
 #include "audit/prefilter.h"
 
 #include <ctype.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +21,14 @@
 #include "audit/lex_c.h"
 #include "audit/lex_python.h"
 #include "audit/scanners.h"
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#define PF_AVX2 1
+#elif defined(__aarch64__) && defined(__ARM_NEON)
+#include <arm_neon.h>
+#define PF_NEON 1
+#endif
 
 #define PF_MAX_PATS 4096
 #define PF_MAX_LEN  47
@@ -41,9 +54,18 @@ typedef struct pf_set {
     size_t ntail;
     bool name_char[256]; /* the language's name characters (for `word`) */
     size_t step;         /* positions looked at: every step-th */
+    /* the vector screen (sets of step 1): bucket bits by nibble, for each of the first three
+     * bytes of a word */
+    uint8_t lo[3][16], hi[3][16];
 } pf_set;
 
-static pf_set py_set, c_set;
+typedef struct pf_lang {
+    pf_set sampled; /* step-sampled, for CPUs without byte shuffles */
+    pf_set vec;     /* every position, screened by the nibble tables */
+    bool use_vec;   /* the CPU has the screen's instructions */
+} pf_lang;
+
+static pf_lang py_set, c_set;
 static pthread_once_t py_once = PTHREAD_ONCE_INIT, c_once = PTHREAD_ONCE_INIT;
 
 static inline uint32_t pf_hash(uint32_t gram)
@@ -127,7 +149,54 @@ static int pat_cmp(const void *a, const void *b)
     return x->len < y->len ? -1 : x->len > y->len; /* short words first: they decide sooner */
 }
 
-static void set_build(pf_set *s, const gp_audit_trigger *t, size_t nt)
+/* Gives each word of a step-1 set a bucket: words that share their first two bytes share a
+ * bucket (the largest groups their own), so that a bucket's nibble tables admit few byte
+ * combinations beyond its words. */
+static void set_buckets(pf_set *s)
+{
+    enum { MAXG = 512 };
+    static uint16_t key[MAXG];
+    static unsigned cnt[MAXG];
+    size_t ng = 0;
+    for (size_t i = 0; i < s->n; i++) {
+        uint16_t k =
+            (uint16_t)((unsigned char)s->pats[i].text[0] << 8 | (unsigned char)s->pats[i].text[1]);
+        size_t g = 0;
+        while (g < ng && key[g] != k)
+            g++;
+        if (g == ng) {
+            if (ng == MAXG) {
+                s->always = true; /* not expected: stay exact by matching everything */
+                return;
+            }
+            key[ng] = k;
+            cnt[ng++] = 0;
+        }
+        cnt[g]++;
+    }
+    for (size_t a = 0; a < ng; a++) /* largest groups first */
+        for (size_t b = a + 1; b < ng; b++)
+            if (cnt[b] > cnt[a]) {
+                unsigned c = cnt[a];
+                uint16_t k = key[a];
+                cnt[a] = cnt[b], key[a] = key[b];
+                cnt[b] = c, key[b] = k;
+            }
+    for (size_t i = 0; i < s->n; i++) {
+        const unsigned char *w = (const unsigned char *)s->pats[i].text;
+        uint16_t k = (uint16_t)(w[0] << 8 | w[1]);
+        size_t g = 0;
+        while (key[g] != k)
+            g++;
+        uint8_t bit = (uint8_t)(1u << (g % 8));
+        for (int b = 0; b < 3; b++) {
+            s->lo[b][w[b] & 15] |= bit;
+            s->hi[b][w[b] >> 4] |= bit;
+        }
+    }
+}
+
+static void set_build(pf_set *s, const gp_audit_trigger *t, size_t nt, bool every_position)
 {
     s->pats = calloc(PF_MAX_PATS, sizeof *s->pats);
     if (!s->pats) {
@@ -145,7 +214,7 @@ static void set_build(pf_set *s, const gp_audit_trigger *t, size_t nt)
     size_t minlen = SIZE_MAX;
     set_expand(s, t, nt, &minlen, false);
     s->step = minlen >= 3 && minlen != SIZE_MAX ? minlen - 2 : 1;
-    if (s->step > PF_MAX_STEP) s->step = PF_MAX_STEP;
+    if (s->step > PF_MAX_STEP || every_position) s->step = every_position ? 1 : PF_MAX_STEP;
     set_expand(s, t, nt, &minlen, true);
     qsort(s->pats, s->n, sizeof *s->pats, pat_cmp);
     for (size_t i = s->n; i-- > 0;) {
@@ -155,24 +224,33 @@ static void set_build(pf_set *s, const gp_audit_trigger *t, size_t nt)
         uint32_t h = pf_hash(s->pats[i].gram) >> 16;
         s->filter[h] = 1;
     }
+    if (every_position) set_buckets(s);
+}
+
+static bool vec_ok(void);
+
+static void lang_build(pf_lang *l, const gp_audit_trigger *t, size_t nt,
+                       bool (*name_char)(unsigned char))
+{
+    for (int c = 0; c < 256; c++)
+        l->sampled.name_char[c] = l->vec.name_char[c] = name_char((unsigned char)c);
+    set_build(&l->sampled, t, nt, false);
+    set_build(&l->vec, t, nt, true);
+    l->use_vec = vec_ok();
 }
 
 static void py_build(void)
 {
-    for (int c = 0; c < 256; c++)
-        py_set.name_char[c] = gp_py_is_name_char((unsigned char)c);
     const gp_audit_trigger *t;
     size_t n = gp_audit_python_triggers(&t);
-    set_build(&py_set, t, n);
+    lang_build(&py_set, t, n, gp_py_is_name_char);
 }
 
 static void c_build(void)
 {
-    for (int c = 0; c < 256; c++)
-        c_set.name_char[c] = gp_c_is_ident_char((unsigned char)c);
     const gp_audit_trigger *t;
     size_t n = gp_audit_c_triggers(&t);
-    set_build(&c_set, t, n);
+    lang_build(&c_set, t, n, gp_c_is_ident_char);
 }
 
 /* The earliest start >= from of a word whose keyed window is at d[i] (three bytes `gram`), or
@@ -244,7 +322,132 @@ static size_t set_find(const pf_set *s, const char *d, size_t n, size_t from)
     return best < n ? best : n;
 }
 
-static pf_set *set_of(gp_audit_pf which)
+/* Checks the positions whose bits are set in `bits` (position i + bit): the earliest word start,
+ * or SIZE_MAX. */
+static inline size_t check_bits(const pf_set *s, const char *d, size_t n, size_t i, uint64_t bits,
+                                unsigned shift, size_t from)
+{
+    while (bits) {
+        unsigned b = (unsigned)__builtin_ctzll(bits);
+        size_t p = i + (b >> shift);
+        bits &= ~((((uint64_t)1 << (1u << shift)) - 1) << (b & ~((1u << shift) - 1)));
+        uint32_t g = gram_of(d + p);
+        if (!s->filter[pf_hash(g) >> 16]) continue;
+        size_t at = set_check(s, d, n, p, g, from);
+        if (at != SIZE_MAX) return at;
+    }
+    return SIZE_MAX;
+}
+
+#if defined(PF_AVX2)
+/* Screens [i, stop) 32 positions at a time while 34 bytes remain; sets *i to where it stopped. */
+__attribute__((target("avx2"))) static size_t vec_find(const pf_set *s, const char *d, size_t n,
+                                                       size_t *ip, size_t stop, size_t from)
+{
+    const __m256i nib = _mm256_set1_epi8(0x0f), zero = _mm256_setzero_si256();
+    __m256i lo[3], hi[3];
+    for (int b = 0; b < 3; b++) {
+        lo[b] =
+            _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)s->lo[b]));
+        hi[b] =
+            _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)s->hi[b]));
+    }
+    size_t i = *ip;
+    for (; i + 34 <= n && i < stop; i += 32) {
+        __m256i m = _mm256_set1_epi8(-1);
+        for (int b = 0; b < 3; b++) {
+            __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(d + i + b));
+            __m256i l = _mm256_shuffle_epi8(lo[b], _mm256_and_si256(v, nib));
+            __m256i h = _mm256_shuffle_epi8(hi[b], _mm256_and_si256(_mm256_srli_epi16(v, 4), nib));
+            m = _mm256_and_si256(m, _mm256_and_si256(l, h));
+        }
+        uint32_t bits = ~(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(m, zero));
+        if (!bits) continue;
+        size_t at = check_bits(s, d, n, i, bits, 0, from);
+        if (at != SIZE_MAX) {
+            *ip = i;
+            return at;
+        }
+    }
+    *ip = i;
+    return SIZE_MAX;
+}
+
+static bool vec_ok(void)
+{
+    return __builtin_cpu_supports("avx2");
+}
+#elif defined(PF_NEON)
+static size_t vec_find(const pf_set *s, const char *d, size_t n, size_t *ip, size_t stop,
+                       size_t from)
+{
+    const uint8x16_t nib = vdupq_n_u8(0x0f);
+    uint8x16_t lo[3], hi[3];
+    for (int b = 0; b < 3; b++) {
+        lo[b] = vld1q_u8(s->lo[b]);
+        hi[b] = vld1q_u8(s->hi[b]);
+    }
+    size_t i = *ip;
+    for (; i + 18 <= n && i < stop; i += 16) {
+        uint8x16_t m = vdupq_n_u8(0xff);
+        for (int b = 0; b < 3; b++) {
+            uint8x16_t v = vld1q_u8((const uint8_t *)d + i + b);
+            uint8x16_t l = vqtbl1q_u8(lo[b], vandq_u8(v, nib));
+            uint8x16_t h = vqtbl1q_u8(hi[b], vshrq_n_u8(v, 4));
+            m = vandq_u8(m, vandq_u8(l, h));
+        }
+        uint8x16_t nz = vtstq_u8(m, m);
+        uint64_t bits =
+            vget_lane_u64(vreinterpret_u64_u8(vshrn_n_u16(vreinterpretq_u16_u8(nz), 4)), 0);
+        if (!bits) continue;
+        size_t at = check_bits(s, d, n, i, bits, 2, from); /* four bits a position */
+        if (at != SIZE_MAX) {
+            *ip = i;
+            return at;
+        }
+    }
+    *ip = i;
+    return SIZE_MAX;
+}
+
+static bool vec_ok(void)
+{
+    return true;
+}
+#endif
+
+#if !defined(PF_AVX2) && !defined(PF_NEON)
+static bool vec_ok(void)
+{
+    return false;
+}
+#endif
+
+/* The vector screen where the CPU has it, then every remaining position one by one. */
+static size_t vec_set_find(const pf_set *s, const char *d, size_t n, size_t from, bool use_vec)
+{
+    if (from >= n) return n;
+    if (s->always) return from;
+    size_t best = tail_find(s, d, n, from);
+    size_t i = from;
+#if defined(PF_AVX2) || defined(PF_NEON)
+    if (use_vec) {
+        size_t at = vec_find(s, d, n, &i, best, from);
+        if (at != SIZE_MAX) return at < best ? at : best; /* a word past a tail word: the tail */
+    }
+#else
+    (void)use_vec;
+#endif
+    for (; i + 3 <= n && i < best; i++) {
+        uint32_t g = gram_of(d + i);
+        if (!s->filter[pf_hash(g) >> 16]) continue;
+        size_t at2 = set_check(s, d, n, i, g, from);
+        if (at2 != SIZE_MAX) return at2;
+    }
+    return best < n ? best : n;
+}
+
+static const pf_lang *lang_of(gp_audit_pf which)
 {
     switch (which) {
     case GP_PF_PYTHON:
@@ -259,7 +462,18 @@ static pf_set *set_of(gp_audit_pf which)
 
 size_t gp_audit_prefilter_find(gp_audit_pf which, const char *data, size_t size, size_t from)
 {
-    return set_find(set_of(which), data, size, from);
+    const pf_lang *l = lang_of(which);
+    if (l->use_vec) return vec_set_find(&l->vec, data, size, from, true);
+    return set_find(&l->sampled, data, size, from);
+}
+
+/* For the tests: the two searches side by side. */
+size_t gp_audit_prefilter_find_how(gp_audit_pf which, const char *data, size_t size, size_t from,
+                                   bool vector)
+{
+    const pf_lang *l = lang_of(which);
+    return vector ? vec_set_find(&l->vec, data, size, from, l->use_vec)
+                  : set_find(&l->sampled, data, size, from);
 }
 
 bool gp_audit_prefilter_may_match(gp_audit_lang lang, const char *data, size_t size)

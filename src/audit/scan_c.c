@@ -322,18 +322,104 @@ void gp_audit_scan_c(gp_audit_source *s, gp_audit_result *r, bool cuda, const ch
     gp_audit_scan_c_how(s, r, cuda, path, true);
 }
 
+/* ---- the shortcut ----------------------------------------------------------------------------
+ * Every finding of check_tok is made at a token that starts with a prefilter word (GP_PF_C), or
+ * at `at`/`c10` two tokens before a `cuda` one. scan_sparse lexes from the start of the line of
+ * the next prefilter word and skips the lines between without making tokens
+ * (gp_c_lexer_skip), which keeps the lexer's state (comments, strings, the #if stack, lines)
+ * exact. It leaves a lexed stretch once no word starts in the tokens it has read ahead; those
+ * hold none, so check_tok would find nothing in them. A token whose rule looks two tokens back
+ * (cuda, wmma, is_cuda) is checked only when both were lexed since the last skip; otherwise the
+ * file is scanned in full, as it is when the skip is unsure. Past the last word the rest is
+ * skipped to the end for its suppression comments. */
+
+static bool needs_lookbehind(const c_scan *cs, const gp_c_tok *t)
+{
+    return t->kind == GP_C_IDENT &&
+           (tok_eq(cs, t, "cuda") || tok_eq(cs, t, "wmma") || tok_eq(cs, t, "is_cuda"));
+}
+
+static size_t line_start(const char *d, size_t p)
+{
+    while (p > 0 && d[p - 1] != '\n')
+        p--;
+    return p;
+}
+
+/* False when the file has to be scanned in full instead (nothing was kept then). */
+static bool scan_sparse(c_scan *cs, gp_c_lexer *lx)
+{
+    const char *d = cs->s->data;
+    size_t n = cs->s->size;
+    size_t hit = gp_audit_prefilter_find(GP_PF_C, d, n, 0);
+    if (hit >= n) return true;
+    size_t ls = line_start(d, hit);
+    if (ls > 0) {
+        gp_c_skip k = gp_c_lexer_skip(lx, ls);
+        if (k == GP_C_SKIP_UNSURE) return false;
+        if (k == GP_C_SKIP_EOF) return true;
+    }
+    gp_c_tok cur, n1, n2;
+    int known = 0; /* tokens lexed before cur since the last skip (prev[] holds them) */
+    gp_c_lexer_next(lx, &cur);
+    gp_c_lexer_next(lx, &n1);
+    gp_c_lexer_next(lx, &n2);
+    while (cur.kind != GP_C_END) {
+        if (known < 2 && needs_lookbehind(cs, &cur)) return false;
+        check_tok(cs, &cur, &n1, &n2);
+        cs->prev[2] = cs->prev[1];
+        cs->prev[1] = cs->prev[0];
+        cs->prev[0] = cur;
+        known++;
+        cur = n1;
+        n1 = n2;
+        gp_c_lexer_next(lx, &n2);
+        if (hit < cur.off) hit = gp_audit_prefilter_find(GP_PF_C, d, n, cur.off);
+        if (hit >= n) /* no word in cur, n1, n2 or after them: only comments still count */
+            return gp_c_lexer_skip(lx, SIZE_MAX) != GP_C_SKIP_UNSURE;
+        if (hit < lx->pos) continue; /* a word in the tokens read ahead */
+        ls = line_start(d, hit);
+        if (ls <= lx->pos) continue; /* on this line: lexing on is as quick */
+        gp_c_skip k = gp_c_lexer_skip(lx, ls);
+        if (k == GP_C_SKIP_UNSURE) return false;
+        if (k == GP_C_SKIP_EOF) return true;
+        known = 0;
+        gp_c_lexer_next(lx, &cur);
+        gp_c_lexer_next(lx, &n1);
+        gp_c_lexer_next(lx, &n2);
+    }
+    return true;
+}
+
 void gp_audit_scan_c_how(gp_audit_source *s, gp_audit_result *r, bool cuda, const char *path,
                          bool shortcut)
 {
-    (void)shortcut;
     c_scan cs;
+    bool cpu_named = !cuda && path && gp_audit_c_path_is_cpu_named(path);
+    pthread_once(&first_pairs_once, first_pairs_build);
+    /* The shortcut keeps to whole headers and sources in memory, not CUDA sources (inline PTX is
+     * found without a word) and not sources named as CPU implementations (every function body
+     * counts). */
+    if (shortcut && !cuda && !cpu_named && !s->mapped) {
+        size_t nf0 = r->nf, text0 = r->text.len, dropped0 = r->dropped, nsup0 = r->nsup;
+        memset(&cs, 0, sizeof cs);
+        cs.s = s;
+        cs.r = r;
+        cs.body_depth = -1;
+        gp_c_lexer lx;
+        gp_c_lexer_init(&lx, s, r);
+        if (scan_sparse(&cs, &lx)) return;
+        r->nf = nf0; /* start again in full */
+        r->nsup = nsup0;
+        r->text.len = text0;
+        r->dropped = dropped0;
+    }
     memset(&cs, 0, sizeof cs);
     cs.s = s;
     cs.r = r;
     cs.cuda = cuda;
-    cs.cpu_named = !cuda && path && gp_audit_c_path_is_cpu_named(path);
+    cs.cpu_named = cpu_named;
     cs.body_depth = -1;
-    pthread_once(&first_pairs_once, first_pairs_build);
     gp_c_lexer lx;
     gp_c_lexer_init(&lx, s, r);
     gp_c_tok cur, n1, n2;

@@ -956,6 +956,7 @@ static bool scan_sparse(py_scan *ps, gp_py_lexer *lx)
     bool hit_known = false;
     for (;;) {
         gp_py_lexer saved = *lx;
+        size_t nsup = ps->r->nsup; /* a lexed line notes its comments again */
         gp_py_line ln;
         gp_py_skip k = gp_py_lexer_skip_line(lx, &ln);
         if (k == GP_PY_SKIP_EOF) return ps->ndev004 == 0 || ps->mentions_mps;
@@ -977,6 +978,7 @@ static bool scan_sparse(py_scan *ps, gp_py_lexer *lx)
             continue;
         }
         *lx = saved;
+        ps->r->nsup = nsup;
         unsigned gen = ps->alias_gen;
         if (!lex_line(ps, lx)) return ps->ndev004 == 0 || ps->mentions_mps;
         if (ps->alias_gen != gen) hot_refresh(ps, &sp);
@@ -988,10 +990,10 @@ void gp_audit_scan_python_how(gp_audit_source *s, gp_audit_result *r, bool setup
 {
     py_scan *ps = malloc(sizeof *ps);
     if (!ps) return;
-    /* The shortcut keeps to whole files in memory, not setup.py (every string is read as a
-     * requirement there) and not files with suppression comments (it does not read comments). */
-    bool sparse = shortcut && !setup_py && !s->mapped && !memmem(s->data, s->size, "gpuport:", 8);
-    size_t nf0 = r->nf, text0 = r->text.len, dropped0 = r->dropped;
+    /* The shortcut keeps to whole files in memory, and not setup.py (every string is read as a
+     * requirement there). */
+    bool sparse = shortcut && !setup_py && !s->mapped;
+    size_t nf0 = r->nf, text0 = r->text.len, dropped0 = r->dropped, nsup0 = r->nsup;
     bool main0 = r->has_main_guard;
     for (int pass = sparse ? 0 : 1; pass < 2; pass++) {
         memset(ps, 0, offsetof(py_scan, t));
@@ -999,10 +1001,11 @@ void gp_audit_scan_python_how(gp_audit_source *s, gp_audit_result *r, bool setup
         ps->r = r;
         ps->setup_py = setup_py;
         gp_py_lexer lx;
-        gp_py_lexer_init(&lx, s, pass == 0 ? NULL : r);
+        gp_py_lexer_init(&lx, s, r);
         if (pass == 0) {
             if (scan_sparse(ps, &lx)) break;
             r->nf = nf0; /* start again in full */
+            r->nsup = nsup0;
             r->text.len = text0;
             r->dropped = dropped0;
             r->has_main_guard = main0;

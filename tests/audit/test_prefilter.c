@@ -245,6 +245,17 @@ static void check_word_everywhere(gp_audit_lang lang, const char *word, bool tai
                 buf[n++] = filler[i];
             if (!gp_audit_prefilter_may_match(lang, buf, n))
                 fail_msg("trigger '%s' not found at offset %zu of %zu bytes", word, pre, n);
+            /* both searches (the vector screen and the step-sampled one) give its start from
+             * anywhere up to it, and the same place (a word inside it, or none) from past it */
+            gp_audit_pf pf = lang == GP_AL_PYTHON ? GP_PF_PYTHON : GP_PF_C;
+            for (size_t from = 0; from <= pre + 1; from++) {
+                size_t vec = gp_audit_prefilter_find_how(pf, buf, n, from, true);
+                size_t sam = gp_audit_prefilter_find_how(pf, buf, n, from, false);
+                if (vec != sam || (from <= pre && vec != pre) || (from > pre && vec <= pre))
+                    fail_msg("'%s' at %zu of %zu bytes: from %zu the vector search gave %zu, the "
+                             "sampled one %zu",
+                             word, pre, n, from, vec, sam);
+            }
         }
 }
 
@@ -265,6 +276,11 @@ static void test_tail_words(void **state)
     assert_int_equal(r.nf, 1);
     assert_string_equal(gp_audit_rule_get(r.f[0].rule)->id, "PY-EXT-002");
     gp_audit_result_free(&r);
+    /* a tail word, then a word that starts after it within the vector screen's 32 positions */
+    const char *both = "x = 1\ny = 2\nz = 3\nw = 4\nt\\.cup\\.cupy";
+    for (size_t from = 0; from < 20; from++)
+        assert_int_equal(gp_audit_prefilter_find_how(GP_PF_PYTHON, both, strlen(both), from, true),
+                         strlen(both) - 5);
     const char *closed = "load('m', ['k.cu'])\n";
     assert_true(gp_audit_prefilter_may_match(GP_AL_PYTHON, closed, strlen(closed)));
 }

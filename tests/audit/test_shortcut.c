@@ -135,8 +135,45 @@ static const struct {
      "if HAS_CUDA:\n\tif x:\n\t\ty.cuda()\n\f\tz = 1\nw = v.cuda()"},
     {"a device string in a keyword argument on a skipped-looking line", 1,
      "t = torch.zeros(3,\n    device='cuda')\n"},
+    {"suppression comments on skipped and lexed lines", 1,
+     "# gpuport: ignore[PY-DEV-001]\nx = y.cuda()\nz = 1  # gpuport: ignore\n"
+     "w = v.cuda()  # gpuport: ignore[PY-DEV-001]\nu = t.cuda()\n"},
     {".cu source at the end of an unterminated string", 1,
      "from torch.utils.cpp_extension import load\nm = load('m', ['k.cu"},
+};
+
+static const struct {
+    const char *name;
+    size_t min;
+    const char *text;
+} c_cases[] = {
+    {"lookbehind across lines", 1, "auto s = at::\ncuda::getCurrentCUDAStream();\n"},
+    {"at::cuda on one line after a skip", 2,
+     "int a;\nint b;\nauto s = at::cuda::x();\nt.is_cuda();\n"},
+    {"is_cuda first on its line", 1, "bool b = t.\nis_cuda();\nint c = cudaFree(0);\n"},
+    {"include across a continuation", 1, "#include \\\n  <cuda_runtime.h>\nint x;\n"},
+    {"words in comments, strings and raw strings", 1,
+     "/* cudaMalloc(\n cudaFree */ const char *s = \"cudaFree\";\n"
+     "auto r = R\"x(cudaFree\n)x\";\n// cudaMalloc\nint y = cudaFree(0);\n"},
+    {"digit separators, prefixes and char literals", 1,
+     "int a = 1'000'000;\nchar c = 'x';\nauto u = u8\"cuda\";\nint d = c - '0';\n"
+     "double e = 1e+5;\nint f = 0x1'f;\ncudaFree(0);\n"},
+    {"numbers the skip is unsure of", 1, "double a = 1.'5';\nint b = x.R\"(y)\";\ncudaFree(0);\n"},
+    {"#if 0 regions and guarded code", 2,
+     "#if 0\ncudaFree(0);\n#endif\n#ifdef USE_CUDA\ncudaMalloc(0);\n#else\nint z;\n#endif\n"
+     "cudaFree(0);\n"},
+    {"a #define body and a continued line", 2,
+     "#define F(x) \\\n  cudaFree(x)\nint v = f(a, \\\n  cudaMalloc(b));\n"},
+    {"suppressions after the last word and on skipped lines", 1,
+     "cudaFree(0); // gpuport: ignore[C-RT-001]\n/* gpuport: ignore */\ncudaMalloc(0);\n"
+     "int x;\ncudaFree(1);\nint y; // gpuport: ignore\n"},
+    {"a suppression after the last word", 1,
+     "cudaMalloc(0);\nint x;\ncudaFree(1); /* a */ // gpuport: ignore\nint y;\n"},
+    {"kernel launch and scopes", 3,
+     "int a;\nk<<<1, 1>>>();\nthrust::sort(a);\nnvcuda::\nwmma::x y;\n"},
+    {"a final line without newline", 1, "int a;\ncudaFree(0)"},
+    {"a raw string and a comment ending on the line of a word", 2,
+     "int a;\nauto r = R\"d(x\ny)d\" + cudaFree(1);\nint b; /* x\n */ cudaFree(2);\n"},
 };
 
 static char *long_line(void)
@@ -192,11 +229,25 @@ static void test_python_edges(void **state)
     }
 }
 
+static void test_c_edges(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof c_cases / sizeof c_cases[0]; i++) {
+        const char *t = c_cases[i].text;
+        size_t n = count_findings(GP_AL_C, t);
+        if (n < c_cases[i].min)
+            fail_msg("%s: %zu finding(s) in full, expected %zu or more", c_cases[i].name, n,
+                     c_cases[i].min);
+        compare(c_cases[i].name, GP_AL_C, "include/f.h", t, strlen(t));
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fixtures),
         cmocka_unit_test(test_python_edges),
+        cmocka_unit_test(test_c_edges),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
