@@ -677,21 +677,15 @@ gp_c_skip gp_c_lexer_skip(gp_c_lexer *lx, size_t until)
             lex_quoted(lx, c);
             continue;
         }
-        for (size_t from = lx->pos;;) { /* inert bytes up to a special one */
-            size_t p = next_special(d, lx->pos, n);
-            if (p >= n) {
-                lx->pos = n;
-                break;
-            }
-            if (d[p] != '"' && d[p] != '\'') {
-                lx->pos = p > from ? p : from + 1; /* '/' or '\\' starting a token: one byte */
-                break;
-            }
-            int k = skip_quote(lx, from, p);
-            if (k == SQ_UNSURE) return GP_C_SKIP_UNSURE;
-            if (k == SQ_LITERAL) break;
-            from = lx->pos; /* after a number with a digit separator */
-        }
+        size_t from = lx->pos; /* inert bytes up to a special one */
+        size_t p = next_special(d, from, n);
+        if (p >= n) {
+            lx->pos = n;
+        } else if (d[p] != '"' && d[p] != '\'') {
+            lx->pos = p > from ? p : from + 1; /* '/' or '\\' starting a token: one byte */
+        } else if (skip_quote(lx, from, p) == SQ_UNSURE) {
+            return GP_C_SKIP_UNSURE;
+        } /* else after the literal, or the number with a digit separator */
     }
     return GP_C_SKIP_EOF;
 }

@@ -130,6 +130,32 @@ static void scan_string(gp_py_lexer *lx, char q, bool triple, bool fmt, int nest
     unsigned char stop = (unsigned char)(4 | 8 | (q == '\'' ? 16 : 32) | (fmt ? 64 : 0));
     while (lx->pos < n) {
         size_t p = lx->pos;
+#if defined(__SSE2__)
+        /* 16 bytes at a time to the next backslash, newline, this quote or (f-strings) '{' */
+        const __m128i kb = _mm_set1_epi8('\\'), kn = _mm_set1_epi8('\n'), kq = _mm_set1_epi8(q),
+                      kf = _mm_set1_epi8(fmt ? '{' : '\n');
+        while (p + 16 <= n) {
+            __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(d + p));
+            __m128i m = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, kb), _mm_cmpeq_epi8(v, kn)),
+                                     _mm_or_si128(_mm_cmpeq_epi8(v, kq), _mm_cmpeq_epi8(v, kf)));
+            unsigned bits = (unsigned)_mm_movemask_epi8(m);
+            if (bits) {
+                p += (size_t)__builtin_ctz(bits);
+                break;
+            }
+            p += 16;
+        }
+#elif defined(__ARM_NEON) && defined(__aarch64__)
+        const uint8x16_t kb = vdupq_n_u8('\\'), kn = vdupq_n_u8('\n'), kq = vdupq_n_u8((uint8_t)q),
+                         kf = vdupq_n_u8(fmt ? '{' : '\n');
+        while (p + 16 <= n) {
+            uint8x16_t v = vld1q_u8((const uint8_t *)d + p);
+            uint8x16_t m = vorrq_u8(vorrq_u8(vceqq_u8(v, kb), vceqq_u8(v, kn)),
+                                    vorrq_u8(vceqq_u8(v, kq), vceqq_u8(v, kf)));
+            if (vmaxvq_u8(m)) break; /* the loop below finds it within these 16 bytes */
+            p += 16;
+        }
+#endif
         while (p < n && !(py_class[(unsigned char)d[p]] & stop))
             p++;
         lx->pos = p;

@@ -330,8 +330,9 @@ void gp_audit_scan_c(gp_audit_source *s, gp_audit_result *r, bool cuda, const ch
  * exact. It leaves a lexed stretch once no word starts in the tokens it has read ahead; those
  * hold none, so check_tok would find nothing in them. A token whose rule looks two tokens back
  * (cuda, wmma, is_cuda) is checked only when both were lexed since the last skip; otherwise the
- * file is scanned in full, as it is when the skip is unsure. Past the last word the rest is
- * skipped to the end for its suppression comments. */
+ * skipped stretch is lexed after all, from a mark left where the skip began (the results made
+ * since are dropped and made again). When the skip is unsure the file is scanned in full. Past
+ * the last word the rest is skipped to the end for its suppression comments. */
 
 static bool needs_lookbehind(const c_scan *cs, const gp_c_tok *t)
 {
@@ -346,26 +347,44 @@ static size_t line_start(const char *d, size_t p)
     return p;
 }
 
+/* Where a skip began: the lexer, the token window and what the result held, so that the skipped
+ * stretch can be lexed after all when a later token needs the tokens before it. */
+typedef struct c_mark {
+    gp_c_lexer lx;
+    gp_c_tok cur, n1, n2, prev[3];
+    int known;
+    size_t nf, text, nsup, dropped;
+} c_mark;
+
 /* False when the file has to be scanned in full instead (nothing was kept then). */
 static bool scan_sparse(c_scan *cs, gp_c_lexer *lx)
 {
     const char *d = cs->s->data;
     size_t n = cs->s->size;
-    size_t hit = gp_audit_prefilter_find(GP_PF_C, d, n, 0);
-    if (hit >= n) return true;
-    size_t ls = line_start(d, hit);
-    if (ls > 0) {
-        gp_c_skip k = gp_c_lexer_skip(lx, ls);
-        if (k == GP_C_SKIP_UNSURE) return false;
-        if (k == GP_C_SKIP_EOF) return true;
-    }
+    gp_audit_result *r = cs->r;
     gp_c_tok cur, n1, n2;
-    int known = 0; /* tokens lexed before cur since the last skip (prev[] holds them) */
     gp_c_lexer_next(lx, &cur);
     gp_c_lexer_next(lx, &n1);
     gp_c_lexer_next(lx, &n2);
+    int known = 2; /* tokens before cur known in prev[] (at the start there are none to know) */
+    size_t hit = 0, relex_until = 0;
+    c_mark mark;
+    bool have_mark = false;
     while (cur.kind != GP_C_END) {
-        if (known < 2 && needs_lookbehind(cs, &cur)) return false;
+        if (known < 2 && needs_lookbehind(cs, &cur)) {
+            if (!have_mark) return false;
+            /* lex the skipped stretch after all, from where the skip began to this token */
+            relex_until = cur.off;
+            *lx = mark.lx;
+            cur = mark.cur, n1 = mark.n1, n2 = mark.n2;
+            memcpy(cs->prev, mark.prev, sizeof cs->prev);
+            known = mark.known;
+            r->nf = mark.nf, r->text.len = mark.text, r->nsup = mark.nsup;
+            r->dropped = mark.dropped;
+            have_mark = false;
+            hit = 0;
+            continue;
+        }
         check_tok(cs, &cur, &n1, &n2);
         cs->prev[2] = cs->prev[1];
         cs->prev[1] = cs->prev[0];
@@ -374,12 +393,16 @@ static bool scan_sparse(c_scan *cs, gp_c_lexer *lx)
         cur = n1;
         n1 = n2;
         gp_c_lexer_next(lx, &n2);
+        if (cur.off <= relex_until) continue;
         if (hit < cur.off) hit = gp_audit_prefilter_find(GP_PF_C, d, n, cur.off);
         if (hit >= n) /* no word in cur, n1, n2 or after them: only comments still count */
             return gp_c_lexer_skip(lx, SIZE_MAX) != GP_C_SKIP_UNSURE;
         if (hit < lx->pos) continue; /* a word in the tokens read ahead */
-        ls = line_start(d, hit);
+        size_t ls = line_start(d, hit);
         if (ls <= lx->pos) continue; /* on this line: lexing on is as quick */
+        mark = (c_mark){*lx,   cur,   n1,          n2,      {cs->prev[0], cs->prev[1], cs->prev[2]},
+                        known, r->nf, r->text.len, r->nsup, r->dropped};
+        have_mark = true;
         gp_c_skip k = gp_c_lexer_skip(lx, ls);
         if (k == GP_C_SKIP_UNSURE) return false;
         if (k == GP_C_SKIP_EOF) return true;

@@ -148,6 +148,8 @@ static const struct {
     const char *text;
 } c_cases[] = {
     {"lookbehind across lines", 1, "auto s = at::\ncuda::getCurrentCUDAStream();\n"},
+    {"a finding right before a token that looks back, after a skip", 2,
+     "int a;\nint b;\n__device__ wmma::fragment f;\n// c\n__shared__ is_cuda();\n"},
     {"at::cuda on one line after a skip", 2,
      "int a;\nint b;\nauto s = at::cuda::x();\nt.is_cuda();\n"},
     {"is_cuda first on its line", 1, "bool b = t.\nis_cuda();\nint c = cudaFree(0);\n"},
@@ -158,6 +160,8 @@ static const struct {
     {"digit separators, prefixes and char literals", 1,
      "int a = 1'000'000;\nchar c = 'x';\nauto u = u8\"cuda\";\nint d = c - '0';\n"
      "double e = 1e+5;\nint f = 0x1'f;\ncudaFree(0);\n"},
+    {"a number with digit separators at the end of a line", 1,
+     "int a = 1'000\n;\nint b = 0x1'f\n;\n#include <cuda.h>\n"},
     {"numbers the skip is unsure of", 1, "double a = 1.'5';\nint b = x.R\"(y)\";\ncudaFree(0);\n"},
     {"#if 0 regions and guarded code", 2,
      "#if 0\ncudaFree(0);\n#endif\n#ifdef USE_CUDA\ncudaMalloc(0);\n#else\nint z;\n#endif\n"
