@@ -120,12 +120,20 @@ static void fp_mix(uint64_t h[2], const void *p, size_t n)
     }
 }
 
-static void fingerprint(const char *rule, const char *path, const char *snip, size_t sn,
-                        unsigned occ, char out[33])
+/* The streams after the rule id and the path: the same for every finding of one rule in one
+ * file, so fold mixes them once per rule and file. */
+static void fingerprint_head(const char *rule, const char *path, uint64_t h[2])
 {
-    uint64_t h[2] = {1469598103934665603u, 0x84222325cbf29ce4u};
+    h[0] = 1469598103934665603u;
+    h[1] = 0x84222325cbf29ce4u;
     fp_mix(h, rule, strlen(rule) + 1);
     fp_mix(h, path, strlen(path) + 1);
+}
+
+static void fingerprint(const uint64_t head[2], const char *snip, size_t sn, unsigned occ,
+                        char out[33])
+{
+    uint64_t h[2] = {head[0], head[1]};
     fp_mix(h, snip, sn);
     fp_mix(h, &occ, sizeof occ);
     static const char hx[] = "0123456789abcdef";
@@ -200,15 +208,21 @@ static void fold(gp_audit_state *st, job *j)
         st->failed_alloc = true;
         return;
     }
+    uint64_t heads[GP_R_COUNT][2];
+    bool have_head[GP_R_COUNT] = {false};
     for (size_t i = 0; i < r->nf; i++) {
         const gp_audit_finding *f = &r->f[i];
         const char *snip = r->text.data ? r->text.data + f->snip_off : "";
         const gp_audit_rule *ru = gp_audit_rule_get(f->rule);
         unsigned occ = occ_next(occ_tab, occ_cap, f->rule, snip, f->snip_len);
+        if (!have_head[f->rule]) {
+            fingerprint_head(ru->id, j->path, heads[f->rule]);
+            have_head[f->rule] = true;
+        }
         gp_spool_rec rec = {f->rule, f->severity, (uint8_t)(f->guarded ? 1 : 0),
                             f->line, f->col,      f->cell,
                             fid,     f->snip_len, ""};
-        fingerprint(ru->id, j->path, snip, f->snip_len, occ, rec.fp);
+        fingerprint(heads[f->rule], snip, f->snip_len, occ, rec.fp);
         if (st->nbaseline && gp_audit_baseline_has(st, rec.fp)) {
             rec.flags |= 2;
             st->baselined++;

@@ -39,6 +39,7 @@
 typedef struct pf_pat {
     uint32_t gram; /* the keyed window's three bytes, little-endian */
     uint8_t len;
+    char next;      /* a class the byte after the word must be in (see class_has), or 0 */
     bool word;      /* must not follow a name character */
     uint8_t anchor; /* the keyed window's offset in the word */
     char text[PF_MAX_LEN];
@@ -98,7 +99,7 @@ static bool class_has(char cls, int c)
     }
 }
 
-static void set_add(pf_set *s, const char *text, size_t len, bool word, size_t anchor)
+static void set_add(pf_set *s, const char *text, size_t len, char next, bool word, size_t anchor)
 {
     if (len < 3 || len > PF_MAX_LEN || anchor + 3 > len || s->n == PF_MAX_PATS) {
         s->always = true; /* cannot be keyed (or no room): stay exact by matching everything */
@@ -107,36 +108,36 @@ static void set_add(pf_set *s, const char *text, size_t len, bool word, size_t a
     pf_pat *p = &s->pats[s->n++];
     memcpy(p->text, text, len);
     p->len = (uint8_t)len;
+    p->next = next;
     p->word = word;
     p->anchor = (uint8_t)anchor;
     p->gram = gram_of(text + anchor);
 }
 
-/* The concrete words of a trigger list (class characters expanded), through `add`. */
+/* The words of a trigger list, through `add`. A word of three bytes or more keeps its class
+ * character as a check on the byte after it; a shorter one is expanded into a concrete word for
+ * every byte of its class, so that it can be keyed on three bytes. */
 static void set_expand(pf_set *s, const gp_audit_trigger *t, size_t nt, size_t *minlen, bool add)
 {
     for (size_t i = 0; i < nt; i++) {
         size_t len = strlen(t[i].text);
         if (t[i].next == '$') continue; /* tail words are searched apart */
-        size_t wl = t[i].next ? len + 1 : len;
+        bool expand = t[i].next && len < 3;
+        size_t wl = expand ? len + 1 : len; /* the bytes that can be keyed */
         if (wl < *minlen) *minlen = wl;
         if (!add) continue;
-        if (!t[i].next) {
+        if (!expand) {
             for (size_t a = 0; a < s->step; a++)
-                set_add(s, t[i].text, len, t[i].word, a);
+                set_add(s, t[i].text, len, t[i].next, t[i].word, a);
             continue;
         }
-        char buf[PF_MAX_LEN + 1];
-        if (len + 1 > PF_MAX_LEN) {
-            s->always = true;
-            continue;
-        }
+        char buf[4];
         memcpy(buf, t[i].text, len);
         for (int c = 0; c < 256; c++)
             if (class_has(t[i].next, c)) {
                 buf[len] = (char)c;
                 for (size_t a = 0; a < s->step; a++)
-                    set_add(s, buf, len + 1, t[i].word, a);
+                    set_add(s, buf, len + 1, 0, t[i].word, a);
             }
     }
 }
@@ -268,8 +269,9 @@ static size_t set_check(const pf_set *s, const char *d, size_t n, size_t i, uint
         size_t m = 0; /* words are short: a loop beats a library call */
         while (m < p->len && d[at + m] == p->text[m])
             m++;
-        if (m == p->len && !(p->word && at > 0 && s->name_char[(unsigned char)d[at - 1]]))
-            best = at;
+        if (m < p->len || (p->word && at > 0 && s->name_char[(unsigned char)d[at - 1]])) continue;
+        if (p->next && !(at + m < n && class_has(p->next, (unsigned char)d[at + m]))) continue;
+        best = at;
     }
     return best;
 }
