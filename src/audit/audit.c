@@ -5,6 +5,9 @@
 
 #include <pthread.h>
 #include <stdlib.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 #include <string.h>
 #include <unistd.h>
 
@@ -12,6 +15,11 @@
 #include "util/term.h"
 
 #define READ_BUF (256u * 1024u)
+/* The ring holds this many files a thread (the walk runs ahead; the main thread wakes once a
+ * quarter of it is done), and results held for folding stay under POOL_HELD_MAX bytes: workers
+ * take no new file while more is held, whatever the files. */
+#define POOL_JOBS_PER_THREAD 64
+#define POOL_HELD_MAX        (16u << 20)
 
 typedef struct job {
     char *path;
@@ -19,7 +27,8 @@ typedef struct job {
     gp_module_kind module_kind;
     gp_audit_lang lang;
     gp_audit_result res;
-    int state; /* 0 free, 1 queued, 2 taken, 3 done */
+    size_t bytes; /* what its result holds, once done */
+    int state;    /* 0 free, 1 queued, 2 taken, 3 done */
 } job;
 
 typedef struct pool {
@@ -29,6 +38,8 @@ typedef struct pool {
     size_t pushed, taken, emitted;
     bool finished;
     bool main_waits; /* the main thread sleeps until the job at the head is done */
+    size_t held;     /* bytes in the results of done jobs not folded yet */
+    int mem_waits;   /* workers waiting for `held` to fall under POOL_HELD_MAX */
     pthread_mutex_t mu;
     pthread_cond_t cv_work, cv_done;
 } pool;
@@ -274,6 +285,7 @@ int gp_spool_read(FILE *f, gp_spool_rec *rec, char *snip, size_t cap)
  * while nothing more can finish (a run that reaches `pushed` always wakes it). */
 static bool head_ready(const pool *p)
 {
+    if (p->held > POOL_HELD_MAX && p->ring[p->emitted % p->q].state == 3) return true;
     size_t run = 0, want = p->q / 4 ? p->q / 4 : 1;
     while (p->emitted + run < p->pushed && p->ring[(p->emitted + run) % p->q].state == 3) {
         if (++run >= want) return true;
@@ -288,15 +300,24 @@ static void *worker(void *arg)
     if (!buf) return NULL;
     pthread_mutex_lock(&p->mu);
     for (;;) {
-        while (p->taken == p->pushed && !p->finished)
+        /* with too much held, the head is taken or done (jobs are taken in order), so the main
+         * thread can always fold and make room */
+        while (p->taken == p->pushed ? !p->finished : p->held > POOL_HELD_MAX) {
+            bool mem = p->taken < p->pushed;
+            p->mem_waits += mem;
             pthread_cond_wait(&p->cv_work, &p->mu);
+            p->mem_waits -= mem;
+        }
         if (p->taken == p->pushed) break;
         job *j = &p->ring[p->taken % p->q];
         p->taken++;
         j->state = 2;
         pthread_mutex_unlock(&p->mu);
         gp_audit_scan_path(j->path, j->lang, &j->res, buf, READ_BUF);
+        size_t bytes = j->res.capf * sizeof *j->res.f + j->res.text.cap;
         pthread_mutex_lock(&p->mu);
+        j->bytes = bytes;
+        p->held += bytes;
         j->state = 3;
         if (p->main_waits && head_ready(p)) pthread_cond_signal(&p->cv_done);
     }
@@ -327,11 +348,14 @@ static void drain(pool *p, bool wait_one)
             p->main_waits = false;
             continue;
         }
+        size_t bytes = j->bytes;
         pthread_mutex_unlock(&p->mu);
         fold(p->st, j);
         job_clear(j);
         pthread_mutex_lock(&p->mu);
         p->emitted++;
+        p->held -= bytes;
+        if (p->mem_waits && p->held <= POOL_HELD_MAX) pthread_cond_broadcast(&p->cv_work);
         wait_one = false;
     }
 }
@@ -425,7 +449,7 @@ static int scan_all(gp_audit_state *st, int threads, char *err, size_t errlen, b
     pool p;
     memset(&p, 0, sizeof p);
     p.st = st;
-    p.q = (size_t)threads * 8 + 8;
+    p.q = (size_t)threads * POOL_JOBS_PER_THREAD + POOL_JOBS_PER_THREAD;
     p.ring = calloc(p.q, sizeof *p.ring);
     pthread_mutex_init(&p.mu, NULL);
     pthread_cond_init(&p.cv_work, NULL);
@@ -484,6 +508,13 @@ static int scan_all(gp_audit_state *st, int threads, char *err, size_t errlen, b
 
 int gp_audit_run(const gp_audit_options *o, FILE *out)
 {
+#if defined(__GLIBC__)
+    /* A file's findings and snippets can take megabytes; freed from several threads, glibc
+     * would keep such blocks in its arenas (its mmap threshold rises after the first free) and
+     * the resident set would grow with the thread count. A fixed threshold maps them each time
+     * and gives them back on free. */
+    mallopt(M_MMAP_THRESHOLD, 256 * 1024);
+#endif
     gp_audit_state st;
     memset(&st, 0, sizeof st);
     st.o = o;

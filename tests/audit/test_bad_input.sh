@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Bad input: binary files, invalid UTF-8, a very long line, a huge file (streamed: memory stays
-# under 64 MB), unreadable files and folders (reported, not fatal), symlink loops and links out
+# under 64 MB), many files full of findings (memory stays under 64 MB too), unreadable files and folders (reported, not fatal), symlink loops and links out
 # of the tree, a path that does not exist (exit 2), bad options (exit 2).
 set -u
 work=$(mktemp -d /tmp/gpuport-audit-bad.XXXXXX)
@@ -41,6 +41,19 @@ lines=$(wc -l <"$h/big.c")
 grep -q "big.c:$lines:16: error C-RT-001" "$work/hout" && ok "finding at the end of a 200 MB file" || { bad "huge file"; head -5 "$work/hout"; }
 rss=$(tail -1 "$work/rss")
 [ "$rss" -lt 65536 ] && ok "peak RSS ${rss} KiB < 64 MiB on a 200 MB file" || bad "peak RSS ${rss} KiB"
+
+# many files full of findings with long snippets, scanned faster than they are folded: the
+# results waiting to be folded stay bounded (about 80 MB of them without the bound), whatever the
+# number of threads. (No allocator quarantine under AddressSanitizer: it would hold freed results.)
+m="$work/many"; mkdir -p "$m"
+line='cudaFree(0); // a comment long enough to fill the snippet of the finding up to its cut at 100 bytes'
+for i in $(seq 1 32); do yes "$line" | head -n 20000 >"$m/f$i.h"; done
+ASAN_OPTIONS="${ASAN_OPTIONS:-}:quarantine_size_mb=0" /usr/bin/time -f '%M' -o "$work/mrss" \
+    "$GPUPORT" audit --fail-on never -j 4 "$m" >"$work/mout" 2>/dev/null
+n=$(grep -c ': error C-RT-001' "$work/mout")
+[ "$n" -eq 640000 ] && ok "32 files of 20,000 findings each reported" || bad "$n findings of 640000"
+rss=$(tail -1 "$work/mrss")
+[ "$rss" -lt 65536 ] && ok "peak RSS ${rss} KiB < 64 MiB with 640,000 findings" || bad "peak RSS ${rss} KiB with many findings"
 
 # unreadable file and folder: root reads everything, so drop to nobody for this part
 u="$work/unread"; mkdir -p "$u/locked"
