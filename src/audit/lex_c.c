@@ -667,6 +667,7 @@ gp_c_skip gp_c_lexer_skip(gp_c_lexer *lx, size_t until)
         /* every pass starts between tokens: after a newline, a comment, a literal that may have
          * run over several lines, a directive, blanks or a run of inert tokens */
         if (lx->pos >= until) return GP_C_SKIP_STOPPED;
+        if (d[lx->pos] == '\n') gp_audit_source_release(lx->src, lx->pos); /* large files */
         gp_c_tok t;
         int tv = trivia(lx, &t);
         if (tv == TRIVIA_INCLUDE && t.off + t.len >= until) return GP_C_SKIP_UNSURE;

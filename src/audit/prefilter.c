@@ -293,11 +293,12 @@ static size_t tail_find(const pf_set *s, const char *d, size_t n, size_t from)
 /* The start of the earliest word at or after `from`, or n. Positions are sampled every `step`
  * bytes from `from`: the first sampled position with a match holds the earliest start, since
  * every word is keyed at each of its first `step` offsets and set_check takes the minimum. */
-static size_t set_find(const pf_set *s, const char *d, size_t n, size_t from)
+static size_t set_find(const pf_set *s, const char *d, size_t n, size_t from, size_t lim)
 {
     if (from >= n) return n;
     if (s->always) return from;
     size_t best = tail_find(s, d, n, from);
+    if (best > lim) best = lim; /* nothing at or past lim is looked for */
     size_t i = from;
     const size_t step = s->step; /* locals: stores could otherwise alias them */
     const uint8_t *filter = s->filter;
@@ -426,11 +427,13 @@ static bool vec_ok(void)
 #endif
 
 /* The vector screen where the CPU has it, then every remaining position one by one. */
-static size_t vec_set_find(const pf_set *s, const char *d, size_t n, size_t from, bool use_vec)
+static size_t vec_set_find(const pf_set *s, const char *d, size_t n, size_t from, size_t lim,
+                           bool use_vec)
 {
     if (from >= n) return n;
     if (s->always) return from;
     size_t best = tail_find(s, d, n, from);
+    if (best > lim) best = lim; /* nothing at or past lim is looked for */
     size_t i = from;
 #if defined(PF_AVX2) || defined(PF_NEON)
     if (use_vec) {
@@ -462,11 +465,18 @@ static const pf_lang *lang_of(gp_audit_pf which)
     return NULL;
 }
 
-size_t gp_audit_prefilter_find(gp_audit_pf which, const char *data, size_t size, size_t from)
+size_t gp_audit_prefilter_find_before(gp_audit_pf which, const char *data, size_t size, size_t from,
+                                      size_t lim)
 {
     const pf_lang *l = lang_of(which);
-    if (l->use_vec) return vec_set_find(&l->vec, data, size, from, true);
-    return set_find(&l->sampled, data, size, from);
+    if (lim > size) lim = size;
+    if (l->use_vec) return vec_set_find(&l->vec, data, size, from, lim, true);
+    return set_find(&l->sampled, data, size, from, lim);
+}
+
+size_t gp_audit_prefilter_find(gp_audit_pf which, const char *data, size_t size, size_t from)
+{
+    return gp_audit_prefilter_find_before(which, data, size, from, size);
 }
 
 /* For the tests: the two searches side by side. */
@@ -474,8 +484,8 @@ size_t gp_audit_prefilter_find_how(gp_audit_pf which, const char *data, size_t s
                                    bool vector)
 {
     const pf_lang *l = lang_of(which);
-    return vector ? vec_set_find(&l->vec, data, size, from, l->use_vec)
-                  : set_find(&l->sampled, data, size, from);
+    return vector ? vec_set_find(&l->vec, data, size, from, size, l->use_vec)
+                  : set_find(&l->sampled, data, size, from, size);
 }
 
 bool gp_audit_prefilter_may_match(gp_audit_lang lang, const char *data, size_t size)

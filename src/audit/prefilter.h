@@ -34,6 +34,10 @@ typedef enum gp_audit_pf { GP_PF_PYTHON, GP_PF_C } gp_audit_pf;
 
 /* The start of the earliest word of the set at or after `from`, or `size` when none. */
 size_t gp_audit_prefilter_find(gp_audit_pf which, const char *data, size_t size, size_t from);
+/* The same looking only at starts before `lim` (a word may run past it): `lim` when none. The
+ * bytes read stay within a bounded distance of `from` (for mapped files, released behind). */
+size_t gp_audit_prefilter_find_before(gp_audit_pf which, const char *data, size_t size, size_t from,
+                                      size_t lim);
 /* The same through one search: `vector`, the vector screen where the CPU has one (otherwise every
  * position one by one), or the step-sampled scalar search. The results are the same. */
 size_t gp_audit_prefilter_find_how(gp_audit_pf which, const char *data, size_t size, size_t from,

@@ -347,6 +347,10 @@ static size_t line_start(const char *d, size_t p)
     return p;
 }
 
+/* The end of a span searched without a word stands for one: the lexer starts again on its line
+ * and reads on, which is exact wherever it starts. */
+#define C_FIND_SPAN (2u << 20)
+
 /* Where a skip began: the lexer, the token window and what the result held, so that the skipped
  * stretch can be lexed after all when a later token needs the tokens before it. */
 typedef struct c_mark {
@@ -367,7 +371,7 @@ static bool scan_sparse(c_scan *cs, gp_c_lexer *lx)
     gp_c_lexer_next(lx, &n1);
     gp_c_lexer_next(lx, &n2);
     int known = 2; /* tokens before cur known in prev[] (at the start there are none to know) */
-    size_t hit = 0, relex_until = 0;
+    size_t hit = 0, relex_until = 0, count = 0;
     c_mark mark;
     bool have_mark = false;
     while (cur.kind != GP_C_END) {
@@ -375,6 +379,7 @@ static bool scan_sparse(c_scan *cs, gp_c_lexer *lx)
             if (!have_mark) return false;
             /* lex the skipped stretch after all, from where the skip began to this token */
             relex_until = cur.off;
+            gp_audit_source_rewind(cs->s, mark.cur.off);
             *lx = mark.lx;
             cur = mark.cur, n1 = mark.n1, n2 = mark.n2;
             memcpy(cs->prev, mark.prev, sizeof cs->prev);
@@ -393,8 +398,12 @@ static bool scan_sparse(c_scan *cs, gp_c_lexer *lx)
         cur = n1;
         n1 = n2;
         gp_c_lexer_next(lx, &n2);
+        if ((++count & 1023) == 0) gp_audit_source_release(cs->s, cs->prev[2].off);
         if (cur.off <= relex_until) continue;
-        if (hit < cur.off) hit = gp_audit_prefilter_find(GP_PF_C, d, n, cur.off);
+        if (hit < cur.off) { /* a mapped file is searched 2 MB at a time */
+            size_t lim = cs->s->mapped && n - cur.off > C_FIND_SPAN ? cur.off + C_FIND_SPAN : n;
+            hit = gp_audit_prefilter_find_before(GP_PF_C, d, n, cur.off, lim);
+        }
         if (hit >= n) /* no word in cur, n1, n2 or after them: only comments still count */
             return gp_c_lexer_skip(lx, SIZE_MAX) != GP_C_SKIP_UNSURE;
         if (hit < lx->pos) continue; /* a word in the tokens read ahead */
@@ -420,10 +429,9 @@ void gp_audit_scan_c_how(gp_audit_source *s, gp_audit_result *r, bool cuda, cons
     c_scan cs;
     bool cpu_named = !cuda && path && gp_audit_c_path_is_cpu_named(path);
     pthread_once(&first_pairs_once, first_pairs_build);
-    /* The shortcut keeps to whole headers and sources in memory, not CUDA sources (inline PTX is
-     * found without a word) and not sources named as CPU implementations (every function body
-     * counts). */
-    if (shortcut && !cuda && !cpu_named && !s->mapped) {
+    /* Not for CUDA sources (inline PTX is found without a word) nor sources named as CPU
+     * implementations (every function body counts). */
+    if (shortcut && !cuda && !cpu_named) {
         size_t nf0 = r->nf, text0 = r->text.len, dropped0 = r->dropped, nsup0 = r->nsup;
         memset(&cs, 0, sizeof cs);
         cs.s = s;
@@ -432,7 +440,8 @@ void gp_audit_scan_c_how(gp_audit_source *s, gp_audit_result *r, bool cuda, cons
         gp_c_lexer lx;
         gp_c_lexer_init(&lx, s, r);
         if (scan_sparse(&cs, &lx)) return;
-        r->nf = nf0; /* start again in full */
+        s->released = 0; /* start again in full (released pages map in again when read) */
+        r->nf = nf0;
         r->nsup = nsup0;
         r->text.len = text0;
         r->dropped = dropped0;

@@ -893,7 +893,8 @@ static bool lex_line(py_scan *ps, gp_py_lexer *lx)
  * scanned in full instead when a PY-DEV-004 finding is pending at the end without an MPS mention
  * in the lexed lines (a skipped line may mention MPS; such findings are rare). */
 
-#define PY_HOT_MAX 8
+#define PY_HOT_MAX   8
+#define PY_FIND_SPAN (2u << 20) /* a line reaching past it is lexed: nothing is missed */
 
 typedef struct py_sparse {
     const char *hot[PY_HOT_MAX]; /* alias names whose targets hold a prefilter word */
@@ -952,7 +953,8 @@ static bool scan_sparse(py_scan *ps, gp_py_lexer *lx)
     const char *d = ps->s->data;
     size_t n = ps->s->size;
     py_sparse sp = {.nhot = 0};
-    size_t hit = 0; /* the earliest prefilter word at or after the last place looked from */
+    size_t hit = 0; /* the earliest prefilter word at or after the last place looked from (or
+                     * the end of the span looked at) */
     bool hit_known = false;
     for (;;) {
         gp_py_lexer saved = *lx;
@@ -962,8 +964,10 @@ static bool scan_sparse(py_scan *ps, gp_py_lexer *lx)
         if (k == GP_PY_SKIP_EOF) return ps->ndev004 == 0 || ps->mentions_mps;
         int kw = KW_LEX;
         if (k == GP_PY_SKIP_LINE && ln.max_tokens < PY_MAX_TOKS) {
-            if (!hit_known || hit < ln.first) {
-                hit = gp_audit_prefilter_find(GP_PF_PYTHON, d, n, ln.first);
+            if (!hit_known || hit < ln.first) { /* a mapped file is searched 2 MB at a time */
+                size_t lim =
+                    ps->s->mapped && n - ln.first > PY_FIND_SPAN ? ln.first + PY_FIND_SPAN : n;
+                hit = gp_audit_prefilter_find_before(GP_PF_PYTHON, d, n, ln.first, lim);
                 hit_known = true;
             }
             if (hit >= ln.end && !names_hot_alias(&sp, d, ln.first, ln.end))
@@ -975,6 +979,7 @@ static bool scan_sparse(py_scan *ps, gp_py_lexer *lx)
                 ps->nb--;
             if (!ln.last_string && d[ln.last] == ':' && ps->nb < PY_MAX_BLOCKS)
                 ps->b[ps->nb++] = (py_block){indent, kw == KW_DEF ? BK_DEF : BK_OTHER, 0};
+            gp_audit_source_release(ps->s, lx->pos); /* as lex_line does after a line */
             continue;
         }
         *lx = saved;
@@ -990,9 +995,8 @@ void gp_audit_scan_python_how(gp_audit_source *s, gp_audit_result *r, bool setup
 {
     py_scan *ps = malloc(sizeof *ps);
     if (!ps) return;
-    /* The shortcut keeps to whole files in memory, and not setup.py (every string is read as a
-     * requirement there). */
-    bool sparse = shortcut && !setup_py && !s->mapped;
+    /* Not for setup.py: every string is read as a requirement there. */
+    bool sparse = shortcut && !setup_py;
     size_t nf0 = r->nf, text0 = r->text.len, dropped0 = r->dropped, nsup0 = r->nsup;
     bool main0 = r->has_main_guard;
     for (int pass = sparse ? 0 : 1; pass < 2; pass++) {
@@ -1004,7 +1008,8 @@ void gp_audit_scan_python_how(gp_audit_source *s, gp_audit_result *r, bool setup
         gp_py_lexer_init(&lx, s, r);
         if (pass == 0) {
             if (scan_sparse(ps, &lx)) break;
-            r->nf = nf0; /* start again in full */
+            s->released = 0; /* start again in full (released pages map in again when read) */
+            r->nf = nf0;
             r->nsup = nsup0;
             r->text.len = text0;
             r->dropped = dropped0;

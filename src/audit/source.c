@@ -21,6 +21,12 @@ void gp_audit_source_release(gp_audit_source *s, size_t keep)
     s->released = upto;
 }
 
+void gp_audit_source_rewind(gp_audit_source *s, size_t pos)
+{
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    if (pos < s->released) s->released = pos / page * page;
+}
+
 void gp_audit_result_init(gp_audit_result *r)
 {
     memset(r, 0, sizeof *r);
@@ -72,11 +78,13 @@ static void snip_append(gp_strbuf *sb, const unsigned char *p, size_t n)
     }
 }
 
+/* Code points from the line's start, or bytes when that is more than RELEASE_MARGIN back: a
+ * function of the positions alone (so every way through a file gives the same column), and the
+ * bytes it reads are never released yet (releases keep RELEASE_MARGIN behind the reader). */
 static uint32_t column_of(const gp_audit_source *s, size_t line_off, size_t off)
 {
     if (off < line_off) return 1;
-    if (line_off < s->released || off - line_off > (1u << 20))
-        return (uint32_t)(off - line_off + 1);
+    if (off - line_off > RELEASE_MARGIN) return (uint32_t)(off - line_off + 1);
     uint32_t col = 1;
     for (size_t i = line_off; i < off; i++)
         if (((unsigned char)s->data[i] & 0xc0) != 0x80) col++; /* code points, not bytes */

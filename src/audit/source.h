@@ -15,12 +15,15 @@
 typedef struct gp_audit_source {
     const char *data; /* the whole file's bytes (a mapping may be partly released) */
     size_t size;
-    size_t released; /* bytes [0, released) are no longer resident; never read them */
+    size_t released; /* bytes [0, released) are no longer resident (see gp_audit_source_rewind) */
     bool mapped;
 } gp_audit_source;
 
 /* Drops the pages before `keep` (minus a margin) from memory; a no-op for read files. */
 void gp_audit_source_release(gp_audit_source *s, size_t keep);
+/* Before reading from `pos` again: the pages from there map in again when read, and a later
+ * release drops them again. */
+void gp_audit_source_rewind(gp_audit_source *s, size_t pos);
 
 /* What a file is (decided from its name). */
 typedef enum gp_audit_lang {

@@ -35,12 +35,22 @@ fi
 
 # huge file: streamed, memory bounded
 h="$work/huge"; mkdir -p "$h"
-{ yes 'int a; /* cudaMalloc in a comment */' | head -n 5400000; printf '\nvoid f(void) { cudaFree(0); }\n'; } >"$h/big.c"
+# (half of it without a CUDA word, which is skipped without tokens, half with one on every line)
+{ yes 'int b; /* plain code */ int c;' | head -n 2700000
+  yes 'int a; /* cudaMalloc in a comment */' | head -n 2700000; printf '\nvoid f(void) { cudaFree(0); }\n'; } >"$h/big.c"
 lines=$(wc -l <"$h/big.c")
 /usr/bin/time -f '%M' -o "$work/rss" "$GPUPORT" audit --fail-on never "$h" >"$work/hout" 2>/dev/null
 grep -q "big.c:$lines:16: error C-RT-001" "$work/hout" && ok "finding at the end of a 200 MB file" || { bad "huge file"; head -5 "$work/hout"; }
 rss=$(tail -1 "$work/rss")
 [ "$rss" -lt 65536 ] && ok "peak RSS ${rss} KiB < 64 MiB on a 200 MB file" || bad "peak RSS ${rss} KiB"
+rm -f "$h/big.c"
+{ printf 'import torch\nif torch.cuda.is_available():\n'; yes '    x = f(1, [2, 3])  # plain' | head -n 2000000
+  printf 'y = z.cuda()\n'; } >"$h/big.py"
+lines=$(wc -l <"$h/big.py")
+/usr/bin/time -f '%M' -o "$work/rss" "$GPUPORT" audit --fail-on never "$h" >"$work/hout" 2>/dev/null
+grep -q "big.py:$lines:7: warning PY-DEV-001" "$work/hout" && ok "finding at the end of a 60 MB Python file" || { bad "huge Python file"; head -5 "$work/hout"; }
+rss=$(tail -1 "$work/rss")
+[ "$rss" -lt 65536 ] && ok "peak RSS ${rss} KiB < 64 MiB on a 60 MB Python file" || bad "peak RSS ${rss} KiB (Python)"
 
 # many files full of findings with long snippets, scanned faster than they are folded: the
 # results waiting to be folded stay bounded (about 80 MB of them without the bound), whatever the

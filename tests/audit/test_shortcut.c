@@ -8,9 +8,12 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "audit/audit.h"
 #include "audit/scanners.h"
@@ -246,12 +249,81 @@ static void test_c_edges(void **state)
     }
 }
 
+/* Files of 256 KiB and more are mapped and their pages released behind the reader: the
+ * shortcut releases too (and maps a skipped stretch in again when it lexes it after all). */
+static void compare_mapped(const char *what, gp_audit_lang lang, const char *text, size_t n)
+{
+    char path[] = "/tmp/gpuport-shortcut-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, text, n), (ssize_t)n);
+    void *map = mmap(NULL, n, PROT_READ, MAP_PRIVATE, fd, 0);
+    assert_true(map != MAP_FAILED);
+    gp_audit_result full, fast;
+    gp_audit_result_init(&full);
+    gp_audit_result_init(&fast);
+    for (int sc = 0; sc < 2; sc++) {
+        gp_audit_source s = {map, n, 0, true};
+        gp_audit_result *r = sc ? &fast : &full;
+        if (lang == GP_AL_PYTHON) gp_audit_scan_python_how(&s, r, false, "big.py", sc);
+        if (lang == GP_AL_C) gp_audit_scan_c_how(&s, r, false, "include/big.h", sc);
+        gp_audit_apply_suppressions(r);
+    }
+    if (full.nf == 0 || full.nf != fast.nf)
+        fail_msg("%s: %zu finding(s) in full, %zu through the shortcut", what, full.nf, fast.nf);
+    for (size_t i = 0; i < full.nf; i++)
+        if (full.f[i].rule != fast.f[i].rule || full.f[i].line != fast.f[i].line ||
+            full.f[i].col != fast.f[i].col || full.f[i].snip_len != fast.f[i].snip_len)
+            fail_msg("%s: finding %zu differs (line %u against %u)", what, i, full.f[i].line,
+                     fast.f[i].line);
+    gp_audit_result_free(&full);
+    gp_audit_result_free(&fast);
+    munmap(map, n);
+    close(fd);
+    unlink(path);
+}
+
+static void test_mapped_files(void **state)
+{
+    (void)state;
+    size_t cap = 8u << 20, n = 0;
+    char *b = malloc(cap);
+    assert_non_null(b);
+    /* C: long stretches without words (comments and code), words between them, a rule that
+     * looks back across a 2 MB skip, suppressions */
+    for (int part = 0; part < 4; part++) {
+        for (int i = 0; i < 20000; i++)
+            n += (size_t)snprintf(b + n, cap - n, "/* doc %d */ int x%d = %d; // \xc3\xa9\n", i, i,
+                                  i);
+        n += (size_t)snprintf(b + n, cap - n,
+                              "cudaFree(p%d); /* gpuport: ignore[C-RT-001] */ cudaMalloc(q);\n"
+                              "auto s%d = at::\n",
+                              part, part);
+        for (int i = 0; i < 30000; i++)
+            n += (size_t)snprintf(b + n, cap - n, "int y%d = %d;\n", i, i);
+        n += (size_t)snprintf(b + n, cap - n, "cuda::getCurrentCUDAStream();\n");
+    }
+    compare_mapped("a large C header", GP_AL_C, b, n);
+    /* Python: skipped lines between lexed ones, blocks, a guard far above a finding */
+    n = 0;
+    n += (size_t)snprintf(b + n, cap - n, "import torch\nif torch.cuda.is_available():\n");
+    for (int i = 0; i < 40000; i++)
+        n += (size_t)snprintf(b + n, cap - n, "    x%d = f(%d, 'a', [1, 2])  # note\n", i, i);
+    n += (size_t)snprintf(b + n, cap - n, "    y = z.cuda()\nw = v.cuda()\n");
+    for (int i = 0; i < 40000; i++)
+        n += (size_t)snprintf(b + n, cap - n, "def g%d(a):\n    return a + %d\n", i, i);
+    n += (size_t)snprintf(b + n, cap - n, "u = t.cuda()\n");
+    compare_mapped("a large Python module", GP_AL_PYTHON, b, n);
+    free(b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fixtures),
         cmocka_unit_test(test_python_edges),
         cmocka_unit_test(test_c_edges),
+        cmocka_unit_test(test_mapped_files),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
