@@ -150,18 +150,42 @@ static int pat_cmp(const void *a, const void *b)
     return x->len < y->len ? -1 : x->len > y->len; /* short words first: they decide sooner */
 }
 
-/* Gives each word of a step-1 set a bucket: words that share their first two bytes share a
- * bucket (the largest groups their own), so that a bucket's nibble tables admit few byte
- * combinations beyond its words. */
+/* A bucket's nibble sets for the first three bytes of its words. */
+typedef struct pf_bucket {
+    uint16_t lo[3], hi[3];
+} pf_bucket;
+
+/* How many three-byte strings a bucket's tables let through. */
+static double bucket_cost(const pf_bucket *b)
+{
+    double c = 1;
+    for (int k = 0; k < 3; k++)
+        c *= (double)__builtin_popcount(b->lo[k]) * (double)__builtin_popcount(b->hi[k]);
+    return c;
+}
+
+static void bucket_add(pf_bucket *b, const pf_bucket *g)
+{
+    for (int k = 0; k < 3; k++) {
+        b->lo[k] |= g->lo[k];
+        b->hi[k] |= g->hi[k];
+    }
+}
+
+/* Gives the words of a step-1 set their buckets. A position passes when its three bytes are
+ * in some bucket's nibble sets, so a bucket should admit few strings beyond its words: the words
+ * are grouped by their first two bytes, and each group (largest first) goes to the bucket whose
+ * admitted strings grow the least with it. */
 static void set_buckets(pf_set *s)
 {
     enum { MAXG = 512 };
     static uint16_t key[MAXG];
     static unsigned cnt[MAXG];
+    static pf_bucket grp[MAXG];
     size_t ng = 0;
     for (size_t i = 0; i < s->n; i++) {
-        uint16_t k =
-            (uint16_t)((unsigned char)s->pats[i].text[0] << 8 | (unsigned char)s->pats[i].text[1]);
+        const unsigned char *w = (const unsigned char *)s->pats[i].text;
+        uint16_t k = (uint16_t)(w[0] << 8 | w[1]);
         size_t g = 0;
         while (g < ng && key[g] != k)
             g++;
@@ -171,28 +195,55 @@ static void set_buckets(pf_set *s)
                 return;
             }
             key[ng] = k;
-            cnt[ng++] = 0;
+            cnt[ng] = 0;
+            memset(&grp[ng], 0, sizeof grp[ng]);
+            ng++;
         }
         cnt[g]++;
+        for (int b = 0; b < 3; b++) {
+            grp[g].lo[b] |= (uint16_t)(1u << (w[b] & 15));
+            grp[g].hi[b] |= (uint16_t)(1u << (w[b] >> 4));
+        }
     }
+    size_t order[MAXG];
+    for (size_t g = 0; g < ng; g++)
+        order[g] = g;
     for (size_t a = 0; a < ng; a++) /* largest groups first */
         for (size_t b = a + 1; b < ng; b++)
-            if (cnt[b] > cnt[a]) {
-                unsigned c = cnt[a];
-                uint16_t k = key[a];
-                cnt[a] = cnt[b], key[a] = key[b];
-                cnt[b] = c, key[b] = k;
+            if (cnt[order[b]] > cnt[order[a]]) {
+                size_t t = order[a];
+                order[a] = order[b];
+                order[b] = t;
             }
+    pf_bucket bk[8];
+    memset(bk, 0, sizeof bk);
+    uint8_t bit_of[MAXG];
+    for (size_t o = 0; o < ng; o++) {
+        size_t g = order[o];
+        int best = 0;
+        double best_growth = 0;
+        for (int b = 0; b < 8; b++) {
+            pf_bucket t = bk[b];
+            double before = bk[b].lo[0] ? bucket_cost(&bk[b]) : 0;
+            bucket_add(&t, &grp[g]);
+            double growth = bucket_cost(&t) - before;
+            if (b == 0 || growth < best_growth) {
+                best = b;
+                best_growth = growth;
+            }
+        }
+        bucket_add(&bk[best], &grp[g]);
+        bit_of[g] = (uint8_t)(1u << best);
+    }
     for (size_t i = 0; i < s->n; i++) {
         const unsigned char *w = (const unsigned char *)s->pats[i].text;
         uint16_t k = (uint16_t)(w[0] << 8 | w[1]);
         size_t g = 0;
         while (key[g] != k)
             g++;
-        uint8_t bit = (uint8_t)(1u << (g % 8));
         for (int b = 0; b < 3; b++) {
-            s->lo[b][w[b] & 15] |= bit;
-            s->hi[b][w[b] >> 4] |= bit;
+            s->lo[b][w[b] & 15] |= bit_of[g];
+            s->hi[b][w[b] >> 4] |= bit_of[g];
         }
     }
 }
