@@ -38,6 +38,7 @@
 
 typedef struct pf_pat {
     uint32_t gram; /* the keyed window's three bytes, little-endian */
+    uint64_t head, head_mask; /* the first eight bytes (fewer for short words), as loaded */
     uint8_t len;
     char next;      /* a class the byte after the word must be in (see class_has), or 0 */
     bool word;      /* must not follow a name character */
@@ -108,6 +109,12 @@ static void set_add(pf_set *s, const char *text, size_t len, char next, bool wor
     pf_pat *p = &s->pats[s->n++];
     memcpy(p->text, text, len);
     p->len = (uint8_t)len;
+    size_t h = len < 8 ? len : 8;
+    unsigned char hb[8] = {0}, mb[8] = {0};
+    memcpy(hb, text, h);
+    memset(mb, 0xff, h);
+    memcpy(&p->head, hb, 8);
+    memcpy(&p->head_mask, mb, 8);
     p->next = next;
     p->word = word;
     p->anchor = (uint8_t)anchor;
@@ -317,8 +324,14 @@ static size_t set_check(const pf_set *s, const char *d, size_t n, size_t i, uint
         if (p->gram != gram || i < p->anchor) continue;
         size_t at = i - p->anchor;
         if (at < from || at >= best || p->len > n - at) continue;
-        size_t m = 0; /* words are short: a loop beats a library call */
-        while (m < p->len && d[at + m] == p->text[m])
+        size_t m = 0;
+        if (n - at >= 8) { /* the first eight bytes in one compare */
+            uint64_t v;
+            memcpy(&v, d + at, 8);
+            if ((v & p->head_mask) != p->head) continue;
+            m = p->len < 8 ? p->len : 8;
+        }
+        while (m < p->len && d[at + m] == p->text[m]) /* words are short: no library call */
             m++;
         if (m < p->len || (p->word && at > 0 && s->name_char[(unsigned char)d[at - 1]])) continue;
         if (p->next && !(at + m < n && class_has(p->next, (unsigned char)d[at + m]))) continue;
