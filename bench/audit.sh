@@ -6,6 +6,7 @@
 # shared libraries left out, never committed).
 # usage: bench/audit.sh [BUILD_DIR]   (default build; needs hyperfine, ripgrep, pip)
 #        BEFORE=/path/to/an/older/gpuport bench/audit.sh ...   adds that build's runs (same run)
+#        ROUNDS=8 bench/audit.sh ...   each command once per round, in turn (/usr/bin/time means)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
@@ -36,6 +37,31 @@ before=()
 if [ -n "${BEFORE:-}" ]; then
     before=(-n "before: gpuport audit -j 1" "$BEFORE audit --fail-on never -j 1 ."
             -n "before: gpuport audit -j $cores" "$BEFORE audit --fail-on never -j $cores .")
+fi
+if [ -n "${ROUNDS:-}" ]; then
+    # every command once per round, in turn, so that a shared machine's drift hits all alike
+    cmds=("gpuport audit -j 1|$gp audit --fail-on never -j 1 ."
+          "gpuport audit -j $cores|$gp audit --fail-on never -j $cores ."
+          "grep -RInE|grep -RInE '$pattern' ." "rg -j 1|rg -n -j 1 '$pattern' ."
+          "rg -j $cores|rg -n -j $cores '$pattern' .")
+    if [ -n "${BEFORE:-}" ]; then
+        cmds+=("before: gpuport audit -j 1|$BEFORE audit --fail-on never -j 1 ."
+               "before: gpuport audit -j $cores|$BEFORE audit --fail-on never -j $cores .")
+    fi
+    for ((r = 0; r < ROUNDS; r++)); do
+        for c in "${cmds[@]}"; do
+            /usr/bin/time -f "${c%%|*}|%e|%U|%S|%M" -a -o "$work/rounds" bash -c "${c#*|} >/dev/null" || true
+        done
+    done
+    echo "| command | wall mean [s] | user [s] | system [s] | peak RSS [MB] |"
+    echo "|---|---:|---:|---:|---:|"
+    awk -F'|' '{e[$1]+=$2; u[$1]+=$3; s[$1]+=$4; m[$1]+=$5; n[$1]++; if (!($1 in o)) o[$1]=++k}
+        END {for (c in o) l[o[c]]=c; for (i = 1; i <= k; i++) {c=l[i];
+        printf "| `%s` | %.3f | %.3f | %.3f | %.1f |\n", c, e[c]/n[c], u[c]/n[c], s[c]/n[c], m[c]/n[c]/1024}}' \
+        "$work/rounds"
+    rm -f "$work/rounds"
+    echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+    exit 0
 fi
 hyperfine --warmup 1 --runs "${RUNS:-5}" --output=null --export-markdown "$work/audit.md" \
     --export-json "$work/audit.json" \
