@@ -340,9 +340,10 @@ static bool needs_lookbehind(const c_scan *cs, const gp_c_tok *t)
            (tok_eq(cs, t, "cuda") || tok_eq(cs, t, "wmma") || tok_eq(cs, t, "is_cuda"));
 }
 
-static size_t line_start(const char *d, size_t p)
+/* The start of p's line, or `floor` when that is further back (the lexer is past it anyway). */
+static size_t line_start(const char *d, size_t p, size_t floor)
 {
-    while (p > 0 && d[p - 1] != '\n')
+    while (p > floor && d[p - 1] != '\n')
         p--;
     return p;
 }
@@ -371,7 +372,7 @@ static bool scan_sparse(c_scan *cs, gp_c_lexer *lx)
     gp_c_lexer_next(lx, &n1);
     gp_c_lexer_next(lx, &n2);
     int known = 2; /* tokens before cur known in prev[] (at the start there are none to know) */
-    size_t hit = 0, relex_until = 0, count = 0;
+    size_t hit = 0, hit_ls = SIZE_MAX, relex_until = 0, count = 0;
     c_mark mark;
     bool have_mark = false;
     while (cur.kind != GP_C_END) {
@@ -403,12 +404,14 @@ static bool scan_sparse(c_scan *cs, gp_c_lexer *lx)
         if (hit < cur.off) { /* a mapped file is searched 2 MB at a time */
             size_t lim = cs->s->mapped && n - cur.off > C_FIND_SPAN ? cur.off + C_FIND_SPAN : n;
             hit = gp_audit_prefilter_find_before(GP_PF_C, d, n, cur.off, lim);
+            hit_ls = SIZE_MAX; /* its line's start: looked for once, below */
         }
         if (hit >= n) /* no word in cur, n1, n2 or after them: only comments still count */
             return gp_c_lexer_skip(lx, SIZE_MAX) != GP_C_SKIP_UNSURE;
         if (hit < lx->pos) continue; /* a word in the tokens read ahead */
-        size_t ls = line_start(d, hit);
-        if (ls <= lx->pos) continue; /* on this line: lexing on is as quick */
+        if (hit_ls == SIZE_MAX) hit_ls = line_start(d, hit, lx->pos);
+        if (hit_ls <= lx->pos) continue; /* on this line: lexing on is as quick */
+        size_t ls = hit_ls;
         mark = (c_mark){*lx,   cur,   n1,          n2,      {cs->prev[0], cs->prev[1], cs->prev[2]},
                         known, r->nf, r->text.len, r->nsup, r->dropped};
         have_mark = true;
