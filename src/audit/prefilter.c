@@ -185,10 +185,10 @@ static void bucket_add(pf_bucket *b, const pf_bucket *g)
  * admitted strings grow the least with it. */
 static void set_buckets(pf_set *s)
 {
-    enum { MAXG = 512 };
-    static uint16_t key[MAXG];
-    static unsigned cnt[MAXG];
-    static pf_bucket grp[MAXG];
+    enum { MAXG = 512 }; /* on the stack: the Python and C sets may be built at once */
+    uint16_t key[MAXG];
+    unsigned cnt[MAXG];
+    pf_bucket grp[MAXG];
     size_t ng = 0;
     for (size_t i = 0; i < s->n; i++) {
         const unsigned char *w = (const unsigned char *)s->pats[i].text;
