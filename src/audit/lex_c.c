@@ -4,11 +4,7 @@
 
 #include <string.h>
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#elif defined(__ARM_NEON) && defined(__aarch64__)
-#include <arm_neon.h>
-#endif
+#include "audit/bytescan.h"
 
 void gp_c_lexer_init(gp_c_lexer *lx, gp_audit_source *src, gp_audit_result *res)
 {
@@ -565,39 +561,11 @@ void gp_c_lexer_next(gp_c_lexer *lx, gp_c_tok *t)
 
 /* ---- skipping ------------------------------------------------------------------------------ */
 
-/* Inside a token, the bytes that may end the run of inert ones (names, numbers, punctuation,
- * blanks): newline, '/', the quotes and backslash. */
-static const bool c_special[256] = {
-    ['\n'] = true, ['/'] = true, ['"'] = true, ['\''] = true, ['\\'] = true};
-
+/* Inside a token, the first byte that may end the run of inert ones (names, numbers,
+ * punctuation, blanks): newline, '/', the quotes and backslash. */
 static size_t next_special(const char *d, size_t pos, size_t n)
 {
-#if defined(__SSE2__)
-    const __m128i k0a = _mm_set1_epi8('\n'), k2f = _mm_set1_epi8('/'), k22 = _mm_set1_epi8('"'),
-                  k27 = _mm_set1_epi8('\''), k5c = _mm_set1_epi8('\\');
-    while (pos + 16 <= n) {
-        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(d + pos));
-        __m128i m = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, k0a), _mm_cmpeq_epi8(v, k2f)),
-                                 _mm_or_si128(_mm_cmpeq_epi8(v, k22), _mm_cmpeq_epi8(v, k27)));
-        m = _mm_or_si128(m, _mm_cmpeq_epi8(v, k5c));
-        unsigned bits = (unsigned)_mm_movemask_epi8(m);
-        if (bits) return pos + (size_t)__builtin_ctz(bits);
-        pos += 16;
-    }
-#elif defined(__ARM_NEON) && defined(__aarch64__)
-    while (pos + 16 <= n) {
-        uint8x16_t v = vld1q_u8((const uint8_t *)d + pos);
-        uint8x16_t m =
-            vorrq_u8(vorrq_u8(vceqq_u8(v, vdupq_n_u8('\n')), vceqq_u8(v, vdupq_n_u8('/'))),
-                     vorrq_u8(vceqq_u8(v, vdupq_n_u8('"')), vceqq_u8(v, vdupq_n_u8('\''))));
-        m = vorrq_u8(m, vceqq_u8(v, vdupq_n_u8('\\')));
-        if (vmaxvq_u8(m)) break; /* the scalar loop below finds it within these 16 bytes */
-        pos += 16;
-    }
-#endif
-    while (pos < n && !c_special[(unsigned char)d[pos]])
-        pos++;
-    return pos;
+    return gp_bytescan(d, pos, n, "\n/\"'\\", 5);
 }
 
 /* The end of the number token that starts at s, as the token loop reads it. */

@@ -4,11 +4,7 @@
 
 #include <string.h>
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#elif defined(__ARM_NEON) && defined(__aarch64__)
-#include <arm_neon.h>
-#endif
+#include "audit/bytescan.h"
 
 void gp_py_lexer_init(gp_py_lexer *lx, gp_audit_source *src, gp_audit_result *res)
 {
@@ -19,23 +15,9 @@ void gp_py_lexer_init(gp_py_lexer *lx, gp_audit_source *src, gp_audit_result *re
     lx->bol = true;
 }
 
-/* Byte classes: 1 starts a name (py_kind's N), 2 continues one (bytes >= 0x80 are both: UTF-8 names and
- * invalid bytes stay inside one token); 4 backslash, 8 newline, 16 and 32 the quotes, 64 '{' —
- * the bytes a string scan has to stop at. */
-static const unsigned char py_class[256] = {
-    0, 0, 0, 0, 0, 0,  0, 0,  0, 0, 8,  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 32, 0, 0,  0, 0, 16, 0, 0, 0, 0, 0, 0, 0, 0, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
-    0, 0, 0, 0, 0, 0,  0, 3,  3, 3, 3,  3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
-    3, 3, 3, 3, 0, 4,  0, 0,  3, 0, 3,  3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
-    3, 3, 3, 3, 3, 3,  3, 64, 0, 0, 0,  0, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
-    3, 3, 3, 3, 3, 3,  3, 3,  3, 3, 3,  3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
-    3, 3, 3, 3, 3, 3,  3, 3,  3, 3, 3,  3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
-    3, 3, 3, 3, 3, 3,  3, 3,  3, 3, 3,  3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
-    3, 3, 3, 3, 3, 3,  3, 3,  3, 3, 3,  3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
-};
-
 /* What a byte starts, for the token loop's one dispatch (O operator, B blank, H comment,
- * S backslash, L newline, Q quote, N name, D digit, P dot). Name starts agree with py_class. */
+ * S backslash, L newline, Q quote, N name, D digit, P dot). Bytes >= 0x80 start names: UTF-8
+ * names and invalid bytes alike stay inside one token. */
 enum { PK_OP, PK_BLANK, PK_HASH, PK_BSLASH, PK_NL, PK_QUOTE, PK_NAME, PK_DIGIT, PK_DOT };
 #define O PK_OP
 #define B PK_BLANK
@@ -68,7 +50,7 @@ static const unsigned char py_kind[256] = {
 
 static inline bool name_char(unsigned char c)
 {
-    return py_class[c] & 2;
+    return py_kind[c] == PK_NAME || py_kind[c] == PK_DIGIT; /* a name runs on through digits */
 }
 
 bool gp_py_is_name_char(unsigned char c)
@@ -127,38 +109,9 @@ static void scan_string(gp_py_lexer *lx, char q, bool triple, bool fmt, int nest
 {
     const char *d = lx->src->data;
     size_t n = lx->src->size;
-    unsigned char stop = (unsigned char)(4 | 8 | (q == '\'' ? 16 : 32) | (fmt ? 64 : 0));
+    const char stops[4] = {'\\', '\n', q, '{'}; /* '{' in f-strings only */
     while (lx->pos < n) {
-        size_t p = lx->pos;
-#if defined(__SSE2__)
-        /* 16 bytes at a time to the next backslash, newline, this quote or (f-strings) '{' */
-        const __m128i kb = _mm_set1_epi8('\\'), kn = _mm_set1_epi8('\n'), kq = _mm_set1_epi8(q),
-                      kf = _mm_set1_epi8(fmt ? '{' : '\n');
-        while (p + 16 <= n) {
-            __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(d + p));
-            __m128i m = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, kb), _mm_cmpeq_epi8(v, kn)),
-                                     _mm_or_si128(_mm_cmpeq_epi8(v, kq), _mm_cmpeq_epi8(v, kf)));
-            unsigned bits = (unsigned)_mm_movemask_epi8(m);
-            if (bits) {
-                p += (size_t)__builtin_ctz(bits);
-                break;
-            }
-            p += 16;
-        }
-#elif defined(__ARM_NEON) && defined(__aarch64__)
-        const uint8x16_t kb = vdupq_n_u8('\\'), kn = vdupq_n_u8('\n'), kq = vdupq_n_u8((uint8_t)q),
-                         kf = vdupq_n_u8(fmt ? '{' : '\n');
-        while (p + 16 <= n) {
-            uint8x16_t v = vld1q_u8((const uint8_t *)d + p);
-            uint8x16_t m = vorrq_u8(vorrq_u8(vceqq_u8(v, kb), vceqq_u8(v, kn)),
-                                    vorrq_u8(vceqq_u8(v, kq), vceqq_u8(v, kf)));
-            if (vmaxvq_u8(m)) break; /* the loop below finds it within these 16 bytes */
-            p += 16;
-        }
-#endif
-        while (p < n && !(py_class[(unsigned char)d[p]] & stop))
-            p++;
-        lx->pos = p;
+        lx->pos = gp_bytescan(d, lx->pos, n, stops, fmt ? 4 : 3);
         if (lx->pos >= n) break;
         char c = d[lx->pos];
         if (c == '\\') {
@@ -395,51 +348,12 @@ void gp_py_lexer_next(gp_py_lexer *lx, gp_py_tok *t)
 
 /* ---- skipping a logical line -------------------------------------------------------------- */
 
-/* The bytes that change the token loop's state outside strings and comments: newline, '#',
- * backslash, the quotes and the brackets. Everything else (names, numbers, operators, blanks)
- * leaves depth, line and string state alone. */
-static const bool py_special[256] = {
-    ['\n'] = true, ['#'] = true, ['\\'] = true, ['\''] = true, ['"'] = true, ['('] = true,
-    [')'] = true,  ['['] = true, [']'] = true,  ['{'] = true,  ['}'] = true,
-};
-
-/* The first special byte at or after pos, or n; 16 bytes at a time where the CPU has vectors. */
+/* The first byte at or after pos that changes the token loop's state outside strings and
+ * comments: newline, '#', backslash, the quotes and the brackets. Everything else (names,
+ * numbers, operators, blanks) leaves depth, line and string state alone. */
 static size_t next_special(const char *d, size_t pos, size_t n)
 {
-#if defined(__SSE2__)
-    const __m128i k29 = _mm_set1_epi8(0x29), k23 = _mm_set1_epi8(0x23), k7b = _mm_set1_epi8(0x7b),
-                  k7d = _mm_set1_epi8(0x7d), k27 = _mm_set1_epi8(0x27), k0a = _mm_set1_epi8(0x0a),
-                  k5c = _mm_set1_epi8(0x5c), one = _mm_set1_epi8(1), x20 = _mm_set1_epi8(0x20);
-    while (pos + 16 <= n) {
-        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(d + pos));
-        __m128i v1 = _mm_or_si128(v, one), v20 = _mm_or_si128(v, x20);
-        /* ( ) as 0x29 after |1, " # as 0x23 after |1, [ { and ] } as 0x7b, 0x7d after |0x20 */
-        __m128i m = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v1, k29), _mm_cmpeq_epi8(v1, k23)),
-                                 _mm_or_si128(_mm_cmpeq_epi8(v20, k7b), _mm_cmpeq_epi8(v20, k7d)));
-        m = _mm_or_si128(
-            m, _mm_or_si128(_mm_cmpeq_epi8(v, k27),
-                            _mm_or_si128(_mm_cmpeq_epi8(v, k0a), _mm_cmpeq_epi8(v, k5c))));
-        unsigned bits = (unsigned)_mm_movemask_epi8(m);
-        if (bits) return pos + (size_t)__builtin_ctz(bits);
-        pos += 16;
-    }
-#elif defined(__ARM_NEON) && defined(__aarch64__)
-    while (pos + 16 <= n) {
-        uint8x16_t v = vld1q_u8((const uint8_t *)d + pos);
-        uint8x16_t v1 = vorrq_u8(v, vdupq_n_u8(1)), v20 = vorrq_u8(v, vdupq_n_u8(0x20));
-        uint8x16_t m =
-            vorrq_u8(vorrq_u8(vceqq_u8(v1, vdupq_n_u8(0x29)), vceqq_u8(v1, vdupq_n_u8(0x23))),
-                     vorrq_u8(vceqq_u8(v20, vdupq_n_u8(0x7b)), vceqq_u8(v20, vdupq_n_u8(0x7d))));
-        m = vorrq_u8(
-            m, vorrq_u8(vceqq_u8(v, vdupq_n_u8(0x27)),
-                        vorrq_u8(vceqq_u8(v, vdupq_n_u8(0x0a)), vceqq_u8(v, vdupq_n_u8(0x5c)))));
-        if (vmaxvq_u8(m)) break; /* the scalar loop below finds it within these 16 bytes */
-        pos += 16;
-    }
-#endif
-    while (pos < n && !py_special[(unsigned char)d[pos]])
-        pos++;
-    return pos;
+    return gp_bytescan(d, pos, n, "\n#\\'\"()[]{}", 11);
 }
 
 static inline bool blank(char c)
