@@ -53,4 +53,35 @@ static inline __attribute__((always_inline)) size_t gp_bytescan(const char *d, s
     return n;
 }
 
+/* The first i in [pos, end - gap) with d[i] == a and d[i + gap] == b, or end: where a word
+ * whose first byte is a and whose byte at gap is b may start. */
+static inline size_t gp_bytescan_pair(const char *d, size_t pos, size_t end, char a, char b,
+                                      size_t gap)
+{
+    if (end - pos <= gap) return end;
+    size_t last = end - gap; /* candidates are below it */
+#if defined(__SSE2__)
+    __m128i va = _mm_set1_epi8(a), vb = _mm_set1_epi8(b);
+    while (pos + 16 <= last) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(d + pos));
+        __m128i y = _mm_loadu_si128((const __m128i *)(const void *)(d + pos + gap));
+        unsigned bits = (unsigned)_mm_movemask_epi8(
+            _mm_and_si128(_mm_cmpeq_epi8(x, va), _mm_cmpeq_epi8(y, vb)));
+        if (bits) return pos + (size_t)__builtin_ctz(bits);
+        pos += 16;
+    }
+#elif defined(__ARM_NEON) && defined(__aarch64__)
+    uint8x16_t va = vdupq_n_u8((uint8_t)a), vb = vdupq_n_u8((uint8_t)b);
+    while (pos + 16 <= last) {
+        uint8x16_t x = vld1q_u8((const uint8_t *)d + pos);
+        uint8x16_t y = vld1q_u8((const uint8_t *)d + pos + gap);
+        if (vmaxvq_u8(vandq_u8(vceqq_u8(x, va), vceqq_u8(y, vb)))) break; /* found below */
+        pos += 16;
+    }
+#endif
+    for (; pos < last; pos++)
+        if (d[pos] == a && d[pos + gap] == b) return pos;
+    return end;
+}
+
 #endif

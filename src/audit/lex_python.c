@@ -2,6 +2,7 @@
  * invalid UTF-8 cannot derail it; every loop is bounded by the source size. */
 #include "audit/lex_python.h"
 
+#include <stdint.h>
 #include <string.h>
 
 #include "audit/bytescan.h"
@@ -13,6 +14,7 @@ void gp_py_lexer_init(gp_py_lexer *lx, gp_audit_source *src, gp_audit_result *re
     lx->res = res;
     lx->line = 1;
     lx->bol = true;
+    lx->sk_at = SIZE_MAX;
 }
 
 /* What a byte starts, for the token loop's one dispatch (O operator, B blank, H comment,
@@ -50,12 +52,7 @@ static const unsigned char py_kind[256] = {
 
 static inline bool name_char(unsigned char c)
 {
-    return py_kind[c] == PK_NAME || py_kind[c] == PK_DIGIT; /* a name runs on through digits */
-}
-
-bool gp_py_is_name_char(unsigned char c)
-{
-    return name_char(c);
+    return gp_py_is_name_char(c); /* PK_NAME and PK_DIGIT: a name runs on through digits */
 }
 
 static void newline_at(gp_py_lexer *lx, size_t nl_pos)
@@ -184,6 +181,11 @@ static bool start_line(gp_py_lexer *lx)
     size_t n = lx->src->size;
     while (lx->pos < n) {
         int ind = 0;
+        uint64_t eight;
+        while (n - lx->pos >= 8 && (memcpy(&eight, d + lx->pos, 8), eight == 0x2020202020202020u)) {
+            ind += 8; /* eight spaces */
+            lx->pos += 8;
+        }
         while (lx->pos < n && (d[lx->pos] == ' ' || d[lx->pos] == '\t' || d[lx->pos] == '\f')) {
             ind = d[lx->pos] == '\t' ? (ind / 8 + 1) * 8 : ind + 1;
             lx->pos++;
@@ -348,12 +350,72 @@ void gp_py_lexer_next(gp_py_lexer *lx, gp_py_tok *t)
 
 /* ---- skipping a logical line -------------------------------------------------------------- */
 
-/* The first byte at or after pos that changes the token loop's state outside strings and
- * comments: newline, '#', backslash, the quotes and the brackets. Everything else (names,
- * numbers, operators, blanks) leaves depth, line and string state alone. */
-static size_t next_special(const char *d, size_t pos, size_t n)
+/* The bytes that change the token loop's state outside strings and comments: newline, '#',
+ * backslash, the quotes and the brackets. Everything else (names, numbers, operators, blanks)
+ * leaves depth, line and string state alone. */
+static inline bool special(char c)
 {
-    return gp_bytescan(d, pos, n, "\n#\\'\"()[]{}", 11);
+    return c == '\n' || c == '#' || c == '\\' || c == '\'' || c == '"' || c == '(' || c == ')' ||
+           c == '[' || c == ']' || c == '{' || c == '}';
+}
+
+/* Bit i set when p[i] is special, for the 64 bytes at p. */
+static inline uint64_t special_mask64(const char *p)
+{
+#if defined(__SSE2__)
+    static const char set[] = "\n#\\'\"()[]{}";
+    uint64_t bits = 0;
+    for (int c = 0; c < 4; c++) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + 16 * c));
+        __m128i m = _mm_cmpeq_epi8(v, _mm_set1_epi8(set[0]));
+        for (int j = 1; j < 11; j++)
+            m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8(set[j])));
+        bits |= (uint64_t)(unsigned)_mm_movemask_epi8(m) << (16 * c);
+    }
+    return bits;
+#elif defined(__ARM_NEON) && defined(__aarch64__)
+    static const char set[] = "\n#\\'\"()[]{}";
+    static const uint8_t weight[16] = {1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128};
+    uint8x16_t w = vld1q_u8(weight), m[4];
+    for (int c = 0; c < 4; c++) {
+        uint8x16_t v = vld1q_u8((const uint8_t *)p + 16 * c);
+        uint8x16_t e = vceqq_u8(v, vdupq_n_u8((uint8_t)set[0]));
+        for (int j = 1; j < 11; j++)
+            e = vorrq_u8(e, vceqq_u8(v, vdupq_n_u8((uint8_t)set[j])));
+        m[c] = vandq_u8(e, w);
+    }
+    /* pairwise sums fold each 8-byte half into one byte of bits, in order */
+    uint8x16_t s = vpaddq_u8(vpaddq_u8(m[0], m[1]), vpaddq_u8(m[2], m[3]));
+    s = vpaddq_u8(s, s);
+    return vgetq_lane_u64(vreinterpretq_u64_u8(s), 0);
+#else
+    uint64_t bits = 0;
+    for (int i = 0; i < 64; i++)
+        bits |= (uint64_t)special(p[i]) << i;
+    return bits;
+#endif
+}
+
+/* The first special byte at or after pos, or n. The bits of the 64 bytes from lx->sk_at are kept
+ * (the next call is mostly within them); bytes at the input's end are looked at one by one. */
+static size_t next_special(gp_py_lexer *lx, size_t pos)
+{
+    const char *d = lx->src->data;
+    size_t n = lx->src->size;
+    for (;;) {
+        if (pos < lx->sk_at || pos - lx->sk_at >= 64) {
+            if (n - pos < 64) {
+                while (pos < n && !special(d[pos]))
+                    pos++;
+                return pos;
+            }
+            lx->sk_at = pos;
+            lx->sk_bits = special_mask64(d + pos);
+        }
+        uint64_t m = lx->sk_bits >> (pos - lx->sk_at);
+        if (m) return pos + (size_t)__builtin_ctzll(m);
+        pos = lx->sk_at + 64;
+    }
 }
 
 static inline bool blank(char c)
@@ -381,16 +443,17 @@ gp_py_skip gp_py_lexer_skip_line(gp_py_lexer *lx, gp_py_line *ln)
     ln->first = lx->pos;
     ln->last = lx->pos;
     ln->last_string = false;
-    size_t outside = 0; /* bytes in strings and comments, less one per string */
     for (;;) {
-        size_t p = next_special(d, lx->pos, n);
-        note_code(d, lx->pos, p, ln);
+        size_t p = next_special(lx, lx->pos);
+        char c = p < n ? d[p] : '\n';
+        if (c == '\n' || c == '#' || c == '\\')
+            note_code(d, lx->pos, p, ln); /* brackets and
+                                           * strings set it */
         if (p >= n) {
             lx->pos = n;
             ln->end = n; /* the lexer ends the last line at the end of the input */
             break;
         }
-        char c = d[p];
         if (c == '\n') {
             newline_at(lx, p);
             lx->pos = p + 1;
@@ -402,7 +465,6 @@ gp_py_skip gp_py_lexer_skip_line(gp_py_lexer *lx, gp_py_line *ln)
         if (c == '#') {
             lx->pos = p;
             skip_comment(lx, false); /* suppression comments are noted as the token loop does */
-            outside += lx->pos - p;
             continue;
         }
         if (c == '\\') {
@@ -413,7 +475,6 @@ gp_py_skip gp_py_lexer_skip_line(gp_py_lexer *lx, gp_py_line *ln)
                     newline_at(lx, lx->pos);
                     lx->pos++;
                 }
-                outside += lx->pos - p;
             } else {
                 ln->last = p; /* a lone backslash is an operator token */
                 ln->last_string = false;
@@ -436,7 +497,6 @@ gp_py_skip gp_py_lexer_skip_line(gp_py_lexer *lx, gp_py_line *ln)
             bool tri = p + 2 < n && d[p + 1] == c && d[p + 2] == c;
             lx->pos = p + (tri ? 3 : 1);
             scan_string(lx, c, tri, fmt, 0);
-            outside += lx->pos - p - 1;
             ln->last = lx->pos - 1;
             ln->last_string = true;
             continue;
@@ -449,7 +509,5 @@ gp_py_skip gp_py_lexer_skip_line(gp_py_lexer *lx, gp_py_line *ln)
         ln->last = p;
         ln->last_string = false;
     }
-    /* every token but a string has a byte outside strings and comments; a string has its own */
-    ln->max_tokens = ln->end - ln->first - outside;
     return GP_PY_SKIP_LINE;
 }

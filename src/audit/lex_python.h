@@ -38,10 +38,16 @@ typedef struct gp_py_lexer {
     bool pending; /* the logical line has tokens (a NEWLINE is due) */
     int indent;
     uint32_t line_base; /* added to line numbers (0; notebooks use cell lines) */
+    size_t sk_at; /* the skip's special-byte bits of the 64 bytes from here (SIZE_MAX: none) */
+    uint64_t sk_bits;
 } gp_py_lexer;
 
-/* Is byte c part of a name (the lexer's own class: a NAME token never starts after one)? */
-bool gp_py_is_name_char(unsigned char c);
+/* Is byte c part of a name (the lexer's own class: a NAME token never starts after one)? Letters,
+ * digits, '_' and every byte >= 0x80 (UTF-8 names and invalid bytes alike). */
+static inline bool gp_py_is_name_char(unsigned char c)
+{
+    return c >= 0x80 || c == '_' || (unsigned)((c | 0x20) - 'a') < 26u || (unsigned)(c - '0') < 10u;
+}
 
 void gp_py_lexer_init(gp_py_lexer *lx, gp_audit_source *src, gp_audit_result *res);
 /* The next token; GP_PY_END at the end of input (after a final NEWLINE). */
@@ -53,7 +59,6 @@ typedef struct gp_py_line {
     size_t end;        /* offset of its ending newline, or the input's size */
     size_t last;       /* offset of its last token's last byte */
     bool last_string;  /* the last token is a string */
-    size_t max_tokens; /* at least as many as the line has tokens */
 } gp_py_line;
 
 /* Moves past one logical line without making tokens, leaving the lexer where gp_py_lexer_next

@@ -2,7 +2,6 @@
  * with a block stack (indentation) that knows which code sits under a CUDA guard, in a try whose
  * except catches ImportError, in a def, or under the `__main__` guard. Names are resolved through
  * the file's import aliases and looked up exactly. */
-#define _GNU_SOURCE 1 /* memmem */
 #include <ctype.h>
 #include <stddef.h>
 #include <pthread.h>
@@ -10,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "audit/bytescan.h"
 #include "audit/lex_python.h"
 #include "audit/prefilter.h"
 #include "audit/scanners.h"
@@ -30,7 +30,8 @@ typedef struct py_block {
 
 typedef struct py_alias {
     size_t len;
-    bool hot; /* the target holds a prefilter word (see scan_sparse) */
+    bool hot;   /* the target holds a prefilter word (see scan_sparse) */
+    bool guard; /* a condition may test for CUDA through it (alias_may_guard) */
     char name[40];
     char target[PY_NAME_MAX];
 } py_alias;
@@ -63,7 +64,9 @@ typedef struct py_scan {
     py_paren par[32];
     int npar;
     bool line_guarded;
-    bool continued; /* the buffered tokens continue an overlong logical line */
+    bool continued;  /* the buffered tokens continue an overlong logical line */
+    py_block line_b; /* the block the logical line opens if its last token is ':' */
+    bool part_colon; /* the last token of the part scanned before is ':' */
     bool mentions_mps;
     py_pending dev004[PY_MAX_PEND];
     int ndev004;
@@ -192,15 +195,16 @@ static bool may_be_switch(const char *w, size_t n)
     return false;
 }
 
+static const struct {
+    const char *w;
+    size_t n;
+} switch_parts[] = {{"FLASH", 5},     {"XFORMERS", 8}, {"APEX", 4},
+                    {"AVAILABLE", 9}, {"HAS", 3},      {"HAVE", 4}};
+
 static bool word_is_switch(const char *w, size_t n)
 {
     if (!may_be_switch(w, n)) return false;
     if (gp_audit_word_is_cuda_switch(w, n)) return true;
-    static const struct {
-        const char *w;
-        size_t n;
-    } parts[] = {{"FLASH", 5},     {"XFORMERS", 8}, {"APEX", 4},
-                 {"AVAILABLE", 9}, {"HAS", 3},      {"HAVE", 4}};
     size_t i = 0;
     while (i < n) {
         while (i < n && w[i] == '_')
@@ -208,11 +212,11 @@ static bool word_is_switch(const char *w, size_t n)
         size_t st = i;
         while (i < n && w[i] != '_')
             i++;
-        for (size_t k = 0; k < sizeof parts / sizeof parts[0]; k++) {
-            size_t pl = parts[k].n;
+        for (size_t k = 0; k < sizeof switch_parts / sizeof switch_parts[0]; k++) {
+            size_t pl = switch_parts[k].n;
             if (i - st != pl) continue;
             size_t m = 0;
-            while (m < pl && toupper((unsigned char)w[st + m]) == parts[k].w[m])
+            while (m < pl && toupper((unsigned char)w[st + m]) == switch_parts[k].w[m])
                 m++;
             if (m == pl) return true;
         }
@@ -396,6 +400,14 @@ static bool match_name(py_scan *ps, const char *c, int ncomp, const char *last, 
 
 /* ---- imports ---------------------------------------------------------------------------- */
 
+/* Can a name chain starting with this alias resolve to what line_has_guard_signal looks for?
+ * Each of its names and prefixes needs one of these words in the alias's target. */
+static bool alias_may_guard(const char *target)
+{
+    return strstr(target, "cuda") || strstr(target, "environ") || strstr(target, "getenv") ||
+           strstr(target, "is_") || strstr(target, "device_count");
+}
+
 static void add_alias(py_scan *ps, const char *name, size_t n, const char *target)
 {
     if (n == 0 || n >= sizeof ps->al[0].name) return;
@@ -415,6 +427,7 @@ static void add_alias(py_scan *ps, const char *name, size_t n, const char *targe
     ps->alias_gen++;
     size_t tn = strlen(ps->al[slot].target);
     ps->al[slot].hot = gp_audit_prefilter_find(GP_PF_PYTHON, ps->al[slot].target, tn, 0) < tn;
+    ps->al[slot].guard = alias_may_guard(ps->al[slot].target);
 }
 
 static bool check_module(py_scan *ps, const char *m, size_t tok, bool guarded)
@@ -817,24 +830,24 @@ static void scan_line(py_scan *ps)
     }
     if (cuda_s && cpu_s && line_guard) pend(ps->dev004, &ps->ndev004, &ps->t[0]);
 
-    if (is_op(ps, ps->nt - 1, ":") && ps->nb < PY_MAX_BLOCKS) {
-        py_block nb = {indent, BK_OTHER, 0};
-        if (is_name(ps, 0, "try")) {
-            nb.kind = BK_TRY;
-            nb.try_first = ps->r->nf;
-        } else if (kw_except) {
-            nb.kind = BK_EXCEPT;
-            nb.try_first = try_first;
-        } else if (main_guard) {
-            nb.kind = BK_MAIN;
-        } else if (line_guard && (kw_if || kw_elif || kw_else || is_name(ps, 0, "while"))) {
-            nb.kind = BK_GUARD;
-        } else if (is_name(ps, 0, "def") || is_name(ps, 0, "class") ||
-                   (is_name(ps, 0, "async") && is_name(ps, 1, "def"))) {
-            nb.kind = BK_DEF;
-        }
-        ps->b[ps->nb++] = nb;
+    /* the block the line opens if it ends with ':' (lex_line pushes it at the line's end, which
+     * an overlong line reaches in a later part) */
+    py_block nb = {indent, BK_OTHER, 0};
+    if (is_name(ps, 0, "try")) {
+        nb.kind = BK_TRY;
+        nb.try_first = ps->r->nf;
+    } else if (kw_except) {
+        nb.kind = BK_EXCEPT;
+        nb.try_first = try_first;
+    } else if (main_guard) {
+        nb.kind = BK_MAIN;
+    } else if (line_guard && (kw_if || kw_elif || kw_else || is_name(ps, 0, "while"))) {
+        nb.kind = BK_GUARD;
+    } else if (is_name(ps, 0, "def") || is_name(ps, 0, "class") ||
+               (is_name(ps, 0, "async") && is_name(ps, 1, "def"))) {
+        nb.kind = BK_DEF;
     }
+    ps->line_b = nb;
 }
 
 static void finish(py_scan *ps)
@@ -864,6 +877,8 @@ static bool lex_line(py_scan *ps, gp_py_lexer *lx)
         if (t->kind == GP_PY_END) return false;
         if (t->kind == GP_PY_NEWLINE) {
             scan_line(ps);
+            bool colon = ps->nt > 0 ? is_op(ps, ps->nt - 1, ":") : ps->continued && ps->part_colon;
+            if (colon && ps->nb < PY_MAX_BLOCKS) ps->b[ps->nb++] = ps->line_b;
             ps->nt = 0;
             ps->continued = false;
             gp_audit_source_release(ps->s, lx->pos);
@@ -871,6 +886,7 @@ static bool lex_line(py_scan *ps, gp_py_lexer *lx)
         }
         if (++ps->nt == PY_MAX_TOKS) {
             scan_line(ps);
+            ps->part_colon = is_op(ps, ps->nt - 1, ":");
             ps->nt = 0;
             ps->continued = true;
         }
@@ -884,66 +900,181 @@ static bool lex_line(py_scan *ps, gp_py_lexer *lx)
  *  - a prefilter word is in it (GP_PF_PYTHON): every finding, and every pending one, needs one
  *    on its own line, since a resolved name is made of the line's tokens and its alias's target;
  *  - it names an alias whose target holds a prefilter word (`from torch import cuda as tc`);
- *  - it opens with a keyword whose line makes or reads a block of a kind the rules look at (if,
- *    elif, else, while, try, except, async) or with an import (aliases, the import rules);
- *  - it may have 1,024 tokens or more (the scanner then splits it into parts);
+ *  - it opens with if, elif, else or while and may test for CUDA (cond_may_guard), or with
+ *    elif or else after a guard's block;
+ *  - it opens with try, except, async or an import (blocks the rules look at, aliases, the
+ *    import rules);
  *  - the skip is unsure of its tokens (gp_py_lexer_skip_line).
  * A skipped line pops the blocks at its indentation or deeper and, when its last token is ':',
- * pushes a block of kind BK_DEF (def, class) or BK_OTHER, as scan_line would. The file is
- * scanned in full instead when a PY-DEV-004 finding is pending at the end without an MPS mention
- * in the lexed lines (a skipped line may mention MPS; such findings are rare). */
+ * pushes a block of kind BK_DEF (def, class) or BK_OTHER, as scan_line and lex_line would (an
+ * overlong line too: lex_line pushes at the line's end, whatever its parts). The file is scanned
+ * in full instead when a PY-DEV-004 finding is pending at the end without an MPS mention in the
+ * lexed lines (a skipped line may mention MPS; such findings are rare). */
 
 #define PY_HOT_MAX   8
 #define PY_FIND_SPAN (2u << 20) /* a line reaching past it is lexed: nothing is missed */
 
+typedef struct py_names {
+    const char *name[PY_HOT_MAX];
+    size_t len[PY_HOT_MAX];
+    int n;
+    bool overflow; /* more names than slots: every line may name one */
+} py_names;
+
 typedef struct py_sparse {
-    const char *hot[PY_HOT_MAX]; /* alias names whose targets hold a prefilter word */
-    size_t hotlen[PY_HOT_MAX];
-    int nhot;
-    bool hot_overflow; /* more hot aliases than slots: lex every line */
+    py_names hot;   /* aliases whose targets hold a prefilter word */
+    py_names guard; /* aliases through which a condition may test for CUDA (alias_may_guard) */
 } py_sparse;
+
+static void names_add(py_names *ns, const py_alias *a)
+{
+    if (ns->n == PY_HOT_MAX) {
+        ns->overflow = true;
+        return;
+    }
+    ns->name[ns->n] = a->name;
+    ns->len[ns->n++] = a->len;
+}
 
 /* Re-reads the alias table after a lexed line (imports add aliases and retarget old ones). */
 static void hot_refresh(py_scan *ps, py_sparse *sp)
 {
-    sp->nhot = 0;
+    memset(sp, 0, sizeof *sp);
     for (int a = 0; a < ps->nal; a++) {
-        if (!ps->al[a].hot) continue;
-        if (sp->nhot == PY_HOT_MAX) {
-            sp->hot_overflow = true;
-            return;
-        }
-        sp->hot[sp->nhot] = ps->al[a].name;
-        sp->hotlen[sp->nhot++] = ps->al[a].len;
+        if (ps->al[a].hot) names_add(&sp->hot, &ps->al[a]);
+        if (ps->al[a].guard) names_add(&sp->guard, &ps->al[a]);
     }
 }
 
-/* What a line's first token says: KW_LEX for the keywords whose lines are lexed, KW_DEF for
- * def and class (a block of kind BK_DEF when the line ends with ':'), KW_NONE otherwise. */
-enum { KW_NONE, KW_LEX, KW_DEF };
+/* Does d[first, end) hold one of the names as a whole name (not inside a longer one)? A NAME
+ * token starts after a byte that is not a name character (a number takes the ones after it in)
+ * and ends before one. */
+static bool names_any(const py_names *ns, const char *d, size_t first, size_t end)
+{
+    if (ns->overflow) return true;
+    for (int h = 0; h < ns->n; h++) {
+        const char *w = ns->name[h];
+        size_t k = ns->len[h];
+        for (size_t p = first;; p++) {
+            p = gp_bytescan_pair(d, p, end, w[0], w[k - 1], k - 1);
+            if (p >= end) break;
+            if (memcmp(d + p, w, k) == 0 &&
+                (p == first || !gp_py_is_name_char((unsigned char)d[p - 1])) &&
+                (p + k == end || !gp_py_is_name_char((unsigned char)d[p + k])))
+                return true;
+        }
+    }
+    return false;
+}
+
+/* What a line's first token says: KW_LEX for the keywords whose lines are always lexed, KW_COND
+ * for if, elif, else and while (lexed when they may guard), KW_DEF for def and class (a block of
+ * kind BK_DEF when the line ends with ':'), KW_NONE otherwise. */
+enum { KW_NONE, KW_LEX, KW_DEF, KW_COND, KW_ELSE };
 
 static int first_keyword(const char *d, size_t first, size_t end)
 {
-    static const py_word kw[] = {PY_WORD("if"),    PY_WORD("elif"),   PY_WORD("else"),
-                                 PY_WORD("while"), PY_WORD("try"),    PY_WORD("except"),
-                                 PY_WORD("async"), PY_WORD("import"), PY_WORD("from")};
     size_t k = 0;
     while (first + k < end && gp_py_is_name_char((unsigned char)d[first + k]))
         k++;
     const char *w = d + first;
-    if ((k == 3 && memcmp(w, "def", 3) == 0) || (k == 5 && memcmp(w, "class", 5) == 0))
-        return KW_DEF;
-    for (size_t i = 0; i < sizeof kw / sizeof kw[0]; i++)
-        if (kw[i].n == k && memcmp(w, kw[i].w, k) == 0) return KW_LEX;
-    return KW_NONE;
+    switch (k) {
+    case 2:
+        return memcmp(w, "if", 2) == 0 ? KW_COND : KW_NONE;
+    case 3:
+        return memcmp(w, "def", 3) == 0 ? KW_DEF : memcmp(w, "try", 3) == 0 ? KW_LEX : KW_NONE;
+    case 4:
+        if (memcmp(w, "elif", 4) == 0 || memcmp(w, "else", 4) == 0) return KW_ELSE;
+        return memcmp(w, "from", 4) == 0 ? KW_LEX : KW_NONE;
+    case 5:
+        if (memcmp(w, "class", 5) == 0) return KW_DEF;
+        if (memcmp(w, "while", 5) == 0) return KW_COND;
+        return memcmp(w, "async", 5) == 0 ? KW_LEX : KW_NONE;
+    case 6:
+        return memcmp(w, "except", 6) == 0 || memcmp(w, "import", 6) == 0 ? KW_LEX : KW_NONE;
+    default:
+        return KW_NONE;
+    }
 }
 
-static bool names_hot_alias(const py_sparse *sp, const char *d, size_t first, size_t end)
+/* Is the run of name characters other than '_' at w[0, n) one that line_has_guard_signal, the
+ * `__main__` test or the cuda-or-cpu choice of scan_line may look for? A switch part (the run
+ * is one part of word_is_switch), or, compared without case, a part of the names the guard
+ * tests end with (is_available, is_cuda, is_initialized, device_count, is_nccl_available,
+ * is_built), the start of environ or getenv, a device string ("cuda", "cuda:N", "nccl", "mps")
+ * or "__main__". Every one of them starts with two letters: guard_starts holds those pairs,
+ * taken from the same tables, and turns most runs away before a comparison. */
+static const py_word guard_exact[] = {
+    PY_WORD("available"), PY_WORD("initialized"), PY_WORD("count"), PY_WORD("built"),
+    PY_WORD("nccl"),      PY_WORD("mps"),         PY_WORD("main")};
+static const py_word guard_prefix[] = {PY_WORD("cuda"), PY_WORD("environ"), PY_WORD("getenv")};
+static uint32_t guard_starts[26]; /* bit b of [a]: a run may start with letters 'a'+a, 'a'+b */
+static pthread_once_t guard_starts_once = PTHREAD_ONCE_INIT;
+
+static void guard_start_add(const char *w)
 {
-    if (sp->hot_overflow) return true;
-    for (int h = 0; h < sp->nhot; h++)
-        if (memmem(d + first, end - first, sp->hot[h], sp->hotlen[h])) return true;
+    unsigned a = (unsigned)((w[0] | 0x20) - 'a'), b = (unsigned)((w[1] | 0x20) - 'a');
+    if (a < 26 && b < 26) guard_starts[a] |= 1u << b;
+}
+
+static void guard_starts_build(void)
+{
+    for (size_t i = 0; gp_audit_cuda_switch_part(i); i++)
+        guard_start_add(gp_audit_cuda_switch_part(i));
+    for (size_t i = 0; i < sizeof switch_parts / sizeof switch_parts[0]; i++)
+        guard_start_add(switch_parts[i].w);
+    for (size_t i = 0; i < sizeof guard_exact / sizeof guard_exact[0]; i++)
+        guard_start_add(guard_exact[i].w);
+    for (size_t i = 0; i < sizeof guard_prefix / sizeof guard_prefix[0]; i++)
+        guard_start_add(guard_prefix[i].w);
+}
+
+static bool run_may_guard(const char *w, size_t n)
+{
+    if (n < 3) return false;
+    unsigned a = (unsigned)((w[0] | 0x20) - 'a'), b = (unsigned)((w[1] | 0x20) - 'a');
+    if (a >= 26 || b >= 26 || !(guard_starts[a] >> b & 1u)) return false;
+    if (word_is_switch(w, n)) return true;
+    char low[16];
+    size_t m = n < sizeof low ? n : sizeof low;
+    for (size_t i = 0; i < m; i++)
+        low[i] = (char)((unsigned char)w[i] | 0x20); /* a letter's lower case (others: no match) */
+    for (size_t i = 0; i < sizeof guard_prefix / sizeof guard_prefix[0]; i++)
+        if (n >= guard_prefix[i].n && memcmp(low, guard_prefix[i].w, guard_prefix[i].n) == 0)
+            return true;
+    for (size_t i = 0; i < sizeof guard_exact / sizeof guard_exact[0]; i++)
+        if (guard_exact[i].n == n && memcmp(low, guard_exact[i].w, n) == 0) return true;
     return false;
+}
+
+/* May an if, elif, else or while line test for CUDA or a switch, be the `__main__` guard, or make
+ * a cuda-or-cpu choice? Looks at every run of name characters between '_'s in the line's bytes
+ * (strings and comments too, which only makes it lex more) and at the guard aliases. */
+static bool cond_may_guard(const py_sparse *sp, const char *d, size_t first, size_t end)
+{
+    pthread_once(&guard_starts_once, guard_starts_build);
+    for (size_t i = first; i < end;) {
+        unsigned char c = (unsigned char)d[i];
+        if (c == '_' || !gp_py_is_name_char(c)) {
+            i++;
+            continue;
+        }
+        size_t st = i;
+        while (i < end && d[i] != '_' && gp_py_is_name_char((unsigned char)d[i]))
+            i++;
+        if (run_may_guard(d + st, i - st)) return true;
+    }
+    return names_any(&sp->guard, d, first, end);
+}
+
+/* The kind of the block a line at this indentation closes (the deepest popped at the same
+ * indentation, as scan_line reads it), or -1. */
+static int closed_kind(const py_scan *ps, int indent)
+{
+    int kind = -1;
+    for (int k = ps->nb - 1; k >= 0 && ps->b[k].indent >= indent; k--)
+        if (ps->b[k].indent == indent) kind = ps->b[k].kind;
+    return kind;
 }
 
 /* Scans the file through the line shortcut; false when it has to be scanned in full instead
@@ -952,7 +1083,8 @@ static bool scan_sparse(py_scan *ps, gp_py_lexer *lx)
 {
     const char *d = ps->s->data;
     size_t n = ps->s->size;
-    py_sparse sp = {.nhot = 0};
+    py_sparse sp;
+    memset(&sp, 0, sizeof sp);
     size_t hit = 0; /* the earliest prefilter word at or after the last place looked from (or
                      * the end of the span looked at) */
     bool hit_known = false;
@@ -963,15 +1095,19 @@ static bool scan_sparse(py_scan *ps, gp_py_lexer *lx)
         gp_py_skip k = gp_py_lexer_skip_line(lx, &ln);
         if (k == GP_PY_SKIP_EOF) return ps->ndev004 == 0 || ps->mentions_mps;
         int kw = KW_LEX;
-        if (k == GP_PY_SKIP_LINE && ln.max_tokens < PY_MAX_TOKS) {
+        if (k == GP_PY_SKIP_LINE) {
             if (!hit_known || hit < ln.first) { /* a mapped file is searched 2 MB at a time */
                 size_t lim =
                     ps->s->mapped && n - ln.first > PY_FIND_SPAN ? ln.first + PY_FIND_SPAN : n;
                 hit = gp_audit_prefilter_find_before(GP_PF_PYTHON, d, n, ln.first, lim);
                 hit_known = true;
             }
-            if (hit >= ln.end && !names_hot_alias(&sp, d, ln.first, ln.end))
+            if (hit >= ln.end && !names_any(&sp.hot, d, ln.first, ln.end)) {
                 kw = first_keyword(d, ln.first, ln.end);
+                if (kw == KW_ELSE && closed_kind(ps, lx->indent) == BK_GUARD) kw = KW_LEX;
+                if ((kw == KW_COND || kw == KW_ELSE) && cond_may_guard(&sp, d, ln.first, ln.end))
+                    kw = KW_LEX;
+            }
         }
         if (kw != KW_LEX) { /* what scan_line does with a line that has nothing for the rules */
             int indent = lx->indent;

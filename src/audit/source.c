@@ -235,15 +235,21 @@ static bool upper_eq(const char *s, const char *w, size_t k)
     return true;
 }
 
+static const struct {
+    const char *w;
+    size_t n;
+} switch_parts[] = {{"CUDA", 4},    {"CUDACC", 6},  {"NVCC", 4},   {"GPU", 3},    {"GPUS", 4},
+                    {"NCCL", 4},    {"CUBLAS", 6},  {"CUDNN", 5},  {"CUDART", 6}, {"HIP", 3},
+                    {"CUTLASS", 7}, {"TRITON", 6},  {"NVIDIA", 6}, {"CUFFT", 5},  {"CUSPARSE", 8},
+                    {"CURAND", 6},  {"CUSOLVER", 8}};
+
+const char *gp_audit_cuda_switch_part(size_t i)
+{
+    return i < sizeof switch_parts / sizeof switch_parts[0] ? switch_parts[i].w : NULL;
+}
+
 bool gp_audit_word_is_cuda_switch(const char *s, size_t n)
 {
-    static const struct {
-        const char *w;
-        size_t n;
-    } parts[] = {{"CUDA", 4},    {"CUDACC", 6},  {"NVCC", 4},   {"GPU", 3},    {"GPUS", 4},
-                 {"NCCL", 4},    {"CUBLAS", 6},  {"CUDNN", 5},  {"CUDART", 6}, {"HIP", 3},
-                 {"CUTLASS", 7}, {"TRITON", 6},  {"NVIDIA", 6}, {"CUFFT", 5},  {"CUSPARSE", 8},
-                 {"CURAND", 6},  {"CUSOLVER", 8}};
     size_t i = 0;
     while (i < n) {
         while (i < n && s[i] == '_')
@@ -256,8 +262,9 @@ bool gp_audit_word_is_cuda_switch(const char *s, size_t n)
         char f =
             (char)toupper((unsigned char)s[st]); /* every part below starts with one of these */
         if (f != 'C' && f != 'N' && f != 'G' && f != 'H' && f != 'T') continue;
-        for (size_t j = 0; j < sizeof parts / sizeof parts[0]; j++)
-            if (parts[j].n == k && parts[j].w[0] == f && upper_eq(s + st, parts[j].w, k))
+        for (size_t j = 0; j < sizeof switch_parts / sizeof switch_parts[0]; j++)
+            if (switch_parts[j].n == k && switch_parts[j].w[0] == f &&
+                upper_eq(s + st, switch_parts[j].w, k))
                 return true;
         if (k >= 4 && upper_eq(s + st, "CUDA", 4)) return true; /* CUDAToolkit, CUDA12 */
     }

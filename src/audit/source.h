@@ -103,5 +103,8 @@ void gp_audit_apply_suppressions(gp_audit_result *r);
 /* True when an identifier names CUDA in a configuration switch (USE_CUDA, __CUDACC__,
  * GGML_USE_CUDA, WITH_GPU, HAVE_NCCL ...): one of its '_'-separated parts is CUDA-ish. */
 bool gp_audit_word_is_cuda_switch(const char *s, size_t n);
+/* The i-th '_'-separated part (upper case) that makes a word a CUDA switch, NULL past the last
+ * (a part starting with CUDA is one too). */
+const char *gp_audit_cuda_switch_part(size_t i);
 
 #endif

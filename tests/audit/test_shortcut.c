@@ -183,15 +183,16 @@ static const struct {
      "int a;\nauto r = R\"d(x\ny)d\" + cudaFree(1);\nint b; /* x\n */ cudaFree(2);\n"},
 };
 
-static char *long_line(void)
+/* `head` + `count` names + `tail`: with hundreds of names, a logical line of over 1,024 tokens. */
+static char *overlong(const char *head, int count, const char *tail)
 {
     size_t cap = 64 * 1024;
     char *b = malloc(cap);
     assert_non_null(b);
-    size_t k = (size_t)snprintf(b, cap, "x = [");
-    for (int i = 0; i < 1500; i++)
+    size_t k = (size_t)snprintf(b, cap, "%s", head);
+    for (int i = 0; i < count; i++)
         k += (size_t)snprintf(b + k, cap - k, "a%d, ", i);
-    snprintf(b + k, cap - k, "y.cuda()]\nz = w.cuda()\n");
+    snprintf(b + k, cap - k, "%s", tail);
     return b;
 }
 
@@ -224,7 +225,10 @@ static void test_python_edges(void **state)
     for (size_t i = 0; i < sizeof py_cases / sizeof py_cases[0]; i++) {
         char *own = NULL;
         const char *t = py_cases[i].text;
-        if (!t) t = own = strstr(py_cases[i].name, "long") ? long_line() : deep_indent();
+        if (!t)
+            t = own = strstr(py_cases[i].name, "long")
+                          ? overlong("x = [", 1500, "y.cuda()]\nz = w.cuda()\n")
+                          : deep_indent();
         size_t n = count_findings(GP_AL_PYTHON, t);
         if (n < py_cases[i].min)
             fail_msg("%s: %zu finding(s) in full, expected %zu or more", py_cases[i].name, n,
@@ -246,6 +250,59 @@ static void test_c_edges(void **state)
             fail_msg("%s: %zu finding(s) in full, expected %zu or more", c_cases[i].name, n,
                      c_cases[i].min);
         compare(c_cases[i].name, GP_AL_C, "include/f.h", t, strlen(t));
+    }
+}
+
+/* Conditions the shortcut reads from their bytes only (cond_may_guard): each source must give
+ * exactly `guarded` guarded findings of `total` in full, and the same through the shortcut. */
+static const struct {
+    const char *name;
+    size_t total, guarded;
+    const char *text;
+} py_guards[] = {
+    {"a switch part inside a longer name", 1, 1,
+     "if torch._use_cudnn_rnn_flatten_weight():\n    torch.backends.cudnn.x(1)\n"},
+    {"switch words, a test that is none, elif and else", 4, 3,
+     "if HAS_FLASH_ATTN:\n    a = x.cuda()\nif self.proj_size > 0:\n    b = x.cuda()\n"
+     "elif is_built():\n    c = x.cuda()\nelse:\n    d = x.cuda()\n"},
+    {"a guard through an alias of os.getenv", 1, 1,
+     "from os import getenv as ge\nif ge('FAST'):\n    x.cuda()\n"},
+    {"elif and else after a guard, with nothing of their own", 2, 2,
+     "if HAS_APEX:\n    pass\nelif x:\n    a.cuda()\nelse:\n    b.cuda()\n"},
+    {"conditions that test nothing CUDA", 3, 0,
+     "if hasattr(x, 'y'):\n    a.cuda()\nwhile self.running:\n    b.cuda()\n"
+     "if this_one or count_x:\n    c.cuda()\n"},
+    {"device queries at the end of a chain", 2, 2,
+     "if dist.is_initialized():\n    a.cuda()\nif n.device_count() > 1:\n    b.cuda()\n"},
+    {"an environment switch and a device string", 2, 2,
+     "if os.environ.get('X'):\n    a.cuda()\nif dev == 'mps':\n    pass\nelse:\n    b.cuda()\n"},
+    {"an overlong guard line ending with ':'", 1, 1, NULL},
+    {"an overlong def", 0, 0, NULL},
+};
+
+static void test_python_guards(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof py_guards / sizeof py_guards[0]; i++) {
+        char *own = NULL;
+        const char *t = py_guards[i].text;
+        if (!t && strstr(py_guards[i].name, "guard"))
+            t = own = overlong("import torch\nif torch.cuda.is_available() and k in (", 700,
+                               "b):\n    x.cuda()\n");
+        else if (!t) /* in a def: no module-level DataLoader finding */
+            t = own = overlong("def f(", 700, "b):\n    d = DataLoader(s, num_workers=2)\n");
+        gp_audit_result r;
+        gp_audit_result_init(&r);
+        scan_how(GP_AL_PYTHON, "pkg/f.py", t, strlen(t), false, &r);
+        size_t guarded = 0;
+        for (size_t k = 0; k < r.nf; k++)
+            guarded += r.f[k].guarded;
+        if (r.nf != py_guards[i].total || guarded != py_guards[i].guarded)
+            fail_msg("%s: %zu finding(s), %zu guarded; expected %zu, %zu guarded",
+                     py_guards[i].name, r.nf, guarded, py_guards[i].total, py_guards[i].guarded);
+        gp_audit_result_free(&r);
+        compare(py_guards[i].name, GP_AL_PYTHON, "pkg/f.py", t, strlen(t));
+        free(own);
     }
 }
 
@@ -320,9 +377,8 @@ static void test_mapped_files(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_fixtures),
-        cmocka_unit_test(test_python_edges),
-        cmocka_unit_test(test_c_edges),
+        cmocka_unit_test(test_fixtures),      cmocka_unit_test(test_python_edges),
+        cmocka_unit_test(test_python_guards), cmocka_unit_test(test_c_edges),
         cmocka_unit_test(test_mapped_files),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
