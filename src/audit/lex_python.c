@@ -359,29 +359,40 @@ static inline bool special(char c)
            c == '[' || c == ']' || c == '{' || c == '}';
 }
 
-/* Bit i set when p[i] is special, for the 64 bytes at p. */
+/* Bit i set when p[i] is special, for the 64 bytes at p. Seven compares find the eleven bytes:
+ * with bit 0 set, '(' and ')' both read 0x29 and '"' and '#' both 0x23; with bit 5 set, '[' and
+ * '{' read 0x7b and ']' and '}' 0x7d (no other byte reads any of these so). */
 static inline uint64_t special_mask64(const char *p)
 {
 #if defined(__SSE2__)
-    static const char set[] = "\n#\\'\"()[]{}";
+    const __m128i one = _mm_set1_epi8(0x01), x20 = _mm_set1_epi8(0x20);
     uint64_t bits = 0;
     for (int c = 0; c < 4; c++) {
         __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + 16 * c));
-        __m128i m = _mm_cmpeq_epi8(v, _mm_set1_epi8(set[0]));
-        for (int j = 1; j < 11; j++)
-            m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8(set[j])));
+        __m128i v1 = _mm_or_si128(v, one), v20 = _mm_or_si128(v, x20);
+        __m128i m = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\n')),
+                                 _mm_cmpeq_epi8(v, _mm_set1_epi8('\\')));
+        m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8('\'')));
+        m = _mm_or_si128(m, _mm_cmpeq_epi8(v1, _mm_set1_epi8(0x29)));
+        m = _mm_or_si128(m, _mm_cmpeq_epi8(v1, _mm_set1_epi8(0x23)));
+        m = _mm_or_si128(m, _mm_cmpeq_epi8(v20, _mm_set1_epi8(0x7b)));
+        m = _mm_or_si128(m, _mm_cmpeq_epi8(v20, _mm_set1_epi8(0x7d)));
         bits |= (uint64_t)(unsigned)_mm_movemask_epi8(m) << (16 * c);
     }
     return bits;
 #elif defined(__ARM_NEON) && defined(__aarch64__)
-    static const char set[] = "\n#\\'\"()[]{}";
     static const uint8_t weight[16] = {1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128};
+    const uint8x16_t one = vdupq_n_u8(0x01), x20 = vdupq_n_u8(0x20);
     uint8x16_t w = vld1q_u8(weight), m[4];
     for (int c = 0; c < 4; c++) {
         uint8x16_t v = vld1q_u8((const uint8_t *)p + 16 * c);
-        uint8x16_t e = vceqq_u8(v, vdupq_n_u8((uint8_t)set[0]));
-        for (int j = 1; j < 11; j++)
-            e = vorrq_u8(e, vceqq_u8(v, vdupq_n_u8((uint8_t)set[j])));
+        uint8x16_t v1 = vorrq_u8(v, one), v20 = vorrq_u8(v, x20);
+        uint8x16_t e = vorrq_u8(vceqq_u8(v, vdupq_n_u8('\n')), vceqq_u8(v, vdupq_n_u8('\\')));
+        e = vorrq_u8(e, vceqq_u8(v, vdupq_n_u8('\'')));
+        e = vorrq_u8(e, vceqq_u8(v1, vdupq_n_u8(0x29)));
+        e = vorrq_u8(e, vceqq_u8(v1, vdupq_n_u8(0x23)));
+        e = vorrq_u8(e, vceqq_u8(v20, vdupq_n_u8(0x7b)));
+        e = vorrq_u8(e, vceqq_u8(v20, vdupq_n_u8(0x7d)));
         m[c] = vandq_u8(e, w);
     }
     /* pairwise sums fold each 8-byte half into one byte of bits, in order */

@@ -917,6 +917,8 @@ static bool lex_line(py_scan *ps, gp_py_lexer *lx)
 typedef struct py_names {
     const char *name[PY_HOT_MAX];
     size_t len[PY_HOT_MAX];
+    size_t next[PY_HOT_MAX]; /* names_next: where the name was found (or the limit looked to) */
+    bool known[PY_HOT_MAX];
     int n;
     bool overflow; /* more names than slots: every line may name one */
 } py_names;
@@ -926,45 +928,73 @@ typedef struct py_sparse {
     py_names guard; /* aliases through which a condition may test for CUDA (alias_may_guard) */
 } py_sparse;
 
-static void names_add(py_names *ns, const py_alias *a)
+/* Adds an alias's name; where it was found before (old) is kept: it depends on the name only. */
+static void names_add(py_names *ns, const py_names *old, const py_alias *a)
 {
     if (ns->n == PY_HOT_MAX) {
         ns->overflow = true;
         return;
     }
-    ns->name[ns->n] = a->name;
-    ns->len[ns->n++] = a->len;
+    int h = ns->n++;
+    ns->name[h] = a->name;
+    ns->len[h] = a->len;
+    ns->known[h] = false;
+    for (int o = 0; o < old->n; o++)
+        if (old->name[o] == a->name && old->len[o] == a->len) {
+            ns->next[h] = old->next[o];
+            ns->known[h] = old->known[o];
+        }
 }
 
 /* Re-reads the alias table after a lexed line (imports add aliases and retarget old ones). */
 static void hot_refresh(py_scan *ps, py_sparse *sp)
 {
+    py_sparse old = *sp;
     memset(sp, 0, sizeof *sp);
     for (int a = 0; a < ps->nal; a++) {
-        if (ps->al[a].hot) names_add(&sp->hot, &ps->al[a]);
-        if (ps->al[a].guard) names_add(&sp->guard, &ps->al[a]);
+        if (ps->al[a].hot) names_add(&sp->hot, &old.hot, &ps->al[a]);
+        if (ps->al[a].guard) names_add(&sp->guard, &old.guard, &ps->al[a]);
     }
 }
 
-/* Does d[first, end) hold one of the names as a whole name (not inside a longer one)? A NAME
- * token starts after a byte that is not a name character (a number takes the ones after it in)
- * and ends before one. */
-static bool names_any(const py_names *ns, const char *d, size_t first, size_t end)
+/* The first place in d[from, lim) where w[0, k) stands as a whole name (not inside a longer one),
+ * or lim. A NAME token starts after a byte that is not a name character (a number takes the
+ * ones after it in) and ends before one. */
+static size_t name_find(const char *d, size_t n, size_t from, size_t lim, const char *w, size_t k)
+{
+    for (size_t p = from;; p++) {
+        p = gp_bytescan_pair(d, p, lim, w[0], w[k - 1], k - 1);
+        if (p >= lim) return lim;
+        if (memcmp(d + p, w, k) == 0 && (p == 0 || !gp_py_is_name_char((unsigned char)d[p - 1])) &&
+            (p + k == n || !gp_py_is_name_char((unsigned char)d[p + k])))
+            return p;
+    }
+}
+
+/* Does d[first, end) hold one of the names as a whole name? */
+static bool names_any(const py_names *ns, const char *d, size_t n, size_t first, size_t end)
 {
     if (ns->overflow) return true;
-    for (int h = 0; h < ns->n; h++) {
-        const char *w = ns->name[h];
-        size_t k = ns->len[h];
-        for (size_t p = first;; p++) {
-            p = gp_bytescan_pair(d, p, end, w[0], w[k - 1], k - 1);
-            if (p >= end) break;
-            if (memcmp(d + p, w, k) == 0 &&
-                (p == first || !gp_py_is_name_char((unsigned char)d[p - 1])) &&
-                (p + k == end || !gp_py_is_name_char((unsigned char)d[p + k])))
-                return true;
-        }
-    }
+    for (int h = 0; h < ns->n; h++)
+        if (name_find(d, n, first, end, ns->name[h], ns->len[h]) < end) return true;
     return false;
+}
+
+/* The first place at or after `from` where one of the names stands as a whole name, looking no
+ * further than lim (lim when none is found before). Each name's place is kept until a line
+ * passes it, so a file is looked through once per name, not once per line. */
+static size_t names_next(py_names *ns, const char *d, size_t n, size_t from, size_t lim)
+{
+    if (ns->overflow) return from;
+    size_t best = lim;
+    for (int h = 0; h < ns->n; h++) {
+        if (!ns->known[h] || ns->next[h] < from) {
+            ns->next[h] = name_find(d, n, from, lim, ns->name[h], ns->len[h]);
+            ns->known[h] = true;
+        }
+        if (ns->next[h] < best) best = ns->next[h];
+    }
+    return best;
 }
 
 /* What a line's first token says: KW_LEX for the keywords whose lines are always lexed, KW_COND
@@ -1064,7 +1094,7 @@ static bool cond_may_guard(const py_sparse *sp, const char *d, size_t first, siz
             i++;
         if (run_may_guard(d + st, i - st)) return true;
     }
-    return names_any(&sp->guard, d, first, end);
+    return names_any(&sp->guard, d, end, first, end);
 }
 
 /* The kind of the block a line at this indentation closes (the deepest popped at the same
@@ -1096,13 +1126,13 @@ static bool scan_sparse(py_scan *ps, gp_py_lexer *lx)
         if (k == GP_PY_SKIP_EOF) return ps->ndev004 == 0 || ps->mentions_mps;
         int kw = KW_LEX;
         if (k == GP_PY_SKIP_LINE) {
-            if (!hit_known || hit < ln.first) { /* a mapped file is searched 2 MB at a time */
-                size_t lim =
-                    ps->s->mapped && n - ln.first > PY_FIND_SPAN ? ln.first + PY_FIND_SPAN : n;
+            /* a mapped file is searched 2 MB at a time */
+            size_t lim = ps->s->mapped && n - ln.first > PY_FIND_SPAN ? ln.first + PY_FIND_SPAN : n;
+            if (!hit_known || hit < ln.first) {
                 hit = gp_audit_prefilter_find_before(GP_PF_PYTHON, d, n, ln.first, lim);
                 hit_known = true;
             }
-            if (hit >= ln.end && !names_any(&sp.hot, d, ln.first, ln.end)) {
+            if (hit >= ln.end && names_next(&sp.hot, d, n, ln.first, lim) >= ln.end) {
                 kw = first_keyword(d, ln.first, ln.end);
                 if (kw == KW_ELSE && closed_kind(ps, lx->indent) == BK_GUARD) kw = KW_LEX;
                 if ((kw == KW_COND || kw == KW_ELSE) && cond_may_guard(&sp, d, ln.first, ln.end))
