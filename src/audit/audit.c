@@ -198,7 +198,12 @@ static void fold(gp_audit_state *st, job *j)
     m->metal_impl |= r->metal_impl;
     st->dropped += r->dropped;
     if (r->nf == 0) return;
-    qsort(r->f, r->nf, sizeof *r->f, finding_cmp);
+    /* the scanners report mostly in order: sort only when they did not */
+    for (size_t i = 1; i < r->nf; i++)
+        if (finding_cmp(&r->f[i - 1], &r->f[i]) > 0) {
+            qsort(r->f, r->nf, sizeof *r->f, finding_cmp);
+            break;
+        }
     uint32_t fid = (uint32_t)st->nfiles;
     if (st->nfiles == st->capfiles) {
         size_t nc = st->capfiles ? st->capfiles * 2 : 64;
@@ -259,9 +264,15 @@ static void fold(gp_audit_state *st, job *j)
                 m->decided_by = f->rule;
             }
         }
-        if (fwrite(&rec, sizeof rec, 1, st->spool) != 1 ||
-            (f->snip_len && fwrite(snip, f->snip_len, 1, st->spool) != 1))
+        char one[sizeof rec + 512]; /* record and code in one write when they fit */
+        if (f->snip_len <= sizeof one - sizeof rec) {
+            memcpy(one, &rec, sizeof rec);
+            memcpy(one + sizeof rec, snip, f->snip_len);
+            if (fwrite(one, sizeof rec + f->snip_len, 1, st->spool) != 1) st->failed_alloc = true;
+        } else if (fwrite(&rec, sizeof rec, 1, st->spool) != 1 ||
+                   fwrite(snip, f->snip_len, 1, st->spool) != 1) {
             st->failed_alloc = true;
+        }
         st->nrec++;
     }
     free(occ_tab);

@@ -1,6 +1,7 @@
 /* report_human.c — the report for people: summary and stop conditions first, then modules, then
  * findings by file (one `file:line:col: severity RULE` line each, the code under it), then the
  * explanation and fix of every rule that fired, then what could not be read. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "audit/state.h"
@@ -13,25 +14,59 @@ static const char *sev_color(FILE *out, int sev)
                                                       : GP_COLOR_BLUE);
 }
 
-/* ":N" for a number, without printf (one line per finding: this is the report's hot loop). */
-static void put_num(FILE *out, const char *pre, uint32_t v)
+/* The findings' lines are built in memory and written in large pieces (one line per finding:
+ * this is the report's hot loop). A line longer than the buffer goes out in several pieces. */
+typedef struct out_buf {
+    FILE *out;
+    size_t len;
+    bool failed;
+    char data[64u << 10];
+} out_buf;
+
+static void ob_flush(out_buf *b)
 {
-    char b[16];
-    size_t k = sizeof b;
-    do {
-        b[--k] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    fputs(pre, out);
-    fwrite(b + k, 1, sizeof b - k, out);
+    if (b->len && fwrite(b->data, 1, b->len, b->out) != b->len) b->failed = true;
+    b->len = 0;
 }
 
-static void print_loc(FILE *out, const gp_audit_state *st, const gp_spool_rec *r)
+static void ob_put(out_buf *b, const char *s, size_t n)
 {
-    fputs(st->files[r->file], out);
-    if (r->cell) put_num(out, ":cell ", r->cell);
-    put_num(out, ":", r->line);
-    put_num(out, ":", r->col);
+    while (n > sizeof b->data - b->len) {
+        size_t k = sizeof b->data - b->len;
+        memcpy(b->data + b->len, s, k);
+        b->len += k;
+        s += k;
+        n -= k;
+        ob_flush(b);
+    }
+    memcpy(b->data + b->len, s, n);
+    b->len += n;
+}
+
+static void ob_puts(out_buf *b, const char *s)
+{
+    ob_put(b, s, strlen(s));
+}
+
+/* ":N" for a number, without printf. */
+static void put_num(out_buf *b, const char *pre, uint32_t v)
+{
+    char d[16];
+    size_t k = sizeof d;
+    do {
+        d[--k] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    ob_puts(b, pre);
+    ob_put(b, d + k, sizeof d - k);
+}
+
+static void put_loc(out_buf *b, const gp_audit_state *st, const gp_spool_rec *r)
+{
+    ob_puts(b, st->files[r->file]);
+    if (r->cell) put_num(b, ":cell ", r->cell);
+    put_num(b, ":", r->line);
+    put_num(b, ":", r->col);
 }
 
 static const char *lang_names[] = {
@@ -116,28 +151,40 @@ int gp_audit_report_human(gp_audit_state *st, FILE *out)
     char snip[4096];
     const char *rs = gp_term_color(out, GP_COLOR_RESET), *dim = gp_term_color(out, GP_COLOR_DIM);
     const char *sc[4] = {"", sev_color(out, 1), sev_color(out, 2), sev_color(out, 3)};
-    for (size_t i = 0; i < st->nrec; i++) {
-        if (gp_spool_read(st->spool, &r, snip, sizeof snip) != 0) return -1;
+    out_buf *b = malloc(sizeof *b);
+    if (!b) return -1;
+    b->out = out;
+    b->len = 0;
+    b->failed = false;
+    for (size_t i = 0; i < st->nrec && !b->failed; i++) {
+        if (gp_spool_read(st->spool, &r, snip, sizeof snip) != 0) {
+            b->failed = true;
+            break;
+        }
         if (r.flags & 2) continue;
         const gp_audit_rule *ru = gp_audit_rule_get(r.rule);
         fired[r.rule] = true;
-        print_loc(out, st, &r);
+        put_loc(b, st, &r);
         /* the same text as ": %s%s%s %s: %s%s\n" and "    %s%s%s\n", without printf */
-        fputs(": ", out);
-        fputs(sc[r.severity & 3], out);
-        fputs(gp_audit_sev_name((gp_audit_sev)r.severity), out);
-        fputs(rs, out);
-        fputc(' ', out);
-        fputs(ru->id, out);
-        fputs(": ", out);
-        fputs(ru->name, out);
-        if (r.flags & 1) fputs(" (guarded)", out);
-        fputs("\n    ", out);
-        fputs(dim, out);
-        fputs(snip, out);
-        fputs(rs, out);
-        fputc('\n', out);
+        ob_put(b, ": ", 2);
+        ob_puts(b, sc[r.severity & 3]);
+        ob_puts(b, gp_audit_sev_name((gp_audit_sev)r.severity));
+        ob_puts(b, rs);
+        ob_put(b, " ", 1);
+        ob_puts(b, ru->id);
+        ob_put(b, ": ", 2);
+        ob_puts(b, ru->name);
+        if (r.flags & 1) ob_puts(b, " (guarded)");
+        ob_put(b, "\n    ", 5);
+        ob_puts(b, dim);
+        ob_puts(b, snip);
+        ob_puts(b, rs);
+        ob_put(b, "\n", 1);
     }
+    ob_flush(b);
+    bool failed = b->failed;
+    free(b);
+    if (failed) return -1;
     bool any = false;
     for (int k = 0; k < GP_R_COUNT; k++) {
         if (!fired[k]) continue;
