@@ -4,11 +4,14 @@
  * pass are checked exactly. When every word has at least L bytes, only every (L-2)th position is
  * looked at, each word being keyed on its windows at offsets 0 .. L-3: any occurrence covers one
  * of the looked-at positions with one of those windows. Where the CPU has byte shuffles (AVX2
- * on x86-64, NEON on AArch64) a second set keys every word on its first three bytes only and
- * the positions are screened 32 or 16 at a time by nibble tables (the "Teddy" method of Hyperscan
- * and ripgrep): each word is given one of eight buckets, each table byte holds a bit per bucket,
- * and a position passes when its three bytes agree on some bucket; the few that pass go through
- * the filter and the exact check. Built once per language, read-only afterwards. */
+ * on x86-64, NEON on AArch64) a second set keys every word on one window, its rarest (by the
+ * list of common 3-byte strings in trigrams.h: `tensorrt` on "rrt", not on the "ten" of every
+ * `tensor`), and the positions are screened 32 or 16 at a time by nibble tables (the "Teddy"
+ * method of Hyperscan and ripgrep): each word is given one of eight buckets, each table byte
+ * holds a bit per bucket, and a position passes when its three bytes agree on some bucket; the
+ * few that pass go through the filter and the exact check. A word is found at its window, up to
+ * max_anchor bytes after its start, so the search looks that far past the first start it finds
+ * for an earlier one. Built once per language, read-only afterwards. */
 #include "audit/prefilter.h"
 
 #include <ctype.h>
@@ -21,6 +24,7 @@
 #include "audit/lex_c.h"
 #include "audit/lex_python.h"
 #include "audit/scanners.h"
+#include "audit/trigrams.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
@@ -56,6 +60,8 @@ typedef struct pf_set {
     size_t ntail;
     bool name_char[256]; /* the language's name characters (for `word`) */
     size_t step;         /* positions looked at: every step-th */
+    bool rare_window;    /* each word keyed on its rarest window only (the vector set) */
+    size_t max_anchor;   /* the largest window offset of any word */
     /* the vector screen (sets of step 1): bucket bits by nibble, for each of the first three
      * bytes of a word */
     uint8_t lo[3][16], hi[3][16];
@@ -121,6 +127,25 @@ static void set_add(pf_set *s, const char *text, size_t len, char next, bool wor
     p->gram = gram_of(text + anchor);
 }
 
+/* The offset of a word's least common 3-byte window: one not in common_trigrams, or the one
+ * furthest down it (the first such window when several are alike). */
+static size_t rarest_window(const char *text, size_t len)
+{
+    const size_t ncommon = sizeof common_trigrams / sizeof common_trigrams[0];
+    size_t best = 0, best_rank = 0;
+    for (size_t a = 0; a + 3 <= len; a++) {
+        uint32_t g = gram_of(text + a);
+        size_t rank = 0;
+        while (rank < ncommon && common_trigrams[rank] != g)
+            rank++;
+        if (a == 0 || rank > best_rank) {
+            best = a;
+            best_rank = rank;
+        }
+    }
+    return best;
+}
+
 /* The words of a trigger list, through `add`. A word of three bytes or more keeps its class
  * character as a check on the byte after it; a shorter one is expanded into a concrete word for
  * every byte of its class, so that it can be keyed on three bytes. */
@@ -134,8 +159,11 @@ static void set_expand(pf_set *s, const gp_audit_trigger *t, size_t nt, size_t *
         if (wl < *minlen) *minlen = wl;
         if (!add) continue;
         if (!expand) {
-            for (size_t a = 0; a < s->step; a++)
-                set_add(s, t[i].text, len, t[i].next, t[i].word, a);
+            if (s->rare_window)
+                set_add(s, t[i].text, len, t[i].next, t[i].word, rarest_window(t[i].text, len));
+            else
+                for (size_t a = 0; a < s->step; a++)
+                    set_add(s, t[i].text, len, t[i].next, t[i].word, a);
             continue;
         }
         char buf[4];
@@ -191,7 +219,7 @@ static void set_buckets(pf_set *s)
     pf_bucket grp[MAXG];
     size_t ng = 0;
     for (size_t i = 0; i < s->n; i++) {
-        const unsigned char *w = (const unsigned char *)s->pats[i].text;
+        const unsigned char *w = (const unsigned char *)s->pats[i].text + s->pats[i].anchor;
         uint16_t k = (uint16_t)(w[0] << 8 | w[1]);
         size_t g = 0;
         while (g < ng && key[g] != k)
@@ -243,7 +271,7 @@ static void set_buckets(pf_set *s)
         bit_of[g] = (uint8_t)(1u << best);
     }
     for (size_t i = 0; i < s->n; i++) {
-        const unsigned char *w = (const unsigned char *)s->pats[i].text;
+        const unsigned char *w = (const unsigned char *)s->pats[i].text + s->pats[i].anchor;
         uint16_t k = (uint16_t)(w[0] << 8 | w[1]);
         size_t g = 0;
         while (key[g] != k)
@@ -274,7 +302,10 @@ static void set_build(pf_set *s, const gp_audit_trigger *t, size_t nt, bool ever
     set_expand(s, t, nt, &minlen, false);
     s->step = minlen >= 3 && minlen != SIZE_MAX ? minlen - 2 : 1;
     if (s->step > PF_MAX_STEP || every_position) s->step = every_position ? 1 : PF_MAX_STEP;
+    s->rare_window = every_position;
     set_expand(s, t, nt, &minlen, true);
+    for (size_t i = 0; i < s->n; i++)
+        if (s->pats[i].anchor > s->max_anchor) s->max_anchor = s->pats[i].anchor;
     qsort(s->pats, s->n, sizeof *s->pats, pat_cmp);
     for (size_t i = s->n; i-- > 0;) {
         unsigned k = pf_slot(s->pats[i].gram);
@@ -389,11 +420,12 @@ static size_t set_find(const pf_set *s, const char *d, size_t n, size_t from, si
     return best < n ? best : n;
 }
 
-/* Checks the positions whose bits are set in `bits` (position i + bit): the earliest word start,
- * or SIZE_MAX. */
+/* Checks the windows whose bits are set in `bits` (position i + bit): the earliest start of a
+ * word keyed on one of them, or SIZE_MAX. */
 static inline size_t check_bits(const pf_set *s, const char *d, size_t n, size_t i, uint64_t bits,
                                 unsigned shift, size_t from)
 {
+    size_t best = SIZE_MAX;
     while (bits) {
         unsigned b = (unsigned)__builtin_ctzll(bits);
         size_t p = i + (b >> shift);
@@ -401,15 +433,25 @@ static inline size_t check_bits(const pf_set *s, const char *d, size_t n, size_t
         uint32_t g = gram_of(d + p);
         if (!s->filter[pf_hash(g) >> 16]) continue;
         size_t at = set_check(s, d, n, p, g, from);
-        if (at != SIZE_MAX) return at;
+        if (at < best) best = at;
     }
-    return SIZE_MAX;
+    return best;
+}
+
+/* A word starting before `best` has its window before best + max_anchor: where to stop. */
+static inline void found(const pf_set *s, size_t at, size_t *best, size_t *stop)
+{
+    if (at >= *best) return;
+    *best = at;
+    if (at + s->max_anchor < *stop) *stop = at + s->max_anchor;
 }
 
 #if defined(PF_AVX2)
-/* Screens [i, stop) 32 positions at a time while 34 bytes remain; sets *i to where it stopped. */
-__attribute__((target("avx2"))) static size_t vec_find(const pf_set *s, const char *d, size_t n,
-                                                       size_t *ip, size_t stop, size_t from)
+/* Screens the windows at [*ip, *stop) 32 at a time while 34 bytes remain, lowering *best (the
+ * earliest start found) and *stop with what it finds; sets *ip to where it stopped. */
+__attribute__((target("avx2"))) static void vec_find(const pf_set *s, const char *d, size_t n,
+                                                     size_t *ip, size_t *best, size_t *stop,
+                                                     size_t from)
 {
     const __m256i nib = _mm256_set1_epi8(0x0f), zero = _mm256_setzero_si256();
     __m256i lo[3], hi[3];
@@ -420,7 +462,7 @@ __attribute__((target("avx2"))) static size_t vec_find(const pf_set *s, const ch
             _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)s->hi[b]));
     }
     size_t i = *ip;
-    for (; i + 34 <= n && i < stop; i += 32) {
+    for (; i + 34 <= n && i < *stop; i += 32) {
         __m256i m = _mm256_set1_epi8(-1);
         for (int b = 0; b < 3; b++) {
             __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(d + i + b));
@@ -429,15 +471,9 @@ __attribute__((target("avx2"))) static size_t vec_find(const pf_set *s, const ch
             m = _mm256_and_si256(m, _mm256_and_si256(l, h));
         }
         uint32_t bits = ~(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(m, zero));
-        if (!bits) continue;
-        size_t at = check_bits(s, d, n, i, bits, 0, from);
-        if (at != SIZE_MAX) {
-            *ip = i;
-            return at;
-        }
+        if (bits) found(s, check_bits(s, d, n, i, bits, 0, from), best, stop);
     }
     *ip = i;
-    return SIZE_MAX;
 }
 
 static bool vec_ok(void)
@@ -445,8 +481,8 @@ static bool vec_ok(void)
     return __builtin_cpu_supports("avx2");
 }
 #elif defined(PF_NEON)
-static size_t vec_find(const pf_set *s, const char *d, size_t n, size_t *ip, size_t stop,
-                       size_t from)
+static void vec_find(const pf_set *s, const char *d, size_t n, size_t *ip, size_t *best,
+                     size_t *stop, size_t from)
 {
     const uint8x16_t nib = vdupq_n_u8(0x0f);
     uint8x16_t lo[3], hi[3];
@@ -455,7 +491,7 @@ static size_t vec_find(const pf_set *s, const char *d, size_t n, size_t *ip, siz
         hi[b] = vld1q_u8(s->hi[b]);
     }
     size_t i = *ip;
-    for (; i + 18 <= n && i < stop; i += 16) {
+    for (; i + 18 <= n && i < *stop; i += 16) {
         uint8x16_t m = vdupq_n_u8(0xff);
         for (int b = 0; b < 3; b++) {
             uint8x16_t v = vld1q_u8((const uint8_t *)d + i + b);
@@ -466,15 +502,10 @@ static size_t vec_find(const pf_set *s, const char *d, size_t n, size_t *ip, siz
         uint8x16_t nz = vtstq_u8(m, m);
         uint64_t bits =
             vget_lane_u64(vreinterpret_u64_u8(vshrn_n_u16(vreinterpretq_u16_u8(nz), 4)), 0);
-        if (!bits) continue;
-        size_t at = check_bits(s, d, n, i, bits, 2, from); /* four bits a position */
-        if (at != SIZE_MAX) {
-            *ip = i;
-            return at;
-        }
+        if (bits) /* four bits a position */
+            found(s, check_bits(s, d, n, i, bits, 2, from), best, stop);
     }
     *ip = i;
-    return SIZE_MAX;
 }
 
 static bool vec_ok(void)
@@ -498,20 +529,15 @@ static size_t vec_set_find(const pf_set *s, const char *d, size_t n, size_t from
     if (s->always) return from;
     size_t best = tail_find(s, d, n, from);
     if (best > lim) best = lim; /* nothing at or past lim is looked for */
-    size_t i = from;
+    size_t i = from, stop = best + s->max_anchor; /* windows of words starting before best */
 #if defined(PF_AVX2) || defined(PF_NEON)
-    if (use_vec) {
-        size_t at = vec_find(s, d, n, &i, best, from);
-        if (at != SIZE_MAX) return at < best ? at : best; /* a word past a tail word: the tail */
-    }
+    if (use_vec) vec_find(s, d, n, &i, &best, &stop, from);
 #else
     (void)use_vec;
 #endif
-    for (; i + 3 <= n && i < best; i++) {
+    for (; i + 3 <= n && i < stop; i++) {
         uint32_t g = gram_of(d + i);
-        if (!s->filter[pf_hash(g) >> 16]) continue;
-        size_t at2 = set_check(s, d, n, i, g, from);
-        if (at2 != SIZE_MAX) return at2;
+        if (s->filter[pf_hash(g) >> 16]) found(s, set_check(s, d, n, i, g, from), &best, &stop);
     }
     return best < n ? best : n;
 }

@@ -305,6 +305,52 @@ static void test_every_trigger_found(void **state)
     }
 }
 
+/* Two trigger words side by side, touching or overlapping by a byte, at several offsets: the
+ * vector search keys each word on its rarest window, so the later word's window may come first;
+ * both searches must still give the earlier start, from every place before it. */
+static void pairs_of(gp_audit_pf pf, const gp_audit_trigger *t, size_t nt)
+{
+    char buf[256], a[64], b[64];
+    for (size_t i = 0; i < nt; i++)
+        for (size_t j = 0; j < nt; j++) {
+            if (t[i].next == '$' || t[j].next == '$') continue;
+            trigger_word(&t[i], a, sizeof a);
+            trigger_word(&t[j], b, sizeof b);
+            size_t la = strlen(a), lb = strlen(b);
+            /* before, after and across the vector search's 32-byte blocks, with 40 bytes after */
+            static const size_t pres[] = {0, 1, 2, 29, 30, 31, 32, 33, 62, 63};
+            for (size_t overlap = 0; overlap < 2 && overlap < la; overlap++)
+                for (size_t q = 0; q < sizeof pres / sizeof pres[0]; q++) {
+                    size_t n = 0, pre = pres[q];
+                    for (size_t k = 0; k < pre; k++)
+                        buf[n++] = ' ';
+                    memcpy(buf + n, a, la);
+                    n += la - overlap;
+                    memcpy(buf + n, b, lb);
+                    n += lb;
+                    for (size_t k = 0; k < 40; k++)
+                        buf[n++] = "x = (1, 2) # ok\n"[k % 16];
+                    for (size_t from = pre > 3 ? pre - 3 : 0; from <= pre + la; from++) {
+                        size_t vec = gp_audit_prefilter_find_how(pf, buf, n, from, true);
+                        size_t smp = gp_audit_prefilter_find_how(pf, buf, n, from, false);
+                        if (vec != smp)
+                            fail_msg("'%.*s' from %zu: vector search %zu, sampled %zu", (int)n, buf,
+                                     from, vec, smp);
+                    }
+                }
+        }
+}
+
+static void test_pairs_of_triggers(void **state)
+{
+    (void)state;
+    const gp_audit_trigger *t;
+    size_t n = gp_audit_python_triggers(&t);
+    pairs_of(GP_PF_PYTHON, t, n);
+    n = gp_audit_c_triggers(&t);
+    pairs_of(GP_PF_C, t, n);
+}
+
 static void test_files_without_triggers_skipped(void **state)
 {
     (void)state;
@@ -352,6 +398,7 @@ int main(void)
         cmocka_unit_test(test_minimal_positives),
         cmocka_unit_test(test_every_trigger_found),
         cmocka_unit_test(test_tail_words),
+        cmocka_unit_test(test_pairs_of_triggers),
         cmocka_unit_test(test_files_without_triggers_skipped),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
