@@ -50,6 +50,18 @@ static const unsigned char py_kind[256] = {
 #undef D
 #undef P
 
+#define R8(v) v, v, v, v, v, v, v, v
+const bool gp_py_name_chars[256] = {
+    R8(0), R8(0), R8(0), R8(0), R8(0), R8(0), 1,     1,     1,     1,     1,     1,     1,
+    1,     1,     1,     0,     0,     0,     0,     0,     0,     0,     1,     1,     1,
+    1,     1,     1,     1,     1,     1,     1,     1,     1,     1,     1,     1,     1,
+    1,     1,     1,     1,     1,     1,     1,     1,     1,     1,     0,     0,     0,
+    0,     1,     0,     1,     1,     1,     1,     1,     1,     1,     1,     1,     1,
+    1,     1,     1,     1,     1,     1,     1,     1,     1,     1,     1,     1,     1,
+    1,     1,     1,     0,     0,     0,     0,     0,     R8(1), R8(1), R8(1), R8(1), R8(1),
+    R8(1), R8(1), R8(1), R8(1), R8(1), R8(1), R8(1), R8(1), R8(1), R8(1), R8(1)};
+#undef R8
+
 static inline bool name_char(unsigned char c)
 {
     return gp_py_is_name_char(c); /* PK_NAME and PK_DIGIT: a name runs on through digits */

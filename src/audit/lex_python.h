@@ -44,9 +44,10 @@ typedef struct gp_py_lexer {
 
 /* Is byte c part of a name (the lexer's own class: a NAME token never starts after one)? Letters,
  * digits, '_' and every byte >= 0x80 (UTF-8 names and invalid bytes alike). */
+extern const bool gp_py_name_chars[256];
 static inline bool gp_py_is_name_char(unsigned char c)
 {
-    return c >= 0x80 || c == '_' || (unsigned)((c | 0x20) - 'a') < 26u || (unsigned)(c - '0') < 10u;
+    return gp_py_name_chars[c];
 }
 
 void gp_py_lexer_init(gp_py_lexer *lx, gp_audit_source *src, gp_audit_result *res);

@@ -1004,8 +1004,8 @@ enum { KW_NONE, KW_LEX, KW_DEF, KW_COND, KW_ELSE };
 
 static int first_keyword(const char *d, size_t first, size_t end)
 {
-    size_t k = 0;
-    while (first + k < end && gp_py_is_name_char((unsigned char)d[first + k]))
+    size_t k = 0; /* no keyword is longer than six bytes */
+    while (k < 7 && first + k < end && gp_py_is_name_char((unsigned char)d[first + k]))
         k++;
     const char *w = d + first;
     switch (k) {

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "audit/audit.h"
+#include "audit/lex_python.h"
 #include "audit/scanners.h"
 #include "fixture_files.h"
 
@@ -374,12 +375,26 @@ static void test_mapped_files(void **state)
     free(b);
 }
 
+/* The skip and the token loop share one class of name bytes: letters, digits, '_', and every
+ * byte from 0x80 (UTF-8 names and invalid bytes alike). */
+static void test_name_chars(void **state)
+{
+    (void)state;
+    for (int c = 0; c < 256; c++) {
+        bool want = c >= 0x80 || c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                    (c >= '0' && c <= '9');
+        if (gp_py_is_name_char((unsigned char)c) != want)
+            fail_msg("byte 0x%02x: name character %d, expected %d", c,
+                     gp_py_is_name_char((unsigned char)c), want);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_fixtures),      cmocka_unit_test(test_python_edges),
-        cmocka_unit_test(test_python_guards), cmocka_unit_test(test_c_edges),
-        cmocka_unit_test(test_mapped_files),
+        cmocka_unit_test(test_name_chars),   cmocka_unit_test(test_fixtures),
+        cmocka_unit_test(test_python_edges), cmocka_unit_test(test_python_guards),
+        cmocka_unit_test(test_c_edges),      cmocka_unit_test(test_mapped_files),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
