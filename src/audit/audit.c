@@ -235,9 +235,16 @@ static void fold(gp_audit_state *st, job *j)
             fingerprint_head(ru->id, j->path, heads[f->rule]);
             have_head[f->rule] = true;
         }
-        gp_spool_rec rec = {f->rule, f->severity, (uint8_t)(f->guarded ? 1 : 0),
-                            f->line, f->col,      f->cell,
-                            fid,     f->snip_len, ""};
+        gp_spool_rec rec;
+        memset(&rec, 0, sizeof rec); /* its padding goes to the spool too */
+        rec.rule = (uint16_t)f->rule;
+        rec.severity = (uint8_t)f->severity;
+        rec.flags = (uint8_t)(f->guarded ? 1 : 0);
+        rec.line = f->line;
+        rec.col = f->col;
+        rec.cell = f->cell;
+        rec.file = fid;
+        rec.snip_len = f->snip_len;
         fingerprint(heads[f->rule], snip, f->snip_len, occ, rec.fp);
         if (st->nbaseline && gp_audit_baseline_has(st, rec.fp)) {
             rec.flags |= 2;

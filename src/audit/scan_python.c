@@ -55,24 +55,25 @@ typedef struct py_scan {
     gp_audit_result *r;
     bool setup_py;
     size_t nt;
-    py_block b[PY_MAX_BLOCKS];
     int nb;
-    py_alias al[PY_MAX_ALIAS];
     int nal;
     unsigned alias_gen;      /* bumped by every alias set */
     uint8_t alias_slot[128]; /* open addressing over al[] by alias_bit: index + 1, 0 empty */
-    py_paren par[32];
     int npar;
     bool line_guarded;
     bool continued;  /* the buffered tokens continue an overlong logical line */
     py_block line_b; /* the block the logical line opens if its last token is ':' */
     bool part_colon; /* the last token of the part scanned before is ':' */
     bool mentions_mps;
-    py_pending dev004[PY_MAX_PEND];
     int ndev004;
-    py_pending dl[PY_MAX_PEND];
     int ndl;
-    gp_py_tok t[PY_MAX_TOKS]; /* last: never read past nt, so not cleared per file */
+    /* from here on never read past their counts above, so not cleared per file */
+    py_block b[PY_MAX_BLOCKS];
+    py_alias al[PY_MAX_ALIAS];
+    py_paren par[32];
+    py_pending dev004[PY_MAX_PEND];
+    py_pending dl[PY_MAX_PEND];
+    gp_py_tok t[PY_MAX_TOKS];
 } py_scan;
 
 static const char *tx(py_scan *ps, size_t i)
@@ -1166,7 +1167,7 @@ void gp_audit_scan_python_how(gp_audit_source *s, gp_audit_result *r, bool setup
     size_t nf0 = r->nf, text0 = r->text.len, dropped0 = r->dropped, nsup0 = r->nsup;
     bool main0 = r->has_main_guard;
     for (int pass = sparse ? 0 : 1; pass < 2; pass++) {
-        memset(ps, 0, offsetof(py_scan, t));
+        memset(ps, 0, offsetof(py_scan, b));
         ps->s = s;
         ps->r = r;
         ps->setup_py = setup_py;
