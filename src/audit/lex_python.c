@@ -469,9 +469,8 @@ gp_py_skip gp_py_lexer_skip_line(gp_py_lexer *lx, gp_py_line *ln)
     for (;;) {
         size_t p = next_special(lx, lx->pos);
         char c = p < n ? d[p] : '\n';
-        if (c == '\n' || c == '#' || c == '\\')
-            note_code(d, lx->pos, p, ln); /* brackets and
-                                           * strings set it */
+        /* the last token before a line end, comment or backslash (brackets and strings set it) */
+        if (c == '\n' || c == '#' || c == '\\') note_code(d, lx->pos, p, ln);
         if (p >= n) {
             lx->pos = n;
             ln->end = n; /* the lexer ends the last line at the end of the input */
