@@ -106,12 +106,8 @@ static void first_pairs_build(void)
 
 static int ident_rule(const char *w, size_t k)
 {
-    /* every table entry starts with one of these: most identifiers stop here */
-    char f = w[0];
-    if (k < 4 ||
-        !(f == 'c' || f == 'C' || f == 'n' || f == 'N' || f == '_' || f == 'g' || f == 'k'))
-        return -1;
-    unsigned p = pair_of(w);
+    if (k < 4) return -1;
+    unsigned p = pair_of(w); /* every table entry starts with one of these pairs: most stop here */
     if (!((first_pairs[p >> 5] >> (p & 31)) & 1u)) return -1;
     for (size_t i = 0; i < sizeof exact / sizeof exact[0]; i++)
         if (exact[i].len == k && memcmp(exact[i].word, w, k) == 0) return exact[i].rule;
@@ -125,10 +121,17 @@ static int ident_rule(const char *w, size_t k)
 }
 
 /* Header folders and base-name prefixes that only the CUDA toolkit (or a CUDA library) has. */
-static const char *const header_dirs[] = {"thrust/",         "cub/",       "cutlass/",
-                                          "cute/",           "ATen/cuda/", "c10/cuda/",
-                                          "cuda/",           "nvtx3/",     "cooperative_groups/",
-                                          "torch/csrc/cuda/"};
+static const char *const header_dirs[] = {"thrust/",
+                                          "cub/",
+                                          "cutlass/",
+                                          "cute/",
+                                          "ATen/cuda/",
+                                          "c10/cuda/",
+                                          "cuda/",
+                                          "nvtx3/",
+                                          "cooperative_groups/",
+                                          "torch/csrc/cuda/",
+                                          "crt/"};
 static const char *const header_prefixes[] = {"cuda",     "cublas",
                                               "cudnn",    "cufft",
                                               "curand",   "cusparse",
@@ -137,8 +140,7 @@ static const char *const header_prefixes[] = {"cuda",     "cublas",
                                               "npp",      "cupti",
                                               "nvjpeg",   "cooperative_groups",
                                               "mma.h",    "device_launch_parameters",
-                                              "sm_",      "nvfunctional",
-                                              "crt/"};
+                                              "sm_",      "nvfunctional"};
 /* NCCL's header base names. */
 static const char *const header_nccl[] = {"nccl.h", "nccl_"};
 
