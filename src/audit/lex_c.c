@@ -60,14 +60,19 @@ static void block_comment(gp_c_lexer *lx)
     bool alone = lx->bol;
     lx->pos += 2;
     while (lx->pos < n) { /* jump from '*' to '*', counting the lines in between */
-        const char *star = memchr(d + lx->pos, '*', n - lx->pos);
-        size_t end = star ? (size_t)(star - d) : n;
+        size_t lim = lx->src->mapped && n - lx->pos > GP_AUDIT_CHUNK ? lx->pos + GP_AUDIT_CHUNK : n;
+        const char *star = memchr(d + lx->pos, '*', lim - lx->pos);
+        size_t end = star ? (size_t)(star - d) : lim;
         for (const char *q = d + lx->pos; (q = memchr(q, '\n', (size_t)(d + end - q))) != NULL;
              q++) {
             lx->line++;
             lx->line_off = (size_t)(q - d) + 1;
         }
         lx->pos = end;
+        if (!star && lim < n) { /* a long comment: release behind it */
+            gp_audit_source_release(lx->src, end);
+            continue;
+        }
         if (!star) break;
         if (lx->pos + 1 < n && d[lx->pos + 1] == '/') {
             lx->pos += 2;
@@ -76,8 +81,7 @@ static void block_comment(gp_c_lexer *lx)
         lx->pos++;
     }
     if (lx->pos > n) lx->pos = n;
-    if (lx->res && lx->pos - st < 4096)
-        gp_audit_note_comment(lx->res, d + st, lx->pos - st, line, alone);
+    if (lx->res) gp_audit_note_comment(lx->res, d + st, lx->pos - st, line, alone);
 }
 
 static void line_comment(gp_c_lexer *lx)
@@ -87,7 +91,7 @@ static void line_comment(gp_c_lexer *lx)
     uint32_t line = lx->line;
     size_t p = st;
     for (;;) { /* a backslash at the end of the line continues the comment (translation phase 2) */
-        const char *e = memchr(d + p, '\n', n - p);
+        const char *e = gp_audit_source_memchr(lx->src, p, n, '\n');
         size_t end = e ? (size_t)(e - d) : n;
         size_t last = end;
         while (last > p && d[last - 1] == '\r')
@@ -101,8 +105,7 @@ static void line_comment(gp_c_lexer *lx)
         lx->pos = end;
         break;
     }
-    if (lx->res && lx->pos - st < 4096)
-        gp_audit_note_comment(lx->res, d + st, lx->pos - st, line, lx->bol);
+    if (lx->res) gp_audit_note_comment(lx->res, d + st, lx->pos - st, line, lx->bol);
 }
 
 /* Skips whitespace, comments and escaped newlines within a directive line; stops at '\n'. */
@@ -372,7 +375,12 @@ static void lex_quoted(gp_c_lexer *lx, char q)
     const char *d = lx->src->data;
     size_t n = lx->src->size;
     lx->pos++;
+    size_t rel = lx->pos + GP_AUDIT_CHUNK; /* a long literal: release behind it */
     while (lx->pos < n) {
+        if (lx->pos >= rel) {
+            gp_audit_source_release(lx->src, lx->pos);
+            rel = lx->pos + GP_AUDIT_CHUNK;
+        }
         char c = d[lx->pos];
         if (c == '\\') {
             if (lx->pos + 1 < n && d[lx->pos + 1] == '\n') {
@@ -403,7 +411,12 @@ static void lex_raw(gp_c_lexer *lx)
     }
     size_t dl = p - ds;
     p++;
+    size_t rel = p + GP_AUDIT_CHUNK; /* a long literal: release behind it */
     while (p < n) {
+        if (p >= rel) {
+            gp_audit_source_release(lx->src, p);
+            rel = p + GP_AUDIT_CHUNK;
+        }
         if (d[p] == '\n') {
             lx->line++;
             lx->line_off = p + 1;

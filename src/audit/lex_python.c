@@ -86,7 +86,7 @@ static void skip_comment(gp_py_lexer *lx, bool alone)
 {
     const char *d = lx->src->data;
     size_t st = lx->pos, n = lx->src->size;
-    const char *nl = memchr(d + st, '\n', n - st);
+    const char *nl = gp_audit_source_memchr(lx->src, st, n, '\n');
     size_t end = nl ? (size_t)(nl - d) : n;
     if (lx->res) gp_audit_note_comment(lx->res, d + st, end - st, lx->line, alone);
     lx->pos = end;
@@ -128,8 +128,15 @@ static void scan_string(gp_py_lexer *lx, char q, bool triple, bool fmt, int nest
     const char *d = lx->src->data;
     size_t n = lx->src->size;
     const char stops[4] = {'\\', '\n', q, '{'}; /* '{' in f-strings only */
+    const bool mapped = lx->src->mapped;
     while (lx->pos < n) {
-        lx->pos = gp_bytescan(d, lx->pos, n, stops, fmt ? 4 : 3);
+        size_t lim = n; /* a mapped file: a megabyte at a time, released behind (a long string) */
+        if (mapped && n - lx->pos > GP_AUDIT_CHUNK) lim = lx->pos + GP_AUDIT_CHUNK;
+        lx->pos = gp_bytescan(d, lx->pos, lim, stops, fmt ? 4 : 3);
+        if (lx->pos >= lim && lim < n) {
+            gp_audit_source_release(lx->src, lx->pos);
+            continue;
+        }
         if (lx->pos >= n) break;
         char c = d[lx->pos];
         if (c == '\\') {
@@ -443,6 +450,7 @@ static size_t next_special(gp_py_lexer *lx, size_t pos)
             }
             lx->sk_at = pos;
             lx->sk_bits = special_mask64(d + pos);
+            if (lx->src->mapped) gp_audit_source_release(lx->src, pos); /* within long lines too */
         }
         uint64_t m = lx->sk_bits >> (pos - lx->sk_at);
         if (m) return pos + (size_t)__builtin_ctzll(m);

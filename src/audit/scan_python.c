@@ -890,6 +890,7 @@ static bool lex_line(py_scan *ps, gp_py_lexer *lx)
             ps->part_colon = is_op(ps, ps->nt - 1, ":");
             ps->nt = 0;
             ps->continued = true;
+            gp_audit_source_release(ps->s, lx->pos); /* the part's tokens are done with */
         }
     }
 }
@@ -1150,6 +1151,7 @@ static bool scan_sparse(py_scan *ps, gp_py_lexer *lx)
             continue;
         }
         *lx = saved;
+        gp_audit_source_rewind(ps->s, lx->pos); /* a long line's pages are read again */
         ps->r->nsup = nsup;
         unsigned gen = ps->alias_gen;
         if (!lex_line(ps, lx)) return ps->ndev004 == 0 || ps->mentions_mps;

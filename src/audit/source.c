@@ -27,6 +27,17 @@ void gp_audit_source_rewind(gp_audit_source *s, size_t pos)
     if (pos < s->released) s->released = pos / page * page;
 }
 
+const char *gp_audit_source_memchr_chunked(gp_audit_source *s, size_t from, size_t to, int c)
+{
+    while (from < to && to - from > GP_AUDIT_CHUNK) {
+        const char *hit = memchr(s->data + from, c, GP_AUDIT_CHUNK);
+        if (hit) return hit;
+        from += GP_AUDIT_CHUNK;
+        gp_audit_source_release(s, from);
+    }
+    return from < to ? memchr(s->data + from, c, to - from) : NULL;
+}
+
 void gp_audit_result_init(gp_audit_result *r)
 {
     memset(r, 0, sizeof *r);
@@ -162,6 +173,7 @@ void gp_audit_note_comment(gp_audit_result *r, const char *text, size_t len, uin
                            bool alone)
 {
     static const char key[] = "gpuport: ignore";
+    if (len > GP_AUDIT_NOTE_MAX) len = GP_AUDIT_NOTE_MAX;
     if (len < sizeof key - 1) return;
     const char *p = NULL;
     for (const char *q = text; (q = memchr(q, 'g', len - (size_t)(q - text))) != NULL; q++) {

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "audit/rules.h"
 #include "util/strbuf.h"
@@ -24,6 +25,19 @@ void gp_audit_source_release(gp_audit_source *s, size_t keep);
 /* Before reading from `pos` again: the pages from there map in again when read, and a later
  * release drops them again. */
 void gp_audit_source_rewind(gp_audit_source *s, size_t pos);
+
+/* A single token or comment may be longer than the memory bound: loops that run through one
+ * look GP_AUDIT_CHUNK bytes at a time and release behind them. */
+#define GP_AUDIT_CHUNK (1u << 20)
+/* memchr over d[from, to), releasing behind itself in a mapped file. */
+const char *gp_audit_source_memchr_chunked(gp_audit_source *s, size_t from, size_t to, int c);
+static inline const char *gp_audit_source_memchr(gp_audit_source *s, size_t from, size_t to, int c)
+{
+    if (s->mapped) return gp_audit_source_memchr_chunked(s, from, to, c);
+    return from < to ? (const char *)memchr(s->data + from, c, to - from) : NULL;
+}
+/* Comments are read for suppressions in their first GP_AUDIT_NOTE_MAX bytes. */
+#define GP_AUDIT_NOTE_MAX 4096
 
 /* What a file is (decided from its name). */
 typedef enum gp_audit_lang {

@@ -51,6 +51,30 @@ lines=$(wc -l <"$h/big.py")
 grep -q "big.py:$lines:7: warning PY-DEV-001" "$work/hout" && ok "finding at the end of a 60 MB Python file" || { bad "huge Python file"; head -5 "$work/hout"; }
 rss=$(tail -1 "$work/rss")
 [ "$rss" -lt 65536 ] && ok "peak RSS ${rss} KiB < 64 MiB on a 60 MB Python file" || bad "peak RSS ${rss} KiB (Python)"
+rm -f "$h/big.py"
+# single tokens and lines longer than the bound: read a piece at a time and released behind
+big_one() { # FILE HEAD TAIL WHAT EXPECTED-FINDING-REGEX
+    { printf '%s' "$2"; head -c 70000000 /dev/zero | tr '\0' "${6:-a}"; printf '%s' "$3"; } >"$h/$1"
+    /usr/bin/time -f '%M' -o "$work/rss" "$GPUPORT" audit --fail-on never "$h" >"$work/hout" 2>/dev/null
+    grep -qE "$5" "$work/hout" && ok "finding after $4" || { bad "$4"; head -5 "$work/hout"; }
+    rss=$(tail -1 "$work/rss")
+    [ "$rss" -lt 65536 ] && ok "peak RSS ${rss} KiB < 64 MiB on $4" || bad "peak RSS ${rss} KiB on $4"
+    rm -f "$h/$1"
+}
+big_one str.py 's = "' '"
+y = z.cuda()
+' "a 70 MB Python string" '/str.py:2:7: warning PY-DEV-001'
+big_one note.py '# ' '
+y = z.cuda()
+' "a 70 MB Python comment" '/note.py:2:7: warning PY-DEV-001'
+big_one list.py 'x = [' '1]; y = z.cuda()
+' "a 70 MB Python line" '/list.py:1:[0-9]+: warning PY-DEV-001' ','
+big_one comment.c '/* ' ' */
+void f(void) { cudaFree(0); }
+' "a 70 MB C comment" '/comment.c:2:16: error C-RT-001'
+big_one str.c 'const char *s = "' '";
+void f(void) { cudaFree(0); }
+' "a 70 MB C string" '/str.c:2:16: error C-RT-001'
 
 # many files full of findings with long snippets, scanned faster than they are folded: the
 # results waiting to be folded stay bounded (about 80 MB of them without the bound), whatever the
