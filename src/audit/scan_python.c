@@ -1006,6 +1006,19 @@ enum { KW_NONE, KW_LEX, KW_DEF, KW_COND, KW_ELSE };
 
 static int first_keyword(const char *d, size_t first, size_t end)
 {
+    switch (d[first]) { /* the keywords' first letters */
+    case 'i':
+    case 'd':
+    case 't':
+    case 'e':
+    case 'f':
+    case 'c':
+    case 'w':
+    case 'a':
+        break;
+    default:
+        return KW_NONE;
+    }
     size_t k = 0; /* no keyword is longer than six bytes */
     while (k < 7 && first + k < end && gp_py_is_name_char((unsigned char)d[first + k]))
         k++;

@@ -23,8 +23,9 @@ void gp_audit_source_release(gp_audit_source *s, size_t keep)
 
 void gp_audit_source_rewind(gp_audit_source *s, size_t pos)
 {
+    if (pos >= s->released) return;
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
-    if (pos < s->released) s->released = pos / page * page;
+    s->released = pos / page * page;
 }
 
 const char *gp_audit_source_memchr_chunked(gp_audit_source *s, size_t from, size_t to, int c)
