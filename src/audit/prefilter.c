@@ -190,13 +190,25 @@ typedef struct pf_bucket {
     uint16_t lo[3], hi[3];
 } pf_bucket;
 
-/* How many three-byte strings a bucket's tables let through. */
+/* What a bucket's tables let through: the common 3-byte strings among them, weighted by how
+ * common (the list is most frequent first), then how many strings in all. */
 static double bucket_cost(const pf_bucket *b)
 {
     double c = 1;
     for (int k = 0; k < 3; k++)
         c *= (double)__builtin_popcount(b->lo[k]) * (double)__builtin_popcount(b->hi[k]);
-    return c;
+    const size_t ncommon = sizeof common_trigrams / sizeof common_trigrams[0];
+    double common = 0;
+    for (size_t r = 0; r < ncommon; r++) {
+        uint32_t g = common_trigrams[r];
+        bool in = true;
+        for (int k = 0; k < 3 && in; k++) {
+            unsigned byte = g >> (8 * k) & 0xffu;
+            in = (b->lo[k] >> (byte & 15) & 1u) && (b->hi[k] >> (byte >> 4) & 1u);
+        }
+        if (in) common += (double)(ncommon - r);
+    }
+    return common * 1e6 + c;
 }
 
 static void bucket_add(pf_bucket *b, const pf_bucket *g)
@@ -208,9 +220,10 @@ static void bucket_add(pf_bucket *b, const pf_bucket *g)
 }
 
 /* Gives the words of a step-1 set their buckets. A position passes when its three bytes are
- * in some bucket's nibble sets, so a bucket should admit few strings beyond its words: the words
- * are grouped by their first two bytes, and each group (largest first) goes to the bucket whose
- * admitted strings grow the least with it. */
+ * in some bucket's nibble sets, so a bucket should admit few strings beyond its words, and
+ * above all few common ones: the words are grouped by the first two bytes of their windows, and
+ * each group (largest first) goes to the bucket whose cost (bucket_cost) grows the least with
+ * it. */
 static void set_buckets(pf_set *s)
 {
     enum { MAXG = 512 }; /* on the stack: the Python and C sets may be built at once */
@@ -252,22 +265,24 @@ static void set_buckets(pf_set *s)
             }
     pf_bucket bk[8];
     memset(bk, 0, sizeof bk);
+    double cost[8] = {0}; /* each bucket's cost as it stands */
     uint8_t bit_of[MAXG];
     for (size_t o = 0; o < ng; o++) {
         size_t g = order[o];
         int best = 0;
-        double best_growth = 0;
+        double best_growth = 0, best_cost = 0;
         for (int b = 0; b < 8; b++) {
             pf_bucket t = bk[b];
-            double before = bk[b].lo[0] ? bucket_cost(&bk[b]) : 0;
             bucket_add(&t, &grp[g]);
-            double growth = bucket_cost(&t) - before;
-            if (b == 0 || growth < best_growth) {
+            double c = bucket_cost(&t);
+            if (b == 0 || c - cost[b] < best_growth) {
                 best = b;
-                best_growth = growth;
+                best_growth = c - cost[b];
+                best_cost = c;
             }
         }
         bucket_add(&bk[best], &grp[g]);
+        cost[best] = best_cost;
         bit_of[g] = (uint8_t)(1u << best);
     }
     for (size_t i = 0; i < s->n; i++) {
