@@ -141,11 +141,17 @@ static void fingerprint_head(const char *rule, const char *path, uint64_t h[2])
     fp_mix(h, path, strlen(path) + 1);
 }
 
-static void fingerprint(const uint64_t head[2], const char *snip, size_t sn, unsigned occ,
-                        char out[33])
+/* The streams after the code, from the rule's head: `h` also tells findings of one file apart by
+ * rule and code (see occ_next). */
+static void fingerprint_code(const uint64_t head[2], const char *snip, size_t sn, uint64_t h[2])
 {
-    uint64_t h[2] = {head[0], head[1]};
+    h[0] = head[0];
+    h[1] = head[1];
     fp_mix(h, snip, sn);
+}
+
+static void fingerprint(uint64_t h[2], unsigned occ, char out[33])
+{
     fp_mix(h, &occ, sizeof occ);
     static const char hx[] = "0123456789abcdef";
     for (int k = 0; k < 2; k++)
@@ -159,12 +165,11 @@ typedef struct occ_slot {
     unsigned count;
 } occ_slot;
 
-/* How many findings with the same rule and code came before this one in the file. */
-static unsigned occ_next(occ_slot *t, size_t cap, unsigned rule, const char *s, size_t n)
+/* How many findings with the same rule and code came before this one in the file (`code`: the
+ * fingerprint streams after the rule, the path and the code, fingerprint_code). */
+static unsigned occ_next(occ_slot *t, size_t cap, const uint64_t code[2])
 {
-    uint64_t h = 1469598103934665603u ^ rule;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ (unsigned char)s[i]) * 1099511628211u;
+    uint64_t h = code[0] ^ (code[1] << 1);
     if (h == 0) h = 1;
     size_t k = (size_t)h & (cap - 1);
     while (t[k].key && t[k].key != h)
@@ -230,11 +235,13 @@ static void fold(gp_audit_state *st, job *j)
         const gp_audit_finding *f = &r->f[i];
         const char *snip = r->text.data ? r->text.data + f->snip_off : "";
         const gp_audit_rule *ru = gp_audit_rule_get(f->rule);
-        unsigned occ = occ_next(occ_tab, occ_cap, f->rule, snip, f->snip_len);
         if (!have_head[f->rule]) {
             fingerprint_head(ru->id, j->path, heads[f->rule]);
             have_head[f->rule] = true;
         }
+        uint64_t code[2];
+        fingerprint_code(heads[f->rule], snip, f->snip_len, code);
+        unsigned occ = occ_next(occ_tab, occ_cap, code);
         gp_spool_rec rec;
         memset(&rec, 0, sizeof rec); /* its padding goes to the spool too */
         rec.rule = (uint16_t)f->rule;
@@ -245,7 +252,7 @@ static void fold(gp_audit_state *st, job *j)
         rec.cell = f->cell;
         rec.file = fid;
         rec.snip_len = f->snip_len;
-        fingerprint(heads[f->rule], snip, f->snip_len, occ, rec.fp);
+        fingerprint(code, occ, rec.fp);
         if (st->nbaseline && gp_audit_baseline_has(st, rec.fp)) {
             rec.flags |= 2;
             st->baselined++;
