@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <ctype.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -389,12 +390,38 @@ static void test_name_chars(void **state)
     }
 }
 
+/* Every part of the CUDA switch table makes a switch, whatever its case and wherever it stands
+ * among '_'-separated parts (the check turns most words away by their first letter: a part
+ * added to the table must pass that too). */
+static void test_switch_parts(void **state)
+{
+    (void)state;
+    size_t i = 0;
+    for (const char *w; (w = gp_audit_cuda_switch_part(i)) != NULL; i++) {
+        char buf[64], low[32];
+        size_t n = strlen(w);
+        assert_true(n < sizeof low);
+        for (size_t k = 0; k <= n; k++)
+            low[k] = (char)tolower((unsigned char)w[k]);
+        const char *forms[] = {w, low};
+        for (size_t f = 0; f < 2; f++) {
+            snprintf(buf, sizeof buf, "USE_%s", forms[f]);
+            if (!gp_audit_word_is_cuda_switch(forms[f], n) ||
+                !gp_audit_word_is_cuda_switch(buf, strlen(buf)))
+                fail_msg("switch part %s: %s or %s is not a switch", w, forms[f], buf);
+        }
+    }
+    assert_true(i >= 10);
+    assert_false(gp_audit_word_is_cuda_switch("USE_CPU", 7));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_name_chars),   cmocka_unit_test(test_fixtures),
-        cmocka_unit_test(test_python_edges), cmocka_unit_test(test_python_guards),
-        cmocka_unit_test(test_c_edges),      cmocka_unit_test(test_mapped_files),
+        cmocka_unit_test(test_switch_parts),  cmocka_unit_test(test_name_chars),
+        cmocka_unit_test(test_fixtures),      cmocka_unit_test(test_python_edges),
+        cmocka_unit_test(test_python_guards), cmocka_unit_test(test_c_edges),
+        cmocka_unit_test(test_mapped_files),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
