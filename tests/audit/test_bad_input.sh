@@ -33,33 +33,26 @@ if command -v python3 >/dev/null; then
         ok "JSON valid with invalid UTF-8 input" || bad "JSON invalid"
 fi
 
-# huge file: streamed, memory bounded
+# huge files: streamed, memory bounded
 h="$work/huge"; mkdir -p "$h"
+scan_big() { # FILE WHAT EXPECTED-FINDING-REGEX: the finding is there, peak RSS under 64 MiB
+    /usr/bin/time -f '%M' -o "$work/rss" "$GPUPORT" audit --fail-on never "$h" >"$work/hout" 2>/dev/null
+    grep -qE "$3" "$work/hout" && ok "finding after $2" || { bad "$2"; head -5 "$work/hout"; }
+    rss=$(tail -1 "$work/rss")
+    [ "$rss" -lt 65536 ] && ok "peak RSS ${rss} KiB < 64 MiB on $2" || bad "peak RSS ${rss} KiB on $2"
+    rm -f "$h/$1"
+}
 # (half of it without a CUDA word, which is skipped without tokens, half with one on every line)
 { yes 'int b; /* plain code */ int c;' | head -n 2700000
   yes 'int a; /* cudaMalloc in a comment */' | head -n 2700000; printf '\nvoid f(void) { cudaFree(0); }\n'; } >"$h/big.c"
-lines=$(wc -l <"$h/big.c")
-/usr/bin/time -f '%M' -o "$work/rss" "$GPUPORT" audit --fail-on never "$h" >"$work/hout" 2>/dev/null
-grep -q "big.c:$lines:16: error C-RT-001" "$work/hout" && ok "finding at the end of a 200 MB file" || { bad "huge file"; head -5 "$work/hout"; }
-rss=$(tail -1 "$work/rss")
-[ "$rss" -lt 65536 ] && ok "peak RSS ${rss} KiB < 64 MiB on a 200 MB file" || bad "peak RSS ${rss} KiB"
-rm -f "$h/big.c"
+scan_big big.c "a 200 MB file" "/big.c:$(wc -l <"$h/big.c"):16: error C-RT-001"
 { printf 'import torch\nif torch.cuda.is_available():\n'; yes '    x = f(1, [2, 3])  # plain' | head -n 2000000
   printf 'y = z.cuda()\n'; } >"$h/big.py"
-lines=$(wc -l <"$h/big.py")
-/usr/bin/time -f '%M' -o "$work/rss" "$GPUPORT" audit --fail-on never "$h" >"$work/hout" 2>/dev/null
-grep -q "big.py:$lines:7: warning PY-DEV-001" "$work/hout" && ok "finding at the end of a 60 MB Python file" || { bad "huge Python file"; head -5 "$work/hout"; }
-rss=$(tail -1 "$work/rss")
-[ "$rss" -lt 65536 ] && ok "peak RSS ${rss} KiB < 64 MiB on a 60 MB Python file" || bad "peak RSS ${rss} KiB (Python)"
-rm -f "$h/big.py"
+scan_big big.py "a 60 MB Python file" "/big.py:$(wc -l <"$h/big.py"):7: warning PY-DEV-001"
 # single tokens and lines longer than the bound: read a piece at a time and released behind
-big_one() { # FILE HEAD TAIL WHAT EXPECTED-FINDING-REGEX
+big_one() { # FILE HEAD TAIL WHAT EXPECTED-FINDING-REGEX [FILL-BYTE]: HEAD, 70 MB of FILL, TAIL
     { printf '%s' "$2"; head -c 70000000 /dev/zero | tr '\0' "${6:-a}"; printf '%s' "$3"; } >"$h/$1"
-    /usr/bin/time -f '%M' -o "$work/rss" "$GPUPORT" audit --fail-on never "$h" >"$work/hout" 2>/dev/null
-    grep -qE "$5" "$work/hout" && ok "finding after $4" || { bad "$4"; head -5 "$work/hout"; }
-    rss=$(tail -1 "$work/rss")
-    [ "$rss" -lt 65536 ] && ok "peak RSS ${rss} KiB < 64 MiB on $4" || bad "peak RSS ${rss} KiB on $4"
-    rm -f "$h/$1"
+    scan_big "$1" "$4" "$5"
 }
 big_one str.py 's = "' '"
 y = z.cuda()
