@@ -909,7 +909,9 @@ static bool lex_line(py_scan *ps, gp_py_lexer *lx)
  *  - the skip is unsure of its tokens (gp_py_lexer_skip_line).
  * A skipped line pops the blocks at its indentation or deeper and, when its last token is ':',
  * pushes a block of kind BK_DEF (def, class) or BK_OTHER, as scan_line and lex_line would (an
- * overlong line too: lex_line pushes at the line's end, whatever its parts). The file is scanned
+ * overlong line too: lex_line pushes at the line's end, whatever its parts). Once the rest of
+ * the file holds no prefilter word and no hot alias name, and no finding waits for a later line
+ * (waits_for_rest), the rest is not walked. The file is scanned
  * in full instead when a PY-DEV-004 finding is pending at the end without an MPS mention in the
  * lexed lines (a skipped line may mention MPS; such findings are rare). */
 
@@ -1122,6 +1124,25 @@ static int closed_kind(const py_scan *ps, int indent)
     return kind;
 }
 
+/* Can the lines from `from` on, which hold no prefilter word, change what was found before them
+ * or the file's facts? An `except ImportError` after a try body with findings guards them; a
+ * main guard sets has_main_guard (and drops PY-DL-001); PY-DEV-004 waits for an MPS mention
+ * (scan_sparse's own rule: without one in the lexed lines, the file is scanned in full). */
+static bool waits_for_rest(const py_scan *ps, size_t from)
+{
+    if (ps->ndev004 > 0 && !ps->mentions_mps) return true;
+    for (int k = 0; k < ps->nb; k++)
+        if (ps->b[k].kind == BK_TRY && ps->b[k].try_first < ps->r->nf) return true;
+    if (ps->r->has_main_guard) return false;
+    const char *d = ps->s->data;
+    size_t n = ps->s->size;
+    for (size_t p = from;; p++) {
+        p = gp_bytescan_pair(d, p, n, '_', '_', 7);
+        if (p >= n) return false;
+        if (memcmp(d + p, "__main__", 8) == 0) return true;
+    }
+}
+
 /* Scans the file through the line shortcut; false when it has to be scanned in full instead
  * (nothing was kept then). */
 static bool scan_sparse(py_scan *ps, gp_py_lexer *lx)
@@ -1147,6 +1168,9 @@ static bool scan_sparse(py_scan *ps, gp_py_lexer *lx)
                 hit = gp_audit_prefilter_find_before(GP_PF_PYTHON, d, n, ln.first, lim);
                 hit_known = true;
             }
+            if (hit == n && names_next(&sp.hot, d, n, ln.first, n) == n &&
+                !waits_for_rest(ps, ln.first))
+                return true; /* the rest can give no finding and nothing found depends on it */
             if (hit >= ln.end && names_next(&sp.hot, d, n, ln.first, lim) >= ln.end) {
                 kw = first_keyword(d, ln.first, ln.end);
                 if (kw == KW_ELSE && closed_kind(ps, lx->indent) == BK_GUARD) kw = KW_LEX;
