@@ -182,16 +182,20 @@ static bool starts(const char *s, const char *p)
     return strncmp(s, p, strlen(p)) == 0;
 }
 
-/* Every switch word below and in gp_audit_word_is_cuda_switch has a '_'-separated part that
- * starts with one of these letters (either case): a name without one is rejected at once. */
+static pthread_once_t guard_tables_once = PTHREAD_ONCE_INIT;
+static void guard_tables_build(void);
+static uint32_t switch_letters; /* bit c - 'a': a switch part starts with letter c (either case) */
+
+/* Can a name be a switch word (word_is_switch)? Every switch word has a '_'-separated part
+ * starting with the first letter of a part of the tables (here and gp_audit_cuda_switch_part):
+ * a name without one is rejected at once. */
 static bool may_be_switch(const char *w, size_t n)
 {
+    pthread_once(&guard_tables_once, guard_tables_build);
     for (size_t i = 0; i < n; i++) {
         if (i > 0 && w[i - 1] != '_') continue;
-        char c = (char)(w[i] | 0x20);
-        if (c == 'c' || c == 'n' || c == 'g' || c == 'h' || c == 't' || c == 'f' || c == 'x' ||
-            c == 'a')
-            return true;
+        unsigned c = (unsigned)((w[i] | 0x20) - 'a');
+        if (c < 26 && (switch_letters >> c & 1u)) return true;
     }
     return false;
 }
@@ -1056,7 +1060,6 @@ static const py_word guard_exact[] = {
     PY_WORD("nccl"),      PY_WORD("mps"),         PY_WORD("main")};
 static const py_word guard_prefix[] = {PY_WORD("cuda"), PY_WORD("environ"), PY_WORD("getenv")};
 static uint32_t guard_starts[26]; /* bit b of [a]: a run may start with letters 'a'+a, 'a'+b */
-static pthread_once_t guard_starts_once = PTHREAD_ONCE_INIT;
 
 static void guard_start_add(const char *w)
 {
@@ -1064,12 +1067,20 @@ static void guard_start_add(const char *w)
     if (a < 26 && b < 26) guard_starts[a] |= 1u << b;
 }
 
-static void guard_starts_build(void)
+static void switch_add(const char *w)
+{
+    unsigned a = (unsigned)((w[0] | 0x20) - 'a');
+    if (a < 26) switch_letters |= 1u << a;
+    guard_start_add(w);
+}
+
+static void guard_tables_build(void)
 {
     for (size_t i = 0; gp_audit_cuda_switch_part(i); i++)
-        guard_start_add(gp_audit_cuda_switch_part(i));
+        switch_add(gp_audit_cuda_switch_part(i));
+    switch_add("CUDA"); /* gp_audit_word_is_cuda_switch: any part that starts with it */
     for (size_t i = 0; i < sizeof switch_parts / sizeof switch_parts[0]; i++)
-        guard_start_add(switch_parts[i].w);
+        switch_add(switch_parts[i].w);
     for (size_t i = 0; i < sizeof guard_exact / sizeof guard_exact[0]; i++)
         guard_start_add(guard_exact[i].w);
     for (size_t i = 0; i < sizeof guard_prefix / sizeof guard_prefix[0]; i++)
@@ -1099,7 +1110,7 @@ static bool run_may_guard(const char *w, size_t n)
  * (strings and comments too, which only makes it lex more) and at the guard aliases. */
 static bool cond_may_guard(const py_sparse *sp, const char *d, size_t first, size_t end)
 {
-    pthread_once(&guard_starts_once, guard_starts_build);
+    pthread_once(&guard_tables_once, guard_tables_build);
     for (size_t i = first; i < end;) {
         unsigned char c = (unsigned char)d[i];
         if (c == '_' || !gp_py_is_name_char(c)) {

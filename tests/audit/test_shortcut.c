@@ -423,13 +423,44 @@ static void test_switch_parts(void **state)
     assert_false(gp_audit_word_is_cuda_switch("USE_CPU", 7));
 }
 
+/* Every switch part makes a guard, in upper and lower case, through the full scan and the
+ * shortcut: the CUDA parts (gp_audit_cuda_switch_part) and the Python scanner's own. */
+static void test_switch_guards(void **state)
+{
+    (void)state;
+    static const char *const py_parts[] = {"FLASH", "XFORMERS", "APEX", "AVAILABLE", "HAS", "HAVE"};
+    size_t ncuda = 0;
+    while (gp_audit_cuda_switch_part(ncuda))
+        ncuda++;
+    for (size_t i = 0; i < ncuda + sizeof py_parts / sizeof py_parts[0]; i++) {
+        const char *w = i < ncuda ? gp_audit_cuda_switch_part(i) : py_parts[i - ncuda];
+        char low[32], text[160];
+        size_t n = strlen(w);
+        assert_true(n < sizeof low);
+        for (size_t k = 0; k <= n; k++)
+            low[k] = (char)tolower((unsigned char)w[k]);
+        for (int f = 0; f < 2; f++) {
+            snprintf(text, sizeof text, "if %s_on:\n    x.cuda()\nelse:\n    y.cuda()\n",
+                     f ? low : w);
+            gp_audit_result r;
+            gp_audit_result_init(&r);
+            scan_how(GP_AL_PYTHON, "pkg/f.py", text, strlen(text), false, &r);
+            if (r.nf != 2 || !r.f[0].guarded || !r.f[1].guarded)
+                fail_msg("%s: %zu finding(s), the first %s guarded", text, r.nf,
+                         r.nf && r.f[0].guarded ? "" : "not");
+            gp_audit_result_free(&r);
+            compare(text, GP_AL_PYTHON, "pkg/f.py", text, strlen(text));
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_switch_parts),  cmocka_unit_test(test_name_chars),
-        cmocka_unit_test(test_fixtures),      cmocka_unit_test(test_python_edges),
-        cmocka_unit_test(test_python_guards), cmocka_unit_test(test_c_edges),
-        cmocka_unit_test(test_mapped_files),
+        cmocka_unit_test(test_switch_guards), cmocka_unit_test(test_switch_parts),
+        cmocka_unit_test(test_name_chars),    cmocka_unit_test(test_fixtures),
+        cmocka_unit_test(test_python_edges),  cmocka_unit_test(test_python_guards),
+        cmocka_unit_test(test_c_edges),       cmocka_unit_test(test_mapped_files),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
