@@ -352,7 +352,7 @@ static size_t line_start(const char *d, size_t p, size_t floor)
 
 /* The end of a span searched without a word stands for one: the lexer starts again on its line
  * and reads on, which is exact wherever it starts. */
-#define C_FIND_SPAN (2u << 20)
+#define C_FIND_SPAN ((2u << 20) >> GP_AUDIT_SCALE_DOWN)
 
 /* Where a skip began: the lexer, the token window and what the result held, so that the skipped
  * stretch can be lexed after all when a later token needs the tokens before it. */

@@ -7,7 +7,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#define RELEASE_MARGIN (256u * 1024u)
+#define RELEASE_MARGIN ((256u * 1024u) >> GP_AUDIT_SCALE_DOWN)
 
 void gp_audit_source_release(gp_audit_source *s, size_t keep)
 {
@@ -91,8 +91,9 @@ static void snip_append(gp_strbuf *sb, const unsigned char *p, size_t n)
 }
 
 /* Code points from the line's start, or bytes when that is more than RELEASE_MARGIN back: a
- * function of the positions alone (so every way through a file gives the same column), and the
- * bytes it reads are never released yet (releases keep RELEASE_MARGIN behind the reader). */
+ * function of the positions alone (so every way through a file gives the same column), reading
+ * at most RELEASE_MARGIN bytes (gp_audit_add maps them in again where the reader released them).
+ */
 static uint32_t column_of(const gp_audit_source *s, size_t line_off, size_t off)
 {
     if (off < line_off) return 1;
@@ -103,8 +104,8 @@ static uint32_t column_of(const gp_audit_source *s, size_t line_off, size_t off)
     return col;
 }
 
-long gp_audit_add(gp_audit_result *r, const gp_audit_source *s, int rule, bool guarded,
-                  uint32_t line, size_t line_off, size_t off, size_t len)
+long gp_audit_add(gp_audit_result *r, gp_audit_source *s, int rule, bool guarded, uint32_t line,
+                  size_t line_off, size_t off, size_t len)
 {
     const gp_audit_rule *ru = gp_audit_rule_get(rule);
     if (!ru) return -1;
@@ -129,10 +130,13 @@ long gp_audit_add(gp_audit_result *r, const gp_audit_source *s, int rule, bool g
         r->f = nf;
         r->capf = nc;
     }
-    /* The snippet: up to 60 bytes before the match and 100 after, within the line. */
+    /* The snippet: up to 60 bytes before the match and 100 after, within the line. A finding
+     * may be reported after the reader released its line (at the end of a long logical line):
+     * the bytes read here map in again, and the next release drops them again. */
     size_t lo = off > 60 ? off - 60 : 0;
     if (lo < line_off) lo = line_off;
-    if (lo < s->released) lo = off;
+    size_t first = off - line_off > RELEASE_MARGIN ? lo : line_off; /* what column_of reads too */
+    if (first < s->released) gp_audit_source_rewind(s, first);
     size_t hi = off + (len > 100 ? len : 100);
     if (hi > s->size) hi = s->size;
     if (hi > off + 160) hi = off + 160;

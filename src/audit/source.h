@@ -26,9 +26,17 @@ void gp_audit_source_release(gp_audit_source *s, size_t keep);
  * release drops them again. */
 void gp_audit_source_rewind(gp_audit_source *s, size_t pos);
 
+/* The bounds of a mapped file's reading (GP_AUDIT_CHUNK, the release margin, the spans the word
+ * search looks ahead) are MiBs, divided by 2^GP_AUDIT_SCALE_DOWN: 256 in fuzz builds, so that
+ * inputs of tens of KiB take the paths that release, rewind and look a span at a time. */
+#if defined(GPUPORT_FUZZING)
+#define GP_AUDIT_SCALE_DOWN 8
+#else
+#define GP_AUDIT_SCALE_DOWN 0
+#endif
 /* A single token or comment may be longer than the memory bound: loops that run through one
  * look GP_AUDIT_CHUNK bytes at a time and release behind them. */
-#define GP_AUDIT_CHUNK (1u << 20)
+#define GP_AUDIT_CHUNK ((1u << 20) >> GP_AUDIT_SCALE_DOWN)
 /* memchr over d[from, to), releasing behind itself in a mapped file. */
 const char *gp_audit_source_memchr_chunked(gp_audit_source *s, size_t from, size_t to, int c);
 static inline const char *gp_audit_source_memchr(gp_audit_source *s, size_t from, size_t to, int c)
@@ -103,9 +111,11 @@ void gp_audit_result_free(gp_audit_result *r);
 
 /* Adds a finding of `rule` at line/col (1-based) for code at src[off, off+len): the snippet is
  * the text around it, cut to its line and 160 bytes. `guarded` applies the rule's guarded
- * severity (or its guarded_as rule). Returns the finding index, or -1 when nothing was added. */
-long gp_audit_add(gp_audit_result *r, const gp_audit_source *s, int rule, bool guarded,
-                  uint32_t line, size_t line_off, size_t off, size_t len);
+ * severity (or its guarded_as rule). Returns the finding index, or -1 when nothing was added.
+ * The snippet and column are the same however far the reader has gone (bytes it released are
+ * read again, see gp_audit_source_rewind). */
+long gp_audit_add(gp_audit_result *r, gp_audit_source *s, int rule, bool guarded, uint32_t line,
+                  size_t line_off, size_t off, size_t len);
 /* Re-rates finding i as guarded (a later `except ImportError` found it was inside a try). */
 void gp_audit_guard_finding(gp_audit_result *r, size_t i);
 /* Records a `gpuport: ignore[...]` comment found at src[off, off+len) on `line`. */

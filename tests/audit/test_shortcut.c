@@ -326,25 +326,34 @@ static void compare_mapped(const char *what, gp_audit_lang lang, const char *tex
     assert_int_equal(write(fd, text, n), (ssize_t)n);
     void *map = mmap(NULL, n, PROT_READ, MAP_PRIVATE, fd, 0);
     assert_true(map != MAP_FAILED);
-    gp_audit_result full, fast;
-    gp_audit_result_init(&full);
-    gp_audit_result_init(&fast);
-    for (int sc = 0; sc < 2; sc++) {
-        gp_audit_source s = {map, n, 0, true};
-        gp_audit_result *r = sc ? &fast : &full;
-        if (lang == GP_AL_PYTHON) gp_audit_scan_python_how(&s, r, false, "big.py", sc);
-        if (lang == GP_AL_C) gp_audit_scan_c_how(&s, r, false, "include/big.h", sc);
-        gp_audit_apply_suppressions(r);
+    /* the same bytes held in memory (nothing released), then mapped: in full and shortcut */
+    gp_audit_result r[3];
+    static const char *const how[] = {"held in memory", "mapped, in full", "mapped, shortcut"};
+    for (int k = 0; k < 3; k++) {
+        gp_audit_result_init(&r[k]);
+        gp_audit_source s = {k ? map : text, n, 0, k > 0};
+        if (lang == GP_AL_PYTHON) gp_audit_scan_python_how(&s, &r[k], false, "big.py", k != 1);
+        if (lang == GP_AL_C) gp_audit_scan_c_how(&s, &r[k], false, "include/big.h", k != 1);
+        gp_audit_apply_suppressions(&r[k]);
     }
-    if (full.nf == 0 || full.nf != fast.nf)
-        fail_msg("%s: %zu finding(s) in full, %zu through the shortcut", what, full.nf, fast.nf);
-    for (size_t i = 0; i < full.nf; i++)
-        if (full.f[i].rule != fast.f[i].rule || full.f[i].line != fast.f[i].line ||
-            full.f[i].col != fast.f[i].col || full.f[i].snip_len != fast.f[i].snip_len)
-            fail_msg("%s: finding %zu differs (line %u against %u)", what, i, full.f[i].line,
-                     fast.f[i].line);
-    gp_audit_result_free(&full);
-    gp_audit_result_free(&fast);
+    if (r[0].nf == 0) fail_msg("%s: no finding", what);
+    for (int k = 1; k < 3; k++) {
+        if (r[k].nf != r[0].nf)
+            fail_msg("%s: %zu finding(s) %s, %zu %s", what, r[0].nf, how[0], r[k].nf, how[k]);
+        for (size_t i = 0; i < r[0].nf; i++) {
+            const gp_audit_finding *a = &r[0].f[i], *b = &r[k].f[i];
+            if (a->rule != b->rule || a->line != b->line || a->col != b->col ||
+                a->guarded != b->guarded || a->snip_len != b->snip_len ||
+                memcmp(r[0].text.data + a->snip_off, r[k].text.data + b->snip_off, a->snip_len) !=
+                    0)
+                fail_msg("%s: finding %zu differs %s (line %u:%u, %u bytes of snippet) and %s "
+                         "(%u:%u, %u bytes)",
+                         what, i, how[0], a->line, a->col, a->snip_len, how[k], b->line, b->col,
+                         b->snip_len);
+        }
+    }
+    for (int k = 0; k < 3; k++)
+        gp_audit_result_free(&r[k]);
     munmap(map, n);
     close(fd);
     unlink(path);
@@ -381,6 +390,12 @@ static void test_mapped_files(void **state)
         n += (size_t)snprintf(b + n, cap - n, "def g%d(a):\n    return a + %d\n", i, i);
     n += (size_t)snprintf(b + n, cap - n, "u = t.cuda()\n");
     compare_mapped("a large Python module", GP_AL_PYTHON, b, n);
+    /* findings reported at the end of a logical line the reader has released behind it */
+    n = (size_t)snprintf(b, cap, "x = [a.cuda(), '''");
+    memset(b + n, 'z', 3u << 20);
+    n += 3u << 20;
+    n += (size_t)snprintf(b + n, cap - n, "''', b.cuda()]\ny = c.cuda()\n");
+    compare_mapped("findings before a long string in their logical line", GP_AL_PYTHON, b, n);
     free(b);
 }
 
