@@ -140,16 +140,25 @@ static const gp_audit_rule rules[GP_R_COUNT] = {
                          "Write the kernel once in the gpuport dialect (CUDA, Metal, OpenCL, CPU): "
                          "`gpuport translate` rewrites the common CUDA subset; or add a CPU/Metal "
                          "implementation."},
-    [GP_R_C_KERN_002] = {"C-KERN-002", CL, E, W, -1, R_, GP_STOP_CUDA_NUMERICS,
-                         "warp-level and tensor-core code",
-                         "`__shfl_*_sync`, `__ballot_sync`, `wmma::`, inline PTX `asm(` in CUDA "
-                         "sources",
-                         "Warp intrinsics, tensor-core fragments and PTX assume NVIDIA hardware "
-                         "(warp size 32, its numerics).",
+    [GP_R_C_KERN_002] = {"C-KERN-002", CL, W, N, -1, A_, 0, "warp shuffles and votes",
+                         "`__shfl_*_sync`, `__ballot_sync`, `__any_sync`, `__all_sync`, "
+                         "`__match_any_sync`, `__activemask`, `__syncwarp`",
+                         "Warp-level operations assume a 32-wide warp. Apple GPUs run SIMD "
+                         "groups of 32 with the same shuffles and votes, and the CPU can emulate "
+                         "them; partial masks, `__activemask` and `__match_any_sync` have no "
+                         "counterpart.",
                          "`gpuport translate --simd-width 32` turns full-mask shuffles, votes and "
-                         "__syncwarp into the dialect's SIMD-group operations (CUDA, Apple GPUs, "
-                         "the CPU); rewrite tensor-core and PTX code, and re-validate the "
-                         "numerics."},
+                         "`__syncwarp` into the dialect's SIMD-group operations (CUDA, Apple "
+                         "GPUs, the CPU); rewrite code that needs a partial mask."},
+    [GP_R_C_KERN_003] = {"C-KERN-003", CL, E, W, -1, R_, GP_STOP_CUDA_NUMERICS,
+                         "tensor-core and PTX code",
+                         "`wmma::` fragments, inline PTX `asm(` in CUDA sources",
+                         "Tensor-core fragments and PTX are NVIDIA's hardware and instruction "
+                         "set; their numerics (TF32 and half-precision accumulation, rounding of "
+                         "PTX intrinsics) have no exact counterpart elsewhere.",
+                         "Rewrite with portable code (the gpuport dialect, MPS or Accelerate "
+                         "matrix kernels) and re-validate the results against a reference "
+                         "(`gpuport compare`)."},
     [GP_R_C_LIB_001] = {"C-LIB-001", CL, E, W, -1, R_, 0, "cuBLAS",
                         "`cublas*`, `cublasLt*`, `CUBLAS_*`", "cuBLAS is NVIDIA-only.",
                         "Use Accelerate (BLAS) or MPS matrix kernels, or gpuport ops."},
@@ -262,7 +271,7 @@ const char *gp_audit_stop_title(gp_audit_stop s)
         "CUDA-only extensions or third-party packages without a fallback",
         "NCCL / multi-GPU training",
         "CUDA graphs",
-        "results depend on CUDA-only numerics (warp intrinsics, tensor cores, PTX)"};
+        "results depend on CUDA-only numerics (tensor cores, PTX)"};
     return (unsigned)s < GP_ARRAY_LEN(n) ? n[s] : "?";
 }
 

@@ -70,6 +70,7 @@ typedef enum gp_audit_rule_id {
     GP_R_C_DRV_001,
     GP_R_C_KERN_001,
     GP_R_C_KERN_002,
+    GP_R_C_KERN_003,
     GP_R_C_LIB_001,
     GP_R_C_LIB_002,
     GP_R_C_LIB_003,

@@ -156,7 +156,7 @@ static const struct {
     int rule;
 } scopes[] = {C_SCOPE("thrust", GP_R_C_LIB_005), C_SCOPE("cub", GP_R_C_LIB_005),
               C_SCOPE("cutlass", GP_R_C_LIB_005), C_SCOPE("cute", GP_R_C_LIB_005),
-              C_SCOPE("wmma", GP_R_C_KERN_002)};
+              C_SCOPE("wmma", GP_R_C_KERN_003)};
 
 static int header_rule(const char *h, size_t n)
 {
@@ -280,7 +280,7 @@ static void check_tok(c_scan *cs, const gp_c_tok *t, const gp_c_tok *n1, const g
         (tok_eq(cs, &cs->prev[1], "at") || tok_eq(cs, &cs->prev[1], "c10") ||
          tok_eq(cs, &cs->prev[1], "nvcuda")))
         if (tok_eq(cs, t, "cuda") || tok_eq(cs, t, "wmma")) {
-            if (tok_eq(cs, t, "wmma")) rep(cs, GP_R_C_KERN_002, t);
+            if (tok_eq(cs, t, "wmma")) rep(cs, GP_R_C_KERN_003, t);
             return;
         }
     if (tok_eq(cs, t, "is_cuda") &&
@@ -290,7 +290,7 @@ static void check_tok(c_scan *cs, const gp_c_tok *t, const gp_c_tok *n1, const g
     }
     if (cs->cuda && (tok_eq(cs, t, "asm") || tok_eq(cs, t, "__asm__") || tok_eq(cs, t, "__asm")) &&
         (tok_eq(cs, n1, "(") || tok_eq(cs, n1, "volatile") || tok_eq(cs, n1, "__volatile__"))) {
-        rep(cs, GP_R_C_KERN_002, t);
+        rep(cs, GP_R_C_KERN_003, t);
         return;
     }
     int rule = ident_rule(w, t->len);

@@ -47,7 +47,7 @@ static void check_explained(const char *path, gp_audit_lang lang, const char *da
     for (size_t i = 0; i < full->nf; i++) {
         const gp_audit_finding *f = &full->f[i];
         if (f->rule == GP_R_PY_EXT_003) continue;
-        if (lang == GP_AL_CUDA && f->rule == GP_R_C_KERN_002 &&
+        if (lang == GP_AL_CUDA && f->rule == GP_R_C_KERN_003 &&
             strstr(full->text.data + f->snip_off, "asm"))
             continue;
         uint32_t from = f->line > 2 ? f->line - 2 : 1, to = f->line + 2;
@@ -156,7 +156,7 @@ static const struct {
     {GP_AL_C, "C-KERN-001", "void f(void) { k<<<1, 1>>>(); }\n"},
     {GP_AL_C, "C-KERN-001", "__global__ void k(void) {}\n"},
     {GP_AL_C, "C-KERN-002", "int v = __shfl_down_sync(m, x, 1);\n"},
-    {GP_AL_C, "C-KERN-002", "wmma::fragment<a> f;\n"},
+    {GP_AL_C, "C-KERN-003", "wmma::fragment<a> f;\n"},
     {GP_AL_C, "C-LIB-001", "cublasHandle_t h;\n"},
     {GP_AL_C, "C-LIB-002", "cudnnHandle_t h;\n"},
     {GP_AL_C, "C-LIB-003", "curandGenerator_t g;\n"},
