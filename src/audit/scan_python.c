@@ -5,7 +5,6 @@
 #include <ctype.h>
 #include <stddef.h>
 #include <pthread.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -413,6 +412,17 @@ static bool alias_may_guard(const char *target)
            strstr(target, "is_") || strstr(target, "device_count");
 }
 
+/* Writes src[0, n) at dst + at, cut to what fits before the terminating NUL of a buffer of cap
+ * bytes (as snprintf would cut it); returns the new length. */
+static size_t cut_copy(char *dst, size_t cap, size_t at, const char *src, size_t n)
+{
+    if (at + 1 >= cap) return at;
+    if (n > cap - 1 - at) n = cap - 1 - at;
+    memcpy(dst + at, src, n);
+    dst[at + n] = '\0';
+    return at + n;
+}
+
 static void add_alias(py_scan *ps, const char *name, size_t n, const char *target)
 {
     if (n == 0 || n >= sizeof ps->al[0].name) return;
@@ -428,9 +438,9 @@ static void add_alias(py_scan *ps, const char *name, size_t n, const char *targe
     memcpy(ps->al[slot].name, name, n);
     ps->al[slot].name[n] = '\0';
     ps->al[slot].len = n;
-    snprintf(ps->al[slot].target, sizeof ps->al[slot].target, "%s", target);
+    size_t tn =
+        cut_copy(ps->al[slot].target, sizeof ps->al[slot].target, 0, target, strlen(target));
     ps->alias_gen++;
-    size_t tn = strlen(ps->al[slot].target);
     ps->al[slot].hot = gp_audit_prefilter_find(GP_PF_PYTHON, ps->al[slot].target, tn, 0) < tn;
     ps->al[slot].guard = alias_may_guard(ps->al[slot].target);
 }
@@ -513,7 +523,9 @@ static void scan_import(py_scan *ps, size_t i0, bool guarded)
     for (; i < ps->nt; i++) {
         if (ps->t[i].kind != GP_PY_NAME) continue;
         if (is_name(ps, i, "as")) continue;
-        snprintf(full, sizeof full, "%s.%.*s", m, (int)ps->t[i].len, tx(ps, i));
+        size_t fl = cut_copy(full, sizeof full, 0, m, strlen(m));
+        fl = cut_copy(full, sizeof full, fl, ".", 1);
+        cut_copy(full, sizeof full, fl, tx(ps, i), ps->t[i].len);
         size_t nt = i;
         if (is_name(ps, i + 1, "as") && i + 2 < ps->nt && ps->t[i + 2].kind == GP_PY_NAME) {
             add_alias(ps, tx(ps, i + 2), ps->t[i + 2].len, full);
