@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Benchmark of `gpuport audit` against what people run today on the same tree, same run, warm
-# page cache: grep -RInE and ripgrep with the same pattern, single-thread and all cores, plus
-# peak RSS. The tree: the CUDA toolkit's include/ plus the Python and C++ sources of the torch
-# and transformers wheels from PyPI (downloaded with pip, unpacked under the build folder,
-# shared libraries left out, never committed).
+# Benchmark of `gpuport audit` against what people run today on the same tree, same run, warm page
+# cache: grep -RInE and ripgrep with the same pattern, single-thread and all cores, plus peak RSS,
+# and the read floor (ripgrep looking for a literal found nowhere). The tree: the CUDA toolkit's
+# include/ plus the Python and C++ sources of the torch and transformers wheels from PyPI
+# (downloaded with pip, unpacked under the build folder, shared libraries left out, never
+# committed).
 # usage: bench/audit.sh [BUILD_DIR]   (default build; needs hyperfine, ripgrep, pip)
 #        BEFORE=/path/to/an/older/gpuport bench/audit.sh ...   adds that build's runs (same run)
 #        ROUNDS=8 bench/audit.sh ...   each command once per round, in turn (/usr/bin/time means)
@@ -30,6 +31,9 @@ PY
     cp -r "${CUDA_INCLUDE:-/usr/local/cuda/include}" "$tree/cuda-include"
 fi
 pattern='cuda|CUDAExtension|nvcc|\.cu|cudnn|nccl|cublas'
+# the read floor: ripgrep looking for one literal that occurs nowhere still opens and reads every
+# file; no search of the tree can take less
+never='qZjX_never_in_any_source_Xjq'
 cores=$(getconf _NPROCESSORS_ONLN)
 echo "tree: $(du -sh "$tree/" | cut -f1), $(find "$tree/" -type f | wc -l) files; $cores cores; load: $(cut -d' ' -f1-3 /proc/loadavg)"
 cd "$tree"
@@ -43,14 +47,17 @@ if [ -n "${ROUNDS:-}" ]; then
     cmds=("gpuport audit -j 1|$gp audit --fail-on never -j 1 ."
           "gpuport audit -j $cores|$gp audit --fail-on never -j $cores ."
           "grep -RInE|grep -RInE '$pattern' ." "rg -j 1|rg -n -j 1 '$pattern' ."
-          "rg -j $cores|rg -n -j $cores '$pattern' .")
+          "rg -j $cores|rg -n -j $cores '$pattern' ."
+          "read floor: rg -j 1, a literal found nowhere|rg -n -j 1 '$never' ."
+          "read floor: rg -j $cores, a literal found nowhere|rg -n -j $cores '$never' .")
     if [ -n "${BEFORE:-}" ]; then
         cmds+=("before: gpuport audit -j 1|$BEFORE audit --fail-on never -j 1 ."
                "before: gpuport audit -j $cores|$BEFORE audit --fail-on never -j $cores .")
     fi
     for ((r = 0; r < ROUNDS; r++)); do
         for c in "${cmds[@]}"; do
-            /usr/bin/time -f "${c%%|*}|%e|%U|%S|%M" -a -o "$work/rounds" bash -c "${c#*|} >/dev/null" || true
+            # exit 1 is "nothing found" for rg and grep: not a failed run
+            /usr/bin/time -f "${c%%|*}|%e|%U|%S|%M" -a -o "$work/rounds" bash -c "${c#*|} >/dev/null || test \$? -eq 1" || true
         done
     done
     echo "| command | wall mean [s] | user [s] | system [s] | peak RSS [MB] |"
@@ -69,7 +76,10 @@ hyperfine --warmup 1 --runs "${RUNS:-5}" --output=null --export-markdown "$work/
     -n "gpuport audit -j $cores" "$gp audit --fail-on never -j $cores ." \
     -n "grep -RInE" "grep -RInE '$pattern' ." \
     -n "rg -j 1" "rg -n -j 1 '$pattern' ." \
-    -n "rg -j $cores" "rg -n -j $cores '$pattern' ." ${before[@]+"${before[@]}"}
+    -n "rg -j $cores" "rg -n -j $cores '$pattern' ." \
+    -n "read floor: rg -j 1, a literal found nowhere" "rg -n -j 1 '$never' . || true" \
+    -n "read floor: rg -j $cores, a literal found nowhere" "rg -n -j $cores '$never' . || true" \
+    ${before[@]+"${before[@]}"}
 cat "$work/audit.md"
 # CPU time is the steadier figure on a shared machine: wall clock, user and system side by side
 python3 - "$work/audit.json" <<'PY'
