@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # test_vector_paths.sh — the audit's vector code on every unit this machine can run:
-# tests/audit/vector_check.c with the Python and C/C++ scanners built for the host (SSE2/AVX2 on
-# x86-64), again without the SSE2 code (the one-byte-at-a-time fallback other CPUs get), and for
-# AArch64 (the NEON code Apple Silicon and Linux arm64 run) when aarch64-linux-gnu-gcc and
+# tests/audit/vector_check.c built with the library for the host (SSE2/AVX2 on x86-64, NEON on
+# arm64, as the build targets them); on Linux also with the Python and C/C++ scanners compiled
+# again without the SSE2 code (the one-byte-at-a-time fallback other CPUs get, on x86-64) and
+# for AArch64 (the NEON code Apple Silicon and Linux arm64 run) when aarch64-linux-gnu-gcc and
 # qemu-aarch64 are installed, under qemu-user. Each build checks its screens against plain loops
 # and its shortcuts against the full scan; then all builds scan the rule fixtures and must print
 # the same findings. A missing cross toolchain is reported, not a failure.
@@ -19,8 +20,10 @@ files=("$src/tests/audit/vector_check.c" "$a/scan_python.c" "$a/scan_c.c" "$a/sc
 # sections are dropped at link time, so a cross build needs no cJSON for its target
 flags=(-std=c11 -O2 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
     -I"$src/src" -I"$src/include" -pthread -ffunction-sections -fdata-sections -Wl,--gc-sections)
-mapfile -t fixtures < <(find "$src/tests/audit/fixtures" -type f \( -name '*.py' -o -name '*.c' \
-    -o -name '*.h' -o -name '*.cc' -o -name '*.cpp' -o -name '*.cu' -o -name '*.cuh' \) | sort)
+fixtures=()
+while IFS= read -r f; do fixtures+=("$f"); done < <(find "$src/tests/audit/fixtures" -type f \
+    \( -name '*.py' -o -name '*.c' -o -name '*.h' -o -name '*.cc' -o -name '*.cpp' -o -name '*.cu' \
+    -o -name '*.cuh' \) | sort)
 [ ${#fixtures[@]} -gt 50 ] || { echo "FAIL: only ${#fixtures[@]} fixture sources found"; exit 1; }
 fail=0
 
@@ -44,9 +47,14 @@ same() { # NAME LABEL: the build's findings in the fixtures are the host build's
     fi
 }
 
-"$cc" "${flags[@]}" "${files[@]}" -o "$tmp/host" || { echo "FAIL: host build"; exit 1; }
-run host "host ($(uname -m))" "$tmp/host"
+host=${GPUPORT_BUILD_DIR:?}/tests/audit_vector_check
+[ -x "$host" ] || { echo "FAIL: $host not built"; exit 1; }
+run host "host ($(uname -m))" "$host"
 [ -s "$tmp/host.out" ] || { echo "FAIL: the host build found nothing in the fixtures"; fail=1; }
+if [ "$(uname -s)" != Linux ]; then # the builds below drop unused sections with GNU ld
+    echo "     not checked here: the scalar and cross builds (Linux only)"
+    exit $fail
+fi
 if [ "$(uname -m)" = x86_64 ]; then # the one-byte-at-a-time code other CPUs get
     "$cc" "${flags[@]}" -U__SSE2__ "${files[@]}" -o "$tmp/scalar" || { echo "FAIL: scalar build"; exit 1; }
     run scalar "host without SSE2 code" "$tmp/scalar"
