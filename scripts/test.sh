@@ -18,12 +18,24 @@ fi
 
 echo "== build and test under AddressSanitizer + UndefinedBehaviorSanitizer"
 GPUPORT_BUILD_DIR=build-asan scripts/build.sh -DCMAKE_BUILD_TYPE=Debug -DGPUPORT_SANITIZE=ON
-ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+# LeakSanitizer on Linux only: AddressSanitizer on macOS does not support detect_leaks
+leaks=0
+[ "$(uname -s)" = Linux ] && leaks=1
+ASAN_OPTIONS=detect_leaks=$leaks:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     ctest --test-dir build-asan --output-on-failure -j "$jobs" -LE nosanitize
 
-if command -v clang >/dev/null; then
+# libFuzzer comes with LLVM's clang (Debian's; on macOS Homebrew's llvm, not Apple's clang)
+fuzz_cc=clang
+if [ "$(uname -s)" = Darwin ] && command -v brew >/dev/null && [ -x "$(brew --prefix llvm 2>/dev/null)/bin/clang" ]; then
+    fuzz_cc=$(brew --prefix llvm)/bin/clang
+fi
+probe=$(mktemp -d)
+if command -v "$fuzz_cc" >/dev/null &&
+    printf 'int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n) { return (int)(d && n) * 0; }\n' |
+    "$fuzz_cc" -x c -fsanitize=fuzzer,address - -o "$probe/p" 2>/dev/null; then
+    rm -rf "$probe"
     echo "== fuzz targets, ${GPUPORT_FUZZ_SECONDS:-10} s each"
-    CC=clang GPUPORT_BUILD_DIR=build-fuzz scripts/build.sh -DGPUPORT_FUZZ=ON -DGPUPORT_TESTS=OFF
+    CC=$fuzz_cc GPUPORT_BUILD_DIR=build-fuzz scripts/build.sh -DGPUPORT_FUZZ=ON -DGPUPORT_TESTS=OFF
     for t in build-fuzz/fuzz/fuzz_*; do
         [ -x "$t" ] || continue
         name=$(basename "$t"); name=${name#fuzz_}
@@ -37,6 +49,7 @@ if command -v clang >/dev/null; then
         rm -rf "$work" "$work.log"
     done
 else
-    echo "== fuzz targets skipped: clang is not installed"
+    rm -rf "$probe"
+    echo "== fuzz targets skipped: no clang with libFuzzer ($fuzz_cc; on macOS: brew install llvm)"
 fi
 echo "== all tests passed"
