@@ -4,8 +4,9 @@
  * set scan (against plain loops), and the Python and C/C++ shortcuts that rest on them (against
  * the full scan), over generated sources. Then each file named on the command line is scanned and
  * its findings printed, so that two builds (the host's and an AArch64 one under qemu-user) can be
- * compared line by line. Built and run by test_vector_paths.sh; not a cmocka program, so that it
- * links for a cross target with libc alone. Exit 1 on any disagreement. */
+ * compared line by line. Built for the host with the library (tests.cmake) and by
+ * test_vector_paths.sh from the scanners' sources for other targets: not a cmocka program, so that
+ * a cross build needs libc alone. Exit 1 on any disagreement. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -104,8 +105,8 @@ static size_t gen(char *buf, size_t cap)
             if (n + k > len) break;
             memcpy(buf + n, w, k);
             n += k;
-        } else if (next(64) ==
-                   0) { /* a long run, across the screens' 16-, 32- and 64-byte blocks */
+        } else if (next(64) == 0) {
+            /* a long run, across the screens' 16-, 32- and 64-byte blocks */
             size_t k = 40 + next(100);
             char c = " ax_9"[next(5)];
             for (; k > 0 && n < len; k--)
