@@ -160,6 +160,24 @@ static void toml_strings(gp_audit_source *s, gp_audit_result *r, const gp_line *
     (void)keyn;
 }
 
+/* How many more '[' than ']' d[p, e) holds outside strings, up to a comment. */
+static int toml_brackets(const char *d, size_t p, size_t e)
+{
+    int depth = 0;
+    for (; p < e; p++) {
+        char c = d[p];
+        if (c == '#') break;
+        if (c == '"' || c == '\'') {
+            for (p++; p < e && d[p] != c; p++)
+                if (d[p] == '\\' && c == '"') p++; /* an escape in a basic string */
+            continue;
+        }
+        if (c == '[') depth++;
+        if (c == ']') depth--;
+    }
+    return depth;
+}
+
 void gp_audit_scan_pyproject(gp_audit_source *s, gp_audit_result *r)
 {
     gp_line_reader lr;
@@ -167,6 +185,7 @@ void gp_audit_scan_pyproject(gp_audit_source *s, gp_audit_result *r)
     gp_line l;
     char section[96] = "";
     bool in_req_array = false;
+    int depth = 0; /* of the requirement array's brackets */
     const char *d = s->data;
     while (gp_line_next(&lr, &l)) {
         size_t p = l.off, e = l.off + l.len;
@@ -203,14 +222,13 @@ void gp_audit_scan_pyproject(gp_audit_source *s, gp_audit_result *r)
                 toml_strings(s, r, &l, q + 1, true, d + ks, kn);
                 continue;
             }
-            const char *lb = memchr(d + q, '[', e - q);
-            const char *rb = lb ? memchr(lb, ']', (size_t)(d + e - lb)) : NULL;
-            if (reqkey && lb && !rb) in_req_array = true;
+            depth = toml_brackets(d, q + 1, e);
+            if (reqkey && depth > 0) in_req_array = true;
             toml_strings(s, r, &l, q + 1, reqkey, NULL, 0);
             continue;
         }
         toml_strings(s, r, &l, l.off, in_req_array, NULL, 0);
-        if (in_req_array && memchr(d + l.off, ']', l.len)) in_req_array = false;
+        if (in_req_array && (depth += toml_brackets(d, l.off, e)) <= 0) in_req_array = false;
     }
 }
 
