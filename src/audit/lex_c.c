@@ -13,6 +13,7 @@ void gp_c_lexer_init(gp_c_lexer *lx, gp_audit_source *src, gp_audit_result *res)
     lx->res = res;
     lx->line = 1;
     lx->bol = true;
+    lx->pos = lx->line_off = gp_audit_source_bom(src);
 }
 
 /* Character classes: 1 starts an identifier, 2 continues one (bytes >= 0x80 are both, so

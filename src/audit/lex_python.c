@@ -15,6 +15,7 @@ void gp_py_lexer_init(gp_py_lexer *lx, gp_audit_source *src, gp_audit_result *re
     lx->line = 1;
     lx->bol = true;
     lx->sk_at = SIZE_MAX;
+    lx->pos = lx->line_off = gp_audit_source_bom(src);
 }
 
 /* What a byte starts, for the token loop's one dispatch (O operator, B blank, H comment,

@@ -6,7 +6,7 @@
 void gp_line_reader_init(gp_line_reader *lr, gp_audit_source *s, bool join)
 {
     lr->src = s;
-    lr->pos = 0;
+    lr->pos = gp_audit_source_bom(s);
     lr->next_line = 1;
     lr->join = join;
 }

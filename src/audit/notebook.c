@@ -38,7 +38,8 @@ static void blank_magics(char *p, size_t n)
 void gp_audit_scan_notebook(gp_audit_source *s, gp_audit_result *r)
 {
     char err[256];
-    cJSON *nb = gp_json_parse("notebook", s->data, s->size, err, sizeof err);
+    size_t bom = gp_audit_source_bom(s);
+    cJSON *nb = gp_json_parse("notebook", s->data + bom, s->size - bom, err, sizeof err);
     if (!nb) {
         r->problem = "not a valid notebook (JSON)";
         snprintf(r->problem_detail, sizeof r->problem_detail, "%.150s", err);

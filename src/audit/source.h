@@ -20,6 +20,13 @@ typedef struct gp_audit_source {
     bool mapped;
 } gp_audit_source;
 
+/* The length of a UTF-8 byte-order mark at the start of the bytes (3), or 0: readers start after
+ * it, and line 1's columns count from there. */
+static inline size_t gp_audit_source_bom(const gp_audit_source *s)
+{
+    return s->size >= 3 && memcmp(s->data, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+}
+
 /* Drops the pages before `keep` (minus a margin) from memory; a no-op for read files. */
 void gp_audit_source_release(gp_audit_source *s, size_t keep);
 /* Before reading from `pos` again: the pages from there map in again when read, and a later

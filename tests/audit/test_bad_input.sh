@@ -33,6 +33,25 @@ if command -v python3 >/dev/null; then
         ok "JSON valid with invalid UTF-8 input" || bad "JSON invalid"
 fi
 
+# a UTF-8 byte-order mark (Windows editors write one) is no part of line 1, in every reader
+b="$work/bom"; mkdir -p "$b"
+bom=$'\xEF\xBB\xBF'
+printf '%simport apex\n' "$bom" >"$b/a.py"
+printf '%sx = torch.zeros(1).cuda()\n' "$bom" >"$b/b.py"
+printf '%s#include <cuda_runtime.h>\n' "$bom" >"$b/c.cc"
+printf '%sflash-attn\n' "$bom" >"$b/requirements.txt"
+printf '%schannels:\n  - nvidia\n' "$bom" >"$b/environment.yml"
+printf '%sFROM nvidia/cuda:12.4.0-runtime-ubuntu22.04\n' "$bom" >"$b/Dockerfile"
+printf '%s{"cells": [{"cell_type": "code", "source": ["y = x.cuda()\\n"]}], "nbformat": 4}' \
+    "$bom" >"$b/nb.ipynb"
+(cd "$b" && "$GPUPORT" audit --fail-on never . >"$work/bout" 2>&1)
+for want in 'a.py:1:8: error PY-IMP-001' 'b.py:1:20: warning PY-DEV-001' \
+    'c.cc:1:11: error C-INC-001' 'requirements.txt:1:1: error REQ-002' \
+    'environment.yml:2:5: error CONDA-001' 'Dockerfile:1:6: warning DOCKER-001' \
+    'nb.ipynb:cell 1:1:7: warning PY-DEV-001'; do
+    grep -q "^$want" "$work/bout" && ok "byte-order mark: $want" || { bad "byte-order mark: $want"; cat "$work/bout"; }
+done
+
 # huge files: streamed, memory bounded
 h="$work/huge"; mkdir -p "$h"
 scan_big() { # FILE WHAT EXPECTED-FINDING-REGEX: the finding is there, peak RSS under 64 MiB
