@@ -228,13 +228,18 @@ static bool word_is_switch(const char *w, size_t n)
     return false;
 }
 
+/* "cuda", "cuda:N", or an f-string "cuda:{...}" whose one replacement field ends it (the
+ * `f"cuda:{rank}"` of distributed code). */
 static bool is_device_string(py_scan *ps, size_t i)
 {
     const gp_py_tok *t = &ps->t[i];
-    if (t->kind != GP_PY_STRING || t->fstring) return false;
+    if (t->kind != GP_PY_STRING) return false;
     const char *b = ps->s->data + t->body;
     if (t->blen == 4 && memcmp(b, "cuda", 4) == 0) return true;
     if (t->blen > 5 && memcmp(b, "cuda:", 5) == 0) {
+        if (t->fstring && b[5] == '{')
+            return b[t->blen - 1] == '}' && memchr(b + 6, '}', t->blen - 7) == NULL &&
+                   memchr(b + 6, '{', t->blen - 7) == NULL;
         for (size_t k = 5; k < t->blen; k++)
             if (!isdigit((unsigned char)b[k])) return false;
         return true;
@@ -570,7 +575,6 @@ static void scan_string_tok(py_scan *ps, size_t i, bool guarded)
     const char *b = ps->s->data + t->body;
     size_t n = t->blen;
     if (n < 64 && has_mps(b, n)) ps->mentions_mps = true;
-    if (t->fstring) return;
     py_paren *call = ps->npar > 0 && ps->par[ps->npar - 1].call ? &ps->par[ps->npar - 1] : NULL;
     bool kw = i >= 2 && is_op(ps, i - 1, "=") && ps->t[i - 2].kind == GP_PY_NAME;
     bool positional = i >= 1 && (is_op(ps, i - 1, "(") || is_op(ps, i - 1, ","));
@@ -589,6 +593,7 @@ static void scan_string_tok(py_scan *ps, size_t i, bool guarded)
         if (pos) report(ps, GP_R_PY_DEV_002, i, guarded);
         return;
     }
+    if (t->fstring) return; /* the rules below read a string's whole text */
     if (n == 4 && memcmp(b, "nccl", 4) == 0) {
         bool hit = kw && ps->t[i - 2].len == 7 && memcmp(tx(ps, i - 2), "backend", 7) == 0;
         if (!hit && positional && call)
