@@ -900,7 +900,10 @@ static bool lex_line(py_scan *ps, gp_py_lexer *lx)
         if (t->kind == GP_PY_NEWLINE) {
             scan_line(ps);
             bool colon = ps->nt > 0 ? is_op(ps, ps->nt - 1, ":") : ps->continued && ps->part_colon;
-            if (colon && ps->nb < PY_MAX_BLOCKS) ps->b[ps->nb++] = ps->line_b;
+            /* a guard with its body on the same line (`if cuda_ok: x = 1`) still guards the
+             * `elif`/`else` below it: its block is kept for the next line to close */
+            if ((colon || ps->line_b.kind == BK_GUARD) && ps->nb < PY_MAX_BLOCKS)
+                ps->b[ps->nb++] = ps->line_b;
             ps->nt = 0;
             ps->continued = false;
             gp_audit_source_release(ps->s, lx->pos);

@@ -278,6 +278,9 @@ static const struct {
      "if dist.is_initialized():\n    a.cuda()\nif n.device_count() > 1:\n    b.cuda()\n"},
     {"an environment switch and a device string", 2, 2,
      "if os.environ.get('X'):\n    a.cuda()\nif dev == 'mps':\n    pass\nelse:\n    b.cuda()\n"},
+    {"an else after a guard with its body on the same line", 4, 3,
+     "import torch\nif torch.cuda.is_available(): x = 1\nelse: k = t.cuda()\n"
+     "if HAS_APEX: y = a.cuda()\nelse:\n    z = b.cuda()\nw = c.cuda()\n"},
     {"an except ImportError after the last word", 2, 1,
      "a.cuda()\ntry:\n    import apex\n    x = 1\nexcept ImportError:\n    pass\n"},
     {"a try body with a word, its except far below", 1, 1,
