@@ -492,13 +492,7 @@ static void scan_import(py_scan *ps, size_t i0, bool guarded)
         while (i < ps->nt && ps->t[i].kind == GP_PY_NAME) {
             size_t st = i;
             i = read_module(ps, i, m, sizeof m);
-            if (!check_module(ps, m, st, guarded)) {
-                int nc;
-                const char *last;
-                char buf[PY_NAME_MAX];
-                size_t lj = read_chain(ps, st, true, buf, sizeof buf, &nc, &last);
-                match_name(ps, m, nc, last, false, st, lj, guarded);
-            }
+            check_module(ps, m, st, guarded);
             if (is_name(ps, i, "as") && i + 1 < ps->nt && ps->t[i + 1].kind == GP_PY_NAME) {
                 add_alias(ps, tx(ps, i + 1), ps->t[i + 1].len, m);
                 i += 2;
@@ -518,13 +512,6 @@ static void scan_import(py_scan *ps, size_t i0, bool guarded)
     if (!is_name(ps, i, "import")) return;
     i++;
     bool fired = check_module(ps, m, mt, guarded);
-    if (!fired) {
-        int nc;
-        const char *last;
-        char buf[PY_NAME_MAX];
-        size_t lj = read_chain(ps, mt, true, buf, sizeof buf, &nc, &last);
-        fired = match_name(ps, m, nc, last, false, mt, lj, guarded);
-    }
     for (; i < ps->nt; i++) {
         if (ps->t[i].kind != GP_PY_NAME) continue;
         if (is_name(ps, i, "as")) continue;
@@ -538,13 +525,7 @@ static void scan_import(py_scan *ps, size_t i0, bool guarded)
         } else {
             add_alias(ps, tx(ps, i), ps->t[i].len, full);
         }
-        if (fired) continue;
-        if (module_is_cuda_only(full)) {
-            report(ps, GP_R_PY_IMP_001, nt, guarded);
-            continue;
-        }
-        const char *last = strrchr(full, '.') + 1;
-        match_name(ps, full, 3, last, false, nt, nt, guarded);
+        if (!fired && module_is_cuda_only(full)) report(ps, GP_R_PY_IMP_001, nt, guarded);
     }
 }
 
