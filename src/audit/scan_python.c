@@ -751,8 +751,10 @@ static void scan_tokens(py_scan *ps, size_t from, bool guarded)
         }
         bool has_base = i > 0 && is_op(ps, i - 1, ".");
         size_t j = i;
-        while (j + 2 < ps->nt && is_op(ps, j + 1, ".") && ps->t[j + 2].kind == GP_PY_NAME)
+        while (j + 2 < ps->nt && is_op(ps, j + 1, ".") && ps->t[j + 2].kind == GP_PY_NAME) {
             j += 2;
+            if (ps->t[j].len == 3 && memcmp(tx(ps, j), "mps", 3) == 0) ps->mentions_mps = true;
+        }
         chain_start = i;
         if (chain_interesting(ps, i, j, has_base)) {
             char buf[PY_NAME_MAX];
