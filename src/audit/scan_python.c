@@ -725,7 +725,8 @@ static void scan_tokens(py_scan *ps, size_t from, bool guarded)
                     p->call = true;
                     p->tok = chain_start;
                     p->last = "";
-                    if (callee_interesting(ps, i - 1)) {
+                    if (callee_interesting(ps, i - 1) ||
+                        (chain_start == i - 1 && is_alias(ps, i - 1))) { /* DL = DataLoader */
                         int nc;
                         const char *last;
                         bool hb = chain_start > 0 && is_op(ps, chain_start - 1, ".");
