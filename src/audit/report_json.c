@@ -10,6 +10,14 @@
 
 #define SARIF_MAX_RESULTS 25000
 
+void gp_audit_json_add_path(cJSON *o, const char *key, const char *path)
+{
+    gp_strbuf sb = GP_STRBUF_INIT;
+    gp_audit_utf8_append(&sb, path);
+    cJSON_AddStringToObject(o, key, gp_strbuf_cstr(&sb));
+    gp_strbuf_free(&sb);
+}
+
 /* Prints `o` unformatted (then frees it); -1 on failure. */
 static int put(FILE *out, cJSON *o)
 {
@@ -25,7 +33,7 @@ static cJSON *module_json(const gp_audit_state *st, const gp_audit_module *m)
 {
     (void)st;
     cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "path", m->path);
+    gp_audit_json_add_path(o, "path", m->path);
     cJSON_AddStringToObject(o, "kind", gp_module_kind_name(m->kind));
     cJSON_AddStringToObject(o, "verdict", gp_audit_verdict_name(m->verdict));
     cJSON_AddStringToObject(o, "effort", m->effort);
@@ -55,9 +63,9 @@ static cJSON *stops_json(const gp_audit_state *st)
             size_t k = m->stop_count[s] < GP_STOP_EVIDENCE ? m->stop_count[s] : GP_STOP_EVIDENCE;
             for (size_t e = 0; e < k; e++) {
                 cJSON *x = cJSON_CreateObject();
-                cJSON_AddStringToObject(x, "module", m->path);
+                gp_audit_json_add_path(x, "module", m->path);
                 cJSON_AddStringToObject(x, "rule", gp_audit_rule_get(m->ev[s][e].rule)->id);
-                cJSON_AddStringToObject(x, "file", st->files[m->ev[s][e].file]);
+                gp_audit_json_add_path(x, "file", st->files[m->ev[s][e].file]);
                 cJSON_AddNumberToObject(x, "line", m->ev[s][e].line);
                 cJSON_AddNumberToObject(x, "column", m->ev[s][e].col);
                 cJSON_AddItemToArray(ev, x);
@@ -107,7 +115,7 @@ int gp_audit_report_json(gp_audit_state *st, FILE *out)
         const gp_audit_rule *ru = gp_audit_rule_get(r.rule);
         cJSON *o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "rule", ru->id);
-        cJSON_AddStringToObject(o, "file", st->files[r.file]);
+        gp_audit_json_add_path(o, "file", st->files[r.file]);
         if (r.cell) cJSON_AddNumberToObject(o, "cell", r.cell);
         cJSON_AddNumberToObject(o, "line", r.line);
         cJSON_AddNumberToObject(o, "column", r.col);
@@ -124,7 +132,7 @@ int gp_audit_report_json(gp_audit_state *st, FILE *out)
     fputs("],\n\"not_scanned\":[", out);
     for (size_t i = 0; i < st->nproblems; i++) {
         cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "path", st->problems[i].path ? st->problems[i].path : "");
+        gp_audit_json_add_path(o, "path", st->problems[i].path ? st->problems[i].path : "");
         cJSON_AddStringToObject(o, "reason", st->problems[i].what ? st->problems[i].what : "");
         fputs(i ? ",\n " : "\n ", out);
         if (put(out, o) != 0) return -1;

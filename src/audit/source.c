@@ -52,7 +52,40 @@ void gp_audit_result_free(gp_audit_result *r)
     memset(r, 0, sizeof *r);
 }
 
-/* Appends the snippet, made valid UTF-8 (bad bytes become U+FFFD) and free of control chars. */
+size_t gp_audit_utf8_len(const unsigned char *p, size_t n)
+{
+    unsigned c = p[0];
+    if (c < 0x80) return 1;
+    size_t need = c >= 0xf0 && c < 0xf5   ? 4
+                  : c >= 0xe0 && c < 0xf0 ? 3
+                  : c >= 0xc2 && c < 0xe0 ? 2
+                                          : 0;
+    if (!need || need > n) return 0;
+    for (size_t k = 1; k < need; k++)
+        if ((p[k] & 0xc0) != 0x80) return 0;
+    if ((c == 0xe0 && p[1] < 0xa0) || (c == 0xed && p[1] >= 0xa0) || (c == 0xf0 && p[1] < 0x90) ||
+        (c == 0xf4 && p[1] >= 0x90))
+        return 0; /* overlong, a surrogate, or past U+10FFFF */
+    return need;
+}
+
+void gp_audit_utf8_append(gp_strbuf *sb, const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    size_t n = strlen(s);
+    for (size_t i = 0; i < n;) {
+        size_t k = gp_audit_utf8_len(p + i, n - i);
+        if (k) {
+            gp_strbuf_append(sb, (const char *)p + i, k);
+            i += k;
+        } else {
+            gp_strbuf_puts(sb, "\xef\xbf\xbd");
+            i++;
+        }
+    }
+}
+
+/* A snippet: valid UTF-8 kept, other control bytes as spaces, invalid bytes as U+FFFD. */
 static void snip_append(gp_strbuf *sb, const unsigned char *p, size_t n)
 {
     size_t i = 0;
@@ -71,18 +104,10 @@ static void snip_append(gp_strbuf *sb, const unsigned char *p, size_t n)
             i++;
             continue;
         }
-        size_t need = c >= 0xf0 && c < 0xf5 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 && c < 0xe0 ? 2 : 0;
-        if (c >= 0xf5) need = 0;
-        bool ok = need && i + need <= n;
-        for (size_t k = 1; ok && k < need; k++)
-            if ((p[i + k] & 0xc0) != 0x80) ok = false;
-        if (ok && need == 3 && c == 0xe0 && p[i + 1] < 0xa0) ok = false;
-        if (ok && need == 3 && c == 0xed && p[i + 1] >= 0xa0) ok = false;
-        if (ok && need == 4 && c == 0xf0 && p[i + 1] < 0x90) ok = false;
-        if (ok && need == 4 && c == 0xf4 && p[i + 1] >= 0x90) ok = false;
-        if (ok) {
-            gp_strbuf_append(sb, (const char *)p + i, need);
-            i += need;
+        size_t k = gp_audit_utf8_len(p + i, n - i);
+        if (k) {
+            gp_strbuf_append(sb, (const char *)p + i, k);
+            i += k;
         } else {
             gp_strbuf_puts(sb, "\xef\xbf\xbd");
             i++;

@@ -20,6 +20,13 @@ typedef struct gp_audit_source {
     bool mapped;
 } gp_audit_source;
 
+/* The length of the valid UTF-8 sequence at p[0, n) (1 for ASCII), or 0 when it is not one
+ * (a stray continuation byte, an overlong form, a surrogate, a cut sequence). */
+size_t gp_audit_utf8_len(const unsigned char *p, size_t n);
+/* Appends s with each byte that starts no valid UTF-8 sequence as U+FFFD: names from the file
+ * system, which may be any bytes, written into JSON. */
+void gp_audit_utf8_append(gp_strbuf *sb, const char *s);
+
 /* The length of a UTF-8 byte-order mark at the start of the bytes (3), or 0: readers start after
  * it, and line 1's columns count from there. */
 static inline size_t gp_audit_source_bom(const gp_audit_source *s)

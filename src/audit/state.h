@@ -91,6 +91,9 @@ int gp_spool_read(FILE *f, gp_spool_rec *rec, char *snip, size_t cap);
 /* reporters */
 int gp_audit_report_human(gp_audit_state *st, FILE *out);
 int gp_audit_report_json(gp_audit_state *st, FILE *out);
+/* Adds a path (any bytes) to a JSON object as valid UTF-8 (bad bytes as U+FFFD). */
+struct cJSON;
+void gp_audit_json_add_path(struct cJSON *o, const char *key, const char *path);
 int gp_audit_report_sarif(gp_audit_state *st, FILE *out);
 
 #endif

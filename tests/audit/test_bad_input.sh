@@ -52,6 +52,24 @@ for want in 'a.py:1:8: error PY-IMP-001' 'b.py:1:20: warning PY-DEV-001' \
     grep -q "^$want" "$work/bout" && ok "byte-order mark: $want" || { bad "byte-order mark: $want"; cat "$work/bout"; }
 done
 
+# file and folder names that are not UTF-8 (any bytes but '/' and NUL): the JSON stays valid
+u="$work/names"; mkdir -p "$u/d"$'\xff'
+printf 'cudaMalloc(0, 0);\n' >"$u/d"$'\xff'"/k.cu"
+printf '__global__ void k() {}\n' >"$u/bad"$'\xfe'".cu"
+(cd "$u" && "$GPUPORT" audit --json --fail-on never --write-baseline "$work/names.baseline" . \
+    >"$work/names.json" 2>"$work/names.err")
+if command -v python3 >/dev/null; then
+    python3 - "$work/names.json" "$work/names.baseline" <<'PY' && ok "JSON and baseline valid with non-UTF-8 names" || bad "non-UTF-8 names"
+import json, sys
+d = json.load(open(sys.argv[1], encoding="utf-8"))
+files = sorted(f["file"] for f in d["findings"])
+assert files == ["bad\ufffd.cu", "d\ufffd/k.cu"], files
+assert any(m["path"] == "d\ufffd" for m in d["modules"]), d["modules"]
+assert d["stop_conditions"][0]["evidence"][0]["file"] == "bad\ufffd.cu"
+json.load(open(sys.argv[2], encoding="utf-8"))
+PY
+fi
+
 # huge files: streamed, memory bounded
 h="$work/huge"; mkdir -p "$h"
 scan_big() { # FILE WHAT EXPECTED-FINDING-REGEX: the finding is there, peak RSS under 64 MiB
