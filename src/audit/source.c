@@ -69,20 +69,24 @@ size_t gp_audit_utf8_len(const unsigned char *p, size_t n)
     return need;
 }
 
+/* Appends the UTF-8 sequence at p[0, n), or U+FFFD for a byte that starts none; its length. */
+static size_t put_utf8(gp_strbuf *sb, const unsigned char *p, size_t n)
+{
+    size_t k = gp_audit_utf8_len(p, n);
+    if (!k) {
+        gp_strbuf_puts(sb, "\xef\xbf\xbd");
+        return 1;
+    }
+    gp_strbuf_append(sb, (const char *)p, k);
+    return k;
+}
+
 void gp_audit_utf8_append(gp_strbuf *sb, const char *s)
 {
     const unsigned char *p = (const unsigned char *)s;
     size_t n = strlen(s);
-    for (size_t i = 0; i < n;) {
-        size_t k = gp_audit_utf8_len(p + i, n - i);
-        if (k) {
-            gp_strbuf_append(sb, (const char *)p + i, k);
-            i += k;
-        } else {
-            gp_strbuf_puts(sb, "\xef\xbf\xbd");
-            i++;
-        }
-    }
+    for (size_t i = 0; i < n;)
+        i += put_utf8(sb, p + i, n - i);
 }
 
 /* A snippet: valid UTF-8 kept, other control bytes as spaces, invalid bytes as U+FFFD. */
@@ -104,14 +108,7 @@ static void snip_append(gp_strbuf *sb, const unsigned char *p, size_t n)
             i++;
             continue;
         }
-        size_t k = gp_audit_utf8_len(p + i, n - i);
-        if (k) {
-            gp_strbuf_append(sb, (const char *)p + i, k);
-            i += k;
-        } else {
-            gp_strbuf_puts(sb, "\xef\xbf\xbd");
-            i++;
-        }
+        i += put_utf8(sb, p + i, n - i);
     }
 }
 
