@@ -109,6 +109,15 @@ static void line_comment(gp_c_lexer *lx)
     if (lx->res) gp_audit_note_comment(lx->res, d + st, lx->pos - st, line, lx->bol);
 }
 
+/* A backslash-newline (translation phase 2) at p: its length ("\\\n" 2, "\\\r\n" 3, as Windows
+ * files have it), or 0. */
+static inline size_t splice_len(const char *d, size_t p, size_t n)
+{
+    if (d[p] != '\\') return 0;
+    if (p + 1 < n && d[p + 1] == '\n') return 2;
+    return p + 2 < n && d[p + 1] == '\r' && d[p + 2] == '\n' ? 3 : 0;
+}
+
 /* Skips whitespace, comments and escaped newlines within a directive line; stops at '\n'. */
 static void dir_space(gp_c_lexer *lx)
 {
@@ -116,12 +125,13 @@ static void dir_space(gp_c_lexer *lx)
     size_t n = lx->src->size;
     while (lx->pos < n) {
         char c = d[lx->pos];
+        size_t k;
         if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v')
             lx->pos++;
-        else if (c == '\\' && lx->pos + 1 < n && d[lx->pos + 1] == '\n') {
+        else if ((k = splice_len(d, lx->pos, n)) != 0) {
             lx->line++;
-            lx->line_off = lx->pos + 2;
-            lx->pos += 2;
+            lx->line_off = lx->pos + k;
+            lx->pos += k;
         } else if (c == '/' && lx->pos + 1 < n && d[lx->pos + 1] == '*') {
             bool b = lx->bol;
             block_comment(lx);
@@ -138,10 +148,11 @@ static void dir_rest(gp_c_lexer *lx, size_t *st, size_t *en)
     size_t n = lx->src->size;
     *st = lx->pos;
     while (lx->pos < n && d[lx->pos] != '\n') {
-        if (d[lx->pos] == '\\' && lx->pos + 1 < n && d[lx->pos + 1] == '\n') {
+        size_t k = splice_len(d, lx->pos, n);
+        if (k) {
             lx->line++;
-            lx->line_off = lx->pos + 2;
-            lx->pos += 2;
+            lx->line_off = lx->pos + k;
+            lx->pos += k;
             continue;
         }
         if (d[lx->pos] == '/' && lx->pos + 1 < n && d[lx->pos + 1] == '/') {
@@ -331,6 +342,8 @@ static void directive(gp_c_lexer *lx, gp_c_tok *t, bool *emit)
                 t->kind = GP_C_INCLUDE;
                 t->off = hs;
                 t->len = he - hs;
+                t->line = lx->line; /* the header name's line (a split directive goes on) */
+                t->line_off = lx->line_off;
                 *emit = true;
             }
         }
@@ -384,11 +397,12 @@ static void lex_quoted(gp_c_lexer *lx, char q)
         }
         char c = d[lx->pos];
         if (c == '\\') {
-            if (lx->pos + 1 < n && d[lx->pos + 1] == '\n') {
+            size_t k = splice_len(d, lx->pos, n);
+            if (k) {
                 lx->line++;
-                lx->line_off = lx->pos + 2;
+                lx->line_off = lx->pos + k;
             }
-            lx->pos += 2;
+            lx->pos += k ? k : 2;
             continue;
         }
         if (c == '\n') return; /* unterminated: stop at the line end */
@@ -460,22 +474,19 @@ static inline __attribute__((always_inline)) int trivia(gp_c_lexer *lx, gp_c_tok
         lx->pos++;
         return TRIVIA_MORE;
     }
-    if (c == '\\' && lx->pos + 1 < n && d[lx->pos + 1] == '\n') {
+    size_t k = splice_len(d, lx->pos, n);
+    if (k) {
         lx->line++;
-        lx->line_off = lx->pos + 2;
-        lx->pos += 2;
+        lx->line_off = lx->pos + k;
+        lx->pos += k;
         return TRIVIA_MORE;
     }
     if (c == '#' && lx->bol && !lx->directive) {
         bool emit;
-        uint32_t line = lx->line;
-        size_t loff = lx->line_off;
         directive(lx, t, &emit);
         lx->skipping = cond_active_skip(lx);
         lx->guarded = gp_c_lexer_guarded(lx);
         if (!emit) return TRIVIA_MORE;
-        t->line = line;
-        t->line_off = loff;
         t->guarded = lx->guarded;
         return TRIVIA_INCLUDE;
     }
