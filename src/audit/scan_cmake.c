@@ -2,6 +2,7 @@
  * arguments; line and bracket comments) and the rules CMK-001/002. `if()` blocks are tracked:
  * code under a condition on a CUDA switch (an option that is not declared ON in this file,
  * CMAKE_CUDA_COMPILER, ...) is guarded; find_package without REQUIRED is optional. */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -77,15 +78,21 @@ static void skip_comment(cm_scan *c)
 {
     const char *d = c->s->data;
     size_t n = c->s->size, st = c->pos;
+    uint32_t line = c->line;
+    bool alone = true; /* blanks only around it on its line: it covers the next line too */
+    for (size_t q = c->line_off; q < st; q++)
+        if (!isspace((unsigned char)d[q])) alone = false;
     int eq = bracket_open(d, n, c->pos + 1);
-    if (eq >= 0) {
+    if (eq >= 0) { /* a bracket comment, #[[ ... ]]: alone when nothing follows it either */
         c->pos++;
         skip_bracket(c, eq);
-        return;
+        for (size_t q = c->pos; q < n && d[q] != '\n'; q++)
+            if (!isspace((unsigned char)d[q])) alone = false;
+    } else {
+        const char *e = memchr(d + st, '\n', n - st);
+        c->pos = e ? (size_t)(e - d) : n;
     }
-    const char *e = memchr(d + st, '\n', n - st);
-    c->pos = e ? (size_t)(e - d) : n;
-    gp_audit_note_comment(c->r, d + st, c->pos - st, c->line, false);
+    gp_audit_note_comment(c->r, d + st, c->pos - st, line, alone);
 }
 
 static void skip_space(cm_scan *c)

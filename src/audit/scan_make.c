@@ -44,7 +44,7 @@ static size_t split_words(const mk_scan *m, const gp_line *l, mk_word *w, size_t
     while (p < e && k < cap) {
         char c = d[p];
         if (c == '#' && (!m->shell || p == l->off || isspace((unsigned char)d[p - 1]))) {
-            gp_audit_note_comment(m->r, d + p, e - p, l->line, false);
+            gp_audit_note_comment(m->r, d + p, e - p, l->line, k == 0); /* alone: no word before */
             break;
         }
         if (isspace((unsigned char)c) || c == '"' || c == '\'' || c == '`' || c == ';' ||
