@@ -14,13 +14,15 @@ typedef struct mk_word {
     size_t off, len;
 } mk_word;
 
+typedef struct mk_cond {
+    bool cuda, inv, guard; /* tests a CUDA switch, negated (ifndef, !), the branch is guarded */
+} mk_cond;
+
 typedef struct mk_scan {
     gp_audit_source *s;
     gp_audit_result *r;
     bool shell;
-    struct {
-        bool cuda, inv, guard;
-    } ifs[MK_MAX_IF];
+    mk_cond ifs[MK_MAX_IF];
     int nif, overflow;
 } mk_scan;
 
@@ -95,6 +97,8 @@ static int word_rule(const mk_scan *m, const mk_word *w, const mk_word *next)
     const char *base = s;
     for (size_t i = 0; i < n; i++)
         if (s[i] == '/' || s[i] == '=') base = s + i + 1;
+    while (base < s + n && (*base == '@' || *base == '-' || *base == '+'))
+        base++; /* a recipe line's prefixes: @ silent, - ignore errors, + always run */
     size_t bn = (size_t)(s + n - base);
     if (bn == 4 && memcmp(base, "nvcc", 4) == 0) return GP_R_MK_001;
     if (w_starts(m, w, "-arch=sm_") || w_starts(m, w, "-arch=compute_") ||
@@ -165,8 +169,17 @@ static bool do_cond(mk_scan *m, const mk_word *w, size_t k)
         m->ifs[m->nif - 1].guard = cuda || (m->ifs[m->nif - 1].cuda && m->ifs[m->nif - 1].inv);
         return false;
     }
-    m->ifs[m->nif - 1].guard = m->ifs[m->nif - 1].cuda && m->ifs[m->nif - 1].inv;
-    /* "else ifdef X" in GNU make */
+    mk_cond *top = &m->ifs[m->nif - 1];
+    bool after_off = top->cuda && top->inv; /* the branch before ran where CUDA is off */
+    if (!m->shell && k > 1 &&
+        (w_is(m, &w[1], "ifdef") || w_is(m, &w[1], "ifndef") || w_is(m, &w[1], "ifeq") ||
+         w_is(m, &w[1], "ifneq"))) { /* GNU make's "else ifdef X": a branch with a condition */
+        top->cuda = words_cuda(m, w, k, 2);
+        top->inv = w_is(m, &w[1], "ifndef");
+        top->guard = (top->cuda && !top->inv) || after_off;
+        return false; /* the condition line itself is checked (guarded) */
+    }
+    top->guard = after_off;
     return k == 1;
 }
 
