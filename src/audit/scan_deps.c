@@ -50,6 +50,19 @@ static bool linux_marker(const char *p, size_t n)
            (ci_contains(p, n, "platform_system") && ci_contains(p, n, "linux"));
 }
 
+/* Past blanks and line continuations (a backslash before the line end) from j. */
+static size_t req_blanks(const char *p, size_t j, size_t len)
+{
+    for (;;) {
+        while (j < len && (p[j] == ' ' || p[j] == '\t'))
+            j++;
+        size_t k = j < len && p[j] == '\\' ? j + 1 : j;
+        if (k < len && p[k] == '\r') k++;
+        if (k == j || k >= len || p[k] != '\n') return j;
+        j = k + 1;
+    }
+}
+
 void gp_audit_check_requirement(gp_audit_source *s, gp_audit_result *r, uint32_t line,
                                 size_t line_off, size_t off, size_t len)
 {
@@ -81,11 +94,12 @@ void gp_audit_check_requirement(gp_audit_source *s, gp_audit_result *r, uint32_t
     }
     nm[k] = '\0';
     size_t ne = i;
-    /* a requirement is a name followed by nothing, extras, a specifier, a marker or a URL */
-    size_t j = i;
-    while (j < len && p[j] == ' ')
-        j++;
-    if (j < len && !strchr("[=<>!~;@(,", p[j])) return;
+    /* a requirement is a name followed by nothing, extras, a specifier, a marker, a URL, a
+     * comment or (after a blank) pip's per-requirement options (--hash=...) */
+    size_t j = req_blanks(p, i, len);
+    if (j < len && !strchr("[=<>!~;@(,#", p[j]) &&
+        !(j > i && j + 1 < len && p[j] == '-' && p[j + 1] == '-'))
+        return;
     const char *extras = NULL;
     size_t exn = 0;
     if (j < len && p[j] == '[') {
