@@ -562,10 +562,13 @@ static void scan_string_tok(py_scan *ps, size_t i, bool guarded)
     if (is_device_string(ps, i)) {
         bool pos = false;
         if (kw) {
+            /* the name assigned to, also past a one-name annotation: `device: str = "cuda"` */
+            size_t nt =
+                i >= 4 && is_op(ps, i - 3, ":") && ps->t[i - 4].kind == GP_PY_NAME ? i - 4 : i - 2;
             char name[64];
-            size_t k = ps->t[i - 2].len < 63 ? ps->t[i - 2].len : 63;
+            size_t k = ps->t[nt].len < 63 ? ps->t[nt].len : 63;
             for (size_t c = 0; c < k; c++)
-                name[c] = (char)tolower((unsigned char)tx(ps, i - 2)[c]);
+                name[c] = (char)tolower((unsigned char)tx(ps, nt)[c]);
             name[k] = '\0';
             pos = strstr(name, "device") || strcmp(name, "map_location") == 0;
         } else if (positional && call) {
