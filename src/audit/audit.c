@@ -469,6 +469,29 @@ static void state_free(gp_audit_state *st)
     if (st->spool) fclose(st->spool);
 }
 
+/* Is path argument i the same file or folder as another argument, or inside one? (A repeated
+ * or nested argument would have its files scanned and counted twice.) Of two equal arguments
+ * the first is kept. Paths that do not resolve are never covered: the walk reports them. */
+static bool covered(const char *const *paths, size_t n, size_t i)
+{
+    char *me = realpath(paths[i], NULL);
+    if (!me) return false;
+    bool hit = false;
+    for (size_t j = 0; j < n && !hit; j++) {
+        if (j == i) continue;
+        char *other = realpath(paths[j], NULL);
+        if (!other) continue;
+        size_t k = strlen(other);
+        if (strcmp(me, other) == 0)
+            hit = j < i;
+        else if (strncmp(me, other, k) == 0 && (me[k] == '/' || (k == 1 && other[0] == '/')))
+            hit = true;
+        free(other);
+    }
+    free(me);
+    return hit;
+}
+
 static int scan_all(gp_audit_state *st, int threads, char *err, size_t errlen, bool *bad_path)
 {
     pool p;
@@ -506,6 +529,7 @@ static int scan_all(gp_audit_state *st, int threads, char *err, size_t errlen, b
     int rc = 0;
     for (size_t i = 0; i < npaths; i++) {
         char e[512];
+        if (covered(paths, npaths, i)) continue; /* scanned under another argument */
         if (gp_audit_walk(paths[i], &wo, &cb, e, sizeof e) != 0) {
             snprintf(err, errlen, "%s", e);
             *bad_path = true;

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Options: the rule doc is generated from the table; -j gives the same output as -j 1; baseline
-# round trip; default excludes, --exclude, --respect-gitignore; SARIF and JSON are one object.
+# round trip; default excludes, --exclude, --respect-gitignore; overlapping paths; SARIF and JSON
+# are one object.
 set -u
 fix="$GPUPORT_SOURCE_DIR/tests/audit/fixtures"
 work="$GPUPORT_BUILD_DIR/audit-options"
@@ -47,6 +48,16 @@ files() { (cd "$work/ex" && "$GPUPORT" audit --fail-on never "$@" .) | grep -E '
 [ "$(files --respect-gitignore)" == "src/c.py " ] && ok "--respect-gitignore" || bad "gitignore: $(files --respect-gitignore)"
 [ "$(files --exclude 'src')" == "gen/d.py " ] && ok "--exclude" || bad "--exclude: $(files --exclude src)"
 [ "$(files --no-default-excludes)" == "build/a.py gen/d.py src/c.py third_party/lib/b.py " ] && ok "--no-default-excludes" || bad "--no-default-excludes: $(files --no-default-excludes)"
+
+# a path given twice, or inside another path given, is scanned once
+scanned() { (cd "$fix/stops/kernels_with_cpu" && "$GPUPORT" audit --fail-on never "$@") | head -1; }
+for args in ". csrc" "csrc ." "csrc/add.cu csrc/add.cu ." "csrc ./csrc/../csrc"; do
+    # shellcheck disable=SC2086
+    case "$(scanned $args)" in
+    *"2 files scanned"*) ok "paths $args: each file scanned once" ;;
+    *) bad "paths $args: $(scanned $args)" ;;
+    esac
+done
 
 # SARIF: one JSON document with the fixed header
 (cd "$fix/rules/C-RT-001" && "$GPUPORT" audit --sarif .) >"$work/s.sarif"
