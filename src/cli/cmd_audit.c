@@ -1,5 +1,6 @@
 /* cmd_audit.c — `gpuport audit [PATH...]`: argument parsing only; the work is in src/audit/. */
 #include <getopt.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -82,7 +83,8 @@ static int audit_run(int argc, char **argv)
     const char **excl = calloc((size_t)argc + 1, sizeof *excl);
     if (!excl) return gp_cli_internal_error("audit", "out of memory");
     int c, rc = -1;
-    while (rc < 0 && (c = getopt_long(argc, argv, "j:h", opts, NULL)) != -1) {
+    opterr = 0; /* the messages below name the option, once */
+    while (rc < 0 && (c = getopt_long(argc, argv, ":j:h", opts, NULL)) != -1) {
         switch (c) {
         case O_JSON:
             format = "json";
@@ -142,8 +144,11 @@ static int audit_run(int argc, char **argv)
             audit_usage();
             rc = gp_cli_finish("audit", GP_EXIT_OK);
             break;
+        case ':':
+            rc = gp_cli_usage_error("audit", "%s needs a value", argv[optind - 1]);
+            break;
         default:
-            rc = gp_cli_usage_error("audit", "unknown option");
+            rc = gp_cli_usage_error("audit", "unknown option '%s'", argv[optind - 1]);
             break;
         }
     }
@@ -152,6 +157,12 @@ static int audit_run(int argc, char **argv)
         return rc;
     }
     o.excludes = excl;
+    struct stat wst;
+    if (o.write_baseline && stat(o.write_baseline, &wst) == 0 && S_ISDIR(wst.st_mode)) {
+        free(excl);
+        return gp_cli_usage_error("audit", "--write-baseline %s: is a folder; give a file name",
+                                  o.write_baseline);
+    }
     if (list) {
         int r;
         if (!format || strcmp(format, "text") == 0 || strcmp(format, "human") == 0)

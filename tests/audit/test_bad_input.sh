@@ -145,4 +145,13 @@ fi
 [ $rc -eq 2 ] && ok "bad --fail-on: exit 2" || bad "bad --fail-on: exit $rc"
 "$GPUPORT" audit -j 0 . >/dev/null 2>&1; rc=$?
 [ $rc -eq 2 ] && ok "bad -j: exit 2" || bad "bad -j: exit $rc"
+"$GPUPORT" audit --fail-on >/dev/null 2>"$work/e"; rc=$?
+[ $rc -eq 2 ] && [ "$(grep -c 'gpuport audit:' "$work/e")" -eq 1 ] && grep -q -- '--fail-on needs a value' "$work/e" &&
+    ok "option without its value: exit 2, one message" || { bad "option without value: exit $rc"; cat "$work/e"; }
+"$GPUPORT" audit --bogus . >/dev/null 2>"$work/e"; rc=$?
+[ $rc -eq 2 ] && grep -q -- "unknown option '--bogus'" "$work/e" && ok "unknown option named" || bad "unknown option: $(cat "$work/e")"
+mkdir -p "$work/bl"
+(cd "$work/bl" && "$GPUPORT" audit --write-baseline . . >"$work/o" 2>"$work/e"); rc=$?
+[ $rc -eq 2 ] && [ ! -s "$work/o" ] && grep -q 'is a folder' "$work/e" &&
+    ok "--write-baseline onto a folder: exit 2 before scanning" || { bad "--write-baseline folder: exit $rc"; cat "$work/e"; }
 exit $fail
