@@ -263,7 +263,7 @@ static void fold(gp_audit_state *st, job *j)
             if (f->severity == GP_SEV_ERROR && ru->stop) {
                 size_t c = m->stop_count[ru->stop]++;
                 if (c < GP_STOP_EVIDENCE) {
-                    gp_stop_ev ev = {fid, f->line, f->col, f->rule};
+                    gp_stop_ev ev = {fid, f->line, f->col, f->cell, f->rule};
                     m->ev[ru->stop][c] = ev;
                 }
             }

@@ -117,9 +117,12 @@ static void stops(gp_audit_state *st, FILE *out)
             fprintf(out, "    module %s: %zu finding%s, e.g.", m->path, m->stop_count[s],
                     m->stop_count[s] == 1 ? "" : "s");
             size_t k = m->stop_count[s] < GP_STOP_EVIDENCE ? m->stop_count[s] : GP_STOP_EVIDENCE;
-            for (size_t e = 0; e < k; e++)
-                fprintf(out, "%s %s:%u (%s)", e ? "," : "", st->files[m->ev[s][e].file],
-                        m->ev[s][e].line, gp_audit_rule_get(m->ev[s][e].rule)->id);
+            for (size_t e = 0; e < k; e++) {
+                const gp_stop_ev *v = &m->ev[s][e];
+                fprintf(out, "%s %s:", e ? "," : "", st->files[v->file]);
+                if (v->cell) fprintf(out, "cell %u:", v->cell);
+                fprintf(out, "%u (%s)", v->line, gp_audit_rule_get(v->rule)->id);
+            }
             fputc('\n', out);
         }
     }

@@ -66,6 +66,7 @@ static cJSON *stops_json(const gp_audit_state *st)
                 gp_audit_json_add_path(x, "module", m->path);
                 cJSON_AddStringToObject(x, "rule", gp_audit_rule_get(m->ev[s][e].rule)->id);
                 gp_audit_json_add_path(x, "file", st->files[m->ev[s][e].file]);
+                if (m->ev[s][e].cell) cJSON_AddNumberToObject(x, "cell", m->ev[s][e].cell);
                 cJSON_AddNumberToObject(x, "line", m->ev[s][e].line);
                 cJSON_AddNumberToObject(x, "column", m->ev[s][e].col);
                 cJSON_AddItemToArray(ev, x);

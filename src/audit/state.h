@@ -16,6 +16,7 @@
 
 typedef struct gp_stop_ev {
     uint32_t file, line, col;
+    uint32_t cell; /* a notebook's code cell (1-based), or 0 */
     uint16_t rule;
 } gp_stop_ev;
 

@@ -25,4 +25,11 @@ rc=$?; [ $rc -eq 0 ] || { echo "FAIL warnings only: exit $rc with --fail-on erro
 (cd "$fix/projects/abstraction" && "$GPUPORT" audit --fail-on warning . >/dev/null)
 rc=$?; [ $rc -eq 1 ] || { echo "FAIL --fail-on warning: exit $rc"; fail=1; }
 [ $fail -eq 0 ] && echo "ok   exit codes and JSON"
+# stop-condition evidence in a notebook names its cell, as the finding does
+nb=$(mktemp -d)
+printf '{"cells": [{"cell_type": "markdown", "source": ["x"]}, {"cell_type": "code", "source": ["import apex\\n"]}], "nbformat": 4}' >"$nb/nb.ipynb"
+(cd "$nb" && "$GPUPORT" audit --fail-on never .) | grep -q 'e.g. nb.ipynb:cell 2:1 (PY-IMP-001)' &&
+    (cd "$nb" && "$GPUPORT" audit --json --fail-on never .) | grep -q '"file":"nb.ipynb","cell":2,"line":1' &&
+    echo "ok   notebook evidence with its cell" || { echo "FAIL notebook evidence without its cell"; fail=1; }
+rm -rf "$nb"
 exit $fail
