@@ -300,13 +300,56 @@ static bool conda_pkg_cuda(const char *nm, size_t n, const char *spec, size_t sn
     return ci_contains(spec, sn, "cuda");
 }
 
+enum { K_OTHER, K_CHANNELS, K_DEPS };
+
+/* One item of a conda file's channels or dependencies, at d[v, e) (quotes taken off). */
+static void conda_item(gp_audit_source *s, gp_audit_result *r, int key, const gp_line *l, size_t v,
+                       size_t e)
+{
+    const char *d = s->data;
+    if (v < e && (d[v] == '"' || d[v] == '\'')) {
+        v++;
+        if (e > v && (d[e - 1] == '"' || d[e - 1] == '\'')) e--;
+    }
+    if (v >= e) return;
+    uint32_t line;
+    size_t lo;
+    gp_line_locate(s, l, v, &line, &lo);
+    if (key == K_CHANNELS) {
+        if ((e - v == 6 && memcmp(d + v, "nvidia", 6) == 0) || ci_contains(d + v, e - v, "/nvidia"))
+            gp_audit_add(r, s, GP_R_CONDA_001, false, line, lo, v, e - v);
+        return;
+    }
+    /* [channel::]name[=version[=build]] or "name >=1.0" */
+    size_t ns = v;
+    const char *cc = NULL;
+    for (size_t i = v; i + 1 < e; i++)
+        if (d[i] == ':' && d[i + 1] == ':') cc = d + i;
+    bool nvidia_channel = cc && (size_t)(cc - (d + v)) == 6 && memcmp(d + v, "nvidia", 6) == 0;
+    if (cc) ns = (size_t)(cc - d) + 2;
+    size_t ne = ns;
+    while (ne < e &&
+           (isalnum((unsigned char)d[ne]) || d[ne] == '-' || d[ne] == '_' || d[ne] == '.'))
+        ne++;
+    if (nvidia_channel || conda_pkg_cuda(d + ns, ne - ns, d + ne, e - ne)) {
+        gp_audit_add(r, s, GP_R_CONDA_001, false, line, lo, v, e - v);
+        return;
+    }
+    char nm[80]; /* a package without a macOS build, as in requirements (faiss-gpu, xformers) */
+    size_t k = 0;
+    for (size_t i = ns; i < ne && k + 1 < sizeof nm; i++)
+        nm[k++] = d[i] == '_' || d[i] == '.' ? '-' : (char)tolower((unsigned char)d[i]);
+    nm[k] = '\0';
+    if (name_cuda_only(nm, NULL, 0)) gp_audit_add(r, s, GP_R_REQ_002, false, line, lo, ns, ne - ns);
+}
+
 void gp_audit_scan_conda(gp_audit_source *s, gp_audit_result *r)
 {
     gp_line_reader lr;
     gp_line_reader_init(&lr, s, false);
     gp_line l;
     const char *d = s->data;
-    enum { K_OTHER, K_CHANNELS, K_DEPS } key = K_OTHER;
+    int key = K_OTHER;
     int pip_indent = -1;
     while (gp_line_next(&lr, &l)) {
         size_t p = l.off, e = l.off + l.len;
@@ -329,6 +372,22 @@ void gp_audit_scan_conda(gp_audit_source *s, gp_audit_result *r)
                   : kl >= 13 && memcmp(d + p, "dependencies:", 13) == 0 ? K_DEPS
                                                                         : K_OTHER;
             pip_indent = -1;
+            /* a flow list on the key's line: channels: [pytorch, nvidia] */
+            const char *lb = key != K_OTHER ? memchr(d + p, '[', e - p) : NULL;
+            if (lb) {
+                size_t i = (size_t)(lb - d) + 1;
+                while (i < e && d[i] != ']') {
+                    while (i < e && (d[i] == ' ' || d[i] == ','))
+                        i++;
+                    size_t st = i;
+                    while (i < e && d[i] != ',' && d[i] != ']')
+                        i++;
+                    size_t en = i;
+                    while (en > st && d[en - 1] == ' ')
+                        en--;
+                    conda_item(s, r, key, &l, st, en);
+                }
+            }
             continue;
         }
         if (d[p] != '-') continue;
@@ -340,34 +399,15 @@ void gp_audit_scan_conda(gp_audit_source *s, gp_audit_result *r)
             v++;
             if (e > v && (d[e - 1] == '"' || d[e - 1] == '\'')) e--;
         }
-        if (v >= e) continue;
-        if (key == K_CHANNELS) {
-            if ((e - v == 6 && memcmp(d + v, "nvidia", 6) == 0) ||
-                ci_contains(d + v, e - v, "/nvidia"))
-                gp_audit_add(r, s, GP_R_CONDA_001, false, l.line, l.off, v, e - v);
-            continue;
-        }
-        if (key != K_DEPS) continue;
-        if (pip_indent >= 0) {
+        if (v >= e || key == K_OTHER) continue;
+        if (key == K_DEPS && pip_indent >= 0) {
             gp_audit_check_requirement(s, r, l.line, l.off, v, e - v);
             continue;
         }
-        if (e - v >= 4 && memcmp(d + v, "pip:", 4) == 0) {
+        if (key == K_DEPS && e - v >= 4 && memcmp(d + v, "pip:", 4) == 0) {
             pip_indent = indent;
             continue;
         }
-        /* [channel::]name[=version[=build]] or "name >=1.0" */
-        size_t ns = v;
-        const char *cc = NULL;
-        for (size_t i = v; i + 1 < e; i++)
-            if (d[i] == ':' && d[i + 1] == ':') cc = d + i;
-        bool nvidia_channel = cc && (size_t)(cc - (d + v)) == 6 && memcmp(d + v, "nvidia", 6) == 0;
-        if (cc) ns = (size_t)(cc - d) + 2;
-        size_t ne = ns;
-        while (ne < e &&
-               (isalnum((unsigned char)d[ne]) || d[ne] == '-' || d[ne] == '_' || d[ne] == '.'))
-            ne++;
-        if (nvidia_channel || conda_pkg_cuda(d + ns, ne - ns, d + ne, e - ne))
-            gp_audit_add(r, s, GP_R_CONDA_001, false, l.line, l.off, v, e - v);
+        conda_item(s, r, key, &l, v, e);
     }
 }
