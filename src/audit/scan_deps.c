@@ -44,10 +44,30 @@ static bool name_cuda_only(const char *nm, const char *extras, size_t exn)
     return false;
 }
 
+/* The comparison operator before a quoted platform name at p[at] ("==", "!=", or 0). */
+static char marker_op(const char *p, size_t at)
+{
+    size_t i = at;
+    while (i > 0 && (p[i - 1] == '"' || p[i - 1] == '\'' || p[i - 1] == ' '))
+        i--;
+    return i >= 2 && p[i - 1] == '=' && (p[i - 2] == '=' || p[i - 2] == '!') ? p[i - 2] : 0;
+}
+
+/* Does a pip environment marker keep the requirement off macOS? `sys_platform == "linux"` and
+ * `platform_system != "Darwin"` do; a marker that also lets darwin in does not. */
 static bool linux_marker(const char *p, size_t n)
 {
-    return (ci_contains(p, n, "sys_platform") && ci_contains(p, n, "linux")) ||
-           (ci_contains(p, n, "platform_system") && ci_contains(p, n, "linux"));
+    bool linux_only = false, off_mac = false, on_mac = false;
+    for (size_t i = 0; i + 5 <= n; i++) {
+        bool lx = strncasecmp(p + i, "linux", 5) == 0,
+             dw = i + 6 <= n && strncasecmp(p + i, "darwin", 6) == 0;
+        if (!lx && !dw) continue;
+        char op = marker_op(p, i);
+        if (lx && op == '=') linux_only = true;
+        if (dw && op == '!') off_mac = true;
+        if (dw && op == '=') on_mac = true;
+    }
+    return (linux_only || off_mac) && !on_mac;
 }
 
 /* Past blanks and line continuations (a backslash before the line end) from j. */
