@@ -106,14 +106,30 @@ static void load_gitignore(walk_frame *f)
     free(text);
 }
 
+/* fnmatch for a pattern with a double star in it: a "slash, two stars, slash" part matches one
+ * or more folders through '*' crossing '/', and zero folders by trying the pattern with that
+ * part cut to one slash. */
+static bool glob_dirs(const char *pat, const char *s)
+{
+    if (fnmatch(pat, s, 0) == 0) return true;
+    const char *k = strstr(pat, "/**/");
+    char buf[1024];
+    size_t n = strlen(pat);
+    if (!k || n >= sizeof buf) return false;
+    size_t a = (size_t)(k - pat);
+    memcpy(buf, pat, a);
+    memcpy(buf + a, k + 3, n - a - 2); /* from the second '/' on, with the NUL */
+    return glob_dirs(buf, s);
+}
+
 static bool ig_match(const ig_pat *p, const char *name, const char *rel_to_frame, bool is_dir)
 {
     if (p->dir_only && !is_dir) return false;
     if (!p->anchored) return fnmatch(p->pat, name, 0) == 0;
-    int flags = strstr(p->pat, "**") ? 0 : FNM_PATHNAME;
     const char *pat = p->pat;
-    if (strncmp(pat, "**/", 3) == 0 && fnmatch(pat + 3, name, 0) == 0) return true;
-    return fnmatch(pat, rel_to_frame, flags) == 0;
+    if (!strstr(pat, "**")) return fnmatch(pat, rel_to_frame, FNM_PATHNAME) == 0;
+    if (strncmp(pat, "**/", 3) == 0 && glob_dirs(pat + 3, name)) return true;
+    return glob_dirs(pat, rel_to_frame);
 }
 
 /* .gitignore verdict for an entry: the last matching pattern of the deepest file wins. */

@@ -49,6 +49,15 @@ files() { (cd "$work/ex" && "$GPUPORT" audit --fail-on never "$@" .) | grep -E '
 [ "$(files --exclude 'src')" == "gen/d.py " ] && ok "--exclude" || bad "--exclude: $(files --exclude src)"
 [ "$(files --no-default-excludes)" == "build/a.py gen/d.py src/c.py third_party/lib/b.py " ] && ok "--no-default-excludes" || bad "--no-default-excludes: $(files --no-default-excludes)"
 
+# a double star in .gitignore matches zero folders too, as git's does
+mkdir -p "$work/gi/a/b" "$work/gi/a/x/b" "$work/gi/foo/q" "$work/gi/keep"
+for f in a/b/z.cu a/x/b/y.cu foo/baz.cu foo/q/baz.cu keep/k.cu; do
+    printf '__global__ void k() {}\n' >"$work/gi/$f"
+done
+printf 'a/**/b/\nfoo/**/baz.cu\n' >"$work/gi/.gitignore"
+got=$( (cd "$work/gi" && "$GPUPORT" audit --fail-on never --respect-gitignore .) | grep -E ': (error|warning|note) ' | cut -d: -f1 | tr '\n' ' ')
+[ "$got" == "keep/k.cu " ] && ok "--respect-gitignore: ** matches zero folders" || bad "gitignore **: $got"
+
 # a path given twice, or inside another path given, is scanned once
 scanned() { (cd "$fix/stops/kernels_with_cpu" && "$GPUPORT" audit --fail-on never "$@") | head -1; }
 for args in ". csrc" "csrc ." "csrc/add.cu csrc/add.cu ." "csrc ./csrc/../csrc"; do
