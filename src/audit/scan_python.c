@@ -926,7 +926,7 @@ static bool lex_line(py_scan *ps, gp_py_lexer *lx)
  * in full instead when a PY-DEV-004 finding is pending at the end without an MPS mention in the
  * lexed lines (a skipped line may mention MPS; such findings are rare). */
 
-#define PY_HOT_MAX   8
+#define PY_HOT_MAX 8
 #define PY_FIND_SPAN                                                                               \
     ((2u << 20) >> GP_AUDIT_SCALE_DOWN) /* a line reaching past it is lexed: nothing is missed */
 

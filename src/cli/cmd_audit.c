@@ -1,8 +1,8 @@
 /* cmd_audit.c — `gpuport audit [PATH...]`: argument parsing only; the work is in src/audit/. */
 #include <getopt.h>
-#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "audit/audit.h"
