@@ -927,8 +927,8 @@ static bool lex_line(py_scan *ps, gp_py_lexer *lx)
  * lexed lines (a skipped line may mention MPS; such findings are rare). */
 
 #define PY_HOT_MAX 8
-#define PY_FIND_SPAN                                                                               \
-    ((2u << 20) >> GP_AUDIT_SCALE_DOWN) /* a line reaching past it is lexed: nothing is missed */
+/* a mapped file is searched this far ahead; a line reaching past it is lexed: nothing is missed */
+#define PY_FIND_SPAN ((2u << 20) >> GP_AUDIT_SCALE_DOWN)
 
 typedef struct py_names {
     const char *name[PY_HOT_MAX];
