@@ -223,7 +223,8 @@ static const gp_audit_rule rules[GP_R_COUNT] = {
                         "Keep a separate osx-arm64 environment file without them."},
     [GP_R_DOCKER_001] = {"DOCKER-001", GP_LANG_DOCKER | GP_LANG_MAKE, W, N, -1, A_, 0,
                          "NVIDIA container",
-                         "`FROM nvidia/cuda`, `nvcr.io/nvidia`, `--gpus`, `runtime: nvidia`",
+                         "`FROM nvidia/cuda` (also `docker.io/nvidia/cuda`), `nvcr.io/nvidia`, "
+                         "`--gpus`, compose `gpus:`, `runtime: nvidia`",
                          "Docker on a Mac cannot pass the Apple GPU into a container; an NVIDIA "
                          "image runs CPU-only at best.",
                          "Use a CPU base image for the Mac (and native runs for the GPU)."},

@@ -10,6 +10,16 @@
 
 static bool nvidia_image(const char *p, size_t n)
 {
+    static const char *const hubs[] = {"docker.io/", "index.docker.io/",
+                                       "registry.hub.docker.com/"};
+    for (size_t i = 0; i < sizeof hubs / sizeof hubs[0]; i++) { /* Docker Hub spelled out */
+        size_t k = strlen(hubs[i]);
+        if (n > k && memcmp(p, hubs[i], k) == 0) {
+            p += k;
+            n -= k;
+            break;
+        }
+    }
     if (n >= 11 && memcmp(p, "nvidia/cuda", 11) == 0) return true;
     if (n >= 14 && memcmp(p, "nvcr.io/nvidia", 14) == 0) return true;
     /* framework images with a CUDA tag: pytorch/pytorch:2.3.0-cuda12.1-cudnn8-runtime */
@@ -107,6 +117,8 @@ void gp_audit_scan_compose(gp_audit_source *s, gp_audit_result *r)
             hit = ve - v == 6 && memcmp(d + v, "nvidia", 6) == 0;
         else if (kn == 5 && memcmp(k, "image", 5) == 0)
             hit = nvidia_image(d + v, ve - v);
+        else if (kn == 4 && memcmp(k, "gpus", 4) == 0) /* compose's `gpus: all` */
+            hit = ve > v;
         else if (kn == 12 && memcmp(k, "capabilities", 12) == 0)
             for (size_t i = v; i + 3 <= ve; i++)
                 if (memcmp(d + i, "gpu", 3) == 0) hit = true;
