@@ -121,17 +121,13 @@ static int ident_rule(const char *w, size_t k)
 }
 
 /* Header folders and base-name prefixes that only the CUDA toolkit (or a CUDA library) has. */
-static const char *const header_dirs[] = {"thrust/",
-                                          "cub/",
-                                          "cutlass/",
-                                          "cute/",
-                                          "ATen/cuda/",
-                                          "c10/cuda/",
-                                          "cuda/",
-                                          "nvtx3/",
-                                          "cooperative_groups/",
-                                          "torch/csrc/cuda/",
-                                          "crt/"};
+static const char *const header_dirs[] = {"thrust/",          "cub/",
+                                          "cutlass/",         "cute/",
+                                          "ATen/cuda/",       "ATen/native/cuda/",
+                                          "ATen/cudnn/",      "ATen/native/cudnn/",
+                                          "c10/cuda/",        "cuda/",
+                                          "nvtx3/",           "cooperative_groups/",
+                                          "torch/csrc/cuda/", "crt/"};
 static const char *const header_prefixes[] = {"cuda",     "cublas",
                                               "cudnn",    "cufft",
                                               "curand",   "cusparse",
