@@ -131,9 +131,20 @@ static void test_notebook(void **state)
         scan("n.ipynb", "{\"cells\": [{\"cell_type\": \"markdown\", \"source\": \"x.cuda()\"},"
                         "{\"cell_type\": \"code\", \"source\": [\"%time\\n\", \"y.cuda()\\n\"]}]}"),
         "c2:2:3 warning PY-DEV-001;");
+    /* nbformat 3: cells in worksheets, the code in "input" */
+    assert_string_equal(
+        scan("o.ipynb",
+             "{\"nbformat\": 3, \"worksheets\": [{\"cells\": [{\"cell_type\": \"markdown\", "
+             "\"source\": \"x\"}, {\"cell_type\": \"code\", \"input\": [\"y.cuda()\\n\"]}]}]}"),
+        "c2:1:3 warning PY-DEV-001;");
     gp_audit_result r;
     gp_audit_result_init(&r);
     gp_audit_scan_bytes("n.ipynb", "{\"cells\": [", 11, &r);
+    assert_non_null(r.problem);
+    gp_audit_result_free(&r);
+    gp_audit_result_init(
+        &r); /* JSON, but no cells of either format: said, not passed off as clean */
+    gp_audit_scan_bytes("e.ipynb", "{\"metadata\": {}}", 16, &r);
     assert_non_null(r.problem);
     gp_audit_result_free(&r);
 }
