@@ -236,6 +236,8 @@ int gp_audit_report_sarif(gp_audit_state *st, FILE *out)
         cJSON_AddItemToArray(locs, loc);
         cJSON *pf = cJSON_AddObjectToObject(o, "partialFingerprints");
         cJSON_AddStringToObject(pf, "gpuportFingerprint/v1", r.fp);
+        /* under a guard the level is the rule's guarded one: say why it differs from the rule's */
+        cJSON_AddBoolToObject(cJSON_AddObjectToObject(o, "properties"), "guarded", r.flags & 1);
         fputs(n ? ",\n " : "\n ", out);
         n++;
         if (put(out, o) != 0) return -1;

@@ -71,4 +71,14 @@ done
 # SARIF: one JSON document with the fixed header
 (cd "$fix/rules/C-RT-001" && "$GPUPORT" audit --sarif .) >"$work/s.sarif"
 head -c 200 "$work/s.sarif" | grep -q '"version":"2.1.0"' && ok "--sarif" || bad "--sarif header"
+# the guarded finding of the fixture says so (its level is the rule's guarded one)
+if command -v python3 >/dev/null; then
+    python3 - "$work/s.sarif" <<'PY' && ok "SARIF results carry properties.guarded" || bad "SARIF guarded"
+import json, sys
+res = json.load(open(sys.argv[1]))["runs"][0]["results"]
+g = [r for r in res if r["properties"]["guarded"]]
+assert len(g) == 1 and g[0]["level"] == "warning", g
+assert all(r["level"] == "error" for r in res if not r["properties"]["guarded"])
+PY
+fi
 exit $fail
