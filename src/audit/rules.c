@@ -120,7 +120,8 @@ static const gp_audit_rule rules[GP_R_COUNT] = {
     [GP_R_C_INC_001] = {"C-INC-001", CL, E, W, -1, R_, 0, "CUDA header",
                         "`#include` of cuda*.h, cuBLAS/cuDNN/cuFFT/cuRAND/cuSPARSE/cuSOLVER, "
                         "NVRTC, NVML, NVTX, thrust/, cub/, cutlass/, ATen/cuda, ATen/native/cuda, "
-                        "ATen/cudnn headers",
+                        "ATen/cudnn headers (not a quoted include of a file next to the "
+                        "includer: the project's own header)",
                         "The header exists only in the CUDA toolkit.",
                         "Isolate the CUDA code behind a backend interface and include it there "
                         "only."},

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 #include "audit/lex_c.h"
 #include "audit/prefilter.h"
@@ -176,6 +177,7 @@ static int header_rule(const char *h, size_t n)
 typedef struct c_scan {
     gp_audit_source *s;
     gp_audit_result *r;
+    const char *path; /* the file's path as walked (for its folder), or NULL */
     bool cuda;
     bool cpu_named;
     gp_c_tok prev[3]; /* the three tokens before the current one, most recent first */
@@ -187,6 +189,22 @@ typedef struct c_scan {
     gp_c_tok first_raise;
     gp_c_tok look[2]; /* lookahead for TORCH_CHECK(false */
 } c_scan;
+
+/* Is a quoted include a header that sits next to the including file (the project's own
+ * "cuda_utils.h", not the toolkit's)? Its own includes are reported where they are. */
+static bool project_header(const c_scan *cs, const gp_c_tok *t)
+{
+    if (!cs->path || t->off == 0 || cs->s->data[t->off - 1] != '"') return false;
+    const char *slash = strrchr(cs->path, '/');
+    size_t dn = slash ? (size_t)(slash - cs->path) + 1 : 0;
+    char p[1024];
+    if (dn + t->len >= sizeof p) return false;
+    memcpy(p, cs->path, dn);
+    memcpy(p + dn, cs->s->data + t->off, t->len);
+    p[dn + t->len] = '\0';
+    struct stat st;
+    return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
 
 /* Inlined at every use, so that with `n` a constant the comparison is a few instructions. */
 static inline __attribute__((always_inline)) bool tok_eq_n(const c_scan *cs, const gp_c_tok *t,
@@ -251,6 +269,7 @@ static void check_tok(c_scan *cs, const gp_c_tok *t, const gp_c_tok *n1, const g
     const char *w = cs->s->data + t->off;
     if (t->kind == GP_C_INCLUDE) {
         int rule = header_rule(w, t->len);
+        if (rule == GP_R_C_INC_001 && project_header(cs, t)) return; /* its own "cuda_utils.h" */
         if (rule >= 0) rep(cs, rule, t);
         return;
     }
@@ -437,6 +456,7 @@ void gp_audit_scan_c_how(gp_audit_source *s, gp_audit_result *r, bool cuda, cons
         memset(&cs, 0, sizeof cs);
         cs.s = s;
         cs.r = r;
+        cs.path = path;
         cs.body_depth = -1;
         gp_c_lexer lx;
         gp_c_lexer_init(&lx, s, r);
@@ -450,6 +470,7 @@ void gp_audit_scan_c_how(gp_audit_source *s, gp_audit_result *r, bool cuda, cons
     memset(&cs, 0, sizeof cs);
     cs.s = s;
     cs.r = r;
+    cs.path = path;
     cs.cuda = cuda;
     cs.cpu_named = cpu_named;
     cs.body_depth = -1;
