@@ -237,8 +237,9 @@ static bool is_device_string(py_scan *ps, size_t i)
     const char *b = ps->s->data + t->body;
     if (t->blen == 4 && memcmp(b, "cuda", 4) == 0) return true;
     if (t->blen > 5 && memcmp(b, "cuda:", 5) == 0) {
-        if (t->fstring && b[5] == '{')
-            return b[t->blen - 1] == '}' && memchr(b + 6, '}', t->blen - 7) == NULL &&
+        if (t->fstring && b[5] == '{') /* "cuda:{" + at least one byte + "}" */
+            return t->blen >= 8 && b[t->blen - 1] == '}' &&
+                   memchr(b + 6, '}', t->blen - 7) == NULL &&
                    memchr(b + 6, '{', t->blen - 7) == NULL;
         for (size_t k = 5; k < t->blen; k++)
             if (!isdigit((unsigned char)b[k])) return false;
@@ -1152,14 +1153,8 @@ static bool waits_for_rest(const py_scan *ps, size_t from)
     if (ps->ndev004 > 0 && !ps->mentions_mps) return true;
     for (int k = 0; k < ps->nb; k++)
         if (ps->b[k].kind == BK_TRY && ps->b[k].try_first < ps->r->nf) return true;
-    if (ps->r->has_main_guard) return false;
-    const char *d = ps->s->data;
     size_t n = ps->s->size;
-    for (size_t p = from;; p++) {
-        p = gp_bytescan_pair(d, p, n, '_', '_', 7);
-        if (p >= n) return false;
-        if (memcmp(d + p, "__main__", 8) == 0) return true;
-    }
+    return !ps->r->has_main_guard && name_find(ps->s->data, n, from, n, "__main__", 8) < n;
 }
 
 /* Scans the file through the line shortcut; false when it has to be scanned in full instead
