@@ -99,7 +99,7 @@ CFG
             # sshd running as root insists on its (empty) privilege separation folder, normally
             # made by the init system; create it if we may, else the test cannot run here.
             local dir
-            dir=$(echo "$check" | sed -n 's/.*Missing privilege separation directory: //p')
+            dir=$(echo "$check" | tr -d '\r' | sed -n 's/.*Missing privilege separation directory: //p')
             mkdir -p -m 0755 "$dir" 2>/dev/null || gp_skip "sshd needs $dir and it cannot be created"
             check=$("$sshd" -t -f "$d/sshd_config" 2>&1)
         fi
