@@ -1,11 +1,15 @@
 /* cmd_new.c — `gpuport new NAME [--python]`: a project that builds and runs unchanged on a CUDA
  * machine, a Mac and a CPU-only box. */
 #include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "remote/selfexe.h"
 #include "scaffold/scaffold.h"
 #include "util/json.h"
+#include "util/shquote.h"
 
 static const char new_usage[] =
     "usage: gpuport new NAME [--python] [--dir DIR] [--json]\n"
@@ -67,19 +71,33 @@ static int new_run(int argc, char **argv)
     char err[1024];
     if (gp_scaffold_write(dir, name, python, err, sizeof err) != 0)
         return gp_cli_input_error("new", "%s", err);
+    /* the first cmake must find gpuport: name the package that came with this executable */
+    char *exe = gp_self_exe(), hint[4200];
+    gp_scaffold_package_hint(exe, hint, sizeof hint);
+    free(exe);
+    char *qhint = gp_shell_quote(hint), *qdir = gp_shell_quote(dir), configure[4400];
+    if (!qhint || !qdir) {
+        free(qhint);
+        free(qdir);
+        return gp_cli_internal_error("new", "out of memory");
+    }
+    snprintf(configure, sizeof configure, "cmake -S . -B build%s%s", hint[0] ? " " : "",
+             hint[0] ? qhint : "");
     if (json) {
         cJSON *o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "schema", "gpuport.new/1");
         cJSON_AddStringToObject(o, "name", name);
         cJSON_AddStringToObject(o, "dir", dir);
         cJSON_AddBoolToObject(o, "python", python);
+        cJSON_AddStringToObject(o, "configure", configure);
         gp_json_print(stdout, o);
         cJSON_Delete(o);
     } else {
-        printf("wrote %s/ (%s)\n\nnext:\n  cd %s\n  cmake -S . -B build && cmake --build build && "
-               "./build/%s\n",
-               dir, python ? "C and Python" : "C", dir, name);
+        printf("wrote %s/ (%s)\n\nnext:\n  cd %s\n  %s && cmake --build build && ./build/%s\n", dir,
+               python ? "C and Python" : "C", qdir, configure, name);
     }
+    free(qhint);
+    free(qdir);
     return gp_cli_finish("new", GP_EXIT_OK);
 }
 

@@ -19,25 +19,60 @@ static const char cmake_tpl[] =
     "project(@NAME@ LANGUAGES C)\n"
     "set(CMAKE_C_STANDARD 11)\n"
     "\n"
-    "# An installed gpuport (`cmake --install` of gpuport, or a package); elsewhere pass\n"
-    "# -DCMAKE_PREFIX_PATH=/where/gpuport/is/installed.\n"
-    "find_package(gpuport 0.1 REQUIRED)\n"
+    "# Where gpuport comes from (the configure step says which one it used):\n"
+    "#   1. an installed gpuport (a package, or `cmake --install` of a gpuport build; add\n"
+    "#      -DCMAKE_PREFIX_PATH=PREFIX when it is not in a default place) or a gpuport build tree\n"
+    "#      (-Dgpuport_DIR=/path/to/gpuport/build): found by find_package;\n"
+    "#   2. else a gpuport source checkout, -DGPUPORT_SOURCE_DIR=/path/to/gpuport: built here as "
+    "a\n"
+    "#      subproject (only the library).\n"
+    "# -DGPUPORT_FROM=package or -DGPUPORT_FROM=source takes only that way.\n"
+    "set(GPUPORT_FROM auto CACHE STRING \"where gpuport comes from: auto, package or source\")\n"
+    "set_property(CACHE GPUPORT_FROM PROPERTY STRINGS auto package source)\n"
+    "set(GPUPORT_SOURCE_DIR \"\" CACHE PATH \"a gpuport source checkout, built as a subproject\")\n"
+    "if(NOT GPUPORT_FROM MATCHES \"^(auto|package|source)$\")\n"
+    "  message(FATAL_ERROR \"GPUPORT_FROM=${GPUPORT_FROM}: use auto, package or source\")\n"
+    "endif()\n"
+    "if(NOT GPUPORT_FROM STREQUAL \"source\")\n"
+    "  find_package(gpuport 0.1 CONFIG QUIET)\n"
+    "endif()\n"
+    "if(gpuport_FOUND)\n"
+    "  message(STATUS \"gpuport ${gpuport_VERSION}: the ${gpuport_PACKAGE_KIND} found at "
+    "${gpuport_DIR}\"\n"
+    "    \" (-DGPUPORT_FROM=source -DGPUPORT_SOURCE_DIR=... builds a checkout instead)\")\n"
+    "elseif(NOT GPUPORT_FROM STREQUAL \"package\" AND GPUPORT_SOURCE_DIR)\n"
+    "  if(NOT EXISTS \"${GPUPORT_SOURCE_DIR}/include/gpuport/gpuport.h\")\n"
+    "    message(FATAL_ERROR \"GPUPORT_SOURCE_DIR=${GPUPORT_SOURCE_DIR} is not a gpuport source "
+    "checkout\")\n"
+    "  endif()\n"
+    "  include(FetchContent)\n"
+    "  FetchContent_Declare(gpuport SOURCE_DIR \"${GPUPORT_SOURCE_DIR}\")\n"
+    "  FetchContent_MakeAvailable(gpuport)\n"
+    "  message(STATUS \"gpuport: built here from the source checkout ${GPUPORT_SOURCE_DIR}\")\n"
+    "elseif(GPUPORT_FROM STREQUAL \"source\")\n"
+    "  message(FATAL_ERROR \"GPUPORT_FROM=source needs -DGPUPORT_SOURCE_DIR=/path/to/gpuport (a "
+    "checkout)\")\n"
+    "else()\n"
+    "  message(FATAL_ERROR \"gpuport was not found. Give one of:\\n\"\n"
+    "    \"  -DCMAKE_PREFIX_PATH=PREFIX               an installed gpuport (cmake --install of a "
+    "build)\\n\"\n"
+    "    \"  -Dgpuport_DIR=/path/to/gpuport/build     a gpuport build tree\\n\"\n"
+    "    \"  -DGPUPORT_SOURCE_DIR=/path/to/gpuport    a source checkout, built here as a "
+    "subproject\")\n"
+    "endif()\n"
     "\n"
-    "# Every kernels/*.gpk is embedded into the program as a string (kernels.h), so the binary\n"
-    "# runs from anywhere; editing a kernel re-runs this step.\n"
+    "# Every kernels/*.gpk is embedded into the program as a string (kernels.h), so the binary "
+    "runs\n"
+    "# from anywhere; the build writes kernels.h again whenever a kernel changes or one is added.\n"
     "file(GLOB kernels CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/kernels/*.gpk)\n"
-    "set(header \"/* generated from kernels/*.gpk by CMakeLists.txt */\\n\")\n"
-    "foreach(k ${kernels})\n"
-    "  get_filename_component(name ${k} NAME_WE)\n"
-    "  file(READ ${k} text)\n"
-    "  string(REPLACE \"\\\\\" \"\\\\\\\\\" text \"${text}\")\n"
-    "  string(REPLACE \"\\\"\" \"\\\\\\\"\" text \"${text}\")\n"
-    "  string(REPLACE \"\\n\" \"\\\\n\\\"\\n    \\\"\" text \"${text}\")\n"
-    "  string(APPEND header \"static const char ${name}_gpk[] =\\n    \\\"${text}\\\";\\n\")\n"
-    "endforeach()\n"
-    "file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/kernels.h \"${header}\")\n"
+    "add_custom_command(OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/kernels.h\n"
+    "  COMMAND ${CMAKE_COMMAND} -DKERNEL_DIR=${CMAKE_CURRENT_SOURCE_DIR}/kernels\n"
+    "          -DOUT=${CMAKE_CURRENT_BINARY_DIR}/kernels.h -P "
+    "${CMAKE_CURRENT_SOURCE_DIR}/cmake/embed-kernels.cmake\n"
+    "  DEPENDS ${kernels} ${CMAKE_CURRENT_SOURCE_DIR}/cmake/embed-kernels.cmake\n"
+    "  COMMENT \"Embedding kernels/*.gpk into kernels.h\" VERBATIM)\n"
     "\n"
-    "add_executable(@NAME@ src/main.c)\n"
+    "add_executable(@NAME@ src/main.c ${CMAKE_CURRENT_BINARY_DIR}/kernels.h)\n"
     "target_include_directories(@NAME@ PRIVATE ${CMAKE_CURRENT_BINARY_DIR})\n"
     "target_link_libraries(@NAME@ PRIVATE gpuport::gpuport)\n"
     "if(NOT APPLE)\n"
@@ -48,6 +83,26 @@ static const char cmake_tpl[] =
     "# The best device of this machine, and the CPU, which every machine has.\n"
     "add_test(NAME @NAME@_auto COMMAND @NAME@ --check)\n"
     "add_test(NAME @NAME@_cpu COMMAND @NAME@ --device cpu --check)\n";
+
+static const char embed_tpl[] =
+    "# embed-kernels.cmake — run by the build (cmake -P) whenever a kernel changes: writes OUT, a "
+    "C\n"
+    "# header with each KERNEL_DIR/<name>.gpk as the string <name>_gpk.\n"
+    "file(GLOB kernels \"${KERNEL_DIR}/*.gpk\")\n"
+    "list(SORT kernels)\n"
+    "set(header \"/* generated from kernels/*.gpk by cmake/embed-kernels.cmake; do not edit "
+    "*/\\n\")\n"
+    "foreach(k ${kernels})\n"
+    "  get_filename_component(name ${k} NAME_WE)\n"
+    "  string(MAKE_C_IDENTIFIER \"${name}\" id)\n"
+    "  file(READ ${k} text)\n"
+    "  string(REPLACE \"\\\\\" \"\\\\\\\\\" text \"${text}\")\n"
+    "  string(REPLACE \"\\\"\" \"\\\\\\\"\" text \"${text}\")\n"
+    "  string(REPLACE \"?\" \"\\\\?\" text \"${text}\")\n"
+    "  string(REPLACE \"\\n\" \"\\\\n\\\"\\n    \\\"\" text \"${text}\")\n"
+    "  string(APPEND header \"static const char ${id}_gpk[] =\\n    \\\"${text}\\\";\\n\")\n"
+    "endforeach()\n"
+    "file(WRITE \"${OUT}\" \"${header}\")\n";
 
 static const char kernel_tpl[] =
     "/* saxpy.gpk — y = a*x + y, in gpuport's portable kernel dialect (one source for CUDA, "
@@ -81,6 +136,11 @@ static const char main_tpl[] =
     "        }                                                                               \\\n"
     "    } while (0)\n"
     "\n"
+    "static const char usage[] =\n"
+    "    \"usage: @NAME@ [--device auto|cuda|metal|opencl|cpu] [--check]\\n\"\n"
+    "    \"  --device SPEC  the device to run on (default auto: the best of this machine)\\n\"\n"
+    "    \"  --check        compare the result with the same computation on the host\\n\";\n"
+    "\n"
     "int main(int argc, char **argv)\n"
     "{\n"
     "    const char *spec = \"auto\";\n"
@@ -88,9 +148,11 @@ static const char main_tpl[] =
     "    for (int i = 1; i < argc; i++) {\n"
     "        if (!strcmp(argv[i], \"--device\") && i + 1 < argc) spec = argv[++i];\n"
     "        else if (!strcmp(argv[i], \"--check\")) check = 1;\n"
-    "        else {\n"
-    "            fprintf(stderr, \"usage: @NAME@ [--device auto|cuda|metal|opencl|cpu] "
-    "[--check]\\n\");\n"
+    "        else if (!strcmp(argv[i], \"-h\") || !strcmp(argv[i], \"--help\")) {\n"
+    "            printf(\"%s\", usage);\n"
+    "            return 0;\n"
+    "        } else {\n"
+    "            fprintf(stderr, \"@NAME@: unknown argument '%s'\\n%s\", argv[i], usage);\n"
     "            return 2;\n"
     "        }\n"
     "    }\n"
@@ -151,8 +213,11 @@ static const char readme_tpl[] =
     "cmake -S . -B build && cmake --build build && ./build/@NAME@      # run on the best device\n"
     "cmake -S . -B build && cmake --build build && ctest --test-dir build --output-on-failure\n"
     "```\n"
-    "Both need gpuport installed (`cmake --install` from a gpuport build; add\n"
-    "`-DCMAKE_PREFIX_PATH=PREFIX` to the first cmake when it is not in a default place).\n"
+    "Both need gpuport, found in one of three ways (the first cmake says which it used):\n"
+    "installed (a package, or `cmake --install` of a gpuport build; add\n"
+    "`-DCMAKE_PREFIX_PATH=PREFIX` when it is not in a default place), a gpuport build tree\n"
+    "(`-Dgpuport_DIR=/path/to/gpuport/build`), or a gpuport source checkout built here as a\n"
+    "subproject (`-DGPUPORT_SOURCE_DIR=/path/to/gpuport`).\n"
     "\n"
     "The same source builds and runs unchanged on a Linux machine with an NVIDIA GPU (CUDA), on "
     "an\n"
@@ -243,6 +308,45 @@ static char *fill(const char *tpl, const char *name, bool python)
     return gp_strbuf_take(&sb);
 }
 
+/* Is there a gpuport CMake package at dir/rel? */
+static bool package_at(const char *dir, const char *rel)
+{
+    char *p = gp_path_join(dir, rel);
+    bool ok = p && gp_path_exists(p);
+    free(p);
+    return ok;
+}
+
+void gp_scaffold_package_hint(const char *exe, char *buf, size_t cap)
+{
+    buf[0] = '\0';
+    char *dir = exe ? strdup(exe) : NULL;
+    char *slash = dir ? strrchr(dir, '/') : NULL;
+    if (!slash) {
+        free(dir);
+        return;
+    }
+    *slash = '\0';
+    static const char *const libdirs[] = {"lib", "lib64", "lib/x86_64-linux-gnu",
+                                          "lib/aarch64-linux-gnu"};
+    if (package_at(dir, "gpuportConfig.cmake")) {
+        snprintf(buf, cap, "-Dgpuport_DIR=%s", dir); /* the CLI of a build tree */
+    } else if ((slash = strrchr(dir, '/')) != NULL) {
+        *slash = '\0'; /* PREFIX/bin -> PREFIX */
+        const char *prefix = dir[0] ? dir : "/";
+        bool found = false;
+        for (size_t i = 0; i < sizeof libdirs / sizeof libdirs[0] && !found; i++) {
+            char rel[64];
+            snprintf(rel, sizeof rel, "%s/cmake/gpuport/gpuportConfig.cmake", libdirs[i]);
+            found = package_at(prefix, rel);
+        }
+        /* CMake searches /usr and /usr/local by itself */
+        if (found && strcmp(prefix, "/usr") && strcmp(prefix, "/usr/local"))
+            snprintf(buf, cap, "-DCMAKE_PREFIX_PATH=%s", prefix);
+    }
+    free(dir);
+}
+
 int gp_scaffold_write(const char *dir, const char *name, bool python, char *err, size_t errlen)
 {
     if (gp_path_exists(dir)) {
@@ -254,10 +358,15 @@ int gp_scaffold_write(const char *dir, const char *name, bool python, char *err,
         const char *tpl;
         bool python_only;
     } files[] = {
-        {"CMakeLists.txt", cmake_tpl, false},      {"kernels/saxpy.gpk", kernel_tpl, false},
-        {"src/main.c", main_tpl, false},           {".gitignore", gitignore_tpl, false},
-        {"README.md", readme_tpl, false},          {"python/run.py", py_run_tpl, true},
-        {"python/test_run.py", py_test_tpl, true}, {"python/conftest.py", py_conftest_tpl, true},
+        {"CMakeLists.txt", cmake_tpl, false},
+        {"cmake/embed-kernels.cmake", embed_tpl, false},
+        {"kernels/saxpy.gpk", kernel_tpl, false},
+        {"src/main.c", main_tpl, false},
+        {".gitignore", gitignore_tpl, false},
+        {"README.md", readme_tpl, false},
+        {"python/run.py", py_run_tpl, true},
+        {"python/test_run.py", py_test_tpl, true},
+        {"python/conftest.py", py_conftest_tpl, true},
     };
     /* C identifiers in the templates use the name as a CMake target and a program name only. */
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
