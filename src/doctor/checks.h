@@ -6,15 +6,24 @@
 #define GP_DOCTOR_CHECKS_H
 
 #include "doctor/facts.h"
+#include "doctor/jetson.h"
 #include "doctor/report.h"
 
 /* What several checks need, worked out once from the facts. */
 typedef struct gp_derived {
-    bool gpu; /* evidence of an NVIDIA GPU (PCI, procfs, NVML, /dev, WSL) */
-    int gpu_count;
-    const gp_doctor_gpu *gpus; /* the best list: cuInit > NVML > /proc/driver/nvidia */
-    gp_doctor_gpu pci_named[GP_DOCTOR_MAX_GPUS]; /* names made from PCI ids when nothing else */
-    char driver[32];                             /* "535.129.03" or "" */
+    bool gpu;      /* evidence of an NVIDIA GPU (PCI, procfs, NVML, /dev, WSL, a Jetson's GPU) */
+    int gpu_count; /* listed in gpus (at most GP_DOCTOR_MAX_GPUS) */
+    int gpu_total; /* found, all of them */
+    const gp_doctor_gpu *gpus; /* the best list: cuInit > NVML > /proc/driver/nvidia > PCI */
+    /* that list, with the compute capability filled in from the GPU's identity (PCI id, name,
+     * Tegra SoC) where the driver did not report it */
+    gp_doctor_gpu list[GP_DOCTOR_MAX_GPUS];
+    /* a Jetson: the L4T release's row (JetPack, CUDA) and the SoC */
+    bool jetson;
+    const gp_l4t_release *l4t;
+    bool l4t_exact;
+    const gp_tegra_soc *soc;
+    char driver[32];                  /* "535.129.03" or "" */
     gp_version driver_cuda;           /* highest CUDA the driver supports; n == 0 unknown */
     const gp_doctor_toolkit *toolkit; /* the one builds use, or NULL */
     const gp_doctor_torch *torch;     /* the first PyTorch found, or NULL */
@@ -28,6 +37,13 @@ void gp_check_toolkit(const gp_doctor_facts *f, const gp_derived *d, gp_doctor_r
 void gp_check_torch(const gp_doctor_facts *f, const gp_derived *d, gp_doctor_report *r);
 void gp_check_macos(const gp_doctor_facts *f, const gp_derived *d, gp_doctor_report *r);
 void gp_check_opencl(const gp_doctor_facts *f, const gp_derived *d, gp_doctor_report *r);
+/* The kernel module against the user-space driver (checks_driver.c; also a Jetson's, from Thor on).
+ */
+void gp_check_mismatch(const gp_doctor_facts *f, const gp_derived *d, gp_doctor_report *r);
+/* checks_jetson.c: the driver chain of a Jetson (in place of the PCI/kernel-module checks). */
+void gp_check_jetson_driver(const gp_doctor_facts *f, const gp_derived *d, gp_doctor_report *r);
+/* "L4T R36.4.3 (JetPack 6.2, CUDA 12.6)" */
+void gp_fmt_jetson(const gp_doctor_facts *f, const gp_derived *d, char *out, size_t n);
 /* All of the above that apply, in report order. */
 void gp_doctor_check_all(const gp_doctor_facts *f, gp_doctor_report *r);
 

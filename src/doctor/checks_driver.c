@@ -34,8 +34,11 @@ static void check_pci(const gp_doctor_facts *f, const gp_derived *d, gp_doctor_r
         if (strcmp(nv->pci[i].driver, "nouveau") == 0 || strcmp(nv->pci[i].driver, "vfio-pci") == 0)
             bad = &nv->pci[i];
     gp_check *c = gp_report_add(r, "driver", "pci.gpu", bad ? GP_CHECK_WARN : GP_CHECK_PASS);
-    gp_check_observed(c, "%d NVIDIA GPU(s) on the PCI bus; %s bound to %s", nv->pci_count,
+    gp_check_observed(c, "%d NVIDIA GPU(s) on the PCI bus; %s bound to %s", nv->pci_total,
                       nv->pci[0].bdf, nv->pci[0].driver[0] ? nv->pci[0].driver : "no driver");
+    if (nv->pci_total > nv->pci_count)
+        gp_check_note(c, "only the first %d are listed and checked (the listing is cut)",
+                      nv->pci_count);
     gp_check_expected(c, "every NVIDIA GPU bound to the nvidia driver");
     if (bad && strcmp(bad->driver, "vfio-pci") == 0) {
         gp_check_note(c, "%s is bound to vfio-pci (reserved for a virtual machine)", bad->bdf);
@@ -263,7 +266,7 @@ static void check_libcuda(const gp_doctor_facts *f, const gp_derived *d, gp_doct
                      d->driver[0] ? " " : "", d->driver);
 }
 
-static void check_mismatch(const gp_doctor_facts *f, const gp_derived *d, gp_doctor_report *r)
+void gp_check_mismatch(const gp_doctor_facts *f, const gp_derived *d, gp_doctor_report *r)
 {
     const gp_doctor_nvidia *nv = &f->nv;
     gp_check *c;
@@ -469,13 +472,18 @@ static void check_inventory(const gp_doctor_facts *f, const gp_derived *d, gp_do
     }
     char out[700] = "";
     size_t used = 0;
+    if (d->gpu_total > d->gpu_count)
+        used = (size_t)snprintf(out, sizeof out,
+                                "%d NVIDIA GPUs, the listing cut at the first %d: ", d->gpu_total,
+                                d->gpu_count);
     for (int i = 0; i < d->gpu_count && used < sizeof out; i++) {
         const gp_doctor_gpu *g = &d->gpus[i];
-        char mem[32] = "", cc[48] = "";
+        char mem[32] = "", cc[128] = "";
         if (g->memory_bytes) gp_fmt_bytes(g->memory_bytes, mem, sizeof mem);
         if (g->cc_major)
-            snprintf(cc, sizeof cc, ", CC %d.%d (%s)", g->cc_major, g->cc_minor,
-                     gp_cc_arch_name(g->cc_major * 10 + g->cc_minor));
+            snprintf(cc, sizeof cc, ", CC %d.%d (%s%s%s)", g->cc_major, g->cc_minor,
+                     gp_cc_arch_name(g->cc_major * 10 + g->cc_minor), g->cc_from[0] ? "; " : "",
+                     g->cc_from);
         int w = snprintf(out + used, sizeof out - used, "%s%d: %s%s%s%s", i ? "; " : "", i, g->name,
                          cc, mem[0] ? ", " : "", mem);
         if (w < 0) break;
@@ -493,19 +501,50 @@ static void check_compat(const gp_doctor_facts *f, const gp_derived *d, gp_docto
         gp_check_observed(c, "no cuda-compat (forward compatibility) libcuda in use");
         return;
     }
-    bool dc = d->gpu_count > 0;
-    for (int i = 0; i < d->gpu_count; i++)
-        dc = dc && gp_gpu_is_datacenter(d->gpus[i].name, nv->pci_count ? nv->pci[0].class_code : 0);
-    c = gp_report_add(r, "driver", "compat.geforce", dc ? GP_CHECK_PASS : GP_CHECK_FAIL);
-    gp_check_observed(c, "cuda-compat libcuda in use from %s on %s", nv->compat_dir,
-                      d->gpu_count ? d->gpus[0].name : "an unknown GPU");
-    gp_check_expected(c, "cuda-compat only on datacenter GPUs and Jetson (elsewhere cuInit "
-                         "returns 804)");
-    if (!dc)
-        gp_check_fix(c,
-                     "remove %s from LD_LIBRARY_PATH (and the cuda-compat package: sudo apt-get "
-                     "remove 'cuda-compat-*'); upgrade the driver itself instead",
-                     nv->compat_dir);
+    /* the weakest GPU decides: CUDA refuses to start when any visible GPU cannot */
+    gp_forward_compat fc = d->jetson ? GP_FC_YES : GP_FC_UNKNOWN;
+    const char *who = d->gpu_count ? d->gpus[0].name : "an unknown GPU";
+    for (int i = 0; i < d->gpu_count && !d->jetson; i++) {
+        gp_forward_compat g =
+            gp_gpu_forward_compat(d->gpus[i].name, i < nv->pci_count ? nv->pci[i].class_code : 0);
+        if (fc == GP_FC_UNKNOWN || g > fc) fc = g, who = d->gpus[i].name;
+    }
+    bool refused = nv->deep && nv->cuinit_rc == 804;
+    gp_check_status st = refused || fc == GP_FC_NO ? GP_CHECK_FAIL
+                         : fc == GP_FC_YES         ? GP_CHECK_PASS
+                                                   : GP_CHECK_WARN;
+    c = gp_report_add(r, "driver", "compat.geforce", st);
+    gp_check_observed(
+        c, "a cuda-compat libcuda (forward compatibility) from %s is in use (%s) on %s%s",
+        nv->compat_dir, nv->compat_via[0] ? nv->compat_via : "library path", who,
+        refused          ? "; cuInit returned 804"
+        : fc == GP_FC_NO ? ": a consumer GPU, so the first CUDA call fails with error 804 "
+                           "(CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE)"
+        : fc == GP_FC_SELECTED
+            ? ": a professional GPU; only NVIDIA's select NGC Server Ready RTX SKUs "
+              "support forward compatibility (--deep shows whether cuInit accepts it)"
+        : fc == GP_FC_UNKNOWN ? ": the GPU is unknown, so whether it may is too"
+        : d->jetson           ? ": Jetson boards support forward compatibility"
+                              : ": a data-centre GPU, which supports it");
+    gp_check_expected(c, "forward compatibility only on NVIDIA data-centre GPUs, select NGC Server "
+                         "Ready RTX SKUs and Jetson boards (elsewhere cuInit returns 804)");
+    if (st == GP_CHECK_PASS) return;
+    char where[2 * GP_DOCTOR_PATH + 200];
+    if (strncmp(nv->compat_via, "/etc/ld.so.conf", 15) == 0)
+        snprintf(where, sizeof where,
+                 "remove the line %s from %s and run sudo ldconfig (in a container image: drop "
+                 "that file and the cuda-compat package from the image)",
+                 nv->compat_dir, nv->compat_via);
+    else
+        snprintf(where, sizeof where,
+                 "remove %s from LD_LIBRARY_PATH (and from the image's ENV / the shell's profile)",
+                 nv->compat_dir);
+    char drv[300];
+    gp_fix_driver(&f->os, NULL, drv, sizeof drv);
+    gp_check_fix(c,
+                 "%s; the package: sudo apt-get remove 'cuda-compat-*'. For a newer CUDA on this "
+                 "GPU upgrade the driver itself: %s",
+                 where, drv);
 }
 
 static void check_nvswitch(const gp_doctor_facts *f, const gp_derived *d, gp_doctor_report *r)
@@ -574,7 +613,7 @@ static void check_container(const gp_doctor_facts *f, const gp_derived *d, gp_do
         gp_check_observed(c, "not in a container");
         return;
     }
-    bool passed = nv->dev_ctl && nv->dev_gpu_count > 0;
+    bool passed = (nv->dev_ctl && nv->dev_gpu_count > 0) || (d->jetson && nv->tegra.dev_gpu);
     bool torch_cuda = d->torch && d->torch->cuda_build;
     bool wants = nv->container_expects_gpu || torch_cuda;
     gp_check *c = gp_report_add(r, "driver", "container",
@@ -586,13 +625,17 @@ static void check_container(const gp_doctor_facts *f, const gp_derived *d, gp_do
                           nv->dev_gpu_count);
         return;
     }
-    gp_check_observed(c, "in a container (%s) without /dev/nvidia*%s", f->os.container_why,
+    gp_check_observed(c, "in a container (%s) without %s%s", f->os.container_why,
+                      d->jetson ? "the Jetson GPU's /dev nodes" : "/dev/nvidia*",
                       nv->container_expects_gpu
                           ? "; the image expects a GPU (NVIDIA_VISIBLE_DEVICES is set)"
                       : torch_cuda ? "; a CUDA build of PyTorch is installed"
                                    : "");
     gp_check_expected(c, "GPUs passed in when the work needs CUDA");
-    if (wants)
+    if (wants && d->jetson)
+        gp_check_fix(c, "docker run --runtime nvidia ... (on the Jetson: the NVIDIA Container "
+                        "Toolkit of JetPack, sudo apt-get install nvidia-container)");
+    else if (wants)
         gp_check_fix(
             c,
             "docker run --gpus all ... (the host needs the NVIDIA Container Toolkit: "
@@ -601,12 +644,21 @@ static void check_container(const gp_doctor_facts *f, const gp_derived *d, gp_do
 
 void gp_check_driver(const gp_doctor_facts *f, const gp_derived *d, gp_doctor_report *r)
 {
+    if (d->jetson) {
+        gp_check_jetson_driver(f, d, r);
+        check_cuinit(f, d, r);
+        check_visible(f, d, r);
+        check_inventory(f, d, r);
+        check_compat(f, d, r);
+        check_container(f, d, r);
+        return;
+    }
     check_pci(f, d, r);
     check_kmod(f, d, r);
     check_nouveau(f, d, r);
     check_devnodes(f, d, r);
     check_libcuda(f, d, r);
-    check_mismatch(f, d, r);
+    gp_check_mismatch(f, d, r);
     check_driver_cuda(f, d, r);
     check_cuinit(f, d, r);
     check_visible(f, d, r);

@@ -2,9 +2,11 @@
  * the system group: the OS and the CPU. gp_doctor_check_all() is the one list of groups. */
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "doctor/checks.h"
 #include "doctor/cuda_tables.h"
+#include "doctor/gpu_identity.h"
 #include "doctor/parse.h"
 #include "doctor/sysroot.h"
 
@@ -74,22 +76,96 @@ void gp_fix_driver(const gp_doctor_os *os, const char *min, char *out, size_t n)
     }
 }
 
+/* The PCI device of a listed GPU: by its bus address, else by position when the lists match. */
+static const gp_doctor_pci_gpu *pci_of(const gp_doctor_nvidia *nv, const gp_doctor_gpu *g, int i,
+                                       int n)
+{
+    for (int k = 0; k < nv->pci_count && g->bdf[0]; k++)
+        if (strcasecmp(nv->pci[k].bdf, g->bdf) == 0) return &nv->pci[k];
+    return nv->pci_count == n && i < nv->pci_count ? &nv->pci[i] : NULL;
+}
+
+/* The compute capability from the GPU's identity where no driver reported it. */
+static void fill_cc(const gp_doctor_nvidia *nv, gp_doctor_gpu *g, int i, int n)
+{
+    if (g->cc_major > 0) return;
+    const gp_doctor_pci_gpu *p = pci_of(nv, g, i, n);
+    int cc = 0;
+    const char *name = NULL;
+    if (p) cc = gp_gpu_cc_for_pci(p->device, &name, g->cc_from, sizeof g->cc_from);
+    if (!cc) cc = gp_gpu_cc_for_name(g->name, g->cc_from, sizeof g->cc_from);
+    if (!cc) {
+        g->cc_from[0] = '\0';
+        return;
+    }
+    g->cc_major = cc / 10;
+    g->cc_minor = cc % 10;
+}
+
+static void derive_jetson(const gp_doctor_facts *f, gp_derived *d)
+{
+    const gp_doctor_tegra *t = &f->nv.tegra;
+    if (!t->found) return;
+    d->jetson = true;
+    if (t->release_read) d->l4t = gp_l4t_lookup(t->l4t, &d->l4t_exact);
+    d->soc = gp_tegra_soc_by_number(t->soc);
+    if (d->gpu_count > 0 || !d->soc) return;
+    /* the integrated GPU is not on the PCI bus and, before Thor, NVML does not list it */
+    gp_doctor_gpu *g = &d->list[0];
+    memset(g, 0, sizeof *g);
+    snprintf(g->name, sizeof g->name, "%.60s, integrated %.12s GPU",
+             t->model[0] ? t->model : d->soc->jetsons, d->soc->gpu_arch);
+    g->cc_major = d->soc->cc / 10;
+    g->cc_minor = d->soc->cc % 10;
+    snprintf(g->cc_from, sizeof g->cc_from, "Tegra SoC (tegra%d, from %.30s)", d->soc->soc,
+             t->soc_from);
+    d->gpus = d->list;
+    d->gpu_count = d->gpu_total = 1;
+}
+
 static void derive_gpus(const gp_doctor_facts *f, gp_derived *d)
 {
     const gp_doctor_nvidia *nv = &f->nv;
-    if (nv->deep && nv->cuda_gpu_count > 0) {
-        d->gpus = nv->cuda_gpus, d->gpu_count = nv->cuda_gpu_count;
-    } else if (nv->nvml_gpu_count > 0) {
-        d->gpus = nv->nvml_gpus, d->gpu_count = nv->nvml_gpu_count;
-    } else if (nv->proc_gpu_count > 0) {
-        d->gpus = nv->proc_gpus, d->gpu_count = nv->proc_gpu_count;
+    const gp_doctor_gpu *src = NULL;
+    int n = 0;
+    if (nv->deep && nv->cuda_gpu_count > 0)
+        src = nv->cuda_gpus, n = nv->cuda_gpu_count;
+    else if (nv->nvml_gpu_count > 0)
+        src = nv->nvml_gpus, n = nv->nvml_gpu_count;
+    else if (nv->proc_gpu_count > 0)
+        src = nv->proc_gpus, n = nv->proc_gpu_count;
+    if (src) {
+        memcpy(d->list, src, (size_t)n * sizeof *src);
     } else if (nv->pci_count > 0) {
-        for (int i = 0; i < nv->pci_count; i++)
-            snprintf(d->pci_named[i].name, sizeof d->pci_named[i].name,
-                     "NVIDIA PCI device 10de:%04x at %s", nv->pci[i].device, nv->pci[i].bdf);
-        d->gpus = d->pci_named, d->gpu_count = nv->pci_count;
+        n = nv->pci_count;
+        for (int i = 0; i < n; i++) {
+            gp_doctor_gpu *g = &d->list[i];
+            const char *name = NULL;
+            int cc = gp_gpu_cc_for_pci(nv->pci[i].device, &name, g->cc_from, sizeof g->cc_from);
+            gp_copy(g->bdf, sizeof g->bdf, nv->pci[i].bdf);
+            if (name)
+                snprintf(g->name, sizeof g->name, "%s (10de:%04x at %.24s)", name,
+                         nv->pci[i].device, nv->pci[i].bdf);
+            else
+                snprintf(g->name, sizeof g->name, "NVIDIA PCI device 10de:%04x at %.24s",
+                         nv->pci[i].device, nv->pci[i].bdf);
+            g->cc_major = cc / 10;
+            g->cc_minor = cc % 10;
+        }
     }
-    d->gpu = d->gpu_count > 0 || nv->dev_gpu_count > 0 || (f->os.wsl && nv->dev_dxg && nv->wsl_lib);
+    for (int i = 0; i < n; i++)
+        fill_cc(nv, &d->list[i], i, n);
+    if (n > 0) d->gpus = d->list;
+    d->gpu_count = n;
+    int totals[] = {n, nv->pci_total, nv->proc_gpu_total, nv->nvml_gpu_total,
+                    nv->deep ? nv->cuda_gpu_total : 0};
+    for (size_t i = 0; i < sizeof totals / sizeof totals[0]; i++)
+        if (totals[i] > d->gpu_total) d->gpu_total = totals[i];
+    derive_jetson(f, d);
+    const gp_doctor_tegra *t = &nv->tegra;
+    bool tegra_gpu = t->found && (t->gpu_node || t->nvgpu_module || t->dev_gpu || d->soc);
+    d->gpu = d->gpu_count > 0 || nv->dev_gpu_count > 0 ||
+             (f->os.wsl && nv->dev_dxg && nv->wsl_lib) || tegra_gpu;
 }
 
 static void derive_driver(const gp_doctor_facts *f, gp_derived *d)
@@ -108,6 +184,10 @@ static void derive_driver(const gp_doctor_facts *f, gp_derived *d)
     int cuda = nv->nvml_cuda ? nv->nvml_cuda : nv->cuda_driver_version;
     if (cuda > 0) {
         d->driver_cuda = gp_version_from_cuda_int(cuda);
+    } else if (d->l4t) { /* a Jetson's CUDA driver is L4T's */
+        d->driver_cuda.part[0] = d->l4t->cuda / 10;
+        d->driver_cuda.part[1] = d->l4t->cuda % 10;
+        d->driver_cuda.n = 2;
     } else if (d->driver[0]) {
         gp_version v;
         if (gp_version_find(d->driver, strlen(d->driver), &v))
@@ -151,6 +231,8 @@ static void check_cpu(const gp_doctor_facts *f, gp_doctor_report *r)
     if (cpu->logical > 0) snprintf(cores, sizeof cores, "%d logical cores", cpu->logical);
     gp_check_observed(c, "%s%s%s, %s, memory %s", cores, cpu->model[0] ? ", " : "", cpu->model,
                       cpu->arch[0] ? cpu->arch : "unknown arch", mem);
+    if (cpu->arch[0] && cpu->arch_from[0] && strcmp(cpu->arch_from, "uname") != 0)
+        gp_check_note(c, "architecture from %s", cpu->arch_from);
     if (cpu->performance > 0)
         gp_check_note(c,
                       "%d performance + %d efficiency cores: "

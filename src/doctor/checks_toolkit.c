@@ -20,6 +20,9 @@ static void check_toolkit_found(const gp_doctor_facts *f, const gp_derived *d, g
         gp_check_observed(c, "no CUDA toolkit (no $CUDA_HOME, no nvcc on PATH, no /usr/local/cuda)"
                              "; PyTorch wheels bring their own CUDA runtime, but compiling CUDA C "
                              "needs a toolkit");
+        if (d->jetson)
+            gp_check_note(c, "on a Jetson the toolkit comes with JetPack: sudo apt-get install "
+                             "nvidia-jetpack (CUDA, cuDNN, TensorRT)");
         gp_check_expected(c, "a toolkit no newer than the driver, to compile CUDA here");
         return;
     }
@@ -81,6 +84,33 @@ static void check_toolkit_driver(const gp_doctor_facts *f, const gp_derived *d, 
      * NVRTC output, which is what gpuport's runtime loads, is refused by the older driver
      * (CUDA_ERROR_UNSUPPORTED_PTX_VERSION): for this tool that is a failure too. */
     c = gp_report_add(r, "toolkit", "toolkit.driver", GP_CHECK_FAIL);
+    if (d->jetson) {
+        char rel[160];
+        gp_fmt_jetson(f, d, rel, sizeof rel);
+        gp_check_observed(c, "toolkit CUDA %s is newer than the CUDA of %s", tv, rel);
+        gp_check_expected(c, "CUDA <= %s, or NVIDIA's CUDA upgrade package for Jetson", dv);
+        if (f->nv.tegra.l4t[0] < 35)
+            gp_check_fix(c,
+                         "JetPack 4 runs CUDA 10.2 only: use it (sudo apt-get install "
+                         "nvidia-jetpack, CUDA_HOME=/usr/local/cuda-10.2); Nano, TX1 and TX2 stop "
+                         "at JetPack 4.6.x, a Xavier or Orin can be reflashed with a newer "
+                         "JetPack (SDK Manager)");
+        else if (major && t->version.part[0] >= 13 && f->nv.tegra.l4t[0] < 38)
+            gp_check_fix(c,
+                         "CUDA 13 on a Jetson needs JetPack 7 (reflash with SDK Manager); on this "
+                         "JetPack use CUDA %s (sudo apt-get install nvidia-jetpack) or a CUDA %d.x "
+                         "with its upgrade package for Jetson",
+                         dv, d->driver_cuda.part[0]);
+        else
+            gp_check_fix(c,
+                         "install NVIDIA's CUDA upgrade package for Jetson with the toolkit: sudo "
+                         "apt-get install cuda-compat-%d-%d (CUDA repository for Jetson) and put "
+                         "/usr/local/cuda-%d.%d/compat first on LD_LIBRARY_PATH; or use the "
+                         "JetPack's CUDA %s (sudo apt-get install nvidia-jetpack)",
+                         t->version.part[0], t->version.part[1], t->version.part[0],
+                         t->version.part[1], dv);
+        return;
+    }
     gp_check_observed(c, "toolkit CUDA %s is newer than driver %s (runs CUDA <= %s)%s", tv,
                       d->driver[0] ? d->driver : "", dv,
                       major
@@ -88,10 +118,17 @@ static void check_toolkit_driver(const gp_doctor_facts *f, const gp_derived *d, 
                           : ": cubins run under minor-version compatibility, but PTX and NVRTC "
                             "output from it fail with CUDA_ERROR_UNSUPPORTED_PTX_VERSION");
     gp_check_expected(c, "driver >= %s for CUDA %s", need ? need : "(newer than this table)", tv);
-    char fix[400];
+    char fix[400], family[300] = "";
     gp_fix_driver(&f->os, need, fix, sizeof fix);
-    gp_check_fix(c, "install NVIDIA driver >= %s: %s; or use a toolkit <= CUDA %s",
-                 need ? need : "?", fix, dv);
+    const char *lin = NULL, *win = NULL;
+    if (major && gp_cuda_major_min_driver(t->version.part[0], &lin, &win))
+        snprintf(family, sizeof family,
+                 " (%s is the minimum for any CUDA %d.x under minor-version compatibility%s%s%s: "
+                 "its cubins run there, its PTX and NVRTC output need %s)",
+                 lin, t->version.part[0], win ? "; Windows " : "", win ? win : "",
+                 win ? "" : "; Windows: an R580 driver", need ? need : "the full driver");
+    gp_check_fix(c, "install NVIDIA driver >= %s for CUDA %s: %s%s; or use a toolkit <= CUDA %s",
+                 need ? need : "?", tv, fix, family, dv);
 }
 
 static void check_nvcc_path(const gp_doctor_facts *f, const gp_derived *d, gp_doctor_report *r)

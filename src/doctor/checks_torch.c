@@ -28,6 +28,28 @@ static int first_cc(const gp_derived *d)
     return 0;
 }
 
+/* The kind of build a torch install is, from its wheel tag and version. */
+typedef enum torch_kind { TORCH_CPU, TORCH_JETSON, TORCH_SBSA, TORCH_X86, TORCH_OTHER } torch_kind;
+
+static torch_kind kind_of(const gp_doctor_torch *t)
+{
+    const char *p = t->wheel_platform;
+    size_t l = strlen(p);
+    bool aarch64 = l >= 7 && strcmp(p + l - 7, "aarch64") == 0;
+    if (l >= 6 && strcmp(p + l - 6, "x86_64") == 0) return TORCH_X86;
+    if (!t->cuda_build) return TORCH_CPU;
+    /* NVIDIA's Jetson wheels: "2.5.0a0+872d972e41.nv24.08", tag linux_aarch64 */
+    if (strstr(t->version, ".nv") || strstr(t->version, "+nv") || strcmp(p, "linux_aarch64") == 0)
+        return TORCH_JETSON;
+    if (aarch64 && strncmp(p, "manylinux", 9) == 0) return TORCH_SBSA;
+    return TORCH_OTHER;
+}
+
+static void jetson_fix(const gp_doctor_facts *f, const gp_derived *d, char *out, size_t n)
+{
+    gp_jetson_torch_fix(f->nv.tegra.l4t, d->l4t ? d->l4t->jetpack : NULL, out, n);
+}
+
 /* The pip command that installs the CUDA wheel fitting this driver and GPU. */
 static void pip_fix(const gp_derived *d, char *out, size_t n)
 {
@@ -97,13 +119,49 @@ static void check_torch_found(const gp_doctor_facts *f, const gp_derived *d, gp_
                         "damaged or not an official build)");
 }
 
+/* A Jetson: NVIDIA's wheels for the JetPack (PyPI's aarch64 wheels are CPU-only or built for Arm
+ * servers, whose CUDA does not drive the integrated GPU before JetPack 7). */
+static void check_torch_build_jetson(const gp_doctor_facts *f, const gp_derived *d,
+                                     gp_doctor_report *r)
+{
+    const gp_doctor_torch *t = d->torch;
+    torch_kind k = kind_of(t);
+    bool sbsa = gp_l4t_is_sbsa(f->nv.tegra.l4t);
+    char fix[600];
+    jetson_fix(f, d, fix, sizeof fix);
+    const char *why = NULL;
+    if (k == TORCH_CPU)
+        why = "a CPU-only build (version.py: cuda = None; PyPI's aarch64 wheel): "
+              "torch.cuda.is_available() is False on this Jetson";
+    else if (k == TORCH_X86)
+        why = "a wheel for x86_64: it does not even import on this aarch64 Jetson";
+    else if (k == TORCH_SBSA && !sbsa)
+        why = "a CUDA build for Arm servers (SBSA; a manylinux aarch64 wheel from PyPI or "
+              "download.pytorch.org): its CUDA does not drive a Jetson's integrated GPU before "
+              "JetPack 7, so torch.cuda.is_available() is False";
+    else if (k == TORCH_JETSON && sbsa)
+        why = "a build for the JetPack 4-6 CUDA (aarch64-jetson): JetPack 7 has the Arm-server "
+              "(SBSA) CUDA 13";
+    gp_check *c = gp_report_add(r, "pytorch", "torch.build", why ? GP_CHECK_FAIL : GP_CHECK_PASS);
+    gp_check_observed(c, "torch %s%s%s%s is %s", t->version, t->wheel_platform[0] ? " (wheel " : "",
+                      t->wheel_platform, t->wheel_platform[0] ? ")" : "",
+                      why               ? why
+                      : k == TORCH_SBSA ? "PyTorch's aarch64 CUDA build, right for JetPack 7"
+                                        : "NVIDIA's Jetson build");
+    gp_check_expected(c, "NVIDIA's PyTorch for this JetPack");
+    if (why) gp_check_fix(c, "%s", fix);
+}
+
 static void check_torch_build(const gp_doctor_facts *f, const gp_derived *d, gp_doctor_report *r)
 {
     const gp_doctor_torch *t = d->torch;
-    (void)f;
     if (!t || !t->parsed) {
         gp_check *c = gp_report_add(r, "pytorch", "torch.build", GP_CHECK_SKIP);
         gp_check_observed(c, "no readable PyTorch");
+        return;
+    }
+    if (d->jetson) {
+        check_torch_build_jetson(f, d, r);
         return;
     }
     if (!d->gpu || t->cuda_build || t->hip_build) {
@@ -141,6 +199,24 @@ static void check_torch_driver(const gp_doctor_facts *f, const gp_derived *d, gp
     char dv[16];
     gp_fmt_version(&d->driver_cuda, dv, sizeof dv);
     int cmp = gp_version_cmp(&tv, &d->driver_cuda);
+    if (d->jetson && kind_of(t) == TORCH_JETSON) {
+        /* NVIDIA's Jetson wheels link the JetPack's own CUDA libraries: another major is missing
+         * (libcudart.so.N), a newer minor needs the CUDA upgrade package */
+        bool other_major = tv.part[0] != d->driver_cuda.part[0];
+        gp_check_status st = other_major ? GP_CHECK_FAIL : cmp > 0 ? GP_CHECK_WARN : GP_CHECK_PASS;
+        char rel[160], fix[600];
+        gp_fmt_jetson(f, d, rel, sizeof rel);
+        gp_check *c = gp_report_add(r, "pytorch", "torch.driver", st);
+        gp_check_observed(c, "torch is built with CUDA %s; this Jetson has %s%s", t->cuda, rel,
+                          other_major ? ": the wheel was built for another JetPack and its CUDA "
+                                        "libraries are not here"
+                          : st == GP_CHECK_WARN ? ": it needs the CUDA upgrade package for Jetson"
+                                                : "");
+        gp_check_expected(c, "NVIDIA's PyTorch for this JetPack (CUDA %s)", dv);
+        jetson_fix(f, d, fix, sizeof fix);
+        if (st != GP_CHECK_PASS) gp_check_fix(c, "%s", fix);
+        return;
+    }
     const char *need = gp_cuda_min_driver_for(tv.part[0], tv.part[1]);
     gp_check_status st = cmp <= 0                              ? GP_CHECK_PASS
                          : tv.part[0] > d->driver_cuda.part[0] ? GP_CHECK_FAIL
@@ -153,15 +229,25 @@ static void check_torch_driver(const gp_doctor_facts *f, const gp_derived *d, gp
                                               "JIT-compiled kernels may fail"
                                             : "");
     gp_check_expected(c, "driver >= %s for CUDA %s", need ? need : "?", t->cuda);
-    if (st != GP_CHECK_PASS) {
+    if (st != GP_CHECK_PASS && d->jetson) {
+        char fix[600];
+        jetson_fix(f, d, fix, sizeof fix);
+        gp_check_fix(c, "%s", fix);
+    } else if (st != GP_CHECK_PASS) {
         char fix[400];
         gp_fix_driver(&f->os, need, fix, sizeof fix);
         const char *idx = gp_torch_index_for(driver_cuda_int(d), first_cc(d));
-        gp_check_fix(c, "install NVIDIA driver >= %s (%s)%s%s%s", need ? need : "?", fix,
+        const char *lin = NULL, *win = NULL;
+        char family[200] = "";
+        if (st == GP_CHECK_FAIL && gp_cuda_major_min_driver(tv.part[0], &lin, &win))
+            snprintf(family, sizeof family, " (any CUDA %d.x wheel runs from %s%s%s on)",
+                     tv.part[0], lin, win ? ", Windows " : "", win ? win : "");
+        gp_check_fix(c, "install NVIDIA driver >= %s for CUDA %s (%s)%s%s%s", need ? need : "?",
+                     t->cuda, fix, family,
                      idx ? ", or install the wheel for this driver: pip install --force-reinstall "
                            "torch --index-url https://download.pytorch.org/whl/"
                          : "",
-                     idx ? idx : "", "");
+                     idx ? idx : "");
     }
 }
 
@@ -175,6 +261,13 @@ static void check_torch_arch(const gp_doctor_facts *f, const gp_derived *d, gp_d
         gp_check_observed(c, "%s",
                           !t || !t->cuda_build ? "no CUDA build of PyTorch"
                                                : "no GPU compute capability known");
+        return;
+    }
+    if (d->jetson && kind_of(t) == TORCH_JETSON) {
+        gp_check *c = gp_report_add(r, "pytorch", "torch.arch", GP_CHECK_PASS);
+        gp_check_observed(c, "NVIDIA's Jetson wheel carries kernels for the Jetson GPUs of its "
+                             "JetPack");
+        gp_check_expected(c, "a wheel with kernels for every GPU's compute capability");
         return;
     }
     int targets[16];

@@ -104,17 +104,49 @@ const char *gp_torch_index_for(int driver_cuda, int cc)
     return NULL;
 }
 
-bool gp_gpu_is_datacenter(const char *name, unsigned pci_class)
+static bool has_any(const char *name, const char *const *parts)
 {
-    static const char *const parts[] = {"Tesla", "A100",  "A800", "A30",  "A10",    "A16",   "A2 ",
-                                        "A40",   "H100",  "H200", "H800", "H20",    "GH200", "B200",
-                                        "B100",  "GB200", "B300", "L40",  "L4",     "L20",   "V100",
-                                        "T4",    "P100",  "P40",  "DGX",  "Jetson", "Orin"};
-    if (!name || !*name) return pci_class == 0x030200;
-    if (strstr(name, "GeForce") || strstr(name, "TITAN") || strstr(name, "Quadro") ||
-        strstr(name, "RTX"))
-        return false;
-    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
-        if (strstr(name, parts[i])) return true;
-    return pci_class == 0x030200;
+    for (; *parts; parts++)
+        if (strstr(name, *parts)) return true;
+    return false;
+}
+
+gp_forward_compat gp_gpu_forward_compat(const char *name, unsigned pci_class)
+{
+    /* data-centre parts by the names the driver gives them, matched at word starts of
+     * " NAME " ("Tesla V100-SXM2-16GB", "NVIDIA A100 80GB PCIe", "NVIDIA L4", "NVIDIA A2") */
+    static const char *const dc[] = {
+        " Tesla ", " A100", " A800",  " AX800", " A30",   " A40",   " A10 ", " A10G",
+        " A10M",   " A16 ", " A2 ",   " H100",  " H200",  " H800",  " H20",  " GH200",
+        " B100",   " B200", " GB200", " B300",  " GB300", " GB10 ", " L40",  " L4 ",
+        " L20 ",   " L2 ",  " T4 ",   " V100",  " P100",  " P40 ",  " P4 ",  NULL};
+    static const char *const consumer[] = {"GeForce", "TITAN", NULL};
+    static const char *const pro[] = {"Quadro",    " RTX A",    " RTX PRO",  " Ada Generation",
+                                      " RTX 6000", " RTX 5000", " RTX 4500", " RTX 4000",
+                                      " RTX 2000", " NVS ",     " T1000",    " T400",
+                                      " T600",     NULL};
+    if (!name || !*name)
+        return pci_class == 0x030200 ? GP_FC_YES : pci_class ? GP_FC_NO : GP_FC_UNKNOWN;
+    char padded[160];
+    snprintf(padded, sizeof padded, " %s ", name);
+    if (has_any(padded, consumer)) return GP_FC_NO;
+    if (strstr(padded, "Server Edition")) return GP_FC_YES; /* RTX PRO 6000 Blackwell Server */
+    if (has_any(padded, pro)) return GP_FC_SELECTED;
+    if (has_any(padded, dc)) return GP_FC_YES;
+    return pci_class == 0x030200 ? GP_FC_YES : GP_FC_NO;
+}
+
+bool gp_cuda_major_min_driver(int major, const char **linux_min, const char **windows_min)
+{
+    static const struct {
+        int major;
+        const char *linux_min, *windows_min;
+    } rows[] = {{11, "450.80.02", "452.39"}, {12, "525.60.13", "528.33"}, {13, "580.65.06", NULL}};
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        if (rows[i].major != major) continue;
+        if (linux_min) *linux_min = rows[i].linux_min;
+        if (windows_min) *windows_min = rows[i].windows_min;
+        return true;
+    }
+    return false;
 }

@@ -24,7 +24,21 @@ bool gp_torch_runs_on(const int *targets, size_t n, int cc);
 /* The PyTorch wheel index ("cu128") that best fits a driver supporting CUDA `driver_cuda`
  * (major*10+minor) and a GPU of CC x10 (0 = unknown); NULL when none fits. */
 const char *gp_torch_index_for(int driver_cuda, int cc);
-/* True for datacenter GPUs (forward compatibility / cuda-compat works there). */
-bool gp_gpu_is_datacenter(const char *name, unsigned pci_class);
+/* Whether a GPU supports CUDA forward compatibility (the cuda-compat package). NVIDIA's rule
+ * (CUDA Compatibility, "Forward Compatibility"): NVIDIA Data Center GPUs, select NGC Server
+ * Ready SKUs of RTX cards, and Jetson boards; elsewhere cuInit returns 804
+ * (CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE). */
+typedef enum gp_forward_compat {
+    GP_FC_UNKNOWN,  /* no name, no PCI class to judge by */
+    GP_FC_YES,      /* data-centre GPU */
+    GP_FC_SELECTED, /* professional RTX/Quadro: only NVIDIA's select NGC-Ready SKUs */
+    GP_FC_NO,       /* GeForce, TITAN and the rest */
+} gp_forward_compat;
+gp_forward_compat gp_gpu_forward_compat(const char *name, unsigned pci_class);
+/* The lowest driver with which a CUDA `major`.x application runs under minor-version
+ * compatibility (NVIDIA's release notes, "CUDA Toolkit and Minimum Required Driver Version for
+ * CUDA Minor Version Compatibility"): 12 -> "525.60.13" (Linux), "528.33" (Windows). False for
+ * a major without minor-version compatibility. */
+bool gp_cuda_major_min_driver(int major, const char **linux_min, const char **windows_min);
 
 #endif

@@ -44,7 +44,8 @@ typedef struct gp_doctor_cpu {
     int performance; /* Apple perflevel0 cores; 0 when the CPU has one kind of core */
     int efficiency;  /* Apple perflevel1 cores */
     char model[GP_DOCTOR_TEXT];
-    char arch[32];         /* "x86_64", "arm64" */
+    char arch[32];         /* "x86_64", "aarch64" (uname's names); "arm64" on a Mac */
+    char arch_from[96];    /* where the architecture was read ("uname", "/bin/sh's ELF header") */
     uint64_t memory_bytes; /* total RAM, 0 when unknown */
 } gp_doctor_cpu;
 
@@ -60,7 +61,9 @@ typedef struct gp_doctor_pci_gpu {
 typedef struct gp_doctor_gpu {
     char name[96];
     char uuid[96];
+    char bdf[32];           /* PCI address when known ("0000:01:00.0") */
     int cc_major, cc_minor; /* 0.0 when unknown */
+    char cc_from[64];       /* "NVML", "CUDA driver", "PCI id table (10de:2684)", "name table" */
     uint64_t memory_bytes;  /* 0 when unknown */
     int sm_count;           /* 0 when unknown */
 } gp_doctor_gpu;
@@ -73,9 +76,37 @@ typedef struct gp_doctor_lib {
     char missing[GP_DOCTOR_TEXT]; /* entry points it lacks, comma-separated */
 } gp_doctor_lib;
 
+/* NVIDIA Jetson (Tegra): an integrated GPU, no PCI device, the driver and CUDA from the L4T
+ * board support package (Jetson Linux) of a JetPack release. */
+typedef struct gp_doctor_tegra {
+    bool found;                    /* any Jetson evidence below */
+    char evidence[GP_DOCTOR_TEXT]; /* what said so first ("/etc/nv_tegra_release") */
+    bool release_read;             /* the L4T release is known */
+    int l4t[3];                    /* {36, 4, 3} */
+    char l4t_from[64];             /* "/etc/nv_tegra_release", "nvidia-l4t-core 36.4.3-..." */
+    char board[32];                /* nv_tegra_release BOARD: "t186ref", "generic" */
+    char release_reason[GP_DOCTOR_TEXT];
+    char l4t_core[64];               /* dpkg: nvidia-l4t-core's Version */
+    char jetpack_pkg[64];            /* dpkg: nvidia-jetpack's Version; "" not installed */
+    char model[96];                  /* /proc/device-tree/model */
+    char compatible[GP_DOCTOR_TEXT]; /* /proc/device-tree/compatible, ", "-joined */
+    unsigned chip_id;                /* /etc/nv_boot_control.conf TEGRA_CHIPID (0x23 Orin) */
+    int soc;                         /* 210, 186, 194, 234, 264; 0 unknown */
+    char soc_from[64];
+    bool gpu_node; /* the GPU's platform device in sysfs */
+    char gpu_node_path[GP_DOCTOR_PATH];
+    bool nvgpu_module; /* /sys/module/nvgpu */
+    bool dev_gpu;      /* /dev/nvhost-ctrl-gpu, /dev/nvgpu/igpu0/ctrl */
+    char dev_path[GP_DOCTOR_PATH];
+    bool dev_denied;
+    bool libcuda; /* L4T's libcuda in the tree */
+    char libcuda_path[GP_DOCTOR_PATH];
+} gp_doctor_tegra;
+
 typedef struct gp_doctor_nvidia {
     /* Linux kernel side */
-    int pci_count;
+    int pci_count; /* listed in pci[] (at most GP_DOCTOR_MAX_GPUS) */
+    int pci_total; /* NVIDIA GPUs on the bus, all of them */
     gp_doctor_pci_gpu pci[GP_DOCTOR_MAX_GPUS];
     bool kmod_present; /* /proc/driver/nvidia/version exists */
     bool kmod_parsed;
@@ -83,7 +114,8 @@ typedef struct gp_doctor_nvidia {
     char kmod_version[32];
     char kmod_reason[GP_DOCTOR_TEXT]; /* why the version could not be read */
     bool nouveau_loaded;              /* /sys/module/nouveau */
-    int proc_gpu_count;               /* /proc/driver/nvidia/gpus/<bdf> */
+    int proc_gpu_count;               /* /proc/driver/nvidia/gpus/<bdf> (listed) */
+    int proc_gpu_total;               /* all of them */
     gp_doctor_gpu proc_gpus[GP_DOCTOR_MAX_GPUS];
     bool dev_ctl, dev_uvm, dev_dxg, dev_nvswitch;
     int dev_gpu_count; /* /dev/nvidia[0-9]* */
@@ -100,8 +132,9 @@ typedef struct gp_doctor_nvidia {
     int nvml_init_rc; /* nvmlInit_v2's result */
     char nvml_init_error[GP_DOCTOR_TEXT];
     char nvml_driver[32];
-    int nvml_cuda; /* 12020 = 12.2; 0 unknown */
-    int nvml_gpu_count;
+    int nvml_cuda;      /* 12020 = 12.2; 0 unknown */
+    int nvml_gpu_count; /* listed */
+    int nvml_gpu_total; /* nvmlDeviceGetCount_v2 */
     gp_doctor_gpu nvml_gpus[GP_DOCTOR_MAX_GPUS];
     /* libcuda */
     gp_doctor_lib cuda;
@@ -111,13 +144,16 @@ typedef struct gp_doctor_nvidia {
     int cuinit_rc;
     char cuinit_name[64];
     char cuinit_text[GP_DOCTOR_TEXT];
-    int cuda_gpu_count;
+    int cuda_gpu_count; /* listed */
+    int cuda_gpu_total; /* cuDeviceGetCount */
     gp_doctor_gpu cuda_gpus[GP_DOCTOR_MAX_GPUS];
     /* the environment */
     bool visible_set;
     char visible[GP_DOCTOR_TEXT];    /* CUDA_VISIBLE_DEVICES */
     bool container_expects_gpu;      /* NVIDIA_VISIBLE_DEVICES set in a container */
     char compat_dir[GP_DOCTOR_PATH]; /* a cuda-compat libcuda on the library path */
+    char compat_via[GP_DOCTOR_PATH]; /* "LD_LIBRARY_PATH", "/etc/ld.so.conf.d/x.conf", "loaded" */
+    gp_doctor_tegra tegra;
 } gp_doctor_nvidia;
 
 typedef struct gp_doctor_toolkit {
@@ -161,6 +197,7 @@ typedef struct gp_doctor_torch {
     char cuda[32];    /* "12.6" */
     bool hip_build;
     char wheel_platform[96]; /* "manylinux_2_28_x86_64", "macosx_11_0_arm64", "" */
+    char version_from[32];   /* "torch/version.py", "METADATA" */
 } gp_doctor_torch;
 
 typedef struct gp_doctor_python {

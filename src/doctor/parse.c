@@ -412,3 +412,287 @@ bool gp_parse_pyvenv_cfg(const char *s, size_t len, char *home, size_t hn, bool 
     *system_site = strcmp(inc, "true") == 0;
     return gp_parse_keyed_line(s, len, "home", home, hn);
 }
+
+/* The bytes of line [i, e) as a bounded C string in out. */
+static void line_copy(const char *s, size_t i, size_t e, char *out, size_t n)
+{
+    size_t l = e - i;
+    if (l >= n) l = n - 1;
+    for (size_t k = 0; k < l; k++)
+        out[k] = s[i + k] == '\0' ? ' ' : s[i + k];
+    out[l] = '\0';
+}
+
+bool gp_parse_nv_tegra_release(const char *s, size_t len, int l4t[3], char *board, size_t bn)
+{
+    char line[256];
+    size_t e = line_end(s, len, 0);
+    line_copy(s, 0, e, line, sizeof line);
+    const char *r = strstr(line, "# R");
+    const char *rev = strstr(line, "REVISION:");
+    if (!r || !rev) return false;
+    size_t i = 0;
+    const char *num = r + 3;
+    int major = read_num(num, strlen(num), &i);
+    if (major <= 0) return false;
+    const char *rv = rev + 9;
+    while (*rv == ' ')
+        rv++;
+    gp_version v;
+    if (!gp_version_find(rv, strcspn(rv, ","), &v)) {
+        /* "REVISION: 5" */
+        size_t j = 0;
+        int minor = read_num(rv, strlen(rv), &j);
+        if (minor < 0) return false;
+        v.part[0] = minor, v.part[1] = 0, v.n = 1;
+    }
+    l4t[0] = major;
+    l4t[1] = v.part[0];
+    l4t[2] = v.n > 1 ? v.part[1] : 0;
+    if (board && bn) {
+        board[0] = '\0';
+        const char *b = strstr(line, "BOARD:");
+        if (b) {
+            b += 6;
+            while (*b == ' ')
+                b++;
+            size_t l = strcspn(b, ", ");
+            if (l >= bn) l = bn - 1;
+            memcpy(board, b, l);
+            board[l] = '\0';
+        }
+    }
+    return true;
+}
+
+bool gp_parse_l4t_version(const char *s, size_t len, int l4t[3])
+{
+    gp_version v;
+    size_t i = 0;
+    while (i < len && (s[i] == ' ' || s[i] == '\t'))
+        i++;
+    if (i >= len || !is_digit(s[i]) || !gp_version_find(s + i, len - i, &v) || v.part[0] < 20)
+        return false;
+    l4t[0] = v.part[0];
+    l4t[1] = v.part[1];
+    l4t[2] = v.n > 2 ? v.part[2] : 0;
+    return true;
+}
+
+/* The value of "field: value" inside the stanza [i, end) into out. */
+static bool stanza_field(const char *s, size_t i, size_t end, const char *field, char *out,
+                         size_t n)
+{
+    size_t fl = strlen(field);
+    while (i < end) {
+        size_t e = line_end(s, end, i);
+        if (e - i > fl && memcmp(s + i, field, fl) == 0 && s[i + fl] == ':') {
+            size_t k = i + fl + 1;
+            while (k < e && (s[k] == ' ' || s[k] == '\t'))
+                k++;
+            copy_value(s + k, e - k, out, n);
+            return out[0] != '\0';
+        }
+        i = e + 1;
+    }
+    return false;
+}
+
+bool gp_parse_dpkg_field(const char *s, size_t len, const char *package, const char *field,
+                         char *out, size_t n)
+{
+    size_t pl = strlen(package), i = 0;
+    if (n) out[0] = '\0';
+    while (i < len) {
+        /* a stanza runs to the next empty line */
+        size_t start = i, end = i;
+        while (end < len) {
+            size_t e = line_end(s, len, end);
+            if (e == end || (e == end + 1 && s[end] == '\r')) break;
+            end = e + 1;
+        }
+        if (end > len) end = len;
+        char name[128], status[128];
+        if (stanza_field(s, start, end, "Package", name, sizeof name) && strlen(name) == pl &&
+            memcmp(name, package, pl) == 0) {
+            bool installed = !stanza_field(s, start, end, "Status", status, sizeof status) ||
+                             strstr(status, "ok installed") != NULL;
+            if (installed && stanza_field(s, start, end, field, out, n)) return true;
+        }
+        i = end + 1;
+    }
+    return false;
+}
+
+bool gp_parse_dt_strings(const char *s, size_t len, char *out, size_t n)
+{
+    size_t o = 0;
+    bool any = false, sep = false;
+    if (n == 0) return false;
+    for (size_t i = 0; i < len && o + 1 < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == '\0' || c == '\n') {
+            sep = any;
+            continue;
+        }
+        if (sep) {
+            if (o + 3 >= n) break;
+            out[o++] = ',';
+            out[o++] = ' ';
+            sep = false;
+        }
+        out[o++] = c < 0x20 || c > 0x7e ? '?' : (char)c;
+        any = true;
+    }
+    out[o] = '\0';
+    return any;
+}
+
+int gp_parse_cpuinfo_count(const char *s, size_t len)
+{
+    int count = 0;
+    size_t i = 0;
+    while (i < len) {
+        size_t e = line_end(s, len, i);
+        if (e - i > 9 && memcmp(s + i, "processor", 9) == 0) {
+            size_t k = i + 9;
+            while (k < e && (s[k] == ' ' || s[k] == '\t'))
+                k++;
+            if (k < e && s[k] == ':' && count < (1 << 20)) count++;
+        }
+        i = e + 1;
+    }
+    return count;
+}
+
+/* The value of the first line whose key (before ':', trimmed) is `key`. */
+static bool cpuinfo_value(const char *s, size_t len, const char *key, char *out, size_t n)
+{
+    size_t kl = strlen(key), i = 0;
+    while (i < len) {
+        size_t e = line_end(s, len, i);
+        const char *colon = memchr(s + i, ':', e - i);
+        if (colon) {
+            size_t k = (size_t)(colon - (s + i));
+            while (k > 0 && (s[i + k - 1] == ' ' || s[i + k - 1] == '\t'))
+                k--;
+            if (k == kl && memcmp(s + i, key, kl) == 0) {
+                size_t v = (size_t)(colon - s) + 1;
+                while (v < e && (s[v] == ' ' || s[v] == '\t'))
+                    v++;
+                copy_value(s + v, e - v, out, n);
+                return true;
+            }
+        }
+        i = e + 1;
+    }
+    return false;
+}
+
+/* True when `w` is one of the space-separated words of `list`. */
+static bool has_word_list(const char *list, const char *w)
+{
+    size_t wl = strlen(w);
+    for (const char *p = list; (p = strstr(p, w)); p++)
+        if ((p == list || p[-1] == ' ') && (p[wl] == ' ' || p[wl] == '\0')) return true;
+    return false;
+}
+
+bool gp_parse_cpuinfo_arch(const char *s, size_t len, char *arch, size_t n)
+{
+    char v[256];
+    const char *a = NULL;
+    if (cpuinfo_value(s, len, "CPU architecture", v, sizeof v))
+        a = (v[0] >= '8' && v[0] <= '9') || strstr(v, "AArch64") ? "aarch64" : "armv7l";
+    else if (cpuinfo_value(s, len, "vendor_id", v, sizeof v) && strstr(v, "S390"))
+        a = "s390x";
+    else if (cpuinfo_value(s, len, "flags", v, sizeof v))
+        a = has_word_list(v, "lm") ? "x86_64" : "i686";
+    else if (cpuinfo_value(s, len, "isa", v, sizeof v) && strncmp(v, "rv64", 4) == 0)
+        a = "riscv64";
+    else if (cpuinfo_value(s, len, "cpu", v, sizeof v) && strstr(v, "POWER"))
+        a = "ppc64le";
+    if (!a) return false;
+    gp_copy(arch, n, a);
+    return true;
+}
+
+bool gp_parse_elf_machine(const unsigned char *b, size_t len, char *arch, size_t n)
+{
+    if (len < 20 || memcmp(b,
+                           "\x7f"
+                           "ELF",
+                           4) != 0)
+        return false;
+    bool is64 = b[4] == 2, be = b[5] == 2;
+    unsigned m = be ? (unsigned)b[18] << 8 | b[19] : (unsigned)b[19] << 8 | b[18];
+    const char *a = NULL;
+    switch (m) {
+    case 62:
+        a = "x86_64";
+        break;
+    case 3:
+        a = "i686";
+        break;
+    case 183:
+        a = "aarch64";
+        break;
+    case 40:
+        a = "armv7l";
+        break;
+    case 21:
+        a = be ? "ppc64" : "ppc64le";
+        break;
+    case 22:
+        a = is64 ? "s390x" : "s390";
+        break;
+    case 243:
+        a = is64 ? "riscv64" : "riscv32";
+        break;
+    default:
+        return false;
+    }
+    gp_copy(arch, n, a);
+    return true;
+}
+
+const char *gp_dpkg_arch_to_uname(const char *d)
+{
+    static const char *const map[][2] = {
+        {"amd64", "x86_64"},    {"arm64", "aarch64"}, {"armhf", "armv7l"},   {"i386", "i686"},
+        {"ppc64el", "ppc64le"}, {"s390x", "s390x"},   {"riscv64", "riscv64"}};
+    for (size_t i = 0; d && i < sizeof map / sizeof map[0]; i++)
+        if (strcmp(d, map[i][0]) == 0) return map[i][1];
+    return NULL;
+}
+
+bool gp_parse_wheel_metadata(const char *s, size_t len, char *version, size_t vn, char *cuda,
+                             size_t cn)
+{
+    if (cn) cuda[0] = '\0';
+    bool have = gp_parse_keyed_line(s, len, "Version:", version, vn);
+    const char *key = "Requires-Dist: nvidia-cuda-runtime";
+    size_t kl = strlen(key), i = 0;
+    while (i < len) {
+        size_t e = line_end(s, len, i);
+        if (e - i > kl && memcmp(s + i, key, kl) == 0) {
+            const char *eq = NULL;
+            for (size_t k = i + kl; k + 1 < e; k++)
+                if (s[k] == '=' && s[k + 1] == '=') {
+                    eq = s + k + 2;
+                    break;
+                }
+            gp_version v;
+            if (eq && gp_version_find(eq, (size_t)(s + e - eq), &v) && cn)
+                snprintf(cuda, cn, "%d.%d", v.part[0], v.part[1]);
+            break;
+        }
+        i = e + 1;
+    }
+    return have;
+}
+
+bool gp_parse_record_has_cuda(const char *s, size_t len)
+{
+    return span_contains(s, len, "torch/lib/libtorch_cuda.so");
+}

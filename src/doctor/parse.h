@@ -45,6 +45,31 @@ bool gp_parse_exec_arch(const unsigned char *b, size_t len, char *arch, size_t n
 int gp_parse_cpu_list(const char *s, size_t len);
 /* pyvenv.cfg: `home` and `include-system-site-packages`. */
 bool gp_parse_pyvenv_cfg(const char *s, size_t len, char *home, size_t hn, bool *system_site);
+/* /etc/nv_tegra_release's first line ("# R36 (release), REVISION: 4.3, ..., BOARD: generic, ..."):
+ * the L4T release {36, 4, 3} and the BOARD field. */
+bool gp_parse_nv_tegra_release(const char *s, size_t len, int l4t[3], char *board, size_t bn);
+/* A Debian package version that starts with an L4T release ("36.4.3-20250107174145"). */
+bool gp_parse_l4t_version(const char *s, size_t len, int l4t[3]);
+/* var/lib/dpkg/status: `field` of the installed `package` ("Version", "Architecture"). False when
+ * the package is absent or not installed. */
+bool gp_parse_dpkg_field(const char *s, size_t len, const char *package, const char *field,
+                         char *out, size_t n);
+/* A device-tree string list (NUL-separated, /proc/device-tree/compatible) as "a, b, c". */
+bool gp_parse_dt_strings(const char *s, size_t len, char *out, size_t n);
+/* /proc/cpuinfo: the number of "processor : N" entries, and the architecture its fields show
+ * ("x86_64", "aarch64", "armv7l", "ppc64le", "s390x", "riscv64"); false when it shows none. */
+int gp_parse_cpuinfo_count(const char *s, size_t len);
+bool gp_parse_cpuinfo_arch(const char *s, size_t len, char *arch, size_t n);
+/* An ELF header's machine as uname names it ("x86_64", "aarch64", ...). False when not ELF. */
+bool gp_parse_elf_machine(const unsigned char *b, size_t len, char *arch, size_t n);
+/* A Debian architecture ("arm64") as uname names it ("aarch64"); NULL when unknown. */
+const char *gp_dpkg_arch_to_uname(const char *dpkg_arch);
+/* A wheel's dist-info METADATA: Version, and the CUDA of a nvidia-cuda-runtime requirement
+ * ("Requires-Dist: nvidia-cuda-runtime-cu12==12.4.127" -> "12.4", "" when none). */
+bool gp_parse_wheel_metadata(const char *s, size_t len, char *version, size_t vn, char *cuda,
+                             size_t cn);
+/* A dist-info RECORD lists torch's CUDA library (torch/lib/libtorch_cuda.so). */
+bool gp_parse_record_has_cuda(const char *s, size_t len);
 /* "KEY:  value" / "KEY=value" line lookup: the value of the first line starting with key. */
 bool gp_parse_keyed_line(const char *s, size_t len, const char *key, char *out, size_t n);
 

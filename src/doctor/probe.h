@@ -28,6 +28,8 @@ void gp_probe_macos(const gp_probe_ctx *c, gp_doctor_facts *f);
 /* metal_device.m: the default Metal device's facts into f->mac. */
 void gp_probe_metal(gp_doctor_facts *f);
 #endif
+/* probe_tegra.c: a Jetson's L4T release, SoC, GPU driver and libcuda (after the Linux probe). */
+void gp_probe_tegra(const gp_probe_ctx *c, gp_doctor_facts *f);
 void gp_probe_nvidia_libs(const gp_probe_ctx *c, gp_doctor_facts *f);
 void gp_probe_toolkit(const gp_probe_ctx *c, gp_doctor_facts *f);
 void gp_probe_python(const gp_probe_ctx *c, gp_doctor_facts *f);

@@ -37,6 +37,7 @@ static void nvml_devices(void *h, gp_doctor_nvidia *nv)
         (gp_nvmlDeviceGetMemoryInfo_fn)sym(h, "nvmlDeviceGetMemoryInfo", lib);
     unsigned n = 0;
     if (!count || !get || count(&n) != GP_NVML_SUCCESS) return;
+    nv->nvml_gpu_total = (int)(n > 1u << 20 ? 1u << 20 : n);
     if (n > GP_DOCTOR_MAX_GPUS) n = GP_DOCTOR_MAX_GPUS;
     for (unsigned i = 0; i < n; i++) {
         gp_nvml_device d = NULL;
@@ -52,7 +53,10 @@ static void nvml_devices(void *h, gp_doctor_nvidia *nv)
             buf[sizeof buf - 1] = '\0';
             gp_copy(g->uuid, sizeof g->uuid, buf);
         }
-        if (cc) cc(d, &g->cc_major, &g->cc_minor);
+        if (cc && cc(d, &g->cc_major, &g->cc_minor) == GP_NVML_SUCCESS && g->cc_major > 0)
+            gp_copy(g->cc_from, sizeof g->cc_from, "NVML");
+        else
+            g->cc_major = g->cc_minor = 0;
         gp_nvml_memory m = {0, 0, 0};
         if (mem && mem(d, &m) == GP_NVML_SUCCESS) g->memory_bytes = m.total;
     }
@@ -101,7 +105,8 @@ static void cuda_devices(void *h, gp_doctor_nvidia *nv)
         (gp_cuDeviceGetAttribute_fn)sym(h, "cuDeviceGetAttribute", lib);
     gp_cuDeviceTotalMem_fn mem = (gp_cuDeviceTotalMem_fn)sym(h, "cuDeviceTotalMem_v2", lib);
     int n = 0;
-    if (!count || !get || count(&n) != 0) return;
+    if (!count || !get || count(&n) != 0 || n < 0) return;
+    nv->cuda_gpu_total = n;
     if (n > GP_DOCTOR_MAX_GPUS) n = GP_DOCTOR_MAX_GPUS;
     for (int i = 0; i < n; i++) {
         gp_cu_device d = 0;
@@ -116,6 +121,7 @@ static void cuda_devices(void *h, gp_doctor_nvidia *nv)
             attr(&g->cc_major, GP_CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, d);
             attr(&g->cc_minor, GP_CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, d);
             attr(&g->sm_count, GP_CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, d);
+            if (g->cc_major > 0) gp_copy(g->cc_from, sizeof g->cc_from, "CUDA driver");
         }
         size_t bytes = 0;
         if (mem && mem(&bytes, d) == 0) g->memory_bytes = bytes;
@@ -164,30 +170,73 @@ static void probe_libcuda(const gp_probe_ctx *c, gp_doctor_facts *f)
     dlclose(h);
 }
 
-/* A cuda-compat libcuda (forward compatibility) on LD_LIBRARY_PATH. */
+/* True when machine folder `dir` is a cuda-compat folder holding a libcuda.so.1. */
+static bool compat_folder(const gp_probe_ctx *c, const char *dir)
+{
+    char lib[GP_DOCTOR_PATH + 16];
+    snprintf(lib, sizeof lib, "%s/libcuda.so.1", dir);
+    return strstr(dir, "compat") && gp_sysroot_exists(&c->sr, lib);
+}
+
+/* A compat folder named by a line of ld.so.conf file `file` (the way images install it). */
+static bool compat_in_conf(const gp_probe_ctx *c, gp_doctor_nvidia *nv, const char *file)
+{
+    char err[GP_DOCTOR_TEXT], line[GP_DOCTOR_PATH];
+    size_t len;
+    char *t = gp_sysroot_read(&c->sr, file, 64 * 1024, &len, err, sizeof err);
+    if (!t) return false;
+    bool found = false;
+    for (char *s = t; *s && !found; s += strcspn(s, "\n"), s += *s == '\n') {
+        gp_copy_line(line, sizeof line, s);
+        if (line[0] != '/' || !compat_folder(c, line)) continue;
+        gp_copy(nv->compat_dir, sizeof nv->compat_dir, line);
+        gp_copy(nv->compat_via, sizeof nv->compat_via, file);
+        found = true;
+    }
+    free(t);
+    return found;
+}
+
+/* A cuda-compat libcuda (forward compatibility): the one loaded, or one that LD_LIBRARY_PATH or
+ * the loader's configuration (/etc/ld.so.conf and the .conf files of /etc/ld.so.conf.d) puts
+ * first. */
 static void probe_compat(const gp_probe_ctx *c, gp_doctor_facts *f)
 {
-    if (strstr(f->nv.cuda_real, "/compat/")) {
-        gp_copy(f->nv.compat_dir, sizeof f->nv.compat_dir, f->nv.cuda_real);
-        gp_path_dirname(f->nv.compat_dir);
+    gp_doctor_nvidia *nv = &f->nv;
+    if (strstr(nv->cuda_real, "/compat/")) {
+        gp_copy(nv->compat_dir, sizeof nv->compat_dir, nv->cuda_real);
+        gp_path_dirname(nv->compat_dir);
+        gp_copy(nv->compat_via, sizeof nv->compat_via, "the libcuda.so.1 that loads");
         return;
     }
     const char *s = getenv("LD_LIBRARY_PATH");
     while (s && *s) {
         size_t l = strcspn(s, ":");
-        char dir[GP_DOCTOR_PATH], lib[GP_DOCTOR_PATH + 16];
+        char dir[GP_DOCTOR_PATH];
         if (l > 0 && l < sizeof dir) {
             memcpy(dir, s, l);
             dir[l] = '\0';
-            snprintf(lib, sizeof lib, "%s/libcuda.so.1", dir);
-            if (strstr(dir, "compat") && gp_sysroot_exists(&c->sr, lib)) {
-                gp_copy(f->nv.compat_dir, sizeof f->nv.compat_dir, dir);
+            if (compat_folder(c, dir)) {
+                gp_copy(nv->compat_dir, sizeof nv->compat_dir, dir);
+                gp_copy(nv->compat_via, sizeof nv->compat_via, "LD_LIBRARY_PATH");
                 return;
             }
         }
         s += l;
         if (*s == ':') s++;
     }
+    if (compat_in_conf(c, nv, "/etc/ld.so.conf")) return;
+    DIR *d = gp_sysroot_opendir(&c->sr, "/etc/ld.so.conf.d");
+    if (!d) return;
+    struct dirent *e;
+    while ((e = readdir(d)) && !nv->compat_dir[0]) {
+        size_t l = strlen(e->d_name);
+        if (l < 6 || l > 128 || strcmp(e->d_name + l - 5, ".conf") != 0) continue;
+        char p[GP_DOCTOR_PATH];
+        snprintf(p, sizeof p, "/etc/ld.so.conf.d/%s", e->d_name);
+        compat_in_conf(c, nv, p);
+    }
+    closedir(d);
 }
 
 void gp_probe_nvidia_libs(const gp_probe_ctx *c, gp_doctor_facts *f)

@@ -71,7 +71,62 @@ static void probe_os(const gp_probe_ctx *c, gp_doctor_os *os)
     }
 }
 
-static void probe_cpu(const gp_probe_ctx *c, gp_doctor_cpu *cpu)
+/* The tree's architecture, never the host's: the ELF header of its programs, dpkg's own
+ * architecture, the kernel's arch sysctl, the CPU fields of /proc/cpuinfo, the kernel release. */
+static void tree_arch(const gp_probe_ctx *c, const char *cpuinfo, size_t cilen, const char *kernel,
+                      gp_doctor_cpu *cpu)
+{
+    static const char *const progs[] = {"/bin/sh", "/usr/bin/env", "/bin/ls", "/usr/bin/ls",
+                                        "/sbin/init"};
+    char err[GP_DOCTOR_TEXT];
+    size_t len;
+    for (size_t i = 0; i < sizeof progs / sizeof progs[0]; i++) {
+        char *t = gp_sysroot_read(&c->sr, progs[i], 64, &len, err, sizeof err);
+        bool ok =
+            t && gp_parse_elf_machine((const unsigned char *)t, len, cpu->arch, sizeof cpu->arch);
+        free(t);
+        if (ok) {
+            snprintf(cpu->arch_from, sizeof cpu->arch_from, "the ELF header of %s", progs[i]);
+            return;
+        }
+    }
+    char *t = gp_sysroot_read(&c->sr, "/var/lib/dpkg/arch", 4096, &len, err, sizeof err);
+    if (t) {
+        char first[32];
+        gp_copy_line(first, sizeof first, t);
+        free(t);
+        const char *u = gp_dpkg_arch_to_uname(first);
+        if (u) {
+            gp_copy(cpu->arch, sizeof cpu->arch, u);
+            snprintf(cpu->arch_from, sizeof cpu->arch_from, "/var/lib/dpkg/arch (%s)", first);
+            return;
+        }
+    }
+    t = gp_sysroot_read(&c->sr, "/proc/sys/kernel/arch", 256, &len, err, sizeof err);
+    if (t) {
+        gp_copy_line(cpu->arch, sizeof cpu->arch, t);
+        free(t);
+        if (cpu->arch[0]) {
+            gp_copy(cpu->arch_from, sizeof cpu->arch_from, "/proc/sys/kernel/arch");
+            return;
+        }
+    }
+    if (cpuinfo && gp_parse_cpuinfo_arch(cpuinfo, cilen, cpu->arch, sizeof cpu->arch)) {
+        gp_copy(cpu->arch_from, sizeof cpu->arch_from, "/proc/cpuinfo");
+        return;
+    }
+    static const char *const hints[][2] = {{"amd64", "x86_64"},  {"x86_64", "x86_64"},
+                                           {"arm64", "aarch64"}, {"aarch64", "aarch64"},
+                                           {"tegra", "aarch64"}, {"64k", "aarch64"}};
+    for (size_t i = 0; i < sizeof hints / sizeof hints[0]; i++) {
+        if (!strstr(kernel, hints[i][0])) continue;
+        gp_copy(cpu->arch, sizeof cpu->arch, hints[i][1]);
+        snprintf(cpu->arch_from, sizeof cpu->arch_from, "the kernel release (%.40s)", kernel);
+        return;
+    }
+}
+
+static void probe_cpu(const gp_probe_ctx *c, const gp_doctor_os *os, gp_doctor_cpu *cpu)
 {
     char err[GP_DOCTOR_TEXT];
     size_t len;
@@ -81,14 +136,26 @@ static void probe_cpu(const gp_probe_ctx *c, gp_doctor_cpu *cpu)
         cpu->logical = gp_parse_cpu_list(t, len);
         free(t);
     }
-    t = gp_sysroot_read(&c->sr, "/proc/cpuinfo", 256 * 1024, &len, err, sizeof err);
-    if (t) {
-        if (!gp_parse_keyed_line(t, len, "model name", cpu->model, sizeof cpu->model))
-            gp_parse_keyed_line(t, len, "Model", cpu->model, sizeof cpu->model);
-        if (cpu->logical == 0)
-            for (const char *p = t; (p = strstr(p, "processor")); p += 9)
-                cpu->logical++;
+    size_t cilen = 0;
+    char *ci = gp_sysroot_read(&c->sr, "/proc/cpuinfo", 4 * 1024 * 1024, &cilen, err, sizeof err);
+    if (ci) {
+        if (!gp_parse_keyed_line(ci, cilen, "model name", cpu->model, sizeof cpu->model) &&
+            !gp_parse_keyed_line(ci, cilen, "Model", cpu->model, sizeof cpu->model))
+            gp_parse_keyed_line(ci, cilen, "Hardware", cpu->model, sizeof cpu->model);
+        if (cpu->logical == 0) cpu->logical = gp_parse_cpuinfo_count(ci, cilen);
+    }
+    if (cpu->logical == 0 && (t = gp_sysroot_read(&c->sr, "/sys/devices/system/cpu/present", 4096,
+                                                  &len, err, sizeof err))) {
+        cpu->logical = gp_parse_cpu_list(t, len);
         free(t);
+    }
+    if (cpu->logical == 0) { /* the cpuN folders */
+        DIR *d = gp_sysroot_opendir(&c->sr, "/sys/devices/system/cpu");
+        struct dirent *e;
+        while (d && (e = readdir(d)))
+            if (strncmp(e->d_name, "cpu", 3) == 0 && isdigit((unsigned char)e->d_name[3]))
+                cpu->logical++;
+        if (d) closedir(d);
     }
     if (cpu->logical == 0 && c->sr.host) cpu->logical = (int)sysconf(_SC_NPROCESSORS_ONLN);
     t = gp_sysroot_read(&c->sr, "/proc/meminfo", GP_SMALL_FILE, &len, err, sizeof err);
@@ -100,10 +167,14 @@ static void probe_cpu(const gp_probe_ctx *c, gp_doctor_cpu *cpu)
     }
     if (c->sr.host) {
         struct utsname u;
-        if (uname(&u) == 0) gp_copy(cpu->arch, sizeof cpu->arch, u.machine);
+        if (uname(&u) == 0) {
+            gp_copy(cpu->arch, sizeof cpu->arch, u.machine);
+            gp_copy(cpu->arch_from, sizeof cpu->arch_from, "uname");
+        }
     } else {
-        gp_copy(cpu->arch, sizeof cpu->arch, "x86_64");
+        tree_arch(c, ci, cilen, os->kernel, cpu);
     }
+    free(ci);
 }
 
 static unsigned read_hex_file(const gp_probe_ctx *c, const char *p)
@@ -121,7 +192,7 @@ static void probe_pci(const gp_probe_ctx *c, gp_doctor_nvidia *nv)
     DIR *d = gp_sysroot_opendir(&c->sr, "/sys/bus/pci/devices");
     if (!d) return;
     struct dirent *e;
-    while ((e = readdir(d)) && nv->pci_count < GP_DOCTOR_MAX_GPUS) {
+    while ((e = readdir(d))) {
         if (e->d_name[0] == '.' || strlen(e->d_name) > 24) continue;
         char p[GP_DOCTOR_PATH];
         snprintf(p, sizeof p, "/sys/bus/pci/devices/%s/vendor", e->d_name);
@@ -129,6 +200,8 @@ static void probe_pci(const gp_probe_ctx *c, gp_doctor_nvidia *nv)
         snprintf(p, sizeof p, "/sys/bus/pci/devices/%s/class", e->d_name);
         unsigned cls = read_hex_file(c, p);
         if ((cls >> 16) != 0x03) continue; /* audio functions, NVSwitch bridges */
+        /* every GPU is counted; the first GP_DOCTOR_MAX_GPUS are listed and checked */
+        if (nv->pci_total++ >= GP_DOCTOR_MAX_GPUS) continue;
         gp_doctor_pci_gpu *g = &nv->pci[nv->pci_count++];
         gp_copy(g->bdf, sizeof g->bdf, e->d_name);
         g->class_code = cls;
@@ -168,14 +241,16 @@ static void probe_kmod(const gp_probe_ctx *c, gp_doctor_nvidia *nv)
     DIR *d = gp_sysroot_opendir(&c->sr, "/proc/driver/nvidia/gpus");
     if (d) {
         struct dirent *e;
-        while ((e = readdir(d)) && nv->proc_gpu_count < GP_DOCTOR_MAX_GPUS) {
+        while ((e = readdir(d))) {
             if (e->d_name[0] == '.' || strlen(e->d_name) > 24) continue;
+            if (nv->proc_gpu_total++ >= GP_DOCTOR_MAX_GPUS) continue;
             char p[GP_DOCTOR_PATH];
             snprintf(p, sizeof p, "/proc/driver/nvidia/gpus/%s/information", e->d_name);
             t = gp_sysroot_read(&c->sr, p, GP_SMALL_FILE, &len, err, sizeof err);
             gp_doctor_gpu *g = &nv->proc_gpus[nv->proc_gpu_count++];
             if (!t || !gp_parse_gpu_information(t, len, g))
                 snprintf(g->name, sizeof g->name, "NVIDIA GPU at %.24s", e->d_name);
+            gp_copy(g->bdf, sizeof g->bdf, e->d_name);
             free(t);
         }
         closedir(d);
@@ -247,10 +322,11 @@ void gp_probe_linux(const gp_probe_ctx *c, gp_doctor_facts *f)
 {
     f->platform = GP_DOCTOR_LINUX;
     probe_os(c, &f->os);
-    probe_cpu(c, &f->cpu);
+    probe_cpu(c, &f->os, &f->cpu);
     probe_pci(c, &f->nv);
     probe_kmod(c, &f->nv);
     probe_dev(c, &f->nv);
+    gp_probe_tegra(c, f);
     if (f->os.wsl) probe_wsl(c, &f->nv);
     const char *v = getenv("CUDA_VISIBLE_DEVICES");
     if (v) {

@@ -208,12 +208,66 @@ static void python_sites(const gp_probe_ctx *c, const gp_doctor_python *py, site
     }
 }
 
+/* "2.5.1+cu124" -> "12.4" into out; false without a +cuXYZ tag. */
+static bool cuda_from_local_tag(const char *version, char *out, size_t n)
+{
+    const char *p = strstr(version, "+cu");
+    if (!p || strlen(p + 3) < 3) return false;
+    int v = atoi(p + 3);
+    if (v < 100) return false;
+    snprintf(out, n, "%d.%d", v / 10, v % 10);
+    return true;
+}
+
+/* No torch/version.py: the wheel's METADATA gives the version, the +cuXYZ tag or the
+ * nvidia-cuda-runtime requirement the CUDA, and RECORD whether torch's CUDA library is there. */
+static void read_dist_info(const gp_probe_ctx *c, gp_doctor_torch *t, const char *dist)
+{
+    char p[GP_DOCTOR_PATH + 64], err[GP_DOCTOR_TEXT], cuda[32] = "";
+    size_t len;
+    snprintf(p, sizeof p, "%s/METADATA", dist);
+    char *s = gp_sysroot_read(&c->sr, p, 256 * 1024, &len, err, sizeof err);
+    if (!s) return;
+    t->parsed = gp_parse_wheel_metadata(s, len, t->version, sizeof t->version, cuda, sizeof cuda);
+    free(s);
+    if (!t->parsed) {
+        gp_copy(t->reason, sizeof t->reason, "no torch/version.py and no Version: in METADATA");
+        return;
+    }
+    t->reason[0] = '\0';
+    gp_copy(t->version_from, sizeof t->version_from, "METADATA");
+    if (!cuda[0]) cuda_from_local_tag(t->version, cuda, sizeof cuda);
+    snprintf(p, sizeof p, "%s/RECORD", dist);
+    bool lib = false;
+    if ((s = gp_sysroot_read(&c->sr, p, 8 * 1024 * 1024, &len, err, sizeof err))) {
+        lib = gp_parse_record_has_cuda(s, len);
+        free(s);
+    }
+    t->cuda_build = cuda[0] && (lib || !strstr(t->version, "+cpu"));
+    if (t->cuda_build) gp_copy(t->cuda, sizeof t->cuda, cuda);
+}
+
 static void read_torch(const gp_probe_ctx *c, gp_doctor_python *py, const char *site,
                        const char *from)
 {
-    char p[GP_DOCTOR_PATH + 64], err[GP_DOCTOR_TEXT];
+    char p[GP_DOCTOR_PATH + 64], err[GP_DOCTOR_TEXT], dist[GP_DOCTOR_PATH + 256] = "";
+    if (py->torch_count >= GP_DOCTOR_MAX_TORCH) return;
     snprintf(p, sizeof p, "%s/torch", site);
-    if (!gp_sysroot_is_dir(&c->sr, p) || py->torch_count >= GP_DOCTOR_MAX_TORCH) return;
+    bool pkg = gp_sysroot_is_dir(&c->sr, p);
+    DIR *d = gp_sysroot_opendir(&c->sr, site);
+    if (d) {
+        struct dirent *e;
+        while ((e = readdir(d))) {
+            size_t l = strlen(e->d_name);
+            if (strncmp(e->d_name, "torch-", 6) != 0 || l < 16 || l > 200 ||
+                strcmp(e->d_name + l - 10, ".dist-info") != 0)
+                continue;
+            snprintf(dist, sizeof dist, "%s/%s", site, e->d_name);
+            break;
+        }
+        closedir(d);
+    }
+    if (!pkg && !dist[0]) return;
     gp_doctor_torch *t = &py->torch[py->torch_count++];
     gp_copy(t->site, sizeof t->site, site);
     gp_copy(t->from, sizeof t->from, from);
@@ -222,26 +276,40 @@ static void read_torch(const gp_probe_ctx *c, gp_doctor_python *py, const char *
     char *s = gp_sysroot_read(&c->sr, p, 64 * 1024, &len, err, sizeof err);
     if (!s) {
         gp_copy(t->reason, sizeof t->reason, err);
+        if (dist[0] && !gp_sysroot_exists(&c->sr, p)) read_dist_info(c, t, dist);
     } else {
         t->parsed = gp_parse_torch_version(s, len, t);
+        if (t->parsed) gp_copy(t->version_from, sizeof t->version_from, "torch/version.py");
         free(s);
     }
-    DIR *d = gp_sysroot_opendir(&c->sr, site);
-    if (!d) return;
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        size_t l = strlen(e->d_name);
-        if (strncmp(e->d_name, "torch-", 6) != 0 || l < 16 || l > 200 ||
-            strcmp(e->d_name + l - 10, ".dist-info") != 0)
-            continue;
-        snprintf(p, sizeof p, "%s/%s/WHEEL", site, e->d_name);
-        if ((s = gp_sysroot_read(&c->sr, p, 64 * 1024, &len, err, sizeof err))) {
-            gp_parse_wheel_platform(s, len, t->wheel_platform, sizeof t->wheel_platform);
-            free(s);
-        }
-        break;
+    if (!dist[0]) return;
+    snprintf(p, sizeof p, "%s/WHEEL", dist);
+    if ((s = gp_sysroot_read(&c->sr, p, 64 * 1024, &len, err, sizeof err))) {
+        gp_parse_wheel_platform(s, len, t->wheel_platform, sizeof t->wheel_platform);
+        free(s);
     }
-    closedir(d);
+}
+
+/* The site-packages of the usual prefixes, whichever Python owns them: a machine tree's PyTorch
+ * is found even where its python3 cannot be found or run (nothing from the tree is run). */
+static void machine_sites(const gp_probe_ctx *c, const gp_doctor_python *py, site_list *sl)
+{
+    const char *from = py->found ? "site-packages of another Python" : "site-packages (no python3)";
+    static const char *const prefixes[] = {"/usr/local", "/usr", "/opt/conda"};
+    for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
+        site_add_prefix(c, sl, prefixes[i], NULL, from);
+    site_add(c, sl, "/usr/lib/python3/dist-packages", from);
+    if (c->sr.host) return;
+    site_add_prefix(c, sl, "/root/.local", NULL, from);
+    DIR *d = gp_sysroot_opendir(&c->sr, "/home");
+    struct dirent *e;
+    for (int n = 0; d && (e = readdir(d)) && n < 64; n++) {
+        if (e->d_name[0] == '.' || strlen(e->d_name) > 64) continue;
+        char p[GP_DOCTOR_PATH];
+        snprintf(p, sizeof p, "/home/%s/.local", e->d_name);
+        site_add_prefix(c, sl, p, NULL, from);
+    }
+    if (d) closedir(d);
 }
 
 void gp_probe_python(const gp_probe_ctx *c, gp_doctor_facts *f)
@@ -264,6 +332,12 @@ void gp_probe_python(const gp_probe_ctx *c, gp_doctor_facts *f)
     }
     for (int i = 0; i < sl->n; i++)
         read_torch(c, py, sl->dir[i], sl->from[i]);
+    if (py->torch_count == 0) { /* none where python3 looks: any other site-packages here */
+        int seen = sl->n;
+        machine_sites(c, py, sl);
+        for (int i = seen; i < sl->n; i++)
+            read_torch(c, py, sl->dir[i], sl->from[i]);
+    }
     gp_copy(py->unreadable, sizeof py->unreadable, sl->unreadable);
     free(sl);
 }

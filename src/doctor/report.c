@@ -197,9 +197,17 @@ static void print_capabilities(FILE *out, const cJSON *caps)
             jbool(cuda, "run") ? "yes" : "no", z, jstr(cuda, "reason"));
     const cJSON *gpu;
     cJSON_ArrayForEach(gpu, cJSON_GetObjectItemCaseSensitive(cuda, "gpus"))
-        fprintf(out, "           GPU %d:   %s%s%s\n",
+        fprintf(out, "           GPU %d:   %s%s%s%s%s%s\n",
                 cJSON_GetObjectItemCaseSensitive(gpu, "index")->valueint, jstr(gpu, "name"),
-                jstr(gpu, "cc")[0] ? ", CC " : "", jstr(gpu, "cc"));
+                jstr(gpu, "cc")[0] ? ", CC " : "", jstr(gpu, "cc"),
+                jstr(gpu, "cc_from")[0] ? " (from " : "", jstr(gpu, "cc_from"),
+                jstr(gpu, "cc_from")[0] ? ")" : "");
+    if (jbool(cuda, "gpus_truncated")) {
+        const cJSON *n = cJSON_GetObjectItemCaseSensitive(cuda, "gpu_count");
+        fprintf(out, "           ...      %d GPUs in all; the first %d are listed and checked\n",
+                cJSON_IsNumber(n) ? n->valueint : 0,
+                cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(cuda, "gpus")));
+    }
     const char *names[] = {"metal", "opencl"}, *labels[] = {"Metal", "OpenCL"};
     for (int i = 0; i < 2; i++) {
         const cJSON *m = cJSON_GetObjectItemCaseSensitive(caps, names[i]);

@@ -50,6 +50,7 @@ static cJSON *cuda_gpus(const gp_derived *d)
         if (g->cc_major) snprintf(cc, sizeof cc, "%d.%d", g->cc_major, g->cc_minor);
         add_str(o, "cc", cc);
         add_str(o, "arch", gp_cc_arch_name(g->cc_major * 10 + g->cc_minor));
+        add_str(o, "cc_from", g->cc_from);
         cJSON_AddNumberToObject(o, "memory_bytes", (double)g->memory_bytes);
         if (g->uuid[0]) add_str(o, "uuid", g->uuid);
         cJSON_AddItemToArray(arr, o);
@@ -85,6 +86,14 @@ static cJSON *cuda_caps(const gp_doctor_facts *f, const gp_derived *d, const gp_
                  f->os.container ? " (in a container without /dev/nvidia*)" : "");
     } else if (blocker) {
         snprintf(reason, sizeof reason, "%s: %s", blocker->id, blocker->observed);
+    } else if (d->jetson && !f->nv.deep && (f->nv.cuda.loaded || f->nv.tegra.libcuda)) {
+        char rel[160];
+        gp_fmt_jetson(f, d, rel, sizeof rel);
+        *run = true;
+        snprintf(reason, sizeof reason,
+                 "Jetson: the integrated GPU's driver, its /dev nodes and L4T's libcuda are "
+                 "there; %s (cuInit not called: --deep verifies)",
+                 rel);
     } else if (!f->nv.cuda.loaded || f->nv.cuda.missing[0]) {
         snprintf(reason, sizeof reason, "libcuda.so.1 is not usable");
     } else if (f->nv.deep) {
@@ -107,6 +116,8 @@ static cJSON *cuda_caps(const gp_doctor_facts *f, const gp_derived *d, const gp_
     if (d->driver_cuda.n) gp_fmt_version(&d->driver_cuda, dc, sizeof dc);
     add_str(o, "driver_cuda", dc);
     cJSON_AddBoolToObject(o, "verified", f->nv.deep && f->nv.cuinit_rc == 0);
+    cJSON_AddNumberToObject(o, "gpu_count", d->gpu_total);
+    cJSON_AddBoolToObject(o, "gpus_truncated", d->gpu_total > d->gpu_count);
     cJSON_AddItemToObject(o, "gpus", cuda_gpus(d));
     return o;
 }
@@ -184,6 +195,7 @@ static cJSON *cpu_caps(const gp_doctor_facts *f)
     cJSON_AddNumberToObject(o, "efficiency_cores", c->efficiency);
     add_str(o, "model", c->model);
     add_str(o, "arch", c->arch);
+    add_str(o, "arch_from", c->arch_from);
     cJSON_AddNumberToObject(o, "memory_bytes", (double)c->memory_bytes);
     char s[400], mem[32] = "unknown memory";
     if (c->memory_bytes) gp_fmt_bytes(c->memory_bytes, mem, sizeof mem);
@@ -202,7 +214,12 @@ static cJSON *advice_json(const gp_doctor_facts *f, const gp_derived *d, bool co
 {
     cJSON *o = cJSON_CreateObject();
     const char *way, *text;
-    if (run) {
+    if (run && d->jetson) {
+        way = "cuda-local";
+        text = "run CUDA here on the Jetson's integrated GPU; CUDA, cuDNN and TensorRT come with "
+               "JetPack (sudo apt-get install nvidia-jetpack), PyTorch from NVIDIA's wheels for "
+               "the JetPack.";
+    } else if (run) {
         way = "cuda-local";
         text = "run CUDA here.";
     } else if (f->platform == GP_DOCTOR_MACOS && metal) {
@@ -213,6 +230,11 @@ static cJSON *advice_json(const gp_doctor_facts *f, const gp_derived *d, bool co
         way = "fix-driver";
         text = "the host has an NVIDIA GPU that this container was not given: start it with "
                "`docker run --gpus all ...` (see devnodes), then run CUDA here.";
+    } else if (d->jetson) {
+        way = "fix-driver";
+        text = "this Jetson's GPU cannot run CUDA yet: apply the fixes of the failing checks "
+               "below (L4T packages or a JetPack reflash, never a desktop NVIDIA driver), then "
+               "run CUDA here.";
     } else if (d->gpu) {
         way = "fix-driver";
         text = "this machine has an NVIDIA GPU that CUDA cannot use yet: apply the fixes of the "
@@ -290,6 +312,24 @@ cJSON *gp_summary_machine(const gp_doctor_facts *f)
             cJSON_AddNullToObject(x, "cuda");
         add_str(x, "wheel_platform", t->wheel_platform);
         cJSON_AddItemToArray(torch, x);
+    }
+    const gp_doctor_tegra *t = &f->nv.tegra;
+    if (d.jetson) {
+        cJSON *j = cJSON_AddObjectToObject(o, "jetson");
+        char l4t[32] = "", cuda[16] = "";
+        if (t->release_read) snprintf(l4t, sizeof l4t, "%d.%d.%d", t->l4t[0], t->l4t[1], t->l4t[2]);
+        if (d.l4t) snprintf(cuda, sizeof cuda, "%d.%d", d.l4t->cuda / 10, d.l4t->cuda % 10);
+        add_str(j, "l4t", l4t);
+        add_str(j, "l4t_from", t->l4t_from);
+        add_str(j, "jetpack", d.l4t ? d.l4t->jetpack : "");
+        add_str(j, "cuda", cuda);
+        add_str(j, "model", t->model);
+        char soc[16] = "";
+        if (t->soc) snprintf(soc, sizeof soc, "tegra%d", t->soc);
+        add_str(j, "soc", soc);
+        add_str(j, "evidence", t->evidence);
+    } else {
+        cJSON_AddNullToObject(o, "jetson");
     }
     cJSON_AddNumberToObject(o, "subprocesses", f->subprocesses);
     return o;
