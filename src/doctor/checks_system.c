@@ -113,7 +113,7 @@ static void derive_jetson(const gp_doctor_facts *f, gp_derived *d)
     /* the integrated GPU is not on the PCI bus and, before Thor, NVML does not list it */
     gp_doctor_gpu *g = &d->list[0];
     memset(g, 0, sizeof *g);
-    snprintf(g->name, sizeof g->name, "%.60s, integrated %.12s GPU",
+    snprintf(g->name, sizeof g->name, "%.64s (integrated %.9s GPU)",
              t->model[0] ? t->model : d->soc->jetsons, d->soc->gpu_arch);
     g->cc_major = d->soc->cc / 10;
     g->cc_minor = d->soc->cc % 10;

@@ -75,6 +75,13 @@ static void check_toolkit_driver(const gp_doctor_facts *f, const gp_derived *d, 
     const char *need = gp_cuda_min_driver_for(t->version.part[0], t->version.part[1]);
     if (cmp <= 0) {
         c = gp_report_add(r, "toolkit", "toolkit.driver", GP_CHECK_PASS);
+        if (d->jetson && !d->driver[0]) {
+            char rel[160];
+            gp_fmt_jetson(f, d, rel, sizeof rel);
+            gp_check_observed(c, "toolkit CUDA %s, %s runs CUDA <= %s", tv, rel, dv);
+            gp_check_expected(c, "a toolkit no newer than the JetPack's CUDA");
+            return;
+        }
         gp_check_observed(c, "toolkit CUDA %s, driver %s runs CUDA <= %s", tv, d->driver, dv);
         gp_check_expected(c, "driver >= %s for CUDA %s", need ? need : "?", tv);
         return;

@@ -199,7 +199,7 @@ static void check_torch_driver(const gp_doctor_facts *f, const gp_derived *d, gp
     char dv[16];
     gp_fmt_version(&d->driver_cuda, dv, sizeof dv);
     int cmp = gp_version_cmp(&tv, &d->driver_cuda);
-    if (d->jetson && kind_of(t) == TORCH_JETSON) {
+    if (d->jetson) {
         /* NVIDIA's Jetson wheels link the JetPack's own CUDA libraries: another major is missing
          * (libcudart.so.N), a newer minor needs the CUDA upgrade package */
         bool other_major = tv.part[0] != d->driver_cuda.part[0];
@@ -208,8 +208,8 @@ static void check_torch_driver(const gp_doctor_facts *f, const gp_derived *d, gp
         gp_fmt_jetson(f, d, rel, sizeof rel);
         gp_check *c = gp_report_add(r, "pytorch", "torch.driver", st);
         gp_check_observed(c, "torch is built with CUDA %s; this Jetson has %s%s", t->cuda, rel,
-                          other_major ? ": the wheel was built for another JetPack and its CUDA "
-                                        "libraries are not here"
+                          other_major ? ": the wheel was built for another CUDA than this "
+                                        "JetPack's, whose libraries it needs"
                           : st == GP_CHECK_WARN ? ": it needs the CUDA upgrade package for Jetson"
                                                 : "");
         gp_check_expected(c, "NVIDIA's PyTorch for this JetPack (CUDA %s)", dv);

@@ -155,9 +155,9 @@ void gp_jetson_torch_fix(const int l4t[3], const char *jetpack, char *out, size_
                  "install NVIDIA's PyTorch for JetPack %s, not a PyPI wheel (those are CPU-only or "
                  "built for Arm servers): pip3 install --no-cache "
                  "https://developer.download.nvidia.com/compute/redist/jp/%s/pytorch/<the "
-                 "torch-*-cp%c%s-linux_aarch64.whl listed there> (Python %s); see NVIDIA's "
-                 "\"Installing PyTorch for Jetson Platform\"",
-                 jp, dir, py[0], py + 2, py);
+                 "torch-*-cp%c%s-cp%c%s-linux_aarch64.whl listed there> (Python %s); see "
+                 "NVIDIA's \"Installing PyTorch for Jetson Platform\"",
+                 jp, dir, py[0], py + 2, py[0], py + 2, py);
         return;
     }
     snprintf(out, n,

@@ -66,7 +66,7 @@ void gp_version_format(const gp_version *v, bool driver_style, char *out, size_t
     out[0] = '\0';
     size_t used = 0;
     for (int i = 0; i < v->n && i < 4; i++) {
-        const char *fmt = i == 0 ? "%d" : driver_style && i >= 2 ? ".%02d" : ".%d";
+        const char *fmt = i == 0 ? "%d" : driver_style && i >= 1 ? ".%02d" : ".%d";
         int w = snprintf(out + used, n - used, fmt, v->part[i]);
         if (w < 0 || (size_t)w >= n - used) return;
         used += (size_t)w;

@@ -76,8 +76,9 @@ static void probe_os(const gp_probe_ctx *c, gp_doctor_os *os)
 static void tree_arch(const gp_probe_ctx *c, const char *cpuinfo, size_t cilen, const char *kernel,
                       gp_doctor_cpu *cpu)
 {
-    static const char *const progs[] = {"/bin/sh", "/usr/bin/env", "/bin/ls", "/usr/bin/ls",
-                                        "/sbin/init"};
+    static const char *const progs[] = {
+        "/bin/sh",    "/usr/bin/env",     "/bin/ls",       "/usr/bin/ls",
+        "/sbin/init", "/usr/bin/python3", "/usr/bin/bash", "/usr/local/bin/python3"};
     char err[GP_DOCTOR_TEXT];
     size_t len;
     for (size_t i = 0; i < sizeof progs / sizeof progs[0]; i++) {

@@ -1,9 +1,11 @@
 /* test_fixtures.c — every fixture machine under tests/doctor/fixtures/ run through doctor with the
  * stand-in driver libraries (tests/standins/), with its verdict asserted: the status of the key
  * checks, the fix they give, and the capabilities summary. Also the malformed-input machine. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -563,6 +565,311 @@ static void test_python_envs_virtualenv(void **state)
     cJSON_Delete(rep);
 }
 
+/* mkdir -p */
+static int gp_test_mkdirs(const char *path)
+{
+    char p[4200];
+    snprintf(p, sizeof p, "%s", path);
+    for (char *s = p + 1; *s; s++) {
+        if (*s != '/') continue;
+        *s = '\0';
+        if (mkdir(p, 0755) != 0 && errno != EEXIST) return -1;
+        *s = '/';
+    }
+    return mkdir(p, 0755) != 0 && errno != EEXIST ? -1 : 0;
+}
+
+static const char *gp_test_cpu_str(const cJSON *rep, const char *field)
+{
+    return gp_test_cap_str(rep, "cpu", field);
+}
+
+static int cpu_cores(const cJSON *rep)
+{
+    const cJSON *cpu = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(rep, "capabilities"), "cpu");
+    return cJSON_GetObjectItemCaseSensitive(cpu, "logical_cores")->valueint;
+}
+
+static const char *gpu0_str(const cJSON *rep, const char *field)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(gpu0(rep), field);
+    return cJSON_IsString(v) ? v->valuestring : "(none)";
+}
+
+static const char *jetson_str(const cJSON *rep, const char *field)
+{
+    const cJSON *j = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(rep, "machine"), "jetson");
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(j, field);
+    return cJSON_IsString(v) ? v->valuestring : "(none)";
+}
+
+/* No fix anywhere in the report offers a desktop NVIDIA driver. */
+static void no_desktop_driver_fix(const cJSON *rep)
+{
+    const cJSON *c;
+    cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(rep, "checks"))
+    {
+        const cJSON *fix = cJSON_GetObjectItemCaseSensitive(c, "fix");
+        if (!cJSON_IsString(fix)) continue;
+        if (strstr(fix->valuestring, "nvidia-driver-") ||
+            strstr(fix->valuestring, "cuda-drivers") ||
+            strstr(fix->valuestring, "libnvidia-compute") ||
+            strstr(fix->valuestring, "ubuntu-drivers"))
+            fail_msg("a desktop driver fix on a Jetson: %s", fix->valuestring);
+    }
+}
+
+static void test_jetson_orin_jp62_cpu_torch(void **state)
+{
+    (void)state;
+    cJSON *rep = gp_test_doctor_run("jetson-orin-jp62", NULL, false, NULL);
+    assert_non_null(rep);
+    assert_false(ok(rep));
+    STATUS(rep, "jetson", "info");
+    OBSERVED_HAS(rep, "jetson", "NVIDIA Jetson AGX Orin Developer Kit (tegra234");
+    OBSERVED_HAS(rep, "jetson", "L4T R36.4.3 (JetPack 6.2, CUDA 12.6) from /etc/nv_tegra_release");
+    STATUS(rep, "pci.gpu", "skip");
+    STATUS(rep, "kmod", "pass");
+    OBSERVED_HAS(rep, "kmod", "nvgpu");
+    STATUS(rep, "devnodes", "pass");
+    STATUS(rep, "libcuda", "pass");
+    OBSERVED_HAS(rep, "libcuda", "/usr/lib/aarch64-linux-gnu/nvidia/libcuda.so.1");
+    OBSERVED_HAS(rep, "driver.cuda", "CUDA 12.6");
+    STATUS(rep, "toolkit.driver", "pass");
+    /* PyPI's CPU-only aarch64 wheel, found without a runnable python3 */
+    STATUS(rep, "torch", "info");
+    OBSERVED_HAS(rep, "torch", "site-packages (no python3)");
+    STATUS(rep, "torch.build", "fail");
+    OBSERVED_HAS(rep, "torch.build", "CPU-only");
+    FIX_HAS(rep, "torch.build",
+            "https://developer.download.nvidia.com/compute/redist/jp/v61/pytorch/");
+    FIX_HAS(rep, "torch.build", "cp310-cp310-linux_aarch64.whl");
+    no_desktop_driver_fix(rep);
+    assert_true(gp_test_cap(rep, "cuda", "run"));
+    assert_string_equal(advice(rep), "cuda-local");
+    assert_string_equal(gpu0_str(rep, "cc"), "8.7");
+    HAS(gpu0_str(rep, "cc_from"), "Tegra SoC (tegra234");
+    assert_string_equal(jetson_str(rep, "jetpack"), "6.2");
+    assert_string_equal(jetson_str(rep, "cuda"), "12.6");
+    assert_string_equal(jetson_str(rep, "l4t"), "36.4.3");
+    /* the tree's CPUs and architecture, never this machine's */
+    assert_int_equal(cpu_cores(rep), 12);
+    assert_string_equal(gp_test_cpu_str(rep, "arch"), "aarch64");
+    HAS(gp_test_cpu_str(rep, "arch_from"), "ELF header of /bin/sh");
+    cJSON_Delete(rep);
+}
+
+static void test_jetson_orin_without_driver(void **state)
+{
+    (void)state;
+    cJSON *rep = gp_test_doctor_run("jetson-orin-no-driver", NULL, false, NULL);
+    assert_false(ok(rep));
+    OBSERVED_HAS(rep, "jetson", "L4T R36.4.4 (JetPack 6.2.1, CUDA 12.6)");
+    STATUS(rep, "kmod", "fail");
+    FIX_HAS(rep, "kmod", "sudo modprobe nvgpu");
+    FIX_HAS(rep, "kmod", "nvidia-l4t-kernel");
+    STATUS(rep, "libcuda", "fail");
+    FIX_HAS(rep, "libcuda", "sudo apt-get install nvidia-l4t-cuda");
+    OBSERVED_HAS(rep, "toolkit", "sudo apt-get install nvidia-jetpack");
+    no_desktop_driver_fix(rep);
+    assert_false(gp_test_cap(rep, "cuda", "run"));
+    assert_string_equal(advice(rep), "fix-driver");
+    assert_int_equal(cpu_cores(rep), 6);
+    cJSON_Delete(rep);
+}
+
+static void test_jetson_xavier_jp5_sbsa_torch(void **state)
+{
+    (void)state;
+    cJSON *rep = gp_test_doctor_run("jetson-xavier-jp5", NULL, false, NULL);
+    assert_false(ok(rep));
+    /* no nv_tegra_release: the release from the nvidia-l4t-core package */
+    OBSERVED_HAS(rep, "jetson", "L4T R35.4.1 (JetPack 5.1.2, CUDA 11.4) from nvidia-l4t-core");
+    OBSERVED_HAS(rep, "jetson", "tegra194");
+    assert_string_equal(gpu0_str(rep, "cc"), "7.2");
+    STATUS(rep, "kmod", "pass");
+    OBSERVED_HAS(rep, "kmod", "17000000.gv11b");
+    STATUS(rep, "libcuda", "pass");
+    STATUS(rep, "torch.build", "fail");
+    OBSERVED_HAS(rep, "torch.build", "Arm servers (SBSA");
+    FIX_HAS(rep, "torch.build", "/compute/redist/jp/v512/pytorch/");
+    STATUS(rep, "torch.driver", "fail");
+    no_desktop_driver_fix(rep);
+    assert_string_equal(gp_test_cpu_str(rep, "arch"), "aarch64");
+    HAS(gp_test_cpu_str(rep, "arch_from"), "/var/lib/dpkg/arch");
+    cJSON_Delete(rep);
+
+    /* a CUDA 12.6 toolkit on JetPack 5's CUDA 11.4: Jetson's CUDA upgrade package */
+    const char *env[] = {"CUDA_HOME=/usr/local/cuda-12.6", NULL};
+    rep = gp_test_doctor_run("jetson-xavier-jp5", NULL, false, env);
+    STATUS(rep, "toolkit.driver", "fail");
+    FIX_HAS(rep, "toolkit.driver", "cuda-compat-12-6");
+    no_desktop_driver_fix(rep);
+    cJSON_Delete(rep);
+}
+
+static void test_jetson_nano_jp4(void **state)
+{
+    (void)state;
+    cJSON *rep = gp_test_doctor_run("jetson-nano-jp4", NULL, false, NULL);
+    assert_true(ok(rep));
+    OBSERVED_HAS(rep, "jetson", "L4T R32.7.1 (JetPack 4.6.1, CUDA 10.2)");
+    assert_string_equal(gpu0_str(rep, "cc"), "5.3");
+    STATUS(rep, "torch.build", "pass");
+    OBSERVED_HAS(rep, "torch.build", "NVIDIA's Jetson build");
+    STATUS(rep, "torch.driver", "pass");
+    STATUS(rep, "torch.arch", "pass");
+    STATUS(rep, "toolkit.driver", "pass");
+    cJSON_Delete(rep);
+    /* CUDA 11.4 on JetPack 4: no upgrade path on this JetPack */
+    const char *env[] = {"CUDA_HOME=/usr/local/cuda-11.4", NULL};
+    rep = gp_test_doctor_run("jetson-nano-jp4", NULL, false, env);
+    STATUS(rep, "toolkit.driver", "fail");
+    FIX_HAS(rep, "toolkit.driver", "JetPack 4 runs CUDA 10.2 only");
+    no_desktop_driver_fix(rep);
+    cJSON_Delete(rep);
+}
+
+static void test_jetson_thor_jp7(void **state)
+{
+    (void)state;
+    cJSON *rep = gp_test_doctor_run("jetson-thor-jp7", NULL, false, NULL);
+    assert_true(ok(rep));
+    OBSERVED_HAS(rep, "jetson", "L4T R38.2.0 (JetPack 7.0, CUDA 13.0)");
+    OBSERVED_HAS(rep, "jetson", "tegra264");
+    assert_string_equal(gpu0_str(rep, "cc"), "11.0");
+    STATUS(rep, "kmod", "pass");
+    OBSERVED_HAS(rep, "kmod", "open kernel module 580.00");
+    STATUS(rep, "devnodes", "pass");
+    /* JetPack 7 is SBSA: PyTorch's own aarch64 CUDA 13 wheel is the right one */
+    STATUS(rep, "torch.build", "pass");
+    STATUS(rep, "torch.driver", "pass");
+    STATUS(rep, "torch.arch", "pass");
+    STATUS(rep, "cc.toolkit", "pass");
+    assert_true(gp_test_cap(rep, "cuda", "run"));
+    cJSON_Delete(rep);
+}
+
+static void test_a100_by_pci_id_driver_too_old(void **state)
+{
+    (void)state;
+    cJSON *rep = gp_test_doctor_run("a100-pci-id-driver-470", NULL, false, NULL);
+    assert_false(ok(rep));
+    /* no NVML, no /proc/driver/nvidia/gpus: the CC from the PCI id */
+    assert_string_equal(gpu0_str(rep, "cc"), "8.0");
+    assert_string_equal(gpu0_str(rep, "cc_from"), "PCI id table (10de:20b5)");
+    HAS(gpu0_str(rep, "name"), "NVIDIA A100 80GB PCIe");
+    STATUS(rep, "cc.toolkit", "pass");
+    STATUS(rep, "torch.arch", "pass");
+    /* driver 470 (CUDA 11.4) under toolkit 12.4: the exact driver and the 12.x floor */
+    STATUS(rep, "toolkit.driver", "fail");
+    FIX_HAS(rep, "toolkit.driver", "550.54.14 for CUDA 12.4.1");
+    FIX_HAS(rep, "toolkit.driver", "525.60.13 is the minimum for any CUDA 12.x");
+    FIX_HAS(rep, "toolkit.driver", "Windows 528.33");
+    STATUS(rep, "torch.driver", "fail");
+    FIX_HAS(rep, "torch.driver", "530.30.02 for CUDA 12.1");
+    FIX_HAS(rep, "torch.driver", "525.60.13");
+    assert_string_equal(gp_test_cpu_str(rep, "arch"), "x86_64");
+    cJSON_Delete(rep);
+}
+
+static void test_rtx3060_by_name_with_compat(void **state)
+{
+    (void)state;
+    cJSON *rep = gp_test_doctor_run("rtx3060-name-compat", NULL, false, NULL);
+    assert_false(ok(rep));
+    assert_string_equal(gpu0_str(rep, "cc"), "8.6");
+    HAS(gpu0_str(rep, "cc_from"), "name table");
+    STATUS(rep, "cc.toolkit", "pass");
+    STATUS(rep, "torch.arch", "pass");
+    /* cuda-compat through the image's ld.so.conf on a GeForce: 804 at the first CUDA call */
+    STATUS(rep, "compat.geforce", "fail");
+    OBSERVED_HAS(rep, "compat.geforce", "804");
+    FIX_HAS(
+        rep, "compat.geforce",
+        "remove the line /usr/local/cuda-12.2/compat from /etc/ld.so.conf.d/00-cuda-compat.conf");
+    FIX_HAS(rep, "compat.geforce", "ldconfig");
+    assert_false(gp_test_cap(rep, "cuda", "run"));
+    cJSON_Delete(rep);
+
+    /* the same tree with an A100's name: a data-centre GPU may use forward compatibility */
+    const char *env[] = {"GPUPORT_STANDIN_GPUS=NVIDIA A100-SXM4-80GB|8.0|81920|108|GPU-a100",
+                         "GPUPORT_STANDIN_NVML_DRIVER=535.183.01", NULL};
+    rep = gp_test_doctor_run("rtx3060-name-compat", "standins", false, env);
+    STATUS(rep, "compat.geforce", "pass");
+    cJSON_Delete(rep);
+    /* a professional RTX card: only select SKUs */
+    const char *env2[] = {"GPUPORT_STANDIN_GPUS=NVIDIA RTX A6000|8.6|49140|84|GPU-a6000",
+                          "GPUPORT_STANDIN_NVML_DRIVER=535.183.01", NULL};
+    rep = gp_test_doctor_run("rtx3060-name-compat", "standins", false, env2);
+    STATUS(rep, "compat.geforce", "warn");
+    OBSERVED_HAS(rep, "compat.geforce", "NGC Server Ready");
+    FIX_HAS(rep, "compat.geforce", "00-cuda-compat.conf");
+    cJSON_Delete(rep);
+}
+
+static void test_gh200_aarch64_not_a_jetson(void **state)
+{
+    (void)state;
+    cJSON *rep = gp_test_doctor_run("gh200-aarch64", NULL, false, NULL);
+    assert_null(check(rep, "jetson"));
+    STATUS(rep, "pci.gpu", "pass");
+    assert_string_equal(gpu0_str(rep, "cc"), "9.0");
+    assert_int_equal(cpu_cores(rep), 72);
+    assert_string_equal(gp_test_cpu_str(rep, "arch"), "aarch64");
+    /* PyTorch without version.py: the wheel's METADATA and RECORD */
+    OBSERVED_HAS(rep, "torch", "torch 2.6.0+cu126 (CUDA 12.6)");
+    STATUS(rep, "torch.build", "pass");
+    STATUS(rep, "torch.arch", "pass");
+    cJSON_Delete(rep);
+}
+
+/* A machine tree with 3,000 NVIDIA GPUs (made here: 9,000 files do not belong in the
+ * repository): every one is counted, the listing says it is cut. */
+static void test_three_thousand_gpus(void **state)
+{
+    (void)state;
+    const char *build = getenv("GPUPORT_BUILD_DIR");
+    char root[2048], p[4400];
+    snprintf(root, sizeof root, "%s/test-fixture-3000-gpus", build ? build : ".");
+    snprintf(p, sizeof p, "%s/sys/bus/pci/devices/0000:0b:b7.7/class", root);
+    FILE *probe = fopen(p, "r"); /* made by an earlier run */
+    if (probe) fclose(probe);
+    for (int i = 0; i < 3000 && !probe; i++) {
+        char dev[4200];
+        snprintf(dev, sizeof dev, "%s/sys/bus/pci/devices/0000:%02x:%02x.%x", root, i / 256,
+                 (i / 8) % 32, i % 8);
+        assert_int_equal(gp_test_mkdirs(dev), 0);
+        static const char *const files[][2] = {
+            {"vendor", "0x10de\n"}, {"device", "0x2330\n"}, {"class", "0x030200\n"}};
+        for (int k = 0; k < 3; k++) {
+            snprintf(p, sizeof p, "%s/%s", dev, files[k][0]);
+            FILE *fp = fopen(p, "w");
+            assert_non_null(fp);
+            fputs(files[k][1], fp);
+            fclose(fp);
+        }
+    }
+    gp_doctor_options o = {root, false, NULL};
+    for (size_t i = 0; i < sizeof cleared / sizeof cleared[0]; i++)
+        unsetenv(cleared[i]);
+    setenv("PATH", "/usr/bin:/bin", 1);
+    cJSON *rep = gp_doctor_report_json(&o, NULL);
+    assert_non_null(rep);
+    OBSERVED_HAS(rep, "pci.gpu", "3000 NVIDIA GPU(s) on the PCI bus");
+    OBSERVED_HAS(rep, "pci.gpu", "the listing is cut");
+    OBSERVED_HAS(rep, "inventory", "3000 NVIDIA GPUs, the listing cut at the first 16");
+    const cJSON *cuda = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(rep, "capabilities"), "cuda");
+    assert_int_equal(cJSON_GetObjectItemCaseSensitive(cuda, "gpu_count")->valueint, 3000);
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(cuda, "gpus_truncated")));
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(cuda, "gpus")), 16);
+    assert_string_equal(gpu0_str(rep, "cc"), "9.0"); /* H100 SXM5 by its PCI id */
+    cJSON_Delete(rep);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -584,6 +891,15 @@ int main(void)
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_python_envs_pyenv_conda_user_site),
         cmocka_unit_test(test_python_envs_virtualenv),
+        cmocka_unit_test(test_jetson_orin_jp62_cpu_torch),
+        cmocka_unit_test(test_jetson_orin_without_driver),
+        cmocka_unit_test(test_jetson_xavier_jp5_sbsa_torch),
+        cmocka_unit_test(test_jetson_nano_jp4),
+        cmocka_unit_test(test_jetson_thor_jp7),
+        cmocka_unit_test(test_a100_by_pci_id_driver_too_old),
+        cmocka_unit_test(test_rtx3060_by_name_with_compat),
+        cmocka_unit_test(test_gh200_aarch64_not_a_jetson),
+        cmocka_unit_test(test_three_thousand_gpus),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
