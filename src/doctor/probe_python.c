@@ -39,12 +39,10 @@ static void site_add(const gp_probe_ctx *c, site_list *sl, const char *dir, cons
     sl->from[sl->n++] = from;
 }
 
-/* prefix/lib/python3.*\/{site,dist}-packages; `xy` ("3.11") narrows it when known. */
-static void site_add_prefix(const gp_probe_ctx *c, site_list *sl, const char *prefix,
-                            const char *xy, const char *from)
+/* lib/python3.*\/{site,dist}-packages; `xy` ("3.11") narrows it when known. */
+static void site_add_libdir(const gp_probe_ctx *c, site_list *sl, const char *lib, const char *xy,
+                            const char *from)
 {
-    char lib[GP_DOCTOR_PATH + 8];
-    snprintf(lib, sizeof lib, "%s/lib", prefix);
     DIR *d = gp_sysroot_opendir(&c->sr, lib);
     if (!d) return;
     struct dirent *e;
@@ -59,6 +57,15 @@ static void site_add_prefix(const gp_probe_ctx *c, site_list *sl, const char *pr
         site_add(c, sl, p, from);
     }
     closedir(d);
+}
+
+/* prefix/lib/python3.*\/{site,dist}-packages */
+static void site_add_prefix(const gp_probe_ctx *c, site_list *sl, const char *prefix,
+                            const char *xy, const char *from)
+{
+    char lib[GP_DOCTOR_PATH + 8];
+    snprintf(lib, sizeof lib, "%s/lib", prefix);
+    site_add_libdir(c, sl, lib, xy, from);
 }
 
 /* A pyenv shim is a shell script; the interpreter it runs is versions/<v>/bin/python3, with
@@ -299,6 +306,8 @@ static void machine_sites(const gp_probe_ctx *c, const gp_doctor_python *py, sit
     for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
         site_add_prefix(c, sl, prefixes[i], NULL, from);
     site_add(c, sl, "/usr/lib/python3/dist-packages", from);
+    site_add_libdir(c, sl, "/usr/lib64", NULL, from); /* Fedora, RHEL, SUSE */
+    site_add_libdir(c, sl, "/usr/local/lib64", NULL, from);
     if (c->sr.host) return;
     site_add_prefix(c, sl, "/root/.local", NULL, from);
     DIR *d = gp_sysroot_opendir(&c->sr, "/home");

@@ -104,6 +104,24 @@ static void probe_soc(gp_doctor_tegra *t)
         soc = gp_tegra_soc_by_number(210);
         from = "BOARD: t210ref in /etc/nv_tegra_release";
     }
+    /* the GPU's platform device is named after the GPU: ga10b Orin, gv11b Xavier, gp10b TX2 */
+    static const struct {
+        const char *end;
+        int soc;
+    } nodes[] = {{".ga10b", 234}, {".gv11b", 194},       {".gp10b", 186},
+                 {".gm20b", 210}, {"57000000.gpu", 210}, {".gb10b", 264}};
+    for (size_t i = 0; i < sizeof nodes / sizeof nodes[0] && !soc && t->gpu_node; i++) {
+        size_t l = strlen(t->gpu_node_path), el = strlen(nodes[i].end);
+        if (l > el && strcmp(t->gpu_node_path + l - el, nodes[i].end) == 0) {
+            soc = gp_tegra_soc_by_number(nodes[i].soc);
+            from = "the GPU's platform device";
+        }
+    }
+    /* L4T R36 (JetPack 6) runs on Orin only, R38 (JetPack 7.0/7.1) on Thor only */
+    if (!soc && t->release_read && (t->l4t[0] == 36 || t->l4t[0] == 38)) {
+        soc = gp_tegra_soc_by_number(t->l4t[0] == 36 ? 234 : 264);
+        from = t->l4t[0] == 36 ? "L4T R36 (Orin only)" : "L4T R38 (Thor only)";
+    }
     if (!soc) return;
     t->soc = soc->soc;
     gp_copy(t->soc_from, sizeof t->soc_from, from);
@@ -169,7 +187,7 @@ void gp_probe_tegra(const gp_probe_ctx *c, gp_doctor_facts *f)
         note(t, "a Tegra kernel (aarch64)");
     if (!t->found) return;
     probe_packages(c, t);
-    probe_soc(t);
     probe_gpu_node(c, t);
+    probe_soc(t);
     probe_nodes_and_lib(c, t);
 }

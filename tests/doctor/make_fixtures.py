@@ -404,3 +404,16 @@ w(r, site + '/torch-2.6.0+cu126.dist-info/METADATA', 'Metadata-Version: 2.1\nNam
   'Requires-Dist: filelock\nRequires-Dist: nvidia-cuda-nvrtc-cu12==12.6.77; platform_system == "Linux"\nRequires-Dist: nvidia-cuda-runtime-cu12==12.6.77; platform_system == "Linux"\n')
 w(r, site + '/torch-2.6.0+cu126.dist-info/RECORD', 'torch/__init__.py,sha256=abc,100\ntorch/lib/libtorch_cuda.so,sha256=def,1000\n')
 w(r, site + '/torch-2.6.0+cu126.dist-info/WHEEL', 'Wheel-Version: 1.0\nGenerator: bdist_wheel (0.45.1)\nRoot-Is-Purelib: false\nTag: cp310-cp310-manylinux_2_28_aarch64\n\n')
+
+# 22. an Orin on JetPack 5.1.1 (L4T R35.3.1) with no device tree and no packages in the tree: the
+#     SoC comes from the GPU's platform device; NVIDIA's JetPack 6 wheel (CUDA 12.2) is installed
+r = 'jetson-orin-jp511-minimal'
+jetson_base(r, UBUNTU_2004, '5.10.104-tegra', 8, 31000000,
+            release='# R35 (release), REVISION: 3.1, GCID: 32827747, BOARD: t186ref, EABI: aarch64, DATE: Sun Mar 19 15:19:21 UTC 2023\n')
+w(r, '/bin/sh', ELF_AARCH64, 0o755)
+mkdir(r, '/sys/devices/platform/17000000.ga10b')
+w(r, '/dev/nvhost-ctrl-gpu', '')
+w(r, '/usr/lib/aarch64-linux-gnu/tegra/libcuda.so.1', '')
+w(r, '/usr/bin/python3.8', ELF_AARCH64, 0o755)
+ln(r, '/usr/bin/python3', 'python3.8')
+torch(r, '2.1.0a0+41361538.nv23.06', '12.2', plat='linux_aarch64', site='/usr/local/lib/python3.8/dist-packages', pyver='38')

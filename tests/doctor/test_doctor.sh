@@ -72,6 +72,14 @@ json "counts add up" 'sum(r["counts"].values()) == len(r["checks"]) and r["count
 check "no-GPU machine passes" 0 env -i PATH=/usr/bin:/bin GPUPORT_SYSROOT="$fx/no-gpu" "$GPUPORT" doctor --json
 json "no-GPU verdict" 'r["advice"]["way"] == "cpu" and not r["capabilities"]["cuda"]["run"] and r["root"].endswith("/no-gpu")'
 
+# --- a Jetson tree, read as a user would: Jetson's verdict and fixes, no desktop driver
+check "Jetson Orin tree with a CPU-only torch fails" 1 env -i PATH=/usr/bin:/bin NO_COLOR=1 "$GPUPORT" doctor --root "$fx/jetson-orin-jp62"
+has "Jetson: the GPU and its CC" 'GPU 0: +NVIDIA Jetson AGX Orin Developer Kit \(integrated Ampere GPU\), CC 8.7'
+has "Jetson: L4T, JetPack, CUDA" 'L4T R36.4.3 \(JetPack 6.2, CUDA 12.6\)'
+has "Jetson: the tree's CPUs and architecture" 'CPU +12 logical cores, aarch64'
+has "Jetson: NVIDIA's wheel index" 'fix: install NVIDIA.s PyTorch for JetPack 6.2'
+if grep -q 'nvidia-driver-' "$out"; then echo "FAIL a desktop driver offered on a Jetson"; fail=1; else echo "ok   no desktop driver on a Jetson"; fi
+
 # --- unreadable folders and device nodes, read by an unprivileged user (root reads anything)
 runas=()
 if [ "$(id -u)" = 0 ]; then

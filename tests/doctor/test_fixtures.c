@@ -732,6 +732,25 @@ static void test_jetson_nano_jp4(void **state)
     cJSON_Delete(rep);
 }
 
+static void test_jetson_orin_jp511_minimal(void **state)
+{
+    (void)state;
+    cJSON *rep = gp_test_doctor_run("jetson-orin-jp511-minimal", NULL, false, NULL);
+    assert_false(ok(rep));
+    /* no device tree, BOARD t186ref: the SoC from the GPU's platform device (ga10b) */
+    OBSERVED_HAS(rep, "jetson", "tegra234");
+    OBSERVED_HAS(rep, "jetson", "L4T R35.3.1 (JetPack 5.1.1, CUDA 11.4)");
+    assert_string_equal(gpu0_str(rep, "cc"), "8.7");
+    STATUS(rep, "torch.build", "pass");  /* NVIDIA's Jetson build ... */
+    STATUS(rep, "torch.driver", "fail"); /* ... for JetPack 6's CUDA 12.2 */
+    OBSERVED_HAS(rep, "torch.driver", "CUDA 12.2");
+    FIX_HAS(rep, "torch.driver", "/compute/redist/jp/v511/pytorch/");
+    FIX_HAS(rep, "torch.driver", "cp38-cp38-linux_aarch64.whl");
+    no_desktop_driver_fix(rep);
+    assert_int_equal(cpu_cores(rep), 8);
+    cJSON_Delete(rep);
+}
+
 static void test_jetson_thor_jp7(void **state)
 {
     (void)state;
@@ -895,6 +914,7 @@ int main(void)
         cmocka_unit_test(test_jetson_orin_without_driver),
         cmocka_unit_test(test_jetson_xavier_jp5_sbsa_torch),
         cmocka_unit_test(test_jetson_nano_jp4),
+        cmocka_unit_test(test_jetson_orin_jp511_minimal),
         cmocka_unit_test(test_jetson_thor_jp7),
         cmocka_unit_test(test_a100_by_pci_id_driver_too_old),
         cmocka_unit_test(test_rtx3060_by_name_with_compat),

@@ -187,6 +187,96 @@ static void test_exec_arch(void **state)
         gp_parse_exec_arch((const unsigned char *)"#!/bin/sh", 9, arch, sizeof arch, &arm, &x86));
 }
 
+static void test_jetson_files(void **state)
+{
+    (void)state;
+    int l4t[3] = {0};
+    char board[32];
+    const char *r36 = "# R36 (release), REVISION: 4.3, GCID: 38968081, BOARD: generic, EABI: "
+                      "aarch64, DATE: Wed Jan  8 01:49:37 UTC 2025\n# KERNEL_VARIANT: oot\n";
+    assert_true(gp_parse_nv_tegra_release(r36, strlen(r36), l4t, board, sizeof board));
+    assert_int_equal(l4t[0], 36);
+    assert_int_equal(l4t[1], 4);
+    assert_int_equal(l4t[2], 3);
+    assert_string_equal(board, "generic");
+    const char *r32 =
+        "# R32 (release), REVISION: 7.1, GCID: 29818004, BOARD: t210ref, EABI: aarch64";
+    assert_true(gp_parse_nv_tegra_release(r32, strlen(r32), l4t, board, sizeof board));
+    assert_int_equal(l4t[0] * 100 + l4t[1] * 10 + l4t[2], 3271);
+    assert_string_equal(board, "t210ref");
+    const char *r28 = "# R28 (release), REVISION: 5"; /* a one-number revision */
+    assert_true(gp_parse_nv_tegra_release(r28, strlen(r28), l4t, board, sizeof board));
+    assert_int_equal(l4t[1], 5);
+    assert_false(gp_parse_nv_tegra_release("# R36 (release)", 15, l4t, board, sizeof board));
+    assert_false(gp_parse_nv_tegra_release("garbage", 7, l4t, board, sizeof board));
+    assert_true(gp_parse_l4t_version("35.4.1-20230801124926", 21, l4t));
+    assert_int_equal(l4t[0] * 100 + l4t[1] * 10 + l4t[2], 3541);
+    assert_false(gp_parse_l4t_version("1.2.3", 5, l4t));
+
+    const char *status = "Package: dpkg\nStatus: install ok installed\nArchitecture: arm64\n"
+                         "Version: 1.21\n\nPackage: nvidia-l4t-core\nStatus: deinstall ok "
+                         "config-files\nVersion: 35.1.0-1\n\nPackage: nvidia-jetpack\nStatus: "
+                         "install ok installed\nVersion: 6.2+b77\n";
+    char v[64];
+    assert_true(
+        gp_parse_dpkg_field(status, strlen(status), "nvidia-jetpack", "Version", v, sizeof v));
+    assert_string_equal(v, "6.2+b77");
+    assert_true(gp_parse_dpkg_field(status, strlen(status), "dpkg", "Architecture", v, sizeof v));
+    assert_string_equal(v, "arm64");
+    /* removed, only its configuration left: not installed */
+    assert_false(
+        gp_parse_dpkg_field(status, strlen(status), "nvidia-l4t-core", "Version", v, sizeof v));
+    assert_false(gp_parse_dpkg_field(status, strlen(status), "nvidia", "Version", v, sizeof v));
+
+    char out[128];
+    const char dt[] = "nvidia,p3737-0000+p3701-0005\0nvidia,p3701-0005\0nvidia,tegra234\0";
+    assert_true(gp_parse_dt_strings(dt, sizeof dt - 1, out, sizeof out));
+    assert_string_equal(out, "nvidia,p3737-0000+p3701-0005, nvidia,p3701-0005, nvidia,tegra234");
+    assert_false(gp_parse_dt_strings("\0\0", 2, out, sizeof out));
+}
+
+static void test_cpuinfo_and_arch(void **state)
+{
+    (void)state;
+    const char *arm = "processor\t: 0\nBogoMIPS\t: 62.50\nCPU architecture: 8\n\n"
+                      "processor\t: 1\nmodel name\t: ARMv8 Processor rev 1 (v8l)\n";
+    assert_int_equal(gp_parse_cpuinfo_count(arm, strlen(arm)), 2);
+    char a[32];
+    assert_true(gp_parse_cpuinfo_arch(arm, strlen(arm), a, sizeof a));
+    assert_string_equal(a, "aarch64");
+    const char *x86 = "processor\t: 0\nvendor_id\t: AuthenticAMD\nflags\t\t: fpu vme lm sse\n";
+    assert_true(gp_parse_cpuinfo_arch(x86, strlen(x86), a, sizeof a));
+    assert_string_equal(a, "x86_64");
+    /* "Processor" in a model name is not an entry */
+    const char *model = "model name\t: AMD EPYC 7763 64-Core Processor\n";
+    assert_int_equal(gp_parse_cpuinfo_count(model, strlen(model)), 0);
+    assert_false(gp_parse_cpuinfo_arch(model, strlen(model), a, sizeof a));
+
+    unsigned char elf[64] = {0x7f, 'E', 'L', 'F', 2, 1, 1};
+    elf[18] = 183;
+    assert_true(gp_parse_elf_machine(elf, sizeof elf, a, sizeof a));
+    assert_string_equal(a, "aarch64");
+    elf[18] = 21; /* ppc64, little-endian */
+    assert_true(gp_parse_elf_machine(elf, sizeof elf, a, sizeof a));
+    assert_string_equal(a, "ppc64le");
+    assert_false(gp_parse_elf_machine((const unsigned char *)"#!/bin/sh", 9, a, sizeof a));
+    assert_string_equal(gp_dpkg_arch_to_uname("arm64"), "aarch64");
+    assert_null(gp_dpkg_arch_to_uname("m68k"));
+
+    char ver[64], cuda[16];
+    const char *meta = "Name: torch\nVersion: 2.6.0+cu126\nRequires-Dist: "
+                       "nvidia-cuda-runtime-cu12==12.6.77; platform_system == \"Linux\"\n";
+    assert_true(gp_parse_wheel_metadata(meta, strlen(meta), ver, sizeof ver, cuda, sizeof cuda));
+    assert_string_equal(ver, "2.6.0+cu126");
+    assert_string_equal(cuda, "12.6");
+    const char *cpu = "Name: torch\nVersion: 2.5.1\n";
+    assert_true(gp_parse_wheel_metadata(cpu, strlen(cpu), ver, sizeof ver, cuda, sizeof cuda));
+    assert_string_equal(cuda, "");
+    const char *rec = "torch/__init__.py,sha256=x,1\ntorch/lib/libtorch_cuda.so,sha256=y,2\n";
+    assert_true(gp_parse_record_has_cuda(rec, strlen(rec)));
+    assert_false(gp_parse_record_has_cuda(cpu, strlen(cpu)));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -196,6 +286,8 @@ int main(void)
         cmocka_unit_test(test_torch_version),
         cmocka_unit_test(test_wheel_and_toolkit_files),
         cmocka_unit_test(test_exec_arch),
+        cmocka_unit_test(test_jetson_files),
+        cmocka_unit_test(test_cpuinfo_and_arch),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
