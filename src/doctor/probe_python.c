@@ -230,7 +230,7 @@ static bool cuda_from_local_tag(const char *version, char *out, size_t n)
  * nvidia-cuda-runtime requirement the CUDA, and RECORD whether torch's CUDA library is there. */
 static void read_dist_info(const gp_probe_ctx *c, gp_doctor_torch *t, const char *dist)
 {
-    char p[GP_DOCTOR_PATH + 64], err[GP_DOCTOR_TEXT], cuda[32] = "";
+    char p[2 * GP_DOCTOR_PATH], err[GP_DOCTOR_TEXT], cuda[32] = "";
     size_t len;
     snprintf(p, sizeof p, "%s/METADATA", dist);
     char *s = gp_sysroot_read(&c->sr, p, 256 * 1024, &len, err, sizeof err);
@@ -257,7 +257,7 @@ static void read_dist_info(const gp_probe_ctx *c, gp_doctor_torch *t, const char
 static void read_torch(const gp_probe_ctx *c, gp_doctor_python *py, const char *site,
                        const char *from)
 {
-    char p[GP_DOCTOR_PATH + 64], err[GP_DOCTOR_TEXT], dist[GP_DOCTOR_PATH + 256] = "";
+    char p[2 * GP_DOCTOR_PATH], err[GP_DOCTOR_TEXT], dist[GP_DOCTOR_PATH + 256] = "";
     if (py->torch_count >= GP_DOCTOR_MAX_TORCH) return;
     snprintf(p, sizeof p, "%s/torch", site);
     bool pkg = gp_sysroot_is_dir(&c->sr, p);
