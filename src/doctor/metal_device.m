@@ -5,6 +5,10 @@
 
 #include "doctor/probe.h"
 
+/* Apple's MTLGPUFamily values, as numbers so that older SDKs build this file; named
+ * GP_<Apple's name>, which the check against Apple's declarations holds to Apple's values. */
+enum { GP_MTLGPUFamilyApple1 = 1001, GP_MTLGPUFamilyApple10 = 1010 };
+
 void gp_probe_metal(gp_doctor_facts *f)
 {
     @autoreleasepool {
@@ -16,10 +20,9 @@ void gp_probe_metal(gp_doctor_facts *f)
         m->metal_unified = [dev hasUnifiedMemory];
         m->metal_working_set = (uint64_t)[dev recommendedMaxWorkingSetSize];
         if (@available(macOS 10.15, *)) {
-            for (int fam = 10; fam >= 1; fam--) {
-                /* MTLGPUFamilyApple1 = 1001 ... Apple10 = 1010 */
-                if ([dev supportsFamily:(MTLGPUFamily)(1000 + fam)]) {
-                    m->metal_family = fam;
+            for (int fam = GP_MTLGPUFamilyApple10; fam >= GP_MTLGPUFamilyApple1; fam--) {
+                if ([dev supportsFamily:(MTLGPUFamily)fam]) {
+                    m->metal_family = fam - GP_MTLGPUFamilyApple1 + 1;
                     break;
                 }
             }

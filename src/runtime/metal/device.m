@@ -9,16 +9,20 @@
 
 #include "runtime/metal/metal_impl.h"
 
-/* MTLGPUFamily and MTLLanguageVersion values, spelled as numbers so any SDK since 10.15 builds
- * this file (the named constants of newer families come with newer SDKs only). */
+/* Apple's MTLGPUFamily and MTLLanguageVersion values, spelled as numbers so that any SDK since
+ * 10.15 builds this file (newer families and versions come with newer SDKs only). Each is named
+ * GP_<Apple's name>: the check against Apple's declarations (tests/runtime/metal/apple) holds it
+ * to Apple's value and availability. */
 enum {
-    GP_MTL_FAMILY_APPLE1 = 1001,
-    GP_MTL_FAMILY_APPLE4 = 1004,
-    GP_MTL_FAMILY_APPLE9 = 1009,
-    GP_MTL_FAMILY_MAC2 = 2002,
-    GP_MTL_FAMILY_METAL3 = 5001,
+    GP_MTLGPUFamilyApple1 = 1001,
+    GP_MTLGPUFamilyApple4 = 1004,
+    GP_MTLGPUFamilyApple9 = 1009,
+    GP_MTLGPUFamilyMac2 = 2002,
+    GP_MTLGPUFamilyMetal3 = 5001,
+    GP_MTLLanguageVersion2_3 = (2 << 16) + 3,
+    GP_MTLLanguageVersion2_4 = (2 << 16) + 4,
+    GP_MTLLanguageVersion3_0 = 3 << 16,
 };
-#define GP_MTL_LANGUAGE(major, minor) ((MTLLanguageVersion)(((major) << 16) + (minor)))
 
 NSString *gp_mtl_error_text(NSError *err)
 {
@@ -51,13 +55,13 @@ static NSArray *gp_mtl_devices(void)
 /* "apple8", "mac2": the newest family the device reports, the architecture the cache keys on. */
 static void gp_mtl_family(id<MTLDevice> d, char *buf, size_t cap)
 {
-    for (int f = GP_MTL_FAMILY_APPLE9; f >= GP_MTL_FAMILY_APPLE1; f--) {
+    for (int f = GP_MTLGPUFamilyApple9; f >= GP_MTLGPUFamilyApple1; f--) {
         if ([d supportsFamily:(MTLGPUFamily)f]) {
-            snprintf(buf, cap, "apple%d", f - GP_MTL_FAMILY_APPLE1 + 1);
+            snprintf(buf, cap, "apple%d", f - GP_MTLGPUFamilyApple1 + 1);
             return;
         }
     }
-    snprintf(buf, cap, "%s", [d supportsFamily:(MTLGPUFamily)GP_MTL_FAMILY_MAC2] ? "mac2" : "mac");
+    snprintf(buf, cap, "%s", [d supportsFamily:(MTLGPUFamily)GP_MTLGPUFamilyMac2] ? "mac2" : "mac");
 }
 
 /* Metal 3 where the OS and GPU have it (native float atomics in the prelude); else 2.4 on macOS
@@ -65,10 +69,11 @@ static void gp_mtl_family(id<MTLDevice> d, char *buf, size_t cap)
 static MTLLanguageVersion gp_mtl_language(id<MTLDevice> d)
 {
     if (@available(macOS 13.0, iOS 16.0, *)) {
-        if ([d supportsFamily:(MTLGPUFamily)GP_MTL_FAMILY_METAL3]) return GP_MTL_LANGUAGE(3, 0);
+        if ([d supportsFamily:(MTLGPUFamily)GP_MTLGPUFamilyMetal3])
+            return (MTLLanguageVersion)GP_MTLLanguageVersion3_0;
     }
-    if (@available(macOS 12.0, iOS 15.0, *)) return GP_MTL_LANGUAGE(2, 4);
-    return GP_MTL_LANGUAGE(2, 3);
+    if (@available(macOS 12.0, iOS 15.0, *)) return (MTLLanguageVersion)GP_MTLLanguageVersion2_4;
+    return (MTLLanguageVersion)GP_MTLLanguageVersion2_3;
 }
 
 gp_status gp_mtl_op_probe(gp_selection_entry *out)
@@ -155,8 +160,8 @@ gp_status gp_mtl_op_device_open(gp_device_state *dev)
         gp_mtl_device *m = calloc(1, sizeof *m);
         if (!m) return gp_error_set(GP_ERR_OUT_OF_MEMORY, "out of host memory");
         m->device = [devs[dev->index] retain];
-        m->dispatch_threads = [m->device supportsFamily:(MTLGPUFamily)GP_MTL_FAMILY_APPLE4] ||
-                              [m->device supportsFamily:(MTLGPUFamily)GP_MTL_FAMILY_MAC2];
+        m->dispatch_threads = [m->device supportsFamily:(MTLGPUFamily)GP_MTLGPUFamilyApple4] ||
+                              [m->device supportsFamily:(MTLGPUFamily)GP_MTLGPUFamilyMac2];
         m->language = gp_mtl_language(m->device);
         pthread_mutex_init(&m->lock, NULL);
         m->libraries = [[NSMutableDictionary alloc] init];
