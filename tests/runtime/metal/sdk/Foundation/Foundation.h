@@ -1,109 +1,67 @@
 /*
- * Foundation.h — a STAND-IN for the few Foundation declarations the Metal backend uses, so that
- * the files of src/runtime/metal can be syntax-checked (clang -fsyntax-only, Objective-C without ARC) on
- * a machine without Apple's SDK. Written from Apple's documentation; it proves that the backend
- * is valid Objective-C against these declarations, not that they match the real SDK.
+ * Foundation.h — the stand-in for Apple's Foundation that the Linux syntax check of the Mac
+ * sources compiles against (tests/runtime/metal/test_metal_backend_syntax.sh). The classes,
+ * protocols, structs and functions are GENERATED from Apple's declarations into
+ * Foundation.generated.h (tests/runtime/metal/apple/generate.py). This file keeps by HAND only
+ * what PyObjC's scan of Foundation does not contain: the Objective-C basics of <objc/objc.h>,
+ * <objc/NSObject.h> and <TargetConditionals.h> (BOOL, nil, NSInteger, the NSObject root class
+ * and protocol), written from Apple's headers as documented; the Apple-declarations check
+ * compares the root's selectors with metal-cpp's NS::Object where metal-cpp has them.
  */
 #ifndef GP_STANDIN_FOUNDATION_H
 #define GP_STANDIN_FOUNDATION_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
+/* ---- hand-kept: <TargetConditionals.h>, <objc/objc.h>, <objc/NSObjCRuntime.h> ------------ */
 #define TARGET_OS_OSX 1
 #define TARGET_OS_IPHONE 0
-
-typedef unsigned long NSUInteger;
-typedef long NSInteger;
+#if defined(__x86_64__) /* OBJC_BOOL_IS_BOOL is 0 on Intel Macs only */
 typedef signed char BOOL;
-#define YES ((BOOL)1)
-#define NO ((BOOL)0)
-#define nil ((id)0)
-typedef double CFTimeInterval;
-typedef struct _NSRange {
-    NSUInteger location;
-    NSUInteger length;
-} NSRange;
-static inline NSRange NSMakeRange(NSUInteger loc, NSUInteger len)
-{
-    NSRange r = {loc, len};
-    return r;
-}
+#else
+typedef bool BOOL;
+#endif
+#define YES __objc_yes
+#define NO __objc_no
+#define nil ((void *)0)
+typedef long NSInteger;
+typedef unsigned long NSUInteger;
+typedef struct _NSZone NSZone;
 
+/* The availability of each generated declaration (API_AVAILABLE(macos(...)) in Apple's headers). */
+#define GP_MACOS(v) __attribute__((availability(macos, introduced = v)))
+#define GP_MACOS_DEPRECATED(v, d) __attribute__((availability(macos, introduced = v, deprecated = d)))
+
+/* ---- hand-kept: <objc/NSObject.h>, the root class and protocol --------------------------- */
+@class NSString;
 @protocol NSObject
+- (BOOL)isEqual:(id)object;
+@property(readonly) NSUInteger hash;
+- (BOOL)isKindOfClass:(Class)aClass;
+- (BOOL)respondsToSelector:(SEL)aSelector;
 - (instancetype)retain;
 - (oneway void)release;
 - (instancetype)autorelease;
-@end
-
-@protocol NSCopying
-- (id)copy;
+- (NSUInteger)retainCount;
+@property(readonly, copy) NSString *description;
 @end
 
 __attribute__((objc_root_class))
 @interface NSObject <NSObject> {
-    void *isa;
+    Class isa;
 }
 + (instancetype)alloc;
++ (instancetype)new;
 - (instancetype)init;
 - (void)dealloc;
+- (id)copy;
+- (id)mutableCopy;
 @end
 
-typedef struct {
-    unsigned long state;
-    id __unsafe_unretained *itemsPtr;
-    unsigned long *mutationsPtr;
-    unsigned long extra[5];
-} NSFastEnumerationState;
-@protocol NSFastEnumeration
-- (NSUInteger)countByEnumeratingWithState:(NSFastEnumerationState *)state
-                                  objects:(id __unsafe_unretained[])buffer
-                                    count:(NSUInteger)len;
-@end
-
-typedef NSUInteger NSStringEncoding;
-#define NSUTF8StringEncoding ((NSStringEncoding)4)
-
-@interface NSString : NSObject <NSCopying>
-+ (instancetype)stringWithUTF8String:(const char *)s;
-+ (instancetype)stringWithFormat:(NSString *)format, ...;
-- (instancetype)initWithUTF8String:(const char *)s;
-- (instancetype)initWithBytes:(const void *)bytes
-                       length:(NSUInteger)len
-                     encoding:(NSStringEncoding)encoding;
-@property(readonly) const char *UTF8String;
-@property(readonly) NSUInteger length;
-- (BOOL)containsString:(NSString *)other;
-- (BOOL)hasPrefix:(NSString *)prefix;
-@end
-
-@interface NSError : NSObject
-@property(readonly, copy) NSString *localizedDescription;
-@property(readonly, copy) NSString *localizedFailureReason;
-@end
-
-@interface NSArray<ObjectType> : NSObject <NSFastEnumeration>
-@property(readonly) NSUInteger count;
-- (ObjectType)objectAtIndexedSubscript:(NSUInteger)idx;
-@end
-
-@interface NSMutableArray<ObjectType> : NSArray <ObjectType>
-+ (instancetype)array;
-- (void)addObject:(ObjectType)obj;
-@end
-
-@interface NSDictionary<KeyType, ObjectType> : NSObject
-- (ObjectType)objectForKeyedSubscript:(KeyType)key;
-@end
-
-@interface NSMutableDictionary<KeyType, ObjectType> : NSDictionary <KeyType, ObjectType>
-- (void)setObject:(ObjectType)obj forKeyedSubscript:(KeyType)key;
-@end
-
-@interface NSProcessInfo : NSObject
-+ (NSProcessInfo *)processInfo;
-@property(readonly, copy) NSString *operatingSystemVersionString;
-@end
+/* ---- generated ---------------------------------------------------------------------------- */
+#include "Foundation.generated.h"
 
 #endif

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# test_metal_apple_declarations.sh — the Mac sources (src/runtime/metal, src/bench/*.m, doctor's
+# Metal probe) against Apple's own declarations, on Linux: the PyPI packages of
+# scripts/deps/apple-declarations.txt (PyObjC's scans of the SDK headers, metal-cpp) are fetched
+# into a cache (GPUPORT_APPLE_CACHE, else ~/.cache/gpuport/apple-declarations), then
+#   1. the stand-in SDK of tests/runtime/metal/sdk must equal what Apple's declarations generate;
+#   2. every message, function, enumerator and @available guard of the sources must pass
+#      tests/runtime/metal/apple/check.py (selectors, argument and result types, enum values,
+#      availability);
+#   3. copies of the sources with deliberate mistakes must each be refused at their line.
+# Skipped only when PyPI cannot be reached, and not even then in CI ($CI set): there it fails.
+# What this proves and what it cannot: docs/platforms.md.
+set -uo pipefail
+src=${GPUPORT_SOURCE_DIR:?}
+here=$src/tests/runtime/metal/apple
+py=${PYTHON:-python3}
+command -v clang >/dev/null || { echo "FAIL: clang is not installed (scripts/install-deps.sh)"; exit 1; }
+
+errf=$(mktemp)
+trap 'rm -f "$errf"' EXIT
+out=$("$py" "$here/sdk.py" fetch 2>"$errf")
+rc=$?
+if [ $rc -eq 77 ]; then
+    if [ -n "${CI:-}" ] && [ "${CI:-}" != false ] && [ "${CI:-}" != 0 ]; then
+        echo "FAIL: ${out#SKIP: } (in CI the package registry must be reachable)"
+        exit 1
+    fi
+    echo "$out"
+    exit 77
+elif [ $rc -ne 0 ]; then
+    cat "$errf"
+    echo "$out"
+    exit 1
+fi
+echo "     Apple's declarations: $out"
+
+fail=0
+echo "== 1. the stand-in SDK is what Apple's declarations generate"
+if "$py" "$here/generate.py" --check; then
+    echo "ok   tests/runtime/metal/sdk/*/*.generated.h"
+else
+    fail=1
+fi
+echo "== 2. the Mac sources against Apple's declarations"
+if "$py" "$here/check.py" --summary; then
+    echo "ok   every message, function, enumerator and guard"
+else
+    fail=1
+fi
+echo "== 3. deliberate mistakes are refused at their line"
+"$py" "$here/mutations.py" || fail=1
+exit $fail
