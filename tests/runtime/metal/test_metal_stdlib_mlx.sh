@@ -8,5 +8,10 @@
 set -uo pipefail
 src=${GPUPORT_SOURCE_DIR:?}
 py=${PYTHON:-python3}
+# Python and clang only: the sanitizer build would run the very same check again.
+if grep -qs '^GPUPORT_SANITIZE:BOOL=ON' "${GPUPORT_BUILD_DIR:-}/CMakeCache.txt"; then
+    echo "SKIP: compiles nothing the sanitizers watch; it runs in the plain build"
+    exit 77
+fi
 command -v clang++ >/dev/null || { echo "FAIL: clang++ is not installed (scripts/install-deps.sh)"; exit 1; }
 exec "$py" "$src/tests/runtime/metal/apple/msl.py"
