@@ -417,9 +417,6 @@ class Checker:
             if p in db["protocols"]:
                 places.append(("protocol", p, db["protocols"][p]))
         places.append(("hand", "<NSObject>", {"methods": self.hand["protocol"]}))
-        if key.startswith("-") and cls:
-            # class objects answer the root's instance methods too (retain, release)
-            pass
         for kind, name, entry in places:
             m = entry["methods"].get(key)
             if m is not None:
@@ -607,7 +604,7 @@ class Checker:
             if self.null_constant(arg):
                 return None
             if hk == "object" and want[1] == ("void",):
-                return None if want[2] or True else None
+                return None  # an object passed as a void * (a retained pointer in a C struct)
             if hk != "pointer":
                 return "not a pointer"
             if have[2] and not want[2]:
@@ -735,9 +732,11 @@ class Checker:
         if stand == apple:
             return True
         if stand[0] == apple[0] == "object":
-            # generics: the stand-in substitutes type arguments (ObjectType becomes the element)
-            return apple[1] is None and not apple[2] or stand[1] == apple[1] and \
-                set(apple[2]) <= set(stand[2]) or not stand[1] and not stand[2]
+            if apple[1] is None and not apple[2]:
+                return True  # Apple's id (or a generic ObjectType), specialised by clang
+            if not stand[1] and not stand[2]:
+                return True  # clang's id for an unspecialised generic
+            return stand[1] == apple[1] and set(apple[2]) <= set(stand[2])
         if stand[0] == apple[0] == "int":
             return stand[1:3] == apple[1:3] and (stand[3] == apple[3] or not apple[3])
         return False
@@ -911,6 +910,9 @@ class Checker:
     def metal_cpp_selector(self, n, found, sel, m):
         kind, name = found
         if kind == "hand":
+            # metal-cpp's NS::Object renders the root's alloc, init, retain, release,
+            # autorelease, retainCount, copy, hash, isEqual:, description and
+            # respondsToSelector:; not these
             cpp = self.db["metal_cpp"]["classes"].get("NS::Object", {})
             if sel not in cpp and sel not in ("dealloc", "new", "mutableCopy", "isKindOfClass:"):
                 self.error(n, f"{sel} of the hand-kept NSObject root: metal-cpp's NS::Object "
