@@ -15,7 +15,8 @@ pattern. For each use the rules are:
     object type it does not conform to, a +1 object (new/alloc/copy) not discarded; and the
     stand-in's declaration returns the same type as Apple's;
   - every enumerator's value equals Apple's, and so does every enumerator of the sources named
-    GP_<Apple's name> (the sources' own spelling of values that older SDKs lack);
+    GP_<Apple's name> (the sources' own spelling of values that older SDKs lack); Apple's other
+    constants (MTLLibraryErrorDomain, ...) exist;
   - each API's macOS availability is at most the oldest macOS supported (MIN_MACOS) or the
     @available guard around it, and each guard equals the newest API it guards;
   - metal-cpp, where it renders the class, agrees that the selector exists and on enum values.
@@ -336,8 +337,9 @@ class Checker:
         self.types = Types(db, self.own_classes)
         self.renderer = generate.Renderer(db)
         self.counts = {"messages": 0, "functions": 0, "enumerators": 0, "mirrors": 0,
-                       "guards": 0, "casts": 0}
-        self.used = {"selectors": set(), "enumerators": set(), "functions": set()}
+                       "guards": 0, "casts": 0, "constants": 0}
+        self.used = {"selectors": set(), "enumerators": set(), "functions": set(),
+                     "constants": set()}
 
     def error(self, node, msg):
         f, line, col, _ = where(node)
@@ -767,6 +769,13 @@ class Checker:
 
     def enum_ref(self, n):
         ref = n.get("referencedDecl", {})
+        if ref.get("kind") == "VarDecl" and ref.get("name") in self.db["externs"]:
+            # an Apple constant (MTLLibraryErrorDomain, ...): it exists, with its availability
+            x = self.db["externs"][ref["name"]]
+            self.counts["constants"] += 1
+            self.used["constants"].add(ref["name"])
+            n["_api"] = (ref["name"], x.get("introduced"))
+            return
         if ref.get("kind") != "EnumConstantDecl":
             return
         name = ref.get("name")
@@ -1016,6 +1025,7 @@ def main(argv):
               f"{stats.get('mirrors', 0)} GP_ mirrors "
               f"({len(stats.get('used_enumerators', ()))} distinct), "
               f"{stats.get('casts', 0)} casts to Apple's enums, "
+              f"{stats.get('constants', 0)} uses of Apple's other constants, "
               f"{stats.get('guards', 0)} @available guards")
     return 1 if problems or failed else 0
 

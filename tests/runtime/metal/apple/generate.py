@@ -440,6 +440,17 @@ class Renderer:
             avail = self.availability(fn.get("introduced"), fn.get("deprecated"))
             out[file_of(fn["framework"])]["functions"].append(f"{ret} {name}({params}){avail};")
         for name in sorted(roots):
+            x = db["externs"].get(name)
+            if not x or not x.get("type_name"):
+                continue
+            needs = self.resolve(x["type_name"])
+            if needs is None:
+                continue
+            self.need(needs)
+            avail = self.availability(x.get("introduced"), None)
+            out[file_of(x["framework"])]["functions"].append(
+                f"extern {x['type_name']} {name}{avail};")
+        for name in sorted(roots):
             if name in db["typedefs"] and name not in HAND_KEPT:
                 r = self.resolve(name)
                 if r is not None:
