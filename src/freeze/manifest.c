@@ -108,6 +108,32 @@ cJSON *gp_freeze_environment(void)
     return env;
 }
 
+/* Inside a Slurm job: which job, node and GPUs the run had (the scheduler's variables); NULL
+ * outside one. */
+static cJSON *freeze_slurm(void)
+{
+    static const char *const vars[][2] = {
+        {"job_id", "SLURM_JOB_ID"},
+        {"step_id", "SLURM_STEP_ID"},
+        {"job_name", "SLURM_JOB_NAME"},
+        {"cluster", "SLURM_CLUSTER_NAME"},
+        {"partition", "SLURM_JOB_PARTITION"},
+        {"node", "SLURMD_NODENAME"},
+        {"nodelist", "SLURM_JOB_NODELIST"},
+        {"cpus_on_node", "SLURM_CPUS_ON_NODE"},
+        {"gpus_on_node", "SLURM_GPUS_ON_NODE"},
+        {"job_gpus", "SLURM_JOB_GPUS"},
+        {"step_gpus", "SLURM_STEP_GPUS"},
+    };
+    if (!getenv("SLURM_JOB_ID")) return NULL;
+    cJSON *o = cJSON_CreateObject();
+    for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
+        const char *v = getenv(vars[i][1]);
+        if (v) cJSON_AddStringToObject(o, vars[i][0], v);
+    }
+    return o;
+}
+
 cJSON *gp_freeze_collect(const gp_freeze_options *opt, char *err, size_t errlen)
 {
     /* Data first: an unreadable data path fails the whole run before anything else is spent. */
@@ -129,6 +155,8 @@ cJSON *gp_freeze_collect(const gp_freeze_options *opt, char *err, size_t errlen)
                                          : gp_freeze_python(opt->python));
     cJSON_AddItemToObject(m, "conda", gp_freeze_conda());
     cJSON_AddItemToObject(m, "environment", gp_freeze_environment());
+    cJSON *slurm = freeze_slurm();
+    if (slurm) cJSON_AddItemToObject(m, "slurm", slurm);
     cJSON_AddItemToObject(m, "git", gp_freeze_git(opt->git_dir));
     cJSON_AddItemToObject(m, "device", gp_freeze_device());
     cJSON_AddItemToObject(m, "data", data);
