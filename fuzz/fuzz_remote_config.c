@@ -16,8 +16,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         0) {
         for (size_t i = 0; i < cfg.count; i++) {
             const gp_remote_entry *e = &cfg.items[i];
-            if (gp_remote_name_check(e->name) || gp_remote_target_check(e->target) ||
-                (e->path && gp_remote_path_check(e->path)))
+            char why[1024];
+            if (gp_remote_name_check(e->name, why, sizeof why) ||
+                gp_remote_target_check(e->target, why, sizeof why) ||
+                (e->path && gp_remote_path_check(e->path, why, sizeof why)) ||
+                (e->slurm && gp_remote_slurm_check(e->slurm, why, sizeof why)))
                 abort();
             if (gp_remote_config_find(&cfg, e->name) != e) abort();
         }

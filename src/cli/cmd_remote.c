@@ -1,18 +1,27 @@
-/* cmd_remote.c — `gpuport remote`: named SSH targets (add/list/remove), a side-by-side doctor,
- * and `run`, the sync → run → fetch → freeze → compare loop over the user's own OpenSSH and
- * rsync. The pieces live in src/remote/; this file parses arguments and orders the steps. */
+/* cmd_remote.c — `gpuport remote`: named targets (add/list/remove) — machines reached over
+ * SSH, or the login node of a Slurm cluster —, a side-by-side doctor, and `run`, the
+ * sync → run → fetch → freeze → compare loop over the user's own OpenSSH and rsync (on a
+ * cluster the step goes through srun, or sbatch with `status` and `fetch` picking it up later).
+ * The pieces live in src/remote/; this file parses arguments and orders the steps. */
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
+#include "remote/cluster.h"
 #include "remote/compare.h"
 #include "remote/config.h"
 #include "remote/doctor.h"
 #include "remote/fetch.h"
 #include "remote/run.h"
+#include "remote/runs.h"
 #include "remote/selfexe.h"
+#include "remote/shquote.h"
+#include "remote/slurm.h"
 #include "remote/ssh.h"
 #include "remote/sync.h"
 #include "remote/worktree.h"
@@ -23,35 +32,48 @@
 
 static const char remote_usage[] =
     "usage: gpuport remote add NAME SSH_TARGET [--path DIR] [--gpuport PATH] [--replace]\n"
+    "                          [--slurm [--partition P] [--gpus N | --gres gpu:TYPE:N]\n"
+    "                           [--time T] [--account A] [--slurm-arg ARG]...]\n"
     "       gpuport remote list [--json]\n"
     "       gpuport remote remove NAME\n"
     "       gpuport remote doctor NAME [--json]\n"
-    "       gpuport remote run NAME [--sync] [--env VAR[=VALUE]]... [--fetch GLOB]... [--force]\n"
-    "                          [--compare GLOB [--no-local-run]] -- COMMAND [ARG...]\n"
+    "       gpuport remote run NAME [--sync] [--env VAR[=VALUE]]... [--fetch GLOB]... [--batch]\n"
+    "                          [--compare GLOB [--no-local-run] [--rtol X] [--atol X]\n"
+    "                           [--policy FILE]] -- COMMAND [ARG...]\n"
+    "       gpuport remote status NAME [JOB] [--json]\n"
+    "       gpuport remote fetch NAME JOB [--compare GLOB [--rtol X] [--atol X] [--policy F]]\n"
     "\n"
-    "Runs the same step on a GPU server over SSH: syncs the git work tree there with rsync\n"
-    "(tracked and untracked-not-ignored files; deletions propagated), runs COMMAND in the\n"
-    "matching folder with its output streamed live and its exit code returned, fetches the\n"
-    "files matching GLOB into remote/NAME/, records a `gpuport freeze` manifest of both sides\n"
-    "and compares outputs with `gpuport compare`. ssh settings (keys, ports, jump hosts) stay in\n"
-    "~/.ssh/config; ssh runs in BatchMode, so key login must work ('ssh TARGET true').\n"
+    "Runs the same step on a GPU server over SSH, or on a compute node of a Slurm cluster\n"
+    "through its login node: syncs the git work tree there with rsync (tracked and\n"
+    "untracked-not-ignored files; deletions propagated), runs COMMAND in the matching folder\n"
+    "with its output streamed live and its exit code returned, fetches the files matching GLOB\n"
+    "into remote/NAME/runs/ID/ (remote/NAME/latest points at the last one), records a\n"
+    "`gpuport freeze` manifest of both sides and compares outputs with `gpuport compare`.\n"
+    "ssh settings (keys, ports, jump hosts) stay in ~/.ssh/config; ssh runs in BatchMode, so\n"
+    "key login must work ('ssh TARGET true').\n"
     "\n"
     "  --path DIR        folder on the remote side (default: gpuport/<work tree name> in the "
     "home)\n"
     "  --gpuport PATH    the gpuport program there (default: gpuport on the remote PATH)\n"
     "  --replace         add: replace a target of the same name\n"
+    "  --slurm           add: TARGET is a Slurm login node; the step runs on a compute node\n"
+    "  --partition P, --gpus N, --gres gpu:TYPE:N, --time T, --account A\n"
+    "                    add: what each job asks Slurm for\n"
+    "  --slurm-arg ARG   add: one more srun/sbatch option, one word (--qos=high); repeatable\n"
     "  --sync            run: sync the work tree first\n"
     "  --env VAR[=VAL]   run: set VAR there (to VAL, or to its value here); repeatable\n"
     "  --fetch GLOB      run: copy remote files matching GLOB (relative, POSIX sh pattern) back\n"
-    "  --force           run: let the fetch replace local files in remote/NAME/\n"
+    "  --batch           run: submit with sbatch, print the job id and return (Slurm)\n"
     "  --compare GLOB    run: also run COMMAND here, fetch GLOB and compare each pair\n"
     "  --no-local-run    run: compare the existing local outputs instead of running COMMAND here\n"
-    "  --json            list, doctor: print JSON (schema gpuport.remote/1)\n"
+    "  --rtol, --atol, --policy   run, fetch: tolerances for each `gpuport compare`\n"
+    "  --json            list, doctor, status: print JSON (schema gpuport.remote/1)\n"
     "\n"
     "Files: the targets live in $GPUPORT_CONFIG_DIR/remotes.json (else the per-user config\n"
     "folder); GPUPORT_SSH_CONFIG names an ssh_config file to use instead of ~/.ssh/config.\n"
-    "Exit codes: run returns COMMAND's exit code; 2 bad input, unknown target, unreachable host\n"
-    "or failed login, refused fetch; 3 the connection was lost; 130 interrupted.\n";
+    "Exit codes: run returns COMMAND's exit code; 1 a compared pair differs; 2 bad input,\n"
+    "unknown target, unreachable host or failed login, a request the cluster cannot meet; 3 the\n"
+    "connection was lost; 130 interrupted.\n";
 
 typedef struct remote_ctx {
     char *file; /* the config file */
@@ -80,19 +102,17 @@ static void remote_unload(remote_ctx *c)
 
 static const gp_remote_entry *remote_lookup(remote_ctx *c, const char *name)
 {
-    const gp_remote_entry *e = gp_remote_config_find(&c->cfg, name);
-    if (!e) {
-        if (c->cfg.count == 0)
-            gp_cli_input_error(CMD,
-                               "unknown target '%s': no targets yet; add one with "
-                               "'gpuport remote add %s SSH_TARGET'",
-                               name, name);
-        else
-            gp_cli_input_error(CMD,
-                               "unknown target '%s': see 'gpuport remote list', or add it "
-                               "with 'gpuport remote add %s SSH_TARGET'",
-                               name, name);
+    char why[512], hint[512];
+    if (gp_remote_name_check(name, why, sizeof why)) {
+        gp_cli_usage_error(CMD, "bad NAME: %s", why);
+        return NULL;
     }
+    const gp_remote_entry *e = gp_remote_config_find(&c->cfg, name);
+    if (!e)
+        gp_cli_input_error(CMD, "unknown target '%s': %sadd it with: %s", name,
+                           c->cfg.count ? "see 'gpuport remote list', or " : "no targets yet; ",
+                           gp_shquote_cmd(hint, sizeof hint, "gpuport", "remote", "add", name,
+                                          "SSH_TARGET", NULL));
     return e;
 }
 
@@ -112,37 +132,77 @@ static bool remote_wants_help(int argc, char **argv, int *code)
 
 static int remote_add(int argc, char **argv)
 {
+    enum { OPT_SLURM = 256, OPT_PART, OPT_GPUS, OPT_GRES, OPT_TIME, OPT_ACCOUNT, OPT_SARG };
     static const struct option opts[] = {{"path", required_argument, NULL, 'p'},
                                          {"gpuport", required_argument, NULL, 'g'},
                                          {"replace", no_argument, NULL, 'r'},
+                                         {"slurm", no_argument, NULL, OPT_SLURM},
+                                         {"partition", required_argument, NULL, OPT_PART},
+                                         {"gpus", required_argument, NULL, OPT_GPUS},
+                                         {"gres", required_argument, NULL, OPT_GRES},
+                                         {"time", required_argument, NULL, OPT_TIME},
+                                         {"account", required_argument, NULL, OPT_ACCOUNT},
+                                         {"slurm-arg", required_argument, NULL, OPT_SARG},
                                          {NULL, 0, NULL, 0}};
     gp_remote_entry e = {0};
-    bool replace = false;
-    int ch;
-    while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+    gp_remote_slurm sl = {0};
+    gp_argv sargs = {0};
+    bool replace = false, slurm = false;
+    const char *slurm_opt = NULL; /* a Slurm option given, for the error without --slurm */
+    int ch, rc = 0;
+    char **fields[] = {&sl.partition, &sl.gpus, &sl.gres, &sl.time, &sl.account};
+    int idx = 0;
+    while (rc == 0 && (ch = getopt_long(argc, argv, "", opts, &idx)) != -1) {
         if (ch == 'p')
             e.path = optarg;
         else if (ch == 'g')
             e.gpuport = optarg;
         else if (ch == 'r')
             replace = true;
-        else
-            return gp_cli_usage_error(CMD, "add: unknown option");
+        else if (ch == OPT_SLURM)
+            slurm = true;
+        else if (ch >= OPT_PART && ch <= OPT_SARG) {
+            if (ch == OPT_SARG)
+                gp_argv_push(&sargs, optarg);
+            else
+                *fields[ch - OPT_PART] = optarg;
+            slurm_opt = opts[idx].name;
+        } else
+            rc = gp_cli_usage_error(CMD, "add: unknown option");
     }
-    if (argc - optind != 2) return gp_cli_usage_error(CMD, "add needs NAME and SSH_TARGET");
-    e.name = argv[optind];
-    e.target = argv[optind + 1];
-    const char *why = gp_remote_name_check(e.name);
-    if (why) return gp_cli_usage_error(CMD, "bad name '%s': %s", e.name, why);
-    if ((why = gp_remote_target_check(e.target)))
-        return gp_cli_usage_error(CMD, "bad SSH_TARGET '%s': %s", e.target, why);
-    if (e.path && (why = gp_remote_path_check(e.path)))
-        return gp_cli_usage_error(CMD, "bad --path: %s", why);
-    if (e.gpuport && (why = gp_remote_path_check(e.gpuport)))
-        return gp_cli_usage_error(CMD, "bad --gpuport: %s", why);
+    char why[1024];
+    const char *bad = NULL;
+    if (rc == 0 && argc - optind != 2)
+        rc = gp_cli_usage_error(CMD, "add needs NAME and SSH_TARGET");
+    if (rc == 0) {
+        e.name = argv[optind];
+        e.target = argv[optind + 1];
+        sl.args = sargs.v;
+        sl.n_args = sargs.n;
+        if (slurm) e.slurm = &sl;
+        if ((bad = gp_remote_name_check(e.name, why, sizeof why)))
+            rc = gp_cli_usage_error(CMD, "bad NAME: %s", bad);
+        else if ((bad = gp_remote_target_check(e.target, why, sizeof why)))
+            rc = gp_cli_usage_error(CMD, "bad SSH_TARGET: %s", bad);
+        else if (e.path && (bad = gp_remote_path_check(e.path, why, sizeof why)))
+            rc = gp_cli_usage_error(CMD, "bad --path: %s", bad);
+        else if (e.gpuport && (bad = gp_remote_path_check(e.gpuport, why, sizeof why)))
+            rc = gp_cli_usage_error(CMD, "bad --gpuport: %s", bad);
+        else if (slurm_opt && !slurm)
+            rc = gp_cli_usage_error(CMD,
+                                    "--%s goes with --slurm (a Slurm cluster's login node)",
+                                    slurm_opt);
+        else if (slurm && (bad = gp_remote_slurm_check(&sl, why, sizeof why)))
+            rc = gp_cli_usage_error(CMD, "bad %s", bad);
+        else if (sargs.failed)
+            rc = gp_cli_internal_error(CMD, "out of memory");
+    }
     remote_ctx c;
-    int rc = remote_load(&c);
-    if (rc) return rc;
+    if (rc == 0) rc = remote_load(&c);
+    if (rc) {
+        gp_argv_free(&sargs);
+        return rc;
+    }
     char err[1024];
     if (gp_remote_config_find(&c.cfg, e.name) && !replace) {
         rc = gp_cli_input_error(CMD,
@@ -156,10 +216,46 @@ static int remote_add(int argc, char **argv)
         else if (gp_remote_config_save(c.file, &c.cfg, err, sizeof err) != 0)
             rc = gp_cli_input_error(CMD, "%s", err);
         else
-            printf("added %s -> %s\n", e.name, e.target);
+            printf("added %s -> %s%s\n", e.name, e.target, slurm ? " (Slurm cluster)" : "");
     }
     remote_unload(&c);
+    gp_argv_free(&sargs);
     return gp_cli_finish(CMD, rc);
+}
+
+/* The named fields of a request, in the order `list` shows them. */
+static const char *const slurm_keys[5] = {"partition", "gpus", "gres", "time", "account"};
+
+static void slurm_values(const gp_remote_slurm *s, const char *v[5])
+{
+    v[0] = s->partition, v[1] = s->gpus, v[2] = s->gres, v[3] = s->time, v[4] = s->account;
+}
+
+/* "slurm partition=gpu gres=gpu:a100:1 time=30 --qos=high", for `list`. */
+static void remote_slurm_text(const gp_remote_slurm *s, gp_strbuf *sb)
+{
+    const char *v[5];
+    slurm_values(s, v);
+    gp_strbuf_puts(sb, "slurm");
+    for (size_t i = 0; i < 5; i++)
+        if (v[i]) gp_strbuf_printf(sb, " %s=%s", slurm_keys[i], v[i]);
+    for (size_t i = 0; i < s->n_args; i++) {
+        gp_strbuf_putc(sb, ' ');
+        gp_shquote_display(sb, s->args[i]);
+    }
+}
+
+static cJSON *remote_slurm_json(const gp_remote_slurm *s)
+{
+    cJSON *o = cJSON_CreateObject();
+    const char *v[5];
+    slurm_values(s, v);
+    for (size_t i = 0; i < 5; i++)
+        cJSON_AddItemToObject(o, slurm_keys[i], v[i] ? cJSON_CreateString(v[i]) : cJSON_CreateNull());
+    cJSON *a = cJSON_AddArrayToObject(o, "args");
+    for (size_t i = 0; a && i < s->n_args; i++)
+        cJSON_AddItemToArray(a, cJSON_CreateString(s->args[i]));
+    return o;
 }
 
 static int remote_list(int argc, char **argv)
@@ -193,18 +289,25 @@ static int remote_list(int argc, char **argv)
             else
                 cJSON_AddNullToObject(x, "path");
             cJSON_AddStringToObject(x, "gpuport", e->gpuport ? e->gpuport : "gpuport");
+            if (e->slurm)
+                cJSON_AddItemToObject(x, "slurm", remote_slurm_json(e->slurm));
+            else
+                cJSON_AddNullToObject(x, "slurm");
             cJSON_AddItemToArray(arr, x);
         }
         if (gp_json_print(stdout, o) != 0) rc = gp_cli_internal_error(CMD, "cannot render JSON");
         cJSON_Delete(o);
     } else if (c.cfg.count == 0) {
-        printf("no targets (add one with 'gpuport remote add NAME SSH_TARGET')\n");
+        printf("no targets (add one with: gpuport remote add NAME SSH_TARGET)\n");
     } else {
         for (size_t i = 0; i < c.cfg.count; i++) {
             const gp_remote_entry *e = &c.cfg.items[i];
-            printf("%-16s %-30s %s%s%s\n", e->name, e->target,
+            gp_strbuf sl = GP_STRBUF_INIT;
+            if (e->slurm) remote_slurm_text(e->slurm, &sl);
+            printf("%-16s %-30s %s%s%s%s%s\n", e->name, e->target,
                    e->path ? e->path : "gpuport/<work tree name>", e->gpuport ? "  gpuport=" : "",
-                   e->gpuport ? e->gpuport : "");
+                   e->gpuport ? e->gpuport : "", e->slurm ? "  " : "", gp_strbuf_cstr(&sl));
+            gp_strbuf_free(&sl);
         }
     }
     remote_unload(&c);
@@ -233,7 +336,7 @@ static int remote_remove(int argc, char **argv)
     return gp_cli_finish(CMD, rc);
 }
 
-/* --- shared by doctor and run ------------------------------------------------------------ */
+/* --- shared by doctor, run, status and fetch --------------------------------------------- */
 
 /* "~/x" and "~" mean the home, where ssh starts: they become "x" and "." (the remote shell
  * never sees a tilde, every word is quoted). */
@@ -242,6 +345,20 @@ static const char *remote_home_relative(const char *p)
     if (strcmp(p, "~") == 0) return ".";
     if (strncmp(p, "~/", 2) == 0) return p[2] ? p + 2 : ".";
     return p;
+}
+
+static const char *remote_gpuport(const gp_remote_entry *e)
+{
+    return remote_home_relative(e->gpuport ? e->gpuport : "gpuport");
+}
+
+/* The folder on the remote side: --path, else gpuport/<work tree name>. */
+static void remote_dir(const gp_remote_entry *e, const char *wt_name, gp_strbuf *sb)
+{
+    if (e->path)
+        gp_strbuf_puts(sb, remote_home_relative(e->path));
+    else
+        gp_strbuf_printf(sb, "gpuport/%s", wt_name);
 }
 
 static int remote_connect(gp_ssh *s, const gp_remote_entry *e)
@@ -256,9 +373,22 @@ static int remote_connect(gp_ssh *s, const gp_remote_entry *e)
     return rc;
 }
 
+static int remote_preflight(gp_ssh *s, const gp_remote_entry *e)
+{
+    char msg[4096];
+    int rc = e->slurm ? gp_cluster_preflight(s, e, msg, sizeof msg) : 0;
+    if (rc) fprintf(stderr, "gpuport %s: %s\n", CMD, msg);
+    return rc;
+}
+
 /* --- doctor ---------------------------------------------------------------------------- */
 
 static const char doctor_remote_sh[] = "g=$1; shift; exec \"$g\" \"$@\"";
+
+/* On a compute node: which node, partition and job, then the report. */
+static const char doctor_step_sh[] =
+    "printf 'node=%s\\npartition=%s\\njob=%s\\n' \"${SLURMD_NODENAME:-$(uname -n)}\" "
+    "\"$SLURM_JOB_PARTITION\" \"$SLURM_JOB_ID\"; exec \"$1\" doctor --json";
 
 static cJSON *doctor_local(const char *tmpdir, int *rc)
 {
@@ -286,41 +416,137 @@ static cJSON *doctor_local(const char *tmpdir, int *rc)
     return j;
 }
 
-static cJSON *doctor_remote(gp_ssh *s, const char *gpuport, int *rc)
+/* What the remote `gpuport doctor --json` answered (exit `code`), as a report or an error. */
+static cJSON *doctor_answer(gp_ssh *s, const gp_remote_entry *e, int code, const char *out,
+                            size_t len, const char *eout, const char *where, int *rc)
 {
-    char *const args[] = {(char *)gpuport, "doctor", "--json", NULL};
-    char *out = NULL, *eout = NULL, why[512], err[512];
-    size_t len = 0;
-    int code = gp_ssh_script(s, doctor_remote_sh, args, NULL, 4u << 20, &out, &len, &eout, why,
-                             sizeof why);
+    char err[512], fix[2048];
     cJSON *j = NULL;
     const char *problem = NULL;
     if (code == 127)
         *rc = gp_cli_input_error(
             CMD,
-            "gpuport is not installed on %s (no '%s' on the PATH of a non-interactive ssh "
-            "shell): build and install it there (scripts/build.sh, then put build/gpuport "
-            "on the PATH), or give its path with 'gpuport remote add %s %s --gpuport PATH "
-            "--replace'",
-            s->name, gpuport, s->name, s->target);
+            "gpuport is not installed %s (no '%s' on the PATH of a non-interactive ssh shell): "
+            "build and install it there (scripts/build.sh, then put build/gpuport on the PATH), "
+            "or give its path: %s",
+            where, remote_gpuport(e),
+            gp_remote_add_command(e, "--gpuport", "PATH", fix, sizeof fix));
     else if (code == 2 && eout && strstr(eout, "unknown command"))
         *rc =
             gp_cli_input_error(CMD, "the gpuport on %s has no `doctor`: update it there", s->name);
-    else if (code < 0)
-        *rc = gp_cli_internal_error(CMD, "%s", why);
     else if (code == 255 && !gp_ssh_alive(s)) {
         fprintf(stderr, "gpuport %s: connection to %s lost\n", CMD, s->name);
         *rc = GP_EXIT_INTERNAL;
     } else if (code > 1)
-        *rc = gp_cli_input_error(CMD, "`gpuport doctor --json` exited %d on %s", code, s->name);
+        *rc = gp_cli_input_error(CMD, "`gpuport doctor --json` exited %d %s", code, where);
     else if (!(j = gp_json_parse("gpuport doctor --json (remote)", out, len, err, sizeof err)))
         *rc = gp_cli_input_error(CMD, "%s: %s", s->name, err);
     else if ((problem = gp_remote_doctor_check(j)))
         *rc = gp_cli_input_error(CMD, "gpuport doctor --json on %s: %s (update gpuport there)",
                                  s->name, problem);
     if (*rc && j) cJSON_Delete(j), j = NULL;
+    return j;
+}
+
+static cJSON *doctor_remote(gp_ssh *s, const gp_remote_entry *e, int *rc)
+{
+    char *const args[] = {(char *)remote_gpuport(e), "doctor", "--json", NULL};
+    char *out = NULL, *eout = NULL, why[512];
+    size_t len = 0;
+    int code = gp_ssh_script(s, doctor_remote_sh, args, NULL, 4u << 20, &out, &len, &eout, why,
+                             sizeof why);
+    cJSON *j = NULL;
+    char where[256];
+    snprintf(where, sizeof where, "on %s", s->name);
+    if (code < 0)
+        *rc = gp_cli_internal_error(CMD, "%s", why);
+    else
+        j = doctor_answer(s, e, code, out, len, eout, where, rc);
     free(out);
     free(eout);
+    return j;
+}
+
+/* "node=..." lines before the report: their values into the fields, *body past them. */
+static void doctor_step_header(char *out, char **body, char *node, char *part, char *job,
+                               size_t len)
+{
+    char *p = out;
+    char *dst[3] = {node, part, job};
+    static const char *const keys[3] = {"node=", "partition=", "job="};
+    for (int i = 0; i < 3; i++) {
+        dst[i][0] = '\0';
+        size_t kl = strlen(keys[i]);
+        if (strncmp(p, keys[i], kl) != 0) continue;
+        char *nl = strchr(p, '\n');
+        size_t n = (size_t)((nl ? nl : p + strlen(p)) - p) - kl;
+        snprintf(dst[i], len, "%.*s", (int)n, p + kl);
+        for (char *c = dst[i]; *c; c++)
+            if ((unsigned char)*c < 0x20) *c = '?';
+        p = nl ? nl + 1 : p + strlen(p);
+    }
+    *body = p;
+}
+
+/* On a Slurm target: doctor runs in a job on a compute node of the partition. */
+static cJSON *doctor_slurm(gp_ssh *s, const gp_remote_entry *e, char *node, char *part, char *job,
+                           size_t len, int *rc)
+{
+    if ((*rc = remote_preflight(s, e))) return NULL;
+    char jname[64], path[4096], msg[2048];
+    gp_slurm_job_name(jname, sizeof jname);
+    snprintf(path, sizeof path, "%s/doctor-out", s->rundir);
+    gp_argv w = {0};
+    char *const step[] = {
+        "sh", "-c", (char *)doctor_step_sh, "gpuport-doctor", (char *)remote_gpuport(e), NULL};
+    gp_slurm_options(e->slurm, &w);
+    gp_argv_push(&w, "--");
+    for (size_t i = 0; step[i]; i++)
+        gp_argv_push(&w, step[i]);
+    FILE *f = fopen(path, "w+");
+    if (!f || w.failed) {
+        if (f) fclose(f);
+        gp_argv_free(&w);
+        *rc = gp_cli_internal_error(CMD, "%s: %s", path, "cannot create a temporary file");
+        return NULL;
+    }
+    gp_remote_cmd c = {".", "", false, NULL, 0, w.v, jname, ""};
+    fprintf(stderr, "gpuport remote: running doctor in a job on %s\n", e->name);
+    int code = gp_remote_run(s, &c, fileno(f), msg, sizeof msg);
+    gp_argv_free(&w);
+    fclose(f);
+    size_t n = 0;
+    char err[512];
+    char *out = gp_read_file(path, 4u << 20, false, &n, err, sizeof err);
+    unlink(path);
+    cJSON *j = NULL;
+    if (msg[0]) {
+        fprintf(stderr, "gpuport %s: %s\n", CMD, msg);
+        *rc = code;
+    } else if (!out) {
+        *rc = gp_cli_internal_error(CMD, "%s", err);
+    } else {
+        char *body;
+        doctor_step_header(out, &body, node, part, job, len);
+        char where[512];
+        snprintf(where, sizeof where, "on node %s of %s", node[0] ? node : "?", e->name);
+        if (code != 0 && code != 1 && code != 127 && !node[0]) {
+            gp_slurm_job jb;
+            char *const keys[] = {jname, NULL};
+            char why[2048];
+            if (gp_cluster_jobs(s, "name", keys, 1, &jb, msg, sizeof msg) == 0 && jb.known &&
+                gp_slurm_job_explain(e, &jb, why, sizeof why))
+                *rc = gp_cli_input_error(CMD, "%s", why);
+            else
+                *rc = gp_cli_input_error(CMD,
+                                         "the doctor job on %s did not start (srun exited %d; "
+                                         "its message is above)",
+                                         e->name, code);
+        } else {
+            j = doctor_answer(s, e, code, body, n - (size_t)(body - out), NULL, where, rc);
+        }
+    }
+    free(out);
     return j;
 }
 
@@ -346,8 +572,10 @@ static int remote_doctor(int argc, char **argv)
     else
         rc = remote_connect(&s, e);
     cJSON *local = NULL, *remote = NULL;
+    char node[256] = "", part[128] = "", job[64] = "";
     if (rc == 0)
-        remote = doctor_remote(&s, remote_home_relative(e->gpuport ? e->gpuport : "gpuport"), &rc);
+        remote = e->slurm ? doctor_slurm(&s, e, node, part, job, sizeof part, &rc)
+                          : doctor_remote(&s, e, &rc);
     if (rc == 0) local = doctor_local(s.rundir, &rc);
     if (rc == 0) {
         cJSON *diff = gp_remote_doctor_diff(local, remote);
@@ -357,6 +585,12 @@ static int remote_doctor(int argc, char **argv)
             cJSON_AddStringToObject(o, "command", "doctor");
             cJSON_AddStringToObject(o, "name", e->name);
             cJSON_AddStringToObject(o, "target", e->target);
+            if (e->slurm) {
+                cJSON *sj = cJSON_AddObjectToObject(o, "slurm");
+                cJSON_AddStringToObject(sj, "node", node);
+                cJSON_AddStringToObject(sj, "partition", part);
+                cJSON_AddStringToObject(sj, "job_id", job);
+            }
             cJSON_AddItemToObject(o, "local", cJSON_Duplicate(local, 1));
             cJSON_AddItemToObject(o, "remote", cJSON_Duplicate(remote, 1));
             cJSON_AddItemToObject(o, "differences", diff);
@@ -364,7 +598,15 @@ static int remote_doctor(int argc, char **argv)
                 rc = gp_cli_internal_error(CMD, "cannot render JSON");
             cJSON_Delete(o);
         } else {
-            gp_remote_doctor_print(stdout, e->name, local, remote, diff);
+            char title[512];
+            if (e->slurm) {
+                printf("%s: doctor ran on node %s (partition %s, job %s), not on the login node\n",
+                       e->name, node, part[0] ? part : "?", job[0] ? job : "?");
+                snprintf(title, sizeof title, "%s (node %s)", e->name, node);
+            } else {
+                snprintf(title, sizeof title, "%s", e->name);
+            }
+            gp_remote_doctor_print(stdout, title, local, remote, diff);
             cJSON_Delete(diff);
         }
     }
@@ -378,10 +620,53 @@ static int remote_doctor(int argc, char **argv)
 /* --- run ------------------------------------------------------------------------------- */
 
 typedef struct run_opts {
-    bool sync, force, local_run;
+    bool sync, local_run, batch;
     const char *compare;
+    gp_remote_compare_opts tol;
     gp_argv env, fetch;
 } run_opts;
+
+/* A tolerance must be a number compare takes: checked here so that a typo fails before the
+ * remote run, not after it. */
+static int run_check_tolerances(const gp_remote_compare_opts *t)
+{
+    const char *v[2] = {t->rtol, t->atol}, *n[2] = {"--rtol", "--atol"};
+    for (int i = 0; i < 2; i++) {
+        if (!v[i]) continue;
+        char *end;
+        double d = strtod(v[i], &end);
+        if (!*v[i] || *end || !isfinite(d) || d < 0)
+            return gp_cli_usage_error(CMD, "%s takes a non-negative number, not '%s'", n[i], v[i]);
+    }
+    if (t->policy && !gp_path_is_file(t->policy))
+        return gp_cli_usage_error(CMD, "--policy %s: not a readable file", t->policy);
+    return 0;
+}
+
+/* --env VAR or VAR=VALUE into o->env; 0 or the exit code. */
+static int run_env_opt(const char *v, run_opts *o)
+{
+    size_t n = strcspn(v, "=");
+    bool ok = n > 0 && !(v[0] >= '0' && v[0] <= '9');
+    for (size_t i = 0; i < n; i++) {
+        char c = v[i];
+        ok = ok && (c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                    (c >= '0' && c <= '9'));
+    }
+    if (!ok) return gp_cli_usage_error(CMD, "--env '%s': not a variable name", v);
+    if (v[n]) {
+        gp_argv_push(&o->env, v);
+        return 0;
+    }
+    const char *val = getenv(v);
+    if (!val)
+        return gp_cli_usage_error(CMD, "--env %s: %s is not set here (give --env %s=VALUE)", v, v,
+                                  v);
+    gp_argv_pushf(&o->env, "%s=%s", v, val);
+    return 0;
+}
+
+enum { OPT_RTOL = 300, OPT_ATOL, OPT_POLICY, OPT_BATCH };
 
 static int run_parse(int argc, char **argv, run_opts *o)
 {
@@ -391,50 +676,45 @@ static int run_parse(int argc, char **argv, run_opts *o)
                                          {"force", no_argument, NULL, 'F'},
                                          {"compare", required_argument, NULL, 'c'},
                                          {"no-local-run", no_argument, NULL, 'n'},
+                                         {"batch", no_argument, NULL, OPT_BATCH},
+                                         {"rtol", required_argument, NULL, OPT_RTOL},
+                                         {"atol", required_argument, NULL, OPT_ATOL},
+                                         {"policy", required_argument, NULL, OPT_POLICY},
                                          {NULL, 0, NULL, 0}};
     memset(o, 0, sizeof *o);
     o->local_run = true;
-    int ch;
-    while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+    int ch, rc = 0;
+    while (rc == 0 && (ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
         if (ch == 's')
             o->sync = true;
         else if (ch == 'F')
-            o->force = true;
+            rc = gp_cli_usage_error(CMD, "--force is gone: each run fetches into a folder of its "
+                                         "own (remote/NAME/runs/ID), so nothing is overwritten");
         else if (ch == 'n')
             o->local_run = false;
+        else if (ch == OPT_BATCH)
+            o->batch = true;
         else if (ch == 'c')
             o->compare = optarg;
-        else if (ch == 'f' || ch == 'e') {
-            const char *v = optarg;
-            if (ch == 'f' && !gp_worktree_path_safe(v))
-                return gp_cli_usage_error(CMD,
-                                          "--fetch '%s': a pattern is relative to the "
-                                          "remote folder and cannot use '..'",
-                                          v);
-            if (ch == 'e') {
-                size_t n = strcspn(v, "=");
-                bool ok = n > 0 && !(v[0] >= '0' && v[0] <= '9');
-                for (size_t i = 0; i < n; i++) {
-                    char c = v[i];
-                    ok = ok && (c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-                                (c >= '0' && c <= '9'));
-                }
-                if (!ok) return gp_cli_usage_error(CMD, "--env '%s': not a variable name", v);
-                if (!v[n]) {
-                    const char *val = getenv(v);
-                    if (!val)
-                        return gp_cli_usage_error(CMD,
-                                                  "--env %s: %s is not set here (give "
-                                                  "--env %s=VALUE)",
-                                                  v, v, v);
-                    gp_argv_pushf(&o->env, "%s=%s", v, val);
-                    continue;
-                }
-            }
-            gp_argv_push(ch == 'f' ? &o->fetch : &o->env, v);
-        } else
-            return gp_cli_usage_error(CMD, "run: unknown option");
+        else if (ch == OPT_RTOL)
+            o->tol.rtol = optarg;
+        else if (ch == OPT_ATOL)
+            o->tol.atol = optarg;
+        else if (ch == OPT_POLICY)
+            o->tol.policy = optarg;
+        else if (ch == 'e')
+            rc = run_env_opt(optarg, o);
+        else if (ch == 'f' && !gp_worktree_path_safe(optarg))
+            rc = gp_cli_usage_error(CMD,
+                                    "--fetch '%s': a pattern is relative to the remote folder "
+                                    "and cannot use '..'",
+                                    optarg);
+        else if (ch == 'f')
+            gp_argv_push(&o->fetch, optarg);
+        else
+            rc = gp_cli_usage_error(CMD, "run: unknown option");
     }
+    if (rc) return rc;
     if (o->compare && !gp_worktree_path_safe(o->compare))
         return gp_cli_usage_error(CMD,
                                   "--compare '%s': a pattern is relative to the current "
@@ -443,6 +723,9 @@ static int run_parse(int argc, char **argv, run_opts *o)
     if (o->compare) gp_argv_push(&o->fetch, o->compare);
     if (!o->compare && !o->local_run)
         return gp_cli_usage_error(CMD, "--no-local-run goes with --compare");
+    if (!o->compare && (o->tol.rtol || o->tol.atol || o->tol.policy))
+        return gp_cli_usage_error(CMD, "--rtol, --atol and --policy go with --compare");
+    if ((rc = run_check_tolerances(&o->tol))) return rc;
     if (o->env.failed || o->fetch.failed) return gp_cli_internal_error(CMD, "out of memory");
     return 0;
 }
@@ -467,73 +750,411 @@ static int run_local(char **cmd, const run_opts *o)
     return gp_proc_wait(pid, NULL, 5.0);
 }
 
-static void run_report_code(const char *name, int code)
+static void run_report_code(const gp_remote_entry *e, int code, const gp_slurm_job *job)
 {
+    char where[512];
+    if (job && job->known)
+        snprintf(where, sizeof where, "%s (job %s on %s)", e->name, job->id,
+                 job->node[0] ? job->node : "no node");
+    else
+        snprintf(where, sizeof where, "%s", e->name);
     if (code == 127)
         fprintf(stderr,
                 "gpuport %s: the command exited 127 on %s: it (or a program it starts) "
                 "was not found there; install it or give its full path (a non-interactive "
-                "ssh shell may have a shorter PATH than a login)\n",
-                CMD, name);
+                "%s may have a shorter PATH than a login)\n",
+                CMD, where, e->slurm ? "job" : "ssh shell");
     else if (code != 0)
-        fprintf(stderr, "gpuport %s: the command exited %d on %s\n", CMD, code, name);
+        fprintf(stderr, "gpuport %s: the command exited %d on %s\n", CMD, code, where);
+}
+
+/* What one run is: target, folders, command; and what the steps learn about it. */
+typedef struct run_ctx {
+    gp_ssh *s;
+    const gp_remote_entry *e;
+    const gp_worktree *wt;
+    const run_opts *o;
+    char **cmd;
+    const char *dir;  /* the remote folder */
+    char up[1024];    /* from the subfolder up to the folder */
+    char jname[64];   /* Slurm: srun's job name */
+    gp_slurm_job job; /* Slurm: the job's record after the run */
+    char started[32]; /* UTC */
+} run_ctx;
+
+static void run_now(char *buf, size_t len)
+{
+    time_t now = time(NULL);
+    struct tm tm;
+    gmtime_r(&now, &tm);
+    strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+/* The record of a run (run.json; docs/json.md). */
+static cJSON *run_record(const run_ctx *r, const char *id, const char *const *fetch, size_t nf,
+                         const char *compare, const gp_remote_compare_opts *tol, bool batch)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "schema", GP_RUN_SCHEMA);
+    cJSON_AddStringToObject(o, "id", id);
+    cJSON_AddStringToObject(o, "target", r->e->name);
+    cJSON_AddStringToObject(o, "kind", r->e->slurm ? "slurm" : "ssh");
+    cJSON *c = cJSON_AddArrayToObject(o, "command");
+    for (size_t i = 0; r->cmd[i]; i++)
+        cJSON_AddItemToArray(c, cJSON_CreateString(r->cmd[i]));
+    cJSON_AddStringToObject(o, "folder", r->wt->prefix);
+    cJSON_AddStringToObject(o, "remote_folder", r->dir);
+    cJSON_AddStringToObject(o, "started", r->started);
+    cJSON_AddNullToObject(o, "exit_code");
+    if (r->e->slurm) {
+        cJSON *j = cJSON_AddObjectToObject(o, "job");
+        cJSON_AddStringToObject(j, "id", r->job.known ? r->job.id : "0");
+        cJSON_AddStringToObject(j, "name", r->jname);
+        cJSON_AddBoolToObject(j, "batch", batch);
+        cJSON_AddStringToObject(j, "state", r->job.known ? r->job.state : "SUBMITTED");
+        cJSON_AddStringToObject(j, "reason", r->job.reason);
+        cJSON_AddStringToObject(j, "node", r->job.node);
+        cJSON_AddStringToObject(j, "partition", r->job.partition);
+    } else {
+        cJSON_AddNullToObject(o, "job");
+    }
+    cJSON *f = cJSON_AddArrayToObject(o, "fetch");
+    for (size_t i = 0; i < nf; i++)
+        cJSON_AddItemToArray(f, cJSON_CreateString(fetch[i]));
+    cJSON_AddNullToObject(o, "fetched");
+    if (compare) {
+        cJSON *cm = cJSON_AddObjectToObject(o, "compare");
+        cJSON_AddStringToObject(cm, "glob", compare);
+        const char *k[3] = {"rtol", "atol", "policy"};
+        const char *v[3] = {tol->rtol, tol->atol, tol->policy};
+        for (int i = 0; i < 3; i++) {
+            if (v[i])
+                cJSON_AddStringToObject(cm, k[i], v[i]);
+            else
+                cJSON_AddNullToObject(cm, k[i]);
+        }
+    } else {
+        cJSON_AddNullToObject(o, "compare");
+    }
+    return o;
+}
+
+static void run_record_job(cJSON *rec, const gp_slurm_job *j)
+{
+    cJSON *o = cJSON_GetObjectItemCaseSensitive(rec, "job");
+    if (!cJSON_IsObject(o) || !j->known) return;
+    const char *k[] = {"id", "state", "reason", "node", "partition"};
+    const char *v[] = {j->id, j->state, j->reason, j->node, j->partition};
+    for (int i = 0; i < 5; i++)
+        cJSON_ReplaceItemInObjectCaseSensitive(o, k[i], cJSON_CreateString(v[i]));
+}
+
+/* Moves <staging>/<from> to <staging>/<to> and removes the folders left empty on the way. */
+static void run_move_meta(const char *staging, const char *from, const char *to)
+{
+    char *a = gp_path_join(staging, from), *b = gp_path_join(staging, to);
+    if (a && b && gp_path_exists(a)) rename(a, b);
+    free(a);
+    free(b);
+}
+
+static void run_rmdir_meta(const char *staging, const char *sub)
+{
+    gp_strbuf p = GP_STRBUF_INIT;
+    gp_strbuf_printf(&p, "%s/" GP_REMOTE_META_DIR "/%s", staging, sub);
+    rmdir(gp_strbuf_cstr(&p));
+    gp_strbuf_reset(&p);
+    gp_strbuf_printf(&p, "%s/" GP_REMOTE_META_DIR, staging);
+    rmdir(gp_strbuf_cstr(&p));
+    gp_strbuf_free(&p);
+}
+
+static const char meta_rm_sh[] = "cd -- \"$1/" GP_REMOTE_META_DIR "\" 2>/dev/null && shift && "
+                                 "rm -f -- \"$@\"";
+
+/* Fetches gpuport's own files of a job (`names`, relative to the remote folder's
+ * .gpuport-remote/SUB) into the staging folder, then removes them there when `remove`. */
+static void run_fetch_meta(gp_ssh *s, const char *dir, const char *sub, char **names, size_t n,
+                           const char *staging, bool remove)
+{
+    gp_argv g = {0}, rm = {0};
+    gp_argv_push(&rm, dir);
+    for (size_t i = 0; i < n; i++) {
+        gp_argv_pushf(&g, GP_REMOTE_META_DIR "/%s/%s", sub, names[i]);
+        gp_argv_pushf(&rm, "%s/%s", sub, names[i]);
+    }
+    gp_remote_fetch_job job = {dir, "", g.v, g.n, staging, true};
+    size_t got = 0;
+    char msg[1024];
+    if (!g.failed && gp_remote_fetch(s, &job, &got, msg, sizeof msg) == 0 && got > 0 && remove &&
+        !rm.failed)
+        gp_ssh_script(s, meta_rm_sh, rm.v, NULL, 4096, NULL, NULL, NULL, msg, sizeof msg);
+    gp_argv_free(&g);
+    gp_argv_free(&rm);
+}
+
+/* The remote manifest: on a Slurm target the step recorded it on the compute node; else the
+ * remote login shell records it now. */
+static void run_freeze_remote(const run_ctx *r, const char *staging, bool batch)
+{
+    if (!r->e->slurm) {
+        gp_remote_freeze_remote(r->s, remote_gpuport(r->e), r->dir, r->o ? r->o->env.v : NULL,
+                                r->o ? r->o->env.n : 0, staging);
+        return;
+    }
+    char base[256], *names[3];
+    char n0[300], n1[300], n2[300];
+    if (batch)
+        snprintf(base, sizeof base, "job-%s.freeze", r->job.id);
+    else
+        snprintf(base, sizeof base, "%s.freeze", r->jname);
+    snprintf(n0, sizeof n0, "%s.json", base);
+    snprintf(n1, sizeof n1, "%s.err", base);
+    snprintf(n2, sizeof n2, "%s.rc", base);
+    names[0] = n0, names[1] = n1, names[2] = n2;
+    const char *sub = batch ? "jobs" : "runs";
+    run_fetch_meta(r->s, r->dir, sub, names, 3, staging, true);
+    gp_strbuf local = GP_STRBUF_INIT;
+    gp_strbuf_printf(&local, "%s/" GP_REMOTE_META_DIR "/%s/%s", staging, sub, base);
+    gp_remote_freeze_adopt(r->e->name, remote_gpuport(r->e), gp_strbuf_cstr(&local), staging);
+    gp_strbuf_free(&local);
+}
+
+/* Fetch, freeze manifests, run.json, then the folder is put in place; returns 0 or the exit
+ * code of a fetch that failed, and the run's folder in *folder. */
+static int run_collect(run_ctx *r, cJSON *rec, const char *root, const char *id,
+                       const char *staging, char *const *globs, size_t n_globs, bool batch,
+                       char **folder)
+{
+    char msg[2048];
+    gp_remote_fetch_job job = {r->dir, r->wt->prefix, (char **)globs, n_globs, staging, true};
+    size_t n = 0;
+    int rc = n_globs ? gp_remote_fetch(r->s, &job, &n, msg, sizeof msg) : 0;
+    if (rc != 0)
+        fprintf(stderr, "gpuport %s: %s\n", CMD, msg);
+    else if (n_globs && n == 0)
+        fprintf(stderr, "gpuport remote: warning: nothing on %s matched the --fetch patterns\n",
+                r->e->name);
+    if (rc == 0) {
+        if (batch && r->job.known) { /* the job's output, as job-ID.out beside the results */
+            char out[64], *names[1] = {out};
+            snprintf(out, sizeof out, "job-%s.out", r->job.id);
+            run_fetch_meta(r->s, r->dir, "jobs", names, 1, staging, false);
+            char from[128];
+            snprintf(from, sizeof from, GP_REMOTE_META_DIR "/jobs/%s", out);
+            run_move_meta(staging, from, out);
+        }
+        run_freeze_remote(r, staging, batch);
+        run_rmdir_meta(staging, batch ? "jobs" : "runs");
+        gp_remote_freeze_local(r->s->rundir, staging);
+    }
+    cJSON_ReplaceItemInObjectCaseSensitive(
+        rec, "fetched", rc == 0 ? cJSON_CreateNumber((double)n) : cJSON_CreateNull());
+    char err[1024];
+    if (gp_run_record_write(staging, rec, err, sizeof err) != 0 ||
+        gp_run_publish(root, id, staging, true, err, sizeof err) != 0)
+        fprintf(stderr, "gpuport %s: %s\n", CMD, err);
+    *folder = gp_run_folder(root, id);
+    fprintf(stderr,
+            "gpuport remote: this run's files: remote/%s/runs/%s/ (remote/%s/latest points "
+            "there)\n",
+            r->e->name, id, r->e->name);
+    return rc;
+}
+
+static int run_compare(const run_ctx *r, const char *folder, const char *glob,
+                       const gp_remote_compare_opts *tol)
+{
+    char msg[2048];
+    gp_strbuf fetched = GP_STRBUF_INIT;
+    gp_strbuf_printf(&fetched, "%s/%s", folder, r->wt->prefix);
+    int rc = gp_remote_compare(r->s->rundir, glob, gp_strbuf_cstr(&fetched), r->e->name, tol, msg,
+                               sizeof msg);
+    if (rc == 2) fprintf(stderr, "gpuport %s: %s\n", CMD, msg);
+    gp_strbuf_free(&fetched);
+    return rc;
 }
 
 /* The steps after the command: fetch, freeze, compare. Returns the exit code they add. */
-static int run_after(gp_ssh *s, const gp_remote_entry *e, const gp_worktree *wt, const char *dir,
-                     const run_opts *o, int code)
+static int run_after(run_ctx *r, int code)
 {
-    char msg[2048];
+    const run_opts *o = r->o;
     gp_strbuf root = GP_STRBUF_INIT;
-    gp_strbuf_printf(&root, "%s/remote/%s", wt->root, e->name);
-    gp_remote_fetch_job job = {dir,        wt->prefix, o->fetch.v,
-                               o->fetch.n, o->force,   gp_strbuf_cstr(&root)};
-    size_t n = 0;
-    int rc = gp_remote_fetch(s, &job, &n, msg, sizeof msg);
-    if (rc != 0) fprintf(stderr, "gpuport %s: %s\n", CMD, msg);
-    if (rc == 0)
-        gp_remote_freeze(s, remote_home_relative(e->gpuport ? e->gpuport : "gpuport"), dir,
-                         o->env.v, o->env.n, gp_strbuf_cstr(&root), o->force);
-    if (rc == 0 && o->compare && code == 0) {
-        gp_strbuf fetched = GP_STRBUF_INIT;
-        gp_strbuf_printf(&fetched, "%s/%s", gp_strbuf_cstr(&root), wt->prefix);
-        rc = gp_remote_compare(s->rundir, o->compare, gp_strbuf_cstr(&fetched), e->name, msg,
-                               sizeof msg);
-        if (rc == 2) fprintf(stderr, "gpuport %s: %s\n", CMD, msg);
-        gp_strbuf_free(&fetched);
-    } else if (o->compare && code != 0) {
-        fprintf(stderr, "gpuport %s: compare skipped: the command failed\n", CMD);
+    gp_strbuf_printf(&root, "%s/remote/%s", r->wt->root, r->e->name);
+    char id[128], err[1024], *staging = NULL, *folder = NULL;
+    if (gp_run_begin(gp_strbuf_cstr(&root), NULL, id, sizeof id, &staging, err, sizeof err)) {
+        fprintf(stderr, "gpuport %s: %s\n", CMD, err);
+        gp_strbuf_free(&root);
+        return 2;
     }
+    cJSON *rec =
+        run_record(r, id, (const char *const *)o->fetch.v, o->fetch.n, o->compare, &o->tol, false);
+    run_record_job(rec, &r->job);
+    cJSON_ReplaceItemInObjectCaseSensitive(rec, "exit_code", cJSON_CreateNumber(code));
+    int rc = run_collect(r, rec, gp_strbuf_cstr(&root), id, staging, o->fetch.v, o->fetch.n, false,
+                         &folder);
+    cJSON_Delete(rec);
+    if (rc == 0 && o->compare && code == 0)
+        rc = folder ? run_compare(r, folder, o->compare, &o->tol) : 3;
+    else if (o->compare && code != 0)
+        fprintf(stderr, "gpuport %s: compare skipped: the command failed\n", CMD);
+    free(staging);
+    free(folder);
     gp_strbuf_free(&root);
     return rc;
 }
 
-static int run_steps(gp_ssh *s, const gp_remote_entry *e, const gp_worktree *wt, const run_opts *o,
-                     char **cmd)
+/* After srun: the job's record, and Slurm's reason when the job ended for one of its own. */
+static void run_slurm_outcome(run_ctx *r, int code)
+{
+    char msg[4096];
+    char *const keys[] = {r->jname, NULL};
+    if (gp_cluster_jobs(r->s, "name", keys, 1, &r->job, msg, sizeof msg) != 0) {
+        fprintf(stderr, "gpuport %s: %s\n", CMD, msg);
+        return;
+    }
+    if (r->job.known && gp_slurm_job_explain(r->e, &r->job, msg, sizeof msg))
+        fprintf(stderr, "gpuport %s: %s\n", CMD, msg);
+    else if (!r->job.known && code != 0)
+        fprintf(stderr,
+                "gpuport %s: srun exited %d before a job existed on %s: its message above says "
+                "why\n",
+                CMD, code, r->e->name);
+    else
+        run_report_code(r->e, code, &r->job);
+}
+
+/* The command on the remote side (srun on a Slurm target); its exit code, or ours. */
+static int run_command(run_ctx *r)
 {
     char msg[2048];
-    gp_strbuf dirb = GP_STRBUF_INIT;
-    if (e->path)
-        gp_strbuf_puts(&dirb, remote_home_relative(e->path));
-    else
-        gp_strbuf_printf(&dirb, "gpuport/%s", wt->name);
-    const char *dir = gp_strbuf_cstr(&dirb);
-    int rc = 0;
-    if (o->sync && (rc = gp_remote_sync(s, wt, dir, msg, sizeof msg)) != 0) {
-        fprintf(stderr, "gpuport %s: %s\n", CMD, msg);
-        gp_strbuf_free(&dirb);
-        return rc;
+    gp_argv w = {0};
+    char **argv = r->cmd;
+    if (r->e->slurm) {
+        gp_slurm_job_name(r->jname, sizeof r->jname);
+        gp_cluster_srun_argv(&w, r->e, r->o->fetch.n ? remote_gpuport(r->e) : NULL, r->up, r->jname,
+                             r->cmd);
+        if (w.failed) {
+            gp_argv_free(&w);
+            return gp_cli_internal_error(CMD, "out of memory");
+        }
+        argv = w.v;
     }
-    gp_remote_cmd rcmd = {dir, wt->prefix, o->sync, o->env.v, o->env.n, cmd};
-    int code = gp_remote_run(s, &rcmd, msg, sizeof msg);
+    gp_remote_cmd rc = {r->dir,
+                        r->wt->prefix,
+                        r->o->sync,
+                        r->o->env.v,
+                        r->o->env.n,
+                        argv,
+                        r->e->slurm ? r->jname : NULL,
+                        r->up};
+    int code = gp_remote_run(r->s, &rc, -1, msg, sizeof msg);
+    gp_argv_free(&w);
     if (msg[0]) {
         fprintf(stderr, "gpuport %s: %s\n", CMD, msg);
-        gp_strbuf_free(&dirb);
-        return code;
+        return -code;
     }
-    run_report_code(e->name, code);
-    if (o->compare && o->local_run && code == 0) {
-        int lc = run_local(cmd, o);
+    if (r->e->slurm)
+        run_slurm_outcome(r, code);
+    else
+        run_report_code(r->e, code, NULL);
+    return code;
+}
+
+/* --batch: submit, record the job in its run folder, print its id. */
+static int run_batch(run_ctx *r)
+{
+    char msg[2048], err[1024], id[128];
+    gp_slurm_job_name(r->jname, sizeof r->jname);
+    char *script = gp_cluster_batch_script(r->e->name, r->o->env.v, r->o->env.n, r->cmd,
+                                           remote_gpuport(r->e), r->up);
+    gp_strbuf path = GP_STRBUF_INIT;
+    gp_strbuf_printf(&path, "%s/job.sh", r->s->rundir);
+    gp_argv w = {0};
+    gp_slurm_options(r->e->slurm, &w);
+    if (!script || path.failed || w.failed ||
+        gp_write_file_atomic(gp_strbuf_cstr(&path), script, strlen(script), err, sizeof err)) {
+        free(script);
+        gp_strbuf_free(&path);
+        gp_argv_free(&w);
+        return gp_cli_internal_error(CMD, "cannot write the job script");
+    }
+    free(script);
+    gp_remote_cmd c = {r->dir,      r->wt->prefix, r->o->sync, r->o->env.v,
+                       r->o->env.n, w.v,           r->jname,   r->up};
+    char *out = NULL, *eout = NULL;
+    int code =
+        gp_remote_batch_submit(r->s, &c, gp_strbuf_cstr(&path), &out, &eout, msg, sizeof msg);
+    unlink(gp_strbuf_cstr(&path));
+    gp_strbuf_free(&path);
+    gp_argv_free(&w);
+    int rc = 0;
+    size_t idl = out ? strspn(out, "0123456789") : 0;
+    if (code != 0 || idl == 0 || idl > 20) {
+        char *last = eout ? eout : "";
+        last[strcspn(last, "\n")] = '\0';
+        rc = gp_cli_input_error(CMD, "sbatch on %s failed (exit %d): %s", r->e->name, code,
+                                code < 0 ? msg
+                                : *last  ? last
+                                         : "no message");
+    } else {
+        out[idl] = '\0';
+        snprintf(r->job.id, sizeof r->job.id, "%s", out);
+        snprintf(r->job.state, sizeof r->job.state, "SUBMITTED");
+        r->job.known = true;
+        gp_strbuf root = GP_STRBUF_INIT;
+        gp_strbuf_printf(&root, "%s/remote/%s", r->wt->root, r->e->name);
+        char suffix[64], *staging = NULL;
+        snprintf(suffix, sizeof suffix, "job%s", r->job.id);
+        cJSON *rec = NULL;
+        if (gp_run_begin(gp_strbuf_cstr(&root), suffix, id, sizeof id, &staging, err, sizeof err) ==
+            0) {
+            rec = run_record(r, id, (const char *const *)r->o->fetch.v, r->o->fetch.n,
+                             r->o->compare, &r->o->tol, true);
+            cJSON_ReplaceItemInObjectCaseSensitive(cJSON_GetObjectItemCaseSensitive(rec, "job"),
+                                                   "state", cJSON_CreateString("SUBMITTED"));
+            if (gp_run_record_write(staging, rec, err, sizeof err) != 0 ||
+                gp_run_publish(gp_strbuf_cstr(&root), id, staging, false, err, sizeof err) != 0)
+                rc = 2;
+        } else {
+            rc = 2;
+        }
+        if (rc)
+            fprintf(stderr, "gpuport %s: the job runs, but its record was not kept: %s\n", CMD,
+                    err);
+        char c1[512], c2[512];
+        fprintf(stderr,
+                "gpuport remote: submitted job %s to %s; its state: %s; its results, once it has "
+                "ended: %s\n",
+                r->job.id, r->e->name,
+                gp_shquote_cmd(c1, sizeof c1, "gpuport", "remote", "status", r->e->name, r->job.id,
+                               NULL),
+                gp_shquote_cmd(c2, sizeof c2, "gpuport", "remote", "fetch", r->e->name, r->job.id,
+                               NULL));
+        printf("%s\n", r->job.id);
+        cJSON_Delete(rec);
+        free(staging);
+        gp_strbuf_free(&root);
+    }
+    free(out);
+    free(eout);
+    return rc;
+}
+
+static int run_steps(run_ctx *r)
+{
+    char msg[2048];
+    int rc = remote_preflight(r->s, r->e);
+    if (rc) return rc;
+    if (r->o->sync && (rc = gp_remote_sync(r->s, r->wt, r->dir, msg, sizeof msg)) != 0) {
+        fprintf(stderr, "gpuport %s: %s\n", CMD, msg);
+        return rc;
+    }
+    if (r->o->batch) return run_batch(r);
+    int code = run_command(r);
+    if (code < 0) return -code; /* interrupted, or the connection lost */
+    if (r->o->compare && r->o->local_run && code == 0) {
+        int lc = run_local(r->cmd, r->o);
         if (gp_proc_interrupted())
             code = 128 + gp_proc_interrupted();
         else if (lc != 0) {
@@ -541,57 +1162,334 @@ static int run_steps(gp_ssh *s, const gp_remote_entry *e, const gp_worktree *wt,
             code = lc;
         }
     }
-    if (o->fetch.n > 0 && code < 128) {
-        int after = run_after(s, e, wt, dir, o, code);
+    if (r->o->fetch.n > 0 && code < 128) {
+        int after = run_after(r, code);
         if (code == 0) code = after;
     }
-    gp_strbuf_free(&dirb);
     return code;
+}
+
+/* Finds the work tree; 0 or the exit code. */
+static int remote_worktree(gp_worktree *wt)
+{
+    char err[1024];
+    const char *tmp = getenv("TMPDIR");
+    if (!tmp || !gp_path_is_dir(tmp)) tmp = "/tmp";
+    if (gp_worktree_find(wt, tmp, err, sizeof err) != 0) return gp_cli_input_error(CMD, "%s", err);
+    return 0;
 }
 
 static int remote_run_cmd(int argc, char **argv)
 {
     run_opts o;
     int rc = run_parse(argc, argv, &o);
-    if (rc) {
-        gp_argv_free(&o.env);
-        gp_argv_free(&o.fetch);
-        return rc;
-    }
     int dash = -1;
-    for (int i = 1; i < argc; i++)
+    for (int i = 1; i < argc && rc == 0; i++)
         if (strcmp(argv[i], "--") == 0) {
             dash = i;
             break;
         }
-    if (argc - optind < 2 || dash < 0 || optind > dash + 1 || dash + 1 >= argc) {
-        gp_argv_free(&o.env);
-        gp_argv_free(&o.fetch);
-        return gp_cli_usage_error(CMD, "run needs NAME, then -- and the COMMAND");
-    }
-    /* getopt moved the non-options to the end: NAME, then the command after "--". */
-    const char *name = argv[optind];
-    char **cmd = argv + optind + 1;
-    remote_ctx c;
-    rc = remote_load(&c);
-    const gp_remote_entry *e = rc ? NULL : remote_lookup(&c, name);
+    if (rc == 0 && (argc - optind < 2 || dash < 0 || optind > dash + 1 || dash + 1 >= argc))
+        rc = gp_cli_usage_error(CMD, "run needs NAME, then -- and the COMMAND");
+    remote_ctx c = {0};
+    const gp_remote_entry *e = NULL;
+    if (rc == 0 && (rc = remote_load(&c)) == 0 && !(e = remote_lookup(&c, argv[optind])))
+        rc = GP_EXIT_USAGE;
+    if (rc == 0 && o.batch && !e->slurm)
+        rc = gp_cli_usage_error(CMD, "--batch needs a Slurm target (add it with --slurm)");
+    if (rc == 0 && o.batch && o.local_run && o.compare)
+        rc = gp_cli_usage_error(CMD, "--batch with --compare compares the outputs here when the "
+                                     "job is fetched: add --no-local-run");
     gp_worktree wt = {0};
     gp_ssh s = {0};
-    char err[1024];
-    if (!rc && !e) rc = GP_EXIT_USAGE;
-    const char *tmp = getenv("TMPDIR");
-    if (!tmp || !gp_path_is_dir(tmp)) tmp = "/tmp";
-    if (!rc && gp_worktree_find(&wt, tmp, err, sizeof err) != 0)
-        rc = gp_cli_input_error(CMD, "%s", err);
-    if (!rc) rc = remote_connect(&s, e);
-    if (!rc) {
-        rc = run_steps(&s, e, &wt, &o, cmd);
+    if (rc == 0) rc = remote_worktree(&wt);
+    if (rc == 0) rc = remote_connect(&s, e);
+    if (rc == 0) {
+        /* getopt moved the non-options to the end: NAME, then the command after "--". */
+        run_ctx r = {&s, e, &wt, &o, argv + optind + 1, NULL, "", "", {0}, ""};
+        gp_strbuf dir = GP_STRBUF_INIT;
+        remote_dir(e, wt.name, &dir);
+        r.dir = gp_strbuf_cstr(&dir);
+        gp_cluster_up(wt.prefix, r.up, sizeof r.up);
+        run_now(r.started, sizeof r.started);
+        rc = dir.failed ? gp_cli_internal_error(CMD, "out of memory") : run_steps(&r);
+        gp_strbuf_free(&dir);
         gp_ssh_close(&s);
     }
     gp_worktree_free(&wt);
     if (c.file) remote_unload(&c);
     gp_argv_free(&o.env);
     gp_argv_free(&o.fetch);
+    return gp_cli_finish(CMD, rc);
+}
+
+/* --- status and fetch of batch jobs -------------------------------------------------------- */
+
+static bool remote_job_id_ok(const char *id)
+{
+    size_t n = strlen(id);
+    return n > 0 && n <= 20 && strspn(id, "0123456789") == n;
+}
+
+static int remote_status(int argc, char **argv)
+{
+    static const struct option opts[] = {{"json", no_argument, NULL, 'j'}, {NULL, 0, NULL, 0}};
+    bool json = false;
+    int ch;
+    while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+        if (ch == 'j')
+            json = true;
+        else
+            return gp_cli_usage_error(CMD, "status: unknown option");
+    }
+    if (argc - optind < 1 || argc - optind > 2)
+        return gp_cli_usage_error(CMD, "status needs NAME (and a JOB id)");
+    const char *want = argc - optind == 2 ? argv[optind + 1] : NULL;
+    if (want && !remote_job_id_ok(want))
+        return gp_cli_usage_error(CMD, "status: JOB is a job id (digits), not '%s'", want);
+    remote_ctx c;
+    int rc = remote_load(&c);
+    if (rc) return rc;
+    const gp_remote_entry *e = remote_lookup(&c, argv[optind]);
+    char **ids = NULL, **jobs = NULL, err[1024];
+    size_t n = 0;
+    gp_worktree wt = {0};
+    if (!e) {
+        rc = GP_EXIT_USAGE;
+    } else if (!e->slurm) {
+        rc = gp_cli_usage_error(CMD, "status: %s is not a Slurm target", e->name);
+    } else if (want) {
+        ids = calloc(1, sizeof *ids), jobs = calloc(1, sizeof *jobs);
+        if (ids && jobs && (jobs[0] = strdup(want)))
+            n = 1;
+        else
+            rc = gp_cli_internal_error(CMD, "out of memory");
+    } else if ((rc = remote_worktree(&wt)) == 0) {
+        gp_strbuf root = GP_STRBUF_INIT;
+        gp_strbuf_printf(&root, "%s/remote/%s", wt.root, e->name);
+        if (gp_run_list_batch(gp_strbuf_cstr(&root), &ids, &jobs, &n, err, sizeof err) != 0)
+            rc = gp_cli_input_error(CMD, "%s", err);
+        else if (n == 0 && !json)
+            printf("no batch jobs of this work tree on %s\n", e->name);
+        gp_strbuf_free(&root);
+    }
+    gp_ssh s = {0};
+    gp_slurm_job *rec = n ? calloc(n, sizeof *rec) : NULL;
+    if (rc == 0 && n > 0 && !rec) rc = gp_cli_internal_error(CMD, "out of memory");
+    if (rc == 0 && n > 0 && (rc = remote_connect(&s, e)) == 0) {
+        char msg[2048];
+        if ((rc = gp_cluster_jobs(&s, "id", jobs, n, rec, msg, sizeof msg)) != 0)
+            fprintf(stderr, "gpuport %s: %s\n", CMD, msg);
+        gp_ssh_close(&s);
+    }
+    if (rc == 0) {
+        cJSON *o = json ? cJSON_CreateObject() : NULL, *arr = NULL;
+        if (o) {
+            cJSON_AddStringToObject(o, "schema", "gpuport.remote/1");
+            cJSON_AddStringToObject(o, "command", "status");
+            cJSON_AddStringToObject(o, "name", e->name);
+            arr = cJSON_AddArrayToObject(o, "jobs");
+        }
+        for (size_t i = 0; i < n; i++) {
+            char line[1024], why[4096], cmd[512];
+            gp_cluster_job_summary(&rec[i], line, sizeof line);
+            bool has_why = rec[i].known && gp_slurm_job_explain(e, &rec[i], why, sizeof why);
+            bool ended = rec[i].known && !gp_slurm_job_active(&rec[i]);
+            if (o) {
+                cJSON *x = cJSON_CreateObject();
+                cJSON_AddStringToObject(x, "job_id", jobs[i]);
+                if (ids && ids[i])
+                    cJSON_AddStringToObject(x, "run", ids[i]);
+                else
+                    cJSON_AddNullToObject(x, "run");
+                cJSON_AddBoolToObject(x, "known", rec[i].known);
+                cJSON_AddStringToObject(x, "state", rec[i].known ? rec[i].state : "UNKNOWN");
+                cJSON_AddStringToObject(x, "reason", rec[i].reason);
+                cJSON_AddStringToObject(x, "node", rec[i].node);
+                if (ended)
+                    cJSON_AddNumberToObject(x, "exit_code", rec[i].exit_code);
+                else
+                    cJSON_AddNullToObject(x, "exit_code");
+                if (has_why)
+                    cJSON_AddStringToObject(x, "problem", why);
+                else
+                    cJSON_AddNullToObject(x, "problem");
+                cJSON_AddItemToArray(arr, x);
+                continue;
+            }
+            printf("job %-10s %s\n", jobs[i], line);
+            if (has_why) printf("  %s\n", why);
+            if (ended)
+                printf("  its results: %s\n", gp_shquote_cmd(cmd, sizeof cmd, "gpuport", "remote",
+                                                             "fetch", e->name, jobs[i], NULL));
+            if (want && !rec[i].known) rc = GP_EXIT_USAGE;
+        }
+        if (o) {
+            if (gp_json_print(stdout, o) != 0)
+                rc = gp_cli_internal_error(CMD, "cannot render JSON");
+            cJSON_Delete(o);
+        }
+    }
+    free(rec);
+    gp_run_list_free(ids, jobs, n ? n : (ids || jobs ? 1 : 0));
+    gp_worktree_free(&wt);
+    remote_unload(&c);
+    return gp_cli_finish(CMD, rc);
+}
+
+/* The run folder whose record names batch job `job`: its id into `id`; 0 or the exit code. */
+static int fetch_find_run(const char *root, const char *name, const char *job, char *id,
+                          size_t idlen)
+{
+    char **ids = NULL, **jobs = NULL, err[1024];
+    size_t n = 0;
+    if (gp_run_list_batch(root, &ids, &jobs, &n, err, sizeof err) != 0)
+        return gp_cli_input_error(CMD, "%s", err);
+    int rc = gp_cli_input_error(CMD,
+                                "no batch job %s of this work tree on %s (remote/%s/runs/ holds "
+                                "a folder per job submitted with 'gpuport remote run %s --batch')",
+                                job, name, name, name);
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(jobs[i], job) == 0) {
+            snprintf(id, idlen, "%s", ids[i]);
+            rc = 0;
+        }
+    if (rc == 0) fflush(stderr);
+    gp_run_list_free(ids, jobs, n);
+    return rc;
+}
+
+static int remote_fetch_cmd(int argc, char **argv)
+{
+    static const struct option opts[] = {{"compare", required_argument, NULL, 'c'},
+                                         {"rtol", required_argument, NULL, OPT_RTOL},
+                                         {"atol", required_argument, NULL, OPT_ATOL},
+                                         {"policy", required_argument, NULL, OPT_POLICY},
+                                         {NULL, 0, NULL, 0}};
+    gp_remote_compare_opts tol = {0};
+    const char *compare = NULL;
+    int ch, rc = 0;
+    while (rc == 0 && (ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+        if (ch == 'c')
+            compare = optarg;
+        else if (ch == OPT_RTOL)
+            tol.rtol = optarg;
+        else if (ch == OPT_ATOL)
+            tol.atol = optarg;
+        else if (ch == OPT_POLICY)
+            tol.policy = optarg;
+        else
+            rc = gp_cli_usage_error(CMD, "fetch: unknown option");
+    }
+    if (rc) return rc;
+    if (argc - optind != 2) return gp_cli_usage_error(CMD, "fetch needs NAME and JOB");
+    const char *want = argv[optind + 1];
+    if (!remote_job_id_ok(want))
+        return gp_cli_usage_error(CMD, "fetch: JOB is a job id (digits), not '%s'", want);
+    if (compare && !gp_worktree_path_safe(compare))
+        return gp_cli_usage_error(CMD, "--compare '%s': a relative pattern without '..'", compare);
+    if ((rc = run_check_tolerances(&tol))) return rc;
+    remote_ctx c;
+    if ((rc = remote_load(&c))) return rc;
+    const gp_remote_entry *e = remote_lookup(&c, argv[optind]);
+    gp_worktree wt = {0};
+    gp_strbuf root = GP_STRBUF_INIT;
+    char id[128] = "", err[1024];
+    cJSON *rec = NULL;
+    if (!e)
+        rc = GP_EXIT_USAGE;
+    else if (!e->slurm)
+        rc = gp_cli_usage_error(CMD, "fetch: %s is not a Slurm target", e->name);
+    else if ((rc = remote_worktree(&wt)) == 0) {
+        gp_strbuf_printf(&root, "%s/remote/%s", wt.root, e->name);
+        rc = fetch_find_run(gp_strbuf_cstr(&root), e->name, want, id, sizeof id);
+    }
+    if (rc == 0) {
+        gp_strbuf f = GP_STRBUF_INIT;
+        gp_strbuf_printf(&f, "%s/runs/%s/run.json", gp_strbuf_cstr(&root), id);
+        if (!(rec = gp_run_record_read(gp_strbuf_cstr(&f), err, sizeof err)))
+            rc = gp_cli_input_error(CMD, "%s", err);
+        gp_strbuf_free(&f);
+    }
+    gp_ssh s = {0};
+    if (rc == 0) rc = remote_connect(&s, e);
+    if (rc == 0) {
+        /* The run as it was submitted: its folders and command come from its record. */
+        gp_worktree sub = wt;
+        sub.prefix = (char *)gp_json_str(rec, "folder", "");
+        gp_argv cmdv = {0}, globs = {0};
+        const cJSON *x;
+        cJSON_ArrayForEach(x,
+                           cJSON_GetObjectItemCaseSensitive(rec, "command")) if (cJSON_IsString(x))
+            gp_argv_push(&cmdv, x->valuestring);
+        if (!cmdv.v) gp_argv_push(&cmdv, "?");
+        cJSON_ArrayForEach(x, cJSON_GetObjectItemCaseSensitive(rec, "fetch"))
+            gp_argv_push(&globs, x->valuestring);
+        const cJSON *cm = cJSON_GetObjectItemCaseSensitive(rec, "compare");
+        if (!compare && cJSON_IsObject(cm)) {
+            compare = gp_json_str(cm, "glob", NULL);
+            if (!tol.rtol) tol.rtol = gp_json_str(cm, "rtol", NULL);
+            if (!tol.atol) tol.atol = gp_json_str(cm, "atol", NULL);
+            if (!tol.policy) tol.policy = gp_json_str(cm, "policy", NULL);
+        }
+        if (compare) {
+            bool have = false;
+            for (size_t i = 0; i < globs.n; i++)
+                have = have || strcmp(globs.v[i], compare) == 0;
+            if (!have) gp_argv_push(&globs, compare);
+        }
+        run_ctx r = {&s, e,  &sub, NULL, cmdv.v, gp_json_str(rec, "remote_folder", "."),
+                     "", "", {0},  ""};
+        const cJSON *job = cJSON_GetObjectItemCaseSensitive(rec, "job");
+        snprintf(r.jname, sizeof r.jname, "%s", gp_json_str(job, "name", ""));
+        char msg[4096];
+        char *const keys[] = {(char *)want, NULL};
+        if ((rc = gp_cluster_jobs(&s, "id", keys, 1, &r.job, msg, sizeof msg)) != 0) {
+            fprintf(stderr, "gpuport %s: %s\n", CMD, msg);
+        } else if (r.job.known && gp_slurm_job_active(&r.job)) {
+            char line[512], cmd[512];
+            rc = gp_cli_input_error(CMD, "job %s has not ended: %s; see: %s", want,
+                                    gp_cluster_job_summary(&r.job, line, sizeof line),
+                                    gp_shquote_cmd(cmd, sizeof cmd, "gpuport", "remote", "status",
+                                                   e->name, want, NULL));
+        } else {
+            if (!r.job.known) { /* forgotten by the cluster: what the job left is still there */
+                snprintf(r.job.id, sizeof r.job.id, "%s", want);
+                r.job.known = true;
+                snprintf(r.job.state, sizeof r.job.state, "UNKNOWN");
+            }
+            char *staging = NULL, *folder = NULL;
+            if (gp_run_restage(gp_strbuf_cstr(&root), id, &staging, err, sizeof err)) {
+                rc = gp_cli_input_error(CMD, "%s", err);
+            } else {
+                run_record_job(rec, &r.job);
+                bool ended_ok = strcmp(r.job.state, "UNKNOWN") != 0;
+                int code = r.job.exit_code ? r.job.exit_code
+                                           : (r.job.exit_signal ? 128 + r.job.exit_signal : 0);
+                cJSON_ReplaceItemInObjectCaseSensitive(
+                    rec, "exit_code", ended_ok ? cJSON_CreateNumber(code) : cJSON_CreateNull());
+                rc = run_collect(&r, rec, gp_strbuf_cstr(&root), id, staging, globs.v, globs.n,
+                                 true, &folder);
+                fprintf(stderr,
+                        "gpuport remote: job %s: %s; its output: remote/%s/runs/%s/job-%s.out\n",
+                        want, gp_cluster_job_summary(&r.job, msg, sizeof msg), e->name, id, want);
+                char why[4096];
+                if (gp_slurm_job_explain(e, &r.job, why, sizeof why) && ended_ok)
+                    fprintf(stderr, "gpuport %s: %s\n", CMD, why);
+                if (rc == 0 && code != 0) rc = code;
+                if (rc == 0 && compare && folder) rc = run_compare(&r, folder, compare, &tol);
+            }
+            free(staging);
+            free(folder);
+        }
+        gp_argv_free(&cmdv);
+        gp_argv_free(&globs);
+        gp_ssh_close(&s);
+    }
+    cJSON_Delete(rec);
+    gp_strbuf_free(&root);
+    gp_worktree_free(&wt);
+    remote_unload(&c);
     return gp_cli_finish(CMD, rc);
 }
 
@@ -607,20 +1505,20 @@ static int remote_main(int argc, char **argv)
     static const struct {
         const char *name;
         int (*fn)(int, char **);
-    } subs[] = {{"add", remote_add},
-                {"list", remote_list},
-                {"remove", remote_remove},
-                {"doctor", remote_doctor},
-                {"run", remote_run_cmd}};
+    } subs[] = {{"add", remote_add},        {"list", remote_list},   {"remove", remote_remove},
+                {"doctor", remote_doctor},  {"run", remote_run_cmd}, {"status", remote_status},
+                {"fetch", remote_fetch_cmd}};
     for (size_t i = 0; i < sizeof subs / sizeof *subs; i++) {
         if (strcmp(argv[1], subs[i].name) == 0) {
             gp_cli_getopt_reset();
             return subs[i].fn(argc - 1, argv + 1);
         }
     }
-    return gp_cli_usage_error(CMD, "unknown action '%s' (add, list, remove, doctor, run)", argv[1]);
+    return gp_cli_usage_error(
+        CMD, "unknown action '%s' (add, list, remove, doctor, run, status, fetch)", argv[1]);
 }
 
 const gp_command gp_cmd_remote = {
-    "remote", "run the same step on a GPU server over SSH, fetch the results, compare",
+    "remote",
+    "run the same step on a GPU server over SSH or on a Slurm cluster, fetch the results, compare",
     remote_main};

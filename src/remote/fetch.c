@@ -1,7 +1,6 @@
 /* fetch.c — see fetch.h. The remote side only lists (its shell expands the globs); we check
  * every listed path before anything is copied — a path from the remote side is outside data —
- * and rsync copies exactly that list, with --ignore-existing unless forced so that a file
- * appearing locally between the check and the copy is still not overwritten. */
+ * and rsync copies exactly that list into the run's fresh folder. */
 #include "remote/fetch.h"
 
 #include <errno.h>
@@ -147,25 +146,6 @@ static int fetch_list(gp_ssh *s, const gp_remote_fetch_job *job, gp_strbuf *file
     return rc;
 }
 
-/* Lists on stderr the local files a fetch would replace; returns their number. */
-static size_t fetch_conflicts(const char *dest, const gp_strbuf *files)
-{
-    size_t n = 0;
-    for (size_t off = 0; off < files->len; off += strlen(files->data + off) + 1) {
-        char *p = gp_path_join(dest, files->data + off);
-        struct stat st;
-        if (p && lstat(p, &st) == 0) {
-            if (n == 0)
-                fprintf(stderr, "gpuport remote: these local files would be overwritten (nothing "
-                                "was fetched; use --force to replace them):\n");
-            fprintf(stderr, "  %s\n", p);
-            n++;
-        }
-        free(p);
-    }
-    return n;
-}
-
 static int fetch_copy(gp_ssh *s, const gp_remote_fetch_job *job, const char *dest,
                       const gp_strbuf *files, char *msg, size_t msglen)
 {
@@ -185,7 +165,6 @@ static int fetch_copy(gp_ssh *s, const gp_remote_fetch_job *job, const char *des
     gp_argv_push(&a, "-s");
     gp_argv_push(&a, "--from0");
     gp_argv_push(&a, "--files-from=-");
-    if (!job->force) gp_argv_push(&a, "--ignore-existing");
     gp_argv_push(&a, "-e");
     gp_argv_push(&a, shell);
     gp_argv_pushf(&a, "%s:%s/%s", s->target, job->dir, job->prefix);
@@ -219,14 +198,12 @@ int gp_remote_fetch(gp_ssh *s, const gp_remote_fetch_job *job, size_t *n, char *
     int rc = fetch_list(s, job, &files, &count, msg, msglen);
     char *dest = rc == 0 ? gp_path_join(job->local_root, job->prefix) : NULL;
     if (rc == 0 && count == 0) {
-        fprintf(stderr, "gpuport remote: warning: nothing on %s matched the --fetch patterns\n",
-                s->name);
+        if (!job->quiet)
+            fprintf(stderr, "gpuport remote: warning: nothing on %s matched the --fetch patterns\n",
+                    s->name);
     } else if (rc == 0 && !dest) {
         snprintf(msg, msglen, "out of memory");
         rc = 3;
-    } else if (rc == 0 && !job->force && fetch_conflicts(dest, &files) > 0) {
-        snprintf(msg, msglen, "fetch refused: local files would be overwritten (listed above)");
-        rc = 2;
     } else if (rc == 0 && gp_mkdir_p(dest, 0755) != 0) {
         snprintf(msg, msglen, "%s: cannot create the folder: %s", dest, strerror(errno));
         rc = 2;
@@ -236,8 +213,9 @@ int gp_remote_fetch(gp_ssh *s, const gp_remote_fetch_job *job, size_t *n, char *
         gp_term_progress_done();
         if (rc == 0) {
             *n = (size_t)count;
-            fprintf(stderr, "gpuport remote: fetched %ld files from %s into %s\n", count, s->name,
-                    dest);
+            if (!job->quiet)
+                fprintf(stderr, "gpuport remote: fetched %ld file%s from %s into %s\n", count,
+                        count == 1 ? "" : "s", s->name, dest);
         }
     }
     free(dest);
@@ -254,24 +232,19 @@ static const char freeze_remote_sh[] =
     "while [ \"$n\" -gt 0 ]; do export \"$1\" || exit 2; shift; n=$((n-1)); done; "
     "cd -- \"$d\" 2>/dev/null || :; exec \"$g\" \"$@\"";
 
-static void freeze_write(const char *local_root, const char *file, const char *text, size_t len,
-                         const char *who, bool force)
+static void freeze_write(const char *folder, const char *file, const char *text, size_t len,
+                         const char *who)
 {
-    char *p = gp_path_join(local_root, file), err[512];
-    if (p && !force && gp_path_exists(p))
-        fprintf(stderr,
-                "gpuport remote: freeze manifest of %s not recorded: %s exists already "
-                "(use --force to replace it)\n",
-                who, p);
-    else if (p && gp_write_file_atomic(p, text, len, err, sizeof err) == 0)
-        fprintf(stderr, "gpuport remote: recorded the freeze manifest of %s in %s\n", who, p);
+    char *p = gp_path_join(folder, file), err[512];
+    if (p && gp_write_file_atomic(p, text, len, err, sizeof err) == 0)
+        fprintf(stderr, "gpuport remote: recorded the freeze manifest of %s (%s)\n", who, file);
     else
         fprintf(stderr, "gpuport remote: freeze manifest of %s not recorded: %s\n", who,
                 p ? err : "out of memory");
     free(p);
 }
 
-static int freeze_local(const char *tmpdir, const char *local_root, bool force)
+int gp_remote_freeze_local(const char *tmpdir, const char *folder)
 {
     char *const args[] = {"freeze", "--json", NULL};
     char *out = NULL, *eout = NULL, why[512];
@@ -290,7 +263,7 @@ static int freeze_local(const char *tmpdir, const char *local_root, bool force)
                 "%s\n",
                 code, eout ? eout : "");
     else {
-        freeze_write(local_root, "gpuport-freeze.local.json", out, len, "this machine", force);
+        freeze_write(folder, "gpuport-freeze.local.json", out, len, "this machine");
         ok = 1;
     }
     free(out);
@@ -298,14 +271,36 @@ static int freeze_local(const char *tmpdir, const char *local_root, bool force)
     return ok;
 }
 
-static int freeze_remote(gp_ssh *s, const char *gpuport, const char *dir, char *const *env,
-                         size_t n_env, const char *local_root, bool force)
+/* Why the remote side recorded no manifest, from gpuport freeze's exit code and stderr. */
+static void freeze_remote_failed(const char *name, const char *gpuport, int code, const char *eout)
+{
+    if (code == 127)
+        fprintf(stderr,
+                "gpuport remote: freeze manifest of %s not recorded: gpuport is not "
+                "installed there (no '%s' on its PATH); install it there or give its path with "
+                "--gpuport PATH to 'gpuport remote add %s ... --replace'\n",
+                name, gpuport, name);
+    else if (code == 2 && eout && strstr(eout, "unknown command"))
+        fprintf(stderr,
+                "gpuport remote: freeze manifest of %s not recorded: the gpuport there "
+                "has no `freeze`\n",
+                name);
+    else
+        fprintf(stderr,
+                "gpuport remote: freeze manifest of %s not recorded: `gpuport freeze` "
+                "exited %d there: %s\n",
+                name, code, eout && *eout ? eout : "no message");
+}
+
+int gp_remote_freeze_remote(gp_ssh *s, const char *gpuport, const char *dir, char *const *env,
+                            size_t n_env, const char *folder)
 {
     gp_argv a = {0};
     gp_argv_push(&a, dir);
     gp_argv_push(&a, gpuport);
     gp_argv_pushf(&a, "%zu", n_env);
-    for (size_t i = 0; i < n_env; i++) gp_argv_push(&a, env[i]);
+    for (size_t i = 0; i < n_env; i++)
+        gp_argv_push(&a, env[i]);
     gp_argv_push(&a, "freeze");
     gp_argv_push(&a, "--json");
     char *out = NULL, *eout = NULL, why[512];
@@ -317,26 +312,12 @@ static int freeze_remote(gp_ssh *s, const char *gpuport, const char *dir, char *
     if (a.failed) snprintf(why, sizeof why, "out of memory");
     gp_argv_free(&a);
     fetch_chomp(eout);
-    if (code == 127)
-        fprintf(stderr,
-                "gpuport remote: freeze manifest of %s not recorded: gpuport is not "
-                "installed there (no '%s' on its PATH); install it there or set its path "
-                "with 'gpuport remote add %s TARGET --gpuport PATH'\n",
-                s->name, gpuport, s->name);
-    else if (code == 2 && eout && strstr(eout, "unknown command"))
-        fprintf(stderr,
-                "gpuport remote: freeze manifest of %s not recorded: the gpuport there "
-                "has no `freeze`\n",
-                s->name);
-    else if (code < 0)
+    if (code < 0)
         fprintf(stderr, "gpuport remote: freeze manifest of %s not recorded: %s\n", s->name, why);
     else if (code != 0)
-        fprintf(stderr,
-                "gpuport remote: freeze manifest of %s not recorded: `gpuport freeze` "
-                "exited %d there: %s\n",
-                s->name, code, eout ? eout : "");
+        freeze_remote_failed(s->name, gpuport, code, eout);
     else {
-        freeze_write(local_root, "gpuport-freeze.remote.json", out, len, s->name, force);
+        freeze_write(folder, "gpuport-freeze.remote.json", out, len, s->name);
         ok = 1;
     }
     free(out);
@@ -344,14 +325,40 @@ static int freeze_remote(gp_ssh *s, const char *gpuport, const char *dir, char *
     return ok;
 }
 
-int gp_remote_freeze(gp_ssh *s, const char *remote_gpuport, const char *dir, char *const *env,
-                     size_t n_env, const char *local_root, bool force)
+static char *freeze_read_part(const char *base, const char *ext, size_t cap, size_t *len)
 {
-    if (gp_mkdir_p(local_root, 0755) != 0) {
-        fprintf(stderr, "gpuport remote: freeze manifests not recorded: %s: %s\n", local_root,
-                strerror(errno));
-        return 0;
+    gp_strbuf p = GP_STRBUF_INIT;
+    gp_strbuf_printf(&p, "%s%s", base, ext);
+    char err[512];
+    char *t = p.failed ? NULL : gp_read_file(gp_strbuf_cstr(&p), cap, true, len, err, sizeof err);
+    if (!p.failed) unlink(gp_strbuf_cstr(&p));
+    gp_strbuf_free(&p);
+    return t;
+}
+
+int gp_remote_freeze_adopt(const char *name, const char *gpuport, const char *base,
+                           const char *folder)
+{
+    size_t len = 0;
+    char *json = freeze_read_part(base, ".json", 16u << 20, &len);
+    char *rc = freeze_read_part(base, ".rc", 64, NULL);
+    char *eout = freeze_read_part(base, ".err", 64 * 1024, NULL);
+    int ok = 0;
+    int code = rc ? atoi(rc) : -1;
+    fetch_chomp(eout);
+    if (!rc)
+        fprintf(stderr,
+                "gpuport remote: freeze manifest of %s not recorded: the job ended before it "
+                "could record one\n",
+                name);
+    else if (code != 0 || !json)
+        freeze_remote_failed(name, gpuport, code, eout);
+    else {
+        freeze_write(folder, "gpuport-freeze.remote.json", json, len, name);
+        ok = 1;
     }
-    return freeze_local(s->rundir, local_root, force) +
-           freeze_remote(s, remote_gpuport, dir, env, n_env, local_root, force);
+    free(json);
+    free(rc);
+    free(eout);
+    return ok;
 }

@@ -1,7 +1,6 @@
 /* fetch.h — `remote run --fetch GLOB`: copies the remote files matching the globs (expanded by
- * the remote shell, in the folder the command ran in) into remote/NAME/ of the local work tree,
- * refusing to overwrite anything local unless forced; then records a `gpuport freeze` manifest
- * of both machines next to them. */
+ * the remote shell, in the folder the command ran in) into the run's own folder on this side
+ * (runs.h), then records a `gpuport freeze` manifest of both machines next to them. */
 #ifndef GP_REMOTE_FETCH_H
 #define GP_REMOTE_FETCH_H
 
@@ -16,13 +15,12 @@ typedef struct gp_remote_fetch_job {
     const char *prefix; /* the subfolder the command ran in ("" or "a/b/") */
     char **globs;       /* relative POSIX sh patterns; `n_globs` of them */
     size_t n_globs;
-    bool force;             /* replace local files */
-    const char *local_root; /* <work tree>/remote/NAME */
+    const char *local_root; /* the run's folder: files arrive at local_root/prefix/PATH */
+    bool quiet;             /* no summary line (gpuport's own files) */
 } gp_remote_fetch_job;
 
-/* Returns 0 (with the number of files copied in *n), or an exit code with msg: 2 when local
- * files would be overwritten (msg lists them; nothing was copied) or the remote answer is
- * unusable, 3 when the connection was lost. */
+/* Returns 0 (with the number of files copied in *n), or an exit code with msg: 2 when the
+ * remote answer is unusable, 3 when the connection was lost. */
 int gp_remote_fetch(gp_ssh *s, const gp_remote_fetch_job *job, size_t *n, char *msg, size_t msglen);
 
 /* Splits the remote lister's NUL-separated answer into `out` (NUL-separated, "./" stripped,
@@ -30,12 +28,18 @@ int gp_remote_fetch(gp_ssh *s, const gp_remote_fetch_job *job, size_t *n, char *
  * is absolute, climbs out with "..", or holds control characters. */
 long gp_remote_fetch_parse(const char *text, size_t len, gp_strbuf *out, char *bad, size_t badlen);
 
-/* Runs `gpuport freeze --json` here (the running executable) and on the remote side (with the
- * run's --env words `env` exported, so its manifest describes the command's environment), and
- * writes gpuport-freeze.local.json / gpuport-freeze.remote.json into `local_root` (an existing
- * one only when `force`). Prints on stderr what was recorded and, for each side that was not,
- * why. Returns the number of sides recorded (0..2). */
-int gp_remote_freeze(gp_ssh *s, const char *remote_gpuport, const char *dir, char *const *env,
-                     size_t n_env, const char *local_root, bool force);
+/* The freeze manifests, written into the run's folder: gpuport-freeze.local.json from
+ * `gpuport freeze --json` of this very executable (in this environment), and
+ * gpuport-freeze.remote.json. Each prints on stderr what was recorded or why it was not, and
+ * returns 1 when it recorded, else 0. */
+int gp_remote_freeze_local(const char *tmpdir, const char *folder);
+/* The remote one, run by the remote login shell in `dir` with the run's --env words exported,
+ * so that it describes the environment the command ran in. */
+int gp_remote_freeze_remote(gp_ssh *s, const char *remote_gpuport, const char *dir,
+                            char *const *env, size_t n_env, const char *folder);
+/* The remote one as a Slurm job recorded it on the compute node (gp_slurm_step_argv):
+ * `base`.json, .err and .rc, fetched to this side; they are removed. */
+int gp_remote_freeze_adopt(const char *name, const char *remote_gpuport, const char *base,
+                           const char *folder);
 
 #endif

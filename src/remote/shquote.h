@@ -11,6 +11,15 @@
 void gp_shquote_append(gp_strbuf *sb, const char *word);
 /* Appends `words` (NULL-terminated) quoted and separated by single spaces. */
 void gp_shquote_join(gp_strbuf *sb, char *const words[]);
+/* Appends `word` as a user would type it: bare when it holds only characters that no shell
+ * treats specially (letters, digits, '@%+=:,./_-', not starting with '='), else quoted as
+ * gp_shquote_append does. For the commands gpuport shows in its messages, which a user pastes. */
+void gp_shquote_display(gp_strbuf *sb, const char *word);
+/* Appends `words` (NULL-terminated) as gp_shquote_display does, separated by single spaces. */
+void gp_shquote_display_join(gp_strbuf *sb, char *const words[]);
+/* The command of the NULL-terminated words after `buf`/`len`, each as gp_shquote_display
+ * writes it, in buf (cut to fit). Returns buf, to be used inside a message. */
+const char *gp_shquote_cmd(char *buf, size_t len, ...);
 /* Appends `word` quoted for rsync's -e splitter (single quotes, an embedded ' doubled). */
 void gp_shquote_rsync_append(gp_strbuf *sb, const char *word);
 

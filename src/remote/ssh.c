@@ -88,20 +88,23 @@ static const char *ssh_last_line(const char *text, char *buf, size_t len)
 
 void gp_ssh_explain(const char *name, const char *target, const char *e, char *msg, size_t msglen)
 {
-    char last[512];
+    char last[512], check[600], other[600];
     ssh_last_line(e, last, sizeof last);
+    /* Commands are shown shell-quoted, after a colon, so that pasting one runs that and no more. */
+    gp_shquote_cmd(check, sizeof check, "ssh", target, "true", NULL);
     if (strstr(e, "Permission denied") || strstr(e, "Too many authentication failures")) {
         snprintf(msg, msglen,
                  "cannot log in to %s (%s): the server refused our keys (%s); gpuport runs ssh in "
-                 "BatchMode, so no password is asked: load the key (ssh-add) or install one with "
-                 "'ssh-copy-id %s', then check with 'ssh %s true'",
-                 name, target, last, target, target);
+                 "BatchMode, so no password is asked: load the key (ssh-add) or install one "
+                 "with: %s; then check with: %s",
+                 name, target, last,
+                 gp_shquote_cmd(other, sizeof other, "ssh-copy-id", target, NULL), check);
     } else if (strstr(e, "Host key verification failed") ||
                strstr(e, "REMOTE HOST IDENTIFICATION HAS CHANGED")) {
         snprintf(msg, msglen,
                  "cannot connect to %s (%s): its host key is unknown or has changed; connect once "
-                 "with 'ssh %s' to check and accept the key, then retry",
-                 name, target, target);
+                 "to check and accept the key, then retry: %s",
+                 name, target, gp_shquote_cmd(other, sizeof other, "ssh", target, NULL));
     } else if (strstr(e, "Could not resolve hostname") || strstr(e, "Name or service not known")) {
         snprintf(msg, msglen,
                  "cannot reach %s: the host name of '%s' does not resolve (%s); fix the name with "
@@ -112,11 +115,11 @@ void gp_ssh_explain(const char *name, const char *target, const char *e, char *m
                strstr(e, "Connection closed") || strstr(e, "Connection reset")) {
         snprintf(msg, msglen,
                  "cannot reach %s (%s): %s; check that the host is up, that sshd runs there and "
-                 "the host name and port in ~/.ssh/config, then check with 'ssh %s true'",
-                 name, target, last, target);
+                 "the host name and port in ~/.ssh/config, then check with: %s",
+                 name, target, last, check);
     } else {
-        snprintf(msg, msglen, "cannot connect to %s (%s): ssh says: %s; check with 'ssh %s true'",
-                 name, target, last[0] ? last : "(nothing)", target);
+        snprintf(msg, msglen, "cannot connect to %s (%s): ssh says: %s; check with: %s", name,
+                 target, last[0] ? last : "(nothing)", check);
     }
 }
 

@@ -7,6 +7,9 @@
 #   gptest      the server, logged in with the authorised key
 #   gptest-bad  the server, with a key it does not accept
 #   gptest-down a loopback port where nothing listens
+#   gptest-alt  the server on a second port, only when GP_SSHD_ALT_ENV is set
+# Environment for the remote shells, as a login node sets it system-wide: GP_SSHD_ENV holds
+# NAME=VALUE words (sshd's SetEnv); GP_SSHD_ALT_ENV replaces them for sessions on gptest-alt.
 
 gp_skip() {
     echo "SKIP: $*"
@@ -20,6 +23,12 @@ gp_sshd_stop() {
         GP_SSHD_PID=
     fi
     if [ -n "${GP_SSH_DIR:-}" ] && [ -d "$GP_SSH_DIR" ]; then rm -rf "$GP_SSH_DIR"; fi
+}
+
+# The test's servers, whatever the outcome: sshd, and the Slurm cluster when one was started.
+gp_test_cleanup() {
+    gp_sshd_stop
+    if [ "$(type -t gp_slurm_stop)" = function ]; then gp_slurm_stop; fi
 }
 
 gp_free_port() {
@@ -45,7 +54,7 @@ gp_sshd_start() {
     done
     GP_SSH_DIR=$(mktemp -d "${TMPDIR:-/tmp}/gp-sshd.XXXXXX")
     chmod 700 "$GP_SSH_DIR"
-    trap gp_sshd_stop EXIT
+    trap gp_test_cleanup EXIT
     local d=$GP_SSH_DIR user
     user=$(id -un)
     ssh-keygen -q -t ed25519 -N '' -C gptest-host -f "$d/host_key" || gp_skip "ssh-keygen failed"
@@ -54,9 +63,13 @@ gp_sshd_start() {
     cp "$d/user_key.pub" "$d/authorized_keys"
     chmod 600 "$d/authorized_keys"
     GP_SSHD_DOWN_PORT=$(gp_free_port) || gp_skip "no free loopback port"
+    local alt_port=$GP_SSHD_DOWN_PORT
     local try
     for try in 1 2 3 4 5; do
         GP_SSHD_PORT=$(gp_free_port) || gp_skip "no free loopback port"
+        if [ -n "${GP_SSHD_ALT_ENV:-}" ]; then
+            alt_port=$(gp_free_port) || gp_skip "no free loopback port"
+        fi
         cat >"$d/sshd_config" <<CFG
 Port $GP_SSHD_PORT
 ListenAddress 127.0.0.1
@@ -73,6 +86,11 @@ AllowUsers $user
 PrintMotd no
 LogLevel INFO
 CFG
+        [ -z "${GP_SSHD_ENV:-}" ] || echo "SetEnv $GP_SSHD_ENV" >>"$d/sshd_config"
+        if [ -n "${GP_SSHD_ALT_ENV:-}" ]; then
+            printf 'Port %s\nMatch LocalPort %s\n  SetEnv %s\n' "$alt_port" "$alt_port" \
+                "$GP_SSHD_ALT_ENV" >>"$d/sshd_config"
+        fi
         cat >"$d/ssh_config" <<CFG
 Host gptest gptest-bad
   HostName 127.0.0.1
@@ -80,7 +98,10 @@ Host gptest gptest-bad
 Host gptest-down
   HostName 127.0.0.1
   Port $GP_SSHD_DOWN_PORT
-Host gptest gptest-down
+Host gptest-alt
+  HostName 127.0.0.1
+  Port $alt_port
+Host gptest gptest-down gptest-alt
   IdentityFile $d/user_key
 Host gptest-bad
   IdentityFile $d/other_key

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # gpuport remote against a real OpenSSH server started for the test on loopback (sshd.bash):
 # targets (add/list/remove), sync with deletions and ignored files, run with exit codes, quoting,
-# live streaming and --env, fetch with and without --force, compare, Ctrl-C, a dropped
-# connection, and the bad inputs (unknown target, unreachable host, refused key, missing command).
+# live streaming and --env, fetch into a folder per run (reruns), compare with tolerances, Ctrl-C,
+# a dropped connection, the bad inputs (unknown target, unreachable host, refused key, missing
+# command), and that every command a message shows is quoted for pasting.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/sshd.bash"
@@ -14,35 +15,7 @@ mkdir -p "$W/cfg" "$W/far"
 mkdir -m 700 "$GP_SSH_DIR/r"
 export XDG_RUNTIME_DIR=$GP_SSH_DIR/r
 export GPUPORT_CONFIG_DIR=$W/cfg GPUPORT_SSH_CONFIG=$GP_SSH_CONFIG NO_COLOR=1
-fail=0
-ok() { echo "ok   $*"; }
-bad() { echo "FAIL $*"; fail=1; }
-# run_rc NAME WANT COMMAND... : runs with stdout in $W/out, stderr in $W/err, checks the code.
-run_rc() {
-    local name=$1 want=$2
-    shift 2
-    "$@" >"$W/out" 2>"$W/err"
-    local rc=$?
-    if [ "$rc" = "$want" ]; then
-        ok "$name"
-    else
-        bad "$name: exit $rc, expected $want"
-        sed 's/^/    out: /' "$W/out"
-        sed 's/^/    err: /' "$W/err"
-    fi
-}
-has() { # has NAME FILE PATTERN
-    if grep -q -- "$3" "$2"; then ok "$1"; else
-        bad "$1: '$3' not in $(basename "$2")"
-        sed 's/^/    /' "$2"
-    fi
-}
-hasnt() {
-    if grep -q -- "$3" "$2"; then
-        bad "$1: '$3' in $(basename "$2")"
-        sed 's/^/    /' "$2"
-    else ok "$1"; fi
-}
+. "$here/checks.bash"
 G=$GPUPORT
 
 # --- targets --------------------------------------------------------------------------------
@@ -53,8 +26,17 @@ run_rc "add a second" 0 "$G" remote add other gptest --gpuport /opt/gp/bin/gpupo
 run_rc "add an existing name" 2 "$G" remote add t1 gptest
 run_rc "add --replace" 0 "$G" remote add t1 gptest --path "$W/far/proj" --replace
 run_rc "add a bad name" 2 "$G" remote add "a b" gptest
-has "bad name message" "$W/err" "bad name"
+has "bad name message" "$W/err" "bad NAME: .*a space (character 2)"
 run_rc "add a target that is an ssh option" 2 "$G" remote add evil -oProxyCommand=touch
+run_rc "add a target with shell characters" 2 "$G" remote add evil 'gpu1;touch${IFS}/tmp/x'
+has "the character is named" "$W/err" "bad SSH_TARGET: .*';' (character 5)"
+run_rc "add a target with a port" 2 "$G" remote add evil gpu1:2222
+has "a port belongs in ssh_config" "$W/err" "':' (character 5).*ssh/config"
+# A name typed wrong is never echoed back inside a command to paste.
+run_rc "a target name with shell characters" 2 "$G" remote run 'x;touch${IFS}'"$W/pwned" -- true
+has "the name is refused, naming the character" "$W/err" "bad NAME: .*';' (character 2)"
+run_rc "an unknown target" 2 "$G" remote doctor nosuch.x
+has "the hint is a command" "$W/err" "add it with: gpuport remote add nosuch.x SSH_TARGET"
 run_rc "list" 0 "$G" remote list
 has "list shows t1" "$W/out" "^t1 *gptest"
 run_rc "list --json" 0 "$G" remote list --json
@@ -206,61 +188,82 @@ fi
 wait $gpid
 grep -q second "$W/stream" && ok "stream complete" || bad "stream incomplete"
 
-# --- fetch ----------------------------------------------------------------------------------
+# --- fetch: each run into a folder of its own, `latest` pointing at the last ----------------
 run_rc "fetch" 0 "$G" remote run t1 --fetch 'out/*.txt' --fetch 'deep' -- \
     sh -c 'mkdir -p out deep/er && echo one >out/a.txt && echo "two 2" >"out/b c.txt" && echo no >out/x.bin && echo d >deep/er/f'
-L=$P/remote/t1
+L=$P/remote/t1/latest
+[ -L "$L" ] && ok "latest is a link to the run's folder" || bad "no remote/t1/latest link"
+first=$(readlink "$L")
 cmp -s "$R/out/a.txt" "$L/out/a.txt" && cmp -s "$R/out/b c.txt" "$L/out/b c.txt" &&
     cmp -s "$R/deep/er/f" "$L/deep/er/f" && ok "fetched files arrive" || bad "fetched files missing"
 [ -e "$L/out/x.bin" ] && bad "fetch took a file the pattern does not match" || ok "fetch takes only matches"
 has "freeze absence is reported, not pretended" "$W/err" "freeze manifest .*not recorded"
+has "the run's folder is named" "$W/err" "remote/t1/runs/.*latest points there"
+python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); assert r["schema"]=="gpuport.remote-run/1" and r["exit_code"]==0 and r["fetched"]==3, r' \
+    "$L/run.json" && ok "run.json records the run" || bad "run.json wrong"
 echo "local edit" >"$L/out/a.txt"
-run_rc "fetch over local files" 2 "$G" remote run t1 --fetch 'out/*.txt' -- true
-has "fetch lists the files it would overwrite" "$W/err" "out/a.txt"
-grep -q "local edit" "$L/out/a.txt" && ok "nothing overwritten without --force" || bad "local file overwritten"
-run_rc "fetch --force" 0 "$G" remote run t1 --fetch 'out/*.txt' --force -- true
-grep -q "^one$" "$L/out/a.txt" && ok "--force replaces" || bad "--force did not replace"
+run_rc "a rerun fetches again, never refused" 0 "$G" remote run t1 --fetch 'out/*.txt' -- \
+    sh -c 'echo three >out/a.txt'
+[ "$(readlink "$L")" != "$first" ] && ok "the rerun has its own folder" || bad "the rerun reused $first"
+grep -q "^three$" "$L/out/a.txt" && ok "the rerun's file is this run's" || bad "latest/out/a.txt is not this run's"
+grep -q "local edit" "$P/remote/t1/$first/out/a.txt" && ok "the earlier run's folder is left alone" ||
+    bad "the earlier run's folder changed"
+run_rc "--force is explained" 2 "$G" remote run t1 --fetch 'out/*.txt' --force -- true
+has "--force: why it is gone" "$W/err" "folder of its own"
 run_rc "fetch a pattern with .." 2 "$G" remote run t1 --fetch '../*' -- true
 run_rc "fetch with nothing matching" 0 "$G" remote run t1 --fetch 'nothing-*' -- true
 has "nothing matched is said" "$W/err" "nothing on t1 matched"
+[ -e "$L/out/a.txt" ] && bad "a run that fetched nothing shows an earlier run's file" ||
+    ok "a run that fetched nothing shows nothing of an earlier one"
 
 # --- one login for the whole loop: sync, run and fetch share the ssh master -------------------
 before=$(grep -c "Accepted publickey" "$GP_SSH_DIR/sshd.log")
-run_rc "sync, run and fetch" 0 "$G" remote run t1 --sync --force --fetch 'out/a.txt' -- true
+run_rc "sync, run and fetch" 0 "$G" remote run t1 --sync --fetch 'out/a.txt' -- true
 after=$(grep -c "Accepted publickey" "$GP_SSH_DIR/sshd.log")
 [ $((after - before)) = 1 ] && ok "one ssh login for sync, run and fetch" ||
     bad "$((after - before)) ssh logins for one run (expected 1)"
 
 # --- freeze, compare, doctor: sibling subcommands of this gpuport ----------------------------
-if "$G" freeze --help >/dev/null 2>&1; then
-    rm -rf "$L"
-    run_rc "fetch records freeze manifests" 0 "$G" remote add t1 gptest --path "$R" --gpuport "$G" --replace
-    run_rc "fetch with freeze" 0 "$G" remote run t1 --fetch 'out/a.txt' -- true
-    [ -s "$L/gpuport-freeze.local.json" ] && [ -s "$L/gpuport-freeze.remote.json" ] &&
-        ok "both freeze manifests recorded" || { bad "freeze manifests missing"; cat "$W/err"; }
-else
-    echo "     (this gpuport has no freeze: its absence was checked to be reported above)"
-fi
-if "$G" compare --help >/dev/null 2>&1; then
-    run_rc "compare" 0 "$G" remote run t1 --force --compare 'res/*.csv' -- \
-        sh -c 'mkdir -p res && printf "1.0,2.0,3.0\n" >res/v.csv'
-    has "compare verdict" "$W/out" "verdict: same"
-    [ -s "$L/res/v.csv" ] && ok "compare fetched the remote output" || bad "compare fetched nothing"
-    printf '1.0,2.0,9.0\n' >res/v.csv # a local output that disagrees
-    run_rc "compare a differing output" 1 "$G" remote run t1 --force --no-local-run \
-        --compare 'res/*.csv' -- true
-    has "compare verdict: different" "$W/out" "verdict: different"
-    rm -rf res
-else
-    echo "SKIP compare: this gpuport has no 'compare' subcommand yet"
-    run_rc "compare without compare" 2 "$G" remote run t1 --force --compare 'res/*.csv' -- \
-        sh -c 'mkdir -p res && printf "1.0,2.0,3.0\n" >res/v.csv'
-    has "compare absence is reported" "$W/err" "has no \`compare\`"
-    rm -rf res
-fi
+run_rc "fetch records freeze manifests" 0 "$G" remote add t1 gptest --path "$R" --gpuport "$G" --replace
+run_rc "fetch with freeze" 0 "$G" remote run t1 --fetch 'out/a.txt' -- true
+[ -s "$L/gpuport-freeze.local.json" ] && [ -s "$L/gpuport-freeze.remote.json" ] &&
+    ok "both freeze manifests recorded" || { bad "freeze manifests missing"; cat "$W/err"; }
+# A failed run's manifests stay with that run: the next run shows its own or none.
+"$G" remote add t1 gptest --path "$R" --gpuport "$W/nowhere/gpuport" --replace >/dev/null
+run_rc "a run whose manifest cannot be recorded" 0 "$G" remote run t1 --fetch 'out/a.txt' -- true
+[ -e "$L/gpuport-freeze.remote.json" ] && bad "an earlier run's remote manifest is shown as this run's" ||
+    ok "no earlier manifest beside this run's outputs"
+"$G" remote add t1 gptest --path "$R" --gpuport "$G" --replace >/dev/null
+run_rc "compare" 0 "$G" remote run t1 --compare 'res/*.csv' -- \
+    sh -c 'mkdir -p res && printf "1.0,2.0,3.0\n" >res/v.csv'
+has "compare verdict" "$W/out" "verdict: same"
+[ -s "$L/res/v.csv" ] && ok "compare fetched the remote output" || bad "compare fetched nothing"
+run_rc "the same compare again just works" 0 "$G" remote run t1 --compare 'res/*.csv' -- \
+    sh -c 'mkdir -p res && printf "1.0,2.0,3.0\n" >res/v.csv'
+has "rerun compare verdict" "$W/out" "verdict: same"
+printf '1.0,2.0,9.0\n' >res/v.csv # a local output that disagrees
+run_rc "compare a differing output" 1 "$G" remote run t1 --no-local-run --compare 'res/*.csv' -- true
+has "compare verdict: different" "$W/out" "verdict: different"
+has "a DIFFERENT line says by how much" "$W/out" "^DIFFERENT .*res/v.csv.*max abs 6 at \[0, 2\].*would pass atol >= 6"
+run_rc "--rtol reaches compare" 0 "$G" remote run t1 --no-local-run --compare 'res/*.csv' --rtol 3 -- true
+has "within the looser tolerance" "$W/out" "verdict: same"
+run_rc "--atol reaches compare" 0 "$G" remote run t1 --no-local-run --compare 'res/*.csv' --atol 6.5 -- true
+printf '{"default": {"atol": 7, "nmse": null, "cosine": null}}\n' >"$W/policy.json"
+run_rc "--policy reaches compare" 0 "$G" remote run t1 --no-local-run --compare 'res/*.csv' \
+    --policy "$W/policy.json" -- true
+run_rc "a bad --rtol fails before the remote run" 2 "$G" remote run t1 --no-local-run \
+    --compare 'res/*.csv' --rtol lots -- sh -c 'echo ran-there'
+hasnt "nothing ran for a bad --rtol" "$W/out" "ran-there"
+run_rc "--rtol without --compare" 2 "$G" remote run t1 --rtol 1 -- true
+rm -rf res
 "$G" remote add t1 gptest --path "$R" --gpuport "$W/nowhere/gpuport" --replace >/dev/null
 run_rc "doctor without gpuport there" 2 "$G" remote doctor t1
 has "doctor says how to install" "$W/err" "gpuport is not installed on t1"
+has "the fix keeps the target's folder, quoted" "$W/err" "gpuport remote add t1 gptest --path $R --gpuport PATH --replace"
+"$G" remote add t1q gptest --path "$W/far/it's mine" --gpuport "$W/nowhere/gpuport" >/dev/null
+run_rc "doctor without gpuport, a folder to quote" 2 "$G" remote doctor t1q
+has "the folder is quoted in the fix" "$W/err" "--path '$W/far/it'.*s mine' --gpuport PATH"
+"$G" remote remove t1q >/dev/null
 "$G" remote add t1 gptest --path "$R" --gpuport "$G" --replace >/dev/null
 if "$G" doctor --help >/dev/null 2>&1; then
     run_rc "doctor side by side" 0 "$G" remote doctor t1
@@ -361,7 +364,7 @@ run_rc "unreachable host" 2 "$G" remote run down -- true
 has "unreachable explained" "$W/err" "cannot reach down"
 run_rc "refused key" 2 "$G" remote run badkey -- true
 has "auth failure explained" "$W/err" "cannot log in to badkey"
-has "auth failure fix" "$W/err" "ssh-copy-id"
+has "auth failure fix" "$W/err" "install one with: ssh-copy-id gptest-bad; then check with: ssh gptest-bad true"
 run_rc "unreachable doctor" 2 "$G" remote doctor down
 
 # No control sockets or private folders are left behind.

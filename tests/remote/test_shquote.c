@@ -16,6 +16,7 @@
 
 extern char **environ;
 
+#include "remote/cluster.h"
 #include "remote/run.h"
 #include "remote/shquote.h"
 #include "remote/ssh.h"
@@ -64,14 +65,14 @@ static char *sh_run(const char *line, int *code)
     return buf;
 }
 
-static void words_survive_the_shell(void **state)
+/* Every tricky word, quoted by `quote`, comes back verbatim from a real sh. */
+static void check_words_survive(void (*quote)(gp_strbuf *, const char *))
 {
-    (void)state;
     gp_strbuf line = GP_STRBUF_INIT, want = GP_STRBUF_INIT;
     gp_strbuf_puts(&line, "printf '%s\\0'");
     for (size_t i = 0; i < sizeof tricky / sizeof *tricky; i++) {
         gp_strbuf_putc(&line, ' ');
-        gp_shquote_append(&line, tricky[i]);
+        quote(&line, tricky[i]);
         gp_strbuf_append(&want, tricky[i], strlen(tricky[i]) + 1);
     }
     int code;
@@ -81,6 +82,55 @@ static void words_survive_the_shell(void **state)
     free(out);
     gp_strbuf_free(&line);
     gp_strbuf_free(&want);
+}
+
+static void words_survive_the_shell(void **state)
+{
+    (void)state;
+    check_words_survive(gp_shquote_append);
+}
+
+/* What gpuport shows a user to paste: every word comes back verbatim from a real sh, plain
+ * words stay bare, and the shown command is exactly the words (no injected one). */
+static void shown_commands_paste_safely(void **state)
+{
+    (void)state;
+    check_words_survive(gp_shquote_display);
+    char buf[256];
+    assert_string_equal(gp_shquote_cmd(buf, sizeof buf, "ssh", "me@gpu1.lab", "true", NULL),
+                        "ssh me@gpu1.lab true");
+    assert_string_equal(
+        gp_shquote_cmd(buf, sizeof buf, "ssh", "gpu1;touch${IFS}/tmp/x", "true", NULL),
+        "ssh 'gpu1;touch${IFS}/tmp/x' true");
+    assert_string_equal(gp_shquote_cmd(buf, sizeof buf, "a", "=x", "", NULL), "a '=x' ''");
+}
+
+/* A batch job's script, run by sh as the compute node would: the command's words and the
+ * exported values arrive verbatim and nothing in them runs; the exit code is the command's. */
+static void batch_script_quotes_everything(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/gp-batch-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char mark[128];
+    snprintf(mark, sizeof mark, "%s/injected", dir);
+    char envv[400], arg[300];
+    snprintf(envv, sizeof envv, "GP_V=$(touch %s)'`touch %s`'", mark, mark);
+    snprintf(arg, sizeof arg, "$(touch %s);x", mark);
+    char *env[] = {envv};
+    char *cmd[] = {"sh", "-c", "printf '%s|%s' \"$GP_V\" \"$1\"; exit 3", "sh", arg, NULL};
+    char *script = gp_cluster_batch_script("c1", env, 1, cmd, NULL, ".");
+    assert_non_null(script);
+    int code;
+    char *out = sh_run(script, &code);
+    char want[800];
+    snprintf(want, sizeof want, "%s|%s", envv + 5, arg);
+    assert_string_equal(out, want);
+    assert_int_equal(code, 3);
+    assert_false(access(mark, F_OK) == 0);
+    free(out);
+    free(script);
+    rmdir(dir);
 }
 
 static void join_and_rsync_quoting(void **state)
@@ -121,7 +171,7 @@ static void wrapper_runs_in_the_folder(void **state)
     char *env[] = {"GP_A=one $two", "GP_B=*"};
     char *argv[] = {"sh", "-c",    "printf '%s|%s|%s|' \"$GP_A\" \"$GP_B\" \"$1\"; pwd; exit 5",
                     "sh", "arg 1", NULL};
-    gp_remote_cmd c = {dir, "s d/", false, env, 2, argv};
+    gp_remote_cmd c = {dir, "s d/", false, env, 2, argv, NULL, NULL};
     char *line = gp_remote_run_line(&c);
     int code;
     char *out = sh_run(line, &code);
@@ -133,7 +183,7 @@ static void wrapper_runs_in_the_folder(void **state)
     free(line);
 
     char *missing[] = {"gp-surely-not-a-command", NULL};
-    gp_remote_cmd m = {dir, "", false, NULL, 0, missing};
+    gp_remote_cmd m = {dir, "", false, NULL, 0, missing, NULL, NULL};
     line = gp_remote_run_line(&m);
     out = sh_run(line, &code);
     assert_int_equal(code, 127);
@@ -141,7 +191,7 @@ static void wrapper_runs_in_the_folder(void **state)
     free(line);
 
     char *t[] = {"true", NULL};
-    gp_remote_cmd nodir = {dir, "nope/", false, NULL, 0, t};
+    gp_remote_cmd nodir = {dir, "nope/", false, NULL, 0, t, NULL, NULL};
     line = gp_remote_run_line(&nodir);
     out = sh_run(line, &code);
     assert_int_equal(code, 2);
@@ -155,6 +205,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(words_survive_the_shell),
+        cmocka_unit_test(shown_commands_paste_safely),
+        cmocka_unit_test(batch_script_quotes_everything),
         cmocka_unit_test(join_and_rsync_quoting),
         cmocka_unit_test(script_line_passes_arguments),
         cmocka_unit_test(wrapper_runs_in_the_folder),

@@ -1,0 +1,35 @@
+# checks.bash — sourced by the remote tests: the one-line checks they are written in. Each
+# prints "ok   NAME" or "FAIL NAME" (with what was seen) and a FAIL sets $fail to 1.
+# run_rc NAME WANT COMMAND... runs COMMAND with stdout in $W/out and stderr in $W/err and checks
+# its exit code; has/hasnt NAME FILE PATTERN check a file for a grep pattern.
+fail=0
+ok() { echo "ok   $*"; }
+bad() {
+    echo "FAIL $*"
+    fail=1
+}
+run_rc() {
+    local name=$1 want=$2
+    shift 2
+    "$@" >"$W/out" 2>"$W/err"
+    local rc=$?
+    if [ "$rc" = "$want" ]; then
+        ok "$name"
+    else
+        bad "$name: exit $rc, expected $want"
+        sed 's/^/    out: /' "$W/out"
+        sed 's/^/    err: /' "$W/err"
+    fi
+}
+has() {
+    if grep -q -- "$3" "$2"; then ok "$1"; else
+        bad "$1: '$3' not in $(basename "$2")"
+        sed 's/^/    /' "$2"
+    fi
+}
+hasnt() {
+    if grep -q -- "$3" "$2"; then
+        bad "$1: '$3' in $(basename "$2")"
+        sed 's/^/    /' "$2"
+    else ok "$1"; fi
+}
