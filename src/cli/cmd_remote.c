@@ -13,6 +13,7 @@
 
 #include "cli/cli.h"
 #include "remote/cluster.h"
+#include "remote/collect.h"
 #include "remote/compare.h"
 #include "remote/config.h"
 #include "remote/doctor.h"
@@ -128,6 +129,18 @@ static bool remote_wants_help(int argc, char **argv, int *code)
     return false;
 }
 
+/* The options of an action that takes only --json; 0 or the exit code. */
+static int remote_json_opt(int argc, char **argv, const char *action, bool *json)
+{
+    static const struct option opts[] = {{"json", no_argument, NULL, 'j'}, {NULL, 0, NULL, 0}};
+    int ch;
+    while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+        if (ch != 'j') return gp_cli_usage_error(CMD, "%s: unknown option", action);
+        *json = true;
+    }
+    return 0;
+}
+
 /* --- add / list / remove --------------------------------------------------------------- */
 
 static int remote_add(int argc, char **argv)
@@ -189,8 +202,7 @@ static int remote_add(int argc, char **argv)
         else if (e.gpuport && (bad = gp_remote_path_check(e.gpuport, why, sizeof why)))
             rc = gp_cli_usage_error(CMD, "bad --gpuport: %s", bad);
         else if (slurm_opt && !slurm)
-            rc = gp_cli_usage_error(CMD,
-                                    "--%s goes with --slurm (a Slurm cluster's login node)",
+            rc = gp_cli_usage_error(CMD, "--%s goes with --slurm (a Slurm cluster's login node)",
                                     slurm_opt);
         else if (slurm && (bad = gp_remote_slurm_check(&sl, why, sizeof why)))
             rc = gp_cli_usage_error(CMD, "bad %s", bad);
@@ -251,7 +263,8 @@ static cJSON *remote_slurm_json(const gp_remote_slurm *s)
     const char *v[5];
     slurm_values(s, v);
     for (size_t i = 0; i < 5; i++)
-        cJSON_AddItemToObject(o, slurm_keys[i], v[i] ? cJSON_CreateString(v[i]) : cJSON_CreateNull());
+        cJSON_AddItemToObject(o, slurm_keys[i],
+                              v[i] ? cJSON_CreateString(v[i]) : cJSON_CreateNull());
     cJSON *a = cJSON_AddArrayToObject(o, "args");
     for (size_t i = 0; a && i < s->n_args; i++)
         cJSON_AddItemToArray(a, cJSON_CreateString(s->args[i]));
@@ -260,18 +273,12 @@ static cJSON *remote_slurm_json(const gp_remote_slurm *s)
 
 static int remote_list(int argc, char **argv)
 {
-    static const struct option opts[] = {{"json", no_argument, NULL, 'j'}, {NULL, 0, NULL, 0}};
     bool json = false;
-    int ch;
-    while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-        if (ch == 'j')
-            json = true;
-        else
-            return gp_cli_usage_error(CMD, "list: unknown option");
-    }
+    int rc = remote_json_opt(argc, argv, "list", &json);
+    if (rc) return rc;
     if (optind < argc) return gp_cli_usage_error(CMD, "list takes no arguments");
     remote_ctx c;
-    int rc = remote_load(&c);
+    rc = remote_load(&c);
     if (rc) return rc;
     if (json) {
         cJSON *o = cJSON_CreateObject();
@@ -552,18 +559,12 @@ static cJSON *doctor_slurm(gp_ssh *s, const gp_remote_entry *e, char *node, char
 
 static int remote_doctor(int argc, char **argv)
 {
-    static const struct option opts[] = {{"json", no_argument, NULL, 'j'}, {NULL, 0, NULL, 0}};
     bool json = false;
-    int ch;
-    while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-        if (ch == 'j')
-            json = true;
-        else
-            return gp_cli_usage_error(CMD, "doctor: unknown option");
-    }
+    int rc = remote_json_opt(argc, argv, "doctor", &json);
+    if (rc) return rc;
     if (argc - optind != 1) return gp_cli_usage_error(CMD, "doctor needs NAME");
     remote_ctx c;
-    int rc = remote_load(&c);
+    rc = remote_load(&c);
     if (rc) return rc;
     const gp_remote_entry *e = remote_lookup(&c, argv[optind]);
     gp_ssh s = {0};
@@ -839,129 +840,6 @@ static cJSON *run_record(const run_ctx *r, const char *id, const char *const *fe
     return o;
 }
 
-static void run_record_job(cJSON *rec, const gp_slurm_job *j)
-{
-    cJSON *o = cJSON_GetObjectItemCaseSensitive(rec, "job");
-    if (!cJSON_IsObject(o) || !j->known) return;
-    const char *k[] = {"id", "state", "reason", "node", "partition"};
-    const char *v[] = {j->id, j->state, j->reason, j->node, j->partition};
-    for (int i = 0; i < 5; i++)
-        cJSON_ReplaceItemInObjectCaseSensitive(o, k[i], cJSON_CreateString(v[i]));
-}
-
-/* Moves <staging>/<from> to <staging>/<to> and removes the folders left empty on the way. */
-static void run_move_meta(const char *staging, const char *from, const char *to)
-{
-    char *a = gp_path_join(staging, from), *b = gp_path_join(staging, to);
-    if (a && b && gp_path_exists(a)) rename(a, b);
-    free(a);
-    free(b);
-}
-
-static void run_rmdir_meta(const char *staging, const char *sub)
-{
-    gp_strbuf p = GP_STRBUF_INIT;
-    gp_strbuf_printf(&p, "%s/" GP_REMOTE_META_DIR "/%s", staging, sub);
-    rmdir(gp_strbuf_cstr(&p));
-    gp_strbuf_reset(&p);
-    gp_strbuf_printf(&p, "%s/" GP_REMOTE_META_DIR, staging);
-    rmdir(gp_strbuf_cstr(&p));
-    gp_strbuf_free(&p);
-}
-
-static const char meta_rm_sh[] = "cd -- \"$1/" GP_REMOTE_META_DIR "\" 2>/dev/null && shift && "
-                                 "rm -f -- \"$@\"";
-
-/* Fetches gpuport's own files of a job (`names`, relative to the remote folder's
- * .gpuport-remote/SUB) into the staging folder, then removes them there when `remove`. */
-static void run_fetch_meta(gp_ssh *s, const char *dir, const char *sub, char **names, size_t n,
-                           const char *staging, bool remove)
-{
-    gp_argv g = {0}, rm = {0};
-    gp_argv_push(&rm, dir);
-    for (size_t i = 0; i < n; i++) {
-        gp_argv_pushf(&g, GP_REMOTE_META_DIR "/%s/%s", sub, names[i]);
-        gp_argv_pushf(&rm, "%s/%s", sub, names[i]);
-    }
-    gp_remote_fetch_job job = {dir, "", g.v, g.n, staging, true};
-    size_t got = 0;
-    char msg[1024];
-    if (!g.failed && gp_remote_fetch(s, &job, &got, msg, sizeof msg) == 0 && got > 0 && remove &&
-        !rm.failed)
-        gp_ssh_script(s, meta_rm_sh, rm.v, NULL, 4096, NULL, NULL, NULL, msg, sizeof msg);
-    gp_argv_free(&g);
-    gp_argv_free(&rm);
-}
-
-/* The remote manifest: on a Slurm target the step recorded it on the compute node; else the
- * remote login shell records it now. */
-static void run_freeze_remote(const run_ctx *r, const char *staging, bool batch)
-{
-    if (!r->e->slurm) {
-        gp_remote_freeze_remote(r->s, remote_gpuport(r->e), r->dir, r->o ? r->o->env.v : NULL,
-                                r->o ? r->o->env.n : 0, staging);
-        return;
-    }
-    char base[256], *names[3];
-    char n0[300], n1[300], n2[300];
-    if (batch)
-        snprintf(base, sizeof base, "job-%s.freeze", r->job.id);
-    else
-        snprintf(base, sizeof base, "%s.freeze", r->jname);
-    snprintf(n0, sizeof n0, "%s.json", base);
-    snprintf(n1, sizeof n1, "%s.err", base);
-    snprintf(n2, sizeof n2, "%s.rc", base);
-    names[0] = n0, names[1] = n1, names[2] = n2;
-    const char *sub = batch ? "jobs" : "runs";
-    run_fetch_meta(r->s, r->dir, sub, names, 3, staging, true);
-    gp_strbuf local = GP_STRBUF_INIT;
-    gp_strbuf_printf(&local, "%s/" GP_REMOTE_META_DIR "/%s/%s", staging, sub, base);
-    gp_remote_freeze_adopt(r->e->name, remote_gpuport(r->e), gp_strbuf_cstr(&local), staging);
-    gp_strbuf_free(&local);
-}
-
-/* Fetch, freeze manifests, run.json, then the folder is put in place; returns 0 or the exit
- * code of a fetch that failed, and the run's folder in *folder. */
-static int run_collect(run_ctx *r, cJSON *rec, const char *root, const char *id,
-                       const char *staging, char *const *globs, size_t n_globs, bool batch,
-                       char **folder)
-{
-    char msg[2048];
-    gp_remote_fetch_job job = {r->dir, r->wt->prefix, (char **)globs, n_globs, staging, true};
-    size_t n = 0;
-    int rc = n_globs ? gp_remote_fetch(r->s, &job, &n, msg, sizeof msg) : 0;
-    if (rc != 0)
-        fprintf(stderr, "gpuport %s: %s\n", CMD, msg);
-    else if (n_globs && n == 0)
-        fprintf(stderr, "gpuport remote: warning: nothing on %s matched the --fetch patterns\n",
-                r->e->name);
-    if (rc == 0) {
-        if (batch && r->job.known) { /* the job's output, as job-ID.out beside the results */
-            char out[64], *names[1] = {out};
-            snprintf(out, sizeof out, "job-%s.out", r->job.id);
-            run_fetch_meta(r->s, r->dir, "jobs", names, 1, staging, false);
-            char from[128];
-            snprintf(from, sizeof from, GP_REMOTE_META_DIR "/jobs/%s", out);
-            run_move_meta(staging, from, out);
-        }
-        run_freeze_remote(r, staging, batch);
-        run_rmdir_meta(staging, batch ? "jobs" : "runs");
-        gp_remote_freeze_local(r->s->rundir, staging);
-    }
-    cJSON_ReplaceItemInObjectCaseSensitive(
-        rec, "fetched", rc == 0 ? cJSON_CreateNumber((double)n) : cJSON_CreateNull());
-    char err[1024];
-    if (gp_run_record_write(staging, rec, err, sizeof err) != 0 ||
-        gp_run_publish(root, id, staging, true, err, sizeof err) != 0)
-        fprintf(stderr, "gpuport %s: %s\n", CMD, err);
-    *folder = gp_run_folder(root, id);
-    fprintf(stderr,
-            "gpuport remote: this run's files: remote/%s/runs/%s/ (remote/%s/latest points "
-            "there)\n",
-            r->e->name, id, r->e->name);
-    return rc;
-}
-
 static int run_compare(const run_ctx *r, const char *folder, const char *glob,
                        const gp_remote_compare_opts *tol)
 {
@@ -989,10 +867,14 @@ static int run_after(run_ctx *r, int code)
     }
     cJSON *rec =
         run_record(r, id, (const char *const *)o->fetch.v, o->fetch.n, o->compare, &o->tol, false);
-    run_record_job(rec, &r->job);
+    gp_remote_record_job(rec, &r->job);
     cJSON_ReplaceItemInObjectCaseSensitive(rec, "exit_code", cJSON_CreateNumber(code));
-    int rc = run_collect(r, rec, gp_strbuf_cstr(&root), id, staging, o->fetch.v, o->fetch.n, false,
-                         &folder);
+    gp_remote_collect col = {
+        r->s,    r->e, remote_gpuport(r->e), r->dir, r->wt->prefix, o->env.v, o->env.n, r->jname,
+        &r->job, false};
+    int rc = gp_remote_collect_run(&col, rec, gp_strbuf_cstr(&root), id, staging, o->fetch.v,
+                                   o->fetch.n);
+    folder = gp_run_folder(gp_strbuf_cstr(&root), id);
     cJSON_Delete(rec);
     if (rc == 0 && o->compare && code == 0)
         rc = folder ? run_compare(r, folder, o->compare, &o->tol) : 3;
@@ -1233,22 +1115,16 @@ static bool remote_job_id_ok(const char *id)
 
 static int remote_status(int argc, char **argv)
 {
-    static const struct option opts[] = {{"json", no_argument, NULL, 'j'}, {NULL, 0, NULL, 0}};
     bool json = false;
-    int ch;
-    while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-        if (ch == 'j')
-            json = true;
-        else
-            return gp_cli_usage_error(CMD, "status: unknown option");
-    }
+    int rc = remote_json_opt(argc, argv, "status", &json);
+    if (rc) return rc;
     if (argc - optind < 1 || argc - optind > 2)
         return gp_cli_usage_error(CMD, "status needs NAME (and a JOB id)");
     const char *want = argc - optind == 2 ? argv[optind + 1] : NULL;
     if (want && !remote_job_id_ok(want))
         return gp_cli_usage_error(CMD, "status: JOB is a job id (digits), not '%s'", want);
     remote_ctx c;
-    int rc = remote_load(&c);
+    rc = remote_load(&c);
     if (rc) return rc;
     const gp_remote_entry *e = remote_lookup(&c, argv[optind]);
     char **ids = NULL, **jobs = NULL, err[1024];
@@ -1462,17 +1338,24 @@ static int remote_fetch_cmd(int argc, char **argv)
             if (gp_run_restage(gp_strbuf_cstr(&root), id, &staging, err, sizeof err)) {
                 rc = gp_cli_input_error(CMD, "%s", err);
             } else {
-                run_record_job(rec, &r.job);
+                gp_remote_record_job(rec, &r.job);
                 bool ended_ok = strcmp(r.job.state, "UNKNOWN") != 0;
                 int code = r.job.exit_code ? r.job.exit_code
                                            : (r.job.exit_signal ? 128 + r.job.exit_signal : 0);
                 cJSON_ReplaceItemInObjectCaseSensitive(
                     rec, "exit_code", ended_ok ? cJSON_CreateNumber(code) : cJSON_CreateNull());
-                rc = run_collect(&r, rec, gp_strbuf_cstr(&root), id, staging, globs.v, globs.n,
-                                 true, &folder);
+                gp_remote_collect col = {&s,   e, remote_gpuport(e), r.dir,  sub.prefix,
+                                         NULL, 0, r.jname,           &r.job, true};
+                rc = gp_remote_collect_run(&col, rec, gp_strbuf_cstr(&root), id, staging, globs.v,
+                                           globs.n);
+                folder = gp_run_folder(gp_strbuf_cstr(&root), id);
                 fprintf(stderr,
                         "gpuport remote: job %s: %s; its output: remote/%s/runs/%s/job-%s.out\n",
-                        want, gp_cluster_job_summary(&r.job, msg, sizeof msg), e->name, id, want);
+                        want,
+                        ended_ok ? gp_cluster_job_summary(&r.job, msg, sizeof msg)
+                                 : "the cluster no longer knows it (its outcome is unknown); "
+                                   "fetched what it left",
+                        e->name, id, want);
                 char why[4096];
                 if (gp_slurm_job_explain(e, &r.job, why, sizeof why) && ended_ok)
                     fprintf(stderr, "gpuport %s: %s\n", CMD, why);

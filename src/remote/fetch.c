@@ -277,9 +277,9 @@ static void freeze_remote_failed(const char *name, const char *gpuport, int code
     if (code == 127)
         fprintf(stderr,
                 "gpuport remote: freeze manifest of %s not recorded: gpuport is not "
-                "installed there (no '%s' on its PATH); install it there or give its path with "
-                "--gpuport PATH to 'gpuport remote add %s ... --replace'\n",
-                name, gpuport, name);
+                "installed there (no '%s' on its PATH); install it there or give its path to "
+                "'gpuport remote add' with --gpuport (and --replace)\n",
+                name, gpuport);
     else if (code == 2 && eout && strstr(eout, "unknown command"))
         fprintf(stderr,
                 "gpuport remote: freeze manifest of %s not recorded: the gpuport there "

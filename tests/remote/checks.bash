@@ -33,3 +33,22 @@ hasnt() {
         sed 's/^/    /' "$2"
     else ok "$1"; fi
 }
+# streams NAME FILE PID: the command PID writes FILE; its line "first..." must arrive while it
+# still runs and before its line "second". Waits for PID's end and checks that "second" came.
+streams() {
+    local name=$1 file=$2 pid=$3
+    for _ in $(seq 1 100); do
+        grep -q first "$file" 2>/dev/null && break
+        sleep 0.1
+    done
+    if grep -q first "$file" && ! grep -q second "$file" && kill -0 "$pid" 2>/dev/null; then
+        ok "$name"
+    else
+        bad "$name: the output did not stream"
+        cat "$file"
+    fi
+    wait "$pid"
+    local rc=$?
+    grep -q second "$file" && ok "$name: complete" || bad "$name: incomplete"
+    return $rc
+}

@@ -174,19 +174,7 @@ has "unknown target message" "$W/err" "unknown target 'nosuch'"
 # --- streaming: the first line arrives while the remote command still runs -------------------
 rm -f "$W/stream"
 "$G" remote run t1 -- sh -c 'echo first; sleep 4; echo second' >"$W/stream" 2>&1 &
-gpid=$!
-for _ in $(seq 1 60); do
-    grep -q first "$W/stream" 2>/dev/null && break
-    sleep 0.1
-done
-if grep -q first "$W/stream" && ! grep -q second "$W/stream" && kill -0 $gpid 2>/dev/null; then
-    ok "output streams before the command ends"
-else
-    bad "output did not stream"
-    cat "$W/stream"
-fi
-wait $gpid
-grep -q second "$W/stream" && ok "stream complete" || bad "stream incomplete"
+streams "output streams before the command ends" "$W/stream" $!
 
 # --- fetch: each run into a folder of its own, `latest` pointing at the last ----------------
 run_rc "fetch" 0 "$G" remote run t1 --fetch 'out/*.txt' --fetch 'deep' -- \

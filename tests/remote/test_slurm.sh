@@ -63,7 +63,7 @@ echo in-sub >sub/x.txt
 git add -A && git commit -qm init
 
 # --- a job that waits: every CPU of the node is taken; then Ctrl-C -----------------------------
-blocker=$(sbatch --parsable -c "$GP_SLURM_CPUS" --job-name=blocker --wrap 'sleep 300')
+blocker=$(sbatch --parsable -c "$GP_SLURM_CPUS" --job-name=blocker --output=/dev/null --wrap 'sleep 300')
 for _ in $(seq 1 100); do
     [ "$(squeue -h -j "$blocker" -o %T)" = RUNNING ] && break
     sleep 0.1
@@ -112,18 +112,7 @@ fi
 rm -f "$W/stream"
 "$G" remote run c1 -- sh -c 'echo "first $SLURMD_NODENAME $SLURM_JOB_ID $(pwd)"; sleep 3; echo second; exit 7' \
     >"$W/stream" 2>"$W/stream.err" &
-gpid=$!
-for _ in $(seq 1 100); do
-    grep -q first "$W/stream" 2>/dev/null && break
-    sleep 0.1
-done
-if grep -q first "$W/stream" && ! grep -q second "$W/stream" && kill -0 $gpid 2>/dev/null; then
-    ok "output streams while the step runs"
-else
-    bad "output did not stream"
-    cat "$W/stream" "$W/stream.err"
-fi
-wait $gpid
+streams "output streams while the step runs" "$W/stream" $!
 rc=$?
 [ $rc = 7 ] && ok "the step's exit code is gpuport's" || bad "the step exited $rc, expected 7"
 has "it ran on the compute node, in a job, in the synced folder" "$W/stream" "^first $N [0-9][0-9]* $R\$"
