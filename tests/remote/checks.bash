@@ -1,7 +1,15 @@
-# checks.bash — sourced by the remote tests: the one-line checks they are written in. Each
-# prints "ok   NAME" or "FAIL NAME" (with what was seen) and a FAIL sets $fail to 1.
+# checks.bash — sourced by the remote tests after gp_sshd_start: their work folder $W (with the
+# config folder $W/cfg and the "far" side $W/far), the environment that points gpuport at the
+# test server, and the one-line checks they are written in. Each check prints "ok   NAME" or
+# "FAIL NAME" (with what was seen) and a FAIL sets $fail to 1.
 # run_rc NAME WANT COMMAND... runs COMMAND with stdout in $W/out and stderr in $W/err and checks
 # its exit code; has/hasnt NAME FILE PATTERN check a file for a grep pattern.
+W=$GP_SSH_DIR/work
+mkdir -p "$W/cfg" "$W/far"
+# gpuport's private folders (the ssh control socket) go here, to check that none is left behind.
+mkdir -m 700 "$GP_SSH_DIR/r"
+export XDG_RUNTIME_DIR=$GP_SSH_DIR/r
+export GPUPORT_CONFIG_DIR=$W/cfg GPUPORT_SSH_CONFIG=$GP_SSH_CONFIG NO_COLOR=1
 fail=0
 ok() { echo "ok   $*"; }
 bad() {

@@ -9,12 +9,6 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/sshd.bash"
 gp_sshd_start
 
-W=$GP_SSH_DIR/work
-mkdir -p "$W/cfg" "$W/far"
-# gpuport's private folders (the ssh control socket) go here, to check that none is left behind.
-mkdir -m 700 "$GP_SSH_DIR/r"
-export XDG_RUNTIME_DIR=$GP_SSH_DIR/r
-export GPUPORT_CONFIG_DIR=$W/cfg GPUPORT_SSH_CONFIG=$GP_SSH_CONFIG NO_COLOR=1
 . "$here/checks.bash"
 G=$GPUPORT
 

@@ -26,11 +26,6 @@ export GP_SSHD_ENV="SLURM_CONF=$SLURM_CONF"
 export GP_SSHD_ALT_ENV="SLURM_CONF=$SLURM_CONF PATH=$nosrun"
 gp_sshd_start
 
-W=$GP_SSH_DIR/work
-mkdir -p "$W/cfg" "$W/far"
-mkdir -m 700 "$GP_SSH_DIR/r"
-export XDG_RUNTIME_DIR=$GP_SSH_DIR/r
-export GPUPORT_CONFIG_DIR=$W/cfg GPUPORT_SSH_CONFIG=$GP_SSH_CONFIG NO_COLOR=1
 . "$here/checks.bash"
 # Jobs of the test cluster still known to squeue (pending or running), by name.
 jobs_left() { squeue -h -o '%j %T' 2>/dev/null; }
