@@ -1221,18 +1221,18 @@ static int fetch_find_run(const char *root, const char *name, const char *job, c
     size_t n = 0;
     if (gp_run_list_batch(root, &ids, &jobs, &n, err, sizeof err) != 0)
         return gp_cli_input_error(CMD, "%s", err);
-    int rc = gp_cli_input_error(CMD,
-                                "no batch job %s of this work tree on %s (remote/%s/runs/ holds "
-                                "a folder per job submitted with 'gpuport remote run %s --batch')",
-                                job, name, name, name);
-    for (size_t i = 0; i < n; i++)
+    bool found = false;
+    for (size_t i = 0; i < n && !found; i++)
         if (strcmp(jobs[i], job) == 0) {
             snprintf(id, idlen, "%s", ids[i]);
-            rc = 0;
+            found = true;
         }
-    if (rc == 0) fflush(stderr);
     gp_run_list_free(ids, jobs, n);
-    return rc;
+    if (found) return 0;
+    return gp_cli_input_error(CMD,
+                              "no batch job %s of this work tree on %s (remote/%s/runs/ holds a "
+                              "folder per job submitted with 'gpuport remote run %s --batch')",
+                              job, name, name, name);
 }
 
 static int remote_fetch_cmd(int argc, char **argv)

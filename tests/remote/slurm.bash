@@ -91,7 +91,7 @@ ProctrackType=proctrack/linuxproc
 TaskPlugin=task/none
 SelectType=select/cons_tres
 SelectTypeParameters=CR_CPU_Memory
-DefMemPerCPU=200
+DefMemPerCPU=1500
 SlurmdParameters=config_overrides
 SlurmUser=root
 ReturnToService=2
@@ -102,7 +102,7 @@ GresTypes=gpu
 JobAcctGatherType=jobacct_gather/linux
 JobAcctGatherFrequency=task=1
 JobAcctGatherParams=OverMemoryKill
-NodeName=$GP_SLURM_NODE NodeAddr=127.0.0.1 CPUs=$GP_SLURM_CPUS RealMemory=2000 Gres=gpu:tesla:1 State=UNKNOWN
+NodeName=$GP_SLURM_NODE NodeAddr=127.0.0.1 CPUs=$GP_SLURM_CPUS RealMemory=8000 Gres=gpu:tesla:1 State=UNKNOWN
 PartitionName=gpu Nodes=$GP_SLURM_NODE Default=YES MaxTime=10 State=UP
 PartitionName=cpu Nodes=$GP_SLURM_NODE MaxTime=5 State=UP
 EOF

@@ -218,6 +218,7 @@ has "status: ended" "$W/out" "^job $bjob *COMPLETED on $N, exit 0"
 run_rc "status --json" 0 "$G" remote status c1 "$bjob" --json
 has "status --json" "$W/out" '"state":.*"COMPLETED"'
 run_rc "fetch the batch job" 0 "$G" remote fetch c1 "$bjob"
+hasnt "fetch says nothing of a missing job" "$W/err" "no batch job"
 B=$(ls -d "$P"/remote/c1/runs/*-job"$bjob" 2>/dev/null | head -1)
 [ -n "$B" ] && grep -q "^from the job $bjob\$" "$B/out/b.txt" && ok "the job's results arrive" ||
     { bad "the batch results are missing"; ls -R "$P/remote/c1"; cat "$W/err"; }
@@ -228,6 +229,8 @@ run_rc "fetch it again: replaced as a whole" 0 "$G" remote fetch c1 "$bjob"
 [ "$(readlink "$P/remote/c1/latest")" = "runs/$(basename "$B")" ] && ok "latest points at the fetched job" ||
     bad "latest is $(readlink "$P/remote/c1/latest")"
 run_rc "status of an unknown job" 2 "$G" remote status c1 999999
+run_rc "fetch of a job this work tree did not submit" 2 "$G" remote fetch c1 999999
+has "it says so" "$W/err" "no batch job 999999 of this work tree on c1"
 
 # --- the time limit's outcome -----------------------------------------------------------------
 if [ -n "$tl_pid" ]; then
