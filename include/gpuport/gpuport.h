@@ -226,6 +226,52 @@ GP_API gp_status gp_buffer_kind_of(const gp_buffer *buffer, gp_buffer_kind *kind
 GP_API gp_status gp_buffer_map(gp_buffer *buffer, void **host_ptr);
 GP_API gp_status gp_buffer_unmap(gp_buffer *buffer);
 
+/* ---- memory and streams of other libraries ------------------------------------------------ *
+ * For handing arrays between gpuport and another library without a copy (DLPack, the CUDA Array
+ * Interface, PyTorch tensors): a buffer over memory gpuport did not allocate, a queue over a
+ * stream gpuport did not create, and the backend's handles of gpuport's own. */
+typedef enum gp_memory_kind {
+    GP_MEMORY_HOST = 0,   /* a host address */
+    GP_MEMORY_NATIVE = 1, /* the backend's own memory object: CUDA a CUdeviceptr (device, managed
+                             or mapped host memory usable in the device's primary context),
+                             Metal an id<MTLBuffer> of the device, CPU a host address */
+} gp_memory_kind;
+
+/* Thread-safe. A buffer over the `size` bytes (> 0) that start `offset` bytes into `memory`,
+ * used in place: nothing is copied, and gp_buffer_release frees nothing of it (a Metal buffer is
+ * retained while the gpuport buffer lives). The memory must stay valid, and must not be freed,
+ * until the buffer is released. What each backend takes, and the kind of the buffer:
+ *   CPU     HOST or NATIVE (the same thing): SHARED.
+ *   OpenCL  HOST, through CL_MEM_USE_HOST_PTR: SHARED on a device that shares memory with the
+ *           host (the driver uses the memory in place), else PINNED (the driver may keep a copy
+ *           on the device, which gp_buffer_map brings back).
+ *   CUDA    NATIVE: DEVICE.
+ *   Metal   NATIVE: SHARED for a buffer in shared storage, DEVICE for one in private storage
+ *           (PyTorch's MPS tensors are), which kernels and gp_buffer_copy reach but not the
+ *           host; HOST: SHARED, over the pages that hold the range (newBufferWithBytesNoCopy),
+ *           where Metal accepts the memory.
+ * Anything else is GP_ERR_UNSUPPORTED, with a message that says to copy the data instead. */
+GP_API gp_status gp_buffer_wrap(gp_device *device, gp_memory_kind kind, void *memory, size_t offset,
+                                size_t size, gp_buffer **out);
+/* Thread-safe. Where a buffer's memory is, for handing it to another library: `*native` the
+ * backend's memory object (CUDA: the CUdeviceptr; Metal: the id<MTLBuffer>; OpenCL: the cl_mem;
+ * CPU: the host address), `*offset` where the buffer's first byte is in it, and `*host` (may be
+ * NULL) the host address of the first byte where host code may use the memory in place whenever
+ * no command that uses the buffer is running (the CPU; CUDA PINNED and SHARED; Metal in shared
+ * storage; host memory wrapped on an OpenCL device that shares memory with the host), else
+ * NULL: then only gp_buffer_map and the transfers reach it. */
+GP_API gp_status gp_buffer_native(const gp_buffer *buffer, void **native, size_t *offset,
+                                  void **host);
+/* Thread-safe. A queue over a stream another library created. CUDA: a CUstream of the device's
+ * primary context (PyTorch's and CuPy's streams are), or (void *)1 for the legacy default
+ * stream (NULL means it too) and (void *)2 for the per-thread default stream. Commands on it
+ * are ordered with the other library's work on that stream; gp_queue_release frees only
+ * gpuport's handle, without waiting. Other backends: GP_ERR_UNSUPPORTED. */
+GP_API gp_status gp_queue_wrap(gp_device *device, void *native, gp_queue **out);
+/* Thread-safe. The backend's handle of a queue (CUDA: its CUstream), to tell another library
+ * which stream its work must follow. GP_ERR_UNSUPPORTED on backends without one. */
+GP_API gp_status gp_queue_native(const gp_queue *queue, void **native);
+
 /* Blocking transfers, ordered after everything on the device's default queue; they return when
  * the data has arrived. Thread-safe. Offsets and sizes in bytes, checked against the buffer. */
 GP_API gp_status gp_buffer_write(gp_buffer *dst, size_t offset, const void *src, size_t size);

@@ -55,13 +55,16 @@ struct gp_buffer {
     size_t size;
     void *impl;     /* the backend's allocation (cl_mem, a CUdeviceptr cast, id<MTLBuffer>) */
     void *host_ptr; /* host-visible kinds: the mapping, where the backend keeps a fixed one */
+    size_t offset;  /* where the buffer starts in impl's allocation (a wrapped Metal buffer) */
     bool mapped;    /* core-owned */
+    bool wrapped;   /* core-owned: memory of another library (gp_buffer_wrap), not freed here */
 };
 
 struct gp_queue {
     gp_device_state *dev;
     void *impl;
     bool is_default; /* core-owned: the device's default queue, never released by users */
+    bool wrapped;    /* core-owned: another library's stream (gp_queue_wrap), not destroyed */
 };
 
 struct gp_event {
@@ -216,6 +219,21 @@ struct gp_backend_ops {
     gp_status (*event_elapsed_ms)(gp_event *start, gp_event *end, double *ms);
     void (*event_release)(gp_event *e);
     gp_status (*device_synchronize)(gp_device_state *dev);
+
+    /* Memory and streams of other libraries (gp_buffer_wrap, gp_queue_wrap); NULL where the
+     * backend has none. buffer_wrap: buf->dev and size are set, wrapped is true; sets kind, impl,
+     * host_ptr and offset so that the other buffer ops work unchanged, or refuses with
+     * GP_ERR_UNSUPPORTED saying what to do instead. buffer_unwrap gives back what buffer_wrap
+     * took (NULL: nothing); buffer_release is never called on a wrapped buffer. */
+    gp_status (*buffer_wrap)(gp_buffer *buf, gp_memory_kind kind, void *memory, size_t offset);
+    void (*buffer_unwrap)(gp_buffer *buf);
+    /* The memory object gp_buffer_native reports (NULL: impl itself). */
+    void *(*buffer_native)(const gp_buffer *buf);
+    /* q->dev is set; sets impl from the other library's stream. A wrapped queue is never passed
+     * to queue_release. */
+    gp_status (*queue_wrap)(gp_queue *q, void *native);
+    /* The stream handle gp_queue_native reports. */
+    void *(*queue_native)(const gp_queue *q);
 };
 
 /* The registration (registry.c): entry i is the backend with gp_backend id i, or NULL when it

@@ -1,5 +1,6 @@
 /* buffer.c — buffers: argument and range checks, then the backend. Every transfer names the
  * buffer's size and the range asked for when it is out of bounds. */
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "runtime/core.h"
@@ -49,12 +50,65 @@ gp_status gp_buffer_create(gp_device *device, gp_buffer_kind kind, size_t size, 
     return GP_OK;
 }
 
+gp_status gp_buffer_wrap(gp_device *device, gp_memory_kind kind, void *memory, size_t offset,
+                         size_t size, gp_buffer **out)
+{
+    if (out) *out = NULL;
+    if (!device || !memory || !out)
+        return gp_error_set(GP_ERR_INVALID_ARGUMENT, "gp_buffer_wrap: NULL argument");
+    if ((unsigned)kind > GP_MEMORY_NATIVE)
+        return gp_error_set(GP_ERR_INVALID_ARGUMENT, "gp_buffer_wrap: unknown memory kind %d",
+                            (int)kind);
+    if (size == 0)
+        return gp_error_set(GP_ERR_INVALID_ARGUMENT,
+                            "gp_buffer_wrap: size 0 (a buffer holds at least one byte)");
+    if (offset > SIZE_MAX - size ||
+        (kind == GP_MEMORY_HOST && (uintptr_t)memory > UINTPTR_MAX - offset - size))
+        return gp_error_set(GP_ERR_INVALID_ARGUMENT,
+                            "gp_buffer_wrap: %zu bytes at offset %zu run past the end of the "
+                            "address space",
+                            size, offset);
+    gp_device_state *dev = device->state;
+    if (!dev->ops->buffer_wrap)
+        return gp_error_set(GP_ERR_UNSUPPORTED,
+                            "%s cannot use memory it did not allocate; copy the data into a "
+                            "buffer (gp_buffer_create, gp_buffer_write)",
+                            dev->info.spec);
+    gp_buffer *b = calloc(1, sizeof *b);
+    if (!b) return gp_error_set(GP_ERR_OUT_OF_MEMORY, "out of host memory");
+    b->dev = dev;
+    b->size = size;
+    b->wrapped = true;
+    gp_status st = dev->ops->buffer_wrap(b, kind, memory, offset);
+    if (st != GP_OK) {
+        free(b);
+        return st;
+    }
+    gp_device_state_ref(dev);
+    *out = b;
+    return GP_OK;
+}
+
+gp_status gp_buffer_native(const gp_buffer *buffer, void **native, size_t *offset, void **host)
+{
+    if (!buffer || !native || !offset)
+        return gp_error_set(GP_ERR_INVALID_ARGUMENT, "gp_buffer_native: NULL argument");
+    const gp_backend_ops *ops = buffer->dev->ops;
+    *native = ops->buffer_native ? ops->buffer_native(buffer) : buffer->impl;
+    *offset = buffer->offset;
+    if (host) *host = buffer->host_ptr;
+    return GP_OK;
+}
+
 gp_status gp_buffer_release(gp_buffer *buffer)
 {
     if (!buffer) return GP_OK;
     gp_device_state *dev = buffer->dev;
     if (buffer->mapped) dev->ops->buffer_unmap(buffer);
-    dev->ops->buffer_release(buffer);
+    if (!buffer->wrapped)
+        dev->ops->buffer_release(buffer);
+    else if (dev->ops->buffer_unwrap)
+        dev->ops->buffer_unwrap(buffer);
     free(buffer);
     gp_device_state_unref(dev);
     return GP_OK;

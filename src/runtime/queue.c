@@ -21,10 +21,51 @@ gp_status gp_queue_create(gp_device *device, gp_queue **out)
     return GP_OK;
 }
 
+gp_status gp_queue_wrap(gp_device *device, void *native, gp_queue **out)
+{
+    if (!device || !out)
+        return gp_error_set(GP_ERR_INVALID_ARGUMENT, "gp_queue_wrap: NULL argument");
+    *out = NULL;
+    gp_device_state *dev = device->state;
+    if (!dev->ops->queue_wrap)
+        return gp_error_set(GP_ERR_UNSUPPORTED,
+                            "%s has no streams of other libraries to use; order the work with "
+                            "gp_queue_finish or gp_device_synchronize instead",
+                            dev->info.spec);
+    gp_queue *q = calloc(1, sizeof *q);
+    if (!q) return gp_error_set(GP_ERR_OUT_OF_MEMORY, "out of host memory");
+    q->dev = dev;
+    q->wrapped = true;
+    gp_status st = dev->ops->queue_wrap(q, native);
+    if (st != GP_OK) {
+        free(q);
+        return st;
+    }
+    gp_device_state_ref(dev);
+    *out = q;
+    return GP_OK;
+}
+
+gp_status gp_queue_native(const gp_queue *queue, void **native)
+{
+    if (!queue || !native)
+        return gp_error_set(GP_ERR_INVALID_ARGUMENT, "gp_queue_native: NULL argument");
+    if (!queue->dev->ops->queue_native)
+        return gp_error_set(GP_ERR_UNSUPPORTED, "%s queues have no handle to hand out",
+                            queue->dev->info.spec);
+    *native = queue->dev->ops->queue_native(queue);
+    return GP_OK;
+}
+
 gp_status gp_queue_release(gp_queue *queue)
 {
     if (!queue || queue->is_default) return GP_OK;
     gp_device_state *dev = queue->dev;
+    if (queue->wrapped) { /* the stream is the other library's: nothing to wait for or destroy */
+        free(queue);
+        gp_device_state_unref(dev);
+        return GP_OK;
+    }
     gp_status st = dev->ops->queue_finish(queue);
     dev->ops->queue_release(queue);
     free(queue);

@@ -385,6 +385,10 @@ GP_STANDIN_API CUresult cuMemsetD32Async(CUdeviceptr d, unsigned v, size_t n, vo
 }
 
 /* ---- streams and events: everything is already done when enqueued ------------------- */
+/* The order of work between streams, as the calls asked for it: the stream of the last launch,
+ * the last event recorded and its stream, the last wait's stream and event. */
+static void *stream_log[5];
+
 GP_STANDIN_API CUresult cuStreamCreate(void **s, unsigned flags)
 {
     (void)flags;
@@ -407,7 +411,9 @@ GP_STANDIN_API CUresult cuStreamSynchronize(void *s)
 
 GP_STANDIN_API CUresult cuStreamWaitEvent(void *s, void *e, unsigned flags)
 {
-    (void)s, (void)e, (void)flags;
+    (void)flags;
+    stream_log[3] = s;
+    stream_log[4] = e;
     return gp_check_init();
 }
 
@@ -427,7 +433,8 @@ GP_STANDIN_API CUresult cuEventDestroy_v2(void *e)
 
 GP_STANDIN_API CUresult cuEventRecord(void *e, void *s)
 {
-    (void)s;
+    stream_log[1] = e;
+    stream_log[2] = s;
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     *(double *)e = ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
@@ -530,7 +537,8 @@ GP_STANDIN_API CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsign
                                        unsigned by, unsigned bz, unsigned shared, void *s,
                                        void **params, void **extra)
 {
-    (void)f, (void)s, (void)extra;
+    (void)f, (void)extra;
+    stream_log[0] = s;
     for (int i = 0; i < 16 && params && params[i]; i++)
         memcpy(last_params[i], params[i], 8);
     unsigned v[7] = {gx, gy, gz, bx, by, bz, shared};
@@ -550,4 +558,11 @@ GP_STANDIN_API int gp_standin_cuda_last_launch(unsigned out[7])
 GP_STANDIN_API const void *gp_standin_cuda_last_param(int i)
 {
     return i >= 0 && i < 16 ? last_params[i] : NULL;
+}
+
+/* For tests: the stream log above (launch stream, recorded event, its stream, waiting stream,
+ * awaited event). */
+GP_STANDIN_API void gp_standin_cuda_stream_log(void *out[5])
+{
+    memcpy(out, stream_log, sizeof stream_log);
 }

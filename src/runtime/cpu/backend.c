@@ -58,6 +58,16 @@ static void gp_cpu_buffer_release(gp_buffer *b)
     free(b->impl);
 }
 
+/* Host memory of another library: used as it is (host and native memory are one here). */
+static gp_status gp_cpu_buffer_wrap(gp_buffer *b, gp_memory_kind kind, void *memory, size_t offset)
+{
+    (void)kind;
+    b->kind = GP_BUFFER_SHARED;
+    b->impl = (char *)memory + offset;
+    b->host_ptr = b->impl;
+    return GP_OK;
+}
+
 static gp_status gp_cpu_buffer_map(gp_buffer *b, void **p)
 {
     *p = b->impl;
@@ -181,6 +191,7 @@ const gp_backend_ops gp_backend_cpu_ops = {
     .compiler_id = gp_cpu_compiler,
     .buffer_create = gp_cpu_buffer_create,
     .buffer_release = gp_cpu_buffer_release,
+    .buffer_wrap = gp_cpu_buffer_wrap,
     .buffer_map = gp_cpu_buffer_map,
     .buffer_unmap = gp_cpu_buffer_unmap,
     .buffer_write = gp_cpu_write,

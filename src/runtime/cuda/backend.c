@@ -34,4 +34,8 @@ const gp_backend_ops gp_backend_cuda_ops = {
     .event_elapsed_ms = gp_cuda_op_event_elapsed_ms,
     .event_release = gp_cuda_op_event_release,
     .device_synchronize = gp_cuda_op_device_synchronize,
+    .buffer_wrap = gp_cuda_op_buffer_wrap,
+    .buffer_native = gp_cuda_op_buffer_native,
+    .queue_wrap = gp_cuda_op_queue_wrap,
+    .queue_native = gp_cuda_op_queue_native,
 };

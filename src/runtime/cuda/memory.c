@@ -58,6 +58,25 @@ void gp_cuda_op_buffer_release(gp_buffer *buf)
     buf->host_ptr = NULL;
 }
 
+/* Another library's device memory (PyTorch, CuPy): a pointer of the primary context, used as is.
+ * Host memory would first have to be registered with the driver, which gpuport does not do. */
+gp_status gp_cuda_op_buffer_wrap(gp_buffer *buf, gp_memory_kind kind, void *memory, size_t offset)
+{
+    if (kind != GP_MEMORY_NATIVE)
+        return gp_error_set(GP_ERR_UNSUPPORTED,
+                            "%s does not use host memory in place; copy the data into a buffer "
+                            "(gp_buffer_write), or wrap a CUDA device pointer",
+                            buf->dev->info.spec);
+    buf->kind = GP_BUFFER_DEVICE;
+    buf->impl = (void *)((uintptr_t)memory + offset);
+    return GP_OK;
+}
+
+void *gp_cuda_op_buffer_native(const gp_buffer *buf)
+{
+    return (void *)(uintptr_t)gp_cuda_buffer_ptr(buf);
+}
+
 gp_status gp_cuda_op_buffer_map(gp_buffer *buf, void **host_ptr)
 {
     if (buf->kind == GP_BUFFER_DEVICE)

@@ -42,6 +42,8 @@ gp_status gp_cuda_op_device_synchronize(gp_device_state *dev);
 /* memory.c */
 gp_status gp_cuda_op_buffer_create(gp_buffer *buf);
 void gp_cuda_op_buffer_release(gp_buffer *buf);
+gp_status gp_cuda_op_buffer_wrap(gp_buffer *buf, gp_memory_kind kind, void *memory, size_t offset);
+void *gp_cuda_op_buffer_native(const gp_buffer *buf);
 gp_status gp_cuda_op_buffer_map(gp_buffer *buf, void **host_ptr);
 gp_status gp_cuda_op_buffer_unmap(gp_buffer *buf);
 gp_status gp_cuda_op_buffer_write(gp_queue *q, gp_buffer *dst, size_t off, const void *src,
@@ -56,6 +58,8 @@ gp_status gp_cuda_op_buffer_fill(gp_queue *q, gp_buffer *dst, size_t off, const 
 /* queue.c */
 gp_status gp_cuda_op_queue_create(gp_queue *q);
 void gp_cuda_op_queue_release(gp_queue *q);
+gp_status gp_cuda_op_queue_wrap(gp_queue *q, void *native);
+void *gp_cuda_op_queue_native(const gp_queue *q);
 gp_status gp_cuda_op_queue_finish(gp_queue *q);
 gp_status gp_cuda_op_event_record(gp_queue *q, gp_event *e);
 gp_status gp_cuda_op_event_wait(gp_event *e);

@@ -18,6 +18,19 @@ gp_status gp_cuda_op_queue_create(gp_queue *q)
     return GP_OK;
 }
 
+/* Another library's stream, used as it is: its handles (1 and 2 for the default streams
+ * included) are the driver's. */
+gp_status gp_cuda_op_queue_wrap(gp_queue *q, void *native)
+{
+    q->impl = native;
+    return GP_OK;
+}
+
+void *gp_cuda_op_queue_native(const gp_queue *q)
+{
+    return q->impl;
+}
+
 void gp_cuda_op_queue_release(gp_queue *q)
 {
     gp_cuda_device *d = gp_cuda_dev(q->dev);

@@ -35,4 +35,6 @@ const gp_backend_ops gp_backend_metal_ops = {
     .event_elapsed_ms = gp_mtl_op_event_elapsed_ms,
     .event_release = gp_mtl_op_event_release,
     .device_synchronize = gp_mtl_op_device_synchronize,
+    .buffer_wrap = gp_mtl_op_buffer_wrap,
+    .buffer_unwrap = gp_mtl_op_buffer_release, /* a release: nothing of the memory is freed */
 };

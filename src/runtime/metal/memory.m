@@ -7,6 +7,7 @@
  * Blits need 4-byte aligned offsets and sizes on macOS; unaligned transfers go the host way.
  */
 #include <string.h>
+#include <unistd.h>
 
 #include "runtime/metal/metal_impl.h"
 
@@ -31,6 +32,61 @@ gp_status gp_mtl_op_buffer_create(gp_buffer *buf)
         buf->host_ptr = b.contents;
         return GP_OK;
     }
+}
+
+/* Another library's memory: an MTLBuffer of this device (retained while gpuport's buffer lives;
+ * PyTorch's MPS tensors are such buffers, in private storage), or host memory Metal uses in place
+ * (newBufferWithBytesNoCopy takes whole pages: the buffer covers the pages that hold the range). */
+gp_status gp_mtl_op_buffer_wrap(gp_buffer *buf, gp_memory_kind kind, void *memory, size_t offset)
+{
+    @autoreleasepool {
+        gp_mtl_device *m = gp_mtl_dev(buf->dev);
+        id<MTLBuffer> b = nil;
+        if (kind == GP_MEMORY_NATIVE) {
+            b = (id<MTLBuffer>)memory;
+            if (b.device != m->device)
+                return gp_error_set(
+                    GP_ERR_INVALID_ARGUMENT, "the Metal buffer belongs to %s, not to %s (%s)",
+                    b.device.name.UTF8String, buf->dev->info.spec, m->device.name.UTF8String);
+            if (offset > b.length || buf->size > b.length - offset)
+                return gp_error_set(GP_ERR_INVALID_ARGUMENT,
+                                    "bytes %zu..%zu are outside the %zu-byte Metal buffer", offset,
+                                    offset + buf->size, (size_t)b.length);
+            [b retain];
+            buf->offset = offset;
+        } else {
+            uintptr_t page = (uintptr_t)getpagesize();
+            uintptr_t start = (uintptr_t)memory + offset;
+            uintptr_t base = start & ~(page - 1);
+            size_t len = (size_t)(((start + buf->size - base) + page - 1) & ~(page - 1));
+            b = [m->device newBufferWithBytesNoCopy:(void *)base
+                                             length:len
+                                            options:MTLResourceStorageModeShared
+                                        deallocator:nil];
+            if (!b)
+                return gp_error_set(GP_ERR_UNSUPPORTED,
+                                    "Metal on %s does not use this host memory in place; copy it "
+                                    "into a buffer (gp_buffer_write)",
+                                    buf->dev->info.spec);
+            buf->offset = (size_t)(start - base);
+        }
+        bool shared = b.storageMode == MTLStorageModeShared;
+        buf->impl = b;
+        buf->kind = shared ? GP_BUFFER_SHARED : GP_BUFFER_DEVICE;
+        buf->host_ptr = shared ? (char *)b.contents + buf->offset : NULL;
+        return GP_OK;
+    }
+}
+
+/* A wrapped buffer in private storage: the host cannot reach it, and blits need 4-byte aligned
+ * ranges. */
+static gp_status gp_mtl_hostless(const char *what)
+{
+    return gp_error_set(GP_ERR_UNSUPPORTED,
+                        "%s: the Metal buffer is another library's, in private storage: the host "
+                        "cannot reach it, and a blit needs offsets and sizes that are multiples of "
+                        "4; copy it into a gpuport buffer (gp_buffer_copy) and use that",
+                        what);
 }
 
 void gp_mtl_op_buffer_release(gp_buffer *buf)
@@ -74,7 +130,9 @@ gp_status gp_mtl_op_buffer_write(gp_queue *q, gp_buffer *dst, size_t off, const 
 {
     @autoreleasepool {
         gp_mtl_queue *mq = q->impl;
-        if (blocking || !gp_mtl_aligned(off, n, 0)) {
+        bool aligned = gp_mtl_aligned(off + dst->offset, n, 0);
+        if (!dst->host_ptr && !aligned) return gp_mtl_hostless("gp_buffer_write");
+        if (dst->host_ptr && (blocking || !aligned)) {
             gp_status st = gp_mtl_queue_wait(mq);
             if (st != GP_OK) return st;
             memcpy((char *)dst->host_ptr + off, src, n);
@@ -97,11 +155,11 @@ gp_status gp_mtl_op_buffer_write(gp_queue *q, gp_buffer *dst, size_t off, const 
         [blit copyFromBuffer:staging
                  sourceOffset:0
                      toBuffer:gp_mtl_buf(dst)
-            destinationOffset:off
+            destinationOffset:off + dst->offset
                          size:n];
         [blit endEncoding];
         [staging release]; /* the command buffer keeps it until it completes */
-        return gp_mtl_submit(mq, cb, false);
+        return gp_mtl_submit(mq, cb, blocking);
     }
 }
 
@@ -110,6 +168,7 @@ gp_status gp_mtl_op_buffer_read(gp_queue *q, gp_buffer *src, size_t off, void *d
 {
     @autoreleasepool {
         gp_mtl_queue *mq = q->impl;
+        if (!src->host_ptr) return gp_mtl_hostless("gp_buffer_read");
         if (blocking) {
             gp_status st = gp_mtl_queue_wait(mq);
             if (st != GP_OK) return st;
@@ -124,9 +183,10 @@ gp_status gp_mtl_op_buffer_read(gp_queue *q, gp_buffer *src, size_t off, void *d
             return GP_ERR_BACKEND;
         }
         id<MTLBuffer> from = gp_mtl_buf(src); /* retained by the block */
+        size_t at = src->offset + off;
         [cb addCompletedHandler:^(id<MTLCommandBuffer> done) {
           if (done.status != MTLCommandBufferStatusError)
-              memcpy(dst, (const char *)from.contents + off, n);
+              memcpy(dst, (const char *)from.contents + at, n);
         }];
         return gp_mtl_submit(mq, cb, false);
     }
@@ -137,7 +197,9 @@ gp_status gp_mtl_op_buffer_copy(gp_queue *q, gp_buffer *dst, size_t dst_off, gp_
 {
     @autoreleasepool {
         gp_mtl_queue *mq = q->impl;
-        if (!gp_mtl_aligned(dst_off, src_off, n)) {
+        if (!gp_mtl_aligned(dst_off + dst->offset, src_off + src->offset, n)) {
+            if (!dst->host_ptr) return gp_mtl_hostless("gp_buffer_copy");
+            if (!src->host_ptr) return gp_mtl_hostless("gp_buffer_copy");
             gp_status st = gp_mtl_queue_wait(mq);
             if (st != GP_OK) return st;
             memmove((char *)dst->host_ptr + dst_off, (const char *)src->host_ptr + src_off, n);
@@ -151,9 +213,9 @@ gp_status gp_mtl_op_buffer_copy(gp_queue *q, gp_buffer *dst, size_t dst_off, gp_
         }
         id<MTLBlitCommandEncoder> blit = [cb blitCommandEncoder];
         [blit copyFromBuffer:gp_mtl_buf(src)
-                 sourceOffset:src_off
+                 sourceOffset:src_off + src->offset
                      toBuffer:gp_mtl_buf(dst)
-            destinationOffset:dst_off
+            destinationOffset:dst_off + dst->offset
                          size:n];
         [blit endEncoding];
         return gp_mtl_submit(mq, cb, blocking);
@@ -175,7 +237,8 @@ gp_status gp_mtl_op_buffer_fill(gp_queue *q, gp_buffer *dst, size_t off, const v
         bool one_byte = true;
         for (size_t i = 1; i < pattern_size; i++)
             one_byte = one_byte && p[i] == p[0];
-        if (!gp_mtl_aligned(off, n, 0)) {
+        if (!gp_mtl_aligned(off + dst->offset, n, 0)) {
+            if (!dst->host_ptr) return gp_mtl_hostless("gp_buffer_fill");
             gp_status st = gp_mtl_queue_wait(mq);
             if (st != GP_OK) return st;
             gp_mtl_repeat((char *)dst->host_ptr + off, pattern, pattern_size, n);
@@ -198,12 +261,12 @@ gp_status gp_mtl_op_buffer_fill(gp_queue *q, gp_buffer *dst, size_t off, const v
         }
         id<MTLBlitCommandEncoder> blit = [cb blitCommandEncoder];
         if (one_byte)
-            [blit fillBuffer:gp_mtl_buf(dst) range:NSMakeRange(off, n) value:p[0]];
+            [blit fillBuffer:gp_mtl_buf(dst) range:NSMakeRange(off + dst->offset, n) value:p[0]];
         else
             [blit copyFromBuffer:staging
                      sourceOffset:0
                          toBuffer:gp_mtl_buf(dst)
-                destinationOffset:off
+                destinationOffset:off + dst->offset
                              size:n];
         [blit endEncoding];
         [staging release];

@@ -93,6 +93,7 @@ gp_status gp_mtl_op_device_synchronize(gp_device_state *dev);
 /* memory.m */
 gp_status gp_mtl_op_buffer_create(gp_buffer *buf);
 void gp_mtl_op_buffer_release(gp_buffer *buf);
+gp_status gp_mtl_op_buffer_wrap(gp_buffer *buf, gp_memory_kind kind, void *memory, size_t offset);
 gp_status gp_mtl_op_buffer_map(gp_buffer *buf, void **host_ptr);
 gp_status gp_mtl_op_buffer_unmap(gp_buffer *buf);
 gp_status gp_mtl_op_buffer_write(gp_queue *q, gp_buffer *dst, size_t off, const void *src, size_t n,

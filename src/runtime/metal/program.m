@@ -160,7 +160,7 @@ gp_status gp_mtl_op_kernel_launch(gp_queue *q, gp_kernel *k, const gp_launch *l)
         for (uint32_t i = 0; i < l->num_args; i++) {
             const gp_arg *a = &l->args[i];
             if (a->kind == GP_ARG_BUFFER) {
-                [enc setBuffer:(id<MTLBuffer>)a->buffer->impl offset:0 atIndex:i];
+                [enc setBuffer:(id<MTLBuffer>)a->buffer->impl offset:a->buffer->offset atIndex:i];
             } else if (a->kind == GP_ARG_DYN_SHARED) {
                 size_t bytes = (a->size + 15) & ~(size_t)15;
                 [enc setThreadgroupMemoryLength:(bytes ? bytes : 16) atIndex:0];

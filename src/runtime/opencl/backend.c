@@ -302,4 +302,7 @@ const gp_backend_ops gp_backend_opencl_ops = {
     .event_elapsed_ms = gp_cl_event_elapsed_op,
     .event_release = gp_cl_event_release_op,
     .device_synchronize = gp_cl_device_finish_all,
+    .buffer_wrap = gp_cl_buffer_wrap,
+    .buffer_unwrap = gp_cl_buffer_release, /* the cl_mem is gpuport's; the memory is not */
+    .buffer_native = gp_cl_buffer_native,
 };

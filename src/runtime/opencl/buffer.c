@@ -37,6 +37,38 @@ gp_status gp_cl_buffer_create(gp_buffer *buf)
     return GP_OK;
 }
 
+/* Host memory of another library, through CL_MEM_USE_HOST_PTR: a device that shares memory with
+ * the host uses it in place; another may keep a copy, which a map brings back to the host. */
+gp_status gp_cl_buffer_wrap(gp_buffer *buf, gp_memory_kind kind, void *memory, size_t offset)
+{
+    gp_cl_device *cd = gp_cl_dev(buf->dev);
+    if (kind != GP_MEMORY_HOST)
+        return gp_error_set(GP_ERR_UNSUPPORTED,
+                            "%s takes only host memory to wrap; copy another library's OpenCL "
+                            "buffer into a gpuport buffer",
+                            buf->dev->info.spec);
+    gp_cl_buffer *b = calloc(1, sizeof *b);
+    if (!b) return gp_error_set(GP_ERR_OUT_OF_MEMORY, "out of host memory");
+    cl_int err;
+    void *p = (char *)memory + offset;
+    b->mem = cd->api->clCreateBuffer(cd->ctx, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, buf->size, p,
+                                     &err);
+    if (!b->mem) {
+        free(b);
+        return gp_cl_fail(err, "clCreateBuffer over %zu bytes of host memory on %s", buf->size,
+                          buf->dev->info.spec);
+    }
+    buf->impl = b;
+    buf->kind = cd->info.unified_memory ? GP_BUFFER_SHARED : GP_BUFFER_PINNED;
+    buf->host_ptr = cd->info.unified_memory ? p : NULL;
+    return GP_OK;
+}
+
+void *gp_cl_buffer_native(const gp_buffer *buf)
+{
+    return gp_cl_buf(buf)->mem;
+}
+
 void gp_cl_buffer_release(gp_buffer *buf)
 {
     gp_cl_buffer *b = gp_cl_buf(buf);

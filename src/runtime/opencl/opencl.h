@@ -54,6 +54,8 @@ gp_status gp_cl_device_finish_all(gp_device_state *dev);
 /* buffer.c */
 gp_status gp_cl_buffer_create(gp_buffer *buf);
 void gp_cl_buffer_release(gp_buffer *buf);
+gp_status gp_cl_buffer_wrap(gp_buffer *buf, gp_memory_kind kind, void *memory, size_t offset);
+void *gp_cl_buffer_native(const gp_buffer *buf);
 gp_status gp_cl_buffer_map(gp_buffer *buf, void **host_ptr);
 gp_status gp_cl_buffer_unmap(gp_buffer *buf);
 gp_status gp_cl_buffer_write(gp_queue *q, gp_buffer *dst, size_t off, const void *src, size_t n,

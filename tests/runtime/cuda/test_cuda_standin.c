@@ -503,6 +503,114 @@ static void test_public_api_reaches_the_driver(void **state)
     free(text);
 }
 
+/* Memory and streams of another library (what PyTorch and CuPy hand over): a device pointer used
+ * in place, at an offset; a stream of theirs that launches go on and that waits for gpuport's. */
+static void foreign_child(FILE *out)
+{
+    gp_device *dev = NULL;
+    CHECK(gp_device_open("cuda", &dev) == GP_OK);
+    void *h = dlopen(standin, RTLD_NOW | RTLD_NOLOAD);
+    CHECK(h != NULL);
+    CUresult (*stream_create)(void **, unsigned) =
+        (CUresult(*)(void **, unsigned))dlsym(h, "cuStreamCreate");
+    CUresult (*stream_destroy)(void *) = (CUresult(*)(void *))dlsym(h, "cuStreamDestroy_v2");
+    CUresult (*mem_alloc)(CUdeviceptr *, size_t) =
+        (CUresult(*)(CUdeviceptr *, size_t))dlsym(h, "cuMemAlloc_v2");
+    CUresult (*mem_free)(CUdeviceptr) = (CUresult(*)(CUdeviceptr))dlsym(h, "cuMemFree_v2");
+    void (*stream_log)(void **) = (void (*)(void **))dlsym(h, "gp_standin_cuda_stream_log");
+    CHECK(stream_create && stream_destroy && mem_alloc && mem_free && stream_log);
+
+    CUdeviceptr theirs = 0; /* the other library's allocation */
+    CHECK(mem_alloc(&theirs, 4096) == 0);
+    gp_buffer *w = NULL;
+    CHECK(gp_buffer_wrap(dev, GP_MEMORY_NATIVE, (void *)(uintptr_t)theirs, 256, 1024, &w) == GP_OK);
+    gp_buffer_kind kind;
+    CHECK(gp_buffer_kind_of(w, &kind) == GP_OK && kind == GP_BUFFER_DEVICE);
+    void *native = NULL, *host = (void *)1;
+    size_t off = 1;
+    CHECK(gp_buffer_native(w, &native, &off, &host) == GP_OK);
+    CHECK((CUdeviceptr)(uintptr_t)native == theirs + 256 && off == 0 && host == NULL);
+    /* copies reach it: the stand-in's device memory is host memory, so the bytes can be checked */
+    unsigned char bytes[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+    CHECK(gp_buffer_write(w, 8, bytes, 8) == GP_OK);
+    CHECK(memcmp((unsigned char *)(uintptr_t)theirs + 264, bytes, 8) == 0);
+    int host_mem[4];
+    gp_buffer *refused = NULL;
+    CHECK(gp_buffer_wrap(dev, GP_MEMORY_HOST, host_mem, 0, sizeof host_mem, &refused) ==
+          GP_ERR_UNSUPPORTED);
+    CHECK(strstr(gp_last_error(), "copy the data") != NULL);
+    fprintf(out, "ok wrap\n");
+
+    void *their_stream = NULL;
+    CHECK(stream_create(&their_stream, 0) == 0);
+    gp_queue *q = NULL;
+    CHECK(gp_queue_wrap(dev, their_stream, &q) == GP_OK);
+    void *got = NULL;
+    CHECK(gp_queue_native(q, &got) == GP_OK && got == their_stream);
+    gp_queue *def = NULL;
+    CHECK(gp_device_queue(dev, &def) == GP_OK);
+    CHECK(gp_queue_native(def, &got) == GP_OK && got != their_stream);
+    void *log[5];
+    if (have_nvrtc()) {
+        gp_program *prog = NULL;
+        gp_kernel *k = NULL;
+        CHECK(gp_program_create_builtin(dev, "basic", &prog) == GP_OK);
+        CHECK(gp_kernel_create(prog, "gp_saxpy", &k) == GP_OK);
+        float a = 2.0f;
+        int n = 256;
+        gp_arg args[] = {gp_arg_buffer(w), gp_arg_buffer(w), gp_arg_value(&a, sizeof a),
+                         gp_arg_value(&n, sizeof n)};
+        size_t global = 256;
+        CHECK(gp_kernel_launch(q, k, 1, &global, NULL, 4, args) == GP_OK);
+        stream_log(log);
+        const void *(*param)(int) = (const void *(*)(int))dlsym(h, "gp_standin_cuda_last_param");
+        CUdeviceptr p0;
+        memcpy(&p0, param(0), sizeof p0);
+        CHECK(log[0] == their_stream && p0 == theirs + 256);
+        gp_kernel_release(k);
+        gp_program_release(prog);
+        fprintf(out, "ok launch on their stream\n");
+    }
+    /* Their stream waits for gpuport's default queue: an event there, a wait on theirs. */
+    gp_event *e = NULL;
+    CHECK(gp_event_record(def, &e) == GP_OK);
+    CHECK(gp_queue_wait_event(q, e) == GP_OK);
+    stream_log(log);
+    CHECK(log[3] == their_stream && log[4] == log[1] && log[2] == got);
+    CHECK(gp_queue_finish(q) == GP_OK);
+    gp_event_release(e);
+    /* The legacy and per-thread default streams are handles of the driver's own. */
+    gp_queue *legacy = NULL;
+    CHECK(gp_queue_wrap(dev, (void *)1, &legacy) == GP_OK);
+    CHECK(gp_queue_native(legacy, &got) == GP_OK && got == (void *)1);
+    CHECK(gp_queue_release(legacy) == GP_OK);
+    /* Released, gpuport's handles leave the other library's stream and memory alone (a second
+     * destroy or free below would be a double free). */
+    CHECK(gp_queue_release(q) == GP_OK);
+    CHECK(gp_buffer_release(w) == GP_OK);
+    CHECK(stream_destroy(their_stream) == 0);
+    CHECK(mem_free(theirs) == 0);
+    dlclose(h);
+    gp_device_release(dev);
+    fprintf(out, "ALL OK\n");
+}
+
+static void test_foreign_memory_and_streams(void **state)
+{
+    (void)state;
+    if (!have_nvrtc() && gp_cuda_embedded_count() == 0) {
+        printf("no NVRTC and no PTX here: the CUDA device cannot be opened\n");
+        return;
+    }
+    const char *env[] = {lib_env, NULL};
+    char *text = run_child(env, foreign_child);
+    printf("%s", text);
+    assert_non_null(strstr(text, "ok wrap"));
+    if (have_nvrtc()) assert_non_null(strstr(text, "ok launch on their stream"));
+    assert_non_null(strstr(text, "ALL OK"));
+    free(text);
+}
+
 static void no_nvrtc_child(FILE *out)
 {
     gp_device *dev = NULL;
@@ -653,6 +761,7 @@ int main(void)
         cmocka_unit_test(test_backend_calls),
         cmocka_unit_test(test_auto_falls_back_with_reason),
         cmocka_unit_test(test_public_api_reaches_the_driver),
+        cmocka_unit_test(test_foreign_memory_and_streams),
         cmocka_unit_test(test_without_nvrtc),
         cmocka_unit_test(test_kernel_cache),
     };
