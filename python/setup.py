@@ -1,5 +1,8 @@
 """Builds libgpuport and the gpuport CLI with CMake from the source tree this folder sits in, and
-bundles both inside the package (gpuport/_lib), so `pip install ./python` needs nothing else."""
+bundles both inside the package (gpuport/_lib), so `pip install ./python` needs nothing else. The
+wheel (`pip wheel ./python`) is tagged py3-none-<platform>; on Linux `auditwheel repair` then
+bundles the shared libraries it links (cJSON, OpenSSL's libcrypto) and gives it a manylinux tag,
+on macOS `delocate-wheel` does the same (docs/python.md, "Installing")."""
 
 import os
 import shutil
@@ -48,9 +51,28 @@ class BuildWithLibrary(build_py):
         shutil.copy2(build / "gpuport", dest / "gpuport")
 
 
+try:  # setuptools 70.1+ has bdist_wheel; before, the wheel package did
+    from setuptools.command.bdist_wheel import bdist_wheel
+except ImportError:
+    from wheel.bdist_wheel import bdist_wheel
+
+
+class PlatformWheel(bdist_wheel):
+    """The wheel carries a native library and executable but no extension module: it fits every
+    Python 3 of its platform (py3-none-<platform>)."""
+
+    def finalize_options(self):
+        super().finalize_options()
+        self.root_is_pure = False
+
+    def get_tag(self):
+        return "py3", "none", super().get_tag()[2]
+
+
 class BinaryDistribution(Distribution):
     def has_ext_modules(self):  # the wheel carries a native library: tag it per platform
         return True
 
 
-setup(cmdclass={"build_py": BuildWithLibrary}, distclass=BinaryDistribution)
+setup(cmdclass={"build_py": BuildWithLibrary, "bdist_wheel": PlatformWheel},
+      distclass=BinaryDistribution)

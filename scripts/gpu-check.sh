@@ -3,9 +3,10 @@
 # minutes: builds gpuport (with nvcc's precompiled PTX when nvcc is there), runs the tests a GPU
 # changes (runtime conformance and errors, translated kernels, bench, doctor, archcheck --device:
 # the conformance suite then runs on the CUDA device as well as the CPU) and the Python package's
-# tests, the examples on `auto` and on `cuda`, the CUDA benchmarks (bench/cuda_bench.c) and
-# `gpuport bench` on the GPU (bench/gpu-bench.sh), and writes everything to one log that starts
-# with the GPU, the driver, the toolkit and the date.
+# tests (its CUDA interop with torch and CuPy where they are installed, verbose), the examples on
+# `auto` and on `cuda`, the CUDA benchmarks (bench/cuda_bench.c) and `gpuport bench` on the GPU
+# (bench/gpu-bench.sh), and writes everything to one log that starts with the GPU, the driver,
+# the toolkit and the date.
 #
 #   scripts/gpu-check.sh [--log FILE] [--deps DIR] [--quick]
 #   scripts/gpu-check.sh --fetch-deps DIR     (on a Debian/Ubuntu machine with network access)
@@ -131,7 +132,11 @@ run 360 ctest ctest --test-dir build-gpu --output-on-failure --timeout 180 -j "$
     -R 'runtime|translate|bench|doctor|archcheck_test_device'
 if [ -d python/tests ] && python3 -c 'import numpy, pytest' 2>/dev/null; then
     phase "Python package on this machine's devices"
-    GPUPORT_BUILD_DIR=$PWD/build-gpu run 180 pytest python3 -m pytest -q python/tests -k 'not install'
+    interop=(python/tests/test_cuda.py python/tests/test_torch.py python/tests/test_docs.py)
+    GPUPORT_BUILD_DIR=$PWD/build-gpu run 180 pytest python3 -m pytest -q python/tests -k 'not install' \
+        "${interop[@]/#/--ignore=}"
+    phase "Python CUDA interop: CUDA Array Interface, DLPack, streams; torch and CuPy where installed"
+    GPUPORT_BUILD_DIR=$PWD/build-gpu run 120 pytest-cuda python3 -m pytest -v -rs "${interop[@]}"
 fi
 phase "CUDA tests, verbose"
 run 180 ctest-cuda ctest --test-dir build-gpu -R 'cuda|conformance' -V --timeout 180 \

@@ -1,10 +1,22 @@
 """gpuport: write GPU code once; run and trust it on CUDA, Metal, OpenCL and the CPU.
 
-The runtime (devices chosen with a recorded reason, arrays to and from numpy, kernels in the
-portable dialect) is loaded from libgpuport with ctypes; the tools (doctor, audit, compare,
+The runtime (devices chosen with a recorded reason, arrays that speak numpy's, DLPack's and the
+CUDA Array Interface's protocols, kernels in the portable dialect that take torch tensors, CuPy and
+numpy arrays in place) is loaded from libgpuport with ctypes; the tools (doctor, audit, compare,
 archcheck, freeze) return the CLI's JSON as Python objects; ``torch_device()`` picks cuda, mps or
 cpu for PyTorch and says why — without importing torch until it is called.
 """
+
+from .errors import (  # noqa: F401
+    BackendError,
+    BuildError,
+    GpuportError,
+    InvalidArgumentError,
+    LaunchError,
+    NotFoundError,
+    OutOfMemoryError,
+    UnsupportedError,
+)
 
 try:
     from .runtime import (  # noqa: F401
@@ -15,7 +27,6 @@ try:
         Device,
         DeviceInfo,
         Event,
-        GpuportError,
         Kernel,
         Program,
         Queue,
@@ -30,6 +41,7 @@ try:
         set_cache_dir,
         version,
     )
+    from .interop import asarray, from_cuda_array_interface, from_dlpack  # noqa: F401
 except ImportError as _e:  # libgpuport missing: the tools and torch_device() still work
     _runtime_error = _e
 

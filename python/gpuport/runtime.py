@@ -1,65 +1,104 @@
 """The portable runtime from Python: devices, the selection record, buffers and arrays, programs in
 the kernel dialect, kernel launches checked against the kernel's signature, queues and events.
 
-Every failing C call raises :class:`GpuportError` carrying ``gp_last_error()``'s message.
+Arrays speak the array protocols of the Python world: ``__array__`` (numpy), ``__dlpack__`` and
+``__dlpack_device__`` (DLPack), ``__cuda_array_interface__`` (CUDA arrays); ``interop`` takes
+other libraries' arrays in. Every failing C call raises a :class:`GpuportError` (a subclass per
+status, see ``errors``) carrying ``gp_last_error()``'s message.
 """
 
 from __future__ import annotations
 
 import ctypes
+import math
+import numbers
+import operator
+import struct
+import sys
 from dataclasses import dataclass
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
+from . import _dlpack as D
 from . import _native as N
+from .errors import GpuportError, UnsupportedError, error_for
 
 BACKENDS = ("cuda", "metal", "opencl", "cpu")
 BUFFER_KINDS = {"device": 0, "pinned": 1, "shared": 2}
+_KIND_NAMES = {v: k for k, v in BUFFER_KINDS.items()}
 ARG_KINDS = ("buffer", "const_buffer", "value", "dyn_shared")
+MEMORY_HOST, MEMORY_NATIVE = 0, 1  # gp_memory_kind
 
-# Dialect type names -> numpy dtypes (buffers' elements and scalar values).
+# Dialect type names -> numpy dtypes (buffers' elements and scalar values), as the C library's
+# signature parser knows them (src/runtime/signature.c).
 _DTYPES: Dict[str, np.dtype] = {
     name: np.dtype(dt)
-    for name, dt in {
-        "float": np.float32,
-        "double": np.float64,
-        "int": np.int32,
-        "int32_t": np.int32,
-        "unsigned": np.uint32,
-        "uint": np.uint32,
-        "unsigned int": np.uint32,
-        "uint32_t": np.uint32,
-        "int64_t": np.int64,
-        "long long": np.int64,
-        "uint64_t": np.uint64,
-        "int16_t": np.int16,
-        "short": np.int16,
-        "uint16_t": np.uint16,
-        "int8_t": np.int8,
-        "char": np.int8,
-        "uint8_t": np.uint8,
-        "unsigned char": np.uint8,
-        "gp_half": np.float16,
-        "half": np.float16,
+    for dt, names in {
+        np.float32: ("float",),
+        np.float64: ("double",),
+        np.float16: ("gp_half", "half"),
+        np.int8: ("char", "signed char", "int8_t"),
+        np.uint8: ("unsigned char", "uchar", "uint8_t"),
+        np.int16: ("short", "int16_t"),
+        np.uint16: ("unsigned short", "ushort", "uint16_t"),
+        np.int32: ("int", "int32_t"),
+        np.uint32: ("unsigned", "unsigned int", "uint", "uint32_t"),
+        np.int64: ("int64_t", "long long"),
+        np.uint64: ("uint64_t", "unsigned long long", "ulong"),
     }.items()
+    for name in names
 }
-
-
-class GpuportError(RuntimeError):
-    """A gpuport call failed. ``status`` is the C status name, ``message`` what to do about it."""
-
-    def __init__(self, status: str, message: str):
-        super().__init__(f"{status}: {message}" if message else status)
-        self.status = status
-        self.message = message
+# Vector types: `lanes` scalars of a base type.
+_VECTORS: Dict[str, Tuple[np.dtype, int]] = {
+    "gp_float2": (np.dtype(np.float32), 2),
+    "gp_float4": (np.dtype(np.float32), 4),
+    "gp_int2": (np.dtype(np.int32), 2),
+    "gp_int4": (np.dtype(np.int32), 4),
+}
+# struct formats of the scalar types, by numpy type character
+_PACK = {"f": "f", "d": "d", "e": "e", "b": "b", "B": "B", "h": "h", "H": "H", "i": "i",
+         "I": "I", "l": "q", "L": "Q", "q": "q", "Q": "Q"}
 
 
 def _check(status: int) -> None:
     if status != 0:
         msg = (N.lib.gp_last_error() or b"").decode("utf-8", "replace")
         name = (N.lib.gp_status_name(status) or b"GP_ERR_UNKNOWN").decode()
-        raise GpuportError(name, msg)
+        raise error_for(name, msg)
+
+
+def _whole(v: Any, what: str) -> int:
+    """``v`` as an int, refusing what is not a whole number (a float, a string, a bool)."""
+    if isinstance(v, (bool, np.bool_)):
+        raise TypeError(f"{what} must be a whole number, not a bool ({v!r})")
+    try:
+        return operator.index(v)
+    except TypeError:
+        raise TypeError(f"{what} must be a whole number, got {type(v).__name__} ({v!r})") from None
+
+
+def _shape(shape: Union[int, Sequence[int]]) -> Tuple[int, ...]:
+    if isinstance(shape, (str, bytes)):
+        raise TypeError(f"a shape is a whole number or a sequence of them, got {shape!r}")
+    dims = (shape,) if np.ndim(shape) == 0 else tuple(shape)  # type: ignore[arg-type]
+    out = tuple(_whole(n, f"dimension {i} of shape {shape!r}") for i, n in enumerate(dims))
+    for i, n in enumerate(out):
+        if n < 0:
+            raise ValueError(f"dimension {i} of shape {shape!r} is negative ({n}); sizes are 0 or more")
+    return out
+
+
+def _array_dtype(dtype: Any) -> np.dtype:
+    """A dtype an array of gpuport may hold: numbers and bools, never objects or strings."""
+    try:
+        dt = np.dtype(dtype)
+    except TypeError as e:
+        raise TypeError(f"{dtype!r} is not a data type ({e})") from None
+    if dt.hasobject or dt.kind not in "biufc":
+        raise TypeError(f"gpuport arrays hold numbers (bool, int, uint, float, complex), not "
+                        f"{dt} ({'Python objects: pointers would be copied to the device' if dt.hasobject else 'not a number'})")
+    return dt
 
 
 def version() -> str:
@@ -178,18 +217,22 @@ class Device:
     """An opened device. ``Device("auto")`` picks the best one and records why."""
 
     def __init__(self, spec: str = "auto"):
+        if not isinstance(spec, str):
+            raise TypeError(f"a device spec is a string (\"auto\", \"cuda:1\", \"cpu\"...), got {spec!r}")
         h = N.vp()
         _check(N.lib.gp_device_open(spec.encode(), ctypes.byref(h)))
         self._h = h
         c = N.DeviceInfoC()
         _check(N.lib.gp_device_get_info(self._h, ctypes.byref(c)))
         self.info = DeviceInfo._from_c(c)
+        self._foreign: Dict[int, Queue] = {}  # other libraries' streams, by handle
 
     def __repr__(self) -> str:
         return f"<gpuport.Device {self.info.spec} {self.info.name!r}>"
 
     def close(self) -> None:
         if getattr(self, "_h", None):
+            self._foreign = {}
             N.lib.gp_device_release(self._h)
             self._h = None
 
@@ -205,37 +248,51 @@ class Device:
     def __exit__(self, *exc: Any) -> None:
         self.close()
 
+    def _live(self) -> N.vp:
+        if not getattr(self, "_h", None):
+            raise ValueError(f"the device {self.info.spec} is closed")
+        return self._h
+
     @property
     def selection(self) -> List[Selection]:
         """The selection record of this open, cuda -> metal -> opencl -> cpu."""
         entries = (N.SelectionEntry * len(BACKENDS))()
         count = N.u32()
-        _check(N.lib.gp_device_selection(self._h, entries, len(BACKENDS), ctypes.byref(count)))
+        _check(N.lib.gp_device_selection(self._live(), entries, len(BACKENDS), ctypes.byref(count)))
         return [Selection._from_c(entries[i]) for i in range(count.value)]
 
     @property
     def selection_text(self) -> str:
         needed = N.size_t()
         buf = ctypes.create_string_buffer(4096)
-        _check(N.lib.gp_device_selection_text(self._h, buf, len(buf), ctypes.byref(needed)))
+        _check(N.lib.gp_device_selection_text(self._live(), buf, len(buf), ctypes.byref(needed)))
         if needed.value > len(buf):
             buf = ctypes.create_string_buffer(needed.value)
             _check(N.lib.gp_device_selection_text(self._h, buf, len(buf), None))
         return buf.value.decode("utf-8", "replace")
 
     def synchronize(self) -> None:
-        _check(N.lib.gp_device_synchronize(self._h))
+        _check(N.lib.gp_device_synchronize(self._live()))
         if getattr(self, "_default_queue", None) is not None:
             self._default_queue._keep.clear()
+
+    @property
+    def host_memory_in_place(self) -> bool:
+        """True where the device uses host memory in place (the CPU; OpenCL and Metal devices that
+        share memory with the host): host arrays are then passed to kernels without a copy."""
+        b = self.info.backend
+        return b == "cpu" or (b in ("opencl", "metal") and self.info.unified_memory)
 
     # -- memory
     def buffer(self, nbytes: int, kind: str = "device") -> "Buffer":
         return Buffer(self, nbytes, kind)
 
     def array(self, data: Any, dtype: Any = None, kind: Optional[str] = None) -> "Array":
-        """A device array holding a copy of ``data`` (anything numpy accepts). ``kind`` defaults to
-        "shared" on unified-memory devices (host and device then use the same memory)."""
-        host = np.ascontiguousarray(np.asarray(data, dtype=dtype))
+        """A device array holding a copy of ``data`` (a number, a sequence, a numpy array or
+        anything with ``__array__``). ``kind`` defaults to "shared" on unified-memory devices (host
+        and device then use the same memory)."""
+        host = np.asarray(data, dtype=None if dtype is None else _array_dtype(dtype), order="C")
+        _array_dtype(host.dtype)  # refuses objects and strings
         arr = Array.empty(self, host.shape, host.dtype, kind)
         arr.write(host)
         return arr
@@ -243,6 +300,16 @@ class Device:
     def empty(self, shape: Union[int, Sequence[int]], dtype: Any = np.float32,
               kind: Optional[str] = None) -> "Array":
         return Array.empty(self, shape, dtype, kind)
+
+    def from_dlpack(self, x: Any, *, copy: Optional[bool] = None) -> "Array":
+        """``gpuport.from_dlpack(x, device=self)``."""
+        from .interop import from_dlpack
+        return from_dlpack(x, device=self, copy=copy)
+
+    def asarray(self, x: Any, *, copy: Optional[bool] = None) -> "Array":
+        """``gpuport.asarray(x, device=self)``."""
+        from .interop import asarray
+        return asarray(x, device=self, copy=copy)
 
     # -- code
     def program(self, source: str, defines: Optional[Mapping[str, Any]] = None,
@@ -260,38 +327,76 @@ class Device:
         """The device's default queue (the one blocking calls and launches without a queue use)."""
         if getattr(self, "_default_queue", None) is None:
             q = N.vp()
-            _check(N.lib.gp_device_queue(self._h, ctypes.byref(q)))
+            _check(N.lib.gp_device_queue(self._live(), ctypes.byref(q)))
             self._default_queue = Queue(self, q)
         return self._default_queue
 
+    def foreign_queue(self, stream: int) -> "Queue":
+        """A queue over another library's CUDA stream (an integer handle: ``1`` the legacy default
+        stream, ``2`` the per-thread one, else a ``cudaStream_t``), e.g.
+        ``torch.cuda.current_stream().cuda_stream``: launches on it are ordered with that
+        library's work. CUDA only."""
+        handle = _whole(stream, "a stream handle")
+        q = self._foreign.get(handle)
+        if q is None:
+            h = N.vp()
+            _check(N.lib.gp_queue_wrap(self._live(), handle or None, ctypes.byref(h)))
+            q = self._foreign[handle] = Queue(self, h, wrapped=True)
+        return q
+
     def record(self) -> "Event":
         """An event at the current end of the default queue."""
-        q = N.vp()
-        _check(N.lib.gp_device_queue(self._h, ctypes.byref(q)))
-        h = N.vp()
-        _check(N.lib.gp_event_record(q, ctypes.byref(h)))
-        return Event(h, self)
+        return self.default_queue().record()
 
 
 class Buffer:
-    """Raw bytes on (or visible to) a device."""
+    """Raw bytes on (or visible to) a device: gpuport's own, or another library's memory used in
+    place (then ``owner`` is what keeps that memory alive)."""
 
     def __init__(self, device: Device, nbytes: int, kind: str = "device"):
         if kind not in BUFFER_KINDS:
             raise ValueError(f"unknown buffer kind {kind!r}; expected one of {', '.join(BUFFER_KINDS)}")
+        nbytes = _whole(nbytes, "a buffer's size")
         if nbytes <= 0:
-            raise ValueError("a buffer needs at least one byte")
+            raise ValueError(f"a buffer needs at least one byte, got {nbytes}")
         h = N.vp()
-        _check(N.lib.gp_buffer_create(device._h, BUFFER_KINDS[kind], nbytes, ctypes.byref(h)))
+        _check(N.lib.gp_buffer_create(device._live(), BUFFER_KINDS[kind], nbytes, ctypes.byref(h)))
         self._h = h
         self.device = device
         self.nbytes = nbytes
         self.kind = kind
+        self.owner: Any = None
+
+    @classmethod
+    def wrap(cls, device: Device, memory: int, nbytes: int, *, native: bool = False, offset: int = 0,
+             owner: Any = None) -> "Buffer":
+        """A buffer over ``nbytes`` of memory at ``memory`` (+ ``offset``) that gpuport did not
+        allocate, used in place (``gp_buffer_wrap``): a host address, or with ``native`` the
+        backend's own object (a CUDA device pointer, an ``MTLBuffer``). ``owner`` is kept until
+        the buffer is released: whatever keeps the memory alive."""
+        nbytes = _whole(nbytes, "a buffer's size")
+        if nbytes <= 0:
+            raise ValueError(f"a buffer needs at least one byte, got {nbytes}")
+        h = N.vp()
+        _check(N.lib.gp_buffer_wrap(device._live(), MEMORY_NATIVE if native else MEMORY_HOST,
+                                    memory, offset, nbytes, ctypes.byref(h)))
+        self = cls.__new__(cls)
+        self._h = h
+        self.device = device
+        self.nbytes = nbytes
+        k = ctypes.c_int()
+        N.lib.gp_buffer_kind_of(h, ctypes.byref(k))
+        self.kind = _KIND_NAMES.get(k.value, "device")
+        self.owner = owner
+        return self
 
     def release(self) -> None:
         if getattr(self, "_h", None):
             N.lib.gp_buffer_release(self._h)
             self._h = None
+        owner, self.owner = getattr(self, "owner", None), None
+        if isinstance(owner, D.Taken):
+            owner.release()  # the producer's DLPack deleter: its memory may go now
 
     def __del__(self) -> None:
         try:
@@ -299,98 +404,221 @@ class Buffer:
         except Exception:
             pass
 
+    def _live(self) -> N.vp:
+        if not getattr(self, "_h", None):
+            raise ValueError("the buffer was released")
+        return self._h
+
+    def native(self) -> Tuple[int, int, Optional[int]]:
+        """(the backend's memory object, the offset of the first byte in it, the host address
+        where the host may use the memory in place, else None) — ``gp_buffer_native``."""
+        native, off, host = N.vp(), N.size_t(), N.vp()
+        _check(N.lib.gp_buffer_native(self._live(), ctypes.byref(native), ctypes.byref(off),
+                                      ctypes.byref(host)))
+        return native.value or 0, off.value, host.value
+
+    def _range(self, offset: Any, nbytes: Any, what: str) -> Tuple[int, int]:
+        off = _whole(offset, f"{what}: the offset")
+        n = self.nbytes - off if nbytes is None else _whole(nbytes, f"{what}: the size")
+        if off < 0 or n < 0 or off + n > self.nbytes:
+            raise ValueError(f"{what}: bytes {off}..{off + n} are outside the {self.nbytes}-byte buffer")
+        return off, n
+
     def write(self, data: Any, offset: int = 0) -> None:
-        mv = memoryview(np.ascontiguousarray(data)).cast("B")
-        src = (ctypes.c_char * len(mv)).from_buffer_copy(mv) if mv.readonly else \
-            (ctypes.c_char * len(mv)).from_buffer(mv)
-        _check(N.lib.gp_buffer_write(self._h, offset, ctypes.cast(src, N.vp), len(mv)))
+        host = np.ascontiguousarray(data)
+        if host.dtype.hasobject:
+            raise TypeError("Buffer.write: an array of Python objects holds pointers, not data")
+        off, _ = self._range(offset, host.nbytes, "Buffer.write")
+        if host.nbytes:
+            _check(N.lib.gp_buffer_write(self._live(), off, host.ctypes.data, host.nbytes))
 
     def read_into(self, out: np.ndarray, offset: int = 0) -> None:
         if not out.flags.c_contiguous or not out.flags.writeable:
             raise ValueError("read_into needs a writable C-contiguous array")
-        _check(N.lib.gp_buffer_read(self._h, offset, out.ctypes.data, out.nbytes))
+        off, _ = self._range(offset, out.nbytes, "Buffer.read_into")
+        if out.nbytes:
+            _check(N.lib.gp_buffer_read(self._live(), off, out.ctypes.data, out.nbytes))
 
     def read(self, nbytes: Optional[int] = None, offset: int = 0) -> bytes:
-        n = self.nbytes - offset if nbytes is None else nbytes
+        off, n = self._range(offset, nbytes, "Buffer.read")
         out = np.empty(n, dtype=np.uint8)
-        self.read_into(out, offset)
+        self.read_into(out, off)
         return out.tobytes()
 
     def fill(self, pattern: bytes, offset: int = 0, nbytes: Optional[int] = None) -> None:
-        n = self.nbytes - offset if nbytes is None else nbytes
-        p = ctypes.create_string_buffer(pattern, len(pattern))
-        _check(N.lib.gp_buffer_fill(self._h, offset, ctypes.cast(p, N.vp), len(pattern), n))
+        off, n = self._range(offset, nbytes, "Buffer.fill")
+        p = ctypes.create_string_buffer(bytes(pattern), len(pattern))
+        _check(N.lib.gp_buffer_fill(self._live(), off, ctypes.cast(p, N.vp), len(pattern), n))
 
     def copy_from(self, src: "Buffer", nbytes: Optional[int] = None, dst_offset: int = 0,
                   src_offset: int = 0) -> None:
         n = min(self.nbytes, src.nbytes) if nbytes is None else nbytes
-        _check(N.lib.gp_buffer_copy(self._h, dst_offset, src._h, src_offset, n))
+        doff, n = self._range(dst_offset, n, "Buffer.copy_from")
+        soff, n = src._range(src_offset, n, "Buffer.copy_from (source)")
+        _check(N.lib.gp_buffer_copy(self._live(), doff, src._live(), soff, n))
 
     def write_async(self, data: Any, queue: Optional["Queue"] = None, offset: int = 0) -> None:
         """Enqueues a copy of ``data`` into the buffer and returns at once. The host data is kept
         alive by the queue until :meth:`Queue.finish` (or the device's default queue until
         :meth:`Device.synchronize` on it)."""
         host = np.ascontiguousarray(data)
+        off, _ = self._range(offset, host.nbytes, "Buffer.write_async")
         q = queue if queue is not None else self.device.default_queue()
-        _check(N.lib.gp_buffer_write_async(q._h, self._h, offset, host.ctypes.data, host.nbytes))
+        _check(N.lib.gp_buffer_write_async(q._h, self._live(), off, host.ctypes.data, host.nbytes))
         q._keep.append(host)
 
     def read_async(self, out: np.ndarray, queue: Optional["Queue"] = None, offset: int = 0) -> None:
         """Enqueues a copy into ``out`` (writable, C-contiguous); valid after the queue finished."""
         if not out.flags.c_contiguous or not out.flags.writeable:
             raise ValueError("read_async needs a writable C-contiguous array")
+        off, _ = self._range(offset, out.nbytes, "Buffer.read_async")
         q = queue if queue is not None else self.device.default_queue()
-        _check(N.lib.gp_buffer_read_async(q._h, self._h, offset, out.ctypes.data, out.nbytes))
+        _check(N.lib.gp_buffer_read_async(q._h, self._live(), off, out.ctypes.data, out.nbytes))
         q._keep.append(out)
 
     def map(self) -> memoryview:
         """Host view of a pinned or shared buffer (zero copy). Call :meth:`unmap` before the
         device uses the buffer again."""
         p = N.vp()
-        _check(N.lib.gp_buffer_map(self._h, ctypes.byref(p)))
+        _check(N.lib.gp_buffer_map(self._live(), ctypes.byref(p)))
+        self._mapped = True
         return memoryview((ctypes.c_char * self.nbytes).from_address(p.value)).cast("B")
 
     def unmap(self) -> None:
-        _check(N.lib.gp_buffer_unmap(self._h))
+        _check(N.lib.gp_buffer_unmap(self._live()))
+        self._mapped = False
+
+    def _host_address(self) -> Optional[int]:
+        """The host address of the memory, in place and up to date (the device's work on it
+        finished), or None where the host reaches it only by copies."""
+        host = self.native()[2]
+        if host is None:
+            return None
+        if not getattr(self, "_mapped", False):  # map waits for the device's use of the buffer
+            p = N.vp()
+            _check(N.lib.gp_buffer_map(self._h, ctypes.byref(p)))
+            _check(N.lib.gp_buffer_unmap(self._h))
+        return host
+
+
+class _HostView:
+    """What numpy is given to view host memory in place: the array interface, and the owner that
+    keeps the memory alive as long as the numpy array (its ``base``) lives."""
+
+    def __init__(self, address: int, shape: Tuple[int, ...], dtype: np.dtype, read_only: bool,
+                 owner: Any, strides: Optional[Tuple[int, ...]] = None):
+        self.__array_interface__ = {"version": 3, "shape": shape, "typestr": dtype.str,
+                                    "descr": dtype.descr, "data": (address, read_only),
+                                    "strides": strides}
+        self.owner = owner
+
+
+def host_view(address: int, shape: Tuple[int, ...], dtype: np.dtype, read_only: bool, owner: Any,
+              strides: Optional[Tuple[int, ...]] = None) -> np.ndarray:
+    """A numpy array over host memory at ``address``, keeping ``owner`` alive."""
+    if math.prod(shape) == 0:
+        return np.empty(shape, dtype)
+    out = np.asarray(_HostView(address, shape, dtype, read_only, owner, strides))
+    return out
 
 
 class Array:
-    """A typed, shaped buffer: numpy in, numpy out."""
+    """A typed, shaped, C-contiguous buffer: numpy in, numpy out, and the array protocols of the
+    Python world (``__array__``, ``__dlpack__``, ``__cuda_array_interface__``).
 
-    def __init__(self, buffer: Buffer, shape: Tuple[int, ...], dtype: np.dtype):
+    ``readonly`` is true for another library's read-only memory (then kernels refuse it for a
+    ``GP_BUF`` parameter); ``copied`` says why :func:`gpuport.from_dlpack` had to copy (None when
+    the array uses the producer's memory in place)."""
+
+    def __init__(self, buffer: Buffer, shape: Tuple[int, ...], dtype: np.dtype,
+                 readonly: bool = False):
         self.buffer = buffer
-        self.shape = shape
-        self.dtype = dtype
+        self.shape = tuple(shape)
+        self.dtype = np.dtype(dtype)
+        self.readonly = readonly
+        self.copied: Optional[str] = None
+        self._last_queue: Optional[Queue] = None  # where the last kernel that wrote it ran
 
     @staticmethod
     def empty(device: Device, shape: Union[int, Sequence[int]], dtype: Any = np.float32,
               kind: Optional[str] = None) -> "Array":
-        shp = (int(shape),) if np.isscalar(shape) else tuple(int(s) for s in shape)  # type: ignore[arg-type]
-        dt = np.dtype(dtype)
+        shp = _shape(shape)
+        dt = _array_dtype(dtype)
         if kind is None:
             kind = "shared" if device.info.unified_memory else "device"
-        nbytes = max(1, int(np.prod(shp, dtype=np.int64)) * dt.itemsize)
-        return Array(Buffer(device, nbytes, kind), shp, dt)
+        nbytes = math.prod(shp) * dt.itemsize
+        return Array(Buffer(device, max(1, nbytes), kind), shp, dt)
+
+    @property
+    def device(self) -> Device:
+        return self.buffer.device
 
     @property
     def size(self) -> int:
-        return int(np.prod(self.shape, dtype=np.int64))
+        return math.prod(self.shape)
+
+    @property
+    def ndim(self) -> int:
+        return len(self.shape)
+
+    @property
+    def itemsize(self) -> int:
+        return self.dtype.itemsize
 
     @property
     def nbytes(self) -> int:
         return self.size * self.dtype.itemsize
 
+    @property
+    def strides(self) -> Tuple[int, ...]:
+        """Bytes from one element to the next in each dimension (row-major, as numpy's)."""
+        return tuple(s * self.dtype.itemsize for s in D.dense_strides(self.shape))
+
+    def __len__(self) -> int:
+        if not self.shape:
+            raise TypeError("len() of a 0-d gpuport.Array")
+        return self.shape[0]
+
     def write(self, data: Any) -> None:
-        host = np.ascontiguousarray(np.asarray(data, dtype=self.dtype))
-        if host.size != self.size:
-            raise ValueError(f"expected {self.size} elements, got {host.size}")
-        self.buffer.write(host)
+        """Copies ``data`` in: an array of this dtype (another dtype is refused, as a launch
+        refuses it: convert it first), or Python numbers and sequences whose every value the dtype
+        holds exactly (no silent wrap-around or overflow)."""
+        if self.readonly:
+            raise ValueError("Array.write: the array is read-only (another library's read-only memory)")
+        if isinstance(data, Array):
+            data = data.numpy()
+        typed = isinstance(data, (np.ndarray, np.generic)) or hasattr(data, "__array__") \
+            or hasattr(data, "__dlpack__")
+        src = np.asarray(data)
+        if src.dtype.hasobject or src.dtype.kind not in "biufc":
+            raise TypeError(f"Array.write: the data is {src.dtype}, not numbers")
+        if src.dtype != self.dtype:
+            if typed:
+                raise TypeError(f"Array.write: the array holds {self.dtype}, the data is {src.dtype}; "
+                                f"convert it first (data.astype(np.{self.dtype.name}))")
+            if src.dtype.kind in "fc" and self.dtype.kind in "biu":
+                raise TypeError(f"Array.write: the array holds {self.dtype}, the data has floats")
+            with np.errstate(all="ignore"):
+                conv = src.astype(self.dtype)
+                lost = (not np.array_equal(conv.astype(src.dtype), src)) if self.dtype.kind in "biu" \
+                    else bool((np.isinf(conv) & np.isfinite(src)).any())
+            if lost:
+                raise OverflowError(f"Array.write: the values do not fit {self.dtype}")
+            src = conv
+        if src.size != self.size:
+            raise ValueError(f"Array.write: the array has {self.size} elements, the data {src.size}")
+        self.buffer.write(np.ascontiguousarray(src))
 
     def numpy(self) -> np.ndarray:
         """A host copy of the array."""
         out = np.empty(self.shape, dtype=self.dtype)
         if out.nbytes:
-            self.buffer.read_into(out)
+            try:
+                self.buffer.read_into(out)
+            except UnsupportedError:  # another library's private memory: through a buffer of ours
+                tmp = Buffer(self.device, self.buffer.nbytes, "device")
+                tmp.copy_from(self.buffer)
+                tmp.read_into(out)
         return out
 
     def view(self) -> np.ndarray:
@@ -402,8 +630,119 @@ class Array:
     def unview(self) -> None:
         self.buffer.unmap()
 
+    def _host(self) -> Optional[int]:
+        """The host address of the first element, in place and up to date, or None."""
+        return self.buffer._host_address()
+
+    def copy(self) -> "Array":
+        """A new array on the same device with the same contents (a device-side copy)."""
+        out = Array.empty(self.device, self.shape, self.dtype)
+        if self.nbytes:
+            out.buffer.copy_from(self.buffer, self.nbytes)
+        return out
+
+    # -- numpy
+    def __array__(self, dtype: Any = None, copy: Optional[bool] = None) -> np.ndarray:
+        """numpy's view of the array: in place where the host can reach the memory (the CPU,
+        unified memory, pinned memory; read-only if the array is), else a copy — which
+        ``np.asarray(a, copy=False)`` refuses."""
+        host = self._host()
+        if host is None:
+            if copy is False:
+                raise ValueError(f"the array is in {self.buffer.kind} memory of {self.device.info.spec}, "
+                                 "which the host cannot view in place; np.asarray(a) or a.numpy() "
+                                 "copies it")
+            out = self.numpy()
+        else:
+            out = host_view(host, self.shape, self.dtype, self.readonly, self)
+            if copy:
+                out = out.copy()
+        if dtype is not None and np.dtype(dtype) != out.dtype:
+            if copy is False:
+                raise ValueError(f"the array holds {self.dtype}; {np.dtype(dtype)} needs a copy")
+            out = out.astype(dtype)
+        return out
+
+    # -- DLPack
+    def __dlpack_device__(self) -> Tuple[int, int]:
+        backend = self.device.info.backend
+        if backend == "cpu":
+            return (D.CPU, 0)
+        if backend == "cuda":
+            return (D.CUDA, self.device.info.index) if self.buffer.kind == "device" else (D.CUDA_HOST, 0)
+        if backend == "metal":
+            return (D.METAL, self.device.info.index)
+        return (D.CPU, 0) if self.buffer.native()[2] is not None else (D.OPENCL, self.device.info.index)
+
+    def __dlpack__(self, *, stream: Any = None, max_version: Optional[Tuple[int, int]] = None,
+                   dl_device: Optional[Tuple[int, int]] = None, copy: Optional[bool] = None) -> Any:
+        """A DLPack capsule over the array's memory (in place unless a copy is asked for or
+        needed): versioned (``dltensor_versioned``) when the consumer passes ``max_version`` of
+        1.0 or more, else the older form. On CUDA the data is made ready for work on ``stream``
+        (None or 1: the legacy default stream, 2: per-thread, -1: no ordering)."""
+        versioned = max_version is not None and tuple(max_version)[0] >= 1
+        mine = self.__dlpack_device__()
+        want = (int(dl_device[0]), int(dl_device[1])) if dl_device is not None else mine
+        flags = D.FLAG_READ_ONLY if self.readonly else 0
+        if want != mine:
+            if want[0] != D.CPU:
+                raise BufferError(f"the array is on {self.device.info.spec}; gpuport exports it to "
+                                  f"its own device or the CPU, not to {D.DEVICE_NAMES.get(want[0], want[0])} "
+                                  f"device {want[1]}")
+            host = None if copy else self._host()
+            if host is not None:  # host-visible memory of a device: the CPU reads it in place
+                return D.make_capsule(host, (D.CPU, 0), self.shape, self.dtype, 0, self, versioned, flags)
+            if copy is False:
+                raise BufferError(f"the array is in {self.buffer.kind} memory of {self.device.info.spec}: "
+                                  "the CPU can have only a copy, and copy=False forbids it")
+            h = self.numpy()
+            return D.make_capsule(h.ctypes.data, (D.CPU, 0), self.shape, self.dtype, 0, h, versioned,
+                                  D.FLAG_IS_COPIED)
+        src = self
+        if copy:
+            src, flags = self.copy(), D.FLAG_IS_COPIED
+        if mine[0] == D.CUDA:
+            self._ready_for(stream)
+        elif stream is not None and stream != -1:
+            raise BufferError(f"stream={stream!r}: the array is on {self.device.info.spec}, which "
+                              "has no streams for a consumer to name; pass None")
+        native, offset, host = src.buffer.native()
+        if mine[0] in (D.CPU, D.CUDA_HOST):
+            return D.make_capsule(src._host() or 0, mine, self.shape, self.dtype, 0, src, versioned, flags)
+        if mine[0] == D.CUDA:
+            return D.make_capsule(native + offset, mine, self.shape, self.dtype, 0, src, versioned, flags)
+        # Metal and OpenCL: the MTLBuffer / cl_mem, with the offset in byte_offset
+        src.device.synchronize()
+        return D.make_capsule(native, mine, self.shape, self.dtype, offset, src, versioned, flags)
+
+    def _ready_for(self, stream: Any) -> None:
+        """Orders another library's CUDA stream after the work on this array (DLPack's and the
+        CUDA Array Interface's stream protocol)."""
+        if stream == -1:
+            return
+        handle = 1 if stream is None else _whole(stream, "a CUDA stream handle")
+        mine = self._last_queue or self.device.default_queue()
+        theirs = self.device.foreign_queue(handle)
+        if theirs.native != mine.native:
+            theirs.wait(mine.record())
+
+    @property
+    def __cuda_array_interface__(self) -> Dict[str, Any]:
+        """Version 3 of the CUDA Array Interface, for CUDA arrays (AttributeError elsewhere, so
+        that ``hasattr`` tells consumers which arrays have it). ``stream`` is the stream the data
+        is produced on; consumers wait for it."""
+        if self.device.info.backend != "cuda":
+            raise AttributeError(f"__cuda_array_interface__: the array is on {self.device.info.spec}, "
+                                 "not a CUDA device")
+        native, offset, _ = self.buffer.native()
+        q = self._last_queue or self.device.default_queue()
+        return {"shape": self.shape, "typestr": self.dtype.str, "descr": self.dtype.descr,
+                "data": (native + offset, self.readonly), "version": 3, "strides": None,
+                "stream": q.native or 1}
+
     def __repr__(self) -> str:
-        return f"<gpuport.Array shape={self.shape} dtype={self.dtype} on {self.buffer.device.info.spec}>"
+        ro = " read-only" if self.readonly else ""
+        return f"<gpuport.Array shape={self.shape} dtype={self.dtype}{ro} on {self.device.info.spec}>"
 
 
 @dataclass(frozen=True)
@@ -417,14 +756,30 @@ class ArgInfo:
 
     @property
     def dtype(self) -> Optional[np.dtype]:
-        return _DTYPES.get(self.type_name)
+        """The numpy type of an element (of a vector type: of its scalars)."""
+        t = self.type_name[6:] if self.type_name.startswith("const ") else self.type_name
+        v = _VECTORS.get(t)
+        return v[0] if v else _DTYPES.get(t)
+
+    @property
+    def lanes(self) -> int:
+        """Scalars per element: 2 or 4 for the vector types, else 1."""
+        t = self.type_name[6:] if self.type_name.startswith("const ") else self.type_name
+        v = _VECTORS.get(t)
+        return v[1] if v else 1
+
+    @property
+    def writes(self) -> bool:
+        return self.kind == "buffer"
 
 
 class Shared:
     """A launch argument for a GP_DYN_SHARED parameter: the bytes of dynamic shared memory."""
 
     def __init__(self, nbytes: int):
-        self.nbytes = int(nbytes)
+        self.nbytes = _whole(nbytes, "gpuport.Shared's size")
+        if self.nbytes < 0:
+            raise ValueError(f"gpuport.Shared: {self.nbytes} bytes; the size is 0 or more")
 
 
 class Program:
@@ -439,7 +794,7 @@ class Program:
         opts = N.BuildOptions(ctypes.sizeof(N.BuildOptions), (1 if fast_math else 0) | (0 if cache else 2),
                               name.encode(), arr, len(defs), 0)
         h = N.vp()
-        _check(N.lib.gp_program_create(device._h, raw, len(raw), ctypes.byref(opts), ctypes.byref(h)))
+        _check(N.lib.gp_program_create(device._live(), raw, len(raw), ctypes.byref(opts), ctypes.byref(h)))
         self._h = h
 
     @classmethod
@@ -447,7 +802,7 @@ class Program:
         self = cls.__new__(cls)
         self.device = device
         h = N.vp()
-        _check(N.lib.gp_program_create_builtin(device._h, name.encode(), ctypes.byref(h)))
+        _check(N.lib.gp_program_create_builtin(device._live(), name.encode(), ctypes.byref(h)))
         self._h = h
         return self
 
@@ -483,18 +838,32 @@ def builtin_programs() -> List[str]:
     return [N.lib.gp_builtin_program_name(i).decode() for i in range(N.lib.gp_builtin_program_count())]
 
 
-def _as_sizes(v: Union[int, Sequence[int]]) -> Tuple[int, ...]:
-    t = (int(v),) if np.isscalar(v) else tuple(int(x) for x in v)  # type: ignore[arg-type]
-    if not 1 <= len(t) <= 3:
-        raise ValueError("a grid has 1, 2 or 3 dimensions")
-    return t
+def _sizes(v: Any, what: str) -> Tuple[int, ...]:
+    dims = (v,) if np.ndim(v) == 0 else tuple(v)
+    if not 1 <= len(dims) <= 3:
+        raise ValueError(f"a {what} has 1, 2 or 3 dimensions, got {len(dims)}")
+    out = tuple(_whole(x, f"the {what} size in dimension {i}") for i, x in enumerate(dims))
+    for i, x in enumerate(out):
+        if not 1 <= x <= 0x7FFFFFFF:
+            raise ValueError(f"the {what} size in dimension {i} is {x}; it is 1 to 2^31-1 work-items")
+    return out
+
+
+_BUF, _CBUF, _VAL, _DYN = range(4)
 
 
 class Kernel:
     """One kernel of a program. Call it with the grid and the arguments:
-    ``k(n, y, x, np.float32(2.0), n)`` or ``k.launch(grid=(w, h), group=(16, 16), args=[...])``.
-    numpy arrays passed for buffer parameters are copied in, and for GP_BUF parameters copied back
-    after the kernel finished."""
+    ``k(n, y, x, 2.0, n)`` or ``k.launch(grid=(w, h), group=(16, 16), args=[...])``.
+
+    A buffer parameter takes a gpuport Array or Buffer, or another library's array — numpy, a
+    torch tensor, a CuPy array, anything with DLPack or ``__cuda_array_interface__`` — used in
+    place where the device can reach its memory (host memory on the CPU and unified-memory
+    devices, CUDA memory on the same CUDA device, an MPS tensor on Metal). A numpy array the
+    device cannot reach is copied in, and for GP_BUF copied back after the kernel finished. The
+    element type, contiguity and writability are checked against the signature first, naming the
+    parameter. On CUDA, a launch with torch tensors goes on ``torch.cuda.current_stream()`` (with
+    a CuPy array, on the stream its interface names) unless ``queue`` is given."""
 
     def __init__(self, program: Program, name: str):
         h = N.vp()
@@ -510,6 +879,22 @@ class Kernel:
             _check(N.lib.gp_kernel_arg_info(self._h, i, ctypes.byref(c)))
             sig.append(ArgInfo(ARG_KINDS[c.kind], c.type_name.decode(), c.name.decode(), c.size))
         self.signature: List[ArgInfo] = sig
+        # What each parameter needs, worked out once: (kind, info, dtype, struct format, offset
+        # of its value in the launch's value block, its size, and the Python types packed as
+        # they are: int for integers, int and float for floating point, none for vectors).
+        self._plan: List[Tuple[int, ArgInfo, Optional[np.dtype], str, int, int, tuple]] = []
+        off = 0
+        for p in sig:
+            kind = ARG_KINDS.index(p.kind)
+            fmt, size, direct = "", 0, ()
+            if kind == _VAL and p.dtype is not None:
+                fmt = "<" + (str(p.lanes) if p.lanes > 1 else "") + _PACK[p.dtype.char]
+                size = struct.calcsize(fmt)
+                if p.lanes == 1:
+                    direct = (int, float) if p.dtype.kind == "f" else (int,)
+            self._plan.append((kind, p, p.dtype, fmt, off, size, direct))
+            off += size
+        self._value_bytes = off
 
     def __del__(self) -> None:
         try:
@@ -529,110 +914,155 @@ class Kernel:
                  group: Optional[Union[int, Sequence[int]]] = None, queue: Optional["Queue"] = None) -> None:
         self.launch(grid, args, group=group, queue=queue)
 
-    def _value(self, p: ArgInfo, v: Any) -> Tuple[Any, int]:
-        dt = p.dtype
-        if dt is None:
-            raise TypeError(f"{self.name}: parameter '{p.name}' has type '{p.type_name}', which "
-                            "Python cannot convert; pass a bytes object of its exact size")
-        if isinstance(v, np.ndarray) and v.shape != ():
-            raise TypeError(f"{self.name}: parameter '{p.name}' is a {p.type_name} value, got an array")
-        if isinstance(v, (float, np.floating)) and dt.kind in "iu":
-            raise TypeError(f"{self.name}: parameter '{p.name}' is {p.type_name}, got a float ({v!r})")
-        arr = np.array(v, dtype=dt)
-        if dt.kind in "iu" and arr.item() != v:
-            raise OverflowError(f"{self.name}: {v!r} does not fit parameter '{p.name}' ({p.type_name})")
-        buf = ctypes.create_string_buffer(arr.tobytes(), dt.itemsize)
-        return buf, dt.itemsize
+    def _value(self, p: ArgInfo, fmt: str, v: Any) -> bytes:
+        """The bytes of a GP_VAL argument, refusing what the parameter's C type cannot hold as
+        given (a float for an integer, a string, an integer that does not fit)."""
+        where = f"{self.name}: parameter '{p.name}' is {p.type_name}"
+        if p.lanes > 1:
+            vals = list(np.asarray(v).reshape(-1)) if not isinstance(v, (str, bytes)) else [v]
+            if len(vals) != p.lanes:
+                raise TypeError(f"{where}, {p.lanes} numbers; got {v!r}")
+            return b"".join(self._value(ArgInfo(p.kind, p.dtype.name, p.name, 0),  # type: ignore[union-attr]
+                                        "<" + fmt[-1], x) for x in vals)
+        if isinstance(v, (str, bytes, bytearray)):
+            raise TypeError(f"{where}, got {type(v).__name__} {v!r}; pass a number")
+        if isinstance(v, np.ndarray) or (hasattr(v, "item") and getattr(v, "ndim", None) == 0):
+            if getattr(v, "ndim", 0) != 0:
+                raise TypeError(f"{where}, got an array of shape {tuple(v.shape)} (a value is one number)")
+            v = v.item() if not isinstance(v, np.ndarray) else v[()]
+        is_int_param = fmt[-1] not in "fde"
+        if isinstance(v, (bool, np.bool_)):
+            if not is_int_param:
+                raise TypeError(f"{where}, got a bool ({v!r})")
+            v = int(v)
+        if is_int_param:
+            if isinstance(v, (float, np.floating)):
+                raise TypeError(f"{where}, got a float ({v!r})")
+            if not isinstance(v, (numbers.Integral, np.integer)):
+                raise TypeError(f"{where}, got {type(v).__name__} ({v!r})")
+        elif not isinstance(v, (numbers.Real, np.floating, np.integer)):
+            raise TypeError(f"{where}, got {type(v).__name__} ({v!r})")
+        try:
+            return struct.pack(fmt, int(v) if is_int_param else float(v))
+        except (struct.error, OverflowError):
+            raise OverflowError(f"{self.name}: {v!r} does not fit parameter '{p.name}' ({p.type_name})") from None
 
     def launch(self, grid: Union[int, Sequence[int]], args: Iterable[Any],
                group: Optional[Union[int, Sequence[int]]] = None, queue: Optional["Queue"] = None) -> None:
-        args = list(args)
-        if len(args) != len(self.signature):
+        args = args if isinstance(args, (list, tuple)) else list(args)
+        plan = self._plan
+        if len(args) != len(plan):
             names = ", ".join(f"{p.kind} {p.type_name} {p.name}" for p in self.signature)
-            raise TypeError(f"{self.name} takes {len(self.signature)} arguments ({names}), got {len(args)}")
-        dev = self.program.device
+            raise TypeError(f"{self.name} takes {len(plan)} arguments ({names}), got {len(args)}")
+        g = _sizes(grid, "grid")
+        gsz = (N.size_t * len(g))(*g)
+        grp = None
+        if group is not None:
+            gg = _sizes(group, "group")
+            if len(gg) != len(g):
+                raise ValueError(f"the group has {len(gg)} dimensions, the grid {len(g)}")
+            grp = (N.size_t * len(gg))(*gg)
         cargs = (N.ArgC * max(1, len(args)))()
-        keep: List[Any] = []  # ctypes buffers alive until the C call returns
-        temps: List[Array] = []  # device copies of numpy arrays: alive until the kernel finished
-        copy_back: List[Tuple[np.ndarray, Array]] = []
-        for i, (p, a) in enumerate(zip(self.signature, args)):
-            if p.kind in ("buffer", "const_buffer"):
-                if isinstance(a, np.ndarray):
-                    if p.dtype is not None and a.dtype != p.dtype:
+        vals = ctypes.create_string_buffer(self._value_bytes) if self._value_bytes else None
+        vaddr = ctypes.addressof(vals) if vals is not None else 0
+        keep: List[Any] = []  # bytes of raw values, alive until the C call returns
+        foreign = None  # other libraries' arrays: made into buffers, released after the launch
+        written: List[Array] = []
+        for i, (kind, p, dt, fmt, off, size, direct) in enumerate(plan):
+            a = args[i]
+            c = cargs[i]
+            if kind <= _CBUF:
+                if type(a) is Array:
+                    if dt is not None and a.dtype != dt:
                         raise TypeError(f"{self.name}: parameter '{p.name}' holds {p.type_name} "
-                                        f"({p.dtype}), got an array of {a.dtype}")
-                    tmp = dev.array(a)
-                    temps.append(tmp)
-                    if p.kind == "buffer":
-                        if not a.flags.c_contiguous or not a.flags.writeable:
-                            raise ValueError(f"{self.name}: array for '{p.name}' must be writable and C-contiguous")
-                        copy_back.append((a, tmp))
-                    a = tmp
-                if isinstance(a, Array):
-                    if p.dtype is not None and a.dtype != p.dtype:
-                        raise TypeError(f"{self.name}: parameter '{p.name}' holds {p.type_name} "
-                                        f"({p.dtype}), got a gpuport.Array of {a.dtype}")
-                    a = a.buffer
-                if not isinstance(a, Buffer):
-                    raise TypeError(f"{self.name}: parameter '{p.name}' is a buffer; pass a "
-                                    f"gpuport.Array, gpuport.Buffer or numpy array, not {type(a).__name__}")
-                cargs[i].kind = 0
-                cargs[i].buffer = a._h
-            elif p.kind == "value":
-                if isinstance(a, (bytes, bytearray)):
-                    buf = ctypes.create_string_buffer(bytes(a), len(a))
-                    size = len(a)
+                                        f"({dt}), got a gpuport.Array of {a.dtype}")
+                    if kind == _BUF:
+                        if a.readonly:
+                            raise ValueError(f"{self.name}: parameter '{p.name}' is GP_BUF (the kernel "
+                                             "writes it), but the array is read-only memory of "
+                                             "another library; pass a writable copy (a.copy())")
+                        written.append(a)
+                    c.buffer = a.buffer._h
+                elif type(a) is Buffer:
+                    c.buffer = a._h
                 else:
-                    buf, size = self._value(p, a)
-                keep.append(buf)
-                cargs[i].kind = 2
-                cargs[i].value = ctypes.cast(buf, N.vp)
-                cargs[i].size = size
+                    if foreign is None:
+                        from .interop import LaunchArgs
+                        foreign = LaunchArgs(self, queue, args)
+                    c.buffer = foreign.buffer(p, a)._h
+                c.kind = 0
+            elif kind == _VAL:
+                c.kind = 2
+                if fmt and not isinstance(a, (bytes, bytearray)):
+                    if type(a) in direct:
+                        try:
+                            struct.pack_into(fmt, vals, off, a)  # type: ignore[arg-type]
+                        except (struct.error, OverflowError):
+                            raise OverflowError(f"{self.name}: {a!r} does not fit parameter "
+                                                f"'{p.name}' ({p.type_name})") from None
+                    else:
+                        ctypes.memmove(vaddr + off, self._value(p, fmt, a), size)
+                    c.value = vaddr + off
+                    c.size = size
+                else:
+                    if not isinstance(a, (bytes, bytearray)):
+                        raise TypeError(f"{self.name}: parameter '{p.name}' has type '{p.type_name}', "
+                                        "which Python cannot convert; pass a bytes object of its exact size")
+                    raw = ctypes.create_string_buffer(bytes(a), len(a))
+                    keep.append(raw)
+                    c.value = ctypes.addressof(raw)
+                    c.size = len(a)
             else:
                 if not isinstance(a, Shared):
                     raise TypeError(f"{self.name}: parameter '{p.name}' is dynamic shared memory; "
                                     "pass gpuport.Shared(nbytes)")
-                cargs[i].kind = 3
-                cargs[i].size = a.nbytes
-        g = _as_sizes(grid)
-        gsz = (N.size_t * len(g))(*g)
-        grp = None
-        if group is not None:
-            gg = _as_sizes(group)
-            if len(gg) != len(g):
-                raise ValueError("the group needs as many dimensions as the grid")
-            grp = (N.size_t * len(gg))(*gg)
-        q = queue._h if queue is not None else None
-        _check(N.lib.gp_kernel_launch(q, self._h, len(g), gsz, grp, len(args), cargs))
-        if temps:
-            # Device copies of host arrays must outlive the kernel: finish before returning.
-            if queue is not None:
-                queue.finish()
-            else:
-                dev.synchronize()
-        for host, tmp in copy_back:
-            tmp.buffer.read_into(host)
+                c.kind = 3
+                c.size = a.nbytes
+        if foreign is not None:
+            q = foreign.before_launch()
+        else:
+            q = queue
+        st = N.lib.gp_kernel_launch(q._h if q is not None else None, self._h, len(g), gsz, grp,
+                                    len(args), cargs)
+        if foreign is not None:
+            foreign.after_launch(q, st == 0)
+        _check(st)
+        for a in written:
+            a._last_queue = q
 
 
 class Queue:
-    """An in-order stream of commands on one device."""
+    """An in-order stream of commands on one device (or, wrapped, another library's CUDA
+    stream: :meth:`Device.foreign_queue`)."""
 
-    def __init__(self, device: Device, handle: Optional[N.vp] = None):
+    def __init__(self, device: Device, handle: Optional[N.vp] = None, wrapped: bool = False):
         self.device = device
         self._keep: List[Any] = []  # host memory of async copies, until finish()
-        self._owned = handle is None
+        self._owned = handle is None or wrapped
         if handle is None:
             handle = N.vp()
-            _check(N.lib.gp_queue_create(device._h, ctypes.byref(handle)))
+            _check(N.lib.gp_queue_create(device._live(), ctypes.byref(handle)))
         self._h = handle
+        self._native: Optional[int] = None
 
     def __del__(self) -> None:
         try:
             if getattr(self, "_h", None) and self._owned:
-                N.lib.gp_queue_release(self._h)  # waits for its commands
+                N.lib.gp_queue_release(self._h)  # waits for its commands (a wrapped one does not)
             self._h = None
         except Exception:
             pass
+
+    @property
+    def native(self) -> Optional[int]:
+        """The backend's handle of the queue (CUDA: its ``CUstream`` as an integer), None on
+        backends without one."""
+        if self._native is None:
+            p = N.vp()
+            if N.lib.gp_queue_native(self._h, ctypes.byref(p)) != 0:
+                return None
+            self._native = p.value or 0
+        return self._native
 
     def finish(self) -> None:
         _check(N.lib.gp_queue_finish(self._h))

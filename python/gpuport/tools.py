@@ -27,9 +27,9 @@ class ToolError(RuntimeError):
         self.stderr = stderr
 
 
-def executable() -> str:
+def executable(search_path: bool = True) -> str:
     """The gpuport CLI used: $GPUPORT_CLI, the copy bundled in the package, $GPUPORT_BUILD_DIR's,
-    then `gpuport` on PATH."""
+    then (with ``search_path``) `gpuport` on PATH."""
     env = os.environ.get("GPUPORT_CLI")
     candidates = [Path(env)] if env else []
     candidates.append(_HERE / "_lib" / "gpuport")
@@ -38,11 +38,12 @@ def executable() -> str:
     for c in candidates:
         if c.is_file() and os.access(c, os.X_OK):
             return str(c)
-    found = shutil.which("gpuport")
+    found = shutil.which("gpuport") if search_path else None
     if found:
         return found
     raise FileNotFoundError("the gpuport executable was not found (tried: " +
-                            ", ".join(map(str, candidates)) + ", and PATH); set GPUPORT_CLI")
+                            ", ".join(map(str, candidates)) + (", and PATH" if search_path else "") +
+                            "); reinstall the package (pip install ./python) or set GPUPORT_CLI")
 
 
 def run_tool(command: str, args: Sequence[str], json_flag: str = "--json") -> Dict[str, Any]:

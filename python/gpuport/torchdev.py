@@ -42,11 +42,23 @@ def _fallback_set_too_late() -> bool:
             and "torch" in sys.modules and _fallback_at_torch_import is None)
 
 
+def _import_torch() -> Any:
+    try:
+        import torch  # imported only because the caller asked to choose
+    except ImportError as e:
+        raise ImportError(f"torch_device() chooses a device for PyTorch, and torch is not installed "
+                          f"({e}); install it (pip install torch) or use gpuport.Device for "
+                          "gpuport's own devices") from e
+    return torch
+
+
 def choose(prefer: Optional[str] = None, torch: Any = None) -> Tuple[str, List[str]]:
     """The device string torch should use, and the reasons, one per backend considered.
-    ``torch`` is the module (imported here only when not given)."""
+    ``torch`` is the module (imported here only when not given). A ``prefer`` that cannot be
+    honoured is warned about (RuntimeWarning, with the reason) before the next backend is
+    chosen."""
     if torch is None:
-        import torch  # imported only because the caller asked to choose
+        torch = _import_torch()
     reasons: List[str] = []
     order = list(_ORDER)
     if prefer:
@@ -63,10 +75,14 @@ def choose(prefer: Optional[str] = None, torch: Any = None) -> Tuple[str, List[s
                     if built else "this torch is a CPU-only build") + ")")
                 continue
             n = torch.cuda.device_count()
-            name = torch.cuda.get_device_name(0) if n else "?"
             chosen = prefer if prefer and prefer.startswith("cuda") else "cuda"
+            index = chosen.partition(":")[2]
+            if index and (not index.isdigit() or int(index) >= n):
+                reasons.append(f"cuda: {chosen} does not exist ({n} device(s): cuda:0 to cuda:{n - 1})")
+                chosen = "cuda"
+            name = torch.cuda.get_device_name(int(chosen.partition(":")[2] or 0)) if n else "?"
             reasons.append(f"cuda: chosen ({n} device(s), {name})")
-            return chosen, reasons
+            return _honoured(prefer, chosen, reasons)
         if dev == "mps":
             mps = getattr(torch.backends, "mps", None)
             if mps is None or not mps.is_built():
@@ -77,17 +93,28 @@ def choose(prefer: Optional[str] = None, torch: Any = None) -> Tuple[str, List[s
                                "an arm64 Python, not one under Rosetta)")
                 continue
             reasons.append("mps: chosen (Apple GPU)")
-            return "mps", reasons
+            return _honoured(prefer, "mps", reasons)
         reasons.append("cpu: chosen (always available)")
-        return "cpu", reasons
+        return _honoured(prefer, "cpu", reasons)
     return "cpu", reasons
+
+
+def _honoured(prefer: Optional[str], chosen: str, reasons: List[str]) -> Tuple[str, List[str]]:
+    """Warns when the preferred device is not the one chosen, with the reason it was not."""
+    if prefer and prefer != chosen:
+        why = "; ".join(r for r in reasons if ": chosen" not in r)
+        warnings.warn(f"torch_device(prefer={prefer!r}) cannot be honoured: {why}; using {chosen}",
+                      RuntimeWarning, stacklevel=4)
+    return chosen, reasons
 
 
 def torch_device(prefer: Optional[str] = None, log_choice: bool = True) -> Any:
     """Returns ``torch.device`` for the best available backend: cuda, then mps, then cpu (or
     ``prefer`` first). Logs the choice and the reason for each backend skipped on the "gpuport"
-    logger, and warns when PYTORCH_ENABLE_MPS_FALLBACK was set after torch was imported."""
-    import torch
+    logger, and warns when PYTORCH_ENABLE_MPS_FALLBACK was set after torch was imported, and when
+    ``prefer`` names a device that cannot be used (with the reason). Without torch installed it
+    raises ImportError saying so."""
+    torch = _import_torch()
 
     name, reasons = choose(prefer, torch)
     if log_choice:

@@ -98,3 +98,30 @@ def test_fallback_variable_set_before_import_is_fine(tmp_path):
     """, tmp_path, {"PYTORCH_ENABLE_MPS_FALLBACK": "1"})
     assert p.returncode == 0, p.stderr
     assert "set after torch was imported" not in p.stderr
+
+
+def test_without_torch_it_says_torch_is_not_installed(monkeypatch):
+    import gpuport
+
+    monkeypatch.setitem(sys.modules, "torch", None)  # `import torch` raises ImportError
+    with pytest.raises(ImportError, match="torch is not installed"):
+        gpuport.torch_device()
+    with pytest.raises(ImportError, match="torch is not installed"):
+        torchdev.choose()
+
+
+def test_a_preference_that_cannot_be_honoured_says_so():
+    with pytest.warns(RuntimeWarning, match=r"prefer='cuda'\) cannot be honoured: cuda: not "
+                                            r"available \(this torch is a CPU-only build\).*using cpu"):
+        name, _ = torchdev.choose("cuda", torch=fake_torch(cuda_version=None))
+    assert name == "cpu"
+    with pytest.warns(RuntimeWarning, match="cuda:5 does not exist.*using cuda"):
+        name, why = torchdev.choose("cuda:5", torch=fake_torch(cuda=True))
+    assert name == "cuda" and why[-1] == "cuda: chosen (2 device(s), NVIDIA H200)"
+    with pytest.warns(RuntimeWarning, match="prefer='mps'.*using cuda"):
+        torchdev.choose("mps", torch=fake_torch(cuda=True))
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # honoured: no warning
+        assert torchdev.choose("cuda:1", torch=fake_torch(cuda=True))[0] == "cuda:1"
+        assert torchdev.choose("cpu", torch=fake_torch(cuda=True))[0] == "cpu"
