@@ -336,6 +336,9 @@ class LaunchArgs:
             return a
         if isinstance(a, np.ndarray):
             return self._numpy(p, a)
+        if isinstance(a, (np.generic, int, float, complex, bool)):
+            raise TypeError(f"{self._where(p)} is a buffer; a number ({a!r}) has no memory for the "
+                            "kernel to use: pass an array")
         torch = _is_torch(a)
         if torch is not None:
             return self._torch(p, a, torch)

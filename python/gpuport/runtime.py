@@ -89,6 +89,18 @@ def _shape(shape: Union[int, Sequence[int]]) -> Tuple[int, ...]:
     return out
 
 
+_MAX_BYTES = (1 << 63) - 1  # what a size_t of any 64-bit machine holds, with room to add
+
+
+def _nbytes(nbytes: Any, what: str = "a buffer") -> int:
+    n = _whole(nbytes, f"{what}'s size")
+    if n <= 0:
+        raise ValueError(f"{what} needs at least one byte, got {n}")
+    if n > _MAX_BYTES:
+        raise OverflowError(f"{what} of {n} bytes is larger than any device's memory")
+    return n
+
+
 def _array_dtype(dtype: Any) -> np.dtype:
     """A dtype an array of gpuport may hold: numbers and bools, never objects or strings."""
     try:
@@ -356,9 +368,7 @@ class Buffer:
     def __init__(self, device: Device, nbytes: int, kind: str = "device"):
         if kind not in BUFFER_KINDS:
             raise ValueError(f"unknown buffer kind {kind!r}; expected one of {', '.join(BUFFER_KINDS)}")
-        nbytes = _whole(nbytes, "a buffer's size")
-        if nbytes <= 0:
-            raise ValueError(f"a buffer needs at least one byte, got {nbytes}")
+        nbytes = _nbytes(nbytes)
         h = N.vp()
         _check(N.lib.gp_buffer_create(device._live(), BUFFER_KINDS[kind], nbytes, ctypes.byref(h)))
         self._h = h
@@ -374,9 +384,10 @@ class Buffer:
         allocate, used in place (``gp_buffer_wrap``): a host address, or with ``native`` the
         backend's own object (a CUDA device pointer, an ``MTLBuffer``). ``owner`` is kept until
         the buffer is released: whatever keeps the memory alive."""
-        nbytes = _whole(nbytes, "a buffer's size")
-        if nbytes <= 0:
-            raise ValueError(f"a buffer needs at least one byte, got {nbytes}")
+        nbytes = _nbytes(nbytes)
+        memory, offset = _whole(memory, "the memory's address"), _whole(offset, "the offset")
+        if not 0 < memory < (1 << 64) or not 0 <= offset <= _MAX_BYTES:
+            raise ValueError(f"Buffer.wrap: address {memory:#x} with offset {offset} is not memory")
         h = N.vp()
         _check(N.lib.gp_buffer_wrap(device._live(), MEMORY_NATIVE if native else MEMORY_HOST,
                                     memory, offset, nbytes, ctypes.byref(h)))
@@ -533,8 +544,11 @@ class Array:
     def __init__(self, buffer: Buffer, shape: Tuple[int, ...], dtype: np.dtype,
                  readonly: bool = False):
         self.buffer = buffer
-        self.shape = tuple(shape)
-        self.dtype = np.dtype(dtype)
+        self.shape = _shape(shape)
+        self.dtype = _array_dtype(dtype)
+        if self.nbytes > buffer.nbytes:
+            raise ValueError(f"an array of shape {self.shape} and {self.dtype} needs {self.nbytes} "
+                             f"bytes; the buffer has {buffer.nbytes}")
         self.readonly = readonly
         self.copied: Optional[str] = None
         self._last_queue: Optional[Queue] = None  # where the last kernel that wrote it ran
@@ -547,6 +561,9 @@ class Array:
         if kind is None:
             kind = "shared" if device.info.unified_memory else "device"
         nbytes = math.prod(shp) * dt.itemsize
+        if nbytes > _MAX_BYTES:
+            raise OverflowError(f"an array of shape {shp} and {dt} would take {nbytes} bytes, more "
+                                "than any device's memory")
         return Array(Buffer(device, max(1, nbytes), kind), shp, dt)
 
     @property

@@ -47,8 +47,14 @@ def test_sizes_and_shapes(cpu):
         gp.Buffer(cpu, 0)
     with pytest.raises(ValueError, match="at least one byte"):
         gp.Buffer(cpu, -4)
+    with pytest.raises(ValueError, match="needs 400 bytes; the buffer has 4"):
+        gp.Array(gp.Buffer(cpu, 4), (100,), np.float32)  # no view past the end of the memory
     with pytest.raises(ValueError, match="unknown buffer kind"):
         gp.Buffer(cpu, 4, kind="gpu")
+    with pytest.raises(OverflowError, match="more than any device's memory"):
+        cpu.empty((2**40, 2**40))  # 2^80 bytes: never wrapped round to a small size
+    with pytest.raises(OverflowError, match="larger than any device's memory"):
+        gp.Buffer(cpu, 2**64 + 8)
     assert cpu.empty(0).shape == (0,) and cpu.empty(()).shape == ()
 
 
@@ -70,6 +76,8 @@ def test_python_objects_are_not_data(cpu, saxpy):
         saxpy(2, y, objs, 1.0, 2)
     with pytest.raises(TypeError, match="'x' is a buffer; pass"):
         saxpy(2, y, [1.0, 2.0], 1.0, 2)
+    with pytest.raises(TypeError, match="'y' is a buffer; a number"):
+        saxpy(1, np.float32(0), y, 1.0, 1)  # a numpy scalar: the kernel's writes would be lost
 
 
 def test_strings_and_other_non_numbers_for_values(saxpy):
