@@ -59,10 +59,14 @@ gp_status gp_mtl_op_buffer_wrap(gp_buffer *buf, gp_memory_kind kind, void *memor
             uintptr_t start = (uintptr_t)memory + offset;
             uintptr_t base = start & ~(page - 1);
             size_t len = (size_t)(((start + buf->size - base) + page - 1) & ~(page - 1));
+            /* the memory stays its owner's: the deallocator frees nothing */
             b = [m->device newBufferWithBytesNoCopy:(void *)base
                                              length:len
                                             options:MTLResourceStorageModeShared
-                                        deallocator:nil];
+                                        deallocator:^(void *p, NSUInteger n) {
+                                          (void)p;
+                                          (void)n;
+                                        }];
             if (!b)
                 return gp_error_set(GP_ERR_UNSUPPORTED,
                                     "Metal on %s does not use this host memory in place; copy it "
