@@ -259,7 +259,7 @@ gp_status gp_cuda_nvrtc_open(const char *path, gp_cuda_nvrtc *out, char *why, si
     if (missing || out->api.nvrtcVersion(&out->major, &out->minor) != GP_NVRTC_SUCCESS) {
         snprintf(why, why_len, "%s: %s", out->path,
                  missing ? "not an NVRTC library (a symbol is missing)" : "nvrtcVersion failed");
-        dlclose(h);
+        /* left loaded: see gp_cuda_nvrtc_close */
         memset(out, 0, sizeof *out);
         return GP_ERR_NOT_FOUND;
     }
@@ -272,9 +272,12 @@ gp_status gp_cuda_nvrtc_open(const char *path, gp_cuda_nvrtc *out, char *why, si
     return GP_OK;
 }
 
+/* Forgets an NVRTC without unloading it. NVRTC carries its own static C++ runtime, which
+ * allocates its exception pool when the library loads and frees it nowhere: unloading it would
+ * leak that block (LeakSanitizer reports it) and buys nothing, since the loader keeps at most a
+ * few candidates per process. */
 void gp_cuda_nvrtc_close(gp_cuda_nvrtc *nv)
 {
-    if (nv->handle) dlclose(nv->handle);
     memset(nv, 0, sizeof *nv);
 }
 

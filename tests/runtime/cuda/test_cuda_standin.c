@@ -66,8 +66,12 @@ static char *run_child(const char *const *env, child_fn fn)
     close(fds[0]);
     int status = 0;
     waitpid(pid, &status, 0);
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-        fail_msg("the child died (status %d); it wrote:\n%s", status, buf);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        /* freed before failing: a block left behind would be reported in every later child */
+        print_error("the child died (status %d); it wrote:\n%s\n", status, buf);
+        free(buf);
+        fail();
+    }
     return buf;
 }
 
