@@ -2,19 +2,37 @@
 # Every test: installs what is missing; builds with -Werror and runs the suite (ctest, then the
 # Python tests); builds again with AddressSanitizer + UndefinedBehaviorSanitizer and runs the
 # suite again; then runs every fuzz target briefly. GPUPORT_TEST_QUICK=1 stops after the first run.
+# At the end it lists every skipped test with its reason and fails when one is not expected on
+# this machine (tests/expected-skips.txt).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 jobs=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)
+# JUnit records of each run, for the skip check (whole outputs: a "SKIP:" line may come late)
+runs=()
+ctest_run() { # ctest_run RUN BUILD_DIR [ctest options...]
+    local run=$1 dir=$2
+    shift 2
+    ctest --test-dir "$dir" --output-on-failure -j "$jobs" --output-junit "$PWD/$dir/junit-ctest.xml" \
+        --test-output-size-passed 4000000 --test-output-size-failed 4000000 "$@"
+    runs+=("$run=$dir/junit-ctest.xml")
+}
+check_skips() {
+    python3 scripts/check-skips.py ${runs[@]+"${runs[@]}"}
+}
 
 echo "== build (-Werror) and test"
 scripts/build.sh
-ctest --test-dir build --output-on-failure -j "$jobs"
+ctest_run ctest build
 if [ -d python/tests ]; then
     echo "== Python tests"
-    GPUPORT_BUILD_DIR=$PWD/build python3 -m pytest -q python/tests
+    GPUPORT_BUILD_DIR=$PWD/build python3 -m pytest -q -rs python/tests --junitxml=build/junit-pytest.xml
+    runs+=("pytest=build/junit-pytest.xml")
 fi
-[ "${GPUPORT_TEST_QUICK:-0}" = 1 ] && exit 0
+if [ "${GPUPORT_TEST_QUICK:-0}" = 1 ]; then
+    check_skips
+    exit 0
+fi
 
 echo "== build and test under AddressSanitizer + UndefinedBehaviorSanitizer"
 GPUPORT_BUILD_DIR=build-asan scripts/build.sh -DCMAKE_BUILD_TYPE=Debug -DGPUPORT_SANITIZE=ON
@@ -22,7 +40,7 @@ GPUPORT_BUILD_DIR=build-asan scripts/build.sh -DCMAKE_BUILD_TYPE=Debug -DGPUPORT
 leaks=0
 [ "$(uname -s)" = Linux ] && leaks=1
 ASAN_OPTIONS=detect_leaks=$leaks:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-    ctest --test-dir build-asan --output-on-failure -j "$jobs" -LE nosanitize
+    ctest_run ctest-asan build-asan -LE nosanitize
 
 # libFuzzer comes with LLVM's clang (Debian's; on macOS Homebrew's llvm, not Apple's clang)
 fuzz_cc=clang
@@ -52,4 +70,5 @@ else
     rm -rf "$probe"
     echo "== fuzz targets skipped: no clang with libFuzzer ($fuzz_cc; on macOS: brew install llvm)"
 fi
+check_skips
 echo "== all tests passed"

@@ -4,7 +4,7 @@
 # an unreadable directory entry. Always exit 1 (a clean "no") or 2 (malformed), never a crash,
 # and the message names the file and the offset.
 set -u
-py=$(command -v python3) || { echo "skip: python3 is needed to build the bad files"; exit 77; }
+py=$(command -v python3) || { echo "SKIP: python3 is needed to build the bad files"; exit 77; }
 tmp=$(mktemp -d); trap 'chmod -R u+rwx "$tmp"; rm -rf "$tmp"' EXIT
 fail=0
 # check NAME WANT-RC PATTERN ARGS...: exit code and an output line matching PATTERN (- for none).

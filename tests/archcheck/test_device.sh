@@ -4,7 +4,7 @@
 # GPUPORT_STANDIN_GPUS ("name|cc|MiB|SMs|uuid;..."); without any driver, --device must say so
 # clearly and exit 2.
 set -u
-py=$(command -v python3) || { echo "skip: python3 is needed to read the JSON"; exit 77; }
+py=$(command -v python3) || { echo "SKIP: python3 is needed to read the JSON"; exit 77; }
 standin=$GPUPORT_BUILD_DIR/standins
 gpu() { echo "Stand-in GPU $1|$2|16384|40|GPU-$1"; }
 [ -e "$standin/libcuda.so.1" ] || { echo "FAIL: the stand-in driver was not built"; exit 1; }

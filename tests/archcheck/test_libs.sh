@@ -6,8 +6,8 @@
 # (all with GPUPORT_ARCHCHECK_ALL_LIBS=1; one is skipped only when cuobjdump fails on it).
 set -u
 lib=${CUDA_LIB_DIR:-/usr/local/cuda/lib64}
-ls "$lib"/lib*.so.* >/dev/null 2>&1 || { echo "skip: no CUDA libraries in $lib"; exit 77; }
-py=$(command -v python3) || { echo "skip: python3 is needed to read the JSON"; exit 77; }
+ls "$lib"/lib*.so.* >/dev/null 2>&1 || { echo "SKIP: no CUDA libraries in $lib"; exit 77; }
+py=$(command -v python3) || { echo "SKIP: python3 is needed to read the JSON"; exit 77; }
 . "$GPUPORT_SOURCE_DIR/tests/archcheck/find_cuobjdump.sh"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail=0 compared=0 with_code=0

@@ -6,9 +6,9 @@
 set -u
 nvcc=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 if [ ! -x "$nvcc" ]; then
-    echo "skip: nvcc is not installed (CUDA toolkit absent), so no kernels can be built"; exit 77
+    echo "SKIP: nvcc is not installed (CUDA toolkit absent), so no kernels can be built"; exit 77
 fi
-py=$(command -v python3) || { echo "skip: python3 is needed to read the JSON"; exit 77; }
+py=$(command -v python3) || { echo "SKIP: python3 is needed to read the JSON"; exit 77; }
 fail=0
 . "$GPUPORT_SOURCE_DIR/tests/archcheck/kernels.sh"
 [ $fail = 0 ] || exit 1

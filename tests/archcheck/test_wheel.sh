@@ -4,9 +4,9 @@
 # a PyTorch wheel gets the CUDA wheel variant in its fix; a wheel without CUDA code says so; a
 # corrupt wheel is an error naming it.
 set -u
-py=$(command -v python3) || { echo "skip: python3 is needed to build the test wheels"; exit 77; }
+py=$(command -v python3) || { echo "SKIP: python3 is needed to build the test wheels"; exit 77; }
 nvcc=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
-[ -x "$nvcc" ] || { echo "skip: nvcc is not installed, so no CUDA libraries can be built to pack"; exit 77; }
+[ -x "$nvcc" ] || { echo "SKIP: nvcc is not installed, so no CUDA libraries can be built to pack"; exit 77; }
 . "$GPUPORT_SOURCE_DIR/tests/archcheck/kernels.sh"
 [ $fail = 0 ] || exit 1
 kern=$out

@@ -135,7 +135,7 @@ if [ "$(id -u)" != 0 ] || [ ${#runner[@]} -gt 0 ]; then
         grep -q 'locked: Permission denied' "$work/uout" && grep -q '2 not readable' "$work/uout" &&
         ok "unreadable file and folder reported, not fatal" || { bad "unreadable (exit $rc)"; cat "$work/uout"; }
 else
-    echo "skip unreadable files: running as root without setpriv"
+    echo "SKIP: unreadable files: running as root without setpriv"
 fi
 
 # a path that does not exist; bad options

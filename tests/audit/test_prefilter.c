@@ -18,6 +18,7 @@
 #include "audit/prefilter.h"
 #include "audit/scanners.h"
 #include "fixture_files.h"
+#include "skip.h"
 
 typedef struct walk_state {
     size_t files;          /* Python and C/C++ fixture files seen */
@@ -119,7 +120,7 @@ static void test_fixtures_never_hidden(void **state)
 {
     (void)state;
     const char *src = getenv("GPUPORT_SOURCE_DIR");
-    if (!src) skip();
+    if (!src) GP_TEST_SKIP("GPUPORT_SOURCE_DIR is not set (run it through ctest)");
     char dir[4096];
     snprintf(dir, sizeof dir, "%s/tests/audit/fixtures", src);
     walk_state w;

@@ -2,14 +2,15 @@
 # docs/workflow.md cannot rot: every `$ command` in its console blocks runs here, in order, in a
 # copy of examples/workflow/ made a git work tree, and every output line the guide shows must
 # appear in what the command printed (`...` = lines left out, `<...>` = text that differs per
-# machine), with the exit code it shows (`[exit N]`, default 0). The server `gpubox` is a
+# machine, and so does a device's name: `cpu:0 (AMD EPYC)` matches whatever CPU or OpenCL device
+# this machine has), with the exit code it shows (`[exit N]`, default 0). The server `gpubox` is a
 # throwaway sshd on loopback (tests/remote/sshd.bash). Substitutions, because the guide speaks of
 # a real server: /srv/demo -> a temporary folder, /opt/gpuport/bin/gpuport -> the gpuport
 # under test, and `remote run` also passes PYTHONPATH and GPUPORT_BUILD_DIR so the server side
 # imports this checkout's Python package (a real server has it installed).
 set -u
 if ldd "$GPUPORT" 2>/dev/null | grep -q libasan; then
-    echo "skip: this gpuport is built with AddressSanitizer; the guide's Python steps cannot load an"
+    echo "SKIP: this gpuport is built with AddressSanitizer; the guide's Python steps cannot load an"
     echo "      instrumented libgpuport into an uninstrumented python3 (the regular build runs this)"
     exit 77
 fi
@@ -57,7 +58,7 @@ for cmd, expected, code in steps:
     if "gpuport remote run " in run:
         run = run.replace(" --sync ", " --sync --env PYTHONPATH --env GPUPORT_BUILD_DIR ", 1)
     if not has_nvcc and ("nvcc" in run or "kernels.o" in run):
-        print(f"skip (no nvcc here): $ {cmd}")
+        print(f"SKIP: no nvcc here: $ {cmd}")
         continue
     env = dict(os.environ)
     if not shutil.which("nvcc"):
@@ -73,6 +74,8 @@ for cmd, expected, code in steps:
         for want in expected:
             if want.strip() == "...":
                 continue
+            # the device name after a device spec is the machine's: "cpu:0 (<...>)"
+            want = re.sub(r"\b((?:cpu|opencl|cuda|metal):\d+) \([^)]*\)", r"\1 (<...>)", want)
             pat = re.compile("^" + ".*".join(re.escape(x) for x in want.rstrip().split("<...>")))
             while at < len(lines) and not pat.match(lines[at].rstrip()):
                 at += 1

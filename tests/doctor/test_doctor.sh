@@ -86,7 +86,7 @@ if [ "$(id -u)" = 0 ]; then
     if command -v setpriv >/dev/null; then runas=(setpriv --reuid=65534 --regid=65534 --clear-groups); else runas=(skip); fi
 fi
 if [ "${runas[0]:-}" = skip ]; then
-    echo "skip unreadable-folder checks: running as root without setpriv to drop privileges"
+    echo "SKIP: unreadable-folder checks: running as root without setpriv to drop privileges"
 else
     tmp=$(mktemp -d)
     chmod 755 "$tmp"

@@ -15,6 +15,7 @@
 #include "freeze/freeze.h"
 #include "util/json.h"
 #include "util/sha256.h"
+#include "skip.h"
 
 static char fixtures[1024];
 static char tmpdir[64];
@@ -69,7 +70,7 @@ static void python_distributions_from_metadata(void **state)
     unsetenv("PYTHONPATH");
     if (cJSON_IsFalse(cJSON_GetObjectItem(py, "available"))) {
         cJSON_Delete(py);
-        skip(); /* no python3 on this machine */
+        GP_TEST_SKIP("no python3 on this machine");
     }
     cJSON *d = cJSON_GetObjectItem(py, "distributions");
     assert_non_null(d);

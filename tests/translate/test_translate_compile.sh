@@ -15,8 +15,8 @@ trap 'rm -rf "$tmp"' EXIT
 nvcc=$(command -v nvcc || { [ -x /usr/local/cuda/bin/nvcc ] && echo /usr/local/cuda/bin/nvcc; } || true)
 clang=$(command -v clang || true)
 fail=0 ran=0
-[ -n "$nvcc" ] || echo "skip: nvcc not found, the CUDA compile checks do not run"
-[ -n "$clang" ] || echo "skip: clang not found, the OpenCL C syntax checks do not run"
+[ -n "$nvcc" ] || echo "SKIP: nvcc not found, the CUDA compile checks do not run"
+[ -n "$clang" ] || echo "SKIP: clang not found, the OpenCL C syntax checks do not run"
 for cu in "$corpus"/*.cu; do
     name=$(basename "$cu" .cu)
     [ "$name" = refused ] && continue

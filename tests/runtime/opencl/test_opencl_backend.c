@@ -28,6 +28,7 @@
 #include "runtime/opencl/device.h"
 #include "runtime/opencl/loader.h"
 #include "runtime/opencl/program.h"
+#include "skip.h"
 
 static const char *gp_test_self;
 
@@ -87,7 +88,7 @@ static int gp_test_teardown(void **state)
 
 #define GP_TEST_NEED_DEV(env)                                                                      \
     gp_test_env *env = *state;                                                                     \
-    if (!env->dev) skip();
+    if (!env->dev) GP_TEST_SKIP("no OpenCL device on this machine");
 
 #define GP_OKAY(call) assert_int_equal((call), GP_OK)
 
@@ -777,8 +778,7 @@ static void test_skip_reason_no_platform(void **state)
     gp_test_probe_with("OCL_ICD_VENDORS", dir, &p);
     rmdir(dir);
     if (p.outcome == GP_SELECT_AVAILABLE) { /* the loader finds ICDs elsewhere too */
-        printf("SKIP: this ICD loader does not honour OCL_ICD_VENDORS alone: %s\n", p.detail);
-        skip();
+        GP_TEST_SKIP("this ICD loader does not honour OCL_ICD_VENDORS alone: %s", p.detail);
     }
     assert_int_equal(p.outcome, GP_SELECT_NO_DEVICE);
     assert_non_null(strstr(p.detail, "no OpenCL platform"));

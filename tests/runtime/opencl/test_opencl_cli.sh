@@ -19,7 +19,7 @@ devices_json() {
 devices_json plain
 outcome=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print([b for b in d["backends"] if b["backend"]=="opencl"][0]["outcome"])' "$tmp/plain.json")
 if [ "$outcome" != available ]; then
-    echo "skipped: OpenCL is not usable here ($outcome); install pocl-opencl-icd"
+    echo "SKIP: OpenCL is not usable here ($outcome); install pocl-opencl-icd"
     exit 77
 fi
 python3 - "$tmp/plain.json" <<'PY'
@@ -62,7 +62,7 @@ python3 - "$tmp/noplat.json" <<'PY'
 import json, sys
 b = [b for b in json.load(open(sys.argv[1]))["backends"] if b["backend"] == "opencl"][0]
 if b["outcome"] == "available":
-    print("skipped: this ICD loader does not honour OCL_ICD_VENDORS alone: " + b["detail"])
+    print("SKIP: this ICD loader does not honour OCL_ICD_VENDORS alone: " + b["detail"])
     sys.exit(0)
 assert b["outcome"] == "no device" and "no OpenCL platform" in b["detail"], b
 PY
@@ -76,7 +76,7 @@ plain = [b for b in json.load(open(sys.argv[2]))["backends"] if b["backend"] == 
 b = [b for b in json.load(open(sys.argv[1]))["backends"] if b["backend"] == "opencl"][0]
 others = [p for p in plain["detail"].split("; ") if "Portable Computing Language" not in p]
 if others:
-    print("skipped: platforms other than PoCL here: " + "; ".join(others))
+    print("SKIP: platforms other than PoCL here: " + "; ".join(others))
     sys.exit(0)
 assert b["outcome"] == "no device" and "no OpenCL device" in b["detail"], b
 PY

@@ -21,6 +21,7 @@
 #include "runtime/opencl/device.h"
 #include "runtime/opencl/errors.h"
 #include "runtime/opencl/loader.h"
+#include "skip.h"
 
 /* PoCL is part of the test setup (pocl-opencl-icd); without it these tests cannot mean
  * anything, so they skip with the reason rather than pass. */
@@ -37,7 +38,7 @@ static int gp_test_have_opencl(void)
 static void test_open_default_loader(void **state)
 {
     (void)state;
-    if (!gp_test_have_opencl()) skip();
+    if (!gp_test_have_opencl()) GP_TEST_SKIP("no OpenCL loader or platform on this machine");
     gp_cl_api api;
     char why[2048] = "";
     assert_int_equal(gp_cl_api_open(&api, NULL, why, sizeof why), GP_OK);
@@ -78,7 +79,7 @@ static void test_empty_search_path_reports_where_it_looked(void **state)
 static void test_search_path_file_entry_is_used(void **state)
 {
     (void)state;
-    if (!gp_test_have_opencl()) skip();
+    if (!gp_test_have_opencl()) GP_TEST_SKIP("no OpenCL loader or platform on this machine");
     /* A list whose first entry does not exist and whose second is the real loader's folder. */
     const char *dir = NULL;
     static const char *const dirs[] = {"/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu",
@@ -88,7 +89,7 @@ static void test_search_path_file_entry_is_used(void **state)
         snprintf(probe, sizeof probe, "%s/libOpenCL.so.1", dirs[i]);
         if (access(probe, R_OK) == 0) dir = dirs[i];
     }
-    if (!dir) skip();
+    if (!dir) GP_TEST_SKIP("no libOpenCL.so.1 in the usual library folders");
     char list[512];
     snprintf(list, sizeof list, "/nonexistent-gp-dir:%s", dir);
     gp_cl_api api;
@@ -113,7 +114,7 @@ static void test_not_a_loader_is_refused(void **state)
 static void test_enumerate_pocl(void **state)
 {
     (void)state;
-    if (!gp_test_have_opencl()) skip();
+    if (!gp_test_have_opencl()) GP_TEST_SKIP("no OpenCL loader or platform on this machine");
     const gp_cl_api *api = gp_cl_api_get(NULL, 0);
     gp_cl_device_info *devs = NULL;
     size_t n = 0;
@@ -213,14 +214,13 @@ static gp_cl_enum_result gp_test_enumerate_with(const char *var, const char *val
 static void test_no_platform_reason(void **state)
 {
     (void)state;
-    if (!gp_test_have_opencl()) skip();
+    if (!gp_test_have_opencl()) GP_TEST_SKIP("no OpenCL loader or platform on this machine");
     gp_test_make_empty_dir();
     char why[2048];
     gp_cl_enum_result r =
         gp_test_enumerate_with("OCL_ICD_VENDORS", gp_test_empty_dir, why, sizeof why);
     if (r == GP_CL_ENUM_OK) { /* a loader that finds ICDs elsewhere too (a GPU machine's image) */
-        printf("SKIP: this ICD loader does not honour OCL_ICD_VENDORS alone: %s\n", why);
-        skip();
+        GP_TEST_SKIP("this ICD loader does not honour OCL_ICD_VENDORS alone: %s", why);
     }
     assert_int_equal(r, GP_CL_ENUM_NO_PLATFORM);
     assert_non_null(strstr(why, "no OpenCL platform"));
@@ -231,7 +231,7 @@ static void test_no_platform_reason(void **state)
 static void test_no_device_reason(void **state)
 {
     (void)state;
-    if (!gp_test_have_opencl()) skip();
+    if (!gp_test_have_opencl()) GP_TEST_SKIP("no OpenCL loader or platform on this machine");
     char why[2048];
     /* PoCL offers only the device drivers named in POCL_DEVICES; a name it lacks leaves the
      * platform with none. */

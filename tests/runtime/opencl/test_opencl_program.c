@@ -18,6 +18,7 @@
 #include "runtime/opencl/loader.h"
 #include "runtime/opencl/program.h"
 #include "runtime/opencl/queue.h"
+#include "skip.h"
 
 typedef struct gp_test_cl {
     const gp_cl_api *api;
@@ -59,7 +60,7 @@ static int gp_test_teardown(void **state)
 
 #define GP_TEST_NEED_CL(t)                                                                         \
     gp_test_cl *t = *state;                                                                        \
-    if (!t->api) skip();
+    if (!t->api) GP_TEST_SKIP("no OpenCL loader or device on this machine");
 
 /* A prelude of several lines, as the dialect's is. */
 static const char gp_test_prelude[] = "#define GP_TEST_ONE 1\n"
