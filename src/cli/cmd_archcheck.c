@@ -133,7 +133,7 @@ static int ac_parse(int argc, char **argv, ac_opts *o, bool *done)
             *done = true;
             return gp_cli_print_version();
         default:
-            return gp_cli_usage_error("archcheck", "unknown option");
+            return gp_cli_bad_option("archcheck", argv, "h");
         }
     }
     if (o->list && o->json)

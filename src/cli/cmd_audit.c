@@ -148,7 +148,7 @@ static int audit_run(int argc, char **argv)
             rc = gp_cli_usage_error("audit", "%s needs a value", argv[optind - 1]);
             break;
         default:
-            rc = gp_cli_usage_error("audit", "unknown option '%s'", argv[optind - 1]);
+            rc = gp_cli_bad_option("audit", argv, ":j:h");
             break;
         }
     }

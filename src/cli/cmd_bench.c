@@ -236,7 +236,7 @@ static int bench_run(int argc, char **argv)
         case 'V':
             return gp_cli_print_version();
         default:
-            return gp_cli_usage_error("bench", "unknown option");
+            return gp_cli_bad_option("bench", argv, "h");
         }
     }
     if (compare) {

@@ -199,7 +199,7 @@ static int compare_option(compare_args *a, int c, const char *arg, bool *done)
         *done = true;
         return gp_cli_print_version();
     default:
-        return gp_cli_usage_error(CMP, "unknown option");
+        return -1; /* named by the caller, which has argv */
     }
 }
 
@@ -226,6 +226,7 @@ static int compare_parse(compare_args *a, int argc, char **argv, bool *done)
     gp_cli_getopt_reset();
     while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
         int rc = compare_option(a, c, optarg, done);
+        if (rc < 0) return gp_cli_bad_option(CMP, argv, "h");
         if (rc != 0 || *done) return rc;
     }
     if (argc - optind != 2)

@@ -64,7 +64,7 @@ static int doctor_run(int argc, char **argv)
             gp_cli_print_version();
             return gp_cli_finish("doctor", GP_EXIT_OK);
         default:
-            return gp_cli_usage_error("doctor", "unknown option");
+            return gp_cli_bad_option("doctor", argv, "hv");
         }
     }
     if (optind < argc)

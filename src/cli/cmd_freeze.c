@@ -177,7 +177,7 @@ static int freeze_run(int argc, char **argv)
             rc = gp_cli_print_version();
             break;
         default:
-            rc = gp_cli_usage_error("freeze", "unknown option");
+            rc = gp_cli_bad_option("freeze", argv, "ho:j:");
             break;
         }
     }

@@ -56,7 +56,7 @@ static int new_run(int argc, char **argv)
         case OPT_VERSION:
             return gp_cli_print_version();
         default:
-            return gp_cli_usage_error("new", "unknown option");
+            return gp_cli_bad_option("new", argv, "h");
         }
     }
     if (argc - optind != 1)

@@ -132,7 +132,7 @@ static int translate_run(int argc, char **argv)
             rc = gp_cli_print_version();
             break;
         default:
-            rc = gp_cli_usage_error("translate", "unknown option");
+            rc = gp_cli_bad_option("translate", argv, "ho:I:D:");
             break;
         }
     }

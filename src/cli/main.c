@@ -1,5 +1,6 @@
 /* main.c — the `gpuport` entry point: finds the subcommand in the generated table and runs it.
  * Subcommands live one per file in src/cli/cmd_<name>.c. */
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -19,6 +20,8 @@ static void print_help(FILE *f)
 
 int main(int argc, char **argv)
 {
+    /* A closed stdout ends gpuport as it ends any Unix tool, whatever the parent ignored. */
+    signal(SIGPIPE, SIG_DFL);
     if (argc < 2) {
         print_help(stderr);
         return GP_EXIT_USAGE;
@@ -33,6 +36,7 @@ int main(int argc, char **argv)
     for (size_t i = 0; gp_commands[i]; i++) {
         if (strcmp(gp_commands[i]->name, name) == 0) {
             gp_cli_getopt_reset();
+            gp_cli_detect_json(argc - 1, argv + 1);
             return gp_commands[i]->run(argc - 1, argv + 1);
         }
     }

@@ -6,8 +6,16 @@
 
 #include "util/fs.h"
 
+static bool json_on_stdout; /* a document went to stdout: the CLI adds no error object after it */
+
+bool gp_json_printed_to_stdout(void)
+{
+    return json_on_stdout;
+}
+
 int gp_json_print(FILE *f, const cJSON *j)
 {
+    if (f == stdout) json_on_stdout = true;
     char *s = cJSON_Print(j);
     if (!s) return -1;
     int rc = (fputs(s, f) < 0 || fputc('\n', f) == EOF) ? -1 : 0;
@@ -26,11 +34,12 @@ cJSON *gp_json_parse(const char *name, const char *text, size_t len, char *err, 
     }
     /* Only whitespace may follow the value. */
     size_t off = (size_t)(end - text);
-    while (off < len && (text[off] == ' ' || text[off] == '\n' || text[off] == '\r' ||
-                         text[off] == '\t'))
+    while (off < len &&
+           (text[off] == ' ' || text[off] == '\n' || text[off] == '\r' || text[off] == '\t'))
         off++;
     if (off < len && text[off] != '\0') {
-        if (err) snprintf(err, errlen, "%s: unexpected data after the JSON value (byte %zu)", name, off);
+        if (err)
+            snprintf(err, errlen, "%s: unexpected data after the JSON value (byte %zu)", name, off);
         cJSON_Delete(j);
         return NULL;
     }
@@ -56,12 +65,14 @@ static int json_cmp_keys(const void *a, const void *b)
 static bool json_object_duplicate(const cJSON *o, const char **key)
 {
     size_t n = 0;
-    for (const cJSON *c = o->child; c; c = c->next) n++;
+    for (const cJSON *c = o->child; c; c = c->next)
+        n++;
     if (n < 2) return false;
     const char **keys = malloc(n * sizeof *keys);
     if (!keys) return false;
     size_t k = 0;
-    for (const cJSON *c = o->child; c; c = c->next) keys[k++] = c->string ? c->string : "";
+    for (const cJSON *c = o->child; c; c = c->next)
+        keys[k++] = c->string ? c->string : "";
     qsort(keys, n, sizeof *keys, json_cmp_keys);
     bool dup = false;
     for (size_t i = 1; i < n && !dup; i++)

@@ -10,6 +10,9 @@
 
 /* Prints `j` indented, with a final newline. 0, or -1 if it could not be rendered or written. */
 int gp_json_print(FILE *f, const cJSON *j);
+/* Whether gp_json_print has written to stdout in this process (so that a command prints at most
+ * one JSON document: the CLI's error object only when nothing came before it). */
+bool gp_json_printed_to_stdout(void);
 /* Parses `text` of `len` bytes (need not be NUL-terminated). NULL with "NAME: reason (byte N)"
  * in err when it is not valid JSON; `name` names the source in the message. */
 cJSON *gp_json_parse(const char *name, const char *text, size_t len, char *err, size_t errlen);

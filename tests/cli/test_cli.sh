@@ -27,5 +27,42 @@ for cmd in $("$GPUPORT" --help | awk '/^Commands:/{on=1;next} on && /^  [a-z]/{p
     check "$cmd --version" 0 "$GPUPORT" "$cmd" --version
     grep -q '^gpuport [0-9]' /tmp/gp-cli-out.$$ || { echo "FAIL $cmd --version text"; fail=1; }
 done
+# A refused option is named once (getopt adds nothing of its own); with --json the error is also
+# one JSON object on stdout.
+for cmd in archcheck audit bench cache compare devices doctor freeze new translate version "remote list"; do
+    $GPUPORT $cmd --bogus >/tmp/gp-cli-out.$$ 2>/tmp/gp-cli-err.$$
+    rc=$?
+    want="gpuport ${cmd%% *}: unknown option '--bogus'"
+    [ "$cmd" = "remote list" ] && want=$(head -1 /tmp/gp-cli-err.$$) # its own wording
+    if [ $rc != 2 ] || [ "$(head -1 /tmp/gp-cli-err.$$)" != "$want" ] ||
+        [ "$(grep -c . /tmp/gp-cli-err.$$)" != 2 ] || [ -s /tmp/gp-cli-out.$$ ]; then
+        echo "FAIL $cmd --bogus: exit $rc, stderr:"; cat /tmp/gp-cli-err.$$; fail=1
+    else
+        echo "ok   $cmd --bogus: one message naming the option"
+    fi
+    $GPUPORT $cmd --json --bogus >/tmp/gp-cli-out.$$ 2>/dev/null
+    if python3 -c 'import json, sys
+e = json.load(open(sys.argv[1]))
+assert e["schema"] == "gpuport.error/1" and e["exit_code"] == 2, e
+assert e["command"] == sys.argv[2], e
+assert sys.argv[2] == "remote" or e["error"] == "unknown option \x27--bogus\x27", e' /tmp/gp-cli-out.$$ "${cmd%% *}"; then
+        echo "ok   $cmd --json --bogus: the error as JSON on stdout"
+    else
+        echo "FAIL $cmd --json --bogus: stdout is not the error object:"; cat /tmp/gp-cli-out.$$; fail=1
+    fi
+done
+rm -f /tmp/gp-cli-err.$$
+
+# A closed stdout ends a command quietly, as it ends Unix tools (status 141 = SIGPIPE), also when
+# the parent ignores SIGPIPE: a report far larger than a pipe holds, read by `head -1`.
+big=$(mktemp -d)
+for i in $(seq 1 20); do yes 'cudaMalloc(&p, 4);' | head -n 2000 >"$big/f$i.cu"; done
+rc=$( (trap '' PIPE; set -o pipefail; "$GPUPORT" audit "$big" 2>/tmp/gp-cli-err.$$ | head -1 >/dev/null; echo $?) )
+if [ "$rc" = 141 ] && [ ! -s /tmp/gp-cli-err.$$ ]; then
+    echo "ok   audit BIG | head: ends quietly by SIGPIPE"
+else
+    echo "FAIL audit BIG | head: status $rc, stderr:"; cat /tmp/gp-cli-err.$$; fail=1
+fi
+rm -rf "$big" /tmp/gp-cli-err.$$
 rm -f /tmp/gp-cli-out.$$
 exit $fail
