@@ -88,10 +88,13 @@ void gp_ac_set_free(gp_ac_set *set)
     memset(set, 0, sizeof *set);
 }
 
+/* The report prints "PATH: error": a reader's "PATH: reason" keeps only the reason. */
 static void ac_file_fail(gp_ac_file *f, const char *msg)
 {
+    size_t n = strlen(f->path);
     f->status = GP_AC_MALFORMED;
-    f->error = ac_dup(msg);
+    f->error = ac_dup(
+        strncmp(msg, f->path, n) == 0 && msg[n] == ':' && msg[n + 1] == ' ' ? msg + n + 2 : msg);
 }
 
 /* Reads one regular file. `in_dir`: found by a directory walk, where files without device code
@@ -131,7 +134,8 @@ static bool ac_dir_candidate(const char *path, const char *name)
 {
     if (ac_ends_with(name, ".ptx") || ac_ends_with(name, ".whl") || ac_ends_with(name, ".fatbin"))
         return true;
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    char err[512];
+    int fd = gp_open_regular(path, GP_OPEN_NOFOLLOW, NULL, err, sizeof err);
     if (fd < 0) return true; /* let the reader report why it cannot be opened */
     unsigned char b[4];
     ssize_t n = read(fd, b, 4);

@@ -12,6 +12,7 @@
 #include "audit/audit.h"
 #include "audit/prefilter.h"
 #include "audit/scanners.h"
+#include "util/fs.h"
 
 #define NOTEBOOK_CAP (8u << 20)
 
@@ -101,17 +102,18 @@ void gp_audit_scan_path(const char *path, gp_audit_lang lang, gp_audit_result *r
         r->metal_impl = true;
         return;
     }
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
-    if (fd < 0 && errno == ELOOP)
-        fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK); /* checked link */
-    if (fd < 0) {
-        problem(r, "cannot open", errno);
-        return;
-    }
+    /* the walker checked where a link leads; a FIFO or device is refused unopened */
     struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        problem(r, "not a regular file", errno ? errno : EINVAL);
-        close(fd);
+    char why[256];
+    int fd = gp_open_regular(path, 0, &st, why, sizeof why);
+    if (fd < 0) {
+        struct stat ls;
+        size_t pl = strlen(path);
+        r->problem =
+            stat(path, &ls) == 0 && !S_ISREG(ls.st_mode) ? "not a regular file" : "cannot open";
+        const char *reason = strncmp(why, path, pl) == 0 && why[pl] == ':' ? why + pl + 2 : why;
+        snprintf(r->problem_detail, sizeof r->problem_detail, "%.*s",
+                 (int)sizeof r->problem_detail - 1, reason);
         return;
     }
     size_t size = (size_t)st.st_size;

@@ -343,7 +343,8 @@ int gp_audit_walk(const char *root, const gp_walk_opts *o, const gp_walk_cb *cb,
         const char *name = slash ? slash + 1 : root;
         gp_walk_file f = {disp, gp_audit_lang_of(name), ".", GP_MOD_DIRECTORY};
         if (!S_ISREG(st.st_mode)) {
-            snprintf(err, errlen, "%s: not a regular file or directory", root);
+            snprintf(err, errlen, "%s: is %s, not a regular file or a directory", root,
+                     gp_file_kind(st.st_mode));
             rc = -1;
         } else if (f.lang == GP_AL_NONE) {
             if (cb->other) cb->other(cb->ctx);

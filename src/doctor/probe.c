@@ -7,6 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "util/fs.h"
 
 void *gp_probe_dlopen(const gp_probe_ctx *c, const char *soname, gp_doctor_lib *lib)
 {
@@ -18,9 +22,17 @@ void *gp_probe_dlopen(const gp_probe_ctx *c, const char *soname, gp_doctor_lib *
             char p[GP_DOCTOR_PATH];
             int w = snprintf(p, sizeof p, "%.*s/%s", (int)l, s, soname);
             if (w > 0 && (size_t)w < sizeof p) {
-                FILE *probe = fopen(p, "rb");
-                if (probe) {
-                    fclose(probe);
+                /* dlopen would block on a FIFO: only a regular file is handed to it */
+                char why[GP_DOCTOR_PATH + 96];
+                struct stat st;
+                int fd = gp_open_regular(p, 0, NULL, why, sizeof why);
+                if (fd < 0 && stat(p, &st) == 0 && !S_ISREG(st.st_mode)) {
+                    gp_copy(lib->error, sizeof lib->error, why);
+                    gp_copy(lib->path, sizeof lib->path, p);
+                    return NULL;
+                }
+                if (fd >= 0) {
+                    close(fd);
                     void *h = dlopen(p, RTLD_NOW | RTLD_LOCAL);
                     if (h) {
                         lib->loaded = true;

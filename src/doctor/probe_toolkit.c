@@ -44,6 +44,8 @@ static void toolkit_version(const gp_probe_ctx *c, gp_doctor_facts *f, gp_doctor
         free(s);
         gp_copy(t->version_from, sizeof t->version_from, "version.json");
         if (t->version_read) return;
+    } else if (gp_sysroot_exists(&c->sr, p)) { /* there but unreadable (a FIFO, no access) */
+        gp_copy(t->version_reason, sizeof t->version_reason, err);
     }
     snprintf(p, sizeof p, "%s/version.txt", t->path);
     if ((s = gp_sysroot_read(&c->sr, p, GP_VERSION_FILE_CAP, &len, err, sizeof err))) {

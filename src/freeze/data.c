@@ -1,6 +1,7 @@
 /* data.c — the size and SHA-256 of every data file a run read, so two runs can prove they saw the
- * same inputs. Folders are walked (symlinks not followed); files are hashed in parallel, one file
- * per thread at a time, each in large sequential reads. */
+ * same inputs. Folders are walked (symlinks not followed); a FIFO, socket or device is refused, not
+ * skipped; files are hashed in parallel, one file per thread at a time, each in large sequential
+ * reads (each opened with gp_open_regular, so a file swapped for a FIFO cannot stall a thread). */
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -57,7 +58,13 @@ static int walk(data_list *l, const char *path, int depth)
         return -1;
     }
     if (S_ISREG(st.st_mode)) return list_add(l, path);
-    if (!S_ISDIR(st.st_mode)) return 0; /* links inside folders, devices, sockets: skipped */
+    if (!S_ISDIR(st.st_mode)) {
+        /* a FIFO, socket or device cannot be hashed: recording nothing for it would pass the
+         * manifest off as complete (links inside folders never get here: they are not followed) */
+        snprintf(l->err, sizeof l->err, "%s: is %s, not a regular file or a folder", path,
+                 gp_file_kind(st.st_mode));
+        return -1;
+    }
     if (depth > 64) {
         snprintf(l->err, sizeof l->err, "%s: folders nested deeper than 64 levels", path);
         return -1;

@@ -16,18 +16,85 @@ static void fs_err(char *err, size_t errlen, const char *path, const char *reaso
     if (err && errlen) snprintf(err, errlen, "%s: %s", path, reason);
 }
 
+const char *gp_file_kind(mode_t mode)
+{
+    if (S_ISREG(mode)) return "a regular file";
+    if (S_ISDIR(mode)) return "a directory";
+    if (S_ISFIFO(mode)) return "a named pipe (FIFO)";
+    if (S_ISSOCK(mode)) return "a socket";
+    if (S_ISCHR(mode)) return "a character device";
+    if (S_ISBLK(mode)) return "a block device";
+    if (S_ISLNK(mode)) return "a symbolic link";
+    return "a special file";
+}
+
+static bool fs_kind_ok(mode_t mode, int flags)
+{
+    return S_ISREG(mode) || ((flags & GP_OPEN_DIR_OK) && S_ISDIR(mode));
+}
+
+static void fs_kind_err(char *err, size_t errlen, const char *path, mode_t mode, int flags)
+{
+    char why[96];
+    snprintf(why, sizeof why, "is %s, not a regular file%s", gp_file_kind(mode),
+             flags & GP_OPEN_DIR_OK ? " or a directory" : "");
+    fs_err(err, errlen, path, why);
+}
+
+int gp_open_regular(const char *path, int flags, struct stat *st, char *err, size_t errlen)
+{
+    /* Look before opening: opening a device can have effects of its own (a tape rewinds, a
+     * terminal becomes the controlling one) and opening a FIFO blocks until a writer comes. */
+    struct stat before, after;
+    int r = (flags & GP_OPEN_NOFOLLOW) ? lstat(path, &before) : stat(path, &before);
+    if (r != 0) {
+        fs_err(err, errlen, path, strerror(errno));
+        return -1;
+    }
+    if (!fs_kind_ok(before.st_mode, flags)) {
+        fs_kind_err(err, errlen, path, before.st_mode, flags);
+        return -1;
+    }
+    int oflags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY;
+    if (flags & GP_OPEN_NOFOLLOW) oflags |= O_NOFOLLOW;
+    int fd = open(path, oflags);
+    if (fd < 0) {
+        fs_err(err, errlen, path, errno == ELOOP ? "is a symbolic link" : strerror(errno));
+        return -1;
+    }
+    /* The path may have been replaced between the look and the open: judge what was opened. */
+    if (fstat(fd, &after) != 0) {
+        fs_err(err, errlen, path, strerror(errno));
+        close(fd);
+        return -1;
+    }
+    if (!fs_kind_ok(after.st_mode, flags) || after.st_dev != before.st_dev ||
+        after.st_ino != before.st_ino) {
+        if (!fs_kind_ok(after.st_mode, flags))
+            fs_kind_err(err, errlen, path, after.st_mode, flags);
+        else
+            fs_err(err, errlen, path, "was replaced while it was being opened");
+        close(fd);
+        return -1;
+    }
+    int fl = fcntl(fd, F_GETFL);
+    if (fl != -1) fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+    if (st) *st = after;
+    return fd;
+}
+
 char *gp_read_file(const char *path, size_t cap, bool truncate_ok, size_t *len, char *err,
                    size_t errlen)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        fs_err(err, errlen, path, strerror(errno));
-        return NULL;
-    }
     struct stat st;
-    if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+    int fd = gp_open_regular(path, 0, &st, err, errlen);
+    if (fd < 0) return NULL;
+    if (!truncate_ok && st.st_size > 0 && (uint64_t)st.st_size > (uint64_t)cap) {
+        char why[96];
+        snprintf(why, sizeof why, "file is larger than %zu bytes (%lld bytes)", cap,
+                 (long long)st.st_size);
         close(fd);
-        fs_err(err, errlen, path, "is a directory");
+        fs_err(err, errlen, path, why);
         return NULL;
     }
     size_t size = 0, alloc = 4096;
@@ -83,22 +150,9 @@ int gp_map_file(const char *path, gp_mapped_file *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
     out->fd = -1;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        fs_err(err, errlen, path, strerror(errno));
-        return -1;
-    }
     struct stat st;
-    if (fstat(fd, &st) != 0) {
-        fs_err(err, errlen, path, strerror(errno));
-        close(fd);
-        return -1;
-    }
-    if (!S_ISREG(st.st_mode)) {
-        fs_err(err, errlen, path, S_ISDIR(st.st_mode) ? "is a directory" : "is not a regular file");
-        close(fd);
-        return -1;
-    }
+    int fd = gp_open_regular(path, 0, &st, err, errlen);
+    if (fd < 0) return -1;
     if (st.st_size > 0) {
         void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
         if (p == MAP_FAILED) {

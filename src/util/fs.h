@@ -1,16 +1,36 @@
-/* fs.h — reading outside files safely: size-capped whole reads for small files, read-only
- * mappings for large ones, and the few path helpers every tool needs. All report errors as
- * text naming the path, into a caller buffer, and never abort. */
+/* fs.h — reading outside files safely: one opener that never blocks on a special file, size-capped
+ * whole reads for small files, read-only mappings for large ones, and the few path helpers every
+ * tool needs. All report errors as text naming the path, into a caller buffer, and never abort. */
 #ifndef GP_UTIL_FS_H
 #define GP_UTIL_FS_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
 
-/* Reads at most `cap` bytes of `path` into a NUL-terminated heap buffer (free() it).
- * *len (optional) receives the byte count. When the file is longer than `cap`, fails with
- * "file is larger than N bytes" unless `truncate_ok`, which returns the first `cap` bytes.
+/* What gp_open_regular accepts beyond a regular file, and how it treats links. */
+enum {
+    GP_OPEN_NOFOLLOW = 1, /* a symbolic link is refused, not followed */
+    GP_OPEN_DIR_OK = 2,   /* a directory is opened too (for walkers) */
+};
+
+/* Every reader of outside data opens through here. Opens `path` read-only only when it is a
+ * regular file (or, with GP_OPEN_DIR_OK, a directory): a named pipe, socket or device is refused
+ * without being opened, so nothing can block or trigger a device's side effects; the open itself
+ * is O_NONBLOCK and its fstat must show the same regular file, so a path swapped for a FIFO in
+ * between is refused too. Returns the descriptor (blocking mode, close-on-exec) with its fstat in
+ * *st (optional), or -1 with "PATH: is a named pipe (FIFO), not a regular file" (or the system's
+ * reason) in err. */
+int gp_open_regular(const char *path, int flags, struct stat *st, char *err, size_t errlen);
+/* "a named pipe (FIFO)", "a socket", "a character device", "a block device", "a directory",
+ * "a symbolic link", "a regular file". */
+const char *gp_file_kind(mode_t mode);
+
+/* Reads at most `cap` bytes of regular file `path` (opened with gp_open_regular) into a
+ * NUL-terminated heap buffer (free() it). *len (optional) receives the byte count. When the file
+ * is longer than `cap`, fails with "file is larger than N bytes" unless `truncate_ok`, which
+ * returns the first `cap` bytes; a file whose size says so is refused before a byte is read.
  * On failure returns NULL and writes "PATH: reason" into err (errlen bytes). */
 char *gp_read_file(const char *path, size_t cap, bool truncate_ok, size_t *len, char *err,
                    size_t errlen);
@@ -23,7 +43,7 @@ typedef struct gp_mapped_file {
     int fd;
 } gp_mapped_file;
 
-/* 0 on success; -1 with "PATH: reason" in err. Directories and devices are refused. */
+/* 0 on success; -1 with "PATH: reason" in err. Only regular files are mapped (gp_open_regular). */
 int gp_map_file(const char *path, gp_mapped_file *out, char *err, size_t errlen);
 void gp_unmap_file(gp_mapped_file *m);
 

@@ -9,6 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "util/fs.h"
+
 struct gp_sha256 {
     EVP_MD_CTX *ctx;
 };
@@ -36,7 +38,8 @@ void gp_sha256_final_hex(gp_sha256 *h, char hex[65])
     unsigned char md[EVP_MAX_MD_SIZE];
     unsigned int n = 0;
     EVP_DigestFinal_ex(h->ctx, md, &n);
-    for (unsigned i = 0; i < 32; i++) snprintf(hex + 2 * i, 3, "%02x", md[i]);
+    for (unsigned i = 0; i < 32; i++)
+        snprintf(hex + 2 * i, 3, "%02x", md[i]);
     hex[64] = '\0';
     EVP_MD_CTX_free(h->ctx);
     free(h);
@@ -56,11 +59,8 @@ void gp_sha256_hex(const void *data, size_t len, char hex[65])
 
 int gp_sha256_file(const char *path, char hex[65], uint64_t *size, char *err, size_t errlen)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        snprintf(err, errlen, "%s: %s", path, strerror(errno));
-        return -1;
-    }
+    int fd = gp_open_regular(path, 0, NULL, err, errlen);
+    if (fd < 0) return -1;
 #if defined(POSIX_FADV_SEQUENTIAL)
     posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 #endif

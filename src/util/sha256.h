@@ -13,7 +13,8 @@ void gp_sha256_update(gp_sha256 *h, const void *data, size_t len);
 void gp_sha256_final_hex(gp_sha256 *h, char hex[65]);
 /* One-shot digest of a buffer, as hex. */
 void gp_sha256_hex(const void *data, size_t len, char hex[65]);
-/* Digest of a whole file, read in large blocks. 0, or -1 with "PATH: reason" in err. */
+/* Digest of a whole regular file (gp_open_regular), read in large blocks. 0, or -1 with
+ * "PATH: reason" in err. */
 int gp_sha256_file(const char *path, char hex[65], uint64_t *size, char *err, size_t errlen);
 
 #endif

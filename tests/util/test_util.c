@@ -1,4 +1,5 @@
-/* test_util.c — the shared pieces in src/util: string builder, file reads, JSON, hashing, spawn. */
+/* test_util.c — the shared pieces in src/util: string builder, file reads (special files refused
+ * unopened, oversize ones unread), JSON, hashing, spawn, terminal escaping. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -8,13 +9,17 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <fcntl.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 
 #include "util/fs.h"
 #include "util/json.h"
 #include "util/sha256.h"
 #include "util/spawn.h"
 #include "util/strbuf.h"
+#include "util/term.h"
 
 static void strbuf_grows_and_formats(void **state)
 {
@@ -71,6 +76,100 @@ static void read_file_respects_cap(void **state)
     assert_non_null(strstr(err, "/nonexistent/x: "));
     assert_null(gp_read_file(tmpdir, 5, false, &len, err, sizeof err));
     assert_non_null(strstr(err, "is a directory"));
+}
+
+/* A FIFO without a writer would block open(); a socket cannot be opened; a device may do things
+ * when opened. All are refused by gp_open_regular (and so by every reader) with what they are. */
+static void special_files_refused_unopened(void **state)
+{
+    (void)state;
+    char fifo[256], sock[100], link[256], file[256], err[512];
+    snprintf(fifo, sizeof fifo, "%s/fifo", tmpdir);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    assert_int_equal(gp_open_regular(fifo, 0, NULL, err, sizeof err), -1);
+    assert_non_null(strstr(err, "fifo: is a named pipe (FIFO), not a regular file"));
+    size_t len;
+    assert_null(gp_read_file(fifo, 100, false, &len, err, sizeof err));
+    assert_non_null(strstr(err, "is a named pipe"));
+    gp_mapped_file m;
+    assert_int_equal(gp_map_file(fifo, &m, err, sizeof err), -1);
+    char hex[65];
+    uint64_t size;
+    assert_int_equal(gp_sha256_file(fifo, hex, &size, err, sizeof err), -1);
+    assert_non_null(strstr(err, "is a named pipe"));
+
+    snprintf(sock, sizeof sock, "%.80s/sock", tmpdir);
+    int sfd = socket(AF_UNIX, SOCK_STREAM, 0);
+    struct sockaddr_un sa = {.sun_family = AF_UNIX};
+    memcpy(sa.sun_path, sock, strlen(sock) + 1);
+    assert_int_equal(bind(sfd, (struct sockaddr *)&sa, sizeof sa), 0);
+    assert_int_equal(gp_open_regular(sock, 0, NULL, err, sizeof err), -1);
+    assert_non_null(strstr(err, "sock: is a socket, not a regular file"));
+    close(sfd);
+
+    assert_int_equal(gp_open_regular("/dev/null", 0, NULL, err, sizeof err), -1);
+    assert_non_null(strstr(err, "/dev/null: is a character device"));
+    assert_int_equal(gp_open_regular(tmpdir, 0, NULL, err, sizeof err), -1);
+    assert_non_null(strstr(err, "is a directory, not a regular file"));
+    struct stat st;
+    int fd = gp_open_regular(tmpdir, GP_OPEN_DIR_OK, &st, err, sizeof err);
+    assert_true(fd >= 0 && S_ISDIR(st.st_mode));
+    close(fd);
+
+    write_tmp("plain", "data", file, sizeof file);
+    fd = gp_open_regular(file, 0, &st, err, sizeof err);
+    assert_true(fd >= 0);
+    assert_int_equal(st.st_size, 4);
+    assert_int_equal(fcntl(fd, F_GETFL) & O_NONBLOCK, 0); /* handed back in blocking mode */
+    assert_true(fcntl(fd, F_GETFD) & FD_CLOEXEC);
+    close(fd);
+    snprintf(link, sizeof link, "%s/link", tmpdir);
+    assert_int_equal(symlink(file, link), 0);
+    fd = gp_open_regular(link, 0, NULL, err, sizeof err);
+    assert_true(fd >= 0);
+    close(fd);
+    assert_int_equal(gp_open_regular(link, GP_OPEN_NOFOLLOW, NULL, err, sizeof err), -1);
+    assert_non_null(strstr(err, "is a symbolic link"));
+    snprintf(link, sizeof link, "%s/link-to-fifo", tmpdir);
+    assert_int_equal(symlink(fifo, link), 0);
+    assert_int_equal(gp_open_regular(link, 0, NULL, err, sizeof err), -1);
+    assert_non_null(strstr(err, "is a named pipe"));
+}
+
+/* A file whose size is over the cap is refused from its size (the message gives it), not after
+ * reading up to the cap: a sparse 64 GiB file would cost 1 GiB of memory and its read time. */
+static void oversize_refused_before_reading(void **state)
+{
+    (void)state;
+    char path[256], err[512];
+    snprintf(path, sizeof path, "%s/sparse", tmpdir);
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    assert_true(fd >= 0);
+    assert_int_equal(ftruncate(fd, (off_t)64 << 30), 0);
+    close(fd);
+    size_t len;
+    assert_null(gp_read_file(path, (size_t)1 << 30, false, &len, err, sizeof err));
+    assert_non_null(strstr(err, "file is larger than 1073741824 bytes (68719476736 bytes)"));
+    unlink(path);
+}
+
+static void term_safe_escapes_controls(void **state)
+{
+    (void)state;
+    char b[64];
+    const char *clean = "plain ascii and UTF-8: caf\xc3\xa9 \xe2\x9c\x93";
+    assert_ptr_equal(gp_term_safe(clean, b, sizeof b), clean); /* nothing copied */
+    assert_string_equal(gp_term_safe("a\033[31mred\033[0m\n\t\r\x7f", b, sizeof b),
+                        "a\\x1b[31mred\\x1b[0m\\n\\t\\r\\x7f");
+    /* C1 CSI (U+009B, and its bare byte), invalid UTF-8 and an overlong form */
+    assert_string_equal(gp_term_safe("x\xc2\x9by\x9bz\xff\xc0\xaf", b, sizeof b),
+                        "x\\xc2\\x9by\\x9bz\\xff\\xc0\\xaf");
+    char small[12];
+    assert_string_equal(gp_term_safe("\033\033\033\033", small, sizeof small), "\\x1b\\x1b...");
+    gp_strbuf sb = GP_STRBUF_INIT;
+    gp_term_escape(&sb, "line one\nline\ttwo\033[2J", true);
+    assert_string_equal(gp_strbuf_cstr(&sb), "line one\nline\ttwo\\x1b[2J");
+    gp_strbuf_free(&sb);
 }
 
 static void map_file_and_atomic_write(void **state)
@@ -187,6 +286,9 @@ int main(void)
         cmocka_unit_test(strbuf_grows_and_formats),
         cmocka_unit_test(strbuf_escapes_xml),
         cmocka_unit_test(read_file_respects_cap),
+        cmocka_unit_test(special_files_refused_unopened),
+        cmocka_unit_test(oversize_refused_before_reading),
+        cmocka_unit_test(term_safe_escapes_controls),
         cmocka_unit_test(map_file_and_atomic_write),
         cmocka_unit_test(dir_names_sorted),
         cmocka_unit_test(json_parse_and_duplicates),
