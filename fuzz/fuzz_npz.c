@@ -14,7 +14,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     char err[256];
     gp_tensor_list l = GP_TENSOR_LIST_INIT;
-    if (gp_npz_parse(data, size, GP_DTYPE_INVALID, 1 << 20, &l, err, sizeof(err)) == 0) {
+    if (gp_npz_parse(data, size, GP_DTYPE_INVALID, &(uint64_t){1 << 20}, &l, err, sizeof(err)) ==
+        0) {
         for (size_t i = 0; i < l.count; i++) {
             const gp_tensor_view *v = &l.items[i].view;
             if (!l.items[i].owned &&

@@ -263,10 +263,16 @@ static int compare_dirs(const char *a, const char *b, const gp_compare_opts *o,
     return rc;
 }
 
-int gp_compare_run(const char *a, const char *b, const gp_compare_opts *o, gp_compare_result *out,
-                   char *err, size_t errlen)
+int gp_compare_run(const char *a, const char *b, const gp_compare_opts *o_in,
+                   gp_compare_result *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof(*out));
+    /* One inflate budget for the run: both files of a pair draw on it (one pair is open at a
+     * time), so --max-inflate bounds the memory of the whole run, not of each archive. */
+    gp_compare_opts run = *o_in;
+    uint64_t left = run.source.inflate_cap;
+    if (!run.source.inflate_left) run.source.inflate_left = &left;
+    const gp_compare_opts *o = &run;
     bool da = gp_path_is_dir(a), db = gp_path_is_dir(b);
     int rc;
     if (da != db)

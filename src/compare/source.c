@@ -74,9 +74,23 @@ static int source_parse(gp_source *s, const gp_source_opts *o, char *err, size_t
     case GP_SOURCE_NPY:
         if (gp_npy_parse(d, n, o->dtype, &v, err, errlen) != 0) return -1;
         break;
-    case GP_SOURCE_NPZ:
+    case GP_SOURCE_NPZ: {
         s->multi = true;
-        return gp_npz_parse(d, n, o->dtype, o->inflate_cap, &s->tensors, err, errlen);
+        uint64_t own = o->inflate_cap, *left = o->inflate_left ? o->inflate_left : &own;
+        uint64_t before = *left;
+        int rc = gp_npz_parse(d, n, o->dtype, left, &s->tensors, err, errlen);
+        s->inflated = before - *left;
+        s->inflate_left = o->inflate_left;
+        if (rc != 0 && o->inflate_left && before < o->inflate_cap) {
+            size_t l = strlen(err);
+            snprintf(err + l, errlen - l,
+                     "; --max-inflate (%llu bytes) holds for the whole run, and the other file of "
+                     "this pair holds %llu of them",
+                     (unsigned long long)o->inflate_cap,
+                     (unsigned long long)(o->inflate_cap - before));
+        }
+        return rc;
+    }
     case GP_SOURCE_SAFETENSORS:
         s->multi = true;
         return gp_safetensors_parse(d, n, &s->tensors, err, errlen);
@@ -128,6 +142,7 @@ int gp_source_open(const char *path, const gp_source_opts *o, gp_source *out, ch
 
 void gp_source_close(gp_source *s)
 {
+    if (s->inflate_left) *s->inflate_left += s->inflated;
     gp_tensor_list_free(&s->tensors);
     if (s->map.data || s->map.fd >= 0) gp_unmap_file(&s->map);
     memset(s, 0, sizeof(*s));

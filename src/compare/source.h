@@ -26,14 +26,20 @@ typedef struct gp_source_opts {
     gp_dtype dtype; /* raw files' element type; npy void descrs' meaning */
     int ndim;       /* raw files' shape; -1 = one dimension from the size */
     uint64_t shape[GP_TENSOR_MAX_DIMS];
-    uint64_t inflate_cap; /* total bytes an .npz may inflate to */
+    /* Bytes .npz members may inflate to, for the whole run: every source opened with the same
+     * *inflate_left draws on it and gives its share back when closed. NULL: inflate_cap alone,
+     * for this source. */
+    uint64_t inflate_cap;
+    uint64_t *inflate_left;
 } gp_source_opts;
 
 typedef struct gp_source {
     gp_source_kind kind;
     gp_mapped_file map;
     gp_tensor_list tensors;
-    bool multi; /* tensors are named inside the file (npz, safetensors) */
+    bool multi;             /* tensors are named inside the file (npz, safetensors) */
+    uint64_t inflated;      /* bytes of members inflated into memory */
+    uint64_t *inflate_left; /* the budget they came from, refilled at close */
 } gp_source;
 
 /* The kind a path's name (extension) says, or what raw options make it; GP_SOURCE_UNKNOWN if

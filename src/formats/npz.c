@@ -39,13 +39,14 @@ static int npz_member(const gp_zip *z, const gp_zip_entry *e, gp_dtype void_as, 
             *budget -= len;
         else if (e->uncompressed_size > *budget)
             snprintf(why, sizeof(why),
-                     "inflates to %llu bytes, over the limit of %llu left "
+                     "inflates to %llu bytes, over the limit of %llu bytes left "
                      "(zip bomb?)",
                      (unsigned long long)e->uncompressed_size, (unsigned long long)*budget);
     }
     if (!bytes) return npz_fail(err, errlen, "member '%s': %s", e->name, why);
     gp_tensor_view v;
     if (gp_npy_parse(bytes, len, void_as, &v, why, sizeof(why)) != 0) {
+        if (owned) *budget += len; /* handed back: it is freed here */
         free(owned);
         return npz_fail(err, errlen, "member '%s': %s", e->name, why);
     }
@@ -56,18 +57,17 @@ static int npz_member(const gp_zip *z, const gp_zip_entry *e, gp_dtype void_as, 
     return 0;
 }
 
-int gp_npz_parse(const uint8_t *data, size_t size, gp_dtype void_as, uint64_t inflate_cap,
+int gp_npz_parse(const uint8_t *data, size_t size, gp_dtype void_as, uint64_t *inflate_left,
                  gp_tensor_list *out, char *err, size_t errlen)
 {
     char why[512];
     gp_zip *z;
     if (gp_zip_open(data, size, &z, why, sizeof(why)) != 0) return npz_fail(err, errlen, "%s", why);
-    uint64_t budget = inflate_cap;
     int rc = 0;
     for (size_t i = 0; i < gp_zip_count(z) && rc == 0; i++) {
         const gp_zip_entry *e = gp_zip_entry_at(z, i);
         if (e->is_dir) continue;
-        rc = npz_member(z, e, void_as, &budget, out, err, errlen);
+        rc = npz_member(z, e, void_as, inflate_left, out, err, errlen);
     }
     gp_zip_close(z);
     return rc;

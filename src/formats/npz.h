@@ -10,10 +10,12 @@
 #include "formats/tensor.h"
 
 /* Parses data[0..size) and appends one view per member to *out, named after the member without
- * its ".npy" suffix. `inflate_cap` bounds the total bytes inflated for the whole archive;
- * `void_as` is as for gp_npy_parse. 0, or -1 with "member 'x': reason" (or the archive's
- * problem) in err; *out then holds whatever was appended and must still be freed. */
-int gp_npz_parse(const uint8_t *data, size_t size, gp_dtype void_as, uint64_t inflate_cap,
+ * its ".npy" suffix. *inflate_left is what may still be inflated (a budget the caller may share
+ * among several archives); it is decreased by every byte inflated, on failure too, for the
+ * buffers *out then still holds. `void_as` is as for gp_npy_parse. 0, or -1 with
+ * "member 'x': reason" (or the archive's problem) in err; *out then holds whatever was appended
+ * and must still be freed. */
+int gp_npz_parse(const uint8_t *data, size_t size, gp_dtype void_as, uint64_t *inflate_left,
                  gp_tensor_list *out, char *err, size_t errlen);
 
 #endif

@@ -163,6 +163,23 @@ bad overlap.safetensors "overlap"
 bad gap.safetensors "gap of 4 bytes"
 bad dup.safetensors "the key 'a' twice"
 bad huge_header.safetensors "over the limit of 100000000 bytes"
+# --max-inflate holds for the whole run: two archives that each fit, but not together, are
+# refused; pairs one after another each get it whole again (one pair is open at a time)
+python3 - "$work/inflate" <<'PY'
+import os, sys
+import numpy as np
+d = sys.argv[1]
+for side in "ab":
+    for k in range(3):
+        os.makedirs(os.path.join(d, side), exist_ok=True)
+        np.savez_compressed(os.path.join(d, side, f"p{k}.npz"), z=np.zeros(1000000, np.uint8))
+PY
+expect 2 --max-inflate 1500000 "$work/inflate/a/p0.npz" "$work/inflate/b/p0.npz"
+has err "inflate/b/p0.npz: member 'z.npy': inflates to 1000128 bytes, over the limit of 499872 bytes left"
+has err "max-inflate (1500000 bytes) holds for the whole run, and the other file of this pair holds 1000128 of them"
+expect 0 --max-inflate 2000256 "$work/inflate/a" "$work/inflate/b"
+has out "PASS  p2.npz"
+
 bad mystery.bin "unknown file type"
 bad ragged.csv "line 2 has 1 fields"
 expect 2 "$fx/ref.npy" "$fx/does-not-exist.npy"

@@ -300,7 +300,8 @@ static void npz_members(void **state)
     m[0].zip64 = m[1].zip64 = true; /* as numpy writes them */
     size_t n = build_zip(arc, m, 2, false);
     gp_tensor_list l = GP_TENSOR_LIST_INIT;
-    assert_int_equal(gp_npz_parse(arc, n, GP_DTYPE_INVALID, UINT64_MAX, &l, err, sizeof(err)), 0);
+    assert_int_equal(
+        gp_npz_parse(arc, n, GP_DTYPE_INVALID, &(uint64_t){UINT64_MAX}, &l, err, sizeof(err)), 0);
     assert_int_equal(l.count, 2);
     const gp_named_tensor *x = gp_tensor_list_find(&l, "x"), *y = gp_tensor_list_find(&l, "y");
     assert_non_null(x);
@@ -314,19 +315,31 @@ static void npz_members(void **state)
     memcpy(&f, y->view.data + 4 * 9999, 4);
     assert_true(f == 9999.0f);
     gp_tensor_list_free(&l);
+    /* one budget shared by two archives: the second gets what the first left */
+    uint64_t left = nb + 1000;
+    assert_int_equal(gp_npz_parse(arc, n, GP_DTYPE_INVALID, &left, &l, err, sizeof(err)), 0);
+    assert_int_equal(left, 1000);
+    gp_tensor_list l2 = GP_TENSOR_LIST_INIT;
+    assert_int_equal(gp_npz_parse(arc, n, GP_DTYPE_INVALID, &left, &l2, err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "over the limit of 1000 bytes left"));
+    gp_tensor_list_free(&l2);
+    gp_tensor_list_free(&l);
     /* the budget covers the whole archive */
-    assert_int_equal(gp_npz_parse(arc, n, GP_DTYPE_INVALID, 1000, &l, err, sizeof(err)), -1);
+    assert_int_equal(
+        gp_npz_parse(arc, n, GP_DTYPE_INVALID, &(uint64_t){1000}, &l, err, sizeof(err)), -1);
     assert_non_null(strstr(err, "member 'y.npy'"));
     assert_non_null(strstr(err, "limit"));
     gp_tensor_list_free(&l);
     member bad[1] = {mk("notes.txt", "hi", 2, 0)};
     n = build_zip(arc, bad, 1, false);
-    assert_int_equal(gp_npz_parse(arc, n, GP_DTYPE_INVALID, UINT64_MAX, &l, err, sizeof(err)), -1);
+    assert_int_equal(
+        gp_npz_parse(arc, n, GP_DTYPE_INVALID, &(uint64_t){UINT64_MAX}, &l, err, sizeof(err)), -1);
     assert_non_null(strstr(err, "not a .npy"));
     gp_tensor_list_free(&l);
     member trunc[1] = {mk("t.npy", a, na - 4, 0)};
     n = build_zip(arc, trunc, 1, false);
-    assert_int_equal(gp_npz_parse(arc, n, GP_DTYPE_INVALID, UINT64_MAX, &l, err, sizeof(err)), -1);
+    assert_int_equal(
+        gp_npz_parse(arc, n, GP_DTYPE_INVALID, &(uint64_t){UINT64_MAX}, &l, err, sizeof(err)), -1);
     assert_non_null(strstr(err, "member 't.npy': data is"));
     gp_tensor_list_free(&l);
 }
