@@ -40,6 +40,8 @@ static const char compare_usage[] =
     "  --atol X, --rtol X    absolute and relative tolerance for every tensor (the\n"
     "                        elementwise test is then the whole criterion: no NMSE/cosine)\n"
     "  --equal-nan           NaN in the same place on both sides counts as equal\n"
+    "  --same-dtype          a pair of float tensors whose dtypes differ (f16 and f32) fails\n"
+    "                        instead of being compared widened, with the narrower's tolerance\n"
     "  --tol PATTERN:K=V,..  per-tensor settings (K: atol rtol equal_nan floor nmse cosine;\n"
     "                        PATTERN is a shell glob over tensor names; repeatable)\n"
     "  --policy FILE         tolerances from a JSON policy file (see docs/compare.md)\n"
@@ -117,7 +119,8 @@ enum {
     OPT_JSON,
     OPT_JUNIT,
     OPT_VERSION,
-    OPT_INFLATE
+    OPT_INFLATE,
+    OPT_SAME_DTYPE
 };
 
 static int compare_option(compare_args *a, int c, const char *arg, bool *done)
@@ -150,6 +153,9 @@ static int compare_option(compare_args *a, int c, const char *arg, bool *done)
         return 0;
     case OPT_EQUAL_NAN:
         a->policy.cli.equal_nan = a->policy.cli.has_equal_nan = true;
+        return 0;
+    case OPT_SAME_DTYPE:
+        a->opts.same_dtype = true;
         return 0;
     case OPT_TOL:
         if (gp_policy_add_spec(&a->policy, arg, err, sizeof(err)) != 0)
@@ -211,6 +217,7 @@ static int compare_parse(compare_args *a, int argc, char **argv, bool *done)
                                          {"atol", required_argument, NULL, OPT_ATOL},
                                          {"rtol", required_argument, NULL, OPT_RTOL},
                                          {"equal-nan", no_argument, NULL, OPT_EQUAL_NAN},
+                                         {"same-dtype", no_argument, NULL, OPT_SAME_DTYPE},
                                          {"tol", required_argument, NULL, OPT_TOL},
                                          {"policy", required_argument, NULL, OPT_POLICY},
                                          {"dtype", required_argument, NULL, OPT_DTYPE},

@@ -50,11 +50,45 @@ static bool in_mapping(const gp_source *s, const gp_tensor_view *v)
     return s->map.data && v->data >= s->map.data && v->data <= s->map.data + s->map.size;
 }
 
+/* How many significant bits a float dtype has (its precision, the order of "narrower"). */
+static int dtype_bits(gp_dtype t)
+{
+    switch (t) {
+    case GP_DTYPE_BF16:
+        return 8;
+    case GP_DTYPE_F16:
+        return 11;
+    case GP_DTYPE_F32:
+    case GP_DTYPE_C64:
+        return 24;
+    case GP_DTYPE_F64:
+    case GP_DTYPE_C128:
+        return 53;
+    default:
+        return 0;
+    }
+}
+
+/* For a pair of float (or of complex) dtypes that differ: the narrower one, whose tolerance
+ * applies, and the type both widen into (f16 and bf16 both fit in f32). False for any other
+ * pair, which is not compared element by element. */
+static bool mixed_floats(gp_dtype a, gp_dtype b, gp_dtype *narrow, gp_dtype *wide)
+{
+    bool real = gp_dtype_is_float(a) && gp_dtype_is_float(b);
+    if (a == b || !(real || (gp_dtype_is_complex(a) && gp_dtype_is_complex(b)))) return false;
+    *narrow = dtype_bits(a) <= dtype_bits(b) ? a : b;
+    *wide = dtype_bits(a) > dtype_bits(b) ? a : b;
+    if (dtype_bits(a) < 24 && dtype_bits(b) < 24) *wide = GP_DTYPE_F32;
+    return true;
+}
+
 static int compare_pair(const char *name, const gp_source *rs, const gp_tensor_view *ref,
                         const gp_source *os, const gp_tensor_view *oth, const gp_compare_opts *o,
                         gp_compare_result *out, char *err, size_t errlen)
 {
-    gp_pair_status st = ref->dtype != oth->dtype ? GP_PAIR_DTYPE_MISMATCH
+    gp_dtype narrow = GP_DTYPE_INVALID, wide = GP_DTYPE_INVALID;
+    bool widen = !o->same_dtype && mixed_floats(ref->dtype, oth->dtype, &narrow, &wide);
+    gp_pair_status st = ref->dtype != oth->dtype && !widen ? GP_PAIR_DTYPE_MISMATCH
                         : ref->ndim != oth->ndim ||
                                 memcmp(ref->shape, oth->shape, sizeof(uint64_t) * (size_t)ref->ndim)
                             ? GP_PAIR_SHAPE_MISMATCH
@@ -63,9 +97,12 @@ static int compare_pair(const char *name, const gp_source *rs, const gp_tensor_v
     if (!p) return compare_fail(err, errlen, "out of memory");
     p->ref = *ref, p->other = *oth;
     p->ref.data = p->other.data = NULL;
-    gp_policy_resolve(o->policy, name, ref->dtype, &p->tol);
+    p->widened_to = widen ? wide : GP_DTYPE_INVALID;
+    p->tol_dtype = widen ? narrow : GP_DTYPE_INVALID;
+    gp_policy_resolve(o->policy, name, widen ? narrow : ref->dtype, &p->tol);
     if (st != GP_PAIR_COMPARED) return 0;
-    gp_metrics_opts mo = {o->worst_k, o->threads, in_mapping(rs, ref) && in_mapping(os, oth), name};
+    gp_metrics_opts mo = {o->worst_k, o->threads, in_mapping(rs, ref) && in_mapping(os, oth), name,
+                          widen ? narrow : GP_DTYPE_INVALID};
     char why[256];
     if (gp_metrics_compute(ref, oth, &p->tol, &mo, &p->m, why, sizeof(why)) != 0)
         return compare_fail(err, errlen, "%s: %s", name, why);

@@ -26,6 +26,9 @@ typedef struct gp_pair_result {
     gp_tolerance tol;
     gp_metrics m;
     bool pass;
+    /* Float dtypes that differ (f16 and f32): both widened to `widened_to` and judged with the
+     * tolerance of `tol_dtype`, the narrower. GP_DTYPE_INVALID when the dtypes are the same. */
+    gp_dtype widened_to, tol_dtype;
 } gp_pair_result;
 
 typedef struct gp_compare_opts {
@@ -34,6 +37,7 @@ typedef struct gp_compare_opts {
     gp_source_opts source;
     size_t worst_k;
     int threads;
+    bool same_dtype; /* --same-dtype: float pairs whose dtypes differ fail instead of widening */
 } gp_compare_opts;
 
 typedef struct gp_compare_result {

@@ -33,7 +33,7 @@ typedef struct chunk_sums {
 } chunk_sums;
 
 typedef struct acc {
-    uint64_t finite, mismatched, nan_mis, inf_mis, max_ulp, ref_finite;
+    uint64_t finite, mismatched, nan_mis, inf_mis, nan_both, max_ulp, ref_finite;
     double max_abs;
     uint64_t max_idx;
     bool has_max;
@@ -56,9 +56,11 @@ typedef struct job {
     bool is_int;       /* distances from the integer keys */
     bool cplx;
     bool release;
-    bool f32_direct;   /* both sides contiguous float32 in host order: read without conversion */
-    bool avx2;         /* ... with AVX2 */
-    const char *label; /* for the progress line */
+    bool f32_direct; /* both sides contiguous float32 in host order: read without conversion */
+    bool avx2;       /* ... with AVX2 */
+    gp_dtype ulp_t;  /* a real dtype: ULPs count in it (the narrower one of a mixed pair) */
+    bool rekey_ref, rekey_oth; /* that side is wider than ulp_t: its keys are recomputed */
+    const char *label;         /* for the progress line */
     size_t k;
     uint64_t n, nchunks;
     atomic_uint_fast64_t next;
@@ -247,6 +249,57 @@ static void load_f32_contig(const gp_tensor_view *v, uint64_t start, size_t n, s
     }
 }
 
+/* x rounded to nearest (ties to even) in a binary float format of `bits` significant bits whose
+ * smallest normal exponent is emin and largest finite value max (overflow gives infinity). The
+ * result is exact in float32 for the formats used here (f16, bf16, f32). */
+static double round_to_format(double x, int bits, int emin, double max)
+{
+    if (x == 0 || !isfinite(x)) return x;
+    int e = ilogb(x);
+    if (e < emin) e = emin; /* subnormal: the last place stays at emin's */
+    double r = ldexp(nearbyint(ldexp(x, bits - 1 - e)), e - (bits - 1));
+    return fabs(r) > max ? copysign(INFINITY, x) : r;
+}
+
+/* The order key of x after rounding it to real dtype t (f16, bf16, f32 or f64). */
+static uint64_t key_in(gp_dtype t, double x)
+{
+    if (t == GP_DTYPE_F64) {
+        uint64_t u;
+        memcpy(&u, &x, 8);
+        return key_float(u >> 63, u & ~(UINT64_C(1) << 63));
+    }
+    double r = t == GP_DTYPE_F16    ? round_to_format(x, 11, -14, 65504.0)
+               : t == GP_DTYPE_BF16 ? round_to_format(x, 8, -126, 3.38953138925153547590e38)
+                                    : round_to_format(x, 24, -126, 3.40282346638528859812e38);
+    float f = (float)r; /* exact */
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    if (t == GP_DTYPE_F32) return key_float(u >> 31, u & 0x7fffffffu);
+    if (t == GP_DTYPE_BF16) return key_float(u >> 31, (u >> 16) & 0x7fff);
+    /* f16: re-encode the (exactly representable) float32 value */
+    uint32_t exp = (u >> 23) & 0xff, mant = u & 0x7fffff, h;
+    int e = (int)exp - 127;
+    if (exp == 0xff)
+        h = 0x7c00 | (mant ? 0x200 : 0);
+    else if (exp == 0)
+        h = 0;
+    else if (e >= -14)
+        h = (uint32_t)(e + 15) << 10 | mant >> 13;
+    else
+        h = (mant | 0x800000) >> (-1 - e); /* subnormal: value / 2^-24 */
+    return key_float(u >> 31, h);
+}
+
+/* The wider side of a mixed pair: its keys in the narrower dtype, so that ULPs count there. */
+static void rekey(const job *j, size_t n, side_block *b)
+{
+    for (size_t i = 0; i < n; i++) {
+        b->kre[i] = key_in(j->ulp_t, b->re[i]);
+        if (j->cplx) b->kim[i] = key_in(j->ulp_t, b->im[i]);
+    }
+}
+
 /* Column-major offset of the element whose C-order linear index is i. */
 static uint64_t fortran_offset(const job *j, const gp_tensor_view *v, uint64_t i)
 {
@@ -389,6 +442,7 @@ static void note_nonfinite(const job *j, acc *a, uint64_t it, const side_block *
     if (an || bn) {
         fail = !(an && bn && j->tol->equal_nan);
         if (an != bn) a->nan_mis++;
+        if (an && bn) a->nan_both++;
     } else {
         fail = !(ar == br && ai == bi);
         if (fail) a->inf_mis++;
@@ -838,11 +892,13 @@ static void *worker_main(void *arg)
                                                                blk[2].kre, blk[0].re, blk[1].re))
                 continue;
             load_side(j, j->ref, b, n, &blk[0]);
+            if (j->rekey_ref && !j->prepass) rekey(j, n, &blk[0]);
             if (j->prepass) {
                 prepass_block(&w->a, &s, n, &blk[0], j->cplx);
                 continue;
             }
             load_side(j, j->oth, b, n, &blk[1]);
+            if (j->rekey_oth) rekey(j, n, &blk[1]);
             if (j->cplx || j->is_int ||
                 !run_block_fast(j, &w->a, &s, b, n, &blk[0], &blk[1], blk[2].re, blk[2].kre))
                 run_block(j, &w->a, &s, b, n, &blk[0], &blk[1]);
@@ -887,7 +943,7 @@ static void merge(const job *j, worker *ws, int threads, acc *m, uint64_t *ulp_h
     for (int t = 0; t < threads; t++) {
         acc *a = &ws[t].a;
         m->finite += a->finite, m->mismatched += a->mismatched;
-        m->nan_mis += a->nan_mis, m->inf_mis += a->inf_mis;
+        m->nan_mis += a->nan_mis, m->inf_mis += a->inf_mis, m->nan_both += a->nan_both;
         if (a->max_ulp > m->max_ulp) m->max_ulp = a->max_ulp;
         if (a->has_max && (!m->has_max || a->max_abs > m->max_abs ||
                            (a->max_abs == m->max_abs &&
@@ -933,6 +989,7 @@ static void finish(const job *j, const acc *m, gp_metrics *out)
     out->mismatched = m->mismatched;
     out->nan_mismatch = m->nan_mis;
     out->inf_mismatch = m->inf_mis;
+    out->nan_both = m->nan_both;
     out->max_abs = m->has_max ? m->max_abs : 0;
     out->max_abs_index = m->has_max ? logical_index(j, m->max_idx) : 0;
     out->mean_abs = m->finite ? s.abs / (double)m->finite : 0;
@@ -951,9 +1008,16 @@ static void finish(const job *j, const acc *m, gp_metrics *out)
                 (isnan(t->cosine_min) || out->cosine >= t->cosine_min);
 }
 
-static int check_pair(const gp_tensor_view *r, const gp_tensor_view *o, char *err, size_t errlen)
+static bool widens(gp_dtype a, gp_dtype b)
 {
-    if (r->dtype != o->dtype)
+    return (gp_dtype_is_float(a) && gp_dtype_is_float(b)) ||
+           (gp_dtype_is_complex(a) && gp_dtype_is_complex(b));
+}
+
+static int check_pair(const gp_tensor_view *r, const gp_tensor_view *o, gp_dtype ulp_dtype,
+                      char *err, size_t errlen)
+{
+    if (r->dtype != o->dtype && (ulp_dtype == GP_DTYPE_INVALID || !widens(r->dtype, o->dtype)))
         return metrics_fail(err, errlen, "dtypes differ (%s and %s)", gp_dtype_name(r->dtype),
                             gp_dtype_name(o->dtype));
     if (r->ndim != o->ndim || memcmp(r->shape, o->shape, sizeof(uint64_t) * (size_t)r->ndim) != 0)
@@ -985,8 +1049,18 @@ static void job_init(job *j, const gp_tensor_view *ref, const gp_tensor_view *ot
     j->k = opts->worst_k;
     j->label = opts->progress_label;
     j->release = opts->release_pages;
-    j->f32_direct = ref->dtype == GP_DTYPE_F32 && !j->mixed && !host_big_endian() &&
-                    !ref->big_endian && !oth->big_endian;
+    /* the real dtype ULPs count in, and which side must be re-keyed into it */
+    gp_dtype rt = j->cplx ? (ref->dtype == GP_DTYPE_C64 ? GP_DTYPE_F32 : GP_DTYPE_F64) : ref->dtype;
+    gp_dtype ot = j->cplx ? (oth->dtype == GP_DTYPE_C64 ? GP_DTYPE_F32 : GP_DTYPE_F64) : oth->dtype;
+    j->ulp_t = rt;
+    if (ref->dtype != oth->dtype) {
+        gp_dtype u = opts->ulp_dtype;
+        j->ulp_t = gp_dtype_is_complex(u) ? (u == GP_DTYPE_C64 ? GP_DTYPE_F32 : GP_DTYPE_F64) : u;
+        j->rekey_ref = rt != j->ulp_t;
+        j->rekey_oth = ot != j->ulp_t;
+    }
+    j->f32_direct = ref->dtype == GP_DTYPE_F32 && oth->dtype == GP_DTYPE_F32 && !j->mixed &&
+                    !host_big_endian() && !ref->big_endian && !oth->big_endian;
     j->avx2 = j->f32_direct && cpu_has_avx2();
     uint64_t m = 1;
     for (int d = 0; d < ref->ndim; d++) {
@@ -1016,7 +1090,7 @@ int gp_metrics_compute(const gp_tensor_view *ref, const gp_tensor_view *other,
                        char *err, size_t errlen)
 {
     memset(out, 0, sizeof(*out));
-    if (check_pair(ref, other, err, errlen) != 0) return -1;
+    if (check_pair(ref, other, opts->ulp_dtype, err, errlen) != 0) return -1;
     job j;
     job_init(&j, ref, other, tol, opts);
     int threads = pick_threads(opts, j.nchunks);

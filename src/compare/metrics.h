@@ -56,6 +56,7 @@ typedef struct gp_metrics {
     uint64_t p99_ulp; /* nearest rank; exact below 64, else the top of its bin (<= 6.25% high) */
     uint64_t nan_mismatch; /* positions where exactly one side is NaN */
     uint64_t inf_mismatch; /* positions with an Inf on a side and not the same Inf on the other */
+    uint64_t nan_both;     /* positions where both sides are NaN (pass only with equal_nan) */
     double floor;          /* the relative floor used */
     double min_atol;       /* the smallest atol that passes every finite pair, rtol as set */
     double min_rtol;       /* the smallest rtol that passes every finite pair, atol as set */
@@ -75,10 +76,15 @@ typedef struct gp_metrics_opts {
     /* When set, the calling thread shows "compare: LABEL NN%" with gp_term_progress (which
      * prints only when stderr is a terminal) for tensors of more than a few chunks. */
     const char *progress_label;
+    /* GP_DTYPE_INVALID: both sides have the same dtype. Otherwise they may differ (both real
+     * floats, or both complex): every value is widened to double, and ULP distances count in
+     * this dtype, the narrower of the two (the wider side's values rounded to it). */
+    gp_dtype ulp_dtype;
 } gp_metrics_opts;
 
-/* Compares `other` against `ref` (same dtype and shape; byte order and memory order may
- * differ). 0, or -1 with the reason in err (dtype/shape disagree, out of memory). */
+/* Compares `other` against `ref` (same shape, and the same dtype unless opts->ulp_dtype says
+ * otherwise; byte order and memory order may differ). 0, or -1 with the reason in err
+ * (dtype/shape disagree, out of memory). */
 int gp_metrics_compute(const gp_tensor_view *ref, const gp_tensor_view *other,
                        const gp_tolerance *tol, const gp_metrics_opts *opts, gp_metrics *out,
                        char *err, size_t errlen);

@@ -117,6 +117,13 @@ static void print_metrics(FILE *f, const gp_pair_result *p)
     const gp_tolerance *t = &p->tol;
     bool cplx = gp_dtype_is_complex(p->ref.dtype);
     char idx[256];
+    if (p->widened_to != GP_DTYPE_INVALID)
+        fprintf(f,
+                "  dtypes       differ (reference %s, other %s): both widened to %s and judged "
+                "with %s's tolerance, ULPs in %s (--same-dtype refuses such pairs)\n",
+                gp_dtype_name(p->ref.dtype), gp_dtype_name(p->other.dtype),
+                gp_dtype_name(p->widened_to), gp_dtype_name(p->tol_dtype),
+                gp_dtype_name(p->tol_dtype));
     fprintf(f, "  tolerance    atol %.3g  rtol %.3g", t->atol, t->rtol);
     if (t->floor_scale > 0)
         fprintf(f, "  floor %.3g (%.3g x RMS of the reference)", m->floor, t->floor_scale);
@@ -141,6 +148,13 @@ static void print_metrics(FILE *f, const gp_pair_result *p)
     if (m->finite)
         fprintf(f, "  would pass   atol >= %.3g (rtol as set), or rtol >= %.3g (atol as set)\n",
                 m->min_atol, m->min_rtol);
+    if (!p->pass && !t->equal_nan && m->nan_both)
+        fprintf(f,
+                "  hint         %" PRIu64 " position%s hold%s NaN on both sides%s and count%s as "
+                "mismatched: --equal-nan counts NaN == NaN as equal\n",
+                m->nan_both, m->nan_both == 1 ? "" : "s", m->nan_both == 1 ? "s" : "",
+                m->nan_mismatch ? "" : " (every NaN is in the same place on both)",
+                m->nan_both == 1 ? "s" : "");
     for (size_t i = 0; i < m->nworst; i++) {
         const gp_worst *w = &m->worst[i];
         index_str(&p->ref, w->index, idx, sizeof(idx));
@@ -168,7 +182,11 @@ void gp_compare_report_human(FILE *f, const gp_compare_result *r, const char *re
         npass += p->pass;
         fprintf(f, "%s%s%s  %s", gp_term_color(f, p->pass ? GP_COLOR_GREEN : GP_COLOR_RED),
                 p->pass ? "PASS" : "FAIL", gp_term_color(f, GP_COLOR_RESET), p->name);
-        if (v->dtype != GP_DTYPE_INVALID) fprintf(f, "  %s %s", gp_dtype_name(v->dtype), shape);
+        if (p->widened_to != GP_DTYPE_INVALID)
+            fprintf(f, "  %s/%s %s", gp_dtype_name(p->ref.dtype), gp_dtype_name(p->other.dtype),
+                    shape);
+        else if (v->dtype != GP_DTYPE_INVALID)
+            fprintf(f, "  %s %s", gp_dtype_name(v->dtype), shape);
         gp_compare_failure_reason(p, why, sizeof(why));
         if (p->status == GP_PAIR_ONLY_IN_REF)
             fprintf(f, "  -- only in %s (reference), missing from %s\n", ref_label, other_label);
@@ -268,6 +286,16 @@ static cJSON *json_pair(const gp_pair_result *p)
     json_num(o, "p99_ulp", (double)m->p99_ulp, done && m->finite);
     json_num(o, "nan_mismatch", (double)m->nan_mismatch, done);
     json_num(o, "inf_mismatch", (double)m->inf_mismatch, done);
+    json_num(o, "nan_both", (double)m->nan_both, done);
+    if (p->widened_to != GP_DTYPE_INVALID) {
+        cJSON *w = cJSON_AddObjectToObject(o, "mixed_dtypes");
+        cJSON_AddStringToObject(w, "reference", gp_dtype_name(p->ref.dtype));
+        cJSON_AddStringToObject(w, "other", gp_dtype_name(p->other.dtype));
+        cJSON_AddStringToObject(w, "widened_to", gp_dtype_name(p->widened_to));
+        cJSON_AddStringToObject(w, "tolerance_of", gp_dtype_name(p->tol_dtype));
+    } else {
+        cJSON_AddNullToObject(o, "mixed_dtypes");
+    }
     if (done)
         cJSON_AddItemToObject(o, "worst", json_worst(p));
     else

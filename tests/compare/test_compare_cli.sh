@@ -40,7 +40,7 @@ assert doc["schema"] == "gpuport.compare/1" and doc["pass"] is False
 t = doc["tensors"][0]
 keys = {"name", "pass", "dtype", "shape", "count", "mismatched", "max_abs", "max_abs_index",
         "mean_abs", "max_rel", "rmse", "nmse", "cosine", "max_ulp", "p99_ulp", "nan_mismatch",
-        "inf_mismatch", "worst"}
+        "inf_mismatch", "nan_both", "mixed_dtypes", "worst"}
 assert set(t) == keys, set(t) ^ keys
 assert t["dtype"] == "f32" and t["shape"] == [3, 4] and t["count"] == 12
 assert t["mismatched"] == exp["mismatched"], (t["mismatched"], exp["mismatched"])
@@ -70,8 +70,50 @@ has out "FAIL  only_a"
 has out "only in A (reference)"
 has out "FAIL  only_b"
 has out "shapes differ: reference [4], other [5]"
+# float dtypes that differ are compared widened, with the narrower dtype's tolerance; integers
+# against floats (and --same-dtype, any pair) are still a dtype mismatch
+has out "PASS  dt  f32/f64 [3]"
+has out "dtypes       differ (reference f32, other f64): both widened to f64 and judged with f32's tolerance"
+expect 1 --same-dtype "$fx/a.npz" "$fx/b.npz"
 has out "dtypes differ: reference f32, other f64"
 expect 0 "$fx/a_same_stored.npz" "$fx/a_same.npz"
+
+# a Mac run in f16 against a CUDA run in f32: f16's tolerance (rtol 1e-2), ULPs in f16
+python3 - "$work/mixed" <<'PY'
+import os, sys
+import numpy as np
+d = sys.argv[1]
+os.makedirs(d, exist_ok=True)
+x = np.random.default_rng(3).standard_normal((8, 16)).astype(np.float32)
+np.save(os.path.join(d, "cuda.npy"), x)
+np.save(os.path.join(d, "mac.npy"), x.astype(np.float16))
+bad = x.astype(np.float16)
+bad[3, 4] += np.float16(0.25)
+np.save(os.path.join(d, "mac_bad.npy"), bad)
+n = np.array([1, np.nan, 3, np.nan], np.float32)
+np.save(os.path.join(d, "nan_a.npy"), n)
+np.save(os.path.join(d, "nan_b.npy"), n.astype(np.float64))
+PY
+expect 0 --json "$work/mixed/mac.npy" "$work/mixed/cuda.npy"
+python3 - "$work/out" <<'PY' || fail "the mixed pair's JSON"
+import json, sys
+t = json.load(open(sys.argv[1]))["tensors"][0]
+assert t["pass"] and t["dtype"] == "f16", t
+assert t["mixed_dtypes"] == {"reference": "f16", "other": "f32", "widened_to": "f32",
+                             "tolerance_of": "f16"}, t["mixed_dtypes"]
+assert t["max_ulp"] == 0, t["max_ulp"]  # every f32 value rounds to its f16 counterpart
+PY
+expect 0 --reference b "$work/mixed/mac.npy" "$work/mixed/cuda.npy"
+has out "differ (reference f32, other f16): both widened to f32 and judged with f16's tolerance"
+expect 1 "$work/mixed/mac_bad.npy" "$work/mixed/cuda.npy"
+has out "FAIL  mac_bad.npy  f16/f32 [8, 16]  -- 1 / 128 elements"
+expect 1 --same-dtype "$work/mixed/mac.npy" "$work/mixed/cuda.npy"
+has out "dtypes differ: reference f16, other f32"
+# NaN in the same places on both sides fails without --equal-nan, and the report says so
+expect 1 "$work/mixed/nan_a.npy" "$work/mixed/nan_b.npy"
+has out "2 positions hold NaN on both sides (every NaN is in the same place on both) and count as mismatched: --equal-nan"
+expect 0 --equal-nan "$work/mixed/nan_a.npy" "$work/mixed/nan_b.npy"
+grep -q 'equal-nan counts' "$work/out" && fail "the --equal-nan hint on a passing run"
 
 # safetensors BF16 against an ml_dtypes-style <V2 .npy read with --dtype bf16
 expect 0 "$fx/h.safetensors" "$fx/h2.safetensors"
@@ -136,7 +178,7 @@ suite = root.find("testsuite")
 cases = suite.findall("testcase")
 assert int(suite.get("tests")) == len(cases) == 6, len(cases)
 failed = [c.get("name") for c in cases if c.find("failure") is not None]
-assert sorted(failed) == ["dt", "only_a", "only_b", "shp", "w"], failed
+assert sorted(failed) == ["only_a", "only_b", "shp", "w"], failed
 PY
 expect 0 --junit "$work/junit.xml" "$fx/ref.npy" "$fx/same.npy"
 grep -q 'failures="0"' "$work/junit.xml" || fail "JUnit file not replaced"

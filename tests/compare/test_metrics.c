@@ -52,7 +52,7 @@ static int free_kept(void **state)
 static void run(const gp_tensor_view *r, const gp_tensor_view *o, const gp_tolerance *t, size_t k,
                 int threads, gp_metrics *m)
 {
-    gp_metrics_opts opts = {k, threads, false, NULL};
+    gp_metrics_opts opts = {k, threads, false, NULL, GP_DTYPE_INVALID};
     assert_int_equal(gp_metrics_compute(r, o, t, &opts, m, err, sizeof(err)), 0);
     assert_true(nkept < sizeof(kept) / sizeof(kept[0]));
     kept[nkept++] = *m;
@@ -509,6 +509,83 @@ static void converting_path_against_reference_loop(void **state)
     }
 }
 
+/* f16 against f32: values widened, ULPs counted in f16 (the f32 value rounded to f16). */
+static void mixed_widths_count_ulps_in_the_narrower(void **state)
+{
+    (void)state;
+    /* 1.0, 2.0, 0.5, the smallest subnormal 2^-24, 65504 (the largest f16), -3.0 */
+    uint16_t h[6] = {0x3c00, 0x4000, 0x3800, 0x0001, 0x7bff, 0xc200};
+    /* the same, then: 2 + 2^-9 (one f16 ULP above 2), 0.5 + 1e-5 (rounds back to 0.5 in f16),
+     * 1.2e-7 (rounds to 2 x 2^-24), 65504 exactly, -3 - 1.4 x 2^-9 (rounds to -3 - 2^-9, one
+     * f16 ULP; its error in the wider values is the largest) */
+    float f[6] = {1.0f, 2.001953125f, 0.50001f, 1.2e-7f, 65504.0f, -3.002734375f};
+    uint64_t s6[1] = {6};
+    gp_tensor_view a = view_of(GP_DTYPE_F16, h, 1, s6), b = view_of(GP_DTYPE_F32, f, 1, s6);
+    gp_tolerance t = tol_of(0, 0, 0);
+    gp_metrics_opts opts = {6, 1, false, NULL, GP_DTYPE_F16};
+    gp_metrics m;
+    assert_int_equal(gp_metrics_compute(&a, &b, &t, &opts, &m, err, sizeof(err)), 0);
+    assert_int_equal(m.count, 6);
+    assert_int_equal(m.max_ulp, 1);
+    assert_int_equal(m.mismatched, 4); /* atol = rtol = 0: every value that is not equal */
+    assert_int_equal(m.max_abs_index, 5);
+    assert_true(fabs(m.max_abs - 0.002734375) < 1e-6); /* the difference of the wider values */
+    uint64_t ulps[6] = {0};
+    for (size_t i = 0; i < m.nworst; i++)
+        ulps[m.worst[i].index] = m.worst[i].ulp;
+    assert_int_equal(ulps[1], 1);
+    assert_int_equal(ulps[2], 0); /* 0.50001 is 0.5 in f16 */
+    assert_int_equal(ulps[3], 1);
+    assert_int_equal(ulps[5], 1);
+    gp_metrics_free(&m);
+    /* the other way round: the wider side as the reference */
+    assert_int_equal(gp_metrics_compute(&b, &a, &t, &opts, &m, err, sizeof(err)), 0);
+    assert_int_equal(m.max_ulp, 1);
+    gp_metrics_free(&m);
+    /* without the widening option the pair is refused */
+    opts.ulp_dtype = GP_DTYPE_INVALID;
+    assert_int_equal(gp_metrics_compute(&a, &b, &t, &opts, &m, err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "dtypes differ (f16 and f32)"));
+    /* bf16 against f16: the bf16 grid is the coarser one; 1 + 2^-10 is 1.0 in bf16 */
+    uint16_t bf[2] = {0x3f80, 0x4000}, hf[2] = {0x3c01, 0x4000};
+    uint64_t s2[1] = {2};
+    gp_tensor_view c = view_of(GP_DTYPE_BF16, bf, 1, s2), d = view_of(GP_DTYPE_F16, hf, 1, s2);
+    opts.ulp_dtype = GP_DTYPE_BF16;
+    assert_int_equal(gp_metrics_compute(&c, &d, &t, &opts, &m, err, sizeof(err)), 0);
+    assert_int_equal(m.max_ulp, 0);
+    assert_int_equal(m.mismatched, 1);
+    gp_metrics_free(&m);
+    /* complex: c64 against c128, ULPs in float32 per component */
+    float zc[2] = {1.0f, -2.0f};
+    double zd[2] = {1.0 + 1.1920928955078125e-07, -2.0};
+    uint64_t s1[1] = {1};
+    gp_tensor_view e = view_of(GP_DTYPE_C64, zc, 1, s1), g = view_of(GP_DTYPE_C128, zd, 1, s1);
+    opts.ulp_dtype = GP_DTYPE_C64;
+    assert_int_equal(gp_metrics_compute(&e, &g, &t, &opts, &m, err, sizeof(err)), 0);
+    assert_int_equal(m.max_ulp, 1);
+    gp_metrics_free(&m);
+    /* integers never widen */
+    int32_t i32[1] = {1};
+    gp_tensor_view k = view_of(GP_DTYPE_I32, i32, 1, s1), l = view_of(GP_DTYPE_F32, f, 1, s1);
+    opts.ulp_dtype = GP_DTYPE_F32;
+    assert_int_equal(gp_metrics_compute(&k, &l, &t, &opts, &m, err, sizeof(err)), -1);
+}
+
+/* NaN in the same places on both sides is counted, for the report's --equal-nan hint. */
+static void nan_in_the_same_places(void **state)
+{
+    (void)state;
+    float a[4] = {1, NAN, 3, NAN}, b[4] = {1, NAN, 3, 4};
+    uint64_t s4[1] = {4};
+    gp_tensor_view x = view_of(GP_DTYPE_F32, a, 1, s4), y = view_of(GP_DTYPE_F32, b, 1, s4);
+    gp_tolerance t = tol_of(1e-6, 0, 0);
+    gp_metrics m;
+    run(&x, &y, &t, 0, 1, &m);
+    assert_int_equal(m.nan_both, 1);
+    assert_int_equal(m.nan_mismatch, 1);
+    assert_int_equal(m.mismatched, 2);
+}
+
 static void refuses_mismatched_pairs(void **state)
 {
     (void)state;
@@ -517,7 +594,7 @@ static void refuses_mismatched_pairs(void **state)
     gp_tensor_view x = view_of(GP_DTYPE_F32, a, 1, s6), y = view_of(GP_DTYPE_F32, a, 2, s23);
     gp_tensor_view z = view_of(GP_DTYPE_I32, a, 1, s6);
     gp_tolerance t = tol_of(0, 0, 0);
-    gp_metrics_opts opts = {0, 1, false, NULL};
+    gp_metrics_opts opts = {0, 1, false, NULL, GP_DTYPE_INVALID};
     gp_metrics m;
     assert_int_equal(gp_metrics_compute(&x, &y, &t, &opts, &m, err, sizeof(err)), -1);
     assert_non_null(strstr(err, "shapes differ"));
@@ -549,6 +626,8 @@ int main(void)
         cmocka_unit_test(big_arrays_against_reference_loop),
         cmocka_unit_test(converting_path_against_reference_loop),
         cmocka_unit_test(refuses_mismatched_pairs),
+        cmocka_unit_test(mixed_widths_count_ulps_in_the_narrower),
+        cmocka_unit_test(nan_in_the_same_places),
     };
     return cmocka_run_group_tests(tests, NULL, free_kept);
 }
