@@ -38,19 +38,18 @@ static const char freeze_usage[] =
 static int freeze_diff(const char *pa, const char *pb, bool all, bool json)
 {
     char err[1024];
-    cJSON *a = gp_freeze_read(pa, err, sizeof err);
-    if (!a) return gp_cli_input_error("freeze", "%s", err);
-    cJSON *b = gp_freeze_read(pb, err, sizeof err);
-    if (!b) {
-        cJSON_Delete(a);
+    gp_freeze_manifest a, b;
+    if (gp_freeze_load(pa, &a, err, sizeof err) != 0)
+        return gp_cli_input_error("freeze", "%s", err);
+    if (gp_freeze_load(pb, &b, err, sizeof err) != 0) {
+        gp_freeze_manifest_free(&a);
         return gp_cli_input_error("freeze", "%s", err);
     }
     gp_freeze_diff d;
-    if (gp_freeze_diff_compute(a, b, &d) != 0) {
-        cJSON_Delete(a);
-        cJSON_Delete(b);
-        return gp_cli_internal_error("freeze", "out of memory comparing manifests");
-    }
+    int drc = gp_freeze_diff_manifests(&a, &b, &d);
+    gp_freeze_manifest_free(&a);
+    gp_freeze_manifest_free(&b);
+    if (drc != 0) return gp_cli_internal_error("freeze", "out of memory comparing manifests");
     size_t matters = 0;
     for (size_t i = 0; i < d.count; i++)
         matters += d.changes[i].matters;
@@ -63,15 +62,20 @@ static int freeze_diff(const char *pa, const char *pb, bool all, bool json)
         const char *red = gp_term_color(stdout, GP_COLOR_RED);
         const char *dim = gp_term_color(stdout, GP_COLOR_DIM);
         const char *off = gp_term_color(stdout, GP_COLOR_RESET);
-        printf("%sA%s %s\n%sB%s %s\n\n", bold, off, pa, bold, off, pb);
+        /* paths, keys and values come from the manifests: escaped for the terminal */
+        char s1[GP_TERM_SAFE_MAX], s2[GP_TERM_SAFE_MAX];
+        printf("%sA%s %s\n%sB%s %s\n\n", bold, off, gp_term_safe(pa, s1, sizeof s1), bold, off,
+               gp_term_safe(pb, s2, sizeof s2));
         const char *area = "";
         for (size_t i = 0; i < d.count; i++) {
             const gp_freeze_change *c = &d.changes[i];
             if (!c->matters && !all) continue;
-            if (strcmp(area, c->area) != 0) printf("%s%s%s\n", bold, area = c->area, off);
-            printf("  %s%s %s%s\n", c->matters ? red : dim, c->matters ? "!" : " ", c->key, off);
-            printf("      A: %s\n      B: %s\n", c->a ? c->a : "(absent)",
-                   c->b ? c->b : "(absent)");
+            if (strcmp(area, c->area) != 0)
+                printf("%s%s%s\n", bold, gp_term_safe(area = c->area, s1, sizeof s1), off);
+            printf("  %s%s %s%s\n", c->matters ? red : dim, c->matters ? "!" : " ",
+                   gp_term_safe(c->key, s1, sizeof s1), off);
+            printf("      A: %s\n", c->a ? gp_term_safe(c->a, s1, sizeof s1) : "(absent)");
+            printf("      B: %s\n", c->b ? gp_term_safe(c->b, s2, sizeof s2) : "(absent)");
         }
         if (matters == 0)
             printf("No difference that can change results (%zu informational).\n", d.count);
@@ -80,8 +84,6 @@ static int freeze_diff(const char *pa, const char *pb, bool all, bool json)
                    matters == 1 ? "" : "s", all ? "" : " (--all shows the informational ones too)");
     }
     gp_freeze_diff_free(&d);
-    cJSON_Delete(a);
-    cJSON_Delete(b);
     return gp_cli_finish("freeze", matters ? GP_EXIT_FAIL : GP_EXIT_OK);
 }
 

@@ -3,6 +3,7 @@
 #define GP_FREEZE_COLLECT_H
 
 #include <cjson/cJSON.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "freeze/freeze.h"
@@ -20,6 +21,14 @@ cJSON *gp_freeze_device(void);
 /* Hashes every file of every path; NULL with "PATH: reason" in err on an unreadable path. */
 cJSON *gp_freeze_data(const char *const *paths, size_t count, int threads, char *err,
                       size_t errlen);
+/* gp_freeze_validate's rules for every top-level member but "data" (which need not be there).
+ * 0, or -1 with the reason in err. */
+int gp_freeze_validate_rest(const cJSON *m, char *err, size_t errlen);
+/* 64 lowercase hex digits (len bytes) into 32 bytes; false when they are not that. */
+bool gp_freeze_sha256_from_hex(const char *hex, size_t len, unsigned char out[32]);
+/* Appends one data entry to a manifest's table. 0, or -1 out of memory. */
+int gp_freeze_add_file(gp_freeze_manifest *m, const char *path, size_t plen, double size,
+                       const unsigned char sha256[32]);
 /* A section that could not be collected: {"available": false, "reason": why}. */
 cJSON *gp_freeze_unavailable(const char *why);
 /* First line of a program's --version output, or NULL (the program is absent or failed). */

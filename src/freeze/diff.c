@@ -1,11 +1,15 @@
-/* diff.c — what differs between two manifests, and whether it can change results. Both manifests
- * are flattened into sorted (area, key, value) rows and merged in one pass; data files are keyed
- * by path so that a changed hash shows as one row. */
+/* diff.c — what differs between two manifests, and whether it can change results. The small areas
+ * are flattened into sorted (area, key, value) rows and merged in one pass; the data lists (which
+ * may hold hundreds of thousands of files) stay in their compact tables, are sorted by path and
+ * merged the same way, so that a changed hash shows as one row and nothing is copied but the
+ * changes. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "freeze/collect.h"
 #include "freeze/freeze.h"
+#include "util/json.h"
 #include "util/strbuf.h"
 
 typedef struct row {
@@ -77,21 +81,9 @@ static void manifest_rows(const cJSON *m, rows *rs)
     cJSON_ArrayForEach(top, m)
     {
         const char *area = top->string;
-        if (!area || strcmp(area, "schema") == 0 || strcmp(area, "created") == 0) continue;
-        if (strcmp(area, "data") == 0) {
-            const cJSON *d;
-            cJSON_ArrayForEach(d, top)
-            {
-                const cJSON *p = cJSON_GetObjectItemCaseSensitive(d, "path");
-                const cJSON *h = cJSON_GetObjectItemCaseSensitive(d, "sha256");
-                const cJSON *s = cJSON_GetObjectItemCaseSensitive(d, "size");
-                if (!cJSON_IsString(p) || !cJSON_IsString(h) || !cJSON_IsNumber(s)) continue;
-                char val[128];
-                snprintf(val, sizeof val, "sha256 %s, %.0f bytes", h->valuestring, s->valuedouble);
-                rows_add(rs, "data", p->valuestring, val);
-            }
+        if (!area || strcmp(area, "schema") == 0 || strcmp(area, "created") == 0 ||
+            strcmp(area, "data") == 0)
             continue;
-        }
         flatten(rs, area, "", top);
     }
     if (rs->n) qsort(rs->r, rs->n, sizeof *rs->r, cmp_rows);
@@ -129,17 +121,25 @@ static void rows_free(rows *rs)
     free(rs->r);
 }
 
-static int add_change(gp_freeze_diff *d, size_t *cap, const row *ra, const row *rb)
+static gp_freeze_change *new_change(gp_freeze_diff *d, size_t *cap)
 {
     if (d->count == *cap) {
         size_t c = *cap ? *cap * 2 : 32;
         gp_freeze_change *p = realloc(d->changes, c * sizeof *p);
-        if (!p) return -1;
+        if (!p) return NULL;
         d->changes = p;
         *cap = c;
     }
-    const row *r = ra ? ra : rb;
     gp_freeze_change *ch = &d->changes[d->count++];
+    memset(ch, 0, sizeof *ch);
+    return ch;
+}
+
+static int add_change(gp_freeze_diff *d, size_t *cap, const row *ra, const row *rb)
+{
+    gp_freeze_change *ch = new_change(d, cap);
+    if (!ch) return -1;
+    const row *r = ra ? ra : rb;
     ch->area = strdup(r->area);
     ch->key = strdup(r->key);
     ch->a = ra ? strdup(ra->value) : NULL;
@@ -148,15 +148,113 @@ static int add_change(gp_freeze_diff *d, size_t *cap, const row *ra, const row *
     return 0;
 }
 
-int gp_freeze_diff_compute(const cJSON *a, const cJSON *b, gp_freeze_diff *out)
+/* "sha256 <hex>, N bytes": how a data entry reads in a change. */
+static char *file_value(const gp_freeze_file *f)
+{
+    static const char digits[] = "0123456789abcdef";
+    char hex[65], buf[128];
+    for (size_t i = 0; i < 32; i++) {
+        hex[2 * i] = digits[f->sha256[i] >> 4];
+        hex[2 * i + 1] = digits[f->sha256[i] & 15];
+    }
+    hex[64] = '\0';
+    snprintf(buf, sizeof buf, "sha256 %s, %.0f bytes", hex, f->size);
+    return strdup(buf);
+}
+
+static int add_file_change(gp_freeze_diff *d, size_t *cap, const gp_freeze_manifest *ma,
+                           const gp_freeze_file *fa, const gp_freeze_manifest *mb,
+                           const gp_freeze_file *fb)
+{
+    gp_freeze_change *ch = new_change(d, cap);
+    if (!ch) return -1;
+    ch->area = strdup("data");
+    ch->key = strdup(fa ? ma->paths + fa->path : mb->paths + fb->path);
+    ch->a = fa ? file_value(fa) : NULL;
+    ch->b = fb ? file_value(fb) : NULL;
+    ch->matters = true;
+    return !ch->area || !ch->key || (fa && !ch->a) || (fb && !ch->b) ? -1 : 0;
+}
+
+typedef struct file_ref {
+    const char *path;
+    const gp_freeze_file *f;
+} file_ref;
+
+static int cmp_file(const void *x, const void *y)
+{
+    const file_ref *a = x, *b = y;
+    int c = strcmp(a->path, b->path);
+    return c ? c : (a->f > b->f) - (a->f < b->f); /* ties in table order */
+}
+
+/* The files of m in path order (free() it). */
+static file_ref *sorted_files(const gp_freeze_manifest *m)
+{
+    file_ref *o = malloc((m->nfiles ? m->nfiles : 1) * sizeof *o);
+    if (!o) return NULL;
+    bool sorted = true; /* a manifest of one data folder usually is */
+    for (size_t i = 0; i < m->nfiles; i++) {
+        o[i] = (file_ref){m->paths + m->files[i].path, &m->files[i]};
+        if (i && sorted && cmp_file(&o[i - 1], &o[i]) > 0) sorted = false;
+    }
+    if (!sorted) qsort(o, m->nfiles, sizeof *o, cmp_file);
+    return o;
+}
+
+static bool same_file(const gp_freeze_file *a, const gp_freeze_file *b)
+{
+    return a->size == b->size && memcmp(a->sha256, b->sha256, 32) == 0;
+}
+
+/* The data lists' changes, in path order, appended to d. */
+static int diff_files(const gp_freeze_manifest *a, const gp_freeze_manifest *b, gp_freeze_diff *d,
+                      size_t *cap)
+{
+    file_ref *oa = sorted_files(a), *ob = sorted_files(b);
+    int rc = oa && ob ? 0 : -1;
+    size_t i = 0, j = 0;
+    while (rc == 0 && (i < a->nfiles || j < b->nfiles)) {
+        const gp_freeze_file *fa = i < a->nfiles ? oa[i].f : NULL;
+        const gp_freeze_file *fb = j < b->nfiles ? ob[j].f : NULL;
+        int c = !fa ? 1 : !fb ? -1 : strcmp(oa[i].path, ob[j].path);
+        if (c < 0) {
+            rc = add_file_change(d, cap, a, fa, b, NULL);
+            i++;
+        } else if (c > 0) {
+            rc = add_file_change(d, cap, a, NULL, b, fb);
+            j++;
+        } else {
+            if (!same_file(fa, fb)) rc = add_file_change(d, cap, a, fa, b, fb);
+            i++, j++;
+        }
+    }
+    free(oa);
+    free(ob);
+    return rc;
+}
+
+int gp_freeze_diff_manifests(const gp_freeze_manifest *a, const gp_freeze_manifest *b,
+                             gp_freeze_diff *out)
 {
     memset(out, 0, sizeof *out);
     rows ra = {0}, rb = {0};
-    manifest_rows(a, &ra);
-    manifest_rows(b, &rb);
+    manifest_rows(a->rest, &ra);
+    manifest_rows(b->rest, &rb);
     size_t i = 0, j = 0, cap = 0;
     int rc = 0;
-    while ((i < ra.n || j < rb.n) && rc == 0) {
+    bool data_done = false;
+    while ((i < ra.n || j < rb.n || !data_done) && rc == 0) {
+        /* the data area takes its place among the others, in area order */
+        const char *next = i < ra.n && (j >= rb.n || cmp_rows(&ra.r[i], &rb.r[j]) <= 0)
+                               ? ra.r[i].area
+                           : j < rb.n ? rb.r[j].area
+                                      : NULL;
+        if (!data_done && (!next || strcmp("data", next) < 0)) {
+            rc = diff_files(a, b, out, &cap);
+            data_done = true;
+            continue;
+        }
         int c = i >= ra.n ? 1 : j >= rb.n ? -1 : cmp_rows(&ra.r[i], &rb.r[j]);
         if (c < 0)
             rc = add_change(out, &cap, &ra.r[i++], NULL);
@@ -170,6 +268,49 @@ int gp_freeze_diff_compute(const cJSON *a, const cJSON *b, gp_freeze_diff *out)
     }
     rows_free(&ra);
     rows_free(&rb);
+    if (rc != 0) gp_freeze_diff_free(out);
+    return rc;
+}
+
+/* A validated cJSON manifest as a gp_freeze_manifest: the data list copied into the table, the
+ * rest referenced (not copied). */
+static int manifest_of_json(const cJSON *j, gp_freeze_manifest *m)
+{
+    memset(m, 0, sizeof *m);
+    if (!(m->rest = cJSON_CreateObject())) return -1;
+    const cJSON *top;
+    cJSON_ArrayForEach(top, j)
+    {
+        if (!top->string) continue;
+        if (strcmp(top->string, "data") != 0) {
+            if (!cJSON_AddItemReferenceToObject(m->rest, top->string, (cJSON *)top)) return -1;
+            continue;
+        }
+        const cJSON *d;
+        cJSON_ArrayForEach(d, top)
+        {
+            const char *p = gp_json_str(d, "path", NULL), *h = gp_json_str(d, "sha256", NULL);
+            const cJSON *s = cJSON_GetObjectItemCaseSensitive(d, "size");
+            unsigned char sha[32];
+            if (!p || !h || !cJSON_IsNumber(s) || !gp_freeze_sha256_from_hex(h, strlen(h), sha))
+                continue;
+            if (gp_freeze_add_file(m, p, strlen(p), s->valuedouble, sha) != 0) return -1;
+        }
+    }
+    return 0;
+}
+
+int gp_freeze_diff_compute(const cJSON *a, const cJSON *b, gp_freeze_diff *out)
+{
+    gp_freeze_manifest ma, mb;
+    int rc = manifest_of_json(a, &ma);
+    if (manifest_of_json(b, &mb) != 0) rc = -1;
+    if (rc == 0)
+        rc = gp_freeze_diff_manifests(&ma, &mb, out);
+    else
+        memset(out, 0, sizeof *out);
+    gp_freeze_manifest_free(&ma);
+    gp_freeze_manifest_free(&mb);
     return rc;
 }
 

@@ -10,8 +10,6 @@
 
 extern char **environ;
 
-enum { MANIFEST_CAP = 64 << 20 };
-
 static const char *const env_exact[] = {
     "CUBLAS_WORKSPACE_CONFIG",
     "DYLD_LIBRARY_PATH",
@@ -180,7 +178,7 @@ static bool is_hex64(const char *s)
     return true;
 }
 
-int gp_freeze_validate(const cJSON *m, char *err, size_t errlen)
+int gp_freeze_validate_rest(const cJSON *m, char *err, size_t errlen)
 {
     if (!cJSON_IsObject(m))
         return bad(err, errlen, "not a gpuport freeze manifest (not a JSON object)");
@@ -226,6 +224,12 @@ int gp_freeze_validate(const cJSON *m, char *err, size_t errlen)
             return -1;
         }
     }
+    return 0;
+}
+
+int gp_freeze_validate(const cJSON *m, char *err, size_t errlen)
+{
+    if (gp_freeze_validate_rest(m, err, errlen) != 0) return -1;
     const cJSON *data = cJSON_GetObjectItemCaseSensitive(m, "data");
     if (!cJSON_IsArray(data)) return bad(err, errlen, "\"data\" is missing or not an array");
     int i = 0;
@@ -248,7 +252,7 @@ int gp_freeze_validate(const cJSON *m, char *err, size_t errlen)
 
 cJSON *gp_freeze_read(const char *path, char *err, size_t errlen)
 {
-    cJSON *m = gp_json_parse_file(path, MANIFEST_CAP, err, errlen);
+    cJSON *m = gp_json_parse_file(path, GP_FREEZE_MANIFEST_CAP, err, errlen);
     if (!m) return NULL;
     char why[400];
     if (gp_freeze_validate(m, why, sizeof why) != 0) {

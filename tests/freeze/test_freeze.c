@@ -1,5 +1,6 @@
 /* test_freeze.c — the freeze manifest: collectors on fixture trees, validation of hostile
- * manifests, and the diff of two runs. */
+ * manifests (as a cJSON tree and through the one-pass reader gp_freeze_load, which must agree),
+ * and the diff of two runs. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -247,6 +248,13 @@ static void validate_rejects_hostile_manifests(void **state)
         if (!strstr(err, cases[i].why))
             fail_msg("case %zu: got '%s', want '%s'", i, err, cases[i].why);
         cJSON_Delete(j);
+        /* the one-pass reader refuses it for the same reason, naming the source */
+        gp_freeze_manifest m;
+        assert_int_equal(gp_freeze_load_text("m.json", cases[i].text, strlen(cases[i].text), &m,
+                                             err, sizeof err),
+                         -1);
+        if (!strstr(err, cases[i].why) || strncmp(err, "m.json: ", 8) != 0)
+            fail_msg("case %zu (load): got '%s', want '%s'", i, err, cases[i].why);
     }
     char path[256], err[512];
     snprintf(path, sizeof path, "%s/truncated.json", tmpdir);
@@ -254,6 +262,128 @@ static void validate_rejects_hostile_manifests(void **state)
     assert_null(gp_freeze_read(path, err, sizeof err));
     assert_non_null(strstr(err, path));
     assert_non_null(strstr(err, "not valid JSON"));
+}
+
+/* JSON the one-pass reader must refuse as JSON, wherever it stands (in the data list too). */
+static void load_refuses_what_is_not_json(void **state)
+{
+    (void)state;
+    static const char head[] = "{\"schema\": \"gpuport.freeze/1\", \"host\": {}, \"environment\": "
+                               "{}, \"seeds\": {}, \"data\": [";
+    static const char sha[] = "\"sha256\": \"ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb41"
+                              "0ff61f20015ad\"";
+    static const struct {
+        const char *entry, *why;
+    } cases[] = {
+        {"{\"path\": \"a\", \"size\": 1, %s,}", "not valid JSON"}, /* trailing comma */
+        {"{\"path\": \"a\\q\", \"size\": 1, %s}", "bad escape in a string"},
+        {"{\"path\": \"a\tb\", \"size\": 1, %s}", "control character in a string"},
+        {"{\"path\": \"\\ud800\", \"size\": 1, %s}", "high surrogate without its low half"},
+        {"{\"path\": \"\\udc00\", \"size\": 1, %s}", "lone low surrogate"},
+        {"{\"path\": \"a\\u0000b\", \"size\": 1, %s}", "data[0]: \"path\" holds a NUL"},
+        {"{\"path\": \"a\", \"size\": 01, %s}", "not valid JSON"},
+        {"{\"path\": \"a\", \"size\": -1, %s}", "data[0] needs"},
+        {"{\"path\": \"a\", \"size\": 1, \"path\": \"b\", %s}", "duplicate key \"path\""},
+        {"{\"path\": \"a\", \"size\": 1, \"x\": [1, {\"y\": tru}], %s}", "not valid JSON"},
+        {"{\"path\": \"a\", \"size\": 1}", "data[0] needs"},
+        {"{\"path\": \"a\", \"size\": 1, %s} {", "not valid JSON"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char entry[512], doc[1024], err[512];
+        snprintf(entry, sizeof entry, cases[i].entry, sha);
+        snprintf(doc, sizeof doc, "%s%s]}", head, entry);
+        gp_freeze_manifest m;
+        if (gp_freeze_load_text("m.json", doc, strlen(doc), &m, err, sizeof err) != -1)
+            fail_msg("case %zu accepted: %s", i, doc);
+        if (!strstr(err, cases[i].why))
+            fail_msg("case %zu: got '%s', want '%s'", i, err, cases[i].why);
+    }
+    /* nesting deeper than the reader's limit, outside the data list */
+    static char deep[4096];
+    size_t n = (size_t)snprintf(deep, sizeof deep, "{\"schema\": \"gpuport.freeze/1\", \"x\": ");
+    for (int i = 0; i < 600; i++)
+        deep[n++] = '[';
+    deep[n] = '\0';
+    char err[512];
+    gp_freeze_manifest m;
+    assert_int_equal(gp_freeze_load_text("d.json", deep, n, &m, err, sizeof err), -1);
+    assert_non_null(strstr(err, "nested too deeply"));
+    /* trailing data after the document */
+    char doc[1024];
+    snprintf(doc, sizeof doc, "%s]}x", head);
+    assert_int_equal(gp_freeze_load_text("t.json", doc, strlen(doc), &m, err, sizeof err), -1);
+    assert_non_null(strstr(err, "unexpected data after the JSON value"));
+}
+
+/* The one-pass reader and the tree agree on every change, escapes in paths included, and a
+ * manifest over the size cap is refused from its size. */
+static void load_and_tree_diff_alike(void **state)
+{
+    (void)state;
+    static const char a_text[] =
+        "{\"schema\": \"gpuport.freeze/1\", \"created\": \"x\", \"host\": {\"hostname\": \"a\"},"
+        " \"environment\": {}, \"seeds\": {}, \"zeta\": {\"k\": 1},"
+        " \"data\": [{\"path\": \"caf\\u00e9\\n.npy\", \"size\": 3, \"extra\": [1, 2], \"sha256\": "
+        "\"ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad\"},"
+        " {\"path\": \"b.npy\", \"size\": 1e3, \"sha256\": "
+        "\"e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855\"},"
+        " {\"path\": \"a.npy\", \"size\": 0, \"sha256\": "
+        "\"e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855\"}]}";
+    static const char b_text[] =
+        "{\"schema\": \"gpuport.freeze/1\", \"created\": \"y\", \"host\": {\"hostname\": \"b\"},"
+        " \"environment\": {\"CUDA_VISIBLE_DEVICES\": \"1\"}, \"seeds\": {}, \"zeta\": {\"k\": 2},"
+        " \"data\": [{\"path\": \"b.npy\", \"size\": 1000, \"sha256\": "
+        "\"ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad\"},"
+        " {\"path\": \"c.npy\", \"size\": 2, \"sha256\": "
+        "\"e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855\"},"
+        " {\"path\": \"a.npy\", \"size\": 0, \"sha256\": "
+        "\"e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855\"}]}";
+    char err[512];
+    gp_freeze_manifest ma, mb;
+    assert_int_equal(gp_freeze_load_text("a", a_text, strlen(a_text), &ma, err, sizeof err), 0);
+    assert_int_equal(gp_freeze_load_text("b", b_text, strlen(b_text), &mb, err, sizeof err), 0);
+    assert_int_equal(ma.nfiles, 3);
+    assert_string_equal(ma.paths + ma.files[0].path, "caf\xc3\xa9\n.npy");
+    gp_freeze_diff d1, d2;
+    assert_int_equal(gp_freeze_diff_manifests(&ma, &mb, &d1), 0);
+    cJSON *ta = parse(a_text), *tb = parse(b_text);
+    assert_int_equal(gp_freeze_diff_compute(ta, tb, &d2), 0);
+    assert_int_equal(d1.count, d2.count);
+    /* host.hostname, environment, b.npy, c.npy, café, zeta: in area order, data among them */
+    assert_int_equal(d1.count, 6);
+    static const char *const areas[] = {"data", "data", "data", "environment", "host", "zeta"};
+    for (size_t i = 0; i < d1.count; i++) {
+        assert_string_equal(d1.changes[i].area, areas[i]);
+        assert_string_equal(d1.changes[i].area, d2.changes[i].area);
+        assert_string_equal(d1.changes[i].key, d2.changes[i].key);
+        assert_true((!d1.changes[i].a && !d2.changes[i].a) ||
+                    strcmp(d1.changes[i].a, d2.changes[i].a) == 0);
+        assert_true((!d1.changes[i].b && !d2.changes[i].b) ||
+                    strcmp(d1.changes[i].b, d2.changes[i].b) == 0);
+    }
+    assert_string_equal(d1.changes[0].key, "b.npy"); /* sorted: b, c, then the UTF-8 name */
+    assert_non_null(strstr(d1.changes[0].a, "e3b0c442"));
+    assert_non_null(strstr(d1.changes[0].b, "ba7816bf"));
+    assert_null(d1.changes[1].a); /* c.npy: only in B */
+    assert_string_equal(d1.changes[2].key, "caf\xc3\xa9\n.npy");
+    assert_null(d1.changes[2].b);
+    gp_freeze_diff_free(&d1);
+    gp_freeze_diff_free(&d2);
+    cJSON_Delete(ta);
+    cJSON_Delete(tb);
+    gp_freeze_manifest_free(&ma);
+    gp_freeze_manifest_free(&mb);
+
+    char path[256];
+    snprintf(path, sizeof path, "%s/huge.json", tmpdir);
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(ftruncate(fileno(f), (off_t)70 << 20), 0); /* sparse: nothing to read */
+    fclose(f);
+    assert_int_equal(gp_freeze_load(path, &ma, err, sizeof err), -1);
+    assert_non_null(
+        strstr(err, "huge.json: is 73400320 bytes, over the 64 MiB a manifest may have"));
+    unlink(path);
 }
 
 static void collect_produces_a_valid_manifest(void **state)
@@ -299,6 +429,8 @@ int main(void)
         cmocka_unit_test(environment_records_only_result_changing_variables),
         cmocka_unit_test(diff_finds_what_matters),
         cmocka_unit_test(validate_rejects_hostile_manifests),
+        cmocka_unit_test(load_refuses_what_is_not_json),
+        cmocka_unit_test(load_and_tree_diff_alike),
         cmocka_unit_test(collect_produces_a_valid_manifest),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);

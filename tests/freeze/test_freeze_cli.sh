@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `gpuport freeze` from the command line: manifest to stdout and to a file, --force, --diff exit
-# codes, and bad input (exit 2, file named, nothing overwritten).
+# codes, names holding escape sequences printed escaped, and bad input (exit 2, file named,
+# nothing overwritten; an oversize manifest refused from its size).
 set -u
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -48,6 +49,26 @@ printf '{"schema": "gpuport.freeze/1", "host": {' > "$tmp/bad.json"
 "$GPUPORT" freeze --diff "$tmp/bad.json" "$tmp/a.json" 2>"$tmp/err"
 expect "malformed manifest" 2 $?
 grep -q "bad.json: not valid JSON" "$tmp/err" || { echo "FAIL malformed message"; cat "$tmp/err"; fail=1; }
+# a data path holding an escape sequence (a file name can hold any byte but / and NUL): the
+# report shows it escaped, never raw; the JSON keeps it, escaped as JSON escapes it
+python3 - "$tmp/a.json" "$tmp/esc.json" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+m["data"][0]["path"] = "evil\x1b[2J\x1b]0;owned\x07.npy"
+json.dump(m, open(sys.argv[2], "w"))
+PY
+"$GPUPORT" freeze --diff "$tmp/a.json" "$tmp/esc.json" > "$tmp/out"
+expect "diff with an escape sequence in a path" 1 $?
+grep -qF 'evil\x1b[2J\x1b]0;owned\x07.npy' "$tmp/out" || { echo "FAIL the path is not shown escaped:"; cat -v "$tmp/out"; fail=1; }
+if grep -q "$(printf '\033')" "$tmp/out"; then echo "FAIL a raw ESC reached the output"; fail=1; else echo "ok   no raw ESC in the report"; fi
+"$GPUPORT" freeze --diff --json "$tmp/a.json" "$tmp/esc.json" > "$tmp/out"
+grep -qF 'evil\u001b[2J' "$tmp/out" && echo "ok   the JSON keeps the name (JSON-escaped)" || { echo "FAIL JSON name"; fail=1; }
+# a manifest over the 64 MiB cap is refused from its size, before it is read
+truncate -s 70M "$tmp/huge.json"
+"$GPUPORT" freeze --diff "$tmp/huge.json" "$tmp/a.json" 2>"$tmp/err"
+expect "oversize manifest" 2 $?
+grep -q "huge.json: is 73400320 bytes, over the 64 MiB a manifest may have" "$tmp/err" ||
+    { echo "FAIL oversize message"; cat "$tmp/err"; fail=1; }
 "$GPUPORT" freeze --seed novalue 2>/dev/null
 expect "bad --seed" 2 $?
 "$GPUPORT" freeze --diff "$tmp/a.json" 2>/dev/null
