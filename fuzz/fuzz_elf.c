@@ -1,5 +1,6 @@
 /* fuzz_elf.c — the ELF header reader on arbitrary bytes: open, walk every section and its data,
- * read a cubin's architecture. Any out-of-bounds read is a bug (ASan stops it). */
+ * read a cubin's architecture and whether it holds code. Any out-of-bounds read is a bug (ASan
+ * stops it). */
 #include <stddef.h>
 #include <stdint.h>
 
@@ -21,7 +22,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         sink ^= (uint8_t)e.sections[i].name[0];
     }
     gp_cubin_info ci;
-    if (gp_cubin_is_cubin(&e)) gp_cubin_read(&e, &ci, err, sizeof err);
+    if (gp_cubin_is_cubin(&e)) {
+        gp_cubin_read(&e, &ci, err, sizeof err);
+        sink ^= (uint8_t)gp_cubin_has_code(&e);
+    }
     (void)sink;
     gp_elf_close(&e);
     return 0;

@@ -29,6 +29,7 @@ typedef struct gp_ac_entry {
     uint64_t size;              /* bytes as stored */
     uint64_t uncompressed_size; /* 0 when not compressed */
     bool debug;
+    bool no_code;     /* SASS whose (uncompressed) cubin has no kernel and no function */
     char *list_name;  /* the name `cuobjdump --list-elf --list-ptx` prints; NULL for LTO-IR */
     size_t container; /* index into the file's containers */
     uint64_t offset;  /* of the entry header in the file (a wheel member: in the member) */
@@ -63,7 +64,8 @@ typedef struct gp_ac_file {
     bool is_archive;      /* a static library (ar archive): containers belong to members */
     char **members;       /* the archive's member names, in order */
     size_t member_count;
-    bool in_torch; /* lies inside a PyTorch install (site-packages/torch, a torch wheel) */
+    bool in_torch;       /* lies inside a PyTorch install (site-packages/torch, a torch wheel) */
+    bool unknown_format; /* neither ELF, ar archive, fatbin nor PTX text (NO_CODE as read) */
 } gp_ac_file;
 
 typedef struct gp_ac_set {
@@ -71,6 +73,9 @@ typedef struct gp_ac_set {
     size_t count;
     size_t cap;
     size_t skipped_without_code; /* ELF files below a directory or in a wheel without device code */
+    /* --strict: a "partial" verdict (some modules lack an image) fails and needs the fix too; by
+     * default only "no image" does (libraries keep one module per architecture by design) */
+    bool strict;
 } gp_ac_set;
 
 /* --- inventory (inventory.c, wheel.c) ----------------------------------------------------- */
@@ -109,6 +114,7 @@ typedef struct gp_ac_verdict {
     size_t modules_jit;
     size_t modules_without_image;
     size_t linked_modules; /* device-link modules, listed but not judged (see docs) */
+    size_t empty_modules;  /* modules whose every image is an empty cubin: nothing to run */
     int min_cuda;          /* CUDA version whose driver the chosen images need; 0 none */
     int jit_ptx_isa;       /* highest PTX ISA the JIT path needs; 0 none */
     bool needs_zstd;
@@ -154,6 +160,11 @@ void gp_ac_fix_torch(gp_cc cc, char *out, size_t outlen);
 void gp_ac_report_list(FILE *out, const gp_ac_file *f);
 void gp_ac_report_human(FILE *out, const gp_ac_set *set, const gp_cc *ccs, size_t nccs,
                         bool entries);
+/* The CCs of ccs (in order) for which some file has no image at all (set->strict: for which some
+ * module of some file has none): what the fix adds, and what fails the run. *torch (optional):
+ * one of those files lies in a PyTorch install. Returns the count. */
+size_t gp_ac_missing_ccs(const gp_ac_set *set, const gp_cc *ccs, size_t nccs, gp_cc *missing,
+                         bool *torch);
 cJSON *gp_ac_report_json(const gp_ac_set *set, const gp_cc *ccs, size_t nccs);
 /* "sm_86", "sm_90a", "compute_90", "lto_89" into buf. */
 const char *gp_ac_entry_arch_name(const gp_ac_entry *e, char *buf, size_t len);

@@ -118,13 +118,26 @@ static bool ac_is_module(const gp_ac_file *f, const gp_ac_container *c)
     return false;
 }
 
+/* A module whose every image is a cubin without kernels or functions (a stub nvlink writes):
+ * loading it runs nothing, so no GPU needs an image of it. */
+static bool ac_is_empty_module(const gp_ac_file *f, const gp_ac_container *c)
+{
+    for (size_t i = c->first_entry; i < c->first_entry + c->entry_count; i++) {
+        const gp_ac_entry *e = &f->entries[i];
+        if (e->kind == GP_AC_PTX || (e->kind == GP_AC_SASS && !e->no_code)) return false;
+    }
+    return true;
+}
+
 /* Device-link modules (the glue nvcc links into every executable, built only for the real
  * architectures) are judged only when a file has nothing else: a PTX-only build gets an empty
  * one and still runs, so their lacking an image is no failure of their own. */
 static bool ac_judge_linked(const gp_ac_file *f)
 {
-    for (size_t c = 0; c < f->container_count; c++)
-        if (!f->containers[c].linked && ac_is_module(f, &f->containers[c])) return false;
+    for (size_t c = 0; c < f->container_count; c++) {
+        const gp_ac_container *k = &f->containers[c];
+        if (!k->linked && ac_is_module(f, k) && !ac_is_empty_module(f, k)) return false;
+    }
     return true;
 }
 
@@ -137,6 +150,10 @@ void gp_ac_judge(const gp_ac_file *f, gp_cc cc, gp_ac_verdict *v)
         if (!ac_is_module(f, &f->containers[c])) continue;
         if (f->containers[c].linked && !judge_linked) {
             v->linked_modules++;
+            continue;
+        }
+        if (ac_is_empty_module(f, &f->containers[c])) {
+            v->empty_modules++;
             continue;
         }
         v->modules_total++;
@@ -162,7 +179,7 @@ void gp_ac_judge(const gp_ac_file *f, gp_cc cc, gp_ac_verdict *v)
 const char *gp_ac_verdict_status(const gp_ac_verdict *v, const gp_ac_file *f)
 {
     (void)f;
-    if (v->modules_total == 0) return "no_code";
+    if (v->modules_total == 0) return v->empty_modules ? "runs" : "no_code";
     if (v->modules_without_image == v->modules_total) return "no_image";
     if (v->modules_without_image) return "partial";
     if (v->modules_jit) return "runs_after_jit";

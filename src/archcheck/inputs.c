@@ -121,6 +121,14 @@ static size_t ac_add_file(gp_ac_set *set, const char *path, bool in_dir)
     }
     gp_ac_inventory_buffer(f, m.data, m.size, true);
     gp_unmap_file(&m);
+    /* A file named on the command line that is none of the formats read is bad input, not "no
+     * device code" (a walk opens only files whose name or first bytes say what they are). */
+    if (!in_dir && f->unknown_format)
+        ac_file_fail(f, ac_ends_with(path, ".ptx")
+                            ? "not PTX text: no .version and .target directives in its first 64 "
+                              "KiB"
+                            : "not an ELF file, static library, fatbin or PTX text (none of the "
+                              "formats archcheck reads)");
     if (in_dir && f->status == GP_AC_NO_CODE) {
         gp_ac_set_drop_last(set);
         set->skipped_without_code++;

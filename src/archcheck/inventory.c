@@ -151,6 +151,22 @@ static char *ac_list_name(ac_walk *w, const gp_fatbin_entry *fe, bool is_ptx, si
     return ac_printf("%s.%zu.sm_%u%s.%s", w->base_noext, n, fe->arch, vs, ext);
 }
 
+/* An uncompressed cubin entry without kernels or functions (its section headers say so; the
+ * code is not read). A payload that is not a readable cubin counts as code. */
+static bool ac_cubin_is_empty(const ac_walk *w, const gp_fatbin_entry *fe)
+{
+    size_t at = fe->offset + fe->header_size;
+    if (at > w->size || fe->payload_size > w->size - at) return false;
+    const uint8_t *p = w->data + at;
+    size_t n = (size_t)fe->payload_size;
+    gp_elf elf;
+    char err[128];
+    if (!gp_elf_is_elf(p, n) || gp_elf_open(&elf, p, n, err, sizeof err) != 0) return false;
+    bool empty = gp_cubin_is_cubin(&elf) && !gp_cubin_has_code(&elf);
+    gp_elf_close(&elf);
+    return empty;
+}
+
 static int ac_add_entry(ac_walk *w, const gp_fatbin_entry *fe, bool listed)
 {
     gp_ac_entry *e = ac_new_entry(w);
@@ -177,6 +193,8 @@ static int ac_add_entry(ac_walk *w, const gp_fatbin_entry *fe, bool listed)
     e->uncompressed_size = fe->uncompressed_size;
     e->debug = (fe->flags & GP_FATBIN_FLAG_DEBUG) != 0;
     e->offset = fe->offset;
+    if (e->kind == GP_AC_SASS && strcmp(e->compression, "none") == 0)
+        e->no_code = ac_cubin_is_empty(w, fe);
     if (listed && (e->kind == GP_AC_SASS || e->kind == GP_AC_PTX)) {
         bool ptx = e->kind == GP_AC_PTX;
         size_t n = ptx ? ++w->next_ptx : ++w->next_elf;
@@ -405,6 +423,7 @@ static void ac_inventory_cubin(ac_walk *w, const gp_elf *elf)
     e->compression = "none";
     e->size = elf->size;
     e->debug = ci.debug;
+    e->no_code = !gp_cubin_has_code(elf);
     e->list_name =
         ac_printf("%s.sm_%u%s.cubin", w->base_noext, ci.arch, ci.variant == 'a' ? "a" : "");
     w->f->entry_count++;
@@ -547,6 +566,7 @@ void gp_ac_inventory_buffer(gp_ac_file *f, const uint8_t *data, size_t size, boo
         ac_walk_region(&w, 0, size, "file", true, true);
     } else if (!ac_inventory_ptx(&w) && f->status == GP_AC_OK) {
         f->status = GP_AC_NO_CODE;
+        f->unknown_format = true;
     }
     if (f->status == GP_AC_OK && f->entry_count == 0) f->status = GP_AC_NO_CODE;
     free(w.base_noext);

@@ -116,13 +116,14 @@ static void ac_print_entries(FILE *out, const gp_ac_file *f)
             char isa[32] = "";
             if (e->kind == GP_AC_PTX)
                 snprintf(isa, sizeof isa, "ISA %d.%d", e->ptx_isa / 10, e->ptx_isa % 10);
-            fprintf(out, "    %-5s %-13s %-8s %-5s %10" PRIu64 " bytes%s\n",
+            fprintf(out, "    %-5s %-13s %-8s %-5s %10" PRIu64 " bytes%s%s\n",
                     e->kind == GP_AC_SASS    ? "SASS"
                     : e->kind == GP_AC_PTX   ? "PTX"
                     : e->kind == GP_AC_LTOIR ? "LTOIR"
                                              : "?",
                     gp_ac_entry_arch_name(e, arch, sizeof arch), isa, e->compression, e->size,
-                    e->debug ? "  debug" : "");
+                    e->debug ? "  debug" : "",
+                    e->no_code ? "  empty (no kernel, no function)" : "");
         }
     }
 }
@@ -158,16 +159,29 @@ static void ac_print_verdict(FILE *out, const gp_ac_file *f, gp_cc cc)
                                                           : gp_term_color(out, GP_COLOR_RED);
     const char *reset = gp_term_color(out, GP_COLOR_RESET);
     fprintf(out, "  CC %-5s %s", ccn, col);
-    if (strcmp(st, "runs") == 0)
-        fprintf(out, "runs%s: every module (%zu) has native SASS", reset, v.modules_total);
+    if (strcmp(st, "runs") == 0 && v.modules_total == 0)
+        fprintf(out, "runs%s: it holds no kernel (%s %zu module%s %s empty cubin%s)", reset,
+                v.empty_modules == 1 ? "its" : "all", v.empty_modules,
+                v.empty_modules == 1 ? "" : "s", v.empty_modules == 1 ? "is an" : "are",
+                v.empty_modules == 1 ? "" : "s");
+    else if (strcmp(st, "runs") == 0)
+        fprintf(out, "runs%s: %s has native SASS", reset,
+                v.modules_total == 1 ? "its module" : "every module");
     else if (strcmp(st, "runs_after_jit") == 0)
-        fprintf(out, "runs after PTX JIT%s: %zu of %zu modules JIT-compile PTX ISA %d.%d", reset,
-                v.modules_jit, v.modules_total, v.jit_ptx_isa / 10, v.jit_ptx_isa % 10);
+        fprintf(out, "runs after PTX JIT%s: %zu of %zu module%s JIT-compile%s PTX ISA %d.%d", reset,
+                v.modules_jit, v.modules_total, v.modules_total == 1 ? "" : "s",
+                v.modules_jit == 1 ? "s" : "", v.jit_ptx_isa / 10, v.jit_ptx_isa % 10);
     else if (strcmp(st, "partial") == 0)
         fprintf(out,
-                "some modules lack an image%s: %zu of %zu modules have neither SASS nor PTX "
+                "some modules lack an image%s: %zu of %zu modules ha%s neither SASS nor PTX "
                 "for it (their kernels fail with \"no kernel image is available\")",
-                reset, v.modules_without_image, v.modules_total);
+                reset, v.modules_without_image, v.modules_total,
+                v.modules_without_image == 1 ? "s" : "ve");
+    else if (strcmp(st, "no_image") == 0 && v.modules_total == 1)
+        fprintf(out,
+                "no image%s: its module cannot run (\"no kernel image is available for "
+                "execution on the device\")",
+                reset);
     else if (strcmp(st, "no_image") == 0)
         fprintf(out,
                 "no image%s: none of the %zu modules can run (\"no kernel image is "
@@ -180,42 +194,59 @@ static void ac_print_verdict(FILE *out, const gp_ac_file *f, gp_cc cc)
         fprintf(out, "; needs driver >= %s (CUDA %d.%d)", drv ? drv : "?", v.min_cuda / 10,
                 v.min_cuda % 10);
     }
-    if (strcmp(st, "partial") == 0)
+    if (strcmp(st, "partial") == 0) {
+        size_t run = v.modules_native + v.modules_jit;
         fprintf(out,
-                "\n           (%zu modules do run; a library that keeps one module per "
+                "\n           (%zu module%s do%s run; a library that keeps one module per "
                 "architecture, like cuBLASLt, loads only those on this GPU)",
-                v.modules_native + v.modules_jit);
+                run, run == 1 ? "" : "s", run == 1 ? "es" : "");
+    }
     fprintf(out, "\n");
 }
 
-static bool ac_file_fails(const gp_ac_file *f, gp_cc cc)
+static bool ac_file_fails(const gp_ac_file *f, gp_cc cc, bool strict)
 {
     gp_ac_verdict v;
     gp_ac_judge(f, cc, &v);
-    return v.modules_without_image > 0;
+    if (strict) return v.modules_without_image > 0;
+    return v.modules_total > 0 && v.modules_without_image == v.modules_total;
 }
 
-static void ac_print_fix(FILE *out, const gp_ac_set *set, const gp_cc *ccs, size_t nccs)
+size_t gp_ac_missing_ccs(const gp_ac_set *set, const gp_cc *ccs, size_t nccs, gp_cc *missing,
+                         bool *torch)
 {
-    bool any = false, torch = false;
-    for (size_t i = 0; i < set->count; i++) {
-        if (set->files[i].status != GP_AC_OK) continue;
-        for (size_t c = 0; c < nccs; c++)
-            if (ac_file_fails(&set->files[i], ccs[c])) {
-                any = true;
-                torch = torch || set->files[i].in_torch;
-            }
+    size_t n = 0;
+    if (torch) *torch = false;
+    for (size_t c = 0; c < nccs; c++) {
+        bool fails = false;
+        for (size_t i = 0; i < set->count; i++) {
+            const gp_ac_file *f = &set->files[i];
+            if (f->status != GP_AC_OK || !ac_file_fails(f, ccs[c], set->strict)) continue;
+            fails = true;
+            if (torch && f->in_torch) *torch = true;
+        }
+        if (fails) missing[n++] = ccs[c];
     }
-    if (!any) return;
+    return n;
+}
+
+static void ac_print_fix(FILE *out, const gp_ac_set *set, const gp_cc *all, size_t nall)
+{
+    /* only what lacks an image: the architectures that already run are the build's as it is */
+    gp_cc ccs[64];
+    bool torch;
+    size_t nccs = gp_ac_missing_ccs(set, all, nall < 64 ? nall : 64, ccs, &torch);
+    if (!nccs) return;
     char cmake[512], nvcc[2048], name[16];
     gp_ac_fix_cmake(ccs, nccs, cmake, sizeof cmake);
     gp_ac_fix_nvcc(ccs, nccs, nvcc, sizeof nvcc);
-    fprintf(out, "\nFix: rebuild the code for the missing architectures:\n");
-    fprintf(
-        out,
-        "  CMake: set(CMAKE_CUDA_ARCHITECTURES \"%s\")  (or -DCMAKE_CUDA_ARCHITECTURES=\"%s\")\n",
-        cmake, cmake);
-    fprintf(out, "  nvcc:  %s\n", nvcc);
+    fprintf(out, "\nFix: add the architectures that lack an image to the build (keep the ones it "
+                 "has):\n");
+    fprintf(out,
+            "  CMake: add \"%s\" to CMAKE_CUDA_ARCHITECTURES  (-DCMAKE_CUDA_ARCHITECTURES=\"<the "
+            "ones you have>;%s\")\n",
+            cmake, cmake);
+    fprintf(out, "  nvcc:  add %s\n", nvcc);
     for (size_t c = 0; c < nccs; c++)
         if (ccs[c] < 75) {
             fprintf(out,
@@ -250,19 +281,15 @@ void gp_ac_report_human(FILE *out, const gp_ac_set *set, const gp_cc *ccs, size_
 {
     for (size_t i = 0; i < set->count; i++) {
         const gp_ac_file *f = &set->files[i];
-        if (f->status == GP_AC_MALFORMED) {
-            fprintf(out, "%s: %serror%s: %s\n", f->path, gp_term_color(out, GP_COLOR_RED),
-                    gp_term_color(out, GP_COLOR_RESET), f->error ? f->error : "unreadable");
-            continue;
-        }
-        if (f->status == GP_AC_NO_CODE) {
-            fprintf(out, "%s: does not contain CUDA device code\n", f->path);
-            continue;
-        }
+        /* errors and files without device code are said on stderr, by the command */
+        if (f->status != GP_AC_OK) continue;
         size_t sass, ptx, lto, other;
         ac_count(f, &sass, &ptx, &lto, &other);
-        fprintf(out, "%s%s%s: %zu containers, %zu SASS, %zu PTX", gp_term_color(out, GP_COLOR_BOLD),
-                f->path, gp_term_color(out, GP_COLOR_RESET), f->container_count, sass, ptx);
+        char shown[GP_TERM_SAFE_MAX];
+        fprintf(out, "%s%s%s: %zu container%s, %zu SASS, %zu PTX",
+                gp_term_color(out, GP_COLOR_BOLD), gp_term_safe(f->path, shown, sizeof shown),
+                gp_term_color(out, GP_COLOR_RESET), f->container_count,
+                f->container_count == 1 ? "" : "s", sass, ptx);
         if (lto) fprintf(out, ", %zu LTO-IR", lto);
         if (other) fprintf(out, ", %zu of unknown kind", other);
         fprintf(out, " entries\n");
@@ -281,7 +308,8 @@ void gp_ac_report_human(FILE *out, const gp_ac_set *set, const gp_cc *ccs, size_
             ac_print_verdict(out, f, ccs[c]);
     }
     if (set->skipped_without_code)
-        fprintf(out, "(%zu more files without CUDA device code)\n", set->skipped_without_code);
+        fprintf(out, "(%zu more file%s without CUDA device code)\n", set->skipped_without_code,
+                set->skipped_without_code == 1 ? "" : "s");
     ac_print_fix(out, set, ccs, nccs);
 }
 
@@ -304,6 +332,7 @@ static cJSON *ac_json_entry(const gp_ac_entry *e)
     if (e->uncompressed_size)
         cJSON_AddNumberToObject(o, "uncompressed_size", (double)e->uncompressed_size);
     cJSON_AddBoolToObject(o, "debug", e->debug);
+    cJSON_AddBoolToObject(o, "no_code", e->no_code);
     cJSON_AddNumberToObject(o, "container", (double)e->container);
     cJSON_AddNumberToObject(o, "offset", (double)e->offset);
     if (e->list_name) cJSON_AddStringToObject(o, "name", e->list_name);
@@ -322,6 +351,7 @@ static cJSON *ac_json_verdict(const gp_ac_file *f, gp_cc cc)
     cJSON_AddNumberToObject(o, "modules_native", (double)v.modules_native);
     cJSON_AddNumberToObject(o, "modules_jit", (double)v.modules_jit);
     cJSON_AddNumberToObject(o, "modules_without_image", (double)v.modules_without_image);
+    cJSON_AddNumberToObject(o, "modules_empty", (double)v.empty_modules);
     const char *drv = gp_ac_cuda_driver(v.min_cuda);
     if (drv && v.modules_without_image < v.modules_total) {
         cJSON_AddStringToObject(o, "min_driver", drv);
@@ -377,19 +407,30 @@ cJSON *gp_ac_report_json(const gp_ac_set *set, const gp_cc *ccs, size_t nccs)
         for (size_t c = 0; f->status == GP_AC_OK && c < nccs; c++)
             cJSON_AddItemToArray(vs, ac_json_verdict(f, ccs[c]));
     }
-    cJSON_AddNumberToObject(root, "files_without_device_code", (double)set->skipped_without_code);
+    /* every file read cleanly without device code: listed ones and those a walk counted */
+    size_t without = set->skipped_without_code;
+    for (size_t i = 0; i < set->count; i++)
+        without += set->files[i].status == GP_AC_NO_CODE;
+    cJSON_AddNumberToObject(root, "files_without_device_code", (double)without);
     if (nccs) {
+        gp_cc miss[64];
+        size_t nmiss = gp_ac_missing_ccs(set, ccs, nccs < 64 ? nccs : 64, miss, NULL);
         char cmake[512], nvcc[2048], ccn[16];
-        gp_ac_fix_cmake(ccs, nccs, cmake, sizeof cmake);
-        gp_ac_fix_nvcc(ccs, nccs, nvcc, sizeof nvcc);
+        gp_ac_fix_cmake(miss, nmiss, cmake, sizeof cmake);
+        gp_ac_fix_nvcc(miss, nmiss, nvcc, sizeof nvcc);
         cJSON *fix = cJSON_AddObjectToObject(root, "fix");
-        cJSON_AddStringToObject(fix, "cmake_cuda_architectures", cmake);
-        cJSON_AddStringToObject(fix, "nvcc", nvcc);
+        if (nmiss) {
+            cJSON_AddStringToObject(fix, "cmake_cuda_architectures", cmake);
+            cJSON_AddStringToObject(fix, "nvcc", nvcc);
+        } else { /* everything asked about runs: nothing to add */
+            cJSON_AddNullToObject(fix, "cmake_cuda_architectures");
+            cJSON_AddNullToObject(fix, "nvcc");
+        }
         cJSON *torch = cJSON_AddObjectToObject(fix, "torch_wheels");
-        for (size_t c = 0; c < nccs; c++) {
+        for (size_t c = 0; c < nmiss; c++) {
             char variants[128];
-            gp_ac_fix_torch(ccs[c], variants, sizeof variants);
-            cJSON_AddStringToObject(torch, gp_ac_cc_name(ccs[c], ccn, sizeof ccn), variants);
+            gp_ac_fix_torch(miss[c], variants, sizeof variants);
+            cJSON_AddStringToObject(torch, gp_ac_cc_name(miss[c], ccn, sizeof ccn), variants);
         }
     }
     return root;

@@ -28,18 +28,22 @@ static const char ac_usage[] =
     "  --device        judge for the GPUs of this machine (through the CUDA driver)\n"
     "  --list          print exactly what `cuobjdump --list-elf --list-ptx` prints\n"
     "  --summary       one line of architectures per file instead of every entry\n"
+    "  --strict        exit 1 also when only some modules lack an image (for your own\n"
+    "                  builds; a library with one module per architecture always does)\n"
     "  --json          print JSON (schema gpuport.archcheck/1)\n"
     "  --help          print this help\n"
     "  --version       print the version\n"
     "\n"
-    "Exit status: 0 every requested CC can run everything; 1 some module has no image (or the\n"
-    "input holds no CUDA device code); 2 unreadable or malformed input, or a usage error;\n"
+    "Exit status: 0 every requested CC can run some module of every file (\"partial\" is a\n"
+    "warning unless --strict); 1 a file has no image at all for a requested CC (with --strict:\n"
+    "any module lacks one), or no input holds CUDA device code; 2 unreadable or malformed\n"
+    "input (a file that is not ELF, a static library, a fatbin or PTX), or a usage error;\n"
     "3 internal error.\n";
 
 typedef struct ac_opts {
     gp_cc ccs[AC_MAX_CCS];
     size_t nccs;
-    bool list, json, summary, device;
+    bool list, json, summary, device, strict;
 } ac_opts;
 
 static int ac_add_cc(ac_opts *o, gp_cc cc)
@@ -89,15 +93,12 @@ static int ac_add_device(ac_opts *o)
 
 static int ac_parse(int argc, char **argv, ac_opts *o, bool *done)
 {
-    static const struct option opts[] = {{"cc", required_argument, NULL, 'c'},
-                                         {"gpu", required_argument, NULL, 'g'},
-                                         {"device", no_argument, NULL, 'd'},
-                                         {"list", no_argument, NULL, 'l'},
-                                         {"summary", no_argument, NULL, 's'},
-                                         {"json", no_argument, NULL, 'j'},
-                                         {"help", no_argument, NULL, 'h'},
-                                         {"version", no_argument, NULL, 'V'},
-                                         {NULL, 0, NULL, 0}};
+    static const struct option opts[] = {
+        {"cc", required_argument, NULL, 'c'}, {"gpu", required_argument, NULL, 'g'},
+        {"device", no_argument, NULL, 'd'},   {"list", no_argument, NULL, 'l'},
+        {"summary", no_argument, NULL, 's'},  {"strict", no_argument, NULL, 'S'},
+        {"json", no_argument, NULL, 'j'},     {"help", no_argument, NULL, 'h'},
+        {"version", no_argument, NULL, 'V'},  {NULL, 0, NULL, 0}};
     int c, rc;
     *done = false;
     while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
@@ -122,6 +123,9 @@ static int ac_parse(int argc, char **argv, ac_opts *o, bool *done)
         case 's':
             o->summary = true;
             break;
+        case 'S':
+            o->strict = true;
+            break;
         case 'j':
             o->json = true;
             break;
@@ -143,22 +147,20 @@ static int ac_parse(int argc, char **argv, ac_opts *o, bool *done)
     return 0;
 }
 
-/* 2 when anything was unreadable, 1 when some requested CC lacks an image somewhere or no input
- * held device code, 0 otherwise. */
+/* 2 when anything was unreadable; 1 when a file has no image at all for a requested CC (with
+ * --strict: when any module lacks one) or no input held device code; 0 otherwise. "partial" is
+ * a warning by default: every real CUDA library with one module per architecture (cuBLASLt,
+ * cuFFT, cuDNN, NCCL) is partial on every GPU, and a CI job checks them with plain archcheck. */
 static int ac_exit_code(const gp_ac_set *set, const ac_opts *o)
 {
-    bool malformed = false, any_code = false, missing = false;
+    bool malformed = false, any_code = false;
     for (size_t i = 0; i < set->count; i++) {
         const gp_ac_file *f = &set->files[i];
         if (f->status == GP_AC_MALFORMED) malformed = true;
-        if (f->status != GP_AC_OK) continue;
-        any_code = true;
-        for (size_t c = 0; c < o->nccs; c++) {
-            gp_ac_verdict v;
-            gp_ac_judge(f, o->ccs[c], &v);
-            if (v.modules_without_image) missing = true;
-        }
+        any_code = any_code || f->status == GP_AC_OK;
     }
+    gp_cc miss[AC_MAX_CCS];
+    bool missing = gp_ac_missing_ccs(set, o->ccs, o->nccs, miss, NULL) > 0;
     if (malformed) return GP_EXIT_USAGE;
     if (!any_code || missing) return GP_EXIT_FAIL;
     return GP_EXIT_OK;
@@ -167,23 +169,39 @@ static int ac_exit_code(const gp_ac_set *set, const ac_opts *o)
 /* Device code found only by the magic scan is real, but not what cuobjdump lists: say so. */
 static void ac_note_unlisted(const gp_ac_file *f)
 {
-    for (size_t i = 0; i < f->entry_count; i++)
-        if (f->entries[i].list_name) return;
-    fprintf(stderr,
-            "gpuport archcheck: %s: its %zu containers lie outside .nv_fatbin and __nv_relfatbin, "
-            "where cuobjdump does not look; see them without --list\n",
-            f->path, f->container_count);
+    size_t unlisted = 0;
+    for (size_t c = 0; c < f->container_count; c++)
+        unlisted += !f->containers[c].listed;
+    if (!unlisted) return;
+    char shown[GP_TERM_SAFE_MAX];
+    const char *p = gp_term_safe(f->path, shown, sizeof shown);
+    if (unlisted == f->container_count)
+        fprintf(stderr,
+                "gpuport archcheck: %s: %s lie%s outside .nv_fatbin and __nv_relfatbin, where "
+                "cuobjdump does not look; see %s without --list\n",
+                p, unlisted == 1 ? "its container" : "all its containers", unlisted == 1 ? "s" : "",
+                unlisted == 1 ? "it" : "them");
+    else
+        fprintf(stderr,
+                "gpuport archcheck: %s: %zu of its %zu containers lie outside .nv_fatbin and "
+                "__nv_relfatbin (found by scanning), where cuobjdump does not look, and are not "
+                "listed; see them without --list\n",
+                p, unlisted, f->container_count);
 }
 
+/* Files that could not be read, and files without device code: on stderr, named once. */
 static void ac_report_problems(const gp_ac_set *set)
 {
     for (size_t i = 0; i < set->count; i++) {
         const gp_ac_file *f = &set->files[i];
+        char shown[GP_TERM_SAFE_MAX], why[GP_TERM_SAFE_MAX];
         if (f->status == GP_AC_MALFORMED)
-            fprintf(stderr, "gpuport archcheck: %s: %s\n", f->path,
-                    f->error ? f->error : "unreadable");
+            fprintf(stderr, "gpuport archcheck: %s: %s\n",
+                    gp_term_safe(f->path, shown, sizeof shown),
+                    gp_term_safe(f->error ? f->error : "unreadable", why, sizeof why));
         else if (f->status == GP_AC_NO_CODE)
-            fprintf(stderr, "gpuport archcheck: %s: does not contain CUDA device code\n", f->path);
+            fprintf(stderr, "gpuport archcheck: %s: does not contain CUDA device code\n",
+                    gp_term_safe(f->path, shown, sizeof shown));
     }
 }
 
@@ -195,7 +213,7 @@ static int archcheck_run(int argc, char **argv)
     gp_cli_getopt_reset();
     int rc = ac_parse(argc, argv, &o, &done);
     if (done || rc) return rc;
-    gp_ac_set set = {0};
+    gp_ac_set set = {.strict = o.strict};
     for (int i = optind; i < argc; i++)
         gp_ac_set_add_path(&set, argv[i]);
     gp_term_progress_done();
@@ -220,12 +238,7 @@ static int archcheck_run(int argc, char **argv)
     } else {
         gp_ac_report_human(stdout, &set, o.ccs, o.nccs, !o.summary);
     }
-    if (o.json || !o.list) {
-        for (size_t i = 0; i < set.count; i++)
-            if (set.files[i].status == GP_AC_MALFORMED)
-                fprintf(stderr, "gpuport archcheck: %s: %s\n", set.files[i].path,
-                        set.files[i].error ? set.files[i].error : "unreadable");
-    }
+    if (!o.list) ac_report_problems(&set);
     rc = ac_exit_code(&set, &o);
     gp_ac_set_free(&set);
     return gp_cli_finish("archcheck", rc);

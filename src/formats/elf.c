@@ -183,6 +183,15 @@ int gp_elf_open(gp_elf *elf, const uint8_t *data, size_t size, char *err, size_t
                             i, off, len, size);
         }
     }
+    /* An index past the table is a malformed file, not one without names (SHN_UNDEF, 0, is
+     * how a file says it has none; an unusable table there leaves the sections nameless). */
+    if (shnum && shstrndx >= shnum) {
+        free(names);
+        gp_elf_close(elf);
+        return elf_fail(err, errlen, elf->is64 ? 62 : 50,
+                        "section-name table index %u is out of range (%llu sections)", shstrndx,
+                        (unsigned long long)shnum);
+    }
     elf_name_sections(elf, names, shstrndx);
     free(names);
     return 0;

@@ -168,6 +168,15 @@ static char cubin_note_variant(const gp_elf *elf, uint32_t arch)
     return 0;
 }
 
+bool gp_cubin_has_code(const gp_elf *elf)
+{
+    for (size_t i = 0; i < elf->section_count; i++) {
+        const char *n = elf->sections[i].name;
+        if (strncmp(n, ".text", 5) == 0 && (n[5] == '\0' || n[5] == '.')) return true;
+    }
+    return false;
+}
+
 int gp_cubin_read(const gp_elf *elf, gp_cubin_info *info, char *err, size_t errlen)
 {
     memset(info, 0, sizeof *info);

@@ -81,5 +81,9 @@ typedef struct gp_cubin_info {
 bool gp_cubin_is_cubin(const gp_elf *elf);
 /* Reads the architecture of a bare cubin. 0, or -1 with a reason in err. */
 int gp_cubin_read(const gp_elf *elf, gp_cubin_info *info, char *err, size_t errlen);
+/* Whether a cubin holds any code: a section ".text" or ".text.<name>" (each kernel and device
+ * function has one). A cubin without is an empty stub (nvlink writes them: libcufftw's only
+ * module is one), which asks nothing of a GPU. */
+bool gp_cubin_has_code(const gp_elf *elf);
 
 #endif

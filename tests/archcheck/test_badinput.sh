@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Bad input: truncated ELF, section headers and section data past the end, fatbin entries whose
-# sizes run past their container or are zero, a file that holds no CUDA code, a missing file,
-# an unreadable directory entry. Always exit 1 (a clean "no") or 2 (malformed), never a crash,
-# and the message names the file and the offset.
+# Bad input: truncated ELF, section headers and section data past the end, an out-of-range
+# section-name table index, fatbin entries whose sizes run past their container or are zero,
+# files that are none of the formats read (random bytes named .so, junk named .ptx, text, an
+# empty file: exit 2 on stderr), a host ELF without CUDA code (exit 1), a missing file, an
+# unreadable directory entry. Never a crash; the message names the file and the offset; the
+# JSON's files_without_device_code counts every file read without device code.
 set -u
 py=$(command -v python3) || { echo "SKIP: python3 is needed to build the bad files"; exit 77; }
 tmp=$(mktemp -d); trap 'chmod -R u+rwx "$tmp"; rm -rf "$tmp"' EXIT
@@ -64,6 +66,13 @@ hdr = lambda name, size: ("%-16s%-12s%-6s%-6s%-8s%-10d`\n" % (name, "0", "0", "0
 w("past_end.a", b"!<arch>\n" + hdr("x.o/", 4096) + b"\0" * 64)
 w("bad_member.a", b"!<arch>\n" + hdr("x.o/", 40) + elf(good, truncate=40))
 w("empty.bin", b"")
+w("random.so", bytes((i * 2654435761 >> 13) & 0xff for i in range(4096)))
+w("junk.ptx", b"this is not PTX\n.entry nothing\n")
+# a section-name table index past the table: the sections would go nameless and any bytes with
+# the container magic in a data section would pass for device code
+img = bytearray(elf(good))
+struct.pack_into("<H", img, 62, 9)
+w("shstrndx.so", bytes(img))
 PY
 cp /bin/true "$tmp/host_only"
 check "good ELF" 0 - --cc 8.6 "$tmp/good.so"
@@ -88,11 +97,31 @@ check "container size past the end" 2 "container_past_end.so: offset 0x[0-9a-f]+
 check "entry size past the end (fatbin)" 2 "entry_past_end.fatbin: offset 0x[0-9a-f]+: fatbin entry payload" "$tmp/entry_past_end.fatbin"
 check "archive member past the end" 2 "past_end.a: malformed archive: offset 0x38: member of 4096 bytes runs past the end" "$tmp/past_end.a"
 check "archive member truncated ELF" 2 "bad_member.a: member x.o \\(at offset 0x44\\): malformed ELF: offset 0x[0-9a-f]+: ELF header is truncated" "$tmp/bad_member.a"
-check "not CUDA (text)" 1 "notcuda.txt: does not contain CUDA device code" "$tmp/notcuda.txt"
+check "out-of-range section-name table index" 2 "shstrndx.so: malformed ELF: offset 0x3e: section-name table index 9 is out of range \(3 sections\)" "$tmp/shstrndx.so"
+# none of the formats: bad input (exit 2), said on stderr, nothing on stdout
+notfmt="not an ELF file, static library, fatbin or PTX text"
+check "random bytes named .so" 2 "^gpuport archcheck: .*random.so: $notfmt" "$tmp/random.so"
+[ -s "$tmp/out" ] && { echo "FAIL random bytes: something on stdout:"; cat "$tmp/out"; fail=1; }
+grep -q "$notfmt" "$tmp/err" || { echo "FAIL random bytes: not on stderr"; fail=1; }
+check "junk named .ptx" 2 "junk.ptx: not PTX text: no .version and .target directives" "$tmp/junk.ptx"
+check "text" 2 "notcuda.txt: $notfmt" "$tmp/notcuda.txt"
+check "empty file" 2 "empty.bin: $notfmt" "$tmp/empty.bin"
+check "--list of a file of no format" 2 "$notfmt" --list "$tmp/notcuda.txt"
 check "not CUDA (host ELF)" 1 "host_only: does not contain CUDA device code" "$tmp/host_only"
-check "empty file" 1 "empty.bin: does not contain CUDA device code" "$tmp/empty.bin"
+[ -s "$tmp/out" ] && { echo "FAIL host ELF: 'no device code' on stdout:"; cat "$tmp/out"; fail=1; }
+grep -q "does not contain CUDA device code" "$tmp/err" && echo "ok   'no device code' is said on stderr" ||
+    { echo "FAIL host ELF: not on stderr"; fail=1; }
 check "missing file" 2 "nonexistent: No such file" "$tmp/nonexistent"
-check "--list of non-CUDA" 1 "does not contain CUDA device code" --list "$tmp/notcuda.txt"
+grep -q "nonexistent: .*nonexistent:" "$tmp/err" && { echo "FAIL the path is named twice"; cat "$tmp/err"; fail=1; }
+"$GPUPORT" archcheck --json "$tmp/host_only" "$tmp/good.so" "$tmp/random.so" >"$tmp/j.json" 2>/dev/null
+"$py" - "$tmp/j.json" <<'PY' || fail=1
+import json, sys
+d = json.load(open(sys.argv[1]))
+st = {f["path"].rsplit("/", 1)[1]: f["status"] for f in d["files"]}
+assert st == {"host_only": "no_device_code", "good.so": "ok", "random.so": "error"}, st
+assert d["files_without_device_code"] == 1, d["files_without_device_code"]
+print("ok   JSON: files_without_device_code counts the named host ELF, not the bad file")
+PY
 check "malformed and good together" 2 "trunc_header.so" --cc 8.6 "$tmp/good.so" "$tmp/trunc_header.so"
 grep -q "good.so" "$tmp/out" || { echo "FAIL: the good file was not reported next to the bad one"; fail=1; }
 # Directories: every ELF below is read, symlinks are not followed, unreadable entries are named.

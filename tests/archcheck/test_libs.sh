@@ -4,6 +4,11 @@
 # agrees with the listing; a second run gives the same. Where cuobjdump is installed, `--list`
 # prints byte for byte what `cuobjdump --list-elf --list-ptx` prints for a set of libraries
 # (all with GPUPORT_ARCHCHECK_ALL_LIBS=1; one is skipped only when cuobjdump fails on it).
+# Verdicts on real libraries: cuFFTW's only module, an empty cubin, is no requirement; cuBLAS,
+# which keeps one module per architecture, is "partial" on every GPU and exits 0 (1 with
+# --strict); a CC with no image at all exits 1 and the fix names only it; the whole lib64 folder
+# passes for a GPU it supports, as a CI job would check it; --list says which containers it
+# leaves out (found by scanning).
 set -u
 lib=${CUDA_LIB_DIR:-/usr/local/cuda/lib64}
 ls "$lib"/lib*.so.* >/dev/null 2>&1 || { echo "SKIP: no CUDA libraries in $lib"; exit 77; }
@@ -75,5 +80,51 @@ PY
 done
 [ "$with_code" -gt 0 ] || { echo "FAIL: no library with device code was found in $lib"; fail=1; }
 [ -n "$cuobjdump" ] && echo "compared with cuobjdump: $compared libraries" ||
-    echo "note: cuobjdump is not installed; listings were checked for consistency only"
+    echo "SKIP: cuobjdump is not installed (scripts/deps/pip-tools.txt); listings were checked for consistency only"
+
+# run NAME WANT_RC ARGS...: archcheck's exit code, output in $tmp/v.out and $tmp/v.err
+run() {
+    local name=$1 want=$2
+    shift 2
+    "$GPUPORT" archcheck "$@" >"$tmp/v.out" 2>"$tmp/v.err"
+    local rc=$?
+    if [ $rc = "$want" ]; then echo "ok   $name"; else echo "FAIL $name: exit $rc, want $want"; cat "$tmp/v.out" "$tmp/v.err"; fail=1; fi
+}
+vhas() { grep -qF -- "$2" "$tmp/v.out" "$tmp/v.err" && echo "ok   $1" || { echo "FAIL $1: no '$2' in:"; cat "$tmp/v.out" "$tmp/v.err"; fail=1; }; }
+vlacks() { grep -qF -- "$2" "$tmp/v.out" "$tmp/v.err" && { echo "FAIL $1: '$2' in:"; cat "$tmp/v.out"; fail=1; } || echo "ok   $1"; }
+fftw=$(ls "$lib"/libcufftw.so.* 2>/dev/null | grep -v '\.so\.[0-9]*\.[0-9]' | head -1)
+if [ -n "$fftw" ]; then
+    run "cuFFTW (an empty cubin only) runs on 8.6" 0 --cc 8.6 "$fftw"
+    vhas "its module is called an empty cubin" "runs: it holds no kernel (its 1 module is an empty cubin)"
+    vhas "the entry is marked empty" "empty (no kernel, no function)"
+    vlacks "and no fix is offered" "Fix:"
+    "$GPUPORT" archcheck --json --cc 8.6 "$fftw" >"$tmp/fftw.json" 2>/dev/null
+    "$py" - "$tmp/fftw.json" <<'PY' || fail=1
+import json, sys
+d = json.load(open(sys.argv[1]))
+v = d["files"][0]["verdicts"][0]
+assert v["status"] == "runs" and v["modules_total"] == 0 and v["modules_empty"] == 1, v
+assert d["fix"]["cmake_cuda_architectures"] is None, d["fix"]
+assert d["files"][0]["entries"][0]["no_code"] is True
+print("ok   cuFFTW's JSON: runs, 1 empty module, nothing to fix")
+PY
+fi
+blas=$(ls "$lib"/libcublas.so.* 2>/dev/null | grep -v '\.so\.[0-9]*\.[0-9]' | head -1)
+if [ -n "$blas" ]; then
+    run "cuBLAS is partial on 8.6: a warning, exit 0" 0 --cc 8.6 --summary "$blas"
+    vhas "the warning is printed" "some modules lack an image"
+    vlacks "a partial CC is not offered as a fix" "Fix:"
+    run "cuBLAS with --strict: partial fails" 1 --strict --cc 8.6 --summary "$blas"
+    vhas "--strict offers 86" 'add "86" to CMAKE_CUDA_ARCHITECTURES'
+    run "a CC with no image exits 1" 1 --cc 8.6 --cc 5.2 --summary "$blas"
+    vhas "the fix names the CC without an image" 'add "52" to CMAKE_CUDA_ARCHITECTURES'
+    vlacks "and not the one that runs" "code=sm_86"
+fi
+run "the whole lib64 folder for 8.6 and 12.0, as a CI job checks it" 0 --cc 8.6 --cc 12.0 --summary "$lib"
+fft=$(ls "$lib"/libcufft.so.* 2>/dev/null | grep -v '\.so\.[0-9]*\.[0-9]' | head -1)
+if [ -n "$fft" ]; then
+    run "cuFFT --list" 0 --list "$fft"
+    grep -Eq "libcufft.so.*: [0-9]+ of its [0-9]+ containers lie outside .nv_fatbin and __nv_relfatbin \(found by scanning\)" "$tmp/v.err" &&
+        echo "ok   --list says which containers it leaves out" || { echo "FAIL no note for the scanned containers:"; cat "$tmp/v.err"; fail=1; }
+fi
 exit $fail

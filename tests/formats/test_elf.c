@@ -108,6 +108,18 @@ static void test_null_string_table(void **state)
     gp_elf_close(&e);
 }
 
+static void test_shstrndx_out_of_range(void **state)
+{
+    (void)state;
+    size_t n = good();
+    buf[62] = 3; /* e_shstrndx: past the 3 sections */
+    buf[63] = 0;
+    gp_elf e;
+    assert_int_equal(gp_elf_open(&e, buf, n, err, sizeof err), -1);
+    assert_non_null(
+        strstr(err, "offset 0x3e: section-name table index 3 is out of range (3 sections)"));
+}
+
 static void test_not_elf(void **state)
 {
     (void)state;
@@ -123,7 +135,7 @@ int main(void)
         cmocka_unit_test(test_good_file),          cmocka_unit_test(test_truncated),
         cmocka_unit_test(test_section_past_end),   cmocka_unit_test(test_small_entry_size),
         cmocka_unit_test(test_name_out_of_bounds), cmocka_unit_test(test_not_elf),
-        cmocka_unit_test(test_null_string_table),
+        cmocka_unit_test(test_null_string_table),  cmocka_unit_test(test_shstrndx_out_of_range),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
