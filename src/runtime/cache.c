@@ -1,6 +1,8 @@
 /* cache.c — the on-disk kernel cache (see cache.h) and its public face (gp_cache_*). Entries are
  * named by a 64-digit hex key, which is also how clear and stats recognise gpuport's own files in
- * a folder the user may share with other things. */
+ * a folder the user may share with other things. An entry is code this process will run (the CPU
+ * backend dlopens it), so the folder is used only when no one but the user can put a file there,
+ * and an entry only when the user owns it, as ssh treats its keys. */
 #include "runtime/cache.h"
 
 #include <dirent.h>
@@ -18,7 +20,9 @@
 #include "util/sha256.h"
 
 static pthread_mutex_t gp_cache_lock = PTHREAD_MUTEX_INITIALIZER;
-static char *gp_cache_override; /* gp_cache_set_dir; guarded by gp_cache_lock */
+static char *gp_cache_override;  /* gp_cache_set_dir; guarded by gp_cache_lock */
+static char *gp_cache_refused;   /* the folder last refused and said so; guarded by gp_cache_lock */
+static bool gp_cache_entry_said; /* an entry was refused and said so; guarded by gp_cache_lock */
 
 gp_status gp_cache_set_dir(const char *path)
 {
@@ -83,6 +87,126 @@ gp_status gp_cache_dir_path(char **path, int create)
     return GP_OK;
 }
 
+static const char *gp_cache_writers(mode_t m)
+{
+    return (m & 022) == 022 ? "group and others" : (m & 020) ? "its group" : "others";
+}
+
+/* Why `real` (a resolved path, no symlinks left) is not the user's alone: it, or a folder above
+ * it, lets someone else put or replace a file there. Empty when it is trusted. */
+static void gp_cache_why_untrusted(const char *real, char *why, size_t n)
+{
+    uid_t me = geteuid();
+    struct stat st;
+    why[0] = '\0';
+    if (stat(real, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        snprintf(why, n, "it is not a folder");
+        return;
+    }
+    if (st.st_uid != me) {
+        snprintf(why, n, "it is owned by another user (uid %u; you are %u)", (unsigned)st.st_uid,
+                 (unsigned)me);
+        return;
+    }
+    if (st.st_mode & 022) {
+        snprintf(why, n, "it is writable by %s (mode %04o)", gp_cache_writers(st.st_mode),
+                 (unsigned)(st.st_mode & 07777));
+        return;
+    }
+    /* every folder above: the user's or root's, and not writable by others unless sticky (as
+     * /tmp is: there no one may rename or remove what another user owns) */
+    size_t len = strlen(real);
+    char *up = malloc(len + 1);
+    if (!up) {
+        snprintf(why, n, "out of memory");
+        return;
+    }
+    memcpy(up, real, len + 1);
+    for (char *slash = strrchr(up, '/'); slash; slash = strrchr(up, '/')) {
+        if (slash == up)
+            slash[1] = '\0'; /* "/" itself */
+        else
+            *slash = '\0';
+        if (stat(up, &st) != 0) {
+            snprintf(why, n, "the folder above it, %s, cannot be read: %s", up, strerror(errno));
+            break;
+        }
+        if (st.st_uid != me && st.st_uid != 0) {
+            snprintf(why, n, "the folder above it, %s, is owned by another user (uid %u)", up,
+                     (unsigned)st.st_uid);
+            break;
+        }
+        if ((st.st_mode & 022) && !(st.st_mode & S_ISVTX)) {
+            snprintf(why, n, "the folder above it, %s, is writable by %s (mode %04o)", up,
+                     gp_cache_writers(st.st_mode), (unsigned)(st.st_mode & 07777));
+            break;
+        }
+        if (slash == up) break;
+    }
+    free(up);
+}
+
+/* The folder to hold and run code from: the cache folder resolved (created when `create`), when
+ * only the user can write there. GP_ERR_NOT_FOUND when there is none (yet); GP_ERR_UNSUPPORTED
+ * when it is not the user's alone, which is said once per folder (GPUPORT_LOG=info): programs are
+ * then built without the disk cache, never refused. */
+static gp_status gp_cache_code_dir(char **real, int create)
+{
+    char *dir;
+    *real = NULL;
+    gp_status st = gp_cache_dir_path(&dir, create);
+    if (st != GP_OK) return create ? st : GP_ERR_NOT_FOUND;
+    char *r = realpath(dir, NULL);
+    if (!r) {
+        free(dir);
+        return GP_ERR_NOT_FOUND;
+    }
+    char why[1024];
+    gp_cache_why_untrusted(r, why, sizeof why);
+    if (!why[0]) {
+        free(dir);
+        *real = r;
+        return GP_OK;
+    }
+    pthread_mutex_lock(&gp_cache_lock);
+    bool said = gp_cache_refused && strcmp(gp_cache_refused, dir) == 0;
+    if (!said) {
+        free(gp_cache_refused);
+        gp_cache_refused = strdup(dir);
+    }
+    pthread_mutex_unlock(&gp_cache_lock);
+    if (!said)
+        gp_log_info("kernel cache: not using %s: %s, so another user could plant code there; "
+                    "kernels are built without the disk cache (use a folder only you can write: "
+                    "chmod 700, or set GPUPORT_CACHE_DIR)",
+                    dir, why);
+    free(r);
+    free(dir);
+    return GP_ERR_UNSUPPORTED;
+}
+
+/* An entry file is used only when it is a regular file of the user's that no one else may write
+ * (the folder check keeps others from replacing it; this keeps what is there from being theirs). */
+static bool gp_entry_trusted(const char *path)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0) return false; /* a miss, not a refusal */
+    const char *why = !S_ISREG(st.st_mode)      ? "it is not a regular file"
+                      : st.st_uid != geteuid()  ? "it is owned by another user"
+                      : (st.st_mode & 022) != 0 ? "it is writable by group or others"
+                                                : NULL;
+    if (!why) return true;
+    pthread_mutex_lock(&gp_cache_lock);
+    bool said = gp_cache_entry_said;
+    gp_cache_entry_said = true;
+    pthread_mutex_unlock(&gp_cache_lock);
+    if (!said)
+        gp_log_info("kernel cache: ignoring %s: %s; the kernel is built again", path, why);
+    else
+        gp_log_debug("kernel cache: ignoring %s: %s", path, why);
+    return false;
+}
+
 static char *gp_entry_path(const char *dir, const char *key, const char *ext, const char *suffix)
 {
     size_t n = strlen(dir) + strlen(key) + strlen(ext) + strlen(suffix) + 4;
@@ -108,7 +232,8 @@ static gp_status gp_entry_read(const char *dir, const char *key, const char *ext
     gp_status st = GP_ERR_NOT_FOUND;
     size_t n = 0, sn = 0;
     char *sum = NULL, *blob = NULL;
-    if (p && ps) sum = gp_read_file(ps, 128, false, &sn, err, sizeof err);
+    if (p && ps && gp_entry_trusted(ps) && gp_entry_trusted(p))
+        sum = gp_read_file(ps, 128, false, &sn, err, sizeof err);
     if (sum && sn >= 64) blob = gp_read_file(p, GP_CACHE_MAX_ENTRY, false, &n, err, sizeof err);
     if (blob) {
         char hex[65];
@@ -136,7 +261,7 @@ gp_status gp_cache_load(const char *key, const char *ext, void **data, size_t *l
     gp_status st = gp_entry_check_args(key, ext);
     if (st != GP_OK) return st;
     char *dir;
-    if (gp_cache_dir_path(&dir, 0) != GP_OK) return GP_ERR_NOT_FOUND;
+    if (gp_cache_code_dir(&dir, 0) != GP_OK) return GP_ERR_NOT_FOUND;
     st = gp_entry_read(dir, key, ext, data, len);
     free(dir);
     return st;
@@ -147,7 +272,7 @@ gp_status gp_cache_lookup_path(const char *key, const char *ext, char **path)
     gp_status st = gp_entry_check_args(key, ext);
     if (st != GP_OK) return st;
     char *dir;
-    if (gp_cache_dir_path(&dir, 0) != GP_OK) return GP_ERR_NOT_FOUND;
+    if (gp_cache_code_dir(&dir, 0) != GP_OK) return GP_ERR_NOT_FOUND;
     st = gp_entry_read(dir, key, ext, NULL, NULL);
     if (st == GP_OK) {
         *path = gp_entry_path(dir, key, ext, "");
@@ -163,7 +288,11 @@ gp_status gp_cache_store(const char *key, const char *ext, const void *data, siz
     if (st != GP_OK) return st;
     if (len > GP_CACHE_MAX_ENTRY) return GP_ERR_UNSUPPORTED;
     char *dir;
-    st = gp_cache_dir_path(&dir, 1);
+    st = gp_cache_code_dir(&dir, 1);
+    if (st == GP_ERR_UNSUPPORTED)
+        return gp_error_set(st, "kernel cache: the folder is not yours alone (GPUPORT_LOG=info)");
+    if (st == GP_ERR_NOT_FOUND)
+        return gp_error_set(GP_ERR_IO, "kernel cache: no folder to store in");
     if (st != GP_OK) return st;
     char *p = gp_entry_path(dir, key, ext, ""), *ps = gp_entry_path(dir, key, ext, ".sha256");
     char hex[65], err[512];
@@ -198,7 +327,7 @@ void gp_cache_discard(const char *key, const char *ext)
 {
     if (gp_entry_check_args(key, ext) != GP_OK) return;
     char *dir;
-    if (gp_cache_dir_path(&dir, 0) != GP_OK) return;
+    if (gp_cache_code_dir(&dir, 0) != GP_OK) return;
     char *p = gp_entry_path(dir, key, ext, ""), *ps = gp_entry_path(dir, key, ext, ".sha256");
     if (ps) unlink(ps);
     if (p) unlink(p);
