@@ -19,6 +19,7 @@
 #include "util/sha256.h"
 #include "util/spawn.h"
 #include "util/strbuf.h"
+#include "util/stderr_capture.h"
 #include "util/term.h"
 
 static void strbuf_grows_and_formats(void **state)
@@ -172,6 +173,43 @@ static void term_safe_escapes_controls(void **state)
     gp_strbuf_free(&sb);
 }
 
+static bool drop_secret(const char *line, size_t len, void *ctx)
+{
+    return len == strlen(ctx) && memcmp(line, ctx, len) == 0;
+}
+
+/* What is written to fd 2 during a capture is caught, not shown; fd 2 comes back; the replay
+ * leaves out the lines it is told to. */
+static void stderr_capture_catches_fd2(void **state)
+{
+    (void)state;
+    char path[256];
+    snprintf(path, sizeof path, "%s/stderr", tmpdir);
+    int f = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    assert_true(f >= 0);
+    fflush(stderr);
+    int saved = dup(2);
+    dup2(f, 2);
+    close(f);
+    gp_stderr_capture c;
+    gp_stderr_capture_begin(&c);
+    assert_true(write(2, "1 error generated.\n", 19) == 19); /* as a library writes: to fd 2 */
+    fprintf(stderr, "kept line\n");
+    char *got = gp_stderr_capture_end(&c, 1 << 20);
+    fprintf(stderr, "after\n");
+    gp_stderr_capture_replay(got, drop_secret, "1 error generated.");
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    assert_string_equal(got, "1 error generated.\nkept line\n");
+    free(got);
+    size_t len;
+    char err[256], *shown = gp_read_file(path, 4096, false, &len, err, sizeof err);
+    assert_non_null(shown);
+    assert_string_equal(shown, "after\nkept line\n");
+    free(shown);
+}
+
 static void map_file_and_atomic_write(void **state)
 {
     (void)state;
@@ -289,6 +327,7 @@ int main(void)
         cmocka_unit_test(special_files_refused_unopened),
         cmocka_unit_test(oversize_refused_before_reading),
         cmocka_unit_test(term_safe_escapes_controls),
+        cmocka_unit_test(stderr_capture_catches_fd2),
         cmocka_unit_test(map_file_and_atomic_write),
         cmocka_unit_test(dir_names_sorted),
         cmocka_unit_test(json_parse_and_duplicates),

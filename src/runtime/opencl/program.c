@@ -1,7 +1,9 @@
 /*
  * program.c — OpenCL program builds for the backend: source (prelude + #line + user source),
  * binaries for the kernel cache, the build log mapped back to the user's file, and per-kernel
- * work-group limits. The build log is driver output, so it is read as untrusted text.
+ * work-group limits. The build log is driver output, so it is read as untrusted text. What a
+ * driver's compiler prints on the process's stderr during a build (PoCL's clang: "1 error
+ * generated.") is caught: the log belongs in gpuport's message, not beside it.
  */
 #include "runtime/opencl/program.h"
 
@@ -13,6 +15,7 @@
 
 #include "runtime/error.h"
 #include "runtime/opencl/errors.h"
+#include "util/stderr_capture.h"
 #include "util/strbuf.h"
 
 #define GP_CL_PRELUDE_NAME "<gpuport OpenCL prelude>"
@@ -212,6 +215,64 @@ static gp_status gp_cl_build_failed(const gp_cl_api *api, cl_program program, cl
     return st;
 }
 
+/* The raw build log (heap, NUL-terminated), or NULL. */
+static char *gp_cl_raw_log(const gp_cl_api *api, cl_program program, cl_device_id dev)
+{
+    size_t size = 0;
+    if (api->clGetProgramBuildInfo(program, dev, CL_PROGRAM_BUILD_LOG, 0, NULL, &size) !=
+        CL_SUCCESS)
+        return NULL;
+    char *raw = calloc(size + 1, 1);
+    if (raw && api->clGetProgramBuildInfo(program, dev, CL_PROGRAM_BUILD_LOG, size, raw, NULL) !=
+                   CL_SUCCESS) {
+        free(raw);
+        raw = NULL;
+    }
+    return raw;
+}
+
+/* clang's summary: "1 error generated.", "2 warnings and 1 error generated." */
+static bool gp_cl_summary_line(const char *line, size_t len)
+{
+    static const char tail[] = " generated.";
+    size_t t = sizeof tail - 1;
+    if (len <= t || !isdigit((unsigned char)line[0]) || memcmp(line + len - t, tail, t) != 0)
+        return false;
+    for (size_t i = 0; i < len - t; i++)
+        if (!isalnum((unsigned char)line[i]) && line[i] != ' ') return false;
+    return true;
+}
+
+/* A line the compiler printed on stderr that gpuport's message carries already: the summary,
+ * whose diagnostics are in the build log, or a line of the log itself. */
+static bool gp_cl_in_log(const char *line, size_t len, void *ctx)
+{
+    const char *log = ctx;
+    if (len == 0 || gp_cl_summary_line(line, len)) return true;
+    for (const char *p = log; p && (p = strchr(p, line[0])) != NULL; p++)
+        if (strncmp(p, line, len) == 0 && (p[len] == '\n' || p[len] == '\0' || p[len] == '\r') &&
+            (p == log || p[-1] == '\n'))
+            return true;
+    return false;
+}
+
+/* clBuildProgram with the driver's own stderr output caught (see the top of the file). */
+static cl_int gp_cl_build_quietly(const gp_cl_api *api, cl_program p, cl_device_id dev,
+                                  const char *options)
+{
+    gp_stderr_capture cap;
+    gp_stderr_capture_begin(&cap);
+    cl_int err = api->clBuildProgram(p, 1, &dev, options ? options : "", NULL, NULL);
+    char *said = gp_stderr_capture_end(&cap, (size_t)1 << 20);
+    if (said && *said) {
+        char *log = gp_cl_raw_log(api, p, dev);
+        gp_stderr_capture_replay(said, gp_cl_in_log, log);
+        free(log);
+    }
+    free(said);
+    return err;
+}
+
 /* Compiles `n` pieces of text as one program and builds it for `dev`. */
 static gp_status gp_cl_build_parts(const gp_cl_api *api, cl_context ctx, cl_device_id dev,
                                    cl_uint n, const char **parts, const size_t *lens,
@@ -221,7 +282,7 @@ static gp_status gp_cl_build_parts(const gp_cl_api *api, cl_context ctx, cl_devi
     cl_int err;
     cl_program p = api->clCreateProgramWithSource(ctx, n, parts, lens, &err);
     if (!p) return gp_cl_fail(err, "%s: clCreateProgramWithSource", file);
-    err = api->clBuildProgram(p, 1, &dev, options ? options : "", NULL, NULL);
+    err = gp_cl_build_quietly(api, p, dev, options);
     if (err != CL_SUCCESS) {
         gp_status st = gp_cl_build_failed(api, p, dev, file, other, lines, err);
         api->clReleaseProgram(p);
@@ -287,7 +348,7 @@ gp_status gp_cl_program_build_binary(const gp_cl_api *api, cl_context ctx, cl_de
         gp_cl_fail(why, "clCreateProgramWithBinary (a cached binary of %zu bytes)", len);
         return GP_ERR_BUILD;
     }
-    err = api->clBuildProgram(p, 1, &dev, options ? options : "", NULL, NULL);
+    err = gp_cl_build_quietly(api, p, dev, options);
     if (err != CL_SUCCESS) {
         api->clReleaseProgram(p);
         gp_cl_fail(err, "clBuildProgram of a cached binary");

@@ -2,7 +2,9 @@
  * test_opencl_program.c — program builds on PoCL: a prelude before the user's source does not
  * shift the user's lines in the build log; binaries round-trip and a corrupt one is refused
  * (so the caller rebuilds); CL_KERNEL_WORK_GROUP_SIZE is read per kernel; profiling queues
- * time a real kernel; the build-log mapper handles the shapes drivers print and hostile text.
+ * time a real kernel; the build-log mapper handles the shapes drivers print and hostile text;
+ * what the driver's compiler prints on stderr during a failed build (PoCL: "1 error
+ * generated.") stays out of the process's stderr, the log being in the message.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -10,9 +12,11 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "runtime/opencl/device.h"
 #include "runtime/opencl/loader.h"
@@ -98,6 +102,37 @@ static void test_compile_error_points_at_user_line(void **state)
     assert_non_null(strstr(msg, "kernels/broken.gpk:4:"));
     assert_non_null(strstr(msg, "not_declared_anywhere"));
     assert_null(strstr(msg, "kcache")); /* no driver temp file names */
+}
+
+static void test_build_error_only_in_the_message(void **state)
+{
+    GP_TEST_NEED_CL(t);
+    static const char bad[] = "__kernel void broken(__global int *a)\n"
+                              "{\n"
+                              "    a[0] = also_not_declared;\n"
+                              "}\n";
+    /* the process's stderr into a file for the build, as a user's terminal would see it */
+    char path[] = "/tmp/gp-cl-stderr-XXXXXX";
+    int f = mkstemp(path);
+    assert_true(f >= 0);
+    fflush(stderr);
+    int saved = dup(2);
+    dup2(f, 2);
+    cl_program p = (cl_program)1;
+    gp_status st = gp_cl_program_build_source(t->api, t->ctx, t->dev, NULL, bad, strlen(bad),
+                                              "quiet.gpk", NULL, &p);
+    fprintf(stderr, "after the build\n"); /* stderr works again, and still goes to the file */
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    char said[4096];
+    ssize_t n = pread(f, said, sizeof said - 1, 0);
+    close(f);
+    unlink(path);
+    said[n > 0 ? n : 0] = '\0';
+    assert_int_equal(st, GP_ERR_BUILD);
+    assert_non_null(strstr(gp_last_error(), "also_not_declared"));
+    if (strcmp(said, "after the build\n") != 0) fail_msg("stderr during the build: [%s]", said);
 }
 
 static void test_error_in_macro_from_options(void **state)
@@ -318,6 +353,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_compile_error_points_at_user_line),
         cmocka_unit_test(test_error_in_macro_from_options),
+        cmocka_unit_test(test_build_error_only_in_the_message),
         cmocka_unit_test(test_build_run_and_binary_round_trip),
         cmocka_unit_test(test_kernel_work_group_limit),
         cmocka_unit_test(test_log_map_shapes),
