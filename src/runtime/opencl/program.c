@@ -144,20 +144,28 @@ char *gp_cl_build_log_map(const char *log, size_t len, const char *file, const c
     return gp_cl_build_log_map_lines(log, len, file, other, NULL);
 }
 
-/* The build log of `program` for `dev`, mapped; NULL when it cannot be read. */
-static char *gp_cl_program_log(const gp_cl_api *api, cl_program program, cl_device_id dev,
-                               const char *file, const char *other, const gp_cl_lines *lines)
+/* The raw build log (heap, NUL-terminated), or NULL. */
+static char *gp_cl_raw_log(const gp_cl_api *api, cl_program program, cl_device_id dev)
 {
     size_t size = 0;
     if (api->clGetProgramBuildInfo(program, dev, CL_PROGRAM_BUILD_LOG, 0, NULL, &size) !=
         CL_SUCCESS)
         return NULL;
     char *raw = calloc(size + 1, 1);
-    if (!raw) return NULL;
-    char *mapped = NULL;
-    if (api->clGetProgramBuildInfo(program, dev, CL_PROGRAM_BUILD_LOG, size, raw, NULL) ==
-        CL_SUCCESS)
-        mapped = gp_cl_build_log_map_lines(raw, size, file, other, lines);
+    if (raw && api->clGetProgramBuildInfo(program, dev, CL_PROGRAM_BUILD_LOG, size, raw, NULL) !=
+                   CL_SUCCESS) {
+        free(raw);
+        raw = NULL;
+    }
+    return raw;
+}
+
+/* The build log of `program` for `dev`, mapped; NULL when it cannot be read. */
+static char *gp_cl_program_log(const gp_cl_api *api, cl_program program, cl_device_id dev,
+                               const char *file, const char *other, const gp_cl_lines *lines)
+{
+    char *raw = gp_cl_raw_log(api, program, dev);
+    char *mapped = raw ? gp_cl_build_log_map_lines(raw, strlen(raw), file, other, lines) : NULL;
     free(raw);
     return mapped;
 }
@@ -213,22 +221,6 @@ static gp_status gp_cl_build_failed(const gp_cl_api *api, cl_program program, cl
                         log ? log : "");
     free(log);
     return st;
-}
-
-/* The raw build log (heap, NUL-terminated), or NULL. */
-static char *gp_cl_raw_log(const gp_cl_api *api, cl_program program, cl_device_id dev)
-{
-    size_t size = 0;
-    if (api->clGetProgramBuildInfo(program, dev, CL_PROGRAM_BUILD_LOG, 0, NULL, &size) !=
-        CL_SUCCESS)
-        return NULL;
-    char *raw = calloc(size + 1, 1);
-    if (raw && api->clGetProgramBuildInfo(program, dev, CL_PROGRAM_BUILD_LOG, size, raw, NULL) !=
-                   CL_SUCCESS) {
-        free(raw);
-        raw = NULL;
-    }
-    return raw;
 }
 
 /* clang's summary: "1 error generated.", "2 warnings and 1 error generated." */
