@@ -1030,12 +1030,37 @@ static void parse_typedef(parser *p, specs *s)
     expect(p, ";");
 }
 
+/* A kernel refused before its name was parsed (`template <...> __global__ void k(...)`): found
+ * by its tokens, so that the report still counts it among the file's kernels. NULL when the item
+ * [start, end) declares no __global__ function. */
+static tr_func *refused_kernel(parser *p, size_t start)
+{
+    if (!item_has(p, start, p->end, "__global__")) return NULL;
+    static const char *const attrs[] = {"__launch_bounds__", "__align__", "__attribute__",
+                                        "alignas", "__declspec"};
+    for (size_t k = start; k + 1 < p->end; k++) {
+        const tr_token *t = &p->t[k];
+        if (t->kind == TR_PUNCT && (!strcmp(t->text, "{") || !strcmp(t->text, ";"))) break;
+        if (t->kind != TR_IDENT || p->t[k + 1].kind != TR_PUNCT || strcmp(p->t[k + 1].text, "("))
+            continue;
+        if (in_list(t->text, attrs, sizeof attrs / sizeof *attrs)) continue;
+        tr_func *f = tr_alloc(p->u, sizeof *f);
+        f->name = tr_strdup(p->u, t->text);
+        f->kind = TR_F_GLOBAL;
+        f->file = t->file, f->line = t->line;
+        return f;
+    }
+    return NULL;
+}
+
 /* Parses one device item [i, end). A refusal is recorded and the item dropped. */
 static void parse_item(parser *p)
 {
+    size_t start = p->i;
     if (setjmp(p->fail)) {
         tr_diag_add(p->u, true, p->why_file, p->why_line, p->why_col, p->why_construct, "%s",
                     p->why);
+        if (!p->func) p->func = refused_kernel(p, start);
         if (p->func) { /* keep the function in the report, without a body */
             p->func->body = NULL;
             p->func->refused = tr_strdup(p->u, p->why);

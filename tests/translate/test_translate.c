@@ -320,6 +320,28 @@ static void refusals(void **state)
                    "string literal", "printf");
 }
 
+/* A kernel refused before its name is read (a template) is still one of the file's kernels: the
+ * report lists all three of a file that holds three, the template one not translated. */
+static void template_kernel_is_counted(void **state)
+{
+    (void)state;
+    gp_translate_result r = run("__global__ void a(float *x) { x[threadIdx.x] = 1.0f; }\n"
+                                "template <typename T> __global__ void b(T *x) { x[0] = 2; }\n"
+                                "__global__ void c(float *x) { x[blockIdx.x] = 3.0f; }\n",
+                                false);
+    assert_int_equal(r.status, GP_TRANSLATE_REFUSED);
+    const cJSON *ks = cJSON_GetObjectItem(r.report, "kernels");
+    assert_int_equal(cJSON_GetArraySize(ks), 3);
+    const char *names[] = {"a", "b", "c"};
+    for (int i = 0; i < 3; i++) {
+        const cJSON *k = cJSON_GetArrayItem(ks, i);
+        assert_string_equal(gp_json_str(k, "name", ""), names[i]);
+        assert_true(cJSON_IsTrue(cJSON_GetObjectItem(k, "translated")) == (i != 1));
+    }
+    assert_int_equal((int)cJSON_GetObjectItem(cJSON_GetArrayItem(ks, 1), "line")->valuedouble, 2);
+    gp_translate_result_free(&r);
+}
+
 /* With --simd-width 32: warp shuffles and votes become gp_simd_* (mask and width dropped),
  * warpSize gp_simd_width(), the file says GP_REQUIRES_SIMD_WIDTH(32) and the report says where
  * the kernel runs; what the dialect cannot express is still refused. */
@@ -474,6 +496,7 @@ int main(void)
         cmocka_unit_test(double_literal_in_float_code_is_noted),
         cmocka_unit_test(host_code_is_skipped),
         cmocka_unit_test(refusals),
+        cmocka_unit_test(template_kernel_is_counted),
         cmocka_unit_test(warp_intrinsics_with_simd_width),
         cmocka_unit_test(bad_input_is_an_error),
         cmocka_unit_test(report_lists_kernels_and_clones),
