@@ -398,7 +398,7 @@ static int on_file(void *ctx, const gp_walk_file *f)
     pool *p = w->p;
     w->files_seen++;
     if (p->st->o->progress && (w->files_seen & 255) == 0)
-        gp_term_progress("audit: %zu files", w->files_seen);
+        gp_term_progress("audit: %zu %s", w->files_seen, gp_plural(w->files_seen, "file", "files"));
     if (w->threads <= 1) {
         job j;
         memset(&j, 0, sizeof j);

@@ -76,7 +76,8 @@ static const char *lang_names[] = {
 static void summary(gp_audit_state *st, FILE *out)
 {
     const char *b = gp_term_color(out, GP_COLOR_BOLD), *rs = gp_term_color(out, GP_COLOR_RESET);
-    fprintf(out, "%sgpuport audit%s: %zu files scanned", b, rs, st->scanned);
+    fprintf(out, "%sgpuport audit%s: %zu %s scanned", b, rs, st->scanned,
+            gp_plural(st->scanned, "file", "files"));
     bool first = true;
     for (int l = 1; l <= GP_AL_METAL; l++) {
         if (!st->by_lang[l]) continue;
@@ -89,8 +90,10 @@ static void summary(gp_audit_state *st, FILE *out)
     fputc('\n', out);
     fprintf(out, "Verdict: %s%s%s (effort: %s)\n", b, gp_audit_verdict_name(st->verdict), rs,
             st->effort);
-    fprintf(out, "Findings: %zu errors, %zu warnings, %zu notes", st->count[GP_SEV_ERROR],
-            st->count[GP_SEV_WARNING], st->count[GP_SEV_NOTE]);
+    size_t ne = st->count[GP_SEV_ERROR], nw = st->count[GP_SEV_WARNING],
+           nn = st->count[GP_SEV_NOTE];
+    fprintf(out, "Findings: %zu %s, %zu %s, %zu %s", ne, gp_plural(ne, "error", "errors"), nw,
+            gp_plural(nw, "warning", "warnings"), nn, gp_plural(nn, "note", "notes"));
     if (st->baselined) fprintf(out, " (%zu more in the baseline)", st->baselined);
     if (st->dropped) fprintf(out, " (%zu more not listed: over 20000 in one file)", st->dropped);
     fputc('\n', out);

@@ -140,11 +140,15 @@ static void print_metrics(FILE *f, const gp_pair_result *p)
                 m->cosine);
         fprintf(f, "  ULP          max %" PRIu64 "   p99 %" PRIu64 "\n", m->max_ulp, m->p99_ulp);
     }
-    if (m->nan_mismatch || m->inf_mismatch || m->finite != m->count)
+    if (m->nan_mismatch || m->inf_mismatch || m->finite != m->count) {
+        uint64_t nf = m->count - m->finite;
         fprintf(f,
-                "  NaN/Inf      %" PRIu64 " NaN placement mismatches, %" PRIu64
-                " Inf mismatches, %" PRIu64 " pairs not both finite\n",
-                m->nan_mismatch, m->inf_mismatch, m->count - m->finite);
+                "  NaN/Inf      %" PRIu64 " NaN placement %s, %" PRIu64 " Inf %s, %" PRIu64
+                " %s not both finite\n",
+                m->nan_mismatch, gp_plural(m->nan_mismatch, "mismatch", "mismatches"),
+                m->inf_mismatch, gp_plural(m->inf_mismatch, "mismatch", "mismatches"), nf,
+                gp_plural(nf, "pair", "pairs"));
+    }
     if (m->finite)
         fprintf(f, "  would pass   atol >= %.3g (rtol as set), or rtol >= %.3g (atol as set)\n",
                 m->min_atol, m->min_rtol);

@@ -228,7 +228,9 @@ static void check_cpu(const gp_doctor_facts *f, gp_doctor_report *r)
     char mem[32] = "unknown";
     if (cpu->memory_bytes) gp_fmt_bytes(cpu->memory_bytes, mem, sizeof mem);
     char cores[32] = "core count unknown";
-    if (cpu->logical > 0) snprintf(cores, sizeof cores, "%d logical cores", cpu->logical);
+    if (cpu->logical > 0)
+        snprintf(cores, sizeof cores, "%d logical core%s", cpu->logical,
+                 cpu->logical == 1 ? "" : "s");
     gp_check_observed(c, "%s%s%s, %s, memory %s", cores, cpu->model[0] ? ", " : "", cpu->model,
                       cpu->arch[0] ? cpu->arch : "unknown arch", mem);
     if (cpu->arch[0] && cpu->arch_from[0] && strcmp(cpu->arch_from, "uname") != 0)

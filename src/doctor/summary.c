@@ -203,7 +203,7 @@ static cJSON *cpu_caps(const gp_doctor_facts *f)
         snprintf(s, sizeof s, "%d cores (%d performance + %d efficiency), %s, %s", c->logical,
                  c->performance, c->efficiency, c->model[0] ? c->model : c->arch, mem);
     else
-        snprintf(s, sizeof s, "%d logical cores, %s, %s", c->logical,
+        snprintf(s, sizeof s, "%d logical core%s, %s, %s", c->logical, c->logical == 1 ? "" : "s",
                  c->model[0] ? c->model : c->arch, mem);
     add_str(o, "summary", s);
     return o;

@@ -126,8 +126,8 @@ int gp_csv_parse(const uint8_t *data, size_t size, char sep, gp_tensor_view *out
             return csv_fail(err, errlen, "line %llu, field %ld: not a number",
                             (unsigned long long)lineno, bad);
         if (cols >= 0 && k != cols)
-            return csv_fail(err, errlen, "line %llu has %ld fields, earlier lines have %ld",
-                            (unsigned long long)lineno, k, cols);
+            return csv_fail(err, errlen, "line %llu has %ld field%s, earlier lines have %ld",
+                            (unsigned long long)lineno, k, k == 1 ? "" : "s", cols);
         cols = k;
         rows++;
     }

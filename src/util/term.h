@@ -41,4 +41,10 @@ void gp_term_escape(gp_strbuf *sb, const char *s, bool keep_lines);
 const char *gp_term_safe(const char *s, char *buf, size_t n);
 #define GP_TERM_SAFE_MAX 4096
 
+/* The noun that goes with a count, for messages: "%zu %s", n, gp_plural(n, "file", "files"). */
+static inline const char *gp_plural(unsigned long long n, const char *one, const char *many)
+{
+    return n == 1 ? one : many;
+}
+
 #endif

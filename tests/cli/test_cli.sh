@@ -53,6 +53,31 @@ assert sys.argv[2] == "remote" or e["error"] == "unknown option \x27--bogus\x27"
 done
 rm -f /tmp/gp-cli-err.$$
 
+# Counts agree with their nouns: one of a thing is "1 file", never "1 files".
+gram=$(mktemp -d)
+printf 'cudaMalloc(&p, 4);\n' >"$gram/one.cu"
+"$GPUPORT" audit "$gram/one.cu" >"$gram/out" 2>&1
+for want in "1 file scanned" "Findings: 1 error, 0 warnings"; do
+    grep -q "$want" "$gram/out" && echo "ok   audit says '$want'" || { echo "FAIL audit: no '$want' in:"; cat "$gram/out"; fail=1; }
+done
+python3 -c 'import numpy as np, sys
+np.save(sys.argv[1] + "/a.npy", np.array([1, np.nan, 3], np.float32))
+np.save(sys.argv[1] + "/b.npy", np.array([1, 2, 3], np.float32))' "$gram"
+"$GPUPORT" compare "$gram/a.npy" "$gram/b.npy" >"$gram/out" 2>&1
+grep -q "1 NaN placement mismatch, 0 Inf mismatches, 1 pair not both finite" "$gram/out" &&
+    echo "ok   compare: 1 NaN placement mismatch, 1 pair" || { echo "FAIL compare counts:"; cat "$gram/out"; fail=1; }
+printf '__global__ void a(float *x) { x[0] = 1; }\ntemplate <typename T> __global__ void b(T *x) { x[0] = 2; }\n__global__ void c(float *x) { x[0] = 3; }\n' >"$gram/k.cu"
+"$GPUPORT" translate "$gram/k.cu" -o "$gram/k.gpk" 2>"$gram/out"
+grep -q "2 of 3 kernels translated" "$gram/out" && echo "ok   translate: 2 of 3 kernels for a file holding 3" ||
+    { echo "FAIL translate count:"; cat "$gram/out"; fail=1; }
+for lib in /usr/local/cuda/lib64/libcufftw.so.*; do
+    [ -f "$lib" ] && [ ! -L "$lib" ] || continue
+    "$GPUPORT" archcheck --cc 8.6 "$lib" >"$gram/out" 2>&1
+    grep -q ": 1 container, 1 SASS" "$gram/out" && echo "ok   archcheck: 1 container" ||
+        { echo "FAIL archcheck count:"; cat "$gram/out"; fail=1; }
+done
+rm -rf "$gram"
+
 # A closed stdout ends a command quietly, as it ends Unix tools (status 141 = SIGPIPE), also when
 # the parent ignores SIGPIPE: a report far larger than a pipe holds, read by `head -1`.
 big=$(mktemp -d)

@@ -223,7 +223,7 @@ expect 0 --max-inflate 2000256 "$work/inflate/a" "$work/inflate/b"
 has out "PASS  p2.npz"
 
 bad mystery.bin "unknown file type"
-bad ragged.csv "line 2 has 1 fields"
+bad ragged.csv "line 2 has 1 field, earlier lines have 2"
 expect 2 "$fx/ref.npy" "$fx/does-not-exist.npy"
 has err "does-not-exist.npy"
 
