@@ -49,8 +49,11 @@ static const char *ac_kind_name(gp_ac_kind k)
 static void ac_list_members_until(FILE *out, const gp_ac_file *f, const char *shown, size_t *next,
                                   size_t until)
 {
-    for (; *next < f->member_count && *next <= until; ++*next)
-        fprintf(out, "\nmember %s:%s:\n", shown, f->members[*next]);
+    for (; *next < f->member_count && *next <= until; ++*next) {
+        char s1[GP_TERM_SAFE_MAX], s2[GP_TERM_SAFE_MAX];
+        fprintf(out, "\nmember %s:%s:\n", gp_term_safe(shown, s1, sizeof s1),
+                gp_term_safe(f->members[*next], s2, sizeof s2));
+    }
 }
 
 void gp_ac_report_list(FILE *out, const gp_ac_file *f)
@@ -69,10 +72,13 @@ void gp_ac_report_list(FILE *out, const gp_ac_file *f)
         if (!e->list_name) continue;
         if (f->is_archive)
             ac_list_members_until(out, f, shown, &next_member, f->containers[e->container].member);
+        char safe[GP_TERM_SAFE_MAX]; /* entry names come from the file */
         if (e->kind == GP_AC_SASS)
-            fprintf(out, "ELF file %4zu: %s\n", ++nelf, e->list_name);
+            fprintf(out, "ELF file %4zu: %s\n", ++nelf,
+                    gp_term_safe(e->list_name, safe, sizeof safe));
         else if (e->kind == GP_AC_PTX)
-            fprintf(out, "PTX file %4zu: %s\n", ++nptx, e->list_name);
+            fprintf(out, "PTX file %4zu: %s\n", ++nptx,
+                    gp_term_safe(e->list_name, safe, sizeof safe));
     }
     if (f->is_archive) ac_list_members_until(out, f, shown, &next_member, SIZE_MAX);
     free(real);
@@ -105,8 +111,10 @@ static void ac_print_entries(FILE *out, const gp_ac_file *f)
     for (size_t c = 0; c < f->container_count; c++) {
         const gp_ac_container *k = &f->containers[c];
         char where[320];
+        char safe[GP_TERM_SAFE_MAX];
         if (k->member < f->member_count)
-            snprintf(where, sizeof where, "member %s  %s", f->members[k->member], k->section);
+            snprintf(where, sizeof where, "member %s  %s",
+                     gp_term_safe(f->members[k->member], safe, sizeof safe), k->section);
         else
             snprintf(where, sizeof where, "%s", k->section);
         fprintf(out, "  container %zu  %s  offset 0x%" PRIx64 "%s%s\n", c + 1, where, k->offset,

@@ -63,7 +63,8 @@ static void put_num(out_buf *b, const char *pre, uint32_t v)
 
 static void put_loc(out_buf *b, const gp_audit_state *st, const gp_spool_rec *r)
 {
-    ob_puts(b, st->files[r->file]);
+    char safe[GP_TERM_SAFE_MAX]; /* names and code are outside text: no escape sequence passes */
+    ob_puts(b, gp_term_safe(st->files[r->file], safe, sizeof safe));
     if (r->cell) put_num(b, ":cell ", r->cell);
     put_num(b, ":", r->line);
     put_num(b, ":", r->col);
@@ -117,12 +118,15 @@ static void stops(gp_audit_state *st, FILE *out)
         for (size_t i = 0; i < st->nmods; i++) {
             const gp_audit_module *m = &st->mods[i];
             if (!m->stop[s]) continue;
-            fprintf(out, "    module %s: %zu finding%s, e.g.", m->path, m->stop_count[s],
+            char safe[GP_TERM_SAFE_MAX];
+            fprintf(out, "    module %s: %zu finding%s, e.g.",
+                    gp_term_safe(m->path, safe, sizeof safe), m->stop_count[s],
                     m->stop_count[s] == 1 ? "" : "s");
             size_t k = m->stop_count[s] < GP_STOP_EVIDENCE ? m->stop_count[s] : GP_STOP_EVIDENCE;
             for (size_t e = 0; e < k; e++) {
                 const gp_stop_ev *v = &m->ev[s][e];
-                fprintf(out, "%s %s:", e ? "," : "", st->files[v->file]);
+                fprintf(out, "%s %s:", e ? "," : "",
+                        gp_term_safe(st->files[v->file], safe, sizeof safe));
                 if (v->cell) fprintf(out, "cell %u:", v->cell);
                 fprintf(out, "%u (%s)", v->line, gp_audit_rule_get(v->rule)->id);
             }
@@ -136,9 +140,10 @@ static void modules(gp_audit_state *st, FILE *out)
     fprintf(out, "\nModules (%zu):\n", st->nmods);
     for (size_t i = 0; i < st->nmods; i++) {
         const gp_audit_module *m = &st->mods[i];
+        char safe[GP_TERM_SAFE_MAX];
         fprintf(out, "  %-26s %-6s  %zuE %zuW %zuN  %s [%s]", gp_audit_verdict_name(m->verdict),
                 m->effort, m->count[GP_SEV_ERROR], m->count[GP_SEV_WARNING], m->count[GP_SEV_NOTE],
-                m->path, gp_module_kind_name(m->kind));
+                gp_term_safe(m->path, safe, sizeof safe), gp_module_kind_name(m->kind));
         if (m->decided_by >= 0)
             fprintf(out, " decided by %s", gp_audit_rule_get(m->decided_by)->id);
         fputc('\n', out);
@@ -183,7 +188,8 @@ int gp_audit_report_human(gp_audit_state *st, FILE *out)
         if (r.flags & 1) ob_puts(b, " (guarded)");
         ob_put(b, "\n    ", 5);
         ob_puts(b, dim);
-        ob_puts(b, snip);
+        char safe[GP_TERM_SAFE_MAX];
+        ob_puts(b, gp_term_safe(snip, safe, sizeof safe));
         ob_puts(b, rs);
         ob_put(b, "\n", 1);
     }
@@ -201,8 +207,11 @@ int gp_audit_report_human(gp_audit_state *st, FILE *out)
     }
     if (st->problems_total) {
         fprintf(out, "\nNot scanned (%zu):\n", st->problems_total);
-        for (size_t i = 0; i < st->nproblems; i++)
-            fprintf(out, "  %s: %s\n", st->problems[i].path, st->problems[i].what);
+        for (size_t i = 0; i < st->nproblems; i++) {
+            char safe[GP_TERM_SAFE_MAX];
+            fprintf(out, "  %s: %s\n", gp_term_safe(st->problems[i].path, safe, sizeof safe),
+                    st->problems[i].what);
+        }
         if (st->problems_total > st->nproblems)
             fprintf(out, "  ... and %zu more\n", st->problems_total - st->nproblems);
     }

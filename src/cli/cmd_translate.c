@@ -8,6 +8,7 @@
 #include "translate/translate.h"
 #include "util/fs.h"
 #include "util/json.h"
+#include "util/term.h"
 
 static const char translate_usage[] =
     "usage: gpuport translate FILE.cu [-o FILE.gpk] [--report FILE.json] [--partial]\n"
@@ -59,13 +60,16 @@ static void summary(const cJSON *rep)
         cJSON_GetArraySize(cJSON_GetObjectItem(k, "clones"));
     fprintf(stderr, "gpuport translate: %d of %d kernel%s translated, %d device-function clone%s\n",
             nt, nk, nk == 1 ? "" : "s", nclones, nclones == 1 ? "" : "s");
+    char file[GP_TERM_SAFE_MAX], why[GP_TERM_SAFE_MAX]; /* names and text from the input */
     cJSON_ArrayForEach(r, cJSON_GetObjectItem(rep, "refusals"))
-        fprintf(stderr, "%s:%d: refused: %s: %s\n", gp_json_str(r, "file", "?"),
+        fprintf(stderr, "%s:%d: refused: %s: %s\n",
+                gp_term_safe(gp_json_str(r, "file", "?"), file, sizeof file),
                 (int)cJSON_GetObjectItem(r, "line")->valuedouble, gp_json_str(r, "construct", ""),
-                gp_json_str(r, "reason", ""));
-    cJSON_ArrayForEach(r, cJSON_GetObjectItem(rep, "notes"))
-        fprintf(stderr, "%s:%d: note: %s\n", gp_json_str(r, "file", "?"),
-                (int)cJSON_GetObjectItem(r, "line")->valuedouble, gp_json_str(r, "reason", ""));
+                gp_term_safe(gp_json_str(r, "reason", ""), why, sizeof why));
+    cJSON_ArrayForEach(r, cJSON_GetObjectItem(rep, "notes")) fprintf(
+        stderr, "%s:%d: note: %s\n", gp_term_safe(gp_json_str(r, "file", "?"), file, sizeof file),
+        (int)cJSON_GetObjectItem(r, "line")->valuedouble,
+        gp_term_safe(gp_json_str(r, "reason", ""), why, sizeof why));
 }
 
 static int translate_run(int argc, char **argv)

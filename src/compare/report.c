@@ -184,8 +184,10 @@ void gp_compare_report_human(FILE *f, const gp_compare_result *r, const char *re
         char shape[256], why[256];
         gp_tensor_shape_str(v, shape, sizeof(shape));
         npass += p->pass;
+        char safe[GP_TERM_SAFE_MAX]; /* tensor and file names come from the inputs */
         fprintf(f, "%s%s%s  %s", gp_term_color(f, p->pass ? GP_COLOR_GREEN : GP_COLOR_RED),
-                p->pass ? "PASS" : "FAIL", gp_term_color(f, GP_COLOR_RESET), p->name);
+                p->pass ? "PASS" : "FAIL", gp_term_color(f, GP_COLOR_RESET),
+                gp_term_safe(p->name, safe, sizeof safe));
         if (p->widened_to != GP_DTYPE_INVALID)
             fprintf(f, "  %s/%s %s", gp_dtype_name(p->ref.dtype), gp_dtype_name(p->other.dtype),
                     shape);

@@ -78,6 +78,37 @@ for lib in /usr/local/cuda/lib64/libcufftw.so.*; do
 done
 rm -rf "$gram"
 
+# Outside text (file names, tensor names, code) is printed with control characters escaped: an
+# escape sequence in a name must not reach the terminal.
+esc=$(mktemp -d)
+evil=$(printf 'ev\033[2Jil')
+printf 'cudaMalloc(&p, 4); /* \033]0;owned\007 */\n' >"$esc/$evil.cu"
+printf '__global__ void k(float *x) { asm("nop"); }\n' >"$esc/$evil-k.cu"
+python3 -c 'import numpy as np, sys
+np.savez(sys.argv[1] + "/a.npz", **{"w\x1b[31m": np.zeros(3, np.float32)})
+np.savez(sys.argv[1] + "/b.npz", **{"w\x1b[31m": np.ones(3, np.float32)})' "$esc"
+cp /bin/true "$esc/$evil.so"
+noraw() { # noraw NAME: the last output has no raw ESC and shows the escaped form
+    if grep -q "$(printf '\033')" "$esc/out"; then
+        echo "FAIL $1: a raw ESC reached the terminal:"; cat -v "$esc/out"; fail=1
+    elif ! grep -qF 'x1b' "$esc/out"; then
+        echo "FAIL $1: the name is not shown (escaped):"; cat -v "$esc/out"; fail=1
+    else
+        echo "ok   $1: control characters escaped"
+    fi
+}
+"$GPUPORT" audit "$esc" >"$esc/out" 2>&1
+noraw "audit (path and code)"
+"$GPUPORT" compare "$esc/a.npz" "$esc/b.npz" >"$esc/out" 2>&1
+noraw "compare (tensor name)"
+"$GPUPORT" archcheck "$esc/$evil.so" >"$esc/out" 2>&1
+noraw "archcheck (file name)"
+"$GPUPORT" translate "$esc/$evil-k.cu" -o "$esc/k.gpk" >"$esc/out" 2>&1
+noraw "translate (file name in a refusal)"
+"$GPUPORT" compare "$esc/$evil.cu" "$esc/a.npz" >"$esc/out" 2>&1
+noraw "an error message naming the file"
+rm -rf "$esc"
+
 # A closed stdout ends a command quietly, as it ends Unix tools (status 141 = SIGPIPE), also when
 # the parent ignores SIGPIPE: a report far larger than a pipe holds, read by `head -1`.
 big=$(mktemp -d)
