@@ -10,6 +10,7 @@
 #include "archcheck/archcheck.h"
 #include "cli/cli.h"
 #include "util/json.h"
+#include "util/strbuf.h"
 #include "util/term.h"
 
 #define AC_MAX_CCS 64
@@ -62,14 +63,17 @@ static int ac_add_gpu(ac_opts *o, const char *name)
     size_t ns = 0;
     const gp_ac_gpu *g = gp_ac_gpu_find(name, sug, 5, &ns);
     if (g) return ac_add_cc(o, g->cc);
-    fprintf(stderr, "gpuport archcheck: unknown GPU '%s'", name);
+    gp_strbuf msg = GP_STRBUF_INIT;
+    gp_strbuf_printf(&msg, "unknown GPU '%s'", name);
     if (ns) {
-        fprintf(stderr, "; did you mean:");
+        gp_strbuf_puts(&msg, "; did you mean:");
         for (size_t i = 0; i < ns; i++)
-            fprintf(stderr, "%s \"%s\"", i ? "," : "", sug[i]->name);
+            gp_strbuf_printf(&msg, "%s \"%s\"", i ? "," : "", sug[i]->name);
     }
-    fprintf(stderr, "\n(or give its compute capability with --cc X.Y)\n");
-    return GP_EXIT_USAGE;
+    gp_strbuf_puts(&msg, "\n(or give its compute capability with --cc X.Y)");
+    int rc = gp_cli_input_error("archcheck", "%s", gp_strbuf_cstr(&msg));
+    gp_strbuf_free(&msg);
+    return rc;
 }
 
 static int ac_add_device(ac_opts *o)
