@@ -65,7 +65,7 @@ static void expect_error(const char *text, size_t len, const char *needle)
 static void refuses_bad_tables(void **state)
 {
     (void)state;
-    expect_error("1,2\n3\n", 6, "line 2 has 1 fields");
+    expect_error("1,2\n3\n", 6, "line 2 has 1 field, earlier lines have 2");
     expect_error("a,b\n1,2\n3,x\n", 12, "line 3, field 2: not a number");
     expect_error("1,2\n\0\n", 6, "NUL");
     expect_error("", 0, "empty");
