@@ -28,7 +28,9 @@ static void scan(int which, gp_audit_source *s, bool shortcut, gp_audit_result *
 static void same(const gp_audit_result *a, const gp_audit_result *b)
 {
     if (a->nf != b->nf || a->has_main_guard != b->has_main_guard || a->cpu_impl != b->cpu_impl ||
-        a->dropped != b->dropped)
+        a->dropped != b->dropped || a->cuda_dispatch != b->cuda_dispatch ||
+        a->facts.len != b->facts.len ||
+        (a->facts.len && memcmp(a->facts.data, b->facts.data, a->facts.len) != 0))
         abort();
     for (size_t i = 0; i < a->nf; i++) {
         const gp_audit_finding *x = &a->f[i], *y = &b->f[i];

@@ -26,6 +26,7 @@ typedef struct job {
     char *module;
     gp_module_kind module_kind;
     gp_audit_lang lang;
+    bool is_arg; /* the file is a path argument itself */
     gp_audit_result res;
     size_t bytes; /* what its result holds, once done */
     int state;    /* 0 free, 1 queued, 2 taken, 3 done */
@@ -54,15 +55,16 @@ static size_t str_hash(const char *s)
     return h;
 }
 
-static gp_audit_module *module_get(gp_audit_state *st, const char *path, gp_module_kind kind)
+/* The walk module's index (made on first sight). */
+static long wmod_get(gp_audit_state *st, const char *path, gp_module_kind kind)
 {
     if (!path[0]) path = ".";
-    if (st->nmods * 2 >= st->modhash_cap) {
+    if (st->nwmods * 2 >= st->modhash_cap) {
         size_t nc = st->modhash_cap ? st->modhash_cap * 2 : 64;
         size_t *nh = calloc(nc, sizeof *nh);
-        if (!nh) return NULL;
-        for (size_t i = 0; i < st->nmods; i++) {
-            size_t k = str_hash(st->mods[i].path) & (nc - 1);
+        if (!nh) return -1;
+        for (size_t i = 0; i < st->nwmods; i++) {
+            size_t k = str_hash(st->wmods[i].path) & (nc - 1);
             while (nh[k])
                 k = (k + 1) & (nc - 1);
             nh[k] = i + 1;
@@ -73,25 +75,23 @@ static gp_audit_module *module_get(gp_audit_state *st, const char *path, gp_modu
     }
     size_t k = str_hash(path) & (st->modhash_cap - 1);
     while (st->modhash[k]) {
-        gp_audit_module *m = &st->mods[st->modhash[k] - 1];
-        if (strcmp(m->path, path) == 0) return m;
+        const gp_walk_mod *m = &st->wmods[st->modhash[k] - 1];
+        if (strcmp(m->path, path) == 0) return (long)(st->modhash[k] - 1);
         k = (k + 1) & (st->modhash_cap - 1);
     }
-    if (st->nmods == st->capmods) {
-        size_t nc = st->capmods ? st->capmods * 2 : 16;
-        gp_audit_module *nm = realloc(st->mods, nc * sizeof *nm);
-        if (!nm) return NULL;
-        st->mods = nm;
-        st->capmods = nc;
+    if (st->nwmods == st->capwmods) {
+        size_t nc = st->capwmods ? st->capwmods * 2 : 16;
+        gp_walk_mod *nm = realloc(st->wmods, nc * sizeof *nm);
+        if (!nm) return -1;
+        st->wmods = nm;
+        st->capwmods = nc;
     }
-    gp_audit_module *m = &st->mods[st->nmods];
-    memset(m, 0, sizeof *m);
+    gp_walk_mod *m = &st->wmods[st->nwmods];
     m->path = strdup(path);
     m->kind = kind;
-    m->decided_by = -1;
-    if (!m->path) return NULL;
-    st->modhash[k] = ++st->nmods;
-    return m;
+    if (!m->path) return -1;
+    st->modhash[k] = ++st->nwmods;
+    return (long)(st->nwmods - 1);
 }
 
 static void add_problem(gp_audit_state *st, const char *path, const char *what)
@@ -178,29 +178,60 @@ static unsigned occ_next(occ_slot *t, size_t cap, const uint64_t code[2])
     return t[k].count++;
 }
 
+/* A new entry in the file table; -1 when out of memory. */
+static long file_add(gp_audit_state *st, const job *j, long mod)
+{
+    if (st->nfiles == st->capfiles) {
+        size_t nc = st->capfiles ? st->capfiles * 2 : 256;
+        gp_audit_file *nf = realloc(st->files, nc * sizeof *nf);
+        if (!nf) return -1;
+        st->files = nf;
+        st->capfiles = nc;
+    }
+    gp_audit_file *f = &st->files[st->nfiles];
+    memset(f, 0, sizeof *f);
+    f->path = (uint32_t)st->paths.len;
+    gp_strbuf_append(&st->paths, j->path, strlen(j->path) + 1);
+    if (st->paths.failed) return -1;
+    f->module = (uint32_t)mod;
+    f->lang = (uint8_t)j->lang;
+    f->wkind = (uint8_t)j->module_kind;
+    const gp_audit_result *r = &j->res;
+    f->flags =
+        (uint16_t)((r->cpu_impl ? GP_FF_CPU_IMPL : 0) | (r->metal_impl ? GP_FF_METAL_IMPL : 0) |
+                   (r->has_main_guard ? GP_FF_MAIN_GUARD : 0) |
+                   (r->cuda_dispatch ? GP_FF_CUDA_DISPATCH : 0) |
+                   (r->mps_impl ? GP_FF_MPS_IMPL : 0) | (r->prefiltered ? GP_FF_PREFILTERED : 0));
+    f->facts = (uint32_t)st->facts.len;
+    f->nfacts = (uint32_t)r->facts.len;
+    if (r->facts.len) gp_strbuf_append(&st->facts, r->facts.data, r->facts.len);
+    if (st->facts.failed) return -1;
+    f->first_rec = st->nrec;
+    return (long)st->nfiles++;
+}
+
 static void fold(gp_audit_state *st, job *j)
 {
     gp_audit_result *r = &j->res;
-    gp_audit_module *m = module_get(st, j->module, j->module_kind);
-    if (!m) {
-        st->failed_alloc = true;
-        return;
-    }
     if (r->problem) {
         char what[256];
         snprintf(what, sizeof what, "%s (%s)", r->problem, r->problem_detail);
         add_problem(st, j->path, what);
+        if (j->is_arg) st->arg_problems++;
         return;
     }
     if (r->skipped_binary) {
         st->binary++;
         return;
     }
+    long mod = wmod_get(st, j->module, j->module_kind);
+    long fid = mod < 0 ? -1 : file_add(st, j, mod);
+    if (fid < 0) {
+        st->failed_alloc = true;
+        return;
+    }
     st->scanned++;
     st->by_lang[j->lang]++;
-    m->files++;
-    m->cpu_impl |= r->cpu_impl;
-    m->metal_impl |= r->metal_impl;
     st->dropped += r->dropped;
     if (r->nf == 0) return;
     /* the scanners report mostly in order: sort only when they did not */
@@ -209,18 +240,6 @@ static void fold(gp_audit_state *st, job *j)
             qsort(r->f, r->nf, sizeof *r->f, finding_cmp);
             break;
         }
-    uint32_t fid = (uint32_t)st->nfiles;
-    if (st->nfiles == st->capfiles) {
-        size_t nc = st->capfiles ? st->capfiles * 2 : 64;
-        char **nf = realloc(st->files, nc * sizeof *nf);
-        if (!nf) {
-            st->failed_alloc = true;
-            return;
-        }
-        st->files = nf;
-        st->capfiles = nc;
-    }
-    st->files[st->nfiles++] = strdup(j->path);
     size_t occ_cap = 16;
     while (occ_cap < r->nf * 2)
         occ_cap *= 2;
@@ -250,33 +269,14 @@ static void fold(gp_audit_state *st, job *j)
         rec.line = f->line;
         rec.col = f->col;
         rec.cell = f->cell;
-        rec.file = fid;
+        rec.file = (uint32_t)fid;
         rec.snip_len = f->snip_len;
+        rec.file_line = f->file_line;
+        rec.file_col = f->file_col;
         fingerprint(code, occ, rec.fp);
         if (st->nbaseline && gp_audit_baseline_has(st, rec.fp)) {
             rec.flags |= 2;
             st->baselined++;
-        } else {
-            st->count[f->severity]++;
-            m->count[f->severity]++;
-            if (f->severity == GP_SEV_ERROR && f->rule == GP_R_PY_EXT_003) m->stub_cpu = true;
-            if (f->severity == GP_SEV_ERROR && ru->stop) {
-                size_t c = m->stop_count[ru->stop]++;
-                if (c < GP_STOP_EVIDENCE) {
-                    gp_stop_ev ev = {fid, f->line, f->col, f->cell, f->rule};
-                    m->ev[ru->stop][c] = ev;
-                }
-            }
-            /* the verdict: what the worst finding asks for (notes never move it) */
-            gp_audit_vclass want = GP_VC_PORTABLE;
-            if (f->severity == GP_SEV_ERROR)
-                want = ru->vclass;
-            else if (f->severity == GP_SEV_WARNING)
-                want = ru->vclass > GP_VC_ABSTRACTION ? GP_VC_ABSTRACTION : ru->vclass;
-            if (want > m->verdict) {
-                m->verdict = want;
-                m->decided_by = f->rule;
-            }
         }
         char one[sizeof rec + 512]; /* record and code in one write when they fit */
         if (f->snip_len <= sizeof one - sizeof rec) {
@@ -289,6 +289,7 @@ static void fold(gp_audit_state *st, job *j)
         }
         st->nrec++;
     }
+    st->files[fid].nrec = st->nrec - st->files[fid].first_rec;
     free(occ_tab);
 }
 
@@ -406,6 +407,7 @@ static int on_file(void *ctx, const gp_walk_file *f)
         j.module = strdup(f->module);
         j.module_kind = f->module_kind;
         j.lang = f->lang;
+        j.is_arg = f->is_arg;
         if (!j.path || !j.module) {
             p->st->failed_alloc = true;
             job_clear(&j);
@@ -424,6 +426,7 @@ static int on_file(void *ctx, const gp_walk_file *f)
     j->module = strdup(f->module);
     j->module_kind = f->module_kind;
     j->lang = f->lang;
+    j->is_arg = f->is_arg;
     j->state = 1;
     p->pushed++;
     pthread_cond_signal(&p->cv_work);
@@ -453,8 +456,8 @@ static void on_other(void *ctx)
 
 static void state_free(gp_audit_state *st)
 {
-    for (size_t i = 0; i < st->nfiles; i++)
-        free(st->files[i]);
+    gp_strbuf_free(&st->paths);
+    gp_strbuf_free(&st->facts);
     free(st->files);
     for (size_t i = 0; i < st->nproblems; i++) {
         free(st->problems[i].path);
@@ -464,6 +467,9 @@ static void state_free(gp_audit_state *st)
     for (size_t i = 0; i < st->nmods; i++)
         free(st->mods[i].path);
     free(st->mods);
+    for (size_t i = 0; i < st->nwmods; i++)
+        free(st->wmods[i].path);
+    free(st->wmods);
     free(st->modhash);
     free(st->baseline);
     if (st->spool) fclose(st->spool);
@@ -599,7 +605,26 @@ int gp_audit_run(const gp_audit_options *o, FILE *out)
         state_free(&st);
         return 3;
     }
-    gp_audit_verdicts(&st);
+    if (st.arg_problems) {
+        /* a file named on the command line that cannot be read is bad input, not a clean file */
+        for (size_t i = 0; i < st.nproblems; i++)
+            fprintf(stderr, "gpuport audit: %s: %s\n", st.problems[i].path, st.problems[i].what);
+        state_free(&st);
+        return 2;
+    }
+    if (st.scanned == 0) {
+        fprintf(stderr,
+                "gpuport audit: nothing was scanned: no file of a kind the audit reads (%zu other "
+                "file%s, %zu binary, %zu not readable)\n",
+                st.other, st.other == 1 ? "" : "s", st.binary, st.problems_total);
+        state_free(&st);
+        return 2;
+    }
+    if (gp_audit_resolve(&st) != 0) {
+        fprintf(stderr, "gpuport audit: internal error: out of memory or temporary space\n");
+        state_free(&st);
+        return 3;
+    }
     int rc = 0;
     switch (o->format) {
     case GP_AUDIT_HUMAN:

@@ -95,7 +95,7 @@ int gp_audit_baseline_write(gp_audit_state *st, const char *path, char *err, siz
         cJSON *o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "fingerprint", rec.fp);
         cJSON_AddStringToObject(o, "rule", gp_audit_rule_get(rec.rule)->id);
-        gp_audit_json_add_path(o, "file", st->files[rec.file]);
+        gp_audit_json_add_path(o, "file", gp_audit_path(st, rec.file));
         char *txt = cJSON_PrintUnformatted(o);
         cJSON_Delete(o);
         if (!txt) {

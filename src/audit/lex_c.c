@@ -345,6 +345,10 @@ static void directive(gp_c_lexer *lx, gp_c_tok *t, bool *emit)
                 t->line = lx->line; /* the header name's line (a split directive goes on) */
                 t->line_off = lx->line_off;
                 *emit = true;
+                /* the project's own headers, for resolve.c (whether tokens are made or not) */
+                if (close == '"' && lx->res)
+                    gp_audit_fact(lx->res, GP_FACT_INCLUDE, lx->guarded ? GP_FACTF_GUARDED : 0,
+                                  d + hs, he - hs);
             }
         }
         dir_rest(lx, &cs, &ce);
@@ -530,6 +534,7 @@ void gp_c_lexer_next(gp_c_lexer *lx, gp_c_tok *t)
         t->line = lx->line;
         t->line_off = lx->line_off;
         t->guarded = lx->guarded;
+        t->in_define = lx->directive;
         if (id_start((unsigned char)c)) {
             size_t p = lx->pos + 1;
             while (p < n && id_char((unsigned char)d[p]))

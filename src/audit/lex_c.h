@@ -23,6 +23,7 @@ typedef struct gp_c_tok {
     uint32_t line;
     size_t line_off;
     bool guarded;
+    bool in_define; /* a token of a #define's body */
 } gp_c_tok;
 
 #define GP_C_MAX_COND 64

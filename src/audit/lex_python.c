@@ -101,8 +101,13 @@ static void scan_fexpr(gp_py_lexer *lx, int nest)
     const char *d = lx->src->data;
     size_t n = lx->src->size;
     int depth = 1;
+    size_t next_release = lx->pos + GP_AUDIT_CHUNK; /* a long field: released behind it */
     while (lx->pos < n) {
         char c = d[lx->pos];
+        if (lx->pos >= next_release && lx->src->mapped) {
+            gp_audit_source_release(lx->src, lx->pos);
+            next_release = lx->pos + GP_AUDIT_CHUNK;
+        }
         if (c == '\n') newline_at(lx, lx->pos);
         if (c == '\'' || c == '"') {
             bool f = lx->pos > 0 && (d[lx->pos - 1] == 'f' || d[lx->pos - 1] == 'F');
@@ -130,9 +135,15 @@ static void scan_string(gp_py_lexer *lx, char q, bool triple, bool fmt, int nest
     size_t n = lx->src->size;
     const char stops[4] = {'\\', '\n', q, '{'}; /* '{' in f-strings only */
     const bool mapped = lx->src->mapped;
+    size_t next_release = lx->pos + GP_AUDIT_CHUNK;
     while (lx->pos < n) {
         size_t lim = n; /* a mapped file: a megabyte at a time, released behind (a long string) */
         if (mapped && n - lx->pos > GP_AUDIT_CHUNK) lim = lx->pos + GP_AUDIT_CHUNK;
+        /* (a triple-quoted string stops at each of its newlines: release every megabyte too) */
+        if (mapped && lx->pos >= next_release) {
+            gp_audit_source_release(lx->src, lx->pos);
+            next_release = lx->pos + GP_AUDIT_CHUNK;
+        }
         lx->pos = gp_bytescan(d, lx->pos, lim, stops, fmt ? 4 : 3);
         if (lx->pos >= lim && lim < n) {
             gp_audit_source_release(lx->src, lx->pos);

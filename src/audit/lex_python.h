@@ -56,10 +56,10 @@ void gp_py_lexer_next(gp_py_lexer *lx, gp_py_tok *t);
 
 /* What gp_py_lexer_skip_line tells of a logical line it skipped. */
 typedef struct gp_py_line {
-    size_t first;      /* offset of its first token (its indentation is in lx->indent) */
-    size_t end;        /* offset of its ending newline, or the input's size */
-    size_t last;       /* offset of its last token's last byte */
-    bool last_string;  /* the last token is a string */
+    size_t first;     /* offset of its first token (its indentation is in lx->indent) */
+    size_t end;       /* offset of its ending newline, or the input's size */
+    size_t last;      /* offset of its last token's last byte */
+    bool last_string; /* the last token is a string */
 } gp_py_line;
 
 /* Moves past one logical line without making tokens, leaving the lexer where gp_py_lexer_next

@@ -41,7 +41,7 @@
 #define PF_MAX_STEP 4
 
 typedef struct pf_pat {
-    uint32_t gram; /* the keyed window's three bytes, little-endian */
+    uint32_t gram;            /* the keyed window's three bytes, little-endian */
     uint64_t head, head_mask; /* the first eight bytes (fewer for short words), as loaded */
     uint8_t len;
     char next;      /* a class the byte after the word must be in (see class_has), or 0 */
@@ -543,7 +543,7 @@ static size_t vec_set_find(const pf_set *s, const char *d, size_t n, size_t from
     if (from >= n) return n;
     if (s->always) return from;
     size_t best = tail_find(s, d, n, from);
-    if (best > lim) best = lim; /* nothing at or past lim is looked for */
+    if (best > lim) best = lim;                   /* nothing at or past lim is looked for */
     size_t i = from, stop = best + s->max_anchor; /* windows of words starting before best */
 #if defined(PF_AVX2) || defined(PF_NEON)
     if (use_vec) vec_find(s, d, n, &i, &best, &stop, from);

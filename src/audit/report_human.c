@@ -1,6 +1,8 @@
-/* report_human.c — the report for people: summary and stop conditions first, then modules, then
- * findings by file (one `file:line:col: severity RULE` line each, the code under it), then the
- * explanation and fix of every rule that fired, then what could not be read. */
+/* report_human.c — the report for people, in the order a team reads it: the verdict, each
+ * component's verdict and effort, the stop conditions with their evidence, the rules that fire
+ * most (one example each), what to do first; then every finding, grouped by file (a line per
+ * file with its counts, then one `file:line:col: severity RULE` line per finding with its code),
+ * the explanation and fix of every rule that fired, and what could not be read. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -64,7 +66,7 @@ static void put_num(out_buf *b, const char *pre, uint32_t v)
 static void put_loc(out_buf *b, const gp_audit_state *st, const gp_spool_rec *r)
 {
     char safe[GP_TERM_SAFE_MAX]; /* names and code are outside text: no escape sequence passes */
-    ob_puts(b, gp_term_safe(st->files[r->file], safe, sizeof safe));
+    ob_puts(b, gp_term_safe(gp_audit_path(st, r->file), safe, sizeof safe));
     if (r->cell) put_num(b, ":cell ", r->cell);
     put_num(b, ":", r->line);
     put_num(b, ":", r->col);
@@ -73,6 +75,19 @@ static void put_loc(out_buf *b, const gp_audit_state *st, const gp_spool_rec *r)
 static const char *lang_names[] = {
     "",      "python",    "setup.py",  "notebook",     "c/c++", "cuda",       "cmake",   "make",
     "shell", "pyproject", "setup.cfg", "requirements", "conda", "dockerfile", "compose", "metal"};
+
+/* "3 errors, 1 warning" (the non-zero counts), or "no findings". */
+static void counts_text(const size_t c[4], char *buf, size_t cap)
+{
+    static const char *const one[] = {"", "note", "warning", "error"};
+    buf[0] = '\0';
+    for (int s = GP_SEV_ERROR; s >= GP_SEV_NOTE; s--) {
+        if (!c[s]) continue;
+        size_t k = strlen(buf);
+        snprintf(buf + k, cap - k, "%s%zu %s%s", k ? ", " : "", c[s], one[s], c[s] == 1 ? "" : "s");
+    }
+    if (!buf[0]) snprintf(buf, cap, "no findings");
+}
 
 static void summary(gp_audit_state *st, FILE *out)
 {
@@ -91,101 +106,224 @@ static void summary(gp_audit_state *st, FILE *out)
     fputc('\n', out);
     fprintf(out, "Verdict: %s%s%s (effort: %s)\n", b, gp_audit_verdict_name(st->verdict), rs,
             st->effort);
+    bool first_opt = true;
+    char safe[GP_TERM_SAFE_MAX];
+    for (size_t i = 0; i < st->nmods; i++) {
+        if (st->mods[i].role != GP_ROLE_CUDA_OPTIONAL) continue;
+        fprintf(out, "%s%s",
+                first_opt ? "Optional CUDA parts, left out of the default build and "
+                            "of the verdict: "
+                          : ", ",
+                gp_term_safe(st->mods[i].path, safe, sizeof safe));
+        first_opt = false;
+    }
+    if (!first_opt) fputc('\n', out);
+    bool no_mps = false;
+    for (size_t i = 0; i < st->nmods; i++)
+        no_mps |=
+            (st->mods[i].remarks & GP_REMARK_NO_MPS) && st->mods[i].role != GP_ROLE_CUDA_OPTIONAL;
+    if (no_mps)
+        fputs("No MPS or Metal implementation: on a Mac the parts with a CUDA path run on the "
+              "CPU.\n",
+              out);
     size_t ne = st->count[GP_SEV_ERROR], nw = st->count[GP_SEV_WARNING],
            nn = st->count[GP_SEV_NOTE];
     fprintf(out, "Findings: %zu %s, %zu %s, %zu %s", ne, gp_plural(ne, "error", "errors"), nw,
             gp_plural(nw, "warning", "warnings"), nn, gp_plural(nn, "note", "notes"));
+    if (st->optional_findings)
+        fprintf(out, " (%zu of them in optional CUDA parts)", st->optional_findings);
     if (st->baselined) fprintf(out, " (%zu more in the baseline)", st->baselined);
     if (st->dropped) fprintf(out, " (%zu more not listed: over 20000 in one file)", st->dropped);
     fputc('\n', out);
 }
 
-static void stops(gp_audit_state *st, FILE *out)
+static void components(gp_audit_state *st, FILE *out)
 {
-    bool any = false;
-    for (int s = 1; s < GP_STOP_COUNT; s++)
-        any |= st->stop[s];
-    if (!any) {
-        fputs("\nStop conditions: none\n", out);
-        return;
-    }
-    fprintf(out, "\n%sStop conditions%s (do not force a move off CUDA):\n",
-            gp_term_color(out, GP_COLOR_RED), gp_term_color(out, GP_COLOR_RESET));
-    for (int s = 1; s < GP_STOP_COUNT; s++) {
-        if (!st->stop[s]) continue;
-        fprintf(out, "  %s: %s\n", gp_audit_stop_name((gp_audit_stop)s),
-                gp_audit_stop_title((gp_audit_stop)s));
-        for (size_t i = 0; i < st->nmods; i++) {
-            const gp_audit_module *m = &st->mods[i];
-            if (!m->stop[s]) continue;
-            char safe[GP_TERM_SAFE_MAX];
-            fprintf(out, "    module %s: %zu finding%s, e.g.",
-                    gp_term_safe(m->path, safe, sizeof safe), m->stop_count[s],
-                    m->stop_count[s] == 1 ? "" : "s");
-            size_t k = m->stop_count[s] < GP_STOP_EVIDENCE ? m->stop_count[s] : GP_STOP_EVIDENCE;
-            for (size_t e = 0; e < k; e++) {
-                const gp_stop_ev *v = &m->ev[s][e];
-                fprintf(out, "%s %s:", e ? "," : "",
-                        gp_term_safe(st->files[v->file], safe, sizeof safe));
-                if (v->cell) fprintf(out, "cell %u:", v->cell);
-                fprintf(out, "%u (%s)", v->line, gp_audit_rule_get(v->rule)->id);
-            }
-            fputc('\n', out);
-        }
-    }
-}
-
-static void modules(gp_audit_state *st, FILE *out)
-{
-    fprintf(out, "\nModules (%zu):\n", st->nmods);
+    fprintf(out, "\nComponents (%zu):\n", st->nmods);
     for (size_t i = 0; i < st->nmods; i++) {
         const gp_audit_module *m = &st->mods[i];
         char safe[GP_TERM_SAFE_MAX];
         fprintf(out, "  %-26s %-6s  %zuE %zuW %zuN  %s [%s]", gp_audit_verdict_name(m->verdict),
                 m->effort, m->count[GP_SEV_ERROR], m->count[GP_SEV_WARNING], m->count[GP_SEV_NOTE],
-                gp_term_safe(m->path, safe, sizeof safe), gp_module_kind_name(m->kind));
+                gp_term_safe(m->path, safe, sizeof safe),
+                m->role ? gp_audit_role_name(m->role) : gp_module_kind_name(m->kind));
         if (m->decided_by >= 0)
             fprintf(out, " decided by %s", gp_audit_rule_get(m->decided_by)->id);
         fputc('\n', out);
+        if (m->role == GP_ROLE_CUDA_OPTIONAL) {
+            /* sharing its folder with a default-built component: name its files */
+            bool shared = false;
+            for (size_t k = 0; k < st->nmods && !shared; k++)
+                shared = k != i && strcmp(st->mods[k].path, m->path) == 0;
+            fputs("      ", out);
+            size_t listed = 0, n = 0;
+            for (size_t f = 0; shared && f < st->nfiles; f++) {
+                if (st->files[f].comp != i) continue;
+                if (listed < 3) {
+                    const char *p = gp_audit_path(st, (uint32_t)f), *b = strrchr(p, '/');
+                    fprintf(out, "%s%s", listed ? ", " : "",
+                            gp_term_safe(b ? b + 1 : p, safe, sizeof safe));
+                    listed++;
+                }
+                n++;
+            }
+            if (n > listed) fprintf(out, " and %zu more", n - listed);
+            fprintf(out,
+                    "%s%s: not in the project's verdict; its own verdict is what building it "
+                    "would take\n",
+                    listed ? ": " : "", m->gate);
+        }
+        if ((m->remarks & GP_REMARK_NO_MPS) && m->role != GP_ROLE_CUDA_OPTIONAL)
+            fputs("      no MPS or Metal implementation: on a Mac this part runs on the CPU\n",
+                  out);
     }
+}
+
+static void evidence(const gp_audit_state *st, FILE *out, const gp_audit_module *m,
+                     const gp_stop_ev *ev, size_t count)
+{
+    char safe[GP_TERM_SAFE_MAX];
+    fprintf(out, "    module %s: %zu %s, e.g.", gp_term_safe(m->path, safe, sizeof safe), count,
+            gp_plural(count, "finding", "findings"));
+    size_t k = count < GP_STOP_EVIDENCE ? count : GP_STOP_EVIDENCE;
+    for (size_t e = 0; e < k; e++) {
+        const gp_stop_ev *v = &ev[e];
+        fprintf(out, "%s %s:", e ? "," : "",
+                gp_term_safe(gp_audit_path(st, v->file), safe, sizeof safe));
+        if (v->cell) fprintf(out, "cell %u:", v->cell);
+        fprintf(out, "%u (%s)", v->line, gp_audit_rule_get(v->rule)->id);
+    }
+    fputc('\n', out);
+}
+
+static void stops(gp_audit_state *st, FILE *out)
+{
+    bool any = false, cond = false;
+    for (int s = 1; s < GP_STOP_COUNT; s++) {
+        any |= st->stop[s];
+        cond |= st->cond_stop[s];
+    }
+    if (!any) {
+        fputs("\nStop conditions: none\n", out);
+    } else {
+        fprintf(out, "\n%sStop conditions%s (do not force a move off CUDA):\n",
+                gp_term_color(out, GP_COLOR_RED), gp_term_color(out, GP_COLOR_RESET));
+        for (int s = 1; s < GP_STOP_COUNT; s++) {
+            if (!st->stop[s]) continue;
+            fprintf(out, "  %s: %s\n", gp_audit_stop_name((gp_audit_stop)s),
+                    gp_audit_stop_title_for(st, (gp_audit_stop)s));
+            for (size_t i = 0; i < st->nmods; i++)
+                if (st->mods[i].stop[s] && st->mods[i].role != GP_ROLE_CUDA_OPTIONAL)
+                    evidence(st, out, &st->mods[i], st->mods[i].ev[s], st->mods[i].stop_count[s]);
+        }
+    }
+    if (!cond) return;
+    fputs("\nConditional stop conditions (for one path only; the rest of the project moves):\n",
+          out);
+    for (int s = 1; s < GP_STOP_COUNT; s++) {
+        if (!st->cond_stop[s]) continue;
+        fprintf(out, "  %s: %s\n", gp_audit_stop_name((gp_audit_stop)s),
+                gp_audit_stop_title((gp_audit_stop)s));
+        for (size_t i = 0; i < st->nmods; i++) {
+            const gp_audit_module *m = &st->mods[i];
+            if (!m->cond_stop[s]) continue;
+            fprintf(out, "    %s\n", gp_audit_cond_scope(m, (gp_audit_stop)s));
+            evidence(st, out, m, m->cond_ev[s], m->cond_count[s]);
+        }
+    }
+}
+
+static void top_rules(gp_audit_state *st, FILE *out)
+{
+    int top[GP_TOP_RULES];
+    size_t n = gp_audit_top_rules(st, top, GP_TOP_RULES);
+    if (!n) return;
+    fputs("\nTop rules:\n", out);
+    for (size_t i = 0; i < n; i++) {
+        const gp_rule_count *rc = &st->rule_count[top[i]];
+        const gp_audit_rule *ru = gp_audit_rule_get(top[i]);
+        char safe[GP_TERM_SAFE_MAX];
+        fprintf(out, "  %6zu  %-14s %s, e.g. %s:", rc->n, ru->id, ru->name,
+                gp_term_safe(gp_audit_path(st, rc->file), safe, sizeof safe));
+        if (rc->cell) fprintf(out, "cell %u:", rc->cell);
+        fprintf(out, "%u\n", rc->line);
+        char snip[4096];
+        if (gp_audit_rule_example(st, top[i], snip, sizeof snip))
+            fprintf(out, "          %s\n", gp_term_safe(snip, safe, sizeof safe));
+    }
+}
+
+static void next_steps(gp_audit_state *st, FILE *out)
+{
+    char lines[GP_NEXT_STEPS][400];
+    size_t n = gp_audit_next_steps(st, lines, GP_NEXT_STEPS);
+    fputs("\nWhat to do first:\n", out);
+    for (size_t i = 0; i < n; i++)
+        fprintf(out, "  %zu. %s\n", i + 1, lines[i]);
 }
 
 int gp_audit_report_human(gp_audit_state *st, FILE *out)
 {
     summary(st, out);
+    components(st, out);
     stops(st, out);
-    modules(st, out);
+    top_rules(st, out);
+    next_steps(st, out);
     bool fired[GP_R_COUNT] = {false};
-    if (st->count[1] + st->count[2] + st->count[3]) fputs("\nFindings:\n", out);
-    if (fseek(st->spool, 0, SEEK_SET) != 0) return -1;
+    if (st->count[1] + st->count[2] + st->count[3]) fputs("\nFindings by file:\n", out);
+    if (ferror(out) || fseek(st->spool, 0, SEEK_SET) != 0) return -1;
     gp_spool_rec r;
     char snip[4096];
     const char *rs = gp_term_color(out, GP_COLOR_RESET), *dim = gp_term_color(out, GP_COLOR_DIM);
+    const char *bold = gp_term_color(out, GP_COLOR_BOLD);
     const char *sc[4] = {"", sev_color(out, 1), sev_color(out, 2), sev_color(out, 3)};
     out_buf *b = malloc(sizeof *b);
     if (!b) return -1;
     b->out = out;
     b->len = 0;
     b->failed = false;
+    uint32_t cur_file = UINT32_MAX;
     for (size_t i = 0; i < st->nrec && !b->failed; i++) {
         if (gp_spool_read(st->spool, &r, snip, sizeof snip) != 0) {
             b->failed = true;
             break;
         }
-        if (r.flags & 2) continue;
-        const gp_audit_rule *ru = gp_audit_rule_get(r.rule);
-        fired[r.rule] = true;
+        gp_eff e;
+        gp_audit_effective(st, &r, &e);
+        if (e.severity == GP_SEV_NONE) continue;
+        if (r.file != cur_file) { /* a file's heading, once, before its first finding */
+            cur_file = r.file;
+            const gp_audit_file *fi = &st->files[r.file];
+            size_t c[4] = {0, fi->count[1], fi->count[2], fi->count[3]};
+            char ct[96];
+            counts_text(c, ct, sizeof ct);
+            ob_puts(b, "\n");
+            ob_puts(b, bold);
+            char safe[GP_TERM_SAFE_MAX];
+            ob_puts(b, gp_term_safe(gp_audit_path(st, r.file), safe, sizeof safe));
+            ob_puts(b, rs);
+            ob_puts(b, " (");
+            ob_puts(b, ct);
+            if (fi->flags & GP_FF_OPTIONAL) ob_puts(b, "; optional CUDA part");
+            if (fi->flags & GP_FF_IMPORT_GUARDED) ob_puts(b, "; imported only behind a CUDA check");
+            ob_puts(b, ")\n");
+        }
+        const gp_audit_rule *ru = gp_audit_rule_get(e.rule);
+        fired[e.rule] = true;
         put_loc(b, st, &r);
         /* the same text as ": %s%s%s %s: %s%s\n" and "    %s%s%s\n", without printf */
         ob_put(b, ": ", 2);
-        ob_puts(b, sc[r.severity & 3]);
-        ob_puts(b, gp_audit_sev_name((gp_audit_sev)r.severity));
+        ob_puts(b, sc[e.severity & 3]);
+        ob_puts(b, gp_audit_sev_name((gp_audit_sev)e.severity));
         ob_puts(b, rs);
         ob_put(b, " ", 1);
         ob_puts(b, ru->id);
         ob_put(b, ": ", 2);
         ob_puts(b, ru->name);
-        if (r.flags & 1) ob_puts(b, " (guarded)");
+        if (e.optional)
+            ob_puts(b, " (optional CUDA part)");
+        else if (e.guarded)
+            ob_puts(b, " (guarded)");
         ob_put(b, "\n    ", 5);
         ob_puts(b, dim);
         char safe[GP_TERM_SAFE_MAX];
@@ -207,11 +345,10 @@ int gp_audit_report_human(gp_audit_state *st, FILE *out)
     }
     if (st->problems_total) {
         fprintf(out, "\nNot scanned (%zu):\n", st->problems_total);
-        for (size_t i = 0; i < st->nproblems; i++) {
+        for (size_t i = 0; i < st->nproblems; i++)
             char safe[GP_TERM_SAFE_MAX];
-            fprintf(out, "  %s: %s\n", gp_term_safe(st->problems[i].path, safe, sizeof safe),
-                    st->problems[i].what);
-        }
+        fprintf(out, "  %s: %s\n", gp_term_safe(st->problems[i].path, safe, sizeof safe),
+                st->problems[i].what);
         if (st->problems_total > st->nproblems)
             fprintf(out, "  ... and %zu more\n", st->problems_total - st->nproblems);
     }

@@ -29,12 +29,29 @@ static int put(FILE *out, cJSON *o)
     return 0;
 }
 
+static const char *role_id(gp_audit_role r)
+{
+    return r == GP_ROLE_CUDA_OPTIONAL ? "cuda-backend-optional"
+           : r == GP_ROLE_SCRIPT      ? "program"
+                                      : NULL;
+}
+
 static cJSON *module_json(const gp_audit_state *st, const gp_audit_module *m)
 {
     (void)st;
     cJSON *o = cJSON_CreateObject();
     gp_audit_json_add_path(o, "path", m->path);
     cJSON_AddStringToObject(o, "kind", gp_module_kind_name(m->kind));
+    if (m->role)
+        cJSON_AddStringToObject(o, "role", role_id(m->role));
+    else
+        cJSON_AddNullToObject(o, "role");
+    cJSON_AddBoolToObject(o, "optional", m->role == GP_ROLE_CUDA_OPTIONAL);
+    if (m->gate[0]) cJSON_AddStringToObject(o, "gate", m->gate);
+    cJSON *rm = cJSON_AddArrayToObject(o, "remarks");
+    if (m->remarks & GP_REMARK_NO_MPS)
+        cJSON_AddItemToArray(rm, cJSON_CreateString("no MPS or Metal implementation: on a Mac "
+                                                    "this part runs on the CPU"));
     cJSON_AddStringToObject(o, "verdict", gp_audit_verdict_name(m->verdict));
     cJSON_AddStringToObject(o, "effort", m->effort);
     if (m->decided_by >= 0)
@@ -48,36 +65,88 @@ static cJSON *module_json(const gp_audit_state *st, const gp_audit_module *m)
     return o;
 }
 
-static cJSON *stops_json(const gp_audit_state *st)
+static void evidence_json(const gp_audit_state *st, cJSON *ev, const gp_audit_module *m,
+                          const gp_stop_ev *arr, size_t count)
+{
+    size_t k = count < GP_STOP_EVIDENCE ? count : GP_STOP_EVIDENCE;
+    for (size_t e = 0; e < k; e++) {
+        cJSON *x = cJSON_CreateObject();
+        gp_audit_json_add_path(x, "module", m->path);
+        cJSON_AddStringToObject(x, "rule", gp_audit_rule_get(arr[e].rule)->id);
+        gp_audit_json_add_path(x, "file", gp_audit_path(st, arr[e].file));
+        if (arr[e].cell) cJSON_AddNumberToObject(x, "cell", arr[e].cell);
+        cJSON_AddNumberToObject(x, "line", arr[e].line);
+        cJSON_AddNumberToObject(x, "column", arr[e].col);
+        cJSON_AddItemToArray(ev, x);
+    }
+}
+
+/* The stop conditions, or (cond) the conditional ones: each with its evidence per module. */
+static cJSON *stops_json(const gp_audit_state *st, bool cond)
 {
     cJSON *arr = cJSON_CreateArray();
     for (int s = 1; s < GP_STOP_COUNT; s++) {
-        if (!st->stop[s]) continue;
+        if (!(cond ? st->cond_stop[s] : st->stop[s])) continue;
         cJSON *o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "id", gp_audit_stop_name((gp_audit_stop)s));
-        cJSON_AddStringToObject(o, "title", gp_audit_stop_title((gp_audit_stop)s));
+        cJSON_AddStringToObject(o, "title",
+                                cond ? gp_audit_stop_title((gp_audit_stop)s)
+                                     : gp_audit_stop_title_for(st, (gp_audit_stop)s));
+        cJSON *scope = cond ? cJSON_AddArrayToObject(o, "scope") : NULL;
         cJSON *ev = cJSON_AddArrayToObject(o, "evidence");
+        double total = 0;
         for (size_t i = 0; i < st->nmods; i++) {
             const gp_audit_module *m = &st->mods[i];
-            if (!m->stop[s]) continue;
-            size_t k = m->stop_count[s] < GP_STOP_EVIDENCE ? m->stop_count[s] : GP_STOP_EVIDENCE;
-            for (size_t e = 0; e < k; e++) {
-                cJSON *x = cJSON_CreateObject();
-                gp_audit_json_add_path(x, "module", m->path);
-                cJSON_AddStringToObject(x, "rule", gp_audit_rule_get(m->ev[s][e].rule)->id);
-                gp_audit_json_add_path(x, "file", st->files[m->ev[s][e].file]);
-                if (m->ev[s][e].cell) cJSON_AddNumberToObject(x, "cell", m->ev[s][e].cell);
-                cJSON_AddNumberToObject(x, "line", m->ev[s][e].line);
-                cJSON_AddNumberToObject(x, "column", m->ev[s][e].col);
-                cJSON_AddItemToArray(ev, x);
+            if (!(cond ? m->cond_stop[s] : m->stop[s])) continue;
+            if (!cond && m->role == GP_ROLE_CUDA_OPTIONAL) continue; /* not the project's */
+            if (cond) {
+                cJSON *sc = cJSON_CreateObject();
+                gp_audit_json_add_path(sc, "module", m->path);
+                cJSON_AddStringToObject(sc, "why", gp_audit_cond_scope(m, (gp_audit_stop)s));
+                cJSON_AddItemToArray(scope, sc);
             }
-            cJSON *cnt = cJSON_GetObjectItemCaseSensitive(o, "findings");
-            if (cnt)
-                cJSON_SetNumberValue(cnt, cnt->valuedouble + (double)m->stop_count[s]);
-            else
-                cJSON_AddNumberToObject(o, "findings", (double)m->stop_count[s]);
+            evidence_json(st, ev, m, cond ? m->cond_ev[s] : m->ev[s],
+                          cond ? m->cond_count[s] : m->stop_count[s]);
+            total += (double)(cond ? m->cond_count[s] : m->stop_count[s]);
         }
+        cJSON_AddNumberToObject(o, "findings", total);
         cJSON_AddItemToArray(arr, o);
+    }
+    return arr;
+}
+
+static cJSON *top_rules_json(gp_audit_state *st)
+{
+    cJSON *arr = cJSON_CreateArray();
+    int top[GP_TOP_RULES];
+    size_t n = gp_audit_top_rules(st, top, GP_TOP_RULES);
+    for (size_t i = 0; i < n; i++) {
+        const gp_rule_count *rc = &st->rule_count[top[i]];
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "rule", gp_audit_rule_get(top[i])->id);
+        cJSON_AddNumberToObject(o, "count", (double)rc->n);
+        cJSON *ex = cJSON_AddObjectToObject(o, "example");
+        gp_audit_json_add_path(ex, "file", gp_audit_path(st, rc->file));
+        if (rc->cell) cJSON_AddNumberToObject(ex, "cell", rc->cell);
+        cJSON_AddNumberToObject(ex, "line", rc->line);
+        char snip[4096];
+        if (gp_audit_rule_example(st, top[i], snip, sizeof snip))
+            cJSON_AddStringToObject(ex, "code", snip);
+        cJSON_AddItemToArray(arr, o);
+    }
+    return arr;
+}
+
+static cJSON *next_steps_json(const gp_audit_state *st)
+{
+    char lines[GP_NEXT_STEPS][400];
+    size_t n = gp_audit_next_steps(st, lines, GP_NEXT_STEPS);
+    cJSON *arr = cJSON_CreateArray();
+    for (size_t i = 0; i < n; i++) { /* (they name files: any bytes, made valid UTF-8) */
+        gp_strbuf sb = GP_STRBUF_INIT;
+        gp_audit_utf8_append(&sb, lines[i]);
+        cJSON_AddItemToArray(arr, cJSON_CreateString(gp_strbuf_cstr(&sb)));
+        gp_strbuf_free(&sb);
     }
     return arr;
 }
@@ -94,6 +163,7 @@ int gp_audit_report_json(gp_audit_state *st, FILE *out)
     cJSON_AddNumberToObject(sum, "errors", (double)st->count[GP_SEV_ERROR]);
     cJSON_AddNumberToObject(sum, "warnings", (double)st->count[GP_SEV_WARNING]);
     cJSON_AddNumberToObject(sum, "notes", (double)st->count[GP_SEV_NOTE]);
+    cJSON_AddNumberToObject(sum, "optional", (double)st->optional_findings);
     cJSON_AddNumberToObject(sum, "baselined", (double)st->baselined);
     cJSON_AddNumberToObject(sum, "not_listed", (double)st->dropped);
     fputs(",\"summary\":", out);
@@ -104,7 +174,13 @@ int gp_audit_report_json(gp_audit_state *st, FILE *out)
         if (put(out, module_json(st, &st->mods[i])) != 0) return -1;
     }
     fputs("],\n\"stop_conditions\":", out);
-    if (put(out, stops_json(st)) != 0) return -1;
+    if (put(out, stops_json(st, false)) != 0) return -1;
+    fputs(",\n\"conditional_stop_conditions\":", out);
+    if (put(out, stops_json(st, true)) != 0) return -1;
+    fputs(",\n\"top_rules\":", out);
+    if (put(out, top_rules_json(st)) != 0) return -1;
+    fputs(",\n\"next_steps\":", out);
+    if (put(out, next_steps_json(st)) != 0) return -1;
     fputs(",\n\"findings\":[", out);
     if (fseek(st->spool, 0, SEEK_SET) != 0) return -1;
     gp_spool_rec r;
@@ -112,16 +188,23 @@ int gp_audit_report_json(gp_audit_state *st, FILE *out)
     bool first = true;
     for (size_t i = 0; i < st->nrec; i++) {
         if (gp_spool_read(st->spool, &r, snip, sizeof snip) != 0) return -1;
-        if (r.flags & 2) continue;
-        const gp_audit_rule *ru = gp_audit_rule_get(r.rule);
+        gp_eff e;
+        gp_audit_effective(st, &r, &e);
+        if (e.severity == GP_SEV_NONE) continue;
+        const gp_audit_rule *ru = gp_audit_rule_get(e.rule);
         cJSON *o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "rule", ru->id);
-        gp_audit_json_add_path(o, "file", st->files[r.file]);
+        gp_audit_json_add_path(o, "file", gp_audit_path(st, r.file));
         if (r.cell) cJSON_AddNumberToObject(o, "cell", r.cell);
         cJSON_AddNumberToObject(o, "line", r.line);
         cJSON_AddNumberToObject(o, "column", r.col);
-        cJSON_AddStringToObject(o, "severity", gp_audit_sev_name((gp_audit_sev)r.severity));
-        cJSON_AddBoolToObject(o, "guarded", r.flags & 1);
+        if (r.file_line) {
+            cJSON_AddNumberToObject(o, "file_line", r.file_line);
+            cJSON_AddNumberToObject(o, "file_column", r.file_col);
+        }
+        cJSON_AddStringToObject(o, "severity", gp_audit_sev_name((gp_audit_sev)e.severity));
+        cJSON_AddBoolToObject(o, "guarded", e.guarded);
+        cJSON_AddBoolToObject(o, "optional", e.optional);
         cJSON_AddStringToObject(o, "code", snip);
         cJSON_AddStringToObject(o, "message", ru->explanation);
         cJSON_AddStringToObject(o, "fix", ru->fix);
@@ -188,6 +271,33 @@ static void uri_of(const char *path, char *out, size_t cap)
     out[k] = '\0';
 }
 
+/* An absolute display path made relative: to the current folder when it lies inside it, else
+ * to the path argument it was found under (a file argument: its folder), which is the
+ * repository being scanned. */
+static const char *relative_to_root(const gp_audit_state *st, const char *path, const char *cwd)
+{
+    size_t cn = cwd ? strlen(cwd) : 0;
+    if (cn > 1 && strncmp(path, cwd, cn) == 0 && path[cn] == '/') return path + cn + 1;
+    const char *best = NULL;
+    size_t best_n = 0;
+    for (size_t i = 0; i < st->o->npaths; i++) {
+        const char *a = st->o->paths[i];
+        size_t an = strlen(a);
+        while (an > 1 && a[an - 1] == '/')
+            an--;
+        if (strncmp(path, a, an) != 0) continue;
+        if (path[an] == '\0') { /* a file argument: relative to its folder */
+            const char *sl = strrchr(path, '/');
+            return sl ? sl + 1 : path;
+        }
+        if (path[an] == '/' && an > best_n) {
+            best = path + an + 1;
+            best_n = an;
+        }
+    }
+    return best ? best : path + 1;
+}
+
 int gp_audit_report_sarif(gp_audit_state *st, FILE *out)
 {
     fputs("{\"$schema\":\"https://json.schemastore.org/sarif-2.1.0.json\",\"version\":\"2.1.0\","
@@ -201,18 +311,24 @@ int gp_audit_report_sarif(gp_audit_state *st, FILE *out)
     gp_spool_rec r;
     char snip[4096], uri[2048];
     size_t n = 0, over = 0;
+    char *cwd = realpath(".", NULL);
     for (size_t i = 0; i < st->nrec; i++) {
-        if (gp_spool_read(st->spool, &r, snip, sizeof snip) != 0) return -1;
-        if (r.flags & 2) continue;
+        if (gp_spool_read(st->spool, &r, snip, sizeof snip) != 0) {
+            free(cwd);
+            return -1;
+        }
+        gp_eff e;
+        gp_audit_effective(st, &r, &e);
+        if (e.severity == GP_SEV_NONE) continue;
         if (n == SARIF_MAX_RESULTS) {
             over++;
             continue;
         }
-        const gp_audit_rule *ru = gp_audit_rule_get(r.rule);
+        const gp_audit_rule *ru = gp_audit_rule_get(e.rule);
         cJSON *o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "ruleId", ru->id);
-        cJSON_AddNumberToObject(o, "ruleIndex", r.rule);
-        cJSON_AddStringToObject(o, "level", sarif_level(r.severity));
+        cJSON_AddNumberToObject(o, "ruleIndex", e.rule);
+        cJSON_AddStringToObject(o, "level", sarif_level(e.severity));
         cJSON *msg = cJSON_AddObjectToObject(o, "message");
         char text[6000];
         if (r.cell)
@@ -226,22 +342,30 @@ int gp_audit_report_sarif(gp_audit_state *st, FILE *out)
         cJSON *loc = cJSON_CreateObject();
         cJSON *phys = cJSON_AddObjectToObject(loc, "physicalLocation");
         cJSON *art = cJSON_AddObjectToObject(phys, "artifactLocation");
-        const char *path = st->files[r.file];
-        uri_of(path, uri, sizeof uri);
+        const char *path = gp_audit_path(st, r.file);
+        uri_of(path[0] == '/' ? relative_to_root(st, path, cwd) : path, uri, sizeof uri);
         cJSON_AddStringToObject(art, "uri", uri);
-        if (path[0] != '/') cJSON_AddStringToObject(art, "uriBaseId", "%SRCROOT%");
+        cJSON_AddStringToObject(art, "uriBaseId", "%SRCROOT%");
         cJSON *reg = cJSON_AddObjectToObject(phys, "region");
-        cJSON_AddNumberToObject(reg, "startLine", r.line ? r.line : 1);
-        if (r.col) cJSON_AddNumberToObject(reg, "startColumn", r.col);
+        /* a notebook's finding points into the .ipynb file itself (the cell is in the message) */
+        uint32_t line = r.file_line ? r.file_line : r.line, col = r.file_line ? r.file_col : r.col;
+        cJSON_AddNumberToObject(reg, "startLine", line ? line : 1);
+        if (col) cJSON_AddNumberToObject(reg, "startColumn", col);
         cJSON_AddItemToArray(locs, loc);
         cJSON *pf = cJSON_AddObjectToObject(o, "partialFingerprints");
         cJSON_AddStringToObject(pf, "gpuportFingerprint/v1", r.fp);
         /* under a guard the level is the rule's guarded one: say why it differs from the rule's */
-        cJSON_AddBoolToObject(cJSON_AddObjectToObject(o, "properties"), "guarded", r.flags & 1);
+        cJSON *props = cJSON_AddObjectToObject(o, "properties");
+        cJSON_AddBoolToObject(props, "guarded", e.guarded);
+        cJSON_AddBoolToObject(props, "optional", e.optional);
         fputs(n ? ",\n " : "\n ", out);
         n++;
-        if (put(out, o) != 0) return -1;
+        if (put(out, o) != 0) {
+            free(cwd);
+            return -1;
+        }
     }
+    free(cwd);
     fputs("]", out);
     if (over) {
         fprintf(out, ",\"properties\":{\"resultsNotListed\":%zu}", over);

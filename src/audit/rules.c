@@ -95,7 +95,9 @@ static const gp_audit_rule rules[GP_R_COUNT] = {
                          "CUDA-only package import",
                          "unguarded import of flash_attn, xformers, apex, causal_conv1d, "
                          "mamba_ssm, tinycudann, nvdiffrast, pycuda, cupy, tensorrt, spconv, "
-                         "numba.cuda",
+                         "numba.cuda, RAPIDS (cuml, cudf, cugraph), cutlass (cutlass.cute), "
+                         "cuda-python (cuda.bindings), nvidia.*, tilelang, flashinfer, "
+                         "transformer_engine",
                          "The package has no Mac or CPU build; the import fails there.",
                          "Import it inside try/except ImportError and fall back (for attention: "
                          "`torch.nn.functional.scaled_dot_product_attention`)."},
@@ -199,15 +201,20 @@ static const gp_audit_rule rules[GP_R_COUNT] = {
                      "`nvcc`, `-arch=sm_XX`, `-gencode`, `-lcudart`/`-lcublas`/`-lnccl`/...",
                      "The build calls nvcc or links CUDA libraries.",
                      "Add a CPU target and build the CUDA one only when nvcc is found."},
-    [GP_R_REQ_001] = {"REQ-001", GP_LANG_REQ | GP_LANG_PYPROJECT | GP_LANG_CONDA, E, N, -1, A_, 0,
-                      "CUDA wheel pin", "`+cuNNN` local versions, `.../whl/cuNNN` indexes",
-                      "CUDA builds of PyTorch are not published for macOS; the install fails.",
-                      "Use the default index (or pin with a Linux marker)."},
+    [GP_R_REQ_001] =
+        {"REQ-001", GP_LANG_REQ | GP_LANG_PYPROJECT | GP_LANG_CONDA, E, N, -1, A_, 0,
+         "CUDA wheel pin",
+         "`+cuNNN` local versions, `.../whl/cuNNN` indexes, NVIDIA's index "
+         "(`pypi.nvidia.com`)",
+         "CUDA builds (PyTorch's +cuNNN wheels, NVIDIA's index) are not published for macOS; "
+         "the install fails.",
+         "Use the default index (or pin with a Linux marker)."},
     [GP_R_REQ_002] = {"REQ-002", GP_LANG_REQ | GP_LANG_PYPROJECT | GP_LANG_CONDA, E, N,
                       GP_R_REQ_003, A_, 0, "CUDA-only package",
                       "`nvidia-*-cu1x`, `cupy-cuda*`, `spconv-cu*`, `faiss-gpu`, "
                       "`onnxruntime-gpu`, `tensorrt`, `jax[cuda*]`, `flash-attn`, `xformers`, "
-                      "`pycuda`, `mamba-ssm`, `causal-conv1d`",
+                      "`pycuda`, `mamba-ssm`, `causal-conv1d`, RAPIDS (`cuml-cu11`, "
+                      "`cudf-cu12`, ...), `cuda-python`, `tilelang`, `triton`",
                       "The package has no macOS build; installing the requirements fails.",
                       "Use the CPU variant (faiss-cpu, onnxruntime, cupy → numpy) or add "
                       "`; sys_platform == \"linux\"`."},

@@ -9,6 +9,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 
+#include "audit/cuda_api.h"
 #include "audit/lex_c.h"
 #include "audit/prefilter.h"
 #include "audit/scanners.h"
@@ -105,8 +106,74 @@ static void first_pairs_build(void)
     }
 }
 
-static int ident_rule(const char *w, size_t k)
+/* Is w[0, k) one of the names of a sorted table? */
+static bool in_table(const char *const *t, size_t n, const char *w, size_t k)
 {
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        int c = strncmp(t[mid], w, k);
+        if (c == 0 && t[mid][k] != '\0') c = 1;
+        if (c == 0) return true;
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return false;
+}
+
+/* Is an identifier named like an error-checking wrapper (cublasCheck, CUDNN_CHECK, ncclChk,
+ * CUBLAS_SAFE_CALL, cufftAssert)? One of its parts (split at '_' and at lower-to-upper case
+ * changes) is such a word; the libraries name no function that way. */
+static bool names_wrapper(const char *w, size_t n)
+{
+    static const char *const parts[] = {"check", "chk", "assert", "safe", "verify", "ensure"};
+    for (size_t i = 0; i < n;) {
+        while (i < n && w[i] == '_')
+            i++;
+        size_t st = i++;
+        while (i < n && w[i] != '_' &&
+               !(isupper((unsigned char)w[i]) && islower((unsigned char)w[i - 1])))
+            i++;
+        for (size_t k = 0; k < sizeof parts / sizeof parts[0]; k++)
+            if (strlen(parts[k]) == i - st && strncasecmp(w + st, parts[k], i - st) == 0)
+                return true;
+    }
+    return false;
+}
+
+/* The runtime and driver families, and the libraries' upper-case names, name the API only with
+ * the toolkit's own names (cuda_api.h): a project's cudaCheck wrapper, a CU_ASSERT macro or a
+ * variable called cudaVersion has the shape but is no API. */
+static bool family_is_api(int rule, const char *w, size_t k)
+{
+    if (rule == GP_R_C_RT_001)
+        return in_table(gp_cuda_runtime_names,
+                        sizeof gp_cuda_runtime_names / sizeof gp_cuda_runtime_names[0], w, k);
+    if (rule == GP_R_C_DRV_001)
+        return (k > 5 && memcmp(w, "CUDA_", 5) == 0) || /* CUDA_SUCCESS, CUDA_ERROR_* */
+               in_table(gp_cuda_driver_names,
+                        sizeof gp_cuda_driver_names / sizeof gp_cuda_driver_names[0], w, k);
+    if (rule == GP_R_C_KERN_002 || rule == GP_R_C_ATEN_001) return true; /* __shfl_*, CUDA* */
+    /* a library's upper-case names (CUBLAS_OP_N, NCCL_VERSION_CODE): its headers' own, not a
+     * project's CUBLAS_CHECK or its include guard CUBLAS_COMMON_H */
+    if (isupper((unsigned char)w[0]))
+        return in_table(gp_cuda_library_constants,
+                        sizeof gp_cuda_library_constants / sizeof gp_cuda_library_constants[0], w,
+                        k);
+    /* its functions and types: the headers' own (cudnnOpsVersionCheck); another name of the
+     * shape (an older API the headers no longer declare) unless it is named like the project's
+     * error-checking wrapper (cublasCheck) */
+    return in_table(gp_cuda_library_names,
+                    sizeof gp_cuda_library_names / sizeof gp_cuda_library_names[0], w, k) ||
+           !names_wrapper(w, k);
+}
+
+/* The rule of an identifier, or -1; *family: it matched a family (not an exact word). */
+static int ident_rule_of(const char *w, size_t k, bool *family)
+{
+    *family = false;
     if (k < 4) return -1;
     unsigned p = pair_of(w); /* every table entry starts with one of these pairs: most stop here */
     if (!((first_pairs[p >> 5] >> (p & 31)) & 1u)) return -1;
@@ -115,8 +182,11 @@ static int ident_rule(const char *w, size_t k)
     for (size_t i = 0; i < sizeof families / sizeof families[0]; i++) {
         size_t pl = families[i].len;
         if (k >= pl && memcmp(w, families[i].prefix, pl) == 0 &&
-            family_next_ok(families[i].next, w, k, pl))
+            family_next_ok(families[i].next, w, k, pl)) {
+            if (!family_is_api(families[i].rule, w, k)) return -1;
+            *family = true;
             return families[i].rule;
+        }
     }
     return -1;
 }
@@ -174,12 +244,43 @@ static int header_rule(const char *h, size_t n)
     return -1;
 }
 
+/* Dispatch on the device at run time (`if (x.is_cuda()) ... else ...`, `x.is_cuda() ? a : b`,
+ * `case DeviceType::CUDA:`): the CUDA branch is guarded code. Depths are counted from where a
+ * construct starts, so the state is the same whether or not the text before was tokenized; the
+ * test must sit on the line of its `if` or `case` (the shortcut lexes whole lines). */
+#define C_RT_MAX 16
+enum { RT_BRACE = 1, RT_STMT, RT_CASE, RT_TERNARY };
+
+typedef struct c_rt_guard {
+    uint8_t kind;
+    bool on;      /* the CUDA branch */
+    bool else_on; /* an if's body: its else is the CUDA branch (the test was negated) */
+    int depth;    /* braces (RT_BRACE, RT_CASE) or parentheses (RT_STMT, RT_TERNARY) inside */
+} c_rt_guard;
+
+typedef struct c_rt {
+    int cond;                      /* 1: after `if`, 2: inside its condition */
+    uint32_t cond_line;            /* the line of the `if` */
+    int cond_depth;                /* parentheses open inside the condition */
+    bool cond_cuda, cond_neg, neg; /* the condition tests CUDA, negated; a '!' pending */
+    bool body;                     /* the next token starts the if's statement */
+    bool body_on, body_else_on;
+    bool else_ready, else_on; /* a closed if: an `else` may come */
+    int in_case;              /* after `case` on this line: 1, 2 when it tests CUDA */
+    uint32_t case_line;
+    int watch; /* tokens to lex after a device test (a ternary may follow) */
+    long drop; /* the finding of a device test that turned out to be a dispatch */
+    int ng;
+    c_rt_guard g[C_RT_MAX];
+} c_rt;
+
 typedef struct c_scan {
     gp_audit_source *s;
     gp_audit_result *r;
     const char *path; /* the file's path as walked (for its folder), or NULL */
     bool cuda;
     bool cpu_named;
+    c_rt rt;
     gp_c_tok prev[3]; /* the three tokens before the current one, most recent first */
     /* PY-EXT-003: function bodies of a CPU-named source */
     int depth;
@@ -216,9 +317,171 @@ static inline __attribute__((always_inline)) bool tok_eq_n(const c_scan *cs, con
 /* Compares a token with a string literal (its length known at compile time). */
 #define tok_eq(cs, t, w) tok_eq_n(cs, t, w, sizeof(w) - 1)
 
-static void rep(c_scan *cs, int rule, const gp_c_tok *t)
+static bool rt_on(const c_scan *cs)
 {
-    gp_audit_add(cs->r, cs->s, rule, t->guarded, t->line, t->line_off, t->off, t->len);
+    for (int i = 0; i < cs->rt.ng; i++)
+        if (cs->rt.g[i].on) return true;
+    return false;
+}
+
+static long rep(c_scan *cs, int rule, const gp_c_tok *t)
+{
+    return gp_audit_add(cs->r, cs->s, rule, t->guarded || rt_on(cs), t->line, t->line_off, t->off,
+                        t->len);
+}
+
+/* ---- dispatch on the device ---------------------------------------------------------------- */
+
+/* 1 when the token tests for CUDA (is_cuda(), kCUDA, DeviceType::CUDA), 2 for MPS, else 0. */
+static int device_test(const c_scan *cs, const gp_c_tok *t, const gp_c_tok *n1)
+{
+    if (t->kind != GP_C_IDENT) return 0;
+    if ((tok_eq(cs, t, "is_cuda") && tok_eq(cs, n1, "(")) || tok_eq(cs, t, "kCUDA")) return 1;
+    if ((tok_eq(cs, t, "is_mps") && tok_eq(cs, n1, "(")) || tok_eq(cs, t, "kMPS")) return 2;
+    if (tok_eq(cs, &cs->prev[0], "::") && tok_eq(cs, &cs->prev[1], "DeviceType")) {
+        if (tok_eq(cs, t, "CUDA")) return 1;
+        if (tok_eq(cs, t, "MPS")) return 2;
+    }
+    return 0;
+}
+
+/* May the shortcut skip text now? Not while a dispatch construct is open. */
+static bool rt_busy(const c_scan *cs)
+{
+    const c_rt *rt = &cs->rt;
+    return rt->cond || rt->body || rt->else_ready || rt->in_case || rt->watch > 0 || rt->ng > 0;
+}
+
+static void rt_push(c_scan *cs, int kind, bool on, bool else_on)
+{
+    c_rt *rt = &cs->rt;
+    if (rt->ng == C_RT_MAX) return;
+    rt->g[rt->ng++] = (c_rt_guard){(uint8_t)kind, on, else_on, 0};
+    if (on) cs->r->cuda_dispatch = true;
+}
+
+/* A guard ended: an if's statement may be followed by its else. */
+static void rt_pop(c_scan *cs)
+{
+    c_rt *rt = &cs->rt;
+    c_rt_guard g = rt->g[--rt->ng];
+    if (g.kind == RT_BRACE || g.kind == RT_STMT) {
+        rt->else_ready = true;
+        rt->else_on = g.else_on;
+    }
+}
+
+/* Follows the dispatch constructs through token t (before the rules look at it, so that t is
+ * rated with the guards it is in). Tokens of #define bodies are not code here. */
+static void rt_track(c_scan *cs, const gp_c_tok *t, const gp_c_tok *n1)
+{
+    c_rt *rt = &cs->rt;
+    if (t->in_define) return;
+    bool punct = t->kind == GP_C_PUNCT;
+    const char *w = cs->s->data + t->off;
+    char c = w[0];
+    int old_ng = rt->ng; /* the guards open before this token (their depths count it) */
+    if (rt->watch > 0) rt->watch--;
+    if (rt->else_ready) {
+        rt->else_ready = false;
+        if (t->kind == GP_C_IDENT && tok_eq(cs, t, "else")) {
+            if (rt->else_on && !tok_eq(cs, n1, "if")) {
+                rt->body = true;
+                rt->body_on = true;
+                rt->body_else_on = false;
+            }
+            return;
+        }
+    }
+    if (rt->body) { /* the if's statement starts here */
+        rt->body = false;
+        if (punct && c == '{' && t->len == 1) {
+            for (int i = 0; i < old_ng; i++)
+                if (rt->g[i].kind == RT_BRACE || rt->g[i].kind == RT_CASE) rt->g[i].depth++;
+            rt_push(cs, RT_BRACE, rt->body_on, rt->body_else_on);
+            if (rt->ng > old_ng) rt->g[rt->ng - 1].depth = 1;
+            return;
+        }
+        rt_push(cs, RT_STMT, rt->body_on, rt->body_else_on);
+        old_ng = rt->ng; /* the statement's own tokens count for it */
+    }
+    int dev = device_test(cs, t, n1);
+    if (dev == 2) cs->r->mps_impl = true;
+    if (t->kind == GP_C_IDENT) {
+        if (tok_eq(cs, t, "if") && !rt->cond) {
+            rt->cond = 1;
+            rt->cond_line = t->line;
+            rt->cond_cuda = rt->cond_neg = rt->neg = false;
+            return;
+        }
+        if (tok_eq(cs, t, "constexpr") && rt->cond == 1) return;
+        if ((tok_eq(cs, t, "case") || tok_eq(cs, t, "default")) && rt->ng &&
+            rt->g[rt->ng - 1].kind == RT_CASE && rt->g[rt->ng - 1].depth == 0)
+            rt_pop(cs); /* the next label ends the CUDA case */
+        if (tok_eq(cs, t, "case")) {
+            rt->in_case = 1;
+            rt->case_line = t->line;
+            return;
+        }
+        if (dev == 1 && rt->cond == 2 && t->line == rt->cond_line) {
+            rt->cond_cuda = true;
+            rt->cond_neg |= rt->neg;
+        }
+        if (dev == 1 && rt->in_case && t->line == rt->case_line) rt->in_case = 2;
+        if (dev == 1 && !rt->cond && !rt->in_case) rt->watch = 3;
+    }
+    if (rt->cond == 1) { /* `if` must be followed by its '(' */
+        rt->cond = punct && c == '(' ? 2 : 0;
+        rt->cond_depth = 0;
+        if (rt->cond) return;
+    }
+    if (!punct) return;
+    if (rt->cond == 2) {
+        if (c == '!' && (t->len == 1 || tok_eq(cs, t, "!="))) rt->neg = true;
+        if (tok_eq(cs, t, "&&") || tok_eq(cs, t, "||")) rt->neg = false;
+        if (c == '(') rt->cond_depth++;
+        if (c == ')' && rt->cond_depth-- == 0) { /* the end of the condition */
+            rt->cond = 0;
+            if (rt->cond_cuda) {
+                rt->body = true;
+                rt->body_on = !rt->cond_neg;
+                rt->body_else_on = rt->cond_neg;
+            }
+        }
+        return;
+    }
+    if (rt->in_case && tok_eq(cs, t, ":")) {
+        if (rt->in_case == 2) rt_push(cs, RT_CASE, true, false);
+        rt->in_case = 0;
+        return;
+    }
+    if (tok_eq(cs, t, "?") && tok_eq(cs, &cs->prev[0], ")") && tok_eq(cs, &cs->prev[1], "(") &&
+        cs->prev[2].kind == GP_C_IDENT && tok_eq(cs, &cs->prev[2], "is_cuda")) {
+        rt_push(cs, RT_TERNARY, true, false); /* x.is_cuda() ? cuda_op(x) : cpu_op(x) */
+        if (rt->drop >= 0 && (size_t)rt->drop < cs->r->nf)
+            cs->r->f[rt->drop].severity = GP_SEV_NONE; /* the test is the dispatch, no finding */
+        return;
+    }
+    /* depths inside the open guards, and their ends */
+    for (int i = 0; i < old_ng; i++) {
+        c_rt_guard *g = &rt->g[i];
+        bool brace = g->kind == RT_BRACE || g->kind == RT_CASE;
+        if (brace && c == '{' && t->len == 1) g->depth++;
+        if (brace && c == '}') g->depth--;
+        if (!brace && c == '(') g->depth++;
+        if (!brace && c == ')') g->depth--;
+    }
+    while (rt->ng) {
+        c_rt_guard *g = &rt->g[rt->ng - 1];
+        bool colon = tok_eq(cs, t, ":"), comma = tok_eq(cs, t, ",");
+        bool end = (g->kind == RT_BRACE && g->depth <= 0) || (g->kind == RT_CASE && g->depth < 0) ||
+                   (g->kind == RT_STMT && (g->depth < 0 || (c == ';' && g->depth <= 0))) ||
+                   (g->kind == RT_TERNARY &&
+                    (g->depth < 0 || (g->depth == 0 && (colon || c == ';' || comma))));
+        if (!end) break;
+        rt_pop(cs);
+        if (g->kind == RT_BRACE || c == ')') break; /* one closing token ends one construct */
+    }
 }
 
 static bool raise_head(c_scan *cs, const gp_c_tok *t, const gp_c_tok *n1, const gp_c_tok *n2)
@@ -298,18 +561,30 @@ static void check_tok(c_scan *cs, const gp_c_tok *t, const gp_c_tok *n1, const g
             if (tok_eq(cs, t, "wmma")) rep(cs, GP_R_C_KERN_003, t);
             return;
         }
+    bool dispatch = (cs->rt.cond == 2 && t->line == cs->rt.cond_line) ||
+                    (cs->rt.in_case && t->line == cs->rt.case_line);
     if (tok_eq(cs, t, "is_cuda") &&
         (tok_eq(cs, &cs->prev[0], ".") || tok_eq(cs, &cs->prev[0], "->")) && tok_eq(cs, n1, "(")) {
-        rep(cs, GP_R_C_ATEN_001, t);
+        /* the test of a dispatch on the device is the fix, not a finding */
+        cs->rt.drop = dispatch ? -1 : rep(cs, GP_R_C_ATEN_001, t);
         return;
     }
+    if (dispatch && tok_eq(cs, t, "kCUDA")) return;
     if (cs->cuda && (tok_eq(cs, t, "asm") || tok_eq(cs, t, "__asm__") || tok_eq(cs, t, "__asm")) &&
         (tok_eq(cs, n1, "(") || tok_eq(cs, n1, "volatile") || tok_eq(cs, n1, "__volatile__"))) {
         rep(cs, GP_R_C_KERN_003, t);
         return;
     }
-    int rule = ident_rule(w, t->len);
-    if (rule >= 0) rep(cs, rule, t);
+    bool family;
+    int rule = ident_rule_of(w, t->len, &family);
+    if (rule < 0) return;
+    /* the project's own wrapper around a call of the API (cublasCheck(cublasCreate(&h))): one
+     * finding, the call's */
+    bool f2;
+    if (family && names_wrapper(w, t->len) && tok_eq(cs, n1, "(") && n2->kind == GP_C_IDENT &&
+        ident_rule_of(cs->s->data + n2->off, n2->len, &f2) >= 0)
+        return;
+    rep(cs, rule, t);
 }
 
 /* A CPU implementation is a source file (not a header: headers hold declarations and default
@@ -375,7 +650,9 @@ typedef struct c_mark {
     gp_c_lexer lx;
     gp_c_tok cur, n1, n2, prev[3];
     int known;
-    size_t nf, text, nsup, dropped;
+    size_t nf, text, nsup, dropped, facts;
+    c_rt rt;
+    bool dispatch, mps;
 } c_mark;
 
 /* False when the file has to be scanned in full instead (nothing was kept then). */
@@ -403,11 +680,14 @@ static bool scan_sparse(c_scan *cs, gp_c_lexer *lx)
             memcpy(cs->prev, mark.prev, sizeof cs->prev);
             known = mark.known;
             r->nf = mark.nf, r->text.len = mark.text, r->nsup = mark.nsup;
-            r->dropped = mark.dropped;
+            r->dropped = mark.dropped, r->facts.len = mark.facts;
+            cs->rt = mark.rt;
+            r->cuda_dispatch = mark.dispatch, r->mps_impl = mark.mps;
             have_mark = false;
             hit = 0;
             continue;
         }
+        rt_track(cs, &cur, &n1);
         check_tok(cs, &cur, &n1, &n2);
         cs->prev[2] = cs->prev[1];
         cs->prev[1] = cs->prev[0];
@@ -423,14 +703,27 @@ static bool scan_sparse(c_scan *cs, gp_c_lexer *lx)
             hit = gp_audit_prefilter_find_before(GP_PF_C, d, n, cur.off, lim);
             hit_ls = SIZE_MAX; /* its line's start: looked for once, below */
         }
+        if (rt_busy(cs)) continue; /* a dispatch construct is open: every token counts */
         if (hit >= n) /* no word in cur, n1, n2 or after them: only comments still count */
             return gp_c_lexer_skip(lx, SIZE_MAX) != GP_C_SKIP_UNSURE;
         if (hit < lx->pos) continue; /* a word in the tokens read ahead */
         if (hit_ls == SIZE_MAX) hit_ls = line_start(d, hit, lx->pos);
         if (hit_ls <= lx->pos) continue; /* on this line: lexing on is as quick */
         size_t ls = hit_ls;
-        mark = (c_mark){*lx,   cur,   n1,          n2,      {cs->prev[0], cs->prev[1], cs->prev[2]},
-                        known, r->nf, r->text.len, r->nsup, r->dropped};
+        mark = (c_mark){*lx,
+                        cur,
+                        n1,
+                        n2,
+                        {cs->prev[0], cs->prev[1], cs->prev[2]},
+                        known,
+                        r->nf,
+                        r->text.len,
+                        r->nsup,
+                        r->dropped,
+                        r->facts.len,
+                        cs->rt,
+                        r->cuda_dispatch,
+                        r->mps_impl};
         have_mark = true;
         gp_c_skip k = gp_c_lexer_skip(lx, ls);
         if (k == GP_C_SKIP_UNSURE) return false;
@@ -453,11 +746,14 @@ void gp_audit_scan_c_how(gp_audit_source *s, gp_audit_result *r, bool cuda, cons
      * implementations (every function body counts). */
     if (shortcut && !cuda && !cpu_named) {
         size_t nf0 = r->nf, text0 = r->text.len, dropped0 = r->dropped, nsup0 = r->nsup;
+        size_t facts0 = r->facts.len;
+        bool dispatch0 = r->cuda_dispatch, mps0 = r->mps_impl;
         memset(&cs, 0, sizeof cs);
         cs.s = s;
         cs.r = r;
         cs.path = path;
         cs.body_depth = -1;
+        cs.rt.drop = -1;
         gp_c_lexer lx;
         gp_c_lexer_init(&lx, s, r);
         if (scan_sparse(&cs, &lx)) return;
@@ -466,8 +762,12 @@ void gp_audit_scan_c_how(gp_audit_source *s, gp_audit_result *r, bool cuda, cons
         r->nsup = nsup0;
         r->text.len = text0;
         r->dropped = dropped0;
+        r->facts.len = facts0;
+        r->cuda_dispatch = dispatch0;
+        r->mps_impl = mps0;
     }
     memset(&cs, 0, sizeof cs);
+    cs.rt.drop = -1;
     cs.s = s;
     cs.r = r;
     cs.path = path;
@@ -482,6 +782,7 @@ void gp_audit_scan_c_how(gp_audit_source *s, gp_audit_result *r, bool cuda, cons
     gp_c_lexer_next(&lx, &n2);
     size_t count = 0;
     while (cur.kind != GP_C_END) {
+        rt_track(&cs, &cur, &n1);
         check_tok(&cs, &cur, &n1, &n2);
         if (cs.cpu_named) body_track(&cs, &cur, &n1, &n2);
         cs.prev[2] = cs.prev[1];
@@ -506,9 +807,12 @@ void gp_audit_scan_c_how(gp_audit_source *s, gp_audit_result *r, bool cuda, cons
  * these yields none. (The inline-PTX check is made only in CUDA sources, which are always lexed;
  * PY-EXT-003 sources named as CPU implementations are always lexed too.) */
 static const gp_audit_trigger code_words[] = {
-    {"<<<", 0, false},    /* kernel launch (a punctuator: may follow an identifier) */
-    {"cuda", 0, true},    /* at::cuda / c10::cuda */
-    {"is_cuda", 0, true}, /* .is_cuda() */
+    {"<<<", 0, false},       /* kernel launch (a punctuator: may follow an identifier) */
+    {"cuda", 0, true},       /* at::cuda / c10::cuda */
+    {"is_cuda", 0, true},    /* .is_cuda() */
+    {"DeviceType", 0, true}, /* a dispatch on DeviceType::CUDA / ::MPS */
+    {"kMPS", 0, true},       /* an MPS branch */
+    {"is_mps", 0, true},
 };
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))

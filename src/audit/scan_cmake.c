@@ -212,21 +212,73 @@ static void do_if(cm_scan *c)
     }
 }
 
+static bool cm_names_backend(const cm_scan *c)
+{
+    const char *w = c->s->data + c->cmd.off;
+    for (size_t i = 0; i + 7 <= c->cmd.len; i++)
+        if (strncasecmp(w + i, "backend", 7) == 0) return true;
+    return false;
+}
+
+/* Arguments that name C/C++/CUDA sources (or globs of them), recorded for resolve.c with
+ * whether this code is under a CUDA condition. */
+static void cm_sources(cm_scan *c)
+{
+    static const char *const exts[] = {".cu", ".cuh", ".c", ".cc", ".cpp", ".cxx", ".h", ".hpp"};
+    for (int i = 0; i < c->nargs; i++) {
+        const char *w = c->s->data + c->args[i].off;
+        size_t n = c->args[i].len;
+        for (size_t e = 0; e < sizeof exts / sizeof exts[0]; e++) {
+            size_t k = strlen(exts[e]);
+            if (n > k && memcmp(w + n - k, exts[e], k) == 0) {
+                gp_audit_fact(c->r, GP_FACT_SOURCE, guarded(c) ? GP_FACTF_GUARDED : 0, w, n);
+                break;
+            }
+        }
+    }
+}
+
 static void do_command(cm_scan *c)
 {
     if (cmd_is(c, "if") || cmd_is(c, "elseif") || cmd_is(c, "else") || cmd_is(c, "endif")) {
         do_if(c);
         return;
     }
-    if ((cmd_is(c, "option") || cmd_is(c, "cmake_dependent_option")) && c->nargs >= 3) {
-        const cm_arg *def = &c->args[2];
-        if ((arg_is(c, def, "ON") || arg_is(c, def, "TRUE") || arg_is(c, def, "1")) &&
-            c->nopt < CM_MAX_OPT && c->args[0].len < sizeof c->opt_on[0]) {
+    if ((cmd_is(c, "option") || cmd_is(c, "cmake_dependent_option")) && c->nargs >= 2) {
+        const cm_arg *def = c->nargs >= 3 ? &c->args[2] : NULL;
+        bool on = def && (arg_is(c, def, "ON") || arg_is(c, def, "TRUE") || arg_is(c, def, "1") ||
+                          arg_is(c, def, "YES"));
+        if (on && c->nopt < CM_MAX_OPT && c->args[0].len < sizeof c->opt_on[0]) {
             memcpy(c->opt_on[c->nopt], c->s->data + c->args[0].off, c->args[0].len);
             c->opt_on[c->nopt++][c->args[0].len] = '\0';
         }
+        /* an option on CUDA that is off unless asked for: the CUDA part is optional */
+        bool off = !def || arg_is(c, def, "OFF") || arg_is(c, def, "FALSE") ||
+                   arg_is(c, def, "0") || arg_is(c, def, "NO");
+        if (off && gp_audit_word_is_cuda_switch(c->s->data + c->args[0].off, c->args[0].len))
+            gp_audit_fact(c->r, GP_FACT_CUDA_OPTION, 0, c->s->data + c->args[0].off,
+                          c->args[0].len);
         return;
     }
+    if (cmd_is(c, "set") && c->nargs >= 3 && arg_is(c, &c->args[2], "CACHE") &&
+        (arg_is(c, &c->args[1], "OFF") || arg_is(c, &c->args[1], "FALSE")) &&
+        gp_audit_word_is_cuda_switch(c->s->data + c->args[0].off, c->args[0].len)) {
+        gp_audit_fact(c->r, GP_FACT_CUDA_OPTION, 0, c->s->data + c->args[0].off, c->args[0].len);
+        return;
+    }
+    if (cmd_is(c, "add_subdirectory") && c->nargs >= 1) {
+        gp_audit_fact(c->r, GP_FACT_SUBDIR, guarded(c) ? GP_FACTF_GUARDED : 0,
+                      c->s->data + c->args[0].off, c->args[0].len);
+        return;
+    }
+    /* a project function that adds backends by name: ggml_add_backend(CUDA) */
+    if (cm_names_backend(c)) {
+        for (int i = 0; i < c->nargs; i++)
+            if (c->args[i].len == 4 && strncasecmp(c->s->data + c->args[i].off, "cuda", 4) == 0)
+                gp_audit_fact(c->r, GP_FACT_CUDA_BACKEND, guarded(c) ? GP_FACTF_GUARDED : 0,
+                              c->s->data + c->cmd.off, c->cmd.len);
+    }
+    cm_sources(c);
     if (cmd_is(c, "project")) {
         for (int i = 1; i < c->nargs; i++)
             if (arg_is(c, &c->args[i], "CUDA")) rep(c, GP_R_CMK_001, &c->args[i], false);

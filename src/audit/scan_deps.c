@@ -30,12 +30,18 @@ static bool name_cuda_only(const char *nm, const char *extras, size_t exn)
     if (strncmp(nm, "nvidia-", 7) == 0 &&
         (strstr(nm, "-cu1") || strstr(nm, "-cu2") || strstr(nm, "-cu9") || strstr(nm, "-cuda")))
         return true;
-    static const char *const pre[] = {"cupy-cuda", "spconv-cu", "faiss-gpu", "tensorrt"};
+    /* RAPIDS wheels carry their CUDA major in the name (cuml-cu11, cudf-cu12) */
+    static const char *const pre[] = {
+        "cupy-cuda",   "spconv-cu",      "faiss-gpu",          "tensorrt",
+        "cuml-cu",     "cudf-cu",        "cugraph-cu",         "cuspatial-cu",
+        "cucim-cu",    "rmm-cu",         "pylibraft-cu",       "raft-dask-cu",
+        "nvidia-dali", "nvidia-cutlass", "transformer-engine", "flashinfer"};
     for (size_t i = 0; i < sizeof pre / sizeof pre[0]; i++)
         if (strncmp(nm, pre[i], strlen(pre[i])) == 0) return true;
-    static const char *const ex[] = {"onnxruntime-gpu", "flash-attn", "xformers",
-                                     "pycuda",          "mamba-ssm",  "causal-conv1d",
-                                     "nvdiffrast",      "tinycudann", "apex"};
+    static const char *const ex[] = {
+        "onnxruntime-gpu", "flash-attn", "xformers",   "pycuda", "mamba-ssm",
+        "causal-conv1d",   "nvdiffrast", "tinycudann", "apex",   "cuda-python",
+        "cuda-bindings",   "cuda-core",  "tilelang",   "triton"};
     for (size_t i = 0; i < sizeof ex / sizeof ex[0]; i++)
         if (strcmp(nm, ex[i]) == 0) return true;
     if ((strcmp(nm, "jax") == 0 || strcmp(nm, "jaxlib") == 0) && exn > 0 &&
@@ -95,7 +101,8 @@ void gp_audit_check_requirement(gp_audit_source *s, gp_audit_result *r, uint32_t
         if (ci_contains(p + i, len - i, "index-url") || ci_contains(p + i, len - i, "find-links") ||
             (len - i > 2 && (p[i + 1] == 'i' || p[i + 1] == 'f') &&
              (i + 2 >= len || p[i + 2] == ' ' || p[i + 2] == '=')))
-            if (has_cu_digits(p + i, len - i, "/whl/cu") || has_cu_digits(p + i, len - i, "/cu"))
+            if (has_cu_digits(p + i, len - i, "/whl/cu") || has_cu_digits(p + i, len - i, "/cu") ||
+                ci_contains(p + i, len - i, "nvidia.com")) /* NVIDIA's own index of CUDA wheels */
                 gp_audit_add(r, s, GP_R_REQ_001, false, line, line_off, off + i, len - i);
         return;
     }
@@ -181,7 +188,8 @@ static void toml_strings(gp_audit_source *s, gp_audit_result *r, const gp_line *
         if ((n > 3 && memcmp(v + n - 3, ".cu", 3) == 0) ||
             (n > 4 && memcmp(v + n - 4, ".cuh", 4) == 0))
             gp_audit_add(r, s, GP_R_PY_EXT_001, false, l->line, l->off, st, n);
-        else if (has_cu_digits(v, n, "/whl/cu"))
+        else if (has_cu_digits(v, n, "/whl/cu") ||
+                 (n > 8 && memcmp(v, "http", 4) == 0 && ci_contains(v, n, "pypi.nvidia.com")))
             gp_audit_add(r, s, GP_R_REQ_001, false, l->line, l->off, st, n);
         else if (reqs && key) { /* poetry: name = "version" */
             if (has_cu_digits(v, n, "+cu"))
@@ -336,7 +344,9 @@ static void conda_item(gp_audit_source *s, gp_audit_result *r, int key, const gp
     size_t lo;
     gp_line_locate(s, l, v, &line, &lo);
     if (key == K_CHANNELS) {
-        if ((e - v == 6 && memcmp(d + v, "nvidia", 6) == 0) || ci_contains(d + v, e - v, "/nvidia"))
+        if ((e - v == 6 && memcmp(d + v, "nvidia", 6) == 0) ||
+            ci_contains(d + v, e - v, "/nvidia") ||
+            (e - v == 8 && memcmp(d + v, "rapidsai", 8) == 0))
             gp_audit_add(r, s, GP_R_CONDA_001, false, line, lo, v, e - v);
         return;
     }

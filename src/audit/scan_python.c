@@ -18,6 +18,10 @@
 #define PY_MAX_ALIAS  48 /* under half of the 128 slots of alias_slot */
 #define PY_MAX_PEND   16
 #define PY_NAME_MAX   128
+#define PY_MAX_DEFS   256
+#define PY_MAX_RANGES 256
+/* a file this large is not looked through again for the names of its functions */
+#define PY_DEFS_SCAN_MAX (8u << 20)
 
 enum { BK_OTHER, BK_GUARD, BK_TRY, BK_EXCEPT, BK_DEF, BK_MAIN };
 
@@ -25,7 +29,28 @@ typedef struct py_block {
     int indent;
     int kind;
     size_t try_first; /* first finding inside the try body */
+    size_t try_fact;  /* the facts' length at the try body's start */
+    size_t body;      /* where the block's body starts */
+    int def;          /* BK_DEF: its entry in py_scan.defs, or -1 */
+    bool device;      /* BK_GUARD: the condition tests CUDA (or a device, a distributed run) */
+    bool typing;      /* `if TYPE_CHECKING:`: imports for type checkers only */
+    bool guard;       /* BK_DEF: a decorator skips it without CUDA (skipif(not cuda...)) */
+    uint64_t shadow;  /* BK_DEF: aliases its parameters hide (a bit per alias slot) */
 } py_block;
+
+/* A function (or class) of the file: where it is, and the findings and facts made inside it,
+ * so that a function used only behind a CUDA check can have them counted as guarded. */
+typedef struct py_def {
+    size_t name_off, name_len;
+    size_t start, end; /* its decorators' and header's start; its block's end */
+    size_t f0, f1;     /* findings made inside */
+    size_t x0, x1;     /* facts recorded inside */
+    bool open;
+} py_def;
+
+typedef struct py_range {
+    size_t a, b;
+} py_range;
 
 typedef struct py_alias {
     size_t len;
@@ -47,6 +72,7 @@ typedef struct py_paren {
     bool call;
     bool nw_pos; /* DataLoader: num_workers > 0 */
     bool lambda; /* DataLoader: a lambda among the arguments */
+    bool req;    /* setup.py: the bracket holds requirements */
 } py_paren;
 
 typedef struct py_scan {
@@ -60,13 +86,21 @@ typedef struct py_scan {
     uint8_t alias_slot[128]; /* open addressing over al[] by alias_bit: index + 1, 0 empty */
     int npar;
     bool line_guarded;
+    uint64_t shadow; /* aliases hidden by the parameters of the functions the line is in */
     bool continued;  /* the buffered tokens continue an overlong logical line */
     py_block line_b; /* the block the logical line opens if its last token is ':' */
     bool part_colon; /* the last token of the part scanned before is ':' */
     bool mentions_mps;
     int ndev004;
     int ndl;
+    int ndefs, nranges;
+    bool defs_over, ranges_over;
+    bool deco;                    /* the lines since the last statement are decorators */
+    bool deco_guard, deco_device; /* one of them skips the function without CUDA */
+    size_t deco_start, deco_f0, deco_x0;
     /* from here on never read past their counts above, so not cleared per file */
+    py_def defs[PY_MAX_DEFS];
+    py_range ranges[PY_MAX_RANGES]; /* code behind a CUDA check: guard bodies, guarded lines */
     py_block b[PY_MAX_BLOCKS];
     py_alias al[PY_MAX_ALIAS];
     py_paren par[32];
@@ -96,9 +130,11 @@ static int alias_find(const py_scan *ps, const char *w, size_t n)
         if (ps->al[a].len == n && memcmp(ps->al[a].name, w, n) == 0) return a;
     }
 }
+/* An alias, unless a parameter of the function the line is in has its name. */
 static bool is_alias(py_scan *ps, size_t i)
 {
-    return alias_find(ps, tx(ps, i), ps->t[i].len) >= 0;
+    int a = alias_find(ps, tx(ps, i), ps->t[i].len);
+    return a >= 0 && !(ps->shadow >> a & 1u);
 }
 /* Inlined at every use: with the word's length a constant the comparison needs no call, and
  * the first byte rejects most tokens before it. */
@@ -132,7 +168,7 @@ static void report(py_scan *ps, int rule, size_t i, bool guarded)
 static bool any_block(py_scan *ps, int kind)
 {
     for (int i = 0; i < ps->nb; i++)
-        if (ps->b[i].kind == kind) return true;
+        if (ps->b[i].kind == kind || (kind == BK_GUARD && ps->b[i].guard)) return true;
     return false;
 }
 
@@ -153,7 +189,7 @@ static size_t read_chain(py_scan *ps, size_t i, bool has_base, char *buf, size_t
         size_t pn = n;
         if (*ncomp == 0 && !has_base) {
             int a = alias_find(ps, w, n);
-            if (a >= 0) {
+            if (a >= 0 && !(ps->shadow >> a & 1u)) {
                 piece = ps->al[a].target;
                 pn = strlen(piece);
             }
@@ -199,16 +235,26 @@ static bool may_be_switch(const char *w, size_t n)
     return false;
 }
 
+/* '_'-separated parts that make a name a switch besides the CUDA ones of
+ * gp_audit_word_is_cuda_switch: CUDA-only packages (HAS_FLASH_ATTN), a distributed run (ddp,
+ * args.distributed, world_size), and the generic availability words (is_x_available, HAS_X),
+ * which guard without naming a device. */
 static const struct {
     const char *w;
     size_t n;
-} switch_parts[] = {{"FLASH", 5},     {"XFORMERS", 8}, {"APEX", 4},
-                    {"AVAILABLE", 9}, {"HAS", 3},      {"HAVE", 4}};
+    bool device;
+} switch_parts[] = {{"FLASH", 5, true}, {"XFORMERS", 8, true},   {"APEX", 4, true},
+                    {"DDP", 3, true},   {"FSDP", 4, true},       {"DISTRIBUTED", 11, true},
+                    {"WORLD", 5, true}, {"AVAILABLE", 9, false}, {"HAS", 3, false},
+                    {"HAVE", 4, false}};
 
-static bool word_is_switch(const char *w, size_t n)
+/* 0: not a switch; 1: a switch that names no device (HAS_NUMPY, is_torch_available); 2: one
+ * that tests CUDA, a CUDA-only package or a distributed run. */
+static int switch_kind(const char *w, size_t n)
 {
-    if (!may_be_switch(w, n)) return false;
-    if (gp_audit_word_is_cuda_switch(w, n)) return true;
+    if (!may_be_switch(w, n)) return 0;
+    if (gp_audit_word_is_cuda_switch(w, n)) return 2;
+    int kind = 0;
     size_t i = 0;
     while (i < n) {
         while (i < n && w[i] == '_')
@@ -222,10 +268,18 @@ static bool word_is_switch(const char *w, size_t n)
             size_t m = 0;
             while (m < pl && toupper((unsigned char)w[st + m]) == switch_parts[k].w[m])
                 m++;
-            if (m == pl) return true;
+            if (m == pl) {
+                if (switch_parts[k].device) return 2;
+                kind = 1;
+            }
         }
     }
-    return false;
+    return kind;
+}
+
+static bool word_is_switch(const char *w, size_t n)
+{
+    return switch_kind(w, n) != 0;
 }
 
 /* "cuda", "cuda:N", or an f-string "cuda:{...}" whose one replacement field ends it (the
@@ -282,17 +336,20 @@ static bool chain_may_guard(py_scan *ps, size_t i, size_t j)
     return false;
 }
 
-/* Does the logical line test for CUDA (or a switch)? Looks at names and string comparisons. */
-static bool line_has_guard_signal(py_scan *ps)
+/* Does the logical line test for CUDA (or a switch)? Looks at names and string comparisons.
+ * 0: no; 1: a guard that names no device (an environment variable, is_torch_available()); 2: a
+ * test of CUDA, a device, a CUDA-only package or a distributed run. */
+static int line_has_guard_signal(py_scan *ps)
 {
-    for (size_t i = 0; i < ps->nt; i++) {
+    int got = 0;
+    for (size_t i = 0; i < ps->nt && got < 2; i++) {
         const gp_py_tok *t = &ps->t[i];
         if (t->kind == GP_PY_STRING) {
             bool dev = is_device_string(ps, i) || body_is(ps, i, "nccl") || body_is(ps, i, "mps");
             bool cmp = (i > 0 && (is_op(ps, i - 1, "==") || is_op(ps, i - 1, "!=") ||
                                   is_name(ps, i + 1, "in"))) ||
                        is_op(ps, i + 1, "==") || is_op(ps, i + 1, "!=");
-            if (dev && cmp) return true;
+            if (dev && cmp) return 2;
             continue;
         }
         if (t->kind != GP_PY_NAME) continue;
@@ -306,26 +363,48 @@ static bool line_has_guard_signal(py_scan *ps)
             int nc;
             const char *last;
             read_chain(ps, i, false, buf, sizeof buf, &nc, &last);
-            if (strcmp(last, "is_available") == 0 || strcmp(last, "is_cuda") == 0 ||
-                strcmp(last, "is_initialized") == 0 || strcmp(last, "device_count") == 0 ||
-                strcmp(last, "is_nccl_available") == 0 || strcmp(last, "is_built") == 0 ||
-                starts(buf, "torch.cuda.is_") || strcmp(buf, "torch.version.cuda") == 0 ||
-                starts(buf, "os.environ") || starts(buf, "os.getenv") || strcmp(buf, "getenv") == 0)
-                return true;
+            if (strcmp(last, "is_cuda") == 0 || strcmp(last, "is_initialized") == 0 ||
+                strcmp(last, "device_count") == 0 || strcmp(last, "is_nccl_available") == 0 ||
+                strcmp(last, "is_built") == 0 || starts(buf, "torch.cuda.is_") ||
+                strcmp(buf, "torch.version.cuda") == 0)
+                return 2;
+            if (strcmp(last, "is_available") == 0)
+                got = strstr(buf, "cuda") || strstr(buf, "mps") || strstr(buf, "nccl") ||
+                              strstr(buf, "distributed") || strstr(buf, "triton")
+                          ? 2
+                      : got > 1 ? got
+                                : 1;
+            else if (starts(buf, "os.environ") || starts(buf, "os.getenv") ||
+                     strcmp(buf, "getenv") == 0)
+                got = got > 1 ? got : 1;
         }
         /* any part of the chain that names a switch: use_cuda, args.cuda, HAS_FLASH_ATTN */
-        for (size_t k = i; k <= j; k += 2)
-            if (word_is_switch(tx(ps, k), ps->t[k].len)) return true;
+        for (size_t k = i; k <= j; k += 2) {
+            int sk = switch_kind(tx(ps, k), ps->t[k].len);
+            if (sk > got) got = sk;
+        }
         i = j;
     }
-    return false;
+    return got;
 }
 
 /* ---- rules on names ------------------------------------------------------------------- */
 
-static const char *const cuda_only_modules[] = {
-    "flash_attn", "xformers", "apex", "causal_conv1d", "mamba_ssm", "tinycudann",
-    "nvdiffrast", "pycuda",   "cupy", "cupyx",         "tensorrt",  "spconv"};
+/* Top-level modules with no Mac or CPU build: importing them fails there. `cuda` is NVIDIA's
+ * cuda-python (cuda.bindings, cuda.core), `nvidia` the namespace of NVIDIA's wheels (DALI, the
+ * CUDA libraries), cutlass its CUTLASS Python DSL (cutlass.cute), cuml/cudf/cugraph RAPIDS. */
+static const char *const cuda_only_modules[] = {"flash_attn",  "xformers",
+                                                "apex",        "causal_conv1d",
+                                                "mamba_ssm",   "tinycudann",
+                                                "nvdiffrast",  "pycuda",
+                                                "cupy",        "cupyx",
+                                                "tensorrt",    "spconv",
+                                                "cuml",        "cudf",
+                                                "cugraph",     "cuspatial",
+                                                "cutlass",     "tilelang",
+                                                "cuda",        "nvidia",
+                                                "flashinfer",  "transformer_engine",
+                                                "tensorrt_llm"};
 
 static bool module_is_cuda_only(const char *m)
 {
@@ -485,7 +564,21 @@ static size_t read_module(py_scan *ps, size_t i, char *buf, size_t cap)
     return i;
 }
 
-static void scan_import(py_scan *ps, size_t i0, bool guarded)
+/* Records an import for resolve.c: "pre" (dots and a module, either may be empty) and "name"
+ * joined with a '.'. */
+static void import_fact(py_scan *ps, unsigned flags, const char *pre, size_t pn, const char *name,
+                        size_t nn)
+{
+    char b[PY_NAME_MAX * 2];
+    size_t k = cut_copy(b, sizeof b, 0, pre, pn);
+    if (nn) {
+        if (k && b[k - 1] != '.') k = cut_copy(b, sizeof b, k, ".", 1);
+        k = cut_copy(b, sizeof b, k, name, nn);
+    }
+    gp_audit_fact(ps->r, GP_FACT_IMPORT, flags, b, k);
+}
+
+static void scan_import(py_scan *ps, size_t i0, bool guarded, unsigned fact_flags)
 {
     char m[PY_NAME_MAX], full[PY_NAME_MAX * 2];
     if (is_name(ps, i0, "import")) {
@@ -494,6 +587,7 @@ static void scan_import(py_scan *ps, size_t i0, bool guarded)
             size_t st = i;
             i = read_module(ps, i, m, sizeof m);
             check_module(ps, m, st, guarded);
+            import_fact(ps, fact_flags, m, strlen(m), NULL, 0);
             if (is_name(ps, i, "as") && i + 1 < ps->nt && ps->t[i + 1].kind == GP_PY_NAME) {
                 add_alias(ps, tx(ps, i + 1), ps->t[i + 1].len, m);
                 i += 2;
@@ -507,18 +601,43 @@ static void scan_import(py_scan *ps, size_t i0, bool guarded)
     }
     /* from M import a [as b], ... */
     size_t i = i0 + 1;
-    if (is_op(ps, i, ".")) return; /* relative: the project's own modules */
+    size_t dots = 0;
+    while (is_op(ps, i, ".")) {
+        dots++;
+        i++;
+    }
+    if (dots) { /* relative: the project's own modules, for resolve.c only */
+        char rel[PY_NAME_MAX + 64];
+        size_t k = 0;
+        while (k < dots && k < 63)
+            rel[k++] = '.';
+        if (ps->t[i].kind == GP_PY_NAME && i < ps->nt && !is_name(ps, i, "import")) {
+            i = read_module(ps, i, m, sizeof m);
+            k = cut_copy(rel, sizeof rel, k, m, strlen(m));
+        }
+        if (!is_name(ps, i, "import")) return;
+        import_fact(ps, fact_flags, rel, k, NULL, 0);
+        for (i++; i < ps->nt; i++) {
+            if (ps->t[i].kind != GP_PY_NAME || is_name(ps, i, "as")) continue;
+            import_fact(ps, fact_flags | GP_FACTF_NAME, rel, k, tx(ps, i), ps->t[i].len);
+            if (is_name(ps, i + 1, "as")) i += 2;
+        }
+        return;
+    }
     size_t mt = i;
     i = read_module(ps, i, m, sizeof m);
     if (!is_name(ps, i, "import")) return;
     i++;
     bool fired = check_module(ps, m, mt, guarded);
+    size_t mn = strlen(m);
+    import_fact(ps, fact_flags, m, mn, NULL, 0);
     for (; i < ps->nt; i++) {
         if (ps->t[i].kind != GP_PY_NAME) continue;
         if (is_name(ps, i, "as")) continue;
-        size_t fl = cut_copy(full, sizeof full, 0, m, strlen(m));
+        size_t fl = cut_copy(full, sizeof full, 0, m, mn);
         fl = cut_copy(full, sizeof full, fl, ".", 1);
         cut_copy(full, sizeof full, fl, tx(ps, i), ps->t[i].len);
+        gp_audit_fact(ps->r, GP_FACT_IMPORT, fact_flags | GP_FACTF_NAME, full, strlen(full));
         size_t nt = i;
         if (is_name(ps, i + 1, "as") && i + 2 < ps->nt && ps->t[i + 2].kind == GP_PY_NAME) {
             add_alias(ps, tx(ps, i + 2), ps->t[i + 2].len, full);
@@ -544,11 +663,37 @@ static bool last_is(const py_paren *p, const char *w)
     return p && p->last && p->last[0] == w[0] && strcmp(p->last, w) == 0;
 }
 
+/* Does a string name MPS: "mps" as a word of its own ("mps", "mps:0", "use mps"), not inside
+ * one ("timestamps", "--word_timestamps")? */
 static bool has_mps(const char *b, size_t n)
 {
     for (size_t k = 0; k + 3 <= n; k++)
-        if (b[k] == 'm' && b[k + 1] == 'p' && b[k + 2] == 's') return true;
+        if (b[k] == 'm' && b[k + 1] == 'p' && b[k + 2] == 's' &&
+            (k == 0 || !gp_py_is_name_char((unsigned char)b[k - 1])) &&
+            (k + 3 == n || !gp_py_is_name_char((unsigned char)b[k + 3])))
+            return true;
     return false;
+}
+
+/* Is a setup.py string inside a list of requirements (install_requires=[...], extras_require=
+ * {...}, REQUIREMENTS = [...], requirements.append(...))? Other strings (the package name,
+ * keywords, a description) are not requirements. */
+static bool in_requirements(const py_scan *ps)
+{
+    for (int k = 0; k < ps->npar; k++)
+        if (ps->par[k].req) return true;
+    return false;
+}
+
+/* A name that holds requirements: install_requires, REQUIRED, deps, dependencies, reqs. */
+static bool names_requirements(const char *w, size_t n)
+{
+    char low[48];
+    if (n >= sizeof low) return false;
+    for (size_t i = 0; i < n; i++)
+        low[i] = (char)tolower((unsigned char)w[i]);
+    low[n] = '\0';
+    return strstr(low, "require") || strstr(low, "dep") || strcmp(low, "reqs") == 0;
 }
 
 static void scan_string_tok(py_scan *ps, size_t i, bool guarded)
@@ -581,6 +726,11 @@ static void scan_string_tok(py_scan *ps, size_t i, bool guarded)
     if (t->fstring) return; /* the rules below read a string's whole text */
     if (n == 4 && memcmp(b, "nccl", 4) == 0) {
         bool hit = kw && ps->t[i - 2].len == 7 && memcmp(tx(ps, i - 2), "backend", 7) == 0;
+        if (hit && i == 2 && ps->npar == 0 && ps->nt == 3 && !guarded) {
+            /* `backend = "nccl"`, a setting: reported where it reaches init_process_group */
+            add_alias(ps, tx(ps, 0), ps->t[0].len, "nccl");
+            return;
+        }
         if (!hit && positional && call)
             hit = last_is(call, "init_process_group") || last_is(call, "new_group");
         if (hit) report(ps, GP_R_PY_DIST_001, i, guarded);
@@ -610,8 +760,16 @@ static void scan_string_tok(py_scan *ps, size_t i, bool guarded)
             report(ps, GP_R_PY_EXT_001, i, guarded);
         return;
     }
-    if (ps->setup_py && n > 0 && n < 200)
+    if (ps->setup_py && n > 0 && n < 200 && in_requirements(ps))
         gp_audit_check_requirement(ps->s, ps->r, t->line, t->line_off, t->body, n);
+}
+
+/* Is token i a name set to "nccl" in this file (`backend = "nccl"`)? */
+static bool names_nccl(py_scan *ps, size_t i)
+{
+    if (i >= ps->nt || ps->t[i].kind != GP_PY_NAME) return false;
+    int a = alias_find(ps, tx(ps, i), ps->t[i].len);
+    return a >= 0 && !(ps->shadow >> a & 1u) && strcmp(ps->al[a].target, "nccl") == 0;
 }
 
 static void scan_kwarg(py_scan *ps, size_t i, bool guarded)
@@ -619,6 +777,12 @@ static void scan_kwarg(py_scan *ps, size_t i, bool guarded)
     py_paren *call = ps->npar > 0 && ps->par[ps->npar - 1].call ? &ps->par[ps->npar - 1] : NULL;
     const char *w = tx(ps, i);
     size_t n = ps->t[i].len;
+    if (n == 7 && memcmp(w, "backend", 7) == 0 && call &&
+        (last_is(call, "init_process_group") || last_is(call, "new_group")) &&
+        names_nccl(ps, i + 2) && !is_op(ps, i + 3, ".")) {
+        report(ps, GP_R_PY_DIST_001, i + 2, guarded); /* backend=backend, set to "nccl" above */
+        return;
+    }
     if (n == 10 && memcmp(w, "pin_memory", 10) == 0 && is_name(ps, i + 2, "True")) {
         report(ps, GP_R_PY_MEM_001, i, guarded);
         return;
@@ -723,7 +887,15 @@ static void scan_tokens(py_scan *ps, size_t from, bool guarded)
                 p->callee[0] = '\0'; /* not a memset: the name buffer is large */
                 p->last = NULL;
                 p->tok = 0;
-                p->call = p->nw_pos = p->lambda = false;
+                p->call = p->nw_pos = p->lambda = p->req = false;
+                p->req = ps->setup_py &&
+                         (in_requirements(ps) ||
+                          (i >= 2 && (is_op(ps, i - 1, "=") || is_op(ps, i - 1, "+=")) &&
+                           ps->t[i - 2].kind == GP_PY_NAME &&
+                           names_requirements(tx(ps, i - 2), ps->t[i - 2].len)) ||
+                          (c == '(' && i > 0 && ps->t[i - 1].kind == GP_PY_NAME &&
+                           chain_start != (size_t)-1 &&
+                           names_requirements(tx(ps, chain_start), ps->t[chain_start].len)));
                 if (c == '(' && i > 0 && ps->t[i - 1].kind == GP_PY_NAME &&
                     chain_start != (size_t)-1) {
                     p->call = true;
@@ -745,6 +917,11 @@ static void scan_tokens(py_scan *ps, size_t from, bool guarded)
         }
         if (t->kind != GP_PY_NAME) continue;
         if (t->len == 3 && memcmp(tx(ps, i), "mps", 3) == 0) ps->mentions_mps = true;
+        if (i > 0 && is_op(ps, i - 1, "(") && ps->npar > 0 && ps->par[ps->npar - 1].call &&
+            (last_is(&ps->par[ps->npar - 1], "init_process_group") ||
+             last_is(&ps->par[ps->npar - 1], "new_group")) &&
+            (is_op(ps, i + 1, ")") || is_op(ps, i + 1, ",")) && names_nccl(ps, i))
+            report(ps, GP_R_PY_DIST_001, i, guarded); /* init_process_group(backend) */
         if (is_name(ps, i, "lambda")) {
             for (int k = 0; k < ps->npar; k++)
                 if (last_is(&ps->par[k], "DataLoader")) ps->par[k].lambda = true;
@@ -783,6 +960,165 @@ static bool catches_import_error(py_scan *ps)
     return false;
 }
 
+/* The first place in d[from, lim) where w[0, k) stands as a whole name (not inside a longer one),
+ * or lim. A NAME token starts after a byte that is not a name character (a number takes the
+ * ones after it in) and ends before one. */
+static size_t name_find(const char *d, size_t n, size_t from, size_t lim, const char *w, size_t k)
+{
+    for (size_t p = from;; p++) {
+        p = gp_bytescan_pair(d, p, lim, w[0], w[k - 1], k - 1);
+        if (p >= lim) return lim;
+        if (memcmp(d + p, w, k) == 0 && (p == 0 || !gp_py_is_name_char((unsigned char)d[p - 1])) &&
+            (p + k == n || !gp_py_is_name_char((unsigned char)d[p + k])))
+            return p;
+    }
+}
+
+/* ---- functions, guard ranges, facts ------------------------------------------------------ */
+
+static void range_add(py_scan *ps, size_t a, size_t b)
+{
+    if (a >= b) return;
+    if (ps->nranges == PY_MAX_RANGES) {
+        ps->ranges_over = true;
+        return;
+    }
+    ps->ranges[ps->nranges++] = (py_range){a, b};
+}
+
+/* Sets `flag` on the facts recorded from byte `from` of the result's facts on. */
+static void facts_flag(gp_audit_result *r, size_t from, unsigned flag)
+{
+    for (size_t at = from; at + 3 <= r->facts.len; at += 3 + (unsigned char)r->facts.data[at + 2])
+        r->facts.data[at + 1] = (char)((unsigned char)r->facts.data[at + 1] | flag);
+}
+
+/* A def or class line: its entry, from its decorators on (or -1 when the table is full). */
+static int def_open(py_scan *ps, size_t line_start, size_t name_off, size_t name_len)
+{
+    if (ps->ndefs == PY_MAX_DEFS) {
+        ps->defs_over = true;
+        return -1;
+    }
+    py_def *d = &ps->defs[ps->ndefs];
+    d->name_off = name_off;
+    d->name_len = name_len;
+    d->start = ps->deco ? ps->deco_start : line_start;
+    d->f0 = ps->deco ? ps->deco_f0 : ps->r->nf;
+    d->x0 = ps->deco ? ps->deco_x0 : ps->r->facts.len;
+    d->end = SIZE_MAX;
+    d->open = true;
+    ps->deco = false;
+    return ps->ndefs++;
+}
+
+static void def_close(py_scan *ps, int k, size_t at)
+{
+    py_def *d = &ps->defs[k];
+    if (!d->open) return;
+    d->open = false;
+    d->end = at;
+    d->f1 = ps->r->nf;
+    d->x1 = ps->r->facts.len;
+}
+
+/* The line at `indent` starting at `at` closes the blocks at that indentation or deeper; the
+ * deepest closed at the same indentation is returned (kind -1 when none). */
+static py_block blocks_pop(py_scan *ps, int indent, size_t at)
+{
+    py_block prev = {-1, -1, 0, 0, 0, -1, false, false, false, 0};
+    while (ps->nb > 0 && ps->b[ps->nb - 1].indent >= indent) {
+        py_block *b = &ps->b[--ps->nb];
+        if (b->kind == BK_DEF && b->def >= 0) def_close(ps, b->def, at);
+        if ((b->kind == BK_GUARD || b->guard) && b->device) range_add(ps, b->body, at);
+        if (b->indent == indent) prev = *b;
+    }
+    return prev;
+}
+
+/* A line's decorator bookkeeping: decorators belong to the def or class that follows. */
+static void deco_line(py_scan *ps, bool is_deco, bool is_def, size_t at)
+{
+    if (is_deco) {
+        if (!ps->deco) {
+            ps->deco = true;
+            ps->deco_start = at;
+            ps->deco_f0 = ps->r->nf;
+            ps->deco_x0 = ps->r->facts.len;
+        }
+    } else if (!is_def) {
+        ps->deco = false;
+    }
+    if (!ps->deco) ps->deco_guard = ps->deco_device = false;
+}
+
+/* The aliases hidden by the parameters of the functions the line is in. */
+static uint64_t shadowed(const py_scan *ps)
+{
+    uint64_t m = 0;
+    for (int i = 0; i < ps->nb; i++)
+        if (ps->b[i].kind == BK_DEF) m |= ps->b[i].shadow;
+    return m;
+}
+
+/* The aliases a def line's parameters are named like: inside the function those names are its
+ * parameters, not the imports (`def f(config)` after `from x import config`). */
+static uint64_t param_shadow(py_scan *ps, size_t from)
+{
+    uint64_t m = 0;
+    int depth = 0;
+    for (size_t i = from; i < ps->nt; i++) {
+        if (is_op(ps, i, "(") || is_op(ps, i, "[") || is_op(ps, i, "{")) {
+            depth++;
+            continue;
+        }
+        if (is_op(ps, i, ")") || is_op(ps, i, "]") || is_op(ps, i, "}")) {
+            if (--depth <= 0) break;
+            continue;
+        }
+        if (depth != 1 || ps->t[i].kind != GP_PY_NAME) continue;
+        if (!(is_op(ps, i - 1, "(") || is_op(ps, i - 1, ",") || is_op(ps, i - 1, "*") ||
+              is_op(ps, i - 1, "**")))
+            continue;
+        /* (only aliases a rule or a guard can resolve through: a line naming one is always
+         * lexed, so the shortcut sees the same parameters) */
+        int a = alias_find(ps, tx(ps, i), ps->t[i].len);
+        if (a >= 0 && (ps->al[a].hot || ps->al[a].guard)) m |= 1ull << a;
+    }
+    return m;
+}
+
+static bool any_device_block(py_scan *ps)
+{
+    for (int i = 0; i < ps->nb; i++)
+        if ((ps->b[i].kind == BK_GUARD || ps->b[i].guard) && ps->b[i].device) return true;
+    return false;
+}
+
+/* A decorator that skips the function where CUDA is missing: pytest.mark.skipif(not
+ * torch.cuda.is_available()), unittest.skipIf(...), requires_cuda, onlyCUDA. */
+static bool deco_skips(py_scan *ps)
+{
+    for (size_t i = 1; i < ps->nt; i++) {
+        if (ps->t[i].kind != GP_PY_NAME) continue;
+        char low[48];
+        size_t n = ps->t[i].len < sizeof low - 1 ? ps->t[i].len : sizeof low - 1;
+        for (size_t k = 0; k < n; k++)
+            low[k] = (char)tolower((unsigned char)tx(ps, i)[k]);
+        low[n] = '\0';
+        if (strstr(low, "skip") || strstr(low, "require") || strncmp(low, "only", 4) == 0)
+            return true;
+    }
+    return false;
+}
+
+static bool any_typing_block(py_scan *ps)
+{
+    for (int i = 0; i < ps->nb; i++)
+        if (ps->b[i].typing) return true;
+    return false;
+}
+
 static void scan_line(py_scan *ps)
 {
     if (ps->nt == 0) return;
@@ -792,32 +1128,50 @@ static void scan_line(py_scan *ps)
     }
     ps->npar = 0;
     int indent = ps->t[0].indent;
-    py_block prev = {-1, BK_OTHER, 0};
-    while (ps->nb > 0 && ps->b[ps->nb - 1].indent >= indent) {
-        py_block *b = &ps->b[--ps->nb];
-        if (b->indent == indent) prev = *b;
-    }
+    size_t line_at = ps->t[0].off;
+    py_block prev = blocks_pop(ps, indent, line_at);
+    ps->shadow = shadowed(ps);
     bool kw_if = is_name(ps, 0, "if"), kw_elif = is_name(ps, 0, "elif"),
-         kw_else = is_name(ps, 0, "else"), kw_except = is_name(ps, 0, "except");
-    size_t try_first = 0;
+         kw_else = is_name(ps, 0, "else"), kw_except = is_name(ps, 0, "except"),
+         kw_assert = is_name(ps, 0, "assert");
+    bool kw_def = is_name(ps, 0, "def") || is_name(ps, 0, "class") ||
+                  (is_name(ps, 0, "async") && is_name(ps, 1, "def"));
+    deco_line(ps, is_op(ps, 0, "@"), kw_def, line_at);
+    if (is_op(ps, 0, "@") && deco_skips(ps)) {
+        int dsig = line_has_guard_signal(ps);
+        if (dsig) {
+            ps->deco_guard = true;
+            ps->deco_device |= dsig == 2;
+        }
+    }
+    bool def_guard = kw_def && ps->deco_guard, def_device = kw_def && ps->deco_device;
+    size_t try_first = 0, try_fact = 0;
     if (kw_except && (prev.kind == BK_TRY || prev.kind == BK_EXCEPT)) {
         try_first = prev.try_first;
-        if (catches_import_error(ps) && prev.kind == BK_TRY)
+        try_fact = prev.try_fact;
+        if (catches_import_error(ps) && prev.kind == BK_TRY) {
             for (size_t k = prev.try_first; k < ps->r->nf; k++)
                 gp_audit_guard_finding(ps->r, k);
+            facts_flag(ps->r, prev.try_fact, GP_FACTF_TRY);
+        }
     }
-    bool line_guard = false;
-    if ((kw_if || kw_elif || is_name(ps, 0, "while") || is_name(ps, 0, "assert")) &&
-        line_has_guard_signal(ps))
+    int sig = 0;
+    if (kw_if || kw_elif || kw_assert || is_name(ps, 0, "while")) sig = line_has_guard_signal(ps);
+    bool line_guard = sig > 0, device = sig == 2;
+    if ((kw_elif || kw_else) && prev.kind == BK_GUARD) {
         line_guard = true;
-    if ((kw_elif || kw_else) && prev.kind == BK_GUARD) line_guard = true;
+        device |= prev.device;
+    }
     if (!line_guard && !kw_if) { /* a conditional expression: x if torch.cuda... else y */
         bool has_if = false, has_else = false;
         for (size_t i = 1; i < ps->nt; i++) {
             if (is_name(ps, i, "if")) has_if = true;
             if (is_name(ps, i, "else")) has_else = true;
         }
-        if (has_if && has_else && line_has_guard_signal(ps)) line_guard = true;
+        if (has_if && has_else && (sig = line_has_guard_signal(ps)) > 0) {
+            line_guard = true;
+            device = sig == 2;
+        }
     }
     bool main_guard = false;
     if (kw_if && ps->nt >= 4) {
@@ -825,10 +1179,27 @@ static void scan_line(py_scan *ps)
             if (body_is(ps, i, "__main__")) main_guard = true;
         if (main_guard) ps->r->has_main_guard = true;
     }
+    bool typing = kw_if && ps->nt >= 2 && is_name(ps, 1, "TYPE_CHECKING");
+    if (line_guard && device) {
+        const gp_py_tok *lt = &ps->t[ps->nt - 1];
+        range_add(ps, line_at, lt->off + lt->len);
+    }
+    int def = -1;
+    uint64_t shadow = 0;
+    if (kw_def) {
+        size_t ni = is_name(ps, 0, "async") ? 2 : 1;
+        bool named = ni < ps->nt && ps->t[ni].kind == GP_PY_NAME;
+        def = def_open(ps, line_at, named ? ps->t[ni].off : 0, named ? ps->t[ni].len : 0);
+        if (ps->nal && !is_name(ps, 0, "class")) shadow = param_shadow(ps, ni + 1); /* not bases */
+        ps->shadow |= shadow; /* the parameters named in the header are no uses either */
+    }
     bool guarded = line_guard || any_block(ps, BK_GUARD);
+    bool dev_guarded = (line_guard && device) || any_device_block(ps);
     ps->line_guarded = guarded;
     if (is_name(ps, 0, "import") || is_name(ps, 0, "from"))
-        scan_import(ps, 0, guarded);
+        scan_import(ps, 0, guarded,
+                    (dev_guarded ? GP_FACTF_GUARDED : 0) |
+                        (any_typing_block(ps) ? GP_FACTF_TYPE : 0));
     else
         scan_tokens(ps, 0, guarded);
 
@@ -842,26 +1213,120 @@ static void scan_line(py_scan *ps)
 
     /* the block the line opens if it ends with ':' (lex_line pushes it at the line's end, which
      * an overlong line reaches in a later part) */
-    py_block nb = {indent, BK_OTHER, 0};
+    py_block nb = {indent, BK_OTHER, 0, 0, 0, -1, false, typing, false, 0};
     if (is_name(ps, 0, "try")) {
         nb.kind = BK_TRY;
         nb.try_first = ps->r->nf;
+        nb.try_fact = ps->r->facts.len;
     } else if (kw_except) {
         nb.kind = BK_EXCEPT;
         nb.try_first = try_first;
+        nb.try_fact = try_fact;
     } else if (main_guard) {
         nb.kind = BK_MAIN;
     } else if (line_guard && (kw_if || kw_elif || kw_else || is_name(ps, 0, "while"))) {
         nb.kind = BK_GUARD;
-    } else if (is_name(ps, 0, "def") || is_name(ps, 0, "class") ||
-               (is_name(ps, 0, "async") && is_name(ps, 1, "def"))) {
+        nb.device = device;
+    } else if (line_guard && kw_assert) {
+        /* the rest of the enclosing block runs only where the assertion holds */
+        nb.indent = indent - 1;
+        nb.kind = BK_GUARD;
+        nb.device = device;
+    } else if (kw_def) {
         nb.kind = BK_DEF;
+        nb.def = def;
+        nb.shadow = shadow;
+        nb.guard = def_guard;
+        nb.device = def_device;
     }
     ps->line_b = nb;
 }
 
+/* Is byte offset p inside code behind a CUDA check? */
+static bool in_ranges(const py_scan *ps, size_t p)
+{
+    for (int i = 0; i < ps->nranges; i++)
+        if (p >= ps->ranges[i].a && p < ps->ranges[i].b) return true;
+    return false;
+}
+
+/* Does def k hold something a guard would lower: an unguarded finding, an unguarded import? */
+static bool def_has_unguarded(const py_scan *ps, const py_def *d)
+{
+    size_t f1 = d->open ? ps->r->nf : d->f1, x1 = d->open ? ps->r->facts.len : d->x1;
+    for (size_t f = d->f0; f < f1 && f < ps->r->nf; f++)
+        if (!ps->r->f[f].guarded && ps->r->f[f].severity != GP_SEV_NONE) return true;
+    for (size_t at = d->x0; at + 3 <= x1 && at + 3 <= ps->r->facts.len;
+         at += 3 + (unsigned char)ps->r->facts.data[at + 2])
+        if (ps->r->facts.data[at] == GP_FACT_IMPORT &&
+            !(ps->r->facts.data[at + 1] & GP_FACTF_GUARDED))
+            return true;
+    return false;
+}
+
+/* Is the name of def d[0, n) used anywhere but inside itself, and only behind a CUDA check? */
+static bool def_guard_only(const py_scan *ps, const py_def *d)
+{
+    const char *data = ps->s->data;
+    size_t n = ps->s->size, hits = 0;
+    const char *w = data + d->name_off;
+    /* first in the guarded code alone (small): a function never used there is not guard-only */
+    bool seen = false;
+    for (int i = 0; i < ps->nranges && !seen; i++) {
+        size_t a = ps->ranges[i].a, b = ps->ranges[i].b;
+        for (size_t p = name_find(data, n, a, b, w, d->name_len); p < b && !seen;
+             p = name_find(data, n, p + 1, b, w, d->name_len))
+            seen = !(p >= d->start && p < d->end);
+    }
+    if (!seen) return false;
+    for (size_t p = name_find(data, n, 0, n, w, d->name_len); p < n;
+         p = name_find(data, n, p + 1, n, w, d->name_len)) {
+        if (p >= d->start && p < d->end) continue;
+        if (!in_ranges(ps, p)) return false;
+        hits++;
+    }
+    return hits > 0;
+}
+
+/* Functions whose every use sits behind a CUDA check (a Triton kernel launched only on CUDA
+ * tensors, a helper that imports the CUDA module) have their findings and imports counted as
+ * guarded; a function used only from such a function counts too. */
+static void guard_only_defs(py_scan *ps)
+{
+    if (ps->defs_over || ps->ranges_over || ps->s->size > PY_DEFS_SCAN_MAX || !ps->nranges) return;
+    for (int k = 0; k < ps->ndefs; k++)
+        if (ps->defs[k].open) {
+            ps->defs[k].open = false;
+            ps->defs[k].end = ps->s->size;
+            ps->defs[k].f1 = ps->r->nf;
+            ps->defs[k].x1 = ps->r->facts.len;
+        }
+    bool done[PY_MAX_DEFS] = {false};
+    for (int round = 0; round < 4; round++) {
+        bool more = false;
+        for (int k = 0; k < ps->ndefs; k++) {
+            py_def *d = &ps->defs[k];
+            if (done[k] || !d->name_len || !def_has_unguarded(ps, d) || !def_guard_only(ps, d))
+                continue;
+            done[k] = true;
+            more = true;
+            for (size_t f = d->f0; f < d->f1 && f < ps->r->nf; f++)
+                gp_audit_guard_finding(ps->r, f);
+            for (size_t at = d->x0; at + 3 <= d->x1 && at + 3 <= ps->r->facts.len;
+                 at += 3 + (unsigned char)ps->r->facts.data[at + 2])
+                ps->r->facts.data[at + 1] |= GP_FACTF_GUARDED;
+            range_add(ps, d->start, d->end);
+            if (ps->ranges_over) return;
+        }
+        if (!more) break;
+    }
+}
+
 static void finish(py_scan *ps)
 {
+    /* the blocks still open end with the file */
+    blocks_pop(ps, -2, ps->s->size);
+    guard_only_defs(ps);
     if (!ps->mentions_mps)
         for (int k = 0; k < ps->ndev004; k++)
             gp_audit_add(ps->r, ps->s, GP_R_PY_DEV_004, false, ps->dev004[k].line,
@@ -890,8 +1355,12 @@ static bool lex_line(py_scan *ps, gp_py_lexer *lx)
             bool colon = ps->nt > 0 ? is_op(ps, ps->nt - 1, ":") : ps->continued && ps->part_colon;
             /* a guard with its body on the same line (`if cuda_ok: x = 1`) still guards the
              * `elif`/`else` below it: its block is kept for the next line to close */
-            if ((colon || ps->line_b.kind == BK_GUARD) && ps->nb < PY_MAX_BLOCKS)
+            if ((colon || ps->line_b.kind == BK_GUARD) && ps->nb < PY_MAX_BLOCKS) {
+                ps->line_b.body = lx->pos;
                 ps->b[ps->nb++] = ps->line_b;
+            } else if (ps->line_b.kind == BK_DEF && ps->line_b.def >= 0) {
+                def_close(ps, ps->line_b.def, lx->pos); /* a one-line def: its body is its line */
+            }
             ps->nt = 0;
             ps->continued = false;
             gp_audit_source_release(ps->s, lx->pos);
@@ -974,20 +1443,6 @@ static void hot_refresh(py_scan *ps, py_sparse *sp)
     }
 }
 
-/* The first place in d[from, lim) where w[0, k) stands as a whole name (not inside a longer one),
- * or lim. A NAME token starts after a byte that is not a name character (a number takes the
- * ones after it in) and ends before one. */
-static size_t name_find(const char *d, size_t n, size_t from, size_t lim, const char *w, size_t k)
-{
-    for (size_t p = from;; p++) {
-        p = gp_bytescan_pair(d, p, lim, w[0], w[k - 1], k - 1);
-        if (p >= lim) return lim;
-        if (memcmp(d + p, w, k) == 0 && (p == 0 || !gp_py_is_name_char((unsigned char)d[p - 1])) &&
-            (p + k == n || !gp_py_is_name_char((unsigned char)d[p + k])))
-            return p;
-    }
-}
-
 /* Does d[first, end) hold one of the names as a whole name? */
 static bool names_any(const py_names *ns, const char *d, size_t n, size_t first, size_t end)
 {
@@ -1051,6 +1506,7 @@ static int first_keyword(const char *d, size_t first, size_t end)
         if (memcmp(w, "while", 5) == 0) return KW_COND;
         return memcmp(w, "async", 5) == 0 ? KW_LEX : KW_NONE;
     case 6:
+        if (memcmp(w, "assert", 6) == 0) return KW_COND; /* it guards the rest of its block */
         return memcmp(w, "except", 6) == 0 || memcmp(w, "import", 6) == 0 ? KW_LEX : KW_NONE;
     default:
         return KW_NONE;
@@ -1144,17 +1600,37 @@ static int closed_kind(const py_scan *ps, int indent)
     return kind;
 }
 
+#define PY_NO_WAIT SIZE_MAX
+
 /* Can the lines from `from` on, which hold no prefilter word, change what was found before them
- * or the file's facts? An `except ImportError` after a try body with findings guards them; a
- * main guard sets has_main_guard (and drops PY-DL-001); PY-DEV-004 waits for an MPS mention
- * (scan_sparse's own rule: without one in the lexed lines, the file is scanned in full). */
-static bool waits_for_rest(const py_scan *ps, size_t from)
+ * or the file's facts? An `except ImportError` after a try body with findings or imports guards
+ * them; a main guard sets has_main_guard (and drops PY-DL-001); PY-DEV-004 waits for an MPS
+ * mention (scan_sparse's own rule: without one in the lexed lines, the file is scanned in
+ * full); an import is a fact; a use of a function that holds findings decides whether it is
+ * used only behind a CUDA check. Returns PY_NO_WAIT when nothing waits, else the place to walk
+ * past before asking again. */
+static size_t waits_for_rest(const py_scan *ps, size_t from)
 {
-    if (ps->ndev004 > 0 && !ps->mentions_mps) return true;
+    if (ps->ndev004 > 0 && !ps->mentions_mps) return from;
     for (int k = 0; k < ps->nb; k++)
-        if (ps->b[k].kind == BK_TRY && ps->b[k].try_first < ps->r->nf) return true;
-    size_t n = ps->s->size;
-    return !ps->r->has_main_guard && name_find(ps->s->data, n, from, n, "__main__", 8) < n;
+        if (ps->b[k].kind == BK_TRY &&
+            (ps->b[k].try_first < ps->r->nf || ps->b[k].try_fact < ps->r->facts.len))
+            return from;
+    /* a mapped file is walked to its end: the searches below would read all of the rest at
+     * once, which its memory bound forbids */
+    if (ps->s->mapped) return from;
+    const char *d = ps->s->data;
+    size_t n = ps->s->size, first = n;
+    if (!ps->r->has_main_guard) first = name_find(d, n, from, n, "__main__", 8);
+    size_t q = name_find(d, n, from, first, "import", 6);
+    if (q < first) first = q;
+    for (int k = 0; k < ps->ndefs && first > from; k++) {
+        const py_def *df = &ps->defs[k];
+        if (!df->name_len || !def_has_unguarded(ps, df)) continue;
+        q = name_find(d, n, from, first, d + df->name_off, df->name_len);
+        if (q < first) first = q;
+    }
+    return first < n ? first + 1 : PY_NO_WAIT;
 }
 
 /* Scans the file through the line shortcut; false when it has to be scanned in full instead
@@ -1168,6 +1644,7 @@ static bool scan_sparse(py_scan *ps, gp_py_lexer *lx)
     size_t hit = 0; /* the earliest prefilter word at or after the last place looked from (or
                      * the end of the span looked at) */
     bool hit_known = false;
+    size_t wait_at = 0; /* waits_for_rest is asked again from here */
     for (;;) {
         gp_py_lexer saved = *lx;
         size_t nsup = ps->r->nsup; /* a lexed line notes its comments again */
@@ -1182,22 +1659,62 @@ static bool scan_sparse(py_scan *ps, gp_py_lexer *lx)
                 hit = gp_audit_prefilter_find_before(GP_PF_PYTHON, d, n, ln.first, lim);
                 hit_known = true;
             }
-            if (hit == n && names_next(&sp.hot, d, n, ln.first, n) == n &&
-                !waits_for_rest(ps, ln.first))
-                return true; /* the rest can give no finding and nothing found depends on it */
-            if (hit >= ln.end && names_next(&sp.hot, d, n, ln.first, lim) >= ln.end) {
+            if (hit == n && ln.first >= wait_at && names_next(&sp.hot, d, n, ln.first, n) == n) {
+                wait_at = waits_for_rest(ps, ln.first);
+                if (wait_at == PY_NO_WAIT)
+                    return true; /* the rest can give no finding and nothing found depends on it */
+            }
+            /* (a line longer than the span is lexed: the tests below read all of it at once) */
+            if (hit >= ln.end && ln.end - ln.first <= PY_FIND_SPAN &&
+                names_next(&sp.hot, d, n, ln.first, lim) >= ln.end) {
                 kw = first_keyword(d, ln.first, ln.end);
                 if (kw == KW_ELSE && closed_kind(ps, lx->indent) == BK_GUARD) kw = KW_LEX;
                 if ((kw == KW_COND || kw == KW_ELSE) && cond_may_guard(&sp, d, ln.first, ln.end))
+                    kw = KW_LEX;
+                /* `if TYPE_CHECKING:` marks its imports; a parameter may hide a guard alias */
+                if (kw == KW_COND &&
+                    name_find(d, ln.end, ln.first, ln.end, "TYPE_CHECKING", 13) < ln.end)
+                    kw = KW_LEX;
+                if (kw == KW_DEF && names_any(&sp.guard, d, ln.end, ln.first, ln.end)) kw = KW_LEX;
+                /* a decorator that may skip its function without CUDA */
+                if (kw == KW_NONE && d[ln.first] == '@' && cond_may_guard(&sp, d, ln.first, ln.end))
                     kw = KW_LEX;
             }
         }
         if (kw != KW_LEX) { /* what scan_line does with a line that has nothing for the rules */
             int indent = lx->indent;
-            while (ps->nb > 0 && ps->b[ps->nb - 1].indent >= indent)
-                ps->nb--;
-            if (!ln.last_string && d[ln.last] == ':' && ps->nb < PY_MAX_BLOCKS)
-                ps->b[ps->nb++] = (py_block){indent, kw == KW_DEF ? BK_DEF : BK_OTHER, 0};
+            blocks_pop(ps, indent, ln.first);
+            deco_line(ps, d[ln.first] == '@', kw == KW_DEF, ln.first);
+            if (!ln.last_string && d[ln.last] == ':' && ps->nb < PY_MAX_BLOCKS) {
+                py_block b = {indent, BK_OTHER, 0, 0, lx->pos, -1, false, false, false, 0};
+                if (kw == KW_DEF) {
+                    b.kind = BK_DEF;
+                    b.guard = ps->deco_guard;
+                    b.device = ps->deco_device;
+                    size_t q = ln.first;
+                    while (q < ln.end && gp_py_is_name_char((unsigned char)d[q]))
+                        q++; /* def or class */
+                    while (q < ln.end && (d[q] == ' ' || d[q] == '\t'))
+                        q++;
+                    size_t nm = q;
+                    while (q < ln.end && gp_py_is_name_char((unsigned char)d[q]))
+                        q++;
+                    b.def = def_open(ps, ln.first, nm, q - nm);
+                }
+                ps->b[ps->nb++] = b;
+            } else if (kw == KW_DEF) {
+                /* a one-line def (`def f(): return 1`): as lex_line does */
+                size_t q = ln.first;
+                while (q < ln.end && gp_py_is_name_char((unsigned char)d[q]))
+                    q++;
+                while (q < ln.end && (d[q] == ' ' || d[q] == '\t'))
+                    q++;
+                size_t nm = q;
+                while (q < ln.end && gp_py_is_name_char((unsigned char)d[q]))
+                    q++;
+                int k2 = def_open(ps, ln.first, nm, q - nm);
+                if (k2 >= 0) def_close(ps, k2, lx->pos);
+            }
             gp_audit_source_release(ps->s, lx->pos); /* as lex_line does after a line */
             continue;
         }
@@ -1218,6 +1735,7 @@ void gp_audit_scan_python_how(gp_audit_source *s, gp_audit_result *r, bool setup
     /* Not for setup.py: every string is read as a requirement there. */
     bool sparse = shortcut && !setup_py;
     size_t nf0 = r->nf, text0 = r->text.len, dropped0 = r->dropped, nsup0 = r->nsup;
+    size_t facts0 = r->facts.len;
     bool main0 = r->has_main_guard;
     for (int pass = sparse ? 0 : 1; pass < 2; pass++) {
         memset(ps, 0, offsetof(py_scan, b));
@@ -1233,6 +1751,7 @@ void gp_audit_scan_python_how(gp_audit_source *s, gp_audit_result *r, bool setup
             r->nsup = nsup0;
             r->text.len = text0;
             r->dropped = dropped0;
+            r->facts.len = facts0;
             r->has_main_guard = main0;
             continue;
         }

@@ -20,7 +20,10 @@ static void dispatch(const char *path, gp_audit_lang lang, gp_audit_source *s, g
 {
     const char *base = strrchr(path, '/');
     base = base ? base + 1 : path;
-    if (gp_audit_prefilter_skip(s, lang, path, r)) return; /* no trigger word: no finding */
+    if (gp_audit_prefilter_skip(s, lang, path, r)) { /* no trigger word: no finding */
+        r->prefiltered = true;
+        return;
+    }
     switch (lang) {
     case GP_AL_PYTHON:
         gp_audit_scan_python(s, r, false, base);

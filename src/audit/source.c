@@ -49,7 +49,30 @@ void gp_audit_result_free(gp_audit_result *r)
     free(r->f);
     free(r->sup);
     gp_strbuf_free(&r->text);
+    gp_strbuf_free(&r->facts);
     memset(r, 0, sizeof *r);
+}
+
+void gp_audit_fact(gp_audit_result *r, int kind, unsigned flags, const char *text, size_t n)
+{
+    if (n > GP_AUDIT_FACT_MAX) n = GP_AUDIT_FACT_MAX;
+    char head[3] = {(char)kind, (char)flags, (char)n};
+    gp_strbuf_append(&r->facts, head, 3);
+    gp_strbuf_append(&r->facts, text, n);
+}
+
+int gp_audit_fact_next(const char *p, size_t n, size_t *at, unsigned *flags, const char **text,
+                       size_t *len)
+{
+    if (*at + 3 > n) return 0;
+    const unsigned char *h = (const unsigned char *)p + *at;
+    size_t k = h[2];
+    if (*at + 3 + k > n) return 0;
+    *flags = h[1];
+    *text = p + *at + 3;
+    *len = k;
+    *at += 3 + k;
+    return h[0];
 }
 
 size_t gp_audit_utf8_len(const unsigned char *p, size_t n)
@@ -176,6 +199,7 @@ long gp_audit_add(gp_audit_result *r, gp_audit_source *s, int rule, bool guarded
     f->line = line;
     f->col = column_of(s, line_off, off);
     f->cell = r->cell;
+    f->file_line = f->file_col = 0;
     f->snip_off = (uint32_t)r->text.len;
     snip_append(&r->text, (const unsigned char *)s->data + lo, hi - lo);
     f->snip_len = (uint32_t)(r->text.len - f->snip_off);

@@ -92,6 +92,7 @@ typedef struct gp_audit_finding {
     uint32_t cell;     /* notebook code cell (1-based), 0 elsewhere */
     uint32_t snip_off; /* into the result's text buffer */
     uint32_t snip_len;
+    uint32_t file_line, file_col; /* notebooks: the place in the .ipynb file, or 0 */
 } gp_audit_finding;
 
 typedef struct gp_audit_suppress {
@@ -115,10 +116,41 @@ typedef struct gp_audit_result {
     bool cpu_impl;       /* a source named as a CPU implementation with real bodies */
     bool metal_impl;     /* a .metal file */
     bool has_main_guard; /* python: if __name__ == "__main__" */
+    bool cuda_dispatch;  /* c++: a dispatch on the device with a CUDA branch */
+    bool mps_impl;       /* an MPS branch (`is_mps()`, `kMPS`) or an MPS implementation */
+    bool prefiltered;    /* decided by the prefilter without tokenizing */
     bool skipped_binary;
+    gp_strbuf facts;     /* what resolve.c reads across files (gp_audit_fact) */
     const char *problem; /* static reason the file could not be scanned, or NULL */
     char problem_detail[160];
 } gp_audit_result;
+
+/* Facts a scanner records for the decisions that need every file (resolve.c): one record each,
+ * a kind, flags and a short text (a module name, a path, an option). */
+typedef enum gp_audit_fact_kind {
+    GP_FACT_IMPORT = 1,   /* python: an imported module as written ("." prefixes when relative) */
+    GP_FACT_INCLUDE,      /* c/c++: a quoted #include */
+    GP_FACT_SUBDIR,       /* cmake: add_subdirectory(X) */
+    GP_FACT_SOURCE,       /* a build file names a source file or glob (relative to its folder) */
+    GP_FACT_CUDA_OPTION,  /* cmake: an option on CUDA that defaults to OFF */
+    GP_FACT_CUDA_BACKEND, /* cmake: a backend named CUDA added through a project function */
+    GP_FACT_CUDA_GATED,   /* a build file that compiles CUDA only in a guarded branch */
+    GP_FACT_CUDA_TARGET,  /* make: a target built only in a CUDA branch */
+} gp_audit_fact_kind;
+
+enum {
+    GP_FACTF_GUARDED = 1u << 0, /* under a CUDA check (a build's CUDA branch, a device test) */
+    GP_FACTF_TRY = 1u << 1,     /* an import inside try/except ImportError */
+    GP_FACTF_NAME = 1u << 2,    /* `from X import name`: X.name, which may be a module */
+    GP_FACTF_TYPE = 1u << 3,    /* an import only for type checkers (if TYPE_CHECKING) */
+};
+
+#define GP_AUDIT_FACT_MAX 255
+/* Appends a fact (text cut at GP_AUDIT_FACT_MAX bytes). */
+void gp_audit_fact(gp_audit_result *r, int kind, unsigned flags, const char *text, size_t n);
+/* Walks the facts at p[0, n): returns the next record's kind (0 at the end) and moves *at. */
+int gp_audit_fact_next(const char *p, size_t n, size_t *at, unsigned *flags, const char **text,
+                       size_t *len);
 
 void gp_audit_result_init(gp_audit_result *r);
 void gp_audit_result_free(gp_audit_result *r);

@@ -1,7 +1,10 @@
 /* state.h — what one audit run accumulates while files come back from the workers in walk
- * order: counts, problems, modules with their facts and stop-condition evidence, and a spool
- * file holding every finding (so memory does not grow with the number of findings). Shared by
- * audit.c (collection), verdict.c, baseline.c and the reporters. */
+ * order: a table of every file scanned (its walk module, the facts its scanner recorded), a
+ * spool file holding every finding (so memory does not grow with the number of findings), and
+ * problems. Once the walk is done, resolve.c reads the facts of all files together (which build
+ * branch compiles a file, which imports reach it), decides the components and what each finding
+ * counts as, and computes verdicts, stop conditions and the summary the reporters print. Shared
+ * by audit.c (collection), resolve.c, baseline.c and the reporters. */
 #ifndef GP_AUDIT_STATE_H
 #define GP_AUDIT_STATE_H
 
@@ -13,6 +16,8 @@
 
 #define GP_STOP_EVIDENCE   3
 #define GP_PROBLEMS_LISTED 200
+#define GP_TOP_RULES       5
+#define GP_NEXT_STEPS      8
 
 typedef struct gp_stop_ev {
     uint32_t file, line, col;
@@ -20,66 +25,168 @@ typedef struct gp_stop_ev {
     uint16_t rule;
 } gp_stop_ev;
 
+/* What a component is for (a default-built part has none). */
+typedef enum gp_audit_role {
+    GP_ROLE_NONE = 0,
+    GP_ROLE_CUDA_OPTIONAL, /* CUDA sources the default build leaves out (an option, a branch) */
+    GP_ROLE_SCRIPT,        /* a program of its own: a file with a __main__ guard nothing imports */
+} gp_audit_role;
+
+/* Remarks a component (or the project) gets in words. */
+enum {
+    GP_REMARK_NO_MPS = 1u << 0, /* CUDA and CPU implementations, none for MPS/Metal */
+};
+
+/* A component: a walk module (Python package or its first sub-package, CMake folder, top-level
+ * folder), split where the build or the imports say a part stands apart. */
 typedef struct gp_audit_module {
     char *path;
     gp_module_kind kind;
+    gp_audit_role role;
     size_t files;
-    size_t count[4]; /* findings by severity (reported ones) */
+    size_t count[4];   /* reported findings by severity, as reported */
+    size_t raw_errors; /* errors before an optional part's findings were lowered */
     bool cpu_impl, metal_impl;
-    bool stub_cpu; /* a PY-EXT-003 error: the CPU implementation only raises */
+    bool cuda_impl;   /* CUDA kernels, CUDA sources or a dispatch to CUDA */
+    bool stub_cpu;    /* a PY-EXT-003 error: the CPU implementation only raises */
+    unsigned remarks; /* GP_REMARK_* */
     size_t stop_count[GP_STOP_COUNT];
     gp_stop_ev ev[GP_STOP_COUNT][GP_STOP_EVIDENCE];
-    /* computed by verdict.c */
+    /* guarded or optional stop evidence: a stop only for that path (multi-GPU training, the
+     * optional CUDA backend) */
+    size_t cond_count[GP_STOP_COUNT];
+    gp_stop_ev cond_ev[GP_STOP_COUNT][GP_STOP_EVIDENCE];
+    /* computed by resolve.c */
     gp_audit_vclass verdict;
     int decided_by; /* rule index, -1 */
     const char *effort;
     bool stop[GP_STOP_COUNT];
+    bool cond_stop[GP_STOP_COUNT];
+    char gate[128]; /* an optional part: what leaves it out of the default build */
 } gp_audit_module;
 
-/* One spooled finding. */
+/* One spooled finding, as its scanner found it (resolve.c decides what it counts as). */
 typedef struct gp_spool_rec {
     uint16_t rule;
     uint8_t severity;
     uint8_t flags; /* 1 guarded, 2 in the baseline */
     uint32_t line, col, cell, file;
     uint32_t snip_len;
+    uint32_t file_line, file_col; /* notebooks: the place in the .ipynb file itself, or 0 */
     char fp[33];
 } gp_spool_rec;
+
+/* A finding as reported: its rule, severity (GP_SEV_NONE: not reported) and why it is lower. */
+typedef struct gp_eff {
+    uint16_t rule;
+    uint8_t severity;
+    bool guarded;
+    bool optional; /* in a part the default build leaves out */
+} gp_eff;
 
 typedef struct gp_problem {
     char *path;
     char *what;
 } gp_problem;
 
+/* File flags (gp_audit_file.flags). */
+enum {
+    GP_FF_CPU_IMPL = 1u << 0,
+    GP_FF_METAL_IMPL = 1u << 1,
+    GP_FF_MAIN_GUARD = 1u << 2,
+    GP_FF_CUDA_DISPATCH = 1u << 3, /* C++ dispatch on the device with a CUDA branch */
+    GP_FF_MPS_IMPL = 1u << 4,      /* an MPS branch or implementation */
+    GP_FF_PREFILTERED = 1u << 5,   /* decided without tokenizing: no trigger word */
+    /* set by resolve.c */
+    GP_FF_OPTIONAL = 1u << 8,       /* the default build leaves it out */
+    GP_FF_IMPORT_GUARDED = 1u << 9, /* imported only behind a CUDA check */
+    GP_FF_SCRIPT = 1u << 10,
+    GP_FF_GATES = 1u << 11, /* a build file that compiles CUDA only in a guarded branch */
+};
+
+/* Every file scanned (in walk order). */
+typedef struct gp_audit_file {
+    uint32_t path;   /* offset into gp_audit_state.paths */
+    uint32_t module; /* walk module (gp_audit_state.wmods) */
+    uint32_t comp;   /* component (gp_audit_state.mods), set by resolve.c */
+    uint16_t flags;
+    uint8_t lang;
+    uint8_t wkind;          /* the walk's module kind for this file (gp_module_kind) */
+    uint8_t gate;           /* the optional part's reason, an index into resolve.c's words */
+    uint32_t facts, nfacts; /* the file's facts: bytes at gp_audit_state.facts + facts */
+    size_t first_rec, nrec; /* its spooled findings */
+    uint32_t count[4];      /* reported findings by severity */
+} gp_audit_file;
+
+/* A module as the walk saw it. */
+typedef struct gp_walk_mod {
+    char *path;
+    gp_module_kind kind;
+} gp_walk_mod;
+
+typedef struct gp_rule_count {
+    size_t n;
+    uint32_t file, line, cell; /* the first one */
+    int sev;                   /* the worst severity reported */
+    long spool_at;             /* the first one's place in the spool */
+} gp_rule_count;
+
 typedef struct gp_audit_state {
     const gp_audit_options *o;
-    char **files; /* display paths of files that have findings, by file id */
+    gp_strbuf paths; /* every scanned file's display path, NUL-terminated, one after another */
+    gp_audit_file *files;
     size_t nfiles, capfiles;
+    gp_strbuf facts;
     size_t scanned, other, binary;
     size_t by_lang[GP_AL_METAL + 1];
     gp_problem *problems;
     size_t nproblems, capproblems, problems_total;
-    gp_audit_module *mods;
-    size_t nmods, capmods;
-    size_t *modhash; /* open addressing: index+1, 0 = empty */
+    size_t arg_problems; /* a path argument itself could not be read */
+    gp_walk_mod *wmods;
+    size_t nwmods, capwmods;
+    size_t *modhash; /* open addressing over wmods: index+1, 0 = empty */
     size_t modhash_cap;
+    gp_audit_module *mods; /* components, made by resolve.c */
+    size_t nmods;
     FILE *spool;
     size_t nrec;
-    size_t count[4];  /* reported findings by severity */
-    size_t baselined; /* findings found in the baseline */
-    size_t dropped;   /* past the per-file cap */
+    size_t count[4];          /* reported findings by severity */
+    size_t optional_findings; /* reported findings in optional parts */
+    size_t baselined;         /* findings found in the baseline */
+    size_t dropped;           /* past the per-file cap */
     uint8_t (*baseline)[16];
     size_t nbaseline;
-    /* project level, computed by verdict.c */
+    /* project level, computed by resolve.c */
     gp_audit_vclass verdict;
     const char *effort;
     bool stop[GP_STOP_COUNT];
+    bool cond_stop[GP_STOP_COUNT];
+    gp_rule_count rule_count[GP_R_COUNT]; /* reported findings by rule */
     bool failed_alloc;
 } gp_audit_state;
 
-/* verdict.c */
-void gp_audit_verdicts(gp_audit_state *st);
+static inline const char *gp_audit_path(const gp_audit_state *st, uint32_t file)
+{
+    return st->paths.data + st->files[file].path;
+}
+
+/* resolve.c: components, effective findings, verdicts (after the walk, before any report) */
+int gp_audit_resolve(gp_audit_state *st);
+/* What spooled finding r is in the report. */
+void gp_audit_effective(const gp_audit_state *st, const gp_spool_rec *r, gp_eff *e);
 const char *gp_audit_verdict_name(gp_audit_vclass v);
+const char *gp_audit_role_name(gp_audit_role r);
+/* The stop condition's title for this project: the custom-kernels one says where the CPU or
+ * Metal implementations are when some module has them. */
+const char *gp_audit_stop_title_for(const gp_audit_state *st, gp_audit_stop s);
+/* Why a conditional stop is only conditional, for component m. */
+const char *gp_audit_cond_scope(const gp_audit_module *m, gp_audit_stop s);
+/* The ordered list of what to do first (at most GP_NEXT_STEPS lines, each one sentence). */
+size_t gp_audit_next_steps(const gp_audit_state *st, char lines[][400], size_t cap);
+/* The code of a rule's first reported finding (its example). */
+bool gp_audit_rule_example(gp_audit_state *st, int rule, char *snip, size_t cap);
+/* Rules in order of reported count, most first (at most cap). */
+size_t gp_audit_top_rules(const gp_audit_state *st, int *out, size_t cap);
 
 /* baseline.c */
 int gp_audit_baseline_load(gp_audit_state *st, const char *path, char *err, size_t errlen);

@@ -193,7 +193,7 @@ static void emit_file(walk_ctx *w, const char *path, const char *name)
         if (w->cb->other) w->cb->other(w->cb->ctx);
         return;
     }
-    gp_walk_file f = {path, lang, NULL, GP_MOD_DIRECTORY};
+    gp_walk_file f = {path, lang, NULL, GP_MOD_DIRECTORY, false};
     module_of(w, &f.module, &f.module_kind);
     if (w->cb->file(w->cb->ctx, &f) != 0) w->stop = true;
 }
@@ -341,7 +341,7 @@ int gp_audit_walk(const char *root, const gp_walk_opts *o, const gp_walk_cb *cb,
         w->frames[0].rel = strdup("");
         const char *slash = strrchr(root, '/');
         const char *name = slash ? slash + 1 : root;
-        gp_walk_file f = {disp, gp_audit_lang_of(name), ".", GP_MOD_DIRECTORY};
+        gp_walk_file f = {disp, gp_audit_lang_of(name), ".", GP_MOD_DIRECTORY, true};
         if (!S_ISREG(st.st_mode)) {
             snprintf(err, errlen, "%s: is %s, not a regular file or a directory", root,
                      gp_file_kind(st.st_mode));

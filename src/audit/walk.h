@@ -21,6 +21,7 @@ typedef struct gp_walk_file {
     gp_audit_lang lang;
     const char *module; /* module path (display form) */
     gp_module_kind module_kind;
+    bool is_arg; /* the file was given as a path argument itself */
 } gp_walk_file;
 
 typedef struct gp_walk_opts {

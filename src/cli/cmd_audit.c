@@ -42,7 +42,8 @@ static void audit_usage(void)
         "  # gpuport: ignore[PY-DEV-001]      // gpuport: ignore[C-RT-001,C-LIB-001]\n"
         "\n"
         "Exit codes: 0 no finding at the --fail-on level, 1 there are, 2 bad input (a path that\n"
-        "does not exist, a bad baseline or option), 3 internal error.\n");
+        "does not exist or cannot be read, nothing to scan, a bad baseline or option), 3 internal\n"
+        "error.\n");
 }
 
 static int audit_run(int argc, char **argv)
@@ -79,6 +80,7 @@ static int audit_run(int argc, char **argv)
     memset(&o, 0, sizeof o);
     o.fail_on = GP_SEV_ERROR;
     const char *format = NULL;
+    char format_spelled[64] = ""; /* how the format was asked for, for the message above */
     bool list = false;
     const char **excl = calloc((size_t)argc + 1, sizeof *excl);
     if (!excl) return gp_cli_internal_error("audit", "out of memory");
@@ -87,14 +89,23 @@ static int audit_run(int argc, char **argv)
     while (rc < 0 && (c = getopt_long(argc, argv, ":j:h", opts, NULL)) != -1) {
         switch (c) {
         case O_JSON:
-            format = "json";
-            break;
         case O_SARIF:
-            format = "sarif";
+        case O_FORMAT: {
+            /* one report per run: two different formats asked for is an error, not "the last
+             * one wins" */
+            const char *f = c == O_JSON ? "json" : c == O_SARIF ? "sarif" : optarg;
+            char spelled[64];
+            if (c == O_FORMAT)
+                snprintf(spelled, sizeof spelled, "--format %s", optarg);
+            else
+                snprintf(spelled, sizeof spelled, "%s", c == O_JSON ? "--json" : "--sarif");
+            if (format && strcmp(format, f) != 0)
+                rc = gp_cli_usage_error("audit", "%s and %s asked for together: choose one format",
+                                        format_spelled, spelled);
+            format = f;
+            snprintf(format_spelled, sizeof format_spelled, "%s", spelled);
             break;
-        case O_FORMAT:
-            format = optarg;
-            break;
+        }
         case O_LIST:
             list = true;
             break;

@@ -99,6 +99,12 @@ y = z.cuda()
 ' "a 70 MB Python comment" '/note.py:2:7: warning PY-DEV-001'
 big_one list.py 'x = [' '1]; y = z.cuda()
 ' "a 70 MB Python line" '/list.py:1:[0-9]+: warning PY-DEV-001' ','
+big_one tri.py 's = """' '"""
+y = z.cuda()
+' "a 70 MB triple-quoted string of empty lines" '/tri.py:[0-9]+:7: warning PY-DEV-001' $'\n'
+big_one fexpr.py 's = f"{(' ')}"
+y = z.cuda()
+' "a 70 MB f-string replacement field" '/fexpr.py:2:7: warning PY-DEV-001'
 big_one comment.c '/* ' ' */
 void f(void) { cudaFree(0); }
 ' "a 70 MB C comment" '/comment.c:2:16: error C-RT-001'
@@ -137,6 +143,28 @@ if [ "$(id -u)" != 0 ] || [ ${#runner[@]} -gt 0 ]; then
 else
     echo "SKIP: unreadable files: running as root without setpriv"
 fi
+
+# a file named on the command line that cannot be read is bad input, not a clean file; a tree
+# with nothing the audit reads is not "portable"
+if [ "$(id -u)" != 0 ] || [ ${#runner[@]} -gt 0 ]; then
+    (cd "$u" && "${runner[@]}" "$GPUPORT" audit secret.py >"$work/o" 2>"$work/e"); rc=$?
+    [ $rc -eq 2 ] && [ ! -s "$work/o" ] && grep -q 'secret.py: cannot open' "$work/e" &&
+        ok "unreadable file argument: exit 2, named, nothing on stdout" ||
+        { bad "unreadable file argument: exit $rc"; cat "$work/o" "$work/e"; }
+fi
+mkdir -p "$work/docs"; printf '# notes\n' >"$work/docs/README.md"; printf 'x\0y' >"$work/docs/blob.py"
+"$GPUPORT" audit "$work/docs" >"$work/o" 2>"$work/e"; rc=$?
+[ $rc -eq 2 ] && [ ! -s "$work/o" ] && grep -q 'nothing was scanned' "$work/e" &&
+    ok "nothing to scan: exit 2, said so" || { bad "nothing to scan: exit $rc"; cat "$work/o" "$work/e"; }
+"$GPUPORT" audit --json "$work/docs/README.md" >"$work/o" 2>"$work/e"; rc=$?
+[ $rc -eq 2 ] && [ ! -s "$work/o" ] && ok "a file of no audited kind: exit 2" || bad "no audited kind: exit $rc"
+"$GPUPORT" audit --json --sarif "$t" >"$work/o" 2>"$work/e"; rc=$?
+[ $rc -eq 2 ] && [ ! -s "$work/o" ] && grep -q -- '--json and --sarif' "$work/e" &&
+    ok "--json --sarif together refused" || { bad "--json --sarif: exit $rc"; cat "$work/e"; }
+"$GPUPORT" audit --sarif --format json "$t" >"$work/o" 2>/dev/null; rc=$?
+[ $rc -eq 2 ] && [ ! -s "$work/o" ] && ok "--sarif --format json refused" || bad "--sarif --format json: exit $rc"
+"$GPUPORT" audit --json --json --fail-on never "$t" >"$work/o" 2>/dev/null; rc=$?
+[ $rc -eq 0 ] && [ -s "$work/o" ] && ok "--json twice is one format" || bad "--json --json: exit $rc"
 
 # a path that does not exist; bad options
 "$GPUPORT" audit "$work/nope" >"$work/o" 2>"$work/e"; rc=$?

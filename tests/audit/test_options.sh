@@ -81,4 +81,36 @@ assert len(g) == 1 and g[0]["level"] == "warning", g
 assert all(r["level"] == "error" for r in res if not r["properties"]["guarded"])
 PY
 fi
+# SARIF: a notebook's result points into the .ipynb file itself; an absolute path argument
+# gives repository-relative uris all the same
+nb="$work/nb"; mkdir -p "$nb/sub"
+cat >"$nb/sub/n.ipynb" <<'NB'
+{
+ "cells": [
+  {"cell_type": "markdown", "source": ["# x\n"]},
+  {"cell_type": "code",
+   "source": [
+    "import torch\n",
+    "y = \"caf\u00e9\"; z = torch.ones(1).cuda()\n"
+   ]}
+ ],
+ "nbformat": 4
+}
+NB
+printf 'x = y.cuda()\n' >"$nb/a.py"
+for from in "$nb" /; do # inside the folder scanned, and elsewhere
+(cd "$from" && "$GPUPORT" audit --sarif --fail-on never "$nb") >"$work/nb.sarif"
+if command -v python3 >/dev/null; then
+    python3 - "$work/nb.sarif" "$nb/sub/n.ipynb" <<'PY' && ok "SARIF from $from: notebook lines in the file, relative uris for an absolute path" || bad "SARIF from $from: notebook or absolute path"
+import json, sys
+res = json.load(open(sys.argv[1]))["runs"][0]["results"]
+locs = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]: r["locations"][0]["physicalLocation"] for r in res}
+assert set(locs) == {"a.py", "sub/n.ipynb"}, locs
+assert all(l["artifactLocation"]["uriBaseId"] == "%SRCROOT%" for l in locs.values())
+reg = locs["sub/n.ipynb"]["region"]
+line = open(sys.argv[2], encoding="utf-8").read().split("\n")[reg["startLine"] - 1]
+assert line[reg["startColumn"] - 1:].startswith("cuda()"), (reg, line)
+PY
+fi
+done
 exit $fail

@@ -55,8 +55,13 @@ static void compare(const char *what, gp_audit_lang lang, const char *path, cons
                      gp_audit_rule_get(b->rule)->id, b->line, b->col, b->severity);
     }
     if (full.cpu_impl != fast.cpu_impl || full.has_main_guard != fast.has_main_guard ||
-        full.dropped != fast.dropped)
+        full.dropped != fast.dropped || full.cuda_dispatch != fast.cuda_dispatch ||
+        full.mps_impl != fast.mps_impl)
         fail_msg("%s: the file-level facts differ", what);
+    if (full.facts.len != fast.facts.len ||
+        (full.facts.len && memcmp(full.facts.data, fast.facts.data, full.facts.len) != 0))
+        fail_msg("%s: the recorded facts differ (%zu bytes in full, %zu through the shortcut)",
+                 what, full.facts.len, fast.facts.len);
     gp_audit_result_free(&full);
     gp_audit_result_free(&fast);
 }

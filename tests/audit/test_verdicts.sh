@@ -1,13 +1,29 @@
 #!/usr/bin/env bash
-# Fixture projects for each verdict and each stop condition: the project verdict line and the
-# exact set of stop conditions must match the fixture's expected.txt.
+# Fixture projects for each verdict and each stop condition: the project verdict line, the exact
+# set of stop conditions and of conditional ones (a stop for one path only), and, where the
+# fixture lists them, each component's verdict and role must match the fixture's expected.txt:
+#   Verdict: V (effort: E)
+#   stop ID
+#   conditional ID
+#   component VERDICT PATH [KIND OR ROLE]
 set -u
 fix="$GPUPORT_SOURCE_DIR/tests/audit/fixtures"
 fail=0
 for d in "$fix"/projects/* "$fix"/stops/*; do
     name=${d#$fix/}
+    comps=0
+    grep -q '^component ' "$d/expected.txt" && comps=1
     got=$( (cd "$d" && "$GPUPORT" audit -j 2 --fail-on never .) |
-        awk '/^Verdict:/{print} /^Stop conditions \(/{on=1;next} /^Modules/{on=0} on && /^  [a-z-]+:/{sub(/:.*/,""); sub(/^  /,""); print "stop " $0}')
+        awk -v comps=$comps '
+            /^Verdict:/ {print}
+            /^[A-Z]/ {sec=""}
+            /^Components \(/ {sec="c"; next}
+            /^Stop conditions \(/ {sec="s"; next}
+            /^Conditional stop conditions/ {sec="k"; next}
+            sec=="c" && comps && /^  [a-z]/ {
+                r=$0; sub(/^[^[]*\[/,"",r); sub(/\].*$/,"",r); print "component " $1 " " $2 " " $6 " [" r "]"}
+            (sec=="s" || sec=="k") && /^  [a-z-]+:/ {
+                id=$1; sub(/:$/,"",id); print (sec=="s" ? "stop " : "conditional ") id}')
     if [ "$got" == "$(cat "$d/expected.txt")" ]; then
         echo "ok   $name"
     else

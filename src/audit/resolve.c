@@ -1,0 +1,1254 @@
+/* resolve.c — the decisions that need every file at once, made after the walk and before any
+ * report. From the facts the scanners recorded:
+ *  - which CUDA sources the default build leaves out: a folder CMake adds only under a CUDA
+ *    option that is off by default (also through a project function such as
+ *    ggml_add_backend(CUDA)), sources named only in a CUDA branch of CMake, a Makefile or
+ *    setup.py, every CUDA source under a build that compiles CUDA only in such a branch, and
+ *    headers included only by such sources. Their findings are notes of an optional component;
+ *  - which Python files are imported only behind a CUDA check (their findings are guarded), and
+ *    which are programs of their own (a __main__ guard, imported by nothing);
+ *  - the components: walk modules, Python packages split at their first sub-packages, optional
+ *    parts and programs apart;
+ * then every spooled finding is counted as it will be reported, and each component gets its
+ * verdict, effort and stop conditions (a stop found only in guarded or optional code is a
+ * conditional one: it holds for that path only). */
+#include <ctype.h>
+#include <fnmatch.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "audit/state.h"
+
+#define PATH_CAP 4096
+
+/* ---- paths --------------------------------------------------------------------------------- */
+
+static size_t hash_str(const char *s, size_t n)
+{
+    size_t h = 1469598103934665603u;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)s[i]) * 1099511628211u;
+    return h;
+}
+
+typedef struct path_index {
+    uint32_t *slot; /* file index + 1, 0 empty */
+    size_t cap;
+} path_index;
+
+static int index_build(const gp_audit_state *st, path_index *ix)
+{
+    ix->cap = 16;
+    while (ix->cap < st->nfiles * 2)
+        ix->cap *= 2;
+    ix->slot = calloc(ix->cap, sizeof *ix->slot);
+    if (!ix->slot) return -1;
+    for (size_t i = 0; i < st->nfiles; i++) {
+        const char *p = gp_audit_path(st, (uint32_t)i);
+        size_t k = hash_str(p, strlen(p)) & (ix->cap - 1);
+        while (ix->slot[k])
+            k = (k + 1) & (ix->cap - 1);
+        ix->slot[k] = (uint32_t)i + 1;
+    }
+    return 0;
+}
+
+static long index_find(const gp_audit_state *st, const path_index *ix, const char *p, size_t n)
+{
+    size_t k = hash_str(p, n) & (ix->cap - 1);
+    while (ix->slot[k]) {
+        const char *q = gp_audit_path(st, ix->slot[k] - 1);
+        if (strncmp(q, p, n) == 0 && q[n] == '\0') return (long)ix->slot[k] - 1;
+        k = (k + 1) & (ix->cap - 1);
+    }
+    return -1;
+}
+
+/* The last '.' in d[0, n), or NULL (memrchr is not everywhere). */
+static const char *last_dot(const char *d, size_t n)
+{
+    while (n > 0)
+        if (d[--n] == '.') return d + n;
+    return NULL;
+}
+
+/* The folder part of a display path ("" for a file at the top). */
+static size_t dir_len(const char *p)
+{
+    const char *s = strrchr(p, '/');
+    return s ? (size_t)(s - p) : 0;
+}
+
+/* dir joined with rel, "." and ".." parts and `${CMAKE_CURRENT_SOURCE_DIR}/`-style prefixes
+ * taken out; false when it does not fit or climbs out of the top. */
+static bool join_norm(const char *dir, size_t dn, const char *rel, size_t rn, char *out, size_t cap)
+{
+    static const char *const here[] = {"${CMAKE_CURRENT_SOURCE_DIR}/", "${CMAKE_CURRENT_LIST_DIR}/",
+                                       "${PROJECT_SOURCE_DIR}/", "$(CURDIR)/", "./"};
+    for (size_t i = 0; i < sizeof here / sizeof here[0]; i++) {
+        size_t k = strlen(here[i]);
+        if (rn >= k && memcmp(rel, here[i], k) == 0) {
+            rel += k;
+            rn -= k;
+            i = (size_t)-1; /* again: "./" may follow */
+        }
+    }
+    if (rn == 0 || memchr(rel, '$', rn) || rel[0] == '/') return false;
+    char buf[PATH_CAP];
+    if (dn + rn + 2 >= sizeof buf) return false;
+    size_t k = 0;
+    if (dn) {
+        memcpy(buf, dir, dn);
+        k = dn;
+        buf[k++] = '/';
+    }
+    memcpy(buf + k, rel, rn);
+    k += rn;
+    buf[k] = '\0';
+    /* fold the parts */
+    size_t o = 0;
+    for (size_t i = 0; i <= k;) {
+        size_t j = i;
+        while (j < k && buf[j] != '/')
+            j++;
+        size_t pl = j - i;
+        if (pl == 0 || (pl == 1 && buf[i] == '.')) {
+            /* nothing */
+        } else if (pl == 2 && buf[i] == '.' && buf[i + 1] == '.') {
+            if (o == 0) return false;
+            while (o > 0 && out[o - 1] != '/')
+                o--;
+            if (o > 0) o--;
+        } else {
+            if (o + pl + 2 >= cap) return false;
+            if (o) out[o++] = '/';
+            memcpy(out + o, buf + i, pl);
+            o += pl;
+        }
+        i = j + 1;
+    }
+    out[o] = '\0';
+    return o > 0;
+}
+
+/* Does a file or folder name have a part (between '-', '_', '.') that names CUDA? */
+static bool name_has_cuda(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n;) {
+        while (i < n && (s[i] == '-' || s[i] == '_' || s[i] == '.'))
+            i++;
+        size_t st = i;
+        while (i < n && s[i] != '-' && s[i] != '_' && s[i] != '.')
+            i++;
+        size_t k = i - st;
+        if (k >= 4 && strncasecmp(s + st, "cuda", 4) == 0) return true;
+        if (k == 3 && strncasecmp(s + st, "gpu", 3) == 0) return true;
+    }
+    return false;
+}
+
+/* Is p inside folder d (or d itself)? */
+static bool under(const char *p, const char *d, size_t dn)
+{
+    if (dn == 0) return true;
+    return strncmp(p, d, dn) == 0 && (p[dn] == '/' || p[dn] == '\0');
+}
+
+static bool ext_is(const char *p, const char *const *exts)
+{
+    const char *dot = strrchr(p, '.');
+    const char *slash = strrchr(p, '/');
+    if (!dot || (slash && dot < slash)) return false;
+    for (; *exts; exts++)
+        if (strcmp(dot + 1, *exts) == 0) return true;
+    return false;
+}
+
+static const char *const cuda_exts[] = {"cu", "cuh", NULL};
+static const char *const c_exts[] = {"c",   "cc",  "cpp", "cxx", "h",   "hh",
+                                     "hpp", "hxx", "inl", "cu",  "cuh", NULL};
+static const char *const header_exts[] = {"h", "hh", "hpp", "hxx", "inl", "cuh", NULL};
+
+/* ---- the optional CUDA parts ------------------------------------------------------------- */
+
+/* The facts of one file, one record at a time. */
+typedef struct fact_it {
+    const char *p;
+    size_t len, at;
+} fact_it;
+
+static fact_it facts_of(const gp_audit_state *st, size_t f)
+{
+    fact_it it = {st->facts.data + st->files[f].facts, st->files[f].nfacts, 0};
+    return it;
+}
+
+static int fact_next(fact_it *it, unsigned *fl, const char **t, size_t *n)
+{
+    return gp_audit_fact_next(it->p, it->len, &it->at, fl, t, n);
+}
+
+enum {
+    GATE_NONE,
+    GATE_CMAKE_OPTION,
+    GATE_CMAKE_BRANCH,
+    GATE_MAKE_BRANCH,
+    GATE_SETUP_BRANCH,
+    GATE_INCLUDED,
+    GATE_COUNT
+};
+
+typedef struct resolve_ctx {
+    gp_audit_state *st;
+    path_index ix;
+    char option[64];  /* a CUDA option of the project that is off by default */
+    bool option_main; /* ... the one that names the CUDA backend itself */
+    uint32_t *build_guarded, *build_unguarded; /* per file: CUDA build findings */
+    uint32_t *import_blockers;                 /* per file: unguarded imports that fail off CUDA */
+} resolve_ctx;
+
+static bool is_build_rule(int rule)
+{
+    return rule == GP_R_CMK_001 || rule == GP_R_CMK_002 || rule == GP_R_MK_001 ||
+           rule == GP_R_PY_EXT_001 || rule == GP_R_PY_EXT_002;
+}
+
+/* The CUDA build findings of every build file, guarded and not (one pass over the spool). */
+static int count_build_findings(resolve_ctx *c)
+{
+    gp_audit_state *st = c->st;
+    c->build_guarded = calloc(st->nfiles ? st->nfiles : 1, sizeof *c->build_guarded);
+    c->build_unguarded = calloc(st->nfiles ? st->nfiles : 1, sizeof *c->build_unguarded);
+    c->import_blockers = calloc(st->nfiles ? st->nfiles : 1, sizeof *c->import_blockers);
+    if (!c->build_guarded || !c->build_unguarded || !c->import_blockers) return -1;
+    if (fseek(st->spool, 0, SEEK_SET) != 0) return -1;
+    gp_spool_rec r;
+    char snip[4096];
+    for (size_t i = 0; i < st->nrec; i++) {
+        if (gp_spool_read(st->spool, &r, snip, sizeof snip) != 0) return -1;
+        if ((r.rule == GP_R_PY_IMP_001 || r.rule == GP_R_PY_TRITON_001) && !(r.flags & 1) &&
+            r.severity == GP_SEV_ERROR)
+            c->import_blockers[r.file]++;
+        if (!is_build_rule(r.rule)) continue;
+        const gp_audit_rule *ru = gp_audit_rule_get(r.rule);
+        if ((r.flags & 1) || ru->severity != GP_SEV_ERROR)
+            c->build_guarded[r.file]++;
+        else
+            c->build_unguarded[r.file]++;
+    }
+    return 0;
+}
+
+static void set_optional(gp_audit_state *st, size_t f, int why)
+{
+    if (st->files[f].flags & GP_FF_OPTIONAL) return;
+    st->files[f].flags |= GP_FF_OPTIONAL;
+    st->files[f].gate = (uint8_t)why;
+}
+
+static bool is_build_lang(int lang)
+{
+    return lang == GP_AL_CMAKE || lang == GP_AL_MAKE || lang == GP_AL_SETUP_PY ||
+           lang == GP_AL_PYPROJECT;
+}
+
+/* Files under folder d[0, dn) that a CMake add_subdirectory names without a condition. */
+static bool subdir_unguarded(const gp_audit_state *st, const char *d, size_t dn)
+{
+    char p[PATH_CAP];
+    for (size_t f = 0; f < st->nfiles; f++) {
+        if (st->files[f].lang != GP_AL_CMAKE || !st->files[f].nfacts) continue;
+        const char *path = gp_audit_path(st, (uint32_t)f);
+        size_t n;
+        unsigned fl;
+        const char *t;
+        int k;
+        for (fact_it it = facts_of(st, f); (k = fact_next(&it, &fl, &t, &n)) != 0;)
+            if (k == GP_FACT_SUBDIR && !(fl & GP_FACTF_GUARDED) &&
+                join_norm(path, dir_len(path), t, n, p, sizeof p) && strlen(p) == dn &&
+                memcmp(p, d, dn) == 0)
+                return true;
+    }
+    return false;
+}
+
+/* Marks every file under folder d[0, dn) optional. */
+static void gate_folder(gp_audit_state *st, const char *d, size_t dn, int why)
+{
+    for (size_t f = 0; f < st->nfiles; f++)
+        if (under(gp_audit_path(st, (uint32_t)f), d, dn)) set_optional(st, f, why);
+}
+
+/* CMake: folders added only under a CUDA condition, or through a project function that adds
+ * backends (ggml_add_backend(CUDA)) while the project's CUDA option is off by default. */
+static void gate_cmake_folders(resolve_ctx *c)
+{
+    gp_audit_state *st = c->st;
+    char p[PATH_CAP];
+    for (size_t f = 0; f < st->nfiles; f++) {
+        if (st->files[f].lang != GP_AL_CMAKE || !st->files[f].nfacts) continue;
+        size_t n;
+        unsigned fl;
+        const char *t;
+        int k;
+        for (fact_it it = facts_of(st, f); (k = fact_next(&it, &fl, &t, &n)) != 0;)
+            if (k == GP_FACT_CUDA_OPTION && n < sizeof c->option) {
+                /* the option that names the backend itself (TN_CUDA, not TN_CUDA_GRAPHS) */
+                const char *last = t + n;
+                while (last > t && last[-1] != '_')
+                    last--;
+                size_t ln = (size_t)(t + n - last);
+                bool main = (ln == 4 && strncasecmp(last, "CUDA", 4) == 0) ||
+                            (ln == 6 && strncasecmp(last, "CUBLAS", 6) == 0);
+                if (!c->option[0] || (main && !c->option_main)) {
+                    memcpy(c->option, t, n);
+                    c->option[n] = '\0';
+                    c->option_main = main;
+                }
+            }
+    }
+    for (size_t f = 0; f < st->nfiles; f++) {
+        if (st->files[f].lang != GP_AL_CMAKE || !st->files[f].nfacts) continue;
+        const char *path = gp_audit_path(st, (uint32_t)f);
+        size_t dn = dir_len(path);
+        size_t n;
+        unsigned fl;
+        const char *t;
+        int k;
+        for (fact_it it = facts_of(st, f); (k = fact_next(&it, &fl, &t, &n)) != 0;) {
+            if (k == GP_FACT_SUBDIR && (fl & GP_FACTF_GUARDED) &&
+                join_norm(path, dn, t, n, p, sizeof p) && !subdir_unguarded(st, p, strlen(p)))
+                gate_folder(st, p, strlen(p), GATE_CMAKE_OPTION);
+            if (k == GP_FACT_CUDA_BACKEND && c->option[0]) {
+                /* the folders beside this CMakeLists.txt whose names name CUDA */
+                for (size_t g = 0; g < st->nfiles; g++) {
+                    const char *q = gp_audit_path(st, (uint32_t)g);
+                    if (!under(q, path, dn) || (dn && q[dn] != '/')) continue;
+                    const char *sub = q + (dn ? dn + 1 : 0);
+                    const char *sl = strchr(sub, '/');
+                    if (!sl || !name_has_cuda(sub, (size_t)(sl - sub))) continue;
+                    size_t gl = (size_t)(sl - q);
+                    if (!subdir_unguarded(st, q, gl)) gate_folder(st, q, gl, GATE_CMAKE_OPTION);
+                }
+            }
+        }
+    }
+}
+
+/* Sources a build names only in its CUDA branch; and, under a build that compiles CUDA only in
+ * such a branch (and no other build that compiles it always), every CUDA source and every C/C++
+ * file in a folder named for CUDA. */
+static void gate_build_sources(resolve_ctx *c)
+{
+    gp_audit_state *st = c->st;
+    uint8_t *named = calloc(st->nfiles ? st->nfiles : 1, 1); /* 1 plainly, 2 only guarded */
+    if (!named) return;
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t b = 0; b < st->nfiles; b++) {
+            if (!is_build_lang(st->files[b].lang) || !st->files[b].nfacts) continue;
+            const char *bpath = gp_audit_path(st, (uint32_t)b);
+            size_t n;
+            unsigned fl;
+            const char *t;
+            int k;
+            for (fact_it it = facts_of(st, b); (k = fact_next(&it, &fl, &t, &n)) != 0;) {
+                if (k != GP_FACT_SOURCE || (pass == 0) != !(fl & GP_FACTF_GUARDED)) continue;
+                char p[PATH_CAP];
+                if (!join_norm(bpath, dir_len(bpath), t, n, p, sizeof p)) continue;
+                int why = st->files[b].lang == GP_AL_MAKE    ? GATE_MAKE_BRANCH
+                          : st->files[b].lang == GP_AL_CMAKE ? GATE_CMAKE_BRANCH
+                                                             : GATE_SETUP_BRANCH;
+                if (!strpbrk(p, "*?[")) {
+                    long f = index_find(st, &c->ix, p, strlen(p));
+                    if (f < 0) continue;
+                    if (pass == 0)
+                        named[f] = 1;
+                    else if (!named[f])
+                        set_optional(st, (size_t)f, why);
+                    continue;
+                }
+                for (size_t f = 0; f < st->nfiles; f++) {
+                    const char *fpath = gp_audit_path(st, (uint32_t)f);
+                    if (!ext_is(fpath, c_exts) || fnmatch(p, fpath, FNM_PATHNAME) != 0) continue;
+                    if (pass == 0)
+                        named[f] = 1;
+                    else if (!named[f])
+                        set_optional(st, f, why);
+                }
+            }
+        }
+    free(named);
+    /* builds that compile CUDA only in a branch, and builds that compile it always */
+    for (size_t b = 0; b < st->nfiles; b++) {
+        if (!is_build_lang(st->files[b].lang) || (st->files[b].flags & GP_FF_OPTIONAL)) continue;
+        bool gates = c->build_guarded[b] > 0 && c->build_unguarded[b] == 0;
+        size_t n;
+        unsigned fl;
+        const char *t;
+        int k;
+        for (fact_it it = facts_of(st, b); (k = fact_next(&it, &fl, &t, &n)) != 0;)
+            if (k == GP_FACT_CUDA_GATED || k == GP_FACT_CUDA_OPTION) gates = true;
+        if (!gates || c->build_unguarded[b]) continue;
+        const char *bpath = gp_audit_path(st, (uint32_t)b);
+        size_t dn = dir_len(bpath);
+        /* another build over these files that needs CUDA whatever the options */
+        bool required = false;
+        for (size_t b2 = 0; b2 < st->nfiles && !required; b2++) {
+            if (!is_build_lang(st->files[b2].lang) || (st->files[b2].flags & GP_FF_OPTIONAL) ||
+                !c->build_unguarded[b2])
+                continue;
+            const char *b2path = gp_audit_path(st, (uint32_t)b2);
+            size_t d2 = dir_len(b2path);
+            if (under(bpath, b2path, d2) || under(b2path, bpath, dn)) required = true;
+        }
+        if (required) continue;
+        st->files[b].flags |= GP_FF_GATES;
+        int why = st->files[b].lang == GP_AL_MAKE    ? GATE_MAKE_BRANCH
+                  : st->files[b].lang == GP_AL_CMAKE ? GATE_CMAKE_OPTION
+                                                     : GATE_SETUP_BRANCH;
+        for (size_t f = 0; f < st->nfiles; f++) {
+            const char *fpath = gp_audit_path(st, (uint32_t)f);
+            if (!under(fpath, bpath, dn) || f == b) continue;
+            if (ext_is(fpath, cuda_exts)) {
+                set_optional(st, f, why);
+                continue;
+            }
+            if (!ext_is(fpath, c_exts)) continue;
+            /* a folder named for CUDA between the build file and the source */
+            for (const char *q = fpath + (dn ? dn + 1 : 0); *q;) {
+                const char *sl = strchr(q, '/');
+                if (!sl) break;
+                if (name_has_cuda(q, (size_t)(sl - q))) {
+                    set_optional(st, f, why);
+                    break;
+                }
+                q = sl + 1;
+            }
+        }
+    }
+}
+
+/* A quoted include resolved the way a compiler with the usual -I would: beside the includer,
+ * then from each folder above it. */
+static long include_target(const resolve_ctx *c, const char *from, const char *t, size_t n)
+{
+    char p[PATH_CAP];
+    size_t dn = dir_len(from);
+    for (;;) {
+        if (join_norm(from, dn, t, n, p, sizeof p)) {
+            long f = index_find(c->st, &c->ix, p, strlen(p));
+            if (f >= 0) return f;
+        }
+        if (dn == 0) return -1;
+        while (dn > 0 && from[dn - 1] != '/')
+            dn--;
+        if (dn > 0) dn--;
+    }
+}
+
+/* A name looked for in the files the prefilter decided without tokens, within a folder. */
+typedef struct vcand {
+    const char *name;
+    size_t n;
+    const char *scope; /* a folder ("" for all) */
+    size_t scope_n;
+    bool hit;
+    size_t file; /* the candidate's own file */
+} vcand;
+
+static void untokenized_mentions(const gp_audit_state *st, vcand *c, size_t nc, int lang_a,
+                                 int lang_b);
+
+/* Headers included only by optional sources are optional too (to a fixed point). A header
+ * some file that was not tokenized might include stays as it is: those files' includes are
+ * not known, so any of them naming the header keeps it (see untokenized_mentions). */
+
+static void gate_headers(resolve_ctx *c)
+{
+    gp_audit_state *st = c->st;
+    uint32_t *in_opt = calloc(st->nfiles ? st->nfiles : 1, sizeof *in_opt);
+    uint32_t *in_req = calloc(st->nfiles ? st->nfiles : 1, sizeof *in_req);
+    if (!in_opt || !in_req) {
+        free(in_opt);
+        free(in_req);
+        return;
+    }
+    for (int round = 0; round < 8; round++) {
+        memset(in_opt, 0, st->nfiles * sizeof *in_opt);
+        memset(in_req, 0, st->nfiles * sizeof *in_req);
+        for (size_t f = 0; f < st->nfiles; f++) {
+            if (!st->files[f].nfacts) continue;
+            const char *path = gp_audit_path(st, (uint32_t)f);
+            size_t n;
+            unsigned fl;
+            const char *t;
+            int k;
+            for (fact_it it = facts_of(st, f); (k = fact_next(&it, &fl, &t, &n)) != 0;) {
+                if (k != GP_FACT_INCLUDE) continue;
+                long h = include_target(c, path, t, n);
+                if (h < 0 || (size_t)h == f) continue;
+                /* (an include under #ifdef on a CUDA switch counts for neither side: only a
+                 * CUDA build compiles it, whether or not that build is optional) */
+                if (st->files[f].flags & GP_FF_OPTIONAL)
+                    in_opt[h]++;
+                else if (!(fl & GP_FACTF_GUARDED))
+                    in_req[h]++;
+            }
+        }
+        vcand *cand = NULL;
+        size_t ncand = 0, capcand = 0;
+        for (size_t h = 0; h < st->nfiles; h++) {
+            if ((st->files[h].flags & GP_FF_OPTIONAL) || !in_opt[h] || in_req[h]) continue;
+            const char *hp = gp_audit_path(st, (uint32_t)h);
+            if (!ext_is(hp, header_exts)) continue;
+            if (ncand == capcand) {
+                size_t nc = capcand ? capcand * 2 : 16;
+                vcand *nv = realloc(cand, nc * sizeof *nv);
+                if (!nv) break;
+                cand = nv;
+                capcand = nc;
+            }
+            const char *base = strrchr(hp, '/');
+            base = base ? base + 1 : hp;
+            const char *sl = strchr(hp, '/');
+            cand[ncand++] = (vcand){base, strlen(base), hp, sl ? (size_t)(sl - hp) : 0, false, h};
+        }
+        /* only headers with findings matter; the others change nothing */
+        size_t k = 0;
+        for (size_t i = 0; i < ncand; i++)
+            if (st->files[cand[i].file].nrec) cand[k++] = cand[i];
+        untokenized_mentions(st, cand, k, GP_AL_C, -1);
+        bool changed = false;
+        for (size_t i = 0; i < k; i++)
+            if (!cand[i].hit) {
+                set_optional(st, cand[i].file, GATE_INCLUDED);
+                changed = true;
+            }
+        free(cand);
+        if (!changed) break;
+    }
+    free(in_opt);
+    free(in_req);
+}
+
+/* ---- reading untokenized files again ------------------------------------------------------ */
+
+/* Marks the candidates some file of language lang_a or lang_b (within the candidate's folder)
+ * that the prefilter decided without tokens names as a whole word. Those files are read again
+ * from disk (the page cache has them), once each, only when a decision depends on them. */
+static void untokenized_mentions(const gp_audit_state *st, vcand *c, size_t nc, int lang_a,
+                                 int lang_b)
+{
+    if (nc == 0) return;
+    enum { CAP = 256 * 1024 }; /* prefiltered files are under this (larger ones are lexed) */
+    char *buf = NULL;
+    for (size_t f = 0; f < st->nfiles; f++) {
+        const gp_audit_file *fi = &st->files[f];
+        if (!(fi->flags & GP_FF_PREFILTERED) || (fi->lang != lang_a && fi->lang != lang_b))
+            continue;
+        const char *p = gp_audit_path(st, (uint32_t)f);
+        bool want = false;
+        for (size_t i = 0; i < nc && !want; i++)
+            want = !c[i].hit && under(p, c[i].scope, c[i].scope_n);
+        if (!want) continue;
+        if (!buf && !(buf = malloc(CAP + 1))) break;
+        FILE *in = fopen(p, "rb");
+        size_t got = in ? fread(buf, 1, CAP, in) : 0;
+        if (in) fclose(in);
+        buf[got] = '\0';
+        for (size_t i = 0; i < nc; i++) {
+            if (c[i].hit || !under(p, c[i].scope, c[i].scope_n)) continue;
+            if (!in) { /* cannot tell: assume it does */
+                c[i].hit = true;
+                continue;
+            }
+            const char *name = c[i].name;
+            size_t n = c[i].n;
+            for (const char *q = buf;
+                 !c[i].hit && (q = memchr(q, name[0], got - (size_t)(q - buf))); q++) {
+                size_t at = (size_t)(q - buf);
+                if (at + n > got || memcmp(q, name, n) != 0) continue;
+                bool left = at == 0 || !(isalnum((unsigned char)q[-1]) || q[-1] == '_');
+                bool right = !(isalnum((unsigned char)q[n]) || q[n] == '_');
+                c[i].hit = left && right;
+            }
+        }
+    }
+    free(buf);
+}
+
+/* ---- Python imports ------------------------------------------------------------------------ */
+
+typedef struct py_names {
+    uint32_t *slot; /* file index + 1 */
+    size_t cap;
+    char **dotted; /* per file (Python only), or NULL */
+} py_names;
+
+/* The dotted module name of a Python file: its path from the folder above its outermost
+ * package (or from its own folder outside packages), without ".py" and "/__init__". */
+static char *dotted_of(const gp_audit_state *st, size_t f)
+{
+    const char *p = gp_audit_path(st, (uint32_t)f);
+    const gp_walk_mod *m = &st->wmods[st->files[f].module];
+    size_t root;
+    if (st->files[f].wkind == GP_MOD_PYTHON_PACKAGE &&
+        under(p, m->path, strcmp(m->path, ".") ? strlen(m->path) : 0))
+        root = strcmp(m->path, ".") ? dir_len(m->path) : 0;
+    else
+        root = dir_len(p);
+    const char *s = p + root + (root ? 1 : 0);
+    size_t n = strlen(s);
+    if (n > 3 && strcmp(s + n - 3, ".py") == 0)
+        n -= 3;
+    else if (n > 4 && strcmp(s + n - 4, ".pyi") == 0)
+        n -= 4;
+    else
+        return NULL;
+    if (n >= 9 && memcmp(s + n - 9, "/__init__", 9) == 0) n -= 9;
+    if (n == 8 && memcmp(s, "__init__", 8) == 0) return NULL;
+    char *d = strndup(s, n);
+    if (!d) return NULL;
+    for (char *q = d; *q; q++)
+        if (*q == '/') *q = '.';
+    return d;
+}
+
+static long names_find(const py_names *nm, const char *d, size_t n)
+{
+    size_t k = hash_str(d, n) & (nm->cap - 1);
+    while (nm->slot[k]) {
+        const char *q = nm->dotted[nm->slot[k] - 1];
+        if (strncmp(q, d, n) == 0 && q[n] == '\0') return (long)nm->slot[k] - 1;
+        k = (k + 1) & (nm->cap - 1);
+    }
+    return -1;
+}
+
+static bool is_init(const char *p)
+{
+    const char *b = strrchr(p, '/');
+    b = b ? b + 1 : p;
+    return strcmp(b, "__init__.py") == 0;
+}
+
+/* Counts an import of dotted name d[0, n) (and of the packages above it, which importing it
+ * imports too). */
+static void import_count(const py_names *nm, const char *d, size_t n, bool guarded, uint32_t *g,
+                         uint32_t *u)
+{
+    for (;;) {
+        long f = names_find(nm, d, n);
+        if (f >= 0) {
+            if (guarded)
+                g[f]++;
+            else
+                u[f]++;
+        }
+        const char *dot = last_dot(d, n);
+        if (!dot) return;
+        n = (size_t)(dot - d);
+    }
+}
+
+static void resolve_imports(resolve_ctx *c)
+{
+    gp_audit_state *st = c->st;
+    py_names nm = {NULL, 16, NULL};
+    while (nm.cap < st->nfiles * 2)
+        nm.cap *= 2;
+    nm.slot = calloc(nm.cap, sizeof *nm.slot);
+    nm.dotted = calloc(st->nfiles ? st->nfiles : 1, sizeof *nm.dotted);
+    uint32_t *g = calloc(st->nfiles ? st->nfiles : 1, sizeof *g);
+    uint32_t *u = calloc(st->nfiles ? st->nfiles : 1, sizeof *u);
+    if (!nm.slot || !nm.dotted || !g || !u) goto out;
+    size_t npy = 0;
+    for (size_t f = 0; f < st->nfiles; f++) {
+        if (st->files[f].lang != GP_AL_PYTHON) continue;
+        nm.dotted[f] = dotted_of(st, f);
+        if (!nm.dotted[f]) continue;
+        npy++;
+        size_t k = hash_str(nm.dotted[f], strlen(nm.dotted[f])) & (nm.cap - 1);
+        while (nm.slot[k])
+            k = (k + 1) & (nm.cap - 1);
+        nm.slot[k] = (uint32_t)f + 1;
+    }
+    if (!npy) goto out;
+    char target[PATH_CAP];
+    for (size_t f = 0; f < st->nfiles; f++) {
+        if (!st->files[f].nfacts || !nm.dotted[f]) continue;
+        size_t n;
+        unsigned fl;
+        const char *t;
+        int k;
+        for (fact_it it = facts_of(st, f); (k = fact_next(&it, &fl, &t, &n)) != 0;) {
+            if (k != GP_FACT_IMPORT || (fl & GP_FACTF_TYPE)) continue;
+            size_t dots = 0;
+            while (dots < n && t[dots] == '.')
+                dots++;
+            size_t tl = 0;
+            if (dots) {
+                /* relative to the file's package */
+                const char *me = nm.dotted[f];
+                size_t base = strlen(me);
+                bool pkg = is_init(gp_audit_path(st, (uint32_t)f));
+                size_t up = dots - (pkg ? 1 : 0);
+                for (size_t i = 0; i < up && base; i++) {
+                    const char *dot = last_dot(me, base);
+                    base = dot ? (size_t)(dot - me) : 0;
+                }
+                if (!base && up) {
+                    /* climbs above the top package: a script's sibling */
+                    if (dots > 1) continue;
+                }
+                if (base + n + 2 >= sizeof target) continue;
+                memcpy(target, me, base);
+                tl = base;
+                if (n > dots) {
+                    if (tl) target[tl++] = '.';
+                    memcpy(target + tl, t + dots, n - dots);
+                    tl += n - dots;
+                }
+            } else {
+                if (n >= sizeof target) continue;
+                memcpy(target, t, n);
+                tl = n;
+            }
+            if (!tl) continue;
+            bool guarded = (fl & (GP_FACTF_GUARDED | GP_FACTF_TRY)) != 0;
+            if (fl & GP_FACTF_NAME) {
+                /* `from X import name`: only the module X.name, when there is one (X itself is
+                 * counted by its own record) */
+                long m = names_find(&nm, target, tl);
+                if (m >= 0) {
+                    if (guarded)
+                        g[m]++;
+                    else
+                        u[m]++;
+                }
+            } else {
+                import_count(&nm, target, tl, guarded, g, u);
+            }
+        }
+    }
+    /* a file imported only behind a CUDA check whose own import fails off CUDA (it imports a
+     * CUDA-only package or Triton unguarded): such an import is what the checks guard */
+    vcand *cand = calloc(npy, sizeof *cand);
+    size_t ncand = 0;
+    for (size_t f = 0; f < st->nfiles && cand; f++) {
+        if (!nm.dotted[f]) continue;
+        const char *p = gp_audit_path(st, (uint32_t)f);
+        gp_audit_file *fi = &st->files[f];
+        if (g[f] && !u[f] && c->import_blockers[f] && !is_init(p) &&
+            !(fi->flags & GP_FF_MAIN_GUARD)) {
+            const char *last = strrchr(nm.dotted[f], '.');
+            last = last ? last + 1 : nm.dotted[f];
+            /* the folder its imports can come from: the top of its package */
+            const gp_walk_mod *m = &st->wmods[fi->module];
+            size_t sn = fi->wkind == GP_MOD_PYTHON_PACKAGE && strcmp(m->path, ".") ? strlen(m->path)
+                                                                                   : dir_len(p);
+            cand[ncand++] = (vcand){last, strlen(last), p, sn, false, f};
+        }
+        if (!g[f] && !u[f] && fi->nrec && (fi->flags & GP_FF_MAIN_GUARD) && !is_init(p))
+            fi->flags |= GP_FF_SCRIPT;
+    }
+    untokenized_mentions(st, cand, ncand, GP_AL_PYTHON, GP_AL_NOTEBOOK);
+    for (size_t i = 0; i < ncand; i++)
+        if (!cand[i].hit) st->files[cand[i].file].flags |= GP_FF_IMPORT_GUARDED;
+    free(cand);
+out:
+    if (nm.dotted)
+        for (size_t f = 0; f < st->nfiles; f++)
+            free(nm.dotted[f]);
+    free(nm.dotted);
+    free(nm.slot);
+    free(g);
+    free(u);
+}
+
+/* ---- components ---------------------------------------------------------------------------- */
+
+typedef struct comp_index {
+    uint32_t *slot;
+    size_t cap;
+    size_t capmods;
+} comp_index;
+
+static long comp_get(gp_audit_state *st, comp_index *ci, const char *path, size_t n,
+                     gp_module_kind kind, gp_audit_role role)
+{
+    if (n == 0) {
+        path = ".";
+        n = 1;
+    }
+    if (st->nmods * 2 >= ci->cap) {
+        size_t nc = ci->cap ? ci->cap * 2 : 64;
+        uint32_t *ns = calloc(nc, sizeof *ns);
+        if (!ns) return -1;
+        for (size_t i = 0; i < st->nmods; i++) {
+            const gp_audit_module *m = &st->mods[i];
+            size_t k = (hash_str(m->path, strlen(m->path)) + m->role) & (nc - 1);
+            while (ns[k])
+                k = (k + 1) & (nc - 1);
+            ns[k] = (uint32_t)i + 1;
+        }
+        free(ci->slot);
+        ci->slot = ns;
+        ci->cap = nc;
+    }
+    size_t k = (hash_str(path, n) + role) & (ci->cap - 1);
+    while (ci->slot[k]) {
+        gp_audit_module *m = &st->mods[ci->slot[k] - 1];
+        if (m->role == role && strncmp(m->path, path, n) == 0 && m->path[n] == '\0')
+            return (long)ci->slot[k] - 1;
+        k = (k + 1) & (ci->cap - 1);
+    }
+    if (st->nmods == ci->capmods) {
+        size_t nc = ci->capmods ? ci->capmods * 2 : 16;
+        gp_audit_module *nm = realloc(st->mods, nc * sizeof *nm);
+        if (!nm) return -1;
+        st->mods = nm;
+        ci->capmods = nc;
+    }
+    gp_audit_module *m = &st->mods[st->nmods];
+    memset(m, 0, sizeof *m);
+    m->path = strndup(path, n);
+    if (!m->path) return -1;
+    m->kind = kind;
+    m->role = role;
+    m->decided_by = -1;
+    ci->slot[k] = (uint32_t)++st->nmods;
+    return (long)st->nmods - 1;
+}
+
+/* The folder that made file f optional: the gated folder of a CMake option, else its module. */
+static int assign_components(resolve_ctx *c)
+{
+    gp_audit_state *st = c->st;
+    comp_index ci = {NULL, 0, 0};
+    char buf[PATH_CAP];
+    for (size_t f = 0; f < st->nfiles; f++) {
+        gp_audit_file *fi = &st->files[f];
+        const gp_walk_mod *wm = &st->wmods[fi->module];
+        const char *p = gp_audit_path(st, (uint32_t)f);
+        const char *cp = strcmp(wm->path, ".") ? wm->path : "";
+        size_t cn = strlen(cp);
+        gp_module_kind kind = wm->kind;
+        gp_audit_role role = GP_ROLE_NONE;
+        if (fi->flags & GP_FF_OPTIONAL) {
+            role = GP_ROLE_CUDA_OPTIONAL;
+            /* the outermost folder named for CUDA on the path, when there is one */
+            for (const char *q = p; *q;) {
+                const char *sl = strchr(q, '/');
+                if (!sl) break;
+                if (name_has_cuda(q, (size_t)(sl - q))) {
+                    cp = p;
+                    cn = (size_t)(sl - p);
+                    kind = GP_MOD_DIRECTORY;
+                    break;
+                }
+                q = sl + 1;
+            }
+        } else if (fi->flags & GP_FF_SCRIPT) {
+            role = GP_ROLE_SCRIPT;
+            cp = p;
+            cn = strlen(p);
+        } else if (fi->wkind == GP_MOD_PYTHON_PACKAGE && cn && under(p, cp, cn)) {
+            /* a package's first sub-package is a component of its own */
+            const char *rest = p + cn + 1;
+            const char *sl = strchr(rest, '/');
+            if (sl && (size_t)(sl - p) + 13 < sizeof buf) {
+                size_t sn = (size_t)(sl - p);
+                memcpy(buf, p, sn);
+                memcpy(buf + sn, "/__init__.py", 13);
+                if (index_find(st, &c->ix, buf, sn + 12) >= 0) {
+                    cn = sn;
+                    cp = p;
+                    kind = GP_MOD_PYTHON_PACKAGE;
+                }
+            }
+        }
+        long m = comp_get(st, &ci, cp, cn, kind, role);
+        if (m < 0) {
+            free(ci.slot);
+            return -1;
+        }
+        fi->comp = (uint32_t)m;
+        gp_audit_module *mo = &st->mods[m];
+        mo->files++;
+        if (fi->flags & GP_FF_CPU_IMPL) mo->cpu_impl = true;
+        if (fi->flags & (GP_FF_METAL_IMPL | GP_FF_MPS_IMPL)) mo->metal_impl = true;
+        if ((fi->flags & GP_FF_CUDA_DISPATCH) || ext_is(p, cuda_exts)) mo->cuda_impl = true;
+        if (fi->flags & GP_FF_CUDA_DISPATCH) mo->cpu_impl = true; /* its other branch */
+        if (role == GP_ROLE_CUDA_OPTIONAL && !mo->gate[0]) {
+            static const char *const why[GATE_COUNT] = {
+                "optional",
+                "built only when a CUDA option is on (off by default)",
+                "named only in a CUDA branch of the CMake build",
+                "built only in the Makefile's CUDA branch (when nvcc is found)",
+                "built only in setup.py's CUDA branch",
+                "included only by the optional CUDA sources"};
+            int g = fi->gate < GATE_COUNT ? fi->gate : 0;
+            if (g == GATE_CMAKE_OPTION && c->option[0])
+                snprintf(mo->gate, sizeof mo->gate, "built only with -D%s=ON (off by default)",
+                         c->option);
+            else
+                snprintf(mo->gate, sizeof mo->gate, "%s", why[g]);
+        }
+    }
+    free(ci.slot);
+    return 0;
+}
+
+/* A .cu source with a C/C++ twin of the same name beside it (train.cu and train.c) has its CPU
+ * implementation there. */
+static void pair_cpu_twins(resolve_ctx *c)
+{
+    gp_audit_state *st = c->st;
+    static const char *const twins[] = {".c", ".cc", ".cpp", ".cxx"};
+    char buf[PATH_CAP];
+    for (size_t f = 0; f < st->nfiles; f++) {
+        const char *p = gp_audit_path(st, (uint32_t)f);
+        size_t n = strlen(p);
+        if (n < 4 || strcmp(p + n - 3, ".cu") != 0 || n + 2 >= sizeof buf) continue;
+        for (size_t t = 0; t < sizeof twins / sizeof twins[0]; t++) {
+            memcpy(buf, p, n - 3);
+            strcpy(buf + n - 3, twins[t]);
+            long g = index_find(st, &c->ix, buf, strlen(buf));
+            if (g >= 0 && st->files[g].nrec == 0) {
+                /* the twin has no CUDA findings of its own: a CPU implementation */
+                st->mods[st->files[f].comp].cpu_impl = true;
+                st->mods[st->files[g].comp].cpu_impl = true;
+            } else if (g >= 0) {
+                st->mods[st->files[f].comp].cpu_impl = true;
+            }
+        }
+    }
+}
+
+/* ---- what a finding counts as -------------------------------------------------------------- */
+
+void gp_audit_effective(const gp_audit_state *st, const gp_spool_rec *r, gp_eff *e)
+{
+    e->rule = r->rule;
+    e->severity = r->severity;
+    e->guarded = (r->flags & 1) != 0;
+    e->optional = false;
+    if (r->flags & 2) { /* in the baseline */
+        e->severity = GP_SEV_NONE;
+        return;
+    }
+    uint16_t ff = st->files[r->file].flags;
+    if (ff & GP_FF_OPTIONAL) {
+        e->optional = true;
+        e->guarded = true;
+        if (e->severity > GP_SEV_NOTE) e->severity = GP_SEV_NOTE;
+        return;
+    }
+    if ((ff & GP_FF_GATES) && e->guarded && e->severity > GP_SEV_NOTE) {
+        /* the guarded CUDA branch of a build that builds without it otherwise: as optional */
+        e->severity = GP_SEV_NOTE;
+        return;
+    }
+    if ((ff & GP_FF_IMPORT_GUARDED) && !e->guarded) {
+        const gp_audit_rule *ru = gp_audit_rule_get(r->rule);
+        e->guarded = true;
+        if (ru->guarded_as >= 0) {
+            e->rule = (uint16_t)ru->guarded_as;
+            e->severity = (uint8_t)gp_audit_rule_get(ru->guarded_as)->severity;
+        } else {
+            e->severity = (uint8_t)ru->guarded;
+        }
+    }
+}
+
+static void ev_put(gp_stop_ev *arr, size_t *count, const gp_spool_rec *r, int rule)
+{
+    size_t c = (*count)++;
+    if (c < GP_STOP_EVIDENCE) {
+        gp_stop_ev ev = {r->file, r->line, r->col, r->cell, (uint16_t)rule};
+        arr[c] = ev;
+    }
+}
+
+static int count_findings(gp_audit_state *st)
+{
+    if (fseek(st->spool, 0, SEEK_SET) != 0) return -1;
+    gp_spool_rec r;
+    char snip[4096];
+    for (size_t i = 0; i < st->nrec; i++) {
+        long at = ftell(st->spool);
+        if (gp_spool_read(st->spool, &r, snip, sizeof snip) != 0) return -1;
+        gp_eff e;
+        gp_audit_effective(st, &r, &e);
+        if (e.severity == GP_SEV_NONE) continue;
+        gp_audit_file *fi = &st->files[r.file];
+        gp_audit_module *m = &st->mods[fi->comp];
+        const gp_audit_rule *ru = gp_audit_rule_get(e.rule);
+        st->count[e.severity]++;
+        m->count[e.severity]++;
+        fi->count[e.severity]++;
+        if (e.optional) st->optional_findings++;
+        gp_rule_count *rc = &st->rule_count[e.rule];
+        if (rc->n++ == 0) {
+            rc->file = r.file;
+            rc->line = r.line;
+            rc->cell = r.cell;
+            rc->spool_at = at;
+        }
+        if (e.severity > rc->sev) rc->sev = e.severity;
+        if (e.rule == GP_R_C_KERN_001) m->cuda_impl = true;
+        /* the severity that decides the verdict: an optional part is judged as if it were
+         * built (what using it would need) */
+        int vsev = e.optional ? r.severity : e.severity;
+        if (vsev == GP_SEV_ERROR) m->raw_errors++;
+        if (vsev == GP_SEV_ERROR && e.rule == GP_R_PY_EXT_003) m->stub_cpu = true;
+        if (ru->stop) {
+            /* (an optional part's own stops: what using it would meet; not the project's) */
+            if ((e.severity == GP_SEV_ERROR && !e.guarded) ||
+                (e.optional && r.severity == GP_SEV_ERROR && !(r.flags & 1)))
+                ev_put(m->ev[ru->stop], &m->stop_count[ru->stop], &r, e.rule);
+            else if (ru->stop == GP_STOP_NCCL && ru->severity == GP_SEV_ERROR && e.guarded &&
+                     !e.optional)
+                /* guarded NCCL: a multi-GPU training path; the other guarded stops have their
+                 * fallback beside them (the eager path, the CPU kernel, the other package) */
+                ev_put(m->cond_ev[ru->stop], &m->cond_count[ru->stop], &r, e.rule);
+        }
+        gp_audit_vclass want = GP_VC_PORTABLE;
+        if (vsev == GP_SEV_ERROR)
+            want = ru->vclass;
+        else if (vsev == GP_SEV_WARNING)
+            want = ru->vclass > GP_VC_ABSTRACTION ? GP_VC_ABSTRACTION : ru->vclass;
+        if (want > m->verdict) {
+            m->verdict = want;
+            m->decided_by = e.rule;
+        }
+    }
+    return 0;
+}
+
+static int effort_rank(const char *e)
+{
+    return e[0] == 'n' ? 0 : e[0] == 'l' ? 1 : e[0] == 'm' ? 2 : 3;
+}
+
+static void verdicts(gp_audit_state *st)
+{
+    st->verdict = GP_VC_PORTABLE;
+    st->effort = "none";
+    bool any_cuda = false, any_cpu = false, any_metal = false;
+    for (size_t i = 0; i < st->nmods; i++) {
+        gp_audit_module *m = &st->mods[i];
+        bool optional = m->role == GP_ROLE_CUDA_OPTIONAL;
+        bool any_stop = false;
+        bool has_impl = !m->stub_cpu && (m->cpu_impl || m->metal_impl);
+        for (int s = 1; s < GP_STOP_COUNT; s++) {
+            bool on = m->stop_count[s] > 0;
+            if (s == GP_STOP_CUSTOM_KERNELS && on && has_impl) on = false;
+            m->stop[s] = on;
+            bool cond = m->cond_count[s] > 0;
+            if (s == GP_STOP_CUSTOM_KERNELS && cond && has_impl) cond = false;
+            m->cond_stop[s] = cond && !on;
+            if (on) {
+                any_stop = true;
+                if (!optional) st->stop[s] = true;
+            }
+            if (m->cond_stop[s]) st->cond_stop[s] = true;
+        }
+        if (any_stop) m->verdict = GP_VC_REWRITE;
+        size_t errors = optional ? m->raw_errors : m->count[GP_SEV_ERROR];
+        switch (m->verdict) {
+        case GP_VC_PORTABLE:
+            m->effort = "none";
+            break;
+        case GP_VC_ABSTRACTION:
+            m->effort = errors == 0 && m->count[GP_SEV_WARNING] <= 20 ? "low" : "medium";
+            break;
+        case GP_VC_REWRITE:
+            m->effort =
+                any_stop || errors > 50 || (optional && m->cond_stop[GP_STOP_CUSTOM_KERNELS])
+                    ? "high"
+                    : "medium";
+            break;
+        }
+        any_cuda |= m->cuda_impl;
+        any_cpu |= m->cpu_impl;
+        any_metal |= m->metal_impl;
+        if (m->cuda_impl && m->cpu_impl && !m->metal_impl) m->remarks |= GP_REMARK_NO_MPS;
+        if (optional) continue; /* the default build leaves it out: not the project's verdict */
+        if (m->verdict > st->verdict) st->verdict = m->verdict;
+        if (effort_rank(m->effort) > effort_rank(st->effort)) st->effort = m->effort;
+    }
+    /* the project runs its CUDA parts on the CPU on a Mac when it has no Metal/MPS code */
+    if (any_cuda && any_cpu && !any_metal)
+        for (size_t i = 0; i < st->nmods; i++)
+            if (st->mods[i].cuda_impl) st->mods[i].remarks |= GP_REMARK_NO_MPS;
+}
+
+int gp_audit_resolve(gp_audit_state *st)
+{
+    resolve_ctx c;
+    memset(&c, 0, sizeof c);
+    c.st = st;
+    int rc = -1;
+    if (index_build(st, &c.ix) != 0 || count_build_findings(&c) != 0) goto out;
+    gate_cmake_folders(&c);
+    gate_build_sources(&c);
+    gate_headers(&c);
+    resolve_imports(&c);
+    if (assign_components(&c) != 0) goto out;
+    pair_cpu_twins(&c);
+    if (count_findings(st) != 0) goto out;
+    verdicts(st);
+    rc = 0;
+out:
+    free(c.ix.slot);
+    free(c.build_guarded);
+    free(c.build_unguarded);
+    free(c.import_blockers);
+    return rc;
+}
+
+/* ---- words ---------------------------------------------------------------------------------- */
+
+const char *gp_audit_verdict_name(gp_audit_vclass v)
+{
+    return gp_audit_vclass_name(v);
+}
+
+const char *gp_audit_role_name(gp_audit_role r)
+{
+    return r == GP_ROLE_CUDA_OPTIONAL ? "CUDA backend, optional"
+           : r == GP_ROLE_SCRIPT      ? "program"
+                                      : NULL;
+}
+
+const char *gp_audit_stop_title_for(const gp_audit_state *st, gp_audit_stop s)
+{
+    if (s != GP_STOP_CUSTOM_KERNELS) return gp_audit_stop_title(s);
+    bool elsewhere = false;
+    for (size_t i = 0; i < st->nmods; i++)
+        if (!st->mods[i].stop[s] && (st->mods[i].cpu_impl || st->mods[i].metal_impl))
+            elsewhere = true;
+    return elsewhere ? "custom CUDA kernels in modules that have no CPU or Metal implementation "
+                       "of their own (other modules do: see Components)"
+                     : gp_audit_stop_title(s);
+}
+
+const char *gp_audit_cond_scope(const gp_audit_module *m, gp_audit_stop s)
+{
+    if (m->role == GP_ROLE_CUDA_OPTIONAL) return "only for the optional CUDA backend";
+    if (s == GP_STOP_NCCL) return "only for multi-GPU training (the single-device path has none)";
+    return "only on the guarded CUDA path";
+}
+
+bool gp_audit_rule_example(gp_audit_state *st, int rule, char *snip, size_t cap)
+{
+    gp_spool_rec r;
+    return fseek(st->spool, st->rule_count[rule].spool_at, SEEK_SET) == 0 &&
+           gp_spool_read(st->spool, &r, snip, cap) == 0;
+}
+
+size_t gp_audit_top_rules(const gp_audit_state *st, int *out, size_t cap)
+{
+    size_t n = 0;
+    for (int r = 0; r < GP_R_COUNT; r++) {
+        if (!st->rule_count[r].n) continue;
+        size_t k = n < cap ? n++ : cap;
+        if (k == cap) {
+            if (st->rule_count[r].n <= st->rule_count[out[cap - 1]].n) continue;
+            k = cap - 1;
+        }
+        out[k] = r;
+        /* keep the list sorted: most first, then by rule order */
+        while (k > 0 && st->rule_count[out[k]].n > st->rule_count[out[k - 1]].n) {
+            int t = out[k];
+            out[k] = out[k - 1];
+            out[k - 1] = t;
+            k--;
+        }
+    }
+    return n;
+}
+
+/* The order of the work: what stops an install, what stops an import or a build, the code
+ * that has to be rewritten, then the device abstraction, then the notes. */
+static int step_rank(int rule)
+{
+    switch (rule) {
+    case GP_R_REQ_001:
+    case GP_R_REQ_002:
+    case GP_R_CONDA_001:
+        return 0;
+    case GP_R_PY_IMP_001:
+    case GP_R_PY_TRITON_001:
+    case GP_R_PY_EXT_001:
+    case GP_R_PY_EXT_002:
+    case GP_R_CMK_001:
+    case GP_R_CMK_002:
+    case GP_R_MK_001:
+        return 1;
+    case GP_R_PY_DEV_001:
+    case GP_R_PY_DEV_002:
+    case GP_R_PY_DEV_003:
+    case GP_R_PY_AMP_001:
+    case GP_R_PY_MEM_001:
+    case GP_R_PY_DTYPE_001:
+    case GP_R_DOCKER_001:
+        return 3;
+    default:
+        return 2;
+    }
+}
+
+size_t gp_audit_next_steps(const gp_audit_state *st, char lines[][400], size_t cap)
+{
+    size_t n = 0;
+    bool stops = false;
+    for (int s = 1; s < GP_STOP_COUNT; s++)
+        stops |= st->stop[s];
+    if (stops && n < cap)
+        snprintf(lines[n++], 400,
+                 "Decide on the stop conditions first: keep those modules on a Linux GPU, or plan "
+                 "their rewrite before anything else.");
+    /* errors and warnings by rank, each rule once, most findings first within a rank */
+    for (int rank = 0; rank < 4 && n < cap; rank++) {
+        int order[GP_R_COUNT];
+        size_t k = 0;
+        for (int r = 0; r < GP_R_COUNT; r++) {
+            const gp_rule_count *rc = &st->rule_count[r];
+            if (!rc->n || rc->sev < GP_SEV_WARNING || step_rank(r) != rank) continue;
+            size_t j = k++;
+            order[j] = r;
+            while (j > 0 && st->rule_count[order[j]].n > st->rule_count[order[j - 1]].n) {
+                int t = order[j];
+                order[j] = order[j - 1];
+                order[j - 1] = t;
+                j--;
+            }
+        }
+        for (size_t i = 0; i < k && n < cap; i++) {
+            const gp_audit_rule *ru = gp_audit_rule_get(order[i]);
+            const gp_rule_count *rc = &st->rule_count[order[i]];
+            char cell[24] = "";
+            if (rc->cell) snprintf(cell, sizeof cell, "cell %u:", rc->cell);
+            snprintf(lines[n++], 400, "%s (%zu, e.g. %s:%s%u): %s", ru->name, rc->n,
+                     gp_audit_path(st, rc->file), cell, rc->line, ru->fix);
+        }
+    }
+    if (n < cap) {
+        bool optional = false;
+        for (size_t i = 0; i < st->nmods; i++)
+            optional |= st->mods[i].role == GP_ROLE_CUDA_OPTIONAL;
+        if (optional)
+            snprintf(lines[n++], 400,
+                     "Build without the optional CUDA backend on the Mac (its default); move it "
+                     "only if it is needed there.");
+    }
+    if (n == 0 && cap)
+        snprintf(lines[n++], 400,
+                 "Nothing blocks a move: check the notes, then run the tests "
+                 "on the Mac.");
+    return n;
+}
