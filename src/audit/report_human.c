@@ -118,6 +118,15 @@ static void summary(gp_audit_state *st, FILE *out)
         first_opt = false;
     }
     if (!first_opt) fputc('\n', out);
+    bool first_sup = true;
+    for (size_t i = 0; i < st->nmods; i++) {
+        if (st->mods[i].role != GP_ROLE_SUPPORT || !st->mods[i].excluded) continue;
+        fprintf(out, "%s%s (%s)",
+                first_sup ? "Examples and tests, left out of the verdict: " : ", ",
+                st->mods[i].path, gp_audit_verdict_name(st->mods[i].verdict));
+        first_sup = false;
+    }
+    if (!first_sup) fputc('\n', out);
     bool no_mps = false;
     for (size_t i = 0; i < st->nmods; i++)
         no_mps |=
@@ -213,7 +222,7 @@ static void stops(gp_audit_state *st, FILE *out)
             fprintf(out, "  %s: %s\n", gp_audit_stop_name((gp_audit_stop)s),
                     gp_audit_stop_title_for(st, (gp_audit_stop)s));
             for (size_t i = 0; i < st->nmods; i++)
-                if (st->mods[i].stop[s] && st->mods[i].role != GP_ROLE_CUDA_OPTIONAL)
+                if (st->mods[i].stop[s] && !st->mods[i].excluded)
                     evidence(st, out, &st->mods[i], st->mods[i].ev[s], st->mods[i].stop_count[s]);
         }
     }
@@ -226,7 +235,7 @@ static void stops(gp_audit_state *st, FILE *out)
                 gp_audit_stop_title((gp_audit_stop)s));
         for (size_t i = 0; i < st->nmods; i++) {
             const gp_audit_module *m = &st->mods[i];
-            if (!m->cond_stop[s]) continue;
+            if (!m->cond_stop[s] || m->excluded) continue;
             fprintf(out, "    %s\n", gp_audit_cond_scope(m, (gp_audit_stop)s));
             evidence(st, out, m, m->cond_ev[s], m->cond_count[s]);
         }

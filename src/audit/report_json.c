@@ -33,6 +33,7 @@ static const char *role_id(gp_audit_role r)
 {
     return r == GP_ROLE_CUDA_OPTIONAL ? "cuda-backend-optional"
            : r == GP_ROLE_SCRIPT      ? "program"
+           : r == GP_ROLE_SUPPORT     ? "examples-and-tests"
                                       : NULL;
 }
 
@@ -47,6 +48,7 @@ static cJSON *module_json(const gp_audit_state *st, const gp_audit_module *m)
     else
         cJSON_AddNullToObject(o, "role");
     cJSON_AddBoolToObject(o, "optional", m->role == GP_ROLE_CUDA_OPTIONAL);
+    cJSON_AddBoolToObject(o, "in_verdict", !m->excluded);
     if (m->gate[0]) cJSON_AddStringToObject(o, "gate", m->gate);
     cJSON *rm = cJSON_AddArrayToObject(o, "remarks");
     if (m->remarks & GP_REMARK_NO_MPS)
@@ -98,7 +100,7 @@ static cJSON *stops_json(const gp_audit_state *st, bool cond)
         for (size_t i = 0; i < st->nmods; i++) {
             const gp_audit_module *m = &st->mods[i];
             if (!(cond ? m->cond_stop[s] : m->stop[s])) continue;
-            if (!cond && m->role == GP_ROLE_CUDA_OPTIONAL) continue; /* not the project's */
+            if (m->excluded) continue; /* not the project's */
             if (cond) {
                 cJSON *sc = cJSON_CreateObject();
                 gp_audit_json_add_path(sc, "module", m->path);

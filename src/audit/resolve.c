@@ -196,6 +196,8 @@ enum {
     GATE_MAKE_BRANCH,
     GATE_SETUP_BRANCH,
     GATE_INCLUDED,
+    GATE_SUBPROJECT,
+    GATE_CMAKE_BUILD,
     GATE_COUNT
 };
 
@@ -258,7 +260,7 @@ static bool subdir_unguarded(const gp_audit_state *st, const char *d, size_t dn)
 {
     char p[PATH_CAP];
     for (size_t f = 0; f < st->nfiles; f++) {
-        if (st->files[f].lang != GP_AL_CMAKE || !st->files[f].nfacts) continue;
+        if (!is_build_lang(st->files[f].lang) || !st->files[f].nfacts) continue;
         const char *path = gp_audit_path(st, (uint32_t)f);
         size_t n;
         unsigned fl;
@@ -336,6 +338,29 @@ static void gate_cmake_folders(resolve_ctx *c)
     }
 }
 
+/* The innermost build file (not optional) that needs CUDA whatever its options and whose folder
+ * holds path p (dir_len dn) — with `above`, only one in p's own folder or above it, as seen
+ * from build file `self`'s folder; -1 when none. */
+static long requiring_build(const resolve_ctx *c, size_t self, const char *p, size_t dn, bool above)
+{
+    const gp_audit_state *st = c->st;
+    long best = -1;
+    size_t best_n = 0;
+    for (size_t b2 = 0; b2 < st->nfiles; b2++) {
+        if (b2 == self || !is_build_lang(st->files[b2].lang) ||
+            (st->files[b2].flags & GP_FF_OPTIONAL) || !c->build_unguarded[b2])
+            continue;
+        const char *b2path = gp_audit_path(st, (uint32_t)b2);
+        size_t d2 = dir_len(b2path);
+        if (above ? !under(p, b2path, d2) || d2 > dn : !under(p, b2path, d2)) continue;
+        if (best < 0 || d2 >= best_n) {
+            best = (long)b2;
+            best_n = d2;
+        }
+    }
+    return best;
+}
+
 /* Sources a build names only in its CUDA branch; and, under a build that compiles CUDA only in
  * such a branch (and no other build that compiles it always), every CUDA source and every C/C++
  * file in a folder named for CUDA. */
@@ -392,24 +417,28 @@ static void gate_build_sources(resolve_ctx *c)
         if (!gates || c->build_unguarded[b]) continue;
         const char *bpath = gp_audit_path(st, (uint32_t)b);
         size_t dn = dir_len(bpath);
-        /* another build over these files that needs CUDA whatever the options */
-        bool required = false;
-        for (size_t b2 = 0; b2 < st->nfiles && !required; b2++) {
-            if (!is_build_lang(st->files[b2].lang) || (st->files[b2].flags & GP_FF_OPTIONAL) ||
-                !c->build_unguarded[b2])
-                continue;
-            const char *b2path = gp_audit_path(st, (uint32_t)b2);
-            size_t d2 = dir_len(b2path);
-            if (under(bpath, b2path, d2) || under(b2path, bpath, dn)) required = true;
-        }
-        if (required) continue;
+        /* a build in this folder or above it that needs CUDA whatever the options */
+        if (requiring_build(c, b, bpath, dn, true) >= 0) continue;
         st->files[b].flags |= GP_FF_GATES;
         int why = st->files[b].lang == GP_AL_MAKE    ? GATE_MAKE_BRANCH
-                  : st->files[b].lang == GP_AL_CMAKE ? GATE_CMAKE_OPTION
+                  : st->files[b].lang == GP_AL_CMAKE ? GATE_CMAKE_BUILD
                                                      : GATE_SETUP_BRANCH;
         for (size_t f = 0; f < st->nfiles; f++) {
             const char *fpath = gp_audit_path(st, (uint32_t)f);
             if (!under(fpath, bpath, dn) || f == b) continue;
+            /* inside a build of its own that needs CUDA: required when some build adds that
+             * folder without a condition, else a sub-project the default build leaves out */
+            long sub = requiring_build(c, f, fpath, dir_len(fpath), false);
+            if (is_build_lang(st->files[f].lang) && c->build_unguarded[f] &&
+                !(st->files[f].flags & GP_FF_OPTIONAL))
+                sub = (long)f; /* the sub-build's own build file */
+            if (sub >= 0 && (size_t)sub != b) {
+                const char *sp = gp_audit_path(st, (uint32_t)sub);
+                if (!subdir_unguarded(st, sp, dir_len(sp)) &&
+                    (ext_is(fpath, c_exts) || is_build_lang(st->files[f].lang)))
+                    set_optional(st, f, GATE_SUBPROJECT);
+                continue;
+            }
             if (ext_is(fpath, cuda_exts)) {
                 set_optional(st, f, why);
                 continue;
@@ -822,6 +851,24 @@ static long comp_get(gp_audit_state *st, comp_index *ci, const char *path, size_
     return (long)st->nmods - 1;
 }
 
+/* The length of the outermost folder on path p named like examples, tests, benchmarks or docs
+ * (code that is not the project's own), or 0. */
+static size_t support_dir(const char *p)
+{
+    static const char *const names[] = {"examples", "example",    "samples",   "sample", "tests",
+                                        "test",     "benchmarks", "benchmark", "bench",  "docs",
+                                        "doc",      "tutorials",  "notebooks", "demo",   "demos"};
+    for (const char *q = p; *q;) {
+        const char *sl = strchr(q, '/');
+        if (!sl) break;
+        size_t k = (size_t)(sl - q);
+        for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+            if (strlen(names[i]) == k && strncasecmp(q, names[i], k) == 0) return (size_t)(sl - p);
+        q = sl + 1;
+    }
+    return 0;
+}
+
 /* The folder that made file f optional: the gated folder of a CMake option, else its module. */
 static int assign_components(resolve_ctx *c)
 {
@@ -869,6 +916,13 @@ static int assign_components(resolve_ctx *c)
                 }
             }
         }
+        size_t sd = role == GP_ROLE_CUDA_OPTIONAL ? 0 : support_dir(p);
+        if (sd) { /* examples and tests: one component per folder */
+            role = GP_ROLE_SUPPORT;
+            cp = p;
+            cn = sd;
+            kind = GP_MOD_DIRECTORY;
+        }
         long m = comp_get(st, &ci, cp, cn, kind, role);
         if (m < 0) {
             free(ci.slot);
@@ -888,7 +942,9 @@ static int assign_components(resolve_ctx *c)
                 "named only in a CUDA branch of the CMake build",
                 "built only in the Makefile's CUDA branch (when nvcc is found)",
                 "built only in setup.py's CUDA branch",
-                "included only by the optional CUDA sources"};
+                "included only by the optional CUDA sources",
+                "a CUDA build of its own that the default build does not build",
+                "compiled only where its CMake build turns CUDA on (off by default)"};
             int g = fi->gate < GATE_COUNT ? fi->gate : 0;
             if (g == GATE_CMAKE_OPTION && c->option[0])
                 snprintf(mo->gate, sizeof mo->gate, "built only with -D%s=ON (off by default)",
@@ -1038,9 +1094,14 @@ static void verdicts(gp_audit_state *st)
     st->verdict = GP_VC_PORTABLE;
     st->effort = "none";
     bool any_cuda = false, any_cpu = false, any_metal = false;
+    /* examples and tests are left out when the project has code of its own besides them */
+    bool core = false;
+    for (size_t i = 0; i < st->nmods; i++)
+        core |= st->mods[i].role != GP_ROLE_CUDA_OPTIONAL && st->mods[i].role != GP_ROLE_SUPPORT;
     for (size_t i = 0; i < st->nmods; i++) {
         gp_audit_module *m = &st->mods[i];
         bool optional = m->role == GP_ROLE_CUDA_OPTIONAL;
+        m->excluded = optional || (m->role == GP_ROLE_SUPPORT && core);
         bool any_stop = false;
         bool has_impl = !m->stub_cpu && (m->cpu_impl || m->metal_impl);
         for (int s = 1; s < GP_STOP_COUNT; s++) {
@@ -1052,9 +1113,9 @@ static void verdicts(gp_audit_state *st)
             m->cond_stop[s] = cond && !on;
             if (on) {
                 any_stop = true;
-                if (!optional) st->stop[s] = true;
+                if (!m->excluded) st->stop[s] = true;
             }
-            if (m->cond_stop[s]) st->cond_stop[s] = true;
+            if (m->cond_stop[s] && !m->excluded) st->cond_stop[s] = true;
         }
         if (any_stop) m->verdict = GP_VC_REWRITE;
         size_t errors = optional ? m->raw_errors : m->count[GP_SEV_ERROR];
@@ -1076,7 +1137,7 @@ static void verdicts(gp_audit_state *st)
         any_cpu |= m->cpu_impl;
         any_metal |= m->metal_impl;
         if (m->cuda_impl && m->cpu_impl && !m->metal_impl) m->remarks |= GP_REMARK_NO_MPS;
-        if (optional) continue; /* the default build leaves it out: not the project's verdict */
+        if (m->excluded) continue; /* left out of the default build, or not the project's code */
         if (m->verdict > st->verdict) st->verdict = m->verdict;
         if (effort_rank(m->effort) > effort_rank(st->effort)) st->effort = m->effort;
     }
@@ -1121,6 +1182,7 @@ const char *gp_audit_role_name(gp_audit_role r)
 {
     return r == GP_ROLE_CUDA_OPTIONAL ? "CUDA backend, optional"
            : r == GP_ROLE_SCRIPT      ? "program"
+           : r == GP_ROLE_SUPPORT     ? "examples and tests"
                                       : NULL;
 }
 
@@ -1129,7 +1191,8 @@ const char *gp_audit_stop_title_for(const gp_audit_state *st, gp_audit_stop s)
     if (s != GP_STOP_CUSTOM_KERNELS) return gp_audit_stop_title(s);
     bool elsewhere = false;
     for (size_t i = 0; i < st->nmods; i++)
-        if (!st->mods[i].stop[s] && (st->mods[i].cpu_impl || st->mods[i].metal_impl))
+        if (!st->mods[i].stop[s] && !st->mods[i].excluded &&
+            (st->mods[i].cpu_impl || st->mods[i].metal_impl))
             elsewhere = true;
     return elsewhere ? "custom CUDA kernels in modules that have no CPU or Metal implementation "
                        "of their own (other modules do: see Components)"

@@ -323,9 +323,11 @@ int gp_audit_rules_print_markdown(FILE *f)
           "Severity: **error** blocks running on the CPU or MPS, **warning** works after a device\n"
           "abstraction, **note** is worth knowing. *Guarded* is the severity when the code sits\n"
           "behind a CUDA check (`torch.cuda.is_available()`, `is_cuda`, `try/except ImportError`,\n"
-          "an environment switch, a Linux pip marker, a CMake option that defaults to OFF, an\n"
-          "`#ifdef` on a CUDA macro); *none* means the guarded form is the fix and is not\n"
-          "reported. *Verdict* is what an error of the rule makes its module need.\n\n"
+          "an environment switch, a Linux pip marker, a CMake option that defaults to OFF, the\n"
+          "CUDA branch of a C++ dispatch on the device); *none* means the guarded form is the fix\n"
+          "and is not reported. Code inside an `#ifdef` on a CUDA macro is at most a note, and so\n"
+          "is every finding of a CUDA part the default build leaves out. *Verdict* is what an\n"
+          "error of the rule makes its component need.\n\n"
           "| id | reads | matches | severity | guarded | verdict | stop condition |\n"
           "|---|---|---|---|---|---|---|\n",
           f);

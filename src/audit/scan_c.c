@@ -324,10 +324,17 @@ static bool rt_on(const c_scan *cs)
     return false;
 }
 
+/* A finding at token t. Under #ifdef on a CUDA switch it is at most a note: the build without
+ * the switch has none of that code. In the CUDA branch of a dispatch at run time it gets the
+ * rule's guarded severity: that code is still compiled everywhere. */
 static long rep(c_scan *cs, int rule, const gp_c_tok *t)
 {
-    return gp_audit_add(cs->r, cs->s, rule, t->guarded || rt_on(cs), t->line, t->line_off, t->off,
-                        t->len);
+    bool runtime = rt_on(cs);
+    long k = gp_audit_add(cs->r, cs->s, rule, t->guarded || runtime, t->line, t->line_off, t->off,
+                          t->len);
+    if (k >= 0 && t->guarded && !runtime && cs->r->f[k].severity > GP_SEV_NOTE)
+        cs->r->f[k].severity = GP_SEV_NOTE;
+    return k;
 }
 
 /* ---- dispatch on the device ---------------------------------------------------------------- */

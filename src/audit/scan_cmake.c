@@ -21,6 +21,8 @@ typedef struct cm_arg {
 
 typedef struct cm_if {
     bool cuda, inv, guard;
+    bool enable; /* the switch turns CUDA on or off (GGML_CUDA, USE_CUBLAS, CUDAToolkit_FOUND),
+                  * not a choice among CUDA-named things (NCCL_OS_LINUX) */
 } cm_if;
 
 typedef struct cm_scan {
@@ -139,6 +141,40 @@ static bool guarded(const cm_scan *c)
     return false;
 }
 
+/* Inside a branch that builds only with CUDA on: what the facts for resolve.c call guarded. */
+static bool guarded_on(const cm_scan *c)
+{
+    for (int i = 0; i < c->nif; i++)
+        if (c->ifs[i].guard && c->ifs[i].enable) return true;
+    return false;
+}
+
+/* Does the switch w[0, n) turn CUDA on or off? Its last '_' part names CUDA (GGML_CUDA,
+ * LLAMA_CUBLAS, USE_GPU), a part before says so (USE_CUDA_GRAPHS, WITH_CUDA), or it reports the
+ * toolkit (CUDAToolkit_FOUND, CMAKE_CUDA_COMPILER). */
+static bool switch_enables(const char *w, size_t n)
+{
+    static const char *const verbs[] = {"USE", "WITH", "ENABLE", "BUILD", "HAVE", "HAS"};
+    static const char *const cuda[] = {"CUDA", "CUBLAS", "GPU", "NCCL", "CUDNN"};
+    size_t last = n;
+    while (last > 0 && w[last - 1] != '_')
+        last--;
+    for (size_t i = 0; i < sizeof cuda / sizeof cuda[0]; i++)
+        if (n - last == strlen(cuda[i]) && strncasecmp(w + last, cuda[i], n - last) == 0)
+            return true;
+    if (n >= 6 && (strncasecmp(w + n - 6, "_FOUND", 6) == 0 ||
+                   (n >= 9 && strncasecmp(w + n - 9, "_COMPILER", 9) == 0)))
+        return true;
+    for (size_t i = 0; i < sizeof verbs / sizeof verbs[0]; i++) {
+        size_t k = strlen(verbs[i]);
+        if (n > k && strncasecmp(w, verbs[i], k) == 0 && w[k] == '_') return true;
+        for (size_t p = 1; p + k + 1 < n; p++)
+            if (w[p - 1] == '_' && strncasecmp(w + p, verbs[i], k) == 0 && w[p + k] == '_')
+                return true;
+    }
+    return false;
+}
+
 static void rep(cm_scan *c, int rule, const cm_arg *a, bool g)
 {
     gp_audit_add(c->r, c->s, rule, g || guarded(c), a->line, a->line_off, a->off, a->len);
@@ -152,10 +188,11 @@ static bool option_on(const cm_scan *c, const char *w, size_t n)
 }
 
 /* An if()/elseif() condition: does it test a CUDA switch, and is that test negated? */
-static void cond_eval(const cm_scan *c, bool *cuda, bool *inv)
+static void cond_eval(const cm_scan *c, bool *cuda, bool *inv, bool *enable)
 {
     *cuda = false;
     *inv = false;
+    *enable = false;
     bool neg = false;
     for (int i = 0; i < c->nargs; i++) {
         const cm_arg *a = &c->args[i];
@@ -172,6 +209,7 @@ static void cond_eval(const cm_scan *c, bool *cuda, bool *inv)
         if (gp_audit_word_is_cuda_switch(w + st, n) && !option_on(c, w + st, n)) {
             *cuda = true;
             *inv = neg;
+            *enable = switch_enables(w + st, n);
             return;
         }
         if (!arg_is(c, a, "(") && !arg_is(c, a, ")")) neg = false;
@@ -186,7 +224,7 @@ static void do_if(cm_scan *c)
             return;
         }
         cm_if *f = &c->ifs[c->nif++];
-        cond_eval(c, &f->cuda, &f->inv);
+        cond_eval(c, &f->cuda, &f->inv, &f->enable);
         f->guard = f->cuda && !f->inv;
         return;
     }
@@ -197,13 +235,14 @@ static void do_if(cm_scan *c)
     if (c->nif == 0) return;
     cm_if *f = &c->ifs[c->nif - 1];
     if (cmd_is(c, "elseif")) {
-        bool cuda, inv;
-        cond_eval(c, &cuda, &inv);
+        bool cuda, inv, enable;
+        cond_eval(c, &cuda, &inv, &enable);
         /* after `if(NOT USE_CUDA)`, any other branch is the CUDA one */
         f->guard = (cuda && !inv) || (f->cuda && f->inv);
         if (cuda) {
             f->cuda = true;
             f->inv = inv;
+            f->enable = enable;
         }
     } else if (cmd_is(c, "else")) {
         f->guard = f->cuda && f->inv;
@@ -231,7 +270,7 @@ static void cm_sources(cm_scan *c)
         for (size_t e = 0; e < sizeof exts / sizeof exts[0]; e++) {
             size_t k = strlen(exts[e]);
             if (n > k && memcmp(w + n - k, exts[e], k) == 0) {
-                gp_audit_fact(c->r, GP_FACT_SOURCE, guarded(c) ? GP_FACTF_GUARDED : 0, w, n);
+                gp_audit_fact(c->r, GP_FACT_SOURCE, guarded_on(c) ? GP_FACTF_GUARDED : 0, w, n);
                 break;
             }
         }
@@ -267,7 +306,7 @@ static void do_command(cm_scan *c)
         return;
     }
     if (cmd_is(c, "add_subdirectory") && c->nargs >= 1) {
-        gp_audit_fact(c->r, GP_FACT_SUBDIR, guarded(c) ? GP_FACTF_GUARDED : 0,
+        gp_audit_fact(c->r, GP_FACT_SUBDIR, guarded_on(c) ? GP_FACTF_GUARDED : 0,
                       c->s->data + c->args[0].off, c->args[0].len);
         return;
     }

@@ -404,7 +404,7 @@ void gp_audit_scan_make(gp_audit_source *s, gp_audit_result *r, bool shell)
             for (size_t i = 0; i < k; i++) {
                 if (w[i].off < value) continue;
                 const char *ws = d + w[i].off;
-                if (ws[0] == '$' || ws[0] == '-') continue;
+                if (ws[0] == '-') continue; /* (a $(VAR) target stays: its rule names it so) */
                 m->gates = true;
                 if (names_source(ws, w[i].len))
                     gp_audit_fact(r, GP_FACT_SOURCE, GP_FACTF_GUARDED, ws, w[i].len);
@@ -413,6 +413,11 @@ void gp_audit_scan_make(gp_audit_source *s, gp_audit_result *r, bool shell)
             }
         }
         if (!shell && !recipe && !var.len) note_rule(m, &l, w, k);
+        /* `$(MAKE) -C dir`: this build builds that folder's (resolve.c: a sub-build it adds) */
+        for (size_t i = 0; !shell && i + 1 < k; i++)
+            if (w_is(m, &w[i], "-C") && d[w[i + 1].off] != '$')
+                gp_audit_fact(r, GP_FACT_SUBDIR, mk_guarded(m) ? GP_FACTF_GUARDED : 0,
+                              d + w[i + 1].off, w[i + 1].len);
         /* a one-line `if ...; then ...; fi` closes what it opened */
         bool oneline = shell && k > 1 && w_is(m, &w[0], "if") && w_is(m, &w[k - 1], "fi");
         for (size_t i = 0; i < k; i++) {

@@ -415,6 +415,18 @@ static bool module_is_cuda_only(const char *m)
     return strcmp(m, "numba.cuda") == 0 || starts(m, "numba.cuda.");
 }
 
+static bool last_is(const py_paren *p, const char *w);
+
+/* Does the name at token i set a tensor's dtype: the value of a `dtype=` argument, or an
+ * argument of `.to(...)`, `.type(...)`, `set_default_dtype(...)`? */
+static bool makes_dtype(py_scan *ps, size_t i)
+{
+    if (i >= 2 && is_op(ps, i - 1, "=") && is_name(ps, i - 2, "dtype")) return true;
+    if (ps->npar == 0 || !ps->par[ps->npar - 1].call) return false;
+    const py_paren *p = &ps->par[ps->npar - 1];
+    return last_is(p, "to") || last_is(p, "type") || last_is(p, "set_default_dtype");
+}
+
 /* Rules keyed on a resolved dotted name. Returns true when one fired. */
 static bool match_name(py_scan *ps, const char *c, int ncomp, const char *last, bool has_base,
                        size_t first, size_t lasti, bool guarded)
@@ -445,7 +457,9 @@ static bool match_name(py_scan *ps, const char *c, int ncomp, const char *last, 
             return true;
         }
         if (strcmp(c, "torch.float64") == 0 || strcmp(c, "torch.double") == 0) {
-            report(ps, GP_R_PY_DTYPE_001, first, guarded);
+            /* only where it makes a tensor of that type: dtype=..., .to(...), .type(...),
+             * set_default_dtype(...); a comparison or a list of dtypes makes none */
+            if (makes_dtype(ps, first)) report(ps, GP_R_PY_DTYPE_001, first, guarded);
             return true;
         }
         if (strcmp(c, "torch.compile") == 0 || starts(c, "torch._inductor")) {
@@ -862,11 +876,19 @@ static bool chain_interesting(py_scan *ps, size_t i, size_t j, bool has_base)
 /* Is the callee whose last NAME is token i one whose arguments some rule looks at? */
 static bool callee_interesting(py_scan *ps, size_t i)
 {
-    static const py_word names[] = {
-        PY_WORD("to"),          PY_WORD("device"),    PY_WORD("init_process_group"),
-        PY_WORD("new_group"),   PY_WORD("DDP"),       PY_WORD("DistributedDataParallel"),
-        PY_WORD("FSDP"),        PY_WORD("load"),      PY_WORD("FullyShardedDataParallel"),
-        PY_WORD("load_inline"), PY_WORD("DataLoader")};
+    static const py_word names[] = {PY_WORD("to"),
+                                    PY_WORD("device"),
+                                    PY_WORD("init_process_group"),
+                                    PY_WORD("new_group"),
+                                    PY_WORD("DDP"),
+                                    PY_WORD("DistributedDataParallel"),
+                                    PY_WORD("FSDP"),
+                                    PY_WORD("load"),
+                                    PY_WORD("FullyShardedDataParallel"),
+                                    PY_WORD("load_inline"),
+                                    PY_WORD("DataLoader"),
+                                    PY_WORD("type"),
+                                    PY_WORD("set_default_dtype")};
     return tok_in(ps, i, names, sizeof names / sizeof names[0]);
 }
 

@@ -30,6 +30,7 @@ typedef enum gp_audit_role {
     GP_ROLE_NONE = 0,
     GP_ROLE_CUDA_OPTIONAL, /* CUDA sources the default build leaves out (an option, a branch) */
     GP_ROLE_SCRIPT,        /* a program of its own: a file with a __main__ guard nothing imports */
+    GP_ROLE_SUPPORT,       /* examples, tests, benchmarks, docs: not the project's own code */
 } gp_audit_role;
 
 /* Remarks a component (or the project) gets in words. */
@@ -63,6 +64,7 @@ typedef struct gp_audit_module {
     bool stop[GP_STOP_COUNT];
     bool cond_stop[GP_STOP_COUNT];
     char gate[128]; /* an optional part: what leaves it out of the default build */
+    bool excluded;  /* left out of the project's verdict (optional, or examples and tests) */
 } gp_audit_module;
 
 /* One spooled finding, as its scanner found it (resolve.c decides what it counts as). */

@@ -99,10 +99,10 @@ static void test_c_lexer(void **state)
     assert_string_equal(scan("a.c",
                              "#if 0\ncudaMalloc(0);\n#elif defined(USE_CUDA)\ncudaFree(0);\n#else\n"
                              "cudaMemset(0);\n#endif\n"),
-                        "4:1 warning C-RT-001;6:1 error C-RT-001;");
+                        "4:1 note C-RT-001;6:1 error C-RT-001;");
     assert_string_equal(
         scan("a.c", "#ifndef USE_CUDA\nint a;\n#else\ncudaFree(0);\n#endif\ncudaFree(1);\n"),
-        "4:1 warning C-RT-001;6:1 error C-RT-001;");
+        "4:1 note C-RT-001;6:1 error C-RT-001;");
     /* a character literal with a quote, a digit separator, a line-continued comment */
     assert_string_equal(
         scan("a.cpp", "char c = '\"'; int n = 1'000; // x \\\ncudaFree(0);\ncuInit(0);\n"),

@@ -180,7 +180,7 @@ static const struct {
     {GP_AL_PYTHON, "PY-DEV-005", "g = torch.cuda.CUDAGraph()\n"},
     {GP_AL_PYTHON, "PY-AMP-001", "import torch\ns = torch.cuda.amp.GradScaler()\n"},
     {GP_AL_PYTHON, "PY-CUDNN-001", "import torch\ntorch.backends.cudnn.benchmark = True\n"},
-    {GP_AL_PYTHON, "PY-DTYPE-001", "import torch\nx = torch.float64\n"},
+    {GP_AL_PYTHON, "PY-DTYPE-001", "import torch\nx = torch.zeros(1, dtype=torch.float64)\n"},
     {GP_AL_PYTHON, "PY-DTYPE-001", "x = y.double()\n"},
     {GP_AL_PYTHON, "PY-MEM-001", "x = y.pin_memory()\n"},
     {GP_AL_PYTHON, "PY-MEM-001", "d = DataLoader(s, pin_memory=True)\n"},
