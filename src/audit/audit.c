@@ -273,6 +273,7 @@ static void fold(gp_audit_state *st, job *j)
         rec.snip_len = f->snip_len;
         rec.file_line = f->file_line;
         rec.file_col = f->file_col;
+        rec.fact = f->fact;
         fingerprint(code, occ, rec.fp);
         if (st->nbaseline && gp_audit_baseline_has(st, rec.fp)) {
             rec.flags |= 2;
@@ -472,6 +473,9 @@ static void state_free(gp_audit_state *st)
     free(st->wmods);
     free(st->modhash);
     free(st->baseline);
+    for (size_t i = 0; i < st->ntops; i++)
+        free(st->tops[i]);
+    free(st->tops);
     if (st->spool) fclose(st->spool);
 }
 

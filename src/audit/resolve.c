@@ -172,6 +172,8 @@ static const char *const header_exts[] = {"h", "hh", "hpp", "hxx", "inl", "cuh",
 
 /* ---- the optional CUDA parts ------------------------------------------------------------- */
 
+static bool imports_own(const gp_audit_state *st, const gp_spool_rec *r);
+
 /* The facts of one file, one record at a time. */
 typedef struct fact_it {
     const char *p;
@@ -230,7 +232,7 @@ static int count_build_findings(resolve_ctx *c)
     for (size_t i = 0; i < st->nrec; i++) {
         if (gp_spool_read(st->spool, &r, snip, sizeof snip) != 0) return -1;
         if ((r.rule == GP_R_PY_IMP_001 || r.rule == GP_R_PY_TRITON_001) && !(r.flags & 1) &&
-            r.severity == GP_SEV_ERROR)
+            r.severity == GP_SEV_ERROR && !imports_own(st, &r))
             c->import_blockers[r.file]++;
         if (!is_build_rule(r.rule)) continue;
         const gp_audit_rule *ru = gp_audit_rule_get(r.rule);
@@ -644,6 +646,63 @@ static char *dotted_of(const gp_audit_state *st, size_t f)
     return d;
 }
 
+static int str_cmp(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The tree's top-level Python packages and modules (mamba_ssm for mamba/mamba_ssm/), sorted:
+ * importing one of them is importing the project's own code. */
+static int compute_tops(gp_audit_state *st)
+{
+    size_t cap = 0;
+    for (size_t f = 0; f < st->nfiles; f++) {
+        if (st->files[f].lang != GP_AL_PYTHON) continue;
+        char *d = dotted_of(st, f);
+        if (!d) continue;
+        if (strchr(d, '.')) {
+            free(d);
+            continue;
+        }
+        if (st->ntops == cap) {
+            size_t nc = cap ? cap * 2 : 16;
+            char **nt = realloc(st->tops, nc * sizeof *nt);
+            if (!nt) {
+                free(d);
+                return -1;
+            }
+            st->tops = nt;
+            cap = nc;
+        }
+        st->tops[st->ntops++] = d;
+    }
+    if (st->ntops) qsort(st->tops, st->ntops, sizeof *st->tops, str_cmp);
+    return 0;
+}
+
+/* Is spooled finding r an import of the project's own code (its import fact names a top-level
+ * package of the tree)? */
+static bool imports_own(const gp_audit_state *st, const gp_spool_rec *r)
+{
+    if (!r->fact || !st->ntops) return false;
+    const gp_audit_file *fi = &st->files[r->file];
+    size_t at = r->fact - 1, n;
+    unsigned fl;
+    const char *t;
+    if (at >= fi->nfacts || gp_audit_fact_next(st->facts.data + fi->facts, fi->nfacts, &at, &fl, &t,
+                                               &n) != GP_FACT_IMPORT)
+        return false;
+    char top[128];
+    size_t k = 0;
+    while (k < n && k + 1 < sizeof top && t[k] != '.') {
+        top[k] = t[k];
+        k++;
+    }
+    top[k] = '\0';
+    const char *key = top;
+    return bsearch(&key, st->tops, st->ntops, sizeof *st->tops, str_cmp) != NULL;
+}
+
 static long names_find(const py_names *nm, const char *d, size_t n)
 {
     size_t k = hash_str(d, n) & (nm->cap - 1);
@@ -991,7 +1050,7 @@ void gp_audit_effective(const gp_audit_state *st, const gp_spool_rec *r, gp_eff 
     e->severity = r->severity;
     e->guarded = (r->flags & 1) != 0;
     e->optional = false;
-    if (r->flags & 2) { /* in the baseline */
+    if ((r->flags & 2) || imports_own(st, r)) { /* in the baseline; the project's own code */
         e->severity = GP_SEV_NONE;
         return;
     }
@@ -1153,7 +1212,8 @@ int gp_audit_resolve(gp_audit_state *st)
     memset(&c, 0, sizeof c);
     c.st = st;
     int rc = -1;
-    if (index_build(st, &c.ix) != 0 || count_build_findings(&c) != 0) goto out;
+    if (index_build(st, &c.ix) != 0 || compute_tops(st) != 0 || count_build_findings(&c) != 0)
+        goto out;
     gate_cmake_folders(&c);
     gate_build_sources(&c);
     gate_headers(&c);

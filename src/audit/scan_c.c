@@ -123,26 +123,6 @@ static bool in_table(const char *const *t, size_t n, const char *w, size_t k)
     return false;
 }
 
-/* Is an identifier named like an error-checking wrapper (cublasCheck, CUDNN_CHECK, ncclChk,
- * CUBLAS_SAFE_CALL, cufftAssert)? One of its parts (split at '_' and at lower-to-upper case
- * changes) is such a word; the libraries name no function that way. */
-static bool names_wrapper(const char *w, size_t n)
-{
-    static const char *const parts[] = {"check", "chk", "assert", "safe", "verify", "ensure"};
-    for (size_t i = 0; i < n;) {
-        while (i < n && w[i] == '_')
-            i++;
-        size_t st = i++;
-        while (i < n && w[i] != '_' &&
-               !(isupper((unsigned char)w[i]) && islower((unsigned char)w[i - 1])))
-            i++;
-        for (size_t k = 0; k < sizeof parts / sizeof parts[0]; k++)
-            if (strlen(parts[k]) == i - st && strncasecmp(w + st, parts[k], i - st) == 0)
-                return true;
-    }
-    return false;
-}
-
 /* The runtime and driver families, and the libraries' upper-case names, name the API only with
  * the toolkit's own names (cuda_api.h): a project's cudaCheck wrapper, a CU_ASSERT macro or a
  * variable called cudaVersion has the shape but is no API. */
@@ -162,12 +142,10 @@ static bool family_is_api(int rule, const char *w, size_t k)
         return in_table(gp_cuda_library_constants,
                         sizeof gp_cuda_library_constants / sizeof gp_cuda_library_constants[0], w,
                         k);
-    /* its functions and types: the headers' own (cudnnOpsVersionCheck); another name of the
-     * shape (an older API the headers no longer declare) unless it is named like the project's
-     * error-checking wrapper (cublasCheck) */
+    /* its functions and types: the headers' own; a project's names of that shape (cublasCheck,
+     * ncclTestEngine) are not */
     return in_table(gp_cuda_library_names,
-                    sizeof gp_cuda_library_names / sizeof gp_cuda_library_names[0], w, k) ||
-           !names_wrapper(w, k);
+                    sizeof gp_cuda_library_names / sizeof gp_cuda_library_names[0], w, k);
 }
 
 /* The rule of an identifier, or -1; *family: it matched a family (not an exact word). */
@@ -585,12 +563,6 @@ static void check_tok(c_scan *cs, const gp_c_tok *t, const gp_c_tok *n1, const g
     bool family;
     int rule = ident_rule_of(w, t->len, &family);
     if (rule < 0) return;
-    /* the project's own wrapper around a call of the API (cublasCheck(cublasCreate(&h))): one
-     * finding, the call's */
-    bool f2;
-    if (family && names_wrapper(w, t->len) && tok_eq(cs, n1, "(") && n2->kind == GP_C_IDENT &&
-        ident_rule_of(cs->s->data + n2->off, n2->len, &f2) >= 0)
-        return;
     rep(cs, rule, t);
 }
 

@@ -463,7 +463,9 @@ static bool match_name(py_scan *ps, const char *c, int ncomp, const char *last, 
             return true;
         }
         if (strcmp(c, "torch.compile") == 0 || starts(c, "torch._inductor")) {
-            report(ps, GP_R_PY_COMPILE_001, first, guarded);
+            /* (`torch.compile = patched` replaces it, which compiles nothing) */
+            if (!(strcmp(c, "torch.compile") == 0 && is_op(ps, lasti + 1, "=")))
+                report(ps, GP_R_PY_COMPILE_001, first, guarded);
             return true;
         }
         if (starts(c, "torch.distributed.") && strstr(c, "Backend.NCCL")) {
@@ -544,14 +546,23 @@ static void add_alias(py_scan *ps, const char *name, size_t n, const char *targe
     ps->al[slot].guard = alias_may_guard(ps->al[slot].target);
 }
 
-static bool check_module(py_scan *ps, const char *m, size_t tok, bool guarded)
+/* Reports an import that fails off CUDA; `fact` is its import fact (offset + 1), which lets
+ * resolve.c drop it when the module is the project's own (mamba_ssm inside mamba). */
+static void report_import(py_scan *ps, int rule, size_t tok, bool guarded, size_t fact)
+{
+    const gp_py_tok *t = &ps->t[tok];
+    long k = gp_audit_add(ps->r, ps->s, rule, guarded, t->line, t->line_off, t->off, t->len);
+    if (k >= 0) ps->r->f[k].fact = (uint32_t)fact;
+}
+
+static bool check_module(py_scan *ps, const char *m, size_t tok, bool guarded, size_t fact)
 {
     if (module_is_cuda_only(m)) {
-        report(ps, GP_R_PY_IMP_001, tok, guarded);
+        report_import(ps, GP_R_PY_IMP_001, tok, guarded, fact);
         return true;
     }
     if (strcmp(m, "triton") == 0 || starts(m, "triton.")) {
-        report(ps, GP_R_PY_TRITON_001, tok, guarded);
+        report_import(ps, GP_R_PY_TRITON_001, tok, guarded, fact);
         return true;
     }
     return false;
@@ -600,8 +611,9 @@ static void scan_import(py_scan *ps, size_t i0, bool guarded, unsigned fact_flag
         while (i < ps->nt && ps->t[i].kind == GP_PY_NAME) {
             size_t st = i;
             i = read_module(ps, i, m, sizeof m);
-            check_module(ps, m, st, guarded);
+            size_t fa = ps->r->facts.len + 1;
             import_fact(ps, fact_flags, m, strlen(m), NULL, 0);
+            check_module(ps, m, st, guarded, fa);
             if (is_name(ps, i, "as") && i + 1 < ps->nt && ps->t[i + 1].kind == GP_PY_NAME) {
                 add_alias(ps, tx(ps, i + 1), ps->t[i + 1].len, m);
                 i += 2;
@@ -642,15 +654,16 @@ static void scan_import(py_scan *ps, size_t i0, bool guarded, unsigned fact_flag
     i = read_module(ps, i, m, sizeof m);
     if (!is_name(ps, i, "import")) return;
     i++;
-    bool fired = check_module(ps, m, mt, guarded);
-    size_t mn = strlen(m);
+    size_t mn = strlen(m), fa = ps->r->facts.len + 1;
     import_fact(ps, fact_flags, m, mn, NULL, 0);
+    bool fired = check_module(ps, m, mt, guarded, fa);
     for (; i < ps->nt; i++) {
         if (ps->t[i].kind != GP_PY_NAME) continue;
         if (is_name(ps, i, "as")) continue;
         size_t fl = cut_copy(full, sizeof full, 0, m, mn);
         fl = cut_copy(full, sizeof full, fl, ".", 1);
         cut_copy(full, sizeof full, fl, tx(ps, i), ps->t[i].len);
+        size_t fn = ps->r->facts.len + 1;
         gp_audit_fact(ps->r, GP_FACT_IMPORT, fact_flags | GP_FACTF_NAME, full, strlen(full));
         size_t nt = i;
         if (is_name(ps, i + 1, "as") && i + 2 < ps->nt && ps->t[i + 2].kind == GP_PY_NAME) {
@@ -659,7 +672,8 @@ static void scan_import(py_scan *ps, size_t i0, bool guarded, unsigned fact_flag
         } else {
             add_alias(ps, tx(ps, i), ps->t[i].len, full);
         }
-        if (!fired && module_is_cuda_only(full)) report(ps, GP_R_PY_IMP_001, nt, guarded);
+        if (!fired && module_is_cuda_only(full))
+            report_import(ps, GP_R_PY_IMP_001, nt, guarded, fn);
     }
 }
 
@@ -755,7 +769,10 @@ static void scan_string_tok(py_scan *ps, size_t i, bool guarded)
         for (size_t k = 0; k < n; k++)
             if (!(isupper((unsigned char)b[k]) || isdigit((unsigned char)b[k]) || b[k] == '_'))
                 env = false;
-        if (env) report(ps, GP_R_PY_DIST_002, i, guarded);
+        /* reading a setting (os.environ.get("NCCL_X"), getenv) breaks nothing off CUDA: a note */
+        bool read = i >= 2 && is_op(ps, i - 1, "(") &&
+                    (is_name(ps, i - 2, "get") || is_name(ps, i - 2, "getenv"));
+        if (env) report(ps, GP_R_PY_DIST_002, i, guarded || read);
         return;
     }
     if (ps->setup_py && ((n == 20 && memcmp(b, "TORCH_CUDA_ARCH_LIST", 20) == 0) ||
@@ -892,14 +909,46 @@ static bool callee_interesting(py_scan *ps, size_t i)
     return tok_in(ps, i, names, sizeof names / sizeof names[0]);
 }
 
+/* Is the ':' at token i the start of an annotation: of a def's parameter (inside its own
+ * parentheses), or of an annotated assignment (`x: T = v`, `self.s: T = v`, at the top of the
+ * line, in a statement that is no compound one)? */
+static bool annotation_colon(py_scan *ps, size_t i)
+{
+    bool def = is_name(ps, 0, "def") || (is_name(ps, 0, "async") && is_name(ps, 1, "def"));
+    if (def) return ps->npar == 1;
+    if (ps->npar != 0 || ps->t[0].kind != GP_PY_NAME) return false;
+    static const py_word compound[] = {PY_WORD("if"),    PY_WORD("elif"),   PY_WORD("else"),
+                                       PY_WORD("for"),   PY_WORD("while"),  PY_WORD("with"),
+                                       PY_WORD("try"),   PY_WORD("except"), PY_WORD("finally"),
+                                       PY_WORD("class"), PY_WORD("match"),  PY_WORD("case")};
+    if (tok_in(ps, 0, compound, sizeof compound / sizeof compound[0])) return false;
+    for (size_t k = 1; k < i; k++) /* the first ':' of the line, no lambda before it */
+        if (is_op(ps, k, ":") || is_name(ps, k, "lambda")) return false;
+    return true;
+}
+
 static void scan_tokens(py_scan *ps, size_t from, bool guarded)
 {
     size_t chain_start = (size_t)-1;
+    /* inside a type annotation (a parameter's, a return's, an annotated assignment's): the
+     * names there are types, not uses (`stream: torch.cuda.Stream`, `-> torch.cuda.CUDAGraph`) */
+    bool ann = false;
+    int ann_level = 0;
     for (size_t i = from; i < ps->nt; i++) {
         const gp_py_tok *t = &ps->t[i];
         if (t->kind == GP_PY_STRING) {
             scan_string_tok(ps, i, guarded);
             continue;
+        }
+        if (t->kind == GP_PY_OP) {
+            if (ann && ps->npar == ann_level &&
+                (is_op(ps, i, ",") || is_op(ps, i, "=") || is_op(ps, i, ":")))
+                ann = false;
+            else if (!ann &&
+                     ((is_op(ps, i, ":") && annotation_colon(ps, i)) || is_op(ps, i, "->"))) {
+                ann = true;
+                ann_level = ps->npar;
+            }
         }
         if (t->kind == GP_PY_OP) {
             char c = tx(ps, i)[0];
@@ -934,6 +983,7 @@ static void scan_tokens(py_scan *ps, size_t from, bool guarded)
                 }
             } else if (t->len == 1 && (c == ')' || c == ']' || c == '}')) {
                 if (ps->npar > 0) close_paren(ps, guarded);
+                if (ann && ps->npar < ann_level) ann = false;
             }
             continue;
         }
@@ -960,7 +1010,7 @@ static void scan_tokens(py_scan *ps, size_t from, bool guarded)
             if (ps->t[j].len == 3 && memcmp(tx(ps, j), "mps", 3) == 0) ps->mentions_mps = true;
         }
         chain_start = i;
-        if (chain_interesting(ps, i, j, has_base)) {
+        if (!ann && chain_interesting(ps, i, j, has_base)) {
             char buf[PY_NAME_MAX];
             int nc;
             const char *last;

@@ -199,7 +199,7 @@ long gp_audit_add(gp_audit_result *r, gp_audit_source *s, int rule, bool guarded
     f->line = line;
     f->col = column_of(s, line_off, off);
     f->cell = r->cell;
-    f->file_line = f->file_col = 0;
+    f->file_line = f->file_col = f->fact = 0;
     f->snip_off = (uint32_t)r->text.len;
     snip_append(&r->text, (const unsigned char *)s->data + lo, hi - lo);
     f->snip_len = (uint32_t)(r->text.len - f->snip_off);

@@ -93,6 +93,7 @@ typedef struct gp_audit_finding {
     uint32_t snip_off; /* into the result's text buffer */
     uint32_t snip_len;
     uint32_t file_line, file_col; /* notebooks: the place in the .ipynb file, or 0 */
+    uint32_t fact; /* the import it is about: its offset in the result's facts + 1, or 0 */
 } gp_audit_finding;
 
 typedef struct gp_audit_suppress {

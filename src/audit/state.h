@@ -75,6 +75,7 @@ typedef struct gp_spool_rec {
     uint32_t line, col, cell, file;
     uint32_t snip_len;
     uint32_t file_line, file_col; /* notebooks: the place in the .ipynb file itself, or 0 */
+    uint32_t fact;                /* the import it is about (in its file's facts) + 1, or 0 */
     char fp[33];
 } gp_spool_rec;
 
@@ -164,6 +165,8 @@ typedef struct gp_audit_state {
     bool stop[GP_STOP_COUNT];
     bool cond_stop[GP_STOP_COUNT];
     gp_rule_count rule_count[GP_R_COUNT]; /* reported findings by rule */
+    char **tops; /* the top-level Python packages and modules of the tree, sorted */
+    size_t ntops;
     bool failed_alloc;
 } gp_audit_state;
 
