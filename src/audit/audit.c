@@ -207,6 +207,7 @@ static long file_add(gp_audit_state *st, const job *j, long mod)
     if (r->facts.len) gp_strbuf_append(&st->facts, r->facts.data, r->facts.len);
     if (st->facts.failed) return -1;
     f->first_rec = st->nrec;
+    f->spool_at = st->spool_pos;
     return (long)st->nfiles++;
 }
 
@@ -279,6 +280,19 @@ static void fold(gp_audit_state *st, job *j)
             rec.flags |= 2;
             st->baselined++;
         }
+        /* what resolve.c reads per file: CUDA build findings, imports that fail off CUDA */
+        gp_audit_file *fi = &st->files[fid];
+        if (f->rule == GP_R_CMK_001 || f->rule == GP_R_CMK_002 || f->rule == GP_R_MK_001 ||
+            f->rule == GP_R_PY_EXT_001 || f->rule == GP_R_PY_EXT_002) {
+            if (f->guarded || ru->severity != GP_SEV_ERROR)
+                fi->build_guarded += fi->build_guarded < UINT16_MAX;
+            else
+                fi->build_unguarded += fi->build_unguarded < UINT16_MAX;
+        }
+        if ((f->rule == GP_R_PY_IMP_001 || f->rule == GP_R_PY_TRITON_001) && !f->guarded &&
+            f->severity == GP_SEV_ERROR)
+            fi->blockers += fi->blockers < UINT16_MAX;
+        st->spool_pos += (long)(sizeof rec + f->snip_len);
         char one[sizeof rec + 512]; /* record and code in one write when they fit */
         if (f->snip_len <= sizeof one - sizeof rec) {
             memcpy(one, &rec, sizeof rec);
@@ -292,6 +306,45 @@ static void fold(gp_audit_state *st, job *j)
     }
     st->files[fid].nrec = st->nrec - st->files[fid].first_rec;
     free(occ_tab);
+}
+
+int gp_spool_begin(gp_spool_reader *rd, FILE *f)
+{
+    rd->f = f;
+    rd->len = rd->at = 0;
+    rd->pos = 0;
+    return fseek(f, 0, SEEK_SET) == 0 ? 0 : -1;
+}
+
+/* At least n bytes buffered from rd->at (false at the end of the spool). */
+static bool spool_fill(gp_spool_reader *rd, size_t n)
+{
+    if (rd->len - rd->at >= n) return true;
+    memmove(rd->buf, rd->buf + rd->at, rd->len - rd->at);
+    rd->len -= rd->at;
+    rd->at = 0;
+    while (rd->len < n) {
+        size_t k = fread(rd->buf + rd->len, 1, sizeof rd->buf - rd->len, rd->f);
+        if (k == 0) return false;
+        rd->len += k;
+    }
+    return true;
+}
+
+int gp_spool_next(gp_spool_reader *rd, gp_spool_rec *rec, char *snip, size_t cap, long *at)
+{
+    if (!spool_fill(rd, sizeof *rec)) return -1;
+    memcpy(rec, rd->buf + rd->at, sizeof *rec);
+    size_t n = rec->snip_len;
+    if (n >= cap || n > sizeof rd->buf - sizeof *rec || !spool_fill(rd, sizeof *rec + n)) return -1;
+    if (snip) {
+        memcpy(snip, rd->buf + rd->at + sizeof *rec, n);
+        snip[n] = '\0';
+    }
+    rd->at += sizeof *rec + n;
+    if (at) *at = rd->pos;
+    rd->pos += (long)(sizeof *rec + n);
+    return 0;
 }
 
 int gp_spool_read(FILE *f, gp_spool_rec *rec, char *snip, size_t cap)

@@ -280,20 +280,27 @@ int gp_audit_report_human(gp_audit_state *st, FILE *out)
     next_steps(st, out);
     bool fired[GP_R_COUNT] = {false};
     if (st->count[1] + st->count[2] + st->count[3]) fputs("\nFindings by file:\n", out);
-    if (ferror(out) || fseek(st->spool, 0, SEEK_SET) != 0) return -1;
+    gp_spool_reader *rd = malloc(sizeof *rd);
+    if (ferror(out) || !rd || gp_spool_begin(rd, st->spool) != 0) {
+        free(rd);
+        return -1;
+    }
     gp_spool_rec r;
     char snip[4096];
     const char *rs = gp_term_color(out, GP_COLOR_RESET), *dim = gp_term_color(out, GP_COLOR_DIM);
     const char *bold = gp_term_color(out, GP_COLOR_BOLD);
     const char *sc[4] = {"", sev_color(out, 1), sev_color(out, 2), sev_color(out, 3)};
     out_buf *b = malloc(sizeof *b);
-    if (!b) return -1;
+    if (!b) {
+        free(rd);
+        return -1;
+    }
     b->out = out;
     b->len = 0;
     b->failed = false;
     uint32_t cur_file = UINT32_MAX;
     for (size_t i = 0; i < st->nrec && !b->failed; i++) {
-        if (gp_spool_read(st->spool, &r, snip, sizeof snip) != 0) {
+        if (gp_spool_next(rd, &r, snip, sizeof snip, NULL) != 0) {
             b->failed = true;
             break;
         }
@@ -343,6 +350,7 @@ int gp_audit_report_human(gp_audit_state *st, FILE *out)
     ob_flush(b);
     bool failed = b->failed;
     free(b);
+    free(rd);
     if (failed) return -1;
     bool any = false;
     for (int k = 0; k < GP_R_COUNT; k++) {

@@ -153,7 +153,7 @@ static cJSON *next_steps_json(const gp_audit_state *st)
     return arr;
 }
 
-int gp_audit_report_json(gp_audit_state *st, FILE *out)
+static int report_json(gp_audit_state *st, FILE *out, gp_spool_reader *rd)
 {
     fputs("{\"schema\":\"gpuport.audit/1\"", out);
     fprintf(out, ",\"verdict\":\"%s\",\"effort\":\"%s\"", gp_audit_verdict_name(st->verdict),
@@ -184,12 +184,12 @@ int gp_audit_report_json(gp_audit_state *st, FILE *out)
     fputs(",\n\"next_steps\":", out);
     if (put(out, next_steps_json(st)) != 0) return -1;
     fputs(",\n\"findings\":[", out);
-    if (fseek(st->spool, 0, SEEK_SET) != 0) return -1;
+    if (gp_spool_begin(rd, st->spool) != 0) return -1;
     gp_spool_rec r;
     char snip[4096];
     bool first = true;
     for (size_t i = 0; i < st->nrec; i++) {
-        if (gp_spool_read(st->spool, &r, snip, sizeof snip) != 0) return -1;
+        if (gp_spool_next(rd, &r, snip, sizeof snip, NULL) != 0) return -1;
         gp_eff e;
         gp_audit_effective(st, &r, &e);
         if (e.severity == GP_SEV_NONE) continue;
@@ -300,7 +300,7 @@ static const char *relative_to_root(const gp_audit_state *st, const char *path, 
     return best ? best : path + 1;
 }
 
-int gp_audit_report_sarif(gp_audit_state *st, FILE *out)
+static int report_sarif(gp_audit_state *st, FILE *out, gp_spool_reader *rd)
 {
     fputs("{\"$schema\":\"https://json.schemastore.org/sarif-2.1.0.json\",\"version\":\"2.1.0\","
           "\"runs\":[{\"tool\":{\"driver\":{\"name\":\"gpuport\","
@@ -309,13 +309,13 @@ int gp_audit_report_sarif(gp_audit_state *st, FILE *out)
           out);
     if (put(out, sarif_rules()) != 0) return -1;
     fputs("}},\"columnKind\":\"unicodeCodePoints\",\n\"results\":[", out);
-    if (fseek(st->spool, 0, SEEK_SET) != 0) return -1;
+    if (gp_spool_begin(rd, st->spool) != 0) return -1;
     gp_spool_rec r;
     char snip[4096], uri[2048];
     size_t n = 0, over = 0;
     char *cwd = realpath(".", NULL);
     for (size_t i = 0; i < st->nrec; i++) {
-        if (gp_spool_read(st->spool, &r, snip, sizeof snip) != 0) {
+        if (gp_spool_next(rd, &r, snip, sizeof snip, NULL) != 0) {
             free(cwd);
             return -1;
         }
@@ -376,4 +376,21 @@ int gp_audit_report_sarif(gp_audit_state *st, FILE *out)
     }
     fputs("}]}\n", out);
     return ferror(out) ? -1 : 0;
+}
+
+/* The spool reader's buffer is too large for the stack of a caller's thread. */
+int gp_audit_report_json(gp_audit_state *st, FILE *out)
+{
+    gp_spool_reader *rd = malloc(sizeof *rd);
+    int rc = rd ? report_json(st, out, rd) : -1;
+    free(rd);
+    return rc;
+}
+
+int gp_audit_report_sarif(gp_audit_state *st, FILE *out)
+{
+    gp_spool_reader *rd = malloc(sizeof *rd);
+    int rc = rd ? report_sarif(st, out, rd) : -1;
+    free(rd);
+    return rc;
 }

@@ -212,34 +212,35 @@ typedef struct resolve_ctx {
     uint32_t *import_blockers;                 /* per file: unguarded imports that fail off CUDA */
 } resolve_ctx;
 
-static bool is_build_rule(int rule)
-{
-    return rule == GP_R_CMK_001 || rule == GP_R_CMK_002 || rule == GP_R_MK_001 ||
-           rule == GP_R_PY_EXT_001 || rule == GP_R_PY_EXT_002;
-}
-
-/* The CUDA build findings of every build file, guarded and not (one pass over the spool). */
+/* The CUDA build findings of every build file, guarded and not, and the imports that fail off
+ * CUDA (counted while folding; those of the project's own packages are taken out here, by
+ * reading again the few files that have such imports). */
 static int count_build_findings(resolve_ctx *c)
 {
     gp_audit_state *st = c->st;
-    c->build_guarded = calloc(st->nfiles ? st->nfiles : 1, sizeof *c->build_guarded);
-    c->build_unguarded = calloc(st->nfiles ? st->nfiles : 1, sizeof *c->build_unguarded);
-    c->import_blockers = calloc(st->nfiles ? st->nfiles : 1, sizeof *c->import_blockers);
+    size_t nf = st->nfiles ? st->nfiles : 1;
+    c->build_guarded = calloc(nf, sizeof *c->build_guarded);
+    c->build_unguarded = calloc(nf, sizeof *c->build_unguarded);
+    c->import_blockers = calloc(nf, sizeof *c->import_blockers);
     if (!c->build_guarded || !c->build_unguarded || !c->import_blockers) return -1;
-    if (fseek(st->spool, 0, SEEK_SET) != 0) return -1;
     gp_spool_rec r;
     char snip[4096];
-    for (size_t i = 0; i < st->nrec; i++) {
-        if (gp_spool_read(st->spool, &r, snip, sizeof snip) != 0) return -1;
-        if ((r.rule == GP_R_PY_IMP_001 || r.rule == GP_R_PY_TRITON_001) && !(r.flags & 1) &&
-            r.severity == GP_SEV_ERROR && !imports_own(st, &r))
-            c->import_blockers[r.file]++;
-        if (!is_build_rule(r.rule)) continue;
-        const gp_audit_rule *ru = gp_audit_rule_get(r.rule);
-        if ((r.flags & 1) || ru->severity != GP_SEV_ERROR)
-            c->build_guarded[r.file]++;
-        else
-            c->build_unguarded[r.file]++;
+    for (size_t f = 0; f < st->nfiles; f++) {
+        const gp_audit_file *fi = &st->files[f];
+        c->build_guarded[f] = fi->build_guarded;
+        c->build_unguarded[f] = fi->build_unguarded;
+        if (!fi->blockers) continue;
+        if (!st->ntops) {
+            c->import_blockers[f] = fi->blockers;
+            continue;
+        }
+        if (fseek(st->spool, fi->spool_at, SEEK_SET) != 0) return -1;
+        for (size_t i = 0; i < fi->nrec; i++) {
+            if (gp_spool_read(st->spool, &r, snip, sizeof snip) != 0) return -1;
+            if ((r.rule == GP_R_PY_IMP_001 || r.rule == GP_R_PY_TRITON_001) && !(r.flags & 1) &&
+                r.severity == GP_SEV_ERROR && !imports_own(st, &r))
+                c->import_blockers[f]++;
+        }
     }
     return 0;
 }
@@ -914,15 +915,26 @@ static long comp_get(gp_audit_state *st, comp_index *ci, const char *path, size_
  * (code that is not the project's own), or 0. */
 static size_t support_dir(const char *p)
 {
-    static const char *const names[] = {"examples", "example",    "samples",   "sample", "tests",
-                                        "test",     "benchmarks", "benchmark", "bench",  "docs",
-                                        "doc",      "tutorials",  "notebooks", "demo",   "demos"};
+#define SD(w)                                                                                      \
+    {                                                                                              \
+        w, sizeof w - 1                                                                            \
+    }
+    static const struct {
+        const char *w;
+        size_t n;
+    } names[] = {SD("examples"), SD("example"),    SD("samples"),   SD("sample"), SD("tests"),
+                 SD("test"),     SD("benchmarks"), SD("benchmark"), SD("bench"),  SD("docs"),
+                 SD("doc"),      SD("tutorials"),  SD("notebooks"), SD("demo"),   SD("demos")};
+#undef SD
     for (const char *q = p; *q;) {
         const char *sl = strchr(q, '/');
         if (!sl) break;
         size_t k = (size_t)(sl - q);
-        for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-            if (strlen(names[i]) == k && strncasecmp(q, names[i], k) == 0) return (size_t)(sl - p);
+        char c0 = (char)(*q | 0x20);
+        if (k >= 3 && k <= 10 &&
+            (c0 == 'e' || c0 == 's' || c0 == 't' || c0 == 'b' || c0 == 'd' || c0 == 'n'))
+            for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+                if (names[i].n == k && strncasecmp(q, names[i].w, k) == 0) return (size_t)(sl - p);
         q = sl + 1;
     }
     return 0;
@@ -1089,12 +1101,18 @@ static void ev_put(gp_stop_ev *arr, size_t *count, const gp_spool_rec *r, int ru
 
 static int count_findings(gp_audit_state *st)
 {
-    if (fseek(st->spool, 0, SEEK_SET) != 0) return -1;
+    gp_spool_reader *rd = malloc(sizeof *rd);
+    if (!rd || gp_spool_begin(rd, st->spool) != 0) {
+        free(rd);
+        return -1;
+    }
     gp_spool_rec r;
-    char snip[4096];
     for (size_t i = 0; i < st->nrec; i++) {
-        long at = ftell(st->spool);
-        if (gp_spool_read(st->spool, &r, snip, sizeof snip) != 0) return -1;
+        long at;
+        if (gp_spool_next(rd, &r, NULL, 4096, &at) != 0) {
+            free(rd);
+            return -1;
+        }
         gp_eff e;
         gp_audit_effective(st, &r, &e);
         if (e.severity == GP_SEV_NONE) continue;
@@ -1140,6 +1158,7 @@ static int count_findings(gp_audit_state *st)
             m->decided_by = e.rule;
         }
     }
+    free(rd);
     return 0;
 }
 

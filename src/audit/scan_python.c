@@ -38,6 +38,13 @@ typedef struct py_block {
     uint64_t shadow;  /* BK_DEF: aliases its parameters hide (a bit per alias slot) */
 } py_block;
 
+/* What one search of a name found (name_find_memo): a later search from further on is answered
+ * from it, or starts where it stopped. */
+typedef struct gp_find_memo {
+    size_t from, lim, at; /* at == lim: nothing in [from, lim) */
+    bool known;
+} gp_find_memo;
+
 /* A function (or class) of the file: where it is, and the findings and facts made inside it,
  * so that a function used only behind a CUDA check can have them counted as guarded. */
 typedef struct py_def {
@@ -46,6 +53,7 @@ typedef struct py_def {
     size_t f0, f1;     /* findings made inside */
     size_t x0, x1;     /* facts recorded inside */
     bool open;
+    gp_find_memo use; /* waits_for_rest: where its name was last looked for */
 } py_def;
 
 typedef struct py_range {
@@ -98,6 +106,7 @@ typedef struct py_scan {
     bool deco;                    /* the lines since the last statement are decorators */
     bool deco_guard, deco_device; /* one of them skips the function without CUDA */
     size_t deco_start, deco_f0, deco_x0;
+    gp_find_memo main_at, import_at; /* waits_for_rest's searches */
     /* from here on never read past their counts above, so not cleared per file */
     py_def defs[PY_MAX_DEFS];
     py_range ranges[PY_MAX_RANGES]; /* code behind a CUDA check: guard bodies, guarded lines */
@@ -1080,6 +1089,7 @@ static int def_open(py_scan *ps, size_t line_start, size_t name_off, size_t name
     d->x0 = ps->deco ? ps->deco_x0 : ps->r->facts.len;
     d->end = SIZE_MAX;
     d->open = true;
+    d->use.known = false;
     ps->deco = false;
     return ps->ndefs++;
 }
@@ -1674,6 +1684,23 @@ static int closed_kind(const py_scan *ps, int indent)
 
 #define PY_NO_WAIT SIZE_MAX
 
+/* name_find(d, n, from, lim, w, k), from what m remembers of the last search of w: the calls come
+ * with `from` never decreasing. */
+static size_t name_find_memo(gp_find_memo *m, const char *d, size_t n, size_t from, size_t lim,
+                             const char *w, size_t k)
+{
+    size_t start = from;
+    if (m->known && from >= m->from && from <= m->at) {
+        if (m->at < m->lim) return m->at < lim ? m->at : lim;
+        if (lim <= m->lim) return lim;
+        /* nothing up to the old limit: a name starting before it is one that ran past it */
+        if (m->lim >= k - 1 && m->lim - (k - 1) > from) start = m->lim - (k - 1);
+    }
+    size_t at = name_find(d, n, start, lim, w, k);
+    *m = (gp_find_memo){from, lim, at, true};
+    return at;
+}
+
 /* Can the lines from `from` on, which hold no prefilter word, change what was found before them
  * or the file's facts? An `except ImportError` after a try body with findings or imports guards
  * them; a main guard sets has_main_guard (and drops PY-DL-001); PY-DEV-004 waits for an MPS
@@ -1681,7 +1708,7 @@ static int closed_kind(const py_scan *ps, int indent)
  * full); an import is a fact; a use of a function that holds findings decides whether it is
  * used only behind a CUDA check. Returns PY_NO_WAIT when nothing waits, else the place to walk
  * past before asking again. */
-static size_t waits_for_rest(const py_scan *ps, size_t from)
+static size_t waits_for_rest(py_scan *ps, size_t from)
 {
     if (ps->ndev004 > 0 && !ps->mentions_mps) return from;
     for (int k = 0; k < ps->nb; k++)
@@ -1693,13 +1720,13 @@ static size_t waits_for_rest(const py_scan *ps, size_t from)
     if (ps->s->mapped) return from;
     const char *d = ps->s->data;
     size_t n = ps->s->size, first = n;
-    if (!ps->r->has_main_guard) first = name_find(d, n, from, n, "__main__", 8);
-    size_t q = name_find(d, n, from, first, "import", 6);
+    if (!ps->r->has_main_guard) first = name_find_memo(&ps->main_at, d, n, from, n, "__main__", 8);
+    size_t q = name_find_memo(&ps->import_at, d, n, from, n, "import", 6);
     if (q < first) first = q;
     for (int k = 0; k < ps->ndefs && first > from; k++) {
-        const py_def *df = &ps->defs[k];
+        py_def *df = &ps->defs[k];
         if (!df->name_len || !def_has_unguarded(ps, df)) continue;
-        q = name_find(d, n, from, first, d + df->name_off, df->name_len);
+        q = name_find_memo(&df->use, d, n, from, first, d + df->name_off, df->name_len);
         if (q < first) first = q;
     }
     return first < n ? first + 1 : PY_NO_WAIT;
@@ -1755,7 +1782,7 @@ static bool scan_sparse(py_scan *ps, gp_py_lexer *lx)
         }
         if (kw != KW_LEX) { /* what scan_line does with a line that has nothing for the rules */
             int indent = lx->indent;
-            blocks_pop(ps, indent, ln.first);
+            if (ps->nb > 0 && ps->b[ps->nb - 1].indent >= indent) blocks_pop(ps, indent, ln.first);
             deco_line(ps, d[ln.first] == '@', kw == KW_DEF, ln.first);
             if (!ln.last_string && d[ln.last] == ':' && ps->nb < PY_MAX_BLOCKS) {
                 py_block b = {indent, BK_OTHER, 0, 0, lx->pos, -1, false, false, false, 0};
@@ -1810,7 +1837,7 @@ void gp_audit_scan_python_how(gp_audit_source *s, gp_audit_result *r, bool setup
     size_t facts0 = r->facts.len;
     bool main0 = r->has_main_guard;
     for (int pass = sparse ? 0 : 1; pass < 2; pass++) {
-        memset(ps, 0, offsetof(py_scan, b));
+        memset(ps, 0, offsetof(py_scan, defs));
         ps->s = s;
         ps->r = r;
         ps->setup_py = setup_py;

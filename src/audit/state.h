@@ -118,7 +118,10 @@ typedef struct gp_audit_file {
     uint8_t gate;           /* the optional part's reason, an index into resolve.c's words */
     uint32_t facts, nfacts; /* the file's facts: bytes at gp_audit_state.facts + facts */
     size_t first_rec, nrec; /* its spooled findings */
-    uint32_t count[4];      /* reported findings by severity */
+    long spool_at;          /* the spool offset of its first one */
+    uint16_t build_guarded, build_unguarded; /* CUDA build findings (CMK, MK, PY-EXT) */
+    uint16_t blockers; /* unguarded imports that fail off CUDA (PY-IMP-001, Triton) */
+    uint32_t count[4]; /* reported findings by severity */
 } gp_audit_file;
 
 /* A module as the walk saw it. */
@@ -153,6 +156,7 @@ typedef struct gp_audit_state {
     size_t nmods;
     FILE *spool;
     size_t nrec;
+    long spool_pos;           /* bytes written to the spool */
     size_t count[4];          /* reported findings by severity */
     size_t optional_findings; /* reported findings in optional parts */
     size_t baselined;         /* findings found in the baseline */
@@ -200,6 +204,20 @@ int gp_audit_baseline_write(gp_audit_state *st, const char *path, char *err, siz
 
 /* Reads spooled finding i's record and snippet in order (rewind first with fseek 0). */
 int gp_spool_read(FILE *f, gp_spool_rec *rec, char *snip, size_t cap);
+
+/* The spool read from its start in large blocks (the passes over every finding). */
+typedef struct gp_spool_reader {
+    FILE *f;
+    size_t len, at;
+    long pos; /* the spool offset of the next record */
+    char buf[1u << 16];
+} gp_spool_reader;
+
+/* Starts reading from the beginning; -1 when the spool cannot be rewound. */
+int gp_spool_begin(gp_spool_reader *rd, FILE *f);
+/* The next record and (when snip is not NULL) its code, NUL-terminated; *at (when not NULL)
+ * its offset in the spool. -1 at the end or on a read error. */
+int gp_spool_next(gp_spool_reader *rd, gp_spool_rec *rec, char *snip, size_t cap, long *at);
 
 /* reporters */
 int gp_audit_report_human(gp_audit_state *st, FILE *out);
