@@ -438,8 +438,13 @@ static void gate_build_sources(resolve_ctx *c)
             if (sub >= 0 && (size_t)sub != b) {
                 const char *sp = gp_audit_path(st, (uint32_t)sub);
                 if (!subdir_unguarded(st, sp, dir_len(sp)) &&
-                    (ext_is(fpath, c_exts) || is_build_lang(st->files[f].lang)))
+                    (ext_is(fpath, c_exts) || is_build_lang(st->files[f].lang)) &&
+                    !(st->files[f].flags & GP_FF_OPTIONAL)) {
                     set_optional(st, f, GATE_SUBPROJECT);
+                    size_t sd = dir_len(sp);
+                    if (sd < UINT16_MAX && under(fpath, sp, sd))
+                        st->files[f].gate_dir = (uint16_t)sd;
+                }
                 continue;
             }
             if (ext_is(fpath, cuda_exts)) {
@@ -956,8 +961,13 @@ static int assign_components(resolve_ctx *c)
         gp_audit_role role = GP_ROLE_NONE;
         if (fi->flags & GP_FF_OPTIONAL) {
             role = GP_ROLE_CUDA_OPTIONAL;
+            if (fi->gate_dir) { /* a sub-build: its folder */
+                cp = p;
+                cn = fi->gate_dir;
+                kind = GP_MOD_DIRECTORY;
+            }
             /* the outermost folder named for CUDA on the path, when there is one */
-            for (const char *q = p; *q;) {
+            for (const char *q = p; *q && !fi->gate_dir;) {
                 const char *sl = strchr(q, '/');
                 if (!sl) break;
                 if (name_has_cuda(q, (size_t)(sl - q))) {

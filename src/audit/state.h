@@ -116,6 +116,8 @@ typedef struct gp_audit_file {
     uint8_t lang;
     uint8_t wkind;          /* the walk's module kind for this file (gp_module_kind) */
     uint8_t gate;           /* the optional part's reason, an index into resolve.c's words */
+    uint16_t gate_dir;      /* when not 0: its path's first gate_dir bytes name the folder of
+                             * the build it belongs to (a sub-build the default one leaves out) */
     uint32_t facts, nfacts; /* the file's facts: bytes at gp_audit_state.facts + facts */
     size_t first_rec, nrec; /* its spooled findings */
     long spool_at;          /* the spool offset of its first one */
