@@ -464,6 +464,27 @@ static void gate_build_sources(resolve_ctx *c)
             }
         }
     }
+    /* a build file in a folder of its own whose every other file is optional is that optional
+     * part's build (a backend's CMakeLists.txt): it goes with them */
+    for (size_t b = 0; b < st->nfiles; b++) {
+        if (!is_build_lang(st->files[b].lang) || (st->files[b].flags & GP_FF_OPTIONAL) ||
+            c->build_unguarded[b])
+            continue;
+        const char *bpath = gp_audit_path(st, (uint32_t)b);
+        size_t dn = dir_len(bpath);
+        if (!dn) continue;
+        long opt = -1;
+        bool other = false;
+        for (size_t f = 0; f < st->nfiles && !other; f++) {
+            if (f == b || !under(gp_audit_path(st, (uint32_t)f), bpath, dn)) continue;
+            if (st->files[f].flags & GP_FF_OPTIONAL) {
+                if (opt < 0) opt = (long)f;
+            } else {
+                other = true;
+            }
+        }
+        if (opt >= 0 && !other) set_optional(st, b, st->files[opt].gate);
+    }
 }
 
 /* A quoted include resolved the way a compiler with the usual -I would: beside the includer,
