@@ -756,6 +756,11 @@ static void scan_string_tok(py_scan *ps, size_t i, bool guarded)
             pos = strstr(name, "device") || strcmp(name, "map_location") == 0;
         } else if (positional && call) {
             pos = last_is(call, "to") || last_is(call, "device");
+            /* `device == torch.device("cuda:0")` tests the device; it does not choose one */
+            if (last_is(call, "device") && call->tok > 0 &&
+                (is_op(ps, call->tok - 1, "==") || is_op(ps, call->tok - 1, "!=") ||
+                 (is_op(ps, i + 1, ")") && (is_op(ps, i + 2, "==") || is_op(ps, i + 2, "!=")))))
+                pos = false;
         }
         if (pos) report(ps, GP_R_PY_DEV_002, i, guarded);
         return;
