@@ -21,7 +21,7 @@ bool gp_line_next(gp_line_reader *lr, gp_line *l)
     l->line = lr->next_line;
     size_t p = lr->pos;
     for (;;) {
-        const char *e = memchr(d + p, '\n', n - p);
+        const char *e = gp_audit_source_memchr(lr->src, p, n, '\n');
         size_t end = e ? (size_t)(e - d) : n;
         lr->next_line++;
         size_t last = end;
@@ -32,6 +32,9 @@ bool gp_line_next(gp_line_reader *lr, gp_line *l)
             continue;
         }
         l->len = last - l->off;
+        /* (the rest of an overlong line is not looked at: no build line or requirement is
+         * that long, and its bytes would all be resident at once) */
+        if (l->len > GP_LINE_CAP) l->len = GP_LINE_CAP;
         lr->pos = end < n ? end + 1 : n;
         return true;
     }

@@ -6,6 +6,9 @@
 
 #include "audit/source.h"
 
+/* A logical line is looked at up to this length (GP_AUDIT_CHUNK: 1 MiB). */
+#define GP_LINE_CAP GP_AUDIT_CHUNK
+
 typedef struct gp_line_reader {
     gp_audit_source *src;
     size_t pos;

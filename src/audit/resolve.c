@@ -483,7 +483,12 @@ static void gate_build_sources(resolve_ctx *c)
                 other = true;
             }
         }
-        if (opt >= 0 && !other) set_optional(st, b, st->files[opt].gate);
+        if (opt >= 0 && !other) {
+            set_optional(st, b, st->files[opt].gate);
+            uint16_t gd = st->files[opt].gate_dir;
+            if (gd && under(bpath, gp_audit_path(st, (uint32_t)opt), gd))
+                st->files[b].gate_dir = gd;
+        }
     }
 }
 
@@ -982,16 +987,17 @@ static int assign_components(resolve_ctx *c)
         gp_audit_role role = GP_ROLE_NONE;
         if (fi->flags & GP_FF_OPTIONAL) {
             role = GP_ROLE_CUDA_OPTIONAL;
-            if (fi->gate_dir) { /* a sub-build: its folder */
+            if (fi->gate_dir) { /* a sub-build: its folder (unless one named for CUDA holds it) */
                 cp = p;
                 cn = fi->gate_dir;
                 kind = GP_MOD_DIRECTORY;
             }
             /* the outermost folder named for CUDA on the path, when there is one */
-            for (const char *q = p; *q && !fi->gate_dir;) {
+            for (const char *q = p; *q;) {
                 const char *sl = strchr(q, '/');
                 if (!sl) break;
-                if (name_has_cuda(q, (size_t)(sl - q))) {
+                if (name_has_cuda(q, (size_t)(sl - q)) &&
+                    (!fi->gate_dir || (size_t)(sl - p) <= fi->gate_dir)) {
                     cp = p;
                     cn = (size_t)(sl - p);
                     kind = GP_MOD_DIRECTORY;

@@ -9,6 +9,7 @@
 
 #include "audit/scanners.h"
 
+#define CM_ARG_MAX  4096 /* bytes */
 #define CM_MAX_ARGS 256
 #define CM_MAX_IF   64
 #define CM_MAX_OPT  64
@@ -56,6 +57,14 @@ static int bracket_open(const char *d, size_t n, size_t p)
     return q < n && d[q] == '[' ? (int)(q - p - 1) : -1;
 }
 
+/* Called as pos moves through one long token: the bytes behind it are released once per
+ * GP_AUDIT_CHUNK (a token's text is read no further than a comment's first GP_AUDIT_NOTE_MAX
+ * bytes or an argument's CM_ARG_MAX). */
+static inline void cm_through(cm_scan *c)
+{
+    if ((c->pos & (GP_AUDIT_CHUNK - 1)) == 0) gp_audit_source_release(c->s, c->pos);
+}
+
 static void skip_bracket(cm_scan *c, int eq)
 {
     const char *d = c->s->data;
@@ -73,6 +82,7 @@ static void skip_bracket(cm_scan *c, int eq)
             }
         }
         c->pos++;
+        cm_through(c);
     }
 }
 
@@ -91,7 +101,7 @@ static void skip_comment(cm_scan *c)
         for (size_t q = c->pos; q < n && d[q] != '\n'; q++)
             if (!isspace((unsigned char)d[q])) alone = false;
     } else {
-        const char *e = memchr(d + st, '\n', n - st);
+        const char *e = gp_audit_source_memchr(c->s, st, n, '\n');
         c->pos = e ? (size_t)(e - d) : n;
     }
     gp_audit_note_comment(c->r, d + st, c->pos - st, line, alone);
@@ -376,6 +386,7 @@ static bool read_arg(cm_scan *c, cm_arg *a)
             else if (d[c->pos] == '\n')
                 cm_nl(c, c->pos);
             c->pos++;
+            cm_through(c);
         }
         if (c->pos > n) c->pos = n;
         a->len = c->pos - a->off;
@@ -390,6 +401,7 @@ static bool read_arg(cm_scan *c, cm_arg *a)
             break;
         if (ch == '\\' && c->pos + 1 < n) c->pos++;
         c->pos++;
+        cm_through(c);
     }
     if (c->pos > n) c->pos = n;
     a->len = c->pos - a->off;
@@ -406,6 +418,7 @@ void gp_audit_scan_cmake(gp_audit_source *s, gp_audit_result *r)
     const char *d = s->data;
     size_t n = s->size;
     while (c->pos < n) {
+        gp_audit_source_release(s, c->pos);
         skip_space(c);
         if (c->pos >= n) break;
         /* command name */
@@ -413,8 +426,10 @@ void gp_audit_scan_cmake(gp_audit_source *s, gp_audit_result *r)
         c->cmd.line = c->line;
         c->cmd.line_off = c->line_off;
         while (c->pos < n && ((d[c->pos] >= '0' && d[c->pos] <= '9') || d[c->pos] == '_' ||
-                              ((d[c->pos] | 0x20) >= 'a' && (d[c->pos] | 0x20) <= 'z')))
+                              ((d[c->pos] | 0x20) >= 'a' && (d[c->pos] | 0x20) <= 'z'))) {
             c->pos++;
+            cm_through(c);
+        }
         c->cmd.len = c->pos - c->cmd.off;
         skip_space(c);
         if (c->cmd.len == 0 || c->pos >= n || d[c->pos] != '(') {
@@ -441,10 +456,14 @@ void gp_audit_scan_cmake(gp_audit_source *s, gp_audit_result *r)
                 c->pos++;
                 continue;
             }
-            if (c->nargs < CM_MAX_ARGS) c->args[c->nargs++] = a;
+            /* (an argument longer than any a rule reads is not kept: a name, a path, a flag) */
+            if (c->nargs < CM_MAX_ARGS && a.len <= CM_ARG_MAX) c->args[c->nargs++] = a;
+            /* a command that runs on (unbalanced parentheses): the bytes behind are released,
+             * and the kept arguments' few pages are read again when the command is looked at */
+            if (c->pos - c->cmd.off > GP_AUDIT_CHUNK) gp_audit_source_release(s, c->pos);
         }
         do_command(c);
-        gp_audit_source_release(s, c->cmd.off);
+        gp_audit_source_release(s, c->pos);
     }
     free(c);
 }

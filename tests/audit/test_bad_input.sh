@@ -111,6 +111,23 @@ void f(void) { cudaFree(0); }
 big_one str.c 'const char *s = "' '";
 void f(void) { cudaFree(0); }
 ' "a 70 MB C string" '/str.c:2:16: error C-RT-001'
+big_one CMakeLists.txt 'message(STATUS ' ')
+enable_language(CUDA)
+' "a 70 MB CMake argument" '/CMakeLists.txt:2:17: error CMK-001'
+big_one CMakeLists.txt '#[==[' ']==]
+enable_language(CUDA)
+' "a 70 MB CMake bracket comment" '/CMakeLists.txt:[0-9]+:17: error CMK-001' $'\n'
+big_one Makefile 'X = ' '
+all:
+	nvcc -o k k.cu
+' "a 70 MB Makefile line" '/Makefile:3:[0-9]+: error MK-001'
+# random bytes (no NUL, which would make them binary) read as each kind of file
+head -c 90000000 /dev/urandom | tr -d '\000' | head -c 70000000 >"$work/random"
+for kind in CMakeLists.txt Makefile x.py x.c requirements.txt; do
+    cp "$work/random" "$h/$kind"
+    scan_big "$kind" "70 MB of random bytes as $kind" 'files scanned'
+done
+rm -f "$work/random"
 
 # many files full of findings with long snippets, scanned faster than they are folded: the
 # results waiting to be folded stay bounded (about 80 MB of them without the bound), whatever the
