@@ -8,6 +8,8 @@
 # usage: bench/audit.sh [BUILD_DIR]   (default build; needs hyperfine, ripgrep, pip)
 #        BEFORE=/path/to/an/older/gpuport bench/audit.sh ...   adds that build's runs (same run)
 #        ROUNDS=8 bench/audit.sh ...   each command once per round, in turn (/usr/bin/time means)
+#        INSTRUCTIONS=1 bench/audit.sh ...   user-space instruction counts of the single-thread
+#            commands (valgrind --tool=callgrind; steady where a shared machine's clock is not)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
@@ -41,6 +43,21 @@ before=()
 if [ -n "${BEFORE:-}" ]; then
     before=(-n "before: gpuport audit -j 1" "$BEFORE audit --fail-on never -j 1 ."
             -n "before: gpuport audit -j $cores" "$BEFORE audit --fail-on never -j $cores .")
+fi
+if [ -n "${INSTRUCTIONS:-}" ]; then
+    cmds=("gpuport audit -j 1|$gp audit --fail-on never -j 1 ." "grep -RInE|grep -RInE $pattern ."
+          "rg -j 1|rg -n -j 1 $pattern ." "read floor: rg -j 1, a literal found nowhere|rg -n -j 1 $never .")
+    [ -n "${BEFORE:-}" ] && cmds+=("before: gpuport audit -j 1|$BEFORE audit --fail-on never -j 1 .")
+    echo "| command | instructions |"
+    echo "|---|---:|"
+    for c in "${cmds[@]}"; do
+        IFS=' ' read -r -a argv <<<"${c#*|}"
+        # (exit 1 is "nothing found" for rg and grep)
+        n=$({ valgrind --tool=callgrind --callgrind-out-file=/dev/null "${argv[@]}" 2>&1 >/dev/null ||
+              true; } | sed -n 's/.*Collected : \([0-9]*\).*/\1/p')
+        echo "| \`${c%%|*}\` | $n |"
+    done
+    exit 0
 fi
 if [ -n "${ROUNDS:-}" ]; then
     # every command once per round, in turn, so that a shared machine's drift hits all alike
