@@ -35,6 +35,9 @@ fi
 pattern='cuda|CUDAExtension|nvcc|\.cu|cudnn|nccl|cublas'
 # the read floor: ripgrep looking for one literal that occurs nowhere still opens and reads every
 # file; no search of the tree can take less
+# Every command's output goes to a file: GNU grep writing to /dev/null stops at each file's first
+# match (nothing reads what it would print), which is not the job of printing every matching line.
+out="$work/out"
 never='qZjX_never_in_any_source_Xjq'
 cores=$(getconf _NPROCESSORS_ONLN)
 echo "tree: $(du -sh "$tree/" | cut -f1), $(find "$tree/" -type f | wc -l) files; $cores cores; load: $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -53,7 +56,7 @@ if [ -n "${INSTRUCTIONS:-}" ]; then
     for c in "${cmds[@]}"; do
         IFS=' ' read -r -a argv <<<"${c#*|}"
         # (exit 1 is "nothing found" for rg and grep)
-        n=$({ valgrind --tool=callgrind --callgrind-out-file=/dev/null "${argv[@]}" 2>&1 >/dev/null ||
+        n=$({ valgrind --tool=callgrind --callgrind-out-file=/dev/null "${argv[@]}" 2>&1 >"$out" ||
               true; } | sed -n 's/.*Collected : \([0-9]*\).*/\1/p')
         echo "| \`${c%%|*}\` | $n |"
     done
@@ -74,7 +77,7 @@ if [ -n "${ROUNDS:-}" ]; then
     for ((r = 0; r < ROUNDS; r++)); do
         for c in "${cmds[@]}"; do
             # exit 1 is "nothing found" for rg and grep: not a failed run
-            /usr/bin/time -f "${c%%|*}|%e|%U|%S|%M" -a -o "$work/rounds" bash -c "${c#*|} >/dev/null || test \$? -eq 1" || true
+            /usr/bin/time -f "${c%%|*}|%e|%U|%S|%M" -a -o "$work/rounds" bash -c "${c#*|} >'$out' || test \$? -eq 1" || true
         done
     done
     echo "| command | wall mean [s] | user [s] | system [s] | peak RSS [MB] |"
@@ -83,11 +86,11 @@ if [ -n "${ROUNDS:-}" ]; then
         END {for (c in o) l[o[c]]=c; for (i = 1; i <= k; i++) {c=l[i];
         printf "| `%s` | %.3f | %.3f | %.3f | %.1f |\n", c, e[c]/n[c], u[c]/n[c], s[c]/n[c], m[c]/n[c]/1024}}' \
         "$work/rounds"
-    rm -f "$work/rounds"
+    rm -f "$work/rounds" "$out"
     echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
     exit 0
 fi
-hyperfine --warmup 1 --runs "${RUNS:-5}" --output=null --export-markdown "$work/audit.md" \
+hyperfine --warmup 1 --runs "${RUNS:-5}" --output="$out" --export-markdown "$work/audit.md" \
     --export-json "$work/audit.json" \
     -n "gpuport audit -j 1" "$gp audit --fail-on never -j 1 ." \
     -n "gpuport audit -j $cores" "$gp audit --fail-on never -j $cores ." \
@@ -109,8 +112,8 @@ for r in json.load(open(sys.argv[1]))["results"]:
 PY
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
 for j in 1 "$cores"; do
-    /usr/bin/time -f "peak RSS gpuport audit -j $j: %M KiB (user %U s, sys %S s)" "$gp" audit --fail-on never -j "$j" . >/dev/null
+    /usr/bin/time -f "peak RSS gpuport audit -j $j: %M KiB (user %U s, sys %S s)" "$gp" audit --fail-on never -j "$j" . >"$out"
 done
-/usr/bin/time -f "peak RSS grep -RInE: %M KiB" grep -RInE "$pattern" . >/dev/null || true
-/usr/bin/time -f "peak RSS rg: %M KiB" rg -n "$pattern" . >/dev/null || true
+/usr/bin/time -f "peak RSS grep -RInE: %M KiB" grep -RInE "$pattern" . >"$out" || true
+/usr/bin/time -f "peak RSS rg: %M KiB" rg -n "$pattern" . >"$out" || true
 echo "lines printed: gpuport findings $("$gp" audit --fail-on never . | grep -cE ': (error|warning|note) '), grep $(grep -RInE "$pattern" . | wc -l), rg $(rg -n "$pattern" . | wc -l)"
