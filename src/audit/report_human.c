@@ -267,8 +267,10 @@ static void next_steps(gp_audit_state *st, FILE *out)
     char lines[GP_NEXT_STEPS][400];
     size_t n = gp_audit_next_steps(st, lines, GP_NEXT_STEPS);
     fputs("\nWhat to do first:\n", out);
-    for (size_t i = 0; i < n; i++)
-        fprintf(out, "  %zu. %s\n", i + 1, lines[i]);
+    for (size_t i = 0; i < n; i++) {
+        char safe[GP_TERM_SAFE_MAX]; /* a step names a file */
+        fprintf(out, "  %zu. %s\n", i + 1, gp_term_safe(lines[i], safe, sizeof safe));
+    }
 }
 
 int gp_audit_report_human(gp_audit_state *st, FILE *out)
@@ -362,10 +364,11 @@ int gp_audit_report_human(gp_audit_state *st, FILE *out)
     }
     if (st->problems_total) {
         fprintf(out, "\nNot scanned (%zu):\n", st->problems_total);
-        for (size_t i = 0; i < st->nproblems; i++)
+        for (size_t i = 0; i < st->nproblems; i++) {
             char safe[GP_TERM_SAFE_MAX];
-        fprintf(out, "  %s: %s\n", gp_term_safe(st->problems[i].path, safe, sizeof safe),
-                st->problems[i].what);
+            fprintf(out, "  %s: %s\n", gp_term_safe(st->problems[i].path, safe, sizeof safe),
+                    st->problems[i].what);
+        }
         if (st->problems_total > st->nproblems)
             fprintf(out, "  ... and %zu more\n", st->problems_total - st->nproblems);
     }

@@ -125,7 +125,7 @@ all:
 head -c 90000000 /dev/urandom | tr -d '\000' | head -c 70000000 >"$work/random"
 for kind in CMakeLists.txt Makefile x.py x.c requirements.txt; do
     cp "$work/random" "$h/$kind"
-    scan_big "$kind" "70 MB of random bytes as $kind" 'files scanned'
+    scan_big "$kind" "70 MB of random bytes as $kind" 'file scanned'
 done
 rm -f "$work/random"
 
@@ -176,7 +176,7 @@ mkdir -p "$work/docs"; printf '# notes\n' >"$work/docs/README.md"; printf 'x\0y'
 "$GPUPORT" audit --json "$work/docs/README.md" >"$work/o" 2>"$work/e"; rc=$?
 [ $rc -eq 2 ] && [ ! -s "$work/o" ] && ok "a file of no audited kind: exit 2" || bad "no audited kind: exit $rc"
 "$GPUPORT" audit --json --sarif "$t" >"$work/o" 2>"$work/e"; rc=$?
-[ $rc -eq 2 ] && [ ! -s "$work/o" ] && grep -q -- '--json and --sarif' "$work/e" &&
+[ $rc -eq 2 ] && grep -q '"gpuport.error/1"' "$work/o" && grep -q -- '--json and --sarif' "$work/e" &&
     ok "--json --sarif together refused" || { bad "--json --sarif: exit $rc"; cat "$work/e"; }
 "$GPUPORT" audit --sarif --format json "$t" >"$work/o" 2>/dev/null; rc=$?
 [ $rc -eq 2 ] && [ ! -s "$work/o" ] && ok "--sarif --format json refused" || bad "--sarif --format json: exit $rc"
