@@ -1,0 +1,177 @@
+/* calls.c — calls of CUDA's own functions: math, atomics, min/max, warp shuffles and votes, each
+ * checked against what the dialect can express (map.c holds the names). */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "translate/lower_impl.h"
+#include "translate/map.h"
+
+/* __shfl*_sync and the votes: the full mask, the default (32) width, a 32-bit value, and the
+ * caller's word that the targets have SIMD groups of 32. */
+static void infer_simd(lctx *c, tr_expr *e, const tr_callmap *m)
+{
+    const char *name = m->cuda;
+    bool sync = !strcmp(name, "__syncwarp"), shfl = !strncmp(name, "__shfl", 6);
+    int lo = sync ? 0 : shfl ? 3 : 2, hi = sync ? 1 : shfl ? 4 : 2;
+    e->vt =
+        shfl || sync ? TR_VT_UNKNOWN : (!strcmp(name, "__ballot_sync") ? TR_VT_UINT : TR_VT_INT);
+    if (e->nargs < lo || e->nargs > hi) {
+        tl_refuse(c, e, "call", "%s takes %d%s arguments, called with %d", name, lo,
+                  hi > lo ? (sync ? " or 1" : " or 4") : "", e->nargs);
+        return;
+    }
+    if (!c->opt->simd_width) {
+        tl_refuse(
+            c, e,
+            sync   ? "__syncwarp"
+            : shfl ? "warp shuffle"
+                   : "warp vote",
+            "%s: warp intrinsics assume SIMD groups of 32 lanes; translate with --simd-width 32 "
+            "to map them to the dialect's gp_simd_* operations (the kernel then runs where SIMD "
+            "groups have 32 lanes: CUDA, Apple GPUs, the CPU backend; not OpenCL)",
+            name);
+        return;
+    }
+    long long mask = -1; /* __syncwarp() without a mask is the full mask */
+    if ((e->nargs > 0 && !tl_const_int(c, e->args[0], &mask)) ||
+        (mask != -1 && mask != 0xffffffffLL)) {
+        tl_refuse(c, e, "partial warp mask",
+                  "%s with a mask that is not the full mask 0xffffffff: the dialect's SIMD-group "
+                  "operations take every lane of the group (Metal and the CPU have no lane masks)",
+                  name);
+        return;
+    }
+    if (e->nargs == 4 && !tl_is_warp_size(c, e->args[3])) {
+        tl_refuse(c, e, "sub-warp width",
+                  "%s with a width other than 32: shuffles within segments of the warp are not in "
+                  "the dialect; shuffle over the whole SIMD group and mask the lane index instead",
+                  name);
+        return;
+    }
+    if (shfl) {
+        tr_vt v = e->args[1]->vt;
+        if (v == TR_VT_DOUBLE || v == TR_VT_LONG || v == TR_VT_ULONG || v == TR_VT_HALF ||
+            v == TR_VT_VEC || v == TR_VT_PTR) {
+            tl_refuse(c, e, "64-bit or vector shuffle",
+                      "%s of a value that is not a 32-bit int, unsigned or float: the dialect's "
+                      "shuffles move 32-bit values (the CPU backend's emulation has no other); "
+                      "shuffle the parts separately",
+                      name);
+            return;
+        }
+        e->vt = v == TR_VT_BOOL ? TR_VT_INT : v;
+    }
+    c->f->uses_simd = true;
+}
+
+void tl_infer_call(lctx *c, tr_expr *e)
+{
+    for (int i = 0; i < e->nargs; i++)
+        tl_infer_expr(c, e->args[i]);
+    if (e->a->kind != TR_E_IDENT) {
+        tl_refuse(c, e, "call", "only named functions can be called");
+        return;
+    }
+    const char *name = e->a->text;
+    tr_func *g = tl_find_func(c, name);
+    if (g) {
+        tl_infer_call_user(c, e, g);
+        return;
+    }
+    const tr_callmap *m = tr_map_call(name);
+    if (!m) {
+        bool prototype_only = false;
+        for (int i = 0; i < c->u->nfuncs; i++)
+            if (!strcmp(c->u->funcs[i]->name, name)) prototype_only = true;
+        tl_refuse(c, e, "unknown function",
+                  prototype_only
+                      ? "%s is declared but not defined in this file: the translation "
+                        "needs its body"
+                      : "%s is not a device function of this file nor one the dialect maps",
+                  name);
+        return;
+    }
+    if (m->kind == TR_CALL_REFUSE) {
+        tl_refuse(c, e, m->construct, "%s: %s", name, m->reason);
+        return;
+    }
+    if (m->arity >= 0 && e->nargs != m->arity) {
+        tl_refuse(c, e, "call", "%s takes %d arguments, called with %d", name, m->arity, e->nargs);
+        return;
+    }
+    if (m->reason) tl_note(c, e->file, e->line, name, "%s", m->reason);
+    switch (m->kind) {
+    case TR_CALL_FLOAT_MATH: {
+        bool all_float = true, any_double = false;
+        for (int i = 0; i < e->nargs; i++) {
+            all_float &= e->args[i]->vt == TR_VT_FLOAT || e->args[i]->vt == TR_VT_HALF;
+            any_double |= e->args[i]->vt == TR_VT_DOUBLE || tl_is_int_vt(e->args[i]->vt);
+        }
+        e->vt = all_float ? TR_VT_FLOAT : TR_VT_DOUBLE;
+        if (!all_float && any_double) c->f->uses_fp64 = true;
+        break;
+    }
+    case TR_CALL_MINMAX: {
+        tr_vt v = tl_arith(e->args[0]->vt, e->args[1]->vt);
+        e->vt = v;
+        if (tl_is_int_vt(v) &&
+            (!tl_side_effect_free(e->args[0]) || !tl_side_effect_free(e->args[1])))
+            tl_refuse(c, e, name,
+                      "%s with side effects in its arguments: the dialect's gp_%s "
+                      "evaluates them twice; compute them into variables first",
+                      name, name);
+        if (v == TR_VT_DOUBLE) c->f->uses_fp64 = true;
+        break;
+    }
+    case TR_CALL_ATOMIC: {
+        tr_expr *p = e->args[0];
+        const char *elem = p->elem ? p->elem : "";
+        bool i32 = !strcmp(elem, "int") || !strcmp(elem, "unsigned int") ||
+                   !strcmp(elem, "int32_t") || !strcmp(elem, "uint32_t");
+        if (p->vt != TR_VT_PTR) {
+            tl_refuse(c, e, "atomic", "%s needs a pointer as its first argument", name);
+        } else if (!strcmp(elem, "float") && !strcmp(m->out, "add")) {
+            if (p->space != TR_SP_GLOBAL)
+                tl_refuse(c, e, "float atomic on shared memory",
+                          "atomicAdd on a float in %s memory: the dialect has float atomic add on "
+                          "global memory only (Metal and OpenCL have no float atomics on "
+                          "threadgroup/local memory); accumulate into an int, or reduce with "
+                          "gp_barrier()",
+                          tl_space_name[p->space]);
+            e->vt = TR_VT_FLOAT;
+        } else if (!i32) {
+            tl_refuse(c, e, "64-bit atomic",
+                      "%s on %s: the portable atomic subset is 32-bit int and unsigned (and float "
+                      "add on global memory); 64-bit atomics are missing on Metal and OpenCL 1.2",
+                      name, elem[0] ? elem : "this type");
+        } else {
+            e->vt = tl_base_vt(elem);
+        }
+        break;
+    }
+    case TR_CALL_BARRIER:
+        e->vt = TR_VT_UNKNOWN;
+        break;
+    case TR_CALL_SIMD:
+        infer_simd(c, e, m);
+        break;
+    default:
+        if (!strncmp(m->out, "gp_make_", 8))
+            e->vt = TR_VT_VEC;
+        else if (!strcmp(m->out, "gp_float_to_half"))
+            e->vt = TR_VT_HALF;
+        else if (!strcmp(m->cuda, "__float2int_rz"))
+            e->vt = TR_VT_INT;
+        else if (!strcmp(m->cuda, "__mul24"))
+            e->vt = TR_VT_INT;
+        else if (!strcmp(m->cuda, "__umul24"))
+            e->vt = TR_VT_UINT;
+        else if (!strcmp(m->cuda, "__ldg"))
+            e->vt = TR_VT_UNKNOWN;
+        else
+            e->vt = TR_VT_FLOAT;
+        break;
+    }
+}

@@ -1,0 +1,438 @@
+/* infer.c — the analysis of a function body: the value type and, for pointers, the address space
+ * of every expression. Spaces come from initialisers and assignments only and are propagated to a
+ * fixed point; a pointer that gets two, or none, is refused. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "translate/lower_impl.h"
+#include "translate/map.h"
+
+tr_space tl_sym_space(lctx *c, tr_sym *s)
+{
+    if (s->ndims) return s->type.space ? s->type.space : TR_SP_PRIVATE;
+    if (!s->type.nptr) return TR_SP_NONE;
+    if (s->kind == TR_SYM_PARAM) {
+        if (c->kernel) return TR_SP_GLOBAL;
+        for (int i = 0; i < c->f->nparams; i++)
+            if (c->f->params[i] == s && c->clone) return c->clone->spaces[i];
+        return TR_SP_NONE;
+    }
+    if (s->kind == TR_SYM_DYN_SHARED) return TR_SP_SHARED;
+    unsigned bits = s->seen_spaces;
+    for (int sp = TR_SP_GLOBAL; sp <= TR_SP_PRIVATE; sp++)
+        if (bits == (1u << sp)) return (tr_space)sp;
+    return TR_SP_NONE;
+}
+
+bool tl_side_effect_free(const tr_expr *e)
+{
+    if (!e) return true;
+    switch (e->kind) {
+    case TR_E_ASSIGN:
+    case TR_E_CALL:
+    case TR_E_POSTFIX:
+        return false;
+    case TR_E_UNARY:
+        if (!strcmp(e->text, "++") || !strcmp(e->text, "--")) return false;
+        return tl_side_effect_free(e->a);
+    default:
+        break;
+    }
+    for (int i = 0; i < e->nargs; i++)
+        if (!tl_side_effect_free(e->args[i])) return false;
+    return tl_side_effect_free(e->a) && tl_side_effect_free(e->b) && tl_side_effect_free(e->c);
+}
+
+/* Records the space a pointer variable is given at `at`. */
+void tl_give_space(lctx *c, tr_sym *s, tr_space sp, const tr_expr *at)
+{
+    if (!s || !s->type.nptr || s->ndims || s->kind == TR_SYM_PARAM || s->kind == TR_SYM_CONSTANT)
+        return;
+    if (sp == TR_SP_NONE) return;
+    unsigned bit = 1u << sp;
+    if (!(s->seen_spaces & bit)) {
+        if (s->seen_spaces && !s->conflict_line) s->conflict_line = at ? at->line : s->line;
+        s->seen_spaces |= bit;
+        c->changed = true;
+    }
+}
+static bool builtin_member(tr_expr *e)
+{
+    if (e->kind != TR_E_MEMBER || strcmp(e->text, ".") != 0 || e->a->kind != TR_E_IDENT ||
+        e->a->sym)
+        return false;
+    for (int b = 0; b < TR_B_COUNT; b++)
+        if (!strcmp(e->a->text, tl_builtin_cuda[b])) {
+            int dim = !strcmp(e->name, "x")   ? 0
+                      : !strcmp(e->name, "y") ? 1
+                      : !strcmp(e->name, "z") ? 2
+                                              : -1;
+            if (dim < 0) return false;
+            e->kind = TR_E_BUILTIN;
+            e->bkind = (tr_builtin)b;
+            e->dim = dim;
+            return true;
+        }
+    return false;
+}
+
+void tl_infer_expr(lctx *c, tr_expr *e)
+{
+    if (!e) return;
+    e->space = TR_SP_NONE;
+    e->elem = NULL;
+    switch (e->kind) {
+    case TR_E_NUM:
+        e->vt = tl_number_vt(e->text);
+        return;
+    case TR_E_CHAR:
+        e->vt = TR_VT_INT;
+        return;
+    case TR_E_STR:
+        e->vt = TR_VT_UNKNOWN;
+        return;
+    case TR_E_RAW:
+        return;
+    case TR_E_BUILTIN:
+        e->vt = TR_VT_UINT;
+        c->f->builtins |= 1u << (e->bkind * 3 + e->dim);
+        return;
+    case TR_E_IDENT: {
+        tr_sym *s = e->sym;
+        if (!s) {
+            for (size_t k = 0; k < c->u->pp.nkept; k++)
+                if (!strcmp(c->u->pp.kept[k].name, e->text)) {
+                    e->vt =
+                        tl_number_vt(c->u->pp.kept[k].body + strspn(c->u->pp.kept[k].body, "(-"));
+                    return;
+                }
+            for (int b = 0; b < TR_B_COUNT; b++)
+                if (!strcmp(e->text, tl_builtin_cuda[b])) {
+                    tl_refuse(c, e, "built-in index",
+                              "%s is used as a whole (dim3/uint3): read its "
+                              ".x, .y and .z",
+                              e->text);
+                    return;
+                }
+            if (!strcmp(e->text, "warpSize")) {
+                if (c->opt->simd_width) {
+                    e->vt = TR_VT_INT;
+                    c->f->uses_simd = true; /* the kernel assumes 32 lanes: say so */
+                    return;
+                }
+                tl_refuse(
+                    c, e, "warpSize",
+                    "warpSize is the width of CUDA's warps (32): translate with --simd-width 32 "
+                    "to make it gp_simd_width() (the kernel then runs where SIMD groups have 32 "
+                    "lanes: CUDA, Apple GPUs, the CPU backend; not OpenCL)");
+            } else if (!tl_find_func(c, e->text) && !tr_map_call(e->text))
+                tl_refuse(c, e, "unknown name", "'%s' is not declared in device code", e->text);
+            e->vt = TR_VT_UNKNOWN;
+            return;
+        }
+        if (s->kind == TR_SYM_DYN_SHARED || s->kind == TR_SYM_SHARED) {
+            if (s->owner && s->owner != c->f) { /* cannot happen: names are scoped */
+            } else if (!c->kernel || s->kind == TR_SYM_DYN_SHARED) {
+                tl_add_hoist(c->f, c->u, s);
+            }
+        }
+        if (s->type.nptr || s->ndims) {
+            e->vt = TR_VT_PTR;
+            e->space = tl_sym_space(c, s);
+            e->elem = s->type.base;
+            if (s->ndims > 1) e->elem = NULL; /* a row, not an element */
+        } else {
+            e->vt = tl_base_vt(s->type.base);
+        }
+        if (!strcmp(s->type.base, "double")) c->f->uses_fp64 = true;
+        return;
+    }
+    case TR_E_MEMBER:
+        if (builtin_member(e)) {
+            tl_infer_expr(c, e);
+            return;
+        }
+        tl_infer_expr(c, e->a);
+        e->vt = TR_VT_UNKNOWN;
+        if (!strcmp(e->name, "x") || !strcmp(e->name, "y") || !strcmp(e->name, "z") ||
+            !strcmp(e->name, "w")) {
+            const char *b = e->a->vt == TR_VT_PTR ? e->a->elem : NULL;
+            if (e->a->kind == TR_E_IDENT && e->a->sym && !e->a->sym->type.nptr)
+                b = e->a->sym->type.base;
+            e->vt = b && !strncmp(b, "int", 3) ? TR_VT_INT : TR_VT_FLOAT;
+        }
+        return;
+    case TR_E_CALL:
+        tl_infer_call(c, e);
+        return;
+    case TR_E_INDEX: {
+        tl_infer_expr(c, e->a);
+        tl_infer_expr(c, e->b);
+        tr_sym *s = e->a->kind == TR_E_IDENT ? e->a->sym : NULL;
+        if (s && s->ndims > 1) { /* a row of a multi-dimensional array */
+            e->vt = TR_VT_PTR;
+            e->space = e->a->space;
+            e->elem = s->type.base;
+            return;
+        }
+        if (e->a->kind == TR_E_INDEX && e->a->vt == TR_VT_PTR) {
+            e->vt = tl_base_vt(e->a->elem ? e->a->elem : "int");
+            return;
+        }
+        e->vt = e->a->elem ? tl_base_vt(e->a->elem) : TR_VT_UNKNOWN;
+        return;
+    }
+    case TR_E_UNARY:
+        tl_infer_expr(c, e->a);
+        if (!strcmp(e->text, "&")) {
+            e->vt = TR_VT_PTR;
+            tr_expr *x = e->a;
+            if (x->kind == TR_E_INDEX) {
+                tr_expr *base = x->a;
+                while (base->kind == TR_E_INDEX)
+                    base = base->a;
+                e->space = base->space;
+                e->elem = x->a->kind == TR_E_INDEX ? x->a->elem : x->a->elem;
+                if (base->kind == TR_E_IDENT && base->sym) e->elem = base->sym->type.base;
+            } else if (x->kind == TR_E_IDENT && x->sym) {
+                tr_sym *s = x->sym;
+                e->space = s->kind == TR_SYM_SHARED     ? TR_SP_SHARED
+                           : s->kind == TR_SYM_CONSTANT ? TR_SP_CONSTANT
+                                                        : TR_SP_PRIVATE;
+                e->elem = s->type.base;
+            } else if (x->kind == TR_E_UNARY && !strcmp(x->text, "*")) {
+                e->space = x->a->space;
+                e->elem = x->a->elem;
+            } else {
+                tl_refuse(c, e, "address space",
+                          "the address space of this '&' expression cannot be "
+                          "inferred");
+            }
+        } else if (!strcmp(e->text, "*")) {
+            e->vt = e->a->elem ? tl_base_vt(e->a->elem) : TR_VT_UNKNOWN;
+        } else if (!strcmp(e->text, "!")) {
+            e->vt = TR_VT_INT;
+        } else {
+            e->vt = e->a->vt == TR_VT_BOOL ? TR_VT_INT : e->a->vt;
+            if (e->a->vt == TR_VT_PTR) {
+                e->space = e->a->space;
+                e->elem = e->a->elem;
+            }
+            if ((!strcmp(e->text, "++") || !strcmp(e->text, "--")) && e->a->kind == TR_E_IDENT &&
+                e->a->sym && e->a->sym->kind == TR_SYM_PARAM && !e->a->sym->type.nptr)
+                e->a->sym->assigned = true;
+        }
+        if (e->a->vt == TR_VT_HALF && strcmp(e->text, "&") != 0)
+            tl_refuse(c, e, "half arithmetic",
+                      "half is a storage type in the dialect: convert with "
+                      "__half2float first");
+        return;
+    case TR_E_POSTFIX:
+        tl_infer_expr(c, e->a);
+        e->vt = e->a->vt;
+        e->space = e->a->space;
+        e->elem = e->a->elem;
+        if (e->a->kind == TR_E_IDENT && e->a->sym && e->a->sym->kind == TR_SYM_PARAM &&
+            !e->a->sym->type.nptr)
+            e->a->sym->assigned = true;
+        return;
+    case TR_E_BINARY: {
+        tl_infer_expr(c, e->a);
+        tl_infer_expr(c, e->b);
+        const char *op = e->text;
+        bool cmp = !strcmp(op, "==") || !strcmp(op, "!=") || !strcmp(op, "<") || !strcmp(op, ">") ||
+                   !strcmp(op, "<=") || !strcmp(op, ">=") || !strcmp(op, "&&") || !strcmp(op, "||");
+        if (cmp) {
+            e->vt = TR_VT_INT;
+        } else if (e->a->vt == TR_VT_PTR && e->b->vt != TR_VT_PTR) {
+            e->vt = TR_VT_PTR, e->space = e->a->space, e->elem = e->a->elem;
+        } else if (e->b->vt == TR_VT_PTR && e->a->vt != TR_VT_PTR && !strcmp(op, "+")) {
+            e->vt = TR_VT_PTR, e->space = e->b->space, e->elem = e->b->elem;
+        } else if (e->a->vt == TR_VT_PTR && e->b->vt == TR_VT_PTR) {
+            e->vt = TR_VT_LONG; /* pointer difference */
+        } else {
+            e->vt =
+                !strcmp(op, "<<") || !strcmp(op, ">>") ? e->a->vt : tl_arith(e->a->vt, e->b->vt);
+            /* a double literal in float arithmetic: CUDA computes it in double */
+            tr_expr *lit = e->a->kind == TR_E_NUM && e->a->vt == TR_VT_DOUBLE   ? e->a
+                           : e->b->kind == TR_E_NUM && e->b->vt == TR_VT_DOUBLE ? e->b
+                                                                                : NULL;
+            tr_expr *other = lit == e->a ? e->b : e->a;
+            if (lit && other->vt == TR_VT_FLOAT)
+                tl_note(
+                    c, lit->file, lit->line, "double literal",
+                    "%s is a double literal: CUDA and the CPU compute '%s' in double, Metal and "
+                    "OpenCL without fp64 in float; write %sf if float is meant",
+                    lit->text, op, lit->text);
+        }
+        if (e->a->vt == TR_VT_HALF || e->b->vt == TR_VT_HALF)
+            tl_refuse(c, e, "half arithmetic",
+                      "half is a storage type in the dialect: convert with "
+                      "__half2float first");
+        return;
+    }
+    case TR_E_ASSIGN:
+        tl_infer_expr(c, e->a);
+        tl_infer_expr(c, e->b);
+        e->vt = e->a->vt;
+        if (e->a->kind == TR_E_IDENT && e->a->sym) {
+            tr_sym *s = e->a->sym;
+            if (s->type.nptr && !s->ndims && !strcmp(e->text, "="))
+                tl_give_space(c, s, e->b->space, e);
+            if (s->kind == TR_SYM_PARAM && !s->type.nptr) s->assigned = true;
+            if (s->kind == TR_SYM_PARAM && s->type.nptr && !c->kernel && c->final) {
+                tr_space want = tl_sym_space(c, s);
+                if (e->b->space && want && e->b->space != want)
+                    tl_refuse(c, e, "address space",
+                              "parameter %s points into %s memory but is "
+                              "assigned a %s pointer here",
+                              s->name, tl_space_name[want], tl_space_name[e->b->space]);
+            }
+            if (s->kind == TR_SYM_PARAM && s->type.nptr && c->kernel && c->final && e->b->space &&
+                e->b->space != TR_SP_GLOBAL)
+                tl_refuse(c, e, "address space",
+                          "kernel parameter %s (global memory) is assigned a "
+                          "%s pointer",
+                          s->name, tl_space_name[e->b->space]);
+        }
+        return;
+    case TR_E_COND:
+        tl_infer_expr(c, e->a);
+        tl_infer_expr(c, e->b);
+        tl_infer_expr(c, e->c);
+        if (e->b->vt == TR_VT_PTR || e->c->vt == TR_VT_PTR) {
+            e->vt = TR_VT_PTR;
+            e->elem = e->b->elem ? e->b->elem : e->c->elem;
+            if (e->b->space == e->c->space) {
+                e->space = e->b->space;
+            } else if (e->b->space && e->c->space) {
+                tl_refuse(c, e, "address space",
+                          "this conditional picks a %s pointer or a %s pointer: its address space "
+                          "depends on control flow",
+                          tl_space_name[e->b->space], tl_space_name[e->c->space]);
+            }
+        } else {
+            e->vt = tl_arith(e->b->vt, e->c->vt);
+        }
+        return;
+    case TR_E_CAST: {
+        tl_infer_expr(c, e->a);
+        const char *why = NULL;
+        if (!tl_map_base(e->type->base, &why)) tl_refuse(c, e, e->type->base, "%s", why);
+        if (e->type->nptr) {
+            e->vt = TR_VT_PTR;
+            e->space = e->a->space;
+            e->elem = e->type->base;
+            if (e->a->vt != TR_VT_PTR)
+                tl_refuse(c, e, "address space",
+                          "an integer cast to a pointer has no address space");
+        } else {
+            e->vt = tl_base_vt(e->type->base);
+        }
+        if (!strcmp(e->type->base, "double")) c->f->uses_fp64 = true;
+        return;
+    }
+    case TR_E_SIZEOF_TYPE:
+        e->vt = TR_VT_ULONG;
+        return;
+    case TR_E_SIZEOF_EXPR:
+        tl_infer_expr(c, e->a);
+        e->vt = TR_VT_ULONG;
+        return;
+    case TR_E_COMMA:
+        tl_infer_expr(c, e->a);
+        tl_infer_expr(c, e->b);
+        e->vt = e->b->vt;
+        e->space = e->b->space;
+        e->elem = e->b->elem;
+        return;
+    case TR_E_INIT:
+        for (int i = 0; i < e->nargs; i++)
+            tl_infer_expr(c, e->args[i]);
+        return;
+    }
+}
+
+void tl_infer_stmt(lctx *c, tr_stmt *s)
+{
+    if (!s) return;
+    switch (s->kind) {
+    case TR_S_BLOCK:
+        for (int i = 0; i < s->n; i++)
+            tl_infer_stmt(c, s->list[i]);
+        return;
+    case TR_S_DECL:
+        for (int i = 0; i < s->ndecls; i++) {
+            tr_sym *sym = s->decls[i].sym;
+            const char *why = NULL;
+            if (c->final && !tl_map_base(sym->type.base, &why)) {
+                tr_expr at = {.file = sym->file, .line = sym->line, .col = sym->col};
+                tr_diag_add(c->u, true, at.file, at.line, at.col, sym->type.base, "%s: %s",
+                            sym->name, why);
+            }
+            if (!strcmp(sym->type.base, "double")) c->f->uses_fp64 = true;
+            for (int d = 0; d < sym->ndims; d++)
+                tl_infer_expr(c, sym->dims[d]);
+            if (s->decls[i].init) {
+                tl_infer_expr(c, s->decls[i].init);
+                if (sym->type.nptr && !sym->ndims)
+                    tl_give_space(c, sym, s->decls[i].init->space, s->decls[i].init);
+            }
+            if ((sym->kind == TR_SYM_SHARED || sym->kind == TR_SYM_DYN_SHARED) &&
+                (!c->kernel || sym->kind == TR_SYM_DYN_SHARED)) {
+                if (!c->kernel && sym->kind == TR_SYM_SHARED && sym->ndims > 1 && c->final)
+                    tr_diag_add(c->u, true, sym->file, sym->line, sym->col, "__shared__",
+                                "%s: a multi-dimensional __shared__ array in a device function "
+                                "cannot be passed in from the kernel on every target; declare it "
+                                "in the kernel, or make it one-dimensional",
+                                sym->name);
+                tl_add_hoist(c->f, c->u, sym);
+            }
+        }
+        return;
+    case TR_S_EXPR:
+    case TR_S_RETURN:
+    case TR_S_CASE:
+        tl_infer_expr(c, s->e);
+        return;
+    case TR_S_IF:
+        tl_infer_expr(c, s->cond);
+        tl_infer_stmt(c, s->body);
+        tl_infer_stmt(c, s->els);
+        return;
+    case TR_S_FOR:
+        tl_infer_stmt(c, s->init);
+        tl_infer_expr(c, s->cond);
+        tl_infer_expr(c, s->step);
+        tl_infer_stmt(c, s->body);
+        return;
+    case TR_S_WHILE:
+    case TR_S_DO:
+    case TR_S_SWITCH:
+        tl_infer_expr(c, s->cond);
+        tl_infer_stmt(c, s->body);
+        return;
+    default:
+        return;
+    }
+}
+
+/* Local pointers of the function body (for resetting and checking their spaces). */
+void tl_collect_locals(tr_stmt *s, tr_sym ***out, int *n, tr_unit *u)
+{
+    if (!s) return;
+    if (s->kind == TR_S_DECL)
+        for (int i = 0; i < s->ndecls; i++) {
+            tr_sym **nl = tr_alloc(u, (size_t)(*n + 1) * sizeof *nl);
+            if (*n) memcpy(nl, *out, (size_t)*n * sizeof *nl);
+            nl[(*n)++] = s->decls[i].sym;
+            *out = nl;
+        }
+    tl_collect_locals(s->init, out, n, u);
+    tl_collect_locals(s->body, out, n, u);
+    tl_collect_locals(s->els, out, n, u);
+    for (int i = 0; i < s->n; i++)
+        tl_collect_locals(s->list[i], out, n, u);
+}

@@ -1,0 +1,76 @@
+/* lower_impl.h — what the pieces of the lowering (lower.c, types.c, infer.c, calls.c, clone.c,
+ * print.c, rename.c) share: the context of the function being lowered and their entry points. */
+#ifndef GP_TRANSLATE_LOWER_IMPL_H
+#define GP_TRANSLATE_LOWER_IMPL_H
+
+#include "translate/lower.h"
+#include "util/strbuf.h"
+
+typedef struct lctx {
+    tr_unit *u;
+    const tr_lower_options *opt;
+    tr_func *f;
+    tr_clone *clone; /* NULL for a kernel */
+    bool kernel;
+    bool final; /* the last analysis pass: resolve calls, report */
+    bool changed;
+    gp_strbuf *helpers;
+    /* per kernel */
+    tr_sym **hoist;
+    int nhoist;
+    tr_sym *dyn;
+    tr_kernel_info *info;
+} lctx;
+
+extern const char *const tl_space_macro[];
+extern const char *const tl_space_name[];
+extern const char *const tl_builtin_cuda[];
+extern const char *const tl_builtin_dialect[];
+
+/* lower.c: diagnostics, reported only in the final pass */
+void tl_refuse(lctx *c, tr_expr *e, const char *construct, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+void tl_note(lctx *c, int file, int line, const char *construct, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+void tl_lower_function(lctx *parent, tr_func *f, tr_clone *clone);
+
+/* types.c */
+const char *tl_map_base(const char *b, const char **why);
+tr_vt tl_base_vt(const char *b);
+bool tl_is_int_vt(tr_vt v);
+tr_vt tl_arith(tr_vt a, tr_vt b);
+tr_vt tl_number_vt(const char *t);
+bool tl_const_int(lctx *c, const tr_expr *e, long long *v);
+bool tl_is_warp_size(lctx *c, const tr_expr *e);
+
+/* infer.c */
+tr_space tl_sym_space(lctx *c, tr_sym *s);
+bool tl_side_effect_free(const tr_expr *e);
+void tl_give_space(lctx *c, tr_sym *s, tr_space sp, const tr_expr *at);
+void tl_infer_expr(lctx *c, tr_expr *e);
+void tl_infer_stmt(lctx *c, tr_stmt *s);
+void tl_collect_locals(tr_stmt *s, tr_sym ***out, int *n, tr_unit *u);
+
+/* calls.c */
+void tl_infer_call(lctx *c, tr_expr *e);
+
+/* clone.c */
+tr_func *tl_find_func(lctx *c, const char *name);
+void tl_add_hoist(tr_func *f, tr_unit *u, tr_sym *s);
+void tl_infer_call_user(lctx *c, tr_expr *e, tr_func *g);
+
+/* print.c */
+void tl_emit_expr(lctx *c, gp_strbuf *sb, tr_expr *e, int prec);
+void tl_emit_todo(gp_strbuf *sb, const char *why);
+void tl_emit_type_prefix(gp_strbuf *sb, const tr_type *t, tr_space sp);
+void tl_emit_decl(lctx *c, gp_strbuf *sb, tr_sym *s, tr_expr *init);
+void tl_emit_stmt(lctx *c, gp_strbuf *sb, tr_stmt *s, int lvl);
+void tl_emit_kernel_shared(lctx *c, gp_strbuf *sb, tr_stmt *s);
+void tl_emit_signature_kernel(lctx *c, gp_strbuf *sb);
+void tl_emit_signature_helper(lctx *c, gp_strbuf *sb);
+void tl_emit_hoisted_arg(lctx *c, gp_strbuf *sb, tr_sym *s);
+void tl_emit_builtin(lctx *c, gp_strbuf *sb, int bk, int dim);
+void tl_indent(gp_strbuf *sb, int n);
+const char *tl_sym_name(lctx *c, tr_sym *s);
+
+#endif

@@ -1,0 +1,622 @@
+/* print.c — printing the analysed tree as dialect source: expressions (with the parentheses
+ * compilers ask for), statements, declarations with their address spaces, and the signatures of
+ * kernels and device-function clones. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "translate/lower_impl.h"
+#include "translate/map.h"
+#include "util/strbuf.h"
+
+void tl_emit_type_prefix(gp_strbuf *sb, const tr_type *t, tr_space sp)
+{
+    const char *why;
+    const char *b = tl_map_base(t->base, &why);
+    if (t->nptr && sp) gp_strbuf_printf(sb, "%s ", tl_space_macro[sp]);
+    if (t->is_volatile) gp_strbuf_puts(sb, "volatile ");
+    /* GP_CONSTANT is `const` on CUDA already, and C++ rejects `const const` */
+    if (t->is_const && !(t->nptr && sp == TR_SP_CONSTANT)) gp_strbuf_puts(sb, "const ");
+    if (b)
+        gp_strbuf_puts(sb, b);
+    else
+        tl_emit_todo(sb, why); /* refused already; --partial marks the place */
+    if (t->nptr)
+        gp_strbuf_puts(sb, " *");
+    else
+        gp_strbuf_putc(sb, ' ');
+}
+
+static int expr_prec(const tr_expr *e)
+{
+    switch (e->kind) {
+    case TR_E_COMMA:
+        return 1;
+    case TR_E_ASSIGN:
+        return 2;
+    case TR_E_COND:
+        return 3;
+    case TR_E_BINARY: {
+        static const char *const lv[][4] = {{"||"},
+                                            {"&&"},
+                                            {"|"},
+                                            {"^"},
+                                            {"&"},
+                                            {"==", "!="},
+                                            {"<", ">", "<=", ">="},
+                                            {"<<", ">>"},
+                                            {"+", "-"},
+                                            {"*", "/", "%"}};
+        for (int l = 0; l < 10; l++)
+            for (int k = 0; k < 4 && lv[l][k]; k++)
+                if (!strcmp(e->text, lv[l][k])) return 4 + l;
+        return 4;
+    }
+    case TR_E_UNARY:
+    case TR_E_CAST:
+    case TR_E_SIZEOF_EXPR:
+    case TR_E_SIZEOF_TYPE:
+        return 14;
+    default:
+        return 15;
+    }
+}
+
+const char *tl_sym_name(lctx *c, tr_sym *s)
+{
+    if ((s->kind == TR_SYM_SHARED || s->kind == TR_SYM_DYN_SHARED) && s->owner &&
+        s->owner != c->f) {
+        /* passed in from elsewhere: named after its owner */
+        static _Thread_local char buf[256];
+        snprintf(buf, sizeof buf, "%s_%s", s->owner->name, s->name);
+        return buf;
+    }
+    return s->name;
+}
+
+/* The argument a caller passes for a callee's hoisted array `s`. */
+void tl_emit_hoisted_arg(lctx *c, gp_strbuf *sb, tr_sym *s)
+{
+    if (s->owner == c->f)
+        gp_strbuf_puts(sb, s->name);
+    else
+        gp_strbuf_printf(sb, "%s_%s", s->owner->name, s->name);
+}
+
+void tl_emit_builtin(lctx *c, gp_strbuf *sb, int bk, int dim)
+{
+    if (c->kernel)
+        gp_strbuf_printf(sb, "(unsigned)%s(%d)", tl_builtin_dialect[bk], dim);
+    else
+        gp_strbuf_printf(sb, "gp_%s_%c", tl_builtin_cuda[bk], "xyz"[dim]);
+}
+
+/* blockIdx.d * blockDim.d + threadIdx.d (in any operand order): the global id. */
+static int global_id_pattern(const tr_expr *e)
+{
+    if (e->kind != TR_E_BINARY || strcmp(e->text, "+")) return -1;
+    for (int swap = 0; swap < 2; swap++) {
+        const tr_expr *mul = swap ? e->b : e->a, *tid = swap ? e->a : e->b;
+        if (mul->kind != TR_E_BINARY || strcmp(mul->text, "*") || tid->kind != TR_E_BUILTIN ||
+            tid->bkind != TR_B_THREAD)
+            continue;
+        const tr_expr *x = mul->a, *y = mul->b;
+        if (x->kind != TR_E_BUILTIN || y->kind != TR_E_BUILTIN || x->dim != tid->dim ||
+            y->dim != tid->dim)
+            continue;
+        if ((x->bkind == TR_B_BLOCK && y->bkind == TR_B_BLOCKDIM) ||
+            (x->bkind == TR_B_BLOCKDIM && y->bkind == TR_B_BLOCK))
+            return tid->dim;
+    }
+    return -1;
+}
+
+static void emit_args(lctx *c, gp_strbuf *sb, tr_expr *e)
+{
+    for (int i = 0; i < e->nargs; i++) {
+        if (i) gp_strbuf_puts(sb, ", ");
+        tl_emit_expr(c, sb, e->args[i], 2);
+    }
+}
+
+static void emit_call(lctx *c, gp_strbuf *sb, tr_expr *e)
+{
+    if (e->callee) {
+        tr_func *g = e->callee;
+        gp_strbuf_printf(sb, "%s(", g->clones[e->callee_clone].name);
+        emit_args(c, sb, e);
+        bool first = e->nargs == 0;
+        for (int i = 0; i < g->nhoisted; i++) {
+            gp_strbuf_puts(sb, first ? "" : ", ");
+            tl_emit_hoisted_arg(c, sb, g->hoisted[i]);
+            first = false;
+        }
+        for (int b = 0; b < 12; b++)
+            if (g->builtins & (1u << b)) {
+                gp_strbuf_puts(sb, first ? "" : ", ");
+                tl_emit_builtin(c, sb, b / 3, b % 3);
+                first = false;
+            }
+        gp_strbuf_putc(sb, ')');
+        return;
+    }
+    const tr_callmap *m = tr_map_call(e->a->text);
+    if (!m) return;
+    switch (m->kind) {
+    case TR_CALL_SAME:
+    case TR_CALL_RENAME:
+        gp_strbuf_printf(sb, "%s(", m->out);
+        emit_args(c, sb, e);
+        gp_strbuf_putc(sb, ')');
+        return;
+    case TR_CALL_FLOAT_MATH:
+        gp_strbuf_printf(sb, "%s(", e->vt == TR_VT_FLOAT ? m->out : m->cuda);
+        emit_args(c, sb, e);
+        gp_strbuf_putc(sb, ')');
+        return;
+    case TR_CALL_MINMAX:
+        if (tl_is_int_vt(e->vt))
+            gp_strbuf_printf(sb, "gp_%s(", m->out);
+        else
+            gp_strbuf_printf(sb, "%s%s(", !strcmp(m->out, "min") ? "fmin" : "fmax",
+                             e->vt == TR_VT_DOUBLE ? "" : "f");
+        emit_args(c, sb, e);
+        gp_strbuf_putc(sb, ')');
+        return;
+    case TR_CALL_ATOMIC:
+        if (e->vt == TR_VT_FLOAT)
+            gp_strbuf_puts(sb, "gp_atomic_add_float(");
+        else
+            gp_strbuf_printf(sb, "gp_atomic_%s(", m->out);
+        emit_args(c, sb, e);
+        gp_strbuf_putc(sb, ')');
+        return;
+    case TR_CALL_BARRIER:
+        gp_strbuf_puts(sb, "gp_barrier()");
+        return;
+    case TR_CALL_SIMD: /* the mask (and the width, 32) are dropped: the dialect takes every lane */
+        if (!strcmp(m->cuda, "__syncwarp")) {
+            gp_strbuf_puts(sb, "gp_simd_barrier()");
+            return;
+        }
+        gp_strbuf_printf(sb, "%s(", m->out);
+        tl_emit_expr(c, sb, e->args[1], 2);
+        if (strncmp(m->cuda, "__shfl", 6) == 0) {
+            gp_strbuf_puts(sb, ", ");
+            tl_emit_expr(c, sb, e->args[2], 2);
+        }
+        gp_strbuf_putc(sb, ')');
+        return;
+    case TR_CALL_TEMPLATE:
+        for (const char *p = m->out; *p; p++) {
+            if (*p == '$' && p[1] >= '1' && p[1] <= '9' && p[1] - '1' < e->nargs) {
+                tl_emit_expr(c, sb, e->args[p[1] - '1'], 14);
+                p++;
+            } else {
+                gp_strbuf_putc(sb, *p);
+            }
+        }
+        return;
+    case TR_CALL_REFUSE:
+        return;
+    }
+}
+
+void tl_emit_todo(gp_strbuf *sb, const char *why)
+{
+    gp_strbuf_puts(sb, "GP_TODO(\"");
+    for (const char *p = why; *p; p++) {
+        if (*p == '"' || *p == '\\') gp_strbuf_putc(sb, '\\');
+        gp_strbuf_putc(sb, *p);
+    }
+    gp_strbuf_puts(sb, "\")");
+}
+
+static bool bitwise_or_logical(const char *op)
+{
+    return !strcmp(op, "&") || !strcmp(op, "|") || !strcmp(op, "^") || !strcmp(op, "<<") ||
+           !strcmp(op, ">>") || !strcmp(op, "&&") || !strcmp(op, "||");
+}
+
+/* An operand of a binary operator; mixes of bitwise, shift and logical operators with others get
+ * parentheses even where C's precedence makes them redundant (`v & (N - 1)`, as compilers ask). */
+static void emit_operand(lctx *c, gp_strbuf *sb, const tr_expr *parent, tr_expr *child, int prec)
+{
+    if (child->kind == TR_E_BINARY && !child->todo && strcmp(child->text, parent->text) != 0 &&
+        (bitwise_or_logical(parent->text) || bitwise_or_logical(child->text))) {
+        gp_strbuf_putc(sb, '(');
+        tl_emit_expr(c, sb, child, 0);
+        gp_strbuf_putc(sb, ')');
+        return;
+    }
+    tl_emit_expr(c, sb, child, prec);
+}
+
+void tl_emit_expr(lctx *c, gp_strbuf *sb, tr_expr *e, int prec)
+{
+    if (!e) return;
+    if (e->todo) {
+        tl_emit_todo(sb, e->todo);
+        return;
+    }
+    int my = expr_prec(e);
+    bool paren = my < prec;
+    if (paren) gp_strbuf_putc(sb, '(');
+    int dim;
+    switch (e->kind) {
+    case TR_E_IDENT:
+        if (!e->sym && !strcmp(e->text, "warpSize") && c->opt->simd_width)
+            gp_strbuf_puts(sb, "gp_simd_width()");
+        else
+            gp_strbuf_puts(sb, e->sym ? tl_sym_name(c, e->sym) : e->text);
+        break;
+    case TR_E_NUM:
+    case TR_E_CHAR:
+    case TR_E_STR:
+    case TR_E_RAW:
+        gp_strbuf_puts(sb, e->text);
+        break;
+    case TR_E_BUILTIN:
+        tl_emit_builtin(c, sb, e->bkind, e->dim);
+        break;
+    case TR_E_CALL:
+        emit_call(c, sb, e);
+        break;
+    case TR_E_INDEX:
+        tl_emit_expr(c, sb, e->a, 15);
+        gp_strbuf_putc(sb, '[');
+        tl_emit_expr(c, sb, e->b, 1);
+        gp_strbuf_putc(sb, ']');
+        break;
+    case TR_E_MEMBER:
+        tl_emit_expr(c, sb, e->a, 15);
+        gp_strbuf_printf(sb, "%s%s", e->text, e->name);
+        break;
+    case TR_E_UNARY:
+        gp_strbuf_puts(sb, e->text);
+        /* `- -x` and `& &x` must not fuse into `--x` / `&&x` */
+        if (e->a->kind == TR_E_UNARY && e->a->text[0] == e->text[0]) gp_strbuf_putc(sb, ' ');
+        tl_emit_expr(c, sb, e->a, 14);
+        break;
+    case TR_E_POSTFIX:
+        tl_emit_expr(c, sb, e->a, 15);
+        gp_strbuf_puts(sb, e->text);
+        break;
+    case TR_E_BINARY:
+        if (c->kernel && (dim = global_id_pattern(e)) >= 0) {
+            gp_strbuf_printf(sb, "(unsigned)gp_global_id(%d)", dim);
+            break;
+        }
+        emit_operand(c, sb, e, e->a, my);
+        gp_strbuf_printf(sb, " %s ", e->text);
+        emit_operand(c, sb, e, e->b, my + 1);
+        break;
+    case TR_E_ASSIGN:
+        tl_emit_expr(c, sb, e->a, 3);
+        gp_strbuf_printf(sb, " %s ", e->text);
+        tl_emit_expr(c, sb, e->b, 2);
+        break;
+    case TR_E_COND:
+        tl_emit_expr(c, sb, e->a, 4);
+        gp_strbuf_puts(sb, " ? ");
+        tl_emit_expr(c, sb, e->b, 1);
+        gp_strbuf_puts(sb, " : ");
+        tl_emit_expr(c, sb, e->c, 3);
+        break;
+    case TR_E_CAST:
+        gp_strbuf_putc(sb, '(');
+        tl_emit_type_prefix(sb, e->type, e->space);
+        while (sb->len && sb->data[sb->len - 1] == ' ')
+            sb->data[--sb->len] = '\0';
+        gp_strbuf_putc(sb, ')');
+        tl_emit_expr(c, sb, e->a, 14);
+        break;
+    case TR_E_SIZEOF_TYPE:
+        gp_strbuf_puts(sb, "sizeof(");
+        tl_emit_type_prefix(sb, e->type, TR_SP_NONE);
+        while (sb->len && sb->data[sb->len - 1] == ' ')
+            sb->data[--sb->len] = '\0';
+        gp_strbuf_putc(sb, ')');
+        break;
+    case TR_E_SIZEOF_EXPR:
+        gp_strbuf_puts(sb, "sizeof(");
+        tl_emit_expr(c, sb, e->a, 1);
+        gp_strbuf_putc(sb, ')');
+        break;
+    case TR_E_COMMA:
+        tl_emit_expr(c, sb, e->a, 1);
+        gp_strbuf_puts(sb, ", ");
+        tl_emit_expr(c, sb, e->b, 2);
+        break;
+    case TR_E_INIT:
+        gp_strbuf_puts(sb, "{");
+        emit_args(c, sb, e);
+        gp_strbuf_puts(sb, "}");
+        break;
+    }
+    if (paren) gp_strbuf_putc(sb, ')');
+}
+
+void tl_indent(gp_strbuf *sb, int n)
+{
+    for (int i = 0; i < n; i++)
+        gp_strbuf_puts(sb, "    ");
+}
+
+void tl_emit_decl(lctx *c, gp_strbuf *sb, tr_sym *s, tr_expr *init)
+{
+    if (s->kind == TR_SYM_SHARED) gp_strbuf_puts(sb, "GP_SHARED_DECL ");
+    tr_space sp = s->type.nptr ? tl_sym_space(c, s) : TR_SP_NONE;
+    tl_emit_type_prefix(sb, &s->type, sp);
+    gp_strbuf_puts(sb, tl_sym_name(c, s));
+    for (int d = 0; d < s->ndims; d++) {
+        gp_strbuf_putc(sb, '[');
+        if (s->dims[d]) tl_emit_expr(c, sb, s->dims[d], 1);
+        gp_strbuf_putc(sb, ']');
+    }
+    if (init) {
+        gp_strbuf_puts(sb, " = ");
+        tl_emit_expr(c, sb, init, 2);
+    }
+    gp_strbuf_puts(sb, ";");
+}
+
+void tl_emit_stmt(lctx *c, gp_strbuf *sb, tr_stmt *s, int lvl);
+
+/* Bodies of if/for/while/do always get braces in the output. */
+static void emit_body(lctx *c, gp_strbuf *sb, tr_stmt *s, int lvl)
+{
+    gp_strbuf_puts(sb, " {\n");
+    if (s && s->kind == TR_S_BLOCK)
+        for (int i = 0; i < s->n; i++)
+            tl_emit_stmt(c, sb, s->list[i], lvl + 1);
+    else if (s && s->kind != TR_S_EMPTY)
+        tl_emit_stmt(c, sb, s, lvl + 1);
+    tl_indent(sb, lvl);
+    gp_strbuf_puts(sb, "}");
+}
+
+void tl_emit_stmt(lctx *c, gp_strbuf *sb, tr_stmt *s, int lvl)
+{
+    if (!s) return;
+    switch (s->kind) {
+    case TR_S_BLOCK:
+        tl_indent(sb, lvl);
+        gp_strbuf_puts(sb, "{\n");
+        for (int i = 0; i < s->n; i++)
+            tl_emit_stmt(c, sb, s->list[i], lvl + 1);
+        tl_indent(sb, lvl);
+        gp_strbuf_puts(sb, "}\n");
+        return;
+    case TR_S_DECL:
+        for (int i = 0; i < s->ndecls; i++) {
+            tr_sym *sym = s->decls[i].sym;
+            /* shared arrays live at kernel scope (hoisted) or come in as parameters */
+            if (sym->kind == TR_SYM_SHARED || sym->kind == TR_SYM_DYN_SHARED) continue;
+            tl_indent(sb, lvl);
+            tl_emit_decl(c, sb, sym, s->decls[i].init);
+            gp_strbuf_putc(sb, '\n');
+        }
+        return;
+    case TR_S_EXPR:
+        tl_indent(sb, lvl);
+        tl_emit_expr(c, sb, s->e, 1);
+        gp_strbuf_puts(sb, ";\n");
+        return;
+    case TR_S_RETURN:
+        tl_indent(sb, lvl);
+        gp_strbuf_puts(sb, "return");
+        if (s->e) {
+            gp_strbuf_putc(sb, ' ');
+            tl_emit_expr(c, sb, s->e, 1);
+        }
+        gp_strbuf_puts(sb, ";\n");
+        return;
+    case TR_S_IF:
+        tl_indent(sb, lvl);
+        gp_strbuf_puts(sb, "if (");
+        tl_emit_expr(c, sb, s->cond, 1);
+        gp_strbuf_putc(sb, ')');
+        emit_body(c, sb, s->body, lvl);
+        if (s->els) {
+            gp_strbuf_puts(sb, " else");
+            if (s->els->kind == TR_S_IF) {
+                gp_strbuf_putc(sb, ' ');
+                gp_strbuf tmp = GP_STRBUF_INIT;
+                tl_emit_stmt(c, &tmp, s->els, lvl);
+                const char *t = gp_strbuf_cstr(&tmp);
+                while (*t == ' ')
+                    t++;
+                gp_strbuf_puts(sb, t);
+                gp_strbuf_free(&tmp);
+                return;
+            }
+            emit_body(c, sb, s->els, lvl);
+        }
+        gp_strbuf_putc(sb, '\n');
+        return;
+    case TR_S_FOR:
+        tl_indent(sb, lvl);
+        gp_strbuf_puts(sb, "for (");
+        if (s->init && s->init->kind == TR_S_DECL) {
+            for (int i = 0; i < s->init->ndecls; i++) {
+                gp_strbuf tmp = GP_STRBUF_INIT;
+                tl_emit_decl(c, &tmp, s->init->decls[i].sym, s->init->decls[i].init);
+                if (i) { /* int i = 0, j = 0: later declarators without the type */
+                    const char *t = gp_strbuf_cstr(&tmp);
+                    const char *name = strstr(t, s->init->decls[i].sym->name);
+                    gp_strbuf_printf(sb, ", %.*s", (int)(strlen(name ? name : t) - 1),
+                                     name ? name : t);
+                } else {
+                    gp_strbuf_append(sb, gp_strbuf_cstr(&tmp), tmp.len - 1);
+                }
+                gp_strbuf_free(&tmp);
+            }
+        } else if (s->init) {
+            tl_emit_expr(c, sb, s->init->e, 1);
+        }
+        gp_strbuf_puts(sb, "; ");
+        tl_emit_expr(c, sb, s->cond, 1);
+        gp_strbuf_puts(sb, "; ");
+        tl_emit_expr(c, sb, s->step, 1);
+        gp_strbuf_putc(sb, ')');
+        emit_body(c, sb, s->body, lvl);
+        gp_strbuf_putc(sb, '\n');
+        return;
+    case TR_S_WHILE:
+        tl_indent(sb, lvl);
+        gp_strbuf_puts(sb, "while (");
+        tl_emit_expr(c, sb, s->cond, 1);
+        gp_strbuf_putc(sb, ')');
+        emit_body(c, sb, s->body, lvl);
+        gp_strbuf_putc(sb, '\n');
+        return;
+    case TR_S_DO:
+        tl_indent(sb, lvl);
+        gp_strbuf_puts(sb, "do");
+        emit_body(c, sb, s->body, lvl);
+        gp_strbuf_puts(sb, " while (");
+        tl_emit_expr(c, sb, s->cond, 1);
+        gp_strbuf_puts(sb, ");\n");
+        return;
+    case TR_S_SWITCH:
+        tl_indent(sb, lvl);
+        gp_strbuf_puts(sb, "switch (");
+        tl_emit_expr(c, sb, s->cond, 1);
+        gp_strbuf_putc(sb, ')');
+        emit_body(c, sb, s->body, lvl);
+        gp_strbuf_putc(sb, '\n');
+        return;
+    case TR_S_CASE:
+        tl_indent(sb, lvl > 0 ? lvl - 1 : 0);
+        gp_strbuf_puts(sb, "case ");
+        tl_emit_expr(c, sb, s->e, 3);
+        gp_strbuf_puts(sb, ":\n");
+        return;
+    case TR_S_DEFAULT:
+        tl_indent(sb, lvl > 0 ? lvl - 1 : 0);
+        gp_strbuf_puts(sb, "default:\n");
+        return;
+    case TR_S_BREAK:
+        tl_indent(sb, lvl);
+        gp_strbuf_puts(sb, "break;\n");
+        return;
+    case TR_S_CONTINUE:
+        tl_indent(sb, lvl);
+        gp_strbuf_puts(sb, "continue;\n");
+        return;
+    case TR_S_EMPTY:
+        tl_indent(sb, lvl);
+        gp_strbuf_puts(sb, ";\n");
+        return;
+    case TR_S_PRAGMA:
+        gp_strbuf_printf(sb, "#%s\n", s->text);
+        return;
+    case TR_S_TODO:
+        tl_indent(sb, lvl);
+        tl_emit_todo(sb, s->text);
+        gp_strbuf_puts(sb, ";\n");
+        return;
+    }
+}
+
+/* Static shared arrays declared anywhere in a kernel's body move to its outermost scope. */
+void tl_emit_kernel_shared(lctx *c, gp_strbuf *sb, tr_stmt *s)
+{
+    if (!s) return;
+    if (s->kind == TR_S_DECL)
+        for (int i = 0; i < s->ndecls; i++)
+            if (s->decls[i].sym->kind == TR_SYM_SHARED) {
+                tl_indent(sb, 1);
+                tl_emit_decl(c, sb, s->decls[i].sym, NULL);
+                gp_strbuf_putc(sb, '\n');
+            }
+    tl_emit_kernel_shared(c, sb, s->init);
+    tl_emit_kernel_shared(c, sb, s->body);
+    tl_emit_kernel_shared(c, sb, s->els);
+    for (int i = 0; i < s->n; i++)
+        tl_emit_kernel_shared(c, sb, s->list[i]);
+}
+
+void tl_emit_signature_kernel(lctx *c, gp_strbuf *sb)
+{
+    tr_func *f = c->f;
+    tr_kernel_info *ki = c->info;
+    gp_strbuf_printf(sb, "GP_KERNEL(%s", f->name);
+    for (int i = 0; i < f->nparams; i++) {
+        tr_sym *p = f->params[i];
+        const char *why = NULL;
+        const char *b = tl_map_base(p->type.base, &why);
+        const char *kind = p->type.nptr ? (p->type.is_const ? "GP_CBUF" : "GP_BUF") : "GP_VAL";
+        gp_strbuf_printf(sb, ", %s(", kind);
+        if (b)
+            gp_strbuf_puts(sb, b);
+        else
+            tl_emit_todo(sb, why);
+        gp_strbuf_printf(sb, ", %s%s)", p->name, p->assigned ? "_in" : "");
+        if (!b) b = p->type.base;
+        if (ki) tr_kernel_info_add_param(ki, kind, b, p->name);
+    }
+    for (int i = 0; i < c->nhoist; i++) {
+        tr_sym *s = c->hoist[i];
+        if (s->kind != TR_SYM_DYN_SHARED) continue;
+        const char *why = NULL;
+        const char *b = tl_map_base(s->type.base, &why);
+        gp_strbuf_printf(sb, ", GP_DYN_SHARED(%s, ", b ? b : s->type.base);
+        tl_emit_hoisted_arg(c, sb, s);
+        gp_strbuf_putc(sb, ')');
+        if (ki) tr_kernel_info_add_param(ki, "GP_DYN_SHARED", b ? b : s->type.base, s->name);
+    }
+    gp_strbuf_puts(sb, ")\n");
+}
+
+void tl_emit_signature_helper(lctx *c, gp_strbuf *sb)
+{
+    tr_func *f = c->f;
+    gp_strbuf_puts(sb, "GP_FUNC ");
+    tl_emit_type_prefix(sb, &f->ret, TR_SP_NONE);
+    gp_strbuf_printf(sb, "%s(", c->clone->name);
+    bool first = true;
+    for (int i = 0; i < f->nparams; i++) {
+        tr_sym *p = f->params[i];
+        if (!first) gp_strbuf_puts(sb, ", ");
+        first = false;
+        tl_emit_type_prefix(sb, &p->type, p->type.nptr ? c->clone->spaces[i] : TR_SP_NONE);
+        gp_strbuf_puts(sb, p->name);
+    }
+    for (int i = 0; i < f->nhoisted; i++) {
+        tr_sym *s = f->hoisted[i];
+        if (!first) gp_strbuf_puts(sb, ", ");
+        first = false;
+        const char *why = NULL;
+        const char *b = tl_map_base(s->type.base, &why);
+        gp_strbuf_printf(sb, "GP_SHARED %s *", b ? b : s->type.base);
+        tl_emit_hoisted_arg(c, sb, s);
+    }
+    for (int b = 0; b < 12; b++)
+        if (f->builtins & (1u << b)) {
+            if (!first) gp_strbuf_puts(sb, ", ");
+            first = false;
+            gp_strbuf_printf(sb, "unsigned int gp_%s_%c", tl_builtin_cuda[b / 3], "xyz"[b % 3]);
+        }
+    if (first) gp_strbuf_puts(sb, "void");
+    gp_strbuf_puts(sb, ")\n");
+}
+void tr_emit_constant(tr_unit *u, tr_sym *s, tr_expr *init, gp_strbuf *out)
+{
+    lctx c = {0};
+    c.u = u;
+    c.final = true;
+    tr_func none = {0};
+    none.name = "";
+    c.f = &none;
+    c.kernel = true;
+    tl_infer_expr(&c, init);
+    gp_strbuf_puts(out, "GP_CONSTANT_DECL ");
+    tr_sym copy = *s;
+    copy.kind = TR_SYM_LOCAL;
+    copy.type.is_const = false; /* GP_CONSTANT_DECL says const already */
+    tl_emit_decl(&c, out, &copy, init);
+    gp_strbuf_putc(out, '\n');
+}

@@ -1,0 +1,59 @@
+/* rename.c — identifiers that are reserved words on some target get a trailing '_'. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "translate/lower_impl.h"
+#include "translate/map.h"
+
+/* Words that are keywords or reserved in OpenCL C, the Metal Shading Language (C++14) or the
+ * dialect (gp_, GP_): a CUDA identifier spelled like one gets a trailing '_' in the output. */
+static const char *const reserved_words[] = {
+    "global",    "local",     "constant",      "private",    "kernel",  "device",   "threadgroup",
+    "thread",    "read_only", "write_only",    "read_write", "half",    "uint",     "uchar",
+    "ushort",    "ulong",     "int2",          "int4",       "float2",  "float4",   "image1d_t",
+    "image2d_t", "image3d_t", "sampler_t",     "event_t",    "texture", "sampler",  "class",
+    "namespace", "template",  "typename",      "this",       "new",     "delete",   "operator",
+    "using",     "public",    "protected",     "virtual",    "friend",  "mutable",  "explicit",
+    "export",    "typeid",    "try",           "catch",      "throw",   "and",      "or",
+    "not",       "xor",       "bitand",        "bitor",      "compl",   "and_eq",   "or_eq",
+    "xor_eq",    "not_eq",    "static_assert", "alignas",    "alignof", "decltype", "noexcept",
+    "nullptr",   "constexpr", "thread_local",  "metal",      "vertex",  "fragment", "visible",
+    "patch",
+};
+
+static void rename_one(tr_unit *u, char **name, int file, int line, const char *what)
+{
+    bool clash = !strncmp(*name, "gp_", 3) || !strncmp(*name, "GP_", 3);
+    for (size_t i = 0; !clash && i < sizeof reserved_words / sizeof *reserved_words; i++)
+        clash = !strcmp(*name, reserved_words[i]);
+    if (!clash) return;
+    size_t n = strlen(*name);
+    char *out = tr_alloc(u, n + 2);
+    memcpy(out, *name, n);
+    out[n] = '_';
+    tr_diag_add(u, false, file, line, 0, "renamed",
+                "%s '%s' is a reserved word in OpenCL C, Metal or the dialect: it is '%s' in the "
+                "output%s",
+                what, *name, out,
+                !strcmp(what, "kernel") ? " (the host looks the kernel up by this name)" : "");
+    *name = out;
+}
+
+void tr_rename_reserved(tr_unit *u)
+{
+    for (int i = 0; i < u->nconstants; i++)
+        rename_one(u, &u->constants[i]->name, u->constants[i]->file, u->constants[i]->line, "name");
+    for (int i = 0; i < u->nfuncs; i++) {
+        tr_func *f = u->funcs[i];
+        rename_one(u, &f->name, f->file, f->line, f->kind == TR_F_GLOBAL ? "kernel" : "function");
+        for (int p = 0; p < f->nparams; p++)
+            rename_one(u, &f->params[p]->name, f->params[p]->file, f->params[p]->line, "parameter");
+        tr_sym **locals = NULL;
+        int n = 0;
+        tl_collect_locals(f->body, &locals, &n, u);
+        for (int k = 0; k < n; k++)
+            rename_one(u, &locals[k]->name, locals[k]->file, locals[k]->line, "variable");
+    }
+}
