@@ -359,8 +359,8 @@ GP_API gp_status gp_kernel_max_group_size(const gp_kernel *kernel, uint32_t *siz
 /* One launch argument. Fill it with the gp_arg_* helpers below (or by hand from an FFI). */
 typedef struct gp_arg {
     int32_t kind; /* GP_ARG_BUFFER (for GP_BUF and GP_CBUF), GP_ARG_VALUE, GP_ARG_DYN_SHARED */
-    uint32_t reserved;
-    gp_buffer *buffer; /* BUFFER */
+    uint32_t flags;    /* GP_ARG_FLAG_*; 0 for the helpers below except gp_arg_null */
+    gp_buffer *buffer; /* BUFFER; NULL only with GP_ARG_FLAG_NULL */
     const void *value; /* VALUE: points at `size` bytes, copied at launch */
     size_t size;       /* VALUE: byte size, must equal sizeof(T); DYN_SHARED: bytes to reserve */
 } gp_arg;
@@ -368,6 +368,15 @@ typedef struct gp_arg {
 static inline gp_arg gp_arg_buffer(gp_buffer *b)
 {
     gp_arg a = {GP_ARG_BUFFER, 0, b, NULL, 0};
+    return a;
+}
+/* A null pointer for a GP_BUF or GP_CBUF parameter, on every backend: for kernels that take an
+ * optional buffer and test it (`if (bias != 0)`) before they touch it. A plain
+ * gp_arg_buffer(NULL) is still refused, since it is usually a mistake. */
+#define GP_ARG_FLAG_NULL 1u
+static inline gp_arg gp_arg_null(void)
+{
+    gp_arg a = {GP_ARG_BUFFER, GP_ARG_FLAG_NULL, NULL, NULL, 0};
     return a;
 }
 static inline gp_arg gp_arg_value(const void *v, size_t size)

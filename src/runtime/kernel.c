@@ -129,10 +129,12 @@ static gp_status gp_check_args(const gp_kernel *k, uint32_t n, const gp_arg *arg
                                 p->name, p->type_name, gp_arg_kind_name(p->kind),
                                 gp_arg_kind_name(a->kind));
         if (want == GP_ARG_BUFFER) {
+            if (!a->buffer && (a->flags & GP_ARG_FLAG_NULL)) continue; /* gp_arg_null() */
             if (!a->buffer)
                 return gp_error_set(GP_ERR_INVALID_ARGUMENT,
-                                    "kernel '%s' argument %u '%s': NULL buffer", s->name, i,
-                                    p->name);
+                                    "kernel '%s' argument %u '%s': NULL buffer (pass "
+                                    "gp_arg_null() for an optional buffer the kernel tests)",
+                                    s->name, i, p->name);
             if (a->buffer->dev != dev)
                 return gp_error_set(
                     GP_ERR_INVALID_ARGUMENT,

@@ -146,7 +146,7 @@ gp_status gp_cpu_kernel_launch(gp_queue *q, gp_kernel *k, const gp_launch *l)
                     j.d->arg_sizes[i], a->size);
             j.argv[i] = (void *)a->value; /* the launch finishes before we return */
         } else {
-            j.bufptr[i] = a->buffer->impl;
+            j.bufptr[i] = a->buffer ? a->buffer->impl : NULL; /* NULL: gp_arg_null() */
             j.argv[i] = &j.bufptr[i];
         }
     }

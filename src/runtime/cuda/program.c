@@ -199,7 +199,7 @@ gp_status gp_cuda_op_kernel_launch(gp_queue *q, gp_kernel *k, const gp_launch *l
     for (uint32_t i = 0; i < l->num_args; i++) {
         const gp_arg *a = &l->args[i];
         if (a->kind == GP_ARG_BUFFER) {
-            ptrs[i] = gp_cuda_buffer_ptr(a->buffer);
+            ptrs[i] = a->buffer ? gp_cuda_buffer_ptr(a->buffer) : 0; /* 0: gp_arg_null() */
             params[i] = &ptrs[i];
         } else if (a->kind == GP_ARG_DYN_SHARED) {
             dyn_sizes[i] = (unsigned int)a->size;

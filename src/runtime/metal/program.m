@@ -160,7 +160,10 @@ gp_status gp_mtl_op_kernel_launch(gp_queue *q, gp_kernel *k, const gp_launch *l)
         for (uint32_t i = 0; i < l->num_args; i++) {
             const gp_arg *a = &l->args[i];
             if (a->kind == GP_ARG_BUFFER) {
-                [enc setBuffer:(id<MTLBuffer>)a->buffer->impl offset:a->buffer->offset atIndex:i];
+                /* gp_arg_null(): no buffer bound, a null device pointer in the kernel */
+                id<MTLBuffer> mb = a->buffer ? (id<MTLBuffer>)a->buffer->impl : nil;
+                size_t off = a->buffer ? a->buffer->offset : 0;
+                [enc setBuffer:mb offset:off atIndex:i];
             } else if (a->kind == GP_ARG_DYN_SHARED) {
                 size_t bytes = (a->size + 15) & ~(size_t)15;
                 [enc setThreadgroupMemoryLength:(bytes ? bytes : 16) atIndex:0];

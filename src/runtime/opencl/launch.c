@@ -109,7 +109,8 @@ static cl_int gp_cl_set_arg(const gp_cl_api *api, cl_kernel kernel, uint32_t i, 
 {
     switch (a->kind) {
     case GP_ARG_BUFFER: {
-        cl_mem mem = ((gp_cl_buffer *)a->buffer->impl)->mem;
+        /* gp_arg_null(): a NULL cl_mem is a null __global pointer in the kernel */
+        cl_mem mem = a->buffer ? ((gp_cl_buffer *)a->buffer->impl)->mem : NULL;
         return api->clSetKernelArg(kernel, i, sizeof mem, &mem);
     }
     case GP_ARG_DYN_SHARED:
