@@ -319,6 +319,10 @@ GP_API gp_status gp_program_create(gp_device *device, const char *source, size_t
 /* Thread-safe. A program compiled into libgpuport at build time (its CPU code needs no compiler
  * at run time; other backends build its embedded source as above). */
 GP_API gp_status gp_program_create_builtin(gp_device *device, const char *name, gp_program **out);
+/* Thread-safe. The dialect prelude (include/gpuport/kernel.h as embedded in this library), which
+ * every backend puts in front of a source; NUL-terminated, `*len` (optional) its length. For
+ * tools that check a source against a target's compiler themselves. */
+GP_API const char *gp_dialect_prelude(size_t *len);
 /* Thread-safe. Names of the built-in programs: index 0..count-1; NULL past the end. */
 GP_API uint32_t gp_builtin_program_count(void);
 GP_API const char *gp_builtin_program_name(uint32_t index);

@@ -534,6 +534,7 @@ typedef struct gp_cpu_kernel_desc {
 #if !defined(GP_KERNEL_ABI_ONLY)
 #define GP_TARGET_CPU 1
 #include <math.h>
+#include <stdbool.h> /* bool, true, false: keywords on the other targets */
 #include <string.h>
 #ifdef GP_CPU_SYMBOL_PREFIX
 #define GP__CPU_EXPORT

@@ -1,8 +1,10 @@
 /* cmd_translate.c — `gpuport translate`: CUDA kernels into the portable dialect, or a refusal
  * with the line and the reason. */
+#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/cli.h"
 #include "translate/translate.h"
@@ -12,8 +14,9 @@
 
 static const char translate_usage[] =
     "usage: gpuport translate FILE.cu [-o FILE.gpk] [--report FILE.json] [--partial]\n"
-    "                         [--simd-width 32] [-I DIR]... [-D NAME[=VALUE]]... [--force]\n"
-    "                         [--json]\n"
+    "                         [--simd-width 32] [-I DIR]... [-D NAME[=VALUE]]...\n"
+    "                         [--instantiate 'NAME<ARGS>']... [--no-verify]\n"
+    "                         [--metal-standin DIR] [--force] [--json]\n"
     "\n"
     "Rewrites the CUDA kernels of FILE.cu (the subset in docs/translate.md) into the portable\n"
     "kernel dialect, which gpuport builds for CUDA, Metal, OpenCL and the CPU. Constructs outside\n"
@@ -30,11 +33,28 @@ static const char translate_usage[] =
     "                   groups have 32 lanes (CUDA, Apple GPUs, the CPU backend; not OpenCL)\n"
     "  -I DIR           also look for #include \"...\" headers in DIR\n"
     "  -D NAME[=VALUE]  define a macro (as nvcc -D)\n"
+    "  --instantiate 'k<float, 256>'\n"
+    "                   also make this instance of a template (those the file launches or\n"
+    "                   instantiates itself are made anyway)\n"
+    "  --no-verify      do not build the result; the report then claims no target (by default\n"
+    "                   every kernel is built for each target this machine can build for, and\n"
+    "                   the report says a kernel runs there only if it built)\n"
+    "  --metal-standin DIR\n"
+    "                   where there is no Metal device, check the Metal build against the\n"
+    "                   stand-in <metal_stdlib> in DIR with clang++ -fsyntax-only\n"
     "  --force          replace existing -o / --report files\n"
     "  -h, --help       this help;  --version  the version\n"
     "\n"
     "A summary goes to stderr: kernels translated, device functions cloned, each refusal.\n"
     "Exit codes: 0 translated, 1 something was refused, 2 unreadable or malformed input.\n";
+
+static bool has_metal_stdlib(const char *dir)
+{
+    char *p = gp_path_join(dir, "metal_stdlib");
+    bool ok = p && gp_path_is_file(p);
+    free(p);
+    return ok;
+}
 
 static int write_out(const char *path, const char *text, bool force)
 {
@@ -44,6 +64,12 @@ static int write_out(const char *path, const char *text, bool force)
                                   path);
     if (gp_write_file_atomic(path, text, strlen(text), err, sizeof err) != 0)
         return gp_cli_input_error("translate", "%s", err);
+    /* the atomic write makes a private temporary file: the result gets the mode any file the
+     * user creates gets (0666 less the umask), as a compiler's output does */
+    mode_t mask = umask(0);
+    umask(mask);
+    if (chmod(path, 0666 & ~mask) != 0)
+        return gp_cli_input_error("translate", "%s: %s", path, strerror(errno));
     return 0;
 }
 
@@ -61,6 +87,36 @@ static void summary(const cJSON *rep)
     fprintf(stderr, "gpuport translate: %d of %d kernel%s translated, %d device-function clone%s\n",
             nt, nk, nk == 1 ? "" : "s", nclones, nclones == 1 ? "" : "s");
     char file[GP_TERM_SAFE_MAX], why[GP_TERM_SAFE_MAX]; /* names and text from the input */
+    /* where each kernel runs: only what was built here is claimed */
+    static const char *const targets[] = {"cpu", "opencl", "metal", "cuda"};
+    cJSON_ArrayForEach(k, cJSON_GetObjectItem(rep, "kernels"))
+    {
+        if (!cJSON_IsTrue(cJSON_GetObjectItem(k, "translated"))) continue;
+        const cJSON *t = cJSON_GetObjectItem(k, "targets");
+        char built[128] = "", unchecked[128] = "", failed[128] = "";
+        for (size_t i = 0; i < sizeof targets / sizeof *targets; i++) {
+            const cJSON *v = cJSON_GetObjectItem(t, targets[i]);
+            const cJSON *b = cJSON_GetObjectItem(cJSON_GetObjectItem(k, "builds"), targets[i]);
+            char *dst = cJSON_IsTrue(v)                                          ? built
+                        : cJSON_IsNull(v)                                        ? unchecked
+                        : (b && !strcmp(gp_json_str(b, "result", ""), "failed")) ? failed
+                                                                                 : NULL;
+            if (dst)
+                snprintf(dst + strlen(dst), 128 - strlen(dst), "%s%s", dst[0] ? ", " : "",
+                         targets[i]);
+        }
+        fprintf(stderr, "  %s: built for %s%s%s%s%s\n", gp_json_str(k, "name", "?"),
+                built[0] ? built : "nothing", unchecked[0] ? "; not checked: " : "", unchecked,
+                failed[0] ? "; FAILED: " : "", failed);
+        cJSON_ArrayForEach(r, cJSON_GetObjectItem(k, "builds"))
+        {
+            if (strcmp(gp_json_str(r, "result", ""), "failed")) continue;
+            fprintf(stderr, "    %s: %s\n", r->string,
+                    gp_term_safe(gp_json_str(r, "detail", ""), why, sizeof why));
+        }
+    }
+    const cJSON *ver = cJSON_GetObjectItem(rep, "verification");
+    cJSON_ArrayForEach(r, ver) fprintf(stderr, "  %s: %s\n", r->string, r->valuestring);
     cJSON_ArrayForEach(r, cJSON_GetObjectItem(rep, "refusals"))
         fprintf(stderr, "%s:%d: refused: %s: %s\n",
                 gp_term_safe(gp_json_str(r, "file", "?"), file, sizeof file),
@@ -74,8 +130,21 @@ static void summary(const cJSON *rep)
 
 static int translate_run(int argc, char **argv)
 {
-    enum { OPT_REPORT = 256, OPT_PARTIAL, OPT_FORCE, OPT_JSON, OPT_VERSION, OPT_SIMD };
+    enum {
+        OPT_REPORT = 256,
+        OPT_PARTIAL,
+        OPT_FORCE,
+        OPT_JSON,
+        OPT_VERSION,
+        OPT_SIMD,
+        OPT_INSTANTIATE,
+        OPT_NO_VERIFY,
+        OPT_STANDIN
+    };
     static const struct option opts[] = {{"output", required_argument, NULL, 'o'},
+                                         {"instantiate", required_argument, NULL, OPT_INSTANTIATE},
+                                         {"no-verify", no_argument, NULL, OPT_NO_VERIFY},
+                                         {"metal-standin", required_argument, NULL, OPT_STANDIN},
                                          {"report", required_argument, NULL, OPT_REPORT},
                                          {"partial", no_argument, NULL, OPT_PARTIAL},
                                          {"simd-width", required_argument, NULL, OPT_SIMD},
@@ -87,12 +156,15 @@ static int translate_run(int argc, char **argv)
     const char *output = NULL, *report = NULL;
     bool force = false, json = false;
     gp_translate_options to = {0};
+    to.verify = true;
     const char **incs = calloc((size_t)argc + 1, sizeof *incs);
     const char **defs = calloc((size_t)argc + 1, sizeof *defs);
+    const char **insts = calloc((size_t)argc + 1, sizeof *insts);
     int rc = -1, c;
-    if (!incs || !defs) {
+    if (!incs || !defs || !insts) {
         free(incs);
         free(defs);
+        free(insts);
         return gp_cli_internal_error("translate", "out of memory");
     }
     while (rc < 0 && (c = getopt_long(argc, argv, "ho:I:D:", opts, NULL)) != -1) {
@@ -128,6 +200,18 @@ static int translate_run(int argc, char **argv)
         case 'D':
             defs[to.ndefines++] = optarg;
             break;
+        case OPT_INSTANTIATE:
+            insts[to.ninstantiate++] = optarg;
+            break;
+        case OPT_NO_VERIFY:
+            to.verify = false;
+            break;
+        case OPT_STANDIN:
+            if (!has_metal_stdlib(optarg))
+                rc = gp_cli_input_error("translate", "--metal-standin %s: no metal_stdlib there",
+                                        optarg);
+            to.metal_standin = optarg;
+            break;
         case 'h':
             printf("%s", translate_usage);
             rc = gp_cli_finish("translate", GP_EXIT_OK);
@@ -147,10 +231,12 @@ static int translate_run(int argc, char **argv)
     if (rc >= 0) {
         free(incs);
         free(defs);
+        free(insts);
         return rc;
     }
     to.include_dirs = incs;
     to.defines = defs;
+    to.instantiate = insts;
     const char *in = argv[optind];
     /* check the outputs before any work, so that nothing is half-written */
     if (!force && output && gp_path_exists(output))
@@ -162,12 +248,14 @@ static int translate_run(int argc, char **argv)
     if (rc >= 0) {
         free(incs);
         free(defs);
+        free(insts);
         return rc;
     }
     gp_translate_result res;
     gp_translate(in, NULL, 0, &to, &res);
     free(incs);
     free(defs);
+    free(insts);
     if (res.status == GP_TRANSLATE_BAD_INPUT) {
         rc = gp_cli_input_error("translate", "%s", res.error);
         gp_translate_result_free(&res);

@@ -307,6 +307,12 @@ gp_status gp_program_create_builtin(gp_device *device, const char *name, gp_prog
     return gp_error_set(GP_ERR_NOT_FOUND, "no built-in program '%s'", name);
 }
 
+const char *gp_dialect_prelude(size_t *len)
+{
+    if (len) *len = gp_prelude_text_len;
+    return gp_prelude_text;
+}
+
 gp_status gp_program_release(gp_program *program)
 {
     if (!program) return GP_OK;

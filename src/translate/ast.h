@@ -18,9 +18,21 @@ typedef enum tr_space {
     TR_SP_PRIVATE,
 } tr_space;
 
+/* Cooperative groups: objects that exist only at translation time (their operations become the
+ * dialect's barriers, indices and SIMD-group operations). */
+typedef enum tr_cg_kind {
+    TR_CG_NONE = 0,
+    TR_CG_BLOCK, /* thread_block */
+    TR_CG_TILE,  /* thread_block_tile<N> (width in cg_width) */
+    TR_CG_OP,    /* cg::plus<T>() and friends: the operation of cg::reduce (op in cg_op) */
+} tr_cg_kind;
+
 typedef struct tr_type {
     char *base; /* "float", "unsigned int", "float2", "gp_half" after mapping */
     bool is_const, is_volatile;
+    bool is_ref;       /* declared T &x (becomes a pointer, or a value for const scalars) */
+    tr_cg_kind cg;     /* a cooperative group (base is then "cg") */
+    int cg_width;      /* TILE: lanes per tile */
     int nptr;          /* pointer levels */
     tr_space space;    /* pointers: where the pointee lives; arrays: where the array lives */
     bool restrict_ptr; /* __restrict__ was written (dropped in the output) */
@@ -46,6 +58,7 @@ typedef enum tr_expr_kind {
     TR_E_INIT,    /* { a, b, ... } */
     TR_E_BUILTIN, /* threadIdx.x and friends: bkind, dim */
     TR_E_RAW,     /* emitted as text (translation results) */
+    TR_E_CG,      /* a cooperative group value (this_thread_block(), tiled_partition<32>(b)) */
 } tr_expr_kind;
 
 typedef enum tr_builtin {
@@ -90,9 +103,15 @@ typedef struct tr_expr {
     tr_builtin bkind;
     int dim;
     tr_vt vt;
-    tr_space space;   /* pointer-valued expressions: where they point */
-    const char *elem; /* pointer-valued: the pointee's base type */
-    char *todo;       /* a refusal at this expression: emitted as GP_TODO("...") with --partial */
+    tr_space space;     /* pointer-valued expressions: where they point */
+    const char *elem;   /* pointer-valued: the pointee's base type */
+    char *todo;         /* a refusal at this expression: emitted as GP_TODO("...") with --partial */
+    const char *origin; /* what the source wrote, when this node was made from it (a
+                           cooperative-group method): named in refusals */
+    tr_cg_kind cg;      /* TR_E_CG: the group or operation; cg_width its width */
+    int cg_width;
+    const char *cg_op; /* TR_CG_OP: "plus", "greater", ... */
+    bool refs_done;    /* CALL: reference arguments already passed by address */
 } tr_expr;
 
 typedef enum tr_sym_kind {
@@ -102,6 +121,7 @@ typedef enum tr_sym_kind {
     TR_SYM_DYN_SHARED,    /* extern __shared__ T name[] */
     TR_SYM_CONSTANT,      /* __constant__ file-scope data */
     TR_SYM_BUILTIN_PARAM, /* added by the translation: a built-in index passed to a helper */
+    TR_SYM_GLOBALVAR,     /* __device__ file-scope data: passed to kernels as a buffer */
 } tr_sym_kind;
 
 typedef struct tr_sym {
@@ -117,6 +137,10 @@ typedef struct tr_sym {
     int conflict_line;
     struct tr_func *owner; /* function that declares it (NULL: file scope) */
     bool assigned;         /* a value parameter assigned in the body (copied on entry) */
+    bool ref;              /* a C++ reference, held as a pointer: uses read through it */
+    bool as_buffer;        /* CONSTANT filled by the host, or GLOBALVAR: a buffer parameter */
+    bool used;             /* file-scope data some kernel reads */
+    struct tr_expr *init;  /* file-scope data: its initialiser (NULL: none) */
 } tr_sym;
 
 typedef enum tr_stmt_kind {
@@ -157,9 +181,19 @@ typedef struct tr_stmt {
 
 typedef enum tr_func_kind { TR_F_GLOBAL, TR_F_DEVICE, TR_F_HOST } tr_func_kind;
 
+/* A call of clone k of function g. */
+typedef struct tr_clone_ref {
+    struct tr_func *g;
+    int k;
+} tr_clone_ref;
+
 typedef struct tr_clone {
     tr_space *spaces; /* per parameter (NONE for non-pointers) */
     char *name;
+    char *text;          /* its dialect source */
+    bool todo;           /* the text holds GP_TODO markers */
+    tr_clone_ref *calls; /* the clones its body calls */
+    int ncalls;
 } tr_clone;
 
 typedef struct tr_func {
@@ -179,7 +213,11 @@ typedef struct tr_func {
     bool uses_fp64;
     bool uses_simd; /* warp shuffles or votes, here or in callees */
     char *refused;  /* the parser refused its body: the reason (the function is not lowered) */
-    bool visiting;  /* recursion detection */
+    int refused_line;
+    char *template_id; /* an instantiated template: "reduce<float, 256>" */
+    bool synthetic;    /* made by the translation (a cooperative-group operation) */
+    bool used;         /* called by some kernel (its refusals count) */
+    bool visiting;     /* recursion detection */
     bool done;
 } tr_func;
 
@@ -187,8 +225,24 @@ typedef struct tr_diag {
     int file, line, col;
     char *construct; /* "texture object", "inline PTX", ... */
     char *reason;
-    bool refusal; /* false: a note or warning */
+    bool refusal;           /* false: a note or warning */
+    struct tr_func *func;   /* the function whose parsing recorded it (NULL: none) */
+    struct tr_func *kernel; /* the kernel being lowered when it was recorded (NULL: none) */
 } tr_diag;
+
+/* A template of the file: its parameters and the tokens of the item after `template <...>`. */
+typedef struct tr_template {
+    char *name;
+    int nparams;
+    char *pnames[8];
+    bool ptype[8];                /* a type parameter (typename/class), else a value */
+    struct tr_token *pdefault[8]; /* default argument tokens (NULL: none), ndefault[i] long */
+    int ndefault[8];
+    size_t begin, end; /* [begin, end) in the unit's token array */
+    bool device, kernel;
+    int file, line;
+    int ninstances;
+} tr_template;
 
 typedef struct tr_unit {
     tr_pp_result pp;
@@ -201,6 +255,17 @@ typedef struct tr_unit {
     int ndiags;
     tr_func **sorted_funcs; /* defined functions by name, for lookups (lower.c) */
     int nsorted;
+    tr_sym **globals; /* __device__ file-scope data (passed as buffers) */
+    int nglobals;
+    tr_template *templates;
+    int ntemplates;
+    tr_func *cur_func;       /* the function being parsed (diagnostics belong to it) */
+    tr_func *cur_kernel;     /* the kernel being lowered */
+    unsigned atomic_helpers; /* atomicInc/atomicDec helpers written (bit: op * 2 + shared) */
+    tr_clone_ref *emitted;   /* every clone, in the order it was printed (callees first) */
+    int nemitted;
+    const char *const *instantiate; /* --instantiate requests ("k<float, 256>") */
+    size_t ninstantiate;
     /* arena */
     void **blocks;
     size_t nblocks;
@@ -221,5 +286,8 @@ void tr_unit_free(tr_unit *u);
 /* Parses the preprocessed tokens into functions and file-scope data. Syntax errors: -1 with
  * "FILE:LINE:COL: reason" in err. Unsupported but well-formed constructs are refusals. */
 int tr_parse(tr_unit *u, char *err, size_t errlen);
+/* The diagnostics that count against kernel k: its own, those recorded while it was lowered, and
+ * the parse refusals of the functions it calls. */
+bool tr_diag_counts(const tr_unit *u, const tr_diag *d);
 
 #endif

@@ -12,11 +12,11 @@
  * caller's word that the targets have SIMD groups of 32. */
 static void infer_simd(lctx *c, tr_expr *e, const tr_callmap *m)
 {
-    const char *name = m->cuda;
-    bool sync = !strcmp(name, "__syncwarp"), shfl = !strncmp(name, "__shfl", 6);
+    const char *name = e->origin ? e->origin : m->cuda;
+    bool sync = !strcmp(m->cuda, "__syncwarp"), shfl = !strncmp(m->cuda, "__shfl", 6);
     int lo = sync ? 0 : shfl ? 3 : 2, hi = sync ? 1 : shfl ? 4 : 2;
     e->vt =
-        shfl || sync ? TR_VT_UNKNOWN : (!strcmp(name, "__ballot_sync") ? TR_VT_UINT : TR_VT_INT);
+        shfl || sync ? TR_VT_UNKNOWN : (!strcmp(m->cuda, "__ballot_sync") ? TR_VT_UINT : TR_VT_INT);
     if (e->nargs < lo || e->nargs > hi) {
         tl_refuse(c, e, "call", "%s takes %d%s arguments, called with %d", name, lo,
                   hi > lo ? (sync ? " or 1" : " or 4") : "", e->nargs);
@@ -66,8 +66,31 @@ static void infer_simd(lctx *c, tr_expr *e, const tr_callmap *m)
     c->f->uses_simd = true;
 }
 
+/* Arguments for reference parameters are passed by address (once: the analysis runs many
+ * passes over the same tree). */
+static void pass_references(lctx *c, tr_expr *e, tr_func *g)
+{
+    if (e->refs_done || e->nargs != g->nparams) return;
+    e->refs_done = true;
+    for (int i = 0; i < g->nparams; i++) {
+        if (!g->params[i]->ref) continue;
+        tr_expr *a = tr_alloc(c->u, sizeof *a);
+        *a = (tr_expr){.kind = TR_E_UNARY,
+                       .file = e->args[i]->file,
+                       .line = e->args[i]->line,
+                       .col = e->args[i]->col,
+                       .text = tr_strdup(c->u, "&"),
+                       .a = e->args[i]};
+        if (e->args[i]->kind == TR_E_UNARY && !strcmp(e->args[i]->text, "*"))
+            a = e->args[i]->a; /* &*p is p */
+        e->args[i] = a;
+    }
+}
+
 void tl_infer_call(lctx *c, tr_expr *e)
 {
+    tr_func *g = e->a->kind == TR_E_IDENT ? tl_find_func(c, e->a->text) : NULL;
+    if (g) pass_references(c, e, g);
     for (int i = 0; i < e->nargs; i++)
         tl_infer_expr(c, e->args[i]);
     if (e->a->kind != TR_E_IDENT) {
@@ -75,22 +98,29 @@ void tl_infer_call(lctx *c, tr_expr *e)
         return;
     }
     const char *name = e->a->text;
-    tr_func *g = tl_find_func(c, name);
     if (g) {
+        g->used = true;
         tl_infer_call_user(c, e, g);
         return;
     }
     const tr_callmap *m = tr_map_call(name);
     if (!m) {
-        bool prototype_only = false;
+        tr_func *known = NULL;
         for (int i = 0; i < c->u->nfuncs; i++)
-            if (!strcmp(c->u->funcs[i]->name, name)) prototype_only = true;
-        tl_refuse(c, e, "unknown function",
-                  prototype_only
-                      ? "%s is declared but not defined in this file: the translation "
-                        "needs its body"
-                      : "%s is not a device function of this file nor one the dialect maps",
-                  name);
+            if (!strcmp(c->u->funcs[i]->name, name)) known = c->u->funcs[i];
+        if (known && known->refused) { /* defined, but its body was refused: say why */
+            known->used = true;
+            tl_refuse(c, e, "untranslated function",
+                      "%s (line %d) is not translated, so neither is this call: %s", name,
+                      known->refused_line, known->refused);
+        } else {
+            tl_refuse(c, e, "unknown function",
+                      known ? "%s is declared but not defined in this file: the translation "
+                              "needs its body"
+                            : "%s is not a device function of this file nor one the dialect "
+                              "maps",
+                      name);
+        }
         return;
     }
     if (m->kind == TR_CALL_REFUSE) {
@@ -141,6 +171,10 @@ void tl_infer_call(lctx *c, tr_expr *e)
                           "gp_barrier()",
                           tl_space_name[p->space]);
             e->vt = TR_VT_FLOAT;
+        } else if ((!strcmp(m->out, "inc") || !strcmp(m->out, "dec")) &&
+                   strcmp(elem, "unsigned int") && strcmp(elem, "uint32_t")) {
+            tl_refuse(c, e, name, "%s on %s: CUDA's %s is on unsigned int", name,
+                      elem[0] ? elem : "this type", name);
         } else if (!i32) {
             tl_refuse(c, e, "64-bit atomic",
                       "%s on %s: the portable atomic subset is 32-bit int and unsigned (and float "

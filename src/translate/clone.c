@@ -111,6 +111,18 @@ void tl_infer_call_user(lctx *c, tr_expr *e, tr_func *g)
     }
     e->callee = g;
     e->callee_clone = k;
+    /* who calls which clone: a kernel's build needs exactly the clones it reaches */
+    tr_clone_ref **calls = c->kernel ? &c->info->calls : &c->clone->calls;
+    int *ncalls = c->kernel ? &c->info->ncalls : &c->clone->ncalls;
+    bool seen = false;
+    for (int i = 0; i < *ncalls; i++)
+        seen |= (*calls)[i].g == g && (*calls)[i].k == k;
+    if (!seen) {
+        tr_clone_ref *n = tr_alloc(c->u, (size_t)(*ncalls + 1) * sizeof *n);
+        if (*ncalls) memcpy(n, *calls, (size_t)*ncalls * sizeof *n);
+        n[(*ncalls)++] = (tr_clone_ref){g, k};
+        *calls = n;
+    }
     e->vt = g->ret.nptr ? TR_VT_PTR : tl_base_vt(g->ret.base);
     /* the callee's built-ins and hoisted shared arrays are passed through this function */
     c->f->builtins |= g->builtins;

@@ -95,12 +95,28 @@ void tl_infer_expr(lctx *c, tr_expr *e)
         return;
     case TR_E_RAW:
         return;
+    case TR_E_CG:
+        tl_refuse(c, e, "cooperative groups",
+                  "a cooperative group used as a value: the translation follows groups through "
+                  "variables, parameters and their methods only");
+        return;
     case TR_E_BUILTIN:
         e->vt = TR_VT_UINT;
         c->f->builtins |= 1u << (e->bkind * 3 + e->dim);
         return;
     case TR_E_IDENT: {
         tr_sym *s = e->sym;
+        if (!s && (!strcmp(e->text, "true") || !strcmp(e->text, "false"))) {
+            e->vt = TR_VT_BOOL; /* C++'s, kept: every target has them (C through stdbool.h) */
+            return;
+        }
+        if (s && s->type.cg) {
+            tl_refuse(c, e, "cooperative groups",
+                      "the group %s used as a value: the translation follows groups through "
+                      "variables, parameters and their methods only",
+                      s->name);
+            return;
+        }
         if (!s) {
             for (size_t k = 0; k < c->u->pp.nkept; k++)
                 if (!strcmp(c->u->pp.kept[k].name, e->text)) {
@@ -131,6 +147,10 @@ void tl_infer_expr(lctx *c, tr_expr *e)
                 tl_refuse(c, e, "unknown name", "'%s' is not declared in device code", e->text);
             e->vt = TR_VT_UNKNOWN;
             return;
+        }
+        if (s->as_buffer) { /* file-scope data the host fills: passed down as a buffer */
+            s->used = true;
+            tl_add_hoist(c->f, c->u, s);
         }
         if (s->kind == TR_SYM_DYN_SHARED || s->kind == TR_SYM_SHARED) {
             if (s->owner && s->owner != c->f) { /* cannot happen: names are scoped */
@@ -198,7 +218,8 @@ void tl_infer_expr(lctx *c, tr_expr *e)
                 if (base->kind == TR_E_IDENT && base->sym) e->elem = base->sym->type.base;
             } else if (x->kind == TR_E_IDENT && x->sym) {
                 tr_sym *s = x->sym;
-                e->space = s->kind == TR_SYM_SHARED     ? TR_SP_SHARED
+                e->space = s->as_buffer                 ? TR_SP_GLOBAL
+                           : s->kind == TR_SYM_SHARED   ? TR_SP_SHARED
                            : s->kind == TR_SYM_CONSTANT ? TR_SP_CONSTANT
                                                         : TR_SP_PRIVATE;
                 e->elem = s->type.base;
@@ -325,7 +346,10 @@ void tl_infer_expr(lctx *c, tr_expr *e)
             e->vt = TR_VT_PTR;
             e->space = e->a->space;
             e->elem = e->type->base;
-            if (e->a->vt != TR_VT_PTR)
+            long long zero;
+            if (e->a->vt != TR_VT_PTR && tl_const_int(c, e->a, &zero) && zero == 0)
+                e->vt = TR_VT_INT; /* (T *)0, NULL as C spells it: the null pointer constant */
+            else if (e->a->vt != TR_VT_PTR)
                 tl_refuse(c, e, "address space",
                           "an integer cast to a pointer has no address space");
         } else {

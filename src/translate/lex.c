@@ -156,18 +156,49 @@ int tr_lex(const char *name, int file, const char *src, size_t len, tr_tokens *o
         if (isalpha((unsigned char)c) || c == '_') {
             while (i < len && (isalnum((unsigned char)src[i]) || src[i] == '_'))
                 i++;
+            /* a C++11 raw string (R"d(...)d", also u8R, uR, UR, LR): host code only, one token */
+            if (i < len && src[i] == '"' && src[i - 1] == 'R' && i - s <= 3) {
+                size_t d0 = i + 1, d1 = d0;
+                while (d1 < len && src[d1] != '(' && d1 - d0 <= 16)
+                    d1++;
+                size_t k = d1 + 1;
+                bool closed = false;
+                for (; d1 < len && src[d1] == '(' && k < len; k++) {
+                    if (src[k] == '\n') line++, line_start = k + 1;
+                    if (src[k] == ')' && k + (d1 - d0) + 1 < len &&
+                        !memcmp(src + k + 1, src + d0, d1 - d0) && src[k + 1 + (d1 - d0)] == '"') {
+                        k += (d1 - d0) + 2;
+                        closed = true;
+                        break;
+                    }
+                }
+                if (!closed) FAIL("%s:%d:%d: unterminated raw string literal", name, line, col);
+                i = k;
+                if ((rc = add(out, TR_STRING, "\"\"", 2, file, line, col, false))) break;
+                continue;
+            }
             if ((rc = add(out, TR_IDENT, src + s, i - s, file, line, col, false))) break;
             continue;
         }
         if (isdigit((unsigned char)c) ||
             (c == '.' && i + 1 < len && isdigit((unsigned char)src[i + 1]))) {
-            /* pp-number: digits, letters, '.', and exponent signs */
+            /* pp-number: digits, letters, '.', exponent signs and C++14 digit separators
+             * (1'000'000, which host code uses) */
             while (i < len &&
                    (isalnum((unsigned char)src[i]) || src[i] == '.' || src[i] == '_' ||
+                    (src[i] == '\'' && i + 1 < len && isalnum((unsigned char)src[i + 1])) ||
                     ((src[i] == '+' || src[i] == '-') && i > s && strchr("eEpP", src[i - 1]) &&
                      !(src[s] == '0' && i > s + 1 && (src[s + 1] == 'x' || src[s + 1] == 'X') &&
                        (src[i - 1] == 'e' || src[i - 1] == 'E')))))
                 i++;
+            if (memchr(src + s, '\'', i - s)) { /* the separators go: C and OpenCL have none */
+                char num[128];
+                size_t n = 0;
+                for (size_t k = s; k < i && n < sizeof num; k++)
+                    if (src[k] != '\'') num[n++] = src[k];
+                if ((rc = add(out, TR_NUMBER, num, n, file, line, col, false))) break;
+                continue;
+            }
             if ((rc = add(out, TR_NUMBER, src + s, i - s, file, line, col, false))) break;
             continue;
         }

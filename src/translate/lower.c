@@ -123,6 +123,12 @@ void tl_lower_function(lctx *parent, tr_func *f, tr_clone *clone)
                 "parameter %s: size_t differs in size between hosts and OpenCL devices; use "
                 "uint64_t or int",
                 p->name);
+        else if (c.kernel && !strcmp(p->type.base, "bool"))
+            tr_diag_add(c.u, true, p->file, p->line, p->col, "bool parameter",
+                        "parameter %s: bool %s differs in size between targets (OpenCL does not "
+                        "allow it in kernel parameters); use %s",
+                        p->name, p->type.nptr ? "in a buffer" : "as a kernel parameter",
+                        p->type.nptr ? "unsigned char" : "int");
     }
     if (f->ret.nptr)
         tr_diag_add(c.u, true, f->file, f->line, 0, "pointer return",
@@ -170,10 +176,18 @@ void tl_lower_function(lctx *parent, tr_func *f, tr_clone *clone)
     for (int i = 0; i < f->body->n; i++)
         tl_emit_stmt(&c, &sb, f->body->list[i], 1);
     gp_strbuf_puts(&sb, "}\n\n");
+    const char *text = gp_strbuf_cstr(&sb);
     if (c.kernel) {
-        tr_kernel_info_set_text(c.info, gp_strbuf_cstr(&sb));
+        tr_kernel_info_set_text(c.info, text);
+        c.info->todo = strstr(text, "GP_TODO(") != NULL;
     } else {
-        gp_strbuf_append(c.helpers, sb.data ? sb.data : "", sb.len);
+        clone->text = tr_strdup(c.u, text);
+        clone->todo = strstr(text, "GP_TODO(") != NULL;
+        tr_unit *u = c.u;
+        tr_clone_ref *n = tr_alloc(u, (size_t)(u->nemitted + 1) * sizeof *n);
+        if (u->nemitted) memcpy(n, u->emitted, (size_t)u->nemitted * sizeof *n);
+        n[u->nemitted++] = (tr_clone_ref){f, (int)(clone - f->clones)};
+        u->emitted = n;
     }
     gp_strbuf_free(&sb);
     f->visiting = false;
@@ -187,7 +201,9 @@ void tr_lower_kernel(tr_unit *u, const tr_lower_options *opt, tr_func *kernel, g
     c.opt = opt;
     c.helpers = helpers;
     c.info = info;
+    u->cur_kernel = kernel;
     tl_lower_function(&c, kernel, NULL);
+    u->cur_kernel = NULL;
 }
 const char *tr_space_name(tr_space sp)
 {

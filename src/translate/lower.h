@@ -23,7 +23,10 @@ typedef struct tr_kernel_info {
     tr_func *func;
     tr_param_info *params;
     int nparams;
-    char *text; /* the kernel's dialect source */
+    char *text;          /* the kernel's dialect source */
+    bool todo;           /* the text holds GP_TODO markers */
+    tr_clone_ref *calls; /* the clones its body calls (each clone lists its own) */
+    int ncalls;
 } tr_kernel_info;
 
 void tr_kernel_info_add_param(tr_kernel_info *k, const char *kind, const char *type,
@@ -31,8 +34,9 @@ void tr_kernel_info_add_param(tr_kernel_info *k, const char *kind, const char *t
 void tr_kernel_info_set_text(tr_kernel_info *k, const char *text);
 void tr_kernel_info_free(tr_kernel_info *k);
 
-/* Analyses and prints one kernel; device-function clones it needs are appended to `helpers`
- * (callees before callers). Refusals go to the unit's diagnostics. */
+/* Analyses and prints one kernel; the device-function clones it needs get their text (in
+ * u->emitted, callees first); `helpers` receives the few support functions the translation
+ * writes (atomicInc/atomicDec loops). Refusals go to the unit's diagnostics. */
 void tr_lower_kernel(tr_unit *u, const tr_lower_options *opt, tr_func *kernel, gp_strbuf *helpers,
                      tr_kernel_info *info);
 /* Prints a file-scope __constant__ array with its initialiser as GP_CONSTANT_DECL. */

@@ -4,6 +4,7 @@
 #include "translate/pp.h"
 
 #include <ctype.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@ enum { PP_MAX_FILE = 16 << 20, PP_MAX_DEPTH = 32, PP_MAX_OUT = 8 << 20, PP_MAX_E
 typedef struct macro {
     char *name;
     bool fn, variadic, kept;
+    bool std_name; /* a name a C or CUDA header defines: never kept by name in the output */
     char **params;
     int nparams;
     tr_tokens body;
@@ -79,6 +81,64 @@ static bool constant_body(const tr_tokens *b)
     return i + 1 == n && b->v[i].kind == TR_NUMBER;
 }
 
+/* The constants C and CUDA headers define, with their values: predefined, so that kernels using
+ * them need no stubs, and expanded, so that the output has no #define a target's own headers
+ * (math.h, float.h, OpenCL's and Metal's built-ins) would clash with. INFINITY and NAN are
+ * constant expressions every target folds (fast math is off by default in the dialect). */
+static const char *const std_names[][2] = {
+    {"NULL", "0"},
+    {"INFINITY", "(1.0f / 0.0f)"},
+    {"HUGE_VALF", "(1.0f / 0.0f)"},
+    {"HUGE_VAL", "(1.0 / 0.0)"},
+    {"NAN", "(0.0f / 0.0f)"},
+    {"FLT_MAX", "3.402823466e+38f"},
+    {"MAXFLOAT", "3.402823466e+38f"},
+    {"FLT_MIN", "1.175494351e-38f"},
+    {"FLT_EPSILON", "1.192092896e-07f"},
+    {"DBL_MAX", "1.7976931348623158e+308"},
+    {"DBL_MIN", "2.2250738585072014e-308"},
+    {"DBL_EPSILON", "2.2204460492503131e-16"},
+    {"CHAR_BIT", "8"},
+    {"SCHAR_MAX", "127"},
+    {"UCHAR_MAX", "255"},
+    {"SHRT_MAX", "32767"},
+    {"SHRT_MIN", "(-32767 - 1)"},
+    {"USHRT_MAX", "65535"},
+    {"INT_MAX", "2147483647"},
+    {"INT_MIN", "(-2147483647 - 1)"},
+    {"UINT_MAX", "4294967295u"},
+    {"INT32_MAX", "2147483647"},
+    {"INT32_MIN", "(-2147483647 - 1)"},
+    {"UINT32_MAX", "4294967295u"},
+    {"LLONG_MAX", "9223372036854775807ll"},
+    {"INT64_MAX", "9223372036854775807ll"},
+    {"M_E", "2.7182818284590452354"},
+    {"M_LOG2E", "1.4426950408889634074"},
+    {"M_LOG10E", "0.43429448190325182765"},
+    {"M_LN2", "0.69314718055994530942"},
+    {"M_LN10", "2.30258509299404568402"},
+    {"M_PI", "3.14159265358979323846"},
+    {"M_PI_2", "1.57079632679489661923"},
+    {"M_PI_4", "0.78539816339744830962"},
+    {"M_1_PI", "0.31830988618379067154"},
+    {"M_2_PI", "0.63661977236758134308"},
+    {"M_2_SQRTPI", "1.12837916709551257390"},
+    {"M_SQRT2", "1.41421356237309504880"},
+    {"M_SQRT1_2", "0.70710678118654752440"},
+    {"CUDART_INF_F", "(1.0f / 0.0f)"},
+    {"CUDART_NAN_F", "(0.0f / 0.0f)"},
+    {"CUDART_PI_F", "3.141592654f"},
+    {"CUDART_PI", "3.1415926535897931e+0"},
+    {"CUDART_SQRT_2PI_F", "2.506628275f"},
+};
+
+static bool is_std_name(const char *name)
+{
+    for (size_t i = 0; i < sizeof std_names / sizeof *std_names; i++)
+        if (!strcmp(std_names[i][0], name)) return true;
+    return false;
+}
+
 static int define(pp *p, const tr_tokens *d, size_t start, int file, int line, bool from_cli)
 {
     if (start >= d->n || d->v[start].kind != TR_IDENT)
@@ -88,7 +148,7 @@ static int define(pp *p, const tr_tokens *d, size_t start, int file, int line, b
     size_t i = start + 1;
     /* function-like only when '(' follows the name with no space: compare columns */
     if (i < d->n && strcmp(d->v[i].text, "(") == 0 &&
-        (from_cli || d->v[i].col == d->v[start].col + (int)strlen(d->v[start].text))) {
+        d->v[i].col == d->v[start].col + (int)strlen(d->v[start].text)) {
         m.fn = true;
         i++;
         while (i < d->n && strcmp(d->v[i].text, ")") != 0) {
@@ -126,7 +186,10 @@ static int define(pp *p, const tr_tokens *d, size_t start, int file, int line, b
             PP_FAIL(p, "out of memory");
         }
     }
-    m.kept = !m.fn && constant_body(&m.body);
+    /* -D macros are expanded (the output then needs no -D); so are the standard names, even
+     * where the file defines them itself */
+    m.std_name = is_std_name(m.name);
+    m.kept = !m.fn && !from_cli && !m.std_name && constant_body(&m.body);
     undef(p, m.name);
     if (p->nm == p->capm) {
         size_t cap = p->capm ? p->capm * 2 : 64;
@@ -565,6 +628,100 @@ static char *dir_of(const char *path)
     return slash ? strndup(path, (size_t)(slash - path)) : strdup(".");
 }
 
+static void add_note(pp *p, int file, int line, const char *construct, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+static void add_note(pp *p, int file, int line, const char *construct, const char *fmt, ...)
+{
+    tr_pp_result *r = p->res;
+    tr_pp_note *n = realloc(r->notes, (r->nnotes + 1) * sizeof *n);
+    if (!n) return;
+    r->notes = n;
+    char buf[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    r->notes[r->nnotes++] = (tr_pp_note){file, line, strdup(construct), strdup(buf)};
+}
+
+/* The C and C++ standard headers, POSIX's common ones and the CUDA toolkit's (and the CUDA
+ * samples' host helpers): names a quoted #include may use for a header that is not the
+ * project's own. */
+static bool is_system_header(const char *name)
+{
+    static const char *const exact[] = {
+        "assert.h",
+        "ctype.h",
+        "errno.h",
+        "float.h",
+        "limits.h",
+        "math.h",
+        "stdarg.h",
+        "stdbool.h",
+        "stddef.h",
+        "stdint.h",
+        "stdio.h",
+        "stdlib.h",
+        "string.h",
+        "time.h",
+        "inttypes.h",
+        "unistd.h",
+        "sys/time.h",
+        "sys/types.h",
+        "omp.h",
+        "pthread.h",
+        "helper_cuda.h",
+        "helper_functions.h",
+        "helper_string.h",
+        "helper_timer.h",
+        "helper_image.h",
+        "helper_math.h",
+        "math_constants.h",
+        "device_launch_parameters.h",
+        "device_functions.h",
+        "sm_20_atomic_functions.h",
+        "vector_types.h",
+        "driver_types.h",
+    };
+    static const char *const cxx[] = {
+        "algorithm", "array",    "cassert",  "cfloat",  "chrono", "climits",     "cmath",
+        "cstdint",   "cstdio",   "cstdlib",  "cstring", "ctime",  "fstream",     "functional",
+        "iomanip",   "iostream", "limits",   "map",     "memory", "numeric",     "random",
+        "set",       "sstream",  "string",   "thread",  "tuple",  "type_traits", "unordered_map",
+        "utility",   "vector",   "iterator", "mutex",   "atomic", "cstddef",     "stdexcept",
+    };
+    for (size_t i = 0; i < sizeof exact / sizeof *exact; i++)
+        if (!strcmp(name, exact[i])) return true;
+    for (size_t i = 0; i < sizeof cxx / sizeof *cxx; i++)
+        if (!strcmp(name, cxx[i])) return true;
+    /* cuda.h, cuda_runtime.h, cuda_fp16.h, cublas_v2.h, curand_kernel.h, cooperative_groups.h,
+     * cooperative_groups/reduce.h, thrust/..., cub/... */
+    static const char *const prefixes[] = {
+        "cuda",    "cublas", "cufft", "curand", "cusparse", "cudnn", "nvrtc", "cooperative_groups",
+        "thrust/", "cub/",   "nvml",  "nvtx",   "crt/"};
+    for (size_t i = 0; i < sizeof prefixes / sizeof *prefixes; i++)
+        if (!strncmp(name, prefixes[i], strlen(prefixes[i]))) return true;
+    return false;
+}
+
+/* Whether "name" exists beside the including file or in an -I folder (the search do_include
+ * makes). */
+static bool local_header_exists(pp *p, const char *name, int file)
+{
+    char *dir = dir_of(fname(p, file));
+    bool found = false;
+    char *cand = name[0] == '/' ? strdup(name) : gp_path_join(dir, name);
+    found = cand && gp_path_is_file(cand);
+    free(cand);
+    for (size_t i = 0; !found && p->opt && i < p->opt->ninclude_dirs; i++) {
+        cand = gp_path_join(p->opt->include_dirs[i], name);
+        found = cand && gp_path_is_file(cand);
+        free(cand);
+    }
+    free(dir);
+    return found;
+}
+
 static int do_include(pp *p, const char *rest, int file, int line)
 {
     while (*rest == ' ' || *rest == '\t')
@@ -576,6 +733,16 @@ static int do_include(pp *p, const char *rest, int file, int line)
     if (!name) PP_FAIL(p, "out of memory");
     if (close == '>') { /* system and toolkit headers are not translated */
         note_system(p, name);
+        free(name);
+        return 0;
+    }
+    if (!local_header_exists(p, name, file) && is_system_header(name)) {
+        /* "cuda_runtime.h", "assert.h": a system header spelled with quotes */
+        note_system(p, name);
+        add_note(p, file, line, "system header",
+                 "#include \"%s\" names a system or CUDA toolkit header: not read (kernels get "
+                 "the dialect's prelude instead)",
+                 name);
         free(name);
         return 0;
     }
@@ -754,21 +921,43 @@ int tr_preprocess(const char *path, const tr_pp_options *opt, tr_pp_result *out,
     p.opt = opt;
     p.err = err;
     p.errlen = errlen;
-    /* What nvcc defines when it compiles device code (the lowest architecture CUDA 13 knows). */
-    static const char *const predefined[] = {"__CUDACC__=1", "__NVCC__=1", "__CUDA_ARCH__=750"};
+    /* What nvcc defines when it compiles device code (the lowest architecture CUDA 13 knows; .cu
+     * files are C++17 by default). */
+    static const char *const predefined[] = {"__CUDACC__=1", "__NVCC__=1", "__CUDA_ARCH__=750",
+                                             "__cplusplus=201703L"};
+    enum { NPRE = sizeof predefined / sizeof *predefined };
     int rc = 0;
-    for (size_t i = 0; rc == 0 && i < 3 + (opt ? opt->ndefines : 0); i++) {
-        const char *def = i < 3 ? predefined[i] : opt->defines[i - 3];
-        const char *eq = strchr(def, '=');
-        size_t nl = eq ? (size_t)(eq - def) : strlen(def);
-        char *text = malloc(strlen(def) + 4);
-        if (!text) return -1;
-        snprintf(text, strlen(def) + 4, "%.*s %s", (int)nl, def, eq ? eq + 1 : "1");
+    for (size_t i = 0; rc == 0 && i < sizeof std_names / sizeof *std_names; i++) {
         tr_tokens d = {0};
-        if (tr_lex("<command line>", -1, text, strlen(text), &d, err, errlen) != 0)
+        char text[128];
+        snprintf(text, sizeof text, "%s %s", std_names[i][0], std_names[i][1]);
+        if (tr_lex("<predefined>", -1, text, strlen(text), &d, err, errlen) != 0)
             rc = -1;
         else
             rc = define(&p, &d, 0, -1, 0, true);
+        tr_tokens_free(&d);
+    }
+    for (size_t i = 0; rc == 0 && i < NPRE + (opt ? opt->ndefines : 0); i++) {
+        const char *def = i < NPRE ? predefined[i] : opt->defines[i - NPRE];
+        /* NAME, NAME=VALUE, F(a,b)=VALUE: the name part as written (a '(' right after the name
+         * makes a function-like macro, as for nvcc -D), then the value, 1 when none is given */
+        const char *eq = strchr(def, '=');
+        size_t nl = eq ? (size_t)(eq - def) : strlen(def);
+        size_t cap = strlen(def) + 4;
+        char *text = malloc(cap);
+        if (!text) return -1;
+        snprintf(text, cap, "%.*s %s", (int)nl, def, eq ? eq + 1 : "1");
+        tr_tokens d = {0};
+        if (nl == 0 || tr_lex("<command line>", -1, text, strlen(text), &d, err, errlen) != 0) {
+            if (nl == 0) snprintf(err, errlen, "-D %s: a macro needs a name", def);
+            rc = -1;
+        } else {
+            rc = define(&p, &d, 0, -1, 0, true);
+            if (rc)
+                snprintf(err, errlen,
+                         "-D %s: not a macro definition (NAME, NAME=VALUE or NAME(ARGS)=VALUE)",
+                         def);
+        }
         tr_tokens_free(&d);
         free(text);
     }
@@ -806,5 +995,8 @@ void tr_pp_result_free(tr_pp_result *r)
     for (size_t i = 0; i < r->nkept; i++)
         free(r->kept[i].name), free(r->kept[i].body);
     free(r->kept);
+    for (size_t i = 0; i < r->nnotes; i++)
+        free(r->notes[i].construct), free(r->notes[i].text);
+    free(r->notes);
     memset(r, 0, sizeof *r);
 }

@@ -1,7 +1,10 @@
 /* pp.h — the translator's own small C preprocessor: #include of local headers, object- and
  * function-like macros (# and ##, __VA_ARGS__), conditional compilation with constant
  * expressions, `#pragma unroll` kept for the output. Object-like macros whose body is one number
- * are kept by name (the translation keeps `TILE`, not `16`); every other macro is expanded. */
+ * are kept by name (the translation keeps `TILE`, not `16`); every other macro is expanded.
+ * The names C and CUDA headers define for constants (NULL, INFINITY, FLT_MAX, M_PI, INT_MAX...)
+ * are predefined with their values, so kernels need no stubs and the output no #define that a
+ * target's own headers would clash with. */
 #ifndef GP_TRANSLATE_PP_H
 #define GP_TRANSLATE_PP_H
 
@@ -15,6 +18,12 @@ typedef struct tr_kept_macro {
     int file, line;
 } tr_kept_macro;
 
+typedef struct tr_pp_note {
+    int file, line;
+    char *construct;
+    char *text;
+} tr_pp_note;
+
 typedef struct tr_pp_result {
     tr_tokens toks; /* the expanded program; TR_DIRECTIVE tokens only for "pragma ..." */
     char **files;   /* file table: index -> path as opened */
@@ -23,6 +32,8 @@ typedef struct tr_pp_result {
     size_t nsystem;
     tr_kept_macro *kept; /* constant macros kept by name, in definition order */
     size_t nkept;
+    tr_pp_note *notes; /* what the preprocessor skipped and why (quoted system headers) */
+    size_t nnotes;
 } tr_pp_result;
 
 typedef struct tr_pp_options {

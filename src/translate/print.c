@@ -78,7 +78,7 @@ const char *tl_sym_name(lctx *c, tr_sym *s)
 /* The argument a caller passes for a callee's hoisted array `s`. */
 void tl_emit_hoisted_arg(lctx *c, gp_strbuf *sb, tr_sym *s)
 {
-    if (s->owner == c->f)
+    if (!s->owner || s->owner == c->f) /* file-scope data passed as a buffer keeps its name */
         gp_strbuf_puts(sb, s->name);
     else
         gp_strbuf_printf(sb, "%s_%s", s->owner->name, s->name);
@@ -112,12 +112,95 @@ static int global_id_pattern(const tr_expr *e)
     return -1;
 }
 
+/* m[i][j] of a multi-dimensional array passed as a buffer: one index into the flat buffer,
+ * (i) * N + (j). */
+static bool emit_flat_index(lctx *c, gp_strbuf *sb, tr_expr *e)
+{
+    tr_expr *idx[4];
+    int n = 0;
+    tr_expr *b = e;
+    while (b->kind == TR_E_INDEX && n < 4) {
+        idx[n++] = b->b;
+        b = b->a;
+    }
+    if (b->kind != TR_E_IDENT || !b->sym || !b->sym->as_buffer || b->sym->ndims < 2 ||
+        n != b->sym->ndims)
+        return false;
+    tr_sym *s = b->sym;
+    gp_strbuf_printf(sb, "%s[", s->name);
+    for (int d = 0; d < n; d++) { /* idx[n - 1] is the outermost index */
+        if (d) gp_strbuf_puts(sb, " + ");
+        gp_strbuf_putc(sb, '(');
+        tl_emit_expr(c, sb, idx[n - 1 - d], 1);
+        gp_strbuf_putc(sb, ')');
+        for (int k = d + 1; k < n; k++) {
+            gp_strbuf_puts(sb, " * (");
+            tl_emit_expr(c, sb, s->dims[k], 1);
+            gp_strbuf_putc(sb, ')');
+        }
+    }
+    gp_strbuf_putc(sb, ']');
+    return true;
+}
+
 static void emit_args(lctx *c, gp_strbuf *sb, tr_expr *e)
 {
     for (int i = 0; i < e->nargs; i++) {
         if (i) gp_strbuf_puts(sb, ", ");
         tl_emit_expr(c, sb, e->args[i], 2);
     }
+}
+
+/* The f-suffixed math functions: C converts their arguments to float, which OpenCL's and Metal's
+ * overloads would not (sqrtf(n) of an int is ambiguous there), so the conversion is written. */
+static bool float_function(const tr_callmap *m)
+{
+    if (m->kind == TR_CALL_SAME) return true;
+    size_t n = strlen(m->out);
+    return m->kind == TR_CALL_RENAME &&
+           (!strcmp(m->out, "gp_rsqrt") || (n && m->out[n - 1] == 'f'));
+}
+
+/* The arguments, each converted to `vt` (float or double) unless it is one already. */
+static void emit_args_as(lctx *c, gp_strbuf *sb, tr_expr *e, tr_vt vt)
+{
+    for (int i = 0; i < e->nargs; i++) {
+        if (i) gp_strbuf_puts(sb, ", ");
+        tr_vt a = e->args[i]->vt;
+        if (a == vt || (vt == TR_VT_FLOAT && a == TR_VT_HALF) || a == TR_VT_VEC) {
+            tl_emit_expr(c, sb, e->args[i], 2);
+            continue;
+        }
+        gp_strbuf_puts(sb, vt == TR_VT_FLOAT ? "(float)" : "(double)");
+        tl_emit_expr(c, sb, e->args[i], 14);
+    }
+}
+
+/* atomicInc / atomicDec with a limit: a compare-exchange loop, written once per address space
+ * before the function that needs it. CUDA's semantics: inc stores old >= limit ? 0 : old + 1,
+ * dec stores (old == 0 || old > limit) ? limit : old - 1; both return old. */
+static const char *wrapping_atomic(lctx *c, const char *op, tr_space sp)
+{
+    bool inc = op[0] == 'i', shared = sp == TR_SP_SHARED;
+    static const char *const names[2][2] = {{"atomicDec_global", "atomicDec_shared"},
+                                            {"atomicInc_global", "atomicInc_shared"}};
+    unsigned bit = 1u << (inc * 2 + shared);
+    if (!(c->u->atomic_helpers & bit)) {
+        c->u->atomic_helpers |= bit;
+        gp_strbuf_printf(
+            c->helpers,
+            "/* CUDA's %s: a compare-exchange loop */\n"
+            "GP_FUNC unsigned int %s(%s unsigned int *p, unsigned int limit)\n{\n"
+            "    unsigned int old = gp_atomic_add(p, 0u);\n"
+            "    for (;;) {\n"
+            "        unsigned int seen = gp_atomic_cas(p, old, %s);\n"
+            "        if (seen == old) return old;\n"
+            "        old = seen;\n"
+            "    }\n}\n\n",
+            inc ? "atomicInc" : "atomicDec", names[inc][shared], shared ? "GP_SHARED" : "GP_GLOBAL",
+            inc ? "old >= limit ? 0u : old + 1u" : "(old == 0u || old > limit) ? limit : old - 1u");
+    }
+    return names[inc][shared];
 }
 
 static void emit_call(lctx *c, gp_strbuf *sb, tr_expr *e)
@@ -147,28 +230,44 @@ static void emit_call(lctx *c, gp_strbuf *sb, tr_expr *e)
     case TR_CALL_SAME:
     case TR_CALL_RENAME:
         gp_strbuf_printf(sb, "%s(", m->out);
-        emit_args(c, sb, e);
+        if (float_function(m))
+            emit_args_as(c, sb, e, TR_VT_FLOAT);
+        else
+            emit_args(c, sb, e);
         gp_strbuf_putc(sb, ')');
         return;
     case TR_CALL_FLOAT_MATH:
         gp_strbuf_printf(sb, "%s(", e->vt == TR_VT_FLOAT ? m->out : m->cuda);
-        emit_args(c, sb, e);
+        emit_args_as(c, sb, e, e->vt == TR_VT_FLOAT ? TR_VT_FLOAT : TR_VT_DOUBLE);
         gp_strbuf_putc(sb, ')');
         return;
     case TR_CALL_MINMAX:
-        if (tl_is_int_vt(e->vt))
+        if (tl_is_int_vt(e->vt)) {
             gp_strbuf_printf(sb, "gp_%s(", m->out);
-        else
+            emit_args(c, sb, e);
+        } else {
             gp_strbuf_printf(sb, "%s%s(", !strcmp(m->out, "min") ? "fmin" : "fmax",
                              e->vt == TR_VT_DOUBLE ? "" : "f");
-        emit_args(c, sb, e);
+            emit_args_as(c, sb, e, e->vt == TR_VT_DOUBLE ? TR_VT_DOUBLE : TR_VT_FLOAT);
+        }
         gp_strbuf_putc(sb, ')');
         return;
     case TR_CALL_ATOMIC:
-        if (e->vt == TR_VT_FLOAT)
+        if (e->vt == TR_VT_FLOAT) {
             gp_strbuf_puts(sb, "gp_atomic_add_float(");
-        else
+        } else if (!strcmp(m->out, "inc") || !strcmp(m->out, "dec")) {
+            long long limit;
+            if (tl_const_int(c, e->args[1], &limit) && (uint32_t)limit == 0xffffffffu) {
+                /* wrapping at the full range is plain modular arithmetic */
+                gp_strbuf_printf(sb, "gp_atomic_%s(", m->out[0] == 'i' ? "add" : "sub");
+                tl_emit_expr(c, sb, e->args[0], 2);
+                gp_strbuf_puts(sb, ", 1u)");
+                return;
+            }
+            gp_strbuf_printf(sb, "%s(", wrapping_atomic(c, m->out, e->args[0]->space));
+        } else {
             gp_strbuf_printf(sb, "gp_atomic_%s(", m->out);
+        }
         emit_args(c, sb, e);
         gp_strbuf_putc(sb, ')');
         return;
@@ -250,6 +349,8 @@ void tl_emit_expr(lctx *c, gp_strbuf *sb, tr_expr *e, int prec)
             gp_strbuf_puts(sb, "gp_simd_width()");
         else
             gp_strbuf_puts(sb, e->sym ? tl_sym_name(c, e->sym) : e->text);
+        if (e->sym && e->sym->as_buffer && !e->sym->ndims && !e->sym->type.nptr)
+            gp_strbuf_puts(sb, "[0]"); /* a scalar passed as a buffer of one */
         break;
     case TR_E_NUM:
     case TR_E_CHAR:
@@ -264,6 +365,7 @@ void tl_emit_expr(lctx *c, gp_strbuf *sb, tr_expr *e, int prec)
         emit_call(c, sb, e);
         break;
     case TR_E_INDEX:
+        if (emit_flat_index(c, sb, e)) break;
         tl_emit_expr(c, sb, e->a, 15);
         gp_strbuf_putc(sb, '[');
         tl_emit_expr(c, sb, e->b, 1);
@@ -305,6 +407,10 @@ void tl_emit_expr(lctx *c, gp_strbuf *sb, tr_expr *e, int prec)
         tl_emit_expr(c, sb, e->c, 3);
         break;
     case TR_E_CAST:
+        if (e->type->nptr && e->vt == TR_VT_INT) { /* (T *)0: a null pointer in any space */
+            gp_strbuf_putc(sb, '0');
+            break;
+        }
         gp_strbuf_putc(sb, '(');
         tl_emit_type_prefix(sb, e->type, e->space);
         while (sb->len && sb->data[sb->len - 1] == ' ')
@@ -333,6 +439,9 @@ void tl_emit_expr(lctx *c, gp_strbuf *sb, tr_expr *e, int prec)
         gp_strbuf_puts(sb, "{");
         emit_args(c, sb, e);
         gp_strbuf_puts(sb, "}");
+        break;
+    case TR_E_CG: /* refused in the analysis */
+        tl_emit_todo(sb, "a cooperative group used as a value");
         break;
     }
     if (paren) gp_strbuf_putc(sb, ')');
@@ -558,6 +667,15 @@ void tl_emit_signature_kernel(lctx *c, gp_strbuf *sb)
         if (!b) b = p->type.base;
         if (ki) tr_kernel_info_add_param(ki, kind, b, p->name);
     }
+    for (int i = 0; i < c->nhoist; i++) { /* file-scope data the host fills, as buffers */
+        tr_sym *s = c->hoist[i];
+        if (!s->as_buffer) continue;
+        const char *why = NULL;
+        const char *b = tl_map_base(s->type.base, &why);
+        const char *kind = s->kind == TR_SYM_CONSTANT ? "GP_CBUF" : "GP_BUF";
+        gp_strbuf_printf(sb, ", %s(%s, %s)", kind, b ? b : s->type.base, s->name);
+        if (ki) tr_kernel_info_add_param(ki, kind, b ? b : s->type.base, s->name);
+    }
     for (int i = 0; i < c->nhoist; i++) {
         tr_sym *s = c->hoist[i];
         if (s->kind != TR_SYM_DYN_SHARED) continue;
@@ -591,7 +709,11 @@ void tl_emit_signature_helper(lctx *c, gp_strbuf *sb)
         first = false;
         const char *why = NULL;
         const char *b = tl_map_base(s->type.base, &why);
-        gp_strbuf_printf(sb, "GP_SHARED %s *", b ? b : s->type.base);
+        if (s->as_buffer)
+            gp_strbuf_printf(sb, "GP_GLOBAL %s%s *", s->kind == TR_SYM_CONSTANT ? "const " : "",
+                             b ? b : s->type.base);
+        else
+            gp_strbuf_printf(sb, "GP_SHARED %s *", b ? b : s->type.base);
         tl_emit_hoisted_arg(c, sb, s);
     }
     for (int b = 0; b < 12; b++)

@@ -1,12 +1,14 @@
 /* translate.c — the translation of one file, end to end: preprocess, parse, lower every kernel,
  * assemble the dialect source (kept constants, __constant__ data, device-function clones, kernels)
- * and the report. */
+ * and the report; with `verify`, build what it claims for each target (verify.c) before the
+ * report says a kernel runs there. */
 #include "translate/translate.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "translate/assemble.h"
 #include "translate/lower.h"
 #include "util/strbuf.h"
 
@@ -39,24 +41,6 @@ static const char *file_name(const tr_unit *u, int file)
     return file >= 0 && (size_t)file < u->pp.nfiles ? u->pp.files[file] : "<command line>";
 }
 
-static bool diag_in_func(const tr_unit *u, const tr_diag *d, const tr_func *f)
-{
-    (void)u;
-    if (d->file != f->file || d->line < f->line) return false;
-    return true; /* refined below by the next function's start */
-}
-
-/* Which diagnostics fall inside kernel k's source lines (up to the next function in the file). */
-static bool diag_belongs(const tr_unit *u, const tr_diag *d, const tr_func *f)
-{
-    if (!diag_in_func(u, d, f)) return false;
-    for (int i = 0; i < u->nfuncs; i++) {
-        const tr_func *g = u->funcs[i];
-        if (g != f && g->file == f->file && g->line > f->line && d->line >= g->line) return false;
-    }
-    return true;
-}
-
 static int cmp_diag(const void *a, const void *b)
 {
     const tr_diag *x = a, *y = b;
@@ -65,13 +49,46 @@ static int cmp_diag(const void *a, const void *b)
     return x->col < y->col ? -1 : x->col > y->col;
 }
 
-static cJSON *targets_json(const tr_func *f, bool refused)
+/* Whether kernel k is held back by a refusal: in its own code, in a function it calls, or
+ * recorded while it was lowered. */
+static bool kernel_refused(const tr_unit *u, const tr_func *k)
+{
+    if (!k->body) return true;
+    for (int d = 0; d < u->ndiags; d++) {
+        const tr_diag *g = &u->diags[d];
+        if (g->refusal && tr_diag_counts(u, g) && (g->kernel == k || g->func == k)) return true;
+    }
+    return false;
+}
+
+/* Host code that copies into a __constant__ symbol: cudaMemcpyToSymbol(name, ...). */
+static bool host_fills(const tr_unit *u, const char *name)
+{
+    const tr_tokens *t = &u->pp.toks;
+    for (size_t i = 0; i + 2 < t->n; i++)
+        if (t->v[i].kind == TR_IDENT && !strncmp(t->v[i].text, "cudaMemcpyToSymbol", 18) &&
+            !strcmp(t->v[i + 1].text, "(") &&
+            (!strcmp(t->v[i + 2].text, name) ||
+             (i + 3 < t->n && !strcmp(t->v[i + 2].text, "&") && !strcmp(t->v[i + 3].text, name))))
+            return true;
+    return false;
+}
+
+static const char *const target_names[TR_NTARGETS] = {"cuda", "cpu", "opencl", "metal"};
+
+static cJSON *targets_json(const tr_func *f, bool refused, const tr_build *b)
 {
     cJSON *t = cJSON_CreateObject();
-    cJSON_AddBoolToObject(t, "cuda", !refused);
-    cJSON_AddBoolToObject(t, "cpu", !refused);
-    cJSON_AddBoolToObject(t, "opencl", !refused && !f->uses_simd);
-    cJSON_AddBoolToObject(t, "metal", !refused && !f->uses_fp64);
+    for (int i = 0; i < TR_NTARGETS; i++) {
+        bool eligible =
+            !refused && !(i == TR_T_OPENCL && f->uses_simd) && !(i == TR_T_METAL && f->uses_fp64);
+        if (!eligible || (b && b[i].status == TR_BUILD_FAILED))
+            cJSON_AddBoolToObject(t, target_names[i], false);
+        else if (b && b[i].status == TR_BUILD_OK)
+            cJSON_AddBoolToObject(t, target_names[i], true);
+        else
+            cJSON_AddNullToObject(t, target_names[i]); /* not built here: not claimed */
+    }
     if ((f->uses_fp64 || f->uses_simd) && !refused) {
         cJSON *why = cJSON_AddObjectToObject(t, "conditions");
         if (f->uses_simd)
@@ -90,6 +107,76 @@ static cJSON *targets_json(const tr_func *f, bool refused)
     return t;
 }
 
+static cJSON *builds_json(const tr_build *b)
+{
+    static const char *const status[] = {"not checked", "built", "failed", "not a target"};
+    cJSON *o = cJSON_CreateObject();
+    for (int i = 0; i < TR_NTARGETS; i++) {
+        cJSON *x = cJSON_AddObjectToObject(o, target_names[i]);
+        cJSON_AddStringToObject(x, "result", status[b[i].status]);
+        if (b[i].detail) cJSON_AddStringToObject(x, "detail", b[i].detail);
+    }
+    return o;
+}
+
+/* __constant__ data filled by the host, and __device__ data: buffers the kernels get as
+ * parameters. Each is a change to the host code, said in a note. */
+static void data_as_buffers(tr_unit *u)
+{
+    for (int i = 0; i < u->nconstants; i++) {
+        tr_sym *s = u->constants[i];
+        if (!u->constant_inits[i] || host_fills(u, s->name)) {
+            s->as_buffer = true;
+            s->type.space = TR_SP_GLOBAL;
+        }
+    }
+}
+
+static void note_host_changes(tr_unit *u, tr_kernel_info *ki, int nk, cJSON *arr)
+{
+    tr_sym **all[2] = {u->constants, u->globals};
+    int counts[2] = {u->nconstants, u->nglobals};
+    for (int w = 0; w < 2; w++)
+        for (int i = 0; i < counts[w]; i++) {
+            tr_sym *s = all[w][i];
+            if (!s->as_buffer || !s->used) continue;
+            gp_strbuf ks = GP_STRBUF_INIT;
+            cJSON *o = cJSON_CreateObject();
+            cJSON_AddStringToObject(o, "name", s->name);
+            cJSON_AddNumberToObject(o, "line", s->line);
+            cJSON_AddStringToObject(o, "kind", w ? "__device__ data" : "__constant__ data");
+            cJSON *karr = cJSON_AddArrayToObject(o, "kernels");
+            for (int k = 0; k < nk; k++)
+                for (int p = 0; p < ki[k].nparams; p++)
+                    if (!strcmp(ki[k].params[p].name, s->name) &&
+                        strcmp(ki[k].params[p].kind, "GP_VAL")) {
+                        cJSON *e = cJSON_CreateObject();
+                        cJSON_AddStringToObject(e, "kernel", ki[k].func->name);
+                        cJSON_AddNumberToObject(e, "parameter", p);
+                        cJSON_AddItemToArray(karr, e);
+                        gp_strbuf_printf(&ks, "%s%s (parameter %d)", ks.len ? ", " : "",
+                                         ki[k].func->name, p);
+                    }
+            char what[768];
+            if (w == 0)
+                snprintf(what, sizeof what,
+                         "__constant__ %s is filled by the host (cudaMemcpyToSymbol): it is a "
+                         "GP_CBUF buffer parameter of %s; the host writes it with "
+                         "gp_buffer_write and passes it with gp_arg_buffer",
+                         s->name, gp_strbuf_cstr(&ks));
+            else
+                snprintf(what, sizeof what,
+                         "__device__ %s is a GP_BUF buffer parameter of %s; the host creates it "
+                         "(%s), and passes it with gp_arg_buffer",
+                         s->name, gp_strbuf_cstr(&ks),
+                         s->init ? "writing its initial value into it" : "zero-filled");
+            cJSON_AddStringToObject(o, "host_change", what);
+            cJSON_AddItemToArray(arr, o);
+            tr_diag_add(u, false, s->file, s->line, s->col, "host change", "%s", what);
+            gp_strbuf_free(&ks);
+        }
+}
+
 void gp_translate(const char *path, const char *source, size_t source_len,
                   const gp_translate_options *opt, gp_translate_result *res)
 {
@@ -100,6 +187,8 @@ void gp_translate(const char *path, const char *source, size_t source_len,
     char err[1024];
     tr_pp_options po = {opt->include_dirs, opt->ninclude_dirs, opt->defines, opt->ndefines, source,
                         source_len};
+    u.instantiate = opt->instantiate;
+    u.ninstantiate = opt->ninstantiate;
     if (tr_preprocess(path, &po, &u.pp, err, sizeof err) != 0 ||
         tr_parse(&u, err, sizeof err) != 0) {
         res->status = GP_TRANSLATE_BAD_INPUT;
@@ -107,66 +196,57 @@ void gp_translate(const char *path, const char *source, size_t source_len,
         tr_unit_free(&u);
         return;
     }
+    for (size_t i = 0; i < u.pp.nnotes; i++)
+        tr_diag_add(&u, false, u.pp.notes[i].file, u.pp.notes[i].line, 0, u.pp.notes[i].construct,
+                    "%s", u.pp.notes[i].text);
     tr_rename_reserved(&u);
+    data_as_buffers(&u);
     tr_lower_options lo = {opt->partial, opt->simd_width};
-    gp_strbuf helpers = GP_STRBUF_INIT;
+    gp_strbuf support = GP_STRBUF_INIT;
     int nk = 0;
     for (int i = 0; i < u.nfuncs; i++)
         nk += u.funcs[i]->kind == TR_F_GLOBAL;
     tr_kernel_info *ki = calloc((size_t)(nk ? nk : 1), sizeof *ki);
     int k = 0;
-    bool fp64 = false, simd = false;
     for (int i = 0; i < u.nfuncs && ki; i++) {
         tr_func *f = u.funcs[i];
         if (f->kind != TR_F_GLOBAL) continue;
         ki[k].func = f;
-        if (f->body)
-            tr_lower_kernel(&u, &lo, f, &helpers, &ki[k]);
-        else if (opt->partial) {
-            gp_strbuf t = GP_STRBUF_INIT;
-            gp_strbuf_printf(&t, "/* %s:%d: kernel %s */\nGP_TODO(\"", file_name(&u, f->file),
-                             f->line, f->name);
-            for (const char *c = f->refused; *c; c++) {
-                if (*c == '"' || *c == '\\') gp_strbuf_putc(&t, '\\');
-                gp_strbuf_putc(&t, *c);
-            }
-            gp_strbuf_puts(&t, "\");\n\n");
-            tr_kernel_info_set_text(&ki[k], gp_strbuf_cstr(&t));
-            gp_strbuf_free(&t);
-        }
-        fp64 |= f->uses_fp64;
-        simd |= f->uses_simd;
+        if (f->body) tr_lower_kernel(&u, &lo, f, &support, &ki[k]);
         k++;
     }
-    for (int i = 0; i < u.nconstants; i++) {
-        tr_sym *s = u.constants[i];
-        if (!u.constant_inits[i])
-            tr_diag_add(&u, true, s->file, s->line, s->col, "__constant__ without initialiser",
-                        "__constant__ %s is set by the host (cudaMemcpyToSymbol): pass it to the "
-                        "kernels as a GP_CBUF buffer parameter instead",
-                        s->name);
-    }
     for (int i = 0; i < u.nfuncs; i++)
-        if (u.funcs[i]->kind == TR_F_DEVICE && u.funcs[i]->nclones == 0)
+        if (u.funcs[i]->kind == TR_F_DEVICE && !u.funcs[i]->used && !u.funcs[i]->synthetic)
             tr_diag_add(&u, false, u.funcs[i]->file, u.funcs[i]->line, 0, "unused device function",
                         "%s is called by no kernel: not translated", u.funcs[i]->name);
+    cJSON *rep = cJSON_CreateObject();
+    cJSON *hosts = cJSON_CreateArray();
+    note_host_changes(&u, ki, k, hosts);
+
+    /* which kernels are translated, and the output (all of them; refused ones, with --partial,
+     * inside #ifdef GP_TODO_INCLUDE so that the others build) */
+    bool *ok = calloc((size_t)(k ? k : 1), sizeof *ok);
+    for (int i = 0; ok && i < k; i++)
+        ok[i] = !kernel_refused(&u, ki[i].func);
+    int refusals = tr_refusal_count(&u);
+    tr_assembly as = {&u, ki, k, gp_strbuf_cstr(&support), path, opt->simd_width};
+    if (ok && (refusals == 0 || opt->partial)) res->output = tr_assemble(&as, ok, NULL, refusals);
+    tr_build *builds = NULL;
+    if (ok && opt->verify && res->output) builds = tr_verify(&as, ok, opt);
 
     /* the report: diagnostics in file and line order */
     if (u.ndiags) qsort(u.diags, (size_t)u.ndiags, sizeof *u.diags, cmp_diag);
-    int refusals = tr_refusal_count(&u);
-    cJSON *rep = cJSON_CreateObject();
     cJSON_AddStringToObject(rep, "schema", "gpuport.translate/1");
     cJSON_AddStringToObject(rep, "file", path);
     cJSON_AddBoolToObject(rep, "complete", refusals == 0);
+    cJSON_AddBoolToObject(rep, "verified", builds != NULL);
     cJSON *karr = cJSON_AddArrayToObject(rep, "kernels");
     for (int i = 0; i < k; i++) {
         tr_func *f = ki[i].func;
-        bool kref = f->body == NULL;
-        for (int d = 0; d < u.ndiags; d++)
-            if (u.diags[d].refusal && diag_belongs(&u, &u.diags[d], f)) kref = true;
-        /* a refusal in a helper the kernel calls also keeps the kernel back */
+        bool kref = !ok || !ok[i];
         cJSON *o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "name", f->name);
+        if (f->template_id) cJSON_AddStringToObject(o, "template", f->template_id);
         cJSON_AddNumberToObject(o, "line", f->line);
         cJSON_AddBoolToObject(o, "translated", !kref);
         cJSON_AddBoolToObject(o, "fp64", f->uses_fp64);
@@ -179,7 +259,9 @@ void gp_translate(const char *path, const char *source, size_t source_len,
             cJSON_AddStringToObject(po2, "name", ki[i].params[p].name);
             cJSON_AddItemToArray(params, po2);
         }
-        cJSON_AddItemToObject(o, "targets", targets_json(f, kref));
+        const tr_build *b = builds ? &builds[i * TR_NTARGETS] : NULL;
+        cJSON_AddItemToObject(o, "targets", targets_json(f, kref, b));
+        if (b) cJSON_AddItemToObject(o, "builds", builds_json(b));
         cJSON_AddItemToArray(karr, o);
     }
     cJSON *harr = cJSON_AddArrayToObject(rep, "helpers");
@@ -188,6 +270,8 @@ void gp_translate(const char *path, const char *source, size_t source_len,
         if (f->kind != TR_F_DEVICE || !f->nclones) continue;
         cJSON *o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "name", f->name);
+        if (f->template_id) cJSON_AddStringToObject(o, "template", f->template_id);
+        if (f->synthetic) cJSON_AddBoolToObject(o, "written_by_translation", true);
         cJSON_AddNumberToObject(o, "line", f->line);
         cJSON *cl = cJSON_AddArrayToObject(o, "clones");
         for (int c = 0; c < f->nclones; c++) {
@@ -206,64 +290,41 @@ void gp_translate(const char *path, const char *source, size_t source_len,
         cJSON_AddNumberToObject(o, "hoisted_shared_arrays", nh);
         cJSON_AddItemToArray(harr, o);
     }
+    cJSON_AddItemToObject(rep, "host_changes", hosts);
     cJSON *rarr = cJSON_AddArrayToObject(rep, "refusals");
     cJSON *narr = cJSON_AddArrayToObject(rep, "notes");
     for (int d = 0; d < u.ndiags; d++) {
         tr_diag *g = &u.diags[d];
+        /* a refusal in a device function no kernel calls holds nothing back: a note */
+        bool counts = tr_diag_counts(&u, g);
         cJSON *o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "file", file_name(&u, g->file));
         cJSON_AddNumberToObject(o, "line", g->line);
         if (g->col) cJSON_AddNumberToObject(o, "column", g->col);
         cJSON_AddStringToObject(o, "construct", g->construct);
-        cJSON_AddStringToObject(o, "reason", g->reason);
-        cJSON_AddItemToArray(g->refusal ? rarr : narr, o);
+        if (g->refusal && !counts) {
+            char why[1200];
+            snprintf(why, sizeof why, "in %s, which no kernel calls: %s",
+                     g->func ? g->func->name : "unused code", g->reason);
+            cJSON_AddStringToObject(o, "reason", why);
+        } else {
+            cJSON_AddStringToObject(o, "reason", g->reason);
+        }
+        cJSON_AddItemToArray(counts ? rarr : narr, o);
     }
     cJSON *sys = cJSON_AddArrayToObject(rep, "system_includes");
     for (size_t i = 0; i < u.pp.nsystem; i++)
         cJSON_AddItemToArray(sys, cJSON_CreateString(u.pp.system_includes[i]));
+    if (builds) tr_verify_summary(rep, builds, k);
 
-    /* the output */
-    if (refusals == 0 || opt->partial) {
-        gp_strbuf out = GP_STRBUF_INIT;
-        gp_strbuf_printf(&out,
-                         "/* Translated from %s by gpuport translate: the portable kernel "
-                         "dialect (docs/dialect.md).\n * Review before use; the report lists "
-                         "every change that needs a look. */\n",
-                         path);
-        if (refusals)
-            gp_strbuf_printf(&out,
-                             "/* INCOMPLETE: %d construct%s could not be translated; each is "
-                             "marked GP_TODO(\"...\"), which compiles nowhere. */\n",
-                             refusals, refusals == 1 ? "" : "s");
-        if (fp64) gp_strbuf_puts(&out, "GP_REQUIRES_FP64\n");
-        if (simd) gp_strbuf_printf(&out, "GP_REQUIRES_SIMD_WIDTH(%d)\n", opt->simd_width);
-        for (size_t i = 0; i < u.pp.nkept; i++)
-            gp_strbuf_printf(&out, "#define %s %s\n", u.pp.kept[i].name, u.pp.kept[i].body);
-        if (u.pp.nkept || fp64 || simd) gp_strbuf_putc(&out, '\n');
-        for (int i = 0; i < u.nconstants; i++) {
-            tr_sym *s = u.constants[i];
-            if (!u.constant_inits[i]) {
-                if (opt->partial)
-                    gp_strbuf_printf(&out,
-                                     "GP_TODO(\"__constant__ %s is set by the host: pass it as "
-                                     "a GP_CBUF parameter\");\n",
-                                     s->name);
-                continue;
-            }
-            tr_emit_constant(&u, s, u.constant_inits[i], &out);
-        }
-        if (u.nconstants) gp_strbuf_putc(&out, '\n');
-        gp_strbuf_append(&out, helpers.data ? helpers.data : "", helpers.len);
-        for (int i = 0; i < k; i++)
-            if (ki[i].text) gp_strbuf_puts(&out, ki[i].text);
-        res->output = gp_strbuf_take(&out);
-    }
     res->status = refusals ? GP_TRANSLATE_REFUSED : GP_TRANSLATE_OK;
     res->report = rep;
+    tr_builds_free(builds, k);
+    free(ok);
     for (int i = 0; i < k; i++)
         tr_kernel_info_free(&ki[i]);
     free(ki);
-    gp_strbuf_free(&helpers);
+    gp_strbuf_free(&support);
     tr_unit_free(&u);
 }
 

@@ -15,6 +15,12 @@ typedef struct gp_translate_options {
     bool partial;   /* leave GP_TODO("...") markers for refused constructs instead of failing */
     int simd_width; /* 32: translate warp shuffles and votes to gp_simd_* (the result then needs
                        SIMD groups of 32); 0: refuse them */
+    const char *const *instantiate; /* template instances to make: "reduce<float, 256>" */
+    size_t ninstantiate;
+    bool verify; /* build the result for every target this machine can build for before the
+                    report says a kernel runs there (without it, no target is claimed) */
+    const char *metal_standin; /* verify Metal with the stand-in <metal_stdlib> in this folder
+                                  where there is no Metal device (NULL: not checked) */
 } gp_translate_options;
 
 typedef enum gp_translate_status {

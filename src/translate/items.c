@@ -1,0 +1,674 @@
+/* items.c — a file's top-level items. The file is cut into items by brace matching first; host
+ * items (no __global__/__device__/__constant__) are skipped without being parsed, since the host
+ * side is not translated, but read for what device code takes from them: typedefs, integer
+ * constants and enumerators, namespace aliases of cooperative_groups, templates and the
+ * template arguments of kernel launches. Device items are parsed into the tree of ast.h; a
+ * construct outside the subset becomes a refusal at its line, and the function that holds it
+ * is kept out of the output. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "translate/parser.h"
+
+/* [i, end) of the item starting at i: up to ';' at depth 0, or the '}' that closes the first
+ * top-level '{' (and a ';' right after it). -1 when braces do not balance. */
+static long item_end(parser *p, size_t i, size_t n)
+{
+    int depth = 0;
+    bool braced = false, initialiser = false;
+    for (size_t k = i; k < n; k++) {
+        const tr_token *t = &p->t[k];
+        if (t->kind == TR_EOF) return -1;
+        if (t->kind != TR_PUNCT) continue;
+        if (!strcmp(t->text, "(") || !strcmp(t->text, "["))
+            depth++;
+        else if (!strcmp(t->text, ")") || !strcmp(t->text, "]"))
+            depth--;
+        else if (!strcmp(t->text, "=") && depth == 0 && !braced)
+            initialiser = true;
+        else if (!strcmp(t->text, "{")) {
+            if (depth == 0 && !braced) braced = true;
+            depth++;
+        } else if (!strcmp(t->text, "}")) {
+            /* a function body ends at its '}'; `= { ... };` initialisers at the ';' */
+            if (--depth == 0 && braced && !initialiser) {
+                if (k + 1 < n && !strcmp(p->t[k + 1].text, ";")) k++;
+                return (long)k + 1;
+            }
+            if (depth < 0) return -1;
+        } else if (!strcmp(t->text, ";") && depth == 0) {
+            return (long)k + 1;
+        }
+    }
+    return -1;
+}
+
+static bool item_has(parser *p, size_t i, size_t end, const char *word)
+{
+    for (size_t k = i; k < end; k++) {
+        if (p->t[k].kind == TR_PUNCT && (!strcmp(p->t[k].text, "{") || !strcmp(p->t[k].text, "=")))
+            return false;
+        if (p->t[k].kind == TR_IDENT && !strcmp(p->t[k].text, word)) return true;
+    }
+    return false;
+}
+
+static bool item_has_anywhere(parser *p, size_t i, size_t end, const char *word)
+{
+    for (size_t k = i; k < end; k++)
+        if (p->t[k].kind == TR_IDENT && !strcmp(p->t[k].text, word)) return true;
+    return false;
+}
+
+static void add_func(tr_unit *u, tr_func *f)
+{
+    tr_func **nf = realloc(u->funcs, (size_t)(u->nfuncs + 1) * sizeof *nf);
+    if (!nf) abort();
+    u->funcs = nf;
+    u->funcs[u->nfuncs++] = f;
+}
+
+static void parse_function(parser *p, const specs *s, tr_sym *decl)
+{
+    tr_func *f = tr_alloc(p->u, sizeof *f);
+    f->name = decl->name;
+    f->kind = s->global ? TR_F_GLOBAL : TR_F_DEVICE;
+    f->ret = decl->type;
+    f->file = decl->file, f->line = decl->line;
+    p->func = f;
+    p->u->cur_func = f;
+    p->nscope = 0;
+    if (f->ret.is_ref)
+        tp_bail(p, "C++", "%s returns a reference: return the value, or an index", f->name);
+    tp_expect(p, "(");
+    if (tp_is(p, "void") && tp_is_at(p, 1, ")")) p->i++;
+    while (!tp_is(p, ")")) {
+        if (tp_accept(p, "..."))
+            tp_bail(p, "variadic function", "variadic functions are outside the accepted subset");
+        specs ps = tp_parse_specs(p);
+        tr_sym *prm = tp_parse_declarator(p, &ps, true);
+        prm->kind = TR_SYM_PARAM;
+        prm->owner = f;
+        if (tp_is(p, "="))
+            tp_bail(p, "default argument",
+                    "parameter %s has a default value: C has none; pass it at every call",
+                    prm->name);
+        if (prm->type.cg) { /* a group: known at translation time, passed by nobody */
+            if (prm->type.cg == TR_CG_TILE && !prm->type.cg_width)
+                tp_bail(p, "cooperative groups",
+                        "parameter %s is a thread_group: declare it as the thread_block or the "
+                        "thread_block_tile<N> it is",
+                        prm->name);
+            tp_scope_push(p, prm);
+            if (!tp_accept(p, ",")) break;
+            continue;
+        }
+        if (prm->type.is_ref) {
+            if (s->global) tp_bail(p, "C++", "kernel parameter %s is a reference", prm->name);
+            if (prm->type.is_const && !prm->type.nptr) {
+                prm->type.is_ref = false; /* const T &x: the value */
+            } else {
+                /* T &x: a pointer to the caller's variable, in the caller's address space */
+                prm->type.is_ref = false;
+                prm->type.nptr++;
+                prm->ref = true;
+                if (prm->type.nptr > 1)
+                    tp_bail(p, "pointer to pointer",
+                            "parameter %s is a reference to a pointer, which is a pointer to a "
+                            "pointer: outside the accepted subset",
+                            prm->name);
+            }
+        }
+        if (prm->ndims) { /* T a[] is T *a */
+            if (prm->ndims > 1)
+                tp_bail(p, "array parameter",
+                        "multi-dimensional array parameters are outside the accepted subset");
+            prm->ndims = 0;
+            prm->type.nptr++;
+        }
+        if (s->global && prm->type.nptr) prm->type.space = TR_SP_GLOBAL;
+        tr_sym **np = tr_alloc(p->u, (size_t)(f->nparams + 1) * sizeof *np);
+        if (f->nparams) memcpy(np, f->params, (size_t)f->nparams * sizeof *np);
+        np[f->nparams++] = prm;
+        f->params = np;
+        tp_scope_push(p, prm);
+        if (!tp_accept(p, ",")) break;
+    }
+    tp_expect(p, ")");
+    while (tp_is(p, "const") || tp_is(p, "noexcept")) /* C++ qualifiers after the list */
+        p->i++;
+    if (tp_accept(p, ";")) { /* a prototype */
+        p->func = NULL;
+        p->u->cur_func = NULL;
+        return;
+    }
+    f->body = tp_parse_block(p);
+    p->func = NULL;
+    p->u->cur_func = NULL;
+    add_func(p->u, f);
+}
+
+static void add_data(tr_unit *u, tr_sym ***list, int *n, tr_expr ***inits, tr_sym *sym,
+                     tr_expr *init)
+{
+    tr_sym **nl = realloc(*list, (size_t)(*n + 1) * sizeof *nl);
+    if (!nl) abort();
+    *list = nl;
+    if (inits) {
+        tr_expr **ni = realloc(*inits, (size_t)(*n + 1) * sizeof *ni);
+        if (!ni) abort();
+        *inits = ni;
+        ni[*n] = init;
+    }
+    nl[(*n)++] = sym;
+    (void)u;
+}
+
+/* __constant__ data, and __device__ data (kernels get it as a buffer parameter). */
+static void parse_data(parser *p, const specs *s, bool device)
+{
+    do {
+        tr_sym *sym = tp_parse_declarator(p, s, false);
+        sym->kind = device ? TR_SYM_GLOBALVAR : TR_SYM_CONSTANT;
+        sym->type.space = device ? TR_SP_GLOBAL : TR_SP_CONSTANT;
+        if (device) sym->as_buffer = true;
+        tr_expr *init = NULL;
+        if (tp_accept(p, "=")) init = tp_is(p, "{") ? tp_parse_primary(p) : tp_parse_assign(p);
+        sym->init = init;
+        tr_unit *u = p->u;
+        if (device)
+            add_data(u, &u->globals, &u->nglobals, NULL, sym, init);
+        else
+            add_data(u, &u->constants, &u->nconstants, &u->constant_inits, sym, init);
+    } while (tp_accept(p, ","));
+    tp_expect(p, ";");
+}
+
+static void parse_typedef(parser *p, specs *s)
+{
+    tr_sym *sym = tp_parse_declarator(p, s, false);
+    if (sym->ndims) tp_bail(p, "typedef", "array typedefs are outside the accepted subset");
+    typedef_alias *a = realloc(p->aliases, (size_t)(p->naliases + 1) * sizeof *a);
+    if (!a) abort();
+    p->aliases = a;
+    tr_type t = sym->type;
+    p->aliases[p->naliases++] = (typedef_alias){strdup(sym->name), t};
+    tp_expect(p, ";");
+}
+
+/* A kernel refused before its name was parsed: found by its tokens, so that the report still
+ * counts it among the file's kernels. NULL when the item [start, end) declares no __global__
+ * function. */
+static tr_func *refused_kernel(parser *p, size_t start)
+{
+    if (!item_has(p, start, p->end, "__global__")) return NULL;
+    static const char *const attrs[] = {"__launch_bounds__", "__align__", "__attribute__",
+                                        "alignas", "__declspec"};
+    for (size_t k = start; k + 1 < p->end; k++) {
+        const tr_token *t = &p->t[k];
+        if (t->kind == TR_PUNCT && (!strcmp(t->text, "{") || !strcmp(t->text, ";"))) break;
+        if (t->kind != TR_IDENT || p->t[k + 1].kind != TR_PUNCT || strcmp(p->t[k + 1].text, "("))
+            continue;
+        if (tp_in_list(t->text, attrs, sizeof attrs / sizeof *attrs)) continue;
+        tr_func *f = tr_alloc(p->u, sizeof *f);
+        f->name = tr_strdup(p->u, t->text);
+        f->kind = TR_F_GLOBAL;
+        f->file = t->file, f->line = t->line;
+        return f;
+    }
+    return NULL;
+}
+
+/* Parses one device item [i, end). A refusal is recorded and the item dropped. */
+static void parse_item(parser *p)
+{
+    size_t start = p->i;
+    p->u->cur_func = NULL;
+    if (setjmp(p->fail)) {
+        tr_diag_add(p->u, true, p->why_file, p->why_line, p->why_col, p->why_construct, "%s",
+                    p->why);
+        if (!p->func) p->func = refused_kernel(p, start);
+        if (p->func) { /* keep the function in the report, without a body */
+            p->func->body = NULL;
+            p->func->refused = tr_strdup(p->u, p->why);
+            p->func->refused_line = p->why_line;
+            add_func(p->u, p->func);
+        }
+        p->func = NULL;
+        p->u->cur_func = NULL;
+        return;
+    }
+    specs s = tp_parse_specs(p);
+    if (s.is_typedef) {
+        parse_typedef(p, &s);
+        return;
+    }
+    if (s.shared)
+        tp_bail(p, "__shared__",
+                "__shared__ variables at file scope are outside the accepted "
+                "subset: declare them in the kernel");
+    if (s.managed)
+        tp_bail(p, "__managed__", "managed memory has no portable equivalent: pass a buffer");
+    if (s.device && !s.global && !s.constant) {
+        /* `__device__ float g[16];` is device data, not a function */
+        size_t save = p->i;
+        while (tp_is(p, "*"))
+            p->i++;
+        bool fn = tp_cur(p)->kind == TR_IDENT && tp_is_at(p, 1, "(");
+        p->i = save;
+        if (!fn) {
+            parse_data(p, &s, true);
+            return;
+        }
+    }
+    if (s.constant) {
+        parse_data(p, &s, false);
+        return;
+    }
+    tr_sym *decl = tp_parse_declarator(p, &s, false);
+    if (!tp_is(p, "(")) tp_bail(p, "syntax", "expected a function after '%s'", decl->name);
+    parse_function(p, &s, decl);
+}
+
+/* ---- what the translation makes ------------------------------------------------------------ */
+bool tp_made(parser *p, const char *name)
+{
+    for (int i = 0; i < p->nmade; i++)
+        if (!strcmp(p->made[i], name)) return true;
+    return false;
+}
+
+void tp_make_item(parser *p, const char *name, const char *text, const tr_token *at)
+{
+    if (tp_made(p, name)) return;
+    tr_tokens toks = {0};
+    char err[256];
+    if (tr_lex("<translation>", at->file, text, strlen(text), &toks, err, sizeof err) != 0)
+        abort(); /* the translation's own text always lexes */
+    for (size_t i = 0; i < toks.n; i++)
+        toks.v[i].file = at->file, toks.v[i].line = at->line, toks.v[i].col = at->col;
+    if (p->npending == p->cappending) {
+        int cap = p->cappending ? p->cappending * 2 : 16;
+        tp_pending *np = realloc(p->pending, (size_t)cap * sizeof *np);
+        if (!np) abort();
+        p->pending = np;
+        p->cappending = cap;
+    }
+    p->pending[p->npending++] = (tp_pending){toks, tr_strdup(p->u, name), NULL};
+    char **nm = realloc(p->made, (size_t)(p->nmade + 1) * sizeof *nm);
+    if (!nm) abort();
+    p->made = nm;
+    p->made[p->nmade++] = tr_strdup(p->u, name);
+}
+
+/* Parses the items the last item asked for (which may ask for more). */
+static void parse_pending(parser *p)
+{
+    tr_token *st = p->t;
+    size_t sn = p->n;
+    while (p->npending) {
+        tp_pending pd = p->pending[0];
+        memmove(p->pending, p->pending + 1, (size_t)(--p->npending) * sizeof *p->pending);
+        p->t = pd.toks.v;
+        p->n = pd.toks.n;
+        p->i = 0;
+        p->end = pd.toks.n - 1; /* without the EOF */
+        int before = p->u->nfuncs;
+        parse_item(p);
+        for (int i = before; i < p->u->nfuncs; i++) {
+            tr_func *f = p->u->funcs[i];
+            if (strcmp(f->name, pd.name)) continue;
+            f->template_id = pd.template_id;
+            f->synthetic = pd.template_id == NULL;
+        }
+        tr_tokens_free(&pd.toks);
+    }
+    p->t = st;
+    p->n = sn;
+}
+
+/* ---- templates, recorded for instantiation ------------------------------------------------ */
+static void record_template(parser *p, size_t i, size_t end)
+{
+    /* template < params > item */
+    size_t k = i + 2;
+    tr_template t = {0};
+    int depth = 0;
+    size_t pstart = k;
+    for (; k < end; k++) {
+        const char *s = p->t[k].text;
+        if (!strcmp(s, "<") || !strcmp(s, "(")) depth++;
+        if (!strcmp(s, ")")) depth--;
+        bool close = !strcmp(s, ">") && depth == 0;
+        if (!strcmp(s, ">") && depth > 0 && !close) depth--;
+        if ((!strcmp(s, ",") && depth == 0) || close) {
+            /* one parameter [pstart, k): typename N [= d] | class N [= d] | T N [= d] */
+            if (k > pstart && t.nparams < 8) {
+                size_t eq = pstart;
+                while (eq < k && strcmp(p->t[eq].text, "="))
+                    eq++;
+                size_t nm = eq;
+                while (nm > pstart && p->t[nm - 1].kind != TR_IDENT)
+                    nm--;
+                if (nm > pstart) {
+                    int n = t.nparams++;
+                    t.pnames[n] = tr_strdup(p->u, p->t[nm - 1].text);
+                    t.ptype[n] = !strcmp(p->t[pstart].text, "typename") ||
+                                 !strcmp(p->t[pstart].text, "class");
+                    if (eq < k) {
+                        t.pdefault[n] = &p->t[eq + 1];
+                        t.ndefault[n] = (int)(k - eq - 1);
+                    }
+                }
+            }
+            pstart = k + 1;
+            if (close) break;
+        }
+    }
+    if (k >= end || t.nparams == 0) return; /* template <> specialisations are not read */
+    t.begin = k + 1;
+    t.end = end;
+    t.device = item_has(p, t.begin, end, "__global__") || item_has(p, t.begin, end, "__device__");
+    t.kernel = item_has(p, t.begin, end, "__global__");
+    if ((item_has(p, t.begin, end, "struct") || item_has(p, t.begin, end, "class")) &&
+        item_has_anywhere(p, t.begin, end, "operator") &&
+        item_has_anywhere(p, t.begin, end, "__shared__")) {
+        /* template <class T> struct SharedMemory { operator T *() { extern __shared__ ...} } */
+        for (size_t q = t.begin; q + 1 < end; q++)
+            if (!strcmp(p->t[q].text, "struct") || !strcmp(p->t[q].text, "class")) {
+                char **na =
+                    realloc(p->shared_accessors, (size_t)(p->nshared_accessors + 1) * sizeof *na);
+                if (!na) abort();
+                p->shared_accessors = na;
+                na[p->nshared_accessors++] = tr_strdup(p->u, p->t[q + 1].text);
+                break;
+            }
+        return;
+    }
+    for (size_t q = t.begin; q + 1 < end; q++) {
+        if (p->t[q].kind == TR_PUNCT && !strcmp(p->t[q].text, "{")) break;
+        if (p->t[q].kind == TR_IDENT && !strcmp(p->t[q + 1].text, "(") &&
+            strcmp(p->t[q].text, "__launch_bounds__") && strcmp(p->t[q].text, "__align__")) {
+            t.name = tr_strdup(p->u, p->t[q].text);
+            t.file = p->t[q].file;
+            t.line = p->t[q].line;
+            break;
+        }
+    }
+    if (!t.name || tp_template_find(p, t.name)) return; /* overloads are not told apart */
+    tr_unit *u = p->u;
+    tr_template *nt = realloc(u->templates, (size_t)(u->ntemplates + 1) * sizeof *nt);
+    if (!nt) abort();
+    u->templates = nt;
+    u->templates[u->ntemplates++] = t;
+}
+
+/* `template __global__ void k<float>(float *);`: an explicit instantiation. */
+static void explicit_instantiation(parser *p, size_t i, size_t end)
+{
+    for (size_t k = i + 1; k + 1 < end; k++) {
+        tr_template *t = p->t[k].kind == TR_IDENT ? tp_template_find(p, p->t[k].text) : NULL;
+        if (!t || strcmp(p->t[k + 1].text, "<") || !t->device) continue;
+        p->i = k + 1;
+        p->end = end;
+        if (setjmp(p->fail)) {
+            tr_diag_add(p->u, false, p->why_file, p->why_line, p->why_col, "template",
+                        "this explicit instantiation is not translated: %s", p->why);
+            return;
+        }
+        tp_template_ref(p, t, &p->t[k]);
+        return;
+    }
+}
+
+/* ---- host constants ----------------------------------------------------------------------- */
+static void add_host_const(parser *p, const char *name, const char *type, size_t b, size_t e,
+                           long long v)
+{
+    tp_host_const *h = realloc(p->hconsts, (size_t)(p->nhconsts + 1) * sizeof *h);
+    if (!h) abort();
+    p->hconsts = h;
+    h[p->nhconsts++] = (tp_host_const){tr_strdup(p->u, name), tr_strdup(p->u, type), b, e, v};
+}
+
+/* `[static] const|constexpr TYPE NAME = INIT[, NAME = INIT];` with an arithmetic TYPE, and
+ * `enum [NAME] { A [= n], B };` */
+static void record_host_constants(parser *p, size_t i, size_t end)
+{
+    static const char *const words[] = {"int",     "unsigned", "float",  "double",  "long",
+                                        "short",   "char",     "size_t", "int32_t", "uint32_t",
+                                        "int64_t", "uint64_t", "signed", "bool"};
+    size_t k = i;
+    if (!strcmp(p->t[k].text, "enum")) {
+        while (k < end && strcmp(p->t[k].text, "{"))
+            k++;
+        long long v = 0;
+        for (k++; k < end && strcmp(p->t[k].text, "}"); k++) {
+            if (p->t[k].kind != TR_IDENT) return;
+            const char *name = p->t[k].text;
+            if (!strcmp(p->t[k + 1].text, "=")) {
+                bool neg = !strcmp(p->t[k + 2].text, "-");
+                const tr_token *n = &p->t[k + 2 + neg];
+                char *e;
+                if (n->kind != TR_NUMBER) return;
+                v = strtoll(n->text, &e, 0);
+                if (neg) v = -v;
+                k += 2 + neg;
+            }
+            add_host_const(p, name, "int", 0, 0, v++);
+            if (strcmp(p->t[k + 1].text, ",")) break;
+            k++;
+        }
+        return;
+    }
+    bool is_const = false;
+    char type[64] = "";
+    for (; k < end && p->t[k].kind == TR_IDENT; k++) {
+        const char *w = p->t[k].text;
+        if (!strcmp(w, "static") || !strcmp(w, "inline"))
+            continue;
+        else if (!strcmp(w, "const") || !strcmp(w, "constexpr"))
+            is_const = true;
+        else if (tp_in_list(w, words, sizeof words / sizeof *words)) {
+            size_t l = strlen(type);
+            snprintf(type + l, sizeof type - l, "%s%s", l ? " " : "", w);
+        } else
+            break;
+    }
+    if (!is_const || !type[0]) return;
+    if (!strcmp(type, "unsigned")) snprintf(type, sizeof type, "unsigned int");
+    while (k + 2 < end && p->t[k].kind == TR_IDENT && !strcmp(p->t[k + 1].text, "=")) {
+        const char *name = p->t[k].text;
+        size_t b = k + 2, e = b;
+        int depth = 0;
+        for (; e < end; e++) {
+            const char *s = p->t[e].text;
+            if (p->t[e].kind == TR_STRING || p->t[e].kind == TR_CHAR) return;
+            if (!strcmp(s, "(")) depth++;
+            if (!strcmp(s, ")")) depth--;
+            if (depth == 0 && (!strcmp(s, ",") || !strcmp(s, ";"))) break;
+        }
+        if (e >= end || e == b) return;
+        add_host_const(p, name, type, b, e, 0);
+        if (strcmp(p->t[e].text, ",")) return;
+        k = e + 1;
+    }
+}
+
+tr_expr *tp_host_constant(parser *p, const tr_token *at, const char *name)
+{
+    tp_host_const *h = NULL;
+    for (int i = 0; i < p->nhconsts; i++)
+        if (!strcmp(p->hconsts[i].name, name)) h = &p->hconsts[i];
+    if (!h) return NULL;
+    tr_expr *v;
+    if (h->begin == h->end) {
+        char num[32];
+        snprintf(num, sizeof num, "%lld", h->value);
+        v = tp_mk_num(p, at, num);
+    } else {
+        /* its initialiser, parsed where it was written (the host token array is the unit's) */
+        tr_token *st = p->t;
+        size_t sn = p->n, si = p->i, se = p->end;
+        p->t = p->u->pp.toks.v, p->n = p->u->pp.toks.n, p->i = h->begin, p->end = h->end;
+        int nscope = p->nscope;
+        p->nscope = 0;
+        v = tp_parse_assign(p);
+        bool whole = p->i == h->end;
+        p->nscope = nscope;
+        p->t = st, p->n = sn, p->i = si, p->end = se;
+        if (!whole) return NULL;
+    }
+    tr_expr *c = tp_new_expr(p, TR_E_CAST, at);
+    c->type = tr_alloc(p->u, sizeof *c->type);
+    c->type->base = tr_strdup(p->u, h->type);
+    c->a = v;
+    return c;
+}
+
+/* ---- the file ----------------------------------------------------------------------------- */
+static bool device_item(parser *p, size_t i, size_t end)
+{
+    return item_has(p, i, end, "__global__") || item_has(p, i, end, "__device__") ||
+           item_has(p, i, end, "__constant__") || item_has(p, i, end, "__shared__") ||
+           item_has(p, i, end, "__managed__");
+}
+
+static void free_parser(parser *p)
+{
+    free(p->scope);
+    for (int k = 0; k < p->naliases; k++)
+        free(p->aliases[k].name);
+    free(p->aliases);
+    free(p->cg_names);
+    free(p->shared_accessors);
+    for (int k = 0; k < p->npending; k++)
+        tr_tokens_free(&p->pending[k].toks);
+    free(p->pending);
+    free(p->made);
+    free(p->hconsts);
+}
+
+/* The top-level items, in order: fn(p, i, end) for each. -1 on unbalanced braces. */
+static int each_item(parser *p, void (*fn)(parser *, size_t, size_t), char *err, size_t errlen)
+{
+    tr_unit *u = p->u;
+    size_t i = 0;
+    while (i < p->n && p->t[i].kind != TR_EOF) {
+        const tr_token *t = &p->t[i];
+        if (t->kind == TR_DIRECTIVE || (t->kind == TR_PUNCT && !strcmp(t->text, ";")) ||
+            (t->kind == TR_PUNCT && !strcmp(t->text, "}"))) { /* the end of a block opened below */
+            i++;
+            continue;
+        }
+        /* extern "C" { ... } and namespace N { ... }: their items are top-level items */
+        if (t->kind == TR_IDENT && !strcmp(t->text, "extern") && i + 2 < p->n &&
+            p->t[i + 1].kind == TR_STRING && !strcmp(p->t[i + 2].text, "{")) {
+            i += 3;
+            continue;
+        }
+        if (t->kind == TR_IDENT && !strcmp(t->text, "namespace")) {
+            size_t k = i + 1;
+            while (k < p->n && p->t[k].kind == TR_IDENT)
+                k++;
+            if (k < p->n && !strcmp(p->t[k].text, "{")) {
+                i = k + 1;
+                continue;
+            }
+        }
+        long end = item_end(p, i, p->n);
+        if (end < 0) {
+            snprintf(err, errlen,
+                     "%s:%d:%d: unbalanced braces or parentheses from here to the end "
+                     "of the file",
+                     u->pp.files[t->file], t->line, t->col);
+            return -1;
+        }
+        fn(p, i, (size_t)end);
+        i = (size_t)end;
+    }
+    return 0;
+}
+
+/* First pass: what host items and templates tell the device code. */
+static void read_host_item(parser *p, size_t i, size_t end)
+{
+    const tr_token *t = &p->t[i];
+    if (t->kind == TR_IDENT && !strcmp(t->text, "template") && i + 1 < end &&
+        !strcmp(p->t[i + 1].text, "<")) {
+        record_template(p, i, end);
+        return;
+    }
+    /* namespace cg = cooperative_groups; */
+    if (t->kind == TR_IDENT && !strcmp(t->text, "namespace") && i + 3 < end &&
+        !strcmp(p->t[i + 2].text, "=") && !strcmp(p->t[i + 3].text, "cooperative_groups")) {
+        char **n = realloc(p->cg_names, (size_t)(p->ncg_names + 1) * sizeof *n);
+        if (!n) abort();
+        p->cg_names = n;
+        n[p->ncg_names++] = tr_strdup(p->u, p->t[i + 1].text);
+        return;
+    }
+    if (!device_item(p, i, end)) record_host_constants(p, i, end);
+}
+
+/* Second pass: device items parsed, host typedefs read, explicit instantiations made. */
+static void read_item(parser *p, size_t i, size_t end)
+{
+    const tr_token *t = &p->t[i];
+    if (t->kind == TR_IDENT && !strcmp(t->text, "template")) {
+        if (i + 1 < end && strcmp(p->t[i + 1].text, "<")) explicit_instantiation(p, i, end);
+        parse_pending(p);
+        return;
+    }
+    bool typedef_item = t->kind == TR_IDENT && !strcmp(t->text, "typedef");
+    if (device_item(p, i, end) || typedef_item) {
+        p->i = i;
+        p->end = end;
+        if (typedef_item && !device_item(p, i, end)) {
+            /* host typedefs matter only when device code uses them: parse, drop on failure */
+            if (!setjmp(p->fail)) {
+                specs s = tp_parse_specs(p);
+                if (s.is_typedef) parse_typedef(p, &s);
+            }
+        } else {
+            parse_item(p);
+        }
+    }
+    parse_pending(p);
+}
+
+int tr_parse(tr_unit *u, char *err, size_t errlen)
+{
+    parser p = {0};
+    p.u = u;
+    p.t = u->pp.toks.v;
+    p.n = u->pp.toks.n;
+    int rc = each_item(&p, read_host_item, err, errlen);
+    if (rc == 0) rc = each_item(&p, read_item, err, errlen);
+    if (rc == 0) {
+        tp_template_scan_host(&p);
+        parse_pending(&p);
+        for (size_t r = 0; r < u->ninstantiate; r++) {
+            char name[128];
+            snprintf(name, sizeof name, "%.*s", (int)strcspn(u->instantiate[r], "< "),
+                     u->instantiate[r]);
+            if (!tp_template_find(&p, name))
+                tr_diag_add(u, true, -1, 0, 0, "--instantiate",
+                            "--instantiate %s: this file has no template named %s",
+                            u->instantiate[r], name);
+        }
+        for (int k = 0; k < u->ntemplates; k++) {
+            tr_template *t = &u->templates[k];
+            if (t->kernel && !t->ninstances)
+                tr_diag_add(u, true, t->file, t->line, 0, "template",
+                            "kernel template %s is instantiated nowhere in this file with "
+                            "arguments the translation can read (the launches' template "
+                            "arguments are not constants or types it knows); name the "
+                            "instances with --instantiate '%s<...>'",
+                            t->name, t->name);
+        }
+    }
+    free_parser(&p);
+    return rc;
+}

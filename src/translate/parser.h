@@ -1,0 +1,133 @@
+/* parser.h — what the pieces of the parser share: the parser's state and its entry points.
+ * parse.c holds the grammar of device code (types, expressions, statements), items.c the
+ * top-level items of a file, template.c template instantiation, coop.c cooperative groups. */
+#ifndef GP_TRANSLATE_PARSER_H
+#define GP_TRANSLATE_PARSER_H
+
+#include <setjmp.h>
+#include <stdbool.h>
+
+#include "translate/ast.h"
+
+typedef struct typedef_alias {
+    char *name;
+    tr_type type;
+} typedef_alias;
+
+/* Tokens made by the translation (a template instantiation, a cooperative-group operation),
+ * parsed as an item of their own once the item being parsed is done. */
+typedef struct tp_pending {
+    tr_tokens toks;
+    char *name;        /* the function it defines */
+    char *template_id; /* an instance: "reduce<float, 256>" (NULL otherwise) */
+} tp_pending;
+
+/* A constant of the host part (`const int N = 256;`, an enumerator) that device code may use, as
+ * CUDA lets it: each use becomes its value, converted to its type. */
+typedef struct tp_host_const {
+    char *name;
+    char *type;        /* "int", "unsigned int", "float" */
+    size_t begin, end; /* its initialiser's tokens, or none (then `value`) */
+    long long value;
+} tp_host_const;
+
+typedef struct parser {
+    tr_unit *u;
+    tr_token *t;
+    size_t n, i, end; /* tokens of the current item: [i, end) */
+    jmp_buf fail;     /* a construct outside the subset: longjmp back to the item */
+    char why[512];
+    int why_file, why_line, why_col;
+    const char *why_construct;
+    typedef_alias *aliases;
+    int naliases;
+    /* scopes: symbols visible in the function being parsed */
+    tr_sym **scope;
+    int nscope, capscope;
+    tr_func *func;
+    /* names that stand for the cooperative_groups namespace (cg, after `namespace cg = ...`) */
+    char **cg_names;
+    int ncg_names;
+    /* template structs that hand out the dynamic shared block (the CUDA samples'
+     * SharedMemory<T>: an `operator T *()` returning an extern __shared__ array) */
+    char **shared_accessors;
+    int nshared_accessors;
+    /* items made by the translation, waiting to be parsed; and the names already made */
+    tp_pending *pending;
+    int npending, cappending;
+    char **made;
+    int nmade;
+    tp_host_const *hconsts;
+    int nhconsts;
+} parser;
+
+/* ---- tokens (parse.c) */
+const tr_token *tp_cur(parser *p);
+bool tp_is(parser *p, const char *s);
+bool tp_is_at(parser *p, size_t k, const char *s);
+bool tp_accept(parser *p, const char *s);
+void tp_expect(parser *p, const char *s);
+_Noreturn void tp_bail(parser *p, const char *construct, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+tr_expr *tp_new_expr(parser *p, tr_expr_kind k, const tr_token *at);
+bool tp_in_list(const char *s, const char *const *list, size_t n);
+
+/* ---- the grammar (parse.c) */
+typedef struct specs {
+    tr_type type;
+    bool global, device, host, shared, constant, managed, is_extern, is_static, is_typedef;
+    bool is_auto;
+} specs;
+
+bool tp_is_type_start(parser *p);
+specs tp_parse_specs(parser *p);
+tr_type *tp_parse_type_name(parser *p);
+tr_sym *tp_lookup(parser *p, const char *name);
+void tp_scope_push(parser *p, tr_sym *s);
+tr_sym *tp_parse_declarator(parser *p, const specs *s, bool allow_abstract);
+tr_expr *tp_parse_expr(parser *p);
+tr_expr *tp_parse_assign(parser *p);
+tr_expr *tp_parse_primary(parser *p);
+tr_stmt *tp_parse_block(parser *p);
+/* A guess of an expression's type, as the parser sees it (for template arguments and the
+ * operations of cooperative groups): the base type and pointer levels, false when unknown. */
+bool tp_guess_type(parser *p, const tr_expr *e, char *base, size_t cap, int *nptr);
+
+/* ---- small trees (parse.c) */
+tr_expr *tp_mk_ident(parser *p, const tr_token *at, const char *name);
+tr_expr *tp_mk_num(parser *p, const tr_token *at, const char *text);
+tr_expr *tp_mk_binary(parser *p, const char *op, tr_expr *a, tr_expr *b);
+tr_expr *tp_mk_call(parser *p, const tr_token *at, const char *name, int nargs, tr_expr **args);
+tr_expr *tp_mk_member(parser *p, const tr_token *at, const char *obj, const char *member);
+
+/* ---- items (items.c) */
+/* Queues `text` (CUDA source the translation wrote) as an item defining `name`, unless an
+ * item of that name was made already; its tokens carry the position `at`. */
+void tp_make_item(parser *p, const char *name, const char *text, const tr_token *at);
+bool tp_made(parser *p, const char *name);
+/* A use of a host constant as an expression, or NULL when `name` is none. */
+tr_expr *tp_host_constant(parser *p, const tr_token *at, const char *name);
+
+/* ---- cooperative groups (coop.c) */
+bool tp_is_cg_namespace(parser *p, const char *name);
+/* After `cg::` (the namespace token consumed, at the name): a type (in a declaration) or a
+ * value (an expression). */
+bool tp_cg_type(parser *p, const char *name, tr_type *out);
+tr_expr *tp_cg_qualified(parser *p, const tr_token *at, const char *name);
+/* obj.name(args...) on a group object */
+tr_expr *tp_cg_method(parser *p, tr_expr *call, tr_sym *obj, const char *name);
+
+/* ---- templates (template.c) */
+tr_template *tp_template_find(parser *p, const char *name);
+/* At `<` after the template's name: reads the arguments, queues the instantiation and returns
+ * the instantiated name. */
+const char *tp_template_ref(parser *p, tr_template *t, const tr_token *at);
+/* A call of a function template without arguments: deduces them from the call's arguments. */
+const char *tp_template_deduce(parser *p, tr_template *t, tr_expr *call);
+/* Instantiates t with the argument texts given (the name it gets, or NULL with why). */
+const char *tp_template_instantiate(parser *p, tr_template *t, tr_tokens *args, int nargs,
+                                    const tr_token *at, char *why, size_t whylen);
+/* Reads `name<a, b>` from text (an --instantiate request or a launch site). */
+void tp_template_scan_host(parser *p);
+
+#endif

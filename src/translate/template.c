@@ -1,0 +1,419 @@
+/* template.c — function and kernel templates, instantiated with the types and constants the file
+ * itself gives them: explicit instantiations, the template arguments of <<<>>> launches in host
+ * code (through host function templates the file instantiates), template arguments written at
+ * device-side calls or deduced from the call's arguments, and --instantiate requests. Each
+ * instance is the template's tokens with the parameters replaced, parsed as a function of its
+ * own named after its arguments (reduce<float, 256> becomes reduce_float_256). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "translate/parser.h"
+
+enum { MAX_INSTANCES = 512, HOST_DEPTH = 3 };
+
+tr_template *tp_template_find(parser *p, const char *name)
+{
+    for (int i = 0; i < p->u->ntemplates; i++)
+        if (!strcmp(p->u->templates[i].name, name)) return &p->u->templates[i];
+    return NULL;
+}
+
+static const tr_kept_macro *kept(parser *p, const char *name)
+{
+    for (size_t k = 0; k < p->u->pp.nkept; k++)
+        if (!strcmp(p->u->pp.kept[k].name, name)) return &p->u->pp.kept[k];
+    return NULL;
+}
+
+/* The words a type argument may be made of. */
+static bool type_word(parser *p, const char *w)
+{
+    static const char *const words[] = {
+        "void",    "char",     "short",    "int",      "long",     "float",   "double",
+        "signed",  "unsigned", "bool",     "const",    "int8_t",   "int16_t", "int32_t",
+        "int64_t", "uint8_t",  "uint16_t", "uint32_t", "uint64_t", "size_t",  "float2",
+        "float4",  "int2",     "int4",     "__half",   "half",     "uint2",   "uint4"};
+    if (tp_in_list(w, words, sizeof words / sizeof *words)) return true;
+    for (int i = 0; i < p->naliases; i++)
+        if (!strcmp(p->aliases[i].name, w)) return true;
+    return false;
+}
+
+/* An argument's text for the instance's name, and whether the translation can read it: a type,
+ * or a constant (numbers, true/false, kept macros, operators). */
+static bool arg_text(parser *p, const tr_tokens *a, bool is_type, char *out, size_t cap, char *why,
+                     size_t whylen)
+{
+    size_t k = 0;
+    out[0] = '\0';
+    if (a->n == 0) {
+        snprintf(why, whylen, "an empty template argument");
+        return false;
+    }
+    for (size_t i = 0; i < a->n; i++) {
+        const tr_token *t = &a->v[i];
+        const char *piece = t->text;
+        if (t->kind == TR_IDENT) {
+            if (is_type ? !type_word(p, t->text)
+                        : !(kept(p, t->text) || !strcmp(t->text, "true") ||
+                            !strcmp(t->text, "false"))) {
+                snprintf(why, whylen,
+                         "its argument '%s' is not a %s the translation can read in this file",
+                         t->text, is_type ? "type" : "constant");
+                return false;
+            }
+            if (!is_type && kept(p, t->text)) piece = kept(p, t->text)->body;
+        } else if (t->kind == TR_STRING || t->kind == TR_CHAR) {
+            snprintf(why, whylen, "a string as a template argument");
+            return false;
+        }
+        int n = snprintf(out + k, cap - k, "%s%s", k && t->kind == TR_IDENT ? " " : "", piece);
+        if (n < 0 || (size_t)n >= cap - k) return false;
+        k += (size_t)n;
+    }
+    return true;
+}
+
+static void mangle(char *out, size_t cap, const char *name, char texts[][64], int n)
+{
+    size_t k = (size_t)snprintf(out, cap, "%s", name);
+    for (int i = 0; i < n && k + 2 < cap; i++) {
+        out[k++] = '_';
+        for (const char *c = texts[i]; *c && k + 2 < cap; c++) {
+            if ((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9'))
+                out[k++] = *c;
+            else if (*c == ' ' || *c == '_' || *c == '.')
+                out[k++] = '_';
+            else if (*c == '*')
+                out[k++] = 'p';
+            else if (*c == '-')
+                out[k++] = 'm';
+        }
+    }
+    out[k] = '\0';
+}
+
+static void push(tr_tokens *ts, const tr_token *t, const tr_token *pos)
+{
+    tr_token c = *t;
+    if (pos) c.file = pos->file, c.line = pos->line, c.col = pos->col;
+    if (tr_tokens_push(ts, &c)) abort();
+}
+
+const char *tp_template_instantiate(parser *p, tr_template *t, tr_tokens *args, int nargs,
+                                    const tr_token *at, char *why, size_t whylen)
+{
+    (void)at;
+    if (nargs > t->nparams) {
+        snprintf(why, whylen, "%s takes %d template argument%s, given %d", t->name, t->nparams,
+                 t->nparams == 1 ? "" : "s", nargs);
+        return NULL;
+    }
+    tr_tokens all[8] = {{0}};
+    char texts[8][64];
+    bool ok = true;
+    for (int i = 0; i < t->nparams && ok; i++) {
+        if (i < nargs) {
+            for (size_t k = 0; k < args[i].n; k++)
+                push(&all[i], &args[i].v[k], NULL);
+        } else if (t->pdefault[i]) {
+            for (int k = 0; k < t->ndefault[i]; k++)
+                push(&all[i], &t->pdefault[i][k], NULL);
+        } else {
+            snprintf(why, whylen, "%s needs %d template argument%s, given %d", t->name, t->nparams,
+                     t->nparams == 1 ? "" : "s", nargs);
+            ok = false;
+            break;
+        }
+        ok = arg_text(p, &all[i], t->ptype[i], texts[i], sizeof texts[i], why, whylen);
+    }
+    char name[256];
+    if (ok) mangle(name, sizeof name, t->name, texts, t->nparams);
+    if (ok && !tp_made(p, name)) {
+        if (t->ninstances >= MAX_INSTANCES) {
+            snprintf(why, whylen, "more than %d instances of %s", MAX_INSTANCES, t->name);
+            ok = false;
+        }
+    }
+    if (ok && !tp_made(p, name)) {
+        t->ninstances++;
+        /* the item's tokens, parameters replaced (values in parentheses), its name renamed */
+        tr_tokens out = {0};
+        const tr_token *src = p->u->pp.toks.v;
+        int depth = 0;
+        bool named = false;
+        for (size_t i = t->begin; i < t->end; i++) {
+            const tr_token *tk = &src[i];
+            if (tk->kind == TR_PUNCT && (!strcmp(tk->text, "(") || !strcmp(tk->text, "{"))) depth++;
+            if (tk->kind == TR_PUNCT && (!strcmp(tk->text, ")") || !strcmp(tk->text, "}"))) depth--;
+            if (!named && depth == 0 && tk->kind == TR_IDENT && !strcmp(tk->text, t->name) &&
+                i + 1 < t->end && !strcmp(src[i + 1].text, "(")) {
+                tr_token c = *tk;
+                c.text = name;
+                push(&out, &c, NULL);
+                named = true;
+                continue;
+            }
+            int pi = -1;
+            for (int k = 0; tk->kind == TR_IDENT && k < t->nparams; k++)
+                if (!strcmp(tk->text, t->pnames[k])) pi = k;
+            if (pi < 0) {
+                push(&out, tk, NULL);
+                continue;
+            }
+            bool paren = !t->ptype[pi] && all[pi].n > 1;
+            tr_token lp = {TR_PUNCT, "(", tk->file, tk->line, tk->col, false};
+            tr_token rp = {TR_PUNCT, ")", tk->file, tk->line, tk->col, false};
+            if (paren) push(&out, &lp, NULL);
+            for (size_t k = 0; k < all[pi].n; k++)
+                push(&out, &all[pi].v[k], tk);
+            if (paren) push(&out, &rp, NULL);
+        }
+        tr_token eof = {TR_EOF, "", 0, 0, 0, true};
+        push(&out, &eof, NULL);
+        /* the readable form for the report: reduce<float, 256> */
+        char id[256];
+        size_t k = (size_t)snprintf(id, sizeof id, "%s<", t->name);
+        for (int i = 0; i < t->nparams && k < sizeof id; i++)
+            k += (size_t)snprintf(id + k, sizeof id - k, "%s%s", i ? ", " : "", texts[i]);
+        if (k < sizeof id) snprintf(id + k, sizeof id - k, ">");
+        if (p->npending == p->cappending) {
+            int cap = p->cappending ? p->cappending * 2 : 16;
+            tp_pending *np = realloc(p->pending, (size_t)cap * sizeof *np);
+            if (!np) abort();
+            p->pending = np;
+            p->cappending = cap;
+        }
+        p->pending[p->npending++] = (tp_pending){out, tr_strdup(p->u, name), tr_strdup(p->u, id)};
+        char **nm = realloc(p->made, (size_t)(p->nmade + 1) * sizeof *nm);
+        if (!nm) abort();
+        p->made = nm;
+        p->made[p->nmade++] = tr_strdup(p->u, name);
+    }
+    for (int i = 0; i < 8; i++)
+        tr_tokens_free(&all[i]);
+    return ok ? tr_strdup(p->u, name) : NULL;
+}
+
+/* Reads `<a, b>` at p->i (at '<'), splitting at top-level commas. */
+static int read_args(parser *p, tr_tokens *args, int cap)
+{
+    tp_expect(p, "<");
+    int n = 0, depth = 0;
+    if (tp_accept(p, ">")) return 0;
+    n = 1;
+    for (;;) {
+        const tr_token *t = tp_cur(p);
+        if (t->kind == TR_EOF) tp_bail(p, "syntax", "unterminated template argument list");
+        if (t->kind == TR_PUNCT) {
+            if (!strcmp(t->text, "(") || !strcmp(t->text, "[") || !strcmp(t->text, "<"))
+                depth++;
+            else if (!strcmp(t->text, ")") || !strcmp(t->text, "]"))
+                depth--;
+            else if (!strcmp(t->text, ">") && depth-- == 0)
+                break;
+            else if (!strcmp(t->text, ",") && depth == 0) {
+                if (n == cap) tp_bail(p, "template", "more than %d template arguments", cap);
+                n++;
+                p->i++;
+                continue;
+            }
+        }
+        if (tr_tokens_push(&args[n - 1], t)) abort();
+        p->i++;
+    }
+    tp_expect(p, ">");
+    return n;
+}
+
+const char *tp_template_ref(parser *p, tr_template *t, const tr_token *at)
+{
+    tr_tokens args[8] = {{0}};
+    int n = read_args(p, args, 8);
+    char why[256];
+    const char *name = tp_template_instantiate(p, t, args, n, at, why, sizeof why);
+    for (int i = 0; i < 8; i++)
+        tr_tokens_free(&args[i]);
+    if (!name) tp_bail(p, "template", "%s cannot be instantiated here: %s", t->name, why);
+    return name;
+}
+
+/* The declared parameter list of a function template: for parameter i, which template type
+ * parameter its type is made of (-1: none) and with how many '*'. */
+static int template_params(parser *p, const tr_template *t, int *tp, int *stars, int cap)
+{
+    const tr_token *src = p->u->pp.toks.v;
+    size_t i = t->begin;
+    while (i < t->end && !(src[i].kind == TR_IDENT && !strcmp(src[i].text, t->name) &&
+                           i + 1 < t->end && !strcmp(src[i + 1].text, "(")))
+        i++;
+    i += 2;
+    int n = 0, depth = 0;
+    if (i < t->end && !strcmp(src[i].text, ")")) return 0;
+    tp[0] = -1, stars[0] = 0;
+    for (; i < t->end && n < cap; i++) {
+        const char *s = src[i].text;
+        if (!strcmp(s, "(") || !strcmp(s, "<")) depth++;
+        if (!strcmp(s, ")") || !strcmp(s, ">")) {
+            if (depth == 0) return n + 1;
+            depth--;
+        }
+        if (!strcmp(s, ",") && depth == 0) {
+            if (++n == cap) return n;
+            tp[n] = -1, stars[n] = 0;
+            continue;
+        }
+        for (int k = 0; k < t->nparams; k++)
+            if (t->ptype[k] && src[i].kind == TR_IDENT && !strcmp(s, t->pnames[k])) tp[n] = k;
+        if (!strcmp(s, "*") && tp[n] >= 0) stars[n]++;
+    }
+    return n + 1;
+}
+
+const char *tp_template_deduce(parser *p, tr_template *t, tr_expr *call)
+{
+    int tp[16], stars[16];
+    int np = template_params(p, t, tp, stars, 16);
+    tr_tokens args[8] = {{0}};
+    bool have[8] = {false};
+    for (int i = 0; i < np && i < call->nargs; i++) {
+        if (tp[i] < 0) continue;
+        char base[64];
+        int nptr;
+        if (!tp_guess_type(p, call->args[i], base, sizeof base, &nptr) || nptr < stars[i]) continue;
+        char text[80];
+        snprintf(text, sizeof text, "%s%s", base, nptr - stars[i] ? " *" : "");
+        tr_tokens lexed = {0};
+        char err[128];
+        if (tr_lex("<template>", call->file, text, strlen(text), &lexed, err, sizeof err)) continue;
+        if (!have[tp[i]]) {
+            for (size_t k = 0; k + 1 < lexed.n; k++)
+                tr_tokens_push(&args[tp[i]], &lexed.v[k]);
+            have[tp[i]] = true;
+        }
+        tr_tokens_free(&lexed);
+    }
+    int n = 0;
+    for (int i = 0; i < t->nparams; i++) {
+        if (!have[i] && !t->pdefault[i]) {
+            for (int k = 0; k < 8; k++)
+                tr_tokens_free(&args[k]);
+            tp_bail(p, "template",
+                    "the template arguments of %s cannot be deduced here: write them, as in "
+                    "%s<float>(...)",
+                    t->name, t->name);
+        }
+        if (have[i]) n = i + 1;
+    }
+    /* defaults fill the rest; a deduced argument after a default one needs the default written */
+    for (int i = 0; i < n; i++)
+        if (!have[i]) {
+            for (int k = 0; k < t->ndefault[i]; k++)
+                tr_tokens_push(&args[i], &t->pdefault[i][k]);
+        }
+    char why[256];
+    const tr_token *at = &(tr_token){TR_IDENT, "", call->file, call->line, call->col, false};
+    const char *name = tp_template_instantiate(p, t, args, n, at, why, sizeof why);
+    for (int k = 0; k < 8; k++)
+        tr_tokens_free(&args[k]);
+    if (!name) tp_bail(p, "template", "%s cannot be instantiated here: %s", t->name, why);
+    return name;
+}
+
+/* Scans [begin, end) of toks for `T<args>` where T is a kernel template launched (`<<<`) or a
+ * host template called or instantiated; host templates' own bodies are scanned with their
+ * arguments in place. */
+static void scan(parser *p, const tr_token *toks, size_t begin, size_t end, int depth)
+{
+    for (size_t i = begin; i + 1 < end; i++) {
+        if (toks[i].kind != TR_IDENT || strcmp(toks[i + 1].text, "<")) continue;
+        tr_template *t = tp_template_find(p, toks[i].text);
+        if (!t || (t->device && !t->kernel)) continue;
+        /* the arguments, to the matching '>' */
+        tr_tokens args[8] = {{0}};
+        int n = 1, d = 0;
+        size_t k = i + 2;
+        bool bad = false;
+        if (k < end && !strcmp(toks[k].text, ">")) n = 0;
+        for (; n && k < end; k++) {
+            const char *s = toks[k].text;
+            if (toks[k].kind == TR_PUNCT) {
+                if (!strcmp(s, "(") || !strcmp(s, "<")) d++;
+                if (!strcmp(s, ")")) d--;
+                if (!strcmp(s, ">") && d-- == 0) break;
+                if (!strcmp(s, ";") || !strcmp(s, "{")) {
+                    bad = true;
+                    break;
+                }
+                if (!strcmp(s, ",") && d == 0) {
+                    if (n == 8) {
+                        bad = true;
+                        break;
+                    }
+                    n++;
+                    continue;
+                }
+            }
+            tr_tokens_push(&args[n - 1], &toks[k]);
+        }
+        if (!bad && k + 1 < end) {
+            bool launch = t->kernel && !strcmp(toks[k + 1].text, "<<") && k + 2 < end &&
+                          !strcmp(toks[k + 2].text, "<");
+            bool call = !t->device && !strcmp(toks[k + 1].text, "(");
+            char why[256];
+            if (launch) {
+                tp_template_instantiate(p, t, args, n, &toks[i], why, sizeof why);
+            } else if (call && depth < HOST_DEPTH) {
+                /* a host template: its body with these arguments may launch kernels */
+                char texts[8][64];
+                bool ok = n <= t->nparams;
+                for (int a = 0; a < n && ok; a++)
+                    ok = arg_text(p, &args[a], t->ptype[a], texts[a], sizeof texts[a], why,
+                                  sizeof why);
+                if (ok) {
+                    tr_tokens body = {0};
+                    const tr_token *src = p->u->pp.toks.v;
+                    for (size_t b = t->begin; b < t->end; b++) {
+                        int pi = -1;
+                        for (int q = 0; src[b].kind == TR_IDENT && q < n; q++)
+                            if (!strcmp(src[b].text, t->pnames[q])) pi = q;
+                        if (pi < 0)
+                            tr_tokens_push(&body, &src[b]);
+                        else
+                            for (size_t q = 0; q < args[pi].n; q++)
+                                tr_tokens_push(&body, &args[pi].v[q]);
+                    }
+                    scan(p, body.v, 0, body.n, depth + 1);
+                    tr_tokens_free(&body);
+                }
+            }
+        }
+        for (int a = 0; a < 8; a++)
+            tr_tokens_free(&args[a]);
+    }
+}
+
+void tp_template_scan_host(parser *p)
+{
+    scan(p, p->u->pp.toks.v, 0, p->u->pp.toks.n, 0);
+    for (size_t r = 0; r < p->u->ninstantiate; r++) {
+        const char *req = p->u->instantiate[r];
+        tr_tokens toks = {0};
+        char err[256];
+        if (tr_lex("--instantiate", -1, req, strlen(req), &toks, err, sizeof err) == 0 &&
+            toks.n > 1 && toks.v[0].kind == TR_IDENT && tp_template_find(p, toks.v[0].text)) {
+            /* as if launched: `k<float, 256>` followed by a launch */
+            tr_token lt = {TR_PUNCT, "<<", -1, 0, 0, false}, l2 = {TR_PUNCT, "<", -1, 0, 0, false};
+            toks.n--; /* the EOF */
+            tr_tokens_push(&toks, &lt);
+            tr_tokens_push(&toks, &l2);
+            tr_template *t = tp_template_find(p, toks.v[0].text);
+            bool was = t->kernel;
+            t->kernel = true; /* a device function template may be asked for too */
+            scan(p, toks.v, 0, toks.n, 0);
+            t->kernel = was;
+        }
+        tr_tokens_free(&toks);
+    }
+}
