@@ -108,8 +108,7 @@ char *tr_assemble_pieces(const tr_assembly *as, const bool *include, int refusal
              refusals, refusals == 1 ? "" : "s");
         put(&b,
             "#define GP__TODO_STR(x) #x\n"
-            "#define GP_TODO(why) _Pragma(GP__TODO_STR(GCC error \"GP_TODO: \" why)) "
-            "GP_TODO_not_translated\n",
+            "#define GP_TODO(why) _Pragma(GP__TODO_STR(GCC error why)) GP_TODO_not_translated\n",
             -2, (tr_clone_ref){0});
     }
     if (fp64) putf(&b, "GP_REQUIRES_FP64\n");

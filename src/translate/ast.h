@@ -217,7 +217,12 @@ typedef struct tr_func {
     char *template_id; /* an instantiated template: "reduce<float, 256>" */
     bool synthetic;    /* made by the translation (a cooperative-group operation) */
     bool used;         /* called by some kernel (its refusals count) */
-    bool visiting;     /* recursion detection */
+    /* the lockstep check (lockstep.c): being walked, calls from outside a `tid < 32` region,
+     * and which parameters every call binds to the work-item's index */
+    bool visiting_lockstep, ls_called;
+    int ls_outside;
+    unsigned ls_lane_params;
+    bool visiting; /* recursion detection */
     bool done;
 } tr_func;
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "translate/assemble.h"
+#include "translate/lockstep.h"
 #include "translate/lower.h"
 #include "util/strbuf.h"
 
@@ -202,6 +203,7 @@ void gp_translate(const char *path, const char *source, size_t source_len,
     tr_rename_reserved(&u);
     data_as_buffers(&u);
     tr_lower_options lo = {opt->partial, opt->simd_width};
+    tr_lockstep(&u, &lo);
     gp_strbuf support = GP_STRBUF_INIT;
     int nk = 0;
     for (int i = 0; i < u.nfuncs; i++)

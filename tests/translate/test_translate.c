@@ -111,7 +111,7 @@ static void shared_arrays_hoisted_to_kernel_scope(void **state)
               "__global__ void k(float *o) {\n"
               "  if (threadIdx.x < 4) {\n"
               "    __shared__ float t[TILE][TILE + 1];\n"
-              "    t[0][threadIdx.x] = 1.0f; o[0] = t[0][0];\n  }\n}\n",
+              "    t[0][threadIdx.x] = 1.0f; o[threadIdx.x] = t[0][threadIdx.x];\n  }\n}\n",
               (const char *[]){"#define TILE 16", "GP_KERNEL(k",
                                "{\n    GP_SHARED_DECL float t[TILE][TILE + 1];",
                                "if ((unsigned)gp_local_id(0) < 4) {", NULL});
@@ -159,7 +159,7 @@ static void dynamic_shared_block(void **state)
     (void)state;
     expect_ok("__global__ void k(float *o) {\n"
               "  extern __shared__ float buf[];\n  buf[threadIdx.x] = o[0];\n"
-              "  float *p = (float *)buf;\n  o[1] = p[0];\n}\n",
+              "  float *p = (float *)buf;\n  o[1] = p[threadIdx.x];\n}\n",
               (const char *[]){"GP_KERNEL(k, GP_BUF(float, o), GP_DYN_SHARED(float, buf))",
                                "GP_SHARED float *p = (GP_SHARED float *)buf;", NULL});
 }
@@ -299,7 +299,7 @@ static void refusals(void **state)
     expect_refused(refuse_texture, 1, "cudaTextureObject_t", "texture");
     expect_refused("#include <cooperative_groups.h>\n"
                    "__global__ void k(int *o) {\n  cooperative_groups::this_grid().sync();\n}\n",
-                   3, "cooperative groups", "grid");
+                   3, "grid-wide synchronisation", "this_grid");
     expect_refused("__global__ void k(float *o, int n) {\n  __shared__ float s[4];\n"
                    "  float *p;\n  if (n) p = o; else p = s;\n  p[0] = 1.0f;\n}\n",
                    3, "address space", "depends on control flow");
@@ -425,10 +425,12 @@ static void warp_intrinsics_with_simd_width(void **state)
                    "partial warp mask", "full mask");
     expect_refused("__global__ void k(int *o) {\n  __match_any_sync(0xffffffff, o[0]);\n}\n", 2,
                    "warp match", "__syncwarp with the full mask");
-    expect_ok("__global__ void k(int *o) {\n  __shared__ int s[32];\n  s[threadIdx.x] = 1;\n"
-              "  __syncwarp();\n  o[0] = s[0];\n  __syncwarp(0xffffffff);\n}\n",
+    expect_ok("__global__ void k(int *o) {\n  __shared__ int s[32];\n  if (threadIdx.x < 32) {\n"
+              "    s[threadIdx.x] = 1;\n    __syncwarp();\n    o[threadIdx.x] = s[0];\n"
+              "    __syncwarp(0xffffffff);\n  }\n}\n",
               (const char *[]){"GP_REQUIRES_SIMD_WIDTH(32)", "s[(unsigned)gp_local_id(0)] = 1;",
-                               "gp_simd_barrier();", "o[0] = s[0];", "gp_simd_barrier();", NULL});
+                               "gp_simd_barrier();", "o[(unsigned)gp_local_id(0)] = s[0];",
+                               "gp_simd_barrier();", NULL});
     g_simd_width = 0;
 }
 
