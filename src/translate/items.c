@@ -128,6 +128,15 @@ static void parse_function(parser *p, const specs *s, tr_sym *decl)
             prm->type.nptr++;
         }
         if (s->global && prm->type.nptr) prm->type.space = TR_SP_GLOBAL;
+        if (prm->type.nptr && !strcmp(prm->type.base, "bool")) {
+            /* a bool buffer holds one byte per element, 0 or 1, as CUDA's bool does; OpenCL
+             * allows no bool in kernel parameters, so it is passed as uint8_t */
+            prm->type.base = tr_strdup(p->u, "uint8_t");
+            tr_diag_add(p->u, false, prm->file, prm->line, prm->col, "bool buffer",
+                        "parameter %s points to bool: it is a uint8_t buffer in the output (one "
+                        "byte per element, 0 or 1, as CUDA stores bool)",
+                        prm->name);
+        }
         tr_sym **np = tr_alloc(p->u, (size_t)(f->nparams + 1) * sizeof *np);
         if (f->nparams) memcpy(np, f->params, (size_t)f->nparams * sizeof *np);
         np[f->nparams++] = prm;

@@ -35,6 +35,9 @@ typedef struct val {
     int nt;
     tr_sym *base; /* V_SHARED_PTR: the shared array (NULL: not known which) */
     int esize;    /* pointers: bytes of the pointee (0: unknown) */
+    bool lost;    /* V_SHARED_PTR: into `base`, at an offset the walk cannot tell */
+    int inj;      /* k > 0: the value is x + (x >> k) of the affine x held (the padding that
+                     avoids bank conflicts, one-to-one in x); addresses then count elements */
 } val;
 
 static val v_unknown(void)
@@ -116,7 +119,7 @@ static bool as_const(const val *v, long long *c)
 
 static val v_add(val a, val b, long long sb) /* a + sb * b */
 {
-    if (a.kind == V_UNKNOWN || b.kind == V_UNKNOWN) return v_unknown();
+    if (a.kind == V_UNKNOWN || b.kind == V_UNKNOWN || a.inj || b.inj) return v_unknown();
     if (b.kind != V_AFFINE) { /* k + p */
         if (a.kind != V_AFFINE || sb != 1) return v_unknown();
         val t = a;
@@ -136,7 +139,7 @@ static val v_add(val a, val b, long long sb) /* a + sb * b */
 
 static val v_scale(val a, long long k)
 {
-    if (a.kind != V_AFFINE) return v_unknown();
+    if (a.kind != V_AFFINE || a.inj) return v_unknown();
     val r = v_const(a.c * k);
     for (int i = 0; i < a.nt; i++) {
         term t = a.t[i];
@@ -165,6 +168,7 @@ static const char *key_mul(ls *s, const char *a, const char *b)
 static val v_mul(ls *s, val a, val b)
 {
     long long k;
+    if (a.inj || b.inj) return v_unknown();
     if (as_const(&a, &k)) return v_scale(b, k);
     if (as_const(&b, &k)) return v_scale(a, k);
     if (!is_affine(&a) || !is_affine(&b)) return v_unknown();
@@ -198,7 +202,9 @@ static val v_mul(ls *s, val a, val b)
 
 static bool v_equal(const val *a, const val *b)
 {
-    if (a->kind != b->kind || a->c != b->c || a->nt != b->nt) return false;
+    if (a->kind != b->kind || a->c != b->c || a->nt != b->nt || a->lost || b->lost ||
+        a->inj != b->inj)
+        return false;
     if (a->kind == V_SHARED_PTR && a->base != b->base) return false;
     for (int i = 0; i < a->nt; i++)
         if (cmp_term(&a->t[i], &b->t[i]) || a->t[i].coef != b->t[i].coef) return false;
@@ -219,6 +225,8 @@ static void v_print(const val *v, char *buf, size_t cap)
 typedef struct guard {
     val lo[3][MAXB], hi[3][MAXB]; /* lo <= threadIdx.d < hi, uniform bounds */
     int nlo[3], nhi[3];
+    val mod[3], rem[3]; /* threadIdx.d % mod == rem (mod.kind == V_UNKNOWN: none) */
+    bool has_mod[3];
 } guard;
 
 static void guard_add(guard *g, int d, bool hi, val b)
@@ -412,6 +420,14 @@ static val opaque(ls *s, const char *op, val a, val b)
 
 static void record_pair(ls *s, int i, int j)
 {
+    if (getenv("LSDEBUG")) {
+        char a[300], b[300];
+        v_print(&s->acc[i].addr, a, sizeof a);
+        v_print(&s->acc[j].addr, b, sizeof b);
+        fprintf(stderr, "pair line %d %s [%s] inj %d / line %d %s [%s] inj %d\n", s->acc[i].at->line,
+                s->acc[i].write ? "W" : "R", a, s->acc[i].addr.inj, s->acc[j].at->line,
+                s->acc[j].write ? "W" : "R", b, s->acc[j].addr.inj);
+    }
     if (s->npairs == s->cappairs) {
         int cap = s->cappairs ? s->cappairs * 2 : 16;
         int(*n)[2] = realloc(s->pairs, (size_t)cap * sizeof *n);
@@ -433,10 +449,11 @@ static bool pinned(const ls *s, const guard *g, long long at[3])
             continue;
         }
         bool ok = false;
-        for (int i = 0; i < g->nlo[d] && !ok; i++)
+        for (int i = -1; i < g->nlo[d] && !ok; i++) /* -1: the index is never negative */
             for (int j = 0; j < g->nhi[d] && !ok; j++) {
-                long long lo, hi;
-                if (as_const(&g->lo[d][i], &lo) && as_const(&g->hi[d][j], &hi) && hi == lo + 1)
+                long long lo = 0, hi;
+                if ((i < 0 || as_const(&g->lo[d][i], &lo)) && as_const(&g->hi[d][j], &hi) &&
+                    hi == lo + 1)
                     ok = true, at[d] = lo;
             }
         if (!ok) return false;
@@ -446,8 +463,16 @@ static bool pinned(const ls *s, const guard *g, long long at[3])
 
 /* Whether some work-item v of guard ga and v' of gb with v.x = v'.x + d (dimension dim) exist;
  * "can" when the translation cannot tell. */
+static bool ratio(val delta, val c, long long *num, long long *den);
+
 static bool feasible(const guard *ga, const guard *gb, int dim, val d)
 {
+    if (ga->has_mod[dim] && gb->has_mod[dim] && v_equal(&ga->mod[dim], &gb->mod[dim]) &&
+        v_equal(&ga->rem[dim], &gb->rem[dim])) {
+        /* both keep the work-items with v % m == r: they are a multiple of m apart */
+        long long num, den;
+        if (ratio(d, ga->mod[dim], &num, &den) && num % den) return false;
+    }
     val zero = v_const(0);
     val los[2 * MAXB + 2], his[2 * MAXB];
     int nl = 0, nh = 0;
@@ -529,22 +554,25 @@ static bool conflict(const ls *s, const access *a, const access *b)
 {
     /* a read and a write: two writes of one location are a race CUDA has too, not lockstep */
     if (a->write == b->write) return false;
+    long long pa[3], pb[3]; /* one and the same work-item does both */
+    if (pinned(s, &a->g, pa) && pinned(s, &b->g, pb) && !memcmp(pa, pb, sizeof pa)) return false;
     if (a->base && b->base && a->base != b->base) return false;
     if (a->wepoch != b->wepoch && same_warp(s, &a->g, &b->g)) return false; /* __syncwarp */
     if (a->addr.kind != V_AFFINE || b->addr.kind != V_AFFINE || !a->base || !b->base) return true;
+    if (a->addr.inj != b->addr.inj) return true;
     if (v_equal(&a->addr, &b->addr) && a->size == b->size) {
         /* the same address expression: the same work-item, unless it names no work-item */
         bool lanes = false;
         for (int i = 0; i < a->addr.nt; i++)
             lanes |= a->addr.t[i].lane != 0;
         if (lanes) return false;
-        long long pa[3], pb[3];
-        return !(pinned(s, &a->g, pa) && pinned(s, &b->g, pb) && !memcmp(pa, pb, sizeof pa));
+        return true;
     }
     if (a->size != b->size || !a->size) return true;
     /* split into the work-item's terms and the uniform rest */
     val la = v_const(0), lb = v_const(0), ua = a->addr, ub = b->addr;
     ua.nt = ub.nt = 0;
+    ua.inj = ub.inj = 0; /* both under the same one-to-one padding: compare what it pads */
     for (int i = 0; i < a->addr.nt; i++)
         add_term(a->addr.t[i].lane ? &la : &ua, a->addr.t[i]);
     for (int i = 0; i < b->addr.nt; i++)
@@ -713,17 +741,18 @@ static val address(ls *s, tr_expr *e, int *size)
                 es *= (int)k;
             }
         }
-        val off = v_add(p, v_scale(i, p.esize), 1);
-        if (off.kind == V_UNKNOWN) {
-            off = v_unknown();
-        } else {
-            off.kind = V_SHARED_PTR;
-            off.base = p.base;
+        val pa = p;
+        pa.kind = V_AFFINE;
+        val off = p.lost || !p.esize ? v_unknown() : v_add(pa, v_scale(i, p.esize), 1);
+        if (i.inj && !p.lost && !p.c && !p.nt && !p.inj) {
+            off = i; /* base[x + (x >> k)]: the element x names, one-to-one */
+            off.kind = V_AFFINE;
         }
+        if (off.kind == V_UNKNOWN) off = v_const(0), off.lost = true; /* in base, somewhere */
+        off.kind = V_SHARED_PTR;
+        off.base = p.base;
         off.esize = es;
         *size = p.esize;
-        if (p.esize == 0) off.kind = V_SHARED_PTR, off.nt = 0; /* unknown element size */
-        if (p.esize == 0) off.base = p.base, *size = 0;
         return off;
     }
     case TR_E_UNARY:
@@ -760,7 +789,8 @@ static void touch(ls *s, tr_expr *lv, bool write)
     val addr = a;
     addr.kind = V_AFFINE;
     addr.base = NULL;
-    if (!size) addr = v_unknown();
+    if (!size || a.lost) addr = v_unknown();
+    if (a.inj) size = 1; /* counted in elements of one padding function */
     add_access(s, base, addr, size, write, lv);
 }
 
@@ -889,17 +919,25 @@ static val eval(ls *s, tr_expr *e)
     case TR_E_BINARY: {
         val a = eval(s, e->a), b = eval(s, e->b);
         const char *op = e->text;
-        if (!strcmp(op, "+")) return v_add(a, b, 1);
-        if (!strcmp(op, "-")) {
-            if (a.kind == V_SHARED_PTR || a.kind == V_OTHER_PTR) {
-                if (b.kind == V_AFFINE) {
-                    val r = v_add(a, v_scale(b, a.esize), -1);
-                    return r;
-                }
-                return v_unknown();
-            }
-            return v_add(a, b, -1);
+        bool pa = a.kind == V_SHARED_PTR || a.kind == V_OTHER_PTR;
+        bool pb = b.kind == V_SHARED_PTR || b.kind == V_OTHER_PTR;
+        if ((!strcmp(op, "+") || !strcmp(op, "-")) && (pa != pb)) {
+            /* pointer arithmetic: in bytes of the pointee */
+            val p = pa ? a : b, k = pa ? b : a;
+            if (!pa && !strcmp(op, "-")) return v_unknown();
+            val off = p;
+            off.kind = V_AFFINE;
+            val r = p.lost || k.kind != V_AFFINE || !p.esize
+                        ? v_unknown()
+                        : v_add(off, v_scale(k, p.esize), !strcmp(op, "+") ? 1 : -1);
+            if (r.kind == V_UNKNOWN) r = v_const(0), r.lost = true;
+            r.kind = p.kind;
+            r.base = p.base;
+            r.esize = p.esize;
+            return r;
         }
+        if (!strcmp(op, "+")) return v_add(a, b, 1);
+        if (!strcmp(op, "-")) return pa && pb ? v_unknown() : v_add(a, b, -1);
         if (!strcmp(op, "*")) return v_mul(s, a, b);
         long long k;
         if (!strcmp(op, "<<") && as_const(&b, &k) && k >= 0 && k < 31) return v_scale(a, 1ll << k);
@@ -932,6 +970,18 @@ static val eval(ls *s, tr_expr *e)
         if (lvalue_is_var(e->a)) {
             val cur = eval(s, e->a);
             val nv = r;
+            tr_expr *sh = e->b;
+            long long k;
+            val kv;
+            if (!strcmp(e->text, "+=") && sh->kind == TR_E_BINARY && !strcmp(sh->text, ">>") &&
+                sh->a->kind == TR_E_IDENT && sh->a->sym == e->a->sym &&
+                (kv = eval(s, sh->b), as_const(&kv, &k)) && k > 0 && k < 31 &&
+                cur.kind == V_AFFINE && !cur.inj) {
+                /* x += x >> k */
+                cur.inj = (int)k;
+                bind(s, e->a->sym, cur);
+                return cur;
+            }
             if (strcmp(e->text, "=")) {
                 char op[4];
                 snprintf(op, sizeof op, "%.*s", (int)strlen(e->text) - 1, e->text);
@@ -939,10 +989,8 @@ static val eval(ls *s, tr_expr *e)
                      : !strcmp(op, "-") ? v_add(cur, r, -1)
                      : !strcmp(op, "*") ? v_mul(s, cur, r)
                                         : opaque(s, op, cur, r);
-                if (!strcmp(op, "<<")) {
-                    long long k;
-                    if (as_const(&r, &k) && k >= 0 && k < 31) nv = v_scale(cur, 1ll << k);
-                }
+                if (!strcmp(op, "<<") && as_const(&r, &k) && k >= 0 && k < 31)
+                    nv = v_scale(cur, 1ll << k);
             }
             bind(s, e->a->sym, nv);
             return nv;
@@ -963,6 +1011,13 @@ static val eval(ls *s, tr_expr *e)
         if (as_const(&c, &k)) return k ? eval(s, e->b) : eval(s, e->c);
         val a = eval(s, e->b), b = eval(s, e->c);
         if (v_equal(&a, &b)) return a;
+        if (a.kind == V_SHARED_PTR || b.kind == V_SHARED_PTR) { /* one of two: somewhere */
+            val r = a.kind == V_SHARED_PTR ? a : b;
+            r.lost = true;
+            if (a.kind != b.kind || a.base != b.base) r.base = NULL;
+            return r;
+        }
+        if (a.kind == V_OTHER_PTR && b.kind == V_OTHER_PTR) return a;
         if (lane_free(&a) && lane_free(&b) && lane_free(&c)) return v_term(fresh(s, "cond"), 0, 1);
         return v_unknown();
     }
@@ -1074,6 +1129,24 @@ static void narrow(ls *s, guard *g, tr_expr *cond, bool negate)
         return;
     }
     if (cond->kind != TR_E_BINARY) return;
+    if ((!strcmp(cond->text, "==") && !negate) || (!strcmp(cond->text, "!=") && negate)) {
+        /* (tid % m) == r: the work-items a step of an interleaved reduction keeps */
+        tr_expr *m = cond->a, *r = cond->b;
+        if (!(m->kind == TR_E_BINARY && !strcmp(m->text, "%"))) m = cond->b, r = cond->a;
+        if (m->kind == TR_E_BINARY && !strcmp(m->text, "%")) {
+            int save_nacc = s->nacc, save_np = s->npending, save_pairs = s->npairs;
+            val x = eval(s, m->a), mv = eval(s, m->b), rv = eval(s, r);
+            s->nacc = save_nacc, s->npending = save_np, s->npairs = save_pairs;
+            if (x.kind == V_AFFINE && x.nt == 1 && !x.c && x.t[0].lane && !x.t[0].key &&
+                x.t[0].coef == 1 && lane_free(&mv) && lane_free(&rv)) {
+                int d = x.t[0].lane - 1;
+                g->has_mod[d] = true;
+                g->mod[d] = mv;
+                g->rem[d] = rv;
+            }
+            return;
+        }
+    }
     static const char *const ops[] = {"<", "<=", ">", ">=", "==", "!="};
     int op = -1;
     for (int i = 0; i < 6; i++)
@@ -1229,9 +1302,13 @@ static void merge_frames(ls *s, frame *a, const frame *b)
             } else {
                 *va = v_unknown();
             }
-        } else if (va->kind == V_SHARED_PTR && vb->kind == V_SHARED_PTR && va->base == vb->base) {
+        } else if (va->kind == V_SHARED_PTR || vb->kind == V_SHARED_PTR) {
+            /* a pointer that may be into shared memory, somewhere */
+            if (va->kind != V_SHARED_PTR || vb->kind != V_SHARED_PTR || va->base != vb->base)
+                va->base = NULL;
+            va->kind = V_SHARED_PTR;
             va->nt = 0;
-            va->kind = V_UNKNOWN;
+            va->lost = true;
         } else {
             *va = v_unknown();
         }
@@ -1258,23 +1335,66 @@ static void pending_union(ls *s, const int *other, int n)
     }
 }
 
+/* `for (...; v > 0; v >>= 1)` (or v /= 2, v >= 1): its last iteration has v == 1 — the one
+ * where a tree of halving steps has a single work-item left. NULL when the loop is not one. */
+static tr_sym *halving_var(tr_stmt *st)
+{
+    if (st->kind != TR_S_FOR || !st->cond || !st->step) return NULL;
+    tr_expr *c = st->cond, *k = st->step;
+    if (c->kind != TR_E_BINARY || c->a->kind != TR_E_IDENT || !c->a->sym) return NULL;
+    tr_sym *v = c->a->sym;
+    bool pos = (!strcmp(c->text, ">") && c->b->kind == TR_E_NUM && !strcmp(c->b->text, "0")) ||
+               (!strcmp(c->text, ">=") && c->b->kind == TR_E_NUM && !strcmp(c->b->text, "1"));
+    bool halves = k->kind == TR_E_ASSIGN && k->a->kind == TR_E_IDENT && k->a->sym == v &&
+                  k->b->kind == TR_E_NUM &&
+                  ((!strcmp(k->text, ">>=") && !strcmp(k->b->text, "1")) ||
+                   (!strcmp(k->text, "/=") && !strcmp(k->b->text, "2")));
+    return pos && halves ? v : NULL;
+}
+
+static void save_pending(ls *s, int **out, int *n)
+{
+    *n = s->npending;
+    *out = malloc((size_t)(*n ? *n : 1) * sizeof **out);
+    if (!*out) abort();
+    memcpy(*out, s->pending, (size_t)*n * sizeof **out);
+}
+
+static void loop_pass(ls *s, tr_stmt *st, int from, tr_sym *last)
+{
+    widen(s, from);
+    if (last) bind(s, last, v_const(1));
+    guard saved = s->g;
+    if (st->cond) {
+        eval(s, st->cond);
+        narrow(s, &s->g, st->cond, false);
+    }
+    walk(s, st->body);
+    if (st->step) eval(s, st->step);
+    s->g = saved;
+}
+
 static void walk_loop(ls *s, tr_stmt *st)
 {
     int from = s->nloop_vars;
     collect_assigned(st, s);
     if (st->init) walk(s, st->init);
+    int *before, nbefore, *between, nbetween;
+    save_pending(s, &before, &nbefore); /* a loop may run no iteration at all */
     /* twice: the second pass meets the pending accesses of the first as a next iteration */
-    for (int pass = 0; pass < 2; pass++) {
-        widen(s, from);
-        guard saved = s->g;
-        if (st->cond) {
-            eval(s, st->cond);
-            narrow(s, &s->g, st->cond, false);
-        }
-        walk(s, st->body);
-        if (st->step) eval(s, st->step);
-        s->g = saved;
+    loop_pass(s, st, from, NULL);
+    save_pending(s, &between, &nbetween);
+    loop_pass(s, st, from, NULL);
+    tr_sym *last = halving_var(st);
+    if (last) {
+        /* what leaves the loop is what its last iteration left pending */
+        memcpy(s->pending, between, (size_t)nbetween * sizeof *between);
+        s->npending = nbetween;
+        loop_pass(s, st, from, last);
     }
+    pending_union(s, before, nbefore);
+    free(before);
+    free(between);
     widen(s, from);
     s->nloop_vars = from;
 }
@@ -1581,6 +1701,28 @@ static bool rewrite_reads(rw *r, tr_expr **pe)
     return true;
 }
 
+static tr_stmt *rewrite_stmt(rw *r, tr_stmt *st);
+
+/* A statement under a condition: what it needs computed first stays under the condition. */
+static tr_stmt *rewrite_child(rw *r, tr_stmt *st)
+{
+    if (!st || st->kind == TR_S_BLOCK) return rewrite_stmt(r, st);
+    tr_stmt **saved = r->pre;
+    int nsaved = r->npre;
+    r->pre = NULL, r->npre = 0;
+    tr_stmt *x = rewrite_stmt(r, st);
+    if (x && r->npre) {
+        tr_stmt *b = mk_stmt(r, TR_S_BLOCK, &(tr_expr){.file = st->file, .line = st->line});
+        b->list = tr_alloc(r->s->u, (size_t)(r->npre + 1) * sizeof *b->list);
+        memcpy(b->list, r->pre, (size_t)r->npre * sizeof *b->list);
+        b->list[r->npre] = x;
+        b->n = r->npre + 1;
+        x = b;
+    }
+    r->pre = saved, r->npre = nsaved;
+    return x;
+}
+
 /* One statement of the region; its replacement in *out (NULL when it cannot be rewritten). */
 static tr_stmt *rewrite_stmt(rw *r, tr_stmt *st)
 {
@@ -1635,10 +1777,12 @@ static tr_stmt *rewrite_stmt(rw *r, tr_stmt *st)
         val cv = eval(r->s, st->cond);
         r->s->nacc = n;
         if (!lane_free(&cv) || uses_x(r, st->cond)) return NULL;
-        tr_stmt *body = rewrite_stmt(r, st->body);
+        tr_stmt *body = rewrite_child(r, st->body);
         if (!body) return NULL;
-        if (st->els && !rewrite_stmt(r, st->els)) return NULL;
+        tr_stmt *els = st->els ? rewrite_child(r, st->els) : NULL;
+        if (st->els && !els) return NULL;
         st->body = body;
+        st->els = els;
         return st;
     }
     case TR_S_EMPTY:
@@ -1753,11 +1897,10 @@ static bool tail_parts(ls *s, const access *a, tr_sym **arr, tr_sym **lane_sym)
     tr_expr *x = a->at;
     if (x->kind != TR_E_INDEX || x->a->kind != TR_E_IDENT || !x->a->sym) return false;
     *arr = x->a->sym;
-    if ((*arr)->kind == TR_SYM_LOCAL && (*arr)->type.nptr) {
+    /* through aliases (`volatile float *smem = sdata;`) to the pointer they all copy */
+    for (int hop = 0; hop < 4 && (*arr)->kind == TR_SYM_LOCAL && (*arr)->type.nptr; hop++) {
         tr_expr *init = decl_init(a->fn->body, *arr);
-        if (!init || init->kind != TR_E_IDENT || !init->sym ||
-            (init->sym->kind != TR_SYM_SHARED && init->sym->kind != TR_SYM_PARAM))
-            return false;
+        if (!init || init->kind != TR_E_IDENT || !init->sym) break;
         *arr = init->sym;
     }
     tr_expr *i = x->b;

@@ -23,31 +23,80 @@ static const char *const reserved_words[] = {
     "patch",
 };
 
-static void rename_one(tr_unit *u, char **name, int file, int line, const char *what)
+/* Built-in functions of OpenCL C or Metal that CUDA code often defines for itself (CUDA has none of
+ * them; helper_math.h defines clamp, lerp-like mix, dot, length...): a device function of that
+ * name would clash with the built-in overloads there. */
+static const char *const builtin_functions[] = {
+    "clamp",     "mix",       "step",     "smoothstep", "sign",   "degrees", "radians",
+    "dot",       "cross",     "length",   "normalize",  "distance", "select", "mad",
+    "rotate",    "fract",     "saturate", "rint",       "popcount", "mad24", "mul24",
+    "upsample",  "hadd",      "rhadd",    "bitselect",  "fast_length", "fast_normalize",
+};
+
+static bool rename_one(tr_unit *u, char **name, int file, int line, const char *what)
 {
     bool clash = !strncmp(*name, "gp_", 3) || !strncmp(*name, "GP_", 3);
     for (size_t i = 0; !clash && i < sizeof reserved_words / sizeof *reserved_words; i++)
         clash = !strcmp(*name, reserved_words[i]);
-    if (!clash) return;
+    bool fn = !strcmp(what, "function");
+    for (size_t i = 0; fn && !clash && i < sizeof builtin_functions / sizeof *builtin_functions;
+         i++)
+        clash = !strcmp(*name, builtin_functions[i]);
+    if (!clash) return false;
     size_t n = strlen(*name);
     char *out = tr_alloc(u, n + 2);
     memcpy(out, *name, n);
     out[n] = '_';
     tr_diag_add(u, false, file, line, 0, "renamed",
-                "%s '%s' is a reserved word in OpenCL C, Metal or the dialect: it is '%s' in the "
-                "output%s",
-                what, *name, out,
+                "%s '%s' is a %s in OpenCL C, Metal or the dialect: it is '%s' in the output%s",
+                what, *name, fn ? "reserved word or a built-in function" : "reserved word", out,
                 !strcmp(what, "kernel") ? " (the host looks the kernel up by this name)" : "");
     *name = out;
+    return true;
+}
+
+/* Calls name functions by their text: renamed functions are renamed there too. */
+static void rename_calls(tr_expr *e, const char *from, const char *to)
+{
+    if (!e) return;
+    if (e->kind == TR_E_CALL && e->a && e->a->kind == TR_E_IDENT && !e->a->sym &&
+        !strcmp(e->a->text, from))
+        e->a->text = (char *)to;
+    rename_calls(e->a, from, to);
+    rename_calls(e->b, from, to);
+    rename_calls(e->c, from, to);
+    for (int i = 0; i < e->nargs; i++)
+        rename_calls(e->args[i], from, to);
+}
+
+static void rename_calls_stmt(tr_stmt *s, const char *from, const char *to)
+{
+    if (!s) return;
+    rename_calls(s->e, from, to);
+    rename_calls(s->cond, from, to);
+    rename_calls(s->step, from, to);
+    for (int i = 0; i < s->ndecls; i++)
+        rename_calls(s->decls[i].init, from, to);
+    rename_calls_stmt(s->init, from, to);
+    rename_calls_stmt(s->body, from, to);
+    rename_calls_stmt(s->els, from, to);
+    for (int i = 0; i < s->n; i++)
+        rename_calls_stmt(s->list[i], from, to);
 }
 
 void tr_rename_reserved(tr_unit *u)
 {
     for (int i = 0; i < u->nconstants; i++)
         rename_one(u, &u->constants[i]->name, u->constants[i]->file, u->constants[i]->line, "name");
+    for (int i = 0; i < u->nglobals; i++)
+        rename_one(u, &u->globals[i]->name, u->globals[i]->file, u->globals[i]->line, "name");
     for (int i = 0; i < u->nfuncs; i++) {
         tr_func *f = u->funcs[i];
-        rename_one(u, &f->name, f->file, f->line, f->kind == TR_F_GLOBAL ? "kernel" : "function");
+        char *old = f->name;
+        if (rename_one(u, &f->name, f->file, f->line,
+                       f->kind == TR_F_GLOBAL ? "kernel" : "function"))
+            for (int j = 0; j < u->nfuncs; j++)
+                rename_calls_stmt(u->funcs[j]->body, old, f->name);
         for (int p = 0; p < f->nparams; p++)
             rename_one(u, &f->params[p]->name, f->params[p]->file, f->params[p]->line, "parameter");
         tr_sym **locals = NULL;

@@ -40,6 +40,30 @@ static bool type_word(parser *p, const char *w)
     return false;
 }
 
+/* The value of a constant the host code defines for itself (`const int threads = 256;`,
+ * anywhere in the file), when every definition of that name agrees. */
+static const char *host_const_value(parser *p, const char *name)
+{
+    const tr_token *t = p->u->pp.toks.v;
+    size_t n = p->u->pp.toks.n;
+    const char *value = NULL;
+    for (size_t i = 1; i + 3 < n; i++) {
+        if (t[i].kind != TR_IDENT || strcmp(t[i].text, name) || strcmp(t[i + 1].text, "=") ||
+            t[i + 2].kind != TR_NUMBER ||
+            (strcmp(t[i + 3].text, ";") && strcmp(t[i + 3].text, ",")))
+            continue;
+        bool is_const = false;
+        for (size_t k = i - 1; k + 5 > i && k < i; k--) {
+            if (!strcmp(t[k].text, "const") || !strcmp(t[k].text, "constexpr")) is_const = true;
+            if (!k) break;
+        }
+        if (!is_const) continue;
+        if (value && strcmp(value, t[i + 2].text)) return NULL; /* two values: not one constant */
+        value = t[i + 2].text;
+    }
+    return value;
+}
+
 /* An argument's text for the instance's name, and whether the translation can read it: a type,
  * or a constant (numbers, true/false, kept macros, operators). */
 static bool arg_text(parser *p, const tr_tokens *a, bool is_type, char *out, size_t cap, char *why,
@@ -54,7 +78,9 @@ static bool arg_text(parser *p, const tr_tokens *a, bool is_type, char *out, siz
     for (size_t i = 0; i < a->n; i++) {
         const tr_token *t = &a->v[i];
         const char *piece = t->text;
-        if (t->kind == TR_IDENT) {
+        if (t->kind == TR_IDENT && !is_type && !kept(p, t->text) && host_const_value(p, t->text))
+            piece = host_const_value(p, t->text);
+        else if (t->kind == TR_IDENT) {
             if (is_type ? !type_word(p, t->text)
                         : !(kept(p, t->text) || !strcmp(t->text, "true") ||
                             !strcmp(t->text, "false"))) {
@@ -127,6 +153,21 @@ const char *tp_template_instantiate(parser *p, tr_template *t, tr_tokens *args, 
             break;
         }
         ok = arg_text(p, &all[i], t->ptype[i], texts[i], sizeof texts[i], why, whylen);
+        if (ok && !t->ptype[i]) {
+            /* a value argument is its value (a host constant's too), not the name it had */
+            tr_tokens lexed = {0};
+            char err[128];
+            int file = all[i].n ? all[i].v[0].file : -1, line = all[i].n ? all[i].v[0].line : 0;
+            if (tr_lex("<template>", file, texts[i], strlen(texts[i]), &lexed, err, sizeof err) ==
+                0) {
+                tr_tokens_free(&all[i]);
+                for (size_t k = 0; k + 1 < lexed.n; k++) {
+                    lexed.v[k].line = line;
+                    push(&all[i], &lexed.v[k], NULL);
+                }
+            }
+            tr_tokens_free(&lexed);
+        }
     }
     char name[256];
     if (ok) mangle(name, sizeof name, t->name, texts, t->nparams);

@@ -239,8 +239,15 @@ static void build_target(const tr_assembly *as, const bool *ok, int t, gp_device
             gp_build_options o = {sizeof o, 0, name, NULL, 0, 0};
             gp_program *prog = NULL;
             gp_status st = gp_program_create(dev, src, strlen(src), &o, &prog);
-            failed = st == GP_OK ? 0 : (st == GP_ERR_BUILD || st == GP_ERR_UNSUPPORTED ? 1 : -1);
             if (st != GP_OK) msg = strdup(gp_last_error());
+            /* a compile error, or a refusal that names a line of the source, is the kernels';
+             * anything else (no compiler here) means the target could not be checked */
+            failed = st == GP_OK ? 0 : st == GP_ERR_BUILD ? 1 : -1;
+            if (st == GP_ERR_UNSUPPORTED && msg) {
+                bool *any = calloc((size_t)as->nk + 1, 1);
+                if (any && blame(as, sp, nsp, name, msg, any)) failed = 1;
+                free(any);
+            }
             gp_program_release(prog);
         } else {
             failed = metal_standin(standin, name, src, &msg);
