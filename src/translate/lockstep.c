@@ -30,8 +30,8 @@ typedef enum vkind { V_UNKNOWN, V_AFFINE, V_SHARED_PTR, V_OTHER_PTR } vkind;
 
 typedef struct val {
     vkind kind;
-    long long c; /* affine: the constant; pointers: byte offset constant */
-    term t[MAXT];
+    long long c;  /* affine: the constant; pointers: byte offset constant */
+    term t[MAXT]; /* lane: 1 + d for threadIdx.x/y/z, 4 for the warp index threadIdx.x / 32 */
     int nt;
     tr_sym *base; /* V_SHARED_PTR: the shared array (NULL: not known which) */
     int esize;    /* pointers: bytes of the pointee (0: unknown) */
@@ -223,10 +223,12 @@ static void v_print(const val *v, char *buf, size_t cap)
 
 /* ---- guards: the conditions on the work-item an access runs under ------------------------- */
 typedef struct guard {
-    val lo[3][MAXB], hi[3][MAXB]; /* lo <= threadIdx.d < hi, uniform bounds */
-    int nlo[3], nhi[3];
-    val mod[3], rem[3]; /* threadIdx.d % mod == rem (mod.kind == V_UNKNOWN: none) */
-    bool has_mod[3];
+    /* lo <= v < hi, uniform bounds, for v = threadIdx.x, .y, .z and (3) the warp index
+     * threadIdx.x / 32 */
+    val lo[4][MAXB], hi[4][MAXB];
+    int nlo[4], nhi[4];
+    val mod[4], rem[4]; /* v % mod == rem */
+    bool has_mod[4];
 } guard;
 
 static void guard_add(guard *g, int d, bool hi, val b)
@@ -242,6 +244,26 @@ static bool may_less(val a, val b)
     val d = v_add(b, a, -1);
     long long c;
     return !as_const(&d, &c) || c > 0;
+}
+
+/* Whether forms f[i] >= 0 can all hold: each alone, and each pair whose uniform parts cancel
+ * (p * f[i] + q * f[j] a negative constant for some p, q > 0 is a contradiction). */
+static bool may_all_hold(const val *f, int n)
+{
+    for (int i = 0; i < n; i++) {
+        long long c;
+        if (f[i].kind != V_AFFINE) continue;
+        if (as_const(&f[i], &c) && c < 0) return false;
+        for (int j = i + 1; j < n; j++) {
+            if (f[j].kind != V_AFFINE || !f[i].nt || f[i].nt != f[j].nt) continue;
+            long long p = f[j].t[0].coef, q = f[i].t[0].coef;
+            if ((p > 0) == (q > 0)) continue; /* the same sign cannot cancel */
+            p = p < 0 ? -p : p, q = q < 0 ? -q : q;
+            val sum = v_add(v_scale(f[i], p), v_scale(f[j], q), 1);
+            if (as_const(&sum, &c) && c < 0) return false;
+        }
+    }
+    return true;
 }
 
 /* ---- the walk ------------------------------------------------------------------------------ */
@@ -285,6 +307,7 @@ struct ls {
     int depth;
     int version;
     bool lanes_used[3];
+    bool simd; /* the kernel uses warp operations: its groups are whole warps */
     char **interned;
     int ninterned, capinterned;
     /* conflicts found: pairs of access indices */
@@ -420,14 +443,6 @@ static val opaque(ls *s, const char *op, val a, val b)
 
 static void record_pair(ls *s, int i, int j)
 {
-    if (getenv("LSDEBUG")) {
-        char a[300], b[300];
-        v_print(&s->acc[i].addr, a, sizeof a);
-        v_print(&s->acc[j].addr, b, sizeof b);
-        fprintf(stderr, "pair line %d %s [%s] inj %d / line %d %s [%s] inj %d\n", s->acc[i].at->line,
-                s->acc[i].write ? "W" : "R", a, s->acc[i].addr.inj, s->acc[j].at->line,
-                s->acc[j].write ? "W" : "R", b, s->acc[j].addr.inj);
-    }
     if (s->npairs == s->cappairs) {
         int cap = s->cappairs ? s->cappairs * 2 : 16;
         int(*n)[2] = realloc(s->pairs, (size_t)cap * sizeof *n);
@@ -486,9 +501,14 @@ static bool feasible(const guard *ga, const guard *gb, int dim, val d)
         his[nh++] = gb->hi[dim][i];
     for (int i = 0; i < ga->nhi[dim]; i++)
         his[nh++] = v_add(ga->hi[dim][i], d, -1);
+    val forms[(2 * MAXB + 2) * 2 * MAXB];
+    int nf = 0;
     for (int i = 0; i < nl; i++)
-        for (int j = 0; j < nh; j++)
+        for (int j = 0; j < nh; j++) {
             if (!may_less(los[i], his[j])) return false;
+            forms[nf++] = v_add(v_add(his[j], los[i], -1), v_const(1), -1); /* hi - lo - 1 >= 0 */
+        }
+    if (!may_all_hold(forms, nf)) return false;
     /* the other dimensions: each guard alone must be satisfiable */
     return true;
 }
@@ -621,13 +641,32 @@ static bool conflict(const ls *s, const access *a, const access *b)
         const access *one = la.nt == 0 ? a : b, *many = la.nt == 0 ? b : a;
         val lm = la.nt == 0 ? lb : la;
         if (lm.nt != 1 || lm.t[0].key) return true;
-        val dl = la.nt == 0 ? delta : v_scale(delta, -1); /* many's lane term = uniform diff */
+        /* many's lane term must equal the other's address less many's uniform part */
+        val dl = la.nt == 0 ? v_scale(delta, -1) : delta;
         long long k;
-        if (!as_const(&dl, &k)) return true;
         long long c = lm.t[0].coef;
+        int dim = lm.t[0].lane - 1;
+        if (!as_const(&dl, &k)) {
+            /* v* = dl / c, symbolic: can it lie in many's bounds? */
+            if (dl.c % c) return false; /* not a whole element apart */
+            val vs = v_const(dl.c / c);
+            for (int i = 0; i < dl.nt; i++) {
+                if (dl.t[i].coef % c) return true;
+                term t = dl.t[i];
+                t.coef /= c;
+                add_term(&vs, t);
+            }
+            val f[2 * MAXB + 2];
+            int nf = 0;
+            f[nf++] = vs; /* v* >= 0 */
+            for (int i = 0; i < many->g.nlo[dim] && nf < 2 * MAXB + 2; i++)
+                f[nf++] = v_add(vs, many->g.lo[dim][i], -1);
+            for (int i = 0; i < many->g.nhi[dim] && nf < 2 * MAXB + 2; i++)
+                f[nf++] = v_add(v_add(many->g.hi[dim][i], vs, -1), v_const(1), -1);
+            return may_all_hold(f, nf);
+        }
         if (k % c) return false;
         long long v = k / c;
-        int dim = lm.t[0].lane - 1;
         /* the `many` work-item at v must exist under its guard */
         guard gv = {0};
         guard_add(&gv, dim, false, v_const(v));
@@ -940,6 +979,10 @@ static val eval(ls *s, tr_expr *e)
         if (!strcmp(op, "-")) return pa && pb ? v_unknown() : v_add(a, b, -1);
         if (!strcmp(op, "*")) return v_mul(s, a, b);
         long long k;
+        if ((!strcmp(op, "/") || !strcmp(op, ">>")) && as_const(&b, &k) &&
+            k == (op[0] == '/' ? 32 : 5) && a.kind == V_AFFINE && a.nt == 1 && !a.c &&
+            a.t[0].lane == 1 && !a.t[0].key && a.t[0].coef == 1)
+            return v_term(NULL, 4, 1); /* threadIdx.x / 32: the warp index */
         if (!strcmp(op, "<<") && as_const(&b, &k) && k >= 0 && k < 31) return v_scale(a, 1ll << k);
         if (!strcmp(op, "&&") || !strcmp(op, "||")) {
             long long x, y;
@@ -1060,7 +1103,10 @@ static val eval(ls *s, tr_expr *e)
             val a = eval(s, e->args[i]);
             all_uniform &= lane_free(&a);
         }
-        if (m && m->kind == TR_CALL_SIMD) return v_unknown();
+        if (m && m->kind == TR_CALL_SIMD) {
+            s->simd = true;
+            return v_unknown();
+        }
         return all_uniform && !atomic ? v_term(fresh(s, name), 0, 1) : v_unknown();
     }
     default:
@@ -1857,10 +1903,18 @@ static void check_kernel(ls *s, tr_func *k)
     f.fn = k;
     s->fr = &f;
     /* the kernel's indices first: lanes_used must be known before any decision */
+    s->simd = false;
     walk(s, k->body);
     s->nacc = s->npending = s->npairs = 0;
     s->fr = &f;
     f.nb = 0;
+    memset(&s->g, 0, sizeof s->g);
+    if (s->simd && !s->lanes_used[1] && !s->lanes_used[2]) {
+        /* a kernel with warp operations runs in whole warps (the runtime refuses other groups):
+         * its warp index is below blockDim.x / 32 */
+        val bd = v_term(intern(s, "blockDim.x"), 0, 1);
+        guard_add(&s->g, 3, true, opaque(s, "/", bd, v_const(32)));
+    }
     walk(s, k->body);
     free(f.b);
 }

@@ -4,7 +4,7 @@
 // naive scan is refused: that its two buffers never overlap holds only when n is at least the
 // block size, which the launch decides, so the translation cannot show it is not racing.
 // expect kernel prescan: translated
-// expect kernel scan_naive: refused warp lockstep 64
+// expect kernel scan_naive: refused warp lockstep 67
 #include <stdio.h>
 #include <cuda_runtime.h>
 
