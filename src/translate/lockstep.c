@@ -283,15 +283,18 @@ typedef struct access {
     tr_func *fn;
     tr_stmt *region; /* the innermost `if (tid < 32)` region holding it (NULL: none) */
     tr_func *region_fn;
+    val idx[4]; /* a multi-dimensional array's element: its index in each dimension */
+    int nidx;
 } access;
 
-typedef struct frame {
+typedef struct frame frame;
+struct frame {
     binding *b;
     int nb, cap;
     tr_func *fn;
     val ret;
     bool has_ret;
-} frame;
+};
 
 struct ls {
     tr_unit *u;
@@ -487,6 +490,15 @@ static bool feasible(const guard *ga, const guard *gb, int dim, val d)
         /* both keep the work-items with v % m == r: they are a multiple of m apart */
         long long num, den;
         if (ratio(d, ga->mod[dim], &num, &den) && num % den) return false;
+        /* d = m / k (k >= 2): between 0 and m, never a non-zero multiple of it */
+        char m[200], key[240];
+        v_print(&ga->mod[dim], m, sizeof m);
+        for (int k = 2; k <= 64 && d.kind == V_AFFINE && d.nt == 1 && !d.c &&
+                        (d.t[0].coef == 1 || d.t[0].coef == -1) && d.t[0].key && !d.t[0].lane;
+             k *= 2) {
+            snprintf(key, sizeof key, "(%s/%d)", m, k);
+            if (!strcmp(d.t[0].key, key)) return false;
+        }
     }
     val zero = v_const(0);
     val los[2 * MAXB + 2], his[2 * MAXB];
@@ -570,33 +582,28 @@ static bool ratio(val delta, val c, long long *num, long long *den)
     return true;
 }
 
-static bool conflict(const ls *s, const access *a, const access *b)
+/* How addresses A (of access a) and B (of b) can meet: 0 never, 1 from two work-items, 2 only
+ * from one and the same. */
+static int relation(const ls *s, val A, int sa, val B, int sb, const access *a, const access *b)
 {
-    /* a read and a write: two writes of one location are a race CUDA has too, not lockstep */
-    if (a->write == b->write) return false;
-    long long pa[3], pb[3]; /* one and the same work-item does both */
-    if (pinned(s, &a->g, pa) && pinned(s, &b->g, pb) && !memcmp(pa, pb, sizeof pa)) return false;
-    if (a->base && b->base && a->base != b->base) return false;
-    if (a->wepoch != b->wepoch && same_warp(s, &a->g, &b->g)) return false; /* __syncwarp */
-    if (a->addr.kind != V_AFFINE || b->addr.kind != V_AFFINE || !a->base || !b->base) return true;
-    if (a->addr.inj != b->addr.inj) return true;
-    if (v_equal(&a->addr, &b->addr) && a->size == b->size) {
+    if (A.kind != V_AFFINE || B.kind != V_AFFINE) return 1;
+    if (A.inj != B.inj) return 1;
+    if (v_equal(&A, &B) && sa == sb) {
         /* the same address expression: the same work-item, unless it names no work-item */
         bool lanes = false;
-        for (int i = 0; i < a->addr.nt; i++)
-            lanes |= a->addr.t[i].lane != 0;
-        if (lanes) return false;
-        return true;
+        for (int i = 0; i < A.nt; i++)
+            lanes |= A.t[i].lane != 0;
+        return lanes ? 2 : 1;
     }
-    if (a->size != b->size || !a->size) return true;
+    if (sa != sb || !sa) return 1;
     /* split into the work-item's terms and the uniform rest */
-    val la = v_const(0), lb = v_const(0), ua = a->addr, ub = b->addr;
+    val la = v_const(0), lb = v_const(0), ua = A, ub = B;
     ua.nt = ub.nt = 0;
     ua.inj = ub.inj = 0; /* both under the same one-to-one padding: compare what it pads */
-    for (int i = 0; i < a->addr.nt; i++)
-        add_term(a->addr.t[i].lane ? &la : &ua, a->addr.t[i]);
-    for (int i = 0; i < b->addr.nt; i++)
-        add_term(b->addr.t[i].lane ? &lb : &ub, b->addr.t[i]);
+    for (int i = 0; i < A.nt; i++)
+        add_term(A.t[i].lane ? &la : &ua, A.t[i]);
+    for (int i = 0; i < B.nt; i++)
+        add_term(B.t[i].lane ? &lb : &ub, B.t[i]);
     val delta = same_iteration(v_add(ub, ua, -1)); /* A(v) = B(v') <=> la(v) - lb(v') = delta */
     bool one_dim = la.nt > 0;
     for (int i = 0; i < la.nt; i++)
@@ -608,39 +615,39 @@ static bool conflict(const ls *s, const access *a, const access *b)
             add_term(&c, (term){la.t[i].key, 0, la.t[i].coef});
         if (!c.nt) c.c = la.t[0].coef;
         long long num, den;
-        if (delta.kind == V_AFFINE && !delta.nt && !delta.c) return false; /* the same one */
-        if (!ratio(delta, c, &num, &den)) return true;
-        if (num % den) return false; /* no whole number of work-items apart */
-        if (num == 0) return false;
-        return feasible(&a->g, &b->g, la.t[0].lane - 1, v_const(num / den));
+        if (delta.kind == V_AFFINE && !delta.nt && !delta.c) return 2; /* the same one */
+        if (!ratio(delta, c, &num, &den)) return 1;
+        if (num % den) return 0; /* no whole number of work-items apart */
+        if (num == 0) return 2;
+        return feasible(&a->g, &b->g, la.t[0].lane - 1, v_const(num / den)) ? 1 : 0;
     }
     if (v_equal(&la, &lb) && la.nt == 1 && !la.t[0].key) {
         long long c = la.t[0].coef, k;
         int dim = la.t[0].lane - 1;
         val d;
         if (as_const(&delta, &k)) {
-            if (k % c) return false;
-            if (k == 0) return false;
+            if (k % c) return 0;
+            if (k == 0) return 2;
             d = v_const(k / c);
         } else {
             d = v_const(delta.c);
-            if (delta.c % c) return true;
+            if (delta.c % c) return 1;
             d.c /= c;
             for (int i = 0; i < delta.nt; i++) {
-                if (delta.t[i].coef % c) return true;
+                if (delta.t[i].coef % c) return 1;
                 term t = delta.t[i];
                 t.coef /= c;
                 add_term(&d, t);
             }
         }
-        return feasible(&a->g, &b->g, dim, d);
+        return feasible(&a->g, &b->g, dim, d) ? 1 : 0;
     }
     if ((la.nt == 0) != (lb.nt == 0)) {
         /* one side names one location for all its work-items: its writer (or reader) on the
          * other side is the work-item whose address is that location */
         const access *one = la.nt == 0 ? a : b, *many = la.nt == 0 ? b : a;
         val lm = la.nt == 0 ? lb : la;
-        if (lm.nt != 1 || lm.t[0].key) return true;
+        if (lm.nt != 1 || lm.t[0].key) return 1;
         /* many's lane term must equal the other's address less many's uniform part */
         val dl = la.nt == 0 ? v_scale(delta, -1) : delta;
         long long k;
@@ -648,10 +655,10 @@ static bool conflict(const ls *s, const access *a, const access *b)
         int dim = lm.t[0].lane - 1;
         if (!as_const(&dl, &k)) {
             /* v* = dl / c, symbolic: can it lie in many's bounds? */
-            if (dl.c % c) return false; /* not a whole element apart */
+            if (dl.c % c) return 0; /* not a whole element apart */
             val vs = v_const(dl.c / c);
             for (int i = 0; i < dl.nt; i++) {
-                if (dl.t[i].coef % c) return true;
+                if (dl.t[i].coef % c) return 1;
                 term t = dl.t[i];
                 t.coef /= c;
                 add_term(&vs, t);
@@ -663,26 +670,51 @@ static bool conflict(const ls *s, const access *a, const access *b)
                 f[nf++] = v_add(vs, many->g.lo[dim][i], -1);
             for (int i = 0; i < many->g.nhi[dim] && nf < 2 * MAXB + 2; i++)
                 f[nf++] = v_add(v_add(many->g.hi[dim][i], vs, -1), v_const(1), -1);
-            return may_all_hold(f, nf);
+            return may_all_hold(f, nf) ? 1 : 0;
         }
-        if (k % c) return false;
+        if (k % c) return 0;
         long long v = k / c;
         /* the `many` work-item at v must exist under its guard */
         guard gv = {0};
         guard_add(&gv, dim, false, v_const(v));
         guard_add(&gv, dim, true, v_const(v + 1));
-        if (!feasible(&many->g, &gv, dim, v_const(0))) return false;
+        if (!feasible(&many->g, &gv, dim, v_const(0))) return 0;
         long long p[3];
         if (pinned(s, &one->g, p) && p[dim] == v) {
             bool all = true;
             for (int dd = 0; dd < 3; dd++)
                 if (dd != dim && s->lanes_used[dd]) all = false;
-            if (all) return false;
+            if (all) return 2;
         }
-        return true;
+        return 1;
     }
-    return true;
+    return 1;
 }
+
+static bool conflict(const ls *s, const access *a, const access *b)
+{
+    /* a read and a write: two writes of one location are a race CUDA has too, not lockstep */
+    if (a->write == b->write) return false;
+    long long pa[3], pb[3]; /* one and the same work-item does both */
+    if (pinned(s, &a->g, pa) && pinned(s, &b->g, pb) && !memcmp(pa, pb, sizeof pa)) return false;
+    if (a->base && b->base && a->base != b->base) return false;
+    if (a->wepoch != b->wepoch && same_warp(s, &a->g, &b->g)) return false; /* __syncwarp */
+    if (!a->base || !b->base) return true;
+    if (a->nidx && a->nidx == b->nidx) {
+        /* a multi-dimensional array, every index in bounds: the same element means the same
+         * index in every dimension */
+        bool two = false;
+        for (int d = 0; d < a->nidx; d++) {
+            int r = relation(s, a->idx[d], 1, b->idx[d], 1, a, b);
+            if (r == 0) return false;
+            two |= r == 1;
+        }
+        return two;
+    }
+    return relation(s, a->addr, a->size, b->addr, b->size, a, b) == 1;
+}
+
+static void copy_frame(frame *dst, const frame *src);
 
 static void add_access(ls *s, tr_sym *base, val addr, int size, bool write, tr_expr *at)
 {
@@ -695,8 +727,28 @@ static void add_access(ls *s, tr_sym *base, val addr, int size, bool write, tr_e
         s->capacc = cap;
     }
     int id = s->nacc++;
-    s->acc[id] =
-        (access){base, addr, size, write, s->g, s->wepoch, at, s->fr->fn, s->region, s->region_fn};
+    s->acc[id] = (access){base, addr,      size,      write,        s->g,  s->wepoch,
+                          at,   s->fr->fn, s->region, s->region_fn, {{0}}, 0};
+    /* the indices of tile[i][j]: compared one by one */
+    tr_expr *chain[4];
+    int depth = 0;
+    tr_expr *b = at;
+    while (b->kind == TR_E_INDEX && depth < 4)
+        chain[depth++] = b->b, b = b->a;
+    if (b->kind == TR_E_IDENT && b->sym && b->sym == base && base->ndims > 1 &&
+        depth == base->ndims) {
+        int na = s->nacc, np = s->npending, npr = s->npairs;
+        frame saved;
+        copy_frame(&saved, s->fr); /* evaluated again: no side effect twice */
+        val v[4];
+        for (int d = 0; d < depth; d++)
+            v[d] = eval(s, chain[depth - 1 - d]);
+        free(s->fr->b);
+        *s->fr = saved;
+        s->nacc = na, s->npending = np, s->npairs = npr; /* their loads were counted already */
+        memcpy(s->acc[id].idx, v, (size_t)depth * sizeof *v);
+        s->acc[id].nidx = depth;
+    }
     for (int i = 0; i < s->npending; i++)
         if (conflict(s, &s->acc[s->pending[i]], &s->acc[id])) record_pair(s, s->pending[i], id);
     if (s->npending == s->cappending) {
