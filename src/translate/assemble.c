@@ -102,7 +102,7 @@ char *tr_assemble_pieces(const tr_assembly *as, const bool *include, int refusal
     if (refusals) {
         putf(&b,
              "/* INCOMPLETE: %d construct%s could not be translated. The kernels that hold them "
-             "are left out\n * of the build (#ifdef GP_TODO_INCLUDE), marked GP_TODO(\"...\"): "
+             "are left out\n * of the build unless GP_TODO_INCLUDE is defined, marked GP_TODO(\"...\"): "
              "the other kernels build, and\n * building with GP_TODO_INCLUDE defined stops at "
              "each marker with its reason. */\n",
              refusals, refusals == 1 ? "" : "s");

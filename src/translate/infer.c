@@ -360,6 +360,10 @@ void tl_infer_expr(lctx *c, tr_expr *e)
     }
     case TR_E_SIZEOF_TYPE:
         e->vt = TR_VT_ULONG;
+        if (!strcmp(e->type->base, "float3") || !strcmp(e->type->base, "int3"))
+            tl_refuse(c, e, e->type->base,
+                      "sizeof(%s) is 12 in CUDA; the translation holds it in 16 bytes",
+                      e->type->base);
         return;
     case TR_E_SIZEOF_EXPR:
         tl_infer_expr(c, e->a);
@@ -397,6 +401,15 @@ void tl_infer_stmt(lctx *c, tr_stmt *s)
                             sym->name, why);
             }
             if (!strcmp(sym->type.base, "double")) c->f->uses_fp64 = true;
+            if (c->final && (!strcmp(sym->type.base, "float3") || !strcmp(sym->type.base, "int3")) &&
+                (sym->type.nptr || sym->kind == TR_SYM_DYN_SHARED))
+                tr_diag_add(c->u, true, sym->file, sym->line, sym->col, sym->type.base,
+                            "%s: a %s in memory the host also sees is 12 bytes in CUDA and 16 on "
+                            "OpenCL and Metal; store float4 (or three floats)",
+                            sym->name, sym->kind == TR_SYM_DYN_SHARED ? "dynamic shared array of "
+                                                                        "3-component vectors"
+                                                                      : "pointer to a 3-component "
+                                                                        "vector");
             for (int d = 0; d < sym->ndims; d++)
                 tl_infer_expr(c, sym->dims[d]);
             if (s->decls[i].init) {

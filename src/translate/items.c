@@ -618,6 +618,14 @@ static void read_host_item(parser *p, size_t i, size_t end)
         n[p->ncg_names++] = tr_strdup(p->u, p->t[i + 1].text);
         return;
     }
+    /* using namespace cooperative_groups; */
+    if (t->kind == TR_IDENT && !strcmp(t->text, "using") && i + 2 < end &&
+        !strcmp(p->t[i + 1].text, "namespace") &&
+        (!strcmp(p->t[i + 2].text, "cooperative_groups") ||
+         tp_is_cg_namespace(p, p->t[i + 2].text))) {
+        p->using_cg = true;
+        return;
+    }
     if (!device_item(p, i, end)) record_host_constants(p, i, end);
 }
 

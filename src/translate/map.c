@@ -218,10 +218,8 @@ static const tr_callmap table[] = {
     REFUSE("clock64", "clock", "the cycle counter has no portable equivalent"),
     REFUSE("malloc", "device malloc", "device-side allocation has no portable equivalent"),
     REFUSE("free", "device malloc", "device-side allocation has no portable equivalent"),
-    REFUSE("make_float3", "float3",
-           "float3 is 12 bytes on CUDA and 16 on OpenCL and Metal: use "
-           "float4 or three floats"),
-    REFUSE("make_int3", "int3", "int3 differs in size between targets: use int4 or three ints"),
+    TEMPLATE("make_float3", 3, "gp_make_float4($1, $2, $3, 0.0f)", NULL),
+    TEMPLATE("make_int3", 3, "gp_make_int4($1, $2, $3, 0)", NULL),
     REFUSE("cudaMalloc", "host API in device code", "the CUDA runtime API is host code"),
 };
 

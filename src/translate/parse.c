@@ -597,6 +597,16 @@ tr_expr *tp_parse_primary(parser *p)
             tp_expect(p, ")");
             return e;
         }
+        static const char *const cg_functions[] = {
+            "this_thread_block", "tiled_partition", "this_grid", "this_multi_grid",
+            "coalesced_threads", "reduce", "plus", "greater", "less", "bit_and", "bit_or",
+            "bit_xor", "sync", "inclusive_scan", "exclusive_scan", "memcpy_async", "wait"};
+        if (p->using_cg && !tp_lookup(p, t->text) &&
+            tp_in_list(t->text, cg_functions, sizeof cg_functions / sizeof *cg_functions) &&
+            (tp_is_at(p, 1, "(") || tp_is_at(p, 1, "<"))) {
+            p->i++; /* `using namespace cooperative_groups`: the name without cg:: */
+            return tp_cg_qualified(p, t, t->text);
+        }
         if (tp_is_at(p, 1, "::")) {
             if (!strcmp(t->text, "wmma") || !strcmp(t->text, "nvcuda"))
                 tp_bail(p, "tensor cores (wmma)",
@@ -643,6 +653,18 @@ tr_expr *tp_parse_primary(parser *p)
         e->text = tr_strdup(p->u, t->text);
         e->sym = tp_lookup(p, t->text);
         p->i++;
+        if (!e->sym && tp_is(p, "<") && p->i + 1 < p->end) {
+            /* tex2D<float>(...), f<int>(...) of a function the file does not template: read the
+             * call, the lowering names it (maps it, or refuses it) */
+            size_t save = p->i;
+            p->i++;
+            if (tp_is_type_start(p)) {
+                tp_parse_type_name(p);
+                if (!tp_accept(p, ">") || !tp_is(p, "(")) p->i = save;
+            } else {
+                p->i = save;
+            }
+        }
         if (!e->sym && !tp_is(p, "(")) {
             tr_expr *h = tp_host_constant(p, t, t->text);
             if (h) return h;

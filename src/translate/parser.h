@@ -48,6 +48,7 @@ typedef struct parser {
     /* names that stand for the cooperative_groups namespace (cg, after `namespace cg = ...`) */
     char **cg_names;
     int ncg_names;
+    bool using_cg; /* `using namespace cooperative_groups;`: its names without cg:: */
     /* template structs that hand out the dynamic shared block (the CUDA samples'
      * SharedMemory<T>: an `operator T *()` returning an extern __shared__ array) */
     char **shared_accessors;

@@ -27,7 +27,11 @@ const char *tl_map_base(const char *b, const char **why)
     if (!strcmp(b, "int2")) return "gp_int2";
     if (!strcmp(b, "int4")) return "gp_int4";
     if (!strcmp(b, "__half") || !strcmp(b, "half")) return "gp_half";
-    if (!strcmp(b, "float3") || !strcmp(b, "int3") || !strcmp(b, "uint3"))
+    /* a 3-component value is held in the 4-component type (w unused): exact for values, which
+     * have no layout; in memory the host's 12-byte elements would not match (refused there) */
+    if (!strcmp(b, "float3")) return "gp_float4";
+    if (!strcmp(b, "int3")) return "gp_int4";
+    if (!strcmp(b, "uint3"))
         *why = "3-component vectors are 12 bytes on CUDA and 16 on OpenCL and Metal: use the "
                "4-component type or separate values";
     else if (!strcmp(b, "dim3"))

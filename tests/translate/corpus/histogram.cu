@@ -1,4 +1,5 @@
 // histogram: int atomics on global and shared memory, a grid-stride loop, min/max.
+// expect: translated
 #define BINS 64
 
 __global__ void histogram(unsigned int *bins, const int *values, int n, int *extremes)

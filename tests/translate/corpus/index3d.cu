@@ -1,4 +1,5 @@
 // index3d: every built-in in three dimensions.
+// expect: translated
 __global__ void index3d(int *out, int nx, int ny, int nz)
 {
     int x = blockIdx.x * blockDim.x + threadIdx.x;

@@ -1,5 +1,6 @@
 // reduce: a device function with its own __shared__ scratch (hoisted into the kernel), the dynamic
 // shared block, a helper called with global and shared pointers (cloned), float atomicAdd.
+// expect: translated
 __device__ float scaled(const float *p, int i, float s)
 {
     return p[i] * s;

@@ -1,4 +1,9 @@
 // refused: one of each construct the translation refuses, with the lines the test expects.
+// expect kernel warp: refused warp shuffle 11
+// expect kernel ptx: refused inline PTX 16
+// expect kernel wide: refused 64-bit atomic 21
+// expect kernel textures: refused cudaTextureObject_t 24
+// expect kernel sharedfloat: refused float atomic on shared memory 32
 #include <cooperative_groups.h>
 
 __global__ void warp(float *o)

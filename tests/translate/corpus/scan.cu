@@ -1,4 +1,5 @@
 // scan: an exclusive prefix sum of one block in shared memory (up-sweep and down-sweep).
+// expect: translated
 #define N 256
 
 __global__ void scan(int *out, const int *in)

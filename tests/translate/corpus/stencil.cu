@@ -1,5 +1,6 @@
 // stencil: __constant__ coefficients, local pointers into global and constant memory, math
 // functions, a value parameter the body changes, max on ints.
+// expect: translated
 __constant__ float weights[3] = {0.25f, 0.5f, 0.25f};
 
 __global__ void stencil(float *out, const float *in, int n, float gain)

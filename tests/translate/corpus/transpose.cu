@@ -1,4 +1,5 @@
 // transpose: a 2-D tile in shared memory, 2-D built-ins, a kept constant macro, a function macro.
+// expect: translated
 #define TILE 16
 #define AT(m, r, c, w) (m)[(r) * (w) + (c)]
 

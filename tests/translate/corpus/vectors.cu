@@ -1,4 +1,5 @@
 // vectors: float4 and float2 values with their constructors, half as storage.
+// expect: translated
 #include <cuda_fp16.h>
 
 __global__ void vectors(float4 *out4, float2 *out2, __half *h, const float *in, int n)

@@ -4,6 +4,7 @@
 // shuffle_up scan, a broadcast, the three votes with the full mask spelled three ways, and the
 // warp-synchronous tail of a shared-memory reduction with __syncwarp between its steps.
 // translate flags: --simd-width 32
+// expect: translated
 #define FULL_MASK 0xffffffff
 
 __device__ float warp_sum(float v)

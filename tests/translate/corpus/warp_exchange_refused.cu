@@ -2,7 +2,7 @@
 // reads its partner's, which only lockstep execution makes safe. Refused with or without
 // --simd-width 32 (the partner is lane ^ 1, not a shuffle of the tail's form).
 // translate flags: --simd-width 32
-// expect: refused warp lockstep 19
+// expect: refused warp lockstep 18
 #include <cuda_runtime.h>
 
 __global__ void pair_sum(const float *in, float *out, int n)
