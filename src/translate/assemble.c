@@ -65,6 +65,21 @@ static void put(builder *b, const char *text, int kernel, tr_clone_ref clone)
     b->spans[b->nspans++] = (tr_span){first, b->line, kernel, clone};
 }
 
+/* Text left out of the build, as line comments: the runtime (and every compiler) skips it, and
+ * taking the comment marks away brings it back with its GP_TODO markers. */
+static void put_left_out(builder *b, const char *text, int kernel, tr_clone_ref clone)
+{
+    gp_strbuf c = GP_STRBUF_INIT;
+    for (const char *p = text; *p;) {
+        size_t n = strcspn(p, "\n");
+        if (n) gp_strbuf_printf(&c, "// %.*s", (int)n, p);
+        gp_strbuf_putc(&c, '\n');
+        p += n + (p[n] == '\n');
+    }
+    put(b, gp_strbuf_cstr(&c), kernel, clone);
+    gp_strbuf_free(&c);
+}
+
 static void putf(builder *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void putf(builder *b, const char *fmt, ...)
 {
@@ -102,9 +117,9 @@ char *tr_assemble_pieces(const tr_assembly *as, const bool *include, int refusal
     if (refusals) {
         putf(&b,
              "/* INCOMPLETE: %d construct%s could not be translated. The kernels that hold them "
-             "are left out\n * of the build unless GP_TODO_INCLUDE is defined, marked GP_TODO(\"...\"): "
-             "the other kernels build, and\n * building with GP_TODO_INCLUDE defined stops at "
-             "each marker with its reason. */\n",
+             "are below as\n * comments, with each construct marked GP_TODO(\"...\"): the other "
+             "kernels build; uncommented,\n * a kernel stops its build at each marker with the "
+             "reason. */\n",
              refusals, refusals == 1 ? "" : "s");
         put(&b,
             "#define GP__TODO_STR(x) #x\n"
@@ -136,9 +151,11 @@ char *tr_assemble_pieces(const tr_assembly *as, const bool *include, int refusal
         } else if (refused_mark[i] && !mark[i]) {
             /* only refused kernels reach it */
             if (c->todo) {
-                put(&b, "#ifdef GP_TODO_INCLUDE\n", -2, (tr_clone_ref){0});
-                put(&b, c->text, -1, r);
-                put(&b, "#endif\n\n", -2, (tr_clone_ref){0});
+                put(&b,
+                    "// GP_TODO: not translated, left out of the build (used only by kernels "
+                    "that are not translated)\n",
+                    -2, (tr_clone_ref){0});
+                put_left_out(&b, c->text, -1, r);
             } else {
                 put(&b, c->text, -1, r);
             }
@@ -166,9 +183,14 @@ char *tr_assemble_pieces(const tr_assembly *as, const bool *include, int refusal
                 gp_strbuf_free(&t);
             } else {
                 todo = true;
-                put(&b, "#ifdef GP_TODO_INCLUDE\n", -2, (tr_clone_ref){0});
-                put(&b, ki->text, k, (tr_clone_ref){0});
-                put(&b, "#endif\n\n", -2, (tr_clone_ref){0});
+                gp_strbuf t = GP_STRBUF_INIT;
+                gp_strbuf_printf(&t,
+                                 "// GP_TODO: kernel %s is not translated and left out of the "
+                                 "build; its markers say why\n",
+                                 f->name);
+                put(&b, gp_strbuf_cstr(&t), -2, (tr_clone_ref){0});
+                gp_strbuf_free(&t);
+                put_left_out(&b, ki->text, k, (tr_clone_ref){0});
             }
         }
     }

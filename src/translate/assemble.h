@@ -28,9 +28,9 @@ typedef struct tr_span {
 } tr_span;
 
 /* The source of the kernels `include` marks (and the clones they reach). With `refusals`, the
- * refused kernels (include false) are written too, inside #ifdef GP_TODO_INCLUDE, with their
- * GP_TODO markers: the rest builds, and defining GP_TODO_INCLUDE shows each marker as a build
- * error naming its reason. `spans` (may be NULL) receives where each piece lies. */
+ * refused kernels (include false) are written too, as line comments holding their GP_TODO
+ * markers: the rest builds, and a kernel taken out of its comment stops the build at each marker
+ * with its reason. `spans` (may be NULL) receives where each piece lies. */
 char *tr_assemble_pieces(const tr_assembly *as, const bool *include, int refusals, tr_span **spans,
                          int *nspans);
 char *tr_assemble(const tr_assembly *as, const bool *include, tr_span **spans, int refusals);

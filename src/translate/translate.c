@@ -226,7 +226,7 @@ void gp_translate(const char *path, const char *source, size_t source_len,
     note_host_changes(&u, ki, k, hosts);
 
     /* which kernels are translated, and the output (all of them; refused ones, with --partial,
-     * inside #ifdef GP_TODO_INCLUDE so that the others build) */
+     * as comments so that the others build) */
     bool *ok = calloc((size_t)(k ? k : 1), sizeof *ok);
     for (int i = 0; ok && i < k; i++)
         ok[i] = !kernel_refused(&u, ki[i].func);

@@ -153,15 +153,11 @@ static void every_file_has_its_outcome(void **state)
                         char sig[160];
                         snprintf(sig, sizeof sig, "GP_KERNEL(%.64s,", ex[i].kernel);
                         const char *at = strstr(r.output, sig);
+                        while (at && at > r.output && at[-1] != '\n') /* skip commented ones */
+                            at = strstr(at + 1, sig);
                         assert_non_null(at);
-                        const char *todo = strstr(r.output, "\n#ifdef GP_TODO_INCLUDE");
-                        for (; todo && todo < at;
-                             todo = strstr(todo + 1, "\n#ifdef GP_TODO_INCLUDE")) {
-                            const char *end = strstr(todo, "#endif");
-                            if (end && at < end)
-                                fail_msg("%s: kernel %s is inside the part left out", names[f],
-                                         ex[i].kernel);
-                        }
+                        if (at > r.output && at[-1] != '\n')
+                            fail_msg("%s: kernel %s is commented out", names[f], ex[i].kernel);
                     }
                 }
             }

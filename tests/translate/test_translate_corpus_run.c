@@ -1,0 +1,1371 @@
+/* test_translate_corpus_run.c — every translated kernel of tests/translate/corpus/ must compute
+ * what its CUDA original computes: each file is translated as its header asks (--partial for the
+ * files where some kernels are refused), built by the runtime on every device of this machine
+ * (the CPU backend always, OpenCL on PoCL in CI; SIMD-group kernels only where SIMD groups
+ * exist), launched as the file's host code launches it, and compared with a reference written
+ * here in plain C from the CUDA source. Everything goes through gp_kernel_launch, so the same
+ * run with GPUPORT_CHECK=all runs every kernel under the CPU backend's checker. The first files
+ * of the corpus are run by test_translate_run.c. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <float.h>
+
+#include "runtime/conformance.h"
+#include "translate/translate.h"
+
+static char g_specs[16][32];
+static int g_nspecs;
+
+/* ---- building a corpus file ----------------------------------------------------------------- */
+typedef struct built {
+    gp_program *prog; /* NULL: this device is not a target of the file (it said why) */
+    gp_device *dev;
+} built;
+
+static built build(gp_device *dev, const char *file)
+{
+    const char *root = getenv("GPUPORT_SOURCE_DIR");
+    char path[1024];
+    snprintf(path, sizeof path, "%s/tests/translate/corpus/%s", root ? root : ".", file);
+    size_t len;
+    char err[512];
+    char *src = gp_read_file(path, 1 << 20, false, &len, err, sizeof err);
+    if (!src) fail_msg("%s", err);
+    gp_translate_options to = {0};
+    if (strstr(src, "// translate flags: --simd-width 32")) to.simd_width = 32;
+    to.partial = strstr(src, "// expect kernel ") != NULL;
+    free(src);
+    gp_translate_result r;
+    gp_translate(path, NULL, 0, &to, &r);
+    if (!r.output) fail_msg("%s not translated: %s", file, r.error ? r.error : "");
+    gp_device_info info;
+    GPT_CHECK(gp_device_get_info(dev, &info));
+    bool simd = strstr(r.output, "GP_REQUIRES_SIMD_WIDTH") != NULL;
+    bool fp64 = strstr(r.output, "GP_REQUIRES_FP64") != NULL;
+    gp_build_options o = {sizeof o, 0, file, NULL, 0, 0};
+    built b = {NULL, dev};
+    gp_status st = gp_program_create(dev, r.output, strlen(r.output), &o, &b.prog);
+    if ((simd && info.simd_group_width != 32) || (fp64 && st == GP_ERR_UNSUPPORTED)) {
+        /* not a target: the runtime must say so, not build something else */
+        assert_int_equal(st, GP_ERR_UNSUPPORTED);
+        fprintf(stderr, "  %s: %s is not a target, as the report says\n", info.spec, file);
+        gp_translate_result_free(&r);
+        return b;
+    }
+    if (st != GP_OK) fail_msg("%s on %s: %s\n%s", file, info.spec, gp_last_error(), r.output);
+    gp_translate_result_free(&r);
+    return b;
+}
+
+static gp_kernel *kernel(gp_program *p, const char *name)
+{
+    gp_kernel *k = NULL;
+    GPT_CHECK(gp_kernel_create(p, name, &k));
+    return k;
+}
+
+static gp_buffer *buf(gp_device *dev, const void *data, size_t bytes)
+{
+    gp_buffer *b = NULL;
+    GPT_CHECK(gp_buffer_create(dev, GP_BUFFER_DEVICE, bytes ? bytes : 4, &b));
+    if (data)
+        GPT_CHECK(gp_buffer_write(b, 0, data, bytes));
+    else {
+        unsigned char zero = 0;
+        GPT_CHECK(gp_buffer_fill(b, 0, &zero, 1, bytes ? bytes : 4));
+    }
+    return b;
+}
+
+static void get(gp_buffer *b, void *out, size_t bytes)
+{
+    GPT_CHECK(gp_buffer_read(b, 0, out, bytes));
+}
+
+/* launch(k, dims, {global...}, {group...}, args...) */
+static void launch(gp_kernel *k, uint32_t dims, const size_t *global, const size_t *group,
+                   uint32_t nargs, const gp_arg *args)
+{
+    GPT_CHECK(gp_kernel_launch(NULL, k, dims, global, group, nargs, args));
+}
+#define G1(x)       ((size_t[]){(x)})
+#define G2(x, y)    ((size_t[]){(x), (y)})
+#define G3(x, y, z) ((size_t[]){(x), (y), (z)})
+#define ARGS(...)   (sizeof((gp_arg[]){__VA_ARGS__}) / sizeof(gp_arg)), ((gp_arg[]){__VA_ARGS__})
+#define B(b)        gp_arg_buffer(b)
+#define V(v)        gp_arg_value(&(v), sizeof(v))
+
+static uint32_t g_seed = 1;
+static float frand(float lo, float hi)
+{
+    g_seed = g_seed * 1664525u + 1013904223u;
+    return lo + (hi - lo) * (float)(g_seed >> 8) / 16777216.0f;
+}
+static void ffill(float *x, size_t n, float lo, float hi)
+{
+    for (size_t i = 0; i < n; i++)
+        x[i] = frand(lo, hi);
+}
+
+static void close_all(built *b)
+{
+    gp_program_release(b->prog);
+}
+
+static gp_device *open_device(const char *spec)
+{
+    gp_device *d = NULL;
+    GPT_CHECK(gp_device_open(spec, &d));
+    return d;
+}
+
+static void close_device(gp_device *d, const char *spec)
+{
+    fprintf(stderr, "  %s ok\n", spec);
+    gp_device_release(d);
+}
+
+/* The body runs with `dev` open on every device in turn (`continue` skips to the next). */
+#define FOR_EACH_DEVICE(dev)                                                                       \
+    for (int di_ = 0; di_ < g_nspecs; di_++)                                                       \
+        for (gp_device *dev = open_device(g_specs[di_]); dev;                                      \
+             close_device(dev, g_specs[di_]), dev = NULL)
+
+#define CHECKF(what, ref, got, n, tol)                                                             \
+    assert_true(gpt_floats_match((what), (ref), (got), (n), (tol)))
+#define CHECKI(what, ref, got, n)                                                                  \
+    assert_true(gpt_ints_match((what), (const int32_t *)(ref), (const int32_t *)(got), (n)))
+
+/* ---- CUDA samples ------------------------------------------------------------------------- */
+static void run_vector_add(void **state)
+{
+    (void)state;
+    enum { N = 5003 };
+    static float a[N], b[N], c[N], ref[N];
+    ffill(a, N, 0, 1), ffill(b, N, 0, 1);
+    for (int i = 0; i < N; i++)
+        ref[i] = a[i] + b[i];
+    FOR_EACH_DEVICE(dev)
+    {
+        built t = build(dev, "vector_add.cu");
+        gp_kernel *k = kernel(t.prog, "vectorAdd");
+        gp_buffer *ba = buf(dev, a, sizeof a), *bb = buf(dev, b, sizeof b),
+                  *bc = buf(dev, NULL, sizeof c);
+        int n = N;
+        launch(k, 1, G1((N + 255) / 256 * 256), G1(256), ARGS(B(ba), B(bb), B(bc), V(n)));
+        get(bc, c, sizeof c);
+        CHECKF("vectorAdd", ref, c, N, 0);
+        gp_buffer_release(ba), gp_buffer_release(bb), gp_buffer_release(bc);
+        gp_kernel_release(k), close_all(&t);
+    }
+}
+
+/* the sum of each block of `per` elements (the last one partial) */
+static void block_sums(const float *x, int n, int per, float *out)
+{
+    gpt_block_sums_f(x, n, per, out);
+}
+
+static void run_reduction_kernels(void **state)
+{
+    (void)state;
+    enum { N = 3000, T = 256 };
+    static float in[N], part[64], ref[64];
+    static int32_t iin[N], ipart[64], iref[64];
+    ffill(in, N, -1, 1);
+    for (int i = 0; i < N; i++)
+        iin[i] = (int32_t)(i * 7 % 13) - 6;
+    FOR_EACH_DEVICE(dev)
+    {
+        built t = build(dev, "reduction_kernels.cu");
+        if (!t.prog) continue;
+        unsigned n = N;
+        gp_buffer *bi = buf(dev, in, sizeof in), *bo = buf(dev, NULL, sizeof part);
+        gp_buffer *bii = buf(dev, iin, sizeof iin), *bio = buf(dev, NULL, sizeof ipart);
+        /* reduce0: one block per 256 elements; reduce3 and reduce4: 512 */
+        static const struct {
+            const char *name;
+            int per;
+        } ks[] = {{"reduce0_float", T}, {"reduce3_float", 2 * T}, {"reduce4_float_256", 2 * T}};
+        for (size_t q = 0; q < 3; q++) {
+            int blocks = (N + ks[q].per - 1) / ks[q].per;
+            gp_kernel *k = kernel(t.prog, ks[q].name);
+            launch(k, 1, G1((size_t)blocks * T), G1(T),
+                   ARGS(B(bi), B(bo), V(n), gp_arg_shared(T * sizeof(float))));
+            get(bo, part, (size_t)blocks * 4);
+            block_sums(in, N, ks[q].per, ref);
+            CHECKF(ks[q].name, ref, part, (size_t)blocks, 1e-10);
+            gp_kernel_release(k);
+        }
+        /* int, 128 threads a block, 256 elements a block: exact */
+        int blocks = (N + 255) / 256;
+        gp_kernel *k = kernel(t.prog, "reduce4_int_128");
+        launch(k, 1, G1((size_t)blocks * 128), G1(128),
+               ARGS(B(bii), B(bio), V(n), gp_arg_shared(128 * sizeof(int32_t))));
+        get(bio, ipart, (size_t)blocks * 4);
+        gpt_block_sums_i(iin, N, 256, iref);
+        CHECKI("reduce4_int_128", iref, ipart, (size_t)blocks);
+        gp_kernel_release(k);
+        gp_buffer_release(bi), gp_buffer_release(bo), gp_buffer_release(bii),
+            gp_buffer_release(bio);
+        close_all(&t);
+    }
+}
+
+static void run_reduction_warp_helper(void **state)
+{
+    (void)state;
+    enum { N = 70000, T = 256, BLOCKS = 16 };
+    static int32_t in[N], out[BLOCKS], ref[BLOCKS];
+    for (int i = 0; i < N; i++)
+        in[i] = (i * 31) % 17 - 8;
+    /* reduce6<256>: block b sums i = b*512 + tid (and + 256) stepping 512 * BLOCKS */
+    for (int b = 0; b < BLOCKS; b++) {
+        ref[b] = 0;
+        for (int tid = 0; tid < T; tid++)
+            for (int i = b * 512 + tid; i < N; i += 512 * BLOCKS) {
+                ref[b] += in[i];
+                if (i + T < N) ref[b] += in[i + T];
+            }
+    }
+    FOR_EACH_DEVICE(dev)
+    {
+        built t = build(dev, "reduction_warp_helper.cu");
+        if (!t.prog) continue;
+        gp_kernel *k = kernel(t.prog, "reduce6_256");
+        gp_buffer *bi = buf(dev, in, sizeof in), *bo = buf(dev, NULL, sizeof out);
+        unsigned n = N;
+        launch(k, 1, G1(BLOCKS * T), G1(T), ARGS(B(bi), B(bo), V(n), gp_arg_shared(T * 4)));
+        get(bo, out, sizeof out);
+        CHECKI("reduce6_256 (its warp tail rewritten with shuffles)", ref, out, BLOCKS);
+        gp_buffer_release(bi), gp_buffer_release(bo), gp_kernel_release(k), close_all(&t);
+    }
+}
+
+static void run_reduction_lockstep_refused(void **state)
+{
+    (void)state;
+    enum { N = 4000, NB = 10 };
+    static int32_t keys[N];
+    static uint32_t bins[NB], ref[NB];
+    for (int i = 0; i < N; i++)
+        keys[i] = (i * 2654435761u) % 1000;
+    memset(ref, 0, sizeof ref);
+    for (int i = 0; i < N; i++)
+        ref[keys[i] % NB]++;
+    FOR_EACH_DEVICE(dev)
+    {
+        built t = build(dev, "reduction_lockstep_refused.cu"); /* block_sum is left out */
+        gp_kernel *k = kernel(t.prog, "count_bins");
+        gp_buffer *bk = buf(dev, keys, sizeof keys), *bb = buf(dev, NULL, sizeof bins);
+        int n = N, nb = NB;
+        launch(k, 1, G1(512), G1(128), ARGS(B(bk), B(bb), V(n), V(nb)));
+        get(bb, bins, sizeof bins);
+        CHECKI("count_bins", ref, bins, NB);
+        gp_buffer_release(bk), gp_buffer_release(bb), gp_kernel_release(k), close_all(&t);
+    }
+}
+
+static void run_transpose_kernels(void **state)
+{
+    (void)state;
+    enum { NX = 64, NY = 96, TD = 32, BR = 8 };
+    static float in[NX * NY], out[NX * NY], ref[NX * NY];
+    for (int i = 0; i < NX * NY; i++)
+        in[i] = (float)i;
+    FOR_EACH_DEVICE(dev)
+    {
+        built t = build(dev, "transpose_kernels.cu");
+        gp_buffer *bi = buf(dev, in, sizeof in), *bo = buf(dev, NULL, sizeof out);
+        /* width = gridDim.x * TILE_DIM: square matrices in the sample; a 64 x 64 block here */
+        size_t global[2] = {NX, NX / TD * BR}, group[2] = {TD, BR};
+        const char *names[] = {"copy", "transposeNaive", "transposeNoBankConflicts"};
+        for (int q = 0; q < 3; q++) {
+            for (int y = 0; y < NX; y++)
+                for (int x = 0; x < NX; x++)
+                    ref[q == 0 ? y * NX + x : x * NX + y] = in[y * NX + x];
+            gp_kernel *k = kernel(t.prog, names[q]);
+            launch(k, 2, global, group, ARGS(B(bo), B(bi)));
+            get(bo, out, sizeof(float) * NX * NX);
+            CHECKF(names[q], ref, out, NX * NX, 0);
+            gp_kernel_release(k);
+        }
+        gp_buffer_release(bi), gp_buffer_release(bo), close_all(&t);
+    }
+}
+
+static void run_matrix_mul(void **state)
+{
+    (void)state;
+    enum { WA = 64, HA = 32, WB = 96 };
+    static float A[HA * WA], Bm[WA * WB], C[HA * WB], ref[HA * WB];
+    ffill(A, HA * WA, -1, 1), ffill(Bm, WA * WB, -1, 1);
+    for (int r = 0; r < HA; r++)
+        for (int c = 0; c < WB; c++) {
+            double s = 0;
+            for (int k = 0; k < WA; k++)
+                s += (double)A[r * WA + k] * Bm[k * WB + c];
+            ref[r * WB + c] = (float)s;
+        }
+    FOR_EACH_DEVICE(dev)
+    {
+        built t = build(dev, "matrix_mul.cu");
+        gp_buffer *ba = buf(dev, A, sizeof A), *bb = buf(dev, Bm, sizeof Bm),
+                  *bc = buf(dev, NULL, sizeof C);
+        int wa = WA, wb = WB;
+        const char *names[] = {"MatrixMulCUDA_16", "MatrixMulCUDA_32"};
+        for (int q = 0; q < 2; q++) {
+            size_t bs = q ? 32 : 16;
+            gp_kernel *k = kernel(t.prog, names[q]);
+            launch(k, 2, G2(WB, HA), G2(bs, bs), ARGS(B(bc), B(ba), B(bb), V(wa), V(wb)));
+            get(bc, C, sizeof C);
+            CHECKF(names[q], ref, C, HA * WB, 1e-10);
+            gp_kernel_release(k);
+        }
+        gp_buffer_release(ba), gp_buffer_release(bb), gp_buffer_release(bc), close_all(&t);
+    }
+}
+
+static void run_histogram64(void **state)
+{
+    (void)state;
+    enum { N = 20011, PARTS = 8, BINS = 64 };
+    static unsigned char data[N];
+    static uint32_t partial[PARTS * BINS], hist[BINS], ref[BINS];
+    for (int i = 0; i < N; i++)
+        data[i] = (unsigned char)((i * 37 + i / 7) & 255);
+    memset(ref, 0, sizeof ref);
+    for (int i = 0; i < N; i++)
+        ref[data[i] >> 2]++;
+    FOR_EACH_DEVICE(dev)
+    {
+        built t = build(dev, "histogram64.cu");
+        gp_kernel *k1 = kernel(t.prog, "histogram64Kernel"),
+                  *k2 = kernel(t.prog, "mergeHistogram64Kernel");
+        gp_buffer *bd = buf(dev, data, sizeof data), *bp = buf(dev, NULL, sizeof partial),
+                  *bh = buf(dev, NULL, sizeof hist);
+        unsigned n = N, parts = PARTS;
+        launch(k1, 1, G1(PARTS * 128), G1(128), ARGS(B(bp), B(bd), V(n)));
+        launch(k2, 1, G1(BINS * 256), G1(256), ARGS(B(bh), B(bp), V(parts)));
+        get(bh, hist, sizeof hist);
+        CHECKI("histogram64", ref, hist, BINS);
+        gp_buffer_release(bd), gp_buffer_release(bp), gp_buffer_release(bh);
+        gp_kernel_release(k1), gp_kernel_release(k2), close_all(&t);
+    }
+}
+
+static void run_convolution_separable(void **state)
+{
+    (void)state;
+    enum { W = 128, H = 64, R = 8, L = 2 * R + 1 };
+    static float src[W * H], tmp[W * H], dst[W * H], rref[W * H], cref[W * H], kern[L];
+    ffill(src, W * H, 0, 1);
+    ffill(kern, L, 0, 0.2f);
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+            float s = 0;
+            for (int j = -R; j <= R; j++)
+                if (x + j >= 0 && x + j < W) s += kern[R - j] * src[y * W + x + j];
+            rref[y * W + x] = s;
+        }
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+            float s = 0;
+            for (int j = -R; j <= R; j++)
+                if (y + j >= 0 && y + j < H) s += kern[R - j] * rref[(y + j) * W + x];
+            cref[y * W + x] = s;
+        }
+    FOR_EACH_DEVICE(dev)
+    {
+        built t = build(dev, "convolution_separable.cu");
+        gp_kernel *kr = kernel(t.prog, "convolutionRowsKernel"),
+                  *kc = kernel(t.prog, "convolutionColumnsKernel");
+        /* c_Kernel was cudaMemcpyToSymbol'd: now a buffer, the last parameter */
+        gp_buffer *bs = buf(dev, src, sizeof src), *bt = buf(dev, NULL, sizeof tmp),
+                  *bd = buf(dev, NULL, sizeof dst), *bk = buf(dev, kern, sizeof kern);
+        int w = W, h = H;
+        launch(kr, 2, G2(W / (8 * 16) * 16, H), G2(16, 4),
+               ARGS(B(bt), B(bs), V(w), V(h), V(w), B(bk)));
+        launch(kc, 2, G2(W, H / (8 * 8) * 8), G2(16, 8),
+               ARGS(B(bd), B(bt), V(w), V(h), V(w), B(bk)));
+        get(bt, tmp, sizeof tmp);
+        get(bd, dst, sizeof dst);
+        CHECKF("convolutionRows", rref, tmp, W * H, 1e-10);
+        CHECKF("convolutionColumns", cref, dst, W * H, 1e-10);
+        gp_buffer_release(bs), gp_buffer_release(bt), gp_buffer_release(bd), gp_buffer_release(bk);
+        gp_kernel_release(kr), gp_kernel_release(kc), close_all(&t);
+    }
+}
+
+static void run_scan_blelloch(void **state)
+{
+    (void)state;
+    enum { N = 512, BLOCKS = 3 };
+    static float in[N * BLOCKS], out[N * BLOCKS], ref[N * BLOCKS];
+    for (int i = 0; i < N * BLOCKS; i++)
+        in[i] = (float)((i * 5) % 7);
+    for (int b = 0; b < BLOCKS; b++) {
+        float s = 0;
+        for (int i = 0; i < N; i++)
+            ref[b * N + i] = s, s += in[b * N + i];
+    }
+    FOR_EACH_DEVICE(dev)
+    {
+        built t = build(dev, "scan_blelloch.cu"); /* scan_naive is left out */
+        gp_kernel *k = kernel(t.prog, "prescan");
+        gp_buffer *bi = buf(dev, in, sizeof in), *bo = buf(dev, NULL, sizeof out);
+        int n = N;
+        launch(k, 1, G1(BLOCKS * N / 2), G1(N / 2),
+               ARGS(B(bo), B(bi), V(n), gp_arg_shared((N + (N >> 5)) * sizeof(float))));
+        get(bo, out, sizeof out);
+        CHECKF("prescan", ref, out, N * BLOCKS, 0);
+        gp_buffer_release(bi), gp_buffer_release(bo), gp_kernel_release(k), close_all(&t);
+    }
+}
+
+static void run_simple_atomics(void **state)
+{
+    (void)state;
+    enum { THREADS = 256, BLOCKS = 8, T = THREADS * BLOCKS };
+    int32_t init[11] = {0}, out[11], ref[11];
+    init[8] = init[10] = 0xff;
+    memcpy(ref, init, sizeof ref);
+    /* what CUDA's atomics leave, computed in one order (every result here is order-free) */
+    for (uint32_t tid = 0; tid < T; tid++) {
+        ref[0] += 10;
+        ref[1] -= 10;
+        ref[3] = ref[3] > (int)tid ? ref[3] : (int)tid;
+        ref[4] = ref[4] < (int)tid ? ref[4] : (int)tid;
+        uint32_t u = (uint32_t)ref[5];
+        ref[5] = (int32_t)(u >= 17 ? 0 : u + 1);
+        uint32_t d = (uint32_t)ref[6];
+        ref[6] = (int32_t)((d == 0 || d > 137) ? 137 : d - 1);
+        ref[8] &= (int32_t)(2 * tid + 7);
+        ref[9] |= (int32_t)(1u << (tid & 31));
+        ref[10] ^= (int32_t)tid;
+    }
+    FOR_EACH_DEVICE(dev)
+    {
+        built t = build(dev, "simple_atomics.cu");
+        gp_kernel *k = kernel(t.prog, "testKernel");
+        gp_buffer *b = buf(dev, init, sizeof init);
+        launch(k, 1, G1(T), G1(THREADS), ARGS(B(b)));
+        get(b, out, sizeof out);
+        /* exchange and compare-and-swap: some thread's id (which one depends on the order) */
+        assert_true(out[2] >= 0 && out[2] < T);
+        assert_true(out[7] >= 0 && out[7] < T);
+        out[2] = ref[2] = out[7] = ref[7] = 0;
+        CHECKI("simpleAtomicIntrinsics", ref, out, 11);
+        gp_buffer_release(b), gp_kernel_release(k), close_all(&t);
+    }
+}
+
+static void run_dot_float4(void **state)
+{
+    (void)state;
+    enum { N = 8192 };
+    static float a[N], b[N];
+    float r = 0, ref;
+    ffill(a, N, -1, 1), ffill(b, N, -1, 1);
+    double s = 0;
+    for (int i = 0; i < N; i++)
+        s += (double)a[i] * b[i];
+    ref = (float)s;
+    FOR_EACH_DEVICE(dev)
+    {
+        built t = build(dev, "dot_float4.cu");
+        gp_kernel *k = kernel(t.prog, "dot4");
+        float zero = 0;
+        gp_buffer *ba = buf(dev, a, sizeof a), *bb = buf(dev, b, sizeof b),
+                  *br = buf(dev, &zero, 4);
+        int n4 = N / 4;
+        launch(k, 1, G1(4 * 256), G1(256), ARGS(B(ba), B(bb), B(br), V(n4)));
+        get(br, &r, 4);
+        CHECKF("dot4", &ref, &r, 1, 1e-9);
+        gp_buffer_release(ba), gp_buffer_release(bb), gp_buffer_release(br);
+        gp_kernel_release(k), close_all(&t);
+    }
+}
+
+static void run_nbody(void **state)
+{
+    (void)state;
+    enum { N = 256 };
+    static float pos[4 * N], acc[4 * N], ref[4 * N];
+    ffill(pos, 4 * N, -1, 1);
+    for (int i = 0; i < N; i++) {
+        float ax = 0, ay = 0, az = 0;
+        for (int j = 0; j < N; j++) {
+            float rx = pos[4 * j] - pos[4 * i], ry = pos[4 * j + 1] - pos[4 * i + 1],
+                  rz = pos[4 * j + 2] - pos[4 * i + 2];
+            float d = rx * rx + ry * ry + rz * rz + 1e-9f;
+            float s = pos[4 * j + 3] * (1.0f / sqrtf(d * d * d));
+            ax += rx * s, ay += ry * s, az += rz * s;
+        }
+        ref[4 * i] = ax, ref[4 * i + 1] = ay, ref[4 * i + 2] = az, ref[4 * i + 3] = 0;
+    }
+    FOR_EACH_DEVICE(dev)
+    {
+        built t = build(dev, "nbody.cu");
+        gp_kernel *k = kernel(t.prog, "calculate_forces");
+        gp_buffer *bp = buf(dev, pos, sizeof pos), *ba = buf(dev, NULL, sizeof acc);
+        int n = N;
+        launch(k, 1, G1(N), G1(64), ARGS(B(bp), B(ba), V(n)));
+        get(ba, acc, sizeof acc);
+        CHECKF("calculate_forces", ref, acc, 4 * N, 1e-8);
+        gp_buffer_release(bp), gp_buffer_release(ba), gp_kernel_release(k), close_all(&t);
+    }
+}
+
+static void run_debug_printf(void **state)
+{
+    (void)state;
+    enum { R = 20, C = 33 };
+    static float m[R * C], s[R], ref[R * C];
+    ffill(m, R * C, -1, 1), ffill(s, R, 0, 2);
+    for (int r = 0; r < R; r++)
+        for (int c = 0; c < C; c++)
+            ref[r * C + c] = m[r * C + c] * s[r];
+    FOR_EACH_DEVICE(dev)
+    {
+        built t = build(dev, "debug_printf.cu"); /* dump_rows is left out */
+        gp_kernel *k = kernel(t.prog, "scale_rows");
+        gp_buffer *bm = buf(dev, m, sizeof m), *bs = buf(dev, s, sizeof s);
+        int rows = R, cols = C;
+        launch(k, 2, G2(64, 32), G2(16, 8), ARGS(B(bm), B(bs), V(rows), V(cols)));
+        float got[R * C];
+        get(bm, got, sizeof got);
+        CHECKF("scale_rows", ref, got, R * C, 0);
+        gp_buffer_release(bm), gp_buffer_release(bs), gp_kernel_release(k), close_all(&t);
+    }
+}
+
+/* ---- llm.c style ------------------------------------------------------------------------ */
+static void layernorm_ref(float *out, float *mean, float *rstd, const float *inp, const float *w,
+                          const float *b, int N, int C)
+{
+    for (int r = 0; r < N; r++) {
+        const float *x = inp + r * C;
+        double m = 0, v = 0;
+        for (int i = 0; i < C; i++)
+            m += x[i];
+        m /= C;
+        for (int i = 0; i < C; i++)
+            v += (x[i] - m) * (x[i] - m);
+        v /= C;
+        float s = (float)(1.0 / sqrt(v + 1e-5));
+        for (int i = 0; i < C; i++)
+            out[r * C + i] = s * (x[i] - (float)m) * w[i] + b[i];
+        mean[r] = (float)m, rstd[r] = s;
+    }
+}
+
+static void run_layernorm_forward(void **state)
+{
+    (void)state;
+    enum { N = 24, C = 80 };
+    static float inp[N * C], w[C], b[C], out[N * C], mean[N], rstd[N], rout[N * C], rmean[N],
+        rrstd[N];
+    ffill(inp, N * C, -2, 2), ffill(w, C, 0.5f, 1.5f), ffill(b, C, -0.5f, 0.5f);
+    layernorm_ref(rout, rmean, rrstd, inp, w, b, N, C);
+    FOR_EACH_DEVICE(dev)
+    {
+        built t = build(dev, "layernorm_forward.cu");
+        if (!t.prog) continue;
+        gp_buffer *bo = buf(dev, NULL, sizeof out), *bm = buf(dev, NULL, sizeof mean),
+                  *br = buf(dev, NULL, sizeof rstd), *bi = buf(dev, inp, sizeof inp),
+                  *bw = buf(dev, w, sizeof w), *bb = buf(dev, b, sizeof b);
+        int n = N, c = C;
+        gp_kernel *k1 = kernel(t.prog, "layernorm_forward_kernel1");
+        launch(k1, 1, G1(32), G1(32), ARGS(B(bo), B(bm), B(br), B(bi), B(bw), B(bb), V(n), V(c)));
+        get(bo, out, sizeof out), get(bm, mean, sizeof mean), get(br, rstd, sizeof rstd);
+        CHECKF("layernorm kernel1 out", rout, out, N * C, 1e-10);
+        CHECKF("layernorm kernel1 mean", rmean, mean, N, 1e-10);
+        CHECKF("layernorm kernel1 rstd", rrstd, rstd, N, 1e-10);
+        /* kernel3, one warp a row; mean is an optional buffer the kernel tests: NULL here */
+        gp_kernel *k3 = kernel(t.prog, "layernorm_forward_kernel3");
+        float sentinel[N];
+        for (int i = 0; i < N; i++)
+            sentinel[i] = -7.0f;
+        GPT_CHECK(gp_buffer_write(br, 0, sentinel, sizeof sentinel));
+        launch(k3, 1, G1(N * 32), G1(64),
+               ARGS(B(bo), gp_arg_null(), B(br), B(bi), B(bw), B(bb), V(n), V(c)));
+        get(bo, out, sizeof out), get(br, rstd, sizeof rstd);
+        CHECKF("layernorm kernel3 out", rout, out, N * C, 1e-10);
+        CHECKF("layernorm kernel3 rstd", rrstd, rstd, N, 1e-10);
+        gp_buffer_release(bo), gp_buffer_release(bm), gp_buffer_release(br), gp_buffer_release(bi);
+        gp_buffer_release(bw), gp_buffer_release(bb);
+        gp_kernel_release(k1), gp_kernel_release(k3), close_all(&t);
+    }
+}
+
+static void run_softmax_forward(void **state)
+{
+    (void)state;
+    enum { N = 12, C = 300 };
+    static float inp[N * C], out[N * C], ref[N * C];
+    ffill(inp, N * C, -4, 4);
+    for (int r = 0; r < N; r++) {
+        float m = -INFINITY;
+        for (int j = 0; j < C; j++)
+            m = fmaxf(m, inp[r * C + j]);
+        double s = 0;
+        for (int j = 0; j < C; j++)
+            s += expf(inp[r * C + j] - m);
+        for (int j = 0; j < C; j++)
+            ref[r * C + j] = expf(inp[r * C + j] - m) / (float)s;
+    }
+    FOR_EACH_DEVICE(dev)
+    {
+        built t = build(dev, "softmax_forward.cu");
+        if (!t.prog) continue;
+        gp_buffer *bi = buf(dev, inp, sizeof inp), *bo = buf(dev, NULL, sizeof out);
+        int n = N, c = C;
+        gp_kernel *k1 = kernel(t.prog, "softmax_forward_kernel1");
+        launch(k1, 1, G1(32), G1(32), ARGS(B(bo), B(bi), V(n), V(c)));
+        get(bo, out, sizeof out);
+        CHECKF("softmax kernel1", ref, out, N * C, 1e-10);
+        gp_kernel *k4 = kernel(t.prog, "softmax_forward_kernel4");
+        launch(k4, 1, G1(N * 128), G1(128),
+               ARGS(B(bo), B(bi), V(n), V(c), gp_arg_shared(2 * 4 * 4)));
+        get(bo, out, sizeof out);
+        CHECKF("softmax kernel4", ref, out, N * C, 1e-10);
+        gp_buffer_release(bi), gp_buffer_release(bo);
+        gp_kernel_release(k1), gp_kernel_release(k4), close_all(&t);
+    }
+}
+
+static void run_gelu_forward(void **state)
+{
+    (void)state;
+    enum { N = 1000 };
+    static float x[N], dout[N], out[N], din[N], rout[N], rdin[N];
+    ffill(x, N, -3, 3), ffill(dout, N, -1, 1);
+    const double s = sqrt(2.0 / 3.14159265358979323846);
+    for (int i = 0; i < N; i++) {
+        double xi = x[i], cube = 0.044715 * xi * xi * xi, a = s * (xi + cube);
+        rout[i] = (float)(0.5 * xi * (1.0 + tanh(a)));
+        double sech = 1.0 / (cosh(a) * cosh(a));
+        rdin[i] = (float)((0.5 * (1.0 + tanh(a)) +
+                           xi * 0.5 * sech * s * (1.0 + 3.0 * 0.044715 * xi * xi)) *
+                          dout[i]);
+    }
+    FOR_EACH_DEVICE(dev)
+    {
+        built t = build(dev, "gelu_forward.cu");
+        gp_buffer *bx = buf(dev, x, sizeof x), *bo = buf(dev, NULL, sizeof out),
+                  *bd = buf(dev, dout, sizeof dout), *bi = buf(dev, NULL, sizeof din);
+        int n = N;
+        gp_kernel *kf = kernel(t.prog, "gelu_forward_kernel1"),
+                  *kb = kernel(t.prog, "gelu_backward_kernel");
+        launch(kf, 1, G1(1024), G1(128), ARGS(B(bo), B(bx), V(n)));
+        launch(kb, 1, G1(1024), G1(128), ARGS(B(bi), B(bx), B(bd), V(n)));
+        get(bo, out, sizeof out), get(bi, din, sizeof din);
+        CHECKF("gelu forward", rout, out, N, 1e-10);
+        CHECKF("gelu backward", rdin, din, N, 1e-10);
+        gp_buffer_release(bx), gp_buffer_release(bo), gp_buffer_release(bd), gp_buffer_release(bi);
+        gp_kernel_release(kf), gp_kernel_release(kb), close_all(&t);
+    }
+}
+
+static void run_adamw(void **state)
+{
+    (void)state;
+    enum { N = 777 };
+    static float p0[N], g[N], m0[N], v0[N], p[N], m[N], v[N], rp[N], rm[N], rv[N];
+    ffill(p0, N, -1, 1), ffill(g, N, -0.1f, 0.1f), ffill(m0, N, -0.01f, 0.01f),
+        ffill(v0, N, 0, 0.01f);
+    float lr = 1e-3f, b1 = 0.9f, b2 = 0.999f, eps = 1e-8f, wd = 0.01f;
+    int step = 3;
+    float c1 = 1.0f - powf(b1, (float)step), c2 = 1.0f - powf(b2, (float)step);
+    for (int i = 0; i < N; i++) {
+        rm[i] = b1 * m0[i] + (1.0f - b1) * g[i];
+        rv[i] = b2 * v0[i] + (1.0f - b2) * g[i] * g[i];
+        float mh = rm[i] / c1, vh = rv[i] / c2;
+        rp[i] = p0[i] - lr * (mh / (sqrtf(vh) + eps) + wd * p0[i]);
+    }
+    FOR_EACH_DEVICE(dev)
+    {
+        built t = build(dev, "adamw.cu");
+        const char *names[] = {"adamw_kernel1", "adamw_kernel2"};
+        for (int q = 0; q < 2; q++) {
+            gp_buffer *bp = buf(dev, p0, sizeof p0), *bg = buf(dev, g, sizeof g),
+                      *bm = buf(dev, m0, sizeof m0), *bv = buf(dev, v0, sizeof v0);
+            int64_t n = N; /* `long num_parameters`: 8 bytes */
+            gp_kernel *k = kernel(t.prog, names[q]);
+            if (q == 0)
+                launch(k, 1, G1(1024), G1(256),
+                       ARGS(B(bp), B(bg), B(bm), B(bv), V(n), V(lr), V(b1), V(b2), V(c1), V(c2),
+                            V(eps), V(wd)));
+            else
+                launch(k, 1, G1(1024), G1(256),
+                       ARGS(B(bp), B(bg), B(bm), B(bv), V(n), V(lr), V(b1), V(b2), V(step), V(eps),
+                            V(wd)));
+            get(bp, p, sizeof p), get(bm, m, sizeof m), get(bv, v, sizeof v);
+            CHECKF(names[q], rp, p, N, 1e-10);
+            CHECKF("adamw m", rm, m, N, 1e-10);
+            CHECKF("adamw v", rv, v, N, 1e-10);
+            gp_buffer_release(bp), gp_buffer_release(bg), gp_buffer_release(bm),
+                gp_buffer_release(bv);
+            gp_kernel_release(k);
+        }
+        close_all(&t);
+    }
+}
+
+static void run_encoder_forward(void **state)
+{
+    (void)state;
+    enum { Bn = 2, T = 5, C = 24, V = 11 };
+    static int32_t inp[Bn * T];
+    static float wte[V * C], wpe[T * C], out[Bn * T * C], ref[Bn * T * C];
+    for (int i = 0; i < Bn * T; i++)
+        inp[i] = (i * 7) % V;
+    ffill(wte, V * C, -1, 1), ffill(wpe, T * C, -1, 1);
+    for (int b = 0; b < Bn; b++)
+        for (int t = 0; t < T; t++)
+            for (int c = 0; c < C; c++)
+                ref[(b * T + t) * C + c] = wte[inp[b * T + t] * C + c] + wpe[t * C + c];
+    FOR_EACH_DEVICE(dev)
+    {
+        built tr = build(dev, "encoder_forward.cu");
+        gp_buffer *bo = buf(dev, NULL, sizeof out), *bi = buf(dev, inp, sizeof inp),
+                  *be = buf(dev, wte, sizeof wte), *bp = buf(dev, wpe, sizeof wpe);
+        int b = Bn, t = T, c = C;
+        gp_kernel *k1 = kernel(tr.prog, "encoder_forward_kernel1"),
+                  *k2 = kernel(tr.prog, "encoder_forward_kernel2");
+        launch(k1, 1, G1(32), G1(32), ARGS(B(bo), B(bi), B(be), B(bp), V(b), V(t), V(c)));
+        get(bo, out, sizeof out);
+        CHECKF("encoder kernel1", ref, out, Bn * T * C, 0);
+        unsigned char zero = 0;
+        GPT_CHECK(gp_buffer_fill(bo, 0, &zero, 1, sizeof out));
+        launch(k2, 1, G1(256), G1(64), ARGS(B(bo), B(bi), B(be), B(bp), V(b), V(t), V(c)));
+        get(bo, out, sizeof out);
+        CHECKF("encoder kernel2", ref, out, Bn * T * C, 0);
+        gp_buffer_release(bo), gp_buffer_release(bi), gp_buffer_release(be), gp_buffer_release(bp);
+        gp_kernel_release(k1), gp_kernel_release(k2), close_all(&tr);
+    }
+}
+
+static void run_crossentropy_forward(void **state)
+{
+    (void)state;
+    enum { Bn = 2, T = 3, V = 17 };
+    static float probs[Bn * T * V], losses[Bn * T], rl[Bn * T], dl[Bn * T], dlog[Bn * T * V],
+        rdlog[Bn * T * V];
+    static int32_t tg[Bn * T];
+    ffill(probs, Bn * T * V, 0.01f, 1), ffill(dl, Bn * T, -1, 1), ffill(rdlog, Bn * T * V, -1, 1);
+    memcpy(dlog, rdlog, sizeof dlog);
+    for (int i = 0; i < Bn * T; i++) {
+        tg[i] = (i * 5) % V;
+        rl[i] = -logf(probs[i * V + tg[i]]);
+        for (int v = 0; v < V; v++)
+            rdlog[i * V + v] += (probs[i * V + v] - (v == tg[i] ? 1.0f : 0.0f)) * dl[i];
+    }
+    FOR_EACH_DEVICE(dev)
+    {
+        built t = build(dev, "crossentropy_forward.cu");
+        gp_buffer *bl = buf(dev, NULL, sizeof losses), *bp = buf(dev, probs, sizeof probs),
+                  *bt = buf(dev, tg, sizeof tg), *bd = buf(dev, dl, sizeof dl),
+                  *bg = buf(dev, dlog, sizeof dlog);
+        int b = Bn, tt = T, v = V;
+        gp_kernel *kf = kernel(t.prog, "crossentropy_forward_kernel1"),
+                  *kb = kernel(t.prog, "crossentropy_softmax_backward_kernel1");
+        launch(kf, 1, G1(32), G1(32), ARGS(B(bl), B(bp), B(bt), V(b), V(tt), V(v)));
+        launch(kb, 1, G1(128), G1(32), ARGS(B(bg), B(bd), B(bp), B(bt), V(b), V(tt), V(v)));
+        float got[Bn * T * V];
+        get(bl, losses, sizeof losses), get(bg, got, sizeof got);
+        CHECKF("crossentropy forward", rl, losses, Bn * T, 1e-12);
+        CHECKF("crossentropy backward", rdlog, got, Bn * T * V, 1e-12);
+        gp_buffer_release(bl), gp_buffer_release(bp), gp_buffer_release(bt), gp_buffer_release(bd);
+        gp_buffer_release(bg), gp_kernel_release(kf), gp_kernel_release(kb), close_all(&t);
+    }
+}
+
+static void run_matmul_forward_bias(void **state)
+{
+    (void)state;
+    enum { BT = 10, C = 16, OC = 12 };
+    static float inp[BT * C], w[OC * C], bias[OC], out[BT * OC], ref0[BT * OC], ref1[BT * OC];
+    ffill(inp, BT * C, -1, 1), ffill(w, OC * C, -1, 1), ffill(bias, OC, -1, 1);
+    for (int r = 0; r < BT; r++)
+        for (int o = 0; o < OC; o++) {
+            float v = 0;
+            for (int i = 0; i < C; i++)
+                v += inp[r * C + i] * w[o * C + i];
+            ref0[r * OC + o] = v, ref1[r * OC + o] = v + bias[o];
+        }
+    FOR_EACH_DEVICE(dev)
+    {
+        built t = build(dev, "matmul_forward_bias.cu");
+        gp_buffer *bo = buf(dev, NULL, sizeof out), *bi = buf(dev, inp, sizeof inp),
+                  *bw = buf(dev, w, sizeof w), *bb = buf(dev, bias, sizeof bias);
+        int bt = BT, c = C, oc = OC, one = 1;
+        gp_kernel *k = kernel(t.prog, "matmul_forward_kernel1"), *ka = kernel(t.prog, "add_bias");
+        /* the host passes NULL for the bias: gp_arg_null() */
+        launch(k, 2, G2(16, 16), G2(8, 8),
+               ARGS(B(bo), B(bi), B(bw), gp_arg_null(), V(bt), V(c), V(oc)));
+        get(bo, out, sizeof out);
+        CHECKF("matmul_forward_kernel1 without bias", ref0, out, BT * OC, 1e-12);
+        launch(ka, 1, G1(64), G1(32), ARGS(B(bo), B(bb), V(one), V(bt), V(oc)));
+        get(bo, out, sizeof out);
+        CHECKF("add_bias", ref1, out, BT * OC, 1e-12);
+        launch(k, 2, G2(16, 16), G2(8, 8), ARGS(B(bo), B(bi), B(bw), B(bb), V(bt), V(c), V(oc)));
+        get(bo, out, sizeof out);
+        CHECKF("matmul_forward_kernel1 with bias", ref1, out, BT * OC, 1e-12);
+        gp_buffer_release(bo), gp_buffer_release(bi), gp_buffer_release(bw), gp_buffer_release(bb);
+        gp_kernel_release(k), gp_kernel_release(ka), close_all(&t);
+    }
+}
+
+static void run_online_softmax(void **state)
+{
+    (void)state;
+    enum { N = 40, C = 33 };
+    static float inp[N * C], out[N * C], ref[N * C];
+    ffill(inp, N * C, -3, 3);
+    for (int r = 0; r < N; r++) {
+        float m = -INFINITY, d = 0, mx = -FLT_MAX;
+        for (int i = 0; i < C; i++) {
+            float x = inp[r * C + i], mn = fmaxf(m, x);
+            d = d * expf(m - mn) + expf(x - mn);
+            m = mn;
+            mx = fmaxf(mx, x);
+        }
+        for (int i = 0; i < C; i++)
+            ref[r * C + i] = expf(inp[r * C + i] - m) / d + (mx - m);
+    }
+    FOR_EACH_DEVICE(dev)
+    {
+        built t = build(dev, "online_softmax.cu");
+        gp_buffer *bi = buf(dev, inp, sizeof inp), *bo = buf(dev, NULL, sizeof out);
+        int n = N, c = C;
+        gp_kernel *k = kernel(t.prog, "softmax_online");
+        launch(k, 1, G1(64), G1(32), ARGS(B(bo), B(bi), V(n), V(c)));
+        get(bo, out, sizeof out);
+        CHECKF("softmax_online (references)", ref, out, N * C, 1e-10);
+        gp_buffer_release(bi), gp_buffer_release(bo), gp_kernel_release(k), close_all(&t);
+    }
+}
+
+static void run_matmul_backward_bias(void **state)
+{
+    (void)state;
+    enum { Bn = 2, T = 50, OC = 8 };
+    static float dout[Bn * T * OC], db[OC], ref[OC];
+    ffill(dout, Bn * T * OC, -1, 1);
+    for (int o = 0; o < OC; o++) {
+        double s = 0;
+        for (int i = 0; i < Bn * T; i++)
+            s += dout[i * OC + o];
+        ref[o] = 1.0f + (float)s;
+    }
+    FOR_EACH_DEVICE(dev)
+    {
+        built t = build(dev, "matmul_backward_bias.cu");
+        if (!t.prog) continue;
+        float ones[OC];
+        for (int o = 0; o < OC; o++)
+            ones[o] = 1.0f;
+        gp_buffer *bd = buf(dev, dout, sizeof dout), *bb = buf(dev, ones, sizeof ones);
+        int b = Bn, tt = T, oc = OC;
+        gp_kernel *k2 = kernel(t.prog, "matmul_backward_bias_kernel2"),
+                  *k3 = kernel(t.prog, "matmul_backward_bias_kernel3");
+        launch(k2, 1, G1(OC / 4 * 128), G1(128), ARGS(B(bb), B(bd), V(b), V(tt), V(oc)));
+        get(bb, db, sizeof db);
+        CHECKF("matmul_backward_bias_kernel2", ref, db, OC, 1e-10);
+        GPT_CHECK(gp_buffer_write(bb, 0, ones, sizeof ones));
+        launch(k3, 1, G1(OC * 128), G1(128),
+               ARGS(B(bb), B(bd), V(b), V(tt), V(oc), gp_arg_shared(4 * 4)));
+        get(bb, db, sizeof db);
+        CHECKF("matmul_backward_bias_kernel3", ref, db, OC, 1e-10);
+        gp_buffer_release(bd), gp_buffer_release(bb);
+        gp_kernel_release(k2), gp_kernel_release(k3), close_all(&t);
+    }
+}
+
+static void run_tile16_segments(void **state)
+{
+    (void)state;
+    enum { N = 200, G = 64, NG = (N + G - 1) / G * G };
+    static int32_t in[N], out[8 * N], ref[8 * N];
+    for (int i = 0; i < N; i++)
+        in[i] = (i * 13) % 23 - 5;
+    for (int i = 0; i < N; i++) {
+        int seg = i / 16 * 16, lane = i % 16, v[16];
+        for (int l = 0; l < 16; l++)
+            v[l] = seg + l < N ? in[seg + l] : 0;
+        int sum = 0;
+        for (int l = 0; l < 16; l++)
+            sum += v[l];
+        /* shfl_down steps: lane 0 ends with the sum; ranks past the end keep their own */
+        ref[8 * i + 0] = lane == 0 ? sum : -1;
+        ref[8 * i + 1] = sum; /* the butterfly gives every lane the sum */
+        ref[8 * i + 2] = v[0];
+        ref[8 * i + 3] = lane >= 1 ? v[lane - 1] : v[lane];
+        uint32_t pos = 0;
+        int anyn = 0, allnz = 1;
+        for (int l = 0; l < 16; l++)
+            pos |= (uint32_t)(v[l] > 0) << l, anyn |= v[l] < 0, allnz &= v[l] != 0;
+        ref[8 * i + 4] = (int)pos;
+        ref[8 * i + 5] = anyn * 2 + allnz;
+        int e = i / 8 * 8, mx = INT32_MIN, mn = INT32_MAX;
+        for (int l = 0; l < 8; l++) {
+            int x = e + l < N ? in[e + l] : 0;
+            mx = x > mx ? x : mx, mn = x < mn ? x : mn;
+        }
+        ref[8 * i + 6] = mx;
+        ref[8 * i + 7] = mn + (i % G) / 16;
+    }
+    FOR_EACH_DEVICE(dev)
+    {
+        built t = build(dev, "tile16_segments.cu");
+        if (!t.prog) continue;
+        gp_buffer *bi = buf(dev, in, sizeof in), *bo = buf(dev, NULL, sizeof out);
+        int n = N;
+        gp_kernel *k = kernel(t.prog, "segments");
+        launch(k, 1, G1(NG), G1(G), ARGS(B(bi), B(bo), V(n)));
+        get(bo, out, sizeof out);
+        CHECKI("thread_block_tile<16> and tiled_partition(block, 8)", ref, out, 8 * N);
+        gp_buffer_release(bi), gp_buffer_release(bo), gp_kernel_release(k), close_all(&t);
+    }
+}
+
+#define ML_TESTS                                                                                   \
+    cmocka_unit_test(run_layernorm_forward), cmocka_unit_test(run_softmax_forward),                \
+        cmocka_unit_test(run_gelu_forward), cmocka_unit_test(run_adamw),                           \
+        cmocka_unit_test(run_encoder_forward), cmocka_unit_test(run_crossentropy_forward),         \
+        cmocka_unit_test(run_matmul_forward_bias), cmocka_unit_test(run_online_softmax),           \
+        cmocka_unit_test(run_matmul_backward_bias), cmocka_unit_test(run_tile16_segments),
+/* ---- Rodinia and Parboil style ------------------------------------------------------------ */
+static void run_bfs(void **state)
+{
+    (void)state;
+    enum { NODES = 9 };
+    /* a small graph: node i has edges to i+1 and 2i (when they exist) */
+    int32_t start[NODES], count[NODES], edges[2 * NODES], cost[NODES];
+    int ne = 0;
+    for (int i = 0; i < NODES; i++) {
+        start[i] = ne;
+        if (i + 1 < NODES) edges[ne++] = i + 1;
+        if (2 * i < NODES && 2 * i != i) edges[ne++] = 2 * i;
+        count[i] = ne - start[i];
+        cost[i] = i == 0 ? 0 : -1;
+    }
+    uint8_t mask[NODES] = {1}, upd[NODES] = {0}, vis[NODES] = {1}, over = 0;
+    /* the reference: one level of the search from node 0 */
+    int32_t rcost[NODES];
+    memcpy(rcost, cost, sizeof rcost);
+    uint8_t rmask[NODES] = {0}, rvis[NODES] = {1};
+    for (int e = start[0]; e < start[0] + count[0]; e++)
+        rcost[edges[e]] = 1, rmask[edges[e]] = 1, rvis[edges[e]] = 1;
+    FOR_EACH_DEVICE(dev)
+    {
+        built t = build(dev, "bfs.cu");
+        gp_kernel *k1 = kernel(t.prog, "Kernel"), *k2 = kernel(t.prog, "Kernel2");
+        gp_buffer *bs = buf(dev, start, sizeof start), *bc = buf(dev, count, sizeof count),
+                  *be = buf(dev, edges, (size_t)ne * 4), *bm = buf(dev, mask, sizeof mask),
+                  *bu = buf(dev, upd, sizeof upd), *bv = buf(dev, vis, sizeof vis),
+                  *bco = buf(dev, cost, sizeof cost), *bo = buf(dev, &over, 1);
+        int n = NODES;
+        /* MAX_THREADS_PER_BLOCK is the kernels' stride: one group of 512 */
+        launch(k1, 1, G1(512), G1(512),
+               ARGS(B(bs), B(bc), B(be), B(bm), B(bu), B(bv), B(bco), V(n)));
+        launch(k2, 1, G1(512), G1(512), ARGS(B(bm), B(bu), B(bv), B(bo), V(n)));
+        int32_t gc[NODES];
+        uint8_t gm[NODES], gv[NODES], go;
+        get(bco, gc, sizeof gc), get(bm, gm, sizeof gm), get(bv, gv, sizeof gv), get(bo, &go, 1);
+        CHECKI("bfs cost", rcost, gc, NODES);
+        for (int i = 0; i < NODES; i++)
+            if (gm[i] != rmask[i] || gv[i] != rvis[i]) fail_msg("bfs masks at node %d", i);
+        assert_int_equal(go, 1);
+        gp_buffer_release(bs), gp_buffer_release(bc), gp_buffer_release(be), gp_buffer_release(bm);
+        gp_buffer_release(bu), gp_buffer_release(bv), gp_buffer_release(bco), gp_buffer_release(bo);
+        gp_kernel_release(k1), gp_kernel_release(k2), close_all(&t);
+    }
+}
+
+static void run_pathfinder(void **state)
+{
+    (void)state;
+    enum { ROWS = 9, COLS = 600, PH = 4, BS = 256 };
+    static int32_t wall[ROWS * COLS], ref[COLS], prev[COLS];
+    for (int i = 0; i < ROWS * COLS; i++)
+        wall[i] = (i * 7919) % 10;
+    memcpy(ref, wall, sizeof ref);
+    for (int r = 1; r < ROWS; r++) {
+        memcpy(prev, ref, sizeof prev);
+        for (int c = 0; c < COLS; c++) {
+            int m = prev[c];
+            if (c > 0 && prev[c - 1] < m) m = prev[c - 1];
+            if (c < COLS - 1 && prev[c + 1] < m) m = prev[c + 1];
+            ref[c] = m + wall[r * COLS + c];
+        }
+    }
+    FOR_EACH_DEVICE(dev)
+    {
+        built t = build(dev, "pathfinder.cu");
+        gp_kernel *k = kernel(t.prog, "dynproc_kernel");
+        gp_buffer *bw = buf(dev, wall + COLS, sizeof wall - COLS * 4);
+        gp_buffer *res[2] = {buf(dev, wall, COLS * 4), buf(dev, NULL, COLS * 4)};
+        int cols = COLS, rows = ROWS, border = PH;
+        int small = BS - PH * 2, blockCols = COLS / small + (COLS % small == 0 ? 0 : 1);
+        int src = 1, dst = 0;
+        for (int r = 0; r < ROWS - 1; r += PH) { /* calc_path */
+            int tmp = src;
+            src = dst, dst = tmp;
+            int it = PH < ROWS - r - 1 ? PH : ROWS - r - 1;
+            launch(k, 1, G1((size_t)blockCols * BS), G1(BS),
+                   ARGS(V(it), B(bw), B(res[src]), B(res[dst]), V(cols), V(rows), V(r), V(border)));
+        }
+        int32_t got[COLS];
+        get(res[dst], got, sizeof got);
+        CHECKI("pathfinder", ref, got, COLS);
+        gp_buffer_release(bw), gp_buffer_release(res[0]), gp_buffer_release(res[1]);
+        gp_kernel_release(k), close_all(&t);
+    }
+}
+
+static void run_hotspot(void **state)
+{
+    (void)state;
+    enum { R = 30, C = 40, BS = 16 };
+    static float temp[R * C], power[R * C], out[R * C], ref[R * C];
+    ffill(temp, R * C, 320, 340), ffill(power, R * C, 0, 0.01f);
+    float Cap = 0.5f, Rx = 2.0f, Ry = 3.0f, Rz = 4.0f, step = 0.01f, te = 0.001f;
+    for (int r = 0; r < R; r++)
+        for (int c = 0; c < C; c++) {
+            int n = r > 0 ? r - 1 : 0, s = r < R - 1 ? r + 1 : R - 1;
+            int w = c > 0 ? c - 1 : 0, e = c < C - 1 ? c + 1 : C - 1;
+            float t0 = temp[r * C + c];
+            ref[r * C + c] = t0 + step / Cap *
+                                      (power[r * C + c] +
+                                       (temp[s * C + c] + temp[n * C + c] - 2.0f * t0) * (1 / Ry) +
+                                       (temp[r * C + e] + temp[r * C + w] - 2.0f * t0) * (1 / Rx) +
+                                       (80.0f - t0) * (1 / Rz));
+        }
+    FOR_EACH_DEVICE(dev)
+    {
+        built t = build(dev, "hotspot.cu");
+        gp_kernel *k = kernel(t.prog, "calculate_temp");
+        gp_buffer *bp = buf(dev, power, sizeof power), *bt = buf(dev, temp, sizeof temp),
+                  *bo = buf(dev, NULL, sizeof out);
+        int it = 1, cols = C, rows = R, bcols = 1, brows = 1;
+        int small = BS - 2, gx = C / small + (C % small ? 1 : 0),
+            gy = R / small + (R % small ? 1 : 0);
+        launch(k, 2, G2((size_t)gx * BS, (size_t)gy * BS), G2(BS, BS),
+               ARGS(V(it), B(bp), B(bt), B(bo), V(cols), V(rows), V(bcols), V(brows), V(Cap), V(Rx),
+                    V(Ry), V(Rz), V(step), V(te)));
+        get(bo, out, sizeof out);
+        CHECKF("hotspot", ref, out, R * C, 1e-12);
+        gp_buffer_release(bp), gp_buffer_release(bt), gp_buffer_release(bo);
+        gp_kernel_release(k), close_all(&t);
+    }
+}
+
+static void run_backprop_layerforward(void **state)
+{
+    (void)state;
+    enum { IN = 32, HID = 16, H = 16, Wd = 16 };
+    static float input[IN + 1], w[(IN + 1) * (HID + 1)], partial[(IN / H) * HID],
+        rpart[(IN / H) * HID], rw[(IN + 1) * (HID + 1)], gw[(IN + 1) * (HID + 1)];
+    ffill(input, IN + 1, 0, 1), ffill(w, (IN + 1) * (HID + 1), -1, 1);
+    memcpy(rw, w, sizeof w);
+    for (int by = 0; by < IN / H; by++) {
+        float wm[H][Wd];
+        for (int ty = 0; ty < H; ty++)
+            for (int tx = 0; tx < Wd; tx++) {
+                int index = (HID + 1) * H * by + (HID + 1) * ty + tx + 1 + (HID + 1);
+                wm[ty][tx] = w[index] * input[H * by + ty + 1];
+            }
+        for (int i = 1; i <= 4; i++) {
+            int p = 1 << i;
+            for (int ty = 0; ty < H; ty += p)
+                for (int tx = 0; tx < Wd; tx++)
+                    wm[ty][tx] += wm[ty + p / 2][tx];
+        }
+        for (int ty = 0; ty < H; ty++)
+            for (int tx = 0; tx < Wd; tx++)
+                rw[(HID + 1) * H * by + (HID + 1) * ty + tx + 1 + (HID + 1)] = wm[ty][tx];
+        for (int ty = 0; ty < H; ty++)
+            rpart[by * HID + ty] = wm[0][ty];
+    }
+    FOR_EACH_DEVICE(dev)
+    {
+        built t = build(dev, "backprop_layerforward.cu");
+        gp_kernel *k = kernel(t.prog, "bpnn_layerforward_CUDA");
+        gp_buffer *bi = buf(dev, input, sizeof input), *bo = buf(dev, NULL, 4 * (HID + 1)),
+                  *bw = buf(dev, w, sizeof w), *bp = buf(dev, NULL, sizeof partial);
+        int in = IN, hid = HID;
+        launch(k, 2, G2(16, IN), G2(16, 16), ARGS(B(bi), B(bo), B(bw), B(bp), V(in), V(hid)));
+        get(bp, partial, sizeof partial), get(bw, gw, sizeof gw);
+        CHECKF("bpnn_layerforward partial sums", rpart, partial, (IN / H) * HID, 1e-12);
+        CHECKF("bpnn_layerforward weights", rw, gw, (IN + 1) * (HID + 1), 1e-12);
+        gp_buffer_release(bi), gp_buffer_release(bo), gp_buffer_release(bw), gp_buffer_release(bp);
+        gp_kernel_release(k), close_all(&t);
+    }
+}
+
+static void run_gaussian(void **state)
+{
+    (void)state;
+    enum { S = 7 };
+    static float a[S * S], b[S], m[S * S], ra[S * S], rb[S], rm[S * S];
+    ffill(a, S * S, 1, 2), ffill(b, S, -1, 1);
+    memcpy(ra, a, sizeof a), memcpy(rb, b, sizeof b);
+    memset(m, 0, sizeof m), memset(rm, 0, sizeof rm);
+    for (int t = 0; t < S - 1; t++) {
+        for (int i = t + 1; i < S; i++)
+            rm[S * i + t] = ra[S * i + t] / ra[S * t + t];
+        for (int x = 0; x < S - 1 - t; x++) {
+            for (int y = 0; y < S - t; y++)
+                ra[S * (x + 1 + t) + (y + t)] -= rm[S * (x + 1 + t) + t] * ra[S * t + (y + t)];
+            rb[x + 1 + t] -= rm[S * (x + 1 + t) + t] * rb[t];
+        }
+    }
+    FOR_EACH_DEVICE(dev)
+    {
+        built tr = build(dev, "gaussian.cu");
+        gp_kernel *k1 = kernel(tr.prog, "Fan1"), *k2 = kernel(tr.prog, "Fan2");
+        gp_buffer *bm = buf(dev, m, sizeof m), *ba = buf(dev, a, sizeof a),
+                  *bb = buf(dev, b, sizeof b);
+        int size = S;
+        for (int t = 0; t < S - 1; t++) {
+            int j1 = S - t;
+            launch(k1, 1, G1(512), G1(512), ARGS(B(bm), B(ba), V(size), V(t)));
+            launch(k2, 2, G2(8, 8), G2(4, 4), ARGS(B(bm), B(ba), B(bb), V(size), V(j1), V(t)));
+        }
+        float ga[S * S], gb[S], gm[S * S];
+        get(ba, ga, sizeof ga), get(bb, gb, sizeof gb), get(bm, gm, sizeof gm);
+        CHECKF("gaussian a", ra, ga, S * S, 1e-10);
+        CHECKF("gaussian b", rb, gb, S, 1e-10);
+        CHECKF("gaussian m", rm, gm, S * S, 1e-10);
+        gp_buffer_release(bm), gp_buffer_release(ba), gp_buffer_release(bb);
+        gp_kernel_release(k1), gp_kernel_release(k2), close_all(&tr);
+    }
+}
+
+static void run_kmeans_assign(void **state)
+{
+    (void)state;
+    enum { NP = 300, NF = 5, NC = 4 };
+    static float feat[NP * NF], inv[NP * NF], rinv[NP * NF], clusters[NC * NF];
+    static int32_t member[NP], rmember[NP];
+    ffill(feat, NP * NF, 0, 10), ffill(clusters, NC * NF, 0, 10);
+    for (int p = 0; p < NP; p++)
+        for (int f = 0; f < NF; f++)
+            rinv[p + NP * f] = feat[p * NF + f];
+    for (int p = 0; p < NP; p++) {
+        float best = FLT_MAX;
+        int idx = -1;
+        for (int c = 0; c < NC; c++) {
+            float d = 0;
+            for (int f = 0; f < NF; f++) {
+                float x = rinv[p + f * NP] - clusters[c * NF + f];
+                d += x * x;
+            }
+            if (d < best) best = d, idx = c;
+        }
+        rmember[p] = idx;
+    }
+    FOR_EACH_DEVICE(dev)
+    {
+        built t = build(dev, "kmeans_assign.cu");
+        gp_kernel *ki = kernel(t.prog, "invert_mapping"), *kp = kernel(t.prog, "kmeansPoint");
+        gp_buffer *bf = buf(dev, feat, sizeof feat), *binv = buf(dev, NULL, sizeof inv),
+                  *bm = buf(dev, NULL, sizeof member), *bc = buf(dev, clusters, sizeof clusters),
+                  *bx = buf(dev, NULL, 64), *by = buf(dev, NULL, 64);
+        int np = NP, nf = NF, nc = NC;
+        launch(ki, 1, G1(512), G1(256), ARGS(B(bf), B(binv), V(np), V(nf)));
+        launch(kp, 2, G2(2 * 256, 1), G2(256, 1),
+               ARGS(B(binv), V(nf), V(np), V(nc), B(bm), B(bc), B(bx), B(by)));
+        get(binv, inv, sizeof inv), get(bm, member, sizeof member);
+        CHECKF("invert_mapping", rinv, inv, NP * NF, 0);
+        CHECKI("kmeansPoint", rmember, member, NP);
+        gp_buffer_release(bf), gp_buffer_release(binv), gp_buffer_release(bm),
+            gp_buffer_release(bc);
+        gp_buffer_release(bx), gp_buffer_release(by);
+        gp_kernel_release(ki), gp_kernel_release(kp), close_all(&t);
+    }
+}
+
+static void run_sgemm_tiled(void **state)
+{
+    (void)state;
+    enum { M = 128, N = 32, K = 16 };
+    static float A[M * K], Bm[N * K], Cm[M * N], ref[M * N];
+    ffill(A, M * K, -1, 1), ffill(Bm, N * K, -1, 1), ffill(Cm, M * N, -1, 1);
+    float alpha = 1.5f, beta = 0.5f;
+    /* column-major, C = alpha * A * B^T + beta * C with lda = M, ldb = N, ldc = M */
+    for (int i = 0; i < M; i++)
+        for (int j = 0; j < N; j++) {
+            float s = 0;
+            for (int k = 0; k < K; k++)
+                s += A[i + k * M] * Bm[j + k * N];
+            ref[i + j * M] = Cm[i + j * M] * beta + alpha * s;
+        }
+    FOR_EACH_DEVICE(dev)
+    {
+        built t = build(dev, "sgemm_tiled.cu");
+        gp_kernel *k = kernel(t.prog, "mysgemmNT");
+        gp_buffer *ba = buf(dev, A, sizeof A), *bb = buf(dev, Bm, sizeof Bm),
+                  *bc = buf(dev, Cm, sizeof Cm);
+        int lda = M, ldb = N, ldc = M, kk = K;
+        launch(k, 2, G2(M / 128 * 16, N / 16 * 8), G2(16, 8),
+               ARGS(B(ba), V(lda), B(bb), V(ldb), B(bc), V(ldc), V(kk), V(alpha), V(beta)));
+        float got[M * N];
+        get(bc, got, sizeof got);
+        CHECKF("mysgemmNT", ref, got, M * N, 1e-10);
+        gp_buffer_release(ba), gp_buffer_release(bb), gp_buffer_release(bc);
+        gp_kernel_release(k), close_all(&t);
+    }
+}
+
+static void run_mri_q(void **state)
+{
+    (void)state;
+    enum { NK = 100, NX = 256, KE = 1024 };
+    static float phiR[NK], phiI[NK], phiMag[NK], kx[KE], ky[KE], kz[KE], kmag[KE], x[NX], y[NX],
+        z[NX], Qr[NX], Qi[NX], rQr[NX], rQi[NX], rmag[NK];
+    ffill(phiR, NK, -1, 1), ffill(phiI, NK, -1, 1);
+    ffill(kx, NK, -1, 1), ffill(ky, NK, -1, 1), ffill(kz, NK, -1, 1);
+    ffill(x, NX, -1, 1), ffill(y, NX, -1, 1), ffill(z, NX, -1, 1);
+    for (int k = 0; k < NK; k++)
+        rmag[k] = phiR[k] * phiR[k] + phiI[k] * phiI[k];
+    for (int i = 0; i < NX; i++) {
+        double qr = 0, qi = 0;
+        for (int k = 0; k < NK; k++) {
+            float e = 6.2831853071795864769252867665590058f *
+                      (kx[k] * x[i] + ky[k] * y[i] + kz[k] * z[i]);
+            qr += rmag[k] * cosf(e), qi += rmag[k] * sinf(e);
+        }
+        rQr[i] = (float)qr, rQi[i] = (float)qi;
+    }
+    FOR_EACH_DEVICE(dev)
+    {
+        built t = build(dev, "mri_q.cu");
+        gp_kernel *kp = kernel(t.prog, "ComputePhiMag_GPU"), *kq = kernel(t.prog, "ComputeQ_GPU");
+        gp_buffer *br = buf(dev, phiR, sizeof phiR), *bi = buf(dev, phiI, sizeof phiI),
+                  *bm = buf(dev, NULL, sizeof phiMag);
+        int nk = NK, base = 0;
+        launch(kp, 1, G1(512), G1(512), ARGS(B(br), B(bi), B(bm), V(nk)));
+        get(bm, phiMag, sizeof phiMag);
+        CHECKF("ComputePhiMag", rmag, phiMag, NK, 1e-12);
+        /* the host's cudaMemcpyToSymbol calls become writes of these buffers */
+        memcpy(kmag, phiMag, sizeof phiMag);
+        gp_buffer *bkx = buf(dev, kx, sizeof kx), *bky = buf(dev, ky, sizeof ky),
+                  *bkz = buf(dev, kz, sizeof kz), *bkm = buf(dev, kmag, sizeof kmag);
+        gp_buffer *bx = buf(dev, x, sizeof x), *by = buf(dev, y, sizeof y),
+                  *bz = buf(dev, z, sizeof z), *bqr = buf(dev, NULL, sizeof Qr),
+                  *bqi = buf(dev, NULL, sizeof Qi);
+        launch(kq, 1, G1(NX), G1(256),
+               ARGS(V(nk), V(base), B(bx), B(by), B(bz), B(bqr), B(bqi), B(bkx), B(bky), B(bkz),
+                    B(bkm)));
+        get(bqr, Qr, sizeof Qr), get(bqi, Qi, sizeof Qi);
+        CHECKF("ComputeQ Qr", rQr, Qr, NX, 1e-8);
+        CHECKF("ComputeQ Qi", rQi, Qi, NX, 1e-8);
+        gp_buffer_release(br), gp_buffer_release(bi), gp_buffer_release(bm);
+        gp_buffer_release(bkx), gp_buffer_release(bky), gp_buffer_release(bkz),
+            gp_buffer_release(bkm);
+        gp_buffer_release(bx), gp_buffer_release(by), gp_buffer_release(bz);
+        gp_buffer_release(bqr), gp_buffer_release(bqi);
+        gp_kernel_release(kp), gp_kernel_release(kq), close_all(&t);
+    }
+}
+
+static void run_stencil7(void **state)
+{
+    (void)state;
+    enum { NX = 12, NY = 10, NZ = 6 };
+    static float a[NX * NY * NZ], out[NX * NY * NZ], ref[NX * NY * NZ];
+    ffill(a, NX * NY * NZ, 0, 1);
+    float c0 = 1.0f / 6.0f, c1 = 1.0f / 36.0f;
+#define AT(i, j, k) a[(i) + NX * ((j) + NY * (k))]
+    memset(ref, 0, sizeof ref);
+    for (int k = 1; k < NZ - 1; k++)
+        for (int j = 1; j < NY - 1; j++)
+            for (int i = 1; i < NX - 1; i++)
+                ref[i + NX * (j + NY * k)] = (AT(i, j, k + 1) + AT(i, j, k - 1) + AT(i, j + 1, k) +
+                                              AT(i, j - 1, k) + AT(i + 1, j, k) + AT(i - 1, j, k)) *
+                                                 c1 -
+                                             AT(i, j, k) * c0;
+#undef AT
+    FOR_EACH_DEVICE(dev)
+    {
+        built t = build(dev, "stencil7.cu");
+        gp_kernel *k = kernel(t.prog, "naive_kernel");
+        gp_buffer *ba = buf(dev, a, sizeof a), *bo = buf(dev, NULL, sizeof out);
+        int nx = NX, ny = NY, nz = NZ;
+        launch(k, 3, G3(16, 8, 4), G3(8, 8, 4),
+               ARGS(V(c0), V(c1), B(ba), B(bo), V(nx), V(ny), V(nz)));
+        get(bo, out, sizeof out);
+        CHECKF("stencil7", ref, out, NX * NY * NZ, 1e-12);
+        gp_buffer_release(ba), gp_buffer_release(bo), gp_kernel_release(k), close_all(&t);
+    }
+}
+
+static void run_daxpy_double(void **state)
+{
+    (void)state;
+    enum { N = 1000 };
+    static double x[N], y[N], r1[N], r2[N], got[N];
+    for (int i = 0; i < N; i++)
+        x[i] = sin(i * 0.01), y[i] = cos(i * 0.02);
+    for (int i = 0; i < N; i++)
+        r1[i] = 2.5 * x[i] + y[i], r2[i] = sqrt(x[i] * x[i] + 1.0) * exp(-fabs(x[i]));
+    FOR_EACH_DEVICE(dev)
+    {
+        built t = build(dev, "daxpy_double.cu");
+        if (!t.prog) continue;
+        gp_kernel *k1 = kernel(t.prog, "daxpy"), *k2 = kernel(t.prog, "scaled_norm");
+        gp_buffer *bx = buf(dev, x, sizeof x), *by = buf(dev, y, sizeof y),
+                  *bo = buf(dev, NULL, sizeof got);
+        int n = N;
+        double a = 2.5;
+        launch(k1, 1, G1(1024), G1(256), ARGS(V(n), V(a), B(bx), B(by)));
+        get(by, got, sizeof got);
+        for (int i = 0; i < N; i++)
+            if (fabs(got[i] - r1[i]) > 1e-14 * (1 + fabs(r1[i]))) fail_msg("daxpy %d", i);
+        launch(k2, 1, G1(1024), G1(256), ARGS(V(n), B(bx), B(bo)));
+        get(bo, got, sizeof got);
+        for (int i = 0; i < N; i++)
+            if (fabs(got[i] - r2[i]) > 1e-13 * (1 + fabs(r2[i]))) fail_msg("scaled_norm %d", i);
+        gp_buffer_release(bx), gp_buffer_release(by), gp_buffer_release(bo);
+        gp_kernel_release(k1), gp_kernel_release(k2), close_all(&t);
+    }
+}
+
+#define HPC_TESTS                                                                                  \
+    cmocka_unit_test(run_bfs), cmocka_unit_test(run_pathfinder), cmocka_unit_test(run_hotspot),    \
+        cmocka_unit_test(run_backprop_layerforward), cmocka_unit_test(run_gaussian),               \
+        cmocka_unit_test(run_kmeans_assign), cmocka_unit_test(run_sgemm_tiled),                    \
+        cmocka_unit_test(run_mri_q), cmocka_unit_test(run_stencil7),                               \
+        cmocka_unit_test(run_daxpy_double),
+
+int main(void)
+{
+    g_nspecs = gpt_devices(g_specs, 16);
+    if (g_nspecs == 0) {
+        fprintf(stderr, "no device at all: even the CPU backend is missing\n");
+        return 1;
+    }
+    const struct CMUnitTest tests[] = {cmocka_unit_test(run_vector_add),
+                                       cmocka_unit_test(run_reduction_kernels),
+                                       cmocka_unit_test(run_reduction_warp_helper),
+                                       cmocka_unit_test(run_reduction_lockstep_refused),
+                                       cmocka_unit_test(run_transpose_kernels),
+                                       cmocka_unit_test(run_matrix_mul),
+                                       cmocka_unit_test(run_histogram64),
+                                       cmocka_unit_test(run_convolution_separable),
+                                       cmocka_unit_test(run_scan_blelloch),
+                                       cmocka_unit_test(run_simple_atomics),
+                                       cmocka_unit_test(run_dot_float4),
+                                       cmocka_unit_test(run_nbody),
+                                       cmocka_unit_test(run_debug_printf),
+                                       ML_TESTS HPC_TESTS};
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
