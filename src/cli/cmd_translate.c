@@ -87,32 +87,48 @@ static void summary(const cJSON *rep)
     fprintf(stderr, "gpuport translate: %d of %d kernel%s translated, %d device-function clone%s\n",
             nt, nk, nk == 1 ? "" : "s", nclones, nclones == 1 ? "" : "s");
     char file[GP_TERM_SAFE_MAX], why[GP_TERM_SAFE_MAX]; /* names and text from the input */
-    /* where each kernel runs: only what was built here is claimed */
+    /* where each kernel runs: only what was built here is claimed; when every kernel has the
+     * same line (and no failure), one line says it for all */
     static const char *const targets[] = {"cpu", "opencl", "metal", "cuda"};
-    cJSON_ArrayForEach(k, cJSON_GetObjectItem(rep, "kernels"))
-    {
-        if (!cJSON_IsTrue(cJSON_GetObjectItem(k, "translated"))) continue;
-        const cJSON *t = cJSON_GetObjectItem(k, "targets");
-        char built[128] = "", unchecked[128] = "", failed[128] = "";
-        for (size_t i = 0; i < sizeof targets / sizeof *targets; i++) {
-            const cJSON *v = cJSON_GetObjectItem(t, targets[i]);
-            const cJSON *b = cJSON_GetObjectItem(cJSON_GetObjectItem(k, "builds"), targets[i]);
-            char *dst = cJSON_IsTrue(v)                                          ? built
-                        : cJSON_IsNull(v)                                        ? unchecked
-                        : (b && !strcmp(gp_json_str(b, "result", ""), "failed")) ? failed
-                                                                                 : NULL;
-            if (dst)
-                snprintf(dst + strlen(dst), 128 - strlen(dst), "%s%s", dst[0] ? ", " : "",
-                         targets[i]);
+    char first[512] = "";
+    bool same = true;
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass == 1 && same && nt > 1) {
+            fprintf(stderr, "  all %d kernels: %s\n", nt, first);
+            break;
         }
-        fprintf(stderr, "  %s: built for %s%s%s%s%s\n", gp_json_str(k, "name", "?"),
-                built[0] ? built : "nothing", unchecked[0] ? "; not checked: " : "", unchecked,
-                failed[0] ? "; FAILED: " : "", failed);
-        cJSON_ArrayForEach(r, cJSON_GetObjectItem(k, "builds"))
+        int seen = 0;
+        cJSON_ArrayForEach(k, cJSON_GetObjectItem(rep, "kernels"))
         {
-            if (strcmp(gp_json_str(r, "result", ""), "failed")) continue;
-            fprintf(stderr, "    %s: %s\n", r->string,
-                    gp_term_safe(gp_json_str(r, "detail", ""), why, sizeof why));
+            if (!cJSON_IsTrue(cJSON_GetObjectItem(k, "translated"))) continue;
+            const cJSON *t = cJSON_GetObjectItem(k, "targets");
+            char built[128] = "", unchecked[128] = "", failed[128] = "", line[512];
+            for (size_t i = 0; i < sizeof targets / sizeof *targets; i++) {
+                const cJSON *v = cJSON_GetObjectItem(t, targets[i]);
+                const cJSON *b = cJSON_GetObjectItem(cJSON_GetObjectItem(k, "builds"), targets[i]);
+                char *dst = cJSON_IsTrue(v)                                          ? built
+                            : cJSON_IsNull(v)                                        ? unchecked
+                            : (b && !strcmp(gp_json_str(b, "result", ""), "failed")) ? failed
+                                                                                     : NULL;
+                if (dst)
+                    snprintf(dst + strlen(dst), 128 - strlen(dst), "%s%s", dst[0] ? ", " : "",
+                             targets[i]);
+            }
+            snprintf(line, sizeof line, "built for %s%s%s%s%s", built[0] ? built : "nothing",
+                     unchecked[0] ? "; not checked: " : "", unchecked,
+                     failed[0] ? "; FAILED: " : "", failed);
+            if (pass == 0) {
+                if (!seen++) snprintf(first, sizeof first, "%s", line);
+                same = same && !failed[0] && !strcmp(first, line);
+                continue;
+            }
+            fprintf(stderr, "  %s: %s\n", gp_json_str(k, "name", "?"), line);
+            cJSON_ArrayForEach(r, cJSON_GetObjectItem(k, "builds"))
+            {
+                if (strcmp(gp_json_str(r, "result", ""), "failed")) continue;
+                fprintf(stderr, "    %s: %s\n", r->string,
+                        gp_term_safe(gp_json_str(r, "detail", ""), why, sizeof why));
+            }
         }
     }
     const cJSON *ver = cJSON_GetObjectItem(rep, "verification");

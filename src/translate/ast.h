@@ -271,9 +271,11 @@ typedef struct tr_unit {
     int nemitted;
     const char *const *instantiate; /* --instantiate requests ("k<float, 256>") */
     size_t ninstantiate;
-    /* arena */
+    /* arena: zeroed chunks handed out in order (a large allocation is a chunk of its own) */
     void **blocks;
     size_t nblocks;
+    char *next;  /* the free part of the current chunk */
+    size_t left; /* its size */
 } tr_unit;
 
 void *tr_alloc(tr_unit *u, size_t size);

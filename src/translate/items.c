@@ -17,6 +17,16 @@ static long item_end(parser *p, size_t i, size_t n)
 {
     int depth = 0;
     bool braced = false, initialiser = false;
+    if (!strcmp(p->t[i].text, "template") && i + 1 < n && !strcmp(p->t[i + 1].text, "<")) {
+        /* template <typename T, int N = 64>: a default there is no initialiser */
+        int angle = 0;
+        for (i++; i < n && p->t[i].kind != TR_EOF; i++) {
+            if (!strcmp(p->t[i].text, "<")) angle++;
+            if (!strcmp(p->t[i].text, ">")) angle--;
+            if (!strcmp(p->t[i].text, ">>")) angle -= 2;
+            if (angle <= 0) break;
+        }
+    }
     for (size_t k = i; k < n; k++) {
         const tr_token *t = &p->t[k];
         if (t->kind == TR_EOF) return -1;
@@ -453,7 +463,8 @@ static void record_host_constants(parser *p, size_t i, size_t end)
         while (k < end && strcmp(p->t[k].text, "{"))
             k++;
         long long v = 0;
-        for (k++; k < end && strcmp(p->t[k].text, "}"); k++) {
+        k++;
+        while (k + 1 < end && strcmp(p->t[k].text, "}")) {
             if (p->t[k].kind != TR_IDENT) return;
             const char *name = p->t[k].text;
             if (!strcmp(p->t[k + 1].text, "=")) {
@@ -467,7 +478,7 @@ static void record_host_constants(parser *p, size_t i, size_t end)
             }
             add_host_const(p, name, "int", 0, 0, v++);
             if (strcmp(p->t[k + 1].text, ",")) break;
-            k++;
+            k += 2;
         }
         return;
     }

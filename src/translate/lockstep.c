@@ -17,7 +17,14 @@
 #include "translate/lower_impl.h"
 #include "translate/map.h"
 
-enum { MAXT = 8, MAXB = 4, MAX_DEPTH = 8, MAX_ACCESSES = 20000, MAX_REPORTS = 3 };
+enum {
+    MAXT = 8,
+    MAXB = 4,
+    MAX_DEPTH = 32,
+    MAX_ACCESSES = 20000,
+    MAX_PAIRS = 1 << 20,
+    MAX_REPORTS = 3
+};
 
 /* ---- affine forms ------------------------------------------------------------------------ */
 typedef struct term {
@@ -152,17 +159,46 @@ static val v_scale(val a, long long k)
 typedef struct ls ls;
 static const char *intern(ls *s, const char *text);
 
-/* "a*b" of two keys, sorted, for products of uniform names */
+/* A text being built for a key; `over`: it did not fit (the key is then not made: two long
+ * texts cut to one would name different values alike). */
+typedef struct tbuf {
+    char b[480];
+    size_t n;
+    bool over;
+} tbuf;
+
+static void tb_s(tbuf *t, const char *x)
+{
+    size_t l = strlen(x);
+    if (t->over || t->n + l >= sizeof t->b) {
+        t->over = true;
+        return;
+    }
+    memcpy(t->b + t->n, x, l + 1);
+    t->n += l;
+}
+
+static void tb_ll(tbuf *t, long long v)
+{
+    char d[24];
+    int i = (int)sizeof d;
+    d[--i] = 0;
+    unsigned long long m = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+    do
+        d[--i] = (char)('0' + m % 10);
+    while (m /= 10);
+    if (v < 0) d[--i] = '-';
+    tb_s(t, d + i);
+}
+
+/* "a*b" of two keys, sorted, for products of uniform names (NULL: too long) */
 static const char *key_mul(ls *s, const char *a, const char *b)
 {
-    if (!a) return b;
-    if (!b) return a;
-    char buf[512];
-    if (strcmp(a, b) <= 0)
-        snprintf(buf, sizeof buf, "%s*%s", a, b);
-    else
-        snprintf(buf, sizeof buf, "%s*%s", b, a);
-    return intern(s, buf);
+    tbuf t = {.n = 0};
+    tb_s(&t, strcmp(a, b) <= 0 ? a : b);
+    tb_s(&t, "*");
+    tb_s(&t, strcmp(a, b) <= 0 ? b : a);
+    return t.over ? NULL : intern(s, t.b);
 }
 
 static val v_mul(ls *s, val a, val b)
@@ -185,9 +221,11 @@ static val v_mul(ls *s, val a, val b)
         long long ca = i < 0 ? a.c : a.t[i].coef;
         if (!ca) continue;
         if (!add_term(&r, (term){ka, 0, ca * b.c})) return v_unknown();
-        for (int j = 0; j < b.nt; j++)
-            if (!add_term(&r, (term){key_mul(s, ka, b.t[j].key), b.t[j].lane, ca * b.t[j].coef}))
+        for (int j = 0; j < b.nt; j++) {
+            const char *kb = b.t[j].key, *kk = !ka ? kb : !kb ? ka : key_mul(s, ka, kb);
+            if ((ka && kb && !kk) || !add_term(&r, (term){kk, b.t[j].lane, ca * b.t[j].coef}))
                 return v_unknown();
+        }
     }
     r.c = 0;
     for (int i = 0; i < r.nt; i++) /* the constant came in as a term without key */
@@ -211,14 +249,21 @@ static bool v_equal(const val *a, const val *b)
     return a->kind != V_UNKNOWN;
 }
 
-static void v_print(const val *v, char *buf, size_t cap)
+static void v_print(const val *v, tbuf *t)
 {
-    size_t k = (size_t)snprintf(buf, cap, "%lld", v->c);
-    for (int i = 0; i < v->nt && k < cap; i++)
-        k += (size_t)snprintf(
-            buf + k, cap - k, "+%lld*%s%s%s", v->t[i].coef, v->t[i].lane ? "tid" : "",
-            v->t[i].lane ? "xyz" + v->t[i].lane - 1 : "", v->t[i].key ? v->t[i].key : "");
-    if (v->kind == V_UNKNOWN) snprintf(buf, cap, "?");
+    if (v->kind == V_UNKNOWN) {
+        tb_s(t, "?");
+        return;
+    }
+    tb_ll(t, v->c);
+    static const char *const lanes[] = {"", "tid.x", "tid.y", "tid.z", "warp"};
+    for (int i = 0; i < v->nt; i++) {
+        tb_s(t, "+");
+        tb_ll(t, v->t[i].coef);
+        tb_s(t, "*");
+        tb_s(t, v->t[i].lane ? lanes[v->t[i].lane] : "");
+        tb_s(t, v->t[i].key ? v->t[i].key : "");
+    }
 }
 
 /* ---- guards: the conditions on the work-item an access runs under ------------------------- */
@@ -230,6 +275,49 @@ typedef struct guard {
     val mod[4], rem[4]; /* v % mod == rem */
     bool has_mod[4];
 } guard;
+
+/* What a guard holds at a point of the walk: narrowing only adds bounds (and a first modulus),
+ * so going back to the point is cutting the counts back. */
+typedef struct gmark {
+    int nlo[4], nhi[4];
+    bool has_mod[4];
+} gmark;
+
+static gmark g_mark(const guard *g)
+{
+    gmark m;
+    memcpy(m.nlo, g->nlo, sizeof m.nlo);
+    memcpy(m.nhi, g->nhi, sizeof m.nhi);
+    memcpy(m.has_mod, g->has_mod, sizeof m.has_mod);
+    return m;
+}
+
+static void g_restore(guard *g, const gmark *m)
+{
+    memcpy(g->nlo, m->nlo, sizeof m->nlo);
+    memcpy(g->nhi, m->nhi, sizeof m->nhi);
+    memcpy(g->has_mod, m->has_mod, sizeof m->has_mod);
+}
+
+/* A guard that holds nothing (only the counts are set: the rest is read up to them). */
+static void g_empty(guard *g)
+{
+    memset(g->nlo, 0, sizeof g->nlo);
+    memset(g->nhi, 0, sizeof g->nhi);
+    memset(g->has_mod, 0, sizeof g->has_mod);
+}
+
+/* A copy of the parts of src in use. */
+static void g_copy(guard *dst, const guard *src)
+{
+    for (int d = 0; d < 4; d++) {
+        dst->nlo[d] = src->nlo[d], dst->nhi[d] = src->nhi[d];
+        memcpy(dst->lo[d], src->lo[d], (size_t)src->nlo[d] * sizeof src->lo[d][0]);
+        memcpy(dst->hi[d], src->hi[d], (size_t)src->nhi[d] * sizeof src->hi[d][0]);
+        dst->has_mod[d] = src->has_mod[d];
+        if (src->has_mod[d]) dst->mod[d] = src->mod[d], dst->rem[d] = src->rem[d];
+    }
+}
 
 static void guard_add(guard *g, int d, bool hi, val b)
 {
@@ -277,8 +365,8 @@ typedef struct access {
     val addr;     /* byte address within it */
     int size;
     bool write;
-    guard g;
-    int wepoch; /* __syncwarp()s met so far in this region */
+    const guard *g; /* a snapshot of the walk's guard, shared by the accesses made under it */
+    int wepoch;     /* __syncwarp()s met so far in this region */
     tr_expr *at;
     tr_func *fn;
     tr_stmt *region; /* the innermost `if (tid < 32)` region holding it (NULL: none) */
@@ -305,42 +393,74 @@ struct ls {
     int *pending;
     int npending, cappending;
     guard g;
+    const guard *gsnap; /* a copy of g made for an access (NULL: g changed since) */
+    guard **snaps;
+    int nsnaps, capsnaps;
     int wepoch;
     frame *fr; /* the current function's bindings */
     int depth;
     int version;
     bool lanes_used[3];
-    bool simd; /* the kernel uses warp operations: its groups are whole warps */
-    char **interned;
+    bool simd;        /* the kernel uses warp operations: its groups are whole warps */
+    tr_func **bodies; /* hash set of the functions with a body, by name (nbodies: u->nfuncs when
+                       * made; capbodies a power of two) */
+    int nbodies, capbodies;
+    char **interned; /* open-addressed hash set of the texts (capinterned a power of two) */
     int ninterned, capinterned;
-    /* conflicts found: pairs of access indices */
+    /* pairs of access indices: during the walk, those that may conflict (decided after it,
+     * when the dimensions the kernel uses are known); then the conflicts */
     int (*pairs)[2];
     int npairs, cappairs;
+    const char *too_big; /* the walk could not follow everything: why (the kernel is refused) */
+    tr_expr *too_big_at;
     tr_stmt *region;
     tr_func *region_fn;
     tr_sym *loop_vars[64]; /* the variables assigned in the loops being walked */
     int nloop_vars;
 };
 
+static unsigned text_hash(const char *t)
+{
+    unsigned h = 2166136261u;
+    for (; *t; t++)
+        h = (h ^ (unsigned char)*t) * 16777619u;
+    return h;
+}
+
 static const char *intern(ls *s, const char *text)
 {
-    for (int i = 0; i < s->ninterned; i++)
-        if (!strcmp(s->interned[i], text)) return s->interned[i];
-    if (s->ninterned == s->capinterned) {
-        int cap = s->capinterned ? s->capinterned * 2 : 64;
-        char **n = realloc(s->interned, (size_t)cap * sizeof *n);
+    if (2 * (s->ninterned + 1) > s->capinterned) {
+        int cap = s->capinterned ? s->capinterned * 2 : 256;
+        char **n = calloc((size_t)cap, sizeof *n);
         if (!n) abort();
+        for (int i = 0; i < s->capinterned; i++) {
+            if (!s->interned[i]) continue;
+            unsigned j = text_hash(s->interned[i]) & (unsigned)(cap - 1);
+            while (n[j])
+                j = (j + 1) & (unsigned)(cap - 1);
+            n[j] = s->interned[i];
+        }
+        free(s->interned);
         s->interned = n;
         s->capinterned = cap;
     }
-    return s->interned[s->ninterned++] = tr_strdup(s->u, text);
+    unsigned j = text_hash(text) & (unsigned)(s->capinterned - 1);
+    for (; s->interned[j]; j = (j + 1) & (unsigned)(s->capinterned - 1))
+        if (!strcmp(s->interned[j], text)) return s->interned[j];
+    s->ninterned++;
+    return s->interned[j] = tr_strdup(s->u, text);
 }
 
 static const char *fresh(ls *s, const char *name)
 {
-    char buf[200];
-    snprintf(buf, sizeof buf, "%s#%d", name, ++s->version);
-    return intern(s, buf);
+    tbuf t = {.n = 0};
+    size_t l = strlen(name);
+    l = l > 100 ? 100 : l; /* the version makes it unique, the name only helps reading */
+    memcpy(t.b, name, l);
+    t.b[t.n = l] = 0;
+    tb_s(&t, "#");
+    tb_ll(&t, ++s->version);
+    return intern(s, t.b);
 }
 
 static val *lookup(ls *s, tr_sym *sym)
@@ -425,8 +545,26 @@ static bool kept_value(ls *s, const char *name, long long *v)
 
 static tr_func *find_body(ls *s, const char *name)
 {
-    for (int i = 0; i < s->u->nfuncs; i++)
-        if (s->u->funcs[i]->body && !strcmp(s->u->funcs[i]->name, name)) return s->u->funcs[i];
+    if (s->nbodies != s->u->nfuncs || !s->bodies) {
+        free(s->bodies);
+        s->capbodies = 64;
+        while (s->capbodies < 2 * s->u->nfuncs)
+            s->capbodies *= 2;
+        s->bodies = calloc((size_t)s->capbodies, sizeof *s->bodies);
+        if (!s->bodies) abort();
+        s->nbodies = s->u->nfuncs;
+        for (int i = 0; i < s->u->nfuncs; i++) {
+            tr_func *f = s->u->funcs[i];
+            if (!f->body) continue;
+            unsigned j = text_hash(f->name) & (unsigned)(s->capbodies - 1);
+            while (s->bodies[j] && strcmp(s->bodies[j]->name, f->name))
+                j = (j + 1) & (unsigned)(s->capbodies - 1);
+            if (!s->bodies[j]) s->bodies[j] = f; /* the first with the name, as a search finds */
+        }
+    }
+    unsigned j = text_hash(name) & (unsigned)(s->capbodies - 1);
+    for (; s->bodies[j]; j = (j + 1) & (unsigned)(s->capbodies - 1))
+        if (!strcmp(s->bodies[j]->name, name)) return s->bodies[j];
     return NULL;
 }
 
@@ -437,15 +575,21 @@ static void walk(ls *s, tr_stmt *st);
 static val opaque(ls *s, const char *op, val a, val b)
 {
     if (!lane_free(&a) || !lane_free(&b)) return v_unknown();
-    char x[200], y[200], buf[440];
-    v_print(&a, x, sizeof x);
-    v_print(&b, y, sizeof y);
-    snprintf(buf, sizeof buf, "(%s%s%s)", x, op, y);
-    return v_term(intern(s, buf), 0, 1);
+    tbuf t = {.n = 0};
+    tb_s(&t, "(");
+    v_print(&a, &t);
+    tb_s(&t, op);
+    v_print(&b, &t);
+    tb_s(&t, ")");
+    return t.over ? v_unknown() : v_term(intern(s, t.b), 0, 1);
 }
 
 static void record_pair(ls *s, int i, int j)
 {
+    if (s->npairs >= MAX_PAIRS) {
+        if (!s->too_big) s->too_big = "too many shared-memory accesses between two barriers";
+        return;
+    }
     if (s->npairs == s->cappairs) {
         int cap = s->cappairs ? s->cappairs * 2 : 16;
         int(*n)[2] = realloc(s->pairs, (size_t)cap * sizeof *n);
@@ -491,12 +635,13 @@ static bool feasible(const guard *ga, const guard *gb, int dim, val d)
         long long num, den;
         if (ratio(d, ga->mod[dim], &num, &den) && num % den) return false;
         /* d = m / k (k >= 2): between 0 and m, never a non-zero multiple of it */
-        char m[200], key[240];
-        v_print(&ga->mod[dim], m, sizeof m);
+        tbuf m = {.n = 0};
+        v_print(&ga->mod[dim], &m);
+        char key[520];
         for (int k = 2; k <= 64 && d.kind == V_AFFINE && d.nt == 1 && !d.c &&
                         (d.t[0].coef == 1 || d.t[0].coef == -1) && d.t[0].key && !d.t[0].lane;
              k *= 2) {
-            snprintf(key, sizeof key, "(%s/%d)", m, k);
+            snprintf(key, sizeof key, "(%s/%d)", m.b, k);
             if (!strcmp(d.t[0].key, key)) return false;
         }
     }
@@ -583,7 +728,7 @@ static bool ratio(val delta, val c, long long *num, long long *den)
 }
 
 /* How addresses A (of access a) and B (of b) can meet: 0 never, 1 from two work-items, 2 only
- * from one and the same. */
+ * from one and the same, 3 always (the same address for every work-item). */
 static int relation(const ls *s, val A, int sa, val B, int sb, const access *a, const access *b)
 {
     if (A.kind != V_AFFINE || B.kind != V_AFFINE) return 1;
@@ -593,7 +738,7 @@ static int relation(const ls *s, val A, int sa, val B, int sb, const access *a, 
         bool lanes = false;
         for (int i = 0; i < A.nt; i++)
             lanes |= A.t[i].lane != 0;
-        return lanes ? 2 : 1;
+        return lanes ? 2 : 3; /* 3: the same for every work-item */
     }
     if (sa != sb || !sa) return 1;
     /* split into the work-item's terms and the uniform rest */
@@ -619,7 +764,7 @@ static int relation(const ls *s, val A, int sa, val B, int sb, const access *a, 
         if (!ratio(delta, c, &num, &den)) return 1;
         if (num % den) return 0; /* no whole number of work-items apart */
         if (num == 0) return 2;
-        return feasible(&a->g, &b->g, la.t[0].lane - 1, v_const(num / den)) ? 1 : 0;
+        return feasible(a->g, b->g, la.t[0].lane - 1, v_const(num / den)) ? 1 : 0;
     }
     if (v_equal(&la, &lb) && la.nt == 1 && !la.t[0].key) {
         long long c = la.t[0].coef, k;
@@ -640,7 +785,7 @@ static int relation(const ls *s, val A, int sa, val B, int sb, const access *a, 
                 add_term(&d, t);
             }
         }
-        return feasible(&a->g, &b->g, dim, d) ? 1 : 0;
+        return feasible(a->g, b->g, dim, d) ? 1 : 0;
     }
     if ((la.nt == 0) != (lb.nt == 0)) {
         /* one side names one location for all its work-items: its writer (or reader) on the
@@ -666,21 +811,22 @@ static int relation(const ls *s, val A, int sa, val B, int sb, const access *a, 
             val f[2 * MAXB + 2];
             int nf = 0;
             f[nf++] = vs; /* v* >= 0 */
-            for (int i = 0; i < many->g.nlo[dim] && nf < 2 * MAXB + 2; i++)
-                f[nf++] = v_add(vs, many->g.lo[dim][i], -1);
-            for (int i = 0; i < many->g.nhi[dim] && nf < 2 * MAXB + 2; i++)
-                f[nf++] = v_add(v_add(many->g.hi[dim][i], vs, -1), v_const(1), -1);
+            for (int i = 0; i < many->g->nlo[dim] && nf < 2 * MAXB + 2; i++)
+                f[nf++] = v_add(vs, many->g->lo[dim][i], -1);
+            for (int i = 0; i < many->g->nhi[dim] && nf < 2 * MAXB + 2; i++)
+                f[nf++] = v_add(v_add(many->g->hi[dim][i], vs, -1), v_const(1), -1);
             return may_all_hold(f, nf) ? 1 : 0;
         }
         if (k % c) return 0;
         long long v = k / c;
         /* the `many` work-item at v must exist under its guard */
-        guard gv = {0};
+        guard gv;
+        g_empty(&gv);
         guard_add(&gv, dim, false, v_const(v));
         guard_add(&gv, dim, true, v_const(v + 1));
-        if (!feasible(&many->g, &gv, dim, v_const(0))) return 0;
+        if (!feasible(many->g, &gv, dim, v_const(0))) return 0;
         long long p[3];
-        if (pinned(s, &one->g, p) && p[dim] == v) {
+        if (pinned(s, one->g, p) && p[dim] == v) {
             bool all = true;
             for (int dd = 0; dd < 3; dd++)
                 if (dd != dim && s->lanes_used[dd]) all = false;
@@ -696,29 +842,34 @@ static bool conflict(const ls *s, const access *a, const access *b)
     /* a read and a write: two writes of one location are a race CUDA has too, not lockstep */
     if (a->write == b->write) return false;
     long long pa[3], pb[3]; /* one and the same work-item does both */
-    if (pinned(s, &a->g, pa) && pinned(s, &b->g, pb) && !memcmp(pa, pb, sizeof pa)) return false;
+    if (pinned(s, a->g, pa) && pinned(s, b->g, pb) && !memcmp(pa, pb, sizeof pa)) return false;
     if (a->base && b->base && a->base != b->base) return false;
-    if (a->wepoch != b->wepoch && same_warp(s, &a->g, &b->g)) return false; /* __syncwarp */
+    if (a->wepoch != b->wepoch && same_warp(s, a->g, b->g)) return false; /* __syncwarp */
     if (!a->base || !b->base) return true;
     if (a->nidx && a->nidx == b->nidx) {
         /* a multi-dimensional array, every index in bounds: the same element means the same
          * index in every dimension */
-        bool two = false;
+        bool two = false, everyone = true;
         for (int d = 0; d < a->nidx; d++) {
             int r = relation(s, a->idx[d], 1, b->idx[d], 1, a, b);
             if (r == 0) return false;
             two |= r == 1;
+            everyone &= r == 3;
         }
-        return two;
+        return two || everyone;
     }
-    return relation(s, a->addr, a->size, b->addr, b->size, a, b) == 1;
+    int r = relation(s, a->addr, a->size, b->addr, b->size, a, b);
+    return r == 1 || r == 3;
 }
 
 static void copy_frame(frame *dst, const frame *src);
 
 static void add_access(ls *s, tr_sym *base, val addr, int size, bool write, tr_expr *at)
 {
-    if (s->nacc >= MAX_ACCESSES) return;
+    if (s->nacc >= MAX_ACCESSES) {
+        if (!s->too_big) s->too_big = "too many shared-memory accesses", s->too_big_at = at;
+        return;
+    }
     if (s->nacc == s->capacc) {
         int cap = s->capacc ? s->capacc * 2 : 64;
         access *n = realloc(s->acc, (size_t)cap * sizeof *n);
@@ -726,9 +877,22 @@ static void add_access(ls *s, tr_sym *base, val addr, int size, bool write, tr_e
         s->acc = n;
         s->capacc = cap;
     }
+    if (!s->gsnap) {
+        if (s->nsnaps == s->capsnaps) {
+            int cap = s->capsnaps ? s->capsnaps * 2 : 64;
+            guard **n = realloc(s->snaps, (size_t)cap * sizeof *n);
+            if (!n) abort();
+            s->snaps = n;
+            s->capsnaps = cap;
+        }
+        guard *g = malloc(sizeof *g);
+        if (!g) abort();
+        g_copy(g, &s->g);
+        s->gsnap = s->snaps[s->nsnaps++] = g;
+    }
     int id = s->nacc++;
-    s->acc[id] = (access){base, addr,      size,      write,        s->g,  s->wepoch,
-                          at,   s->fr->fn, s->region, s->region_fn, {{0}}, 0};
+    s->acc[id] = (access){base, addr,      size,      write,        s->gsnap, s->wepoch,
+                          at,   s->fr->fn, s->region, s->region_fn, {{0}},    0};
     /* the indices of tile[i][j]: compared one by one */
     tr_expr *chain[4];
     int depth = 0;
@@ -750,7 +914,7 @@ static void add_access(ls *s, tr_sym *base, val addr, int size, bool write, tr_e
         s->acc[id].nidx = depth;
     }
     for (int i = 0; i < s->npending; i++)
-        if (conflict(s, &s->acc[s->pending[i]], &s->acc[id])) record_pair(s, s->pending[i], id);
+        record_pair(s, s->pending[i], id);
     if (s->npending == s->cappending) {
         int cap = s->cappending ? s->cappending * 2 : 64;
         int *n = realloc(s->pending, (size_t)cap * sizeof *n);
@@ -1185,6 +1349,8 @@ static val call_user(ls *s, tr_expr *e, tr_func *g)
             args[i] = eval(s, e->args[i]);
         }
     }
+    if (s->depth >= MAX_DEPTH && !s->too_big)
+        s->too_big = "device-function calls nested too deep", s->too_big_at = e;
     if (s->depth >= MAX_DEPTH || g->visiting_lockstep || n != g->nparams) return v_unknown();
     /* what a rewrite of a tail in g must know about every call of it */
     unsigned lanes = 0;
@@ -1238,6 +1404,7 @@ static void narrow(ls *s, guard *g, tr_expr *cond, bool negate)
             if (x.kind == V_AFFINE && x.nt == 1 && !x.c && x.t[0].lane && !x.t[0].key &&
                 x.t[0].coef == 1 && lane_free(&mv) && lane_free(&rv)) {
                 int d = x.t[0].lane - 1;
+                if (g->has_mod[d]) return; /* the first is kept (g_restore relies on it) */
                 g->has_mod[d] = true;
                 g->mod[d] = mv;
                 g->rem[d] = rv;
@@ -1301,7 +1468,8 @@ static void narrow(ls *s, guard *g, tr_expr *cond, bool negate)
  * warp-synchronous tail. */
 static bool warp0_guard(ls *s, tr_expr *cond)
 {
-    guard g = {0};
+    guard g;
+    g_empty(&g);
     narrow(s, &g, cond, false);
     for (int j = 0; j < g.nhi[0]; j++) {
         long long hi;
@@ -1462,14 +1630,16 @@ static void loop_pass(ls *s, tr_stmt *st, int from, tr_sym *last)
 {
     widen(s, from);
     if (last) bind(s, last, v_const(1));
-    guard saved = s->g;
+    gmark saved = g_mark(&s->g);
     if (st->cond) {
         eval(s, st->cond);
         narrow(s, &s->g, st->cond, false);
+        s->gsnap = NULL;
     }
     walk(s, st->body);
     if (st->step) eval(s, st->step);
-    s->g = saved;
+    g_restore(&s->g, &saved);
+    s->gsnap = NULL;
 }
 
 static void walk_loop(ls *s, tr_stmt *st)
@@ -1542,7 +1712,7 @@ static void walk(ls *s, tr_stmt *st)
             walk(s, k ? st->body : st->els);
             return;
         }
-        guard saved = s->g;
+        gmark saved = g_mark(&s->g);
         tr_stmt *saved_region = s->region;
         tr_func *saved_rfn = s->region_fn;
         int np = s->npending;
@@ -1552,6 +1722,7 @@ static void walk(ls *s, tr_stmt *st)
         frame fe;
         copy_frame(&fe, s->fr);
         narrow(s, &s->g, st->cond, false);
+        s->gsnap = NULL;
         if (!s->region && warp0_guard(s, st->cond)) s->region = st, s->region_fn = s->fr->fn;
         int first_then = s->nacc;
         walk(s, st->body);
@@ -1566,15 +1737,17 @@ static void walk(ls *s, tr_stmt *st)
         s->npending = np;
         frame ft = *s->fr;
         *s->fr = fe;
-        s->g = saved;
+        g_restore(&s->g, &saved);
         narrow(s, &s->g, st->cond, true);
+        s->gsnap = NULL;
         int first_else = s->nacc;
         walk(s, st->els);
-        s->g = saved;
+        g_restore(&s->g, &saved);
+        s->gsnap = NULL;
         /* work-items in one branch run alongside those in the other */
         for (int i = first_then; i < last_then; i++)
             for (int j = first_else; j < s->nacc; j++)
-                if (conflict(s, &s->acc[i], &s->acc[j])) record_pair(s, i, j);
+                record_pair(s, i, j);
         pending_union(s, after_then, nthen);
         merge_frames(s, s->fr, &ft);
         free(ft.b);
@@ -1942,32 +2115,50 @@ static bool rewrite_region(ls *s, tr_func *fn, tr_stmt **slot, tr_sym *arr, tr_s
 }
 
 /* ---- per kernel -------------------------------------------------------------------------- */
+/* The accesses are forgotten: so are the guards they were made under. */
+static void drop_accesses(ls *s)
+{
+    s->nacc = s->npending = s->npairs = 0;
+    for (int i = 0; i < s->nsnaps; i++)
+        free(s->snaps[i]);
+    s->nsnaps = 0;
+    s->gsnap = NULL;
+}
+
 static void check_kernel(ls *s, tr_func *k)
 {
     s->kernel = k;
-    s->nacc = s->npending = s->npairs = 0;
+    drop_accesses(s);
     s->wepoch = 0;
-    memset(&s->g, 0, sizeof s->g);
+    g_empty(&s->g);
+    s->gsnap = NULL;
     memset(s->lanes_used, 0, sizeof s->lanes_used);
     s->region = NULL;
     s->region_fn = NULL;
     frame f = {0};
     f.fn = k;
     s->fr = &f;
-    /* the kernel's indices first: lanes_used must be known before any decision */
     s->simd = false;
+    s->too_big = NULL;
+    s->too_big_at = NULL;
     walk(s, k->body);
-    s->nacc = s->npending = s->npairs = 0;
-    s->fr = &f;
-    f.nb = 0;
-    memset(&s->g, 0, sizeof s->g);
     if (s->simd && !s->lanes_used[1] && !s->lanes_used[2]) {
         /* a kernel with warp operations runs in whole warps (the runtime refuses other groups):
          * its warp index is below blockDim.x / 32 */
         val bd = v_term(intern(s, "blockDim.x"), 0, 1);
-        guard_add(&s->g, 3, true, opaque(s, "/", bd, v_const(32)));
+        val w = opaque(s, "/", bd, v_const(32));
+        for (int i = 0; i < s->nsnaps; i++)
+            guard_add(s->snaps[i], 3, true, w);
     }
-    walk(s, k->body);
+    /* the dimensions the kernel uses are known now: which pairs conflict */
+    int n = 0;
+    for (int p = 0; p < s->npairs; p++)
+        if (conflict(s, &s->acc[s->pairs[p][0]], &s->acc[s->pairs[p][1]])) {
+            s->pairs[n][0] = s->pairs[p][0];
+            s->pairs[n][1] = s->pairs[p][1];
+            n++;
+        }
+    s->npairs = n;
     free(f.b);
 }
 
@@ -2020,13 +2211,27 @@ void tr_lockstep(tr_unit *u, const tr_lower_options *opt)
     ls s = {0};
     s.u = u;
     s.opt = opt;
-    /* every call of every device function seen before any is rewritten */
-    for (int i = 0; i < u->nfuncs; i++)
+    /* every call of every device function seen before any is rewritten (what the rewrite of a
+     * helper needs to know) */
+    for (int i = 0; i < u->nfuncs && opt->simd_width == 32; i++)
         if (u->funcs[i]->kind == TR_F_GLOBAL && u->funcs[i]->body) check_kernel(&s, u->funcs[i]);
     for (int i = 0; i < u->nfuncs; i++) {
         tr_func *k = u->funcs[i];
         if (k->kind != TR_F_GLOBAL || !k->body) continue;
         check_kernel(&s, k);
+        if (s.too_big) {
+            /* what the check did not follow could rely on lockstep: not passed through */
+            tr_func *saved = u->cur_func;
+            u->cur_kernel = u->cur_func = k;
+            tr_diag_add(u, true, s.too_big_at ? s.too_big_at->file : k->file,
+                        s.too_big_at ? s.too_big_at->line : k->line, 0, "unchecked shared memory",
+                        "kernel %s: %s for the check that no work-item reads shared memory "
+                        "another one wrote without a barrier between them",
+                        k->name, s.too_big);
+            u->cur_kernel = NULL;
+            u->cur_func = saved;
+            continue;
+        }
         if (!s.npairs) continue;
         bool rewritten = false;
         if (opt->simd_width == 32 && !s.lanes_used[1] && !s.lanes_used[2]) {
@@ -2118,4 +2323,7 @@ void tr_lockstep(tr_unit *u, const tr_lower_options *opt)
     free(s.pending);
     free(s.pairs);
     free(s.interned);
+    free(s.bodies);
+    drop_accesses(&s);
+    free(s.snaps);
 }

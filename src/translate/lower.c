@@ -139,7 +139,7 @@ void tl_lower_function(lctx *parent, tr_func *f, tr_clone *clone)
         tr_diag_add(c.u, true, f->file, f->line, 0, "pointer return",
                     "%s returns a pointer: its address space would depend on the caller; return an "
                     "index instead",
-                    f->name);
+                    f->template_id ? f->template_id : f->name);
     /* print */
     gp_strbuf sb = GP_STRBUF_INIT;
     gp_strbuf_printf(&sb, "/* %s:%d */\n", c.u->pp.files[f->file], f->line);

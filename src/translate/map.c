@@ -223,12 +223,39 @@ static const tr_callmap table[] = {
     REFUSE("cudaMalloc", "host API in device code", "the CUDA runtime API is host code"),
 };
 
-const tr_callmap *tr_map_call(const char *name)
+/* The table's entries sorted by name (the first of a name first), found by bisection: every call
+ * of every function is looked up, several times. */
+static const tr_callmap *by_name[sizeof table / sizeof table[0]];
+static pthread_once_t by_name_once = PTHREAD_ONCE_INIT;
+
+static int cmp_entry(const void *a, const void *b)
+{
+    const tr_callmap *x = *(const tr_callmap *const *)a, *y = *(const tr_callmap *const *)b;
+    int c = strcmp(x->cuda, y->cuda);
+    return c ? c : (x > y) - (x < y);
+}
+
+static void by_name_init(void)
 {
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
-        if (strcmp(table[i].cuda, name) == 0)
-            return table[i].out || table[i].kind == TR_CALL_REFUSE ? &table[i] : NULL;
-    return NULL;
+        by_name[i] = &table[i];
+    qsort(by_name, sizeof table / sizeof table[0], sizeof *by_name, cmp_entry);
+}
+
+const tr_callmap *tr_map_call(const char *name)
+{
+    pthread_once(&by_name_once, by_name_init);
+    size_t lo = 0, hi = sizeof table / sizeof table[0];
+    while (lo < hi) { /* the first entry not below name */
+        size_t mid = lo + (hi - lo) / 2;
+        if (strcmp(by_name[mid]->cuda, name) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == sizeof table / sizeof table[0] || strcmp(by_name[lo]->cuda, name)) return NULL;
+    const tr_callmap *m = by_name[lo];
+    return m->out || m->kind == TR_CALL_REFUSE ? m : NULL;
 }
 
 const tr_callmap *tr_map_table(int *count)

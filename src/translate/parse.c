@@ -20,7 +20,7 @@ const tr_token *tp_cur(parser *p)
 bool tp_is(parser *p, const char *s)
 {
     const tr_token *t = tp_cur(p);
-    return t->kind != TR_EOF && t->kind != TR_STRING && t->kind != TR_CHAR &&
+    return t->kind != TR_EOF && t->kind != TR_STRING && t->kind != TR_CHAR && t->text[0] == s[0] &&
            strcmp(t->text, s) == 0;
 }
 
@@ -112,7 +112,7 @@ static const char *const named_types[] = {
 bool tp_in_list(const char *s, const char *const *list, size_t n)
 {
     for (size_t i = 0; i < n; i++)
-        if (strcmp(s, list[i]) == 0) return true;
+        if (s[0] == list[i][0] && strcmp(s, list[i]) == 0) return true;
     return false;
 }
 
@@ -597,10 +597,23 @@ tr_expr *tp_parse_primary(parser *p)
             tp_expect(p, ")");
             return e;
         }
-        static const char *const cg_functions[] = {
-            "this_thread_block", "tiled_partition", "this_grid", "this_multi_grid",
-            "coalesced_threads", "reduce", "plus", "greater", "less", "bit_and", "bit_or",
-            "bit_xor", "sync", "inclusive_scan", "exclusive_scan", "memcpy_async", "wait"};
+        static const char *const cg_functions[] = {"this_thread_block",
+                                                   "tiled_partition",
+                                                   "this_grid",
+                                                   "this_multi_grid",
+                                                   "coalesced_threads",
+                                                   "reduce",
+                                                   "plus",
+                                                   "greater",
+                                                   "less",
+                                                   "bit_and",
+                                                   "bit_or",
+                                                   "bit_xor",
+                                                   "sync",
+                                                   "inclusive_scan",
+                                                   "exclusive_scan",
+                                                   "memcpy_async",
+                                                   "wait"};
         if (p->using_cg && !tp_lookup(p, t->text) &&
             tp_in_list(t->text, cg_functions, sizeof cg_functions / sizeof *cg_functions) &&
             (tp_is_at(p, 1, "(") || tp_is_at(p, 1, "<"))) {
@@ -822,9 +835,10 @@ static int binary_level(const char *op)
         {"+", "-"},
         {"*", "/", "%"},
     };
+    if (!op[0] || !strchr("|&^=!<>+-*/%", op[0])) return -1;
     for (int l = 0; l < 10; l++)
         for (int k = 0; k < 6 && levels[l][k]; k++)
-            if (!strcmp(op, levels[l][k])) return l;
+            if (op[0] == levels[l][k][0] && !strcmp(op, levels[l][k])) return l;
     return -1;
 }
 

@@ -26,6 +26,8 @@ typedef struct macro {
 typedef struct pp {
     macro *m;
     size_t nm, capm;
+    size_t *h; /* open-addressed index of m by name: 1 + the index, 0 empty (caph a power of 2) */
+    size_t caph;
     tr_pp_result *res;
     const tr_pp_options *opt;
     char *err;
@@ -46,11 +48,40 @@ static const char *fname(pp *p, int file)
     return file >= 0 && (size_t)file < p->res->nfiles ? p->res->files[file] : "?";
 }
 
+static size_t name_hash(const char *t)
+{
+    size_t h = 2166136261u;
+    for (; *t; t++)
+        h = (h ^ (unsigned char)*t) * 16777619u;
+    return h;
+}
+
 static macro *find_macro(pp *p, const char *name)
 {
-    for (size_t i = 0; i < p->nm; i++)
-        if (strcmp(p->m[i].name, name) == 0) return &p->m[i];
+    if (!p->caph) return NULL;
+    for (size_t j = name_hash(name) & (p->caph - 1); p->h[j]; j = (j + 1) & (p->caph - 1))
+        if (strcmp(p->m[p->h[j] - 1].name, name) == 0) return &p->m[p->h[j] - 1];
     return NULL;
+}
+
+/* Indexes every macro again, in a table at least twice their number. */
+static int rehash(pp *p)
+{
+    size_t cap = p->caph ? p->caph : 128;
+    while (cap < 2 * (p->nm + 1))
+        cap *= 2;
+    size_t *h = calloc(cap, sizeof *h);
+    if (!h) return -1;
+    free(p->h);
+    p->h = h;
+    p->caph = cap;
+    for (size_t i = 0; i < p->nm; i++) {
+        size_t j = name_hash(p->m[i].name) & (cap - 1);
+        while (h[j])
+            j = (j + 1) & (cap - 1);
+        h[j] = i + 1;
+    }
+    return 0;
 }
 
 static void macro_free(macro *m)
@@ -64,12 +95,11 @@ static void macro_free(macro *m)
 
 static void undef(pp *p, const char *name)
 {
-    for (size_t i = 0; i < p->nm; i++)
-        if (strcmp(p->m[i].name, name) == 0) {
-            macro_free(&p->m[i]);
-            p->m[i] = p->m[--p->nm];
-            return;
-        }
+    macro *m = find_macro(p, name);
+    if (!m) return;
+    macro_free(m);
+    *m = p->m[--p->nm];
+    if (rehash(p)) abort();
 }
 
 /* A body that is one number, possibly negated and parenthesised: kept by name in the output. */
@@ -190,8 +220,11 @@ static int define(pp *p, const tr_tokens *d, size_t start, int file, int line, b
      * where the file defines them itself */
     m.std_name = is_std_name(m.name);
     m.kept = !m.fn && !from_cli && !m.std_name && constant_body(&m.body);
-    undef(p, m.name);
-    if (p->nm == p->capm) {
+    macro *old = find_macro(p, m.name);
+    if (old) { /* redefined: replaced where it is */
+        macro_free(old);
+        *old = m;
+    } else if (p->nm == p->capm) {
         size_t cap = p->capm ? p->capm * 2 : 64;
         macro *nm = realloc(p->m, cap * sizeof *nm);
         if (!nm) {
@@ -201,7 +234,17 @@ static int define(pp *p, const tr_tokens *d, size_t start, int file, int line, b
         p->m = nm;
         p->capm = cap;
     }
-    p->m[p->nm++] = m;
+    if (!old) {
+        p->m[p->nm++] = m;
+        if (2 * p->nm > p->caph) {
+            if (rehash(p)) PP_FAIL(p, "out of memory");
+        } else {
+            size_t j = name_hash(m.name) & (p->caph - 1);
+            while (p->h[j])
+                j = (j + 1) & (p->caph - 1);
+            p->h[j] = p->nm;
+        }
+    }
     if (m.kept && !from_cli) {
         tr_pp_result *r = p->res;
         tr_kept_macro *k = realloc(r->kept, (r->nkept + 1) * sizeof *k);
@@ -559,6 +602,17 @@ static long long ce_cond(cexpr *c)
         return v ? a : b;
     }
     return v;
+}
+
+bool tr_const_eval(const tr_token *t, size_t n, long long *value)
+{
+    for (size_t i = 0; i < n; i++)
+        if (t[i].kind == TR_IDENT || t[i].kind == TR_STRING) return false;
+    cexpr c = {t, n, 0, false};
+    long long v = n ? ce_cond(&c) : 0;
+    if (!n || c.bad || c.i != n) return false;
+    *value = v;
+    return true;
 }
 
 /* Evaluates the tokens of an #if / #elif line after the directive name. */
@@ -979,6 +1033,7 @@ int tr_preprocess(const char *path, const tr_pp_options *opt, tr_pp_result *out,
     for (size_t i = 0; i < p.nm; i++)
         macro_free(&p.m[i]);
     free(p.m);
+    free(p.h);
     if (rc) tr_pp_result_free(out);
     return rc;
 }

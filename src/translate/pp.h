@@ -50,5 +50,8 @@ typedef struct tr_pp_options {
 int tr_preprocess(const char *path, const tr_pp_options *opt, tr_pp_result *out, char *err,
                   size_t errlen);
 void tr_pp_result_free(tr_pp_result *r);
+/* The value of an integer constant expression of numbers and operators (as #if reads them; no
+ * names): false when t[0..n) is not one. */
+bool tr_const_eval(const tr_token *t, size_t n, long long *value);
 
 #endif

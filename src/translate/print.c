@@ -667,9 +667,20 @@ void tl_emit_signature_kernel(lctx *c, gp_strbuf *sb)
         if (!b) b = p->type.base;
         if (ki) tr_kernel_info_add_param(ki, kind, b, p->name);
     }
-    for (int i = 0; i < c->nhoist; i++) { /* file-scope data the host fills, as buffers */
-        tr_sym *s = c->hoist[i];
-        if (!s->as_buffer) continue;
+    /* file-scope data the host fills, as buffers: in the order the file declares them */
+    tr_sym *data[64];
+    int nd = 0;
+    for (int i = 0; i < c->nhoist && nd < 64; i++)
+        if (c->hoist[i]->as_buffer) {
+            int at = nd++;
+            while (at > 0 && (data[at - 1]->file > c->hoist[i]->file ||
+                              (data[at - 1]->file == c->hoist[i]->file &&
+                               data[at - 1]->line > c->hoist[i]->line)))
+                data[at] = data[at - 1], at--;
+            data[at] = c->hoist[i];
+        }
+    for (int i = 0; i < nd; i++) {
+        tr_sym *s = data[i];
         const char *why = NULL;
         const char *b = tl_map_base(s->type.base, &why);
         const char *kind = s->kind == TR_SYM_CONSTANT ? "GP_CBUF" : "GP_BUF";

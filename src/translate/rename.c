@@ -27,21 +27,21 @@ static const char *const reserved_words[] = {
  * them; helper_math.h defines clamp, lerp-like mix, dot, length...): a device function of that
  * name would clash with the built-in overloads there. */
 static const char *const builtin_functions[] = {
-    "clamp",     "mix",       "step",     "smoothstep", "sign",   "degrees", "radians",
-    "dot",       "cross",     "length",   "normalize",  "distance", "select", "mad",
-    "rotate",    "fract",     "saturate", "rint",       "popcount", "mad24", "mul24",
-    "upsample",  "hadd",      "rhadd",    "bitselect",  "fast_length", "fast_normalize",
+    "clamp",    "mix",   "step",     "smoothstep", "sign",        "degrees",        "radians",
+    "dot",      "cross", "length",   "normalize",  "distance",    "select",         "mad",
+    "rotate",   "fract", "saturate", "rint",       "popcount",    "mad24",          "mul24",
+    "upsample", "hadd",  "rhadd",    "bitselect",  "fast_length", "fast_normalize",
 };
 
 static bool rename_one(tr_unit *u, char **name, int file, int line, const char *what)
 {
     bool clash = !strncmp(*name, "gp_", 3) || !strncmp(*name, "GP_", 3);
     for (size_t i = 0; !clash && i < sizeof reserved_words / sizeof *reserved_words; i++)
-        clash = !strcmp(*name, reserved_words[i]);
+        clash = (*name)[0] == reserved_words[i][0] && !strcmp(*name, reserved_words[i]);
     bool fn = !strcmp(what, "function");
     for (size_t i = 0; fn && !clash && i < sizeof builtin_functions / sizeof *builtin_functions;
          i++)
-        clash = !strcmp(*name, builtin_functions[i]);
+        clash = (*name)[0] == builtin_functions[i][0] && !strcmp(*name, builtin_functions[i]);
     if (!clash) return false;
     size_t n = strlen(*name);
     char *out = tr_alloc(u, n + 2);

@@ -41,27 +41,67 @@ static bool type_word(parser *p, const char *w)
 }
 
 /* The value of a constant the host code defines for itself (`const int threads = 256;`,
- * anywhere in the file), when every definition of that name agrees. */
-static const char *host_const_value(parser *p, const char *name)
+ * `constexpr int warps = threads / 32;`, anywhere in the file), when every definition of that
+ * name agrees: an integer expression of numbers and such constants. */
+static const char *host_const_value_depth(parser *p, const char *name, int depth)
 {
     const tr_token *t = p->u->pp.toks.v;
     size_t n = p->u->pp.toks.n;
     const char *value = NULL;
+    if (depth > 8) return NULL;
     for (size_t i = 1; i + 3 < n; i++) {
-        if (t[i].kind != TR_IDENT || strcmp(t[i].text, name) || strcmp(t[i + 1].text, "=") ||
-            t[i + 2].kind != TR_NUMBER ||
-            (strcmp(t[i + 3].text, ";") && strcmp(t[i + 3].text, ",")))
+        if (t[i].kind != TR_IDENT || strcmp(t[i].text, name) || strcmp(t[i + 1].text, "="))
             continue;
         bool is_const = false;
         for (size_t k = i - 1; k + 5 > i && k < i; k--) {
             if (!strcmp(t[k].text, "const") || !strcmp(t[k].text, "constexpr")) is_const = true;
+            if (!strcmp(t[k].text, ";") || !strcmp(t[k].text, "{")) break;
             if (!k) break;
         }
         if (!is_const) continue;
-        if (value && strcmp(value, t[i + 2].text)) return NULL; /* two values: not one constant */
-        value = t[i + 2].text;
+        /* the initialiser, its names replaced by their values */
+        tr_tokens e = {0};
+        int parens = 0;
+        bool ok = true;
+        size_t j = i + 2;
+        for (; j < n && ok; j++) {
+            const char *x = t[j].text;
+            if (parens == 0 && (!strcmp(x, ";") || !strcmp(x, ","))) break;
+            parens += !strcmp(x, "(") - !strcmp(x, ")");
+            tr_token c = t[j];
+            const tr_kept_macro *km = t[j].kind == TR_IDENT ? kept(p, x) : NULL;
+            if (km) { /* `#define BLOCK 256` kept by name: its number */
+                tr_tokens b = {0};
+                char err[128];
+                ok = tr_lex("macro", t[j].file, km->body, strlen(km->body), &b, err, sizeof err) ==
+                     0;
+                for (size_t q = 0; ok && q < b.n && b.v[q].kind != TR_EOF; q++)
+                    ok = tr_tokens_push(&e, &b.v[q]) == 0;
+                tr_tokens_free(&b);
+                continue;
+            }
+            if (t[j].kind == TR_IDENT) {
+                const char *v = host_const_value_depth(p, x, depth + 1);
+                if (!v) ok = false;
+                c.kind = TR_NUMBER, c.text = (char *)(v ? v : "0");
+            }
+            if (ok && tr_tokens_push(&e, &c)) ok = false;
+        }
+        long long v;
+        ok = ok && j < n && tr_const_eval(e.v, e.n, &v);
+        tr_tokens_free(&e);
+        if (!ok) return NULL; /* an initialiser the translation cannot read */
+        char num[32];
+        snprintf(num, sizeof num, "%lld", v);
+        if (value && strcmp(value, num)) return NULL; /* two values: not one constant */
+        if (!value) value = tr_strdup(p->u, num);
     }
     return value;
+}
+
+static const char *host_const_value(parser *p, const char *name)
+{
+    return host_const_value_depth(p, name, 0);
 }
 
 /* An argument's text for the instance's name, and whether the translation can read it: a type,

@@ -8,9 +8,11 @@
 
 #include "translate/ast.h"
 
-void *tr_alloc(tr_unit *u, size_t size)
+enum { CHUNK = 64 * 1024, BIG = 8 * 1024, ALIGN = 16 };
+
+static void *new_block(tr_unit *u, size_t size)
 {
-    void *p = calloc(1, size ? size : 1);
+    void *p = calloc(1, size);
     if (!p) abort(); /* the translator's inputs are capped; running out here is not recoverable */
     if ((u->nblocks & (u->nblocks - 1)) == 0) { /* capacity doubles at powers of two */
         void **b = realloc(u->blocks, (u->nblocks ? u->nblocks * 2 : 64) * sizeof *b);
@@ -18,6 +20,21 @@ void *tr_alloc(tr_unit *u, size_t size)
         u->blocks = b;
     }
     u->blocks[u->nblocks++] = p;
+    return p;
+}
+
+void *tr_alloc(tr_unit *u, size_t size)
+{
+    size = (size + ALIGN - 1) / ALIGN * ALIGN;
+    if (!size) size = ALIGN;
+    if (size > BIG) return new_block(u, size);
+    if (size > u->left) {
+        u->next = new_block(u, CHUNK);
+        u->left = CHUNK;
+    }
+    void *p = u->next;
+    u->next += size;
+    u->left -= size;
     return p;
 }
 

@@ -1,6 +1,7 @@
 // A parent kernel launching child grids (dynamic parallelism, the CUDA samples'
 // cdpSimpleQuicksort style): refused by name.
-// expect: refused dynamic parallelism 18
+// expect: refused dynamic parallelism 19
+// nvcc flags: -rdc=true
 #include <cstdio>
 
 __global__ void child(int *data, int offset, int n)

@@ -1,6 +1,7 @@
 // Cooperative-group tiles narrower than a warp: a thread_block_tile<16> per half warp sums its
 // segment with shfl_down and shfl_xor, votes with any/all/ballot, and broadcasts its rank-0 value
-// with shfl; a tiled_partition(block, 8) with cg::reduce and greater/less.
+// with shfl; a thread_block_tile<8> with cg::reduce and greater/less, and the same tiling made at
+// run time (tiled_partition(block, 8), a thread_group) for its rank.
 // translate flags: --simd-width 32
 // expect: translated
 #include <cooperative_groups.h>
@@ -22,9 +23,12 @@ __global__ void segments(const int *in, int *out, int n)
     int up = tile.shfl_up(v, 1);
     unsigned int pos = tile.ballot(v > 0);
     int any_neg = tile.any(v < 0), all_nz = tile.all(v != 0);
-    thread_group eight = tiled_partition(block, 8);
+    thread_block_tile<8> eight = tiled_partition<8>(block);
     int mx = reduce(eight, v, greater<int>());
     int mn = reduce(eight, v, less<int>());
+    thread_group dyn8 = tiled_partition(block, 8);
+    dyn8.sync();
+    int rank8 = dyn8.thread_rank();
     block.sync();
     if (i < n) {
         out[8 * i + 0] = tile.thread_rank() == 0 ? down : -1;
@@ -34,6 +38,6 @@ __global__ void segments(const int *in, int *out, int n)
         out[8 * i + 4] = (int)pos;
         out[8 * i + 5] = any_neg * 2 + all_nz;
         out[8 * i + 6] = mx;
-        out[8 * i + 7] = mn + (int)tile.meta_group_rank();
+        out[8 * i + 7] = mn + (int)tile.meta_group_rank() + 100 * (rank8 - (int)eight.thread_rank());
     }
 }

@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# `gpuport translate` as a user runs it: what it writes gets the user's usual file mode; by
+# default every kernel is built for each target this machine can build for before the report
+# says it runs there (a compiler that fails is reported with its message, a target that was not
+# built is not claimed); -D with values and --instantiate work.
+set -u
+src=$GPUPORT_SOURCE_DIR
+corpus=$src/tests/translate/corpus
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+# field PATH... of the report in $1 (JSON), printed by Python
+field() { python3 -c 'import json,sys; v=json.load(open(sys.argv[1]))
+for k in sys.argv[2:]: v=v[int(k)] if k.isdigit() else v[k]
+print(json.dumps(v))' "$@"; }
+
+# output files: 0666 less the umask, as a compiler's output
+(umask 022 && "$GPUPORT" translate --no-verify "$corpus/saxpy.cu" -o "$tmp/a.gpk" --report "$tmp/a.json" 2>/dev/null)
+mode=$(stat -c %a "$tmp/a.gpk" 2>/dev/null || stat -f %Lp "$tmp/a.gpk")
+[ "$mode" = 644 ] || bad "umask 022: the output has mode $mode, not 644"
+mode=$(stat -c %a "$tmp/a.json" 2>/dev/null || stat -f %Lp "$tmp/a.json")
+[ "$mode" = 644 ] || bad "umask 022: the report has mode $mode, not 644"
+(umask 077 && "$GPUPORT" translate --no-verify "$corpus/saxpy.cu" -o "$tmp/b.gpk" 2>/dev/null)
+mode=$(stat -c %a "$tmp/b.gpk" 2>/dev/null || stat -f %Lp "$tmp/b.gpk")
+[ "$mode" = 600 ] || bad "umask 077: the output has mode $mode, not 600"
+
+# --no-verify claims nothing; the default builds, and claims what built
+"$GPUPORT" translate --no-verify --json "$corpus/saxpy.cu" > "$tmp/nv.json" 2>/dev/null
+[ "$(field "$tmp/nv.json" kernels 0 targets cpu)" = null ] || bad "--no-verify claims the CPU"
+[ "$(field "$tmp/nv.json" verified)" = false ] || bad "--no-verify says verified"
+"$GPUPORT" translate --json "$corpus/saxpy.cu" > "$tmp/v.json" 2>"$tmp/v.err" || bad "saxpy: exit $?"
+[ "$(field "$tmp/v.json" kernels 0 targets cpu)" = true ] || bad "the CPU build is not claimed"
+[ "$(field "$tmp/v.json" kernels 0 builds cpu result)" = '"built"' ] || bad "no CPU build result"
+grep -q "cpu: built on cpu" "$tmp/v.err" || bad "the summary does not say where it built: $(cat "$tmp/v.err")"
+if [ "$(field "$tmp/v.json" verification opencl | cut -c2-9)" = "built on" ]; then
+    [ "$(field "$tmp/v.json" kernels 0 targets opencl)" = true ] || bad "OpenCL built but not claimed"
+fi
+[ "$(field "$tmp/v.json" kernels 0 targets cuda)" = null ] || bad "CUDA claimed without a CUDA device"
+
+# a C compiler that rejects everything: the CPU is reported failed, with its message
+cat > "$tmp/fakecc" <<'SH'
+#!/bin/sh
+echo "fakecc: error: this compiler rejects every kernel" >&2
+exit 1
+SH
+chmod +x "$tmp/fakecc"
+CC=$tmp/fakecc GPUPORT_CACHE_DIR=$tmp/cache "$GPUPORT" translate --json "$corpus/saxpy.cu" > "$tmp/f.json" 2>"$tmp/f.err"
+[ "$(field "$tmp/f.json" kernels 0 targets cpu)" = false ] || bad "a failing C compiler: the CPU is claimed"
+field "$tmp/f.json" kernels 0 builds cpu detail | grep -q "rejects every kernel" ||
+    bad "the compiler's message is not in the report: $(field "$tmp/f.json" kernels 0 builds cpu)"
+grep -q "FAILED: cpu" "$tmp/f.err" || bad "the summary does not say the CPU build failed"
+
+# Metal through the stand-in syntax check, where clang++ is there
+if command -v clang++ >/dev/null; then
+    "$GPUPORT" translate --json --metal-standin "$src/tests/runtime/metal/standin" \
+        "$corpus/saxpy.cu" > "$tmp/m.json" 2>/dev/null
+    [ "$(field "$tmp/m.json" kernels 0 targets metal)" = true ] || bad "the stand-in Metal check is not claimed"
+fi
+"$GPUPORT" translate --metal-standin "$tmp" "$corpus/saxpy.cu" >/dev/null 2>"$tmp/e"
+[ $? = 2 ] || bad "--metal-standin without metal_stdlib: not exit 2"
+
+# -D with a float value, with an expression, and a parameter named like a CUDA type
+cat > "$tmp/d.cu" <<'CU'
+__global__ void k(float *o, int dim3)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < dim3) o[i] = SCALE * o[i] + (o[i] > LIMIT ? 1.0f : 0.0f);
+}
+CU
+"$GPUPORT" translate --no-verify -D SCALE=2.0f -D 'LIMIT=(1.0f/0.0f)' "$tmp/d.cu" > "$tmp/d.gpk" 2>"$tmp/d.err" ||
+    bad "-D NAME=2.0f and -D 'NAME=(1.0f/0.0f)': $(cat "$tmp/d.err")"
+grep -q "2.0f \* o\[i\]" "$tmp/d.gpk" || bad "-D SCALE=2.0f is not in the output: $(cat "$tmp/d.gpk")"
+grep -q "GP_VAL(int, dim3)" "$tmp/d.gpk" || bad "the parameter named dim3"
+
+# --instantiate: a kernel template that nothing in the file instantiates
+cat > "$tmp/t.cu" <<'CU'
+template <typename T, int N>
+__global__ void fill(T *o, T v) { o[threadIdx.x % N] = v; }
+CU
+"$GPUPORT" translate --no-verify "$tmp/t.cu" >/dev/null 2>"$tmp/t.err"
+rc=$?
+if [ $rc != 1 ] || ! grep -q "instantiate" "$tmp/t.err"; then
+    bad "an uninstantiated template (exit $rc): $(cat "$tmp/t.err")"
+fi
+"$GPUPORT" translate --no-verify --instantiate 'fill<float, 4>' "$tmp/t.cu" > "$tmp/t.gpk" 2>/dev/null ||
+    bad "--instantiate 'fill<float, 4>'"
+grep -q "GP_KERNEL(fill_float_4, GP_BUF(float, o), GP_VAL(float, v))" "$tmp/t.gpk" ||
+    bad "the instance: $(cat "$tmp/t.gpk")"
+[ $fail = 0 ] && echo "ok"
+exit $fail
