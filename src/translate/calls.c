@@ -13,6 +13,11 @@
 static void infer_simd(lctx *c, tr_expr *e, const tr_callmap *m)
 {
     const char *name = e->origin ? e->origin : m->cuda;
+    /* in a helper the translation wrote for a cooperative-group operation: that operation */
+    if (!e->origin && c->f->synthetic && !strncmp(c->f->name, "cg_reduce_", 10))
+        name = "cg::reduce over a thread_block_tile (made of warp shuffles)";
+    else if (!e->origin && c->f->synthetic && !strncmp(c->f->name, "cg_", 3))
+        name = "a thread_block_tile operation (made of warp shuffles)";
     bool sync = !strcmp(m->cuda, "__syncwarp"), shfl = !strncmp(m->cuda, "__shfl", 6);
     int lo = sync ? 0 : shfl ? 3 : 2, hi = sync ? 1 : shfl ? 4 : 2;
     e->vt =

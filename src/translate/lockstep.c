@@ -848,7 +848,9 @@ static bool conflict(const ls *s, const access *a, const access *b)
     if (!a->base || !b->base) return true;
     if (a->nidx && a->nidx == b->nidx) {
         /* a multi-dimensional array, every index in bounds: the same element means the same
-         * index in every dimension */
+         * index in every dimension; and the same address (both must be possible: the
+         * dimensions one by one miss that temp[m - t + 1][t + 1] and temp[m - u][u] are never
+         * one element, the address sees it) */
         bool two = false, everyone = true;
         for (int d = 0; d < a->nidx; d++) {
             int r = relation(s, a->idx[d], 1, b->idx[d], 1, a, b);
@@ -856,7 +858,7 @@ static bool conflict(const ls *s, const access *a, const access *b)
             two |= r == 1;
             everyone &= r == 3;
         }
-        return two || everyone;
+        if (!two && !everyone) return false;
     }
     int r = relation(s, a->addr, a->size, b->addr, b->size, a, b);
     return r == 1 || r == 3;
@@ -2302,13 +2304,13 @@ void tr_lockstep(tr_unit *u, const tr_lower_options *opt)
                 reported++;
                 tr_diag_add(
                     u, true, b->at->file, b->at->line, b->at->col, "warp lockstep",
-                    "kernel %s: shared memory %s at %s and %s at %s by other work-items with "
-                    "no barrier between them: this relies on the lanes of a warp running in "
+                    "kernel %s: shared memory is written at %s and %s at %s by other "
+                    "work-items with no barrier between them (as far as the check can tell "
+                    "from the indices): this relies on the lanes of a warp running in "
                     "lockstep, which Metal, OpenCL and the CPU backend do not do (and CUDA "
-                    "since Volta does not promise); put __syncthreads() between them (or "
-                    "__syncwarp() between the steps of a warp-synchronous tail)%s",
-                    k->name, w->write && r->write ? "is written" : "is written",
-                    expr_line(u, w, wl, sizeof wl), r->write ? "written" : "read",
+                    "since Volta does not promise), or is a race; put __syncthreads() between "
+                    "them (or __syncwarp() between the steps of a warp-synchronous tail)%s",
+                    k->name, expr_line(u, w, wl, sizeof wl), r->write ? "written" : "read",
                     expr_line(u, r, rl, sizeof rl),
                     opt->simd_width == 32
                         ? ""

@@ -203,7 +203,9 @@ static const tr_callmap table[] = {
     REFUSE("tiled_partition", "cooperative groups", warp),
     REFUSE("printf", "printf", "printf in kernels is not portable (Metal has none)"),
     REFUSE("assert", "assert",
-           "device-side assert is not portable: write the condition to a buffer"),
+           "device-side assert is not portable (OpenCL C and Metal have none): translate with "
+           "-D NDEBUG to have it removed, as nvcc -DNDEBUG does, or write the condition to a "
+           "buffer"),
     REFUSE("__popc", "bit intrinsic", bits),
     REFUSE("__popcll", "bit intrinsic", bits),
     REFUSE("__clz", "bit intrinsic", bits),

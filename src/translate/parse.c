@@ -1122,6 +1122,23 @@ static tr_stmt *parse_stmt(parser *p)
     if (tp_accept(p, ";")) return new_stmt(p, TR_S_EMPTY);
     if (t->kind == TR_IDENT) {
         const char *w = t->text;
+        /* `namespace cg = cooperative_groups;` and `using namespace cooperative_groups;` in a
+         * function: the names are the same from there on */
+        if (!strcmp(w, "namespace") && p->i + 4 < p->end && tp_is_at(p, 2, "=") &&
+            tp_is_cg_namespace(p, p->t[p->i + 3].text) && tp_is_at(p, 4, ";")) {
+            char **n = realloc(p->cg_names, (size_t)(p->ncg_names + 1) * sizeof *n);
+            if (!n) abort();
+            p->cg_names = n;
+            n[p->ncg_names++] = tr_strdup(p->u, p->t[p->i + 1].text);
+            p->i += 5;
+            return new_stmt(p, TR_S_EMPTY);
+        }
+        if (!strcmp(w, "using") && p->i + 3 < p->end && tp_is_at(p, 1, "namespace") &&
+            tp_is_cg_namespace(p, p->t[p->i + 2].text) && tp_is_at(p, 3, ";")) {
+            p->using_cg = true;
+            p->i += 4;
+            return new_stmt(p, TR_S_EMPTY);
+        }
         if (!strcmp(w, "if")) {
             tr_stmt *s = new_stmt(p, TR_S_IF);
             p->i++;

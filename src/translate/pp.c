@@ -776,6 +776,22 @@ static bool local_header_exists(pp *p, const char *name, int file)
     return found;
 }
 
+/* <assert.h> as the C library has it: with NDEBUG defined where it is included, assert(e) is
+ * nothing (as nvcc -DNDEBUG compiles it); without, assert stays a call (which is refused). */
+static int assert_header(pp *p, const char *name)
+{
+    if (strcmp(name, "assert.h") && strcmp(name, "cassert")) return 0;
+    undef(p, "assert");
+    if (!find_macro(p, "NDEBUG")) return 0;
+    static const char text[] = "assert(e) ((void)0)";
+    tr_tokens d = {0};
+    char err[128];
+    int rc = tr_lex("<assert.h>", -1, text, strlen(text), &d, err, sizeof err);
+    if (rc == 0) rc = define(p, &d, 0, -1, 0, true);
+    tr_tokens_free(&d);
+    return rc;
+}
+
 static int do_include(pp *p, const char *rest, int file, int line)
 {
     while (*rest == ' ' || *rest == '\t')
@@ -787,8 +803,9 @@ static int do_include(pp *p, const char *rest, int file, int line)
     if (!name) PP_FAIL(p, "out of memory");
     if (close == '>') { /* system and toolkit headers are not translated */
         note_system(p, name);
+        int rc = assert_header(p, name);
         free(name);
-        return 0;
+        return rc;
     }
     if (!local_header_exists(p, name, file) && is_system_header(name)) {
         /* "cuda_runtime.h", "assert.h": a system header spelled with quotes */
@@ -797,8 +814,9 @@ static int do_include(pp *p, const char *rest, int file, int line)
                  "#include \"%s\" names a system or CUDA toolkit header: not read (kernels get "
                  "the dialect's prelude instead)",
                  name);
+        int rc = assert_header(p, name);
         free(name);
-        return 0;
+        return rc;
     }
     if (p->depth >= PP_MAX_DEPTH) {
         free(name);
@@ -1015,6 +1033,9 @@ int tr_preprocess(const char *path, const tr_pp_options *opt, tr_pp_result *out,
         tr_tokens_free(&d);
         free(text);
     }
+    /* CUDA's headers bring <assert.h> in: -D NDEBUG removes assert even where the file does
+     * not include it itself */
+    if (rc == 0) rc = assert_header(&p, "assert.h");
     if (rc == 0) {
         size_t len = 0;
         char *text = NULL;

@@ -266,6 +266,44 @@ void gp_translate(const char *path, const char *source, size_t source_len,
         if (b) cJSON_AddItemToObject(o, "builds", builds_json(b));
         cJSON_AddItemToArray(karr, o);
     }
+    /* The file as written: the runtime builds it whole, so one kernel that a target cannot
+     * build (SIMD-group operations on OpenCL, double precision on Metal, a compile error) keeps
+     * the file from that target even where its other kernels build on their own. */
+    cJSON *whole = cJSON_AddObjectToObject(rep, "output_targets");
+    cJSON *whole_why = NULL;
+    for (int t = 0; t < TR_NTARGETS; t++) {
+        const tr_func *bad = NULL;
+        bool unchecked = !builds, failed = false;
+        for (int i = 0; i < k && ok && !bad; i++) {
+            if (!ok[i]) continue;
+            const tr_func *f = ki[i].func;
+            if ((t == TR_T_OPENCL && f->uses_simd) || (t == TR_T_METAL && f->uses_fp64))
+                bad = f;
+            else if (builds && builds[i * TR_NTARGETS + t].status == TR_BUILD_FAILED)
+                bad = f, failed = true;
+            else if (builds && builds[i * TR_NTARGETS + t].status != TR_BUILD_OK)
+                unchecked = true;
+        }
+        if (bad) {
+            cJSON_AddBoolToObject(whole, target_names[t], false);
+            if (!whole_why) whole_why = cJSON_CreateObject();
+            char why[400];
+            snprintf(why, sizeof why,
+                     "kernel %s %s: the runtime builds the file whole, so it does not build there "
+                     "(the other kernels do, from a file without %s)",
+                     bad->name,
+                     failed             ? "does not build there"
+                     : t == TR_T_OPENCL ? "uses SIMD-group operations, which OpenCL has not"
+                                        : "uses double precision, which Metal has not",
+                     bad->name);
+            cJSON_AddStringToObject(whole_why, target_names[t], why);
+        } else if (unchecked || !ok) {
+            cJSON_AddNullToObject(whole, target_names[t]);
+        } else {
+            cJSON_AddBoolToObject(whole, target_names[t], true);
+        }
+    }
+    if (whole_why) cJSON_AddItemToObject(whole, "why_not", whole_why);
     cJSON *harr = cJSON_AddArrayToObject(rep, "helpers");
     for (int i = 0; i < u.nfuncs; i++) {
         tr_func *f = u.funcs[i];

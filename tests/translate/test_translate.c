@@ -539,9 +539,41 @@ static void cooperative_groups(void **state)
               "  o[threadIdx.x] = t.shfl_down(o[threadIdx.x], 2) + t.any(o[0] > 0);\n}\n",
               (const char *[]){"GP_FUNC int cg_tile_shfl_down_int_8(int v, unsigned int d",
                                "& 7u) + d < 8u ? r : v;", "gp_simd_ballot(o[0] > 0) >>", NULL});
+    /* one SIMD kernel keeps the whole file from OpenCL (the runtime builds files whole) */
+    gp_translate_result mixed =
+        run("__global__ void plain(int *o) { o[0] = 1; }\n"
+            "__global__ void vote(int *o) { o[0] = __any_sync(~0u, o[1]); }\n",
+            false);
+    const cJSON *whole = cJSON_GetObjectItem(mixed.report, "output_targets");
+    assert_true(cJSON_IsFalse(cJSON_GetObjectItem(whole, "opencl")));
+    assert_true(cJSON_IsNull(cJSON_GetObjectItem(whole, "cpu"))); /* not built: not claimed */
+    assert_non_null(strstr(gp_json_str(cJSON_GetObjectItem(whole, "why_not"), "opencl", ""),
+                           "kernel vote uses SIMD-group operations"));
+    gp_translate_result_free(&mixed);
     g_simd_width = 0;
     /* the warp-level ones need --simd-width 32, and say which construct needed it */
     expect_refused(tile, 10, "warp shuffle", "thread_block_tile::shfl_down");
+    expect_refused(
+        "#include <cooperative_groups.h>\n#include <cassert>\n"
+        "__global__ void k(float *o, int n) {\n"
+        "  namespace cg = cooperative_groups;\n  assert(n % 4 == 0);\n"
+        "  cg::thread_block_tile<32> w = cg::tiled_partition<32>(cg::this_thread_block());\n"
+        "  o[0] = cg::reduce(w, o[1], cg::plus<float>{});\n}\n",
+        7, "warp shuffle", "cg::reduce over a thread_block_tile");
+    /* a device-side assert: refused, or nothing under NDEBUG (as nvcc -DNDEBUG compiles it) */
+    static const char asserting[] = "#include <assert.h>\n"
+                                    "__global__ void k(int *o, int n) {\n"
+                                    "  assert(n % 4 == 0);\n  o[0] = n;\n}\n";
+    expect_refused(asserting, 3, "assert", "-D NDEBUG");
+    const char *ndebug[] = {"NDEBUG"};
+    gp_translate_options o = {0};
+    o.defines = ndebug;
+    o.ndefines = 1;
+    gp_translate_result r;
+    gp_translate("t.cu", asserting, strlen(asserting), &o, &r);
+    assert_int_equal(r.status, GP_TRANSLATE_OK);
+    assert_non_null(strstr(r.output, "(void)0;\n    o[0] = n;"));
+    gp_translate_result_free(&r);
     expect_refused("#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n"
                    "__global__ void k(int *o) {\n  cg::grid_group g = cg::this_grid();\n"
                    "  g.sync();\n}\n",

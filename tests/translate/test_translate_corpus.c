@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "translate/corpus_flags.h"
 #include "translate/translate.h"
 #include "util/fs.h"
 #include "util/json.h"
@@ -25,10 +26,9 @@ typedef struct expect {
     int line;
 } expect;
 
-static int parse_expects(const char *src, expect *out, int cap, int *simd)
+static int parse_expects(const char *src, expect *out, int cap)
 {
     int n = 0;
-    *simd = strstr(src, "// translate flags: --simd-width 32") != NULL;
     for (const char *p = strstr(src, "// expect"); p && n < cap; p = strstr(p + 1, "// expect")) {
         char line[256];
         size_t l = strcspn(p, "\n");
@@ -112,13 +112,14 @@ static void every_file_has_its_outcome(void **state)
         char *src = gp_read_file(path, 1 << 20, false, &len, err, sizeof err);
         if (!src) fail_msg("%s", err);
         expect ex[32];
-        int simd;
-        int ne = parse_expects(src, ex, 32, &simd);
+        int ne = parse_expects(src, ex, 32);
+        gp_translate_options flags = {0};
+        corpus_flags fl;
+        corpus_flags_apply(src, &fl, &flags);
         free(src);
         if (ne == 0) fail_msg("%s states no outcome (// expect: ...)", names[f]);
         for (int partial_mode = 0; partial_mode < 2; partial_mode++) {
-            gp_translate_options o = {0};
-            o.simd_width = simd ? 32 : 0;
+            gp_translate_options o = flags;
             o.partial = partial_mode;
             gp_translate_result r;
             gp_translate(path, NULL, 0, &o, &r);

@@ -15,6 +15,7 @@
 #include <float.h>
 
 #include "runtime/conformance.h"
+#include "translate/corpus_flags.h"
 #include "translate/translate.h"
 
 static char g_specs[16][32];
@@ -36,7 +37,8 @@ static built build(gp_device *dev, const char *file)
     char *src = gp_read_file(path, 1 << 20, false, &len, err, sizeof err);
     if (!src) fail_msg("%s", err);
     gp_translate_options to = {0};
-    if (strstr(src, "// translate flags: --simd-width 32")) to.simd_width = 32;
+    corpus_flags fl;
+    corpus_flags_apply(src, &fl, &to);
     to.partial = strstr(src, "// expect kernel ") != NULL;
     free(src);
     gp_translate_result r;
@@ -1346,6 +1348,264 @@ static void run_daxpy_double(void **state)
         cmocka_unit_test(run_mri_q), cmocka_unit_test(run_stencil7),                               \
         cmocka_unit_test(run_daxpy_double),
 
+/* ---- more CUDA samples, Rodinia and llm.c --------------------------------------------------- */
+static float cnd_ref(float d)
+{
+    const float A1 = 0.31938153f, A2 = -0.356563782f, A3 = 1.781477937f, A4 = -1.821255978f,
+                A5 = 1.330274429f, RSQRT2PI = 0.39894228040143267793994605993438f;
+    float K = 1.0f / (1.0f + 0.2316419f * fabsf(d));
+    float c = RSQRT2PI * expf(-0.5f * d * d) * (K * (A1 + K * (A2 + K * (A3 + K * (A4 + K * A5)))));
+    return d > 0 ? 1.0f - c : c;
+}
+
+static void run_black_scholes(void **state)
+{
+    (void)state;
+    enum { N = 2000 }; /* options, two per work-item */
+    static float S[N], X[N], T[N], call[N], put[N], rcall[N], rput[N];
+    ffill(S, N, 5, 30), ffill(X, N, 1, 100), ffill(T, N, 0.25f, 10);
+    const float R = 0.02f, V = 0.30f;
+    for (int i = 0; i < N; i++) {
+        float sqrtT = sqrtf(T[i]);
+        float d1 = (logf(S[i] / X[i]) + (R + 0.5f * V * V) * T[i]) / (V * sqrtT);
+        float d2 = d1 - V * sqrtT, c1 = cnd_ref(d1), c2 = cnd_ref(d2), e = expf(-R * T[i]);
+        rcall[i] = S[i] * c1 - X[i] * e * c2;
+        rput[i] = X[i] * e * (1.0f - c2) - S[i] * (1.0f - c1);
+    }
+    FOR_EACH_DEVICE(dev)
+    {
+        built t = build(dev, "black_scholes.cu");
+        gp_kernel *k = kernel(t.prog, "BlackScholesGPU");
+        gp_buffer *bc = buf(dev, NULL, sizeof call), *bp = buf(dev, NULL, sizeof put),
+                  *bs = buf(dev, S, sizeof S), *bx = buf(dev, X, sizeof X),
+                  *bt = buf(dev, T, sizeof T);
+        int n = N;
+        float r = R, v = V;
+        launch(k, 1, G1((N / 2 + 127) / 128 * 128), G1(128),
+               ARGS(B(bc), B(bp), B(bs), B(bx), B(bt), V(r), V(v), V(n)));
+        get(bc, call, sizeof call), get(bp, put, sizeof put);
+        CHECKF("BlackScholes call", rcall, call, N, 1e-10);
+        CHECKF("BlackScholes put", rput, put, N, 1e-10);
+        gp_buffer_release(bc), gp_buffer_release(bp), gp_buffer_release(bs);
+        gp_buffer_release(bx), gp_buffer_release(bt), gp_kernel_release(k), close_all(&t);
+    }
+}
+
+static int max3(int a, int b, int c)
+{
+    int k = a <= b ? b : a;
+    return k <= c ? c : k;
+}
+
+static void run_needle(void **state)
+{
+    (void)state;
+    enum { BS = 16, NB = 4, COLS = NB * BS + 1 }; /* a (COLS x COLS) score matrix */
+    static int32_t ref[COLS * COLS], mat[COLS * COLS], want[COLS * COLS];
+    const int penalty = 10;
+    for (int i = 0; i < COLS * COLS; i++)
+        ref[i] = (int32_t)((i * 37 + 11) % 21) - 10;
+    for (int i = 0; i < COLS * COLS; i++)
+        mat[i] = 0;
+    for (int i = 0; i < COLS; i++)
+        mat[i * COLS] = -i * penalty, mat[i] = -i * penalty;
+    /* the whole recurrence, cell by cell: what the blocked sweep computes */
+    memcpy(want, mat, sizeof mat);
+    for (int i = 1; i < COLS; i++)
+        for (int j = 1; j < COLS; j++)
+            want[i * COLS + j] =
+                max3(want[(i - 1) * COLS + j - 1] + ref[i * COLS + j],
+                     want[i * COLS + j - 1] - penalty, want[(i - 1) * COLS + j] - penalty);
+    FOR_EACH_DEVICE(dev)
+    {
+        built t = build(dev, "needle.cu");
+        gp_kernel *k = kernel(t.prog, "needle_cuda_shared_1");
+        gp_buffer *br = buf(dev, ref, sizeof ref), *bm = buf(dev, mat, sizeof mat);
+        int cols = COLS, pen = penalty, bw = NB;
+        /* the upper-left triangle of blocks, one anti-diagonal band a launch, as runTest */
+        for (int i = 1; i <= NB; i++)
+            launch(k, 1, G1((size_t)i * BS), G1(BS),
+                   ARGS(B(br), B(bm), V(cols), V(pen), V(i), V(bw)));
+        static int32_t got[COLS * COLS];
+        get(bm, got, sizeof got);
+        /* the cells of those blocks: rows and columns 1.., block (by, bx) with bx + by < NB */
+        static int32_t r2[COLS * COLS], g2[COLS * COLS];
+        int n = 0;
+        for (int by = 0; by < NB; by++)
+            for (int bx = 0; bx + by < NB; bx++)
+                for (int y = 0; y < BS; y++)
+                    for (int x = 0; x < BS; x++) {
+                        int at = (1 + by * BS + y) * COLS + 1 + bx * BS + x;
+                        r2[n] = want[at], g2[n++] = got[at];
+                    }
+        CHECKI("needle", r2, g2, (size_t)n);
+        gp_buffer_release(br), gp_buffer_release(bm), gp_kernel_release(k), close_all(&t);
+    }
+}
+
+static void run_srad(void **state)
+{
+    (void)state;
+    enum { BS = 16, R = 32, C = 48 };
+    static float J[R * C], E[R * C], W[R * C], Nn[R * C], Ss[R * C], Cc[R * C];
+    static float rE[R * C], rW[R * C], rN[R * C], rS[R * C], rC[R * C];
+    ffill(J, R * C, 0.5f, 2.0f);
+    const float q0sqr = 0.05f;
+    for (int y = 0; y < R; y++)
+        for (int x = 0; x < C; x++) {
+            /* the neighbours, clamped at the image border as the kernel's edge cases do */
+            float jc = J[y * C + x];
+            float n = J[(y > 0 ? y - 1 : 0) * C + x] - jc,
+                  s = J[(y < R - 1 ? y + 1 : y) * C + x] - jc;
+            float w = J[y * C + (x > 0 ? x - 1 : 0)] - jc,
+                  e = J[y * C + (x < C - 1 ? x + 1 : x)] - jc;
+            float g2 = (n * n + s * s + w * w + e * e) / (jc * jc), l = (n + s + w + e) / jc;
+            float num = (float)((0.5 * g2) - ((1.0 / 16.0) * (l * l)));
+            float den = (float)(1 + (.25 * l));
+            float qsqr = num / (den * den);
+            den = (qsqr - q0sqr) / (q0sqr * (1 + q0sqr));
+            float c = (float)(1.0 / (1.0 + den));
+            rC[y * C + x] = c < 0 ? 0 : c > 1 ? 1 : c;
+            rE[y * C + x] = e, rW[y * C + x] = w, rN[y * C + x] = n, rS[y * C + x] = s;
+        }
+    FOR_EACH_DEVICE(dev)
+    {
+        built t = build(dev, "srad.cu");
+        gp_kernel *k = kernel(t.prog, "srad_cuda_1");
+        gp_buffer *be = buf(dev, NULL, sizeof E), *bw = buf(dev, NULL, sizeof W),
+                  *bn = buf(dev, NULL, sizeof Nn), *bs = buf(dev, NULL, sizeof Ss),
+                  *bj = buf(dev, J, sizeof J), *bc = buf(dev, NULL, sizeof Cc);
+        int cols = C, rows = R;
+        float q = q0sqr;
+        launch(k, 2, G2(C, R), G2(BS, BS),
+               ARGS(B(be), B(bw), B(bn), B(bs), B(bj), B(bc), V(cols), V(rows), V(q)));
+        get(be, E, sizeof E), get(bw, W, sizeof W), get(bn, Nn, sizeof Nn);
+        get(bs, Ss, sizeof Ss), get(bc, Cc, sizeof Cc);
+        CHECKF("srad E", rE, E, R * C, 1e-12), CHECKF("srad W", rW, W, R * C, 1e-12);
+        CHECKF("srad N", rN, Nn, R * C, 1e-12), CHECKF("srad S", rS, Ss, R * C, 1e-12);
+        CHECKF("srad c", rC, Cc, R * C, 1e-10);
+        gp_buffer_release(be), gp_buffer_release(bw), gp_buffer_release(bn);
+        gp_buffer_release(bs), gp_buffer_release(bj), gp_buffer_release(bc);
+        gp_kernel_release(k), close_all(&t);
+    }
+}
+
+static void run_attention_forward(void **state)
+{
+    (void)state;
+    enum { Bb = 2, T = 8, NH = 2, HS = 4, C = NH * HS, NR = Bb * NH * T };
+    static float inp[Bb * T * 3 * C], q[Bb * T * C], k[Bb * T * C], v[Bb * T * C];
+    static float rq[Bb * T * C], rk[Bb * T * C], rv[Bb * T * C], out[Bb * T * C], rout[Bb * T * C];
+    static float att[NR * T], ratt[NR * T], satt[NR * T];
+    ffill(inp, Bb * T * 3 * C, -1, 1), ffill(att, NR * T, -3, 3);
+    /* permute: (B, T, 3, NH, HS) into three (B, NH, T, HS) */
+    for (int b = 0; b < Bb; b++)
+        for (int h = 0; h < NH; h++)
+            for (int n = 0; n < T; n++)
+                for (int d = 0; d < HS; d++) {
+                    int o = ((b * NH + h) * T + n) * HS + d,
+                        i = ((b * T + n) * 3 * NH + h) * HS + d;
+                    rq[o] = inp[i], rk[o] = inp[i + NH * HS], rv[o] = inp[i + 2 * NH * HS];
+                }
+    /* unpermute of rq: (B, NH, T, HS) back into (B, T, NH, HS) */
+    for (int b = 0; b < Bb; b++)
+        for (int h = 0; h < NH; h++)
+            for (int n = 0; n < T; n++)
+                for (int d = 0; d < HS; d++)
+                    rout[((b * T + n) * NH + h) * HS + d] = rq[((b * NH + h) * T + n) * HS + d];
+    /* causal softmax of each row, scaled */
+    const float scale = 0.5f;
+    for (int r = 0; r < NR; r++) {
+        int own = r % T;
+        float m = -FLT_MAX;
+        for (int j = 0; j <= own; j++)
+            m = fmaxf(m, att[r * T + j]);
+        double sum = 0;
+        for (int j = 0; j <= own; j++)
+            sum += expf(scale * (att[r * T + j] - m));
+        for (int j = 0; j < T; j++)
+            ratt[r * T + j] = j <= own ? expf(scale * (att[r * T + j] - m)) / (float)sum : 0.0f;
+    }
+    FOR_EACH_DEVICE(dev)
+    {
+        built t = build(dev, "attention_forward.cu");
+        if (!t.prog) continue; /* softmax_forward_kernel5 needs SIMD groups: not OpenCL */
+        gp_kernel *kp = kernel(t.prog, "permute_kernel"), *ku = kernel(t.prog, "unpermute_kernel");
+        gp_kernel *ks = kernel(t.prog, "softmax_forward_kernel5");
+        gp_buffer *bi = buf(dev, inp, sizeof inp), *bq = buf(dev, NULL, sizeof q),
+                  *bk = buf(dev, NULL, sizeof k), *bv = buf(dev, NULL, sizeof v),
+                  *bo = buf(dev, NULL, sizeof out), *ba = buf(dev, att, sizeof att);
+        int b_ = Bb, n_ = T, nh = NH, hs = HS, nr = Bb * NH, tt = T;
+        launch(kp, 1, G1(Bb * NH * T * HS), G1(64),
+               ARGS(B(bq), B(bk), B(bv), B(bi), V(b_), V(n_), V(nh), V(hs)));
+        get(bq, q, sizeof q), get(bk, k, sizeof k), get(bv, v, sizeof v);
+        CHECKF("permute q", rq, q, Bb * T * C, 0), CHECKF("permute k", rk, k, Bb * T * C, 0);
+        CHECKF("permute v", rv, v, Bb * T * C, 0);
+        launch(ku, 1, G1(Bb * NH * T * HS), G1(64), ARGS(B(bq), B(bo), V(b_), V(n_), V(nh), V(hs)));
+        get(bo, out, sizeof out);
+        CHECKF("unpermute", rout, out, Bb * T * C, 0);
+        /* one warp a row; the upper triangle is left as it was */
+        float sc = scale;
+        launch(ks, 1, G1(NR * 32), G1(64), ARGS(B(ba), V(sc), B(ba), V(nr), V(tt)));
+        get(ba, satt, sizeof satt);
+        for (int r = 0; r < NR; r++)
+            for (int j = r % T + 1; j < T; j++)
+                satt[r * T + j] = 0.0f;
+        CHECKF("softmax_forward_kernel5", ratt, satt, NR * T, 1e-10);
+        gp_buffer_release(bi), gp_buffer_release(bq), gp_buffer_release(bk);
+        gp_buffer_release(bv), gp_buffer_release(bo), gp_buffer_release(ba);
+        gp_kernel_release(kp), gp_kernel_release(ku), gp_kernel_release(ks), close_all(&t);
+    }
+}
+
+static void run_spmv_csr(void **state)
+{
+    (void)state;
+    enum { ROWS = 300, MAXNZ = 40 };
+    static int32_t ptr[ROWS + 1], idx[ROWS * MAXNZ];
+    static float val[ROWS * MAXNZ], x[ROWS], y[ROWS], ref[ROWS];
+    int nnz = 0;
+    for (int r = 0; r < ROWS; r++) {
+        ptr[r] = nnz;
+        int len = (r * 7) % MAXNZ; /* empty rows too, and rows longer than a warp */
+        for (int j = 0; j < len; j++)
+            idx[nnz] = (r * 13 + j * 29) % ROWS, val[nnz++] = frand(-1, 1);
+    }
+    ptr[ROWS] = nnz;
+    ffill(x, ROWS, -1, 1);
+    for (int r = 0; r < ROWS; r++) {
+        float s = 0;
+        for (int j = ptr[r]; j < ptr[r + 1]; j++)
+            s += val[j] * x[idx[j]];
+        ref[r] = s;
+    }
+    FOR_EACH_DEVICE(dev)
+    {
+        built t = build(dev, "spmv_csr.cu");
+        if (!t.prog) continue; /* spmv_csr_warp_shfl needs SIMD groups: not OpenCL */
+        gp_kernel *ks = kernel(t.prog, "spmv_csr_scalar_kernel");
+        gp_kernel *kw = kernel(t.prog, "spmv_csr_warp_shfl");
+        gp_buffer *bp = buf(dev, ptr, sizeof ptr), *bi = buf(dev, idx, sizeof idx),
+                  *bv = buf(dev, val, sizeof val), *bx = buf(dev, x, sizeof x),
+                  *by = buf(dev, NULL, sizeof y);
+        int rows = ROWS;
+        launch(ks, 1, G1((ROWS + 127) / 128 * 128), G1(128),
+               ARGS(V(rows), B(bp), B(bi), B(bv), B(bx), B(by)));
+        get(by, y, sizeof y); /* y += the row's dot product, y zero */
+        CHECKF("spmv scalar", ref, y, ROWS, 1e-10);
+        launch(kw, 1, G1(ROWS * 32), G1(128), ARGS(V(rows), B(bp), B(bi), B(bv), B(bx), B(by)));
+        get(by, y, sizeof y);
+        CHECKF("spmv warp", ref, y, ROWS, 1e-10);
+        gp_buffer_release(bp), gp_buffer_release(bi), gp_buffer_release(bv);
+        gp_buffer_release(bx), gp_buffer_release(by);
+        gp_kernel_release(ks), gp_kernel_release(kw), close_all(&t);
+    }
+}
+
+#define MORE_TESTS                                                                                 \
+    cmocka_unit_test(run_black_scholes), cmocka_unit_test(run_needle), cmocka_unit_test(run_srad), \
+        cmocka_unit_test(run_attention_forward), cmocka_unit_test(run_spmv_csr),
+
 int main(void)
 {
     g_nspecs = gpt_devices(g_specs, 16);
@@ -1366,6 +1626,6 @@ int main(void)
                                        cmocka_unit_test(run_dot_float4),
                                        cmocka_unit_test(run_nbody),
                                        cmocka_unit_test(run_debug_printf),
-                                       ML_TESTS HPC_TESTS};
+                                       ML_TESTS HPC_TESTS MORE_TESTS};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -9,6 +9,7 @@
 #include <cmocka.h>
 
 #include "runtime/conformance.h"
+#include "translate/corpus_flags.h"
 #include "translate/translate.h"
 
 static char g_specs[16][32];
@@ -27,8 +28,8 @@ static gp_program *build_translated_status(gp_device *dev, const char *file, gp_
     char *src = gp_read_file(path, 1 << 20, false, &len, err, sizeof err);
     if (!src) fail_msg("%s", err);
     gp_translate_options to = {0};
-    const char *flags = strstr(src, "// translate flags:");
-    if (flags && !strncmp(flags + 19, " --simd-width 32", 16)) to.simd_width = 32;
+    corpus_flags fl;
+    corpus_flags_apply(src, &fl, &to);
     free(src);
     gp_translate_result r;
     gp_translate(path, NULL, 0, &to, &r);
