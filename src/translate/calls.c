@@ -119,12 +119,17 @@ void tl_infer_call(lctx *c, tr_expr *e)
                       "%s (line %d) is not translated, so neither is this call: %s", name,
                       known->refused_line, known->refused);
         } else {
+            char hint[300] = "";
+            if (c->u->pp.missing)
+                snprintf(hint, sizeof hint,
+                         " (it may come from \"%s\", which was not found: give -I DIR)",
+                         c->u->pp.missing);
             tl_refuse(c, e, "unknown function",
                       known ? "%s is declared but not defined in this file: the translation "
-                              "needs its body"
+                              "needs its body%s"
                             : "%s is not a device function of this file nor one the dialect "
-                              "maps",
-                      name);
+                              "maps%s",
+                      name, hint);
         }
         return;
     }
@@ -149,10 +154,17 @@ void tl_infer_call(lctx *c, tr_expr *e)
         break;
     }
     case TR_CALL_MINMAX: {
-        tr_vt v = tl_arith(e->args[0]->vt, e->args[1]->vt);
+        /* abs(x): one argument, CUDA's overloads (int, float, double) */
+        tr_vt v = e->nargs == 1 ? tl_arith(e->args[0]->vt, TR_VT_INT)
+                                : tl_arith(e->args[0]->vt, e->args[1]->vt);
         e->vt = v;
-        if (tl_is_int_vt(v) &&
-            (!tl_side_effect_free(e->args[0]) || !tl_side_effect_free(e->args[1])))
+        if (e->nargs == 1 && tl_is_int_vt(v) && v != TR_VT_INT) {
+            tl_refuse(c, e, name, "%s of a 64-bit or unsigned integer: only int's is translated",
+                      name);
+            break;
+        }
+        if (tl_is_int_vt(v) && (!tl_side_effect_free(e->args[0]) ||
+                                (e->nargs > 1 && !tl_side_effect_free(e->args[1]))))
             tl_refuse(c, e, name,
                       "%s with side effects in its arguments: the dialect's gp_%s "
                       "evaluates them twice; compute them into variables first",

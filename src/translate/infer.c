@@ -30,8 +30,21 @@ bool tl_side_effect_free(const tr_expr *e)
 {
     if (!e) return true;
     switch (e->kind) {
+    case TR_E_CALL: {
+        /* math, min/max, conversions and loads the dialect maps compute a value and nothing
+         * else (atomics, barriers, SIMD-group operations and the file's functions may not) */
+        const tr_callmap *m = e->a && e->a->kind == TR_E_IDENT && !e->callee && !e->a->sym
+                                  ? tr_map_call(e->a->text)
+                                  : NULL;
+        bool pure = m && (m->kind == TR_CALL_SAME || m->kind == TR_CALL_RENAME ||
+                          m->kind == TR_CALL_FLOAT_MATH || m->kind == TR_CALL_MINMAX ||
+                          (m->kind == TR_CALL_TEMPLATE && m->out && !strchr(m->out, '=')));
+        if (!pure) return false;
+        for (int i = 0; i < e->nargs; i++)
+            if (!tl_side_effect_free(e->args[i])) return false;
+        return true;
+    }
     case TR_E_ASSIGN:
-    case TR_E_CALL:
     case TR_E_POSTFIX:
         return false;
     case TR_E_UNARY:
@@ -144,7 +157,10 @@ void tl_infer_expr(lctx *c, tr_expr *e)
                     "to make it gp_simd_width() (the kernel then runs where SIMD groups have 32 "
                     "lanes: CUDA, Apple GPUs, the CPU backend; not OpenCL)");
             } else if (!tl_find_func(c, e->text) && !tr_map_call(e->text))
-                tl_refuse(c, e, "unknown name", "'%s' is not declared in device code", e->text);
+                tl_refuse(c, e, "unknown name", "'%s' is not declared in device code%s%s%s",
+                          e->text, c->u->pp.missing ? " (it may come from \"" : "",
+                          c->u->pp.missing ? c->u->pp.missing : "",
+                          c->u->pp.missing ? "\", which was not found: give -I DIR)" : "");
             e->vt = TR_VT_UNKNOWN;
             return;
         }
@@ -401,15 +417,17 @@ void tl_infer_stmt(lctx *c, tr_stmt *s)
                             sym->name, why);
             }
             if (!strcmp(sym->type.base, "double")) c->f->uses_fp64 = true;
-            if (c->final && (!strcmp(sym->type.base, "float3") || !strcmp(sym->type.base, "int3")) &&
+            if (c->final &&
+                (!strcmp(sym->type.base, "float3") || !strcmp(sym->type.base, "int3")) &&
                 (sym->type.nptr || sym->kind == TR_SYM_DYN_SHARED))
                 tr_diag_add(c->u, true, sym->file, sym->line, sym->col, sym->type.base,
                             "%s: a %s in memory the host also sees is 12 bytes in CUDA and 16 on "
                             "OpenCL and Metal; store float4 (or three floats)",
-                            sym->name, sym->kind == TR_SYM_DYN_SHARED ? "dynamic shared array of "
-                                                                        "3-component vectors"
-                                                                      : "pointer to a 3-component "
-                                                                        "vector");
+                            sym->name,
+                            sym->kind == TR_SYM_DYN_SHARED ? "dynamic shared array of "
+                                                             "3-component vectors"
+                                                           : "pointer to a 3-component "
+                                                             "vector");
             for (int d = 0; d < sym->ndims; d++)
                 tl_infer_expr(c, sym->dims[d]);
             if (s->decls[i].init) {

@@ -41,8 +41,11 @@ static const char tex[] = "texture and surface objects have no portable equivale
                           "and interpolate in the kernel";
 static const char fence[] = "memory fences are outside the dialect: use gp_barrier() within a "
                             "group, or split the kernel";
-static const char bits[] = "bit-level intrinsics are not in every target's prelude: write the "
-                           "loop in C";
+static const char bits[] = "this bit-level intrinsic is not in every target's prelude (__popc, "
+                           "__clz, __ffs, __brev and __umulhi are translated): write it in C";
+static const char casts[] = "reinterpreting a float's bits as an integer (or back) has no spelling "
+                            "common to the targets (as_type on Metal, as_uint on OpenCL, a union "
+                            "in C); keep the value in one type";
 
 static const tr_callmap table[] = {
     SAME("expf", 1),
@@ -143,6 +146,7 @@ static const tr_callmap table[] = {
     TEMPLATE("__float2int_rz", 1, "((int)$1)", NULL),
     {"min", TR_CALL_MINMAX, 2, "min", NULL, NULL},
     {"max", TR_CALL_MINMAX, 2, "max", NULL, NULL},
+    {"abs", TR_CALL_MINMAX, 1, "abs", NULL, NULL},
     {"__syncthreads", TR_CALL_BARRIER, 0, "gp_barrier", NULL, NULL},
     {"atomicAdd", TR_CALL_ATOMIC, 2, "add", NULL, NULL},
     {"atomicSub", TR_CALL_ATOMIC, 2, "sub", NULL, NULL},
@@ -212,10 +216,10 @@ static const tr_callmap table[] = {
     REFUSE("__ffs", "bit intrinsic", bits),
     REFUSE("__brev", "bit intrinsic", bits),
     REFUSE("__byte_perm", "bit intrinsic", bits),
-    REFUSE("__float_as_int", "bit cast", bits),
-    REFUSE("__int_as_float", "bit cast", bits),
-    REFUSE("__float_as_uint", "bit cast", bits),
-    REFUSE("__uint_as_float", "bit cast", bits),
+    REFUSE("__float_as_int", "bit cast", casts),
+    REFUSE("__int_as_float", "bit cast", casts),
+    REFUSE("__float_as_uint", "bit cast", casts),
+    REFUSE("__uint_as_float", "bit cast", casts),
     REFUSE("clock", "clock", "the cycle counter has no portable equivalent"),
     REFUSE("clock64", "clock", "the cycle counter has no portable equivalent"),
     REFUSE("malloc", "device malloc", "device-side allocation has no portable equivalent"),

@@ -36,6 +36,11 @@ _Noreturn void tp_bail(parser *p, const char *construct, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(p->why, sizeof p->why, fmt, ap);
     va_end(ap);
+    if (!strcmp(construct, "syntax") && p->u->pp.missing) { /* a name the header declares? */
+        size_t n = strlen(p->why);
+        snprintf(p->why + n, sizeof p->why - n,
+                 " (a name from \"%s\", which was not found? give -I DIR)", p->u->pp.missing);
+    }
     p->why_file = t->file;
     p->why_line = t->line;
     p->why_col = t->col;
@@ -639,6 +644,13 @@ tr_expr *tp_parse_primary(parser *p)
                     t->text);
         }
         {
+            const char *bits = tp_bit_intrinsic(p, t);
+            if (bits) {
+                e = tp_mk_ident(p, t, bits);
+                e->origin = tr_strdup(p->u, t->text);
+                p->i++;
+                return e;
+            }
             tr_template *tm = tp_template_find(p, t->text);
             if (tm && tp_is_at(p, 1, "<") && !tp_lookup(p, t->text)) {
                 p->i++;

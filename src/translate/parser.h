@@ -105,6 +105,9 @@ tr_expr *tp_mk_member(parser *p, const tr_token *at, const char *obj, const char
 /* Queues `text` (CUDA source the translation wrote) as an item defining `name`, unless an
  * item of that name was made already; its tokens carry the position `at`. */
 void tp_make_item(parser *p, const char *name, const char *text, const tr_token *at);
+/* __popc, __clz, __ffs, __brev (and the 64-bit forms), __umulhi called at t: the name of the
+ * device function the translation writes for it (made once); NULL for any other name. */
+const char *tp_bit_intrinsic(parser *p, const tr_token *t);
 bool tp_made(parser *p, const char *name);
 /* A use of a host constant as an expression, or NULL when `name` is none. */
 tr_expr *tp_host_constant(parser *p, const tr_token *at, const char *name);

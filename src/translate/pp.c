@@ -838,11 +838,15 @@ static int do_include(pp *p, const char *rest, int file, int line)
     }
     free(dir);
     if (!found) {
-        snprintf(p->err, p->errlen,
-                 "%s:%d: cannot find the header \"%s\" (looked beside the file%s)", fname(p, file),
-                 line, name, p->opt && p->opt->ninclude_dirs ? " and in -I folders" : "");
+        /* a project header that did not come with the file: what it declares is unknown, so
+         * whatever uses it is refused by name; the rest translates */
+        add_note(p, file, line, "missing header",
+                 "#include \"%s\": not found (looked beside the file%s), not read; kernels "
+                 "that use what it declares are refused (give -I DIR)",
+                 name, p->opt && p->opt->ninclude_dirs ? " and in the -I folders" : "");
+        if (!p->res->missing) p->res->missing = strdup(name);
         free(name);
-        return -1;
+        return 0;
     }
     free(name);
     size_t flen = 0;
@@ -1068,6 +1072,7 @@ void tr_pp_result_free(tr_pp_result *r)
     for (size_t i = 0; i < r->nsystem; i++)
         free(r->system_includes[i]);
     free(r->system_includes);
+    free(r->missing);
     for (size_t i = 0; i < r->nkept; i++)
         free(r->kept[i].name), free(r->kept[i].body);
     free(r->kept);

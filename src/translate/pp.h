@@ -30,6 +30,7 @@ typedef struct tr_pp_result {
     size_t nfiles;
     char **system_includes; /* <...> names seen, in order, deduplicated */
     size_t nsystem;
+    char *missing;       /* the first "header" not found (not read: what it declares is unknown) */
     tr_kept_macro *kept; /* constant macros kept by name, in definition order */
     size_t nkept;
     tr_pp_note *notes; /* what the preprocessor skipped and why (quoted system headers) */

@@ -242,6 +242,22 @@ static void emit_call(lctx *c, gp_strbuf *sb, tr_expr *e)
         gp_strbuf_putc(sb, ')');
         return;
     case TR_CALL_MINMAX:
+        if (e->nargs == 1 && tl_is_int_vt(e->vt)) { /* abs of an int, wrapping as CUDA's does */
+            gp_strbuf_puts(sb, "((");
+            tl_emit_expr(c, sb, e->args[0], 0);
+            gp_strbuf_puts(sb, ") < 0 ? (int)(0u - (unsigned int)(");
+            tl_emit_expr(c, sb, e->args[0], 0);
+            gp_strbuf_puts(sb, ")) : (");
+            tl_emit_expr(c, sb, e->args[0], 0);
+            gp_strbuf_puts(sb, "))");
+            return;
+        }
+        if (e->nargs == 1) {
+            gp_strbuf_printf(sb, "fabs%s(", e->vt == TR_VT_DOUBLE ? "" : "f");
+            emit_args_as(c, sb, e, e->vt == TR_VT_DOUBLE ? TR_VT_DOUBLE : TR_VT_FLOAT);
+            gp_strbuf_putc(sb, ')');
+            return;
+        }
         if (tl_is_int_vt(e->vt)) {
             gp_strbuf_printf(sb, "gp_%s(", m->out);
             emit_args(c, sb, e);

@@ -439,7 +439,6 @@ static void bad_input_is_an_error(void **state)
         {"__global__ void k(int *o) { o[0] = 1;\n", "unbalanced braces"},
         {"/* never closed\n__global__ void k() {}\n", "unterminated comment"},
         {"#if 1\n__global__ void k(int *o) { o[0] = 1; }\n", "#if without #endif"},
-        {"#include \"missing_header.cuh\"\n", "cannot find the header \"missing_header.cuh\""},
         {"#error stop here\n", "#error stop here"},
         {"#define F(a, b) a\n__global__ void k(int *o) { o[0] = F(1); }\n", "takes 2 arguments"},
         {"__global__ void k(int *o) { o[0] = '\\x01\n; }\n", "unterminated character"},
@@ -453,6 +452,22 @@ static void bad_input_is_an_error(void **state)
         assert_null(r.output);
         gp_translate_result_free(&r);
     }
+}
+
+/* A project header that did not come with the file is not an error: what uses it is refused,
+ * naming the header; the rest translates. */
+static void missing_header(void **state)
+{
+    (void)state;
+    static const char src[] = "#include \"common.h\"\n"
+                              "__global__ void k(float *o, int n) { o[CEIL_DIV(n, 2)] = 1; }\n"
+                              "__global__ void fine(float *o) { o[0] = 1; }\n";
+    expect_refused(src, 2, "unknown function", "\"common.h\", which was not found");
+    gp_translate_result r = run(src, true);
+    assert_non_null(strstr(r.output, "GP_KERNEL(fine, GP_BUF(float, o))"));
+    const cJSON *n = cJSON_GetArrayItem(cJSON_GetObjectItem(r.report, "notes"), 0);
+    assert_string_equal(gp_json_str(n, "construct", ""), "missing header");
+    gp_translate_result_free(&r);
 }
 
 /* __constant__ data the host fills and __device__ data become buffer parameters, after the
@@ -661,6 +676,16 @@ static void math_conversions_and_bool(void **state)
                                "fmaxf(o[1], (float)0) + expf((float)1.0)",
                                "fmaxf(o[2], (float)1) : fminf(o[3], (float)i)",
                                "o[2] = sqrt((double)n);", NULL});
+    /* nested min/max and math have no side effects: the macros may evaluate them twice */
+    expect_ok("__global__ void k(int *o, int x, int w) {\n"
+              "  o[0] = min(max(x - 1, 0), w - 1) + max(abs(x), 2);\n"
+              "  o[1] = __popc(x) + __clz(x) + __ffs(w) + __brev(x) + __umulhi(x, w);\n}\n",
+              (const char *[]){"GP_FUNC int cuda_popc(unsigned int v)",
+                               "o[0] = gp_min(gp_max(x - 1, 0), w - 1) + "
+                               "gp_max(((x) < 0 ? (int)(0u - (unsigned int)(x)) : (x)), 2)",
+                               "cuda_popc(x) + cuda_clz(x) + cuda_ffs(w) + cuda_brev(x) + "
+                               "cuda_umulhi(x, w)",
+                               NULL});
 }
 
 /* Names C and CUDA headers define need no stubs, quoted system headers are skipped with a note,
@@ -849,6 +874,7 @@ int main(void)
         cmocka_unit_test(template_kernel_is_counted),
         cmocka_unit_test(warp_intrinsics_with_simd_width),
         cmocka_unit_test(bad_input_is_an_error),
+        cmocka_unit_test(missing_header),
         cmocka_unit_test(report_lists_kernels_and_clones),
         cmocka_unit_test(host_filled_data_becomes_buffers),
         cmocka_unit_test(cooperative_groups),

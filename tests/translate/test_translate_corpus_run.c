@@ -1602,9 +1602,97 @@ static void run_spmv_csr(void **state)
     }
 }
 
+static uint32_t brev_ref(uint32_t v)
+{
+    uint32_t r = 0;
+    for (int b = 0; b < 32; b++)
+        r |= ((v >> b) & 1u) << (31 - b);
+    return r;
+}
+
+static int popc64_ref(uint64_t v)
+{
+    int n = 0;
+    for (; v; v >>= 1)
+        n += (int)(v & 1u);
+    return n;
+}
+
+static int ffs64_ref(uint64_t v)
+{
+    for (int b = 0; b < 64; b++)
+        if ((v >> b) & 1u) return b + 1;
+    return 0;
+}
+
+static int clz64_ref(uint64_t v)
+{
+    for (int b = 63; b >= 0; b--)
+        if ((v >> b) & 1u) return 63 - b;
+    return 64;
+}
+
+static void run_bit_ops(void **state)
+{
+    (void)state;
+    enum { LOG2N = 9, N = 1 << LOG2N, M = 200, NB = 37 };
+    static float in[N], out[N], ref[N];
+    static uint32_t x[M], keys[M];
+    static uint64_t wide[M];
+    static int32_t w[M], l2[M], lo[M], bk[M], rw[M], rl2[M], rlo[M], rbk[M];
+    ffill(in, N, -1, 1);
+    for (int i = 0; i < N; i++)
+        ref[brev_ref((uint32_t)i) >> (32 - LOG2N)] = in[i];
+    for (int i = 0; i < M; i++) {
+        x[i] = i < 3 ? (uint32_t)(i == 0   ? 0
+                                  : i == 1 ? 0x80000000u
+                                           : 1u)
+                     : (uint32_t)i * 2654435761u ^ (uint32_t)(i << 7);
+        wide[i] = ((uint64_t)x[i] << (i % 33)) ^ (uint64_t)(i * 977);
+        keys[i] = (uint32_t)i * 40503u + 7u;
+        rw[i] = popc64_ref(x[i]) + popc64_ref(wide[i]);
+        int l = -1;
+        for (int b = 31; b >= 0 && l < 0; b--)
+            if ((x[i] >> b) & 1u) l = b;
+        rl2[i] = l;
+        rlo[i] = ffs64_ref(x[i]) + 100 * ffs64_ref(wide[i]) + 10000 * clz64_ref(wide[i]);
+        uint32_t h = (uint32_t)(((uint64_t)keys[i] * 2654435761u) >> 32) ^ (keys[i] * 2654435761u);
+        int b = (int)(h % NB) - 2;
+        b = b < 0 ? 0 : b;
+        rbk[i] = b < NB - 5 ? b : NB - 5;
+    }
+    FOR_EACH_DEVICE(dev)
+    {
+        built t = build(dev, "bit_ops.cu");
+        gp_kernel *kp = kernel(t.prog, "bit_reverse_permute"), *ks = kernel(t.prog, "bit_stats"),
+                  *kh = kernel(t.prog, "hash_bucket");
+        gp_buffer *bi = buf(dev, in, sizeof in), *bo = buf(dev, NULL, sizeof out);
+        int log2n = LOG2N, m = M, nb = NB;
+        launch(kp, 1, G1(N), G1(128), ARGS(B(bo), B(bi), V(log2n)));
+        get(bo, out, sizeof out);
+        CHECKF("bit_reverse_permute", ref, out, N, 0);
+        gp_buffer *bw = buf(dev, NULL, sizeof w), *bl = buf(dev, NULL, sizeof l2),
+                  *blo = buf(dev, NULL, sizeof lo), *bx = buf(dev, x, sizeof x),
+                  *bwd = buf(dev, wide, sizeof wide), *bk2 = buf(dev, keys, sizeof keys),
+                  *bb = buf(dev, NULL, sizeof bk);
+        launch(ks, 1, G1(256), G1(64), ARGS(B(bw), B(bl), B(blo), B(bx), B(bwd), V(m)));
+        get(bw, w, sizeof w), get(bl, l2, sizeof l2), get(blo, lo, sizeof lo);
+        CHECKI("__popc + __popcll", rw, w, M), CHECKI("31 - __clz", rl2, l2, M);
+        CHECKI("__ffs, __ffsll, __clzll", rlo, lo, M);
+        launch(kh, 1, G1(256), G1(64), ARGS(B(bb), B(bk2), V(m), V(nb)));
+        get(bb, bk, sizeof bk);
+        CHECKI("__umulhi hash, min(max())", rbk, bk, M);
+        gp_buffer_release(bi), gp_buffer_release(bo), gp_buffer_release(bw);
+        gp_buffer_release(bl), gp_buffer_release(blo), gp_buffer_release(bx);
+        gp_buffer_release(bwd), gp_buffer_release(bk2), gp_buffer_release(bb);
+        gp_kernel_release(kp), gp_kernel_release(ks), gp_kernel_release(kh), close_all(&t);
+    }
+}
+
 #define MORE_TESTS                                                                                 \
     cmocka_unit_test(run_black_scholes), cmocka_unit_test(run_needle), cmocka_unit_test(run_srad), \
-        cmocka_unit_test(run_attention_forward), cmocka_unit_test(run_spmv_csr),
+        cmocka_unit_test(run_attention_forward), cmocka_unit_test(run_spmv_csr),                   \
+        cmocka_unit_test(run_bit_ops),
 
 int main(void)
 {
