@@ -219,6 +219,7 @@ int tr_lex(const char *name, int file, const char *src, size_t len, tr_tokens *o
         }
         size_t plen = 0;
         for (size_t p = 0; p < sizeof puncts / sizeof puncts[0]; p++) {
+            if (puncts[p][0] != c) continue; /* most characters start no multi-character one */
             size_t l = strlen(puncts[p]);
             if (l > plen && i + l <= len && memcmp(src + i, puncts[p], l) == 0) plen = l;
         }

@@ -36,6 +36,12 @@ _Noreturn void tp_bail(parser *p, const char *construct, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(p->why, sizeof p->why, fmt, ap);
     va_end(ap);
+    if (!strcmp(construct, "syntax") && !strcmp(t->text, "...")) { /* what the syntax was */
+        construct = "variadic";
+        snprintf(p->why, sizeof p->why,
+                 "variadic parameters (C varargs, parameter packs) are outside the accepted "
+                 "subset");
+    }
     if (!strcmp(construct, "syntax") && p->u->pp.missing) { /* a name the header declares? */
         size_t n = strlen(p->why);
         snprintf(p->why + n, sizeof p->why - n,

@@ -153,10 +153,10 @@ static void note_host_changes(tr_unit *u, tr_kernel_info *ki, int nk, cJSON *arr
                         strcmp(ki[k].params[p].kind, "GP_VAL")) {
                         cJSON *e = cJSON_CreateObject();
                         cJSON_AddStringToObject(e, "kernel", ki[k].func->name);
-                        cJSON_AddNumberToObject(e, "parameter", p);
+                        cJSON_AddNumberToObject(e, "parameter", p); /* from 0 */
                         cJSON_AddItemToArray(karr, e);
-                        gp_strbuf_printf(&ks, "%s%s (parameter %d)", ks.len ? ", " : "",
-                                         ki[k].func->name, p);
+                        gp_strbuf_printf(&ks, "%s%s (argument %d of %d)", ks.len ? ", " : "",
+                                         ki[k].func->name, p + 1, ki[k].nparams);
                     }
             char what[768];
             if (w == 0)
@@ -287,15 +287,20 @@ void gp_translate(const char *path, const char *source, size_t source_len,
         if (bad) {
             cJSON_AddBoolToObject(whole, target_names[t], false);
             if (!whole_why) whole_why = cJSON_CreateObject();
-            char why[400];
-            snprintf(why, sizeof why,
-                     "kernel %s %s: the runtime builds the file whole, so it does not build there "
-                     "(the other kernels do, from a file without %s)",
-                     bad->name,
+            int ntr = 0;
+            for (int q = 0; q < k; q++)
+                ntr += ok[q];
+            char why[400], others[160] = "";
+            if (ntr > 1)
+                snprintf(others, sizeof others,
+                         "; the runtime builds the file whole (the other kernels build, from a "
+                         "file without %s)",
+                         bad->name);
+            snprintf(why, sizeof why, "kernel %s %s%s", bad->name,
                      failed             ? "does not build there"
-                     : t == TR_T_OPENCL ? "uses SIMD-group operations, which OpenCL has not"
-                                        : "uses double precision, which Metal has not",
-                     bad->name);
+                     : t == TR_T_OPENCL ? "uses SIMD-group operations, which OpenCL does not have"
+                                        : "uses double precision, which Metal does not have",
+                     others);
             cJSON_AddStringToObject(whole_why, target_names[t], why);
         } else if (unchecked || !ok) {
             cJSON_AddNullToObject(whole, target_names[t]);
