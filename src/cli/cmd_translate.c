@@ -132,11 +132,14 @@ static void summary(const cJSON *rep)
         }
     }
     const cJSON *ver = cJSON_GetObjectItem(rep, "verification");
-    cJSON_ArrayForEach(r, ver) fprintf(stderr, "  %s: %s\n", r->string, r->valuestring);
+    cJSON_ArrayForEach(r, ver)
+        fprintf(stderr, "  %s: %s\n", r->string, gp_term_safe(r->valuestring, why, sizeof why));
     /* a kernel that keeps the whole file from a target */
-    const cJSON *why = cJSON_GetObjectItem(cJSON_GetObjectItem(rep, "output_targets"), "why_not");
-    cJSON_ArrayForEach(r, why)
-        fprintf(stderr, "  the output file is not for %s: %s\n", r->string, r->valuestring);
+    const cJSON *why_not =
+        cJSON_GetObjectItem(cJSON_GetObjectItem(rep, "output_targets"), "why_not");
+    cJSON_ArrayForEach(r, why_not)
+        fprintf(stderr, "  the output file is not for %s: %s\n", r->string,
+                gp_term_safe(r->valuestring, why, sizeof why));
     cJSON_ArrayForEach(r, cJSON_GetObjectItem(rep, "refusals"))
         fprintf(stderr, "%s:%d: refused: %s: %s\n",
                 gp_term_safe(gp_json_str(r, "file", "?"), file, sizeof file),

@@ -688,13 +688,26 @@ int tr_parse(tr_unit *u, char *err, size_t errlen)
         }
         for (int k = 0; k < u->ntemplates; k++) {
             tr_template *t = &u->templates[k];
-            if (t->kernel && !t->ninstances)
-                tr_diag_add(u, true, t->file, t->line, 0, "template",
-                            "kernel template %s is instantiated nowhere in this file with "
-                            "arguments the translation can read (the launches' template "
-                            "arguments are not constants or types it knows); name the "
-                            "instances with --instantiate '%s<...>'",
-                            t->name, t->name);
+            if (!t->kernel || t->ninstances) continue;
+            static const char why[] =
+                "kernel template %s is instantiated nowhere in this file with arguments the "
+                "translation can read (the launches' template arguments are not constants or "
+                "types it knows); name the instances with --instantiate '%s<...>'";
+            tr_diag_add(u, true, t->file, t->line, 0, "template", why, t->name, t->name);
+            /* still one of the file's kernels in the report, not translated, in its place */
+            tr_func *f = tr_alloc(u, sizeof *f);
+            f->name = tr_strdup(u, t->name);
+            f->kind = TR_F_GLOBAL;
+            f->file = t->file, f->line = t->line;
+            f->refused = tr_strdup(u, "kernel template instantiated nowhere in this file");
+            f->refused_line = t->line;
+            add_func(u, f);
+            for (int j = u->nfuncs - 1;
+                 j > 0 && u->funcs[j - 1]->file == f->file && u->funcs[j - 1]->line > f->line;
+                 j--) {
+                u->funcs[j] = u->funcs[j - 1];
+                u->funcs[j - 1] = f;
+            }
         }
     }
     free_parser(&p);

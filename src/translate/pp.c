@@ -824,14 +824,16 @@ static int do_include(pp *p, const char *rest, int file, int line)
     }
     char *dir = dir_of(fname(p, file));
     char *found = NULL;
+    /* whatever exists under the name is the header: a FIFO or a device is then refused by
+     * the read below, naming it, rather than taken for a missing header */
     char *cand = name[0] == '/' ? strdup(name) : gp_path_join(dir, name);
-    if (cand && gp_path_is_file(cand))
+    if (cand && gp_path_exists(cand) && !gp_path_is_dir(cand))
         found = cand;
     else
         free(cand);
     for (size_t i = 0; !found && p->opt && i < p->opt->ninclude_dirs; i++) {
         cand = gp_path_join(p->opt->include_dirs[i], name);
-        if (cand && gp_path_is_file(cand))
+        if (cand && gp_path_exists(cand) && !gp_path_is_dir(cand))
             found = cand;
         else
             free(cand);
