@@ -40,6 +40,8 @@ typedef enum gp_status {
     GP_ERR_BACKEND = -7,          /* the backend's runtime returned an error; the message has it */
     GP_ERR_IO = -8,               /* a file could not be read or written (the kernel cache) */
     GP_ERR_INTERNAL = -9,         /* a bug in gpuport: please report it */
+    GP_ERR_CHECK = -10, /* a checked launch found bugs in the kernel: the message holds the first
+                           reports, gp_check_report_count/get all of them (see "checking") */
 } gp_status;
 
 /* Thread-safe. Returns the message of the last error on the calling thread ("" if none).
@@ -88,6 +90,8 @@ typedef enum gp_select_outcome {
     GP_SELECT_OPEN_FAILED = 7, /* a device was found but opening it failed; see code/detail */
     GP_SELECT_NOT_TRIED = 8,   /* not probed: an earlier backend was chosen, or the spec named
                                   another backend */
+    GP_SELECT_UNSUITABLE = 9,  /* gp_device_open_for_source: available, but it cannot run the
+                                  program (SIMD-group operations, fp64, checking); detail says why */
 } gp_select_outcome;
 
 typedef struct gp_selection_entry {
@@ -102,7 +106,8 @@ typedef struct gp_selection_entry {
 } gp_selection_entry;
 
 /* Thread-safe. "chosen", "available", "library not found", "no device", "init error",
- * "excluded by GPUPORT_DEVICE", "not built on this platform", "open failed". */
+ * "excluded by GPUPORT_DEVICE", "not built on this platform", "open failed", "not tried",
+ * "cannot run this program". */
 GP_API const char *gp_select_outcome_name(gp_select_outcome outcome);
 /* Thread-safe. Parses a device spec without opening anything: *backend is a gp_backend or -1
  * for "auto", *index the device index or -1 when none was given. GP_ERR_INVALID_ARGUMENT with a
@@ -306,7 +311,8 @@ typedef struct gp_build_options {
     const char *source_name;    /* the name compile errors use ("saxpy.gpk"); NULL: "kernel.gpk" */
     const char *const *defines; /* "NAME=VALUE" or "NAME", each defined before the source */
     uint32_t num_defines;
-    uint32_t reserved;
+    uint32_t checks; /* GP_CHECK_* bits: build the program checked (CPU only; see "checking");
+                        0: as the device handle says (gp_device_set_checks, GPUPORT_CHECK) */
 } gp_build_options;
 
 /* Thread-safe. Builds dialect source (`len` bytes; not NUL-terminated necessarily) for the
@@ -316,6 +322,24 @@ typedef struct gp_build_options {
  * refused (GP_ERR_UNSUPPORTED) on devices without fp64. */
 GP_API gp_status gp_program_create(gp_device *device, const char *source, size_t len,
                                    const gp_build_options *options, gp_program **out);
+/* Thread-safe. Builds the dialect source in the file at `path` (at most 64 MiB) as
+ * gp_program_create does; compile errors and reports name the file as `options->source_name`,
+ * or as `path` when that is NULL. GP_ERR_IO with the path and the reason when it cannot be read. */
+GP_API gp_status gp_program_create_from_file(gp_device *device, const char *path,
+                                             const gp_build_options *options, gp_program **out);
+/* Thread-safe. Like gp_device_open, for one program: `auto` (and GPUPORT_DEVICE's list) skips
+ * the devices that cannot run `source` (len bytes of dialect source, built with `options`, which
+ * may be NULL): SIMD-group operations where the backend has none (OpenCL), a
+ * GP_REQUIRES_SIMD_WIDTH the device does not have, GP_REQUIRES_FP64 without double precision,
+ * and anything but the CPU when `options->checks` (or GPUPORT_CHECK) asks for checking. Each
+ * skipped backend is recorded as GP_SELECT_UNSUITABLE with the reason ("kernel 'k' uses
+ * gp_simd_shuffle (line 12); opencl has no SIMD-group operations"). With `kernel` (may be NULL)
+ * only that kernel's needs count, else every kernel's. A named spec is opened as it is and
+ * refused with GP_ERR_UNSUPPORTED and the reason when it cannot run the program. A malformed
+ * source is GP_ERR_BUILD at its line, as gp_program_create would say. */
+GP_API gp_status gp_device_open_for_source(const char *spec, const char *source, size_t len,
+                                           const gp_build_options *options, const char *kernel,
+                                           gp_device **out);
 /* Thread-safe. A program compiled into libgpuport at build time (its CPU code needs no compiler
  * at run time; other backends build its embedded source as above). */
 GP_API gp_status gp_program_create_builtin(gp_device *device, const char *name, gp_program **out);
@@ -405,6 +429,69 @@ static inline gp_arg gp_arg_shared(size_t bytes)
 GP_API gp_status gp_kernel_launch(gp_queue *queue, gp_kernel *kernel, uint32_t dims,
                                   const size_t *global, const size_t *group, uint32_t num_args,
                                   const gp_arg *args);
+
+/* ---- checking ------------------------------------------------------------------------------ *
+ * The CPU backend can run any kernel checked: its source is instrumented so that every memory
+ * access, barrier and SIMD-group operation is checked as it runs (docs/check.md):
+ *   memcheck   every access of a buffer, shared array (each dimension of a named one), the
+ *              dynamic shared block and private array against its bounds; an access outside is
+ *              reported and not performed (a read gives 0). Part of every checked run.
+ *   racecheck  two work-items of a group touching one shared word between two barriers, or two
+ *              work-items of the launch one global word, one of them writing, neither atomic.
+ *   synccheck  a barrier not reached by every work-item of the group; a SIMD-group operation
+ *              with lanes elsewhere or returned.
+ *   initcheck  a read of shared memory no work-item wrote in this launch, or of a buffer's bytes
+ *              that nothing wrote since it was created (buffers made on a checked device).
+ * Turned on for a device handle (gp_device_set_checks: the programs built and buffers created
+ * through it afterwards), for one program (gp_build_options.checks), or for the whole process
+ * with GPUPORT_CHECK=all or a comma list of the names above (read by gp_device_open; `auto`
+ * then opens the CPU). A checked launch that made reports returns GP_ERR_CHECK; the reports stay
+ * readable on the launching thread until its next CPU launch. The same happens, with line 0,
+ * when an unchecked CPU launch finds a SIMD-group fault or an unexpected barrier. */
+enum {
+    GP_CHECK_MEMCHECK = 1u << 0,
+    GP_CHECK_RACECHECK = 1u << 1,
+    GP_CHECK_SYNCCHECK = 1u << 2,
+    GP_CHECK_INITCHECK = 1u << 3,
+    GP_CHECK_ALL = 0xfu,
+};
+
+/* One finding. Reports of a launch are merged by (check, file, line): `count` says how often
+ * that line's finding happened, the rest describes its first occurrence. */
+typedef struct gp_check_report {
+    uint32_t check;         /* one GP_CHECK_* bit */
+    uint32_t line, column;  /* in `file` (1-based); 0 when not known */
+    uint64_t count;         /* occurrences (work-items x times), at least 1 */
+    char file[256];         /* the source name the program was built with */
+    char kernel[128];       /* the kernel launched */
+    char message[1024];     /* "write of 4 bytes at out[1024] is outside ..." (no location) */
+    int32_t group[3];       /* the work-item of the first occurrence: its group and local id */
+    int32_t local[3];       /* (-1 when the report is not about one work-item) */
+    uint32_t other_line;    /* the other side: the access it races with, the barrier the */
+    uint32_t other_column;  /* others waited at, where items returned; 0 when none */
+    int32_t other_group[3]; /* its work-item (-1 when not known) */
+    int32_t other_local[3];
+} gp_check_report;
+
+/* Thread-safe. Parses "all", "none" (or "" / "0") or a comma list of memcheck, racecheck,
+ * synccheck, initcheck into GP_CHECK_* bits. GP_ERR_INVALID_ARGUMENT naming the bad word. */
+GP_API gp_status gp_check_parse(const char *list, uint32_t *checks);
+/* Thread-safe. "memcheck", "racecheck", "synccheck", "initcheck" for one bit; "unknown" else. */
+GP_API const char *gp_check_name(uint32_t check);
+/* Not thread-safe on one handle. Sets the checks of programs built and buffers created through
+ * this handle from now on (0: none). GP_ERR_UNSUPPORTED on a device of another backend than the
+ * CPU when checks != 0. */
+GP_API gp_status gp_device_set_checks(gp_device *device, uint32_t checks);
+GP_API gp_status gp_device_get_checks(const gp_device *device, uint32_t *checks);
+/* Thread-safe (per thread). The reports of the last CPU launch made on this thread: their
+ * number (at most 100 are kept) and, in *omitted (may be NULL), how many more were dropped. */
+GP_API gp_status gp_check_report_count(uint32_t *count, uint64_t *omitted);
+/* Thread-safe (per thread). Report `index` of that launch, in the order they first happened. */
+GP_API gp_status gp_check_report_get(uint32_t index, gp_check_report *report);
+/* Thread-safe. The report as one line, "FILE:LINE:COL: CHECK: MESSAGE (N times)", into buf
+ * (NUL-terminated, truncated to cap); *needed (optional) gets the full length + 1. */
+GP_API gp_status gp_check_report_format(const gp_check_report *report, char *buf, size_t cap,
+                                        size_t *needed);
 
 /* ---- kernel cache ------------------------------------------------------------------------ *
  * Compiled kernels are kept on disk, keyed by a hash of (dialect version, backend, device,

@@ -494,7 +494,7 @@ typedef int4 gp_int4;
 /* The CPU backend's ABI between the runtime and a compiled program. args[i] points at the value
  * of parameter i: for buffers and the dynamic block, at a `void *` holding the address; for
  * values, at the bytes of the value (the layout of CUDA's kernelParams). */
-#define GP_CPU_ABI_VERSION 2
+#define GP_CPU_ABI_VERSION 3
 /* SIMD-group operations are emulated by the runtime: groups of GP_CPU_SIMD_WIDTH work-items in
  * linear local-id order, run as fibers, meet at each operation (simd() below). */
 #define GP_CPU_SIMD_WIDTH  32
@@ -517,6 +517,7 @@ typedef struct gp_cpu_group {
     void (*barrier)(void *ctx);
     void *barrier_ctx;
     uint32_t (*simd)(void *ctx, uint32_t op, uint32_t value, uint32_t arg); /* ctx: barrier_ctx */
+    void *check; /* a checked build's hooks reach the checker through this; NULL otherwise */
 } gp_cpu_group;
 typedef void (*gp_cpu_group_fn)(void *const *args, const gp_cpu_group *g);
 typedef void (*gp_cpu_item_fn)(void *const *args, const gp_cpu_group *g, uint32_t lx, uint32_t ly,

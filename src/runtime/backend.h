@@ -47,17 +47,20 @@ typedef struct gp_device_state {
 struct gp_device {
     gp_device_state *state;
     gp_selection_entry selection[GP_BACKEND_COUNT];
+    uint32_t checks; /* GP_CHECK_* for programs built and buffers created through this handle */
 };
 
 struct gp_buffer {
     gp_device_state *dev;
     gp_buffer_kind kind;
     size_t size;
-    void *impl;     /* the backend's allocation (cl_mem, a CUdeviceptr cast, id<MTLBuffer>) */
-    void *host_ptr; /* host-visible kinds: the mapping, where the backend keeps a fixed one */
-    size_t offset;  /* where the buffer starts in impl's allocation (a wrapped Metal buffer) */
-    bool mapped;    /* core-owned */
-    bool wrapped;   /* core-owned: memory of another library (gp_buffer_wrap), not freed here */
+    void *impl;      /* the backend's allocation (cl_mem, a CUdeviceptr cast, id<MTLBuffer>) */
+    void *host_ptr;  /* host-visible kinds: the mapping, where the backend keeps a fixed one */
+    size_t offset;   /* where the buffer starts in impl's allocation (a wrapped Metal buffer) */
+    bool mapped;     /* core-owned */
+    bool wrapped;    /* core-owned: memory of another library (gp_buffer_wrap), not freed here */
+    uint32_t checks; /* set by the core before buffer_create: the handle's GP_CHECK_* */
+    void *check;     /* the backend's checking state of the buffer (the CPU's), or NULL */
 };
 
 struct gp_queue {
@@ -99,6 +102,8 @@ struct gp_program {
     gp_kernel_sig *kernels;
     uint32_t num_kernels;
     gp_source_needs needs;
+    uint32_t checks;         /* GP_CHECK_*: built checked (CPU) */
+    char source_name[256];   /* what messages call its file */
     struct gp_program *next; /* in dev->programs */
 };
 
@@ -156,6 +161,9 @@ typedef struct gp_build_request {
     const gp_builtin_program *builtin; /* non-NULL for gp_program_create_builtin */
     const gp_kernel_sig *kernels;      /* the parsed signatures */
     uint32_t num_kernels;
+    uint32_t checks;            /* GP_CHECK_*: build it checked (only the CPU backend gets this) */
+    const char *const *defines; /* the build's defines, as given ("NAME=VALUE") */
+    uint32_t num_defines;
 } gp_build_request;
 
 /* ---- the backend table ------------------------------------------------------------------- */
@@ -254,5 +262,9 @@ void gp_log_debug(const char *fmt, ...) GP_PRINTF_LIKE(1, 2);
 
 /* Copies src into a fixed-size char field, always NUL-terminated. */
 void gp_copy_str(char *dst, size_t cap, const char *src);
+
+/* The check reports of the calling thread's last CPU launch (gp_check_report_count/get): a
+ * backend replaces them at the end of every launch it runs, with n = 0 when it made none. */
+void gp_check_reports_set(const gp_check_report *reports, uint32_t n, uint64_t omitted);
 
 #endif

@@ -40,6 +40,7 @@ gp_status gp_buffer_create(gp_device *device, gp_buffer_kind kind, size_t size, 
     b->dev = dev;
     b->kind = kind;
     b->size = size;
+    b->checks = device->checks;
     gp_status st = dev->ops->buffer_create(b);
     if (st != GP_OK) {
         free(b);

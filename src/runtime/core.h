@@ -5,6 +5,7 @@
 #define GP_RUNTIME_CORE_H
 
 #include "runtime/backend.h"
+#include "util/strbuf.h"
 
 /* The dialect prelude (include/gpuport/kernel.h), embedded at build time, NUL-terminated. */
 extern const char gp_prelude_text[];
@@ -17,6 +18,10 @@ gp_status gp_registry_acquire(gp_backend b, uint32_t index, gp_device_state **ou
 /* Adds / drops a reference; the last one closes the device. */
 void gp_device_state_ref(gp_device_state *dev);
 void gp_device_state_unref(gp_device_state *dev);
+
+/* Hands the text of sb to a caller's buffer as the API's *_text functions do (NUL-terminated,
+ * truncated to cap; *needed, optional, gets the full length + 1) and frees sb. */
+gp_status gp_strbuf_out(gp_strbuf *sb, char *buf, size_t cap, size_t *needed);
 
 /* True when GPUPORT_LOG asks for info (or debug) lines. */
 int gp_log_level(void);
@@ -31,6 +36,11 @@ gp_status gp_signature_parse(const char *src, size_t len, const char *source_nam
                              uint32_t *count, gp_source_needs *needs);
 /* sizeof a type name of the dialect ("float" 4, "gp_half" 2, "uint64_t" 8); 0 if unknown. */
 uint32_t gp_signature_type_size(const char *type_name);
+
+/* Builds the source for the device as gp_program_create would (`checks` when options gives
+ * none), keeping the result only in the device's in-process cache: whether it can be built. */
+gp_status gp_program_build_probe(gp_device_state *dev, const char *source, size_t len,
+                                 const gp_build_options *options, uint32_t checks);
 
 /* Closes and frees programs kept in a device's in-process cache (device close). */
 void gp_program_cache_drop(gp_device_state *dev);

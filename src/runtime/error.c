@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "gp_version.h"
+#include "runtime/core.h"
 
 static _Thread_local char gp_error_message[4096];
 
@@ -29,6 +30,22 @@ gp_status gp_error_set(gp_status status, const char *fmt, ...)
     return status;
 }
 
+gp_status gp_strbuf_out(gp_strbuf *sb, char *buf, size_t cap, size_t *needed)
+{
+    if (sb->failed) {
+        gp_strbuf_free(sb);
+        return gp_error_set(GP_ERR_OUT_OF_MEMORY, "out of host memory");
+    }
+    if (needed) *needed = sb->len + 1;
+    if (cap) {
+        size_t n = sb->len < cap - 1 ? sb->len : cap - 1;
+        if (n) memcpy(buf, sb->data, n);
+        buf[n] = '\0';
+    }
+    gp_strbuf_free(sb);
+    return GP_OK;
+}
+
 void gp_error_clear(void)
 {
     gp_error_message[0] = '\0';
@@ -47,6 +64,7 @@ const char *gp_status_name(gp_status status)
     case GP_ERR_BACKEND: return "GP_ERR_BACKEND";
     case GP_ERR_IO: return "GP_ERR_IO";
     case GP_ERR_INTERNAL: return "GP_ERR_INTERNAL";
+    case GP_ERR_CHECK: return "GP_ERR_CHECK";
     }
     return "GP_ERR_UNKNOWN";
 }

@@ -8,12 +8,13 @@
 
 #include "runtime/builtin.h"
 #include "runtime/core.h"
+#include "util/fs.h"
 #include "util/sha256.h"
 #include "util/strbuf.h"
 
 #define GP_MAX_SOURCE ((size_t)64 << 20)
 
-static gp_status gp_check_name(const char *name)
+static gp_status gp_check_source_name(const char *name)
 {
     for (const char *p = name; *p; p++)
         if (*p == '"' || *p == '\\' || *p == '\n' || (unsigned char)*p < 0x20)
@@ -63,8 +64,8 @@ static char *gp_assemble(const char *src, size_t len, const char *name, const ch
     return gp_strbuf_take(&sb);
 }
 
-static void gp_key(gp_device_state *dev, const char *compiler, uint32_t flags, const char *builtin,
-                   const char *text, size_t len, char key[65])
+static void gp_key(gp_device_state *dev, const char *compiler, uint32_t flags, uint32_t checks,
+                   const char *builtin, const char *text, size_t len, char key[65])
 {
     gp_sha256 *h = gp_sha256_new();
     /* Built to its full length (a compiler identity can be long): never truncated, never read
@@ -74,6 +75,7 @@ static void gp_key(gp_device_state *dev, const char *compiler, uint32_t flags, c
                      gp_backend_name((gp_backend)dev->info.backend), dev->info.arch, dev->info.name,
                      dev->info.driver_version, compiler, flags & GP_BUILD_FAST_MATH,
                      builtin ? builtin : "");
+    if (checks) gp_strbuf_printf(&head, "checks=%u|", checks);
     gp_sha256_update(h, gp_strbuf_cstr(&head), head.len);
     gp_strbuf_free(&head);
     gp_sha256_update(h, text, len);
@@ -171,13 +173,22 @@ static gp_status gp_no_simd_error(const gp_device_state *dev, const char *name,
 }
 
 static gp_status gp_build(gp_device_state *dev, const char *src, size_t len,
-                          const gp_build_options *o, const gp_builtin_program *builtin,
-                          gp_program **out)
+                          const gp_build_options *o, uint32_t handle_checks,
+                          const gp_builtin_program *builtin, gp_program **out)
 {
     const char *name = o && o->source_name ? o->source_name : "kernel.gpk";
     const char *const *defs = o ? o->defines : NULL;
     uint32_t ndefs = o ? o->num_defines : 0, flags = o ? o->flags : 0;
-    gp_status st = gp_check_name(name);
+    uint32_t checks = o && o->checks ? o->checks : handle_checks;
+    if (checks & ~(uint32_t)GP_CHECK_ALL)
+        return gp_error_set(GP_ERR_INVALID_ARGUMENT, "build options: unknown check bits %#x",
+                            checks & ~(uint32_t)GP_CHECK_ALL);
+    if (checks && dev->info.backend != GP_BACKEND_CPU)
+        return gp_error_set(GP_ERR_UNSUPPORTED,
+                            "%s: checking runs on the CPU backend, not on %s (%s); build it for "
+                            "the 'cpu' device to run it checked",
+                            name, dev->info.spec, dev->info.name);
+    gp_status st = gp_check_source_name(name);
     for (uint32_t i = 0; st == GP_OK && i < ndefs; i++)
         st = gp_check_define(defs[i]);
     if (st != GP_OK) return st;
@@ -188,6 +199,8 @@ static gp_status gp_build(gp_device_state *dev, const char *src, size_t len,
     gp_program *p = calloc(1, sizeof *p);
     if (!p) return gp_error_set(GP_ERR_OUT_OF_MEMORY, "out of host memory");
     p->dev = dev;
+    p->checks = checks;
+    gp_copy_str(p->source_name, sizeof p->source_name, name);
     st = gp_signature_parse(src, len, name, defs, ndefs, &p->kernels, &p->num_kernels, &p->needs);
     if (st == GP_OK && p->num_kernels == 0)
         st = gp_error_set(GP_ERR_BUILD, "%s: no GP_KERNEL(...) declaration in the source", name);
@@ -206,7 +219,7 @@ static gp_status gp_build(gp_device_state *dev, const char *src, size_t len,
         gp_program_free(p);
         return st;
     }
-    gp_key(dev, compiler, flags, builtin ? builtin->name : NULL, text, tlen, p->key);
+    gp_key(dev, compiler, flags, checks, builtin ? builtin->name : NULL, text, tlen, p->key);
 
     pthread_mutex_lock(&dev->lock);
     gp_program *hit = gp_cache_find_locked(dev, p->key);
@@ -231,6 +244,9 @@ static gp_status gp_build(gp_device_state *dev, const char *src, size_t len,
     req.builtin = builtin;
     req.kernels = p->kernels;
     req.num_kernels = p->num_kernels;
+    req.checks = checks;
+    req.defines = defs;
+    req.num_defines = ndefs;
     st = dev->ops->program_build(p, &req);
     free(text);
     if (st != GP_OK && !dev->info.simd_group_width) st = gp_no_simd_error(dev, name, &p->needs, st);
@@ -271,8 +287,47 @@ gp_status gp_program_create(gp_device *device, const char *source, size_t len,
     if (options && options->num_defines && !options->defines)
         return gp_error_set(GP_ERR_INVALID_ARGUMENT,
                             "gp_program_create: num_defines without defines");
-    gp_status st = gp_build(device->state, source, len, options, NULL, out);
+    gp_status st = gp_build(device->state, source, len, options, device->checks, NULL, out);
     if (st == GP_OK) gp_device_state_ref(device->state);
+    return st;
+}
+
+gp_status gp_program_build_probe(gp_device_state *dev, const char *source, size_t len,
+                                 const gp_build_options *options, uint32_t checks)
+{
+    gp_program *p = NULL;
+    gp_status st = gp_build(dev, source, len, options, checks, NULL, &p);
+    if (st != GP_OK) return st;
+    pthread_mutex_lock(&dev->lock);
+    p->refs--; /* it stays in the device's cache for the build that follows */
+    pthread_mutex_unlock(&dev->lock);
+    return GP_OK;
+}
+
+gp_status gp_program_create_from_file(gp_device *device, const char *path,
+                                      const gp_build_options *options, gp_program **out)
+{
+    if (!device || !path || !out)
+        return gp_error_set(GP_ERR_INVALID_ARGUMENT, "gp_program_create_from_file: NULL argument");
+    *out = NULL;
+    char err[600];
+    size_t len = 0;
+    char *src = gp_read_file(path, GP_MAX_SOURCE, false, &len, err, sizeof err);
+    if (!src) return gp_error_set(GP_ERR_IO, "cannot read the kernel source %s", err);
+    gp_build_options o = {sizeof o, 0, NULL, NULL, 0, 0};
+    if (options) {
+        if (options->struct_size != 0 && options->struct_size < sizeof(gp_build_options)) {
+            free(src);
+            return gp_error_set(GP_ERR_INVALID_ARGUMENT,
+                                "gp_program_create_from_file: options.struct_size %u is not "
+                                "sizeof(gp_build_options)",
+                                options->struct_size);
+        }
+        o = *options;
+    }
+    if (!o.source_name) o.source_name = path;
+    gp_status st = gp_program_create(device, src, len, &o, out);
+    free(src);
     return st;
 }
 
@@ -300,7 +355,8 @@ gp_status gp_program_create_builtin(gp_device *device, const char *name, gp_prog
     for (uint32_t i = 0; i < n; i++) {
         if (strcmp(t[i].name, name) != 0) continue;
         gp_build_options o = {sizeof o, 0, t[i].source_name, NULL, 0, 0};
-        gp_status st = gp_build(device->state, t[i].source, strlen(t[i].source), &o, &t[i], out);
+        gp_status st = gp_build(device->state, t[i].source, strlen(t[i].source), &o, device->checks,
+                                &t[i], out);
         if (st == GP_OK) gp_device_state_ref(device->state);
         return st;
     }

@@ -83,6 +83,8 @@ const char *gp_select_outcome_name(gp_select_outcome outcome)
         return "open failed";
     case GP_SELECT_NOT_TRIED:
         return "not tried";
+    case GP_SELECT_UNSUITABLE:
+        return "cannot run this program";
     }
     return "unknown";
 }

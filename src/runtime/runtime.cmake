@@ -35,6 +35,10 @@ set(GP_GEN ${PROJECT_BINARY_DIR}/generated)
 file(MAKE_DIRECTORY ${GP_GEN})
 gp_embed_bytes(${GP_GEN}/gp_prelude.c gp_prelude_text ${PROJECT_SOURCE_DIR}/include/gpuport/kernel.h)
 list(APPEND GP_RUNTIME_SRCS ${GP_GEN}/gp_prelude.c)
+# the checked CPU build's second prelude (the hooks of the instrumented source)
+gp_embed_bytes(${GP_GEN}/gp_check_prelude.c gp_check_prelude_text
+  ${PROJECT_SOURCE_DIR}/src/runtime/cpu/check/prelude.h)
+list(APPEND GP_RUNTIME_SRCS ${GP_GEN}/gp_check_prelude.c)
 
 # --- built-in programs --------------------------------------------------------------------
 # Each src/runtime/kernels/<prog>.gpk becomes: its source embedded as text (for the GPU backends)

@@ -595,7 +595,7 @@ static void conformance_simd(void **state)
 
 /* The CPU's emulation: votes leave out lanes that returned (as CUDA and Metal leave out exited
  * threads); a shuffle that reads a returned lane, and a lane that is elsewhere (at a barrier) when
- * the others meet, both undefined on GPUs, make the launch fail and say why. */
+ * the others meet, both undefined on GPUs, make the launch fail with a synccheck report. */
 static void simd_faults_cpu(void **state)
 {
     (void)state;
@@ -649,14 +649,28 @@ static void simd_faults_cpu(void **state)
             fail_msg("tall grid: group %d x %d, want 1 x a multiple of 32", got[i] / 1000,
                      got[i] % 1000);
     gp_kernel_release(k);
+    /* faults are check reports (synccheck); a checked run (GPUPORT_CHECK) also has the line */
     const char *names[] = {"early", "split"};
-    const char *why[] = {"read the value of a lane that had already returned",
-                         "did not all reach the same gp_simd_* operation"};
+    const char *why[] = {"had already returned", "SIMD group"};
+    const uint32_t line[] = {11, 17};
+    uint32_t checks = 0;
+    GPT_CHECK(gp_device_get_checks(dev, &checks));
     for (int i = 0; i < 2; i++) {
         GPT_CHECK(gp_kernel_create(p, names[i], &k));
-        assert_int_equal(gp_kernel_launch(NULL, k, 1, &global, &group, 1, args), GP_ERR_LAUNCH);
+        assert_int_equal(gp_kernel_launch(NULL, k, 1, &global, &group, 1, args), GP_ERR_CHECK);
         if (!strstr(gp_last_error(), why[i]))
             fail_msg("%s: unexpected message: %s", names[i], gp_last_error());
+        uint32_t n = 0;
+        GPT_CHECK(gp_check_report_count(&n, NULL));
+        bool found = false;
+        for (uint32_t r = 0; r < n; r++) {
+            gp_check_report rep;
+            GPT_CHECK(gp_check_report_get(r, &rep));
+            if (rep.check == GP_CHECK_SYNCCHECK && strstr(rep.message, why[i]) &&
+                rep.line == (checks ? line[i] : 0) && !strcmp(rep.kernel, names[i]))
+                found = true;
+        }
+        if (!found) fail_msg("%s: no synccheck report at line %u", names[i], checks ? line[i] : 0);
         gp_kernel_release(k);
     }
     gp_buffer_release(b), gp_program_release(p);

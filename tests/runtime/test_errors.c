@@ -202,7 +202,7 @@ static void fp64_flag_parsed(void **state)
 }
 
 /* A barrier the runtime can see (also through a build define) runs as fibers; one it cannot see
- * (spelled through token pasting) is reported instead of silently giving wrong results. */
+ * (spelled through token pasting) is a synccheck report instead of silently wrong results. */
 static void hidden_barrier(void **state)
 {
     (void)state;
@@ -237,7 +237,7 @@ static void hidden_barrier(void **state)
     snprintf(src2, sizeof src2, "#define GLUE(a, b) a##b\n%s", src);
     GPT_CHECK(gp_program_create(dev, src2, strlen(src2), &o2, &p));
     GPT_CHECK(gp_kernel_create(p, "k", &k));
-    EXPECT(gp_kernel_launch(NULL, k, 1, &global, &group, 1, args), GP_ERR_LAUNCH,
+    EXPECT(gp_kernel_launch(NULL, k, 1, &global, &group, 1, args), GP_ERR_CHECK,
            "reached a gp_barrier() the runtime did not see");
     gp_kernel_release(k), gp_program_release(p), gp_buffer_release(b);
 }

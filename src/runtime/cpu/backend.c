@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "runtime/cpu/check/check.h"
 #include "runtime/cpu/compiler.h"
 #include "runtime/cpu/cpu.h"
 #include "runtime/cpu/fiber.h"
@@ -43,6 +44,7 @@ static gp_status gp_cpu_compiler(gp_device_state *dev, char *buf, size_t cap)
 
 static gp_status gp_cpu_buffer_create(gp_buffer *b)
 {
+    if (b->checks) return gp_ck_buffer_create(b);
     void *m = NULL;
     size_t align = b->size >= ((size_t)1 << 20) ? 4096 : 64;
     if (posix_memalign(&m, align, b->size) != 0 || !m)
@@ -55,7 +57,10 @@ static gp_status gp_cpu_buffer_create(gp_buffer *b)
 
 static void gp_cpu_buffer_release(gp_buffer *b)
 {
-    free(b->impl);
+    if (b->check)
+        gp_ck_buffer_release(b);
+    else
+        free(b->impl);
 }
 
 /* Host memory of another library: used as it is (host and native memory are one here). */
@@ -71,6 +76,7 @@ static gp_status gp_cpu_buffer_wrap(gp_buffer *b, gp_memory_kind kind, void *mem
 static gp_status gp_cpu_buffer_map(gp_buffer *b, void **p)
 {
     *p = b->impl;
+    gp_ck_buffer_written(b, 0, b->size); /* the host may write any of it */
     return GP_OK;
 }
 
@@ -85,6 +91,7 @@ static gp_status gp_cpu_write(gp_queue *q, gp_buffer *dst, size_t off, const voi
 {
     (void)q, (void)blocking;
     memcpy((char *)dst->impl + off, src, n);
+    gp_ck_buffer_written(dst, off, n);
     return GP_OK;
 }
 
@@ -101,6 +108,7 @@ static gp_status gp_cpu_copy(gp_queue *q, gp_buffer *dst, size_t doff, gp_buffer
 {
     (void)q, (void)blocking;
     memcpy((char *)dst->impl + doff, (char *)src->impl + soff, n);
+    gp_ck_buffer_written(dst, doff, n);
     return GP_OK;
 }
 
@@ -109,6 +117,7 @@ static gp_status gp_cpu_fill(gp_queue *q, gp_buffer *dst, size_t off, const void
 {
     (void)q, (void)blocking;
     char *p = (char *)dst->impl + off;
+    gp_ck_buffer_written(dst, off, n);
     if (psz == 1) {
         memset(p, *(const unsigned char *)pat, n);
         return GP_OK;
@@ -116,11 +125,6 @@ static gp_status gp_cpu_fill(gp_queue *q, gp_buffer *dst, size_t off, const void
     for (size_t i = 0; i < n; i += psz)
         memcpy(p + i, pat, psz);
     return GP_OK;
-}
-
-static void gp_cpu_kernel_release(gp_kernel *k)
-{
-    (void)k;
 }
 
 static gp_status gp_cpu_queue_create(gp_queue *q)

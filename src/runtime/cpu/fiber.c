@@ -232,6 +232,8 @@ typedef struct gp_fiber {
     int wait;             /* where it yielded: GP_FIBER_AT_BARRIER or GP_FIBER_AT_SIMD */
     uint32_t simd_seq;    /* SIMD-group operations this work-item has reached */
     uint32_t simd_val[2]; /* its value at the last two, by parity */
+    uint32_t simd_op[2];  /* which operation (op, and the observer's site) */
+    uint32_t simd_site[2];
 #if GP_FIBER_ASAN
     void *fake_stack;
 #endif
@@ -249,6 +251,7 @@ typedef struct gp_fiber_set {
     void *const *args;
     const gp_cpu_group *g;
     int simd_fault; /* GP_FIBER_SIMD_*: the first fault of a SIMD-group operation, or 0 */
+    const gp_fiber_observer *obs;
 #if GP_FIBER_ASAN
     const void *sched_bottom;
     size_t sched_size;
@@ -364,18 +367,36 @@ static uint32_t gp_fiber_simd(void *ctx, uint32_t op, uint32_t value, uint32_t a
     gp_fiber *f = &s->fibers[me];
     uint32_t seq = ++f->simd_seq, par = seq & 1u;
     f->simd_val[par] = value;
+    f->simd_op[par] = op;
+    f->simd_site[par] = s->obs && s->obs->site ? s->obs->site(s->obs->ctx, me) : 0;
     f->wait = GP_FIBER_AT_SIMD;
     gp_fiber_to_sched(s, f, 0);
     uint32_t first = me - me % GP_CPU_SIMD_WIDTH, lane = me - first;
     uint32_t lanes = s->count - first < GP_CPU_SIMD_WIDTH ? s->count - first : GP_CPU_SIMD_WIDTH;
     const gp_fiber *grp = &s->fibers[first];
     uint32_t present = 0; /* bit l: lane l took part in this operation */
+    uint32_t ended = 0;
+    int fault = 0;
+    const gp_fiber_observer *obs = s->obs;
     for (uint32_t l = 0; l < lanes; l++) {
         uint32_t q = grp[l].simd_seq;
-        if (q == seq || (l < lane && q == seq + 1))
+        if (grp[l].done) ended |= 1u << l;
+        if (q == seq || (l < lane && q == seq + 1)) {
             present |= 1u << l;
-        else if (!(grp[l].done && q < seq) && !s->simd_fault)
-            s->simd_fault = GP_FIBER_SIMD_DIVERGED;
+            /* at the same count of operations, but another one: a branch split the group */
+            if (grp[l].simd_op[par] != op || grp[l].simd_site[par] != f->simd_site[par])
+                fault = GP_FIBER_SIMD_DIVERGED;
+        } else if (!(grp[l].done && q < seq))
+            fault = GP_FIBER_SIMD_DIVERGED;
+        else if (obs && obs->fell_off && obs->fell_off(obs->ctx, first + l))
+            fault = GP_FIBER_SIMD_DIVERGED; /* it ran past this operation to the end */
+    }
+    if (fault) {
+        if (!s->simd_fault) s->simd_fault = fault;
+        if (obs && obs->simd_fault) {
+            gp_fiber_simd_fault sf = {me, fault, first, lanes, present, ended, 0};
+            obs->simd_fault(obs->ctx, &sf);
+        }
     }
     uint32_t src = lane, mask = 0;
     arg &= GP_CPU_SIMD_WIDTH - 1;
@@ -406,6 +427,11 @@ static uint32_t gp_fiber_simd(void *ctx, uint32_t op, uint32_t value, uint32_t a
     }
     if (src >= lanes || !(present >> src & 1u)) {
         if (!s->simd_fault) s->simd_fault = GP_FIBER_SIMD_READ_EXITED;
+        if (obs && obs->simd_fault && !fault) {
+            gp_fiber_simd_fault sf = {me, GP_FIBER_SIMD_READ_EXITED, first, lanes, present, ended,
+                                      src};
+            obs->simd_fault(obs->ctx, &sf);
+        }
         return value;
     }
     return grp[src].simd_val[par];
@@ -415,6 +441,7 @@ static void gp_fiber_resume(gp_fiber_set *s, uint32_t i)
 {
     gp_fiber *f = &s->fibers[i];
     s->current = i;
+    if (s->obs && s->obs->resume) s->obs->resume(s->obs->ctx, i, (uintptr_t)f->stack + f->map_size);
 #if GP_FIBER_ASAN
     long page = sysconf(_SC_PAGESIZE);
     void *fake = NULL;
@@ -431,7 +458,7 @@ static void gp_fiber_resume(gp_fiber_set *s, uint32_t i)
 }
 
 gp_status gp_fiber_run_group(gp_cpu_item_fn item, void *const *args, gp_cpu_group *g,
-                             int *simd_fault)
+                             int *simd_fault, const gp_fiber_observer *obs)
 {
     uint32_t n = g->local_size[0] * g->local_size[1] * g->local_size[2];
     gp_fiber_set *s = gp_fiber_set_get(n);
@@ -441,6 +468,7 @@ gp_status gp_fiber_run_group(gp_cpu_item_fn item, void *const *args, gp_cpu_grou
     s->g = g;
     s->count = n;
     s->simd_fault = 0;
+    s->obs = obs;
     g->barrier = gp_fiber_barrier;
     g->barrier_ctx = s;
     g->simd = gp_fiber_simd;
@@ -487,6 +515,12 @@ gp_status gp_fiber_run_group(gp_cpu_item_fn item, void *const *args, gp_cpu_grou
         }
         if (at_simd) continue;
         if (!at_barrier) break;
+        if (obs && obs->release) {
+            uint8_t ended[1024];
+            for (uint32_t i = 0; i < n && i < 1024; i++)
+                ended[i] = (uint8_t)s->fibers[i].done;
+            obs->release(obs->ctx, ended, n);
+        }
         for (uint32_t i = 0; i < n; i++)
             s->fibers[i].wait = GP_FIBER_READY;
     }

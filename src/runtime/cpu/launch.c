@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "runtime/cpu/check/check.h"
 #include "runtime/cpu/cpu.h"
 #include "runtime/cpu/fiber.h"
 #include "runtime/cpu/pool.h"
@@ -76,6 +77,16 @@ static void *gp_dyn_get(size_t n)
     return b->mem ? b->mem : (n == 0 ? (void *)b : NULL);
 }
 
+void gp_cpu_group_at(gp_cpu_group *g, const gp_launch *l, uint64_t i)
+{
+    uint64_t nx = l->num_groups[0], nxy = nx * l->num_groups[1];
+    g->group_id[0] = (uint32_t)(i % nx);
+    g->group_id[1] = (uint32_t)((i / nx) % l->num_groups[1]);
+    g->group_id[2] = (uint32_t)(i / nxy);
+    for (int d = 0; d < 3; d++)
+        g->base[d] = g->group_id[d] * g->local_size[d];
+}
+
 static void gp_cpu_run_groups(void *ctx, uint64_t begin, uint64_t end)
 {
     gp_cpu_job *j = ctx;
@@ -101,18 +112,13 @@ static void gp_cpu_run_groups(void *ctx, uint64_t begin, uint64_t end)
     g.barrier = gp_cpu_stray_barrier;
     g.simd = gp_cpu_stray_simd;
     g.barrier_ctx = &j->stray_barrier;
-    uint64_t nx = l->num_groups[0], nxy = nx * l->num_groups[1];
     for (uint64_t i = begin; i < end; i++) {
-        g.group_id[0] = (uint32_t)(i % nx);
-        g.group_id[1] = (uint32_t)((i / nx) % l->num_groups[1]);
-        g.group_id[2] = (uint32_t)(i / nxy);
-        for (int d = 0; d < 3; d++)
-            g.base[d] = g.group_id[d] * g.local_size[d];
+        gp_cpu_group_at(&g, l, i);
         if (!j->fibers) {
             j->d->run_group(argv, &g);
         } else {
             int fault = 0;
-            gp_status st = gp_fiber_run_group(j->d->run_item, argv, &g, &fault);
+            gp_status st = gp_fiber_run_group(j->d->run_item, argv, &g, &fault, NULL);
             if (st == GP_ERR_LAUNCH) {
                 int none = 0;
                 atomic_compare_exchange_strong(&j->simd_fault, &none, fault);
@@ -127,6 +133,8 @@ static void gp_cpu_run_groups(void *ctx, uint64_t begin, uint64_t end)
 gp_status gp_cpu_kernel_launch(gp_queue *q, gp_kernel *k, const gp_launch *l)
 {
     (void)q;
+    if (k->program->checks) return gp_ck_launch(k, l);
+    gp_check_reports_set(NULL, 0, 0); /* a launch's reports replace the last one's */
     gp_cpu_job j;
     memset(&j, 0, sizeof j);
     j.d = k->impl;
@@ -152,36 +160,33 @@ gp_status gp_cpu_kernel_launch(gp_queue *q, gp_kernel *k, const gp_launch *l)
     }
     uint64_t groups = (uint64_t)l->num_groups[0] * l->num_groups[1] * l->num_groups[2];
     gp_pool_run(groups, gp_cpu_run_groups, &j);
+    /* what only a checked run can place on a line is still a report here, without the line */
     if (atomic_load(&j.stray_barrier) == 2)
-        return gp_error_set(GP_ERR_LAUNCH,
-                            "kernel '%s' reached a gp_simd_* operation the runtime did not see in "
-                            "it (in its body, or in a helper it calls by name), so it ran without "
-                            "SIMD groups and its results are not valid; spell out the gp_simd_* "
-                            "name and the helpers' names (no token pasting, no macro aliases)",
-                            k->sig->name);
+        return gp_ck_report_unchecked(
+            k, "it reached a gp_simd_* operation the runtime did not see in it (in its body, or "
+               "in a helper it calls by name), so it ran without SIMD groups and its results are "
+               "not valid; spell out the gp_simd_* name and the helpers' names (no token "
+               "pasting, no macro aliases)");
     int fault = atomic_load(&j.simd_fault);
     if (fault == GP_FIBER_SIMD_DIVERGED)
-        return gp_error_set(GP_ERR_LAUNCH,
-                            "kernel '%s': the lanes of a SIMD group did not all reach the same "
-                            "gp_simd_* operation (one waited at a barrier or took another branch "
-                            "to a different one); SIMD-group operations need every lane that has "
-                            "not returned, like CUDA's full-mask *_sync intrinsics, so the results "
-                            "are not valid",
-                            k->sig->name);
+        return gp_ck_report_unchecked(
+            k, "the lanes of a SIMD group did not all reach the same gp_simd_* operation (one "
+               "waited at a barrier or took another branch to a different one); SIMD-group "
+               "operations need every lane that has not returned, like CUDA's full-mask *_sync "
+               "intrinsics, so the results are not valid (run it with GPUPORT_CHECK=synccheck "
+               "for the line)");
     if (fault == GP_FIBER_SIMD_READ_EXITED)
-        return gp_error_set(GP_ERR_LAUNCH,
-                            "kernel '%s': a gp_simd_shuffle* read the value of a lane that had "
-                            "already returned, which GPUs leave undefined, so the results are not "
-                            "valid; keep the lanes in the kernel until their last shuffle (guard "
-                            "the work with `if (i < n)`, not the return)",
-                            k->sig->name);
+        return gp_ck_report_unchecked(
+            k, "a gp_simd_shuffle* read the value of a lane that had already returned, which "
+               "GPUs leave undefined, so the results are not valid; keep the lanes in the kernel "
+               "until their last shuffle (guard the work with `if (i < n)`, not the return; run "
+               "it with GPUPORT_CHECK=synccheck for the line)");
     if (atomic_load(&j.stray_barrier))
-        return gp_error_set(GP_ERR_LAUNCH,
-                            "kernel '%s' reached a gp_barrier() the runtime did not see in it (in "
-                            "its body, or in a helper it calls by name), so it ran without "
-                            "barriers and its results are not valid; spell out gp_barrier and the "
-                            "helpers' names (no token pasting, no macro aliases)",
-                            k->sig->name);
+        return gp_ck_report_unchecked(
+            k, "it reached a gp_barrier() the runtime did not see in it (in its body, or in a "
+               "helper it calls by name), so it ran without barriers and its results are not "
+               "valid; spell out gp_barrier and the helpers' names (no token pasting, no macro "
+               "aliases)");
     if (atomic_load(&j.failed))
         return gp_error_set(GP_ERR_OUT_OF_MEMORY,
                             "kernel '%s': no memory for fiber stacks or the dynamic shared block",

@@ -136,10 +136,11 @@ int main(void)
     fflush(stdout);
     gp_cpu_group g = group();
     cur = &g;
-    CHECK(gp_fiber_run_group(item_registers, NULL, &g, NULL) == GP_OK, "registers: launch failed");
+    CHECK(gp_fiber_run_group(item_registers, NULL, &g, NULL, NULL) == GP_OK,
+          "registers: launch failed");
 
     g = group();
-    CHECK(gp_fiber_run_group(item_simd, NULL, &g, NULL) == GP_OK, "simd: launch failed");
+    CHECK(gp_fiber_run_group(item_simd, NULL, &g, NULL, NULL) == GP_OK, "simd: launch failed");
     for (uint32_t i = 0; i < N; i++) {
         uint32_t base = i - i % 32, lane = i % 32, ballot = 0, any = 0;
         for (uint32_t l = 0; l < 32; l++) {
@@ -160,7 +161,7 @@ int main(void)
     }
 
     g = group();
-    CHECK(gp_fiber_run_group(item_exited_vote, NULL, &g, NULL) == GP_OK,
+    CHECK(gp_fiber_run_group(item_exited_vote, NULL, &g, NULL, NULL) == GP_OK,
           "votes with lanes that returned failed");
     for (uint32_t i = 0; i < N; i++)
         if (i % 32 < 20) {
@@ -172,18 +173,18 @@ int main(void)
         }
     int fault = 0;
     g = group();
-    CHECK(gp_fiber_run_group(item_read_exited, NULL, &g, &fault) == GP_ERR_LAUNCH &&
+    CHECK(gp_fiber_run_group(item_read_exited, NULL, &g, &fault, NULL) == GP_ERR_LAUNCH &&
               fault == GP_FIBER_SIMD_READ_EXITED,
           "a shuffle reading a lane that returned was not reported (fault %d)", fault);
     g = group();
-    CHECK(gp_fiber_run_group(item_diverge, NULL, &g, &fault) == GP_ERR_LAUNCH &&
+    CHECK(gp_fiber_run_group(item_diverge, NULL, &g, &fault, NULL) == GP_ERR_LAUNCH &&
               fault == GP_FIBER_SIMD_DIVERGED,
           "a lane at a barrier while the others shuffle was not reported (fault %d)", fault);
 
     /* the stacks are kept per thread: a second, larger group reuses and grows them */
     g = group();
     g.local_size[0] = 64, g.local_size[1] = 4;
-    CHECK(gp_fiber_run_group(item_simd, NULL, &g, NULL) == GP_OK, "a 64x4 group failed");
+    CHECK(gp_fiber_run_group(item_simd, NULL, &g, NULL, NULL) == GP_OK, "a 64x4 group failed");
 
     if (failures) {
         fprintf(stderr, "%d check(s) failed\n", failures);
