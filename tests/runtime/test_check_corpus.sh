@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# test_check_corpus.sh — every kernel of tests/runtime/check/ runs checked through `gpuport run
+# --check --json`, as its "// run:" line says. A line marked "// expect: CHECK..." must get a report
+# of each check it names, and no report may name a line or a check its markers do not: the buggy
+# kernels (bug_*.gpk) each hold one classic bug, the correct look-alikes (ok_*.gpk, no markers)
+# must give no report at all and exit 0.
+set -u
+src=${GPUPORT_SOURCE_DIR:?}
+dir=$src/tests/runtime/check
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+n=0
+for f in "$dir"/*.gpk; do
+    n=$((n + 1))
+    name=$(basename "$f")
+    run=$(sed -n 's|^// run: ||p' "$f" | head -1)
+    [ -n "$run" ] || { echo "FAIL $name: no '// run:' line"; fail=1; continue; }
+    # shellcheck disable=SC2086 # the run line is a list of words
+    set -- $run
+    kernel=$1
+    shift
+    (cd "$tmp" && "$GPUPORT" run "$f" "$kernel" --check --json "$@") >"$tmp/out.json" 2>"$tmp/err"
+    rc=$?
+    if ! python3 - "$f" "$tmp/out.json" "$rc" >"$tmp/why" 2>&1 <<'EOF'; then
+import json, re, sys
+path, out, rc = sys.argv[1], sys.argv[2], int(sys.argv[3])
+marks = {}
+for no, line in enumerate(open(path), 1):
+    m = re.search(r"// expect: (.*)$", line)
+    if m:
+        marks[no] = set(m.group(1).split())
+try:
+    doc = json.load(open(out))
+except ValueError as e:
+    sys.exit("no JSON on stdout (exit %d): %s" % (rc, e))
+if doc.get("schema") != "gpuport.run/1":
+    sys.exit("schema is %r" % doc.get("schema"))
+reps = doc["reports"]
+bad = [r for r in reps if r["check"] not in marks.get(r["line"], ())]
+if bad:
+    sys.exit("unexpected: " + "; ".join("%d:%d %s: %s" % (r["line"], r["column"], r["check"], r["message"]) for r in bad))
+for check in sorted(set().union(*marks.values()) if marks else ()):
+    if not any(r["check"] == check and check in marks.get(r["line"], ()) for r in reps):
+        sys.exit("no %s report on the marked line(s) %s" % (check, sorted(l for l, c in marks.items() if check in c)))
+for r in reps:
+    for key in ("check", "file", "line", "column", "message"):
+        if key not in r:
+            sys.exit("a report without %r" % key)
+    if not r["file"].endswith(path.split("/")[-1]) or r["line"] <= 0 or r["column"] <= 0:
+        sys.exit("a report without its place: %r" % r)
+want = 1 if marks else 0
+if rc != want:
+    sys.exit("exit code %d, wanted %d" % (rc, want))
+print("%d report(s)" % len(reps))
+EOF
+        echo "FAIL $name: $(cat "$tmp/why")"
+        tail -5 "$tmp/err"
+        fail=1
+    else
+        echo "ok   $name: $(cat "$tmp/why")"
+    fi
+done
+[ "$n" -ge 40 ] || { echo "FAIL: only $n kernels in $dir"; fail=1; }
+exit $fail
