@@ -20,15 +20,20 @@
         if (st_ != GP_OK) fail_msg("%s -> %s: %s", #call, gp_status_name(st_), gp_last_error());   \
     } while (0)
 
-/* Every device of every backend on this machine ("cpu:0", "opencl:0", ...). */
+/* Every device of every backend on this machine ("cpu:0", "opencl:0", ...); only the CPU's when
+ * GPUPORT_CHECK is set (the suites' checked run: checking is the CPU backend's). */
 static inline int gpt_devices(char specs[][32], int cap)
 {
     uint32_t n = 0;
     if (gp_device_count(&n) != GP_OK) return 0;
+    const char *check = getenv("GPUPORT_CHECK");
+    bool cpu_only = check && *check;
     int k = 0;
     for (uint32_t i = 0; i < n && k < cap; i++) {
         gp_device_info info;
-        if (gp_device_enumerate(i, &info) == GP_OK) snprintf(specs[k++], 32, "%s", info.spec);
+        if (gp_device_enumerate(i, &info) != GP_OK) continue;
+        if (cpu_only && info.backend != GP_BACKEND_CPU) continue;
+        snprintf(specs[k++], 32, "%s", info.spec);
     }
     return k;
 }
