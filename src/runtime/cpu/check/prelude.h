@@ -409,17 +409,28 @@ GP__CK_INLINE void *gp__ck_acc(gp_ck_ctx *c, uint32_t li, uint32_t site, uint32_
     if (r->init) {
         const uint32_t bit = 1u << (w & 31u);
         if (GP__CK_UNLIKELY(!(__atomic_load_n(&r->init[w >> 5], __ATOMIC_RELAXED) & bit))) {
-            gp__ck_shadow(c, li, site, reg, kind, off, size);
-            return (void *)p;
+            if (kind != GP_CK_WRITE) { /* a read of a word nothing wrote yet: the slow path */
+                gp__ck_shadow(c, li, site, reg, kind, off, size);
+                return (void *)p;
+            }
+            __atomic_fetch_or(&r->init[w >> 5], bit, __ATOMIC_RELAXED);
         }
     }
     if (r->race && !(kind & GP_CK_ATOMIC)) {
-        const uint64_t cur = __atomic_load_n(&r->race[w], __ATOMIC_RELAXED);
+        uint64_t cur = __atomic_load_n(&r->race[w], __ATOMIC_RELAXED);
         const uint64_t me = (c->item0 + li + 1) | (uint64_t)(c->epoch & 0x1fffu) << 33;
         const int known =
             (cur & 0x3fffffffffffull) == me && GP_CK_G_MASK(cur) == 0xfu &&
             (!(kind & GP_CK_WRITE) || (cur & (GP_CK_G_W | GP_CK_G_M | GP_CK_G_C)) == GP_CK_G_W);
-        if (!known) gp__ck_gword(c, li, site, reg, kind, &r->race[w], 0xfu, a);
+        if (known) return (void *)p;
+        /* the first access of the word in the launch: nothing to compare it with */
+        const uint64_t st = site < 2047 ? site : 2047;
+        const uint64_t mine =
+            me | st << 46 | (uint64_t)0xfu << 57 | ((kind & GP_CK_WRITE) ? GP_CK_G_W : 0);
+        if (cur == 0 && __atomic_compare_exchange_n(&r->race[w], &cur, mine, 0, __ATOMIC_RELAXED,
+                                                    __ATOMIC_RELAXED))
+            return (void *)p;
+        gp__ck_gword(c, li, site, reg, kind, &r->race[w], 0xfu, a);
     }
     return (void *)p;
 }
