@@ -135,6 +135,7 @@ struct gp_ck_ctx {
     uint64_t item0;                 /* global linear id of the group's first item */
     uint32_t group_items;
     uint32_t last_reg; /* where the last search ended */
+    uint16_t cell_gen; /* the running group's generation of shared cells */
     uint32_t nbound;   /* the bound regions, for the search */
     uint8_t bound[GP_CK_MAX_REGIONS];
     uint32_t *bad;       /* per item: site + 1 of an index fault waiting for its access */
@@ -178,7 +179,7 @@ typedef struct gp_ck_scell {
     uint8_t ws, rs;        /* their SIMD-barrier counts */
     uint8_t masks;         /* bytes written (low four bits), read (high four) */
     uint8_t init;          /* bytes some work-item of the group wrote */
-    uint16_t pad;
+    uint16_t gen;          /* the group it belongs to: cells of earlier groups read as empty */
 } gp_ck_scell;
 
 #if !defined(GP_CK_ABI_ONLY)
@@ -266,6 +267,11 @@ static __attribute__((noinline, unused)) void gp__ck_sword(gp_ck_ctx *c, uint32_
                    st = site < 0xffff ? (uint16_t)site : 0xffff;
     const uint8_t S = c->simd_epoch[li];
     const uint32_t warp = li >> 5;
+    if (s->gen != c->cell_gen) { /* first touch in this group */
+        gp_ck_scell fresh = {0};
+        fresh.gen = c->cell_gen;
+        *s = fresh;
+    }
     if (s->epoch != ep) {
         s->epoch = ep;
         s->w = s->r = 0;

@@ -150,13 +150,12 @@ static void gp_ck_describe(const gp_ck_reports *r, const gp_ck_event *ev, const 
     switch (ev->code) {
     case GP_CK_EV_OOB: {
         uint64_t size = have_reg ? regs[reg].size : 0;
-        gp_strbuf_printf(&m, "%s of %u bytes at %s%s is outside the %s '%s' (%" PRIu64 " bytes", kw,
-                         ev->size, object, idx, what, name, size);
+        gp_strbuf_printf(&m, "%s of %u bytes at %s%s", kw, ev->size, name, idx);
+        if (strcmp(object, name)) gp_strbuf_printf(&m, " (through '%s')", object);
+        gp_strbuf_printf(&m, " is outside the %s '%s' (%" PRIu64 " bytes", what, name, size);
         if (esize > 1 && size % esize == 0)
             gp_strbuf_printf(&m, ": %" PRIu64 " elements of %u", size / esize, esize);
-        gp_strbuf_printf(&m, ")%s; not performed%s",
-                         reg < GP_MAX_KERNEL_ARGS && !shared ? " given to the launch" : "",
-                         (ev->kind & GP_CK_WRITE) ? "" : " (it read 0)");
+        gp_strbuf_printf(&m, "); not performed%s", (ev->kind & GP_CK_WRITE) ? "" : " (it read 0)");
         break;
     }
     case GP_CK_EV_WILD:
@@ -222,8 +221,8 @@ static void gp_ck_describe(const gp_ck_reports *r, const gp_ck_event *ev, const 
         else
             gp_strbuf_printf(&m, " with no gp_barrier() between them (and not an atomic)");
         if (same_warp)
-            gp_strbuf_printf(&m, " (the lanes of one SIMD group do not run in lockstep on every "
-                                 "GPU: put gp_simd_barrier() or gp_barrier() between them)");
+            gp_strbuf_printf(&m, " (they are lanes of one SIMD group, which do not run in "
+                                 "lockstep on every GPU either)");
         break;
     }
     case GP_CK_EV_UNINIT:

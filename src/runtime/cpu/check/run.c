@@ -342,11 +342,12 @@ static bool gp_ck_thread_prepare(gp_ck_thread *t, gp_ck_run *r)
     }
     size_t ncells = r->arena_size / 4;
     if ((r->checks & (GP_CK_RACE | GP_CK_INIT)) && ncells > t->cells_cap) {
-        gp_ck_scell *m = malloc(ncells * sizeof *m);
+        gp_ck_scell *m = calloc(ncells, sizeof *m);
         if (!m) return false;
         free(t->cells);
         t->cells = m;
         t->cells_cap = ncells;
+        t->ctx.cell_gen = 0; /* every cell is of generation 0 now */
     }
     gp_ck_ctx *c = &t->ctx;
     memcpy(c->reg, r->regs, sizeof c->reg);
@@ -423,7 +424,12 @@ static void gp_ck_run_groups(void *ctx, uint64_t begin, uint64_t end)
         memset(t->end_site, 0, n * sizeof *t->end_site);
         memset(t->simd_epoch, 0, n);
         memset(t->simd_since, 0, n);
-        if (cells) memset(t->cells, 0, cells * sizeof *t->cells);
+        /* a new generation of shared cells (they reset on first touch); a full clear only when
+         * the 16-bit generation wraps */
+        if (cells && ++c->cell_gen == 0) {
+            memset(t->cells, 0, t->cells_cap * sizeof *t->cells);
+            c->cell_gen = 1;
+        }
         if (r->fibers) {
             c->loop_mode = 0;
             int fault = 0;
