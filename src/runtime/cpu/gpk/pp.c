@@ -271,6 +271,15 @@ static int gk_substitute(gk_pp *p, const gk_macro *m, gk_arg *args, gk_pos pos, 
                 rv = args[k].t;
                 rn = args[k].n;
             }
+            /* GNU: `, ## __VA_ARGS__` drops the comma when there are no variadic arguments and
+             * pastes nothing otherwise */
+            if (k == (int)m->nparams && m->variadic && gk_tok_is(&out->v[out->n - 1], ",")) {
+                if (rn == 0) out->n--;
+                for (size_t j = 0; j < rn; j++)
+                    if (gk_emit(p, out, &rv[j]) != 0) return -1;
+                i++;
+                continue;
+            }
             if (rn > 0) {
                 if (gk_paste(p, &out->v[out->n - 1], &rv[0]) != 0) return -1;
                 for (size_t j = 1; j < rn; j++)
