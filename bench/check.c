@@ -22,16 +22,9 @@
 #include <time.h>
 #include <unistd.h>
 
-extern char **environ;
+#include "bench_common.h"
 
-#define CHECK(call)                                                                                \
-    do {                                                                                           \
-        gp_status st_ = (call);                                                                    \
-        if (st_ != GP_OK) {                                                                        \
-            fprintf(stderr, "%s: %s: %s\n", #call, gp_status_name(st_), gp_last_error());          \
-            exit(1);                                                                               \
-        }                                                                                          \
-    } while (0)
+extern char **environ;
 
 static const char *kSource =
     "#define TILE 16\n"
@@ -75,19 +68,6 @@ static const char *kSource =
     "}\n";
 
 enum { STENCIL_N = 1024, MATMUL_N = 256, REDUCE_N = 1 << 20, REDUCE_G = 256 };
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
 
 /* The inputs and reference of one kernel, and how to launch it. */
 typedef struct job {
@@ -246,12 +226,6 @@ static bool finish(const job *j, prepared *p)
     gp_kernel_release(p->k);
     if (!ok) fprintf(stderr, "%s: wrong result\n", j->name);
     return ok;
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
 /* The job once on dev (Oclgrind's child); seconds, or -1 when the result is wrong. */

@@ -14,35 +14,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_common.h"
+
 extern char **environ;
-
-#define CHECK(call)                                                                                \
-    do {                                                                                           \
-        gp_status st_ = (call);                                                                    \
-        if (st_ != GP_OK) {                                                                        \
-            fprintf(stderr, "%s: %s: %s\n", #call, gp_status_name(st_), gp_last_error());          \
-            exit(1);                                                                               \
-        }                                                                                          \
-    } while (0)
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 static const char *kSaxpy =
     "GP_KERNEL(saxpy, GP_BUF(float, y), GP_CBUF(float, x), GP_VAL(float, a), GP_VAL(int, n))\n"
