@@ -682,7 +682,8 @@ static uint32_t ck_site(ck *c, uint32_t kind, gk_pos pos, const char *object)
 {
     gp_strbuf_printf(&c->sites, "    {%u, %u, %u, %u, ", kind, pos.line, pos.col, pos.file);
     ck_c_string(&c->sites, object ? object : "");
-    gp_strbuf_puts(&c->sites, "},\n");
+    gp_strbuf_printf(&c->sites, ", %d},\n",
+                     c->printing && c->printing->kind == GK_TOP_FUNCTION ? 1 : 0);
     return c->nsites++;
 }
 
@@ -987,7 +988,22 @@ static bool ck_expr_hook(gk_printer *p, const gk_expr *e, int prec)
         if (paren) ck_puts(p, ")");
         return true;
     case GK_E_CALL: {
-        if (e->a->kind != GK_E_IDENT || e->a->note) return false;
+        if (e->a->kind != GK_E_IDENT) return false;
+        const ck_sym *callee = e->a->note;
+        if (callee && callee->kind == CK_FUNC) {
+            const ck_fn *f = ck_fn_of(c, callee->name);
+            if (c->printing->kind != GK_TOP_KERNEL || !f || !f->sync) return false;
+            /* where a barrier inside it is reached from: this line of the kernel */
+            uint32_t site = ck_site(c, GP_CK_SITE_CALL, e->pos, callee->name);
+            if (paren) ck_puts(p, "(");
+            gp_strbuf_printf(p->out, "(gp__ck_call(gp__ck, gp__li, %u), %s(%s%s", site,
+                             callee->name, p->helper_args, e->nargs ? ", " : "");
+            ck_print_call_args(p, e, 0);
+            ck_puts(p, "))");
+            if (paren) ck_puts(p, ")");
+            return true;
+        }
+        if (e->a->note) return false;
         const char *n = e->a->name;
         if (!strcmp(n, "gp_barrier") || !strcmp(n, "gp_simd_barrier")) {
             uint32_t site =
@@ -1165,9 +1181,9 @@ int gp_ck_instrument(const gk_unit *u, gp_strbuf *out, char *err, size_t errlen)
         p.helper_args = "gp__ck, gp__li";
         gk_print_unit(&p, u);
         gp_strbuf_puts(out, "\n/* the checker's tables */\n");
-        gp_strbuf_printf(out,
-                         "static const gp_ck_site gp__ck_sites[] = {\n%s    {0, 0, 0, 0, \"\"}};\n",
-                         gp_strbuf_cstr(&c->sites));
+        gp_strbuf_printf(
+            out, "static const gp_ck_site gp__ck_sites[] = {\n%s    {0, 0, 0, 0, \"\", 0}};\n",
+            gp_strbuf_cstr(&c->sites));
         gp_strbuf_puts(out, "static const char *const gp__ck_files[] = {");
         for (size_t i = 0; i < u->files.n; i++) {
             if (i) gp_strbuf_puts(out, ", ");

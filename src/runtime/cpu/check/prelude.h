@@ -33,6 +33,7 @@ enum {
     GP_CK_SITE_RETURN = 11, /* a return of the kernel body */
     GP_CK_SITE_END = 12,    /* the end of the kernel body */
     GP_CK_SITE_INDEX = 13,  /* an index of a private or constant array */
+    GP_CK_SITE_CALL = 14,   /* a kernel's call of a helper that reaches a barrier */
 };
 
 /* the regions of a launch: kernel parameters 0..15, static shared arrays from 16, then the
@@ -63,6 +64,7 @@ typedef struct gp_ck_site {
     uint32_t line, col;
     uint32_t file;      /* index into the program's file names */
     const char *object; /* what it names: "out", "tile", "*p", "gp_barrier" */
+    uint32_t helper;    /* it lies in a helper (GP_FUNC), not in a kernel's body */
 } gp_ck_site;
 
 typedef struct gp_ck_shared_decl {
@@ -141,6 +143,7 @@ struct gp_ck_ctx {
     uint32_t *bad;       /* per item: site + 1 of an index fault waiting for its access */
     uint32_t *at_site;   /* per item: the barrier or SIMD-group operation it is at */
     uint32_t *end_site;  /* per item: site + 1 where it ended; GP_CK_END_RETURN if by return */
+    uint32_t *call_site; /* per item: site + 1 of the kernel's call into the helper it is in */
     uint8_t *simd_epoch; /* per item: SIMD barriers passed since the group started */
     uint8_t *simd_since; /* per item: a SIMD barrier since the last group barrier */
     const void *group;   /* the running gp_cpu_group */
@@ -484,6 +487,13 @@ GP__CK_INLINE long long gp__ck_ixp(gp_ck_ctx *c, uint32_t li, uint32_t site, uin
 GP__CK_INLINE void gp__ck_note(gp_ck_ctx *c, uint32_t li, uint32_t site)
 {
     c->at_site[li] = site;
+}
+
+/* A kernel calls a helper that reaches a barrier or SIMD-group operation: a finding there is
+ * placed at this call, the kernel's line that decides who gets there. */
+GP__CK_INLINE void gp__ck_call(gp_ck_ctx *c, uint32_t li, uint32_t site)
+{
+    c->call_site[li] = site + 1;
 }
 
 GP__CK_COLD void gp__ck_stray(gp_ck_ctx *c, uint32_t li, uint32_t site)

@@ -53,6 +53,7 @@ typedef struct gp_ck_thread {
     void *big_sink; /* for accesses larger than the context's sink */
     size_t big_cap;
     uint32_t bad[GP_CK_MAX_ITEMS], at_site[GP_CK_MAX_ITEMS], end_site[GP_CK_MAX_ITEMS];
+    uint32_t call_site[GP_CK_MAX_ITEMS];
     uint8_t simd_epoch[GP_CK_MAX_ITEMS], simd_since[GP_CK_MAX_ITEMS];
 } gp_ck_thread;
 
@@ -213,6 +214,21 @@ static void gp_ck_ranges(char *buf, size_t cap, const uint8_t *flag, uint32_t n,
     }
 }
 
+/* Where a synchronisation finding of work-item li at `site` is reported: the site itself in a
+ * kernel's body; in a helper, the kernel's call that led there (the line that decides which
+ * work-items get there), with `note` naming the helper's line. */
+static uint32_t gp_ck_place(const gp_ck_thread *t, uint32_t li, uint32_t site, char *note,
+                            size_t cap)
+{
+    note[0] = '\0';
+    const gp_ck_program *pr = t->run->ki->prog;
+    if (site >= pr->nsites || !pr->sites[site].helper || !t->call_site[li]) return site;
+    const gp_ck_site *s = &pr->sites[site];
+    snprintf(note, cap, " (the %s() at %s:%u:%u, in the function called here)", s->object,
+             s->file < pr->nfiles ? pr->files[s->file] : "?", s->line, s->col);
+    return t->call_site[li] - 1;
+}
+
 static void gp_ck_release(void *ctx, const uint8_t *ended, uint32_t n)
 {
     gp_ck_thread *t = ctx;
@@ -228,19 +244,21 @@ static void gp_ck_release(void *ctx, const uint8_t *ended, uint32_t n)
                 other_wait = i;
             }
         }
-        char waiting[160], rest[160], msg[600];
+        char waiting[160], rest[160], msg[1100];
         uint32_t nw = 0, ne = 0;
         if (first_wait != UINT32_MAX && first_end != UINT32_MAX) {
             gp_ck_ranges(waiting, sizeof waiting, ended, n, 0, &nw);
             gp_ck_ranges(rest, sizeof rest, ended, n, 1, &ne);
+            char note[300];
+            uint32_t at = gp_ck_place(t, first_wait, t->at_site[first_wait], note, sizeof note);
             snprintf(msg, sizeof msg,
-                     "gp_barrier() reached by %u of the %u work-items of the group (linear local "
-                     "ids %s); %s (%s) had already ended, so the barrier can never be complete: "
-                     "every work-item must reach every barrier (guard the work, not the "
-                     "barrier)",
-                     nw, n, waiting, ne == 1 ? "the other" : "the others", rest);
+                     "gp_barrier()%s reached by %u of the %u work-items of the group (linear "
+                     "local ids %s); %s (%s) had already ended, so the barrier can never be "
+                     "complete: every work-item must reach every barrier (guard the work, not "
+                     "the barrier)",
+                     note, nw, n, waiting, ne == 1 ? "the other" : "the others", rest);
             uint32_t es = t->end_site[first_end] & ~GP_CK_END_RETURN;
-            gp_ck_reports_sync(t->run->rep, t->at_site[first_wait], first_wait, t->g->group_id,
+            gp_ck_reports_sync(t->run->rep, at, first_wait, t->g->group_id,
                                es ? es - 1 : 0xffffffffu, first_end, msg);
         }
         if (other_wait != UINT32_MAX) {
@@ -254,13 +272,15 @@ static void gp_ck_release(void *ctx, const uint8_t *ended, uint32_t n)
                 gp_ck_ranges(rest, sizeof rest, same, n, 1, &ne);
                 free(same);
             }
+            char note[300];
+            uint32_t at = gp_ck_place(t, first_wait, t->at_site[first_wait], note, sizeof note);
             snprintf(msg, sizeof msg,
-                     "work-items of one group wait at different barriers: %u here (linear local "
-                     "ids %s), %u at another (%s); a barrier inside a branch that depends on the "
-                     "work-item deadlocks or misbehaves on GPUs",
-                     nw, waiting, ne, rest);
-            gp_ck_reports_sync(t->run->rep, t->at_site[first_wait], first_wait, t->g->group_id,
-                               t->at_site[other_wait], other_wait, msg);
+                     "work-items of one group wait at different barriers: %u here%s (linear "
+                     "local ids %s), %u at another (%s); a barrier inside a branch that depends "
+                     "on the work-item deadlocks or misbehaves on GPUs",
+                     nw, note, waiting, ne, rest);
+            gp_ck_reports_sync(t->run->rep, at, first_wait, t->g->group_id, t->at_site[other_wait],
+                               other_wait, msg);
         }
     }
     c->epoch++;
@@ -270,17 +290,19 @@ static void gp_ck_release(void *ctx, const uint8_t *ended, uint32_t n)
 static void gp_ck_simd_fault(void *ctx, const gp_fiber_simd_fault *f)
 {
     gp_ck_thread *t = ctx;
-    char msg[700];
+    char msg[1100];
     uint32_t site = t->at_site[f->item], other_site = 0xffffffffu, other = UINT32_MAX;
     if (f->fault == GP_FIBER_SIMD_READ_EXITED) {
         uint32_t es = t->end_site[f->first + f->src] & ~GP_CK_END_RETURN;
+        char note[300];
+        uint32_t at = gp_ck_place(t, f->item, site, note, sizeof note);
         snprintf(msg, sizeof msg,
-                 "a gp_simd_shuffle read lane %u of its SIMD group (linear local id %u), which "
+                 "a gp_simd_shuffle%s read lane %u of its SIMD group (linear local id %u), which "
                  "had already returned: GPUs give an undefined value; keep the lanes in the "
                  "kernel until their last shuffle (guard the work with `if (i < n)`, not the "
                  "return)",
-                 f->src, f->first + f->src);
-        gp_ck_reports_sync(t->run->rep, site, f->item, t->g->group_id, es ? es - 1 : 0xffffffffu,
+                 note, f->src, f->first + f->src);
+        gp_ck_reports_sync(t->run->rep, at, f->item, t->g->group_id, es ? es - 1 : 0xffffffffu,
                            f->first + f->src, msg);
         return;
     }
@@ -309,13 +331,15 @@ static void gp_ck_simd_fault(void *ctx, const gp_fiber_simd_fault *f)
     char lanes[160];
     uint32_t n = 0;
     gp_ck_ranges(lanes, sizeof lanes, missing, f->lanes < 32 ? f->lanes : 32, 1, &n);
+    char note[300];
+    uint32_t at = gp_ck_place(t, f->item, site, note, sizeof note);
     snprintf(msg, sizeof msg,
-             "a SIMD-group operation without every lane of its SIMD group (linear local ids "
+             "a SIMD-group operation%s without every lane of its SIMD group (linear local ids "
              "%u..%u): lane%s %s %s; every lane that has not returned must call the same "
              "operation (CUDA's full-mask rule), so it must not sit in a branch that depends on "
              "the lane",
-             f->first, f->first + f->lanes - 1, n == 1 ? "" : "s", lanes, where);
-    gp_ck_reports_sync(t->run->rep, site, f->item, t->g->group_id, other_site, other, msg);
+             note, f->first, f->first + f->lanes - 1, n == 1 ? "" : "s", lanes, where);
+    gp_ck_reports_sync(t->run->rep, at, f->item, t->g->group_id, other_site, other, msg);
 }
 
 static void gp_ck_noop_barrier(void *ctx)
@@ -356,6 +380,7 @@ static bool gp_ck_thread_prepare(gp_ck_thread *t, gp_ck_run *r)
     c->bad = t->bad;
     c->at_site = t->at_site;
     c->end_site = t->end_site;
+    c->call_site = t->call_site;
     c->simd_epoch = t->simd_epoch;
     c->simd_since = t->simd_since;
     c->slow = gp_ck_slow;
@@ -422,6 +447,7 @@ static void gp_ck_run_groups(void *ctx, uint64_t begin, uint64_t end)
         memset(t->bad, 0, n * sizeof *t->bad);
         memset(t->at_site, 0, n * sizeof *t->at_site);
         memset(t->end_site, 0, n * sizeof *t->end_site);
+        memset(t->call_site, 0, n * sizeof *t->call_site);
         memset(t->simd_epoch, 0, n);
         memset(t->simd_since, 0, n);
         /* a new generation of shared cells (they reset on first touch); a full clear only when
