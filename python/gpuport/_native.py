@@ -198,6 +198,17 @@ _declare("gp_cache_set_dir", c_status, ctypes.c_char_p)
 _declare("gp_cache_get_dir", c_status, ctypes.c_char_p, size_t, P(size_t))
 _declare("gp_cache_stats", c_status, P(u64), P(u64))
 _declare("gp_cache_clear", c_status)
+# checking (docs/check.md); reports are gp_check_report structs, passed as pointers here
+_declare("gp_program_create_from_file", c_status, vp, ctypes.c_char_p, P(BuildOptions), P(vp))
+_declare("gp_device_open_for_source", c_status, ctypes.c_char_p, ctypes.c_char_p, size_t,
+         P(BuildOptions), ctypes.c_char_p, P(vp))
+_declare("gp_check_parse", c_status, ctypes.c_char_p, P(u32))
+_declare("gp_check_name", ctypes.c_char_p, u32)
+_declare("gp_device_set_checks", c_status, vp, u32)
+_declare("gp_device_get_checks", c_status, vp, P(u32))
+_declare("gp_check_report_count", c_status, P(u32), P(u64))
+_declare("gp_check_report_get", c_status, u32, vp)
+_declare("gp_check_report_format", c_status, vp, ctypes.c_char_p, size_t, P(size_t))
 
 
 def library_path() -> Optional[str]:
