@@ -724,7 +724,7 @@ static int run_options(run_state *s, int argc, char **argv)
         case OPT_VERSION:
             return gp_cli_print_version();
         default:
-            return gp_cli_usage_error("run", "unknown option");
+            return gp_cli_bad_option("run", argv, "ho:D:");
         }
     }
     for (int i = optind; i < argc; i++) {
