@@ -109,7 +109,7 @@ class BuildOptions(ctypes.Structure):
         ("source_name", ctypes.c_char_p),
         ("defines", ctypes.POINTER(ctypes.c_char_p)),
         ("num_defines", u32),
-        ("reserved", u32),
+        ("checks", u32),
     ]
 
 
@@ -125,10 +125,28 @@ class ArgInfoC(ctypes.Structure):
 class ArgC(ctypes.Structure):
     _fields_ = [
         ("kind", i32),
-        ("reserved", u32),
+        ("flags", u32),
         ("buffer", vp),
         ("value", vp),
         ("size", size_t),
+    ]
+
+
+class CheckReportC(ctypes.Structure):
+    _fields_ = [
+        ("check", u32),
+        ("line", u32),
+        ("column", u32),
+        ("count", u64),
+        ("file", ctypes.c_char * 256),
+        ("kernel", ctypes.c_char * 128),
+        ("message", ctypes.c_char * 1024),
+        ("group", i32 * 3),
+        ("local", i32 * 3),
+        ("other_line", u32),
+        ("other_column", u32),
+        ("other_group", i32 * 3),
+        ("other_local", i32 * 3),
     ]
 
 
@@ -198,7 +216,8 @@ _declare("gp_cache_set_dir", c_status, ctypes.c_char_p)
 _declare("gp_cache_get_dir", c_status, ctypes.c_char_p, size_t, P(size_t))
 _declare("gp_cache_stats", c_status, P(u64), P(u64))
 _declare("gp_cache_clear", c_status)
-# checking (docs/check.md); reports are gp_check_report structs, passed as pointers here
+_declare("gp_dialect_prelude", ctypes.c_char_p, P(size_t))
+# checking (docs/check.md)
 _declare("gp_program_create_from_file", c_status, vp, ctypes.c_char_p, P(BuildOptions), P(vp))
 _declare("gp_device_open_for_source", c_status, ctypes.c_char_p, ctypes.c_char_p, size_t,
          P(BuildOptions), ctypes.c_char_p, P(vp))
@@ -207,8 +226,8 @@ _declare("gp_check_name", ctypes.c_char_p, u32)
 _declare("gp_device_set_checks", c_status, vp, u32)
 _declare("gp_device_get_checks", c_status, vp, P(u32))
 _declare("gp_check_report_count", c_status, P(u32), P(u64))
-_declare("gp_check_report_get", c_status, u32, vp)
-_declare("gp_check_report_format", c_status, vp, ctypes.c_char_p, size_t, P(size_t))
+_declare("gp_check_report_get", c_status, u32, P(CheckReportC))
+_declare("gp_check_report_format", c_status, P(CheckReportC), ctypes.c_char_p, size_t, P(size_t))
 
 
 def library_path() -> Optional[str]:

@@ -5,7 +5,8 @@ reports its errors; a new class joins by one line in ``_BY_STATUS``."""
 
 from __future__ import annotations
 
-from typing import Dict, Type
+from dataclasses import dataclass
+from typing import Dict, List, Optional, Tuple, Type
 
 
 class GpuportError(RuntimeError):
@@ -51,6 +52,45 @@ class GpuportIOError(GpuportError):
     """GP_ERR_IO: a file (the kernel cache) could not be read or written."""
 
 
+@dataclass(frozen=True)
+class CheckReport:
+    """One finding of a checked run (docs/check.md). Findings of a launch are merged by (check,
+    file, line): ``count`` says how often that line's finding happened; the rest describes its
+    first occurrence. ``group``/``local`` are the work-item of that occurrence (``None`` when the
+    report is not about one work-item); ``other_*`` the other side — the access it races with,
+    the barrier the others waited at — when there is one."""
+
+    check: str  # "memcheck", "racecheck", "synccheck" or "initcheck"
+    file: str
+    line: int  # 0 when not known
+    column: int
+    count: int
+    kernel: str
+    message: str
+    group: Optional[Tuple[int, int, int]]
+    local: Optional[Tuple[int, int, int]]
+    other_line: Optional[int]
+    other_column: Optional[int]
+    other_group: Optional[Tuple[int, int, int]]
+    other_local: Optional[Tuple[int, int, int]]
+    text: str  # the report as gpuport prints it: "FILE:LINE:COL: CHECK: MESSAGE (N times)"
+
+    def __str__(self) -> str:
+        return self.text
+
+
+class CheckError(GpuportError):
+    """GP_ERR_CHECK: a checked launch (or the CPU backend unchecked: a SIMD-group fault, an
+    unexpected barrier) found bugs in the kernel. ``reports`` holds every finding kept (at most
+    100), ``omitted`` how many more were dropped; the message holds the first ones."""
+
+    def __init__(self, status: str, message: str, reports: Optional[List[CheckReport]] = None,
+                 omitted: int = 0):
+        super().__init__(status, message)
+        self.reports: List[CheckReport] = list(reports or [])
+        self.omitted = omitted
+
+
 class InternalError(GpuportError):
     """GP_ERR_INTERNAL: a bug in gpuport; please report it with the message."""
 
@@ -65,6 +105,7 @@ _BY_STATUS: Dict[str, Type[GpuportError]] = {
     "GP_ERR_BACKEND": BackendError,
     "GP_ERR_IO": GpuportIOError,
     "GP_ERR_INTERNAL": InternalError,
+    "GP_ERR_CHECK": CheckError,
 }
 
 

@@ -22,7 +22,7 @@ import numpy as np
 
 from . import _dlpack as D
 from . import _native as N
-from .errors import GpuportError, UnsupportedError, error_for
+from .errors import CheckError, CheckReport, GpuportError, UnsupportedError, error_for
 
 BACKENDS = ("cuda", "metal", "opencl", "cpu")
 BUFFER_KINDS = {"device": 0, "pinned": 1, "shared": 2}
@@ -65,7 +65,89 @@ def _check(status: int) -> None:
     if status != 0:
         msg = (N.lib.gp_last_error() or b"").decode("utf-8", "replace")
         name = (N.lib.gp_status_name(status) or b"GP_ERR_UNKNOWN").decode()
+        if name == "GP_ERR_CHECK":
+            reports, omitted = _reports()
+            raise CheckError(name, msg, reports, omitted)
         raise error_for(name, msg)
+
+
+# the checks a checked run can make (docs/check.md), by name, as gp_check_parse reads them
+CHECKS = ("memcheck", "racecheck", "synccheck", "initcheck")
+
+
+def _check_bits(checks: Union[None, bool, str, Sequence[str]], what: str) -> int:
+    """GP_CHECK_* bits of ``checks``: True or "all" (every check), False, None or "none" (no
+    check), a comma list "memcheck,racecheck", or a sequence of check names."""
+    if checks is None or checks is False:
+        return 0
+    if checks is True:
+        checks = "all"
+    if not isinstance(checks, str):
+        try:
+            names = list(checks)
+        except TypeError:
+            raise TypeError(f"{what} is True, \"all\", a comma list or a list of check names "
+                            f"({', '.join(CHECKS)}), not {checks!r}") from None
+        if not all(isinstance(n, str) for n in names):
+            raise TypeError(f"{what}: check names are strings ({', '.join(CHECKS)}), got {checks!r}")
+        checks = ",".join(names) if names else "none"
+    bits = ctypes.c_uint32()
+    _check(N.lib.gp_check_parse(checks.encode(), ctypes.byref(bits)))
+    return bits.value
+
+
+def _check_names(bits: int) -> Tuple[str, ...]:
+    return tuple(n for i, n in enumerate(CHECKS) if bits & (1 << i))
+
+
+def _triple(v: Any) -> Optional[Tuple[int, int, int]]:
+    t = (int(v[0]), int(v[1]), int(v[2]))
+    return None if t[0] < 0 else t
+
+
+def _reports() -> Tuple[List[CheckReport], int]:
+    """The reports of the last CPU launch made on this thread, and how many more were dropped."""
+    n = ctypes.c_uint32()
+    omitted = ctypes.c_uint64()
+    if N.lib.gp_check_report_count(ctypes.byref(n), ctypes.byref(omitted)) != 0:
+        return [], 0
+    out: List[CheckReport] = []
+    for i in range(n.value):
+        r = N.CheckReportC()
+        if N.lib.gp_check_report_get(i, ctypes.byref(r)) != 0:
+            break
+        need = N.size_t()
+        buf = ctypes.create_string_buffer(2048)
+        N.lib.gp_check_report_format(ctypes.byref(r), buf, len(buf), ctypes.byref(need))
+        if need.value > len(buf):
+            buf = ctypes.create_string_buffer(need.value)
+            N.lib.gp_check_report_format(ctypes.byref(r), buf, len(buf), None)
+
+        def text(b: bytes) -> str:
+            return b.decode("utf-8", "replace")
+
+        out.append(CheckReport(
+            check=text(N.lib.gp_check_name(r.check) or b"unknown"), file=text(r.file),
+            line=r.line, column=r.column, count=r.count, kernel=text(r.kernel),
+            message=text(r.message), group=_triple(r.group), local=_triple(r.local),
+            other_line=r.other_line or None, other_column=r.other_column or None,
+            other_group=_triple(r.other_group), other_local=_triple(r.other_local),
+            text=text(buf.value)))
+    return out, omitted.value
+
+
+def check_reports() -> List[CheckReport]:
+    """The reports of the last CPU launch made on this thread (a :class:`CheckError` carries
+    them too): empty after a clean launch."""
+    return _reports()[0]
+
+
+def dialect_prelude() -> str:
+    """The dialect prelude (``gpuport/kernel.h`` as built into libgpuport), which every backend
+    puts in front of a kernel source: for tools that check a source against a compiler."""
+    n = N.size_t()
+    raw = N.lib.gp_dialect_prelude(ctypes.byref(n))
+    return (raw or b"").decode("utf-8", "replace")
 
 
 def _whole(v: Any, what: str) -> int:
@@ -228,12 +310,23 @@ def probe(backend: str) -> Selection:
 class Device:
     """An opened device. ``Device("auto")`` picks the best one and records why."""
 
-    def __init__(self, spec: str = "auto"):
+    def __init__(self, spec: str = "auto", check: Union[None, bool, str, Sequence[str]] = None):
         if not isinstance(spec, str):
             raise TypeError(f"a device spec is a string (\"auto\", \"cuda:1\", \"cpu\"...), got {spec!r}")
+        bits = _check_bits(check, "check")
         h = N.vp()
+        if bits and spec == "auto":
+            spec = "cpu"  # only the CPU runs kernels checked; GPUPORT_CHECK does the same
         _check(N.lib.gp_device_open(spec.encode(), ctypes.byref(h)))
         self._h = h
+        if bits:
+            st = N.lib.gp_device_set_checks(h, bits)
+            if st != 0:
+                try:
+                    _check(st)
+                finally:
+                    N.lib.gp_device_release(h)
+                    self._h = None
         c = N.DeviceInfoC()
         _check(N.lib.gp_device_get_info(self._h, ctypes.byref(c)))
         self.info = DeviceInfo._from_c(c)
@@ -241,6 +334,19 @@ class Device:
 
     def __repr__(self) -> str:
         return f"<gpuport.Device {self.info.spec} {self.info.name!r}>"
+
+    @property
+    def checks(self) -> Tuple[str, ...]:
+        """The checks programs built and buffers created through this device get from now on
+        (docs/check.md): ``()`` when unchecked. Set it with a name, a comma list, a list of names,
+        True (all) or None/False (none); only the CPU device runs checked."""
+        bits = ctypes.c_uint32()
+        _check(N.lib.gp_device_get_checks(self._live(), ctypes.byref(bits)))
+        return _check_names(bits.value)
+
+    @checks.setter
+    def checks(self, value: Union[None, bool, str, Sequence[str]]) -> None:
+        _check(N.lib.gp_device_set_checks(self._live(), _check_bits(value, "checks")))
 
     def close(self) -> None:
         if getattr(self, "_h", None):
@@ -325,8 +431,11 @@ class Device:
 
     # -- code
     def program(self, source: str, defines: Optional[Mapping[str, Any]] = None,
-                name: str = "kernel.gpk", fast_math: bool = False, cache: bool = True) -> "Program":
-        return Program(self, source, defines, name, fast_math, cache)
+                name: str = "kernel.gpk", fast_math: bool = False, cache: bool = True,
+                check: Union[None, bool, str, Sequence[str]] = None) -> "Program":
+        """Builds dialect source for this device. ``check`` builds this program checked
+        (CPU only; None: as the device says, see :attr:`checks`); reports name ``name``."""
+        return Program(self, source, defines, name, fast_math, cache, _check_bits(check, "check"))
 
     def builtin_program(self, name: str) -> "Program":
         return Program._builtin(self, name)
@@ -803,13 +912,13 @@ class Program:
     """Dialect source built for one device."""
 
     def __init__(self, device: Device, source: str, defines: Optional[Mapping[str, Any]],
-                 name: str, fast_math: bool, cache: bool):
+                 name: str, fast_math: bool, cache: bool, checks: int = 0):
         self.device = device
         raw = source.encode()
         defs = [f"{k}={v}" if v is not None else str(k) for k, v in (defines or {}).items()]
         arr = (ctypes.c_char_p * max(1, len(defs)))(*[d.encode() for d in defs])
         opts = N.BuildOptions(ctypes.sizeof(N.BuildOptions), (1 if fast_math else 0) | (0 if cache else 2),
-                              name.encode(), arr, len(defs), 0)
+                              name.encode(), arr, len(defs), checks)
         h = N.vp()
         _check(N.lib.gp_program_create(device._live(), raw, len(raw), ctypes.byref(opts), ctypes.byref(h)))
         self._h = h
@@ -989,7 +1098,10 @@ class Kernel:
             a = args[i]
             c = cargs[i]
             if kind <= _CBUF:
-                if type(a) is Array:
+                if a is None:  # an optional buffer the kernel tests (`if (bias != 0)`)
+                    c.flags = 1
+                    c.buffer = None
+                elif type(a) is Array:
                     if dt is not None and a.dtype != dt:
                         raise TypeError(f"{self.name}: parameter '{p.name}' holds {p.type_name} "
                                         f"({dt}), got a gpuport.Array of {a.dtype}")
