@@ -93,11 +93,25 @@ static void manifest_rows(const cJSON *m, rows *rs)
 static bool row_matters(const char *area, const char *key)
 {
     static const char *const info[][2] = {
-        {"host", "hostname"},     {"host", "memory_bytes"}, {"host", "kernel_release"},
-        {"gpuport", "(value)"},   {"git", "root"},          {"git", "changed_files"},
-        {"python", "executable"}, {"python", "prefix"},     {"python", "path"},
-        {"conda", "prefix"},      {"python", "reason"},     {"conda", "reason"},
+        {"host", "hostname"},
+        {"host", "memory_bytes"},
+        {"host", "kernel_release"},
+        {"gpuport", "(value)"},
+        {"git", "root"},
+        {"git", "changed_files"},
+        {"python", "executable"},
+        {"python", "prefix"},
+        {"python", "path"},
+        {"conda", "prefix"},
+        {"python", "reason"},
+        {"conda", "reason"},
         {"git", "reason"},
+        /* which Slurm job and node ran it: every rerun has a new job id */
+        {"slurm", "job_id"},
+        {"slurm", "step_id"},
+        {"slurm", "job_name"},
+        {"slurm", "node"},
+        {"slurm", "nodelist"},
     };
     for (size_t i = 0; i < sizeof info / sizeof info[0]; i++)
         if (strcmp(area, info[i][0]) == 0 && strcmp(key, info[i][1]) == 0) return false;

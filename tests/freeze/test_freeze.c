@@ -213,6 +213,34 @@ static void diff_finds_what_matters(void **state)
     cJSON_Delete(b);
 }
 
+/* Two runs of one job script in two Slurm jobs: the job's id, name and nodes are where it ran,
+ * not what it computed; the partition (other hardware) still counts. */
+static void slurm_job_identity_is_informational(void **state)
+{
+    (void)state;
+    cJSON *a = parse("{\"schema\": \"gpuport.freeze/1\", \"slurm\": {\"job_id\": \"101\","
+                     " \"step_id\": \"0\", \"job_name\": \"train\", \"node\": \"gpu01\","
+                     " \"nodelist\": \"gpu[01-02]\", \"partition\": \"h100\"}}");
+    cJSON *b = parse("{\"schema\": \"gpuport.freeze/1\", \"slurm\": {\"job_id\": \"202\","
+                     " \"step_id\": \"1\", \"job_name\": \"train-2\", \"node\": \"gpu07\","
+                     " \"nodelist\": \"gpu07\", \"partition\": \"a100\"}}");
+    gp_freeze_diff d;
+    assert_int_equal(gp_freeze_diff_compute(a, b, &d), 0);
+    assert_int_equal(d.count, 6);
+    const char *info[] = {"job_id", "step_id", "job_name", "node", "nodelist"};
+    for (size_t i = 0; i < 5; i++) {
+        const gp_freeze_change *c = find_change(&d, "slurm", info[i]);
+        assert_non_null(c);
+        assert_false(c->matters);
+    }
+    const gp_freeze_change *c = find_change(&d, "slurm", "partition");
+    assert_non_null(c);
+    assert_true(c->matters);
+    gp_freeze_diff_free(&d);
+    cJSON_Delete(a);
+    cJSON_Delete(b);
+}
+
 static void validate_rejects_hostile_manifests(void **state)
 {
     (void)state;
@@ -428,6 +456,7 @@ int main(void)
         cmocka_unit_test(conda_packages_from_conda_meta),
         cmocka_unit_test(environment_records_only_result_changing_variables),
         cmocka_unit_test(diff_finds_what_matters),
+        cmocka_unit_test(slurm_job_identity_is_informational),
         cmocka_unit_test(validate_rejects_hostile_manifests),
         cmocka_unit_test(load_refuses_what_is_not_json),
         cmocka_unit_test(load_and_tree_diff_alike),
