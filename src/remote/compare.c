@@ -196,8 +196,11 @@ int gp_remote_compare(const char *tmpdir, const char *glob_pat, const char *fetc
         gp_term_color(stdout, differ + missing + failed ? GP_COLOR_RED : GP_COLOR_GREEN);
     const char *z = gp_term_color(stdout, GP_COLOR_RESET);
     if (differ + missing + failed == 0) {
-        printf("%sverdict: same — all %zu pairs agree between here and %s%s\n", col, total, name,
-               z);
+        if (total == 1)
+            printf("%sverdict: same — the pair agrees between here and %s%s\n", col, name, z);
+        else
+            printf("%sverdict: same — all %zu pairs agree between here and %s%s\n", col, total,
+                   name, z);
         return 0;
     }
     printf("%sverdict: different — %zu of %zu pairs differ, %zu lack a file from %s, %zu could "

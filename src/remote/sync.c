@@ -219,8 +219,8 @@ int gp_remote_sync(gp_ssh *s, const gp_worktree *wt, const char *dir, char *msg,
     if (rc == 0 && gp_proc_interrupted()) rc = sync_lost_or(s, 0, msg, msglen, "the sync", NULL);
     gp_term_progress_done();
     if (rc == 0)
-        fprintf(stderr, "gpuport remote: synced %zu files to %s:%s (%zu removed there)\n", n_files,
-                s->name, dir, n_gone);
+        fprintf(stderr, "gpuport remote: synced %zu %s to %s:%s (%zu removed there)\n", n_files,
+                gp_plural(n_files, "file", "files"), s->name, dir, n_gone);
     if (list_path) unlink(list_path);
     if (now_path) unlink(now_path);
     free(list_path);
