@@ -47,6 +47,13 @@ typedef struct val {
                      avoids bank conflicts, one-to-one in x); addresses then count elements */
 } val;
 
+/* memcpy of n bytes that may be none, from a pointer that is then allowed to be NULL (an empty
+ * list not yet allocated): memcpy itself may not be given NULL even for 0 bytes */
+static void copy_n(void *dst, const void *src, size_t n)
+{
+    if (n) memcpy(dst, src, n);
+}
+
 static val v_unknown(void)
 {
     val v = {0};
@@ -312,8 +319,8 @@ static void g_copy(guard *dst, const guard *src)
 {
     for (int d = 0; d < 4; d++) {
         dst->nlo[d] = src->nlo[d], dst->nhi[d] = src->nhi[d];
-        memcpy(dst->lo[d], src->lo[d], (size_t)src->nlo[d] * sizeof src->lo[d][0]);
-        memcpy(dst->hi[d], src->hi[d], (size_t)src->nhi[d] * sizeof src->hi[d][0]);
+        copy_n(dst->lo[d], src->lo[d], (size_t)src->nlo[d] * sizeof src->lo[d][0]);
+        copy_n(dst->hi[d], src->hi[d], (size_t)src->nhi[d] * sizeof src->hi[d][0]);
         dst->has_mod[d] = src->has_mod[d];
         if (src->has_mod[d]) dst->mod[d] = src->mod[d], dst->rem[d] = src->rem[d];
     }
@@ -912,7 +919,7 @@ static void add_access(ls *s, tr_sym *base, val addr, int size, bool write, tr_e
         free(s->fr->b);
         *s->fr = saved;
         s->nacc = na, s->npending = np, s->npairs = npr; /* their loads were counted already */
-        memcpy(s->acc[id].idx, v, (size_t)depth * sizeof *v);
+        copy_n(s->acc[id].idx, v, (size_t)depth * sizeof *v);
         s->acc[id].nidx = depth;
     }
     for (int i = 0; i < s->npending; i++)
@@ -1544,7 +1551,7 @@ static void copy_frame(frame *dst, const frame *src)
     *dst = *src;
     dst->b = malloc((size_t)(src->cap ? src->cap : 1) * sizeof *dst->b);
     if (!dst->b) abort();
-    memcpy(dst->b, src->b, (size_t)src->nb * sizeof *dst->b);
+    copy_n(dst->b, src->b, (size_t)src->nb * sizeof *dst->b);
 }
 
 /* After two branches: what both agree on stays, the rest becomes per-group or unknown. */
@@ -1625,7 +1632,7 @@ static void save_pending(ls *s, int **out, int *n)
     *n = s->npending;
     *out = malloc((size_t)(*n ? *n : 1) * sizeof **out);
     if (!*out) abort();
-    memcpy(*out, s->pending, (size_t)*n * sizeof **out);
+    copy_n(*out, s->pending, (size_t)*n * sizeof **out);
 }
 
 static void loop_pass(ls *s, tr_stmt *st, int from, tr_sym *last)
@@ -1658,7 +1665,7 @@ static void walk_loop(ls *s, tr_stmt *st)
     tr_sym *last = halving_var(st);
     if (last) {
         /* what leaves the loop is what its last iteration left pending */
-        memcpy(s->pending, between, (size_t)nbetween * sizeof *between);
+        copy_n(s->pending, between, (size_t)nbetween * sizeof *between);
         s->npending = nbetween;
         loop_pass(s, st, from, last);
     }
@@ -1720,7 +1727,7 @@ static void walk(ls *s, tr_stmt *st)
         int np = s->npending;
         int *before = malloc((size_t)(np ? np : 1) * sizeof *before);
         if (!before) abort();
-        memcpy(before, s->pending, (size_t)np * sizeof *before);
+        copy_n(before, s->pending, (size_t)np * sizeof *before);
         frame fe;
         copy_frame(&fe, s->fr);
         narrow(s, &s->g, st->cond, false);
@@ -1734,8 +1741,8 @@ static void walk(ls *s, tr_stmt *st)
         int nthen = s->npending;
         int *after_then = malloc((size_t)(nthen ? nthen : 1) * sizeof *after_then);
         if (!after_then) abort();
-        memcpy(after_then, s->pending, (size_t)nthen * sizeof *after_then);
-        memcpy(s->pending, before, (size_t)np * sizeof *before);
+        copy_n(after_then, s->pending, (size_t)nthen * sizeof *after_then);
+        copy_n(s->pending, before, (size_t)np * sizeof *before);
         s->npending = np;
         frame ft = *s->fr;
         *s->fr = fe;
@@ -1987,7 +1994,7 @@ static tr_stmt *rewrite_child(rw *r, tr_stmt *st)
     if (x && r->npre) {
         tr_stmt *b = mk_stmt(r, TR_S_BLOCK, &(tr_expr){.file = st->file, .line = st->line});
         b->list = tr_alloc(r->s->u, (size_t)(r->npre + 1) * sizeof *b->list);
-        memcpy(b->list, r->pre, (size_t)r->npre * sizeof *b->list);
+        copy_n(b->list, r->pre, (size_t)r->npre * sizeof *b->list);
         b->list[r->npre] = x;
         b->n = r->npre + 1;
         x = b;
@@ -2011,7 +2018,7 @@ static tr_stmt *rewrite_stmt(rw *r, tr_stmt *st)
             if (!x) return NULL;
             tr_stmt **nl = tr_alloc(r->s->u, (size_t)(b->n + r->npre + 1) * sizeof *nl);
             if (b->n) memcpy(nl, b->list, (size_t)b->n * sizeof *nl);
-            memcpy(nl + b->n, r->pre, (size_t)r->npre * sizeof *nl);
+            copy_n(nl + b->n, r->pre, (size_t)r->npre * sizeof *nl);
             b->n += r->npre;
             nl[b->n++] = x;
             b->list = nl;
@@ -2100,7 +2107,7 @@ static bool rewrite_region(ls *s, tr_func *fn, tr_stmt **slot, tr_sym *arr, tr_s
     xo->b = lane;
     tr_stmt **nl = tr_alloc(s->u, (size_t)(b->n + 2) * sizeof *nl);
     nl[0] = mk_decl(&r, r.v, xi);
-    memcpy(nl + 1, b->list, (size_t)b->n * sizeof *nl);
+    copy_n(nl + 1, b->list, (size_t)b->n * sizeof *nl);
     tr_stmt *store = mk_stmt(&r, TR_S_EXPR, &at);
     tr_expr *asg = mk(&r, TR_E_ASSIGN, &at);
     asg->text = tr_strdup(s->u, "=");

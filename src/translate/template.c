@@ -486,7 +486,7 @@ void tp_template_scan_host(parser *p)
             toks.n > 1 && toks.v[0].kind == TR_IDENT && tp_template_find(p, toks.v[0].text)) {
             /* as if launched: `k<float, 256>` followed by a launch */
             tr_token lt = {TR_PUNCT, "<<", -1, 0, 0, false}, l2 = {TR_PUNCT, "<", -1, 0, 0, false};
-            toks.n--; /* the EOF */
+            free(toks.v[--toks.n].text); /* the EOF */
             tr_tokens_push(&toks, &lt);
             tr_tokens_push(&toks, &l2);
             tr_template *t = tp_template_find(p, toks.v[0].text);
