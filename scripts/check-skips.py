@@ -96,6 +96,11 @@ def skips_of_pytest(run, root):
             continue
         test = f"{tc.get('classname', '')}::{tc.get('name', '?')}"
         reason = sk.get("message") or (sk.text or "").strip() or NO_REASON
+        if reason == "collection skipped":
+            # a whole module skipped (pytest.importorskip, a module-level pytest.skip): the
+            # reason is in the text, "('path', line, 'Skipped: why')"
+            m = re.search(r", \d+, (['\"])(.*)\1\)\s*$", sk.text or "")
+            reason = m.group(2) if m else NO_REASON
         # pytest writes skipif reasons as "reason" and pytest.skip ones the same; a
         # "Skipped: " prefix comes from older versions
         reason = re.sub(r"^Skipped: ", "", reason)

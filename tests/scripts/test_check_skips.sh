@@ -100,11 +100,21 @@ def test_service():
 def test_runs():
     assert True
 PY
-(cd "$tmp/py" && python3 -m pytest -q -p no:cacheprovider test_skips.py --junitxml="$tmp/py.xml" >"$tmp/pytest.log" 2>&1)
+# a whole module skipped, as pytest.importorskip does it: its reason is in the record's text
+cat >"$tmp/py/test_module_skip.py" <<'PY'
+import pytest
+
+torch = pytest.importorskip("no_such_module_here", reason="torch is not installed")
+
+def test_never():
+    assert False
+PY
+(cd "$tmp/py" && python3 -m pytest -q -p no:cacheprovider test_skips.py test_module_skip.py --junitxml="$tmp/py.xml" >"$tmp/pytest.log" 2>&1)
 [ -s "$tmp/py.xml" ] || { cat "$tmp/pytest.log"; bad "no JUnit from pytest"; exit 1; }
 $check ctest="$tmp/ct.xml" pytest="$tmp/py.xml" --expected "$src/tests/expected-skips.txt" >"$tmp/out" 2>&1
 rc=$?
 [ $rc = 1 ] && ok "the project's list loads and judges a pytest run" || { cat "$tmp/out"; bad "exit $rc"; }
 has "torch missing is expected on CI" "$tmp/out" "expected    pytest test_skips::test_torch: torch is not installed"
 has "a service that did not start is not" "$tmp/out" "UNEXPECTED  pytest test_skips::test_service: redis did not start"
+has "a module skipped by importorskip, with its reason" "$tmp/out" "expected    pytest ::test_module_skip: torch is not installed"
 exit $fail
