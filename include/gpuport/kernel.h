@@ -619,6 +619,45 @@ static _Thread_local const gp_cpu_group *gp__cpu_cur GP__UNUSED;
     static inline                                                                                  \
         __attribute__((always_inline)) void gp__body_##name(GP__C_BODY_PARAMS(__VA_ARGS__))
 
+/* The work-group loops form of a kernel with barriers (written by the CPU backend, not by users:
+ * src/runtime/cpu/loops.c): one call runs the whole group, each region between barriers as a
+ * GP__WI_BEGIN ... GP__WI_END loop over its work-items; the descriptor has no item entry. */
+#define GP_KERNEL_LOOPS(...)          GP__KERNEL_LOOPS_X(GP__FIRST_(__VA_ARGS__, ~), __VA_ARGS__)
+#define GP__KERNEL_LOOPS_X(name, ...) GP__KERNEL_LOOPS(name, __VA_ARGS__)
+#define GP__KERNEL_LOOPS(name, ...)                                                                \
+    static inline __attribute__((always_inline)) void gp__wg_##name(                               \
+        const gp_cpu_group *gp__g GP__MAP(GP__C_P_, __VA_ARGS__));                                 \
+    static void gp__group_##name(void *const *gp__a, const gp_cpu_group *gp__g)                    \
+    {                                                                                              \
+        (void)gp__a;                                                                               \
+        GP__MAP(GP__C_LD_, __VA_ARGS__)                                                            \
+        gp__cpu_cur = gp__g;                                                                       \
+        const gp_cpu_group gp__gc = *gp__g; /* a private copy, as in GP__KERNEL */                 \
+        gp__wg_##name(&gp__gc GP__MAP(GP__C_FWD_, __VA_ARGS__));                                   \
+    }                                                                                              \
+    static const unsigned char gp__kinds_##name[] = {GP__MAP(GP__C_KIND_, __VA_ARGS__) 0};         \
+    static const uint32_t gp__sizes_##name[] = {GP__MAP(GP__C_SIZE_, __VA_ARGS__) 0};              \
+    GP__CPU_EXPORT const gp_cpu_kernel_desc GP__CAT(GP__CAT(gp__kdesc_, GP_CPU_SYMBOL_PREFIX),     \
+                                                    name) = {                                      \
+        GP_CPU_ABI_VERSION, GP__NPARAMS(__VA_ARGS__), #name, gp__group_##name, NULL,               \
+        gp__kinds_##name,   gp__sizes_##name};                                                     \
+    static inline __attribute__((always_inline)) void gp__wg_##name(                               \
+        const gp_cpu_group *gp__g GP__MAP(GP__C_P_, __VA_ARGS__))
+#define GP__WG_PROLOGUE                                                                            \
+    const int gp__x0 = (int)gp__g->base[0], gp__x1 = gp__x0 + (int)gp__g->local_size[0];           \
+    const uint32_t gp__lsx = gp__g->local_size[0], gp__lsy = gp__g->local_size[1],                 \
+                   gp__lsz = gp__g->local_size[2], gp__n = gp__lsx * gp__lsy * gp__lsz;            \
+    (void)gp__n;
+/* the linear local id gp__li indexes the per-item arrays; x is the innermost loop */
+#define GP__WI_BEGIN                                                                               \
+    for (uint32_t gp__lz = 0; gp__lz < gp__lsz; gp__lz++)                                          \
+        for (uint32_t gp__ly = 0; gp__ly < gp__lsy; gp__ly++)                                      \
+            for (int gp__gx = gp__x0; gp__gx < gp__x1; gp__gx++) {                                 \
+                const uint32_t gp__li =                                                            \
+                    (uint32_t)(gp__gx - gp__x0) + gp__lsx * (gp__ly + gp__lsy * gp__lz);           \
+                (void)gp__li;
+#define GP__WI_END }
+
 #define gp_local_id(d)    ((d) == 0 ? gp__gx - (int)gp__g->base[0] : (int)((d) == 1 ? gp__ly : gp__lz))
 #define gp_group_id(d)    ((int)gp__g->group_id[(d)])
 #define gp_local_size(d)  ((int)gp__g->local_size[(d)])

@@ -140,7 +140,8 @@ gp_status gp_cpu_kernel_launch(gp_queue *q, gp_kernel *k, const gp_launch *l)
     j.d = k->impl;
     j.l = l;
     j.dyn_index = -1;
-    j.fibers = k->sig->uses_barrier || k->sig->uses_simd;
+    /* a kernel in the work-group loops form has no item entry: one call runs its group */
+    j.fibers = (k->sig->uses_barrier || k->sig->uses_simd) && j.d->run_item;
     for (uint32_t i = 0; i < l->num_args; i++) {
         const gp_arg *a = &l->args[i];
         if (a->kind == GP_ARG_DYN_SHARED) {

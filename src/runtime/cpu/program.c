@@ -12,6 +12,7 @@
 #include "runtime/cpu/check/check.h"
 #include "runtime/cpu/compiler.h"
 #include "runtime/cpu/cpu.h"
+#include "runtime/cpu/loops.h"
 #include "util/sha256.h"
 
 typedef struct gp_cpu_program {
@@ -156,6 +157,38 @@ static gp_status gp_cpu_build_checked(const gp_build_request *req, gp_cpu_progra
     return st;
 }
 
+/* An unchecked program: kernels with barriers in the work-group loops form where loops.c can
+ * prove it safe (cached under a key of its own text), the source as it is otherwise. */
+static gp_status gp_cpu_build_plain(const gp_build_request *req, gp_cpu_program *p)
+{
+    char *text = NULL;
+    size_t len = 0;
+    if (gp_cpu_loops_enabled()) {
+        gp_status st = gp_cpu_loops_text(req, &text, &len);
+        if (st != GP_OK) return st;
+    }
+    if (!text) return gp_cpu_load_or_build(req, req->source, req->source_len, req->cache_key, p);
+    gp_sha256 *h = gp_sha256_new();
+    char key[65];
+    gp_sha256_update(h, req->cache_key, strlen(req->cache_key));
+    gp_sha256_update(h, "|loops|", 7);
+    gp_sha256_update(h, text, len);
+    gp_sha256_final_hex(h, key);
+    gp_status st = gp_cpu_load_or_build(req, text, len, key, p);
+    free(text);
+    if (st == GP_ERR_BUILD) {
+        char why[4096];
+        gp_copy_str(why, sizeof why, gp_last_error());
+        if (gp_cpu_build_so(req, req->source, req->source_len, NULL, NULL) != GP_OK)
+            return GP_ERR_BUILD; /* the compiler's message about the user's source */
+        return gp_error_set(GP_ERR_INTERNAL,
+                            "%s builds as it is, but its work-group loops form failed to build (a "
+                            "bug in gpuport; GPUPORT_CPU_LOOPS=0 runs it as fibers): %s",
+                            req->source_name, why);
+    }
+    return st;
+}
+
 gp_status gp_cpu_program_build(gp_program *prog, const gp_build_request *req)
 {
     gp_cpu_program *p = calloc(1, sizeof *p);
@@ -169,7 +202,7 @@ gp_status gp_cpu_program_build(gp_program *prog, const gp_build_request *req)
             st = gp_error_set(GP_ERR_INTERNAL, "built-in program %s does not match its source",
                               req->builtin->name);
     } else {
-        st = gp_cpu_load_or_build(req, req->source, req->source_len, req->cache_key, p);
+        st = gp_cpu_build_plain(req, p);
     }
     if (st != GP_OK) {
         if (p->dl) dlclose(p->dl);

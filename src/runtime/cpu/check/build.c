@@ -16,7 +16,7 @@ extern const size_t gp_check_prelude_text_len;
 
 /* The prelude part of the core's assembled text (see gp_build_request): from the kernel.h #line
  * to the #line that starts the user's source. */
-static bool gp_ck_prelude_part(const gp_build_request *req, const char **from, size_t *n)
+bool gp_ck_prelude_part(const gp_build_request *req, const char **from, size_t *n)
 {
     static const char mark[] = "#line 1 \"gpuport/kernel.h\"\n";
     const char *s = req->source;

@@ -33,6 +33,9 @@ void gp_ck_buffer_written(gp_buffer *buf, size_t off, size_t n);
  * read, with its file:line:col; the caller then builds the plain text to tell a compile error of
  * the source from a limit of the checker. */
 gp_status gp_ck_program_text(const gp_build_request *req, char **text, size_t *len);
+/* The prelude part of the core's assembled text (from the kernel.h #line to the #line in front of
+ * the user's source), for the passes that print the source again. */
+bool gp_ck_prelude_part(const gp_build_request *req, const char **from, size_t *n);
 
 /* A kernel of a checked program. */
 typedef struct gp_ck_kernel_impl {
