@@ -528,16 +528,18 @@ static bool wg_grow_regions(wg *w)
 
 /* Is the declaration one that can move to the group level: every declarator a never-assigned
  * scalar with a uniform value, named by no other declaration? */
+static bool wg_uniform_declarator(const gk_declarator *dc)
+{
+    const wg_var *v = dc->note;
+    return v && v->scalar && v->unique && !v->nassign && dc->init && dc->init->kind != GK_E_INIT &&
+           wg_uniform(dc->init);
+}
+
 static bool wg_uniform_decl(const gk_decl *d)
 {
     if (d->storage || d->defines || !d->ndecls) return false;
-    for (size_t i = 0; i < d->ndecls; i++) {
-        const gk_declarator *dc = &d->decls[i];
-        const wg_var *v = dc->note;
-        if (!v || !v->scalar || !v->unique || v->nassign || !dc->init ||
-            dc->init->kind == GK_E_INIT || !wg_uniform(dc->init))
-            return false;
-    }
+    for (size_t i = 0; i < d->ndecls; i++)
+        if (!wg_uniform_declarator(&d->decls[i])) return false;
     return true;
 }
 
@@ -676,6 +678,11 @@ static void wg_plan_list(wg *w, gk_stmt **items, size_t n, bool top)
                 open = w->nregions++;
             }
             wg_note(w, s, WS_REGION, open);
+            /* the uniform declarators of a declaration move to the group level on their own */
+            if (s->kind == GK_S_DECL && !s->decl->storage && !s->decl->defines)
+                for (size_t d = 0; d < s->decl->ndecls; d++)
+                    if (wg_uniform_declarator(&s->decl->decls[d]))
+                        ((wg_var *)s->decl->decls[d].note)->kind = WV_UNIFORM;
             wg_scan_stmt(w, s, open);
             if (s->kind == GK_S_DECL)
                 for (size_t d = 0; d < s->decl->ndecls; d++) {
@@ -944,13 +951,13 @@ static bool wg_stmt_hook(gk_printer *p, const gk_stmt *s)
     bool any = false;
     for (size_t i = 0; i < s->decl->ndecls; i++) {
         const wg_var *v = s->decl->decls[i].note;
-        if (v && v->kind == WV_EXPAND) any = true;
+        if (v && (v->kind == WV_EXPAND || v->kind == WV_UNIFORM)) any = true;
     }
     if (!any) return false;
     for (size_t i = 0; i < s->decl->ndecls; i++) {
         const gk_declarator *dc = &s->decl->decls[i];
         const wg_var *v = dc->note;
-        if (v && v->kind == WV_EXPAND && !dc->init) continue;
+        if (v && ((v->kind == WV_EXPAND && !dc->init) || v->kind == WV_UNIFORM)) continue;
         gk_print_line(p, dc->pos.line ? dc->pos : s->pos);
         if (v && v->kind == WV_EXPAND) {
             gp_strbuf_printf(p->out, "%s[gp__li] = ", v->name);
@@ -1019,6 +1026,18 @@ static void wg_print_region(gk_printer *p, wg *w, gk_stmt *const *items, size_t 
             gk_print_stmt(p, items[j]);
             nj->printed = true;
         }
+        if (nj->kind == WS_REGION && items[j]->kind == GK_S_DECL)
+            for (size_t d = 0; d < items[j]->decl->ndecls; d++) {
+                const gk_declarator *dc = &items[j]->decl->decls[d];
+                const wg_var *v = dc->note;
+                if (!v || v->kind != WV_UNIFORM) continue;
+                gk_print_line(p, dc->pos.line ? dc->pos : items[j]->pos);
+                gk_print_type(p, dc->type, dc->name);
+                gp_strbuf_puts(p->out, " = ");
+                gk_print_expr(p, dc->init, GK_PREC_ASSIGN);
+                gp_strbuf_puts(p->out, ";");
+                gk_print_newline(p);
+            }
     }
     wg_puts_line(p, "GP__WI_BEGIN");
     p->indent++;
