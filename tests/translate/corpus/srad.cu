@@ -38,27 +38,32 @@ __global__ void srad_cuda_1(float *E_C, float *W_C, float *N_C, float *S_C, floa
     __shared__ float east[BLOCK_SIZE][BLOCK_SIZE];
     __shared__ float west[BLOCK_SIZE][BLOCK_SIZE];
 
-    // load data to shared memory
-    north[ty][tx] = J_cuda[index_n];
-    south[ty][tx] = J_cuda[index_s];
+    // load data to shared memory; the edge blocks take their own row or column instead of the
+    // neighbour's, which lies outside the image (read only where it exists)
     if (by == 0) {
         north[ty][tx] = J_cuda[BLOCK_SIZE * bx + tx];
-    } else if (by == gridDim.y - 1) {
+    } else {
+        north[ty][tx] = J_cuda[index_n];
+    }
+    if (by == gridDim.y - 1) {
         south[ty][tx] = J_cuda[cols * BLOCK_SIZE * (gridDim.y - 1) + BLOCK_SIZE * bx +
                                cols * (BLOCK_SIZE - 1) + tx];
+    } else {
+        south[ty][tx] = J_cuda[index_s];
     }
     __syncthreads();
 
-    west[ty][tx] = J_cuda[index_w];
-    east[ty][tx] = J_cuda[index_e];
-
     if (bx == 0) {
         west[ty][tx] = J_cuda[cols * BLOCK_SIZE * by + cols * ty];
-    } else if (bx == gridDim.x - 1) {
+    } else {
+        west[ty][tx] = J_cuda[index_w];
+    }
+    if (bx == gridDim.x - 1) {
         east[ty][tx] = J_cuda[cols * BLOCK_SIZE * by + BLOCK_SIZE * (gridDim.x - 1) + cols * ty +
                               BLOCK_SIZE - 1];
+    } else {
+        east[ty][tx] = J_cuda[index_e];
     }
-
     __syncthreads();
 
     temp[ty][tx] = J_cuda[index];
