@@ -17,8 +17,12 @@
 extern "C" {
 #endif
 
-#if defined(_WIN32)
+#if defined(_WIN32) && defined(GP_BUILDING_LIBRARY)
 #define GP_API __declspec(dllexport)
+#elif defined(_WIN32) && !defined(GPUPORT_STATIC)
+#define GP_API __declspec(dllimport)
+#elif defined(_WIN32)
+#define GP_API
 #elif defined(__GNUC__)
 #define GP_API __attribute__((visibility("default")))
 #else

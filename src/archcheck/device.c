@@ -1,7 +1,7 @@
 /* device.c — the compute capabilities of this machine's GPUs, asked of the CUDA driver
  * (libcuda.so.1) loaded at run time. The few driver entry points are declared here, so that
  * nothing of CUDA is needed to build gpuport. */
-#include <dlfcn.h>
+#include "util/dynlib.h"
 #include <stdio.h>
 #include <string.h>
 
@@ -22,18 +22,18 @@ int gp_ac_device_query(gp_cc *ccs, char (*names)[128], int max, int *driver_cuda
                        size_t errlen)
 {
     const char *lib = "libcuda.so.1";
-    void *h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
+    void *h = gp_dl_open(lib);
     if (!h) {
         snprintf(err, errlen, "no NVIDIA driver on this machine (%s cannot be loaded: %s)", lib,
-                 dlerror());
+                 gp_dl_error());
         return -1;
     }
-    ac_cu_init_fn cu_init = (ac_cu_init_fn)dlsym(h, "cuInit");
-    ac_cu_driver_version_fn cu_ver = (ac_cu_driver_version_fn)dlsym(h, "cuDriverGetVersion");
-    ac_cu_device_count_fn cu_count = (ac_cu_device_count_fn)dlsym(h, "cuDeviceGetCount");
-    ac_cu_device_get_fn cu_get = (ac_cu_device_get_fn)dlsym(h, "cuDeviceGet");
-    ac_cu_device_attr_fn cu_attr = (ac_cu_device_attr_fn)dlsym(h, "cuDeviceGetAttribute");
-    ac_cu_device_name_fn cu_name = (ac_cu_device_name_fn)dlsym(h, "cuDeviceGetName");
+    ac_cu_init_fn cu_init = (ac_cu_init_fn)gp_dl_sym(h, "cuInit");
+    ac_cu_driver_version_fn cu_ver = (ac_cu_driver_version_fn)gp_dl_sym(h, "cuDriverGetVersion");
+    ac_cu_device_count_fn cu_count = (ac_cu_device_count_fn)gp_dl_sym(h, "cuDeviceGetCount");
+    ac_cu_device_get_fn cu_get = (ac_cu_device_get_fn)gp_dl_sym(h, "cuDeviceGet");
+    ac_cu_device_attr_fn cu_attr = (ac_cu_device_attr_fn)gp_dl_sym(h, "cuDeviceGetAttribute");
+    ac_cu_device_name_fn cu_name = (ac_cu_device_name_fn)gp_dl_sym(h, "cuDeviceGetName");
     int n = -1;
     if (!cu_init || !cu_count || !cu_get || !cu_attr) {
         snprintf(err, errlen, "%s lacks the driver entry points archcheck needs", lib);
@@ -66,6 +66,6 @@ int gp_ac_device_query(gp_cc *ccs, char (*names)[128], int max, int *driver_cuda
             names[i][127] = '\0';
         }
     }
-    dlclose(h);
+    gp_dl_close(h);
     return n;
 }

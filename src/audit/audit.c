@@ -3,7 +3,7 @@
  * folded into the state (counts, modules, stop evidence) and its findings go to the spool. */
 #include "audit/audit.h"
 
-#include <pthread.h>
+#include "util/thread.h"
 #include <stdlib.h>
 #if defined(__GLIBC__)
 #include <malloc.h>
@@ -41,8 +41,8 @@ typedef struct pool {
     bool main_waits; /* the main thread sleeps until the job at the head is done */
     size_t held;     /* bytes in the results of done jobs not folded yet */
     int mem_waits;   /* workers waiting for `held` to fall under POOL_HELD_MAX */
-    pthread_mutex_t mu;
-    pthread_cond_t cv_work, cv_done;
+    gp_mutex mu;
+    gp_cond cv_work, cv_done;
 } pool;
 
 /* ---- folding results into the state --------------------------------------------------- */
@@ -378,30 +378,30 @@ static void *worker(void *arg)
     pool *p = arg;
     char *buf = malloc(READ_BUF + 1);
     if (!buf) return NULL;
-    pthread_mutex_lock(&p->mu);
+    gp_mutex_lock(&p->mu);
     for (;;) {
         /* with too much held, the head is taken or done (jobs are taken in order), so the main
          * thread can always fold and make room */
         while (p->taken == p->pushed ? !p->finished : p->held > POOL_HELD_MAX) {
             bool mem = p->taken < p->pushed;
             p->mem_waits += mem;
-            pthread_cond_wait(&p->cv_work, &p->mu);
+            gp_cond_wait(&p->cv_work, &p->mu);
             p->mem_waits -= mem;
         }
         if (p->taken == p->pushed) break;
         job *j = &p->ring[p->taken % p->q];
         p->taken++;
         j->state = 2;
-        pthread_mutex_unlock(&p->mu);
+        gp_mutex_unlock(&p->mu);
         gp_audit_scan_path(j->path, j->lang, &j->res, buf, READ_BUF);
         size_t bytes = j->res.capf * sizeof *j->res.f + j->res.text.cap;
-        pthread_mutex_lock(&p->mu);
+        gp_mutex_lock(&p->mu);
         j->bytes = bytes;
         p->held += bytes;
         j->state = 3;
-        if (p->main_waits && head_ready(p)) pthread_cond_signal(&p->cv_done);
+        if (p->main_waits && head_ready(p)) gp_cond_signal(&p->cv_done);
     }
-    pthread_mutex_unlock(&p->mu);
+    gp_mutex_unlock(&p->mu);
     free(buf);
     return NULL;
 }
@@ -424,18 +424,18 @@ static void drain(pool *p, bool wait_one)
         if (j->state != 3) {
             if (!wait_one) return;
             p->main_waits = true;
-            pthread_cond_wait(&p->cv_done, &p->mu);
+            gp_cond_wait(&p->cv_done, &p->mu);
             p->main_waits = false;
             continue;
         }
         size_t bytes = j->bytes;
-        pthread_mutex_unlock(&p->mu);
+        gp_mutex_unlock(&p->mu);
         fold(p->st, j);
         job_clear(j);
-        pthread_mutex_lock(&p->mu);
+        gp_mutex_lock(&p->mu);
         p->emitted++;
         p->held -= bytes;
-        if (p->mem_waits && p->held <= POOL_HELD_MAX) pthread_cond_broadcast(&p->cv_work);
+        if (p->mem_waits && p->held <= POOL_HELD_MAX) gp_cond_broadcast(&p->cv_work);
         wait_one = false;
     }
 }
@@ -472,7 +472,7 @@ static int on_file(void *ctx, const gp_walk_file *f)
         job_clear(&j);
         return 0;
     }
-    pthread_mutex_lock(&p->mu);
+    gp_mutex_lock(&p->mu);
     while (p->pushed - p->emitted == p->q)
         drain(p, true);
     job *j = &p->ring[p->pushed % p->q];
@@ -483,9 +483,9 @@ static int on_file(void *ctx, const gp_walk_file *f)
     j->is_arg = f->is_arg;
     j->state = 1;
     p->pushed++;
-    pthread_cond_signal(&p->cv_work);
+    gp_cond_signal(&p->cv_work);
     drain(p, false);
-    pthread_mutex_unlock(&p->mu);
+    gp_mutex_unlock(&p->mu);
     return 0;
 }
 
@@ -494,10 +494,10 @@ static void on_problem(void *ctx, const char *path, const char *what)
     walk_ctx *w = ctx;
     /* problems found by the walk are recorded in walk order too: fold what is ready first */
     if (w->threads > 1) {
-        pthread_mutex_lock(&w->p->mu);
+        gp_mutex_lock(&w->p->mu);
         while (w->p->emitted < w->p->pushed)
             drain(w->p, true);
-        pthread_mutex_unlock(&w->p->mu);
+        gp_mutex_unlock(&w->p->mu);
     }
     add_problem(w->p->st, path, what);
 }
@@ -562,11 +562,11 @@ static int scan_all(gp_audit_state *st, int threads, char *err, size_t errlen, b
     p.st = st;
     p.q = (size_t)threads * POOL_JOBS_PER_THREAD + POOL_JOBS_PER_THREAD;
     p.ring = calloc(p.q, sizeof *p.ring);
-    pthread_mutex_init(&p.mu, NULL);
-    pthread_cond_init(&p.cv_work, NULL);
-    pthread_cond_init(&p.cv_done, NULL);
+    gp_mutex_init(&p.mu);
+    gp_cond_init(&p.cv_work);
+    gp_cond_init(&p.cv_done);
     walk_ctx w = {&p, threads, NULL, 0};
-    pthread_t *tids = calloc((size_t)threads, sizeof *tids);
+    gp_thread *tids = calloc((size_t)threads, sizeof *tids);
     int started = 0;
     if (threads <= 1) w.sbuf = malloc(READ_BUF + 1);
     if (!p.ring || !tids || (threads <= 1 && !w.sbuf)) {
@@ -578,7 +578,7 @@ static int scan_all(gp_audit_state *st, int threads, char *err, size_t errlen, b
     }
     if (threads > 1)
         for (; started < threads; started++)
-            if (pthread_create(&tids[started], NULL, worker, &p) != 0) break;
+            if (gp_thread_create(&tids[started], worker, &p) != 0) break;
     if (threads > 1 && started == 0) {
         w.threads = 1;
         w.sbuf = malloc(READ_BUF + 1);
@@ -600,18 +600,18 @@ static int scan_all(gp_audit_state *st, int threads, char *err, size_t errlen, b
             break;
         }
     }
-    pthread_mutex_lock(&p.mu);
+    gp_mutex_lock(&p.mu);
     p.finished = true;
-    pthread_cond_broadcast(&p.cv_work);
+    gp_cond_broadcast(&p.cv_work);
     while (p.emitted < p.pushed)
         drain(&p, true);
-    pthread_mutex_unlock(&p.mu);
+    gp_mutex_unlock(&p.mu);
     for (int i = 0; i < started; i++)
-        pthread_join(tids[i], NULL);
+        gp_thread_join(tids[i]);
     if (st->o->progress) gp_term_progress_done();
-    pthread_mutex_destroy(&p.mu);
-    pthread_cond_destroy(&p.cv_work);
-    pthread_cond_destroy(&p.cv_done);
+    gp_mutex_destroy(&p.mu);
+    gp_cond_destroy(&p.cv_work);
+    gp_cond_destroy(&p.cv_done);
     free(p.ring);
     free(tids);
     free(w.sbuf);

@@ -15,7 +15,7 @@
 #include "audit/prefilter.h"
 
 #include <ctype.h>
-#include <pthread.h>
+#include "util/thread.h"
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -74,7 +74,7 @@ typedef struct pf_lang {
 } pf_lang;
 
 static pf_lang py_set, c_set;
-static pthread_once_t py_once = PTHREAD_ONCE_INIT, c_once = PTHREAD_ONCE_INIT;
+static gp_once py_once = GP_ONCE_INIT, c_once = GP_ONCE_INIT;
 
 static inline uint32_t pf_hash(uint32_t gram)
 {
@@ -561,10 +561,10 @@ static const pf_lang *lang_of(gp_audit_pf which)
 {
     switch (which) {
     case GP_PF_PYTHON:
-        pthread_once(&py_once, py_build);
+        gp_once_call(&py_once, py_build);
         return &py_set;
     case GP_PF_C:
-        pthread_once(&c_once, c_build);
+        gp_once_call(&c_once, c_build);
         return &c_set;
     }
     return NULL;

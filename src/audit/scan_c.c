@@ -3,7 +3,7 @@
  * the CUDA APIs name themselves), `x::` scopes, kernel launches, and the body test of PY-EXT-003
  * for sources named as CPU implementations. */
 #include <ctype.h>
-#include <pthread.h>
+#include "util/thread.h"
 #include <stdint.h>
 #include <string.h>
 #include <strings.h>
@@ -86,7 +86,7 @@ static bool family_next_ok(char cls, const char *w, size_t k, size_t pl)
 /* The first two bytes of every word and prefix in the tables above: an identifier that starts
  * with none of these pairs cannot match any entry, so most stop at one bit test. */
 static uint32_t first_pairs[65536 / 32];
-static pthread_once_t first_pairs_once = PTHREAD_ONCE_INIT;
+static gp_once first_pairs_once = GP_ONCE_INIT;
 
 static unsigned pair_of(const char *w)
 {
@@ -720,7 +720,7 @@ void gp_audit_scan_c_how(gp_audit_source *s, gp_audit_result *r, bool cuda, cons
 {
     c_scan cs;
     bool cpu_named = !cuda && path && gp_audit_c_path_is_cpu_named(path);
-    pthread_once(&first_pairs_once, first_pairs_build);
+    gp_once_call(&first_pairs_once, first_pairs_build);
     /* Not for CUDA sources (inline PTX is found without a word) nor sources named as CPU
      * implementations (every function body counts). */
     if (shortcut && !cuda && !cpu_named) {
@@ -800,7 +800,7 @@ static const gp_audit_trigger code_words[] = {
      COUNT(header_nccl) + COUNT(scopes) + COUNT(code_words))
 static gp_audit_trigger c_triggers[C_TRIGGERS_MAX];
 static size_t c_ntriggers;
-static pthread_once_t c_triggers_once = PTHREAD_ONCE_INIT;
+static gp_once c_triggers_once = GP_ONCE_INIT;
 
 /* Every C word starts a token (identifiers) or follows '<', '"' or '/' (header names). The array
  * is sized from the tables, so it always has room. */
@@ -829,7 +829,7 @@ static void c_triggers_build(void)
 
 size_t gp_audit_c_triggers(const gp_audit_trigger **out)
 {
-    pthread_once(&c_triggers_once, c_triggers_build);
+    gp_once_call(&c_triggers_once, c_triggers_build);
     *out = c_triggers;
     return c_ntriggers;
 }

@@ -4,7 +4,7 @@
  * the file's import aliases and looked up exactly. */
 #include <ctype.h>
 #include <stddef.h>
-#include <pthread.h>
+#include "util/thread.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -226,7 +226,7 @@ static bool starts(const char *s, const char *p)
     return strncmp(s, p, strlen(p)) == 0;
 }
 
-static pthread_once_t guard_tables_once = PTHREAD_ONCE_INIT;
+static gp_once guard_tables_once = GP_ONCE_INIT;
 static void guard_tables_build(void);
 static uint32_t switch_letters; /* bit c - 'a': a switch part starts with letter c (either case) */
 
@@ -235,7 +235,7 @@ static uint32_t switch_letters; /* bit c - 'a': a switch part starts with letter
  * a name without one is rejected at once. */
 static bool may_be_switch(const char *w, size_t n)
 {
-    pthread_once(&guard_tables_once, guard_tables_build);
+    gp_once_call(&guard_tables_once, guard_tables_build);
     for (size_t i = 0; i < n; i++) {
         if (i > 0 && w[i - 1] != '_') continue;
         unsigned c = (unsigned)((w[i] | 0x20) - 'a');
@@ -1662,7 +1662,7 @@ static bool run_may_guard(const char *w, size_t n)
  * (strings and comments too, which only makes it lex more) and at the guard aliases. */
 static bool cond_may_guard(const py_sparse *sp, const char *d, size_t first, size_t end)
 {
-    pthread_once(&guard_tables_once, guard_tables_build);
+    gp_once_call(&guard_tables_once, guard_tables_build);
     for (size_t i = first; i < end;) {
         unsigned char c = (unsigned char)d[i];
         if (c == '_' || !gp_py_is_name_char(c)) {
@@ -1900,7 +1900,7 @@ static const gp_audit_trigger py_words[] = {
 #define PY_TRIGGERS_MAX 64
 static gp_audit_trigger py_triggers[PY_TRIGGERS_MAX];
 static size_t py_ntriggers;
-static pthread_once_t py_triggers_once = PTHREAD_ONCE_INIT;
+static gp_once py_triggers_once = GP_ONCE_INIT;
 
 _Static_assert(sizeof py_words / sizeof py_words[0] +
                        sizeof cuda_only_modules / sizeof cuda_only_modules[0] <=
@@ -1917,7 +1917,7 @@ static void py_triggers_build(void)
 
 size_t gp_audit_python_triggers(const gp_audit_trigger **out)
 {
-    pthread_once(&py_triggers_once, py_triggers_build);
+    gp_once_call(&py_triggers_once, py_triggers_build);
     *out = py_triggers;
     return py_ntriggers;
 }

@@ -1,5 +1,5 @@
 /* cuda_driver.c — see cuda_driver.h. */
-#include <dlfcn.h>
+#include "util/dynlib.h"
 #include <stdio.h>
 #include <string.h>
 
@@ -7,7 +7,7 @@
 
 #define GP_CU_SYM(field, sym)                                                                      \
     do {                                                                                           \
-        *(void **)&cu->field = dlsym(cu->lib, sym);                                                \
+        *(void **)&cu->field = gp_dl_sym(cu->lib, sym);                                            \
         if (!cu->field) {                                                                          \
             snprintf(why, whylen, "libcuda.so.1 lacks %s", sym);                                   \
             gp_bench_cuda_close(cu);                                                               \
@@ -18,7 +18,7 @@
 int gp_bench_cuda_open(gp_bench_cuda *cu, char *why, size_t whylen)
 {
     memset(cu, 0, sizeof *cu);
-    cu->lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    cu->lib = gp_dl_open("libcuda.so.1");
     if (!cu->lib) {
         snprintf(why, whylen, "libcuda.so.1 not found");
         return -1;
@@ -46,6 +46,6 @@ int gp_bench_cuda_open(gp_bench_cuda *cu, char *why, size_t whylen)
 
 void gp_bench_cuda_close(gp_bench_cuda *cu)
 {
-    if (cu->lib) dlclose(cu->lib);
+    if (cu->lib) gp_dl_close(cu->lib);
     memset(cu, 0, sizeof *cu);
 }

@@ -2,7 +2,7 @@
  * cuBLAS on CUDA devices (cublasSgemm_v2 with CUBLAS_DEFAULT_MATH, i.e. TF32 off, on the device's
  * primary context through the benchmark's own driver loader), OpenBLAS (Linux) or Accelerate
  * (macOS) cblas_sgemm on the CPU device, MPSMatrixMultiplication on Metal (mps.m, Apple only). */
-#include <dlfcn.h>
+#include "util/dynlib.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,16 +29,16 @@ static int gp_vendor_cblas(int n, const float *a, const float *b, float *c, doub
     const char *libname = "libopenblas.so.0";
     snprintf(label, labellen, "openblas");
 #endif
-    void *lib = dlopen(libname, RTLD_NOW | RTLD_LOCAL);
+    void *lib = gp_dl_open(libname);
     if (!lib) {
         snprintf(why, whylen, "not present: %s not found", libname);
         return 1;
     }
     gp_cblas_sgemm_fn sgemm;
-    *(void **)&sgemm = dlsym(lib, "cblas_sgemm");
+    *(void **)&sgemm = gp_dl_sym(lib, "cblas_sgemm");
     if (!sgemm) {
         snprintf(why, whylen, "not present: %s has no cblas_sgemm", libname);
-        dlclose(lib);
+        gp_dl_close(lib);
         return 1;
     }
     for (size_t s = 0; s <= samples; s++) { /* the first run is the warm-up */
@@ -48,7 +48,7 @@ static int gp_vendor_cblas(int n, const float *a, const float *b, float *c, doub
         if (s > 0) seconds[s - 1] = gp_bench_now() - t0;
     }
     /* OpenBLAS keeps threads that its destructor stops; unloading it here is safe but slow. */
-    dlclose(lib);
+    gp_dl_close(lib);
     return 0;
 }
 
@@ -82,7 +82,7 @@ static int gp_vendor_cublas(int ordinal, int n, const float *a, const float *b, 
     names[nn++] = "/usr/local/cuda/lib64/libcublas.so.12";
     void *lib = NULL;
     for (size_t i = 0; i < nn && !lib; i++)
-        lib = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+        lib = gp_dl_open(names[i]);
     if (!lib) {
         snprintf(why, whylen,
                  "not present: libcublas.so.13 and libcublas.so.12 not found (loader "
@@ -94,18 +94,18 @@ static int gp_vendor_cublas(int ordinal, int n, const float *a, const float *b, 
     gp_cublas_destroy_fn destroy;
     gp_cublas_math_fn math;
     gp_cublas_sgemm_fn sgemm;
-    *(void **)&create = dlsym(lib, "cublasCreate_v2");
-    *(void **)&destroy = dlsym(lib, "cublasDestroy_v2");
-    *(void **)&math = dlsym(lib, "cublasSetMathMode");
-    *(void **)&sgemm = dlsym(lib, "cublasSgemm_v2");
+    *(void **)&create = gp_dl_sym(lib, "cublasCreate_v2");
+    *(void **)&destroy = gp_dl_sym(lib, "cublasDestroy_v2");
+    *(void **)&math = gp_dl_sym(lib, "cublasSetMathMode");
+    *(void **)&sgemm = gp_dl_sym(lib, "cublasSgemm_v2");
     if (!create || !destroy || !math || !sgemm) {
         snprintf(why, whylen, "not present: libcublas lacks cublasSgemm_v2 or its helpers");
-        dlclose(lib);
+        gp_dl_close(lib);
         return 1;
     }
     gp_bench_cuda cu;
     if (gp_bench_cuda_open(&cu, why, whylen) != 0) {
-        dlclose(lib);
+        gp_dl_close(lib);
         return -1;
     }
     int rc = -1;
@@ -159,7 +159,7 @@ pop:
     }
 out:
     gp_bench_cuda_close(&cu);
-    dlclose(lib);
+    gp_dl_close(lib);
     return rc;
 }
 

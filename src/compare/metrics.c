@@ -8,7 +8,7 @@
 #include "util/term.h"
 
 #include <math.h>
-#include <pthread.h>
+#include "util/thread.h"
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -918,15 +918,15 @@ static void *worker_main(void *arg)
 static int run_workers(job *j, int threads, worker *ws)
 {
     atomic_store(&j->next, 0);
-    pthread_t tid[256];
+    gp_thread tid[256];
     int started = 0;
     for (int t = 1; t < threads; t++) {
-        if (pthread_create(&tid[t], NULL, worker_main, &ws[t]) != 0) break;
+        if (gp_thread_create(&tid[t], worker_main, &ws[t]) != 0) break;
         started = t;
     }
     worker_main(&ws[0]);
     for (int t = 1; t <= started; t++)
-        pthread_join(tid[t], NULL);
+        gp_thread_join(tid[t]);
     for (int t = 0; t <= started; t++)
         if (ws[t].failed) return -1;
     return 0;

@@ -3,7 +3,7 @@
  * (the toolkit probe uses the GPUs found, to know which libraries to look for). */
 #include "doctor/probe.h"
 
-#include <dlfcn.h>
+#include "util/dynlib.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,13 +33,13 @@ void *gp_probe_dlopen(const gp_probe_ctx *c, const char *soname, gp_doctor_lib *
                 }
                 if (fd >= 0) {
                     close(fd);
-                    void *h = dlopen(p, RTLD_NOW | RTLD_LOCAL);
+                    void *h = gp_dl_open(p);
                     if (h) {
                         lib->loaded = true;
                         gp_copy(lib->path, sizeof lib->path, p);
                         return h;
                     }
-                    const char *e = dlerror();
+                    const char *e = gp_dl_error();
                     gp_copy(lib->error, sizeof lib->error, e ? e : "dlopen failed");
                     gp_copy(lib->path, sizeof lib->path, p);
                     return NULL;
@@ -53,12 +53,12 @@ void *gp_probe_dlopen(const gp_probe_ctx *c, const char *soname, gp_doctor_lib *
         snprintf(lib->error, sizeof lib->error, "%s: not found in the driver search path", soname);
         return NULL;
     }
-    void *h = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
+    void *h = gp_dl_open(soname);
     if (h) {
         lib->loaded = true;
         return h;
     }
-    const char *e = dlerror();
+    const char *e = gp_dl_error();
     gp_copy(lib->error, sizeof lib->error, e ? e : "dlopen failed");
     return NULL;
 }

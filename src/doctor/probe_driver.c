@@ -3,8 +3,7 @@
  * (libcuda.so.1) for its version; cuInit(0) and the device list only with --deep. Both are
  * loaded with dlopen from the driver search path; a library without the expected entry points
  * is recorded as such, never called. */
-#define _GNU_SOURCE 1 /* dladdr */
-#include <dlfcn.h>
+#include "util/dynlib.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +14,7 @@
 /* Looks up `name`, adding it to lib->missing when absent. */
 static void *sym(void *h, const char *name, gp_doctor_lib *lib)
 {
-    void *p = dlsym(h, name);
+    void *p = gp_dl_sym(h, name);
     if (!p) {
         size_t l = strlen(lib->missing);
         snprintf(lib->missing + l, sizeof lib->missing - l, "%s%s", l ? ", " : "", name);
@@ -69,7 +68,7 @@ static void probe_nvml(const gp_probe_ctx *c, gp_doctor_nvidia *nv)
     gp_doctor_lib *lib = &nv->nvml;
     gp_nvmlInit_fn init = (gp_nvmlInit_fn)sym(h, "nvmlInit_v2", lib);
     gp_nvmlShutdown_fn shutdown = (gp_nvmlShutdown_fn)sym(h, "nvmlShutdown", lib);
-    gp_nvmlErrorString_fn errstr = (gp_nvmlErrorString_fn)dlsym(h, "nvmlErrorString");
+    gp_nvmlErrorString_fn errstr = (gp_nvmlErrorString_fn)gp_dl_sym(h, "nvmlErrorString");
     gp_nvmlSystemGetDriverVersion_fn drv =
         (gp_nvmlSystemGetDriverVersion_fn)sym(h, "nvmlSystemGetDriverVersion", lib);
     gp_nvmlSystemGetCudaDriverVersion_fn cuda =
@@ -92,7 +91,7 @@ static void probe_nvml(const gp_probe_ctx *c, gp_doctor_nvidia *nv)
             if (shutdown) shutdown();
         }
     }
-    dlclose(h);
+    gp_dl_close(h);
 }
 
 static void cuda_devices(void *h, gp_doctor_nvidia *nv)
@@ -136,8 +135,8 @@ static void probe_libcuda(const gp_probe_ctx *c, gp_doctor_facts *f)
     gp_doctor_lib *lib = &nv->cuda;
     gp_cuDriverGetVersion_fn ver = (gp_cuDriverGetVersion_fn)sym(h, "cuDriverGetVersion", lib);
     gp_cuInit_fn init = (gp_cuInit_fn)sym(h, "cuInit", lib);
-    gp_cuGetErrorName_fn ename = (gp_cuGetErrorName_fn)dlsym(h, "cuGetErrorName");
-    gp_cuGetErrorName_fn etext = (gp_cuGetErrorName_fn)dlsym(h, "cuGetErrorString");
+    gp_cuGetErrorName_fn ename = (gp_cuGetErrorName_fn)gp_dl_sym(h, "cuGetErrorName");
+    gp_cuGetErrorName_fn etext = (gp_cuGetErrorName_fn)gp_dl_sym(h, "cuGetErrorString");
     /* The file behind libcuda.so.1 names the driver (libcuda.so.535.129.03). */
     char real[GP_DOCTOR_PATH] = "";
     if (lib->path[0]) {
@@ -145,10 +144,10 @@ static void probe_libcuda(const gp_probe_ctx *c, gp_doctor_facts *f)
         if (r) gp_copy(real, sizeof real, r);
         free(r);
     } else if (ver) {
-        Dl_info info;
-        if (dladdr((void *)ver, &info) && info.dli_fname) {
-            char *r = realpath(info.dli_fname, NULL);
-            gp_copy(real, sizeof real, r ? r : info.dli_fname);
+        char from[GP_DOCTOR_PATH];
+        if (gp_dl_path_of((void *)ver, from, sizeof from) == 0) {
+            char *r = realpath(from, NULL);
+            gp_copy(real, sizeof real, r ? r : from);
             free(r);
         }
     }
@@ -167,7 +166,7 @@ static void probe_libcuda(const gp_probe_ctx *c, gp_doctor_facts *f)
         /* A started driver keeps threads that a dlclose would pull the code from under. */
         return;
     }
-    dlclose(h);
+    gp_dl_close(h);
 }
 
 /* True when machine folder `dir` is a cuda-compat folder holding a libcuda.so.1. */

@@ -2,7 +2,7 @@
  * (the .icd files in /etc/OpenCL/vendors) always, and the platforms and devices themselves by
  * calling the loader, which loads and starts every vendor driver. The few cl* entry points are
  * declared here; no OpenCL header is needed to build. */
-#include <dlfcn.h>
+#include "util/dynlib.h"
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -115,19 +115,19 @@ void gp_probe_opencl(const gp_probe_ctx *c, gp_doctor_facts *f)
     void *h = gp_probe_dlopen(c, "libOpenCL.so.1", &cl->loader);
     if (!h) return;
     cl_api a = {
-        (gp_clGetPlatformIDs_fn)dlsym(h, "clGetPlatformIDs"),
-        (gp_clGetPlatformInfo_fn)dlsym(h, "clGetPlatformInfo"),
-        (gp_clGetDeviceIDs_fn)dlsym(h, "clGetDeviceIDs"),
-        (gp_clGetDeviceInfo_fn)dlsym(h, "clGetDeviceInfo"),
+        (gp_clGetPlatformIDs_fn)gp_dl_sym(h, "clGetPlatformIDs"),
+        (gp_clGetPlatformInfo_fn)gp_dl_sym(h, "clGetPlatformInfo"),
+        (gp_clGetDeviceIDs_fn)gp_dl_sym(h, "clGetDeviceIDs"),
+        (gp_clGetDeviceInfo_fn)gp_dl_sym(h, "clGetDeviceInfo"),
     };
     if (!a.platforms || !a.platform_info || !a.devices || !a.device_info) {
         gp_copy(cl->loader.missing, sizeof cl->loader.missing,
                 "clGetPlatformIDs, clGetPlatformInfo, clGetDeviceIDs or clGetDeviceInfo");
-        dlclose(h);
+        gp_dl_close(h);
         return;
     }
     if (c->deep || GP_OPENCL_ENUMERATE_BY_DEFAULT) cl_enumerate(&a, cl);
     /* Vendor drivers loaded by the ICD loader keep threads (PoCL's pthread device): leave the
      * loader mapped when it was used. */
-    if (!cl->enumerated) dlclose(h);
+    if (!cl->enumerated) gp_dl_close(h);
 }

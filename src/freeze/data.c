@@ -3,7 +3,7 @@
  * skipped; files are hashed in parallel, one file per thread at a time, each in large sequential
  * reads (each opened with gp_open_regular, so a file swapped for a FIFO cannot stall a thread). */
 #include <errno.h>
-#include <pthread.h>
+#include "util/thread.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,16 +88,16 @@ static int walk(data_list *l, const char *path, int depth)
 typedef struct hash_pool {
     data_list *list;
     size_t next;
-    pthread_mutex_t lock;
+    gp_mutex lock;
 } hash_pool;
 
 static void *hash_worker(void *arg)
 {
     hash_pool *pool = arg;
     for (;;) {
-        pthread_mutex_lock(&pool->lock);
+        gp_mutex_lock(&pool->lock);
         size_t i = pool->next++;
-        pthread_mutex_unlock(&pool->lock);
+        gp_mutex_unlock(&pool->lock);
         if (i >= pool->list->count) return NULL;
         data_file *f = &pool->list->files[i];
         if (gp_sha256_file(f->path, f->hex, &f->size, f->err, sizeof f->err) != 0) f->failed = 1;
@@ -116,14 +116,14 @@ cJSON *gp_freeze_data(const char *const *paths, size_t count, int threads, char 
     if (threads <= 0) threads = (int)sysconf(_SC_NPROCESSORS_ONLN);
     if (threads < 1) threads = 1;
     if ((size_t)threads > l.count) threads = l.count ? (int)l.count : 1;
-    hash_pool pool = {&l, 0, PTHREAD_MUTEX_INITIALIZER};
-    pthread_t tids[256];
+    hash_pool pool = {&l, 0, GP_MUTEX_INIT};
+    gp_thread tids[256];
     int started = 0;
     for (int t = 0; t < threads && t < 256; t++)
-        if (pthread_create(&tids[started], NULL, hash_worker, &pool) == 0) started++;
+        if (gp_thread_create(&tids[started], hash_worker, &pool) == 0) started++;
     if (started == 0) hash_worker(&pool);
     for (int t = 0; t < started; t++)
-        pthread_join(tids[t], NULL);
+        gp_thread_join(tids[t]);
     cJSON *arr = cJSON_CreateArray();
     for (size_t i = 0; i < l.count; i++) {
         if (l.files[i].failed) {

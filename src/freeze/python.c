@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "freeze/collect.h"
+#include "util/sys.h"
 #include "util/fs.h"
 #include "util/json.h"
 #include "util/spawn.h"
@@ -123,7 +124,7 @@ static void sort_object(cJSON *o)
 
 cJSON *gp_freeze_python(const char *python)
 {
-    const char *py = python ? python : "python3";
+    const char *py = python ? python : GP_PYTHON_COMMAND;
     /* Not -I or -S: PYTHONPATH and site-packages are part of the Python in use. */
     char *argv[] = {(char *)py, "-c", (char *)py_probe, NULL};
     gp_spawn_result r;

@@ -12,7 +12,7 @@
 #ifndef GP_RUNTIME_BACKEND_H
 #define GP_RUNTIME_BACKEND_H
 
-#include <pthread.h>
+#include "util/thread.h"
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -38,7 +38,7 @@ typedef struct gp_device_state {
     void *impl;          /* the backend's device (context, command queue, ...) */
     gp_queue *default_queue;
     /* core-owned: */
-    pthread_mutex_t lock; /* guards refs and the program cache below */
+    gp_mutex lock; /* guards refs and the program cache below */
     int refs;
     struct gp_program *programs; /* in-process cache of built programs, a list by key */
 } gp_device_state;

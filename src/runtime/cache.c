@@ -7,7 +7,7 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <pthread.h>
+#include "util/thread.h"
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,7 +19,7 @@
 #include "util/fs.h"
 #include "util/sha256.h"
 
-static pthread_mutex_t gp_cache_lock = PTHREAD_MUTEX_INITIALIZER;
+static gp_mutex gp_cache_lock = GP_MUTEX_INIT;
 static char *gp_cache_override;  /* gp_cache_set_dir; guarded by gp_cache_lock */
 static char *gp_cache_refused;   /* the folder last refused and said so; guarded by gp_cache_lock */
 static bool gp_cache_entry_said; /* an entry was refused and said so; guarded by gp_cache_lock */
@@ -32,10 +32,10 @@ gp_status gp_cache_set_dir(const char *path)
         copy = strdup(path);
         if (!copy) return gp_error_set(GP_ERR_OUT_OF_MEMORY, "out of host memory");
     }
-    pthread_mutex_lock(&gp_cache_lock);
+    gp_mutex_lock(&gp_cache_lock);
     free(gp_cache_override);
     gp_cache_override = copy;
-    pthread_mutex_unlock(&gp_cache_lock);
+    gp_mutex_unlock(&gp_cache_lock);
     return GP_OK;
 }
 
@@ -65,9 +65,9 @@ static char *gp_cache_default_dir(void)
 
 gp_status gp_cache_dir_path(char **path, int create)
 {
-    pthread_mutex_lock(&gp_cache_lock);
+    gp_mutex_lock(&gp_cache_lock);
     char *dir = gp_cache_override ? strdup(gp_cache_override) : NULL;
-    pthread_mutex_unlock(&gp_cache_lock);
+    gp_mutex_unlock(&gp_cache_lock);
     const char *env = getenv("GPUPORT_CACHE_DIR");
     if (!dir && env && *env) dir = strdup(env);
     bool is_default = !dir;
@@ -168,13 +168,13 @@ static gp_status gp_cache_code_dir(char **real, int create)
         *real = r;
         return GP_OK;
     }
-    pthread_mutex_lock(&gp_cache_lock);
+    gp_mutex_lock(&gp_cache_lock);
     bool said = gp_cache_refused && strcmp(gp_cache_refused, dir) == 0;
     if (!said) {
         free(gp_cache_refused);
         gp_cache_refused = strdup(dir);
     }
-    pthread_mutex_unlock(&gp_cache_lock);
+    gp_mutex_unlock(&gp_cache_lock);
     if (!said)
         gp_log_info("kernel cache: not using %s: %s, so another user could plant code there; "
                     "kernels are built without the disk cache (use a folder only you can write: "
@@ -196,10 +196,10 @@ static bool gp_entry_trusted(const char *path)
                       : (st.st_mode & 022) != 0 ? "it is writable by group or others"
                                                 : NULL;
     if (!why) return true;
-    pthread_mutex_lock(&gp_cache_lock);
+    gp_mutex_lock(&gp_cache_lock);
     bool said = gp_cache_entry_said;
     gp_cache_entry_said = true;
-    pthread_mutex_unlock(&gp_cache_lock);
+    gp_mutex_unlock(&gp_cache_lock);
     if (!said)
         gp_log_info("kernel cache: ignoring %s: %s; the kernel is built again", path, why);
     else

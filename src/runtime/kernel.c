@@ -54,9 +54,9 @@ gp_status gp_kernel_create(gp_program *program, const char *name, gp_kernel **ou
     }
     if (!k->max_group_size || k->max_group_size > dev->info.max_group_size)
         k->max_group_size = dev->info.max_group_size;
-    pthread_mutex_lock(&dev->lock);
+    gp_mutex_lock(&dev->lock);
     program->refs++;
-    pthread_mutex_unlock(&dev->lock);
+    gp_mutex_unlock(&dev->lock);
     gp_device_state_ref(dev);
     *out = k;
     return GP_OK;
@@ -67,9 +67,9 @@ gp_status gp_kernel_release(gp_kernel *kernel)
     if (!kernel) return GP_OK;
     gp_device_state *dev = kernel->program->dev;
     dev->ops->kernel_release(kernel);
-    pthread_mutex_lock(&dev->lock);
+    gp_mutex_lock(&dev->lock);
     kernel->program->refs--;
-    pthread_mutex_unlock(&dev->lock);
+    gp_mutex_unlock(&dev->lock);
     free(kernel);
     gp_device_state_unref(dev);
     return GP_OK;

@@ -1,6 +1,6 @@
 /* log.c — GPUPORT_LOG: "info" prints device choices and fallbacks, "debug" also builds and cache
  * hits, on stderr, one line each prefixed "gpuport: ". Read once per process. */
-#include <pthread.h>
+#include "util/thread.h"
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,7 +9,7 @@
 #include "runtime/core.h"
 
 static int gp_log_cached = -1;
-static pthread_once_t gp_log_once = PTHREAD_ONCE_INIT;
+static gp_once gp_log_once = GP_ONCE_INIT;
 
 static void gp_log_read_env(void)
 {
@@ -22,7 +22,7 @@ static void gp_log_read_env(void)
 
 int gp_log_level(void)
 {
-    pthread_once(&gp_log_once, gp_log_read_env);
+    gp_once_call(&gp_log_once, gp_log_read_env);
     return gp_log_cached;
 }
 

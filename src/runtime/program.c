@@ -221,10 +221,10 @@ static gp_status gp_build(gp_device_state *dev, const char *src, size_t len,
     }
     gp_key(dev, compiler, flags, checks, builtin ? builtin->name : NULL, text, tlen, p->key);
 
-    pthread_mutex_lock(&dev->lock);
+    gp_mutex_lock(&dev->lock);
     gp_program *hit = gp_cache_find_locked(dev, p->key);
     if (hit) hit->refs++;
-    pthread_mutex_unlock(&dev->lock);
+    gp_mutex_unlock(&dev->lock);
     if (hit) {
         gp_log_debug("%s: in-process cache hit on %s", name, dev->info.spec);
         free(text);
@@ -255,7 +255,7 @@ static gp_status gp_build(gp_device_state *dev, const char *src, size_t len,
         gp_program_free(p);
         return st;
     }
-    pthread_mutex_lock(&dev->lock);
+    gp_mutex_lock(&dev->lock);
     hit = gp_cache_find_locked(dev, p->key); /* another thread built it meanwhile */
     if (hit) {
         hit->refs++;
@@ -264,7 +264,7 @@ static gp_status gp_build(gp_device_state *dev, const char *src, size_t len,
         p->next = dev->programs;
         dev->programs = p;
     }
-    pthread_mutex_unlock(&dev->lock);
+    gp_mutex_unlock(&dev->lock);
     if (hit) {
         gp_program_free(p);
         p = hit;
@@ -373,9 +373,9 @@ gp_status gp_program_release(gp_program *program)
 {
     if (!program) return GP_OK;
     gp_device_state *dev = program->dev;
-    pthread_mutex_lock(&dev->lock);
+    gp_mutex_lock(&dev->lock);
     program->refs--; /* the program stays in the device's cache until the device closes */
-    pthread_mutex_unlock(&dev->lock);
+    gp_mutex_unlock(&dev->lock);
     gp_device_state_unref(dev);
     return GP_OK;
 }

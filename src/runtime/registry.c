@@ -38,7 +38,7 @@ typedef struct gp_registry_slot {
     gp_device_state **states; /* probe.device_count entries, opened on demand */
 } gp_registry_slot;
 
-static pthread_mutex_t gp_registry_lock = PTHREAD_MUTEX_INITIALIZER;
+static gp_mutex gp_registry_lock = GP_MUTEX_INIT;
 static gp_registry_slot gp_registry[GP_BACKEND_COUNT];
 
 const gp_backend_ops *gp_backend_get(gp_backend id)
@@ -133,10 +133,10 @@ static void gp_registry_probe_locked(gp_backend b)
 
 void gp_registry_probe(gp_backend b, gp_selection_entry *out)
 {
-    pthread_mutex_lock(&gp_registry_lock);
+    gp_mutex_lock(&gp_registry_lock);
     gp_registry_probe_locked(b);
     *out = gp_registry[b].probe;
-    pthread_mutex_unlock(&gp_registry_lock);
+    gp_mutex_unlock(&gp_registry_lock);
 }
 
 gp_status gp_backend_probe(gp_backend backend, gp_selection_entry *out)
@@ -215,7 +215,7 @@ static gp_status gp_state_open(gp_backend b, uint32_t index, gp_device_state **o
         free(d);
         return st;
     }
-    pthread_mutex_init(&d->lock, NULL);
+    gp_mutex_init(&d->lock);
     d->refs = 1;
     *out = d;
     return GP_OK;
@@ -223,7 +223,7 @@ static gp_status gp_state_open(gp_backend b, uint32_t index, gp_device_state **o
 
 gp_status gp_registry_acquire(gp_backend b, uint32_t index, gp_device_state **out)
 {
-    pthread_mutex_lock(&gp_registry_lock);
+    gp_mutex_lock(&gp_registry_lock);
     gp_registry_probe_locked(b);
     gp_registry_slot *s = &gp_registry[b];
     gp_status st = GP_OK;
@@ -238,23 +238,23 @@ gp_status gp_registry_acquire(gp_backend b, uint32_t index, gp_device_state **ou
         st = gp_state_open(b, index, &s->states[index]);
         if (st == GP_OK) *out = s->states[index];
     }
-    pthread_mutex_unlock(&gp_registry_lock);
+    gp_mutex_unlock(&gp_registry_lock);
     return st;
 }
 
 void gp_device_state_ref(gp_device_state *dev)
 {
-    pthread_mutex_lock(&dev->lock);
+    gp_mutex_lock(&dev->lock);
     dev->refs++;
-    pthread_mutex_unlock(&dev->lock);
+    gp_mutex_unlock(&dev->lock);
 }
 
 void gp_device_state_unref(gp_device_state *dev)
 {
-    pthread_mutex_lock(&gp_registry_lock); /* so that acquire never sees a dying state */
-    pthread_mutex_lock(&dev->lock);
+    gp_mutex_lock(&gp_registry_lock); /* so that acquire never sees a dying state */
+    gp_mutex_lock(&dev->lock);
     int left = --dev->refs;
-    pthread_mutex_unlock(&dev->lock);
+    gp_mutex_unlock(&dev->lock);
     if (left == 0) {
         gp_backend b = (gp_backend)dev->info.backend;
         gp_registry[b].states[dev->index] = NULL;
@@ -263,8 +263,8 @@ void gp_device_state_unref(gp_device_state *dev)
         dev->ops->queue_release(dev->default_queue);
         free(dev->default_queue);
         dev->ops->device_close(dev);
-        pthread_mutex_destroy(&dev->lock);
+        gp_mutex_destroy(&dev->lock);
         free(dev);
     }
-    pthread_mutex_unlock(&gp_registry_lock);
+    gp_mutex_unlock(&gp_registry_lock);
 }

@@ -3,7 +3,7 @@
  * refusal at its line (tp_bail), and the function that holds it is kept out of the output. The
  * C++ that real kernels use is read too: references (held as pointers), functional casts,
  * nullptr, templates (template.c) and cooperative groups (coop.c). */
-#include <pthread.h>
+#include "util/thread.h"
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -155,7 +155,7 @@ static const char
     *type_words[sizeof base_words / sizeof *base_words + sizeof named_types / sizeof *named_types +
                 sizeof qualifier_words / sizeof *qualifier_words + 6];
 static size_t ntype_words;
-static pthread_once_t type_words_once = PTHREAD_ONCE_INIT;
+static gp_once type_words_once = GP_ONCE_INIT;
 
 static int cmp_word(const void *a, const void *b)
 {
@@ -189,7 +189,7 @@ bool tp_is_type_start(parser *p)
 {
     const tr_token *t = tp_cur(p);
     if (t->kind != TR_IDENT) return false;
-    pthread_once(&type_words_once, type_words_init);
+    gp_once_call(&type_words_once, type_words_init);
     const char *key = t->text;
     bool word = bsearch(&key, type_words, ntype_words, sizeof *type_words, cmp_word) != NULL;
     /* a variable named like a CUDA type (`int dim3`) is a variable where it is in scope */

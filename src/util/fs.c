@@ -1,15 +1,16 @@
 /* fs.c — see fs.h. Every read is bounded; every error names the path. */
 #include "util/fs.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
+#if !defined(_WIN32)
+#include <dirent.h>
 #include <unistd.h>
+#endif
 
 static void fs_err(char *err, size_t errlen, const char *path, const char *reason)
 {
@@ -154,8 +155,8 @@ int gp_map_file(const char *path, gp_mapped_file *out, char *err, size_t errlen)
     int fd = gp_open_regular(path, 0, &st, err, errlen);
     if (fd < 0) return -1;
     if (st.st_size > 0) {
-        void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-        if (p == MAP_FAILED) {
+        void *p = gp_map_fd(fd, (size_t)st.st_size);
+        if (!p) {
             fs_err(err, errlen, path, strerror(errno));
             close(fd);
             return -1;
@@ -169,7 +170,7 @@ int gp_map_file(const char *path, gp_mapped_file *out, char *err, size_t errlen)
 
 void gp_unmap_file(gp_mapped_file *m)
 {
-    if (m->data) munmap((void *)m->data, m->size);
+    if (m->data) gp_unmap(m->data, m->size);
     if (m->fd >= 0) close(m->fd);
     m->data = NULL;
     m->size = 0;
@@ -277,11 +278,12 @@ int gp_write_file_atomic(const char *path, const void *data, size_t len, char *e
     return 0;
 }
 
-static int gp_name_cmp(const void *a, const void *b)
+int gp_dir_name_cmp(const void *a, const void *b)
 {
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+#if !defined(_WIN32) /* fs_win.c lists a folder with FindFirstFileW */
 int gp_dir_names(const char *dir, char ***names, size_t *count, char *err, size_t errlen)
 {
     *names = NULL;
@@ -322,11 +324,12 @@ int gp_dir_names(const char *dir, char ***names, size_t *count, char *err, size_
         gp_dir_names_free(v, n);
         return -1;
     }
-    if (n) qsort(v, n, sizeof *v, gp_name_cmp);
+    if (n) qsort(v, n, sizeof *v, gp_dir_name_cmp);
     *names = v;
     *count = n;
     return 0;
 }
+#endif
 
 void gp_dir_names_free(char **names, size_t count)
 {

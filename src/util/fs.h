@@ -47,6 +47,26 @@ typedef struct gp_mapped_file {
 int gp_map_file(const char *path, gp_mapped_file *out, char *err, size_t errlen);
 void gp_unmap_file(gp_mapped_file *m);
 
+/* The mapping primitives under gp_map_file, for readers that open the file themselves
+ * (fs_posix.c: mmap; fs_win.c: CreateFileMapping). gp_map_fd maps `len` > 0 bytes of open
+ * descriptor `fd` read-only; NULL with errno on failure. The mapping outlives the descriptor. */
+void *gp_map_fd(int fd, size_t len);
+void gp_unmap(const void *p, size_t len);
+typedef enum gp_map_advice {
+    GP_MAP_SEQUENTIAL, /* will be read front to back once */
+    GP_MAP_DONTNEED    /* done with these pages: give their memory back (they can be read again) */
+} gp_map_advice;
+/* A hint, never an error: page-aligns the range itself. */
+void gp_map_advise(const void *p, size_t len, gp_map_advice advice);
+
+/* The separator of a list of folders in one variable (PATH, LD_LIBRARY_PATH): ":" on POSIX, ";"
+ * on Windows, whose paths hold ":" after the drive letter. */
+#if defined(_WIN32)
+#define GP_PATH_LIST_SEP ";"
+#else
+#define GP_PATH_LIST_SEP ":"
+#endif
+
 /* Joins two path pieces with exactly one '/', into a heap string (free() it); NULL on ENOMEM. */
 char *gp_path_join(const char *a, const char *b);
 bool gp_path_is_dir(const char *path);
@@ -58,6 +78,8 @@ bool gp_path_exists(const char *path);
  * (nothing to free then). */
 int gp_dir_names(const char *dir, char ***names, size_t *count, char *err, size_t errlen);
 void gp_dir_names_free(char **names, size_t count);
+/* The order of gp_dir_names (qsort comparator over char *). */
+int gp_dir_name_cmp(const void *a, const void *b);
 /* Creates `path` and its parents with `mode` (existing folders are fine). 0 or -1 (errno). */
 int gp_mkdir_p(const char *path, unsigned mode);
 /* Writes `len` bytes to `path` through a temporary file in the same folder and rename(), so

@@ -13,7 +13,7 @@
 #include "runtime/opencl/queue.h"
 
 /* The process's view of OpenCL, taken once: the registry's state for this backend. */
-static pthread_once_t gp_cl_probe_once = PTHREAD_ONCE_INIT;
+static gp_once gp_cl_probe_once = GP_ONCE_INIT;
 static const gp_cl_api *gp_cl_probe_api;
 static gp_cl_device_info *gp_cl_probe_devices;
 static size_t gp_cl_probe_count;
@@ -69,7 +69,7 @@ static void gp_cl_probe_run(void)
 
 static gp_status gp_cl_probe(gp_selection_entry *out)
 {
-    pthread_once(&gp_cl_probe_once, gp_cl_probe_run);
+    gp_once_call(&gp_cl_probe_once, gp_cl_probe_run);
     *out = gp_cl_probe_entry;
     return GP_OK;
 }
@@ -81,7 +81,7 @@ static uint32_t gp_cl_u32(uint64_t v)
 
 static gp_status gp_cl_device_info_get(uint32_t index, gp_device_info *info)
 {
-    pthread_once(&gp_cl_probe_once, gp_cl_probe_run);
+    gp_once_call(&gp_cl_probe_once, gp_cl_probe_run);
     if (index >= gp_cl_probe_count)
         return gp_error_set(GP_ERR_NOT_FOUND, "opencl:%u: there are %zu OpenCL devices", index,
                             gp_cl_probe_count);
@@ -113,7 +113,7 @@ static gp_status gp_cl_device_info_get(uint32_t index, gp_device_info *info)
 
 static gp_status gp_cl_device_open(gp_device_state *dev)
 {
-    pthread_once(&gp_cl_probe_once, gp_cl_probe_run);
+    gp_once_call(&gp_cl_probe_once, gp_cl_probe_run);
     if (dev->index >= gp_cl_probe_count)
         return gp_error_set(GP_ERR_NOT_FOUND, "opencl:%u: no such OpenCL device", dev->index);
     const gp_cl_device_info *d = &gp_cl_probe_devices[dev->index];
@@ -138,7 +138,7 @@ static gp_status gp_cl_device_open(gp_device_state *dev)
         free(cd);
         return gp_cl_fail(err, "clCreateContext for opencl:%u (%s)", dev->index, d->name);
     }
-    pthread_mutex_init(&cd->lock, NULL);
+    gp_mutex_init(&cd->lock);
     dev->impl = cd;
     gp_log_debug("opencl:%u: context on %s (%s %s)", dev->index, d->name, d->platform_name,
                  d->driver_version);
@@ -150,7 +150,7 @@ static void gp_cl_device_close(gp_device_state *dev)
     gp_cl_device *cd = gp_cl_dev(dev);
     if (!cd) return;
     cd->api->clReleaseContext(cd->ctx);
-    pthread_mutex_destroy(&cd->lock);
+    gp_mutex_destroy(&cd->lock);
     free(cd->queues);
     free(cd);
     dev->impl = NULL;
@@ -175,12 +175,12 @@ static gp_status gp_cl_queue_create_op(gp_queue *q)
     bool profiling;
     gp_status st = gp_cl_queue_create(cd->api, cd->ctx, cd->info.device, &cq, &profiling);
     if (st != GP_OK) return st;
-    pthread_mutex_lock(&cd->lock);
+    gp_mutex_lock(&cd->lock);
     if (cd->num_queues == cd->cap_queues) {
         size_t cap = cd->cap_queues ? cd->cap_queues * 2 : 4;
         cl_command_queue *grown = realloc(cd->queues, cap * sizeof *grown);
         if (!grown) {
-            pthread_mutex_unlock(&cd->lock);
+            gp_mutex_unlock(&cd->lock);
             cd->api->clReleaseCommandQueue(cq);
             return gp_error_set(GP_ERR_OUT_OF_MEMORY, "out of host memory");
         }
@@ -189,7 +189,7 @@ static gp_status gp_cl_queue_create_op(gp_queue *q)
     }
     cd->queues[cd->num_queues++] = cq;
     if (cd->num_queues == 1) cd->profiling = profiling;
-    pthread_mutex_unlock(&cd->lock);
+    gp_mutex_unlock(&cd->lock);
     q->impl = cq;
     return GP_OK;
 }
@@ -198,14 +198,14 @@ static void gp_cl_queue_release_op(gp_queue *q)
 {
     gp_cl_device *cd = gp_cl_dev(q->dev);
     cl_command_queue cq = gp_cl_queue(q);
-    pthread_mutex_lock(&cd->lock);
+    gp_mutex_lock(&cd->lock);
     for (size_t i = 0; i < cd->num_queues; i++) {
         if (cd->queues[i] == cq) {
             cd->queues[i] = cd->queues[--cd->num_queues];
             break;
         }
     }
-    pthread_mutex_unlock(&cd->lock);
+    gp_mutex_unlock(&cd->lock);
     cd->api->clReleaseCommandQueue(cq);
     q->impl = NULL;
 }
@@ -263,12 +263,12 @@ gp_status gp_cl_device_finish_all(gp_device_state *dev)
     gp_status st = GP_OK;
     /* clFinish is called under the lock so that a queue cannot be released meanwhile; queues
      * are not created or released on hot paths. */
-    pthread_mutex_lock(&cd->lock);
+    gp_mutex_lock(&cd->lock);
     for (size_t i = 0; i < cd->num_queues && st == GP_OK; i++) {
         cl_int err = cd->api->clFinish(cd->queues[i]);
         if (err != CL_SUCCESS) st = gp_cl_fail(err, "clFinish on %s", dev->info.spec);
     }
-    pthread_mutex_unlock(&cd->lock);
+    gp_mutex_unlock(&cd->lock);
     return st;
 }
 

@@ -86,7 +86,7 @@ gp_status gp_cl_kernel_create(gp_kernel *k)
         return st != GP_OK ? st : gp_error_set(GP_ERR_OUT_OF_MEMORY, "out of host memory");
     }
     ck->kernel = kernel;
-    pthread_mutex_init(&ck->lock, NULL);
+    gp_mutex_init(&ck->lock);
     size_t limit = lim.max_group_size;
     if (limit > cd->info.max_group_size) limit = cd->info.max_group_size;
     k->max_group_size = limit > UINT32_MAX ? UINT32_MAX : (uint32_t)limit;
@@ -99,7 +99,7 @@ void gp_cl_kernel_release(gp_kernel *k)
     gp_cl_kernel *ck = (gp_cl_kernel *)k->impl;
     if (!ck) return;
     gp_cl_dev(k->program->dev)->api->clReleaseKernel(ck->kernel);
-    pthread_mutex_destroy(&ck->lock);
+    gp_mutex_destroy(&ck->lock);
     free(ck);
     k->impl = NULL;
 }
@@ -130,18 +130,18 @@ gp_status gp_cl_kernel_launch(gp_queue *q, gp_kernel *k, const gp_launch *l)
         local[d] = l->group[d];
         global[d] = (size_t)l->group[d] * l->num_groups[d];
     }
-    pthread_mutex_lock(&ck->lock);
+    gp_mutex_lock(&ck->lock);
     for (uint32_t i = 0; i < l->num_args; i++) {
         cl_int err = gp_cl_set_arg(api, ck->kernel, i, &l->args[i]);
         if (err != CL_SUCCESS) {
-            pthread_mutex_unlock(&ck->lock);
+            gp_mutex_unlock(&ck->lock);
             return gp_cl_fail(err, "setting argument %u ('%s') of kernel '%s' on %s", i,
                               k->sig->args[i].name, k->sig->name, q->dev->info.spec);
         }
     }
     cl_int err = api->clEnqueueNDRangeKernel(gp_cl_queue(q), ck->kernel, l->dims, NULL, global,
                                              local, 0, NULL, NULL);
-    pthread_mutex_unlock(&ck->lock);
+    gp_mutex_unlock(&ck->lock);
     if (err != CL_SUCCESS)
         return gp_cl_fail(err, "launching '%s' on %s (grid %zux%zux%zu in groups of %zux%zux%zu)",
                           k->sig->name, q->dev->info.spec, global[0], global[1], global[2],

@@ -6,7 +6,7 @@
 #ifndef GP_RUNTIME_OPENCL_OPENCL_H
 #define GP_RUNTIME_OPENCL_OPENCL_H
 
-#include <pthread.h>
+#include "util/thread.h"
 #include <stdbool.h>
 
 #include "runtime/backend.h"
@@ -19,7 +19,7 @@ typedef struct gp_cl_device {
     gp_cl_device_info info;
     cl_context ctx;
     bool profiling;           /* queues have CL_QUEUE_PROFILING_ENABLE */
-    pthread_mutex_t lock;     /* guards the queue list */
+    gp_mutex lock;            /* guards the queue list */
     cl_command_queue *queues; /* every live queue, for device_synchronize */
     size_t num_queues, cap_queues;
 } gp_cl_device;
@@ -34,7 +34,7 @@ typedef struct gp_cl_buffer {
  * holds `lock`: gpuport promises that one kernel may be launched from many threads. */
 typedef struct gp_cl_kernel {
     cl_kernel kernel;
-    pthread_mutex_t lock;
+    gp_mutex lock;
 } gp_cl_kernel;
 
 static inline gp_cl_device *gp_cl_dev(const gp_device_state *dev)
