@@ -6,13 +6,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include "archcheck/archcheck.h"
 #include "formats/ar.h"
 #include "formats/elf.h"
 #include "formats/fatbin.h"
+#include "util/fs.h"
 
 /* Magic scans look at 8-byte aligned offsets: nvcc and the CUDA libraries align containers
  * to 8, and the stride keeps a scan of a few hundred MB cheap. */
@@ -235,12 +235,10 @@ static int ac_read_container(ac_walk *w, size_t off, size_t limit, const char *s
 }
 
 /* Gives the kernel a hint about how [from, to) of a mapping will be read. */
-static void ac_advise(const ac_walk *w, size_t from, size_t to, int advice)
+static void ac_advise(const ac_walk *w, size_t from, size_t to, gp_map_advice advice)
 {
-    long pg = sysconf(_SC_PAGESIZE);
-    if (!w->mapped || to <= from || pg <= 0) return;
-    uintptr_t a = (uintptr_t)(w->data + from) & ~((uintptr_t)pg - 1);
-    madvise((void *)a, (size_t)((uintptr_t)(w->data + to) - a), advice);
+    if (!w->mapped || to <= from) return;
+    gp_map_advise(w->data + from, to - from, advice);
 }
 
 /* Drops the pages of [from, to) of a mapping from this process (they stay in the page
@@ -252,7 +250,7 @@ static void ac_release(const ac_walk *w, size_t from, size_t to)
     if (pg <= 0) return;
     uintptr_t a = ((uintptr_t)(w->data + from) + (uintptr_t)pg - 1) & ~((uintptr_t)pg - 1);
     uintptr_t b = (uintptr_t)(w->data + to) & ~((uintptr_t)pg - 1);
-    if (b > a) madvise((void *)a, b - a, MADV_DONTNEED);
+    if (b > a) gp_map_advise((const void *)a, b - a, GP_MAP_DONTNEED);
 }
 
 /* p rounded up to the scan alignment, counted from the start of the ELF (an archive member
@@ -283,7 +281,7 @@ static int ac_walk_region(ac_walk *w, size_t start, size_t end, const char *sect
     size_t p = start > w->covered_until ? start : w->covered_until;
     if (!strict) p = ac_align_up(w, p);
     size_t released = p;
-    if (!strict) ac_advise(w, start, end, MADV_SEQUENTIAL);
+    if (!strict) ac_advise(w, start, end, GP_MAP_SEQUENTIAL);
     while (p < end && end - p >= GP_FATBIN_HEADER_SIZE) {
         if (p - released >= AC_SCAN_CHUNK) {
             ac_release(w, released, p);
@@ -547,7 +545,7 @@ void gp_ac_inventory_buffer(gp_ac_file *f, const uint8_t *data, size_t size, boo
     }
     f->status = GP_AC_OK;
     /* Headers are read here and there across the file: no read-ahead around each fault. */
-    ac_advise(&w, 0, size, MADV_RANDOM);
+    ac_advise(&w, 0, size, GP_MAP_RANDOM);
     if (gp_ar_is_archive(data, size)) {
         ac_inventory_archive(&w);
     } else if (gp_elf_is_elf(data, size)) {

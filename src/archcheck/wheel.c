@@ -6,11 +6,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include "archcheck/archcheck.h"
 #include "formats/zip.h"
+#include "util/fs.h"
 
 /* No library in a wheel is larger than this (the biggest CUDA ones are a few GB). */
 #define AC_WHEEL_MEMBER_CAP ((uint64_t)16 << 30)
@@ -101,12 +101,12 @@ static void ac_inventory_member(gp_ac_file *f, const gp_zip *z, const gp_zip_ent
         return;
     }
     size_t len = (size_t)e->uncompressed_size;
-    void *m = len ? mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0) : NULL;
-    if (len && m == MAP_FAILED) {
+    void *m = len ? gp_map_fd(fd, len) : NULL;
+    if (len && !m) {
         ac_fail(f, "%s%s", "cannot map the inflated member: ", strerror(errno));
     } else {
         gp_ac_inventory_buffer(f, m, len, true);
-        if (m) munmap(m, len);
+        gp_unmap(m, len);
     }
     close(fd);
 }

@@ -3,7 +3,6 @@
  * folded into the state (counts, modules, stop evidence) and its findings go to the spool. */
 #include "audit/audit.h"
 
-#include "util/thread.h"
 #include <stdlib.h>
 #if defined(__GLIBC__)
 #include <malloc.h>
@@ -13,6 +12,7 @@
 
 #include "audit/state.h"
 #include "util/term.h"
+#include "util/thread.h"
 
 #define READ_BUF (256u * 1024u)
 /* The ring holds this many files a thread (the walk runs ahead; the main thread wakes once a

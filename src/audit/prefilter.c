@@ -15,7 +15,6 @@
 #include "audit/prefilter.h"
 
 #include <ctype.h>
-#include "util/thread.h"
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -25,6 +24,7 @@
 #include "audit/lex_python.h"
 #include "audit/scanners.h"
 #include "audit/trigrams.h"
+#include "util/thread.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>

@@ -3,7 +3,6 @@
  * the CUDA APIs name themselves), `x::` scopes, kernel launches, and the body test of PY-EXT-003
  * for sources named as CPU implementations. */
 #include <ctype.h>
-#include "util/thread.h"
 #include <stdint.h>
 #include <string.h>
 #include <strings.h>
@@ -13,6 +12,7 @@
 #include "audit/lex_c.h"
 #include "audit/prefilter.h"
 #include "audit/scanners.h"
+#include "util/thread.h"
 
 /* Identifier families: `prefix` then a character of class `next` (U upper, L lower, A any,
  * E '_', upper or digit). */

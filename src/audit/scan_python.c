@@ -4,7 +4,6 @@
  * the file's import aliases and looked up exactly. */
 #include <ctype.h>
 #include <stddef.h>
-#include "util/thread.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,6 +11,7 @@
 #include "audit/lex_python.h"
 #include "audit/prefilter.h"
 #include "audit/scanners.h"
+#include "util/thread.h"
 
 #define PY_MAX_TOKS   1024
 #define PY_MAX_BLOCKS 64

@@ -5,7 +5,6 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -145,13 +144,13 @@ void gp_audit_scan_path(const char *path, gp_audit_lang lang, gp_audit_result *r
         s.data = buf;
         s.size = got;
     } else {
-        map = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
-        if (map == MAP_FAILED) {
+        map = gp_map_fd(fd, size);
+        if (!map) {
             problem(r, "cannot map", errno);
             close(fd);
             return;
         }
-        madvise(map, size, MADV_SEQUENTIAL);
+        gp_map_advise(map, size, GP_MAP_SEQUENTIAL);
         s.data = map;
         s.size = size;
         s.mapped = true;
@@ -163,5 +162,5 @@ void gp_audit_scan_path(const char *path, gp_audit_lang lang, gp_audit_result *r
         dispatch(path, lang, &s, r);
         gp_audit_apply_suppressions(r);
     }
-    if (map) munmap(map, size);
+    gp_unmap(map, size);
 }

@@ -4,8 +4,9 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
+
+#include "util/fs.h"
 
 #define RELEASE_MARGIN ((256u * 1024u) >> GP_AUDIT_SCALE_DOWN)
 
@@ -17,7 +18,7 @@ void gp_audit_source_release(gp_audit_source *s, size_t keep)
     if (upto <= s->released + 4 * RELEASE_MARGIN) return; /* release in large steps */
     /* Dropping file-backed pages of a read-only private mapping: they are re-read from the
      * page cache if touched again, so this only bounds our resident set. */
-    madvise((void *)(s->data + s->released), upto - s->released, MADV_DONTNEED);
+    gp_map_advise(s->data + s->released, upto - s->released, GP_MAP_DONTNEED);
     s->released = upto;
 }
 

@@ -5,7 +5,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <fnmatch.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +13,7 @@
 #include <unistd.h>
 
 #include "util/fs.h"
+#include "util/match.h"
 
 #define WALK_MAX_DEPTH 200
 #define GITIGNORE_CAP  (1u << 20)
@@ -111,7 +111,7 @@ static void load_gitignore(walk_frame *f)
  * part cut to one slash. */
 static bool glob_dirs(const char *pat, const char *s)
 {
-    if (fnmatch(pat, s, 0) == 0) return true;
+    if (gp_fnmatch(pat, s, 0) == 0) return true;
     const char *k = strstr(pat, "/**/");
     char buf[1024];
     size_t n = strlen(pat);
@@ -125,9 +125,9 @@ static bool glob_dirs(const char *pat, const char *s)
 static bool ig_match(const ig_pat *p, const char *name, const char *rel_to_frame, bool is_dir)
 {
     if (p->dir_only && !is_dir) return false;
-    if (!p->anchored) return fnmatch(p->pat, name, 0) == 0;
+    if (!p->anchored) return gp_fnmatch(p->pat, name, 0) == 0;
     const char *pat = p->pat;
-    if (!strstr(pat, "**")) return fnmatch(pat, rel_to_frame, FNM_PATHNAME) == 0;
+    if (!strstr(pat, "**")) return gp_fnmatch(pat, rel_to_frame, GP_FNM_PATHNAME) == 0;
     if (strncmp(pat, "**/", 3) == 0 && glob_dirs(pat + 3, name)) return true;
     return glob_dirs(pat, rel_to_frame);
 }
@@ -150,10 +150,10 @@ static bool excluded(walk_ctx *w, const char *name, const char *rel, bool is_dir
 {
     if (is_dir && !w->o->no_default_excludes)
         for (size_t i = 0; i < sizeof default_excludes / sizeof default_excludes[0]; i++)
-            if (fnmatch(default_excludes[i], name, 0) == 0) return true;
+            if (gp_fnmatch(default_excludes[i], name, 0) == 0) return true;
     for (size_t i = 0; i < w->o->nexcludes; i++)
-        if (fnmatch(w->o->excludes[i], name, 0) == 0 ||
-            fnmatch(w->o->excludes[i], rel, FNM_PATHNAME) == 0)
+        if (gp_fnmatch(w->o->excludes[i], name, 0) == 0 ||
+            gp_fnmatch(w->o->excludes[i], rel, GP_FNM_PATHNAME) == 0)
             return true;
     if (w->o->respect_gitignore && gitignored(w, rel, name, is_dir)) return true;
     return false;
@@ -209,7 +209,7 @@ static void visit(walk_ctx *w, int dfd, const char *name, unsigned char dtype)
     struct stat st;
     int kind = dtype == DT_DIR ? 'd' : dtype == DT_REG ? 'f' : dtype == DT_LNK ? 'l' : 0;
     if (!kind) {
-        if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+        if (gp_stat_entry(dfd, name, path, &st) != 0) {
             w->cb->problem(w->cb->ctx, path, strerror(errno));
             goto out;
         }
@@ -293,7 +293,7 @@ static void walk_dir(walk_ctx *w)
             cap = nc;
         }
         ents[n].name = strdup(de->d_name);
-        ents[n].type = de->d_type;
+        ents[n].type = GP_DIRENT_TYPE(de);
         if (ents[n].name) n++;
         if (strcmp(de->d_name, "__init__.py") == 0) f->has_init = true;
         if (strcmp(de->d_name, "CMakeLists.txt") == 0) f->has_cmake = true;

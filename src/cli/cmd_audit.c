@@ -7,6 +7,7 @@
 
 #include "audit/audit.h"
 #include "cli/cli.h"
+#include "util/term.h"
 
 static void audit_usage(void)
 {
@@ -54,7 +55,7 @@ static int audit_run(int argc, char **argv)
         O_FORMAT,
         O_LIST,
         O_FAIL,
-        O_EXCL,
+        O_EXCLUDE,
         O_NODEF,
         O_GITIGN,
         O_BASE,
@@ -67,7 +68,7 @@ static int audit_run(int argc, char **argv)
                                          {"format", required_argument, NULL, O_FORMAT},
                                          {"list-rules", no_argument, NULL, O_LIST},
                                          {"fail-on", required_argument, NULL, O_FAIL},
-                                         {"exclude", required_argument, NULL, O_EXCL},
+                                         {"exclude", required_argument, NULL, O_EXCLUDE},
                                          {"no-default-excludes", no_argument, NULL, O_NODEF},
                                          {"respect-gitignore", no_argument, NULL, O_GITIGN},
                                          {"baseline", required_argument, NULL, O_BASE},
@@ -122,7 +123,7 @@ static int audit_run(int argc, char **argv)
                 rc = gp_cli_usage_error(
                     "audit", "--fail-on takes error, warning, note or never, not '%s'", optarg);
             break;
-        case O_EXCL:
+        case O_EXCLUDE:
             excl[o.nexcludes++] = optarg;
             break;
         case O_NODEF:
@@ -203,7 +204,7 @@ static int audit_run(int argc, char **argv)
     }
     o.paths = (const char *const *)(argv + optind);
     o.npaths = (size_t)(argc - optind);
-    o.progress = isatty(STDERR_FILENO);
+    o.progress = gp_term_is_terminal(stderr);
     int code = gp_audit_run(&o, stdout);
     free(excl);
     if (code == GP_EXIT_OK || code == GP_EXIT_FAIL) return gp_cli_finish("audit", code);

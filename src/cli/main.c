@@ -6,6 +6,7 @@
 
 #include "cli/cli.h"
 #include "cli_commands.h"
+#include "util/term.h"
 
 static void print_help(FILE *f)
 {
@@ -20,8 +21,11 @@ static void print_help(FILE *f)
 
 int main(int argc, char **argv)
 {
+    gp_term_init();
+#if defined(SIGPIPE) /* Windows has no SIGPIPE: a write to a closed pipe fails there */
     /* A closed stdout ends gpuport as it ends any Unix tool, whatever the parent ignored. */
     signal(SIGPIPE, SIG_DFL);
+#endif
     if (argc < 2) {
         print_help(stderr);
         return GP_EXIT_USAGE;

@@ -5,17 +5,18 @@
  * with index tie-breaks) does not depend on the order, so any thread count gives one answer. */
 #include "compare/metrics.h"
 
+#include "util/fs.h"
 #include "util/term.h"
 
 #include <math.h>
-#include "util/thread.h"
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
+
+#include "util/thread.h"
 
 #define GP_METRICS_BLOCK 1024
 #define GP_METRICS_CHUNK (1u << 20) /* elements per chunk: the unit of work and of summation */
@@ -863,7 +864,7 @@ static void release_range(const gp_tensor_view *v, uint64_t start, uint64_t end)
     uintptr_t lo = (uintptr_t)(v->data + start * es), hi = (uintptr_t)(v->data + end * es);
     lo = (lo + pg - 1) & ~(pg - 1);
     hi &= ~(pg - 1);
-    if (hi > lo) madvise((void *)lo, hi - lo, MADV_DONTNEED);
+    if (hi > lo) gp_map_advise((const void *)lo, hi - lo, GP_MAP_DONTNEED);
 }
 
 static void *worker_main(void *arg)

@@ -4,7 +4,6 @@
 #include "compare/policy.h"
 
 #include <errno.h>
-#include <fnmatch.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -13,6 +12,7 @@
 
 #include "util/fs.h"
 #include "util/json.h"
+#include "util/match.h"
 
 #define GP_POLICY_FILE_CAP (4u << 20)
 
@@ -81,7 +81,7 @@ void gp_policy_resolve(const gp_policy *p, const char *name, gp_dtype t, gp_tole
     if ((unsigned)t < GP_DTYPE_COUNT) policy_apply(&p->file_dtypes[t], out);
     policy_apply(&p->cli, out);
     for (size_t i = 0; i < p->ntensor_rules; i++)
-        if (fnmatch(p->tensor_rules[i].pattern, name, 0) == 0)
+        if (gp_fnmatch(p->tensor_rules[i].pattern, name, 0) == 0)
             policy_apply(&p->tensor_rules[i], out);
 }
 

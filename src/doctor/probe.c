@@ -3,7 +3,6 @@
  * (the toolkit probe uses the GPUs found, to know which libraries to look for). */
 #include "doctor/probe.h"
 
-#include "util/dynlib.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +10,8 @@
 #include <unistd.h>
 
 #include "util/fs.h"
+
+#include "util/dynlib.h"
 
 void *gp_probe_dlopen(const gp_probe_ctx *c, const char *soname, gp_doctor_lib *lib)
 {

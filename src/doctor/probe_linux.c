@@ -7,11 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "doctor/parse.h"
 #include "doctor/probe.h"
+#include "util/sys.h"
 
 #define GP_SMALL_FILE (64 * 1024)
 
@@ -46,8 +46,8 @@ static void probe_os(const gp_probe_ctx *c, gp_doctor_os *os)
         gp_copy_line(os->kernel, sizeof os->kernel, t);
         free(t);
     } else if (c->sr.host) {
-        struct utsname u;
-        if (uname(&u) == 0) gp_copy(os->kernel, sizeof os->kernel, u.release);
+        gp_uname u;
+        if (gp_sys_uname(&u) == 0) gp_copy(os->kernel, sizeof os->kernel, u.release);
     }
     os->wsl = ci_contains(os->kernel, "microsoft") || ci_contains(os->kernel, "WSL");
 
@@ -167,8 +167,8 @@ static void probe_cpu(const gp_probe_ctx *c, const gp_doctor_os *os, gp_doctor_c
         free(t);
     }
     if (c->sr.host) {
-        struct utsname u;
-        if (uname(&u) == 0) {
+        gp_uname u;
+        if (gp_sys_uname(&u) == 0) {
             gp_copy(cpu->arch, sizeof cpu->arch, u.machine);
             gp_copy(cpu->arch_from, sizeof cpu->arch_from, "uname");
         }

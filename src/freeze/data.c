@@ -3,7 +3,6 @@
  * skipped; files are hashed in parallel, one file per thread at a time, each in large sequential
  * reads (each opened with gp_open_regular, so a file swapped for a FIFO cannot stall a thread). */
 #include <errno.h>
-#include "util/thread.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +12,7 @@
 #include "freeze/collect.h"
 #include "util/fs.h"
 #include "util/sha256.h"
+#include "util/thread.h"
 
 typedef struct data_file {
     char *path;

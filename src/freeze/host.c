@@ -2,7 +2,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 #if defined(__APPLE__)
 #include <sys/sysctl.h>
@@ -10,6 +9,7 @@
 
 #include "freeze/collect.h"
 #include "util/fs.h"
+#include "util/sys.h"
 
 /* The value of KEY=... in an os-release file, unquoted, into out. */
 static void os_release_value(const char *text, const char *key, char *out, size_t n)
@@ -61,8 +61,8 @@ static void cpu_model(char *out, size_t n)
 cJSON *gp_freeze_host(void)
 {
     cJSON *h = cJSON_CreateObject();
-    struct utsname u;
-    if (uname(&u) == 0) {
+    gp_uname u;
+    if (gp_sys_uname(&u) == 0) {
         cJSON_AddStringToObject(h, "hostname", u.nodename);
         cJSON_AddStringToObject(h, "kernel", u.sysname);
         cJSON_AddStringToObject(h, "kernel_release", u.release);

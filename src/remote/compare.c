@@ -1,8 +1,7 @@
-/* compare.c — see compare.h. Local globbing with glob(3) (no shell); the verdict counts a
+/* compare.c — see compare.h. Local globbing with gp_glob (glob(3); no shell); the verdict counts a
  * missing remote file as a difference, never as a pass. */
 #include "remote/compare.h"
 
-#include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +10,7 @@
 #include "remote/selfexe.h"
 #include "remote/shquote.h"
 #include "util/fs.h"
+#include "util/match.h"
 #include "util/term.h"
 
 static void compare_chomp(char *e)
@@ -152,10 +152,10 @@ int gp_remote_compare(const char *tmpdir, const char *glob_pat, const char *fetc
                       const char *name, const gp_remote_compare_opts *opts, char *msg,
                       size_t msglen)
 {
-    glob_t g;
-    memset(&g, 0, sizeof g);
-    if (glob(glob_pat, 0, NULL, &g) != 0 || g.gl_pathc == 0) {
-        globfree(&g);
+    char **matches = NULL;
+    size_t nmatches = 0;
+    if (gp_glob(glob_pat, &matches, &nmatches) != 0 || nmatches == 0) {
+        gp_glob_free(matches, nmatches);
         gp_strbuf q = GP_STRBUF_INIT;
         gp_shquote_display(&q, glob_pat);
         snprintf(msg, msglen, "nothing here matches --compare %s", gp_strbuf_cstr(&q));
@@ -164,8 +164,8 @@ int gp_remote_compare(const char *tmpdir, const char *glob_pat, const char *fetc
     }
     size_t same = 0, differ = 0, missing = 0, failed = 0;
     int rc = 0;
-    for (size_t i = 0; i < g.gl_pathc && rc != 2; i++) {
-        const char *local = g.gl_pathv[i];
+    for (size_t i = 0; i < nmatches && rc != 2; i++) {
+        const char *local = matches[i];
         char *remote = gp_path_join(fetched, local);
         if (!remote) {
             failed++;
@@ -189,8 +189,8 @@ int gp_remote_compare(const char *tmpdir, const char *glob_pat, const char *fetc
         }
         free(remote);
     }
-    size_t total = g.gl_pathc;
-    globfree(&g);
+    size_t total = nmatches;
+    gp_glob_free(matches, nmatches);
     if (rc == 2) return 2;
     const char *col =
         gp_term_color(stdout, differ + missing + failed ? GP_COLOR_RED : GP_COLOR_GREEN);

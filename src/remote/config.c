@@ -14,6 +14,7 @@
 #include "util/fs.h"
 #include "util/json.h"
 #include "util/strbuf.h"
+#include "util/userdirs.h"
 
 static bool has_control(const char *s)
 {
@@ -118,27 +119,14 @@ char *gp_remote_config_file(char *err, size_t errlen)
 {
     const char *dir = getenv("GPUPORT_CONFIG_DIR");
     if (dir && *dir) return gp_path_join(dir, "remotes.json");
-    gp_strbuf sb = GP_STRBUF_INIT;
-#if defined(__APPLE__)
-    const char *home = getenv("HOME");
-    if (!home || !*home) {
-        snprintf(err, errlen, "HOME is not set: set GPUPORT_CONFIG_DIR to the config folder");
+    char why[128];
+    char *base = gp_user_config_dir(why, sizeof why);
+    if (!base) {
+        snprintf(err, errlen, "%s: set GPUPORT_CONFIG_DIR to the config folder", why);
         return NULL;
     }
-    gp_strbuf_printf(&sb, "%s/Library/Application Support/gpuport/remotes.json", home);
-#else
-    const char *xdg = getenv("XDG_CONFIG_HOME");
-    const char *home = getenv("HOME");
-    if (xdg && xdg[0] == '/') {
-        gp_strbuf_printf(&sb, "%s/gpuport/remotes.json", xdg);
-    } else if (home && *home) {
-        gp_strbuf_printf(&sb, "%s/.config/gpuport/remotes.json", home);
-    } else {
-        snprintf(err, errlen, "neither XDG_CONFIG_HOME nor HOME is set: set GPUPORT_CONFIG_DIR");
-        return NULL;
-    }
-#endif
-    char *s = gp_strbuf_take(&sb);
+    char *s = gp_path_join(base, "gpuport/remotes.json");
+    free(base);
     if (!s) snprintf(err, errlen, "out of memory");
     return s;
 }

@@ -1,26 +1,21 @@
-/* proc.c — see proc.h. Polling waitpid (backing off to 20 Hz) instead of blocking keeps signal
- * handling free of races (a signal landing just before a blocking wait would be missed). */
+/* proc.c — see proc.h. Polling the child (backing off to 20 Hz) instead of blocking keeps signal
+ * handling free of races (a signal landing just before a blocking wait would be missed). The
+ * platform's part (starting, polling, stopping, Ctrl-C) is util/spawn's. */
 #include "remote/proc.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
-#include <spawn.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <time.h>
+#if !defined(_WIN32)
 #include <unistd.h>
+#endif
 
 #include "util/fs.h"
-
-extern char **environ;
-
-/* The one piece of process-wide state: which signal asked us to stop (written only by the
- * handler, read by the waits). */
-static volatile sig_atomic_t proc_signal;
+#include "util/spawn.h"
+#include "util/sys.h"
 
 void gp_argv_push(gp_argv *a, const char *s)
 {
@@ -66,98 +61,46 @@ void gp_argv_free(gp_argv *a)
     memset(a, 0, sizeof *a);
 }
 
-static void proc_on_signal(int sig)
-{
-    proc_signal = sig;
-}
+void gp_proc_interrupt_install(void) { gp_interrupt_install(); }
 
-void gp_proc_interrupt_install(void)
-{
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = proc_on_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    /* A closed pipe to a child must be an error value, not the end of gpuport. */
-    signal(SIGPIPE, SIG_IGN);
-}
-
-int gp_proc_interrupted(void)
-{
-    return (int)proc_signal;
-}
+int gp_proc_interrupted(void) { return gp_interrupted(); }
 
 int gp_proc_spawn(char *const argv[], int in_fd, int out_fd, int err_fd, pid_t *pid, char *err,
                   size_t errlen)
 {
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
     int fds[3] = {in_fd, out_fd, err_fd};
-    for (int i = 0; i < 3; i++)
-        if (fds[i] >= 0 && fds[i] != i) posix_spawn_file_actions_adddup2(&fa, fds[i], i);
-    /* The child starts with default signal dispositions: our handlers are not inherited by
-     * exec anyway, but an ignored SIGPIPE would be. */
-    posix_spawnattr_t at;
-    posix_spawnattr_init(&at);
-    sigset_t def;
-    sigemptyset(&def);
-    sigaddset(&def, SIGPIPE);
-    sigaddset(&def, SIGINT);
-    sigaddset(&def, SIGTERM);
-    posix_spawnattr_setsigdefault(&at, &def);
-    posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGDEF);
-    int rc = posix_spawnp(pid, argv[0], &fa, &at, argv, environ);
-    posix_spawn_file_actions_destroy(&fa);
-    posix_spawnattr_destroy(&at);
-    if (rc != 0) {
-        snprintf(err, errlen, "%s: %s", argv[0], strerror(rc));
-        return -1;
-    }
+    long p = 0;
+    if (gp_spawn_fds(argv, fds, &p, err, errlen) != 0) return -1;
+    *pid = (pid_t)p;
     return 0;
-}
-
-static double proc_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int proc_status_code(int status)
-{
-    if (WIFEXITED(status)) return WEXITSTATUS(status);
-    if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
-    return 255;
 }
 
 int gp_proc_wait(pid_t pid, int *stdin_w, double grace_s)
 {
-    int status = 0;
     double stop_at = 0; /* when the current stage of stopping gives up */
-    int stage = 0;      /* 0 running, 1 stdin closed, 2 SIGTERM sent, 3 SIGKILL sent */
-    long nap_ns = 500 * 1000;
+    int stage = 0;      /* 0 running, 1 stdin closed, 2 asked to stop, 3 ended hard */
+    unsigned nap_us = 500;
     for (;;) {
-        pid_t r = waitpid(pid, &status, WNOHANG);
-        if (r == pid) return proc_status_code(status);
-        if (r < 0 && errno != EINTR) return 255;
-        if (proc_signal && stage == 0) {
+        int code;
+        int r = gp_spawn_poll((long)pid, &code);
+        if (r == 1) return code;
+        if (r < 0) return 255;
+        if (gp_interrupted() && stage == 0) {
             if (stdin_w && *stdin_w >= 0) {
                 close(*stdin_w);
                 *stdin_w = -1;
             }
             stage = 1;
-            stop_at = proc_now() + grace_s;
-        } else if (stage > 0 && stage < 3 && proc_now() > stop_at) {
-            kill(pid, stage == 1 ? SIGTERM : SIGKILL);
+            stop_at = gp_monotonic_s() + grace_s;
+        } else if (stage > 0 && stage < 3 && gp_monotonic_s() > stop_at) {
+            gp_spawn_stop((long)pid, stage == 2);
             stage++;
-            stop_at = proc_now() + 2.0;
+            stop_at = gp_monotonic_s() + 2.0;
         }
         /* Quick children are reaped within a millisecond or two; long ones cost 20 wake-ups a
          * second. */
-        struct timespec ts = {0, nap_ns};
-        nanosleep(&ts, NULL);
-        if (nap_ns < 50 * 1000 * 1000) nap_ns *= 2;
+        gp_sleep_us(nap_us);
+        if (nap_us < 50 * 1000) nap_us *= 2;
     }
 }
 
@@ -191,7 +134,7 @@ int gp_proc_capture(char *const argv[], const char *in_path, const char *tmpdir,
                     char **out, size_t *out_len, char **errout, char *err, size_t errlen)
 {
     char p1[4096], p2[4096];
-    int in = open(in_path ? in_path : "/dev/null", O_RDONLY | O_CLOEXEC);
+    int in = open(in_path ? in_path : GP_DEV_NULL, O_RDONLY | O_CLOEXEC);
     int fo = proc_tmpfile(tmpdir, p1, sizeof p1);
     int fe = proc_tmpfile(tmpdir, p2, sizeof p2);
     int code = -1;

@@ -12,7 +12,6 @@
 #ifndef GP_RUNTIME_BACKEND_H
 #define GP_RUNTIME_BACKEND_H
 
-#include "util/thread.h"
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -22,6 +21,7 @@
 #include "gpuport/kernel.h"
 #undef GP_KERNEL_ABI_ONLY
 #include "runtime/error.h"
+#include "util/thread.h"
 
 #define GP_MAX_KERNEL_ARGS 16 /* what GP_KERNEL can express */
 

@@ -7,8 +7,6 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include "util/thread.h"
-#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +16,8 @@
 #include "runtime/core.h"
 #include "util/fs.h"
 #include "util/sha256.h"
+#include "util/thread.h"
+#include "util/userdirs.h"
 
 static gp_mutex gp_cache_lock = GP_MUTEX_INIT;
 static char *gp_cache_override;  /* gp_cache_set_dir; guarded by gp_cache_lock */
@@ -41,22 +41,8 @@ gp_status gp_cache_set_dir(const char *path)
 
 static char *gp_cache_default_dir(void)
 {
-    const char *home = getenv("HOME");
-    if (!home || !*home) {
-        struct passwd *pw = getpwuid(getuid());
-        home = pw ? pw->pw_dir : NULL;
-    }
-#if defined(__APPLE__)
-    if (!home) return NULL;
-    char *base = gp_path_join(home, "Library/Caches");
-#else
-    const char *xdg = getenv("XDG_CACHE_HOME");
-    char *base = NULL;
-    if (xdg && xdg[0] == '/')
-        base = strdup(xdg);
-    else if (home)
-        base = gp_path_join(home, ".cache");
-#endif
+    char err[128];
+    char *base = gp_user_cache_dir(err, sizeof err);
     if (!base) return NULL;
     char *dir = gp_path_join(base, "gpuport");
     free(base);
@@ -74,7 +60,8 @@ gp_status gp_cache_dir_path(char **path, int create)
     if (!dir) dir = gp_cache_default_dir();
     if (!dir)
         return gp_error_set(
-            GP_ERR_IO, "no folder for the kernel cache: HOME is not set; set GPUPORT_CACHE_DIR");
+            GP_ERR_IO, "no folder for the kernel cache: %s is not set; set GPUPORT_CACHE_DIR",
+            GP_USER_CACHE_VAR);
     if (create) {
         if (gp_mkdir_p(dir, 0700) != 0) {
             gp_status st = gp_error_set(GP_ERR_IO, "kernel cache %s: %s", dir, strerror(errno));

@@ -1,12 +1,12 @@
 /* log.c — GPUPORT_LOG: "info" prints device choices and fallbacks, "debug" also builds and cache
  * hits, on stderr, one line each prefixed "gpuport: ". Read once per process. */
-#include "util/thread.h"
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "runtime/core.h"
+#include "util/thread.h"
 
 static int gp_log_cached = -1;
 static gp_once gp_log_once = GP_ONCE_INIT;

@@ -75,6 +75,15 @@ int gp_compat_mkdir(const char *path, int mode);
 #define mkdir(p, m) gp_compat_mkdir((p), (m))
 char *gp_compat_mkdtemp(char *tmpl);
 #define mkdtemp gp_compat_mkdtemp
+/* MinGW's dirent has no d_type: every entry's type is unknown (see GP_DIRENT_TYPE in fs.h)
+ * and a folder has no descriptor of its own */
+#ifndef DT_UNKNOWN
+#define DT_UNKNOWN 0
+#define DT_DIR     4
+#define DT_REG     8
+#define DT_LNK     10
+#endif
+#define dirfd(d) ((void)(d), -1)
 #ifndef PATH_MAX
 #define PATH_MAX 4096
 #endif
@@ -111,6 +120,9 @@ int gp_compat_unsetenv(const char *name);
 #define unsetenv gp_compat_unsetenv
 char *gp_compat_strndup(const char *s, size_t n);
 #define strndup gp_compat_strndup
+
+/* a pipe of C descriptors, binary and not inherited (as O_CLOEXEC) */
+#define pipe(fds) _pipe((fds), 65536, _O_BINARY | _O_NOINHERIT)
 
 #define _SC_NPROCESSORS_ONLN 1
 #define _SC_PHYS_PAGES       2

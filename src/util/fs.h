@@ -54,6 +54,7 @@ void *gp_map_fd(int fd, size_t len);
 void gp_unmap(const void *p, size_t len);
 typedef enum gp_map_advice {
     GP_MAP_SEQUENTIAL, /* will be read front to back once */
+    GP_MAP_RANDOM,     /* will be read here and there: no read-ahead */
     GP_MAP_DONTNEED    /* done with these pages: give their memory back (they can be read again) */
 } gp_map_advice;
 /* A hint, never an error: page-aligns the range itself. */
@@ -66,6 +67,25 @@ void gp_map_advise(const void *p, size_t len, gp_map_advice advice);
 #else
 #define GP_PATH_LIST_SEP ":"
 #endif
+
+/* The empty device: reads give end of file, writes vanish. */
+#if defined(_WIN32)
+#define GP_DEV_NULL "NUL"
+#else
+#define GP_DEV_NULL "/dev/null"
+#endif
+
+/* The type of a readdir entry (DT_DIR, DT_REG, DT_LNK), or DT_UNKNOWN where the system does
+ * not say (Windows): then ask gp_stat_entry. */
+#if defined(_WIN32)
+#define GP_DIRENT_TYPE(de) ((void)(de), DT_UNKNOWN)
+#else
+#define GP_DIRENT_TYPE(de) ((de)->d_type)
+#endif
+/* lstat of entry `name` of the folder open as descriptor `dfd`, whose full path is `path`:
+ * fstatat(AT_SYMLINK_NOFOLLOW) on POSIX, lstat(path) on Windows (no folder descriptors). */
+struct stat;
+int gp_stat_entry(int dfd, const char *name, const char *path, struct stat *st);
 
 /* Joins two path pieces with exactly one '/', into a heap string (free() it); NULL on ENOMEM. */
 char *gp_path_join(const char *a, const char *b);

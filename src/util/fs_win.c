@@ -11,10 +11,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <wchar.h>
 
 #include "util/sys.h"
 #include "util/win.h"
+
+int gp_stat_entry(int dfd, const char *name, const char *path, struct stat *st)
+{
+    (void)dfd;
+    (void)name;
+    return lstat(path, st);
+}
 
 void *gp_map_fd(int fd, size_t len)
 {

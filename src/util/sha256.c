@@ -12,12 +12,12 @@
 #if defined(_WIN32)
 #include <windows.h>
 #include <bcrypt.h>
-
-#include "util/thread.h"
 #else
 #include <openssl/evp.h>
 #include <unistd.h>
 #endif
+
+#include "util/thread.h"
 
 #if defined(_WIN32)
 /* Windows: the system's CNG (bcrypt.dll), so the Windows build needs no OpenSSL. */

@@ -1,4 +1,6 @@
-/* spawn.c — see spawn.h. One poll loop drains both pipes so a chatty child never blocks. */
+/* spawn.c — see spawn.h. One poll loop drains both pipes so a chatty child never blocks.
+ * (Windows: spawn_win.c.) */
+#if !defined(_WIN32)
 #include "util/spawn.h"
 
 #include <errno.h>
@@ -129,3 +131,69 @@ void gp_spawn_result_free(gp_spawn_result *res)
     free(res->err);
     res->out = res->err = NULL;
 }
+
+int gp_spawn_fds(char *const argv[], const int fds[3], long *pid, char *err, size_t errlen)
+{
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    for (int i = 0; i < 3; i++)
+        if (fds[i] >= 0 && fds[i] != i) posix_spawn_file_actions_adddup2(&fa, fds[i], i);
+    /* The child starts with default signal dispositions: our handlers are not inherited by
+     * exec anyway, but an ignored SIGPIPE would be. */
+    posix_spawnattr_t at;
+    posix_spawnattr_init(&at);
+    sigset_t def;
+    sigemptyset(&def);
+    sigaddset(&def, SIGPIPE);
+    sigaddset(&def, SIGINT);
+    sigaddset(&def, SIGTERM);
+    posix_spawnattr_setsigdefault(&at, &def);
+    posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGDEF);
+    pid_t p;
+    int rc = posix_spawnp(&p, argv[0], &fa, &at, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    posix_spawnattr_destroy(&at);
+    if (rc != 0) {
+        snprintf(err, errlen, "%s: %s", argv[0], strerror(rc));
+        return -1;
+    }
+    *pid = (long)p;
+    return 0;
+}
+
+int gp_spawn_poll(long pid, int *code)
+{
+    int status = 0;
+    pid_t r;
+    while ((r = waitpid((pid_t)pid, &status, WNOHANG)) < 0 && errno == EINTR) {
+    }
+    if (r < 0) return -1;
+    if (r == 0) return 0;
+    *code = WIFEXITED(status) ? WEXITSTATUS(status)
+            : WIFSIGNALED(status) ? 128 + WTERMSIG(status)
+                                  : 255;
+    return 1;
+}
+
+void gp_spawn_stop(long pid, bool hard) { kill((pid_t)pid, hard ? SIGKILL : SIGTERM); }
+
+/* The one piece of process-wide state: which signal asked us to stop (written only by the
+ * handler, read by the waits). */
+static volatile sig_atomic_t gp_interrupt_signal;
+
+static void gp_on_interrupt(int sig) { gp_interrupt_signal = sig; }
+
+void gp_interrupt_install(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = gp_on_interrupt;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    /* A closed pipe to a child must be an error value, not the end of gpuport. */
+    signal(SIGPIPE, SIG_IGN);
+}
+
+int gp_interrupted(void) { return (int)gp_interrupt_signal; }
+#endif

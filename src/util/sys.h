@@ -30,8 +30,9 @@ unsigned gp_cpu_count(void);
 unsigned long long gp_physical_memory(void);
 /* The size of a virtual memory page in bytes. */
 unsigned long gp_page_size(void);
-/* Sleeps for `ms` milliseconds. */
+/* Sleeps for `ms` milliseconds, or `us` microseconds (Windows: rounded up to a millisecond). */
 void gp_sleep_ms(unsigned ms);
+void gp_sleep_us(unsigned us);
 /* Seconds on a monotonic clock (only differences mean something). */
 double gp_monotonic_s(void);
 /* Sets (value non-NULL) or removes an environment variable of this process: 0 or -1. */

@@ -50,6 +50,13 @@ void gp_sleep_ms(unsigned ms)
     }
 }
 
+void gp_sleep_us(unsigned us)
+{
+    struct timespec ts = {(time_t)(us / 1000000), (long)(us % 1000000) * 1000L};
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
+    }
+}
+
 double gp_monotonic_s(void)
 {
     struct timespec ts;

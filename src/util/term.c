@@ -1,10 +1,20 @@
-/* term.c — see term.h. */
+/* term.c — see term.h. (Windows consoles: term_win.c.) */
 #include "util/term.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#if !defined(_WIN32)
 #include <unistd.h>
+
+bool gp_term_is_terminal(FILE *f) { return isatty(fileno(f)) == 1; }
+bool gp_term_enable_vt(FILE *f)
+{
+    (void)f;
+    return true;
+}
+void gp_term_init(void) {}
+#endif
 
 bool gp_term_use_color(FILE *f)
 {
@@ -12,7 +22,7 @@ bool gp_term_use_color(FILE *f)
     if (nc && *nc) return false;
     const char *term = getenv("TERM");
     if (term && strcmp(term, "dumb") == 0) return false;
-    return isatty(fileno(f)) == 1;
+    return gp_term_is_terminal(f) && gp_term_enable_vt(f);
 }
 
 const char *gp_term_color(FILE *f, gp_color c)
@@ -41,7 +51,7 @@ static bool progress_shown;
 
 void gp_term_progress(const char *fmt, ...)
 {
-    if (isatty(STDERR_FILENO) != 1) return;
+    if (!gp_term_is_terminal(stderr) || !gp_term_enable_vt(stderr)) return;
     va_list ap;
     va_start(ap, fmt);
     fputs("\r", stderr);

@@ -21,7 +21,16 @@ typedef enum gp_color {
     GP_COLOR_DIM
 } gp_color;
 
-/* True when `f` is a terminal, NO_COLOR is unset or empty, and TERM is not "dumb". */
+/* Once, at the start of a program that writes to a terminal: on Windows, console output in UTF-8
+ * (the code page gpuport writes in); nothing elsewhere. */
+void gp_term_init(void);
+/* True when `f` is a terminal (a Windows console). */
+bool gp_term_is_terminal(FILE *f);
+/* Makes the terminal of `f` understand escape sequences (Windows consoles: virtual terminal
+ * mode, Windows 10 and later); false where it cannot. Always true on POSIX. */
+bool gp_term_enable_vt(FILE *f);
+/* True when `f` is a terminal that takes escape sequences, NO_COLOR is unset or empty, and
+ * TERM is not "dumb". */
 bool gp_term_use_color(FILE *f);
 /* The escape sequence for `c`, or "" when colour is off for `f`. */
 const char *gp_term_color(FILE *f, gp_color c);

@@ -6,12 +6,12 @@
 #ifndef GP_RUNTIME_OPENCL_OPENCL_H
 #define GP_RUNTIME_OPENCL_OPENCL_H
 
-#include "util/thread.h"
 #include <stdbool.h>
 
 #include "runtime/backend.h"
 #include "runtime/opencl/cl_api.h"
 #include "runtime/opencl/device.h"
+#include "util/thread.h"
 
 /* dev->impl: one opened OpenCL device. */
 typedef struct gp_cl_device {

@@ -1,0 +1,38 @@
+/* term_win.c — see term.h: Windows consoles. A console shows colour once its virtual terminal
+ * mode is on (Windows 10 1511 and later); an older console, or a handle that is a pipe or a file,
+ * gets none. */
+#if defined(_WIN32)
+#include "util/term.h"
+
+#include <io.h>
+
+#include "util/win.h"
+
+static HANDLE gp_term_handle(FILE *f)
+{
+    intptr_t h = _get_osfhandle(_fileno(f));
+    return h == -1 ? NULL : (HANDLE)h;
+}
+
+bool gp_term_is_terminal(FILE *f)
+{
+    DWORD mode;
+    HANDLE h = gp_term_handle(f);
+    return h && _isatty(_fileno(f)) && GetConsoleMode(h, &mode);
+}
+
+#ifndef ENABLE_VIRTUAL_TERMINAL_PROCESSING
+#define ENABLE_VIRTUAL_TERMINAL_PROCESSING 0x0004
+#endif
+
+bool gp_term_enable_vt(FILE *f)
+{
+    DWORD mode;
+    HANDLE h = gp_term_handle(f);
+    if (!h || !GetConsoleMode(h, &mode)) return false;
+    if (mode & ENABLE_VIRTUAL_TERMINAL_PROCESSING) return true;
+    return SetConsoleMode(h, mode | ENABLE_VIRTUAL_TERMINAL_PROCESSING) != 0;
+}
+
+void gp_term_init(void) { SetConsoleOutputCP(CP_UTF8); }
+#endif
