@@ -541,19 +541,32 @@ typedef struct gp_cpu_kernel_desc {
 #define GP__CPU_EXPORT
 #else
 #define GP_CPU_SYMBOL_PREFIX
+#if defined(_WIN32)
+#define GP__CPU_EXPORT __declspec(dllexport)
+#else
 #define GP__CPU_EXPORT __attribute__((visibility("default")))
+#endif
 #endif
 #define GP_GLOBAL
 #define GP_SHARED
 #define GP_CONSTANT const
 #define GP_PRIVATE
-#define GP_SHARED_DECL   static _Thread_local
+#if defined(_MSC_VER) && !defined(__clang__)
+#define GP__CPU_TLS __declspec(thread)
+#else
+#define GP__CPU_TLS _Thread_local
+#endif
+#define GP_SHARED_DECL   static GP__CPU_TLS
 #define GP_CONSTANT_DECL static const
 #define GP_FUNC          static inline
 #define GP_REQUIRES_FP64
 
+#if defined(_MSC_VER) && !defined(__clang__)
+#define GP__UNUSED
+#else
 #define GP__UNUSED __attribute__((unused))
-static _Thread_local const gp_cpu_group *gp__cpu_cur GP__UNUSED;
+#endif
+static GP__CPU_TLS const gp_cpu_group *gp__cpu_cur GP__UNUSED;
 
 #define GP__C_P_GP__B(i, T, n)  , T *n
 #define GP__C_P_GP__C(i, T, n)  , const T *n

@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "bench/bench.h"
+#include "util/sys.h"
 
 static int gp_bench_cmp_double(const void *a, const void *b)
 {
@@ -45,7 +46,5 @@ gp_bench_stats gp_bench_stats_of(double *samples, size_t n)
 
 double gp_bench_now(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+    return gp_monotonic_s();
 }

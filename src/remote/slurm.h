@@ -12,11 +12,13 @@
 #include <stddef.h>
 
 #include "remote/config.h"
+#include <limits.h>
+
 #include "remote/proc.h"
 
 /* Seconds of a Slurm time ("M", "M:S", "H:M:S", "D-H", "D-H:M", "D-H:M:S"); "infinite" and
  * "UNLIMITED" give GP_SLURM_TIME_INFINITE; -1 when it is none of these. */
-#define GP_SLURM_TIME_INFINITE (1L << 40)
+#define GP_SLURM_TIME_INFINITE LONG_MAX
 long gp_slurm_time_seconds(const char *t);
 
 /* Appends the srun/sbatch options of a request (--partition=, --gpus=, --gres=, --time=,

@@ -40,6 +40,107 @@ int gp_compat_lstat(const char *path, struct stat *st)
     return stat(path, st);
 }
 
+/* Runs a UTF-16 file call on `path`, with errno set from a failed conversion. */
+#define GP_WIDE_PATH(w, path, fail)                                                                \
+    wchar_t *w = gp_win_path(path);                                                                \
+    if (!w) {                                                                                      \
+        errno = EINVAL;                                                                            \
+        return fail;                                                                               \
+    }
+
+int gp_compat_open(const char *path, int flags, ...)
+{
+    int mode = 0;
+    if (flags & _O_CREAT) {
+        va_list ap;
+        va_start(ap, flags);
+        mode = va_arg(ap, int);
+        va_end(ap);
+    }
+    GP_WIDE_PATH(w, path, -1)
+    int fd = _wopen(w, flags | _O_BINARY, mode & (_S_IREAD | _S_IWRITE));
+    free(w);
+    return fd;
+}
+
+FILE *gp_compat_fopen(const char *path, const char *mode)
+{
+    wchar_t wmode[16];
+    size_t n = 0;
+    bool binary = false;
+    for (const char *m = mode; *m && n + 2 < sizeof wmode / sizeof wmode[0]; m++) {
+        if (*m == 'b' || *m == 't') binary = true;
+        wmode[n++] = (wchar_t)(unsigned char)*m;
+    }
+    if (!binary) wmode[n++] = L'b';
+    wmode[n] = 0;
+    GP_WIDE_PATH(w, path, NULL)
+    FILE *f = _wfopen(w, wmode);
+    free(w);
+    return f;
+}
+
+int gp_compat_rename(const char *from, const char *to)
+{
+    wchar_t *a = gp_win_path(from), *b = gp_win_path(to);
+    BOOL ok = a && b && MoveFileExW(a, b, MOVEFILE_REPLACE_EXISTING | MOVEFILE_COPY_ALLOWED);
+    DWORD code = ok ? 0 : GetLastError();
+    free(a);
+    free(b);
+    if (ok) return 0;
+    errno = code ? gp_win_errno(code) : EINVAL;
+    return -1;
+}
+
+int gp_compat_unlink(const char *path)
+{
+    GP_WIDE_PATH(w, path, -1)
+    int rc = _wunlink(w);
+    free(w);
+    return rc;
+}
+
+int gp_compat_rmdir(const char *path)
+{
+    GP_WIDE_PATH(w, path, -1)
+    int rc = _wrmdir(w);
+    free(w);
+    return rc;
+}
+
+int gp_compat_remove(const char *path)
+{
+    GP_WIDE_PATH(w, path, -1)
+    DWORD attr = GetFileAttributesW(w);
+    int rc = attr != INVALID_FILE_ATTRIBUTES && (attr & FILE_ATTRIBUTE_DIRECTORY) ? _wrmdir(w)
+                                                                                   : _wunlink(w);
+    free(w);
+    return rc;
+}
+
+int gp_compat_access(const char *path, int mode)
+{
+    GP_WIDE_PATH(w, path, -1)
+    int rc = _waccess(w, mode & 06);
+    free(w);
+    return rc;
+}
+
+#if defined(_FILE_OFFSET_BITS) && _FILE_OFFSET_BITS == 64 && defined(__MINGW32__)
+#undef _stat64
+int gp_compat_stat64(const char *path, struct _stat64 *st)
+{
+    GP_WIDE_PATH(w, path, -1)
+    /* "C:\\dir\\" is refused by _wstat64: a trailing separator goes, except after "C:" */
+    size_t n = wcslen(w);
+    while (n > 1 && w[n - 1] == L'\\' && w[n - 2] != L':')
+        w[--n] = 0;
+    int rc = _wstat64(w, st);
+    free(w);
+    return rc;
+}
+#endif
+
 ssize_t gp_compat_readlink(const char *path, char *buf, size_t n)
 {
     (void)buf;

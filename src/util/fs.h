@@ -60,6 +60,13 @@ typedef enum gp_map_advice {
 /* A hint, never an error: page-aligns the range itself. */
 void gp_map_advise(const void *p, size_t len, gp_map_advice advice);
 
+/* The characters that separate folders in a path: "/" on POSIX, "/\\" on Windows. */
+#if defined(_WIN32)
+#define GP_PATH_SEPARATORS "/\\"
+#else
+#define GP_PATH_SEPARATORS "/"
+#endif
+
 /* The separator of a list of folders in one variable (PATH, LD_LIBRARY_PATH): ":" on POSIX, ";"
  * on Windows, whose paths hold ":" after the drive letter. */
 #if defined(_WIN32)

@@ -37,6 +37,14 @@ void gp_sleep_us(unsigned us);
 double gp_monotonic_s(void);
 /* Sets (value non-NULL) or removes an environment variable of this process: 0 or -1. */
 int gp_setenv(const char *name, const char *value);
+/* Memory aligned to `align` (a power of two, a multiple of sizeof(void *)), or NULL; freed with
+ * gp_aligned_free only (Windows keeps such blocks apart from malloc's). */
+void *gp_aligned_alloc(size_t size, size_t align);
+void gp_aligned_free(void *p);
+/* The folder for temporary files: $TMPDIR where set (on every platform, as a user's override),
+ * else /tmp (POSIX) or the user's temporary folder (Windows: %TEMP%, GetTempPath). Never NULL;
+ * the answer stays valid for the life of the process. */
+const char *gp_tmp_dir(void);
 /* This process's id. */
 long gp_getpid(void);
 /* The broken-down UTC / local time of `t` (thread-safe): 0 or -1. */

@@ -69,6 +69,23 @@ int gp_setenv(const char *name, const char *value)
     return value ? setenv(name, value, 1) : unsetenv(name);
 }
 
+void *gp_aligned_alloc(size_t size, size_t align)
+{
+    void *m = NULL;
+    return posix_memalign(&m, align, size) == 0 ? m : NULL;
+}
+
+void gp_aligned_free(void *p)
+{
+    free(p);
+}
+
+const char *gp_tmp_dir(void)
+{
+    const char *t = getenv("TMPDIR");
+    return t && *t ? t : "/tmp";
+}
+
 long gp_getpid(void)
 {
     return (long)getpid();

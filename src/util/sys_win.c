@@ -76,6 +76,11 @@ void gp_sleep_ms(unsigned ms)
     Sleep(ms);
 }
 
+void gp_sleep_us(unsigned us)
+{
+    Sleep((us + 999) / 1000);
+}
+
 double gp_monotonic_s(void)
 {
     LARGE_INTEGER f, c;
@@ -93,6 +98,36 @@ int gp_setenv(const char *name, const char *value)
     free(wn);
     free(wv);
     return ok ? 0 : -1;
+}
+
+void *gp_aligned_alloc(size_t size, size_t align)
+{
+    return _aligned_malloc(size ? size : 1, align);
+}
+
+void gp_aligned_free(void *p)
+{
+    _aligned_free(p);
+}
+
+const char *gp_tmp_dir(void)
+{
+    const char *t = getenv("TMPDIR");
+    if (t && *t) return t;
+    static char dir[1024];
+    if (!dir[0]) {
+        wchar_t w[MAX_PATH + 1];
+        DWORD n = GetTempPathW(MAX_PATH + 1, w);
+        char *u = n ? gp_win_utf8(w) : NULL;
+        size_t len = u ? strlen(u) : 0;
+        while (len > 3 && (u[len - 1] == '\\' || u[len - 1] == '/'))
+            u[--len] = '\0';
+        for (char *c = u; c && *c; c++)
+            if (*c == '\\') *c = '/';
+        snprintf(dir, sizeof dir, "%s", u && *u ? u : "C:/Windows/Temp");
+        free(u);
+    }
+    return dir;
 }
 
 long gp_getpid(void)

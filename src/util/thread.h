@@ -74,6 +74,9 @@ int gp_thread_create(gp_thread *t, void *(*fn)(void *), void *arg);
 void gp_thread_join(gp_thread t);
 void gp_thread_detach(gp_thread t);
 
+/* Lets another runnable thread have the processor. */
+void gp_thread_yield(void);
+
 /* A key whose value is per thread; `dtor` (may be NULL) runs on a thread's non-NULL value when
  * that thread ends. The value is the thread's, not a fiber's, on both. 0 or an errno value. */
 int gp_tls_create(gp_tls_key *key, void (*dtor)(void *));

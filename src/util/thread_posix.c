@@ -3,6 +3,7 @@
 #include "util/thread.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -61,6 +62,11 @@ void gp_thread_join(gp_thread t)
 void gp_thread_detach(gp_thread t)
 {
     pthread_detach(t);
+}
+
+void gp_thread_yield(void)
+{
+    sched_yield();
 }
 
 int gp_tls_create(gp_tls_key *key, void (*dtor)(void *))

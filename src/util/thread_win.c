@@ -118,6 +118,11 @@ void gp_thread_join(gp_thread t)
     gp_thread_release(t);
 }
 
+void gp_thread_yield(void)
+{
+    SwitchToThread();
+}
+
 void gp_thread_detach(gp_thread t)
 {
     CloseHandle(t->handle);

@@ -11,6 +11,7 @@
 #include "runtime/cpu/cpu.h"
 #include "runtime/cpu/fiber.h"
 #include "runtime/cpu/pool.h"
+#include "util/sys.h"
 
 static gp_status gp_cpu_probe(gp_selection_entry *out)
 {
@@ -45,9 +46,9 @@ static gp_status gp_cpu_compiler(gp_device_state *dev, char *buf, size_t cap)
 static gp_status gp_cpu_buffer_create(gp_buffer *b)
 {
     if (b->checks) return gp_ck_buffer_create(b);
-    void *m = NULL;
     size_t align = b->size >= ((size_t)1 << 20) ? 4096 : 64;
-    if (posix_memalign(&m, align, b->size) != 0 || !m)
+    void *m = gp_aligned_alloc(b->size, align);
+    if (!m)
         return gp_error_set(GP_ERR_OUT_OF_MEMORY,
                             "cannot allocate a %zu-byte buffer in host memory", b->size);
     b->impl = m;
@@ -60,7 +61,7 @@ static void gp_cpu_buffer_release(gp_buffer *b)
     if (b->check)
         gp_ck_buffer_release(b);
     else
-        free(b->impl);
+        gp_aligned_free(b->impl);
 }
 
 /* Host memory of another library: used as it is (host and native memory are one here). */
@@ -149,9 +150,7 @@ static gp_status gp_cpu_event_record(gp_queue *q, gp_event *e)
     (void)q;
     double *t = malloc(sizeof *t);
     if (!t) return gp_error_set(GP_ERR_OUT_OF_MEMORY, "out of host memory");
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    *t = (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+    *t = gp_monotonic_s() * 1e3;
     e->impl = t;
     return GP_OK;
 }

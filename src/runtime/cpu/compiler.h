@@ -1,5 +1,6 @@
 /* compiler.h — the CPU backend's run-time C compiler: found once ($CC, else cc, clang, gcc on
- * PATH), started with posix_spawn (no shell), building one dialect program into a shared object. */
+ * PATH; Windows: cl, clang-cl, clang, gcc), started without a shell, building one dialect program
+ * into a shared object (a DLL on Windows). */
 #ifndef GP_RUNTIME_CPU_COMPILER_H
 #define GP_RUNTIME_CPU_COMPILER_H
 

@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 #if defined(__APPLE__)
 #include <sys/sysctl.h>
@@ -13,6 +12,7 @@
 #include "runtime/cpu/cpu.h"
 #include "runtime/cpu/pool.h"
 #include "util/fs.h"
+#include "util/sys.h"
 
 static void gp_cpu_model(char *name, size_t ncap, char *vendor, size_t vcap)
 {
@@ -70,15 +70,14 @@ gp_status gp_cpu_device_info(uint32_t index, gp_device_info *info)
 {
     (void)index;
     gp_cpu_model(info->name, sizeof info->name, info->vendor, sizeof info->vendor);
-    struct utsname u;
-    if (uname(&u) == 0) {
+    gp_uname u;
+    if (gp_sys_uname(&u) == 0) {
         char v[sizeof u.sysname + sizeof u.release + 2];
         snprintf(v, sizeof v, "%s %s", u.sysname, u.release);
         gp_copy_str(info->driver_version, sizeof info->driver_version, v);
         gp_copy_str(info->arch, sizeof info->arch, u.machine);
     }
-    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-    info->total_memory = pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : 0;
+    info->total_memory = gp_physical_memory();
     info->max_buffer_size = info->total_memory;
     info->max_shared_memory = GP_CPU_MAX_SHARED;
     info->compute_units = gp_pool_threads();

@@ -1,13 +1,16 @@
 /* fiber.c — see fiber.h. A thread keeps its fibers' stacks (mmap'd, with a guard page, grown on
- * demand) for its lifetime, so a launch allocates nothing after the first. The scheduler runs the
+ * demand; Windows: its fibers) for its lifetime, so a launch allocates nothing after the first. The scheduler runs the
  * fibers round-robin: one round moves every unfinished fiber to its next barrier. */
 #include "runtime/cpu/fiber.h"
 
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#if !defined(_WIN32)
 #include <sys/mman.h>
 #include <unistd.h>
+#endif
+
+#include "util/thread.h"
 
 #if defined(__has_feature)
 #if __has_feature(address_sanitizer)
@@ -22,9 +25,14 @@
 #endif
 
 /* GP_FIBER_FORCE_UCONTEXT (a build define) selects the portable path anywhere, to test it. */
-#if defined(__x86_64__) && !defined(_WIN32) && !defined(GP_FIBER_FORCE_UCONTEXT)
+#if defined(_WIN32)
+/* Windows: the system's fibers (CreateFiberEx, SwitchToFiber), which also keep the thread's
+ * stack limits and exception chain right for each fiber */
+#define GP_FIBER_WINAPI 1
+#include <windows.h>
+#elif defined(__x86_64__) && !defined(GP_FIBER_FORCE_UCONTEXT)
 #define GP_FIBER_ASM_X86_64 1
-#elif defined(__aarch64__) && !defined(_WIN32) && !defined(GP_FIBER_FORCE_UCONTEXT)
+#elif defined(__aarch64__) && !defined(GP_FIBER_FORCE_UCONTEXT)
 #define GP_FIBER_ASM_AARCH64 1
 #else
 #define GP_FIBER_UCONTEXT 1
@@ -207,7 +215,9 @@ static void *gp_fiber_prepare(void *stack_top, void (*fn)(void *), void *arg)
 
 const char *gp_fiber_switch_kind(void)
 {
-#if GP_FIBER_ASM_X86_64
+#if GP_FIBER_WINAPI
+    return "windows-fibers";
+#elif GP_FIBER_ASM_X86_64
     return "asm-x86_64";
 #elif GP_FIBER_ASM_AARCH64
     return "asm-aarch64";
@@ -224,6 +234,8 @@ typedef struct gp_fiber {
     size_t map_size;
 #if GP_FIBER_UCONTEXT
     ucontext_t uc;
+#elif GP_FIBER_WINAPI
+    void *fiber;
 #else
     void *sp;
 #endif
@@ -244,6 +256,8 @@ typedef struct gp_fiber_set {
     uint32_t cap, count, current;
 #if GP_FIBER_UCONTEXT
     ucontext_t sched;
+#elif GP_FIBER_WINAPI
+    void *sched;
 #else
     void *sched_sp;
 #endif
@@ -258,31 +272,40 @@ typedef struct gp_fiber_set {
 #endif
 } gp_fiber_set;
 
-static pthread_key_t gp_fiber_key;
-static pthread_once_t gp_fiber_key_once = PTHREAD_ONCE_INIT;
+static gp_tls_key gp_fiber_key;
+static gp_once gp_fiber_key_once = GP_ONCE_INIT;
 
 static void gp_fiber_set_free(void *p)
 {
     gp_fiber_set *s = p;
     if (!s) return;
-    for (uint32_t i = 0; i < s->cap; i++)
+    for (uint32_t i = 0; i < s->cap; i++) {
+#if GP_FIBER_WINAPI
+        if (s->fibers[i].fiber) DeleteFiber(s->fibers[i].fiber);
+#else
         if (s->fibers[i].stack) munmap(s->fibers[i].stack, s->fibers[i].map_size);
+#endif
+    }
     free(s->fibers);
     free(s);
 }
 
 static void gp_fiber_key_make(void)
 {
-    pthread_key_create(&gp_fiber_key, gp_fiber_set_free);
+    gp_tls_create(&gp_fiber_key, gp_fiber_set_free);
 }
+
+#if GP_FIBER_WINAPI
+static VOID CALLBACK gp_fiber_win_main(PVOID arg);
+#endif
 
 static gp_fiber_set *gp_fiber_set_get(uint32_t need)
 {
-    pthread_once(&gp_fiber_key_once, gp_fiber_key_make);
-    gp_fiber_set *s = pthread_getspecific(gp_fiber_key);
+    gp_once_call(&gp_fiber_key_once, gp_fiber_key_make);
+    gp_fiber_set *s = gp_tls_get(gp_fiber_key);
     if (!s) {
         s = calloc(1, sizeof *s);
-        if (!s || pthread_setspecific(gp_fiber_key, s) != 0) {
+        if (!s || gp_tls_set(gp_fiber_key, s) != 0) {
             free(s);
             return NULL;
         }
@@ -292,6 +315,17 @@ static gp_fiber_set *gp_fiber_set_get(uint32_t need)
         if (!f) return NULL;
         memset(f + s->cap, 0, (need - s->cap) * sizeof *f);
         s->fibers = f;
+#if GP_FIBER_WINAPI
+        for (uint32_t i = s->cap; i < need; i++) {
+            /* a guard page below each stack comes with it, as for threads */
+            f[i].fiber = CreateFiberEx(64 << 10, GP_FIBER_STACK, FIBER_FLAG_FLOAT_SWITCH,
+                                       gp_fiber_win_main, s);
+            if (!f[i].fiber) {
+                s->cap = i;
+                return NULL;
+            }
+        }
+#else
         long page = sysconf(_SC_PAGESIZE);
         for (uint32_t i = s->cap; i < need; i++) {
             size_t sz = GP_FIBER_STACK + (size_t)page;
@@ -304,6 +338,7 @@ static gp_fiber_set *gp_fiber_set_get(uint32_t need)
             f[i].stack = m;
             f[i].map_size = sz;
         }
+#endif
         s->cap = need;
     }
     return s;
@@ -322,6 +357,16 @@ static void gp_fiber_main(void *arg)
     gp_fiber_to_sched(s, f, 1);
 }
 
+#if GP_FIBER_WINAPI
+/* A Windows fiber runs its routine once: it loops, running the work-item it is given each time
+ * the scheduler switches to it. */
+static VOID CALLBACK gp_fiber_win_main(PVOID arg)
+{
+    for (;;)
+        gp_fiber_main(arg);
+}
+#endif
+
 #if GP_FIBER_UCONTEXT
 static void gp_fiber_main_uc(unsigned hi, unsigned lo)
 {
@@ -338,6 +383,8 @@ static void gp_fiber_to_sched(gp_fiber_set *s, gp_fiber *f, int finished)
 #endif
 #if GP_FIBER_UCONTEXT
     swapcontext(&f->uc, &s->sched);
+#elif GP_FIBER_WINAPI
+    SwitchToFiber(s->sched);
 #else
     gp_fiber_switch(&f->sp, s->sched_sp);
 #endif
@@ -449,6 +496,8 @@ static void gp_fiber_resume(gp_fiber_set *s, uint32_t i)
 #endif
 #if GP_FIBER_UCONTEXT
     swapcontext(&s->sched, &f->uc);
+#elif GP_FIBER_WINAPI
+    SwitchToFiber(f->fiber);
 #else
     gp_fiber_switch(&s->sched_sp, f->sp);
 #endif
@@ -491,11 +540,28 @@ gp_status gp_fiber_run_group(gp_cpu_item_fn item, void *const *args, gp_cpu_grou
         makecontext(&f->uc, (void (*)(void))gp_fiber_main_uc, 2, (unsigned)(p >> 16 >> 16),
                     (unsigned)(p & 0xffffffffu));
         (void)top;
+#elif GP_FIBER_WINAPI
+        (void)top;
+        (void)page;
 #else
         (void)page;
         f->sp = gp_fiber_prepare((void *)((uintptr_t)top & ~(uintptr_t)15), gp_fiber_main, s);
 #endif
     }
+#if GP_FIBER_WINAPI
+    /* the scheduler is this thread as a fiber (it may be one already: then it is left one) */
+    bool converted = !IsThreadAFiber();
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+/* GCC 12 misreads the TEB access inside MinGW's GetCurrentFiber as out of bounds */
+#pragma GCC diagnostic ignored "-Warray-bounds"
+#endif
+    s->sched = converted ? ConvertThreadToFiber(NULL) : GetCurrentFiber();
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+    if (!s->sched) return gp_error_set(GP_ERR_OUT_OF_MEMORY, "cannot make this thread a fiber");
+#endif
     /* Rounds: every fiber that is not waiting at the barrier runs to its next barrier, SIMD-group
      * operation or end. A fiber at a SIMD-group operation runs on in the next round (its group
      * has published by then); the barrier opens once no fiber is left anywhere else. A fiber
@@ -524,6 +590,9 @@ gp_status gp_fiber_run_group(gp_cpu_item_fn item, void *const *args, gp_cpu_grou
         for (uint32_t i = 0; i < n; i++)
             s->fibers[i].wait = GP_FIBER_READY;
     }
+#if GP_FIBER_WINAPI
+    if (converted) ConvertFiberToThread();
+#endif
     if (simd_fault) *simd_fault = s->simd_fault;
     return s->simd_fault ? GP_ERR_LAUNCH : GP_OK;
 }

@@ -1,7 +1,6 @@
 /* launch.c — running a kernel on the CPU: work-groups are spread over the thread pool; a group's
  * work-items run as a plain loop (no barrier in the kernel) or as fibers on one thread (with
  * barriers). The launch runs when it is enqueued and returns when it is done. */
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +9,8 @@
 #include "runtime/cpu/cpu.h"
 #include "runtime/cpu/fiber.h"
 #include "runtime/cpu/pool.h"
+#include "util/sys.h"
+#include "util/thread.h"
 
 typedef struct gp_cpu_job {
     const gp_cpu_kernel_desc *d;
@@ -37,8 +38,8 @@ static uint32_t gp_cpu_stray_simd(void *ctx, uint32_t op, uint32_t value, uint32
 }
 
 /* Each thread's dynamic shared block, grown on demand and freed with the thread. */
-static pthread_key_t gp_dyn_key;
-static pthread_once_t gp_dyn_once = PTHREAD_ONCE_INIT;
+static gp_tls_key gp_dyn_key;
+static gp_once gp_dyn_once = GP_ONCE_INIT;
 typedef struct gp_dyn_block {
     size_t cap;
     void *mem;
@@ -47,30 +48,30 @@ typedef struct gp_dyn_block {
 static void gp_dyn_free(void *p)
 {
     gp_dyn_block *b = p;
-    if (b) free(b->mem);
+    if (b) gp_aligned_free(b->mem);
     free(b);
 }
 
 static void gp_dyn_make(void)
 {
-    pthread_key_create(&gp_dyn_key, gp_dyn_free);
+    gp_tls_create(&gp_dyn_key, gp_dyn_free);
 }
 
 static void *gp_dyn_get(size_t n)
 {
-    pthread_once(&gp_dyn_once, gp_dyn_make);
-    gp_dyn_block *b = pthread_getspecific(gp_dyn_key);
+    gp_once_call(&gp_dyn_once, gp_dyn_make);
+    gp_dyn_block *b = gp_tls_get(gp_dyn_key);
     if (!b) {
         b = calloc(1, sizeof *b);
-        if (!b || pthread_setspecific(gp_dyn_key, b) != 0) {
+        if (!b || gp_tls_set(gp_dyn_key, b) != 0) {
             free(b);
             return NULL;
         }
     }
     if (n > b->cap) {
-        void *m = NULL;
-        if (posix_memalign(&m, 64, n) != 0) return NULL;
-        free(b->mem);
+        void *m = gp_aligned_alloc(n, 64);
+        if (!m) return NULL;
+        gp_aligned_free(b->mem);
         b->mem = m;
         b->cap = n;
     }

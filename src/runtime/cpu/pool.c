@@ -3,12 +3,12 @@
  * a condition variable. The caller pulls chunks too, then waits for the stragglers. */
 #include "runtime/cpu/pool.h"
 
-#include <pthread.h>
-#include <sched.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdlib.h>
-#include <unistd.h>
+
+#include "util/sys.h"
+#include "util/thread.h"
 
 #define GP_POOL_SPIN 20000 /* polls (~50-100 us) before a worker sleeps */
 
@@ -21,8 +21,8 @@
 
 typedef struct gp_pool {
     uint32_t workers; /* threads besides the caller */
-    pthread_mutex_t mu;
-    pthread_cond_t wake;
+    gp_mutex mu;
+    gp_cond wake;
     _Atomic uint64_t generation; /* bumped per job */
     _Atomic int sleepers;
     _Atomic uint64_t claim;    /* generation << 42 | chunks << 21 | next chunk */
@@ -30,13 +30,13 @@ typedef struct gp_pool {
     gp_pool_fn fn;
     void *ctx;
     uint64_t total, chunk;
-    pthread_mutex_t run_lock; /* one job at a time */
+    gp_mutex run_lock; /* one job at a time */
 } gp_pool;
 
-static gp_pool gp_the_pool = {.mu = PTHREAD_MUTEX_INITIALIZER,
-                              .wake = PTHREAD_COND_INITIALIZER,
-                              .run_lock = PTHREAD_MUTEX_INITIALIZER};
-static pthread_once_t gp_pool_once = PTHREAD_ONCE_INIT;
+static gp_pool gp_the_pool = {.mu = GP_MUTEX_INIT,
+                              .wake = GP_COND_INIT,
+                              .run_lock = GP_MUTEX_INIT};
+static gp_once gp_pool_once = GP_ONCE_INIT;
 
 static inline void gp_pool_pause(void)
 {
@@ -75,12 +75,12 @@ static void *gp_pool_main(void *arg)
             spins++;
         }
         if (atomic_load(&p->generation) == seen) {
-            pthread_mutex_lock(&p->mu);
+            gp_mutex_lock(&p->mu);
             atomic_fetch_add(&p->sleepers, 1);
             while (atomic_load(&p->generation) == seen)
-                pthread_cond_wait(&p->wake, &p->mu);
+                gp_cond_wait(&p->wake, &p->mu);
             atomic_fetch_sub(&p->sleepers, 1);
-            pthread_mutex_unlock(&p->mu);
+            gp_mutex_unlock(&p->mu);
         }
         seen = atomic_load(&p->generation);
         gp_pool_work(p);
@@ -96,28 +96,25 @@ static uint32_t gp_pool_wanted(void)
         long n = strtol(v, &end, 10);
         if (*end == '\0' && n >= 1 && n <= 1024) return (uint32_t)n;
     }
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n >= 1 && n <= 1024 ? (uint32_t)n : 1;
+    unsigned n = gp_cpu_count();
+    return n <= 1024 ? (uint32_t)n : 1;
 }
 
 static void gp_pool_start(void)
 {
     gp_pool *p = &gp_the_pool;
     uint32_t want = gp_pool_wanted();
-    pthread_attr_t attr;
-    pthread_attr_init(&attr);
-    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
     for (uint32_t i = 1; i < want; i++) {
-        pthread_t t;
-        if (pthread_create(&t, &attr, gp_pool_main, p) != 0) break;
+        gp_thread t;
+        if (gp_thread_create(&t, gp_pool_main, p) != 0) break;
+        gp_thread_detach(t);
         p->workers++;
     }
-    pthread_attr_destroy(&attr);
 }
 
 uint32_t gp_pool_threads(void)
 {
-    pthread_once(&gp_pool_once, gp_pool_start);
+    gp_once_call(&gp_pool_once, gp_pool_start);
     return gp_the_pool.workers + 1;
 }
 
@@ -130,7 +127,7 @@ void gp_pool_run(uint64_t total, gp_pool_fn fn, void *ctx)
         fn(ctx, 0, total);
         return;
     }
-    pthread_mutex_lock(&p->run_lock);
+    gp_mutex_lock(&p->run_lock);
     /* ~8 chunks per thread balances uneven groups without contending on the claim word */
     uint64_t chunk = total / ((uint64_t)threads * 8);
     if (chunk == 0) chunk = 1;
@@ -149,9 +146,9 @@ void gp_pool_run(uint64_t total, gp_pool_fn fn, void *ctx)
                           memory_order_release);
     atomic_store(&p->generation, gen); /* sequentially consistent: pairs with `sleepers` */
     if (atomic_load(&p->sleepers) > 0) {
-        pthread_mutex_lock(&p->mu);
-        pthread_cond_broadcast(&p->wake);
-        pthread_mutex_unlock(&p->mu);
+        gp_mutex_lock(&p->mu);
+        gp_cond_broadcast(&p->wake);
+        gp_mutex_unlock(&p->mu);
     }
     gp_pool_work(p);
     for (int spins = 0; atomic_load_explicit(&p->finished, memory_order_acquire) != chunks;
@@ -159,7 +156,7 @@ void gp_pool_run(uint64_t total, gp_pool_fn fn, void *ctx)
         if (spins < GP_POOL_SPIN)
             gp_pool_pause();
         else
-            sched_yield();
+            gp_thread_yield();
     }
-    pthread_mutex_unlock(&p->run_lock);
+    gp_mutex_unlock(&p->run_lock);
 }

@@ -1,7 +1,6 @@
 /* program.c — CPU programs: a shared object built by the system C compiler from the assembled
  * dialect text and kept in the kernel cache (a second process dlopens the cached .so and starts
  * no compiler), or the descriptors linked into libgpuport for built-in programs. */
-#include <dlfcn.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,7 +12,9 @@
 #include "runtime/cpu/compiler.h"
 #include "runtime/cpu/cpu.h"
 #include "runtime/cpu/loops.h"
+#include "util/dynlib.h"
 #include "util/sha256.h"
+#include "util/sys.h"
 
 typedef struct gp_cpu_program {
     void *dl; /* dlopen handle, or NULL for a built-in program */
@@ -30,7 +31,7 @@ static const gp_cpu_kernel_desc *gp_cpu_find(const gp_cpu_program *p, const char
     }
     char sym[200];
     snprintf(sym, sizeof sym, "gp__kdesc_%s", name);
-    return dlsym(p->dl, sym);
+    return gp_dl_sym(p->dl, sym);
 }
 
 /* Is every kernel of the signature present, with the ABI and parameters the runtime expects? */
@@ -49,12 +50,12 @@ static bool gp_cpu_matches(const gp_cpu_program *p, const gp_build_request *req)
 /* A checked program's tables, and each kernel's. */
 static bool gp_cpu_check_tables(gp_cpu_program *p, const gp_build_request *req)
 {
-    p->check = dlsym(p->dl, "gp__ckprog");
+    p->check = gp_dl_sym(p->dl, "gp__ckprog");
     if (!p->check || p->check->abi != GP_CK_ABI) return false;
     for (uint32_t i = 0; i < req->num_kernels; i++) {
         char sym[200];
         snprintf(sym, sizeof sym, "gp__kcheck_%s", req->kernels[i].name);
-        const gp_ck_kernel *k = dlsym(p->dl, sym);
+        const gp_ck_kernel *k = gp_dl_sym(p->dl, sym);
         if (!k || k->abi != GP_CK_ABI) return false;
     }
     return true;
@@ -62,12 +63,12 @@ static bool gp_cpu_check_tables(gp_cpu_program *p, const gp_build_request *req)
 
 static gp_status gp_cpu_open_so(const char *path, const gp_build_request *req, gp_cpu_program *p)
 {
-    p->dl = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    p->dl = gp_dl_open(path);
     if (!p->dl)
         return gp_error_set(GP_ERR_BUILD, "%s: cannot load the compiled kernels: %s",
-                            req->source_name, dlerror());
+                            req->source_name, gp_dl_error());
     if (!gp_cpu_matches(p, req) || (req->checks && !gp_cpu_check_tables(p, req))) {
-        dlclose(p->dl);
+        gp_dl_close(p->dl);
         p->dl = NULL;
         return gp_error_set(GP_ERR_BUILD, "%s: the compiled object lacks kernels of the source",
                             req->source_name);
@@ -80,14 +81,14 @@ static gp_status gp_cpu_open_so(const char *path, const gp_build_request *req, g
 static gp_status gp_cpu_build_so(const gp_build_request *req, const char *text, size_t len,
                                  const char *key, gp_cpu_program *p)
 {
-    const char *tmp = getenv("TMPDIR");
+    const char *tmp = gp_tmp_dir();
     char dir[1024];
-    snprintf(dir, sizeof dir, "%s/gpuport-cc-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    snprintf(dir, sizeof dir, "%s/gpuport-cc-XXXXXX", tmp);
     if (!mkdtemp(dir))
-        return gp_error_set(GP_ERR_IO, "cannot create a folder for the compiler in %s: %s",
-                            tmp && *tmp ? tmp : "/tmp", strerror(errno));
+        return gp_error_set(GP_ERR_IO, "cannot create a folder for the compiler in %s: %s", tmp,
+                            strerror(errno));
     char so[1100];
-    snprintf(so, sizeof so, "%s/k.so", dir);
+    snprintf(so, sizeof so, "%s/k.%s", dir, gp_dl_suffix);
     gp_status st =
         gp_cpu_compile(text, len, req->source_name, (req->flags & GP_BUILD_FAST_MATH) != 0, so);
     char *cached = NULL;
@@ -205,7 +206,7 @@ gp_status gp_cpu_program_build(gp_program *prog, const gp_build_request *req)
         st = gp_cpu_build_plain(req, p);
     }
     if (st != GP_OK) {
-        if (p->dl) dlclose(p->dl);
+        if (p->dl) gp_dl_close(p->dl);
         free(p);
         return st;
     }
@@ -217,7 +218,7 @@ void gp_cpu_program_release(gp_program *prog)
 {
     gp_cpu_program *p = prog->impl;
     if (!p) return;
-    if (p->dl) dlclose(p->dl);
+    if (p->dl) gp_dl_close(p->dl);
     free(p);
     prog->impl = NULL;
 }
@@ -239,7 +240,7 @@ gp_status gp_cpu_kernel_create(gp_kernel *k)
     gp_ck_kernel_impl *ki = calloc(1, sizeof *ki);
     if (!ki) return gp_error_set(GP_ERR_OUT_OF_MEMORY, "out of host memory");
     ki->desc = d;
-    ki->ck = dlsym(p->dl, sym);
+    ki->ck = gp_dl_sym(p->dl, sym);
     ki->prog = p->check;
     if (!ki->ck) {
         free(ki);
