@@ -9,7 +9,7 @@ src=${GPUPORT_SOURCE_DIR:?}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cc=${CC:-cc}
-files=("$src/tests/runtime/cpu/fiber_check.c" "$src/src/runtime/cpu/fiber.c")
+files=("$src/tests/runtime/cpu/fiber_check.c" "$src/src/runtime/cpu/fiber.c" "$src/src/util/thread_posix.c")
 flags=(-std=c11 -O2 -Wall -Wextra -Werror -D_GNU_SOURCE -I"$src/src" -I"$src/include" -pthread)
 fail=0
 
