@@ -113,7 +113,7 @@ int gp_compat_remove(const char *path)
     GP_WIDE_PATH(w, path, -1)
     DWORD attr = GetFileAttributesW(w);
     int rc = attr != INVALID_FILE_ATTRIBUTES && (attr & FILE_ATTRIBUTE_DIRECTORY) ? _wrmdir(w)
-                                                                                   : _wunlink(w);
+                                                                                  : _wunlink(w);
     free(w);
     return rc;
 }

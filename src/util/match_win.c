@@ -12,7 +12,10 @@
 #include "util/fs.h"
 #include "util/strbuf.h"
 
-static bool gp_is_sep(char c) { return c == '/' || c == '\\'; }
+static bool gp_is_sep(char c)
+{
+    return c == '/' || c == '\\';
+}
 
 /* One bracket expression at p (just after '['): sets *end past ']' and returns whether c is in
  * it; a '[' without its ']' is a plain character (*end = NULL). */

@@ -167,7 +167,8 @@ static BOOL gp_win_start(char *const argv[], char *const envp[], HANDLE in, HAND
         if (*p == '/' || *p == '\\') base = p + 1;
     const char *dot = strrchr(base, '.');
     if (dot && (_stricmp(dot, ".bat") == 0 || _stricmp(dot, ".cmd") == 0)) {
-        snprintf(err, errlen, "%s: a batch file runs only through cmd.exe: name a program", argv[0]);
+        snprintf(err, errlen, "%s: a batch file runs only through cmd.exe: name a program",
+                 argv[0]);
         return FALSE;
     }
     wchar_t *exe = gp_find_program(argv[0]);
@@ -378,7 +379,9 @@ static BOOL WINAPI gp_on_console_event(DWORD event)
 {
     switch (event) {
     case CTRL_C_EVENT:
-    case CTRL_BREAK_EVENT: InterlockedExchange(&gp_interrupt_signal, 2 /* SIGINT */); return TRUE;
+    case CTRL_BREAK_EVENT:
+        InterlockedExchange(&gp_interrupt_signal, 2 /* SIGINT */);
+        return TRUE;
     case CTRL_CLOSE_EVENT:
     case CTRL_LOGOFF_EVENT:
     case CTRL_SHUTDOWN_EVENT:
@@ -388,9 +391,15 @@ static BOOL WINAPI gp_on_console_event(DWORD event)
     return FALSE;
 }
 
-void gp_interrupt_install(void) { SetConsoleCtrlHandler(gp_on_console_event, TRUE); }
+void gp_interrupt_install(void)
+{
+    SetConsoleCtrlHandler(gp_on_console_event, TRUE);
+}
 
-int gp_interrupted(void) { return (int)InterlockedCompareExchange(&gp_interrupt_signal, 0, 0); }
+int gp_interrupted(void)
+{
+    return (int)InterlockedCompareExchange(&gp_interrupt_signal, 0, 0);
+}
 
 void gp_spawn_result_free(gp_spawn_result *res)
 {

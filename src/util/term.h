@@ -21,8 +21,9 @@ typedef enum gp_color {
     GP_COLOR_DIM
 } gp_color;
 
-/* Once, at the start of a program that writes to a terminal: on Windows, console output in UTF-8
- * (the code page gpuport writes in); nothing elsewhere. */
+/* Once, at the start of a program: on Windows, console output in UTF-8 (the code page gpuport
+ * writes in) and the standard streams in binary mode (no CRLF translation, as on POSIX);
+ * nothing elsewhere. */
 void gp_term_init(void);
 /* True when `f` is a terminal (a Windows console). */
 bool gp_term_is_terminal(FILE *f);

@@ -4,6 +4,7 @@
 #if defined(_WIN32)
 #include "util/term.h"
 
+#include <fcntl.h>
 #include <io.h>
 
 #include "util/win.h"
@@ -34,5 +35,13 @@ bool gp_term_enable_vt(FILE *f)
     return SetConsoleMode(h, mode | ENABLE_VIRTUAL_TERMINAL_PROCESSING) != 0;
 }
 
-void gp_term_init(void) { SetConsoleOutputCP(CP_UTF8); }
+void gp_term_init(void)
+{
+    SetConsoleOutputCP(CP_UTF8);
+    /* bytes as written: "\n" stays "\n" (a console shows it the same), and binary output and
+     * input pass unchanged, as on POSIX */
+    _setmode(_fileno(stdin), _O_BINARY);
+    _setmode(_fileno(stdout), _O_BINARY);
+    _setmode(_fileno(stderr), _O_BINARY);
+}
 #endif

@@ -21,8 +21,8 @@ char *gp_user_home(void)
     return home ? strdup(home) : NULL;
 }
 
-static char *gp_user_dir(const char *xdg_var, const char *xdg_default, const char *mac,
-                         char *err, size_t errlen)
+static char *gp_user_dir(const char *xdg_var, const char *xdg_default, const char *mac, char *err,
+                         size_t errlen)
 {
 #if defined(__APPLE__)
     (void)xdg_var;

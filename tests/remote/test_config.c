@@ -78,7 +78,7 @@ static void refuses_bad_files(void **state)
         char err[512] = "";
         if (parse(cases[i].text, &cfg, err, sizeof err) != -1 || !strstr(err, cases[i].says) ||
             strncmp(err, "remotes.json", 12) != 0) {
-            print_error("case %zu: '%s' -> '%s'\n", i, cases[i].text, err);
+            print_error("case %u: '%s' -> '%s'\n", (unsigned)i, cases[i].text, err);
             fail();
         }
         assert_int_equal(cfg.count, 0);

@@ -6,9 +6,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
-#include <pthread.h>
 
 #include "runtime/conformance.h"
+#include "util/thread.h"
 
 static char g_specs[16][32];
 static int g_nspecs;
@@ -123,14 +123,14 @@ static void one_kernel_many_threads(void **state)
         GPT_CHECK(gp_program_create(dev, kSrc, strlen(kSrc), NULL, &p));
         GPT_CHECK(gp_kernel_create(p, "add_one", &k));
         enum { T = 4 };
-        pthread_t t[T];
+        gp_thread t[T];
         job jobs[T];
         for (int i = 0; i < T; i++) {
             jobs[i] = (job){dev, k, 0};
-            assert_int_equal(pthread_create(&t[i], NULL, launcher, &jobs[i]), 0);
+            assert_int_equal(gp_thread_create(&t[i], launcher, &jobs[i]), 0);
         }
         for (int i = 0; i < T; i++) {
-            pthread_join(t[i], NULL);
+            gp_thread_join(t[i]);
             assert_true(jobs[i].ok);
         }
         gp_kernel_release(k), gp_program_release(p), gp_device_release(dev);

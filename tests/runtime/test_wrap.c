@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "runtime/conformance.h"
+#include "util/sys.h"
 
 static char g_specs[16][32];
 static int g_nspecs;
@@ -49,7 +50,7 @@ static void host_memory_in_place(void **state)
         gp_buffer *b = NULL;
         /* 64-byte aligned like the arrays of numpy and PyTorch; the buffer starts OFF elements in
          */
-        int32_t *mem = aligned_alloc(64, sizeof(int32_t) * (N + OFF));
+        int32_t *mem = gp_aligned_alloc(sizeof(int32_t) * (N + OFF), 64);
         assert_non_null(mem);
         for (int i = 0; i < N + OFF; i++)
             mem[i] = i;
@@ -58,7 +59,7 @@ static void host_memory_in_place(void **state)
         if (info.backend == GP_BACKEND_CUDA) { /* host memory is not used in place there */
             assert_int_equal(st, GP_ERR_UNSUPPORTED);
             assert_non_null(strstr(gp_last_error(), "copy"));
-            free(mem);
+            gp_aligned_free(mem);
             gp_device_release(dev);
             continue;
         }
@@ -107,7 +108,7 @@ static void host_memory_in_place(void **state)
          * (a double free would show under AddressSanitizer). */
         GPT_CHECK(gp_buffer_release(b));
         mem[OFF] = 42;
-        free(mem);
+        gp_aligned_free(mem);
         gp_kernel_release(k);
         gp_program_release(p);
         gp_device_release(dev);

@@ -20,6 +20,7 @@
 #include "util/spawn.h"
 #include "util/strbuf.h"
 #include "util/stderr_capture.h"
+#include "util/sys.h"
 #include "util/term.h"
 
 static void strbuf_grows_and_formats(void **state)
@@ -46,7 +47,7 @@ static void strbuf_escapes_xml(void **state)
     gp_strbuf_free(&sb);
 }
 
-static char tmpdir[64];
+static char tmpdir[1024];
 
 static void write_tmp(const char *name, const char *text, char *path, size_t n)
 {
@@ -305,18 +306,34 @@ static void sha256_known_answers(void **state)
     assert_string_equal(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
 }
 
+/* The child of the spawn test is this program itself, so the test needs no shell and runs the
+ * same on every platform. */
+static char *self_path;
+
+static int child_main(const char *what)
+{
+    gp_term_init();
+    if (strcmp(what, "talk") == 0) {
+        fputs("out\n", stdout);
+        fputs("err\n", stderr);
+        return 7;
+    }
+    gp_sleep_ms(5000); /* "sleep" */
+    return 0;
+}
+
 static void spawn_captures_output_and_status(void **state)
 {
     (void)state;
     char err[256];
     gp_spawn_result r;
-    char *argv[] = {"sh", "-c", "echo out; echo err >&2; exit 7", NULL};
+    char *argv[] = {self_path, "--child", "talk", NULL};
     assert_int_equal(gp_spawn_capture(argv, NULL, 10, 1 << 20, &r, err, sizeof err), 0);
     assert_int_equal(r.exit_code, 7);
     assert_string_equal(r.out, "out\n");
     assert_string_equal(r.err, "err\n");
     gp_spawn_result_free(&r);
-    char *argv2[] = {"sh", "-c", "sleep 5", NULL};
+    char *argv2[] = {self_path, "--child", "sleep", NULL};
     assert_int_equal(gp_spawn_capture(argv2, NULL, 0.2, 1024, &r, err, sizeof err), 0);
     assert_true(r.timed_out);
     gp_spawn_result_free(&r);
@@ -325,9 +342,26 @@ static void spawn_captures_output_and_status(void **state)
     assert_non_null(strstr(err, "gpuport-no-such-program"));
 }
 
-int main(void)
+static void remove_tree(const char *path)
 {
-    snprintf(tmpdir, sizeof tmpdir, "/tmp/gp-test-util-XXXXXX");
+    char **names = NULL, err[256];
+    size_t n = 0;
+    if (gp_path_is_dir(path) && gp_dir_names(path, &names, &n, err, sizeof err) == 0) {
+        for (size_t i = 0; i < n; i++) {
+            char *child = gp_path_join(path, names[i]);
+            if (child) remove_tree(child);
+            free(child);
+        }
+        gp_dir_names_free(names, n);
+    }
+    remove(path);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 3 && strcmp(argv[1], "--child") == 0) return child_main(argv[2]);
+    self_path = argv[0];
+    snprintf(tmpdir, sizeof tmpdir, "%s/gp-test-util-XXXXXX", gp_tmp_dir());
     if (!mkdtemp(tmpdir)) return 1;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(strbuf_grows_and_formats),
@@ -344,8 +378,6 @@ int main(void)
         cmocka_unit_test(spawn_captures_output_and_status),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
-    if (system(cmd) != 0) return 1;
-    return rc;
+    remove_tree(tmpdir);
+    return gp_path_exists(tmpdir) ? 1 : rc;
 }

@@ -1,0 +1,54 @@
+# wine.cmake — the test suite of a Windows build (MinGW-w64 cross build, run under Wine through
+# CMAKE_CROSSCOMPILING_EMULATOR; see docs/platforms.md). Every C unit test runs there, except
+# the few written against POSIX itself, and the shell tests that exercise the CLI run with
+# $GPUPORT starting gpuport.exe under Wine. What cannot run is still a test: it prints
+# "SKIP: <reason>" and exits 77, so the count of skips stays visible.
+
+# C tests that use POSIX beyond the portability layer: the reason each one cannot run here.
+set(GP_WIN_C_SKIPS
+  "audit/test_audit.c|captures a report with open_memstream, which the Windows C runtime lacks"
+  "remote/test_doctor.c|captures a report with open_memstream, which the Windows C runtime lacks"
+  "audit/test_shortcut.c|maps its fixture with mmap and mprotect directly (a guard-page check)"
+  "remote/test_shquote.c|runs each quoted word through /bin/sh with posix_spawn"
+  "runtime/test_cache.c|races writers in forked child processes (fork, waitpid)"
+  "runtime/opencl/test_opencl_backend.c|isolates cases in forked child processes (fork, waitpid)"
+  "runtime/opencl/test_opencl_loader.c|isolates cases in forked child processes (fork, waitpid)"
+  "runtime/cuda/test_cuda_standin.c|isolates cases in forked child processes and loads libcuda.so.1 stand-ins (fork, dlopen)"
+  "runtime/cuda/test_cuda_kernels.c|finds its kernel sources with glob(3) (POSIX)")
+# Shell tests that run under Wine: those that drive only gpuport itself.
+set(GP_WIN_SH_RUN cli/test_cli.sh)
+
+find_program(GP_WINE_SH sh REQUIRED)
+function(gp_add_skipped_test name reason)
+  add_test(NAME ${name} COMMAND ${GP_WINE_SH} -c "echo \"SKIP: $1\"; exit 77" sh "${reason}")
+  set_tests_properties(${name} PROPERTIES SKIP_RETURN_CODE 77 LABELS wine-skip)
+endfunction()
+
+# "SKIP reason" for tests/<rel>, or "" when it runs.
+function(gp_win_skip_reason rel out)
+  set(r "")
+  get_filename_component(ext ${rel} EXT)
+  if(ext STREQUAL ".sh")
+    list(FIND GP_WIN_SH_RUN ${rel} i)
+    if(i LESS 0)
+      set(r "Wine cannot run this: a shell test of a Windows build drives gpuport.exe from bash, and this one needs POSIX tools or services around it (compilers for the host, sshd, Slurm, dpkg); it runs in the native build")
+    endif()
+  else()
+    foreach(e ${GP_WIN_C_SKIPS})
+      string(REPLACE "|" ";" pair "${e}")
+      list(GET pair 0 f)
+      if(f STREQUAL rel)
+        list(GET pair 1 r)
+        set(r "written against POSIX: ${r}; it runs in the native build")
+      endif()
+    endforeach()
+  endif()
+  set(${out} "${r}" PARENT_SCOPE)
+endfunction()
+
+# $GPUPORT for the shell tests: gpuport.exe under Wine, quiet (Wine's own diagnostics on stderr
+# would be taken for gpuport's).
+set(GP_WINE_GPUPORT ${PROJECT_BINARY_DIR}/gpuport-wine)
+file(GENERATE OUTPUT ${GP_WINE_GPUPORT}
+  CONTENT "#!/bin/sh\nWINEDEBUG=-all exec \"${CMAKE_CROSSCOMPILING_EMULATOR}\" \"$<TARGET_FILE:gpuport_cli>\" \"$@\"\n"
+  FILE_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)
