@@ -60,9 +60,15 @@ function(gp_win_skip_reason rel out)
   set(${out} "${r}" PARENT_SCOPE)
 endfunction()
 
+# The tests' own Wine prefix (a Windows installation's C: drive and registry), made on first use
+# (scripts/test-windows.sh makes it before the tests start, so that parallel tests do not race
+# to); Wine's .NET and HTML engines are not wanted, so Wine does not offer to download them.
+set(GPUPORT_WINEPREFIX ${PROJECT_BINARY_DIR}/wineprefix CACHE PATH "the Wine prefix the tests run in")
+set(GP_WINE_DLLOVERRIDES "mscoree,mshtml=")
+
 # $GPUPORT for the shell tests: gpuport.exe under Wine, quiet (Wine's own diagnostics on stderr
 # would be taken for gpuport's).
 set(GP_WINE_GPUPORT ${PROJECT_BINARY_DIR}/gpuport-wine)
 file(GENERATE OUTPUT ${GP_WINE_GPUPORT}
-  CONTENT "#!/bin/sh\nWINEDEBUG=-all exec \"${CMAKE_CROSSCOMPILING_EMULATOR}\" \"$<TARGET_FILE:gpuport_cli>\" \"$@\"\n"
+  CONTENT "#!/bin/sh\nWINEDEBUG=-all WINEPREFIX='${GPUPORT_WINEPREFIX}' WINEDLLOVERRIDES='${GP_WINE_DLLOVERRIDES}' exec \"${CMAKE_CROSSCOMPILING_EMULATOR}\" \"$<TARGET_FILE:gpuport_cli>\" \"$@\"\n"
   FILE_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)

@@ -26,6 +26,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#ifdef _WIN32
+#include <windows.h>
+#endif
 
 #include "standin_gpus.h"
 
@@ -42,6 +45,21 @@ static int env_int(const char *name, int dflt)
 {
     const char *v = getenv(name);
     return v && *v ? atoi(v) : dflt;
+}
+
+/* A monotonic clock in milliseconds, for the events' timings. */
+static double now_ms(void)
+{
+#ifdef _WIN32
+    LARGE_INTEGER t, f;
+    QueryPerformanceCounter(&t);
+    QueryPerformanceFrequency(&f);
+    return (double)t.QuadPart * 1e3 / (double)f.QuadPart;
+#else
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+#endif
 }
 
 static int initialized; /* the stand-in's state, as in the real driver */
@@ -435,9 +453,7 @@ GP_STANDIN_API CUresult cuEventRecord(void *e, void *s)
 {
     stream_log[1] = e;
     stream_log[2] = s;
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    *(double *)e = ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+    *(double *)e = now_ms();
     return gp_check_init();
 }
 
