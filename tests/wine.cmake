@@ -30,7 +30,12 @@ foreach(f ${GP_WIN_CC_SKIPS})
   list(APPEND GP_WIN_C_SKIPS "${f}|Wine cannot wait for the Linux cross compiler it starts, so the CPU backend compiles no kernel at run time under Wine (an expected skip: on Windows cl, clang or gcc runs like any program)")
 endforeach()
 # Shell tests that run under Wine: those that drive only gpuport itself.
-set(GP_WIN_SH_RUN cli/test_cli.sh)
+set(GP_WIN_SH_RUN cli/test_cli.sh compare/test_compare_cli.sh runtime/opencl/test_opencl_cli.sh
+  runtime/test_examples.sh)
+# what those tests need to know of the build: it is Windows' (file names such as OpenCL.dll), and
+# only the OpenCL device (PoCL, through Wine's OpenCL.dll) runs kernels: the CPU device has no C
+# compiler under Wine (above)
+set(GP_WIN_TEST_ENV "GPUPORT_TARGET_OS=windows" "GPUPORT_TEST_DEVICES=opencl:0")
 
 find_program(GP_WINE_SH sh REQUIRED)
 function(gp_add_skipped_test name reason)
@@ -67,8 +72,14 @@ set(GPUPORT_WINEPREFIX ${PROJECT_BINARY_DIR}/wineprefix CACHE PATH "the Wine pre
 set(GP_WINE_DLLOVERRIDES "mscoree,mshtml=")
 
 # $GPUPORT for the shell tests: gpuport.exe under Wine, quiet (Wine's own diagnostics on stderr
-# would be taken for gpuport's).
+# would be taken for gpuport's); $GPUPORT_TEST_RUNNER starts any other Windows program so.
+set(GP_WINE_RUN ${PROJECT_BINARY_DIR}/wine-run)
 set(GP_WINE_GPUPORT ${PROJECT_BINARY_DIR}/gpuport-wine)
+set(GP_WINE_PERMS FILE_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ GROUP_EXECUTE
+  WORLD_READ WORLD_EXECUTE)
+file(GENERATE OUTPUT ${GP_WINE_RUN}
+  CONTENT "#!/bin/sh\nWINEDEBUG=-all WINEPREFIX='${GPUPORT_WINEPREFIX}' WINEDLLOVERRIDES='${GP_WINE_DLLOVERRIDES}' exec \"${CMAKE_CROSSCOMPILING_EMULATOR}\" \"$@\"\n"
+  ${GP_WINE_PERMS})
 file(GENERATE OUTPUT ${GP_WINE_GPUPORT}
-  CONTENT "#!/bin/sh\nWINEDEBUG=-all WINEPREFIX='${GPUPORT_WINEPREFIX}' WINEDLLOVERRIDES='${GP_WINE_DLLOVERRIDES}' exec \"${CMAKE_CROSSCOMPILING_EMULATOR}\" \"$<TARGET_FILE:gpuport_cli>\" \"$@\"\n"
-  FILE_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)
+  CONTENT "#!/bin/sh\nexec \"${GP_WINE_RUN}\" \"$<TARGET_FILE:gpuport_cli>\" \"$@\"\n" ${GP_WINE_PERMS})
+list(APPEND GP_WIN_TEST_ENV "GPUPORT_TEST_RUNNER=${GP_WINE_RUN}")

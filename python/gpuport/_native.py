@@ -15,7 +15,12 @@ from pathlib import Path
 from typing import List, Optional
 
 _HERE = Path(__file__).resolve().parent
-_LIBNAMES = ["libgpuport.dylib"] if sys.platform == "darwin" else ["libgpuport.so", "libgpuport.so.0"]
+if sys.platform == "darwin":
+    _LIBNAMES = ["libgpuport.dylib"]
+elif sys.platform == "win32":
+    _LIBNAMES = ["gpuport.dll"]
+else:
+    _LIBNAMES = ["libgpuport.so", "libgpuport.so.0"]
 
 
 def library_candidates() -> List[Path]:

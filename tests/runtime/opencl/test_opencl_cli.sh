@@ -8,6 +8,9 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 mkdir "$tmp/empty"
+# the ICD loader's file name: a Windows build (run under Wine) looks for OpenCL.dll
+libname=libOpenCL.so.1
+[ "${GPUPORT_TARGET_OS:-}" = windows ] && libname=OpenCL.dll
 
 # $1: a name for the run; the rest: VAR=VALUE settings for it
 devices_json() {
@@ -41,18 +44,18 @@ PY
 
 # loader not found: an empty folder as the only place to look
 devices_json nolib "GPUPORT_OPENCL_LIBRARY_PATH=$tmp/empty"
-python3 - "$tmp/nolib.json" "$tmp/empty" <<'PY'
+python3 - "$tmp/nolib.json" "$tmp/empty" "$libname" <<'PY'
 import json, sys
-d, empty = json.load(open(sys.argv[1])), sys.argv[2]
+d, empty, libname = json.load(open(sys.argv[1])), sys.argv[2], sys.argv[3]
 b = [b for b in d["backends"] if b["backend"] == "opencl"][0]
 assert b["outcome"] == "library not found", b
-assert empty + "/libOpenCL.so.1" in b["detail"], b["detail"]
+assert empty + "/" + libname in b["detail"], b["detail"]
 assert not any(x["backend"] == "opencl" for x in d["devices"])
 dev = d["auto"]["device"]
 assert dev is None or not dev.startswith("opencl"), dev
 PY
 "$GPUPORT" devices >/dev/null 2>&1 || fail "plain gpuport devices failed"
-env "GPUPORT_OPENCL_LIBRARY_PATH=$tmp/empty" "$GPUPORT" devices | grep -q "opencl  library not found: .*$tmp/empty/libOpenCL.so.1" \
+env "GPUPORT_OPENCL_LIBRARY_PATH=$tmp/empty" "$GPUPORT" devices | grep -q "opencl  library not found: .*$tmp/empty/$libname" \
     || fail "the human output does not say where it looked"
 
 # no platform: the ICD loader's own vendor folder, empty (some loaders, as on GPU machines'
