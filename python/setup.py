@@ -43,12 +43,13 @@ class BuildWithLibrary(build_py):
             jobs = str(os.cpu_count() or 2)
             subprocess.check_call(["cmake", "--build", str(build), "-j", jobs, "--target",
                                    "gpuport", "gpuport_cli"])
-        lib = "libgpuport.dylib" if sys.platform == "darwin" else "libgpuport.so"
+        lib = {"darwin": "libgpuport.dylib", "win32": "gpuport.dll"}.get(sys.platform, "libgpuport.so")
+        exe = "gpuport.exe" if sys.platform == "win32" else "gpuport"
         real = (build / lib).resolve()
         if not real.is_file():
             sys.exit(f"gpuport: {build / lib} was not built")
         shutil.copy2(real, dest / lib)
-        shutil.copy2(build / "gpuport", dest / "gpuport")
+        shutil.copy2(build / exe, dest / exe)
 
 
 try:  # setuptools 70.1+ has bdist_wheel; before, the wheel package did

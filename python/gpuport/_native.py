@@ -15,25 +15,29 @@ from pathlib import Path
 from typing import List, Optional
 
 _HERE = Path(__file__).resolve().parent
-if sys.platform == "darwin":
-    _LIBNAMES = ["libgpuport.dylib"]
-elif sys.platform == "win32":
-    _LIBNAMES = ["gpuport.dll"]
-else:
-    _LIBNAMES = ["libgpuport.so", "libgpuport.so.0"]
 
 
-def library_candidates() -> List[Path]:
+def library_names(platform: str = sys.platform) -> List[str]:
+    """The library's file names on a platform (``sys.platform``'s spelling)."""
+    if platform == "darwin":
+        return ["libgpuport.dylib"]
+    if platform == "win32":
+        return ["gpuport.dll"]
+    return ["libgpuport.so", "libgpuport.so.0"]
+
+
+def library_candidates(platform: str = sys.platform) -> List[Path]:
     """Every path tried for libgpuport, in order."""
     out: List[Path] = []
     env = os.environ.get("GPUPORT_LIBRARY")
     if env:
         out.append(Path(env))
-    for name in _LIBNAMES:
+    names = library_names(platform)
+    for name in names:
         out.append(_HERE / "_lib" / name)
     build = os.environ.get("GPUPORT_BUILD_DIR")
     if build:
-        for name in _LIBNAMES:
+        for name in names:
             out.append(Path(build) / name)
     return out
 

@@ -32,9 +32,10 @@ def executable(search_path: bool = True) -> str:
     then (with ``search_path``) `gpuport` on PATH."""
     env = os.environ.get("GPUPORT_CLI")
     candidates = [Path(env)] if env else []
-    candidates.append(_HERE / "_lib" / "gpuport")
+    exe = "gpuport.exe" if sys.platform == "win32" else "gpuport"
+    candidates.append(_HERE / "_lib" / exe)
     if os.environ.get("GPUPORT_BUILD_DIR"):
-        candidates.append(Path(os.environ["GPUPORT_BUILD_DIR"]) / "gpuport")
+        candidates.append(Path(os.environ["GPUPORT_BUILD_DIR"]) / exe)
     for c in candidates:
         if c.is_file() and os.access(c, os.X_OK):
             return str(c)
