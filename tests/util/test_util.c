@@ -47,7 +47,7 @@ static void strbuf_escapes_xml(void **state)
     gp_strbuf_free(&sb);
 }
 
-static char tmpdir[1024];
+static char tmpdir[200];
 
 static void write_tmp(const char *name, const char *text, char *path, size_t n)
 {
