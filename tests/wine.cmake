@@ -31,7 +31,7 @@ foreach(f ${GP_WIN_CC_SKIPS})
 endforeach()
 # Shell tests that run under Wine: those that drive only gpuport itself.
 set(GP_WIN_SH_RUN cli/test_cli.sh compare/test_compare_cli.sh runtime/opencl/test_opencl_cli.sh
-  runtime/test_examples.sh)
+  runtime/test_examples.sh runtime/cuda/test_cuda_driver_places.sh)
 # what those tests need to know of the build: it is Windows' (file names such as OpenCL.dll), and
 # only the OpenCL device (PoCL, through Wine's OpenCL.dll) runs kernels: the CPU device has no C
 # compiler under Wine (above)
@@ -72,13 +72,14 @@ set(GPUPORT_WINEPREFIX ${PROJECT_BINARY_DIR}/wineprefix CACHE PATH "the Wine pre
 set(GP_WINE_DLLOVERRIDES "mscoree,mshtml=")
 
 # $GPUPORT for the shell tests: gpuport.exe under Wine, quiet (Wine's own diagnostics on stderr
-# would be taken for gpuport's); $GPUPORT_TEST_RUNNER starts any other Windows program so.
+# would be taken for gpuport's); $GPUPORT_TEST_RUNNER starts any other Windows program so. Both
+# run in $WINEPREFIX where a test sets one of its own.
 set(GP_WINE_RUN ${PROJECT_BINARY_DIR}/wine-run)
 set(GP_WINE_GPUPORT ${PROJECT_BINARY_DIR}/gpuport-wine)
 set(GP_WINE_PERMS FILE_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ GROUP_EXECUTE
   WORLD_READ WORLD_EXECUTE)
 file(GENERATE OUTPUT ${GP_WINE_RUN}
-  CONTENT "#!/bin/sh\nWINEDEBUG=-all WINEPREFIX='${GPUPORT_WINEPREFIX}' WINEDLLOVERRIDES='${GP_WINE_DLLOVERRIDES}' exec \"${CMAKE_CROSSCOMPILING_EMULATOR}\" \"$@\"\n"
+  CONTENT "#!/bin/sh\nWINEDEBUG=-all WINEPREFIX=\"\${WINEPREFIX:-${GPUPORT_WINEPREFIX}}\" WINEDLLOVERRIDES='${GP_WINE_DLLOVERRIDES}' exec \"${CMAKE_CROSSCOMPILING_EMULATOR}\" \"$@\"\n"
   ${GP_WINE_PERMS})
 file(GENERATE OUTPUT ${GP_WINE_GPUPORT}
   CONTENT "#!/bin/sh\nexec \"${GP_WINE_RUN}\" \"$<TARGET_FILE:gpuport_cli>\" \"$@\"\n" ${GP_WINE_PERMS})

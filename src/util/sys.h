@@ -45,6 +45,11 @@ void gp_aligned_free(void *p);
  * else /tmp (POSIX) or the user's temporary folder (Windows: %TEMP%, GetTempPath). Never NULL;
  * the answer stays valid for the life of the process. */
 const char *gp_tmp_dir(void);
+#if defined(_WIN32)
+/* The Windows folder (C:/Windows), '/'-separated, from the system (GetSystemWindowsDirectory),
+ * never from %SystemRoot%, which a scrubbed environment lacks: 0, or -1 when it does not fit. */
+int gp_windows_dir(char *buf, size_t n);
+#endif
 /* This process's id. */
 long gp_getpid(void);
 /* The broken-down UTC / local time of `t` (thread-safe): 0 or -1. */

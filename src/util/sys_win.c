@@ -130,6 +130,22 @@ const char *gp_tmp_dir(void)
     return dir;
 }
 
+int gp_windows_dir(char *buf, size_t n)
+{
+    wchar_t w[MAX_PATH + 1];
+    UINT len = GetSystemWindowsDirectoryW(w, MAX_PATH + 1);
+    char *u = len && len <= MAX_PATH ? gp_win_utf8(w) : NULL;
+    if (!u || strlen(u) >= n) {
+        free(u);
+        return -1;
+    }
+    for (char *c = u; *c; c++)
+        if (*c == '\\') *c = '/';
+    memcpy(buf, u, strlen(u) + 1);
+    free(u);
+    return 0;
+}
+
 long gp_getpid(void)
 {
     return (long)GetCurrentProcessId();

@@ -39,7 +39,11 @@
 typedef int CUresult;
 typedef uint64_t CUdeviceptr;
 
+#if defined(_WIN32)
+#define GP_STANDIN_API __declspec(dllexport)
+#else
 #define GP_STANDIN_API __attribute__((visibility("default")))
+#endif
 
 static int env_int(const char *name, int dflt)
 {

@@ -180,8 +180,8 @@ static const char *const gp_nvrtc_wheel_files[] = {
 
 static void gp_cuda_driver_add_candidates(gp_path_list *l)
 {
-    const char *env = getenv("SystemRoot");
-    const char *root = env && *env ? env : "C:/Windows";
+    char root[GP_CUDA_PATH_MAX - 64];
+    if (gp_windows_dir(root, sizeof root) != 0) snprintf(root, sizeof root, "C:/Windows");
     char p[GP_CUDA_PATH_MAX], store[GP_CUDA_PATH_MAX], err[256];
     snprintf(p, sizeof p, "%s/System32/nvcuda.dll", root);
     gp_path_list_add(l, p);
