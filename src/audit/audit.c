@@ -695,7 +695,10 @@ int gp_audit_run(const gp_audit_options *o, FILE *out)
         break;
     }
     if (rc != 0) {
-        fprintf(stderr, "gpuport audit: internal error: cannot write the report\n");
+        /* a reader that went away ends the command quietly (where no SIGPIPE ended the process
+         * first, as on Windows) */
+        if (!gp_term_reader_gone(out))
+            fprintf(stderr, "gpuport audit: internal error: cannot write the report\n");
         state_free(&st);
         return 3;
     }

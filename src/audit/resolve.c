@@ -13,12 +13,12 @@
  * verdict, effort and stop conditions (a stop found only in guarded or optional code is a
  * conditional one: it holds for that path only). */
 #include <ctype.h>
-#include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "audit/state.h"
+#include "util/match.h"
 
 #define PATH_CAP 4096
 
@@ -398,7 +398,8 @@ static void gate_build_sources(resolve_ctx *c)
                 }
                 for (size_t f = 0; f < st->nfiles; f++) {
                     const char *fpath = gp_audit_path(st, (uint32_t)f);
-                    if (!ext_is(fpath, c_exts) || fnmatch(p, fpath, FNM_PATHNAME) != 0) continue;
+                    if (!ext_is(fpath, c_exts) || gp_fnmatch(p, fpath, GP_FNM_PATHNAME) != 0)
+                        continue;
                     if (pass == 0)
                         named[f] = 1;
                     else if (!named[f])

@@ -126,6 +126,7 @@ int gp_cli_print_version(void)
  * word (a pipeline with `set -o pipefail` sees 141, the status of `yes | head`). */
 static void cli_end_by_sigpipe(void)
 {
+#if defined(SIGPIPE) /* Windows has none: a write to a closed pipe fails with EPIPE */
     sigset_t s;
     sigemptyset(&s);
     sigaddset(&s, SIGPIPE);
@@ -133,13 +134,16 @@ static void cli_end_by_sigpipe(void)
     sigprocmask(SIG_UNBLOCK, &s, NULL);
     raise(SIGPIPE);
     _exit(128 + SIGPIPE);
+#else
+    _exit(GP_EXIT_INTERNAL);
+#endif
 }
 
 int gp_cli_finish(const char *cmd, int code)
 {
     errno = 0;
     if (fflush(stdout) != 0 || ferror(stdout)) {
-        if (errno == EPIPE) cli_end_by_sigpipe();
+        if (gp_term_reader_gone(stdout)) cli_end_by_sigpipe();
         fprintf(stderr, "gpuport %s: cannot write the output: %s\n", cmd,
                 errno ? strerror(errno) : "write error");
         return GP_EXIT_INTERNAL;

@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -47,11 +46,7 @@ static int load_syntax(loader *l)
 static void load_release(loader *l)
 {
     if (!l->mapped || l->s.pos - l->released < LOAD_RELEASE_CHUNK) return;
-    long pg = sysconf(_SC_PAGESIZE);
-    if (pg <= 0) return;
-    uintptr_t a = ((uintptr_t)(l->s.text + l->released) + (uintptr_t)pg - 1) & ~((uintptr_t)pg - 1);
-    uintptr_t b = (uintptr_t)(l->s.text + l->s.pos) & ~((uintptr_t)pg - 1);
-    if (b > a) madvise((void *)a, b - a, MADV_DONTNEED);
+    gp_map_advise(l->s.text + l->released, l->s.pos - l->released, GP_MAP_DONTNEED);
     l->released = l->s.pos;
 }
 
@@ -280,17 +275,15 @@ int gp_freeze_load(const char *path, gp_freeze_manifest *m, char *err, size_t er
         return -1;
     }
     size_t len = (size_t)st.st_size;
-    void *p = len ? mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0) : NULL;
+    void *p = len ? gp_map_fd(fd, len) : NULL;
     close(fd);
-    if (p == MAP_FAILED) {
+    if (len && !p) {
         snprintf(err, errlen, "%s: cannot be mapped", path);
         return -1;
     }
-#if defined(MADV_SEQUENTIAL)
-    if (p) madvise(p, len, MADV_SEQUENTIAL);
-#endif
+    if (p) gp_map_advise(p, len, GP_MAP_SEQUENTIAL);
     int rc = load(path, p ? p : "", len, p != NULL, m, err, errlen);
-    if (p) munmap(p, len);
+    gp_unmap(p, len);
     return rc;
 }
 

@@ -59,9 +59,9 @@ gp_status gp_cache_dir_path(char **path, int create)
     bool is_default = !dir;
     if (!dir) dir = gp_cache_default_dir();
     if (!dir)
-        return gp_error_set(
-            GP_ERR_IO, "no folder for the kernel cache: %s is not set; set GPUPORT_CACHE_DIR",
-            GP_USER_CACHE_VAR);
+        return gp_error_set(GP_ERR_IO,
+                            "no folder for the kernel cache: %s is not set; set GPUPORT_CACHE_DIR",
+                            GP_USER_CACHE_VAR);
     if (create) {
         if (gp_mkdir_p(dir, 0700) != 0) {
             gp_status st = gp_error_set(GP_ERR_IO, "kernel cache %s: %s", dir, strerror(errno));
@@ -72,65 +72,6 @@ gp_status gp_cache_dir_path(char **path, int create)
     }
     *path = dir;
     return GP_OK;
-}
-
-static const char *gp_cache_writers(mode_t m)
-{
-    return (m & 022) == 022 ? "group and others" : (m & 020) ? "its group" : "others";
-}
-
-/* Why `real` (a resolved path, no symlinks left) is not the user's alone: it, or a folder above
- * it, lets someone else put or replace a file there. Empty when it is trusted. */
-static void gp_cache_why_untrusted(const char *real, char *why, size_t n)
-{
-    uid_t me = geteuid();
-    struct stat st;
-    why[0] = '\0';
-    if (stat(real, &st) != 0 || !S_ISDIR(st.st_mode)) {
-        snprintf(why, n, "it is not a folder");
-        return;
-    }
-    if (st.st_uid != me) {
-        snprintf(why, n, "it is owned by another user (uid %u; you are %u)", (unsigned)st.st_uid,
-                 (unsigned)me);
-        return;
-    }
-    if (st.st_mode & 022) {
-        snprintf(why, n, "it is writable by %s (mode %04o)", gp_cache_writers(st.st_mode),
-                 (unsigned)(st.st_mode & 07777));
-        return;
-    }
-    /* every folder above: the user's or root's, and not writable by others unless sticky (as
-     * /tmp is: there no one may rename or remove what another user owns) */
-    size_t len = strlen(real);
-    char *up = malloc(len + 1);
-    if (!up) {
-        snprintf(why, n, "out of memory");
-        return;
-    }
-    memcpy(up, real, len + 1);
-    for (char *slash = strrchr(up, '/'); slash; slash = strrchr(up, '/')) {
-        if (slash == up)
-            slash[1] = '\0'; /* "/" itself */
-        else
-            *slash = '\0';
-        if (stat(up, &st) != 0) {
-            snprintf(why, n, "the folder above it, %s, cannot be read: %s", up, strerror(errno));
-            break;
-        }
-        if (st.st_uid != me && st.st_uid != 0) {
-            snprintf(why, n, "the folder above it, %s, is owned by another user (uid %u)", up,
-                     (unsigned)st.st_uid);
-            break;
-        }
-        if ((st.st_mode & 022) && !(st.st_mode & S_ISVTX)) {
-            snprintf(why, n, "the folder above it, %s, is writable by %s (mode %04o)", up,
-                     gp_cache_writers(st.st_mode), (unsigned)(st.st_mode & 07777));
-            break;
-        }
-        if (slash == up) break;
-    }
-    free(up);
 }
 
 /* The folder to hold and run code from: the cache folder resolved (created when `create`), when
@@ -149,7 +90,7 @@ static gp_status gp_cache_code_dir(char **real, int create)
         return GP_ERR_NOT_FOUND;
     }
     char why[1024];
-    gp_cache_why_untrusted(r, why, sizeof why);
+    gp_dir_untrusted_why(r, why, sizeof why);
     if (!why[0]) {
         free(dir);
         *real = r;
@@ -178,11 +119,9 @@ static bool gp_entry_trusted(const char *path)
 {
     struct stat st;
     if (lstat(path, &st) != 0) return false; /* a miss, not a refusal */
-    const char *why = !S_ISREG(st.st_mode)      ? "it is not a regular file"
-                      : st.st_uid != geteuid()  ? "it is owned by another user"
-                      : (st.st_mode & 022) != 0 ? "it is writable by group or others"
-                                                : NULL;
-    if (!why) return true;
+    char why[256];
+    gp_file_untrusted_why(path, why, sizeof why);
+    if (!why[0]) return true;
     gp_mutex_lock(&gp_cache_lock);
     bool said = gp_cache_entry_said;
     gp_cache_entry_said = true;

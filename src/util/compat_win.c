@@ -31,6 +31,7 @@ int gp_compat_fcntl(int fd, int cmd, ...)
                    ? 0
                    : -1;
     }
+    if (cmd == F_GETFL || cmd == F_SETFL) return 0;
     errno = EINVAL;
     return -1;
 }

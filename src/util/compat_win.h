@@ -51,12 +51,20 @@ extern "C" {
 #ifndef O_BINARY
 #define O_BINARY _O_BINARY
 #endif
+#ifndef O_NOCTTY
+#define O_NOCTTY 0
+#endif
 #define F_GETFD    1
 #define F_SETFD    2
+#define F_GETFL    3 /* the status flags: O_RDONLY (Windows has no O_NONBLOCK on files) */
+#define F_SETFL    4 /* accepted, and nothing to set */
 #define FD_CLOEXEC 1
 int gp_compat_fcntl(int fd, int cmd, ...);
 #define fcntl gp_compat_fcntl
 
+#ifndef S_ISSOCK
+#define S_ISSOCK(m) 0
+#endif
 #ifndef S_ISLNK
 #define S_ISLNK(m) 0
 #endif

@@ -12,6 +12,14 @@
 #include <unistd.h>
 #endif
 
+/* The same file: device and inode. Windows' C runtime fills in neither (st_ino is 0, and fstat's
+ * st_dev is not stat's), so there only the kind of file can be compared. */
+#if defined(_WIN32)
+#define FS_SAME_FILE(a, b) (((a).st_mode & S_IFMT) == ((b).st_mode & S_IFMT))
+#else
+#define FS_SAME_FILE(a, b) ((a).st_dev == (b).st_dev && (a).st_ino == (b).st_ino)
+#endif
+
 static void fs_err(char *err, size_t errlen, const char *path, const char *reason)
 {
     if (err && errlen) snprintf(err, errlen, "%s: %s", path, reason);
@@ -69,8 +77,7 @@ int gp_open_regular(const char *path, int flags, struct stat *st, char *err, siz
         close(fd);
         return -1;
     }
-    if (!fs_kind_ok(after.st_mode, flags) || after.st_dev != before.st_dev ||
-        after.st_ino != before.st_ino) {
+    if (!fs_kind_ok(after.st_mode, flags) || !FS_SAME_FILE(after, before)) {
         if (!fs_kind_ok(after.st_mode, flags))
             fs_kind_err(err, errlen, path, after.st_mode, flags);
         else

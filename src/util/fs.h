@@ -94,6 +94,14 @@ void gp_map_advise(const void *p, size_t len, gp_map_advice advice);
 struct stat;
 int gp_stat_entry(int dfd, const char *name, const char *path, struct stat *st);
 
+/* Why the folder `real` (a resolved path, no links left) is not the user's alone: it, or a
+ * folder above it, lets someone else put or replace a file there; "" when it is the user's.
+ * POSIX: owners and mode bits (fs_posix.c); Windows: owners and access lists (fs_win.c). */
+void gp_dir_untrusted_why(const char *real, char *why, size_t n);
+/* The same for a file: it is a regular file (not a link), the user's, and no one else may write
+ * it; else why not ("it is owned by another user"). */
+void gp_file_untrusted_why(const char *path, char *why, size_t n);
+
 /* Joins two path pieces with exactly one '/', into a heap string (free() it); NULL on ENOMEM. */
 char *gp_path_join(const char *a, const char *b);
 bool gp_path_is_dir(const char *path);

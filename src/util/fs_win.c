@@ -1,10 +1,12 @@
 /* fs_win.c — see fs.h: the mapping primitives with CreateFileMapping and MapViewOfFile. The
  * mapping object is closed at once: the view keeps it, and the file, alive. "Don't need" is
  * VirtualUnlock on pages that were never locked, which takes them out of the working set.
- * Folders are listed with FindFirstFileExW, in UTF-16, so any name comes back as UTF-8. */
+ * Folders are listed with FindFirstFileExW, in UTF-16, so any name comes back as UTF-8. A folder
+ * is the user's alone when its owner and its access list say so (GetNamedSecurityInfo). */
 #if defined(_WIN32)
 #include "util/fs.h"
 
+#include <aclapi.h>
 #include <errno.h>
 #include <io.h>
 #include <stdint.h>
@@ -120,4 +122,148 @@ int gp_dir_names(const char *dir, char ***names, size_t *count, char *err, size_
     *count = n;
     return 0;
 }
+/* The groups that stand for "other users": everyone, every signed-in user, the machine's users,
+ * guests, anonymous logons. */
+static const char *gp_broad_group(PSID sid)
+{
+    static const struct {
+        WELL_KNOWN_SID_TYPE type;
+        const char *name;
+    } groups[] = {{WinWorldSid, "Everyone"},
+                  {WinAuthenticatedUserSid, "Authenticated Users"},
+                  {WinBuiltinUsersSid, "Users"},
+                  {WinBuiltinGuestsSid, "Guests"},
+                  {WinAnonymousSid, "Anonymous"}};
+    for (size_t i = 0; i < sizeof groups / sizeof groups[0]; i++)
+        if (IsWellKnownSid(sid, groups[i].type)) return groups[i].name;
+    return NULL;
+}
+
+/* Whoever owns `sid` may change its access list: only the user, the administrators and the
+ * system are trusted owners. */
+static bool gp_trusted_owner(PSID sid, PSID me)
+{
+    return EqualSid(sid, me) || IsWellKnownSid(sid, WinBuiltinAdministratorsSid) ||
+           IsWellKnownSid(sid, WinLocalSystemSid);
+}
+
+/* One file or folder: its owner, then each grant (not only inherited by what it holds) of
+ * `rights` to a broad group. 0 when it is trusted, else -1 with the reason in why. */
+static int gp_acl_check(const char *path, PSID me, DWORD rights, const char *what, char *why,
+                        size_t n)
+{
+    wchar_t *w = gp_win_path(path);
+    if (!w) {
+        snprintf(why, n, "%s, %s, has a name Windows cannot take", what, path);
+        return -1;
+    }
+    PSID owner = NULL;
+    PACL dacl = NULL;
+    PSECURITY_DESCRIPTOR sd = NULL;
+    DWORD rc = GetNamedSecurityInfoW(w, SE_FILE_OBJECT,
+                                     OWNER_SECURITY_INFORMATION | DACL_SECURITY_INFORMATION, &owner,
+                                     NULL, &dacl, NULL, &sd);
+    free(w);
+    if (rc != ERROR_SUCCESS) {
+        snprintf(why, n, "%s, %s, does not say who may write there (error %lu)", what, path,
+                 (unsigned long)rc);
+        return -1;
+    }
+    int bad = 0;
+    if (!owner || !gp_trusted_owner(owner, me)) {
+        snprintf(why, n, "%s, %s, is owned by another user", what, path);
+        bad = -1;
+    } else if (!dacl) {
+        snprintf(why, n, "%s, %s, has no access list: everyone may write there", what, path);
+        bad = -1;
+    } else {
+        for (DWORD i = 0; i < dacl->AceCount && !bad; i++) {
+            ACE_HEADER *ace = NULL;
+            if (!GetAce(dacl, i, (void **)&ace) || ace->AceType != ACCESS_ALLOWED_ACE_TYPE ||
+                (ace->AceFlags & INHERIT_ONLY_ACE))
+                continue;
+            ACCESS_ALLOWED_ACE *allow = (ACCESS_ALLOWED_ACE *)ace;
+            const char *group = gp_broad_group((PSID)&allow->SidStart);
+            if (group && (allow->Mask & rights)) {
+                snprintf(why, n, "%s, %s, lets %s write there (its access list)", what, path,
+                         group);
+                bad = -1;
+            }
+        }
+    }
+    LocalFree(sd);
+    return bad;
+}
+
+/* The user this process runs as, into `buf`; NULL with the reason in why. */
+static PSID gp_process_user(void *buf, DWORD size, char *why, size_t n)
+{
+    HANDLE token = NULL;
+    DWORD len = 0;
+    if (!OpenProcessToken(GetCurrentProcess(), TOKEN_QUERY, &token) ||
+        !GetTokenInformation(token, TokenUser, buf, size, &len)) {
+        if (token) CloseHandle(token);
+        snprintf(why, n, "this process's user cannot be told (error %lu)",
+                 (unsigned long)GetLastError());
+        return NULL;
+    }
+    CloseHandle(token);
+    return ((TOKEN_USER *)buf)->User.Sid;
+}
+
+typedef union {
+    TOKEN_USER user;
+    unsigned char bytes[256];
+} gp_token_user;
+
+#define GP_RIGHTS_CHANGE (FILE_DELETE_CHILD | WRITE_DAC | WRITE_OWNER | GENERIC_ALL)
+#define GP_RIGHTS_WRITE                                                                            \
+    (GP_RIGHTS_CHANGE | FILE_WRITE_DATA | FILE_APPEND_DATA | DELETE | GENERIC_WRITE)
+
+/* The folder: no other user may add, replace or remove what it holds, nor change who may.
+ * Each folder above, up to the drive's: no other user may replace or remove what it holds, nor
+ * change who may (adding beside it, as every user may in C:\, is harmless). */
+void gp_dir_untrusted_why(const char *real, char *why, size_t n)
+{
+    why[0] = '\0';
+    if (!gp_path_is_dir(real)) {
+        snprintf(why, n, "it is not a folder");
+        return;
+    }
+    gp_token_user tu;
+    PSID me = gp_process_user(&tu, sizeof tu, why, n);
+    if (!me || gp_acl_check(real, me, GP_RIGHTS_WRITE, "the folder", why, n) != 0) return;
+    char *up = strdup(real);
+    if (!up) {
+        snprintf(why, n, "out of memory");
+        return;
+    }
+    for (char *c = up; *c; c++)
+        if (*c == '\\') *c = '/';
+    /* stops below the root: "C:/x" is the last one checked */
+    for (char *slash = strrchr(up, '/'); slash && slash > up + 2; slash = strrchr(up, '/')) {
+        *slash = '\0';
+        if (strchr(up, '/') == NULL) break; /* "C:" or "//server": the root itself */
+        if (gp_acl_check(up, me, GP_RIGHTS_CHANGE, "the folder above it", why, n) != 0) break;
+    }
+    free(up);
+}
+
+void gp_file_untrusted_why(const char *path, char *why, size_t n)
+{
+    why[0] = '\0';
+    struct stat st;
+    if (lstat(path, &st) != 0) {
+        snprintf(why, n, "%s", strerror(errno));
+        return;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        snprintf(why, n, "it is not a regular file");
+        return;
+    }
+    gp_token_user tu;
+    PSID me = gp_process_user(&tu, sizeof tu, why, n);
+    if (me) gp_acl_check(path, me, GP_RIGHTS_WRITE, "the file", why, n);
+}
+
 #endif

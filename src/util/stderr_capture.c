@@ -2,22 +2,40 @@
 #include "util/stderr_capture.h"
 
 #include <fcntl.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-static pthread_mutex_t capture_lock = PTHREAD_MUTEX_INITIALIZER;
+#include "util/sys.h"
+#include "util/thread.h"
+
+#if defined(_WIN32)
+/* Windows: a vendor DLL writes to the stderr of its own C runtime (each DLL may have its own),
+ * which pointing this runtime's file descriptor 2 elsewhere does not reach. Nothing is captured:
+ * what the library says goes to stderr as it is, beside gpuport's message. */
+void gp_stderr_capture_begin(gp_stderr_capture *c)
+{
+    c->saved = c->file = -1;
+    c->locked = false;
+}
+
+char *gp_stderr_capture_end(gp_stderr_capture *c, size_t cap)
+{
+    (void)cap;
+    c->saved = c->file = -1;
+    return NULL;
+}
+#else
+static gp_mutex capture_lock = GP_MUTEX_INIT;
 
 void gp_stderr_capture_begin(gp_stderr_capture *c)
 {
     c->saved = c->file = -1;
-    pthread_mutex_lock(&capture_lock);
+    gp_mutex_lock(&capture_lock);
     c->locked = true;
-    const char *tmp = getenv("TMPDIR");
     char path[1024];
-    snprintf(path, sizeof path, "%s/gpuport-stderr-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    snprintf(path, sizeof path, "%s/gpuport-stderr-XXXXXX", gp_tmp_dir());
     int f = mkstemp(path);
     if (f < 0) return;
     unlink(path);
@@ -55,10 +73,12 @@ char *gp_stderr_capture_end(gp_stderr_capture *c, size_t cap)
         close(c->file);
     }
     c->saved = c->file = -1;
-    if (c->locked) pthread_mutex_unlock(&capture_lock);
+    if (c->locked) gp_mutex_unlock(&capture_lock);
     c->locked = false;
     return text;
 }
+
+#endif
 
 void gp_stderr_capture_replay(const char *text,
                               bool (*drop)(const char *line, size_t len, void *ctx), void *ctx)

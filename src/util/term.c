@@ -1,19 +1,28 @@
 /* term.c — see term.h. (Windows consoles: term_win.c.) */
 #include "util/term.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #if !defined(_WIN32)
 #include <unistd.h>
 
-bool gp_term_is_terminal(FILE *f) { return isatty(fileno(f)) == 1; }
+bool gp_term_is_terminal(FILE *f)
+{
+    return isatty(fileno(f)) == 1;
+}
 bool gp_term_enable_vt(FILE *f)
 {
     (void)f;
     return true;
 }
 void gp_term_init(void) {}
+bool gp_term_reader_gone(FILE *f)
+{
+    (void)f;
+    return errno == EPIPE;
+}
 #endif
 
 bool gp_term_use_color(FILE *f)

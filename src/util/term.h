@@ -25,6 +25,9 @@ typedef enum gp_color {
  * writes in) and the standard streams in binary mode (no CRLF translation, as on POSIX);
  * nothing elsewhere. */
 void gp_term_init(void);
+/* After a failed write to `f`: true when it failed because the reader is gone (a pipe closed at
+ * the far end: EPIPE; Windows' C runtime says EINVAL, of a handle that is a pipe). */
+bool gp_term_reader_gone(FILE *f);
 /* True when `f` is a terminal (a Windows console). */
 bool gp_term_is_terminal(FILE *f);
 /* Makes the terminal of `f` understand escape sequences (Windows consoles: virtual terminal

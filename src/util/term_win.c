@@ -4,6 +4,7 @@
 #if defined(_WIN32)
 #include "util/term.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <io.h>
 
@@ -13,6 +14,14 @@ static HANDLE gp_term_handle(FILE *f)
 {
     intptr_t h = _get_osfhandle(_fileno(f));
     return h == -1 ? NULL : (HANDLE)h;
+}
+
+bool gp_term_reader_gone(FILE *f)
+{
+    if (errno == EPIPE) return true;
+    /* the C runtime turns a write to a pipe whose reader closed (ERROR_NO_DATA) into EINVAL */
+    HANDLE h = gp_term_handle(f);
+    return errno == EINVAL && h && GetFileType(h) == FILE_TYPE_PIPE;
 }
 
 bool gp_term_is_terminal(FILE *f)
