@@ -70,9 +70,8 @@ else
     rm -rf "$probe"
     echo "== fuzz targets skipped: no clang with libFuzzer ($fuzz_cc; on macOS: brew install llvm)"
 fi
-# the MinGW-w64 cross build and its suite under Wine, where both are installed; its skips are
-# checked with the others
+# the MinGW-w64 cross build and its suite under Wine, where both are installed (it checks its
+# own skips)
 scripts/test-windows.sh
-[ ! -f build-mingw/junit-ctest.xml ] || runs+=("ctest-wine=build-mingw/junit-ctest.xml")
 check_skips
 echo "== all tests passed"

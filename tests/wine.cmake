@@ -11,6 +11,8 @@ set(GP_WIN_C_SKIPS
   "audit/test_shortcut.c|written against POSIX: maps its fixture with mmap and mprotect directly (a guard-page check)"
   "remote/test_shquote.c|written against POSIX: runs each quoted word through /bin/sh with posix_spawn"
   "runtime/test_cache.c|written against POSIX: races writers in forked child processes (fork, waitpid)"
+  "runtime/test_cache_trust.c|written against POSIX: plants entries as a second user (useradd, fork, file modes); the Windows side of the check reads access lists"
+  "cli/test_cli_conventions.c|written against POSIX: runs each case in a forked child and ends it by SIGPIPE, which Windows does not have"
   "runtime/opencl/test_opencl_backend.c|written against POSIX: isolates cases in forked child processes (fork, waitpid)"
   "runtime/opencl/test_opencl_loader.c|written against POSIX: isolates cases in forked child processes (fork, waitpid)"
   "runtime/cuda/test_cuda_standin.c|written against POSIX: isolates cases in forked child processes and loads libcuda.so.1 stand-ins (fork, dlopen)"

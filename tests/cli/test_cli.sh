@@ -106,7 +106,13 @@ noraw() { # noraw NAME: the last output has no raw ESC and shows the escaped for
     fi
 }
 "$GPUPORT" audit "$esc" >"$esc/out" 2>&1
-noraw "audit (path and code)"
+if [ "${GPUPORT_TARGET_OS:-}" = windows ]; then
+    # Windows allows no control character in a file name: Wine shows this one as a short name
+    echo "SKIP: a file name with an escape character cannot exist on Windows (audit's escaping of names is checked on POSIX)"
+    grep -q "$(printf '\033')" "$esc/out" && { echo "FAIL audit: a raw ESC reached the terminal"; fail=1; }
+else
+    noraw "audit (path and code)"
+fi
 "$GPUPORT" compare "$esc/a.npz" "$esc/b.npz" >"$esc/out" 2>&1
 noraw "compare (tensor name)"
 "$GPUPORT" archcheck "$esc/$evil.so" >"$esc/out" 2>&1
@@ -124,6 +130,8 @@ for i in 1 2; do yes 'cudaMalloc(&p, 4);' | head -n 2000 >"$big/f$i.cu"; done # 
 rc=$( (trap '' PIPE; set -o pipefail; "$GPUPORT" audit "$big" 2>/tmp/gp-cli-err.$$ | head -1 >/dev/null; echo $?) )
 if [ "$rc" = 141 ] && [ ! -s /tmp/gp-cli-err.$$ ]; then
     echo "ok   audit BIG | head: ends quietly by SIGPIPE"
+elif [ "${GPUPORT_TARGET_OS:-}" = windows ] && [ "$rc" != 0 ] && [ ! -s /tmp/gp-cli-err.$$ ]; then
+    echo "ok   audit BIG | head: ends quietly (Windows has no SIGPIPE: status $rc)"
 else
     echo "FAIL audit BIG | head: status $rc, stderr:"; cat /tmp/gp-cli-err.$$; fail=1
 fi

@@ -106,6 +106,12 @@ static void test_compile_error_points_at_user_line(void **state)
 
 static void test_build_error_only_in_the_message(void **state)
 {
+#if defined(_WIN32)
+    (void)state;
+    GP_TEST_SKIP(
+        "gpuport does not capture stderr on Windows (the OpenCL library writes through its "
+        "own C runtime, out of reach): checked on POSIX");
+#else
     GP_TEST_NEED_CL(t);
     static const char bad[] = "__kernel void broken(__global int *a)\n"
                               "{\n"
@@ -133,6 +139,7 @@ static void test_build_error_only_in_the_message(void **state)
     assert_int_equal(st, GP_ERR_BUILD);
     assert_non_null(strstr(gp_last_error(), "also_not_declared"));
     if (strcmp(said, "after the build\n") != 0) fail_msg("stderr during the build: [%s]", said);
+#endif
 }
 
 static void test_error_in_macro_from_options(void **state)
