@@ -70,6 +70,9 @@ static int doctor_run(int argc, char **argv)
     if (optind < argc)
         return gp_cli_usage_error("doctor", "unexpected argument '%s'", argv[optind]);
     const char *root = o.root ? o.root : getenv("GPUPORT_SYSROOT");
+    char why[320];
+    if ((!root || !*root) && !gp_doctor_host_checkable(why, sizeof why))
+        return gp_cli_usage_error("doctor", "%s", why);
     if (root && *root) {
         struct stat st;
         if (stat(root, &st) != 0 || !S_ISDIR(st.st_mode))

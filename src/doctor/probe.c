@@ -3,6 +3,8 @@
  * (the toolkit probe uses the GPUs found, to know which libraries to look for). */
 #include "doctor/probe.h"
 
+#include "doctor/doctor.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,6 +75,21 @@ void gp_probe_platform(const gp_probe_ctx *c, gp_doctor_facts *f)
     }
 #endif
     gp_probe_linux(c, f);
+}
+
+bool gp_doctor_host_checkable(char *why, size_t n)
+{
+#if defined(_WIN32)
+    snprintf(why, n,
+             "the checks of a Windows machine are not written yet (doctor's checks read Linux's "
+             "and macOS's files and tools); `gpuport devices` shows what the runtime finds here, "
+             "and --root DIR checks a Linux machine's tree");
+    return false;
+#else
+    (void)why;
+    (void)n;
+    return true;
+#endif
 }
 
 bool gp_doctor_probe(const gp_doctor_options *o, gp_doctor_facts *f)

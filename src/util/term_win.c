@@ -19,9 +19,11 @@ static HANDLE gp_term_handle(FILE *f)
 bool gp_term_reader_gone(FILE *f)
 {
     if (errno == EPIPE) return true;
-    /* the C runtime turns a write to a pipe whose reader closed (ERROR_NO_DATA) into EINVAL */
+    /* The C runtime reports a write to a pipe whose reader closed (ERROR_NO_DATA) as EINVAL, and
+     * errno may have moved on by the time the writer looks: a failed write to a pipe is taken for
+     * its reader gone (a pipe write fails for little else). */
     HANDLE h = gp_term_handle(f);
-    return errno == EINVAL && h && GetFileType(h) == FILE_TYPE_PIPE;
+    return h && GetFileType(h) == FILE_TYPE_PIPE;
 }
 
 bool gp_term_is_terminal(FILE *f)
