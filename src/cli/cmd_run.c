@@ -18,6 +18,7 @@
 #include "formats/npy.h"
 #include "util/fs.h"
 #include "util/json.h"
+#include "util/sys.h"
 
 static const char run_usage[] =
     "usage: gpuport run FILE.gpk KERNEL --global X[,Y[,Z]] [--group X[,Y[,Z]]] [--device SPEC]\n"
@@ -795,13 +796,11 @@ static int run_run(int argc, char **argv)
                                                                    : gp_dtype_size(p->type->dtype) *
                                                                          p->type->lanes);
         }
-        struct timespec t0, t1;
-        clock_gettime(CLOCK_MONOTONIC, &t0);
+        double t0 = gp_monotonic_s();
         launch = gp_kernel_launch(NULL, s->k, s->gdims, s->global, s->have_group ? s->group : NULL,
                                   s->nparams, args);
         if (launch == GP_OK) launch = gp_device_synchronize(s->dev);
-        clock_gettime(CLOCK_MONOTONIC, &t1);
-        ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-6;
+        ms = (gp_monotonic_s() - t0) * 1e3;
         if (launch != GP_OK && launch != GP_ERR_CHECK) {
             fprintf(stderr, "gpuport run: %s\n", gp_last_error());
             rc = launch == GP_ERR_LAUNCH || launch == GP_ERR_INVALID_ARGUMENT ? GP_EXIT_USAGE

@@ -1,13 +1,13 @@
 /* check.c — the core's side of checking: the check names, the GP_CHECK_* bits of a device handle,
  * and each thread's list of the reports of its last CPU launch (the backend fills it; the API
  * reads it). The checking itself is the CPU backend's (src/runtime/cpu/check/). */
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "runtime/core.h"
 #include "util/strbuf.h"
+#include "util/thread.h"
 
 #define GP_CHECK_KEEP 100
 
@@ -83,8 +83,8 @@ typedef struct gp_report_list {
     uint64_t omitted;
 } gp_report_list;
 
-static pthread_key_t gp_report_key;
-static pthread_once_t gp_report_once = PTHREAD_ONCE_INIT;
+static gp_tls_key gp_report_key;
+static gp_once gp_report_once = GP_ONCE_INIT;
 
 static void gp_report_free(void *p)
 {
@@ -95,16 +95,16 @@ static void gp_report_free(void *p)
 
 static void gp_report_make(void)
 {
-    pthread_key_create(&gp_report_key, gp_report_free);
+    gp_tls_create(&gp_report_key, gp_report_free);
 }
 
 static gp_report_list *gp_reports(bool create)
 {
-    pthread_once(&gp_report_once, gp_report_make);
-    gp_report_list *l = pthread_getspecific(gp_report_key);
+    gp_once_call(&gp_report_once, gp_report_make);
+    gp_report_list *l = gp_tls_get(gp_report_key);
     if (!l && create) {
         l = calloc(1, sizeof *l);
-        if (l && pthread_setspecific(gp_report_key, l) != 0) {
+        if (l && gp_tls_set(gp_report_key, l) != 0) {
             free(l);
             l = NULL;
         }

@@ -298,9 +298,9 @@ gp_status gp_program_build_probe(gp_device_state *dev, const char *source, size_
     gp_program *p = NULL;
     gp_status st = gp_build(dev, source, len, options, checks, NULL, &p);
     if (st != GP_OK) return st;
-    pthread_mutex_lock(&dev->lock);
+    gp_mutex_lock(&dev->lock);
     p->refs--; /* it stays in the device's cache for the build that follows */
-    pthread_mutex_unlock(&dev->lock);
+    gp_mutex_unlock(&dev->lock);
     return GP_OK;
 }
 

@@ -367,7 +367,7 @@ typedef struct binding {
     val v;
 } binding;
 
-typedef struct access {
+typedef struct ls_access {
     tr_sym *base; /* NULL: shared memory, not known which array */
     val addr;     /* byte address within it */
     int size;
@@ -380,7 +380,7 @@ typedef struct access {
     tr_func *region_fn;
     val idx[4]; /* a multi-dimensional array's element: its index in each dimension */
     int nidx;
-} access;
+} ls_access;
 
 typedef struct frame frame;
 struct frame {
@@ -395,7 +395,7 @@ struct ls {
     tr_unit *u;
     const tr_lower_options *opt;
     tr_func *kernel;
-    access *acc;
+    ls_access *acc;
     int nacc, capacc;
     int *pending;
     int npending, cappending;
@@ -736,7 +736,8 @@ static bool ratio(val delta, val c, long long *num, long long *den)
 
 /* How addresses A (of access a) and B (of b) can meet: 0 never, 1 from two work-items, 2 only
  * from one and the same, 3 always (the same address for every work-item). */
-static int relation(const ls *s, val A, int sa, val B, int sb, const access *a, const access *b)
+static int relation(const ls *s, val A, int sa, val B, int sb, const ls_access *a,
+                    const ls_access *b)
 {
     if (A.kind != V_AFFINE || B.kind != V_AFFINE) return 1;
     if (A.inj != B.inj) return 1;
@@ -797,7 +798,7 @@ static int relation(const ls *s, val A, int sa, val B, int sb, const access *a, 
     if ((la.nt == 0) != (lb.nt == 0)) {
         /* one side names one location for all its work-items: its writer (or reader) on the
          * other side is the work-item whose address is that location */
-        const access *one = la.nt == 0 ? a : b, *many = la.nt == 0 ? b : a;
+        const ls_access *one = la.nt == 0 ? a : b, *many = la.nt == 0 ? b : a;
         val lm = la.nt == 0 ? lb : la;
         if (lm.nt != 1 || lm.t[0].key) return 1;
         /* many's lane term must equal the other's address less many's uniform part */
@@ -844,7 +845,7 @@ static int relation(const ls *s, val A, int sa, val B, int sb, const access *a, 
     return 1;
 }
 
-static bool conflict(const ls *s, const access *a, const access *b)
+static bool conflict(const ls *s, const ls_access *a, const ls_access *b)
 {
     /* a read and a write: two writes of one location are a race CUDA has too, not lockstep */
     if (a->write == b->write) return false;
@@ -881,7 +882,7 @@ static void add_access(ls *s, tr_sym *base, val addr, int size, bool write, tr_e
     }
     if (s->nacc == s->capacc) {
         int cap = s->capacc ? s->capacc * 2 : 64;
-        access *n = realloc(s->acc, (size_t)cap * sizeof *n);
+        ls_access *n = realloc(s->acc, (size_t)cap * sizeof *n);
         if (!n) abort();
         s->acc = n;
         s->capacc = cap;
@@ -900,8 +901,8 @@ static void add_access(ls *s, tr_sym *base, val addr, int size, bool write, tr_e
         s->gsnap = s->snaps[s->nsnaps++] = g;
     }
     int id = s->nacc++;
-    s->acc[id] = (access){base, addr,      size,      write,        s->gsnap, s->wepoch,
-                          at,   s->fr->fn, s->region, s->region_fn, {{0}},    0};
+    s->acc[id] = (ls_access){base, addr,      size,      write,        s->gsnap, s->wepoch,
+                             at,   s->fr->fn, s->region, s->region_fn, {{0}},    0};
     /* the indices of tile[i][j]: compared one by one */
     tr_expr *chain[4];
     int depth = 0;
@@ -2171,7 +2172,7 @@ static void check_kernel(ls *s, tr_func *k)
     free(f.b);
 }
 
-static const char *expr_line(const tr_unit *u, const access *a, char *buf, size_t cap)
+static const char *expr_line(const tr_unit *u, const ls_access *a, char *buf, size_t cap)
 {
     snprintf(buf, cap, "%s:%d", u->pp.files[a->at->file], a->at->line);
     return buf;
@@ -2197,7 +2198,7 @@ static tr_expr *decl_init(tr_stmt *st, tr_sym *p)
 
 /* The shared array (or pointer parameter) and index variable of a rewritable tail; an alias
  * (`volatile float *smem = sdata;`) stands for its array. */
-static bool tail_parts(ls *s, const access *a, tr_sym **arr, tr_sym **lane_sym)
+static bool tail_parts(ls *s, const ls_access *a, tr_sym **arr, tr_sym **lane_sym)
 {
     (void)s;
     tr_expr *x = a->at;
@@ -2252,7 +2253,7 @@ void tr_lockstep(tr_unit *u, const tr_lower_options *opt)
                 for (int q = 0; q < 2; q++)
                     one &= s.acc[s.pairs[p][q]].region == reg;
             tr_sym *arr = NULL, *lane_sym = NULL;
-            const access *a0 = &s.acc[s.pairs[0][0]];
+            const ls_access *a0 = &s.acc[s.pairs[0][0]];
             if (one && tail_parts(&s, a0, &arr, &lane_sym)) {
                 if (a0->fn == rfn) {
                     /* the tail is in the region itself */
@@ -2298,8 +2299,8 @@ void tr_lockstep(tr_unit *u, const tr_lower_options *opt)
         }
         int reported = 0;
         for (int p = 0; p < s.npairs && reported < MAX_REPORTS; p++) {
-            const access *a = &s.acc[s.pairs[p][0]], *b = &s.acc[s.pairs[p][1]];
-            const access *w = a->write ? a : b, *r = a->write ? b : a;
+            const ls_access *a = &s.acc[s.pairs[p][0]], *b = &s.acc[s.pairs[p][1]];
+            const ls_access *w = a->write ? a : b, *r = a->write ? b : a;
             char wl[300], rl[300];
             u->cur_kernel = k;
             tr_func *saved = u->cur_func;

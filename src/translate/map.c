@@ -1,7 +1,7 @@
 /* map.c — see map.h. The float math names are those every prelude of kernel.h maps. */
 #include "translate/map.h"
+#include "util/thread.h"
 
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -232,7 +232,7 @@ static const tr_callmap table[] = {
 /* The table's entries sorted by name (the first of a name first), found by bisection: every call
  * of every function is looked up, several times. */
 static const tr_callmap *by_name[sizeof table / sizeof table[0]];
-static pthread_once_t by_name_once = PTHREAD_ONCE_INIT;
+static gp_once by_name_once = GP_ONCE_INIT;
 
 static int cmp_entry(const void *a, const void *b)
 {
@@ -250,7 +250,7 @@ static void by_name_init(void)
 
 const tr_callmap *tr_map_call(const char *name)
 {
-    pthread_once(&by_name_once, by_name_init);
+    gp_once_call(&by_name_once, by_name_init);
     size_t lo = 0, hi = sizeof table / sizeof table[0];
     while (lo < hi) { /* the first entry not below name */
         size_t mid = lo + (hi - lo) / 2;

@@ -7,28 +7,24 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <gpuport/gpuport.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "translate/assemble.h"
 #include "util/fs.h"
+#include "util/spawn.h"
 #include "util/strbuf.h"
-
-extern char **environ;
+#include "util/sys.h"
 
 enum { MAX_ROUNDS = 6, MAX_DETAIL = 4000 };
 
 static double now_s(void)
 {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+    return gp_monotonic_s();
 }
 
 static bool eligible(const tr_func *f, int t)
@@ -101,18 +97,18 @@ static bool blame(const tr_assembly *as, const tr_span *sp, int nsp, const char 
 /* Runs argv with stdout and stderr into `log`; the exit status, or -1. */
 static int run_tool(char *const argv[], const char *log)
 {
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    posix_spawn_file_actions_adddup2(&fa, 1, 2);
-    pid_t pid;
-    int rc = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
-    posix_spawn_file_actions_destroy(&fa);
+    int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (fd < 0) return -1;
+    const int fds[3] = {-1, fd, fd};
+    long pid;
+    char err[256];
+    int rc = gp_spawn_fds(argv, fds, &pid, err, sizeof err);
+    close(fd);
     if (rc != 0) return -1;
-    int st;
-    while (waitpid(pid, &st, 0) < 0)
-        if (errno != EINTR) return -1;
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    int code = -1, r;
+    while ((r = gp_spawn_poll(pid, &code)) == 0)
+        gp_sleep_ms(2);
+    return r == 1 && code < 128 ? code : -1;
 }
 
 /* The Metal check of tests/runtime/metal: the prelude and the source preprocessed for Metal 3

@@ -102,17 +102,17 @@ char *gp_compat_mkdtemp(char *tmpl);
 int gp_compat_open(const char *path, int flags, ...);
 #define open(...) gp_compat_open(__VA_ARGS__)
 FILE *gp_compat_fopen(const char *path, const char *mode);
-#define fopen gp_compat_fopen
+#define fopen(p, m) gp_compat_fopen((p), (m))
 int gp_compat_rename(const char *from, const char *to);
-#define rename gp_compat_rename
+#define rename(a, b) gp_compat_rename((a), (b))
 int gp_compat_unlink(const char *path);
-#define unlink gp_compat_unlink
+#define unlink(p) gp_compat_unlink(p)
 int gp_compat_remove(const char *path);
-#define remove gp_compat_remove
+#define remove(p) gp_compat_remove(p)
 int gp_compat_rmdir(const char *path);
-#define rmdir gp_compat_rmdir
+#define rmdir(p) gp_compat_rmdir(p)
 int gp_compat_access(const char *path, int mode);
-#define access gp_compat_access
+#define access(p, m) gp_compat_access((p), (m))
 #ifndef X_OK
 #define X_OK 1
 #endif

@@ -41,6 +41,11 @@ int gp_setenv(const char *name, const char *value);
  * gp_aligned_free only (Windows keeps such blocks apart from malloc's). */
 void *gp_aligned_alloc(size_t size, size_t align);
 void gp_aligned_free(void *p);
+/* `size` bytes of zeroed pages, reserved rather than committed where the system allows (only
+ * the pages touched take memory): NULL when the address space is not there. Freed with
+ * gp_pages_free and the same size. */
+void *gp_pages_alloc(size_t size);
+void gp_pages_free(void *p, size_t size);
 /* The folder for temporary files: $TMPDIR where set (on every platform, as a user's override),
  * else /tmp (POSIX) or the user's temporary folder (Windows: %TEMP%, GetTempPath). Never NULL;
  * the answer stays valid for the life of the process. */

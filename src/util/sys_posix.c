@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/utsname.h>
 #include <time.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 int gp_sys_uname(gp_uname *u)
@@ -73,6 +74,21 @@ void *gp_aligned_alloc(size_t size, size_t align)
 {
     void *m = NULL;
     return posix_memalign(&m, align, size) == 0 ? m : NULL;
+}
+
+void *gp_pages_alloc(size_t size)
+{
+    int flags = MAP_PRIVATE | MAP_ANONYMOUS;
+#ifdef MAP_NORESERVE
+    flags |= MAP_NORESERVE;
+#endif
+    void *m = mmap(NULL, size, PROT_READ | PROT_WRITE, flags, -1, 0);
+    return m == MAP_FAILED ? NULL : m;
+}
+
+void gp_pages_free(void *p, size_t size)
+{
+    if (p) munmap(p, size);
 }
 
 void gp_aligned_free(void *p)

@@ -105,6 +105,18 @@ void *gp_aligned_alloc(size_t size, size_t align)
     return _aligned_malloc(size ? size : 1, align);
 }
 
+/* Committed pages are zero-filled on first touch: only those touched take memory. */
+void *gp_pages_alloc(size_t size)
+{
+    return VirtualAlloc(NULL, size, MEM_RESERVE | MEM_COMMIT, PAGE_READWRITE);
+}
+
+void gp_pages_free(void *p, size_t size)
+{
+    (void)size;
+    if (p) VirtualFree(p, 0, MEM_RELEASE);
+}
+
 void gp_aligned_free(void *p)
 {
     _aligned_free(p);

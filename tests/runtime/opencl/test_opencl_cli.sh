@@ -55,7 +55,9 @@ dev = d["auto"]["device"]
 assert dev is None or not dev.startswith("opencl"), dev
 PY
 "$GPUPORT" devices >/dev/null 2>&1 || fail "plain gpuport devices failed"
-env "GPUPORT_OPENCL_LIBRARY_PATH=$tmp/empty" "$GPUPORT" devices | grep -q "opencl  library not found: .*$tmp/empty/$libname" \
+# (into a file: grep -q on a pipe would end the pipe before gpuport has written everything)
+env "GPUPORT_OPENCL_LIBRARY_PATH=$tmp/empty" "$GPUPORT" devices >"$tmp/nolib.txt" || fail "gpuport devices (nolib) exited $?"
+grep -q "opencl  library not found: .*$tmp/empty/$libname" "$tmp/nolib.txt" \
     || fail "the human output does not say where it looked"
 
 # no platform: the ICD loader's own vendor folder, empty (some loaders, as on GPU machines'

@@ -6,13 +6,14 @@
 #include <string.h>
 
 #include "runtime/cpu/check/check.h"
+#include "util/sys.h"
 
 gp_status gp_ck_buffer_create(gp_buffer *b)
 {
     gp_ck_buffer *c = calloc(1, sizeof *c);
     if (!c) return gp_error_set(GP_ERR_OUT_OF_MEMORY, "out of host memory");
     size_t total = b->size + 2 * GP_CK_RED_ZONE;
-    if (total < b->size || posix_memalign(&c->alloc, 4096, total) != 0 || !c->alloc) {
+    if (total < b->size || !(c->alloc = gp_aligned_alloc(total, 4096))) {
         free(c);
         return gp_error_set(GP_ERR_OUT_OF_MEMORY,
                             "cannot allocate a %zu-byte buffer (with its red zones) in host memory",
@@ -22,7 +23,7 @@ gp_status gp_ck_buffer_create(gp_buffer *b)
     if (b->checks & GP_CHECK_INITCHECK) {
         c->init = calloc((c->words + 31) / 32, sizeof *c->init);
         if (!c->init) {
-            free(c->alloc);
+            gp_aligned_free(c->alloc);
             free(c);
             return gp_error_set(GP_ERR_OUT_OF_MEMORY, "out of host memory for initcheck's bits");
         }
@@ -37,7 +38,7 @@ void gp_ck_buffer_release(gp_buffer *b)
 {
     gp_ck_buffer *c = b->check;
     if (!c) return;
-    free(c->alloc);
+    gp_aligned_free(c->alloc);
     free(c->init);
     free(c);
     b->check = NULL;

@@ -4,7 +4,6 @@
  * one report per (check, file, line), with the count, the first work-item, the other side of a
  * race. At the end the reports go to the launching thread's list (gp_check_report_get). */
 #include <inttypes.h>
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,11 +11,12 @@
 
 #include "runtime/cpu/check/check.h"
 #include "util/strbuf.h"
+#include "util/thread.h"
 
 #define GP_CK_KEEP 100
 
 struct gp_ck_reports {
-    pthread_mutex_t mu;
+    gp_mutex mu;
     const gp_ck_program *prog;
     gp_ck_geometry geo;
     gp_ck_names names;
@@ -57,7 +57,7 @@ gp_ck_reports *gp_ck_reports_new(const gp_ck_program *prog, const gp_ck_geometry
 {
     gp_ck_reports *r = calloc(1, sizeof *r);
     if (!r) return NULL;
-    pthread_mutex_init(&r->mu, NULL);
+    gp_mutex_init(&r->mu);
     r->prog = prog;
     r->geo = *geo;
     r->names = *names;
@@ -67,7 +67,7 @@ gp_ck_reports *gp_ck_reports_new(const gp_ck_program *prog, const gp_ck_geometry
     r->list = calloc(GP_CK_KEEP, sizeof *r->list);
     if (!r->counts || !r->entry || !r->list) {
         free(r->counts), free(r->entry), free(r->list);
-        pthread_mutex_destroy(&r->mu);
+        gp_mutex_destroy(&r->mu);
         free(r);
         return NULL;
     }
@@ -289,7 +289,7 @@ static void gp_ck_add(gp_ck_reports *r, uint32_t check, uint32_t site, const uin
     for (int d = 0; d < 3; d++)
         rep.group[d] = (int32_t)group_id[d];
     fill(r, arg, &rep);
-    pthread_mutex_lock(&r->mu);
+    gp_mutex_lock(&r->mu);
     int32_t e = -1;
     for (uint32_t i = 0; i < r->n; i++)
         if (r->list[i].check == check && r->list[i].line == rep.line &&
@@ -303,7 +303,7 @@ static void gp_ck_add(gp_ck_reports *r, uint32_t check, uint32_t site, const uin
         e = -2;
     }
     r->entry[slot] = e;
-    pthread_mutex_unlock(&r->mu);
+    gp_mutex_unlock(&r->mu);
 }
 
 typedef struct gp_ck_event_arg {
@@ -392,7 +392,7 @@ gp_status gp_ck_reports_finish(gp_ck_reports *r)
     free(r->counts);
     free(r->entry);
     free(r->list);
-    pthread_mutex_destroy(&r->mu);
+    gp_mutex_destroy(&r->mu);
     free(r);
     return st;
 }

@@ -8,16 +8,16 @@
  * divergence and SIMD-group faults into reports. Accesses outside every region are classified
  * here: into a red zone (an overrun of that region), onto the running work-item's stack (its
  * private variables), or nowhere (reported, not performed). */
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "runtime/cpu/check/check.h"
 #include "runtime/cpu/fiber.h"
 #include "runtime/cpu/pool.h"
+#include "util/sys.h"
+#include "util/thread.h"
 
 #define GP_CK_SHARED_RZ 64 /* bytes between the shared arrays of the arena */
 #define GP_CK_MAX_ITEMS GP_CPU_MAX_GROUP
@@ -57,33 +57,34 @@ typedef struct gp_ck_thread {
     uint8_t simd_epoch[GP_CK_MAX_ITEMS], simd_since[GP_CK_MAX_ITEMS];
 } gp_ck_thread;
 
-static pthread_key_t gp_ck_key;
-static pthread_once_t gp_ck_once = PTHREAD_ONCE_INIT;
+static gp_tls_key gp_ck_key;
+static gp_once gp_ck_once = GP_ONCE_INIT;
 
 static void gp_ck_thread_free(void *p)
 {
     gp_ck_thread *t = p;
     if (!t) return;
-    free(t->arena);
+    gp_aligned_free(t->arena);
     free(t->cells);
     free(t->big_sink);
-    free(t);
+    gp_aligned_free(t);
 }
 
 static void gp_ck_key_make(void)
 {
-    pthread_key_create(&gp_ck_key, gp_ck_thread_free);
+    gp_tls_create(&gp_ck_key, gp_ck_thread_free);
 }
 
 static gp_ck_thread *gp_ck_thread_get(void)
 {
-    pthread_once(&gp_ck_once, gp_ck_key_make);
-    gp_ck_thread *t = pthread_getspecific(gp_ck_key);
+    gp_once_call(&gp_ck_once, gp_ck_key_make);
+    gp_ck_thread *t = gp_tls_get(gp_ck_key);
     if (!t) {
-        if (posix_memalign((void **)&t, 64, sizeof *t) != 0) return NULL;
+        t = gp_aligned_alloc(sizeof *t, 64);
+        if (!t) return NULL;
         memset(t, 0, sizeof *t);
-        if (pthread_setspecific(gp_ck_key, t) != 0) {
-            free(t);
+        if (gp_tls_set(gp_ck_key, t) != 0) {
+            gp_aligned_free(t);
             return NULL;
         }
     }
@@ -358,9 +359,9 @@ static uint32_t gp_ck_noop_simd(void *ctx, uint32_t op, uint32_t value, uint32_t
 static bool gp_ck_thread_prepare(gp_ck_thread *t, gp_ck_run *r)
 {
     if (r->arena_size > t->arena_cap) {
-        void *m = NULL;
-        if (posix_memalign(&m, 64, r->arena_size) != 0) return false;
-        free(t->arena);
+        void *m = gp_aligned_alloc(r->arena_size, 64);
+        if (!m) return false;
+        gp_aligned_free(t->arena);
         t->arena = m;
         t->arena_cap = r->arena_size;
     }
@@ -480,12 +481,8 @@ static uint64_t *gp_ck_shadow_map(size_t bytes, size_t *len)
 {
     size_t n = (bytes + 3) / 4 * sizeof(uint64_t);
     n = (n + 4095) & ~(size_t)4095;
-    int flags = MAP_PRIVATE | MAP_ANONYMOUS;
-#ifdef MAP_NORESERVE
-    flags |= MAP_NORESERVE;
-#endif
-    void *m = mmap(NULL, n, PROT_READ | PROT_WRITE, flags, -1, 0);
-    if (m == MAP_FAILED) return NULL;
+    void *m = gp_pages_alloc(n);
+    if (!m) return NULL;
     *len = n;
     return m;
 }
@@ -618,7 +615,7 @@ gp_status gp_ck_launch(gp_kernel *k, const gp_launch *l)
         if (st == GP_OK) st = rs;
     }
     for (uint32_t i = 0; i < GP_MAX_KERNEL_ARGS; i++)
-        if (r->maps[i]) munmap(r->maps[i], r->maplen[i]);
+        if (r->maps[i]) gp_pages_free(r->maps[i], r->maplen[i]);
     free(r);
     return st;
 }
