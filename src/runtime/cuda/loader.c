@@ -432,9 +432,9 @@ void gp_cuda_nvrtc_close(gp_cuda_nvrtc *nv)
 static void gp_nvrtc_add_site(gp_path_list *l, const char *site)
 {
     for (size_t i = 0; i < GP_ARRAY_LEN(gp_nvrtc_wheel_files); i++) {
-        char p[GP_CUDA_PATH_MAX];
-        snprintf(p, sizeof p, "%s/%s", site, gp_nvrtc_wheel_files[i]);
-        if (access(p, R_OK) == 0) gp_path_list_add(l, p);
+        char p[GP_CUDA_PATH_MAX + 64]; /* a site's path (below GP_CUDA_PATH_MAX) and a wheel file */
+        int w = snprintf(p, sizeof p, "%s/%s", site, gp_nvrtc_wheel_files[i]);
+        if (w > 0 && (size_t)w < sizeof p && access(p, R_OK) == 0) gp_path_list_add(l, p);
     }
 }
 

@@ -64,7 +64,10 @@ static int gp_cl_try_open(gp_cl_api *api, const char *name, gp_strbuf *tried)
     void *lib = gp_dl_open(name);
     if (lib) {
         api->library = lib;
-        snprintf(api->path, sizeof api->path, "%s", name);
+        size_t n = strlen(name); /* the path as shown: cut to the field if need be */
+        if (n >= sizeof api->path) n = sizeof api->path - 1;
+        memcpy(api->path, name, n);
+        api->path[n] = '\0';
         return 1;
     }
     const char *err = gp_dl_error();
