@@ -10,6 +10,10 @@ cd "$(dirname "$0")/.."
 dir=${GPUPORT_MINGW_BUILD_DIR:-build-mingw}
 jobs=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)
 wine=$(command -v wine64 || command -v wine || ls /usr/lib/wine/wine64 2>/dev/null || true)
+if [ "$(uname -s)" != Linux ]; then
+    echo "== Windows build under Wine skipped: it runs on Linux (the cross compiler and Wine from Debian)"
+    exit 0
+fi
 if ! command -v x86_64-w64-mingw32-gcc-win32 >/dev/null && ! command -v x86_64-w64-mingw32-gcc >/dev/null; then
     echo "== Windows build under Wine skipped: no MinGW-w64 cross compiler (Debian: gcc-mingw-w64-x86-64-win32)"
     exit 0
