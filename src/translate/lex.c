@@ -243,3 +243,17 @@ int tr_lex(const char *name, int file, const char *src, size_t len, tr_tokens *o
     return 0;
 #undef FAIL
 }
+
+const char *const tr_binary_ops[TR_BINARY_LEVELS][4] = {
+    {"||"},       {"&&"},     {"|"},           {"^"}, {"&"}, {"==", "!="}, {"<", ">", "<=", ">="},
+    {"<<", ">>"}, {"+", "-"}, {"*", "/", "%"},
+};
+
+int tr_binary_level(const char *op)
+{
+    if (!op[0] || !strchr("|&^=!<>+-*/%", op[0])) return -1;
+    for (int l = 0; l < TR_BINARY_LEVELS; l++)
+        for (int k = 0; k < 4 && tr_binary_ops[l][k]; k++)
+            if (op[0] == tr_binary_ops[l][k][0] && !strcmp(op, tr_binary_ops[l][k])) return l;
+    return -1;
+}

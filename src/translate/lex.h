@@ -37,4 +37,11 @@ void tr_tokens_free(tr_tokens *t);
 /* Appends a copy of `t` (text duplicated). 0 or -1 on ENOMEM. */
 int tr_tokens_push(tr_tokens *ts, const tr_token *t);
 
+/* C's binary operators by precedence, loosest first: `||` is level 0, `* / %` level 9 (what the
+ * parser, the printer and the preprocessor's #if arithmetic agree on). */
+enum { TR_BINARY_LEVELS = 10 };
+extern const char *const tr_binary_ops[TR_BINARY_LEVELS][4];
+/* The level of binary operator `op`, or -1 when it is not one. */
+int tr_binary_level(const char *op);
+
 #endif

@@ -839,33 +839,12 @@ static tr_expr *parse_unary(parser *p)
     return parse_postfix(p);
 }
 
-static int binary_level(const char *op)
-{
-    static const char *const levels[][6] = {
-        {"||"},
-        {"&&"},
-        {"|"},
-        {"^"},
-        {"&"},
-        {"==", "!="},
-        {"<", ">", "<=", ">="},
-        {"<<", ">>"},
-        {"+", "-"},
-        {"*", "/", "%"},
-    };
-    if (!op[0] || !strchr("|&^=!<>+-*/%", op[0])) return -1;
-    for (int l = 0; l < 10; l++)
-        for (int k = 0; k < 6 && levels[l][k]; k++)
-            if (op[0] == levels[l][k][0] && !strcmp(op, levels[l][k])) return l;
-    return -1;
-}
-
 static tr_expr *parse_binary(parser *p, int min_level)
 {
     tr_expr *e = parse_unary(p);
     for (;;) {
         const tr_token *t = tp_cur(p);
-        int l = t->kind == TR_PUNCT ? binary_level(t->text) : -1;
+        int l = t->kind == TR_PUNCT ? tr_binary_level(t->text) : -1;
         if (l < min_level || l < 0) return e;
         p->i++;
         tr_expr *x = tp_new_expr(p, TR_E_BINARY, t);

@@ -532,24 +532,13 @@ static long long ce_primary(cexpr *c)
 
 static long long ce_bin(cexpr *c, int level)
 {
-    static const char *const ops[][4] = {
-        {"||"},
-        {"&&"},
-        {"|"},
-        {"^"},
-        {"&"},
-        {"==", "!="},
-        {"<", ">", "<=", ">="},
-        {"<<", ">>"},
-        {"+", "-"},
-        {"*", "/", "%"},
-    };
-    if (level == 10) return ce_primary(c);
+    if (level == TR_BINARY_LEVELS) return ce_primary(c);
+    const char *const *ops = tr_binary_ops[level];
     long long v = ce_bin(c, level + 1);
     for (;;) {
         const char *op = NULL;
-        for (int k = 0; k < 4 && ops[level][k]; k++)
-            if (strcmp(ce_peek(c), ops[level][k]) == 0) op = ops[level][k];
+        for (int k = 0; k < 4 && ops[k]; k++)
+            if (strcmp(ce_peek(c), ops[k]) == 0) op = ops[k];
         if (!op) return v;
         c->i++;
         long long r = ce_bin(c, level + 1);

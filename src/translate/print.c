@@ -38,20 +38,8 @@ static int expr_prec(const tr_expr *e)
     case TR_E_COND:
         return 3;
     case TR_E_BINARY: {
-        static const char *const lv[][4] = {{"||"},
-                                            {"&&"},
-                                            {"|"},
-                                            {"^"},
-                                            {"&"},
-                                            {"==", "!="},
-                                            {"<", ">", "<=", ">="},
-                                            {"<<", ">>"},
-                                            {"+", "-"},
-                                            {"*", "/", "%"}};
-        for (int l = 0; l < 10; l++)
-            for (int k = 0; k < 4 && lv[l][k]; k++)
-                if (!strcmp(e->text, lv[l][k])) return 4 + l;
-        return 4;
+        int l = tr_binary_level(e->text);
+        return l < 0 ? 4 : 4 + l;
     }
     case TR_E_UNARY:
     case TR_E_CAST:
