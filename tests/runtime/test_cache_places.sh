@@ -6,8 +6,19 @@
 # Wine derives from the mode bits).
 set -euo pipefail
 : "${GPUPORT:?}" "${GPUPORT_BUILD_DIR:?}"
-tmp=$(mktemp -d -p "$GPUPORT_BUILD_DIR" cache-places.XXXXXX) # below the build: not in /tmp,
-trap 'rm -rf "$tmp"' EXIT                                    # which others may write
+# below the build: not in /tmp, which others may write. Windows has no sticky bit, so there a
+# folder below one that anyone may write (the build in /tmp, under Wine) is refused whatever its
+# own access list: then the folders are made in the home folder.
+base=$GPUPORT_BUILD_DIR
+if [ "${GPUPORT_TARGET_OS:-}" = windows ]; then
+    d=$(cd "$GPUPORT_BUILD_DIR" && pwd)
+    while [ "$d" != / ]; do
+        [ -z "$(find "$d" -maxdepth 0 -perm -0002)" ] || { base=$HOME; break; }
+        d=$(dirname "$d")
+    done
+fi
+tmp=$(mktemp -d -p "$base" cache-places.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
 chmod 700 "$tmp"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 ex=$GPUPORT_BUILD_DIR/example_saxpy
