@@ -149,7 +149,9 @@ static size_t *nb_cell_sources(const nb_text *t, size_t top, uint32_t *count)
         for (size_t p = nb_ws(t, ws + 1); p < t->n && t->d[p] != ']' && nl < 64;) {
             size_t c = nb_member(t, p, "cells");
             if (c && t->d[c] == '[') lists[nl++] = c;
-            p = nb_ws(t, nb_value_end(t, p));
+            size_t e = nb_value_end(t, p);
+            if (e <= p) break; /* a stray '}' where a value belongs: the rest is not read */
+            p = nb_ws(t, e);
             if (p < t->n && t->d[p] == ',') p = nb_ws(t, p + 1);
         }
     }
@@ -166,9 +168,11 @@ static size_t *nb_cell_sources(const nb_text *t, size_t top, uint32_t *count)
                 out = no;
                 cap *= 2;
             }
+            size_t e = nb_value_end(t, p);
+            if (e <= p) break; /* a stray '}' where a cell belongs: the rest is not read */
             size_t src = nb_member(t, p, "source");
             out[n++] = src ? src : nb_member(t, p, "input");
-            p = nb_ws(t, nb_value_end(t, p));
+            p = nb_ws(t, e);
             if (p < t->n && t->d[p] == ',') p = nb_ws(t, p + 1);
         }
     *count = out ? (uint32_t)(n - 1) : 0;
@@ -218,7 +222,9 @@ static bool nb_cursor_seek(const nb_text *t, nb_cursor *c, uint32_t line, uint32
         if (!c->str_end) { /* between elements: to the next string */
             if (t->d[c->p] == ']') return false;
             if (t->d[c->p] != '"') {
-                c->p = nb_value_end(t, c->p); /* not part of the source */
+                size_t e = nb_value_end(t, c->p); /* not part of the source */
+                if (e <= c->p) return false;      /* a stray '}': the source ends there */
+                c->p = e;
             } else {
                 c->str_end = nb_string_end(t, c->p) - 1;
                 c->p++;
