@@ -32,6 +32,10 @@ typedef struct gk_parser {
     gk_record **records; /* tags, for `struct pt` after its definition */
     size_t nrecords, caprecords;
     int nest;
+    /* The type words of the declaration specifiers being read, innermost last: they live here, not
+     * on the stack, so that a longjmp out of a struct body can free the ones still open. */
+    gp_strbuf words[GK_MAX_NEST + 16];
+    int nwords;
     jmp_buf fail;
     char *err;
     size_t errlen;
@@ -338,6 +342,11 @@ static const char *gk_join(gk_parser *p, size_t from, size_t to, bool skip_stora
     return s;
 }
 
+static void gk_words_pop(gk_parser *p)
+{
+    gp_strbuf_free(&p->words[--p->nwords]);
+}
+
 /* Declaration specifiers. Returns false (consuming nothing) when none start here and !need. */
 static bool gk_specifiers(gk_parser *p, gk_specs *out, bool need)
 {
@@ -347,7 +356,10 @@ static bool gk_specifiers(gk_parser *p, gk_specs *out, bool need)
     uint32_t quals = 0;
     bool have_type = false;
     gk_type *base = gk_type_new(p, GK_T_BASE, NULL);
-    gp_strbuf words = GP_STRBUF_INIT;
+    if (p->nwords >= (int)(sizeof p->words / sizeof p->words[0]))
+        gk_error(p, out->pos, "declarations nest too deeply");
+    gp_strbuf *words = &p->words[p->nwords++];
+    *words = (gp_strbuf)GP_STRBUF_INIT;
     for (;;) {
         const gk_token *t = gk_cur(p);
         uint32_t s = gk_storage_of(t), q = gk_qual_of(t);
@@ -392,7 +404,7 @@ static bool gk_specifiers(gk_parser *p, gk_specs *out, bool need)
                          is_union ? "union" : "struct");
             }
             base->record = r;
-            gp_strbuf_printf(&words, "%s%s%s%s", words.len ? " " : "",
+            gp_strbuf_printf(words, "%s%s%s%s", words->len ? " " : "",
                              is_union ? "union" : "struct", tag ? " " : "", tag ? tag : "");
             have_type = true;
         } else if (t->kind == GK_IDENT && gk_tok_is(t, "enum")) {
@@ -400,15 +412,15 @@ static bool gk_specifiers(gk_parser *p, gk_specs *out, bool need)
             const char *tag = NULL;
             if (gk_cur(p)->kind == GK_IDENT) tag = gk_text(p, gk_advance(p));
             if (gk_at(p, "{")) gk_enum_body(p);
-            gp_strbuf_printf(&words, "%senum%s%s", words.len ? " " : "", tag ? " " : "",
+            gp_strbuf_printf(words, "%senum%s%s", words->len ? " " : "", tag ? " " : "",
                              tag ? tag : "");
             have_type = true;
         } else if (gk_is_type_word(t)) {
-            gp_strbuf_printf(&words, "%s%.*s", words.len ? " " : "", (int)t->len, t->text);
+            gp_strbuf_printf(words, "%s%.*s", words->len ? " " : "", (int)t->len, t->text);
             have_type = true;
             p->i++;
         } else if (!have_type && gk_is_typedef_name(p, t)) {
-            gp_strbuf_printf(&words, "%s%.*s", words.len ? " " : "", (int)t->len, t->text);
+            gp_strbuf_printf(words, "%s%.*s", words->len ? " " : "", (int)t->len, t->text);
             base->alias = gk_lookup(p, t)->type;
             have_type = true;
             p->i++;
@@ -417,7 +429,7 @@ static bool gk_specifiers(gk_parser *p, gk_specs *out, bool need)
         }
     }
     if (p->i == start) {
-        gp_strbuf_free(&words);
+        gk_words_pop(p);
         if (need) {
             const gk_token *t = gk_cur(p);
             gk_error(p, t->pos, "expected a type, found '%.*s'", (int)(t->len > 40 ? 40 : t->len),
@@ -426,11 +438,11 @@ static bool gk_specifiers(gk_parser *p, gk_specs *out, bool need)
         return false;
     }
     if (!have_type) {
-        gp_strbuf_free(&words);
+        gk_words_pop(p);
         gk_error(p, out->pos, "a declaration needs a type (implicit int is not C99)");
     }
-    base->spec = words.failed ? NULL : gk_strndup(p->a, words.data, words.len);
-    gp_strbuf_free(&words);
+    base->spec = words->failed ? NULL : gk_strndup(p->a, words->data, words->len);
+    gk_words_pop(p);
     if (!base->spec) gk_error(p, out->pos, "out of memory parsing the source");
     base->quals = quals;
     out->base = base;
@@ -1214,6 +1226,8 @@ int gk_parse(gk_unit *u, const char *src, size_t len, const char *source_name,
     p->err = err;
     p->errlen = errlen;
     if (setjmp(p->fail)) {
+        while (p->nwords)
+            gk_words_pop(p);
         free(p);
         return -1;
     }
