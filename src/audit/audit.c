@@ -618,7 +618,7 @@ static int scan_all(gp_audit_state *st, int threads, char *err, size_t errlen, b
     return rc;
 }
 
-int gp_audit_run(const gp_audit_options *o, FILE *out)
+int gp_audit_run(const gp_audit_options *o, FILE *out, char *msg, size_t msglen)
 {
 #if defined(__GLIBC__)
     /* A file's findings and snippets can take megabytes; freed from several threads, glibc
@@ -630,21 +630,21 @@ int gp_audit_run(const gp_audit_options *o, FILE *out)
     gp_audit_state st;
     memset(&st, 0, sizeof st);
     st.o = o;
+    msg[0] = '\0';
     char err[600];
     /* every path must exist before anything is printed */
     for (size_t i = 0; i < o->npaths; i++)
         if (access(o->paths[i], F_OK) != 0) {
-            fprintf(stderr, "gpuport audit: %s: no such file or directory\n", o->paths[i]);
+            snprintf(msg, msglen, "%s: no such file or directory", o->paths[i]);
             return 2;
         }
-    if (o->baseline && gp_audit_baseline_load(&st, o->baseline, err, sizeof err) != 0) {
-        fprintf(stderr, "gpuport audit: %s\n", err);
+    if (o->baseline && gp_audit_baseline_load(&st, o->baseline, msg, msglen) != 0) {
         state_free(&st);
         return 2;
     }
     st.spool = tmpfile();
     if (!st.spool) {
-        fprintf(stderr, "gpuport audit: internal error: cannot create a temporary file\n");
+        snprintf(msg, msglen, "cannot create a temporary file");
         state_free(&st);
         return 3;
     }
@@ -652,33 +652,37 @@ int gp_audit_run(const gp_audit_options *o, FILE *out)
     if (threads < 1) threads = 1;
     if (threads > 256) threads = 256;
     bool bad_path = false;
-    if (scan_all(&st, threads, err, sizeof err, &bad_path) != 0) {
-        fprintf(stderr, "gpuport audit: %s\n", err);
+    if (scan_all(&st, threads, msg, msglen, &bad_path) != 0) {
         state_free(&st);
         return bad_path ? 2 : 3;
     }
     if (st.failed_alloc) {
-        fprintf(stderr, "gpuport audit: internal error: out of memory or temporary space\n");
+        snprintf(msg, msglen, "out of memory or temporary space");
         state_free(&st);
         return 3;
     }
     if (st.arg_problems) {
         /* a file named on the command line that cannot be read is bad input, not a clean file */
-        for (size_t i = 0; i < st.nproblems; i++)
-            fprintf(stderr, "gpuport audit: %s: %s\n", st.problems[i].path, st.problems[i].what);
+        size_t at = 0;
+        for (size_t i = 0; i < st.nproblems && at + 1 < msglen; i++) {
+            int w = snprintf(msg + at, msglen - at, "%s%s: %s", i ? "; " : "", st.problems[i].path,
+                             st.problems[i].what);
+            if (w < 0) break;
+            at += (size_t)w;
+        }
         state_free(&st);
         return 2;
     }
     if (st.scanned == 0) {
-        fprintf(stderr,
-                "gpuport audit: nothing was scanned: no file of a kind the audit reads (%zu other "
-                "file%s, %zu binary, %zu not readable)\n",
-                st.other, st.other == 1 ? "" : "s", st.binary, st.problems_total);
+        snprintf(msg, msglen,
+                 "nothing was scanned: no file of a kind the audit reads (%zu other "
+                 "file%s, %zu binary, %zu not readable)",
+                 st.other, st.other == 1 ? "" : "s", st.binary, st.problems_total);
         state_free(&st);
         return 2;
     }
     if (gp_audit_resolve(&st) != 0) {
-        fprintf(stderr, "gpuport audit: internal error: out of memory or temporary space\n");
+        snprintf(msg, msglen, "out of memory or temporary space");
         state_free(&st);
         return 3;
     }
@@ -704,6 +708,7 @@ int gp_audit_run(const gp_audit_options *o, FILE *out)
     }
     if (o->write_baseline &&
         gp_audit_baseline_write(&st, o->write_baseline, err, sizeof err) != 0) {
+        /* the report is out already: the message goes to stderr only */
         fprintf(stderr, "gpuport audit: %s\n", err);
         state_free(&st);
         return 2;

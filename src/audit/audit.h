@@ -29,10 +29,12 @@ typedef struct gp_audit_options {
     bool progress;
 } gp_audit_options;
 
-/* Runs the audit; prints the report on `out` and messages on stderr. Returns the exit code:
- * 0 no finding at or above fail_on, 1 there are, 2 bad input (a path that does not exist, an
- * unreadable baseline), 3 internal error. */
-int gp_audit_run(const gp_audit_options *o, FILE *out);
+/* Runs the audit; prints the report on `out`. Returns the exit code: 0 no finding at or above
+ * fail_on, 1 there are, 2 bad input (a path that does not exist, an unreadable baseline, nothing
+ * to scan), 3 internal error. With 2 or 3 the message (naming the file, without "gpuport audit: ")
+ * is in msg (msglen > 0) for the caller to print; it is empty where the error came after the
+ * report was out, and was said on stderr then. */
+int gp_audit_run(const gp_audit_options *o, FILE *out, char *msg, size_t msglen);
 
 /* Scans one file's bytes as if it were named `name` (a path: its base name picks the reader).
  * For tests and fuzzing; the result holds the findings after suppressions. */

@@ -205,10 +205,13 @@ static int audit_run(int argc, char **argv)
     o.paths = (const char *const *)(argv + optind);
     o.npaths = (size_t)(argc - optind);
     o.progress = gp_term_is_terminal(stderr);
-    int code = gp_audit_run(&o, stdout);
+    char msg[1200];
+    int code = gp_audit_run(&o, stdout, msg, sizeof msg);
     free(excl);
     if (code == GP_EXIT_OK || code == GP_EXIT_FAIL) return gp_cli_finish("audit", code);
-    return code;
+    if (!msg[0]) return code;
+    if (code == GP_EXIT_INTERNAL) return gp_cli_internal_error("audit", "%s", msg);
+    return gp_cli_input_error("audit", "%s", msg);
 }
 
 const gp_command gp_cmd_audit = {

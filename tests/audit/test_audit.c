@@ -183,7 +183,9 @@ static cJSON *run_report(const char *fixture, gp_audit_format fmt)
     o.format = fmt;
     o.jobs = 2;
     o.fail_on = GP_SEV_ERROR;
-    int rc = gp_audit_run(&o, f);
+    char msg[600];
+    int rc = gp_audit_run(&o, f, msg, sizeof msg);
+    if (rc > 1) fprintf(stderr, "%s\n", msg);
     fclose(f);
     assert_int_equal(chdir(cwd), 0);
     assert_true(rc == 0 || rc == 1);

@@ -180,8 +180,17 @@ mkdir -p "$work/docs"; printf '# notes\n' >"$work/docs/README.md"; printf 'x\0y'
 "$GPUPORT" audit "$work/docs" >"$work/o" 2>"$work/e"; rc=$?
 [ $rc -eq 2 ] && [ ! -s "$work/o" ] && grep -q 'nothing was scanned' "$work/e" &&
     ok "nothing to scan: exit 2, said so" || { bad "nothing to scan: exit $rc"; cat "$work/o" "$work/e"; }
+# with --json the same errors come as the one gpuport.error/1 object on stdout, as every command's
+json_error() {
+    python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["schema"]=="gpuport.error/1" and d["command"]=="audit" and d["exit_code"]==2 and sys.argv[2] in d["error"], d' "$work/o" "$1"
+}
 "$GPUPORT" audit --json "$work/docs/README.md" >"$work/o" 2>"$work/e"; rc=$?
-[ $rc -eq 2 ] && [ ! -s "$work/o" ] && ok "a file of no audited kind: exit 2" || bad "no audited kind: exit $rc"
+[ $rc -eq 2 ] && json_error 'nothing was scanned' && grep -q 'nothing was scanned' "$work/e" &&
+    ok "a file of no audited kind: exit 2, the error object" || { bad "no audited kind: exit $rc"; cat "$work/o"; }
+"$GPUPORT" audit --json "$work/no-such-dir" >"$work/o" 2>"$work/e"; rc=$?
+[ $rc -eq 2 ] && json_error 'no-such-dir: no such file or directory' &&
+    grep -q 'gpuport audit: .*no-such-dir: no such file or directory' "$work/e" &&
+    ok "a missing path with --json: exit 2, the error object" || { bad "missing path --json: exit $rc"; cat "$work/o"; }
 "$GPUPORT" audit --json --sarif "$t" >"$work/o" 2>"$work/e"; rc=$?
 [ $rc -eq 2 ] && grep -q '"gpuport.error/1"' "$work/o" && grep -q -- '--json and --sarif' "$work/e" &&
     ok "--json --sarif together refused" || { bad "--json --sarif: exit $rc"; cat "$work/e"; }
