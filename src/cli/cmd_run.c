@@ -774,10 +774,10 @@ static int run_run(int argc, char **argv)
     if (rc < 0) {
         gp_status st = gp_program_create(s->dev, s->src, s->src_len, &o, &s->prog);
         if (st == GP_OK) st = gp_kernel_create(s->prog, s->kernel_name, &s->k);
-        if (st != GP_OK) {
-            fprintf(stderr, "gpuport run: %s\n", gp_last_error());
-            rc = run_input_error_status(st);
-        }
+        if (st != GP_OK)
+            rc = run_input_error_status(st) == GP_EXIT_INTERNAL
+                     ? gp_cli_internal_error("run", "%s", gp_last_error())
+                     : gp_cli_input_error("run", "%s", gp_last_error());
     }
     if (rc < 0) rc = run_bind(s);
     if (rc < 0) rc = run_make_buffers(s);
@@ -801,11 +801,10 @@ static int run_run(int argc, char **argv)
                                   s->nparams, args);
         if (launch == GP_OK) launch = gp_device_synchronize(s->dev);
         ms = (gp_monotonic_s() - t0) * 1e3;
-        if (launch != GP_OK && launch != GP_ERR_CHECK) {
-            fprintf(stderr, "gpuport run: %s\n", gp_last_error());
-            rc = launch == GP_ERR_LAUNCH || launch == GP_ERR_INVALID_ARGUMENT ? GP_EXIT_USAGE
-                                                                              : GP_EXIT_INTERNAL;
-        }
+        if (launch != GP_OK && launch != GP_ERR_CHECK)
+            rc = launch == GP_ERR_LAUNCH || launch == GP_ERR_INVALID_ARGUMENT
+                     ? gp_cli_input_error("run", "%s", gp_last_error())
+                     : gp_cli_internal_error("run", "%s", gp_last_error());
     }
     cJSON *outputs = cJSON_CreateArray();
     for (uint32_t i = 0; rc < 0 && i < s->nparams; i++) {

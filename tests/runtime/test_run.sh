@@ -172,6 +172,8 @@ bad "--group above the limit" "above the limit" k.gpk saxpy --global 8 --group 1
 bad "bad --check" "'typocheck' is not a check" k.gpk saxpy --global 8 --check=typocheck y=zeros:8 \
     x=ones:8 a=1 n=8
 bad "a build error names the line" "broken.gpk:3" broken.gpk broken --global 8 y=zeros:8
+run "a build error with --json: the error object" 2 -- broken.gpk broken --global 8 --json y=zeros:8
+py "import json; d = json.load(open('out')); assert d['schema'] == 'gpuport.error/1' and d['exit_code'] == 2 and 'broken.gpk:3' in d['error'], d"
 bad "a stray positional" "expected PARAM=VALUE" k.gpk saxpy extra --global 8
 [ ! -e o.npy ] || { echo "FAIL a refused run wrote an output"; fail=1; }
 exit $fail
