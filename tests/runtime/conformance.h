@@ -38,6 +38,41 @@ static inline int gpt_devices(char specs[][32], int cap)
     return k;
 }
 
+/* A device buffer of `bytes` holding `data` (NULL: not written). */
+static inline gp_buffer *gpt_upload(gp_device *dev, const void *data, size_t bytes)
+{
+    gp_buffer *b = NULL;
+    GPT_CHECK(gp_buffer_create(dev, GP_BUFFER_DEVICE, bytes, &b));
+    if (data) GPT_CHECK(gp_buffer_write(b, 0, data, bytes));
+    return b;
+}
+
+static inline gp_kernel *gpt_kernel_of(gp_program *p, const char *name)
+{
+    gp_kernel *k = NULL;
+    GPT_CHECK(gp_kernel_create(p, name, &k));
+    return k;
+}
+
+static inline gp_device *gpt_open(const char *spec)
+{
+    gp_device *d = NULL;
+    GPT_CHECK(gp_device_open(spec, &d));
+    return d;
+}
+
+static inline void gpt_close(gp_device *d, const char *spec)
+{
+    fprintf(stderr, "  %s ok\n", spec);
+    gp_device_release(d);
+}
+
+/* Runs the body with `dev` open on each of specs[0..n) in turn; a device that fails to open
+ * fails the test; `continue` goes on with the next. */
+#define GPT_FOR_EACH_DEVICE(dev, specs, n)                                                         \
+    for (int di_ = 0; di_ < (n); di_++)                                                            \
+        for (gp_device *dev = gpt_open((specs)[di_]); dev; gpt_close(dev, (specs)[di_]), dev = NULL)
+
 /* The text of tests/runtime/kernels/<name> (free() it). */
 static inline char *gpt_kernel_source(const char *name, size_t *len)
 {

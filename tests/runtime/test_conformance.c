@@ -12,39 +12,13 @@
 static char g_specs[16][32];
 static int g_nspecs;
 
-static gp_buffer *gpt_upload(gp_device *dev, const void *data, size_t bytes)
-{
-    gp_buffer *b = NULL;
-    GPT_CHECK(gp_buffer_create(dev, GP_BUFFER_DEVICE, bytes, &b));
-    if (data) GPT_CHECK(gp_buffer_write(b, 0, data, bytes));
-    return b;
-}
-
 static gp_kernel *gpt_kernel(gp_device *dev, const char *file, const char *name, gp_program **p)
 {
     GPT_CHECK(gpt_build(dev, file, NULL, 0, p));
-    gp_kernel *k = NULL;
-    GPT_CHECK(gp_kernel_create(*p, name, &k));
-    return k;
+    return gpt_kernel_of(*p, name);
 }
 
-static gp_device *gpt_open(const char *spec)
-{
-    gp_device *d = NULL;
-    GPT_CHECK(gp_device_open(spec, &d));
-    return d;
-}
-
-static void gpt_close(gp_device *d, const char *spec)
-{
-    fprintf(stderr, "  %s ok\n", spec);
-    gp_device_release(d);
-}
-
-/* Runs the body with `dev` open on every device in turn. */
-#define FOR_EACH_DEVICE(dev)                                                                       \
-    for (int di_ = 0; di_ < g_nspecs; di_++)                                                       \
-        for (gp_device *dev = gpt_open(g_specs[di_]); dev; gpt_close(dev, g_specs[di_]), dev = NULL)
+#define FOR_EACH_DEVICE(dev) GPT_FOR_EACH_DEVICE(dev, g_specs, g_nspecs)
 
 static void conformance_saxpy(void **state)
 {

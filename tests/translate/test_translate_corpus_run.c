@@ -63,13 +63,6 @@ static built build(gp_device *dev, const char *file)
     return b;
 }
 
-static gp_kernel *kernel(gp_program *p, const char *name)
-{
-    gp_kernel *k = NULL;
-    GPT_CHECK(gp_kernel_create(p, name, &k));
-    return k;
-}
-
 static gp_buffer *buf(gp_device *dev, const void *data, size_t bytes)
 {
     gp_buffer *b = NULL;
@@ -118,24 +111,7 @@ static void close_all(built *b)
     gp_program_release(b->prog);
 }
 
-static gp_device *open_device(const char *spec)
-{
-    gp_device *d = NULL;
-    GPT_CHECK(gp_device_open(spec, &d));
-    return d;
-}
-
-static void close_device(gp_device *d, const char *spec)
-{
-    fprintf(stderr, "  %s ok\n", spec);
-    gp_device_release(d);
-}
-
-/* The body runs with `dev` open on every device in turn (`continue` skips to the next). */
-#define FOR_EACH_DEVICE(dev)                                                                       \
-    for (int di_ = 0; di_ < g_nspecs; di_++)                                                       \
-        for (gp_device *dev = open_device(g_specs[di_]); dev;                                      \
-             close_device(dev, g_specs[di_]), dev = NULL)
+#define FOR_EACH_DEVICE(dev) GPT_FOR_EACH_DEVICE(dev, g_specs, g_nspecs)
 
 #define CHECKF(what, ref, got, n, tol)                                                             \
     assert_true(gpt_floats_match((what), (ref), (got), (n), (tol)))
@@ -154,7 +130,7 @@ static void run_vector_add(void **state)
     FOR_EACH_DEVICE(dev)
     {
         built t = build(dev, "vector_add.cu");
-        gp_kernel *k = kernel(t.prog, "vectorAdd");
+        gp_kernel *k = gpt_kernel_of(t.prog, "vectorAdd");
         gp_buffer *ba = buf(dev, a, sizeof a), *bb = buf(dev, b, sizeof b),
                   *bc = buf(dev, NULL, sizeof c);
         int n = N;
@@ -195,7 +171,7 @@ static void run_reduction_kernels(void **state)
         } ks[] = {{"reduce0_float", T}, {"reduce3_float", 2 * T}, {"reduce4_float_256", 2 * T}};
         for (size_t q = 0; q < 3; q++) {
             int blocks = (N + ks[q].per - 1) / ks[q].per;
-            gp_kernel *k = kernel(t.prog, ks[q].name);
+            gp_kernel *k = gpt_kernel_of(t.prog, ks[q].name);
             launch(k, 1, G1((size_t)blocks * T), G1(T),
                    ARGS(B(bi), B(bo), V(n), gp_arg_shared(T * sizeof(float))));
             get(bo, part, (size_t)blocks * 4);
@@ -205,7 +181,7 @@ static void run_reduction_kernels(void **state)
         }
         /* int, 128 threads a block, 256 elements a block: exact */
         int blocks = (N + 255) / 256;
-        gp_kernel *k = kernel(t.prog, "reduce4_int_128");
+        gp_kernel *k = gpt_kernel_of(t.prog, "reduce4_int_128");
         launch(k, 1, G1((size_t)blocks * 128), G1(128),
                ARGS(B(bii), B(bio), V(n), gp_arg_shared(128 * sizeof(int32_t))));
         get(bio, ipart, (size_t)blocks * 4);
@@ -238,7 +214,7 @@ static void run_reduction_warp_helper(void **state)
     {
         built t = build(dev, "reduction_warp_helper.cu");
         if (!t.prog) continue;
-        gp_kernel *k = kernel(t.prog, "reduce6_256");
+        gp_kernel *k = gpt_kernel_of(t.prog, "reduce6_256");
         gp_buffer *bi = buf(dev, in, sizeof in), *bo = buf(dev, NULL, sizeof out);
         unsigned n = N;
         launch(k, 1, G1(BLOCKS * T), G1(T), ARGS(B(bi), B(bo), V(n), gp_arg_shared(T * 4)));
@@ -262,7 +238,7 @@ static void run_reduction_lockstep_refused(void **state)
     FOR_EACH_DEVICE(dev)
     {
         built t = build(dev, "reduction_lockstep_refused.cu"); /* block_sum is left out */
-        gp_kernel *k = kernel(t.prog, "count_bins");
+        gp_kernel *k = gpt_kernel_of(t.prog, "count_bins");
         gp_buffer *bk = buf(dev, keys, sizeof keys), *bb = buf(dev, NULL, sizeof bins);
         int n = N, nb = NB;
         launch(k, 1, G1(512), G1(128), ARGS(B(bk), B(bb), V(n), V(nb)));
@@ -290,7 +266,7 @@ static void run_transpose_kernels(void **state)
             for (int y = 0; y < NX; y++)
                 for (int x = 0; x < NX; x++)
                     ref[q == 0 ? y * NX + x : x * NX + y] = in[y * NX + x];
-            gp_kernel *k = kernel(t.prog, names[q]);
+            gp_kernel *k = gpt_kernel_of(t.prog, names[q]);
             launch(k, 2, global, group, ARGS(B(bo), B(bi)));
             get(bo, out, sizeof(float) * NX * NX);
             CHECKF(names[q], ref, out, NX * NX, 0);
@@ -322,7 +298,7 @@ static void run_matrix_mul(void **state)
         const char *names[] = {"MatrixMulCUDA_16", "MatrixMulCUDA_32"};
         for (int q = 0; q < 2; q++) {
             size_t bs = q ? 32 : 16;
-            gp_kernel *k = kernel(t.prog, names[q]);
+            gp_kernel *k = gpt_kernel_of(t.prog, names[q]);
             launch(k, 2, G2(WB, HA), G2(bs, bs), ARGS(B(bc), B(ba), B(bb), V(wa), V(wb)));
             get(bc, C, sizeof C);
             CHECKF(names[q], ref, C, HA * WB, 1e-10);
@@ -346,8 +322,8 @@ static void run_histogram64(void **state)
     FOR_EACH_DEVICE(dev)
     {
         built t = build(dev, "histogram64.cu");
-        gp_kernel *k1 = kernel(t.prog, "histogram64Kernel"),
-                  *k2 = kernel(t.prog, "mergeHistogram64Kernel");
+        gp_kernel *k1 = gpt_kernel_of(t.prog, "histogram64Kernel"),
+                  *k2 = gpt_kernel_of(t.prog, "mergeHistogram64Kernel");
         gp_buffer *bd = buf(dev, data, sizeof data), *bp = buf(dev, NULL, sizeof partial),
                   *bh = buf(dev, NULL, sizeof hist);
         unsigned n = N, parts = PARTS;
@@ -384,8 +360,8 @@ static void run_convolution_separable(void **state)
     FOR_EACH_DEVICE(dev)
     {
         built t = build(dev, "convolution_separable.cu");
-        gp_kernel *kr = kernel(t.prog, "convolutionRowsKernel"),
-                  *kc = kernel(t.prog, "convolutionColumnsKernel");
+        gp_kernel *kr = gpt_kernel_of(t.prog, "convolutionRowsKernel"),
+                  *kc = gpt_kernel_of(t.prog, "convolutionColumnsKernel");
         /* c_Kernel was cudaMemcpyToSymbol'd: now a buffer, the last parameter */
         gp_buffer *bs = buf(dev, src, sizeof src), *bt = buf(dev, NULL, sizeof tmp),
                   *bd = buf(dev, NULL, sizeof dst), *bk = buf(dev, kern, sizeof kern);
@@ -418,7 +394,7 @@ static void run_scan_blelloch(void **state)
     FOR_EACH_DEVICE(dev)
     {
         built t = build(dev, "scan_blelloch.cu"); /* scan_naive is left out */
-        gp_kernel *k = kernel(t.prog, "prescan");
+        gp_kernel *k = gpt_kernel_of(t.prog, "prescan");
         gp_buffer *bi = buf(dev, in, sizeof in), *bo = buf(dev, NULL, sizeof out);
         int n = N;
         launch(k, 1, G1(BLOCKS * N / 2), G1(N / 2),
@@ -453,7 +429,7 @@ static void run_simple_atomics(void **state)
     FOR_EACH_DEVICE(dev)
     {
         built t = build(dev, "simple_atomics.cu");
-        gp_kernel *k = kernel(t.prog, "testKernel");
+        gp_kernel *k = gpt_kernel_of(t.prog, "testKernel");
         gp_buffer *b = buf(dev, init, sizeof init);
         launch(k, 1, G1(T), G1(THREADS), ARGS(B(b)));
         get(b, out, sizeof out);
@@ -480,7 +456,7 @@ static void run_dot_float4(void **state)
     FOR_EACH_DEVICE(dev)
     {
         built t = build(dev, "dot_float4.cu");
-        gp_kernel *k = kernel(t.prog, "dot4");
+        gp_kernel *k = gpt_kernel_of(t.prog, "dot4");
         float zero = 0;
         gp_buffer *ba = buf(dev, a, sizeof a), *bb = buf(dev, b, sizeof b),
                   *br = buf(dev, &zero, 4);
@@ -513,7 +489,7 @@ static void run_nbody(void **state)
     FOR_EACH_DEVICE(dev)
     {
         built t = build(dev, "nbody.cu");
-        gp_kernel *k = kernel(t.prog, "calculate_forces");
+        gp_kernel *k = gpt_kernel_of(t.prog, "calculate_forces");
         gp_buffer *bp = buf(dev, pos, sizeof pos), *ba = buf(dev, NULL, sizeof acc);
         int n = N;
         launch(k, 1, G1(N), G1(64), ARGS(B(bp), B(ba), V(n)));
@@ -535,7 +511,7 @@ static void run_debug_printf(void **state)
     FOR_EACH_DEVICE(dev)
     {
         built t = build(dev, "debug_printf.cu"); /* dump_rows is left out */
-        gp_kernel *k = kernel(t.prog, "scale_rows");
+        gp_kernel *k = gpt_kernel_of(t.prog, "scale_rows");
         gp_buffer *bm = buf(dev, m, sizeof m), *bs = buf(dev, s, sizeof s);
         int rows = R, cols = C;
         launch(k, 2, G2(64, 32), G2(16, 8), ARGS(B(bm), B(bs), V(rows), V(cols)));
@@ -582,14 +558,14 @@ static void run_layernorm_forward(void **state)
                   *br = buf(dev, NULL, sizeof rstd), *bi = buf(dev, inp, sizeof inp),
                   *bw = buf(dev, w, sizeof w), *bb = buf(dev, b, sizeof b);
         int n = N, c = C;
-        gp_kernel *k1 = kernel(t.prog, "layernorm_forward_kernel1");
+        gp_kernel *k1 = gpt_kernel_of(t.prog, "layernorm_forward_kernel1");
         launch(k1, 1, G1(32), G1(32), ARGS(B(bo), B(bm), B(br), B(bi), B(bw), B(bb), V(n), V(c)));
         get(bo, out, sizeof out), get(bm, mean, sizeof mean), get(br, rstd, sizeof rstd);
         CHECKF("layernorm kernel1 out", rout, out, N * C, 1e-10);
         CHECKF("layernorm kernel1 mean", rmean, mean, N, 1e-10);
         CHECKF("layernorm kernel1 rstd", rrstd, rstd, N, 1e-10);
         /* kernel3, one warp a row; mean is an optional buffer the kernel tests: NULL here */
-        gp_kernel *k3 = kernel(t.prog, "layernorm_forward_kernel3");
+        gp_kernel *k3 = gpt_kernel_of(t.prog, "layernorm_forward_kernel3");
         float sentinel[N];
         for (int i = 0; i < N; i++)
             sentinel[i] = -7.0f;
@@ -627,11 +603,11 @@ static void run_softmax_forward(void **state)
         if (!t.prog) continue;
         gp_buffer *bi = buf(dev, inp, sizeof inp), *bo = buf(dev, NULL, sizeof out);
         int n = N, c = C;
-        gp_kernel *k1 = kernel(t.prog, "softmax_forward_kernel1");
+        gp_kernel *k1 = gpt_kernel_of(t.prog, "softmax_forward_kernel1");
         launch(k1, 1, G1(32), G1(32), ARGS(B(bo), B(bi), V(n), V(c)));
         get(bo, out, sizeof out);
         CHECKF("softmax kernel1", ref, out, N * C, 1e-10);
-        gp_kernel *k4 = kernel(t.prog, "softmax_forward_kernel4");
+        gp_kernel *k4 = gpt_kernel_of(t.prog, "softmax_forward_kernel4");
         launch(k4, 1, G1(N * 128), G1(128),
                ARGS(B(bo), B(bi), V(n), V(c), gp_arg_shared(2 * 4 * 4)));
         get(bo, out, sizeof out);
@@ -662,8 +638,8 @@ static void run_gelu_forward(void **state)
         gp_buffer *bx = buf(dev, x, sizeof x), *bo = buf(dev, NULL, sizeof out),
                   *bd = buf(dev, dout, sizeof dout), *bi = buf(dev, NULL, sizeof din);
         int n = N;
-        gp_kernel *kf = kernel(t.prog, "gelu_forward_kernel1"),
-                  *kb = kernel(t.prog, "gelu_backward_kernel");
+        gp_kernel *kf = gpt_kernel_of(t.prog, "gelu_forward_kernel1"),
+                  *kb = gpt_kernel_of(t.prog, "gelu_backward_kernel");
         launch(kf, 1, G1(1024), G1(128), ARGS(B(bo), B(bx), V(n)));
         launch(kb, 1, G1(1024), G1(128), ARGS(B(bi), B(bx), B(bd), V(n)));
         get(bo, out, sizeof out), get(bi, din, sizeof din);
@@ -698,7 +674,7 @@ static void run_adamw(void **state)
             gp_buffer *bp = buf(dev, p0, sizeof p0), *bg = buf(dev, g, sizeof g),
                       *bm = buf(dev, m0, sizeof m0), *bv = buf(dev, v0, sizeof v0);
             int64_t n = N; /* `long num_parameters`: 8 bytes */
-            gp_kernel *k = kernel(t.prog, names[q]);
+            gp_kernel *k = gpt_kernel_of(t.prog, names[q]);
             if (q == 0)
                 launch(k, 1, G1(1024), G1(256),
                        ARGS(B(bp), B(bg), B(bm), B(bv), V(n), V(lr), V(b1), V(b2), V(c1), V(c2),
@@ -738,8 +714,8 @@ static void run_encoder_forward(void **state)
         gp_buffer *bo = buf(dev, NULL, sizeof out), *bi = buf(dev, inp, sizeof inp),
                   *be = buf(dev, wte, sizeof wte), *bp = buf(dev, wpe, sizeof wpe);
         int b = Bn, t = T, c = C;
-        gp_kernel *k1 = kernel(tr.prog, "encoder_forward_kernel1"),
-                  *k2 = kernel(tr.prog, "encoder_forward_kernel2");
+        gp_kernel *k1 = gpt_kernel_of(tr.prog, "encoder_forward_kernel1"),
+                  *k2 = gpt_kernel_of(tr.prog, "encoder_forward_kernel2");
         launch(k1, 1, G1(32), G1(32), ARGS(B(bo), B(bi), B(be), B(bp), V(b), V(t), V(c)));
         get(bo, out, sizeof out);
         CHECKF("encoder kernel1", ref, out, Bn * T * C, 0);
@@ -775,8 +751,8 @@ static void run_crossentropy_forward(void **state)
                   *bt = buf(dev, tg, sizeof tg), *bd = buf(dev, dl, sizeof dl),
                   *bg = buf(dev, dlog, sizeof dlog);
         int b = Bn, tt = T, v = V;
-        gp_kernel *kf = kernel(t.prog, "crossentropy_forward_kernel1"),
-                  *kb = kernel(t.prog, "crossentropy_softmax_backward_kernel1");
+        gp_kernel *kf = gpt_kernel_of(t.prog, "crossentropy_forward_kernel1"),
+                  *kb = gpt_kernel_of(t.prog, "crossentropy_softmax_backward_kernel1");
         launch(kf, 1, G1(32), G1(32), ARGS(B(bl), B(bp), B(bt), V(b), V(tt), V(v)));
         launch(kb, 1, G1(128), G1(32), ARGS(B(bg), B(bd), B(bp), B(bt), V(b), V(tt), V(v)));
         float got[Bn * T * V];
@@ -807,7 +783,8 @@ static void run_matmul_forward_bias(void **state)
         gp_buffer *bo = buf(dev, NULL, sizeof out), *bi = buf(dev, inp, sizeof inp),
                   *bw = buf(dev, w, sizeof w), *bb = buf(dev, bias, sizeof bias);
         int bt = BT, c = C, oc = OC, one = 1;
-        gp_kernel *k = kernel(t.prog, "matmul_forward_kernel1"), *ka = kernel(t.prog, "add_bias");
+        gp_kernel *k = gpt_kernel_of(t.prog, "matmul_forward_kernel1"),
+                  *ka = gpt_kernel_of(t.prog, "add_bias");
         /* the host passes NULL for the bias: gp_arg_null() */
         launch(k, 2, G2(16, 16), G2(8, 8),
                ARGS(B(bo), B(bi), B(bw), gp_arg_null(), V(bt), V(c), V(oc)));
@@ -846,7 +823,7 @@ static void run_online_softmax(void **state)
         built t = build(dev, "online_softmax.cu");
         gp_buffer *bi = buf(dev, inp, sizeof inp), *bo = buf(dev, NULL, sizeof out);
         int n = N, c = C;
-        gp_kernel *k = kernel(t.prog, "softmax_online");
+        gp_kernel *k = gpt_kernel_of(t.prog, "softmax_online");
         launch(k, 1, G1(64), G1(32), ARGS(B(bo), B(bi), V(n), V(c)));
         get(bo, out, sizeof out);
         CHECKF("softmax_online (references)", ref, out, N * C, 1e-10);
@@ -875,8 +852,8 @@ static void run_matmul_backward_bias(void **state)
             ones[o] = 1.0f;
         gp_buffer *bd = buf(dev, dout, sizeof dout), *bb = buf(dev, ones, sizeof ones);
         int b = Bn, tt = T, oc = OC;
-        gp_kernel *k2 = kernel(t.prog, "matmul_backward_bias_kernel2"),
-                  *k3 = kernel(t.prog, "matmul_backward_bias_kernel3");
+        gp_kernel *k2 = gpt_kernel_of(t.prog, "matmul_backward_bias_kernel2"),
+                  *k3 = gpt_kernel_of(t.prog, "matmul_backward_bias_kernel3");
         launch(k2, 1, G1(OC / 4 * 128), G1(128), ARGS(B(bb), B(bd), V(b), V(tt), V(oc)));
         get(bb, db, sizeof db);
         CHECKF("matmul_backward_bias_kernel2", ref, db, OC, 1e-10);
@@ -929,7 +906,7 @@ static void run_tile16_segments(void **state)
         if (!t.prog) continue;
         gp_buffer *bi = buf(dev, in, sizeof in), *bo = buf(dev, NULL, sizeof out);
         int n = N;
-        gp_kernel *k = kernel(t.prog, "segments");
+        gp_kernel *k = gpt_kernel_of(t.prog, "segments");
         launch(k, 1, G1(NG), G1(G), ARGS(B(bi), B(bo), V(n)));
         get(bo, out, sizeof out);
         CHECKI("thread_block_tile<16> and tiled_partition(block, 8)", ref, out, 8 * N);
@@ -968,7 +945,7 @@ static void run_bfs(void **state)
     FOR_EACH_DEVICE(dev)
     {
         built t = build(dev, "bfs.cu");
-        gp_kernel *k1 = kernel(t.prog, "Kernel"), *k2 = kernel(t.prog, "Kernel2");
+        gp_kernel *k1 = gpt_kernel_of(t.prog, "Kernel"), *k2 = gpt_kernel_of(t.prog, "Kernel2");
         gp_buffer *bs = buf(dev, start, sizeof start), *bc = buf(dev, count, sizeof count),
                   *be = buf(dev, edges, (size_t)ne * 4), *bm = buf(dev, mask, sizeof mask),
                   *bu = buf(dev, upd, sizeof upd), *bv = buf(dev, vis, sizeof vis),
@@ -1011,7 +988,7 @@ static void run_pathfinder(void **state)
     FOR_EACH_DEVICE(dev)
     {
         built t = build(dev, "pathfinder.cu");
-        gp_kernel *k = kernel(t.prog, "dynproc_kernel");
+        gp_kernel *k = gpt_kernel_of(t.prog, "dynproc_kernel");
         gp_buffer *bw = buf(dev, wall + COLS, sizeof wall - COLS * 4);
         gp_buffer *res[2] = {buf(dev, wall, COLS * 4), buf(dev, NULL, COLS * 4)};
         int cols = COLS, rows = ROWS, border = PH;
@@ -1053,7 +1030,7 @@ static void run_hotspot(void **state)
     FOR_EACH_DEVICE(dev)
     {
         built t = build(dev, "hotspot.cu");
-        gp_kernel *k = kernel(t.prog, "calculate_temp");
+        gp_kernel *k = gpt_kernel_of(t.prog, "calculate_temp");
         gp_buffer *bp = buf(dev, power, sizeof power), *bt = buf(dev, temp, sizeof temp),
                   *bo = buf(dev, NULL, sizeof out);
         int it = 1, cols = C, rows = R, bcols = 1, brows = 1;
@@ -1099,7 +1076,7 @@ static void run_backprop_layerforward(void **state)
     FOR_EACH_DEVICE(dev)
     {
         built t = build(dev, "backprop_layerforward.cu");
-        gp_kernel *k = kernel(t.prog, "bpnn_layerforward_CUDA");
+        gp_kernel *k = gpt_kernel_of(t.prog, "bpnn_layerforward_CUDA");
         gp_buffer *bi = buf(dev, input, sizeof input), *bo = buf(dev, NULL, 4 * (HID + 1)),
                   *bw = buf(dev, w, sizeof w), *bp = buf(dev, NULL, sizeof partial);
         int in = IN, hid = HID;
@@ -1132,7 +1109,7 @@ static void run_gaussian(void **state)
     FOR_EACH_DEVICE(dev)
     {
         built tr = build(dev, "gaussian.cu");
-        gp_kernel *k1 = kernel(tr.prog, "Fan1"), *k2 = kernel(tr.prog, "Fan2");
+        gp_kernel *k1 = gpt_kernel_of(tr.prog, "Fan1"), *k2 = gpt_kernel_of(tr.prog, "Fan2");
         gp_buffer *bm = buf(dev, m, sizeof m), *ba = buf(dev, a, sizeof a),
                   *bb = buf(dev, b, sizeof b);
         int size = S;
@@ -1177,7 +1154,8 @@ static void run_kmeans_assign(void **state)
     FOR_EACH_DEVICE(dev)
     {
         built t = build(dev, "kmeans_assign.cu");
-        gp_kernel *ki = kernel(t.prog, "invert_mapping"), *kp = kernel(t.prog, "kmeansPoint");
+        gp_kernel *ki = gpt_kernel_of(t.prog, "invert_mapping"),
+                  *kp = gpt_kernel_of(t.prog, "kmeansPoint");
         gp_buffer *bf = buf(dev, feat, sizeof feat), *binv = buf(dev, NULL, sizeof inv),
                   *bm = buf(dev, NULL, sizeof member), *bc = buf(dev, clusters, sizeof clusters),
                   *bx = buf(dev, NULL, 64), *by = buf(dev, NULL, 64);
@@ -1213,7 +1191,7 @@ static void run_sgemm_tiled(void **state)
     FOR_EACH_DEVICE(dev)
     {
         built t = build(dev, "sgemm_tiled.cu");
-        gp_kernel *k = kernel(t.prog, "mysgemmNT");
+        gp_kernel *k = gpt_kernel_of(t.prog, "mysgemmNT");
         gp_buffer *ba = buf(dev, A, sizeof A), *bb = buf(dev, Bm, sizeof Bm),
                   *bc = buf(dev, Cm, sizeof Cm);
         int lda = M, ldb = N, ldc = M, kk = K;
@@ -1250,7 +1228,8 @@ static void run_mri_q(void **state)
     FOR_EACH_DEVICE(dev)
     {
         built t = build(dev, "mri_q.cu");
-        gp_kernel *kp = kernel(t.prog, "ComputePhiMag_GPU"), *kq = kernel(t.prog, "ComputeQ_GPU");
+        gp_kernel *kp = gpt_kernel_of(t.prog, "ComputePhiMag_GPU"),
+                  *kq = gpt_kernel_of(t.prog, "ComputeQ_GPU");
         gp_buffer *br = buf(dev, phiR, sizeof phiR), *bi = buf(dev, phiI, sizeof phiI),
                   *bm = buf(dev, NULL, sizeof phiMag);
         int nk = NK, base = 0;
@@ -1299,7 +1278,7 @@ static void run_stencil7(void **state)
     FOR_EACH_DEVICE(dev)
     {
         built t = build(dev, "stencil7.cu");
-        gp_kernel *k = kernel(t.prog, "naive_kernel");
+        gp_kernel *k = gpt_kernel_of(t.prog, "naive_kernel");
         gp_buffer *ba = buf(dev, a, sizeof a), *bo = buf(dev, NULL, sizeof out);
         int nx = NX, ny = NY, nz = NZ;
         launch(k, 3, G3(16, 8, 4), G3(8, 8, 4),
@@ -1323,7 +1302,7 @@ static void run_daxpy_double(void **state)
     {
         built t = build(dev, "daxpy_double.cu");
         if (!t.prog) continue;
-        gp_kernel *k1 = kernel(t.prog, "daxpy"), *k2 = kernel(t.prog, "scaled_norm");
+        gp_kernel *k1 = gpt_kernel_of(t.prog, "daxpy"), *k2 = gpt_kernel_of(t.prog, "scaled_norm");
         gp_buffer *bx = buf(dev, x, sizeof x), *by = buf(dev, y, sizeof y),
                   *bo = buf(dev, NULL, sizeof got);
         int n = N;
@@ -1375,7 +1354,7 @@ static void run_black_scholes(void **state)
     FOR_EACH_DEVICE(dev)
     {
         built t = build(dev, "black_scholes.cu");
-        gp_kernel *k = kernel(t.prog, "BlackScholesGPU");
+        gp_kernel *k = gpt_kernel_of(t.prog, "BlackScholesGPU");
         gp_buffer *bc = buf(dev, NULL, sizeof call), *bp = buf(dev, NULL, sizeof put),
                   *bs = buf(dev, S, sizeof S), *bx = buf(dev, X, sizeof X),
                   *bt = buf(dev, T, sizeof T);
@@ -1419,7 +1398,7 @@ static void run_needle(void **state)
     FOR_EACH_DEVICE(dev)
     {
         built t = build(dev, "needle.cu");
-        gp_kernel *k = kernel(t.prog, "needle_cuda_shared_1");
+        gp_kernel *k = gpt_kernel_of(t.prog, "needle_cuda_shared_1");
         gp_buffer *br = buf(dev, ref, sizeof ref), *bm = buf(dev, mat, sizeof mat);
         int cols = COLS, pen = penalty, bw = NB;
         /* the upper-left triangle of blocks, one anti-diagonal band a launch, as runTest */
@@ -1471,7 +1450,7 @@ static void run_srad(void **state)
     FOR_EACH_DEVICE(dev)
     {
         built t = build(dev, "srad.cu");
-        gp_kernel *k = kernel(t.prog, "srad_cuda_1");
+        gp_kernel *k = gpt_kernel_of(t.prog, "srad_cuda_1");
         gp_buffer *be = buf(dev, NULL, sizeof E), *bw = buf(dev, NULL, sizeof W),
                   *bn = buf(dev, NULL, sizeof Nn), *bs = buf(dev, NULL, sizeof Ss),
                   *bj = buf(dev, J, sizeof J), *bc = buf(dev, NULL, sizeof Cc);
@@ -1530,8 +1509,9 @@ static void run_attention_forward(void **state)
     {
         built t = build(dev, "attention_forward.cu");
         if (!t.prog) continue; /* softmax_forward_kernel5 needs SIMD groups: not OpenCL */
-        gp_kernel *kp = kernel(t.prog, "permute_kernel"), *ku = kernel(t.prog, "unpermute_kernel");
-        gp_kernel *ks = kernel(t.prog, "softmax_forward_kernel5");
+        gp_kernel *kp = gpt_kernel_of(t.prog, "permute_kernel"),
+                  *ku = gpt_kernel_of(t.prog, "unpermute_kernel");
+        gp_kernel *ks = gpt_kernel_of(t.prog, "softmax_forward_kernel5");
         gp_buffer *bi = buf(dev, inp, sizeof inp), *bq = buf(dev, NULL, sizeof q),
                   *bk = buf(dev, NULL, sizeof k), *bv = buf(dev, NULL, sizeof v),
                   *bo = buf(dev, NULL, sizeof out), *ba = buf(dev, att, sizeof att);
@@ -1583,8 +1563,8 @@ static void run_spmv_csr(void **state)
     {
         built t = build(dev, "spmv_csr.cu");
         if (!t.prog) continue; /* spmv_csr_warp_shfl needs SIMD groups: not OpenCL */
-        gp_kernel *ks = kernel(t.prog, "spmv_csr_scalar_kernel");
-        gp_kernel *kw = kernel(t.prog, "spmv_csr_warp_shfl");
+        gp_kernel *ks = gpt_kernel_of(t.prog, "spmv_csr_scalar_kernel");
+        gp_kernel *kw = gpt_kernel_of(t.prog, "spmv_csr_warp_shfl");
         gp_buffer *bp = buf(dev, ptr, sizeof ptr), *bi = buf(dev, idx, sizeof idx),
                   *bv = buf(dev, val, sizeof val), *bx = buf(dev, x, sizeof x),
                   *by = buf(dev, NULL, sizeof y);
@@ -1664,8 +1644,9 @@ static void run_bit_ops(void **state)
     FOR_EACH_DEVICE(dev)
     {
         built t = build(dev, "bit_ops.cu");
-        gp_kernel *kp = kernel(t.prog, "bit_reverse_permute"), *ks = kernel(t.prog, "bit_stats"),
-                  *kh = kernel(t.prog, "hash_bucket");
+        gp_kernel *kp = gpt_kernel_of(t.prog, "bit_reverse_permute"),
+                  *ks = gpt_kernel_of(t.prog, "bit_stats"),
+                  *kh = gpt_kernel_of(t.prog, "hash_bucket");
         gp_buffer *bi = buf(dev, in, sizeof in), *bo = buf(dev, NULL, sizeof out);
         int log2n = LOG2N, m = M, nb = NB;
         launch(kp, 1, G1(N), G1(128), ARGS(B(bo), B(bi), V(log2n)));

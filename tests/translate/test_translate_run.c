@@ -52,39 +52,7 @@ static gp_program *build_translated(gp_device *dev, const char *file)
     return build_translated_status(dev, file, NULL);
 }
 
-static gp_buffer *upload(gp_device *dev, const void *data, size_t bytes)
-{
-    gp_buffer *b = NULL;
-    GPT_CHECK(gp_buffer_create(dev, GP_BUFFER_DEVICE, bytes, &b));
-    if (data) GPT_CHECK(gp_buffer_write(b, 0, data, bytes));
-    return b;
-}
-
-static gp_kernel *kernel(gp_program *p, const char *name)
-{
-    gp_kernel *k = NULL;
-    GPT_CHECK(gp_kernel_create(p, name, &k));
-    return k;
-}
-
-static gp_device *open_device(const char *spec)
-{
-    gp_device *d = NULL;
-    GPT_CHECK(gp_device_open(spec, &d));
-    return d;
-}
-
-static void close_device(gp_device *d, const char *spec)
-{
-    fprintf(stderr, "  %s ok\n", spec);
-    gp_device_release(d);
-}
-
-/* Runs the body with `dev` open on every device in turn; a device that fails to open fails. */
-#define FOR_EACH_DEVICE(dev)                                                                       \
-    for (int di_ = 0; di_ < g_nspecs; di_++)                                                       \
-        for (gp_device *dev = open_device(g_specs[di_]); dev;                                      \
-             close_device(dev, g_specs[di_]), dev = NULL)
+#define FOR_EACH_DEVICE(dev) GPT_FOR_EACH_DEVICE(dev, g_specs, g_nspecs)
 
 static void run_saxpy(void **state)
 {
@@ -98,8 +66,8 @@ static void run_saxpy(void **state)
     FOR_EACH_DEVICE(dev)
     {
         gp_program *p = build_translated(dev, "saxpy.cu");
-        gp_kernel *k = kernel(p, "saxpy");
-        gp_buffer *by = upload(dev, y, sizeof y), *bx = upload(dev, x, sizeof x);
+        gp_kernel *k = gpt_kernel_of(p, "saxpy");
+        gp_buffer *by = gpt_upload(dev, y, sizeof y), *bx = gpt_upload(dev, x, sizeof x);
         int n = N;
         gp_arg args[] = {gp_arg_buffer(by), gp_arg_buffer(bx), gp_arg_value(&a, 4),
                          gp_arg_value(&n, 4)};
@@ -124,8 +92,8 @@ static void run_transpose(void **state)
     FOR_EACH_DEVICE(dev)
     {
         gp_program *p = build_translated(dev, "transpose.cu");
-        gp_kernel *k = kernel(p, "transpose");
-        gp_buffer *bi = upload(dev, in, sizeof in), *bo = upload(dev, NULL, sizeof out);
+        gp_kernel *k = gpt_kernel_of(p, "transpose");
+        gp_buffer *bi = gpt_upload(dev, in, sizeof in), *bo = gpt_upload(dev, NULL, sizeof out);
         int w = W, h = H;
         gp_arg args[] = {gp_arg_buffer(bo), gp_arg_buffer(bi), gp_arg_value(&w, 4),
                          gp_arg_value(&h, 4)};
@@ -153,10 +121,10 @@ static void run_reduce(void **state)
     FOR_EACH_DEVICE(dev)
     {
         gp_program *p = build_translated(dev, "reduce.cu");
-        gp_kernel *k = kernel(p, "reduce");
+        gp_kernel *k = gpt_kernel_of(p, "reduce");
         float zero = 0;
-        gp_buffer *bt = upload(dev, &zero, 4), *bp = upload(dev, NULL, sizeof partial),
-                  *bi = upload(dev, in, sizeof in);
+        gp_buffer *bt = gpt_upload(dev, &zero, 4), *bp = gpt_upload(dev, NULL, sizeof partial),
+                  *bi = gpt_upload(dev, in, sizeof in);
         int n = N;
         gp_arg args[] = {gp_arg_buffer(bt), gp_arg_buffer(bp), gp_arg_buffer(bi),
                          gp_arg_value(&n, 4),
@@ -188,10 +156,11 @@ static void run_histogram(void **state)
     FOR_EACH_DEVICE(dev)
     {
         gp_program *p = build_translated(dev, "histogram.cu");
-        gp_kernel *k = kernel(p, "histogram");
+        gp_kernel *k = gpt_kernel_of(p, "histogram");
         int32_t zero[BINS] = {0}, ext0[2] = {INT32_MAX, INT32_MIN};
-        gp_buffer *bb = upload(dev, zero, sizeof zero), *bv = upload(dev, values, sizeof values),
-                  *be = upload(dev, ext0, sizeof ext0);
+        gp_buffer *bb = gpt_upload(dev, zero, sizeof zero),
+                  *bv = gpt_upload(dev, values, sizeof values),
+                  *be = gpt_upload(dev, ext0, sizeof ext0);
         int n = N;
         gp_arg args[] = {gp_arg_buffer(bb), gp_arg_buffer(bv), gp_arg_value(&n, 4),
                          gp_arg_buffer(be)};
@@ -222,8 +191,8 @@ static void run_stencil(void **state)
     FOR_EACH_DEVICE(dev)
     {
         gp_program *p = build_translated(dev, "stencil.cu");
-        gp_kernel *k = kernel(p, "stencil");
-        gp_buffer *bo = upload(dev, NULL, sizeof out), *bi = upload(dev, in, sizeof in);
+        gp_kernel *k = gpt_kernel_of(p, "stencil");
+        gp_buffer *bo = gpt_upload(dev, NULL, sizeof out), *bi = gpt_upload(dev, in, sizeof in);
         int n = N;
         gp_arg args[] = {gp_arg_buffer(bo), gp_arg_buffer(bi), gp_arg_value(&n, 4),
                          gp_arg_value(&gain, 4)};
@@ -250,8 +219,8 @@ static void run_scan(void **state)
     FOR_EACH_DEVICE(dev)
     {
         gp_program *p = build_translated(dev, "scan.cu");
-        gp_kernel *k = kernel(p, "scan");
-        gp_buffer *bo = upload(dev, NULL, sizeof out), *bi = upload(dev, in, sizeof in);
+        gp_kernel *k = gpt_kernel_of(p, "scan");
+        gp_buffer *bo = gpt_upload(dev, NULL, sizeof out), *bi = gpt_upload(dev, in, sizeof in);
         gp_arg args[] = {gp_arg_buffer(bo), gp_arg_buffer(bi)};
         size_t global = N * BLOCKS, group = N;
         GPT_CHECK(gp_kernel_launch(NULL, k, 1, &global, &group, 2, args));
@@ -300,9 +269,9 @@ static void run_vectors(void **state)
     FOR_EACH_DEVICE(dev)
     {
         gp_program *p = build_translated(dev, "vectors.cu");
-        gp_kernel *k = kernel(p, "vectors");
-        gp_buffer *b4 = upload(dev, NULL, sizeof o4), *b2 = upload(dev, NULL, sizeof o2),
-                  *bh = upload(dev, h, sizeof h), *bi = upload(dev, in, sizeof in);
+        gp_kernel *k = gpt_kernel_of(p, "vectors");
+        gp_buffer *b4 = gpt_upload(dev, NULL, sizeof o4), *b2 = gpt_upload(dev, NULL, sizeof o2),
+                  *bh = gpt_upload(dev, h, sizeof h), *bi = gpt_upload(dev, in, sizeof in);
         int n = N;
         gp_arg args[] = {gp_arg_buffer(b4), gp_arg_buffer(b2), gp_arg_buffer(bh), gp_arg_buffer(bi),
                          gp_arg_value(&n, 4)};
@@ -336,8 +305,8 @@ static void run_index3d(void **state)
     FOR_EACH_DEVICE(dev)
     {
         gp_program *p = build_translated(dev, "index3d.cu");
-        gp_kernel *k = kernel(p, "index3d");
-        gp_buffer *bo = upload(dev, NULL, sizeof out);
+        gp_kernel *k = gpt_kernel_of(p, "index3d");
+        gp_buffer *bo = gpt_upload(dev, NULL, sizeof out);
         int nx = NX, ny = NY, nz = NZ;
         gp_arg args[] = {gp_arg_buffer(bo), gp_arg_value(&nx, 4), gp_arg_value(&ny, 4),
                          gp_arg_value(&nz, 4)};
@@ -399,11 +368,12 @@ static void run_warp(void **state)
             continue;
         }
         GPT_CHECK(st);
-        gp_kernel *kb = kernel(p, "block_sum"), *kw = kernel(p, "warp_ops");
-        gp_kernel *kt = kernel(p, "tail_sum");
-        gp_buffer *bin = upload(dev, in, sizeof in), *bout = upload(dev, NULL, sizeof got_b);
-        gp_buffer *bx = upload(dev, x, sizeof x), *bo = upload(dev, NULL, sizeof got);
-        gp_buffer *bbal = upload(dev, NULL, sizeof got_bal);
+        gp_kernel *kb = gpt_kernel_of(p, "block_sum"), *kw = gpt_kernel_of(p, "warp_ops");
+        gp_kernel *kt = gpt_kernel_of(p, "tail_sum");
+        gp_buffer *bin = gpt_upload(dev, in, sizeof in),
+                  *bout = gpt_upload(dev, NULL, sizeof got_b);
+        gp_buffer *bx = gpt_upload(dev, x, sizeof x), *bo = gpt_upload(dev, NULL, sizeof got);
+        gp_buffer *bbal = gpt_upload(dev, NULL, sizeof got_bal);
         int n = N;
         size_t global = (size_t)NB * G, group = G;
         gp_arg a1[] = {gp_arg_buffer(bout), gp_arg_buffer(bin), gp_arg_value(&n, 4)};
@@ -418,7 +388,7 @@ static void run_warp(void **state)
         assert_true(gpt_ints_match("warp_ops", ref, got, 4 * N));
         assert_true(gpt_ints_match("warp_ops ballots", (const int32_t *)ref_bal,
                                    (const int32_t *)got_bal, NW));
-        gp_buffer *bt = upload(dev, NULL, sizeof got_t);
+        gp_buffer *bt = gpt_upload(dev, NULL, sizeof got_t);
         gp_arg a3[] = {gp_arg_buffer(bt), gp_arg_buffer(bx), gp_arg_value(&n, 4)};
         GPT_CHECK(gp_kernel_launch(NULL, kt, 1, &global, &group, 3, a3));
         GPT_CHECK(gp_buffer_read(bt, 0, got_t, sizeof got_t));
