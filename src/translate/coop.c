@@ -115,21 +115,21 @@ static tr_expr *mk_cg(parser *p, const tr_token *at, tr_cg_kind k, int width)
 /* Parses `text` (a CUDA expression the translation writes) at `at`'s position. */
 static tr_expr *parse_text(parser *p, const tr_token *at, const char *text)
 {
-    tr_tokens toks = {0};
+    tr_tokens *toks = tp_scratch_take(p, 1); /* the expression's parse may bail */
     char err[256];
-    if (tr_lex("<cooperative groups>", at->file, text, strlen(text), &toks, err, sizeof err) != 0)
+    if (tr_lex("<cooperative groups>", at->file, text, strlen(text), toks, err, sizeof err) != 0)
         tp_bail(p, "cooperative groups", "internal: %s", err);
-    for (size_t i = 0; i < toks.n; i++)
-        toks.v[i].line = at->line, toks.v[i].col = at->col, toks.v[i].file = at->file;
+    for (size_t i = 0; i < toks->n; i++)
+        toks->v[i].line = at->line, toks->v[i].col = at->col, toks->v[i].file = at->file;
     tr_token *st = p->t;
     size_t sn = p->n, si = p->i, se = p->end;
     int nscope = p->nscope;
     p->nscope = 0; /* the text names only built-ins */
-    p->t = toks.v, p->n = toks.n, p->i = 0, p->end = toks.n - 1;
+    p->t = toks->v, p->n = toks->n, p->i = 0, p->end = toks->n - 1;
     tr_expr *e = tp_parse_expr(p);
     p->t = st, p->n = sn, p->i = si, p->end = se;
     p->nscope = nscope;
-    tr_tokens_free(&toks);
+    tp_scratch_drop(p, toks);
     return e;
 }
 

@@ -29,6 +29,43 @@ bool tp_is_at(parser *p, size_t k, const char *s)
     return p->i + k < p->end && strcmp(p->t[p->i + k].text, s) == 0;
 }
 
+tr_tokens *tp_scratch_take(parser *p, int n)
+{
+    tp_scratch *s = calloc(1, sizeof *s + (size_t)n * sizeof s->lists[0]);
+    if (!s) abort();
+    s->n = n;
+    s->next = p->scratch;
+    p->scratch = s;
+    return s->lists;
+}
+
+static void scratch_free(tp_scratch *s)
+{
+    for (int i = 0; i < s->n; i++)
+        tr_tokens_free(&s->lists[i]);
+    free(s);
+}
+
+void tp_scratch_drop(parser *p, tr_tokens *lists)
+{
+    for (tp_scratch **at = &p->scratch; *at; at = &(*at)->next)
+        if ((*at)->lists == lists) {
+            tp_scratch *s = *at;
+            *at = s->next;
+            scratch_free(s);
+            return;
+        }
+}
+
+void tp_scratch_unwind(parser *p, tp_scratch *mark)
+{
+    while (p->scratch && p->scratch != mark) {
+        tp_scratch *s = p->scratch;
+        p->scratch = s->next;
+        scratch_free(s);
+    }
+}
+
 _Noreturn void tp_bail(parser *p, const char *construct, const char *fmt, ...)
 {
     const tr_token *t = tp_cur(p);

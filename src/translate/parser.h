@@ -31,6 +31,14 @@ typedef struct tp_host_const {
     long long value;
 } tp_host_const;
 
+/* Token lists a parse step holds while it may bail: held by the parser, not on the step's stack,
+ * so that the handler the longjmp reaches frees what the step could not (tp_scratch_*). */
+typedef struct tp_scratch {
+    struct tp_scratch *next; /* the one taken before */
+    int n;
+    tr_tokens lists[];
+} tp_scratch;
+
 typedef struct parser {
     tr_unit *u;
     tr_token *t;
@@ -60,7 +68,17 @@ typedef struct parser {
     int nmade;
     tp_host_const *hconsts;
     int nhconsts;
+    tp_scratch *scratch; /* the last taken first */
 } parser;
+
+/* ---- scratch token lists (parse.c) */
+/* n empty token lists, owned by the parser until dropped (aborts when memory runs out, as the
+ * token pushes do). */
+tr_tokens *tp_scratch_take(parser *p, int n);
+/* Frees the lists tp_scratch_take gave. */
+void tp_scratch_drop(parser *p, tr_tokens *lists);
+/* Frees every list taken since `mark` (p->scratch when the handler was set up). */
+void tp_scratch_unwind(parser *p, tp_scratch *mark);
 
 /* ---- tokens (parse.c) */
 const tr_token *tp_cur(parser *p);

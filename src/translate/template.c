@@ -310,12 +310,11 @@ static int read_args(parser *p, tr_tokens *args, int cap)
 
 const char *tp_template_ref(parser *p, tr_template *t, const tr_token *at)
 {
-    tr_tokens args[8] = {{0}};
+    tr_tokens *args = tp_scratch_take(p, 8); /* read_args may bail */
     int n = read_args(p, args, 8);
     char why[256];
     const char *name = tp_template_instantiate(p, t, args, n, at, why, sizeof why);
-    for (int i = 0; i < 8; i++)
-        tr_tokens_free(&args[i]);
+    tp_scratch_drop(p, args);
     if (!name) tp_bail(p, "template", "%s cannot be instantiated here: %s", t->name, why);
     return name;
 }
