@@ -2,6 +2,9 @@
 # Every test: installs what is missing; builds with -Werror and runs the suite (ctest, then the
 # Python tests); builds again with AddressSanitizer + UndefinedBehaviorSanitizer and runs the
 # suite again; then runs every fuzz target briefly. GPUPORT_TEST_QUICK=1 stops after the first run.
+# The fuzz run starts from a fixed seed (GPUPORT_FUZZ_SEED, default 1; 0 = a new one each time) so
+# that a failure here is the same on the next run; longer exploration: GPUPORT_FUZZ_SECONDS=600
+# GPUPORT_FUZZ_SEED=0.
 # At the end it lists every skipped test with its reason and fails when one is not expected on
 # this machine (tests/expected-skips.txt).
 set -euo pipefail
@@ -52,7 +55,7 @@ if command -v "$fuzz_cc" >/dev/null &&
     printf 'int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n) { return (int)(d && n) * 0; }\n' |
     "$fuzz_cc" -x c -fsanitize=fuzzer,address - -o "$probe/p" 2>/dev/null; then
     rm -rf "$probe"
-    echo "== fuzz targets, ${GPUPORT_FUZZ_SECONDS:-10} s each"
+    echo "== fuzz targets, ${GPUPORT_FUZZ_SECONDS:-10} s each, seed ${GPUPORT_FUZZ_SEED:-1}"
     CC=$fuzz_cc GPUPORT_BUILD_DIR=build-fuzz scripts/build.sh -DGPUPORT_FUZZ=ON -DGPUPORT_TESTS=OFF
     for t in build-fuzz/fuzz/fuzz_*; do
         [ -x "$t" ] || continue
@@ -62,6 +65,7 @@ if command -v "$fuzz_cc" >/dev/null &&
         [ -d "$seeds" ] || seeds=
         echo "-- fuzz_$name"
         "$t" -max_total_time="${GPUPORT_FUZZ_SECONDS:-10}" -rss_limit_mb=2048 -print_final_stats=0 \
+            -seed="${GPUPORT_FUZZ_SEED:-1}" \
             "$work" $seeds 2>"$work.log" || { tail -50 "$work.log"; exit 1; }
         tail -1 "$work.log"
         rm -rf "$work" "$work.log"
