@@ -19,6 +19,7 @@
 typedef enum gp_doctor_platform {
     GP_DOCTOR_LINUX,
     GP_DOCTOR_MACOS,
+    GP_DOCTOR_WINDOWS,
     GP_DOCTOR_OTHER,
 } gp_doctor_platform;
 
@@ -242,6 +243,37 @@ typedef struct gp_doctor_mac {
     int metal_family;           /* highest MTLGPUFamilyAppleN supported, 0 none */
 } gp_doctor_mac;
 
+/* Windows: what nvidia-smi.exe, NVML or the registry say of the driver and the GPUs, Visual
+ * Studio's compiler and WSL (probe_windows.c; the toolkit and PyTorch go to the shared sections).
+ */
+typedef struct gp_doctor_win {
+    char version[GP_DOCTOR_TEXT];    /* "Windows 11 Pro 23H2 (build 22631)" */
+    char driver_from[48];            /* "nvidia-smi -q", "NVML", "registry (display adapter)" */
+    char smi_reason[GP_DOCTOR_TEXT]; /* why nvidia-smi told nothing */
+    char reg_reason[GP_DOCTOR_TEXT]; /* a registry export that could not be read */
+    char driver[32];                 /* "560.94" */
+    char driver_file_version[32];    /* the registry's DriverVersion "32.0.15.6094" */
+    int cuda;                        /* highest CUDA of the driver, 12060 = 12.6; 0 unknown */
+    int gpu_count, gpu_total;
+    gp_doctor_gpu gpus[GP_DOCTOR_MAX_GPUS];
+    char model_current[GP_DOCTOR_MAX_GPUS][8]; /* "WDDM", "TCC", "MCDM", "" unknown */
+    char model_pending[GP_DOCTOR_MAX_GPUS][8];
+    char brand[GP_DOCTOR_MAX_GPUS][32]; /* nvidia-smi's Product Brand: "GeForce", "NVIDIA" */
+    int reg_adapters;                   /* NVIDIA display adapters in the registry */
+    char reg_adapter[96];               /* the first one's DriverDesc */
+    /* Visual Studio's C++ compiler, which nvcc needs on Windows */
+    char cl_path[GP_DOCTOR_PATH]; /* cl.exe on PATH, "" none */
+    char vs_path[GP_DOCTOR_PATH]; /* vswhere's installationPath */
+    char vs_name[96];             /* "Visual Studio Community 2022" */
+    char vs_version[32];          /* "17.9.34607.119" */
+    bool vs_has_cl; /* the installation holds VC\Tools\MSVC\*\bin\Hostx64\x64\cl.exe */
+    /* WSL */
+    bool wsl;         /* wsl.exe lists distributions */
+    int wsl_distros;  /* listed */
+    int wsl2_distros; /* of them, WSL 2 (the only kind CUDA runs in) */
+    char wsl_names[GP_DOCTOR_TEXT];
+} gp_doctor_win;
+
 typedef struct gp_doctor_facts {
     gp_doctor_platform platform;
     char root[GP_DOCTOR_PATH]; /* "/" on the real machine */
@@ -252,6 +284,7 @@ typedef struct gp_doctor_facts {
     gp_doctor_python py;
     gp_doctor_opencl cl;
     gp_doctor_mac mac;
+    gp_doctor_win win;
     int subprocesses; /* programs started to learn a fact (see docs/doctor.md) */
 } gp_doctor_facts;
 
