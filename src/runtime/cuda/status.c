@@ -141,7 +141,6 @@ static const gp_cu_name gp_nvrtc_names[] = {
 
 /* CUDA version (1000 * major + 10 * minor) -> minimum Linux driver. */
 
-
 static const char *gp_name_lookup(const gp_cu_name *t, size_t n, int code, const char *unknown)
 {
     for (size_t i = 0; i < n; i++)
@@ -232,6 +231,16 @@ static void gp_cuda_driver_advice(int driver_version, int needed_version, char *
                  have);
 }
 
+/* Where else a GPU goes missing: a Linux container started without it; on Windows a GPU that
+ * Device Manager disabled or stopped (Code 43), or one in TCC seen from WSL 2. */
+#if defined(_WIN32)
+#define GP_CUDA_NO_DEVICE_WHERE                                                                    \
+    "and that Device Manager shows it enabled and working (no Code 43 on the NVIDIA display "      \
+    "adapter); `gpuport doctor` checks the driver"
+#else
+#define GP_CUDA_NO_DEVICE_WHERE "and in a container that it was started with --gpus all"
+#endif
+
 static const char *gp_cuda_fix(CUresult r)
 {
     switch (r) {
@@ -254,7 +263,7 @@ static const char *gp_cuda_fix(CUresult r)
             return "no CUDA device is visible because CUDA_VISIBLE_DEVICES hides them all: "
                    "unset it or list the GPUs to use (CUDA_VISIBLE_DEVICES=0)";
         return "no CUDA device is visible: check CUDA_VISIBLE_DEVICES, that nvidia-smi lists "
-               "the GPU, and in a container that it was started with --gpus all";
+               "the GPU, " GP_CUDA_NO_DEVICE_WHERE;
     }
     case 101:
         return "no such CUDA device: the index is beyond the devices CUDA_VISIBLE_DEVICES leaves "
