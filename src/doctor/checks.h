@@ -37,6 +37,8 @@ void gp_check_toolkit(const gp_doctor_facts *f, const gp_derived *d, gp_doctor_r
 void gp_check_torch(const gp_doctor_facts *f, const gp_derived *d, gp_doctor_report *r);
 void gp_check_macos(const gp_doctor_facts *f, const gp_derived *d, gp_doctor_report *r);
 void gp_check_opencl(const gp_doctor_facts *f, const gp_derived *d, gp_doctor_report *r);
+/* driver.cuda: the highest CUDA the driver runs (checks_driver.c; Linux and Windows). */
+void gp_check_driver_cuda(const gp_doctor_facts *f, const gp_derived *d, gp_doctor_report *r);
 /* The kernel module against the user-space driver (checks_driver.c; also a Jetson's, from Thor on).
  */
 void gp_check_mismatch(const gp_doctor_facts *f, const gp_derived *d, gp_doctor_report *r);
@@ -44,6 +46,13 @@ void gp_check_mismatch(const gp_doctor_facts *f, const gp_derived *d, gp_doctor_
 void gp_check_jetson_driver(const gp_doctor_facts *f, const gp_derived *d, gp_doctor_report *r);
 /* "L4T R36.4.3 (JetPack 6.2, CUDA 12.6)" */
 void gp_fmt_jetson(const gp_doctor_facts *f, const gp_derived *d, char *out, size_t n);
+/* checks_windows.c: the driver group of a Windows machine (win.driver, driver.cuda,
+ * win.driver_model), Visual Studio's compiler for nvcc (msvc) and WSL's Linux side (wsl). */
+void gp_check_windows_driver(const gp_doctor_facts *f, const gp_derived *d, gp_doctor_report *r);
+void gp_check_msvc(const gp_doctor_facts *f, const gp_derived *d, gp_doctor_report *r);
+void gp_check_wsl(const gp_doctor_facts *f, const gp_derived *d, gp_doctor_report *r);
+/* The fix that installs a driver running CUDA major.minor, in this platform's terms. */
+void gp_fix_driver_for_cuda(const gp_doctor_facts *f, int major, int minor, char *out, size_t n);
 /* All of the above that apply, in report order. */
 void gp_doctor_check_all(const gp_doctor_facts *f, gp_doctor_report *r);
 

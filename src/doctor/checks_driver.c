@@ -329,7 +329,7 @@ void gp_check_mismatch(const gp_doctor_facts *f, const gp_derived *d, gp_doctor_
                     "-f='${Package}\\n' '*nvidia*' | grep -E 'driver|compute|utils|dkms')");
 }
 
-static void check_driver_cuda(const gp_doctor_facts *f, const gp_derived *d, gp_doctor_report *r)
+void gp_check_driver_cuda(const gp_doctor_facts *f, const gp_derived *d, gp_doctor_report *r)
 {
     (void)f;
     gp_check *c =
@@ -659,7 +659,7 @@ void gp_check_driver(const gp_doctor_facts *f, const gp_derived *d, gp_doctor_re
     check_devnodes(f, d, r);
     check_libcuda(f, d, r);
     gp_check_mismatch(f, d, r);
-    check_driver_cuda(f, d, r);
+    gp_check_driver_cuda(f, d, r);
     check_cuinit(f, d, r);
     check_visible(f, d, r);
     check_inventory(f, d, r);

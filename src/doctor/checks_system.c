@@ -195,11 +195,32 @@ static void derive_driver(const gp_doctor_facts *f, gp_derived *d)
     }
 }
 
+/* Windows: the GPUs and the driver as nvidia-smi, NVML or the registry gave them. */
+static void derive_windows(const gp_doctor_facts *f, gp_derived *d)
+{
+    const gp_doctor_win *w = &f->win;
+    memcpy(d->list, w->gpus, (size_t)w->gpu_count * sizeof *w->gpus);
+    d->gpu_count = w->gpu_count;
+    d->gpu_total = w->gpu_total > w->gpu_count ? w->gpu_total : w->gpu_count;
+    if (d->gpu_count > 0) d->gpus = d->list;
+    d->gpu = d->gpu_count > 0 || w->reg_adapters > 0;
+    gp_copy(d->driver, sizeof d->driver, w->driver);
+    gp_version v;
+    if (w->cuda > 0)
+        d->driver_cuda = gp_version_from_cuda_int(w->cuda);
+    else if (d->driver[0] && gp_version_find(d->driver, strlen(d->driver), &v))
+        d->driver_cuda = gp_cuda_for_driver(&v); /* a release's Windows drivers share its branch */
+}
+
 void gp_derive(const gp_doctor_facts *f, gp_derived *d)
 {
     memset(d, 0, sizeof *d);
-    derive_gpus(f, d);
-    derive_driver(f, d);
+    if (f->platform == GP_DOCTOR_WINDOWS) {
+        derive_windows(f, d);
+    } else {
+        derive_gpus(f, d);
+        derive_driver(f, d);
+    }
     if (f->cuda.toolkit_count > 0) d->toolkit = &f->cuda.toolkits[0];
     if (f->py.torch_count > 0) d->torch = &f->py.torch[0];
 }
@@ -214,11 +235,13 @@ static void check_os(const gp_doctor_facts *f, gp_doctor_report *r)
     else
         gp_check_observed(c,
                           "the OS could not be identified (%s); fixes below assume "
-                          "Debian/Ubuntu commands%s%s",
-                          os->release_reason, os->kernel[0] ? "; kernel " : "", os->kernel);
+                          "%s commands%s%s",
+                          os->release_reason,
+                          f->platform == GP_DOCTOR_WINDOWS ? "Windows" : "Debian/Ubuntu",
+                          os->kernel[0] ? "; kernel " : "", os->kernel);
     if (os->wsl) gp_check_note(c, "WSL2 (the GPU belongs to the Windows driver)");
     if (os->container) gp_check_note(c, "in a container (%s)", os->container_why);
-    gp_check_expected(c, "a Linux or macOS machine doctor knows how to fix");
+    gp_check_expected(c, "a Linux, macOS or Windows machine doctor knows how to fix");
 }
 
 static void check_cpu(const gp_doctor_facts *f, gp_doctor_report *r)
@@ -257,6 +280,13 @@ void gp_doctor_check_all(const gp_doctor_facts *f, gp_doctor_report *r)
     gp_check_system(f, &d, r);
     if (f->platform == GP_DOCTOR_MACOS) {
         gp_check_macos(f, &d, r);
+    } else if (f->platform == GP_DOCTOR_WINDOWS) {
+        gp_check_wsl(f, &d, r);
+        gp_check_windows_driver(f, &d, r);
+        gp_check_toolkit(f, &d, r);
+        gp_check_msvc(f, &d, r);
+        gp_check_torch(f, &d, r);
+        return; /* OpenCL.dll is not probed on Windows (gpuport devices lists its devices) */
     } else {
         gp_check_driver(f, &d, r);
         gp_check_toolkit(f, &d, r);

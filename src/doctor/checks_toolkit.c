@@ -17,9 +17,13 @@ static void check_toolkit_found(const gp_doctor_facts *f, const gp_derived *d, g
     gp_check *c;
     if (!t) {
         c = gp_report_add(r, "toolkit", "toolkit", GP_CHECK_INFO);
-        gp_check_observed(c, "no CUDA toolkit (no $CUDA_HOME, no nvcc on PATH, no /usr/local/cuda)"
-                             "; PyTorch wheels bring their own CUDA runtime, but compiling CUDA C "
-                             "needs a toolkit");
+        gp_check_observed(c,
+                          "no CUDA toolkit (%s); PyTorch wheels bring their own CUDA runtime, "
+                          "but compiling CUDA C needs a toolkit",
+                          f->platform == GP_DOCTOR_WINDOWS
+                              ? "no CUDA_PATH, nothing in Program Files\\NVIDIA GPU Computing "
+                                "Toolkit"
+                              : "no $CUDA_HOME, no nvcc on PATH, no /usr/local/cuda");
         if (d->jetson)
             gp_check_note(c, "on a Jetson the toolkit comes with JetPack: sudo apt-get install "
                              "nvidia-jetpack (CUDA, cuDNN, TensorRT)");
@@ -50,7 +54,10 @@ static void check_toolkit_found(const gp_doctor_facts *f, const gp_derived *d, g
     }
     gp_check_expected(c, "a toolkit with a readable version (version.json, version.txt or "
                          "include/cuda.h)");
-    if (!t->version_read)
+    if (!t->version_read && f->platform == GP_DOCTOR_WINDOWS)
+        gp_check_fix(c, "reinstall the toolkit with NVIDIA's CUDA installer for Windows, or point "
+                        "CUDA_PATH at a complete one");
+    else if (!t->version_read)
         gp_check_fix(c,
                      "reinstall the toolkit (%s cuda-toolkit from NVIDIA's repository) or point "
                      "CUDA_HOME at a complete one",
@@ -83,7 +90,11 @@ static void check_toolkit_driver(const gp_doctor_facts *f, const gp_derived *d, 
             return;
         }
         gp_check_observed(c, "toolkit CUDA %s, driver %s runs CUDA <= %s", tv, d->driver, dv);
-        gp_check_expected(c, "driver >= %s for CUDA %s", need ? need : "?", tv);
+        if (f->platform == GP_DOCTOR_WINDOWS)
+            gp_check_expected(c, "a driver whose nvidia-smi shows CUDA Version >= %d.%d",
+                              t->version.part[0], t->version.part[1]);
+        else
+            gp_check_expected(c, "driver >= %s for CUDA %s", need ? need : "?", tv);
         return;
     }
     bool major = t->version.part[0] > d->driver_cuda.part[0];
@@ -124,9 +135,24 @@ static void check_toolkit_driver(const gp_doctor_facts *f, const gp_derived *d, 
                           ? ": programs built with it fail with CUDA_ERROR_INSUFFICIENT_DRIVER (35)"
                           : ": cubins run under minor-version compatibility, but PTX and NVRTC "
                             "output from it fail with CUDA_ERROR_UNSUPPORTED_PTX_VERSION");
-    gp_check_expected(c, "driver >= %s for CUDA %s", need ? need : "(newer than this table)", tv);
+    if (f->platform == GP_DOCTOR_WINDOWS)
+        gp_check_expected(c, "a driver whose nvidia-smi shows CUDA Version >= %d.%d",
+                          t->version.part[0], t->version.part[1]);
+    else
+        gp_check_expected(c, "driver >= %s for CUDA %s", need ? need : "(newer than this table)",
+                          tv);
     char fix[400], family[300] = "";
-    gp_fix_driver(&f->os, need, fix, sizeof fix);
+    gp_fix_driver_for_cuda(f, t->version.part[0], t->version.part[1], fix, sizeof fix);
+    if (f->platform == GP_DOCTOR_WINDOWS) {
+        const char *win = NULL;
+        if (major && gp_cuda_major_min_driver(t->version.part[0], NULL, &win) && win)
+            snprintf(family, sizeof family,
+                     " (any CUDA %d.x runs its cubins from driver %s on, under minor-version "
+                     "compatibility; its PTX and NVRTC output need the full driver)",
+                     t->version.part[0], win);
+        gp_check_fix(c, "%s%s; or use a toolkit <= CUDA %s", fix, family, dv);
+        return;
+    }
     const char *lin = NULL, *win = NULL;
     if (major && gp_cuda_major_min_driver(t->version.part[0], &lin, &win))
         snprintf(family, sizeof family,
@@ -289,6 +315,12 @@ static void check_ldpath(const gp_doctor_facts *f, const gp_derived *d, gp_docto
 
 void gp_check_toolkit(const gp_doctor_facts *f, const gp_derived *d, gp_doctor_report *r)
 {
+    if (f->platform == GP_DOCTOR_WINDOWS) { /* nvcc.path and ldpath are Linux's */
+        check_toolkit_found(f, d, r);
+        check_toolkit_driver(f, d, r);
+        check_cc_toolkit(f, d, r);
+        return;
+    }
     check_toolkit_found(f, d, r);
     check_toolkit_driver(f, d, r);
     check_nvcc_path(f, d, r);

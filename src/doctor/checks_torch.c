@@ -92,8 +92,12 @@ static void check_torch_found(const gp_doctor_facts *f, const gp_derived *d, gp_
             gp_check_observed(c, "no PyTorch in the site-packages of %s%s%s", py->path,
                               py->arch[0] ? ", " : "", py->arch);
         else
-            gp_check_observed(c,
-                              "no python3 on PATH and no PyTorch in $VIRTUAL_ENV / $CONDA_PREFIX");
+            gp_check_observed(c, "%s",
+                              f->platform == GP_DOCTOR_WINDOWS
+                                  ? "no python.exe on PATH and no PyTorch in %VIRTUAL_ENV% / "
+                                    "%CONDA_PREFIX% or pip's --user folder"
+                                  : "no python3 on PATH and no PyTorch in $VIRTUAL_ENV / "
+                                    "$CONDA_PREFIX");
         return;
     }
     const gp_doctor_torch *t = d->torch;
@@ -228,11 +232,23 @@ static void check_torch_driver(const gp_doctor_facts *f, const gp_derived *d, gp
                       : st == GP_CHECK_WARN ? ": it runs under minor-version compatibility, but "
                                               "JIT-compiled kernels may fail"
                                             : "");
-    gp_check_expected(c, "driver >= %s for CUDA %s", need ? need : "?", t->cuda);
+    if (f->platform == GP_DOCTOR_WINDOWS)
+        gp_check_expected(c, "a driver whose nvidia-smi shows CUDA Version >= %s", t->cuda);
+    else
+        gp_check_expected(c, "driver >= %s for CUDA %s", need ? need : "?", t->cuda);
     if (st != GP_CHECK_PASS && d->jetson) {
         char fix[600];
         jetson_fix(f, d, fix, sizeof fix);
         gp_check_fix(c, "%s", fix);
+    } else if (st != GP_CHECK_PASS && f->platform == GP_DOCTOR_WINDOWS) {
+        char fix[400];
+        gp_fix_driver_for_cuda(f, tv.part[0], tv.part[1], fix, sizeof fix);
+        const char *idx = gp_torch_index_for(driver_cuda_int(d), first_cc(d));
+        gp_check_fix(c, "%s%s%s", fix,
+                     idx ? "; or install the wheel for this driver: pip install --force-reinstall "
+                           "torch --index-url https://download.pytorch.org/whl/"
+                         : "",
+                     idx ? idx : "");
     } else if (st != GP_CHECK_PASS) {
         char fix[400];
         gp_fix_driver(&f->os, need, fix, sizeof fix);
@@ -335,7 +351,13 @@ static void check_ext_match(const gp_doctor_facts *f, const gp_derived *d, gp_do
         : minor ? ": extensions build (with a warning)"
                 : "");
     gp_check_expected(c, "the same CUDA major in nvcc and torch");
-    if (major)
+    if (major && f->platform == GP_DOCTOR_WINDOWS)
+        gp_check_fix(c,
+                     "for extension builds set CUDA_PATH (and CUDA_HOME) to a CUDA %d.x toolkit "
+                     "(NVIDIA's CUDA %d.%d installer for Windows), or install the torch wheel for "
+                     "CUDA %d",
+                     tv.part[0], tv.part[0], tv.part[1], k->version.part[0]);
+    else if (major)
         gp_check_fix(c,
                      "for extension builds point CUDA_HOME at a CUDA %d.x toolkit (%s "
                      "cuda-toolkit-%d-%d), or install the torch wheel for CUDA %d",

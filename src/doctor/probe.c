@@ -79,17 +79,9 @@ void gp_probe_platform(const gp_probe_ctx *c, gp_doctor_facts *f)
 
 bool gp_doctor_host_checkable(char *why, size_t n)
 {
-#if defined(_WIN32)
-    snprintf(why, n,
-             "the checks of a Windows machine are not written yet (doctor's checks read Linux's "
-             "and macOS's files and tools); `gpuport devices` shows what the runtime finds here, "
-             "and --root DIR checks a Linux machine's tree");
-    return false;
-#else
     (void)why;
     (void)n;
     return true;
-#endif
 }
 
 bool gp_doctor_probe(const gp_doctor_options *o, gp_doctor_facts *f)
@@ -107,6 +99,11 @@ bool gp_doctor_probe(const gp_doctor_options *o, gp_doctor_facts *f)
     gp_copy(c->driver_path, sizeof c->driver_path, dp);
     gp_copy(f->root, sizeof f->root, c->sr.host ? "/" : c->sr.root);
 
+    if (gp_probe_is_windows(c)) {
+        gp_probe_windows(c, f);
+        free(c);
+        return true;
+    }
     gp_probe_platform(c, f);
     gp_probe_nvidia_libs(c, f);
     gp_probe_toolkit(c, f);

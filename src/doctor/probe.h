@@ -31,6 +31,15 @@ void gp_probe_metal(gp_doctor_facts *f);
 /* probe_tegra.c: a Jetson's L4T release, SoC, GPU driver and libcuda (after the Linux probe). */
 void gp_probe_tegra(const gp_probe_ctx *c, gp_doctor_facts *f);
 void gp_probe_nvidia_libs(const gp_probe_ctx *c, gp_doctor_facts *f);
+/* NVML from `soname` (libnvidia-ml.so.1; nvml.dll on Windows): the driver, its CUDA, the GPUs. */
+void gp_probe_nvml(const gp_probe_ctx *c, gp_doctor_nvidia *nv, const char *soname);
+/* probe_windows.c: a Windows machine (the live one, or a tree that holds Windows/System32): the
+ * driver and GPUs (nvidia-smi, NVML, the registry), the toolkit, Visual Studio, PyTorch, WSL. */
+bool gp_probe_is_windows(const gp_probe_ctx *c);
+void gp_probe_windows(const gp_probe_ctx *c, gp_doctor_facts *f);
+/* probe_python.c: the PyTorch in site-packages folder `site` (machine path), if any. */
+void gp_probe_torch_site(const gp_probe_ctx *c, gp_doctor_python *py, const char *site,
+                         const char *from);
 void gp_probe_toolkit(const gp_probe_ctx *c, gp_doctor_facts *f);
 void gp_probe_python(const gp_probe_ctx *c, gp_doctor_facts *f);
 void gp_probe_opencl(const gp_probe_ctx *c, gp_doctor_facts *f);

@@ -61,9 +61,9 @@ static void nvml_devices(void *h, gp_doctor_nvidia *nv)
     }
 }
 
-static void probe_nvml(const gp_probe_ctx *c, gp_doctor_nvidia *nv)
+void gp_probe_nvml(const gp_probe_ctx *c, gp_doctor_nvidia *nv, const char *soname)
 {
-    void *h = gp_probe_dlopen(c, "libnvidia-ml.so.1", &nv->nvml);
+    void *h = gp_probe_dlopen(c, soname, &nv->nvml);
     if (!h) return;
     gp_doctor_lib *lib = &nv->nvml;
     gp_nvmlInit_fn init = (gp_nvmlInit_fn)sym(h, "nvmlInit_v2", lib);
@@ -241,7 +241,7 @@ static void probe_compat(const gp_probe_ctx *c, gp_doctor_facts *f)
 void gp_probe_nvidia_libs(const gp_probe_ctx *c, gp_doctor_facts *f)
 {
     if (f->platform == GP_DOCTOR_MACOS) return; /* no NVIDIA driver on Apple Silicon macOS */
-    probe_nvml(c, &f->nv);
+    gp_probe_nvml(c, &f->nv, "libnvidia-ml.so.1");
     probe_libcuda(c, f);
     probe_compat(c, f);
 }

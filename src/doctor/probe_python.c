@@ -254,8 +254,8 @@ static void read_dist_info(const gp_probe_ctx *c, gp_doctor_torch *t, const char
     if (t->cuda_build) gp_copy(t->cuda, sizeof t->cuda, cuda);
 }
 
-static void read_torch(const gp_probe_ctx *c, gp_doctor_python *py, const char *site,
-                       const char *from)
+void gp_probe_torch_site(const gp_probe_ctx *c, gp_doctor_python *py, const char *site,
+                         const char *from)
 {
     char p[2 * GP_DOCTOR_PATH], err[GP_DOCTOR_TEXT], dist[GP_DOCTOR_PATH + 256] = "";
     if (py->torch_count >= GP_DOCTOR_MAX_TORCH) return;
@@ -340,12 +340,12 @@ void gp_probe_python(const gp_probe_ctx *c, gp_doctor_facts *f)
         python_sites(c, py, sl);
     }
     for (int i = 0; i < sl->n; i++)
-        read_torch(c, py, sl->dir[i], sl->from[i]);
+        gp_probe_torch_site(c, py, sl->dir[i], sl->from[i]);
     if (py->torch_count == 0) { /* none where python3 looks: any other site-packages here */
         int seen = sl->n;
         machine_sites(c, py, sl);
         for (int i = seen; i < sl->n; i++)
-            read_torch(c, py, sl->dir[i], sl->from[i]);
+            gp_probe_torch_site(c, py, sl->dir[i], sl->from[i]);
     }
     gp_copy(py->unreadable, sizeof py->unreadable, sl->unreadable);
     free(sl);

@@ -150,9 +150,10 @@ cJSON *gp_report_to_json(const gp_doctor_facts *f, const gp_doctor_report *r)
     cJSON_AddStringToObject(o, "schema", GP_DOCTOR_SCHEMA);
     cJSON_AddBoolToObject(o, "ok", !gp_report_failed(r));
     cJSON_AddStringToObject(o, "platform",
-                            f->platform == GP_DOCTOR_MACOS   ? "macos"
-                            : f->platform == GP_DOCTOR_LINUX ? "linux"
-                                                             : "other");
+                            f->platform == GP_DOCTOR_MACOS     ? "macos"
+                            : f->platform == GP_DOCTOR_LINUX   ? "linux"
+                            : f->platform == GP_DOCTOR_WINDOWS ? "windows"
+                                                               : "other");
     char root[GP_DOCTOR_PATH];
     gp_copy(root, sizeof root, f->root);
     gp_text_clean(root);

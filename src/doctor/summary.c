@@ -22,9 +22,9 @@ static void add_str(cJSON *o, const char *k, const char *v)
 }
 
 /* The checks whose failure means CUDA cannot run here. */
-static const char *const run_blockers[] = {"kmod",       "nouveau",        "devnodes",
-                                           "libcuda",    "mismatch",       "cuinit",
-                                           "wsl.driver", "compat.geforce", "nvswitch"};
+static const char *const run_blockers[] = {"kmod",           "nouveau",  "devnodes", "win.driver",
+                                           "libcuda",        "mismatch", "cuinit",   "wsl.driver",
+                                           "compat.geforce", "nvswitch"};
 
 static const gp_check *run_blocker(const gp_doctor_report *r, bool in_container)
 {
@@ -94,6 +94,12 @@ static cJSON *cuda_caps(const gp_doctor_facts *f, const gp_derived *d, const gp_
                  "Jetson: the integrated GPU's driver, its /dev nodes and L4T's libcuda are "
                  "there; %s (cuInit not called: --deep verifies)",
                  rel);
+    } else if (f->platform == GP_DOCTOR_WINDOWS) {
+        *run = d->driver[0] != '\0';
+        snprintf(reason, sizeof reason,
+                 "driver %s (from %s) lists %d GPU(s) (nvcuda.dll not started: `gpuport devices` "
+                 "verifies)",
+                 d->driver, f->win.driver_from, d->gpu_count);
     } else if (!f->nv.cuda.loaded || f->nv.cuda.missing[0]) {
         snprintf(reason, sizeof reason, "libcuda.so.1 is not usable");
     } else if (f->nv.deep) {
@@ -159,6 +165,9 @@ static cJSON *opencl_caps(const gp_doctor_facts *f, bool *avail)
     char reason[400];
     if (f->platform == GP_DOCTOR_MACOS)
         snprintf(reason, sizeof reason, "deprecated on macOS; use Metal");
+    else if (f->platform == GP_DOCTOR_WINDOWS)
+        snprintf(reason, sizeof reason,
+                 "not checked on Windows: `gpuport devices` lists what OpenCL.dll finds");
     else if (!loader)
         snprintf(reason, sizeof reason, "no usable ICD loader (libOpenCL.so.1)");
     else if (!cl->enumerated)
@@ -330,6 +339,30 @@ cJSON *gp_summary_machine(const gp_doctor_facts *f)
         add_str(j, "evidence", t->evidence);
     } else {
         cJSON_AddNullToObject(o, "jetson");
+    }
+    if (f->platform == GP_DOCTOR_WINDOWS) {
+        const gp_doctor_win *w = &f->win;
+        cJSON *x = cJSON_AddObjectToObject(o, "windows");
+        add_str(x, "version", w->version);
+        add_str(x, "driver_from", w->driver_from);
+        add_str(x, "driver_file_version", w->driver_file_version);
+        cJSON *models = cJSON_AddArrayToObject(x, "driver_models");
+        for (int i = 0; i < w->gpu_count; i++) {
+            cJSON *m = cJSON_CreateObject();
+            cJSON_AddNumberToObject(m, "index", i);
+            add_str(m, "current", w->model_current[i]);
+            add_str(m, "pending", w->model_pending[i]);
+            cJSON_AddItemToArray(models, m);
+        }
+        add_str(x, "cl", w->cl_path);
+        add_str(x, "visual_studio", w->vs_name);
+        add_str(x, "visual_studio_path", w->vs_path);
+        add_str(x, "visual_studio_version", w->vs_version);
+        cJSON_AddBoolToObject(x, "wsl", w->wsl);
+        cJSON_AddNumberToObject(x, "wsl_distributions", w->wsl_distros);
+        cJSON_AddNumberToObject(x, "wsl2_distributions", w->wsl2_distros);
+    } else {
+        cJSON_AddNullToObject(o, "windows");
     }
     cJSON_AddNumberToObject(o, "subprocesses", f->subprocesses);
     return o;
