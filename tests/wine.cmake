@@ -34,6 +34,7 @@ foreach(f ${GP_WIN_CC_SKIPS})
 endforeach()
 # Shell tests that run under Wine: those that drive only gpuport itself.
 set(GP_WIN_SH_RUN cli/test_cli.sh compare/test_compare_cli.sh runtime/opencl/test_opencl_cli.sh
+  doctor/test_doctor_windows.sh
   runtime/test_examples.sh runtime/cuda/test_cuda_driver_places.sh runtime/test_cache_places.sh)
 # what those tests need to know of the build: it is Windows' (file names such as OpenCL.dll), and
 # only the OpenCL device (PoCL, through Wine's OpenCL.dll) runs kernels: the CPU device has no C

@@ -47,7 +47,7 @@ static void check_win_driver(const gp_doctor_facts *f, const gp_derived *d, gp_d
                               w->smi_reason);
         }
         gp_check_expected(c, "the NVIDIA driver for Windows, where there is an NVIDIA GPU");
-        if (w->reg_reason[0]) gp_check_note(c, "registry export unreadable: %s", w->reg_reason);
+        if (w->reg_reason[0]) gp_check_note(c, "registry not read: %s", w->reg_reason);
         return;
     }
     bool from_registry = strncmp(w->driver_from, "registry", 8) == 0;
@@ -62,6 +62,7 @@ static void check_win_driver(const gp_doctor_facts *f, const gp_derived *d, gp_d
                         "installation), then reboot");
     }
     gp_check_expected(c, "a driver that nvidia-smi reports");
+    if (w->reg_reason[0]) gp_check_note(c, "registry not read: %s", w->reg_reason);
 }
 
 /* One GPU's driver model against what the card is for: TCC (compute only) suits datacenter

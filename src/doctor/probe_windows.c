@@ -204,9 +204,14 @@ static void reg_collect(win_probe *w, reg_state *st)
         char *argv[] = {"reg", "export", (char *)keys[i], file, "/y", NULL};
         size_t len;
         char *out = captured(w, "", argv, &len, why, sizeof why);
+        char *s = out ? gp_sysroot_read(&w->c->sr, file, GP_REG_MAX_INPUT, &len, why, sizeof why)
+                      : NULL;
         free(out);
-        char *s = gp_sysroot_read(&w->c->sr, file, GP_REG_MAX_INPUT, &len, why, sizeof why);
-        if (s) reg_read(w, st, keys[i], s, len);
+        if (s)
+            reg_read(w, st, keys[i], s, len);
+        else if (!w->f->win.reg_reason[0])
+            snprintf(w->f->win.reg_reason, sizeof w->f->win.reg_reason, "reg export %.80s: %.150s",
+                     keys[i], why);
         free(s);
         remove(file);
     }

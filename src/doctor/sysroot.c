@@ -67,7 +67,9 @@ bool gp_sysroot_init(gp_sysroot *sr, const char *root)
 /* The host path of `p` taken literally: symlinks in it would be followed by the host. */
 static bool raw_path(const gp_sysroot *sr, const char *p, char *out, size_t n)
 {
-    int w = snprintf(out, n, "%s%s%s", sr->root, p[0] == '/' ? "" : "/", p);
+    /* a Windows path of the machine itself ("C:\\Program Files\\...") is used as it is */
+    bool drive = ((p[0] | 0x20) >= 'a' && (p[0] | 0x20) <= 'z') && p[1] == ':';
+    int w = snprintf(out, n, "%s%s%s", sr->root, p[0] == '/' || (sr->host && drive) ? "" : "/", p);
     return w >= 0 && (size_t)w < n;
 }
 

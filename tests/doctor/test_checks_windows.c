@@ -273,7 +273,10 @@ static void test_this_windows_machine(void **state)
     assert_string_equal(str(rep, "platform"), "windows");
     STATUS(rep, "win.driver", "info");
     OBSERVED_HAS(rep, "win.driver", "nvidia-smi -q:");
+    /* the OS from `reg export` of CurrentVersion, read through the UTF-16LE export reader */
     HAS(field(rep, "os", "observed"), "Windows");
+    HAS(field(rep, "os", "observed"), "(build ");
+    LACKS(field(rep, "win.driver", "observed"), "registry not read");
     assert_true(cJSON_GetNumberValue(obj(obj(rep, "machine"), "subprocesses")) >= 1);
     cJSON_Delete(rep);
 }
