@@ -16,15 +16,17 @@ static void doctor_usage(void)
     printf("usage: gpuport doctor [--json] [--deep] [--verbose] [--root DIR]\n"
            "\n"
            "Diagnoses this machine for GPU development: the NVIDIA driver, CUDA toolkit, PyTorch,\n"
-           "Metal/MPS on a Mac, OpenCL and the CPU. Prints what the machine can do, then every\n"
-           "check with its status; each warning and failure comes with the fix for this machine.\n"
+           "Metal/MPS on a Mac, Visual Studio and WSL on Windows, OpenCL and the CPU. Prints what\n"
+           "the machine can do, then every check with its status; each warning and failure comes\n"
+           "with the fix for this machine.\n"
            "\n"
            "  --json       print the gpuport.doctor/1 JSON report\n"
            "  --deep       also start the drivers: cuInit(0) and the CUDA devices, and the\n"
            "               OpenCL platforms and devices (slower)\n"
            "  --verbose    also list the checks that did not apply (skip)\n"
            "  --root DIR   read the machine under DIR instead of / (a copied or fixture tree;\n"
-           "               also $GPUPORT_SYSROOT)\n"
+           "               one holding Windows/System32 is a Windows machine's system drive,\n"
+           "               with the tools' outputs in DIR/captured/; also $GPUPORT_SYSROOT)\n"
            "  --help, --version\n"
            "\n"
            "Driver libraries are looked for first in $GPUPORT_DRIVER_PATH (colon-separated).\n"
@@ -70,9 +72,6 @@ static int doctor_run(int argc, char **argv)
     if (optind < argc)
         return gp_cli_usage_error("doctor", "unexpected argument '%s'", argv[optind]);
     const char *root = o.root ? o.root : getenv("GPUPORT_SYSROOT");
-    char why[320];
-    if ((!root || !*root) && !gp_doctor_host_checkable(why, sizeof why))
-        return gp_cli_usage_error("doctor", "%s", why);
     if (root && *root) {
         struct stat st;
         if (stat(root, &st) != 0 || !S_ISDIR(st.st_mode))

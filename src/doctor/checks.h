@@ -1,7 +1,7 @@
 /* checks.h — the checks: pure functions from the facts to results in the report. Each group
  * lives in its own file (checks_system.c, checks_driver.c, checks_toolkit.c, checks_torch.c,
- * checks_macos.c, checks_opencl.c); gp_doctor_check_all() runs those that apply to the
- * facts' platform. Nothing here reads the machine. */
+ * checks_macos.c, checks_opencl.c, checks_windows.c); gp_doctor_check_all() runs those that apply
+ * to the facts' platform. Nothing here reads the machine. */
 #ifndef GP_DOCTOR_CHECKS_H
 #define GP_DOCTOR_CHECKS_H
 

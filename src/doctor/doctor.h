@@ -26,8 +26,5 @@ typedef struct gp_doctor_options {
  * docs/json.md), or NULL when out of memory. *failed (optional) is set when a check failed.
  * Free with cJSON_Delete. Never aborts: a fact that cannot be read becomes a check's reason. */
 cJSON *gp_doctor_report_json(const gp_doctor_options *opts, bool *failed);
-/* Whether this machine itself can be checked (the Linux and macOS checks); when not, false with
- * the reason and what to use instead in why. A machine tree (--root) can be checked anywhere. */
-bool gp_doctor_host_checkable(char *why, size_t n);
 
 #endif

@@ -77,13 +77,6 @@ void gp_probe_platform(const gp_probe_ctx *c, gp_doctor_facts *f)
     gp_probe_linux(c, f);
 }
 
-bool gp_doctor_host_checkable(char *why, size_t n)
-{
-    (void)why;
-    (void)n;
-    return true;
-}
-
 bool gp_doctor_probe(const gp_doctor_options *o, gp_doctor_facts *f)
 {
     memset(f, 0, sizeof *f);

@@ -1,7 +1,8 @@
 /* probe.h — the one probe interface: gp_doctor_probe() fills gp_doctor_facts from the machine
  * (or the machine tree under a root). The platform part is probe_linux.c or probe_macos.c
  * (compiled only where it applies); the driver libraries, toolkit, Python and OpenCL probes are
- * shared. Probes record what they could not read as reasons in the facts; they never fail. */
+ * shared. A Windows machine (or tree) is read by probe_windows.c alone. Probes record what they
+ * could not read as reasons in the facts; they never fail. */
 #ifndef GP_DOCTOR_PROBE_H
 #define GP_DOCTOR_PROBE_H
 

@@ -204,8 +204,8 @@ static void reg_collect(win_probe *w, reg_state *st)
         char *argv[] = {"reg", "export", (char *)keys[i], file, "/y", NULL};
         size_t len;
         char *out = captured(w, "", argv, &len, why, sizeof why);
-        char *s = out ? gp_sysroot_read(&w->c->sr, file, GP_REG_MAX_INPUT, &len, why, sizeof why)
-                      : NULL;
+        char *s =
+            out ? gp_sysroot_read(&w->c->sr, file, GP_REG_MAX_INPUT, &len, why, sizeof why) : NULL;
         free(out);
         if (s)
             reg_read(w, st, keys[i], s, len);

@@ -76,6 +76,18 @@ static cJSON *cuda_caps(const gp_doctor_facts *f, const gp_derived *d, const gp_
                  t->has_nvcc ? "nvcc from" : "NVRTC of", tv[0] ? tv : "(version unknown)", t->path);
     if (t && !*compile)
         snprintf(creason, sizeof creason, "the toolkit at %s has no nvcc or NVRTC", t->path);
+    /* on Windows nvcc compiles host code only with Visual Studio's cl.exe */
+    const gp_check *msvc = gp_report_find(r, "msvc");
+    if (*compile && msvc && msvc->status == GP_CHECK_FAIL) {
+        *compile = t->has_nvrtc;
+        if (t->has_nvrtc)
+            snprintf(creason, sizeof creason,
+                     "NVRTC of CUDA %s at %s; nvcc needs Visual Studio's C++ compiler (see msvc)",
+                     tv[0] ? tv : "(version unknown)", t->path);
+        else
+            snprintf(creason, sizeof creason,
+                     "nvcc at %s needs Visual Studio's C++ compiler (see msvc)", t->path);
+    }
     const gp_check *blocker = run_blocker(r, f->os.container);
     *run = false;
     if (f->platform == GP_DOCTOR_MACOS) {

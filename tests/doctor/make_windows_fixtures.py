@@ -307,11 +307,14 @@ smi(r, '538.78', '12.2', [dict(name='Tesla T4', brand='NVIDIA', devid='1EB8', ar
                                model='TCC', display='Disabled')])
 
 # 4. A datacenter card (A10) left in WDDM, one of two; the second, an A10 too, switches to TCC at the next
-#    reboot. No toolkit, no Python.
+#    reboot. CUDA 12.4 is installed, but no Visual Studio: nvcc cannot compile. No Python.
 r = 'win-a10-wddm'
+tk = cuda_env('C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v12.4')
 machine(r, build='20348', display='21H2', product='Windows Server 2022 Standard', cpus=32,
         adapters=[('NVIDIA A10', 'NVIDIA', '31.0.15.5222', 'pci\\ven_10de&dev_2236', 24159191040),
-                  ('NVIDIA A10', 'NVIDIA', '31.0.15.5222', 'pci\\ven_10de&dev_2236', 24159191040)])
+                  ('NVIDIA A10', 'NVIDIA', '31.0.15.5222', 'pci\\ven_10de&dev_2236', 24159191040)],
+        env=tk, path=[tk['CUDA_PATH'] + '\\bin'])
+toolkit(r, '12.4.1')
 smi(r, '552.22', '12.4', [dict(name='NVIDIA A10', brand='NVIDIA', devid='2236', arch='Ampere', mem=23028,
                                display='Disabled'),
                           dict(name='NVIDIA A10', brand='NVIDIA', devid='2236', arch='Ampere', mem=23028,
@@ -330,12 +333,20 @@ visual_studio(r)
 python(r, torch='2.6.0+cu126', cuda='12.6')
 smi(r, '531.79', '12.1', [dict(name='NVIDIA GeForce RTX 3060', devid='2504', arch='Ampere', mem=12288)])
 
-# 6. WSL installed: two WSL 2 distributions and an old WSL 1 one; wsl.exe's UTF-16LE output.
+# 6. WSL installed: two WSL 2 distributions and an old WSL 1 one (wsl.exe's UTF-16LE output); a second
+#    GPU, a TITAN RTX, in TCC, which WSL 2 cannot use; CUDA 12.6 and Visual Studio without its C++
+#    workload.
 r = 'win-wsl'
-machine(r, adapters=[('NVIDIA GeForce RTX 4070', 'NVIDIA', '32.0.15.6636', 'pci\\ven_10de&dev_2786', 12884901888)],
-        system32=('nvidia-smi.exe', 'wsl.exe'))
+tk = cuda_env('C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v12.6')
+machine(r, adapters=[('NVIDIA GeForce RTX 4070', 'NVIDIA', '32.0.15.6636', 'pci\\ven_10de&dev_2786', 12884901888),
+                     ('NVIDIA TITAN RTX', 'NVIDIA', '32.0.15.6636', 'pci\\ven_10de&dev_1e02', 25769803776)],
+        system32=('nvidia-smi.exe', 'wsl.exe'), env=tk, path=[tk['CUDA_PATH'] + '\\bin'])
 wsl(r, [('Ubuntu-22.04', 'Running', 2), ('docker-desktop', 'Stopped', 2), ('Debian', 'Stopped', 1)])
-smi(r, '566.36', '12.7', [dict(name='NVIDIA GeForce RTX 4070', devid='2786', mem=12282)])
+toolkit(r, '12.6.77')
+visual_studio(r, cl=False)
+smi(r, '566.36', '12.7', [dict(name='NVIDIA GeForce RTX 4070', devid='2786', mem=12282),
+                          dict(name='NVIDIA TITAN RTX', brand='Titan', devid='1E02', arch='Turing', mem=24576,
+                               model='TCC', display='Disabled')])
 
 # 7. No NVIDIA GPU: an Intel adapter, no nvidia-smi; and a registry export cut short (a bad file is
 #    named, never fatal).

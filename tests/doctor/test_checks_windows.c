@@ -166,8 +166,7 @@ static void test_a10_wddm(void **state)
 {
     (void)state;
     cJSON *rep = run_tree("win-a10-wddm");
-    assert_true(ok(rep)); /* advice, not a failure */
-    STATUS(rep, "win.driver_model", "warn");
+    STATUS(rep, "win.driver_model", "warn"); /* advice, not a failure */
     OBSERVED_HAS(rep, "win.driver_model", "datacenter GPU 0 (NVIDIA A10) runs the display model");
     FIX_HAS(rep, "win.driver_model", "nvidia-smi -i 0 -dm 1");
     const cJSON *second = check(rep, "win.driver_model", 1);
@@ -177,6 +176,14 @@ static void test_a10_wddm(void **state)
     HAS(str(second, "fix"), "reboot to switch GPU 1 to TCC");
     assert_int_equal((int)cJSON_GetNumberValue(obj(cuda(rep), "gpu_count")), 2);
     assert_false(cJSON_IsTrue(obj(cuda(rep), "gpus_truncated")));
+    /* CUDA 12.4 and no Visual Studio: nvcc cannot compile, NVRTC can */
+    assert_false(ok(rep));
+    STATUS(rep, "msvc", "fail");
+    OBSERVED_HAS(rep, "msvc", "no cl.exe on PATH and no Visual Studio");
+    FIX_HAS(rep, "msvc", "Desktop development with C++");
+    assert_true(cJSON_IsTrue(obj(cuda(rep), "compile")));
+    HAS(str(cuda(rep), "compile_reason"), "NVRTC of CUDA 12.4.1");
+    HAS(str(cuda(rep), "compile_reason"), "nvcc needs Visual Studio's C++ compiler");
     cJSON_Delete(rep);
 }
 
@@ -209,6 +216,21 @@ static void test_wsl(void **state)
     OBSERVED_HAS(rep, "wsl", "/usr/lib/wsl/lib");
     OBSERVED_HAS(rep, "wsl", "WSL-Ubuntu repository");
     FIX_HAS(rep, "wsl", "wsl --set-version");
+    /* the TITAN RTX in TCC: WSL 2 does not see it */
+    STATUS(rep, "win.driver_model", "pass");
+    const cJSON *titan = check(rep, "win.driver_model", 1);
+    assert_non_null(titan);
+    assert_string_equal(str(titan, "status"), "warn");
+    HAS(str(titan, "observed"), "GPU 1 (NVIDIA TITAN RTX) is in TCC");
+    HAS(str(titan, "observed"), "WSL 2 is installed here");
+    HAS(str(titan, "fix"), "nvidia-smi -i 1 -dm 0");
+    assert_string_equal(str(gpu(rep, 1), "cc"), "7.5");
+    /* Visual Studio without its C++ workload */
+    STATUS(rep, "msvc", "fail");
+    OBSERVED_HAS(rep, "msvc",
+                 "Visual Studio Community 2022 at C:\\Program Files\\Microsoft "
+                 "Visual Studio\\2022\\Community has no C++ compiler");
+    FIX_HAS(rep, "msvc", "Visual Studio Installer > Modify");
     const cJSON *w = windows(rep);
     assert_true(cJSON_IsTrue(obj(w, "wsl")));
     assert_int_equal((int)cJSON_GetNumberValue(obj(w, "wsl_distributions")), 3);

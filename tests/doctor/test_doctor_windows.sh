@@ -59,10 +59,14 @@ check "Tesla T4 in TCC with Build Tools off PATH" 0 win-server-t4-tcc
 has "the TCC GPU" '\[pass\] win.driver_model GPU 0 \(Tesla T4\): TCC'
 has "cl.exe not on PATH, with the way to get it" 'fix: build in the "x64 Native Tools Command Prompt"'
 
-check "A10 in WDDM" 0 win-a10-wddm
+check "A10 in WDDM, CUDA without Visual Studio" 1 win-a10-wddm
+has "msvc fails" '\[FAIL\] msvc +no cl.exe on PATH and no Visual Studio'
+has "compile only through NVRTC" 'compile: yes - NVRTC of CUDA 12.4.1 at .*nvcc needs Visual Studio'"'"'s C\+\+ compiler \(see msvc\)'
 has "datacenter GPU in WDDM: the switch to TCC" 'fix: `nvidia-smi -i 0 -dm 1` as administrator \(TCC\), then reboot'
 
-check "WSL" 0 win-wsl
+check "WSL, a TITAN in TCC, Visual Studio without C++" 1 win-wsl
+has "the TITAN in TCC" '\[WARN\] win.driver_model GPU 1 \(NVIDIA TITAN RTX\) is in TCC'
+has "the C++ workload" 'fix: Visual Studio Installer > Modify > add the "Desktop development with C\+\+" workload'
 has "the distributions" '\[WARN\] wsl +WSL distributions: Ubuntu-22.04 \(WSL 2\), docker-desktop \(WSL 2\), Debian \(WSL 1\)'
 
 check "no NVIDIA GPU" 0 win-no-nvidia --json
