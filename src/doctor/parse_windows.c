@@ -31,7 +31,7 @@ static bool next_line(line_iter *it, char *buf, size_t n)
     memcpy(buf, p, k);
     buf[k] = '\0';
     for (char *c = buf; *c; c++)
-        if (*c == '\0' || *c == '\t') *c = ' ';
+        if (*c == '\t') *c = ' ';
     return true;
 }
 
@@ -205,7 +205,7 @@ bool gp_parse_vswhere(const char *s, size_t len, gp_doctor_win *w)
 bool gp_parse_env_get(const char *s, size_t len, const char *name, char *out, size_t n)
 {
     line_iter it = {s, len, 0};
-    char line[8192];
+    char line[32768]; /* Windows' limit for one variable */
     size_t nl = strlen(name);
     while (next_line(&it, line, sizeof line)) {
         if (strncasecmp(line, name, nl) != 0 || line[nl] != '=') continue;

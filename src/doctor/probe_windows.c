@@ -184,7 +184,7 @@ static void reg_collect(win_probe *w, reg_state *st)
             size_t l = strlen(e->d_name);
             if (l < 5 || l > 96 || strcasecmp(e->d_name + l - 4, ".reg") != 0) continue;
             char p[128], why[GP_DOCTOR_TEXT];
-            snprintf(p, sizeof p, "/captured/%s", e->d_name);
+            snprintf(p, sizeof p, "/captured/%.100s", e->d_name);
             size_t len;
             char *s = gp_sysroot_read(&w->c->sr, p, GP_REG_MAX_INPUT, &len, why, sizeof why);
             if (s) reg_read(w, st, p + 1, s, len);
@@ -288,8 +288,14 @@ static void first_line(const char *s, size_t len, char *out, size_t n)
 static void probe_driver(win_probe *w, const reg_state *st)
 {
     gp_doctor_win *win = &w->f->win;
-    char why[GP_DOCTOR_TEXT] = "", smi[GP_DOCTOR_PATH] = "nvidia-smi";
+    char why[GP_DOCTOR_TEXT] = "", smi[GP_DOCTOR_PATH] = "nvidia-smi", pf[GP_DOCTOR_PATH];
     size_t len = 0;
+    /* the older standard (non-DCH) driver packages put it in Program Files, not System32 */
+    char old_smi[GP_DOCTOR_PATH + 48];
+    if (w->c->sr.host && win_getenv(w, "ProgramFiles", pf, sizeof pf)) {
+        snprintf(old_smi, sizeof old_smi, "%s\\NVIDIA Corporation\\NVSMI\\nvidia-smi.exe", pf);
+        if (win_is_file(w, old_smi)) gp_copy(smi, sizeof smi, old_smi);
+    }
     char *argv[] = {smi, "-q", NULL};
     char *s = as_utf8(captured(w, "nvidia-smi-q.txt", argv, &len, why, sizeof why), &len);
     if (s && gp_parse_smi_query(s, len, win)) {
@@ -304,7 +310,7 @@ static void probe_driver(win_probe *w, const reg_state *st)
                  line[0] ? line : "(nothing)");
         free(s);
     } else {
-        snprintf(win->smi_reason, sizeof win->smi_reason, "nvidia-smi -q: %s", why);
+        snprintf(win->smi_reason, sizeof win->smi_reason, "nvidia-smi -q: %.230s", why);
     }
     win->gpu_count = win->gpu_total = 0;
     win->driver[0] = '\0';
