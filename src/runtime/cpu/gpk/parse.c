@@ -1178,9 +1178,9 @@ static gk_top *gk_kernel(gk_parser *p)
 static void gk_base_types(gk_parser *p)
 {
     static const char *const names[] = {
-        "int8_t",    "int16_t",   "int32_t",   "int64_t", "uint8_t",   "uint16_t",
-        "uint32_t",  "uint64_t",  "gp_half",   "size_t",  "ptrdiff_t", "intptr_t",
-        "uintptr_t", "gp_float2", "gp_float4", "gp_int2", "gp_int4",
+        "int8_t",    "int16_t",  "int32_t",   "int64_t",   "uint8_t",   "uint16_t",
+        "uint32_t",  "uint64_t", "gp_half",   "size_t",    "ptrdiff_t", "intptr_t",
+        "uintptr_t", "bool",     "gp_float2", "gp_float4", "gp_int2",   "gp_int4",
     };
     for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
         gk_type *t = gk_type_new(p, GK_T_BASE, NULL);
