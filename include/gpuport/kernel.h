@@ -657,18 +657,22 @@ static GP__CPU_TLS const gp_cpu_group *gp__cpu_cur GP__UNUSED;
     static inline __attribute__((always_inline)) void gp__wg_##name(                               \
         const gp_cpu_group *gp__g GP__MAP(GP__C_P_, __VA_ARGS__))
 #define GP__WG_PROLOGUE                                                                            \
-    const int gp__x0 = (int)gp__g->base[0], gp__x1 = gp__x0 + (int)gp__g->local_size[0];           \
+    const int gp__x0 = (int)gp__g->base[0];                                                        \
     const uint32_t gp__lsx = gp__g->local_size[0], gp__lsy = gp__g->local_size[1],                 \
                    gp__lsz = gp__g->local_size[2], gp__n = gp__lsx * gp__lsy * gp__lsz;            \
     (void)gp__n;
-/* the linear local id gp__li indexes the per-item arrays; x is the innermost loop */
+/* The linear local id gp__li indexes the per-item arrays; x is the innermost loop, counted from 0
+ * in a signed int (gp__lx) so that the compiler sees every index made of it as an affine function
+ * of the loop (counting from the group's base, a masked load such as `lid >= k ? a[lid - k] : 0`
+ * defeated GCC's data-reference analysis and the loop stayed scalar). */
 #define GP__WI_BEGIN                                                                               \
     for (uint32_t gp__lz = 0; gp__lz < gp__lsz; gp__lz++)                                          \
         for (uint32_t gp__ly = 0; gp__ly < gp__lsy; gp__ly++)                                      \
-            for (int gp__gx = gp__x0; gp__gx < gp__x1; gp__gx++) {                                 \
-                const uint32_t gp__li =                                                            \
-                    (uint32_t)(gp__gx - gp__x0) + gp__lsx * (gp__ly + gp__lsy * gp__lz);           \
-                (void)gp__li;
+            for (int gp__row = (int)(gp__lsx * (gp__ly + gp__lsy * gp__lz)), gp__lx = 0;           \
+                 gp__lx < (int)gp__lsx; gp__lx++) {                                                \
+                const int gp__gx = gp__x0 + gp__lx, gp__li = gp__row + gp__lx;                     \
+                (void)gp__li;                                                                      \
+                (void)gp__gx;
 #define GP__WI_END }
 
 #define gp_local_id(d)    ((d) == 0 ? gp__gx - (int)gp__g->base[0] : (int)((d) == 1 ? gp__ly : gp__lz))
