@@ -720,6 +720,55 @@ static inline float gp__simd_f(uint32_t op, float v, uint32_t arg)
 #define gp_simd_all(p)                 ((int)gp__simd_u(GP_CPU_SIMD_ALL, (p) ? 1u : 0u, 0))
 #define gp_simd_barrier()              ((void)gp__simd_u(GP_CPU_SIMD_BARRIER, 0, 0))
 
+/* SIMD-group operations in the work-group loops form (src/runtime/cpu/loops.c): each work-item
+ * of the group stores its operand's bits in sv[gp__li] (and the lane, mask or delta in an array
+ * of its own) at the end of one region, and reads the result at the start of the next. A SIMD
+ * group is 32 consecutive linear ids (launches hold whole SIMD groups; a lane past the group's
+ * end would give one's own value, as the fibers do). */
+static inline uint32_t gp__simd_fbits(float v)
+{
+    uint32_t u;
+    memcpy(&u, &v, sizeof u);
+    return u;
+}
+static inline float gp__simd_asf(uint32_t u)
+{
+    float v;
+    memcpy(&v, &u, sizeof v);
+    return v;
+}
+static inline uint32_t gp__simd_ubits(unsigned v) { return v; }
+static inline uint32_t gp__simd_ibits(int v) { return (uint32_t)v; }
+static inline unsigned gp__simd_asu(uint32_t u) { return u; }
+static inline int gp__simd_asi(uint32_t u) { return (int)u; }
+#define GP__SIMD_BITS(v)                                                                           \
+    _Generic((v) + 0, float: gp__simd_fbits, unsigned: gp__simd_ubits, int: gp__simd_ibits)(v)
+#define GP__SIMD_FROM(v, bits)                                                                     \
+    _Generic((v) + 0, float: gp__simd_asf, unsigned: gp__simd_asu, int: gp__simd_asi)(bits)
+static inline uint32_t gp__simd_src(uint32_t op, const uint32_t *sv, uint32_t arg, int li, int n)
+{
+    int first = li - li % GP_CPU_SIMD_WIDTH;
+    uint32_t lane = (uint32_t)(li - first), src = lane;
+    uint32_t lanes = n - first < GP_CPU_SIMD_WIDTH ? (uint32_t)(n - first) : GP_CPU_SIMD_WIDTH;
+    arg &= GP_CPU_SIMD_WIDTH - 1;
+    if (op == GP_CPU_SIMD_SHUFFLE) src = arg;
+    if (op == GP_CPU_SIMD_XOR) src = lane ^ arg;
+    if (op == GP_CPU_SIMD_UP) src = arg <= lane ? lane - arg : lane;
+    if (op == GP_CPU_SIMD_DOWN) src = lane + arg < lanes ? lane + arg : lane;
+    return src < lanes ? sv[first + (int)src] : sv[li];
+}
+static inline uint32_t gp__simd_vote(uint32_t op, const uint32_t *sv, int li, int n)
+{
+    int first = li - li % GP_CPU_SIMD_WIDTH;
+    uint32_t lanes = n - first < GP_CPU_SIMD_WIDTH ? (uint32_t)(n - first) : GP_CPU_SIMD_WIDTH;
+    uint32_t mask = 0, all = lanes == 32 ? ~0u : (1u << lanes) - 1u;
+    for (uint32_t l = 0; l < lanes; l++)
+        if (sv[first + (int)l]) mask |= 1u << l;
+    if (op == GP_CPU_SIMD_BALLOT) return mask;
+    if (op == GP_CPU_SIMD_ANY) return mask != 0;
+    return mask == all;
+}
+
 #define gp_atomic_add(p, v)  __atomic_fetch_add((p), (v), __ATOMIC_RELAXED)
 #define gp_atomic_sub(p, v)  __atomic_fetch_sub((p), (v), __ATOMIC_RELAXED)
 #define gp_atomic_and(p, v)  __atomic_fetch_and((p), (v), __ATOMIC_RELAXED)

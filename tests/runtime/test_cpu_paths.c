@@ -33,10 +33,10 @@ static const want kWant[] = {
     {"reduce.gpk", "reduce_sum", LOOPS},
     {"scan.gpk", "scan_blocks", "the helper block_scan it calls has a barrier"},
     {"scan.gpk", "scan_totals", "the helper block_scan it calls has a barrier"},
-    {"simd.gpk", "simd_ops", "it uses SIMD-group operations"},
-    {"simd.gpk", "simd_reduce", "it uses SIMD-group operations"},
+    {"simd.gpk", "simd_ops", LOOPS},
+    {"simd.gpk", "simd_reduce", LOOPS},
     {"simd.gpk", "block_sum", "the helper simd_total it calls has a barrier"},
-    {"simd.gpk", "simd_sync_sum", "it uses SIMD-group operations"},
+    {"simd.gpk", "simd_sync_sum", "operation under an if whose condition is not proven uniform"},
     {"transpose.gpk", "transpose", LOOPS},
     /* paths.gpk */
     {"paths.gpk", "reduce_tree", LOOPS},
@@ -52,11 +52,17 @@ static const want kWant[] = {
     {"paths.gpk", "private_carried", LOOPS},
     {"paths.gpk", "plane_sums", LOOPS},
     {"paths.gpk", "guard_return", "a work-item may return before a barrier"},
-    {"paths.gpk", "data_condition", "a barrier under an if whose condition is not proven uniform"},
-    {"paths.gpk", "while_barrier", "a barrier in a while loop"},
+    {"paths.gpk", "data_condition",
+     "a barrier or SIMD-group operation under an if whose condition is not proven uniform"},
+    {"paths.gpk", "while_barrier", "a barrier or SIMD-group operation in a while loop"},
     {"paths.gpk", "break_barrier", "a break or continue leaves a loop with a barrier"},
     {"paths.gpk", "helper_barrier", "the helper pair_sum it calls has a barrier"},
     {"paths.gpk", "private_whole", "the array v lives across a barrier and is used whole"},
+    {"paths.gpk", "simd_sum_down", LOOPS},
+    {"paths.gpk", "simd_votes", LOOPS},
+    {"paths.gpk", "simd_block_scan", LOOPS},
+    {"paths.gpk", "simd_divergent", "evaluated only for some work-items"},
+    {"paths.gpk", "simd_two_in_one", "not the only one of its statement"},
 };
 #define NWANT (sizeof kWant / sizeof *kWant)
 
@@ -283,6 +289,14 @@ static void ref_scan_hillis(const void *in_, void *out_, int n)
         out[i] = (i % B ? out[i - 1] : 0) + in[i];
 }
 
+static void ref_simd_sum_down(const void *in_, void *out_, int n)
+{
+    const int *in = in_;
+    int *out = out_;
+    for (int i = 0; i < n; i++)
+        out[i / 32] += in[i];
+}
+
 static void ref_scan_blelloch(const void *in_, void *out_, int n)
 {
     const int *in = in_;
@@ -352,6 +366,11 @@ static const run_case kRuns[] = {
     {"break_barrier", K_INT, 1, {128}, {B}, 100, 100, 100, 0, NULL},
     {"helper_barrier", K_INT, 1, {128}, {B}, 100, 100, 100, 0, NULL},
     {"private_whole", K_INT, 1, {128}, {B}, 100, 100, 100, 0, NULL},
+    {"simd_sum_down", K_INT, 1, {288}, {96}, 280, 280, 9, 0, ref_simd_sum_down},
+    {"simd_votes", K_UINT, 1, {192}, {64}, 180, 180, 4 * 180, 0, NULL},
+    {"simd_block_scan", K_INT, 1, {1000}, {B}, 1000, 1000, 1000, 0, ref_scan_hillis},
+    {"simd_divergent", K_INT, 1, {128}, {B}, 100, 100, 100, 0, NULL},
+    {"simd_two_in_one", K_INT, 1, {128}, {B}, 100, 100, 100, 0, NULL},
 };
 
 static void fill(const run_case *c, uint32_t *w)

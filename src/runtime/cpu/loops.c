@@ -3,14 +3,17 @@
  *      every assignment, increment and address-of is counted against its variable;
  *   2. plan: the body's statement lists are cut into regions at barriers; a barrier may sit in a
  *      block, in an `if` with a group-uniform condition or in a `for` whose declared counters
- *      start, end and step uniformly; shared and uniform declarations move to the group level;
- *      each identifier a region reads is noted against the region;
+ *      start, end and step uniformly; a statement with one SIMD-group operation cuts too (its
+ *      operands go to per-item arrays at the end of the region before, the next region reads
+ *      each item's result from its lanes); shared and uniform declarations move to the group
+ *      level; each identifier a region reads is noted against the region;
  *   3. variables: a private declared in one region and read in another is recomputed in each
  *      region (when it is a function of the ids and uniform values, never assigned) or becomes
  *      an array with the work-item index last (so neighbouring items are neighbouring words).
  * Anything else (a barrier in a while, do or switch, or under a condition not proven uniform, a
- * return before a barrier, a break out of a loop with barriers, goto, SIMD-group operations, a
- * helper that reaches a barrier) leaves the kernel as it is: it runs as fibers. */
+ * return before a barrier, a break out of a loop with barriers, goto, two SIMD-group operations
+ * in a statement or one under ?:, && or ||, a helper that reaches a barrier or a SIMD-group
+ * operation) leaves the kernel as it is: it runs as fibers. */
 #include "runtime/cpu/loops.h"
 
 #include <stdio.h>
@@ -54,13 +57,17 @@ typedef enum ws_kind {
     WS_URETURN,
     WS_IF,
     WS_FOR,
-    WS_BLOCK
+    WS_BLOCK,
+    WS_SIMD /* a statement with one SIMD-group operation: its operands at the end of region `pre`,
+               the statement itself at the start of `region` */
 } ws_kind;
 
 typedef struct ws_note {
     ws_kind kind;
     int region;
     bool printed;
+    int pre, simd; /* WS_SIMD: the region of the operands, the operation's number */
+    bool pre_printed;
 } ws_note;
 
 typedef struct wg_use {
@@ -84,6 +91,8 @@ typedef struct wg {
     const char *why;
     gk_pos why_pos;
     char whybuf[200];
+    const gk_expr **simd; /* the SIMD-group operation of each WS_SIMD statement */
+    int nsimd;
     /* printing */
     int printing_region;
 } wg;
@@ -95,7 +104,12 @@ static const char *const wg_sync_names[] = {
 };
 static const char *const wg_uniform_calls[] = {"gp_local_size", "gp_group_id", "gp_num_groups",
                                                "gp_global_size", "gp_simd_width"};
-static const char *const wg_id_calls[] = {"gp_local_id", "gp_global_id"};
+static const char *const wg_id_calls[] = {"gp_local_id", "gp_global_id", "gp_simd_lane"};
+/* the SIMD-group operations a region can run as a step of its own; the value's type is what the
+ * first operand's is, as the dialect's macros have it */
+static const char *const wg_simd_value_ops[] = {"gp_simd_shuffle", "gp_simd_shuffle_xor",
+                                                "gp_simd_shuffle_up", "gp_simd_shuffle_down"};
+static const char *const wg_simd_vote_ops[] = {"gp_simd_ballot", "gp_simd_any", "gp_simd_all"};
 
 static bool wg_in(const char *s, const char *const *v, size_t n)
 {
@@ -165,9 +179,59 @@ static bool wg_is_sync(const gk_expr *e, void *ctx)
     return e->kind == GK_E_IDENT && WG_IN(e->name, wg_sync_names);
 }
 
+/* Does s hold a barrier or a SIMD-group operation (both split regions)? */
 static bool wg_has_barrier(const gk_stmt *s)
 {
-    return wg_stmt_any(s, wg_is_name, (void *)"gp_barrier");
+    return wg_stmt_any(s, wg_is_sync, NULL);
+}
+
+static bool wg_is_simd_call(const gk_expr *e)
+{
+    return e && e->kind == GK_E_CALL && e->a->kind == GK_E_IDENT && !e->a->note &&
+           (WG_IN(e->a->name, wg_simd_value_ops) || WG_IN(e->a->name, wg_simd_vote_ops));
+}
+
+typedef struct wg_simd_find {
+    const gk_expr *call;
+    int count;
+    bool guarded; /* under ?:, && or ||: evaluated only for some items */
+} wg_simd_find;
+
+static void wg_find_simd(const gk_expr *e, wg_simd_find *f, bool guarded)
+{
+    if (!e) return;
+    if (e->kind == GK_E_IDENT && WG_IN(e->name, wg_sync_names)) {
+        f->count++; /* counted once per name: a call is its name plus its operands */
+        return;
+    }
+    if (wg_is_simd_call(e)) {
+        f->call = e;
+        f->guarded |= guarded;
+    }
+    bool g = guarded || e->kind == GK_E_COND ||
+             (e->kind == GK_E_BINARY && (!strcmp(e->op, "&&") || !strcmp(e->op, "||")));
+    wg_find_simd(e->a, f, guarded); /* a condition or a left operand: always evaluated */
+    wg_find_simd(e->b, f, g);
+    wg_find_simd(e->c, f, g);
+    for (size_t i = 0; i < e->nargs; i++)
+        wg_find_simd(e->args[i], f, g);
+    for (size_t i = 0; i < e->nitems; i++)
+        wg_find_simd(e->items[i].value, f, g);
+}
+
+/* The SIMD-group operation of a statement that holds exactly one, unguarded, in an expression
+ * statement or a declaration of one variable, and no barrier; NULL for anything else. */
+static const gk_expr *wg_simd_stmt(const gk_stmt *s)
+{
+    wg_simd_find f = {NULL, 0, false};
+    if (s->kind == GK_S_EXPR)
+        wg_find_simd(s->expr, &f, false);
+    else if (s->kind == GK_S_DECL && !s->decl->storage && s->decl->ndecls == 1 &&
+             s->decl->decls[0].init && s->decl->decls[0].init->kind != GK_E_INIT)
+        wg_find_simd(s->decl->decls[0].init, &f, false);
+    else
+        return NULL;
+    return f.count == 1 && f.call && !f.guarded ? f.call : NULL;
 }
 
 static bool wg_is_barrier_stmt(const gk_stmt *s)
@@ -629,9 +693,42 @@ static void wg_plan_list(wg *w, gk_stmt **items, size_t n, bool top)
             open = -1;
             continue;
         }
-        if (wg_is_barrier_stmt(s)) {
+        if (wg_is_barrier_stmt(s) ||
+            (s->kind == GK_S_EXPR && s->expr->kind == GK_E_CALL && s->expr->nargs == 0 &&
+             s->expr->a->kind == GK_E_IDENT && !strcmp(s->expr->a->name, "gp_simd_barrier"))) {
+            /* a SIMD-group barrier: the whole group's is at least as strong */
             wg_note(w, s, WS_BARRIER, -1);
             open = -1;
+            continue;
+        }
+        const gk_expr *simd = wg_has_barrier(s) ? wg_simd_stmt(s) : NULL;
+        if (simd) {
+            /* its operands end the open region, the operation and the rest of the statement
+             * start a new one */
+            if (open < 0) {
+                if (!wg_grow_regions(w)) return;
+                open = w->nregions++;
+            }
+            const gk_expr **ns = realloc(w->simd, (size_t)(w->nsimd + 1) * sizeof *ns);
+            if (!ns) {
+                w->why = "out of memory";
+                return;
+            }
+            w->simd = ns;
+            if (!wg_grow_regions(w)) return;
+            ws_note *sn = wg_note(w, s, WS_SIMD, w->nregions);
+            if (!sn) return;
+            sn->pre = open;
+            sn->simd = w->nsimd;
+            w->simd[w->nsimd++] = simd;
+            for (size_t a = 0; a < simd->nargs; a++)
+                wg_scan_expr(w, simd->args[a], open);
+            open = w->nregions++;
+            wg_scan_stmt(w, s, open);
+            if (s->kind == GK_S_DECL) {
+                wg_var *v = s->decl->decls[0].note;
+                if (v) v->list_decl = true;
+            }
             continue;
         }
         if (s->kind == GK_S_DECL &&
@@ -695,8 +792,8 @@ static void wg_plan_list(wg *w, gk_stmt **items, size_t n, bool top)
         if (s->kind == GK_S_IF) {
             if (!wg_uniform(s->expr)) {
                 wg_fail(w, s->pos,
-                        "a barrier under an if whose condition is not proven uniform across "
-                        "the group",
+                        "a barrier or SIMD-group operation under an if whose condition is not "
+                        "proven uniform across the group",
                         NULL);
                 return;
             }
@@ -713,10 +810,15 @@ static void wg_plan_list(wg *w, gk_stmt **items, size_t n, bool top)
             [GK_S_WHILE] = "a while loop", [GK_S_DO] = "a do loop",   [GK_S_SWITCH] = "a switch",
             [GK_S_CASE] = "a case",        [GK_S_DEFAULT] = "a case", [GK_S_LABEL] = "a label",
         };
-        const char *kind = (size_t)s->kind < sizeof what / sizeof *what && what[s->kind]
-                               ? what[s->kind]
-                               : "an expression";
-        wg_fail(w, s->pos, "a barrier in %s", kind);
+        const char *kind =
+            (size_t)s->kind < sizeof what / sizeof *what && what[s->kind] ? what[s->kind] : NULL;
+        if (kind)
+            wg_fail(w, s->pos, "a barrier or SIMD-group operation in %s", kind);
+        else
+            wg_fail(w, s->pos,
+                    "a SIMD-group operation that is not the only one of its statement, or is "
+                    "evaluated only for some work-items (under ?:, && or ||)",
+                    NULL);
         return;
     }
     if (top) w->final_region = open;
@@ -801,12 +903,6 @@ static bool wg_helper_syncs(const gk_unit *u, const char *name, int depth)
     return false;
 }
 
-static bool wg_is_simd(const gk_expr *e, void *ctx)
-{
-    (void)ctx;
-    return e->kind == GK_E_IDENT && strcmp(e->name, "gp_barrier") && WG_IN(e->name, wg_sync_names);
-}
-
 typedef struct wg_call_ctx {
     const gk_unit *u;
     const char *found;
@@ -839,10 +935,6 @@ static void wg_analyse(wg *w)
 {
     const gk_top *k = w->k;
     const gk_stmt *g;
-    if (wg_stmt_any(k->body, wg_is_simd, NULL)) {
-        wg_fail(w, k->pos, "it uses SIMD-group operations", NULL);
-        return;
-    }
     wg_call_ctx cc = {w->u, NULL};
     if (wg_stmt_any(k->body, wg_calls_syncing, &cc)) {
         wg_fail(w, k->pos, "the helper %s it calls has a barrier or a SIMD-group operation",
@@ -914,10 +1006,61 @@ static void wg_print_indices(gk_printer *p, const gk_expr *e)
     gp_strbuf_putc(p->out, ']');
 }
 
+/* The value a SIMD-group operation gives this work-item, from the operands every item of the
+ * group stored at the end of the region before (the dialect's semantics: src/runtime/cpu/fiber.c
+ * and the prelude's gp__simd_src and gp__simd_vote). */
+static void wg_print_simd_result(gk_printer *p, const gk_expr *e, int k)
+{
+    const char *name = e->a->name;
+    if (WG_IN(name, wg_simd_vote_ops)) {
+        const char *op = !strcmp(name, "gp_simd_ballot") ? "GP_CPU_SIMD_BALLOT"
+                         : !strcmp(name, "gp_simd_any")  ? "GP_CPU_SIMD_ANY"
+                                                         : "GP_CPU_SIMD_ALL";
+        gp_strbuf_printf(p->out, "%sgp__simd_vote(%s, gp__sv%d, gp__li, (int)gp__n)",
+                         strcmp(name, "gp_simd_ballot") ? "(int)" : "", op, k);
+        return;
+    }
+    const char *op = !strcmp(name, "gp_simd_shuffle")       ? "GP_CPU_SIMD_SHUFFLE"
+                     : !strcmp(name, "gp_simd_shuffle_xor") ? "GP_CPU_SIMD_XOR"
+                     : !strcmp(name, "gp_simd_shuffle_up")  ? "GP_CPU_SIMD_UP"
+                                                            : "GP_CPU_SIMD_DOWN";
+    gp_strbuf_puts(p->out, "GP__SIMD_FROM(");
+    gk_print_expr(p, e->args[0], GK_PREC_ASSIGN); /* for its type only: not evaluated */
+    gp_strbuf_printf(p->out, ", gp__simd_src(%s, gp__sv%d, gp__sa%d[gp__li], gp__li, (int)gp__n))",
+                     op, k, k);
+}
+
+/* The operands of SIMD-group operation k, stored by each work-item at the end of a region. */
+static void wg_print_simd_operands(gk_printer *p, const gk_stmt *s, const gk_expr *e, int k)
+{
+    gk_print_line(p, s->pos);
+    if (WG_IN(e->a->name, wg_simd_vote_ops)) {
+        gp_strbuf_printf(p->out, "gp__sv%d[gp__li] = (", k);
+        gk_print_expr(p, e->args[0], GK_PREC_COMMA);
+        gp_strbuf_puts(p->out, ") ? 1u : 0u;");
+    } else {
+        gp_strbuf_printf(p->out, "gp__sv%d[gp__li] = GP__SIMD_BITS(", k);
+        gk_print_expr(p, e->args[0], GK_PREC_ASSIGN);
+        gp_strbuf_printf(p->out, "); gp__sa%d[gp__li] = (uint32_t)(", k);
+        gk_print_expr(p, e->args[1], GK_PREC_COMMA);
+        gp_strbuf_puts(p->out, ");");
+    }
+    gk_print_newline(p);
+}
+
 static bool wg_expr_hook(gk_printer *p, const gk_expr *e, int prec)
 {
     (void)prec;
     const wg_var *v = NULL;
+    if (e->kind == GK_E_CALL) {
+        const wg *w = p->ctx;
+        for (int k = 0; k < w->nsimd; k++)
+            if (w->simd[k] == e) {
+                wg_print_simd_result(p, e, k);
+                return true;
+            }
+        return false;
+    }
     if (e->kind == GK_E_IDENT) {
         v = e->note;
         if (!v || v->kind != WV_EXPAND || v->rank) return false;
@@ -947,7 +1090,7 @@ static bool wg_stmt_hook(gk_printer *p, const gk_stmt *s)
         return true;
     }
     const ws_note *n = s->note;
-    if (s->kind != GK_S_DECL || !n || n->kind != WS_REGION) return false;
+    if (s->kind != GK_S_DECL || !n || (n->kind != WS_REGION && n->kind != WS_SIMD)) return false;
     bool any = false;
     for (size_t i = 0; i < s->decl->ndecls; i++) {
         const wg_var *v = s->decl->decls[i].note;
@@ -1010,16 +1153,26 @@ static gk_type *wg_soa_type(wg *w, const gk_type *t)
 
 static void wg_print_list(gk_printer *p, wg *w, gk_stmt *const *items, size_t n);
 
+/* One region: the loop over the group's work-items of the statements from items[*at] on that
+ * belong to it. A region may start with the rest of a SIMD-group statement (its operation) and
+ * end with the operands of the next one; a SIMD-group statement whose operands are not yet
+ * printed prints only those here, as a region of their own (*at stays). */
 static void wg_print_region(gk_printer *p, wg *w, gk_stmt *const *items, size_t n, size_t *at)
 {
-    int r = ((const ws_note *)items[*at]->note)->region;
+    ws_note *first = items[*at]->note;
+    bool pre_only = first->kind == WS_SIMD && !first->pre_printed;
+    int r = pre_only ? first->pre : first->region;
+    size_t end = *at + 1, tail = n; /* tail: the SIMD-group statement whose operands end it */
+    if (pre_only)
+        tail = *at;
+    else
+        for (; end < n && items[end]->note; end++) {
+            const ws_note *ne = items[end]->note;
+            if (ne->kind == WS_HOIST || (ne->kind == WS_REGION && ne->region == r)) continue;
+            if (ne->kind == WS_SIMD && ne->pre == r) tail = end++;
+            break;
+        }
     /* what moves to the group level goes first */
-    size_t end = *at;
-    while (end < n && items[end]->note &&
-           (((const ws_note *)items[end]->note)->kind == WS_HOIST ||
-            (((const ws_note *)items[end]->note)->kind == WS_REGION &&
-             ((const ws_note *)items[end]->note)->region == r)))
-        end++;
     for (size_t j = *at; j < end; j++) {
         ws_note *nj = items[j]->note;
         if (nj->kind == WS_HOIST && !nj->printed) {
@@ -1053,8 +1206,15 @@ static void wg_print_region(gk_printer *p, wg *w, gk_stmt *const *items, size_t 
         gk_print_newline(p);
     }
     w->printing_region = w->has_return[r] ? r : -1;
-    for (size_t j = *at; j < end; j++)
-        if (((const ws_note *)items[j]->note)->kind == WS_REGION) gk_print_stmt(p, items[j]);
+    for (size_t j = *at; j < end; j++) {
+        ws_note *nj = items[j]->note;
+        if (j == tail) {
+            wg_print_simd_operands(p, items[j], w->simd[nj->simd], nj->simd);
+            nj->pre_printed = true;
+        } else if (nj->kind == WS_REGION || nj->kind == WS_SIMD) {
+            gk_print_stmt(p, items[j]);
+        }
+    }
     w->printing_region = -1;
     if (w->has_return[r]) {
         gk_print_indent(p);
@@ -1063,7 +1223,8 @@ static void wg_print_region(gk_printer *p, wg *w, gk_stmt *const *items, size_t 
     }
     p->indent--;
     wg_puts_line(p, "GP__WI_END");
-    *at = end - 1;
+    if (pre_only) return;
+    *at = tail < n ? tail - 1 : end - 1; /* the list goes on with the statement at tail */
 }
 
 static void wg_print_block(gk_printer *p, wg *w, const gk_stmt *body)
@@ -1095,6 +1256,10 @@ static void wg_print_list(gk_printer *p, wg *w, gk_stmt *const *items, size_t n)
             gk_print_stmt(p, s);
             break;
         case WS_REGION:
+            wg_print_region(p, w, items, n, &i);
+            break;
+        case WS_SIMD:
+            if (!note->pre_printed) wg_print_region(p, w, items, n, &i); /* its operands */
             wg_print_region(p, w, items, n, &i);
             break;
         case WS_BLOCK:
@@ -1160,6 +1325,12 @@ static bool wg_top_hook(gk_printer *p, const gk_top *t)
         gp_strbuf_puts(p->out, ";");
         gk_print_newline(p);
     }
+    for (int k = 0; k < w->nsimd; k++) {
+        gk_print_indent(p);
+        gp_strbuf_printf(p->out, "uint32_t gp__sv%d[gp__n], gp__sa%d[gp__n];", k, k);
+        gp_strbuf_printf(p->out, " (void)gp__sa%d;", k);
+        gk_print_newline(p);
+    }
     void *saved = p->ctx;
     p->ctx = w;
     p->expr_hook = wg_expr_hook;
@@ -1183,6 +1354,7 @@ static void wg_free(wg *w)
     free(w->uses);
     free(w->has_return);
     free(w->need);
+    free(w->simd);
     gk_arena_free(&w->arena);
     free(w);
 }

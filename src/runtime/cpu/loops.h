@@ -2,8 +2,9 @@
  * barriers into regions; each region runs as one loop over the group's work-items (the x id
  * innermost), and the private variables that live from one region into another become arrays
  * with one element per work-item (or are recomputed, when they are a function of the ids).
- * Barriers may stand in straight code, in `if`s whose condition is the same for the whole group
- * and in `for` loops whose bounds and step are; a kernel the pass cannot prove safe keeps its
+ * Barriers (and statements with a SIMD-group operation, which cut the body the same way) may
+ * stand in straight code, in `if`s whose condition is the same for the whole group and in `for`
+ * loops whose bounds and step are; a kernel the pass cannot prove safe keeps its
  * fibers, and the log (GPUPORT_LOG=info) says why. GPUPORT_CPU_LOOPS=0 keeps fibers for all. */
 #ifndef GP_RUNTIME_CPU_LOOPS_H
 #define GP_RUNTIME_CPU_LOOPS_H
