@@ -391,12 +391,8 @@ static void fill(const run_case *c, uint32_t *w)
 /* Runs c with the program built as `prog`; returns the output words (free() them). */
 static uint32_t *run_one(gp_program *prog, const run_case *c, const uint32_t *in)
 {
-    gp_kernel *k = NULL;
-    GPT_CHECK(gp_kernel_create(prog, c->kernel, &k));
-    gp_buffer *bi = NULL, *bo = NULL;
-    GPT_CHECK(gp_buffer_create(g_cpu, GP_BUFFER_DEVICE, c->nin * 4, &bi));
-    GPT_CHECK(gp_buffer_create(g_cpu, GP_BUFFER_DEVICE, c->nout * 4, &bo));
-    GPT_CHECK(gp_buffer_write(bi, 0, in, c->nin * 4));
+    gp_kernel *k = gpt_kernel_of(prog, c->kernel);
+    gp_buffer *bi = gpt_upload(g_cpu, in, c->nin * 4), *bo = gpt_upload(g_cpu, NULL, c->nout * 4);
     uint32_t *out = calloc(c->nout, 4);
     GPT_CHECK(gp_buffer_write(bo, 0, out, c->nout * 4));
     gp_arg args[4] = {gp_arg_buffer(bo), gp_arg_buffer(bi), gp_arg_value(&c->n, 4),
