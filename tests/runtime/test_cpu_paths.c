@@ -230,17 +230,9 @@ static void paths_translated_corpus(void **state)
     for (int i = 0; i < n; i++) {
         char path[1200];
         snprintf(path, sizeof path, "%.1000s/%.63s", dir, names[i]);
-        size_t len;
-        char err[512];
-        char *src = gp_read_file(path, 1 << 20, false, &len, err, sizeof err);
-        assert_non_null(src);
-        gp_translate_options to = {0};
-        corpus_flags fl;
-        corpus_flags_apply(src, &fl, &to);
-        to.partial = strstr(src, "// expect kernel ") != NULL;
-        free(src);
+        char err[512] = "";
         gp_translate_result r;
-        gp_translate(path, NULL, 0, &to, &r);
+        corpus_translate(path, &r, err, sizeof err);
         if (!r.output || !has_sync(r.output) || !strstr(r.output, "\nGP_KERNEL(")) {
             gp_translate_result_free(&r);
             continue; /* refused whole (the translate tests say so), or nothing to decide */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "translate/translate.h"
+#include "util/fs.h"
 
 typedef struct corpus_flags {
     char defs[8][64];
@@ -35,6 +36,23 @@ static inline void corpus_flags_apply(const char *src, corpus_flags *f, gp_trans
         }
     }
     o->defines = f->ptrs;
+}
+
+/* Translates the corpus file at `path` as its header asks (its flags line; --partial where some
+ * kernels are expected refused). r->output is NULL when it is refused whole or unreadable (then
+ * r->error, or err, says why). */
+static inline void corpus_translate(const char *path, gp_translate_result *r, char *err, size_t cap)
+{
+    size_t len;
+    memset(r, 0, sizeof *r);
+    char *src = gp_read_file(path, 1 << 20, false, &len, err, cap);
+    if (!src) return;
+    gp_translate_options to = {0};
+    corpus_flags fl;
+    corpus_flags_apply(src, &fl, &to);
+    to.partial = strstr(src, "// expect kernel ") != NULL;
+    free(src);
+    gp_translate(path, NULL, 0, &to, r);
 }
 
 #endif
