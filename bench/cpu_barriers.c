@@ -1,8 +1,9 @@
 /* cpu_barriers.c — kernels with barriers on the CPU backend, side by side with PoCL (the OpenCL
  * device, when it is PoCL on this CPU) and with the CPU backend's fibers (GPUPORT_CPU_LOOPS=0):
  * a row softmax, a block scan, a tiled transpose with padding (and the naive one), a tiled SGEMM,
- * a shared-memory histogram and a 2-D stencil with a halo. Same source, same inputs; each output
- * is compared with the CPU's. Built and run by bench/cpu_barriers.sh.
+ * a shared-memory histogram and a 2-D stencil with a halo; and SIMD-group sums by shuffles (the
+ * CPU's two paths only: OpenCL has no SIMD-group operations). Same source, same inputs; each
+ * output is compared with the CPU's. Built and run by bench/cpu_barriers.sh.
  * Usage: cpu_barriers [REPS]   (default 7; the fibers get at most 3) */
 #include <math.h>
 #include <stdbool.h>
@@ -110,7 +111,24 @@ static const char *kSrc =
     "    if (x < n && y < n)\n"
     "        out[(long)y * n + x] = 0.5f * s[ty + 1][tx + 1] + 0.125f * (s[ty][tx + 1] + s[ty + "
     "2][tx + 1] + s[ty + 1][tx] + s[ty + 1][tx + 2]);\n"
-    "}\n";
+    "}\n"
+    /* OpenCL has no SIMD-group operations: this one is the CPU's paths only */
+    "#if !defined(GP_TARGET_OPENCL)\n"
+    "GP_KERNEL(simd_sum, GP_BUF(float, out), GP_CBUF(float, in), GP_VAL(int, n))\n"
+    "{\n"
+    "    GP_SHARED_DECL float part[32];\n"
+    "    int i = gp_global_id(0), lid = gp_local_id(0), w = gp_simd_width();\n"
+    "    float v = i < n ? in[i] : 0.0f;\n"
+    "    for (int m = w / 2; m > 0; m /= 2) v += gp_simd_shuffle_xor(v, m);\n"
+    "    if (gp_simd_lane() == 0) part[lid / w] = v;\n"
+    "    gp_barrier();\n"
+    "    if (lid == 0) {\n"
+    "        float s = 0.0f;\n"
+    "        for (int k = 0; k < gp_local_size(0) / w; k++) s += part[k];\n"
+    "        out[gp_group_id(0)] = s;\n"
+    "    }\n"
+    "}\n"
+    "#endif\n";
 
 typedef struct dev {
     const char *label;
@@ -128,6 +146,7 @@ typedef struct job {
     size_t out_bytes;
     int in_kind; /* 0 floats, 1 small ints, 2 random words */
     bool out_float;
+    bool cpu_only; /* SIMD-group operations: not on OpenCL */
 } job;
 
 static void fill(void *p, size_t bytes, int kind)
@@ -298,6 +317,18 @@ int main(int argc, char **argv)
          (size_t)en * en * 4,
          0,
          true},
+        {"SIMD-group sums by shuffle_xor 16 M floats",
+         "simd_sum",
+         1,
+         {(size_t)sn, 1},
+         {256, 1},
+         sn,
+         (size_t)sn * 4,
+         0,
+         (size_t)sn / 256 * 4,
+         0,
+         true,
+         true},
     };
     printf("%-40s", "kernel (median ms)");
     for (int d = 0; d < ndev; d++)
@@ -311,17 +342,21 @@ int main(int argc, char **argv)
         fill(in, j->in_bytes, j->in_kind);
         if (in2) fill(in2, j->in2_bytes, 0);
         double t[3];
-        for (int d = 0; d < ndev; d++)
+        int nd = j->cpu_only && ndev > 2 ? 2 : ndev;
+        for (int d = 0; d < nd; d++)
             t[d] = run(&devs[d], j, in, in2, out[d], d == 1 && reps > 3 ? 3 : reps);
         printf("%-40s", j->name);
         for (int d = 0; d < ndev; d++)
-            printf(" %18.2f", t[d] * 1e3);
-        if (ndev == 3)
+            if (d < nd)
+                printf(" %18.2f", t[d] * 1e3);
+            else
+                printf(" %18s", "-");
+        if (nd == 3)
             printf("  %11.2fx", t[0] / t[2]);
         else
             printf("  %12s", "-");
         printf("  %11.1fx\n", t[1] / t[0]);
-        for (int d = 1; d < ndev; d++) {
+        for (int d = 1; d < nd; d++) {
             double m = max_diff(j, out[0], out[d]);
             if (m > 1e-3) {
                 fprintf(stderr, "%s: %s differs from the CPU's loops by %g\n", j->name,
