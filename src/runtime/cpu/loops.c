@@ -814,6 +814,8 @@ static void wg_plan_list(wg *w, gk_stmt **items, size_t n, bool top)
             (size_t)s->kind < sizeof what / sizeof *what && what[s->kind] ? what[s->kind] : NULL;
         if (kind)
             wg_fail(w, s->pos, "a barrier or SIMD-group operation in %s", kind);
+        else if (wg_stmt_any(s, wg_is_name, (void *)"gp_barrier"))
+            wg_fail(w, s->pos, "a barrier in an expression", NULL);
         else
             wg_fail(w, s->pos,
                     "a SIMD-group operation that is not the only one of its statement, or is "
