@@ -656,6 +656,17 @@ static GP__CPU_TLS const gp_cpu_group *gp__cpu_cur GP__UNUSED;
         gp__kinds_##name,   gp__sizes_##name};                                                     \
     static inline __attribute__((always_inline)) void gp__wg_##name(                               \
         const gp_cpu_group *gp__g GP__MAP(GP__C_P_, __VA_ARGS__))
+/* Shared memory in the work-group loops form: its address taken once per group (a thread-local
+ * object of a dlopen'd library costs a __tls_get_addr call per access otherwise). */
+#if defined(__GNUC__) || defined(__clang__)
+#define GP__SHARED_ALIAS(name)                                                                     \
+    __typeof__(name) *gp__sh_##name = &name;                                                       \
+    __asm__("" : "+r"(gp__sh_##name)); /* or GCC folds the address back into every access */
+#define GP__SHARED_USE(name)   (*gp__sh_##name)
+#else
+#define GP__SHARED_ALIAS(name)
+#define GP__SHARED_USE(name) name
+#endif
 #define GP__WG_PROLOGUE                                                                            \
     const int gp__x0 = (int)gp__g->base[0];                                                        \
     const uint32_t gp__lsx = gp__g->local_size[0], gp__lsy = gp__g->local_size[1],                 \
@@ -799,6 +810,44 @@ static inline uint32_t gp__simd_vote(uint32_t op, const uint32_t *sv, int li, in
     }
 GP__CPU_CAS_T(i32, int32_t)
 GP__CPU_CAS_T(u32, uint32_t)
+/* The work-group loops form's atomics on the group's own shared integers (the CPU backend writes
+ * them in place of gp_atomic_*): one thread runs the whole group and nothing else sees its shared
+ * memory, so a plain read-modify-write is atomic there. */
+#define GP__CPU_GROUP_RMW(sfx, T, op, expr)                                                        \
+    static inline T gp__grp_##op##_##sfx(T *p, T v)                                                \
+    {                                                                                              \
+        T o = *p;                                                                                  \
+        *p = (T)(expr);                                                                            \
+        return o;                                                                                  \
+    }
+#define GP__CPU_GROUP_RMW_T(sfx, T)                                                                \
+    GP__CPU_GROUP_RMW(sfx, T, add, o + v)                                                          \
+    GP__CPU_GROUP_RMW(sfx, T, sub, o - v)                                                          \
+    GP__CPU_GROUP_RMW(sfx, T, and, o & v)                                                          \
+    GP__CPU_GROUP_RMW(sfx, T, or, o | v)                                                           \
+    GP__CPU_GROUP_RMW(sfx, T, xor, o ^ v)                                                          \
+    GP__CPU_GROUP_RMW(sfx, T, xchg, v)                                                             \
+    GP__CPU_GROUP_RMW(sfx, T, min, v < o ? v : o)                                                  \
+    GP__CPU_GROUP_RMW(sfx, T, max, v > o ? v : o)                                                  \
+    static inline T gp__grp_cas_##sfx(T *p, T cmp, T v)                                            \
+    {                                                                                              \
+        T o = *p;                                                                                  \
+        if (o == cmp) *p = v;                                                                      \
+        return o;                                                                                  \
+    }
+GP__CPU_GROUP_RMW_T(i32, int32_t)
+GP__CPU_GROUP_RMW_T(u32, uint32_t)
+#define GP__CPU_GROUP_OP(op, p)                                                                    \
+    _Generic((p), int32_t * : gp__grp_##op##_i32, uint32_t * : gp__grp_##op##_u32)
+#define gp__group_atomic_add(p, v)      GP__CPU_GROUP_OP(add, p)((p), (v))
+#define gp__group_atomic_sub(p, v)      GP__CPU_GROUP_OP(sub, p)((p), (v))
+#define gp__group_atomic_and(p, v)      GP__CPU_GROUP_OP(and, p)((p), (v))
+#define gp__group_atomic_or(p, v)       GP__CPU_GROUP_OP(or, p)((p), (v))
+#define gp__group_atomic_xor(p, v)      GP__CPU_GROUP_OP(xor, p)((p), (v))
+#define gp__group_atomic_xchg(p, v)     GP__CPU_GROUP_OP(xchg, p)((p), (v))
+#define gp__group_atomic_min(p, v)      GP__CPU_GROUP_OP(min, p)((p), (v))
+#define gp__group_atomic_max(p, v)      GP__CPU_GROUP_OP(max, p)((p), (v))
+#define gp__group_atomic_cas(p, cmp, v) GP__CPU_GROUP_OP(cas, p)((p), (cmp), (v))
 #define gp_atomic_cas(p, cmp, v)                                                                   \
     _Generic((p), int32_t * : gp__cas_i32, uint32_t * : gp__cas_u32)((p), (cmp), (v))
 #define gp_atomic_min(p, v)                                                                        \

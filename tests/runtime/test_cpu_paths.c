@@ -47,6 +47,7 @@ static const want kWant[] = {
     {"paths.gpk", "gemm_regblock", LOOPS},
     {"paths.gpk", "stencil_halo", LOOPS},
     {"paths.gpk", "histogram_local", LOOPS},
+    {"paths.gpk", "local_atomics", LOOPS},
     {"paths.gpk", "transpose_padded", LOOPS},
     {"paths.gpk", "uniform_return", LOOPS},
     {"paths.gpk", "private_carried", LOOPS},
@@ -330,6 +331,24 @@ static void ref_histogram(const void *in_, void *out_, int n)
         out[in[i] & 255u]++;
 }
 
+static void ref_local_atomics(const void *in_, void *out_, int n)
+{
+    const int *in = in_;
+    int *out = out_;
+    for (int g = 0; g * B < n; g++) {
+        int *o = out + g * 7, count = 0, lo = 1000, hi = -1000, odd = 0, sl = 0;
+        for (int lid = 0; lid < B; lid++) {
+            int i = g * B + lid, v = i < n ? in[i] : 0;
+            if (v % 3 == 0) count++, sl += lid;
+            lo = v < lo ? v : lo;
+            hi = v > hi ? v : hi;
+            odd += v & 1;
+        }
+        o[0] = count, o[1] = lo, o[2] = hi, o[3] = 1, o[4] = odd;
+        o[5] = count * (count - 1) / 2, o[6] = sl;
+    }
+}
+
 static void ref_transpose(const void *in_, void *out_, int n)
 {
     const float *in = in_;
@@ -348,6 +367,7 @@ static const run_case kRuns[] = {
     {"gemm_regblock", K_FLOAT, 2, {16, 32}, {T, T}, 32, 32 * 32, 32 * 32, 0, ref_gemm},
     {"stencil_halo", K_FLOAT, 2, {40, 40}, {T, T}, 37, 37 * 37, 37 * 37, 0, ref_stencil},
     {"histogram_local", K_UINT, 1, {256}, {B}, 10000, 10000, 256, 0, ref_histogram},
+    {"local_atomics", K_INT, 1, {256}, {B}, 230, 230, 4 * 7, 8, ref_local_atomics},
     {"transpose_padded", K_FLOAT, 2, {40, 40}, {T, T}, 37, 37 * 37, 37 * 37, 0, ref_transpose},
     {"uniform_return", K_INT, 1, {320}, {B}, 200, 200, 320, 0, NULL},
     {"private_carried", K_INT, 1, {128}, {B}, 100, 100, 100, 0, NULL},

@@ -38,6 +38,10 @@ typedef struct wg_var {
     bool whole;     /* an array used other than fully indexed */
     bool cross;     /* read in a region other than its own */
     bool unique;    /* no other declaration of the kernel has its name */
+    /* the group's own 32-bit integers: a GP_SHARED_DECL array or scalar, or the GP_DYN_SHARED
+     * block, of int or unsigned (atomics on it need no atomic instruction, see wg_group_atomic) */
+    bool group_int;
+    bool shared_decl; /* a GP_SHARED_DECL variable: used through its address (wg_print_hoist) */
     wv_kind kind;
     int region; /* of its declaration; -1 at the group level */
     unsigned rank, elems;
@@ -110,6 +114,12 @@ static const char *const wg_id_calls[] = {"gp_local_id", "gp_global_id", "gp_sim
 static const char *const wg_simd_value_ops[] = {"gp_simd_shuffle", "gp_simd_shuffle_xor",
                                                 "gp_simd_shuffle_up", "gp_simd_shuffle_down"};
 static const char *const wg_simd_vote_ops[] = {"gp_simd_ballot", "gp_simd_any", "gp_simd_all"};
+/* the integer atomics of the dialect (gp_atomic_add_float is for global memory only) */
+static const char *const wg_int_atomics[] = {"gp_atomic_add", "gp_atomic_sub", "gp_atomic_and",
+                                             "gp_atomic_or",  "gp_atomic_xor", "gp_atomic_xchg",
+                                             "gp_atomic_min", "gp_atomic_max", "gp_atomic_cas"};
+static const char *const wg_int32_specs[] = {"int",          "signed",  "signed int", "unsigned",
+                                             "unsigned int", "int32_t", "uint32_t"};
 
 static bool wg_in(const char *s, const char *const *v, size_t n)
 {
@@ -118,6 +128,14 @@ static bool wg_in(const char *s, const char *const *v, size_t n)
     return false;
 }
 #define WG_IN(s, v) wg_in((s), (v), sizeof(v) / sizeof *(v))
+
+/* Is t (after its array dimensions) a 32-bit int or unsigned, as the group atomics take? */
+static bool wg_int32_elems(const gk_type *t)
+{
+    while (t && t->kind == GK_T_ARRAY)
+        t = t->of;
+    return t && t->kind == GK_T_BASE && !t->alias && t->spec && WG_IN(t->spec, wg_int32_specs);
+}
 
 static void wg_fail(wg *w, gk_pos pos, const char *fmt, const char *arg)
 {
@@ -741,6 +759,10 @@ static void wg_plan_list(wg *w, gk_stmt **items, size_t n, bool top)
                     return;
                 }
                 if (v) v->kind = WV_UNIFORM; /* the same object for every item */
+                if (v && (s->decl->storage & GK_S_SHARED_DECL)) {
+                    v->shared_decl = true;
+                    v->group_int = wg_int32_elems(s->decl->decls[d].type);
+                }
             }
             if (wg_decl_any(s->decl, wg_is_sync, NULL)) {
                 wg_fail(w, s->pos, "a barrier in an initializer", NULL);
@@ -953,6 +975,7 @@ static void wg_analyse(wg *w)
         v->param = true;
         v->scalar = true;
         v->kind = WV_UNIFORM;
+        v->group_int = k->params[i].kind == GK_KP_DYN && wg_int32_elems(k->params[i].type);
     }
     wg_scope *params = w->scope;
     for (size_t i = 0; i < k->body->nitems; i++)
@@ -986,6 +1009,23 @@ static void wg_puts_line(gk_printer *p, const char *s)
     gk_print_indent(p);
     gp_strbuf_puts(p->out, s);
     gk_print_newline(p);
+}
+
+/* A declaration printed at the group level. Shared memory is thread-local on the CPU, and in a
+ * dlopen'd object each access to it would call __tls_get_addr (GCC does not hoist the call out of
+ * the x loop): its address is taken once here (GP__SHARED_ALIAS) and the regions use that
+ * (GP__SHARED_USE, in wg_expr_hook). */
+static void wg_print_hoist(gk_printer *p, const gk_stmt *s)
+{
+    gk_print_stmt(p, s);
+    if (s->kind != GK_S_DECL || !(s->decl->storage & GK_S_SHARED_DECL)) return;
+    for (size_t d = 0; d < s->decl->ndecls; d++) {
+        const wg_var *v = s->decl->decls[d].note;
+        if (!v || !v->shared_decl) continue;
+        gk_print_indent(p);
+        gp_strbuf_printf(p->out, "GP__SHARED_ALIAS(%s)", v->name);
+        gk_print_newline(p);
+    }
 }
 
 static unsigned wg_index_depth(const gk_expr *e, const gk_expr **root)
@@ -1050,6 +1090,38 @@ static void wg_print_simd_operands(gk_printer *p, const gk_stmt *s, const gk_exp
     gk_print_newline(p);
 }
 
+/* Does an atomic's address point into the group's own integers: &s[i]..., s + i, s (s shared)? */
+static bool wg_group_address(const gk_expr *e)
+{
+    if (e->kind == GK_E_UNARY && !strcmp(e->op, "&")) {
+        e = e->a;
+        while (e->kind == GK_E_INDEX)
+            e = e->a;
+    } else if (e->kind == GK_E_BINARY && (!strcmp(e->op, "+") || !strcmp(e->op, "-"))) {
+        e = e->a;
+    }
+    const wg_var *v = e->kind == GK_E_IDENT ? e->note : NULL;
+    return v && v->group_int;
+}
+
+/* An integer atomic on the group's shared memory, in the work-group loops form: the group runs
+ * on one thread from its first region to its last and no other thread sees its shared memory, so
+ * the operation is a plain read-modify-write (gp__group_atomic_* in kernel.h), which the compiler
+ * may keep in registers, where a locked instruction costs tens of cycles per work-item. */
+static bool wg_group_atomic(gk_printer *p, const gk_expr *e)
+{
+    if (e->a->kind != GK_E_IDENT || e->a->note || !WG_IN(e->a->name, wg_int_atomics) ||
+        e->nargs < 2 || !wg_group_address(e->args[0]))
+        return false;
+    gp_strbuf_printf(p->out, "gp__group_%s(", e->a->name + 3);
+    for (size_t i = 0; i < e->nargs; i++) {
+        if (i) gp_strbuf_puts(p->out, ", ");
+        gk_print_expr(p, e->args[i], GK_PREC_ASSIGN);
+    }
+    gp_strbuf_puts(p->out, ")");
+    return true;
+}
+
 static bool wg_expr_hook(gk_printer *p, const gk_expr *e, int prec)
 {
     (void)prec;
@@ -1061,10 +1133,14 @@ static bool wg_expr_hook(gk_printer *p, const gk_expr *e, int prec)
                 wg_print_simd_result(p, e, k);
                 return true;
             }
-        return false;
+        return wg_group_atomic(p, e);
     }
     if (e->kind == GK_E_IDENT) {
         v = e->note;
+        if (v && v->shared_decl) {
+            gp_strbuf_printf(p->out, "GP__SHARED_USE(%s)", v->name);
+            return true;
+        }
         if (!v || v->kind != WV_EXPAND || v->rank) return false;
         gp_strbuf_printf(p->out, "%s[gp__li]", v->name);
         return true;
@@ -1178,7 +1254,7 @@ static void wg_print_region(gk_printer *p, wg *w, gk_stmt *const *items, size_t 
     for (size_t j = *at; j < end; j++) {
         ws_note *nj = items[j]->note;
         if (nj->kind == WS_HOIST && !nj->printed) {
-            gk_print_stmt(p, items[j]);
+            wg_print_hoist(p, items[j]);
             nj->printed = true;
         }
         if (nj->kind == WS_REGION && items[j]->kind == GK_S_DECL)
@@ -1251,7 +1327,7 @@ static void wg_print_list(gk_printer *p, wg *w, gk_stmt *const *items, size_t n)
         case WS_BARRIER:
             break;
         case WS_HOIST:
-            if (!note->printed) gk_print_stmt(p, s);
+            if (!note->printed) wg_print_hoist(p, s);
             note->printed = true;
             break;
         case WS_URETURN:
