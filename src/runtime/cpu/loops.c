@@ -129,12 +129,16 @@ static bool wg_in(const char *s, const char *const *v, size_t n)
 }
 #define WG_IN(s, v) wg_in((s), (v), sizeof(v) / sizeof *(v))
 
-/* Is t (after its array dimensions) a 32-bit int or unsigned, as the group atomics take? */
+/* Is t (after its array dimensions) a plain 32-bit int or unsigned, as the group atomics take
+ * (not volatile or const: their _Generic matches int32_t * and uint32_t * only)? */
 static bool wg_int32_elems(const gk_type *t)
 {
-    while (t && t->kind == GK_T_ARRAY)
+    while (t && t->kind == GK_T_ARRAY) {
+        if (t->quals & (GK_Q_VOLATILE | GK_Q_CONST)) return false;
         t = t->of;
-    return t && t->kind == GK_T_BASE && !t->alias && t->spec && WG_IN(t->spec, wg_int32_specs);
+    }
+    return t && t->kind == GK_T_BASE && !(t->quals & (GK_Q_VOLATILE | GK_Q_CONST)) && !t->alias &&
+           t->spec && WG_IN(t->spec, wg_int32_specs);
 }
 
 static void wg_fail(wg *w, gk_pos pos, const char *fmt, const char *arg)
