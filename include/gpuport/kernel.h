@@ -821,8 +821,8 @@ GP__CPU_CAS_T(u32, uint32_t)
         return o;                                                                                  \
     }
 #define GP__CPU_GROUP_RMW_T(sfx, T)                                                                \
-    GP__CPU_GROUP_RMW(sfx, T, add, o + v)                                                          \
-    GP__CPU_GROUP_RMW(sfx, T, sub, o - v)                                                          \
+    GP__CPU_GROUP_RMW(sfx, T, add, (uint32_t)o + (uint32_t)v) /* wraps, as the atomic does */     \
+    GP__CPU_GROUP_RMW(sfx, T, sub, (uint32_t)o - (uint32_t)v)                                      \
     GP__CPU_GROUP_RMW(sfx, T, and, o & v)                                                          \
     GP__CPU_GROUP_RMW(sfx, T, or, o | v)                                                           \
     GP__CPU_GROUP_RMW(sfx, T, xor, o ^ v)                                                          \

@@ -244,9 +244,9 @@ static void parse_item(parser *p)
 {
     size_t start = p->i;
     p->u->cur_func = NULL;
-    tp_scratch *mark = p->scratch;
+    tp_mark mark = tp_mark_here(p);
     if (setjmp(p->fail)) {
-        tp_scratch_unwind(p, mark);
+        tp_back_to(p, &mark);
         tr_diag_add(p->u, true, p->why_file, p->why_line, p->why_col, p->why_construct, "%s",
                     p->why);
         if (!p->func) p->func = refused_kernel(p, start);
@@ -433,9 +433,9 @@ static void explicit_instantiation(parser *p, size_t i, size_t end)
         if (!t || strcmp(p->t[k + 1].text, "<") || !t->device) continue;
         p->i = k + 1;
         p->end = end;
-        tp_scratch *mark = p->scratch;
+        tp_mark mark = tp_mark_here(p);
         if (setjmp(p->fail)) {
-            tp_scratch_unwind(p, mark);
+            tp_back_to(p, &mark);
             tr_diag_add(p->u, false, p->why_file, p->why_line, p->why_col, "template",
                         "this explicit instantiation is not translated: %s", p->why);
             return;
@@ -660,12 +660,12 @@ static void read_item(parser *p, size_t i, size_t end)
         p->end = end;
         if (typedef_item && !device_item(p, i, end)) {
             /* host typedefs matter only when device code uses them: parse, drop on failure */
-            tp_scratch *mark = p->scratch;
+            tp_mark mark = tp_mark_here(p);
             if (!setjmp(p->fail)) {
                 specs s = tp_parse_specs(p);
                 if (s.is_typedef) parse_typedef(p, &s);
             } else {
-                tp_scratch_unwind(p, mark);
+                tp_back_to(p, &mark);
             }
         } else {
             parse_item(p);

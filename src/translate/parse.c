@@ -66,6 +66,18 @@ void tp_scratch_unwind(parser *p, tp_scratch *mark)
     }
 }
 
+tp_mark tp_mark_here(parser *p)
+{
+    return (tp_mark){p->t, p->n, p->end, p->nscope, p->scratch};
+}
+
+void tp_back_to(parser *p, const tp_mark *m)
+{
+    p->t = m->t, p->n = m->n, p->end = m->end;
+    p->nscope = m->nscope;
+    tp_scratch_unwind(p, m->scratch);
+}
+
 _Noreturn void tp_bail(parser *p, const char *construct, const char *fmt, ...)
 {
     const tr_token *t = tp_cur(p);

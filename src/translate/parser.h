@@ -80,6 +80,17 @@ void tp_scratch_drop(parser *p, tr_tokens *lists);
 /* Frees every list taken since `mark` (p->scratch when the handler was set up). */
 void tp_scratch_unwind(parser *p, tp_scratch *mark);
 
+/* What a bail handler puts back: the token list being read (a step may have switched to scratch
+ * tokens of its own, as coop.c's parse_text does), the scope depth and the scratch lists. */
+typedef struct tp_mark {
+    tr_token *t;
+    size_t n, end;
+    int nscope;
+    tp_scratch *scratch;
+} tp_mark;
+tp_mark tp_mark_here(parser *p);
+void tp_back_to(parser *p, const tp_mark *m);
+
 /* ---- tokens (parse.c) */
 const tr_token *tp_cur(parser *p);
 bool tp_is(parser *p, const char *s);

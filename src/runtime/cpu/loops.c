@@ -129,18 +129,21 @@ static bool wg_in(const char *s, const char *const *v, size_t n)
 }
 #define WG_IN(s, v) wg_in((s), (v), sizeof(v) / sizeof *(v))
 
-/* Is t (after its array dimensions) a plain 32-bit int or unsigned, as the group atomics take
- * (not volatile or const: their _Generic matches int32_t * and uint32_t * only)? */
+/* Is t (after its array dimensions and typedefs) a plain 32-bit int or unsigned, as the group
+ * atomics take (not volatile or const: their _Generic matches int32_t * and uint32_t * only)? */
 static bool wg_int32_elems(const gk_type *t)
 {
-    while (t && t->kind == GK_T_ARRAY) {
+    for (int hops = 0; t && hops < 64; hops++) {
         if (t->quals & (GK_Q_VOLATILE | GK_Q_CONST)) return false;
-        t = t->of;
+        if (t->kind == GK_T_ARRAY)
+            t = t->of;
+        else if (t->kind == GK_T_BASE && t->alias)
+            t = t->alias; /* uint32_t, or the kernel's own typedef */
+        else
+            break;
     }
-    return t && t->kind == GK_T_BASE && !(t->quals & (GK_Q_VOLATILE | GK_Q_CONST)) && !t->alias &&
-           t->spec && WG_IN(t->spec, wg_int32_specs);
+    return t && t->kind == GK_T_BASE && !t->alias && t->spec && WG_IN(t->spec, wg_int32_specs);
 }
-
 static void wg_fail(wg *w, gk_pos pos, const char *fmt, const char *arg)
 {
     if (w->why) return;
@@ -1094,18 +1097,24 @@ static void wg_print_simd_operands(gk_printer *p, const gk_stmt *s, const gk_exp
     gk_print_newline(p);
 }
 
-/* Does an atomic's address point into the group's own integers: &s[i]..., s + i, s (s shared)? */
+/* Does an atomic's address point into the group's own 32-bit integers, with the type `int *` or
+ * `unsigned *`: &s (a shared scalar), &a[i]... (all of a shared array's dimensions), a or a + i
+ * (a shared one-dimensional array), &d[i], d or d + i (the GP_DYN_SHARED block)? */
 static bool wg_group_address(const gk_expr *e)
 {
-    if (e->kind == GK_E_UNARY && !strcmp(e->op, "&")) {
+    unsigned depth = 0;
+    bool amp = e->kind == GK_E_UNARY && !strcmp(e->op, "&");
+    if (amp) {
         e = e->a;
-        while (e->kind == GK_E_INDEX)
-            e = e->a;
+        depth = wg_index_depth(e, &e);
     } else if (e->kind == GK_E_BINARY && (!strcmp(e->op, "+") || !strcmp(e->op, "-"))) {
-        e = e->a;
+        e = e->a; /* the pointer on the left: i + a is left as it is */
     }
     const wg_var *v = e->kind == GK_E_IDENT ? e->note : NULL;
-    return v && v->group_int;
+    if (!v || !v->group_int) return false;
+    if (v->param) return amp ? depth == 1 : true; /* the dynamic block: an int or unsigned * */
+    if (amp) return depth == v->rank;             /* &s of a scalar, &a[i][j] of a 2-D array */
+    return v->rank == 1;                          /* a, a + i: the array decays to its pointer */
 }
 
 /* An integer atomic on the group's shared memory, in the work-group loops form: the group runs
