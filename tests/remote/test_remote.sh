@@ -78,7 +78,7 @@ for f in run.log build/out.o; do
 done
 git rm -q doomed.txt && git commit -qm gone
 rm untracked.txt
-echo changed >tracked.txt
+echo "changed, and longer" >tracked.txt # another size: rsync compares size and mtime to the second
 echo "remote output" >"$R/made-there.txt" # a file the remote side made: not ours to delete
 run_rc "sync again" 0 "$G" remote run t1 --sync -- true
 has "sync counts the removals" "$W/err" "2 removed there"
