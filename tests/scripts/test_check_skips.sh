@@ -91,8 +91,8 @@ mkdir -p "$tmp/py"
 cat >"$tmp/py/test_skips.py" <<'PY'
 import pytest
 
-def test_torch():
-    pytest.skip("torch is not installed")
+def test_cupy():
+    pytest.skip("cupy is not installed")
 
 def test_service():
     pytest.skip("redis did not start")
@@ -104,7 +104,7 @@ PY
 cat >"$tmp/py/test_module_skip.py" <<'PY'
 import pytest
 
-torch = pytest.importorskip("no_such_module_here", reason="torch is not installed")
+cupy = pytest.importorskip("no_such_module_here", reason="cupy is not installed")
 
 def test_never():
     assert False
@@ -114,7 +114,7 @@ PY
 $check ctest="$tmp/ct.xml" pytest="$tmp/py.xml" --expected "$src/tests/expected-skips.txt" >"$tmp/out" 2>&1
 rc=$?
 [ $rc = 1 ] && ok "the project's list loads and judges a pytest run" || { cat "$tmp/out"; bad "exit $rc"; }
-has "torch missing is expected on CI" "$tmp/out" "expected    pytest test_skips::test_torch: torch is not installed"
+has "cupy missing is expected on CI" "$tmp/out" "expected    pytest test_skips::test_cupy: cupy is not installed"
 has "a service that did not start is not" "$tmp/out" "UNEXPECTED  pytest test_skips::test_service: redis did not start"
-has "a module skipped by importorskip, with its reason" "$tmp/out" "expected    pytest ::test_module_skip: torch is not installed"
+has "a module skipped by importorskip, with its reason" "$tmp/out" "expected    pytest ::test_module_skip: cupy is not installed"
 exit $fail
