@@ -14,7 +14,7 @@
 
 static const char translate_usage[] =
     "usage: gpuport translate FILE.cu [-o FILE.gpk] [--report FILE.json] [--partial]\n"
-    "                         [--simd-width 32] [-I DIR]... [-D NAME[=VALUE]]...\n"
+    "                         [--simd-width 32|0] [-I DIR]... [-D NAME[=VALUE]]...\n"
     "                         [--instantiate 'NAME<ARGS>']... [--no-verify]\n"
     "                         [--metal-standin DIR] [--force] [--json]\n"
     "\n"
@@ -27,10 +27,12 @@ static const char translate_usage[] =
     "  --json           print the report on stdout instead of the source\n"
     "  --partial        translate what can be, leaving GP_TODO(\"...\") markers (which compile\n"
     "                   nowhere) for refused constructs; exit 1 all the same\n"
-    "  --simd-width 32  translate warp shuffles, votes and syncs (__shfl_*_sync, __ballot_sync,\n"
-    "                   __any_sync, __all_sync, __syncwarp with the full mask) and warpSize to\n"
-    "                   the dialect's gp_simd_* operations; the result then runs only where SIMD\n"
-    "                   groups have 32 lanes (CUDA, Apple GPUs, the CPU backend; not OpenCL)\n"
+    "  --simd-width 32  (the default: CUDA warp code means 32 lanes) translate warp shuffles,\n"
+    "                   votes and syncs (__shfl_*_sync, __ballot_sync, __any_sync, __all_sync,\n"
+    "                   __syncwarp with the full mask) and warpSize to the dialect's gp_simd_*\n"
+    "                   operations; a kernel that uses them then requires SIMD groups of 32\n"
+    "                   lanes (CUDA, Apple GPUs, the CPU backend; not OpenCL) and says so\n"
+    "  --simd-width 0   refuse warp code instead (for output that must build everywhere)\n"
     "  -I DIR           also look for #include \"...\" headers in DIR\n"
     "  -D NAME[=VALUE]  define a macro (as nvcc -D)\n"
     "  --instantiate 'k<float, 256>'\n"
@@ -180,6 +182,7 @@ static int translate_run(int argc, char **argv)
     bool force = false, json = false;
     gp_translate_options to = {0};
     to.verify = true;
+    to.simd_width = 32; /* CUDA code means warps of 32 (--simd-width 0 refuses warp code) */
     const char **incs = calloc((size_t)argc + 1, sizeof *incs);
     const char **defs = calloc((size_t)argc + 1, sizeof *defs);
     const char **insts = calloc((size_t)argc + 1, sizeof *insts);
@@ -206,13 +209,14 @@ static int translate_run(int argc, char **argv)
             break;
         case OPT_SIMD:
             /* CUDA warp code is written for 32 lanes (its masks, its `& 31`, its 16-8-4-2-1
-             * reductions); another width would compute something else */
-            if (strcmp(optarg, "32") != 0)
+             * reductions); another width would compute something else. 0 refuses it. */
+            if (strcmp(optarg, "32") != 0 && strcmp(optarg, "0") != 0)
                 rc = gp_cli_usage_error("translate",
                                         "--simd-width %s: CUDA warp code assumes 32 lanes, so "
-                                        "32 is the only width it can be translated for",
+                                        "32 is the only width it can be translated for (0 "
+                                        "refuses warp code)",
                                         optarg);
-            to.simd_width = 32;
+            to.simd_width = atoi(optarg) == 32 ? 32 : 0;
             break;
         case OPT_JSON:
             json = true;
@@ -292,16 +296,20 @@ static int translate_run(int argc, char **argv)
         cJSON_free(text);
         if (w) rc = w;
     }
-    if (json) {
-        gp_json_print(stdout, res.report);
-    } else if (res.output) {
-        if (output) {
-            int w = write_out(output, res.output, true);
-            if (w) rc = w;
-        } else {
-            fputs(res.output, stdout);
-        }
+    /* the files first: a reader of stdout that stops early (| head) must not cost them */
+    if (res.output && output) {
+        int w = write_out(output, res.output, true);
+        if (w) rc = w;
     }
+    if (!res.output)
+        fprintf(stderr,
+                "gpuport translate: nothing was written%s: a kernel was refused; --partial writes "
+                "the kernels that translated\n",
+                output ? " (no -o file)" : "");
+    if (json)
+        gp_json_print(stdout, res.report);
+    else if (res.output && !output)
+        fputs(res.output, stdout);
     gp_translate_result_free(&res);
     return gp_cli_finish("translate", rc);
 }

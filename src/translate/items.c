@@ -147,6 +147,23 @@ static void parse_function(parser *p, const specs *s, tr_sym *decl)
                         "byte per element, 0 or 1, as CUDA stores bool)",
                         prm->name);
         }
+        if (s->global && !prm->type.nptr && !strcmp(prm->type.base, "size_t")) {
+            /* CUDA's size_t is 64 bits on every host it runs on; OpenCL's may differ from the
+             * host's, so the parameter is spelled with the fixed width */
+            prm->type.base = tr_strdup(p->u, "uint64_t");
+            tr_diag_add(p->u, false, prm->file, prm->line, prm->col, "size_t parameter",
+                        "parameter %s: size_t is a uint64_t parameter in the output (8 bytes, as "
+                        "CUDA's); the host passes a 64-bit value",
+                        prm->name);
+        } else if (s->global && !prm->type.nptr && !strcmp(prm->type.base, "bool")) {
+            /* OpenCL allows no bool in kernel parameters: an int holds 0 or 1 everywhere */
+            prm->type.base = tr_strdup(p->u, "int");
+            tr_diag_add(p->u, false, prm->file, prm->line, prm->col, "bool parameter",
+                        "parameter %s: bool is an int parameter in the output (OpenCL allows no "
+                        "bool in kernel parameters); the host passes an int, 0 or 1, where CUDA "
+                        "passed a one-byte bool",
+                        prm->name);
+        }
         tr_sym **np = tr_alloc(p->u, (size_t)(f->nparams + 1) * sizeof *np);
         if (f->nparams) memcpy(np, f->params, (size_t)f->nparams * sizeof *np);
         np[f->nparams++] = prm;

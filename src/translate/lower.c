@@ -122,18 +122,6 @@ void tl_lower_function(lctx *parent, tr_func *f, tr_clone *clone)
         else if (!tl_map_base(p->type.base, &why))
             tr_diag_add(c.u, true, p->file, p->line, p->col, p->type.base, "parameter %s: %s",
                         p->name, why);
-        else if (c.kernel && !p->type.nptr && !strcmp(p->type.base, "size_t"))
-            tr_diag_add(
-                c.u, true, p->file, p->line, p->col, "size_t parameter",
-                "parameter %s: size_t differs in size between hosts and OpenCL devices; use "
-                "uint64_t or int",
-                p->name);
-        else if (c.kernel && !strcmp(p->type.base, "bool"))
-            tr_diag_add(c.u, true, p->file, p->line, p->col, "bool parameter",
-                        "parameter %s: bool %s differs in size between targets (OpenCL does not "
-                        "allow it in kernel parameters); use %s",
-                        p->name, p->type.nptr ? "in a buffer" : "as a kernel parameter",
-                        p->type.nptr ? "unsigned char" : "int");
     }
     if (f->ret.nptr)
         tr_diag_add(c.u, true, f->file, f->line, 0, "pointer return",

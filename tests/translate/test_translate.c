@@ -220,6 +220,11 @@ static void preprocessor_macros_and_conditions(void **state)
               "#pragma unroll\n  for (int i = 0; i < N; i++) o[i] = SQ(o[i]) * USE;\n}\n",
               (const char *[]){"#define N 4", "#define USE 1", "GP_KERNEL(k2", "#pragma unroll",
                                "for (int i = 0; i < N; i++) {", "o[i] = o[i] * o[i] * USE;", NULL});
+    /* the CUDA 12 toolkit's version: the _sync branch is the one taken, not the pre-CUDA 9 one */
+    expect_ok("__global__ void k(int *o) {\n"
+              "#if CUDART_VERSION >= 9000 && __CUDACC_VER_MAJOR__ >= 12\n  o[0] = 9;\n"
+              "#else\n  o[0] = 8;\n#endif\n}\n",
+              (const char *[]){"o[0] = 9;", NULL});
 }
 
 static void reserved_words_renamed_and_mixed_operators_parenthesised(void **state)
@@ -316,6 +321,31 @@ static void refusals(void **state)
                    "max", "evaluates them twice");
     expect_refused("__global__ void k(int *o) {\n  printf(\"%d\\n\", o[0]);\n}\n", 2,
                    "string literal", "printf");
+}
+
+/* The parameter types real kernels take: 64-bit counts and sizes keep their width under a fixed
+ * spelling, a bool passed by value is an int (OpenCL allows no bool parameter), with a note. */
+static void wide_and_bool_parameters(void **state)
+{
+    (void)state;
+    const char *src = "__global__ void k(float *y, size_t n, long long a, unsigned long b,\n"
+                      "                  int64_t c, uint64_t d, bool flip, long e) {\n"
+                      "  size_t i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                      "  if (i < n) y[i] = flip ? (float)(a + b) : (float)(c + d + e);\n}\n";
+    expect_ok(src, (const char *[]){"GP_KERNEL(k, GP_BUF(float, y), GP_VAL(uint64_t, n), "
+                                    "GP_VAL(int64_t, a), GP_VAL(uint64_t, b), GP_VAL(int64_t, c), "
+                                    "GP_VAL(uint64_t, d), GP_VAL(int, flip), GP_VAL(int64_t, e))",
+                                    "size_t i =", NULL});
+    gp_translate_result r = run(src, false);
+    const cJSON *x;
+    int notes = 0;
+    cJSON_ArrayForEach(x, cJSON_GetObjectItem(r.report, "notes"))
+    {
+        const char *c = gp_json_str(x, "construct", "");
+        if (!strcmp(c, "size_t parameter") || !strcmp(c, "bool parameter")) notes++;
+    }
+    assert_int_equal(notes, 2);
+    gp_translate_result_free(&r);
 }
 
 /* A kernel refused before its name is read (a template) is still one of the file's kernels: the
@@ -872,6 +902,7 @@ int main(void)
         cmocka_unit_test(host_code_is_skipped),
         cmocka_unit_test(refusals),
         cmocka_unit_test(template_kernel_is_counted),
+        cmocka_unit_test(wide_and_bool_parameters),
         cmocka_unit_test(warp_intrinsics_with_simd_width),
         cmocka_unit_test(bad_input_is_an_error),
         cmocka_unit_test(missing_header),

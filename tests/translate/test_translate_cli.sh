@@ -87,5 +87,30 @@ fi
     bad "--instantiate 'fill<float, 4>'"
 grep -q "GP_KERNEL(fill_float_4, GP_BUF(float, o), GP_VAL(float, v))" "$tmp/t.gpk" ||
     bad "the instance: $(cat "$tmp/t.gpk")"
+grep -q "nothing was written" "$tmp/t.err" || bad "a refusal without --partial does not say nothing was written"
+
+# warp code means 32 lanes by default; --simd-width 0 refuses it
+cat > "$tmp/w.cu" <<'CU'
+__global__ void wsum(float *o) {
+  float v = o[threadIdx.x];
+  for (int k = 16; k > 0; k /= 2) v += __shfl_down_sync(0xffffffff, v, k);
+  o[threadIdx.x] = v;
+}
+CU
+"$GPUPORT" translate --no-verify "$tmp/w.cu" > "$tmp/w.gpk" 2>"$tmp/w.err" || bad "warp code by default: $(cat "$tmp/w.err")"
+grep -q "GP_REQUIRES_SIMD_WIDTH(32)" "$tmp/w.gpk" || bad "the SIMD width requirement: $(cat "$tmp/w.gpk")"
+"$GPUPORT" translate --no-verify --simd-width 0 "$tmp/w.cu" >/dev/null 2>"$tmp/w0.err"
+[ $? = 1 ] && grep -q "simd-width 32" "$tmp/w0.err" || bad "--simd-width 0: $(cat "$tmp/w0.err")"
+
+# <project.h> found in an -I folder is read, as nvcc reads it
+mkdir -p "$tmp/inc"
+printf '#define BOUND(x, y) (y)\n' > "$tmp/inc/proj.h"
+printf '#include <proj.h>\n__global__ void b(float *o) { o[BOUND(0, 1)] = 2.0f; }\n' > "$tmp/a.cu"
+"$GPUPORT" translate --no-verify -I "$tmp/inc" "$tmp/a.cu" > "$tmp/a2.gpk" 2>"$tmp/a.err" &&
+    grep -q "o\[1\] = 2.0f" "$tmp/a2.gpk" || bad "#include <proj.h> with -I: $(cat "$tmp/a.err")"
+
+# -o with --json: the file is written, whoever reads stdout
+"$GPUPORT" translate --no-verify --json "$corpus/saxpy.cu" -o "$tmp/j.gpk" 2>/dev/null | head -c 1 >/dev/null
+grep -q "GP_KERNEL(" "$tmp/j.gpk" || bad "-o with --json piped to head: no output file"
 [ $fail = 0 ] && echo "ok"
 exit $fail
