@@ -198,6 +198,8 @@ typedef struct tr_clone {
 
 typedef struct tr_func {
     char *name;
+    char *src_name; /* an overload (or a function named like a built-in): the source's name,
+                       `name` being the output's, made of the parameter types; NULL: name */
     tr_func_kind kind;
     tr_type ret;
     tr_sym **params;

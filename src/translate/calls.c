@@ -95,12 +95,32 @@ static void pass_references(lctx *c, tr_expr *e, tr_func *g)
 void tl_infer_call(lctx *c, tr_expr *e)
 {
     tr_func *g = e->a->kind == TR_E_IDENT ? tl_find_func(c, e->a->text) : NULL;
+    bool overloaded = !g && e->a->kind == TR_E_IDENT && tl_is_overloaded(c->u, e->a->text);
     if (g) pass_references(c, e, g);
     for (int i = 0; i < e->nargs; i++)
         tl_infer_expr(c, e->args[i]);
     if (e->a->kind != TR_E_IDENT) {
         tl_refuse(c, e, "call", "only named functions can be called");
         return;
+    }
+    if (overloaded) { /* the overload the argument types choose, exactly, or the built-in */
+        bool ambiguous = false;
+        g = tl_resolve_overload(c, e, &ambiguous);
+        bool refs = false;
+        for (int i = 0; g && i < g->nparams; i++)
+            refs |= g->params[i]->ref;
+        if (g && !refs) {
+            e->a->text = g->name;
+        } else if (g || ambiguous || !tr_map_call(e->a->text)) {
+            tl_refuse(c, e, "overload",
+                      "%s is overloaded and %s: C++ chooses by conversion rules the translation "
+                      "does not follow; cast the arguments to the parameter types of one",
+                      e->a->text,
+                      g           ? "this overload takes references"
+                      : ambiguous ? "several overloads match these arguments"
+                                  : "no overload takes exactly these argument types");
+            return;
+        }
     }
     const char *name = e->a->text;
     if (g) {

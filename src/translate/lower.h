@@ -43,6 +43,10 @@ void tr_lower_kernel(tr_unit *u, const tr_lower_options *opt, tr_func *kernel, g
 void tr_emit_constant(tr_unit *u, tr_sym *s, tr_expr *init, gp_strbuf *out);
 /* Renames identifiers that are reserved words on some target (a note says so for each). */
 void tr_rename_reserved(tr_unit *u);
+/* Same-named functions (C++ overloads, and functions named like a built-in the dialect maps) get
+ * names of their own, made of their parameter types; calls that the argument count decides are
+ * renamed here, the others when their argument types are known (tl_resolve_overload). */
+void tr_rename_overloads(tr_unit *u);
 const char *tr_space_name(tr_space sp);
 
 #endif

@@ -56,6 +56,11 @@ void tl_infer_call(lctx *c, tr_expr *e);
 
 /* clone.c */
 tr_func *tl_find_func(lctx *c, const char *name);
+/* Whether `name` is the source name of renamed overloads. */
+bool tl_is_overloaded(const tr_unit *u, const char *name);
+/* The overload of e's callee its argument types (already inferred) match exactly; NULL: none, or
+ * more than one (*ambiguous). */
+tr_func *tl_resolve_overload(lctx *c, const tr_expr *e, bool *ambiguous);
 void tl_add_hoist(tr_func *f, tr_unit *u, tr_sym *s);
 void tl_infer_call_user(lctx *c, tr_expr *e, tr_func *g);
 

@@ -135,7 +135,10 @@ static bool arg_text(parser *p, const tr_tokens *a, bool is_type, char *out, siz
             return false;
         }
         int n = snprintf(out + k, cap - k, "%s%s", k && t->kind == TR_IDENT ? " " : "", piece);
-        if (n < 0 || (size_t)n >= cap - k) return false;
+        if (n < 0 || (size_t)n >= cap - k) {
+            snprintf(why, whylen, "a template argument longer than %zu characters", cap - 1);
+            return false;
+        }
         k += (size_t)n;
     }
     return true;

@@ -200,6 +200,7 @@ void gp_translate(const char *path, const char *source, size_t source_len,
     for (size_t i = 0; i < u.pp.nnotes; i++)
         tr_diag_add(&u, false, u.pp.notes[i].file, u.pp.notes[i].line, 0, u.pp.notes[i].construct,
                     "%s", u.pp.notes[i].text);
+    tr_rename_overloads(&u);
     tr_rename_reserved(&u);
     data_as_buffers(&u);
     tr_lower_options lo = {opt->partial, opt->simd_width};

@@ -348,6 +348,44 @@ static void wide_and_bool_parameters(void **state)
     gp_translate_result_free(&r);
 }
 
+/* A template that instantiates itself with a growing argument expression (the samples'
+ * unrolled convolution) is refused with a reason, not with whatever the buffer held. */
+static void recursive_template_argument_is_refused_with_a_reason(void **state)
+{
+    (void)state;
+    expect_refused("template <int i> __device__ float row(float x) {\n"
+                   "  return x * i + row<i - 1>(x);\n}\n"
+                   "__global__ void k(float *o) { o[0] = row<16>(o[1]); }\n",
+                   2, "template", "longer than");
+}
+
+/* C++ overloads: same-named kernels and helpers get names of their own (the helpers chosen by
+ * their arguments' types, never by the first definition), and a helper named like a built-in
+ * does not hide the built-in. */
+static void overloads_get_names_of_their_own(void **state)
+{
+    (void)state;
+    expect_ok(
+        "__global__ void fill(float *o, float v) { o[threadIdx.x] = v; }\n"
+        "__global__ void fill(int *o, int v) { o[threadIdx.x] = v; }\n"
+        "__device__ float fmaxf(float a, float b, float c) { return fmaxf(fmaxf(a, b), c); }\n"
+        "__device__ int clampi(int v) { return v < 0 ? 0 : v; }\n"
+        "__device__ float clampi(float v) { return v < 0.0f ? 0.0f : v; }\n"
+        "__global__ void c(float *o, int *p) {\n"
+        "  o[0] = clampi(o[1]); p[0] = clampi(p[1]);\n"
+        "  o[2] = fmaxf(o[1], o[3]); o[4] = fmaxf(o[1], o[2], o[3]);\n}\n",
+        (const char *[]){"GP_FUNC float fmaxf_float_float_float(float a, float b, float c)",
+                         "return fmaxf(fmaxf(a, b), c);", "GP_KERNEL(fill_floatp_float",
+                         "GP_KERNEL(fill_intp_int", "o[0] = clampi_float(o[1]);",
+                         "p[0] = clampi_int(p[1]);", "o[2] = fmaxf(o[1], o[3]);",
+                         "o[4] = fmaxf_float_float_float(o[1], o[2], o[3]);", NULL});
+    /* no overload takes an unsigned exactly: refused, not converted by a guess */
+    expect_refused("__device__ int twice(int v) { return 2 * v; }\n"
+                   "__device__ float twice(float v) { return 2.0f * v; }\n"
+                   "__global__ void k(float *o) {\n  o[0] = twice(threadIdx.x);\n}\n",
+                   4, "overload", "no overload takes exactly");
+}
+
 /* A kernel refused before its name is read (a template) is still one of the file's kernels: the
  * report lists all three of a file that holds three, the template one not translated. */
 static void template_kernel_is_counted(void **state)
@@ -903,6 +941,8 @@ int main(void)
         cmocka_unit_test(refusals),
         cmocka_unit_test(template_kernel_is_counted),
         cmocka_unit_test(wide_and_bool_parameters),
+        cmocka_unit_test(overloads_get_names_of_their_own),
+        cmocka_unit_test(recursive_template_argument_is_refused_with_a_reason),
         cmocka_unit_test(warp_intrinsics_with_simd_width),
         cmocka_unit_test(bad_input_is_an_error),
         cmocka_unit_test(missing_header),
