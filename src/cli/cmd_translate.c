@@ -94,6 +94,10 @@ static void summary(const cJSON *rep)
     static const char *const targets[] = {"cpu", "opencl", "metal", "cuda"};
     char first[512] = "";
     bool same = true;
+    struct shown {
+        const char *detail, *kernel;
+    } logs[64];
+    int nlogs = 0;
     for (int pass = 0; pass < 2; pass++) {
         if (pass == 1 && same && nt > 1) {
             fprintf(stderr, "  all %d kernels: %s\n", nt, first);
@@ -128,8 +132,18 @@ static void summary(const cJSON *rep)
             cJSON_ArrayForEach(r, cJSON_GetObjectItem(k, "builds"))
             {
                 if (strcmp(gp_json_str(r, "result", ""), "failed")) continue;
-                fprintf(stderr, "    %s: %s\n", r->string,
-                        gp_term_safe(gp_json_str(r, "detail", ""), why, sizeof why));
+                /* a build log once: the kernels of one failed build share it */
+                const char *detail = gp_json_str(r, "detail", "");
+                const char *shown_for = NULL;
+                for (int i = 0; i < nlogs && !shown_for; i++)
+                    if (!strcmp(logs[i].detail, detail)) shown_for = logs[i].kernel;
+                if (shown_for) {
+                    fprintf(stderr, "    %s: the build log shown for %s\n", r->string, shown_for);
+                    continue;
+                }
+                if (nlogs < (int)(sizeof logs / sizeof *logs))
+                    logs[nlogs++] = (struct shown){detail, gp_json_str(k, "name", "?")};
+                fprintf(stderr, "    %s: %s\n", r->string, gp_term_safe(detail, why, sizeof why));
             }
         }
     }

@@ -231,8 +231,28 @@ void gp_translate(const char *path, const char *source, size_t source_len,
     bool *ok = calloc((size_t)(k ? k : 1), sizeof *ok);
     for (int i = 0; ok && i < k; i++)
         ok[i] = !kernel_refused(&u, ki[i].func);
-    int refusals = tr_refusal_count(&u);
     tr_assembly as = {&u, ki, k, gp_strbuf_cstr(&support), path, opt->simd_width};
+    /* a kernel that calls a helper holding a refused construct is not translated either, even
+     * when another kernel lowered that helper first (its refusals name that kernel) */
+    bool *reach = calloc((size_t)(u.nemitted ? u.nemitted : 1), sizeof *reach);
+    for (int i = 0; ok && reach && i < k; i++) {
+        if (!ok[i]) continue;
+        memset(reach, 0, (size_t)(u.nemitted ? u.nemitted : 1) * sizeof *reach);
+        tr_reach(&as, i, reach);
+        for (int j = 0; ok[i] && j < u.nemitted; j++) {
+            const tr_clone *c = &u.emitted[j].g->clones[u.emitted[j].k];
+            if (!reach[j] || !c->todo) continue;
+            ok[i] = false;
+            const tr_func *kf = ki[i].func;
+            tr_diag_add(&u, true, kf->file, kf->line, 0, "untranslated function",
+                        "kernel %s calls %s (line %d), which is not translated (its refusals "
+                        "are at its lines)",
+                        kf->name, c->name, u.emitted[j].g->line);
+            u.diags[u.ndiags - 1].kernel = ki[i].func;
+        }
+    }
+    free(reach);
+    int refusals = tr_refusal_count(&u);
     if (ok && (refusals == 0 || opt->partial)) res->output = tr_assemble(&as, ok, NULL, refusals);
     tr_build *builds = NULL;
     if (ok && opt->verify && res->output) builds = tr_verify(&as, ok, opt);
@@ -241,7 +261,11 @@ void gp_translate(const char *path, const char *source, size_t source_len,
     if (u.ndiags) qsort(u.diags, (size_t)u.ndiags, sizeof *u.diags, cmp_diag);
     cJSON_AddStringToObject(rep, "schema", "gpuport.translate/1");
     cJSON_AddStringToObject(rep, "file", path);
-    cJSON_AddBoolToObject(rep, "complete", refusals == 0);
+    /* "complete" only of output that built wherever it was built */
+    bool build_failed = false;
+    for (int i = 0; builds && i < k * TR_NTARGETS; i++)
+        build_failed |= builds[i].status == TR_BUILD_FAILED;
+    cJSON_AddBoolToObject(rep, "complete", refusals == 0 && !build_failed);
     cJSON_AddBoolToObject(rep, "verified", builds != NULL);
     cJSON *karr = cJSON_AddArrayToObject(rep, "kernels");
     for (int i = 0; i < k; i++) {
@@ -363,7 +387,7 @@ void gp_translate(const char *path, const char *source, size_t source_len,
         cJSON_AddItemToArray(sys, cJSON_CreateString(u.pp.system_includes[i]));
     if (builds) tr_verify_summary(rep, builds, k);
 
-    res->status = refusals ? GP_TRANSLATE_REFUSED : GP_TRANSLATE_OK;
+    res->status = refusals || build_failed ? GP_TRANSLATE_REFUSED : GP_TRANSLATE_OK;
     res->report = rep;
     tr_builds_free(builds, k);
     free(ok);

@@ -386,6 +386,39 @@ static void overloads_get_names_of_their_own(void **state)
                    4, "overload", "no overload takes exactly");
 }
 
+/* With --partial, a helper holding a refused construct is never left live in the output, and no
+ * kernel that calls it counts as translated, whichever kernel lowered it first. */
+static void partial_keeps_no_live_marker(void **state)
+{
+    (void)state;
+    gp_translate_result r =
+        run("__device__ float h(float x) { return __int_as_float(__float_as_int(x) & 1); }\n"
+            "__device__ float g(float x) { return x * 2.0f; }\n"
+            "__global__ void a(float *o) { o[0] = h(o[1]); }\n"
+            "__global__ void b(float *o) { o[0] = g(o[1]); }\n"
+            "__global__ void c(float *o) { o[0] = g(o[1]) + h(o[2]); }\n",
+            true);
+    assert_int_equal(r.status, GP_TRANSLATE_REFUSED);
+    assert_non_null(r.output);
+    /* every GP_TODO( outside the header's #define is on a comment line */
+    for (const char *l = r.output; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+        const char *e = strchr(l, '\n');
+        size_t n = e ? (size_t)(e - l) : strlen(l);
+        char line[1024];
+        snprintf(line, sizeof line, "%.*s", (int)n, l);
+        if (strstr(line, "GP_TODO(\"") && strncmp(line, "//", 2) && strncmp(line, " *", 2))
+            fail_msg("a live marker: %s\n%s", line, r.output);
+    }
+    assert_non_null(strstr(r.output, "GP_KERNEL(b,"));
+    assert_non_null(strstr(r.output, "// GP_KERNEL(c,"));
+    const cJSON *k;
+    int translated = 0;
+    cJSON_ArrayForEach(k, cJSON_GetObjectItem(r.report, "kernels")) translated +=
+        cJSON_IsTrue(cJSON_GetObjectItem(k, "translated"));
+    assert_int_equal(translated, 1);
+    gp_translate_result_free(&r);
+}
+
 /* A kernel refused before its name is read (a template) is still one of the file's kernels: the
  * report lists all three of a file that holds three, the template one not translated. */
 static void template_kernel_is_counted(void **state)
@@ -941,6 +974,7 @@ int main(void)
         cmocka_unit_test(refusals),
         cmocka_unit_test(template_kernel_is_counted),
         cmocka_unit_test(wide_and_bool_parameters),
+        cmocka_unit_test(partial_keeps_no_live_marker),
         cmocka_unit_test(overloads_get_names_of_their_own),
         cmocka_unit_test(recursive_template_argument_is_refused_with_a_reason),
         cmocka_unit_test(warp_intrinsics_with_simd_width),

@@ -50,6 +50,13 @@ CC=$tmp/fakecc GPUPORT_CACHE_DIR=$tmp/cache "$GPUPORT" translate --json "$corpus
 field "$tmp/f.json" kernels 0 builds cpu detail | grep -q "rejects every kernel" ||
     bad "the compiler's message is not in the report: $(field "$tmp/f.json" kernels 0 builds cpu)"
 grep -q "FAILED: cpu" "$tmp/f.err" || bad "the summary does not say the CPU build failed"
+[ "$(field "$tmp/f.json" complete)" = false ] || bad "output that failed to build is called complete"
+# the kernels of one failed build share its log: it is printed once
+printf '__global__ void a(float *o) { o[0] = 1.0f; }\n__global__ void b(float *o) { o[0] = 2.0f; }\n' > "$tmp/two.cu"
+CC=$tmp/fakecc GPUPORT_CACHE_DIR=$tmp/cache "$GPUPORT" translate "$tmp/two.cu" >/dev/null 2>"$tmp/two.err"
+rc=$?
+[ "$rc" = 1 ] || bad "a failed build exits $rc, not 1"
+[ "$(grep -c "rejects every kernel" "$tmp/two.err")" = 1 ] || bad "the build log is not printed once: $(cat "$tmp/two.err")"
 
 # Metal through the stand-in syntax check, where clang++ is there
 if command -v clang++ >/dev/null; then
