@@ -75,6 +75,29 @@ static int write_out(const char *path, const char *text, bool force)
     return 0;
 }
 
+/* The report's ready `gpuport run` lines, for the file as written (-o FILE, else FILE.gpk). */
+static void run_lines(const cJSON *rep, const char *output)
+{
+    const cJSON *k;
+    char safe[GP_TERM_SAFE_MAX];
+    bool any = false;
+    cJSON_ArrayForEach(k, cJSON_GetObjectItem(rep, "kernels"))
+    {
+        const char *run = gp_json_str(k, "run", NULL);
+        if (!run) continue;
+        if (!any)
+            fprintf(stderr, "ready to run (from the first <<<...>>> launch of each kernel; "
+                            "'<...>' marks what the file does not fix):\n");
+        any = true;
+        /* "gpuport run FILE.gpk KERNEL ...": the file as written */
+        const char *rest = strchr(run + strlen("gpuport run "), ' ');
+        if (output && rest && !strncmp(run, "gpuport run ", 12))
+            fprintf(stderr, "  gpuport run %s%s\n", gp_term_safe(output, safe, sizeof safe), rest);
+        else
+            fprintf(stderr, "  %s\n", gp_term_safe(run, safe, sizeof safe));
+    }
+}
+
 static void summary(const cJSON *rep)
 {
     const cJSON *k, *r;
@@ -315,6 +338,7 @@ static int translate_run(int argc, char **argv)
         int w = write_out(output, res.output, true);
         if (w) rc = w;
     }
+    if (res.output && rc <= GP_EXIT_FAIL) run_lines(res.report, output);
     if (!res.output)
         fprintf(stderr,
                 "gpuport translate: nothing was written%s: a kernel was refused; --partial writes "

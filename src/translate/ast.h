@@ -196,6 +196,18 @@ typedef struct tr_clone {
     int ncalls;
 } tr_clone;
 
+/* A <<<grid, block, shared>>> launch of a kernel in the file's host code: each part as the
+ * source wrote it (dim3 variables followed to their definitions), and the call's arguments. */
+typedef struct tr_launch {
+    int file, line;
+    char *grid[3], *block[3]; /* per dimension; NULL: 1 */
+    char *shared;             /* bytes of dynamic shared memory, NULL: none */
+    char **args;
+    int nargs;
+    char **arg_counts; /* per argument: the element count of the buffer it names, from its
+                          cudaMalloc in the file (NULL: not found) */
+} tr_launch;
+
 typedef struct tr_func {
     char *name;
     char *src_name; /* an overload (or a function named like a built-in): the source's name,
@@ -226,6 +238,8 @@ typedef struct tr_func {
     unsigned ls_lane_params;
     bool visiting; /* recursion detection */
     bool done;
+    tr_launch *launch; /* the first launch of this kernel in the file (NULL: none found) */
+    int nlaunches;
 } tr_func;
 
 typedef struct tr_diag {

@@ -702,6 +702,7 @@ int tr_parse(tr_unit *u, char *err, size_t errlen)
     if (rc == 0) {
         tp_template_scan_host(&p);
         parse_pending(&p);
+        tp_scan_launches(&p);
         for (size_t r = 0; r < u->ninstantiate; r++) {
             char name[128];
             snprintf(name, sizeof name, "%.*s", (int)strcspn(u->instantiate[r], "< "),

@@ -130,7 +130,12 @@ void tl_lower_function(lctx *parent, tr_func *f, tr_clone *clone)
                     f->template_id ? f->template_id : f->name);
     /* print */
     gp_strbuf sb = GP_STRBUF_INIT;
-    gp_strbuf_printf(&sb, "/* %s:%d */\n", c.u->pp.files[f->file], f->line);
+    if (c.kernel && f->launch) /* how the host code launches it */
+        gp_strbuf_printf(&sb, "/* %s:%d, launched at %s:%d as %s */\n", c.u->pp.files[f->file],
+                         f->line, c.u->pp.files[f->launch->file], f->launch->line,
+                         tr_launch_config(c.u, f->launch));
+    else
+        gp_strbuf_printf(&sb, "/* %s:%d */\n", c.u->pp.files[f->file], f->line);
     if (c.kernel) {
         tl_emit_signature_kernel(&c, &sb);
         gp_strbuf_puts(&sb, "{\n");

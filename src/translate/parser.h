@@ -140,6 +140,11 @@ const char *tp_bit_intrinsic(parser *p, const tr_token *t);
 bool tp_made(parser *p, const char *name);
 /* A use of a host constant as an expression, or NULL when `name` is none. */
 tr_expr *tp_host_constant(parser *p, const tr_token *at, const char *name);
+/* The value of an integer constant the host code defines (`const int threads = 256;`), as text,
+ * or NULL (template.c). */
+const char *tp_host_const_value(parser *p, const char *name);
+/* Records each kernel's <<<grid, block, shared>>> launch sites in host code (launch.c). */
+void tp_scan_launches(parser *p);
 
 /* ---- cooperative groups (coop.c) */
 bool tp_is_cg_namespace(parser *p, const char *name);

@@ -104,6 +104,11 @@ static const char *host_const_value(parser *p, const char *name)
     return host_const_value_depth(p, name, 0);
 }
 
+const char *tp_host_const_value(parser *p, const char *name)
+{
+    return host_const_value_depth(p, name, 0);
+}
+
 /* An argument's text for the instance's name, and whether the translation can read it: a type,
  * or a constant (numbers, true/false, kept macros, operators). */
 static bool arg_text(parser *p, const tr_tokens *a, bool is_type, char *out, size_t cap, char *why,

@@ -268,6 +268,11 @@ void gp_translate(const char *path, const char *source, size_t source_len,
     cJSON_AddBoolToObject(rep, "complete", refusals == 0 && !build_failed);
     cJSON_AddBoolToObject(rep, "verified", builds != NULL);
     cJSON *karr = cJSON_AddArrayToObject(rep, "kernels");
+    /* the output's name in the run lines: FILE.cu's base name as FILE.gpk */
+    char gpk[256];
+    const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    size_t blen = strcspn(base, ".");
+    snprintf(gpk, sizeof gpk, "%.*s.gpk", (int)(blen ? blen : strlen(base)), base);
     for (int i = 0; i < k; i++) {
         tr_func *f = ki[i].func;
         bool kref = !ok || !ok[i];
@@ -286,6 +291,16 @@ void gp_translate(const char *path, const char *source, size_t source_len,
             cJSON_AddStringToObject(po2, "name", ki[i].params[p].name);
             cJSON_AddItemToArray(params, po2);
         }
+        if (f->launch) {
+            const tr_launch *l = f->launch;
+            cJSON *lj = cJSON_AddObjectToObject(o, "launch");
+            cJSON_AddStringToObject(lj, "file", u.pp.files[l->file]);
+            cJSON_AddNumberToObject(lj, "line", l->line);
+            cJSON_AddStringToObject(lj, "config", tr_launch_config(&u, l));
+            cJSON_AddNumberToObject(lj, "launches", f->nlaunches);
+        }
+        if (!kref)
+            cJSON_AddStringToObject(o, "run", tr_run_line(&u, f, ki[i].params, ki[i].nparams, gpk));
         const tr_build *b = builds ? &builds[i * TR_NTARGETS] : NULL;
         cJSON_AddItemToObject(o, "targets", targets_json(f, kref, b));
         if (b) cJSON_AddItemToObject(o, "builds", builds_json(b));

@@ -116,6 +116,44 @@ printf '#include <proj.h>\n__global__ void b(float *o) { o[BOUND(0, 1)] = 2.0f; 
 "$GPUPORT" translate --no-verify -I "$tmp/inc" "$tmp/a.cu" > "$tmp/a2.gpk" 2>"$tmp/a.err" &&
     grep -q "o\[1\] = 2.0f" "$tmp/a2.gpk" || bad "#include <proj.h> with -I: $(cat "$tmp/a.err")"
 
+# ready to run: each kernel's launch from its <<<>>> site, and a gpuport run line that runs
+cat > "$tmp/l.cu" <<'CU'
+#define BLOCK 256
+__global__ void saxpy(float *y, const float *x, float a, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = a * x[i] + y[i];
+}
+template <typename T, int BS> __global__ void scale(T *y, T a) { y[blockIdx.x * BS + threadIdx.x] *= a; }
+__global__ void tr(float *o, const float *in, int w) {
+  extern __shared__ float t[];
+  t[threadIdx.y * 16 + threadIdx.x] = in[(blockIdx.y * 16 + threadIdx.y) * w + blockIdx.x * 16 + threadIdx.x];
+  __syncthreads();
+  o[(blockIdx.y * 16 + threadIdx.y) * w + blockIdx.x * 16 + threadIdx.x] = t[threadIdx.x * 16 + threadIdx.y];
+}
+int main() {
+  const int n = 1 << 16;
+  float *d_x, *d_y;
+  cudaMalloc(&d_x, n * sizeof(float));
+  size_t bytes = n * sizeof(float);
+  cudaMalloc((void **)&d_y, bytes);
+  saxpy<<<(n + BLOCK - 1) / BLOCK, BLOCK>>>(d_y, d_x, 2.0f, n);
+  scale<float, 128><<<n / 128, 128>>>(d_y, 3.0f);
+  dim3 grid(16, 16), threads(16, 16);
+  tr<<<grid, threads, 16 * 16 * sizeof(float)>>>(d_y, d_x, 256);
+}
+CU
+"$GPUPORT" translate --no-verify "$tmp/l.cu" -o "$tmp/l.gpk" --report "$tmp/l.json" 2>"$tmp/l.err" || bad "launches: $(cat "$tmp/l.err")"
+[ "$(field "$tmp/l.json" kernels 0 launch config)" = '"<<<256, 256>>>"' ] || bad "saxpy's launch: $(field "$tmp/l.json" kernels 0 launch)"
+grep -q "launched at .*l.cu:22 as <<<dim3(16, 16), dim3(16, 16), 1024>>>" "$tmp/l.gpk" || bad "the launch comment: $(grep launched "$tmp/l.gpk")"
+grep -q "gpuport run $tmp/l.gpk saxpy --global 65536 --group 256 y=zeros:65536 x=ones:65536 a=2.0 n=65536" "$tmp/l.err" ||
+    bad "saxpy's run line: $(cat "$tmp/l.err")"
+runs=0
+while read -r line; do
+    eval "\"\$GPUPORT\" ${line#gpuport } --device cpu" >/dev/null 2>"$tmp/r.err" || bad "$line: $(cat "$tmp/r.err")"
+    runs=$((runs + 1))
+done < <(grep '^  gpuport run ' "$tmp/l.err" | sed 's/^  //')
+[ "$runs" = 3 ] || bad "$runs run lines, not 3: $(cat "$tmp/l.err")"
+
 # -o with --json: the file is written, whoever reads stdout
 "$GPUPORT" translate --no-verify --json "$corpus/saxpy.cu" -o "$tmp/j.gpk" 2>/dev/null | head -c 1 >/dev/null
 grep -q "GP_KERNEL(" "$tmp/j.gpk" || bad "-o with --json piped to head: no output file"
