@@ -196,6 +196,22 @@ typedef struct tr_clone {
     int ncalls;
 } tr_clone;
 
+/* A plain C struct of the file (scalar fields, fixed arrays of them, other such structs): one
+ * layout on every target, so it may live in buffers. */
+typedef struct tr_field {
+    char *name;
+    tr_type type;
+    char *dims[2]; /* array dimensions as numbers (NULL: none) */
+} tr_field;
+
+typedef struct tr_struct {
+    char *tag;  /* `struct TAG` (NULL: none) */
+    char *name; /* its name in the output (the typedef's name, else the tag) */
+    tr_field *fields;
+    int nfields;
+    int file, line;
+} tr_struct;
+
 /* A <<<grid, block, shared>>> launch of a kernel in the file's host code: each part as the
  * source wrote it (dim3 variables followed to their definitions), and the call's arguments. */
 typedef struct tr_launch {
@@ -276,6 +292,8 @@ typedef struct tr_unit {
     int ndiags;
     tr_func **sorted_funcs; /* defined functions by name, for lookups (lower.c) */
     int nsorted;
+    tr_struct *structs; /* the file's plain structs, in order of definition */
+    int nstructs;
     tr_sym **globals; /* __device__ file-scope data (passed as buffers) */
     int nglobals;
     tr_template *templates;

@@ -192,6 +192,7 @@ void tl_infer_expr(lctx *c, tr_expr *e)
         }
         tl_infer_expr(c, e->a);
         e->vt = TR_VT_UNKNOWN;
+        if (tl_infer_struct_member(c, e)) return;
         if (!strcmp(e->name, "x") || !strcmp(e->name, "y") || !strcmp(e->name, "z") ||
             !strcmp(e->name, "w")) {
             const char *b = e->a->vt == TR_VT_PTR ? e->a->elem : NULL;
@@ -215,9 +216,11 @@ void tl_infer_expr(lctx *c, tr_expr *e)
         }
         if (e->a->kind == TR_E_INDEX && e->a->vt == TR_VT_PTR) {
             e->vt = tl_base_vt(e->a->elem ? e->a->elem : "int");
+            tl_mark_struct_value(e, e->a->elem, e->a->space);
             return;
         }
         e->vt = e->a->elem ? tl_base_vt(e->a->elem) : TR_VT_UNKNOWN;
+        tl_mark_struct_value(e, e->a->elem, e->a->space);
         return;
     }
     case TR_E_UNARY:
@@ -249,6 +252,7 @@ void tl_infer_expr(lctx *c, tr_expr *e)
             }
         } else if (!strcmp(e->text, "*")) {
             e->vt = e->a->elem ? tl_base_vt(e->a->elem) : TR_VT_UNKNOWN;
+            tl_mark_struct_value(e, e->a->elem, e->a->space);
         } else if (!strcmp(e->text, "!")) {
             e->vt = TR_VT_INT;
         } else {

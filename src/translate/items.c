@@ -662,6 +662,137 @@ static void read_host_item(parser *p, size_t i, size_t end)
     if (!device_item(p, i, end)) record_host_constants(p, i, end);
 }
 
+/* The field types whose size and alignment every target agrees on (the CPU prelude's vectors
+ * are not aligned as CUDA's, bool and size_t differ on OpenCL, pointers carry an address space). */
+static const char *field_refusal(const tr_unit *u, const tr_type *t)
+{
+    static const char *const ok[] = {"char",
+                                     "signed char",
+                                     "unsigned char",
+                                     "short",
+                                     "unsigned short",
+                                     "int",
+                                     "unsigned int",
+                                     "float",
+                                     "double",
+                                     "long",
+                                     "unsigned long",
+                                     "long long",
+                                     "unsigned long long",
+                                     "int8_t",
+                                     "int16_t",
+                                     "int32_t",
+                                     "int64_t",
+                                     "uint8_t",
+                                     "uint16_t",
+                                     "uint32_t",
+                                     "uint64_t"};
+    if (t->nptr) return "a pointer field (its address space would be unknown)";
+    if (!strncmp(t->base, "struct ", 7)) return NULL;
+    for (size_t i = 0; i < sizeof ok / sizeof *ok; i++)
+        if (!strcmp(t->base, ok[i])) return NULL;
+    (void)u;
+    return "a field whose type has another size or alignment on some target (vectors, bool, "
+           "size_t, half) or none";
+}
+
+/* The fields of a struct, [from, close): false (with a note) on one outside the subset. */
+static bool struct_fields(parser *p, tr_struct *st, size_t from, size_t close)
+{
+    p->i = from;
+    p->end = close;
+    tp_mark mark = tp_mark_here(p);
+    if (setjmp(p->fail)) {
+        tp_back_to(p, &mark);
+        tr_diag_add(p->u, false, p->why_file, p->why_line, p->why_col, "struct",
+                    "struct %s is not translated: %s", st->name, p->why);
+        return false;
+    }
+    while (!tp_is(p, "}") && p->i < close) {
+        specs fs = tp_parse_specs(p);
+        do {
+            tr_sym *f = tp_parse_declarator(p, &fs, false);
+            const char *why = field_refusal(p->u, &f->type);
+            if (why) tp_bail(p, "struct", "field %s is %s", f->name, why);
+            tr_field fld = {f->name, f->type, {NULL, NULL}};
+            if (f->ndims > 2) tp_bail(p, "struct", "field %s has more than 2 dimensions", f->name);
+            for (int d = 0; d < f->ndims; d++) {
+                tr_expr *x = f->dims[d];
+                if (!x || (x->kind != TR_E_NUM && x->kind != TR_E_IDENT))
+                    tp_bail(p, "struct", "field %s: an array size that is not a number", f->name);
+                fld.dims[d] = x->text;
+            }
+            tr_field *nf = tr_alloc(p->u, (size_t)(st->nfields + 1) * sizeof *nf);
+            if (st->nfields) memcpy(nf, st->fields, (size_t)st->nfields * sizeof *nf);
+            nf[st->nfields++] = fld;
+            st->fields = nf;
+        } while (tp_accept(p, ","));
+        tp_expect(p, ";");
+    }
+    return true;
+}
+
+/* `struct TAG { fields };` and `typedef struct [TAG] { fields } NAME;` of plain fields. */
+static void parse_struct(parser *p, size_t i, size_t end)
+{
+    size_t k = i;
+    bool is_typedef = !strcmp(p->t[k].text, "typedef");
+    k += is_typedef;
+    if (k + 1 >= end || strcmp(p->t[k].text, "struct")) return;
+    k++;
+    const char *tag = NULL;
+    if (p->t[k].kind == TR_IDENT) tag = p->t[k++].text;
+    if (k >= end || strcmp(p->t[k].text, "{")) return; /* a declaration, or __align__(n) */
+    size_t close = k, depth = 0;
+    for (; close < p->n; close++) {
+        if (!strcmp(p->t[close].text, "{")) depth++;
+        if (!strcmp(p->t[close].text, "}") && --depth == 0) break;
+    }
+    const char *name = tag;
+    if (is_typedef) {
+        if (close + 2 >= p->n || p->t[close + 1].kind != TR_IDENT ||
+            strcmp(p->t[close + 2].text, ";"))
+            return;
+        name = p->t[close + 1].text;
+    }
+    if (!name || tp_find_struct(p->u, name)) return;
+    const tr_token *at = &p->t[k];
+    /* member functions, constructors, operators: not a plain struct */
+    for (size_t q = k + 1; q < close; q++)
+        if (!strcmp(p->t[q].text, "(") || !strcmp(p->t[q].text, "operator") ||
+            !strcmp(p->t[q].text, "public") || !strcmp(p->t[q].text, "private") ||
+            !strcmp(p->t[q].text, "union") || !strcmp(p->t[q].text, ":")) {
+            tr_diag_add(p->u, false, at->file, at->line, at->col, "struct",
+                        "struct %s has member functions, constructors, bit fields or unions: "
+                        "outside the accepted subset (plain fields are translated)",
+                        name);
+            return;
+        }
+    tr_struct st = {
+        tag ? tr_strdup(p->u, tag) : NULL, tr_strdup(p->u, name), NULL, 0, at->file, at->line};
+    if (!struct_fields(p, &st, k + 1, close)) return;
+    if (!st.nfields) return;
+    tr_unit *u = p->u;
+    tr_struct *ns = realloc(u->structs, (size_t)(u->nstructs + 1) * sizeof *ns);
+    if (!ns) abort();
+    u->structs = ns;
+    u->structs[u->nstructs++] = st;
+    /* `Node x;` (C++ needs no `struct`) and the typedef's name: the struct's type */
+    for (int n = 0; n < 2; n++) {
+        const char *alias = n ? st.tag : st.name;
+        if (!alias || (n && !strcmp(st.tag, st.name))) continue;
+        typedef_alias *a = realloc(p->aliases, (size_t)(p->naliases + 1) * sizeof *a);
+        if (!a) abort();
+        p->aliases = a;
+        tr_type t = {0};
+        char base[160];
+        snprintf(base, sizeof base, "struct %s", st.name);
+        t.base = tr_strdup(u, base);
+        p->aliases[p->naliases++] = (typedef_alias){strdup(alias), t};
+    }
+    (void)end;
+}
+
 /* Second pass: device items parsed, host typedefs read, explicit instantiations made. */
 static void read_item(parser *p, size_t i, size_t end)
 {
@@ -672,6 +803,13 @@ static void read_item(parser *p, size_t i, size_t end)
         return;
     }
     bool typedef_item = t->kind == TR_IDENT && !strcmp(t->text, "typedef");
+    if (t->kind == TR_IDENT &&
+        (!strcmp(t->text, "struct") ||
+         (typedef_item && i + 1 < end && !strcmp(p->t[i + 1].text, "struct")))) {
+        parse_struct(p, i, end);
+        parse_pending(p);
+        return;
+    }
     if (device_item(p, i, end) || typedef_item) {
         p->i = i;
         p->end = end;

@@ -65,7 +65,7 @@ static char *value_of(parser *p, const tr_token *t, size_t b, size_t e)
             continue;
         }
         if (c.kind == TR_IDENT) {
-            const char *v = NULL;
+            const char *v = is(&c, "true") ? "1" : is(&c, "false") ? "0" : NULL;
             for (size_t k = 0; !v && k < p->u->pp.nkept; k++)
                 if (!strcmp(p->u->pp.kept[k].name, c.text)) v = p->u->pp.kept[k].body;
             if (!v) v = tp_host_const_value(p, c.text);
@@ -395,6 +395,8 @@ char *tr_run_line(tr_unit *u, const tr_func *f, const tr_param_info *params, int
             size_t n = strlen(v); /* 2.0f: the number */
             if (n > 1 && (v[n - 1] == 'f' || v[n - 1] == 'F') && number(v, false)) v[n - 1] = 0;
             put_value(&sb, v, false);
+        } else if (tp_find_struct(u, p->type)) { /* records gpuport run cannot make */
+            put_value(&sb, "a buffer of its records", true);
         } else if (i >= f->nparams) { /* data the host fills (__constant__, __device__) */
             put_value(&sb, "a .npy of its data", true);
         } else {

@@ -39,6 +39,8 @@ void tr_kernel_info_free(tr_kernel_info *k);
  * writes (atomicInc/atomicDec loops). Refusals go to the unit's diagnostics. */
 void tr_lower_kernel(tr_unit *u, const tr_lower_options *opt, tr_func *kernel, gp_strbuf *helpers,
                      tr_kernel_info *info);
+/* The file's plain structs as typedefs of the dialect (structs.c). */
+void tr_emit_structs(const tr_unit *u, gp_strbuf *sb);
 /* A launch's configuration as CUDA writes it: "<<<dim3(a, b), 256, bytes>>>" (launch.c). */
 char *tr_launch_config(tr_unit *u, const tr_launch *l);
 /* A `gpuport run` command line for kernel f of the file `gpk`, with what its first launch gives

@@ -176,6 +176,15 @@ bool tp_in_list(const char *s, const char *const *list, size_t n)
     return false;
 }
 
+tr_struct *tp_find_struct(tr_unit *u, const char *name)
+{
+    for (int i = 0; i < u->nstructs; i++)
+        if ((u->structs[i].tag && !strcmp(u->structs[i].tag, name)) ||
+            !strcmp(u->structs[i].name, name))
+            return &u->structs[i];
+    return NULL;
+}
+
 static typedef_alias *find_alias(parser *p, const char *name)
 {
     for (int i = 0; i < p->naliases; i++)
@@ -318,8 +327,13 @@ specs tp_parse_specs(parser *p)
             tp_bail(p, "template",
                     "templates are not in the accepted subset: write one plain C "
                     "function per type");
-        else if (!strcmp(w, "struct") || !strcmp(w, "class") || !strcmp(w, "union") ||
-                 !strcmp(w, "enum"))
+        else if (!strcmp(w, "struct") && !base[0] && p->i + 1 < p->end &&
+                 tp_find_struct(p->u, p->t[p->i + 1].text)) {
+            /* struct Node: a plain struct of the file */
+            p->i++;
+            snprintf(base, sizeof base, "struct %s", tp_find_struct(p->u, tp_cur(p)->text)->name);
+        } else if (!strcmp(w, "struct") || !strcmp(w, "class") || !strcmp(w, "union") ||
+                   !strcmp(w, "enum"))
             tp_bail(p, w,
                     "%ss are not in the accepted subset: pass their fields as separate "
                     "parameters or buffers",

@@ -1312,8 +1312,59 @@ static void run_daxpy_double(void **state)
     }
 }
 
+/* Structs in buffers and by value, size_t and bool parameters, an overloaded helper. */
+static void run_graph_structs(void **state)
+{
+    (void)state;
+    enum { N = 256 };
+    struct node {
+        int32_t starting, no_of_edges;
+    } nodes[N];
+    struct latlong {
+        float lat, lng;
+        int32_t id;
+    } loc[N], q = {30.0f, 90.0f, 0};
+    int32_t edges[2 * N], ref[N];
+    float rdist[N];
+    for (int i = 0; i < 2 * N; i++)
+        edges[i] = (i * 7) % 13;
+    for (int i = 0; i < N; i++) {
+        nodes[i].starting = i;
+        nodes[i].no_of_edges = i % 3;
+        int s = 0;
+        for (int e = i; e < i + i % 3; e++)
+            s += edges[e];
+        ref[i] = s * 2; /* weight(int) */
+        loc[i].lat = frand(-90.0f, 90.0f), loc[i].lng = frand(-180.0f, 180.0f), loc[i].id = i;
+        rdist[i] = sqrtf((q.lat - loc[i].lat) * (q.lat - loc[i].lat) +
+                         (q.lng - loc[i].lng) * (q.lng - loc[i].lng)) *
+                   0.5f; /* weight(float) */
+    }
+    FOR_EACH_DEVICE(dev)
+    {
+        built t = build(dev, "graph_structs.cu");
+        gp_kernel *k1 = gpt_kernel_of(t.prog, "degree_sum"), *k2 = gpt_kernel_of(t.prog, "euclid");
+        gp_buffer *bn = buf(dev, nodes, sizeof nodes), *be = buf(dev, edges, sizeof edges),
+                  *bo = buf(dev, NULL, N * 4), *bl = buf(dev, loc, sizeof loc),
+                  *bd = buf(dev, NULL, N * 4);
+        uint64_t n = N;
+        int32_t twice = 1, nrec = N;
+        launch(k1, 1, G1(N), G1(64), ARGS(B(bn), B(be), B(bo), V(n), V(twice)));
+        launch(k2, 1, G1(N), G1(64), ARGS(B(bl), B(bd), V(nrec), V(q)));
+        int32_t got[N];
+        float dist[N];
+        get(bo, got, sizeof got), get(bd, dist, sizeof dist);
+        CHECKI("degree_sum", ref, got, N);
+        CHECKF("euclid", rdist, dist, N, 1e-5f);
+        gp_buffer_release(bn), gp_buffer_release(be), gp_buffer_release(bo);
+        gp_buffer_release(bl), gp_buffer_release(bd);
+        gp_kernel_release(k1), gp_kernel_release(k2), close_all(&t);
+    }
+}
+
 #define HPC_TESTS                                                                                  \
-    cmocka_unit_test(run_bfs), cmocka_unit_test(run_pathfinder), cmocka_unit_test(run_hotspot),    \
+    cmocka_unit_test(run_graph_structs), cmocka_unit_test(run_bfs),                                \
+        cmocka_unit_test(run_pathfinder), cmocka_unit_test(run_hotspot),                           \
         cmocka_unit_test(run_backprop_layerforward), cmocka_unit_test(run_gaussian),               \
         cmocka_unit_test(run_kmeans_assign), cmocka_unit_test(run_sgemm_tiled),                    \
         cmocka_unit_test(run_mri_q), cmocka_unit_test(run_stencil7),                               \
