@@ -1119,6 +1119,10 @@ static tr_stmt *parse_decl_stmt(parser *p)
         if (tp_accept(p, "=")) {
             if (s.shared) tp_bail(p, "__shared__", "__shared__ variables cannot be initialised");
             d.init = tp_is(p, "{") ? tp_parse_primary(p) : tp_parse_assign(p);
+            /* `constexpr int UNROLL = 8;`: a constant C can size an array with (print.c) */
+            if (sym->kind == TR_SYM_LOCAL && sym->type.is_const && !sym->type.nptr && !sym->ndims &&
+                d.init->kind == TR_E_NUM)
+                sym->init = d.init;
         }
         if (sym->type.is_ref) {
             /* a local reference `float &r = a[i];` is a pointer to what it names */

@@ -465,7 +465,12 @@ void tl_emit_decl(lctx *c, gp_strbuf *sb, tr_sym *s, tr_expr *init)
     gp_strbuf_puts(sb, tl_sym_name(c, s));
     for (int d = 0; d < s->ndims; d++) {
         gp_strbuf_putc(sb, '[');
-        if (s->dims[d]) tl_emit_expr(c, sb, s->dims[d], 1);
+        const tr_expr *x = s->dims[d];
+        if (x && x->kind == TR_E_IDENT && x->sym && x->sym->kind == TR_SYM_LOCAL && x->sym->init &&
+            x->sym->init->kind == TR_E_NUM)
+            gp_strbuf_puts(sb, x->sym->init->text); /* a local constant: C has no VLA here */
+        else if (x)
+            tl_emit_expr(c, sb, s->dims[d], 1);
         gp_strbuf_putc(sb, ']');
     }
     if (init) {

@@ -419,6 +419,20 @@ static void partial_keeps_no_live_marker(void **state)
     gp_translate_result_free(&r);
 }
 
+/* A local constexpr sizes an array as a number (C would take `const int` for a VLA, which
+ * cannot be initialised); more than GP_KERNEL's 16 parameters is a refusal, not a build error. */
+static void local_constants_and_parameter_limit(void **state)
+{
+    (void)state;
+    expect_ok("__global__ void k(float *o) {\n  constexpr int UNROLL = 8;\n"
+              "  float r[UNROLL] = {};\n  for (int i = 0; i < UNROLL; i++) o[i] = r[i];\n}\n",
+              (const char *[]){"float r[8] = {", NULL});
+    expect_refused("__global__ void k(float *o, int a, int b, int c, int d, int e, int f, int g,\n"
+                   "  int h, int i, int j, int l, int m, int n, int p, int q, int r) {\n"
+                   "  o[0] = a + r;\n}\n",
+                   1, "too many parameters", "at most 16");
+}
+
 /* A kernel refused before its name is read (a template) is still one of the file's kernels: the
  * report lists all three of a file that holds three, the template one not translated. */
 static void template_kernel_is_counted(void **state)
@@ -974,6 +988,7 @@ int main(void)
         cmocka_unit_test(refusals),
         cmocka_unit_test(template_kernel_is_counted),
         cmocka_unit_test(wide_and_bool_parameters),
+        cmocka_unit_test(local_constants_and_parameter_limit),
         cmocka_unit_test(partial_keeps_no_live_marker),
         cmocka_unit_test(overloads_get_names_of_their_own),
         cmocka_unit_test(recursive_template_argument_is_refused_with_a_reason),
