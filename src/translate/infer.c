@@ -441,12 +441,6 @@ void tl_infer_stmt(lctx *c, tr_stmt *s)
             }
             if ((sym->kind == TR_SYM_SHARED || sym->kind == TR_SYM_DYN_SHARED) &&
                 (!c->kernel || sym->kind == TR_SYM_DYN_SHARED)) {
-                if (!c->kernel && sym->kind == TR_SYM_SHARED && sym->ndims > 1 && c->final)
-                    tr_diag_add(c->u, true, sym->file, sym->line, sym->col, "__shared__",
-                                "%s: a multi-dimensional __shared__ array in a device function "
-                                "cannot be passed in from the kernel on every target; declare it "
-                                "in the kernel, or make it one-dimensional",
-                                sym->name);
                 tl_add_hoist(c->f, c->u, sym);
             }
         }

@@ -732,9 +732,21 @@ void tl_emit_signature_helper(lctx *c, gp_strbuf *sb)
         if (s->as_buffer)
             gp_strbuf_printf(sb, "GP_GLOBAL %s%s *", s->kind == TR_SYM_CONSTANT ? "const " : "",
                              b ? b : s->type.base);
+        else if (s->ndims > 1) /* T (*name)[N]: a pointer to the rows it is indexed by */
+            gp_strbuf_printf(sb, "GP_SHARED %s (*", b ? b : s->type.base);
         else
             gp_strbuf_printf(sb, "GP_SHARED %s *", b ? b : s->type.base);
         tl_emit_hoisted_arg(c, sb, s);
+        if (!s->as_buffer && s->ndims > 1) {
+            gp_strbuf_putc(sb, ')');
+            lctx oc = *c; /* the sizes are the declaring function's expressions */
+            oc.f = s->owner;
+            for (int d = 1; d < s->ndims; d++) {
+                gp_strbuf_putc(sb, '[');
+                if (s->dims[d]) tl_emit_expr(&oc, sb, s->dims[d], 1);
+                gp_strbuf_putc(sb, ']');
+            }
+        }
     }
     for (int b = 0; b < 12; b++)
         if (f->builtins & (1u << b)) {
