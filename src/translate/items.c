@@ -688,12 +688,56 @@ static const char *field_refusal(const tr_unit *u, const tr_type *t)
                                      "uint32_t",
                                      "uint64_t"};
     if (t->nptr) return "a pointer field (its address space would be unknown)";
+    if (!strcmp(t->base, "bool")) return NULL; /* held as uint8_t */
     if (!strncmp(t->base, "struct ", 7)) return NULL;
     for (size_t i = 0; i < sizeof ok / sizeof *ok; i++)
         if (!strcmp(t->base, ok[i])) return NULL;
     (void)u;
     return "a field whose type has another size or alignment on some target (vectors, bool, "
            "size_t, half) or none";
+}
+
+/* An array size of numbers and + - * / << (`DEFAULT_ORDER + 1` once expanded): its value. */
+static bool size_value(const tr_unit *u, const tr_expr *e, long long *v)
+{
+    long long a, b;
+    char *end;
+    if (!e) return false;
+    switch (e->kind) {
+    case TR_E_NUM:
+        *v = strtoll(e->text, &end, 0);
+        return end != e->text && (!*end || strchr("uUlL", *end));
+    case TR_E_IDENT: /* a macro kept by name: its number */
+        for (size_t k = 0; k < u->pp.nkept; k++)
+            if (!strcmp(u->pp.kept[k].name, e->text)) {
+                *v = strtoll(u->pp.kept[k].body, &end, 0);
+                return end != u->pp.kept[k].body && (!*end || strchr("uUlL", *end));
+            }
+        return false;
+    case TR_E_BINARY:
+        if (!size_value(u, e->a, &a) || !size_value(u, e->b, &b) || a < 0 || b < 0 || a > 1 << 20 ||
+            b > 1 << 20)
+            return false;
+        switch (e->text[0]) {
+        case '+':
+            *v = a + b;
+            return true;
+        case '-':
+            *v = a - b;
+            return true;
+        case '*':
+            *v = a * b;
+            return true;
+        case '/':
+            return b ? (*v = a / b, true) : false;
+        case '<':
+            return !strcmp(e->text, "<<") && b < 20 ? (*v = a << b, true) : false;
+        default:
+            return false;
+        }
+    default:
+        return false;
+    }
 }
 
 /* The fields of a struct, [from, close): false (with a note) on one outside the subset. */
@@ -715,12 +759,21 @@ static bool struct_fields(parser *p, tr_struct *st, size_t from, size_t close)
             const char *why = field_refusal(p->u, &f->type);
             if (why) tp_bail(p, "struct", "field %s is %s", f->name, why);
             tr_field fld = {f->name, f->type, {NULL, NULL}};
+            if (!f->type.nptr && !strcmp(f->type.base, "bool")) /* one byte, 0 or 1, as CUDA's */
+                fld.type.base = tr_strdup(p->u, "uint8_t");
             if (f->ndims > 2) tp_bail(p, "struct", "field %s has more than 2 dimensions", f->name);
             for (int d = 0; d < f->ndims; d++) {
                 tr_expr *x = f->dims[d];
-                if (!x || (x->kind != TR_E_NUM && x->kind != TR_E_IDENT))
+                long long v = 0;
+                if (x && x->kind == TR_E_IDENT) { /* a macro kept by name */
+                    fld.dims[d] = x->text;
+                } else if (size_value(p->u, x, &v) && v > 0) {
+                    char num[32];
+                    snprintf(num, sizeof num, "%lld", v);
+                    fld.dims[d] = tr_strdup(p->u, num);
+                } else {
                     tp_bail(p, "struct", "field %s: an array size that is not a number", f->name);
-                fld.dims[d] = x->text;
+                }
             }
             tr_field *nf = tr_alloc(p->u, (size_t)(st->nfields + 1) * sizeof *nf);
             if (st->nfields) memcpy(nf, st->fields, (size_t)st->nfields * sizeof *nf);
@@ -780,7 +833,9 @@ static void parse_struct(parser *p, size_t i, size_t end)
     /* `Node x;` (C++ needs no `struct`) and the typedef's name: the struct's type */
     for (int n = 0; n < 2; n++) {
         const char *alias = n ? st.tag : st.name;
-        if (!alias || (n && !strcmp(st.tag, st.name))) continue;
+        /* the tag of a typedef'd struct is no type name of its own: C code names variables
+         * after it (`LatLong *latLong`); `struct TAG` still is the type */
+        if (!alias || (n && (!strcmp(st.tag, st.name) || is_typedef))) continue;
         typedef_alias *a = realloc(p->aliases, (size_t)(p->naliases + 1) * sizeof *a);
         if (!a) abort();
         p->aliases = a;

@@ -433,6 +433,28 @@ static void local_constants_and_parameter_limit(void **state)
                    1, "too many parameters", "at most 16");
 }
 
+/* Plain structs: typedefs at the top, bool fields as one byte, sizes evaluated, a variable named
+ * after a typedef'd struct's tag; a pointer field leaves the struct out (a note says why). */
+static void plain_structs(void **state)
+{
+    (void)state;
+    expect_ok("#define ORDER 4\n"
+              "typedef struct knode { int keys[ORDER + 1]; bool is_leaf; } knode;\n"
+              "typedef struct latLong { float lat, lng; } LatLong;\n"
+              "__global__ void k(const knode *n, const LatLong *d, float *o) {\n"
+              "  const LatLong *latLong = d + threadIdx.x;\n"
+              "  knode a = n[threadIdx.x];\n"
+              "  o[threadIdx.x] = a.is_leaf ? latLong->lat : (float)a.keys[2];\n}\n",
+              (const char *[]){"typedef struct knode {", "int keys[5];", "uint8_t is_leaf;",
+                               "} knode;", "typedef struct LatLong {", "float lat;", "} LatLong;",
+                               "GP_KERNEL(k, GP_CBUF(knode, n), GP_CBUF(LatLong, d)",
+                               "GP_GLOBAL const LatLong *latLong = d +", "knode a = n[",
+                               "a.is_leaf ? latLong->lat : (float)a.keys[2]", NULL});
+    expect_refused("struct P { float *coord; };\n"
+                   "__global__ void k(P *p, float *o) {\n  o[0] = 1.0f;\n}\n",
+                   2, "syntax", "expected a type");
+}
+
 /* A kernel refused before its name is read (a template) is still one of the file's kernels: the
  * report lists all three of a file that holds three, the template one not translated. */
 static void template_kernel_is_counted(void **state)
@@ -988,6 +1010,7 @@ int main(void)
         cmocka_unit_test(refusals),
         cmocka_unit_test(template_kernel_is_counted),
         cmocka_unit_test(wide_and_bool_parameters),
+        cmocka_unit_test(plain_structs),
         cmocka_unit_test(local_constants_and_parameter_limit),
         cmocka_unit_test(partial_keeps_no_live_marker),
         cmocka_unit_test(overloads_get_names_of_their_own),
