@@ -177,6 +177,10 @@ void tl_infer_call(lctx *c, tr_expr *e)
         /* abs(x): one argument, CUDA's overloads (int, float, double) */
         tr_vt v = e->nargs == 1 ? tl_arith(e->args[0]->vt, TR_VT_INT)
                                 : tl_arith(e->args[0]->vt, e->args[1]->vt);
+        if (name[0] == 'u' || name[0] == 'l') /* umin, llmax, ullmin: CUDA's fixed types */
+            v = name[0] == 'u' && name[1] == 'l' ? TR_VT_ULONG
+                : name[0] == 'u'                 ? TR_VT_UINT
+                                                 : TR_VT_LONG;
         e->vt = v;
         if (e->nargs == 1 && tl_is_int_vt(v) && v != TR_VT_INT) {
             tl_refuse(c, e, name, "%s of a 64-bit or unsigned integer: only int's is translated",

@@ -246,6 +246,18 @@ static void emit_call(lctx *c, gp_strbuf *sb, tr_expr *e)
             gp_strbuf_putc(sb, ')');
             return;
         }
+        if (tl_is_int_vt(e->vt) && (m->cuda[0] == 'u' || m->cuda[0] == 'l')) {
+            /* umin(a, b): both converted to unsigned int first, as CUDA's prototype does */
+            const char *t = e->vt == TR_VT_UINT    ? "unsigned int"
+                            : e->vt == TR_VT_ULONG ? "uint64_t"
+                                                   : "int64_t";
+            gp_strbuf_printf(sb, "gp_%s((%s)(", m->out, t);
+            tl_emit_expr(c, sb, e->args[0], 0);
+            gp_strbuf_printf(sb, "), (%s)(", t);
+            tl_emit_expr(c, sb, e->args[1], 0);
+            gp_strbuf_puts(sb, "))");
+            return;
+        }
         if (tl_is_int_vt(e->vt)) {
             gp_strbuf_printf(sb, "gp_%s(", m->out);
             emit_args(c, sb, e);

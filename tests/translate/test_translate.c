@@ -427,6 +427,10 @@ static void local_constants_and_parameter_limit(void **state)
     expect_ok("__global__ void k(float *o) {\n  constexpr int UNROLL = 8;\n"
               "  float r[UNROLL] = {};\n  for (int i = 0; i < UNROLL; i++) o[i] = r[i];\n}\n",
               (const char *[]){"float r[8] = {", NULL});
+    /* CUDA's umin converts both arguments to unsigned int: -1 is the largest */
+    expect_ok("__global__ void k(unsigned *o, int a) {\n  o[0] = umin(a, 4u) + llmax(a, 2);\n}\n",
+              (const char *[]){"gp_min((unsigned int)(a), (unsigned int)(4u))",
+                               "gp_max((int64_t)(a), (int64_t)(2))", NULL});
     expect_refused("__global__ void k(float *o, int a, int b, int c, int d, int e, int f, int g,\n"
                    "  int h, int i, int j, int l, int m, int n, int p, int q, int r) {\n"
                    "  o[0] = a + r;\n}\n",
