@@ -15,7 +15,7 @@
 static const char translate_usage[] =
     "usage: gpuport translate FILE.cu [-o FILE.gpk] [--report FILE.json] [--partial]\n"
     "                         [--simd-width 32|0] [-I DIR]... [-D NAME[=VALUE]]...\n"
-    "                         [--instantiate 'NAME<ARGS>']... [--no-verify]\n"
+    "                         [-T|--instantiate 'NAME<ARGS>']... [--no-verify]\n"
     "                         [--metal-standin DIR] [--force] [--json]\n"
     "\n"
     "Rewrites the CUDA kernels of FILE.cu (the subset in docs/translate.md) into the portable\n"
@@ -35,7 +35,7 @@ static const char translate_usage[] =
     "  --simd-width 0   refuse warp code instead (for output that must build everywhere)\n"
     "  -I DIR           also look for #include \"...\" headers in DIR\n"
     "  -D NAME[=VALUE]  define a macro (as nvcc -D)\n"
-    "  --instantiate 'k<float, 256>'\n"
+    "  -T, --instantiate 'k<float, 256>'\n"
     "                   also make this instance of a template (those the file launches or\n"
     "                   instantiates itself are made anyway)\n"
     "  --no-verify      do not build the result; the report then claims no target (by default\n"
@@ -230,7 +230,7 @@ static int translate_run(int argc, char **argv)
         free(insts);
         return gp_cli_internal_error("translate", "out of memory");
     }
-    while (rc < 0 && (c = getopt_long(argc, argv, "ho:I:D:", opts, NULL)) != -1) {
+    while (rc < 0 && (c = getopt_long(argc, argv, "ho:I:D:T:", opts, NULL)) != -1) {
         switch (c) {
         case 'o':
             output = optarg;
@@ -264,6 +264,7 @@ static int translate_run(int argc, char **argv)
         case 'D':
             defs[to.ndefines++] = optarg;
             break;
+        case 'T':
         case OPT_INSTANTIATE:
             insts[to.ninstantiate++] = optarg;
             break;
@@ -284,7 +285,7 @@ static int translate_run(int argc, char **argv)
             rc = gp_cli_print_version();
             break;
         default:
-            rc = gp_cli_bad_option("translate", argv, "ho:I:D:");
+            rc = gp_cli_bad_option("translate", argv, "ho:I:D:T:");
             break;
         }
     }

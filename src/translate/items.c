@@ -100,10 +100,8 @@ static void parse_function(parser *p, const specs *s, tr_sym *decl)
         tr_sym *prm = tp_parse_declarator(p, &ps, true);
         prm->kind = TR_SYM_PARAM;
         prm->owner = f;
-        if (tp_is(p, "="))
-            tp_bail(p, "default argument",
-                    "parameter %s has a default value: C has none; pass it at every call",
-                    prm->name);
+        if (tp_accept(p, "=")) /* a default argument: calls without it get it (overload.c) */
+            prm->init = tp_parse_assign(p);
         if (prm->type.cg) { /* a group: known at translation time, passed by nobody */
             if (prm->type.cg == TR_CG_TILE && !prm->type.cg_width)
                 tp_bail(p, "cooperative groups",
@@ -583,6 +581,7 @@ static void free_parser(parser *p)
         free(p->aliases[k].name);
     free(p->aliases);
     free(p->cg_names);
+    free(p->namespaces);
     free(p->shared_accessors);
     for (int k = 0; k < p->npending; k++)
         tr_tokens_free(&p->pending[k].toks);
@@ -615,6 +614,12 @@ static int each_item(parser *p, void (*fn)(parser *, size_t, size_t), char *err,
             while (k < p->n && p->t[k].kind == TR_IDENT)
                 k++;
             if (k < p->n && !strcmp(p->t[k].text, "{")) {
+                if (k == i + 2 && !tp_is_namespace(p, p->t[i + 1].text)) {
+                    char **n = realloc(p->namespaces, (size_t)(p->nnamespaces + 1) * sizeof *n);
+                    if (!n) abort();
+                    p->namespaces = n;
+                    n[p->nnamespaces++] = p->t[i + 1].text;
+                }
                 i = k + 1;
                 continue;
             }
@@ -911,7 +916,7 @@ int tr_parse(tr_unit *u, char *err, size_t errlen)
             static const char why[] =
                 "kernel template %s is instantiated nowhere in this file with arguments the "
                 "translation can read (the launches' template arguments are not constants or "
-                "types it knows); name the instances with --instantiate '%s<...>'";
+                "types it knows); instantiate it with -T '%s<...>' (--instantiate)";
             tr_diag_add(u, true, t->file, t->line, 0, "template", why, t->name, t->name);
             /* still one of the file's kernels in the report, not translated, in its place */
             tr_func *f = tr_alloc(u, sizeof *f);

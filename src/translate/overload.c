@@ -88,8 +88,58 @@ static void arity_calls_stmt(const tr_unit *u, tr_stmt *s)
         arity_calls_stmt(u, s->list[i]);
 }
 
+/* Calls that leave out trailing parameters with default values get those values. */
+static void default_calls(tr_unit *u, tr_expr *e)
+{
+    if (!e) return;
+    if (e->kind == TR_E_CALL && e->a && e->a->kind == TR_E_IDENT && !e->a->sym) {
+        tr_func *g = NULL;
+        int n = 0;
+        for (int i = 0; i < u->nfuncs; i++)
+            if (defined(u->funcs[i]) && !strcmp(u->funcs[i]->name, e->a->text))
+                g = u->funcs[i], n++;
+        bool fill = n == 1 && e->nargs < g->nparams;
+        for (int k = e->nargs; fill && k < g->nparams; k++)
+            fill = g->params[k]->init != NULL;
+        if (fill) {
+            tr_expr **a = tr_alloc(u, (size_t)g->nparams * sizeof *a);
+            if (e->nargs) memcpy(a, e->args, (size_t)e->nargs * sizeof *a);
+            for (int k = e->nargs; k < g->nparams; k++)
+                a[k] = g->params[k]->init;
+            e->args = a;
+            e->nargs = g->nparams;
+        }
+    }
+    default_calls(u, e->a);
+    default_calls(u, e->b);
+    default_calls(u, e->c);
+    for (int i = 0; i < e->nargs; i++)
+        default_calls(u, e->args[i]);
+}
+
+static void default_calls_stmt(tr_unit *u, tr_stmt *s)
+{
+    if (!s) return;
+    default_calls(u, s->e);
+    default_calls(u, s->cond);
+    default_calls(u, s->step);
+    for (int i = 0; i < s->ndecls; i++)
+        default_calls(u, s->decls[i].init);
+    default_calls_stmt(u, s->init);
+    default_calls_stmt(u, s->body);
+    default_calls_stmt(u, s->els);
+    for (int i = 0; i < s->n; i++)
+        default_calls_stmt(u, s->list[i]);
+}
+
 void tr_rename_overloads(tr_unit *u)
 {
+    bool defaults = false;
+    for (int i = 0; i < u->nfuncs && !defaults; i++)
+        for (int k = 0; k < u->funcs[i]->nparams && !defaults; k++)
+            defaults = u->funcs[i]->params[k]->init != NULL;
+    for (int i = 0; defaults && i < u->nfuncs; i++)
+        default_calls_stmt(u, u->funcs[i]->body);
     bool any = false;
     for (int i = 0; i < u->nfuncs; i++) {
         tr_func *f = u->funcs[i];

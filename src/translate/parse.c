@@ -176,6 +176,13 @@ bool tp_in_list(const char *s, const char *const *list, size_t n)
     return false;
 }
 
+bool tp_is_namespace(parser *p, const char *name)
+{
+    for (int i = 0; i < p->nnamespaces; i++)
+        if (!strcmp(p->namespaces[i], name)) return true;
+    return false;
+}
+
 tr_struct *tp_find_struct(tr_unit *u, const char *name)
 {
     for (int i = 0; i < u->nstructs; i++)
@@ -709,6 +716,11 @@ tr_expr *tp_parse_primary(parser *p)
                 p->i += 2; /* std::min, std::sqrt...: CUDA's device overloads of the C names */
                 return tp_parse_primary(p);
             }
+            if (tp_is_namespace(p, t->text) && p->i + 2 < p->end &&
+                p->t[p->i + 2].kind == TR_IDENT) {
+                p->i += 2; /* util::twice: the file's own namespace, flattened (items.c) */
+                return tp_parse_primary(p);
+            }
             tp_bail(p, "C++", "namespaces and '::' are outside the accepted subset (%s::)",
                     t->text);
         }
@@ -1206,6 +1218,9 @@ static tr_stmt *parse_stmt(parser *p)
         if (!strcmp(w, "if")) {
             tr_stmt *s = new_stmt(p, TR_S_IF);
             p->i++;
+            /* if constexpr: its condition is a constant, so both branches are C's if; the
+             * discarded one must still translate (it is written, and built) */
+            tp_accept(p, "constexpr");
             tp_expect(p, "(");
             s->cond = tp_parse_expr(p);
             tp_expect(p, ")");

@@ -459,6 +459,21 @@ static void plain_structs(void **state)
                    2, "syntax", "expected a type");
 }
 
+/* The C++ kernels commonly use: if constexpr, default arguments, the file's own namespaces. */
+static void cxx_in_device_code(void **state)
+{
+    (void)state;
+    expect_ok("namespace util {\n"
+              "__device__ float scale(float x, float s = 2.0f) { return x * s; }\n}\n"
+              "template <int N> __global__ void k(float *o) {\n"
+              "  if constexpr (N > 2) o[0] = util::scale(o[1]);\n"
+              "  else o[0] = util::scale(o[1], 3.0f);\n}\n"
+              "int main() { k<4><<<1, 1>>>(0); }\n",
+              (const char *[]){"GP_FUNC float scale(float x, float s)", "GP_KERNEL(k_4",
+                               "if (4 > 2) {", "o[0] = scale(o[1], 2.0f);",
+                               "o[0] = scale(o[1], 3.0f);", NULL});
+}
+
 /* A kernel refused before its name is read (a template) is still one of the file's kernels: the
  * report lists all three of a file that holds three, the template one not translated. */
 static void template_kernel_is_counted(void **state)
@@ -1014,6 +1029,7 @@ int main(void)
         cmocka_unit_test(refusals),
         cmocka_unit_test(template_kernel_is_counted),
         cmocka_unit_test(wide_and_bool_parameters),
+        cmocka_unit_test(cxx_in_device_code),
         cmocka_unit_test(plain_structs),
         cmocka_unit_test(local_constants_and_parameter_limit),
         cmocka_unit_test(partial_keeps_no_live_marker),
