@@ -477,6 +477,52 @@ tr_expr *tp_mk_member(parser *p, const tr_token *at, const char *obj, const char
 }
 
 /* ---- guessing types --------------------------------------------------------------------- */
+/* The type C++ gives `auto x = e;` where the translation can tell it exactly: literals, casts,
+ * variables, elements, CUDA's indices (unsigned int), the float math functions, and arithmetic
+ * and comparisons of int, unsigned int, float and double. false: not known, so refused. */
+static bool auto_type(parser *p, const tr_expr *e, char *base, size_t cap, int *nptr)
+{
+    static const char *const rank[] = {"double", "float", "unsigned int", "int"};
+    if (!e) return false;
+    if (e->kind == TR_E_BUILTIN) return snprintf(base, cap, "unsigned int"), *nptr = 0, true;
+    if (e->kind == TR_E_BINARY || e->kind == TR_E_COND) {
+        const char *op = e->text;
+        const tr_expr *x = e->kind == TR_E_COND ? e->b : e->a,
+                      *y = e->kind == TR_E_COND ? e->c : e->b;
+        char a[64], b[64];
+        int na, nb;
+        if (!auto_type(p, x, a, sizeof a, &na) || !auto_type(p, y, b, sizeof b, &nb)) return false;
+        if (na || nb) return false;
+        int ra = -1, rb = -1;
+        for (int i = 0; i < 4; i++) {
+            if (!strcmp(a, rank[i])) ra = i;
+            if (!strcmp(b, rank[i])) rb = i;
+        }
+        if (ra < 0 || rb < 0) return false;
+        if (e->kind == TR_E_BINARY &&
+            (!strcmp(op, "<") || !strcmp(op, ">") || !strcmp(op, "<=") || !strcmp(op, ">=") ||
+             !strcmp(op, "==") || !strcmp(op, "!=") || !strcmp(op, "&&") || !strcmp(op, "||")))
+            return snprintf(base, cap, "bool"), *nptr = 0, true;
+        if (e->kind == TR_E_BINARY && (!strcmp(op, "<<") || !strcmp(op, ">>")))
+            return snprintf(base, cap, "%s", a), *nptr = 0, ra >= 2; /* the left operand's */
+        if (e->kind == TR_E_BINARY && strcmp(op, "+") && strcmp(op, "-") && strcmp(op, "*") &&
+            strcmp(op, "/") && strcmp(op, "%") && strcmp(op, "&") && strcmp(op, "|") &&
+            strcmp(op, "^"))
+            return false;
+        snprintf(base, cap, "%s", rank[ra < rb ? ra : rb]);
+        *nptr = 0;
+        return true;
+    }
+    if (e->kind == TR_E_MEMBER) { /* threadIdx.x and the other indices: unsigned int */
+        static const char *const idx[] = {"threadIdx", "blockIdx", "blockDim", "gridDim"};
+        if (e->a->kind == TR_E_IDENT && !e->a->sym && tp_in_list(e->a->text, idx, 4) &&
+            !strcmp(e->text, ".") && strchr("xyz", e->name[0]) && !e->name[1])
+            return snprintf(base, cap, "unsigned int"), *nptr = 0, true;
+        return false;
+    }
+    return tp_guess_type(p, e, base, cap, nptr);
+}
+
 bool tp_guess_type(parser *p, const tr_expr *e, char *base, size_t cap, int *nptr)
 {
     if (!e) return false;
@@ -1085,6 +1131,31 @@ static tr_stmt *parse_decl_stmt(parser *p)
     do {
         tr_sym *sym = tp_parse_declarator(p, &s, false);
         sym->owner = p->func;
+        if (s.is_auto && !sym->type.cg && !sym->ndims && tp_is(p, "=")) {
+            /* auto x = e; where e's type is known exactly: that type */
+            size_t at = p->i;
+            p->i++;
+            tr_expr *init = tp_parse_assign(p);
+            char base[64];
+            int nptr = 0;
+            /* values only: a pointer's pointee constness and space are not in the guess */
+            if (init->kind != TR_E_CG && !(init->kind == TR_E_IDENT && init->cg) &&
+                !sym->type.nptr && auto_type(p, init, base, sizeof base, &nptr) && !nptr) {
+                bool is_const = sym->type.is_const;
+                sym->type = (tr_type){0};
+                sym->type.base = tr_strdup(p->u, base);
+                sym->type.is_const = is_const;
+                sym->kind = TR_SYM_LOCAL;
+                tr_decl d = {sym, init};
+                tr_decl *nd = tr_alloc(p->u, (size_t)(st->ndecls + 1) * sizeof *nd);
+                if (st->ndecls) memcpy(nd, st->decls, (size_t)st->ndecls * sizeof *nd);
+                nd[st->ndecls++] = d;
+                st->decls = nd;
+                tp_scope_push(p, sym);
+                continue;
+            }
+            p->i = at; /* a group, or a type the translation cannot tell: as before */
+        }
         if (s.is_auto || sym->type.cg) {
             /* a group object: `auto b = cg::this_thread_block();`, `thread_block_tile<32> w =
              * tiled_partition<32>(b);` exists only here, its uses become the dialect's */

@@ -472,6 +472,17 @@ static void cxx_in_device_code(void **state)
               (const char *[]){"GP_FUNC float scale(float x, float s)", "GP_KERNEL(k_4",
                                "if (4 > 2) {", "o[0] = scale(o[1], 2.0f);",
                                "o[0] = scale(o[1], 3.0f);", NULL});
+    /* auto where the type is known exactly; a pointer's (its constness, its space) is not */
+    expect_ok("__global__ void k(float *o, int n, const float *x) {\n"
+              "  auto i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+              "  const auto h = 0.5f * x[i];\n  auto ok = i < n;\n  auto m = n / 2;\n"
+              "  if (ok) o[i] = h + m;\n}\n",
+              (const char *[]){"unsigned int i = (unsigned)gp_global_id(0);",
+                               "const float h = 0.5f * x[i];", "bool ok = i < n;", "int m = n / 2;",
+                               NULL});
+    expect_refused("__global__ void k(float *o, const float *x) {\n  auto p = x + 1;\n"
+                   "  o[0] = p[0];\n}\n",
+                   2, "auto", "write the type");
 }
 
 /* A kernel refused before its name is read (a template) is still one of the file's kernels: the
