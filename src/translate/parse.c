@@ -485,6 +485,7 @@ static bool auto_type(parser *p, const tr_expr *e, char *base, size_t cap, int *
     static const char *const rank[] = {"double", "float", "unsigned int", "int"};
     if (!e) return false;
     if (e->kind == TR_E_BUILTIN) return snprintf(base, cap, "unsigned int"), *nptr = 0, true;
+    if (e->kind == TR_E_NUM && strpbrk(e->text, "lL")) return false; /* 1ull, 2L: 64-bit */
     if (e->kind == TR_E_BINARY || e->kind == TR_E_COND) {
         const char *op = e->text;
         const tr_expr *x = e->kind == TR_E_COND ? e->b : e->a,
