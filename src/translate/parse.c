@@ -1162,14 +1162,16 @@ static tr_stmt *parse_decl_stmt(parser *p)
              * tiled_partition<32>(b);` exists only here, its uses become the dialect's */
             if (!tp_accept(p, "="))
                 tp_bail(p, s.is_auto ? "auto" : "cooperative groups",
-                        s.is_auto ? "'auto' is in the accepted subset only for cooperative "
-                                    "groups: write the type"
+                        s.is_auto ? "'auto' is translated for cooperative groups and for values "
+                                    "whose type the "
+                                    "translation knows exactly: write the type"
                                   : "a group variable needs its initialiser");
             tr_expr *init = tp_parse_assign(p);
             if (init->kind != TR_E_CG && !(init->kind == TR_E_IDENT && init->cg))
                 tp_bail(p, s.is_auto ? "auto" : "cooperative groups",
-                        s.is_auto ? "'auto' is in the accepted subset only for cooperative "
-                                    "groups: write the type"
+                        s.is_auto ? "'auto' is translated for cooperative groups and for values "
+                                    "whose type the "
+                                    "translation knows exactly: write the type"
                                   : "a group variable is initialised with this_thread_block() "
                                     "or tiled_partition()");
             if (sym->type.cg == TR_CG_TILE && init->cg == TR_CG_TILE &&
