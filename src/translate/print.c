@@ -155,7 +155,14 @@ static void emit_args_as(lctx *c, gp_strbuf *sb, tr_expr *e, tr_vt vt)
     for (int i = 0; i < e->nargs; i++) {
         if (i) gp_strbuf_puts(sb, ", ");
         tr_vt a = e->args[i]->vt;
-        if (a == vt || (vt == TR_VT_FLOAT && a == TR_VT_HALF) || a == TR_VT_VEC) {
+        if (a == TR_VT_HALF) { /* its value, not its bits */
+            gp_strbuf_puts(sb,
+                           vt == TR_VT_FLOAT ? "gp_half_to_float(" : "(double)gp_half_to_float(");
+            tl_emit_expr(c, sb, e->args[i], 1);
+            gp_strbuf_putc(sb, ')');
+            continue;
+        }
+        if (a == vt || a == TR_VT_VEC) {
             tl_emit_expr(c, sb, e->args[i], 2);
             continue;
         }
@@ -425,6 +432,25 @@ void tl_emit_expr(lctx *c, gp_strbuf *sb, tr_expr *e, int prec)
     case TR_E_CAST:
         if (e->type->nptr && e->vt == TR_VT_INT) { /* (T *)0: a null pointer in any space */
             gp_strbuf_putc(sb, '0');
+            break;
+        }
+        if (!e->type->nptr && (e->vt == TR_VT_HALF) != (e->a->vt == TR_VT_HALF) &&
+            e->a->vt != TR_VT_PTR) {
+            /* half is stored as its bits: (float)h and (__half)f convert the value, as CUDA's
+             * conversions do, not the bits */
+            if (e->vt == TR_VT_HALF) {
+                gp_strbuf_puts(sb, "gp_float_to_half((float)(");
+                tl_emit_expr(c, sb, e->a, 1);
+                gp_strbuf_puts(sb, "))");
+            } else {
+                gp_strbuf_putc(sb, '(');
+                tl_emit_type_prefix(sb, e->type, TR_SP_NONE);
+                while (sb->len && sb->data[sb->len - 1] == ' ')
+                    sb->data[--sb->len] = '\0';
+                gp_strbuf_puts(sb, ")gp_half_to_float(");
+                tl_emit_expr(c, sb, e->a, 1);
+                gp_strbuf_putc(sb, ')');
+            }
             break;
         }
         gp_strbuf_putc(sb, '(');

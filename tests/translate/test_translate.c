@@ -485,6 +485,25 @@ static void cxx_in_device_code(void **state)
                    2, "auto", "write the type");
 }
 
+/* half is stored as its bits: a cast or a float function converts its value (never its bits),
+ * and an implicit conversion, which C would do on the bits, is refused. */
+static void half_converts_values_not_bits(void **state)
+{
+    (void)state;
+    expect_ok("#include <cuda_fp16.h>\n"
+              "__global__ void k(float *o, __half *h, const __half *x) {\n"
+              "  o[0] = sqrtf(x[0]) + (float)x[1];\n  h[0] = (__half)(o[1] * 2.0f);\n}\n",
+              (const char *[]){"o[0] = sqrtf(gp_half_to_float(x[0])) + "
+                               "(float)gp_half_to_float(x[1]);",
+                               "h[0] = gp_float_to_half((float)(o[1] * 2.0f));", NULL});
+    expect_refused("#include <cuda_fp16.h>\n__global__ void k(float *o, const __half *x) {\n"
+                   "  float w = x[0];\n  o[0] = w;\n}\n",
+                   3, "half conversion", "would convert the bits");
+    expect_refused("#include <cuda_fp16.h>\n__global__ void k(__half *o, float v) {\n"
+                   "  o[0] = v;\n}\n",
+                   3, "half conversion", "would convert the bits");
+}
+
 /* A kernel refused before its name is read (a template) is still one of the file's kernels: the
  * report lists all three of a file that holds three, the template one not translated. */
 static void template_kernel_is_counted(void **state)
@@ -1040,6 +1059,7 @@ int main(void)
         cmocka_unit_test(refusals),
         cmocka_unit_test(template_kernel_is_counted),
         cmocka_unit_test(wide_and_bool_parameters),
+        cmocka_unit_test(half_converts_values_not_bits),
         cmocka_unit_test(cxx_in_device_code),
         cmocka_unit_test(plain_structs),
         cmocka_unit_test(local_constants_and_parameter_limit),
