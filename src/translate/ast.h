@@ -112,6 +112,8 @@ typedef struct tr_expr {
     int cg_width;
     const char *cg_op; /* TR_CG_OP: "plus", "greater", ... */
     bool refs_done;    /* CALL: reference arguments already passed by address */
+    char convert;      /* an implicit conversion CUDA makes of this value: 'h' to half, 'f' from
+                          half to float (half is stored as its bits; infer.c) */
 } tr_expr;
 
 typedef enum tr_sym_kind {

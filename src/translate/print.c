@@ -362,6 +362,15 @@ void tl_emit_expr(lctx *c, gp_strbuf *sb, tr_expr *e, int prec)
         tl_emit_todo(sb, e->todo);
         return;
     }
+    if (e->convert) { /* CUDA's implicit conversion, of the value (half holds its bits) */
+        char k = e->convert;
+        e->convert = 0;
+        gp_strbuf_puts(sb, k == 'h' ? "gp_float_to_half((float)(" : "gp_half_to_float(");
+        tl_emit_expr(c, sb, e, 1);
+        gp_strbuf_puts(sb, k == 'h' ? "))" : ")");
+        e->convert = k;
+        return;
+    }
     int my = expr_prec(e);
     bool paren = my < prec;
     if (paren) gp_strbuf_putc(sb, '(');

@@ -1400,13 +1400,46 @@ static void run_matrix_mul_helper(void **state)
     g_seed = seed;
 }
 
+/* half values through CUDA's conversions: 1, -2, 0.5, 3 (exact in half) and their results. */
+static void run_half_convert(void **state)
+{
+    (void)state;
+    enum { N = 64 };
+    static const uint16_t bits[4] = {0x3C00, 0xC000, 0x3800, 0x4200}; /* 1, -2, 0.5, 3 */
+    static const float vals[4] = {1.0f, -2.0f, 0.5f, 3.0f};
+    uint16_t x[N], y[N];
+    float ref[N], o[N];
+    for (int i = 0; i < N; i++) {
+        x[i] = bits[i % 4];
+        ref[i] = vals[i % 4] * 2.0f + fabsf(vals[i % 4]) - vals[i % 4];
+    }
+    FOR_EACH_DEVICE(dev)
+    {
+        built t = build(dev, "half_convert.cu");
+        gp_kernel *k = gpt_kernel_of(t.prog, "half_scale");
+        gp_buffer *bx = buf(dev, x, sizeof x), *by = buf(dev, NULL, sizeof y),
+                  *bo = buf(dev, NULL, sizeof o);
+        float s = 2.0f;
+        int n = N;
+        launch(k, 1, G1(N), G1(N), ARGS(B(bx), B(by), B(bo), V(s), V(n)));
+        get(bo, o, sizeof o), get(by, y, sizeof y);
+        CHECKF("half_scale", ref, o, N, 0.0f);
+        /* 2 + 1 - 1 = 2 (0x4000), -4 + 2 + 2 = 0 (0x0000), 1 (0x3C00), 6 (0x4600) */
+        static const uint16_t yb[4] = {0x4000, 0x0000, 0x3C00, 0x4600};
+        for (int i = 0; i < N; i++)
+            if (y[i] != yb[i % 4]) fail_msg("half_scale y[%d] = %#x, want %#x", i, y[i], yb[i % 4]);
+        gp_buffer_release(bx), gp_buffer_release(by), gp_buffer_release(bo);
+        gp_kernel_release(k), close_all(&t);
+    }
+}
+
 #define HPC_TESTS                                                                                  \
     cmocka_unit_test(run_bfs), cmocka_unit_test(run_pathfinder), cmocka_unit_test(run_hotspot),    \
         cmocka_unit_test(run_backprop_layerforward), cmocka_unit_test(run_gaussian),               \
         cmocka_unit_test(run_kmeans_assign), cmocka_unit_test(run_sgemm_tiled),                    \
         cmocka_unit_test(run_mri_q), cmocka_unit_test(run_stencil7),                               \
         cmocka_unit_test(run_daxpy_double), cmocka_unit_test(run_matrix_mul_helper),               \
-        cmocka_unit_test(run_graph_structs),
+        cmocka_unit_test(run_graph_structs), cmocka_unit_test(run_half_convert),
 
 /* ---- more CUDA samples, Rodinia and llm.c --------------------------------------------------- */
 static float cnd_ref(float d)
