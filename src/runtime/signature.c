@@ -118,6 +118,7 @@ uint32_t gp_signature_type_size(const char *t)
         {"int16_t", 2},
         {"uint16_t", 2},
         {"gp_half", 2},
+        {"gp_bf16", 2},
         {"int", 4},
         {"unsigned", 4},
         {"unsigned int", 4},

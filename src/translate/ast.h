@@ -78,6 +78,7 @@ typedef enum tr_vt {
     TR_VT_LONG,
     TR_VT_ULONG,
     TR_VT_HALF,
+    TR_VT_BF16, /* __nv_bfloat16: a storage type like half */
     TR_VT_FLOAT,
     TR_VT_DOUBLE,
     TR_VT_VEC, /* float2, float4, int2, int4 */

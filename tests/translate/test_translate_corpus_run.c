@@ -1433,13 +1433,47 @@ static void run_half_convert(void **state)
     }
 }
 
+/* bfloat16 through CUDA's conversions, and __float2bfloat16's rounding to nearest even. */
+static void run_bf16_convert(void **state)
+{
+    (void)state;
+    enum { N = 64 };
+    static const uint16_t bits[4] = {0x3F80, 0xC000, 0x3F00, 0x4040}; /* 1, -2, 0.5, 3 */
+    static const uint16_t want[4] = {0x4040, 0xC0C0, 0x3FC0, 0x4110}; /* 3, -6, 1.5, 9 */
+    /* 1 + 2^-8 and 1 + 3 * 2^-8 are ties: to even (0x3F80, 0x3F82); -0.0 and a plain value */
+    static const float fv[4] = {1.00390625f, 1.01171875f, -0.0f, 2.5f};
+    static const uint16_t fb[4] = {0x3F80, 0x3F82, 0x8000, 0x4020};
+    uint16_t in[N], out[N], rounded[N];
+    float f[N];
+    for (int i = 0; i < N; i++)
+        in[i] = bits[i % 4], f[i] = fv[i % 4];
+    FOR_EACH_DEVICE(dev)
+    {
+        built t = build(dev, "bf16_convert.cu");
+        gp_kernel *k = gpt_kernel_of(t.prog, "bf16_scale");
+        gp_buffer *bo = buf(dev, NULL, sizeof out), *bi = buf(dev, in, sizeof in),
+                  *bf = buf(dev, f, sizeof f), *br = buf(dev, NULL, sizeof rounded);
+        float s = 2.0f;
+        int n = N;
+        launch(k, 1, G1(N), G1(N), ARGS(B(bo), B(bi), B(bf), B(br), V(s), V(n)));
+        get(bo, out, sizeof out), get(br, rounded, sizeof rounded);
+        for (int i = 0; i < N; i++) {
+            if (out[i] != want[i % 4]) fail_msg("bf16_scale out[%d] = %#x", i, out[i]);
+            if (rounded[i] != fb[i % 4]) fail_msg("bf16 rounding [%d] = %#x", i, rounded[i]);
+        }
+        gp_buffer_release(bo), gp_buffer_release(bi), gp_buffer_release(bf);
+        gp_buffer_release(br), gp_kernel_release(k), close_all(&t);
+    }
+}
+
 #define HPC_TESTS                                                                                  \
     cmocka_unit_test(run_bfs), cmocka_unit_test(run_pathfinder), cmocka_unit_test(run_hotspot),    \
         cmocka_unit_test(run_backprop_layerforward), cmocka_unit_test(run_gaussian),               \
         cmocka_unit_test(run_kmeans_assign), cmocka_unit_test(run_sgemm_tiled),                    \
         cmocka_unit_test(run_mri_q), cmocka_unit_test(run_stencil7),                               \
         cmocka_unit_test(run_daxpy_double), cmocka_unit_test(run_matrix_mul_helper),               \
-        cmocka_unit_test(run_graph_structs), cmocka_unit_test(run_half_convert),
+        cmocka_unit_test(run_graph_structs), cmocka_unit_test(run_half_convert),                   \
+        cmocka_unit_test(run_bf16_convert),
 
 /* ---- more CUDA samples, Rodinia and llm.c --------------------------------------------------- */
 static float cnd_ref(float d)
