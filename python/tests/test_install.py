@@ -66,6 +66,21 @@ def test_wheel_bundles_the_library_the_cli_and_what_they_link(wheel):
         assert any("libcjson" in n for n in bundled), bundled  # not on a machine without it
 
 
+def test_the_python_package_carries_the_licence_of_the_project():
+    assert (PKG / "LICENSE").read_text() == (PKG.parent / "LICENSE").read_text()
+    assert "MIT License" in (PKG / "LICENSE").read_text()
+    assert "the gpuport authors" in (PKG / "LICENSE").read_text()
+
+
+def test_wheel_metadata_names_the_licence(wheel):
+    z = zipfile.ZipFile(wheel)
+    meta = z.read(next(n for n in z.namelist() if n.endswith(".dist-info/METADATA"))).decode()
+    assert "License: MIT" in meta or "License-Expression: MIT" in meta, meta
+    assert "License-File: LICENSE" in meta, meta
+    (lic,) = [n for n in z.namelist() if ".dist-info/" in n and n.endswith("LICENSE")]
+    assert z.read(lic).decode() == (PKG.parent / "LICENSE").read_text()
+
+
 def test_wheel_works_in_a_fresh_venv_without_a_compiler(wheel, tmp_path):
     bin_ = _venv(tmp_path / "venv")
     env = _clean_env(tmp_path)
