@@ -28,6 +28,7 @@
 #include "remote/worktree.h"
 #include "util/fs.h"
 #include "util/json.h"
+#include "util/sys.h"
 
 #define CMD "remote"
 
@@ -518,7 +519,7 @@ static cJSON *doctor_slurm(gp_ssh *s, const gp_remote_entry *e, char *node, char
         *rc = gp_cli_internal_error(CMD, "%s: %s", path, "cannot create a temporary file");
         return NULL;
     }
-    gp_remote_cmd c = {".", "", false, NULL, 0, w.v, jname, "", NULL};
+    gp_remote_cmd c = {".", "", false, NULL, 0, w.v, jname, "", NULL, NULL};
     fprintf(stderr, "gpuport remote: running doctor in a job on %s\n", e->name);
     int code = gp_remote_run(s, &c, fileno(f), msg, sizeof msg);
     gp_argv_free(&w);
@@ -783,6 +784,7 @@ typedef struct run_ctx {
     gp_slurm_job job; /* Slurm: the job's record after the run */
     char started[32]; /* UTC */
     char mark[96];    /* with --fetch: the run's mark on the remote side (gp_remote_cmd) */
+    char project[80]; /* the project's id (gp_worktree_project_id) */
 } run_ctx;
 
 static void run_now(char *buf, size_t len)
@@ -942,7 +944,8 @@ static int run_command(run_ctx *r)
                         argv,
                         r->e->slurm ? r->jname : NULL,
                         r->up,
-                        r->mark[0] ? r->mark : NULL};
+                        r->mark[0] ? r->mark : NULL,
+                        r->project};
     int code = gp_remote_run(r->s, &rc, -1, msg, sizeof msg);
     gp_argv_free(&w);
     if (msg[0]) {
@@ -977,7 +980,7 @@ static int run_batch(run_ctx *r)
     free(script);
     /* the mark is the job's name (run.json keeps it): `remote fetch` takes what the job wrote */
     gp_remote_cmd c = {r->dir, r->wt->prefix, r->o->sync, r->o->env.v, r->o->env.n,
-                       w.v,    r->jname,      r->up,      r->jname};
+                       w.v,    r->jname,      r->up,      r->jname,    r->project};
     char *out = NULL, *eout = NULL;
     int code =
         gp_remote_batch_submit(r->s, &c, gp_strbuf_cstr(&path), &out, &eout, msg, sizeof msg);
@@ -1042,7 +1045,8 @@ static int run_steps(run_ctx *r)
     char msg[2048];
     int rc = remote_preflight(r->s, r->e);
     if (rc) return rc;
-    if (r->o->sync && (rc = gp_remote_sync(r->s, r->wt, r->dir, msg, sizeof msg)) != 0) {
+    if (r->o->sync &&
+        (rc = gp_remote_sync(r->s, r->wt, r->dir, r->project, msg, sizeof msg)) != 0) {
         fprintf(stderr, "gpuport %s: %s\n", CMD, msg);
         return rc;
     }
@@ -1098,16 +1102,21 @@ static int remote_run_cmd(int argc, char **argv)
                                      "job is fetched: add --no-local-run");
     gp_worktree wt = {0};
     gp_ssh s = {0};
+    char project[80] = "", err[1024];
     if (rc == 0) rc = remote_worktree(&wt);
+    if (rc == 0 &&
+        gp_worktree_project_id(&wt, gp_tmp_dir(), project, sizeof project, err, sizeof err) != 0)
+        rc = gp_cli_input_error(CMD, "%s", err);
     if (rc == 0) rc = remote_connect(&s, e);
     if (rc == 0) {
         /* getopt moved the non-options to the end: NAME, then the command after "--". */
-        run_ctx r = {&s, e, &wt, &o, argv + optind + 1, NULL, "", "", {0}, "", ""};
+        run_ctx r = {&s, e, &wt, &o, argv + optind + 1, NULL, "", "", {0}, "", "", ""};
         gp_strbuf dir = GP_STRBUF_INIT;
         remote_dir(e, wt.name, &dir);
         r.dir = gp_strbuf_cstr(&dir);
         gp_cluster_up(wt.prefix, r.up, sizeof r.up);
         run_now(r.started, sizeof r.started);
+        snprintf(r.project, sizeof r.project, "%s", project);
         if (o.fetch.n > 0) gp_slurm_job_name(r.mark, sizeof r.mark); /* a random name */
         rc = dir.failed ? gp_cli_internal_error(CMD, "out of memory") : run_steps(&r);
         gp_strbuf_free(&dir);
@@ -1330,7 +1339,7 @@ static int remote_fetch_cmd(int argc, char **argv)
             if (!have) gp_argv_push(&globs, compare);
         }
         run_ctx r = {&s, e,  &sub, NULL, cmdv.v, gp_json_str(rec, "remote_folder", "."),
-                     "", "", {0},  "",   ""};
+                     "", "", {0},  "",   "",     ""};
         const cJSON *job = cJSON_GetObjectItemCaseSensitive(rec, "job");
         snprintf(r.jname, sizeof r.jname, "%s", gp_json_str(job, "name", ""));
         char msg[4096];

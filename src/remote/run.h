@@ -25,6 +25,8 @@ typedef struct gp_remote_cmd {
     const char *mark;      /* NULL, or the run's mark (a random name): the wrapper writes
                               <folder>/.gpuport-remote/runs/MARK.start before the command, older
                               than every file the command writes (what the fetch takes) */
+    const char *project;   /* NULL, or the project's id (gp_worktree_project_id): the command
+                              is refused in a folder another project's sync marked as its own */
 } gp_remote_cmd;
 
 /* The remote command line (for the remote login shell) that runs `c` under the wrapper. Heap

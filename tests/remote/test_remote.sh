@@ -138,6 +138,34 @@ rm -f big.bin
 run_rc "sync after the interruption" 0 "$G" remote run t1 --sync -- true
 [ -e "$R/big.bin" ] && bad "big.bin of the interrupted sync stayed there" || ok "big.bin gone there"
 
+# --- a remote folder belongs to one project: another is refused and deletes nothing ----------
+id=$(git config --get gpuport.remote-project)
+[ -n "$id" ] && [ "$(cat "$R/.gpuport-remote/project" 2>/dev/null)" = "$id" ] &&
+    ok "the first sync marks the folder with the project's id (kept in git config)" ||
+    bad "folder mark '$(cat "$R/.gpuport-remote/project" 2>/dev/null)' is not the project's id '$id'"
+Q=$W/proj2 # another project whose target resolves to the same remote folder
+mkdir -p "$Q" && cd "$Q" || exit 1
+git init -q . && git config user.email t@example.com && git config user.name t
+echo theirs >other.txt && echo "not the same" >tracked.txt && git add -A && git commit -qm other
+listing() { (cd "$R" && find . -path ./.gpuport-remote -prune -o -type f -print0 | sort -z | xargs -0 cksum); }
+before=$(listing)
+run_rc "another project's sync into the folder is refused" 2 "$G" remote run t1 --sync -- echo should-not-run
+has "the reason is given" "$W/err" "the folder $R on t1 belongs to another project (its id: $id"
+has "with the fix" "$W/err" "Give this project a folder of its own: gpuport remote add t1 gptest --path $R-"
+hasnt "nothing ran" "$W/out" "should-not-run"
+[ "$(listing)" = "$before" ] && ok "nothing there was deleted or overwritten" ||
+    bad "the other project's sync changed the folder"
+run_rc "another project's run there without --sync is refused too" 2 "$G" remote run t1 -- echo should-not-run
+has "the run says why" "$W/err" "belongs to another project"
+hasnt "the command did not run" "$W/out" "should-not-run"
+"$G" remote add t2 gptest --path "$W/far/proj2" >/dev/null
+run_rc "the other project in a folder of its own" 0 "$G" remote run t2 --sync -- cat other.txt
+has "its files are there" "$W/out" "^theirs$"
+cd "$P" || exit 1
+"$G" remote remove t2 >/dev/null
+run_rc "the owner still syncs and runs" 0 "$G" remote run t1 --sync -- cat tracked.txt
+has "with its own files" "$W/out" "^tracked$"
+
 # --- run: exit codes, quoting, folder, env ---------------------------------------------------
 run_rc "exit code 0" 0 "$G" remote run t1 -- sh -c 'exit 0'
 run_rc "exit code 7 passed through" 7 "$G" remote run t1 -- sh -c 'exit 7'

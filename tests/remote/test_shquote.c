@@ -171,7 +171,7 @@ static void wrapper_runs_in_the_folder(void **state)
     char *env[] = {"GP_A=one $two", "GP_B=*"};
     char *argv[] = {"sh", "-c",    "printf '%s|%s|%s|' \"$GP_A\" \"$GP_B\" \"$1\"; pwd; exit 5",
                     "sh", "arg 1", NULL};
-    gp_remote_cmd c = {dir, "s d/", false, env, 2, argv, NULL, NULL, NULL};
+    gp_remote_cmd c = {dir, "s d/", false, env, 2, argv, NULL, NULL, NULL, NULL};
     char *line = gp_remote_run_line(&c);
     int code;
     char *out = sh_run(line, &code);
@@ -183,7 +183,7 @@ static void wrapper_runs_in_the_folder(void **state)
     free(line);
 
     char *missing[] = {"gp-surely-not-a-command", NULL};
-    gp_remote_cmd m = {dir, "", false, NULL, 0, missing, NULL, NULL, NULL};
+    gp_remote_cmd m = {dir, "", false, NULL, 0, missing, NULL, NULL, NULL, NULL};
     line = gp_remote_run_line(&m);
     out = sh_run(line, &code);
     assert_int_equal(code, 127);
@@ -191,7 +191,7 @@ static void wrapper_runs_in_the_folder(void **state)
     free(line);
 
     char *t[] = {"true", NULL};
-    gp_remote_cmd nodir = {dir, "nope/", false, NULL, 0, t, NULL, NULL, NULL};
+    gp_remote_cmd nodir = {dir, "nope/", false, NULL, 0, t, NULL, NULL, NULL, NULL};
     line = gp_remote_run_line(&nodir);
     out = sh_run(line, &code);
     assert_int_equal(code, 2);
@@ -216,7 +216,7 @@ static void wrapper_marks_the_run(void **state)
              "echo new >new.txt; K=.gpuport-remote/runs/m1.start; "
              "printf '%%s|%%s' \"$(find new.txt -newer $K)\" \"$(find old.txt -newer $K)\"");
     char *argv[] = {"sh", "-c", cmd, NULL};
-    gp_remote_cmd c = {dir, "", false, NULL, 0, argv, NULL, NULL, "m1"};
+    gp_remote_cmd c = {dir, "", false, NULL, 0, argv, NULL, NULL, "m1", NULL};
     char *line = gp_remote_run_line(&c);
     int code;
     char *out = sh_run(line, &code);
