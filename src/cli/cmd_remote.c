@@ -883,7 +883,8 @@ static int run_after(run_ctx *r, int code)
                              r->jname,
                              &r->job,
                              false,
-                             r->mark[0] ? r->mark : NULL};
+                             r->mark[0] ? r->mark : NULL,
+                             r->wt->prefix};
     int rc = gp_remote_collect_run(&col, rec, gp_strbuf_cstr(&root), id, staging, o->fetch.v,
                                    o->fetch.n);
     folder = gp_run_folder(gp_strbuf_cstr(&root), id);
@@ -1368,19 +1369,30 @@ static int remote_fetch_cmd(int argc, char **argv)
                                            : (r.job.exit_signal ? 128 + r.job.exit_signal : 0);
                 cJSON_ReplaceItemInObjectCaseSensitive(
                     rec, "exit_code", ended_ok ? cJSON_CreateNumber(code) : cJSON_CreateNull());
-                gp_remote_collect col = {
-                    &s,     e,    remote_gpuport(e),          r.dir, sub.prefix, NULL, 0, r.jname,
-                    &r.job, true, r.jname[0] ? r.jname : NULL};
+                gp_remote_collect col = {&s,
+                                         e,
+                                         remote_gpuport(e),
+                                         r.dir,
+                                         sub.prefix,
+                                         NULL,
+                                         0,
+                                         r.jname,
+                                         &r.job,
+                                         true,
+                                         r.jname[0] ? r.jname : NULL,
+                                         wt.prefix};
                 rc = gp_remote_collect_run(&col, rec, gp_strbuf_cstr(&root), id, staging, globs.v,
                                            globs.n);
                 folder = gp_run_folder(gp_strbuf_cstr(&root), id);
+                char up[1024];
+                gp_remote_up(wt.prefix, up, sizeof up);
                 fprintf(stderr,
-                        "gpuport remote: job %s: %s; its output: remote/%s/runs/%s/job-%s.out\n",
+                        "gpuport remote: job %s: %s; its output: %sremote/%s/runs/%s/job-%s.out\n",
                         want,
                         ended_ok ? gp_cluster_job_summary(&r.job, msg, sizeof msg)
                                  : "the cluster no longer knows it (its outcome is unknown); "
                                    "fetched what it left",
-                        e->name, id, want);
+                        up, e->name, id, want);
                 char why[4096];
                 if (gp_slurm_job_explain(e, &r.job, why, sizeof why) && ended_ok)
                     fprintf(stderr, "gpuport %s: %s\n", CMD, why);

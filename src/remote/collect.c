@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "remote/fetch.h"
@@ -12,6 +13,18 @@
 #include "remote/sync.h"
 #include "util/fs.h"
 #include "util/strbuf.h"
+
+const char *gp_remote_up(const char *here, char *buf, size_t len)
+{
+    size_t n = 0;
+    if (len) buf[0] = '\0';
+    for (const char *p = here ? here : ""; *p; p++)
+        if (*p == '/' && n + 4 <= len) {
+            memcpy(buf + n, "../", 4);
+            n += 3;
+        }
+    return buf;
+}
 
 void gp_remote_record_job(cJSON *rec, const gp_slurm_job *j)
 {
@@ -125,9 +138,11 @@ int gp_remote_collect_run(const gp_remote_collect *c, cJSON *rec, const char *ro
     if (gp_run_record_write(staging, rec, err, sizeof err) != 0 ||
         gp_run_publish(root, id, staging, true, err, sizeof err) != 0)
         fprintf(stderr, "gpuport remote: %s\n", err);
+    char up[1024];
+    gp_remote_up(c->here, up, sizeof up);
     fprintf(stderr,
-            "gpuport remote: this run's files: remote/%s/runs/%s/ (remote/%s/latest points "
+            "gpuport remote: this run's files: %sremote/%s/runs/%s/ (%sremote/%s/latest points "
             "there)\n",
-            c->e->name, id, c->e->name);
+            up, c->e->name, id, up, c->e->name);
     return rc == 0 && missing ? 1 : rc;
 }

@@ -230,6 +230,13 @@ has "the pattern that matched nothing is named" "$W/err" "error: --fetch nothing
 [ -e "$L/out/a.txt" ] && bad "a run that fetched nothing shows an earlier run's file" ||
     ok "a run that fetched nothing shows nothing of an earlier one"
 
+# From a subfolder, the run's folder is shown relative to the current folder.
+(cd "sub dir" && "$G" remote run t1 --fetch made.txt -- sh -c 'echo here >made.txt' >"$W/out" 2>"$W/err")
+has "from a subfolder the path shown is relative to it" "$W/err" "this run's files: \.\./remote/t1/runs/"
+shown=$(sed -n "s|.*this run's files: \(\.\./remote/t1/runs/[^ ]*\) .*|\1|p" "$W/err")
+[ -n "$shown" ] && (cd "sub dir" && grep -qx here "${shown}sub dir/made.txt") &&
+    ok "the path shown leads to the fetched file from there" || bad "'$shown' does not lead to the file from sub dir"
+
 # --- one login for the whole loop: sync, run and fetch share the ssh master -------------------
 before=$(grep -c "Accepted publickey" "$GP_SSH_DIR/sshd.log")
 run_rc "sync, run and fetch" 0 "$G" remote run t1 --sync --fetch 'out/a.txt' -- sh -c 'echo 1 >out/a.txt'
