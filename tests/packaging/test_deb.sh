@@ -38,6 +38,8 @@ done
 [ "$(contents "$cli")" = "/usr/bin/gpuport
 /usr/share/doc/gpuport/copyright" ] || { bad "gpuport holds:"; contents "$cli"; }
 ok "contents are split library / development files / CLI"
+dpkg-deb --fsys-tarfile "$dev" | tar -xOf - "./usr/lib/$multiarch/pkgconfig/gpuport.pc" | grep -q rpath &&
+    bad "the .pc of /usr sets a run-time path (the loader searches /usr/lib already)"
 
 # each package's copyright file: the machine-readable format, the MIT (Expat) text of LICENSE
 license_body=$(sed '1,/^Copyright/d' "$GPUPORT_SOURCE_DIR/LICENSE" | sed '/./,$!d')
