@@ -52,9 +52,12 @@ def _load() -> ctypes.CDLL:
     found = ctypes.util.find_library("gpuport")
     if found:
         return ctypes.CDLL(found)
+    # the folder to install from, as a path that works from wherever Python was started
+    here = _HERE.parent
+    src = str(here) if (here / "setup.py").is_file() else "./python (in a gpuport checkout)"
     raise ImportError(
         "libgpuport not found (tried: " + ", ".join(tried) + ", and the system library path). "
-        "Install the package with `pip install ./python` (or `pip install -e ./python`; both build "
+        f"Install the package with `pip install {src}` (or `pip install -e {src}`; both build "
         "the library with CMake, see docs/python.md), or set GPUPORT_LIBRARY to the library or "
         "GPUPORT_BUILD_DIR to a CMake build folder."
     )

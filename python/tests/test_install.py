@@ -122,6 +122,24 @@ def test_editable_install_finds_the_library(request, tmp_path):
     assert p.stdout.splitlines()[0].startswith(prebuilt), p.stdout
 
 
+def test_without_the_library_the_message_names_the_folder_to_install(tmp_path):
+    # the package's sources on PYTHONPATH with no library anywhere: the hint is a path that
+    # works from the folder Python runs in (not "./python", relative to a checkout's root)
+    src = tmp_path / "checkout" / "python"
+    shutil.copytree(PKG / "gpuport", src / "gpuport",
+                    ignore=shutil.ignore_patterns("_lib", "__pycache__"))
+    shutil.copy2(PKG / "setup.py", src / "setup.py")
+    elsewhere = tmp_path / "project" / "sub"
+    elsewhere.mkdir(parents=True)
+    env = _clean_env(tmp_path)
+    env["PYTHONPATH"] = str(src)
+    env["GPUPORT_BUILD_DIR"] = str(tmp_path / "no-build")
+    p = subprocess.run([sys.executable, "-c", "import gpuport._native"], env=env, cwd=elsewhere,
+                       capture_output=True, text=True)
+    assert p.returncode != 0, p.stdout
+    assert f"pip install {src}`" in p.stderr, p.stderr[-2000:]
+
+
 def test_wheel_works_in_a_fresh_venv_without_a_compiler(wheel, tmp_path):
     bin_ = _venv(tmp_path / "venv")
     env = _clean_env(tmp_path)
