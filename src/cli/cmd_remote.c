@@ -1106,8 +1106,13 @@ static int remote_run_cmd(int argc, char **argv)
     char project[80] = "", err[1024];
     if (rc == 0) rc = remote_worktree(&wt);
     if (rc == 0 &&
-        gp_worktree_project_id(&wt, gp_tmp_dir(), project, sizeof project, err, sizeof err) != 0)
-        rc = gp_cli_input_error(CMD, "%s", err);
+        gp_worktree_project_id(&wt, gp_tmp_dir(), project, sizeof project, err, sizeof err) != 0) {
+        project[0] = '\0'; /* a repository we cannot write to: no ownership check, said */
+        fprintf(stderr,
+                "gpuport %s: warning: %s; the remote folder is not checked for another "
+                "project's files\n",
+                CMD, err);
+    }
     if (rc == 0) rc = remote_connect(&s, e);
     if (rc == 0) {
         /* getopt moved the non-options to the end: NAME, then the command after "--". */

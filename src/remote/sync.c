@@ -15,17 +15,17 @@
 
 #define SYNC_MANIFEST_CAP (256u << 20)
 
-/* $1 the folder, $2 the project's id. Refuses (exit 5, the owner's id on stderr) a folder whose
- * .gpuport-remote/project names another project, before anything there changes; else marks it
- * as this project's. stdin: the current list. Marks the folder incomplete, keeps the list as
- * manifest.next (the run wrapper adopts it once rsync has succeeded), prints the previous manifest,
- * and widens the manifest to previous + current, so an interrupted sync leaves no file untracked.
- */
+/* $1 the folder, $2 the project's id ("": no check). Refuses (exit 5, the owner's id on
+ * stderr) a folder whose .gpuport-remote/project names another project, before anything there
+ * changes; else marks it as this project's. stdin: the current list. Marks the folder
+ * incomplete, keeps the list as manifest.next (the run wrapper adopts it once rsync has
+ * succeeded), prints the previous manifest, and widens the manifest to previous + current, so an
+ * interrupted sync leaves no file untracked. */
 static const char sync_prepare_sh[] =
     "m=$1/" GP_REMOTE_META_DIR "; "
-    "if [ -f \"$m/project\" ]; then o=$(cat -- \"$m/project\") || exit 3; "
-    "[ \"$o\" = \"$2\" ] || { printf '%s' \"$o\" >&2; exit 5; }; fi; "
-    "mkdir -p -- \"$m\" || exit 3; printf '%s\\n' \"$2\" > \"$m/project\" || exit 3; "
+    "if [ -n \"$2\" ] && [ -f \"$m/project\" ]; then o=$(cat -- \"$m/project\") || exit 3; "
+    "[ \"$o\" = \"$2\" ] || { printf '%s' \"$o\" >&2; exit 5; }; fi; mkdir -p -- \"$m\" || exit 3; "
+    "[ -z \"$2\" ] || printf '%s\\n' \"$2\" > \"$m/project\" || exit 3; "
     ": > \"$m/sync-incomplete\" || exit 3; cat > \"$m/manifest.next\" || exit 3; "
     "if [ -f \"$m/manifest\" ]; then cat -- \"$m/manifest\" || exit 3; "
     "cat -- \"$m/manifest\" \"$m/manifest.next\" > \"$m/manifest.tmp\" || exit 3; "

@@ -13,7 +13,8 @@
 #define GP_REMOTE_META_DIR ".gpuport-remote"
 
 /* Syncs `wt` into `dir` (home-relative or absolute) on the remote side, a folder of the project
- * `project` (gp_worktree_project_id): the first sync marks it as the project's own
+ * `project` (gp_worktree_project_id; "" none: no check): the first sync marks it as the project's
+ * own
  * (.gpuport-remote/project holds the id); a folder marked by another project is refused (exit
  * code 2, the reason and the fix in msg) before anything there changes. Prints one summary line
  * on stderr. The sync counts as complete on the remote side only once the run wrapper was

@@ -161,6 +161,10 @@ hasnt "the command did not run" "$W/out" "should-not-run"
 "$G" remote add t2 gptest --path "$W/far/proj2" >/dev/null
 run_rc "the other project in a folder of its own" 0 "$G" remote run t2 --sync -- cat other.txt
 has "its files are there" "$W/out" "^theirs$"
+git config gpuport.remote-project 'not an id!'
+run_rc "a project id that cannot be used is said, not fatal" 0 "$G" remote run t2 -- true
+has "the warning names the setting" "$W/err" "warning: git config gpuport.remote-project .* is 'not an id!'"
+git config --unset gpuport.remote-project
 cd "$P" || exit 1
 "$G" remote remove t2 >/dev/null
 run_rc "the owner still syncs and runs" 0 "$G" remote run t1 --sync -- cat tracked.txt
