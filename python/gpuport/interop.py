@@ -122,16 +122,22 @@ def from_dlpack(x: Any, device: DeviceLike = None, *, copy: Optional[bool] = Non
     ``queue`` (the device's default queue)."""
     if isinstance(x, Array) and (device is None or device is x.device) and not copy:
         return x
-    if not hasattr(x, "__dlpack__"):
-        raise TypeError(f"{type(x).__name__} does not speak DLPack (no __dlpack__); "
-                        "gpuport.asarray takes more kinds of arrays")
-    source = _dlpack_device(x)
-    dev = _device(device, source)
-    native, why = _in_place(source, dev)
-    stream = None
-    if source[0] == D.CUDA:
-        stream = _consumer_stream(dev, queue) if native else 1
-    t = D.Taken(_capsule(x, stream))  # deleted when dropped, unless a buffer takes it
+    if D.capsule_name(x) is not None:  # a capsule itself (the older protocol): taken once
+        t = D.Taken(x)
+        source = t.device
+        dev = _device(device, source)
+        native, why = _in_place(source, dev)
+    else:
+        if not hasattr(x, "__dlpack__"):
+            raise TypeError(f"{type(x).__name__} does not speak DLPack (no __dlpack__); "
+                            "gpuport.asarray takes more kinds of arrays")
+        source = _dlpack_device(x)
+        dev = _device(device, source)
+        native, why = _in_place(source, dev)
+        stream = None
+        if source[0] == D.CUDA:
+            stream = _consumer_stream(dev, queue) if native else 1
+        t = D.Taken(_capsule(x, stream))  # deleted when dropped, unless a buffer takes it
     dtype = D.dtype_from_dl(t.code, t.bits, t.lanes)
     _array_dtype(dtype)
     if not D.is_dense(t.shape, t.strides):

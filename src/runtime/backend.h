@@ -80,8 +80,10 @@ typedef struct gp_kernel_sig {
     char name[128];
     uint32_t num_args;
     gp_arg_info args[GP_MAX_KERNEL_ARGS];
-    bool uses_barrier; /* gp_barrier appears in its body or in a helper of the same source */
-    bool uses_simd;    /* a gp_simd_* group operation does (shuffle, ballot, any, all) */
+    bool uses_barrier;     /* gp_barrier appears in its body or in a helper of the same source */
+    bool uses_simd;        /* a gp_simd_* group operation does (shuffle, ballot, any, all) */
+    uint32_t indexed_only; /* bit i: the body uses buffer parameter i only as `name[...]`, never
+                              tests it, so a null pointer for it would be dereferenced */
 } gp_kernel_sig;
 
 /* What a source asks of the device beyond the dialect's core, read by the signature parser. */
