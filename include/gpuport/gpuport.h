@@ -387,10 +387,15 @@ GP_API gp_status gp_kernel_arg_count(const gp_kernel *kernel, uint32_t *count);
 GP_API gp_status gp_kernel_arg_info(const gp_kernel *kernel, uint32_t index, gp_arg_info *info);
 /* Thread-safe. Largest group (work-items) this kernel can launch with on its device. */
 GP_API gp_status gp_kernel_max_group_size(const gp_kernel *kernel, uint32_t *size);
+/* Thread-safe. The group gp_kernel_launch chooses for a `dims`-dimensional grid of `global`
+ * work-items when it is given none (group[d] = 1 beyond dims): tools say which group ran and
+ * how far the grid was rounded up. */
+GP_API gp_status gp_kernel_auto_group(const gp_kernel *kernel, uint32_t dims, const size_t *global,
+                                      size_t group[3]);
 
 /* One launch argument. Fill it with the gp_arg_* helpers below (or by hand from an FFI). */
 typedef struct gp_arg {
-    int32_t kind; /* GP_ARG_BUFFER (for GP_BUF and GP_CBUF), GP_ARG_VALUE, GP_ARG_DYN_SHARED */
+    int32_t kind;      /* GP_ARG_BUFFER (for GP_BUF and GP_CBUF), GP_ARG_VALUE, GP_ARG_DYN_SHARED */
     uint32_t flags;    /* GP_ARG_FLAG_*; 0 for the helpers below except gp_arg_null */
     gp_buffer *buffer; /* BUFFER; NULL only with GP_ARG_FLAG_NULL */
     const void *value; /* VALUE: points at `size` bytes, copied at launch */

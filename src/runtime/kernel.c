@@ -223,6 +223,21 @@ static void gp_auto_group(const gp_kernel *k, uint32_t dims, const size_t *globa
     }
 }
 
+gp_status gp_kernel_auto_group(const gp_kernel *kernel, uint32_t dims, const size_t *global,
+                               size_t group[3])
+{
+    if (!kernel || !global || !group)
+        return gp_error_set(GP_ERR_INVALID_ARGUMENT, "gp_kernel_auto_group: NULL argument");
+    if (dims < 1 || dims > 3)
+        return gp_error_set(GP_ERR_INVALID_ARGUMENT,
+                            "gp_kernel_auto_group: %u dimensions (use 1, 2 or 3)", dims);
+    uint32_t g[3];
+    gp_auto_group(kernel, dims, global, g);
+    for (uint32_t d = 0; d < 3; d++)
+        group[d] = g[d];
+    return GP_OK;
+}
+
 static gp_status gp_check_group(const gp_kernel *k, uint32_t dims, const size_t *group,
                                 uint32_t g[3])
 {
