@@ -313,6 +313,7 @@ class LaunchArgs:
         self.mps = False  # MPS tensors: ordered with torch's MPS stream by synchronizing
         self.streams: List[int] = []  # other libraries' CUDA streams the work must follow
         self.stream_sources: List[Any] = []
+        self.written_tensors: List[Any] = []  # torch tensors of GP_BUF parameters
 
     def _where(self, p: ArgInfo) -> str:
         return f"{self.k.name}: parameter '{p.name}'"
@@ -406,6 +407,8 @@ class LaunchArgs:
         nbytes = t.numel() * t.element_size()
         if nbytes == 0:
             return self._empty(np.dtype(dt))
+        if p.writes:
+            self.written_tensors.append(t)
         info = self.dev.info
         kind = t.device.type
         if kind == "cpu":
@@ -496,6 +499,12 @@ class LaunchArgs:
         return q
 
     def after_launch(self, q: Optional[Queue], launched: bool) -> None:
+        if launched and self.written_tensors:
+            # The kernel wrote these tensors in place, as torch's own in-place operations do:
+            # their version counters say so, and a backward through a saved copy of the old
+            # values raises torch's "modified by an inplace operation" instead of using the new.
+            torch = sys.modules["torch"]
+            torch.autograd.graph.increment_version(self.written_tensors)
         try:
             if launched and (self.host or self.temps or self.mps):
                 (q or self.dev.default_queue()).finish()
