@@ -15,6 +15,8 @@ import numbers
 import operator
 import struct
 import sys
+import time
+import weakref
 from dataclasses import dataclass
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
@@ -73,6 +75,42 @@ def _check(status: int) -> None:
 
 # the checks a checked run can make (docs/check.md), by name, as gp_check_parse reads them
 CHECKS = ("memcheck", "racecheck", "synccheck", "initcheck")
+
+
+def _poll(event: N.vp, device: "Device") -> None:
+    """Waits for an event by asking whether it completed, so that Ctrl-C stops the wait with
+    KeyboardInterrupt: a blocking C call would hold the interpreter until the device finished.
+    Short work is answered within the first few questions; longer waits sleep between them."""
+    done = ctypes.c_int()
+    ref = ctypes.byref(done)
+    query = N.lib.gp_event_query
+    for _ in range(200):
+        _check(query(event, ref))
+        if done.value:
+            return
+    delay = 2e-5
+    try:
+        while True:
+            time.sleep(delay)  # KeyboardInterrupt is raised here
+            _check(query(event, ref))
+            if done.value:
+                return
+            delay = min(delay * 2, 0.005)
+    except KeyboardInterrupt:
+        # The device still runs the work: releasing the device or a queue would wait for it, so
+        # they are left to the end of the process (buffers, programs and kernels go as usual).
+        device._interrupted = True
+        raise
+
+
+def _drain(queue_h: N.vp, device: "Device") -> None:
+    """Polls until the work enqueued so far on a queue finished (Ctrl-C stops it)."""
+    ev = N.vp()
+    _check(N.lib.gp_event_record(queue_h, ctypes.byref(ev)))
+    try:
+        _poll(ev, device)
+    finally:
+        N.lib.gp_event_release(ev)
 
 
 def _check_bits(checks: Union[None, bool, str, Sequence[str]], what: str) -> int:
@@ -331,6 +369,7 @@ class Device:
         _check(N.lib.gp_device_get_info(self._h, ctypes.byref(c)))
         self.info = DeviceInfo._from_c(c)
         self._foreign: Dict[int, Queue] = {}  # other libraries' streams, by handle
+        self._queues: "weakref.WeakSet[Queue]" = weakref.WeakSet()  # dev.queue()'s, for synchronize
 
     def __repr__(self) -> str:
         return f"<gpuport.Device {self.info.spec} {self.info.name!r}>"
@@ -351,7 +390,8 @@ class Device:
     def close(self) -> None:
         if getattr(self, "_h", None):
             self._foreign = {}
-            N.lib.gp_device_release(self._h)
+            if not getattr(self, "_interrupted", False):  # else it would wait (see _poll)
+                N.lib.gp_device_release(self._h)
             self._h = None
 
     def __del__(self) -> None:
@@ -390,7 +430,12 @@ class Device:
         return buf.value.decode("utf-8", "replace")
 
     def synchronize(self) -> None:
-        _check(N.lib.gp_device_synchronize(self._live()))
+        h = self._live()
+        if self.info.backend != "cpu":  # the CPU ran every command when it was enqueued
+            for q in [self.default_queue(), *self._queues]:
+                if q._h:
+                    _drain(q._h, self)
+        _check(N.lib.gp_device_synchronize(h))
         if getattr(self, "_default_queue", None) is not None:
             self._default_queue._keep.clear()
 
@@ -442,7 +487,9 @@ class Device:
 
     # -- ordering
     def queue(self) -> "Queue":
-        return Queue(self)
+        q = Queue(self)
+        self._queues.add(q)
+        return q
 
     def default_queue(self) -> "Queue":
         """The device's default queue (the one blocking calls and launches without a queue use)."""
@@ -557,6 +604,8 @@ class Buffer:
             raise ValueError("read_into needs a writable C-contiguous array")
         off, _ = self._range(offset, out.nbytes, "Buffer.read_into")
         if out.nbytes:
+            if self.device.info.backend != "cpu":
+                _drain(self.device.default_queue()._h, self.device)  # (Ctrl-C stops the wait)
             _check(N.lib.gp_buffer_read(self._live(), off, out.ctypes.data, out.nbytes))
 
     def read(self, nbytes: Optional[int] = None, offset: int = 0) -> bytes:
@@ -599,6 +648,7 @@ class Buffer:
     def map(self) -> memoryview:
         """Host view of a pinned or shared buffer (zero copy). Call :meth:`unmap` before the
         device uses the buffer again."""
+        self.device.synchronize()  # the map waits for the device: here Ctrl-C can stop that
         p = N.vp()
         _check(N.lib.gp_buffer_map(self._live(), ctypes.byref(p)))
         self._mapped = True
@@ -615,6 +665,7 @@ class Buffer:
         if host is None:
             return None
         if not getattr(self, "_mapped", False):  # map waits for the device's use of the buffer
+            self.device.synchronize()  # (where Ctrl-C can stop the wait)
             p = N.vp()
             _check(N.lib.gp_buffer_map(self._h, ctypes.byref(p)))
             _check(N.lib.gp_buffer_unmap(self._h))
@@ -1173,10 +1224,12 @@ class Queue:
             _check(N.lib.gp_queue_create(device._live(), ctypes.byref(handle)))
         self._h = handle
         self._native: Optional[int] = None
+        self._poll = device.info.backend != "cpu"  # waits that Ctrl-C can stop (see _poll)
 
     def __del__(self) -> None:
         try:
-            if getattr(self, "_h", None) and self._owned:
+            if (getattr(self, "_h", None) and self._owned
+                    and not getattr(self.device, "_interrupted", False)):
                 N.lib.gp_queue_release(self._h)  # waits for its commands (a wrapped one does not)
             self._h = None
         except Exception:
@@ -1194,6 +1247,8 @@ class Queue:
         return self._native
 
     def finish(self) -> None:
+        if self._poll:
+            _drain(self._h, self.device)
         _check(N.lib.gp_queue_finish(self._h))
         self._keep.clear()
 
@@ -1223,6 +1278,7 @@ class Event:
             pass
 
     def wait(self) -> None:
+        _poll(self._h, self.device)
         _check(N.lib.gp_event_wait(self._h))
 
     def elapsed_ms(self, end: "Event") -> float:

@@ -233,6 +233,17 @@ static gp_status gp_cl_event_wait_op(gp_event *e)
     return err == CL_SUCCESS ? GP_OK : gp_cl_fail(err, "clWaitForEvents");
 }
 
+static gp_status gp_cl_event_query_op(gp_event *e, int *done)
+{
+    cl_int status = CL_COMPLETE;
+    cl_int err = gp_cl_dev(e->dev)->api->clGetEventInfo(
+        (cl_event)e->impl, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL);
+    if (err != CL_SUCCESS) return gp_cl_fail(err, "clGetEventInfo");
+    if (status < 0) return gp_cl_fail(status, "the work before the event failed");
+    *done = status == CL_COMPLETE;
+    return GP_OK;
+}
+
 static gp_status gp_cl_queue_wait_event_op(gp_queue *q, gp_event *e)
 {
     cl_event ev = (cl_event)e->impl;
@@ -298,6 +309,7 @@ const gp_backend_ops gp_backend_opencl_ops = {
     .queue_finish = gp_cl_queue_finish_op,
     .event_record = gp_cl_event_record_op,
     .event_wait = gp_cl_event_wait_op,
+    .event_query = gp_cl_event_query_op,
     .queue_wait_event = gp_cl_queue_wait_event_op,
     .event_elapsed_ms = gp_cl_event_elapsed_op,
     .event_release = gp_cl_event_release_op,
