@@ -205,10 +205,10 @@ GP_API gp_status gp_event_record(gp_queue *queue, gp_event **out);
 GP_API gp_status gp_queue_wait_event(gp_queue *queue, gp_event *event);
 /* Thread-safe. Blocks the host until the event completed. */
 GP_API gp_status gp_event_wait(gp_event *event);
-/* Thread-safe. Whether the event completed, without blocking: *done is 1 or 0. A caller that
- * polls it can stop waiting (Ctrl-C in Python). Where a backend cannot ask, it waits, then says 1.
- */
-GP_API gp_status gp_event_query(gp_event *event, int *done);
+/* Thread-safe. Blocks the host until the event completed or `timeout_ms` passed (0: only asks):
+ * *done is 1 or 0. A caller that waits in slices can stop waiting between them (Ctrl-C in
+ * Python). A backend that cannot wait for a time waits until the event completed. */
+GP_API gp_status gp_event_wait_for(gp_event *event, uint32_t timeout_ms, int *done);
 /* Thread-safe. Milliseconds between two completed events of the same device (waits for both). */
 GP_API gp_status gp_event_elapsed_ms(gp_event *start, gp_event *end, double *ms);
 /* Thread-safe. NULL is a no-op. */

@@ -16,12 +16,13 @@ import logging
 import math
 import sys
 import threading
+import weakref
 from typing import Any, Dict, List, Optional, Tuple, Union
 
 import numpy as np
 
 from . import _dlpack as D
-from .runtime import (Array, ArgInfo, Buffer, Device, Kernel, Queue, _array_dtype, _shape, _whole,
+from .runtime import (Array, ArgInfo, Buffer, Device, Kernel, Queue, _array_dtype, _host_wrap, _shape, _whole,
                       host_view)
 from .errors import UnsupportedError
 
@@ -314,6 +315,7 @@ class LaunchArgs:
         self.streams: List[int] = []  # other libraries' CUDA streams the work must follow
         self.stream_sources: List[Any] = []
         self.written_tensors: List[Any] = []  # torch tensors of GP_BUF parameters
+        self.temps_alive: List[Any] = []
 
     def _where(self, p: ArgInfo) -> str:
         return f"{self.k.name}: parameter '{p.name}'"
@@ -378,6 +380,11 @@ class LaunchArgs:
         if a.nbytes == 0:
             return self._empty(a.dtype)
         if self.dev.host_memory_in_place:
+            buf = _host_wrap(self.dev, a)
+            if buf is not None:
+                self.host = True
+                self.temps_alive.append(a)  # a contiguous copy made here lives through the launch
+                return buf
             try:
                 buf = Buffer.wrap(self.dev, a.ctypes.data, a.nbytes, owner=a)
             except UnsupportedError:

@@ -78,24 +78,17 @@ CHECKS = ("memcheck", "racecheck", "synccheck", "initcheck")
 
 
 def _poll(event: N.vp, device: "Device") -> None:
-    """Waits for an event by asking whether it completed, so that Ctrl-C stops the wait with
-    KeyboardInterrupt: a blocking C call would hold the interpreter until the device finished.
-    Short work is answered within the first few questions; longer waits sleep between them."""
+    """Waits for an event in slices of 50 ms (``gp_event_wait_for``), so that Ctrl-C stops the
+    wait with KeyboardInterrupt between two slices: one blocking C call would hold the
+    interpreter until the device finished."""
     done = ctypes.c_int()
     ref = ctypes.byref(done)
-    query = N.lib.gp_event_query
-    for _ in range(200):
-        _check(query(event, ref))
-        if done.value:
-            return
-    delay = 2e-5
+    wait_for = N.lib.gp_event_wait_for
     try:
         while True:
-            time.sleep(delay)  # KeyboardInterrupt is raised here
-            _check(query(event, ref))
+            _check(wait_for(event, 50, ref))  # Python's signal handlers run when it returns
             if done.value:
                 return
-            delay = min(delay * 2, 0.005)
     except KeyboardInterrupt:
         # The device still runs the work: releasing the device or a queue would wait for it, so
         # they are left to the end of the process (buffers, programs and kernels go as usual).
@@ -370,6 +363,7 @@ class Device:
         self.info = DeviceInfo._from_c(c)
         self._foreign: Dict[int, Queue] = {}  # other libraries' streams, by handle
         self._queues: "weakref.WeakSet[Queue]" = weakref.WeakSet()  # dev.queue()'s, for synchronize
+        self._wraps: Dict[int, Any] = {}  # numpy arrays' buffers, kept while they live (interop)
 
     def __repr__(self) -> str:
         return f"<gpuport.Device {self.info.spec} {self.info.name!r}>"
@@ -390,6 +384,9 @@ class Device:
     def close(self) -> None:
         if getattr(self, "_h", None):
             self._foreign = {}
+            wraps, self._wraps = getattr(self, "_wraps", {}), {}
+            for _, _, buf in wraps.values():
+                buf.release()
             if not getattr(self, "_interrupted", False):  # else it would wait (see _poll)
                 N.lib.gp_device_release(self._h)
             self._h = None
@@ -1027,6 +1024,40 @@ def _sizes(v: Any, what: str) -> Tuple[int, ...]:
 
 
 _BUF, _CBUF, _VAL, _DYN = range(4)
+_WRAPS_KEPT = 256  # numpy arrays per device whose wrapping is kept for their next launch
+
+
+def _host_wrap(dev: Device, a: np.ndarray) -> Optional[Buffer]:
+    """The device's buffer over a numpy array's memory, made at its first launch and kept as long
+    as the array lives (a weak reference: its death releases the buffer), so that launching on
+    the same arrays again costs no wrapping (an OpenCL buffer made and released each time).
+    None where it cannot be kept (then the launch wraps it for itself)."""
+    cache = dev._wraps
+    e = cache.get(id(a))
+    if e is not None and e[0]() is a and e[1] == a.nbytes and e[2]._h:
+        return e[2]
+    if len(cache) >= _WRAPS_KEPT or not a.nbytes:
+        return None
+    key = id(a)
+    holder = weakref.ref(dev)
+
+    def gone(ref: Any) -> None:  # the array died: its memory may go, and the buffer with it
+        d = holder()
+        entry = d._wraps.get(key) if d is not None else None
+        if entry is not None and entry[0] is ref:
+            del d._wraps[key]
+            entry[2].release()
+
+    try:
+        ref = weakref.ref(a, gone)
+        buf = Buffer.wrap(dev, a.ctypes.data, a.nbytes)
+    except (TypeError, UnsupportedError):
+        return None
+    cache[key] = (ref, a.nbytes, buf)
+    return buf
+
+_BUF_FIELD = N.ArgC.buffer.offset  # where a launch record holds its buffer
+_pack_ptr = struct.Struct("P").pack_into
 
 
 class Kernel:
@@ -1072,6 +1103,26 @@ class Kernel:
             self._plan.append((kind, p, p.dtype, fmt, off, size, direct))
             off += size
         self._value_bytes = off
+        # The common launch — a whole-number grid, gpuport arrays, numbers of the parameter's
+        # own kind, no group or queue — takes a shorter path (__call__): per parameter one test
+        # and one struct.pack_into into argument blocks kept from launch to launch.
+        fast = []
+        for i, (kind, p, dt, fmt, off, size, direct) in enumerate(self._plan):
+            if kind == _VAL:
+                if not direct:
+                    fast = None
+                    break
+                wide = direct + ((np.float32, np.float64) if float in direct else
+                                 (np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16,
+                                  np.uint32, np.uint64))
+                fast.append((i, kind, dt, struct.Struct(fmt).pack_into, off, wide))
+            elif kind <= _CBUF:
+                fast.append((i, kind, dt, None, i * ctypes.sizeof(N.ArgC) + _BUF_FIELD, ()))
+            else:
+                fast = None
+                break
+        self._fast = fast
+        self._slots: List[Tuple[Any, Any, Any]] = []
 
     def __del__(self) -> None:
         try:
@@ -1089,7 +1140,79 @@ class Kernel:
 
     def __call__(self, grid: Union[int, Sequence[int]], *args: Any,
                  group: Optional[Union[int, Sequence[int]]] = None, queue: Optional["Queue"] = None) -> None:
+        fast = self._fast
+        if (fast is not None and group is None and queue is None and type(grid) is int
+                and 0 < grid <= 0x7FFFFFFF and len(args) == len(fast)):
+            slots = self._slots
+            slot = slots.pop() if slots else self._new_slot()
+            try:
+                if self._fast_launch(slot, fast, grid, args):
+                    return
+            finally:
+                slots.append(slot)
         self.launch(grid, args, group=group, queue=queue)
+
+    def _new_slot(self) -> Tuple[Any, Any, Any]:
+        """Argument blocks for the short path: the records (value records pointing into the
+        value block already), the value block, the grid. A launch copies the values, so a slot
+        is free again when the C call returns; each call takes its own (threads may share a
+        kernel)."""
+        n = len(self._plan)
+        cargs = (N.ArgC * max(1, n))()
+        vals = ctypes.create_string_buffer(max(1, self._value_bytes))
+        base = ctypes.addressof(vals)
+        for i, (kind, p, dt, fmt, off, size, direct) in enumerate(self._plan):
+            c = cargs[i]
+            c.kind = 2 if kind == _VAL else 0
+            if kind == _VAL:
+                c.value = base + off
+                c.size = size
+        return cargs, vals, (N.size_t * 1)()
+
+    def _fast_launch(self, slot: Tuple[Any, Any, Any], fast: List[Any], grid: int,
+                     args: Sequence[Any]) -> bool:
+        """The short path; False (nothing launched) where an argument needs the full one."""
+        cargs, vals, gsz = slot
+        written = None
+        host = False  # numpy memory in use: the launch waits for the kernel
+        for i, kind, dt, pack, off, wide in fast:
+            a = args[i]
+            if kind == _VAL:
+                if type(a) not in wide:
+                    return False
+                try:
+                    pack(vals, off, a)
+                except (struct.error, OverflowError, TypeError):
+                    return False  # the full path says why
+            elif type(a) is Array:
+                if a.dtype != dt or a.readonly:
+                    return False
+                h = a.buffer._h
+                if h is None:
+                    return False
+                _pack_ptr(cargs, off, h.value)
+                if kind == _BUF:
+                    written = (a,) if written is None else written + (a,)
+            elif type(a) is np.ndarray:  # used in place where the device reaches host memory
+                dev = self.program.device
+                if (a.dtype != dt or not dev.host_memory_in_place or not a.flags.c_contiguous
+                        or (kind == _BUF and not a.flags.writeable)):
+                    return False
+                buf = _host_wrap(dev, a)
+                if buf is None:
+                    return False
+                _pack_ptr(cargs, off, buf._h.value)
+                host = True
+            else:
+                return False
+        gsz[0] = grid
+        _check(N.lib.gp_kernel_launch(None, self._h, 1, gsz, None, len(fast), cargs))
+        if written is not None:
+            for a in written:
+                a._last_queue = None
+        if host:
+            self.program.device.default_queue().finish()
+        return True
 
     def _value(self, p: ArgInfo, fmt: str, v: Any) -> bytes:
         """The bytes of a GP_VAL argument, refusing what the parameter's C type cannot hold as

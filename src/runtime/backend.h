@@ -225,7 +225,7 @@ struct gp_backend_ops {
     /* e->dev is set; sets impl. */
     gp_status (*event_record)(gp_queue *q, gp_event *e);
     gp_status (*event_wait)(gp_event *e);
-    gp_status (*event_query)(gp_event *e, int *done); /* NULL: event_wait, then done */
+    gp_status (*event_wait_for)(gp_event *e, uint32_t ms, int *done); /* NULL: event_wait */
     gp_status (*queue_wait_event)(gp_queue *q, gp_event *e);
     gp_status (*event_elapsed_ms)(gp_event *start, gp_event *end, double *ms);
     void (*event_release)(gp_event *e);
