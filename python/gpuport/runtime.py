@@ -1141,12 +1141,12 @@ class Kernel:
     def __call__(self, grid: Union[int, Sequence[int]], *args: Any,
                  group: Optional[Union[int, Sequence[int]]] = None, queue: Optional["Queue"] = None) -> None:
         fast = self._fast
-        if (fast is not None and group is None and queue is None and type(grid) is int
-                and 0 < grid <= 0x7FFFFFFF and len(args) == len(fast)):
+        if (fast is not None and group is None and type(grid) is int and 0 < grid <= 0x7FFFFFFF
+                and len(args) == len(fast) and (queue is None or type(queue) is Queue)):
             slots = self._slots
             slot = slots.pop() if slots else self._new_slot()
             try:
-                if self._fast_launch(slot, fast, grid, args):
+                if self._fast_launch(slot, fast, grid, args, queue):
                     return
             finally:
                 slots.append(slot)
@@ -1170,7 +1170,7 @@ class Kernel:
         return cargs, vals, (N.size_t * 1)()
 
     def _fast_launch(self, slot: Tuple[Any, Any, Any], fast: List[Any], grid: int,
-                     args: Sequence[Any]) -> bool:
+                     args: Sequence[Any], queue: Optional["Queue"]) -> bool:
         """The short path; False (nothing launched) where an argument needs the full one."""
         cargs, vals, gsz = slot
         written = None
@@ -1205,13 +1205,16 @@ class Kernel:
                 host = True
             else:
                 return False
+        if queue is not None and queue.device is not self.program.device:
+            return False  # the full path names both devices
         gsz[0] = grid
-        _check(N.lib.gp_kernel_launch(None, self._h, 1, gsz, None, len(fast), cargs))
+        _check(N.lib.gp_kernel_launch(queue._h if queue is not None else None, self._h, 1, gsz,
+                                      None, len(fast), cargs))
         if written is not None:
             for a in written:
-                a._last_queue = None
+                a._last_queue = queue
         if host:
-            self.program.device.default_queue().finish()
+            (queue or self.program.device.default_queue()).finish()
         return True
 
     def _value(self, p: ArgInfo, fmt: str, v: Any) -> bytes:
