@@ -46,6 +46,7 @@ typedef enum gp_status {
     GP_ERR_INTERNAL = -9,         /* a bug in gpuport: please report it */
     GP_ERR_CHECK = -10, /* a checked launch found bugs in the kernel: the message holds the first
                            reports, gp_check_report_count/get all of them (see "checking") */
+    GP_ERR_INTERRUPTED = -11, /* gp_interrupt() (Ctrl-C) stopped a CPU launch before its end */
 } gp_status;
 
 /* Thread-safe. Returns the message of the last error on the calling thread ("" if none).
@@ -55,6 +56,15 @@ GP_API const char *gp_last_error(void);
 GP_API const char *gp_status_name(gp_status status);
 /* Thread-safe. The library's version, "MAJOR.MINOR.PATCH". */
 GP_API const char *gp_version_string(void);
+
+/* Thread-safe and async-signal-safe. Stops the CPU launches running now: they start no more
+ * work-groups (one that started finishes) and return GP_ERR_INTERRUPTED. Devices that run on
+ * their own are not stopped; a host waiting for one can stop waiting with gp_event_wait_for. */
+GP_API void gp_interrupt(void);
+/* Installs a handler of signal `signo` (SIGINT) that calls gp_interrupt() and then the handler
+ * that was there before (Python's, which raises KeyboardInterrupt); none runs after it when that
+ * was the default. POSIX; GP_ERR_UNSUPPORTED elsewhere. */
+GP_API gp_status gp_interrupt_on_signal(int signo);
 
 /* ---- handles ------------------------------------------------------------------------------
  * Every handle is created by a gp_<noun>_create/open function and given back with the matching

@@ -67,6 +67,8 @@ def _check(status: int) -> None:
     if status != 0:
         msg = (N.lib.gp_last_error() or b"").decode("utf-8", "replace")
         name = (N.lib.gp_status_name(status) or b"GP_ERR_UNKNOWN").decode()
+        if name == "GP_ERR_INTERRUPTED":
+            raise KeyboardInterrupt(msg)
         if name == "GP_ERR_CHECK":
             reports, omitted = _reports()
             raise CheckError(name, msg, reports, omitted)
@@ -75,6 +77,24 @@ def _check(status: int) -> None:
 
 # the checks a checked run can make (docs/check.md), by name, as gp_check_parse reads them
 CHECKS = ("memcheck", "racecheck", "synccheck", "initcheck")
+
+
+def _interrupt_on_ctrl_c() -> None:
+    """A CPU launch runs inside its C call, where Python's own SIGINT handler only takes note:
+    libgpuport's handler, put in front of it, stops the launch between work-groups
+    (``gp_interrupt``), and Python's then raises KeyboardInterrupt as usual."""
+    import signal
+    import threading
+
+    sigint = getattr(signal, "SIGINT", None)
+    if (sigint is None or sys.platform == "win32"
+            or threading.current_thread() is not threading.main_thread()):
+        return
+    if callable(signal.getsignal(sigint)):  # Python's C handler is the one installed
+        N.lib.gp_interrupt_on_signal(int(sigint))
+
+
+_interrupt_on_ctrl_c()
 
 
 def _poll(event: N.vp, device: "Device") -> None:

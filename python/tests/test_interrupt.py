@@ -83,3 +83,56 @@ def test_ctrl_c_stops_the_wait(tmp_path, how):
         pytest.fail(f"{how}: Ctrl-C did not stop the wait (or the exit waited for the kernel)")
     assert p.returncode == 130, (out, err)
     assert "KeyboardInterrupt" in out and "finished" not in out
+
+
+def test_ctrl_c_stops_a_cpu_launch_between_work_groups(tmp_path):
+    """On the CPU the kernel runs inside the launch call: libgpuport's SIGINT handler, in front
+    of Python's, stops it before its next work-group, and Python raises KeyboardInterrupt."""
+    script = tmp_path / "child.py"
+    script.write_text(textwrap.dedent(f"""
+        import sys, numpy as np, gpuport as gp
+        d = gp.Device("cpu")
+        k = d.program({SPIN!r}, name="spin.gpk").spin
+        y = np.zeros(256 * 2000, np.float32)  # 2000 groups of a few ms each: minutes in all
+        print("launching", flush=True)
+        try:
+            k(y.size, y, 2000000)
+            print("finished", flush=True)
+        except KeyboardInterrupt:
+            print("KeyboardInterrupt", flush=True)
+            sys.exit(130)
+    """))
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1]))
+    p = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        assert p.stdout.readline().strip() == "launching"
+        time.sleep(1.5)
+        p.send_signal(signal.SIGINT)
+        out, err = p.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        p.communicate()
+        pytest.fail("Ctrl-C did not stop the CPU launch")
+    assert p.returncode == 130, (out, err)
+    assert "KeyboardInterrupt" in out and "finished" not in out
+
+
+def test_gp_interrupt_stops_a_cpu_launch_from_another_thread():
+    import threading
+
+    import numpy as np
+
+    import gpuport._native as N
+
+    d = gp.Device("cpu")
+    k = d.program(SPIN, name="spin.gpk").spin
+    y = np.zeros(256 * 2000, np.float32)
+    timer = threading.Timer(0.5, N.lib.gp_interrupt)
+    timer.start()
+    t0 = time.monotonic()
+    with pytest.raises(KeyboardInterrupt, match="interrupted .* its results are incomplete"):
+        k(y.size, y, 2000000)
+    assert time.monotonic() - t0 < 20
+    k(256, y, 10)  # the next launch runs whole
+    assert (y[:256] > 0).all()

@@ -270,4 +270,8 @@ void gp_copy_str(char *dst, size_t cap, const char *src);
  * backend replaces them at the end of every launch it runs, with n = 0 when it made none. */
 void gp_check_reports_set(const gp_check_report *reports, uint32_t n, uint64_t omitted);
 
+/* How many times gp_interrupt() was called: a CPU launch that sees it change stops starting
+ * work-groups and returns GP_ERR_INTERRUPTED. */
+unsigned gp_interrupt_count(void);
+
 #endif
