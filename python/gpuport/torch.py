@@ -195,8 +195,17 @@ def _call(fn: KernelFunction, args: Tuple[Any, ...], kwargs: Dict[str, Any]) -> 
 # torch.compile cannot trace a launch (ctypes calls, data pointers): a kernel_function is a graph
 # break there, run eagerly between the compiled pieces, with the same results. custom_op keeps
 # the kernel inside the graph (an opaque operator with a fake implementation).
+_REASON = ("a gpuport kernel_function launches through ctypes on data pointers, which "
+           "torch.compile cannot trace: it runs eagerly between the compiled pieces; to keep the "
+           "kernel in the graph (fullgraph=True), register it with gpuport.torch.custom_op")
 _disable = getattr(getattr(torch, "compiler", None), "disable", None)
-_run_eagerly = _disable(_call) if _disable is not None else _call
+if _disable is None:
+    _run_eagerly = _call
+else:
+    try:
+        _run_eagerly = _disable(_call, reason=_REASON)
+    except TypeError:  # torch before 2.6 takes no reason
+        _run_eagerly = _disable(_call)
 
 
 def kernel_function(source: Union[str, Kernel], kernel: Optional[str] = None, *,

@@ -86,3 +86,10 @@ def test_a_custom_op_with_no_outputs_returns_none():
 
     z = torch.ones(4)
     torch.testing.assert_close(torch.compile(f)(z), torch.full((4,), 3.0))
+
+
+def test_fullgraph_refuses_with_the_reason_and_the_alternative():
+    add = gpt.kernel_function(ADD, "add", outputs=["out"], sizes={"n": lambda a, b: a.numel()})
+    f = torch.compile(lambda x, y: add(x, y) * 2, fullgraph=True)
+    with pytest.raises(Exception, match="(?s)cannot trace.*custom_op"):
+        f(torch.ones(4), torch.ones(4))
