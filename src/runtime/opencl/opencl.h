@@ -28,6 +28,7 @@ typedef struct gp_cl_device {
 typedef struct gp_cl_buffer {
     cl_mem mem;
     void *mapping; /* while mapped */
+    void *host;    /* a shared buffer's own host memory (CL_MEM_USE_HOST_PTR), freed after mem */
 } gp_cl_buffer;
 
 /* k->impl. OpenCL kernel objects hold their arguments, so a launch (set arguments + enqueue)

@@ -510,6 +510,14 @@ static gp_status gp_ck_layout(gp_ck_run *r)
                     sig->name, i, sig->args[i].name, sig->args[i].type_name, ki->desc->arg_sizes[i],
                     a->size);
             r->argv[i] = (void *)a->value;
+        } else if (!a->buffer) { /* gp_arg_null(): a region of 0 bytes at 0, so every access
+                                     through it is reported and not performed */
+            r->bufptr[i] = NULL;
+            r->argv[i] = &r->bufptr[i];
+            r->regs[i].flags =
+                GP_CK_R_BOUND | (sig->args[i].kind == GP_ARG_CONST_BUFFER ? GP_CK_R_READONLY : 0);
+            r->regs[i].esize = sig->args[i].size;
+            r->names.what[i] = "null buffer (None / gp_arg_null())";
         } else {
             gp_buffer *b = a->buffer;
             r->bufptr[i] = b->impl;
@@ -533,7 +541,8 @@ static gp_status gp_ck_layout(gp_ck_run *r)
                      ((uint64_t)l->num_groups[0] * l->num_groups[1] * l->num_groups[2]);
     if ((r->checks & GP_CK_RACE) && items < (1ull << 33) - 2) {
         for (uint32_t i = 0; i < l->num_args; i++) {
-            if (sig->args[i].kind != GP_ARG_BUFFER || r->regs[i].race) continue;
+            if (sig->args[i].kind != GP_ARG_BUFFER || r->regs[i].race || !l->args[i].buffer)
+                continue;
             size_t len = 0;
             uint64_t *m = gp_ck_shadow_map(l->args[i].buffer->size, &len);
             if (!m)
