@@ -1,8 +1,9 @@
 """The recorder: a TorchDispatchMode that sees every ATen call (forward, backward, optimizer) with
 its overload and dtypes, decides from the tables whether MPS would run it, and keeps each problem
-once per (operator, dtypes, user line) with a count. Which tensors are "on the device" is kept per
-storage (a weak set, so the recorder holds no tensor alive): storages made by a move to mps or a
-factory on mps, and every storage an operator on device tensors makes. The fake device itself
+once per (operator, dtypes, user line) with a count. Which tensors are "on the device" is marked on
+their storage (an attribute of the storage's Python object, which lives exactly as long as the
+storage: the recorder holds no tensor alive): storages made by a move to mps or a factory on mps,
+and every storage an operator on device tensors makes. The fake device itself
 (mps on a machine without one) is in fakedevice.py; it tells the recorder about moves."""
 
 from __future__ import annotations
@@ -11,7 +12,6 @@ import os
 import sys
 import sysconfig
 import threading
-import weakref
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Tuple
 
@@ -161,7 +161,7 @@ class Recorder:
     def __init__(self, tables: Tables, device_test: str = "storage"):
         self.tables = tables
         self.device_test = device_test  # "storage" (fake mps), "mps" (a real Mac), "all" (--as cpu)
-        self.tagged: "weakref.WeakSet[Any]" = weakref.WeakSet()
+        self.token = object()  # the mark of this recorder's device storages
         self.state = _ThreadState()
         self.calls = 0
         self.device_calls = 0
@@ -175,6 +175,7 @@ class Recorder:
         self._file_ok: Dict[str, bool] = {}
         self._order = 0
         self._needs_forward = self._forward_ops()
+        self._func_info: Dict[Any, Tuple[bool, bool]] = {}
 
     def _forward_ops(self) -> Dict[str, str]:
         """forward operator -> its backward operator, where only the backward lacks MPS."""
@@ -190,8 +191,8 @@ class Recorder:
     def tag(self, t: Any) -> None:
         if isinstance(t, torch.Tensor):
             try:
-                self.tagged.add(t.untyped_storage())
-            except (RuntimeError, TypeError, NotImplementedError):
+                t.untyped_storage()._gp_mps_device = self.token
+            except (RuntimeError, TypeError, NotImplementedError, AttributeError):
                 pass
 
     def on_device(self, t: Any) -> bool:
@@ -200,7 +201,7 @@ class Recorder:
         if self.device_test == "mps":
             return t.device.type == "mps"
         try:
-            return t.untyped_storage() in self.tagged
+            return getattr(t.untyped_storage(), "_gp_mps_device", None) is self.token
         except (RuntimeError, TypeError, NotImplementedError):
             return False
 
@@ -290,37 +291,56 @@ class Recorder:
     def observe(self, func: Any, args: Tuple[Any, ...], kwargs: Dict[str, Any]) -> bool:
         """Before the call: returns whether it runs on the device, and records its problems."""
         self.calls += 1
-        st = self.state
+        on_dev = self.state.to_device
         tensors = []
         for a in args:
             if isinstance(a, torch.Tensor):
                 tensors.append(a)
             elif isinstance(a, (list, tuple)):
                 tensors.extend(x for x in a if isinstance(x, torch.Tensor))
-        for a in kwargs.values():
-            if isinstance(a, torch.Tensor):
-                tensors.append(a)
-        on_dev = st.to_device
+        if kwargs:
+            tensors.extend(a for a in kwargs.values() if isinstance(a, torch.Tensor))
         if not on_dev:
             for a in tensors:
                 if self.on_device(a):
                     on_dev = True
                     break
-        if not on_dev:
-            return False
+            else:
+                return False
         self.device_calls += 1
         self.op_names[func] = self.op_names.get(func, 0) + 1
-        dtypes = tuple(str(a.dtype)[6:] for a in tensors)
-        problems = self._problems(func, dtypes)
-        if problems:
-            name = func._schema.name
-            ov = func._schema.overload_name or "default"
-            for kind, detail in problems:
-                self.add(kind, name, ov, dtypes, detail)
-        base = func._schema.name.split("::", 1)[-1]
-        if base in self._needs_forward and base not in self.forward_lines:
-            self.forward_lines[base] = self.user_frame()
+        info = self._func_info.get(func)
+        if info is None:
+            info = self._classify(func)
+        if info[0]:  # an operator whose verdict depends on the dtypes
+            dtypes = tuple(str(a.dtype)[6:] for a in tensors)
+            problems = self._problems(func, dtypes)
+            if problems:
+                name = func._schema.name
+                ov = func._schema.overload_name or "default"
+                for kind, detail in problems:
+                    self.add(kind, name, ov, dtypes, detail)
+        if info[1]:
+            base = func._schema.name.split("::", 1)[-1]
+            if base not in self.forward_lines:
+                self.forward_lines[base] = self.user_frame()
         return True
+
+    def _classify(self, func: Any) -> Tuple[bool, bool]:
+        """(whether the operator can be a problem at all, whether its forward line is wanted)."""
+        schema = func._schema
+        ns, base = schema.name.split("::", 1) if "::" in schema.name else ("aten", schema.name)
+        t = self.tables
+        if ns != "aten":
+            maybe = ns not in _TORCH_NAMESPACES
+        else:
+            maybe = (t.status(base, schema.overload_name) == "missing" or
+                     base in t.always_cpu or base.rstrip("_") in t.always_cpu or
+                     bool(t.unimplemented.get(base.rstrip("_"))) or
+                     base.rstrip("_") in t.no_complex)
+        info = (maybe, ns == "aten" and base in self._needs_forward)
+        self._func_info[func] = info
+        return info
 
     def after(self, func: Any, args: Tuple[Any, ...], out: Any) -> None:
         """After a device call: its new storages are on the device; float64 that appears here."""
