@@ -18,6 +18,10 @@ from .recorder import Recorder
 
 MPS_DEVICE = torch.device("mps", 0)
 _TB = torch._C.TensorBase
+# Factories that take the default device when given none (torch.set_default_device("mps")).
+_FACTORIES = frozenset(getattr(torch, n) for n in (
+    "empty", "zeros", "ones", "full", "rand", "randn", "randint", "randperm", "arange", "linspace",
+    "logspace", "eye", "tensor", "scalar_tensor", "empty_strided", "as_tensor") if hasattr(torch, n))
 
 
 def _kind(dev: Any) -> str:
@@ -102,6 +106,8 @@ class FakeMpsMode(TorchFunctionMode):
         if h is not None:
             return h(self, func, args, kwargs)
         dev = kwargs.get("device")
+        if dev is None and self.rec.default_mps and func in _FACTORIES:
+            dev = "mps"
         if dev is not None:
             k = _kind(dev)
             if k == "mps":
@@ -143,6 +149,10 @@ def _h_cuda(mode: FakeMpsMode, func, args, kwargs):
     mode._cuda("torch.Tensor.cuda")
 
 
+def _h_pin_memory(mode: FakeMpsMode, func, args, kwargs):
+    return args[0]  # unified memory: nothing to pin (and no CUDA driver to ask here)
+
+
 def _h_numpy(mode: FakeMpsMode, func, args, kwargs):
     if mode.rec.on_device(args[0]):
         raise TypeError("can't convert mps:0 device type tensor to numpy. Use Tensor.cpu() to "
@@ -159,6 +169,7 @@ _HANDLERS: Dict[Any, Callable[..., Any]] = {
     _TB.cpu: _h_cpu,
     _TB.cuda: _h_cuda,
     _TB.numpy: _h_numpy,
+    _TB.pin_memory: _h_pin_memory,
 }
 
 
@@ -203,6 +214,45 @@ def _compile_eager(rec: Recorder) -> Callable[..., Any]:
     return compile
 
 
+def _walk_tensors(obj: Any, seen: int = 0) -> Any:
+    if isinstance(obj, torch.Tensor):
+        yield obj
+    elif isinstance(obj, dict) and seen < 8:
+        for v in obj.values():
+            yield from _walk_tensors(v, seen + 1)
+    elif isinstance(obj, (list, tuple)) and seen < 8:
+        for v in obj:
+            yield from _walk_tensors(v, seen + 1)
+
+
+def _names_mps(loc: Any) -> bool:
+    if isinstance(loc, dict):
+        return any(_kind(v) == "mps" for v in loc.values())
+    return _kind(loc) == "mps"
+
+
+def _patch_load(p: _Patches, rec: Recorder) -> None:
+    """torch.load(..., map_location="mps"): loaded on the CPU, its tensors marked as on the
+    device; a float64 tensor in the checkpoint is what a Mac refuses."""
+    real = torch.load
+
+    @functools.wraps(real)
+    def load(f: Any, map_location: Any = None, *a: Any, **k: Any) -> Any:
+        if not _names_mps(map_location):
+            return real(f, map_location, *a, **k)
+        obj = real(f, "cpu", *a, **k)
+        for t in _walk_tensors(obj):
+            rec.tag(t)
+            d = str(t.dtype)[6:]
+            if d in ("float64", "complex128"):
+                rec.add("float64", "torch.load", "", (d,), "a float64 tensor in the checkpoint "
+                        "loaded with map_location='mps'")
+                break
+        return obj
+
+    p.set(torch, "load", load)
+
+
 def patch_mac(p: _Patches, rec: Recorder) -> None:
     """The program sees a Mac with MPS and without CUDA; torch.compile runs eagerly."""
     p.set(torch.backends.mps, "is_available", _const(True))
@@ -216,6 +266,36 @@ def patch_mac(p: _Patches, rec: Recorder) -> None:
     p.set(torch.cuda, "is_available", _const(False))
     p.set(torch.cuda, "device_count", _const(0))
     p.set(torch, "compile", _compile_eager(rec))
+    _patch_load(p, rec)
+    real_set = torch.set_default_device
+
+    def set_default_device(device: Any) -> None:
+        rec.default_mps = _kind(device) == "mps"
+        real_set(None if rec.default_mps else device)
+
+    p.set(torch, "set_default_device", set_default_device)
+    real_get = getattr(torch, "get_default_device", None)
+    if real_get is not None:
+        p.set(torch, "get_default_device",
+              lambda: MPS_DEVICE if rec.default_mps else real_get())
+
+    class Generator(torch.Generator):  # a generator "on mps" draws on the CPU
+        def __new__(cls, device: Any = "cpu") -> Any:
+            return super().__new__(cls, device="cpu" if _kind(device) == "mps" else device)
+
+    p.set(torch, "Generator", Generator)
+
+    class autocast(torch.amp.autocast_mode.autocast):  # MPS autocast: the CPU's, same dtype
+        def __init__(self, device_type: str, dtype: Any = None, enabled: bool = True,
+                     cache_enabled: Any = None) -> None:
+            if _kind(device_type) == "mps":
+                device_type = "cpu"
+                dtype = dtype or torch.float16
+            super().__init__(device_type, dtype=dtype, enabled=enabled,
+                             cache_enabled=cache_enabled)
+
+    p.set(torch, "autocast", autocast)
+    p.set(torch.amp, "autocast", autocast)
 
 
 def patch_stops(p: _Patches, rec: Recorder) -> None:

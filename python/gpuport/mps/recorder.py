@@ -162,6 +162,7 @@ class Recorder:
         self.tables = tables
         self.device_test = device_test  # "storage" (fake mps), "mps" (a real Mac), "all" (--as cpu)
         self.token = object()  # the mark of this recorder's device storages
+        self.default_mps = False  # torch.set_default_device("mps") on the simulated device
         self.state = _ThreadState()
         self.calls = 0
         self.device_calls = 0
