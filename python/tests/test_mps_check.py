@@ -208,3 +208,15 @@ def test_c_command_runs_the_programs_interpreter(tmp_path):
     r = subprocess.run([exe, "mps-check", "--", str(tmp_path / "python-none"), "x.py"],
                        capture_output=True, text=True)
     assert r.returncode == 2 and "cannot run it" in r.stderr
+
+
+def test_freeze_records_the_report(tmp_path):
+    import gpuport
+
+    out = tmp_path / "mps.json"
+    r = _cli("--output", str(out), str(CORPUS / "embedding_max_norm.py"))
+    assert r.returncode == 0, r.stderr
+    m = gpuport.freeze(mps_report=out)
+    assert m["mps"]["verdict"] == "fallback"
+    assert m["mps"]["fallback_operators"] == {"aten::embedding_renorm_": 1}
+    assert m["mps"]["report"] == str(out)
