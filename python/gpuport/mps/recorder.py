@@ -148,6 +148,10 @@ def _excluded_prefixes() -> Tuple[str, ...]:
     return tuple(os.path.realpath(d) + os.sep for d in dirs if d)
 
 
+# Outputs that stay on the CPU by design (PackedSequence's batch_sizes), by operator.
+_HOST_OUTPUTS = {"aten::_pack_padded_sequence": (1,)}
+
+
 class _ThreadState(threading.local):
     def __init__(self) -> None:
         self.to_device = False   # inside a move to mps / a factory on mps
@@ -348,6 +352,9 @@ class Recorder:
         if self.state.to_host:
             return
         outs = out if isinstance(out, (list, tuple)) else (out,)
+        host = _HOST_OUTPUTS.get(func._schema.name)
+        if host:
+            outs = tuple(o for k, o in enumerate(outs) if k not in host)
         new_double = None
         for o in outs:
             if isinstance(o, torch.Tensor):
@@ -358,10 +365,13 @@ class Recorder:
                     new_double = d
         if new_double is None:
             return
-        for a in args:  # float64 that was already on the device was reported where it came
-            if isinstance(a, torch.Tensor) and str(a.dtype)[6:] in DOUBLE_DTYPES and (
-                    self.device_test == "all" or self.on_device(a)) and not self.state.to_device:
-                return
+        # float64 that came in was reported where it reached the device; a float64 input that is
+        # not on the device is a CPU scalar a composite made for itself (quantile's ranks: its
+        # MPS path makes them float32), which a Mac never sees
+        if not self.state.to_device:
+            for a in args:
+                if isinstance(a, torch.Tensor) and str(a.dtype)[6:] in DOUBLE_DTYPES:
+                    return
         if self.state.to_device:
             if self.state.double_seen:
                 return

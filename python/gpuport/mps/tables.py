@@ -24,6 +24,12 @@ DEVICE_CHOSEN = {
         "_scaled_dot_product_attention_math_for_mps",
 }
 
+# CPU implementation choices a CPU trace reaches inside composite operators (oneDNN's LSTM layer
+# and convolutions, NNPACK, the slow reference convolutions): on a Mac the same composite takes
+# its MPS kernel (`_lstm_mps`, `_mps_convolution`), so these names never reach MPS.
+CPU_IMPLEMENTATION_PREFIXES = ("mkldnn_", "_mkldnn", "_nnpack", "slow_conv", "_slow_conv",
+                               "thnn_conv", "_thnn_conv")
+
 # Operators MPSFallback.mm sends to the CPU even without PYTORCH_ENABLE_MPS_FALLBACK. The list
 # lives in the macOS library, not in the wheel's tables; this is what the shipped libraries of the
 # torch versions named held (read from the library), keyed by the first version it applies to.
@@ -143,6 +149,9 @@ def _fill_kernels(t: Tables, entries: list) -> None:
         if "MPS" in keys:
             t.mps.add(name)
         elif keys.intersection(COMPOSITE_KEYS):
+            t.composite.add(name)
+    for name in t.known - t.mps - t.composite:
+        if name.startswith(CPU_IMPLEMENTATION_PREFIXES):
             t.composite.add(name)
     for cpu_op, mps_op in DEVICE_CHOSEN.items():
         if mps_op in t.mps and cpu_op in t.known:
