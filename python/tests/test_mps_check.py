@@ -220,3 +220,18 @@ def test_freeze_records_the_report(tmp_path):
     assert m["mps"]["verdict"] == "fallback"
     assert m["mps"]["fallback_operators"] == {"aten::embedding_renorm_": 1}
     assert m["mps"]["report"] == str(out)
+
+
+def test_cli_module_form_and_json_error(tmp_path):
+    (tmp_path / "stepmod.py").write_text(
+        "import torch\nx = torch.randn(3, 3, device='mps')\nw = torch.linalg.eig(x)\n")
+    r = _cli("--json", "--", "python", "-m", "stepmod", cwd=str(tmp_path))
+    assert r.returncode == 1, r.stderr
+    doc = json.loads(r.stdout)
+    f = doc["first_failure"]
+    assert (f["operator"], os.path.basename(f["file"]), f["line"]) == \
+        ("aten::linalg_eig", "stepmod.py", 3)
+    r = _cli("--json", "--", "python", str(tmp_path / "nope.py"))
+    assert r.returncode == 2
+    assert json.loads(r.stdout) == {"schema": "gpuport.error/1", "command": "mps-check",
+                                    "exit_code": 2, "error": f"{tmp_path / 'nope.py'}: no such script"}

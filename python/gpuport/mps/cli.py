@@ -42,8 +42,8 @@ class _Parser(argparse.ArgumentParser):
 def _usage_error(message: str, json_out: bool = False) -> int:
     print(f"gpuport mps-check: {message}", file=sys.stderr)
     if json_out:
-        print(json.dumps({"schema": "gpuport.error/1", "command": "mps-check", "code": 2,
-                          "message": message}))
+        print(json.dumps({"schema": "gpuport.error/1", "command": "mps-check", "exit_code": 2,
+                          "error": message}))
     return 2
 
 
