@@ -529,6 +529,7 @@ static void state_free(gp_audit_state *st)
     for (size_t i = 0; i < st->ntops; i++)
         free(st->tops[i]);
     free(st->tops);
+    free(st->gdefs);
     if (st->spool) fclose(st->spool);
 }
 

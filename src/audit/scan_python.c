@@ -3,6 +3,7 @@
  * except catches ImportError, in a def, or under the `__main__` guard. Names are resolved through
  * the file's import aliases and looked up exactly. */
 #include <ctype.h>
+#include <stdio.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,8 @@
 #define PY_NAME_MAX   128
 #define PY_MAX_DEFS   256
 #define PY_MAX_RANGES 256
+#define PY_MAX_USES   16 /* the uses of a name compared for a split over a switch's branches */
+#define PY_MAX_NAMED  32 /* `from X import name` imports whose uses are looked at */
 /* a file this large is not looked through again for the names of its functions */
 #define PY_DEFS_SCAN_MAX (8u << 20)
 
@@ -36,6 +39,8 @@ typedef struct py_block {
     bool typing;      /* `if TYPE_CHECKING:`: imports for type checkers only */
     bool guard;       /* BK_DEF: a decorator skips it without CUDA (skipif(not cuda...)) */
     uint64_t shadow;  /* BK_DEF: aliases its parameters hide (a bit per alias slot) */
+    uint32_t chain;   /* BK_GUARD: its if/elif/else chain (0: none), and which branch of it */
+    uint32_t branch;
 } py_block;
 
 /* What one search of a name found (name_find_memo): a later search from further on is answered
@@ -53,11 +58,22 @@ typedef struct py_def {
     size_t f0, f1;     /* findings made inside */
     size_t x0, x1;     /* facts recorded inside */
     bool open;
+    bool top;         /* at the top of the file (not inside a class or another function) */
     gp_find_memo use; /* waits_for_rest: where its name was last looked for */
 } py_def;
 
+/* A name a `from X import name` brought in: where its import statement is, and its fact. */
+typedef struct py_named {
+    size_t name_off, name_len;
+    size_t stmt_a, stmt_b; /* the import statement's bytes (no use of the name) */
+    size_t fact;           /* its import fact's offset in the result's facts */
+    gp_find_memo use;      /* waits_for_rest: where its name was last looked for */
+} py_named;
+
 typedef struct py_range {
     size_t a, b;
+    uint32_t chain,
+        branch; /* the if/elif/else chain and branch it is the body of (chain 0: none) */
 } py_range;
 
 typedef struct py_alias {
@@ -101,7 +117,8 @@ typedef struct py_scan {
     bool mentions_mps;
     int ndev004;
     int ndl;
-    int ndefs, nranges;
+    int ndefs, nranges, nnamed;
+    uint32_t nchains; /* if/elif/else chains of guards seen */
     bool defs_over, ranges_over;
     bool deco;                    /* the lines since the last statement are decorators */
     bool deco_guard, deco_device; /* one of them skips the function without CUDA */
@@ -109,6 +126,7 @@ typedef struct py_scan {
     gp_find_memo main_at, import_at; /* waits_for_rest's searches */
     /* from here on never read past their counts above, so not cleared per file */
     py_def defs[PY_MAX_DEFS];
+    py_named named[PY_MAX_NAMED];
     py_range ranges[PY_MAX_RANGES]; /* code behind a CUDA check: guard bodies, guarded lines */
     py_block b[PY_MAX_BLOCKS];
     py_alias al[PY_MAX_ALIAS];
@@ -612,6 +630,78 @@ static void import_fact(py_scan *ps, unsigned flags, const char *pre, size_t pn,
     gp_audit_fact(ps->r, GP_FACT_IMPORT, flags, b, k);
 }
 
+/* Packages that are never the project's own: names imported from them are not followed. */
+static const char *const foreign_tops[] = {"PIL",
+                                           "__future__",
+                                           "abc",
+                                           "accelerate",
+                                           "argparse",
+                                           "collections",
+                                           "contextlib",
+                                           "copy",
+                                           "dataclasses",
+                                           "datasets",
+                                           "diffusers",
+                                           "einops",
+                                           "enum",
+                                           "functools",
+                                           "glob",
+                                           "hydra",
+                                           "importlib",
+                                           "inspect",
+                                           "io",
+                                           "itertools",
+                                           "jax",
+                                           "json",
+                                           "lightning",
+                                           "logging",
+                                           "math",
+                                           "matplotlib",
+                                           "numpy",
+                                           "omegaconf",
+                                           "os",
+                                           "pathlib",
+                                           "pickle",
+                                           "pytorch_lightning",
+                                           "random",
+                                           "re",
+                                           "scipy",
+                                           "shutil",
+                                           "sklearn",
+                                           "subprocess",
+                                           "sys",
+                                           "tensorflow",
+                                           "threading",
+                                           "time",
+                                           "timm",
+                                           "torch",
+                                           "torchvision",
+                                           "tqdm",
+                                           "transformers",
+                                           "typing",
+                                           "typing_extensions",
+                                           "warnings",
+                                           "yaml"};
+
+static bool module_is_foreign(const char *m)
+{
+    size_t top = strcspn(m, ".");
+    for (size_t k = 0; k < sizeof foreign_tops / sizeof foreign_tops[0]; k++)
+        if (strlen(foreign_tops[k]) == top && memcmp(foreign_tops[k], m, top) == 0) return true;
+    return false;
+}
+
+/* Remembers a name an unguarded `from X import name` brings in (token tok), with its fact. */
+static void named_add(py_scan *ps, size_t tok, size_t fact, unsigned fact_flags)
+{
+    if (ps->nnamed == PY_MAX_NAMED || ps->continued || (fact_flags & GP_FACTF_GUARDED) ||
+        ps->nt == 0)
+        return;
+    const gp_py_tok *e = &ps->t[ps->nt - 1];
+    py_named *nm = &ps->named[ps->nnamed++];
+    *nm = (py_named){ps->t[tok].off, ps->t[tok].len, ps->t[0].off, e->off + e->len, fact, {0}};
+}
+
 static void scan_import(py_scan *ps, size_t i0, bool guarded, unsigned fact_flags)
 {
     char m[PY_NAME_MAX], full[PY_NAME_MAX * 2];
@@ -654,7 +744,12 @@ static void scan_import(py_scan *ps, size_t i0, bool guarded, unsigned fact_flag
         import_fact(ps, fact_flags, rel, k, NULL, 0);
         for (i++; i < ps->nt; i++) {
             if (ps->t[i].kind != GP_PY_NAME || is_name(ps, i, "as")) continue;
+            size_t fa = ps->r->facts.len;
             import_fact(ps, fact_flags | GP_FACTF_NAME, rel, k, tx(ps, i), ps->t[i].len);
+            size_t local = i;
+            if (is_name(ps, i + 1, "as") && i + 2 < ps->nt && ps->t[i + 2].kind == GP_PY_NAME)
+                local = i + 2;
+            named_add(ps, local, fa, fact_flags);
             if (is_name(ps, i + 1, "as")) i += 2;
         }
         return;
@@ -677,9 +772,11 @@ static void scan_import(py_scan *ps, size_t i0, bool guarded, unsigned fact_flag
         size_t nt = i;
         if (is_name(ps, i + 1, "as") && i + 2 < ps->nt && ps->t[i + 2].kind == GP_PY_NAME) {
             add_alias(ps, tx(ps, i + 2), ps->t[i + 2].len, full);
+            if (!module_is_foreign(m)) named_add(ps, i + 2, fn - 1, fact_flags);
             i += 2;
         } else {
             add_alias(ps, tx(ps, i), ps->t[i].len, full);
+            if (!module_is_foreign(m)) named_add(ps, i, fn - 1, fact_flags);
         }
         if (!fired && module_is_cuda_only(full))
             report_import(ps, GP_R_PY_IMP_001, nt, guarded, fn);
@@ -1062,14 +1159,14 @@ static size_t name_find(const char *d, size_t n, size_t from, size_t lim, const 
 
 /* ---- functions, guard ranges, facts ------------------------------------------------------ */
 
-static void range_add(py_scan *ps, size_t a, size_t b)
+static void range_add(py_scan *ps, size_t a, size_t b, uint32_t chain, uint32_t branch)
 {
     if (a >= b) return;
     if (ps->nranges == PY_MAX_RANGES) {
         ps->ranges_over = true;
         return;
     }
-    ps->ranges[ps->nranges++] = (py_range){a, b};
+    ps->ranges[ps->nranges++] = (py_range){a, b, chain, branch};
 }
 
 /* Sets `flag` on the facts recorded from byte `from` of the result's facts on. */
@@ -1094,6 +1191,7 @@ static int def_open(py_scan *ps, size_t line_start, size_t name_off, size_t name
     d->x0 = ps->deco ? ps->deco_x0 : ps->r->facts.len;
     d->end = SIZE_MAX;
     d->open = true;
+    d->top = ps->nb == 0;
     d->use.known = false;
     ps->deco = false;
     return ps->ndefs++;
@@ -1113,11 +1211,12 @@ static void def_close(py_scan *ps, int k, size_t at)
  * deepest closed at the same indentation is returned (kind -1 when none). */
 static py_block blocks_pop(py_scan *ps, int indent, size_t at)
 {
-    py_block prev = {-1, -1, 0, 0, 0, -1, false, false, false, 0};
+    py_block prev = {-1, -1, 0, 0, 0, -1, false, false, false, 0, 0, 0};
     while (ps->nb > 0 && ps->b[ps->nb - 1].indent >= indent) {
         py_block *b = &ps->b[--ps->nb];
         if (b->kind == BK_DEF && b->def >= 0) def_close(ps, b->def, at);
-        if ((b->kind == BK_GUARD || b->guard) && b->device) range_add(ps, b->body, at);
+        if ((b->kind == BK_GUARD || b->guard) && b->device)
+            range_add(ps, b->body, at, b->chain, b->branch);
         if (b->indent == indent) prev = *b;
     }
     return prev;
@@ -1244,10 +1343,18 @@ static void scan_line(py_scan *ps)
     }
     int sig = 0;
     if (kw_if || kw_elif || kw_assert || is_name(ps, 0, "while")) sig = line_has_guard_signal(ps);
+    /* an assertion guards the rest of its block only when it tests CUDA or a device: one on a
+     * flag (`assert self.has_bias`) is no check of the device */
+    if (kw_assert && sig < 2) sig = 0;
     bool line_guard = sig > 0, device = sig == 2;
+    uint32_t chain = 0, branch = 0;
     if ((kw_elif || kw_else) && prev.kind == BK_GUARD) {
         line_guard = true;
         device |= prev.device;
+        chain = prev.chain;
+        branch = prev.branch + 1;
+    } else if (line_guard && kw_if) {
+        chain = ++ps->nchains;
     }
     if (!line_guard && !kw_if) { /* a conditional expression: x if torch.cuda... else y */
         bool has_if = false, has_else = false;
@@ -1269,7 +1376,7 @@ static void scan_line(py_scan *ps)
     bool typing = kw_if && ps->nt >= 2 && is_name(ps, 1, "TYPE_CHECKING");
     if (line_guard && device) {
         const gp_py_tok *lt = &ps->t[ps->nt - 1];
-        range_add(ps, line_at, lt->off + lt->len);
+        range_add(ps, line_at, lt->off + lt->len, chain, branch);
     }
     int def = -1;
     uint64_t shadow = 0;
@@ -1300,7 +1407,7 @@ static void scan_line(py_scan *ps)
 
     /* the block the line opens if it ends with ':' (lex_line pushes it at the line's end, which
      * an overlong line reaches in a later part) */
-    py_block nb = {indent, BK_OTHER, 0, 0, 0, -1, false, typing, false, 0};
+    py_block nb = {indent, BK_OTHER, 0, 0, 0, -1, false, typing, false, 0, 0, 0};
     if (is_name(ps, 0, "try")) {
         nb.kind = BK_TRY;
         nb.try_first = ps->r->nf;
@@ -1314,6 +1421,8 @@ static void scan_line(py_scan *ps)
     } else if (line_guard && (kw_if || kw_elif || kw_else || is_name(ps, 0, "while"))) {
         nb.kind = BK_GUARD;
         nb.device = device;
+        nb.chain = chain;
+        nb.branch = branch;
     } else if (line_guard && kw_assert) {
         /* the rest of the enclosing block runs only where the assertion holds */
         nb.indent = indent - 1;
@@ -1334,6 +1443,33 @@ static bool in_ranges(const py_scan *ps, size_t p)
 {
     for (int i = 0; i < ps->nranges; i++)
         if (p >= ps->ranges[i].a && p < ps->ranges[i].b) return true;
+    return false;
+}
+
+/* Are two of the uses at p[0, n) on different branches of one if/elif/else chain, with no other
+ * check around both? Then the name is used whichever way the switch goes (`if args.distributed:
+ * spawn(worker) else: worker()`): the switch does not guard it. */
+static bool uses_split(const py_scan *ps, const size_t *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < i; j++)
+            for (int a = 0; a < ps->nranges; a++) {
+                const py_range *ra = &ps->ranges[a];
+                if (!ra->chain || p[i] < ra->a || p[i] >= ra->b) continue;
+                for (int b = 0; b < ps->nranges; b++) {
+                    const py_range *rb = &ps->ranges[b];
+                    if (rb->chain != ra->chain || rb->branch == ra->branch || p[j] < rb->a ||
+                        p[j] >= rb->b)
+                        continue;
+                    bool around = false;
+                    for (int c = 0; c < ps->nranges && !around; c++) {
+                        const py_range *rc = &ps->ranges[c];
+                        around = rc->chain != ra->chain && p[i] >= rc->a && p[i] < rc->b &&
+                                 p[j] >= rc->a && p[j] < rc->b;
+                    }
+                    if (!around) return true;
+                }
+            }
     return false;
 }
 
@@ -1366,13 +1502,15 @@ static bool def_guard_only(const py_scan *ps, const py_def *d)
             seen = !(p >= d->start && p < d->end);
     }
     if (!seen) return false;
+    size_t uses[PY_MAX_USES];
     for (size_t p = name_find(data, n, 0, n, w, d->name_len); p < n;
          p = name_find(data, n, p + 1, n, w, d->name_len)) {
         if (p >= d->start && p < d->end) continue;
         if (!in_ranges(ps, p)) return false;
+        if (hits < PY_MAX_USES) uses[hits] = p;
         hits++;
     }
-    return hits > 0;
+    return hits > 0 && !uses_split(ps, uses, hits < PY_MAX_USES ? hits : PY_MAX_USES);
 }
 
 /* Functions whose every use sits behind a CUDA check (a Triton kernel launched only on CUDA
@@ -1402,10 +1540,61 @@ static void guard_only_defs(py_scan *ps)
             for (size_t at = d->x0; at + 3 <= d->x1 && at + 3 <= ps->r->facts.len;
                  at += 3 + (unsigned char)ps->r->facts.data[at + 2])
                 ps->r->facts.data[at + 1] |= GP_FACTF_GUARDED;
-            range_add(ps, d->start, d->end);
+            range_add(ps, d->start, d->end, 0, 0);
             if (ps->ranges_over) return;
         }
         if (!more) break;
+    }
+}
+
+/* Are the uses of w[0, k) outside [skip_a, skip_b) all behind a CUDA check, and not on two
+ * branches of one switch? 1: yes (and there is one); 0: there is none; -1: one is not. */
+static int uses_guarded(const py_scan *ps, const char *w, size_t k, size_t skip_a, size_t skip_b)
+{
+    const char *data = ps->s->data;
+    size_t n = ps->s->size, hits = 0;
+    size_t uses[PY_MAX_USES];
+    for (size_t p = name_find(data, n, 0, n, w, k); p < n; p = name_find(data, n, p + 1, n, w, k)) {
+        if (p >= skip_a && p < skip_b) continue;
+        if (!in_ranges(ps, p)) return -1;
+        if (hits < PY_MAX_USES) uses[hits] = p;
+        hits++;
+    }
+    if (!hits) return 0;
+    return uses_split(ps, uses, hits < PY_MAX_USES ? hits : PY_MAX_USES) ? -1 : 1;
+}
+
+/* The facts the calls between the project's modules are decided with (resolve.c): a name
+ * imported from another module and used only behind a CUDA or distributed check, and the
+ * top-level functions whose findings are not behind one here and that this file uses only
+ * behind one or not at all (so that their callers elsewhere decide). */
+static void call_facts(py_scan *ps)
+{
+    if (ps->ranges_over || ps->s->size > PY_DEFS_SCAN_MAX || ps->r->cell) return;
+    const char *data = ps->s->data;
+    if (ps->nranges)
+        for (int i = 0; i < ps->nnamed; i++) {
+            const py_named *nm = &ps->named[i];
+            if (uses_guarded(ps, data + nm->name_off, nm->name_len, nm->stmt_a, nm->stmt_b) == 1 &&
+                nm->fact + 3 <= ps->r->facts.len)
+                ps->r->facts.data[nm->fact + 1] |= GP_FACTF_USED_GUARDED;
+        }
+    if (ps->defs_over) return;
+    for (int k = 0; k < ps->ndefs; k++) {
+        const py_def *d = &ps->defs[k];
+        if (!d->top || !d->name_len || d->name_len > 128 || !def_has_unguarded(ps, d)) continue;
+        if (uses_guarded(ps, data + d->name_off, d->name_len, d->start, d->end) < 0) continue;
+        uint32_t lo = UINT32_MAX, hi = 0;
+        size_t f1 = d->open ? ps->r->nf : d->f1;
+        for (size_t f = d->f0; f < f1 && f < ps->r->nf; f++) {
+            if (ps->r->f[f].guarded) continue;
+            if (ps->r->f[f].line < lo) lo = ps->r->f[f].line;
+            if (ps->r->f[f].line > hi) hi = ps->r->f[f].line;
+        }
+        if (lo > hi) continue;
+        char b[160];
+        int m = snprintf(b, sizeof b, "%.*s:%u-%u", (int)d->name_len, data + d->name_off, lo, hi);
+        if (m > 0 && (size_t)m < sizeof b) gp_audit_fact(ps->r, GP_FACT_DEF, 0, b, (size_t)m);
     }
 }
 
@@ -1414,6 +1603,7 @@ static void finish(py_scan *ps)
     /* the blocks still open end with the file */
     blocks_pop(ps, -2, ps->s->size);
     guard_only_defs(ps);
+    call_facts(ps);
     if (!ps->mentions_mps)
         for (int k = 0; k < ps->ndev004; k++)
             gp_audit_add(ps->r, ps->s, GP_R_PY_DEV_004, false, ps->dev004[k].line,
@@ -1716,6 +1906,7 @@ static size_t name_find_memo(gp_find_memo *m, const char *d, size_t n, size_t fr
 static size_t waits_for_rest(py_scan *ps, size_t from)
 {
     if (ps->ndev004 > 0 && !ps->mentions_mps) return from;
+    if (ps->deco) return from; /* decorators wait for their def (a fact of the def's findings) */
     for (int k = 0; k < ps->nb; k++)
         if (ps->b[k].kind == BK_TRY &&
             (ps->b[k].try_first < ps->r->nf || ps->b[k].try_fact < ps->r->facts.len))
@@ -1728,6 +1919,13 @@ static size_t waits_for_rest(py_scan *ps, size_t from)
     if (!ps->r->has_main_guard) first = name_find_memo(&ps->main_at, d, n, from, n, "__main__", 8);
     size_t q = name_find_memo(&ps->import_at, d, n, from, n, "import", 6);
     if (q < first) first = q;
+    /* a use of a name imported from the project's own modules: whether a check guards it is a
+     * fact (GP_FACTF_USED_GUARDED) */
+    for (int k = 0; k < ps->nnamed && first > from; k++) {
+        py_named *nm = &ps->named[k];
+        q = name_find_memo(&nm->use, d, n, from, first, d + nm->name_off, nm->name_len);
+        if (q < first) first = q;
+    }
     for (int k = 0; k < ps->ndefs && first > from; k++) {
         py_def *df = &ps->defs[k];
         if (!df->name_len || !def_has_unguarded(ps, df)) continue;
@@ -1790,7 +1988,7 @@ static bool scan_sparse(py_scan *ps, gp_py_lexer *lx)
             if (ps->nb > 0 && ps->b[ps->nb - 1].indent >= indent) blocks_pop(ps, indent, ln.first);
             deco_line(ps, d[ln.first] == '@', kw == KW_DEF, ln.first);
             if (!ln.last_string && d[ln.last] == ':' && ps->nb < PY_MAX_BLOCKS) {
-                py_block b = {indent, BK_OTHER, 0, 0, lx->pos, -1, false, false, false, 0};
+                py_block b = {indent, BK_OTHER, 0, 0, lx->pos, -1, false, false, false, 0, 0, 0};
                 if (kw == KW_DEF) {
                     b.kind = BK_DEF;
                     b.guard = ps->deco_guard;

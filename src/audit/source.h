@@ -137,13 +137,18 @@ typedef enum gp_audit_fact_kind {
     GP_FACT_CUDA_BACKEND, /* cmake: a backend named CUDA added through a project function */
     GP_FACT_CUDA_GATED,   /* a build file that compiles CUDA only in a guarded branch */
     GP_FACT_CUDA_TARGET,  /* make: a target built only in a CUDA branch */
+    GP_FACT_DEF, /* python: "name:first-last", a top-level function or class whose findings (on
+                  * lines first to last) are not behind a check, used in its file only behind
+                  * one or not at all: its callers elsewhere decide (resolve.c) */
 } gp_audit_fact_kind;
 
 enum {
-    GP_FACTF_GUARDED = 1u << 0, /* under a CUDA check (a build's CUDA branch, a device test) */
-    GP_FACTF_TRY = 1u << 1,     /* an import inside try/except ImportError */
-    GP_FACTF_NAME = 1u << 2,    /* `from X import name`: X.name, which may be a module */
-    GP_FACTF_TYPE = 1u << 3,    /* an import only for type checkers (if TYPE_CHECKING) */
+    GP_FACTF_GUARDED = 1u << 0,      /* under a CUDA check (a build's CUDA branch, a device test) */
+    GP_FACTF_TRY = 1u << 1,          /* an import inside try/except ImportError */
+    GP_FACTF_NAME = 1u << 2,         /* `from X import name`: X.name, which may be a module */
+    GP_FACTF_TYPE = 1u << 3,         /* an import only for type checkers (if TYPE_CHECKING) */
+    GP_FACTF_USED_GUARDED = 1u << 4, /* `from X import name`: every use of name in the file is
+                                      * behind a CUDA or distributed check */
 };
 
 #define GP_AUDIT_FACT_MAX 255

@@ -104,8 +104,14 @@ enum {
     GP_FF_OPTIONAL = 1u << 8,       /* the default build leaves it out */
     GP_FF_IMPORT_GUARDED = 1u << 9, /* imported only behind a CUDA check */
     GP_FF_SCRIPT = 1u << 10,
-    GP_FF_GATES = 1u << 11, /* a build file that compiles CUDA only in a guarded branch */
+    GP_FF_GATES = 1u << 11,         /* a build file that compiles CUDA only in a guarded branch */
+    GP_FF_CALLS_GUARDED = 1u << 12, /* has functions other modules use only behind a check */
 };
+
+/* Lines lo to hi of a file (a function other modules use only behind a check). */
+typedef struct gp_line_span {
+    uint32_t file, lo, hi;
+} gp_line_span;
 
 /* Every file scanned (in walk order). */
 typedef struct gp_audit_file {
@@ -173,6 +179,8 @@ typedef struct gp_audit_state {
     gp_rule_count rule_count[GP_R_COUNT]; /* reported findings by rule */
     char **tops; /* the top-level Python packages and modules of the tree, sorted */
     size_t ntops;
+    gp_line_span *gdefs; /* functions used elsewhere only behind a CUDA or distributed check */
+    size_t ngdefs, capgdefs;
     bool failed_alloc;
 } gp_audit_state;
 
