@@ -23,6 +23,8 @@
 #define PY_MAX_RANGES 256
 #define PY_MAX_USES   16 /* the uses of a name compared for a split over a switch's branches */
 #define PY_MAX_NAMED  32 /* `from X import name` imports whose uses are looked at */
+#define PY_MAX_SWITCH 16 /* setup.py: switches set from the environment, with their defaults */
+#define PY_MAX_CULIST 16 /* setup.py: names set to CUDA sources outside a build branch */
 /* a file this large is not looked through again for the names of its functions */
 #define PY_DEFS_SCAN_MAX (8u << 20)
 
@@ -41,6 +43,8 @@ typedef struct py_block {
     uint64_t shadow;  /* BK_DEF: aliases its parameters hide (a bit per alias slot) */
     uint32_t chain;   /* BK_GUARD: its if/elif/else chain (0: none), and which branch of it */
     uint32_t branch;
+    int8_t envdef; /* setup.py: the if's condition with the environment's defaults (1 true, 0
+                    * false, -1 not one) */
 } py_block;
 
 /* What one search of a name found (name_find_memo): a later search from further on is answered
@@ -69,6 +73,21 @@ typedef struct py_named {
     size_t fact;           /* its import fact's offset in the result's facts */
     gp_find_memo use;      /* waits_for_rest: where its name was last looked for */
 } py_named;
+
+/* setup.py: a name set from the environment (`WITH_CUDA = os.getenv("WITH_CUDA", "1") == "1"`)
+ * and what it is when the variable is not set. */
+typedef struct py_switch {
+    size_t name_off, name_len;
+    bool value;
+} py_switch;
+
+/* setup.py: a name set to CUDA sources outside a build branch (`cuda_sources = glob("*.cu")`):
+ * the build needs them only where the name is used. */
+typedef struct py_culist {
+    size_t name_off, name_len;
+    size_t stmt_a, stmt_b;
+    size_t finding;
+} py_culist;
 
 typedef struct py_range {
     size_t a, b;
@@ -117,7 +136,7 @@ typedef struct py_scan {
     bool mentions_mps;
     int ndev004;
     int ndl;
-    int ndefs, nranges, nnamed;
+    int ndefs, nranges, nnamed, nswitch, nculist;
     uint32_t nchains; /* if/elif/else chains of guards seen */
     bool defs_over, ranges_over;
     bool deco;                    /* the lines since the last statement are decorators */
@@ -127,6 +146,8 @@ typedef struct py_scan {
     /* from here on never read past their counts above, so not cleared per file */
     py_def defs[PY_MAX_DEFS];
     py_named named[PY_MAX_NAMED];
+    py_switch sw[PY_MAX_SWITCH];
+    py_culist culist[PY_MAX_CULIST];
     py_range ranges[PY_MAX_RANGES]; /* code behind a CUDA check: guard bodies, guarded lines */
     py_block b[PY_MAX_BLOCKS];
     py_alias al[PY_MAX_ALIAS];
@@ -830,6 +851,21 @@ static bool names_requirements(const char *w, size_t n)
     return strstr(low, "require") || strstr(low, "dep") || strcmp(low, "reqs") == 0;
 }
 
+/* setup.py: a CUDA source. Set to a name outside a build branch (`cuda_sources = glob(...)`),
+ * it is kept for finish() to see where the name is used. */
+static void report_culist(py_scan *ps, size_t i, bool guarded)
+{
+    const gp_py_tok *t = &ps->t[i];
+    long k =
+        gp_audit_add(ps->r, ps->s, GP_R_PY_EXT_001, guarded, t->line, t->line_off, t->off, t->len);
+    if (k < 0 || guarded || ps->continued || ps->nt < 3 || ps->t[0].kind != GP_PY_NAME ||
+        !(is_op(ps, 1, "=") || is_op(ps, 1, "+=")) || ps->nculist == PY_MAX_CULIST)
+        return;
+    const gp_py_tok *e = &ps->t[ps->nt - 1];
+    ps->culist[ps->nculist++] =
+        (py_culist){ps->t[0].off, ps->t[0].len, ps->t[0].off, e->off + e->len, (size_t)k};
+}
+
 static void scan_string_tok(py_scan *ps, size_t i, bool guarded)
 {
     const gp_py_tok *t = &ps->t[i];
@@ -899,7 +935,7 @@ static void scan_string_tok(py_scan *ps, size_t i, bool guarded)
             (strcmp(c->callee, "torch.utils.cpp_extension.load") == 0 || last_is(c, "load_inline")))
             report(ps, GP_R_PY_EXT_002, i, guarded);
         else if (ps->setup_py)
-            report(ps, GP_R_PY_EXT_001, i, guarded);
+            report_culist(ps, i, guarded);
         return;
     }
     if (ps->setup_py && n > 0 && n < 200 && in_requirements(ps))
@@ -966,6 +1002,347 @@ static void close_paren(py_scan *ps, bool guarded)
         report(ps, GP_R_PY_DL_001, p->tok, guarded);
     else if (!any_block(ps, BK_DEF))
         pend(ps->dl, &ps->ndl, &ps->t[p->tok]);
+}
+
+/* ---- setup.py: conditions on the environment, with their defaults --------------------------
+ * A build switch read from the environment (`if os.environ.get("WITH_CUDA", "1") == "1":`) is
+ * evaluated as it stands when the variable is not set: a branch the default takes is no guard.
+ * Only conditions made of environment reads (with their defaults), literals, the switches set
+ * from them and int/bool/str/lower/upper/strip, not/and/or and comparisons are evaluated; any
+ * other name makes the value unknown. */
+
+enum { PV_UNK, PV_NONE, PV_BOOL, PV_INT, PV_STR, PV_SEQ };
+
+typedef struct py_val {
+    int k;
+    long long n;     /* PV_BOOL, PV_INT */
+    size_t off, len; /* PV_STR: its bytes in the source; PV_SEQ: tokens [off, len) */
+} py_val;
+
+typedef struct py_eval {
+    py_scan *ps;
+    size_t i, end;
+    bool env; /* an environment read (or a switch set from one) was seen */
+} py_eval;
+
+static py_val ev_or(py_eval *e);
+
+static int ev_truth(py_val v)
+{
+    switch (v.k) {
+    case PV_NONE:
+        return 0;
+    case PV_BOOL:
+    case PV_INT:
+        return v.n != 0;
+    case PV_STR:
+        return v.len > 0;
+    case PV_SEQ:
+        return v.len > v.off; /* a non-empty token range */
+    default:
+        return -1;
+    }
+}
+
+static py_val ev_bool(int t)
+{
+    py_val v = {t < 0 ? PV_UNK : PV_BOOL, t > 0, 0, 0};
+    return v;
+}
+
+/* Skips a bracketed group opening at token e->i. */
+static void ev_skip_group(py_eval *e)
+{
+    int depth = 0;
+    for (; e->i < e->end; e->i++) {
+        if (is_op(e->ps, e->i, "(") || is_op(e->ps, e->i, "[") || is_op(e->ps, e->i, "{"))
+            depth++;
+        else if (is_op(e->ps, e->i, ")") || is_op(e->ps, e->i, "]") || is_op(e->ps, e->i, "}"))
+            if (--depth == 0) {
+                e->i++;
+                return;
+            }
+    }
+}
+
+static bool ev_str_eq(py_scan *ps, py_val a, py_val b)
+{
+    const char *d = ps->s->data;
+    if (a.len != b.len) return false;
+    for (size_t k = 0; k < a.len; k++)
+        if (tolower((unsigned char)d[a.off + k]) != tolower((unsigned char)d[b.off + k]))
+            return false;
+    return true;
+}
+
+static py_val ev_to_int(py_scan *ps, py_val v)
+{
+    py_val r = {PV_UNK, 0, 0, 0};
+    if (v.k == PV_INT || v.k == PV_BOOL) {
+        r.k = PV_INT;
+        r.n = v.n;
+    } else if (v.k == PV_STR && v.len > 0 && v.len < 19) {
+        const char *d = ps->s->data + v.off;
+        long long n = 0;
+        size_t k = 0;
+        bool neg = d[0] == '-';
+        if (neg) k = 1;
+        if (k == v.len) return r;
+        for (; k < v.len; k++) {
+            if (!isdigit((unsigned char)d[k])) return r;
+            n = n * 10 + (d[k] - '0');
+        }
+        r.k = PV_INT;
+        r.n = neg ? -n : n;
+    }
+    return r;
+}
+
+/* An environment read at the chain ending at token j (os.environ.get, os.getenv, getenv): its
+ * arguments start at e->i (after '('); returns the default, or None. */
+static py_val ev_env_call(py_eval *e)
+{
+    py_val def = {PV_NONE, 0, 0, 0};
+    e->env = true;
+    int args = 0;
+    size_t start = e->i;
+    while (e->i < e->end && !is_op(e->ps, e->i, ")")) {
+        if (args == 1) {
+            py_val v = ev_or(e);
+            def = v;
+        } else {
+            py_val v = ev_or(e);
+            (void)v;
+        }
+        if (is_op(e->ps, e->i, ",")) {
+            e->i++;
+            args++;
+        } else if (!is_op(e->ps, e->i, ")")) {
+            e->i = start;
+            ev_skip_group(e);
+            py_val u = {PV_UNK, 0, 0, 0};
+            return u;
+        }
+    }
+    if (e->i < e->end) e->i++; /* ')' */
+    return def;
+}
+
+static py_val ev_atom(py_eval *e)
+{
+    py_scan *ps = e->ps;
+    py_val unk = {PV_UNK, 0, 0, 0};
+    if (e->i >= e->end) return unk;
+    const gp_py_tok *t = &ps->t[e->i];
+    py_val v = unk;
+    if (t->kind == GP_PY_STRING) {
+        e->i++;
+        if (t->fstring) return unk;
+        v.k = PV_STR;
+        v.off = t->body;
+        v.len = t->blen;
+        while (e->i < e->end && ps->t[e->i].kind == GP_PY_STRING) /* "a" "b": unknown */
+            e->i++, v.k = PV_UNK;
+    } else if (t->kind == GP_PY_NUMBER) {
+        py_val sv = {PV_STR, 0, t->off, t->len};
+        e->i++;
+        v = ev_to_int(ps, sv);
+    } else if (is_op(ps, e->i, "(") || is_op(ps, e->i, "[")) {
+        size_t open = e->i;
+        e->i++;
+        py_val in = ev_or(e);
+        if (is_op(ps, e->i, ")") && is_op(ps, open, "(")) {
+            e->i++;
+            v = in;
+        } else {
+            e->i = open;
+            ev_skip_group(e);
+            v.k = PV_SEQ;
+            v.off = open + 1;
+            v.len = e->i - 1; /* the closing bracket */
+        }
+    } else if (t->kind == GP_PY_NAME) {
+        if (is_name(ps, e->i, "True") || is_name(ps, e->i, "False")) {
+            v.k = PV_BOOL;
+            v.n = is_name(ps, e->i, "True");
+            e->i++;
+        } else if (is_name(ps, e->i, "None")) {
+            v.k = PV_NONE;
+            e->i++;
+        } else {
+            char buf[PY_NAME_MAX];
+            int nc;
+            const char *last;
+            size_t j = read_chain(ps, e->i, false, buf, sizeof buf, &nc, &last);
+            size_t first = e->i;
+            e->i = j + 1;
+            bool call = is_op(ps, e->i, "(");
+            if (call && (strcmp(buf, "os.environ.get") == 0 || strcmp(buf, "os.getenv") == 0 ||
+                         strcmp(buf, "getenv") == 0 || strcmp(buf, "environ.get") == 0)) {
+                e->i++;
+                v = ev_env_call(e);
+            } else if (call && nc == 1 &&
+                       (strcmp(buf, "int") == 0 || strcmp(buf, "bool") == 0 ||
+                        strcmp(buf, "str") == 0)) {
+                e->i++;
+                py_val in = ev_or(e);
+                if (!is_op(ps, e->i, ")")) {
+                    e->i = j + 1;
+                    ev_skip_group(e);
+                    return unk;
+                }
+                e->i++;
+                if (buf[0] == 'i')
+                    v = ev_to_int(ps, in);
+                else if (buf[0] == 'b')
+                    v = ev_bool(ev_truth(in));
+                else
+                    v = in.k == PV_STR ? in : unk;
+            } else if (!call && nc == 1) {
+                for (int k = 0; k < ps->nswitch; k++)
+                    if (ps->sw[k].name_len == ps->t[first].len &&
+                        memcmp(ps->s->data + ps->sw[k].name_off, tx(ps, first), ps->t[first].len) ==
+                            0) {
+                        v = ev_bool(ps->sw[k].value);
+                        e->env = true;
+                    }
+            } else if (call) {
+                ev_skip_group(e);
+            }
+        }
+    } else {
+        e->i++;
+        return unk;
+    }
+    /* .lower() .upper() .strip() on a string */
+    while (e->i + 1 < e->end && is_op(ps, e->i, ".") && ps->t[e->i + 1].kind == GP_PY_NAME) {
+        bool same = is_name(ps, e->i + 1, "lower") || is_name(ps, e->i + 1, "upper") ||
+                    is_name(ps, e->i + 1, "strip");
+        e->i += 2;
+        if (is_op(ps, e->i, "(")) ev_skip_group(e);
+        if (!same || v.k != PV_STR) v = unk;
+    }
+    return v;
+}
+
+static int ev_eq(py_scan *ps, py_val a, py_val b)
+{
+    if (a.k == PV_UNK || b.k == PV_UNK) return -1;
+    if ((a.k == PV_INT || a.k == PV_BOOL) && (b.k == PV_INT || b.k == PV_BOOL)) return a.n == b.n;
+    if (a.k == PV_STR && b.k == PV_STR) return ev_str_eq(ps, a, b);
+    if (a.k == PV_NONE || b.k == PV_NONE) return a.k == b.k;
+    if (a.k == PV_SEQ || b.k == PV_SEQ) return -1;
+    return 0;
+}
+
+/* Is a in the sequence (tokens [seq.off, seq.len)) or the string? */
+static int ev_in(py_eval *e, py_val a, py_val seq)
+{
+    if (a.k == PV_UNK) return -1;
+    if (seq.k == PV_STR) {
+        if (a.k != PV_STR) return -1;
+        const char *d = e->ps->s->data;
+        for (size_t k = 0; k + a.len <= seq.len; k++)
+            if (memcmp(d + seq.off + k, d + a.off, a.len) == 0) return 1;
+        return 0;
+    }
+    if (seq.k != PV_SEQ) return -1;
+    py_eval sub = {e->ps, seq.off, seq.len, false};
+    int found = 0;
+    while (sub.i < sub.end) {
+        py_val x = ev_atom(&sub);
+        int q = ev_eq(e->ps, a, x);
+        if (q < 0) return -1;
+        if (q) found = 1;
+        if (is_op(e->ps, sub.i, ","))
+            sub.i++;
+        else if (sub.i < sub.end)
+            return -1;
+    }
+    return found;
+}
+
+static py_val ev_cmp(py_eval *e)
+{
+    py_scan *ps = e->ps;
+    py_val a = ev_atom(e);
+    if (e->i >= e->end) return a;
+    bool neg = false;
+    if (is_op(ps, e->i, "==") || is_op(ps, e->i, "!=")) {
+        neg = is_op(ps, e->i, "!=");
+        e->i++;
+        int q = ev_eq(ps, a, ev_atom(e));
+        return ev_bool(q < 0 ? -1 : neg ? !q : q);
+    }
+    if (is_name(ps, e->i, "in") || (is_name(ps, e->i, "not") && is_name(ps, e->i + 1, "in"))) {
+        neg = is_name(ps, e->i, "not");
+        e->i += neg ? 2 : 1;
+        int q = ev_in(e, a, ev_atom(e));
+        return ev_bool(q < 0 ? -1 : neg ? !q : q);
+    }
+    if (is_op(ps, e->i, ">") || is_op(ps, e->i, "<") || is_op(ps, e->i, ">=") ||
+        is_op(ps, e->i, "<=")) {
+        const char *op = tx(ps, e->i);
+        size_t ol = ps->t[e->i].len;
+        e->i++;
+        py_val b = ev_atom(e);
+        if ((a.k != PV_INT && a.k != PV_BOOL) || (b.k != PV_INT && b.k != PV_BOOL))
+            return ev_bool(-1);
+        bool r =
+            op[0] == '>' ? (ol == 2 ? a.n >= b.n : a.n > b.n) : (ol == 2 ? a.n <= b.n : a.n < b.n);
+        return ev_bool(r);
+    }
+    if (is_name(ps, e->i, "is")) {
+        neg = is_name(ps, e->i + 1, "not");
+        e->i += neg ? 2 : 1;
+        py_val b = ev_atom(e);
+        if (a.k == PV_UNK || b.k != PV_NONE) return ev_bool(-1);
+        bool r = a.k == PV_NONE;
+        return ev_bool(neg ? !r : r);
+    }
+    return a;
+}
+
+static py_val ev_not(py_eval *e)
+{
+    if (is_name(e->ps, e->i, "not")) {
+        e->i++;
+        int t = ev_truth(ev_not(e));
+        return ev_bool(t < 0 ? -1 : !t);
+    }
+    return ev_cmp(e);
+}
+
+static py_val ev_and(py_eval *e)
+{
+    py_val a = ev_not(e);
+    while (is_name(e->ps, e->i, "and")) {
+        e->i++;
+        int x = ev_truth(a), y = ev_truth(ev_not(e));
+        a = ev_bool(x == 0 || y == 0 ? 0 : x < 0 || y < 0 ? -1 : 1);
+    }
+    return a;
+}
+
+static py_val ev_or(py_eval *e)
+{
+    py_val a = ev_and(e);
+    while (is_name(e->ps, e->i, "or")) {
+        e->i++;
+        int x = ev_truth(a), y = ev_truth(ev_and(e));
+        a = ev_bool(x == 1 || y == 1 ? 1 : x < 0 || y < 0 ? -1 : 0);
+    }
+    return a;
+}
+
+/* The truth of tokens [from, to) as a condition on the environment's defaults: 1, 0, or -1
+ * when it is not one (or cannot be told). */
+static int env_default(py_scan *ps, size_t from, size_t to)
+{
+    py_eval e = {ps, from, to, false};
+    py_val v = ev_or(&e);
+    if (e.i != to || !e.env) return -1;
+    return ev_truth(v);
 }
 
 /* ---- one logical line --------------------------------------------------------------------- */
@@ -1211,11 +1588,11 @@ static void def_close(py_scan *ps, int k, size_t at)
  * deepest closed at the same indentation is returned (kind -1 when none). */
 static py_block blocks_pop(py_scan *ps, int indent, size_t at)
 {
-    py_block prev = {-1, -1, 0, 0, 0, -1, false, false, false, 0, 0, 0};
+    py_block prev = {-1, -1, 0, 0, 0, -1, false, false, false, 0, 0, 0, -1};
     while (ps->nb > 0 && ps->b[ps->nb - 1].indent >= indent) {
         py_block *b = &ps->b[--ps->nb];
         if (b->kind == BK_DEF && b->def >= 0) def_close(ps, b->def, at);
-        if ((b->kind == BK_GUARD || b->guard) && b->device)
+        if ((b->kind == BK_GUARD || b->guard) && (b->device || ps->setup_py))
             range_add(ps, b->body, at, b->chain, b->branch);
         if (b->indent == indent) prev = *b;
     }
@@ -1346,9 +1723,19 @@ static void scan_line(py_scan *ps)
     /* an assertion guards the rest of its block only when it tests CUDA or a device: one on a
      * flag (`assert self.has_bias`) is no check of the device */
     if (kw_assert && sig < 2) sig = 0;
+    /* setup.py: a switch on the environment is decided by its default (the branch the default
+     * build takes is no guard; the other one is) */
+    int envdef = -1;
+    if (ps->setup_py && (kw_if || kw_elif) && ps->nt > 2 && is_op(ps, ps->nt - 1, ":"))
+        envdef = env_default(ps, 1, ps->nt - 1);
+    if (envdef >= 0) sig = envdef ? 0 : 1;
     bool line_guard = sig > 0, device = sig == 2;
     uint32_t chain = 0, branch = 0;
-    if ((kw_elif || kw_else) && prev.kind == BK_GUARD) {
+    if ((kw_elif || kw_else) && prev.envdef == 1) {
+        line_guard = true; /* the branches the default does not take */
+    } else if ((kw_elif || kw_else) && prev.envdef == 0) {
+        /* after a branch the default does not take: an else is what the default builds */
+    } else if ((kw_elif || kw_else) && prev.kind == BK_GUARD) {
         line_guard = true;
         device |= prev.device;
         chain = prev.chain;
@@ -1374,7 +1761,12 @@ static void scan_line(py_scan *ps)
         if (main_guard) ps->r->has_main_guard = true;
     }
     bool typing = kw_if && ps->nt >= 2 && is_name(ps, 1, "TYPE_CHECKING");
-    if (line_guard && device) {
+    if (ps->setup_py && ps->nt > 2 && ps->t[0].kind == GP_PY_NAME && is_op(ps, 1, "=") &&
+        ps->nswitch < PY_MAX_SWITCH) {
+        int v = env_default(ps, 2, ps->nt); /* WITH_CUDA = os.getenv("WITH_CUDA", "1") == "1" */
+        if (v >= 0) ps->sw[ps->nswitch++] = (py_switch){ps->t[0].off, ps->t[0].len, v == 1};
+    }
+    if (line_guard && (device || ps->setup_py)) {
         const gp_py_tok *lt = &ps->t[ps->nt - 1];
         range_add(ps, line_at, lt->off + lt->len, chain, branch);
     }
@@ -1407,7 +1799,7 @@ static void scan_line(py_scan *ps)
 
     /* the block the line opens if it ends with ':' (lex_line pushes it at the line's end, which
      * an overlong line reaches in a later part) */
-    py_block nb = {indent, BK_OTHER, 0, 0, 0, -1, false, typing, false, 0, 0, 0};
+    py_block nb = {indent, BK_OTHER, 0, 0, 0, -1, false, typing, false, 0, 0, 0, -1};
     if (is_name(ps, 0, "try")) {
         nb.kind = BK_TRY;
         nb.try_first = ps->r->nf;
@@ -1423,11 +1815,14 @@ static void scan_line(py_scan *ps)
         nb.device = device;
         nb.chain = chain;
         nb.branch = branch;
+        nb.envdef = (int8_t)envdef;
     } else if (line_guard && kw_assert) {
         /* the rest of the enclosing block runs only where the assertion holds */
         nb.indent = indent - 1;
         nb.kind = BK_GUARD;
         nb.device = device;
+    } else if (envdef == 1) {
+        nb.envdef = 1; /* taken by default: no guard, but its elif/else are */
     } else if (kw_def) {
         nb.kind = BK_DEF;
         nb.def = def;
@@ -1604,6 +1999,14 @@ static void finish(py_scan *ps)
     blocks_pop(ps, -2, ps->s->size);
     guard_only_defs(ps);
     call_facts(ps);
+    /* setup.py: CUDA sources set to a name that only a build branch uses */
+    for (int k = 0; k < ps->nculist; k++) {
+        const py_culist *c = &ps->culist[k];
+        if (!ps->ranges_over &&
+            uses_guarded(ps, ps->s->data + c->name_off, c->name_len, c->stmt_a, c->stmt_b) == 1 &&
+            c->finding < ps->r->nf)
+            gp_audit_guard_finding(ps->r, c->finding);
+    }
     if (!ps->mentions_mps)
         for (int k = 0; k < ps->ndev004; k++)
             gp_audit_add(ps->r, ps->s, GP_R_PY_DEV_004, false, ps->dev004[k].line,
@@ -1988,7 +2391,8 @@ static bool scan_sparse(py_scan *ps, gp_py_lexer *lx)
             if (ps->nb > 0 && ps->b[ps->nb - 1].indent >= indent) blocks_pop(ps, indent, ln.first);
             deco_line(ps, d[ln.first] == '@', kw == KW_DEF, ln.first);
             if (!ln.last_string && d[ln.last] == ':' && ps->nb < PY_MAX_BLOCKS) {
-                py_block b = {indent, BK_OTHER, 0, 0, lx->pos, -1, false, false, false, 0, 0, 0};
+                py_block b = {indent, BK_OTHER, 0, 0, lx->pos, -1, false,
+                              false,  false,    0, 0, 0,       -1};
                 if (kw == KW_DEF) {
                     b.kind = BK_DEF;
                     b.guard = ps->deco_guard;
