@@ -87,10 +87,14 @@ static const gp_audit_rule rules[GP_R_COUNT] = {
                          "The extension is compiled with nvcc at run time.",
                          "Provide a CPU (or Metal) implementation and load the CUDA one only on "
                          "CUDA."},
-    [GP_R_PY_EXT_003] = {"PY-EXT-003", CL, E, E, -1, R_, GP_STOP_CUSTOM_KERNELS,
+    [GP_R_PY_EXT_003] = {"PY-EXT-003", CL | PY, E, E, -1, R_, GP_STOP_CUSTOM_KERNELS,
                          "CPU implementation that only raises",
-                         "a C++ source named as a CPU implementation whose function bodies only "
-                         "raise (`AT_ERROR`, `TORCH_CHECK(false`, `throw`)",
+                         "a C++ source or header named as a CPU implementation whose function "
+                         "bodies only raise (`AT_ERROR`, `TORCH_CHECK(false`, `throw`), or the "
+                         "CPU side of a dispatch on the device (`if (x.is_cuda()) {...}`, then its "
+                         "`else` or the code after it) that only raises; in Python, the "
+                         "non-CUDA branch of a test of a tensor's device (`if x.is_cuda:`) that "
+                         "only raises",
                          "The \"CPU implementation\" is a stub: off CUDA every call fails.",
                          "Write a real CPU path (or a Metal one) for these operators."},
     [GP_R_PY_IMP_001] = {"PY-IMP-001", PY, E, N, GP_R_PY_IMP_002, R_, GP_STOP_CUDA_ONLY_EXT,

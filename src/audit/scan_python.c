@@ -45,6 +45,9 @@ typedef struct py_block {
     uint32_t branch;
     int8_t envdef; /* setup.py: the if's condition with the environment's defaults (1 true, 0
                     * false, -1 not one) */
+    bool tdev;     /* BK_GUARD: its chain tests a tensor's device (`x.is_cuda`, `x.device.type ==
+                    * "cuda"`), */
+    bool tneg;     /* ... negated (`not x.is_cuda`): its first branch is the non-CUDA one */
 } py_block;
 
 /* What one search of a name found (name_find_memo): a later search from further on is answered
@@ -1588,7 +1591,7 @@ static void def_close(py_scan *ps, int k, size_t at)
  * deepest closed at the same indentation is returned (kind -1 when none). */
 static py_block blocks_pop(py_scan *ps, int indent, size_t at)
 {
-    py_block prev = {-1, -1, 0, 0, 0, -1, false, false, false, 0, 0, 0, -1};
+    py_block prev = {-1, -1, 0, 0, 0, -1, false, false, false, 0, 0, 0, -1, false, false};
     while (ps->nb > 0 && ps->b[ps->nb - 1].indent >= indent) {
         py_block *b = &ps->b[--ps->nb];
         if (b->kind == BK_DEF && b->def >= 0) def_close(ps, b->def, at);
@@ -1682,6 +1685,43 @@ static bool any_typing_block(py_scan *ps)
     return false;
 }
 
+/* Does an if line test a tensor's device (`x.is_cuda`, `x.device.type == "cuda"`)? *neg: the
+ * test is negated (`not x.is_cuda`, `!= "cuda"`). */
+static bool tests_tensor_device(py_scan *ps, bool *neg)
+{
+    bool hit = false;
+    *neg = false;
+    for (size_t i = 1; i < ps->nt; i++) {
+        if (is_name(ps, i, "is_cuda") && is_op(ps, i - 1, ".")) {
+            hit = true;
+            size_t k = i;
+            while (k >= 2 && is_op(ps, k - 1, ".") && ps->t[k - 2].kind == GP_PY_NAME)
+                k -= 2;
+            if (k >= 1 && is_name(ps, k - 1, "not")) *neg = true;
+        } else if (is_device_string(ps, i) && ps->t[i].blen == 4) {
+            if (is_op(ps, i - 1, "==") || is_op(ps, i + 1, "==")) {
+                hit = true;
+            } else if (is_op(ps, i - 1, "!=") || is_op(ps, i + 1, "!=")) {
+                hit = true;
+                *neg = true;
+            }
+        }
+    }
+    return hit;
+}
+
+/* A `raise` on the non-CUDA side of a test of a tensor's device: in the first branch of a
+ * negated test, in an else of one, or right after a test's CUDA branch at its indentation
+ * (`if x.is_cuda: return _C.op(x)` then `raise NotImplementedError`). */
+static bool raise_is_stub(const py_scan *ps, const py_block *prev)
+{
+    if (ps->nb > 0) {
+        const py_block *b = &ps->b[ps->nb - 1];
+        if (b->kind == BK_GUARD && b->tdev && (b->branch == 0) == b->tneg) return true;
+    }
+    return prev->kind == BK_GUARD && prev->tdev && prev->branch == 0 && !prev->tneg;
+}
+
 static void scan_line(py_scan *ps)
 {
     if (ps->nt == 0) return;
@@ -1743,6 +1783,15 @@ static void scan_line(py_scan *ps)
     } else if (line_guard && kw_if) {
         chain = ++ps->nchains;
     }
+    bool tdev = false, tneg = false;
+    if (kw_if && line_guard) {
+        tdev = tests_tensor_device(ps, &tneg);
+    } else if (kw_else && prev.kind == BK_GUARD) {
+        tdev = prev.tdev;
+        tneg = prev.tneg;
+    }
+    if (is_name(ps, 0, "raise") && !ps->setup_py && raise_is_stub(ps, &prev))
+        report(ps, GP_R_PY_EXT_003, 0, false);
     if (!line_guard && !kw_if) { /* a conditional expression: x if torch.cuda... else y */
         bool has_if = false, has_else = false;
         for (size_t i = 1; i < ps->nt; i++) {
@@ -1799,7 +1848,7 @@ static void scan_line(py_scan *ps)
 
     /* the block the line opens if it ends with ':' (lex_line pushes it at the line's end, which
      * an overlong line reaches in a later part) */
-    py_block nb = {indent, BK_OTHER, 0, 0, 0, -1, false, typing, false, 0, 0, 0, -1};
+    py_block nb = {indent, BK_OTHER, 0, 0, 0, -1, false, typing, false, 0, 0, 0, -1, false, false};
     if (is_name(ps, 0, "try")) {
         nb.kind = BK_TRY;
         nb.try_first = ps->r->nf;
@@ -1816,6 +1865,8 @@ static void scan_line(py_scan *ps)
         nb.chain = chain;
         nb.branch = branch;
         nb.envdef = (int8_t)envdef;
+        nb.tdev = tdev;
+        nb.tneg = tneg;
     } else if (line_guard && kw_assert) {
         /* the rest of the enclosing block runs only where the assertion holds */
         nb.indent = indent - 1;
@@ -2152,7 +2203,7 @@ static size_t names_next(py_names *ns, const char *d, size_t n, size_t from, siz
 /* What a line's first token says: KW_LEX for the keywords whose lines are always lexed, KW_COND
  * for if, elif, else and while (lexed when they may guard), KW_DEF for def and class (a block of
  * kind BK_DEF when the line ends with ':'), KW_NONE otherwise. */
-enum { KW_NONE, KW_LEX, KW_DEF, KW_COND, KW_ELSE };
+enum { KW_NONE, KW_LEX, KW_DEF, KW_COND, KW_ELSE, KW_RAISE };
 
 static int first_keyword(const char *d, size_t first, size_t end)
 {
@@ -2165,6 +2216,7 @@ static int first_keyword(const char *d, size_t first, size_t end)
     case 'c':
     case 'w':
     case 'a':
+    case 'r':
         break;
     default:
         return KW_NONE;
@@ -2184,6 +2236,7 @@ static int first_keyword(const char *d, size_t first, size_t end)
     case 5:
         if (memcmp(w, "class", 5) == 0) return KW_DEF;
         if (memcmp(w, "while", 5) == 0) return KW_COND;
+        if (memcmp(w, "raise", 5) == 0) return KW_RAISE;
         return memcmp(w, "async", 5) == 0 ? KW_LEX : KW_NONE;
     case 6:
         if (memcmp(w, "assert", 6) == 0) return KW_COND; /* it guards the rest of its block */
@@ -2280,6 +2333,15 @@ static int closed_kind(const py_scan *ps, int indent)
     return kind;
 }
 
+/* May a raise be on the non-CUDA side of a test of a tensor's device (raise_is_stub)? Only
+ * while such a test's block is open (the line may close it and come right after it). */
+static bool raise_may_stub(const py_scan *ps)
+{
+    for (int k = 0; k < ps->nb; k++)
+        if (ps->b[k].tdev) return true;
+    return false;
+}
+
 #define PY_NO_WAIT SIZE_MAX
 
 /* name_find(d, n, from, lim, w, k), from what m remembers of the last search of w: the calls come
@@ -2310,6 +2372,7 @@ static size_t waits_for_rest(py_scan *ps, size_t from)
 {
     if (ps->ndev004 > 0 && !ps->mentions_mps) return from;
     if (ps->deco) return from; /* decorators wait for their def (a fact of the def's findings) */
+    if (raise_may_stub(ps)) return from; /* a raise may follow a test of a tensor's device */
     for (int k = 0; k < ps->nb; k++)
         if (ps->b[k].kind == BK_TRY &&
             (ps->b[k].try_first < ps->r->nf || ps->b[k].try_fact < ps->r->facts.len))
@@ -2381,6 +2444,8 @@ static bool scan_sparse(py_scan *ps, gp_py_lexer *lx)
                     name_find(d, ln.end, ln.first, ln.end, "TYPE_CHECKING", 13) < ln.end)
                     kw = KW_LEX;
                 if (kw == KW_DEF && names_any(&sp.guard, d, ln.end, ln.first, ln.end)) kw = KW_LEX;
+                /* a raise where a test of a tensor's device may make it a stub */
+                if (kw == KW_RAISE) kw = raise_may_stub(ps) ? KW_LEX : KW_NONE;
                 /* a decorator that may skip its function without CUDA */
                 if (kw == KW_NONE && d[ln.first] == '@' && cond_may_guard(&sp, d, ln.first, ln.end))
                     kw = KW_LEX;
@@ -2391,8 +2456,8 @@ static bool scan_sparse(py_scan *ps, gp_py_lexer *lx)
             if (ps->nb > 0 && ps->b[ps->nb - 1].indent >= indent) blocks_pop(ps, indent, ln.first);
             deco_line(ps, d[ln.first] == '@', kw == KW_DEF, ln.first);
             if (!ln.last_string && d[ln.last] == ':' && ps->nb < PY_MAX_BLOCKS) {
-                py_block b = {indent, BK_OTHER, 0, 0, lx->pos, -1, false,
-                              false,  false,    0, 0, 0,       -1};
+                py_block b = {indent, BK_OTHER, 0, 0, lx->pos, -1,    false, false,
+                              false,  0,        0, 0, -1,      false, false};
                 if (kw == KW_DEF) {
                     b.kind = BK_DEF;
                     b.guard = ps->deco_guard;
@@ -2484,6 +2549,7 @@ void gp_audit_scan_python(gp_audit_source *s, gp_audit_result *r, bool setup_py,
  *   PY-COMPILE-001 "compile", "_inductor"    PY-DIST-001 "nccl", "NCCL"
  *   PY-DIST-002 "NCCL", "device_id"          PY-MEM-001 "pin_memory"   PY-EXT-001 "CUDAExtension"
  *   PY-DL-001 "num_workers"  PY-TRITON-001 "triton"  PY-IMP-001/002: the names of cuda_only_modules
+ *   PY-EXT-003: "is_cuda" or a device string ("cuda") on the test before the raise
  *   PY-EXT-002: "cuda" (cuda_sources), or a string body ending in ".cu" or ".cuh". A body ends
  *   right before its closing quote, before the newline that cuts an unterminated one short, or
  *   at the end of the file; an unterminated triple-quoted string at the end of the file ending
@@ -2496,7 +2562,7 @@ static const gp_audit_trigger py_words[] = {
     {"NCCL", 0, true},          {"device_id", 0, true}, {"pin_memory", 0, true},
     {"num_workers", 0, true},   {"triton", 0, true},    {".cu'", 0, false},
     {".cu\"", 0, false},        {".cu\n", 0, false},    {".cuh", 0, false},
-    {".cu", '$', false},
+    {".cu", '$', false},        {"is_cuda", 0, true},
 };
 
 #define PY_TRIGGERS_MAX 64
