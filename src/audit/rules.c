@@ -57,7 +57,11 @@ static const gp_audit_rule rules[GP_R_COUNT] = {
                            "slightly from fp32 elsewhere.",
                            "None needed; keep in mind when comparing results across devices."},
     [GP_R_PY_DTYPE_001] = {"PY-DTYPE-001", PY, W, N, -1, A_, 0, "float64 on the device",
-                           "`torch.float64`, `torch.double`, `.double()`",
+                           "a float64 value (`dtype=torch.float64`, `.double()`, "
+                           "`.to(torch.float64)`, a numpy float64 array) where it reaches a device "
+                           "(`.cuda()`, `.to(device)`, `device=`, `register_buffer`, "
+                           "`nn.Parameter`, `torch.from_numpy(a).to(device)`), followed through "
+                           "the names it is set to; `set_default_dtype(torch.float64)`",
                            "MPS has no float64: tensors of that type cannot live on the Apple GPU.",
                            "Use float32 on the device (keep float64 on the CPU where needed)."},
     [GP_R_PY_MEM_001] = {"PY-MEM-001", PY, W, X, -1, A_, 0, "unguarded pin_memory",

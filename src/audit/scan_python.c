@@ -132,10 +132,12 @@ typedef struct py_scan {
     uint8_t alias_slot[128]; /* open addressing over al[] by alias_bit: index + 1, 0 empty */
     int npar;
     bool line_guarded;
-    uint64_t shadow; /* aliases hidden by the parameters of the functions the line is in */
-    bool continued;  /* the buffered tokens continue an overlong logical line */
-    py_block line_b; /* the block the logical line opens if its last token is ':' */
-    bool part_colon; /* the last token of the part scanned before is ':' */
+    uint64_t shadow;    /* aliases hidden by the parameters of the functions the line is in */
+    bool continued;     /* the buffered tokens continue an overlong logical line */
+    size_t f64_at;      /* the line's first float64 value (a token), or -1 */
+    size_t f64_default; /* set_default_dtype(torch.float64) on the line, or -1 */
+    py_block line_b;    /* the block the logical line opens if its last token is ':' */
+    bool part_colon;    /* the last token of the part scanned before is ':' */
     bool mentions_mps;
     int ndev004;
     int ndl;
@@ -475,7 +477,17 @@ static bool makes_dtype(py_scan *ps, size_t i)
     if (i >= 2 && is_op(ps, i - 1, "=") && is_name(ps, i - 2, "dtype")) return true;
     if (ps->npar == 0 || !ps->par[ps->npar - 1].call) return false;
     const py_paren *p = &ps->par[ps->npar - 1];
-    return last_is(p, "to") || last_is(p, "type") || last_is(p, "set_default_dtype");
+    return last_is(p, "to") || last_is(p, "type") || last_is(p, "set_default_dtype") ||
+           last_is(p, "astype");
+}
+
+/* A float64 value made at token i (dtype_flow decides whether it reaches a device). */
+static void f64_source(py_scan *ps, size_t i)
+{
+    if (ps->f64_at == (size_t)-1) ps->f64_at = i;
+    if (ps->npar > 0 && ps->par[ps->npar - 1].call &&
+        last_is(&ps->par[ps->npar - 1], "set_default_dtype"))
+        ps->f64_default = i; /* every tensor made after it, on any device */
 }
 
 /* Rules keyed on a resolved dotted name. Returns true when one fired. */
@@ -509,8 +521,9 @@ static bool match_name(py_scan *ps, const char *c, int ncomp, const char *last, 
         }
         if (strcmp(c, "torch.float64") == 0 || strcmp(c, "torch.double") == 0) {
             /* only where it makes a tensor of that type: dtype=..., .to(...), .type(...),
-             * set_default_dtype(...); a comparison or a list of dtypes makes none */
-            if (makes_dtype(ps, first)) report(ps, GP_R_PY_DTYPE_001, first, guarded);
+             * set_default_dtype(...); a comparison or a list of dtypes makes none. Whether the
+             * tensor reaches a device is dtype_flow's to say. */
+            if (makes_dtype(ps, first)) f64_source(ps, first);
             return true;
         }
         if (strcmp(c, "torch.compile") == 0 || starts(c, "torch._inductor")) {
@@ -544,7 +557,12 @@ static bool match_name(py_scan *ps, const char *c, int ncomp, const char *last, 
     }
     if (attr && is_call && strcmp(last, "double") == 0 && is_op(ps, lasti + 2, ")") &&
         !starts(c, "np.") && !starts(c, "numpy.") && !starts(c, "math.")) {
-        report(ps, GP_R_PY_DTYPE_001, lasti, guarded);
+        f64_source(ps, lasti);
+        return true;
+    }
+    if ((strcmp(c, "numpy.float64") == 0 || strcmp(c, "numpy.double") == 0) &&
+        makes_dtype(ps, first)) {
+        f64_source(ps, first); /* a numpy array of float64: reported where it reaches a device */
         return true;
     }
     if (attr && is_call && strcmp(last, "pin_memory") == 0) {
@@ -1396,7 +1414,8 @@ static bool callee_interesting(py_scan *ps, size_t i)
                                     PY_WORD("load_inline"),
                                     PY_WORD("DataLoader"),
                                     PY_WORD("type"),
-                                    PY_WORD("set_default_dtype")};
+                                    PY_WORD("set_default_dtype"),
+                                    PY_WORD("astype")};
     return tok_in(ps, i, names, sizeof names / sizeof names[0]);
 }
 
@@ -1556,6 +1575,8 @@ static void facts_flag(gp_audit_result *r, size_t from, unsigned flag)
         r->facts.data[at + 1] = (char)((unsigned char)r->facts.data[at + 1] | flag);
 }
 
+static void f64_forget_locals(py_scan *ps);
+
 /* A def or class line: its entry, from its decorators on (or -1 when the table is full). */
 static int def_open(py_scan *ps, size_t line_start, size_t name_off, size_t name_len)
 {
@@ -1572,6 +1593,7 @@ static int def_open(py_scan *ps, size_t line_start, size_t name_off, size_t name
     d->end = SIZE_MAX;
     d->open = true;
     d->top = ps->nb == 0;
+    if (d->top && ps->nal) f64_forget_locals(ps);
     d->use.known = false;
     ps->deco = false;
     return ps->ndefs++;
@@ -1685,6 +1707,192 @@ static bool any_typing_block(py_scan *ps)
     return false;
 }
 
+/* ---- dtype flow: float64 is reported where it reaches a device ------------------------------
+ * MPS has no float64: a float64 tensor on the Apple GPU fails, one on the CPU does not. A value
+ * made float64 (dtype=torch.float64, .double(), .to(torch.float64), a numpy float64 array) is
+ * reported where the same line puts it on a device (.cuda(), .to(device), device=...) without a
+ * cast back (.float(), float32 ...). Set to a name (`betas = torch.linspace(..., dtype=
+ * torch.float64)`), the name is followed through the file (an alias whose target is F64_MOD, or
+ * F64_DEF when set inside a function: forgotten at the next top-level def): its uses are reported
+ * where the value itself goes to a device (`betas.to(device)`, `torch.from_numpy(betas).cuda()`,
+ * `self.register_buffer("b", betas)`, `nn.Parameter(betas)`), and a name set from it without a
+ * cast is followed too. A value passed through any other call first (`to_torch(betas)`) is not
+ * followed. */
+#define F64_MOD "float64"
+#define F64_DEF "float64.def"
+
+static bool alias_is_f64(py_scan *ps, size_t i)
+{
+    if (i >= ps->nt || ps->t[i].kind != GP_PY_NAME || (i > 0 && is_op(ps, i - 1, ".")))
+        return false;
+    int a = alias_find(ps, tx(ps, i), ps->t[i].len);
+    return a >= 0 && !(ps->shadow >> a & 1u) && ps->al[a].target[0] == 'f' &&
+           strncmp(ps->al[a].target, F64_MOD, 7) == 0;
+}
+
+/* The last NAME of the callee whose '(' is at token i, or -1. */
+static long callee_last(py_scan *ps, size_t i)
+{
+    return i > 0 && ps->t[i - 1].kind == GP_PY_NAME ? (long)i - 1 : -1;
+}
+
+/* Does the call whose '(' is at token open take a device (its first argument not a dtype, not
+ * "cpu": `.to(device)`, `.to("cuda")`, `.to(x.device)`)? */
+static bool to_takes_device(py_scan *ps, size_t open)
+{
+    size_t i = open + 1;
+    if (i >= ps->nt || is_op(ps, i, ")")) return false;
+    if (ps->t[i].kind == GP_PY_NAME && is_op(ps, i + 1, "=")) /* keywords only */
+        return is_name(ps, i, "device") && !body_is(ps, i + 2, "cpu");
+    if (ps->t[i].kind == GP_PY_STRING) return !body_is(ps, i, "cpu");
+    /* a dtype: torch.float32, torch.double, dtype, self.dtype, np.float64 ... */
+    size_t j = i;
+    while (j + 2 < ps->nt && is_op(ps, j + 1, ".") && ps->t[j + 2].kind == GP_PY_NAME)
+        j += 2;
+    if (ps->t[j].kind != GP_PY_NAME) return true;
+    const char *w = tx(ps, j);
+    size_t n = ps->t[j].len;
+    static const py_word dtypes[] = {
+        PY_WORD("float"),  PY_WORD("float16"), PY_WORD("float32"),  PY_WORD("float64"),
+        PY_WORD("double"), PY_WORD("half"),    PY_WORD("bfloat16"), PY_WORD("long"),
+        PY_WORD("int"),    PY_WORD("int32"),   PY_WORD("int64"),    PY_WORD("bool"),
+        PY_WORD("uint8"),  PY_WORD("int8"),    PY_WORD("int16"),    PY_WORD("complex64")};
+    if (tok_in(ps, j, dtypes, sizeof dtypes / sizeof dtypes[0])) return false;
+    for (size_t k = 0; k + 5 <= n; k++)
+        if (memcmp(w + k, "dtype", 5) == 0) return false;
+    return true;
+}
+
+/* What the line does with values on the device and with float64. */
+typedef struct py_flow {
+    bool device; /* something goes to a device: .cuda(), .to(device), device=..., a buffer */
+    bool cast;   /* a cast away from float64: .float(), .half(), float32, ... */
+} py_flow;
+
+static py_flow line_flow(py_scan *ps)
+{
+    py_flow f = {false, false};
+    for (size_t i = 0; i < ps->nt; i++) {
+        const gp_py_tok *t = &ps->t[i];
+        if (t->kind != GP_PY_NAME) continue;
+        bool attr = i > 0 && is_op(ps, i - 1, ".");
+        bool call = is_op(ps, i + 1, "(");
+        if (attr && call && is_name(ps, i, "cuda")) f.device = true;
+        if (attr && call && is_name(ps, i, "to") && to_takes_device(ps, i + 1)) f.device = true;
+        if (is_name(ps, i, "device") && is_op(ps, i + 1, "=") && i > 0 &&
+            (is_op(ps, i - 1, "(") || is_op(ps, i - 1, ",")) && !body_is(ps, i + 2, "cpu"))
+            f.device = true;
+        if (attr && call &&
+            (is_name(ps, i, "float") || is_name(ps, i, "half") || is_name(ps, i, "bfloat16")))
+            f.cast = true;
+        if (attr && (is_name(ps, i, "float32") || is_name(ps, i, "float16") ||
+                     (is_name(ps, i, "bfloat16") && !call) || (is_name(ps, i, "half") && !call)))
+            f.cast = true;
+    }
+    return f;
+}
+
+/* Does the float64 name at token i itself go to a device on this line: the receiver of
+ * .cuda()/.to(device), or the argument of register_buffer/Parameter, or of from_numpy/tensor/
+ * as_tensor on a line that moves it? *carry: the name's value goes on in another tensor
+ * (`t = torch.from_numpy(v)`, `w = v * 2`). */
+static bool f64_use_reaches(py_scan *ps, size_t i, const py_flow *fl, bool *carry)
+{
+    *carry = false;
+    if (is_op(ps, i + 1, ".") && i + 3 < ps->nt && is_op(ps, i + 3, "(")) {
+        if (is_name(ps, i + 2, "cuda")) return true;
+        if (is_name(ps, i + 2, "to") && to_takes_device(ps, i + 3)) return true;
+        if (is_name(ps, i + 2, "float") || is_name(ps, i + 2, "half")) return false;
+    }
+    bool arg = i > 0 && (is_op(ps, i - 1, "(") || is_op(ps, i - 1, ",")) &&
+               (is_op(ps, i + 1, ")") || is_op(ps, i + 1, ","));
+    if (arg) {
+        size_t k = i - 1; /* the call's '(' */
+        int depth = 0;
+        for (;; k--) {
+            if (is_op(ps, k, ")") || is_op(ps, k, "]")) depth++;
+            if (is_op(ps, k, "(") || is_op(ps, k, "[")) {
+                if (depth == 0) break;
+                depth--;
+            }
+            if (k == 0) return false;
+        }
+        long c = is_op(ps, k, "(") ? callee_last(ps, k) : -1;
+        if (c < 0) return false;
+        if (is_name(ps, (size_t)c, "register_buffer") || is_name(ps, (size_t)c, "Parameter"))
+            return true;
+        if (is_name(ps, (size_t)c, "from_numpy") || is_name(ps, (size_t)c, "tensor") ||
+            is_name(ps, (size_t)c, "as_tensor") || is_name(ps, (size_t)c, "Tensor")) {
+            if (fl->device && !fl->cast) return true;
+            *carry = !fl->cast;
+        }
+        return false;
+    }
+    /* v * 2, v[idx], v.sqrt(): the value goes on */
+    *carry = !fl->cast;
+    return false;
+}
+
+/* Sets name token 0's alias to what the line makes of it: followed as float64, or not. */
+static void f64_assign(py_scan *ps, bool f64)
+{
+    const char *w = tx(ps, 0);
+    size_t n = ps->t[0].len;
+    int a = alias_find(ps, w, n);
+    bool was = a >= 0 && strncmp(ps->al[a].target, F64_MOD, 7) == 0;
+    if (f64) {
+        add_alias(ps, w, n, any_block(ps, BK_DEF) ? F64_DEF : F64_MOD);
+    } else if (was) {
+        char self[48];
+        if (n >= sizeof self) return;
+        memcpy(self, w, n);
+        self[n] = '\0';
+        add_alias(ps, w, n, self); /* no longer float64 */
+    }
+}
+
+static void dtype_flow(py_scan *ps, bool guarded)
+{
+    if (ps->f64_default != (size_t)-1) report(ps, GP_R_PY_DTYPE_001, ps->f64_default, guarded);
+    bool assign = ps->nt > 2 && ps->t[0].kind == GP_PY_NAME && is_op(ps, 1, "=") && !ps->continued;
+    bool has_var = false;
+    for (size_t i = assign ? 2 : 0; i < ps->nt && !has_var; i++)
+        has_var = alias_is_f64(ps, i);
+    if (ps->f64_at == (size_t)-1 && !has_var) {
+        if (assign && alias_find(ps, tx(ps, 0), ps->t[0].len) >= 0) f64_assign(ps, false);
+        return;
+    }
+    py_flow fl = line_flow(ps);
+    bool carry = false;
+    if (ps->f64_at != (size_t)-1 && ps->f64_default == (size_t)-1) {
+        if (fl.device && !fl.cast)
+            report(ps, GP_R_PY_DTYPE_001, ps->f64_at, guarded);
+        else
+            carry = !fl.cast;
+    }
+    for (size_t i = assign ? 2 : 0; i < ps->nt && has_var; i++) {
+        if (!alias_is_f64(ps, i)) continue;
+        bool c;
+        if (f64_use_reaches(ps, i, &fl, &c)) {
+            report(ps, GP_R_PY_DTYPE_001, i, guarded);
+            break;
+        }
+        carry |= c;
+    }
+    if (assign) f64_assign(ps, carry);
+}
+
+/* A top-level def or class: the float64 names set inside the function before are forgotten. */
+static void f64_forget_locals(py_scan *ps)
+{
+    for (int a = 0; a < ps->nal; a++)
+        if (strcmp(ps->al[a].target, F64_DEF) == 0) {
+            char self[48];
+            memcpy(self, ps->al[a].name, ps->al[a].len + 1);
+            add_alias(ps, self, ps->al[a].len, self);
+        }
+}
+
 /* Does an if line test a tensor's device (`x.is_cuda`, `x.device.type == "cuda"`)? *neg: the
  * test is negated (`not x.is_cuda`, `!= "cuda"`). */
 static bool tests_tensor_device(py_scan *ps, bool *neg)
@@ -1725,8 +1933,10 @@ static bool raise_is_stub(const py_scan *ps, const py_block *prev)
 static void scan_line(py_scan *ps)
 {
     if (ps->nt == 0) return;
+    ps->f64_at = ps->f64_default = (size_t)-1;
     if (ps->continued) { /* the rest of an overlong line: same guard as its start */
         scan_tokens(ps, 0, ps->line_guarded);
+        dtype_flow(ps, ps->line_guarded);
         return;
     }
     ps->npar = 0;
@@ -1835,8 +2045,10 @@ static void scan_line(py_scan *ps)
         scan_import(ps, 0, guarded,
                     (dev_guarded ? GP_FACTF_GUARDED : 0) |
                         (any_typing_block(ps) ? GP_FACTF_TYPE : 0));
-    else
+    else {
         scan_tokens(ps, 0, guarded);
+        dtype_flow(ps, guarded);
+    }
 
     /* cuda-or-cpu choice without an mps branch: decided at the end of the file */
     bool cuda_s = false, cpu_s = false;
@@ -2452,6 +2664,7 @@ static bool scan_sparse(py_scan *ps, gp_py_lexer *lx)
             }
         }
         if (kw != KW_LEX) { /* what scan_line does with a line that has nothing for the rules */
+            unsigned gen0 = ps->alias_gen; /* a top-level def forgets float64 names */
             int indent = lx->indent;
             if (ps->nb > 0 && ps->b[ps->nb - 1].indent >= indent) blocks_pop(ps, indent, ln.first);
             deco_line(ps, d[ln.first] == '@', kw == KW_DEF, ln.first);
@@ -2487,6 +2700,7 @@ static bool scan_sparse(py_scan *ps, gp_py_lexer *lx)
                 if (k2 >= 0) def_close(ps, k2, lx->pos);
             }
             gp_audit_source_release(ps->s, lx->pos); /* as lex_line does after a line */
+            if (ps->alias_gen != gen0) hot_refresh(ps, &sp);
             continue;
         }
         *lx = saved;
