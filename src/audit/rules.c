@@ -129,6 +129,14 @@ static const gp_audit_rule rules[GP_R_COUNT] = {
                         "macOS starts DataLoader workers with spawn: the script needs a "
                         "`__main__` guard and picklable datasets and collate functions.",
                         "Use top-level functions and an `if __name__ == \"__main__\":` guard."},
+    [GP_R_PY_QUANT_001] =
+        {"PY-QUANT-001", PY, E, N, -1, R_, GP_STOP_CUDA_ONLY_EXT, "bitsandbytes quantisation",
+         "`load_in_8bit=True`, `load_in_4bit=True` (LLM.int8, QLoRA), "
+         "`BitsAndBytesConfig(...)`",
+         "Loading a model in 8 or 4 bits goes through bitsandbytes' CUDA kernels; "
+         "there is no MPS build of them, so the load fails on a Mac.",
+         "Load in float16/bfloat16 on MPS (or use a quantisation with an MPS or "
+         "CPU path, such as GGUF), and keep the bitsandbytes path for CUDA."},
     [GP_R_C_INC_001] = {"C-INC-001", CL, E, W, -1, R_, 0, "CUDA header",
                         "`#include` of cuda*.h, cuBLAS/cuDNN/cuFFT/cuRAND/cuSPARSE/cuSOLVER, "
                         "NVRTC, NVML, NVTX, thrust/, cub/, cutlass/, ATen/cuda, ATen/native/cuda, "
@@ -212,10 +220,10 @@ static const gp_audit_rule rules[GP_R_COUNT] = {
                      "The build calls nvcc or links CUDA libraries.",
                      "Add a CPU target and build the CUDA one only when nvcc is found."},
     [GP_R_REQ_001] =
-        {"REQ-001", GP_LANG_REQ | GP_LANG_PYPROJECT | GP_LANG_CONDA, E, N, -1, A_, 0,
-         "CUDA wheel pin",
+        {"REQ-001", GP_LANG_REQ | GP_LANG_PYPROJECT | GP_LANG_CONDA | GP_LANG_DOCKER, E, N, -1, A_,
+         0, "CUDA wheel pin",
          "`+cuNNN` local versions, `.../whl/cuNNN` indexes, NVIDIA's index "
-         "(`pypi.nvidia.com`)",
+         "(`pypi.nvidia.com`), also in a Dockerfile's `RUN pip install`",
          "CUDA builds (PyTorch's +cuNNN wheels, NVIDIA's index) are not published for macOS; "
          "the install fails.",
          "Use the default index (or pin with a Linux marker)."},
@@ -234,6 +242,13 @@ static const gp_audit_rule rules[GP_R_COUNT] = {
                       "platform_system)",
                       "The requirement is skipped on a Mac.",
                       "None; make sure the code imports it only when present."},
+    [GP_R_REQ_004] = {"REQ-004", GP_LANG_REQ | GP_LANG_PYPROJECT, E, N, -1, A_, 0,
+                      "torch pinned before MPS",
+                      "`torch==X`, `torch<X` or `torch<=X` that keeps torch below 1.12 (MPS came "
+                      "with 1.12)",
+                      "A torch older than 1.12 has no MPS backend: on a Mac the project runs on "
+                      "the CPU only (and old wheels may not install on Apple Silicon at all).",
+                      "Move the pin to torch 2.x (or at least 1.12) and test the code with it."},
     [GP_R_CONDA_001] = {"CONDA-001", GP_LANG_CONDA, E, N, -1, A_, 0, "CUDA conda packages",
                         "`pytorch-cuda=`, `cudatoolkit`, `cuda-toolkit`, `cudnn`, `nccl`, "
                         "channel `nvidia`",

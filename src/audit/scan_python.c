@@ -132,12 +132,13 @@ typedef struct py_scan {
     uint8_t alias_slot[128]; /* open addressing over al[] by alias_bit: index + 1, 0 empty */
     int npar;
     bool line_guarded;
-    uint64_t shadow;    /* aliases hidden by the parameters of the functions the line is in */
-    bool continued;     /* the buffered tokens continue an overlong logical line */
-    size_t f64_at;      /* the line's first float64 value (a token), or -1 */
-    size_t f64_default; /* set_default_dtype(torch.float64) on the line, or -1 */
-    py_block line_b;    /* the block the logical line opens if its last token is ':' */
-    bool part_colon;    /* the last token of the part scanned before is ':' */
+    uint64_t shadow; /* aliases hidden by the parameters of the functions the line is in */
+    bool continued;  /* the buffered tokens continue an overlong logical line */
+    size_t f64_at;   /* the line's first float64 value (a token), or -1 */
+    bool own_cuda_known, own_cuda; /* defines_cuda's answer */
+    size_t f64_default;            /* set_default_dtype(torch.float64) on the line, or -1 */
+    py_block line_b;               /* the block the logical line opens if its last token is ':' */
+    bool part_colon;               /* the last token of the part scanned before is ':' */
     bool mentions_mps;
     int ndev004;
     int ndl;
@@ -446,18 +447,18 @@ static int line_has_guard_signal(py_scan *ps)
 /* Top-level modules with no Mac or CPU build: importing them fails there. `cuda` is NVIDIA's
  * cuda-python (cuda.bindings, cuda.core), `nvidia` the namespace of NVIDIA's wheels (DALI, the
  * CUDA libraries), cutlass its CUTLASS Python DSL (cutlass.cute), cuml/cudf/cugraph RAPIDS. */
-static const char *const cuda_only_modules[] = {"flash_attn",  "xformers",
-                                                "apex",        "causal_conv1d",
-                                                "mamba_ssm",   "tinycudann",
-                                                "nvdiffrast",  "pycuda",
-                                                "cupy",        "cupyx",
-                                                "tensorrt",    "spconv",
-                                                "cuml",        "cudf",
-                                                "cugraph",     "cuspatial",
-                                                "cutlass",     "tilelang",
-                                                "cuda",        "nvidia",
-                                                "flashinfer",  "transformer_engine",
-                                                "tensorrt_llm"};
+static const char *const cuda_only_modules[] = {"flash_attn",   "xformers",
+                                                "apex",         "causal_conv1d",
+                                                "mamba_ssm",    "tinycudann",
+                                                "nvdiffrast",   "pycuda",
+                                                "cupy",         "cupyx",
+                                                "tensorrt",     "spconv",
+                                                "cuml",         "cudf",
+                                                "cugraph",      "cuspatial",
+                                                "cutlass",      "tilelang",
+                                                "cuda",         "nvidia",
+                                                "flashinfer",   "transformer_engine",
+                                                "tensorrt_llm", "bitsandbytes"};
 
 static bool module_is_cuda_only(const char *m)
 {
@@ -488,6 +489,32 @@ static void f64_source(py_scan *ps, size_t i)
     if (ps->npar > 0 && ps->par[ps->npar - 1].call &&
         last_is(&ps->par[ps->npar - 1], "set_default_dtype"))
         ps->f64_default = i; /* every tensor made after it, on any device */
+}
+
+static size_t name_find(const char *d, size_t n, size_t from, size_t lim, const char *w, size_t k);
+
+/* Does the file define a method of its own named cuda (`def cuda(self`)? (Not asked of a mapped
+ * file: the search would read all of it at once.) */
+static bool defines_cuda(py_scan *ps)
+{
+    if (!ps->own_cuda_known) {
+        ps->own_cuda_known = true;
+        if (ps->s->mapped) return false;
+        const char *d = ps->s->data;
+        size_t n = ps->s->size;
+        for (size_t p = name_find(d, n, 0, n, "cuda", 4); p < n;
+             p = name_find(d, n, p + 1, n, "cuda", 4)) {
+            size_t q = p;
+            while (q > 0 && (d[q - 1] == ' ' || d[q - 1] == '\t'))
+                q--;
+            if (q >= 3 && memcmp(d + q - 3, "def", 3) == 0 && q - 3 < p &&
+                (q == 3 || !gp_py_is_name_char((unsigned char)d[q - 4]))) {
+                ps->own_cuda = true;
+                break;
+            }
+        }
+    }
+    return ps->own_cuda;
 }
 
 /* Rules keyed on a resolved dotted name. Returns true when one fired. */
@@ -546,11 +573,18 @@ static bool match_name(py_scan *ps, const char *c, int ncomp, const char *last, 
         report(ps, GP_R_PY_DEV_005, lasti, guarded);
         return true;
     }
+    if (strcmp(last, "BitsAndBytesConfig") == 0 && is_call) {
+        report(ps, GP_R_PY_QUANT_001, lasti, guarded);
+        return true;
+    }
     if (strcmp(last, "CUDAExtension") == 0 || (ps->setup_py && strcmp(last, "CUDA_HOME") == 0)) {
         report(ps, GP_R_PY_EXT_001, lasti, guarded);
         return true;
     }
     bool attr = has_base || ncomp > 1;
+    /* `self.cuda()` in a file whose class defines its own cuda(): the project's method */
+    if (attr && is_call && !has_base && strcmp(c, "self.cuda") == 0 && defines_cuda(ps))
+        return true;
     if (attr && is_call && strcmp(last, "cuda") == 0 && !starts(c, "numba.")) {
         report(ps, GP_R_PY_DEV_001, lasti, guarded);
         return true;
@@ -869,6 +903,8 @@ static bool names_requirements(const char *w, size_t n)
     for (size_t i = 0; i < n; i++)
         low[i] = (char)tolower((unsigned char)w[i]);
     low[n] = '\0';
+    /* (not dependency_links: pip ignores them) */
+    if (strstr(low, "link")) return false;
     return strstr(low, "require") || strstr(low, "dep") || strcmp(low, "reqs") == 0;
 }
 
@@ -885,6 +921,22 @@ static void report_culist(py_scan *ps, size_t i, bool guarded)
     const gp_py_tok *e = &ps->t[ps->nt - 1];
     ps->culist[ps->nculist++] =
         (py_culist){ps->t[0].off, ps->t[0].len, ps->t[0].off, e->off + e->len, (size_t)k};
+}
+
+/* Does a string argument of the call before token i name a device option ("--device",
+ * "--gpu")? */
+static bool call_names_device(py_scan *ps, const py_paren *call, size_t i)
+{
+    for (size_t k = call->tok; k < i; k++) {
+        const gp_py_tok *t = &ps->t[k];
+        if (t->kind != GP_PY_STRING || t->blen > 64) continue;
+        const char *b = ps->s->data + t->body;
+        for (size_t q = 0; q + 3 <= t->blen; q++)
+            if ((q + 6 <= t->blen && memcmp(b + q, "device", 6) == 0) ||
+                memcmp(b + q, "gpu", 3) == 0)
+                return true;
+    }
+    return false;
 }
 
 static void scan_string_tok(py_scan *ps, size_t i, bool guarded)
@@ -908,8 +960,12 @@ static void scan_string_tok(py_scan *ps, size_t i, bool guarded)
                 name[c] = (char)tolower((unsigned char)tx(ps, nt)[c]);
             name[k] = '\0';
             pos = strstr(name, "device") || strcmp(name, "map_location") == 0;
+            /* argparse: `parser.add_argument("--device", default="cuda")` */
+            if (!pos && strcmp(name, "default") == 0 && call && last_is(call, "add_argument"))
+                pos = call_names_device(ps, call, i);
         } else if (positional && call) {
-            pos = last_is(call, "to") || last_is(call, "device");
+            pos = last_is(call, "to") || last_is(call, "device") || last_is(call, "autocast") ||
+                  last_is(call, "GradScaler"); /* torch.autocast("cuda"), GradScaler("cuda") */
             /* `device == torch.device("cuda:0")` tests the device; it does not choose one */
             if (last_is(call, "device") && call->tok > 0 &&
                 (is_op(ps, call->tok - 1, "==") || is_op(ps, call->tok - 1, "!=") ||
@@ -980,6 +1036,11 @@ static void scan_kwarg(py_scan *ps, size_t i, bool guarded)
         (last_is(call, "init_process_group") || last_is(call, "new_group")) &&
         names_nccl(ps, i + 2) && !is_op(ps, i + 3, ".")) {
         report(ps, GP_R_PY_DIST_001, i + 2, guarded); /* backend=backend, set to "nccl" above */
+        return;
+    }
+    if (n == 12 && (memcmp(w, "load_in_8bit", 12) == 0 || memcmp(w, "load_in_4bit", 12) == 0) &&
+        is_name(ps, i + 2, "True")) {
+        report(ps, GP_R_PY_QUANT_001, i, guarded); /* bitsandbytes (LLM.int8, 4-bit) */
         return;
     }
     if (n == 10 && memcmp(w, "pin_memory", 10) == 0 && is_name(ps, i + 2, "True")) {
@@ -1391,9 +1452,13 @@ static bool tok_in(py_scan *ps, size_t i, const py_word *words, size_t n)
 /* Can the chain NAME(.NAME)* at [i, j] match a rule? Saves building most names. */
 static bool chain_interesting(py_scan *ps, size_t i, size_t j, bool has_base)
 {
-    static const py_word lasts[] = {PY_WORD("cuda"),          PY_WORD("double"),
-                                    PY_WORD("pin_memory"),    PY_WORD("CUDAGraph"),
-                                    PY_WORD("CUDAExtension"), PY_WORD("CUDA_HOME")};
+    static const py_word lasts[] = {PY_WORD("cuda"),
+                                    PY_WORD("double"),
+                                    PY_WORD("pin_memory"),
+                                    PY_WORD("CUDAGraph"),
+                                    PY_WORD("CUDAExtension"),
+                                    PY_WORD("CUDA_HOME"),
+                                    PY_WORD("BitsAndBytesConfig")};
     if (tok_in(ps, j, lasts, sizeof lasts / sizeof lasts[0])) return true;
     if (has_base) return false;
     return is_name(ps, i, "torch") || is_name(ps, i, "triton") || is_alias(ps, i);
@@ -1415,7 +1480,10 @@ static bool callee_interesting(py_scan *ps, size_t i)
                                     PY_WORD("DataLoader"),
                                     PY_WORD("type"),
                                     PY_WORD("set_default_dtype"),
-                                    PY_WORD("astype")};
+                                    PY_WORD("astype"),
+                                    PY_WORD("autocast"),
+                                    PY_WORD("GradScaler"),
+                                    PY_WORD("add_argument")};
     return tok_in(ps, i, names, sizeof names / sizeof names[0]);
 }
 
@@ -2776,7 +2844,8 @@ static const gp_audit_trigger py_words[] = {
     {"NCCL", 0, true},          {"device_id", 0, true}, {"pin_memory", 0, true},
     {"num_workers", 0, true},   {"triton", 0, true},    {".cu'", 0, false},
     {".cu\"", 0, false},        {".cu\n", 0, false},    {".cuh", 0, false},
-    {".cu", '$', false},        {"is_cuda", 0, true},
+    {".cu", '$', false},        {"is_cuda", 0, true},   {"load_in_", 0, true},
+    {"BitsAndBytes", 0, true},
 };
 
 #define PY_TRIGGERS_MAX 64
