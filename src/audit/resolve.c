@@ -1265,13 +1265,41 @@ void gp_audit_effective(const gp_audit_state *st, const gp_spool_rec *r, gp_eff 
     }
 }
 
-static void ev_put(gp_stop_ev *arr, size_t *count, const gp_spool_rec *r, int rule)
+bool gp_audit_path_vendored(const char *p)
 {
-    size_t c = (*count)++;
-    if (c < GP_STOP_EVIDENCE) {
-        gp_stop_ev ev = {r->file, r->line, r->col, r->cell, (uint16_t)rule};
-        arr[c] = ev;
+    static const char *const names[] = {"third_party", "thirdparty", "third-party", "3rdparty",
+                                        "vendor",      "vendored",   "external",    "externals",
+                                        "extern",      "submodules"};
+    for (const char *q = p; *q;) {
+        const char *sl = strchr(q, '/');
+        if (!sl) break;
+        size_t k = (size_t)(sl - q);
+        for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+            if (strlen(names[i]) == k && strncasecmp(q, names[i], k) == 0) return true;
+        q = sl + 1;
     }
+    return false;
+}
+
+/* Keeps a stop's evidence: the project's own files before vendored ones, a kernel's definition
+ * before its launches, one place per line, in walk order otherwise. */
+static void ev_put(const gp_audit_state *st, gp_stop_ev *arr, size_t *count, const gp_spool_rec *r,
+                   int rule)
+{
+    size_t have = *count < GP_STOP_EVIDENCE ? *count : GP_STOP_EVIDENCE;
+    (*count)++;
+    for (size_t i = 0; i < have; i++)
+        if (arr[i].file == r->file && arr[i].line == r->line && arr[i].cell == r->cell) return;
+    int score = (gp_audit_path_vendored(gp_audit_path(st, r->file)) ? 0 : 2) +
+                ((r->flags & (GP_MARK_KERNEL << 2)) ? 1 : 0);
+    size_t at = have;
+    while (at > 0 && arr[at - 1].score < score)
+        at--;
+    if (at >= GP_STOP_EVIDENCE) return;
+    size_t last = have < GP_STOP_EVIDENCE ? have : GP_STOP_EVIDENCE - 1;
+    for (size_t i = last; i > at; i--)
+        arr[i] = arr[i - 1];
+    arr[at] = (gp_stop_ev){r->file, r->line, r->col, r->cell, (uint16_t)rule, (uint8_t)score};
 }
 
 static int count_findings(gp_audit_state *st)
@@ -1307,6 +1335,10 @@ static int count_findings(gp_audit_state *st)
         }
         if (e.severity > rc->sev) rc->sev = e.severity;
         if (e.rule == GP_R_C_KERN_001) m->cuda_impl = true;
+        if (e.rule == GP_R_C_KERN_001 && (r.flags & (GP_MARK_KERNEL << 2))) {
+            m->kernels++;
+            st->kernels++;
+        }
         /* the severity that decides the verdict: an optional part is judged as if it were
          * built (what using it would need) */
         int vsev = e.optional ? r.severity : e.severity;
@@ -1316,12 +1348,12 @@ static int count_findings(gp_audit_state *st)
             /* (an optional part's own stops: what using it would meet; not the project's) */
             if ((e.severity == GP_SEV_ERROR && !e.guarded) ||
                 (e.optional && r.severity == GP_SEV_ERROR && !(r.flags & 1)))
-                ev_put(m->ev[ru->stop], &m->stop_count[ru->stop], &r, e.rule);
+                ev_put(st, m->ev[ru->stop], &m->stop_count[ru->stop], &r, e.rule);
             else if (ru->stop == GP_STOP_NCCL && ru->severity == GP_SEV_ERROR && e.guarded &&
                      !e.optional)
                 /* guarded NCCL: a multi-GPU training path; the other guarded stops have their
                  * fallback beside them (the eager path, the CPU kernel, the other package) */
-                ev_put(m->cond_ev[ru->stop], &m->cond_count[ru->stop], &r, e.rule);
+                ev_put(st, m->cond_ev[ru->stop], &m->cond_count[ru->stop], &r, e.rule);
         }
         gp_audit_vclass want = GP_VC_PORTABLE;
         if (vsev == GP_SEV_ERROR)
@@ -1460,11 +1492,13 @@ const char *gp_audit_cond_scope(const gp_audit_module *m, gp_audit_stop s)
     return "only on the guarded CUDA path";
 }
 
-bool gp_audit_rule_example(gp_audit_state *st, int rule, char *snip, size_t cap)
+bool gp_audit_rule_example(gp_audit_state *st, int rule, char *snip, size_t cap, unsigned *flags)
 {
     gp_spool_rec r;
-    return fseek(st->spool, st->rule_count[rule].spool_at, SEEK_SET) == 0 &&
-           gp_spool_read(st->spool, &r, snip, cap) == 0;
+    bool ok = fseek(st->spool, st->rule_count[rule].spool_at, SEEK_SET) == 0 &&
+              gp_spool_read(st->spool, &r, snip, cap) == 0;
+    if (flags) *flags = ok ? r.flags : 0;
+    return ok;
 }
 
 size_t gp_audit_top_rules(const gp_audit_state *st, int *out, size_t cap)
@@ -1517,6 +1551,66 @@ static int step_rank(int rule)
     default:
         return 2;
     }
+}
+
+/* The first module (the project's own before vendored ones) with stop s, or -1. */
+static long stop_module(const gp_audit_state *st, int s, bool cond)
+{
+    long best = -1;
+    for (size_t i = 0; i < st->nmods; i++) {
+        const gp_audit_module *m = &st->mods[i];
+        if (m->excluded || !(cond ? m->cond_stop[s] : m->stop[s])) continue;
+        if (!gp_audit_path_vendored(m->path)) return (long)i;
+        if (best < 0) best = (long)i;
+    }
+    return best;
+}
+
+void gp_audit_decided(const gp_audit_state *st, char *buf, size_t cap)
+{
+    for (int s = 1; s < GP_STOP_COUNT; s++) {
+        if (!st->stop[s]) continue;
+        long m = stop_module(st, s, false);
+        if (m < 0) continue;
+        const gp_stop_ev *ev = &st->mods[m].ev[s][0];
+        snprintf(buf, cap, "the stop condition %s (%s) in %s, e.g. %s:%u", gp_audit_stop_name(s),
+                 gp_audit_stop_title(s), st->mods[m].path, gp_audit_path(st, ev->file), ev->line);
+        return;
+    }
+    if (st->verdict > GP_VC_PORTABLE) {
+        /* the rule that decided the worst component counted in the verdict */
+        long best = -1;
+        for (size_t i = 0; i < st->nmods; i++) {
+            const gp_audit_module *m = &st->mods[i];
+            if (m->excluded || m->verdict != st->verdict || m->decided_by < 0) continue;
+            if (best < 0 ||
+                st->rule_count[m->decided_by].n > st->rule_count[st->mods[best].decided_by].n)
+                best = (long)i;
+        }
+        if (best >= 0) {
+            int r = st->mods[best].decided_by;
+            const gp_rule_count *rc = &st->rule_count[r];
+            snprintf(buf, cap, "%s %s (%zu %s, e.g. %s:%u)", gp_audit_rule_get(r)->id,
+                     gp_audit_rule_get(r)->name, rc->n, rc->n == 1 ? "finding" : "findings",
+                     gp_audit_path(st, rc->file), rc->line);
+            return;
+        }
+    }
+    for (int s = 1; s < GP_STOP_COUNT; s++)
+        if (st->cond_stop[s]) {
+            long m = stop_module(st, s, true);
+            snprintf(buf, cap, "nothing on the default path; %s holds %s", gp_audit_stop_name(s),
+                     m >= 0 ? gp_audit_cond_scope(&st->mods[m], s) : "for one path only");
+            return;
+        }
+    for (size_t i = 0; i < st->nmods; i++)
+        if (st->mods[i].role == GP_ROLE_CUDA_OPTIONAL) {
+            snprintf(buf, cap, "nothing on the default build; the CUDA code is optional (%s: %s)",
+                     st->mods[i].path, st->mods[i].gate);
+            return;
+        }
+    snprintf(buf, cap, "%s",
+             st->count[GP_SEV_NOTE] ? "nothing but notes" : "no finding in the project's code");
 }
 
 size_t gp_audit_next_steps(const gp_audit_state *st, char lines[][400], size_t cap)

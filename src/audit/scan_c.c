@@ -598,7 +598,9 @@ static void check_tok(c_scan *cs, const gp_c_tok *t, const gp_c_tok *n1, const g
     bool family;
     int rule = ident_rule_of(w, t->len, &family);
     if (rule < 0) return;
-    rep(cs, rule, t);
+    long k = rep(cs, rule, t);
+    if (k >= 0 && t->len == 10 && memcmp(w, "__global__", 10) == 0)
+        cs->r->f[k].marks |= GP_MARK_KERNEL; /* a kernel: counted as one (not each launch) */
 }
 
 /* A CPU implementation is a source file (not a header: headers hold declarations and default

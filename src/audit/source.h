@@ -83,10 +83,18 @@ typedef enum gp_audit_lang {
 
 gp_audit_lang gp_audit_lang_of(const char *name);
 
+/* What a finding's report shows about it (gp_audit_finding.marks). */
+enum {
+    GP_MARK_CUT_BEFORE = 1u << 0, /* its snippet starts inside its line */
+    GP_MARK_CUT_AFTER = 1u << 1,  /* its snippet ends before its line does */
+    GP_MARK_KERNEL = 1u << 2,     /* C-KERN-001 at a kernel's definition (`__global__`) */
+};
+
 typedef struct gp_audit_finding {
     uint16_t rule;
     uint8_t severity;
     uint8_t guarded;
+    uint8_t marks; /* GP_MARK_* */
     uint32_t line;
     uint32_t col;
     uint32_t cell;     /* notebook code cell (1-based), 0 elsewhere */
