@@ -1831,38 +1831,67 @@ static bool to_takes_device(py_scan *ps, size_t open)
     return true;
 }
 
-/* What the line does with values on the device and with float64. */
+/* Where the line moves values to a device (.cuda(), .to(device), device=...) and casts them away
+ * from float64 (.float(), .half(), float32, ...), by token. */
+#define PY_FLOW_MAX 16
 typedef struct py_flow {
-    bool device; /* something goes to a device: .cuda(), .to(device), device=..., a buffer */
-    bool cast;   /* a cast away from float64: .float(), .half(), float32, ... */
+    size_t move[PY_FLOW_MAX], cast[PY_FLOW_MAX];
+    int nmove, ncast;
 } py_flow;
 
-static py_flow line_flow(py_scan *ps)
+static void line_flow(py_scan *ps, py_flow *f)
 {
-    py_flow f = {false, false};
+    f->nmove = f->ncast = 0;
     for (size_t i = 0; i < ps->nt; i++) {
         const gp_py_tok *t = &ps->t[i];
         if (t->kind != GP_PY_NAME) continue;
         bool attr = i > 0 && is_op(ps, i - 1, ".");
         bool call = is_op(ps, i + 1, "(");
-        if (attr && call && is_name(ps, i, "cuda")) f.device = true;
-        if (attr && call && is_name(ps, i, "to") && to_takes_device(ps, i + 1)) f.device = true;
-        if (is_name(ps, i, "device") && is_op(ps, i + 1, "=") && i > 0 &&
-            (is_op(ps, i - 1, "(") || is_op(ps, i - 1, ",")) && !body_is(ps, i + 2, "cpu"))
-            f.device = true;
-        if (attr && call &&
-            (is_name(ps, i, "float") || is_name(ps, i, "half") || is_name(ps, i, "bfloat16")))
-            f.cast = true;
-        if (attr && (is_name(ps, i, "float32") || is_name(ps, i, "float16") ||
-                     (is_name(ps, i, "bfloat16") && !call) || (is_name(ps, i, "half") && !call)))
-            f.cast = true;
+        bool move =
+            (attr && call && is_name(ps, i, "cuda")) ||
+            (attr && call && is_name(ps, i, "to") && to_takes_device(ps, i + 1)) ||
+            (is_name(ps, i, "device") && is_op(ps, i + 1, "=") && i > 0 &&
+             (is_op(ps, i - 1, "(") || is_op(ps, i - 1, ",")) && !body_is(ps, i + 2, "cpu"));
+        bool cast =
+            (attr && call &&
+             (is_name(ps, i, "float") || is_name(ps, i, "half") || is_name(ps, i, "bfloat16"))) ||
+            (attr && (is_name(ps, i, "float32") || is_name(ps, i, "float16") ||
+                      (is_name(ps, i, "bfloat16") && !call) || (is_name(ps, i, "half") && !call)));
+        if (move && f->nmove < PY_FLOW_MAX) f->move[f->nmove++] = i;
+        if (cast && f->ncast < PY_FLOW_MAX) f->cast[f->ncast++] = i;
     }
-    return f;
+}
+
+/* Is a value float64 at token `from` moved to a device later on the line with no cast before the
+ * move (`torch.from_numpy(a).to(device)[t].float()` moves float64; `.float().to(device)` does
+ * not)? */
+static bool moved_after(const py_flow *f, size_t from)
+{
+    for (int m = 0; m < f->nmove; m++) {
+        if (f->move[m] <= from) continue;
+        bool cast = false;
+        for (int c = 0; c < f->ncast; c++)
+            cast |= f->cast[c] > from && f->cast[c] < f->move[m];
+        if (!cast) return true;
+    }
+    return false;
+}
+
+static bool moved_before(const py_flow *f, size_t at)
+{
+    return f->nmove > 0 && f->move[0] < at;
+}
+
+static bool cast_after(const py_flow *f, size_t from)
+{
+    for (int c = 0; c < f->ncast; c++)
+        if (f->cast[c] > from) return true;
+    return false;
 }
 
 /* Does the float64 name at token i itself go to a device on this line: the receiver of
  * .cuda()/.to(device), or the argument of register_buffer/Parameter, or of from_numpy/tensor/
- * as_tensor on a line that moves it? *carry: the name's value goes on in another tensor
+ * as_tensor whose result moves? *carry: the name's value goes on in another tensor
  * (`t = torch.from_numpy(v)`, `w = v * 2`). */
 static bool f64_use_reaches(py_scan *ps, size_t i, const py_flow *fl, bool *carry)
 {
@@ -1891,13 +1920,13 @@ static bool f64_use_reaches(py_scan *ps, size_t i, const py_flow *fl, bool *carr
             return true;
         if (is_name(ps, (size_t)c, "from_numpy") || is_name(ps, (size_t)c, "tensor") ||
             is_name(ps, (size_t)c, "as_tensor") || is_name(ps, (size_t)c, "Tensor")) {
-            if (fl->device && !fl->cast) return true;
-            *carry = !fl->cast;
+            if (moved_after(fl, i)) return true;
+            *carry = !cast_after(fl, i);
         }
         return false;
     }
     /* v * 2, v[idx], v.sqrt(): the value goes on */
-    *carry = !fl->cast;
+    *carry = !cast_after(fl, i);
     return false;
 }
 
@@ -1930,13 +1959,15 @@ static void dtype_flow(py_scan *ps, bool guarded)
         if (assign && alias_find(ps, tx(ps, 0), ps->t[0].len) >= 0) f64_assign(ps, false);
         return;
     }
-    py_flow fl = line_flow(ps);
+    py_flow fl;
+    line_flow(ps, &fl);
     bool carry = false;
     if (ps->f64_at != (size_t)-1 && ps->f64_default == (size_t)-1) {
-        if (fl.device && !fl.cast)
+        /* made float64 before a move without a cast between, or after one (`.cuda().double()`) */
+        if (moved_after(&fl, ps->f64_at) || moved_before(&fl, ps->f64_at))
             report(ps, GP_R_PY_DTYPE_001, ps->f64_at, guarded);
         else
-            carry = !fl.cast;
+            carry = !cast_after(&fl, ps->f64_at);
     }
     for (size_t i = assign ? 2 : 0; i < ps->nt && has_var; i++) {
         if (!alias_is_f64(ps, i)) continue;
