@@ -48,6 +48,8 @@ typedef struct py_block {
     bool tdev;     /* BK_GUARD: its chain tests a tensor's device (`x.is_cuda`, `x.device.type ==
                     * "cuda"`), */
     bool tneg;     /* ... negated (`not x.is_cuda`): its first branch is the non-CUDA one */
+    bool ret;      /* the last statement of its body so far is a `return` */
+    bool negif;    /* BK_GUARD: an `if not ...` (its body runs where the test fails) */
 } py_block;
 
 /* What one search of a name found (name_find_memo): a later search from further on is answered
@@ -417,6 +419,9 @@ static int line_has_guard_signal(py_scan *ps)
             int nc;
             const char *last;
             read_chain(ps, i, false, buf, sizeof buf, &nc, &last);
+            /* a project's own test of a distributed run: is_dist_avail_and_initialized() */
+            if (strstr(last, "dist") && (strstr(last, "initialized") || strstr(last, "avail")))
+                return 2;
             if (strcmp(last, "is_cuda") == 0 || strcmp(last, "is_initialized") == 0 ||
                 strcmp(last, "device_count") == 0 || strcmp(last, "is_nccl_available") == 0 ||
                 strcmp(last, "is_built") == 0 || starts(buf, "torch.cuda.is_") ||
@@ -985,6 +990,11 @@ static void scan_string_tok(py_scan *ps, size_t i, bool guarded)
         }
         if (!hit && positional && call)
             hit = last_is(call, "init_process_group") || last_is(call, "new_group");
+        /* `args.dist_backend = "nccl"`: the run's choice of NCCL, set where it is made */
+        if (!hit && kw && ps->npar == 0 && i >= 4 && is_op(ps, i - 3, ".") &&
+            ps->t[i - 2].len > 8 &&
+            memcmp(tx(ps, i - 2) + ps->t[i - 2].len - 8, "_backend", 8) == 0)
+            hit = true;
         if (hit) report(ps, GP_R_PY_DIST_001, i, guarded);
         return;
     }
@@ -1681,7 +1691,8 @@ static void def_close(py_scan *ps, int k, size_t at)
  * deepest closed at the same indentation is returned (kind -1 when none). */
 static py_block blocks_pop(py_scan *ps, int indent, size_t at)
 {
-    py_block prev = {-1, -1, 0, 0, 0, -1, false, false, false, 0, 0, 0, -1, false, false};
+    py_block prev = {-1, -1, 0, 0,  0,     -1,    false, false, false,
+                     0,  0,  0, -1, false, false, false, false};
     while (ps->nb > 0 && ps->b[ps->nb - 1].indent >= indent) {
         py_block *b = &ps->b[--ps->nb];
         if (b->kind == BK_DEF && b->def >= 0) def_close(ps, b->def, at);
@@ -2029,6 +2040,29 @@ static bool raise_is_stub(const py_scan *ps, const py_block *prev)
     return prev->kind == BK_GUARD && prev->tdev && prev->branch == 0 && !prev->tneg;
 }
 
+/* After an `if not CHECK: return` (or an if/elif chain whose `else:` ends in `return`), the
+ * rest of the enclosing block runs only where the check held: it is guarded by it, as after an
+ * assert. `prev` is the block the line at `indent` closed; the line is no elif/else of it. */
+static void early_return_guard(py_scan *ps, const py_block *prev, int indent, size_t at)
+{
+    if (prev->kind != BK_GUARD || !prev->ret || !(prev->branch > 0 || prev->negif) ||
+        ps->nb >= PY_MAX_BLOCKS)
+        return;
+    py_block g = *prev;
+    g.indent = indent - 1;
+    g.body = at;
+    g.chain = g.branch = 0;
+    g.ret = g.negif = g.tdev = g.tneg = false;
+    g.envdef = -1;
+    ps->b[ps->nb++] = g;
+}
+
+/* The innermost block holding a line: its last statement so far is a return, or not. */
+static void note_return(py_scan *ps, int indent, bool ret)
+{
+    if (ps->nb > 0 && ps->b[ps->nb - 1].indent < indent) ps->b[ps->nb - 1].ret = ret;
+}
+
 static void scan_line(py_scan *ps)
 {
     if (ps->nt == 0) return;
@@ -2042,10 +2076,12 @@ static void scan_line(py_scan *ps)
     int indent = ps->t[0].indent;
     size_t line_at = ps->t[0].off;
     py_block prev = blocks_pop(ps, indent, line_at);
-    ps->shadow = shadowed(ps);
     bool kw_if = is_name(ps, 0, "if"), kw_elif = is_name(ps, 0, "elif"),
          kw_else = is_name(ps, 0, "else"), kw_except = is_name(ps, 0, "except"),
          kw_assert = is_name(ps, 0, "assert");
+    if (!kw_elif && !kw_else) early_return_guard(ps, &prev, indent, line_at);
+    note_return(ps, indent, is_name(ps, 0, "return"));
+    ps->shadow = shadowed(ps);
     bool kw_def = is_name(ps, 0, "def") || is_name(ps, 0, "class") ||
                   (is_name(ps, 0, "async") && is_name(ps, 1, "def"));
     deco_line(ps, is_op(ps, 0, "@"), kw_def, line_at);
@@ -2159,7 +2195,8 @@ static void scan_line(py_scan *ps)
 
     /* the block the line opens if it ends with ':' (lex_line pushes it at the line's end, which
      * an overlong line reaches in a later part) */
-    py_block nb = {indent, BK_OTHER, 0, 0, 0, -1, false, typing, false, 0, 0, 0, -1, false, false};
+    py_block nb = {indent, BK_OTHER, 0, 0,  0,     -1,    false, typing, false,
+                   0,      0,        0, -1, false, false, false, false};
     if (is_name(ps, 0, "try")) {
         nb.kind = BK_TRY;
         nb.try_first = ps->r->nf;
@@ -2178,6 +2215,10 @@ static void scan_line(py_scan *ps)
         nb.envdef = (int8_t)envdef;
         nb.tdev = tdev;
         nb.tneg = tneg;
+        nb.negif = kw_if && is_name(ps, 1, "not");
+        /* a body on the guard's own line: `if not dist_ok(): return` */
+        for (size_t k = 1; k + 1 < ps->nt; k++)
+            if (is_op(ps, k, ":") && is_name(ps, k + 1, "return")) nb.ret = true;
     } else if (line_guard && kw_assert) {
         /* the rest of the enclosing block runs only where the assertion holds */
         nb.indent = indent - 1;
@@ -2765,11 +2806,18 @@ static bool scan_sparse(py_scan *ps, gp_py_lexer *lx)
         if (kw != KW_LEX) { /* what scan_line does with a line that has nothing for the rules */
             unsigned gen0 = ps->alias_gen; /* a top-level def forgets float64 names */
             int indent = lx->indent;
-            if (ps->nb > 0 && ps->b[ps->nb - 1].indent >= indent) blocks_pop(ps, indent, ln.first);
+            if (ps->nb > 0 && ps->b[ps->nb - 1].indent >= indent) {
+                py_block prev = blocks_pop(ps, indent, ln.first);
+                if (kw != KW_ELSE) early_return_guard(ps, &prev, indent, ln.first);
+            }
+            note_return(ps, indent,
+                        ln.end - ln.first >= 6 && memcmp(d + ln.first, "return", 6) == 0 &&
+                            (ln.end - ln.first == 6 ||
+                             !gp_py_is_name_char((unsigned char)d[ln.first + 6])));
             deco_line(ps, d[ln.first] == '@', kw == KW_DEF, ln.first);
             if (!ln.last_string && d[ln.last] == ':' && ps->nb < PY_MAX_BLOCKS) {
-                py_block b = {indent, BK_OTHER, 0, 0, lx->pos, -1,    false, false,
-                              false,  0,        0, 0, -1,      false, false};
+                py_block b = {indent, BK_OTHER, 0, 0,  lx->pos, -1,    false, false, false,
+                              0,      0,        0, -1, false,   false, false, false};
                 if (kw == KW_DEF) {
                     b.kind = BK_DEF;
                     b.guard = ps->deco_guard;
