@@ -390,7 +390,7 @@ GP_API gp_status gp_kernel_max_group_size(const gp_kernel *kernel, uint32_t *siz
 
 /* One launch argument. Fill it with the gp_arg_* helpers below (or by hand from an FFI). */
 typedef struct gp_arg {
-    int32_t kind; /* GP_ARG_BUFFER (for GP_BUF and GP_CBUF), GP_ARG_VALUE, GP_ARG_DYN_SHARED */
+    int32_t kind;      /* GP_ARG_BUFFER (for GP_BUF and GP_CBUF), GP_ARG_VALUE, GP_ARG_DYN_SHARED */
     uint32_t flags;    /* GP_ARG_FLAG_*; 0 for the helpers below except gp_arg_null */
     gp_buffer *buffer; /* BUFFER; NULL only with GP_ARG_FLAG_NULL */
     const void *value; /* VALUE: points at `size` bytes, copied at launch */
@@ -458,6 +458,9 @@ enum {
     GP_CHECK_SYNCCHECK = 1u << 2,
     GP_CHECK_INITCHECK = 1u << 3,
     GP_CHECK_ALL = 0xfu,
+    /* with racecheck: also report work-items storing the value a word already holds (every GPU
+     * gives the same result, so such uniform writes are not reported by default); "uniform" */
+    GP_CHECK_UNIFORM = 1u << 4,
 };
 
 /* One finding. Reports of a launch are merged by (check, file, line): `count` says how often

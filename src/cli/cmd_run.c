@@ -30,6 +30,7 @@ static const char run_usage[] =
     "type)\n"
     "  y=zeros:N         a fresh buffer of N elements of the parameter's type, all 0\n"
     "  y=ones:N          ... all 1;  y=fill:V:N  ... all V;  y=uninit:N  ... never written\n"
+    "  y=null            no buffer (gp_arg_null(): the kernel tests it, or checking reports it)\n"
     "  n=1000            a value (GP_VAL), checked against the parameter's type\n"
     "  buf=shared:BYTES  the dynamic shared block (GP_DYN_SHARED) of each group\n"
     "\n"
@@ -250,7 +251,17 @@ static bool run_parse_dims(const char *text, size_t out[3], uint32_t *dims, char
 }
 
 /* ---- what each parameter gets --------------------------------------------------------------- */
-enum { RUN_NONE, RUN_NPY, RUN_ZEROS, RUN_ONES, RUN_FILL, RUN_UNINIT, RUN_VALUE, RUN_SHARED };
+enum {
+    RUN_NONE,
+    RUN_NPY,
+    RUN_ZEROS,
+    RUN_ONES,
+    RUN_FILL,
+    RUN_UNINIT,
+    RUN_VALUE,
+    RUN_SHARED,
+    RUN_NULL
+};
 
 typedef struct run_spec {
     int kind;
@@ -321,6 +332,10 @@ static bool run_parse_spec(const char *text, gp_arg_kind kind, const run_type *t
         s->kind = RUN_FILL;
         if (!run_parse_value(v, t, s->value, why, cap)) return false;
         return run_parse_count(last + 1, max_count, &s->count, why, cap);
+    }
+    if (strcmp(text, "null") == 0) {
+        s->kind = RUN_NULL;
+        return true;
     }
     if (strncmp(text, "shared:", 7) == 0) {
         snprintf(why, cap, "is a buffer, not the dynamic shared block ('%s')", text);
@@ -508,6 +523,9 @@ static int run_bind(run_state *s)
         if (p->info.kind != GP_ARG_BUFFER && p->info.kind != GP_ARG_CONST_BUFFER)
             return gp_cli_usage_error("run", "-o %s: '%s' is not a buffer", s->outs[o],
                                       p->info.name);
+        if (p->spec.kind == RUN_NULL)
+            return gp_cli_usage_error("run", "-o %s: '%s' is null (no buffer to write)", s->outs[o],
+                                      p->info.name);
         if (!s->force && gp_path_exists(eq + 1))
             return gp_cli_input_error("run", "%s: already exists; use --force to replace it",
                                       eq + 1);
@@ -522,6 +540,7 @@ static int run_make_buffers(run_state *s)
     for (uint32_t i = 0; i < s->nparams; i++) {
         run_param *p = &s->params[i];
         if (p->info.kind != GP_ARG_BUFFER && p->info.kind != GP_ARG_CONST_BUFFER) continue;
+        if (p->spec.kind == RUN_NULL) continue;
         size_t es = gp_dtype_size(p->type->dtype) * p->type->lanes;
         gp_mapped_file m = {0};
         const void *data = NULL;
@@ -791,6 +810,8 @@ static int run_run(int argc, char **argv)
                 args[i] = gp_arg_buffer(p->buffer);
             else if (p->spec.kind == RUN_SHARED)
                 args[i] = gp_arg_shared((size_t)p->spec.count);
+            else if (p->spec.kind == RUN_NULL)
+                args[i] = gp_arg_null();
             else
                 args[i] = gp_arg_value(p->spec.value, p->info.size ? p->info.size
                                                                    : gp_dtype_size(p->type->dtype) *

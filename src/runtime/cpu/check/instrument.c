@@ -738,7 +738,10 @@ static bool ck_is_sub(const ck_acc *a, const gk_expr *n, uint32_t *level)
     return false;
 }
 
-enum { CK_IX_NONE, CK_IX_SHARED, CK_IX_PRIVATE };
+/* how the chain checks the indices of the arrays it names: not at all, a shared array (the access
+ * is then not performed), a private or constant array, arrays of sized members reached through a
+ * pointer (both: the access goes to element 0) */
+enum { CK_IX_NONE, CK_IX_SHARED, CK_IX_PRIVATE, CK_IX_MEMBER };
 
 /* The lvalue chain of an access: its own nodes structurally, the expressions inside them (the
  * pointer it goes through, the indices) through the hooks. */
@@ -756,10 +759,10 @@ static void ck_chain(gk_printer *p, const gk_expr *e, const ck_acc *a, int ix, u
         if (ck_is_sub(a, e, &level)) {
             ck_chain(p, e->a, a, ix, site);
             ck_puts(p, "[");
-            if (ix == CK_IX_NONE) {
+            const gk_type *at = ck_type(c, e->a);
+            if (ix == CK_IX_NONE || (ix == CK_IX_MEMBER && !(at && at->dim))) {
                 gk_print_expr(p, e->b, GK_PREC_COMMA);
             } else {
-                const gk_type *at = ck_type(c, e->a);
                 gp_strbuf_printf(p->out, "%s(%u, %u, ",
                                  ix == CK_IX_SHARED ? "GP__CK_IX" : "GP__CK_IXP", site, level);
                 gk_print_expr(p, e->b, GK_PREC_ASSIGN);
@@ -793,6 +796,9 @@ static void ck_chain(gk_printer *p, const gk_expr *e, const ck_acc *a, int ix, u
         gk_print_expr(p, e->a, GK_PREC_UNARY);
         ck_puts(p, ")");
         return;
+    case GK_E_IDENT: /* the named object itself: renamed, not an access of its own */
+        ck_plain(p, e, GK_PREC_POSTFIX);
+        return;
     default:
         gk_print_expr(p, e, GK_PREC_POSTFIX);
         return;
@@ -814,6 +820,15 @@ static const char *ck_access_object(gk_printer *p, const ck_acc *a)
     return ck_object(p, s->a, "*", "");
 }
 
+/* An access through a pointer that indexes arrays of the pointee (p->v[k], p[i].m[r][c]): the
+ * site of those indices, each checked against its member's size; UINT32_MAX when none. */
+static uint32_t ck_member_ix_site(gk_printer *p, const ck_acc *a, const gk_expr *L)
+{
+    if (a->kind != CK_A_PTR || a->nsubs == 0) return UINT32_MAX;
+    const gk_expr *arr = a->subs[a->nsubs - 1]->a;
+    return ck_site(p->ctx, GP_CK_SITE_INDEX, L->pos, ck_object(p, arr, "", ""));
+}
+
 /* Prints lvalue L accessed as `kind`; false when L touches no memory the checker follows (a
  * private variable), so the caller prints it as it is. */
 static bool ck_print_lvalue(gk_printer *p, const gk_expr *L, uint32_t kind)
@@ -832,16 +847,47 @@ static bool ck_print_lvalue(gk_printer *p, const gk_expr *L, uint32_t kind)
         return true;
     }
     uint32_t site = ck_site(c, kind, L->pos, ck_access_object(p, &a));
+    uint32_t isite = ck_member_ix_site(p, &a, L);
     ck_puts(p, a.kind == CK_A_SHARED ? "GP__CK_Q(__typeof__(&(" : "GP__CK_P(__typeof__(&(");
     ck_plain(p, L, GK_PREC_COMMA);
     gp_strbuf_printf(p->out, ")), %u, %u, %u, &(", site, a.reg, kind);
-    ck_chain(p, L, &a, a.kind == CK_A_SHARED ? CK_IX_SHARED : CK_IX_NONE, site);
+    if (a.kind == CK_A_SHARED)
+        ck_chain(p, L, &a, CK_IX_SHARED, site);
+    else
+        ck_chain(p, L, &a, isite != UINT32_MAX ? CK_IX_MEMBER : CK_IX_NONE, isite);
     ck_puts(p, "))");
     return true;
 }
 
-/* The first argument of an atomic: the address it works on. */
-static void ck_print_atomic_target(gk_printer *p, const gk_expr *arg, const char *fn)
+/* A plain store `L = V` to memory the checker follows, printed with its value (uniform writes:
+ * several work-items storing the value the word already holds are no race); false when L is not
+ * such memory. */
+static bool ck_print_store(gk_printer *p, const gk_expr *e)
+{
+    ck *c = p->ctx;
+    const gk_expr *L = e->a;
+    ck_acc a;
+    ck_classify(c, L, &a, 0);
+    if ((a.kind != CK_A_PTR && a.kind != CK_A_SHARED) || ck_is_array_expr(c, L)) return false;
+    uint32_t site = ck_site(c, GP_CK_WRITE, L->pos, ck_access_object(p, &a));
+    uint32_t isite = ck_member_ix_site(p, &a, L);
+    ck_puts(p, a.kind == CK_A_SHARED ? "GP__CK_SET(gp__ck_arr, __typeof__(&("
+                                     : "GP__CK_SET(gp__ck_acc, __typeof__(&(");
+    ck_plain(p, L, GK_PREC_COMMA);
+    gp_strbuf_printf(p->out, ")), %u, %u, &(", site, a.reg);
+    if (a.kind == CK_A_SHARED)
+        ck_chain(p, L, &a, CK_IX_SHARED, site);
+    else
+        ck_chain(p, L, &a, isite != UINT32_MAX ? CK_IX_MEMBER : CK_IX_NONE, isite);
+    ck_puts(p, "), ");
+    gk_print_expr(p, e->b, GK_PREC_ASSIGN);
+    ck_puts(p, ")");
+    return true;
+}
+
+/* The first argument of an atomic: the address it works on. A compare-exchange names the variable
+ * holding its expected value (`cas`), to tell a write from a read. */
+static void ck_print_atomic_target(gk_printer *p, const gk_expr *arg, const char *cas)
 {
     ck *c = p->ctx;
     if (arg->kind == GK_E_UNARY && !strcmp(arg->op, "&")) {
@@ -850,23 +896,26 @@ static void ck_print_atomic_target(gk_printer *p, const gk_expr *arg, const char
         ck_classify(c, L, &a, 0);
         if (a.kind == CK_A_PTR || a.kind == CK_A_SHARED) {
             uint32_t site = ck_site(c, GP_CK_ATOMIC, L->pos, ck_access_object(p, &a));
-            ck_puts(p,
-                    a.kind == CK_A_SHARED ? "GP__CK_AQ(__typeof__(&(" : "GP__CK_A(__typeof__(&(");
+            ck_puts(p, a.kind == CK_A_SHARED ? (cas ? "GP__CK_ACQ" : "GP__CK_AQ")
+                                             : (cas ? "GP__CK_AC" : "GP__CK_A"));
+            ck_puts(p, "(__typeof__(&(");
             ck_plain(p, L, GK_PREC_COMMA);
             gp_strbuf_printf(p->out, ")), %u, %u, &(", site, a.reg);
             ck_chain(p, L, &a, a.kind == CK_A_SHARED ? CK_IX_SHARED : CK_IX_NONE, site);
-            ck_puts(p, "))");
+            ck_puts(p, ")");
+            if (cas) gp_strbuf_printf(p->out, ", &%s", cas);
+            ck_puts(p, ")");
             return;
         }
         gk_print_expr(p, arg, GK_PREC_ASSIGN);
         return;
     }
     uint32_t site = ck_site(c, GP_CK_ATOMIC, arg->pos, ck_object(p, arg, "*", ""));
-    (void)fn;
-    ck_puts(p, "GP__CK_A(__typeof__(");
+    ck_puts(p, cas ? "GP__CK_AC(__typeof__(" : "GP__CK_A(__typeof__(");
     ck_plain(p, arg, GK_PREC_COMMA);
     gp_strbuf_printf(p->out, "), %u, %u, ", site, ck_prov(c, arg, 0));
     gk_print_expr(p, arg, GK_PREC_ASSIGN);
+    if (cas) gp_strbuf_printf(p->out, ", &%s", cas);
     ck_puts(p, ")");
 }
 
@@ -910,6 +959,8 @@ static bool ck_expr_hook(gk_printer *p, const gk_expr *e, int prec)
     if (e->kind == GK_E_IDENT) {
         const ck_sym *s = e->note;
         if (s && s->kind == CK_SHARED) {
+            /* a shared scalar or struct read by its bare name is an access too */
+            if (!c->plain && c->printing) return ck_print_lvalue(p, e, GP_CK_READ);
             gp_strbuf_printf(p->out, "(*gp__sh_%s)", s->name);
             return true;
         }
@@ -971,6 +1022,7 @@ static bool ck_expr_hook(gk_printer *p, const gk_expr *e, int prec)
             ck_puts(p, ")");
             return true;
         }
+        if (!strcmp(e->op, "=") && ck_print_store(p, e)) return true;
         if (paren) ck_puts(p, "(");
         if (!ck_print_lvalue(p, e->a, strcmp(e->op, "=") ? GP_CK_RMW : GP_CK_WRITE))
             gk_print_expr(p, e->a, GK_PREC_UNARY);
@@ -1019,10 +1071,25 @@ static bool ck_expr_hook(gk_printer *p, const gk_expr *e, int prec)
             ck_puts(p, "))");
             return true;
         }
+        if (!strcmp(n, "gp_atomic_cas") && e->nargs == 3) {
+            /* the expected value once, in a variable the hook compares the word with */
+            if (paren) ck_puts(p, "(");
+            ck_puts(p, "({ __typeof__(+*(");
+            ck_plain(p, e->args[0], GK_PREC_COMMA);
+            ck_puts(p, ")) gp__ce = (");
+            gk_print_expr(p, e->args[1], GK_PREC_ASSIGN);
+            ck_puts(p, "); gp_atomic_cas(");
+            ck_print_atomic_target(p, e->args[0], "gp__ce");
+            ck_puts(p, ", gp__ce, ");
+            gk_print_expr(p, e->args[2], GK_PREC_ASSIGN);
+            ck_puts(p, "); })");
+            if (paren) ck_puts(p, ")");
+            return true;
+        }
         if (ck_is_atomic(n) && e->nargs >= 1) {
             ck_puts(p, n);
             ck_puts(p, "(");
-            ck_print_atomic_target(p, e->args[0], n);
+            ck_print_atomic_target(p, e->args[0], NULL);
             if (e->nargs > 1) ck_puts(p, ", ");
             ck_print_call_args(p, e, 1);
             ck_puts(p, ")");
