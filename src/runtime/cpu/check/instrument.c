@@ -32,6 +32,8 @@ typedef struct ck_sym {
     gk_kparam_kind pkind; /* PARAM */
     uint32_t prov;        /* LOCAL pointers: the region they point into */
     bool conflict;        /* its address is taken: anything may be stored in it */
+    bool tracked;         /* a private scalar or array declared without a value: initcheck */
+    bool escapes;         /* an array of it decays to a pointer somewhere */
     const gk_expr **srcs; /* LOCAL pointers: what is assigned to them */
     size_t nsrcs, capsrcs;
     struct ck_sym *next;     /* scope chain */
@@ -56,6 +58,8 @@ typedef struct ck {
     size_t nfns;
     ck_fn *cur_fn;
     uint32_t nshared; /* shared arrays of the kernel being read */
+    bool in_for_init; /* reading a for statement's declaration */
+    bool index_base;  /* naming the array operand of a subscript (no decay) */
     const char *consts[GP_CK_MAX_CONST];
     uint32_t nconst;
     /* printing */
@@ -178,12 +182,45 @@ static void ck_add_callee(ck *c, const char *name)
 
 static void ck_names_stmt(ck *c, gk_stmt *s);
 
+/* The variable an lvalue chain (members, subscripts of arrays) is rooted at, or NULL. */
+static ck_sym *ck_root_sym(const gk_expr *e)
+{
+    while (e && (e->kind == GK_E_MEMBER || e->kind == GK_E_INDEX))
+        e = e->a;
+    return e && e->kind == GK_E_IDENT ? e->note : NULL;
+}
+
 static void ck_names_expr(ck *c, gk_expr *e)
 {
     if (!e || c->err_text) return;
+    bool ib = c->index_base;
+    c->index_base = false;
     switch (e->kind) {
     case GK_E_IDENT:
         e->note = ck_lookup(c, e->name);
+        if (!ib && e->note) {
+            ck_sym *s = e->note;
+            const gk_type *t = s->type;
+            while (t && t->kind == GK_T_BASE && t->alias)
+                t = t->alias;
+            if (s->kind == CK_LOCAL && t && t->kind == GK_T_ARRAY) s->escapes = true;
+        }
+        return;
+    case GK_E_INDEX:
+        c->index_base = true;
+        ck_names_expr(c, e->a);
+        c->index_base = false;
+        ck_names_expr(c, e->b);
+        return;
+    case GK_E_MEMBER:
+        c->index_base = ib;
+        ck_names_expr(c, e->a);
+        c->index_base = false;
+        return;
+    case GK_E_SIZEOF_EXPR:
+        c->index_base = true;
+        ck_names_expr(c, e->a);
+        c->index_base = false;
         return;
     case GK_E_CALL:
         if (e->a->kind == GK_E_IDENT) {
@@ -208,9 +245,10 @@ static void ck_names_expr(ck *c, gk_expr *e)
         }
         return;
     case GK_E_UNARY:
+        if (!strcmp(e->op, "&")) c->index_base = true; /* &a[i] is no decay, but an escape */
         ck_names_expr(c, e->a);
-        if (!strcmp(e->op, "&") && e->a->kind == GK_E_IDENT && e->a->note)
-            ((ck_sym *)e->a->note)->conflict = true;
+        c->index_base = false;
+        if (!strcmp(e->op, "&") && ck_root_sym(e->a)) ck_root_sym(e->a)->conflict = true;
         return;
     case GK_E_INIT:
         for (size_t i = 0; i < e->nitems; i++) {
@@ -238,6 +276,17 @@ static void ck_names_decl(ck *c, gk_decl *d, bool in_kernel)
         ck_sym *s = ck_declare(c, dc->name, kind, dc->type);
         if (!s) return;
         dc->note = s;
+        if (kind == CK_LOCAL && !dc->init && !c->in_for_init && !(d->storage & GK_S_STATIC)) {
+            const gk_type *t = ck_strip(dc->type);
+            while (t && t->kind == GK_T_ARRAY)
+                t = ck_strip(t->of);
+            /* scalars and the prelude's vectors (no padding: a whole read checks every byte) */
+            bool scalar =
+                t && t->kind == GK_T_BASE &&
+                (!t->record || (t->record->tag && (!strncmp(t->record->tag, "gp_float", 8) ||
+                                                   !strncmp(t->record->tag, "gp_int", 6))));
+            s->tracked = scalar && (t == ck_strip(dc->type) || ck_strip(dc->type)->dim != NULL);
+        }
         if (kind == CK_SHARED) {
             if (!in_kernel) {
                 ck_fail(c, dc->pos,
@@ -275,7 +324,9 @@ static void ck_names_stmt(ck *c, gk_stmt *s)
         ck_names_decl(c, s->decl, c->printing && c->printing->kind == GK_TOP_KERNEL);
         return; /* its names stay in scope */
     case GK_S_FOR:
+        c->in_for_init = true;
         ck_names_stmt(c, s->init);
+        c->in_for_init = false;
         ck_names_expr(c, s->expr);
         ck_names_expr(c, s->step);
         ck_names_stmt(c, s->body);
@@ -829,11 +880,39 @@ static uint32_t ck_member_ix_site(gk_printer *p, const ck_acc *a, const gk_expr 
     return ck_site(p->ctx, GP_CK_SITE_INDEX, L->pos, ck_object(p, arr, "", ""));
 }
 
+static bool ck_tracked(const ck_sym *s)
+{
+    return s && s->kind == CK_LOCAL && s->tracked && !s->conflict && !s->escapes;
+}
+
+/* An access of a tracked private variable (initcheck): through gp__ck_pv and its shadow. */
+static bool ck_print_private(gk_printer *p, const gk_expr *L, uint32_t kind)
+{
+    ck *c = p->ctx;
+    const ck_sym *root = ck_root_sym(L);
+    if (!ck_tracked(root) || ck_is_array_expr(c, L)) return false;
+    ck_acc a;
+    ck_classify(c, L, &a, 0);
+    uint32_t site = ck_site(c, kind, L->pos, root->name);
+    uint32_t isite = a.nsubs ? ck_site(c, GP_CK_SITE_INDEX, L->pos, root->name) : 0;
+    ck_puts(p, "(*(__typeof__(&(");
+    ck_plain(p, L, GK_PREC_COMMA);
+    gp_strbuf_printf(p->out, ")))gp__ck_pv(gp__ck, gp__li, %u, %u, (void *)(uintptr_t)&(", site,
+                     kind);
+    ck_chain(p, L, &a, a.nsubs ? CK_IX_PRIVATE : CK_IX_NONE, isite);
+    gp_strbuf_printf(p->out, "), (const void *)(uintptr_t)&%s, gp__in_%s, (uint32_t)sizeof(",
+                     root->name, root->name);
+    ck_plain(p, L, GK_PREC_COMMA);
+    ck_puts(p, ")))");
+    return true;
+}
+
 /* Prints lvalue L accessed as `kind`; false when L touches no memory the checker follows (a
  * private variable), so the caller prints it as it is. */
 static bool ck_print_lvalue(gk_printer *p, const gk_expr *L, uint32_t kind)
 {
     ck *c = p->ctx;
+    if (ck_print_private(p, L, kind)) return true;
     ck_acc a;
     ck_classify(c, L, &a, 0);
     if (a.kind == CK_A_NONE) return false;
@@ -964,6 +1043,7 @@ static bool ck_expr_hook(gk_printer *p, const gk_expr *e, int prec)
             gp_strbuf_printf(p->out, "(*gp__sh_%s)", s->name);
             return true;
         }
+        if (ck_tracked(s) && !c->plain && c->printing) return ck_print_private(p, e, GP_CK_READ);
         return false;
     }
     if (c->plain || !c->printing) return false;
@@ -1161,6 +1241,22 @@ static bool ck_stmt_hook(gk_printer *p, const gk_stmt *s)
     if (!c->printing) return false;
     if (s->kind == GK_S_DECL && (s->decl->storage & GK_S_SHARED_DECL)) {
         ck_print_shared_decl(p, s->decl);
+        return true;
+    }
+    if (s->kind == GK_S_DECL) { /* initcheck's shadows of private variables without a value */
+        bool any = false;
+        for (size_t i = 0; i < s->decl->ndecls; i++)
+            any = any || ck_tracked(s->decl->decls[i].note);
+        if (!any) return false;
+        gk_print_line(p, s->pos);
+        gk_print_decl(p, s->decl);
+        for (size_t i = 0; i < s->decl->ndecls; i++) {
+            const ck_sym *v = s->decl->decls[i].note;
+            if (ck_tracked(v))
+                gp_strbuf_printf(p->out, " unsigned char gp__in_%s[sizeof(%s)] = {0};", v->name,
+                                 v->name);
+        }
+        gk_print_newline(p);
         return true;
     }
     if (s->kind == GK_S_RETURN && c->printing->kind == GK_TOP_KERNEL && !s->expr) {

@@ -115,6 +115,7 @@ enum {
     GP_CK_EV_UNINIT,   /* initcheck */
     GP_CK_EV_STRAY,    /* a barrier reached where the runtime runs items as a loop */
     GP_CK_EV_DIV,      /* an integer division by zero (or of the minimum by -1) */
+    GP_CK_EV_PUNINIT,  /* initcheck: a private variable read before it was written */
 };
 
 typedef struct gp_ck_event {
@@ -685,6 +686,41 @@ GP__CK_INLINE long long gp__ck_ixp(gp_ck_ctx *c, uint32_t li, uint32_t site, uin
 {
     if (GP__CK_LIKELY((unsigned long long)i < (unsigned long long)n)) return i;
     return gp__ck_ix_fault(c, li, site, dim, i, n, 0);
+}
+
+/* Private scalars and arrays declared without a value: a shadow byte per byte (gp__in_NAME)
+ * says what was written. A read of bytes nothing wrote is reported and reads 0. */
+GP__CK_COLD void gp__ck_puninit(gp_ck_ctx *c, uint32_t li, uint32_t site, void *p, uint32_t size)
+{
+    gp_ck_event ev = {GP_CK_EV_PUNINIT,
+                      li,
+                      site,
+                      GP_CK_REG_SEARCH,
+                      GP_CK_READ,
+                      size,
+                      (uintptr_t)p,
+                      0,
+                      0,
+                      0xffffffffu,
+                      0,
+                      0,
+                      0};
+    c->event(c, &ev);
+    __builtin_memset(p, 0, size);
+}
+
+GP__CK_INLINE void *gp__ck_pv(gp_ck_ctx *c, uint32_t li, uint32_t site, uint32_t kind, void *p,
+                              const void *base, unsigned char *sh, uint32_t size)
+{
+    const uintptr_t off = (uintptr_t)p - (uintptr_t)base;
+    if (kind & GP_CK_READ)
+        for (uint32_t i = 0; i < size; i++)
+            if (GP__CK_UNLIKELY(!sh[off + i])) {
+                if (c->checks & GP_CK_INIT) gp__ck_puninit(c, li, site, p, size);
+                break;
+            }
+    if (kind & GP_CK_WRITE) __builtin_memset(sh + off, 1, size);
+    return p;
 }
 
 /* Synchronisation: where each work-item waits, and the SIMD-barrier count. */

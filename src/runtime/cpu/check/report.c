@@ -36,6 +36,7 @@ static uint32_t gp_ck_class(uint32_t code)
     case GP_CK_EV_WAW:
         return GP_CHECK_RACECHECK;
     case GP_CK_EV_UNINIT:
+    case GP_CK_EV_PUNINIT:
         return GP_CHECK_INITCHECK;
     case GP_CK_EV_STRAY:
         return GP_CHECK_SYNCCHECK;
@@ -249,6 +250,12 @@ static void gp_ck_describe(const gp_ck_reports *r, const gp_ck_event *ev, const 
                              "%s of '%s'%s, which nothing wrote since the buffer was created "
                              "(neither the host nor a kernel): its bytes are undefined",
                              kw, name, idx);
+        break;
+    case GP_CK_EV_PUNINIT:
+        gp_strbuf_printf(&m,
+                         "read of the private variable '%s' (%u bytes) before anything was written "
+                         "to it: its value is undefined (the checked run read 0)",
+                         object, ev->size);
         break;
     case GP_CK_EV_DIV:
         gp_strbuf_printf(&m,
