@@ -4,7 +4,9 @@
 # of each check it names, and no report may name a line or a check its markers do not: the buggy
 # kernels (bug_*.gpk) each hold one classic bug, the correct look-alikes (ok_*.gpk, no markers)
 # must give no report at all and exit 0. A line marked "// expect: build" must make the build fail
-# (exit 2) with a message naming that line. "@DIR@" in a run line is the corpus's directory.
+# (exit 2) with a message naming that line. CUDA sources (*.cu) are translated in memory and
+# checked the same way; their reports speak of threads and blocks, never work-items; a line marked
+# "// expect: refused" holds what translate refuses (exit 2, the reason naming that line). "@DIR@" in a run line is the corpus's directory.
 # Arguments (optional): the corpus directory and the least number of kernels it must hold.
 set -u
 src=${GPUPORT_SOURCE_DIR:?}
@@ -14,7 +16,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
 n=0
-for f in "$dir"/*.gpk; do
+shopt -s nullglob
+for f in "$dir"/*.gpk "$dir"/*.cu; do
     n=$((n + 1))
     name=$(basename "$f")
     run=$(sed -n 's|^// run: ||p' "$f" | head -1)
@@ -34,13 +37,15 @@ for no, line in enumerate(open(path), 1):
     m = re.search(r"// expect: (.*)$", line)
     if m:
         marks[no] = set(m.group(1).split())
-build = [no for no, c in marks.items() if "build" in c]
+build = [no for no, c in marks.items() if "build" in c or "refused" in c]
 if build:
     err = open(sys.argv[4]).read()
     if rc != 2:
         sys.exit("exit code %d, wanted 2 (a build error)" % rc)
     if not any("%s:%d:" % (path.split("/")[-1], no) in err for no in build):
         sys.exit("the build error names none of the lines %s: %s" % (build, err[-300:]))
+    if any("refused" in marks[no] for no in build) and "cannot be translated" not in err:
+        sys.exit("not refused as untranslatable: %s" % err[-300:])
     print("build refused")
     sys.exit(0)
 try:
@@ -62,6 +67,8 @@ for r in reps:
             sys.exit("a report without %r" % key)
     if not r["file"].endswith(path.split("/")[-1]) or r["line"] <= 0 or r["column"] <= 0:
         sys.exit("a report without its place: %r" % r)
+    if path.endswith(".cu") and "work-item" in r["message"]:
+        sys.exit("a report of a CUDA kernel in the dialect's words: %r" % r["message"])
 want = 1 if marks else 0
 if rc != want:
     sys.exit("exit code %d, wanted %d" % (rc, want))
