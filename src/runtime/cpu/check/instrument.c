@@ -34,6 +34,8 @@ typedef struct ck_sym {
     bool conflict;        /* its address is taken: anything may be stored in it */
     bool tracked;         /* a private scalar or array declared without a value: initcheck */
     bool escapes;         /* an array of it decays to a pointer somewhere */
+    const struct ck_sym *parr; /* LOCAL pointers: the private array they point into, or NULL */
+    bool parr_set;
     const gk_expr **srcs; /* LOCAL pointers: what is assigned to them */
     size_t nsrcs, capsrcs;
     struct ck_sym *next;     /* scope chain */
@@ -689,6 +691,91 @@ static void ck_provenance(ck *c)
         if (s->prov == CK_UNSET) s->prov = GP_CK_REG_SEARCH;
 }
 
+/* The private array (a local array of this function) a pointer-valued expression points into, or
+ * NULL. `*unknown` is set when it depends on a pointer not yet worked out. */
+static const ck_sym *ck_parr(ck *c, const gk_expr *e, bool *unknown, int depth)
+{
+    if (depth > 64) return NULL;
+    switch (e->kind) {
+    case GK_E_IDENT: {
+        const ck_sym *s = e->note;
+        if (!s || s->kind != CK_LOCAL) return NULL;
+        const gk_type *t = ck_strip(s->type);
+        if (t && t->kind == GK_T_ARRAY) return s;
+        if (t && t->kind == GK_T_PTR) {
+            if (!s->parr_set) *unknown = true;
+            return s->parr;
+        }
+        return NULL;
+    }
+    case GK_E_CAST:
+    case GK_E_POSTINC:
+        return ck_parr(c, e->a, unknown, depth + 1);
+    case GK_E_UNARY:
+        if (!strcmp(e->op, "++") || !strcmp(e->op, "--"))
+            return ck_parr(c, e->a, unknown, depth + 1);
+        if (!strcmp(e->op, "&")) {
+            const gk_expr *n = e->a;
+            while (n->kind == GK_E_INDEX && ck_is_array_expr(c, n->a))
+                n = n->a;
+            if (n->kind != GK_E_IDENT) return NULL;
+            const ck_sym *s = n->note;
+            const gk_type *t = s ? ck_strip(s->type) : NULL;
+            return s && s->kind == CK_LOCAL && t && t->kind == GK_T_ARRAY ? s : NULL;
+        }
+        return NULL;
+    case GK_E_BINARY:
+        if (!strcmp(e->op, "+") || !strcmp(e->op, "-")) {
+            const gk_type *t = ck_type(c, e->a);
+            if (t && (t->kind == GK_T_PTR || t->kind == GK_T_ARRAY))
+                return ck_parr(c, e->a, unknown, depth + 1);
+            t = ck_type(c, e->b);
+            if (e->op[0] == '+' && t && (t->kind == GK_T_PTR || t->kind == GK_T_ARRAY))
+                return ck_parr(c, e->b, unknown, depth + 1);
+        }
+        return NULL;
+    case GK_E_COND: {
+        const ck_sym *b = ck_parr(c, e->b, unknown, depth + 1);
+        return b == ck_parr(c, e->c, unknown, depth + 1) ? b : NULL;
+    }
+    case GK_E_ASSIGN:
+        return strcmp(e->op, "=") ? ck_parr(c, e->a, unknown, depth + 1)
+                                  : ck_parr(c, e->b, unknown, depth + 1);
+    default:
+        return NULL;
+    }
+}
+
+/* Local pointers into private arrays: the one array every assignment points them into. */
+static void ck_private_pointers(ck *c)
+{
+    for (int round = 0; round < 16; round++) {
+        bool changed = false;
+        for (ck_sym *s = c->pointers; s; s = s->all_next) {
+            if (s->parr_set) continue;
+            const ck_sym *a = NULL;
+            bool unknown = false, none = s->conflict || s->nsrcs == 0;
+            for (size_t i = 0; i < s->nsrcs && !none; i++) {
+                bool u = false;
+                const ck_sym *q = ck_parr(c, s->srcs[i], &u, 0);
+                if (u) {
+                    unknown = true;
+                    continue;
+                }
+                if (!q || (a && a != q)) none = true;
+                a = q;
+            }
+            if (none || !unknown) {
+                s->parr = none ? NULL : a;
+                s->parr_set = changed = true;
+            }
+        }
+        if (!changed) break;
+    }
+    for (ck_sym *s = c->pointers; s; s = s->all_next)
+        if (!s->parr_set) s->parr = NULL, s->parr_set = true;
+}
+
 /* ---- 3. calls ------------------------------------------------------------------------------ */
 static void ck_calls(ck *c)
 {
@@ -907,6 +994,42 @@ static bool ck_print_private(gk_printer *p, const gk_expr *L, uint32_t kind)
     return true;
 }
 
+/* The private array an access through a pointer goes into (NULL: none known). */
+static const ck_sym *ck_access_parr(ck *c, const ck_acc *a)
+{
+    if (a->kind != CK_A_PTR) return NULL;
+    bool unknown = false;
+    const gk_expr *ptr = a->step->a;
+    if (a->step->kind == GK_E_INDEX) {
+        const gk_type *t = ck_type(c, ptr);
+        if (!t || (t->kind != GK_T_PTR && t->kind != GK_T_ARRAY)) ptr = a->step->b;
+    }
+    const ck_sym *s = ck_parr(c, ptr, &unknown, 0);
+    return unknown ? NULL : s;
+}
+
+/* An access through a pointer into a private array: checked against the array's bytes (outside:
+ * reported, and the access goes to the array's first element instead). */
+static bool ck_print_private_ptr(gk_printer *p, const gk_expr *L, const ck_acc *a, uint32_t kind)
+{
+    ck *c = p->ctx;
+    const ck_sym *arr = ck_access_parr(c, a);
+    if (!arr) return false;
+    uint32_t site = ck_site(c, kind, L->pos, ck_access_object(p, a));
+    uint32_t asite = ck_site(c, GP_CK_SITE_INDEX, L->pos, arr->name);
+    uint32_t isite = ck_member_ix_site(p, a, L);
+    ck_puts(p, "(*(__typeof__(&(");
+    ck_plain(p, L, GK_PREC_COMMA);
+    gp_strbuf_printf(p->out, ")))gp__ck_pp(gp__ck, gp__li, %u, %u, %u, (const void *)(uintptr_t)&(",
+                     site, asite, kind);
+    ck_chain(p, L, a, isite != UINT32_MAX ? CK_IX_MEMBER : CK_IX_NONE, isite);
+    gp_strbuf_printf(p->out, "), (const void *)(uintptr_t)%s, sizeof(%s), (uint32_t)sizeof(",
+                     arr->name, arr->name);
+    ck_plain(p, L, GK_PREC_COMMA);
+    ck_puts(p, ")))");
+    return true;
+}
+
 /* Prints lvalue L accessed as `kind`; false when L touches no memory the checker follows (a
  * private variable), so the caller prints it as it is. */
 static bool ck_print_lvalue(gk_printer *p, const gk_expr *L, uint32_t kind)
@@ -925,6 +1048,7 @@ static bool ck_print_lvalue(gk_printer *p, const gk_expr *L, uint32_t kind)
         ck_chain(p, L, &a, CK_IX_PRIVATE, site);
         return true;
     }
+    if (ck_print_private_ptr(p, L, &a, kind)) return true;
     uint32_t site = ck_site(c, kind, L->pos, ck_access_object(p, &a));
     uint32_t isite = ck_member_ix_site(p, &a, L);
     ck_puts(p, a.kind == CK_A_SHARED ? "GP__CK_Q(__typeof__(&(" : "GP__CK_P(__typeof__(&(");
@@ -947,7 +1071,9 @@ static bool ck_print_store(gk_printer *p, const gk_expr *e)
     const gk_expr *L = e->a;
     ck_acc a;
     ck_classify(c, L, &a, 0);
-    if ((a.kind != CK_A_PTR && a.kind != CK_A_SHARED) || ck_is_array_expr(c, L)) return false;
+    if ((a.kind != CK_A_PTR && a.kind != CK_A_SHARED) || ck_is_array_expr(c, L) ||
+        ck_access_parr(c, &a))
+        return false;
     uint32_t site = ck_site(c, GP_CK_WRITE, L->pos, ck_access_object(p, &a));
     uint32_t isite = ck_member_ix_site(p, &a, L);
     ck_puts(p, a.kind == CK_A_SHARED ? "GP__CK_SET(gp__ck_arr, __typeof__(&("
@@ -1329,6 +1455,7 @@ int gp_ck_instrument(const gk_unit *u, gp_strbuf *out, char *err, size_t errlen)
     c->u = u;
     ck_names(c);
     if (!c->err_text) ck_provenance(c);
+    if (!c->err_text) ck_private_pointers(c);
     if (!c->err_text) ck_calls(c);
     int rc = 0;
     if (!c->err_text) {

@@ -116,6 +116,8 @@ enum {
     GP_CK_EV_STRAY,    /* a barrier reached where the runtime runs items as a loop */
     GP_CK_EV_DIV,      /* an integer division by zero (or of the minimum by -1) */
     GP_CK_EV_PUNINIT,  /* initcheck: a private variable read before it was written */
+    GP_CK_EV_POOB,     /* through a pointer into a private array, outside it (index: the byte
+                          offset, extent: the array's bytes, dim: the site naming the array) */
 };
 
 typedef struct gp_ck_event {
@@ -721,6 +723,41 @@ GP__CK_INLINE void *gp__ck_pv(gp_ck_ctx *c, uint32_t li, uint32_t site, uint32_t
             }
     if (kind & GP_CK_WRITE) __builtin_memset(sh + off, 1, size);
     return p;
+}
+
+/* An access through a pointer into a private array `base` of n bytes: outside it, reported, and
+ * the access goes to the array's first bytes instead (as an index of a private array does). */
+GP__CK_COLD void *gp__ck_pfault(gp_ck_ctx *c, uint32_t li, uint32_t site, uint32_t asite,
+                                uint32_t kind, const void *p, const void *base, uintptr_t n,
+                                uint32_t size)
+{
+    gp_ck_event ev = {GP_CK_EV_POOB,
+                      li,
+                      site,
+                      GP_CK_REG_SEARCH,
+                      kind,
+                      size,
+                      (uintptr_t)p,
+                      (long long)((uintptr_t)p - (uintptr_t)base),
+                      asite,
+                      0xffffffffu,
+                      0,
+                      0,
+                      (long long)n};
+    c->event(c, &ev);
+    if (size <= n) return (void *)(uintptr_t)base;
+    for (uint32_t i = 0; i < size && i < sizeof c->sink; i++)
+        c->sink[i] = 0;
+    return c->sink;
+}
+
+GP__CK_INLINE void *gp__ck_pp(gp_ck_ctx *c, uint32_t li, uint32_t site, uint32_t asite,
+                              uint32_t kind, const void *p, const void *base, uintptr_t n,
+                              uint32_t size)
+{
+    const uintptr_t off = (uintptr_t)p - (uintptr_t)base;
+    if (GP__CK_LIKELY(off < n && n - off >= size)) return (void *)(uintptr_t)p;
+    return gp__ck_pfault(c, li, site, asite, kind, p, base, n, size);
 }
 
 /* Synchronisation: where each work-item waits, and the SIMD-barrier count. */

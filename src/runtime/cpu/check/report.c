@@ -251,6 +251,17 @@ static void gp_ck_describe(const gp_ck_reports *r, const gp_ck_event *ev, const 
                              "(neither the host nor a kernel): its bytes are undefined",
                              kw, name, idx);
         break;
+    case GP_CK_EV_POOB: {
+        const gp_ck_site *as = gp_ck_site_of(r, ev->dim);
+        const char *arr = as && as->object ? as->object : "?";
+        char at[48];
+        gp_ck_index_text(at, sizeof at, ev->index, ev->size);
+        gp_strbuf_printf(&m,
+                         "%s of %u bytes at %s%s through '%s' is outside the private array '%s' "
+                         "(%lld bytes); the access went to its first element instead",
+                         kw, ev->size, arr, at, object, arr, ev->extent);
+        break;
+    }
     case GP_CK_EV_PUNINIT:
         gp_strbuf_printf(&m,
                          "read of the private variable '%s' (%u bytes) before anything was written "
