@@ -7,6 +7,7 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -20,6 +21,14 @@
 #include "util/fs.h"
 #include "util/json.h"
 #include "util/sys.h"
+
+#ifdef _WIN32
+#include <io.h>
+#define run_write_fd _write
+#else
+#include <unistd.h>
+#define run_write_fd write
+#endif
 
 static const char run_usage[] =
     "usage: gpuport run FILE.gpk|FILE.cu KERNEL --global X[,Y[,Z]] [--group X[,Y[,Z]]] [--device "
@@ -48,8 +57,10 @@ static const char run_usage[] =
     "  -h, --help          this help;  --version  the version\n"
     "\n"
     "Check reports print one per line as FILE:LINE:COL: CHECK: what (work-item ...).\n"
-    "Exit codes: 0 ran, 1 it ran and checking made reports, 2 bad input or usage (unknown or\n"
-    "missing parameter, dtype mismatch, bad size, a build error), 3 internal error.\n";
+    "Unchecked, a guard zone after each buffer catches writes past its end (exit 1).\n"
+    "Exit codes: 0 ran, 1 it ran and checking made reports or it wrote past a buffer, 2 bad\n"
+    "input or usage (unknown or missing parameter, dtype mismatch, bad size, a build error),\n"
+    "3 internal error, 128+N the kernel died of signal N (130: interrupted).\n";
 
 #define RUN_MAX_PARAMS 16
 #define RUN_MAX_DEFS   64
@@ -418,6 +429,7 @@ typedef struct run_param {
     uint64_t shape[GP_TENSOR_MAX_DIMS];
     int ndim;
     const char *out_path; /* -o */
+    size_t guard;         /* bytes of canary after the buffer's end (unchecked runs), or 0 */
 } run_param;
 
 typedef struct run_state {
@@ -442,6 +454,8 @@ typedef struct run_state {
     gp_device_info info;
     char *src;
     size_t src_len;
+    size_t used_group[3]; /* the group the launch used (given, or gpuport's choice) */
+    uint32_t overruns;    /* buffers whose guard zone the kernel wrote */
 } run_state;
 
 static void run_free(run_state *s)
@@ -537,6 +551,161 @@ static int run_bind(run_state *s)
     return -1;
 }
 
+/* ---- guard zones, the grid's rounding, a kernel's crash -------------------------------------
+ * An unchecked run cannot see a kernel write past a buffer, and on the CPU such a write lands in
+ * the allocator's records (a "double free or corruption" abort later). So each buffer gets a zone
+ * of canary bytes after its end, compared after the launch: a changed byte names the buffer and
+ * how far past its end the kernel wrote. A checked run needs none (memcheck sees every access). */
+#define RUN_GUARD_BYTES ((size_t)64 << 10)
+static const unsigned char run_canary[8] = {0xd3, 0x5a, 0xa5, 0x3c, 0xc3, 0x96, 0x69, 0x7e};
+
+static size_t run_guard_size(const run_state *s, size_t bytes)
+{
+    uint32_t dc = 0;
+    gp_device_get_checks(s->dev, &dc);
+    if (s->checks || dc) return 0;
+    if (s->info.max_buffer_size && bytes + RUN_GUARD_BYTES > s->info.max_buffer_size) return 0;
+    return RUN_GUARD_BYTES;
+}
+
+static gp_status run_guard_fill(run_param *p)
+{
+    unsigned char *c = malloc(p->guard);
+    if (!c) return GP_ERR_OUT_OF_MEMORY;
+    for (size_t i = 0; i < p->guard; i++)
+        c[i] = run_canary[i % sizeof run_canary];
+    gp_status st = gp_buffer_write(p->buffer, p->bytes, c, p->guard);
+    free(c);
+    return st;
+}
+
+/* The changed canary bytes after buffer p: [*first, *last] past its end; false when none. */
+static bool run_guard_hit(run_param *p, size_t *first, size_t *last)
+{
+    unsigned char *c = p->guard ? malloc(p->guard) : NULL;
+    if (!c || gp_buffer_read(p->buffer, p->bytes, c, p->guard) != GP_OK) {
+        free(c);
+        return false;
+    }
+    bool hit = false;
+    for (size_t i = 0; i < p->guard; i++)
+        if (c[i] != run_canary[i % sizeof run_canary]) {
+            if (!hit) *first = i;
+            *last = i;
+            hit = true;
+        }
+    free(c);
+    return hit;
+}
+
+/* Says when the grid was rounded up to whole groups; fills s->used_group. */
+static void run_note_grid(run_state *s, cJSON *j)
+{
+    if (s->have_group) {
+        for (uint32_t d = 0; d < 3; d++)
+            s->used_group[d] = d < s->gdims ? s->group[d] : 1;
+    } else if (gp_kernel_auto_group(s->k, s->gdims, s->global, s->used_group) != GP_OK) {
+        return;
+    }
+    size_t launched[3] = {1, 1, 1};
+    bool rounded = false;
+    char g[64] = "", l[64] = "", r[64] = "";
+    for (uint32_t d = 0; d < s->gdims; d++) {
+        launched[d] = (s->global[d] + s->used_group[d] - 1) / s->used_group[d] * s->used_group[d];
+        rounded |= launched[d] != s->global[d];
+        const char *sep = d ? "x" : "";
+        snprintf(g + strlen(g), sizeof g - strlen(g), "%s%zu", sep, s->global[d]);
+        snprintf(l + strlen(l), sizeof l - strlen(l), "%s%zu", sep, s->used_group[d]);
+        snprintf(r + strlen(r), sizeof r - strlen(r), "%s%zu", sep, launched[d]);
+    }
+    if (j) {
+        cJSON *a = cJSON_AddArrayToObject(j, "group_used");
+        cJSON *b = cJSON_AddArrayToObject(j, "global_launched");
+        for (uint32_t d = 0; d < s->gdims; d++) {
+            cJSON_AddItemToArray(a, cJSON_CreateNumber((double)s->used_group[d]));
+            cJSON_AddItemToArray(b, cJSON_CreateNumber((double)launched[d]));
+        }
+    } else if (rounded) {
+        fprintf(stderr,
+                "gpuport run: the grid %s was rounded up to %s work-items: whole groups of %s "
+                "(%s); the kernel must skip the work-items past its size (if (i < n))\n",
+                g, r, l, s->have_group ? "--group" : "chosen by gpuport; --group sets it");
+    }
+}
+
+/* Compares every guard zone after the launch: each overrun is said (on stderr, or in `j`). */
+static void run_check_guards(run_state *s, cJSON *j)
+{
+    cJSON *a = j ? cJSON_AddArrayToObject(j, "overruns") : NULL;
+    for (uint32_t i = 0; i < s->nparams; i++) {
+        run_param *p = &s->params[i];
+        size_t first = 0, last = 0;
+        if (!p->buffer || !run_guard_hit(p, &first, &last)) continue;
+        s->overruns++;
+        size_t es = gp_dtype_size(p->type->dtype) * p->type->lanes;
+        size_t n = es ? p->bytes / es : 0, from = es ? (p->bytes + first) / es : 0,
+               upto = es ? (p->bytes + last) / es : 0;
+        if (a) {
+            cJSON *o = cJSON_CreateObject();
+            cJSON_AddStringToObject(o, "param", p->info.name);
+            cJSON_AddNumberToObject(o, "elements", (double)n);
+            cJSON_AddNumberToObject(o, "first_index", (double)from);
+            cJSON_AddNumberToObject(o, "last_index", (double)upto);
+            cJSON_AddItemToArray(a, o);
+            continue;
+        }
+        fprintf(stderr,
+                "gpuport run: kernel '%s' wrote past the end of buffer '%s' (%zu elements of %s): "
+                "%s[%zu] to %s[%zu] changed; the results are not to be trusted: run it with "
+                "--check to find the line (gpuport run --check ...)\n",
+                s->kernel_name, p->info.name, n, p->info.type_name, p->info.name, from,
+                p->info.name, upto);
+    }
+}
+
+/* A kernel that crashes the process (an access to unmapped memory, the allocator's abort on the
+ * records a write past a buffer damaged) or a Ctrl-C: say so, then end with 128 + the signal
+ * (130 for Ctrl-C), as a shell reports it. Only write() here: the heap may be broken. */
+static char run_crash_text[512], run_int_text[256];
+
+static void run_on_signal(int sig)
+{
+    const char *name = sig == SIGSEGV  ? "SIGSEGV (an access to memory outside any buffer)"
+                       : sig == SIGFPE ? "SIGFPE (an arithmetic fault, such as an integer division "
+                                         "by zero)"
+                       : sig == SIGILL ? "SIGILL"
+                       : sig == SIGABRT
+                           ? "SIGABRT (the allocator found its records damaged: most likely a "
+                             "write past a buffer)"
+                           : "a signal";
+    if (sig == SIGINT) {
+        (void)!run_write_fd(2, run_int_text, (unsigned)strlen(run_int_text));
+        _exit(130);
+    }
+    (void)!run_write_fd(2, run_crash_text, (unsigned)strlen(run_crash_text));
+    (void)!run_write_fd(2, name, (unsigned)strlen(name));
+    static const char tail[] = "; run it with --check to find the line (gpuport run --check ...)\n";
+    (void)!run_write_fd(2, tail, (unsigned)sizeof tail - 1);
+    _exit(128 + sig);
+}
+
+static void run_catch_signals(const run_state *s)
+{
+    snprintf(run_crash_text, sizeof run_crash_text, "\ngpuport run: kernel '%s' on %s died of ",
+             s->kernel_name, s->info.spec);
+    snprintf(run_int_text, sizeof run_int_text,
+             "\ngpuport run: interrupted while kernel '%s' ran on %s; no output was written\n",
+             s->kernel_name, s->info.spec);
+    signal(SIGSEGV, run_on_signal);
+    signal(SIGFPE, run_on_signal);
+    signal(SIGILL, run_on_signal);
+    signal(SIGABRT, run_on_signal);
+    signal(SIGINT, run_on_signal);
+#ifdef SIGBUS
+    signal(SIGBUS, run_on_signal);
+#endif
+}
+
 /* Makes the buffers (reading every .npy) before anything runs. */
 static int run_make_buffers(run_state *s)
 {
@@ -597,7 +766,9 @@ static int run_make_buffers(run_state *s)
             p->shape[0] = p->spec.count;
             p->shape[1] = p->type->lanes;
         }
-        gp_status st = gp_buffer_create(s->dev, GP_BUFFER_DEVICE, p->bytes, &p->buffer);
+        p->guard = run_guard_size(s, p->bytes);
+        gp_status st = gp_buffer_create(s->dev, GP_BUFFER_DEVICE, p->bytes + p->guard, &p->buffer);
+        if (st == GP_OK && p->guard) st = run_guard_fill(p);
         if (st == GP_OK && data) st = gp_buffer_write(p->buffer, 0, data, p->bytes);
         if (st == GP_OK && p->spec.kind != RUN_NPY && p->spec.kind != RUN_UNINIT) {
             if (p->spec.kind == RUN_ZEROS) {
@@ -834,6 +1005,10 @@ static int run_options(run_state *s, int argc, char **argv)
             break;
         case OPT_CHECK:
             s->check_given = true;
+            /* `--check memcheck` as `--check=memcheck`: the next word when it names checks */
+            if (!optarg && optind < argc && !strchr(argv[optind], '=') &&
+                gp_check_parse(argv[optind], &s->checks) == GP_OK)
+                optarg = argv[optind++];
             if (gp_check_parse(optarg ? optarg : "all", &s->checks) != GP_OK)
                 return gp_cli_usage_error("run", "--check=%s: %s", optarg, gp_last_error());
             if (!s->checks) s->check_given = false;
@@ -934,11 +1109,13 @@ static int run_run(int argc, char **argv)
                                                                    : gp_dtype_size(p->type->dtype) *
                                                                          p->type->lanes);
         }
+        run_catch_signals(s);
         double t0 = gp_monotonic_s();
         launch = gp_kernel_launch(NULL, s->k, s->gdims, s->global, s->have_group ? s->group : NULL,
                                   s->nparams, args);
         if (launch == GP_OK) launch = gp_device_synchronize(s->dev);
         ms = (gp_monotonic_s() - t0) * 1e3;
+        if (launch == GP_OK && !s->json) run_check_guards(s, NULL);
         if (launch != GP_OK && launch != GP_ERR_CHECK)
             rc = launch == GP_ERR_LAUNCH || launch == GP_ERR_INVALID_ARGUMENT
                      ? gp_cli_input_error("run", "%s", gp_last_error())
@@ -1000,7 +1177,9 @@ static int run_run(int argc, char **argv)
             } else {
                 cJSON_AddNullToObject(j, "group");
             }
-            cJSON_AddStringToObject(j, "status", nrep ? "reports" : "ok");
+            run_note_grid(s, j);
+            if (launch == GP_OK) run_check_guards(s, j);
+            cJSON_AddStringToObject(j, "status", nrep ? "reports" : s->overruns ? "overrun" : "ok");
             cJSON_AddNumberToObject(j, "elapsed_ms", ms);
             cJSON *ra = cJSON_AddArrayToObject(j, "reports");
             for (uint32_t i = 0; i < nrep; i++)
@@ -1031,11 +1210,14 @@ static int run_run(int argc, char **argv)
                             gp_backend_name((gp_backend)sel[i].backend), sel[i].detail);
             uint32_t dc = 0;
             gp_device_get_checks(s->dev, &dc);
+            run_note_grid(s, NULL);
             fprintf(stderr, "gpuport run: %s on %s (%s)%s: %.3f ms, %s\n", s->kernel_name,
                     s->info.spec, s->info.name, dc ? ", checked" : "", ms,
-                    nrep ? "check reports above" : "ok");
+                    nrep          ? "check reports above"
+                    : s->overruns ? "wrote past a buffer (above)"
+                                  : "ok");
         }
-        if (rc < 0) rc = nrep ? GP_EXIT_FAIL : GP_EXIT_OK;
+        if (rc < 0) rc = nrep || s->overruns ? GP_EXIT_FAIL : GP_EXIT_OK;
         rc = gp_cli_finish("run", rc);
     }
     cJSON_Delete(outputs);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "runtime/opencl/errors.h"
+#include "util/sys.h"
 #include "runtime/opencl/opencl.h"
 
 static gp_cl_buffer *gp_cl_buf(const gp_buffer *b)
@@ -36,17 +37,32 @@ gp_status gp_cl_buffer_create(gp_buffer *buf)
                             "(CL_DEVICE_HOST_UNIFIED_MEMORY is false): use GP_BUFFER_PINNED or "
                             "GP_BUFFER_DEVICE with gp_buffer_write/read",
                             spec, cd->info.name);
-    if (buf->kind != GP_BUFFER_DEVICE) flags |= CL_MEM_ALLOC_HOST_PTR;
     gp_cl_buffer *b = calloc(1, sizeof *b);
     if (!b) return gp_error_set(GP_ERR_OUT_OF_MEMORY, "out of host memory");
+    /* A shared buffer is host memory gpuport allocates (page-aligned, which drivers need to use
+     * it in place): its address is the buffer's host address, so numpy, torch and DLPack
+     * consumers see it as CPU memory. */
+    if (buf->kind == GP_BUFFER_SHARED) {
+        b->host = gp_aligned_alloc((buf->size + 4095) / 4096 * 4096, 4096);
+        if (!b->host) {
+            free(b);
+            return gp_error_set(GP_ERR_OUT_OF_MEMORY, "out of host memory for %zu bytes",
+                                buf->size);
+        }
+        flags |= CL_MEM_USE_HOST_PTR;
+    } else if (buf->kind != GP_BUFFER_DEVICE) {
+        flags |= CL_MEM_ALLOC_HOST_PTR;
+    }
     cl_int err;
-    b->mem = cd->api->clCreateBuffer(cd->ctx, flags, buf->size, NULL, &err);
+    b->mem = cd->api->clCreateBuffer(cd->ctx, flags, buf->size, b->host, &err);
     if (!b->mem) {
+        gp_aligned_free(b->host);
         free(b);
         return gp_cl_fail(err, "clCreateBuffer of %zu bytes on %s", buf->size, spec);
     }
     gp_cl_read_only_view(cd, b, buf->size);
     buf->impl = b;
+    buf->host_ptr = b->host;
     return GP_OK;
 }
 
@@ -89,6 +105,7 @@ void gp_cl_buffer_release(gp_buffer *buf)
     if (!b) return;
     if (b->ro) gp_cl_dev(buf->dev)->api->clReleaseMemObject(b->ro);
     gp_cl_dev(buf->dev)->api->clReleaseMemObject(b->mem);
+    if (b->host) gp_aligned_free(b->host);
     free(b);
     buf->impl = NULL;
 }

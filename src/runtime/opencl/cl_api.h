@@ -237,6 +237,8 @@ typedef void(GP_CL_CALL *gp_cl_notify_fn)(const char *errinfo, const void *priva
     X(cl_int, clFinish, (cl_command_queue))                                                        \
     X(cl_int, clWaitForEvents, (cl_uint, const cl_event *))                                        \
     X(cl_int, clGetEventInfo, (cl_event, cl_event_info, size_t, void *, size_t *))                 \
+    X(cl_int, clSetEventCallback,                                                                  \
+      (cl_event, cl_int, void(GP_CL_CALL *)(cl_event, cl_int, void *), void *))                    \
     X(cl_int, clGetEventProfilingInfo, (cl_event, cl_profiling_info, size_t, void *, size_t *))    \
     X(cl_int, clRetainEvent, (cl_event))                                                           \
     X(cl_int, clReleaseEvent, (cl_event))

@@ -538,6 +538,14 @@ static gp_status gp_ck_layout(gp_ck_run *r)
                     sig->name, i, sig->args[i].name, sig->args[i].type_name, ki->desc->arg_sizes[i],
                     a->size);
             r->argv[i] = (void *)a->value;
+        } else if (!a->buffer) { /* gp_arg_null(): a region of 0 bytes at 0, so every access
+                                     through it is reported and not performed */
+            r->bufptr[i] = NULL;
+            r->argv[i] = &r->bufptr[i];
+            r->regs[i].flags =
+                GP_CK_R_BOUND | (sig->args[i].kind == GP_ARG_CONST_BUFFER ? GP_CK_R_READONLY : 0);
+            r->regs[i].esize = sig->args[i].size;
+            r->names.what[i] = "null buffer (None / gp_arg_null())";
         } else {
             gp_buffer *b = a->buffer;
             if (!b) { /* gp_arg_null(): every access through it is outside */
