@@ -477,6 +477,9 @@ enum {
     GP_CHECK_SYNCCHECK = 1u << 2,
     GP_CHECK_INITCHECK = 1u << 3,
     GP_CHECK_ALL = 0xfu,
+    /* with racecheck: also report work-items storing the value a word already holds (every GPU
+     * gives the same result, so such uniform writes are not reported by default); "uniform" */
+    GP_CHECK_UNIFORM = 1u << 4,
 };
 
 /* One finding. Reports of a launch are merged by (check, file, line): `count` says how often

@@ -143,6 +143,8 @@ void tl_lower_function(lctx *parent, tr_func *f, tr_clone *clone)
     /* print */
     gp_strbuf sb = GP_STRBUF_INIT;
     gp_strbuf_printf(&sb, "/* %s:%d */\n", c.u->pp.files[f->file], f->line);
+    if (c.opt && c.opt->line_directives && !strpbrk(c.u->pp.files[f->file], "\"\\\n"))
+        gp_strbuf_printf(&sb, "#line %d \"%s\"\n", f->line, c.u->pp.files[f->file]);
     if (c.kernel) {
         tl_emit_signature_kernel(&c, &sb);
         gp_strbuf_puts(&sb, "{\n");

@@ -14,6 +14,18 @@ static gp_cl_buffer *gp_cl_buf(const gp_buffer *b)
     return (gp_cl_buffer *)b->impl;
 }
 
+/* The whole buffer again, read-only: what a GP_CBUF parameter is given, so that the driver knows
+ * the kernel only reads it (and may refuse or ignore a write through a cast). A driver that
+ * cannot make it leaves it NULL, and the parameter gets the buffer itself. */
+static void gp_cl_read_only_view(const gp_cl_device *cd, gp_cl_buffer *b, size_t size)
+{
+    cl_buffer_region region = {0, size};
+    cl_int err = CL_SUCCESS;
+    b->ro = cd->api->clCreateSubBuffer(b->mem, CL_MEM_READ_ONLY, CL_BUFFER_CREATE_TYPE_REGION,
+                                       &region, &err);
+    if (err != CL_SUCCESS) b->ro = NULL;
+}
+
 gp_status gp_cl_buffer_create(gp_buffer *buf)
 {
     gp_cl_device *cd = gp_cl_dev(buf->dev);
@@ -48,6 +60,7 @@ gp_status gp_cl_buffer_create(gp_buffer *buf)
         free(b);
         return gp_cl_fail(err, "clCreateBuffer of %zu bytes on %s", buf->size, spec);
     }
+    gp_cl_read_only_view(cd, b, buf->size);
     buf->impl = b;
     buf->host_ptr = b->host;
     return GP_OK;
@@ -74,6 +87,7 @@ gp_status gp_cl_buffer_wrap(gp_buffer *buf, gp_memory_kind kind, void *memory, s
         return gp_cl_fail(err, "clCreateBuffer over %zu bytes of host memory on %s", buf->size,
                           buf->dev->info.spec);
     }
+    gp_cl_read_only_view(cd, b, buf->size);
     buf->impl = b;
     buf->kind = cd->info.unified_memory ? GP_BUFFER_SHARED : GP_BUFFER_PINNED;
     buf->host_ptr = cd->info.unified_memory ? p : NULL;
@@ -89,6 +103,7 @@ void gp_cl_buffer_release(gp_buffer *buf)
 {
     gp_cl_buffer *b = gp_cl_buf(buf);
     if (!b) return;
+    if (b->ro) gp_cl_dev(buf->dev)->api->clReleaseMemObject(b->ro);
     gp_cl_dev(buf->dev)->api->clReleaseMemObject(b->mem);
     if (b->host) gp_aligned_free(b->host);
     free(b);
