@@ -497,6 +497,24 @@ GP_API gp_status gp_check_report_get(uint32_t index, gp_check_report *report);
 GP_API gp_status gp_check_report_format(const gp_check_report *report, char *buf, size_t cap,
                                         size_t *needed);
 
+/* ---- printing from kernels ---------------------------------------------------------------- *
+ * gp_printf(fmt, ...) in a kernel prints on every backend but Metal (refused at build time with
+ * the reason). Formats are checked when the program is built: a string literal using only
+ * %d %u %ld %lu %x %f %e %g %c %s %% (with flags, width and precision), one argument per
+ * conversion, %s only of string literals; anything else is GP_ERR_BUILD naming the line and why.
+ * CPU (plain and checked): each call's text (at most 1023 bytes) is kept whole; when the launch
+ * ends, its output goes to the handler below in group order (the order of calls within a group),
+ * at most `limit` lines per launch, then one line saying how many were dropped. CUDA and OpenCL
+ * print through their own printf to the process's stdout when the launch's wait returns; their
+ * drivers bound the output (CUDA: a 1 MiB FIFO; OpenCL: the device's printf buffer). */
+typedef void (*gp_print_fn)(void *user, const char *text, size_t len);
+/* Thread-safe. Where the CPU backend's kernel output goes: fn(user, text, len) once per launch
+ * that printed, from the launching thread. NULL: the default, stdout (flushed). */
+GP_API gp_status gp_print_set_handler(gp_print_fn fn, void *user);
+/* Thread-safe. Lines kept per launch on the CPU (0: the default, 4096, or GPUPORT_PRINT_LIMIT). */
+GP_API gp_status gp_print_set_limit(uint32_t lines);
+GP_API gp_status gp_print_get_limit(uint32_t *lines);
+
 /* ---- kernel cache ------------------------------------------------------------------------ *
  * Compiled kernels are kept on disk, keyed by a hash of (dialect version, backend, device,
  * driver/compiler version, options, source). Folder: gp_cache_set_dir, else $GPUPORT_CACHE_DIR,

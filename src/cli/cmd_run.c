@@ -18,6 +18,8 @@
 #include "formats/npy.h"
 #include "util/fs.h"
 #include "util/json.h"
+#include "util/stdout_capture.h"
+#include "util/strbuf.h"
 #include "util/sys.h"
 
 static const char run_usage[] =
@@ -752,6 +754,12 @@ static int run_options(run_state *s, int argc, char **argv)
     return -1;
 }
 
+/* The CPU backend's gp_printf output, kept for the JSON document. */
+static void run_collect_print(void *user, const char *text, size_t len)
+{
+    gp_strbuf_append(user, text, len);
+}
+
 static int run_run(int argc, char **argv)
 {
     run_state *s = calloc(1, sizeof *s);
@@ -783,6 +791,7 @@ static int run_run(int argc, char **argv)
     if (rc < 0) rc = run_make_buffers(s);
     gp_status launch = GP_OK;
     double ms = 0;
+    gp_strbuf printed = GP_STRBUF_INIT;
     if (rc < 0) {
         gp_arg args[RUN_MAX_PARAMS];
         for (uint32_t i = 0; i < s->nparams; i++) {
@@ -796,11 +805,22 @@ static int run_run(int argc, char **argv)
                                                                    : gp_dtype_size(p->type->dtype) *
                                                                          p->type->lanes);
         }
+        gp_stdout_capture cap = {-1, -1}; /* with --json, gp_printf's text goes into the JSON */
+        if (s->json) {
+            gp_print_set_handler(run_collect_print, &printed);
+            gp_stdout_capture_begin(&cap);
+        }
         double t0 = gp_monotonic_s();
         launch = gp_kernel_launch(NULL, s->k, s->gdims, s->global, s->have_group ? s->group : NULL,
                                   s->nparams, args);
         if (launch == GP_OK) launch = gp_device_synchronize(s->dev);
         ms = (gp_monotonic_s() - t0) * 1e3;
+        if (s->json) {
+            char *drv = gp_stdout_capture_end(&cap, (size_t)16 << 20);
+            gp_print_set_handler(NULL, NULL);
+            if (drv) gp_strbuf_puts(&printed, drv);
+            free(drv);
+        }
         if (launch != GP_OK && launch != GP_ERR_CHECK)
             rc = launch == GP_ERR_LAUNCH || launch == GP_ERR_INVALID_ARGUMENT
                      ? gp_cli_input_error("run", "%s", gp_last_error())
@@ -864,6 +884,7 @@ static int run_run(int argc, char **argv)
             }
             cJSON_AddStringToObject(j, "status", nrep ? "reports" : "ok");
             cJSON_AddNumberToObject(j, "elapsed_ms", ms);
+            cJSON_AddStringToObject(j, "printed", gp_strbuf_cstr(&printed));
             cJSON *ra = cJSON_AddArrayToObject(j, "reports");
             for (uint32_t i = 0; i < nrep; i++)
                 if (gp_check_report_get(i, &rep) == GP_OK)
@@ -896,6 +917,7 @@ static int run_run(int argc, char **argv)
         rc = gp_cli_finish("run", rc);
     }
     cJSON_Delete(outputs);
+    gp_strbuf_free(&printed);
     run_free(s);
     free(s);
     return rc;

@@ -263,6 +263,11 @@ void gp_log_debug(const char *fmt, ...) GP_PRINTF_LIKE(1, 2);
 /* Copies src into a fixed-size char field, always NUL-terminated. */
 void gp_copy_str(char *dst, size_t cap, const char *src);
 
+/* Kernel output of one CPU launch (print.c): hands `len` bytes to the print handler; the
+ * per-launch line limit. Thread-safe. */
+void gp_print_emit(const char *text, size_t len);
+uint32_t gp_print_limit(void);
+
 /* The check reports of the calling thread's last CPU launch (gp_check_report_count/get): a
  * backend replaces them at the end of every launch it runs, with n = 0 when it made none. */
 void gp_check_reports_set(const gp_check_report *reports, uint32_t n, uint64_t omitted);

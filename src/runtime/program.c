@@ -205,6 +205,15 @@ static gp_status gp_build(gp_device_state *dev, const char *src, size_t len,
     if (st == GP_OK && p->num_kernels == 0)
         st = gp_error_set(GP_ERR_BUILD, "%s: no GP_KERNEL(...) declaration in the source", name);
     if (st == GP_OK) st = gp_check_needs(dev, name, &p->needs);
+    uint32_t prints = 0;
+    if (st == GP_OK) st = gp_printf_scan(src, len, name, &prints);
+    if (st == GP_OK && prints && dev->info.backend == GP_BACKEND_METAL)
+        st = gp_error_set(GP_ERR_UNSUPPORTED,
+                          "%s uses gp_printf, which the metal backend does not print yet (Metal's "
+                          "os_log needs macOS 15 and a log state on the queue); run it on the cpu "
+                          "device (GPUPORT_DEVICE=cpu) or checked (GPUPORT_CHECK=memcheck) to see "
+                          "its output",
+                          name);
     if (st != GP_OK) {
         gp_program_free(p);
         return st;
