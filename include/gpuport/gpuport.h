@@ -515,6 +515,30 @@ GP_API gp_status gp_print_set_handler(gp_print_fn fn, void *user);
 GP_API gp_status gp_print_set_limit(uint32_t lines);
 GP_API gp_status gp_print_get_limit(uint32_t *lines);
 
+/* ---- the timeline ------------------------------------------------------------------------- *
+ * While a trace is recorded, every kernel launch, buffer copy (write, read, copy, fill), program
+ * build (compiled, from the disk or the in-process cache) and wait (gp_queue_finish,
+ * gp_device_synchronize, gp_event_wait) of every device is kept, and written at the stop in the
+ * Chrome Trace Event Format (Perfetto, chrome://tracing): complete events ("ph": "X") with "ts"
+ * and "dur" in microseconds since the start, one process per device, one track (tid) per queue
+ * plus track 0 for the host's builds and waits; args name the backend, device, kernel, grid and
+ * group, bytes, the cache outcome and the clock. Commands are timed on the device's own clock
+ * where the backend has one (OpenCL profiling info, CUDA events; the CPU runs a command as it is
+ * enqueued, on its own clock) aligned to the host's; else args.device_time is "unsupported" and
+ * the host's interval is written. Tracing adds two markers per command on GPU backends; off, it
+ * costs one branch per command. GPUPORT_TRACE=FILE traces the whole process (written at exit;
+ * GPUPORT_TRACE_SUMMARY=1 prints the summary on stderr then). docs/debugging.md. */
+
+/* Thread-safe. Starts recording; `path` (may be NULL: only the summary) is checked for writing
+ * now and written at gp_trace_stop. GP_ERR_INVALID_ARGUMENT when a trace is already running. */
+GP_API gp_status gp_trace_start(const char *path);
+/* Thread-safe. Waits for the traced devices, stops and writes the file (GP_ERR_IO naming it). */
+GP_API gp_status gp_trace_stop(void);
+/* Thread-safe. The running or last trace summed up as text: time per kernel, per copy direction
+ * (with bytes and GB/s), builds by cache outcome, waits, idle time per queue. As the *_text
+ * functions: NUL-terminated, truncated to cap, *needed (optional) gets the full length + 1. */
+GP_API gp_status gp_trace_summary(char *buf, size_t cap, size_t *needed);
+
 /* ---- kernel cache ------------------------------------------------------------------------ *
  * Compiled kernels are kept on disk, keyed by a hash of (dialect version, backend, device,
  * driver/compiler version, options, source). Folder: gp_cache_set_dir, else $GPUPORT_CACHE_DIR,

@@ -37,3 +37,47 @@ def set_print_limit(lines: Optional[int]) -> None:
     if n < 0 or n > 0xFFFFFFFF:
         raise ValueError(f"set_print_limit: {lines} is not a line count")
     lib.gp_print_set_limit(n)
+
+
+lib.gp_trace_start.restype = ctypes.c_int
+lib.gp_trace_start.argtypes = [ctypes.c_char_p]
+lib.gp_trace_stop.restype = ctypes.c_int
+lib.gp_trace_stop.argtypes = []
+lib.gp_trace_summary.restype = ctypes.c_int
+lib.gp_trace_summary.argtypes = [ctypes.c_char_p, ctypes.c_size_t, ctypes.POINTER(ctypes.c_size_t)]
+
+
+class trace:
+    """Records a timeline of every launch, copy, build and wait inside ``with``.
+
+    ``with gpuport.trace("run.json"):`` writes the Chrome Trace Event Format (open it in
+    https://ui.perfetto.dev or chrome://tracing) when the block ends; ``path=None`` records only
+    for ``summary()``. Times are microseconds, on the device's clock where the backend has one.
+    """
+
+    def __init__(self, path: Optional[str] = None):
+        self.path = None if path is None else str(path)
+
+    def __enter__(self) -> "trace":
+        from .runtime import _check
+
+        _check(lib.gp_trace_start(None if self.path is None else self.path.encode()))
+        return self
+
+    def __exit__(self, *exc) -> None:
+        from .runtime import _check
+
+        _check(lib.gp_trace_stop())
+
+    def summary(self) -> str:
+        """Time per kernel, per copy direction, builds, waits and idle time per queue."""
+        return trace_summary()
+
+
+def trace_summary() -> str:
+    """The summary of the running or the last trace, as text."""
+    need = ctypes.c_size_t(0)
+    lib.gp_trace_summary(None, 0, ctypes.byref(need))
+    buf = ctypes.create_string_buffer(max(need.value, 1))
+    lib.gp_trace_summary(buf, need.value, None)
+    return buf.value.decode("utf-8", "replace")

@@ -25,7 +25,8 @@
 static const char run_usage[] =
     "usage: gpuport run FILE.gpk KERNEL --global X[,Y[,Z]] [--group X[,Y[,Z]]] [--device SPEC]\n"
     "                   [--check[=memcheck,racecheck,synccheck,initcheck]] [-D NAME=VALUE]...\n"
-    "                   [-o PARAM=OUT.npy]... [--force] [--json] PARAM=VALUE...\n"
+    "                   [-o PARAM=OUT.npy]... [--force] [--json] [--trace FILE.json]\n"
+    "                   [--trace-summary] PARAM=VALUE...\n"
     "\n"
     "Runs KERNEL of FILE.gpk once on a device, with every parameter given by its name:\n"
     "  x=in.npy          a buffer holding the .npy's data (its dtype must be the parameter's "
@@ -43,6 +44,9 @@ static const char run_usage[] =
     "  -D NAME=VALUE       a build define\n"
     "  -o PARAM=OUT.npy    write buffer PARAM to OUT.npy after the run (--force replaces a file)\n"
     "  --json              print the result as JSON (schema gpuport.run/1)\n"
+    "  --trace FILE.json   write a timeline of the build, copies, launch and waits (Chrome\n"
+    "                      Trace Event Format: Perfetto, chrome://tracing; docs/debugging.md)\n"
+    "  --trace-summary     print the timeline's summary on stderr\n"
     "  -h, --help          this help;  --version  the version\n"
     "\n"
     "Check reports print one per line as FILE:LINE:COL: CHECK: what (work-item ...).\n"
@@ -407,6 +411,8 @@ typedef struct run_param {
 typedef struct run_state {
     const char *file, *kernel_name, *device_spec;
     bool json, force;
+    const char *trace_path; /* --trace */
+    bool trace_summary;     /* --trace-summary */
     uint32_t checks;
     bool check_given;
     const char *defs[RUN_MAX_DEFS];
@@ -672,13 +678,25 @@ static cJSON *run_selection_json(const gp_device *dev)
 
 static int run_options(run_state *s, int argc, char **argv)
 {
-    enum { OPT_DEVICE = 256, OPT_GLOBAL, OPT_GROUP, OPT_CHECK, OPT_JSON, OPT_FORCE, OPT_VERSION };
+    enum {
+        OPT_DEVICE = 256,
+        OPT_GLOBAL,
+        OPT_GROUP,
+        OPT_CHECK,
+        OPT_JSON,
+        OPT_FORCE,
+        OPT_VERSION,
+        OPT_TRACE,
+        OPT_TRACE_SUMMARY
+    };
     static const struct option opts[] = {{"device", required_argument, NULL, OPT_DEVICE},
                                          {"global", required_argument, NULL, OPT_GLOBAL},
                                          {"group", required_argument, NULL, OPT_GROUP},
                                          {"check", optional_argument, NULL, OPT_CHECK},
                                          {"json", no_argument, NULL, OPT_JSON},
                                          {"force", no_argument, NULL, OPT_FORCE},
+                                         {"trace", required_argument, NULL, OPT_TRACE},
+                                         {"trace-summary", no_argument, NULL, OPT_TRACE_SUMMARY},
                                          {"output", required_argument, NULL, 'o'},
                                          {"help", no_argument, NULL, 'h'},
                                          {"version", no_argument, NULL, OPT_VERSION},
@@ -711,6 +729,12 @@ static int run_options(run_state *s, int argc, char **argv)
             break;
         case OPT_FORCE:
             s->force = true;
+            break;
+        case OPT_TRACE:
+            s->trace_path = optarg;
+            break;
+        case OPT_TRACE_SUMMARY:
+            s->trace_summary = true;
             break;
         case 'o':
             if (s->nouts == (int)(sizeof s->outs / sizeof *s->outs))
@@ -771,6 +795,13 @@ static int run_run(int argc, char **argv)
         if (!s->src) rc = gp_cli_input_error("run", "%s", err);
     }
     gp_build_options o = {sizeof o, 0, s->file, s->defs, (uint32_t)s->ndefs, s->checks};
+    bool tracing = false; /* --trace, --trace-summary: from the device's open to the results */
+    if (rc < 0 && (s->trace_path || s->trace_summary)) {
+        if (gp_trace_start(s->trace_path) == GP_OK)
+            tracing = true;
+        else
+            rc = gp_cli_input_error("run", "--trace: %s", gp_last_error());
+    }
     if (rc < 0) {
         gp_status st = gp_device_open_for_source(s->device_spec, s->src, s->src_len, &o,
                                                  s->kernel_name, &s->dev);
@@ -852,6 +883,15 @@ static int run_run(int argc, char **argv)
         for (int d = 0; d < p->ndim; d++)
             cJSON_AddItemToArray(shape, cJSON_CreateNumber((double)p->shape[d]));
         cJSON_AddItemToArray(outputs, oj);
+    }
+    if (tracing && gp_trace_stop() != GP_OK && rc < 0)
+        rc = gp_cli_input_error("run", "--trace: %s", gp_last_error());
+    if (tracing && s->trace_summary) {
+        size_t need = 0;
+        gp_trace_summary(NULL, 0, &need);
+        char *text = malloc(need ? need : 1);
+        if (text && gp_trace_summary(text, need, NULL) == GP_OK) fputs(text, stderr);
+        free(text);
     }
     if (rc < 0) {
         uint32_t nrep = 0;

@@ -7,7 +7,9 @@
 #include <string.h>
 
 #include "runtime/builtin.h"
+#include "runtime/cache.h"
 #include "runtime/core.h"
+#include "runtime/trace.h"
 #include "util/fs.h"
 #include "util/sha256.h"
 #include "util/strbuf.h"
@@ -188,6 +190,7 @@ static gp_status gp_build(gp_device_state *dev, const char *src, size_t len,
                             "%s: checking runs on the CPU backend, not on %s (%s); build it for "
                             "the 'cpu' device to run it checked",
                             name, dev->info.spec, dev->info.name);
+    double traced = gp_tracing() ? gp_trace_clock_us() : -1; /* the build on the timeline */
     gp_status st = gp_check_source_name(name);
     for (uint32_t i = 0; st == GP_OK && i < ndefs; i++)
         st = gp_check_define(defs[i]);
@@ -239,6 +242,8 @@ static gp_status gp_build(gp_device_state *dev, const char *src, size_t len,
         free(text);
         gp_program_free(p);
         *out = hit;
+        if (traced >= 0)
+            gp_trace_host(dev, GP_TRACE_BUILD, traced, name, GP_TRACE_CACHE_MEMORY, false);
         return GP_OK;
     }
     gp_build_request req = {0};
@@ -256,7 +261,11 @@ static gp_status gp_build(gp_device_state *dev, const char *src, size_t len,
     req.checks = checks;
     req.defines = defs;
     req.num_defines = ndefs;
+    uint64_t found = gp_cache_found_on_thread();
     st = dev->ops->program_build(p, &req);
+    gp_trace_cache how = !req.use_disk_cache                   ? GP_TRACE_CACHE_OFF
+                         : gp_cache_found_on_thread() != found ? GP_TRACE_CACHE_DISK
+                                                               : GP_TRACE_CACHE_MISS;
     free(text);
     if (st != GP_OK && !dev->info.simd_group_width) st = gp_no_simd_error(dev, name, &p->needs, st);
     if (st != GP_OK) {
@@ -279,6 +288,7 @@ static gp_status gp_build(gp_device_state *dev, const char *src, size_t len,
         p = hit;
     }
     *out = p;
+    if (traced >= 0) gp_trace_host(dev, GP_TRACE_BUILD, traced, name, how, false);
     return GP_OK;
 }
 
