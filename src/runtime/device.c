@@ -415,7 +415,7 @@ gp_status gp_device_synchronize(gp_device *device)
 {
     if (!device) return gp_error_set(GP_ERR_INVALID_ARGUMENT, "gp_device_synchronize: NULL device");
     if (!gp_tracing()) return device->state->ops->device_synchronize(device->state);
-    double t = gp_trace_clock_us();
+    uint64_t t = gp_trace_clock();
     gp_status st = device->state->ops->device_synchronize(device->state);
     gp_trace_host(device->state, GP_TRACE_WAIT, t, "gp_device_synchronize", 0, true);
     return st;

@@ -190,7 +190,7 @@ static gp_status gp_build(gp_device_state *dev, const char *src, size_t len,
                             "%s: checking runs on the CPU backend, not on %s (%s); build it for "
                             "the 'cpu' device to run it checked",
                             name, dev->info.spec, dev->info.name);
-    double traced = gp_tracing() ? gp_trace_clock_us() : -1; /* the build on the timeline */
+    uint64_t traced = gp_tracing() ? gp_trace_clock() : 0; /* the build on the timeline */
     gp_status st = gp_check_source_name(name);
     for (uint32_t i = 0; st == GP_OK && i < ndefs; i++)
         st = gp_check_define(defs[i]);
@@ -242,8 +242,7 @@ static gp_status gp_build(gp_device_state *dev, const char *src, size_t len,
         free(text);
         gp_program_free(p);
         *out = hit;
-        if (traced >= 0)
-            gp_trace_host(dev, GP_TRACE_BUILD, traced, name, GP_TRACE_CACHE_MEMORY, false);
+        if (traced) gp_trace_host(dev, GP_TRACE_BUILD, traced, name, GP_TRACE_CACHE_MEMORY, false);
         return GP_OK;
     }
     gp_build_request req = {0};
@@ -288,7 +287,7 @@ static gp_status gp_build(gp_device_state *dev, const char *src, size_t len,
         p = hit;
     }
     *out = p;
-    if (traced >= 0) gp_trace_host(dev, GP_TRACE_BUILD, traced, name, how, false);
+    if (traced) gp_trace_host(dev, GP_TRACE_BUILD, traced, name, how, false);
     return GP_OK;
 }
 

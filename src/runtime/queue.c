@@ -78,7 +78,7 @@ gp_status gp_queue_finish(gp_queue *queue)
 {
     if (!queue) return gp_error_set(GP_ERR_INVALID_ARGUMENT, "gp_queue_finish: NULL queue");
     if (!gp_tracing()) return queue->dev->ops->queue_finish(queue);
-    double t = gp_trace_clock_us();
+    uint64_t t = gp_trace_clock();
     gp_status st = queue->dev->ops->queue_finish(queue);
     gp_trace_host(queue->dev, GP_TRACE_WAIT, t, "gp_queue_finish", 0, true);
     return st;
@@ -116,7 +116,7 @@ gp_status gp_event_wait(gp_event *event)
 {
     if (!event) return gp_error_set(GP_ERR_INVALID_ARGUMENT, "gp_event_wait: NULL event");
     if (!gp_tracing()) return event->dev->ops->event_wait(event);
-    double t = gp_trace_clock_us();
+    uint64_t t = gp_trace_clock();
     gp_status st = event->dev->ops->event_wait(event);
     gp_trace_host(event->dev, GP_TRACE_WAIT, t, "gp_event_wait", 0, false);
     return st;

@@ -5,9 +5,10 @@
  *
  * Clocks. Timestamps are microseconds since gp_trace_start on the host's monotonic clock. A
  * command on the CPU runs when it is enqueued, so its host interval is its run on the CPU's
- * clock. On the other backends each command is put between two markers (gp_event_record: OpenCL
- * profiling info, CUDA events): its interval is between their device times, aligned to the host
- * clock by a reference marker the host waited for on each queue's first command. Where markers
+ * clock. On the other backends a command is timed by its own event where the backend hands it
+ * out (command_times: OpenCL's profiling info), else between two markers around it
+ * (gp_event_record: CUDA events); device times are aligned to the host clock by a reference
+ * marker the host waited for on each queue's first command. Where markers
  * fail (no device time), the host interval is written and args.device_time says "unsupported".
  */
 #include <errno.h>
@@ -26,13 +27,15 @@
 #define GP_TRACE_MAX_QUEUES  64
 
 _Atomic int gp_trace_on;
+_Thread_local void **gp_trace_capture;
 
 typedef struct gp_trace_queue {
     const gp_queue *q;
     uint32_t dev; /* index in devices */
     uint32_t tid;
-    gp_event *ref; /* the reference marker; NULL when the device has no markers */
-    double ref_us; /* host time at which ref had completed */
+    gp_event *ref;   /* the reference marker; NULL when the device has no markers */
+    uint64_t ref_at; /* host clock when ref had completed */
+    uint64_t ref_ns; /* ref's end on the device clock (command_times); 0: not read yet */
     bool ref_tried;
 } gp_trace_queue;
 
@@ -45,18 +48,21 @@ typedef struct gp_trace_rec {
     uint8_t kind;  /* gp_trace_kind */
     uint8_t clock; /* 0 host (the CPU's own), 1 device, 2 no device time */
     uint8_t cache; /* builds: gp_trace_cache */
-    uint32_t dev, tid;
-    double begin, end; /* µs; device records: resolved from ev0/ev1 */
-    gp_event *ev0, *ev1;
+    uint16_t dev, tid;
+    uint32_t name;       /* index in gp_tr.names */
+    uint64_t t0, t1;     /* host clock */
+    double begin, end;   /* µs, of records with device times (clock 1) */
+    gp_event *ev0, *ev1; /* the markers around it until they are read */
+    void *native;        /* or its own event (command_times) */
     uint64_t bytes;
     uint32_t grid[3], group[3];
-    char name[128];
 } gp_trace_rec;
 
 static struct {
     gp_mutex lock;
     char *path;
-    double t0; /* host seconds at start */
+    uint64_t tick0; /* the clock at start, and the monotonic seconds then */
+    double s0;
     gp_trace_rec *recs;
     size_t n, cap;
     uint64_t dropped;
@@ -64,13 +70,97 @@ static struct {
     uint32_t ndevs;
     gp_trace_queue queues[GP_TRACE_MAX_QUEUES];
     uint32_t nqueues;
-    double stop_us;
+    gp_trace_queue *last_queue; /* the track of the last command: most are on the same one */
+    size_t pending;             /* records whose device times are still to be read */
+    char **names;               /* kernel and file names, each once */
+    uint32_t nnames, capnames, last_name;
     bool summary_at_exit;
-} gp_tr = {GP_MUTEX_INIT, NULL, 0, NULL, 0, 0, 0, {{0}}, 0, {{0}}, 0, 0, false};
+} gp_tr = {.lock = GP_MUTEX_INIT};
 
-static double gp_trace_now_us(void)
+/* ---- the clock: the TSC where it is invariant, else the monotonic clock in ns ---------------- */
+static int gp_trace_tsc; /* set once, before the first trace starts */
+static gp_once gp_trace_clock_once = GP_ONCE_INIT;
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <cpuid.h>
+static void gp_trace_clock_choose(void)
 {
-    return (gp_monotonic_s() - gp_tr.t0) * 1e6;
+    unsigned a, b, c, d;
+    gp_trace_tsc = __get_cpuid(0x80000007u, &a, &b, &c, &d) && (d & (1u << 8)); /* invariant */
+}
+static inline uint64_t gp_trace_raw(void)
+{
+    return gp_trace_tsc ? __builtin_ia32_rdtsc() : (uint64_t)(gp_monotonic_s() * 1e9);
+}
+#else
+static void gp_trace_clock_choose(void)
+{
+    gp_trace_tsc = 0;
+}
+static inline uint64_t gp_trace_raw(void)
+{
+    return (uint64_t)(gp_monotonic_s() * 1e9);
+}
+#endif
+
+uint64_t gp_trace_clock(void)
+{
+    uint64_t t = gp_trace_raw();
+    return t ? t : 1;
+}
+
+/* Clock ticks per microsecond, measured against the monotonic clock since the start (at least
+ * 2 ms of it, so that the readings' jitter is lost in it). */
+static double gp_trace_rate_locked(void)
+{
+    if (!gp_trace_tsc) return 1000.0;
+    double s;
+    uint64_t t;
+    do {
+        s = gp_monotonic_s();
+        t = gp_trace_raw();
+    } while (s - gp_tr.s0 < 0.002);
+    return (double)(t - gp_tr.tick0) / ((s - gp_tr.s0) * 1e6);
+}
+
+static double gp_trace_us(uint64_t t, double rate)
+{
+    return t > gp_tr.tick0 ? (double)(t - gp_tr.tick0) / rate : 0.0;
+}
+
+static double gp_rec_begin(const gp_trace_rec *r, double rate)
+{
+    return r->clock == 1 ? r->begin : gp_trace_us(r->t0, rate);
+}
+
+static double gp_rec_end(const gp_trace_rec *r, double rate)
+{
+    return r->clock == 1 ? r->end : gp_trace_us(r->t1, rate);
+}
+
+/* The index of name in the table (added on first use); the last one is checked first. */
+static uint32_t gp_trace_name_locked(const char *name)
+{
+    if (gp_tr.last_name < gp_tr.nnames && !strcmp(gp_tr.names[gp_tr.last_name], name))
+        return gp_tr.last_name;
+    for (uint32_t i = 0; i < gp_tr.nnames; i++)
+        if (!strcmp(gp_tr.names[i], name)) return gp_tr.last_name = i;
+    if (gp_tr.nnames == gp_tr.capnames) {
+        uint32_t cap = gp_tr.capnames ? gp_tr.capnames * 2 : 16;
+        char **n = realloc(gp_tr.names, cap * sizeof *n);
+        if (!n) return UINT32_MAX;
+        gp_tr.names = n;
+        gp_tr.capnames = cap;
+    }
+    char *copy = strdup(name);
+    if (!copy) return UINT32_MAX;
+    gp_tr.names[gp_tr.nnames] = copy;
+    return gp_tr.last_name = gp_tr.nnames++;
+}
+
+static const char *gp_rec_name(const gp_trace_rec *r)
+{
+    return r->name < gp_tr.nnames ? gp_tr.names[r->name] : "?";
 }
 
 static uint32_t gp_trace_device_locked(gp_device_state *dev)
@@ -87,8 +177,9 @@ static uint32_t gp_trace_device_locked(gp_device_state *dev)
 /* The track of queue q (made on first use). NULL when the tables are full. */
 static gp_trace_queue *gp_trace_queue_locked(const gp_queue *q)
 {
+    if (gp_tr.last_queue && gp_tr.last_queue->q == q) return gp_tr.last_queue;
     for (uint32_t i = 0; i < gp_tr.nqueues; i++)
-        if (gp_tr.queues[i].q == q) return &gp_tr.queues[i];
+        if (gp_tr.queues[i].q == q) return gp_tr.last_queue = &gp_tr.queues[i];
     uint32_t d = gp_trace_device_locked(q->dev);
     if (d == UINT32_MAX || gp_tr.nqueues == GP_TRACE_MAX_QUEUES) return NULL;
     gp_trace_queue *t = &gp_tr.queues[gp_tr.nqueues++];
@@ -96,7 +187,7 @@ static gp_trace_queue *gp_trace_queue_locked(const gp_queue *q)
     t->q = q;
     t->dev = d;
     t->tid = q->is_default ? 1 : gp_tr.devs[d].next_tid++;
-    return t;
+    return gp_tr.last_queue = t;
 }
 
 static gp_trace_rec *gp_trace_add_locked(void)
@@ -115,34 +206,58 @@ static gp_trace_rec *gp_trace_add_locked(void)
         gp_tr.recs = r;
         gp_tr.cap = cap;
     }
-    gp_trace_rec *r = &gp_tr.recs[gp_tr.n++];
-    memset(r, 0, sizeof *r);
-    return r;
+    return &gp_tr.recs[gp_tr.n++];
 }
 
 /* Device times of the records with markers (their queues are finished), into begin/end. */
+static gp_trace_queue *gp_trace_track_locked(uint32_t dev, uint32_t tid)
+{
+    for (uint32_t k = 0; k < gp_tr.nqueues; k++)
+        if (gp_tr.queues[k].dev == dev && gp_tr.queues[k].tid == tid) return &gp_tr.queues[k];
+    return NULL;
+}
+
+/* Device times of the records with markers or their own events (their queues are finished),
+ * into begin/end; the host interval stays (clock 2) where they cannot be read. */
 static void gp_trace_resolve_locked(void)
 {
+    double rate = 0;
     for (size_t i = 0; i < gp_tr.n; i++) {
         gp_trace_rec *r = &gp_tr.recs[i];
-        if (!r->ev0) continue;
-        gp_trace_queue *tq = NULL;
-        for (uint32_t k = 0; k < gp_tr.nqueues; k++)
-            if (gp_tr.queues[k].dev == r->dev && gp_tr.queues[k].tid == r->tid)
-                tq = &gp_tr.queues[k];
+        if (!r->ev0 && !r->native) continue;
+        gp_device_state *dev = gp_tr.devs[r->dev].state;
+        gp_trace_queue *tq = gp_trace_track_locked(r->dev, r->tid);
         double a = 0, b = 0;
-        if (tq && tq->ref && gp_event_elapsed_ms(tq->ref, r->ev0, &a) == GP_OK &&
-            gp_event_elapsed_ms(tq->ref, r->ev1, &b) == GP_OK && b >= a) {
-            r->begin = tq->ref_us + a * 1e3;
-            r->end = tq->ref_us + b * 1e3;
+        bool ok = false;
+        if (r->native && tq && tq->ref) {
+            uint64_t s0 = 0, e0 = 0, s1 = 0, e1 = 0;
+            if (!tq->ref_ns && dev->ops->command_times(dev, tq->ref->impl, &s0, &e0) == GP_OK)
+                tq->ref_ns = e0 ? e0 : 1;
+            if (tq->ref_ns && dev->ops->command_times(dev, r->native, &s1, &e1) == GP_OK &&
+                e1 >= s1) {
+                a = ((double)s1 - (double)tq->ref_ns) / 1e6;
+                b = ((double)e1 - (double)tq->ref_ns) / 1e6;
+                ok = true;
+            }
+        } else if (r->ev0 && tq && tq->ref) {
+            ok = gp_event_elapsed_ms(tq->ref, r->ev0, &a) == GP_OK &&
+                 gp_event_elapsed_ms(tq->ref, r->ev1, &b) == GP_OK && b >= a;
+        }
+        if (ok) {
+            if (!rate) rate = gp_trace_rate_locked();
+            r->begin = gp_trace_us(tq->ref_at, rate) + a * 1e3;
+            r->end = gp_trace_us(tq->ref_at, rate) + b * 1e3;
             r->clock = 1;
         } else {
             r->clock = 2; /* the host interval stays */
         }
+        if (r->native) dev->ops->command_release(dev, r->native);
         gp_event_release(r->ev0);
         gp_event_release(r->ev1);
         r->ev0 = r->ev1 = NULL;
+        r->native = NULL;
     }
+    gp_tr.pending = 0;
 }
 
 void gp_trace_cmd_begin(gp_queue *q, gp_trace_span *s)
@@ -156,81 +271,92 @@ void gp_trace_cmd_begin(gp_queue *q, gp_trace_span *s)
             gp_event *ref = NULL;
             if (gp_event_record(q, &ref) == GP_OK && ref->dev->ops->event_wait(ref) == GP_OK) {
                 tq->ref = ref;
-                tq->ref_us = gp_trace_now_us();
+                tq->ref_at = gp_trace_clock();
             } else {
                 gp_event_release(ref);
             }
         }
-        bool markers = tq && tq->ref;
+        bool timed = tq && tq->ref;
         gp_mutex_unlock(&gp_tr.lock);
-        if (markers && gp_event_record(q, &s->ev0) != GP_OK) s->ev0 = NULL;
+        if (timed && q->dev->ops->command_times) { /* the command's own event */
+            s->own = true;
+            gp_trace_capture = &s->native;
+        } else if (timed && gp_event_record(q, &s->ev0) != GP_OK) { /* markers around it */
+            s->ev0 = NULL;
+        }
     }
-    s->begin = gp_trace_now_us();
+    s->begin = gp_trace_clock();
 }
 
 void gp_trace_cmd_end(gp_queue *q, gp_trace_span *s, gp_status st, gp_trace_kind kind,
                       const char *name, uint64_t bytes, const uint32_t *grid, const uint32_t *group)
 {
-    double end = gp_trace_now_us();
+    uint64_t end = gp_trace_clock();
     gp_event *ev1 = NULL;
+    if (s->own) gp_trace_capture = NULL;
     if (s->ev0 && (st != GP_OK || gp_event_record(q, &ev1) != GP_OK)) {
         gp_event_release(s->ev0);
         s->ev0 = NULL;
     }
-    if (st != GP_OK) return;
+    if (st != GP_OK) {
+        if (s->native) q->dev->ops->command_release(q->dev, s->native);
+        return;
+    }
     gp_mutex_lock(&gp_tr.lock);
     gp_trace_queue *tq =
         atomic_load_explicit(&gp_trace_on, memory_order_relaxed) ? gp_trace_queue_locked(q) : NULL;
     gp_trace_rec *r = tq ? gp_trace_add_locked() : NULL;
     if (r) {
         r->kind = (uint8_t)kind;
-        r->clock = q->dev->info.backend == GP_BACKEND_CPU ? 0 : (s->ev0 ? 1 : 2);
-        r->dev = tq->dev;
-        r->tid = tq->tid;
-        r->begin = s->begin;
-        r->end = end;
+        /* the device time, where there is one, is read later: host time until then */
+        r->clock = q->dev->info.backend == GP_BACKEND_CPU ? 0 : 2;
+        r->cache = 0;
+        r->dev = (uint16_t)tq->dev;
+        r->tid = (uint16_t)tq->tid;
+        r->name = gp_trace_name_locked(name);
+        r->t0 = s->begin;
+        r->t1 = end;
         r->ev0 = s->ev0;
         r->ev1 = ev1;
+        r->native = s->native;
+        gp_tr.pending += s->native || s->ev0;
         r->bytes = bytes;
         for (int d = 0; d < 3; d++) {
             r->grid[d] = grid ? grid[d] : 0;
             r->group[d] = group ? group[d] : 0;
         }
-        gp_copy_str(r->name, sizeof r->name, name);
     }
     gp_mutex_unlock(&gp_tr.lock);
     if (!r) {
         gp_event_release(s->ev0);
         gp_event_release(ev1);
+        if (s->native) q->dev->ops->command_release(q->dev, s->native);
     }
 }
 
-void gp_trace_host(gp_device_state *dev, gp_trace_kind kind, double begin_us, const char *name,
+void gp_trace_host(gp_device_state *dev, gp_trace_kind kind, uint64_t begin, const char *name,
                    gp_trace_cache cache, bool resolve)
 {
-    double end = gp_trace_now_us();
+    uint64_t end = gp_trace_clock();
     gp_mutex_lock(&gp_tr.lock);
     uint32_t d = atomic_load_explicit(&gp_trace_on, memory_order_relaxed)
                      ? gp_trace_device_locked(dev)
                      : UINT32_MAX;
     gp_trace_rec *r = d != UINT32_MAX ? gp_trace_add_locked() : NULL;
     if (r) {
+        memset(r, 0, sizeof *r);
         r->kind = (uint8_t)kind;
-        r->dev = d;
-        r->tid = 0;
-        r->begin = begin_us;
-        r->end = end;
+        r->dev = (uint16_t)d;
+        r->name = gp_trace_name_locked(name);
+        r->t0 = begin;
+        r->t1 = end;
         r->cache = (uint8_t)cache;
-        gp_copy_str(r->name, sizeof r->name, name);
     }
     /* a wait finished the device's queues: their records' device times can be read now */
-    if (resolve) gp_trace_resolve_locked();
+    /* a wait for a device or a queue finished its commands: their device times are read here
+     * once many are pending (else at the stop), keeping a launch loop's waits short */
+    if (resolve && gp_tr.pending >= 16384) gp_trace_resolve_locked();
     gp_mutex_unlock(&gp_tr.lock);
-}
-
-double gp_trace_clock_us(void)
-{
-    return gp_trace_now_us();
 }
 
 /* ---- the file ------------------------------------------------------------------------------ */
@@ -256,20 +382,21 @@ static void gp_trace_json_str(gp_strbuf *sb, const char *s)
 }
 
 /* Durations below the clock's nanosecond are written as one nanosecond: a command took time. */
-static double gp_trace_dur(const gp_trace_rec *r)
+static double gp_trace_dur(const gp_trace_rec *r, double rate)
 {
-    double d = r->end - r->begin;
+    double d = gp_rec_end(r, rate) - gp_rec_begin(r, rate);
     return d < 0.001 ? 0.001 : d;
 }
 
-static void gp_trace_event_json(gp_strbuf *sb, const gp_trace_rec *r)
+static void gp_trace_event_json(gp_strbuf *sb, const gp_trace_rec *r, double rate)
 {
     const gp_device_info *in = &gp_tr.devs[r->dev].state->info;
     gp_strbuf_puts(sb, "{\"name\":");
-    gp_trace_json_str(sb, r->name);
+    gp_trace_json_str(sb, gp_rec_name(r));
     gp_strbuf_printf(sb,
                      ",\"cat\":\"%s\",\"ph\":\"X\",\"ts\":%.3f,\"dur\":%.3f,\"pid\":%u,\"tid\":%u",
-                     gp_trace_kind_name[r->kind], r->begin, gp_trace_dur(r), r->dev + 1, r->tid);
+                     gp_trace_kind_name[r->kind], gp_rec_begin(r, rate), gp_trace_dur(r, rate),
+                     r->dev + 1, r->tid);
     gp_strbuf_printf(
         sb, ",\"args\":{\"backend\":\"%s\",\"device\":", gp_backend_name((gp_backend)in->backend));
     gp_trace_json_str(sb, in->spec);
@@ -277,7 +404,7 @@ static void gp_trace_event_json(gp_strbuf *sb, const gp_trace_rec *r)
     gp_trace_json_str(sb, in->name);
     if (r->kind == GP_TRACE_LAUNCH) {
         gp_strbuf_puts(sb, ",\"kernel\":");
-        gp_trace_json_str(sb, r->name);
+        gp_trace_json_str(sb, gp_rec_name(r));
         gp_strbuf_printf(sb, ",\"grid\":[%u,%u,%u],\"group\":[%u,%u,%u]", r->grid[0] * r->group[0],
                          r->grid[1] * r->group[1], r->grid[2] * r->group[2], r->group[0],
                          r->group[1], r->group[2]);
@@ -336,8 +463,9 @@ static gp_status gp_trace_write_locked(const char *path)
                      "\"dropped_events\":%llu},\n\"traceEvents\":[\n",
                      (unsigned long long)gp_tr.dropped);
     gp_trace_meta_json(&sb);
+    double rate = gp_trace_rate_locked();
     for (size_t i = 0; i < gp_tr.n; i++) {
-        gp_trace_event_json(&sb, &gp_tr.recs[i]);
+        gp_trace_event_json(&sb, &gp_tr.recs[i], rate);
         gp_strbuf_puts(&sb, i + 1 < gp_tr.n ? ",\n" : "\n");
     }
     if (gp_tr.n == 0) { /* no trailing comma after the metadata */
@@ -377,21 +505,23 @@ static void gp_trace_summary_locked(gp_strbuf *sb)
     uint64_t builds[5] = {0};
     double build_us = 0, wait_us = 0, first = 0, last = 0;
     uint64_t waits = 0;
+    double rate = gp_trace_rate_locked();
     for (size_t i = 0; i < gp_tr.n; i++) {
         const gp_trace_rec *r = &gp_tr.recs[i];
-        if (i == 0 || r->begin < first) first = r->begin;
-        if (r->end > last) last = r->end;
+        double b = gp_rec_begin(r, rate), e = gp_rec_end(r, rate), dur = gp_trace_dur(r, rate);
+        if (i == 0 || b < first) first = b;
+        if (e > last) last = e;
         if (r->kind == GP_TRACE_BUILD) {
             builds[r->cache]++;
-            build_us += gp_trace_dur(r);
+            build_us += dur;
             continue;
         }
         if (r->kind == GP_TRACE_WAIT) {
             waits++;
-            wait_us += gp_trace_dur(r);
+            wait_us += dur;
             continue;
         }
-        const char *key = r->kind == GP_TRACE_LAUNCH ? r->name : gp_trace_kind_name[r->kind];
+        const char *key = r->kind == GP_TRACE_LAUNCH ? gp_rec_name(r) : gp_trace_kind_name[r->kind];
         size_t k = 0;
         while (k < nrows && !(rows[k].kind == r->kind && !strcmp(rows[k].name, key)))
             k++;
@@ -404,7 +534,7 @@ static void gp_trace_summary_locked(gp_strbuf *sb)
         }
         rows[k].count++;
         rows[k].bytes += r->bytes;
-        rows[k].us += gp_trace_dur(r);
+        rows[k].us += dur;
     }
     gp_strbuf_printf(sb, "gpuport trace: %zu events over %.3f ms%s\n", gp_tr.n,
                      gp_tr.n ? (last - first) / 1e3 : 0.0,
@@ -439,9 +569,10 @@ static void gp_trace_summary_locked(gp_strbuf *sb)
         for (size_t k = 0; k < gp_tr.n; k++) {
             const gp_trace_rec *r = &gp_tr.recs[k];
             if (r->dev != t->dev || r->tid != t->tid) continue;
-            if (!n || r->begin < lo) lo = r->begin;
-            if (!n || r->end > hi) hi = r->end;
-            busy += gp_trace_dur(r);
+            double b = gp_rec_begin(r, rate), e = gp_rec_end(r, rate);
+            if (!n || b < lo) lo = b;
+            if (!n || e > hi) hi = e;
+            busy += gp_trace_dur(r, rate);
             n++;
         }
         if (!n) continue;
@@ -457,13 +588,22 @@ static void gp_trace_summary_locked(gp_strbuf *sb)
 static void gp_trace_clear_locked(void)
 {
     for (size_t i = 0; i < gp_tr.n; i++) {
-        gp_event_release(gp_tr.recs[i].ev0);
-        gp_event_release(gp_tr.recs[i].ev1);
+        gp_trace_rec *r = &gp_tr.recs[i];
+        gp_event_release(r->ev0);
+        gp_event_release(r->ev1);
+        if (r->native)
+            gp_tr.devs[r->dev].state->ops->command_release(gp_tr.devs[r->dev].state, r->native);
     }
     for (uint32_t i = 0; i < gp_tr.nqueues; i++)
         gp_event_release(gp_tr.queues[i].ref);
     for (uint32_t i = 0; i < gp_tr.ndevs; i++)
         gp_device_state_unref(gp_tr.devs[i].state);
+    for (uint32_t i = 0; i < gp_tr.nnames; i++)
+        free(gp_tr.names[i]);
+    free(gp_tr.names);
+    gp_tr.names = NULL;
+    gp_tr.nnames = gp_tr.capnames = gp_tr.last_name = 0;
+    gp_tr.last_queue = NULL;
     free(gp_tr.recs);
     free(gp_tr.path);
     gp_tr.recs = NULL;
@@ -471,6 +611,7 @@ static void gp_trace_clear_locked(void)
     gp_tr.n = gp_tr.cap = 0;
     gp_tr.dropped = 0;
     gp_tr.ndevs = gp_tr.nqueues = 0;
+    gp_tr.pending = 0;
 }
 
 gp_status gp_trace_start(const char *path)
@@ -494,7 +635,9 @@ gp_status gp_trace_start(const char *path)
         fclose(f);
         gp_tr.path = strdup(path);
     }
-    gp_tr.t0 = gp_monotonic_s();
+    gp_once_call(&gp_trace_clock_once, gp_trace_clock_choose);
+    gp_tr.s0 = gp_monotonic_s();
+    gp_tr.tick0 = gp_trace_clock();
     atomic_store(&gp_trace_on, 1);
     gp_mutex_unlock(&gp_tr.lock);
     return GP_OK;
@@ -512,7 +655,6 @@ gp_status gp_trace_stop(void)
     for (uint32_t d = 0; d < gp_tr.ndevs; d++)
         gp_tr.devs[d].state->ops->device_synchronize(gp_tr.devs[d].state);
     gp_trace_resolve_locked();
-    gp_tr.stop_us = gp_trace_now_us();
     gp_status st = gp_tr.path ? gp_trace_write_locked(gp_tr.path) : GP_OK;
     gp_mutex_unlock(&gp_tr.lock);
     return st;

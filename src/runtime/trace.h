@@ -34,18 +34,22 @@ typedef enum gp_trace_cache {
 
 /* A command on a queue: begin before the backend call, end after it (with its status). */
 typedef struct gp_trace_span {
-    double begin;
-    gp_event *ev0;
+    uint64_t begin; /* gp_trace_clock() */
+    gp_event *ev0;  /* the marker before it (backends without command_times) */
+    void *native;   /* the command's own event (backends with command_times) */
+    bool own;
 } gp_trace_span;
 void gp_trace_cmd_begin(gp_queue *q, gp_trace_span *s);
 void gp_trace_cmd_end(gp_queue *q, gp_trace_span *s, gp_status st, gp_trace_kind kind,
                       const char *name, uint64_t bytes, const uint32_t *num_groups,
                       const uint32_t *group);
-/* A build or a wait on the host, from begin_us (gp_trace_clock_us) to now. A wait for the whole
+/* A build or a wait on the host, from `begin` (gp_trace_clock) to now. A wait for the whole
  * device or queue (`resolve`) also reads the device times of the commands before it. */
-void gp_trace_host(gp_device_state *dev, gp_trace_kind kind, double begin_us, const char *name,
+void gp_trace_host(gp_device_state *dev, gp_trace_kind kind, uint64_t begin, const char *name,
                    gp_trace_cache cache, bool resolve);
-double gp_trace_clock_us(void);
+/* The timeline's host clock in ticks (never 0): the TSC where it is invariant (a few ns to read,
+ * where clock_gettime takes 20-60), else nanoseconds of the monotonic clock. */
+uint64_t gp_trace_clock(void);
 /* Reads GPUPORT_TRACE once (gp_device_open calls it). */
 void gp_trace_env_init(void);
 
