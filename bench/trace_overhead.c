@@ -1,12 +1,12 @@
 /*
  * trace_overhead.c — what recording the timeline costs a launch-heavy loop: 10,000 launches of a
- * small kernel (256 work-items adding one) and a synchronize, with tracing off and on
- * (gp_trace_start(NULL): recorded, no file), rounds alternating which goes first. Prints the
+ * small kernel (ITEMS work-items adding one, 256 by default) and a synchronize, with tracing off
+ * and on (gp_trace_start(NULL): recorded, no file), rounds alternating which goes first. Prints the
  * median loop time of each, the median of the per-round on/off ratios (target <= 1.05), and
  * what gp_trace_stop then takes (reading the device times). Built and run by
  * bench/trace_overhead.sh.
  *
- * Usage: trace_overhead DEVICE [ROUNDS [LAUNCHES]]   (defaults cpu, 11 and 10000)
+ * Usage: trace_overhead DEVICE [ROUNDS [LAUNCHES [ITEMS]]]   (defaults cpu, 11, 10000, 256)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,12 +45,13 @@ static double median(double *v, int n)
 static gp_kernel *k;
 static gp_buffer *buf;
 static gp_device *dev;
+static int items = 256;
 
 static double loop(int launches)
 {
-    int n = 256;
+    int n = items;
     gp_arg args[] = {gp_arg_buffer(buf), gp_arg_value(&n, sizeof n)};
-    size_t global = 256, group = 64;
+    size_t global = (size_t)items, group = 64;
     double t0 = now_ms();
     for (int i = 0; i < launches; i++)
         CHECK(gp_kernel_launch(NULL, k, 1, &global, &group, 2, args));
@@ -62,16 +63,17 @@ int main(int argc, char **argv)
 {
     const char *spec = argc > 1 ? argv[1] : "cpu";
     int rounds = argc > 2 ? atoi(argv[2]) : 11, launches = argc > 3 ? atoi(argv[3]) : 10000;
-    if (rounds < 1 || launches < 1) return 2;
+    items = argc > 4 ? atoi(argv[4]) : 256;
+    if (rounds < 1 || launches < 1 || items < 64 || items % 64) return 2;
     static const char src[] = "GP_KERNEL(add_one, GP_BUF(int, v), GP_VAL(int, n))\n{\n"
                               "    int i = gp_global_id(0);\n    if (i < n) v[i] += 1;\n}\n";
     CHECK(gp_device_open(spec, &dev));
     gp_program *p;
     CHECK(gp_program_create(dev, src, strlen(src), NULL, &p));
     CHECK(gp_kernel_create(p, "add_one", &k));
-    CHECK(gp_buffer_create(dev, GP_BUFFER_DEVICE, 256 * sizeof(int), &buf));
+    CHECK(gp_buffer_create(dev, GP_BUFFER_DEVICE, (size_t)items * sizeof(int), &buf));
     int zero = 0;
-    CHECK(gp_buffer_fill(buf, 0, &zero, sizeof zero, 256 * sizeof(int)));
+    CHECK(gp_buffer_fill(buf, 0, &zero, sizeof zero, (size_t)items * sizeof(int)));
     double *off = malloc(sizeof(double) * (size_t)rounds),
            *on = malloc(sizeof(double) * (size_t)rounds);
     double *ratio = malloc(sizeof(double) * (size_t)rounds),
@@ -94,8 +96,8 @@ int main(int argc, char **argv)
     }
     gp_device_info info;
     CHECK(gp_device_get_info(dev, &info));
-    printf("%s (%s), %d rounds x %d launches of a 256-item kernel + synchronize\n", info.spec,
-           info.name, rounds, launches);
+    printf("%s (%s), %d rounds x %d launches of a %d-item kernel + synchronize\n", info.spec,
+           info.name, rounds, launches, items);
     double mr = median(ratio, rounds);
     printf("  tracing off: %.2f ms per loop (%.2f us per launch)\n", median(off, rounds),
            median(off, rounds) * 1e3 / launches);

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds bench/trace_overhead.c against the static libgpuport of a build folder and runs it on
-# each device given: 10,000 small launches with the timeline off and on, same process.
+# each device given: 10,000 small launches (256 and 65536 work-items) with the timeline off and on,
+# same process.
 # Usage: bench/trace_overhead.sh [BUILD_DIR [ROUNDS [LAUNCHES [DEVICE...]]]]
 #        (defaults: build, 11, 10000, cpu and opencl when there is one)
 set -euo pipefail
@@ -20,5 +21,7 @@ if [ ${#devices[@]} -eq 0 ]; then
     "$build/gpuport" devices 2>/dev/null | grep -q "opencl:0" && devices+=(opencl)
 fi
 for d in "${devices[@]}"; do
-    "$out/trace_overhead" "$d" "$rounds" "$launches"
+    for items in 256 65536; do
+        "$out/trace_overhead" "$d" "$rounds" "$launches" "$items"
+    done
 done
