@@ -145,7 +145,7 @@ static bool float_function(const tr_callmap *m)
 {
     if (m->kind == TR_CALL_SAME) return true;
     size_t n = strlen(m->out);
-    return m->kind == TR_CALL_RENAME &&
+    return m->kind == TR_CALL_RENAME && strcmp(m->out, "gp_printf") != 0 &&
            (!strcmp(m->out, "gp_rsqrt") || (n && m->out[n - 1] == 'f'));
 }
 
