@@ -16,7 +16,7 @@ static const char translate_usage[] =
     "usage: gpuport translate FILE.cu [-o FILE.gpk] [--report FILE.json] [--partial]\n"
     "                         [--simd-width 32|0] [-I DIR]... [-D NAME[=VALUE]]...\n"
     "                         [-T|--instantiate 'NAME<ARGS>']... [--no-verify]\n"
-    "                         [--metal-standin DIR] [--force] [--json]\n"
+    "                         [--metal-standin DIR] [--for-check] [--force] [--json]\n"
     "\n"
     "Rewrites the CUDA kernels of FILE.cu (the subset in docs/translate.md) into the portable\n"
     "kernel dialect, which gpuport builds for CUDA, Metal, OpenCL and the CPU. Constructs outside\n"
@@ -44,6 +44,9 @@ static const char translate_usage[] =
     "  --metal-standin DIR\n"
     "                   where there is no Metal device, check the Metal build against the\n"
     "                   stand-in <metal_stdlib> in DIR with clang++ -fsyntax-only\n"
+    "  --for-check      translate to run checked (docs/check.md), as `gpuport run FILE.cu` does:\n"
+    "                   #line directives and columns of FILE.cu, --simd-width 32, and shared-\n"
+    "                   memory ordering left to the checker (no warp-lockstep refusal or rewrite)\n"
     "  --force          replace existing -o / --report files\n"
     "  -h, --help       this help;  --version  the version\n"
     "\n"
@@ -201,7 +204,8 @@ static int translate_run(int argc, char **argv)
         OPT_SIMD,
         OPT_INSTANTIATE,
         OPT_NO_VERIFY,
-        OPT_STANDIN
+        OPT_STANDIN,
+        OPT_FOR_CHECK
     };
     static const struct option opts[] = {{"output", required_argument, NULL, 'o'},
                                          {"instantiate", required_argument, NULL, OPT_INSTANTIATE},
@@ -209,6 +213,7 @@ static int translate_run(int argc, char **argv)
                                          {"metal-standin", required_argument, NULL, OPT_STANDIN},
                                          {"report", required_argument, NULL, OPT_REPORT},
                                          {"partial", no_argument, NULL, OPT_PARTIAL},
+                                         {"for-check", no_argument, NULL, OPT_FOR_CHECK},
                                          {"simd-width", required_argument, NULL, OPT_SIMD},
                                          {"force", no_argument, NULL, OPT_FORCE},
                                          {"json", no_argument, NULL, OPT_JSON},
@@ -240,6 +245,10 @@ static int translate_run(int argc, char **argv)
             break;
         case OPT_PARTIAL:
             to.partial = true;
+            break;
+        case OPT_FOR_CHECK:
+            to.line_directives = to.checked_run = true;
+            to.simd_width = 32;
             break;
         case OPT_FORCE:
             force = true;

@@ -36,9 +36,10 @@ bool tl_side_effect_free(const tr_expr *e)
         const tr_callmap *m = e->a && e->a->kind == TR_E_IDENT && !e->callee && !e->a->sym
                                   ? tr_map_call(e->a->text)
                                   : NULL;
-        bool pure = m && (m->kind == TR_CALL_SAME || m->kind == TR_CALL_RENAME ||
-                          m->kind == TR_CALL_FLOAT_MATH || m->kind == TR_CALL_MINMAX ||
-                          (m->kind == TR_CALL_TEMPLATE && m->out && !strchr(m->out, '=')));
+        bool pure = m && strcmp(m->out ? m->out : "", "gp_printf") != 0 && /* it prints */
+                    (m->kind == TR_CALL_SAME || m->kind == TR_CALL_RENAME ||
+                     m->kind == TR_CALL_FLOAT_MATH || m->kind == TR_CALL_MINMAX ||
+                     (m->kind == TR_CALL_TEMPLATE && m->out && !strchr(m->out, '=')));
         if (!pure) return false;
         for (int i = 0; i < e->nargs; i++)
             if (!tl_side_effect_free(e->args[i])) return false;

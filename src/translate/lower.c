@@ -136,6 +136,8 @@ void tl_lower_function(lctx *parent, tr_func *f, tr_clone *clone)
                          tr_launch_config(c.u, f->launch));
     else
         gp_strbuf_printf(&sb, "/* %s:%d */\n", c.u->pp.files[f->file], f->line);
+    if (c.opt && c.opt->line_directives && !strpbrk(c.u->pp.files[f->file], "\"\\\n"))
+        gp_strbuf_printf(&sb, "#line %d \"%s\"\n", f->line, c.u->pp.files[f->file]);
     if (c.kernel) {
         tl_emit_signature_kernel(&c, &sb);
         if (c.info->nparams > 16) /* GP_KERNEL's limit (the runtime's GP_MAX_KERNEL_ARGS) */

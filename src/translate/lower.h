@@ -11,6 +11,8 @@
 typedef struct tr_lower_options {
     bool partial;   /* refusals become GP_TODO("...") markers instead of failing the file */
     int simd_width; /* the SIMD width the caller vouches for (32), or 0: warp intrinsics refused */
+    bool line_directives; /* #line FILE's line before each statement */
+    bool checked_run;     /* no warp-lockstep check: a checked run finds such races itself */
 } tr_lower_options;
 
 typedef struct tr_param_info {

@@ -103,6 +103,7 @@ static const tr_callmap table[] = {
     FMATH("cosh", 1, "coshf"),
     FMATH("tanh", 1, "tanhf"),
     RENAME("rsqrtf", 1, "gp_rsqrt", NULL),
+    RENAME("printf", -1, "gp_printf", NULL), /* its format is checked when the .gpk is built */
     RENAME("__expf", 1, "expf", "fast-math intrinsic __expf became the precise expf"),
     RENAME("__logf", 1, "logf", "fast-math intrinsic __logf became the precise logf"),
     RENAME("__log2f", 1, "log2f", "fast-math intrinsic __log2f became the precise log2f"),

@@ -668,7 +668,8 @@ tr_expr *tp_parse_primary(parser *p)
         return e;
     case TR_STRING:
         tp_bail(p, "string literal",
-                "string literals have no meaning in a kernel (printf is not portable)");
+                "string literals have no meaning in a kernel (outside printf's arguments, "
+                "which become gp_printf's)");
     case TR_CHAR:
         e = tp_new_expr(p, TR_E_CHAR, t);
         e->text = tr_strdup(p->u, t->text);
@@ -865,6 +866,31 @@ tr_expr *tp_parse_primary(parser *p)
     return NULL;
 }
 
+/* A string literal (adjacent ones joined) that is a whole argument of printf, which becomes
+ * gp_printf (the .gpk build checks its format); NULL when the argument is anything else. */
+static tr_expr *tp_parse_string_arg(parser *p)
+{
+    size_t j = p->i;
+    while (j < p->end && p->t[j].kind == TR_STRING)
+        j++;
+    if (j == p->i || j >= p->end || p->t[j].kind == TR_STRING ||
+        !(tp_is_at(p, j - p->i, ",") || tp_is_at(p, j - p->i, ")")))
+        return NULL;
+    tr_expr *e = tp_new_expr(p, TR_E_STR, tp_cur(p));
+    size_t len = 0;
+    for (size_t k = p->i; k < j; k++)
+        len += strlen(p->t[k].text) + 1;
+    char *text = tr_alloc(p->u, len + 1);
+    text[0] = '\0';
+    for (size_t k = p->i; k < j; k++) {
+        if (k > p->i) strcat(text, " ");
+        strcat(text, p->t[k].text);
+    }
+    e->text = text;
+    p->i = j;
+    return e;
+}
+
 static tr_expr *parse_postfix(parser *p)
 {
     tr_expr *e = tp_parse_primary(p);
@@ -882,8 +908,10 @@ static tr_expr *parse_postfix(parser *p)
             x->line = e->line, x->col = e->col, x->file = e->file;
             bool method = e->kind == TR_E_MEMBER && e->a->kind == TR_E_IDENT && e->a->sym &&
                           e->a->sym->type.cg;
+            bool prints = e->kind == TR_E_IDENT && !strcmp(e->text, "printf");
             while (!tp_is(p, ")")) {
-                tr_expr *arg = tp_parse_assign(p);
+                tr_expr *arg = prints ? tp_parse_string_arg(p) : NULL;
+                if (!arg) arg = tp_parse_assign(p);
                 /* a group passed to a function is not passed at all: the callee's parameter is
                  * dropped too, and its width is in its type */
                 if (method || !(arg->kind == TR_E_CG || (arg->kind == TR_E_IDENT && arg->cg))) {

@@ -145,7 +145,7 @@ static bool float_function(const tr_callmap *m)
 {
     if (m->kind == TR_CALL_SAME) return true;
     size_t n = strlen(m->out);
-    return m->kind == TR_CALL_RENAME &&
+    return m->kind == TR_CALL_RENAME && strcmp(m->out, "gp_printf") != 0 &&
            (!strcmp(m->out, "gp_rsqrt") || (n && m->out[n - 1] == 'f'));
 }
 
@@ -550,9 +550,27 @@ static void emit_body(lctx *c, gp_strbuf *sb, tr_stmt *s, int lvl)
     gp_strbuf_puts(sb, "}");
 }
 
+/* With #line directives: the column of an expression statement's first token (0: not known), so
+ * that it can start where it started in the .cu line. */
+static int stmt_column(const lctx *c, const tr_stmt *s)
+{
+    if (!c->opt || !c->opt->line_directives || !s->e) return 0;
+    const tr_expr *e = s->e;
+    while ((e->kind == TR_E_ASSIGN || e->kind == TR_E_BINARY || e->kind == TR_E_INDEX ||
+            e->kind == TR_E_MEMBER || e->kind == TR_E_POSTFIX || e->kind == TR_E_CALL ||
+            e->kind == TR_E_COMMA || e->kind == TR_E_COND) &&
+           e->a)
+        e = e->a;
+    return e->line == s->line && (e->kind == TR_E_IDENT || e->kind == TR_E_NUM) ? e->col : 0;
+}
+
 void tl_emit_stmt(lctx *c, gp_strbuf *sb, tr_stmt *s, int lvl)
 {
     if (!s) return;
+    if (c->opt && c->opt->line_directives && s->line > 0 && s->kind != TR_S_BLOCK) {
+        const char *f = c->u->pp.files[s->file];
+        if (!strpbrk(f, "\"\\\n")) gp_strbuf_printf(sb, "#line %d \"%s\"\n", s->line, f);
+    }
     switch (s->kind) {
     case TR_S_BLOCK:
         tl_indent(sb, lvl);
@@ -573,7 +591,11 @@ void tl_emit_stmt(lctx *c, gp_strbuf *sb, tr_stmt *s, int lvl)
         }
         return;
     case TR_S_EXPR:
-        tl_indent(sb, lvl);
+        if (stmt_column(c, s) > 0)
+            for (int i = 1; i < stmt_column(c, s); i++) /* at its column in the .cu line, too */
+                gp_strbuf_putc(sb, ' ');
+        else
+            tl_indent(sb, lvl);
         tl_emit_expr(c, sb, s->e, 1);
         gp_strbuf_puts(sb, ";\n");
         return;
@@ -601,6 +623,9 @@ void tl_emit_stmt(lctx *c, gp_strbuf *sb, tr_stmt *s, int lvl)
                 const char *t = gp_strbuf_cstr(&tmp);
                 while (*t == ' ')
                     t++;
+                if (*t == '#' && strchr(t, '\n')) /* its #line cannot follow the else */
+                    for (t = strchr(t, '\n') + 1; *t == ' ';)
+                        t++;
                 gp_strbuf_puts(sb, t);
                 gp_strbuf_free(&tmp);
                 return;

@@ -203,7 +203,7 @@ void gp_translate(const char *path, const char *source, size_t source_len,
     tr_rename_overloads(&u);
     tr_rename_reserved(&u);
     data_as_buffers(&u);
-    tr_lower_options lo = {opt->partial, opt->simd_width};
+    tr_lower_options lo = {opt->partial, opt->simd_width, opt->line_directives, opt->checked_run};
     tr_lockstep(&u, &lo);
     gp_strbuf support = GP_STRBUF_INIT;
     int nk = 0;

@@ -17,6 +17,7 @@
 #include "runtime/conformance.h"
 #include "translate/corpus_flags.h"
 #include "translate/translate.h"
+#include "util/strbuf.h"
 
 static char g_specs[16][32];
 static int g_nspecs;
@@ -491,6 +492,11 @@ static void run_nbody(void **state)
     }
 }
 
+static void keep_print(void *user, const char *text, size_t len)
+{
+    gp_strbuf_append(user, text, len);
+}
+
 static void run_debug_printf(void **state)
 {
     (void)state;
@@ -502,7 +508,7 @@ static void run_debug_printf(void **state)
             ref[r * C + c] = m[r * C + c] * s[r];
     FOR_EACH_DEVICE(dev)
     {
-        built t = build(dev, "debug_printf.cu"); /* dump_rows is left out */
+        built t = build(dev, "debug_printf.cu"); /* dump_rows' printf became gp_printf */
         gp_kernel *k = gpt_kernel_of(t.prog, "scale_rows");
         gp_buffer *bm = buf(dev, m, sizeof m), *bs = buf(dev, s, sizeof s);
         int rows = R, cols = C;
@@ -510,6 +516,25 @@ static void run_debug_printf(void **state)
         float got[R * C];
         get(bm, got, sizeof got);
         CHECKF("scale_rows", ref, got, R * C, 0);
+        /* the CPU's output comes through the print handler: one whole line per row */
+        gp_kernel *d = gpt_kernel_of(t.prog, "dump_rows");
+        gp_strbuf text = GP_STRBUF_INIT;
+        gp_print_set_handler(keep_print, &text);
+        launch(d, 1, G1(32), G1(32), ARGS(B(bm), V(rows), V(cols)));
+        GPT_CHECK(gp_device_synchronize(dev));
+        gp_print_set_handler(NULL, NULL);
+        gp_device_info info;
+        GPT_CHECK(gp_device_get_info(dev, &info));
+        if (info.backend == GP_BACKEND_CPU) {
+            assert_non_null(strstr(gp_strbuf_cstr(&text), "row 0: "));
+            assert_non_null(strstr(gp_strbuf_cstr(&text), "\nrow 19: "));
+            int lines = 0;
+            for (const char *q = gp_strbuf_cstr(&text); *q; q++)
+                lines += *q == '\n';
+            assert_int_equal(lines, R);
+        }
+        gp_strbuf_free(&text);
+        gp_kernel_release(d);
         gp_buffer_release(bm), gp_buffer_release(bs), gp_kernel_release(k), close_all(&t);
     }
 }
