@@ -48,7 +48,7 @@ const char *tl_map_base(const char *b, const char **why)
         *why = "long double exists on no GPU";
     else
         *why = "this type is not in the dialect (int, unsigned, float, double, fixed-width "
-               "integers, float2/float4, int2/int4, half)";
+               "integers, float2/float4, int2/int4, half, bfloat16, the file's plain structs)";
     return NULL;
 }
 
