@@ -28,14 +28,14 @@ class ToolError(RuntimeError):
 
 
 def executable(search_path: bool = True) -> str:
-    """The gpuport CLI used: $GPUPORT_CLI, the copy bundled in the package, $GPUPORT_BUILD_DIR's,
+    """The gpuport CLI used: $GPUPORT_CLI, $GPUPORT_BUILD_DIR's, the copy bundled in the package,
     then (with ``search_path``) `gpuport` on PATH."""
     env = os.environ.get("GPUPORT_CLI")
     candidates = [Path(env)] if env else []
     exe = "gpuport.exe" if sys.platform == "win32" else "gpuport"
-    candidates.append(_HERE / "_lib" / exe)
     if os.environ.get("GPUPORT_BUILD_DIR"):
         candidates.append(Path(os.environ["GPUPORT_BUILD_DIR"]) / exe)
+    candidates.append(_HERE / "_lib" / exe)
     for c in candidates:
         if c.is_file() and os.access(c, os.X_OK):
             return str(c)

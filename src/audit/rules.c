@@ -58,7 +58,11 @@ static const gp_audit_rule rules[GP_R_COUNT] = {
                            "slightly from fp32 elsewhere.",
                            "None needed; keep in mind when comparing results across devices."},
     [GP_R_PY_DTYPE_001] = {"PY-DTYPE-001", PY, W, N, -1, A_, 0, "float64 on the device",
-                           "`torch.float64`, `torch.double`, `.double()`",
+                           "a float64 value (`dtype=torch.float64`, `.double()`, "
+                           "`.to(torch.float64)`, a numpy float64 array) where it reaches a device "
+                           "(`.cuda()`, `.to(device)`, `device=`, `register_buffer`, "
+                           "`nn.Parameter`, `torch.from_numpy(a).to(device)`), followed through "
+                           "the names it is set to; `set_default_dtype(torch.float64)`",
                            "MPS has no float64: tensors of that type cannot live on the Apple GPU.",
                            "Use float32 on the device (keep float64 on the CPU where needed)."},
     [GP_R_PY_MEM_001] = {"PY-MEM-001", PY, W, X, -1, A_, 0, "unguarded pin_memory",
@@ -88,10 +92,14 @@ static const gp_audit_rule rules[GP_R_COUNT] = {
                          "The extension is compiled with nvcc at run time.",
                          "Provide a CPU (or Metal) implementation and load the CUDA one only on "
                          "CUDA."},
-    [GP_R_PY_EXT_003] = {"PY-EXT-003", CL, E, E, -1, R_, GP_STOP_CUSTOM_KERNELS,
+    [GP_R_PY_EXT_003] = {"PY-EXT-003", CL | PY, E, E, -1, R_, GP_STOP_CUSTOM_KERNELS,
                          "CPU implementation that only raises",
-                         "a C++ source named as a CPU implementation whose function bodies only "
-                         "raise (`AT_ERROR`, `TORCH_CHECK(false`, `throw`)",
+                         "a C++ source or header named as a CPU implementation whose function "
+                         "bodies only raise (`AT_ERROR`, `TORCH_CHECK(false`, `throw`), or the "
+                         "CPU side of a dispatch on the device (`if (x.is_cuda()) {...}`, then its "
+                         "`else` or the code after it) that only raises; in Python, the "
+                         "non-CUDA branch of a test of a tensor's device (`if x.is_cuda:`) that "
+                         "only raises",
                          "The \"CPU implementation\" is a stub: off CUDA every call fails.",
                          "Write a real CPU path (or a Metal one) for these operators."},
     [GP_R_PY_IMP_001] = {"PY-IMP-001", PY, E, N, GP_R_PY_IMP_002, R_, GP_STOP_CUDA_ONLY_EXT,
@@ -134,6 +142,14 @@ static const gp_audit_rule rules[GP_R_COUNT] = {
                          "real path reaches it (with the dtypes and the line); then use an "
                          "alternative with an MPS kernel (`torch.linalg.eigh` for a symmetric "
                          "matrix, `torch.cdist` for `pdist`) or move that call to the CPU."},
+    [GP_R_PY_QUANT_001] =
+        {"PY-QUANT-001", PY, E, N, -1, R_, GP_STOP_CUDA_ONLY_EXT, "bitsandbytes quantisation",
+         "`load_in_8bit=True`, `load_in_4bit=True` (LLM.int8, QLoRA), "
+         "`BitsAndBytesConfig(...)`",
+         "Loading a model in 8 or 4 bits goes through bitsandbytes' CUDA kernels; "
+         "there is no MPS build of them, so the load fails on a Mac.",
+         "Load in float16/bfloat16 on MPS (or use a quantisation with an MPS or "
+         "CPU path, such as GGUF), and keep the bitsandbytes path for CUDA."},
     [GP_R_C_INC_001] = {"C-INC-001", CL, E, W, -1, R_, 0, "CUDA header",
                         "`#include` of cuda*.h, cuBLAS/cuDNN/cuFFT/cuRAND/cuSPARSE/cuSOLVER, "
                         "NVRTC, NVML, NVTX, thrust/, cub/, cutlass/, ATen/cuda, ATen/native/cuda, "
@@ -217,10 +233,10 @@ static const gp_audit_rule rules[GP_R_COUNT] = {
                      "The build calls nvcc or links CUDA libraries.",
                      "Add a CPU target and build the CUDA one only when nvcc is found."},
     [GP_R_REQ_001] =
-        {"REQ-001", GP_LANG_REQ | GP_LANG_PYPROJECT | GP_LANG_CONDA, E, N, -1, A_, 0,
-         "CUDA wheel pin",
+        {"REQ-001", GP_LANG_REQ | GP_LANG_PYPROJECT | GP_LANG_CONDA | GP_LANG_DOCKER, E, N, -1, A_,
+         0, "CUDA wheel pin",
          "`+cuNNN` local versions, `.../whl/cuNNN` indexes, NVIDIA's index "
-         "(`pypi.nvidia.com`)",
+         "(`pypi.nvidia.com`), also in a Dockerfile's `RUN pip install`",
          "CUDA builds (PyTorch's +cuNNN wheels, NVIDIA's index) are not published for macOS; "
          "the install fails.",
          "Use the default index (or pin with a Linux marker)."},
@@ -239,6 +255,13 @@ static const gp_audit_rule rules[GP_R_COUNT] = {
                       "platform_system)",
                       "The requirement is skipped on a Mac.",
                       "None; make sure the code imports it only when present."},
+    [GP_R_REQ_004] = {"REQ-004", GP_LANG_REQ | GP_LANG_PYPROJECT, E, N, -1, A_, 0,
+                      "torch pinned before MPS",
+                      "`torch==X`, `torch<X` or `torch<=X` that keeps torch below 1.12 (MPS came "
+                      "with 1.12)",
+                      "A torch older than 1.12 has no MPS backend: on a Mac the project runs on "
+                      "the CPU only (and old wheels may not install on Apple Silicon at all).",
+                      "Move the pin to torch 2.x (or at least 1.12) and test the code with it."},
     [GP_R_CONDA_001] = {"CONDA-001", GP_LANG_CONDA, E, N, -1, A_, 0, "CUDA conda packages",
                         "`pytorch-cuda=`, `cudatoolkit`, `cuda-toolkit`, `cudnn`, `nccl`, "
                         "channel `nvidia`",
