@@ -265,6 +265,12 @@ def patch_mac(p: _Patches, rec: Recorder) -> None:
         p.set(mps, name, _const(value))
     p.set(torch.cuda, "is_available", _const(False))
     p.set(torch.cuda, "device_count", _const(0))
+
+    def cuda_init() -> None:  # every torch.cuda call that needs the runtime starts here
+        rec.add("stop", "torch.cuda", "", (), "CUDA runtime call (torch.cuda.*)")
+        raise CudaOnMac("Torch not compiled with CUDA enabled")
+
+    p.set(torch.cuda, "_lazy_init", cuda_init)
     p.set(torch, "compile", _compile_eager(rec))
     _patch_load(p, rec)
     real_set = torch.set_default_device
