@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ctypes
 import math
+import os
 import numbers
 import operator
 import struct
@@ -156,6 +157,31 @@ def _triple(v: Any) -> Optional[Tuple[int, int, int]]:
     return None if t[0] < 0 else t
 
 
+def text_of(b: bytes) -> str:
+    return b.decode("utf-8", "replace")
+
+
+# A report of a kernel built from CUDA source, in CUDA's words (as `gpuport run FILE.cu` prints).
+_CUDA_WORDS = (("work-items of different groups", "threads of different blocks"),
+               ("work-items", "threads"), ("work-item", "thread"), ("of group", "of block"),
+               ("groups", "blocks"), ("the group", "the block"), ("gp_barrier()", "__syncthreads()"),
+               ("SIMD groups", "warps"), ("SIMD group", "warp"))
+
+
+def _cuda_words(t: str) -> str:
+    out, i = [], 0
+    while i < len(t):
+        for a, b in _CUDA_WORDS:
+            if t.startswith(a, i):
+                out.append(b)
+                i += len(a)
+                break
+        else:
+            out.append(t[i])
+            i += 1
+    return "".join(out)
+
+
 def _reports() -> Tuple[List[CheckReport], int]:
     """The reports of the last CPU launch made on this thread, and how many more were dropped."""
     n = ctypes.c_uint32()
@@ -174,8 +200,11 @@ def _reports() -> Tuple[List[CheckReport], int]:
             buf = ctypes.create_string_buffer(need.value)
             N.lib.gp_check_report_format(ctypes.byref(r), buf, len(buf), None)
 
+        cuda = text_of(r.file).endswith((".cu", ".cuh"))
+
         def text(b: bytes) -> str:
-            return b.decode("utf-8", "replace")
+            t = b.decode("utf-8", "replace")
+            return _cuda_words(t) if cuda else t
 
         out.append(CheckReport(
             check=text(N.lib.gp_check_name(r.check) or b"unknown"), file=text(r.file),
@@ -492,12 +521,28 @@ class Device:
         return asarray(x, device=self, copy=copy)
 
     # -- code
-    def program(self, source: str, defines: Optional[Mapping[str, Any]] = None,
+    def program(self, source: Any, defines: Optional[Mapping[str, Any]] = None,
                 name: str = "kernel.gpk", fast_math: bool = False, cache: bool = True,
                 check: Union[None, bool, str, Sequence[str]] = None) -> "Program":
         """Builds dialect source for this device. ``check`` builds this program checked
-        (CPU only; None: as the device says, see :attr:`checks`); reports name ``name``."""
-        return Program(self, source, defines, name, fast_math, cache, _check_bits(check, "check"))
+        (CPU only; None: as the device says, see :attr:`checks`); reports name ``name``.
+
+        CUDA source is taken too — a path to a ``.cu`` file (``pathlib.Path``), or the text with
+        a ``name`` ending in ``.cu``: it is translated as ``gpuport run FILE.cu`` does (reports
+        and errors name the ``.cu`` lines, docs/check.md); a kernel translate refuses raises
+        :class:`TranslateError` with translate's reasons when it is asked for."""
+        refused: Dict[str, str] = {}
+        if isinstance(source, os.PathLike):
+            path = os.fspath(source)
+            with open(path, encoding="utf-8") as f:
+                source = f.read()
+            if name == "kernel.gpk":
+                name = path
+        if name.endswith((".cu", ".cuh")):
+            source, refused = _translate_cuda(source, name, defines)
+        prog = Program(self, source, defines, name, fast_math, cache, _check_bits(check, "check"))
+        prog._refused = refused
+        return prog
 
     def builtin_program(self, name: str) -> "Program":
         return Program._builtin(self, name)
@@ -1019,13 +1064,66 @@ class Program:
             names.append((p.value or b"").decode())
         return names
 
+    _refused: Dict[str, str] = {}
+
     def kernel(self, name: str) -> "Kernel":
+        if name in self._refused:
+            raise TranslateError(self._refused[name])
         return Kernel(self, name)
 
     def __getattr__(self, name: str) -> "Kernel":
         if name.startswith("_"):
             raise AttributeError(name)
-        return Kernel(self, name)
+        return self.kernel(name)
+
+
+class TranslateError(GpuportError):
+    """A CUDA kernel that ``gpuport translate`` refuses (its reasons, each with its .cu line): it
+    cannot be built, checked or not."""
+
+    def __init__(self, message: str):
+        super().__init__("GP_ERR_BUILD", message)
+
+
+def _translate_cuda(source: str, name: str,
+                    defines: Optional[Mapping[str, Any]]) -> Tuple[str, Dict[str, str]]:
+    """CUDA source to the dialect for a (checked) run: ``gpuport translate --for-check``, with
+    #line directives naming ``name``. Returns the source and, per refused kernel, the reasons."""
+    import json
+    import subprocess
+    import tempfile
+    from .tools import executable
+    with tempfile.TemporaryDirectory() as tmp:
+        cu = os.path.join(tmp, os.path.basename(name) or "kernel.cu")
+        with open(cu, "w", encoding="utf-8") as f:
+            f.write(source)
+        out, rep = os.path.join(tmp, "out.gpk"), os.path.join(tmp, "report.json")
+        argv = [executable(), "translate", cu, "--for-check", "--partial", "--no-verify",
+                "-o", out, "--report", rep]
+        for k, v in (defines or {}).items():
+            argv += ["-D", f"{k}={v}" if v is not None else str(k)]
+        p = subprocess.run(argv, capture_output=True, text=True)
+        if p.returncode not in (0, 1) or not os.path.exists(out):
+            raise TranslateError(f"{name}: gpuport translate failed: {p.stderr.strip()}")
+        with open(out, encoding="utf-8") as f:
+            text = f.read()
+        with open(rep, encoding="utf-8") as f:
+            report = json.load(f)
+    text = text.replace(json.dumps(cu), json.dumps(name))
+    kernels = sorted(report.get("kernels", []), key=lambda k: k.get("line", 0))
+    refused: Dict[str, str] = {}
+    for i, k in enumerate(kernels):
+        if k.get("translated"):
+            continue
+        end = kernels[i + 1]["line"] if i + 1 < len(kernels) else float("inf")
+        why = [f"{name}:{r['line']}: {r['construct']}: {r['reason']}"
+               for r in report.get("refusals", []) if k["line"] <= r["line"] < end]
+        why = why or [f"{name}:{r['line']}: {r['construct']}: {r['reason']}"
+                      for r in report.get("refusals", [])]
+        refused[k["name"]] = (f"{name}: kernel '{k['name']}' cannot be translated from CUDA "
+                              "(gpuport translate refuses it), so it cannot run, checked or not:\n  "
+                              + "\n  ".join(why))
+    return text, refused
 
 
 def builtin_programs() -> List[str]:

@@ -17,8 +17,11 @@
 
 #include "cli/cli.h"
 #include "formats/npy.h"
+#include "translate/translate.h"
 #include "util/fs.h"
 #include "util/json.h"
+#include "util/stdout_capture.h"
+#include "util/strbuf.h"
 #include "util/sys.h"
 
 #ifdef _WIN32
@@ -30,15 +33,19 @@
 #endif
 
 static const char run_usage[] =
-    "usage: gpuport run FILE.gpk KERNEL --global X[,Y[,Z]] [--group X[,Y[,Z]]] [--device SPEC]\n"
+    "usage: gpuport run FILE.gpk|FILE.cu KERNEL --global X[,Y[,Z]] [--group X[,Y[,Z]]] [--device "
+    "SPEC]\n"
     "                   [--check[=memcheck,racecheck,synccheck,initcheck]] [-D NAME=VALUE]...\n"
-    "                   [-o PARAM=OUT.npy]... [--force] [--json] PARAM=VALUE...\n"
+    "                   [-o PARAM=OUT.npy]... [--force] [--json] [--trace FILE.json]\n"
+    "                   [--trace-summary] PARAM=VALUE...\n"
     "\n"
-    "Runs KERNEL of FILE.gpk once on a device, with every parameter given by its name:\n"
+    "Runs KERNEL of FILE.gpk (or of FILE.cu, translated in memory as gpuport translate does)\n"
+    "once on a device, with every parameter given by its name:\n"
     "  x=in.npy          a buffer holding the .npy's data (its dtype must be the parameter's "
     "type)\n"
     "  y=zeros:N         a fresh buffer of N elements of the parameter's type, all 0\n"
     "  y=ones:N          ... all 1;  y=fill:V:N  ... all V;  y=uninit:N  ... never written\n"
+    "  y=null            no buffer (gp_arg_null(): the kernel tests it, or checking reports it)\n"
     "  n=1000            a value (GP_VAL), checked against the parameter's type\n"
     "  buf=shared:BYTES  the dynamic shared block (GP_DYN_SHARED) of each group\n"
     "\n"
@@ -50,6 +57,9 @@ static const char run_usage[] =
     "  -D NAME=VALUE       a build define\n"
     "  -o PARAM=OUT.npy    write buffer PARAM to OUT.npy after the run (--force replaces a file)\n"
     "  --json              print the result as JSON (schema gpuport.run/1)\n"
+    "  --trace FILE.json   write a timeline of the build, copies, launch and waits (Chrome\n"
+    "                      Trace Event Format: Perfetto, chrome://tracing; docs/debugging.md)\n"
+    "  --trace-summary     print the timeline's summary on stderr\n"
     "  -h, --help          this help;  --version  the version\n"
     "\n"
     "Check reports print one per line as FILE:LINE:COL: CHECK: what (work-item ...).\n"
@@ -261,7 +271,17 @@ static bool run_parse_dims(const char *text, size_t out[3], uint32_t *dims, char
 }
 
 /* ---- what each parameter gets --------------------------------------------------------------- */
-enum { RUN_NONE, RUN_NPY, RUN_ZEROS, RUN_ONES, RUN_FILL, RUN_UNINIT, RUN_VALUE, RUN_SHARED };
+enum {
+    RUN_NONE,
+    RUN_NPY,
+    RUN_ZEROS,
+    RUN_ONES,
+    RUN_FILL,
+    RUN_UNINIT,
+    RUN_VALUE,
+    RUN_SHARED,
+    RUN_NULL
+};
 
 typedef struct run_spec {
     int kind;
@@ -332,6 +352,10 @@ static bool run_parse_spec(const char *text, gp_arg_kind kind, const run_type *t
         s->kind = RUN_FILL;
         if (!run_parse_value(v, t, s->value, why, cap)) return false;
         return run_parse_count(last + 1, max_count, &s->count, why, cap);
+    }
+    if (strcmp(text, "null") == 0) {
+        s->kind = RUN_NULL;
+        return true;
     }
     if (strncmp(text, "shared:", 7) == 0) {
         snprintf(why, cap, "is a buffer, not the dynamic shared block ('%s')", text);
@@ -417,6 +441,8 @@ typedef struct run_param {
 typedef struct run_state {
     const char *file, *kernel_name, *device_spec;
     bool json, force;
+    const char *trace_path; /* --trace */
+    bool trace_summary;     /* --trace-summary */
     uint32_t checks;
     bool check_given;
     const char *defs[RUN_MAX_DEFS];
@@ -521,6 +547,9 @@ static int run_bind(run_state *s)
                                       (int)nl, s->outs[o], s->kernel_name, names);
         if (p->info.kind != GP_ARG_BUFFER && p->info.kind != GP_ARG_CONST_BUFFER)
             return gp_cli_usage_error("run", "-o %s: '%s' is not a buffer", s->outs[o],
+                                      p->info.name);
+        if (p->spec.kind == RUN_NULL)
+            return gp_cli_usage_error("run", "-o %s: '%s' is null (no buffer to write)", s->outs[o],
                                       p->info.name);
         if (!s->force && gp_path_exists(eq + 1))
             return gp_cli_input_error("run", "%s: already exists; use --force to replace it",
@@ -707,6 +736,7 @@ static int run_make_buffers(run_state *s)
     for (uint32_t i = 0; i < s->nparams; i++) {
         run_param *p = &s->params[i];
         if (p->info.kind != GP_ARG_BUFFER && p->info.kind != GP_ARG_CONST_BUFFER) continue;
+        if (p->spec.kind == RUN_NULL) continue;
         size_t es = gp_dtype_size(p->type->dtype) * p->type->lanes;
         gp_mapped_file m = {0};
         const void *data = NULL;
@@ -818,6 +848,114 @@ static cJSON *run_report_json(const gp_check_report *r)
 }
 
 /* "FILE:LINE:COL: CHECK: what (work-item (x,y,z) of group (x,y,z), N times)" */
+/* A report of a kernel run from CUDA source, in CUDA's words: threads and blocks, not work-items
+ * and groups (the ids are threadIdx and blockIdx), __syncthreads() and warps. */
+static void run_cuda_words(gp_check_report *r)
+{
+    static const char *const words[][2] = {
+        {"work-items of different groups", "threads of different blocks"},
+        {"work-items", "threads"},
+        {"work-item", "thread"},
+        {"of group", "of block"},
+        {"groups", "blocks"},
+        {"the group", "the block"},
+        {"gp_barrier()", "__syncthreads()"},
+        {"SIMD groups", "warps"},
+        {"SIMD group", "warp"},
+        {"shared memory starts undefined in every group", "shared memory starts undefined in "
+                                                          "every block"},
+    };
+    char out[sizeof r->message];
+    size_t o = 0;
+    for (const char *p = r->message; *p && o + 1 < sizeof out;) {
+        size_t k = 0, n = sizeof words / sizeof *words;
+        while (k < n && strncmp(p, words[k][0], strlen(words[k][0])))
+            k++;
+        if (k < n && o + strlen(words[k][1]) + 1 < sizeof out) {
+            memcpy(out + o, words[k][1], strlen(words[k][1]));
+            o += strlen(words[k][1]);
+            p += strlen(words[k][0]);
+        } else {
+            out[o++] = *p++;
+        }
+    }
+    out[o] = '\0';
+    memcpy(r->message, out, o + 1);
+}
+
+static bool run_is_cuda(const char *file)
+{
+    size_t n = strlen(file);
+    return (n > 3 && !strcmp(file + n - 3, ".cu")) || (n > 4 && !strcmp(file + n - 4, ".cuh"));
+}
+
+/* A .cu file: translated in memory to the dialect (with #line, so that reports and compile errors
+ * name the .cu file's lines); a kernel translate refuses is refused with its reasons (the other
+ * kernels of the file do not matter). */
+static int run_translate(const char *file, const char *kernel, char **src, size_t *len)
+{
+    gp_translate_options to = {0};
+    to.simd_width = 32;
+    to.line_directives = true;
+    to.checked_run = true;
+    to.partial = true; /* a refused kernel is left out as a comment, the others translated */
+    gp_translate_result res;
+    gp_translate(file, *src, *len, &to, &res);
+    int rc = -1;
+    if (res.status == GP_TRANSLATE_BAD_INPUT) {
+        rc = gp_cli_input_error("run", "%s", res.error ? res.error : file);
+        gp_translate_result_free(&res);
+        return rc;
+    }
+    const cJSON *k, *mine = NULL;
+    double from = 0, to_line = 1e18;
+    cJSON_ArrayForEach(k, cJSON_GetObjectItem(res.report, "kernels"))
+    {
+        if (!strcmp(gp_json_str(k, "name", ""), kernel)) mine = k;
+    }
+    if (mine) from = cJSON_GetNumberValue(cJSON_GetObjectItem(mine, "line"));
+    cJSON_ArrayForEach(k, cJSON_GetObjectItem(res.report, "kernels"))
+    {
+        double l = cJSON_GetNumberValue(cJSON_GetObjectItem(k, "line"));
+        if (l > from && l < to_line) to_line = l;
+    }
+    if (mine && !cJSON_IsTrue(cJSON_GetObjectItem(mine, "translated"))) {
+        char why[1500] = "";
+        size_t o = 0;
+        for (int pass = 0; pass < 2 && !why[0]; pass++) {
+            const cJSON *r;
+            cJSON_ArrayForEach(r, cJSON_GetObjectItem(res.report, "refusals"))
+            {
+                double l = cJSON_GetNumberValue(cJSON_GetObjectItem(r, "line"));
+                if (pass == 0 && (l < from || l >= to_line)) continue;
+                if (o + 40 < sizeof why)
+                    o += (size_t)snprintf(
+                        why + o, sizeof why - o, "\n  %s:%d: %s: %s", gp_json_str(r, "file", file),
+                        (int)l, gp_json_str(r, "construct", ""), gp_json_str(r, "reason", ""));
+            }
+        }
+        rc = gp_cli_input_error("run",
+                                "%s: kernel '%s' cannot be translated from CUDA (gpuport translate "
+                                "refuses it), so it cannot run, checked or not:%s",
+                                file, kernel, why[0] ? why : " (no reason given)");
+    } else if (!res.output) {
+        rc = gp_cli_input_error("run", "%s: gpuport translate made no output", file);
+    } else {
+        size_t n = strlen(res.output);
+        char *t = malloc(n + 1);
+        if (!t) {
+            rc = gp_cli_internal_error("run", "out of memory");
+        } else {
+            memcpy(t, res.output, n + 1);
+            free(*src);
+            *src = t;
+            *len = n;
+        }
+    }
+    gp_translate_result_free(&res);
+    return rc;
+}
+
 static void run_print_report(FILE *f, const gp_check_report *r)
 {
     if (r->line)
@@ -826,7 +964,11 @@ static void run_print_report(FILE *f, const gp_check_report *r)
         fprintf(f, "%s: ", r->file[0] ? r->file : r->kernel);
     fprintf(f, "%s: %s", gp_check_name(r->check), r->message);
     bool open = false;
-    if (r->local[0] >= 0) {
+    if (r->local[0] >= 0 && run_is_cuda(r->file)) {
+        fprintf(f, " (threadIdx (%d,%d,%d), blockIdx (%d,%d,%d)", r->local[0], r->local[1],
+                r->local[2], r->group[0], r->group[1], r->group[2]);
+        open = true;
+    } else if (r->local[0] >= 0) {
         fprintf(f, " (work-item (%d,%d,%d) of group (%d,%d,%d)", r->local[0], r->local[1],
                 r->local[2], r->group[0], r->group[1], r->group[2]);
         open = true;
@@ -857,13 +999,25 @@ static cJSON *run_selection_json(const gp_device *dev)
 
 static int run_options(run_state *s, int argc, char **argv)
 {
-    enum { OPT_DEVICE = 256, OPT_GLOBAL, OPT_GROUP, OPT_CHECK, OPT_JSON, OPT_FORCE, OPT_VERSION };
+    enum {
+        OPT_DEVICE = 256,
+        OPT_GLOBAL,
+        OPT_GROUP,
+        OPT_CHECK,
+        OPT_JSON,
+        OPT_FORCE,
+        OPT_VERSION,
+        OPT_TRACE,
+        OPT_TRACE_SUMMARY
+    };
     static const struct option opts[] = {{"device", required_argument, NULL, OPT_DEVICE},
                                          {"global", required_argument, NULL, OPT_GLOBAL},
                                          {"group", required_argument, NULL, OPT_GROUP},
                                          {"check", optional_argument, NULL, OPT_CHECK},
                                          {"json", no_argument, NULL, OPT_JSON},
                                          {"force", no_argument, NULL, OPT_FORCE},
+                                         {"trace", required_argument, NULL, OPT_TRACE},
+                                         {"trace-summary", no_argument, NULL, OPT_TRACE_SUMMARY},
                                          {"output", required_argument, NULL, 'o'},
                                          {"help", no_argument, NULL, 'h'},
                                          {"version", no_argument, NULL, OPT_VERSION},
@@ -900,6 +1054,12 @@ static int run_options(run_state *s, int argc, char **argv)
             break;
         case OPT_FORCE:
             s->force = true;
+            break;
+        case OPT_TRACE:
+            s->trace_path = optarg;
+            break;
+        case OPT_TRACE_SUMMARY:
+            s->trace_summary = true;
             break;
         case 'o':
             if (s->nouts == (int)(sizeof s->outs / sizeof *s->outs))
@@ -943,6 +1103,12 @@ static int run_options(run_state *s, int argc, char **argv)
     return -1;
 }
 
+/* The CPU backend's gp_printf output, kept for the JSON document. */
+static void run_collect_print(void *user, const char *text, size_t len)
+{
+    gp_strbuf_append(user, text, len);
+}
+
 static int run_run(int argc, char **argv)
 {
     run_state *s = calloc(1, sizeof *s);
@@ -952,8 +1118,17 @@ static int run_run(int argc, char **argv)
     if (rc < 0) {
         s->src = gp_read_file(s->file, (size_t)64 << 20, false, &s->src_len, err, sizeof err);
         if (!s->src) rc = gp_cli_input_error("run", "%s", err);
+        if (rc < 0 && run_is_cuda(s->file))
+            rc = run_translate(s->file, s->kernel_name, &s->src, &s->src_len);
     }
     gp_build_options o = {sizeof o, 0, s->file, s->defs, (uint32_t)s->ndefs, s->checks};
+    bool tracing = false; /* --trace, --trace-summary: from the device's open to the results */
+    if (rc < 0 && (s->trace_path || s->trace_summary)) {
+        if (gp_trace_start(s->trace_path) == GP_OK)
+            tracing = true;
+        else
+            rc = gp_cli_input_error("run", "--trace: %s", gp_last_error());
+    }
     if (rc < 0) {
         gp_status st = gp_device_open_for_source(s->device_spec, s->src, s->src_len, &o,
                                                  s->kernel_name, &s->dev);
@@ -974,6 +1149,7 @@ static int run_run(int argc, char **argv)
     if (rc < 0) rc = run_make_buffers(s);
     gp_status launch = GP_OK;
     double ms = 0;
+    gp_strbuf printed = GP_STRBUF_INIT;
     if (rc < 0) {
         gp_arg args[RUN_MAX_PARAMS];
         for (uint32_t i = 0; i < s->nparams; i++) {
@@ -982,17 +1158,30 @@ static int run_run(int argc, char **argv)
                 args[i] = gp_arg_buffer(p->buffer);
             else if (p->spec.kind == RUN_SHARED)
                 args[i] = gp_arg_shared((size_t)p->spec.count);
+            else if (p->spec.kind == RUN_NULL)
+                args[i] = gp_arg_null();
             else
                 args[i] = gp_arg_value(p->spec.value, p->info.size ? p->info.size
                                                                    : gp_dtype_size(p->type->dtype) *
                                                                          p->type->lanes);
         }
         run_catch_signals(s);
+        gp_stdout_capture cap = {-1, -1}; /* with --json, gp_printf's text goes into the JSON */
+        if (s->json) {
+            gp_print_set_handler(run_collect_print, &printed);
+            gp_stdout_capture_begin(&cap);
+        }
         double t0 = gp_monotonic_s();
         launch = gp_kernel_launch(NULL, s->k, s->gdims, s->global, s->have_group ? s->group : NULL,
                                   s->nparams, args);
         if (launch == GP_OK) launch = gp_device_synchronize(s->dev);
         ms = (gp_monotonic_s() - t0) * 1e3;
+        if (s->json) {
+            char *drv = gp_stdout_capture_end(&cap, (size_t)16 << 20);
+            gp_print_set_handler(NULL, NULL);
+            if (drv) gp_strbuf_puts(&printed, drv);
+            free(drv);
+        }
         if (launch == GP_OK && !s->json) run_check_guards(s, NULL);
         if (launch != GP_OK && launch != GP_ERR_CHECK)
             rc = launch == GP_ERR_LAUNCH || launch == GP_ERR_INVALID_ARGUMENT
@@ -1025,6 +1214,15 @@ static int run_run(int argc, char **argv)
         for (int d = 0; d < p->ndim; d++)
             cJSON_AddItemToArray(shape, cJSON_CreateNumber((double)p->shape[d]));
         cJSON_AddItemToArray(outputs, oj);
+    }
+    if (tracing && gp_trace_stop() != GP_OK && rc < 0)
+        rc = gp_cli_input_error("run", "--trace: %s", gp_last_error());
+    if (tracing && s->trace_summary) {
+        size_t need = 0;
+        gp_trace_summary(NULL, 0, &need);
+        char *text = malloc(need ? need : 1);
+        if (text && gp_trace_summary(text, need, NULL) == GP_OK) fputs(text, stderr);
+        free(text);
     }
     if (rc < 0) {
         uint32_t nrep = 0;
@@ -1059,10 +1257,13 @@ static int run_run(int argc, char **argv)
             if (launch == GP_OK) run_check_guards(s, j);
             cJSON_AddStringToObject(j, "status", nrep ? "reports" : s->overruns ? "overrun" : "ok");
             cJSON_AddNumberToObject(j, "elapsed_ms", ms);
+            cJSON_AddStringToObject(j, "printed", gp_strbuf_cstr(&printed));
             cJSON *ra = cJSON_AddArrayToObject(j, "reports");
             for (uint32_t i = 0; i < nrep; i++)
-                if (gp_check_report_get(i, &rep) == GP_OK)
+                if (gp_check_report_get(i, &rep) == GP_OK) {
+                    if (run_is_cuda(rep.file)) run_cuda_words(&rep);
                     cJSON_AddItemToArray(ra, run_report_json(&rep));
+                }
             cJSON_AddNumberToObject(j, "omitted_reports", (double)omitted);
             cJSON_AddItemToObject(j, "outputs", outputs);
             outputs = NULL;
@@ -1071,7 +1272,10 @@ static int run_run(int argc, char **argv)
             cJSON_Delete(j);
         } else {
             for (uint32_t i = 0; i < nrep; i++)
-                if (gp_check_report_get(i, &rep) == GP_OK) run_print_report(stdout, &rep);
+                if (gp_check_report_get(i, &rep) == GP_OK) {
+                    if (run_is_cuda(rep.file)) run_cuda_words(&rep);
+                    run_print_report(stdout, &rep);
+                }
             if (omitted)
                 printf("... and %llu more report(s) not kept\n", (unsigned long long)omitted);
             gp_selection_entry sel[GP_BACKEND_COUNT];
@@ -1094,6 +1298,7 @@ static int run_run(int argc, char **argv)
         rc = gp_cli_finish("run", rc);
     }
     cJSON_Delete(outputs);
+    gp_strbuf_free(&printed);
     run_free(s);
     free(s);
     return rc;
