@@ -472,6 +472,11 @@ static void cxx_in_device_code(void **state)
               (const char *[]){"GP_FUNC float scale(float x, float s)", "GP_KERNEL(k_4",
                                "if (4 > 2) {", "o[0] = scale(o[1], 2.0f);",
                                "o[0] = scale(o[1], 3.0f);", NULL});
+    /* a template kernel whose __launch_bounds__ holds a call-like sizeof(...) keeps its name */
+    expect_ok("template <int N>\n__launch_bounds__(N, 2048 / sizeof(float))\n"
+              "__global__ void fill(float *o) { o[threadIdx.x] = N; }\n"
+              "int main() { fill<64><<<1, 64>>>(0); }\n",
+              (const char *[]){"GP_KERNEL(fill_64, GP_BUF(float, o))", NULL});
     /* auto where the type is known exactly; a pointer's (its constness, its space) is not */
     expect_ok("__global__ void k(float *o, int n, const float *x) {\n"
               "  auto i = blockIdx.x * blockDim.x + threadIdx.x;\n"
