@@ -1843,10 +1843,40 @@ static void run_bit_ops(void **state)
     }
 }
 
+/* A kernel --partial left out: creating it from the built file names its reason. */
+static void left_out_kernel_says_why(void **state)
+{
+    (void)state;
+    static const char src[] =
+        "__device__ float h(float x) { return __int_as_float(__float_as_int(x) & 1); }\n"
+        "__global__ void a(float *o) { o[0] = h(o[1]); }\n"
+        "__global__ void b(float *o) { o[0] = 2.0f * o[1]; }\n";
+    gp_translate_options o = {0};
+    o.partial = true;
+    gp_translate_result r;
+    gp_translate("left.cu", src, strlen(src), &o, &r);
+    assert_non_null(r.output);
+    FOR_EACH_DEVICE(dev)
+    {
+        gp_build_options bo = {sizeof bo, 0, "left.gpk", NULL, 0, 0};
+        gp_program *prog = NULL;
+        GPT_CHECK(gp_program_create(dev, r.output, strlen(r.output), &bo, &prog));
+        gp_kernel *k = NULL;
+        assert_int_equal(gp_kernel_create(prog, "a", &k), GP_ERR_NOT_FOUND);
+        if (!strstr(gp_last_error(), "kernel 'a' of left.gpk was not translated from CUDA") ||
+            !strstr(gp_last_error(), "__float_as_int"))
+            fail_msg("the reason: %s", gp_last_error());
+        GPT_CHECK(gp_kernel_create(prog, "b", &k));
+        gp_kernel_release(k);
+        gp_program_release(prog);
+    }
+    gp_translate_result_free(&r);
+}
+
 #define MORE_TESTS                                                                                 \
     cmocka_unit_test(run_black_scholes), cmocka_unit_test(run_needle), cmocka_unit_test(run_srad), \
         cmocka_unit_test(run_attention_forward), cmocka_unit_test(run_spmv_csr),                   \
-        cmocka_unit_test(run_bit_ops),
+        cmocka_unit_test(run_bit_ops), cmocka_unit_test(left_out_kernel_says_why),
 
 int main(void)
 {
