@@ -46,6 +46,7 @@ typedef enum gp_status {
     GP_ERR_INTERNAL = -9,         /* a bug in gpuport: please report it */
     GP_ERR_CHECK = -10, /* a checked launch found bugs in the kernel: the message holds the first
                            reports, gp_check_report_count/get all of them (see "checking") */
+    GP_ERR_INTERRUPTED = -11, /* gp_interrupt() (Ctrl-C) stopped a CPU launch before its end */
 } gp_status;
 
 /* Thread-safe. Returns the message of the last error on the calling thread ("" if none).
@@ -55,6 +56,15 @@ GP_API const char *gp_last_error(void);
 GP_API const char *gp_status_name(gp_status status);
 /* Thread-safe. The library's version, "MAJOR.MINOR.PATCH". */
 GP_API const char *gp_version_string(void);
+
+/* Thread-safe and async-signal-safe. Stops the CPU launches running now: they start no more
+ * work-groups (one that started finishes) and return GP_ERR_INTERRUPTED. Devices that run on
+ * their own are not stopped; a host waiting for one can stop waiting with gp_event_wait_for. */
+GP_API void gp_interrupt(void);
+/* Installs a handler of signal `signo` (SIGINT) that calls gp_interrupt() and then the handler
+ * that was there before (Python's, which raises KeyboardInterrupt); none runs after it when that
+ * was the default. POSIX; GP_ERR_UNSUPPORTED elsewhere. */
+GP_API gp_status gp_interrupt_on_signal(int signo);
 
 /* ---- handles ------------------------------------------------------------------------------
  * Every handle is created by a gp_<noun>_create/open function and given back with the matching
@@ -205,6 +215,10 @@ GP_API gp_status gp_event_record(gp_queue *queue, gp_event **out);
 GP_API gp_status gp_queue_wait_event(gp_queue *queue, gp_event *event);
 /* Thread-safe. Blocks the host until the event completed. */
 GP_API gp_status gp_event_wait(gp_event *event);
+/* Thread-safe. Blocks the host until the event completed or `timeout_ms` passed (0: only asks):
+ * *done is 1 or 0. A caller that waits in slices can stop waiting between them (Ctrl-C in
+ * Python). A backend that cannot wait for a time waits until the event completed. */
+GP_API gp_status gp_event_wait_for(gp_event *event, uint32_t timeout_ms, int *done);
 /* Thread-safe. Milliseconds between two completed events of the same device (waits for both). */
 GP_API gp_status gp_event_elapsed_ms(gp_event *start, gp_event *end, double *ms);
 /* Thread-safe. NULL is a no-op. */
@@ -387,10 +401,15 @@ GP_API gp_status gp_kernel_arg_count(const gp_kernel *kernel, uint32_t *count);
 GP_API gp_status gp_kernel_arg_info(const gp_kernel *kernel, uint32_t index, gp_arg_info *info);
 /* Thread-safe. Largest group (work-items) this kernel can launch with on its device. */
 GP_API gp_status gp_kernel_max_group_size(const gp_kernel *kernel, uint32_t *size);
+/* Thread-safe. The group gp_kernel_launch chooses for a `dims`-dimensional grid of `global`
+ * work-items when it is given none (group[d] = 1 beyond dims): tools say which group ran and
+ * how far the grid was rounded up. */
+GP_API gp_status gp_kernel_auto_group(const gp_kernel *kernel, uint32_t dims, const size_t *global,
+                                      size_t group[3]);
 
 /* One launch argument. Fill it with the gp_arg_* helpers below (or by hand from an FFI). */
 typedef struct gp_arg {
-    int32_t kind; /* GP_ARG_BUFFER (for GP_BUF and GP_CBUF), GP_ARG_VALUE, GP_ARG_DYN_SHARED */
+    int32_t kind;      /* GP_ARG_BUFFER (for GP_BUF and GP_CBUF), GP_ARG_VALUE, GP_ARG_DYN_SHARED */
     uint32_t flags;    /* GP_ARG_FLAG_*; 0 for the helpers below except gp_arg_null */
     gp_buffer *buffer; /* BUFFER; NULL only with GP_ARG_FLAG_NULL */
     const void *value; /* VALUE: points at `size` bytes, copied at launch */
@@ -458,6 +477,9 @@ enum {
     GP_CHECK_SYNCCHECK = 1u << 2,
     GP_CHECK_INITCHECK = 1u << 3,
     GP_CHECK_ALL = 0xfu,
+    /* with racecheck: also report work-items storing the value a word already holds (every GPU
+     * gives the same result, so such uniform writes are not reported by default); "uniform" */
+    GP_CHECK_UNIFORM = 1u << 4,
 };
 
 /* One finding. Reports of a launch are merged by (check, file, line): `count` says how often

@@ -34,6 +34,7 @@ try:
         Queue,
         Selection,
         Shared,
+        TranslateError,
         builtin_programs,
         cache_dir,
         CHECKS,

@@ -80,8 +80,10 @@ typedef struct gp_kernel_sig {
     char name[128];
     uint32_t num_args;
     gp_arg_info args[GP_MAX_KERNEL_ARGS];
-    bool uses_barrier; /* gp_barrier appears in its body or in a helper of the same source */
-    bool uses_simd;    /* a gp_simd_* group operation does (shuffle, ballot, any, all) */
+    bool uses_barrier;     /* gp_barrier appears in its body or in a helper of the same source */
+    bool uses_simd;        /* a gp_simd_* group operation does (shuffle, ballot, any, all) */
+    uint32_t indexed_only; /* bit i: the body uses buffer parameter i only as `name[...]`, never
+                              tests it, so a null pointer for it would be dereferenced */
 } gp_kernel_sig;
 
 /* What a source asks of the device beyond the dialect's core, read by the signature parser. */
@@ -223,6 +225,7 @@ struct gp_backend_ops {
     /* e->dev is set; sets impl. */
     gp_status (*event_record)(gp_queue *q, gp_event *e);
     gp_status (*event_wait)(gp_event *e);
+    gp_status (*event_wait_for)(gp_event *e, uint32_t ms, int *done); /* NULL: event_wait */
     gp_status (*queue_wait_event)(gp_queue *q, gp_event *e);
     gp_status (*event_elapsed_ms)(gp_event *start, gp_event *end, double *ms);
     void (*event_release)(gp_event *e);
@@ -283,5 +286,9 @@ uint32_t gp_print_limit(void);
 /* The check reports of the calling thread's last CPU launch (gp_check_report_count/get): a
  * backend replaces them at the end of every launch it runs, with n = 0 when it made none. */
 void gp_check_reports_set(const gp_check_report *reports, uint32_t n, uint64_t omitted);
+
+/* How many times gp_interrupt() was called: a CPU launch that sees it change stops starting
+ * work-groups and returns GP_ERR_INTERRUPTED. */
+unsigned gp_interrupt_count(void);
 
 #endif

@@ -130,6 +130,13 @@ static gp_status gp_check_args(const gp_kernel *k, uint32_t n, const gp_arg *arg
                                 p->name, p->type_name, gp_arg_kind_name(p->kind),
                                 gp_arg_kind_name(a->kind));
         if (want == GP_ARG_BUFFER) {
+            if (!a->buffer && (a->flags & GP_ARG_FLAG_NULL) && (s->indexed_only >> i & 1u))
+                return gp_error_set(GP_ERR_INVALID_ARGUMENT,
+                                    "kernel '%s' argument %u '%s': no buffer (None / "
+                                    "gp_arg_null()), but the kernel never tests '%s' before it "
+                                    "indexes it; pass a buffer, or make it optional in the "
+                                    "kernel (`if (%s != 0) ...`)",
+                                    s->name, i, p->name, p->name, p->name);
             if (!a->buffer && (a->flags & GP_ARG_FLAG_NULL)) continue; /* gp_arg_null() */
             if (!a->buffer)
                 return gp_error_set(GP_ERR_INVALID_ARGUMENT,
@@ -215,6 +222,21 @@ static void gp_auto_group(const gp_kernel *k, uint32_t dims, const size_t *globa
                             : (d == 1 ? (g[0] >= g[2] ? 0 : 2) : (g[0] >= g[1] ? 0 : 1));
         g[e] = (g[e] + 1) / 2;
     }
+}
+
+gp_status gp_kernel_auto_group(const gp_kernel *kernel, uint32_t dims, const size_t *global,
+                               size_t group[3])
+{
+    if (!kernel || !global || !group)
+        return gp_error_set(GP_ERR_INVALID_ARGUMENT, "gp_kernel_auto_group: NULL argument");
+    if (dims < 1 || dims > 3)
+        return gp_error_set(GP_ERR_INVALID_ARGUMENT,
+                            "gp_kernel_auto_group: %u dimensions (use 1, 2 or 3)", dims);
+    uint32_t g[3];
+    gp_auto_group(kernel, dims, global, g);
+    for (uint32_t d = 0; d < 3; d++)
+        group[d] = g[d];
+    return GP_OK;
 }
 
 static gp_status gp_check_group(const gp_kernel *k, uint32_t dims, const size_t *group,

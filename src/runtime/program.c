@@ -182,9 +182,9 @@ static gp_status gp_build(gp_device_state *dev, const char *src, size_t len,
     const char *const *defs = o ? o->defines : NULL;
     uint32_t ndefs = o ? o->num_defines : 0, flags = o ? o->flags : 0;
     uint32_t checks = o && o->checks ? o->checks : handle_checks;
-    if (checks & ~(uint32_t)GP_CHECK_ALL)
+    if (checks & ~((uint32_t)GP_CHECK_ALL | GP_CHECK_UNIFORM))
         return gp_error_set(GP_ERR_INVALID_ARGUMENT, "build options: unknown check bits %#x",
-                            checks & ~(uint32_t)GP_CHECK_ALL);
+                            checks & ~((uint32_t)GP_CHECK_ALL | GP_CHECK_UNIFORM));
     if (checks && dev->info.backend != GP_BACKEND_CPU)
         return gp_error_set(GP_ERR_UNSUPPORTED,
                             "%s: checking runs on the CPU backend, not on %s (%s); build it for "

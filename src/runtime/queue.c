@@ -122,6 +122,18 @@ gp_status gp_event_wait(gp_event *event)
     return st;
 }
 
+gp_status gp_event_wait_for(gp_event *event, uint32_t timeout_ms, int *done)
+{
+    if (!event || !done)
+        return gp_error_set(GP_ERR_INVALID_ARGUMENT, "gp_event_wait_for: NULL argument");
+    *done = 0;
+    if (event->dev->ops->event_wait_for)
+        return event->dev->ops->event_wait_for(event, timeout_ms, done);
+    gp_status st = event->dev->ops->event_wait(event);
+    if (st == GP_OK) *done = 1;
+    return st;
+}
+
 gp_status gp_event_elapsed_ms(gp_event *start, gp_event *end, double *ms)
 {
     if (!start || !end || !ms)

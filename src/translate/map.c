@@ -148,6 +148,13 @@ static const tr_callmap table[] = {
     {"min", TR_CALL_MINMAX, 2, "min", NULL, NULL},
     {"max", TR_CALL_MINMAX, 2, "max", NULL, NULL},
     {"abs", TR_CALL_MINMAX, 1, "abs", NULL, NULL},
+    /* CUDA's integer min/max of a fixed type: the arguments converted to it */
+    {"umin", TR_CALL_MINMAX, 2, "min", NULL, NULL},
+    {"umax", TR_CALL_MINMAX, 2, "max", NULL, NULL},
+    {"llmin", TR_CALL_MINMAX, 2, "min", NULL, NULL},
+    {"llmax", TR_CALL_MINMAX, 2, "max", NULL, NULL},
+    {"ullmin", TR_CALL_MINMAX, 2, "min", NULL, NULL},
+    {"ullmax", TR_CALL_MINMAX, 2, "max", NULL, NULL},
     {"__syncthreads", TR_CALL_BARRIER, 0, "gp_barrier", NULL, NULL},
     {"atomicAdd", TR_CALL_ATOMIC, 2, "add", NULL, NULL},
     {"atomicSub", TR_CALL_ATOMIC, 2, "sub", NULL, NULL},
