@@ -14,12 +14,9 @@
 
 static const char translate_usage[] =
     "usage: gpuport translate FILE.cu [-o FILE.gpk] [--report FILE.json] [--partial]\n"
-    "                         [--simd-width 32|0] [-I DIR]... [-D NAME[=VALUE]]...
-"
-    "                         [-T|--instantiate 'NAME<ARGS>']... [--no-verify]
-"
-    "                         [--metal-standin DIR] [--for-check] [--force] [--json]
-"
+    "                         [--simd-width 32|0] [-I DIR]... [-D NAME[=VALUE]]...\n"
+    "                         [-T|--instantiate 'NAME<ARGS>']... [--no-verify]\n"
+    "                         [--metal-standin DIR] [--for-check] [--force] [--json]\n"
     "\n"
     "Rewrites the CUDA kernels of FILE.cu (the subset in docs/translate.md) into the portable\n"
     "kernel dialect, which gpuport builds for CUDA, Metal, OpenCL and the CPU. Constructs outside\n"
