@@ -35,6 +35,13 @@ def set_print_limit(lines: Optional[int]) -> None:
     lib.gp_print_set_limit(n)
 
 
+def get_print_limit() -> int:
+    """Lines of gp_printf output kept per CPU launch now."""
+    n = ctypes.c_uint32(0)
+    lib.gp_print_get_limit(ctypes.byref(n))
+    return n.value
+
+
 class trace:
     """Records a timeline of every launch, copy, build and wait inside ``with``.
 
