@@ -245,6 +245,13 @@ int gp_mkdir_p(const char *path, unsigned mode)
     return gp_path_is_dir(path) ? 0 : (errno = ENOTDIR, -1);
 }
 
+bool gp_output_taken(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) != 0) return gp_path_exists(path); /* a dangling link */
+    return S_ISREG(st.st_mode) || S_ISDIR(st.st_mode);
+}
+
 /* Writes all of data to fd (EINTR retried). 0 or -1 (errno). */
 static int fs_write_all(int fd, const void *data, size_t len)
 {

@@ -170,5 +170,15 @@ rc=$?
 # -o with --json: the file is written, whoever reads stdout
 "$GPUPORT" translate --no-verify --json "$corpus/saxpy.cu" -o "$tmp/j.gpk" 2>/dev/null | head -c 1 >/dev/null
 grep -q "GP_KERNEL(" "$tmp/j.gpk" || bad "-o with --json piped to head: no output file"
+# -o /dev/null: written into, without --force, and /dev/null stays the device it was (as root,
+# a rename over it made it a regular file; a chmod changed its mode)
+if [ -c /dev/null ]; then
+    before=$(stat -c %a /dev/null 2>/dev/null || stat -f %Lp /dev/null)
+    "$GPUPORT" translate --no-verify "$corpus/saxpy.cu" -o /dev/null >/dev/null 2>"$tmp/null.err" ||
+        bad "-o /dev/null: $(cat "$tmp/null.err")"
+    [ -c /dev/null ] || bad "-o /dev/null replaced the device"
+    after=$(stat -c %a /dev/null 2>/dev/null || stat -f %Lp /dev/null)
+    [ "$before" = "$after" ] || bad "-o /dev/null changed its mode from $before to $after"
+fi
 [ $fail = 0 ] && echo "ok"
 exit $fail
