@@ -42,7 +42,8 @@ GPUPORT_BUILD_DIR=build-asan scripts/build.sh -DCMAKE_BUILD_TYPE=Debug -DGPUPORT
 # LeakSanitizer on Linux only: AddressSanitizer on macOS does not support detect_leaks
 leaks=0
 [ "$(uname -s)" = Linux ] && leaks=1
-ASAN_OPTIONS=detect_leaks=$leaks:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+ASAN_OPTIONS=detect_leaks=$leaks:abort_on_error=0 LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp \
+    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     ctest_run ctest-asan build-asan -LE nosanitize
 
 # libFuzzer comes with LLVM's clang (Debian's; on macOS Homebrew's llvm, not Apple's clang)

@@ -12,6 +12,22 @@
 
 #define GP_POOL_SPIN 20000 /* polls (~50-100 us) before a worker sleeps */
 
+/* Under AddressSanitizer the workers are stopped and joined at exit, before LeakSanitizer's
+ * scan: the scan walks every live thread's dynamic TLS, and a worker's still lists the blocks of
+ * kernel libraries dlclose'd since (their _Thread_local shared arrays), which the scan then reads
+ * and crashes on ("Tracer caught signal 11") instead of reporting. Elsewhere they are detached
+ * and end with the process. */
+#if defined(__SANITIZE_ADDRESS__)
+#define GP_POOL_JOIN_AT_EXIT 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define GP_POOL_JOIN_AT_EXIT 1
+#endif
+#endif
+#ifndef GP_POOL_JOIN_AT_EXIT
+#define GP_POOL_JOIN_AT_EXIT 0
+#endif
+
 /* The claim word packs the job's generation, its chunk count and the next chunk to take, so a
  * worker that wakes late can never take a chunk of a job that has already finished, and the
  * caller waits only for chunks that were taken, not for threads that never woke. */
@@ -31,11 +47,13 @@ typedef struct gp_pool {
     void *ctx;
     uint64_t total, chunk;
     gp_mutex run_lock; /* one job at a time */
+#if GP_POOL_JOIN_AT_EXIT
+    _Atomic int quit;
+    gp_thread threads[1024];
+#endif
 } gp_pool;
 
-static gp_pool gp_the_pool = {.mu = GP_MUTEX_INIT,
-                              .wake = GP_COND_INIT,
-                              .run_lock = GP_MUTEX_INIT};
+static gp_pool gp_the_pool = {.mu = GP_MUTEX_INIT, .wake = GP_COND_INIT, .run_lock = GP_MUTEX_INIT};
 static gp_once gp_pool_once = GP_ONCE_INIT;
 
 static inline void gp_pool_pause(void)
@@ -69,6 +87,9 @@ static void *gp_pool_main(void *arg)
     gp_pool *p = arg;
     uint64_t seen = 0;
     for (;;) {
+#if GP_POOL_JOIN_AT_EXIT
+        if (atomic_load(&p->quit)) return NULL;
+#endif
         int spins = 0;
         while (atomic_load(&p->generation) == seen && spins < GP_POOL_SPIN) {
             gp_pool_pause();
@@ -77,8 +98,12 @@ static void *gp_pool_main(void *arg)
         if (atomic_load(&p->generation) == seen) {
             gp_mutex_lock(&p->mu);
             atomic_fetch_add(&p->sleepers, 1);
-            while (atomic_load(&p->generation) == seen)
+            while (atomic_load(&p->generation) == seen) {
+#if GP_POOL_JOIN_AT_EXIT
+                if (atomic_load(&p->quit)) break;
+#endif
                 gp_cond_wait(&p->wake, &p->mu);
+            }
             atomic_fetch_sub(&p->sleepers, 1);
             gp_mutex_unlock(&p->mu);
         }
@@ -100,6 +125,19 @@ static uint32_t gp_pool_wanted(void)
     return n <= 1024 ? (uint32_t)n : 1;
 }
 
+#if GP_POOL_JOIN_AT_EXIT
+static void gp_pool_stop(void)
+{
+    gp_pool *p = &gp_the_pool;
+    gp_mutex_lock(&p->mu);
+    atomic_store(&p->quit, 1);
+    gp_cond_broadcast(&p->wake);
+    gp_mutex_unlock(&p->mu);
+    for (uint32_t i = 0; i < p->workers; i++)
+        gp_thread_join(p->threads[i]);
+}
+#endif
+
 static void gp_pool_start(void)
 {
     gp_pool *p = &gp_the_pool;
@@ -107,9 +145,16 @@ static void gp_pool_start(void)
     for (uint32_t i = 1; i < want; i++) {
         gp_thread t;
         if (gp_thread_create(&t, gp_pool_main, p) != 0) break;
+#if GP_POOL_JOIN_AT_EXIT
+        p->threads[p->workers] = t;
+#else
         gp_thread_detach(t);
+#endif
         p->workers++;
     }
+#if GP_POOL_JOIN_AT_EXIT
+    atexit(gp_pool_stop); /* after the sanitizer's own: runs before its leak scan */
+#endif
 }
 
 uint32_t gp_pool_threads(void)
