@@ -2,10 +2,14 @@
 """python_interop.py — what the Python package costs where a user would otherwise reach for another
 tool, side by side in one process:
 
-  launch   a saxpy launch on arrays already on the device, through gpuport (``k(n, y, x, a, n)``)
-           and through PyOpenCL (``knl(queue, (n,), None, y, x, np.float32(a), np.int32(n))``),
-           same PoCL device, the same kernel (the dialect's and its OpenCL C), each launch
-           followed by finishing the queue; and enqueue-only (N launches, then one finish)
+  launch   a saxpy launch on arrays already on the device, through gpuport
+           (``k(n, y, x, np.float32(a), np.int32(n))``) and through PyOpenCL
+           (``knl(queue, (n,), None, y, x, np.float32(a), np.int32(n))``): the same numpy
+           arguments, the same PoCL device, the same kernel (the dialect's and its OpenCL C), each
+           launch followed by finishing the queue; enqueue-only (N launches, then one finish); and
+           on numpy arrays: gpuport ``k(n, y_np, x_np, a, n)`` (used in place, waited for) against
+           PyOpenCL over the same arrays (``cl.Buffer(..., USE_HOST_PTR, hostbuf=...)`` for each,
+           the launch, finish)
   dlpack   gpuport.from_dlpack of a 1 GiB numpy array (in place: CPU backend, and PoCL through
            CL_MEM_USE_HOST_PTR) against copying it onto the device (Device.array), and
            np.from_dlpack of the gpuport array back
@@ -88,42 +92,55 @@ def bench_launch(rounds, launches, n=4096):
     cy = cl.Buffer(ctx, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=np.zeros(n, np.float32))
     a32, n32 = np.float32(2.0), np.int32(n)
 
+    hx, hy = np.ones(n, np.float32), np.zeros(n, np.float32)
+
     def gp_launch():
-        k(n, gy, gx, 2.0, n)
+        k(n, gy, gx, a32, n32)
 
     def cl_launch():
         knl(queue, (n,), None, cy, cx, a32, n32)
 
     def gp_sync():
-        k(n, gy, gx, 2.0, n)
+        k(n, gy, gx, a32, n32)
         gq.finish()
 
     def cl_sync():
         knl(queue, (n,), None, cy, cx, a32, n32)
         queue.finish()
 
-    for f in (gp_sync, cl_sync):  # warm: builds, first launches
+    def gp_numpy():
+        k(n, hy, hx, 2.0, n)
+
+    def cl_numpy():
+        by = cl.Buffer(ctx, mf.READ_WRITE | mf.USE_HOST_PTR, hostbuf=hy)
+        bx = cl.Buffer(ctx, mf.READ_ONLY | mf.USE_HOST_PTR, hostbuf=hx)
+        knl(queue, (n,), None, by, bx, a32, n32)
+        queue.finish()
+
+    for f in (gp_sync, cl_sync, gp_numpy, cl_numpy):  # warm: builds, first launches
         for _ in range(50):
             f()
-    res = {"gp_sync": [], "cl_sync": [], "gp_enq": [], "cl_enq": []}
+    res = {f"{s}_{m}": [] for s in ("gp", "cl") for m in ("sync", "enq", "numpy")}
     for r in range(rounds):
-        order = [("gp", gp_sync, gp_launch, gq.finish), ("cl", cl_sync, cl_launch, queue.finish)]
+        order = [("gp", gp_sync, gp_launch, gq.finish, gp_numpy),
+                 ("cl", cl_sync, cl_launch, queue.finish, cl_numpy)]
         if r % 2:
             order.reverse()
-        for name, sync, enq, fin in order:
+        for name, sync, enq, fin, host in order:
             res[f"{name}_sync"].append(per_launch(sync, launches))
             res[f"{name}_enq"].append(enqueue_only(enq, fin, launches))
+            res[f"{name}_numpy"].append(per_launch(host, launches))
     print(f"device: {info.spec} {info.name} ({info.driver_version}); pyopencl {cl.VERSION_TEXT}; "
           f"{rounds} rounds x {launches} launches, {n} floats")
     print(f"{'':28s} {'gpuport':>10s} {'PyOpenCL':>10s} {'gpuport/PyOpenCL':>17s}")
-    for key, label in (("sync", "launch + finish"), ("enq", "launch (enqueue only)")):
+    for key, label in (("sync", "launch + finish"), ("enq", "launch (enqueue only)"),
+                       ("numpy", "on numpy arrays (+ finish)")):
         g, c = median_us(res[f"gp_{key}"]), median_us(res[f"cl_{key}"])
         ratios = [a / b for a, b in zip(res[f"gp_{key}"], res[f"cl_{key}"])]
         print(f"{label:28s} {g:8.2f} µs {c:8.2f} µs {statistics.median(ratios):17.3f}")
-    host = np.zeros(n, np.float32)
-    hx = np.ones(n, np.float32)
-    t = statistics.median(per_launch(lambda: k(n, host, hx, 2.0, n), launches) for _ in range(3))
-    print(f"{'numpy arrays (in place)':28s} {t * 1e6:8.2f} µs   (gpuport wraps host memory per launch)")
+    ratios = [a / b for a, b in zip(res["gp_numpy"], res["cl_sync"])]
+    print(f"{'gpuport on numpy arrays / PyOpenCL launch + finish on its buffers':68s} "
+          f"{statistics.median(ratios):.3f}")
 
 
 def bench_dlpack(rounds):

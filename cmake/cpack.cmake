@@ -42,3 +42,27 @@ set(CPACK_DEBIAN_CLI_PACKAGE_SECTION devel)
 set(CPACK_DEBIAN_CLI_DESCRIPTION
   "GPU portability toolkit: doctor, audit, compare, freeze, archcheck, bench, translate\nThe gpuport command: what this machine's GPUs can do and how to fix what is broken,\nwhat in a code base is tied to CUDA, whether two runs' results agree, and more.")
 include(CPack)
+
+# The licence: every Debian package (prefix /usr) carries it as /usr/share/doc/<package>/copyright,
+# in the machine-readable format, its text that of LICENSE (MIT, which Debian calls Expat); any
+# other install has LICENSE in share/doc/gpuport.
+if(GPUPORT_INSTALL AND NOT CMAKE_INSTALL_PREFIX STREQUAL "/usr")
+  install(FILES ${PROJECT_SOURCE_DIR}/LICENSE DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT runtime)
+elseif(GPUPORT_INSTALL)
+  file(READ ${PROJECT_SOURCE_DIR}/LICENSE gp_license)
+  # the permission notice: LICENSE less its title and copyright lines, each line indented by one
+  # space and an empty line written " ." as the format asks
+  string(REGEX REPLACE "^MIT License\n\nCopyright[^\n]*\n\n" "" gp_license "${gp_license}")
+  string(REGEX REPLACE "\n+$" "" gp_license "${gp_license}")
+  string(REPLACE "\n\n" "\n.\n" gp_license "${gp_license}")
+  string(REPLACE "\n" "\n " gp_license "${gp_license}")
+  file(WRITE ${PROJECT_BINARY_DIR}/debian/copyright
+    "Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/\n"
+    "Upstream-Name: gpuport\n\n"
+    "Files: *\nCopyright: the gpuport authors\nLicense: Expat\n ${gp_license}\n")
+  foreach(c RUNTIME DEV CLI)
+    string(TOLOWER ${c} gp_component)
+    install(FILES ${PROJECT_BINARY_DIR}/debian/copyright
+      DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/${CPACK_DEBIAN_${c}_PACKAGE_NAME} COMPONENT ${gp_component})
+  endforeach()
+endif()

@@ -35,6 +35,13 @@ if(APPLE)
 else()
   string(APPEND GP_PC_LIBS_PRIVATE " -lpthread -lm")
 endif()
+# Outside /usr the dynamic loader does not look in the install's library folder: the .pc adds a
+# run-time search path there (-Wl,-rpath,${libdir}: where the .pc file lies now, so a moved
+# install still works), and a program linked with `pkg-config --libs gpuport` runs as it is.
+set(GP_PC_RPATH "")
+if(NOT WIN32 AND NOT CMAKE_INSTALL_PREFIX STREQUAL "/usr")
+  set(GP_PC_RPATH " -Wl,-rpath,\${libdir}")
+endif()
 configure_file(${PROJECT_SOURCE_DIR}/cmake/gpuport.pc.in ${PROJECT_BINARY_DIR}/gpuport.pc @ONLY)
 
 if(NOT GPUPORT_INSTALL)

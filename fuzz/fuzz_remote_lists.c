@@ -1,6 +1,6 @@
 /* fuzz_remote_lists.c — the NUL-separated lists the remote side sends back to `gpuport remote`
- * (the sync manifest in src/remote/sync.c, the fetch listing in src/remote/fetch.c): any bytes
- * must yield only safe relative paths or a refusal. */
+ * (the sync manifest in src/remote/sync.c, the fetch listing in src/remote/fetch.c, split by
+ * the run's mark): any bytes must yield only safe relative paths or a refusal. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +24,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char bad[256];
     if (gp_remote_fetch_parse(text, size, &out, bad, sizeof bad) >= 0) check_all_safe(&out);
     gp_strbuf_free(&out);
+    /* The listing with a run's mark: split, then each part parsed as above. */
+    gp_strbuf fresh = GP_STRBUF_INIT, stale = GP_STRBUF_INIT;
+    size_t per[4];
+    if (gp_remote_fetch_split(text, size, 4, &fresh, &stale, per) == 0) {
+        if (gp_remote_fetch_parse(fresh.data, fresh.len, &out, bad, sizeof bad) >= 0)
+            check_all_safe(&out);
+        gp_strbuf_free(&out);
+        if (gp_remote_fetch_parse(stale.data, stale.len, &out, bad, sizeof bad) >= 0)
+            check_all_safe(&out);
+        gp_strbuf_free(&out);
+    }
+    gp_strbuf_free(&fresh);
+    gp_strbuf_free(&stale);
     /* The first half is the old manifest, the second the current list. */
     static const char now[] = "a\0b/c\0";
     gp_remote_sync_removed(text, size, now, sizeof now - 1, &out);

@@ -8,6 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=${GPUPORT_MINGW_BUILD_DIR:-build-mingw}
+case $dir in /*) ;; *) dir=$PWD/$dir ;; esac # ctest reads a relative --output-junit from the build folder
 jobs=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)
 wine=$(command -v wine64 || command -v wine || ls /usr/lib/wine/wine64 2>/dev/null || true)
 if [ "$(uname -s)" != Linux ]; then
@@ -34,6 +35,6 @@ if [ ! -f "$prefix/system.reg" ]; then
     WINEPREFIX=$prefix "$(dirname "$wine")/wineserver" -w 2>/dev/null || true
 fi
 rm -f "$dir/junit-ctest.xml"
-ctest --test-dir "$dir" --output-on-failure -j "$jobs" --output-junit "$PWD/$dir/junit-ctest.xml" \
+ctest --test-dir "$dir" --output-on-failure -j "$jobs" --output-junit "$dir/junit-ctest.xml" \
     --test-output-size-passed 4000000 --test-output-size-failed 4000000
 python3 scripts/check-skips.py "ctest-wine=$dir/junit-ctest.xml"

@@ -46,6 +46,7 @@ typedef enum gp_status {
     GP_ERR_INTERNAL = -9,         /* a bug in gpuport: please report it */
     GP_ERR_CHECK = -10, /* a checked launch found bugs in the kernel: the message holds the first
                            reports, gp_check_report_count/get all of them (see "checking") */
+    GP_ERR_INTERRUPTED = -11, /* gp_interrupt() (Ctrl-C) stopped a CPU launch before its end */
 } gp_status;
 
 /* Thread-safe. Returns the message of the last error on the calling thread ("" if none).
@@ -55,6 +56,15 @@ GP_API const char *gp_last_error(void);
 GP_API const char *gp_status_name(gp_status status);
 /* Thread-safe. The library's version, "MAJOR.MINOR.PATCH". */
 GP_API const char *gp_version_string(void);
+
+/* Thread-safe and async-signal-safe. Stops the CPU launches running now: they start no more
+ * work-groups (one that started finishes) and return GP_ERR_INTERRUPTED. Devices that run on
+ * their own are not stopped; a host waiting for one can stop waiting with gp_event_wait_for. */
+GP_API void gp_interrupt(void);
+/* Installs a handler of signal `signo` (SIGINT) that calls gp_interrupt() and then the handler
+ * that was there before (Python's, which raises KeyboardInterrupt); none runs after it when that
+ * was the default. POSIX; GP_ERR_UNSUPPORTED elsewhere. */
+GP_API gp_status gp_interrupt_on_signal(int signo);
 
 /* ---- handles ------------------------------------------------------------------------------
  * Every handle is created by a gp_<noun>_create/open function and given back with the matching
@@ -205,6 +215,10 @@ GP_API gp_status gp_event_record(gp_queue *queue, gp_event **out);
 GP_API gp_status gp_queue_wait_event(gp_queue *queue, gp_event *event);
 /* Thread-safe. Blocks the host until the event completed. */
 GP_API gp_status gp_event_wait(gp_event *event);
+/* Thread-safe. Blocks the host until the event completed or `timeout_ms` passed (0: only asks):
+ * *done is 1 or 0. A caller that waits in slices can stop waiting between them (Ctrl-C in
+ * Python). A backend that cannot wait for a time waits until the event completed. */
+GP_API gp_status gp_event_wait_for(gp_event *event, uint32_t timeout_ms, int *done);
 /* Thread-safe. Milliseconds between two completed events of the same device (waits for both). */
 GP_API gp_status gp_event_elapsed_ms(gp_event *start, gp_event *end, double *ms);
 /* Thread-safe. NULL is a no-op. */
@@ -387,10 +401,15 @@ GP_API gp_status gp_kernel_arg_count(const gp_kernel *kernel, uint32_t *count);
 GP_API gp_status gp_kernel_arg_info(const gp_kernel *kernel, uint32_t index, gp_arg_info *info);
 /* Thread-safe. Largest group (work-items) this kernel can launch with on its device. */
 GP_API gp_status gp_kernel_max_group_size(const gp_kernel *kernel, uint32_t *size);
+/* Thread-safe. The group gp_kernel_launch chooses for a `dims`-dimensional grid of `global`
+ * work-items when it is given none (group[d] = 1 beyond dims): tools say which group ran and
+ * how far the grid was rounded up. */
+GP_API gp_status gp_kernel_auto_group(const gp_kernel *kernel, uint32_t dims, const size_t *global,
+                                      size_t group[3]);
 
 /* One launch argument. Fill it with the gp_arg_* helpers below (or by hand from an FFI). */
 typedef struct gp_arg {
-    int32_t kind; /* GP_ARG_BUFFER (for GP_BUF and GP_CBUF), GP_ARG_VALUE, GP_ARG_DYN_SHARED */
+    int32_t kind;      /* GP_ARG_BUFFER (for GP_BUF and GP_CBUF), GP_ARG_VALUE, GP_ARG_DYN_SHARED */
     uint32_t flags;    /* GP_ARG_FLAG_*; 0 for the helpers below except gp_arg_null */
     gp_buffer *buffer; /* BUFFER; NULL only with GP_ARG_FLAG_NULL */
     const void *value; /* VALUE: points at `size` bytes, copied at launch */
@@ -458,6 +477,9 @@ enum {
     GP_CHECK_SYNCCHECK = 1u << 2,
     GP_CHECK_INITCHECK = 1u << 3,
     GP_CHECK_ALL = 0xfu,
+    /* with racecheck: also report work-items storing the value a word already holds (every GPU
+     * gives the same result, so such uniform writes are not reported by default); "uniform" */
+    GP_CHECK_UNIFORM = 1u << 4,
 };
 
 /* One finding. Reports of a launch are merged by (check, file, line): `count` says how often
@@ -496,6 +518,48 @@ GP_API gp_status gp_check_report_get(uint32_t index, gp_check_report *report);
  * (NUL-terminated, truncated to cap); *needed (optional) gets the full length + 1. */
 GP_API gp_status gp_check_report_format(const gp_check_report *report, char *buf, size_t cap,
                                         size_t *needed);
+
+/* ---- printing from kernels ---------------------------------------------------------------- *
+ * gp_printf(fmt, ...) in a kernel prints on every backend but Metal (refused at build time with
+ * the reason). Formats are checked when the program is built: a string literal using only
+ * %d %u %ld %lu %x %f %e %g %c %s %% (with flags, width and precision), one argument per
+ * conversion, %s only of string literals; anything else is GP_ERR_BUILD naming the line and why.
+ * CPU (plain and checked): each call's text (at most 1023 bytes) is kept whole; when the launch
+ * ends, its output goes to the handler below in group order (the order of calls within a group),
+ * at most `limit` lines per launch, then one line saying how many were dropped. CUDA and OpenCL
+ * print through their own printf to the process's stdout when the launch's wait returns; their
+ * drivers bound the output (CUDA: a 1 MiB FIFO; OpenCL: the device's printf buffer). */
+typedef void (*gp_print_fn)(void *user, const char *text, size_t len);
+/* Thread-safe. Where the CPU backend's kernel output goes: fn(user, text, len) once per launch
+ * that printed, from the launching thread. NULL: the default, stdout (flushed). */
+GP_API gp_status gp_print_set_handler(gp_print_fn fn, void *user);
+/* Thread-safe. Lines kept per launch on the CPU (0: the default, 4096, or GPUPORT_PRINT_LIMIT). */
+GP_API gp_status gp_print_set_limit(uint32_t lines);
+GP_API gp_status gp_print_get_limit(uint32_t *lines);
+
+/* ---- the timeline ------------------------------------------------------------------------- *
+ * While a trace is recorded, every kernel launch, buffer copy (write, read, copy, fill), program
+ * build (compiled, from the disk or the in-process cache) and wait (gp_queue_finish,
+ * gp_device_synchronize, gp_event_wait) of every device is kept, and written at the stop in the
+ * Chrome Trace Event Format (Perfetto, chrome://tracing): complete events ("ph": "X") with "ts"
+ * and "dur" in microseconds since the start, one process per device, one track (tid) per queue
+ * plus track 0 for the host's builds and waits; args name the backend, device, kernel, grid and
+ * group, bytes, the cache outcome and the clock. Commands are timed on the device's own clock
+ * where the backend has one (OpenCL profiling info, CUDA events; the CPU runs a command as it is
+ * enqueued, on its own clock) aligned to the host's; else args.device_time is "unsupported" and
+ * the host's interval is written. Tracing adds two markers per command on GPU backends; off, it
+ * costs one branch per command. GPUPORT_TRACE=FILE traces the whole process (written at exit;
+ * GPUPORT_TRACE_SUMMARY=1 prints the summary on stderr then). docs/debugging.md. */
+
+/* Thread-safe. Starts recording; `path` (may be NULL: only the summary) is checked for writing
+ * now and written at gp_trace_stop. GP_ERR_INVALID_ARGUMENT when a trace is already running. */
+GP_API gp_status gp_trace_start(const char *path);
+/* Thread-safe. Waits for the traced devices, stops and writes the file (GP_ERR_IO naming it). */
+GP_API gp_status gp_trace_stop(void);
+/* Thread-safe. The running or last trace summed up as text: time per kernel, per copy direction
+ * (with bytes and GB/s), builds by cache outcome, waits, idle time per queue. As the *_text
+ * functions: NUL-terminated, truncated to cap, *needed (optional) gets the full length + 1. */
+GP_API gp_status gp_trace_summary(char *buf, size_t cap, size_t *needed);
 
 /* ---- kernel cache ------------------------------------------------------------------------ *
  * Compiled kernels are kept on disk, keyed by a hash of (dialect version, backend, device,

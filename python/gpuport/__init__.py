@@ -34,6 +34,7 @@ try:
         Queue,
         Selection,
         Shared,
+        TranslateError,
         builtin_programs,
         cache_dir,
         CHECKS,
@@ -47,6 +48,7 @@ try:
         version,
     )
     from .interop import asarray, from_cuda_array_interface, from_dlpack  # noqa: F401
+    from .observe import get_print_limit, set_print_limit, trace, trace_summary  # noqa: F401
 except ImportError as _e:  # libgpuport missing: the tools and torch_device() still work
     _runtime_error = _e
 

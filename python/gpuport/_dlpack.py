@@ -122,6 +122,21 @@ _api.PyCapsule_GetPointer.restype = ctypes.c_void_p
 _api.PyCapsule_GetPointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
 _api.PyCapsule_SetName.restype = ctypes.c_int
 _api.PyCapsule_SetName.argtypes = [ctypes.py_object, ctypes.c_char_p]
+_api.PyCapsule_GetName.restype = ctypes.c_char_p
+_api.PyCapsule_GetName.argtypes = [ctypes.py_object]
+
+
+
+def capsule_name(obj: Any) -> Optional[bytes]:
+    """A capsule's name: None for another object (b"" for a capsule without one)."""
+    if type(obj).__name__ != "PyCapsule":
+        return None
+    try:
+        return _api.PyCapsule_GetName(obj) or b""
+    except Exception:
+        return b""
+
+
 # The destructor gets the capsule while it is being freed: a bare pointer, no reference taken.
 _is_valid_raw = ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_char_p)(
     ("PyCapsule_IsValid", _api))
@@ -213,8 +228,13 @@ class Taken:
             self.flags = 0
             used = _USED
         else:
-            raise TypeError("not a DLPack capsule, or one that was already consumed (a capsule can "
-                            "be taken once)")
+            name = capsule_name(capsule)
+            if name is not None and name.startswith(b"used_dltensor"):
+                raise BufferError("the DLPack capsule was already consumed (it is named "
+                                  f"{name.decode()!r}): a capsule can be taken once; ask the "
+                                  "producer for a new one (x.__dlpack__()) or pass the array itself")
+            raise TypeError(f"not a DLPack capsule ({type(capsule).__name__}"
+                            + (f" named {name.decode()!r}" if name is not None else "") + ")")
         t = m.dl_tensor
         ndim = int(t.ndim)
         if ndim < 0 or ndim > 64:

@@ -1,8 +1,9 @@
 """The C library, loaded with ctypes: where it is found, and the declaration of every entry point.
 
-libgpuport is searched in this order: ``$GPUPORT_LIBRARY`` (a file), the copy bundled inside the
-package (``gpuport/_lib``, put there by ``pip install``), ``$GPUPORT_BUILD_DIR`` (a CMake build
-folder, for development), then the system's library path.
+libgpuport is searched in this order: ``$GPUPORT_LIBRARY`` (a file), ``$GPUPORT_BUILD_DIR`` (a
+CMake build folder, for development: set, it wins over the bundled copy, which an editable install
+keeps beside the sources), the copy bundled inside the package (``gpuport/_lib``, put there by
+``pip install`` or ``pip install -e``), then the system's library path.
 """
 
 from __future__ import annotations
@@ -33,12 +34,12 @@ def library_candidates(platform: str = sys.platform) -> List[Path]:
     if env:
         out.append(Path(env))
     names = library_names(platform)
-    for name in names:
-        out.append(_HERE / "_lib" / name)
     build = os.environ.get("GPUPORT_BUILD_DIR")
     if build:
         for name in names:
             out.append(Path(build) / name)
+    for name in names:
+        out.append(_HERE / "_lib" / name)
     return out
 
 
@@ -51,10 +52,14 @@ def _load() -> ctypes.CDLL:
     found = ctypes.util.find_library("gpuport")
     if found:
         return ctypes.CDLL(found)
+    # the folder to install from, as a path that works from wherever Python was started
+    here = _HERE.parent
+    src = str(here) if (here / "setup.py").is_file() else "./python (in a gpuport checkout)"
     raise ImportError(
         "libgpuport not found (tried: " + ", ".join(tried) + ", and the system library path). "
-        "Install the package with `pip install ./python`, or set GPUPORT_LIBRARY to the library "
-        "or GPUPORT_BUILD_DIR to a CMake build folder."
+        f"Install the package with `pip install {src}` (or `pip install -e {src}`; both build "
+        "the library with CMake, see docs/python.md), or set GPUPORT_LIBRARY to the library or "
+        "GPUPORT_BUILD_DIR to a CMake build folder."
     )
 
 
@@ -220,6 +225,10 @@ _declare("gp_kernel_release", c_status, vp)
 _declare("gp_kernel_arg_count", c_status, vp, P(u32))
 _declare("gp_kernel_arg_info", c_status, vp, u32, P(ArgInfoC))
 _declare("gp_kernel_max_group_size", c_status, vp, P(u32))
+_declare("gp_kernel_auto_group", c_status, vp, u32, P(size_t), P(size_t))
+_declare("gp_interrupt", None)
+_declare("gp_interrupt_on_signal", c_status, ctypes.c_int)
+_declare("gp_event_wait_for", c_status, vp, u32, P(ctypes.c_int))
 _declare("gp_kernel_launch", c_status, vp, vp, u32, P(size_t), P(size_t), u32, P(ArgC))
 _declare("gp_cache_set_dir", c_status, ctypes.c_char_p)
 _declare("gp_cache_get_dir", c_status, ctypes.c_char_p, size_t, P(size_t))

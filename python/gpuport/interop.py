@@ -16,12 +16,13 @@ import logging
 import math
 import sys
 import threading
+import weakref
 from typing import Any, Dict, List, Optional, Tuple, Union
 
 import numpy as np
 
 from . import _dlpack as D
-from .runtime import (Array, ArgInfo, Buffer, Device, Kernel, Queue, _array_dtype, _shape, _whole,
+from .runtime import (Array, ArgInfo, Buffer, Device, Kernel, Queue, _array_dtype, _host_wrap, _shape, _whole,
                       host_view)
 from .errors import UnsupportedError
 
@@ -122,16 +123,22 @@ def from_dlpack(x: Any, device: DeviceLike = None, *, copy: Optional[bool] = Non
     ``queue`` (the device's default queue)."""
     if isinstance(x, Array) and (device is None or device is x.device) and not copy:
         return x
-    if not hasattr(x, "__dlpack__"):
-        raise TypeError(f"{type(x).__name__} does not speak DLPack (no __dlpack__); "
-                        "gpuport.asarray takes more kinds of arrays")
-    source = _dlpack_device(x)
-    dev = _device(device, source)
-    native, why = _in_place(source, dev)
-    stream = None
-    if source[0] == D.CUDA:
-        stream = _consumer_stream(dev, queue) if native else 1
-    t = D.Taken(_capsule(x, stream))  # deleted when dropped, unless a buffer takes it
+    if D.capsule_name(x) is not None:  # a capsule itself (the older protocol): taken once
+        t = D.Taken(x)
+        source = t.device
+        dev = _device(device, source)
+        native, why = _in_place(source, dev)
+    else:
+        if not hasattr(x, "__dlpack__"):
+            raise TypeError(f"{type(x).__name__} does not speak DLPack (no __dlpack__); "
+                            "gpuport.asarray takes more kinds of arrays")
+        source = _dlpack_device(x)
+        dev = _device(device, source)
+        native, why = _in_place(source, dev)
+        stream = None
+        if source[0] == D.CUDA:
+            stream = _consumer_stream(dev, queue) if native else 1
+        t = D.Taken(_capsule(x, stream))  # deleted when dropped, unless a buffer takes it
     dtype = D.dtype_from_dl(t.code, t.bits, t.lanes)
     _array_dtype(dtype)
     if not D.is_dense(t.shape, t.strides):
@@ -307,6 +314,8 @@ class LaunchArgs:
         self.mps = False  # MPS tensors: ordered with torch's MPS stream by synchronizing
         self.streams: List[int] = []  # other libraries' CUDA streams the work must follow
         self.stream_sources: List[Any] = []
+        self.written_tensors: List[Any] = []  # torch tensors of GP_BUF parameters
+        self.temps_alive: List[Any] = []
 
     def _where(self, p: ArgInfo) -> str:
         return f"{self.k.name}: parameter '{p.name}'"
@@ -371,6 +380,11 @@ class LaunchArgs:
         if a.nbytes == 0:
             return self._empty(a.dtype)
         if self.dev.host_memory_in_place:
+            buf = _host_wrap(self.dev, a)
+            if buf is not None:
+                self.host = True
+                self.temps_alive.append(a)  # a contiguous copy made here lives through the launch
+                return buf
             try:
                 buf = Buffer.wrap(self.dev, a.ctypes.data, a.nbytes, owner=a)
             except UnsupportedError:
@@ -400,6 +414,8 @@ class LaunchArgs:
         nbytes = t.numel() * t.element_size()
         if nbytes == 0:
             return self._empty(np.dtype(dt))
+        if p.writes:
+            self.written_tensors.append(t)
         info = self.dev.info
         kind = t.device.type
         if kind == "cpu":
@@ -490,6 +506,12 @@ class LaunchArgs:
         return q
 
     def after_launch(self, q: Optional[Queue], launched: bool) -> None:
+        if launched and self.written_tensors:
+            # The kernel wrote these tensors in place, as torch's own in-place operations do:
+            # their version counters say so, and a backward through a saved copy of the old
+            # values raises torch's "modified by an inplace operation" instead of using the new.
+            torch = sys.modules["torch"]
+            torch.autograd.graph.increment_version(self.written_tensors)
         try:
             if launched and (self.host or self.temps or self.mps):
                 (q or self.dev.default_queue()).finish()

@@ -11,10 +11,13 @@ from __future__ import annotations
 
 import ctypes
 import math
+import os
 import numbers
 import operator
 import struct
 import sys
+import time
+import weakref
 from dataclasses import dataclass
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
@@ -65,6 +68,8 @@ def _check(status: int) -> None:
     if status != 0:
         msg = (N.lib.gp_last_error() or b"").decode("utf-8", "replace")
         name = (N.lib.gp_status_name(status) or b"GP_ERR_UNKNOWN").decode()
+        if name == "GP_ERR_INTERRUPTED":
+            raise KeyboardInterrupt(msg)
         if name == "GP_ERR_CHECK":
             reports, omitted = _reports()
             raise CheckError(name, msg, reports, omitted)
@@ -73,6 +78,53 @@ def _check(status: int) -> None:
 
 # the checks a checked run can make (docs/check.md), by name, as gp_check_parse reads them
 CHECKS = ("memcheck", "racecheck", "synccheck", "initcheck")
+
+
+def _interrupt_on_ctrl_c() -> None:
+    """A CPU launch runs inside its C call, where Python's own SIGINT handler only takes note:
+    libgpuport's handler, put in front of it, stops the launch between work-groups
+    (``gp_interrupt``), and Python's then raises KeyboardInterrupt as usual."""
+    import signal
+    import threading
+
+    sigint = getattr(signal, "SIGINT", None)
+    if (sigint is None or sys.platform == "win32"
+            or threading.current_thread() is not threading.main_thread()):
+        return
+    if callable(signal.getsignal(sigint)):  # Python's C handler is the one installed
+        N.lib.gp_interrupt_on_signal(int(sigint))
+
+
+_interrupt_on_ctrl_c()
+
+
+def _poll(event: N.vp, device: "Device") -> None:
+    """Waits for an event in slices of 50 ms (``gp_event_wait_for``), so that Ctrl-C stops the
+    wait with KeyboardInterrupt between two slices: one blocking C call would hold the
+    interpreter until the device finished."""
+    done = ctypes.c_int()
+    ref = ctypes.byref(done)
+    wait_for = N.lib.gp_event_wait_for
+    try:
+        while True:
+            _check(wait_for(event, 50, ref))  # Python's signal handlers run when it returns
+            if done.value:
+                return
+    except KeyboardInterrupt:
+        # The device still runs the work: releasing the device or a queue would wait for it, so
+        # they are left to the end of the process (buffers, programs and kernels go as usual).
+        device._interrupted = True
+        raise
+
+
+def _drain(queue_h: N.vp, device: "Device") -> None:
+    """Polls until the work enqueued so far on a queue finished (Ctrl-C stops it)."""
+    ev = N.vp()
+    _check(N.lib.gp_event_record(queue_h, ctypes.byref(ev)))
+    try:
+        _poll(ev, device)
+    finally:
+        N.lib.gp_event_release(ev)
 
 
 def _check_bits(checks: Union[None, bool, str, Sequence[str]], what: str) -> int:
@@ -105,6 +157,31 @@ def _triple(v: Any) -> Optional[Tuple[int, int, int]]:
     return None if t[0] < 0 else t
 
 
+def text_of(b: bytes) -> str:
+    return b.decode("utf-8", "replace")
+
+
+# A report of a kernel built from CUDA source, in CUDA's words (as `gpuport run FILE.cu` prints).
+_CUDA_WORDS = (("work-items of different groups", "threads of different blocks"),
+               ("work-items", "threads"), ("work-item", "thread"), ("of group", "of block"),
+               ("groups", "blocks"), ("the group", "the block"), ("gp_barrier()", "__syncthreads()"),
+               ("SIMD groups", "warps"), ("SIMD group", "warp"))
+
+
+def _cuda_words(t: str) -> str:
+    out, i = [], 0
+    while i < len(t):
+        for a, b in _CUDA_WORDS:
+            if t.startswith(a, i):
+                out.append(b)
+                i += len(a)
+                break
+        else:
+            out.append(t[i])
+            i += 1
+    return "".join(out)
+
+
 def _reports() -> Tuple[List[CheckReport], int]:
     """The reports of the last CPU launch made on this thread, and how many more were dropped."""
     n = ctypes.c_uint32()
@@ -123,8 +200,11 @@ def _reports() -> Tuple[List[CheckReport], int]:
             buf = ctypes.create_string_buffer(need.value)
             N.lib.gp_check_report_format(ctypes.byref(r), buf, len(buf), None)
 
+        cuda = text_of(r.file).endswith((".cu", ".cuh"))
+
         def text(b: bytes) -> str:
-            return b.decode("utf-8", "replace")
+            t = b.decode("utf-8", "replace")
+            return _cuda_words(t) if cuda else t
 
         out.append(CheckReport(
             check=text(N.lib.gp_check_name(r.check) or b"unknown"), file=text(r.file),
@@ -331,6 +411,8 @@ class Device:
         _check(N.lib.gp_device_get_info(self._h, ctypes.byref(c)))
         self.info = DeviceInfo._from_c(c)
         self._foreign: Dict[int, Queue] = {}  # other libraries' streams, by handle
+        self._queues: "weakref.WeakSet[Queue]" = weakref.WeakSet()  # dev.queue()'s, for synchronize
+        self._wraps: Dict[int, Any] = {}  # numpy arrays' buffers, kept while they live (interop)
 
     def __repr__(self) -> str:
         return f"<gpuport.Device {self.info.spec} {self.info.name!r}>"
@@ -351,7 +433,11 @@ class Device:
     def close(self) -> None:
         if getattr(self, "_h", None):
             self._foreign = {}
-            N.lib.gp_device_release(self._h)
+            wraps, self._wraps = getattr(self, "_wraps", {}), {}
+            for _, _, buf in wraps.values():
+                buf.release()
+            if not getattr(self, "_interrupted", False):  # else it would wait (see _poll)
+                N.lib.gp_device_release(self._h)
             self._h = None
 
     def __del__(self) -> None:
@@ -390,7 +476,12 @@ class Device:
         return buf.value.decode("utf-8", "replace")
 
     def synchronize(self) -> None:
-        _check(N.lib.gp_device_synchronize(self._live()))
+        h = self._live()
+        if self.info.backend != "cpu":  # the CPU ran every command when it was enqueued
+            for q in [self.default_queue(), *self._queues]:
+                if q._h:
+                    _drain(q._h, self)
+        _check(N.lib.gp_device_synchronize(h))
         if getattr(self, "_default_queue", None) is not None:
             self._default_queue._keep.clear()
 
@@ -430,19 +521,37 @@ class Device:
         return asarray(x, device=self, copy=copy)
 
     # -- code
-    def program(self, source: str, defines: Optional[Mapping[str, Any]] = None,
+    def program(self, source: Any, defines: Optional[Mapping[str, Any]] = None,
                 name: str = "kernel.gpk", fast_math: bool = False, cache: bool = True,
                 check: Union[None, bool, str, Sequence[str]] = None) -> "Program":
         """Builds dialect source for this device. ``check`` builds this program checked
-        (CPU only; None: as the device says, see :attr:`checks`); reports name ``name``."""
-        return Program(self, source, defines, name, fast_math, cache, _check_bits(check, "check"))
+        (CPU only; None: as the device says, see :attr:`checks`); reports name ``name``.
+
+        CUDA source is taken too — a path to a ``.cu`` file (``pathlib.Path``), or the text with
+        a ``name`` ending in ``.cu``: it is translated as ``gpuport run FILE.cu`` does (reports
+        and errors name the ``.cu`` lines, docs/check.md); a kernel translate refuses raises
+        :class:`TranslateError` with translate's reasons when it is asked for."""
+        refused: Dict[str, str] = {}
+        if isinstance(source, os.PathLike):
+            path = os.fspath(source)
+            with open(path, encoding="utf-8") as f:
+                source = f.read()
+            if name == "kernel.gpk":
+                name = path
+        if name.endswith((".cu", ".cuh")):
+            source, refused = _translate_cuda(source, name, defines)
+        prog = Program(self, source, defines, name, fast_math, cache, _check_bits(check, "check"))
+        prog._refused = refused
+        return prog
 
     def builtin_program(self, name: str) -> "Program":
         return Program._builtin(self, name)
 
     # -- ordering
     def queue(self) -> "Queue":
-        return Queue(self)
+        q = Queue(self)
+        self._queues.add(q)
+        return q
 
     def default_queue(self) -> "Queue":
         """The device's default queue (the one blocking calls and launches without a queue use)."""
@@ -557,6 +666,8 @@ class Buffer:
             raise ValueError("read_into needs a writable C-contiguous array")
         off, _ = self._range(offset, out.nbytes, "Buffer.read_into")
         if out.nbytes:
+            if self.device.info.backend != "cpu":
+                _drain(self.device.default_queue()._h, self.device)  # (Ctrl-C stops the wait)
             _check(N.lib.gp_buffer_read(self._live(), off, out.ctypes.data, out.nbytes))
 
     def read(self, nbytes: Optional[int] = None, offset: int = 0) -> bytes:
@@ -599,6 +710,7 @@ class Buffer:
     def map(self) -> memoryview:
         """Host view of a pinned or shared buffer (zero copy). Call :meth:`unmap` before the
         device uses the buffer again."""
+        self.device.synchronize()  # the map waits for the device: here Ctrl-C can stop that
         p = N.vp()
         _check(N.lib.gp_buffer_map(self._live(), ctypes.byref(p)))
         self._mapped = True
@@ -615,6 +727,7 @@ class Buffer:
         if host is None:
             return None
         if not getattr(self, "_mapped", False):  # map waits for the device's use of the buffer
+            self.device.synchronize()  # (where Ctrl-C can stop the wait)
             p = N.vp()
             _check(N.lib.gp_buffer_map(self._h, ctypes.byref(p)))
             _check(N.lib.gp_buffer_unmap(self._h))
@@ -951,13 +1064,66 @@ class Program:
             names.append((p.value or b"").decode())
         return names
 
+    _refused: Dict[str, str] = {}
+
     def kernel(self, name: str) -> "Kernel":
+        if name in self._refused:
+            raise TranslateError(self._refused[name])
         return Kernel(self, name)
 
     def __getattr__(self, name: str) -> "Kernel":
         if name.startswith("_"):
             raise AttributeError(name)
-        return Kernel(self, name)
+        return self.kernel(name)
+
+
+class TranslateError(GpuportError):
+    """A CUDA kernel that ``gpuport translate`` refuses (its reasons, each with its .cu line): it
+    cannot be built, checked or not."""
+
+    def __init__(self, message: str):
+        super().__init__("GP_ERR_BUILD", message)
+
+
+def _translate_cuda(source: str, name: str,
+                    defines: Optional[Mapping[str, Any]]) -> Tuple[str, Dict[str, str]]:
+    """CUDA source to the dialect for a (checked) run: ``gpuport translate --for-check``, with
+    #line directives naming ``name``. Returns the source and, per refused kernel, the reasons."""
+    import json
+    import subprocess
+    import tempfile
+    from .tools import executable
+    with tempfile.TemporaryDirectory() as tmp:
+        cu = os.path.join(tmp, os.path.basename(name) or "kernel.cu")
+        with open(cu, "w", encoding="utf-8") as f:
+            f.write(source)
+        out, rep = os.path.join(tmp, "out.gpk"), os.path.join(tmp, "report.json")
+        argv = [executable(), "translate", cu, "--for-check", "--partial", "--no-verify",
+                "-o", out, "--report", rep]
+        for k, v in (defines or {}).items():
+            argv += ["-D", f"{k}={v}" if v is not None else str(k)]
+        p = subprocess.run(argv, capture_output=True, text=True)
+        if p.returncode not in (0, 1) or not os.path.exists(out):
+            raise TranslateError(f"{name}: gpuport translate failed: {p.stderr.strip()}")
+        with open(out, encoding="utf-8") as f:
+            text = f.read()
+        with open(rep, encoding="utf-8") as f:
+            report = json.load(f)
+    text = text.replace(json.dumps(cu), json.dumps(name))
+    kernels = sorted(report.get("kernels", []), key=lambda k: k.get("line", 0))
+    refused: Dict[str, str] = {}
+    for i, k in enumerate(kernels):
+        if k.get("translated"):
+            continue
+        end = kernels[i + 1]["line"] if i + 1 < len(kernels) else float("inf")
+        why = [f"{name}:{r['line']}: {r['construct']}: {r['reason']}"
+               for r in report.get("refusals", []) if k["line"] <= r["line"] < end]
+        why = why or [f"{name}:{r['line']}: {r['construct']}: {r['reason']}"
+                      for r in report.get("refusals", [])]
+        refused[k["name"]] = (f"{name}: kernel '{k['name']}' cannot be translated from CUDA "
+                              "(gpuport translate refuses it), so it cannot run, checked or not:\n  "
+                              + "\n  ".join(why))
+    return text, refused
 
 
 def builtin_programs() -> List[str]:
@@ -976,6 +1142,40 @@ def _sizes(v: Any, what: str) -> Tuple[int, ...]:
 
 
 _BUF, _CBUF, _VAL, _DYN = range(4)
+_WRAPS_KEPT = 256  # numpy arrays per device whose wrapping is kept for their next launch
+
+
+def _host_wrap(dev: Device, a: np.ndarray) -> Optional[Buffer]:
+    """The device's buffer over a numpy array's memory, made at its first launch and kept as long
+    as the array lives (a weak reference: its death releases the buffer), so that launching on
+    the same arrays again costs no wrapping (an OpenCL buffer made and released each time).
+    None where it cannot be kept (then the launch wraps it for itself)."""
+    cache = dev._wraps
+    e = cache.get(id(a))
+    if e is not None and e[0]() is a and e[1] == a.nbytes and e[2]._h:
+        return e[2]
+    if len(cache) >= _WRAPS_KEPT or not a.nbytes:
+        return None
+    key = id(a)
+    holder = weakref.ref(dev)
+
+    def gone(ref: Any) -> None:  # the array died: its memory may go, and the buffer with it
+        d = holder()
+        entry = d._wraps.get(key) if d is not None else None
+        if entry is not None and entry[0] is ref:
+            del d._wraps[key]
+            entry[2].release()
+
+    try:
+        ref = weakref.ref(a, gone)
+        buf = Buffer.wrap(dev, a.ctypes.data, a.nbytes)
+    except (TypeError, UnsupportedError):
+        return None
+    cache[key] = (ref, a.nbytes, buf)
+    return buf
+
+_BUF_FIELD = N.ArgC.buffer.offset  # where a launch record holds its buffer
+_pack_ptr = struct.Struct("P").pack_into
 
 
 class Kernel:
@@ -1021,6 +1221,26 @@ class Kernel:
             self._plan.append((kind, p, p.dtype, fmt, off, size, direct))
             off += size
         self._value_bytes = off
+        # The common launch — a whole-number grid, gpuport arrays, numbers of the parameter's
+        # own kind, no group or queue — takes a shorter path (__call__): per parameter one test
+        # and one struct.pack_into into argument blocks kept from launch to launch.
+        fast = []
+        for i, (kind, p, dt, fmt, off, size, direct) in enumerate(self._plan):
+            if kind == _VAL:
+                if not direct:
+                    fast = None
+                    break
+                wide = direct + ((np.float32, np.float64) if float in direct else
+                                 (np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16,
+                                  np.uint32, np.uint64))
+                fast.append((i, kind, dt, struct.Struct(fmt).pack_into, off, wide))
+            elif kind <= _CBUF:
+                fast.append((i, kind, dt, None, i * ctypes.sizeof(N.ArgC) + _BUF_FIELD, ()))
+            else:
+                fast = None
+                break
+        self._fast = fast
+        self._slots: List[Tuple[Any, Any, Any]] = []
 
     def __del__(self) -> None:
         try:
@@ -1038,7 +1258,93 @@ class Kernel:
 
     def __call__(self, grid: Union[int, Sequence[int]], *args: Any,
                  group: Optional[Union[int, Sequence[int]]] = None, queue: Optional["Queue"] = None) -> None:
+        fast = self._fast
+        if (fast is not None and group is None and len(args) == len(fast)
+                and (queue is None or type(queue) is Queue)
+                and (type(grid) is int or (type(grid) is tuple and 1 <= len(grid) <= 3))):
+            slots = self._slots
+            slot = slots.pop() if slots else self._new_slot()
+            try:
+                if self._fast_launch(slot, fast, grid, args, queue):
+                    return
+            finally:
+                slots.append(slot)
         self.launch(grid, args, group=group, queue=queue)
+
+    def _new_slot(self) -> Tuple[Any, Any, Any]:
+        """Argument blocks for the short path: the records (value records pointing into the
+        value block already), the value block, the grid. A launch copies the values, so a slot
+        is free again when the C call returns; each call takes its own (threads may share a
+        kernel)."""
+        n = len(self._plan)
+        cargs = (N.ArgC * max(1, n))()
+        vals = ctypes.create_string_buffer(max(1, self._value_bytes))
+        base = ctypes.addressof(vals)
+        for i, (kind, p, dt, fmt, off, size, direct) in enumerate(self._plan):
+            c = cargs[i]
+            c.kind = 2 if kind == _VAL else 0
+            if kind == _VAL:
+                c.value = base + off
+                c.size = size
+        return cargs, vals, (N.size_t * 3)()
+
+    def _fast_launch(self, slot: Tuple[Any, Any, Any], fast: List[Any], grid: Any,
+                     args: Sequence[Any], queue: Optional["Queue"]) -> bool:
+        """The short path; False (nothing launched) where an argument needs the full one."""
+        cargs, vals, gsz = slot
+        if type(grid) is int:
+            if not 0 < grid <= 0x7FFFFFFF:
+                return False
+            dims = 1
+            gsz[0] = grid
+        else:
+            dims = len(grid)
+            for d, x in enumerate(grid):
+                if type(x) is not int or not 0 < x <= 0x7FFFFFFF:
+                    return False
+                gsz[d] = x
+        written = None
+        host = False  # numpy memory in use: the launch waits for the kernel
+        for i, kind, dt, pack, off, wide in fast:
+            a = args[i]
+            if kind == _VAL:
+                if type(a) not in wide:
+                    return False
+                try:
+                    pack(vals, off, a)
+                except (struct.error, OverflowError, TypeError):
+                    return False  # the full path says why
+            elif type(a) is Array:
+                if a.dtype != dt or a.readonly:
+                    return False
+                h = a.buffer._h
+                if h is None:
+                    return False
+                _pack_ptr(cargs, off, h.value)
+                if kind == _BUF:
+                    written = (a,) if written is None else written + (a,)
+            elif type(a) is np.ndarray:  # used in place where the device reaches host memory
+                dev = self.program.device
+                if (a.dtype != dt or not dev.host_memory_in_place or not a.flags.c_contiguous
+                        or (kind == _BUF and not a.flags.writeable)):
+                    return False
+                buf = _host_wrap(dev, a)
+                if buf is None:
+                    return False
+                _pack_ptr(cargs, off, buf._h.value)
+                host = True
+            else:
+                return False
+        if queue is not None and queue.device is not self.program.device:
+            return False  # the full path names both devices
+        _check(N.lib.gp_kernel_launch(queue._h if queue is not None else None, self._h, dims, gsz,
+                                      None, len(fast), cargs))
+        if written is not None:
+            for a in written:
+                a._last_queue = queue
+        if host:
+            (queue or self.program.device.default_queue()).finish()
+        return True
 
     def _value(self, p: ArgInfo, fmt: str, v: Any) -> bytes:
         """The bytes of a GP_VAL argument, refusing what the parameter's C type cannot hold as
@@ -1173,10 +1479,12 @@ class Queue:
             _check(N.lib.gp_queue_create(device._live(), ctypes.byref(handle)))
         self._h = handle
         self._native: Optional[int] = None
+        self._poll = device.info.backend != "cpu"  # waits that Ctrl-C can stop (see _poll)
 
     def __del__(self) -> None:
         try:
-            if getattr(self, "_h", None) and self._owned:
+            if (getattr(self, "_h", None) and self._owned
+                    and not getattr(self.device, "_interrupted", False)):
                 N.lib.gp_queue_release(self._h)  # waits for its commands (a wrapped one does not)
             self._h = None
         except Exception:
@@ -1194,6 +1502,8 @@ class Queue:
         return self._native
 
     def finish(self) -> None:
+        if self._poll:
+            _drain(self._h, self.device)
         _check(N.lib.gp_queue_finish(self._h))
         self._keep.clear()
 
@@ -1223,6 +1533,7 @@ class Event:
             pass
 
     def wait(self) -> None:
+        _poll(self._h, self.device)
         _check(N.lib.gp_event_wait(self._h))
 
     def elapsed_ms(self, end: "Event") -> float:

@@ -28,14 +28,14 @@ class ToolError(RuntimeError):
 
 
 def executable(search_path: bool = True) -> str:
-    """The gpuport CLI used: $GPUPORT_CLI, the copy bundled in the package, $GPUPORT_BUILD_DIR's,
+    """The gpuport CLI used: $GPUPORT_CLI, $GPUPORT_BUILD_DIR's, the copy bundled in the package,
     then (with ``search_path``) `gpuport` on PATH."""
     env = os.environ.get("GPUPORT_CLI")
     candidates = [Path(env)] if env else []
     exe = "gpuport.exe" if sys.platform == "win32" else "gpuport"
-    candidates.append(_HERE / "_lib" / exe)
     if os.environ.get("GPUPORT_BUILD_DIR"):
         candidates.append(Path(os.environ["GPUPORT_BUILD_DIR"]) / exe)
+    candidates.append(_HERE / "_lib" / exe)
     for c in candidates:
         if c.is_file() and os.access(c, os.X_OK):
             return str(c)
@@ -94,10 +94,13 @@ def archcheck(paths: Union[PathLike, Iterable[PathLike]], cc: Iterable[str] = ()
 
 
 def freeze(data: Iterable[PathLike] = (), seeds: Optional[Dict[str, Any]] = None,
-           python: Optional[str] = None) -> Dict[str, Any]:
+           python: Optional[str] = None, mps_report: Optional[PathLike] = None) -> Dict[str, Any]:
     """The reproducibility manifest of this run (schema gpuport.freeze/1); the Python described is
-    this interpreter unless ``python`` names another."""
+    this interpreter unless ``python`` names another; ``mps_report``: a gpuport mps-check report
+    whose verdict and CPU-fallback operators go in the manifest's "mps" section."""
     args: List[str] = []
+    if mps_report is not None:
+        args += ["--mps-report", os.fspath(mps_report)]
     for d in data:
         args += ["--data", os.fspath(d)]
     for k, v in (seeds or {}).items():

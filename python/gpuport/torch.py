@@ -139,6 +139,9 @@ class KernelFunction:
         return out
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return _run_eagerly(self, args, kwargs)
+
+    def _run(self, args: Tuple[Any, ...], kwargs: Dict[str, Any]) -> Any:
         bound = self._bind(args, kwargs)
         tensors = [v for v in bound.values() if isinstance(v, torch.Tensor)]
         if not tensors:
@@ -160,6 +163,8 @@ class KernelFunction:
             k(grid, *[full[p.name] for p in self.signature if p.kind != "dyn_shared"],
               group=self.group)
         vals = [outs[o] for o in self.outputs]
+        if not vals:
+            return None  # as a Python function that only changes its arguments
         return vals[0] if len(vals) == 1 else tuple(vals)
 
     def schema(self) -> str:
@@ -181,6 +186,26 @@ class KernelFunction:
         outs = ", ".join("Tensor" for _ in self.outputs)
         ret = "()" if not self.outputs else (outs if len(self.outputs) == 1 else f"({outs})")
         return f"({', '.join(parts)}) -> {ret}"
+
+
+def _call(fn: KernelFunction, args: Tuple[Any, ...], kwargs: Dict[str, Any]) -> Any:
+    return fn._run(args, kwargs)
+
+
+# torch.compile cannot trace a launch (ctypes calls, data pointers): a kernel_function is a graph
+# break there, run eagerly between the compiled pieces, with the same results. custom_op keeps
+# the kernel inside the graph (an opaque operator with a fake implementation).
+_REASON = ("a gpuport kernel_function launches through ctypes on data pointers, which "
+           "torch.compile cannot trace: it runs eagerly between the compiled pieces; to keep the "
+           "kernel in the graph (fullgraph=True), register it with gpuport.torch.custom_op")
+_disable = getattr(getattr(torch, "compiler", None), "disable", None)
+if _disable is None:
+    _run_eagerly = _call
+else:
+    try:
+        _run_eagerly = _disable(_call, reason=_REASON)
+    except TypeError:  # torch before 2.6 takes no reason
+        _run_eagerly = _disable(_call)
 
 
 def kernel_function(source: Union[str, Kernel], kernel: Optional[str] = None, *,
@@ -228,7 +253,22 @@ def custom_op(qualname: str, source: Union[str, Kernel], kernel: Optional[str] =
 
     def fake(*args: Any) -> Any:
         outs = list(fn.allocate(fn._bind(args, {})).values())
+        if not outs:
+            return None
         return outs[0] if len(outs) == 1 else tuple(outs)
 
     op.register_fake(fake)
     return op
+
+
+def mps_check(as_device: str = "mps", fallback: Optional[bool] = None) -> Any:
+    """A context manager that traces the operators run inside it and judges them for Apple's MPS
+    backend (docs/mps-check.md): off a Mac, `mps` tensors work there (computed on the CPU).
+
+        with gpuport.torch.mps_check() as check:
+            train_step(model.to("mps"), batch)
+        report = check.report()          # schema gpuport.mps-check/1; report["verdict"]
+    """
+    from .mps.check import Check
+
+    return Check(as_device=as_device, fallback=fallback)

@@ -152,3 +152,41 @@ def test_gpuport_check_in_the_environment():
 def test_the_dialect_prelude():
     text = gp.dialect_prelude()
     assert "GP_KERNEL" in text and len(text) > 1000
+
+
+# ---- CUDA source, checked -------------------------------------------------------------------
+CUDA_SRC = """__global__ void scale(float *y, const float *x, float a)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    y[i] = a * x[i];
+}
+__global__ void timed(long long *y)
+{
+    y[0] = clock64();
+}
+"""
+
+
+def test_cuda_source_checked(tmp_path):
+    """A .cu source (text named *.cu, or a path) is translated and checked: the report names the
+    .cu line and column and speaks of threads and blocks; a refused kernel says why."""
+    dev = gp.Device("cpu", check="all")
+    for src, name in ((CUDA_SRC, "scale.cu"), (None, None)):
+        if src is None:
+            path = tmp_path / "scale.cu"
+            path.write_text(CUDA_SRC)
+            prog = dev.program(path)
+            want_file = str(path)
+        else:
+            prog = dev.program(src, name=name)
+            want_file = name
+        y = dev.array(np.zeros(100, np.float32))
+        x = dev.array(np.ones(100, np.float32))
+        with pytest.raises(gp.CheckError) as e:
+            prog.scale(128, y, x, 2.0, group=64)
+        r = [r for r in e.value.reports if r.check == "memcheck" and r.column == 16]
+        assert r and r[0].file == want_file and r[0].line == 4, e.value.reports
+        assert "work-item" not in r[0].text and r[0].local == (36, 0, 0)
+        with pytest.raises(gp.TranslateError) as t:
+            prog.timed
+        assert ":8: clock: " in str(t.value)

@@ -6,6 +6,7 @@ with no compiler on PATH and no build folder in sight: the `gpuport` console scr
 from its bundled library. `pip install ./python` gives the same console script."""
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -36,8 +37,9 @@ def _clean_env(tmp):
 def wheel(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("wheel")
     env = _clean_env(tmp)
-    _run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-build-isolation", "--no-deps",
-          "--disable-pip-version-check", "-w", tmp / "dist", PKG], env=env, cwd=tmp)
+    p = _run([sys.executable, "-m", "pip", "wheel", "-v", "--no-build-isolation", "--no-deps",
+              "--disable-pip-version-check", "-w", tmp / "dist", PKG], env=env, cwd=tmp)
+    (tmp / "build.log").write_text(p.stdout + p.stderr)
     (whl,) = (tmp / "dist").glob("gpuport-*.whl")
     assert whl.name.startswith("gpuport-0.1.0-py3-none-"), whl.name
     if sys.platform.startswith("linux"):
@@ -64,6 +66,78 @@ def test_wheel_bundles_the_library_the_cli_and_what_they_link(wheel):
     if sys.platform.startswith("linux"):
         bundled = [n for n in names if n.startswith("gpuport.libs/")]
         assert any("libcjson" in n for n in bundled), bundled  # not on a machine without it
+
+
+def test_the_python_package_carries_the_licence_of_the_project():
+    assert (PKG / "LICENSE").read_text() == (PKG.parent / "LICENSE").read_text()
+    assert "MIT License" in (PKG / "LICENSE").read_text()
+    assert "the gpuport authors" in (PKG / "LICENSE").read_text()
+
+
+def test_wheel_metadata_names_the_licence(wheel):
+    z = zipfile.ZipFile(wheel)
+    meta = z.read(next(n for n in z.namelist() if n.endswith(".dist-info/METADATA"))).decode()
+    assert "License: MIT" in meta or "License-Expression: MIT" in meta, meta
+    assert "License-File: LICENSE" in meta, meta
+    (lic,) = [n for n in z.namelist() if ".dist-info/" in n and n.endswith("LICENSE")]
+    assert z.read(lic).decode() == (PKG.parent / "LICENSE").read_text()
+
+
+def test_the_build_says_what_it_does(wheel):
+    # pip -v shows what pip otherwise captures; at a terminal the same lines go to /dev/tty
+    log = (wheel.parent.parent / "build.log").read_text()
+    assert "gpuport: configuring libgpuport with CMake" in log, log[-3000:]
+    assert re.search(r"gpuport: building libgpuport and the gpuport CLI: \d+%", log), log[-3000:]
+    assert "gpuport: built; bundling them into" in log, log[-3000:]
+
+
+def test_editable_install_finds_the_library(request, tmp_path):
+    # a copy of this folder (an editable install writes gpuport/_lib beside the sources), with
+    # the library of a build folder: this session's, or the one the wheel's build made
+    prebuilt = os.environ.get("GPUPORT_BUILD_DIR")
+    if not prebuilt:
+        request.getfixturevalue("wheel")
+        prebuilt = str(PKG / "build" / "cmake")
+    src = tmp_path / "python"
+    shutil.copytree(PKG, src, ignore=shutil.ignore_patterns("build", "_lib", "*.egg-info",
+                                                            "__pycache__", ".pytest_cache"))
+    bin_ = _venv(tmp_path / "venv")
+    env = _clean_env(tmp_path)
+    env["GPUPORT_PREBUILT_DIR"] = prebuilt
+    _run([bin_ / "python", "-m", "pip", "install", "--quiet", "--no-build-isolation", "--no-deps",
+          "--disable-pip-version-check", "-e", src], env=env, cwd=tmp_path)
+    del env["GPUPORT_PREBUILT_DIR"]
+    code = ("import gpuport, numpy as np; lib = gpuport._native.library_path(); "
+            "k = gpuport.Device('cpu').builtin_program('basic').kernel('gp_saxpy'); "
+            "y = np.ones(4, np.float32); k(4, y, np.arange(4, dtype=np.float32), 2.0, 4); "
+            "print(lib); print(gpuport.tools.executable(search_path=False)); print(y.tolist())")
+    p = _run([bin_ / "python", "-c", code], env=env, cwd=tmp_path)
+    lib, exe, y = p.stdout.splitlines()
+    assert lib.startswith(str(src / "gpuport" / "_lib")), p.stdout  # the sources' own copy
+    assert exe.startswith(str(src / "gpuport" / "_lib")), p.stdout
+    assert y == "[1.0, 3.0, 5.0, 7.0]", p.stdout
+    # an editable install's copy never hides a build folder the developer names
+    env["GPUPORT_BUILD_DIR"] = prebuilt
+    p = _run([bin_ / "python", "-c", code], env=env, cwd=tmp_path)
+    assert p.stdout.splitlines()[0].startswith(prebuilt), p.stdout
+
+
+def test_without_the_library_the_message_names_the_folder_to_install(tmp_path):
+    # the package's sources on PYTHONPATH with no library anywhere: the hint is a path that
+    # works from the folder Python runs in (not "./python", relative to a checkout's root)
+    src = tmp_path / "checkout" / "python"
+    shutil.copytree(PKG / "gpuport", src / "gpuport",
+                    ignore=shutil.ignore_patterns("_lib", "__pycache__"))
+    shutil.copy2(PKG / "setup.py", src / "setup.py")
+    elsewhere = tmp_path / "project" / "sub"
+    elsewhere.mkdir(parents=True)
+    env = _clean_env(tmp_path)
+    env["PYTHONPATH"] = str(src)
+    env["GPUPORT_BUILD_DIR"] = str(tmp_path / "no-build")
+    p = subprocess.run([sys.executable, "-c", "import gpuport._native"], env=env, cwd=elsewhere,
+                       capture_output=True, text=True)
+    assert p.returncode != 0, p.stdout
+    assert f"pip install {src}`" in p.stderr, p.stderr[-2000:]
 
 
 def test_wheel_works_in_a_fresh_venv_without_a_compiler(wheel, tmp_path):

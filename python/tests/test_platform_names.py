@@ -18,7 +18,9 @@ def test_library_names(monkeypatch, tmp_path, plat, names):
     monkeypatch.setenv("GPUPORT_BUILD_DIR", str(tmp_path))
     got = native.library_candidates(plat)
     assert [p.name for p in got] == names + names, got
-    assert got[-1].parent == tmp_path, got
+    # the build folder, when set, before the bundled copy (an editable install's stays beside the
+    # sources and must not hide a fresher build)
+    assert got[0].parent == tmp_path and got[-1].parent.name == "_lib", got
 
 
 @pytest.mark.parametrize("plat,exe", [("win32", "gpuport.exe"), ("linux", "gpuport")])

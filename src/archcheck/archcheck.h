@@ -76,6 +76,9 @@ typedef struct gp_ac_set {
     /* --strict: a "partial" verdict (some modules lack an image) fails and needs the fix too; by
      * default only "no image" does (libraries keep one module per architecture by design) */
     bool strict;
+    /* Optional, per requested CC (the reports' `ccs`, same order): the GPU names it was asked
+     * for ("Jetson AGX Orin", a device's name; "" none), shown beside the CC and its sm_XX. */
+    const char *const *cc_names;
 } gp_ac_set;
 
 /* --- inventory (inventory.c, wheel.c) ----------------------------------------------------- */
@@ -139,6 +142,10 @@ typedef struct gp_ac_gpu {
 const gp_ac_gpu *gp_ac_gpu_find(const char *name, const gp_ac_gpu **suggest, size_t nsuggest,
                                 size_t *nsuggested);
 const gp_ac_gpu *gp_ac_gpu_table(size_t *count);
+/* The GPUs whose names hold `name` as whole words ("Jetson" -> every Jetson, "Orin Nano" ->
+ * "Jetson Orin Nano"), for a name gp_ac_gpu_find does not know by itself: up to `max` into
+ * `out`. Returns how many there are (may exceed max). */
+size_t gp_ac_gpu_matches(const char *name, const gp_ac_gpu **out, size_t max);
 /* Parses "8.6" / "86" / "sm_86" into a CC; -1 when it is not one. */
 gp_cc gp_ac_cc_parse(const char *s);
 
@@ -170,5 +177,7 @@ cJSON *gp_ac_report_json(const gp_ac_set *set, const gp_cc *ccs, size_t nccs);
 const char *gp_ac_entry_arch_name(const gp_ac_entry *e, char *buf, size_t len);
 /* "8.6" into buf. */
 const char *gp_ac_cc_name(gp_cc cc, char *buf, size_t len);
+/* "sm_86" into buf. */
+const char *gp_ac_cc_sm(gp_cc cc, char *buf, size_t len);
 
 #endif

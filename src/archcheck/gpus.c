@@ -257,6 +257,24 @@ const gp_ac_gpu *gp_ac_gpu_find(const char *name, const gp_ac_gpu **suggest, siz
     return NULL;
 }
 
+size_t gp_ac_gpu_matches(const char *name, const gp_ac_gpu **out, size_t max)
+{
+    char q[128], t[128];
+    ac_norm_name(name, q, sizeof q);
+    size_t n = 0, ql = strlen(q);
+    if (!ql) return 0;
+    for (size_t i = 0; i < sizeof ac_gpus / sizeof ac_gpus[0]; i++) {
+        ac_norm_name(ac_gpus[i].name, t, sizeof t);
+        for (const char *p = strstr(t, q); p; p = strstr(p + 1, q))
+            if ((p == t || p[-1] == ' ') && (p[ql] == '\0' || p[ql] == ' ')) {
+                if (n < max) out[n] = &ac_gpus[i];
+                n++;
+                break;
+            }
+    }
+    return n;
+}
+
 gp_cc gp_ac_cc_parse(const char *s)
 {
     if (strncmp(s, "sm_", 3) == 0)

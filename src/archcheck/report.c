@@ -17,6 +17,12 @@ const char *gp_ac_cc_name(gp_cc cc, char *buf, size_t len)
     return buf;
 }
 
+const char *gp_ac_cc_sm(gp_cc cc, char *buf, size_t len)
+{
+    snprintf(buf, len, "sm_%d%d", GP_CC_MAJOR(cc), GP_CC_MINOR(cc));
+    return buf;
+}
+
 const char *gp_ac_entry_arch_name(const gp_ac_entry *e, char *buf, size_t len)
 {
     const char *prefix = e->kind == GP_AC_SASS    ? "sm_"
@@ -155,18 +161,22 @@ static void ac_print_arch_summary(FILE *out, const gp_ac_file *f)
     fprintf(out, "\n");
 }
 
-static void ac_print_verdict(FILE *out, const gp_ac_file *f, gp_cc cc)
+static void ac_print_verdict(FILE *out, const gp_ac_file *f, gp_cc cc, const char *names)
 {
     gp_ac_verdict v;
     gp_ac_judge(f, cc, &v);
-    char ccn[16];
+    char ccn[16], sm[16], label[160], shown[GP_TERM_SAFE_MAX];
     gp_ac_cc_name(cc, ccn, sizeof ccn);
+    /* "8.7 (sm_87, Jetson AGX Orin)": the CC, the name nvcc and CMake use, the GPUs asked for */
+    snprintf(label, sizeof label, "%s (%s%s%s)", ccn, gp_ac_cc_sm(cc, sm, sizeof sm),
+             names && *names ? ", " : "",
+             names && *names ? gp_term_safe(names, shown, sizeof shown) : "");
     const char *st = gp_ac_verdict_status(&v, f);
     const char *col = strcmp(st, "runs") == 0             ? gp_term_color(out, GP_COLOR_GREEN)
                       : strcmp(st, "runs_after_jit") == 0 ? gp_term_color(out, GP_COLOR_YELLOW)
                                                           : gp_term_color(out, GP_COLOR_RED);
     const char *reset = gp_term_color(out, GP_COLOR_RESET);
-    fprintf(out, "  CC %-5s %s", ccn, col);
+    fprintf(out, "  CC %-14s %s", label, col);
     if (strcmp(st, "runs") == 0 && v.modules_total == 0)
         fprintf(out, "runs%s: it holds no kernel (%s %zu module%s %s empty cubin%s)", reset,
                 v.empty_modules == 1 ? "its" : "all", v.empty_modules,
@@ -205,7 +215,7 @@ static void ac_print_verdict(FILE *out, const gp_ac_file *f, gp_cc cc)
     if (strcmp(st, "partial") == 0) {
         size_t run = v.modules_native + v.modules_jit;
         fprintf(out,
-                "\n           (%zu module%s do%s run; a library that keeps one module per "
+                "\n                    (%zu module%s do%s run; a library that keeps one module per "
                 "architecture, like cuBLASLt, loads only those on this GPU)",
                 run, run == 1 ? "" : "s", run == 1 ? "es" : "");
     }
@@ -313,7 +323,7 @@ void gp_ac_report_human(FILE *out, const gp_ac_set *set, const gp_cc *ccs, size_
                     need / 10, need % 10, why);
         }
         for (size_t c = 0; c < nccs; c++)
-            ac_print_verdict(out, f, ccs[c]);
+            ac_print_verdict(out, f, ccs[c], set->cc_names ? set->cc_names[c] : NULL);
     }
     if (set->skipped_without_code)
         fprintf(out, "(%zu more file%s without CUDA device code)\n", set->skipped_without_code,
@@ -347,13 +357,18 @@ static cJSON *ac_json_entry(const gp_ac_entry *e)
     return o;
 }
 
-static cJSON *ac_json_verdict(const gp_ac_file *f, gp_cc cc)
+static cJSON *ac_json_verdict(const gp_ac_file *f, gp_cc cc, const char *names)
 {
     gp_ac_verdict v;
     gp_ac_judge(f, cc, &v);
-    char ccn[16];
+    char ccn[16], sm[16];
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "cc", gp_ac_cc_name(cc, ccn, sizeof ccn));
+    cJSON_AddStringToObject(o, "sm", gp_ac_cc_sm(cc, sm, sizeof sm));
+    if (names && *names)
+        cJSON_AddStringToObject(o, "gpus", names);
+    else
+        cJSON_AddNullToObject(o, "gpus");
     cJSON_AddStringToObject(o, "status", gp_ac_verdict_status(&v, f));
     cJSON_AddNumberToObject(o, "modules_total", (double)v.modules_total);
     cJSON_AddNumberToObject(o, "modules_native", (double)v.modules_native);
@@ -413,7 +428,8 @@ cJSON *gp_ac_report_json(const gp_ac_set *set, const gp_cc *ccs, size_t nccs)
             cJSON_AddNullToObject(o, "min_driver");
         cJSON *vs = cJSON_AddArrayToObject(o, "verdicts");
         for (size_t c = 0; f->status == GP_AC_OK && c < nccs; c++)
-            cJSON_AddItemToArray(vs, ac_json_verdict(f, ccs[c]));
+            cJSON_AddItemToArray(
+                vs, ac_json_verdict(f, ccs[c], set->cc_names ? set->cc_names[c] : NULL));
     }
     /* every file read cleanly without device code: listed ones and those a walk counted */
     size_t without = set->skipped_without_code;

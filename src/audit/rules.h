@@ -65,6 +65,7 @@ typedef enum gp_audit_rule_id {
     GP_R_PY_TRITON_001,
     GP_R_PY_COMPILE_001,
     GP_R_PY_DL_001,
+    GP_R_PY_MPS_001,
     GP_R_PY_QUANT_001,
     GP_R_C_INC_001,
     GP_R_C_RT_001,

@@ -10,6 +10,7 @@
 
 #include "audit/bytescan.h"
 #include "audit/lex_python.h"
+#include "audit/mps_table.h"
 #include "audit/prefilter.h"
 #include "audit/scanners.h"
 #include "util/thread.h"
@@ -567,6 +568,10 @@ static bool match_name(py_scan *ps, const char *c, int ncomp, const char *last, 
         }
         if (starts(c, "torch.distributed.") && strstr(c, "Backend.NCCL")) {
             report(ps, GP_R_PY_DIST_001, first, guarded);
+            return true;
+        }
+        if (is_call && gp_audit_mps_op_of(c)) { /* PY-MPS-001 (mps_table.c) */
+            report(ps, GP_R_PY_MPS_001, first, guarded);
             return true;
         }
         if (strcmp(c, "triton.jit") == 0 || strcmp(c, "triton.autotune") == 0 ||
@@ -2962,7 +2967,7 @@ static const gp_audit_trigger py_words[] = {
     {"BitsAndBytes", 0, true},
 };
 
-#define PY_TRIGGERS_MAX 64
+#define PY_TRIGGERS_MAX 128
 static gp_audit_trigger py_triggers[PY_TRIGGERS_MAX];
 static size_t py_ntriggers;
 static gp_once py_triggers_once = GP_ONCE_INIT;
@@ -2978,6 +2983,9 @@ static void py_triggers_build(void)
         py_triggers[py_ntriggers++] = py_words[i];
     for (size_t i = 0; i < sizeof cuda_only_modules / sizeof cuda_only_modules[0]; i++)
         py_triggers[py_ntriggers++] = (gp_audit_trigger){cuda_only_modules[i], 0, true};
+    /* PY-MPS-001: the last part of each name of its table (its line holds it, or an import does) */
+    for (size_t i = 0; gp_audit_mps_trigger(i) && py_ntriggers < PY_TRIGGERS_MAX; i++)
+        py_triggers[py_ntriggers++] = (gp_audit_trigger){gp_audit_mps_trigger(i), 0, true};
 }
 
 size_t gp_audit_python_triggers(const gp_audit_trigger **out)

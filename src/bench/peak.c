@@ -282,8 +282,18 @@ static void gp_bench_describe_host(gp_bench_device *d)
     snprintf(d->peaks[GP_PEAK_H2D].source, sizeof d->peaks[GP_PEAK_H2D].source, "%s", unified);
     snprintf(d->peaks[GP_PEAK_D2H].source, sizeof d->peaks[GP_PEAK_D2H].source, "%s", unified);
     if (d->info.backend != GP_BACKEND_CPU) {
-        gp_bench_peak_unknown(&d->peaks[GP_PEAK_FP32], "fp32",
-                              "the OpenCL driver reports no clock or lanes");
+        /* the clock `gpuport devices` shows (CL_DEVICE_MAX_CLOCK_FREQUENCY); OpenCL says
+         * nothing of the FP32 lanes behind a compute unit, so no FP32 peak from it */
+        d->clock_mhz = d->info.clock_mhz;
+        char why[160];
+        if (d->info.clock_mhz)
+            snprintf(why, sizeof why,
+                     "the OpenCL driver reports the clock (%u MHz) but not the FP32 lanes of a "
+                     "compute unit",
+                     d->info.clock_mhz);
+        else
+            snprintf(why, sizeof why, "the OpenCL driver reports no clock or FP32 lanes");
+        gp_bench_peak_unknown(&d->peaks[GP_PEAK_FP32], "fp32", why);
         return;
     }
     char msrc[64];

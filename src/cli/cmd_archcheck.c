@@ -25,7 +25,8 @@ static const char ac_usage[] =
     "\n"
     "Options:\n"
     "  --cc X.Y        judge for compute capability X.Y (repeatable: --cc 8.6 --cc 12.0)\n"
-    "  --gpu NAME      judge for a GPU by name (\"RTX 4090\", \"H100\", \"Jetson AGX Orin\")\n"
+    "  --gpu NAME      judge for a GPU by name (\"RTX 4090\", \"H100\", \"Jetson AGX Orin\") or\n"
+    "                  architecture (sm_87); a name several GPUs share is listed with their CCs\n"
     "  --device        judge for the GPUs of this machine (through the CUDA driver)\n"
     "  --list          print exactly what `cuobjdump --list-elf --list-ptx` prints\n"
     "  --summary       one line of architectures per file instead of every entry\n"
@@ -43,27 +44,66 @@ static const char ac_usage[] =
 
 typedef struct ac_opts {
     gp_cc ccs[AC_MAX_CCS];
+    char names[AC_MAX_CCS][160]; /* per CC: the GPUs asked for by name, ", "-separated */
+    const char *name_ptrs[AC_MAX_CCS];
     size_t nccs;
     bool list, json, summary, device, strict;
 } ac_opts;
 
-static int ac_add_cc(ac_opts *o, gp_cc cc)
+/* Adds a CC to judge, with the GPU name it was asked for ("" none). */
+static int ac_add_cc(ac_opts *o, gp_cc cc, const char *name)
 {
-    for (size_t i = 0; i < o->nccs; i++)
-        if (o->ccs[i] == cc) return 0;
-    if (o->nccs == AC_MAX_CCS)
-        return gp_cli_usage_error("archcheck", "too many compute capabilities");
-    o->ccs[o->nccs++] = cc;
+    size_t i = 0;
+    while (i < o->nccs && o->ccs[i] != cc)
+        i++;
+    if (i == o->nccs) {
+        if (o->nccs == AC_MAX_CCS)
+            return gp_cli_usage_error("archcheck", "too many compute capabilities");
+        o->ccs[i] = cc;
+        o->names[i][0] = '\0';
+        o->name_ptrs[i] = o->names[i];
+        o->nccs++;
+    }
+    char *have = o->names[i];
+    size_t n = strlen(have);
+    if (name && *name && !strstr(have, name) && n + strlen(name) + 3 < sizeof o->names[i])
+        snprintf(have + n, sizeof o->names[i] - n, "%s%s", n ? ", " : "", name);
     return 0;
 }
 
 static int ac_add_gpu(ac_opts *o, const char *name)
 {
+    /* the architecture's own name: sm_87, compute_87 */
+    gp_cc cc = strncmp(name, "sm_", 3) == 0 || strncmp(name, "compute_", 8) == 0
+                   ? gp_ac_cc_parse(name)
+                   : -1;
+    if (cc >= 0) return ac_add_cc(o, cc, "");
     const gp_ac_gpu *sug[5];
     size_t ns = 0;
     const gp_ac_gpu *g = gp_ac_gpu_find(name, sug, 5, &ns);
-    if (g) return ac_add_cc(o, g->cc);
+    if (g) return ac_add_cc(o, g->cc, g->name);
+    /* a part of names: one CC for all of them is an answer; several are a question back */
+    const gp_ac_gpu *m[24];
+    size_t nm = gp_ac_gpu_matches(name, m, 24), shown = nm < 24 ? nm : 24;
+    bool one_cc = nm > 0 && nm <= 24;
+    for (size_t i = 1; i < shown; i++)
+        one_cc = one_cc && m[i]->cc == m[0]->cc;
+    if (one_cc) return ac_add_cc(o, m[0]->cc, nm == 1 ? m[0]->name : name);
     gp_strbuf msg = GP_STRBUF_INIT;
+    if (nm > 1) {
+        gp_strbuf_printf(&msg, "'%s' names GPUs of different compute capabilities:", name);
+        for (size_t i = 0; i < shown; i++) {
+            char ccn[16], sm[16];
+            gp_strbuf_printf(&msg, "%s \"%s\" (%s, %s)", i ? "," : "", m[i]->name,
+                             gp_ac_cc_name(m[i]->cc, ccn, sizeof ccn),
+                             gp_ac_cc_sm(m[i]->cc, sm, sizeof sm));
+        }
+        if (nm > shown) gp_strbuf_printf(&msg, ", and %zu more", nm - shown);
+        gp_strbuf_puts(&msg, "\n(give the full name, or the compute capability with --cc X.Y)");
+        int rc = gp_cli_input_error("archcheck", "%s", gp_strbuf_cstr(&msg));
+        gp_strbuf_free(&msg);
+        return rc;
+    }
     gp_strbuf_printf(&msg, "unknown GPU '%s'", name);
     if (ns) {
         gp_strbuf_puts(&msg, "; did you mean:");
@@ -86,10 +126,11 @@ static int ac_add_device(ac_opts *o)
     if (n < 0) return gp_cli_input_error("archcheck", "--device: %s", err);
     for (int i = 0; i < n; i++) {
         char ccn[16];
+        char sm[16];
         if (!o->json)
-            fprintf(stderr, "device %d: %s, compute capability %s\n", i, names[i],
-                    gp_ac_cc_name(ccs[i], ccn, sizeof ccn));
-        int rc = ac_add_cc(o, ccs[i]);
+            fprintf(stderr, "device %d: %s, compute capability %s (%s)\n", i, names[i],
+                    gp_ac_cc_name(ccs[i], ccn, sizeof ccn), gp_ac_cc_sm(ccs[i], sm, sizeof sm));
+        int rc = ac_add_cc(o, ccs[i], names[i]);
         if (rc) return rc;
     }
     return 0;
@@ -112,7 +153,7 @@ static int ac_parse(int argc, char **argv, ac_opts *o, bool *done)
             if (cc < 0)
                 return gp_cli_usage_error("archcheck",
                                           "'%s' is not a compute capability (8.6, 12.0)", optarg);
-            if ((rc = ac_add_cc(o, cc))) return rc;
+            if ((rc = ac_add_cc(o, cc, ""))) return rc;
             break;
         }
         case 'g':
@@ -217,7 +258,7 @@ static int archcheck_run(int argc, char **argv)
     gp_cli_getopt_reset();
     int rc = ac_parse(argc, argv, &o, &done);
     if (done || rc) return rc;
-    gp_ac_set set = {.strict = o.strict};
+    gp_ac_set set = {.strict = o.strict, .cc_names = o.name_ptrs};
     for (int i = optind; i < argc; i++)
         gp_ac_set_add_path(&set, argv[i]);
     gp_term_progress_done();

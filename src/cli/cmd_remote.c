@@ -28,6 +28,7 @@
 #include "remote/worktree.h"
 #include "util/fs.h"
 #include "util/json.h"
+#include "util/sys.h"
 
 #define CMD "remote"
 
@@ -72,7 +73,8 @@ static const char remote_usage[] =
     "\n"
     "Files: the targets live in $GPUPORT_CONFIG_DIR/remotes.json (else the per-user config\n"
     "folder); GPUPORT_SSH_CONFIG names an ssh_config file to use instead of ~/.ssh/config.\n"
-    "Exit codes: run returns COMMAND's exit code; 1 a compared pair differs; 2 bad input,\n"
+    "Exit codes: run returns COMMAND's exit code; 1 a compared pair differs, or a fetched\n"
+    "output was not written by this run (an earlier run left it) or is missing; 2 bad input,\n"
     "unknown target, unreachable host or failed login, a request the cluster cannot meet; 3 the\n"
     "connection was lost; 130 interrupted.\n";
 
@@ -517,7 +519,7 @@ static cJSON *doctor_slurm(gp_ssh *s, const gp_remote_entry *e, char *node, char
         *rc = gp_cli_internal_error(CMD, "%s: %s", path, "cannot create a temporary file");
         return NULL;
     }
-    gp_remote_cmd c = {".", "", false, NULL, 0, w.v, jname, ""};
+    gp_remote_cmd c = {".", "", false, NULL, 0, w.v, jname, "", NULL, NULL};
     fprintf(stderr, "gpuport remote: running doctor in a job on %s\n", e->name);
     int code = gp_remote_run(s, &c, fileno(f), msg, sizeof msg);
     gp_argv_free(&w);
@@ -781,6 +783,8 @@ typedef struct run_ctx {
     char jname[64];   /* Slurm: srun's job name */
     gp_slurm_job job; /* Slurm: the job's record after the run */
     char started[32]; /* UTC */
+    char mark[96];    /* with --fetch: the run's mark on the remote side (gp_remote_cmd) */
+    char project[80]; /* the project's id (gp_worktree_project_id) */
 } run_ctx;
 
 static void run_now(char *buf, size_t len)
@@ -869,16 +873,27 @@ static int run_after(run_ctx *r, int code)
         run_record(r, id, (const char *const *)o->fetch.v, o->fetch.n, o->compare, &o->tol, false);
     gp_remote_record_job(rec, &r->job);
     cJSON_ReplaceItemInObjectCaseSensitive(rec, "exit_code", cJSON_CreateNumber(code));
-    gp_remote_collect col = {
-        r->s,    r->e, remote_gpuport(r->e), r->dir, r->wt->prefix, o->env.v, o->env.n, r->jname,
-        &r->job, false};
+    gp_remote_collect col = {r->s,
+                             r->e,
+                             remote_gpuport(r->e),
+                             r->dir,
+                             r->wt->prefix,
+                             o->env.v,
+                             o->env.n,
+                             r->jname,
+                             &r->job,
+                             false,
+                             r->mark[0] ? r->mark : NULL,
+                             r->wt->prefix};
     int rc = gp_remote_collect_run(&col, rec, gp_strbuf_cstr(&root), id, staging, o->fetch.v,
                                    o->fetch.n);
     folder = gp_run_folder(gp_strbuf_cstr(&root), id);
     cJSON_Delete(rec);
-    if (rc == 0 && o->compare && code == 0)
-        rc = folder ? run_compare(r, folder, o->compare, &o->tol) : 3;
-    else if (o->compare && code != 0)
+    /* rc 1: an output was not written by this run; the compare still names each pair */
+    if ((rc == 0 || rc == 1) && o->compare && code == 0) {
+        int cmp = folder ? run_compare(r, folder, o->compare, &o->tol) : 3;
+        if (cmp != 0) rc = cmp;
+    } else if (o->compare && code != 0)
         fprintf(stderr, "gpuport %s: compare skipped: the command failed\n", CMD);
     free(staging);
     free(folder);
@@ -929,7 +944,9 @@ static int run_command(run_ctx *r)
                         r->o->env.n,
                         argv,
                         r->e->slurm ? r->jname : NULL,
-                        r->up};
+                        r->up,
+                        r->mark[0] ? r->mark : NULL,
+                        r->project};
     int code = gp_remote_run(r->s, &rc, -1, msg, sizeof msg);
     gp_argv_free(&w);
     if (msg[0]) {
@@ -962,8 +979,9 @@ static int run_batch(run_ctx *r)
         return gp_cli_internal_error(CMD, "cannot write the job script");
     }
     free(script);
-    gp_remote_cmd c = {r->dir,      r->wt->prefix, r->o->sync, r->o->env.v,
-                       r->o->env.n, w.v,           r->jname,   r->up};
+    /* the mark is the job's name (run.json keeps it): `remote fetch` takes what the job wrote */
+    gp_remote_cmd c = {r->dir, r->wt->prefix, r->o->sync, r->o->env.v, r->o->env.n,
+                       w.v,    r->jname,      r->up,      r->jname,    r->project};
     char *out = NULL, *eout = NULL;
     int code =
         gp_remote_batch_submit(r->s, &c, gp_strbuf_cstr(&path), &out, &eout, msg, sizeof msg);
@@ -1028,7 +1046,8 @@ static int run_steps(run_ctx *r)
     char msg[2048];
     int rc = remote_preflight(r->s, r->e);
     if (rc) return rc;
-    if (r->o->sync && (rc = gp_remote_sync(r->s, r->wt, r->dir, msg, sizeof msg)) != 0) {
+    if (r->o->sync &&
+        (rc = gp_remote_sync(r->s, r->wt, r->dir, r->project, msg, sizeof msg)) != 0) {
         fprintf(stderr, "gpuport %s: %s\n", CMD, msg);
         return rc;
     }
@@ -1084,16 +1103,27 @@ static int remote_run_cmd(int argc, char **argv)
                                      "job is fetched: add --no-local-run");
     gp_worktree wt = {0};
     gp_ssh s = {0};
+    char project[80] = "", err[1024];
     if (rc == 0) rc = remote_worktree(&wt);
+    if (rc == 0 &&
+        gp_worktree_project_id(&wt, gp_tmp_dir(), project, sizeof project, err, sizeof err) != 0) {
+        project[0] = '\0'; /* a repository we cannot write to: no ownership check, said */
+        fprintf(stderr,
+                "gpuport %s: warning: %s; the remote folder is not checked for another "
+                "project's files\n",
+                CMD, err);
+    }
     if (rc == 0) rc = remote_connect(&s, e);
     if (rc == 0) {
         /* getopt moved the non-options to the end: NAME, then the command after "--". */
-        run_ctx r = {&s, e, &wt, &o, argv + optind + 1, NULL, "", "", {0}, ""};
+        run_ctx r = {&s, e, &wt, &o, argv + optind + 1, NULL, "", "", {0}, "", "", ""};
         gp_strbuf dir = GP_STRBUF_INIT;
         remote_dir(e, wt.name, &dir);
         r.dir = gp_strbuf_cstr(&dir);
         gp_cluster_up(wt.prefix, r.up, sizeof r.up);
         run_now(r.started, sizeof r.started);
+        snprintf(r.project, sizeof r.project, "%s", project);
+        if (o.fetch.n > 0) gp_slurm_job_name(r.mark, sizeof r.mark); /* a random name */
         rc = dir.failed ? gp_cli_internal_error(CMD, "out of memory") : run_steps(&r);
         gp_strbuf_free(&dir);
         gp_ssh_close(&s);
@@ -1315,7 +1345,7 @@ static int remote_fetch_cmd(int argc, char **argv)
             if (!have) gp_argv_push(&globs, compare);
         }
         run_ctx r = {&s, e,  &sub, NULL, cmdv.v, gp_json_str(rec, "remote_folder", "."),
-                     "", "", {0},  ""};
+                     "", "", {0},  "",   "",     ""};
         const cJSON *job = cJSON_GetObjectItemCaseSensitive(rec, "job");
         snprintf(r.jname, sizeof r.jname, "%s", gp_json_str(job, "name", ""));
         char msg[4096];
@@ -1344,23 +1374,38 @@ static int remote_fetch_cmd(int argc, char **argv)
                                            : (r.job.exit_signal ? 128 + r.job.exit_signal : 0);
                 cJSON_ReplaceItemInObjectCaseSensitive(
                     rec, "exit_code", ended_ok ? cJSON_CreateNumber(code) : cJSON_CreateNull());
-                gp_remote_collect col = {&s,   e, remote_gpuport(e), r.dir,  sub.prefix,
-                                         NULL, 0, r.jname,           &r.job, true};
+                gp_remote_collect col = {&s,
+                                         e,
+                                         remote_gpuport(e),
+                                         r.dir,
+                                         sub.prefix,
+                                         NULL,
+                                         0,
+                                         r.jname,
+                                         &r.job,
+                                         true,
+                                         r.jname[0] ? r.jname : NULL,
+                                         wt.prefix};
                 rc = gp_remote_collect_run(&col, rec, gp_strbuf_cstr(&root), id, staging, globs.v,
                                            globs.n);
                 folder = gp_run_folder(gp_strbuf_cstr(&root), id);
+                char up[1024];
+                gp_remote_up(wt.prefix, up, sizeof up);
                 fprintf(stderr,
-                        "gpuport remote: job %s: %s; its output: remote/%s/runs/%s/job-%s.out\n",
+                        "gpuport remote: job %s: %s; its output: %sremote/%s/runs/%s/job-%s.out\n",
                         want,
                         ended_ok ? gp_cluster_job_summary(&r.job, msg, sizeof msg)
                                  : "the cluster no longer knows it (its outcome is unknown); "
                                    "fetched what it left",
-                        e->name, id, want);
+                        up, e->name, id, want);
                 char why[4096];
                 if (gp_slurm_job_explain(e, &r.job, why, sizeof why) && ended_ok)
                     fprintf(stderr, "gpuport %s: %s\n", CMD, why);
                 if (rc == 0 && code != 0) rc = code;
-                if (rc == 0 && compare && folder) rc = run_compare(&r, folder, compare, &tol);
+                if ((rc == 0 || rc == 1) && compare && folder) {
+                    int cmp = run_compare(&r, folder, compare, &tol);
+                    if (cmp != 0) rc = cmp;
+                }
             }
             free(staging);
             free(folder);

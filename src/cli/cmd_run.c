@@ -7,6 +7,7 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -16,20 +17,35 @@
 
 #include "cli/cli.h"
 #include "formats/npy.h"
+#include "translate/translate.h"
 #include "util/fs.h"
 #include "util/json.h"
+#include "util/stdout_capture.h"
+#include "util/strbuf.h"
 #include "util/sys.h"
 
+#ifdef _WIN32
+#include <io.h>
+#define run_write_fd _write
+#else
+#include <unistd.h>
+#define run_write_fd write
+#endif
+
 static const char run_usage[] =
-    "usage: gpuport run FILE.gpk KERNEL --global X[,Y[,Z]] [--group X[,Y[,Z]]] [--device SPEC]\n"
+    "usage: gpuport run FILE.gpk|FILE.cu KERNEL --global X[,Y[,Z]] [--group X[,Y[,Z]]] [--device "
+    "SPEC]\n"
     "                   [--check[=memcheck,racecheck,synccheck,initcheck]] [-D NAME=VALUE]...\n"
-    "                   [-o PARAM=OUT.npy]... [--force] [--json] PARAM=VALUE...\n"
+    "                   [-o PARAM=OUT.npy]... [--force] [--json] [--trace FILE.json]\n"
+    "                   [--trace-summary] PARAM=VALUE...\n"
     "\n"
-    "Runs KERNEL of FILE.gpk once on a device, with every parameter given by its name:\n"
+    "Runs KERNEL of FILE.gpk (or of FILE.cu, translated in memory as gpuport translate does)\n"
+    "once on a device, with every parameter given by its name:\n"
     "  x=in.npy          a buffer holding the .npy's data (its dtype must be the parameter's "
     "type)\n"
     "  y=zeros:N         a fresh buffer of N elements of the parameter's type, all 0\n"
     "  y=ones:N          ... all 1;  y=fill:V:N  ... all V;  y=uninit:N  ... never written\n"
+    "  y=null            no buffer (gp_arg_null(): the kernel tests it, or checking reports it)\n"
     "  n=1000            a value (GP_VAL), checked against the parameter's type\n"
     "  buf=shared:BYTES  the dynamic shared block (GP_DYN_SHARED) of each group\n"
     "\n"
@@ -41,11 +57,16 @@ static const char run_usage[] =
     "  -D NAME=VALUE       a build define\n"
     "  -o PARAM=OUT.npy    write buffer PARAM to OUT.npy after the run (--force replaces a file)\n"
     "  --json              print the result as JSON (schema gpuport.run/1)\n"
+    "  --trace FILE.json   write a timeline of the build, copies, launch and waits (Chrome\n"
+    "                      Trace Event Format: Perfetto, chrome://tracing; docs/debugging.md)\n"
+    "  --trace-summary     print the timeline's summary on stderr\n"
     "  -h, --help          this help;  --version  the version\n"
     "\n"
     "Check reports print one per line as FILE:LINE:COL: CHECK: what (work-item ...).\n"
-    "Exit codes: 0 ran, 1 it ran and checking made reports, 2 bad input or usage (unknown or\n"
-    "missing parameter, dtype mismatch, bad size, a build error), 3 internal error.\n";
+    "Unchecked, a guard zone after each buffer catches writes past its end (exit 1).\n"
+    "Exit codes: 0 ran, 1 it ran and checking made reports or it wrote past a buffer, 2 bad\n"
+    "input or usage (unknown or missing parameter, dtype mismatch, bad size, a build error),\n"
+    "3 internal error, 128+N the kernel died of signal N (130: interrupted).\n";
 
 #define RUN_MAX_PARAMS 16
 #define RUN_MAX_DEFS   64
@@ -250,7 +271,17 @@ static bool run_parse_dims(const char *text, size_t out[3], uint32_t *dims, char
 }
 
 /* ---- what each parameter gets --------------------------------------------------------------- */
-enum { RUN_NONE, RUN_NPY, RUN_ZEROS, RUN_ONES, RUN_FILL, RUN_UNINIT, RUN_VALUE, RUN_SHARED };
+enum {
+    RUN_NONE,
+    RUN_NPY,
+    RUN_ZEROS,
+    RUN_ONES,
+    RUN_FILL,
+    RUN_UNINIT,
+    RUN_VALUE,
+    RUN_SHARED,
+    RUN_NULL
+};
 
 typedef struct run_spec {
     int kind;
@@ -321,6 +352,10 @@ static bool run_parse_spec(const char *text, gp_arg_kind kind, const run_type *t
         s->kind = RUN_FILL;
         if (!run_parse_value(v, t, s->value, why, cap)) return false;
         return run_parse_count(last + 1, max_count, &s->count, why, cap);
+    }
+    if (strcmp(text, "null") == 0) {
+        s->kind = RUN_NULL;
+        return true;
     }
     if (strncmp(text, "shared:", 7) == 0) {
         snprintf(why, cap, "is a buffer, not the dynamic shared block ('%s')", text);
@@ -400,11 +435,14 @@ typedef struct run_param {
     uint64_t shape[GP_TENSOR_MAX_DIMS];
     int ndim;
     const char *out_path; /* -o */
+    size_t guard;         /* bytes of canary after the buffer's end (unchecked runs), or 0 */
 } run_param;
 
 typedef struct run_state {
     const char *file, *kernel_name, *device_spec;
     bool json, force;
+    const char *trace_path; /* --trace */
+    bool trace_summary;     /* --trace-summary */
     uint32_t checks;
     bool check_given;
     const char *defs[RUN_MAX_DEFS];
@@ -424,6 +462,8 @@ typedef struct run_state {
     gp_device_info info;
     char *src;
     size_t src_len;
+    size_t used_group[3]; /* the group the launch used (given, or gpuport's choice) */
+    uint32_t overruns;    /* buffers whose guard zone the kernel wrote */
 } run_state;
 
 static void run_free(run_state *s)
@@ -508,6 +548,9 @@ static int run_bind(run_state *s)
         if (p->info.kind != GP_ARG_BUFFER && p->info.kind != GP_ARG_CONST_BUFFER)
             return gp_cli_usage_error("run", "-o %s: '%s' is not a buffer", s->outs[o],
                                       p->info.name);
+        if (p->spec.kind == RUN_NULL)
+            return gp_cli_usage_error("run", "-o %s: '%s' is null (no buffer to write)", s->outs[o],
+                                      p->info.name);
         if (!s->force && gp_path_exists(eq + 1))
             return gp_cli_input_error("run", "%s: already exists; use --force to replace it",
                                       eq + 1);
@@ -516,12 +559,184 @@ static int run_bind(run_state *s)
     return -1;
 }
 
+/* ---- guard zones, the grid's rounding, a kernel's crash -------------------------------------
+ * An unchecked run cannot see a kernel write past a buffer, and on the CPU such a write lands in
+ * the allocator's records (a "double free or corruption" abort later). So each buffer gets a zone
+ * of canary bytes after its end, compared after the launch: a changed byte names the buffer and
+ * how far past its end the kernel wrote. A checked run needs none (memcheck sees every access). */
+#define RUN_GUARD_BYTES ((size_t)64 << 10)
+static const unsigned char run_canary[8] = {0xd3, 0x5a, 0xa5, 0x3c, 0xc3, 0x96, 0x69, 0x7e};
+
+/* 64 KiB, or more where the grid's rounding adds more work-items than that many elements (an
+ * element for each extra work-item, and a row of them), up to 64 MiB. */
+static size_t run_guard_size(const run_state *s, size_t bytes, size_t es)
+{
+    uint32_t dc = 0;
+    gp_device_get_checks(s->dev, &dc);
+    if (s->checks || dc) return 0;
+    size_t g[3] = {1, 1, 1};
+    uint64_t ran = 1, asked = 1;
+    if (s->have_group)
+        memcpy(g, s->group, s->gdims * sizeof *g);
+    else if (gp_kernel_auto_group(s->k, s->gdims, s->global, g) != GP_OK)
+        g[0] = g[1] = g[2] = 1;
+    for (uint32_t d = 0; d < s->gdims; d++) {
+        ran *= (s->global[d] + g[d] - 1) / g[d] * g[d];
+        asked *= s->global[d];
+    }
+    uint64_t want = (ran - asked + (ran / (asked ? asked : 1)) * s->global[0] + 64) * es;
+    size_t guard = RUN_GUARD_BYTES;
+    if (want > guard) guard = want > ((uint64_t)64 << 20) ? (size_t)64 << 20 : (size_t)want;
+    guard = (guard + 4095) / 4096 * 4096;
+    if (s->info.max_buffer_size && bytes + guard > s->info.max_buffer_size) return 0;
+    return guard;
+}
+
+static gp_status run_guard_fill(run_param *p)
+{
+    unsigned char *c = malloc(p->guard);
+    if (!c) return GP_ERR_OUT_OF_MEMORY;
+    for (size_t i = 0; i < p->guard; i++)
+        c[i] = run_canary[i % sizeof run_canary];
+    gp_status st = gp_buffer_write(p->buffer, p->bytes, c, p->guard);
+    free(c);
+    return st;
+}
+
+/* The changed canary bytes after buffer p: [*first, *last] past its end; false when none. */
+static bool run_guard_hit(run_param *p, size_t *first, size_t *last)
+{
+    unsigned char *c = p->guard ? malloc(p->guard) : NULL;
+    if (!c || gp_buffer_read(p->buffer, p->bytes, c, p->guard) != GP_OK) {
+        free(c);
+        return false;
+    }
+    bool hit = false;
+    for (size_t i = 0; i < p->guard; i++)
+        if (c[i] != run_canary[i % sizeof run_canary]) {
+            if (!hit) *first = i;
+            *last = i;
+            hit = true;
+        }
+    free(c);
+    return hit;
+}
+
+/* Says when the grid was rounded up to whole groups; fills s->used_group. */
+static void run_note_grid(run_state *s, cJSON *j)
+{
+    if (s->have_group) {
+        for (uint32_t d = 0; d < 3; d++)
+            s->used_group[d] = d < s->gdims ? s->group[d] : 1;
+    } else if (gp_kernel_auto_group(s->k, s->gdims, s->global, s->used_group) != GP_OK) {
+        return;
+    }
+    size_t launched[3] = {1, 1, 1};
+    bool rounded = false;
+    char g[64] = "", l[64] = "", r[64] = "";
+    for (uint32_t d = 0; d < s->gdims; d++) {
+        launched[d] = (s->global[d] + s->used_group[d] - 1) / s->used_group[d] * s->used_group[d];
+        rounded |= launched[d] != s->global[d];
+        const char *sep = d ? "x" : "";
+        snprintf(g + strlen(g), sizeof g - strlen(g), "%s%zu", sep, s->global[d]);
+        snprintf(l + strlen(l), sizeof l - strlen(l), "%s%zu", sep, s->used_group[d]);
+        snprintf(r + strlen(r), sizeof r - strlen(r), "%s%zu", sep, launched[d]);
+    }
+    if (j) {
+        cJSON *a = cJSON_AddArrayToObject(j, "group_used");
+        cJSON *b = cJSON_AddArrayToObject(j, "global_launched");
+        for (uint32_t d = 0; d < s->gdims; d++) {
+            cJSON_AddItemToArray(a, cJSON_CreateNumber((double)s->used_group[d]));
+            cJSON_AddItemToArray(b, cJSON_CreateNumber((double)launched[d]));
+        }
+    } else if (rounded) {
+        fprintf(stderr,
+                "gpuport run: the grid %s was rounded up to %s work-items: whole groups of %s "
+                "(%s); the kernel must skip the work-items past its size (if (i < n))\n",
+                g, r, l, s->have_group ? "--group" : "chosen by gpuport; --group sets it");
+    }
+}
+
+/* Compares every guard zone after the launch: each overrun is said (on stderr, or in `j`). */
+static void run_check_guards(run_state *s, cJSON *j)
+{
+    cJSON *a = j ? cJSON_AddArrayToObject(j, "overruns") : NULL;
+    for (uint32_t i = 0; i < s->nparams; i++) {
+        run_param *p = &s->params[i];
+        size_t first = 0, last = 0;
+        if (!p->buffer || !run_guard_hit(p, &first, &last)) continue;
+        s->overruns++;
+        size_t es = gp_dtype_size(p->type->dtype) * p->type->lanes;
+        size_t n = es ? p->bytes / es : 0, from = es ? (p->bytes + first) / es : 0,
+               upto = es ? (p->bytes + last) / es : 0;
+        if (a) {
+            cJSON *o = cJSON_CreateObject();
+            cJSON_AddStringToObject(o, "param", p->info.name);
+            cJSON_AddNumberToObject(o, "elements", (double)n);
+            cJSON_AddNumberToObject(o, "first_index", (double)from);
+            cJSON_AddNumberToObject(o, "last_index", (double)upto);
+            cJSON_AddItemToArray(a, o);
+            continue;
+        }
+        fprintf(stderr,
+                "gpuport run: kernel '%s' wrote past the end of buffer '%s' (%zu elements of %s): "
+                "%s[%zu] to %s[%zu] changed; the results are not to be trusted: run it with "
+                "--check to find the line (gpuport run --check ...)\n",
+                s->kernel_name, p->info.name, n, p->info.type_name, p->info.name, from,
+                p->info.name, upto);
+    }
+}
+
+/* A kernel that crashes the process (an access to unmapped memory, the allocator's abort on the
+ * records a write past a buffer damaged) or a Ctrl-C: say so, then end with 128 + the signal
+ * (130 for Ctrl-C), as a shell reports it. Only write() here: the heap may be broken. */
+static char run_crash_text[512], run_int_text[256];
+
+static void run_on_signal(int sig)
+{
+    const char *name = sig == SIGSEGV  ? "SIGSEGV (an access to memory outside any buffer)"
+                       : sig == SIGFPE ? "SIGFPE (an arithmetic fault, such as an integer division "
+                                         "by zero)"
+                       : sig == SIGILL ? "SIGILL"
+                       : sig == SIGABRT
+                           ? "SIGABRT (the allocator found its records damaged: most likely a "
+                             "write past a buffer)"
+                           : "a signal";
+    if (sig == SIGINT) {
+        (void)!run_write_fd(2, run_int_text, (unsigned)strlen(run_int_text));
+        _exit(130);
+    }
+    (void)!run_write_fd(2, run_crash_text, (unsigned)strlen(run_crash_text));
+    (void)!run_write_fd(2, name, (unsigned)strlen(name));
+    static const char tail[] = "; run it with --check to find the line (gpuport run --check ...)\n";
+    (void)!run_write_fd(2, tail, (unsigned)sizeof tail - 1);
+    _exit(128 + sig);
+}
+
+static void run_catch_signals(const run_state *s)
+{
+    snprintf(run_crash_text, sizeof run_crash_text, "\ngpuport run: kernel '%s' on %s died of ",
+             s->kernel_name, s->info.spec);
+    snprintf(run_int_text, sizeof run_int_text,
+             "\ngpuport run: interrupted while kernel '%s' ran on %s; no output was written\n",
+             s->kernel_name, s->info.spec);
+    signal(SIGSEGV, run_on_signal);
+    signal(SIGFPE, run_on_signal);
+    signal(SIGILL, run_on_signal);
+    signal(SIGABRT, run_on_signal);
+    signal(SIGINT, run_on_signal);
+#ifdef SIGBUS
+    signal(SIGBUS, run_on_signal);
+#endif
+}
+
 /* Makes the buffers (reading every .npy) before anything runs. */
 static int run_make_buffers(run_state *s)
 {
     for (uint32_t i = 0; i < s->nparams; i++) {
         run_param *p = &s->params[i];
         if (p->info.kind != GP_ARG_BUFFER && p->info.kind != GP_ARG_CONST_BUFFER) continue;
+        if (p->spec.kind == RUN_NULL) continue;
         size_t es = gp_dtype_size(p->type->dtype) * p->type->lanes;
         gp_mapped_file m = {0};
         const void *data = NULL;
@@ -575,7 +790,9 @@ static int run_make_buffers(run_state *s)
             p->shape[0] = p->spec.count;
             p->shape[1] = p->type->lanes;
         }
-        gp_status st = gp_buffer_create(s->dev, GP_BUFFER_DEVICE, p->bytes, &p->buffer);
+        p->guard = run_guard_size(s, p->bytes, es);
+        gp_status st = gp_buffer_create(s->dev, GP_BUFFER_DEVICE, p->bytes + p->guard, &p->buffer);
+        if (st == GP_OK && p->guard) st = run_guard_fill(p);
         if (st == GP_OK && data) st = gp_buffer_write(p->buffer, 0, data, p->bytes);
         if (st == GP_OK && p->spec.kind != RUN_NPY && p->spec.kind != RUN_UNINIT) {
             if (p->spec.kind == RUN_ZEROS) {
@@ -631,6 +848,114 @@ static cJSON *run_report_json(const gp_check_report *r)
 }
 
 /* "FILE:LINE:COL: CHECK: what (work-item (x,y,z) of group (x,y,z), N times)" */
+/* A report of a kernel run from CUDA source, in CUDA's words: threads and blocks, not work-items
+ * and groups (the ids are threadIdx and blockIdx), __syncthreads() and warps. */
+static void run_cuda_words(gp_check_report *r)
+{
+    static const char *const words[][2] = {
+        {"work-items of different groups", "threads of different blocks"},
+        {"work-items", "threads"},
+        {"work-item", "thread"},
+        {"of group", "of block"},
+        {"groups", "blocks"},
+        {"the group", "the block"},
+        {"gp_barrier()", "__syncthreads()"},
+        {"SIMD groups", "warps"},
+        {"SIMD group", "warp"},
+        {"shared memory starts undefined in every group", "shared memory starts undefined in "
+                                                          "every block"},
+    };
+    char out[sizeof r->message];
+    size_t o = 0;
+    for (const char *p = r->message; *p && o + 1 < sizeof out;) {
+        size_t k = 0, n = sizeof words / sizeof *words;
+        while (k < n && strncmp(p, words[k][0], strlen(words[k][0])))
+            k++;
+        if (k < n && o + strlen(words[k][1]) + 1 < sizeof out) {
+            memcpy(out + o, words[k][1], strlen(words[k][1]));
+            o += strlen(words[k][1]);
+            p += strlen(words[k][0]);
+        } else {
+            out[o++] = *p++;
+        }
+    }
+    out[o] = '\0';
+    memcpy(r->message, out, o + 1);
+}
+
+static bool run_is_cuda(const char *file)
+{
+    size_t n = strlen(file);
+    return (n > 3 && !strcmp(file + n - 3, ".cu")) || (n > 4 && !strcmp(file + n - 4, ".cuh"));
+}
+
+/* A .cu file: translated in memory to the dialect (with #line, so that reports and compile errors
+ * name the .cu file's lines); a kernel translate refuses is refused with its reasons (the other
+ * kernels of the file do not matter). */
+static int run_translate(const char *file, const char *kernel, char **src, size_t *len)
+{
+    gp_translate_options to = {0};
+    to.simd_width = 32;
+    to.line_directives = true;
+    to.checked_run = true;
+    to.partial = true; /* a refused kernel is left out as a comment, the others translated */
+    gp_translate_result res;
+    gp_translate(file, *src, *len, &to, &res);
+    int rc = -1;
+    if (res.status == GP_TRANSLATE_BAD_INPUT) {
+        rc = gp_cli_input_error("run", "%s", res.error ? res.error : file);
+        gp_translate_result_free(&res);
+        return rc;
+    }
+    const cJSON *k, *mine = NULL;
+    double from = 0, to_line = 1e18;
+    cJSON_ArrayForEach(k, cJSON_GetObjectItem(res.report, "kernels"))
+    {
+        if (!strcmp(gp_json_str(k, "name", ""), kernel)) mine = k;
+    }
+    if (mine) from = cJSON_GetNumberValue(cJSON_GetObjectItem(mine, "line"));
+    cJSON_ArrayForEach(k, cJSON_GetObjectItem(res.report, "kernels"))
+    {
+        double l = cJSON_GetNumberValue(cJSON_GetObjectItem(k, "line"));
+        if (l > from && l < to_line) to_line = l;
+    }
+    if (mine && !cJSON_IsTrue(cJSON_GetObjectItem(mine, "translated"))) {
+        char why[1500] = "";
+        size_t o = 0;
+        for (int pass = 0; pass < 2 && !why[0]; pass++) {
+            const cJSON *r;
+            cJSON_ArrayForEach(r, cJSON_GetObjectItem(res.report, "refusals"))
+            {
+                double l = cJSON_GetNumberValue(cJSON_GetObjectItem(r, "line"));
+                if (pass == 0 && (l < from || l >= to_line)) continue;
+                if (o + 40 < sizeof why)
+                    o += (size_t)snprintf(
+                        why + o, sizeof why - o, "\n  %s:%d: %s: %s", gp_json_str(r, "file", file),
+                        (int)l, gp_json_str(r, "construct", ""), gp_json_str(r, "reason", ""));
+            }
+        }
+        rc = gp_cli_input_error("run",
+                                "%s: kernel '%s' cannot be translated from CUDA (gpuport translate "
+                                "refuses it), so it cannot run, checked or not:%s",
+                                file, kernel, why[0] ? why : " (no reason given)");
+    } else if (!res.output) {
+        rc = gp_cli_input_error("run", "%s: gpuport translate made no output", file);
+    } else {
+        size_t n = strlen(res.output);
+        char *t = malloc(n + 1);
+        if (!t) {
+            rc = gp_cli_internal_error("run", "out of memory");
+        } else {
+            memcpy(t, res.output, n + 1);
+            free(*src);
+            *src = t;
+            *len = n;
+        }
+    }
+    gp_translate_result_free(&res);
+    return rc;
+}
+
 static void run_print_report(FILE *f, const gp_check_report *r)
 {
     if (r->line)
@@ -639,7 +964,11 @@ static void run_print_report(FILE *f, const gp_check_report *r)
         fprintf(f, "%s: ", r->file[0] ? r->file : r->kernel);
     fprintf(f, "%s: %s", gp_check_name(r->check), r->message);
     bool open = false;
-    if (r->local[0] >= 0) {
+    if (r->local[0] >= 0 && run_is_cuda(r->file)) {
+        fprintf(f, " (threadIdx (%d,%d,%d), blockIdx (%d,%d,%d)", r->local[0], r->local[1],
+                r->local[2], r->group[0], r->group[1], r->group[2]);
+        open = true;
+    } else if (r->local[0] >= 0) {
         fprintf(f, " (work-item (%d,%d,%d) of group (%d,%d,%d)", r->local[0], r->local[1],
                 r->local[2], r->group[0], r->group[1], r->group[2]);
         open = true;
@@ -670,13 +999,25 @@ static cJSON *run_selection_json(const gp_device *dev)
 
 static int run_options(run_state *s, int argc, char **argv)
 {
-    enum { OPT_DEVICE = 256, OPT_GLOBAL, OPT_GROUP, OPT_CHECK, OPT_JSON, OPT_FORCE, OPT_VERSION };
+    enum {
+        OPT_DEVICE = 256,
+        OPT_GLOBAL,
+        OPT_GROUP,
+        OPT_CHECK,
+        OPT_JSON,
+        OPT_FORCE,
+        OPT_VERSION,
+        OPT_TRACE,
+        OPT_TRACE_SUMMARY
+    };
     static const struct option opts[] = {{"device", required_argument, NULL, OPT_DEVICE},
                                          {"global", required_argument, NULL, OPT_GLOBAL},
                                          {"group", required_argument, NULL, OPT_GROUP},
                                          {"check", optional_argument, NULL, OPT_CHECK},
                                          {"json", no_argument, NULL, OPT_JSON},
                                          {"force", no_argument, NULL, OPT_FORCE},
+                                         {"trace", required_argument, NULL, OPT_TRACE},
+                                         {"trace-summary", no_argument, NULL, OPT_TRACE_SUMMARY},
                                          {"output", required_argument, NULL, 'o'},
                                          {"help", no_argument, NULL, 'h'},
                                          {"version", no_argument, NULL, OPT_VERSION},
@@ -700,6 +1041,10 @@ static int run_options(run_state *s, int argc, char **argv)
             break;
         case OPT_CHECK:
             s->check_given = true;
+            /* `--check memcheck` as `--check=memcheck`: the next word when it names checks */
+            if (!optarg && optind < argc && !strchr(argv[optind], '=') &&
+                gp_check_parse(argv[optind], &s->checks) == GP_OK)
+                optarg = argv[optind++];
             if (gp_check_parse(optarg ? optarg : "all", &s->checks) != GP_OK)
                 return gp_cli_usage_error("run", "--check=%s: %s", optarg, gp_last_error());
             if (!s->checks) s->check_given = false;
@@ -709,6 +1054,12 @@ static int run_options(run_state *s, int argc, char **argv)
             break;
         case OPT_FORCE:
             s->force = true;
+            break;
+        case OPT_TRACE:
+            s->trace_path = optarg;
+            break;
+        case OPT_TRACE_SUMMARY:
+            s->trace_summary = true;
             break;
         case 'o':
             if (s->nouts == (int)(sizeof s->outs / sizeof *s->outs))
@@ -752,6 +1103,12 @@ static int run_options(run_state *s, int argc, char **argv)
     return -1;
 }
 
+/* The CPU backend's gp_printf output, kept for the JSON document. */
+static void run_collect_print(void *user, const char *text, size_t len)
+{
+    gp_strbuf_append(user, text, len);
+}
+
 static int run_run(int argc, char **argv)
 {
     run_state *s = calloc(1, sizeof *s);
@@ -761,8 +1118,17 @@ static int run_run(int argc, char **argv)
     if (rc < 0) {
         s->src = gp_read_file(s->file, (size_t)64 << 20, false, &s->src_len, err, sizeof err);
         if (!s->src) rc = gp_cli_input_error("run", "%s", err);
+        if (rc < 0 && run_is_cuda(s->file))
+            rc = run_translate(s->file, s->kernel_name, &s->src, &s->src_len);
     }
     gp_build_options o = {sizeof o, 0, s->file, s->defs, (uint32_t)s->ndefs, s->checks};
+    bool tracing = false; /* --trace, --trace-summary: from the device's open to the results */
+    if (rc < 0 && (s->trace_path || s->trace_summary)) {
+        if (gp_trace_start(s->trace_path) == GP_OK)
+            tracing = true;
+        else
+            rc = gp_cli_input_error("run", "--trace: %s", gp_last_error());
+    }
     if (rc < 0) {
         gp_status st = gp_device_open_for_source(s->device_spec, s->src, s->src_len, &o,
                                                  s->kernel_name, &s->dev);
@@ -783,6 +1149,7 @@ static int run_run(int argc, char **argv)
     if (rc < 0) rc = run_make_buffers(s);
     gp_status launch = GP_OK;
     double ms = 0;
+    gp_strbuf printed = GP_STRBUF_INIT;
     if (rc < 0) {
         gp_arg args[RUN_MAX_PARAMS];
         for (uint32_t i = 0; i < s->nparams; i++) {
@@ -791,16 +1158,31 @@ static int run_run(int argc, char **argv)
                 args[i] = gp_arg_buffer(p->buffer);
             else if (p->spec.kind == RUN_SHARED)
                 args[i] = gp_arg_shared((size_t)p->spec.count);
+            else if (p->spec.kind == RUN_NULL)
+                args[i] = gp_arg_null();
             else
                 args[i] = gp_arg_value(p->spec.value, p->info.size ? p->info.size
                                                                    : gp_dtype_size(p->type->dtype) *
                                                                          p->type->lanes);
+        }
+        run_catch_signals(s);
+        gp_stdout_capture cap = {-1, -1}; /* with --json, gp_printf's text goes into the JSON */
+        if (s->json) {
+            gp_print_set_handler(run_collect_print, &printed);
+            gp_stdout_capture_begin(&cap);
         }
         double t0 = gp_monotonic_s();
         launch = gp_kernel_launch(NULL, s->k, s->gdims, s->global, s->have_group ? s->group : NULL,
                                   s->nparams, args);
         if (launch == GP_OK) launch = gp_device_synchronize(s->dev);
         ms = (gp_monotonic_s() - t0) * 1e3;
+        if (s->json) {
+            char *drv = gp_stdout_capture_end(&cap, (size_t)16 << 20);
+            gp_print_set_handler(NULL, NULL);
+            if (drv) gp_strbuf_puts(&printed, drv);
+            free(drv);
+        }
+        if (launch == GP_OK && !s->json) run_check_guards(s, NULL);
         if (launch != GP_OK && launch != GP_ERR_CHECK)
             rc = launch == GP_ERR_LAUNCH || launch == GP_ERR_INVALID_ARGUMENT
                      ? gp_cli_input_error("run", "%s", gp_last_error())
@@ -833,6 +1215,15 @@ static int run_run(int argc, char **argv)
             cJSON_AddItemToArray(shape, cJSON_CreateNumber((double)p->shape[d]));
         cJSON_AddItemToArray(outputs, oj);
     }
+    if (tracing && gp_trace_stop() != GP_OK && rc < 0)
+        rc = gp_cli_input_error("run", "--trace: %s", gp_last_error());
+    if (tracing && s->trace_summary) {
+        size_t need = 0;
+        gp_trace_summary(NULL, 0, &need);
+        char *text = malloc(need ? need : 1);
+        if (text && gp_trace_summary(text, need, NULL) == GP_OK) fputs(text, stderr);
+        free(text);
+    }
     if (rc < 0) {
         uint32_t nrep = 0;
         uint64_t omitted = 0;
@@ -862,12 +1253,17 @@ static int run_run(int argc, char **argv)
             } else {
                 cJSON_AddNullToObject(j, "group");
             }
-            cJSON_AddStringToObject(j, "status", nrep ? "reports" : "ok");
+            run_note_grid(s, j);
+            if (launch == GP_OK) run_check_guards(s, j);
+            cJSON_AddStringToObject(j, "status", nrep ? "reports" : s->overruns ? "overrun" : "ok");
             cJSON_AddNumberToObject(j, "elapsed_ms", ms);
+            cJSON_AddStringToObject(j, "printed", gp_strbuf_cstr(&printed));
             cJSON *ra = cJSON_AddArrayToObject(j, "reports");
             for (uint32_t i = 0; i < nrep; i++)
-                if (gp_check_report_get(i, &rep) == GP_OK)
+                if (gp_check_report_get(i, &rep) == GP_OK) {
+                    if (run_is_cuda(rep.file)) run_cuda_words(&rep);
                     cJSON_AddItemToArray(ra, run_report_json(&rep));
+                }
             cJSON_AddNumberToObject(j, "omitted_reports", (double)omitted);
             cJSON_AddItemToObject(j, "outputs", outputs);
             outputs = NULL;
@@ -876,7 +1272,10 @@ static int run_run(int argc, char **argv)
             cJSON_Delete(j);
         } else {
             for (uint32_t i = 0; i < nrep; i++)
-                if (gp_check_report_get(i, &rep) == GP_OK) run_print_report(stdout, &rep);
+                if (gp_check_report_get(i, &rep) == GP_OK) {
+                    if (run_is_cuda(rep.file)) run_cuda_words(&rep);
+                    run_print_report(stdout, &rep);
+                }
             if (omitted)
                 printf("... and %llu more report(s) not kept\n", (unsigned long long)omitted);
             gp_selection_entry sel[GP_BACKEND_COUNT];
@@ -888,14 +1287,18 @@ static int run_run(int argc, char **argv)
                             gp_backend_name((gp_backend)sel[i].backend), sel[i].detail);
             uint32_t dc = 0;
             gp_device_get_checks(s->dev, &dc);
+            run_note_grid(s, NULL);
             fprintf(stderr, "gpuport run: %s on %s (%s)%s: %.3f ms, %s\n", s->kernel_name,
                     s->info.spec, s->info.name, dc ? ", checked" : "", ms,
-                    nrep ? "check reports above" : "ok");
+                    nrep          ? "check reports above"
+                    : s->overruns ? "wrote past a buffer (above)"
+                                  : "ok");
         }
-        if (rc < 0) rc = nrep ? GP_EXIT_FAIL : GP_EXIT_OK;
+        if (rc < 0) rc = nrep || s->overruns ? GP_EXIT_FAIL : GP_EXIT_OK;
         rc = gp_cli_finish("run", rc);
     }
     cJSON_Delete(outputs);
+    gp_strbuf_free(&printed);
     run_free(s);
     free(s);
     return rc;

@@ -1,7 +1,7 @@
 /* checks_toolkit.c — the CUDA toolkit against the driver and the GPUs: which toolkit builds
- * use and its version, a toolkit newer than the driver, a stale nvcc on PATH shadowing
- * $CUDA_HOME, a GPU the toolkit cannot build for, and another CUDA runtime earlier on
- * LD_LIBRARY_PATH. */
+ * use and its version, a $CUDA_HOME (or %CUDA_PATH%) that points at no toolkit, a toolkit newer
+ * than the driver, a stale nvcc on PATH shadowing $CUDA_HOME, a GPU the toolkit cannot build for,
+ * and another CUDA runtime earlier on LD_LIBRARY_PATH. */
 #include <stdio.h>
 #include <string.h>
 
@@ -62,6 +62,39 @@ static void check_toolkit_found(const gp_doctor_facts *f, const gp_derived *d, g
                      "reinstall the toolkit (%s cuda-toolkit from NVIDIA's repository) or point "
                      "CUDA_HOME at a complete one",
                      gp_fix_pkg_install(&f->os));
+}
+
+/* $CUDA_HOME (else $CUDA_PATH) set to a folder that holds no toolkit: builds that read it
+ * (PyTorch's C++/CUDA extensions, CMake, Makefiles) fail, or doctor's toolkit is not theirs. */
+static void check_cuda_home(const gp_doctor_facts *f, const gp_derived *d, gp_doctor_report *r)
+{
+    const gp_doctor_cuda_env *ce = &f->cuda;
+    if (!ce->cuda_home[0] || !ce->cuda_home_by[0]) return;
+    for (int i = 0; i < ce->toolkit_count; i++)
+        if (strcmp(ce->toolkits[i].found_by, ce->cuda_home_by) == 0) return; /* it holds one */
+    const char *var = ce->cuda_home_by;
+    gp_check *c = gp_report_add(r, "toolkit", "toolkit.cuda_home", GP_CHECK_FAIL);
+    gp_check_observed(c,
+                      "%s=%s points at no CUDA toolkit (no bin/nvcc, version.json or "
+                      "version.txt there)%s",
+                      var, ce->cuda_home, d->toolkit ? "" : "; no other toolkit was found either");
+    gp_check_note(c,
+                  "builds that read %s (PyTorch's C++/CUDA extensions, CMake, Makefiles) fail "
+                  "with it or pick another toolkit than the one shown here",
+                  var);
+    gp_check_expected(c, "%s unset, or the folder of a CUDA toolkit (the one holding bin/nvcc)",
+                      var);
+    if (d->toolkit && f->platform == GP_DOCTOR_WINDOWS)
+        gp_check_fix(c, "setx CUDA_PATH \"%s\" (the toolkit found), or remove the variable",
+                     d->toolkit->path);
+    else if (d->toolkit)
+        gp_check_fix(c, "export %s=%s (the toolkit found), or unset %s", var, d->toolkit->path,
+                     var);
+    else
+        gp_check_fix(c,
+                     "unset %s, or install the CUDA toolkit (%s cuda-toolkit from NVIDIA's "
+                     "repository) and point %s at it",
+                     var, gp_fix_pkg_install(&f->os), var);
 }
 
 static void check_toolkit_driver(const gp_doctor_facts *f, const gp_derived *d, gp_doctor_report *r)
@@ -317,11 +350,13 @@ void gp_check_toolkit(const gp_doctor_facts *f, const gp_derived *d, gp_doctor_r
 {
     if (f->platform == GP_DOCTOR_WINDOWS) { /* nvcc.path and ldpath are Linux's */
         check_toolkit_found(f, d, r);
+        check_cuda_home(f, d, r);
         check_toolkit_driver(f, d, r);
         check_cc_toolkit(f, d, r);
         return;
     }
     check_toolkit_found(f, d, r);
+    check_cuda_home(f, d, r);
     check_toolkit_driver(f, d, r);
     check_nvcc_path(f, d, r);
     check_cc_toolkit(f, d, r);

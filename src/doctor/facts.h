@@ -172,9 +172,10 @@ typedef struct gp_doctor_cuda_env {
     int toolkit_count;
     gp_doctor_toolkit toolkits[GP_DOCTOR_MAX_TOOLKITS]; /* [0] is the one builds use */
     char cuda_home[GP_DOCTOR_PATH];                     /* $CUDA_HOME or $CUDA_PATH as set */
-    char nvcc_on_path[GP_DOCTOR_PATH];                  /* the first nvcc on PATH */
-    char nvcc_root[GP_DOCTOR_PATH];                     /* its toolkit folder (realpath/../..) */
-    int nvcc_toolkit; /* index into toolkits of nvcc_root, -1 none */
+    char cuda_home_by[16]; /* which of the two: "CUDA_HOME" or "CUDA_PATH" ("" when unset) */
+    char nvcc_on_path[GP_DOCTOR_PATH]; /* the first nvcc on PATH */
+    char nvcc_root[GP_DOCTOR_PATH];    /* its toolkit folder (realpath/../..) */
+    int nvcc_toolkit;                  /* index into toolkits of nvcc_root, -1 none */
     /* LD_LIBRARY_PATH entries that hold a libcudart of another major than the toolkit */
     int ld_count;
     char ld_dirs[GP_DOCTOR_MAX_LDPATH][GP_DOCTOR_PATH];

@@ -226,6 +226,7 @@ void gp_probe_toolkit(const gp_probe_ctx *c, gp_doctor_facts *f)
     if (!home || !*home) home = getenv("CUDA_PATH"), by = "CUDA_PATH";
     if (home && *home) {
         gp_copy(ce->cuda_home, sizeof ce->cuda_home, home);
+        gp_copy(ce->cuda_home_by, sizeof ce->cuda_home_by, by);
         add_toolkit(c, f, home, by);
     }
     if (gp_sysroot_which(&c->sr, "nvcc", getenv("PATH"), ce->nvcc_on_path,

@@ -418,6 +418,7 @@ static void probe_toolkits(win_probe *w)
     char v[GP_DOCTOR_PATH], name[32];
     if (win_getenv(w, "CUDA_PATH", v, sizeof v)) {
         gp_copy(w->f->cuda.cuda_home, sizeof w->f->cuda.cuda_home, v);
+        gp_copy(w->f->cuda.cuda_home_by, sizeof w->f->cuda.cuda_home_by, "CUDA_PATH");
         add_toolkit(w, v, "CUDA_PATH");
     }
     for (int major = 13; major >= 9; major--)

@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "remote/fetch.h"
@@ -12,6 +13,18 @@
 #include "remote/sync.h"
 #include "util/fs.h"
 #include "util/strbuf.h"
+
+const char *gp_remote_up(const char *here, char *buf, size_t len)
+{
+    size_t n = 0;
+    if (len) buf[0] = '\0';
+    for (const char *p = here ? here : ""; *p; p++)
+        if (*p == '/' && n + 4 <= len) {
+            memcpy(buf + n, "../", 4);
+            n += 3;
+        }
+    return buf;
+}
 
 void gp_remote_record_job(cJSON *rec, const gp_slurm_job *j)
 {
@@ -57,11 +70,11 @@ static void collect_meta(gp_ssh *s, const char *dir, const char *sub, char **nam
         gp_argv_pushf(&g, GP_REMOTE_META_DIR "/%s/%s", sub, names[i]);
         gp_argv_pushf(&rm, "%s/%s", sub, names[i]);
     }
-    gp_remote_fetch_job job = {dir, "", g.v, g.n, staging, true};
+    gp_remote_fetch_job job = {dir, "", g.v, g.n, staging, true, NULL, false};
     size_t got = 0;
     char msg[1024];
-    if (!g.failed && gp_remote_fetch(s, &job, &got, msg, sizeof msg) == 0 && got > 0 && remove &&
-        !rm.failed)
+    if (!g.failed && gp_remote_fetch(s, &job, &got, NULL, msg, sizeof msg) == 0 && got > 0 &&
+        remove && !rm.failed)
         gp_ssh_script(s, collect_rm_sh, rm.v, NULL, 4096, NULL, NULL, NULL, msg, sizeof msg);
     gp_argv_free(&g);
     gp_argv_free(&rm);
@@ -97,12 +110,13 @@ int gp_remote_collect_run(const gp_remote_collect *c, cJSON *rec, const char *ro
                           const char *staging, char *const *globs, size_t n_globs)
 {
     char msg[2048];
-    gp_remote_fetch_job job = {c->dir, c->prefix, (char **)globs, n_globs, staging, true};
-    size_t n = 0;
-    int rc = n_globs ? gp_remote_fetch(c->s, &job, &n, msg, sizeof msg) : 0;
+    gp_remote_fetch_job job = {c->dir,  c->prefix, (char **)globs, n_globs,
+                               staging, true,      c->mark,        c->batch};
+    size_t n = 0, missing = 0;
+    int rc = n_globs ? gp_remote_fetch(c->s, &job, &n, &missing, msg, sizeof msg) : 0;
     if (rc != 0)
         fprintf(stderr, "gpuport remote: %s\n", msg);
-    else if (n_globs && n == 0)
+    else if (n_globs && n == 0 && !missing)
         fprintf(stderr, "gpuport remote: warning: nothing on %s matched the --fetch patterns\n",
                 c->e->name);
     if (rc == 0) {
@@ -124,9 +138,11 @@ int gp_remote_collect_run(const gp_remote_collect *c, cJSON *rec, const char *ro
     if (gp_run_record_write(staging, rec, err, sizeof err) != 0 ||
         gp_run_publish(root, id, staging, true, err, sizeof err) != 0)
         fprintf(stderr, "gpuport remote: %s\n", err);
+    char up[1024];
+    gp_remote_up(c->here, up, sizeof up);
     fprintf(stderr,
-            "gpuport remote: this run's files: remote/%s/runs/%s/ (remote/%s/latest points "
+            "gpuport remote: this run's files: %sremote/%s/runs/%s/ (%sremote/%s/latest points "
             "there)\n",
-            c->e->name, id, c->e->name);
-    return rc;
+            up, c->e->name, id, up, c->e->name);
+    return rc == 0 && missing ? 1 : rc;
 }

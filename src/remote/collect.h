@@ -24,14 +24,23 @@ typedef struct gp_remote_collect {
     const char *job_name;    /* Slurm, interactive: srun's job name */
     const gp_slurm_job *job; /* Slurm: the job's record */
     bool batch;              /* a batch job: its output and manifest are under jobs/ */
+    const char *mark;        /* NULL, or the run's mark: only files this run wrote are fetched */
+    const char *here; /* the current folder in the work tree ("" or "a/b/"): the paths shown are
+                         relative to it */
 } gp_remote_collect;
 
 /* Fetches `globs` (relative to the subfolder) into `staging`, adds both manifests (and a batch
  * job's output, as job-ID.out), writes `rec` with its "fetched" count and puts the folder in
- * place as runs/ID under `root`, `latest` pointing at it; says where on stderr. Returns 0, or
- * the exit code of a fetch that failed (the folder then holds what came, and rec says so). */
+ * place as runs/ID under `root`, `latest` pointing at it; says where on stderr. Returns 0, 1 when
+ * a match was not written by this run or a glob matched none of its files (each named on
+ * stderr, none fetched), or the exit code of a fetch that failed (the folder then holds what
+ * came, and rec says so). */
 int gp_remote_collect_run(const gp_remote_collect *c, cJSON *rec, const char *root, const char *id,
                           const char *staging, char *const *globs, size_t n_globs);
+
+/* The way from `here` (a folder in the work tree: "" or "a/b/") up to the work tree's root, for
+ * paths shown relative to the current folder: "" or "../../". Into buf; returns buf. */
+const char *gp_remote_up(const char *here, char *buf, size_t len);
 
 /* Sets rec's "job" object (id, state, reason, node, partition) from the job's record. */
 void gp_remote_record_job(cJSON *rec, const gp_slurm_job *j);

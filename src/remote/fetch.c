@@ -11,20 +11,60 @@
 #include <unistd.h>
 
 #include "remote/selfexe.h"
+#include "remote/sync.h"
 #include "remote/worktree.h"
 #include "util/fs.h"
 #include "util/term.h"
 
 #define FETCH_LIST_CAP (64u << 20)
 
-/* $1 folder, $2 subfolder, then the globs. Field splitting off (IFS empty), pathname
- * expansion on; a folder that matches is listed file by file. */
+/* $1 folder, $2 subfolder, $3 the run's mark ("" none: every match counts as this run's), $4 1 to
+ * remove the mark once listed, then the globs. Field splitting off (IFS empty), pathname expansion
+ * on; a folder that matches is listed file by file. Prints, NUL-separated, "/p" before each glob's
+ * matches and "/f" (newer than the mark: this run wrote it) or "/s" (older: stale) before each
+ * match. Exit 4 when the mark is gone. */
 static const char fetch_list_sh[] =
-    "cd -- \"$1/$2\" 2>/dev/null || { echo \"no folder $1/$2\" >&2; exit 3; }; shift 2; IFS=; "
-    "for g in \"$@\"; do for f in $g; do case $f in -*) f=./$f;; esac; "
-    "if [ -d \"$f\" ] && [ ! -L \"$f\" ]; then "
-    "find \"$f\" \\( -type f -o -type l \\) -exec printf '%s\\0' {} + ; "
-    "elif [ -e \"$f\" ] || [ -L \"$f\" ]; then printf '%s\\0' \"$f\"; fi; done; done";
+    "K=; if [ -n \"$3\" ]; then K=$(cd -- \"$1\" 2>/dev/null && pwd)/" GP_REMOTE_META_DIR
+    "/runs/$3.start; [ -f \"$K\" ] || { echo \"the run's mark $K is missing\" >&2; exit 4; }; fi; "
+    "r=$4; cd -- \"$1/$2\" 2>/dev/null || { echo \"no folder $1/$2\" >&2; exit 3; }; shift 4; "
+    "IFS=; "
+    "for g in \"$@\"; do printf '/p\\0'; for f in $g; do case $f in -*) f=./$f;; esac; "
+    "if [ -d \"$f\" ] && [ ! -L \"$f\" ]; then if [ -n \"$K\" ]; then "
+    "find \"$f\" \\( -type f -o -type l \\) -newer \"$K\" -exec printf '/f\\0%s\\0' {} + ; "
+    "find \"$f\" \\( -type f -o -type l \\) ! -newer \"$K\" -exec printf '/s\\0%s\\0' {} + ; "
+    "else find \"$f\" \\( -type f -o -type l \\) -exec printf '/f\\0%s\\0' {} + ; fi; "
+    "elif [ -e \"$f\" ] || [ -L \"$f\" ]; then "
+    "if [ -z \"$K\" ] || [ -n \"$(find \"$f\" -prune -newer \"$K\")\" ]; then t=f; else t=s; fi; "
+    "printf '/%s\\0%s\\0' \"$t\" \"$f\"; fi; done; done; [ -z \"$K\" ] || [ \"$r\" != 1 ] || rm -f "
+    "-- \"$K\"";
+
+int gp_remote_fetch_split(const char *text, size_t len, size_t n_globs, gp_strbuf *fresh,
+                          gp_strbuf *stale, size_t *per_glob)
+{
+    size_t glob = 0;
+    gp_strbuf *to = NULL;
+    for (size_t i = 0; i < n_globs; i++)
+        per_glob[i] = 0;
+    for (size_t off = 0; off < len;) {
+        const char *p = text + off;
+        size_t n = strnlen(p, len - off);
+        off += n + 1;
+        if (off > len) return -1; /* the last entry lacks its NUL: the answer was cut short */
+        if (n == 2 && p[0] == '/' && p[1] == 'p') {
+            if (++glob > n_globs) return -1;
+            to = NULL;
+        } else if (n == 2 && p[0] == '/' && (p[1] == 'f' || p[1] == 's')) {
+            if (glob == 0 || to) return -1;
+            to = p[1] == 'f' ? fresh : stale;
+        } else {
+            if (!to) return -1; /* a path needs its mark */
+            gp_strbuf_append(to, p, n + 1);
+            if (to == fresh) per_glob[glob - 1]++;
+            to = NULL;
+        }
+    }
+    return to || glob != n_globs ? -1 : 0;
+}
 
 static int fetch_cmp(const void *a, const void *b)
 {
@@ -98,13 +138,17 @@ static void fetch_chomp(char *e)
         e[--n] = '\0';
 }
 
-/* Lists what matched on the remote side into `files`. */
+/* Lists what matched on the remote side: this run's files into `files` (their count in *count),
+ * the stale ones (older than the run's mark) into `stale` (*n_stale), and for each glob how many
+ * of this run's files it matched into per_glob. */
 static int fetch_list(gp_ssh *s, const gp_remote_fetch_job *job, gp_strbuf *files, long *count,
-                      char *msg, size_t msglen)
+                      gp_strbuf *stale, long *n_stale, size_t *per_glob, char *msg, size_t msglen)
 {
     gp_argv a = {0};
     gp_argv_push(&a, job->dir);
     gp_argv_push(&a, job->prefix);
+    gp_argv_push(&a, job->mark ? job->mark : "");
+    gp_argv_push(&a, job->keep_mark ? "0" : "1");
     for (size_t i = 0; i < job->n_globs; i++)
         gp_argv_push(&a, job->globs[i]);
     char *out = NULL, *eout = NULL, why[512];
@@ -115,6 +159,7 @@ static int fetch_list(gp_ssh *s, const gp_remote_fetch_job *job, gp_strbuf *file
     gp_argv_free(&a);
     fetch_chomp(eout);
     int rc = 0;
+    gp_strbuf fresh = GP_STRBUF_INIT, old = GP_STRBUF_INIT;
     if (code < 0) {
         snprintf(msg, msglen, "cannot run ssh: %s", why);
         rc = 3;
@@ -122,13 +167,24 @@ static int fetch_list(gp_ssh *s, const gp_remote_fetch_job *job, gp_strbuf *file
         snprintf(msg, msglen, "nothing to fetch from %s: %s (run with --sync first)", s->name,
                  eout ? eout : "");
         rc = 2;
+    } else if (code == 4) {
+        snprintf(msg, msglen,
+                 "nothing fetched from %s: %s, so no file there can be told to be this run's "
+                 "(something removed it during the run)",
+                 s->name, eout ? eout : "");
+        rc = 2;
     } else if (code != 0) {
         rc = fetch_lost_or(s, code, "listing the files to fetch", eout, msg, msglen);
     } else {
-        char bad[256];
-        *count = gp_remote_fetch_parse(out, len, files, bad, sizeof bad);
-        if (*count < 0) {
-            if (files->failed)
+        char bad[256] = "(a malformed list)";
+        *count = *n_stale = -1;
+        if (gp_remote_fetch_split(out, len, job->n_globs, &fresh, &old, per_glob) == 0) {
+            *count = gp_remote_fetch_parse(fresh.data, fresh.len, files, bad, sizeof bad);
+            if (*count >= 0)
+                *n_stale = gp_remote_fetch_parse(old.data, old.len, stale, bad, sizeof bad);
+        }
+        if (*count < 0 || *n_stale < 0) {
+            if (files->failed || stale->failed || fresh.failed || old.failed)
                 snprintf(msg, msglen, "out of memory reading the file list; nothing fetched");
             else if (len >= FETCH_LIST_CAP)
                 snprintf(msg, msglen,
@@ -141,9 +197,40 @@ static int fetch_list(gp_ssh *s, const gp_remote_fetch_job *job, gp_strbuf *file
             rc = 2;
         }
     }
+    gp_strbuf_free(&fresh);
+    gp_strbuf_free(&old);
     free(out);
     free(eout);
     return rc;
+}
+
+/* Names what this run did not write: each stale match (not fetched) and each glob that matched
+ * none of this run's files. Returns how many such problems there are. */
+static size_t fetch_report_missing(gp_ssh *s, const gp_remote_fetch_job *job,
+                                   const gp_strbuf *stale, long n_stale, const size_t *per_glob)
+{
+    size_t shown = 0, problems = 0;
+    for (size_t off = 0; off < stale->len; off += strlen(stale->data + off) + 1, shown++) {
+        if (shown == 10) {
+            fprintf(stderr, "gpuport remote: ... and %ld more files older than this run\n",
+                    n_stale - 10);
+            break;
+        }
+        fprintf(stderr,
+                "gpuport remote: error: %s%s on %s was not written by this run (it is older "
+                "than the run's start): not fetched\n",
+                job->prefix, stale->data + off, s->name);
+    }
+    problems += (size_t)n_stale;
+    for (size_t i = 0; i < job->n_globs; i++)
+        if (per_glob[i] == 0) {
+            fprintf(stderr,
+                    "gpuport remote: error: --fetch %s: no file on %s written by this run "
+                    "matches it\n",
+                    job->globs[i], s->name);
+            problems++;
+        }
+    return problems;
 }
 
 static int fetch_copy(gp_ssh *s, const gp_remote_fetch_job *job, const char *dest,
@@ -190,12 +277,21 @@ static int fetch_copy(gp_ssh *s, const gp_remote_fetch_job *job, const char *des
     return rc;
 }
 
-int gp_remote_fetch(gp_ssh *s, const gp_remote_fetch_job *job, size_t *n, char *msg, size_t msglen)
+int gp_remote_fetch(gp_ssh *s, const gp_remote_fetch_job *job, size_t *n, size_t *missing,
+                    char *msg, size_t msglen)
 {
     *n = 0;
-    gp_strbuf files = GP_STRBUF_INIT;
-    long count = 0;
-    int rc = fetch_list(s, job, &files, &count, msg, msglen);
+    if (missing) *missing = 0;
+    gp_strbuf files = GP_STRBUF_INIT, stale = GP_STRBUF_INIT;
+    long count = 0, n_stale = 0;
+    size_t *per_glob = calloc(job->n_globs + 1, sizeof *per_glob);
+    int rc =
+        per_glob ? fetch_list(s, job, &files, &count, &stale, &n_stale, per_glob, msg, msglen) : 3;
+    if (!per_glob) snprintf(msg, msglen, "out of memory");
+    if (rc == 0 && job->mark) {
+        size_t k = fetch_report_missing(s, job, &stale, n_stale, per_glob);
+        if (missing) *missing = k;
+    }
     char *dest = rc == 0 ? gp_path_join(job->local_root, job->prefix) : NULL;
     if (rc == 0 && count == 0) {
         if (!job->quiet)
@@ -219,7 +315,9 @@ int gp_remote_fetch(gp_ssh *s, const gp_remote_fetch_job *job, size_t *n, char *
         }
     }
     free(dest);
+    free(per_glob);
     gp_strbuf_free(&files);
+    gp_strbuf_free(&stale);
     return rc;
 }
 

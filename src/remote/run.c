@@ -15,12 +15,28 @@
 #include "remote/shquote.h"
 #include "remote/sync.h"
 
-/* $1 folder, $2 subfolder, $3 1 when a sync just succeeded, $4 number of NAME=VALUE words,
- * then those words, then the rest (below). Exit 2 with a message when the folder is missing. */
+/* $1 folder, $2 subfolder, $3 1 when a sync just succeeded, $4 the run's mark ("" none), $5 the
+ * project's id ("" none), $6 number of NAME=VALUE words, then those words, then the rest (below).
+ * Exit 2 with a message when the folder is missing, belongs to another project (its
+ * .gpuport-remote/project names another id) or the mark cannot be written. The mark,
+ * <folder>/.gpuport-remote/runs/MARK.start, is older than every file the command writes: after
+ * touching it the wrapper waits until a newly touched file is newer (file times are coarser
+ * than the clock, 1 s on some file systems), so the fetch can take only the files newer than
+ * the mark (find -newer). */
 #define RUN_PREFIX_SH                                                                              \
-    "d=$1; p=$2; s=$3; n=$4; shift 4; m=$d/" GP_REMOTE_META_DIR "; "                               \
+    "d=$1; p=$2; s=$3; k=$4; j=$5; n=$6; shift 6; m=$d/" GP_REMOTE_META_DIR "; "                   \
+    "if [ -n \"$j\" ] && [ -f \"$m/project\" ]; then o=$(cat -- \"$m/project\"); "                 \
+    "[ \"$o\" = \"$j\" ] || { echo \"gpuport remote: the folder $d on this host belongs to "       \
+    "another project (its id: $o, in $m/project; this project's: $j): not running there; give "    \
+    "this project a folder of its own (remote add --path DIR --replace)\" >&2; exit 2; }; fi; "    \
     "if [ \"$s\" = 1 ]; then mv -f -- \"$m/manifest.next\" \"$m/manifest\" && "                    \
     "rm -f -- \"$m/sync-incomplete\"; fi; "                                                        \
+    "if [ -n \"$k\" ]; then K=$m/runs/$k.start; { mkdir -p -- \"$m/runs\" && touch -- \"$K\" && "  \
+    "touch -- \"$K.probe\"; } 2>/dev/null || { echo \"gpuport remote: cannot write the run's "     \
+    "mark "                                                                                        \
+    "$K on this host\" >&2; exit 2; }; i=0; "                                                      \
+    "while [ -z \"$(find \"$K.probe\" -newer \"$K\")\" ] && [ $i -lt 400 ]; do i=$((i+1)); "       \
+    "sleep 0.01 2>/dev/null || sleep 1; touch -- \"$K.probe\"; done; rm -f -- \"$K.probe\"; fi; "  \
     "if [ -f \"$m/sync-incomplete\" ]; then echo \"gpuport remote: "                               \
     "warning: the last sync into $d did not finish; run with --sync\" >&2; fi; "                   \
     "cd -- \"$d/$p\" 2>/dev/null || { echo \"gpuport remote: no folder $d/$p on this host: "       \
@@ -64,12 +80,15 @@ static const char run_batch_sh[] =
                   "mkdir -p -- \"$o\" || exit 3; "
                   "exec sbatch --parsable --job-name=\"$J\" --output=\"$o/job-%j.out\" \"$@\"";
 
-/* The wrapper's arguments: folder, subfolder, sync flag, env words, [job name, up], words. */
+/* The wrapper's arguments: folder, subfolder, sync flag, mark, project id, env words, [job name,
+ * up], words. */
 static void run_args(const gp_remote_cmd *c, gp_argv *a)
 {
     gp_argv_push(a, c->dir);
     gp_argv_push(a, c->prefix);
     gp_argv_push(a, c->synced ? "1" : "0");
+    gp_argv_push(a, c->mark ? c->mark : "");
+    gp_argv_push(a, c->project ? c->project : "");
     gp_argv_pushf(a, "%zu", c->n_env);
     for (size_t i = 0; i < c->n_env; i++)
         gp_argv_push(a, c->env[i]);

@@ -22,6 +22,11 @@ typedef struct gp_remote_cmd {
     const char *slurm_job; /* NULL: run on the host; else srun's job name (gp_slurm_job_name) */
     const char *slurm_up;  /* Slurm: the way from the subfolder up to the folder ("." or "..");
                               "" when the step records nothing there */
+    const char *mark;      /* NULL, or the run's mark (a random name): the wrapper writes
+                              <folder>/.gpuport-remote/runs/MARK.start before the command, older
+                              than every file the command writes (what the fetch takes) */
+    const char *project;   /* NULL, or the project's id (gp_worktree_project_id): the command
+                              is refused in a folder another project's sync marked as its own */
 } gp_remote_cmd;
 
 /* The remote command line (for the remote login shell) that runs `c` under the wrapper. Heap

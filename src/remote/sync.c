@@ -9,16 +9,23 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "remote/shquote.h"
 #include "util/fs.h"
 #include "util/term.h"
 
 #define SYNC_MANIFEST_CAP (256u << 20)
 
-/* stdin: the current list. Marks the folder incomplete, keeps the list as manifest.next (the
- * run wrapper adopts it once rsync has succeeded), prints the previous manifest, and widens the
- * manifest to previous + current, so an interrupted sync leaves no file untracked. */
+/* $1 the folder, $2 the project's id ("": no check). Refuses (exit 5, the owner's id on
+ * stderr) a folder whose .gpuport-remote/project names another project, before anything there
+ * changes; else marks it as this project's. stdin: the current list. Marks the folder
+ * incomplete, keeps the list as manifest.next (the run wrapper adopts it once rsync has
+ * succeeded), prints the previous manifest, and widens the manifest to previous + current, so an
+ * interrupted sync leaves no file untracked. */
 static const char sync_prepare_sh[] =
-    "m=$1/" GP_REMOTE_META_DIR "; mkdir -p -- \"$m\" || exit 3; "
+    "m=$1/" GP_REMOTE_META_DIR "; "
+    "if [ -n \"$2\" ] && [ -f \"$m/project\" ]; then o=$(cat -- \"$m/project\") || exit 3; "
+    "[ \"$o\" = \"$2\" ] || { printf '%s' \"$o\" >&2; exit 5; }; fi; mkdir -p -- \"$m\" || exit 3; "
+    "[ -z \"$2\" ] || printf '%s\\n' \"$2\" > \"$m/project\" || exit 3; "
     ": > \"$m/sync-incomplete\" || exit 3; cat > \"$m/manifest.next\" || exit 3; "
     "if [ -f \"$m/manifest\" ]; then cat -- \"$m/manifest\" || exit 3; "
     "cat -- \"$m/manifest\" \"$m/manifest.next\" > \"$m/manifest.tmp\" || exit 3; "
@@ -161,10 +168,10 @@ static int sync_rsync(gp_ssh *s, const gp_worktree *wt, const char *dir, const c
 
 /* Runs sync_prepare_sh with the current list (the file `now_path`) as its stdin; the previous
  * manifest comes back in `old`. */
-static int sync_prepare(gp_ssh *s, const char *dir, const char *now_path, char **old,
-                        size_t *old_len, char *msg, size_t msglen)
+static int sync_prepare(gp_ssh *s, const char *dir, const char *project, const char *now_path,
+                        char **old, size_t *old_len, char *msg, size_t msglen)
 {
-    char *const args[] = {(char *)dir, NULL};
+    char *const args[] = {(char *)dir, (char *)project, NULL};
     char *eout = NULL, why[512];
     int code = gp_ssh_script(s, sync_prepare_sh, args, now_path, SYNC_MANIFEST_CAP, old, old_len,
                              &eout, why, sizeof why);
@@ -176,6 +183,21 @@ static int sync_prepare(gp_ssh *s, const char *dir, const char *now_path, char *
         snprintf(msg, msglen, "cannot create or write the folder %s on %s: %s", dir, s->name,
                  sync_last_line(eout));
         rc = 2;
+    } else if (code == 5) {
+        char *owner = sync_last_line(eout), fix[1024], other[600];
+        snprintf(other, sizeof other, "%s-%.8s", dir, project);
+        snprintf(msg, msglen,
+                 "the folder %s on %s belongs to another project (its id: %.64s, in "
+                 "%s/" GP_REMOTE_META_DIR
+                 "/project; this project's: %s, git config " GP_WORKTREE_ID_KEY
+                 "): nothing was synced or deleted there. Give this project a folder of its own: "
+                 "%s (or, if that folder is this project's after all, remove %s/" GP_REMOTE_META_DIR
+                 "/project there)",
+                 dir, s->name, owner && *owner ? owner : "?", dir, project,
+                 gp_shquote_cmd(fix, sizeof fix, "gpuport", "remote", "add", s->name, s->target,
+                                "--path", other, "--replace", NULL),
+                 dir);
+        rc = 2;
     } else if (code != 0) {
         rc = sync_lost_or(s, code, msg, msglen, "preparing the sync", sync_last_line(eout));
     }
@@ -183,7 +205,8 @@ static int sync_prepare(gp_ssh *s, const char *dir, const char *now_path, char *
     return rc;
 }
 
-int gp_remote_sync(gp_ssh *s, const gp_worktree *wt, const char *dir, char *msg, size_t msglen)
+int gp_remote_sync(gp_ssh *s, const gp_worktree *wt, const char *dir, const char *project,
+                   char *msg, size_t msglen)
 {
     gp_strbuf now = GP_STRBUF_INIT, all = GP_STRBUF_INIT;
     char *old = NULL, *list_path = gp_path_join(s->rundir, "sync-list"),
@@ -200,7 +223,7 @@ int gp_remote_sync(gp_ssh *s, const gp_worktree *wt, const char *dir, char *msg,
     }
     if (rc == 0) {
         gp_term_progress("syncing %zu files to %s:%s", n_files, s->name, dir);
-        rc = sync_prepare(s, dir, now_path, &old, &old_len, msg, msglen);
+        rc = sync_prepare(s, dir, project, now_path, &old, &old_len, msg, msglen);
     }
     if (rc == 0) {
         /* What to send: every current path, then each path of the last sync that is gone here

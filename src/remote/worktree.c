@@ -2,9 +2,12 @@
  * output keeps file names with spaces or newlines intact. */
 #include "remote/worktree.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "remote/proc.h"
 
@@ -48,6 +51,64 @@ int gp_worktree_find(gp_worktree *wt, const char *tmpdir, char *err, size_t errl
     free(eout);
     if (code != 0) gp_worktree_free(wt);
     return code == 0 ? 0 : -1;
+}
+
+/* A project id of ours or the user's: 1 to 64 of [A-Za-z0-9._-]. */
+static bool wt_id_ok(const char *id)
+{
+    size_t n = strlen(id);
+    return n > 0 && n <= 64 &&
+           strspn(id, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") == n;
+}
+
+int gp_worktree_project_id(const gp_worktree *wt, const char *tmpdir, char *id, size_t idlen,
+                           char *err, size_t errlen)
+{
+    char *const get[] = {"git", "-C", wt->root, "config", "--get", GP_WORKTREE_ID_KEY, NULL};
+    char *out = NULL, why[512];
+    int code = gp_proc_capture(get, NULL, tmpdir, 4096, &out, NULL, NULL, why, sizeof why);
+    if (code == 0 && out) {
+        wt_chomp(out);
+        if (!wt_id_ok(out) || strlen(out) >= idlen) {
+            snprintf(err, errlen,
+                     "git config %s in %s is '%.64s': a project id is 1 to 64 letters, digits, "
+                     "'.', '_' or '-' (remove it with 'git config --unset %s' for a new one)",
+                     GP_WORKTREE_ID_KEY, wt->root, out, GP_WORKTREE_ID_KEY);
+            free(out);
+            return -1;
+        }
+        snprintf(id, idlen, "%s", out);
+        free(out);
+        return 0;
+    }
+    free(out);
+    if (code != 1) { /* git config --get exits 1 when the key is not set */
+        snprintf(err, errlen, "cannot read git config %s in %s: %s", GP_WORKTREE_ID_KEY, wt->root,
+                 code < 0 ? why : "git config failed");
+        return -1;
+    }
+    unsigned char r[16] = {0};
+    int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+    bool got = fd >= 0 && read(fd, r, sizeof r) == (ssize_t)sizeof r;
+    if (fd >= 0) close(fd);
+    if (!got) { /* no random source: the time, the process and the folder still differ */
+        unsigned long long v = (unsigned long long)time(NULL) * 1000003u ^ (unsigned)getpid();
+        for (const char *p = wt->root; *p; p++)
+            v = v * 131u + (unsigned char)*p;
+        memcpy(r, &v, sizeof v);
+    }
+    char hex[33];
+    for (size_t i = 0; i < sizeof r; i++)
+        snprintf(hex + 2 * i, 3, "%02x", r[i]);
+    char *const set[] = {"git", "-C", wt->root, "config", GP_WORKTREE_ID_KEY, hex, NULL};
+    code = gp_proc_capture(set, NULL, tmpdir, 4096, NULL, NULL, NULL, why, sizeof why);
+    if (code != 0 || idlen <= strlen(hex)) {
+        snprintf(err, errlen, "cannot keep the project id in git config %s in %s: %s",
+                 GP_WORKTREE_ID_KEY, wt->root, code < 0 ? why : "git config failed");
+        return -1;
+    }
+    snprintf(id, idlen, "%s", hex);
+    return 0;
 }
 
 void gp_worktree_free(gp_worktree *wt)

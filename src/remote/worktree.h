@@ -19,6 +19,15 @@ typedef struct gp_worktree {
 int gp_worktree_find(gp_worktree *wt, const char *tmpdir, char *err, size_t errlen);
 void gp_worktree_free(gp_worktree *wt);
 
+/* The git config key that holds the project's id (in the repository's .git/config). */
+#define GP_WORKTREE_ID_KEY "gpuport.remote-project"
+
+/* The project's id, which marks the remote folders it syncs to as its own: the value of git
+ * config GP_WORKTREE_ID_KEY, made (32 random hex digits) and kept there the first time. 0, or
+ * -1 with the reason in err. */
+int gp_worktree_project_id(const gp_worktree *wt, const char *tmpdir, char *id, size_t idlen,
+                           char *err, size_t errlen);
+
 /* The files to sync, each NUL-terminated, in `out`: `git ls-files --cached` (which keeps
  * files deleted from the disk but not from the index, so their deletion reaches the remote)
  * plus `--others --exclude-standard`, less untracked files under remote/ (what earlier fetches

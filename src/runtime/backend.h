@@ -80,8 +80,10 @@ typedef struct gp_kernel_sig {
     char name[128];
     uint32_t num_args;
     gp_arg_info args[GP_MAX_KERNEL_ARGS];
-    bool uses_barrier; /* gp_barrier appears in its body or in a helper of the same source */
-    bool uses_simd;    /* a gp_simd_* group operation does (shuffle, ballot, any, all) */
+    bool uses_barrier;     /* gp_barrier appears in its body or in a helper of the same source */
+    bool uses_simd;        /* a gp_simd_* group operation does (shuffle, ballot, any, all) */
+    uint32_t indexed_only; /* bit i: the body uses buffer parameter i only as `name[...]`, never
+                              tests it, so a null pointer for it would be dereferenced */
 } gp_kernel_sig;
 
 /* What a source asks of the device beyond the dialect's core, read by the signature parser. */
@@ -223,6 +225,7 @@ struct gp_backend_ops {
     /* e->dev is set; sets impl. */
     gp_status (*event_record)(gp_queue *q, gp_event *e);
     gp_status (*event_wait)(gp_event *e);
+    gp_status (*event_wait_for)(gp_event *e, uint32_t ms, int *done); /* NULL: event_wait */
     gp_status (*queue_wait_event)(gp_queue *q, gp_event *e);
     gp_status (*event_elapsed_ms)(gp_event *start, gp_event *end, double *ms);
     void (*event_release)(gp_event *e);
@@ -242,7 +245,19 @@ struct gp_backend_ops {
     gp_status (*queue_wrap)(gp_queue *q, void *native);
     /* The stream handle gp_queue_native reports. */
     void *(*queue_native)(const gp_queue *q);
+
+    /* The timeline (trace.c), optional. A backend that times its own commands: while
+     * gp_trace_capture is non-NULL on the calling thread, the next command it enqueues stores
+     * its native event there (a reference of the trace's); command_times waits for such an
+     * event, or a recorded gp_event's impl, and gives its start and end on the device's clock in
+     * ns; command_release gives the reference back. Without them the trace puts markers
+     * (event_record) around each command. */
+    gp_status (*command_times)(gp_device_state *dev, void *native, uint64_t *start_ns,
+                               uint64_t *end_ns);
+    void (*command_release)(gp_device_state *dev, void *native);
 };
+
+extern _Thread_local void **gp_trace_capture;
 
 /* The registration (registry.c): entry i is the backend with gp_backend id i, or NULL when it
  * is not built into this library. */
@@ -263,8 +278,17 @@ void gp_log_debug(const char *fmt, ...) GP_PRINTF_LIKE(1, 2);
 /* Copies src into a fixed-size char field, always NUL-terminated. */
 void gp_copy_str(char *dst, size_t cap, const char *src);
 
+/* Kernel output of one CPU launch (print.c): hands `len` bytes to the print handler; the
+ * per-launch line limit. Thread-safe. */
+void gp_print_emit(const char *text, size_t len);
+uint32_t gp_print_limit(void);
+
 /* The check reports of the calling thread's last CPU launch (gp_check_report_count/get): a
  * backend replaces them at the end of every launch it runs, with n = 0 when it made none. */
 void gp_check_reports_set(const gp_check_report *reports, uint32_t n, uint64_t omitted);
+
+/* How many times gp_interrupt() was called: a CPU launch that sees it change stops starting
+ * work-groups and returns GP_ERR_INTERRUPTED. */
+unsigned gp_interrupt_count(void);
 
 #endif

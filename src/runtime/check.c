@@ -11,11 +11,13 @@
 
 #define GP_CHECK_KEEP 100
 
-static const char *const gp_check_names[] = {"memcheck", "racecheck", "synccheck", "initcheck"};
+static const char *const gp_check_names[] = {"memcheck", "racecheck", "synccheck", "initcheck",
+                                             "uniform"};
+#define GP_CHECK_VALID ((uint32_t)GP_CHECK_ALL | GP_CHECK_UNIFORM)
 
 const char *gp_check_name(uint32_t check)
 {
-    for (uint32_t i = 0; i < 4; i++)
+    for (uint32_t i = 0; i < 5; i++)
         if (check == 1u << i) return gp_check_names[i];
     return "unknown";
 }
@@ -35,16 +37,16 @@ gp_status gp_check_parse(const char *list, uint32_t *checks)
         const char *e = strchr(p, ',');
         size_t n = e ? (size_t)(e - p) : strlen(p);
         bool found = false;
-        for (uint32_t i = 0; i < 4; i++)
+        for (uint32_t i = 0; i < 5; i++)
             if (strlen(gp_check_names[i]) == n && !memcmp(gp_check_names[i], p, n)) {
                 bits |= 1u << i;
                 found = true;
             }
-        if (n == 3 && !memcmp(p, "all", 3)) bits = GP_CHECK_ALL, found = true;
+        if (n == 3 && !memcmp(p, "all", 3)) bits |= GP_CHECK_ALL, found = true;
         if (!found)
             return gp_error_set(GP_ERR_INVALID_ARGUMENT,
                                 "'%.*s' is not a check: use all, or a comma list of memcheck, "
-                                "racecheck, synccheck, initcheck",
+                                "racecheck, synccheck, initcheck (and uniform)",
                                 (int)(n > 40 ? 40 : n), p);
         p += n;
         if (*p == ',') p++;
@@ -56,9 +58,9 @@ gp_status gp_check_parse(const char *list, uint32_t *checks)
 gp_status gp_device_set_checks(gp_device *device, uint32_t checks)
 {
     if (!device) return gp_error_set(GP_ERR_INVALID_ARGUMENT, "gp_device_set_checks: NULL device");
-    if (checks & ~(uint32_t)GP_CHECK_ALL)
+    if (checks & ~GP_CHECK_VALID)
         return gp_error_set(GP_ERR_INVALID_ARGUMENT, "gp_device_set_checks: unknown bits %#x",
-                            checks & ~(uint32_t)GP_CHECK_ALL);
+                            checks & ~GP_CHECK_VALID);
     if (checks && device->state->info.backend != GP_BACKEND_CPU)
         return gp_error_set(GP_ERR_UNSUPPORTED,
                             "checking runs on the CPU backend; %s (%s) runs kernels unchecked: "

@@ -54,17 +54,30 @@ void gp_error_clear(void)
 const char *gp_status_name(gp_status status)
 {
     switch (status) {
-    case GP_OK: return "GP_OK";
-    case GP_ERR_INVALID_ARGUMENT: return "GP_ERR_INVALID_ARGUMENT";
-    case GP_ERR_NOT_FOUND: return "GP_ERR_NOT_FOUND";
-    case GP_ERR_UNSUPPORTED: return "GP_ERR_UNSUPPORTED";
-    case GP_ERR_OUT_OF_MEMORY: return "GP_ERR_OUT_OF_MEMORY";
-    case GP_ERR_BUILD: return "GP_ERR_BUILD";
-    case GP_ERR_LAUNCH: return "GP_ERR_LAUNCH";
-    case GP_ERR_BACKEND: return "GP_ERR_BACKEND";
-    case GP_ERR_IO: return "GP_ERR_IO";
-    case GP_ERR_INTERNAL: return "GP_ERR_INTERNAL";
-    case GP_ERR_CHECK: return "GP_ERR_CHECK";
+    case GP_OK:
+        return "GP_OK";
+    case GP_ERR_INVALID_ARGUMENT:
+        return "GP_ERR_INVALID_ARGUMENT";
+    case GP_ERR_NOT_FOUND:
+        return "GP_ERR_NOT_FOUND";
+    case GP_ERR_UNSUPPORTED:
+        return "GP_ERR_UNSUPPORTED";
+    case GP_ERR_OUT_OF_MEMORY:
+        return "GP_ERR_OUT_OF_MEMORY";
+    case GP_ERR_BUILD:
+        return "GP_ERR_BUILD";
+    case GP_ERR_LAUNCH:
+        return "GP_ERR_LAUNCH";
+    case GP_ERR_BACKEND:
+        return "GP_ERR_BACKEND";
+    case GP_ERR_IO:
+        return "GP_ERR_IO";
+    case GP_ERR_INTERNAL:
+        return "GP_ERR_INTERNAL";
+    case GP_ERR_CHECK:
+        return "GP_ERR_CHECK";
+    case GP_ERR_INTERRUPTED:
+        return "GP_ERR_INTERRUPTED";
     }
     return "GP_ERR_UNKNOWN";
 }

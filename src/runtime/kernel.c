@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "runtime/core.h"
+#include "runtime/trace.h"
 #include "util/strbuf.h"
 
 static const char *gp_arg_kind_name(int k)
@@ -129,6 +130,14 @@ static gp_status gp_check_args(const gp_kernel *k, uint32_t n, const gp_arg *arg
                                 p->name, p->type_name, gp_arg_kind_name(p->kind),
                                 gp_arg_kind_name(a->kind));
         if (want == GP_ARG_BUFFER) {
+            if (!a->buffer && (a->flags & GP_ARG_FLAG_NULL) && (s->indexed_only >> i & 1u) &&
+                !(k->program->checks & GP_CHECK_MEMCHECK)) /* checked: memcheck reports it */
+                return gp_error_set(GP_ERR_INVALID_ARGUMENT,
+                                    "kernel '%s' argument %u '%s': no buffer (None / "
+                                    "gp_arg_null()), but the kernel never tests '%s' before it "
+                                    "indexes it; pass a buffer, or make it optional in the "
+                                    "kernel (`if (%s != 0) ...`)",
+                                    s->name, i, p->name, p->name, p->name);
             if (!a->buffer && (a->flags & GP_ARG_FLAG_NULL)) continue; /* gp_arg_null() */
             if (!a->buffer)
                 return gp_error_set(GP_ERR_INVALID_ARGUMENT,
@@ -216,6 +225,21 @@ static void gp_auto_group(const gp_kernel *k, uint32_t dims, const size_t *globa
     }
 }
 
+gp_status gp_kernel_auto_group(const gp_kernel *kernel, uint32_t dims, const size_t *global,
+                               size_t group[3])
+{
+    if (!kernel || !global || !group)
+        return gp_error_set(GP_ERR_INVALID_ARGUMENT, "gp_kernel_auto_group: NULL argument");
+    if (dims < 1 || dims > 3)
+        return gp_error_set(GP_ERR_INVALID_ARGUMENT,
+                            "gp_kernel_auto_group: %u dimensions (use 1, 2 or 3)", dims);
+    uint32_t g[3];
+    gp_auto_group(kernel, dims, global, g);
+    for (uint32_t d = 0; d < 3; d++)
+        group[d] = g[d];
+    return GP_OK;
+}
+
 static gp_status gp_check_group(const gp_kernel *k, uint32_t dims, const size_t *group,
                                 uint32_t g[3])
 {
@@ -285,5 +309,10 @@ gp_status gp_kernel_launch(gp_queue *queue, gp_kernel *kernel, uint32_t dims, co
     }
     l.num_args = num_args;
     l.args = args;
-    return dev->ops->kernel_launch(queue, kernel, &l);
+    if (!gp_tracing()) return dev->ops->kernel_launch(queue, kernel, &l);
+    gp_trace_span sp;
+    gp_trace_cmd_begin(queue, &sp);
+    st = dev->ops->kernel_launch(queue, kernel, &l);
+    gp_trace_cmd_end(queue, &sp, st, GP_TRACE_LAUNCH, kernel->sig->name, 0, l.num_groups, l.group);
+    return st;
 }

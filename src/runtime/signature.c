@@ -289,6 +289,21 @@ static bool gp_has_word(const char *c, size_t b, size_t e, const char *w)
     return gp_find_slice(c, b, e, w, strlen(w)) < e;
 }
 
+/* Whether c[b, e) names w at least once and every time as `w[`: a body that only indexes a
+ * buffer parameter (no test against 0, no pointer passed on) dereferences a null one. */
+static bool gp_indexed_only(const char *c, size_t b, size_t e, const char *w)
+{
+    size_t n = strlen(w), uses = 0;
+    for (size_t i = gp_find_slice(c, b, e, w, n); i < e; i = gp_find_slice(c, i + n, e, w, n)) {
+        size_t j = i + n;
+        while (j < e && isspace((unsigned char)c[j]))
+            j++;
+        if (j >= e || c[j] != '[') return false;
+        uses++;
+    }
+    return uses > 0;
+}
+
 /* The SIMD-group operations that make the work-items of a group meet (gp_simd_lane and
  * gp_simd_width are plain values). */
 static const char *const gp_simd_ops[] = {
@@ -565,9 +580,15 @@ gp_status gp_signature_parse(const char *src, size_t len, const char *source_nam
                 st = gp_error_set(GP_ERR_BUILD, "%s:%d: kernel '%s' is declared twice", source_name,
                                   gp_line_of(c, i), ks[n].name);
         bodies[n] = (gp_span){0, 0};
+        ks[n].indexed_only = 0;
         if (gp_sig_body(c, len, end, &bb, &be)) {
             ks[n].uses_barrier = gp_has_word(c, bb, be, "gp_barrier");
             ks[n].uses_simd = gp_find_simd_op(c, bb, be, NULL) < be;
+            for (uint32_t a = 0; a < ks[n].num_args; a++)
+                if ((ks[n].args[a].kind == GP_ARG_BUFFER ||
+                     ks[n].args[a].kind == GP_ARG_CONST_BUFFER) &&
+                    gp_indexed_only(c, bb, be, ks[n].args[a].name))
+                    ks[n].indexed_only |= 1u << a;
             bodies[n] = (gp_span){bb, be};
             end = be;
         }

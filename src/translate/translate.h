@@ -21,6 +21,10 @@ typedef struct gp_translate_options {
                     report says a kernel runs there (without it, no target is claimed) */
     const char *metal_standin; /* verify Metal with the stand-in <metal_stdlib> in this folder
                                   where there is no Metal device (NULL: not checked) */
+    bool line_directives;      /* #line before each kernel statement: messages about the result (a
+                                  checked run's reports) name the .cu file's lines */
+    bool checked_run; /* the result runs checked: shared-memory ordering is left to the checker
+                         (no warp-lockstep refusal, no rewrite of a warp-synchronous tail) */
 } gp_translate_options;
 
 typedef enum gp_translate_status {

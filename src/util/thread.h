@@ -6,6 +6,7 @@
 #define GP_UTIL_THREAD_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #if defined(_WIN32)
 /* the same size and layout as SRWLOCK, CONDITION_VARIABLE and INIT_ONCE (one pointer each), so
@@ -62,6 +63,8 @@ void gp_cond_destroy(gp_cond *c);
 /* Releases `m`, waits for a signal, takes `m` again; may wake spuriously (loop on the condition).
  */
 void gp_cond_wait(gp_cond *c, gp_mutex *m);
+/* As gp_cond_wait, for at most `ms` milliseconds: false when the time ran out. */
+bool gp_cond_wait_ms(gp_cond *c, gp_mutex *m, uint32_t ms);
 void gp_cond_signal(gp_cond *c);
 void gp_cond_broadcast(gp_cond *c);
 

@@ -36,6 +36,18 @@ void gp_cond_wait(gp_cond *c, gp_mutex *m)
 {
     pthread_cond_wait(c, m);
 }
+bool gp_cond_wait_ms(gp_cond *c, gp_mutex *m, uint32_t ms)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_REALTIME, &t);
+    t.tv_sec += ms / 1000;
+    t.tv_nsec += (long)(ms % 1000) * 1000000L;
+    if (t.tv_nsec >= 1000000000L) {
+        t.tv_sec++;
+        t.tv_nsec -= 1000000000L;
+    }
+    return pthread_cond_timedwait(c, m, &t) != ETIMEDOUT;
+}
 void gp_cond_signal(gp_cond *c)
 {
     pthread_cond_signal(c);

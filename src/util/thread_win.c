@@ -44,6 +44,10 @@ void gp_cond_wait(gp_cond *c, gp_mutex *m)
     SleepConditionVariableSRW((PCONDITION_VARIABLE)c, (PSRWLOCK)m, INFINITE, 0);
 }
 
+bool gp_cond_wait_ms(gp_cond *c, gp_mutex *m, uint32_t ms)
+{
+    return SleepConditionVariableSRW((PCONDITION_VARIABLE)c, (PSRWLOCK)m, ms, 0) != 0;
+}
 void gp_cond_signal(gp_cond *c)
 {
     WakeConditionVariable((PCONDITION_VARIABLE)c);

@@ -147,5 +147,18 @@ fi
 # Usage errors.
 check "unknown GPU with suggestions" 2 "unknown GPU 'RTX 4900'; did you mean:.*\"RTX 4090\"" --gpu "RTX 4900" "$tmp/good.so"
 check "bad --cc" 2 "not a compute capability" --cc banana "$tmp/good.so"
+# Names people know: an architecture, a board, a name several GPUs share (listed with their CCs,
+# refused), a part of names that all share one CC; the report shows sm_XX and the names by the CC.
+check "--gpu sm_87 is the architecture" 1 "^  CC 8\.7 \(sm_87\) " --gpu sm_87 "$tmp/good.so"
+check "--gpu compute_86 too" 0 "^  CC 8\.6 \(sm_86\) " --gpu compute_86 "$tmp/good.so"
+check "--gpu \"Jetson AGX Orin\" shows its name and sm_87" 1 "^  CC 8\.7 \(sm_87, Jetson AGX Orin\) " \
+    --gpu "Jetson AGX Orin" "$tmp/good.so"
+check "two GPUs of one CC are both named" 0 "^  CC 8\.6 \(sm_86, RTX 3080, A40\) " \
+    --gpu "RTX 3080" --gpu A40 "$tmp/good.so"
+check "an ambiguous name is refused with its choices" 2 \
+    "'Jetson' names GPUs of different compute capabilities: .*\"Jetson Nano\" \(5\.3, sm_53\).*\"Jetson AGX Orin\" \(8\.7, sm_87\)" \
+    --gpu Jetson "$tmp/good.so"
+check "a shared part of names with one CC is that CC" 1 "^  CC 8\.7 \(sm_87, Jetson Orin\) " \
+    --gpu "Jetson Orin" "$tmp/good.so"
 check "no input" 2 "no FILE or DIR" --cc 8.6
 exit $fail

@@ -28,7 +28,7 @@ print("ok   --device judges for each GPU the driver reports")
 PY
 LD_LIBRARY_PATH=$standin GPUPORT_STANDIN_GPUS="$(gpu 0 8.9)" "$GPUPORT" archcheck --device "$tmp/k.fatbin" >"$tmp/o" 2>"$tmp/e"
 rc=$?
-[ $rc = 0 ] && grep -q "Stand-in GPU 0, compute capability 8.9" "$tmp/e" && grep -q "CC 8.9 *runs" "$tmp/o" &&
+[ $rc = 0 ] && grep -q "Stand-in GPU 0, compute capability 8.9" "$tmp/e" && grep -q "CC 8.9 (sm_89, Stand-in GPU 0) *runs" "$tmp/o" &&
     echo "ok   --device names the device" || { echo "FAIL --device 8.9: exit $rc"; cat "$tmp/o" "$tmp/e"; fail=1; }
 LD_LIBRARY_PATH=$standin GPUPORT_STANDIN_GPUS= GPUPORT_STANDIN_CUINIT=0 "$GPUPORT" archcheck --device "$tmp/k.fatbin" >"$tmp/o" 2>"$tmp/e"
 rc=$?

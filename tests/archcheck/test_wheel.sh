@@ -49,7 +49,7 @@ grep -q "PyTorch: a GPU of CC 12.0 needs a cu128, cu129, cu130 wheel" "$tmp/h.tx
 mkdir -p "$tmp/venv/lib/python3.12/site-packages/torch/lib"
 cp "$kern/a90" "$tmp/venv/lib/python3.12/site-packages/torch/lib/libtorch_cuda.so"
 "$GPUPORT" archcheck --summary --gpu "RTX 5090" "$tmp/venv" >"$tmp/v.txt" 2>&1; rc=$?
-[ $rc = 1 ] && grep -q "CC 12.0 *no image" "$tmp/v.txt" && grep -q "PyTorch: a GPU of CC 12.0 needs a cu128" "$tmp/v.txt" &&
+[ $rc = 1 ] && grep -q "CC 12.0 (sm_120[^)]*) *no image" "$tmp/v.txt" && grep -q "PyTorch: a GPU of CC 12.0 needs a cu128" "$tmp/v.txt" &&
     echo "ok   site-packages/torch folder: verdict and wheel variant" || { echo "FAIL torch folder: exit $rc"; cat "$tmp/v.txt"; fail=1; }
 "$GPUPORT" archcheck "$tmp/plain-1.0-py3-none-any.whl" >"$tmp/p.txt" 2>&1; rc=$?
 [ $rc = 1 ] && grep -q "plain-1.0-py3-none-any.whl: does not contain CUDA device code" "$tmp/p.txt" &&

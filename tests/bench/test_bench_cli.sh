@@ -85,6 +85,16 @@ if "$GPUPORT" devices 2>/dev/null | grep -q '^  opencl:0'; then
     "$GPUPORT" bench --device opencl --quick --json >"$tmp/ocl.json" 2>"$tmp/err" ||
         { cat "$tmp/err"; fail "opencl run"; }
     $check "$tmp/ocl.json" "${all[@]}" || fail "opencl JSON"
+    # the clock is the one `gpuport devices` shows, never "reports no clock" beside it
+    clk() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d=d.get("device") or [x for x in d["devices"] if x["spec"]=="opencl:0"][0]; v=d.get("clock_mhz"); print(int(v) if v else 0)' "$1"; }
+    "$GPUPORT" devices --json >"$tmp/devices.json" || fail "devices --json"
+    want=$(clk "$tmp/devices.json") got=$(clk "$tmp/ocl.json")
+    [ "$want" = "$got" ] || fail "bench's OpenCL clock ($got MHz) is not the one devices shows ($want MHz)"
+    if [ "$want" != 0 ]; then
+        grep -q "reports no clock" "$tmp/ocl.json" && fail "bench says the OpenCL driver reports no clock"
+        grep -q "reports the clock ($want MHz) but not the FP32 lanes" "$tmp/ocl.json" ||
+            fail "the FP32 peak's reason does not name the clock"
+    fi
     other="$tmp/ocl.json"
 else
     echo "note: no OpenCL device here; the compare test uses a second CPU run"

@@ -467,6 +467,28 @@ static void test_stale_nvcc(void **state)
     cJSON_Delete(rep);
 }
 
+/* CUDA_HOME at a folder with no toolkit: a failure that names the toolkit found instead */
+static void test_cuda_home_without_a_toolkit(void **state)
+{
+    (void)state;
+    const char *env[] = {"CUDA_HOME=/usr/local/cuda-9.9", "PATH=/usr/bin:/usr/local/cuda/bin:/bin",
+                         NULL};
+    cJSON *rep = gp_test_doctor_run("stale-nvcc", NULL, false, env);
+    STATUS(rep, "toolkit.cuda_home", "fail");
+    OBSERVED_HAS(rep, "toolkit.cuda_home",
+                 "CUDA_HOME=/usr/local/cuda-9.9 points at no CUDA toolkit");
+    FIX_HAS(rep, "toolkit.cuda_home",
+            "export CUDA_HOME=/usr (the toolkit found)"); /* nvcc on PATH */
+    assert_false(ok(rep));
+    cJSON_Delete(rep);
+    /* at a toolkit: no such check */
+    const char *good[] = {"CUDA_HOME=/usr/local/cuda-12.4",
+                          "PATH=/usr/bin:/usr/local/cuda/bin:/bin", NULL};
+    rep = gp_test_doctor_run("stale-nvcc", NULL, false, good);
+    STATUS(rep, "toolkit.cuda_home", "(none)");
+    cJSON_Delete(rep);
+}
+
 static void test_bad_input(void **state)
 {
     (void)state;
@@ -907,6 +929,7 @@ int main(void)
         cmocka_unit_test(test_nouveau),
         cmocka_unit_test(test_toolkit_without_driver),
         cmocka_unit_test(test_stale_nvcc),
+        cmocka_unit_test(test_cuda_home_without_a_toolkit),
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_python_envs_pyenv_conda_user_site),
         cmocka_unit_test(test_python_envs_virtualenv),

@@ -28,14 +28,33 @@ ok "three packages: $(cd "$tmp/debs" && echo *.deb)"
 # the split: what each package holds
 contents() { dpkg-deb -c "$1" | awk '{print $6}' | sed 's|^\./|/|' | grep -v '/$' | sort; }
 [ "$(contents "$lib")" = "/usr/lib/$multiarch/libgpuport.so.0
-/usr/lib/$multiarch/libgpuport.so.0.1.0" ] || { bad "libgpuport0 holds:"; contents "$lib"; }
+/usr/lib/$multiarch/libgpuport.so.0.1.0
+/usr/share/doc/libgpuport0/copyright" ] || { bad "libgpuport0 holds:"; contents "$lib"; }
 for f in /usr/include/gpuport/gpuport.h /usr/include/gpuport/kernel.h "/usr/lib/$multiarch/libgpuport.a" \
     "/usr/lib/$multiarch/libgpuport.so" "/usr/lib/$multiarch/pkgconfig/gpuport.pc" \
     "/usr/lib/$multiarch/cmake/gpuport/gpuportConfig.cmake"; do
     contents "$dev" | grep -qx "$f" || bad "libgpuport-dev lacks $f"
 done
-[ "$(contents "$cli")" = /usr/bin/gpuport ] || { bad "gpuport holds:"; contents "$cli"; }
+[ "$(contents "$cli")" = "/usr/bin/gpuport
+/usr/share/doc/gpuport/copyright" ] || { bad "gpuport holds:"; contents "$cli"; }
 ok "contents are split library / development files / CLI"
+dpkg-deb --fsys-tarfile "$dev" | tar -xOf - "./usr/lib/$multiarch/pkgconfig/gpuport.pc" | grep -q rpath &&
+    bad "the .pc of /usr sets a run-time path (the loader searches /usr/lib already)"
+
+# each package's copyright file: the machine-readable format, the MIT (Expat) text of LICENSE
+license_body=$(sed '1,/^Copyright/d' "$GPUPORT_SOURCE_DIR/LICENSE" | sed '/./,$!d')
+for d in "$lib" "$dev" "$cli"; do
+    p=$(dpkg-deb -f "$d" Package)
+    dpkg-deb --fsys-tarfile "$d" | tar -xOf - "./usr/share/doc/$p/copyright" >"$tmp/copyright" 2>/dev/null ||
+        { bad "$p lacks /usr/share/doc/$p/copyright"; continue; }
+    head -1 "$tmp/copyright" | grep -q '^Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/' ||
+        bad "$p copyright: not the machine-readable format"
+    grep -qx 'Copyright: the gpuport authors' "$tmp/copyright" && grep -qx 'License: Expat' "$tmp/copyright" ||
+        bad "$p copyright: no MIT (Expat) licence of the gpuport authors"
+    [ "$(sed '1,/^License:/d' "$tmp/copyright" | sed 's/^ //; s/^\.$//')" = "$license_body" ] ||
+        { bad "$p copyright: the text differs from LICENSE"; cat "$tmp/copyright"; }
+done
+ok "each package carries the licence (/usr/share/doc/<package>/copyright)"
 
 # Depends: from dpkg-shlibdeps, each satisfied by this machine's packages
 field() { dpkg-deb -f "$1" "$2"; }

@@ -64,6 +64,37 @@ static void fetch_answers(void **state)
     gp_strbuf_free(&out);
 }
 
+/* The lister's answer with a run's mark: this run's files, stale ones, matches per glob. */
+static void fetch_answers_split_by_mark(void **state)
+{
+    (void)state;
+    static const char ans[] = "/p\0/f\0out/a\0/s\0out/old\0/p\0/p\0/f\0b\0";
+    gp_strbuf fresh = GP_STRBUF_INIT, stale = GP_STRBUF_INIT;
+    size_t per[3];
+    assert_int_equal(gp_remote_fetch_split(ans, sizeof ans - 1, 3, &fresh, &stale, per), 0);
+    assert_memory_equal(fresh.data, "out/a\0b\0", fresh.len);
+    assert_memory_equal(stale.data, "out/old\0", stale.len);
+    assert_int_equal(per[0], 1);
+    assert_int_equal(per[1], 0);
+    assert_int_equal(per[2], 1);
+    gp_strbuf_free(&fresh);
+    gp_strbuf_free(&stale);
+    static const char *bad[] = {
+        "out/a\0",              /* a path without its mark */
+        "/p\0/f\0/f\0a\0",      /* two marks in a row */
+        "/p\0/f\0",             /* a mark without its path */
+        "/p\0/p\0/p\0/p\0",     /* more globs than asked */
+        "/p\0",                 /* fewer globs than asked */
+        "/p\0/f\0a\0/p\0/p\0x", /* cut short */
+    };
+    static const size_t len[] = {6, 11, 6, 12, 3, 15};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        assert_int_equal(gp_remote_fetch_split(bad[i], len[i], 3, &fresh, &stale, per), -1);
+        gp_strbuf_free(&fresh);
+        gp_strbuf_free(&stale);
+    }
+}
+
 static void explains_ssh_failures(void **state)
 {
     (void)state;
@@ -91,6 +122,7 @@ int main(void)
         cmocka_unit_test(safe_paths),
         cmocka_unit_test(removed_files),
         cmocka_unit_test(fetch_answers),
+        cmocka_unit_test(fetch_answers_split_by_mark),
         cmocka_unit_test(explains_ssh_failures),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -138,6 +138,38 @@ rm -f big.bin
 run_rc "sync after the interruption" 0 "$G" remote run t1 --sync -- true
 [ -e "$R/big.bin" ] && bad "big.bin of the interrupted sync stayed there" || ok "big.bin gone there"
 
+# --- a remote folder belongs to one project: another is refused and deletes nothing ----------
+id=$(git config --get gpuport.remote-project)
+[ -n "$id" ] && [ "$(cat "$R/.gpuport-remote/project" 2>/dev/null)" = "$id" ] &&
+    ok "the first sync marks the folder with the project's id (kept in git config)" ||
+    bad "folder mark '$(cat "$R/.gpuport-remote/project" 2>/dev/null)' is not the project's id '$id'"
+Q=$W/proj2 # another project whose target resolves to the same remote folder
+mkdir -p "$Q" && cd "$Q" || exit 1
+git init -q . && git config user.email t@example.com && git config user.name t
+echo theirs >other.txt && echo "not the same" >tracked.txt && git add -A && git commit -qm other
+listing() { (cd "$R" && find . -path ./.gpuport-remote -prune -o -type f -print0 | sort -z | xargs -0 cksum); }
+before=$(listing)
+run_rc "another project's sync into the folder is refused" 2 "$G" remote run t1 --sync -- echo should-not-run
+has "the reason is given" "$W/err" "the folder $R on t1 belongs to another project (its id: $id"
+has "with the fix" "$W/err" "Give this project a folder of its own: gpuport remote add t1 gptest --path $R-"
+hasnt "nothing ran" "$W/out" "should-not-run"
+[ "$(listing)" = "$before" ] && ok "nothing there was deleted or overwritten" ||
+    bad "the other project's sync changed the folder"
+run_rc "another project's run there without --sync is refused too" 2 "$G" remote run t1 -- echo should-not-run
+has "the run says why" "$W/err" "belongs to another project"
+hasnt "the command did not run" "$W/out" "should-not-run"
+"$G" remote add t2 gptest --path "$W/far/proj2" >/dev/null
+run_rc "the other project in a folder of its own" 0 "$G" remote run t2 --sync -- cat other.txt
+has "its files are there" "$W/out" "^theirs$"
+git config gpuport.remote-project 'not an id!'
+run_rc "a project id that cannot be used is said, not fatal" 0 "$G" remote run t2 -- true
+has "the warning names the setting" "$W/err" "warning: git config gpuport.remote-project .* is 'not an id!'"
+git config --unset gpuport.remote-project
+cd "$P" || exit 1
+"$G" remote remove t2 >/dev/null
+run_rc "the owner still syncs and runs" 0 "$G" remote run t1 --sync -- cat tracked.txt
+has "with its own files" "$W/out" "^tracked$"
+
 # --- run: exit codes, quoting, folder, env ---------------------------------------------------
 run_rc "exit code 0" 0 "$G" remote run t1 -- sh -c 'exit 0'
 run_rc "exit code 7 passed through" 7 "$G" remote run t1 -- sh -c 'exit 7'
@@ -184,35 +216,47 @@ has "the run's folder is named" "$W/err" "remote/t1/runs/.*latest points there"
 python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); assert r["schema"]=="gpuport.remote-run/1" and r["exit_code"]==0 and r["fetched"]==3, r' \
     "$L/run.json" && ok "run.json records the run" || bad "run.json wrong"
 echo "local edit" >"$L/out/a.txt"
-run_rc "a rerun fetches again, never refused" 0 "$G" remote run t1 --fetch 'out/*.txt' -- \
-    sh -c 'echo three >out/a.txt'
+# The rerun rewrites out/a.txt only: "out/b c.txt", left by the first run, is not this run's.
+run_rc "a rerun fetches again, never refused; a file it did not write is an error" 1 \
+    "$G" remote run t1 --fetch 'out/*.txt' -- sh -c 'echo three >out/a.txt'
 [ "$(readlink "$L")" != "$first" ] && ok "the rerun has its own folder" || bad "the rerun reused $first"
 grep -q "^three$" "$L/out/a.txt" && ok "the rerun's file is this run's" || bad "latest/out/a.txt is not this run's"
+has "the earlier run's file is named" "$W/err" "error: out/b c.txt on t1 was not written by this run"
+[ -e "$L/out/b c.txt" ] && bad "an earlier run's file was fetched as this run's" ||
+    ok "an earlier run's file is not fetched"
 grep -q "local edit" "$P/remote/t1/$first/out/a.txt" && ok "the earlier run's folder is left alone" ||
     bad "the earlier run's folder changed"
 run_rc "--force is explained" 2 "$G" remote run t1 --fetch 'out/*.txt' --force -- true
 has "--force: why it is gone" "$W/err" "folder of its own"
 run_rc "fetch a pattern with .." 2 "$G" remote run t1 --fetch '../*' -- true
-run_rc "fetch with nothing matching" 0 "$G" remote run t1 --fetch 'nothing-*' -- true
-has "nothing matched is said" "$W/err" "nothing on t1 matched"
+run_rc "fetch with nothing matching is an error" 1 "$G" remote run t1 --fetch 'nothing-*' -- true
+has "the pattern that matched nothing is named" "$W/err" "error: --fetch nothing-\*: no file on t1 written by this run"
 [ -e "$L/out/a.txt" ] && bad "a run that fetched nothing shows an earlier run's file" ||
     ok "a run that fetched nothing shows nothing of an earlier one"
 
+# From a subfolder, the run's folder is shown relative to the current folder.
+(cd "sub dir" && "$G" remote run t1 --fetch made.txt -- sh -c 'echo here >made.txt' >"$W/out" 2>"$W/err")
+has "from a subfolder the path shown is relative to it" "$W/err" "this run's files: \.\./remote/t1/runs/"
+shown=$(sed -n "s|.*this run's files: \(\.\./remote/t1/runs/[^ ]*\) .*|\1|p" "$W/err")
+[ -n "$shown" ] && (cd "sub dir" && grep -qx here "${shown}sub dir/made.txt") &&
+    ok "the path shown leads to the fetched file from there" || bad "'$shown' does not lead to the file from sub dir"
+
 # --- one login for the whole loop: sync, run and fetch share the ssh master -------------------
 before=$(grep -c "Accepted publickey" "$GP_SSH_DIR/sshd.log")
-run_rc "sync, run and fetch" 0 "$G" remote run t1 --sync --fetch 'out/a.txt' -- true
+run_rc "sync, run and fetch" 0 "$G" remote run t1 --sync --fetch 'out/a.txt' -- sh -c 'echo 1 >out/a.txt'
 after=$(grep -c "Accepted publickey" "$GP_SSH_DIR/sshd.log")
 [ $((after - before)) = 1 ] && ok "one ssh login for sync, run and fetch" ||
     bad "$((after - before)) ssh logins for one run (expected 1)"
 
 # --- freeze, compare, doctor: sibling subcommands of this gpuport ----------------------------
 run_rc "fetch records freeze manifests" 0 "$G" remote add t1 gptest --path "$R" --gpuport "$G" --replace
-run_rc "fetch with freeze" 0 "$G" remote run t1 --fetch 'out/a.txt' -- true
+run_rc "fetch with freeze" 0 "$G" remote run t1 --fetch 'out/a.txt' -- sh -c 'echo 2 >out/a.txt'
 [ -s "$L/gpuport-freeze.local.json" ] && [ -s "$L/gpuport-freeze.remote.json" ] &&
     ok "both freeze manifests recorded" || { bad "freeze manifests missing"; cat "$W/err"; }
 # A failed run's manifests stay with that run: the next run shows its own or none.
 "$G" remote add t1 gptest --path "$R" --gpuport "$W/nowhere/gpuport" --replace >/dev/null
-run_rc "a run whose manifest cannot be recorded" 0 "$G" remote run t1 --fetch 'out/a.txt' -- true
+run_rc "a run whose manifest cannot be recorded" 0 "$G" remote run t1 --fetch 'out/a.txt' -- \
+    sh -c 'echo 3 >out/a.txt'
 [ -e "$L/gpuport-freeze.remote.json" ] && bad "an earlier run's remote manifest is shown as this run's" ||
     ok "no earlier manifest beside this run's outputs"
 "$G" remote add t1 gptest --path "$R" --gpuport "$G" --replace >/dev/null
@@ -223,16 +267,25 @@ has "compare verdict" "$W/out" "verdict: same"
 run_rc "the same compare again just works" 0 "$G" remote run t1 --compare 'res/*.csv' -- \
     sh -c 'mkdir -p res && printf "1.0,2.0,3.0\n" >res/v.csv'
 has "rerun compare verdict" "$W/out" "verdict: same"
+# A run that does not write its output: the file an earlier run left there is never this run's.
+run_rc "compare after a run that wrote nothing" 1 "$G" remote run t1 --compare 'res/*.csv' -- true
+hasnt "a stale output is never 'same'" "$W/out" "verdict: same"
+has "the stale output is MISSING" "$W/out" "^MISSING .*res/v.csv"
+has "the stale output is named" "$W/err" "error: res/v.csv on t1 was not written by this run"
+[ -e "$L/res/v.csv" ] && bad "a stale output was fetched" || ok "a stale output is not fetched"
+run_rc "an output the run did not make at all" 1 "$G" remote run t1 --fetch 'res/none.csv' -- true
+has "the missing output is named" "$W/err" "error: --fetch res/none.csv: no file on t1 written by this run"
+WRITE_V='mkdir -p res && printf "1.0,2.0,3.0\n" >res/v.csv'
 printf '1.0,2.0,9.0\n' >res/v.csv # a local output that disagrees
-run_rc "compare a differing output" 1 "$G" remote run t1 --no-local-run --compare 'res/*.csv' -- true
+run_rc "compare a differing output" 1 "$G" remote run t1 --no-local-run --compare 'res/*.csv' -- sh -c "$WRITE_V"
 has "compare verdict: different" "$W/out" "verdict: different"
 has "a DIFFERENT line says by how much" "$W/out" "^DIFFERENT .*res/v.csv.*max abs 6 at \[0, 2\].*would pass atol >= 6"
-run_rc "--rtol reaches compare" 0 "$G" remote run t1 --no-local-run --compare 'res/*.csv' --rtol 3 -- true
+run_rc "--rtol reaches compare" 0 "$G" remote run t1 --no-local-run --compare 'res/*.csv' --rtol 3 -- sh -c "$WRITE_V"
 has "within the looser tolerance" "$W/out" "verdict: same"
-run_rc "--atol reaches compare" 0 "$G" remote run t1 --no-local-run --compare 'res/*.csv' --atol 6.5 -- true
+run_rc "--atol reaches compare" 0 "$G" remote run t1 --no-local-run --compare 'res/*.csv' --atol 6.5 -- sh -c "$WRITE_V"
 printf '{"default": {"atol": 7, "nmse": null, "cosine": null}}\n' >"$W/policy.json"
 run_rc "--policy reaches compare" 0 "$G" remote run t1 --no-local-run --compare 'res/*.csv' \
-    --policy "$W/policy.json" -- true
+    --policy "$W/policy.json" -- sh -c "$WRITE_V"
 run_rc "a bad --rtol fails before the remote run" 2 "$G" remote run t1 --no-local-run \
     --compare 'res/*.csv' --rtol lots -- sh -c 'echo ran-there'
 hasnt "nothing ran for a bad --rtol" "$W/out" "ran-there"

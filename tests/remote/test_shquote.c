@@ -171,7 +171,7 @@ static void wrapper_runs_in_the_folder(void **state)
     char *env[] = {"GP_A=one $two", "GP_B=*"};
     char *argv[] = {"sh", "-c",    "printf '%s|%s|%s|' \"$GP_A\" \"$GP_B\" \"$1\"; pwd; exit 5",
                     "sh", "arg 1", NULL};
-    gp_remote_cmd c = {dir, "s d/", false, env, 2, argv, NULL, NULL};
+    gp_remote_cmd c = {dir, "s d/", false, env, 2, argv, NULL, NULL, NULL, NULL};
     char *line = gp_remote_run_line(&c);
     int code;
     char *out = sh_run(line, &code);
@@ -183,7 +183,7 @@ static void wrapper_runs_in_the_folder(void **state)
     free(line);
 
     char *missing[] = {"gp-surely-not-a-command", NULL};
-    gp_remote_cmd m = {dir, "", false, NULL, 0, missing, NULL, NULL};
+    gp_remote_cmd m = {dir, "", false, NULL, 0, missing, NULL, NULL, NULL, NULL};
     line = gp_remote_run_line(&m);
     out = sh_run(line, &code);
     assert_int_equal(code, 127);
@@ -191,7 +191,7 @@ static void wrapper_runs_in_the_folder(void **state)
     free(line);
 
     char *t[] = {"true", NULL};
-    gp_remote_cmd nodir = {dir, "nope/", false, NULL, 0, t, NULL, NULL};
+    gp_remote_cmd nodir = {dir, "nope/", false, NULL, 0, t, NULL, NULL, NULL, NULL};
     line = gp_remote_run_line(&nodir);
     out = sh_run(line, &code);
     assert_int_equal(code, 2);
@@ -199,6 +199,34 @@ static void wrapper_runs_in_the_folder(void **state)
     free(line);
     rmdir(sub);
     rmdir(dir);
+}
+
+/* A run's mark is older than what the command writes at once, and newer than what was there. */
+static void wrapper_marks_the_run(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/gp-mark-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char old[128], cmd[512];
+    snprintf(old, sizeof old, "%s/old.txt", dir);
+    FILE *f = fopen(old, "w");
+    assert_non_null(f);
+    fclose(f);
+    snprintf(cmd, sizeof cmd,
+             "echo new >new.txt; K=.gpuport-remote/runs/m1.start; "
+             "printf '%%s|%%s' \"$(find new.txt -newer $K)\" \"$(find old.txt -newer $K)\"");
+    char *argv[] = {"sh", "-c", cmd, NULL};
+    gp_remote_cmd c = {dir, "", false, NULL, 0, argv, NULL, NULL, "m1", NULL};
+    char *line = gp_remote_run_line(&c);
+    int code;
+    char *out = sh_run(line, &code);
+    assert_int_equal(code, 0);
+    assert_string_equal(out, "new.txt|");
+    free(out);
+    free(line);
+    char rm[256];
+    snprintf(rm, sizeof rm, "rm -rf '%s'", dir);
+    assert_int_equal(system(rm), 0);
 }
 
 int main(void)
@@ -210,6 +238,7 @@ int main(void)
         cmocka_unit_test(join_and_rsync_quoting),
         cmocka_unit_test(script_line_passes_arguments),
         cmocka_unit_test(wrapper_runs_in_the_folder),
+        cmocka_unit_test(wrapper_marks_the_run),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -180,9 +180,14 @@ assert s["gpus_on_node"] == "1" and s["step_gpus"] == "0", s
 assert m["environment"]["CUDA_VISIBLE_DEVICES"] == "0", m["environment"]
 assert m["host"]["hostname"] and r["job"]["node"] == node and r["job"]["state"] == "COMPLETED", r
 PY
+# a job that does not rewrite its output: the one an earlier job left is not this job's
+run_rc "a job that wrote nothing" 1 "$G" remote run cg --compare 'res/*.csv' --no-local-run -- true
+has "the earlier job's output is named" "$W/err" "error: res/v.csv on cg was not written by this run"
+hasnt "and never passes as the same" "$W/out" "verdict: same"
 printf '1.0,2.0,9.0\n' >res/v.csv
 run_rc "a differing result on the cluster" 1 "$G" remote run cg --compare 'res/*.csv' \
-    --no-local-run --rtol 0.5 -- true
+    --no-local-run --rtol 0.5 -- sh -c 'printf "1.0,2.0,3.0\n" >res/v.csv'
+hasnt "it is this run's result" "$W/err" "not written by this run"
 has "by how much" "$W/out" "^DIFFERENT .*max abs 6"
 git checkout -q res/v.csv
 

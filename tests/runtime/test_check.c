@@ -109,7 +109,19 @@ static void turning_it_on(void **state)
     }
 }
 
-/* Two accesses out of bounds on one line, one on another: two reports, counted exactly. */
+/* Three accesses out of bounds on one line, one on another: a report per access (line and
+ * column), counted exactly. */
+static gp_check_report report_at(uint32_t line, uint32_t column)
+{
+    for (uint32_t i = 0; i < reports(); i++) {
+        gp_check_report r = report(i);
+        if (r.line == line && r.column == column) return r;
+    }
+    fail_msg("no report at %u:%u", line, column);
+    gp_check_report none = {0};
+    return none;
+}
+
 static void reports_per_line(void **state)
 {
     (void)state;
@@ -126,20 +138,25 @@ static void reports_per_line(void **state)
     size_t global = 100, group = 64; /* 128 work-items: 28 past the end */
     assert_int_equal(gp_kernel_launch(NULL, k, 1, &global, &group, 2, args), GP_ERR_CHECK);
     assert_non_null(strstr(gp_last_error(), "check.gpk:4:19: memcheck: read of 4 bytes at x[100]"));
-    assert_int_equal(reports(), 2);
-    gp_check_report r = report(0);
+    assert_int_equal(reports(), 4);
+    /* items 99..127 read x[i + 1] out of bounds (29), items 100..127 x[i] and write y[i] (28 each)
+     */
+    gp_check_report r = report_at(4, 19);
     assert_int_equal(r.check, GP_CHECK_MEMCHECK);
     assert_string_equal(r.file, "check.gpk");
     assert_string_equal(r.kernel, "k");
-    assert_int_equal(r.line, 4);
-    /* items 99..127 read x[i + 1] out of bounds (29), items 100..127 x[i] and write y[i] (2 x 28)
-     */
-    assert_int_equal(r.count, 29 + 2 * 28);
+    assert_int_equal(r.count, 29);
     assert_int_equal(r.group[0], 1);
     assert_int_equal(r.local[0], 35); /* the first: global 99 reading x[100] */
     assert_non_null(strstr(r.message, "x[100]"));
     assert_non_null(strstr(r.message, "not performed"));
-    r = report(1);
+    r = report_at(4, 12);
+    assert_int_equal(r.count, 28);
+    assert_non_null(strstr(r.message, "read of 4 bytes at x[100]"));
+    r = report_at(4, 5);
+    assert_int_equal(r.count, 28);
+    assert_non_null(strstr(r.message, "write of 4 bytes at y[100]"));
+    r = report_at(5, 18);
     assert_int_equal(r.line, 5);
     assert_int_equal(r.count, 1);
     assert_non_null(strstr(r.message, "write of 4 bytes at y[1099]"));

@@ -3,18 +3,25 @@
 # --check --json`, as its "// run:" line says. A line marked "// expect: CHECK..." must get a report
 # of each check it names, and no report may name a line or a check its markers do not: the buggy
 # kernels (bug_*.gpk) each hold one classic bug, the correct look-alikes (ok_*.gpk, no markers)
-# must give no report at all and exit 0.
+# must give no report at all and exit 0. A line marked "// expect: build" must make the build fail
+# (exit 2) with a message naming that line. CUDA sources (*.cu) are translated in memory and
+# checked the same way; their reports speak of threads and blocks, never work-items; a line marked
+# "// expect: refused" holds what translate refuses (exit 2, the reason naming that line). "@DIR@" in a run line is the corpus's directory.
+# Arguments (optional): the corpus directory and the least number of kernels it must hold.
 set -u
 src=${GPUPORT_SOURCE_DIR:?}
-dir=$src/tests/runtime/check
+dir=${1:-$src/tests/runtime/check}
+least=${2:-40}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
 n=0
-for f in "$dir"/*.gpk; do
+shopt -s nullglob
+for f in "$dir"/*.gpk "$dir"/*.cu; do
     n=$((n + 1))
     name=$(basename "$f")
     run=$(sed -n 's|^// run: ||p' "$f" | head -1)
+    run=${run//@DIR@/$dir}
     [ -n "$run" ] || { echo "FAIL $name: no '// run:' line"; fail=1; continue; }
     # shellcheck disable=SC2086 # the run line is a list of words
     set -- $run
@@ -22,7 +29,7 @@ for f in "$dir"/*.gpk; do
     shift
     (cd "$tmp" && "$GPUPORT" run "$f" "$kernel" --check --json "$@") >"$tmp/out.json" 2>"$tmp/err"
     rc=$?
-    if ! python3 - "$f" "$tmp/out.json" "$rc" >"$tmp/why" 2>&1 <<'EOF'; then
+    if ! python3 - "$f" "$tmp/out.json" "$rc" "$tmp/err" >"$tmp/why" 2>&1 <<'EOF'; then
 import json, re, sys
 path, out, rc = sys.argv[1], sys.argv[2], int(sys.argv[3])
 marks = {}
@@ -30,6 +37,17 @@ for no, line in enumerate(open(path), 1):
     m = re.search(r"// expect: (.*)$", line)
     if m:
         marks[no] = set(m.group(1).split())
+build = [no for no, c in marks.items() if "build" in c or "refused" in c]
+if build:
+    err = open(sys.argv[4]).read()
+    if rc != 2:
+        sys.exit("exit code %d, wanted 2 (a build error)" % rc)
+    if not any("%s:%d:" % (path.split("/")[-1], no) in err for no in build):
+        sys.exit("the build error names none of the lines %s: %s" % (build, err[-300:]))
+    if any("refused" in marks[no] for no in build) and "cannot be translated" not in err:
+        sys.exit("not refused as untranslatable: %s" % err[-300:])
+    print("build refused")
+    sys.exit(0)
 try:
     doc = json.load(open(out))
 except ValueError as e:
@@ -49,6 +67,8 @@ for r in reps:
             sys.exit("a report without %r" % key)
     if not r["file"].endswith(path.split("/")[-1]) or r["line"] <= 0 or r["column"] <= 0:
         sys.exit("a report without its place: %r" % r)
+    if path.endswith(".cu") and "work-item" in r["message"]:
+        sys.exit("a report of a CUDA kernel in the dialect's words: %r" % r["message"])
 want = 1 if marks else 0
 if rc != want:
     sys.exit("exit code %d, wanted %d" % (rc, want))
@@ -61,5 +81,5 @@ EOF
         echo "ok   $name: $(cat "$tmp/why")"
     fi
 done
-[ "$n" -ge 40 ] || { echo "FAIL: only $n kernels in $dir"; fail=1; }
+[ "$n" -ge "$least" ] || { echo "FAIL: only $n kernels in $dir"; fail=1; }
 exit $fail

@@ -98,6 +98,19 @@ static void group_too_large(void **state)
     gp_buffer_release(b);
 }
 
+static void auto_group_is_the_launch_choice(void **state)
+{
+    (void)state;
+    size_t global = 1000, g[3] = {0, 0, 0};
+    GPT_CHECK(gp_kernel_auto_group(saxpy, 1, &global, g));
+    assert_true(g[0] >= 1 && g[0] <= 256 && g[1] == 1 && g[2] == 1);
+    size_t small = 10;
+    GPT_CHECK(gp_kernel_auto_group(saxpy, 1, &small, g));
+    assert_true(g[0] <= 10); /* never more than the grid */
+    EXPECT(gp_kernel_auto_group(saxpy, 4, &global, g), GP_ERR_INVALID_ARGUMENT, "4 dimensions");
+    EXPECT(gp_kernel_auto_group(NULL, 1, &global, g), GP_ERR_INVALID_ARGUMENT, "NULL argument");
+}
+
 static void out_of_memory(void **state)
 {
     (void)state;
@@ -154,10 +167,11 @@ static void compile_error_at_user_line(void **state)
                              "    t[gp_local_id(0)] = y[0];\n}\n";
     EXPECT(gp_program_create(dev, not_shared, strlen(not_shared), &o, &p), GP_ERR_BUILD,
            "broken.gpk:3: an array declared GP_SHARED");
-    const char *pointers_ok = "GP_FUNC float f(GP_SHARED float *s, GP_SHARED float (*rows)[4])\n"
-                              "{ return s[0] + rows[0][1]; }\n"
-                              "GP_KERNEL(k, GP_BUF(float, y))\n{\n    GP_SHARED_DECL float t[8][4];\n"
-                              "    y[0] = f(t[0], t);\n}\n";
+    const char *pointers_ok =
+        "GP_FUNC float f(GP_SHARED float *s, GP_SHARED float (*rows)[4])\n"
+        "{ return s[0] + rows[0][1]; }\n"
+        "GP_KERNEL(k, GP_BUF(float, y))\n{\n    GP_SHARED_DECL float t[8][4];\n"
+        "    y[0] = f(t[0], t);\n}\n";
     GPT_CHECK(gp_program_create(dev, pointers_ok, strlen(pointers_ok), &o, &p));
     gp_program_release(p);
     p = NULL;
@@ -245,10 +259,15 @@ static void hidden_barrier(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(unknown_kernel),  cmocka_unit_test(wrong_arguments),
-        cmocka_unit_test(group_too_large), cmocka_unit_test(out_of_memory),
-        cmocka_unit_test(buffer_ranges),   cmocka_unit_test(compile_error_at_user_line),
-        cmocka_unit_test(bad_specs),       cmocka_unit_test(fp64_flag_parsed),
+        cmocka_unit_test(unknown_kernel),
+        cmocka_unit_test(wrong_arguments),
+        cmocka_unit_test(group_too_large),
+        cmocka_unit_test(auto_group_is_the_launch_choice),
+        cmocka_unit_test(out_of_memory),
+        cmocka_unit_test(buffer_ranges),
+        cmocka_unit_test(compile_error_at_user_line),
+        cmocka_unit_test(bad_specs),
+        cmocka_unit_test(fp64_flag_parsed),
         cmocka_unit_test(hidden_barrier),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -233,6 +233,71 @@ static gp_status gp_cl_event_wait_op(gp_event *e)
     return err == CL_SUCCESS ? GP_OK : gp_cl_fail(err, "clWaitForEvents");
 }
 
+/* A wait for an event with a time limit: OpenCL waits only without one, so the event's
+ * completion callback wakes a condition variable. The waiter is shared by the caller and the
+ * callback (which may come after the caller gave up): the last of the two frees it. */
+typedef struct gp_cl_waiter {
+    gp_mutex mu;
+    gp_cond cv;
+    int done, refs;
+} gp_cl_waiter;
+
+static void gp_cl_waiter_unref(gp_cl_waiter *w)
+{
+    gp_mutex_lock(&w->mu);
+    int left = --w->refs;
+    gp_mutex_unlock(&w->mu);
+    if (left) return;
+    gp_cond_destroy(&w->cv);
+    gp_mutex_destroy(&w->mu);
+    free(w);
+}
+
+static void GP_CL_CALL gp_cl_waiter_done(cl_event ev, cl_int status, void *user)
+{
+    (void)ev, (void)status;
+    gp_cl_waiter *w = user;
+    gp_mutex_lock(&w->mu);
+    w->done = 1;
+    gp_cond_broadcast(&w->cv);
+    gp_mutex_unlock(&w->mu);
+    gp_cl_waiter_unref(w);
+}
+
+static gp_status gp_cl_event_wait_for_op(gp_event *e, uint32_t ms, int *done)
+{
+    const gp_cl_api *api = gp_cl_dev(e->dev)->api;
+    cl_event ev = (cl_event)e->impl;
+    cl_int status = CL_COMPLETE;
+    cl_int err =
+        api->clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL);
+    if (err != CL_SUCCESS) return gp_cl_fail(err, "clGetEventInfo");
+    if (status < 0) return gp_cl_fail(status, "the work before the event failed");
+    if (status == CL_COMPLETE || ms == 0) {
+        *done = status == CL_COMPLETE;
+        return GP_OK;
+    }
+    gp_cl_waiter *w = calloc(1, sizeof *w);
+    if (!w) return gp_error_set(GP_ERR_OUT_OF_MEMORY, "out of host memory");
+    gp_mutex_init(&w->mu);
+    gp_cond_init(&w->cv);
+    w->refs = 2;
+    err = api->clSetEventCallback(ev, CL_COMPLETE, gp_cl_waiter_done, w);
+    if (err != CL_SUCCESS) {
+        w->refs = 1;
+        gp_cl_waiter_unref(w);
+        return gp_cl_fail(err, "clSetEventCallback");
+    }
+    gp_mutex_lock(&w->mu);
+    bool more = true;
+    while (!w->done && more)
+        more = gp_cond_wait_ms(&w->cv, &w->mu, ms);
+    *done = w->done;
+    gp_mutex_unlock(&w->mu);
+    gp_cl_waiter_unref(w);
+    return GP_OK;
+}
+
 static gp_status gp_cl_queue_wait_event_op(gp_queue *q, gp_event *e)
 {
     cl_event ev = (cl_event)e->impl;
@@ -249,6 +314,30 @@ static gp_status gp_cl_event_elapsed_op(gp_event *start, gp_event *end, double *
                             "so events carry no times",
                             start->dev->info.spec);
     return gp_cl_event_elapsed_ms(cd->api, (cl_event)start->impl, (cl_event)end->impl, ms);
+}
+
+/* The timeline's device times of a command (its own event) or a marker. */
+static gp_status gp_cl_command_times_op(gp_device_state *dev, void *native, uint64_t *start,
+                                        uint64_t *end)
+{
+    gp_cl_device *cd = gp_cl_dev(dev);
+    cl_event ev = native;
+    cl_ulong a = 0, b = 0;
+    if (!cd->profiling) return GP_ERR_UNSUPPORTED;
+    if (cd->api->clWaitForEvents(1, &ev) != CL_SUCCESS ||
+        cd->api->clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof a, &a, NULL) !=
+            CL_SUCCESS ||
+        cd->api->clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof b, &b, NULL) !=
+            CL_SUCCESS)
+        return GP_ERR_BACKEND;
+    *start = a;
+    *end = b;
+    return GP_OK;
+}
+
+static void gp_cl_command_release_op(gp_device_state *dev, void *native)
+{
+    if (native) gp_cl_dev(dev)->api->clReleaseEvent((cl_event)native);
 }
 
 static void gp_cl_event_release_op(gp_event *e)
@@ -298,6 +387,9 @@ const gp_backend_ops gp_backend_opencl_ops = {
     .queue_finish = gp_cl_queue_finish_op,
     .event_record = gp_cl_event_record_op,
     .event_wait = gp_cl_event_wait_op,
+    .event_wait_for = gp_cl_event_wait_for_op,
+    .command_times = gp_cl_command_times_op,
+    .command_release = gp_cl_command_release_op,
     .queue_wait_event = gp_cl_queue_wait_event_op,
     .event_elapsed_ms = gp_cl_event_elapsed_op,
     .event_release = gp_cl_event_release_op,

@@ -6,11 +6,24 @@
 #include <stdlib.h>
 
 #include "runtime/opencl/errors.h"
+#include "util/sys.h"
 #include "runtime/opencl/opencl.h"
 
 static gp_cl_buffer *gp_cl_buf(const gp_buffer *b)
 {
     return (gp_cl_buffer *)b->impl;
+}
+
+/* The whole buffer again, read-only: what a GP_CBUF parameter is given, so that the driver knows
+ * the kernel only reads it (and may refuse or ignore a write through a cast). A driver that
+ * cannot make it leaves it NULL, and the parameter gets the buffer itself. */
+static void gp_cl_read_only_view(const gp_cl_device *cd, gp_cl_buffer *b, size_t size)
+{
+    cl_buffer_region region = {0, size};
+    cl_int err = CL_SUCCESS;
+    b->ro = cd->api->clCreateSubBuffer(b->mem, CL_MEM_READ_ONLY, CL_BUFFER_CREATE_TYPE_REGION,
+                                       &region, &err);
+    if (err != CL_SUCCESS) b->ro = NULL;
 }
 
 gp_status gp_cl_buffer_create(gp_buffer *buf)
@@ -24,16 +37,32 @@ gp_status gp_cl_buffer_create(gp_buffer *buf)
                             "(CL_DEVICE_HOST_UNIFIED_MEMORY is false): use GP_BUFFER_PINNED or "
                             "GP_BUFFER_DEVICE with gp_buffer_write/read",
                             spec, cd->info.name);
-    if (buf->kind != GP_BUFFER_DEVICE) flags |= CL_MEM_ALLOC_HOST_PTR;
     gp_cl_buffer *b = calloc(1, sizeof *b);
     if (!b) return gp_error_set(GP_ERR_OUT_OF_MEMORY, "out of host memory");
+    /* A shared buffer is host memory gpuport allocates (page-aligned, which drivers need to use
+     * it in place): its address is the buffer's host address, so numpy, torch and DLPack
+     * consumers see it as CPU memory. */
+    if (buf->kind == GP_BUFFER_SHARED) {
+        b->host = gp_aligned_alloc((buf->size + 4095) / 4096 * 4096, 4096);
+        if (!b->host) {
+            free(b);
+            return gp_error_set(GP_ERR_OUT_OF_MEMORY, "out of host memory for %zu bytes",
+                                buf->size);
+        }
+        flags |= CL_MEM_USE_HOST_PTR;
+    } else if (buf->kind != GP_BUFFER_DEVICE) {
+        flags |= CL_MEM_ALLOC_HOST_PTR;
+    }
     cl_int err;
-    b->mem = cd->api->clCreateBuffer(cd->ctx, flags, buf->size, NULL, &err);
+    b->mem = cd->api->clCreateBuffer(cd->ctx, flags, buf->size, b->host, &err);
     if (!b->mem) {
+        gp_aligned_free(b->host);
         free(b);
         return gp_cl_fail(err, "clCreateBuffer of %zu bytes on %s", buf->size, spec);
     }
+    gp_cl_read_only_view(cd, b, buf->size);
     buf->impl = b;
+    buf->host_ptr = b->host;
     return GP_OK;
 }
 
@@ -58,6 +87,7 @@ gp_status gp_cl_buffer_wrap(gp_buffer *buf, gp_memory_kind kind, void *memory, s
         return gp_cl_fail(err, "clCreateBuffer over %zu bytes of host memory on %s", buf->size,
                           buf->dev->info.spec);
     }
+    gp_cl_read_only_view(cd, b, buf->size);
     buf->impl = b;
     buf->kind = cd->info.unified_memory ? GP_BUFFER_SHARED : GP_BUFFER_PINNED;
     buf->host_ptr = cd->info.unified_memory ? p : NULL;
@@ -73,7 +103,9 @@ void gp_cl_buffer_release(gp_buffer *buf)
 {
     gp_cl_buffer *b = gp_cl_buf(buf);
     if (!b) return;
+    if (b->ro) gp_cl_dev(buf->dev)->api->clReleaseMemObject(b->ro);
     gp_cl_dev(buf->dev)->api->clReleaseMemObject(b->mem);
+    if (b->host) gp_aligned_free(b->host);
     free(b);
     buf->impl = NULL;
 }
@@ -119,6 +151,7 @@ gp_status gp_cl_buffer_unmap(gp_buffer *buf)
 static gp_status gp_cl_finish_event(gp_cl_device *cd, cl_event ev, bool blocking, const char *what)
 {
     cl_int err = CL_SUCCESS;
+    if (gp_trace_capture && cd->api->clRetainEvent(ev) == CL_SUCCESS) *gp_trace_capture = ev;
     if (blocking) err = cd->api->clWaitForEvents(1, &ev);
     cd->api->clReleaseEvent(ev);
     return err == CL_SUCCESS ? GP_OK : gp_cl_fail(err, "waiting for %s", what);
@@ -128,9 +161,9 @@ gp_status gp_cl_buffer_write(gp_queue *q, gp_buffer *dst, size_t off, const void
                              bool blocking)
 {
     gp_cl_device *cd = gp_cl_dev(q->dev);
-    cl_int err =
-        cd->api->clEnqueueWriteBuffer(gp_cl_queue(q), gp_cl_buf(dst)->mem,
-                                      blocking ? CL_TRUE : CL_FALSE, off, n, src, 0, NULL, NULL);
+    cl_int err = cd->api->clEnqueueWriteBuffer(gp_cl_queue(q), gp_cl_buf(dst)->mem,
+                                               blocking ? CL_TRUE : CL_FALSE, off, n, src, 0, NULL,
+                                               (cl_event *)gp_trace_capture);
     return err == CL_SUCCESS ? GP_OK
                              : gp_cl_fail(err, "clEnqueueWriteBuffer of %zu bytes at %zu on %s", n,
                                           off, q->dev->info.spec);
@@ -140,9 +173,9 @@ gp_status gp_cl_buffer_read(gp_queue *q, gp_buffer *src, size_t off, void *dst, 
                             bool blocking)
 {
     gp_cl_device *cd = gp_cl_dev(q->dev);
-    cl_int err =
-        cd->api->clEnqueueReadBuffer(gp_cl_queue(q), gp_cl_buf(src)->mem,
-                                     blocking ? CL_TRUE : CL_FALSE, off, n, dst, 0, NULL, NULL);
+    cl_int err = cd->api->clEnqueueReadBuffer(gp_cl_queue(q), gp_cl_buf(src)->mem,
+                                              blocking ? CL_TRUE : CL_FALSE, off, n, dst, 0, NULL,
+                                              (cl_event *)gp_trace_capture);
     return err == CL_SUCCESS ? GP_OK
                              : gp_cl_fail(err, "clEnqueueReadBuffer of %zu bytes at %zu on %s", n,
                                           off, q->dev->info.spec);

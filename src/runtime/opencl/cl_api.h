@@ -29,6 +29,10 @@ typedef cl_bitfield cl_map_flags;
 typedef cl_bitfield cl_command_queue_properties;
 typedef cl_bitfield cl_device_fp_config;
 typedef cl_uint cl_platform_info;
+typedef cl_uint cl_buffer_create_type;
+typedef struct cl_buffer_region {
+    size_t origin, size;
+} cl_buffer_region;
 typedef cl_uint cl_device_info;
 typedef cl_uint cl_program_info;
 typedef cl_uint cl_program_build_info;
@@ -123,6 +127,8 @@ typedef struct _cl_event *cl_event;
 #define CL_MEM_ALLOC_HOST_PTR (1u << 4)
 #define CL_MEM_COPY_HOST_PTR  (1u << 5)
 
+#define CL_BUFFER_CREATE_TYPE_REGION 0x1220
+
 #define CL_MAP_READ  (1u << 0)
 #define CL_MAP_WRITE (1u << 1)
 
@@ -181,6 +187,8 @@ typedef void(GP_CL_CALL *gp_cl_notify_fn)(const char *errinfo, const void *priva
     X(cl_int, clReleaseCommandQueue, (cl_command_queue))                                           \
     X(cl_mem, clCreateBuffer, (cl_context, cl_mem_flags, size_t, void *, cl_int *))                \
     X(cl_int, clReleaseMemObject, (cl_mem))                                                        \
+    X(cl_mem, clCreateSubBuffer,                                                                   \
+      (cl_mem, cl_mem_flags, cl_buffer_create_type, const void *, cl_int *))                       \
     X(cl_int, clEnqueueReadBuffer,                                                                 \
       (cl_command_queue, cl_mem, cl_bool, size_t, size_t, void *, cl_uint, const cl_event *,       \
        cl_event *))                                                                                \
@@ -229,6 +237,8 @@ typedef void(GP_CL_CALL *gp_cl_notify_fn)(const char *errinfo, const void *priva
     X(cl_int, clFinish, (cl_command_queue))                                                        \
     X(cl_int, clWaitForEvents, (cl_uint, const cl_event *))                                        \
     X(cl_int, clGetEventInfo, (cl_event, cl_event_info, size_t, void *, size_t *))                 \
+    X(cl_int, clSetEventCallback,                                                                  \
+      (cl_event, cl_int, void(GP_CL_CALL *)(cl_event, cl_int, void *), void *))                    \
     X(cl_int, clGetEventProfilingInfo, (cl_event, cl_profiling_info, size_t, void *, size_t *))    \
     X(cl_int, clRetainEvent, (cl_event))                                                           \
     X(cl_int, clReleaseEvent, (cl_event))

@@ -104,13 +104,30 @@ void gp_cl_kernel_release(gp_kernel *k)
     k->impl = NULL;
 }
 
+/* A GP_CBUF argument gets the buffer's read-only view, unless a GP_BUF argument of the same launch
+ * binds the same buffer (two cl_mem over one memory, one written, in one kernel is undefined). */
+static bool gp_cl_read_only_arg(const gp_kernel *k, const gp_launch *l, uint32_t i)
+{
+    const gp_arg *a = &l->args[i];
+    if (!a->buffer || k->sig->args[i].kind != GP_ARG_CONST_BUFFER ||
+        !((gp_cl_buffer *)a->buffer->impl)->ro)
+        return false;
+    for (uint32_t j = 0; j < l->num_args; j++)
+        if (j != i && l->args[j].kind == GP_ARG_BUFFER && l->args[j].buffer == a->buffer &&
+            k->sig->args[j].kind != GP_ARG_CONST_BUFFER)
+            return false;
+    return true;
+}
+
 /* Sets argument i; the caller holds the kernel's lock. */
-static cl_int gp_cl_set_arg(const gp_cl_api *api, cl_kernel kernel, uint32_t i, const gp_arg *a)
+static cl_int gp_cl_set_arg(const gp_cl_api *api, cl_kernel kernel, uint32_t i, const gp_arg *a,
+                            bool read_only)
 {
     switch (a->kind) {
     case GP_ARG_BUFFER: {
         /* gp_arg_null(): a NULL cl_mem is a null __global pointer in the kernel */
-        cl_mem mem = a->buffer ? ((gp_cl_buffer *)a->buffer->impl)->mem : NULL;
+        const gp_cl_buffer *b = a->buffer ? (const gp_cl_buffer *)a->buffer->impl : NULL;
+        cl_mem mem = b ? (read_only ? b->ro : b->mem) : NULL;
         return api->clSetKernelArg(kernel, i, sizeof mem, &mem);
     }
     case GP_ARG_DYN_SHARED:
@@ -132,7 +149,7 @@ gp_status gp_cl_kernel_launch(gp_queue *q, gp_kernel *k, const gp_launch *l)
     }
     gp_mutex_lock(&ck->lock);
     for (uint32_t i = 0; i < l->num_args; i++) {
-        cl_int err = gp_cl_set_arg(api, ck->kernel, i, &l->args[i]);
+        cl_int err = gp_cl_set_arg(api, ck->kernel, i, &l->args[i], gp_cl_read_only_arg(k, l, i));
         if (err != CL_SUCCESS) {
             gp_mutex_unlock(&ck->lock);
             return gp_cl_fail(err, "setting argument %u ('%s') of kernel '%s' on %s", i,
@@ -140,7 +157,7 @@ gp_status gp_cl_kernel_launch(gp_queue *q, gp_kernel *k, const gp_launch *l)
         }
     }
     cl_int err = api->clEnqueueNDRangeKernel(gp_cl_queue(q), ck->kernel, l->dims, NULL, global,
-                                             local, 0, NULL, NULL);
+                                             local, 0, NULL, (cl_event *)gp_trace_capture);
     gp_mutex_unlock(&ck->lock);
     if (err != CL_SUCCESS)
         return gp_cl_fail(err, "launching '%s' on %s (grid %zux%zux%zu in groups of %zux%zux%zu)",

@@ -27,7 +27,9 @@ typedef struct gp_cl_device {
 /* buf->impl */
 typedef struct gp_cl_buffer {
     cl_mem mem;
+    cl_mem ro;     /* the whole buffer as CL_MEM_READ_ONLY, for GP_CBUF parameters (NULL: none) */
     void *mapping; /* while mapped */
+    void *host;    /* a shared buffer's own host memory (CL_MEM_USE_HOST_PTR), freed after mem */
 } gp_cl_buffer;
 
 /* k->impl. OpenCL kernel objects hold their arguments, so a launch (set arguments + enqueue)

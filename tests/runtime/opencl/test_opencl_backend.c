@@ -27,6 +27,7 @@
 #include "runtime/cache.h"
 #include "runtime/opencl/device.h"
 #include "runtime/opencl/loader.h"
+#include "runtime/opencl/opencl.h"
 #include "runtime/opencl/program.h"
 #include "skip.h"
 
@@ -797,6 +798,54 @@ static void test_skip_reason_no_device(void **state)
     assert_int_not_equal(p.auto_backend, GP_BACKEND_OPENCL);
 }
 
+/* GP_CBUF is read-only on OpenCL: the kernel sees `__global const T *` (a write to it is refused
+ * when the program is built, naming the line) and the buffer is passed as a CL_MEM_READ_ONLY view
+ * of itself — but not when the same launch also binds it as a GP_BUF (in place). */
+static void test_const_buffer_is_read_only(void **state)
+{
+    GP_TEST_NEED_DEV(env);
+    const char *bad = "GP_KERNEL(k, GP_BUF(float, y), GP_CBUF(float, x))\n"
+                      "{\n"
+                      "    x[gp_global_id(0)] = 1.0f;\n"
+                      "}\n";
+    gp_build_options o = {sizeof o, GP_BUILD_NO_CACHE, "ro.gpk", NULL, 0, 0};
+    gp_program *p = NULL;
+    assert_int_equal(gp_program_create(env->dev, bad, strlen(bad), &o, &p), GP_ERR_BUILD);
+    assert_non_null(strstr(gp_last_error(), "ro.gpk:3:"));
+    enum { N = 64 };
+    float x[N], y[N], out[N];
+    for (int i = 0; i < N; i++)
+        x[i] = (float)i, y[i] = 1.0f;
+    gp_buffer *bx, *by;
+    GP_OKAY(gp_buffer_create(env->dev, GP_BUFFER_DEVICE, sizeof x, &bx));
+    GP_OKAY(gp_buffer_create(env->dev, GP_BUFFER_DEVICE, sizeof y, &by));
+    GP_OKAY(gp_buffer_write(bx, 0, x, sizeof x));
+    GP_OKAY(gp_buffer_write(by, 0, y, sizeof y));
+    const gp_cl_buffer *cb = bx->impl;
+    assert_non_null(cb->ro); /* PoCL and Oclgrind make the view */
+    gp_kernel *k;
+    GP_OKAY(gp_kernel_create(env->prog, "saxpy", &k));
+    float a = 2.0f;
+    int n = N;
+    gp_arg args[] = {gp_arg_buffer(by), gp_arg_buffer(bx), gp_arg_value(&a, sizeof a),
+                     gp_arg_value(&n, sizeof n)};
+    size_t global = N;
+    GP_OKAY(gp_kernel_launch(NULL, k, 1, &global, NULL, 4, args));
+    GP_OKAY(gp_buffer_read(by, 0, out, sizeof out));
+    for (int i = 0; i < N; i++)
+        assert_true(out[i] == 2.0f * (float)i + 1.0f);
+    /* in place: y = 2 * y + y through one buffer bound both ways */
+    gp_arg same[] = {gp_arg_buffer(by), gp_arg_buffer(by), gp_arg_value(&a, sizeof a),
+                     gp_arg_value(&n, sizeof n)};
+    GP_OKAY(gp_kernel_launch(NULL, k, 1, &global, NULL, 4, same));
+    GP_OKAY(gp_buffer_read(by, 0, y, sizeof y));
+    for (int i = 0; i < N; i++)
+        assert_true(y[i] == 3.0f * out[i]);
+    gp_kernel_release(k);
+    gp_buffer_release(bx);
+    gp_buffer_release(by);
+}
+
 int main(int argc, char **argv)
 {
     gp_test_self = argv[0];
@@ -807,6 +856,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_saxpy_and_2d),
         cmocka_unit_test(test_fast_math_build),
         cmocka_unit_test(test_dynamic_shared_memory),
+        cmocka_unit_test(test_const_buffer_is_read_only),
         cmocka_unit_test(test_buffer_kinds_map_fill_copy),
         cmocka_unit_test(test_map_waits_for_other_queues),
         cmocka_unit_test(test_async_queue_and_events),

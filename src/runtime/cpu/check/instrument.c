@@ -32,6 +32,10 @@ typedef struct ck_sym {
     gk_kparam_kind pkind; /* PARAM */
     uint32_t prov;        /* LOCAL pointers: the region they point into */
     bool conflict;        /* its address is taken: anything may be stored in it */
+    bool tracked;         /* a private scalar or array declared without a value: initcheck */
+    bool escapes;         /* an array of it decays to a pointer somewhere */
+    const struct ck_sym *parr; /* LOCAL pointers: the private array they point into, or NULL */
+    bool parr_set;
     const gk_expr **srcs; /* LOCAL pointers: what is assigned to them */
     size_t nsrcs, capsrcs;
     struct ck_sym *next;     /* scope chain */
@@ -56,6 +60,8 @@ typedef struct ck {
     size_t nfns;
     ck_fn *cur_fn;
     uint32_t nshared; /* shared arrays of the kernel being read */
+    bool in_for_init; /* reading a for statement's declaration */
+    bool index_base;  /* naming the array operand of a subscript (no decay) */
     const char *consts[GP_CK_MAX_CONST];
     uint32_t nconst;
     /* printing */
@@ -178,12 +184,45 @@ static void ck_add_callee(ck *c, const char *name)
 
 static void ck_names_stmt(ck *c, gk_stmt *s);
 
+/* The variable an lvalue chain (members, subscripts of arrays) is rooted at, or NULL. */
+static ck_sym *ck_root_sym(const gk_expr *e)
+{
+    while (e && (e->kind == GK_E_MEMBER || e->kind == GK_E_INDEX))
+        e = e->a;
+    return e && e->kind == GK_E_IDENT ? e->note : NULL;
+}
+
 static void ck_names_expr(ck *c, gk_expr *e)
 {
     if (!e || c->err_text) return;
+    bool ib = c->index_base;
+    c->index_base = false;
     switch (e->kind) {
     case GK_E_IDENT:
         e->note = ck_lookup(c, e->name);
+        if (!ib && e->note) {
+            ck_sym *s = e->note;
+            const gk_type *t = s->type;
+            while (t && t->kind == GK_T_BASE && t->alias)
+                t = t->alias;
+            if (s->kind == CK_LOCAL && t && t->kind == GK_T_ARRAY) s->escapes = true;
+        }
+        return;
+    case GK_E_INDEX:
+        c->index_base = true;
+        ck_names_expr(c, e->a);
+        c->index_base = false;
+        ck_names_expr(c, e->b);
+        return;
+    case GK_E_MEMBER:
+        c->index_base = ib;
+        ck_names_expr(c, e->a);
+        c->index_base = false;
+        return;
+    case GK_E_SIZEOF_EXPR:
+        c->index_base = true;
+        ck_names_expr(c, e->a);
+        c->index_base = false;
         return;
     case GK_E_CALL:
         if (e->a->kind == GK_E_IDENT) {
@@ -208,9 +247,10 @@ static void ck_names_expr(ck *c, gk_expr *e)
         }
         return;
     case GK_E_UNARY:
+        if (!strcmp(e->op, "&")) c->index_base = true; /* &a[i] is no decay, but an escape */
         ck_names_expr(c, e->a);
-        if (!strcmp(e->op, "&") && e->a->kind == GK_E_IDENT && e->a->note)
-            ((ck_sym *)e->a->note)->conflict = true;
+        c->index_base = false;
+        if (!strcmp(e->op, "&") && ck_root_sym(e->a)) ck_root_sym(e->a)->conflict = true;
         return;
     case GK_E_INIT:
         for (size_t i = 0; i < e->nitems; i++) {
@@ -238,6 +278,17 @@ static void ck_names_decl(ck *c, gk_decl *d, bool in_kernel)
         ck_sym *s = ck_declare(c, dc->name, kind, dc->type);
         if (!s) return;
         dc->note = s;
+        if (kind == CK_LOCAL && !dc->init && !c->in_for_init && !(d->storage & GK_S_STATIC)) {
+            const gk_type *t = ck_strip(dc->type);
+            while (t && t->kind == GK_T_ARRAY)
+                t = ck_strip(t->of);
+            /* scalars and the prelude's vectors (no padding: a whole read checks every byte) */
+            bool scalar =
+                t && t->kind == GK_T_BASE &&
+                (!t->record || (t->record->tag && (!strncmp(t->record->tag, "gp_float", 8) ||
+                                                   !strncmp(t->record->tag, "gp_int", 6))));
+            s->tracked = scalar && (t == ck_strip(dc->type) || ck_strip(dc->type)->dim != NULL);
+        }
         if (kind == CK_SHARED) {
             if (!in_kernel) {
                 ck_fail(c, dc->pos,
@@ -275,7 +326,9 @@ static void ck_names_stmt(ck *c, gk_stmt *s)
         ck_names_decl(c, s->decl, c->printing && c->printing->kind == GK_TOP_KERNEL);
         return; /* its names stay in scope */
     case GK_S_FOR:
+        c->in_for_init = true;
         ck_names_stmt(c, s->init);
+        c->in_for_init = false;
         ck_names_expr(c, s->expr);
         ck_names_expr(c, s->step);
         ck_names_stmt(c, s->body);
@@ -638,6 +691,91 @@ static void ck_provenance(ck *c)
         if (s->prov == CK_UNSET) s->prov = GP_CK_REG_SEARCH;
 }
 
+/* The private array (a local array of this function) a pointer-valued expression points into, or
+ * NULL. `*unknown` is set when it depends on a pointer not yet worked out. */
+static const ck_sym *ck_parr(ck *c, const gk_expr *e, bool *unknown, int depth)
+{
+    if (depth > 64) return NULL;
+    switch (e->kind) {
+    case GK_E_IDENT: {
+        const ck_sym *s = e->note;
+        if (!s || s->kind != CK_LOCAL) return NULL;
+        const gk_type *t = ck_strip(s->type);
+        if (t && t->kind == GK_T_ARRAY) return s;
+        if (t && t->kind == GK_T_PTR) {
+            if (!s->parr_set) *unknown = true;
+            return s->parr;
+        }
+        return NULL;
+    }
+    case GK_E_CAST:
+    case GK_E_POSTINC:
+        return ck_parr(c, e->a, unknown, depth + 1);
+    case GK_E_UNARY:
+        if (!strcmp(e->op, "++") || !strcmp(e->op, "--"))
+            return ck_parr(c, e->a, unknown, depth + 1);
+        if (!strcmp(e->op, "&")) {
+            const gk_expr *n = e->a;
+            while (n->kind == GK_E_INDEX && ck_is_array_expr(c, n->a))
+                n = n->a;
+            if (n->kind != GK_E_IDENT) return NULL;
+            const ck_sym *s = n->note;
+            const gk_type *t = s ? ck_strip(s->type) : NULL;
+            return s && s->kind == CK_LOCAL && t && t->kind == GK_T_ARRAY ? s : NULL;
+        }
+        return NULL;
+    case GK_E_BINARY:
+        if (!strcmp(e->op, "+") || !strcmp(e->op, "-")) {
+            const gk_type *t = ck_type(c, e->a);
+            if (t && (t->kind == GK_T_PTR || t->kind == GK_T_ARRAY))
+                return ck_parr(c, e->a, unknown, depth + 1);
+            t = ck_type(c, e->b);
+            if (e->op[0] == '+' && t && (t->kind == GK_T_PTR || t->kind == GK_T_ARRAY))
+                return ck_parr(c, e->b, unknown, depth + 1);
+        }
+        return NULL;
+    case GK_E_COND: {
+        const ck_sym *b = ck_parr(c, e->b, unknown, depth + 1);
+        return b == ck_parr(c, e->c, unknown, depth + 1) ? b : NULL;
+    }
+    case GK_E_ASSIGN:
+        return strcmp(e->op, "=") ? ck_parr(c, e->a, unknown, depth + 1)
+                                  : ck_parr(c, e->b, unknown, depth + 1);
+    default:
+        return NULL;
+    }
+}
+
+/* Local pointers into private arrays: the one array every assignment points them into. */
+static void ck_private_pointers(ck *c)
+{
+    for (int round = 0; round < 16; round++) {
+        bool changed = false;
+        for (ck_sym *s = c->pointers; s; s = s->all_next) {
+            if (s->parr_set) continue;
+            const ck_sym *a = NULL;
+            bool unknown = false, none = s->conflict || s->nsrcs == 0;
+            for (size_t i = 0; i < s->nsrcs && !none; i++) {
+                bool u = false;
+                const ck_sym *q = ck_parr(c, s->srcs[i], &u, 0);
+                if (u) {
+                    unknown = true;
+                    continue;
+                }
+                if (!q || (a && a != q)) none = true;
+                a = q;
+            }
+            if (none || !unknown) {
+                s->parr = none ? NULL : a;
+                s->parr_set = changed = true;
+            }
+        }
+        if (!changed) break;
+    }
+    for (ck_sym *s = c->pointers; s; s = s->all_next)
+        if (!s->parr_set) s->parr = NULL, s->parr_set = true;
+}
+
 /* ---- 3. calls ------------------------------------------------------------------------------ */
 static void ck_calls(ck *c)
 {
@@ -738,7 +876,10 @@ static bool ck_is_sub(const ck_acc *a, const gk_expr *n, uint32_t *level)
     return false;
 }
 
-enum { CK_IX_NONE, CK_IX_SHARED, CK_IX_PRIVATE };
+/* how the chain checks the indices of the arrays it names: not at all, a shared array (the access
+ * is then not performed), a private or constant array, arrays of sized members reached through a
+ * pointer (both: the access goes to element 0) */
+enum { CK_IX_NONE, CK_IX_SHARED, CK_IX_PRIVATE, CK_IX_MEMBER };
 
 /* The lvalue chain of an access: its own nodes structurally, the expressions inside them (the
  * pointer it goes through, the indices) through the hooks. */
@@ -756,10 +897,10 @@ static void ck_chain(gk_printer *p, const gk_expr *e, const ck_acc *a, int ix, u
         if (ck_is_sub(a, e, &level)) {
             ck_chain(p, e->a, a, ix, site);
             ck_puts(p, "[");
-            if (ix == CK_IX_NONE) {
+            const gk_type *at = ck_type(c, e->a);
+            if (ix == CK_IX_NONE || (ix == CK_IX_MEMBER && !(at && at->dim))) {
                 gk_print_expr(p, e->b, GK_PREC_COMMA);
             } else {
-                const gk_type *at = ck_type(c, e->a);
                 gp_strbuf_printf(p->out, "%s(%u, %u, ",
                                  ix == CK_IX_SHARED ? "GP__CK_IX" : "GP__CK_IXP", site, level);
                 gk_print_expr(p, e->b, GK_PREC_ASSIGN);
@@ -793,6 +934,9 @@ static void ck_chain(gk_printer *p, const gk_expr *e, const ck_acc *a, int ix, u
         gk_print_expr(p, e->a, GK_PREC_UNARY);
         ck_puts(p, ")");
         return;
+    case GK_E_IDENT: /* the named object itself: renamed, not an access of its own */
+        ck_plain(p, e, GK_PREC_POSTFIX);
+        return;
     default:
         gk_print_expr(p, e, GK_PREC_POSTFIX);
         return;
@@ -814,11 +958,84 @@ static const char *ck_access_object(gk_printer *p, const ck_acc *a)
     return ck_object(p, s->a, "*", "");
 }
 
+/* An access through a pointer that indexes arrays of the pointee (p->v[k], p[i].m[r][c]): the
+ * site of those indices, each checked against its member's size; UINT32_MAX when none. */
+static uint32_t ck_member_ix_site(gk_printer *p, const ck_acc *a, const gk_expr *L)
+{
+    if (a->kind != CK_A_PTR || a->nsubs == 0) return UINT32_MAX;
+    const gk_expr *arr = a->subs[a->nsubs - 1]->a;
+    return ck_site(p->ctx, GP_CK_SITE_INDEX, L->pos, ck_object(p, arr, "", ""));
+}
+
+static bool ck_tracked(const ck_sym *s)
+{
+    return s && s->kind == CK_LOCAL && s->tracked && !s->conflict && !s->escapes;
+}
+
+/* An access of a tracked private variable (initcheck): through gp__ck_pv and its shadow. */
+static bool ck_print_private(gk_printer *p, const gk_expr *L, uint32_t kind)
+{
+    ck *c = p->ctx;
+    const ck_sym *root = ck_root_sym(L);
+    if (!ck_tracked(root) || ck_is_array_expr(c, L)) return false;
+    ck_acc a;
+    ck_classify(c, L, &a, 0);
+    uint32_t site = ck_site(c, kind, L->pos, root->name);
+    uint32_t isite = a.nsubs ? ck_site(c, GP_CK_SITE_INDEX, L->pos, root->name) : 0;
+    ck_puts(p, "(*(__typeof__(&(");
+    ck_plain(p, L, GK_PREC_COMMA);
+    gp_strbuf_printf(p->out, ")))gp__ck_pv(gp__ck, gp__li, %u, %u, (void *)(uintptr_t)&(", site,
+                     kind);
+    ck_chain(p, L, &a, a.nsubs ? CK_IX_PRIVATE : CK_IX_NONE, isite);
+    gp_strbuf_printf(p->out, "), (const void *)(uintptr_t)&%s, gp__in_%s, (uint32_t)sizeof(",
+                     root->name, root->name);
+    ck_plain(p, L, GK_PREC_COMMA);
+    ck_puts(p, ")))");
+    return true;
+}
+
+/* The private array an access through a pointer goes into (NULL: none known). */
+static const ck_sym *ck_access_parr(ck *c, const ck_acc *a)
+{
+    if (a->kind != CK_A_PTR) return NULL;
+    bool unknown = false;
+    const gk_expr *ptr = a->step->a;
+    if (a->step->kind == GK_E_INDEX) {
+        const gk_type *t = ck_type(c, ptr);
+        if (!t || (t->kind != GK_T_PTR && t->kind != GK_T_ARRAY)) ptr = a->step->b;
+    }
+    const ck_sym *s = ck_parr(c, ptr, &unknown, 0);
+    return unknown ? NULL : s;
+}
+
+/* An access through a pointer into a private array: checked against the array's bytes (outside:
+ * reported, and the access goes to the array's first element instead). */
+static bool ck_print_private_ptr(gk_printer *p, const gk_expr *L, const ck_acc *a, uint32_t kind)
+{
+    ck *c = p->ctx;
+    const ck_sym *arr = ck_access_parr(c, a);
+    if (!arr) return false;
+    uint32_t site = ck_site(c, kind, L->pos, ck_access_object(p, a));
+    uint32_t asite = ck_site(c, GP_CK_SITE_INDEX, L->pos, arr->name);
+    uint32_t isite = ck_member_ix_site(p, a, L);
+    ck_puts(p, "(*(__typeof__(&(");
+    ck_plain(p, L, GK_PREC_COMMA);
+    gp_strbuf_printf(p->out, ")))gp__ck_pp(gp__ck, gp__li, %u, %u, %u, (const void *)(uintptr_t)&(",
+                     site, asite, kind);
+    ck_chain(p, L, a, isite != UINT32_MAX ? CK_IX_MEMBER : CK_IX_NONE, isite);
+    gp_strbuf_printf(p->out, "), (const void *)(uintptr_t)%s, sizeof(%s), (uint32_t)sizeof(",
+                     arr->name, arr->name);
+    ck_plain(p, L, GK_PREC_COMMA);
+    ck_puts(p, ")))");
+    return true;
+}
+
 /* Prints lvalue L accessed as `kind`; false when L touches no memory the checker follows (a
  * private variable), so the caller prints it as it is. */
 static bool ck_print_lvalue(gk_printer *p, const gk_expr *L, uint32_t kind)
 {
     ck *c = p->ctx;
+    if (ck_print_private(p, L, kind)) return true;
     ck_acc a;
     ck_classify(c, L, &a, 0);
     if (a.kind == CK_A_NONE) return false;
@@ -831,17 +1048,51 @@ static bool ck_print_lvalue(gk_printer *p, const gk_expr *L, uint32_t kind)
         ck_chain(p, L, &a, CK_IX_PRIVATE, site);
         return true;
     }
+    if (ck_print_private_ptr(p, L, &a, kind)) return true;
     uint32_t site = ck_site(c, kind, L->pos, ck_access_object(p, &a));
+    uint32_t isite = ck_member_ix_site(p, &a, L);
     ck_puts(p, a.kind == CK_A_SHARED ? "GP__CK_Q(__typeof__(&(" : "GP__CK_P(__typeof__(&(");
     ck_plain(p, L, GK_PREC_COMMA);
     gp_strbuf_printf(p->out, ")), %u, %u, %u, &(", site, a.reg, kind);
-    ck_chain(p, L, &a, a.kind == CK_A_SHARED ? CK_IX_SHARED : CK_IX_NONE, site);
+    if (a.kind == CK_A_SHARED)
+        ck_chain(p, L, &a, CK_IX_SHARED, site);
+    else
+        ck_chain(p, L, &a, isite != UINT32_MAX ? CK_IX_MEMBER : CK_IX_NONE, isite);
     ck_puts(p, "))");
     return true;
 }
 
-/* The first argument of an atomic: the address it works on. */
-static void ck_print_atomic_target(gk_printer *p, const gk_expr *arg, const char *fn)
+/* A plain store `L = V` to memory the checker follows, printed with its value (uniform writes:
+ * several work-items storing the value the word already holds are no race); false when L is not
+ * such memory. */
+static bool ck_print_store(gk_printer *p, const gk_expr *e)
+{
+    ck *c = p->ctx;
+    const gk_expr *L = e->a;
+    ck_acc a;
+    ck_classify(c, L, &a, 0);
+    if ((a.kind != CK_A_PTR && a.kind != CK_A_SHARED) || ck_is_array_expr(c, L) ||
+        ck_access_parr(c, &a))
+        return false;
+    uint32_t site = ck_site(c, GP_CK_WRITE, L->pos, ck_access_object(p, &a));
+    uint32_t isite = ck_member_ix_site(p, &a, L);
+    ck_puts(p, a.kind == CK_A_SHARED ? "GP__CK_SET(gp__ck_arr, __typeof__(&("
+                                     : "GP__CK_SET(gp__ck_acc, __typeof__(&(");
+    ck_plain(p, L, GK_PREC_COMMA);
+    gp_strbuf_printf(p->out, ")), %u, %u, &(", site, a.reg);
+    if (a.kind == CK_A_SHARED)
+        ck_chain(p, L, &a, CK_IX_SHARED, site);
+    else
+        ck_chain(p, L, &a, isite != UINT32_MAX ? CK_IX_MEMBER : CK_IX_NONE, isite);
+    ck_puts(p, "), ");
+    gk_print_expr(p, e->b, GK_PREC_ASSIGN);
+    ck_puts(p, ")");
+    return true;
+}
+
+/* The first argument of an atomic: the address it works on. A compare-exchange names the variable
+ * holding its expected value (`cas`), to tell a write from a read. */
+static void ck_print_atomic_target(gk_printer *p, const gk_expr *arg, const char *cas)
 {
     ck *c = p->ctx;
     if (arg->kind == GK_E_UNARY && !strcmp(arg->op, "&")) {
@@ -850,23 +1101,26 @@ static void ck_print_atomic_target(gk_printer *p, const gk_expr *arg, const char
         ck_classify(c, L, &a, 0);
         if (a.kind == CK_A_PTR || a.kind == CK_A_SHARED) {
             uint32_t site = ck_site(c, GP_CK_ATOMIC, L->pos, ck_access_object(p, &a));
-            ck_puts(p,
-                    a.kind == CK_A_SHARED ? "GP__CK_AQ(__typeof__(&(" : "GP__CK_A(__typeof__(&(");
+            ck_puts(p, a.kind == CK_A_SHARED ? (cas ? "GP__CK_ACQ" : "GP__CK_AQ")
+                                             : (cas ? "GP__CK_AC" : "GP__CK_A"));
+            ck_puts(p, "(__typeof__(&(");
             ck_plain(p, L, GK_PREC_COMMA);
             gp_strbuf_printf(p->out, ")), %u, %u, &(", site, a.reg);
             ck_chain(p, L, &a, a.kind == CK_A_SHARED ? CK_IX_SHARED : CK_IX_NONE, site);
-            ck_puts(p, "))");
+            ck_puts(p, ")");
+            if (cas) gp_strbuf_printf(p->out, ", &%s", cas);
+            ck_puts(p, ")");
             return;
         }
         gk_print_expr(p, arg, GK_PREC_ASSIGN);
         return;
     }
     uint32_t site = ck_site(c, GP_CK_ATOMIC, arg->pos, ck_object(p, arg, "*", ""));
-    (void)fn;
-    ck_puts(p, "GP__CK_A(__typeof__(");
+    ck_puts(p, cas ? "GP__CK_AC(__typeof__(" : "GP__CK_A(__typeof__(");
     ck_plain(p, arg, GK_PREC_COMMA);
     gp_strbuf_printf(p->out, "), %u, %u, ", site, ck_prov(c, arg, 0));
     gk_print_expr(p, arg, GK_PREC_ASSIGN);
+    if (cas) gp_strbuf_printf(p->out, ", &%s", cas);
     ck_puts(p, ")");
 }
 
@@ -910,9 +1164,12 @@ static bool ck_expr_hook(gk_printer *p, const gk_expr *e, int prec)
     if (e->kind == GK_E_IDENT) {
         const ck_sym *s = e->note;
         if (s && s->kind == CK_SHARED) {
+            /* a shared scalar or struct read by its bare name is an access too */
+            if (!c->plain && c->printing) return ck_print_lvalue(p, e, GP_CK_READ);
             gp_strbuf_printf(p->out, "(*gp__sh_%s)", s->name);
             return true;
         }
+        if (ck_tracked(s) && !c->plain && c->printing) return ck_print_private(p, e, GP_CK_READ);
         return false;
     }
     if (c->plain || !c->printing) return false;
@@ -971,6 +1228,7 @@ static bool ck_expr_hook(gk_printer *p, const gk_expr *e, int prec)
             ck_puts(p, ")");
             return true;
         }
+        if (!strcmp(e->op, "=") && ck_print_store(p, e)) return true;
         if (paren) ck_puts(p, "(");
         if (!ck_print_lvalue(p, e->a, strcmp(e->op, "=") ? GP_CK_RMW : GP_CK_WRITE))
             gk_print_expr(p, e->a, GK_PREC_UNARY);
@@ -1019,10 +1277,25 @@ static bool ck_expr_hook(gk_printer *p, const gk_expr *e, int prec)
             ck_puts(p, "))");
             return true;
         }
+        if (!strcmp(n, "gp_atomic_cas") && e->nargs == 3) {
+            /* the expected value once, in a variable the hook compares the word with */
+            if (paren) ck_puts(p, "(");
+            ck_puts(p, "({ __typeof__(+*(");
+            ck_plain(p, e->args[0], GK_PREC_COMMA);
+            ck_puts(p, ")) gp__ce = (");
+            gk_print_expr(p, e->args[1], GK_PREC_ASSIGN);
+            ck_puts(p, "); gp_atomic_cas(");
+            ck_print_atomic_target(p, e->args[0], "gp__ce");
+            ck_puts(p, ", gp__ce, ");
+            gk_print_expr(p, e->args[2], GK_PREC_ASSIGN);
+            ck_puts(p, "); })");
+            if (paren) ck_puts(p, ")");
+            return true;
+        }
         if (ck_is_atomic(n) && e->nargs >= 1) {
             ck_puts(p, n);
             ck_puts(p, "(");
-            ck_print_atomic_target(p, e->args[0], n);
+            ck_print_atomic_target(p, e->args[0], NULL);
             if (e->nargs > 1) ck_puts(p, ", ");
             ck_print_call_args(p, e, 1);
             ck_puts(p, ")");
@@ -1096,6 +1369,22 @@ static bool ck_stmt_hook(gk_printer *p, const gk_stmt *s)
         ck_print_shared_decl(p, s->decl);
         return true;
     }
+    if (s->kind == GK_S_DECL) { /* initcheck's shadows of private variables without a value */
+        bool any = false;
+        for (size_t i = 0; i < s->decl->ndecls; i++)
+            any = any || ck_tracked(s->decl->decls[i].note);
+        if (!any) return false;
+        gk_print_line(p, s->pos);
+        gk_print_decl(p, s->decl);
+        for (size_t i = 0; i < s->decl->ndecls; i++) {
+            const ck_sym *v = s->decl->decls[i].note;
+            if (ck_tracked(v))
+                gp_strbuf_printf(p->out, " unsigned char gp__in_%s[sizeof(%s)] = {0};", v->name,
+                                 v->name);
+        }
+        gk_print_newline(p);
+        return true;
+    }
     if (s->kind == GK_S_RETURN && c->printing->kind == GK_TOP_KERNEL && !s->expr) {
         uint32_t site = ck_site(c, GP_CK_SITE_RETURN, s->pos, "return");
         gk_print_line(p, s->pos);
@@ -1166,6 +1455,7 @@ int gp_ck_instrument(const gk_unit *u, gp_strbuf *out, char *err, size_t errlen)
     c->u = u;
     ck_names(c);
     if (!c->err_text) ck_provenance(c);
+    if (!c->err_text) ck_private_pointers(c);
     if (!c->err_text) ck_calls(c);
     int rc = 0;
     if (!c->err_text) {

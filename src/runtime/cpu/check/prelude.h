@@ -16,17 +16,18 @@
 
 #include <stdint.h>
 
-#define GP_CK_ABI 1
+#define GP_CK_ABI 2
 
 /* the checks (the same bits as GP_CHECK_* of gpuport.h) */
-enum { GP_CK_MEM = 1, GP_CK_RACE = 2, GP_CK_SYNC = 4, GP_CK_INIT = 8 };
+enum { GP_CK_MEM = 1, GP_CK_RACE = 2, GP_CK_SYNC = 4, GP_CK_INIT = 8, GP_CK_UNIFORM = 16 };
 
 /* what a site does */
 enum {
     GP_CK_READ = 1,
     GP_CK_WRITE = 2,
-    GP_CK_RMW = 3, /* read and write: +=, ++ */
-    GP_CK_ATOMIC = 4,
+    GP_CK_RMW = 3,    /* read and write: +=, ++ */
+    GP_CK_ATOMIC = 4, /* with READ, and WRITE when it writes (a compare-exchange may not) */
+    GP_CK_CAS = 16,   /* with ATOMIC: a compare-exchange */
     GP_CK_SITE_BARRIER = 8,
     GP_CK_SITE_SIMD = 9, /* a gp_simd_* operation */
     GP_CK_SITE_SIMD_BARRIER = 10,
@@ -35,6 +36,8 @@ enum {
     GP_CK_SITE_INDEX = 13,  /* an index of a private or constant array */
     GP_CK_SITE_CALL = 14,   /* a kernel's call of a helper that reaches a barrier */
 };
+
+#define GP__CK_AK (GP_CK_ATOMIC | GP_CK_READ | GP_CK_WRITE) /* an atomic that writes */
 
 /* the regions of a launch: kernel parameters 0..15, static shared arrays from 16, then the
  * program's constant tables */
@@ -53,7 +56,9 @@ enum {
 
 typedef struct gp_ck_region {
     uintptr_t base, size; /* bytes */
-    uint64_t *race;       /* racecheck cells: global one u64 per 4-byte word, shared two */
+    uint64_t *race;       /* racecheck cells: global one u64 per 4-byte word, shared three */
+    uint64_t *arace;      /* global racecheck: the atomics' cells, one u64 per 4-byte word */
+    uint32_t *aseen;      /* global racecheck: set once an atomic touched the buffer */
     uint32_t *init;       /* global initcheck: a bit per word, set when written (NULL: untracked) */
     uint32_t flags;       /* GP_CK_R_* */
     uint32_t esize;       /* the element size the object was declared with (for messages) */
@@ -110,6 +115,9 @@ enum {
     GP_CK_EV_UNINIT,   /* initcheck */
     GP_CK_EV_STRAY,    /* a barrier reached where the runtime runs items as a loop */
     GP_CK_EV_DIV,      /* an integer division by zero (or of the minimum by -1) */
+    GP_CK_EV_PUNINIT,  /* initcheck: a private variable read before it was written */
+    GP_CK_EV_POOB,     /* through a pointer into a private array, outside it (index: the byte
+                          offset, extent: the array's bytes, dim: the site naming the array) */
 };
 
 typedef struct gp_ck_event {
@@ -124,7 +132,7 @@ typedef struct gp_ck_event {
     uint32_t dim;
     uint32_t other_site; /* races: the other access (0xffffffff: not known) */
     uint64_t other;      /* races: the other work-item: global linear id + 1 (0: not known) */
-    uint32_t other_many; /* races: several other items read it */
+    uint32_t other_many; /* races: 1 several other items read it; 2 the other side is atomic */
     long long extent;    /* DIM: the dimension's size */
 } gp_ck_event;
 
@@ -149,6 +157,15 @@ struct gp_ck_ctx {
     const void *group;   /* the running gp_cpu_group */
     uint32_t loop_mode;  /* work-items run as a loop: a barrier here was not expected */
     uintptr_t stack_hi;  /* the running work-item's stack: [current sp, stack_hi) */
+    const void *wval;    /* a plain store's value, while its hook runs (uniform writes) */
+    uintptr_t waddr;     /* ... and where it goes */
+    uint32_t wsize;
+    /* a plain read that raced with another item's atomic write, held back: the compare-exchange
+     * loop (`old = *p; while ((seen = cas(p, old, ..)) != old) ...`) reads the word plainly and
+     * then lets a compare-exchange validate what it read; that read is no race */
+    uint32_t spec_code, spec_li, spec_site, spec_reg, spec_kind, spec_other_site;
+    uintptr_t spec_addr;
+    uint64_t spec_other;
     void *(*slow)(gp_ck_ctx *c, uint32_t li, uint32_t site, uint32_t reg, uint32_t kind,
                   uintptr_t addr, uint32_t size);
     void (*event)(gp_ck_ctx *c, const gp_ck_event *ev);
@@ -172,7 +189,16 @@ struct gp_ck_ctx {
 #define GP_CK_G_M        (1ull << 62)
 #define GP_CK_G_C        (1ull << 63)
 
-/* Shared cells: 16 bytes per 4-byte word, written by one thread (a group runs on one). */
+/* Global racecheck cells of atomics (a second shadow, touched only where atomics go):
+ *   bits  0..32  the work-item of the last atomic (global linear id + 1; 0: none)
+ *   bits 33..45  its group's barrier interval; bits 46..56 its site
+ *   bit  57      an atomic of the record wrote; bit 58: atomics of other items of its group in
+ *                that interval too; bit 59: atomics of more than one group */
+#define GP_CK_A_W (1ull << 57)
+#define GP_CK_A_M (1ull << 58)
+#define GP_CK_A_C (1ull << 59)
+
+/* Shared cells: 24 bytes per 4-byte word, written by one thread (a group runs on one). */
 typedef struct gp_ck_scell {
     uint16_t epoch;        /* the barrier interval of w and r */
     uint16_t w;            /* last writer: local id + 1 */
@@ -183,6 +209,10 @@ typedef struct gp_ck_scell {
     uint8_t masks;         /* bytes written (low four bits), read (high four) */
     uint8_t init;          /* bytes some work-item of the group wrote */
     uint16_t gen;          /* the group it belongs to: cells of earlier groups read as empty */
+    uint16_t aw, ar;       /* atomics of the interval that wrote / only read: local id + 1,
+                              0xffff: several items */
+    uint16_t asite;        /* the last atomic's site */
+    uint8_t as, pad;       /* its SIMD-barrier count */
 } gp_ck_scell;
 
 #if !defined(GP_CK_ABI_ONLY)
@@ -192,12 +222,50 @@ typedef struct gp_ck_scell {
 #define GP__CK_LIKELY(x)   __builtin_expect(!!(x), 1)
 #define GP__CK_UNLIKELY(x) __builtin_expect(!!(x), 0)
 
+GP__CK_COLD void gp__ck_spec_flush(gp_ck_ctx *c)
+{
+    if (!c->spec_code) return;
+    gp_ck_event ev = {c->spec_code,
+                      c->spec_li,
+                      c->spec_site,
+                      c->spec_reg,
+                      c->spec_kind,
+                      4,
+                      c->spec_addr,
+                      0,
+                      0,
+                      c->spec_other_site,
+                      c->spec_other,
+                      2,
+                      0};
+    c->spec_code = 0;
+    c->event(c, &ev);
+}
+
 GP__CK_COLD void gp__ck_race_event(gp_ck_ctx *c, uint32_t code, uint32_t li, uint32_t site,
                                    uint32_t reg, uint32_t kind, uintptr_t addr, uint32_t size,
                                    uint64_t other, uint32_t other_site, uint32_t many)
 {
+    if (code == GP_CK_EV_RAW && many == 2 && !(kind & GP_CK_ATOMIC)) {
+        /* a plain read against one item's atomic write: held until that item's next
+         * compare-exchange of the word (or the next barrier) */
+        gp__ck_spec_flush(c);
+        c->spec_code = code, c->spec_li = li, c->spec_site = site, c->spec_reg = reg;
+        c->spec_kind = kind, c->spec_addr = addr & ~(uintptr_t)3, c->spec_other = other;
+        c->spec_other_site = other_site;
+        return;
+    }
+    if (code == GP_CK_EV_WAR && (kind & GP_CK_CAS)) return; /* its speculative reads */
     gp_ck_event ev = {code, li, site, reg, kind, size, addr, 0, 0, other_site, other, many, 0};
     c->event(c, &ev);
+}
+
+/* A plain store of the value the word already holds (several work-items writing the same value):
+ * every GPU gives the same result, so it is no race unless asked for (GP_CHECK_UNIFORM). */
+GP__CK_INLINE int gp__ck_uniform(const gp_ck_ctx *c)
+{
+    return !(c->checks & GP_CK_UNIFORM) && c->wval &&
+           !__builtin_memcmp((const void *)c->waddr, c->wval, c->wsize);
 }
 
 /* One global word: the recorded access against this one. */
@@ -255,9 +323,93 @@ static __attribute__((noinline, unused)) void gp__ck_gword(gp_ck_ctx *c, uint32_
             __atomic_compare_exchange_n(cell, &cur, next, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
             break;
     }
+    if (code == GP_CK_EV_WAW && gp__ck_uniform(c)) code = 0;
     if (code && (c->checks & GP_CK_RACE))
         gp__ck_race_event(c, code, li, site, reg, kind, addr, 4, other,
                           osite == 2047 ? 0xffffffffu : osite, many);
+}
+
+/* A global atomic: against the recorded plain access (never against other atomics), then
+ * recorded in the atomics' cell. */
+static __attribute__((noinline, unused)) void
+gp__ck_gatomic(gp_ck_ctx *c, uint32_t li, uint32_t site, uint32_t reg, uint32_t kind,
+               uint64_t *cell, uint64_t *acell, uint32_t mask, uintptr_t addr)
+{
+    const uint64_t me = c->item0 + li + 1, lo = c->item0 + 1, hi = c->item0 + c->group_items;
+    const uint64_t ep = c->epoch & 0x1fffu, st = site < 2047 ? site : 2047;
+    const int write = (kind & GP_CK_WRITE) != 0;
+    const uint64_t cur = __atomic_load_n(cell, __ATOMIC_RELAXED);
+    uint32_t *seen = c->reg[reg].aseen;
+    if (seen && !__atomic_load_n(seen, __ATOMIC_RELAXED))
+        __atomic_store_n(seen, 1, __ATOMIC_RELAXED);
+    uint32_t code = 0, many = 0, osite = 0xffffffffu;
+    uint64_t other = 0;
+    if (cur && (GP_CK_G_MASK(cur) & mask) && (write || (cur & GP_CK_G_W))) {
+        const uint64_t x = GP_CK_G_ITEM(cur);
+        const int same_ep = GP_CK_G_EPOCH(cur) == ep;
+        if (x < lo || x > hi) {
+            code = 1, other = x, osite = GP_CK_G_SITE(cur);
+        } else if (same_ep && x != me) {
+            const int ordered = ((x - lo) >> 5) == (li >> 5) && c->simd_since[li];
+            if (!ordered) code = 1, other = x, osite = GP_CK_G_SITE(cur);
+        } else if (write && ((cur & GP_CK_G_C) || (same_ep && (cur & GP_CK_G_M)))) {
+            code = 1, many = 1, osite = GP_CK_G_SITE(cur);
+        }
+        if (code) code = write ? ((cur & GP_CK_G_W) ? GP_CK_EV_WAW : GP_CK_EV_WAR) : GP_CK_EV_RAW;
+    }
+    uint64_t a = __atomic_load_n(acell, __ATOMIC_RELAXED);
+    for (;;) {
+        const uint64_t mine = me | ep << 33 | st << 46 | (write ? GP_CK_A_W : 0);
+        uint64_t next;
+        if (a == 0) {
+            next = mine;
+        } else {
+            const uint64_t x = GP_CK_G_ITEM(a);
+            if (x < lo || x > hi)
+                next = mine | GP_CK_A_C | (a & GP_CK_A_W);
+            else if (GP_CK_G_EPOCH(a) != ep)
+                next = mine | (a & GP_CK_A_C ? a & (GP_CK_A_C | GP_CK_A_W) : 0);
+            else
+                next = mine | (a & (GP_CK_A_C | GP_CK_A_M | GP_CK_A_W)) | (x != me ? GP_CK_A_M : 0);
+        }
+        if (next == a ||
+            __atomic_compare_exchange_n(acell, &a, next, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+            break;
+    }
+    if (code && (c->checks & GP_CK_RACE))
+        gp__ck_race_event(c, code, li, site, reg, kind, addr, 4, other,
+                          osite == 2047 ? 0xffffffffu : osite, many);
+}
+
+/* A plain access of a global word that atomics touched: against their record. */
+static __attribute__((noinline, unused)) void gp__ck_gplain(gp_ck_ctx *c, uint32_t li,
+                                                            uint32_t site, uint32_t reg,
+                                                            uint32_t kind, const uint64_t *acell,
+                                                            uintptr_t addr)
+{
+    const uint64_t a = __atomic_load_n(acell, __ATOMIC_RELAXED);
+    const int write = (kind & GP_CK_WRITE) != 0;
+    if (!a || !(write || (a & GP_CK_A_W))) return;
+    const uint64_t me = c->item0 + li + 1, lo = c->item0 + 1, hi = c->item0 + c->group_items;
+    const uint64_t x = GP_CK_G_ITEM(a);
+    const int same_ep = GP_CK_G_EPOCH(a) == (c->epoch & 0x1fffu);
+    uint64_t other = 0;
+    uint32_t many = 2;
+    if (x < lo || x > hi) {
+        other = x;
+    } else if (same_ep && x != me) {
+        if (((x - lo) >> 5) == (li >> 5) && c->simd_since[li]) return;
+        other = x;
+    } else if ((a & GP_CK_A_C) || (same_ep && (a & GP_CK_A_M))) {
+        many = 3;
+    } else {
+        return;
+    }
+    if (!(c->checks & GP_CK_RACE)) return;
+    uint32_t code = write ? ((a & GP_CK_A_W) ? GP_CK_EV_WAW : GP_CK_EV_WAR) : GP_CK_EV_RAW;
+    const uint32_t os = GP_CK_G_SITE(a);
+    gp__ck_race_event(c, code, li, site, reg, kind, addr, 4, other, os == 2047 ? 0xffffffffu : os,
+                      many);
 }
 
 /* One shared word. */
@@ -278,14 +430,41 @@ static __attribute__((noinline, unused)) void gp__ck_sword(gp_ck_ctx *c, uint32_
     if (s->epoch != ep) {
         s->epoch = ep;
         s->w = s->r = 0;
+        s->aw = s->ar = 0;
         s->masks = 0;
     }
     if ((kind & (GP_CK_READ | GP_CK_ATOMIC)) && (c->checks & GP_CK_INIT) &&
         (s->init & mask) != mask)
         gp__ck_race_event(c, GP_CK_EV_UNINIT, li, site, reg, kind, addr, 4, 0, 0xffffffffu, 0);
     if (kind & (GP_CK_WRITE | GP_CK_ATOMIC)) s->init |= (uint8_t)mask;
-    if (!(c->checks & GP_CK_RACE) || (kind & GP_CK_ATOMIC)) return;
+    if (!(c->checks & GP_CK_RACE)) return;
     const uint32_t wmask = s->masks & 0xfu, rmask = s->masks >> 4;
+    if (kind & GP_CK_ATOMIC) { /* against plain accesses only; atomics never race each other */
+        const int aw = (kind & GP_CK_WRITE) != 0;
+        if (s->w && s->w != me && (wmask & mask) &&
+            !(((uint32_t)(s->w - 1) >> 5) == warp && s->ws != S))
+            gp__ck_race_event(c, aw ? GP_CK_EV_WAW : GP_CK_EV_RAW, li, site, reg, kind, addr, 4,
+                              c->item0 + s->w, s->wsite == 0xffff ? 0xffffffffu : s->wsite, 0);
+        else if (aw && s->r && s->r != me && (rmask & mask) &&
+                 !(s->r <= 1024 && ((uint32_t)(s->r - 1) >> 5) == warp && s->rs != S))
+            gp__ck_race_event(c, GP_CK_EV_WAR, li, site, reg, kind, addr, 4,
+                              s->r <= 1024 ? c->item0 + s->r : 0,
+                              s->rsite == 0xffff ? 0xffffffffu : s->rsite, s->r > 1024);
+        uint16_t *rec = aw ? &s->aw : &s->ar;
+        *rec = (*rec == 0 || *rec == me) ? me : 0xffff;
+        s->asite = st;
+        s->as = S;
+        return;
+    }
+    { /* a plain access against the interval's atomics */
+        const uint16_t other = (kind & GP_CK_WRITE) && s->aw == 0 ? s->ar : s->aw;
+        if (other && other != me &&
+            !(other <= 1024 && ((uint32_t)(other - 1) >> 5) == warp && s->as != S))
+            gp__ck_race_event(
+                c, (kind & GP_CK_WRITE) ? (s->aw ? GP_CK_EV_WAW : GP_CK_EV_WAR) : GP_CK_EV_RAW, li,
+                site, reg, kind, addr, 4, other <= 1024 ? c->item0 + other : 0,
+                s->asite == 0xffff ? 0xffffffffu : s->asite, other > 1024 ? 3 : 2);
+    }
     if (kind & GP_CK_READ && !(kind & GP_CK_WRITE)) {
         if (s->w && s->w != me && (wmask & mask) &&
             !(((uint32_t)(s->w - 1) >> 5) == warp && s->ws != S))
@@ -314,10 +493,11 @@ static __attribute__((noinline, unused)) void gp__ck_sword(gp_ck_ctx *c, uint32_
     }
     /* a write (or read-modify-write) */
     if (s->w && s->w != me && (wmask & mask) &&
-        !(((uint32_t)(s->w - 1) >> 5) == warp && s->ws != S))
-        gp__ck_race_event(c, GP_CK_EV_WAW, li, site, reg, kind, addr, 4, c->item0 + s->w,
-                          s->wsite == 0xffff ? 0xffffffffu : s->wsite, 0);
-    else if (s->r && (rmask & mask)) {
+        !(((uint32_t)(s->w - 1) >> 5) == warp && s->ws != S)) {
+        if (!gp__ck_uniform(c))
+            gp__ck_race_event(c, GP_CK_EV_WAW, li, site, reg, kind, addr, 4, c->item0 + s->w,
+                              s->wsite == 0xffff ? 0xffffffffu : s->wsite, 0);
+    } else if (s->r && (rmask & mask)) {
         int race;
         uint64_t other = 0;
         uint32_t many = 0;
@@ -368,8 +548,14 @@ static __attribute__((noinline, unused)) void gp__ck_shadow(gp_ck_ctx *c, uint32
             if ((kind & (GP_CK_WRITE | GP_CK_ATOMIC)) && !(word & bit))
                 __atomic_fetch_or(&r->init[w >> 5], bit, __ATOMIC_RELAXED);
         }
-        if (r->race && !(kind & GP_CK_ATOMIC))
+        if (r->race && (kind & GP_CK_ATOMIC)) {
+            if (r->arace)
+                gp__ck_gatomic(c, li, site, reg, kind, r->race + w, r->arace + w, mask, addr);
+        } else if (r->race) {
+            if (r->aseen && __atomic_load_n(r->aseen, __ATOMIC_RELAXED))
+                gp__ck_gplain(c, li, site, reg, kind, r->arace + w, addr);
             gp__ck_gword(c, li, site, reg, kind, r->race + w, mask, addr);
+        }
     }
 }
 
@@ -425,13 +611,19 @@ GP__CK_INLINE void *gp__ck_acc(gp_ck_ctx *c, uint32_t li, uint32_t site, uint32_
             __atomic_fetch_or(&r->init[w >> 5], bit, __ATOMIC_RELAXED);
         }
     }
-    if (r->race && !(kind & GP_CK_ATOMIC)) {
+    if (r->race && (kind & GP_CK_ATOMIC)) {
+        if (r->arace) gp__ck_gatomic(c, li, site, reg, kind, &r->race[w], &r->arace[w], 0xfu, a);
+        return (void *)p;
+    }
+    if (r->race) {
         uint64_t cur = __atomic_load_n(&r->race[w], __ATOMIC_RELAXED);
         const uint64_t me = (c->item0 + li + 1) | (uint64_t)(c->epoch & 0x1fffu) << 33;
         const int known =
             (cur & 0x3fffffffffffull) == me && GP_CK_G_MASK(cur) == 0xfu &&
             (!(kind & GP_CK_WRITE) || (cur & (GP_CK_G_W | GP_CK_G_M | GP_CK_G_C)) == GP_CK_G_W);
         if (known) return (void *)p;
+        if (GP__CK_UNLIKELY(r->aseen && __atomic_load_n(r->aseen, __ATOMIC_RELAXED)))
+            gp__ck_gplain(c, li, site, reg, kind, &r->arace[w], a);
         /* the first access of the word in the launch: nothing to compare it with */
         const uint64_t st = site < 2047 ? site : 2047;
         const uint64_t mine =
@@ -442,6 +634,21 @@ GP__CK_INLINE void *gp__ck_acc(gp_ck_ctx *c, uint32_t li, uint32_t site, uint32_
         gp__ck_gword(c, li, site, reg, kind, &r->race[w], 0xfu, a);
     }
     return (void *)p;
+}
+
+/* The kind of a compare-exchange's access: a write when the word (in its region) holds *e. */
+GP__CK_INLINE uint32_t gp__ck_cas_kind(gp_ck_ctx *c, uint32_t li, uint32_t reg,
+                                       const volatile void *p, const void *e, uint32_t size)
+{
+    uintptr_t a = (uintptr_t)p;
+    if (GP__CK_UNLIKELY(c->spec_code) && c->spec_li == li && c->spec_addr == (a & ~(uintptr_t)3))
+        c->spec_code = 0;
+    if (reg == GP_CK_REG_SEARCH) reg = gp__ck_find(c, a);
+    if (reg == GP_CK_REG_SEARCH) return GP__CK_AK | GP_CK_CAS;
+    const gp_ck_region *r = &c->reg[reg];
+    if (a - r->base >= r->size || r->size - (a - r->base) < size) return GP__CK_AK | GP_CK_CAS;
+    return __builtin_memcmp((const void *)a, e, size) ? (GP_CK_ATOMIC | GP_CK_READ | GP_CK_CAS)
+                                                      : GP__CK_AK | GP_CK_CAS;
 }
 
 /* An element of a shared array indexed by name: its indices went through gp__ck_ix. */
@@ -481,6 +688,76 @@ GP__CK_INLINE long long gp__ck_ixp(gp_ck_ctx *c, uint32_t li, uint32_t site, uin
 {
     if (GP__CK_LIKELY((unsigned long long)i < (unsigned long long)n)) return i;
     return gp__ck_ix_fault(c, li, site, dim, i, n, 0);
+}
+
+/* Private scalars and arrays declared without a value: a shadow byte per byte (gp__in_NAME)
+ * says what was written. A read of bytes nothing wrote is reported and reads 0. */
+GP__CK_COLD void gp__ck_puninit(gp_ck_ctx *c, uint32_t li, uint32_t site, void *p, uint32_t size)
+{
+    gp_ck_event ev = {GP_CK_EV_PUNINIT,
+                      li,
+                      site,
+                      GP_CK_REG_SEARCH,
+                      GP_CK_READ,
+                      size,
+                      (uintptr_t)p,
+                      0,
+                      0,
+                      0xffffffffu,
+                      0,
+                      0,
+                      0};
+    c->event(c, &ev);
+    __builtin_memset(p, 0, size);
+}
+
+GP__CK_INLINE void *gp__ck_pv(gp_ck_ctx *c, uint32_t li, uint32_t site, uint32_t kind, void *p,
+                              const void *base, unsigned char *sh, uint32_t size)
+{
+    const uintptr_t off = (uintptr_t)p - (uintptr_t)base;
+    if (kind & GP_CK_READ)
+        for (uint32_t i = 0; i < size; i++)
+            if (GP__CK_UNLIKELY(!sh[off + i])) {
+                if (c->checks & GP_CK_INIT) gp__ck_puninit(c, li, site, p, size);
+                break;
+            }
+    if (kind & GP_CK_WRITE) __builtin_memset(sh + off, 1, size);
+    return p;
+}
+
+/* An access through a pointer into a private array `base` of n bytes: outside it, reported, and
+ * the access goes to the array's first bytes instead (as an index of a private array does). */
+GP__CK_COLD void *gp__ck_pfault(gp_ck_ctx *c, uint32_t li, uint32_t site, uint32_t asite,
+                                uint32_t kind, const void *p, const void *base, uintptr_t n,
+                                uint32_t size)
+{
+    gp_ck_event ev = {GP_CK_EV_POOB,
+                      li,
+                      site,
+                      GP_CK_REG_SEARCH,
+                      kind,
+                      size,
+                      (uintptr_t)p,
+                      (long long)((uintptr_t)p - (uintptr_t)base),
+                      asite,
+                      0xffffffffu,
+                      0,
+                      0,
+                      (long long)n};
+    c->event(c, &ev);
+    if (size <= n) return (void *)(uintptr_t)base;
+    for (uint32_t i = 0; i < size && i < sizeof c->sink; i++)
+        c->sink[i] = 0;
+    return c->sink;
+}
+
+GP__CK_INLINE void *gp__ck_pp(gp_ck_ctx *c, uint32_t li, uint32_t site, uint32_t asite,
+                              uint32_t kind, const void *p, const void *base, uintptr_t n,
+                              uint32_t size)
+{
+    const uintptr_t off = (uintptr_t)p - (uintptr_t)base;
+    if (GP__CK_LIKELY(off < n && n - off >= size)) return (void *)(uintptr_t)p;
+    return gp__ck_pfault(c, li, site, asite, kind, p, base, n, size);
 }
 
 /* Synchronisation: where each work-item waits, and the SIMD-barrier count. */
@@ -537,11 +814,32 @@ GP__CK_INLINE void gp__ck_end(gp_ck_ctx *c, uint32_t li, uint32_t site)
 #define GP__CK_Q(TP, S, R, K, ADDR)                                                                \
     (*(TP)gp__ck_arr(gp__ck, gp__li, (S), (R), (K), (const void *)(ADDR), (uint32_t)sizeof(*(TP)0)))
 #define GP__CK_A(TP, S, R, ADDR)                                                                   \
-    ((TP)gp__ck_acc(gp__ck, gp__li, (S), (R), GP_CK_ATOMIC, (const void *)(ADDR),                  \
+    ((TP)gp__ck_acc(gp__ck, gp__li, (S), (R), GP__CK_AK, (const void *)(ADDR),                     \
                     (uint32_t)sizeof(*(TP)0)))
 #define GP__CK_AQ(TP, S, R, ADDR)                                                                  \
-    ((TP)gp__ck_arr(gp__ck, gp__li, (S), (R), GP_CK_ATOMIC, (const void *)(ADDR),                  \
+    ((TP)gp__ck_arr(gp__ck, gp__li, (S), (R), GP__CK_AK, (const void *)(ADDR),                     \
                     (uint32_t)sizeof(*(TP)0)))
+/* a compare-exchange writes only when the word holds the expected value (*E) */
+#define GP__CK_AC(TP, S, R, ADDR, E)                                                               \
+    ((TP)gp__ck_acc(gp__ck, gp__li, (S), (R),                                                      \
+                    gp__ck_cas_kind(gp__ck, gp__li, (R), (ADDR), (E), sizeof(*(TP)0)),             \
+                    (const void *)(ADDR), (uint32_t)sizeof(*(TP)0)))
+#define GP__CK_ACQ(TP, S, R, ADDR, E)                                                              \
+    ((TP)gp__ck_arr(gp__ck, gp__li, (S), (R),                                                      \
+                    gp__ck_cas_kind(gp__ck, gp__li, (R), (ADDR), (E), sizeof(*(TP)0)),             \
+                    (const void *)(ADDR), (uint32_t)sizeof(*(TP)0)))
+/* A plain store `L = V` that carries its value, for uniform writes: *(TP)HOOK = value. */
+#define GP__CK_SET(HOOK, TP, S, R, ADDR, V)                                                        \
+    ({                                                                                             \
+        __typeof__(*(TP)0) gp__v = (V);                                                            \
+        const void *gp__a = (const void *)(ADDR);                                                  \
+        gp__ck->wval = (const void *)&gp__v;                                                       \
+        gp__ck->waddr = (uintptr_t)gp__a;                                                          \
+        gp__ck->wsize = (uint32_t)sizeof gp__v;                                                    \
+        TP gp__q = (TP)HOOK(gp__ck, gp__li, (S), (R), GP_CK_WRITE, gp__a, (uint32_t)sizeof gp__v); \
+        gp__ck->wval = 0;                                                                          \
+        *gp__q = gp__v;                                                                            \
+    })
 #define GP__CK_IX(S, D, I, N)  gp__ck_ix(gp__ck, gp__li, (S), (D), (long long)(I), (long long)(N))
 #define GP__CK_IXP(S, D, I, N) gp__ck_ixp(gp__ck, gp__li, (S), (D), (long long)(I), (long long)(N))
 #define GP__CK_NOTE(S, OP)     (gp__ck_note(gp__ck, gp__li, (S)), OP)

@@ -1,8 +1,8 @@
 /* report.c — a checked launch's events as reports. Every event counts once against its site and
  * check (an atomic add, the only cost when a bug is hit a million times); the first event of a
- * site and check is put into words, under a lock, and merged with other sites on the same line:
- * one report per (check, file, line), with the count, the first work-item, the other side of a
- * race. At the end the reports go to the launching thread's list (gp_check_report_get). */
+ * site and check is put into words, under a lock, and merged with other sites at the same place:
+ * one report per (check, file, line, column), with the count, the first work-item, the other side
+ * of a race. At the end the reports go to the launching thread's list (gp_check_report_get). */
 #include <inttypes.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -36,6 +36,7 @@ static uint32_t gp_ck_class(uint32_t code)
     case GP_CK_EV_WAW:
         return GP_CHECK_RACECHECK;
     case GP_CK_EV_UNINIT:
+    case GP_CK_EV_PUNINIT:
         return GP_CHECK_INITCHECK;
     case GP_CK_EV_STRAY:
         return GP_CHECK_SYNCCHECK;
@@ -200,19 +201,32 @@ static void gp_ck_describe(const gp_ck_reports *r, const gp_ck_event *ev, const 
                         ((uint32_t)((ev->other - 1) % r->geo.group_items) >> 5) == (ev->li >> 5);
             gp_ck_ids(them, sizeof them, lo);
             gp_strbuf_printf(&m, "%s by work-item %s",
-                             ev->code == GP_CK_EV_WAR ? "a read" : "the write", them);
+                             (ev->other_many & 2)       ? "an atomic"
+                             : ev->code == GP_CK_EV_WAR ? "a read"
+                                                        : "the write",
+                             them);
             if (!same_group) {
                 gp_ck_ids(gs, sizeof gs, go);
                 gp_strbuf_printf(&m, " of group %s", gs);
             }
         } else {
             gp_strbuf_printf(&m, "%s by other work-items",
-                             ev->code == GP_CK_EV_WAR ? "reads" : "writes");
+                             (ev->other_many & 2)       ? "atomics"
+                             : ev->code == GP_CK_EV_WAR ? "reads"
+                                                        : "writes");
             same_group = false;
         }
         const gp_ck_site *os = gp_ck_site_of(r, ev->other_site);
         if (os) gp_strbuf_printf(&m, " at %s:%u:%u", gp_ck_file_of(r, os), os->line, os->col);
-        if (same_group)
+        if ((ev->other_many & 2) || (ev->kind & GP_CK_ATOMIC))
+            gp_strbuf_printf(&m, ": an atomic and a plain access of one word%s",
+                             !ev->other   ? " with nothing ordering them (atomics never race each "
+                                            "other; a plain access does)"
+                             : same_group ? " with no gp_barrier() between them"
+                                          : " by work-items of different groups (which never "
+                                            "wait for each other); make every access of the "
+                                            "word atomic");
+        else if (same_group)
             gp_strbuf_printf(&m, ": no gp_barrier() between them");
         else if (ev->other)
             gp_strbuf_printf(&m, ": work-items of different groups run in any order and never "
@@ -236,6 +250,23 @@ static void gp_ck_describe(const gp_ck_reports *r, const gp_ck_event *ev, const 
                              "%s of '%s'%s, which nothing wrote since the buffer was created "
                              "(neither the host nor a kernel): its bytes are undefined",
                              kw, name, idx);
+        break;
+    case GP_CK_EV_POOB: {
+        const gp_ck_site *as = gp_ck_site_of(r, ev->dim);
+        const char *arr = as && as->object ? as->object : "?";
+        char at[48];
+        gp_ck_index_text(at, sizeof at, ev->index, ev->size);
+        gp_strbuf_printf(&m,
+                         "%s of %u bytes at %s%s through '%s' is outside the private array '%s' "
+                         "(%lld bytes); the access went to its first element instead",
+                         kw, ev->size, arr, at, object, arr, ev->extent);
+        break;
+    }
+    case GP_CK_EV_PUNINIT:
+        gp_strbuf_printf(&m,
+                         "read of the private variable '%s' (%u bytes) before anything was written "
+                         "to it: its value is undefined (the checked run read 0)",
+                         object, ev->size);
         break;
     case GP_CK_EV_DIV:
         gp_strbuf_printf(&m,
@@ -293,7 +324,7 @@ static void gp_ck_add(gp_ck_reports *r, uint32_t check, uint32_t site, const uin
     int32_t e = -1;
     for (uint32_t i = 0; i < r->n; i++)
         if (r->list[i].check == check && r->list[i].line == rep.line &&
-            !strcmp(r->list[i].file, rep.file))
+            r->list[i].column == rep.column && !strcmp(r->list[i].file, rep.file))
             e = (int32_t)i;
     if (e < 0 && r->n < GP_CK_KEEP) {
         e = (int32_t)r->n;

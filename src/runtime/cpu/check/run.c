@@ -16,6 +16,7 @@
 #include "runtime/cpu/check/check.h"
 #include "runtime/cpu/fiber.h"
 #include "runtime/cpu/pool.h"
+#include "runtime/cpu/print.h"
 #include "util/sys.h"
 #include "util/thread.h"
 
@@ -36,10 +37,13 @@ typedef struct gp_ck_run {
     uint32_t group_items;
     size_t shared_off[GP_CK_MAX_SHARED];
     size_t dyn_off, arena_size;
-    void *maps[GP_MAX_KERNEL_ARGS]; /* racecheck's global shadows */
+    void *maps[GP_MAX_KERNEL_ARGS];  /* racecheck's global shadows */
+    void *amaps[GP_MAX_KERNEL_ARGS]; /* ... of atomics */
     size_t maplen[GP_MAX_KERNEL_ARGS];
+    uint32_t aseen[GP_MAX_KERNEL_ARGS]; /* an atomic touched the buffer */
     gp_ck_reports *rep;
     _Atomic int failed;
+    gp_cpu_print print; /* gp_printf's output */
 } gp_ck_run;
 
 typedef struct gp_ck_thread {
@@ -102,6 +106,28 @@ static void gp_ck_event_cb(gp_ck_ctx *c, const gp_ck_event *ev)
 {
     gp_ck_thread *t = gp_ck_thread_of(c);
     gp_ck_reports_event(t->run->rep, ev, t->g->group_id, c->reg);
+}
+
+/* A held-back plain read (see spec_code in prelude.h) that no compare-exchange validated: a race
+ * after all. */
+static void gp_ck_spec_flush(gp_ck_ctx *c)
+{
+    if (!c->spec_code) return;
+    gp_ck_event ev = {c->spec_code,
+                      c->spec_li,
+                      c->spec_site,
+                      c->spec_reg,
+                      c->spec_kind,
+                      4,
+                      c->spec_addr,
+                      0,
+                      0,
+                      c->spec_other_site,
+                      c->spec_other,
+                      2,
+                      0};
+    c->spec_code = 0;
+    gp_ck_event_cb(c, &ev);
 }
 
 static void *gp_ck_sink(gp_ck_thread *t, uint32_t size, uint32_t kind)
@@ -284,6 +310,7 @@ static void gp_ck_release(void *ctx, const uint8_t *ended, uint32_t n)
                                other_wait, msg);
         }
     }
+    gp_ck_spec_flush(c);
     c->epoch++;
     memset(t->simd_since, 0, n);
 }
@@ -388,6 +415,8 @@ static bool gp_ck_thread_prepare(gp_ck_thread *t, gp_ck_run *r)
     c->event = gp_ck_event_cb;
     c->rt = r;
     c->last_reg = 0;
+    c->spec_code = 0;
+    c->wval = NULL;
     t->run = r;
     char *arena = t->arena;
     bool cells = (r->checks & (GP_CK_RACE | GP_CK_INIT)) != 0;
@@ -434,6 +463,8 @@ static void gp_ck_run_groups(void *ctx, uint64_t begin, uint64_t end)
         g.num_groups[d] = l->num_groups[d];
     }
     g.check = &t->ctx;
+    g.print = gp_cpu_print_hook;
+    g.print_ctx = &r->print;
     t->g = &g;
     gp_ck_ctx *c = &t->ctx;
     c->group = &g;
@@ -473,6 +504,7 @@ static void gp_ck_run_groups(void *ctx, uint64_t begin, uint64_t end)
             g.barrier_ctx = NULL;
             r->ki->desc->run_group(argv, &g);
         }
+        gp_ck_spec_flush(c);
     }
 }
 
@@ -510,8 +542,24 @@ static gp_status gp_ck_layout(gp_ck_run *r)
                     sig->name, i, sig->args[i].name, sig->args[i].type_name, ki->desc->arg_sizes[i],
                     a->size);
             r->argv[i] = (void *)a->value;
+        } else if (!a->buffer) { /* gp_arg_null(): a region of 0 bytes at 0, so every access
+                                     through it is reported and not performed */
+            r->bufptr[i] = NULL;
+            r->argv[i] = &r->bufptr[i];
+            r->regs[i].flags =
+                GP_CK_R_BOUND | (sig->args[i].kind == GP_ARG_CONST_BUFFER ? GP_CK_R_READONLY : 0);
+            r->regs[i].esize = sig->args[i].size;
+            r->names.what[i] = "null buffer (None / gp_arg_null())";
         } else {
             gp_buffer *b = a->buffer;
+            if (!b) { /* gp_arg_null(): every access through it is outside */
+                r->bufptr[i] = NULL;
+                r->argv[i] = &r->bufptr[i];
+                r->regs[i].flags = GP_CK_R_BOUND;
+                r->regs[i].esize = sig->args[i].size;
+                r->names.what[i] = "null buffer";
+                continue;
+            }
             r->bufptr[i] = b->impl;
             r->argv[i] = &r->bufptr[i];
             gp_ck_region *g = &r->regs[i];
@@ -533,20 +581,27 @@ static gp_status gp_ck_layout(gp_ck_run *r)
                      ((uint64_t)l->num_groups[0] * l->num_groups[1] * l->num_groups[2]);
     if ((r->checks & GP_CK_RACE) && items < (1ull << 33) - 2) {
         for (uint32_t i = 0; i < l->num_args; i++) {
-            if (sig->args[i].kind != GP_ARG_BUFFER || r->regs[i].race) continue;
+            if (sig->args[i].kind != GP_ARG_BUFFER || r->regs[i].race || !l->args[i].buffer)
+                continue;
             size_t len = 0;
             uint64_t *m = gp_ck_shadow_map(l->args[i].buffer->size, &len);
-            if (!m)
+            uint64_t *am = m ? gp_ck_shadow_map(l->args[i].buffer->size, &len) : NULL;
+            if (m && !am) gp_pages_free(m, len);
+            if (!am)
                 return gp_error_set(GP_ERR_OUT_OF_MEMORY,
                                     "racecheck: cannot reserve the shadow of buffer '%s' (%zu "
                                     "bytes of address space)",
                                     sig->args[i].name, len);
             r->maps[i] = m;
+            r->amaps[i] = am;
             r->maplen[i] = len;
             for (uint32_t j = 0; j < l->num_args; j++)
                 if (r->regs[j].base == r->regs[i].base && (r->regs[j].flags & GP_CK_R_BOUND) &&
-                    l->args[j].kind != GP_ARG_DYN_SHARED && l->args[j].kind != GP_ARG_VALUE)
+                    l->args[j].kind != GP_ARG_DYN_SHARED && l->args[j].kind != GP_ARG_VALUE) {
                     r->regs[j].race = m;
+                    r->regs[j].arace = am;
+                    r->regs[j].aseen = &r->aseen[i];
+                }
         }
     }
     for (uint32_t i = 0; i < ki->prog->nconst && i < GP_CK_MAX_CONST; i++) {
@@ -606,7 +661,9 @@ gp_status gp_ck_launch(gp_kernel *k, const gp_launch *l)
     }
     if (st == GP_OK) {
         uint64_t groups = (uint64_t)l->num_groups[0] * l->num_groups[1] * l->num_groups[2];
+        gp_cpu_print_begin(&r->print);
         gp_pool_run(groups, gp_ck_run_groups, r);
+        gp_cpu_print_end(&r->print, k->sig->name);
         if (atomic_load(&r->failed))
             st = gp_error_set(GP_ERR_OUT_OF_MEMORY,
                               "kernel '%s': no memory for fiber stacks or the checker's state",
@@ -616,6 +673,8 @@ gp_status gp_ck_launch(gp_kernel *k, const gp_launch *l)
     }
     for (uint32_t i = 0; i < GP_MAX_KERNEL_ARGS; i++)
         if (r->maps[i]) gp_pages_free(r->maps[i], r->maplen[i]);
+    for (uint32_t i = 0; i < GP_MAX_KERNEL_ARGS; i++)
+        if (r->amaps[i]) gp_pages_free(r->amaps[i], r->maplen[i]);
     free(r);
     return st;
 }
