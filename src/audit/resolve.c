@@ -1673,8 +1673,9 @@ void gp_audit_decided(const gp_audit_state *st, char *buf, size_t cap)
         }
     for (size_t i = 0; i < st->nmods; i++)
         if (st->mods[i].role == GP_ROLE_CUDA_OPTIONAL) {
-            snprintf(buf, cap, "nothing on the default build; the CUDA code is optional (%s: %s)",
-                     st->mods[i].path, st->mods[i].gate);
+            bool top = strcmp(st->mods[i].path, ".") == 0;
+            snprintf(buf, cap, "nothing on the default build; the CUDA code is optional (%s%s%s)",
+                     top ? "" : st->mods[i].path, top ? "" : ": ", st->mods[i].gate);
             return;
         }
     snprintf(buf, cap, "%s",
