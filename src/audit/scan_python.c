@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "audit/bytescan.h"
 #include "audit/lex_python.h"
@@ -394,6 +395,14 @@ static bool chain_may_guard(py_scan *ps, size_t i, size_t j)
     return false;
 }
 
+/* Does a name hold "local_rank" (any case)? */
+static bool names_local_rank(const char *w, size_t n)
+{
+    for (size_t k = 0; k + 10 <= n; k++)
+        if ((w[k] | 0x20) == 'l' && strncasecmp(w + k, "local_rank", 10) == 0) return true;
+    return false;
+}
+
 /* Does the logical line test for CUDA (or a switch)? Looks at names and string comparisons.
  * 0: no; 1: a guard that names no device (an environment variable, is_torch_available()); 2: a
  * test of CUDA, a device, a CUDA-only package or a distributed run. */
@@ -439,10 +448,12 @@ static int line_has_guard_signal(py_scan *ps)
                      strcmp(buf, "getenv") == 0)
                 got = got > 1 ? got : 1;
         }
-        /* any part of the chain that names a switch: use_cuda, args.cuda, HAS_FLASH_ATTN */
+        /* any part of the chain that names a switch: use_cuda, args.cuda, HAS_FLASH_ATTN; a
+         * local rank tells a distributed run (`if args.local_rank == -1: ... else: ...`) */
         for (size_t k = i; k <= j; k += 2) {
             int sk = switch_kind(tx(ps, k), ps->t[k].len);
             if (sk > got) got = sk;
+            if (ps->t[k].len >= 10 && names_local_rank(tx(ps, k), ps->t[k].len)) got = 2;
         }
         i = j;
     }
@@ -2647,7 +2658,7 @@ static int first_keyword(const char *d, size_t first, size_t end)
  * taken from the same tables, and turns most runs away before a comparison. */
 static const py_word guard_exact[] = {
     PY_WORD("available"), PY_WORD("initialized"), PY_WORD("count"), PY_WORD("built"),
-    PY_WORD("nccl"),      PY_WORD("mps"),         PY_WORD("main")};
+    PY_WORD("rank"),      PY_WORD("nccl"),        PY_WORD("mps"),   PY_WORD("main")};
 static const py_word guard_prefix[] = {PY_WORD("cuda"), PY_WORD("environ"), PY_WORD("getenv")};
 static uint32_t guard_starts[26]; /* bit b of [a]: a run may start with letters 'a'+a, 'a'+b */
 
