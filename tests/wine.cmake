@@ -28,7 +28,8 @@ set(GP_WIN_C_SKIPS
 # under Wine. An expected skip: on Windows itself cl, clang or gcc runs as any program does.
 set(GP_WIN_CC_SKIPS runtime/test_conformance.c runtime/test_queues.c runtime/test_wrap.c
   runtime/test_errors.c runtime/test_check.c translate/test_translate_run.c
-  translate/test_translate_corpus_run.c runtime/test_cpu_paths.c)
+  translate/test_translate_corpus_run.c runtime/test_cpu_paths.c runtime/test_printf.c
+  runtime/test_trace.c)
 foreach(f ${GP_WIN_CC_SKIPS})
   list(APPEND GP_WIN_C_SKIPS "${f}|Wine cannot wait for the Linux cross compiler it starts, so the CPU backend compiles no kernel at run time under Wine (an expected skip: on Windows cl, clang or gcc runs like any program)")
 endforeach()

@@ -246,6 +246,14 @@ _declare("gp_device_get_checks", c_status, vp, P(u32))
 _declare("gp_check_report_count", c_status, P(u32), P(u64))
 _declare("gp_check_report_get", c_status, u32, P(CheckReportC))
 _declare("gp_check_report_format", c_status, P(CheckReportC), ctypes.c_char_p, size_t, P(size_t))
+# printing from kernels and the timeline (docs/debugging.md)
+PRINT_FN = ctypes.CFUNCTYPE(None, vp, P(ctypes.c_char), size_t)
+_declare("gp_print_set_handler", c_status, PRINT_FN, vp)
+_declare("gp_print_set_limit", c_status, u32)
+_declare("gp_print_get_limit", c_status, P(u32))
+_declare("gp_trace_start", c_status, ctypes.c_char_p)
+_declare("gp_trace_stop", c_status)
+_declare("gp_trace_summary", c_status, ctypes.c_char_p, size_t, P(size_t))
 
 
 def library_path() -> Optional[str]:

@@ -10,9 +10,9 @@ import ctypes
 import sys
 from typing import Optional
 
-from ._native import lib
+from ._native import PRINT_FN, lib
 
-_PRINT_FN = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.POINTER(ctypes.c_char), ctypes.c_size_t)
+_PRINT_FN = PRINT_FN
 
 
 def _to_stdout(_user, text, length) -> None:
@@ -24,12 +24,6 @@ def _to_stdout(_user, text, length) -> None:
 
 
 _handler = _PRINT_FN(_to_stdout)  # kept alive for as long as the library may call it
-lib.gp_print_set_handler.restype = ctypes.c_int
-lib.gp_print_set_handler.argtypes = [_PRINT_FN, ctypes.c_void_p]
-lib.gp_print_set_limit.restype = ctypes.c_int
-lib.gp_print_set_limit.argtypes = [ctypes.c_uint32]
-lib.gp_print_get_limit.restype = ctypes.c_int
-lib.gp_print_get_limit.argtypes = [ctypes.POINTER(ctypes.c_uint32)]
 lib.gp_print_set_handler(_handler, None)
 
 
@@ -46,14 +40,6 @@ def get_print_limit() -> int:
     n = ctypes.c_uint32(0)
     lib.gp_print_get_limit(ctypes.byref(n))
     return n.value
-
-
-lib.gp_trace_start.restype = ctypes.c_int
-lib.gp_trace_start.argtypes = [ctypes.c_char_p]
-lib.gp_trace_stop.restype = ctypes.c_int
-lib.gp_trace_stop.argtypes = []
-lib.gp_trace_summary.restype = ctypes.c_int
-lib.gp_trace_summary.argtypes = [ctypes.c_char_p, ctypes.c_size_t, ctypes.POINTER(ctypes.c_size_t)]
 
 
 class trace:

@@ -207,7 +207,7 @@ static int freeze_run(int argc, char **argv)
                                 argv[optind]);
         goto done;
     }
-    if (output && !force && gp_path_exists(output)) {
+    if (output && !force && gp_output_taken(output)) {
         rc = gp_cli_input_error("freeze", "%s: already exists; use --force to replace it", output);
         goto done;
     }

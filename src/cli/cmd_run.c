@@ -551,7 +551,7 @@ static int run_bind(run_state *s)
         if (p->spec.kind == RUN_NULL)
             return gp_cli_usage_error("run", "-o %s: '%s' is null (no buffer to write)", s->outs[o],
                                       p->info.name);
-        if (!s->force && gp_path_exists(eq + 1))
+        if (!s->force && gp_output_taken(eq + 1))
             return gp_cli_input_error("run", "%s: already exists; use --force to replace it",
                                       eq + 1);
         p->out_path = eq + 1;

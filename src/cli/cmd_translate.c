@@ -64,13 +64,15 @@ static bool has_metal_stdlib(const char *dir)
 static int write_out(const char *path, const char *text, bool force)
 {
     char err[512];
-    if (!force && gp_path_exists(path))
+    if (!force && gp_output_taken(path))
         return gp_cli_input_error("translate", "%s: already exists; use --force to replace it",
                                   path);
     if (gp_write_file_atomic(path, text, strlen(text), err, sizeof err) != 0)
         return gp_cli_input_error("translate", "%s", err);
     /* the atomic write makes a private temporary file: the result gets the mode any file the
      * user creates gets (0666 less the umask), as a compiler's output does */
+    struct stat st; /* a device (-o /dev/null) was written into: its mode is not ours */
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) return 0;
     mode_t mask = umask(0);
     umask(mask);
     if (chmod(path, 0666 & ~mask) != 0)
@@ -313,10 +315,10 @@ static int translate_run(int argc, char **argv)
     to.instantiate = insts;
     const char *in = argv[optind];
     /* check the outputs before any work, so that nothing is half-written */
-    if (!force && output && gp_path_exists(output))
+    if (!force && output && gp_output_taken(output))
         rc = gp_cli_input_error("translate", "%s: already exists; use --force to replace it",
                                 output);
-    else if (!force && report && gp_path_exists(report))
+    else if (!force && report && gp_output_taken(report))
         rc = gp_cli_input_error("translate", "%s: already exists; use --force to replace it",
                                 report);
     if (rc >= 0) {

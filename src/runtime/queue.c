@@ -127,10 +127,15 @@ gp_status gp_event_wait_for(gp_event *event, uint32_t timeout_ms, int *done)
     if (!event || !done)
         return gp_error_set(GP_ERR_INVALID_ARGUMENT, "gp_event_wait_for: NULL argument");
     *done = 0;
-    if (event->dev->ops->event_wait_for)
-        return event->dev->ops->event_wait_for(event, timeout_ms, done);
-    gp_status st = event->dev->ops->event_wait(event);
-    if (st == GP_OK) *done = 1;
+    uint64_t t = gp_tracing() ? gp_trace_clock() : 0; /* the slice that ends the wait is traced */
+    gp_status st;
+    if (event->dev->ops->event_wait_for) {
+        st = event->dev->ops->event_wait_for(event, timeout_ms, done);
+    } else {
+        st = event->dev->ops->event_wait(event);
+        if (st == GP_OK) *done = 1;
+    }
+    if (t && *done) gp_trace_host(event->dev, GP_TRACE_WAIT, t, "gp_event_wait_for", 0, false);
     return st;
 }
 

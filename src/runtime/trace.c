@@ -58,8 +58,10 @@ typedef struct gp_trace_rec {
     uint32_t grid[3], group[3];
 } gp_trace_rec;
 
+/* On cache lines of its own: records are written from the launching thread while the CPU
+ * backend's workers poll their own atomics, which the linker may place next to this. */
 static struct {
-    gp_mutex lock;
+    _Alignas(64) gp_mutex lock;
     char *path;
     uint64_t tick0; /* the clock at start, and the monotonic seconds then */
     double s0;
@@ -75,6 +77,7 @@ static struct {
     char **names;               /* kernel and file names, each once */
     uint32_t nnames, capnames, last_name;
     bool summary_at_exit;
+    char pad[64];
 } gp_tr = {.lock = GP_MUTEX_INIT};
 
 /* ---- the clock: the TSC where it is invariant, else the monotonic clock in ns ---------------- */
@@ -604,11 +607,9 @@ static void gp_trace_clear_locked(void)
     gp_tr.names = NULL;
     gp_tr.nnames = gp_tr.capnames = gp_tr.last_name = 0;
     gp_tr.last_queue = NULL;
-    free(gp_tr.recs);
-    free(gp_tr.path);
-    gp_tr.recs = NULL;
+    free(gp_tr.path); /* the records' array is kept for the next trace: its pages are faulted in */
     gp_tr.path = NULL;
-    gp_tr.n = gp_tr.cap = 0;
+    gp_tr.n = 0;
     gp_tr.dropped = 0;
     gp_tr.ndevs = gp_tr.nqueues = 0;
     gp_tr.pending = 0;

@@ -245,8 +245,56 @@ int gp_mkdir_p(const char *path, unsigned mode)
     return gp_path_is_dir(path) ? 0 : (errno = ENOTDIR, -1);
 }
 
+bool gp_output_taken(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) != 0) return gp_path_exists(path); /* a dangling link */
+    return S_ISREG(st.st_mode) || S_ISDIR(st.st_mode);
+}
+
+/* Writes all of data to fd (EINTR retried). 0 or -1 (errno). */
+static int fs_write_all(int fd, const void *data, size_t len)
+{
+    const char *p = data;
+    while (len) {
+        ssize_t w = write(fd, p, len);
+        if (w < 0) {
+            if (errno == EINTR) continue;
+            return -1;
+        }
+        p += w;
+        len -= (size_t)w;
+    }
+    return 0;
+}
+
 int gp_write_file_atomic(const char *path, const void *data, size_t len, char *err, size_t errlen)
 {
+    /* A device, a FIFO or a socket (`-o /dev/null`, `-o /dev/stdout`) is written in place: the
+     * rename below would replace the node itself with a regular file (as root, /dev/null). */
+    struct stat st;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+        int fd = open(path, O_WRONLY);
+        if (fd < 0 || fs_write_all(fd, data, len) != 0) {
+            fs_err(err, errlen, path, strerror(errno));
+            if (fd >= 0) close(fd);
+            return -1;
+        }
+        if (close(fd) != 0) {
+            fs_err(err, errlen, path, strerror(errno));
+            return -1;
+        }
+        return 0;
+    }
+#if !defined(_WIN32)
+    /* A symbolic link keeps being one: its target is replaced, not the link. */
+    char *real = NULL;
+    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && (real = realpath(path, NULL))) {
+        int rc = gp_write_file_atomic(real, data, len, err, errlen);
+        free(real);
+        return rc;
+    }
+#endif
     size_t n = strlen(path);
     char *tmp = malloc(n + 32);
     if (!tmp) {
@@ -260,20 +308,12 @@ int gp_write_file_atomic(const char *path, const void *data, size_t len, char *e
         free(tmp);
         return -1;
     }
-    const char *p = data;
-    size_t left = len;
-    while (left) {
-        ssize_t w = write(fd, p, left);
-        if (w < 0) {
-            if (errno == EINTR) continue;
-            fs_err(err, errlen, path, strerror(errno));
-            close(fd);
-            unlink(tmp);
-            free(tmp);
-            return -1;
-        }
-        p += w;
-        left -= (size_t)w;
+    if (fs_write_all(fd, data, len) != 0) {
+        fs_err(err, errlen, path, strerror(errno));
+        close(fd);
+        unlink(tmp);
+        free(tmp);
+        return -1;
     }
     if (close(fd) != 0 || rename(tmp, path) != 0) {
         fs_err(err, errlen, path, strerror(errno));

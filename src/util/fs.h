@@ -107,6 +107,9 @@ char *gp_path_join(const char *a, const char *b);
 bool gp_path_is_dir(const char *path);
 bool gp_path_is_file(const char *path);
 bool gp_path_exists(const char *path);
+/* Whether writing an output to `path` would replace something (--force): a file, a folder or a
+ * link, but not a device, FIFO or socket (`-o /dev/null`), which is written into. */
+bool gp_output_taken(const char *path);
 /* The entries of folder `dir` (without "." and ".."), sorted by byte order so that whatever is
  * built from them is the same on every run and file system: a heap array of heap strings in
  * *names, their count in *count; free with gp_dir_names_free. 0, or -1 with "DIR: reason" in err

@@ -101,7 +101,7 @@ static void gpt_expect_show(const char *text, const float *x, const char *where)
 
 static void gpt_run_show(gp_device *dev, uint32_t checks, gpt_out *out, float *x)
 {
-    gp_build_options o = {sizeof o, 0, "show.gpk", NULL, 0, checks};
+    gp_build_options o = {sizeof o, 0, "print.gpk", NULL, 0, checks};
     gp_program *p;
     GPT_CHECK(gp_program_create(dev, kSrc, strlen(kSrc), &o, &p));
     gp_kernel *k = gpt_kernel_of(p, "show");
@@ -145,7 +145,7 @@ static void cpu_many_lines_and_overflow(void **state)
     uint32_t checks[] = {0, GP_CHECK_ALL};
     for (int c = 0; c < 2; c++) {
         gp_device *dev = gpt_open("cpu");
-        gp_build_options o = {sizeof o, 0, "talk.gpk", NULL, 0, checks[c]};
+        gp_build_options o = {sizeof o, 0, "print.gpk", NULL, 0, checks[c]};
         gp_program *p;
         GPT_CHECK(gp_program_create(dev, kSrc, strlen(kSrc), &o, &p));
         gp_kernel *k = gpt_kernel_of(p, "talk");
@@ -191,7 +191,7 @@ static void cpu_barriers(void **state)
     uint32_t checks[] = {0, GP_CHECK_ALL};
     for (int c = 0; c < 2; c++) {
         gp_device *dev = gpt_open("cpu");
-        gp_build_options o = {sizeof o, 0, "phases.gpk", NULL, 0, checks[c]};
+        gp_build_options o = {sizeof o, 0, "print.gpk", NULL, 0, checks[c]};
         gp_program *p;
         GPT_CHECK(gp_program_create(dev, kSrc, strlen(kSrc), &o, &p));
         gp_kernel *k = gpt_kernel_of(p, "phases");

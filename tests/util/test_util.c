@@ -149,6 +149,28 @@ static void special_files_refused_unopened(void **state)
     assert_int_equal(symlink(fifo, link), 0);
     assert_int_equal(gp_open_regular(link, 0, NULL, err, sizeof err), -1);
     assert_non_null(strstr(err, "is a named pipe"));
+
+    /* an output named /dev/null is written into, not renamed over (as root that replaced the
+     * device with a regular file); a symbolic link stays a link, its target gets the text */
+    assert_int_equal(gp_write_file_atomic("/dev/null", "x\n", 2, err, sizeof err), 0);
+    assert_int_equal(stat("/dev/null", &st), 0);
+    assert_true(S_ISCHR(st.st_mode));
+    char target[256], via[256];
+    snprintf(target, sizeof target, "%s/target.txt", tmpdir);
+    snprintf(via, sizeof via, "%s/via.txt", tmpdir);
+    write_tmp("target.txt", "old", target, sizeof target);
+    unlink(via);
+    assert_int_equal(symlink(target, via), 0);
+    assert_int_equal(gp_write_file_atomic(via, "new", 3, err, sizeof err), 0);
+    assert_int_equal(lstat(via, &st), 0);
+    assert_true(S_ISLNK(st.st_mode));
+    char *text = gp_read_file(target, 64, false, &len, err, sizeof err);
+    assert_non_null(text);
+    assert_int_equal(len, 3);
+    assert_memory_equal(text, "new", 3);
+    free(text);
+    unlink(via);
+    unlink(target);
 }
 
 /* A file whose size is over the cap is refused from its size (the message gives it), not after

@@ -10,19 +10,19 @@
 typedef struct gp_cpu_print_rec {
     uint64_t group; /* linear group index: the output is sorted by it */
     uint64_t seq;   /* order of arrival, for calls of one group */
-    size_t off;
-    uint32_t len;
+    char *text;
+    uint32_t len, lines;
 } gp_cpu_print_rec;
 
 typedef struct gp_cpu_print {
     atomic_flag lock;
-    uint32_t limit;
-    uint64_t lines, dropped;
-    char *text;
-    size_t len, cap;
-    gp_cpu_print_rec *recs;
-    size_t n, rcap;
-    bool oom;
+    uint32_t limit;   /* lines kept; read on the first call */
+    uint64_t lines;   /* lines in recs */
+    uint64_t dropped; /* lines not kept */
+    uint64_t seq;
+    gp_cpu_print_rec *recs; /* a max-heap by (group, seq) once the limit is reached */
+    size_t n, cap;
+    bool heap, oom;
 } gp_cpu_print;
 
 void gp_cpu_print_begin(gp_cpu_print *p);
