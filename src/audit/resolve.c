@@ -779,13 +779,47 @@ typedef struct def_use {
     uint32_t file, lo, hi;
     const char *name;
     size_t n;
+    const char *base; /* its module's last part (the file's name without .py) */
+    size_t base_n;
     uint32_t guarded, plain; /* imports of it used only behind a check; other uses */
 } def_use;
 
 typedef struct def_list {
-    def_use *d;
+    def_use *d; /* in file order */
     size_t n;
+    size_t *seen; /* hashes of the names and module names above (0 empty), for a first test */
+    size_t cap;
 } def_list;
+
+static void seen_add(def_list *dl, const char *s, size_t n)
+{
+    size_t h = hash_str(s, n) | 1, k = h & (dl->cap - 1);
+    while (dl->seen[k] && dl->seen[k] != h)
+        k = (k + 1) & (dl->cap - 1);
+    dl->seen[k] = h;
+}
+
+static bool seen_has(const def_list *dl, const char *s, size_t n)
+{
+    size_t h = hash_str(s, n) | 1, k = h & (dl->cap - 1);
+    for (; dl->seen[k]; k = (k + 1) & (dl->cap - 1))
+        if (dl->seen[k] == h) return true;
+    return false;
+}
+
+/* The first of file f's entries in the list (or where they would be). */
+static size_t defs_first(const def_list *dl, uint32_t f)
+{
+    size_t lo = 0, hi = dl->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (dl->d[mid].file < f)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
 
 static int defs_collect(const gp_audit_state *st, def_list *dl)
 {
@@ -814,7 +848,29 @@ static int defs_collect(const gp_audit_state *st, def_list *dl)
                 dl->d = nd;
                 cap = nc;
             }
-            dl->d[dl->n++] = (def_use){(uint32_t)f, lo, hi, t, (size_t)(colon - t), 0, 0};
+            const char *p = gp_audit_path(st, (uint32_t)f), *b = strrchr(p, '/');
+            b = b ? b + 1 : p;
+            size_t bn = strlen(b);
+            if (bn > 3 && strcmp(b + bn - 3, ".py") == 0) bn -= 3;
+            if (bn == 8 && memcmp(b, "__init__", 8) == 0) { /* a package: its folder's name */
+                size_t dn = dir_len(p), s0 = dn;
+                while (s0 > 0 && p[s0 - 1] != '/')
+                    s0--;
+                b = p + s0;
+                bn = dn - s0;
+            }
+            dl->d[dl->n++] = (def_use){(uint32_t)f, lo, hi, t, (size_t)(colon - t), b, bn, 0, 0};
+        }
+    }
+    if (dl->n) {
+        dl->cap = 16;
+        while (dl->cap < dl->n * 4)
+            dl->cap *= 2;
+        dl->seen = calloc(dl->cap, sizeof *dl->seen);
+        if (!dl->seen) return -1;
+        for (size_t i = 0; i < dl->n; i++) {
+            seen_add(dl, dl->d[i].name, dl->d[i].n);
+            seen_add(dl, dl->d[i].base, dl->d[i].base_n);
         }
     }
     return 0;
@@ -827,6 +883,11 @@ static void defs_count(const gp_audit_state *st, const py_names *nm, def_list *d
                        const char *target, size_t tl, unsigned fl, bool from)
 {
     (void)st;
+    /* (most imports name no file with such functions: their last part is looked for first) */
+    const char *dot0 = last_dot(target, tl);
+    const char *tail = dot0 ? dot0 + 1 : target;
+    size_t tn = tl - (size_t)(tail - target);
+    if (!seen_has(dl, tail, tn)) return;
     long whole = from ? -1 : names_find(nm, target, tl);
     long mod = -1;
     const char *name = NULL;
@@ -840,18 +901,20 @@ static void defs_count(const gp_audit_state *st, const py_names *nm, def_list *d
         }
     }
     bool guarded = (fl & (GP_FACTF_GUARDED | GP_FACTF_TRY | GP_FACTF_USED_GUARDED)) != 0;
-    for (size_t i = 0; i < dl->n; i++) {
-        def_use *d = &dl->d[i];
-        if (whole >= 0 && d->file == (uint32_t)whole) {
-            d->plain++;
-        } else if (mod >= 0 && d->file == (uint32_t)mod && d->n == name_n &&
-                   memcmp(d->name, name, name_n) == 0) {
+    if (whole >= 0)
+        for (size_t i = defs_first(dl, (uint32_t)whole);
+             i < dl->n && dl->d[i].file == (uint32_t)whole; i++)
+            dl->d[i].plain++;
+    if (mod >= 0)
+        for (size_t i = defs_first(dl, (uint32_t)mod); i < dl->n && dl->d[i].file == (uint32_t)mod;
+             i++) {
+            def_use *d = &dl->d[i];
+            if (d->n != name_n || memcmp(d->name, name, name_n) != 0) continue;
             if (guarded)
                 d->guarded++;
             else
                 d->plain++;
         }
-    }
 }
 
 /* The functions imported elsewhere only behind a check: their findings count as guarded. A
@@ -916,8 +979,12 @@ static void resolve_imports(resolve_ctx *c)
     }
     if (!npy) goto out;
     char target[PATH_CAP];
-    def_list dl = {NULL, 0};
-    if (defs_collect(st, &dl) != 0) goto out;
+    def_list dl = {NULL, 0, NULL, 0};
+    if (defs_collect(st, &dl) != 0) {
+        free(dl.d);
+        free(dl.seen);
+        goto out;
+    }
     for (size_t f = 0; f < st->nfiles; f++) {
         if (!st->files[f].nfacts || !nm.dotted[f]) continue;
         size_t n;
@@ -1013,6 +1080,7 @@ static void resolve_imports(resolve_ctx *c)
     free(cand);
     defs_decide(st, &dl);
     free(dl.d);
+    free(dl.seen);
 out:
     if (nm.dotted)
         for (size_t f = 0; f < st->nfiles; f++)
@@ -1605,8 +1673,9 @@ void gp_audit_decided(const gp_audit_state *st, char *buf, size_t cap)
         }
     for (size_t i = 0; i < st->nmods; i++)
         if (st->mods[i].role == GP_ROLE_CUDA_OPTIONAL) {
-            snprintf(buf, cap, "nothing on the default build; the CUDA code is optional (%s: %s)",
-                     st->mods[i].path, st->mods[i].gate);
+            bool top = strcmp(st->mods[i].path, ".") == 0;
+            snprintf(buf, cap, "nothing on the default build; the CUDA code is optional (%s%s%s)",
+                     top ? "" : st->mods[i].path, top ? "" : ": ", st->mods[i].gate);
             return;
         }
     snprintf(buf, cap, "%s",

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "audit/bytescan.h"
 #include "audit/lex_python.h"
@@ -139,6 +140,7 @@ typedef struct py_scan {
     bool continued;  /* the buffered tokens continue an overlong logical line */
     size_t f64_at;   /* the line's first float64 value (a token), or -1 */
     bool own_cuda_known, own_cuda; /* defines_cuda's answer */
+    bool any_f64;                  /* a name was set to a float64 value (dtype_flow) */
     size_t f64_default;            /* set_default_dtype(torch.float64) on the line, or -1 */
     py_block line_b;               /* the block the logical line opens if its last token is ':' */
     bool part_colon;               /* the last token of the part scanned before is ':' */
@@ -393,6 +395,14 @@ static bool chain_may_guard(py_scan *ps, size_t i, size_t j)
     return false;
 }
 
+/* Does a name hold "local_rank" (any case)? */
+static bool names_local_rank(const char *w, size_t n)
+{
+    for (size_t k = 0; k + 10 <= n; k++)
+        if ((w[k] | 0x20) == 'l' && strncasecmp(w + k, "local_rank", 10) == 0) return true;
+    return false;
+}
+
 /* Does the logical line test for CUDA (or a switch)? Looks at names and string comparisons.
  * 0: no; 1: a guard that names no device (an environment variable, is_torch_available()); 2: a
  * test of CUDA, a device, a CUDA-only package or a distributed run. */
@@ -438,10 +448,12 @@ static int line_has_guard_signal(py_scan *ps)
                      strcmp(buf, "getenv") == 0)
                 got = got > 1 ? got : 1;
         }
-        /* any part of the chain that names a switch: use_cuda, args.cuda, HAS_FLASH_ATTN */
+        /* any part of the chain that names a switch: use_cuda, args.cuda, HAS_FLASH_ATTN; a
+         * local rank tells a distributed run (`if args.local_rank == -1: ... else: ...`) */
         for (size_t k = i; k <= j; k += 2) {
             int sk = switch_kind(tx(ps, k), ps->t[k].len);
             if (sk > got) got = sk;
+            if (ps->t[k].len >= 10 && names_local_rank(tx(ps, k), ps->t[k].len)) got = 2;
         }
         i = j;
     }
@@ -717,63 +729,75 @@ static void import_fact(py_scan *ps, unsigned flags, const char *pre, size_t pn,
 }
 
 /* Packages that are never the project's own: names imported from them are not followed. */
-static const char *const foreign_tops[] = {"PIL",
-                                           "__future__",
-                                           "abc",
-                                           "accelerate",
-                                           "argparse",
-                                           "collections",
-                                           "contextlib",
-                                           "copy",
-                                           "dataclasses",
-                                           "datasets",
-                                           "diffusers",
-                                           "einops",
-                                           "enum",
-                                           "functools",
-                                           "glob",
-                                           "hydra",
-                                           "importlib",
-                                           "inspect",
-                                           "io",
-                                           "itertools",
-                                           "jax",
-                                           "json",
-                                           "lightning",
-                                           "logging",
-                                           "math",
-                                           "matplotlib",
-                                           "numpy",
-                                           "omegaconf",
-                                           "os",
-                                           "pathlib",
-                                           "pickle",
-                                           "pytorch_lightning",
-                                           "random",
-                                           "re",
-                                           "scipy",
-                                           "shutil",
-                                           "sklearn",
-                                           "subprocess",
-                                           "sys",
-                                           "tensorflow",
-                                           "threading",
-                                           "time",
-                                           "timm",
-                                           "torch",
-                                           "torchvision",
-                                           "tqdm",
-                                           "transformers",
-                                           "typing",
-                                           "typing_extensions",
-                                           "warnings",
-                                           "yaml"};
+static const struct {
+    const char *w;
+    size_t n;
+} foreign_tops[] = {
+#define FT(s)                                                                                      \
+    {                                                                                              \
+        s, sizeof(s) - 1                                                                           \
+    }
+    FT("PIL"),
+    FT("__future__"),
+    FT("abc"),
+    FT("accelerate"),
+    FT("argparse"),
+    FT("collections"),
+    FT("contextlib"),
+    FT("copy"),
+    FT("dataclasses"),
+    FT("datasets"),
+    FT("diffusers"),
+    FT("einops"),
+    FT("enum"),
+    FT("functools"),
+    FT("glob"),
+    FT("hydra"),
+    FT("importlib"),
+    FT("inspect"),
+    FT("io"),
+    FT("itertools"),
+    FT("jax"),
+    FT("json"),
+    FT("lightning"),
+    FT("logging"),
+    FT("math"),
+    FT("matplotlib"),
+    FT("numpy"),
+    FT("omegaconf"),
+    FT("os"),
+    FT("pathlib"),
+    FT("pickle"),
+    FT("pytorch_lightning"),
+    FT("random"),
+    FT("re"),
+    FT("scipy"),
+    FT("shutil"),
+    FT("sklearn"),
+    FT("subprocess"),
+    FT("sys"),
+    FT("tensorflow"),
+    FT("threading"),
+    FT("time"),
+    FT("timm"),
+    FT("torch"),
+    FT("torchvision"),
+    FT("tqdm"),
+    FT("transformers"),
+    FT("typing"),
+    FT("typing_extensions"),
+    FT("warnings"),
+    FT("yaml"),
+#undef FT
+};
 
 static bool module_is_foreign(const char *m)
 {
     size_t top = strcspn(m, ".");
     for (size_t k = 0; k < sizeof foreign_tops / sizeof foreign_tops[0]; k++)
-        if (strlen(foreign_tops[k]) == top && memcmp(foreign_tops[k], m, top) == 0) return true;
+        if (foreign_tops[k].n == top && foreign_tops[k].w[0] == m[0] &&
+            memcmp(foreign_tops[k].w, m, top) == 0)
+            return true;
     return false;
 }
 
@@ -1676,7 +1700,7 @@ static int def_open(py_scan *ps, size_t line_start, size_t name_off, size_t name
     d->end = SIZE_MAX;
     d->open = true;
     d->top = ps->nb == 0;
-    if (d->top && ps->nal) f64_forget_locals(ps);
+    if (d->top && ps->any_f64) f64_forget_locals(ps);
     d->use.known = false;
     ps->deco = false;
     return ps->ndefs++;
@@ -1955,6 +1979,7 @@ static void f64_assign(py_scan *ps, bool f64)
     bool was = a >= 0 && strncmp(ps->al[a].target, F64_MOD, 7) == 0;
     if (f64) {
         add_alias(ps, w, n, any_block(ps, BK_DEF) ? F64_DEF : F64_MOD);
+        ps->any_f64 = true;
     } else if (was) {
         char self[48];
         if (n >= sizeof self) return;
@@ -1967,6 +1992,7 @@ static void f64_assign(py_scan *ps, bool f64)
 static void dtype_flow(py_scan *ps, bool guarded)
 {
     if (ps->f64_default != (size_t)-1) report(ps, GP_R_PY_DTYPE_001, ps->f64_default, guarded);
+    if (ps->f64_at == (size_t)-1 && !ps->any_f64) return; /* no float64 here, no name to follow */
     bool assign = ps->nt > 2 && ps->t[0].kind == GP_PY_NAME && is_op(ps, 1, "=") && !ps->continued;
     bool has_var = false;
     for (size_t i = assign ? 2 : 0; i < ps->nt && !has_var; i++)
@@ -2350,6 +2376,19 @@ static void guard_only_defs(py_scan *ps)
     }
 }
 
+/* Does def d hold an unguarded error or stop-condition finding (what its callers' checks
+ * would make conditional)? Others are not followed across files. */
+static bool def_has_stop(const py_scan *ps, const py_def *d)
+{
+    size_t f1 = d->open ? ps->r->nf : d->f1;
+    for (size_t f = d->f0; f < f1 && f < ps->r->nf; f++) {
+        const gp_audit_finding *x = &ps->r->f[f];
+        if (!x->guarded && (x->severity == GP_SEV_ERROR || gp_audit_rule_get(x->rule)->stop))
+            return true;
+    }
+    return false;
+}
+
 /* Are the uses of w[0, k) outside [skip_a, skip_b) all behind a CUDA check, and not on two
  * branches of one switch? 1: yes (and there is one); 0: there is none; -1: one is not. */
 static int uses_guarded(const py_scan *ps, const char *w, size_t k, size_t skip_a, size_t skip_b)
@@ -2378,14 +2417,21 @@ static void call_facts(py_scan *ps)
     if (ps->nranges)
         for (int i = 0; i < ps->nnamed; i++) {
             const py_named *nm = &ps->named[i];
-            if (uses_guarded(ps, data + nm->name_off, nm->name_len, nm->stmt_a, nm->stmt_b) == 1 &&
+            /* (first in the guarded code alone, which is small: a name never used there is not
+             * used only there) */
+            bool seen = false;
+            for (int r = 0; r < ps->nranges && !seen; r++)
+                seen = name_find(data, ps->s->size, ps->ranges[r].a, ps->ranges[r].b,
+                                 data + nm->name_off, nm->name_len) < ps->ranges[r].b;
+            if (seen &&
+                uses_guarded(ps, data + nm->name_off, nm->name_len, nm->stmt_a, nm->stmt_b) == 1 &&
                 nm->fact + 3 <= ps->r->facts.len)
                 ps->r->facts.data[nm->fact + 1] |= GP_FACTF_USED_GUARDED;
         }
     if (ps->defs_over) return;
     for (int k = 0; k < ps->ndefs; k++) {
         const py_def *d = &ps->defs[k];
-        if (!d->top || !d->name_len || d->name_len > 128 || !def_has_unguarded(ps, d)) continue;
+        if (!d->top || !d->name_len || d->name_len > 128 || !def_has_stop(ps, d)) continue;
         if (uses_guarded(ps, data + d->name_off, d->name_len, d->start, d->end) < 0) continue;
         uint32_t lo = UINT32_MAX, hi = 0;
         size_t f1 = d->open ? ps->r->nf : d->f1;
@@ -2612,7 +2658,7 @@ static int first_keyword(const char *d, size_t first, size_t end)
  * taken from the same tables, and turns most runs away before a comparison. */
 static const py_word guard_exact[] = {
     PY_WORD("available"), PY_WORD("initialized"), PY_WORD("count"), PY_WORD("built"),
-    PY_WORD("nccl"),      PY_WORD("mps"),         PY_WORD("main")};
+    PY_WORD("rank"),      PY_WORD("nccl"),        PY_WORD("mps"),   PY_WORD("main")};
 static const py_word guard_prefix[] = {PY_WORD("cuda"), PY_WORD("environ"), PY_WORD("getenv")};
 static uint32_t guard_starts[26]; /* bit b of [a]: a run may start with letters 'a'+a, 'a'+b */
 
