@@ -129,7 +129,10 @@ static gp_status gp_check_args(const gp_kernel *k, uint32_t n, const gp_arg *arg
                                 p->name, p->type_name, gp_arg_kind_name(p->kind),
                                 gp_arg_kind_name(a->kind));
         if (want == GP_ARG_BUFFER) {
-            if (!a->buffer && (a->flags & GP_ARG_FLAG_NULL) && (s->indexed_only >> i & 1u))
+            /* a checked program runs it: the checker reports each access through it, with its
+             * line (docs/check.md) */
+            if (!a->buffer && (a->flags & GP_ARG_FLAG_NULL) && (s->indexed_only >> i & 1u) &&
+                !k->program->checks)
                 return gp_error_set(GP_ERR_INVALID_ARGUMENT,
                                     "kernel '%s' argument %u '%s': no buffer (None / "
                                     "gp_arg_null()), but the kernel never tests '%s' before it "
