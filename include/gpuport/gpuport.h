@@ -519,6 +519,48 @@ GP_API gp_status gp_check_report_get(uint32_t index, gp_check_report *report);
 GP_API gp_status gp_check_report_format(const gp_check_report *report, char *buf, size_t cap,
                                         size_t *needed);
 
+/* ---- printing from kernels ---------------------------------------------------------------- *
+ * gp_printf(fmt, ...) in a kernel prints on every backend but Metal (refused at build time with
+ * the reason). Formats are checked when the program is built: a string literal using only
+ * %d %u %ld %lu %x %f %e %g %c %s %% (with flags, width and precision), one argument per
+ * conversion, %s only of string literals; anything else is GP_ERR_BUILD naming the line and why.
+ * CPU (plain and checked): each call's text (at most 1023 bytes) is kept whole; when the launch
+ * ends, its output goes to the handler below in group order (the order of calls within a group),
+ * at most `limit` lines per launch, then one line saying how many were dropped. CUDA and OpenCL
+ * print through their own printf to the process's stdout when the launch's wait returns; their
+ * drivers bound the output (CUDA: a 1 MiB FIFO; OpenCL: the device's printf buffer). */
+typedef void (*gp_print_fn)(void *user, const char *text, size_t len);
+/* Thread-safe. Where the CPU backend's kernel output goes: fn(user, text, len) once per launch
+ * that printed, from the launching thread. NULL: the default, stdout (flushed). */
+GP_API gp_status gp_print_set_handler(gp_print_fn fn, void *user);
+/* Thread-safe. Lines kept per launch on the CPU (0: the default, 4096, or GPUPORT_PRINT_LIMIT). */
+GP_API gp_status gp_print_set_limit(uint32_t lines);
+GP_API gp_status gp_print_get_limit(uint32_t *lines);
+
+/* ---- the timeline ------------------------------------------------------------------------- *
+ * While a trace is recorded, every kernel launch, buffer copy (write, read, copy, fill), program
+ * build (compiled, from the disk or the in-process cache) and wait (gp_queue_finish,
+ * gp_device_synchronize, gp_event_wait) of every device is kept, and written at the stop in the
+ * Chrome Trace Event Format (Perfetto, chrome://tracing): complete events ("ph": "X") with "ts"
+ * and "dur" in microseconds since the start, one process per device, one track (tid) per queue
+ * plus track 0 for the host's builds and waits; args name the backend, device, kernel, grid and
+ * group, bytes, the cache outcome and the clock. Commands are timed on the device's own clock
+ * where the backend has one (OpenCL profiling info, CUDA events; the CPU runs a command as it is
+ * enqueued, on its own clock) aligned to the host's; else args.device_time is "unsupported" and
+ * the host's interval is written. Tracing adds two markers per command on GPU backends; off, it
+ * costs one branch per command. GPUPORT_TRACE=FILE traces the whole process (written at exit;
+ * GPUPORT_TRACE_SUMMARY=1 prints the summary on stderr then). docs/debugging.md. */
+
+/* Thread-safe. Starts recording; `path` (may be NULL: only the summary) is checked for writing
+ * now and written at gp_trace_stop. GP_ERR_INVALID_ARGUMENT when a trace is already running. */
+GP_API gp_status gp_trace_start(const char *path);
+/* Thread-safe. Waits for the traced devices, stops and writes the file (GP_ERR_IO naming it). */
+GP_API gp_status gp_trace_stop(void);
+/* Thread-safe. The running or last trace summed up as text: time per kernel, per copy direction
+ * (with bytes and GB/s), builds by cache outcome, waits, idle time per queue. As the *_text
+ * functions: NUL-terminated, truncated to cap, *needed (optional) gets the full length + 1. */
+GP_API gp_status gp_trace_summary(char *buf, size_t cap, size_t *needed);
+
 /* ---- kernel cache ------------------------------------------------------------------------ *
  * Compiled kernels are kept on disk, keyed by a hash of (dialect version, backend, device,
  * driver/compiler version, options, source). Folder: gp_cache_set_dir, else $GPUPORT_CACHE_DIR,

@@ -247,6 +247,8 @@ __device__ __forceinline__ unsigned gp__cu_pickd(dim3 v, int d)
 #define gp_atomic_add_float(p, v) atomicAdd((float *)(p), (v))
 
 #define gp_rsqrt(x) rsqrtf(x)
+/* device printf: flushed by the launch's wait (the core checks the format at build time) */
+#define gp_printf printf
 
 typedef unsigned short gp_half;
 __device__ __forceinline__ float gp_half_to_float(gp_half h)
@@ -298,6 +300,8 @@ typedef ulong uint64_t;
 #define GP__CL_P_GP__V(i, T, n) T n
 #define GP__CL_P_GP__D(i, T, n) __local T *n
 #define GP__KERNEL(name, ...)   __kernel void name(GP__MAPL(GP__CL_P_, __VA_ARGS__))
+/* OpenCL C 1.2's printf: flushed when the launch's event completes */
+#define gp_printf               printf
 
 #define gp_global_id(d)   ((int)get_global_id(d))
 #define gp_local_id(d)    ((int)get_local_id(d))
@@ -405,6 +409,9 @@ using namespace metal;
 #define GP_REQUIRES_SIMD_WIDTH(n)
 #define gp_simd_width()                32
 #define gp_simd_lane()                 ((int)gp__slane)
+/* The runtime refuses a source that uses gp_printf on Metal before it gets here; this keeps a
+ * compile of it by hand from passing silently. */
+#define gp_printf(...)                 gp_printf_is_not_available_on_metal(__VA_ARGS__)
 /* lane, mask and delta are taken modulo 32, as CUDA's shuffles do; narrow values are promoted
  * (`+ 0`) so the result has the type it has on CUDA and the CPU */
 #define gp_simd_shuffle(v, lane)       simd_shuffle((v) + 0, (ushort)((uint)(lane) & 31u))
@@ -494,7 +501,7 @@ typedef int4 gp_int4;
 /* The CPU backend's ABI between the runtime and a compiled program. args[i] points at the value
  * of parameter i: for buffers and the dynamic block, at a `void *` holding the address; for
  * values, at the bytes of the value (the layout of CUDA's kernelParams). */
-#define GP_CPU_ABI_VERSION 3
+#define GP_CPU_ABI_VERSION 4
 /* SIMD-group operations are emulated by the runtime: groups of GP_CPU_SIMD_WIDTH work-items in
  * linear local-id order, run as fibers, meet at each operation (simd() below). */
 #define GP_CPU_SIMD_WIDTH  32
@@ -518,6 +525,9 @@ typedef struct gp_cpu_group {
     void *barrier_ctx;
     uint32_t (*simd)(void *ctx, uint32_t op, uint32_t value, uint32_t arg); /* ctx: barrier_ctx */
     void *check; /* a checked build's hooks reach the checker through this; NULL otherwise */
+    /* gp_printf: one call's formatted text (whole, not NUL-terminated); NULL drops it */
+    void (*print)(const struct gp_cpu_group *g, const char *text, uint32_t len);
+    void *print_ctx;
 } gp_cpu_group;
 typedef void (*gp_cpu_group_fn)(void *const *args, const gp_cpu_group *g);
 typedef void (*gp_cpu_item_fn)(void *const *args, const gp_cpu_group *g, uint32_t lx, uint32_t ly,
@@ -535,7 +545,9 @@ typedef struct gp_cpu_kernel_desc {
 #if !defined(GP_KERNEL_ABI_ONLY)
 #define GP_TARGET_CPU 1
 #include <math.h>
+#include <stdarg.h>
 #include <stdbool.h> /* bool, true, false: keywords on the other targets */
+#include <stdio.h>   /* vsnprintf, for gp_printf */
 #include <string.h>
 #ifdef GP_CPU_SYMBOL_PREFIX
 #define GP__CPU_EXPORT
@@ -869,6 +881,20 @@ static inline float gp_atomic_add_float(float *p, float v)
 }
 
 #define gp_rsqrt(x)                (1.0f / sqrtf(x))
+
+/* gp_printf: each call formatted here (at most 1023 bytes) and handed whole to the runtime,
+ * which keeps the launch's output in group order and hands it on when the launch ends. */
+static inline void gp_printf(const char *gp__fmt, ...)
+{
+    char gp__buf[1024];
+    va_list gp__ap;
+    va_start(gp__ap, gp__fmt);
+    int gp__n = vsnprintf(gp__buf, sizeof gp__buf, gp__fmt, gp__ap);
+    va_end(gp__ap);
+    if (gp__n < 0 || !gp__cpu_cur || !gp__cpu_cur->print) return;
+    if ((size_t)gp__n >= sizeof gp__buf) gp__n = (int)sizeof gp__buf - 1;
+    gp__cpu_cur->print(gp__cpu_cur, gp__buf, (uint32_t)gp__n);
+}
 
 /* half as a storage type: IEEE binary16 bits, converted in software, rounding to nearest even
  * (what cvt.rn.f16.f32, vstore_half_rte and Metal's half(float) do). */

@@ -13,6 +13,10 @@ def main(argv: Optional[List[str]] = None) -> int:
     from .tools import executable
 
     args = sys.argv[1:] if argv is None else list(argv)
+    if args and args[0] == "mps-check":  # runs the user's program in this interpreter
+        from .mps.cli import main as mps_check
+
+        return mps_check(args)
     try:
         # never `gpuport` on PATH: that may be this very script
         exe = executable(search_path=False)

@@ -94,10 +94,13 @@ def archcheck(paths: Union[PathLike, Iterable[PathLike]], cc: Iterable[str] = ()
 
 
 def freeze(data: Iterable[PathLike] = (), seeds: Optional[Dict[str, Any]] = None,
-           python: Optional[str] = None) -> Dict[str, Any]:
+           python: Optional[str] = None, mps_report: Optional[PathLike] = None) -> Dict[str, Any]:
     """The reproducibility manifest of this run (schema gpuport.freeze/1); the Python described is
-    this interpreter unless ``python`` names another."""
+    this interpreter unless ``python`` names another; ``mps_report``: a gpuport mps-check report
+    whose verdict and CPU-fallback operators go in the manifest's "mps" section."""
     args: List[str] = []
+    if mps_report is not None:
+        args += ["--mps-report", os.fspath(mps_report)]
     for d in data:
         args += ["--data", os.fspath(d)]
     for k, v in (seeds or {}).items():

@@ -259,3 +259,16 @@ def custom_op(qualname: str, source: Union[str, Kernel], kernel: Optional[str] =
 
     op.register_fake(fake)
     return op
+
+
+def mps_check(as_device: str = "mps", fallback: Optional[bool] = None) -> Any:
+    """A context manager that traces the operators run inside it and judges them for Apple's MPS
+    backend (docs/mps-check.md): off a Mac, `mps` tensors work there (computed on the CPU).
+
+        with gpuport.torch.mps_check() as check:
+            train_step(model.to("mps"), batch)
+        report = check.report()          # schema gpuport.mps-check/1; report["verdict"]
+    """
+    from .mps.check import Check
+
+    return Check(as_device=as_device, fallback=fallback)

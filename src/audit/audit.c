@@ -266,7 +266,7 @@ static void fold(gp_audit_state *st, job *j)
         memset(&rec, 0, sizeof rec); /* its padding goes to the spool too */
         rec.rule = (uint16_t)f->rule;
         rec.severity = (uint8_t)f->severity;
-        rec.flags = (uint8_t)(f->guarded ? 1 : 0);
+        rec.flags = (uint8_t)((f->guarded ? 1 : 0) | (f->marks << 2));
         rec.line = f->line;
         rec.col = f->col;
         rec.cell = f->cell;
@@ -529,6 +529,7 @@ static void state_free(gp_audit_state *st)
     for (size_t i = 0; i < st->ntops; i++)
         free(st->tops[i]);
     free(st->tops);
+    free(st->gdefs);
     if (st->spool) fclose(st->spool);
 }
 

@@ -27,6 +27,7 @@ typedef struct gp_audit_options {
     gp_audit_sev fail_on;       /* exit 1 when a finding is at least this; NONE: never */
     gp_audit_format format;
     bool progress;
+    bool all; /* the human report lists every finding (else at most GP_HUMAN_PER_RULE a rule) */
 } gp_audit_options;
 
 /* Runs the audit; prints the report on `out`. Returns the exit code: 0 no finding at or above

@@ -1,13 +1,50 @@
-/* report_human.c — the report for people, in the order a team reads it: the verdict, each
- * component's verdict and effort, the stop conditions with their evidence, the rules that fire
- * most (one example each), what to do first; then every finding, grouped by file (a line per
- * file with its counts, then one `file:line:col: severity RULE` line per finding with its code),
- * the explanation and fix of every rule that fired, and what could not be read. */
+/* report_human.c — the report for people, in the order a team reads it: the verdict, what
+ * decided it and the first step (three lines), each component's verdict and effort (one line a
+ * folder), the stop conditions with their evidence, the rules that fire most (one example each),
+ * what to do first; then the findings, grouped by file (a line per file with its counts, then
+ * one `file:line:col: severity RULE` line per finding with its code; at most GP_HUMAN_PER_RULE
+ * findings of a rule unless --all), the explanation and fix of every rule that fired, and what
+ * could not be read. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "audit/state.h"
 #include "util/term.h"
+
+#define GP_HUMAN_PER_RULE 5 /* findings of one rule listed without --all */
+#define GP_HUMAN_PROBLEMS 10
+
+/* A snippet as shown: where its line was cut, the partial word at the cut is left out and "..."
+ * marks the cut (flags: the spool record's, GP_MARK_CUT_* << 2). */
+static const char *snip_shown(const char *snip, unsigned flags, char *buf, size_t cap)
+{
+    bool before = flags & (GP_MARK_CUT_BEFORE << 2), after = flags & (GP_MARK_CUT_AFTER << 2);
+    if (!before && !after) return snip;
+    size_t a = 0, b = strlen(snip);
+#define NAMECH(c)                                                                                  \
+    ((c) == '_' || ((c) >= '0' && (c) <= '9') || (((c) | 0x20) >= 'a' && ((c) | 0x20) <= 'z') ||   \
+     ((unsigned char)(c) >= 0x80))
+    if (before) {
+        size_t k = a;
+        while (k < b && NAMECH(snip[k]))
+            k++;
+        if (k < b) a = k;
+        while (a < b && snip[a] == ' ')
+            a++;
+    }
+    if (after) {
+        size_t k = b;
+        while (k > a && NAMECH(snip[k - 1]))
+            k--;
+        if (k > a) b = k;
+        while (b > a && snip[b - 1] == ' ')
+            b--;
+    }
+#undef NAMECH
+    snprintf(buf, cap, "%s%.*s%s", before ? "..." : "", (int)(b - a), snip + a,
+             after ? " ..." : "");
+    return buf;
+}
 
 static const char *sev_color(FILE *out, int sev)
 {
@@ -106,6 +143,12 @@ static void summary(gp_audit_state *st, FILE *out)
     fputc('\n', out);
     fprintf(out, "Verdict: %s%s%s (effort: %s)\n", b, gp_audit_verdict_name(st->verdict), rs,
             st->effort);
+    char why[512], step[GP_NEXT_STEPS][400];
+    gp_audit_decided(st, why, sizeof why);
+    char safe0[GP_TERM_SAFE_MAX];
+    fprintf(out, "Decided by: %s\n", gp_term_safe(why, safe0, sizeof safe0));
+    if (gp_audit_next_steps(st, step, GP_NEXT_STEPS))
+        fprintf(out, "First step: %s\n", gp_term_safe(step[0], safe0, sizeof safe0));
     bool first_opt = true;
     char safe[GP_TERM_SAFE_MAX];
     for (size_t i = 0; i < st->nmods; i++) {
@@ -146,12 +189,54 @@ static void summary(gp_audit_state *st, FILE *out)
     fputc('\n', out);
 }
 
+/* Is component i's path that of an earlier component (printed with it)? */
+static bool path_seen(const gp_audit_state *st, size_t i)
+{
+    for (size_t k = 0; k < i; k++)
+        if (strcmp(st->mods[k].path, st->mods[i].path) == 0) return true;
+    return false;
+}
+
+/* The names of component i's files when it shares its folder with another component. */
+static void comp_files(gp_audit_state *st, FILE *out, size_t i)
+{
+    char safe[GP_TERM_SAFE_MAX];
+    size_t listed = 0, n = 0;
+    for (size_t f = 0; f < st->nfiles; f++) {
+        if (st->files[f].comp != i) continue;
+        if (listed < 3) {
+            const char *p = gp_audit_path(st, (uint32_t)f), *b = strrchr(p, '/');
+            fprintf(out, "%s%s", listed ? ", " : " (",
+                    gp_term_safe(b ? b + 1 : p, safe, sizeof safe));
+            listed++;
+        }
+        n++;
+    }
+    if (n > listed) fprintf(out, " and %zu more", n - listed);
+    if (listed) fputc(')', out);
+}
+
 static void components(gp_audit_state *st, FILE *out)
 {
-    fprintf(out, "\nComponents (%zu):\n", st->nmods);
+    size_t distinct = 0;
+    for (size_t i = 0; i < st->nmods; i++)
+        distinct += !path_seen(st, i);
+    fprintf(out, "\nComponents (%zu):\n", distinct);
+    char safe[GP_TERM_SAFE_MAX];
     for (size_t i = 0; i < st->nmods; i++) {
-        const gp_audit_module *m = &st->mods[i];
-        char safe[GP_TERM_SAFE_MAX];
+        if (path_seen(st, i)) continue;
+        /* one line a folder: the part the default build has decides it; the others (an optional
+         * CUDA part beside it) are said below it */
+        size_t prim = i;
+        bool group = false;
+        for (size_t k = i; k < st->nmods; k++) {
+            if (k != i && strcmp(st->mods[k].path, st->mods[i].path) == 0) group = true;
+            if (strcmp(st->mods[k].path, st->mods[i].path) == 0 &&
+                st->mods[prim].role == GP_ROLE_CUDA_OPTIONAL &&
+                st->mods[k].role != GP_ROLE_CUDA_OPTIONAL)
+                prim = k;
+        }
+        const gp_audit_module *m = &st->mods[prim];
         fprintf(out, "  %-26s %-6s  %zuE %zuW %zuN  %s [%s]", gp_audit_verdict_name(m->verdict),
                 m->effort, m->count[GP_SEV_ERROR], m->count[GP_SEV_WARNING], m->count[GP_SEV_NOTE],
                 gp_term_safe(m->path, safe, sizeof safe),
@@ -159,50 +244,80 @@ static void components(gp_audit_state *st, FILE *out)
         if (m->decided_by >= 0)
             fprintf(out, " decided by %s", gp_audit_rule_get(m->decided_by)->id);
         fputc('\n', out);
-        if (m->role == GP_ROLE_CUDA_OPTIONAL) {
-            /* sharing its folder with a default-built component: name its files */
-            bool shared = false;
-            for (size_t k = 0; k < st->nmods && !shared; k++)
-                shared = k != i && strcmp(st->mods[k].path, m->path) == 0;
-            fputs("      ", out);
-            size_t listed = 0, n = 0;
-            for (size_t f = 0; shared && f < st->nfiles; f++) {
-                if (st->files[f].comp != i) continue;
-                if (listed < 3) {
-                    const char *p = gp_audit_path(st, (uint32_t)f), *b = strrchr(p, '/');
-                    fprintf(out, "%s%s", listed ? ", " : "",
-                            gp_term_safe(b ? b + 1 : p, safe, sizeof safe));
-                    listed++;
-                }
-                n++;
-            }
-            if (n > listed) fprintf(out, " and %zu more", n - listed);
+        if (m->role == GP_ROLE_CUDA_OPTIONAL)
             fprintf(out,
-                    "%s%s: not in the project's verdict; its own verdict is what building it "
+                    "      %s: not in the project's verdict; its own verdict is what building it "
                     "would take\n",
-                    listed ? ": " : "", m->gate);
-        }
+                    m->gate);
         if ((m->remarks & GP_REMARK_NO_MPS) && m->role != GP_ROLE_CUDA_OPTIONAL)
             fputs("      no MPS or Metal implementation: on a Mac this part runs on the CPU\n",
                   out);
+        for (size_t k = i; group && k < st->nmods; k++) {
+            if (k == prim || strcmp(st->mods[k].path, m->path) != 0) continue;
+            const gp_audit_module *o = &st->mods[k];
+            fprintf(out, "      + %s%s: %s (%s), %zuE %zuW %zuN",
+                    o->role ? gp_audit_role_name(o->role) : gp_module_kind_name(o->kind),
+                    o->role == GP_ROLE_CUDA_OPTIONAL ? " part" : "",
+                    gp_audit_verdict_name(o->verdict), o->effort, o->count[GP_SEV_ERROR],
+                    o->count[GP_SEV_WARNING], o->count[GP_SEV_NOTE]);
+            if (o->decided_by >= 0)
+                fprintf(out, ", decided by %s", gp_audit_rule_get(o->decided_by)->id);
+            comp_files(st, out, k);
+            if (o->role == GP_ROLE_CUDA_OPTIONAL)
+                fprintf(out, "; %s: not in the project's verdict", o->gate);
+            fputc('\n', out);
+        }
     }
 }
 
 static void evidence(const gp_audit_state *st, FILE *out, const gp_audit_module *m,
-                     const gp_stop_ev *ev, size_t count)
+                     const gp_stop_ev *ev, size_t count, gp_audit_stop s)
 {
     char safe[GP_TERM_SAFE_MAX];
-    fprintf(out, "    module %s: %zu %s, e.g.", gp_term_safe(m->path, safe, sizeof safe), count,
-            gp_plural(count, "finding", "findings"));
+    fprintf(out, "    module %s: ", gp_term_safe(m->path, safe, sizeof safe));
+    if (s == GP_STOP_CUSTOM_KERNELS && m->kernels)
+        fprintf(out, "%zu %s (%zu %s), e.g.", m->kernels,
+                gp_plural(m->kernels, "kernel", "kernels"), count,
+                gp_plural(count, "finding", "findings"));
+    else
+        fprintf(out, "%zu %s, e.g.", count, gp_plural(count, "finding", "findings"));
     size_t k = count < GP_STOP_EVIDENCE ? count : GP_STOP_EVIDENCE;
     for (size_t e = 0; e < k; e++) {
         const gp_stop_ev *v = &ev[e];
+        if (v->rule == 0 && v->file == 0 && v->line == 0) break; /* (deduplicated places) */
         fprintf(out, "%s %s:", e ? "," : "",
                 gp_term_safe(gp_audit_path(st, v->file), safe, sizeof safe));
         if (v->cell) fprintf(out, "cell %u:", v->cell);
         fprintf(out, "%u (%s)", v->line, gp_audit_rule_get(v->rule)->id);
     }
     fputc('\n', out);
+}
+
+/* The modules with stop s (cond: conditional), the project's own before vendored ones. */
+static void stop_modules(const gp_audit_state *st, FILE *out, int s, bool cond)
+{
+    const char *scope = NULL;
+    bool one_scope = true;
+    for (size_t i = 0; cond && i < st->nmods; i++) {
+        const gp_audit_module *m = &st->mods[i];
+        if (!m->cond_stop[s] || m->excluded) continue;
+        const char *sc = gp_audit_cond_scope(m, (gp_audit_stop)s);
+        if (scope && strcmp(scope, sc) != 0) one_scope = false;
+        scope = sc;
+    }
+    if (cond && one_scope && scope) fprintf(out, "    %s\n", scope); /* the why, once */
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t i = 0; i < st->nmods; i++) {
+            const gp_audit_module *m = &st->mods[i];
+            if (!(cond ? m->cond_stop[s] : m->stop[s]) || m->excluded) continue;
+            if (gp_audit_path_vendored(m->path) != (pass == 1)) continue;
+            if (cond && !one_scope)
+                fprintf(out, "    %s\n", gp_audit_cond_scope(m, (gp_audit_stop)s));
+            if (cond)
+                evidence(st, out, m, m->cond_ev[s], m->cond_count[s], (gp_audit_stop)s);
+            else
+                evidence(st, out, m, m->ev[s], m->stop_count[s], (gp_audit_stop)s);
+        }
 }
 
 static void stops(gp_audit_state *st, FILE *out)
@@ -221,9 +336,7 @@ static void stops(gp_audit_state *st, FILE *out)
             if (!st->stop[s]) continue;
             fprintf(out, "  %s: %s\n", gp_audit_stop_name((gp_audit_stop)s),
                     gp_audit_stop_title_for(st, (gp_audit_stop)s));
-            for (size_t i = 0; i < st->nmods; i++)
-                if (st->mods[i].stop[s] && !st->mods[i].excluded)
-                    evidence(st, out, &st->mods[i], st->mods[i].ev[s], st->mods[i].stop_count[s]);
+            stop_modules(st, out, s, false);
         }
     }
     if (!cond) return;
@@ -233,12 +346,7 @@ static void stops(gp_audit_state *st, FILE *out)
         if (!st->cond_stop[s]) continue;
         fprintf(out, "  %s: %s\n", gp_audit_stop_name((gp_audit_stop)s),
                 gp_audit_stop_title((gp_audit_stop)s));
-        for (size_t i = 0; i < st->nmods; i++) {
-            const gp_audit_module *m = &st->mods[i];
-            if (!m->cond_stop[s] || m->excluded) continue;
-            fprintf(out, "    %s\n", gp_audit_cond_scope(m, (gp_audit_stop)s));
-            evidence(st, out, m, m->cond_ev[s], m->cond_count[s]);
-        }
+        stop_modules(st, out, s, true);
     }
 }
 
@@ -252,13 +360,19 @@ static void top_rules(gp_audit_state *st, FILE *out)
         const gp_rule_count *rc = &st->rule_count[top[i]];
         const gp_audit_rule *ru = gp_audit_rule_get(top[i]);
         char safe[GP_TERM_SAFE_MAX];
-        fprintf(out, "  %6zu  %-14s %s, e.g. %s:", rc->n, ru->id, ru->name,
+        char kern[48] = "";
+        if (top[i] == GP_R_C_KERN_001 && st->kernels)
+            snprintf(kern, sizeof kern, " (%zu %s)", st->kernels,
+                     gp_plural(st->kernels, "kernel", "kernels"));
+        fprintf(out, "  %6zu  %-14s %s%s, e.g. %s:", rc->n, ru->id, ru->name, kern,
                 gp_term_safe(gp_audit_path(st, rc->file), safe, sizeof safe));
         if (rc->cell) fprintf(out, "cell %u:", rc->cell);
         fprintf(out, "%u\n", rc->line);
-        char snip[4096];
-        if (gp_audit_rule_example(st, top[i], snip, sizeof snip))
-            fprintf(out, "          %s\n", gp_term_safe(snip, safe, sizeof safe));
+        char snip[4096], shown[4200];
+        unsigned fl = 0;
+        if (gp_audit_rule_example(st, top[i], snip, sizeof snip, &fl))
+            fprintf(out, "          %s\n",
+                    gp_term_safe(snip_shown(snip, fl, shown, sizeof shown), safe, sizeof safe));
     }
 }
 
@@ -301,6 +415,7 @@ int gp_audit_report_human(gp_audit_state *st, FILE *out)
     b->len = 0;
     b->failed = false;
     uint32_t cur_file = UINT32_MAX;
+    size_t shown_by_rule[GP_R_COUNT] = {0}, not_shown = 0;
     for (size_t i = 0; i < st->nrec && !b->failed; i++) {
         if (gp_spool_next(rd, &r, snip, sizeof snip, NULL) != 0) {
             b->failed = true;
@@ -309,6 +424,11 @@ int gp_audit_report_human(gp_audit_state *st, FILE *out)
         gp_eff e;
         gp_audit_effective(st, &r, &e);
         if (e.severity == GP_SEV_NONE) continue;
+        fired[e.rule] = true;
+        if (!st->o->all && shown_by_rule[e.rule]++ >= GP_HUMAN_PER_RULE) {
+            not_shown++; /* a large project's report stays a few screens long */
+            continue;
+        }
         if (r.file != cur_file) { /* a file's heading, once, before its first finding */
             cur_file = r.file;
             const gp_audit_file *fi = &st->files[r.file];
@@ -327,7 +447,6 @@ int gp_audit_report_human(gp_audit_state *st, FILE *out)
             ob_puts(b, ")\n");
         }
         const gp_audit_rule *ru = gp_audit_rule_get(e.rule);
-        fired[e.rule] = true;
         put_loc(b, st, &r);
         /* the same text as ": %s%s%s %s: %s%s\n" and "    %s%s%s\n", without printf */
         ob_put(b, ": ", 2);
@@ -344,10 +463,18 @@ int gp_audit_report_human(gp_audit_state *st, FILE *out)
             ob_puts(b, " (guarded)");
         ob_put(b, "\n    ", 5);
         ob_puts(b, dim);
-        char safe[GP_TERM_SAFE_MAX];
-        ob_puts(b, gp_term_safe(snip, safe, sizeof safe));
+        char safe[GP_TERM_SAFE_MAX], shown[sizeof snip + 16];
+        ob_puts(b, gp_term_safe(snip_shown(snip, r.flags, shown, sizeof shown), safe, sizeof safe));
         ob_puts(b, rs);
         ob_put(b, "\n", 1);
+    }
+    if (not_shown) {
+        char line[200];
+        snprintf(line, sizeof line,
+                 "\n%zu more %s not listed (at most %d of a rule here): --all lists every one; "
+                 "--json and --sarif hold them all\n",
+                 not_shown, not_shown == 1 ? "finding" : "findings", GP_HUMAN_PER_RULE);
+        ob_puts(b, line);
     }
     ob_flush(b);
     bool failed = b->failed;
@@ -364,13 +491,16 @@ int gp_audit_report_human(gp_audit_state *st, FILE *out)
     }
     if (st->problems_total) {
         fprintf(out, "\nNot scanned (%zu):\n", st->problems_total);
-        for (size_t i = 0; i < st->nproblems; i++) {
+        size_t listed =
+            st->o->all || st->nproblems < GP_HUMAN_PROBLEMS ? st->nproblems : GP_HUMAN_PROBLEMS;
+        for (size_t i = 0; i < listed; i++) {
             char safe[GP_TERM_SAFE_MAX];
             fprintf(out, "  %s: %s\n", gp_term_safe(st->problems[i].path, safe, sizeof safe),
                     st->problems[i].what);
         }
-        if (st->problems_total > st->nproblems)
-            fprintf(out, "  ... and %zu more\n", st->problems_total - st->nproblems);
+        if (st->problems_total > listed)
+            fprintf(out, "  ... and %zu more%s\n", st->problems_total - listed,
+                    listed < st->nproblems ? " (--all lists them)" : "");
     }
     return ferror(out) ? -1 : 0;
 }

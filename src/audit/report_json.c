@@ -132,7 +132,7 @@ static cJSON *top_rules_json(gp_audit_state *st)
         if (rc->cell) cJSON_AddNumberToObject(ex, "cell", rc->cell);
         cJSON_AddNumberToObject(ex, "line", rc->line);
         char snip[4096];
-        if (gp_audit_rule_example(st, top[i], snip, sizeof snip))
+        if (gp_audit_rule_example(st, top[i], snip, sizeof snip, NULL))
             cJSON_AddStringToObject(ex, "code", snip);
         cJSON_AddItemToArray(arr, o);
     }

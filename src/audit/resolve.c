@@ -773,6 +773,125 @@ static void import_count(const py_names *nm, const char *d, size_t n, bool guard
     }
 }
 
+/* A function or class whose findings its own file does not guard (a GP_FACT_DEF): the imports
+ * of it elsewhere decide. */
+typedef struct def_use {
+    uint32_t file, lo, hi;
+    const char *name;
+    size_t n;
+    uint32_t guarded, plain; /* imports of it used only behind a check; other uses */
+} def_use;
+
+typedef struct def_list {
+    def_use *d;
+    size_t n;
+} def_list;
+
+static int defs_collect(const gp_audit_state *st, def_list *dl)
+{
+    size_t cap = 0;
+    for (size_t f = 0; f < st->nfiles; f++) {
+        if (st->files[f].lang != GP_AL_PYTHON || !st->files[f].nfacts) continue;
+        size_t n;
+        unsigned fl;
+        const char *t;
+        int k;
+        for (fact_it it = facts_of(st, f); (k = fact_next(&it, &fl, &t, &n)) != 0;) {
+            if (k != GP_FACT_DEF) continue;
+            const char *colon = memchr(t, ':', n);
+            if (!colon || colon == t) continue;
+            char num[32];
+            size_t rest = n - (size_t)(colon + 1 - t);
+            if (rest >= sizeof num) continue;
+            memcpy(num, colon + 1, rest);
+            num[rest] = '\0';
+            unsigned lo, hi;
+            if (sscanf(num, "%u-%u", &lo, &hi) != 2) continue;
+            if (dl->n == cap) {
+                size_t nc = cap ? cap * 2 : 16;
+                def_use *nd = realloc(dl->d, nc * sizeof *nd);
+                if (!nd) return -1;
+                dl->d = nd;
+                cap = nc;
+            }
+            dl->d[dl->n++] = (def_use){(uint32_t)f, lo, hi, t, (size_t)(colon - t), 0, 0};
+        }
+    }
+    return 0;
+}
+
+/* Counts an import (resolved to target[0, tl)) against the functions it brings in: `from M
+ * import f` is a use of M's f (guarded when every use of f in the importing file is); `import M`,
+ * or `from P import M` with M a module, may use any of M's functions (as M.f). */
+static void defs_count(const gp_audit_state *st, const py_names *nm, def_list *dl,
+                       const char *target, size_t tl, unsigned fl, bool from)
+{
+    (void)st;
+    long whole = from ? -1 : names_find(nm, target, tl);
+    long mod = -1;
+    const char *name = NULL;
+    size_t name_n = 0;
+    if (fl & GP_FACTF_NAME) {
+        const char *dot = last_dot(target, tl);
+        if (dot) {
+            mod = names_find(nm, target, (size_t)(dot - target));
+            name = dot + 1;
+            name_n = tl - (size_t)(dot + 1 - target);
+        }
+    }
+    bool guarded = (fl & (GP_FACTF_GUARDED | GP_FACTF_TRY | GP_FACTF_USED_GUARDED)) != 0;
+    for (size_t i = 0; i < dl->n; i++) {
+        def_use *d = &dl->d[i];
+        if (whole >= 0 && d->file == (uint32_t)whole) {
+            d->plain++;
+        } else if (mod >= 0 && d->file == (uint32_t)mod && d->n == name_n &&
+                   memcmp(d->name, name, name_n) == 0) {
+            if (guarded)
+                d->guarded++;
+            else
+                d->plain++;
+        }
+    }
+}
+
+/* The functions imported elsewhere only behind a check: their findings count as guarded. A
+ * file the prefilter decided without tokens has no facts: one that names such a function may
+ * call it, so the function stays as it is. */
+static void defs_decide(gp_audit_state *st, const def_list *dl)
+{
+    vcand *cand = calloc(dl->n ? dl->n : 1, sizeof *cand);
+    if (!cand) return;
+    size_t nc = 0;
+    for (size_t i = 0; i < dl->n; i++)
+        if (dl->d[i].guarded && !dl->d[i].plain)
+            cand[nc++] = (vcand){dl->d[i].name, dl->d[i].n, "", 0, false, i};
+    untokenized_mentions(st, cand, nc, GP_AL_PYTHON, GP_AL_NOTEBOOK);
+    for (size_t c = 0; c < nc; c++) {
+        if (cand[c].hit) continue;
+        const def_use *d = &dl->d[cand[c].file];
+        if (st->ngdefs == st->capgdefs) {
+            size_t ncap = st->capgdefs ? st->capgdefs * 2 : 8;
+            gp_line_span *ns = realloc(st->gdefs, ncap * sizeof *ns);
+            if (!ns) break;
+            st->gdefs = ns;
+            st->capgdefs = ncap;
+        }
+        st->gdefs[st->ngdefs++] = (gp_line_span){d->file, d->lo, d->hi};
+        st->files[d->file].flags |= GP_FF_CALLS_GUARDED;
+    }
+    free(cand);
+}
+
+/* Is spooled finding r inside a function its callers use only behind a check? */
+static bool in_guarded_def(const gp_audit_state *st, const gp_spool_rec *r)
+{
+    for (size_t i = 0; i < st->ngdefs; i++)
+        if (st->gdefs[i].file == r->file && r->line >= st->gdefs[i].lo &&
+            r->line <= st->gdefs[i].hi)
+            return true;
+    return false;
+}
+
 static void resolve_imports(resolve_ctx *c)
 {
     gp_audit_state *st = c->st;
@@ -797,6 +916,8 @@ static void resolve_imports(resolve_ctx *c)
     }
     if (!npy) goto out;
     char target[PATH_CAP];
+    def_list dl = {NULL, 0};
+    if (defs_collect(st, &dl) != 0) goto out;
     for (size_t f = 0; f < st->nfiles; f++) {
         if (!st->files[f].nfacts || !nm.dotted[f]) continue;
         size_t n;
@@ -805,6 +926,17 @@ static void resolve_imports(resolve_ctx *c)
         int k;
         for (fact_it it = facts_of(st, f); (k = fact_next(&it, &fl, &t, &n)) != 0;) {
             if (k != GP_FACT_IMPORT || (fl & GP_FACTF_TYPE)) continue;
+            /* `from X import a`: X's own record comes first, then X.a's */
+            bool from = false;
+            if (!(fl & GP_FACTF_NAME)) {
+                fact_it peek = it;
+                size_t n2;
+                unsigned fl2;
+                const char *t2;
+                from = fact_next(&peek, &fl2, &t2, &n2) == GP_FACT_IMPORT &&
+                       (fl2 & GP_FACTF_NAME) && n2 > n && memcmp(t2, t, n) == 0 &&
+                       (t[n - 1] == '.' || t2[n] == '.');
+            }
             size_t dots = 0;
             while (dots < n && t[dots] == '.')
                 dots++;
@@ -838,6 +970,7 @@ static void resolve_imports(resolve_ctx *c)
             }
             if (!tl) continue;
             bool guarded = (fl & (GP_FACTF_GUARDED | GP_FACTF_TRY)) != 0;
+            if (dl.n) defs_count(st, &nm, &dl, target, tl, fl, from);
             if (fl & GP_FACTF_NAME) {
                 /* `from X import name`: only the module X.name, when there is one (X itself is
                  * counted by its own record) */
@@ -878,6 +1011,8 @@ static void resolve_imports(resolve_ctx *c)
     for (size_t i = 0; i < ncand; i++)
         if (!cand[i].hit) st->files[cand[i].file].flags |= GP_FF_IMPORT_GUARDED;
     free(cand);
+    defs_decide(st, &dl);
+    free(dl.d);
 out:
     if (nm.dotted)
         for (size_t f = 0; f < st->nfiles; f++)
@@ -1116,7 +1251,9 @@ void gp_audit_effective(const gp_audit_state *st, const gp_spool_rec *r, gp_eff 
         e->severity = GP_SEV_NOTE;
         return;
     }
-    if ((ff & GP_FF_IMPORT_GUARDED) && !e->guarded) {
+    if (((ff & GP_FF_IMPORT_GUARDED) ||
+         ((ff & GP_FF_CALLS_GUARDED) && !r->cell && in_guarded_def(st, r))) &&
+        !e->guarded) {
         const gp_audit_rule *ru = gp_audit_rule_get(r->rule);
         e->guarded = true;
         if (ru->guarded_as >= 0) {
@@ -1128,13 +1265,41 @@ void gp_audit_effective(const gp_audit_state *st, const gp_spool_rec *r, gp_eff 
     }
 }
 
-static void ev_put(gp_stop_ev *arr, size_t *count, const gp_spool_rec *r, int rule)
+bool gp_audit_path_vendored(const char *p)
 {
-    size_t c = (*count)++;
-    if (c < GP_STOP_EVIDENCE) {
-        gp_stop_ev ev = {r->file, r->line, r->col, r->cell, (uint16_t)rule};
-        arr[c] = ev;
+    static const char *const names[] = {"third_party", "thirdparty", "third-party", "3rdparty",
+                                        "vendor",      "vendored",   "external",    "externals",
+                                        "extern",      "submodules"};
+    for (const char *q = p; *q;) {
+        const char *sl = strchr(q, '/');
+        if (!sl) break;
+        size_t k = (size_t)(sl - q);
+        for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+            if (strlen(names[i]) == k && strncasecmp(q, names[i], k) == 0) return true;
+        q = sl + 1;
     }
+    return false;
+}
+
+/* Keeps a stop's evidence: the project's own files before vendored ones, a kernel's definition
+ * before its launches, one place per line, in walk order otherwise. */
+static void ev_put(const gp_audit_state *st, gp_stop_ev *arr, size_t *count, const gp_spool_rec *r,
+                   int rule)
+{
+    size_t have = *count < GP_STOP_EVIDENCE ? *count : GP_STOP_EVIDENCE;
+    (*count)++;
+    for (size_t i = 0; i < have; i++)
+        if (arr[i].file == r->file && arr[i].line == r->line && arr[i].cell == r->cell) return;
+    int score = (gp_audit_path_vendored(gp_audit_path(st, r->file)) ? 0 : 2) +
+                ((r->flags & (GP_MARK_KERNEL << 2)) ? 1 : 0);
+    size_t at = have;
+    while (at > 0 && arr[at - 1].score < score)
+        at--;
+    if (at >= GP_STOP_EVIDENCE) return;
+    size_t last = have < GP_STOP_EVIDENCE ? have : GP_STOP_EVIDENCE - 1;
+    for (size_t i = last; i > at; i--)
+        arr[i] = arr[i - 1];
+    arr[at] = (gp_stop_ev){r->file, r->line, r->col, r->cell, (uint16_t)rule, (uint8_t)score};
 }
 
 static int count_findings(gp_audit_state *st)
@@ -1170,6 +1335,10 @@ static int count_findings(gp_audit_state *st)
         }
         if (e.severity > rc->sev) rc->sev = e.severity;
         if (e.rule == GP_R_C_KERN_001) m->cuda_impl = true;
+        if (e.rule == GP_R_C_KERN_001 && (r.flags & (GP_MARK_KERNEL << 2))) {
+            m->kernels++;
+            st->kernels++;
+        }
         /* the severity that decides the verdict: an optional part is judged as if it were
          * built (what using it would need) */
         int vsev = e.optional ? r.severity : e.severity;
@@ -1179,12 +1348,12 @@ static int count_findings(gp_audit_state *st)
             /* (an optional part's own stops: what using it would meet; not the project's) */
             if ((e.severity == GP_SEV_ERROR && !e.guarded) ||
                 (e.optional && r.severity == GP_SEV_ERROR && !(r.flags & 1)))
-                ev_put(m->ev[ru->stop], &m->stop_count[ru->stop], &r, e.rule);
+                ev_put(st, m->ev[ru->stop], &m->stop_count[ru->stop], &r, e.rule);
             else if (ru->stop == GP_STOP_NCCL && ru->severity == GP_SEV_ERROR && e.guarded &&
                      !e.optional)
                 /* guarded NCCL: a multi-GPU training path; the other guarded stops have their
                  * fallback beside them (the eager path, the CPU kernel, the other package) */
-                ev_put(m->cond_ev[ru->stop], &m->cond_count[ru->stop], &r, e.rule);
+                ev_put(st, m->cond_ev[ru->stop], &m->cond_count[ru->stop], &r, e.rule);
         }
         gp_audit_vclass want = GP_VC_PORTABLE;
         if (vsev == GP_SEV_ERROR)
@@ -1323,11 +1492,13 @@ const char *gp_audit_cond_scope(const gp_audit_module *m, gp_audit_stop s)
     return "only on the guarded CUDA path";
 }
 
-bool gp_audit_rule_example(gp_audit_state *st, int rule, char *snip, size_t cap)
+bool gp_audit_rule_example(gp_audit_state *st, int rule, char *snip, size_t cap, unsigned *flags)
 {
     gp_spool_rec r;
-    return fseek(st->spool, st->rule_count[rule].spool_at, SEEK_SET) == 0 &&
-           gp_spool_read(st->spool, &r, snip, cap) == 0;
+    bool ok = fseek(st->spool, st->rule_count[rule].spool_at, SEEK_SET) == 0 &&
+              gp_spool_read(st->spool, &r, snip, cap) == 0;
+    if (flags) *flags = ok ? r.flags : 0;
+    return ok;
 }
 
 size_t gp_audit_top_rules(const gp_audit_state *st, int *out, size_t cap)
@@ -1380,6 +1551,66 @@ static int step_rank(int rule)
     default:
         return 2;
     }
+}
+
+/* The first module (the project's own before vendored ones) with stop s, or -1. */
+static long stop_module(const gp_audit_state *st, int s, bool cond)
+{
+    long best = -1;
+    for (size_t i = 0; i < st->nmods; i++) {
+        const gp_audit_module *m = &st->mods[i];
+        if (m->excluded || !(cond ? m->cond_stop[s] : m->stop[s])) continue;
+        if (!gp_audit_path_vendored(m->path)) return (long)i;
+        if (best < 0) best = (long)i;
+    }
+    return best;
+}
+
+void gp_audit_decided(const gp_audit_state *st, char *buf, size_t cap)
+{
+    for (int s = 1; s < GP_STOP_COUNT; s++) {
+        if (!st->stop[s]) continue;
+        long m = stop_module(st, s, false);
+        if (m < 0) continue;
+        const gp_stop_ev *ev = &st->mods[m].ev[s][0];
+        snprintf(buf, cap, "the stop condition %s (%s) in %s, e.g. %s:%u", gp_audit_stop_name(s),
+                 gp_audit_stop_title(s), st->mods[m].path, gp_audit_path(st, ev->file), ev->line);
+        return;
+    }
+    if (st->verdict > GP_VC_PORTABLE) {
+        /* the rule that decided the worst component counted in the verdict */
+        long best = -1;
+        for (size_t i = 0; i < st->nmods; i++) {
+            const gp_audit_module *m = &st->mods[i];
+            if (m->excluded || m->verdict != st->verdict || m->decided_by < 0) continue;
+            if (best < 0 ||
+                st->rule_count[m->decided_by].n > st->rule_count[st->mods[best].decided_by].n)
+                best = (long)i;
+        }
+        if (best >= 0) {
+            int r = st->mods[best].decided_by;
+            const gp_rule_count *rc = &st->rule_count[r];
+            snprintf(buf, cap, "%s %s (%zu %s, e.g. %s:%u)", gp_audit_rule_get(r)->id,
+                     gp_audit_rule_get(r)->name, rc->n, rc->n == 1 ? "finding" : "findings",
+                     gp_audit_path(st, rc->file), rc->line);
+            return;
+        }
+    }
+    for (int s = 1; s < GP_STOP_COUNT; s++)
+        if (st->cond_stop[s]) {
+            long m = stop_module(st, s, true);
+            snprintf(buf, cap, "nothing on the default path; %s holds %s", gp_audit_stop_name(s),
+                     m >= 0 ? gp_audit_cond_scope(&st->mods[m], s) : "for one path only");
+            return;
+        }
+    for (size_t i = 0; i < st->nmods; i++)
+        if (st->mods[i].role == GP_ROLE_CUDA_OPTIONAL) {
+            snprintf(buf, cap, "nothing on the default build; the CUDA code is optional (%s: %s)",
+                     st->mods[i].path, st->mods[i].gate);
+            return;
+        }
+    snprintf(buf, cap, "%s",
+             st->count[GP_SEV_NOTE] ? "nothing but notes" : "no finding in the project's code");
 }
 
 size_t gp_audit_next_steps(const gp_audit_state *st, char lines[][400], size_t cap)

@@ -65,6 +65,8 @@ typedef enum gp_audit_rule_id {
     GP_R_PY_TRITON_001,
     GP_R_PY_COMPILE_001,
     GP_R_PY_DL_001,
+    GP_R_PY_MPS_001,
+    GP_R_PY_QUANT_001,
     GP_R_C_INC_001,
     GP_R_C_RT_001,
     GP_R_C_DRV_001,
@@ -83,6 +85,7 @@ typedef enum gp_audit_rule_id {
     GP_R_REQ_001,
     GP_R_REQ_002,
     GP_R_REQ_003,
+    GP_R_REQ_004,
     GP_R_CONDA_001,
     GP_R_DOCKER_001,
     GP_R_COUNT

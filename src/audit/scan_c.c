@@ -247,6 +247,8 @@ typedef struct c_rt {
     int in_case;              /* after `case` on this line: 1, 2 when it tests CUDA */
     uint32_t case_line;
     int watch; /* tokens to lex after a device test (a ternary may follow) */
+    int judge; /* after an if's CUDA branch: 1 the next token says what the CPU path does, 2 the
+                * first statement of its else */
     long drop; /* the finding of a device test that turned out to be a dispatch */
     int ng;
     c_rt_guard g[C_RT_MAX];
@@ -334,7 +336,8 @@ static int device_test(const c_scan *cs, const gp_c_tok *t, const gp_c_tok *n1)
 static bool rt_busy(const c_scan *cs)
 {
     const c_rt *rt = &cs->rt;
-    return rt->cond || rt->body || rt->else_ready || rt->in_case || rt->watch > 0 || rt->ng > 0;
+    return rt->cond || rt->body || rt->else_ready || rt->in_case || rt->watch > 0 || rt->ng > 0 ||
+           rt->judge;
 }
 
 static void rt_push(c_scan *cs, int kind, bool on, bool else_on)
@@ -342,7 +345,9 @@ static void rt_push(c_scan *cs, int kind, bool on, bool else_on)
     c_rt *rt = &cs->rt;
     if (rt->ng == C_RT_MAX) return;
     rt->g[rt->ng++] = (c_rt_guard){(uint8_t)kind, on, else_on, 0};
-    if (on) cs->r->cuda_dispatch = true;
+    /* an if's CUDA branch is a dispatch once what follows it is known to be a CPU path that does
+     * more than raise (rt_judge) */
+    if (on && kind != RT_BRACE && kind != RT_STMT) cs->r->cuda_dispatch = true;
 }
 
 /* A guard ended: an if's statement may be followed by its else. */
@@ -353,7 +358,37 @@ static void rt_pop(c_scan *cs)
     if (g.kind == RT_BRACE || g.kind == RT_STMT) {
         rt->else_ready = true;
         rt->else_on = g.else_on;
+        if (g.on) rt->judge = 1;
     }
+}
+
+static bool raise_head(c_scan *cs, const gp_c_tok *t, const gp_c_tok *n1, const gp_c_tok *n2);
+
+/* After an if's CUDA branch: the CPU path is its else, or the code after it. One that only
+ * raises (`AT_ERROR("not implemented on the CPU")`, `TORCH_CHECK(false, ...)`, `throw`), or
+ * none (the function ends), is no CPU path: the if is then no dispatch. */
+static void rt_judge(c_scan *cs, const gp_c_tok *t, const gp_c_tok *n1, const gp_c_tok *n2)
+{
+    c_rt *rt = &cs->rt;
+    if (t->in_define) return;
+    if (rt->judge == 1 && tok_eq(cs, t, "else")) {
+        if (tok_eq(cs, n1, "if")) {
+            rt->judge = 0;
+            cs->r->cuda_dispatch = true; /* else if: another branch of its own */
+        } else {
+            rt->judge = 2;
+        }
+        return;
+    }
+    if (rt->judge == 2 && tok_eq(cs, t, "{")) return;
+    rt->judge = 0;
+    if (tok_eq(cs, t, "}")) return;
+    if (raise_head(cs, t, n1, n2)) { /* the CPU side of the dispatch is a stub */
+        gp_audit_add(cs->r, cs->s, GP_R_PY_EXT_003, t->guarded, t->line, t->line_off, t->off,
+                     t->len);
+        return;
+    }
+    cs->r->cuda_dispatch = true;
 }
 
 /* Follows the dispatch constructs through token t (before the rules look at it, so that t is
@@ -563,7 +598,9 @@ static void check_tok(c_scan *cs, const gp_c_tok *t, const gp_c_tok *n1, const g
     bool family;
     int rule = ident_rule_of(w, t->len, &family);
     if (rule < 0) return;
-    rep(cs, rule, t);
+    long k = rep(cs, rule, t);
+    if (k >= 0 && t->len == 10 && memcmp(w, "__global__", 10) == 0)
+        cs->r->f[k].marks |= GP_MARK_KERNEL; /* a kernel: counted as one (not each launch) */
 }
 
 /* A CPU implementation is a source file (not a header: headers hold declarations and default
@@ -666,6 +703,7 @@ static bool scan_sparse(c_scan *cs, gp_c_lexer *lx)
             hit = 0;
             continue;
         }
+        if (cs->rt.judge) rt_judge(cs, &cur, &n1, &n2);
         rt_track(cs, &cur, &n1);
         check_tok(cs, &cur, &n1, &n2);
         cs->prev[2] = cs->prev[1];
@@ -761,6 +799,7 @@ void gp_audit_scan_c_how(gp_audit_source *s, gp_audit_result *r, bool cuda, cons
     gp_c_lexer_next(&lx, &n2);
     size_t count = 0;
     while (cur.kind != GP_C_END) {
+        if (cs.rt.judge) rt_judge(&cs, &cur, &n1, &n2);
         rt_track(&cs, &cur, &n1);
         check_tok(&cs, &cur, &n1, &n2);
         if (cs.cpu_named) body_track(&cs, &cur, &n1, &n2);

@@ -41,7 +41,8 @@ static bool name_cuda_only(const char *nm, const char *extras, size_t exn)
     static const char *const ex[] = {
         "onnxruntime-gpu", "flash-attn", "xformers",   "pycuda", "mamba-ssm",
         "causal-conv1d",   "nvdiffrast", "tinycudann", "apex",   "cuda-python",
-        "cuda-bindings",   "cuda-core",  "tilelang",   "triton"};
+        "cuda-bindings",   "cuda-core",  "tilelang",   "triton", "bitsandbytes",
+        "tensorflow-gpu"};
     for (size_t i = 0; i < sizeof ex / sizeof ex[0]; i++)
         if (strcmp(nm, ex[i]) == 0) return true;
     if ((strcmp(nm, "jax") == 0 || strcmp(nm, "jaxlib") == 0) && exn > 0 &&
@@ -87,6 +88,57 @@ static size_t req_blanks(const char *p, size_t j, size_t len)
         if (k == j || k >= len || p[k] != '\n') return j;
         j = k + 1;
     }
+}
+
+/* Does a torch specifier p[0, n) ("==1.10.0", ">=1.7,<1.12", "<=1.11") keep torch below 1.12,
+ * the first release with MPS? An exact version, an upper bound or a compatible release (~=1.9.0)
+ * below it does. */
+static bool torch_before_mps(const char *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        char op0 = p[i], op1 = i + 1 < n ? p[i + 1] : 0;
+        size_t v;
+        int kind; /* 0 exact or compatible within a minor, 1 below, 2 at most */
+        if (op0 == '=' && op1 == '=') {
+            v = i + 2;
+            kind = 0;
+        } else if (op0 == '~' && op1 == '=') {
+            v = i + 2;
+            kind = 3; /* ~=X.Y.Z: X.Y.*; ~=X.Y: X.* */
+        } else if (op0 == '<' && op1 == '=') {
+            v = i + 2;
+            kind = 2;
+        } else if (op0 == '<') {
+            v = i + 1;
+            kind = 1;
+        } else {
+            continue;
+        }
+        while (v < n && p[v] == ' ')
+            v++;
+        if (v >= n || !isdigit((unsigned char)p[v])) continue;
+        long major = 0, minor = -1;
+        int parts = 0;
+        size_t q = v;
+        while (q < n && isdigit((unsigned char)p[q]))
+            major = major * 10 + (p[q++] - '0');
+        parts = 1;
+        if (q < n && p[q] == '.' && q + 1 < n && isdigit((unsigned char)p[q + 1])) {
+            minor = 0;
+            for (q++; q < n && isdigit((unsigned char)p[q]); q++)
+                minor = minor * 10 + (p[q] - '0');
+            parts = 2;
+            if (q < n && p[q] == '.' && q + 1 < n && isdigit((unsigned char)p[q + 1])) parts = 3;
+        }
+        if (major > 1 || minor < 0) continue; /* 2.x, or no minor to judge by */
+        long ver = major * 1000 + minor;      /* 1.12 -> 1012 */
+        bool old = kind == 1 ? ver <= 1012 : ver < 1012;
+        if (kind == 3 && parts == 2) old = major < 1; /* ~=1.9 allows any 1.x */
+        if (major == 0) old = true;
+        if (old) return true;
+        i = q;
+    }
+    return false;
 }
 
 void gp_audit_check_requirement(gp_audit_source *s, gp_audit_result *r, uint32_t line,
@@ -137,6 +189,8 @@ void gp_audit_check_requirement(gp_audit_source *s, gp_audit_result *r, uint32_t
     const char *semi = memchr(p + i, ';', len - i);
     size_t spec_end = semi ? (size_t)(semi - p) : len;
     bool linux_only = semi && linux_marker(semi, len - (size_t)(semi - p));
+    if (strcmp(nm, "torch") == 0 && torch_before_mps(p + i, spec_end - i))
+        gp_audit_add(r, s, GP_R_REQ_004, linux_only, line, line_off, off + ns, spec_end - ns);
     if (has_cu_digits(p + i, spec_end - i, "+cu")) {
         gp_audit_add(r, s, GP_R_REQ_001, linux_only, line, line_off, off + ns, spec_end - ns);
         return;

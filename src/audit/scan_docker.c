@@ -32,6 +32,21 @@ static bool nvidia_image(const char *p, size_t n)
     return false;
 }
 
+/* A word of a RUN instruction that installs CUDA wheels: an index URL of PyTorch's CUDA builds
+ * (`.../whl/cu118`, also after `--index-url=`), NVIDIA's index, or a `+cuNNN` version. */
+static bool cuda_wheel_word(const char *w, size_t n)
+{
+    for (size_t i = 0; i + 4 < n; i++) {
+        if (memcmp(w + i, "/cu", 3) == 0 && isdigit((unsigned char)w[i + 3]) && i >= 4 &&
+            memcmp(w + i - 4, "/whl", 4) == 0)
+            return true;
+        if (memcmp(w + i, "+cu", 3) == 0 && isdigit((unsigned char)w[i + 3])) return true;
+    }
+    for (size_t i = 0; i + 15 <= n; i++)
+        if (memcmp(w + i, "pypi.nvidia.com", 15) == 0) return true;
+    return false;
+}
+
 void gp_audit_scan_dockerfile(gp_audit_source *s, gp_audit_result *r)
 {
     gp_line_reader lr;
@@ -77,6 +92,10 @@ void gp_audit_scan_dockerfile(gp_audit_source *s, gp_audit_result *r)
                 hit = true;
             if (wn >= 22 && memcmp(w, "NVIDIA_VISIBLE_DEVICES", 22) == 0) hit = true;
             if (hit) gp_audit_add(r, s, GP_R_DOCKER_001, false, line, lo, ws, wn);
+            /* RUN pip install ... --index-url https://download.pytorch.org/whl/cu118, or
+             * torch==2.1.0+cu118: a CUDA wheel the image installs */
+            if (kn == 3 && strncasecmp(d + ks, "RUN", 3) == 0 && cuda_wheel_word(w, wn))
+                gp_audit_add(r, s, GP_R_REQ_001, false, line, lo, ws, wn);
             if (kn == 4 && strncasecmp(d + ks, "FROM", 4) == 0 && w[0] != '-')
                 break; /* one image */
         }

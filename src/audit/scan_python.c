@@ -3,12 +3,14 @@
  * except catches ImportError, in a def, or under the `__main__` guard. Names are resolved through
  * the file's import aliases and looked up exactly. */
 #include <ctype.h>
+#include <stdio.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "audit/bytescan.h"
 #include "audit/lex_python.h"
+#include "audit/mps_table.h"
 #include "audit/prefilter.h"
 #include "audit/scanners.h"
 #include "util/thread.h"
@@ -20,6 +22,10 @@
 #define PY_NAME_MAX   128
 #define PY_MAX_DEFS   256
 #define PY_MAX_RANGES 256
+#define PY_MAX_USES   16 /* the uses of a name compared for a split over a switch's branches */
+#define PY_MAX_NAMED  32 /* `from X import name` imports whose uses are looked at */
+#define PY_MAX_SWITCH 16 /* setup.py: switches set from the environment, with their defaults */
+#define PY_MAX_CULIST 16 /* setup.py: names set to CUDA sources outside a build branch */
 /* a file this large is not looked through again for the names of its functions */
 #define PY_DEFS_SCAN_MAX (8u << 20)
 
@@ -36,6 +42,15 @@ typedef struct py_block {
     bool typing;      /* `if TYPE_CHECKING:`: imports for type checkers only */
     bool guard;       /* BK_DEF: a decorator skips it without CUDA (skipif(not cuda...)) */
     uint64_t shadow;  /* BK_DEF: aliases its parameters hide (a bit per alias slot) */
+    uint32_t chain;   /* BK_GUARD: its if/elif/else chain (0: none), and which branch of it */
+    uint32_t branch;
+    int8_t envdef; /* setup.py: the if's condition with the environment's defaults (1 true, 0
+                    * false, -1 not one) */
+    bool tdev;     /* BK_GUARD: its chain tests a tensor's device (`x.is_cuda`, `x.device.type ==
+                    * "cuda"`), */
+    bool tneg;     /* ... negated (`not x.is_cuda`): its first branch is the non-CUDA one */
+    bool ret;      /* the last statement of its body so far is a `return` */
+    bool negif;    /* BK_GUARD: an `if not ...` (its body runs where the test fails) */
 } py_block;
 
 /* What one search of a name found (name_find_memo): a later search from further on is answered
@@ -53,11 +68,37 @@ typedef struct py_def {
     size_t f0, f1;     /* findings made inside */
     size_t x0, x1;     /* facts recorded inside */
     bool open;
+    bool top;         /* at the top of the file (not inside a class or another function) */
     gp_find_memo use; /* waits_for_rest: where its name was last looked for */
 } py_def;
 
+/* A name a `from X import name` brought in: where its import statement is, and its fact. */
+typedef struct py_named {
+    size_t name_off, name_len;
+    size_t stmt_a, stmt_b; /* the import statement's bytes (no use of the name) */
+    size_t fact;           /* its import fact's offset in the result's facts */
+    gp_find_memo use;      /* waits_for_rest: where its name was last looked for */
+} py_named;
+
+/* setup.py: a name set from the environment (`WITH_CUDA = os.getenv("WITH_CUDA", "1") == "1"`)
+ * and what it is when the variable is not set. */
+typedef struct py_switch {
+    size_t name_off, name_len;
+    bool value;
+} py_switch;
+
+/* setup.py: a name set to CUDA sources outside a build branch (`cuda_sources = glob("*.cu")`):
+ * the build needs them only where the name is used. */
+typedef struct py_culist {
+    size_t name_off, name_len;
+    size_t stmt_a, stmt_b;
+    size_t finding;
+} py_culist;
+
 typedef struct py_range {
     size_t a, b;
+    uint32_t chain,
+        branch; /* the if/elif/else chain and branch it is the body of (chain 0: none) */
 } py_range;
 
 typedef struct py_alias {
@@ -96,12 +137,16 @@ typedef struct py_scan {
     bool line_guarded;
     uint64_t shadow; /* aliases hidden by the parameters of the functions the line is in */
     bool continued;  /* the buffered tokens continue an overlong logical line */
-    py_block line_b; /* the block the logical line opens if its last token is ':' */
-    bool part_colon; /* the last token of the part scanned before is ':' */
+    size_t f64_at;   /* the line's first float64 value (a token), or -1 */
+    bool own_cuda_known, own_cuda; /* defines_cuda's answer */
+    size_t f64_default;            /* set_default_dtype(torch.float64) on the line, or -1 */
+    py_block line_b;               /* the block the logical line opens if its last token is ':' */
+    bool part_colon;               /* the last token of the part scanned before is ':' */
     bool mentions_mps;
     int ndev004;
     int ndl;
-    int ndefs, nranges;
+    int ndefs, nranges, nnamed, nswitch, nculist;
+    uint32_t nchains; /* if/elif/else chains of guards seen */
     bool defs_over, ranges_over;
     bool deco;                    /* the lines since the last statement are decorators */
     bool deco_guard, deco_device; /* one of them skips the function without CUDA */
@@ -109,6 +154,9 @@ typedef struct py_scan {
     gp_find_memo main_at, import_at; /* waits_for_rest's searches */
     /* from here on never read past their counts above, so not cleared per file */
     py_def defs[PY_MAX_DEFS];
+    py_named named[PY_MAX_NAMED];
+    py_switch sw[PY_MAX_SWITCH];
+    py_culist culist[PY_MAX_CULIST];
     py_range ranges[PY_MAX_RANGES]; /* code behind a CUDA check: guard bodies, guarded lines */
     py_block b[PY_MAX_BLOCKS];
     py_alias al[PY_MAX_ALIAS];
@@ -372,6 +420,9 @@ static int line_has_guard_signal(py_scan *ps)
             int nc;
             const char *last;
             read_chain(ps, i, false, buf, sizeof buf, &nc, &last);
+            /* a project's own test of a distributed run: is_dist_avail_and_initialized() */
+            if (strstr(last, "dist") && (strstr(last, "initialized") || strstr(last, "avail")))
+                return 2;
             if (strcmp(last, "is_cuda") == 0 || strcmp(last, "is_initialized") == 0 ||
                 strcmp(last, "device_count") == 0 || strcmp(last, "is_nccl_available") == 0 ||
                 strcmp(last, "is_built") == 0 || starts(buf, "torch.cuda.is_") ||
@@ -402,18 +453,18 @@ static int line_has_guard_signal(py_scan *ps)
 /* Top-level modules with no Mac or CPU build: importing them fails there. `cuda` is NVIDIA's
  * cuda-python (cuda.bindings, cuda.core), `nvidia` the namespace of NVIDIA's wheels (DALI, the
  * CUDA libraries), cutlass its CUTLASS Python DSL (cutlass.cute), cuml/cudf/cugraph RAPIDS. */
-static const char *const cuda_only_modules[] = {"flash_attn",  "xformers",
-                                                "apex",        "causal_conv1d",
-                                                "mamba_ssm",   "tinycudann",
-                                                "nvdiffrast",  "pycuda",
-                                                "cupy",        "cupyx",
-                                                "tensorrt",    "spconv",
-                                                "cuml",        "cudf",
-                                                "cugraph",     "cuspatial",
-                                                "cutlass",     "tilelang",
-                                                "cuda",        "nvidia",
-                                                "flashinfer",  "transformer_engine",
-                                                "tensorrt_llm"};
+static const char *const cuda_only_modules[] = {"flash_attn",   "xformers",
+                                                "apex",         "causal_conv1d",
+                                                "mamba_ssm",    "tinycudann",
+                                                "nvdiffrast",   "pycuda",
+                                                "cupy",         "cupyx",
+                                                "tensorrt",     "spconv",
+                                                "cuml",         "cudf",
+                                                "cugraph",      "cuspatial",
+                                                "cutlass",      "tilelang",
+                                                "cuda",         "nvidia",
+                                                "flashinfer",   "transformer_engine",
+                                                "tensorrt_llm", "bitsandbytes"};
 
 static bool module_is_cuda_only(const char *m)
 {
@@ -433,7 +484,43 @@ static bool makes_dtype(py_scan *ps, size_t i)
     if (i >= 2 && is_op(ps, i - 1, "=") && is_name(ps, i - 2, "dtype")) return true;
     if (ps->npar == 0 || !ps->par[ps->npar - 1].call) return false;
     const py_paren *p = &ps->par[ps->npar - 1];
-    return last_is(p, "to") || last_is(p, "type") || last_is(p, "set_default_dtype");
+    return last_is(p, "to") || last_is(p, "type") || last_is(p, "set_default_dtype") ||
+           last_is(p, "astype");
+}
+
+/* A float64 value made at token i (dtype_flow decides whether it reaches a device). */
+static void f64_source(py_scan *ps, size_t i)
+{
+    if (ps->f64_at == (size_t)-1) ps->f64_at = i;
+    if (ps->npar > 0 && ps->par[ps->npar - 1].call &&
+        last_is(&ps->par[ps->npar - 1], "set_default_dtype"))
+        ps->f64_default = i; /* every tensor made after it, on any device */
+}
+
+static size_t name_find(const char *d, size_t n, size_t from, size_t lim, const char *w, size_t k);
+
+/* Does the file define a method of its own named cuda (`def cuda(self`)? (Not asked of a mapped
+ * file: the search would read all of it at once.) */
+static bool defines_cuda(py_scan *ps)
+{
+    if (!ps->own_cuda_known) {
+        ps->own_cuda_known = true;
+        if (ps->s->mapped) return false;
+        const char *d = ps->s->data;
+        size_t n = ps->s->size;
+        for (size_t p = name_find(d, n, 0, n, "cuda", 4); p < n;
+             p = name_find(d, n, p + 1, n, "cuda", 4)) {
+            size_t q = p;
+            while (q > 0 && (d[q - 1] == ' ' || d[q - 1] == '\t'))
+                q--;
+            if (q >= 3 && memcmp(d + q - 3, "def", 3) == 0 && q - 3 < p &&
+                (q == 3 || !gp_py_is_name_char((unsigned char)d[q - 4]))) {
+                ps->own_cuda = true;
+                break;
+            }
+        }
+    }
+    return ps->own_cuda;
 }
 
 /* Rules keyed on a resolved dotted name. Returns true when one fired. */
@@ -467,8 +554,9 @@ static bool match_name(py_scan *ps, const char *c, int ncomp, const char *last, 
         }
         if (strcmp(c, "torch.float64") == 0 || strcmp(c, "torch.double") == 0) {
             /* only where it makes a tensor of that type: dtype=..., .to(...), .type(...),
-             * set_default_dtype(...); a comparison or a list of dtypes makes none */
-            if (makes_dtype(ps, first)) report(ps, GP_R_PY_DTYPE_001, first, guarded);
+             * set_default_dtype(...); a comparison or a list of dtypes makes none. Whether the
+             * tensor reaches a device is dtype_flow's to say. */
+            if (makes_dtype(ps, first)) f64_source(ps, first);
             return true;
         }
         if (strcmp(c, "torch.compile") == 0 || starts(c, "torch._inductor")) {
@@ -481,6 +569,10 @@ static bool match_name(py_scan *ps, const char *c, int ncomp, const char *last, 
             report(ps, GP_R_PY_DIST_001, first, guarded);
             return true;
         }
+        if (is_call && gp_audit_mps_op_of(c)) { /* PY-MPS-001 (mps_table.c) */
+            report(ps, GP_R_PY_MPS_001, first, guarded);
+            return true;
+        }
         if (strcmp(c, "triton.jit") == 0 || strcmp(c, "triton.autotune") == 0 ||
             strcmp(c, "triton.heuristics") == 0) {
             report(ps, GP_R_PY_TRITON_001, first, guarded);
@@ -491,18 +583,30 @@ static bool match_name(py_scan *ps, const char *c, int ncomp, const char *last, 
         report(ps, GP_R_PY_DEV_005, lasti, guarded);
         return true;
     }
+    if (strcmp(last, "BitsAndBytesConfig") == 0 && is_call) {
+        report(ps, GP_R_PY_QUANT_001, lasti, guarded);
+        return true;
+    }
     if (strcmp(last, "CUDAExtension") == 0 || (ps->setup_py && strcmp(last, "CUDA_HOME") == 0)) {
         report(ps, GP_R_PY_EXT_001, lasti, guarded);
         return true;
     }
     bool attr = has_base || ncomp > 1;
+    /* `self.cuda()` in a file whose class defines its own cuda(): the project's method */
+    if (attr && is_call && !has_base && strcmp(c, "self.cuda") == 0 && defines_cuda(ps))
+        return true;
     if (attr && is_call && strcmp(last, "cuda") == 0 && !starts(c, "numba.")) {
         report(ps, GP_R_PY_DEV_001, lasti, guarded);
         return true;
     }
     if (attr && is_call && strcmp(last, "double") == 0 && is_op(ps, lasti + 2, ")") &&
         !starts(c, "np.") && !starts(c, "numpy.") && !starts(c, "math.")) {
-        report(ps, GP_R_PY_DTYPE_001, lasti, guarded);
+        f64_source(ps, lasti);
+        return true;
+    }
+    if ((strcmp(c, "numpy.float64") == 0 || strcmp(c, "numpy.double") == 0) &&
+        makes_dtype(ps, first)) {
+        f64_source(ps, first); /* a numpy array of float64: reported where it reaches a device */
         return true;
     }
     if (attr && is_call && strcmp(last, "pin_memory") == 0) {
@@ -612,6 +716,78 @@ static void import_fact(py_scan *ps, unsigned flags, const char *pre, size_t pn,
     gp_audit_fact(ps->r, GP_FACT_IMPORT, flags, b, k);
 }
 
+/* Packages that are never the project's own: names imported from them are not followed. */
+static const char *const foreign_tops[] = {"PIL",
+                                           "__future__",
+                                           "abc",
+                                           "accelerate",
+                                           "argparse",
+                                           "collections",
+                                           "contextlib",
+                                           "copy",
+                                           "dataclasses",
+                                           "datasets",
+                                           "diffusers",
+                                           "einops",
+                                           "enum",
+                                           "functools",
+                                           "glob",
+                                           "hydra",
+                                           "importlib",
+                                           "inspect",
+                                           "io",
+                                           "itertools",
+                                           "jax",
+                                           "json",
+                                           "lightning",
+                                           "logging",
+                                           "math",
+                                           "matplotlib",
+                                           "numpy",
+                                           "omegaconf",
+                                           "os",
+                                           "pathlib",
+                                           "pickle",
+                                           "pytorch_lightning",
+                                           "random",
+                                           "re",
+                                           "scipy",
+                                           "shutil",
+                                           "sklearn",
+                                           "subprocess",
+                                           "sys",
+                                           "tensorflow",
+                                           "threading",
+                                           "time",
+                                           "timm",
+                                           "torch",
+                                           "torchvision",
+                                           "tqdm",
+                                           "transformers",
+                                           "typing",
+                                           "typing_extensions",
+                                           "warnings",
+                                           "yaml"};
+
+static bool module_is_foreign(const char *m)
+{
+    size_t top = strcspn(m, ".");
+    for (size_t k = 0; k < sizeof foreign_tops / sizeof foreign_tops[0]; k++)
+        if (strlen(foreign_tops[k]) == top && memcmp(foreign_tops[k], m, top) == 0) return true;
+    return false;
+}
+
+/* Remembers a name an unguarded `from X import name` brings in (token tok), with its fact. */
+static void named_add(py_scan *ps, size_t tok, size_t fact, unsigned fact_flags)
+{
+    if (ps->nnamed == PY_MAX_NAMED || ps->continued || (fact_flags & GP_FACTF_GUARDED) ||
+        ps->nt == 0)
+        return;
+    const gp_py_tok *e = &ps->t[ps->nt - 1];
+    py_named *nm = &ps->named[ps->nnamed++];
+    *nm = (py_named){ps->t[tok].off, ps->t[tok].len, ps->t[0].off, e->off + e->len, fact, {0}};
+}
+
 static void scan_import(py_scan *ps, size_t i0, bool guarded, unsigned fact_flags)
 {
     char m[PY_NAME_MAX], full[PY_NAME_MAX * 2];
@@ -654,7 +830,12 @@ static void scan_import(py_scan *ps, size_t i0, bool guarded, unsigned fact_flag
         import_fact(ps, fact_flags, rel, k, NULL, 0);
         for (i++; i < ps->nt; i++) {
             if (ps->t[i].kind != GP_PY_NAME || is_name(ps, i, "as")) continue;
+            size_t fa = ps->r->facts.len;
             import_fact(ps, fact_flags | GP_FACTF_NAME, rel, k, tx(ps, i), ps->t[i].len);
+            size_t local = i;
+            if (is_name(ps, i + 1, "as") && i + 2 < ps->nt && ps->t[i + 2].kind == GP_PY_NAME)
+                local = i + 2;
+            named_add(ps, local, fa, fact_flags);
             if (is_name(ps, i + 1, "as")) i += 2;
         }
         return;
@@ -677,9 +858,11 @@ static void scan_import(py_scan *ps, size_t i0, bool guarded, unsigned fact_flag
         size_t nt = i;
         if (is_name(ps, i + 1, "as") && i + 2 < ps->nt && ps->t[i + 2].kind == GP_PY_NAME) {
             add_alias(ps, tx(ps, i + 2), ps->t[i + 2].len, full);
+            if (!module_is_foreign(m)) named_add(ps, i + 2, fn - 1, fact_flags);
             i += 2;
         } else {
             add_alias(ps, tx(ps, i), ps->t[i].len, full);
+            if (!module_is_foreign(m)) named_add(ps, i, fn - 1, fact_flags);
         }
         if (!fired && module_is_cuda_only(full))
             report_import(ps, GP_R_PY_IMP_001, nt, guarded, fn);
@@ -730,7 +913,40 @@ static bool names_requirements(const char *w, size_t n)
     for (size_t i = 0; i < n; i++)
         low[i] = (char)tolower((unsigned char)w[i]);
     low[n] = '\0';
+    /* (not dependency_links: pip ignores them) */
+    if (strstr(low, "link")) return false;
     return strstr(low, "require") || strstr(low, "dep") || strcmp(low, "reqs") == 0;
+}
+
+/* setup.py: a CUDA source. Set to a name outside a build branch (`cuda_sources = glob(...)`),
+ * it is kept for finish() to see where the name is used. */
+static void report_culist(py_scan *ps, size_t i, bool guarded)
+{
+    const gp_py_tok *t = &ps->t[i];
+    long k =
+        gp_audit_add(ps->r, ps->s, GP_R_PY_EXT_001, guarded, t->line, t->line_off, t->off, t->len);
+    if (k < 0 || guarded || ps->continued || ps->nt < 3 || ps->t[0].kind != GP_PY_NAME ||
+        !(is_op(ps, 1, "=") || is_op(ps, 1, "+=")) || ps->nculist == PY_MAX_CULIST)
+        return;
+    const gp_py_tok *e = &ps->t[ps->nt - 1];
+    ps->culist[ps->nculist++] =
+        (py_culist){ps->t[0].off, ps->t[0].len, ps->t[0].off, e->off + e->len, (size_t)k};
+}
+
+/* Does a string argument of the call before token i name a device option ("--device",
+ * "--gpu")? */
+static bool call_names_device(py_scan *ps, const py_paren *call, size_t i)
+{
+    for (size_t k = call->tok; k < i; k++) {
+        const gp_py_tok *t = &ps->t[k];
+        if (t->kind != GP_PY_STRING || t->blen > 64) continue;
+        const char *b = ps->s->data + t->body;
+        for (size_t q = 0; q + 3 <= t->blen; q++)
+            if ((q + 6 <= t->blen && memcmp(b + q, "device", 6) == 0) ||
+                memcmp(b + q, "gpu", 3) == 0)
+                return true;
+    }
+    return false;
 }
 
 static void scan_string_tok(py_scan *ps, size_t i, bool guarded)
@@ -754,8 +970,12 @@ static void scan_string_tok(py_scan *ps, size_t i, bool guarded)
                 name[c] = (char)tolower((unsigned char)tx(ps, nt)[c]);
             name[k] = '\0';
             pos = strstr(name, "device") || strcmp(name, "map_location") == 0;
+            /* argparse: `parser.add_argument("--device", default="cuda")` */
+            if (!pos && strcmp(name, "default") == 0 && call && last_is(call, "add_argument"))
+                pos = call_names_device(ps, call, i);
         } else if (positional && call) {
-            pos = last_is(call, "to") || last_is(call, "device");
+            pos = last_is(call, "to") || last_is(call, "device") || last_is(call, "autocast") ||
+                  last_is(call, "GradScaler"); /* torch.autocast("cuda"), GradScaler("cuda") */
             /* `device == torch.device("cuda:0")` tests the device; it does not choose one */
             if (last_is(call, "device") && call->tok > 0 &&
                 (is_op(ps, call->tok - 1, "==") || is_op(ps, call->tok - 1, "!=") ||
@@ -775,6 +995,11 @@ static void scan_string_tok(py_scan *ps, size_t i, bool guarded)
         }
         if (!hit && positional && call)
             hit = last_is(call, "init_process_group") || last_is(call, "new_group");
+        /* `args.dist_backend = "nccl"`: the run's choice of NCCL, set where it is made */
+        if (!hit && kw && ps->npar == 0 && i >= 4 && is_op(ps, i - 3, ".") &&
+            ps->t[i - 2].len > 8 &&
+            memcmp(tx(ps, i - 2) + ps->t[i - 2].len - 8, "_backend", 8) == 0)
+            hit = true;
         if (hit) report(ps, GP_R_PY_DIST_001, i, guarded);
         return;
     }
@@ -802,7 +1027,7 @@ static void scan_string_tok(py_scan *ps, size_t i, bool guarded)
             (strcmp(c->callee, "torch.utils.cpp_extension.load") == 0 || last_is(c, "load_inline")))
             report(ps, GP_R_PY_EXT_002, i, guarded);
         else if (ps->setup_py)
-            report(ps, GP_R_PY_EXT_001, i, guarded);
+            report_culist(ps, i, guarded);
         return;
     }
     if (ps->setup_py && n > 0 && n < 200 && in_requirements(ps))
@@ -826,6 +1051,11 @@ static void scan_kwarg(py_scan *ps, size_t i, bool guarded)
         (last_is(call, "init_process_group") || last_is(call, "new_group")) &&
         names_nccl(ps, i + 2) && !is_op(ps, i + 3, ".")) {
         report(ps, GP_R_PY_DIST_001, i + 2, guarded); /* backend=backend, set to "nccl" above */
+        return;
+    }
+    if (n == 12 && (memcmp(w, "load_in_8bit", 12) == 0 || memcmp(w, "load_in_4bit", 12) == 0) &&
+        is_name(ps, i + 2, "True")) {
+        report(ps, GP_R_PY_QUANT_001, i, guarded); /* bitsandbytes (LLM.int8, 4-bit) */
         return;
     }
     if (n == 10 && memcmp(w, "pin_memory", 10) == 0 && is_name(ps, i + 2, "True")) {
@@ -871,6 +1101,347 @@ static void close_paren(py_scan *ps, bool guarded)
         pend(ps->dl, &ps->ndl, &ps->t[p->tok]);
 }
 
+/* ---- setup.py: conditions on the environment, with their defaults --------------------------
+ * A build switch read from the environment (`if os.environ.get("WITH_CUDA", "1") == "1":`) is
+ * evaluated as it stands when the variable is not set: a branch the default takes is no guard.
+ * Only conditions made of environment reads (with their defaults), literals, the switches set
+ * from them and int/bool/str/lower/upper/strip, not/and/or and comparisons are evaluated; any
+ * other name makes the value unknown. */
+
+enum { PV_UNK, PV_NONE, PV_BOOL, PV_INT, PV_STR, PV_SEQ };
+
+typedef struct py_val {
+    int k;
+    long long n;     /* PV_BOOL, PV_INT */
+    size_t off, len; /* PV_STR: its bytes in the source; PV_SEQ: tokens [off, len) */
+} py_val;
+
+typedef struct py_eval {
+    py_scan *ps;
+    size_t i, end;
+    bool env; /* an environment read (or a switch set from one) was seen */
+} py_eval;
+
+static py_val ev_or(py_eval *e);
+
+static int ev_truth(py_val v)
+{
+    switch (v.k) {
+    case PV_NONE:
+        return 0;
+    case PV_BOOL:
+    case PV_INT:
+        return v.n != 0;
+    case PV_STR:
+        return v.len > 0;
+    case PV_SEQ:
+        return v.len > v.off; /* a non-empty token range */
+    default:
+        return -1;
+    }
+}
+
+static py_val ev_bool(int t)
+{
+    py_val v = {t < 0 ? PV_UNK : PV_BOOL, t > 0, 0, 0};
+    return v;
+}
+
+/* Skips a bracketed group opening at token e->i. */
+static void ev_skip_group(py_eval *e)
+{
+    int depth = 0;
+    for (; e->i < e->end; e->i++) {
+        if (is_op(e->ps, e->i, "(") || is_op(e->ps, e->i, "[") || is_op(e->ps, e->i, "{"))
+            depth++;
+        else if (is_op(e->ps, e->i, ")") || is_op(e->ps, e->i, "]") || is_op(e->ps, e->i, "}"))
+            if (--depth == 0) {
+                e->i++;
+                return;
+            }
+    }
+}
+
+static bool ev_str_eq(py_scan *ps, py_val a, py_val b)
+{
+    const char *d = ps->s->data;
+    if (a.len != b.len) return false;
+    for (size_t k = 0; k < a.len; k++)
+        if (tolower((unsigned char)d[a.off + k]) != tolower((unsigned char)d[b.off + k]))
+            return false;
+    return true;
+}
+
+static py_val ev_to_int(py_scan *ps, py_val v)
+{
+    py_val r = {PV_UNK, 0, 0, 0};
+    if (v.k == PV_INT || v.k == PV_BOOL) {
+        r.k = PV_INT;
+        r.n = v.n;
+    } else if (v.k == PV_STR && v.len > 0 && v.len < 19) {
+        const char *d = ps->s->data + v.off;
+        long long n = 0;
+        size_t k = 0;
+        bool neg = d[0] == '-';
+        if (neg) k = 1;
+        if (k == v.len) return r;
+        for (; k < v.len; k++) {
+            if (!isdigit((unsigned char)d[k])) return r;
+            n = n * 10 + (d[k] - '0');
+        }
+        r.k = PV_INT;
+        r.n = neg ? -n : n;
+    }
+    return r;
+}
+
+/* An environment read at the chain ending at token j (os.environ.get, os.getenv, getenv): its
+ * arguments start at e->i (after '('); returns the default, or None. */
+static py_val ev_env_call(py_eval *e)
+{
+    py_val def = {PV_NONE, 0, 0, 0};
+    e->env = true;
+    int args = 0;
+    size_t start = e->i;
+    while (e->i < e->end && !is_op(e->ps, e->i, ")")) {
+        if (args == 1) {
+            py_val v = ev_or(e);
+            def = v;
+        } else {
+            py_val v = ev_or(e);
+            (void)v;
+        }
+        if (is_op(e->ps, e->i, ",")) {
+            e->i++;
+            args++;
+        } else if (!is_op(e->ps, e->i, ")")) {
+            e->i = start;
+            ev_skip_group(e);
+            py_val u = {PV_UNK, 0, 0, 0};
+            return u;
+        }
+    }
+    if (e->i < e->end) e->i++; /* ')' */
+    return def;
+}
+
+static py_val ev_atom(py_eval *e)
+{
+    py_scan *ps = e->ps;
+    py_val unk = {PV_UNK, 0, 0, 0};
+    if (e->i >= e->end) return unk;
+    const gp_py_tok *t = &ps->t[e->i];
+    py_val v = unk;
+    if (t->kind == GP_PY_STRING) {
+        e->i++;
+        if (t->fstring) return unk;
+        v.k = PV_STR;
+        v.off = t->body;
+        v.len = t->blen;
+        while (e->i < e->end && ps->t[e->i].kind == GP_PY_STRING) /* "a" "b": unknown */
+            e->i++, v.k = PV_UNK;
+    } else if (t->kind == GP_PY_NUMBER) {
+        py_val sv = {PV_STR, 0, t->off, t->len};
+        e->i++;
+        v = ev_to_int(ps, sv);
+    } else if (is_op(ps, e->i, "(") || is_op(ps, e->i, "[")) {
+        size_t open = e->i;
+        e->i++;
+        py_val in = ev_or(e);
+        if (is_op(ps, e->i, ")") && is_op(ps, open, "(")) {
+            e->i++;
+            v = in;
+        } else {
+            e->i = open;
+            ev_skip_group(e);
+            v.k = PV_SEQ;
+            v.off = open + 1;
+            v.len = e->i - 1; /* the closing bracket */
+        }
+    } else if (t->kind == GP_PY_NAME) {
+        if (is_name(ps, e->i, "True") || is_name(ps, e->i, "False")) {
+            v.k = PV_BOOL;
+            v.n = is_name(ps, e->i, "True");
+            e->i++;
+        } else if (is_name(ps, e->i, "None")) {
+            v.k = PV_NONE;
+            e->i++;
+        } else {
+            char buf[PY_NAME_MAX];
+            int nc;
+            const char *last;
+            size_t j = read_chain(ps, e->i, false, buf, sizeof buf, &nc, &last);
+            size_t first = e->i;
+            e->i = j + 1;
+            bool call = is_op(ps, e->i, "(");
+            if (call && (strcmp(buf, "os.environ.get") == 0 || strcmp(buf, "os.getenv") == 0 ||
+                         strcmp(buf, "getenv") == 0 || strcmp(buf, "environ.get") == 0)) {
+                e->i++;
+                v = ev_env_call(e);
+            } else if (call && nc == 1 &&
+                       (strcmp(buf, "int") == 0 || strcmp(buf, "bool") == 0 ||
+                        strcmp(buf, "str") == 0)) {
+                e->i++;
+                py_val in = ev_or(e);
+                if (!is_op(ps, e->i, ")")) {
+                    e->i = j + 1;
+                    ev_skip_group(e);
+                    return unk;
+                }
+                e->i++;
+                if (buf[0] == 'i')
+                    v = ev_to_int(ps, in);
+                else if (buf[0] == 'b')
+                    v = ev_bool(ev_truth(in));
+                else
+                    v = in.k == PV_STR ? in : unk;
+            } else if (!call && nc == 1) {
+                for (int k = 0; k < ps->nswitch; k++)
+                    if (ps->sw[k].name_len == ps->t[first].len &&
+                        memcmp(ps->s->data + ps->sw[k].name_off, tx(ps, first), ps->t[first].len) ==
+                            0) {
+                        v = ev_bool(ps->sw[k].value);
+                        e->env = true;
+                    }
+            } else if (call) {
+                ev_skip_group(e);
+            }
+        }
+    } else {
+        e->i++;
+        return unk;
+    }
+    /* .lower() .upper() .strip() on a string */
+    while (e->i + 1 < e->end && is_op(ps, e->i, ".") && ps->t[e->i + 1].kind == GP_PY_NAME) {
+        bool same = is_name(ps, e->i + 1, "lower") || is_name(ps, e->i + 1, "upper") ||
+                    is_name(ps, e->i + 1, "strip");
+        e->i += 2;
+        if (is_op(ps, e->i, "(")) ev_skip_group(e);
+        if (!same || v.k != PV_STR) v = unk;
+    }
+    return v;
+}
+
+static int ev_eq(py_scan *ps, py_val a, py_val b)
+{
+    if (a.k == PV_UNK || b.k == PV_UNK) return -1;
+    if ((a.k == PV_INT || a.k == PV_BOOL) && (b.k == PV_INT || b.k == PV_BOOL)) return a.n == b.n;
+    if (a.k == PV_STR && b.k == PV_STR) return ev_str_eq(ps, a, b);
+    if (a.k == PV_NONE || b.k == PV_NONE) return a.k == b.k;
+    if (a.k == PV_SEQ || b.k == PV_SEQ) return -1;
+    return 0;
+}
+
+/* Is a in the sequence (tokens [seq.off, seq.len)) or the string? */
+static int ev_in(py_eval *e, py_val a, py_val seq)
+{
+    if (a.k == PV_UNK) return -1;
+    if (seq.k == PV_STR) {
+        if (a.k != PV_STR) return -1;
+        const char *d = e->ps->s->data;
+        for (size_t k = 0; k + a.len <= seq.len; k++)
+            if (memcmp(d + seq.off + k, d + a.off, a.len) == 0) return 1;
+        return 0;
+    }
+    if (seq.k != PV_SEQ) return -1;
+    py_eval sub = {e->ps, seq.off, seq.len, false};
+    int found = 0;
+    while (sub.i < sub.end) {
+        py_val x = ev_atom(&sub);
+        int q = ev_eq(e->ps, a, x);
+        if (q < 0) return -1;
+        if (q) found = 1;
+        if (is_op(e->ps, sub.i, ","))
+            sub.i++;
+        else if (sub.i < sub.end)
+            return -1;
+    }
+    return found;
+}
+
+static py_val ev_cmp(py_eval *e)
+{
+    py_scan *ps = e->ps;
+    py_val a = ev_atom(e);
+    if (e->i >= e->end) return a;
+    bool neg = false;
+    if (is_op(ps, e->i, "==") || is_op(ps, e->i, "!=")) {
+        neg = is_op(ps, e->i, "!=");
+        e->i++;
+        int q = ev_eq(ps, a, ev_atom(e));
+        return ev_bool(q < 0 ? -1 : neg ? !q : q);
+    }
+    if (is_name(ps, e->i, "in") || (is_name(ps, e->i, "not") && is_name(ps, e->i + 1, "in"))) {
+        neg = is_name(ps, e->i, "not");
+        e->i += neg ? 2 : 1;
+        int q = ev_in(e, a, ev_atom(e));
+        return ev_bool(q < 0 ? -1 : neg ? !q : q);
+    }
+    if (is_op(ps, e->i, ">") || is_op(ps, e->i, "<") || is_op(ps, e->i, ">=") ||
+        is_op(ps, e->i, "<=")) {
+        const char *op = tx(ps, e->i);
+        size_t ol = ps->t[e->i].len;
+        e->i++;
+        py_val b = ev_atom(e);
+        if ((a.k != PV_INT && a.k != PV_BOOL) || (b.k != PV_INT && b.k != PV_BOOL))
+            return ev_bool(-1);
+        bool r =
+            op[0] == '>' ? (ol == 2 ? a.n >= b.n : a.n > b.n) : (ol == 2 ? a.n <= b.n : a.n < b.n);
+        return ev_bool(r);
+    }
+    if (is_name(ps, e->i, "is")) {
+        neg = is_name(ps, e->i + 1, "not");
+        e->i += neg ? 2 : 1;
+        py_val b = ev_atom(e);
+        if (a.k == PV_UNK || b.k != PV_NONE) return ev_bool(-1);
+        bool r = a.k == PV_NONE;
+        return ev_bool(neg ? !r : r);
+    }
+    return a;
+}
+
+static py_val ev_not(py_eval *e)
+{
+    if (is_name(e->ps, e->i, "not")) {
+        e->i++;
+        int t = ev_truth(ev_not(e));
+        return ev_bool(t < 0 ? -1 : !t);
+    }
+    return ev_cmp(e);
+}
+
+static py_val ev_and(py_eval *e)
+{
+    py_val a = ev_not(e);
+    while (is_name(e->ps, e->i, "and")) {
+        e->i++;
+        int x = ev_truth(a), y = ev_truth(ev_not(e));
+        a = ev_bool(x == 0 || y == 0 ? 0 : x < 0 || y < 0 ? -1 : 1);
+    }
+    return a;
+}
+
+static py_val ev_or(py_eval *e)
+{
+    py_val a = ev_and(e);
+    while (is_name(e->ps, e->i, "or")) {
+        e->i++;
+        int x = ev_truth(a), y = ev_truth(ev_and(e));
+        a = ev_bool(x == 1 || y == 1 ? 1 : x < 0 || y < 0 ? -1 : 0);
+    }
+    return a;
+}
+
+/* The truth of tokens [from, to) as a condition on the environment's defaults: 1, 0, or -1
+ * when it is not one (or cannot be told). */
+static int env_default(py_scan *ps, size_t from, size_t to)
+{
+    py_eval e = {ps, from, to, false};
+    py_val v = ev_or(&e);
+    if (e.i != to || !e.env) return -1;
+    return ev_truth(v);
+}
+
 /* ---- one logical line --------------------------------------------------------------------- */
 
 typedef struct py_word {
@@ -896,9 +1467,13 @@ static bool tok_in(py_scan *ps, size_t i, const py_word *words, size_t n)
 /* Can the chain NAME(.NAME)* at [i, j] match a rule? Saves building most names. */
 static bool chain_interesting(py_scan *ps, size_t i, size_t j, bool has_base)
 {
-    static const py_word lasts[] = {PY_WORD("cuda"),          PY_WORD("double"),
-                                    PY_WORD("pin_memory"),    PY_WORD("CUDAGraph"),
-                                    PY_WORD("CUDAExtension"), PY_WORD("CUDA_HOME")};
+    static const py_word lasts[] = {PY_WORD("cuda"),
+                                    PY_WORD("double"),
+                                    PY_WORD("pin_memory"),
+                                    PY_WORD("CUDAGraph"),
+                                    PY_WORD("CUDAExtension"),
+                                    PY_WORD("CUDA_HOME"),
+                                    PY_WORD("BitsAndBytesConfig")};
     if (tok_in(ps, j, lasts, sizeof lasts / sizeof lasts[0])) return true;
     if (has_base) return false;
     return is_name(ps, i, "torch") || is_name(ps, i, "triton") || is_alias(ps, i);
@@ -919,7 +1494,11 @@ static bool callee_interesting(py_scan *ps, size_t i)
                                     PY_WORD("load_inline"),
                                     PY_WORD("DataLoader"),
                                     PY_WORD("type"),
-                                    PY_WORD("set_default_dtype")};
+                                    PY_WORD("set_default_dtype"),
+                                    PY_WORD("astype"),
+                                    PY_WORD("autocast"),
+                                    PY_WORD("GradScaler"),
+                                    PY_WORD("add_argument")};
     return tok_in(ps, i, names, sizeof names / sizeof names[0]);
 }
 
@@ -1062,14 +1641,14 @@ static size_t name_find(const char *d, size_t n, size_t from, size_t lim, const 
 
 /* ---- functions, guard ranges, facts ------------------------------------------------------ */
 
-static void range_add(py_scan *ps, size_t a, size_t b)
+static void range_add(py_scan *ps, size_t a, size_t b, uint32_t chain, uint32_t branch)
 {
     if (a >= b) return;
     if (ps->nranges == PY_MAX_RANGES) {
         ps->ranges_over = true;
         return;
     }
-    ps->ranges[ps->nranges++] = (py_range){a, b};
+    ps->ranges[ps->nranges++] = (py_range){a, b, chain, branch};
 }
 
 /* Sets `flag` on the facts recorded from byte `from` of the result's facts on. */
@@ -1078,6 +1657,8 @@ static void facts_flag(gp_audit_result *r, size_t from, unsigned flag)
     for (size_t at = from; at + 3 <= r->facts.len; at += 3 + (unsigned char)r->facts.data[at + 2])
         r->facts.data[at + 1] = (char)((unsigned char)r->facts.data[at + 1] | flag);
 }
+
+static void f64_forget_locals(py_scan *ps);
 
 /* A def or class line: its entry, from its decorators on (or -1 when the table is full). */
 static int def_open(py_scan *ps, size_t line_start, size_t name_off, size_t name_len)
@@ -1094,6 +1675,8 @@ static int def_open(py_scan *ps, size_t line_start, size_t name_off, size_t name
     d->x0 = ps->deco ? ps->deco_x0 : ps->r->facts.len;
     d->end = SIZE_MAX;
     d->open = true;
+    d->top = ps->nb == 0;
+    if (d->top && ps->nal) f64_forget_locals(ps);
     d->use.known = false;
     ps->deco = false;
     return ps->ndefs++;
@@ -1113,11 +1696,13 @@ static void def_close(py_scan *ps, int k, size_t at)
  * deepest closed at the same indentation is returned (kind -1 when none). */
 static py_block blocks_pop(py_scan *ps, int indent, size_t at)
 {
-    py_block prev = {-1, -1, 0, 0, 0, -1, false, false, false, 0};
+    py_block prev = {-1, -1, 0, 0,  0,     -1,    false, false, false,
+                     0,  0,  0, -1, false, false, false, false};
     while (ps->nb > 0 && ps->b[ps->nb - 1].indent >= indent) {
         py_block *b = &ps->b[--ps->nb];
         if (b->kind == BK_DEF && b->def >= 0) def_close(ps, b->def, at);
-        if ((b->kind == BK_GUARD || b->guard) && b->device) range_add(ps, b->body, at);
+        if ((b->kind == BK_GUARD || b->guard) && (b->device || ps->setup_py))
+            range_add(ps, b->body, at, b->chain, b->branch);
         if (b->indent == indent) prev = *b;
     }
     return prev;
@@ -1206,21 +1791,302 @@ static bool any_typing_block(py_scan *ps)
     return false;
 }
 
+/* ---- dtype flow: float64 is reported where it reaches a device ------------------------------
+ * MPS has no float64: a float64 tensor on the Apple GPU fails, one on the CPU does not. A value
+ * made float64 (dtype=torch.float64, .double(), .to(torch.float64), a numpy float64 array) is
+ * reported where the same line puts it on a device (.cuda(), .to(device), device=...) without a
+ * cast back (.float(), float32 ...). Set to a name (`betas = torch.linspace(..., dtype=
+ * torch.float64)`), the name is followed through the file (an alias whose target is F64_MOD, or
+ * F64_DEF when set inside a function: forgotten at the next top-level def): its uses are reported
+ * where the value itself goes to a device (`betas.to(device)`, `torch.from_numpy(betas).cuda()`,
+ * `self.register_buffer("b", betas)`, `nn.Parameter(betas)`), and a name set from it without a
+ * cast is followed too. A value passed through any other call first (`to_torch(betas)`) is not
+ * followed. */
+#define F64_MOD "float64"
+#define F64_DEF "float64.def"
+
+static bool alias_is_f64(py_scan *ps, size_t i)
+{
+    if (i >= ps->nt || ps->t[i].kind != GP_PY_NAME || (i > 0 && is_op(ps, i - 1, ".")))
+        return false;
+    int a = alias_find(ps, tx(ps, i), ps->t[i].len);
+    return a >= 0 && !(ps->shadow >> a & 1u) && ps->al[a].target[0] == 'f' &&
+           strncmp(ps->al[a].target, F64_MOD, 7) == 0;
+}
+
+/* The last NAME of the callee whose '(' is at token i, or -1. */
+static long callee_last(py_scan *ps, size_t i)
+{
+    return i > 0 && ps->t[i - 1].kind == GP_PY_NAME ? (long)i - 1 : -1;
+}
+
+/* Does the call whose '(' is at token open take a device (its first argument not a dtype, not
+ * "cpu": `.to(device)`, `.to("cuda")`, `.to(x.device)`)? */
+static bool to_takes_device(py_scan *ps, size_t open)
+{
+    size_t i = open + 1;
+    if (i >= ps->nt || is_op(ps, i, ")")) return false;
+    if (ps->t[i].kind == GP_PY_NAME && is_op(ps, i + 1, "=")) /* keywords only */
+        return is_name(ps, i, "device") && !body_is(ps, i + 2, "cpu");
+    if (ps->t[i].kind == GP_PY_STRING) return !body_is(ps, i, "cpu");
+    /* a dtype: torch.float32, torch.double, dtype, self.dtype, np.float64 ... */
+    size_t j = i;
+    while (j + 2 < ps->nt && is_op(ps, j + 1, ".") && ps->t[j + 2].kind == GP_PY_NAME)
+        j += 2;
+    if (ps->t[j].kind != GP_PY_NAME) return true;
+    const char *w = tx(ps, j);
+    size_t n = ps->t[j].len;
+    static const py_word dtypes[] = {
+        PY_WORD("float"),  PY_WORD("float16"), PY_WORD("float32"),  PY_WORD("float64"),
+        PY_WORD("double"), PY_WORD("half"),    PY_WORD("bfloat16"), PY_WORD("long"),
+        PY_WORD("int"),    PY_WORD("int32"),   PY_WORD("int64"),    PY_WORD("bool"),
+        PY_WORD("uint8"),  PY_WORD("int8"),    PY_WORD("int16"),    PY_WORD("complex64")};
+    if (tok_in(ps, j, dtypes, sizeof dtypes / sizeof dtypes[0])) return false;
+    for (size_t k = 0; k + 5 <= n; k++)
+        if (memcmp(w + k, "dtype", 5) == 0) return false;
+    return true;
+}
+
+/* Where the line moves values to a device (.cuda(), .to(device), device=...) and casts them away
+ * from float64 (.float(), .half(), float32, ...), by token. */
+#define PY_FLOW_MAX 16
+typedef struct py_flow {
+    size_t move[PY_FLOW_MAX], cast[PY_FLOW_MAX];
+    int nmove, ncast;
+} py_flow;
+
+static void line_flow(py_scan *ps, py_flow *f)
+{
+    f->nmove = f->ncast = 0;
+    for (size_t i = 0; i < ps->nt; i++) {
+        const gp_py_tok *t = &ps->t[i];
+        if (t->kind != GP_PY_NAME) continue;
+        bool attr = i > 0 && is_op(ps, i - 1, ".");
+        bool call = is_op(ps, i + 1, "(");
+        bool move =
+            (attr && call && is_name(ps, i, "cuda")) ||
+            (attr && call && is_name(ps, i, "to") && to_takes_device(ps, i + 1)) ||
+            (is_name(ps, i, "device") && is_op(ps, i + 1, "=") && i > 0 &&
+             (is_op(ps, i - 1, "(") || is_op(ps, i - 1, ",")) && !body_is(ps, i + 2, "cpu"));
+        bool cast =
+            (attr && call &&
+             (is_name(ps, i, "float") || is_name(ps, i, "half") || is_name(ps, i, "bfloat16"))) ||
+            (attr && (is_name(ps, i, "float32") || is_name(ps, i, "float16") ||
+                      (is_name(ps, i, "bfloat16") && !call) || (is_name(ps, i, "half") && !call)));
+        if (move && f->nmove < PY_FLOW_MAX) f->move[f->nmove++] = i;
+        if (cast && f->ncast < PY_FLOW_MAX) f->cast[f->ncast++] = i;
+    }
+}
+
+/* Is a value float64 at token `from` moved to a device later on the line with no cast before the
+ * move (`torch.from_numpy(a).to(device)[t].float()` moves float64; `.float().to(device)` does
+ * not)? */
+static bool moved_after(const py_flow *f, size_t from)
+{
+    for (int m = 0; m < f->nmove; m++) {
+        if (f->move[m] <= from) continue;
+        bool cast = false;
+        for (int c = 0; c < f->ncast; c++)
+            cast |= f->cast[c] > from && f->cast[c] < f->move[m];
+        if (!cast) return true;
+    }
+    return false;
+}
+
+static bool moved_before(const py_flow *f, size_t at)
+{
+    return f->nmove > 0 && f->move[0] < at;
+}
+
+static bool cast_after(const py_flow *f, size_t from)
+{
+    for (int c = 0; c < f->ncast; c++)
+        if (f->cast[c] > from) return true;
+    return false;
+}
+
+/* Does the float64 name at token i itself go to a device on this line: the receiver of
+ * .cuda()/.to(device), or the argument of register_buffer/Parameter, or of from_numpy/tensor/
+ * as_tensor whose result moves? *carry: the name's value goes on in another tensor
+ * (`t = torch.from_numpy(v)`, `w = v * 2`). */
+static bool f64_use_reaches(py_scan *ps, size_t i, const py_flow *fl, bool *carry)
+{
+    *carry = false;
+    if (is_op(ps, i + 1, ".") && i + 3 < ps->nt && is_op(ps, i + 3, "(")) {
+        if (is_name(ps, i + 2, "cuda")) return true;
+        if (is_name(ps, i + 2, "to") && to_takes_device(ps, i + 3)) return true;
+        if (is_name(ps, i + 2, "float") || is_name(ps, i + 2, "half")) return false;
+    }
+    bool arg = i > 0 && (is_op(ps, i - 1, "(") || is_op(ps, i - 1, ",")) &&
+               (is_op(ps, i + 1, ")") || is_op(ps, i + 1, ","));
+    if (arg) {
+        size_t k = i - 1; /* the call's '(' */
+        int depth = 0;
+        for (;; k--) {
+            if (is_op(ps, k, ")") || is_op(ps, k, "]")) depth++;
+            if (is_op(ps, k, "(") || is_op(ps, k, "[")) {
+                if (depth == 0) break;
+                depth--;
+            }
+            if (k == 0) return false;
+        }
+        long c = is_op(ps, k, "(") ? callee_last(ps, k) : -1;
+        if (c < 0) return false;
+        if (is_name(ps, (size_t)c, "register_buffer") || is_name(ps, (size_t)c, "Parameter"))
+            return true;
+        if (is_name(ps, (size_t)c, "from_numpy") || is_name(ps, (size_t)c, "tensor") ||
+            is_name(ps, (size_t)c, "as_tensor") || is_name(ps, (size_t)c, "Tensor")) {
+            if (moved_after(fl, i)) return true;
+            *carry = !cast_after(fl, i);
+        }
+        return false;
+    }
+    /* v * 2, v[idx], v.sqrt(): the value goes on */
+    *carry = !cast_after(fl, i);
+    return false;
+}
+
+/* Sets name token 0's alias to what the line makes of it: followed as float64, or not. */
+static void f64_assign(py_scan *ps, bool f64)
+{
+    const char *w = tx(ps, 0);
+    size_t n = ps->t[0].len;
+    int a = alias_find(ps, w, n);
+    bool was = a >= 0 && strncmp(ps->al[a].target, F64_MOD, 7) == 0;
+    if (f64) {
+        add_alias(ps, w, n, any_block(ps, BK_DEF) ? F64_DEF : F64_MOD);
+    } else if (was) {
+        char self[48];
+        if (n >= sizeof self) return;
+        memcpy(self, w, n);
+        self[n] = '\0';
+        add_alias(ps, w, n, self); /* no longer float64 */
+    }
+}
+
+static void dtype_flow(py_scan *ps, bool guarded)
+{
+    if (ps->f64_default != (size_t)-1) report(ps, GP_R_PY_DTYPE_001, ps->f64_default, guarded);
+    bool assign = ps->nt > 2 && ps->t[0].kind == GP_PY_NAME && is_op(ps, 1, "=") && !ps->continued;
+    bool has_var = false;
+    for (size_t i = assign ? 2 : 0; i < ps->nt && !has_var; i++)
+        has_var = alias_is_f64(ps, i);
+    if (ps->f64_at == (size_t)-1 && !has_var) {
+        if (assign && alias_find(ps, tx(ps, 0), ps->t[0].len) >= 0) f64_assign(ps, false);
+        return;
+    }
+    py_flow fl;
+    line_flow(ps, &fl);
+    bool carry = false;
+    if (ps->f64_at != (size_t)-1 && ps->f64_default == (size_t)-1) {
+        /* made float64 before a move without a cast between, or after one (`.cuda().double()`) */
+        if (moved_after(&fl, ps->f64_at) || moved_before(&fl, ps->f64_at))
+            report(ps, GP_R_PY_DTYPE_001, ps->f64_at, guarded);
+        else
+            carry = !cast_after(&fl, ps->f64_at);
+    }
+    for (size_t i = assign ? 2 : 0; i < ps->nt && has_var; i++) {
+        if (!alias_is_f64(ps, i)) continue;
+        bool c;
+        if (f64_use_reaches(ps, i, &fl, &c)) {
+            report(ps, GP_R_PY_DTYPE_001, i, guarded);
+            break;
+        }
+        carry |= c;
+    }
+    if (assign) f64_assign(ps, carry);
+}
+
+/* A top-level def or class: the float64 names set inside the function before are forgotten. */
+static void f64_forget_locals(py_scan *ps)
+{
+    for (int a = 0; a < ps->nal; a++)
+        if (strcmp(ps->al[a].target, F64_DEF) == 0) {
+            char self[48];
+            memcpy(self, ps->al[a].name, ps->al[a].len + 1);
+            add_alias(ps, self, ps->al[a].len, self);
+        }
+}
+
+/* Does an if line test a tensor's device (`x.is_cuda`, `x.device.type == "cuda"`)? *neg: the
+ * test is negated (`not x.is_cuda`, `!= "cuda"`). */
+static bool tests_tensor_device(py_scan *ps, bool *neg)
+{
+    bool hit = false;
+    *neg = false;
+    for (size_t i = 1; i < ps->nt; i++) {
+        if (is_name(ps, i, "is_cuda") && is_op(ps, i - 1, ".")) {
+            hit = true;
+            size_t k = i;
+            while (k >= 2 && is_op(ps, k - 1, ".") && ps->t[k - 2].kind == GP_PY_NAME)
+                k -= 2;
+            if (k >= 1 && is_name(ps, k - 1, "not")) *neg = true;
+        } else if (is_device_string(ps, i) && ps->t[i].blen == 4) {
+            if (is_op(ps, i - 1, "==") || is_op(ps, i + 1, "==")) {
+                hit = true;
+            } else if (is_op(ps, i - 1, "!=") || is_op(ps, i + 1, "!=")) {
+                hit = true;
+                *neg = true;
+            }
+        }
+    }
+    return hit;
+}
+
+/* A `raise` on the non-CUDA side of a test of a tensor's device: in the first branch of a
+ * negated test, in an else of one, or right after a test's CUDA branch at its indentation
+ * (`if x.is_cuda: return _C.op(x)` then `raise NotImplementedError`). */
+static bool raise_is_stub(const py_scan *ps, const py_block *prev)
+{
+    if (ps->nb > 0) {
+        const py_block *b = &ps->b[ps->nb - 1];
+        if (b->kind == BK_GUARD && b->tdev && (b->branch == 0) == b->tneg) return true;
+    }
+    return prev->kind == BK_GUARD && prev->tdev && prev->branch == 0 && !prev->tneg;
+}
+
+/* After an `if not CHECK: return` (or an if/elif chain whose `else:` ends in `return`), the
+ * rest of the enclosing block runs only where the check held: it is guarded by it, as after an
+ * assert. `prev` is the block the line at `indent` closed; the line is no elif/else of it. */
+static void early_return_guard(py_scan *ps, const py_block *prev, int indent, size_t at)
+{
+    if (prev->kind != BK_GUARD || !prev->ret || !(prev->branch > 0 || prev->negif) ||
+        ps->nb >= PY_MAX_BLOCKS)
+        return;
+    py_block g = *prev;
+    g.indent = indent - 1;
+    g.body = at;
+    g.chain = g.branch = 0;
+    g.ret = g.negif = g.tdev = g.tneg = false;
+    g.envdef = -1;
+    ps->b[ps->nb++] = g;
+}
+
+/* The innermost block holding a line: its last statement so far is a return, or not. */
+static void note_return(py_scan *ps, int indent, bool ret)
+{
+    if (ps->nb > 0 && ps->b[ps->nb - 1].indent < indent) ps->b[ps->nb - 1].ret = ret;
+}
+
 static void scan_line(py_scan *ps)
 {
     if (ps->nt == 0) return;
+    ps->f64_at = ps->f64_default = (size_t)-1;
     if (ps->continued) { /* the rest of an overlong line: same guard as its start */
         scan_tokens(ps, 0, ps->line_guarded);
+        dtype_flow(ps, ps->line_guarded);
         return;
     }
     ps->npar = 0;
     int indent = ps->t[0].indent;
     size_t line_at = ps->t[0].off;
     py_block prev = blocks_pop(ps, indent, line_at);
-    ps->shadow = shadowed(ps);
     bool kw_if = is_name(ps, 0, "if"), kw_elif = is_name(ps, 0, "elif"),
          kw_else = is_name(ps, 0, "else"), kw_except = is_name(ps, 0, "except"),
          kw_assert = is_name(ps, 0, "assert");
+    if (!kw_elif && !kw_else) early_return_guard(ps, &prev, indent, line_at);
+    note_return(ps, indent, is_name(ps, 0, "return"));
+    ps->shadow = shadowed(ps);
     bool kw_def = is_name(ps, 0, "def") || is_name(ps, 0, "class") ||
                   (is_name(ps, 0, "async") && is_name(ps, 1, "def"));
     deco_line(ps, is_op(ps, 0, "@"), kw_def, line_at);
@@ -1244,11 +2110,38 @@ static void scan_line(py_scan *ps)
     }
     int sig = 0;
     if (kw_if || kw_elif || kw_assert || is_name(ps, 0, "while")) sig = line_has_guard_signal(ps);
+    /* an assertion guards the rest of its block only when it tests CUDA or a device: one on a
+     * flag (`assert self.has_bias`) is no check of the device */
+    if (kw_assert && sig < 2) sig = 0;
+    /* setup.py: a switch on the environment is decided by its default (the branch the default
+     * build takes is no guard; the other one is) */
+    int envdef = -1;
+    if (ps->setup_py && (kw_if || kw_elif) && ps->nt > 2 && is_op(ps, ps->nt - 1, ":"))
+        envdef = env_default(ps, 1, ps->nt - 1);
+    if (envdef >= 0) sig = envdef ? 0 : 1;
     bool line_guard = sig > 0, device = sig == 2;
-    if ((kw_elif || kw_else) && prev.kind == BK_GUARD) {
+    uint32_t chain = 0, branch = 0;
+    if ((kw_elif || kw_else) && prev.envdef == 1) {
+        line_guard = true; /* the branches the default does not take */
+    } else if ((kw_elif || kw_else) && prev.envdef == 0) {
+        /* after a branch the default does not take: an else is what the default builds */
+    } else if ((kw_elif || kw_else) && prev.kind == BK_GUARD) {
         line_guard = true;
         device |= prev.device;
+        chain = prev.chain;
+        branch = prev.branch + 1;
+    } else if (line_guard && kw_if) {
+        chain = ++ps->nchains;
     }
+    bool tdev = false, tneg = false;
+    if (kw_if && line_guard) {
+        tdev = tests_tensor_device(ps, &tneg);
+    } else if (kw_else && prev.kind == BK_GUARD) {
+        tdev = prev.tdev;
+        tneg = prev.tneg;
+    }
+    if (is_name(ps, 0, "raise") && !ps->setup_py && raise_is_stub(ps, &prev))
+        report(ps, GP_R_PY_EXT_003, 0, false);
     if (!line_guard && !kw_if) { /* a conditional expression: x if torch.cuda... else y */
         bool has_if = false, has_else = false;
         for (size_t i = 1; i < ps->nt; i++) {
@@ -1267,9 +2160,14 @@ static void scan_line(py_scan *ps)
         if (main_guard) ps->r->has_main_guard = true;
     }
     bool typing = kw_if && ps->nt >= 2 && is_name(ps, 1, "TYPE_CHECKING");
-    if (line_guard && device) {
+    if (ps->setup_py && ps->nt > 2 && ps->t[0].kind == GP_PY_NAME && is_op(ps, 1, "=") &&
+        ps->nswitch < PY_MAX_SWITCH) {
+        int v = env_default(ps, 2, ps->nt); /* WITH_CUDA = os.getenv("WITH_CUDA", "1") == "1" */
+        if (v >= 0) ps->sw[ps->nswitch++] = (py_switch){ps->t[0].off, ps->t[0].len, v == 1};
+    }
+    if (line_guard && (device || ps->setup_py)) {
         const gp_py_tok *lt = &ps->t[ps->nt - 1];
-        range_add(ps, line_at, lt->off + lt->len);
+        range_add(ps, line_at, lt->off + lt->len, chain, branch);
     }
     int def = -1;
     uint64_t shadow = 0;
@@ -1287,8 +2185,10 @@ static void scan_line(py_scan *ps)
         scan_import(ps, 0, guarded,
                     (dev_guarded ? GP_FACTF_GUARDED : 0) |
                         (any_typing_block(ps) ? GP_FACTF_TYPE : 0));
-    else
+    else {
         scan_tokens(ps, 0, guarded);
+        dtype_flow(ps, guarded);
+    }
 
     /* cuda-or-cpu choice without an mps branch: decided at the end of the file */
     bool cuda_s = false, cpu_s = false;
@@ -1300,7 +2200,8 @@ static void scan_line(py_scan *ps)
 
     /* the block the line opens if it ends with ':' (lex_line pushes it at the line's end, which
      * an overlong line reaches in a later part) */
-    py_block nb = {indent, BK_OTHER, 0, 0, 0, -1, false, typing, false, 0};
+    py_block nb = {indent, BK_OTHER, 0, 0,  0,     -1,    false, typing, false,
+                   0,      0,        0, -1, false, false, false, false};
     if (is_name(ps, 0, "try")) {
         nb.kind = BK_TRY;
         nb.try_first = ps->r->nf;
@@ -1314,11 +2215,22 @@ static void scan_line(py_scan *ps)
     } else if (line_guard && (kw_if || kw_elif || kw_else || is_name(ps, 0, "while"))) {
         nb.kind = BK_GUARD;
         nb.device = device;
+        nb.chain = chain;
+        nb.branch = branch;
+        nb.envdef = (int8_t)envdef;
+        nb.tdev = tdev;
+        nb.tneg = tneg;
+        nb.negif = kw_if && is_name(ps, 1, "not");
+        /* a body on the guard's own line: `if not dist_ok(): return` */
+        for (size_t k = 1; k + 1 < ps->nt; k++)
+            if (is_op(ps, k, ":") && is_name(ps, k + 1, "return")) nb.ret = true;
     } else if (line_guard && kw_assert) {
         /* the rest of the enclosing block runs only where the assertion holds */
         nb.indent = indent - 1;
         nb.kind = BK_GUARD;
         nb.device = device;
+    } else if (envdef == 1) {
+        nb.envdef = 1; /* taken by default: no guard, but its elif/else are */
     } else if (kw_def) {
         nb.kind = BK_DEF;
         nb.def = def;
@@ -1334,6 +2246,33 @@ static bool in_ranges(const py_scan *ps, size_t p)
 {
     for (int i = 0; i < ps->nranges; i++)
         if (p >= ps->ranges[i].a && p < ps->ranges[i].b) return true;
+    return false;
+}
+
+/* Are two of the uses at p[0, n) on different branches of one if/elif/else chain, with no other
+ * check around both? Then the name is used whichever way the switch goes (`if args.distributed:
+ * spawn(worker) else: worker()`): the switch does not guard it. */
+static bool uses_split(const py_scan *ps, const size_t *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < i; j++)
+            for (int a = 0; a < ps->nranges; a++) {
+                const py_range *ra = &ps->ranges[a];
+                if (!ra->chain || p[i] < ra->a || p[i] >= ra->b) continue;
+                for (int b = 0; b < ps->nranges; b++) {
+                    const py_range *rb = &ps->ranges[b];
+                    if (rb->chain != ra->chain || rb->branch == ra->branch || p[j] < rb->a ||
+                        p[j] >= rb->b)
+                        continue;
+                    bool around = false;
+                    for (int c = 0; c < ps->nranges && !around; c++) {
+                        const py_range *rc = &ps->ranges[c];
+                        around = rc->chain != ra->chain && p[i] >= rc->a && p[i] < rc->b &&
+                                 p[j] >= rc->a && p[j] < rc->b;
+                    }
+                    if (!around) return true;
+                }
+            }
     return false;
 }
 
@@ -1366,13 +2305,15 @@ static bool def_guard_only(const py_scan *ps, const py_def *d)
             seen = !(p >= d->start && p < d->end);
     }
     if (!seen) return false;
+    size_t uses[PY_MAX_USES];
     for (size_t p = name_find(data, n, 0, n, w, d->name_len); p < n;
          p = name_find(data, n, p + 1, n, w, d->name_len)) {
         if (p >= d->start && p < d->end) continue;
         if (!in_ranges(ps, p)) return false;
+        if (hits < PY_MAX_USES) uses[hits] = p;
         hits++;
     }
-    return hits > 0;
+    return hits > 0 && !uses_split(ps, uses, hits < PY_MAX_USES ? hits : PY_MAX_USES);
 }
 
 /* Functions whose every use sits behind a CUDA check (a Triton kernel launched only on CUDA
@@ -1402,10 +2343,61 @@ static void guard_only_defs(py_scan *ps)
             for (size_t at = d->x0; at + 3 <= d->x1 && at + 3 <= ps->r->facts.len;
                  at += 3 + (unsigned char)ps->r->facts.data[at + 2])
                 ps->r->facts.data[at + 1] |= GP_FACTF_GUARDED;
-            range_add(ps, d->start, d->end);
+            range_add(ps, d->start, d->end, 0, 0);
             if (ps->ranges_over) return;
         }
         if (!more) break;
+    }
+}
+
+/* Are the uses of w[0, k) outside [skip_a, skip_b) all behind a CUDA check, and not on two
+ * branches of one switch? 1: yes (and there is one); 0: there is none; -1: one is not. */
+static int uses_guarded(const py_scan *ps, const char *w, size_t k, size_t skip_a, size_t skip_b)
+{
+    const char *data = ps->s->data;
+    size_t n = ps->s->size, hits = 0;
+    size_t uses[PY_MAX_USES];
+    for (size_t p = name_find(data, n, 0, n, w, k); p < n; p = name_find(data, n, p + 1, n, w, k)) {
+        if (p >= skip_a && p < skip_b) continue;
+        if (!in_ranges(ps, p)) return -1;
+        if (hits < PY_MAX_USES) uses[hits] = p;
+        hits++;
+    }
+    if (!hits) return 0;
+    return uses_split(ps, uses, hits < PY_MAX_USES ? hits : PY_MAX_USES) ? -1 : 1;
+}
+
+/* The facts the calls between the project's modules are decided with (resolve.c): a name
+ * imported from another module and used only behind a CUDA or distributed check, and the
+ * top-level functions whose findings are not behind one here and that this file uses only
+ * behind one or not at all (so that their callers elsewhere decide). */
+static void call_facts(py_scan *ps)
+{
+    if (ps->ranges_over || ps->s->size > PY_DEFS_SCAN_MAX || ps->r->cell) return;
+    const char *data = ps->s->data;
+    if (ps->nranges)
+        for (int i = 0; i < ps->nnamed; i++) {
+            const py_named *nm = &ps->named[i];
+            if (uses_guarded(ps, data + nm->name_off, nm->name_len, nm->stmt_a, nm->stmt_b) == 1 &&
+                nm->fact + 3 <= ps->r->facts.len)
+                ps->r->facts.data[nm->fact + 1] |= GP_FACTF_USED_GUARDED;
+        }
+    if (ps->defs_over) return;
+    for (int k = 0; k < ps->ndefs; k++) {
+        const py_def *d = &ps->defs[k];
+        if (!d->top || !d->name_len || d->name_len > 128 || !def_has_unguarded(ps, d)) continue;
+        if (uses_guarded(ps, data + d->name_off, d->name_len, d->start, d->end) < 0) continue;
+        uint32_t lo = UINT32_MAX, hi = 0;
+        size_t f1 = d->open ? ps->r->nf : d->f1;
+        for (size_t f = d->f0; f < f1 && f < ps->r->nf; f++) {
+            if (ps->r->f[f].guarded) continue;
+            if (ps->r->f[f].line < lo) lo = ps->r->f[f].line;
+            if (ps->r->f[f].line > hi) hi = ps->r->f[f].line;
+        }
+        if (lo > hi) continue;
+        char b[160];
+        int m = snprintf(b, sizeof b, "%.*s:%u-%u", (int)d->name_len, data + d->name_off, lo, hi);
+        if (m > 0 && (size_t)m < sizeof b) gp_audit_fact(ps->r, GP_FACT_DEF, 0, b, (size_t)m);
     }
 }
 
@@ -1414,6 +2406,15 @@ static void finish(py_scan *ps)
     /* the blocks still open end with the file */
     blocks_pop(ps, -2, ps->s->size);
     guard_only_defs(ps);
+    call_facts(ps);
+    /* setup.py: CUDA sources set to a name that only a build branch uses */
+    for (int k = 0; k < ps->nculist; k++) {
+        const py_culist *c = &ps->culist[k];
+        if (!ps->ranges_over &&
+            uses_guarded(ps, ps->s->data + c->name_off, c->name_len, c->stmt_a, c->stmt_b) == 1 &&
+            c->finding < ps->r->nf)
+            gp_audit_guard_finding(ps->r, c->finding);
+    }
     if (!ps->mentions_mps)
         for (int k = 0; k < ps->ndev004; k++)
             gp_audit_add(ps->r, ps->s, GP_R_PY_DEV_004, false, ps->dev004[k].line,
@@ -1559,7 +2560,7 @@ static size_t names_next(py_names *ns, const char *d, size_t n, size_t from, siz
 /* What a line's first token says: KW_LEX for the keywords whose lines are always lexed, KW_COND
  * for if, elif, else and while (lexed when they may guard), KW_DEF for def and class (a block of
  * kind BK_DEF when the line ends with ':'), KW_NONE otherwise. */
-enum { KW_NONE, KW_LEX, KW_DEF, KW_COND, KW_ELSE };
+enum { KW_NONE, KW_LEX, KW_DEF, KW_COND, KW_ELSE, KW_RAISE };
 
 static int first_keyword(const char *d, size_t first, size_t end)
 {
@@ -1572,6 +2573,7 @@ static int first_keyword(const char *d, size_t first, size_t end)
     case 'c':
     case 'w':
     case 'a':
+    case 'r':
         break;
     default:
         return KW_NONE;
@@ -1591,6 +2593,7 @@ static int first_keyword(const char *d, size_t first, size_t end)
     case 5:
         if (memcmp(w, "class", 5) == 0) return KW_DEF;
         if (memcmp(w, "while", 5) == 0) return KW_COND;
+        if (memcmp(w, "raise", 5) == 0) return KW_RAISE;
         return memcmp(w, "async", 5) == 0 ? KW_LEX : KW_NONE;
     case 6:
         if (memcmp(w, "assert", 6) == 0) return KW_COND; /* it guards the rest of its block */
@@ -1687,6 +2690,15 @@ static int closed_kind(const py_scan *ps, int indent)
     return kind;
 }
 
+/* May a raise be on the non-CUDA side of a test of a tensor's device (raise_is_stub)? Only
+ * while such a test's block is open (the line may close it and come right after it). */
+static bool raise_may_stub(const py_scan *ps)
+{
+    for (int k = 0; k < ps->nb; k++)
+        if (ps->b[k].tdev) return true;
+    return false;
+}
+
 #define PY_NO_WAIT SIZE_MAX
 
 /* name_find(d, n, from, lim, w, k), from what m remembers of the last search of w: the calls come
@@ -1716,6 +2728,8 @@ static size_t name_find_memo(gp_find_memo *m, const char *d, size_t n, size_t fr
 static size_t waits_for_rest(py_scan *ps, size_t from)
 {
     if (ps->ndev004 > 0 && !ps->mentions_mps) return from;
+    if (ps->deco) return from; /* decorators wait for their def (a fact of the def's findings) */
+    if (raise_may_stub(ps)) return from; /* a raise may follow a test of a tensor's device */
     for (int k = 0; k < ps->nb; k++)
         if (ps->b[k].kind == BK_TRY &&
             (ps->b[k].try_first < ps->r->nf || ps->b[k].try_fact < ps->r->facts.len))
@@ -1728,6 +2742,13 @@ static size_t waits_for_rest(py_scan *ps, size_t from)
     if (!ps->r->has_main_guard) first = name_find_memo(&ps->main_at, d, n, from, n, "__main__", 8);
     size_t q = name_find_memo(&ps->import_at, d, n, from, n, "import", 6);
     if (q < first) first = q;
+    /* a use of a name imported from the project's own modules: whether a check guards it is a
+     * fact (GP_FACTF_USED_GUARDED) */
+    for (int k = 0; k < ps->nnamed && first > from; k++) {
+        py_named *nm = &ps->named[k];
+        q = name_find_memo(&nm->use, d, n, from, first, d + nm->name_off, nm->name_len);
+        if (q < first) first = q;
+    }
     for (int k = 0; k < ps->ndefs && first > from; k++) {
         py_def *df = &ps->defs[k];
         if (!df->name_len || !def_has_unguarded(ps, df)) continue;
@@ -1780,17 +2801,28 @@ static bool scan_sparse(py_scan *ps, gp_py_lexer *lx)
                     name_find(d, ln.end, ln.first, ln.end, "TYPE_CHECKING", 13) < ln.end)
                     kw = KW_LEX;
                 if (kw == KW_DEF && names_any(&sp.guard, d, ln.end, ln.first, ln.end)) kw = KW_LEX;
+                /* a raise where a test of a tensor's device may make it a stub */
+                if (kw == KW_RAISE) kw = raise_may_stub(ps) ? KW_LEX : KW_NONE;
                 /* a decorator that may skip its function without CUDA */
                 if (kw == KW_NONE && d[ln.first] == '@' && cond_may_guard(&sp, d, ln.first, ln.end))
                     kw = KW_LEX;
             }
         }
         if (kw != KW_LEX) { /* what scan_line does with a line that has nothing for the rules */
+            unsigned gen0 = ps->alias_gen; /* a top-level def forgets float64 names */
             int indent = lx->indent;
-            if (ps->nb > 0 && ps->b[ps->nb - 1].indent >= indent) blocks_pop(ps, indent, ln.first);
+            if (ps->nb > 0 && ps->b[ps->nb - 1].indent >= indent) {
+                py_block prev = blocks_pop(ps, indent, ln.first);
+                if (kw != KW_ELSE) early_return_guard(ps, &prev, indent, ln.first);
+            }
+            note_return(ps, indent,
+                        ln.end - ln.first >= 6 && memcmp(d + ln.first, "return", 6) == 0 &&
+                            (ln.end - ln.first == 6 ||
+                             !gp_py_is_name_char((unsigned char)d[ln.first + 6])));
             deco_line(ps, d[ln.first] == '@', kw == KW_DEF, ln.first);
             if (!ln.last_string && d[ln.last] == ':' && ps->nb < PY_MAX_BLOCKS) {
-                py_block b = {indent, BK_OTHER, 0, 0, lx->pos, -1, false, false, false, 0};
+                py_block b = {indent, BK_OTHER, 0, 0,  lx->pos, -1,    false, false, false,
+                              0,      0,        0, -1, false,   false, false, false};
                 if (kw == KW_DEF) {
                     b.kind = BK_DEF;
                     b.guard = ps->deco_guard;
@@ -1820,6 +2852,7 @@ static bool scan_sparse(py_scan *ps, gp_py_lexer *lx)
                 if (k2 >= 0) def_close(ps, k2, lx->pos);
             }
             gp_audit_source_release(ps->s, lx->pos); /* as lex_line does after a line */
+            if (ps->alias_gen != gen0) hot_refresh(ps, &sp);
             continue;
         }
         *lx = saved;
@@ -1882,6 +2915,7 @@ void gp_audit_scan_python(gp_audit_source *s, gp_audit_result *r, bool setup_py,
  *   PY-COMPILE-001 "compile", "_inductor"    PY-DIST-001 "nccl", "NCCL"
  *   PY-DIST-002 "NCCL", "device_id"          PY-MEM-001 "pin_memory"   PY-EXT-001 "CUDAExtension"
  *   PY-DL-001 "num_workers"  PY-TRITON-001 "triton"  PY-IMP-001/002: the names of cuda_only_modules
+ *   PY-EXT-003: "is_cuda" or a device string ("cuda") on the test before the raise
  *   PY-EXT-002: "cuda" (cuda_sources), or a string body ending in ".cu" or ".cuh". A body ends
  *   right before its closing quote, before the newline that cuts an unterminated one short, or
  *   at the end of the file; an unterminated triple-quoted string at the end of the file ending
@@ -1894,10 +2928,11 @@ static const gp_audit_trigger py_words[] = {
     {"NCCL", 0, true},          {"device_id", 0, true}, {"pin_memory", 0, true},
     {"num_workers", 0, true},   {"triton", 0, true},    {".cu'", 0, false},
     {".cu\"", 0, false},        {".cu\n", 0, false},    {".cuh", 0, false},
-    {".cu", '$', false},
+    {".cu", '$', false},        {"is_cuda", 0, true},   {"load_in_", 0, true},
+    {"BitsAndBytes", 0, true},
 };
 
-#define PY_TRIGGERS_MAX 64
+#define PY_TRIGGERS_MAX 128
 static gp_audit_trigger py_triggers[PY_TRIGGERS_MAX];
 static size_t py_ntriggers;
 static gp_once py_triggers_once = GP_ONCE_INIT;
@@ -1913,6 +2948,9 @@ static void py_triggers_build(void)
         py_triggers[py_ntriggers++] = py_words[i];
     for (size_t i = 0; i < sizeof cuda_only_modules / sizeof cuda_only_modules[0]; i++)
         py_triggers[py_ntriggers++] = (gp_audit_trigger){cuda_only_modules[i], 0, true};
+    /* PY-MPS-001: the last part of each name of its table (its line holds it, or an import does) */
+    for (size_t i = 0; gp_audit_mps_trigger(i) && py_ntriggers < PY_TRIGGERS_MAX; i++)
+        py_triggers[py_ntriggers++] = (gp_audit_trigger){gp_audit_mps_trigger(i), 0, true};
 }
 
 size_t gp_audit_python_triggers(const gp_audit_trigger **out)

@@ -194,6 +194,17 @@ long gp_audit_add(gp_audit_result *r, gp_audit_source *s, int rule, bool guarded
            (s->data[hi - 1] == ' ' || s->data[hi - 1] == '\t' || s->data[hi - 1] == '\r'))
         hi--;
     gp_audit_finding *f = &r->f[r->nf];
+    f->marks = 0;
+    if (lo - line_off > 256) /* (not read again: the bytes so far back may be released) */
+        f->marks |= GP_MARK_CUT_BEFORE;
+    for (size_t q = line_off; q < lo && !f->marks; q++)
+        if (s->data[q] != ' ' && s->data[q] != '\t') f->marks |= GP_MARK_CUT_BEFORE;
+    if (hi < s->size && s->data[hi] != '\n' && s->data[hi] != '\r') {
+        size_t q = hi; /* (only blanks up to the line's end is no cut) */
+        while (q < s->size && q < hi + 64 && (s->data[q] == ' ' || s->data[q] == '\t'))
+            q++;
+        if (q < s->size && s->data[q] != '\n' && s->data[q] != '\r') f->marks |= GP_MARK_CUT_AFTER;
+    }
     f->rule = (uint16_t)rule;
     f->severity = (uint8_t)sev;
     f->guarded = guarded;

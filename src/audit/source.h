@@ -83,10 +83,18 @@ typedef enum gp_audit_lang {
 
 gp_audit_lang gp_audit_lang_of(const char *name);
 
+/* What a finding's report shows about it (gp_audit_finding.marks). */
+enum {
+    GP_MARK_CUT_BEFORE = 1u << 0, /* its snippet starts inside its line */
+    GP_MARK_CUT_AFTER = 1u << 1,  /* its snippet ends before its line does */
+    GP_MARK_KERNEL = 1u << 2,     /* C-KERN-001 at a kernel's definition (`__global__`) */
+};
+
 typedef struct gp_audit_finding {
     uint16_t rule;
     uint8_t severity;
     uint8_t guarded;
+    uint8_t marks; /* GP_MARK_* */
     uint32_t line;
     uint32_t col;
     uint32_t cell;     /* notebook code cell (1-based), 0 elsewhere */
@@ -137,13 +145,18 @@ typedef enum gp_audit_fact_kind {
     GP_FACT_CUDA_BACKEND, /* cmake: a backend named CUDA added through a project function */
     GP_FACT_CUDA_GATED,   /* a build file that compiles CUDA only in a guarded branch */
     GP_FACT_CUDA_TARGET,  /* make: a target built only in a CUDA branch */
+    GP_FACT_DEF, /* python: "name:first-last", a top-level function or class whose findings (on
+                  * lines first to last) are not behind a check, used in its file only behind
+                  * one or not at all: its callers elsewhere decide (resolve.c) */
 } gp_audit_fact_kind;
 
 enum {
-    GP_FACTF_GUARDED = 1u << 0, /* under a CUDA check (a build's CUDA branch, a device test) */
-    GP_FACTF_TRY = 1u << 1,     /* an import inside try/except ImportError */
-    GP_FACTF_NAME = 1u << 2,    /* `from X import name`: X.name, which may be a module */
-    GP_FACTF_TYPE = 1u << 3,    /* an import only for type checkers (if TYPE_CHECKING) */
+    GP_FACTF_GUARDED = 1u << 0,      /* under a CUDA check (a build's CUDA branch, a device test) */
+    GP_FACTF_TRY = 1u << 1,          /* an import inside try/except ImportError */
+    GP_FACTF_NAME = 1u << 2,         /* `from X import name`: X.name, which may be a module */
+    GP_FACTF_TYPE = 1u << 3,         /* an import only for type checkers (if TYPE_CHECKING) */
+    GP_FACTF_USED_GUARDED = 1u << 4, /* `from X import name`: every use of name in the file is
+                                      * behind a CUDA or distributed check */
 };
 
 #define GP_AUDIT_FACT_MAX 255

@@ -23,6 +23,7 @@ typedef struct gp_stop_ev {
     uint32_t file, line, col;
     uint32_t cell; /* a notebook's code cell (1-based), or 0 */
     uint16_t rule;
+    uint8_t score; /* shown first: the project's own files, then kernels' definitions */
 } gp_stop_ev;
 
 /* What a component is for (a default-built part has none). */
@@ -46,6 +47,7 @@ typedef struct gp_audit_module {
     gp_audit_role role;
     size_t files;
     size_t count[4];   /* reported findings by severity, as reported */
+    size_t kernels;    /* CUDA kernels defined (C-KERN-001 at `__global__`) */
     size_t raw_errors; /* errors before an optional part's findings were lowered */
     bool cpu_impl, metal_impl;
     bool cuda_impl;   /* CUDA kernels, CUDA sources or a dispatch to CUDA */
@@ -71,7 +73,7 @@ typedef struct gp_audit_module {
 typedef struct gp_spool_rec {
     uint16_t rule;
     uint8_t severity;
-    uint8_t flags; /* 1 guarded, 2 in the baseline */
+    uint8_t flags; /* 1 guarded, 2 in the baseline, GP_MARK_* << 2 */
     uint32_t line, col, cell, file;
     uint32_t snip_len;
     uint32_t file_line, file_col; /* notebooks: the place in the .ipynb file itself, or 0 */
@@ -104,8 +106,14 @@ enum {
     GP_FF_OPTIONAL = 1u << 8,       /* the default build leaves it out */
     GP_FF_IMPORT_GUARDED = 1u << 9, /* imported only behind a CUDA check */
     GP_FF_SCRIPT = 1u << 10,
-    GP_FF_GATES = 1u << 11, /* a build file that compiles CUDA only in a guarded branch */
+    GP_FF_GATES = 1u << 11,         /* a build file that compiles CUDA only in a guarded branch */
+    GP_FF_CALLS_GUARDED = 1u << 12, /* has functions other modules use only behind a check */
 };
+
+/* Lines lo to hi of a file (a function other modules use only behind a check). */
+typedef struct gp_line_span {
+    uint32_t file, lo, hi;
+} gp_line_span;
 
 /* Every file scanned (in walk order). */
 typedef struct gp_audit_file {
@@ -171,8 +179,11 @@ typedef struct gp_audit_state {
     bool stop[GP_STOP_COUNT];
     bool cond_stop[GP_STOP_COUNT];
     gp_rule_count rule_count[GP_R_COUNT]; /* reported findings by rule */
+    size_t kernels;                       /* CUDA kernels defined, among the reported findings */
     char **tops; /* the top-level Python packages and modules of the tree, sorted */
     size_t ntops;
+    gp_line_span *gdefs; /* functions used elsewhere only behind a CUDA or distributed check */
+    size_t ngdefs, capgdefs;
     bool failed_alloc;
 } gp_audit_state;
 
@@ -190,12 +201,16 @@ const char *gp_audit_role_name(gp_audit_role r);
 /* The stop condition's title for this project: the custom-kernels one says where the CPU or
  * Metal implementations are when some module has them. */
 const char *gp_audit_stop_title_for(const gp_audit_state *st, gp_audit_stop s);
+/* Is a path in a vendored third-party folder (third_party/, vendor/, external/ ...)? */
+bool gp_audit_path_vendored(const char *p);
 /* Why a conditional stop is only conditional, for component m. */
 const char *gp_audit_cond_scope(const gp_audit_module *m, gp_audit_stop s);
+/* The one thing that decides the project's verdict, in a sentence. */
+void gp_audit_decided(const gp_audit_state *st, char *buf, size_t cap);
 /* The ordered list of what to do first (at most GP_NEXT_STEPS lines, each one sentence). */
 size_t gp_audit_next_steps(const gp_audit_state *st, char lines[][400], size_t cap);
-/* The code of a rule's first reported finding (its example). */
-bool gp_audit_rule_example(gp_audit_state *st, int rule, char *snip, size_t cap);
+/* The code of a rule's first reported finding (its example), and its record's flags. */
+bool gp_audit_rule_example(gp_audit_state *st, int rule, char *snip, size_t cap, unsigned *flags);
 /* Rules in order of reported count, most first (at most cap). */
 size_t gp_audit_top_rules(const gp_audit_state *st, int *out, size_t cap);
 

@@ -27,6 +27,8 @@ static void audit_usage(void)
         "  --list-rules            print the rule table and exit\n"
         "  --fail-on LEVEL         exit 1 when a finding is at least LEVEL: error (default),\n"
         "                          warning, note, or never\n"
+        "  --all                   list every finding in the human report (it shows at most 5\n"
+        "                          a rule; JSON and SARIF hold them all)\n"
         "Scope:\n"
         "  --exclude GLOB          skip files and folders matching GLOB (name or relative path;\n"
         "                          repeatable)\n"
@@ -61,7 +63,8 @@ static int audit_run(int argc, char **argv)
         O_BASE,
         O_WBASE,
         O_VERSION,
-        O_HELP
+        O_HELP,
+        O_ALL
     };
     static const struct option opts[] = {{"json", no_argument, NULL, O_JSON},
                                          {"sarif", no_argument, NULL, O_SARIF},
@@ -74,6 +77,7 @@ static int audit_run(int argc, char **argv)
                                          {"baseline", required_argument, NULL, O_BASE},
                                          {"write-baseline", required_argument, NULL, O_WBASE},
                                          {"jobs", required_argument, NULL, 'j'},
+                                         {"all", no_argument, NULL, O_ALL},
                                          {"version", no_argument, NULL, O_VERSION},
                                          {"help", no_argument, NULL, O_HELP},
                                          {NULL, 0, NULL, 0}};
@@ -137,6 +141,9 @@ static int audit_run(int argc, char **argv)
             break;
         case O_WBASE:
             o.write_baseline = optarg;
+            break;
+        case O_ALL:
+            o.all = true;
             break;
         case 'j': {
             char *end;

@@ -25,6 +25,8 @@ static const char freeze_usage[] =
     "  --force            allow -o to replace an existing file\n"
     "  --python PATH      describe this interpreter instead of python3 on PATH\n"
     "  --no-python        do not describe a Python (starts no interpreter)\n"
+    "  --mps-report FILE  record a gpuport mps-check report's verdict and the operators that ran\n"
+    "                     on the CPU (gpuport mps-check --output FILE)\n"
     "  -j, --jobs N       hash with N threads (default: one per core)\n"
     "  --diff A B         compare two manifests; exit 1 when something that can change results\n"
     "                     differs (backend, fallback setting, library versions, data hashes...)\n"
@@ -98,7 +100,8 @@ static int freeze_run(int argc, char **argv)
         OPT_DIFF,
         OPT_ALL,
         OPT_JSON,
-        OPT_VERSION
+        OPT_VERSION,
+        OPT_MPS_REPORT
     };
     static const struct option opts[] = {{"data", required_argument, NULL, OPT_DATA},
                                          {"seed", required_argument, NULL, OPT_SEED},
@@ -106,6 +109,7 @@ static int freeze_run(int argc, char **argv)
                                          {"force", no_argument, NULL, OPT_FORCE},
                                          {"python", required_argument, NULL, OPT_PYTHON},
                                          {"no-python", no_argument, NULL, OPT_NO_PYTHON},
+                                         {"mps-report", required_argument, NULL, OPT_MPS_REPORT},
                                          {"jobs", required_argument, NULL, 'j'},
                                          {"diff", no_argument, NULL, OPT_DIFF},
                                          {"all", no_argument, NULL, OPT_ALL},
@@ -154,6 +158,9 @@ static int freeze_run(int argc, char **argv)
         case OPT_NO_PYTHON:
             fo.no_python = true;
             break;
+        case OPT_MPS_REPORT:
+            fo.mps_report = optarg;
+            break;
         case 'j': {
             char *end;
             long n = strtol(optarg, &end, 10);
@@ -187,8 +194,9 @@ static int freeze_run(int argc, char **argv)
     if (diff) {
         if (argc - optind != 2) {
             rc = gp_cli_usage_error("freeze", "--diff needs two manifests, A and B");
-        } else if (fo.data_count || fo.seed_count || output) {
-            rc = gp_cli_usage_error("freeze", "--diff takes no --data, --seed or --output");
+        } else if (fo.data_count || fo.seed_count || output || fo.mps_report) {
+            rc = gp_cli_usage_error("freeze",
+                                    "--diff takes no --data, --seed, --mps-report or --output");
         } else {
             rc = freeze_diff(argv[optind], argv[optind + 1], all, json);
         }

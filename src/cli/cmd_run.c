@@ -20,6 +20,8 @@
 #include "translate/translate.h"
 #include "util/fs.h"
 #include "util/json.h"
+#include "util/stdout_capture.h"
+#include "util/strbuf.h"
 #include "util/sys.h"
 
 #ifdef _WIN32
@@ -34,7 +36,8 @@ static const char run_usage[] =
     "usage: gpuport run FILE.gpk|FILE.cu KERNEL --global X[,Y[,Z]] [--group X[,Y[,Z]]] [--device "
     "SPEC]\n"
     "                   [--check[=memcheck,racecheck,synccheck,initcheck]] [-D NAME=VALUE]...\n"
-    "                   [-o PARAM=OUT.npy]... [--force] [--json] PARAM=VALUE...\n"
+    "                   [-o PARAM=OUT.npy]... [--force] [--json] [--trace FILE.json]\n"
+    "                   [--trace-summary] PARAM=VALUE...\n"
     "\n"
     "Runs KERNEL of FILE.gpk (or of FILE.cu, translated in memory as gpuport translate does)\n"
     "once on a device, with every parameter given by its name:\n"
@@ -54,6 +57,9 @@ static const char run_usage[] =
     "  -D NAME=VALUE       a build define\n"
     "  -o PARAM=OUT.npy    write buffer PARAM to OUT.npy after the run (--force replaces a file)\n"
     "  --json              print the result as JSON (schema gpuport.run/1)\n"
+    "  --trace FILE.json   write a timeline of the build, copies, launch and waits (Chrome\n"
+    "                      Trace Event Format: Perfetto, chrome://tracing; docs/debugging.md)\n"
+    "  --trace-summary     print the timeline's summary on stderr\n"
     "  -h, --help          this help;  --version  the version\n"
     "\n"
     "Check reports print one per line as FILE:LINE:COL: CHECK: what (work-item ...).\n"
@@ -435,6 +441,8 @@ typedef struct run_param {
 typedef struct run_state {
     const char *file, *kernel_name, *device_spec;
     bool json, force;
+    const char *trace_path; /* --trace */
+    bool trace_summary;     /* --trace-summary */
     uint32_t checks;
     bool check_given;
     const char *defs[RUN_MAX_DEFS];
@@ -975,13 +983,25 @@ static cJSON *run_selection_json(const gp_device *dev)
 
 static int run_options(run_state *s, int argc, char **argv)
 {
-    enum { OPT_DEVICE = 256, OPT_GLOBAL, OPT_GROUP, OPT_CHECK, OPT_JSON, OPT_FORCE, OPT_VERSION };
+    enum {
+        OPT_DEVICE = 256,
+        OPT_GLOBAL,
+        OPT_GROUP,
+        OPT_CHECK,
+        OPT_JSON,
+        OPT_FORCE,
+        OPT_VERSION,
+        OPT_TRACE,
+        OPT_TRACE_SUMMARY
+    };
     static const struct option opts[] = {{"device", required_argument, NULL, OPT_DEVICE},
                                          {"global", required_argument, NULL, OPT_GLOBAL},
                                          {"group", required_argument, NULL, OPT_GROUP},
                                          {"check", optional_argument, NULL, OPT_CHECK},
                                          {"json", no_argument, NULL, OPT_JSON},
                                          {"force", no_argument, NULL, OPT_FORCE},
+                                         {"trace", required_argument, NULL, OPT_TRACE},
+                                         {"trace-summary", no_argument, NULL, OPT_TRACE_SUMMARY},
                                          {"output", required_argument, NULL, 'o'},
                                          {"help", no_argument, NULL, 'h'},
                                          {"version", no_argument, NULL, OPT_VERSION},
@@ -1018,6 +1038,12 @@ static int run_options(run_state *s, int argc, char **argv)
             break;
         case OPT_FORCE:
             s->force = true;
+            break;
+        case OPT_TRACE:
+            s->trace_path = optarg;
+            break;
+        case OPT_TRACE_SUMMARY:
+            s->trace_summary = true;
             break;
         case 'o':
             if (s->nouts == (int)(sizeof s->outs / sizeof *s->outs))
@@ -1061,6 +1087,12 @@ static int run_options(run_state *s, int argc, char **argv)
     return -1;
 }
 
+/* The CPU backend's gp_printf output, kept for the JSON document. */
+static void run_collect_print(void *user, const char *text, size_t len)
+{
+    gp_strbuf_append(user, text, len);
+}
+
 static int run_run(int argc, char **argv)
 {
     run_state *s = calloc(1, sizeof *s);
@@ -1074,6 +1106,13 @@ static int run_run(int argc, char **argv)
             rc = run_translate(s->file, s->kernel_name, &s->src, &s->src_len);
     }
     gp_build_options o = {sizeof o, 0, s->file, s->defs, (uint32_t)s->ndefs, s->checks};
+    bool tracing = false; /* --trace, --trace-summary: from the device's open to the results */
+    if (rc < 0 && (s->trace_path || s->trace_summary)) {
+        if (gp_trace_start(s->trace_path) == GP_OK)
+            tracing = true;
+        else
+            rc = gp_cli_input_error("run", "--trace: %s", gp_last_error());
+    }
     if (rc < 0) {
         gp_status st = gp_device_open_for_source(s->device_spec, s->src, s->src_len, &o,
                                                  s->kernel_name, &s->dev);
@@ -1094,6 +1133,7 @@ static int run_run(int argc, char **argv)
     if (rc < 0) rc = run_make_buffers(s);
     gp_status launch = GP_OK;
     double ms = 0;
+    gp_strbuf printed = GP_STRBUF_INIT;
     if (rc < 0) {
         gp_arg args[RUN_MAX_PARAMS];
         for (uint32_t i = 0; i < s->nparams; i++) {
@@ -1110,11 +1150,22 @@ static int run_run(int argc, char **argv)
                                                                          p->type->lanes);
         }
         run_catch_signals(s);
+        gp_stdout_capture cap = {-1, -1}; /* with --json, gp_printf's text goes into the JSON */
+        if (s->json) {
+            gp_print_set_handler(run_collect_print, &printed);
+            gp_stdout_capture_begin(&cap);
+        }
         double t0 = gp_monotonic_s();
         launch = gp_kernel_launch(NULL, s->k, s->gdims, s->global, s->have_group ? s->group : NULL,
                                   s->nparams, args);
         if (launch == GP_OK) launch = gp_device_synchronize(s->dev);
         ms = (gp_monotonic_s() - t0) * 1e3;
+        if (s->json) {
+            char *drv = gp_stdout_capture_end(&cap, (size_t)16 << 20);
+            gp_print_set_handler(NULL, NULL);
+            if (drv) gp_strbuf_puts(&printed, drv);
+            free(drv);
+        }
         if (launch == GP_OK && !s->json) run_check_guards(s, NULL);
         if (launch != GP_OK && launch != GP_ERR_CHECK)
             rc = launch == GP_ERR_LAUNCH || launch == GP_ERR_INVALID_ARGUMENT
@@ -1147,6 +1198,15 @@ static int run_run(int argc, char **argv)
         for (int d = 0; d < p->ndim; d++)
             cJSON_AddItemToArray(shape, cJSON_CreateNumber((double)p->shape[d]));
         cJSON_AddItemToArray(outputs, oj);
+    }
+    if (tracing && gp_trace_stop() != GP_OK && rc < 0)
+        rc = gp_cli_input_error("run", "--trace: %s", gp_last_error());
+    if (tracing && s->trace_summary) {
+        size_t need = 0;
+        gp_trace_summary(NULL, 0, &need);
+        char *text = malloc(need ? need : 1);
+        if (text && gp_trace_summary(text, need, NULL) == GP_OK) fputs(text, stderr);
+        free(text);
     }
     if (rc < 0) {
         uint32_t nrep = 0;
@@ -1181,6 +1241,7 @@ static int run_run(int argc, char **argv)
             if (launch == GP_OK) run_check_guards(s, j);
             cJSON_AddStringToObject(j, "status", nrep ? "reports" : s->overruns ? "overrun" : "ok");
             cJSON_AddNumberToObject(j, "elapsed_ms", ms);
+            cJSON_AddStringToObject(j, "printed", gp_strbuf_cstr(&printed));
             cJSON *ra = cJSON_AddArrayToObject(j, "reports");
             for (uint32_t i = 0; i < nrep; i++)
                 if (gp_check_report_get(i, &rep) == GP_OK) {
@@ -1221,6 +1282,7 @@ static int run_run(int argc, char **argv)
         rc = gp_cli_finish("run", rc);
     }
     cJSON_Delete(outputs);
+    gp_strbuf_free(&printed);
     run_free(s);
     free(s);
     return rc;

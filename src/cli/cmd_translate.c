@@ -14,8 +14,8 @@
 
 static const char translate_usage[] =
     "usage: gpuport translate FILE.cu [-o FILE.gpk] [--report FILE.json] [--partial]\n"
-    "                         [--simd-width 32] [-I DIR]... [-D NAME[=VALUE]]...\n"
-    "                         [--instantiate 'NAME<ARGS>']... [--no-verify]\n"
+    "                         [--simd-width 32|0] [-I DIR]... [-D NAME[=VALUE]]...\n"
+    "                         [-T|--instantiate 'NAME<ARGS>']... [--no-verify]\n"
     "                         [--metal-standin DIR] [--for-check] [--force] [--json]\n"
     "\n"
     "Rewrites the CUDA kernels of FILE.cu (the subset in docs/translate.md) into the portable\n"
@@ -27,13 +27,15 @@ static const char translate_usage[] =
     "  --json           print the report on stdout instead of the source\n"
     "  --partial        translate what can be, leaving GP_TODO(\"...\") markers (which compile\n"
     "                   nowhere) for refused constructs; exit 1 all the same\n"
-    "  --simd-width 32  translate warp shuffles, votes and syncs (__shfl_*_sync, __ballot_sync,\n"
-    "                   __any_sync, __all_sync, __syncwarp with the full mask) and warpSize to\n"
-    "                   the dialect's gp_simd_* operations; the result then runs only where SIMD\n"
-    "                   groups have 32 lanes (CUDA, Apple GPUs, the CPU backend; not OpenCL)\n"
+    "  --simd-width 32  (the default: CUDA warp code means 32 lanes) translate warp shuffles,\n"
+    "                   votes and syncs (__shfl_*_sync, __ballot_sync, __any_sync, __all_sync,\n"
+    "                   __syncwarp with the full mask) and warpSize to the dialect's gp_simd_*\n"
+    "                   operations; a kernel that uses them then requires SIMD groups of 32\n"
+    "                   lanes (CUDA, Apple GPUs, the CPU backend; not OpenCL) and says so\n"
+    "  --simd-width 0   refuse warp code instead (for output that must build everywhere)\n"
     "  -I DIR           also look for #include \"...\" headers in DIR\n"
     "  -D NAME[=VALUE]  define a macro (as nvcc -D)\n"
-    "  --instantiate 'k<float, 256>'\n"
+    "  -T, --instantiate 'k<float, 256>'\n"
     "                   also make this instance of a template (those the file launches or\n"
     "                   instantiates itself are made anyway)\n"
     "  --no-verify      do not build the result; the report then claims no target (by default\n"
@@ -76,6 +78,29 @@ static int write_out(const char *path, const char *text, bool force)
     return 0;
 }
 
+/* The report's ready `gpuport run` lines, for the file as written (-o FILE, else FILE.gpk). */
+static void run_lines(const cJSON *rep, const char *output)
+{
+    const cJSON *k;
+    char safe[GP_TERM_SAFE_MAX];
+    bool any = false;
+    cJSON_ArrayForEach(k, cJSON_GetObjectItem(rep, "kernels"))
+    {
+        const char *run = gp_json_str(k, "run", NULL);
+        if (!run) continue;
+        if (!any)
+            fprintf(stderr, "ready to run (from the first <<<...>>> launch of each kernel; "
+                            "'<...>' marks what the file does not fix):\n");
+        any = true;
+        /* "gpuport run FILE.gpk KERNEL ...": the file as written */
+        const char *rest = strchr(run + strlen("gpuport run "), ' ');
+        if (output && rest && !strncmp(run, "gpuport run ", 12))
+            fprintf(stderr, "  gpuport run %s%s\n", gp_term_safe(output, safe, sizeof safe), rest);
+        else
+            fprintf(stderr, "  %s\n", gp_term_safe(run, safe, sizeof safe));
+    }
+}
+
 static void summary(const cJSON *rep)
 {
     const cJSON *k, *r;
@@ -95,6 +120,10 @@ static void summary(const cJSON *rep)
     static const char *const targets[] = {"cpu", "opencl", "metal", "cuda"};
     char first[512] = "";
     bool same = true;
+    struct shown {
+        const char *detail, *kernel;
+    } logs[64];
+    int nlogs = 0;
     for (int pass = 0; pass < 2; pass++) {
         if (pass == 1 && same && nt > 1) {
             fprintf(stderr, "  all %d kernels: %s\n", nt, first);
@@ -129,8 +158,18 @@ static void summary(const cJSON *rep)
             cJSON_ArrayForEach(r, cJSON_GetObjectItem(k, "builds"))
             {
                 if (strcmp(gp_json_str(r, "result", ""), "failed")) continue;
-                fprintf(stderr, "    %s: %s\n", r->string,
-                        gp_term_safe(gp_json_str(r, "detail", ""), why, sizeof why));
+                /* a build log once: the kernels of one failed build share it */
+                const char *detail = gp_json_str(r, "detail", "");
+                const char *shown_for = NULL;
+                for (int i = 0; i < nlogs && !shown_for; i++)
+                    if (!strcmp(logs[i].detail, detail)) shown_for = logs[i].kernel;
+                if (shown_for) {
+                    fprintf(stderr, "    %s: the build log shown for %s\n", r->string, shown_for);
+                    continue;
+                }
+                if (nlogs < (int)(sizeof logs / sizeof *logs))
+                    logs[nlogs++] = (struct shown){detail, gp_json_str(k, "name", "?")};
+                fprintf(stderr, "    %s: %s\n", r->string, gp_term_safe(detail, why, sizeof why));
             }
         }
     }
@@ -185,6 +224,7 @@ static int translate_run(int argc, char **argv)
     bool force = false, json = false;
     gp_translate_options to = {0};
     to.verify = true;
+    to.simd_width = 32; /* CUDA code means warps of 32 (--simd-width 0 refuses warp code) */
     const char **incs = calloc((size_t)argc + 1, sizeof *incs);
     const char **defs = calloc((size_t)argc + 1, sizeof *defs);
     const char **insts = calloc((size_t)argc + 1, sizeof *insts);
@@ -195,7 +235,7 @@ static int translate_run(int argc, char **argv)
         free(insts);
         return gp_cli_internal_error("translate", "out of memory");
     }
-    while (rc < 0 && (c = getopt_long(argc, argv, "ho:I:D:", opts, NULL)) != -1) {
+    while (rc < 0 && (c = getopt_long(argc, argv, "ho:I:D:T:", opts, NULL)) != -1) {
         switch (c) {
         case 'o':
             output = optarg;
@@ -215,13 +255,14 @@ static int translate_run(int argc, char **argv)
             break;
         case OPT_SIMD:
             /* CUDA warp code is written for 32 lanes (its masks, its `& 31`, its 16-8-4-2-1
-             * reductions); another width would compute something else */
-            if (strcmp(optarg, "32") != 0)
+             * reductions); another width would compute something else. 0 refuses it. */
+            if (strcmp(optarg, "32") != 0 && strcmp(optarg, "0") != 0)
                 rc = gp_cli_usage_error("translate",
                                         "--simd-width %s: CUDA warp code assumes 32 lanes, so "
-                                        "32 is the only width it can be translated for",
+                                        "32 is the only width it can be translated for (0 "
+                                        "refuses warp code)",
                                         optarg);
-            to.simd_width = 32;
+            to.simd_width = atoi(optarg) == 32 ? 32 : 0;
             break;
         case OPT_JSON:
             json = true;
@@ -232,6 +273,7 @@ static int translate_run(int argc, char **argv)
         case 'D':
             defs[to.ndefines++] = optarg;
             break;
+        case 'T':
         case OPT_INSTANTIATE:
             insts[to.ninstantiate++] = optarg;
             break;
@@ -252,7 +294,7 @@ static int translate_run(int argc, char **argv)
             rc = gp_cli_print_version();
             break;
         default:
-            rc = gp_cli_bad_option("translate", argv, "ho:I:D:");
+            rc = gp_cli_bad_option("translate", argv, "ho:I:D:T:");
             break;
         }
     }
@@ -301,16 +343,21 @@ static int translate_run(int argc, char **argv)
         cJSON_free(text);
         if (w) rc = w;
     }
-    if (json) {
-        gp_json_print(stdout, res.report);
-    } else if (res.output) {
-        if (output) {
-            int w = write_out(output, res.output, true);
-            if (w) rc = w;
-        } else {
-            fputs(res.output, stdout);
-        }
+    /* the files first: a reader of stdout that stops early (| head) must not cost them */
+    if (res.output && output) {
+        int w = write_out(output, res.output, true);
+        if (w) rc = w;
     }
+    if (res.output && rc <= GP_EXIT_FAIL) run_lines(res.report, output);
+    if (!res.output)
+        fprintf(stderr,
+                "gpuport translate: nothing was written%s: a kernel was refused; --partial writes "
+                "the kernels that translated\n",
+                output ? " (no -o file)" : "");
+    if (json)
+        gp_json_print(stdout, res.report);
+    else if (res.output && !output)
+        fputs(res.output, stdout);
     gp_translate_result_free(&res);
     return gp_cli_finish("translate", rc);
 }

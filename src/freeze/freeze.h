@@ -21,15 +21,24 @@ typedef struct gp_freeze_options {
     size_t data_count;
     const gp_freeze_seed *seeds;
     size_t seed_count;
-    const char *python;  /* interpreter to describe; NULL = python3 on PATH */
-    const char *git_dir; /* work tree to describe; NULL = the current directory */
-    int threads;         /* hashing threads; 0 = one per core */
-    bool no_python;      /* skip the Python section (no subprocess) */
+    const char *python;     /* interpreter to describe; NULL = python3 on PATH */
+    const char *git_dir;    /* work tree to describe; NULL = the current directory */
+    int threads;            /* hashing threads; 0 = one per core */
+    bool no_python;         /* skip the Python section (no subprocess) */
+    const char *mps_report; /* a gpuport mps-check report to summarise, or NULL */
 } gp_freeze_options;
 
-/* Collects the manifest. Returns NULL with "PATH: reason" in err only when a data path cannot be
- * read (the run would not be reproducible); any other missing fact becomes null with a reason. */
+/* Collects the manifest. Returns NULL with "PATH: reason" in err only when a data path or the
+ * mps-check report cannot be read (the run would not be reproducible); any other missing fact
+ * becomes null with a reason. */
 cJSON *gp_freeze_collect(const gp_freeze_options *opt, char *err, size_t errlen);
+
+/* The "mps" section (mps.c): the PyTorch MPS fallback setting of this run and, from a
+ * gpuport.mps-check/1 report, its verdict, fallback operators and first failure. NULL with
+ * "PATH: reason" in err when the report cannot be read or is not one. */
+cJSON *gp_freeze_mps(const char *report_path, char *err, size_t errlen);
+/* The summary of a parsed report (`name` names it in the section and in messages). */
+cJSON *gp_freeze_mps_summary(const cJSON *report, const char *name, char *err, size_t errlen);
 
 /* Reads and validates a manifest file (size-capped, schema checked) as one cJSON tree. NULL with
  * "PATH: reason" in err. For manifests of ordinary size; gp_freeze_load reads any. */

@@ -137,6 +137,11 @@ cJSON *gp_freeze_collect(const gp_freeze_options *opt, char *err, size_t errlen)
     /* Data first: an unreadable data path fails the whole run before anything else is spent. */
     cJSON *data = gp_freeze_data(opt->data_paths, opt->data_count, opt->threads, err, errlen);
     if (!data) return NULL;
+    cJSON *mps = gp_freeze_mps(opt->mps_report, err, errlen);
+    if (!mps) {
+        cJSON_Delete(data);
+        return NULL;
+    }
     cJSON *m = cJSON_CreateObject();
     cJSON_AddStringToObject(m, "schema", "gpuport.freeze/1");
     cJSON_AddStringToObject(m, "gpuport", GP_VERSION_STRING);
@@ -157,6 +162,7 @@ cJSON *gp_freeze_collect(const gp_freeze_options *opt, char *err, size_t errlen)
     if (slurm) cJSON_AddItemToObject(m, "slurm", slurm);
     cJSON_AddItemToObject(m, "git", gp_freeze_git(opt->git_dir));
     cJSON_AddItemToObject(m, "device", gp_freeze_device());
+    cJSON_AddItemToObject(m, "mps", mps);
     cJSON_AddItemToObject(m, "data", data);
     cJSON *seeds = cJSON_AddObjectToObject(m, "seeds");
     for (size_t i = 0; i < opt->seed_count; i++)
@@ -201,8 +207,9 @@ int gp_freeze_validate_rest(const cJSON *m, char *err, size_t errlen)
             return -1;
         }
     }
-    static const char *const optional[] = {"compilers", "python", "conda", "git", "gpu", "device"};
-    for (size_t i = 0; i < 6; i++) {
+    static const char *const optional[] = {"compilers", "python", "conda", "git",
+                                           "gpu",       "device", "mps"};
+    for (size_t i = 0; i < sizeof optional / sizeof optional[0]; i++) {
         const cJSON *o = cJSON_GetObjectItemCaseSensitive(m, optional[i]);
         if (o && !cJSON_IsObject(o) && !cJSON_IsNull(o)) {
             snprintf(err, errlen, "\"%s\" is not an object", optional[i]);

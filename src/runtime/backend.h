@@ -245,7 +245,19 @@ struct gp_backend_ops {
     gp_status (*queue_wrap)(gp_queue *q, void *native);
     /* The stream handle gp_queue_native reports. */
     void *(*queue_native)(const gp_queue *q);
+
+    /* The timeline (trace.c), optional. A backend that times its own commands: while
+     * gp_trace_capture is non-NULL on the calling thread, the next command it enqueues stores
+     * its native event there (a reference of the trace's); command_times waits for such an
+     * event, or a recorded gp_event's impl, and gives its start and end on the device's clock in
+     * ns; command_release gives the reference back. Without them the trace puts markers
+     * (event_record) around each command. */
+    gp_status (*command_times)(gp_device_state *dev, void *native, uint64_t *start_ns,
+                               uint64_t *end_ns);
+    void (*command_release)(gp_device_state *dev, void *native);
 };
+
+extern _Thread_local void **gp_trace_capture;
 
 /* The registration (registry.c): entry i is the backend with gp_backend id i, or NULL when it
  * is not built into this library. */
@@ -265,6 +277,11 @@ void gp_log_debug(const char *fmt, ...) GP_PRINTF_LIKE(1, 2);
 
 /* Copies src into a fixed-size char field, always NUL-terminated. */
 void gp_copy_str(char *dst, size_t cap, const char *src);
+
+/* Kernel output of one CPU launch (print.c): hands `len` bytes to the print handler; the
+ * per-launch line limit. Thread-safe. */
+void gp_print_emit(const char *text, size_t len);
+uint32_t gp_print_limit(void);
 
 /* The check reports of the calling thread's last CPU launch (gp_check_report_count/get): a
  * backend replaces them at the end of every launch it runs, with n = 0 when it made none. */

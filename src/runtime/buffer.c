@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "runtime/core.h"
+#include "runtime/trace.h"
 
 static const char *gp_kind_name(gp_buffer_kind k)
 {
@@ -182,7 +183,12 @@ static gp_status gp_write(const char *fn, gp_queue *q, gp_buffer *dst, size_t of
     if (q->dev != dst->dev)
         return gp_error_set(GP_ERR_INVALID_ARGUMENT,
                             "%s: queue and buffer are on different devices", fn);
-    return dst->dev->ops->buffer_write(q, dst, off, src, n, blocking);
+    if (!gp_tracing()) return dst->dev->ops->buffer_write(q, dst, off, src, n, blocking);
+    gp_trace_span sp;
+    gp_trace_cmd_begin(q, &sp);
+    st = dst->dev->ops->buffer_write(q, dst, off, src, n, blocking);
+    gp_trace_cmd_end(q, &sp, st, GP_TRACE_WRITE, "write", n, NULL, NULL);
+    return st;
 }
 
 static gp_status gp_read(const char *fn, gp_queue *q, gp_buffer *src, size_t off, void *dst,
@@ -195,7 +201,12 @@ static gp_status gp_read(const char *fn, gp_queue *q, gp_buffer *src, size_t off
     if (q->dev != src->dev)
         return gp_error_set(GP_ERR_INVALID_ARGUMENT,
                             "%s: queue and buffer are on different devices", fn);
-    return src->dev->ops->buffer_read(q, src, off, dst, n, blocking);
+    if (!gp_tracing()) return src->dev->ops->buffer_read(q, src, off, dst, n, blocking);
+    gp_trace_span sp;
+    gp_trace_cmd_begin(q, &sp);
+    st = src->dev->ops->buffer_read(q, src, off, dst, n, blocking);
+    gp_trace_cmd_end(q, &sp, st, GP_TRACE_READ, "read", n, NULL, NULL);
+    return st;
 }
 
 static gp_status gp_copy(const char *fn, gp_queue *q, gp_buffer *dst, size_t doff, gp_buffer *src,
@@ -217,7 +228,12 @@ static gp_status gp_copy(const char *fn, gp_queue *q, gp_buffer *dst, size_t dof
     if (q->dev != dst->dev)
         return gp_error_set(GP_ERR_INVALID_ARGUMENT,
                             "%s: queue and buffer are on different devices", fn);
-    return dst->dev->ops->buffer_copy(q, dst, doff, src, soff, n, blocking);
+    if (!gp_tracing()) return dst->dev->ops->buffer_copy(q, dst, doff, src, soff, n, blocking);
+    gp_trace_span sp;
+    gp_trace_cmd_begin(q, &sp);
+    st = dst->dev->ops->buffer_copy(q, dst, doff, src, soff, n, blocking);
+    gp_trace_cmd_end(q, &sp, st, GP_TRACE_COPY, "copy", n, NULL, NULL);
+    return st;
 }
 
 static gp_status gp_fill(const char *fn, gp_queue *q, gp_buffer *dst, size_t off, const void *pat,
@@ -237,7 +253,12 @@ static gp_status gp_fill(const char *fn, gp_queue *q, gp_buffer *dst, size_t off
     if (q->dev != dst->dev)
         return gp_error_set(GP_ERR_INVALID_ARGUMENT,
                             "%s: queue and buffer are on different devices", fn);
-    return dst->dev->ops->buffer_fill(q, dst, off, pat, psz, n, blocking);
+    if (!gp_tracing()) return dst->dev->ops->buffer_fill(q, dst, off, pat, psz, n, blocking);
+    gp_trace_span sp;
+    gp_trace_cmd_begin(q, &sp);
+    st = dst->dev->ops->buffer_fill(q, dst, off, pat, psz, n, blocking);
+    gp_trace_cmd_end(q, &sp, st, GP_TRACE_FILL, "fill", n, NULL, NULL);
+    return st;
 }
 
 gp_status gp_buffer_write(gp_buffer *dst, size_t offset, const void *src, size_t size)

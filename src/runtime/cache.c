@@ -182,6 +182,14 @@ static gp_status gp_entry_read(const char *dir, const char *key, const char *ext
     return st;
 }
 
+/* Entries found on this thread: the timeline tells a build from the disk cache from a compile. */
+static _Thread_local uint64_t gp_cache_found;
+
+uint64_t gp_cache_found_on_thread(void)
+{
+    return gp_cache_found;
+}
+
 gp_status gp_cache_load(const char *key, const char *ext, void **data, size_t *len)
 {
     gp_status st = gp_entry_check_args(key, ext);
@@ -190,6 +198,7 @@ gp_status gp_cache_load(const char *key, const char *ext, void **data, size_t *l
     if (gp_cache_code_dir(&dir, 0) != GP_OK) return GP_ERR_NOT_FOUND;
     st = gp_entry_read(dir, key, ext, data, len);
     free(dir);
+    gp_cache_found += st == GP_OK;
     return st;
 }
 
@@ -200,6 +209,7 @@ gp_status gp_cache_lookup_path(const char *key, const char *ext, char **path)
     char *dir;
     if (gp_cache_code_dir(&dir, 0) != GP_OK) return GP_ERR_NOT_FOUND;
     st = gp_entry_read(dir, key, ext, NULL, NULL);
+    gp_cache_found += st == GP_OK;
     if (st == GP_OK) {
         *path = gp_entry_path(dir, key, ext, "");
         if (!*path) st = GP_ERR_OUT_OF_MEMORY;

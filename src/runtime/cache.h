@@ -18,6 +18,9 @@
 /* Loads entry key.ext into a heap buffer (free() it). GP_ERR_NOT_FOUND on a miss, a corrupt or
  * a truncated entry (the caller rebuilds and stores again). Thread-safe. */
 gp_status gp_cache_load(const char *key, const char *ext, void **data, size_t *len);
+/* How many entries gp_cache_load and gp_cache_lookup_path found on the calling thread so far
+ * (the timeline compares it before and after a build). */
+uint64_t gp_cache_found_on_thread(void);
 /* Stores a blob as key.ext. Failures are returned but callers may ignore them (a cache that
  * cannot be written is only slower). Thread-safe. */
 gp_status gp_cache_store(const char *key, const char *ext, const void *data, size_t len);

@@ -37,6 +37,13 @@ gp_status gp_signature_parse(const char *src, size_t len, const char *source_nam
 /* sizeof a type name of the dialect ("float" 4, "gp_half" 2, "uint64_t" 8); 0 if unknown. */
 uint32_t gp_signature_type_size(const char *type_name);
 
+/* Reads every gp_printf call of a source (printf_format.c): the format must be a string literal
+ * of the portable conversions (%d %u %ld %lu %x %f %e %g %c %s %%, with flags, width and
+ * precision), one argument per conversion, %s only of string literals. GP_ERR_BUILD naming
+ * source_name, the line and the reason; *uses gets the number of times gp_printf appears (in
+ * macro definitions too, which are left to the compiler). */
+gp_status gp_printf_scan(const char *src, size_t len, const char *source_name, uint32_t *uses);
+
 /* Builds the source for the device as gp_program_create would (`checks` when options gives
  * none), keeping the result only in the device's in-process cache: whether it can be built. */
 gp_status gp_program_build_probe(gp_device_state *dev, const char *source, size_t len,

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "runtime/core.h"
+#include "runtime/trace.h"
 #include "util/strbuf.h"
 
 gp_status gp_device_spec_parse(const char *spec, int32_t *backend, int32_t *index)
@@ -262,6 +263,7 @@ static gp_status gp_open(const char *spec, const gp_open_needs *needs, gp_device
 {
     if (!out) return gp_error_set(GP_ERR_INVALID_ARGUMENT, "gp_device_open: NULL out");
     *out = NULL;
+    gp_trace_env_init(); /* GPUPORT_TRACE: the timeline starts with the first device */
     int32_t b, index;
     gp_status st = gp_device_spec_parse(spec, &b, &index);
     if (st != GP_OK) return st;
@@ -412,7 +414,11 @@ gp_status gp_device_selection_text(const gp_device *device, char *buf, size_t ca
 gp_status gp_device_synchronize(gp_device *device)
 {
     if (!device) return gp_error_set(GP_ERR_INVALID_ARGUMENT, "gp_device_synchronize: NULL device");
-    return device->state->ops->device_synchronize(device->state);
+    if (!gp_tracing()) return device->state->ops->device_synchronize(device->state);
+    uint64_t t = gp_trace_clock();
+    gp_status st = device->state->ops->device_synchronize(device->state);
+    gp_trace_host(device->state, GP_TRACE_WAIT, t, "gp_device_synchronize", 0, true);
+    return st;
 }
 
 gp_status gp_device_queue(gp_device *device, gp_queue **out)

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "runtime/core.h"
+#include "runtime/trace.h"
 #include "util/strbuf.h"
 
 static const char *gp_arg_kind_name(int k)
@@ -310,5 +311,10 @@ gp_status gp_kernel_launch(gp_queue *queue, gp_kernel *kernel, uint32_t dims, co
     }
     l.num_args = num_args;
     l.args = args;
-    return dev->ops->kernel_launch(queue, kernel, &l);
+    if (!gp_tracing()) return dev->ops->kernel_launch(queue, kernel, &l);
+    gp_trace_span sp;
+    gp_trace_cmd_begin(queue, &sp);
+    st = dev->ops->kernel_launch(queue, kernel, &l);
+    gp_trace_cmd_end(queue, &sp, st, GP_TRACE_LAUNCH, kernel->sig->name, 0, l.num_groups, l.group);
+    return st;
 }

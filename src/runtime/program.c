@@ -7,7 +7,9 @@
 #include <string.h>
 
 #include "runtime/builtin.h"
+#include "runtime/cache.h"
 #include "runtime/core.h"
+#include "runtime/trace.h"
 #include "util/fs.h"
 #include "util/sha256.h"
 #include "util/strbuf.h"
@@ -188,6 +190,7 @@ static gp_status gp_build(gp_device_state *dev, const char *src, size_t len,
                             "%s: checking runs on the CPU backend, not on %s (%s); build it for "
                             "the 'cpu' device to run it checked",
                             name, dev->info.spec, dev->info.name);
+    uint64_t traced = gp_tracing() ? gp_trace_clock() : 0; /* the build on the timeline */
     gp_status st = gp_check_source_name(name);
     for (uint32_t i = 0; st == GP_OK && i < ndefs; i++)
         st = gp_check_define(defs[i]);
@@ -205,6 +208,15 @@ static gp_status gp_build(gp_device_state *dev, const char *src, size_t len,
     if (st == GP_OK && p->num_kernels == 0)
         st = gp_error_set(GP_ERR_BUILD, "%s: no GP_KERNEL(...) declaration in the source", name);
     if (st == GP_OK) st = gp_check_needs(dev, name, &p->needs);
+    uint32_t prints = 0;
+    if (st == GP_OK) st = gp_printf_scan(src, len, name, &prints);
+    if (st == GP_OK && prints && dev->info.backend == GP_BACKEND_METAL)
+        st = gp_error_set(GP_ERR_UNSUPPORTED,
+                          "%s uses gp_printf, which the metal backend does not print yet (Metal's "
+                          "os_log needs macOS 15 and a log state on the queue); run it on the cpu "
+                          "device (GPUPORT_DEVICE=cpu) or checked (GPUPORT_CHECK=memcheck) to see "
+                          "its output",
+                          name);
     if (st != GP_OK) {
         gp_program_free(p);
         return st;
@@ -230,6 +242,7 @@ static gp_status gp_build(gp_device_state *dev, const char *src, size_t len,
         free(text);
         gp_program_free(p);
         *out = hit;
+        if (traced) gp_trace_host(dev, GP_TRACE_BUILD, traced, name, GP_TRACE_CACHE_MEMORY, false);
         return GP_OK;
     }
     gp_build_request req = {0};
@@ -247,7 +260,11 @@ static gp_status gp_build(gp_device_state *dev, const char *src, size_t len,
     req.checks = checks;
     req.defines = defs;
     req.num_defines = ndefs;
+    uint64_t found = gp_cache_found_on_thread();
     st = dev->ops->program_build(p, &req);
+    gp_trace_cache how = !req.use_disk_cache                   ? GP_TRACE_CACHE_OFF
+                         : gp_cache_found_on_thread() != found ? GP_TRACE_CACHE_DISK
+                                                               : GP_TRACE_CACHE_MISS;
     free(text);
     if (st != GP_OK && !dev->info.simd_group_width) st = gp_no_simd_error(dev, name, &p->needs, st);
     if (st != GP_OK) {
@@ -270,6 +287,7 @@ static gp_status gp_build(gp_device_state *dev, const char *src, size_t len,
         p = hit;
     }
     *out = p;
+    if (traced) gp_trace_host(dev, GP_TRACE_BUILD, traced, name, how, false);
     return GP_OK;
 }
 

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "runtime/core.h"
+#include "runtime/trace.h"
 
 gp_status gp_queue_create(gp_device *device, gp_queue **out)
 {
@@ -76,7 +77,11 @@ gp_status gp_queue_release(gp_queue *queue)
 gp_status gp_queue_finish(gp_queue *queue)
 {
     if (!queue) return gp_error_set(GP_ERR_INVALID_ARGUMENT, "gp_queue_finish: NULL queue");
-    return queue->dev->ops->queue_finish(queue);
+    if (!gp_tracing()) return queue->dev->ops->queue_finish(queue);
+    uint64_t t = gp_trace_clock();
+    gp_status st = queue->dev->ops->queue_finish(queue);
+    gp_trace_host(queue->dev, GP_TRACE_WAIT, t, "gp_queue_finish", 0, true);
+    return st;
 }
 
 gp_status gp_event_record(gp_queue *queue, gp_event **out)
@@ -110,7 +115,11 @@ gp_status gp_queue_wait_event(gp_queue *queue, gp_event *event)
 gp_status gp_event_wait(gp_event *event)
 {
     if (!event) return gp_error_set(GP_ERR_INVALID_ARGUMENT, "gp_event_wait: NULL event");
-    return event->dev->ops->event_wait(event);
+    if (!gp_tracing()) return event->dev->ops->event_wait(event);
+    uint64_t t = gp_trace_clock();
+    gp_status st = event->dev->ops->event_wait(event);
+    gp_trace_host(event->dev, GP_TRACE_WAIT, t, "gp_event_wait", 0, false);
+    return st;
 }
 
 gp_status gp_event_wait_for(gp_event *event, uint32_t timeout_ms, int *done)

@@ -142,6 +142,12 @@ char *tr_assemble_pieces(const tr_assembly *as, const bool *include, int refusal
         any_constant = true;
     }
     if (any_constant) putf(&b, "\n");
+    if (u->nstructs) {
+        gp_strbuf st = GP_STRBUF_INIT;
+        tr_emit_structs(u, &st);
+        put(&b, gp_strbuf_cstr(&st), -2, (tr_clone_ref){0});
+        gp_strbuf_free(&st);
+    }
     if (as->support && as->support[0]) put(&b, as->support, -2, (tr_clone_ref){0});
     for (int i = 0; mark && i < u->nemitted; i++) {
         tr_clone_ref r = u->emitted[i];

@@ -196,8 +196,38 @@ typedef struct tr_clone {
     int ncalls;
 } tr_clone;
 
+/* A plain C struct of the file (scalar fields, fixed arrays of them, other such structs): one
+ * layout on every target, so it may live in buffers. */
+typedef struct tr_field {
+    char *name;
+    tr_type type;
+    char *dims[2]; /* array dimensions as numbers (NULL: none) */
+} tr_field;
+
+typedef struct tr_struct {
+    char *tag;  /* `struct TAG` (NULL: none) */
+    char *name; /* its name in the output (the typedef's name, else the tag) */
+    tr_field *fields;
+    int nfields;
+    int file, line;
+} tr_struct;
+
+/* A <<<grid, block, shared>>> launch of a kernel in the file's host code: each part as the
+ * source wrote it (dim3 variables followed to their definitions), and the call's arguments. */
+typedef struct tr_launch {
+    int file, line;
+    char *grid[3], *block[3]; /* per dimension; NULL: 1 */
+    char *shared;             /* bytes of dynamic shared memory, NULL: none */
+    char **args;
+    int nargs;
+    char **arg_counts; /* per argument: the element count of the buffer it names, from its
+                          cudaMalloc in the file (NULL: not found) */
+} tr_launch;
+
 typedef struct tr_func {
     char *name;
+    char *src_name; /* an overload (or a function named like a built-in): the source's name,
+                       `name` being the output's, made of the parameter types; NULL: name */
     tr_func_kind kind;
     tr_type ret;
     tr_sym **params;
@@ -224,6 +254,8 @@ typedef struct tr_func {
     unsigned ls_lane_params;
     bool visiting; /* recursion detection */
     bool done;
+    tr_launch *launch; /* the first launch of this kernel in the file (NULL: none found) */
+    int nlaunches;
 } tr_func;
 
 typedef struct tr_diag {
@@ -260,6 +292,8 @@ typedef struct tr_unit {
     int ndiags;
     tr_func **sorted_funcs; /* defined functions by name, for lookups (lower.c) */
     int nsorted;
+    tr_struct *structs; /* the file's plain structs, in order of definition */
+    int nstructs;
     tr_sym **globals; /* __device__ file-scope data (passed as buffers) */
     int nglobals;
     tr_template *templates;

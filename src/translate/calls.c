@@ -95,12 +95,32 @@ static void pass_references(lctx *c, tr_expr *e, tr_func *g)
 void tl_infer_call(lctx *c, tr_expr *e)
 {
     tr_func *g = e->a->kind == TR_E_IDENT ? tl_find_func(c, e->a->text) : NULL;
+    bool overloaded = !g && e->a->kind == TR_E_IDENT && tl_is_overloaded(c->u, e->a->text);
     if (g) pass_references(c, e, g);
     for (int i = 0; i < e->nargs; i++)
         tl_infer_expr(c, e->args[i]);
     if (e->a->kind != TR_E_IDENT) {
         tl_refuse(c, e, "call", "only named functions can be called");
         return;
+    }
+    if (overloaded) { /* the overload the argument types choose, exactly, or the built-in */
+        bool ambiguous = false;
+        g = tl_resolve_overload(c, e, &ambiguous);
+        bool refs = false;
+        for (int i = 0; g && i < g->nparams; i++)
+            refs |= g->params[i]->ref;
+        if (g && !refs) {
+            e->a->text = g->name;
+        } else if (g || ambiguous || !tr_map_call(e->a->text)) {
+            tl_refuse(c, e, "overload",
+                      "%s is overloaded and %s: C++ chooses by conversion rules the translation "
+                      "does not follow; cast the arguments to the parameter types of one",
+                      e->a->text,
+                      g           ? "this overload takes references"
+                      : ambiguous ? "several overloads match these arguments"
+                                  : "no overload takes exactly these argument types");
+            return;
+        }
     }
     const char *name = e->a->text;
     if (g) {
@@ -157,6 +177,10 @@ void tl_infer_call(lctx *c, tr_expr *e)
         /* abs(x): one argument, CUDA's overloads (int, float, double) */
         tr_vt v = e->nargs == 1 ? tl_arith(e->args[0]->vt, TR_VT_INT)
                                 : tl_arith(e->args[0]->vt, e->args[1]->vt);
+        if (name[0] == 'u' || name[0] == 'l') /* umin, llmax, ullmin: CUDA's fixed types */
+            v = name[0] == 'u' && name[1] == 'l' ? TR_VT_ULONG
+                : name[0] == 'u'                 ? TR_VT_UINT
+                                                 : TR_VT_LONG;
         e->vt = v;
         if (e->nargs == 1 && tl_is_int_vt(v) && v != TR_VT_INT) {
             tl_refuse(c, e, name, "%s of a 64-bit or unsigned integer: only int's is translated",

@@ -62,6 +62,9 @@ void tl_infer_call_user(lctx *c, tr_expr *e, tr_func *g)
                   "equivalent");
         return;
     }
+    for (int i = 0; i < g->nparams; i++) /* a float passed for a half parameter, or back */
+        if (!g->params[i]->type.nptr && !g->params[i]->ref)
+            tl_half_mix(c, e->args[i], tl_base_vt(g->params[i]->type.base), e->args[i]);
     if (!c->final) return;
     tr_space *sp = tr_alloc(c->u, (size_t)(g->nparams ? g->nparams : 1) * sizeof *sp);
     for (int i = 0; i < g->nparams; i++) {

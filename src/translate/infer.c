@@ -36,9 +36,10 @@ bool tl_side_effect_free(const tr_expr *e)
         const tr_callmap *m = e->a && e->a->kind == TR_E_IDENT && !e->callee && !e->a->sym
                                   ? tr_map_call(e->a->text)
                                   : NULL;
-        bool pure = m && (m->kind == TR_CALL_SAME || m->kind == TR_CALL_RENAME ||
-                          m->kind == TR_CALL_FLOAT_MATH || m->kind == TR_CALL_MINMAX ||
-                          (m->kind == TR_CALL_TEMPLATE && m->out && !strchr(m->out, '=')));
+        bool pure = m && strcmp(m->out ? m->out : "", "gp_printf") != 0 && /* it prints */
+                    (m->kind == TR_CALL_SAME || m->kind == TR_CALL_RENAME ||
+                     m->kind == TR_CALL_FLOAT_MATH || m->kind == TR_CALL_MINMAX ||
+                     (m->kind == TR_CALL_TEMPLATE && m->out && !strchr(m->out, '=')));
         if (!pure) return false;
         for (int i = 0; i < e->nargs; i++)
             if (!tl_side_effect_free(e->args[i])) return false;
@@ -56,6 +57,20 @@ bool tl_side_effect_free(const tr_expr *e)
     for (int i = 0; i < e->nargs; i++)
         if (!tl_side_effect_free(e->args[i])) return false;
     return tl_side_effect_free(e->a) && tl_side_effect_free(e->b) && tl_side_effect_free(e->c);
+}
+
+/* A value converted implicitly between half (stored as its bits) and another arithmetic type:
+ * C would convert the bits, CUDA converts the value. Refused, naming the explicit conversion. */
+void tl_half_mix(lctx *c, const tr_expr *at, tr_vt to, const tr_expr *from)
+{
+    if (!from || from->vt == TR_VT_UNKNOWN || from->vt == TR_VT_PTR || to == TR_VT_UNKNOWN ||
+        to == TR_VT_PTR || (to == TR_VT_HALF) == (from->vt == TR_VT_HALF))
+        return;
+    if (from->kind == TR_E_NUM && !strcmp(from->text, "0")) return; /* 0 is +0.0's bits */
+    tl_refuse(c, (tr_expr *)at, "half conversion",
+              "half is a storage type in the dialect (its bits): this implicit conversion %s "
+              "half would convert the bits; write __half2float / __float2half (or a cast)",
+              to == TR_VT_HALF ? "to" : "from");
 }
 
 /* Records the space a pointer variable is given at `at`. */
@@ -192,6 +207,7 @@ void tl_infer_expr(lctx *c, tr_expr *e)
         }
         tl_infer_expr(c, e->a);
         e->vt = TR_VT_UNKNOWN;
+        if (tl_infer_struct_member(c, e)) return;
         if (!strcmp(e->name, "x") || !strcmp(e->name, "y") || !strcmp(e->name, "z") ||
             !strcmp(e->name, "w")) {
             const char *b = e->a->vt == TR_VT_PTR ? e->a->elem : NULL;
@@ -215,9 +231,11 @@ void tl_infer_expr(lctx *c, tr_expr *e)
         }
         if (e->a->kind == TR_E_INDEX && e->a->vt == TR_VT_PTR) {
             e->vt = tl_base_vt(e->a->elem ? e->a->elem : "int");
+            tl_mark_struct_value(e, e->a->elem, e->a->space);
             return;
         }
         e->vt = e->a->elem ? tl_base_vt(e->a->elem) : TR_VT_UNKNOWN;
+        tl_mark_struct_value(e, e->a->elem, e->a->space);
         return;
     }
     case TR_E_UNARY:
@@ -249,6 +267,7 @@ void tl_infer_expr(lctx *c, tr_expr *e)
             }
         } else if (!strcmp(e->text, "*")) {
             e->vt = e->a->elem ? tl_base_vt(e->a->elem) : TR_VT_UNKNOWN;
+            tl_mark_struct_value(e, e->a->elem, e->a->space);
         } else if (!strcmp(e->text, "!")) {
             e->vt = TR_VT_INT;
         } else {
@@ -314,6 +333,7 @@ void tl_infer_expr(lctx *c, tr_expr *e)
         tl_infer_expr(c, e->a);
         tl_infer_expr(c, e->b);
         e->vt = e->a->vt;
+        tl_half_mix(c, e, e->a->vt, e->b);
         if (e->a->kind == TR_E_IDENT && e->a->sym) {
             tr_sym *s = e->a->sym;
             if (s->type.nptr && !s->ndims && !strcmp(e->text, "="))
@@ -434,15 +454,11 @@ void tl_infer_stmt(lctx *c, tr_stmt *s)
                 tl_infer_expr(c, s->decls[i].init);
                 if (sym->type.nptr && !sym->ndims)
                     tl_give_space(c, sym, s->decls[i].init->space, s->decls[i].init);
+                if (!sym->type.nptr && !sym->ndims)
+                    tl_half_mix(c, s->decls[i].init, tl_base_vt(sym->type.base), s->decls[i].init);
             }
             if ((sym->kind == TR_SYM_SHARED || sym->kind == TR_SYM_DYN_SHARED) &&
                 (!c->kernel || sym->kind == TR_SYM_DYN_SHARED)) {
-                if (!c->kernel && sym->kind == TR_SYM_SHARED && sym->ndims > 1 && c->final)
-                    tr_diag_add(c->u, true, sym->file, sym->line, sym->col, "__shared__",
-                                "%s: a multi-dimensional __shared__ array in a device function "
-                                "cannot be passed in from the kernel on every target; declare it "
-                                "in the kernel, or make it one-dimensional",
-                                sym->name);
                 tl_add_hoist(c->f, c->u, sym);
             }
         }
@@ -451,6 +467,8 @@ void tl_infer_stmt(lctx *c, tr_stmt *s)
     case TR_S_RETURN:
     case TR_S_CASE:
         tl_infer_expr(c, s->e);
+        if (s->kind == TR_S_RETURN && s->e && !c->f->ret.nptr)
+            tl_half_mix(c, s->e, tl_base_vt(c->f->ret.base), s->e);
         return;
     case TR_S_IF:
         tl_infer_expr(c, s->cond);

@@ -100,10 +100,8 @@ static void parse_function(parser *p, const specs *s, tr_sym *decl)
         tr_sym *prm = tp_parse_declarator(p, &ps, true);
         prm->kind = TR_SYM_PARAM;
         prm->owner = f;
-        if (tp_is(p, "="))
-            tp_bail(p, "default argument",
-                    "parameter %s has a default value: C has none; pass it at every call",
-                    prm->name);
+        if (tp_accept(p, "=")) /* a default argument: calls without it get it (overload.c) */
+            prm->init = tp_parse_assign(p);
         if (prm->type.cg) { /* a group: known at translation time, passed by nobody */
             if (prm->type.cg == TR_CG_TILE && !prm->type.cg_width)
                 tp_bail(p, "cooperative groups",
@@ -145,6 +143,23 @@ static void parse_function(parser *p, const specs *s, tr_sym *decl)
             tr_diag_add(p->u, false, prm->file, prm->line, prm->col, "bool buffer",
                         "parameter %s points to bool: it is a uint8_t buffer in the output (one "
                         "byte per element, 0 or 1, as CUDA stores bool)",
+                        prm->name);
+        }
+        if (s->global && !prm->type.nptr && !strcmp(prm->type.base, "size_t")) {
+            /* CUDA's size_t is 64 bits on every host it runs on; OpenCL's may differ from the
+             * host's, so the parameter is spelled with the fixed width */
+            prm->type.base = tr_strdup(p->u, "uint64_t");
+            tr_diag_add(p->u, false, prm->file, prm->line, prm->col, "size_t parameter",
+                        "parameter %s: size_t is a uint64_t parameter in the output (8 bytes, as "
+                        "CUDA's); the host passes a 64-bit value",
+                        prm->name);
+        } else if (s->global && !prm->type.nptr && !strcmp(prm->type.base, "bool")) {
+            /* OpenCL allows no bool in kernel parameters: an int holds 0 or 1 everywhere */
+            prm->type.base = tr_strdup(p->u, "int");
+            tr_diag_add(p->u, false, prm->file, prm->line, prm->col, "bool parameter",
+                        "parameter %s: bool is an int parameter in the output (OpenCL allows no "
+                        "bool in kernel parameters); the host passes an int, 0 or 1, where CUDA "
+                        "passed a one-byte bool",
                         prm->name);
         }
         tr_sym **np = tr_alloc(p->u, (size_t)(f->nparams + 1) * sizeof *np);
@@ -566,6 +581,7 @@ static void free_parser(parser *p)
         free(p->aliases[k].name);
     free(p->aliases);
     free(p->cg_names);
+    free(p->namespaces);
     free(p->shared_accessors);
     for (int k = 0; k < p->npending; k++)
         tr_tokens_free(&p->pending[k].toks);
@@ -598,6 +614,12 @@ static int each_item(parser *p, void (*fn)(parser *, size_t, size_t), char *err,
             while (k < p->n && p->t[k].kind == TR_IDENT)
                 k++;
             if (k < p->n && !strcmp(p->t[k].text, "{")) {
+                if (k == i + 2 && !tp_is_namespace(p, p->t[i + 1].text)) {
+                    char **n = realloc(p->namespaces, (size_t)(p->nnamespaces + 1) * sizeof *n);
+                    if (!n) abort();
+                    p->namespaces = n;
+                    n[p->nnamespaces++] = p->t[i + 1].text;
+                }
                 i = k + 1;
                 continue;
             }
@@ -645,6 +667,192 @@ static void read_host_item(parser *p, size_t i, size_t end)
     if (!device_item(p, i, end)) record_host_constants(p, i, end);
 }
 
+/* The field types whose size and alignment every target agrees on (the CPU prelude's vectors
+ * are not aligned as CUDA's, bool and size_t differ on OpenCL, pointers carry an address space). */
+static const char *field_refusal(const tr_unit *u, const tr_type *t)
+{
+    static const char *const ok[] = {"char",
+                                     "signed char",
+                                     "unsigned char",
+                                     "short",
+                                     "unsigned short",
+                                     "int",
+                                     "unsigned int",
+                                     "float",
+                                     "double",
+                                     "long",
+                                     "unsigned long",
+                                     "long long",
+                                     "unsigned long long",
+                                     "int8_t",
+                                     "int16_t",
+                                     "int32_t",
+                                     "int64_t",
+                                     "uint8_t",
+                                     "uint16_t",
+                                     "uint32_t",
+                                     "uint64_t"};
+    if (t->nptr) return "a pointer field (its address space would be unknown)";
+    if (!strcmp(t->base, "bool")) return NULL; /* held as uint8_t */
+    if (!strncmp(t->base, "struct ", 7)) return NULL;
+    for (size_t i = 0; i < sizeof ok / sizeof *ok; i++)
+        if (!strcmp(t->base, ok[i])) return NULL;
+    (void)u;
+    return "a field whose type has another size or alignment on some target (vectors, bool, "
+           "size_t, half) or none";
+}
+
+/* An array size of numbers and + - * / << (`DEFAULT_ORDER + 1` once expanded): its value. */
+static bool size_value(const tr_unit *u, const tr_expr *e, long long *v)
+{
+    long long a, b;
+    char *end;
+    if (!e) return false;
+    switch (e->kind) {
+    case TR_E_NUM:
+        *v = strtoll(e->text, &end, 0);
+        return end != e->text && (!*end || strchr("uUlL", *end));
+    case TR_E_IDENT: /* a macro kept by name: its number */
+        for (size_t k = 0; k < u->pp.nkept; k++)
+            if (!strcmp(u->pp.kept[k].name, e->text)) {
+                *v = strtoll(u->pp.kept[k].body, &end, 0);
+                return end != u->pp.kept[k].body && (!*end || strchr("uUlL", *end));
+            }
+        return false;
+    case TR_E_BINARY:
+        if (!size_value(u, e->a, &a) || !size_value(u, e->b, &b) || a < 0 || b < 0 || a > 1 << 20 ||
+            b > 1 << 20)
+            return false;
+        switch (e->text[0]) {
+        case '+':
+            *v = a + b;
+            return true;
+        case '-':
+            *v = a - b;
+            return true;
+        case '*':
+            *v = a * b;
+            return true;
+        case '/':
+            return b ? (*v = a / b, true) : false;
+        case '<':
+            return !strcmp(e->text, "<<") && b < 20 ? (*v = a << b, true) : false;
+        default:
+            return false;
+        }
+    default:
+        return false;
+    }
+}
+
+/* The fields of a struct, [from, close): false (with a note) on one outside the subset. */
+static bool struct_fields(parser *p, tr_struct *st, size_t from, size_t close)
+{
+    p->i = from;
+    p->end = close;
+    tp_mark mark = tp_mark_here(p);
+    if (setjmp(p->fail)) {
+        tp_back_to(p, &mark);
+        tr_diag_add(p->u, false, p->why_file, p->why_line, p->why_col, "struct",
+                    "struct %s is not translated: %s", st->name, p->why);
+        return false;
+    }
+    while (!tp_is(p, "}") && p->i < close) {
+        specs fs = tp_parse_specs(p);
+        do {
+            tr_sym *f = tp_parse_declarator(p, &fs, false);
+            const char *why = field_refusal(p->u, &f->type);
+            if (why) tp_bail(p, "struct", "field %s is %s", f->name, why);
+            tr_field fld = {f->name, f->type, {NULL, NULL}};
+            if (!f->type.nptr && !strcmp(f->type.base, "bool")) /* one byte, 0 or 1, as CUDA's */
+                fld.type.base = tr_strdup(p->u, "uint8_t");
+            if (f->ndims > 2) tp_bail(p, "struct", "field %s has more than 2 dimensions", f->name);
+            for (int d = 0; d < f->ndims; d++) {
+                tr_expr *x = f->dims[d];
+                long long v = 0;
+                if (x && x->kind == TR_E_IDENT) { /* a macro kept by name */
+                    fld.dims[d] = x->text;
+                } else if (size_value(p->u, x, &v) && v > 0) {
+                    char num[32];
+                    snprintf(num, sizeof num, "%lld", v);
+                    fld.dims[d] = tr_strdup(p->u, num);
+                } else {
+                    tp_bail(p, "struct", "field %s: an array size that is not a number", f->name);
+                }
+            }
+            tr_field *nf = tr_alloc(p->u, (size_t)(st->nfields + 1) * sizeof *nf);
+            if (st->nfields) memcpy(nf, st->fields, (size_t)st->nfields * sizeof *nf);
+            nf[st->nfields++] = fld;
+            st->fields = nf;
+        } while (tp_accept(p, ","));
+        tp_expect(p, ";");
+    }
+    return true;
+}
+
+/* `struct TAG { fields };` and `typedef struct [TAG] { fields } NAME;` of plain fields. */
+static void parse_struct(parser *p, size_t i, size_t end)
+{
+    size_t k = i;
+    bool is_typedef = !strcmp(p->t[k].text, "typedef");
+    k += is_typedef;
+    if (k + 1 >= end || strcmp(p->t[k].text, "struct")) return;
+    k++;
+    const char *tag = NULL;
+    if (p->t[k].kind == TR_IDENT) tag = p->t[k++].text;
+    if (k >= end || strcmp(p->t[k].text, "{")) return; /* a declaration, or __align__(n) */
+    size_t close = k, depth = 0;
+    for (; close < p->n; close++) {
+        if (!strcmp(p->t[close].text, "{")) depth++;
+        if (!strcmp(p->t[close].text, "}") && --depth == 0) break;
+    }
+    const char *name = tag;
+    if (is_typedef) {
+        if (close + 2 >= p->n || p->t[close + 1].kind != TR_IDENT ||
+            strcmp(p->t[close + 2].text, ";"))
+            return;
+        name = p->t[close + 1].text;
+    }
+    if (!name || tp_find_struct(p->u, name)) return;
+    const tr_token *at = &p->t[k];
+    /* member functions, constructors, operators: not a plain struct */
+    for (size_t q = k + 1; q < close; q++)
+        if (!strcmp(p->t[q].text, "(") || !strcmp(p->t[q].text, "operator") ||
+            !strcmp(p->t[q].text, "public") || !strcmp(p->t[q].text, "private") ||
+            !strcmp(p->t[q].text, "union") || !strcmp(p->t[q].text, ":")) {
+            tr_diag_add(p->u, false, at->file, at->line, at->col, "struct",
+                        "struct %s has member functions, constructors, bit fields or unions: "
+                        "outside the accepted subset (plain fields are translated)",
+                        name);
+            return;
+        }
+    tr_struct st = {
+        tag ? tr_strdup(p->u, tag) : NULL, tr_strdup(p->u, name), NULL, 0, at->file, at->line};
+    if (!struct_fields(p, &st, k + 1, close)) return;
+    if (!st.nfields) return;
+    tr_unit *u = p->u;
+    tr_struct *ns = realloc(u->structs, (size_t)(u->nstructs + 1) * sizeof *ns);
+    if (!ns) abort();
+    u->structs = ns;
+    u->structs[u->nstructs++] = st;
+    /* `Node x;` (C++ needs no `struct`) and the typedef's name: the struct's type */
+    for (int n = 0; n < 2; n++) {
+        const char *alias = n ? st.tag : st.name;
+        /* the tag of a typedef'd struct is no type name of its own: C code names variables
+         * after it (`LatLong *latLong`); `struct TAG` still is the type */
+        if (!alias || (n && (!strcmp(st.tag, st.name) || is_typedef))) continue;
+        typedef_alias *a = realloc(p->aliases, (size_t)(p->naliases + 1) * sizeof *a);
+        if (!a) abort();
+        p->aliases = a;
+        tr_type t = {0};
+        char base[160];
+        snprintf(base, sizeof base, "struct %s", st.name);
+        t.base = tr_strdup(u, base);
+        p->aliases[p->naliases++] = (typedef_alias){strdup(alias), t};
+    }
+    (void)end;
+}
+
 /* Second pass: device items parsed, host typedefs read, explicit instantiations made. */
 static void read_item(parser *p, size_t i, size_t end)
 {
@@ -655,6 +863,13 @@ static void read_item(parser *p, size_t i, size_t end)
         return;
     }
     bool typedef_item = t->kind == TR_IDENT && !strcmp(t->text, "typedef");
+    if (t->kind == TR_IDENT &&
+        (!strcmp(t->text, "struct") ||
+         (typedef_item && i + 1 < end && !strcmp(p->t[i + 1].text, "struct")))) {
+        parse_struct(p, i, end);
+        parse_pending(p);
+        return;
+    }
     if (device_item(p, i, end) || typedef_item) {
         p->i = i;
         p->end = end;
@@ -685,6 +900,7 @@ int tr_parse(tr_unit *u, char *err, size_t errlen)
     if (rc == 0) {
         tp_template_scan_host(&p);
         parse_pending(&p);
+        tp_scan_launches(&p);
         for (size_t r = 0; r < u->ninstantiate; r++) {
             char name[128];
             snprintf(name, sizeof name, "%.*s", (int)strcspn(u->instantiate[r], "< "),
@@ -700,7 +916,7 @@ int tr_parse(tr_unit *u, char *err, size_t errlen)
             static const char why[] =
                 "kernel template %s is instantiated nowhere in this file with arguments the "
                 "translation can read (the launches' template arguments are not constants or "
-                "types it knows); name the instances with --instantiate '%s<...>'";
+                "types it knows); instantiate it with -T '%s<...>' (--instantiate)";
             tr_diag_add(u, true, t->file, t->line, 0, "template", why, t->name, t->name);
             /* still one of the file's kernels in the report, not translated, in its place */
             tr_func *f = tr_alloc(u, sizeof *f);

@@ -1306,6 +1306,21 @@ static val eval(ls *s, tr_expr *e)
         const char *name = e->a->text;
         tr_func *g = find_body(s, name);
         if (g) return call_user(s, e, g);
+        if (tl_is_overloaded(s->u, name)) {
+            /* an overload its argument types choose later: every one that could be is walked,
+             * so that none of their shared-memory accesses goes unchecked */
+            val r = v_unknown();
+            int n = 0;
+            for (int i = 0; i < s->u->nfuncs; i++) {
+                tr_func *f = s->u->funcs[i];
+                if (f->body && f->src_name && !strcmp(f->src_name, name) &&
+                    f->nparams == e->nargs) {
+                    r = call_user(s, e, f);
+                    n++;
+                }
+            }
+            if (n) return n == 1 ? r : v_unknown();
+        }
         if (!strcmp(name, "__syncthreads")) {
             s->npending = 0;
             return v_const(0);

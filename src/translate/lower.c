@@ -122,18 +122,6 @@ void tl_lower_function(lctx *parent, tr_func *f, tr_clone *clone)
         else if (!tl_map_base(p->type.base, &why))
             tr_diag_add(c.u, true, p->file, p->line, p->col, p->type.base, "parameter %s: %s",
                         p->name, why);
-        else if (c.kernel && !p->type.nptr && !strcmp(p->type.base, "size_t"))
-            tr_diag_add(
-                c.u, true, p->file, p->line, p->col, "size_t parameter",
-                "parameter %s: size_t differs in size between hosts and OpenCL devices; use "
-                "uint64_t or int",
-                p->name);
-        else if (c.kernel && !strcmp(p->type.base, "bool"))
-            tr_diag_add(c.u, true, p->file, p->line, p->col, "bool parameter",
-                        "parameter %s: bool %s differs in size between targets (OpenCL does not "
-                        "allow it in kernel parameters); use %s",
-                        p->name, p->type.nptr ? "in a buffer" : "as a kernel parameter",
-                        p->type.nptr ? "unsigned char" : "int");
     }
     if (f->ret.nptr)
         tr_diag_add(c.u, true, f->file, f->line, 0, "pointer return",
@@ -142,11 +130,22 @@ void tl_lower_function(lctx *parent, tr_func *f, tr_clone *clone)
                     f->template_id ? f->template_id : f->name);
     /* print */
     gp_strbuf sb = GP_STRBUF_INIT;
-    gp_strbuf_printf(&sb, "/* %s:%d */\n", c.u->pp.files[f->file], f->line);
+    if (c.kernel && f->launch) /* how the host code launches it */
+        gp_strbuf_printf(&sb, "/* %s:%d, launched at %s:%d as %s */\n", c.u->pp.files[f->file],
+                         f->line, c.u->pp.files[f->launch->file], f->launch->line,
+                         tr_launch_config(c.u, f->launch));
+    else
+        gp_strbuf_printf(&sb, "/* %s:%d */\n", c.u->pp.files[f->file], f->line);
     if (c.opt && c.opt->line_directives && !strpbrk(c.u->pp.files[f->file], "\"\\\n"))
         gp_strbuf_printf(&sb, "#line %d \"%s\"\n", f->line, c.u->pp.files[f->file]);
     if (c.kernel) {
         tl_emit_signature_kernel(&c, &sb);
+        if (c.info->nparams > 16) /* GP_KERNEL's limit (the runtime's GP_MAX_KERNEL_ARGS) */
+            tr_diag_add(c.u, true, f->file, f->line, 0, "too many parameters",
+                        "kernel %s takes %d parameters in the output (with the data the host "
+                        "fills): a kernel of the dialect takes at most 16; pass some in a struct "
+                        "or a buffer",
+                        f->name, c.info->nparams);
         gp_strbuf_puts(&sb, "{\n");
         tl_emit_kernel_shared(&c, &sb, f->body);
         for (int i = 0; i < c.nhoist; i++) {

@@ -41,10 +41,22 @@ void tr_kernel_info_free(tr_kernel_info *k);
  * writes (atomicInc/atomicDec loops). Refusals go to the unit's diagnostics. */
 void tr_lower_kernel(tr_unit *u, const tr_lower_options *opt, tr_func *kernel, gp_strbuf *helpers,
                      tr_kernel_info *info);
+/* The file's plain structs as typedefs of the dialect (structs.c). */
+void tr_emit_structs(const tr_unit *u, gp_strbuf *sb);
+/* A launch's configuration as CUDA writes it: "<<<dim3(a, b), 256, bytes>>>" (launch.c). */
+char *tr_launch_config(tr_unit *u, const tr_launch *l);
+/* A `gpuport run` command line for kernel f of the file `gpk`, with what its first launch gives
+ * (work-items, group size, argument values, buffer sizes) and '<placeholders>' for the rest. */
+char *tr_run_line(tr_unit *u, const tr_func *f, const tr_param_info *params, int nparams,
+                  const char *gpk);
 /* Prints a file-scope __constant__ array with its initialiser as GP_CONSTANT_DECL. */
 void tr_emit_constant(tr_unit *u, tr_sym *s, tr_expr *init, gp_strbuf *out);
 /* Renames identifiers that are reserved words on some target (a note says so for each). */
 void tr_rename_reserved(tr_unit *u);
+/* Same-named functions (C++ overloads, and functions named like a built-in the dialect maps) get
+ * names of their own, made of their parameter types; calls that the argument count decides are
+ * renamed here, the others when their argument types are known (tl_resolve_overload). */
+void tr_rename_overloads(tr_unit *u);
 const char *tr_space_name(tr_space sp);
 
 #endif

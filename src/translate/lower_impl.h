@@ -56,6 +56,19 @@ void tl_infer_call(lctx *c, tr_expr *e);
 
 /* clone.c */
 tr_func *tl_find_func(lctx *c, const char *name);
+/* A struct-valued expression (an element of a struct array or buffer) records the struct's type
+ * in elem and its storage in space, for the member accesses on it (structs.c). */
+void tl_mark_struct_value(tr_expr *e, const char *elem, tr_space space);
+/* e is a member of a plain struct of the file: its type inferred (true), or not a struct. */
+bool tl_infer_struct_member(lctx *c, tr_expr *e);
+/* Refuses an implicit conversion between half (stored as its bits) and another arithmetic
+ * type at `at` (from: the converted expression; to: the type it becomes). */
+void tl_half_mix(lctx *c, const tr_expr *at, tr_vt to, const tr_expr *from);
+/* Whether `name` is the source name of renamed overloads. */
+bool tl_is_overloaded(const tr_unit *u, const char *name);
+/* The overload of e's callee its argument types (already inferred) match exactly; NULL: none, or
+ * more than one (*ambiguous). */
+tr_func *tl_resolve_overload(lctx *c, const tr_expr *e, bool *ambiguous);
 void tl_add_hoist(tr_func *f, tr_unit *u, tr_sym *s);
 void tl_infer_call_user(lctx *c, tr_expr *e, tr_func *g);
 

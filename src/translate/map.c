@@ -103,6 +103,7 @@ static const tr_callmap table[] = {
     FMATH("cosh", 1, "coshf"),
     FMATH("tanh", 1, "tanhf"),
     RENAME("rsqrtf", 1, "gp_rsqrt", NULL),
+    RENAME("printf", -1, "gp_printf", NULL), /* its format is checked when the .gpk is built */
     RENAME("__expf", 1, "expf", "fast-math intrinsic __expf became the precise expf"),
     RENAME("__logf", 1, "logf", "fast-math intrinsic __logf became the precise logf"),
     RENAME("__log2f", 1, "log2f", "fast-math intrinsic __log2f became the precise log2f"),
@@ -147,6 +148,13 @@ static const tr_callmap table[] = {
     {"min", TR_CALL_MINMAX, 2, "min", NULL, NULL},
     {"max", TR_CALL_MINMAX, 2, "max", NULL, NULL},
     {"abs", TR_CALL_MINMAX, 1, "abs", NULL, NULL},
+    /* CUDA's integer min/max of a fixed type: the arguments converted to it */
+    {"umin", TR_CALL_MINMAX, 2, "min", NULL, NULL},
+    {"umax", TR_CALL_MINMAX, 2, "max", NULL, NULL},
+    {"llmin", TR_CALL_MINMAX, 2, "min", NULL, NULL},
+    {"llmax", TR_CALL_MINMAX, 2, "max", NULL, NULL},
+    {"ullmin", TR_CALL_MINMAX, 2, "min", NULL, NULL},
+    {"ullmax", TR_CALL_MINMAX, 2, "max", NULL, NULL},
     {"__syncthreads", TR_CALL_BARRIER, 0, "gp_barrier", NULL, NULL},
     {"atomicAdd", TR_CALL_ATOMIC, 2, "add", NULL, NULL},
     {"atomicSub", TR_CALL_ATOMIC, 2, "sub", NULL, NULL},

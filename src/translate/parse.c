@@ -176,6 +176,22 @@ bool tp_in_list(const char *s, const char *const *list, size_t n)
     return false;
 }
 
+bool tp_is_namespace(parser *p, const char *name)
+{
+    for (int i = 0; i < p->nnamespaces; i++)
+        if (!strcmp(p->namespaces[i], name)) return true;
+    return false;
+}
+
+tr_struct *tp_find_struct(tr_unit *u, const char *name)
+{
+    for (int i = 0; i < u->nstructs; i++)
+        if ((u->structs[i].tag && !strcmp(u->structs[i].tag, name)) ||
+            !strcmp(u->structs[i].name, name))
+            return &u->structs[i];
+    return NULL;
+}
+
 static typedef_alias *find_alias(parser *p, const char *name)
 {
     for (int i = 0; i < p->naliases; i++)
@@ -318,8 +334,13 @@ specs tp_parse_specs(parser *p)
             tp_bail(p, "template",
                     "templates are not in the accepted subset: write one plain C "
                     "function per type");
-        else if (!strcmp(w, "struct") || !strcmp(w, "class") || !strcmp(w, "union") ||
-                 !strcmp(w, "enum"))
+        else if (!strcmp(w, "struct") && !base[0] && p->i + 1 < p->end &&
+                 tp_find_struct(p->u, p->t[p->i + 1].text)) {
+            /* struct Node: a plain struct of the file */
+            p->i++;
+            snprintf(base, sizeof base, "struct %s", tp_find_struct(p->u, tp_cur(p)->text)->name);
+        } else if (!strcmp(w, "struct") || !strcmp(w, "class") || !strcmp(w, "union") ||
+                   !strcmp(w, "enum"))
             tp_bail(p, w,
                     "%ss are not in the accepted subset: pass their fields as separate "
                     "parameters or buffers",
@@ -456,6 +477,53 @@ tr_expr *tp_mk_member(parser *p, const tr_token *at, const char *obj, const char
 }
 
 /* ---- guessing types --------------------------------------------------------------------- */
+/* The type C++ gives `auto x = e;` where the translation can tell it exactly: literals, casts,
+ * variables, elements, CUDA's indices (unsigned int), the float math functions, and arithmetic
+ * and comparisons of int, unsigned int, float and double. false: not known, so refused. */
+static bool auto_type(parser *p, const tr_expr *e, char *base, size_t cap, int *nptr)
+{
+    static const char *const rank[] = {"double", "float", "unsigned int", "int"};
+    if (!e) return false;
+    if (e->kind == TR_E_BUILTIN) return snprintf(base, cap, "unsigned int"), *nptr = 0, true;
+    if (e->kind == TR_E_NUM && strpbrk(e->text, "lL")) return false; /* 1ull, 2L: 64-bit */
+    if (e->kind == TR_E_BINARY || e->kind == TR_E_COND) {
+        const char *op = e->text;
+        const tr_expr *x = e->kind == TR_E_COND ? e->b : e->a,
+                      *y = e->kind == TR_E_COND ? e->c : e->b;
+        char a[64], b[64];
+        int na, nb;
+        if (!auto_type(p, x, a, sizeof a, &na) || !auto_type(p, y, b, sizeof b, &nb)) return false;
+        if (na || nb) return false;
+        int ra = -1, rb = -1;
+        for (int i = 0; i < 4; i++) {
+            if (!strcmp(a, rank[i])) ra = i;
+            if (!strcmp(b, rank[i])) rb = i;
+        }
+        if (ra < 0 || rb < 0) return false;
+        if (e->kind == TR_E_BINARY &&
+            (!strcmp(op, "<") || !strcmp(op, ">") || !strcmp(op, "<=") || !strcmp(op, ">=") ||
+             !strcmp(op, "==") || !strcmp(op, "!=") || !strcmp(op, "&&") || !strcmp(op, "||")))
+            return snprintf(base, cap, "bool"), *nptr = 0, true;
+        if (e->kind == TR_E_BINARY && (!strcmp(op, "<<") || !strcmp(op, ">>")))
+            return snprintf(base, cap, "%s", a), *nptr = 0, ra >= 2; /* the left operand's */
+        if (e->kind == TR_E_BINARY && strcmp(op, "+") && strcmp(op, "-") && strcmp(op, "*") &&
+            strcmp(op, "/") && strcmp(op, "%") && strcmp(op, "&") && strcmp(op, "|") &&
+            strcmp(op, "^"))
+            return false;
+        snprintf(base, cap, "%s", rank[ra < rb ? ra : rb]);
+        *nptr = 0;
+        return true;
+    }
+    if (e->kind == TR_E_MEMBER) { /* threadIdx.x and the other indices: unsigned int */
+        static const char *const idx[] = {"threadIdx", "blockIdx", "blockDim", "gridDim"};
+        if (e->a->kind == TR_E_IDENT && !e->a->sym && tp_in_list(e->a->text, idx, 4) &&
+            !strcmp(e->text, ".") && strchr("xyz", e->name[0]) && !e->name[1])
+            return snprintf(base, cap, "unsigned int"), *nptr = 0, true;
+        return false;
+    }
+    return tp_guess_type(p, e, base, cap, nptr);
+}
+
 bool tp_guess_type(parser *p, const tr_expr *e, char *base, size_t cap, int *nptr)
 {
     if (!e) return false;
@@ -600,7 +668,8 @@ tr_expr *tp_parse_primary(parser *p)
         return e;
     case TR_STRING:
         tp_bail(p, "string literal",
-                "string literals have no meaning in a kernel (printf is not portable)");
+                "string literals have no meaning in a kernel (outside printf's arguments, "
+                "which become gp_printf's)");
     case TR_CHAR:
         e = tp_new_expr(p, TR_E_CHAR, t);
         e->text = tr_strdup(p->u, t->text);
@@ -693,6 +762,11 @@ tr_expr *tp_parse_primary(parser *p)
             }
             if (!strcmp(t->text, "std") && p->i + 2 < p->end && p->t[p->i + 2].kind == TR_IDENT) {
                 p->i += 2; /* std::min, std::sqrt...: CUDA's device overloads of the C names */
+                return tp_parse_primary(p);
+            }
+            if (tp_is_namespace(p, t->text) && p->i + 2 < p->end &&
+                p->t[p->i + 2].kind == TR_IDENT) {
+                p->i += 2; /* util::twice: the file's own namespace, flattened (items.c) */
                 return tp_parse_primary(p);
             }
             tp_bail(p, "C++", "namespaces and '::' are outside the accepted subset (%s::)",
@@ -792,6 +866,31 @@ tr_expr *tp_parse_primary(parser *p)
     return NULL;
 }
 
+/* A string literal (adjacent ones joined) that is a whole argument of printf, which becomes
+ * gp_printf (the .gpk build checks its format); NULL when the argument is anything else. */
+static tr_expr *tp_parse_string_arg(parser *p)
+{
+    size_t j = p->i;
+    while (j < p->end && p->t[j].kind == TR_STRING)
+        j++;
+    if (j == p->i || j >= p->end || p->t[j].kind == TR_STRING ||
+        !(tp_is_at(p, j - p->i, ",") || tp_is_at(p, j - p->i, ")")))
+        return NULL;
+    tr_expr *e = tp_new_expr(p, TR_E_STR, tp_cur(p));
+    size_t len = 0;
+    for (size_t k = p->i; k < j; k++)
+        len += strlen(p->t[k].text) + 1;
+    char *text = tr_alloc(p->u, len + 1);
+    text[0] = '\0';
+    for (size_t k = p->i; k < j; k++) {
+        if (k > p->i) strcat(text, " ");
+        strcat(text, p->t[k].text);
+    }
+    e->text = text;
+    p->i = j;
+    return e;
+}
+
 static tr_expr *parse_postfix(parser *p)
 {
     tr_expr *e = tp_parse_primary(p);
@@ -809,8 +908,10 @@ static tr_expr *parse_postfix(parser *p)
             x->line = e->line, x->col = e->col, x->file = e->file;
             bool method = e->kind == TR_E_MEMBER && e->a->kind == TR_E_IDENT && e->a->sym &&
                           e->a->sym->type.cg;
+            bool prints = e->kind == TR_E_IDENT && !strcmp(e->text, "printf");
             while (!tp_is(p, ")")) {
-                tr_expr *arg = tp_parse_assign(p);
+                tr_expr *arg = prints ? tp_parse_string_arg(p) : NULL;
+                if (!arg) arg = tp_parse_assign(p);
                 /* a group passed to a function is not passed at all: the callee's parameter is
                  * dropped too, and its width is in its type */
                 if (method || !(arg->kind == TR_E_CG || (arg->kind == TR_E_IDENT && arg->cg))) {
@@ -1059,19 +1160,46 @@ static tr_stmt *parse_decl_stmt(parser *p)
     do {
         tr_sym *sym = tp_parse_declarator(p, &s, false);
         sym->owner = p->func;
+        if (s.is_auto && !sym->type.cg && !sym->ndims && tp_is(p, "=")) {
+            /* auto x = e; where e's type is known exactly: that type */
+            size_t at = p->i;
+            p->i++;
+            tr_expr *init = tp_parse_assign(p);
+            char base[64];
+            int nptr = 0;
+            /* values only: a pointer's pointee constness and space are not in the guess */
+            if (init->kind != TR_E_CG && !(init->kind == TR_E_IDENT && init->cg) &&
+                !sym->type.nptr && auto_type(p, init, base, sizeof base, &nptr) && !nptr) {
+                bool is_const = sym->type.is_const;
+                sym->type = (tr_type){0};
+                sym->type.base = tr_strdup(p->u, base);
+                sym->type.is_const = is_const;
+                sym->kind = TR_SYM_LOCAL;
+                tr_decl d = {sym, init};
+                tr_decl *nd = tr_alloc(p->u, (size_t)(st->ndecls + 1) * sizeof *nd);
+                if (st->ndecls) memcpy(nd, st->decls, (size_t)st->ndecls * sizeof *nd);
+                nd[st->ndecls++] = d;
+                st->decls = nd;
+                tp_scope_push(p, sym);
+                continue;
+            }
+            p->i = at; /* a group, or a type the translation cannot tell: as before */
+        }
         if (s.is_auto || sym->type.cg) {
             /* a group object: `auto b = cg::this_thread_block();`, `thread_block_tile<32> w =
              * tiled_partition<32>(b);` exists only here, its uses become the dialect's */
             if (!tp_accept(p, "="))
                 tp_bail(p, s.is_auto ? "auto" : "cooperative groups",
-                        s.is_auto ? "'auto' is in the accepted subset only for cooperative "
-                                    "groups: write the type"
+                        s.is_auto ? "'auto' is translated for cooperative groups and for values "
+                                    "whose type the "
+                                    "translation knows exactly: write the type"
                                   : "a group variable needs its initialiser");
             tr_expr *init = tp_parse_assign(p);
             if (init->kind != TR_E_CG && !(init->kind == TR_E_IDENT && init->cg))
                 tp_bail(p, s.is_auto ? "auto" : "cooperative groups",
-                        s.is_auto ? "'auto' is in the accepted subset only for cooperative "
-                                    "groups: write the type"
+                        s.is_auto ? "'auto' is translated for cooperative groups and for values "
+                                    "whose type the "
+                                    "translation knows exactly: write the type"
                                   : "a group variable is initialised with this_thread_block() "
                                     "or tiled_partition()");
             if (sym->type.cg == TR_CG_TILE && init->cg == TR_CG_TILE &&
@@ -1105,6 +1233,10 @@ static tr_stmt *parse_decl_stmt(parser *p)
         if (tp_accept(p, "=")) {
             if (s.shared) tp_bail(p, "__shared__", "__shared__ variables cannot be initialised");
             d.init = tp_is(p, "{") ? tp_parse_primary(p) : tp_parse_assign(p);
+            /* `constexpr int UNROLL = 8;`: a constant C can size an array with (print.c) */
+            if (sym->kind == TR_SYM_LOCAL && sym->type.is_const && !sym->type.nptr && !sym->ndims &&
+                d.init->kind == TR_E_NUM)
+                sym->init = d.init;
         }
         if (sym->type.is_ref) {
             /* a local reference `float &r = a[i];` is a pointer to what it names */
@@ -1188,6 +1320,9 @@ static tr_stmt *parse_stmt(parser *p)
         if (!strcmp(w, "if")) {
             tr_stmt *s = new_stmt(p, TR_S_IF);
             p->i++;
+            /* if constexpr: its condition is a constant, so both branches are C's if; the
+             * discarded one must still translate (it is written, and built) */
+            tp_accept(p, "constexpr");
             tp_expect(p, "(");
             s->cond = tp_parse_expr(p);
             tp_expect(p, ")");

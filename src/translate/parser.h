@@ -69,6 +69,8 @@ typedef struct parser {
     tp_host_const *hconsts;
     int nhconsts;
     tp_scratch *scratch; /* the last taken first */
+    char **namespaces;   /* the namespaces the file opens (their items are top-level items) */
+    int nnamespaces;
 } parser;
 
 /* ---- scratch token lists (parse.c) */
@@ -140,6 +142,15 @@ const char *tp_bit_intrinsic(parser *p, const tr_token *t);
 bool tp_made(parser *p, const char *name);
 /* A use of a host constant as an expression, or NULL when `name` is none. */
 tr_expr *tp_host_constant(parser *p, const tr_token *at, const char *name);
+/* The value of an integer constant the host code defines (`const int threads = 256;`), as text,
+ * or NULL (template.c). */
+const char *tp_host_const_value(parser *p, const char *name);
+/* Whether the file opens a namespace of this name. */
+bool tp_is_namespace(parser *p, const char *name);
+/* The plain struct of the file with this tag or name (NULL: none). */
+tr_struct *tp_find_struct(tr_unit *u, const char *name);
+/* Records each kernel's <<<grid, block, shared>>> launch sites in host code (launch.c). */
+void tp_scan_launches(parser *p);
 
 /* ---- cooperative groups (coop.c) */
 bool tp_is_cg_namespace(parser *p, const char *name);

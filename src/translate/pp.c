@@ -790,7 +790,17 @@ static int do_include(pp *p, const char *rest, int file, int line)
     if (!end) PP_FAIL(p, "%s:%d: #include needs \"file\" or <file>", fname(p, file), line);
     char *name = strndup(rest + 1, (size_t)(end - rest - 1));
     if (!name) PP_FAIL(p, "out of memory");
-    if (close == '>') { /* system and toolkit headers are not translated */
+    /* <project.h> found in an -I folder is the project's own (nvcc searches -I for both
+     * spellings); other <...> headers are the system's and the toolkit's, not translated */
+    bool in_dirs = false;
+    for (size_t i = 0;
+         close == '>' && !is_system_header(name) && !in_dirs && p->opt && i < p->opt->ninclude_dirs;
+         i++) {
+        char *cand = gp_path_join(p->opt->include_dirs[i], name);
+        in_dirs = cand && gp_path_is_file(cand);
+        free(cand);
+    }
+    if (close == '>' && !in_dirs) {
         note_system(p, name);
         int rc = assert_header(p, name);
         free(name);
@@ -815,7 +825,9 @@ static int do_include(pp *p, const char *rest, int file, int line)
     char *found = NULL;
     /* whatever exists under the name is the header: a FIFO or a device is then refused by
      * the read below, naming it, rather than taken for a missing header */
-    char *cand = name[0] == '/' ? strdup(name) : gp_path_join(dir, name);
+    char *cand = close == '>'     ? NULL /* <...>: the -I folders only */
+                 : name[0] == '/' ? strdup(name)
+                                  : gp_path_join(dir, name);
     if (cand && gp_path_exists(cand) && !gp_path_is_dir(cand))
         found = cand;
     else
@@ -989,9 +1001,13 @@ int tr_preprocess(const char *path, const tr_pp_options *opt, tr_pp_result *out,
     p.err = err;
     p.errlen = errlen;
     /* What nvcc defines when it compiles device code (the lowest architecture CUDA 13 knows; .cu
-     * files are C++17 by default). */
-    static const char *const predefined[] = {"__CUDACC__=1", "__NVCC__=1", "__CUDA_ARCH__=750",
-                                             "__cplusplus=201703L"};
+     * files are C++17 by default), and the toolkit version a CUDA 12 cuda_runtime.h (which nvcc
+     * includes in every .cu file) gives: files test CUDART_VERSION to choose the CUDA 9 _sync
+     * warp intrinsics over the maskless ones, so an undefined one (0) picked dead branches. */
+    static const char *const predefined[] = {"__CUDACC__=1",           "__NVCC__=1",
+                                             "__CUDA_ARCH__=750",      "__cplusplus=201703L",
+                                             "CUDART_VERSION=12080",   "__CUDACC_VER_MAJOR__=12",
+                                             "__CUDACC_VER_MINOR__=8", "__CUDACC_VER_BUILD__=0"};
     enum { NPRE = sizeof predefined / sizeof *predefined };
     int rc = 0;
     for (size_t i = 0; rc == 0 && i < sizeof std_names / sizeof *std_names; i++) {

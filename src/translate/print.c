@@ -145,7 +145,7 @@ static bool float_function(const tr_callmap *m)
 {
     if (m->kind == TR_CALL_SAME) return true;
     size_t n = strlen(m->out);
-    return m->kind == TR_CALL_RENAME &&
+    return m->kind == TR_CALL_RENAME && strcmp(m->out, "gp_printf") != 0 &&
            (!strcmp(m->out, "gp_rsqrt") || (n && m->out[n - 1] == 'f'));
 }
 
@@ -155,7 +155,14 @@ static void emit_args_as(lctx *c, gp_strbuf *sb, tr_expr *e, tr_vt vt)
     for (int i = 0; i < e->nargs; i++) {
         if (i) gp_strbuf_puts(sb, ", ");
         tr_vt a = e->args[i]->vt;
-        if (a == vt || (vt == TR_VT_FLOAT && a == TR_VT_HALF) || a == TR_VT_VEC) {
+        if (a == TR_VT_HALF) { /* its value, not its bits */
+            gp_strbuf_puts(sb,
+                           vt == TR_VT_FLOAT ? "gp_half_to_float(" : "(double)gp_half_to_float(");
+            tl_emit_expr(c, sb, e->args[i], 1);
+            gp_strbuf_putc(sb, ')');
+            continue;
+        }
+        if (a == vt || a == TR_VT_VEC) {
             tl_emit_expr(c, sb, e->args[i], 2);
             continue;
         }
@@ -244,6 +251,18 @@ static void emit_call(lctx *c, gp_strbuf *sb, tr_expr *e)
             gp_strbuf_printf(sb, "fabs%s(", e->vt == TR_VT_DOUBLE ? "" : "f");
             emit_args_as(c, sb, e, e->vt == TR_VT_DOUBLE ? TR_VT_DOUBLE : TR_VT_FLOAT);
             gp_strbuf_putc(sb, ')');
+            return;
+        }
+        if (tl_is_int_vt(e->vt) && (m->cuda[0] == 'u' || m->cuda[0] == 'l')) {
+            /* umin(a, b): both converted to unsigned int first, as CUDA's prototype does */
+            const char *t = e->vt == TR_VT_UINT    ? "unsigned int"
+                            : e->vt == TR_VT_ULONG ? "uint64_t"
+                                                   : "int64_t";
+            gp_strbuf_printf(sb, "gp_%s((%s)(", m->out, t);
+            tl_emit_expr(c, sb, e->args[0], 0);
+            gp_strbuf_printf(sb, "), (%s)(", t);
+            tl_emit_expr(c, sb, e->args[1], 0);
+            gp_strbuf_puts(sb, "))");
             return;
         }
         if (tl_is_int_vt(e->vt)) {
@@ -415,6 +434,25 @@ void tl_emit_expr(lctx *c, gp_strbuf *sb, tr_expr *e, int prec)
             gp_strbuf_putc(sb, '0');
             break;
         }
+        if (!e->type->nptr && (e->vt == TR_VT_HALF) != (e->a->vt == TR_VT_HALF) &&
+            e->a->vt != TR_VT_PTR) {
+            /* half is stored as its bits: (float)h and (__half)f convert the value, as CUDA's
+             * conversions do, not the bits */
+            if (e->vt == TR_VT_HALF) {
+                gp_strbuf_puts(sb, "gp_float_to_half((float)(");
+                tl_emit_expr(c, sb, e->a, 1);
+                gp_strbuf_puts(sb, "))");
+            } else {
+                gp_strbuf_putc(sb, '(');
+                tl_emit_type_prefix(sb, e->type, TR_SP_NONE);
+                while (sb->len && sb->data[sb->len - 1] == ' ')
+                    sb->data[--sb->len] = '\0';
+                gp_strbuf_puts(sb, ")gp_half_to_float(");
+                tl_emit_expr(c, sb, e->a, 1);
+                gp_strbuf_putc(sb, ')');
+            }
+            break;
+        }
         gp_strbuf_putc(sb, '(');
         tl_emit_type_prefix(sb, e->type, e->space);
         while (sb->len && sb->data[sb->len - 1] == ' ')
@@ -465,7 +503,12 @@ void tl_emit_decl(lctx *c, gp_strbuf *sb, tr_sym *s, tr_expr *init)
     gp_strbuf_puts(sb, tl_sym_name(c, s));
     for (int d = 0; d < s->ndims; d++) {
         gp_strbuf_putc(sb, '[');
-        if (s->dims[d]) tl_emit_expr(c, sb, s->dims[d], 1);
+        const tr_expr *x = s->dims[d];
+        if (x && x->kind == TR_E_IDENT && x->sym && x->sym->kind == TR_SYM_LOCAL && x->sym->init &&
+            x->sym->init->kind == TR_E_NUM)
+            gp_strbuf_puts(sb, x->sym->init->text); /* a local constant: C has no VLA here */
+        else if (x)
+            tl_emit_expr(c, sb, s->dims[d], 1);
         gp_strbuf_putc(sb, ']');
     }
     if (init) {
@@ -752,9 +795,21 @@ void tl_emit_signature_helper(lctx *c, gp_strbuf *sb)
         if (s->as_buffer)
             gp_strbuf_printf(sb, "GP_GLOBAL %s%s *", s->kind == TR_SYM_CONSTANT ? "const " : "",
                              b ? b : s->type.base);
+        else if (s->ndims > 1) /* T (*name)[N]: a pointer to the rows it is indexed by */
+            gp_strbuf_printf(sb, "GP_SHARED %s (*", b ? b : s->type.base);
         else
             gp_strbuf_printf(sb, "GP_SHARED %s *", b ? b : s->type.base);
         tl_emit_hoisted_arg(c, sb, s);
+        if (!s->as_buffer && s->ndims > 1) {
+            gp_strbuf_putc(sb, ')');
+            lctx oc = *c; /* the sizes are the declaring function's expressions */
+            oc.f = s->owner;
+            for (int d = 1; d < s->ndims; d++) {
+                gp_strbuf_putc(sb, '[');
+                if (s->dims[d]) tl_emit_expr(&oc, sb, s->dims[d], 1);
+                gp_strbuf_putc(sb, ']');
+            }
+        }
     }
     for (int b = 0; b < 12; b++)
         if (f->builtins & (1u << b)) {

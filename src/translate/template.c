@@ -104,6 +104,11 @@ static const char *host_const_value(parser *p, const char *name)
     return host_const_value_depth(p, name, 0);
 }
 
+const char *tp_host_const_value(parser *p, const char *name)
+{
+    return host_const_value_depth(p, name, 0);
+}
+
 /* An argument's text for the instance's name, and whether the translation can read it: a type,
  * or a constant (numbers, true/false, kept macros, operators). */
 static bool arg_text(parser *p, const tr_tokens *a, bool is_type, char *out, size_t cap, char *why,
@@ -135,7 +140,10 @@ static bool arg_text(parser *p, const tr_tokens *a, bool is_type, char *out, siz
             return false;
         }
         int n = snprintf(out + k, cap - k, "%s%s", k && t->kind == TR_IDENT ? " " : "", piece);
-        if (n < 0 || (size_t)n >= cap - k) return false;
+        if (n < 0 || (size_t)n >= cap - k) {
+            snprintf(why, whylen, "a template argument longer than %zu characters", cap - 1);
+            return false;
+        }
         k += (size_t)n;
     }
     return true;

@@ -200,6 +200,7 @@ void gp_translate(const char *path, const char *source, size_t source_len,
     for (size_t i = 0; i < u.pp.nnotes; i++)
         tr_diag_add(&u, false, u.pp.notes[i].file, u.pp.notes[i].line, 0, u.pp.notes[i].construct,
                     "%s", u.pp.notes[i].text);
+    tr_rename_overloads(&u);
     tr_rename_reserved(&u);
     data_as_buffers(&u);
     tr_lower_options lo = {opt->partial, opt->simd_width, opt->line_directives, opt->checked_run};
@@ -230,8 +231,28 @@ void gp_translate(const char *path, const char *source, size_t source_len,
     bool *ok = calloc((size_t)(k ? k : 1), sizeof *ok);
     for (int i = 0; ok && i < k; i++)
         ok[i] = !kernel_refused(&u, ki[i].func);
-    int refusals = tr_refusal_count(&u);
     tr_assembly as = {&u, ki, k, gp_strbuf_cstr(&support), path, opt->simd_width};
+    /* a kernel that calls a helper holding a refused construct is not translated either, even
+     * when another kernel lowered that helper first (its refusals name that kernel) */
+    bool *reach = calloc((size_t)(u.nemitted ? u.nemitted : 1), sizeof *reach);
+    for (int i = 0; ok && reach && i < k; i++) {
+        if (!ok[i]) continue;
+        memset(reach, 0, (size_t)(u.nemitted ? u.nemitted : 1) * sizeof *reach);
+        tr_reach(&as, i, reach);
+        for (int j = 0; ok[i] && j < u.nemitted; j++) {
+            const tr_clone *c = &u.emitted[j].g->clones[u.emitted[j].k];
+            if (!reach[j] || !c->todo) continue;
+            ok[i] = false;
+            const tr_func *kf = ki[i].func;
+            tr_diag_add(&u, true, kf->file, kf->line, 0, "untranslated function",
+                        "kernel %s calls %s (line %d), which is not translated (its refusals "
+                        "are at its lines)",
+                        kf->name, c->name, u.emitted[j].g->line);
+            u.diags[u.ndiags - 1].kernel = ki[i].func;
+        }
+    }
+    free(reach);
+    int refusals = tr_refusal_count(&u);
     if (ok && (refusals == 0 || opt->partial)) res->output = tr_assemble(&as, ok, NULL, refusals);
     tr_build *builds = NULL;
     if (ok && opt->verify && res->output) builds = tr_verify(&as, ok, opt);
@@ -240,9 +261,18 @@ void gp_translate(const char *path, const char *source, size_t source_len,
     if (u.ndiags) qsort(u.diags, (size_t)u.ndiags, sizeof *u.diags, cmp_diag);
     cJSON_AddStringToObject(rep, "schema", "gpuport.translate/1");
     cJSON_AddStringToObject(rep, "file", path);
-    cJSON_AddBoolToObject(rep, "complete", refusals == 0);
+    /* "complete" only of output that built wherever it was built */
+    bool build_failed = false;
+    for (int i = 0; builds && i < k * TR_NTARGETS; i++)
+        build_failed |= builds[i].status == TR_BUILD_FAILED;
+    cJSON_AddBoolToObject(rep, "complete", refusals == 0 && !build_failed);
     cJSON_AddBoolToObject(rep, "verified", builds != NULL);
     cJSON *karr = cJSON_AddArrayToObject(rep, "kernels");
+    /* the output's name in the run lines: FILE.cu's base name as FILE.gpk */
+    char gpk[256];
+    const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    size_t blen = strcspn(base, ".");
+    snprintf(gpk, sizeof gpk, "%.*s.gpk", (int)(blen ? blen : strlen(base)), base);
     for (int i = 0; i < k; i++) {
         tr_func *f = ki[i].func;
         bool kref = !ok || !ok[i];
@@ -261,6 +291,16 @@ void gp_translate(const char *path, const char *source, size_t source_len,
             cJSON_AddStringToObject(po2, "name", ki[i].params[p].name);
             cJSON_AddItemToArray(params, po2);
         }
+        if (f->launch) {
+            const tr_launch *l = f->launch;
+            cJSON *lj = cJSON_AddObjectToObject(o, "launch");
+            cJSON_AddStringToObject(lj, "file", u.pp.files[l->file]);
+            cJSON_AddNumberToObject(lj, "line", l->line);
+            cJSON_AddStringToObject(lj, "config", tr_launch_config(&u, l));
+            cJSON_AddNumberToObject(lj, "launches", f->nlaunches);
+        }
+        if (!kref)
+            cJSON_AddStringToObject(o, "run", tr_run_line(&u, f, ki[i].params, ki[i].nparams, gpk));
         const tr_build *b = builds ? &builds[i * TR_NTARGETS] : NULL;
         cJSON_AddItemToObject(o, "targets", targets_json(f, kref, b));
         if (b) cJSON_AddItemToObject(o, "builds", builds_json(b));
@@ -362,7 +402,7 @@ void gp_translate(const char *path, const char *source, size_t source_len,
         cJSON_AddItemToArray(sys, cJSON_CreateString(u.pp.system_includes[i]));
     if (builds) tr_verify_summary(rep, builds, k);
 
-    res->status = refusals ? GP_TRANSLATE_REFUSED : GP_TRANSLATE_OK;
+    res->status = refusals || build_failed ? GP_TRANSLATE_REFUSED : GP_TRANSLATE_OK;
     res->report = rep;
     tr_builds_free(builds, k);
     free(ok);

@@ -19,6 +19,7 @@ const char *tl_map_base(const char *b, const char **why)
                                        "uint16_t", "uint32_t",       "uint64_t",    "size_t"};
     for (size_t i = 0; i < sizeof same / sizeof *same; i++)
         if (!strcmp(b, same[i])) return b;
+    if (!strncmp(b, "struct ", 7)) return b + 7; /* a plain struct of the file (items.c) */
     if (!strcmp(b, "long") || !strcmp(b, "long long")) return "int64_t";
     if (!strcmp(b, "unsigned long") || !strcmp(b, "unsigned long long")) return "uint64_t";
     if (!strcmp(b, "_Bool")) return "bool";
@@ -52,6 +53,7 @@ const char *tl_map_base(const char *b, const char **why)
 
 tr_vt tl_base_vt(const char *b)
 {
+    if (!strncmp(b, "struct ", 7)) return TR_VT_UNKNOWN;
     if (!strcmp(b, "float")) return TR_VT_FLOAT;
     if (!strcmp(b, "double")) return TR_VT_DOUBLE;
     if (!strcmp(b, "__half") || !strcmp(b, "half")) return TR_VT_HALF;

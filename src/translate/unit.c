@@ -97,6 +97,7 @@ void tr_unit_free(tr_unit *u)
     free(u->constant_inits);
     free(u->globals);
     free(u->templates);
+    free(u->structs);
     tr_pp_result_free(&u->pp);
     memset(u, 0, sizeof *u);
 }

@@ -136,7 +136,7 @@ m="$work/many"; mkdir -p "$m"
 line='cudaFree(0); // a comment long enough to fill the snippet of the finding up to its cut at 100 bytes'
 for i in $(seq 1 32); do yes "$line" | head -n 20000 >"$m/f$i.h"; done
 ASAN_OPTIONS="${ASAN_OPTIONS:-}:quarantine_size_mb=0" /usr/bin/time -f '%M' -o "$work/mrss" \
-    "$GPUPORT" audit --fail-on never -j 4 "$m" >"$work/mout" 2>/dev/null
+    "$GPUPORT" audit --all --fail-on never -j 4 "$m" >"$work/mout" 2>/dev/null
 n=$(grep -c ': error C-RT-001' "$work/mout")
 [ "$n" -eq 640000 ] && ok "32 files of 20,000 findings each reported" || bad "$n findings of 640000"
 rss=$(tail -1 "$work/mrss")

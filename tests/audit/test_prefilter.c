@@ -40,8 +40,10 @@ static void scan_full(const char *path, gp_audit_lang lang, const char *data, si
 /* Each finding must be explained by a trigger word near it (its line and the two on either
  * side): a finding whose trigger was left out of the tables fails here even when its fixture
  * holds other trigger words. The exceptions are the findings the prefilter never gates: inline
- * PTX (CUDA sources only) and PY-EXT-003 (sources named as CPU implementations); and a setting
- * made elsewhere in the file (`backend = "nccl"`, its word there) where it is used. */
+ * PTX (CUDA sources only) and PY-EXT-003 (sources named as CPU implementations, a raise after a
+ * test of a tensor's device); and a setting made elsewhere in the file (`backend = "nccl"`, its
+ * word there; a name set to a float64 value, reported where it reaches a device) where it is
+ * used. */
 static void check_explained(const char *path, gp_audit_lang lang, const char *data, size_t n,
                             const gp_audit_result *full)
 {
@@ -49,6 +51,8 @@ static void check_explained(const char *path, gp_audit_lang lang, const char *da
     for (size_t i = 0; i < full->nf; i++) {
         const gp_audit_finding *f = &full->f[i];
         if (f->rule == GP_R_PY_EXT_003) continue;
+        if (f->rule == GP_R_PY_DTYPE_001 && (strstr(data, "float64") || strstr(data, "double")))
+            continue;
         if (f->rule == GP_R_PY_DIST_001 && !strstr(full->text.data + f->snip_off, "nccl") &&
             strstr(data, "\"nccl\""))
             continue;
@@ -180,8 +184,17 @@ static const struct {
     {GP_AL_PYTHON, "PY-DEV-005", "g = torch.cuda.CUDAGraph()\n"},
     {GP_AL_PYTHON, "PY-AMP-001", "import torch\ns = torch.cuda.amp.GradScaler()\n"},
     {GP_AL_PYTHON, "PY-CUDNN-001", "import torch\ntorch.backends.cudnn.benchmark = True\n"},
-    {GP_AL_PYTHON, "PY-DTYPE-001", "import torch\nx = torch.zeros(1, dtype=torch.float64)\n"},
-    {GP_AL_PYTHON, "PY-DTYPE-001", "x = y.double()\n"},
+    {GP_AL_PYTHON, "PY-DTYPE-001",
+     "import torch\nx = torch.zeros(1, dtype=torch.float64, device='cuda')\n"},
+    {GP_AL_PYTHON, "PY-DTYPE-001", "x = y.cuda().double()\n"},
+    {GP_AL_PYTHON, "PY-DTYPE-001",
+     "import numpy as np\na = b.astype(np.float64)\nt = torch.from_numpy(a).to(dev)\n"},
+    {GP_AL_PYTHON, "PY-QUANT-001", "m = f('x', load_in_8bit=True)\n"},
+    {GP_AL_PYTHON, "PY-QUANT-001", "c = BitsAndBytesConfig()\n"},
+    {GP_AL_PYTHON, "PY-IMP-001", "import bitsandbytes as bnb\n"},
+    {GP_AL_PYTHON, "PY-DEV-002", "with torch.autocast('cuda'):\n    pass\n"},
+    {GP_AL_PYTHON, "PY-EXT-003",
+     "def f(x):\n    if x.is_cuda:\n        return g(x)\n    raise E\n"},
     {GP_AL_PYTHON, "PY-MEM-001", "x = y.pin_memory()\n"},
     {GP_AL_PYTHON, "PY-MEM-001", "d = DataLoader(s, pin_memory=True)\n"},
     {GP_AL_PYTHON, "PY-DIST-001", "dist.init_process_group('nccl')\n"},

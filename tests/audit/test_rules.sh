@@ -6,7 +6,7 @@ set -u
 fix="$GPUPORT_SOURCE_DIR/tests/audit/fixtures"
 fail=0
 findings() { # the gcc-style finding lines of the human report, cut after the rule id
-    (cd "$1" && "$GPUPORT" audit -j 2 --fail-on never .) |
+    (cd "$1" && "$GPUPORT" audit -j 2 --all --fail-on never .) |
         grep -E '^[^ ].*:[0-9]+:[0-9]+: (error|warning|note) ' |
         sed -E 's/^(.*: (error|warning|note) [A-Z0-9-]+):.*$/\1/'
 }

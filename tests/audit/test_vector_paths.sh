@@ -15,6 +15,7 @@ cc=${CC:-cc}
 a=$src/src/audit
 files=("$src/tests/audit/vector_check.c" "$a/scan_python.c" "$a/scan_c.c" "$a/scan_deps.c"
     "$a/lex_python.c" "$a/lex_c.c" "$a/prefilter.c" "$a/rules.c" "$a/source.c" "$a/filetype.c"
+    "$a/mps_table.c"
     "$src/src/util/strbuf.c" "$src/src/util/thread_posix.c" "$src/src/util/fs_posix.c" "$src/src/util/sys_posix.c")
 # rules.c also writes the rule table as JSON (cJSON), which the check never calls: unreferenced
 # sections are dropped at link time, so a cross build needs no cJSON for its target

@@ -6,6 +6,9 @@
 #   stop ID
 #   conditional ID
 #   component VERDICT PATH [KIND OR ROLE]
+# (a folder is one line of the report: a second part in it, such as an optional CUDA part beside
+# the default-built code, is a "+ ROLE part: VERDICT (EFFORT)" line below it, listed here as a
+# component of that folder)
 set -u
 fix="$GPUPORT_SOURCE_DIR/tests/audit/fixtures"
 fail=0
@@ -21,7 +24,10 @@ for d in "$fix"/projects/* "$fix"/stops/*; do
             /^Stop conditions \(/ {sec="s"; next}
             /^Conditional stop conditions/ {sec="k"; next}
             sec=="c" && comps && /^  [a-z]/ {
-                r=$0; sub(/^[^[]*\[/,"",r); sub(/\].*$/,"",r); print "component " $1 " " $2 " " $6 " [" r "]"}
+                r=$0; sub(/^[^[]*\[/,"",r); sub(/\].*$/,"",r); cur=$6; print "component " $1 " " $2 " " $6 " [" r "]"}
+            sec=="c" && comps && /^      \+ / {
+                l=$0; sub(/^      \+ /,"",l); r=l; sub(/( part)?: .*$/,"",r); v=l; sub(/^[^:]*: /,"",v)
+                split(v,a," "); e=a[2]; gsub(/[(),]/,"",e); print "component " a[1] " " e " " cur " [" r "]"}
             (sec=="s" || sec=="k") && /^  [a-z-]+:/ {
                 id=$1; sub(/:$/,"",id); print (sec=="s" ? "stop " : "conditional ") id}')
     if [ "$got" == "$(cat "$d/expected.txt")" ]; then

@@ -131,10 +131,11 @@ if [ "${GPUPORT_TARGET_OS:-}" = windows ]; then
 fi
 
 # A closed stdout ends a command quietly, as it ends Unix tools (status 141 = SIGPIPE), also when
-# the parent ignores SIGPIPE: a report far larger than a pipe holds, read by `head -1`.
+# the parent ignores SIGPIPE: a report far larger than a pipe holds (--all: every finding), read
+# by `head -1`.
 big=$(mktemp -d)
 for i in 1 2; do yes 'cudaMalloc(&p, 4);' | head -n 2000 >"$big/f$i.cu"; done # 290 KB of report
-rc=$( (trap '' PIPE; set -o pipefail; "$GPUPORT" audit "$big" 2>/tmp/gp-cli-err.$$ | head -1 >/dev/null; echo $?) )
+rc=$( (trap '' PIPE; set -o pipefail; "$GPUPORT" audit --all "$big" 2>/tmp/gp-cli-err.$$ | head -1 >/dev/null; echo $?) )
 if [ "$rc" = 141 ] && [ ! -s /tmp/gp-cli-err.$$ ]; then
     echo "ok   audit BIG | head: ends quietly by SIGPIPE"
 elif [ "${GPUPORT_TARGET_OS:-}" = windows ] && [ "$rc" != 0 ] && [ ! -s /tmp/gp-cli-err.$$ ]; then

@@ -50,6 +50,13 @@ CC=$tmp/fakecc GPUPORT_CACHE_DIR=$tmp/cache "$GPUPORT" translate --json "$corpus
 field "$tmp/f.json" kernels 0 builds cpu detail | grep -q "rejects every kernel" ||
     bad "the compiler's message is not in the report: $(field "$tmp/f.json" kernels 0 builds cpu)"
 grep -q "FAILED: cpu" "$tmp/f.err" || bad "the summary does not say the CPU build failed"
+[ "$(field "$tmp/f.json" complete)" = false ] || bad "output that failed to build is called complete"
+# the kernels of one failed build share its log: it is printed once
+printf '__global__ void a(float *o) { o[0] = 1.0f; }\n__global__ void b(float *o) { o[0] = 2.0f; }\n' > "$tmp/two.cu"
+CC=$tmp/fakecc GPUPORT_CACHE_DIR=$tmp/cache "$GPUPORT" translate "$tmp/two.cu" >/dev/null 2>"$tmp/two.err"
+rc=$?
+[ "$rc" = 1 ] || bad "a failed build exits $rc, not 1"
+[ "$(grep -c "rejects every kernel" "$tmp/two.err")" = 1 ] || bad "the build log is not printed once: $(cat "$tmp/two.err")"
 
 # Metal through the stand-in syntax check, where clang++ is there
 if command -v clang++ >/dev/null; then
@@ -87,5 +94,68 @@ fi
     bad "--instantiate 'fill<float, 4>'"
 grep -q "GP_KERNEL(fill_float_4, GP_BUF(float, o), GP_VAL(float, v))" "$tmp/t.gpk" ||
     bad "the instance: $(cat "$tmp/t.gpk")"
+grep -q "nothing was written" "$tmp/t.err" || bad "a refusal without --partial does not say nothing was written"
+
+# warp code means 32 lanes by default; --simd-width 0 refuses it
+cat > "$tmp/w.cu" <<'CU'
+__global__ void wsum(float *o) {
+  float v = o[threadIdx.x];
+  for (int k = 16; k > 0; k /= 2) v += __shfl_down_sync(0xffffffff, v, k);
+  o[threadIdx.x] = v;
+}
+CU
+"$GPUPORT" translate --no-verify "$tmp/w.cu" > "$tmp/w.gpk" 2>"$tmp/w.err" || bad "warp code by default: $(cat "$tmp/w.err")"
+grep -q "GP_REQUIRES_SIMD_WIDTH(32)" "$tmp/w.gpk" || bad "the SIMD width requirement: $(cat "$tmp/w.gpk")"
+"$GPUPORT" translate --no-verify --simd-width 0 "$tmp/w.cu" >/dev/null 2>"$tmp/w0.err"
+[ $? = 1 ] && grep -q "simd-width 32" "$tmp/w0.err" || bad "--simd-width 0: $(cat "$tmp/w0.err")"
+
+# <project.h> found in an -I folder is read, as nvcc reads it
+mkdir -p "$tmp/inc"
+printf '#define BOUND(x, y) (y)\n' > "$tmp/inc/proj.h"
+printf '#include <proj.h>\n__global__ void b(float *o) { o[BOUND(0, 1)] = 2.0f; }\n' > "$tmp/a.cu"
+"$GPUPORT" translate --no-verify -I "$tmp/inc" "$tmp/a.cu" > "$tmp/a2.gpk" 2>"$tmp/a.err" &&
+    grep -q "o\[1\] = 2.0f" "$tmp/a2.gpk" || bad "#include <proj.h> with -I: $(cat "$tmp/a.err")"
+
+# ready to run: each kernel's launch from its <<<>>> site, and a gpuport run line that runs
+cat > "$tmp/l.cu" <<'CU'
+#define BLOCK 256
+__global__ void saxpy(float *y, const float *x, float a, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = a * x[i] + y[i];
+}
+template <typename T, int BS> __global__ void scale(T *y, T a) { y[blockIdx.x * BS + threadIdx.x] *= a; }
+__global__ void tr(float *o, const float *in, int w) {
+  extern __shared__ float t[];
+  t[threadIdx.y * 16 + threadIdx.x] = in[(blockIdx.y * 16 + threadIdx.y) * w + blockIdx.x * 16 + threadIdx.x];
+  __syncthreads();
+  o[(blockIdx.y * 16 + threadIdx.y) * w + blockIdx.x * 16 + threadIdx.x] = t[threadIdx.x * 16 + threadIdx.y];
+}
+int main() {
+  const int n = 1 << 16;
+  float *d_x, *d_y;
+  cudaMalloc(&d_x, n * sizeof(float));
+  size_t bytes = n * sizeof(float);
+  cudaMalloc((void **)&d_y, bytes);
+  saxpy<<<(n + BLOCK - 1) / BLOCK, BLOCK>>>(d_y, d_x, 2.0f, n);
+  scale<float, 128><<<n / 128, 128>>>(d_y, 3.0f);
+  dim3 grid(16, 16), threads(16, 16);
+  tr<<<grid, threads, 16 * 16 * sizeof(float)>>>(d_y, d_x, 256);
+}
+CU
+"$GPUPORT" translate --no-verify "$tmp/l.cu" -o "$tmp/l.gpk" --report "$tmp/l.json" 2>"$tmp/l.err" || bad "launches: $(cat "$tmp/l.err")"
+[ "$(field "$tmp/l.json" kernels 0 launch config)" = '"<<<256, 256>>>"' ] || bad "saxpy's launch: $(field "$tmp/l.json" kernels 0 launch)"
+grep -q "launched at .*l.cu:22 as <<<dim3(16, 16), dim3(16, 16), 1024>>>" "$tmp/l.gpk" || bad "the launch comment: $(grep launched "$tmp/l.gpk")"
+grep -q "gpuport run $tmp/l.gpk saxpy --global 65536 --group 256 y=zeros:65536 x=ones:65536 a=2.0 n=65536" "$tmp/l.err" ||
+    bad "saxpy's run line: $(cat "$tmp/l.err")"
+runs=0
+while read -r line; do
+    eval "\"\$GPUPORT\" ${line#gpuport } --device cpu" >/dev/null 2>"$tmp/r.err" || bad "$line: $(cat "$tmp/r.err")"
+    runs=$((runs + 1))
+done < <(grep '^  gpuport run ' "$tmp/l.err" | sed 's/^  //')
+[ "$runs" = 3 ] || bad "$runs run lines, not 3: $(cat "$tmp/l.err")"
+
+# -o with --json: the file is written, whoever reads stdout
+"$GPUPORT" translate --no-verify --json "$corpus/saxpy.cu" -o "$tmp/j.gpk" 2>/dev/null | head -c 1 >/dev/null
+grep -q "GP_KERNEL(" "$tmp/j.gpk" || bad "-o with --json piped to head: no output file"
 [ $fail = 0 ] && echo "ok"
 exit $fail

@@ -17,6 +17,7 @@
 #include "runtime/conformance.h"
 #include "translate/corpus_flags.h"
 #include "translate/translate.h"
+#include "util/strbuf.h"
 
 static char g_specs[16][32];
 static int g_nspecs;
@@ -491,6 +492,11 @@ static void run_nbody(void **state)
     }
 }
 
+static void keep_print(void *user, const char *text, size_t len)
+{
+    gp_strbuf_append(user, text, len);
+}
+
 static void run_debug_printf(void **state)
 {
     (void)state;
@@ -502,7 +508,7 @@ static void run_debug_printf(void **state)
             ref[r * C + c] = m[r * C + c] * s[r];
     FOR_EACH_DEVICE(dev)
     {
-        built t = build(dev, "debug_printf.cu"); /* dump_rows is left out */
+        built t = build(dev, "debug_printf.cu"); /* dump_rows' printf became gp_printf */
         gp_kernel *k = gpt_kernel_of(t.prog, "scale_rows");
         gp_buffer *bm = buf(dev, m, sizeof m), *bs = buf(dev, s, sizeof s);
         int rows = R, cols = C;
@@ -510,6 +516,25 @@ static void run_debug_printf(void **state)
         float got[R * C];
         get(bm, got, sizeof got);
         CHECKF("scale_rows", ref, got, R * C, 0);
+        /* the CPU's output comes through the print handler: one whole line per row */
+        gp_kernel *d = gpt_kernel_of(t.prog, "dump_rows");
+        gp_strbuf text = GP_STRBUF_INIT;
+        gp_print_set_handler(keep_print, &text);
+        launch(d, 1, G1(32), G1(32), ARGS(B(bm), V(rows), V(cols)));
+        GPT_CHECK(gp_device_synchronize(dev));
+        gp_print_set_handler(NULL, NULL);
+        gp_device_info info;
+        GPT_CHECK(gp_device_get_info(dev, &info));
+        if (info.backend == GP_BACKEND_CPU) {
+            assert_non_null(strstr(gp_strbuf_cstr(&text), "row 0: "));
+            assert_non_null(strstr(gp_strbuf_cstr(&text), "\nrow 19: "));
+            int lines = 0;
+            for (const char *q = gp_strbuf_cstr(&text); *q; q++)
+                lines += *q == '\n';
+            assert_int_equal(lines, R);
+        }
+        gp_strbuf_free(&text);
+        gp_kernel_release(d);
         gp_buffer_release(bm), gp_buffer_release(bs), gp_kernel_release(k), close_all(&t);
     }
 }
@@ -1312,12 +1337,101 @@ static void run_daxpy_double(void **state)
     }
 }
 
+/* Structs in buffers and by value, size_t and bool parameters, an overloaded helper. */
+static void run_graph_structs(void **state)
+{
+    (void)state;
+    uint32_t seed = g_seed; /* the later tests draw the data they always drew */
+    enum { N = 256 };
+    struct node {
+        int32_t starting, no_of_edges;
+    } nodes[N];
+    struct latlong {
+        float lat, lng;
+        int32_t id;
+    } loc[N], q = {30.0f, 90.0f, 0};
+    int32_t edges[2 * N], ref[N];
+    float rdist[N];
+    for (int i = 0; i < 2 * N; i++)
+        edges[i] = (i * 7) % 13;
+    for (int i = 0; i < N; i++) {
+        nodes[i].starting = i;
+        nodes[i].no_of_edges = i % 3;
+        int s = 0;
+        for (int e = i; e < i + i % 3; e++)
+            s += edges[e];
+        ref[i] = s * 2; /* weight(int) */
+        loc[i].lat = frand(-90.0f, 90.0f), loc[i].lng = frand(-180.0f, 180.0f), loc[i].id = i;
+        rdist[i] = sqrtf((q.lat - loc[i].lat) * (q.lat - loc[i].lat) +
+                         (q.lng - loc[i].lng) * (q.lng - loc[i].lng)) *
+                   0.5f; /* weight(float) */
+    }
+    FOR_EACH_DEVICE(dev)
+    {
+        built t = build(dev, "graph_structs.cu");
+        gp_kernel *k1 = gpt_kernel_of(t.prog, "degree_sum"), *k2 = gpt_kernel_of(t.prog, "euclid");
+        gp_buffer *bn = buf(dev, nodes, sizeof nodes), *be = buf(dev, edges, sizeof edges),
+                  *bo = buf(dev, NULL, N * 4), *bl = buf(dev, loc, sizeof loc),
+                  *bd = buf(dev, NULL, N * 4);
+        uint64_t n = N;
+        int32_t twice = 1, nrec = N;
+        launch(k1, 1, G1(N), G1(64), ARGS(B(bn), B(be), B(bo), V(n), V(twice)));
+        launch(k2, 1, G1(N), G1(64), ARGS(B(bl), B(bd), V(nrec), V(q)));
+        int32_t got[N];
+        float dist[N];
+        get(bo, got, sizeof got), get(bd, dist, sizeof dist);
+        CHECKI("degree_sum", ref, got, N);
+        CHECKF("euclid", rdist, dist, N, 1e-5f);
+        gp_buffer_release(bn), gp_buffer_release(be), gp_buffer_release(bo);
+        gp_buffer_release(bl), gp_buffer_release(bd);
+        gp_kernel_release(k1), gp_kernel_release(k2), close_all(&t);
+    }
+    g_seed = seed;
+}
+
+/* Two-dimensional __shared__ tiles declared in a templated helper, one instance per block. */
+static void run_matrix_mul_helper(void **state)
+{
+    (void)state;
+    uint32_t seed = g_seed; /* the later tests draw the data they always drew */
+    enum { N = 64 };
+    static float a[N * N], b[N * N], ref[N * N], got[N * N];
+    ffill(a, N * N, -1.0f, 1.0f);
+    ffill(b, N * N, -1.0f, 1.0f);
+    for (int i = 0; i < N; i++)
+        for (int j = 0; j < N; j++) {
+            float s = 0.0f;
+            for (int k = 0; k < N; k++)
+                s += a[i * N + k] * b[k * N + j];
+            ref[i * N + j] = s;
+        }
+    FOR_EACH_DEVICE(dev)
+    {
+        built t = build(dev, "matrix_mul_helper.cu");
+        static const char *const names[] = {"matrixMul_bs16", "matrixMul_bs8"};
+        static const size_t bs[] = {16, 8};
+        gp_buffer *ba = buf(dev, a, sizeof a), *bb = buf(dev, b, sizeof b);
+        for (int v = 0; v < 2; v++) {
+            gp_kernel *k = gpt_kernel_of(t.prog, names[v]);
+            gp_buffer *bc = buf(dev, NULL, sizeof got);
+            int n = N;
+            launch(k, 2, G2(N, N), G2(bs[v], bs[v]), ARGS(B(bc), B(ba), B(bb), V(n), V(n)));
+            get(bc, got, sizeof got);
+            CHECKF(names[v], ref, got, N * N, 1e-4f);
+            gp_buffer_release(bc), gp_kernel_release(k);
+        }
+        gp_buffer_release(ba), gp_buffer_release(bb), close_all(&t);
+    }
+    g_seed = seed;
+}
+
 #define HPC_TESTS                                                                                  \
     cmocka_unit_test(run_bfs), cmocka_unit_test(run_pathfinder), cmocka_unit_test(run_hotspot),    \
         cmocka_unit_test(run_backprop_layerforward), cmocka_unit_test(run_gaussian),               \
         cmocka_unit_test(run_kmeans_assign), cmocka_unit_test(run_sgemm_tiled),                    \
         cmocka_unit_test(run_mri_q), cmocka_unit_test(run_stencil7),                               \
-        cmocka_unit_test(run_daxpy_double),
+        cmocka_unit_test(run_daxpy_double), cmocka_unit_test(run_matrix_mul_helper),               \
+        cmocka_unit_test(run_graph_structs),
 
 /* ---- more CUDA samples, Rodinia and llm.c --------------------------------------------------- */
 static float cnd_ref(float d)

@@ -9,6 +9,7 @@
 #include "runtime/cpu/cpu.h"
 #include "runtime/cpu/fiber.h"
 #include "runtime/cpu/pool.h"
+#include "runtime/cpu/print.h"
 #include "util/sys.h"
 #include "util/thread.h"
 
@@ -24,6 +25,7 @@ typedef struct gp_cpu_job {
     _Atomic int simd_fault;    /* the first GP_FIBER_SIMD_* fault of any group */
     unsigned interrupts;       /* gp_interrupt_count() when the launch began */
     _Atomic int interrupted;
+    gp_cpu_print print;        /* gp_printf's output */
 } gp_cpu_job;
 
 static void gp_cpu_stray_barrier(void *ctx)
@@ -115,6 +117,8 @@ static void gp_cpu_run_groups(void *ctx, uint64_t begin, uint64_t end)
     g.barrier = gp_cpu_stray_barrier;
     g.simd = gp_cpu_stray_simd;
     g.barrier_ctx = &j->stray_barrier;
+    g.print = gp_cpu_print_hook;
+    g.print_ctx = &j->print;
     for (uint64_t i = begin; i < end; i++) {
         if (gp_interrupt_count() != j->interrupts) { /* Ctrl-C: no more groups */
             atomic_store(&j->interrupted, 1);
@@ -168,7 +172,9 @@ gp_status gp_cpu_kernel_launch(gp_queue *q, gp_kernel *k, const gp_launch *l)
     }
     uint64_t groups = (uint64_t)l->num_groups[0] * l->num_groups[1] * l->num_groups[2];
     j.interrupts = gp_interrupt_count();
+    gp_cpu_print_begin(&j.print);
     gp_pool_run(groups, gp_cpu_run_groups, &j);
+    gp_cpu_print_end(&j.print, k->sig->name);
     if (atomic_load(&j.interrupted))
         return gp_error_set(GP_ERR_INTERRUPTED,
                             "kernel '%s' was interrupted (gp_interrupt, Ctrl-C) before all its "

@@ -316,6 +316,30 @@ static gp_status gp_cl_event_elapsed_op(gp_event *start, gp_event *end, double *
     return gp_cl_event_elapsed_ms(cd->api, (cl_event)start->impl, (cl_event)end->impl, ms);
 }
 
+/* The timeline's device times of a command (its own event) or a marker. */
+static gp_status gp_cl_command_times_op(gp_device_state *dev, void *native, uint64_t *start,
+                                        uint64_t *end)
+{
+    gp_cl_device *cd = gp_cl_dev(dev);
+    cl_event ev = native;
+    cl_ulong a = 0, b = 0;
+    if (!cd->profiling) return GP_ERR_UNSUPPORTED;
+    if (cd->api->clWaitForEvents(1, &ev) != CL_SUCCESS ||
+        cd->api->clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof a, &a, NULL) !=
+            CL_SUCCESS ||
+        cd->api->clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof b, &b, NULL) !=
+            CL_SUCCESS)
+        return GP_ERR_BACKEND;
+    *start = a;
+    *end = b;
+    return GP_OK;
+}
+
+static void gp_cl_command_release_op(gp_device_state *dev, void *native)
+{
+    if (native) gp_cl_dev(dev)->api->clReleaseEvent((cl_event)native);
+}
+
 static void gp_cl_event_release_op(gp_event *e)
 {
     if (e->impl) gp_cl_dev(e->dev)->api->clReleaseEvent((cl_event)e->impl);
@@ -364,6 +388,8 @@ const gp_backend_ops gp_backend_opencl_ops = {
     .event_record = gp_cl_event_record_op,
     .event_wait = gp_cl_event_wait_op,
     .event_wait_for = gp_cl_event_wait_for_op,
+    .command_times = gp_cl_command_times_op,
+    .command_release = gp_cl_command_release_op,
     .queue_wait_event = gp_cl_queue_wait_event_op,
     .event_elapsed_ms = gp_cl_event_elapsed_op,
     .event_release = gp_cl_event_release_op,

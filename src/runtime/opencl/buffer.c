@@ -151,6 +151,7 @@ gp_status gp_cl_buffer_unmap(gp_buffer *buf)
 static gp_status gp_cl_finish_event(gp_cl_device *cd, cl_event ev, bool blocking, const char *what)
 {
     cl_int err = CL_SUCCESS;
+    if (gp_trace_capture && cd->api->clRetainEvent(ev) == CL_SUCCESS) *gp_trace_capture = ev;
     if (blocking) err = cd->api->clWaitForEvents(1, &ev);
     cd->api->clReleaseEvent(ev);
     return err == CL_SUCCESS ? GP_OK : gp_cl_fail(err, "waiting for %s", what);
@@ -160,9 +161,9 @@ gp_status gp_cl_buffer_write(gp_queue *q, gp_buffer *dst, size_t off, const void
                              bool blocking)
 {
     gp_cl_device *cd = gp_cl_dev(q->dev);
-    cl_int err =
-        cd->api->clEnqueueWriteBuffer(gp_cl_queue(q), gp_cl_buf(dst)->mem,
-                                      blocking ? CL_TRUE : CL_FALSE, off, n, src, 0, NULL, NULL);
+    cl_int err = cd->api->clEnqueueWriteBuffer(gp_cl_queue(q), gp_cl_buf(dst)->mem,
+                                               blocking ? CL_TRUE : CL_FALSE, off, n, src, 0, NULL,
+                                               (cl_event *)gp_trace_capture);
     return err == CL_SUCCESS ? GP_OK
                              : gp_cl_fail(err, "clEnqueueWriteBuffer of %zu bytes at %zu on %s", n,
                                           off, q->dev->info.spec);
@@ -172,9 +173,9 @@ gp_status gp_cl_buffer_read(gp_queue *q, gp_buffer *src, size_t off, void *dst, 
                             bool blocking)
 {
     gp_cl_device *cd = gp_cl_dev(q->dev);
-    cl_int err =
-        cd->api->clEnqueueReadBuffer(gp_cl_queue(q), gp_cl_buf(src)->mem,
-                                     blocking ? CL_TRUE : CL_FALSE, off, n, dst, 0, NULL, NULL);
+    cl_int err = cd->api->clEnqueueReadBuffer(gp_cl_queue(q), gp_cl_buf(src)->mem,
+                                              blocking ? CL_TRUE : CL_FALSE, off, n, dst, 0, NULL,
+                                              (cl_event *)gp_trace_capture);
     return err == CL_SUCCESS ? GP_OK
                              : gp_cl_fail(err, "clEnqueueReadBuffer of %zu bytes at %zu on %s", n,
                                           off, q->dev->info.spec);

@@ -157,7 +157,7 @@ gp_status gp_cl_kernel_launch(gp_queue *q, gp_kernel *k, const gp_launch *l)
         }
     }
     cl_int err = api->clEnqueueNDRangeKernel(gp_cl_queue(q), ck->kernel, l->dims, NULL, global,
-                                             local, 0, NULL, NULL);
+                                             local, 0, NULL, (cl_event *)gp_trace_capture);
     gp_mutex_unlock(&ck->lock);
     if (err != CL_SUCCESS)
         return gp_cl_fail(err, "launching '%s' on %s (grid %zux%zux%zu in groups of %zux%zux%zu)",

@@ -1,7 +1,7 @@
 /*
- * loader.c — opens the OpenCL ICD loader (libOpenCL.so.1, OpenCL.dll) and fills a gp_cl_api table. The search
- * order is the platform's usual one unless GPUPORT_OPENCL_LIBRARY_PATH says otherwise; every
- * place tried is remembered so that a miss can say where it looked.
+ * loader.c — opens the OpenCL ICD loader (libOpenCL.so.1, OpenCL.dll) and fills a gp_cl_api table.
+ * The search order is the platform's usual one unless GPUPORT_OPENCL_LIBRARY_PATH says otherwise;
+ * every place tried is remembered so that a miss can say where it looked.
  */
 #include "runtime/opencl/loader.h"
 
@@ -35,8 +35,7 @@ static const char *const gp_cl_default_names[] = {"libOpenCL.so.1", "libOpenCL.s
 static const char *const gp_cl_file_names[] = {"libOpenCL.so.1", "libOpenCL.so"};
 #define GP_CL_SYSTEM_SEARCH                                                                        \
     "the dynamic linker's search (LD_LIBRARY_PATH, the ld.so cache, /lib, /usr/lib)"
-#define GP_CL_INSTALL_HINT                                                                         \
-    "Debian/Ubuntu: ocl-icd-libopencl1 plus a driver such as pocl-opencl-icd"
+#define GP_CL_INSTALL_HINT "Debian/Ubuntu: ocl-icd-libopencl1 plus a driver such as pocl-opencl-icd"
 #endif
 
 /* Resolves every entry point; the first one missing is named in `why`. */

@@ -195,6 +195,31 @@ static void test_prelude_error_names_user_line(void **state)
     gp_strbuf_free(&sb);
 }
 
+/* gp_printf is CUDA's device printf: every portable conversion compiles, and the PTX calls
+ * vprintf (the device runtime's entry) with the format as a global string. */
+static void test_printf_compiles(void **state)
+{
+    (void)state;
+    gp_strbuf sb = GP_STRBUF_INIT;
+    gp_strbuf_printf(
+        &sb,
+        "#line 1 \"gpuport/kernel.h\"\n%s\n#line 1 \"print.gpk\"\n"
+        "GP_KERNEL(show, GP_CBUF(float, x), GP_VAL(int, n))\n{\n"
+        "    int i = gp_global_id(0);\n"
+        "    if (i < n) gp_printf(\"%%d %%u %%ld %%lu %%x %%5.2f %%e %%g %%s %%c %%%%\\n\", i,\n"
+        "        (unsigned)n, (long)i, (unsigned long)n, i, x[i], x[i], x[i], \"ok\", 'c');\n"
+        "}\n",
+        prelude);
+    gp_cuda_source cs = {.text = gp_strbuf_cstr(&sb), .name = "print.gpk"};
+    gp_cuda_image img;
+    gp_status st = gp_cuda_compile(nv, &cs, (gp_cuda_target){75, false}, &img, NULL);
+    if (st != GP_OK) fail_msg("gp_printf for compute_75: %s", gp_last_error());
+    assert_non_null(strstr(img.data, "vprintf"));
+    assert_true(has_entry(&img, "show"));
+    gp_cuda_image_free(&img);
+    gp_strbuf_free(&sb);
+}
+
 int main(void)
 {
     if (gp_cuda_nvrtc_get(&nv) != GP_OK) {
@@ -218,6 +243,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_kernel_compiles),
         cmocka_unit_test(test_prelude_error_names_user_line),
+        cmocka_unit_test(test_printf_compiles),
         cmocka_unit_test(test_embedded_ptx),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);

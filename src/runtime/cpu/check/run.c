@@ -16,6 +16,7 @@
 #include "runtime/cpu/check/check.h"
 #include "runtime/cpu/fiber.h"
 #include "runtime/cpu/pool.h"
+#include "runtime/cpu/print.h"
 #include "util/sys.h"
 #include "util/thread.h"
 
@@ -42,6 +43,7 @@ typedef struct gp_ck_run {
     uint32_t aseen[GP_MAX_KERNEL_ARGS]; /* an atomic touched the buffer */
     gp_ck_reports *rep;
     _Atomic int failed;
+    gp_cpu_print print; /* gp_printf's output */
 } gp_ck_run;
 
 typedef struct gp_ck_thread {
@@ -461,6 +463,8 @@ static void gp_ck_run_groups(void *ctx, uint64_t begin, uint64_t end)
         g.num_groups[d] = l->num_groups[d];
     }
     g.check = &t->ctx;
+    g.print = gp_cpu_print_hook;
+    g.print_ctx = &r->print;
     t->g = &g;
     gp_ck_ctx *c = &t->ctx;
     c->group = &g;
@@ -657,7 +661,9 @@ gp_status gp_ck_launch(gp_kernel *k, const gp_launch *l)
     }
     if (st == GP_OK) {
         uint64_t groups = (uint64_t)l->num_groups[0] * l->num_groups[1] * l->num_groups[2];
+        gp_cpu_print_begin(&r->print);
         gp_pool_run(groups, gp_ck_run_groups, r);
+        gp_cpu_print_end(&r->print, k->sig->name);
         if (atomic_load(&r->failed))
             st = gp_error_set(GP_ERR_OUT_OF_MEMORY,
                               "kernel '%s': no memory for fiber stacks or the checker's state",

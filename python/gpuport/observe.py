@@ -1,0 +1,83 @@
+"""Seeing inside kernels from Python: gp_printf's output and the timeline (docs/debugging.md).
+
+Importing gpuport installs a print handler: what CPU kernels print with ``gp_printf`` is written
+to ``sys.stdout`` when the launch ends, so Jupyter shows it under the cell (OpenCL and CUDA
+drivers write to the process's stdout themselves). ``trace(path)`` records a Chrome/Perfetto
+timeline of every launch, copy, build and wait made inside its ``with`` block.
+"""
+
+import ctypes
+import sys
+from typing import Optional
+
+from ._native import lib
+
+_PRINT_FN = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.POINTER(ctypes.c_char), ctypes.c_size_t)
+
+
+def _to_stdout(_user, text, length) -> None:
+    try:
+        sys.stdout.write(ctypes.string_at(text, length).decode("utf-8", "replace"))
+        sys.stdout.flush()
+    except Exception:  # a callback must not raise into C
+        pass
+
+
+_handler = _PRINT_FN(_to_stdout)  # kept alive for as long as the library may call it
+lib.gp_print_set_handler.restype = ctypes.c_int
+lib.gp_print_set_handler.argtypes = [_PRINT_FN, ctypes.c_void_p]
+lib.gp_print_set_limit.restype = ctypes.c_int
+lib.gp_print_set_limit.argtypes = [ctypes.c_uint32]
+lib.gp_print_set_handler(_handler, None)
+
+
+def set_print_limit(lines: Optional[int]) -> None:
+    """Lines of gp_printf output kept per CPU launch (None: the default, 4096)."""
+    n = 0 if lines is None else int(lines)
+    if n < 0 or n > 0xFFFFFFFF:
+        raise ValueError(f"set_print_limit: {lines} is not a line count")
+    lib.gp_print_set_limit(n)
+
+
+lib.gp_trace_start.restype = ctypes.c_int
+lib.gp_trace_start.argtypes = [ctypes.c_char_p]
+lib.gp_trace_stop.restype = ctypes.c_int
+lib.gp_trace_stop.argtypes = []
+lib.gp_trace_summary.restype = ctypes.c_int
+lib.gp_trace_summary.argtypes = [ctypes.c_char_p, ctypes.c_size_t, ctypes.POINTER(ctypes.c_size_t)]
+
+
+class trace:
+    """Records a timeline of every launch, copy, build and wait inside ``with``.
+
+    ``with gpuport.trace("run.json"):`` writes the Chrome Trace Event Format (open it in
+    https://ui.perfetto.dev or chrome://tracing) when the block ends; ``path=None`` records only
+    for ``summary()``. Times are microseconds, on the device's clock where the backend has one.
+    """
+
+    def __init__(self, path: Optional[str] = None):
+        self.path = None if path is None else str(path)
+
+    def __enter__(self) -> "trace":
+        from .runtime import _check
+
+        _check(lib.gp_trace_start(None if self.path is None else self.path.encode()))
+        return self
+
+    def __exit__(self, *exc) -> None:
+        from .runtime import _check
+
+        _check(lib.gp_trace_stop())
+
+    def summary(self) -> str:
+        """Time per kernel, per copy direction, builds, waits and idle time per queue."""
+        return trace_summary()
+
+
+def trace_summary() -> str:
+    """The summary of the running or the last trace, as text."""
+    need = ctypes.c_size_t(0)
+    lib.gp_trace_summary(None, 0, ctypes.byref(need))
+    buf = ctypes.create_string_buffer(max(need.value, 1))
+    lib.gp_trace_summary(buf, need.value, None)
+    return buf.value.decode("utf-8", "replace")

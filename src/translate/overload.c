@@ -1,0 +1,218 @@
+/* overload.c — C++ overloads in C: same-named kernels and device functions (and functions named
+ * like a built-in the dialect maps, which would hide it) get names of their own, made of their
+ * parameter types; each call goes to the overload its arguments choose, or is refused. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "translate/lower_impl.h"
+#include "translate/map.h"
+
+static bool defined(const tr_func *f)
+{
+    return f->body || f->refused;
+}
+
+/* name_float_intp: the source name, then each parameter's type ('p' per pointer level) */
+static char *overload_name(tr_unit *u, const tr_func *f)
+{
+    gp_strbuf b = GP_STRBUF_INIT;
+    gp_strbuf_puts(&b, f->name);
+    for (int i = 0; i < f->nparams; i++) {
+        const tr_type *t = &f->params[i]->type;
+        gp_strbuf_putc(&b, '_');
+        for (const char *c = t->base; *c; c++)
+            gp_strbuf_putc(&b, *c == ' ' ? '_' : *c);
+        for (int k = 0; k < t->nptr; k++)
+            gp_strbuf_putc(&b, 'p');
+    }
+    if (!f->nparams) gp_strbuf_puts(&b, "_void");
+    char *out = tr_strdup(u, gp_strbuf_cstr(&b));
+    gp_strbuf_free(&b);
+    return out;
+}
+
+bool tl_is_overloaded(const tr_unit *u, const char *name)
+{
+    for (int i = 0; i < u->nfuncs; i++)
+        if (u->funcs[i]->src_name && !strcmp(u->funcs[i]->src_name, name)) return true;
+    return false;
+}
+
+/* The one renamed overload of `name` that takes n arguments (NULL: none or several); *count
+ * says how many do. */
+static tr_func *by_arity(const tr_unit *u, const char *name, int n, int *count)
+{
+    tr_func *one = NULL;
+    *count = 0;
+    for (int i = 0; i < u->nfuncs; i++) {
+        tr_func *f = u->funcs[i];
+        if (f->src_name && !strcmp(f->src_name, name) && f->nparams == n) {
+            one = f;
+            ++*count;
+        }
+    }
+    return *count == 1 ? one : NULL;
+}
+
+static void arity_calls(const tr_unit *u, tr_expr *e)
+{
+    if (!e) return;
+    if (e->kind == TR_E_CALL && e->a && e->a->kind == TR_E_IDENT && !e->a->sym &&
+        tl_is_overloaded(u, e->a->text)) {
+        int n = 0;
+        tr_func *g = by_arity(u, e->a->text, e->nargs, &n);
+        const tr_callmap *m = tr_map_call(e->a->text);
+        /* the only overload that takes this many arguments, and no built-in that does */
+        if (g && !(m && (m->arity < 0 || m->arity == e->nargs))) e->a->text = g->name;
+    }
+    arity_calls(u, e->a);
+    arity_calls(u, e->b);
+    arity_calls(u, e->c);
+    for (int i = 0; i < e->nargs; i++)
+        arity_calls(u, e->args[i]);
+}
+
+static void arity_calls_stmt(const tr_unit *u, tr_stmt *s)
+{
+    if (!s) return;
+    arity_calls(u, s->e);
+    arity_calls(u, s->cond);
+    arity_calls(u, s->step);
+    for (int i = 0; i < s->ndecls; i++)
+        arity_calls(u, s->decls[i].init);
+    arity_calls_stmt(u, s->init);
+    arity_calls_stmt(u, s->body);
+    arity_calls_stmt(u, s->els);
+    for (int i = 0; i < s->n; i++)
+        arity_calls_stmt(u, s->list[i]);
+}
+
+/* Calls that leave out trailing parameters with default values get those values. */
+static void default_calls(tr_unit *u, tr_expr *e)
+{
+    if (!e) return;
+    if (e->kind == TR_E_CALL && e->a && e->a->kind == TR_E_IDENT && !e->a->sym) {
+        tr_func *g = NULL;
+        int n = 0;
+        for (int i = 0; i < u->nfuncs; i++)
+            if (defined(u->funcs[i]) && !strcmp(u->funcs[i]->name, e->a->text))
+                g = u->funcs[i], n++;
+        bool fill = n == 1 && e->nargs < g->nparams;
+        for (int k = e->nargs; fill && k < g->nparams; k++)
+            fill = g->params[k]->init != NULL;
+        if (fill) {
+            tr_expr **a = tr_alloc(u, (size_t)g->nparams * sizeof *a);
+            if (e->nargs) memcpy(a, e->args, (size_t)e->nargs * sizeof *a);
+            for (int k = e->nargs; k < g->nparams; k++)
+                a[k] = g->params[k]->init;
+            e->args = a;
+            e->nargs = g->nparams;
+        }
+    }
+    default_calls(u, e->a);
+    default_calls(u, e->b);
+    default_calls(u, e->c);
+    for (int i = 0; i < e->nargs; i++)
+        default_calls(u, e->args[i]);
+}
+
+static void default_calls_stmt(tr_unit *u, tr_stmt *s)
+{
+    if (!s) return;
+    default_calls(u, s->e);
+    default_calls(u, s->cond);
+    default_calls(u, s->step);
+    for (int i = 0; i < s->ndecls; i++)
+        default_calls(u, s->decls[i].init);
+    default_calls_stmt(u, s->init);
+    default_calls_stmt(u, s->body);
+    default_calls_stmt(u, s->els);
+    for (int i = 0; i < s->n; i++)
+        default_calls_stmt(u, s->list[i]);
+}
+
+void tr_rename_overloads(tr_unit *u)
+{
+    bool defaults = false;
+    for (int i = 0; i < u->nfuncs && !defaults; i++)
+        for (int k = 0; k < u->funcs[i]->nparams && !defaults; k++)
+            defaults = u->funcs[i]->params[k]->init != NULL;
+    for (int i = 0; defaults && i < u->nfuncs; i++)
+        default_calls_stmt(u, u->funcs[i]->body);
+    bool any = false;
+    for (int i = 0; i < u->nfuncs; i++) {
+        tr_func *f = u->funcs[i];
+        if (!defined(f) || f->src_name || f->template_id || f->synthetic) continue;
+        int same = 0;
+        for (int j = 0; j < u->nfuncs; j++)
+            same +=
+                defined(u->funcs[j]) && !u->funcs[j]->template_id &&
+                !strcmp(u->funcs[j]->src_name ? u->funcs[j]->src_name : u->funcs[j]->name, f->name);
+        bool builtin = f->kind == TR_F_DEVICE && tr_map_call(f->name);
+        if (same < 2 && !builtin) continue;
+        /* every function of that name, this one included */
+        const char *name = f->name;
+        for (int j = i; j < u->nfuncs; j++) {
+            tr_func *g = u->funcs[j];
+            if (!defined(g) || g->src_name || g->template_id || strcmp(g->name, name)) continue;
+            g->src_name = g->name;
+            g->name = overload_name(u, g);
+            for (int k = 0; k < j; k++) /* two with the same parameter types (const aside) */
+                if (!strcmp(u->funcs[k]->name, g->name)) {
+                    char buf[32];
+                    snprintf(buf, sizeof buf, "_%d", j);
+                    size_t n = strlen(g->name);
+                    char *x = tr_alloc(u, n + strlen(buf) + 1);
+                    memcpy(x, g->name, n);
+                    memcpy(x + n, buf, strlen(buf) + 1);
+                    g->name = x;
+                }
+            tr_diag_add(
+                u, false, g->file, g->line, 0, "overload",
+                "%s %s is %s%s: it is '%s' in the output%s",
+                g->kind == TR_F_GLOBAL ? "kernel" : "function", g->src_name,
+                builtin ? "named like a built-in function" : "overloaded",
+                builtin ? " (calls with the built-in's arguments stay the built-in)" : "", g->name,
+                g->kind == TR_F_GLOBAL ? " (the host looks the kernel up by this name)" : "");
+        }
+        any = true;
+    }
+    if (!any) return;
+    for (int i = 0; i < u->nfuncs; i++)
+        arity_calls_stmt(u, u->funcs[i]->body);
+}
+
+/* Whether argument a has exactly parameter p's type. */
+static bool exact(const tr_sym *p, const tr_expr *a)
+{
+    const tr_type *t = &p->type;
+    if (t->nptr && !p->ref) {
+        if (a->vt != TR_VT_PTR || !a->elem) return false;
+        const char *why = NULL;
+        const char *x = tl_map_base(t->base, &why), *y = tl_map_base(a->elem, &why);
+        return x && y && !strcmp(x, y);
+    }
+    tr_vt v = tl_base_vt(t->base);
+    return v != TR_VT_UNKNOWN && v != TR_VT_VEC && v == a->vt;
+}
+
+tr_func *tl_resolve_overload(lctx *c, const tr_expr *e, bool *ambiguous)
+{
+    tr_func *one = NULL;
+    int n = 0;
+    *ambiguous = false;
+    for (int i = 0; i < c->u->nfuncs; i++) {
+        tr_func *f = c->u->funcs[i];
+        if (!f->src_name || strcmp(f->src_name, e->a->text) || f->nparams != e->nargs) continue;
+        bool ok = true;
+        for (int k = 0; ok && k < e->nargs; k++)
+            ok = exact(f->params[k], e->args[k]);
+        if (ok) {
+            one = f;
+            n++;
+        }
+    }
+    *ambiguous = n > 1;
+    return n == 1 ? one : NULL;
+}
