@@ -904,7 +904,8 @@ static int run_translate(const char *file, const char *kernel, char **src, size_
         double l = cJSON_GetNumberValue(cJSON_GetObjectItem(k, "line"));
         if (l > from && l < to_line) to_line = l;
     }
-    if (mine && !cJSON_IsTrue(cJSON_GetObjectItem(mine, "translated"))) {
+    bool refused = cJSON_GetArraySize(cJSON_GetObjectItem(res.report, "refusals")) > 0;
+    if ((mine && !cJSON_IsTrue(cJSON_GetObjectItem(mine, "translated"))) || (!mine && refused)) {
         char why[1500] = "";
         size_t o = 0;
         for (int pass = 0; pass < 2 && !why[0]; pass++) {
