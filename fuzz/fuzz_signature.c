@@ -16,5 +16,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const char *defs[] = {"REAL=float", "N"};
     if (gp_signature_parse((const char *)data, size, "fuzz.gpk", defs, 2, &ks, &n, &needs) == GP_OK)
         free(ks);
+    free(gp_untranslated_scan((const char *)data, size));
     return 0;
 }

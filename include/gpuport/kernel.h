@@ -263,6 +263,18 @@ __device__ __forceinline__ gp_half gp_float_to_half(float f)
     asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h) : "f"(f));
     return h;
 }
+/* bfloat16 as a storage type: the high 16 bits of a float, rounded to nearest even */
+typedef unsigned short gp_bf16;
+__device__ __forceinline__ float gp_bf16_to_float(gp_bf16 h)
+{
+    return __uint_as_float((unsigned int)h << 16);
+}
+__device__ __forceinline__ gp_bf16 gp_float_to_bf16(float f)
+{
+    unsigned int x = __float_as_uint(f);
+    if ((x & 0x7fffffffu) > 0x7f800000u) return (gp_bf16)((x >> 16) | 0x40u); /* NaN */
+    return (gp_bf16)((x + 0x7fffu + ((x >> 16) & 1u)) >> 16);
+}
 typedef float2 gp_float2;
 typedef float4 gp_float4;
 typedef int2 gp_int2;
@@ -356,6 +368,17 @@ static inline gp_half gp_float_to_half(float f)
     gp_half h;
     vstore_half_rte(f, 0, (__private half *)&h);
     return h;
+}
+typedef ushort gp_bf16;
+static inline float gp_bf16_to_float(gp_bf16 h)
+{
+    return as_float((uint)h << 16);
+}
+static inline gp_bf16 gp_float_to_bf16(float f)
+{
+    uint x = as_uint(f);
+    if ((x & 0x7fffffffu) > 0x7f800000u) return (gp_bf16)((x >> 16) | 0x40u);
+    return (gp_bf16)((x + 0x7fffu + ((x >> 16) & 1u)) >> 16);
 }
 typedef float2 gp_float2;
 typedef float4 gp_float4;
@@ -478,6 +501,17 @@ static inline float gp_half_to_float(gp_half h)
 static inline gp_half gp_float_to_half(float f)
 {
     return as_type<ushort>(half(f));
+}
+typedef ushort gp_bf16;
+static inline float gp_bf16_to_float(gp_bf16 h)
+{
+    return as_type<float>(uint(h) << 16);
+}
+static inline gp_bf16 gp_float_to_bf16(float f)
+{
+    uint x = as_type<uint>(f);
+    if ((x & 0x7fffffffu) > 0x7f800000u) return gp_bf16((x >> 16) | 0x40u);
+    return gp_bf16((x + 0x7fffu + ((x >> 16) & 1u)) >> 16);
 }
 typedef float2 gp_float2;
 typedef float4 gp_float4;
@@ -941,6 +975,23 @@ static inline gp_half gp_float_to_half(float f)
     }
     if (rem > halfway || (rem == halfway && (h & 1u))) h++;
     return (gp_half)(sign | h);
+}
+/* bfloat16 as a storage type: the high 16 bits of a float, rounded to nearest even (as CUDA's
+ * __float2bfloat16) */
+typedef uint16_t gp_bf16;
+static inline float gp_bf16_to_float(gp_bf16 h)
+{
+    uint32_t bits = (uint32_t)h << 16;
+    float f;
+    memcpy(&f, &bits, sizeof f);
+    return f;
+}
+static inline gp_bf16 gp_float_to_bf16(float f)
+{
+    uint32_t x;
+    memcpy(&x, &f, sizeof x);
+    if ((x & 0x7fffffffu) > 0x7f800000u) return (gp_bf16)((x >> 16) | 0x40u);
+    return (gp_bf16)((x + 0x7fffu + ((x >> 16) & 1u)) >> 16);
 }
 typedef struct gp_float2 {
     float x, y;

@@ -48,7 +48,7 @@ try:
         version,
     )
     from .interop import asarray, from_cuda_array_interface, from_dlpack  # noqa: F401
-    from .observe import set_print_limit, trace, trace_summary  # noqa: F401
+    from .observe import get_print_limit, set_print_limit, trace, trace_summary  # noqa: F401
 except ImportError as _e:  # libgpuport missing: the tools and torch_device() still work
     _runtime_error = _e
 

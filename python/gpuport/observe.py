@@ -28,6 +28,8 @@ lib.gp_print_set_handler.restype = ctypes.c_int
 lib.gp_print_set_handler.argtypes = [_PRINT_FN, ctypes.c_void_p]
 lib.gp_print_set_limit.restype = ctypes.c_int
 lib.gp_print_set_limit.argtypes = [ctypes.c_uint32]
+lib.gp_print_get_limit.restype = ctypes.c_int
+lib.gp_print_get_limit.argtypes = [ctypes.POINTER(ctypes.c_uint32)]
 lib.gp_print_set_handler(_handler, None)
 
 
@@ -37,6 +39,13 @@ def set_print_limit(lines: Optional[int]) -> None:
     if n < 0 or n > 0xFFFFFFFF:
         raise ValueError(f"set_print_limit: {lines} is not a line count")
     lib.gp_print_set_limit(n)
+
+
+def get_print_limit() -> int:
+    """Lines of gp_printf output kept per CPU launch now."""
+    n = ctypes.c_uint32(0)
+    lib.gp_print_get_limit(ctypes.byref(n))
+    return n.value
 
 
 lib.gp_trace_start.restype = ctypes.c_int

@@ -1259,8 +1259,9 @@ class Kernel:
     def __call__(self, grid: Union[int, Sequence[int]], *args: Any,
                  group: Optional[Union[int, Sequence[int]]] = None, queue: Optional["Queue"] = None) -> None:
         fast = self._fast
-        if (fast is not None and group is None and type(grid) is int and 0 < grid <= 0x7FFFFFFF
-                and len(args) == len(fast) and (queue is None or type(queue) is Queue)):
+        if (fast is not None and group is None and len(args) == len(fast)
+                and (queue is None or type(queue) is Queue)
+                and (type(grid) is int or (type(grid) is tuple and 1 <= len(grid) <= 3))):
             slots = self._slots
             slot = slots.pop() if slots else self._new_slot()
             try:
@@ -1285,12 +1286,23 @@ class Kernel:
             if kind == _VAL:
                 c.value = base + off
                 c.size = size
-        return cargs, vals, (N.size_t * 1)()
+        return cargs, vals, (N.size_t * 3)()
 
-    def _fast_launch(self, slot: Tuple[Any, Any, Any], fast: List[Any], grid: int,
+    def _fast_launch(self, slot: Tuple[Any, Any, Any], fast: List[Any], grid: Any,
                      args: Sequence[Any], queue: Optional["Queue"]) -> bool:
         """The short path; False (nothing launched) where an argument needs the full one."""
         cargs, vals, gsz = slot
+        if type(grid) is int:
+            if not 0 < grid <= 0x7FFFFFFF:
+                return False
+            dims = 1
+            gsz[0] = grid
+        else:
+            dims = len(grid)
+            for d, x in enumerate(grid):
+                if type(x) is not int or not 0 < x <= 0x7FFFFFFF:
+                    return False
+                gsz[d] = x
         written = None
         host = False  # numpy memory in use: the launch waits for the kernel
         for i, kind, dt, pack, off, wide in fast:
@@ -1325,8 +1337,7 @@ class Kernel:
                 return False
         if queue is not None and queue.device is not self.program.device:
             return False  # the full path names both devices
-        gsz[0] = grid
-        _check(N.lib.gp_kernel_launch(queue._h if queue is not None else None, self._h, 1, gsz,
+        _check(N.lib.gp_kernel_launch(queue._h if queue is not None else None, self._h, dims, gsz,
                                       None, len(fast), cargs))
         if written is not None:
             for a in written:

@@ -128,11 +128,21 @@ def test_gp_interrupt_stops_a_cpu_launch_from_another_thread():
     d = gp.Device("cpu")
     k = d.program(SPIN, name="spin.gpk").spin
     y = np.zeros(256 * 2000, np.float32)
-    timer = threading.Timer(0.5, N.lib.gp_interrupt)
-    timer.start()
+    done = threading.Event()
+
+    def interrupt():  # again and again: the launch may not have begun at the first one
+        while not done.wait(0.3):
+            N.lib.gp_interrupt()
+
+    t = threading.Thread(target=interrupt)
+    t.start()
     t0 = time.monotonic()
-    with pytest.raises(KeyboardInterrupt, match="interrupted .* its results are incomplete"):
-        k(y.size, y, 2000000)
+    try:
+        with pytest.raises(KeyboardInterrupt, match="interrupted .* its results are incomplete"):
+            k(y.size, y, 2000000)
+    finally:
+        done.set()
+        t.join()
     assert time.monotonic() - t0 < 20
     k(256, y, 10)  # the next launch runs whole
     assert (y[:256] > 0).all()

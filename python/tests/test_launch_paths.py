@@ -99,3 +99,27 @@ def test_one_kernel_from_many_threads(device):
     assert not errors
     for i, y in enumerate(outs):
         np.testing.assert_array_equal(y.numpy(), np.full(256, 50.0 * (i + 1), np.float32))
+
+
+GRID2 = """
+GP_KERNEL(ids, GP_BUF(int, out), GP_VAL(int, w), GP_VAL(int, h))
+{
+    int x = gp_global_id(0), y = gp_global_id(1);
+    if (x < w && y < h) out[y * w + x] = y * 1000 + x;
+}
+"""
+
+
+def test_grids_of_two_and_three_dimensions(device):
+    k = device.program(GRID2).ids
+    out = device.array(np.zeros(30 * 20, np.int32))
+    k((30, 20), out, 30, 20)
+    want = (np.arange(20)[:, None] * 1000 + np.arange(30)[None, :]).reshape(-1)
+    np.testing.assert_array_equal(out.numpy(), want)
+    out2 = device.array(np.zeros(30 * 20, np.int32))
+    k((30, 20, 1), out2, 30, 20)
+    np.testing.assert_array_equal(out2.numpy(), want)
+    with pytest.raises(ValueError, match="dimension 1 is 0"):
+        k((30, 0), out, 30, 20)
+    with pytest.raises(ValueError, match="1, 2 or 3 dimensions"):
+        k((1, 1, 1, 1), out, 30, 20)

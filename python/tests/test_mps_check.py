@@ -235,3 +235,26 @@ def test_cli_module_form_and_json_error(tmp_path):
     assert r.returncode == 2
     assert json.loads(r.stdout) == {"schema": "gpuport.error/1", "command": "mps-check",
                                     "exit_code": 2, "error": f"{tmp_path / 'nope.py'}: no such script"}
+
+
+def test_on_a_mac_pytorchs_own_messages_are_kept():
+    # the device path (simulate=False) as it runs on a Mac: PyTorch's fallback warning and its
+    # missing-operator error, in their own words, are recorded next to the prediction
+    import warnings
+
+    check = Check(simulate=False)
+    assert check.mode == "device"
+    with pytest.raises(NotImplementedError):
+        with check:
+            warnings.warn("The operator 'aten::linalg_eig' is not currently supported on the MPS "
+                          "backend and will fall back to run on the CPU. This may have "
+                          "performance implications.", UserWarning)
+            raise NotImplementedError("The operator 'aten::_linalg_eigvals' is not currently "
+                                      "implemented for the MPS device. If you want this op to be "
+                                      "considered for addition please comment on "
+                                      "https://github.com/pytorch/pytorch/issues/141287")
+    r = check.report()
+    assert [(o["kind"], o["operator"]) for o in r["observed"]] == [
+        ("fallback", "aten::linalg_eig"), ("no-mps-kernel", "aten::_linalg_eigvals")]
+    assert all(o["file"].endswith("test_mps_check.py") and o["line"] > 0 for o in r["observed"])
+    assert r["program"]["error"]["type"] == "NotImplementedError"

@@ -13,6 +13,7 @@
 #include <unistd.h>
 #if defined(_WIN32)
 #include <process.h>
+#include <stdint.h>
 #endif
 
 #include "cli/cli.h"

@@ -568,13 +568,29 @@ static int run_bind(run_state *s)
 #define RUN_GUARD_BYTES ((size_t)64 << 10)
 static const unsigned char run_canary[8] = {0xd3, 0x5a, 0xa5, 0x3c, 0xc3, 0x96, 0x69, 0x7e};
 
-static size_t run_guard_size(const run_state *s, size_t bytes)
+/* 64 KiB, or more where the grid's rounding adds more work-items than that many elements (an
+ * element for each extra work-item, and a row of them), up to 64 MiB. */
+static size_t run_guard_size(const run_state *s, size_t bytes, size_t es)
 {
     uint32_t dc = 0;
     gp_device_get_checks(s->dev, &dc);
     if (s->checks || dc) return 0;
-    if (s->info.max_buffer_size && bytes + RUN_GUARD_BYTES > s->info.max_buffer_size) return 0;
-    return RUN_GUARD_BYTES;
+    size_t g[3] = {1, 1, 1};
+    uint64_t ran = 1, asked = 1;
+    if (s->have_group)
+        memcpy(g, s->group, s->gdims * sizeof *g);
+    else if (gp_kernel_auto_group(s->k, s->gdims, s->global, g) != GP_OK)
+        g[0] = g[1] = g[2] = 1;
+    for (uint32_t d = 0; d < s->gdims; d++) {
+        ran *= (s->global[d] + g[d] - 1) / g[d] * g[d];
+        asked *= s->global[d];
+    }
+    uint64_t want = (ran - asked + (ran / (asked ? asked : 1)) * s->global[0] + 64) * es;
+    size_t guard = RUN_GUARD_BYTES;
+    if (want > guard) guard = want > ((uint64_t)64 << 20) ? (size_t)64 << 20 : (size_t)want;
+    guard = (guard + 4095) / 4096 * 4096;
+    if (s->info.max_buffer_size && bytes + guard > s->info.max_buffer_size) return 0;
+    return guard;
 }
 
 static gp_status run_guard_fill(run_param *p)
@@ -775,7 +791,7 @@ static int run_make_buffers(run_state *s)
             p->shape[0] = p->spec.count;
             p->shape[1] = p->type->lanes;
         }
-        p->guard = run_guard_size(s, p->bytes);
+        p->guard = run_guard_size(s, p->bytes, es);
         gp_status st = gp_buffer_create(s->dev, GP_BUFFER_DEVICE, p->bytes + p->guard, &p->buffer);
         if (st == GP_OK && p->guard) st = run_guard_fill(p);
         if (st == GP_OK && data) st = gp_buffer_write(p->buffer, 0, data, p->bytes);

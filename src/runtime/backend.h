@@ -106,6 +106,7 @@ struct gp_program {
     gp_source_needs needs;
     uint32_t checks;         /* GP_CHECK_*: built checked (CPU) */
     char source_name[256];   /* what messages call its file */
+    char *untranslated;      /* kernels gpuport translate left out: "NAME\tREASON\n"... */
     struct gp_program *next; /* in dev->programs */
 };
 

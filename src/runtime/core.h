@@ -34,6 +34,11 @@ int gp_log_level(void);
 gp_status gp_signature_parse(const char *src, size_t len, const char *source_name,
                              const char *const *defines, uint32_t num_defines, gp_kernel_sig **out,
                              uint32_t *count, gp_source_needs *needs);
+/* The kernels `gpuport translate --partial` left out of src as comments ("// GP_TODO: kernel K
+ * is not translated", or "kernel K is not translated: REASON" in a comment), each as
+ * "NAME\tREASON\n" (the first GP_TODO("...") marker of its body when the header gives none);
+ * NULL when there are none (free() it). Names and reasons are bounded; any text is accepted. */
+char *gp_untranslated_scan(const char *src, size_t len);
 /* sizeof a type name of the dialect ("float" 4, "gp_half" 2, "uint64_t" 8); 0 if unknown. */
 uint32_t gp_signature_type_size(const char *type_name);
 

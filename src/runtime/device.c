@@ -350,8 +350,25 @@ gp_status gp_device_open_for_source(const char *spec, const char *source, size_t
         gp_strbuf sb = GP_STRBUF_INIT;
         for (uint32_t i = 0; i < nk; i++)
             gp_strbuf_printf(&sb, "%s%s", i ? ", " : "", ks[i].name);
-        st = gp_error_set(GP_ERR_NOT_FOUND, "%s has no kernel '%s'; it has: %s", n.source_name,
-                          kernel, nk ? gp_strbuf_cstr(&sb) : "none");
+        /* a kernel gpuport translate left out: its reason */
+        char *left = gp_untranslated_scan(source, len);
+        const char *why = NULL, *whyend = NULL;
+        size_t klen = strlen(kernel);
+        for (const char *u = left; u && *u && !why;) {
+            const char *tab = strchr(u, '\t'), *nl = tab ? strchr(tab, '\n') : NULL;
+            if (!tab || !nl) break;
+            if ((size_t)(tab - u) == klen && !memcmp(u, kernel, klen)) why = tab + 1, whyend = nl;
+            u = nl + 1;
+        }
+        if (why)
+            st = gp_error_set(GP_ERR_NOT_FOUND,
+                              "kernel '%s' of %s was not translated from CUDA (gpuport translate "
+                              "--partial left it out, as comments): %.*s",
+                              kernel, n.source_name, (int)(whyend - why), why);
+        else
+            st = gp_error_set(GP_ERR_NOT_FOUND, "%s has no kernel '%s'; it has: %s", n.source_name,
+                              kernel, nk ? gp_strbuf_cstr(&sb) : "none");
+        free(left);
         gp_strbuf_free(&sb);
         free(ks);
         return st;

@@ -33,6 +33,17 @@ gp_status gp_kernel_create(gp_program *program, const char *name, gp_kernel **ou
     uint32_t idx = program->num_kernels;
     for (uint32_t i = 0; i < program->num_kernels; i++)
         if (!strcmp(program->kernels[i].name, name)) idx = i;
+    size_t nlen = strlen(name);
+    for (const char *u = program->untranslated; idx == program->num_kernels && u && *u;) {
+        const char *tab = strchr(u, '\t'), *nl = tab ? strchr(tab, '\n') : NULL;
+        if (!tab || !nl) break;
+        if ((size_t)(tab - u) == nlen && !memcmp(u, name, nlen))
+            return gp_error_set(GP_ERR_NOT_FOUND,
+                                "kernel '%s' of %s was not translated from CUDA (gpuport "
+                                "translate --partial left it out, as comments): %.*s",
+                                name, program->source_name, (int)(nl - tab - 1), tab + 1);
+        u = nl + 1;
+    }
     if (idx == program->num_kernels) {
         gp_strbuf sb = GP_STRBUF_INIT;
         for (uint32_t i = 0; i < program->num_kernels; i++)
@@ -130,10 +141,8 @@ static gp_status gp_check_args(const gp_kernel *k, uint32_t n, const gp_arg *arg
                                 p->name, p->type_name, gp_arg_kind_name(p->kind),
                                 gp_arg_kind_name(a->kind));
         if (want == GP_ARG_BUFFER) {
-            /* a checked program runs it: the checker reports each access through it, with its
-             * line (docs/check.md) */
             if (!a->buffer && (a->flags & GP_ARG_FLAG_NULL) && (s->indexed_only >> i & 1u) &&
-                !k->program->checks)
+                !(k->program->checks & GP_CHECK_MEMCHECK)) /* checked: memcheck reports it */
                 return gp_error_set(GP_ERR_INVALID_ARGUMENT,
                                     "kernel '%s' argument %u '%s': no buffer (None / "
                                     "gp_arg_null()), but the kernel never tests '%s' before it "

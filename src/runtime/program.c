@@ -95,6 +95,7 @@ static void gp_program_free(gp_program *p)
 {
     if (p->impl) p->dev->ops->program_release(p);
     free(p->kernels);
+    free(p->untranslated);
     free(p);
 }
 
@@ -205,6 +206,7 @@ static gp_status gp_build(gp_device_state *dev, const char *src, size_t len,
     p->checks = checks;
     gp_copy_str(p->source_name, sizeof p->source_name, name);
     st = gp_signature_parse(src, len, name, defs, ndefs, &p->kernels, &p->num_kernels, &p->needs);
+    p->untranslated = gp_untranslated_scan(src, len);
     if (st == GP_OK && p->num_kernels == 0)
         st = gp_error_set(GP_ERR_BUILD, "%s: no GP_KERNEL(...) declaration in the source", name);
     if (st == GP_OK) st = gp_check_needs(dev, name, &p->needs);

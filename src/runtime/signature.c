@@ -106,35 +106,14 @@ uint32_t gp_signature_type_size(const char *t)
         const char *name;
         uint32_t size;
     } known[] = {
-        {"char", 1},
-        {"signed char", 1},
-        {"unsigned char", 1},
-        {"uchar", 1},
-        {"int8_t", 1},
-        {"uint8_t", 1},
-        {"short", 2},
-        {"unsigned short", 2},
-        {"ushort", 2},
-        {"int16_t", 2},
-        {"uint16_t", 2},
-        {"gp_half", 2},
-        {"int", 4},
-        {"unsigned", 4},
-        {"unsigned int", 4},
-        {"uint", 4},
-        {"int32_t", 4},
-        {"uint32_t", 4},
-        {"float", 4},
-        {"int64_t", 8},
-        {"uint64_t", 8},
-        {"long long", 8},
-        {"unsigned long long", 8},
-        {"ulong", 8},
-        {"double", 8},
-        {"gp_float2", 8},
-        {"gp_int2", 8},
-        {"gp_float4", 16},
-        {"gp_int4", 16},
+        {"char", 1},       {"signed char", 1}, {"unsigned char", 1}, {"uchar", 1},
+        {"int8_t", 1},     {"uint8_t", 1},     {"short", 2},         {"unsigned short", 2},
+        {"ushort", 2},     {"int16_t", 2},     {"uint16_t", 2},      {"gp_half", 2},
+        {"gp_bf16", 2},    {"int", 4},         {"unsigned", 4},      {"unsigned int", 4},
+        {"uint", 4},       {"int32_t", 4},     {"uint32_t", 4},      {"float", 4},
+        {"int64_t", 8},    {"uint64_t", 8},    {"long long", 8},     {"unsigned long long", 8},
+        {"ulong", 8},      {"double", 8},      {"gp_float2", 8},     {"gp_int2", 8},
+        {"gp_float4", 16}, {"gp_int4", 16},
     };
     if (!strncmp(t, "const ", 6)) t += 6;
     for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
@@ -645,4 +624,59 @@ gp_status gp_signature_parse(const char *src, size_t len, const char *source_nam
     *out = ks;
     *count = n;
     return GP_OK;
+}
+
+/* ---- kernels gpuport translate left out ------------------------------------------------------ */
+static const char *find_in(const char *p, const char *end, const char *what)
+{
+    size_t n = strlen(what);
+    for (; p && (size_t)(end - p) >= n; p++)
+        if (*p == what[0] && !memcmp(p, what, n)) return p;
+    return NULL;
+}
+
+char *gp_untranslated_scan(const char *src, size_t len)
+{
+    static const char head[] = "kernel ", tail[] = " is not translated";
+    const char *end = src + len, *p = src;
+    gp_strbuf out = GP_STRBUF_INIT;
+    while (src && (p = find_in(p, end, tail)) != NULL) {
+        const char *after = p + strlen(tail), *n = p;
+        while (n > src && p - n < 128 && (isalnum((unsigned char)n[-1]) || n[-1] == '_'))
+            n--;
+        bool named = n < p && (size_t)(n - src) >= strlen(head) &&
+                     !memcmp(n - strlen(head), head, strlen(head));
+        if (!named) {
+            p = after;
+            continue;
+        }
+        /* the reason: after ": " up to the comment's end, else the next GP_TODO("...") */
+        const char *r = NULL, *re = NULL;
+        static const char left[] = " and left out of the build: ";
+        if (end - after >= 2 && after[0] == ':' && after[1] == ' ') {
+            r = after + 2;
+            re = find_in(r, end, "*/");
+        } else if ((size_t)(end - after) > strlen(left) && !memcmp(after, left, strlen(left))) {
+            r = after + strlen(left);
+            re = memchr(r, '\n', (size_t)(end - r));
+            if (!re) re = end;
+        } else {
+            const char *next = find_in(after, end, tail);
+            const char *m = find_in(after, next ? next : end, "GP_TODO(\"");
+            if (m) {
+                r = m + 9;
+                re = find_in(r, end, "\")");
+            }
+        }
+        gp_strbuf_printf(&out, "%.*s\t", (int)(p - n), n);
+        if (r && re && re > r) {
+            for (const char *c = r; c < re && c - r < 400; c++)
+                gp_strbuf_putc(&out, *c == '\n' || *c == '\t' || *c == '\r' ? ' ' : *c);
+        } else {
+            gp_strbuf_puts(&out, "its refusals are in gpuport translate's report");
+        }
+        gp_strbuf_putc(&out, '\n');
+        p = after;
+    }
+    return out.len ? gp_strbuf_take(&out) : (gp_strbuf_free(&out), NULL);
 }

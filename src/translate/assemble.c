@@ -190,10 +190,19 @@ char *tr_assemble_pieces(const tr_assembly *as, const bool *include, int refusal
             } else {
                 todo = true;
                 gp_strbuf t = GP_STRBUF_INIT;
+                /* its first refusal, on the header line (what the runtime says of it) */
+                const char *why = NULL;
+                for (int d = 0; d < u->ndiags && !why; d++)
+                    if (u->diags[d].refusal && tr_diag_counts(u, &u->diags[d]) &&
+                        (u->diags[d].kernel == f || u->diags[d].func == f))
+                        why = u->diags[d].reason;
                 gp_strbuf_printf(&t,
                                  "// GP_TODO: kernel %s is not translated and left out of the "
-                                 "build; its markers say why\n",
+                                 "build: ",
                                  f->name);
+                for (const char *c = why ? why : "its markers say why"; *c; c++)
+                    gp_strbuf_putc(&t, *c == '\n' || *c == '\r' ? ' ' : *c);
+                gp_strbuf_putc(&t, '\n');
                 put(&b, gp_strbuf_cstr(&t), -2, (tr_clone_ref){0});
                 gp_strbuf_free(&t);
                 put_left_out(&b, ki->text, k, (tr_clone_ref){0});

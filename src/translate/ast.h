@@ -78,6 +78,7 @@ typedef enum tr_vt {
     TR_VT_LONG,
     TR_VT_ULONG,
     TR_VT_HALF,
+    TR_VT_BF16, /* __nv_bfloat16: a storage type like half */
     TR_VT_FLOAT,
     TR_VT_DOUBLE,
     TR_VT_VEC, /* float2, float4, int2, int4 */
@@ -112,6 +113,8 @@ typedef struct tr_expr {
     int cg_width;
     const char *cg_op; /* TR_CG_OP: "plus", "greater", ... */
     bool refs_done;    /* CALL: reference arguments already passed by address */
+    char convert;      /* an implicit conversion CUDA makes of this value: 'h' to half, 'f' from
+                          half to float (half is stored as its bits; infer.c) */
 } tr_expr;
 
 typedef enum tr_sym_kind {

@@ -58,7 +58,7 @@ static void infer_simd(lctx *c, tr_expr *e, const tr_callmap *m)
     if (shfl) {
         tr_vt v = e->args[1]->vt;
         if (v == TR_VT_DOUBLE || v == TR_VT_LONG || v == TR_VT_ULONG || v == TR_VT_HALF ||
-            v == TR_VT_VEC || v == TR_VT_PTR) {
+            v == TR_VT_BF16 || v == TR_VT_VEC || v == TR_VT_PTR) {
             tl_refuse(c, e, "64-bit or vector shuffle",
                       "%s of a value that is not a 32-bit int, unsigned or float: the dialect's "
                       "shuffles move 32-bit values (the CPU backend's emulation has no other); "
@@ -166,7 +166,8 @@ void tl_infer_call(lctx *c, tr_expr *e)
     case TR_CALL_FLOAT_MATH: {
         bool all_float = true, any_double = false;
         for (int i = 0; i < e->nargs; i++) {
-            all_float &= e->args[i]->vt == TR_VT_FLOAT || e->args[i]->vt == TR_VT_HALF;
+            all_float &= e->args[i]->vt == TR_VT_FLOAT || e->args[i]->vt == TR_VT_HALF ||
+                         e->args[i]->vt == TR_VT_BF16;
             any_double |= e->args[i]->vt == TR_VT_DOUBLE || tl_is_int_vt(e->args[i]->vt);
         }
         e->vt = all_float ? TR_VT_FLOAT : TR_VT_DOUBLE;
@@ -237,6 +238,8 @@ void tl_infer_call(lctx *c, tr_expr *e)
             e->vt = TR_VT_VEC;
         else if (!strcmp(m->out, "gp_float_to_half"))
             e->vt = TR_VT_HALF;
+        else if (!strcmp(m->out, "gp_float_to_bf16"))
+            e->vt = TR_VT_BF16;
         else if (!strcmp(m->cuda, "__float2int_rz"))
             e->vt = TR_VT_INT;
         else if (!strcmp(m->cuda, "__mul24"))

@@ -60,17 +60,31 @@ bool tl_side_effect_free(const tr_expr *e)
 }
 
 /* A value converted implicitly between half (stored as its bits) and another arithmetic type:
- * C would convert the bits, CUDA converts the value. Refused, naming the explicit conversion. */
+ * C would convert the bits, CUDA converts the value; so the output converts the value. */
 void tl_half_mix(lctx *c, const tr_expr *at, tr_vt to, const tr_expr *from)
 {
     if (!from || from->vt == TR_VT_UNKNOWN || from->vt == TR_VT_PTR || to == TR_VT_UNKNOWN ||
-        to == TR_VT_PTR || (to == TR_VT_HALF) == (from->vt == TR_VT_HALF))
+        to == TR_VT_PTR || to == from->vt ||
+        (to != TR_VT_HALF && to != TR_VT_BF16 && from->vt != TR_VT_HALF && from->vt != TR_VT_BF16))
         return;
-    if (from->kind == TR_E_NUM && !strcmp(from->text, "0")) return; /* 0 is +0.0's bits */
-    tl_refuse(c, (tr_expr *)at, "half conversion",
-              "half is a storage type in the dialect (its bits): this implicit conversion %s "
-              "half would convert the bits; write __half2float / __float2half (or a cast)",
-              to == TR_VT_HALF ? "to" : "from");
+    if ((to == TR_VT_HALF || to == TR_VT_BF16) &&
+        (from->vt == TR_VT_HALF || from->vt == TR_VT_BF16)) {
+        tl_refuse(c, (tr_expr *)at, "half conversion",
+                  "a conversion between half and bfloat16: convert through float");
+        return;
+    }
+    if (at->kind == TR_E_ASSIGN && strcmp(at->text, "=")) {
+        tl_refuse(c, (tr_expr *)at, "half arithmetic",
+                  "half is a storage type in the dialect: '%s' on a half is arithmetic; convert "
+                  "with __half2float first",
+                  at->text);
+        return;
+    }
+    /* the value converted, as CUDA's conversion operators do (print.c) */
+    ((tr_expr *)from)->convert = to == TR_VT_HALF         ? 'h'
+                                 : to == TR_VT_BF16       ? 'b'
+                                 : from->vt == TR_VT_BF16 ? 'g'
+                                                          : 'f';
 }
 
 /* Records the space a pointer variable is given at `at`. */
@@ -280,7 +294,7 @@ void tl_infer_expr(lctx *c, tr_expr *e)
                 e->a->sym && e->a->sym->kind == TR_SYM_PARAM && !e->a->sym->type.nptr)
                 e->a->sym->assigned = true;
         }
-        if (e->a->vt == TR_VT_HALF && strcmp(e->text, "&") != 0)
+        if ((e->a->vt == TR_VT_HALF || e->a->vt == TR_VT_BF16) && strcmp(e->text, "&") != 0)
             tl_refuse(c, e, "half arithmetic",
                       "half is a storage type in the dialect: convert with "
                       "__half2float first");
@@ -323,7 +337,8 @@ void tl_infer_expr(lctx *c, tr_expr *e)
                     "OpenCL without fp64 in float; write %sf if float is meant",
                     lit->text, op, lit->text);
         }
-        if (e->a->vt == TR_VT_HALF || e->b->vt == TR_VT_HALF)
+        if (e->a->vt == TR_VT_HALF || e->b->vt == TR_VT_HALF || e->a->vt == TR_VT_BF16 ||
+            e->b->vt == TR_VT_BF16)
             tl_refuse(c, e, "half arithmetic",
                       "half is a storage type in the dialect: convert with "
                       "__half2float first");

@@ -425,7 +425,16 @@ static void record_template(parser *p, size_t i, size_t end)
     for (size_t q = t.begin; q + 1 < end; q++) {
         if (p->t[q].kind == TR_PUNCT && !strcmp(p->t[q].text, "{")) break;
         if (p->t[q].kind == TR_IDENT && !strcmp(p->t[q + 1].text, "(") &&
-            strcmp(p->t[q].text, "__launch_bounds__") && strcmp(p->t[q].text, "__align__")) {
+            (!strcmp(p->t[q].text, "__launch_bounds__") || !strcmp(p->t[q].text, "__align__"))) {
+            /* __launch_bounds__(N, SHM / sizeof(T)): not the name, nor what is inside */
+            int nest = 0;
+            for (q++; q + 1 < end; q++) {
+                if (!strcmp(p->t[q].text, "(")) nest++;
+                if (!strcmp(p->t[q].text, ")") && --nest == 0) break;
+            }
+            continue;
+        }
+        if (p->t[q].kind == TR_IDENT && !strcmp(p->t[q + 1].text, "(")) {
             t.name = tr_strdup(p->u, p->t[q].text);
             t.file = p->t[q].file;
             t.line = p->t[q].line;

@@ -61,8 +61,8 @@ tr_func *tl_find_func(lctx *c, const char *name);
 void tl_mark_struct_value(tr_expr *e, const char *elem, tr_space space);
 /* e is a member of a plain struct of the file: its type inferred (true), or not a struct. */
 bool tl_infer_struct_member(lctx *c, tr_expr *e);
-/* Refuses an implicit conversion between half (stored as its bits) and another arithmetic
- * type at `at` (from: the converted expression; to: the type it becomes). */
+/* An implicit conversion between half (stored as its bits) and another arithmetic type at `at`
+ * (from: the converted expression; to: the type it becomes): marked to convert the value. */
 void tl_half_mix(lctx *c, const tr_expr *at, tr_vt to, const tr_expr *from);
 /* Whether `name` is the source name of renamed overloads. */
 bool tl_is_overloaded(const tr_unit *u, const char *name);

@@ -155,9 +155,9 @@ static void emit_args_as(lctx *c, gp_strbuf *sb, tr_expr *e, tr_vt vt)
     for (int i = 0; i < e->nargs; i++) {
         if (i) gp_strbuf_puts(sb, ", ");
         tr_vt a = e->args[i]->vt;
-        if (a == TR_VT_HALF) { /* its value, not its bits */
-            gp_strbuf_puts(sb,
-                           vt == TR_VT_FLOAT ? "gp_half_to_float(" : "(double)gp_half_to_float(");
+        if (a == TR_VT_HALF || a == TR_VT_BF16) { /* its value, not its bits */
+            gp_strbuf_printf(sb, "%sgp_%s_to_float(", vt == TR_VT_FLOAT ? "" : "(double)",
+                             a == TR_VT_HALF ? "half" : "bf16");
             tl_emit_expr(c, sb, e->args[i], 1);
             gp_strbuf_putc(sb, ')');
             continue;
@@ -362,6 +362,18 @@ void tl_emit_expr(lctx *c, gp_strbuf *sb, tr_expr *e, int prec)
         tl_emit_todo(sb, e->todo);
         return;
     }
+    if (e->convert) { /* CUDA's implicit conversion, of the value (half holds its bits) */
+        char k = e->convert;
+        e->convert = 0;
+        gp_strbuf_puts(sb, k == 'h'   ? "gp_float_to_half((float)("
+                           : k == 'b' ? "gp_float_to_bf16((float)("
+                           : k == 'g' ? "gp_bf16_to_float("
+                                      : "gp_half_to_float(");
+        tl_emit_expr(c, sb, e, 1);
+        gp_strbuf_puts(sb, k == 'h' || k == 'b' ? "))" : ")");
+        e->convert = k;
+        return;
+    }
     int my = expr_prec(e);
     bool paren = my < prec;
     if (paren) gp_strbuf_putc(sb, '(');
@@ -434,20 +446,25 @@ void tl_emit_expr(lctx *c, gp_strbuf *sb, tr_expr *e, int prec)
             gp_strbuf_putc(sb, '0');
             break;
         }
-        if (!e->type->nptr && (e->vt == TR_VT_HALF) != (e->a->vt == TR_VT_HALF) &&
-            e->a->vt != TR_VT_PTR) {
-            /* half is stored as its bits: (float)h and (__half)f convert the value, as CUDA's
-             * conversions do, not the bits */
-            if (e->vt == TR_VT_HALF) {
-                gp_strbuf_puts(sb, "gp_float_to_half((float)(");
+        bool to16 = e->vt == TR_VT_HALF || e->vt == TR_VT_BF16,
+             from16 = e->a->vt == TR_VT_HALF || e->a->vt == TR_VT_BF16;
+        if (!e->type->nptr && e->vt != e->a->vt && (to16 || from16) && e->a->vt != TR_VT_PTR) {
+            /* half and bfloat16 are stored as their bits: (float)h and (__half)f convert the
+             * value, as CUDA's conversions do, not the bits (half <-> bf16 through float) */
+            if (to16) {
+                gp_strbuf_printf(sb, "gp_float_to_%s((float)(",
+                                 e->vt == TR_VT_HALF ? "half" : "bf16");
+                if (from16)
+                    gp_strbuf_printf(sb, "gp_%s_to_float(",
+                                     e->a->vt == TR_VT_HALF ? "half" : "bf16");
                 tl_emit_expr(c, sb, e->a, 1);
-                gp_strbuf_puts(sb, "))");
+                gp_strbuf_puts(sb, from16 ? ")))" : "))");
             } else {
                 gp_strbuf_putc(sb, '(');
                 tl_emit_type_prefix(sb, e->type, TR_SP_NONE);
                 while (sb->len && sb->data[sb->len - 1] == ' ')
                     sb->data[--sb->len] = '\0';
-                gp_strbuf_puts(sb, ")gp_half_to_float(");
+                gp_strbuf_printf(sb, ")gp_%s_to_float(", e->a->vt == TR_VT_HALF ? "half" : "bf16");
                 tl_emit_expr(c, sb, e->a, 1);
                 gp_strbuf_putc(sb, ')');
             }

@@ -28,6 +28,7 @@ const char *tl_map_base(const char *b, const char **why)
     if (!strcmp(b, "int2")) return "gp_int2";
     if (!strcmp(b, "int4")) return "gp_int4";
     if (!strcmp(b, "__half") || !strcmp(b, "half")) return "gp_half";
+    if (!strcmp(b, "__nv_bfloat16") || !strcmp(b, "nv_bfloat16")) return "gp_bf16";
     /* a 3-component value is held in the 4-component type (w unused): exact for values, which
      * have no layout; in memory the host's 12-byte elements would not match (refused there) */
     if (!strcmp(b, "float3")) return "gp_float4";
@@ -40,14 +41,14 @@ const char *tl_map_base(const char *b, const char **why)
                "dimension";
     else if (!strcmp(b, "cudaTextureObject_t") || !strcmp(b, "cudaSurfaceObject_t"))
         *why = "texture and surface objects have no portable equivalent: pass a buffer";
-    else if (!strcmp(b, "__half2") || !strcmp(b, "__nv_bfloat16"))
-        *why =
-            "packed half2 and bfloat16 arithmetic are not in the dialect (half is a storage type)";
+    else if (!strcmp(b, "__half2") || !strcmp(b, "__nv_bfloat162") || !strcmp(b, "half2"))
+        *why = "packed half2 and bfloat162 are not in the dialect (half and bfloat16 are storage "
+               "types: use one value at a time)";
     else if (!strcmp(b, "long double"))
         *why = "long double exists on no GPU";
     else
         *why = "this type is not in the dialect (int, unsigned, float, double, fixed-width "
-               "integers, float2/float4, int2/int4, half)";
+               "integers, float2/float4, int2/int4, half, bfloat16, the file's plain structs)";
     return NULL;
 }
 
@@ -57,6 +58,7 @@ tr_vt tl_base_vt(const char *b)
     if (!strcmp(b, "float")) return TR_VT_FLOAT;
     if (!strcmp(b, "double")) return TR_VT_DOUBLE;
     if (!strcmp(b, "__half") || !strcmp(b, "half")) return TR_VT_HALF;
+    if (!strcmp(b, "__nv_bfloat16") || !strcmp(b, "nv_bfloat16")) return TR_VT_BF16;
     if (!strcmp(b, "bool") || !strcmp(b, "_Bool")) return TR_VT_BOOL;
     if (!strncmp(b, "float", 5) || !strncmp(b, "int", 3) || !strncmp(b, "uint", 4)) {
         if (!strcmp(b, "int") || !strcmp(b, "int8_t") || !strcmp(b, "int16_t") ||
@@ -87,7 +89,8 @@ tr_vt tl_arith(tr_vt a, tr_vt b)
     if (a == TR_VT_UNKNOWN || b == TR_VT_UNKNOWN) return TR_VT_UNKNOWN;
     if (a == TR_VT_VEC || b == TR_VT_VEC) return TR_VT_VEC;
     if (a == TR_VT_DOUBLE || b == TR_VT_DOUBLE) return TR_VT_DOUBLE;
-    if (a == TR_VT_FLOAT || b == TR_VT_FLOAT || a == TR_VT_HALF || b == TR_VT_HALF)
+    if (a == TR_VT_FLOAT || b == TR_VT_FLOAT || a == TR_VT_HALF || b == TR_VT_HALF ||
+        a == TR_VT_BF16 || b == TR_VT_BF16)
         return TR_VT_FLOAT;
     if (a == TR_VT_ULONG || b == TR_VT_ULONG) return TR_VT_ULONG;
     if (a == TR_VT_LONG || b == TR_VT_LONG) return TR_VT_LONG;

@@ -70,6 +70,19 @@ for d in $devices; do
         k.gpk guarded --device "$d" --global 1024 y=zeros:1024 x=ones:1024 n=1024
     grep -q "rounded up" err && { echo "FAIL $d: rounding said of an exact grid"; fail=1; }
 done
+# a 2-D grid rounded up by whole rows: the zone grows with the rounding (128 KiB past the end)
+cat >rows.gpk <<'EOF2'
+GP_KERNEL(fill2d, GP_BUF(float, y), GP_VAL(int, w))
+{
+    int x = gp_global_id(0), r = gp_global_id(1);
+    y[r * w + x] = 1.0f;
+}
+EOF2
+run "cpu: rows past a 2-D buffer" 1 "y\[4000000\] to y\[4031999\] changed" -- \
+    rows.gpk fill2d --device cpu --global 4000,1000 y=zeros:4000000 w=4000
+grep -q "rounded up to 4000x1008 work-items: whole groups of 16x16" err ||
+    { echo "FAIL rows: the 2-D rounding is not said"; cat err; fail=1; }
+
 # --json says it too
 "$GPUPORT" run k.gpk unguarded --device cpu --global 1000 --json y=zeros:1000 x=ones:1000 >out 2>err
 rc=$?

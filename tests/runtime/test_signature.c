@@ -52,6 +52,25 @@ static void kinds_types_sizes(void **state)
     free(ks);
 }
 
+/* A buffer the body only indexes would be dereferenced if null (refused at launch); one it tests,
+ * passes on or never names is optional. */
+static void buffers_only_indexed(void **state)
+{
+    (void)state;
+    const char *src = "GP_KERNEL(k, GP_BUF(float, y), GP_CBUF(float, b), GP_CBUF(float, c),\n"
+                      "          GP_CBUF(float, unused), GP_CBUF(float, d), GP_VAL(int, n))\n"
+                      "{\n"
+                      "    int i = gp_global_id(0);\n"
+                      "    if (i < n) y [i] = (b != 0 ? b[i] : 0.0f) + (c ? c[i] : 1.0f);\n"
+                      "    y[i] += helper(d, i);\n"
+                      "}\n";
+    gp_kernel_sig *ks;
+    uint32_t n;
+    assert_int_equal(parse(src, &ks, &n, NULL), GP_OK);
+    assert_int_equal(ks[0].indexed_only, 1u); /* y only */
+    free(ks);
+}
+
 static void barriers_comments_defines(void **state)
 {
     (void)state;
@@ -186,6 +205,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(kinds_types_sizes),
+        cmocka_unit_test(buffers_only_indexed),
         cmocka_unit_test(barriers_comments_defines),
         cmocka_unit_test(simd_operations),
         cmocka_unit_test(malformed),

@@ -472,6 +472,11 @@ static void cxx_in_device_code(void **state)
               (const char *[]){"GP_FUNC float scale(float x, float s)", "GP_KERNEL(k_4",
                                "if (4 > 2) {", "o[0] = scale(o[1], 2.0f);",
                                "o[0] = scale(o[1], 3.0f);", NULL});
+    /* a template kernel whose __launch_bounds__ holds a call-like sizeof(...) keeps its name */
+    expect_ok("template <int N>\n__launch_bounds__(N, 2048 / sizeof(float))\n"
+              "__global__ void fill(float *o) { o[threadIdx.x] = N; }\n"
+              "int main() { fill<64><<<1, 64>>>(0); }\n",
+              (const char *[]){"GP_KERNEL(fill_64, GP_BUF(float, o))", NULL});
     /* auto where the type is known exactly; a pointer's (its constness, its space) is not */
     expect_ok("__global__ void k(float *o, int n, const float *x) {\n"
               "  auto i = blockIdx.x * blockDim.x + threadIdx.x;\n"
@@ -485,23 +490,25 @@ static void cxx_in_device_code(void **state)
                    2, "auto", "write the type");
 }
 
-/* half is stored as its bits: a cast or a float function converts its value (never its bits),
- * and an implicit conversion, which C would do on the bits, is refused. */
+/* half is stored as its bits: a cast, a float function and CUDA's implicit conversions convert
+ * its value (never its bits); compound arithmetic on a half is refused. */
 static void half_converts_values_not_bits(void **state)
 {
     (void)state;
     expect_ok("#include <cuda_fp16.h>\n"
+              "__device__ float twice(float v) { return 2.0f * v; }\n"
               "__global__ void k(float *o, __half *h, const __half *x) {\n"
-              "  o[0] = sqrtf(x[0]) + (float)x[1];\n  h[0] = (__half)(o[1] * 2.0f);\n}\n",
+              "  o[0] = sqrtf(x[0]) + (float)x[1];\n  h[0] = (__half)(o[1] * 2.0f);\n"
+              "  float w = x[2];\n  h[1] = w;\n  o[2] = twice(x[3]);\n}\n",
               (const char *[]){"o[0] = sqrtf(gp_half_to_float(x[0])) + "
                                "(float)gp_half_to_float(x[1]);",
-                               "h[0] = gp_float_to_half((float)(o[1] * 2.0f));", NULL});
-    expect_refused("#include <cuda_fp16.h>\n__global__ void k(float *o, const __half *x) {\n"
-                   "  float w = x[0];\n  o[0] = w;\n}\n",
-                   3, "half conversion", "would convert the bits");
+                               "h[0] = gp_float_to_half((float)(o[1] * 2.0f));",
+                               "float w = gp_half_to_float(x[2]);",
+                               "h[1] = gp_float_to_half((float)(w));",
+                               "o[2] = twice(gp_half_to_float(x[3]));", NULL});
     expect_refused("#include <cuda_fp16.h>\n__global__ void k(__half *o, float v) {\n"
-                   "  o[0] = v;\n}\n",
-                   3, "half conversion", "would convert the bits");
+                   "  o[0] += v;\n}\n",
+                   3, "half arithmetic", "convert");
 }
 
 /* A kernel refused before its name is read (a template) is still one of the file's kernels: the

@@ -154,6 +154,19 @@ while read -r line; do
 done < <(grep '^  gpuport run ' "$tmp/l.err" | sed 's/^  //')
 [ "$runs" = 3 ] || bad "$runs run lines, not 3: $(cat "$tmp/l.err")"
 
+# --partial: a kernel left out says why when it is run, not only that it is missing
+cat > "$tmp/p.cu" <<'CU'
+__device__ float h(float x) { return __int_as_float(__float_as_int(x) & 0x7fffffff); }
+__global__ void a(float *o) { o[0] = h(o[1]); }
+__global__ void b(float *o) { o[0] = 2.0f * o[1]; }
+CU
+"$GPUPORT" translate --no-verify --partial "$tmp/p.cu" -o "$tmp/p.gpk" 2>/dev/null
+"$GPUPORT" run "$tmp/p.gpk" b --global 1 o=zeros:2 --device cpu >/dev/null 2>&1 || bad "the translated kernel of a partial file does not run"
+"$GPUPORT" run "$tmp/p.gpk" a --global 1 o=zeros:2 --device cpu >/dev/null 2>"$tmp/p.err"
+rc=$?
+[ "$rc" = 2 ] && grep -q "kernel 'a' of .*p.gpk was not translated from CUDA.*__float_as_int" "$tmp/p.err" ||
+    bad "a left-out kernel (exit $rc): $(cat "$tmp/p.err")"
+
 # -o with --json: the file is written, whoever reads stdout
 "$GPUPORT" translate --no-verify --json "$corpus/saxpy.cu" -o "$tmp/j.gpk" 2>/dev/null | head -c 1 >/dev/null
 grep -q "GP_KERNEL(" "$tmp/j.gpk" || bad "-o with --json piped to head: no output file"

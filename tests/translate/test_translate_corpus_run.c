@@ -1425,13 +1425,80 @@ static void run_matrix_mul_helper(void **state)
     g_seed = seed;
 }
 
+/* half values through CUDA's conversions: 1, -2, 0.5, 3 (exact in half) and their results. */
+static void run_half_convert(void **state)
+{
+    (void)state;
+    enum { N = 64 };
+    static const uint16_t bits[4] = {0x3C00, 0xC000, 0x3800, 0x4200}; /* 1, -2, 0.5, 3 */
+    static const float vals[4] = {1.0f, -2.0f, 0.5f, 3.0f};
+    uint16_t x[N], y[N];
+    float ref[N], o[N];
+    for (int i = 0; i < N; i++) {
+        x[i] = bits[i % 4];
+        ref[i] = vals[i % 4] * 2.0f + fabsf(vals[i % 4]) - vals[i % 4];
+    }
+    FOR_EACH_DEVICE(dev)
+    {
+        built t = build(dev, "half_convert.cu");
+        gp_kernel *k = gpt_kernel_of(t.prog, "half_scale");
+        gp_buffer *bx = buf(dev, x, sizeof x), *by = buf(dev, NULL, sizeof y),
+                  *bo = buf(dev, NULL, sizeof o);
+        float s = 2.0f;
+        int n = N;
+        launch(k, 1, G1(N), G1(N), ARGS(B(bx), B(by), B(bo), V(s), V(n)));
+        get(bo, o, sizeof o), get(by, y, sizeof y);
+        CHECKF("half_scale", ref, o, N, 0.0f);
+        /* 2 + 1 - 1 = 2 (0x4000), -4 + 2 + 2 = 0 (0x0000), 1 (0x3C00), 6 (0x4600) */
+        static const uint16_t yb[4] = {0x4000, 0x0000, 0x3C00, 0x4600};
+        for (int i = 0; i < N; i++)
+            if (y[i] != yb[i % 4]) fail_msg("half_scale y[%d] = %#x, want %#x", i, y[i], yb[i % 4]);
+        gp_buffer_release(bx), gp_buffer_release(by), gp_buffer_release(bo);
+        gp_kernel_release(k), close_all(&t);
+    }
+}
+
+/* bfloat16 through CUDA's conversions, and __float2bfloat16's rounding to nearest even. */
+static void run_bf16_convert(void **state)
+{
+    (void)state;
+    enum { N = 64 };
+    static const uint16_t bits[4] = {0x3F80, 0xC000, 0x3F00, 0x4040}; /* 1, -2, 0.5, 3 */
+    static const uint16_t want[4] = {0x4040, 0xC0C0, 0x3FC0, 0x4110}; /* 3, -6, 1.5, 9 */
+    /* 1 + 2^-8 and 1 + 3 * 2^-8 are ties: to even (0x3F80, 0x3F82); -0.0 and a plain value */
+    static const float fv[4] = {1.00390625f, 1.01171875f, -0.0f, 2.5f};
+    static const uint16_t fb[4] = {0x3F80, 0x3F82, 0x8000, 0x4020};
+    uint16_t in[N], out[N], rounded[N];
+    float f[N];
+    for (int i = 0; i < N; i++)
+        in[i] = bits[i % 4], f[i] = fv[i % 4];
+    FOR_EACH_DEVICE(dev)
+    {
+        built t = build(dev, "bf16_convert.cu");
+        gp_kernel *k = gpt_kernel_of(t.prog, "bf16_scale");
+        gp_buffer *bo = buf(dev, NULL, sizeof out), *bi = buf(dev, in, sizeof in),
+                  *bf = buf(dev, f, sizeof f), *br = buf(dev, NULL, sizeof rounded);
+        float s = 2.0f;
+        int n = N;
+        launch(k, 1, G1(N), G1(N), ARGS(B(bo), B(bi), B(bf), B(br), V(s), V(n)));
+        get(bo, out, sizeof out), get(br, rounded, sizeof rounded);
+        for (int i = 0; i < N; i++) {
+            if (out[i] != want[i % 4]) fail_msg("bf16_scale out[%d] = %#x", i, out[i]);
+            if (rounded[i] != fb[i % 4]) fail_msg("bf16 rounding [%d] = %#x", i, rounded[i]);
+        }
+        gp_buffer_release(bo), gp_buffer_release(bi), gp_buffer_release(bf);
+        gp_buffer_release(br), gp_kernel_release(k), close_all(&t);
+    }
+}
+
 #define HPC_TESTS                                                                                  \
     cmocka_unit_test(run_bfs), cmocka_unit_test(run_pathfinder), cmocka_unit_test(run_hotspot),    \
         cmocka_unit_test(run_backprop_layerforward), cmocka_unit_test(run_gaussian),               \
         cmocka_unit_test(run_kmeans_assign), cmocka_unit_test(run_sgemm_tiled),                    \
         cmocka_unit_test(run_mri_q), cmocka_unit_test(run_stencil7),                               \
         cmocka_unit_test(run_daxpy_double), cmocka_unit_test(run_matrix_mul_helper),               \
-        cmocka_unit_test(run_graph_structs),
+        cmocka_unit_test(run_graph_structs), cmocka_unit_test(run_half_convert),                   \
+        cmocka_unit_test(run_bf16_convert),
 
 /* ---- more CUDA samples, Rodinia and llm.c --------------------------------------------------- */
 static float cnd_ref(float d)
@@ -1776,10 +1843,40 @@ static void run_bit_ops(void **state)
     }
 }
 
+/* A kernel --partial left out: creating it from the built file names its reason. */
+static void left_out_kernel_says_why(void **state)
+{
+    (void)state;
+    static const char src[] =
+        "__device__ float h(float x) { return __int_as_float(__float_as_int(x) & 1); }\n"
+        "__global__ void a(float *o) { o[0] = h(o[1]); }\n"
+        "__global__ void b(float *o) { o[0] = 2.0f * o[1]; }\n";
+    gp_translate_options o = {0};
+    o.partial = true;
+    gp_translate_result r;
+    gp_translate("left.cu", src, strlen(src), &o, &r);
+    assert_non_null(r.output);
+    FOR_EACH_DEVICE(dev)
+    {
+        gp_build_options bo = {sizeof bo, 0, "left.gpk", NULL, 0, 0};
+        gp_program *prog = NULL;
+        GPT_CHECK(gp_program_create(dev, r.output, strlen(r.output), &bo, &prog));
+        gp_kernel *k = NULL;
+        assert_int_equal(gp_kernel_create(prog, "a", &k), GP_ERR_NOT_FOUND);
+        if (!strstr(gp_last_error(), "kernel 'a' of left.gpk was not translated from CUDA") ||
+            !strstr(gp_last_error(), "__float_as_int"))
+            fail_msg("the reason: %s", gp_last_error());
+        GPT_CHECK(gp_kernel_create(prog, "b", &k));
+        gp_kernel_release(k);
+        gp_program_release(prog);
+    }
+    gp_translate_result_free(&r);
+}
+
 #define MORE_TESTS                                                                                 \
     cmocka_unit_test(run_black_scholes), cmocka_unit_test(run_needle), cmocka_unit_test(run_srad), \
         cmocka_unit_test(run_attention_forward), cmocka_unit_test(run_spmv_csr),                   \
-        cmocka_unit_test(run_bit_ops),
+        cmocka_unit_test(run_bit_ops), cmocka_unit_test(left_out_kernel_says_why),
 
 int main(void)
 {

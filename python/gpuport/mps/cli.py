@@ -70,8 +70,10 @@ def render_text(r: Dict[str, Any]) -> str:
     out.append(f"  traced: {mode[r['mode']]}; {r['operators']['device_calls']} operator calls on "
                f"the device ({r['operators']['distinct']} distinct), "
                f"{r['operators']['calls']} in all")
-    out.append(f"  tables: torch {r['torch']} ({r['tables']['mps_kernels']} operators with an MPS "
-               f"kernel, {r['tables']['missing']} with none); "
+    how = "observed on the device and predicted" if r["mode"] == "device" else "predicted"
+    out.append(f"  {how} from the installed torch {r['torch']}'s own tables "
+               f"({r['tables']['mps_kernels']} operators with an MPS kernel, "
+               f"{r['tables']['missing']} with none); "
                f"PYTORCH_ENABLE_MPS_FALLBACK={'1' if r['fallback_enabled'] else 'unset'}")
     for f in r["findings"]:
         dt = ", ".join(f["dtypes"]) or "-"

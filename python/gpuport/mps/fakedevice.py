@@ -105,6 +105,11 @@ class FakeMpsMode(TorchFunctionMode):
         h = _HANDLERS.get(func)
         if h is not None:
             return h(self, func, args, kwargs)
+        return self._generic(func, args, kwargs)
+
+    def _generic(self, func: Callable[..., Any], args: Tuple[Any, ...],
+                 kwargs: Dict[str, Any]) -> Any:
+        """A call given device= (a factory, a new_* method): mps goes to the CPU, marked."""
         dev = kwargs.get("device")
         if dev is None and self.rec.default_mps and func in _FACTORIES:
             dev = "mps"
@@ -149,6 +154,12 @@ def _h_cuda(mode: FakeMpsMode, func, args, kwargs):
     mode._cuda("torch.Tensor.cuda")
 
 
+def _h_new_tensor(mode: FakeMpsMode, func, args, kwargs):
+    if kwargs.get("device") is None and mode.rec.on_device(args[0]):
+        return mode._to_device(func, args, kwargs)  # a new tensor on self's device
+    return mode._generic(func, args, kwargs)
+
+
 def _h_pin_memory(mode: FakeMpsMode, func, args, kwargs):
     return args[0]  # unified memory: nothing to pin (and no CUDA driver to ask here)
 
@@ -170,6 +181,7 @@ _HANDLERS: Dict[Any, Callable[..., Any]] = {
     _TB.cuda: _h_cuda,
     _TB.numpy: _h_numpy,
     _TB.pin_memory: _h_pin_memory,
+    _TB.new_tensor: _h_new_tensor,
 }
 
 
@@ -257,6 +269,10 @@ def patch_mac(p: _Patches, rec: Recorder) -> None:
     """The program sees a Mac with MPS and without CUDA; torch.compile runs eagerly."""
     p.set(torch.backends.mps, "is_available", _const(True))
     p.set(torch.backends.mps, "is_built", _const(True))
+    for name in ("is_macos13_or_newer", "is_macos_or_newer"):
+        p.set(torch.backends.mps, name, _const(True))
+    p.set(torch.backends.mps, "get_name", _const("Apple GPU (simulated by gpuport mps-check)"))
+    p.set(torch.backends.mps, "get_core_count", _const(8))
     mps = getattr(torch, "mps", None)
     for name, value in (("is_available", True), ("device_count", 1), ("synchronize", None),
                         ("empty_cache", None), ("manual_seed", None), ("seed", None),
@@ -265,6 +281,12 @@ def patch_mac(p: _Patches, rec: Recorder) -> None:
         p.set(mps, name, _const(value))
     p.set(torch.cuda, "is_available", _const(False))
     p.set(torch.cuda, "device_count", _const(0))
+
+    def cuda_init() -> None:  # every torch.cuda call that needs the runtime starts here
+        rec.add("stop", "torch.cuda", "", (), "CUDA runtime call (torch.cuda.*)")
+        raise CudaOnMac("Torch not compiled with CUDA enabled")
+
+    p.set(torch.cuda, "_lazy_init", cuda_init)
     p.set(torch, "compile", _compile_eager(rec))
     _patch_load(p, rec)
     real_set = torch.set_default_device

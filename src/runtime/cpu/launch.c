@@ -25,7 +25,7 @@ typedef struct gp_cpu_job {
     _Atomic int simd_fault;    /* the first GP_FIBER_SIMD_* fault of any group */
     unsigned interrupts;       /* gp_interrupt_count() when the launch began */
     _Atomic int interrupted;
-    gp_cpu_print print;        /* gp_printf's output */
+    gp_cpu_print print; /* gp_printf's output */
 } gp_cpu_job;
 
 static void gp_cpu_stray_barrier(void *ctx)

@@ -30,6 +30,7 @@ const gp_backend_ops gp_backend_cuda_ops = {
     .queue_finish = gp_cuda_op_queue_finish,
     .event_record = gp_cuda_op_event_record,
     .event_wait = gp_cuda_op_event_wait,
+    .event_wait_for = gp_cuda_op_event_wait_for,
     .queue_wait_event = gp_cuda_op_queue_wait_event,
     .event_elapsed_ms = gp_cuda_op_event_elapsed_ms,
     .event_release = gp_cuda_op_event_release,

@@ -63,6 +63,7 @@ void *gp_cuda_op_queue_native(const gp_queue *q);
 gp_status gp_cuda_op_queue_finish(gp_queue *q);
 gp_status gp_cuda_op_event_record(gp_queue *q, gp_event *e);
 gp_status gp_cuda_op_event_wait(gp_event *e);
+gp_status gp_cuda_op_event_wait_for(gp_event *e, uint32_t ms, int *done);
 gp_status gp_cuda_op_queue_wait_event(gp_queue *q, gp_event *e);
 gp_status gp_cuda_op_event_elapsed_ms(gp_event *start, gp_event *end, double *ms);
 void gp_cuda_op_event_release(gp_event *e);

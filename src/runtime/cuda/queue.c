@@ -4,6 +4,8 @@
  * timing-enabled CUevent recorded on a stream.
  */
 #include "runtime/cuda/ops.h"
+#include "util/sys.h"
+#include "util/thread.h"
 
 gp_status gp_cuda_op_queue_create(gp_queue *q)
 {
@@ -77,6 +79,33 @@ gp_status gp_cuda_op_event_wait(gp_event *e)
     CUresult r = d->drv->api.cuEventSynchronize((CUevent)e->impl);
     gp_cuda_ctx_pop(d);
     return r == GP_CU_SUCCESS ? GP_OK : gp_cuda_fail(r, "waiting for a CUDA event");
+}
+
+/* A wait with a time limit: CUDA has none for events, so the event is asked, yielding at first
+ * (short work) and then sleeping up to 200 us between questions, until it is done or the time
+ * is up. */
+gp_status gp_cuda_op_event_wait_for(gp_event *e, uint32_t ms, int *done)
+{
+    gp_cuda_device *d = gp_cuda_dev(e->dev);
+    gp_status st = gp_cuda_ctx_push(d);
+    if (st != GP_OK) return st;
+    double end = gp_monotonic_s() + ms / 1e3;
+    unsigned nap = 0;
+    CUresult r;
+    while ((r = d->drv->api.cuEventQuery((CUevent)e->impl)) == GP_CU_ERROR_NOT_READY &&
+           gp_monotonic_s() < end) {
+        if (nap < 200) {
+            gp_thread_yield();
+            nap += 10;
+        } else {
+            gp_sleep_us(200);
+        }
+    }
+    gp_cuda_ctx_pop(d);
+    if (r == GP_CU_ERROR_NOT_READY) return GP_OK; /* *done stays 0 */
+    if (r != GP_CU_SUCCESS) return gp_cuda_fail(r, "asking a CUDA event");
+    *done = 1;
+    return GP_OK;
 }
 
 gp_status gp_cuda_op_queue_wait_event(gp_queue *q, gp_event *e)

@@ -28,6 +28,8 @@
 {"reduction_kernels.cu", "reduce4_int_128", "a barrier or SIMD-group operation under an if whose condition is not proven uniform"},
 {"reduction_kernels.cu", "reduce4_int_256", "a barrier or SIMD-group operation under an if whose condition is not proven uniform"},
 {"reduction_warp_helper.cu", "reduce6_256", "the helper warpReduce_256 it calls has a barrier"},
+{"matrix_mul_helper.cu", "matrixMul_bs8", "the helper matrixMul_8 it calls has a barrier"},
+{"matrix_mul_helper.cu", "matrixMul_bs16", "the helper matrixMul_16 it calls has a barrier"},
 {"scan.cu", "scan", LOOPS},
 {"scan_blelloch.cu", "prescan", LOOPS},
 {"sgemm_tiled.cu", "mysgemmNT", LOOPS},

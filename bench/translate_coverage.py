@@ -1,0 +1,93 @@
+#!/usr/bin/env python3
+"""How much of a tree of real CUDA `gpuport translate` takes, as a new user would run it.
+
+    bench/translate_coverage.py build/gpuport DIR... [--verify] [--files]
+
+Every .cu file under the DIRs that holds a __global__ function is translated with --partial and
+-I its own folder (and a CUDA/utilities folder above it, where PolyBench keeps polybench.h).
+Printed: the files whose kernels all translate ("whole"), the kernels translated, and the
+constructs refused, most frequent first. With --verify the translation is also built for this
+machine's targets, and every file whose output does not build on the CPU backend or OpenCL for
+a reason other than a kernel's SIMD-group or double-precision requirement is listed. Exit 1 if
+any file crashed the translator (an exit code other than 0, 1 or 2) or hung.
+"""
+import collections
+import json
+import os
+import subprocess
+import sys
+
+
+def main():
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    verify = "--verify" in sys.argv
+    listing = "--files" in sys.argv
+    if len(args) < 2:
+        print(__doc__.strip(), file=sys.stderr)
+        return 2
+    gp, roots = args[0], args[1:]
+    files = sorted(
+        os.path.join(d, f) for r in roots for d, _, fs in os.walk(r) for f in fs if f.endswith(".cu")
+    )
+    nfiles = whole = nkernels = translated = 0
+    crashes, unbuilt, per_file = [], [], []
+    refused = collections.Counter()
+    for f in files:
+        with open(f, errors="replace") as fh:
+            if "__global__" not in fh.read():
+                continue
+        inc = ["-I", os.path.dirname(f)]
+        if "/CUDA/" in f:
+            inc += ["-I", f.split("/CUDA/")[0] + "/CUDA/utilities"]
+        cmd = [gp, "translate", f, "--partial", "--json"] + inc + ([] if verify else ["--no-verify"])
+        try:
+            p = subprocess.run(cmd, capture_output=True, timeout=300)
+        except subprocess.TimeoutExpired:
+            crashes.append((f, "timeout"))
+            continue
+        if p.returncode not in (0, 1, 2):
+            crashes.append((f, p.returncode))
+            continue
+        if p.returncode == 2:  # malformed input: counted, nothing translated
+            nfiles += 1
+            continue
+        try:
+            rep = json.loads(p.stdout)
+        except ValueError:
+            crashes.append((f, "report is not JSON"))
+            continue
+        ks = rep.get("kernels", [])
+        if not ks:
+            continue
+        nfiles += 1
+        t = sum(1 for k in ks if k.get("translated"))
+        nkernels += len(ks)
+        translated += t
+        whole += p.returncode == 0
+        per_file.append((f, p.returncode, "%d/%d" % (t, len(ks))))
+        for r in rep.get("refusals", []):
+            refused[r.get("construct")] += 1
+        for target in ("cpu", "opencl") if verify and t else ():
+            if rep.get("output_targets", {}).get(target) is False:
+                why = (rep["output_targets"].get("why_not") or {}).get(target, "")
+                if "SIMD" not in why and "double" not in why:
+                    unbuilt.append((f, target, why))
+    def pct(a, b):
+        return 100.0 * a / b if b else 0.0
+
+    print("files with kernels %d, translated whole %d (%.0f%%), kernels translated %d of %d (%.0f%%)"
+          % (nfiles, whole, pct(whole, nfiles), translated, nkernels, pct(translated, nkernels)))
+    for c, n in refused.most_common(25):
+        print("  %5d  %s" % (n, c))
+    for x in unbuilt:
+        print("does not build: %s on %s: %s" % x)
+    for x in crashes:
+        print("CRASH: %s (%s)" % x)
+    if listing:
+        for x in per_file:
+            print("%s: exit %d, %s kernels" % x)
+    return 1 if crashes else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
