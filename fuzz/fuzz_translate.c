@@ -13,6 +13,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     gp_translate_options o = {0};
     o.partial = size & 1;
     o.simd_width = size & 2 ? 32 : 0; /* warp intrinsics translated, or refused */
+    o.line_directives = o.checked_run = (size & 4) != 0; /* as `gpuport run FILE.cu` */
     gp_translate_result r;
     gp_translate("/nonexistent/fuzz.cu", (const char *)data, size, &o, &r);
     gp_translate_result_free(&r);

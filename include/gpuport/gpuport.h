@@ -482,8 +482,8 @@ enum {
     GP_CHECK_UNIFORM = 1u << 4,
 };
 
-/* One finding. Reports of a launch are merged by (check, file, line): `count` says how often
- * that line's finding happened, the rest describes its first occurrence. */
+/* One finding. Reports of a launch are merged by (check, file, line, column) — one per distinct
+ * access: `count` says how often it happened, the rest describes its first occurrence. */
 typedef struct gp_check_report {
     uint32_t check;         /* one GP_CHECK_* bit */
     uint32_t line, column;  /* in `file` (1-based); 0 when not known */

@@ -55,8 +55,8 @@ class GpuportIOError(GpuportError):
 @dataclass(frozen=True)
 class CheckReport:
     """One finding of a checked run (docs/check.md). Findings of a launch are merged by (check,
-    file, line): ``count`` says how often that line's finding happened; the rest describes its
-    first occurrence. ``group``/``local`` are the work-item of that occurrence (``None`` when the
+    file, line, column), one per distinct access: ``count`` says how often it happened; the rest
+    describes its first occurrence. ``group``/``local`` are the work-item of that occurrence (``None`` when the
     report is not about one work-item); ``other_*`` the other side — the access it races with,
     the barrier the others waited at — when there is one."""
 

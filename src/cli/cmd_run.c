@@ -33,10 +33,10 @@
 #endif
 
 static const char run_usage[] =
-    "usage: gpuport run FILE.gpk|FILE.cu KERNEL --global X[,Y[,Z]] [--group X[,Y[,Z]]] [--device "
-    "SPEC]\n"
-    "                   [--check[=memcheck,racecheck,synccheck,initcheck]] [-D NAME=VALUE]...\n"
-    "                   [-o PARAM=OUT.npy]... [--force] [--json] [--trace FILE.json]\n"
+    "usage: gpuport run FILE.gpk|FILE.cu KERNEL --global X[,Y[,Z]] [--group X[,Y[,Z]]]\n"
+    "                   [--device SPEC] [--check[=memcheck,racecheck,synccheck,initcheck]]\n"
+    "                   [-D NAME=VALUE]... [-o PARAM=OUT.npy]... [--force] [--json]\n"
+    "                   [--trace FILE.json]\n"
     "                   [--trace-summary] PARAM=VALUE...\n"
     "\n"
     "Runs KERNEL of FILE.gpk (or of FILE.cu, translated in memory as gpuport translate does)\n"
@@ -53,7 +53,8 @@ static const char run_usage[] =
     "  --group X[,Y[,Z]]   work-items per group (default: gpuport chooses)\n"
     "  --device SPEC       auto (default), cpu, opencl[:N], cuda[:N], metal[:N]; auto picks the\n"
     "                      best device that can run this kernel and says why it skipped others\n"
-    "  --check[=LIST]      run it checked on the CPU (default: all four checks, docs/check.md)\n"
+    "  --check[=LIST]      run it checked on the CPU (default: all four checks, docs/check.md);\n"
+    "                      add `uniform` to report work-items storing a word's own value too\n"
     "  -D NAME=VALUE       a build define\n"
     "  -o PARAM=OUT.npy    write buffer PARAM to OUT.npy after the run (--force replaces a file)\n"
     "  --json              print the result as JSON (schema gpuport.run/1)\n"
@@ -919,7 +920,8 @@ static int run_translate(const char *file, const char *kernel, char **src, size_
         double l = cJSON_GetNumberValue(cJSON_GetObjectItem(k, "line"));
         if (l > from && l < to_line) to_line = l;
     }
-    if (mine && !cJSON_IsTrue(cJSON_GetObjectItem(mine, "translated"))) {
+    bool refused = cJSON_GetArraySize(cJSON_GetObjectItem(res.report, "refusals")) > 0;
+    if ((mine && !cJSON_IsTrue(cJSON_GetObjectItem(mine, "translated"))) || (!mine && refused)) {
         char why[1500] = "";
         size_t o = 0;
         for (int pass = 0; pass < 2 && !why[0]; pass++) {

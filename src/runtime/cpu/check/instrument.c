@@ -278,7 +278,8 @@ static void ck_names_decl(ck *c, gk_decl *d, bool in_kernel)
         ck_sym *s = ck_declare(c, dc->name, kind, dc->type);
         if (!s) return;
         dc->note = s;
-        if (kind == CK_LOCAL && !dc->init && !c->in_for_init && !(d->storage & GK_S_STATIC)) {
+        if (kind == CK_LOCAL && !dc->init && !c->in_for_init &&
+            !(d->storage & (GK_S_STATIC | GK_S_REGISTER | GK_S_EXTERN))) {
             const gk_type *t = ck_strip(dc->type);
             while (t && t->kind == GK_T_ARRAY)
                 t = ck_strip(t->of);
@@ -1379,8 +1380,11 @@ static bool ck_stmt_hook(gk_printer *p, const gk_stmt *s)
         for (size_t i = 0; i < s->decl->ndecls; i++) {
             const ck_sym *v = s->decl->decls[i].note;
             if (ck_tracked(v))
-                gp_strbuf_printf(p->out, " unsigned char gp__in_%s[sizeof(%s)] = {0};", v->name,
-                                 v->name);
+                gp_strbuf_printf(
+                    p->out,
+                    " unsigned char gp__in_%s[sizeof(%s)]; __builtin_memset(gp__in_%s, "
+                    "0, sizeof gp__in_%s);",
+                    v->name, v->name, v->name, v->name);
         }
         gk_print_newline(p);
         return true;
