@@ -93,7 +93,7 @@ def test_the_build_says_what_it_does(wheel):
 
 def test_editable_install_finds_the_library(request, tmp_path):
     # a copy of this folder (an editable install writes gpuport/_lib beside the sources), with
-    # the library of a build folder: this session's, or the one the wheel's build made
+    # the library of a build folder: the one GPUPORT_BUILD_DIR names, or the one the wheel's build made
     prebuilt = os.environ.get("GPUPORT_BUILD_DIR")
     if not prebuilt:
         request.getfixturevalue("wheel")
