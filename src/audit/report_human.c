@@ -148,7 +148,9 @@ static void summary(gp_audit_state *st, FILE *out)
     char safe0[GP_TERM_SAFE_MAX];
     fprintf(out, "Decided by: %s\n", gp_term_safe(why, safe0, sizeof safe0));
     if (gp_audit_next_steps(st, step, GP_NEXT_STEPS))
-        fprintf(out, "First step: %s\n", gp_term_safe(step[0], safe0, sizeof safe0));
+        fprintf(out, "First step: %s%s\n",
+                gp_audit_steps_outside(st) ? "nothing in the project's own code; " : "",
+                gp_term_safe(step[0], safe0, sizeof safe0));
     bool first_opt = true;
     char safe[GP_TERM_SAFE_MAX];
     for (size_t i = 0; i < st->nmods; i++) {
