@@ -141,14 +141,24 @@ static void summary(gp_audit_state *st, FILE *out)
     if (st->binary) fprintf(out, ", %zu binary skipped", st->binary);
     if (st->problems_total) fprintf(out, ", %zu not readable or not followed", st->problems_total);
     fputc('\n', out);
-    fprintf(out, "Verdict: %s%s%s (effort: %s)\n", b, gp_audit_verdict_name(st->verdict), rs,
-            st->effort);
+    size_t all_n = 0, own_n = 0;
+    for (int r = 0; r < GP_R_COUNT; r++) {
+        all_n += st->rule_count[r].n;
+        own_n += st->rule_count[r].own_n;
+    }
+    fprintf(out, "Verdict: %s%s%s (effort: %s)%s\n", b, gp_audit_verdict_name(st->verdict), rs,
+            st->effort,
+            all_n && !own_n ? "; every finding is outside the project's own code (examples, "
+                              "tests, docs, benchmarks or vendored code)"
+                            : "");
     char why[512], step[GP_NEXT_STEPS][400];
     gp_audit_decided(st, why, sizeof why);
     char safe0[GP_TERM_SAFE_MAX];
     fprintf(out, "Decided by: %s\n", gp_term_safe(why, safe0, sizeof safe0));
     if (gp_audit_next_steps(st, step, GP_NEXT_STEPS))
-        fprintf(out, "First step: %s\n", gp_term_safe(step[0], safe0, sizeof safe0));
+        fprintf(out, "First step: %s%s\n",
+                gp_audit_steps_outside(st) ? "nothing in the project's own code; " : "",
+                gp_term_safe(step[0], safe0, sizeof safe0));
     bool first_opt = true;
     char safe[GP_TERM_SAFE_MAX];
     for (size_t i = 0; i < st->nmods; i++) {

@@ -1377,6 +1377,10 @@ static int count_findings(gp_audit_state *st)
         free(rd);
         return -1;
     }
+    /* examples and tests are the project's own code only where it has nothing else */
+    bool core = false;
+    for (size_t i = 0; i < st->nmods; i++)
+        core |= st->mods[i].role != GP_ROLE_CUDA_OPTIONAL && st->mods[i].role != GP_ROLE_SUPPORT;
     gp_spool_rec r;
     for (size_t i = 0; i < st->nrec; i++) {
         long at;
@@ -1400,6 +1404,12 @@ static int count_findings(gp_audit_state *st)
             rc->line = r.line;
             rc->cell = r.cell;
             rc->spool_at = at;
+        }
+        if (!(m->role == GP_ROLE_SUPPORT && core) &&
+            !gp_audit_path_vendored(gp_audit_path(st, r.file)) && rc->own_n++ == 0) {
+            rc->own_file = r.file;
+            rc->own_line = r.line;
+            rc->own_cell = r.cell;
         }
         if (e.severity > rc->sev) rc->sev = e.severity;
         if (e.rule == GP_R_C_KERN_001) m->cuda_impl = true;
@@ -1660,7 +1670,8 @@ void gp_audit_decided(const gp_audit_state *st, char *buf, size_t cap)
             const gp_rule_count *rc = &st->rule_count[r];
             snprintf(buf, cap, "%s %s (%zu %s, e.g. %s:%u)", gp_audit_rule_get(r)->id,
                      gp_audit_rule_get(r)->name, rc->n, rc->n == 1 ? "finding" : "findings",
-                     gp_audit_path(st, rc->file), rc->line);
+                     gp_audit_path(st, rc->own_n ? rc->own_file : rc->file),
+                     rc->own_n ? rc->own_line : rc->line);
             return;
         }
     }
@@ -1682,6 +1693,47 @@ void gp_audit_decided(const gp_audit_state *st, char *buf, size_t cap)
              st->count[GP_SEV_NOTE] ? "nothing but notes" : "no finding in the project's code");
 }
 
+/* What a path outside the project's own code is, in words ("an example", "vendored code"). */
+static const char *outside_kind(const char *p)
+{
+    if (gp_audit_path_vendored(p)) return "vendored code";
+    size_t sd = support_dir(p);
+    const char *w = p + sd;
+    while (w > p && w[-1] != '/')
+        w--;
+    switch (w[0] | 0x20) {
+    case 'e':
+    case 's':
+        return "an example";
+    case 't':
+        return (w[1] | 0x20) == 'u' ? "a tutorial" : "a test";
+    case 'b':
+        return "a benchmark";
+    case 'n':
+        return "a notebook";
+    case 'd':
+        return (w[1] | 0x20) == 'o' ? "documentation" : "a demo";
+    default:
+        return "not the project's own code";
+    }
+}
+
+bool gp_audit_steps_outside(const gp_audit_state *st)
+{
+    bool any = false;
+    for (int r = 0; r < GP_R_COUNT; r++) {
+        const gp_rule_count *rc = &st->rule_count[r];
+        if (!rc->n || rc->sev < GP_SEV_WARNING) continue;
+        if (rc->own_n) return false;
+        any = true;
+    }
+    for (int s = 1; s < GP_STOP_COUNT; s++)
+        if (st->stop[s]) return false;
+    for (size_t i = 0; i < st->nmods; i++)
+        if (st->mods[i].role == GP_ROLE_CUDA_OPTIONAL) return false;
+    return any;
+}
+
 size_t gp_audit_next_steps(const gp_audit_state *st, char lines[][400], size_t cap)
 {
     size_t n = 0;
@@ -1692,39 +1744,48 @@ size_t gp_audit_next_steps(const gp_audit_state *st, char lines[][400], size_t c
         snprintf(lines[n++], 400,
                  "Decide on the stop conditions first: keep those modules on a Linux GPU, or plan "
                  "their rewrite before anything else.");
-    /* errors and warnings by rank, each rule once, most findings first within a rank */
-    for (int rank = 0; rank < 4 && n < cap; rank++) {
-        int order[GP_R_COUNT];
-        size_t k = 0;
-        for (int r = 0; r < GP_R_COUNT; r++) {
-            const gp_rule_count *rc = &st->rule_count[r];
-            if (!rc->n || rc->sev < GP_SEV_WARNING || step_rank(r) != rank) continue;
-            size_t j = k++;
-            order[j] = r;
-            while (j > 0 && st->rule_count[order[j]].n > st->rule_count[order[j - 1]].n) {
-                int t = order[j];
-                order[j] = order[j - 1];
-                order[j - 1] = t;
-                j--;
+    /* errors and warnings by rank, each rule once, most findings first within a rank; the rules
+     * with findings in the project's own code first (their example from it), then those found
+     * only in examples, tests, docs, benchmarks or vendored code */
+    for (int own = 1; own >= 0; own--) {
+        for (int rank = 0; rank < 4 && n < cap; rank++) {
+            int order[GP_R_COUNT];
+            size_t k = 0;
+            for (int r = 0; r < GP_R_COUNT; r++) {
+                const gp_rule_count *rc = &st->rule_count[r];
+                if (!rc->n || rc->sev < GP_SEV_WARNING || step_rank(r) != rank ||
+                    (rc->own_n > 0) != own)
+                    continue;
+                size_t j = k++;
+                order[j] = r;
+                while (j > 0 && st->rule_count[order[j]].n > st->rule_count[order[j - 1]].n) {
+                    int t = order[j];
+                    order[j] = order[j - 1];
+                    order[j - 1] = t;
+                    j--;
+                }
+            }
+            for (size_t i = 0; i < k && n < cap; i++) {
+                const gp_audit_rule *ru = gp_audit_rule_get(order[i]);
+                const gp_rule_count *rc = &st->rule_count[order[i]];
+                uint32_t file = own ? rc->own_file : rc->file, line = own ? rc->own_line : rc->line,
+                         cl = own ? rc->own_cell : rc->cell;
+                char cell[24] = "";
+                if (cl) snprintf(cell, sizeof cell, "cell %u:", cl);
+                const char *path = gp_audit_path(st, file);
+                snprintf(lines[n++], 400, "%s (%zu, e.g. %s:%s%u%s%s): %s", ru->name, rc->n, path,
+                         cell, line, own ? "" : ", ", own ? "" : outside_kind(path), ru->fix);
             }
         }
-        for (size_t i = 0; i < k && n < cap; i++) {
-            const gp_audit_rule *ru = gp_audit_rule_get(order[i]);
-            const gp_rule_count *rc = &st->rule_count[order[i]];
-            char cell[24] = "";
-            if (rc->cell) snprintf(cell, sizeof cell, "cell %u:", rc->cell);
-            snprintf(lines[n++], 400, "%s (%zu, e.g. %s:%s%u): %s", ru->name, rc->n,
-                     gp_audit_path(st, rc->file), cell, rc->line, ru->fix);
+        if (own && n < cap) {
+            bool optional = false;
+            for (size_t i = 0; i < st->nmods; i++)
+                optional |= st->mods[i].role == GP_ROLE_CUDA_OPTIONAL;
+            if (optional)
+                snprintf(lines[n++], 400,
+                         "Build without the optional CUDA backend on the Mac (its default); move "
+                         "it only if it is needed there.");
         }
-    }
-    if (n < cap) {
-        bool optional = false;
-        for (size_t i = 0; i < st->nmods; i++)
-            optional |= st->mods[i].role == GP_ROLE_CUDA_OPTIONAL;
-        if (optional)
-            snprintf(lines[n++], 400,
-                     "Build without the optional CUDA backend on the Mac (its default); move it "
-                     "only if it is needed there.");
     }
     if (n == 0 && cap)
         snprintf(lines[n++], 400,

@@ -144,7 +144,9 @@ typedef struct gp_rule_count {
     size_t n;
     uint32_t file, line, cell; /* the first one */
     int sev;                   /* the worst severity reported */
-    long spool_at;             /* the first one's place in the spool */
+    size_t own_n;              /* those in the project's own code (not examples, tests, vendored) */
+    uint32_t own_file, own_line, own_cell; /* the first of those */
+    long spool_at;                         /* the first one's place in the spool */
 } gp_rule_count;
 
 typedef struct gp_audit_state {
@@ -209,6 +211,9 @@ const char *gp_audit_cond_scope(const gp_audit_module *m, gp_audit_stop s);
 void gp_audit_decided(const gp_audit_state *st, char *buf, size_t cap);
 /* The ordered list of what to do first (at most GP_NEXT_STEPS lines, each one sentence). */
 size_t gp_audit_next_steps(const gp_audit_state *st, char lines[][400], size_t cap);
+/* Are the errors and warnings all outside the project's own code (examples, tests, docs,
+ * benchmarks, vendored code), with no stop condition and no optional CUDA part? */
+bool gp_audit_steps_outside(const gp_audit_state *st);
 /* The code of a rule's first reported finding (its example), and its record's flags. */
 bool gp_audit_rule_example(gp_audit_state *st, int rule, char *snip, size_t cap, unsigned *flags);
 /* Rules in order of reported count, most first (at most cap). */

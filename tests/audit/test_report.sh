@@ -78,4 +78,22 @@ n=$(grep -c '^    only for multi-GPU training' "$work/cout")
 m=$(grep -c '^    module ' "$work/cout")
 [ "$n" -eq 1 ] && [ "$m" -eq 2 ] && ok "a conditional stop's reason once for two modules" ||
     { bad "conditional reason $n times for $m modules"; sed -n '/^Conditional/,/^$/p' "$work/cout"; }
+
+# the first step from the project's own code; where only examples have findings, said so
+e="$work/own"
+mkdir -p "$e/mypkg" "$e/examples"
+printf 'def add(a, b):\n    return a + b\n' >"$e/mypkg/__init__.py"
+printf 'import torch\nimport mypkg\nx = torch.zeros(3).cuda()\n' >"$e/examples/demo.py"
+(cd "$e" && "$GPUPORT" audit --fail-on never .) >"$work/eout"
+sed -n 2p "$work/eout" | grep -q "^Verdict: portable (effort: none); every finding is outside the project's own code (examples, tests, docs, benchmarks or vendored code)$" &&
+    sed -n 4p "$work/eout" | grep -q "^First step: nothing in the project's own code; \`.cuda()\` call (1, e.g. examples/demo.py:3, an example): " &&
+    ok "only an example's finding: the verdict and the first step say so" || { bad "first step, example only"; head -5 "$work/eout"; }
+printf 'import torch\ny = torch.ones(2).cuda()\n' >"$e/mypkg/core.py"
+printf 'import torch\ntorch.cuda.synchronize()\n' >"$e/examples/sync.py"
+(cd "$e" && "$GPUPORT" audit --fail-on never .) >"$work/eout"
+sed -n 2p "$work/eout" | grep -q '^Verdict: needs-device-abstraction (effort: low)$' &&
+    sed -n 3p "$work/eout" | grep -q 'e.g. mypkg/core.py:2)$' &&
+    sed -n 4p "$work/eout" | grep -q '^First step: `.cuda()` call (2, e.g. mypkg/core.py:2): ' &&
+    ok "the first step and what decided it from the project's own code, not the example" ||
+    { bad "first step from an example"; head -5 "$work/eout"; }
 exit $fail
