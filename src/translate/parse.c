@@ -700,6 +700,11 @@ tr_expr *tp_parse_primary(parser *p)
                 tp_expect(p, ")");
                 return e;
             }
+            size_t at = p->i + (tp_is(p, "(") ? 1u : 0u);
+            if (at < p->end && p->t[at].kind == TR_STRING)
+                tp_bail(p, "sizeof of a string literal",
+                        "sizeof of a string literal (its length plus one) is not computed by the "
+                        "translator: write the number");
             e = tp_new_expr(p, TR_E_SIZEOF_EXPR, t);
             e->a = parse_unary(p);
             return e;

@@ -321,6 +321,11 @@ static void refusals(void **state)
                    "max", "evaluates them twice");
     expect_refused("__global__ void k(int *o) {\n  o[0] = \"abc\"[1];\n}\n", 2, "string literal",
                    "outside printf");
+    /* sizeof of a string literal has a meaning (its length plus one): the refusal says so */
+    expect_refused("__global__ void k(int *o) {\n  o[0] = sizeof(\"abc\");\n}\n", 2,
+                   "sizeof of a string literal", "length plus one");
+    expect_refused("__global__ void k(int *o) {\n  o[0] = sizeof \"abc\";\n}\n", 2,
+                   "sizeof of a string literal", "write the number");
 }
 
 /* The parameter types real kernels take: 64-bit counts and sizes keep their width under a fixed
