@@ -91,6 +91,13 @@ static void parse_function(parser *p, const specs *s, tr_sym *decl)
     p->nscope = 0;
     if (f->ret.is_ref)
         tp_bail(p, "C++", "%s returns a reference: return the value, or an index", f->name);
+    /* a call of a function named like a CUDA type reads as a conversion to it (`half(x)`);
+     * a kernel is only launched, so its name is free */
+    if (!s->global && tp_is_named_type(f->name))
+        tp_bail(p, "function named like a type",
+                "device function '%s' has the name of a CUDA type: a call to it reads as a "
+                "conversion; rename the function",
+                f->name);
     tp_expect(p, "(");
     if (tp_is(p, "void") && tp_is_at(p, 1, ")")) p->i++;
     while (!tp_is(p, ")")) {

@@ -169,6 +169,11 @@ static const char *const named_types[] = {
     "ulonglong2",
 };
 
+bool tp_is_named_type(const char *s)
+{
+    return tp_in_list(s, named_types, sizeof named_types / sizeof *named_types);
+}
+
 bool tp_in_list(const char *s, const char *const *list, size_t n)
 {
     for (size_t i = 0; i < n; i++)
@@ -700,6 +705,11 @@ tr_expr *tp_parse_primary(parser *p)
                 tp_expect(p, ")");
                 return e;
             }
+            size_t at = p->i + (tp_is(p, "(") ? 1u : 0u);
+            if (at < p->end && p->t[at].kind == TR_STRING)
+                tp_bail(p, "sizeof of a string literal",
+                        "sizeof of a string literal (its length plus one) is not computed by the "
+                        "translator: write the number");
             e = tp_new_expr(p, TR_E_SIZEOF_EXPR, t);
             e->a = parse_unary(p);
             return e;
@@ -716,7 +726,14 @@ tr_expr *tp_parse_primary(parser *p)
             break; /* a call, mapped (refused) by name in the lowering */
         if (tp_is_type_start(p) && tp_is_at(p, 1, "(") && !tp_lookup(p, t->text) &&
             !tp_is_cg_namespace(p, t->text)) {
-            /* a functional cast: float(i), unsigned(x) */
+            /* a functional cast: float(i), unsigned(x); not a call of a function of the file
+             * named like a type (refused where it is declared, and here) */
+            for (int i = 0; i < p->u->nfuncs; i++)
+                if (!strcmp(p->u->funcs[i]->name, t->text))
+                    tp_bail(p, "function named like a type",
+                            "'%s(...)' calls a function that has the name of a CUDA type; it "
+                            "would read as a conversion: rename the function",
+                            t->text);
             tr_type *ty = tp_parse_type_name(p);
             if (ty->cg) tp_bail(p, "cooperative groups", "a group type used as a cast");
             tp_expect(p, "(");
@@ -1110,7 +1127,7 @@ tr_sym *tp_parse_declarator(parser *p, const specs *s, bool allow_abstract)
         t->kind == TR_IDENT &&
         tp_in_list(t->text, named_types, sizeof named_types / sizeof *named_types) &&
         (tp_is_at(p, 1, ",") || tp_is_at(p, 1, ")") || tp_is_at(p, 1, ";") || tp_is_at(p, 1, "=") ||
-         tp_is_at(p, 1, "["));
+         tp_is_at(p, 1, "[") || tp_is_at(p, 1, "("));
     if (t->kind == TR_IDENT && (!tp_is_type_start(p) || named_like_type)) {
         sym->name = tr_strdup(p->u, t->text);
         sym->file = t->file, sym->line = t->line, sym->col = t->col;

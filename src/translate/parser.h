@@ -103,6 +103,8 @@ _Noreturn void tp_bail(parser *p, const char *construct, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 tr_expr *tp_new_expr(parser *p, tr_expr_kind k, const tr_token *at);
 bool tp_in_list(const char *s, const char *const *list, size_t n);
+/* s is a CUDA type name (half, dim3, float4, ...) */
+bool tp_is_named_type(const char *s);
 
 /* ---- the grammar (parse.c) */
 typedef struct specs {

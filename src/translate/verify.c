@@ -297,9 +297,30 @@ tr_build *tr_verify(const tr_assembly *as, const bool *ok, const gp_translate_op
             gp_strbuf_printf(&why, "nothing to build: no translated kernel is for %s", names[t]);
         } else if (dev || standin) {
             build_target(as, ok, t, dev, standin, b);
-            gp_strbuf_printf(&why, "%s %s, %.2f s", dev ? "built on" : "syntax-checked with",
-                             dev ? spec : "the stand-in <metal_stdlib>", now_s() - t0);
-            sum[t].status = TR_BUILD_OK;
+            /* the summary says what happened: a build that failed, or could not run, is not
+             * "built" (the compiler's message is each kernel's detail, shown once) */
+            int nfailed = 0, nunbuilt = 0;
+            const char *unbuilt = NULL;
+            for (int k = 0; k < as->nk; k++) {
+                const tr_build *x = &b[k * TR_NTARGETS + t];
+                if (!ok[k] || !eligible(as->ki[k].func, t)) continue;
+                if (x->status == TR_BUILD_FAILED) nfailed++;
+                if (x->status == TR_BUILD_UNCHECKED) {
+                    nunbuilt++;
+                    if (!unbuilt) unbuilt = x->detail;
+                }
+            }
+            const char *where = dev ? spec : "the stand-in <metal_stdlib>";
+            if (nfailed)
+                gp_strbuf_printf(&why, "build FAILED (%d of %d kernels) %s %s, %.2f s", nfailed,
+                                 want, dev ? "on" : "with", where, now_s() - t0);
+            else if (nunbuilt)
+                gp_strbuf_printf(&why, "not checked: could not build %s %s: %s",
+                                 dev ? "on" : "with", where, unbuilt ? unbuilt : "");
+            else
+                gp_strbuf_printf(&why, "%s %s, %.2f s", dev ? "built on" : "syntax-checked with",
+                                 where, now_s() - t0);
+            sum[t].status = nfailed ? TR_BUILD_FAILED : nunbuilt ? TR_BUILD_UNCHECKED : TR_BUILD_OK;
         } else {
             gp_strbuf_printf(&why, "not checked: no %s device on this machine%s", names[t],
                              t == TR_T_METAL ? " (a Mac; or give --metal-standin DIR)" : "");

@@ -97,6 +97,16 @@ static void builtins_in_three_dimensions(void **state)
                                NULL});
 }
 
+/* A kernel may be named like a CUDA type (`half`): it is only launched, never called */
+static void kernel_named_like_a_type(void **state)
+{
+    (void)state;
+    expect_ok("__global__ void half(float *o) {\n  o[0] = 1.0f;\n}\n",
+              (const char *[]){"GP_KERNEL(half_, GP_BUF(float, o))", NULL});
+    expect_ok("__global__ void dim3(int *o) {\n  o[0] = 1;\n}\n",
+              (const char *[]){"GP_KERNEL(dim3", NULL});
+}
+
 static void value_parameters_assigned_are_copied(void **state)
 {
     (void)state;
@@ -321,6 +331,19 @@ static void refusals(void **state)
                    "max", "evaluates them twice");
     expect_refused("__global__ void k(int *o) {\n  o[0] = \"abc\"[1];\n}\n", 2, "string literal",
                    "outside printf");
+    /* sizeof of a string literal has a meaning (its length plus one): the refusal says so */
+    /* a device function named like a CUDA type: its calls would read as conversions */
+    expect_refused("__device__ float half(float x) { return x * 0.5f; }\n"
+                   "__global__ void k(float *o) {\n  o[0] = half(o[0]);\n}\n",
+                   3, "function named like a type", "rename the function");
+    expect_refused("__device__ float half(float x);\n"
+                   "__global__ void k(float *o) {\n  o[0] = half(o[0]);\n}\n"
+                   "__device__ float half(float x) { return x * 0.5f; }\n",
+                   3, "function named like a type", "conversion");
+    expect_refused("__global__ void k(int *o) {\n  o[0] = sizeof(\"abc\");\n}\n", 2,
+                   "sizeof of a string literal", "length plus one");
+    expect_refused("__global__ void k(int *o) {\n  o[0] = sizeof \"abc\";\n}\n", 2,
+                   "sizeof of a string literal", "write the number");
 }
 
 /* The parameter types real kernels take: 64-bit counts and sizes keep their width under a fixed
@@ -1064,6 +1087,7 @@ int main(void)
         cmocka_unit_test(double_literal_in_float_code_is_noted),
         cmocka_unit_test(host_code_is_skipped),
         cmocka_unit_test(refusals),
+        cmocka_unit_test(kernel_named_like_a_type),
         cmocka_unit_test(template_kernel_is_counted),
         cmocka_unit_test(wide_and_bool_parameters),
         cmocka_unit_test(half_converts_values_not_bits),

@@ -50,6 +50,10 @@ CC=$tmp/fakecc GPUPORT_CACHE_DIR=$tmp/cache "$GPUPORT" translate --json "$corpus
 field "$tmp/f.json" kernels 0 builds cpu detail | grep -q "rejects every kernel" ||
     bad "the compiler's message is not in the report: $(field "$tmp/f.json" kernels 0 builds cpu)"
 grep -q "FAILED: cpu" "$tmp/f.err" || bad "the summary does not say the CPU build failed"
+grep -q "^  cpu: build FAILED (1 of 1 kernels) on cpu" "$tmp/f.err" || bad "the CPU summary line does not say the build failed: $(cat "$tmp/f.err")"
+grep -q "cpu: built on" "$tmp/f.err" && bad "a failed CPU build is summarised as built"
+field "$tmp/f.json" verification cpu | grep -q "build FAILED" || bad "the report's verification does not say the CPU build failed"
+[ "$(grep -c "rejects every kernel" "$tmp/f.err")" = 1 ] || bad "the build log is not printed once: $(cat "$tmp/f.err")"
 [ "$(field "$tmp/f.json" complete)" = false ] || bad "output that failed to build is called complete"
 # the kernels of one failed build share its log: it is printed once
 printf '__global__ void a(float *o) { o[0] = 1.0f; }\n__global__ void b(float *o) { o[0] = 2.0f; }\n' > "$tmp/two.cu"
