@@ -144,7 +144,7 @@ def test_mac_messages_parse():
     # PyTorch's words (aten/src/ATen/mps/MPSFallback.mm and the float64 check), as printed
     warn = ("The operator 'aten::linalg_eig' is not currently supported on the MPS backend and "
             "will fall back to run on the CPU. This may have performance implications. (Triggered "
-            "internally at /Users/runner/work/pytorch/pytorch/pytorch/aten/src/ATen/mps/"
+            "internally at /Users/builder/pytorch/aten/src/ATen/mps/"
             "MPSFallback.mm:14.)")
     err = ("The operator 'aten::_linalg_eigvals' is not currently implemented for the MPS device. "
            "If you want this op to be considered for addition please comment on "
