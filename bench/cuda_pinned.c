@@ -2,8 +2,8 @@
  * (exactly what `gpuport bench --only transfer` measures: the mapped memory of a
  * GP_BUFFER_PINNED buffer copied with gp_buffer_write_async/read_async between two events) and a
  * direct loop of cuMemcpyHtoDAsync / cuMemcpyDtoHAsync on page-locked cuMemHostAlloc memory
- * timed with CUDA events (bandwidthTest's method), same sizes, same copies per sample, median of 5. libcuda is loaded with dlopen.
- * Built and run by bench/gpu-bench.sh. */
+ * timed with CUDA events (bandwidthTest's method), same sizes, same copies per sample, median of 5.
+ * libcuda is loaded with dlopen. Built and run by bench/gpu-bench.sh. */
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>

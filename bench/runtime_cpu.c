@@ -125,8 +125,9 @@ static void bench_launch(void)
         t[i] = now() - t0;
     }
     m = median(t, N);
-    printf("  with 64 groups spread over the thread pool: median %.2f us (90th percentile %.2f us)\n",
-           m * 1e6, t[N * 9 / 10] * 1e6);
+    printf(
+        "  with 64 groups spread over the thread pool: median %.2f us (90th percentile %.2f us)\n",
+        m * 1e6, t[N * 9 / 10] * 1e6);
     gp_kernel_release(k), gp_program_release(p), gp_device_release(dev);
 }
 

@@ -61,9 +61,15 @@ void gp_argv_free(gp_argv *a)
     memset(a, 0, sizeof *a);
 }
 
-void gp_proc_interrupt_install(void) { gp_interrupt_install(); }
+void gp_proc_interrupt_install(void)
+{
+    gp_interrupt_install();
+}
 
-int gp_proc_interrupted(void) { return gp_interrupted(); }
+int gp_proc_interrupted(void)
+{
+    return gp_interrupted();
+}
 
 int gp_proc_spawn(char *const argv[], int in_fd, int out_fd, int err_fd, pid_t *pid, char *err,
                   size_t errlen)

@@ -5,7 +5,6 @@
 #include "gpuport/gpuport.h"
 #include "util/compiler.h"
 
-
 /* Formats the message for the calling thread and returns `status`, so that callers can write
  * `return gp_error_set(GP_ERR_IO, "%s: %s", path, strerror(errno));`. */
 gp_status gp_error_set(gp_status status, const char *fmt, ...) GP_PRINTF_LIKE(2, 3);

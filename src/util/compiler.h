@@ -5,10 +5,10 @@
 #if defined(__MINGW32__)
 /* MinGW-w64's own printf (__USE_MINGW_ANSI_STDIO) is C99's, %zu and all, not msvcrt's */
 #define GP_PRINTF_LIKE(a, b) __attribute__((format(gnu_printf, a, b)))
-#define GP_UNUSED __attribute__((unused))
+#define GP_UNUSED            __attribute__((unused))
 #elif defined(__GNUC__)
 #define GP_PRINTF_LIKE(a, b) __attribute__((format(printf, a, b)))
-#define GP_UNUSED __attribute__((unused))
+#define GP_UNUSED            __attribute__((unused))
 #else
 #define GP_PRINTF_LIKE(a, b)
 #define GP_UNUSED

@@ -35,7 +35,8 @@ static void sink_add(sink *s, const char *p, size_t n)
     if (n > s->limit - s->len) n = s->limit - s->len;
     if (s->len + n + 1 > s->cap) {
         size_t c = s->cap ? s->cap : 1024;
-        while (c < s->len + n + 1) c *= 2;
+        while (c < s->len + n + 1)
+            c *= 2;
         char *q = realloc(s->buf, c);
         if (!q) return;
         s->buf = q;
@@ -169,19 +170,25 @@ int gp_spawn_poll(long pid, int *code)
     }
     if (r < 0) return -1;
     if (r == 0) return 0;
-    *code = WIFEXITED(status) ? WEXITSTATUS(status)
+    *code = WIFEXITED(status)     ? WEXITSTATUS(status)
             : WIFSIGNALED(status) ? 128 + WTERMSIG(status)
                                   : 255;
     return 1;
 }
 
-void gp_spawn_stop(long pid, bool hard) { kill((pid_t)pid, hard ? SIGKILL : SIGTERM); }
+void gp_spawn_stop(long pid, bool hard)
+{
+    kill((pid_t)pid, hard ? SIGKILL : SIGTERM);
+}
 
 /* The one piece of process-wide state: which signal asked us to stop (written only by the
  * handler, read by the waits). */
 static volatile sig_atomic_t gp_interrupt_signal;
 
-static void gp_on_interrupt(int sig) { gp_interrupt_signal = sig; }
+static void gp_on_interrupt(int sig)
+{
+    gp_interrupt_signal = sig;
+}
 
 void gp_interrupt_install(void)
 {
@@ -195,5 +202,8 @@ void gp_interrupt_install(void)
     signal(SIGPIPE, SIG_IGN);
 }
 
-int gp_interrupted(void) { return (int)gp_interrupt_signal; }
+int gp_interrupted(void)
+{
+    return (int)gp_interrupt_signal;
+}
 #endif

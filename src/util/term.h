@@ -26,7 +26,8 @@ typedef enum gp_color {
  * nothing elsewhere. */
 void gp_term_init(void);
 /* After a failed write to `f`: true when it failed because the reader is gone (a pipe closed at
- * the far end: EPIPE; on Windows, whose C runtime says EINVAL there: any failed write to a pipe). */
+ * the far end: EPIPE; on Windows, whose C runtime says EINVAL there: any failed write to a pipe).
+ */
 bool gp_term_reader_gone(FILE *f);
 /* True when `f` is a terminal (a Windows console). */
 bool gp_term_is_terminal(FILE *f);
