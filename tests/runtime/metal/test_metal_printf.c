@@ -365,12 +365,41 @@ static void test_msl_syntax(void **state)
     gp_printf_table_release(t);
 }
 
+/* ---- the core's part: a device that says it prints through records gets the rewritten text --
+ * No Metal here: the CPU device is told it has no printf, so the core takes the record path
+ * before its compiler runs, which has no GP__PRINTF_REC. */
+static void test_core_takes_the_record_path(void **state)
+{
+    (void)state;
+    gp_device *dev;
+    if (gp_device_open("cpu", &dev) != GP_OK) skip();
+    dev->state->print_records = true;
+    gp_program *p = NULL;
+    const char *helper = "GP_FUNC void say(int v)\n{\n    gp_printf(\"%d\\n\", v);\n}\n"
+                         "GP_KERNEL(k, GP_VAL(int, n)) { say(n); }\n";
+    gp_build_options o = {sizeof o, 0, "h.gpk", NULL, 0, 0};
+    assert_int_equal(gp_program_create(dev, helper, strlen(helper), &o, &p), GP_ERR_BUILD);
+    assert_non_null(strstr(gp_last_error(), "h.gpk:3: gp_printf: outside a GP_KERNEL body"));
+    const char *body = "GP_KERNEL(k, GP_VAL(int, n))\n{\n\n    gp_printf(\"%d\\n\", n);\n}\n";
+    o.source_name = "b.gpk";
+    gp_status st = gp_program_create(dev, body, strlen(body), &o, &p);
+    dev->state->print_records = false;
+    assert_int_equal(st, GP_ERR_BUILD);
+    /* what the CPU's compiler (or its loader) got was the rewritten call */
+    if (!strstr(gp_last_error(), "b.gpk") || !strstr(gp_last_error(), "GP__PRINTF_REC"))
+        fail_msg("expected b.gpk to fail on GP__PRINTF_REC: %s", gp_last_error());
+    /* the device prints again as before */
+    assert_int_equal(gp_program_create(dev, body, strlen(body), &o, &p), GP_OK);
+    gp_program_release(p);
+    gp_device_release(dev);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rewrite),    cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_records),    cmocka_unit_test(test_overflow),
-        cmocka_unit_test(test_msl_syntax),
+        cmocka_unit_test(test_msl_syntax), cmocka_unit_test(test_core_takes_the_record_path),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
