@@ -4,7 +4,8 @@
  * prelude's gp__pf_emit) and what the host makes of them: the text C's printf gives for the same
  * values, in group order, whole calls, overflows counted. Where clang++ is installed the
  * rewritten source must also pass the syntax check against the stand-in <metal_stdlib>, and the
- * os_log form must for MSL 3.2. */
+ * os_log form must for MSL 3.2; and the rewritten kernel with the prelude's own record writer is
+ * compiled as C++ and run on the host (printf_run.cpp), its buffer formatted by the host. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -374,6 +375,71 @@ static void test_msl_syntax(void **state)
 #endif
 }
 
+/* The real record writer: the rewritten source and the prelude compiled as C++ for this machine
+ * (printf_run.cpp calls the kernel for every work-item), its buffer formatted by the host. The
+ * words come from the prelude's own gp__pf_emit and its overloads, not from a copy. */
+static void test_prelude_writer_runs(void **state)
+{
+    (void)state;
+#ifdef _WIN32
+    skip(); /* clang++ through a POSIX shell */
+#else
+    const char *srcdir = getenv("GPUPORT_SOURCE_DIR");
+    if (!srcdir || system("clang++ --version >/dev/null 2>&1") != 0) skip();
+    enum { N = 23, CAP = 1 << 12 };
+    gp_printf_table *t;
+    char *src;
+    gpt_rewrite(kSrc, &t, &src);
+    char dir[] = "/tmp/gpt_run_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char path[128], cmd[4096];
+    snprintf(path, sizeof path, "%s/p.gpk", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(src, f);
+    fclose(f);
+    free(src);
+    snprintf(cmd, sizeof cmd,
+             "cd '%s' && clang++ -std=c++14 -x c++ -nostdinc -nostdinc++ -isystem "
+             "'%s/tests/runtime/metal/standin' -D__METAL_VERSION__=240 -DGP__PRINT_RECORDS=1 "
+             "-DGPT_N=%d -DGPT_CAP=%d -Wno-unknown-attributes -I . -include "
+             "'%s/include/gpuport/kernel.h' '%s/tests/runtime/metal/printf_run.cpp' -o run "
+             ">log 2>&1 && ./run >words 2>>log",
+             dir, srcdir, N, CAP, srcdir, srcdir);
+    int rc = system(cmd);
+    snprintf(path, sizeof path, "%s/log", dir);
+    f = fopen(path, "r");
+    static char log[16384];
+    size_t ln = f ? fread(log, 1, sizeof log - 1, f) : 0;
+    log[ln] = '\0';
+    if (f) fclose(f);
+    if (rc != 0) fail_msg("the kernel did not build or run on the host:\n%s", log);
+    uint32_t *b = calloc(GP_PRINT_REC_HEADER + CAP, sizeof *b);
+    snprintf(path, sizeof path, "%s/words", dir);
+    f = fopen(path, "r");
+    assert_non_null(f);
+    size_t nw = 0;
+    unsigned w;
+    while (nw < GP_PRINT_REC_HEADER + CAP && fscanf(f, "%u", &w) == 1)
+        b[nw++] = w;
+    fclose(f);
+    assert_int_equal(nw, GP_PRINT_REC_HEADER + CAP);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+    float x[N];
+    for (int i = 0; i < N; i++)
+        x[i] = (float)i * 0.37f - 5.0f;
+    size_t len;
+    char *text = gp_printf_records_format(t, "show", b, nw, 4096, &len);
+    char *want = gpt_expected_show(x, N);
+    assert_string_equal(text, want);
+    free(text);
+    free(want);
+    free(b);
+    gp_printf_table_release(t);
+#endif
+}
+
 /* ---- the core's part: a device that says it prints through records gets the rewritten text --
  * No Metal here: the CPU device is told it has no printf, so the core takes the record path
  * before its compiler runs, which has no GP__PRINTF_REC. */
@@ -409,9 +475,13 @@ static void test_core_takes_the_record_path(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_rewrite),    cmocka_unit_test(test_refusals),
-        cmocka_unit_test(test_records),    cmocka_unit_test(test_overflow),
-        cmocka_unit_test(test_msl_syntax), cmocka_unit_test(test_core_takes_the_record_path),
+        cmocka_unit_test(test_rewrite),
+        cmocka_unit_test(test_refusals),
+        cmocka_unit_test(test_records),
+        cmocka_unit_test(test_overflow),
+        cmocka_unit_test(test_msl_syntax),
+        cmocka_unit_test(test_prelude_writer_runs),
+        cmocka_unit_test(test_core_takes_the_record_path),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
