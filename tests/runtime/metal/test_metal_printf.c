@@ -375,21 +375,16 @@ static void test_msl_syntax(void **state)
 #endif
 }
 
-/* The real record writer: the rewritten source and the prelude compiled as C++ for this machine
- * (printf_run.cpp calls the kernel for every work-item), its buffer formatted by the host. The
- * words come from the prelude's own gp__pf_emit and its overloads, not from a copy. */
-static void test_prelude_writer_runs(void **state)
+#ifndef _WIN32
+/* Runs "show" of kSrc, rewritten, over n items with a print buffer of cap words: the prelude and
+ * the rewritten source compiled as C++ for this machine (printf_run.cpp calls the kernel for
+ * every work-item). Returns the buffer's words (GP_PRINT_REC_HEADER + cap). */
+static uint32_t *gpt_host_run(const char *srcdir, int n, unsigned cap)
 {
-    (void)state;
-#ifdef _WIN32
-    skip(); /* clang++ through a POSIX shell */
-#else
-    const char *srcdir = getenv("GPUPORT_SOURCE_DIR");
-    if (!srcdir || system("clang++ --version >/dev/null 2>&1") != 0) skip();
-    enum { N = 23, CAP = 1 << 12 };
     gp_printf_table *t;
     char *src;
     gpt_rewrite(kSrc, &t, &src);
+    gp_printf_table_release(t);
     char dir[] = "/tmp/gpt_run_XXXXXX";
     assert_non_null(mkdtemp(dir));
     char path[128], cmd[4096];
@@ -402,10 +397,10 @@ static void test_prelude_writer_runs(void **state)
     snprintf(cmd, sizeof cmd,
              "cd '%s' && clang++ -std=c++14 -x c++ -nostdinc -nostdinc++ -isystem "
              "'%s/tests/runtime/metal/standin' -D__METAL_VERSION__=240 -DGP__PRINT_RECORDS=1 "
-             "-DGPT_N=%d -DGPT_CAP=%d -Wno-unknown-attributes -I . -include "
+             "-DGPT_N=%d -DGPT_CAP=%u -Wno-unknown-attributes -I . -include "
              "'%s/include/gpuport/kernel.h' '%s/tests/runtime/metal/printf_run.cpp' -o run "
              ">log 2>&1 && ./run >words 2>>log",
-             dir, srcdir, N, CAP, srcdir, srcdir);
+             dir, srcdir, n, cap, srcdir, srcdir);
     int rc = system(cmd);
     snprintf(path, sizeof path, "%s/log", dir);
     f = fopen(path, "r");
@@ -414,27 +409,58 @@ static void test_prelude_writer_runs(void **state)
     log[ln] = '\0';
     if (f) fclose(f);
     if (rc != 0) fail_msg("the kernel did not build or run on the host:\n%s", log);
-    uint32_t *b = calloc(GP_PRINT_REC_HEADER + CAP, sizeof *b);
+    uint32_t *b = calloc(GP_PRINT_REC_HEADER + cap, sizeof *b);
     snprintf(path, sizeof path, "%s/words", dir);
     f = fopen(path, "r");
     assert_non_null(f);
     size_t nw = 0;
     unsigned w;
-    while (nw < GP_PRINT_REC_HEADER + CAP && fscanf(f, "%u", &w) == 1)
+    while (nw < GP_PRINT_REC_HEADER + cap && fscanf(f, "%u", &w) == 1)
         b[nw++] = w;
     fclose(f);
-    assert_int_equal(nw, GP_PRINT_REC_HEADER + CAP);
+    assert_int_equal(nw, GP_PRINT_REC_HEADER + cap);
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     assert_int_equal(system(cmd), 0);
+    return b;
+}
+#endif
+
+/* The real record writer: its words come from the prelude's own gp__pf_emit and its overloads,
+ * not from a copy; the host formats them to C's printf text, and counts what did not fit. */
+static void test_prelude_writer_runs(void **state)
+{
+    (void)state;
+#ifdef _WIN32
+    skip(); /* clang++ through a POSIX shell */
+#else
+    const char *srcdir = getenv("GPUPORT_SOURCE_DIR");
+    if (!srcdir || system("clang++ --version >/dev/null 2>&1") != 0) skip();
+    gp_printf_table *t;
+    char *src;
+    gpt_rewrite(kSrc, &t, &src);
+    free(src);
+    enum { N = 23, CAP = 1 << 12 };
+    uint32_t *b = gpt_host_run(srcdir, N, CAP);
     float x[N];
     for (int i = 0; i < N; i++)
         x[i] = (float)i * 0.37f - 5.0f;
     size_t len;
-    char *text = gp_printf_records_format(t, "show", b, nw, 4096, &len);
+    char *text = gp_printf_records_format(t, "show", b, GP_PRINT_REC_HEADER + CAP, 4096, &len);
     char *want = gpt_expected_show(x, N);
     assert_string_equal(text, want);
     free(text);
     free(want);
+    free(b);
+
+    /* room for 10 calls of 10 arguments (33 words each): the kernel counts the other 31 lines */
+    unsigned cap = 10 * 33 + 5;
+    b = gpt_host_run(srcdir, 40, cap);
+    assert_int_equal(b[GP_PRINT_REC_DROPPED], 31);
+    assert_true(b[GP_PRINT_REC_CURSOR] <= cap);
+    text = gp_printf_records_format(t, "show", b, GP_PRINT_REC_HEADER + cap, 4096, &len);
+    assert_int_equal(gpt_count(text, '\n'), 10 + 1);
+    assert_non_null(strstr(text, "31 lines of gp_printf output dropped (31 did not fit"));
+    free(text);
     free(b);
     gp_printf_table_release(t);
 #endif
