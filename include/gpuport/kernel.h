@@ -150,6 +150,26 @@
         GP__AP(m, 10, a10), GP__AP(m, 11, a11), GP__AP(m, 12, a12), GP__AP(m, 13, a13),            \
         GP__AP(m, 14, a14), GP__AP(m, 15, a15)
 
+/* ---- gp_printf through a record buffer (Metal below MSL 3.2, which has no printf) -----------
+ * The runtime binds a buffer of 32-bit words at [[buffer(GP_PRINT_REC_BINDING)]]: a header of
+ * GP_PRINT_REC_HEADER words (the write cursor in words, the lines dropped because the buffer was
+ * full, the capacity in words, GP_PRINT_REC_VERSION), then the records. A record is the call's
+ * format id + 1 (0: nothing written there), the linear group index, the argument count n, then n
+ * triples (type tag, low word, high word). The host formats them after the launch (the same
+ * layout is read by src/runtime/printf_format.c). */
+#define GP_PRINT_REC_BINDING   30
+#define GP_PRINT_REC_HEADER    4
+#define GP_PRINT_REC_VERSION   1
+#define GP_PRINT_REC_CURSOR    0
+#define GP_PRINT_REC_DROPPED   1
+#define GP_PRINT_REC_CAPACITY  2
+#define GP_PRINT_REC_LAYOUT    3
+#define GP_PRINT_REC_FIXED     3 /* words of a record before its arguments */
+#define GP_PRINT_REC_ARG_WORDS 3 /* words per argument */
+#define GP_PRINT_ARG_INT       1 /* a signed integer (32 or 64 bits, sign-extended) */
+#define GP_PRINT_ARG_UINT      2 /* an unsigned integer (32 or 64 bits) */
+#define GP_PRINT_ARG_FLOAT     3 /* a float's bits in the low word */
+
 #define gp_min(a, b)        ((a) < (b) ? (a) : (b))
 #define gp_max(a, b)        ((a) > (b) ? (a) : (b))
 #define gp_clamp(x, lo, hi) gp_min(gp_max((x), (lo)), (hi))
@@ -413,9 +433,15 @@ using namespace metal;
 #define GP__MT_P_GP__C(i, T, n) const device T *n [[buffer(i)]],
 #define GP__MT_P_GP__V(i, T, n) constant T &n [[buffer(i)]],
 #define GP__MT_P_GP__D(i, T, n) threadgroup T *n [[threadgroup(0)]],
+#if defined(GP__PRINT_RECORDS)
+#define GP__MT_PRINT_PARAM device atomic_uint *gp__pbuf [[buffer(GP_PRINT_REC_BINDING)]],
+#else
+#define GP__MT_PRINT_PARAM
+#endif
 #define GP__KERNEL(name, ...)                                                                      \
     kernel void name(                                                                              \
-        GP__MAP(GP__MT_P_, __VA_ARGS__) uint3 gp__lid [[thread_position_in_threadgroup]],          \
+        GP__MAP(GP__MT_P_, __VA_ARGS__) GP__MT_PRINT_PARAM                                         \
+        uint3 gp__lid [[thread_position_in_threadgroup]],                                          \
         uint3 gp__grp [[threadgroup_position_in_grid]], uint3 gp__lsz [[threads_per_threadgroup]], \
         uint3 gp__ngrp [[threadgroups_per_grid]], ushort gp__slane [[thread_index_in_simdgroup]])
 
@@ -432,9 +458,72 @@ using namespace metal;
 #define GP_REQUIRES_SIMD_WIDTH(n)
 #define gp_simd_width()                32
 #define gp_simd_lane()                 ((int)gp__slane)
-/* The runtime refuses a source that uses gp_printf on Metal before it gets here; this keeps a
- * compile of it by hand from passing silently. */
-#define gp_printf(...)                 gp_printf_is_not_available_on_metal(__VA_ARGS__)
+/* gp_printf, two ways (the runtime picks one per device, docs/debugging.md):
+ * - MSL 3.2 (macOS 15): os_log, which the runtime compiles with logging enabled and reads with a
+ *   log handler on the command buffer's log state;
+ * - below: the runtime rewrites each call of a kernel body as GP__PRINTF_REC(id, lines, args...)
+ *   (the format and %s literals stay on the host, by id) and defines GP__PRINT_RECORDS; the call
+ *   appends one record to the launch's print buffer (layout above), or counts its lines as
+ *   dropped when the buffer is full. */
+#if defined(GP__PRINT_RECORDS)
+struct gp__pf_arg {
+    uint tag, lo, hi;
+};
+#define GP__PF_ENC(T, tag, lo, hi)                                                                 \
+    static inline gp__pf_arg gp__pf_enc(T v)                                                       \
+    {                                                                                              \
+        return gp__pf_arg{(tag), (lo), (hi)};                                                      \
+    }
+GP__PF_ENC(bool, GP_PRINT_ARG_INT, v ? 1u : 0u, 0u)
+GP__PF_ENC(char, GP_PRINT_ARG_INT, (uint)(int)v, v < 0 ? 0xffffffffu : 0u)
+GP__PF_ENC(signed char, GP_PRINT_ARG_INT, (uint)(int)v, v < 0 ? 0xffffffffu : 0u)
+GP__PF_ENC(uchar, GP_PRINT_ARG_UINT, (uint)v, 0u)
+GP__PF_ENC(short, GP_PRINT_ARG_INT, (uint)(int)v, v < 0 ? 0xffffffffu : 0u)
+GP__PF_ENC(ushort, GP_PRINT_ARG_UINT, (uint)v, 0u)
+GP__PF_ENC(int, GP_PRINT_ARG_INT, (uint)v, v < 0 ? 0xffffffffu : 0u)
+GP__PF_ENC(uint, GP_PRINT_ARG_UINT, v, 0u)
+GP__PF_ENC(long, GP_PRINT_ARG_INT, (uint)((ulong)v & 0xffffffffu), (uint)((ulong)v >> 32))
+GP__PF_ENC(ulong, GP_PRINT_ARG_UINT, (uint)(v & 0xffffffffu), (uint)(v >> 32))
+GP__PF_ENC(half, GP_PRINT_ARG_FLOAT, as_type<uint>((float)v), 0u)
+GP__PF_ENC(float, GP_PRINT_ARG_FLOAT, as_type<uint>(v), 0u)
+template <typename... A>
+static inline void gp__pf_emit(device atomic_uint *b, uint group, uint id, uint lines, A... a)
+{
+    const gp__pf_arg v[] = {gp__pf_enc(a)..., gp__pf_arg{0u, 0u, 0u}};
+    const uint n = (uint)sizeof...(A);
+    const uint words = GP_PRINT_REC_FIXED + GP_PRINT_REC_ARG_WORDS * n;
+    const uint cap = atomic_load_explicit(&b[GP_PRINT_REC_CAPACITY], memory_order_relaxed);
+    /* once the buffer is full the cursor is left alone, so it cannot wrap around */
+    uint at = atomic_load_explicit(&b[GP_PRINT_REC_CURSOR], memory_order_relaxed);
+    if (at < cap && cap - at >= words)
+        at = atomic_fetch_add_explicit(&b[GP_PRINT_REC_CURSOR], words, memory_order_relaxed);
+    if (at >= cap || cap - at < words) {
+        atomic_fetch_add_explicit(&b[GP_PRINT_REC_DROPPED], lines, memory_order_relaxed);
+        return;
+    }
+    device uint *r = (device uint *)(b + GP_PRINT_REC_HEADER) + at;
+    r[1] = group;
+    r[2] = n;
+    for (uint i = 0; i < n; i++) {
+        r[GP_PRINT_REC_FIXED + GP_PRINT_REC_ARG_WORDS * i] = v[i].tag;
+        r[GP_PRINT_REC_FIXED + GP_PRINT_REC_ARG_WORDS * i + 1] = v[i].lo;
+        r[GP_PRINT_REC_FIXED + GP_PRINT_REC_ARG_WORDS * i + 2] = v[i].hi;
+    }
+    r[0] = id + 1u;
+}
+#define GP__PRINTF_REC(...)                                                                        \
+    gp__pf_emit(gp__pbuf, gp__grp.x + gp__ngrp.x * (gp__grp.y + gp__ngrp.y * gp__grp.z),          \
+                __VA_ARGS__)
+/* a gp_printf the runtime did not rewrite (a name, not a call) */
+#define gp_printf(...) gp_printf_is_rewritten_by_the_runtime_on_this_metal(__VA_ARGS__)
+#elif __METAL_VERSION__ >= 320
+#include <metal_logging>
+#define gp_printf(...) os_log_default.log(__VA_ARGS__)
+#else
+/* The runtime rewrites gp_printf calls on this Metal version; a compile of the source by hand
+ * must not pass silently. */
+#define gp_printf(...) gp_printf_is_not_available_below_msl_3_2(__VA_ARGS__)
+#endif
 /* lane, mask and delta are taken modulo 32, as CUDA's shuffles do; narrow values are promoted
  * (`+ 0`) so the result has the type it has on CUDA and the CPU */
 #define gp_simd_shuffle(v, lane)       simd_shuffle((v) + 0, (ushort)((uint)(lane) & 31u))

@@ -1,8 +1,9 @@
 """Seeing inside kernels from Python: gp_printf's output and the timeline (docs/debugging.md).
 
 Importing gpuport installs a print handler: what CPU kernels print with ``gp_printf`` is written
-to ``sys.stdout`` when the launch ends, so Jupyter shows it under the cell (OpenCL and CUDA
-drivers write to the process's stdout themselves). ``trace(path)`` records a Chrome/Perfetto
+to ``sys.stdout`` when the launch ends, so Jupyter shows it under the cell, and so is Metal's
+(when the queue is waited for, or as os_log delivers it); OpenCL and CUDA drivers write to the
+process's stdout themselves. ``trace(path)`` records a Chrome/Perfetto
 timeline of every launch, copy, build and wait made inside its ``with`` block.
 """
 
@@ -28,7 +29,8 @@ lib.gp_print_set_handler(_handler, None)
 
 
 def set_print_limit(lines: Optional[int]) -> None:
-    """Lines of gp_printf output kept per CPU launch (None: the default, 4096)."""
+    """Lines of gp_printf output kept per launch on the CPU and Metal's print buffer (None: the
+    default, 4096)."""
     n = 0 if lines is None else int(lines)
     if n < 0 or n > 0xFFFFFFFF:
         raise ValueError(f"set_print_limit: {lines} is not a line count")

@@ -41,6 +41,11 @@ typedef struct gp_device_state {
     gp_mutex lock; /* guards refs and the program cache below */
     int refs;
     struct gp_program *programs; /* in-process cache of built programs, a list by key */
+    /* set by device_open: this device has no printf for the programs it builds, so the core
+     * rewrites each gp_printf call to write a record (printf_format.c), defines
+     * GP__PRINT_RECORDS, and sets prog->prints; the backend binds a buffer at
+     * GP_PRINT_REC_BINDING for each launch and hands it to gp_printf_records_emit after it. */
+    bool print_records;
 } gp_device_state;
 
 /* The public handle: a reference to the device plus the record of how it was chosen. */
@@ -96,6 +101,11 @@ typedef struct gp_source_needs {
 
 /* A program built for one device. Shared: the per-device cache hands the same object to every
  * gp_program_create with the same key, counting references. */
+/* The gp_printf calls of a source, by id, for backends that print through a record buffer
+ * (printf_format.c; the layout is in kernel.h). Reference-counted: a launch keeps one until
+ * its records are formatted. */
+typedef struct gp_printf_table gp_printf_table;
+
 struct gp_program {
     gp_device_state *dev;
     void *impl; /* the backend's module / cl_program / library / dlopen handle */
@@ -107,6 +117,7 @@ struct gp_program {
     uint32_t checks;         /* GP_CHECK_*: built checked (CPU) */
     char source_name[256];   /* what messages call its file */
     char *untranslated;      /* kernels gpuport translate left out: "NAME\tREASON\n"... */
+    gp_printf_table *prints; /* the record path's table (dev->print_records), else NULL */
     struct gp_program *next; /* in dev->programs */
 };
 
@@ -167,6 +178,7 @@ typedef struct gp_build_request {
     uint32_t checks;            /* GP_CHECK_*: build it checked (only the CPU backend gets this) */
     const char *const *defines; /* the build's defines, as given ("NAME=VALUE") */
     uint32_t num_defines;
+    uint32_t prints; /* gp_printf appears this many times in the user's source */
 } gp_build_request;
 
 /* ---- the backend table ------------------------------------------------------------------- */
@@ -284,6 +296,14 @@ void gp_copy_str(char *dst, size_t cap, const char *src);
 void gp_print_emit(const char *text, size_t len);
 uint32_t gp_print_limit(void);
 
+/* The record path of gp_printf (printf_format.c). Formats the records of one launch's print
+ * buffer (nwords 32-bit words as the kernel left them) with the table of its program, in group
+ * order, at most gp_print_limit() lines, then a line counting what was dropped (past the limit,
+ * or not written because the buffer was full), and hands the text to gp_print_emit. */
+void gp_printf_records_emit(const gp_printf_table *t, const char *kernel, const uint32_t *buf,
+                            size_t nwords);
+void gp_printf_table_retain(gp_printf_table *t);
+void gp_printf_table_release(gp_printf_table *t);
 /* The check reports of the calling thread's last CPU launch (gp_check_report_count/get): a
  * backend replaces them at the end of every launch it runs, with n = 0 when it made none. */
 void gp_check_reports_set(const gp_check_report *reports, uint32_t n, uint64_t omitted);

@@ -48,6 +48,18 @@ uint32_t gp_signature_type_size(const char *type_name);
  * source_name, the line and the reason; *uses gets the number of times gp_printf appears (in
  * macro definitions too, which are left to the compiler). */
 gp_status gp_printf_scan(const char *src, size_t len, const char *source_name, uint32_t *uses);
+/* The record path (a device with print_records): checks src as gp_printf_scan does, and also
+ * refuses a call outside a GP_KERNEL body (only a kernel holds the print buffer), a call in a
+ * #define whose format is not a literal, and a %s argument that is not a literal alone. On
+ * success *table holds each call by id (its format and %s literals, decoded) and *out the
+ * source with each call `gp_printf(FMT, args)` written `GP__PRINTF_REC(ID, LINES, args)` (each
+ * %s literal argument written 0), every line where it was (free() it). */
+gp_status gp_printf_records_source(const char *src, size_t len, const char *source_name,
+                                   gp_printf_table **table, char **out, size_t *out_len);
+uint32_t gp_printf_table_count(const gp_printf_table *t);
+/* What gp_printf_records_emit hands on, for a given line limit (free() it; *len its length). */
+char *gp_printf_records_format(const gp_printf_table *t, const char *kernel, const uint32_t *buf,
+                               size_t nwords, uint32_t limit, size_t *len);
 
 /* Builds the source for the device as gp_program_create would (`checks` when options gives
  * none), keeping the result only in the device's in-process cache: whether it can be built. */

@@ -4,19 +4,60 @@
  * a small set of conversions; a format outside it would print differently, or not at all, on
  * some device. So every call in a source is read before any compiler sees it: the format must be
  * a string literal using only that set, with one argument per conversion, and %s only of literals.
+ *
+ * For a device without a printf (Metal below MSL 3.2) the same reading also collects the calls
+ * into a table (each format and %s literal, by id) and rewrites the source so that each call
+ * writes only its id and its argument values into a buffer (kernel.h gives the layout); after
+ * the launch the host formats those records here, with the same reading of each conversion.
  */
+#include <limits.h>
+#include <math.h>
+#include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "runtime/core.h"
 
 #define GP_PRINTF_MAX_ARGS 32 /* CUDA's device printf takes at most 32 arguments */
 
+/* An edit of the source for the record path: [begin, end) becomes `text` (then the newlines
+ * the range held, so that lines keep their numbers). */
+typedef struct gp_pf_edit {
+    size_t begin, end;
+    char text[48];
+} gp_pf_edit;
+
+struct gp_pf_format {
+    char *text;      /* the format, escapes decoded */
+    char **literals; /* per argument: the %s literal's text (decoded), or NULL */
+    uint32_t nargs;  /* arguments after the format */
+    uint32_t lines;  /* lines a call prints (what a dropped call counts) */
+    int line;        /* in the source */
+};
+
+struct gp_printf_table {
+    atomic_int refs;
+    uint32_t n;
+    struct gp_pf_format *f;
+};
+
+typedef struct gp_pf_collect {
+    gp_printf_table *t;
+    size_t cap;
+    gp_pf_edit *edits;
+    size_t nedits, edits_cap;
+    int in_kernel; /* the call being read is in a GP_KERNEL body */
+    int directive; /* ... or in a preprocessor directive */
+    size_t call_begin;
+} gp_pf_collect;
+
 typedef struct gp_pf_scan {
     const char *s;
     size_t len, i;
     int line;
     const char *name;
+    gp_pf_collect *col; /* NULL: check only */
 } gp_pf_scan;
 
 static int gp_pf_ident(char c)
@@ -135,13 +176,14 @@ static const char *gp_pf_conversion(const char *f, size_t n, size_t *i, int *is_
 }
 
 /* Reads the format literal(s) at p->i into fmt (escapes kept as written: only '%' matters).
- * Returns 0 when the first argument is not a string literal. */
-static int gp_pf_literal(gp_pf_scan *p, char *fmt, size_t cap, size_t *flen)
+ * Returns 0 when the first argument is not a string literal. *begin: where the first starts. */
+static int gp_pf_literal(gp_pf_scan *p, char *fmt, size_t cap, size_t *flen, size_t *begin)
 {
     size_t o = 0;
     int any = 0;
     for (;;) {
         gp_pf_skip_space(p);
+        if (!any) *begin = p->i;
         if (p->i >= p->len || p->s[p->i] != '"') break;
         size_t j = p->i + 1;
         while (j < p->len && p->s[j] != '"' && p->s[j] != '\n') {
@@ -165,9 +207,11 @@ static int gp_pf_literal(gp_pf_scan *p, char *fmt, size_t cap, size_t *flen)
     return any;
 }
 
-/* Splits the arguments after the format up to the closing parenthesis: their count, and for
- * each whether it begins with a string literal. Returns 0 when the call does not end. */
-static int gp_pf_args(gp_pf_scan *p, int *count, unsigned char *literal, int cap)
+/* Splits the arguments after the format up to the closing parenthesis: their count, for each
+ * whether it begins with a string literal, and where it begins and ends (the comma or the
+ * parenthesis after it). Returns 0 when the call does not end. */
+static int gp_pf_args(gp_pf_scan *p, int *count, unsigned char *literal, size_t *begin, size_t *end,
+                      int cap)
 {
     int depth = 0, n = 0;
     int at_start = 0;
@@ -176,7 +220,10 @@ static int gp_pf_args(gp_pf_scan *p, int *count, unsigned char *literal, int cap
         if (p->i >= p->len) break;
         char c = p->s[p->i];
         if (at_start) {
-            if (n <= cap && n > 0) literal[n - 1] = c == '"';
+            if (n <= cap && n > 0) {
+                literal[n - 1] = c == '"';
+                begin[n - 1] = p->i;
+            }
             at_start = 0;
         }
         if (c == '"' || c == '\'') {
@@ -188,11 +235,13 @@ static int gp_pf_args(gp_pf_scan *p, int *count, unsigned char *literal, int cap
             depth++;
         } else if (c == ')' || c == ']' || c == '}') {
             if (depth == 0) {
+                if (n > 0 && n <= cap) end[n - 1] = p->i - 1;
                 *count = n;
                 return c == ')';
             }
             depth--;
         } else if (c == ',' && depth == 0) {
+            if (n > 0 && n <= cap) end[n - 1] = p->i - 1;
             n++;
             at_start = 1;
         } else if (c == ';' && depth == 0) {
@@ -202,6 +251,182 @@ static int gp_pf_args(gp_pf_scan *p, int *count, unsigned char *literal, int cap
     return 0;
 }
 
+/* ---- the table and the edits of the record path --------------------------------------------- */
+
+/* Decodes the string literal(s) of src[begin, end) (adjacent literals joined; spaces, comments
+ * and continued lines between them skipped) into out. Returns 0 when the range holds anything
+ * else. */
+static int gp_pf_decode(const char *s, size_t begin, size_t end, gp_strbuf *out)
+{
+    int any = 0;
+    size_t i = begin;
+    while (i < end) {
+        char c = s[i];
+        if (c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v') {
+            i++;
+            continue;
+        }
+        if (c == '\\' && i + 1 < end && s[i + 1] == '\n') {
+            i += 2;
+            continue;
+        }
+        if (c == '/' && i + 1 < end && (s[i + 1] == '/' || s[i + 1] == '*')) {
+            gp_pf_scan q = {s, end, i, 0, "", NULL};
+            gp_pf_skip_lexeme(&q);
+            i = q.i;
+            continue;
+        }
+        if (c != '"') return 0;
+        any = 1;
+        for (i++; i < end && s[i] != '"';) {
+            if (s[i] != '\\' || i + 1 >= end) {
+                gp_strbuf_putc(out, s[i++]);
+                continue;
+            }
+            char e = s[i + 1];
+            i += 2;
+            switch (e) {
+            case 'n':
+                gp_strbuf_putc(out, '\n');
+                break;
+            case 't':
+                gp_strbuf_putc(out, '\t');
+                break;
+            case 'r':
+                gp_strbuf_putc(out, '\r');
+                break;
+            case 'a':
+                gp_strbuf_putc(out, '\a');
+                break;
+            case 'b':
+                gp_strbuf_putc(out, '\b');
+                break;
+            case 'f':
+                gp_strbuf_putc(out, '\f');
+                break;
+            case 'v':
+                gp_strbuf_putc(out, '\v');
+                break;
+            case '\n':
+                break; /* a continued line inside the literal */
+            case 'x': {
+                unsigned v = 0;
+                while (i < end && s[i] && strchr("0123456789abcdefABCDEF", s[i])) {
+                    char h = s[i++];
+                    v = v * 16 + (unsigned)(h <= '9' ? h - '0' : (h | 0x20) - 'a' + 10);
+                }
+                gp_strbuf_putc(out, (char)(unsigned char)v);
+                break;
+            }
+            default:
+                if (e >= '0' && e <= '7') {
+                    unsigned v = (unsigned)(e - '0');
+                    for (int k = 0; k < 2 && i < end && s[i] >= '0' && s[i] <= '7'; k++)
+                        v = v * 8 + (unsigned)(s[i++] - '0');
+                    gp_strbuf_putc(out, (char)(unsigned char)v);
+                } else {
+                    gp_strbuf_putc(out, e); /* \\ \" \' \? */
+                }
+            }
+        }
+        if (i >= end) return 0;
+        i++; /* the closing quote */
+    }
+    return any;
+}
+
+static gp_status gp_pf_edit_add(gp_pf_collect *c, size_t begin, size_t end, const char *text)
+{
+    if (c->nedits == c->edits_cap) {
+        size_t cap = c->edits_cap ? c->edits_cap * 2 : 16;
+        gp_pf_edit *e = realloc(c->edits, cap * sizeof *e);
+        if (!e) return gp_error_set(GP_ERR_OUT_OF_MEMORY, "out of host memory");
+        c->edits = e;
+        c->edits_cap = cap;
+    }
+    gp_pf_edit *e = &c->edits[c->nedits++];
+    e->begin = begin;
+    e->end = end;
+    gp_copy_str(e->text, sizeof e->text, text);
+    return GP_OK;
+}
+
+static void gp_pf_format_free(struct gp_pf_format *f)
+{
+    if (f->literals)
+        for (uint32_t k = 0; k < f->nargs; k++)
+            free(f->literals[k]);
+    free(f->literals);
+    free(f->text);
+}
+
+static void gp_pf_render(const struct gp_pf_format *f, const uint32_t *args, uint32_t nargs,
+                         gp_strbuf *out);
+
+/* Counts the lines of text: its newlines, plus one for an unfinished last line. */
+static uint32_t gp_pf_count_lines(const char *t, size_t len)
+{
+    uint32_t n = 0;
+    for (size_t i = 0; i < len; i++)
+        n += t[i] == '\n';
+    return n + (len && t[len - 1] != '\n');
+}
+
+/* Files the call just read (format at [fbegin, fend), arguments as gp_pf_args split them,
+ * `string_arg[k]` when argument k is printed by %s) in the table, with its edits. */
+static gp_status gp_pf_collect_call(gp_pf_scan *p, int line, size_t fbegin, size_t fend, int count,
+                                    const size_t *abegin, const size_t *aend,
+                                    const unsigned char *string_arg)
+{
+    gp_pf_collect *c = p->col;
+    gp_printf_table *t = c->t;
+    if (t->n == c->cap) {
+        size_t cap = c->cap ? c->cap * 2 : 8;
+        struct gp_pf_format *f = realloc(t->f, cap * sizeof *f);
+        if (!f) return gp_error_set(GP_ERR_OUT_OF_MEMORY, "out of host memory");
+        t->f = f;
+        c->cap = cap;
+    }
+    struct gp_pf_format *f = &t->f[t->n];
+    memset(f, 0, sizeof *f);
+    f->line = line;
+    f->nargs = (uint32_t)count;
+    gp_strbuf sb = {0};
+    gp_pf_decode(p->s, fbegin, fend, &sb);
+    f->text = gp_strbuf_take(&sb);
+    f->literals = count ? calloc((size_t)count, sizeof *f->literals) : NULL;
+    if (!f->text || (count && !f->literals)) {
+        gp_pf_format_free(f);
+        return gp_error_set(GP_ERR_OUT_OF_MEMORY, "out of host memory");
+    }
+    t->n++; /* from here the table owns f */
+    gp_status st = GP_OK;
+    for (int k = 0; k < count && st == GP_OK; k++) {
+        if (!string_arg[k]) continue;
+        gp_strbuf lit = {0};
+        if (!gp_pf_decode(p->s, abegin[k], aend[k], &lit)) {
+            gp_strbuf_free(&lit);
+            return gp_pf_fail(p, line, "",
+                              "a %s argument must be a string literal and nothing else here "
+                              "(Metal below MSL 3.2 prints from a buffer: the literal stays on "
+                              "the host)");
+        }
+        f->literals[k] = gp_strbuf_take(&lit);
+        if (!f->literals[k]) return gp_error_set(GP_ERR_OUT_OF_MEMORY, "out of host memory");
+        st = gp_pf_edit_add(c, abegin[k], aend[k], "0");
+    }
+    if (st != GP_OK) return st;
+    gp_strbuf shown = {0}; /* what the call prints with every value 0: its line count */
+    gp_pf_render(f, NULL, f->nargs, &shown);
+    f->lines = gp_pf_count_lines(gp_strbuf_cstr(&shown), shown.len);
+    gp_strbuf_free(&shown);
+    char ids[48];
+    snprintf(ids, sizeof ids, "%u, %u", t->n - 1, f->lines);
+    st = gp_pf_edit_add(c, c->call_begin, c->call_begin + 9, "GP__PRINTF_REC");
+    if (st == GP_OK) st = gp_pf_edit_add(c, fbegin, fend, ids);
+    return st;
+}
+
 /* One call: p->i is just after "gp_printf". */
 static gp_status gp_pf_call(gp_pf_scan *p, int line)
 {
@@ -209,12 +434,21 @@ static gp_status gp_pf_call(gp_pf_scan *p, int line)
     if (p->i >= p->len || p->s[p->i] != '(') return GP_OK; /* a name, not a call */
     p->i++;
     char fmt[4096];
-    size_t flen = 0;
-    if (!gp_pf_literal(p, fmt, sizeof fmt, &flen))
+    size_t flen = 0, fbegin = p->i;
+    if (!gp_pf_literal(p, fmt, sizeof fmt, &flen, &fbegin)) {
+        if (p->col && p->col->directive)
+            return gp_pf_fail(p, line, "",
+                              "in a #define whose format is not a string literal: Metal below "
+                              "MSL 3.2 prints from a buffer, which needs every format when the "
+                              "program is built; write the literal in the call");
         return gp_pf_fail(p, line, "", "the format must be a string literal");
+    }
+    size_t fend = p->i;
     int count = 0;
     unsigned char literal[GP_PRINTF_MAX_ARGS + 1] = {0};
-    if (!gp_pf_args(p, &count, literal, GP_PRINTF_MAX_ARGS))
+    unsigned char string_arg[GP_PRINTF_MAX_ARGS + 1] = {0};
+    size_t abegin[GP_PRINTF_MAX_ARGS + 1] = {0}, aend[GP_PRINTF_MAX_ARGS + 1] = {0};
+    if (!gp_pf_args(p, &count, literal, abegin, aend, GP_PRINTF_MAX_ARGS))
         return gp_pf_fail(p, line, "", "the call has no closing parenthesis");
     int used = 0;
     for (size_t i = 0; i < flen;) {
@@ -242,6 +476,7 @@ static gp_status gp_pf_call(gp_pf_scan *p, int line)
             return gp_pf_fail(p, line, "",
                               "%s prints only string literals on every device (argument "
                               "after the format is not one)");
+        if (is_string && used < GP_PRINTF_MAX_ARGS) string_arg[used] = 1;
         used += args;
     }
     if (count > GP_PRINTF_MAX_ARGS)
@@ -252,15 +487,23 @@ static gp_status gp_pf_call(gp_pf_scan *p, int line)
                  used, used == 1 ? "" : "s", count, count == 1 ? "" : "s", count == 1 ? "s" : "");
         return gp_pf_fail(p, line, what, "");
     }
-    return GP_OK;
+    if (!p->col) return GP_OK;
+    if (!p->col->in_kernel && !p->col->directive)
+        return gp_pf_fail(p, line, "",
+                          "outside a GP_KERNEL body (in a helper function): Metal below MSL 3.2 "
+                          "prints from a buffer that only a kernel's body holds; move the call "
+                          "into the kernel, or print on the cpu device (GPUPORT_DEVICE=cpu)");
+    return gp_pf_collect_call(p, line, fbegin, fend, count, abegin, aend, string_arg);
 }
 
-gp_status gp_printf_scan(const char *src, size_t len, const char *name, uint32_t *calls)
+static gp_status gp_pf_scan_all(const char *src, size_t len, const char *name, uint32_t *calls,
+                                gp_pf_collect *col)
 {
-    gp_pf_scan p = {src, len, 0, 1, name};
+    gp_pf_scan p = {src, len, 0, 1, name, col};
     static const char word[] = "gp_printf";
     const size_t wl = sizeof word - 1;
     int line_start = 1, directive = 0;
+    int depth = 0, kernel_next = 0, in_kernel = 0; /* braces outside directives */
     *calls = 0;
     while (p.i < len) {
         char c = src[p.i];
@@ -283,15 +526,330 @@ gp_status gp_printf_scan(const char *src, size_t len, const char *name, uint32_t
             size_t b = p.i;
             while (p.i < len && gp_pf_ident(src[p.i]))
                 p.i++;
+            if (!directive && depth == 0 && p.i - b == 9 && memcmp(src + b, "GP_KERNEL", 9) == 0)
+                kernel_next = 1;
             if (p.i - b == wl && memcmp(src + b, word, wl) == 0) {
                 (*calls)++;
-                /* inside a #define the format may be a macro parameter: left to the compiler */
-                gp_status st = directive ? GP_OK : gp_pf_call(&p, p.line);
+                gp_status st = GP_OK;
+                if (col) {
+                    col->in_kernel = in_kernel;
+                    col->directive = directive;
+                    col->call_begin = b;
+                    st = gp_pf_call(&p, p.line);
+                } else if (!directive) {
+                    /* inside a #define the format may be a macro parameter: left to the
+                     * compiler */
+                    st = gp_pf_call(&p, p.line);
+                }
                 if (st != GP_OK) return st;
             }
             continue;
         }
+        if (!directive) {
+            if (c == '{') {
+                if (depth == 0 && kernel_next) in_kernel = 1;
+                kernel_next = 0;
+                depth++;
+            } else if (c == '}' && depth > 0) {
+                if (--depth == 0) in_kernel = 0;
+            } else if (c == ';' && depth == 0) {
+                kernel_next = 0;
+            }
+        }
         p.i++;
     }
     return GP_OK;
+}
+
+gp_status gp_printf_scan(const char *src, size_t len, const char *name, uint32_t *calls)
+{
+    return gp_pf_scan_all(src, len, name, calls, NULL);
+}
+
+void gp_printf_table_retain(gp_printf_table *t)
+{
+    if (t) atomic_fetch_add(&t->refs, 1);
+}
+
+void gp_printf_table_release(gp_printf_table *t)
+{
+    if (!t || atomic_fetch_sub(&t->refs, 1) != 1) return;
+    for (uint32_t i = 0; i < t->n; i++)
+        gp_pf_format_free(&t->f[i]);
+    free(t->f);
+    free(t);
+}
+
+uint32_t gp_printf_table_count(const gp_printf_table *t)
+{
+    return t ? t->n : 0;
+}
+
+static int gp_pf_edit_cmp(const void *a, const void *b)
+{
+    const gp_pf_edit *x = a, *y = b;
+    return x->begin < y->begin ? -1 : x->begin > y->begin;
+}
+
+gp_status gp_printf_records_source(const char *src, size_t len, const char *name,
+                                   gp_printf_table **table, char **out, size_t *out_len)
+{
+    *table = NULL;
+    *out = NULL;
+    *out_len = 0;
+    gp_pf_collect col = {0};
+    col.t = calloc(1, sizeof *col.t);
+    if (!col.t) return gp_error_set(GP_ERR_OUT_OF_MEMORY, "out of host memory");
+    atomic_init(&col.t->refs, 1);
+    uint32_t calls = 0;
+    gp_status st = gp_pf_scan_all(src, len, name, &calls, &col);
+    gp_strbuf sb = {0};
+    if (st == GP_OK) {
+        qsort(col.edits, col.nedits, sizeof *col.edits, gp_pf_edit_cmp);
+        size_t at = 0;
+        for (size_t e = 0; e < col.nedits; e++) {
+            const gp_pf_edit *ed = &col.edits[e];
+            gp_strbuf_append(&sb, src + at, ed->begin - at);
+            gp_strbuf_puts(&sb, ed->text);
+            for (size_t k = ed->begin; k < ed->end; k++) /* the lines keep their numbers */
+                if (src[k] == '\n') gp_strbuf_puts(&sb, src[k - 1] == '\\' ? "\\\n" : "\n");
+            at = ed->end;
+        }
+        gp_strbuf_append(&sb, src + at, len - at);
+        *out_len = sb.len;
+        *out = gp_strbuf_take(&sb);
+        if (!*out) st = gp_error_set(GP_ERR_OUT_OF_MEMORY, "out of host memory");
+    }
+    free(col.edits);
+    if (st != GP_OK) {
+        gp_strbuf_free(&sb);
+        gp_printf_table_release(col.t);
+        return st;
+    }
+    *table = col.t;
+    return GP_OK;
+}
+
+/* ---- formatting records on the host --------------------------------------------------------- */
+
+static int64_t gp_pf_clamp_i64(double v)
+{
+    if (v != v) return 0;
+    if (v >= 9223372036854775807.0) return INT64_MAX;
+    if (v <= -9223372036854775808.0) return INT64_MIN;
+    return (int64_t)v;
+}
+
+/* One call's text: the format with each conversion applied to its argument (a triple of
+ * tag, low and high word; NULL: every value 0), the value converted to what the conversion reads
+ * as a cast would (so a float printed with %d prints its integer part, never garbage). */
+static void gp_pf_render(const struct gp_pf_format *f, const uint32_t *args, uint32_t nargs,
+                         gp_strbuf *out)
+{
+    const char *t = f->text;
+    size_t n = strlen(t), i = 0;
+    uint32_t k = 0;
+    while (i < n) {
+        if (t[i] != '%') {
+            size_t b = i;
+            while (i < n && t[i] != '%')
+                i++;
+            gp_strbuf_append(out, t + b, i - b);
+            continue;
+        }
+        size_t start = i++;
+        int is_string = 0, nargs_taken = 0;
+        const char *why = gp_pf_conversion(t, n, &i, &is_string, &nargs_taken);
+        if (why || (nargs_taken && k >= nargs)) { /* not a conversion the build let through */
+            if (why) i = start + 1;
+            gp_strbuf_append(out, t + start, i - start);
+            continue;
+        }
+        if (!nargs_taken) {
+            gp_strbuf_putc(out, '%');
+            continue;
+        }
+        char conv = t[i - 1];
+        int is_long = i - start >= 2 && t[i - 2] == 'l';
+        char spec[64];
+        size_t mid = i - 1 - (size_t)is_long - (start + 1); /* flags, width, precision */
+        if (mid > sizeof spec - 8) mid = sizeof spec - 8;
+        spec[0] = '%';
+        memcpy(spec + 1, t + start + 1, mid);
+        size_t o = 1 + mid;
+        uint32_t tag = args ? args[3 * k] : GP_PRINT_ARG_INT;
+        uint64_t bits = args ? (uint64_t)args[3 * k + 1] | (uint64_t)args[3 * k + 2] << 32 : 0;
+        double fv;
+        int64_t iv;
+        if (tag == GP_PRINT_ARG_FLOAT) {
+            float x;
+            uint32_t lo = (uint32_t)bits;
+            memcpy(&x, &lo, sizeof x);
+            fv = x;
+            iv = gp_pf_clamp_i64(fv);
+        } else if (tag == GP_PRINT_ARG_UINT) {
+            fv = (double)bits;
+            iv = (int64_t)bits;
+        } else {
+            iv = (int64_t)bits;
+            fv = (double)iv;
+        }
+        uint64_t uv = (uint64_t)iv;
+        if (conv == 'd' || conv == 'u' || conv == 'x') {
+            spec[o++] = 'l';
+            spec[o++] = 'l';
+        }
+        spec[o++] = conv;
+        spec[o] = '\0';
+        switch (conv) {
+        case 'd':
+            gp_strbuf_printf(out, spec, is_long ? (long long)iv : (long long)(int32_t)(uint32_t)uv);
+            break;
+        case 'u':
+        case 'x':
+            gp_strbuf_printf(out, spec,
+                             is_long ? (unsigned long long)uv : (unsigned long long)(uint32_t)uv);
+            break;
+        case 'c':
+            gp_strbuf_printf(out, spec, (int)(unsigned char)uv);
+            break;
+        case 's':
+            gp_strbuf_printf(out, spec, f->literals && f->literals[k] ? f->literals[k] : "");
+            break;
+        default:
+            gp_strbuf_printf(out, spec, fv);
+            break; /* f e g */
+        }
+        k++;
+    }
+}
+
+typedef struct gp_pf_rec {
+    uint32_t group;
+    size_t at; /* word offset of the record: arrival order within a group */
+    uint32_t id, nargs;
+} gp_pf_rec;
+
+static int gp_pf_rec_cmp(const void *a, const void *b)
+{
+    const gp_pf_rec *x = a, *y = b;
+    if (x->group != y->group) return x->group < y->group ? -1 : 1;
+    return x->at < y->at ? -1 : x->at > y->at;
+}
+
+char *gp_printf_records_format(const gp_printf_table *t, const char *kernel, const uint32_t *buf,
+                               size_t nwords, uint32_t limit, size_t *len)
+{
+    gp_strbuf out = {0};
+    *len = 0;
+    if (nwords < GP_PRINT_REC_HEADER) {
+        gp_strbuf_printf(&out, "gpuport: kernel '%s': the print buffer is too short\n", kernel);
+        goto done;
+    }
+    const uint32_t *recs = buf + GP_PRINT_REC_HEADER;
+    size_t cap = nwords - GP_PRINT_REC_HEADER;
+    if (buf[GP_PRINT_REC_CAPACITY] < cap) cap = buf[GP_PRINT_REC_CAPACITY];
+    size_t used = buf[GP_PRINT_REC_CURSOR] < cap ? buf[GP_PRINT_REC_CURSOR] : cap;
+    uint64_t full = buf[GP_PRINT_REC_DROPPED]; /* lines the device could not write */
+    uint64_t over = 0;                         /* lines past the limit */
+    const char *corrupt = NULL;
+    size_t corrupt_at = 0;
+    /* the records, checked against the table, then in group order */
+    size_t n = 0, ncap = 0;
+    gp_pf_rec *list = NULL;
+    for (size_t at = 0; at + GP_PRINT_REC_FIXED <= used;) {
+        const uint32_t *r = recs + at;
+        if (r[0] == 0) break; /* reserved, never written: the record that did not fit */
+        uint32_t id = r[0] - 1, na = r[2];
+        if (!t || id >= t->n) {
+            corrupt = "a format id the program does not have";
+        } else if (na != t->f[id].nargs) {
+            corrupt = "an argument count that is not its format's";
+        } else if (at + GP_PRINT_REC_FIXED + (size_t)GP_PRINT_REC_ARG_WORDS * na > used) {
+            corrupt = "a record past the end of what was written";
+        } else {
+            for (uint32_t k = 0; k < na && !corrupt; k++) {
+                uint32_t tag = r[GP_PRINT_REC_FIXED + GP_PRINT_REC_ARG_WORDS * k];
+                if (tag != GP_PRINT_ARG_INT && tag != GP_PRINT_ARG_UINT &&
+                    tag != GP_PRINT_ARG_FLOAT)
+                    corrupt = "an unknown argument type";
+            }
+        }
+        if (corrupt) {
+            corrupt_at = at;
+            break;
+        }
+        if (n == ncap) {
+            size_t c2 = ncap ? ncap * 2 : 64;
+            gp_pf_rec *l2 = realloc(list, c2 * sizeof *l2);
+            if (!l2) {
+                corrupt = "no host memory to read it";
+                corrupt_at = at;
+                break;
+            }
+            list = l2;
+            ncap = c2;
+        }
+        list[n].group = r[1];
+        list[n].at = at;
+        list[n].id = id;
+        list[n].nargs = na;
+        n++;
+        at += GP_PRINT_REC_FIXED + (size_t)GP_PRINT_REC_ARG_WORDS * na;
+    }
+    if (n) qsort(list, n, sizeof *list, gp_pf_rec_cmp);
+    uint64_t lines = 0;
+    gp_strbuf one = {0};
+    for (size_t i = 0; i < n; i++) {
+        const struct gp_pf_format *f = &t->f[list[i].id];
+        gp_strbuf_reset(&one);
+        gp_pf_render(f, recs + list[i].at + GP_PRINT_REC_FIXED, list[i].nargs, &one);
+        const char *txt = gp_strbuf_cstr(&one);
+        size_t tl = one.len;
+        uint32_t nl = gp_pf_count_lines(txt, tl);
+        if (over || lines + nl > limit) { /* the first lines in group order, whole calls */
+            over += nl;
+            continue;
+        }
+        lines += nl;
+        gp_strbuf_append(&out, txt, tl);
+    }
+    gp_strbuf_free(&one);
+    free(list);
+    int open_line = out.len && gp_strbuf_cstr(&out)[out.len - 1] != '\n';
+    if (full || over) {
+        if (open_line) gp_strbuf_putc(&out, '\n');
+        open_line = 0;
+        uint64_t d = full + over;
+        gp_strbuf_printf(&out, "gpuport: kernel '%s': %llu line%s of gp_printf output dropped (",
+                         kernel, (unsigned long long)d, d == 1 ? "" : "s");
+        if (over)
+            gp_strbuf_printf(&out,
+                             "%llu past the limit of %u lines per launch; gp_print_set_limit or "
+                             "GPUPORT_PRINT_LIMIT%s",
+                             (unsigned long long)over, limit, full ? "; " : "");
+        if (full)
+            gp_strbuf_printf(&out, "%llu did not fit the launch's print buffer of %zu bytes",
+                             (unsigned long long)full, cap * 4);
+        gp_strbuf_puts(&out, ")\n");
+    }
+    if (corrupt) {
+        if (open_line) gp_strbuf_putc(&out, '\n');
+        gp_strbuf_printf(&out,
+                         "gpuport: kernel '%s': the print buffer holds %s at word %zu; the rest "
+                         "of its output is lost\n",
+                         kernel, corrupt, corrupt_at);
+    }
+done:
+    *len = out.len;
+    return gp_strbuf_take(&out);
+}
+
+void gp_printf_records_emit(const gp_printf_table *t, const char *kernel, const uint32_t *buf,
+                            size_t nwords)
+{
+    size_t len = 0;
+    char *text = gp_printf_records_format(t, kernel, buf, nwords, gp_print_limit(), &len);
+    if (text) gp_print_emit(text, len);
+    free(text);
 }

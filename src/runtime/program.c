@@ -96,6 +96,7 @@ static void gp_program_free(gp_program *p)
     if (p->impl) p->dev->ops->program_release(p);
     free(p->kernels);
     free(p->untranslated);
+    gp_printf_table_release(p->prints);
     free(p);
 }
 
@@ -212,19 +213,32 @@ static gp_status gp_build(gp_device_state *dev, const char *src, size_t len,
     if (st == GP_OK) st = gp_check_needs(dev, name, &p->needs);
     uint32_t prints = 0;
     if (st == GP_OK) st = gp_printf_scan(src, len, name, &prints);
-    if (st == GP_OK && prints && dev->info.backend == GP_BACKEND_METAL)
-        st = gp_error_set(GP_ERR_UNSUPPORTED,
-                          "%s uses gp_printf, which the metal backend does not print yet (Metal's "
-                          "os_log needs macOS 15 and a log state on the queue); run it on the cpu "
-                          "device (GPUPORT_DEVICE=cpu) or checked (GPUPORT_CHECK=memcheck) to see "
-                          "its output",
-                          name);
+    /* A device without a printf: each call becomes a record (printf_format.c) and the prelude
+     * is told so; the text compiled is the rewritten one, the table stays with the program. */
+    char *rewritten = NULL;
+    size_t rlen = 0;
+    const char **rec_defs = NULL;
+    if (st == GP_OK && prints && dev->print_records) {
+        st = gp_printf_records_source(src, len, name, &p->prints, &rewritten, &rlen);
+        rec_defs = st == GP_OK ? malloc((ndefs + 1) * sizeof *rec_defs) : NULL;
+        if (st == GP_OK && !rec_defs) st = gp_error_set(GP_ERR_OUT_OF_MEMORY, "out of host memory");
+        if (st == GP_OK) {
+            for (uint32_t i = 0; i < ndefs; i++)
+                rec_defs[i] = defs[i];
+            rec_defs[ndefs] = "GP__PRINT_RECORDS=1";
+        }
+    }
     if (st != GP_OK) {
+        free(rewritten);
+        free(rec_defs);
         gp_program_free(p);
         return st;
     }
     size_t tlen;
-    char *text = gp_assemble(src, len, name, defs, ndefs, &tlen);
+    char *text = rewritten ? gp_assemble(rewritten, rlen, name, rec_defs, ndefs + 1, &tlen)
+                           : gp_assemble(src, len, name, defs, ndefs, &tlen);
+    free(rewritten);
+    free(rec_defs);
     char compiler[512] = "";
     if (!text) st = gp_error_set(GP_ERR_OUT_OF_MEMORY, "out of host memory");
     if (st == GP_OK) st = dev->ops->compiler_id(dev, compiler, sizeof compiler);
@@ -262,6 +276,7 @@ static gp_status gp_build(gp_device_state *dev, const char *src, size_t len,
     req.checks = checks;
     req.defines = defs;
     req.num_defines = ndefs;
+    req.prints = prints;
     uint64_t found = gp_cache_found_on_thread();
     st = dev->ops->program_build(p, &req);
     gp_trace_cache how = !req.use_disk_cache                   ? GP_TRACE_CACHE_OFF

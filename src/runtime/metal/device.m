@@ -76,6 +76,39 @@ static MTLLanguageVersion gp_mtl_language(id<MTLDevice> d)
     return (MTLLanguageVersion)GP_MTLLanguageVersion2_3;
 }
 
+/* How gp_printf prints on d: os_log where MSL 3.2 runs (macOS 15, a Metal 3 GPU, and a library
+ * built with the macOS 15 SDK), else through a print buffer of records, with *why saying why
+ * (GPUPORT_METAL_PRINT=buffer asks for the buffer). */
+static bool gp_mtl_print_oslog(id<MTLDevice> d, const char **why)
+{
+    const char *e = getenv("GPUPORT_METAL_PRINT");
+    if (e && !strcmp(e, "buffer")) {
+        *why = "GPUPORT_METAL_PRINT=buffer";
+        return false;
+    }
+#if defined(__MAC_15_0) || defined(__IPHONE_18_0)
+    NSOperatingSystemVersion v15 = {15, 0, 0};
+#if TARGET_OS_OSX
+    if (![[NSProcessInfo processInfo] isOperatingSystemAtLeastVersion:v15]) {
+        *why = "os_log in kernels needs macOS 15 (MSL 3.2)";
+        return false;
+    }
+#else
+    v15.majorVersion = 18;
+    if (![[NSProcessInfo processInfo] isOperatingSystemAtLeastVersion:v15]) {
+        *why = "os_log in kernels needs iOS 18 (MSL 3.2)";
+        return false;
+    }
+#endif
+    if ([d supportsFamily:(MTLGPUFamily)GP_MTLGPUFamilyMetal3]) return true;
+    *why = "os_log needs MSL 3.2, which needs a GPU of the Metal 3 family";
+#else
+    (void)d;
+    *why = "this library was built with an SDK before macOS 15, which has no shader logging";
+#endif
+    return false;
+}
+
 gp_status gp_mtl_op_probe(gp_selection_entry *out)
 {
     @autoreleasepool {
@@ -92,11 +125,15 @@ gp_status gp_mtl_op_probe(gp_selection_entry *out)
             return GP_OK;
         }
         id<MTLDevice> d = devs[0];
+        const char *why = "";
+        bool oslog = gp_mtl_print_oslog(d, &why);
         NSString *detail = [NSString
-            stringWithFormat:@"%lu device(s); %@ (%s memory, Metal %d.%d programs)",
+            stringWithFormat:@"%lu device(s); %@ (%s memory, Metal %d.%d programs; gp_printf "
+                             @"through %s%s%s)",
                              (unsigned long)devs.count, d.name,
                              d.hasUnifiedMemory ? "unified" : "discrete",
-                             (int)(gp_mtl_language(d) >> 16), (int)(gp_mtl_language(d) & 0xffff)];
+                             (int)(gp_mtl_language(d) >> 16), (int)(gp_mtl_language(d) & 0xffff),
+                             oslog ? "os_log" : "a print buffer", oslog ? "" : ": ", why];
         gp_copy_str(out->detail, sizeof out->detail, detail.UTF8String);
         out->outcome = GP_SELECT_AVAILABLE;
         return GP_OK;
@@ -163,6 +200,13 @@ gp_status gp_mtl_op_device_open(gp_device_state *dev)
         m->dispatch_threads = [m->device supportsFamily:(MTLGPUFamily)GP_MTLGPUFamilyApple4] ||
                               [m->device supportsFamily:(MTLGPUFamily)GP_MTLGPUFamilyMac2];
         m->language = gp_mtl_language(m->device);
+        const char *why = "";
+        m->print_oslog = gp_mtl_print_oslog(m->device, &why);
+        dev->print_records = !m->print_oslog;
+        if (m->print_oslog)
+            gp_log_info("metal:%u: gp_printf prints through os_log (MSL 3.2)", dev->index);
+        else
+            gp_log_info("metal:%u: gp_printf prints through a print buffer (%s)", dev->index, why);
         pthread_mutex_init(&m->lock, NULL);
         m->libraries = [[NSMutableDictionary alloc] init];
         m->pipelines = [[NSMutableDictionary alloc] init];

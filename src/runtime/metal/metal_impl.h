@@ -33,11 +33,24 @@ typedef struct gp_mtl_device {
     id<MTLDevice> device;           /* retained */
     bool dispatch_threads;          /* non-uniform dispatch supported (Apple4+, Mac2) */
     MTLLanguageVersion language;    /* the version every program is compiled for */
+    bool print_oslog;               /* gp_printf through os_log: programs that print are compiled
+                                       as MSL 3.2 with logging (else the record buffer, with
+                                       dev->print_records set) */
     pthread_mutex_t lock;           /* guards the two collections below */
     NSMutableDictionary *libraries; /* cache key -> id<MTLLibrary>, for the process's lifetime */
     NSMutableDictionary *pipelines; /* "<cache key>/<kernel>" -> id<MTLComputePipelineState> */
     struct gp_mtl_queue *queues;    /* live queues, for device_synchronize */
 } gp_mtl_device;
+
+/* The print buffer of one launch of a program on the record path, waiting for its command
+ * buffer to complete: then its records are formatted and handed on (gp_mtl_queue_wait). */
+typedef struct gp_mtl_print {
+    id<MTLCommandBuffer> cb; /* retained */
+    id<MTLBuffer> buf;       /* retained */
+    gp_printf_table *table;  /* a reference */
+    char kernel[128];
+    struct gp_mtl_print *next;
+} gp_mtl_print;
 
 /* A gpuport queue: a command queue, the last command buffer committed to it, and the first
  * error any of its command buffers reported (returned by the next finish). */
@@ -48,7 +61,11 @@ typedef struct gp_mtl_queue {
                                     order of the calls; never held while waiting */
     id<MTLCommandBuffer> last;   /* retained; nil before the first command */
     GPMetalCompletion *failures; /* retained; where command buffers report errors */
-    struct gp_mtl_queue *next;   /* in dev->queues */
+    gp_mtl_print *prints;        /* print buffers in launch order (guarded by `lock`) */
+    gp_mtl_print **prints_tail;
+    id log_state;              /* retained id<MTLLogState> (macOS 15), made by the first launch
+                                  of a program that logs; nil before */
+    struct gp_mtl_queue *next; /* in dev->queues */
 } gp_mtl_queue;
 
 /* A recorded event: an empty command buffer committed after everything before it, which
@@ -63,6 +80,7 @@ typedef struct gp_mtl_event {
 typedef struct gp_mtl_program {
     id<MTLLibrary> library; /* retained */
     NSString *key;          /* retained */
+    bool logging;           /* compiled with os_log enabled: launched with the queue's log state */
 } gp_mtl_program;
 
 static inline gp_mtl_device *gp_mtl_dev(const gp_device_state *s)
@@ -77,6 +95,12 @@ NSString *gp_mtl_error_text(NSError *err);
 /* A new command buffer on q (the queue's lock is held by the caller); nil with the status set
  * when Metal refuses. The buffer reports failures into q->error when it completes. */
 id<MTLCommandBuffer> gp_mtl_queue_begin(gp_mtl_queue *q);
+/* The same with the queue's log state attached (made on first use; macOS 15), for a launch of a
+ * program compiled with logging: its os_log messages go to the print handler. */
+id<MTLCommandBuffer> gp_mtl_queue_begin_logged(gp_mtl_queue *q);
+/* Files a launch's print buffer (lock held); its records are handed on after cb completes. */
+void gp_mtl_queue_add_print(gp_mtl_queue *q, id<MTLCommandBuffer> cb, id<MTLBuffer> buf,
+                            gp_printf_table *table, const char *kernel);
 /* Commits cb as the queue's latest command (lock held). */
 void gp_mtl_queue_commit(gp_mtl_queue *q, id<MTLCommandBuffer> cb);
 /* Waits for everything committed to q so far; reports a failed command buffer. */

@@ -3,7 +3,9 @@
  * user's text joined by the core, with #line so the compiler names the user's file and line) is
  * compiled by newLibraryWithSource with the language version and the math mode set explicitly.
  * Compiling costs every process time, so libraries and pipelines are kept per device for the
- * life of the process, keyed by the cache key (and the kernel name).
+ * life of the process, keyed by the cache key (and the kernel name). A program that uses
+ * gp_printf is compiled as MSL 3.2 with logging where the device prints through os_log; else the
+ * core has rewritten its calls into records, and each launch binds a print buffer for them.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +14,7 @@
 
 /* The compile options: language version and math mode, never the defaults (fast math is on by
  * default in Metal; the dialect promises the same results as the other targets). */
-static MTLCompileOptions *gp_mtl_options(const gp_mtl_device *m, bool fast)
+static MTLCompileOptions *gp_mtl_options(const gp_mtl_device *m, bool fast, bool logging)
 {
     MTLCompileOptions *o = [[[MTLCompileOptions alloc] init] autorelease];
     o.languageVersion = m->language;
@@ -25,13 +27,30 @@ static MTLCompileOptions *gp_mtl_options(const gp_mtl_device *m, bool fast)
         o.mathMode = fast ? MTLMathModeFast : MTLMathModeSafe;
         o.mathFloatingPointFunctions =
             fast ? MTLMathFloatingPointFunctionsFast : MTLMathFloatingPointFunctionsPrecise;
+        /* gp_printf as os_log: MSL 3.2 with logging, for the programs that print only (the
+         * logging costs even when nothing prints) */
+        if (logging) {
+            o.languageVersion = MTLLanguageVersion3_2;
+            o.enableLogging = YES;
+        }
     }
+#else
+    (void)logging;
 #endif
     return o;
 }
 
+/* Words of record space in a launch's print buffer: room for the line limit at 32 words a line
+ * (a call with 9 arguments), between 16 KiB and 16 MiB. */
+static uint32_t gp_mtl_print_words(void)
+{
+    uint64_t w = (uint64_t)gp_print_limit() * 32;
+    return (uint32_t)(w < 4096 ? 4096 : w > (4u << 20) ? (4u << 20) : w);
+}
+
 /* The device's library for this key: from the in-process cache, or compiled now (+1). */
-static gp_status gp_mtl_library(gp_mtl_device *m, const gp_build_request *req, id<MTLLibrary> *out)
+static gp_status gp_mtl_library(gp_mtl_device *m, const gp_build_request *req, bool logging,
+                                id<MTLLibrary> *out)
 {
     NSString *key = [NSString stringWithUTF8String:req->cache_key];
     pthread_mutex_lock(&m->lock);
@@ -48,13 +67,15 @@ static gp_status gp_mtl_library(gp_mtl_device *m, const gp_build_request *req, i
         return gp_error_set(GP_ERR_BUILD, "%s is not valid UTF-8 text, which Metal requires",
                             req->source_name ? req->source_name : "the kernel source");
     NSError *err = nil;
-    lib = [m->device newLibraryWithSource:src
-                                  options:gp_mtl_options(m, (req->flags & GP_BUILD_FAST_MATH) != 0)
-                                    error:&err];
+    lib = [m->device
+        newLibraryWithSource:src
+                     options:gp_mtl_options(m, (req->flags & GP_BUILD_FAST_MATH) != 0, logging)
+                       error:&err];
+    int major = logging ? 3 : (int)(m->language >> 16),
+        minor = logging ? 2 : (int)(m->language & 0xffff);
     if (!lib) /* The compiler's log as it is: its lines already name the user's file and line. */
-        return gp_error_set(GP_ERR_BUILD, "Metal compile (MSL %d.%d) of %s failed:\n%s",
-                            (int)(m->language >> 16), (int)(m->language & 0xffff),
-                            req->source_name ? req->source_name : "the program",
+        return gp_error_set(GP_ERR_BUILD, "Metal compile (MSL %d.%d) of %s failed:\n%s", major,
+                            minor, req->source_name ? req->source_name : "the program",
                             gp_mtl_error_text(err).UTF8String);
     if (err) gp_log_debug("metal: the compiler said:\n%s", gp_mtl_error_text(err).UTF8String);
     pthread_mutex_lock(&m->lock);
@@ -69,7 +90,8 @@ gp_status gp_mtl_op_program_build(gp_program *prog, const gp_build_request *req)
     @autoreleasepool {
         gp_mtl_device *m = gp_mtl_dev(prog->dev);
         id<MTLLibrary> lib = nil;
-        gp_status st = gp_mtl_library(m, req, &lib);
+        bool logging = req->prints && m->print_oslog;
+        gp_status st = gp_mtl_library(m, req, logging, &lib);
         if (st != GP_OK) return st;
         gp_mtl_program *p = calloc(1, sizeof *p);
         if (!p) {
@@ -77,6 +99,7 @@ gp_status gp_mtl_op_program_build(gp_program *prog, const gp_build_request *req)
             return gp_error_set(GP_ERR_OUT_OF_MEMORY, "out of host memory");
         }
         p->library = lib;
+        p->logging = logging;
         p->key = [[NSString alloc] initWithUTF8String:req->cache_key];
         prog->impl = p;
         return GP_OK;
@@ -147,8 +170,26 @@ gp_status gp_mtl_op_kernel_launch(gp_queue *q, gp_kernel *k, const gp_launch *l)
     @autoreleasepool {
         gp_mtl_queue *mq = q->impl;
         id<MTLComputePipelineState> pso = (id<MTLComputePipelineState>)k->impl;
+        gp_mtl_program *mp = k->program->impl;
+        gp_printf_table *prints = k->program->prints;
+        id<MTLBuffer> pbuf = nil;
+        if (prints) { /* the record path of gp_printf: this launch's print buffer */
+            uint32_t words = gp_mtl_print_words();
+            pbuf = [[mq->dev->device newBufferWithLength:(GP_PRINT_REC_HEADER + (size_t)words) * 4
+                                                 options:MTLResourceStorageModeShared] autorelease];
+            if (!pbuf)
+                return gp_error_set(
+                    GP_ERR_OUT_OF_MEMORY,
+                    "Metal could not allocate the %u-byte print buffer of kernel %s",
+                    (GP_PRINT_REC_HEADER + words) * 4, k->sig->name);
+            uint32_t *w = (uint32_t *)pbuf.contents;
+            memset(w, 0, (GP_PRINT_REC_HEADER + (size_t)words) * 4);
+            w[GP_PRINT_REC_CAPACITY] = words;
+            w[GP_PRINT_REC_LAYOUT] = GP_PRINT_REC_VERSION;
+        }
         pthread_mutex_lock(&mq->lock);
-        id<MTLCommandBuffer> cb = gp_mtl_queue_begin(mq);
+        id<MTLCommandBuffer> cb =
+            mp->logging ? gp_mtl_queue_begin_logged(mq) : gp_mtl_queue_begin(mq);
         if (!cb) {
             pthread_mutex_unlock(&mq->lock);
             return GP_ERR_BACKEND;
@@ -171,6 +212,7 @@ gp_status gp_mtl_op_kernel_launch(gp_queue *q, gp_kernel *k, const gp_launch *l)
                 [enc setBytes:a->value length:a->size atIndex:i];
             }
         }
+        if (pbuf) [enc setBuffer:pbuf offset:0 atIndex:GP_PRINT_REC_BINDING];
         MTLSize group = MTLSizeMake(l->group[0], l->group[1], l->group[2]);
         /* gpuport grids are whole groups on every backend (gp_local_size is the same in every
          * group), so both forms dispatch the same threads; dispatchThreads where the GPU
@@ -187,6 +229,7 @@ gp_status gp_mtl_op_kernel_launch(gp_queue *q, gp_kernel *k, const gp_launch *l)
                 threadsPerThreadgroup:group];
         [enc endEncoding];
         gp_mtl_queue_commit(mq, cb);
+        if (pbuf) gp_mtl_queue_add_print(mq, cb, pbuf, prints, k->sig->name);
         pthread_mutex_unlock(&mq->lock);
         return GP_OK;
     }

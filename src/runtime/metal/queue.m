@@ -26,9 +26,9 @@ static double gp_mtl_host_seconds(void)
     return (double)mach_absolute_time() * tb.numer / tb.denom / 1e9;
 }
 
-id<MTLCommandBuffer> gp_mtl_queue_begin(gp_mtl_queue *q)
+/* Completion reporting for a new command buffer (nil: the status is set). */
+static id<MTLCommandBuffer> gp_mtl_queue_watch(gp_mtl_queue *q, id<MTLCommandBuffer> cb)
 {
-    id<MTLCommandBuffer> cb = [q->queue commandBuffer];
     if (!cb) {
         gp_error_set(GP_ERR_BACKEND, "Metal could not create a command buffer (too many in "
                                      "flight, or the GPU was lost)");
@@ -42,6 +42,89 @@ id<MTLCommandBuffer> gp_mtl_queue_begin(gp_mtl_queue *q)
       }
     }];
     return cb;
+}
+
+id<MTLCommandBuffer> gp_mtl_queue_begin(gp_mtl_queue *q)
+{
+    return gp_mtl_queue_watch(q, [q->queue commandBuffer]);
+}
+
+id<MTLCommandBuffer> gp_mtl_queue_begin_logged(gp_mtl_queue *q)
+{
+#if defined(__MAC_15_0) || defined(__IPHONE_18_0)
+    if (@available(macOS 15.0, iOS 18.0, *)) {
+        if (!q->log_state) {
+            MTLLogStateDescriptor *d = [[MTLLogStateDescriptor alloc] init];
+            d.level = MTLLogLevelDebug; /* every message os_log_default.log writes */
+            d.bufferSize = 1 << 20;
+            NSError *err = nil;
+            id<MTLLogState> ls = [q->dev->device newLogStateWithDescriptor:d error:&err];
+            [d release];
+            if (!ls) {
+                gp_error_set(GP_ERR_BACKEND, "Metal could not make a log state for gp_printf: %s",
+                             gp_mtl_error_text(err).UTF8String);
+                return nil;
+            }
+            /* each message is one gp_printf call, whole; handed on as Metal delivers it */
+            [ls addLogHandler:^(NSString *sub, NSString *category, MTLLogLevel level,
+                                NSString *message) {
+              (void)sub;
+              (void)category;
+              (void)level;
+              const char *text = message.UTF8String;
+              if (text) gp_print_emit(text, strlen(text));
+            }];
+            q->log_state = ls;
+        }
+        MTLCommandBufferDescriptor *cd = [[[MTLCommandBufferDescriptor alloc] init] autorelease];
+        cd.logState = (id<MTLLogState>)q->log_state;
+        return gp_mtl_queue_watch(q, [q->queue commandBufferWithDescriptor:cd]);
+    }
+#endif
+    return gp_mtl_queue_begin(q);
+}
+
+void gp_mtl_queue_add_print(gp_mtl_queue *q, id<MTLCommandBuffer> cb, id<MTLBuffer> buf,
+                            gp_printf_table *table, const char *kernel)
+{
+    gp_mtl_print *p = calloc(1, sizeof *p);
+    if (!p) {
+        gp_log_info("kernel '%s': out of host memory; its gp_printf output is lost", kernel);
+        return;
+    }
+    p->cb = [cb retain];
+    p->buf = [buf retain];
+    gp_printf_table_retain(table);
+    p->table = table;
+    gp_copy_str(p->kernel, sizeof p->kernel, kernel);
+    *q->prints_tail = p;
+    q->prints_tail = &p->next;
+}
+
+/* Hands on the output of every print buffer whose command buffer is done, in launch order. */
+static void gp_mtl_queue_print(gp_mtl_queue *q)
+{
+    pthread_mutex_lock(&q->lock);
+    gp_mtl_print *done = NULL, **tail = &done;
+    while (q->prints && q->prints->cb.status >= MTLCommandBufferStatusCompleted) {
+        gp_mtl_print *p = q->prints;
+        q->prints = p->next;
+        p->next = NULL;
+        *tail = p;
+        tail = &p->next;
+    }
+    if (!q->prints) q->prints_tail = &q->prints;
+    pthread_mutex_unlock(&q->lock);
+    while (done) {
+        gp_mtl_print *p = done;
+        done = p->next;
+        gp_printf_records_emit(p->table, p->kernel, (const uint32_t *)p->buf.contents,
+                               p->buf.length / sizeof(uint32_t));
+        gp_printf_table_release(p->table);
+        [p->buf release];
+        [p->cb release];
+        free(p);
+    }
 }
 
 void gp_mtl_queue_commit(gp_mtl_queue *q, id<MTLCommandBuffer> cb)
@@ -62,6 +145,7 @@ gp_status gp_mtl_queue_wait(gp_mtl_queue *q)
         NSString *failure = nil;
         if (last.status == MTLCommandBufferStatusError) failure = gp_mtl_error_text(last.error);
         [last release];
+        gp_mtl_queue_print(q); /* the launches' gp_printf output, now that they are done */
         GPMetalCompletion *sink = q->failures;
         @synchronized(sink) {
             if (!failure && sink->error) failure = [[sink->error retain] autorelease];
@@ -88,6 +172,7 @@ gp_status gp_mtl_op_queue_create(gp_queue *q)
         }
         mq->dev = m;
         mq->failures = [[GPMetalCompletion alloc] init];
+        mq->prints_tail = &mq->prints;
         pthread_mutex_init(&mq->lock, NULL);
         pthread_mutex_lock(&m->lock);
         mq->next = m->queues;
@@ -116,6 +201,7 @@ void gp_mtl_op_queue_release(gp_queue *q)
         pthread_mutex_unlock(&m->lock);
         [mq->last release];
         [mq->failures release];
+        [mq->log_state release];
         [mq->queue release];
         pthread_mutex_destroy(&mq->lock);
         free(mq);

@@ -1818,6 +1818,10 @@ enum {
 - (MTLFunctionReflection *)reflectionForFunctionWithName:(NSString *)functionName GP_MACOS(26.0);
 @end
 
+@protocol MTLLogState <NSObject>
+- (void)addLogHandler:(void (^)(NSString * _Nullable, NSString * _Nullable, MTLLogLevel, NSString * _Nonnull))block GP_MACOS(15.0);
+@end
+
 @protocol MTLBlitCommandEncoder <MTLCommandEncoder>
 - (void)copyFromBuffer:(id<MTLBuffer>)sourceBuffer sourceOffset:(NSUInteger)sourceOffset sourceBytesPerRow:(NSUInteger)sourceBytesPerRow sourceBytesPerImage:(NSUInteger)sourceBytesPerImage sourceSize:(MTLSize)sourceSize toTexture:(id<MTLTexture>)destinationTexture destinationSlice:(NSUInteger)destinationSlice destinationLevel:(NSUInteger)destinationLevel destinationOrigin:(MTLOrigin)destinationOrigin GP_MACOS(10.11);
 - (void)copyFromBuffer:(id<MTLBuffer>)sourceBuffer sourceOffset:(NSUInteger)sourceOffset sourceBytesPerRow:(NSUInteger)sourceBytesPerRow sourceBytesPerImage:(NSUInteger)sourceBytesPerImage sourceSize:(MTLSize)sourceSize toTexture:(id<MTLTexture>)destinationTexture destinationSlice:(NSUInteger)destinationSlice destinationLevel:(NSUInteger)destinationLevel destinationOrigin:(MTLOrigin)destinationOrigin options:(MTLBlitOption)options GP_MACOS(10.11);
@@ -1941,6 +1945,12 @@ enum {
 - (void)removeAllDebugMarkers GP_MACOS(10.12);
 @end
 
+@interface MTLCommandBufferDescriptor : NSObject <NSCopying>
+@property (nonatomic, readwrite) MTLCommandBufferErrorOption errorOptions GP_MACOS(11.0);
+@property (nonatomic, readwrite, retain) id<MTLLogState> logState GP_MACOS(15.0);
+@property (nonatomic, readwrite) BOOL retainedReferences GP_MACOS(11.0);
+@end
+
 @interface MTLCompileOptions : NSObject <NSCopying>
 @property (nonatomic, readwrite) BOOL allowReferencingUndefinedSymbols GP_MACOS(13.3);
 @property (nonatomic, readwrite) MTLCompileSymbolVisibility compileSymbolVisibility GP_MACOS(13.3);
@@ -1957,6 +1967,11 @@ enum {
 @property (copy, nonatomic, readwrite) NSDictionary<NSString *,NSObject *> *preprocessorMacros GP_MACOS(10.11);
 @property (nonatomic, readwrite) BOOL preserveInvariance GP_MACOS(11.0);
 @property (nonatomic, readwrite) MTLSize requiredThreadsPerThreadgroup GP_MACOS(26.0);
+@end
+
+@interface MTLLogStateDescriptor : NSObject <NSCopying>
+@property (assign, readwrite) NSInteger bufferSize GP_MACOS(15.0);
+@property (assign, readwrite) MTLLogLevel level GP_MACOS(15.0);
 @end
 
 NSArray * MTLCopyAllDevices(void) GP_MACOS(10.11);
