@@ -297,8 +297,11 @@ static void ops_child(FILE *out)
         const char *user = "GP_KERNEL(scale, GP_BUF(float, y), GP_VAL(float, a), GP_VAL(int, n),\n"
                            "          GP_DYN_SHARED(float, tmp))\n"
                            "{\n    int i = gp_global_id(0);\n    if (i < n) y[i] *= a;\n}\n";
-        char text[65536];
-        snprintf(text, sizeof text, "#line 1 \"gpuport/kernel.h\"\n%s\n#line 1 \"s.gpk\"\n%s",
+        /* sized from the prelude: a fixed buffer would cut the prelude as it grows */
+        size_t cap = strlen(gp_prelude_text) + strlen(user) + 64;
+        char *text = malloc(cap);
+        CHECK(text != NULL);
+        snprintf(text, cap, "#line 1 \"gpuport/kernel.h\"\n%s\n#line 1 \"s.gpk\"\n%s",
                  gp_prelude_text, user);
         gp_kernel_sig sig = {.name = "scale", .num_args = 4};
         gp_build_request req = {.source = text,
@@ -340,6 +343,7 @@ static void ops_child(FILE *out)
         dlclose(h);
         gp_cuda_op_kernel_release(&k);
         gp_cuda_op_program_release(&prog);
+        free(text);
         fprintf(out, "ok launch\n");
     } else {
         fprintf(out, "no NVRTC: build and launch not exercised\n");
