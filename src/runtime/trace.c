@@ -85,6 +85,12 @@ typedef struct gp_trace_chunk {
     gp_trace_rec recs[];
 } gp_trace_chunk;
 
+typedef struct gp_trace_qslot {
+    const gp_queue *q;
+    uint16_t dev, tid;
+    uint8_t timing; /* devices: 0 unknown yet, 1 timed (a reference marker was taken), 2 not */
+} gp_trace_qslot;
+
 typedef struct gp_trace_buf {
     struct gp_trace_buf *next; /* in gp_tr.bufs; buffers are never freed, only reused */
     _Atomic int gen;           /* the trace its records belong to */
@@ -97,12 +103,7 @@ typedef struct gp_trace_buf {
     gp_trace_chunk *chunk;
     gp_trace_rec *pos, *end;
     size_t count;
-    struct {
-        const gp_queue *q;
-        uint16_t dev, tid;
-        uint8_t
-            timing; /* devices: 0 not known yet, 1 timed (a reference marker was taken), 2 not */
-    } queues[4];    /* the last queues met, most recent first */
+    gp_trace_qslot queues[4]; /* the last queues met, most recent first */
     struct {
         gp_device_state *state;
         uint16_t index;
@@ -368,7 +369,7 @@ static int gp_trace_buf_queue(gp_trace_buf *b, const gp_queue *q, int gen)
 {
     for (int i = 1; i < 4; i++) {
         if (b->queues[i].q != q) continue;
-        __typeof__(b->queues[0]) hit = b->queues[i];
+        gp_trace_qslot hit = b->queues[i];
         memmove(&b->queues[1], &b->queues[0], (size_t)i * sizeof b->queues[0]);
         b->queues[0] = hit;
         return 0;
