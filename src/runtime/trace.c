@@ -588,7 +588,10 @@ static void gp_trace_cmd_end_device(gp_queue *q, gp_trace_span *s, uint64_t end,
         r->ev0 = s->ev0;
         r->ev1 = ev1;
         r->native = s->native;
-        if (s->native || s->ev0) atomic_fetch_add_explicit(&gp_tr.pending, 1, memory_order_relaxed);
+        if (s->native || s->ev0) /* written under the lock, read without it by the waits */
+            atomic_store_explicit(&gp_tr.pending,
+                                  atomic_load_explicit(&gp_tr.pending, memory_order_relaxed) + 1,
+                                  memory_order_relaxed);
         memset(&r->u, 0, sizeof r->u);
         if (grid) {
             memcpy(r->u.l.grid, grid, sizeof r->u.l.grid);
