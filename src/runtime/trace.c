@@ -169,18 +169,23 @@ uint64_t gp_trace_clock_slow(void)
     return t ? t : 1;
 }
 
-/* Clock ticks per microsecond, measured against the monotonic clock since the start (at least
- * 2 ms of it, so that the readings' jitter is lost in it). */
+/* Clock ticks per microsecond, measured against the monotonic clock since the process's first
+ * trace started (the invariant TSC's rate does not change; the longer the span, the more exact),
+ * after at least 2 ms of it, slept rather than spun, so that the readings' jitter is lost in it. */
+static uint64_t gp_rate_tick0;
+static double gp_rate_s0;
+
 static double gp_trace_rate_locked(void)
 {
     if (!gp_trace_tsc) return 1000.0;
-    double s;
+    double s = gp_monotonic_s();
+    if (s - gp_rate_s0 < 0.002) gp_sleep_us((unsigned)((0.002 - (s - gp_rate_s0)) * 1e6) + 1);
     uint64_t t;
     do {
         s = gp_monotonic_s();
         t = gp_trace_clock();
-    } while (s - gp_tr.s0 < 0.002);
-    return (double)(t - gp_tr.tick0) / ((s - gp_tr.s0) * 1e6);
+    } while (s - gp_rate_s0 < 0.002);
+    return (double)(t - gp_rate_tick0) / ((s - gp_rate_s0) * 1e6);
 }
 
 static double gp_trace_us(uint64_t t, double rate)
@@ -1002,6 +1007,10 @@ gp_status gp_trace_start(const char *path)
     gp_once_call(&gp_trace_clock_once, gp_trace_clock_choose);
     gp_tr.s0 = gp_monotonic_s();
     gp_tr.tick0 = gp_trace_clock();
+    if (!gp_rate_tick0) {
+        gp_rate_tick0 = gp_tr.tick0;
+        gp_rate_s0 = gp_tr.s0;
+    }
     if (++gp_tr.gen <= 0) gp_tr.gen = 1;
     atomic_store(&gp_trace_on, gp_tr.gen);
     gp_mutex_unlock(&gp_tr.lock);

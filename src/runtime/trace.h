@@ -11,9 +11,10 @@
 /* The current trace's number while one is recorded, 0 while none is. */
 extern _Atomic int gp_trace_on;
 
+/* Acquire (a plain load on x86): what gp_trace_start set before, the clock's kind, is seen. */
 static inline int gp_tracing(void)
 {
-    return atomic_load_explicit(&gp_trace_on, memory_order_relaxed);
+    return atomic_load_explicit(&gp_trace_on, memory_order_acquire);
 }
 
 typedef enum gp_trace_kind {
