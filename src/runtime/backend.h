@@ -12,6 +12,7 @@
 #ifndef GP_RUNTIME_BACKEND_H
 #define GP_RUNTIME_BACKEND_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -127,6 +128,7 @@ struct gp_kernel {
     uint32_t sig_index;      /* index in program->kernels */
     void *impl;              /* the backend's function / cl_kernel / pipeline / CPU descriptor */
     uint32_t max_group_size; /* set by kernel_create: the kernel's own limit on this device */
+    _Atomic uint32_t trace_name; /* trace.c: 1 + its name's index on the timeline, 0 until traced */
 };
 
 /* A launch after the core's checks. The grid is whole groups: num_groups * group work-items per

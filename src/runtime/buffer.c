@@ -187,7 +187,7 @@ static gp_status gp_write(const char *fn, gp_queue *q, gp_buffer *dst, size_t of
     gp_trace_span sp;
     gp_trace_cmd_begin(q, &sp);
     st = dst->dev->ops->buffer_write(q, dst, off, src, n, blocking);
-    gp_trace_cmd_end(q, &sp, st, GP_TRACE_WRITE, "write", n, NULL, NULL);
+    gp_trace_cmd_end(q, &sp, st, GP_TRACE_WRITE, "write", NULL, n, NULL, NULL);
     return st;
 }
 
@@ -205,7 +205,7 @@ static gp_status gp_read(const char *fn, gp_queue *q, gp_buffer *src, size_t off
     gp_trace_span sp;
     gp_trace_cmd_begin(q, &sp);
     st = src->dev->ops->buffer_read(q, src, off, dst, n, blocking);
-    gp_trace_cmd_end(q, &sp, st, GP_TRACE_READ, "read", n, NULL, NULL);
+    gp_trace_cmd_end(q, &sp, st, GP_TRACE_READ, "read", NULL, n, NULL, NULL);
     return st;
 }
 
@@ -232,7 +232,7 @@ static gp_status gp_copy(const char *fn, gp_queue *q, gp_buffer *dst, size_t dof
     gp_trace_span sp;
     gp_trace_cmd_begin(q, &sp);
     st = dst->dev->ops->buffer_copy(q, dst, doff, src, soff, n, blocking);
-    gp_trace_cmd_end(q, &sp, st, GP_TRACE_COPY, "copy", n, NULL, NULL);
+    gp_trace_cmd_end(q, &sp, st, GP_TRACE_COPY, "copy", NULL, n, NULL, NULL);
     return st;
 }
 
@@ -257,7 +257,7 @@ static gp_status gp_fill(const char *fn, gp_queue *q, gp_buffer *dst, size_t off
     gp_trace_span sp;
     gp_trace_cmd_begin(q, &sp);
     st = dst->dev->ops->buffer_fill(q, dst, off, pat, psz, n, blocking);
-    gp_trace_cmd_end(q, &sp, st, GP_TRACE_FILL, "fill", n, NULL, NULL);
+    gp_trace_cmd_end(q, &sp, st, GP_TRACE_FILL, "fill", NULL, n, NULL, NULL);
     return st;
 }
 

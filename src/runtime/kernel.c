@@ -324,6 +324,7 @@ gp_status gp_kernel_launch(gp_queue *queue, gp_kernel *kernel, uint32_t dims, co
     gp_trace_span sp;
     gp_trace_cmd_begin(queue, &sp);
     st = dev->ops->kernel_launch(queue, kernel, &l);
-    gp_trace_cmd_end(queue, &sp, st, GP_TRACE_LAUNCH, kernel->sig->name, 0, l.num_groups, l.group);
+    gp_trace_cmd_end(queue, &sp, st, GP_TRACE_LAUNCH, kernel->sig->name, &kernel->trace_name, 0,
+                     l.num_groups, l.group);
     return st;
 }

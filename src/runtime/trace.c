@@ -10,8 +10,17 @@
  * (gp_event_record: CUDA events); device times are aligned to the host clock by a reference
  * marker the host waited for on each queue's first command. Where markers
  * fail (no device time), the host interval is written and args.device_time says "unsupported".
+ *
+ * Recording. A CPU command, a build and a wait are written by the calling thread into a buffer
+ * of its own (chunks of records kept from one trace to the next), without a lock or a shared
+ * write: two clock readings and some 80 bytes. The lock is taken only the first time a thread
+ * meets a queue, a device or a name in a trace. Commands timed on a device hold an event until
+ * their times are read, so they go into the shared array under the lock, which also orders them
+ * against the stop. The stop gathers the threads' buffers into that array; a command that
+ * finishes on another thread while the trace stops is left out.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,12 +31,16 @@
 #include "util/strbuf.h"
 #include "util/sys.h"
 
-#define GP_TRACE_MAX_RECORDS 4000000 /* then counted as dropped */
+#define GP_TRACE_MAX_RECORDS 4000000 /* in one trace; then counted as dropped */
 #define GP_TRACE_MAX_DEVICES 16
 #define GP_TRACE_MAX_QUEUES  64
+#define GP_TRACE_FIRST_CHUNK 512   /* records: a thread that only waits or builds needs few */
+#define GP_TRACE_CHUNK       8192  /* records of each chunk after the first */
+#define GP_TRACE_RESOLVE_AT  16384 /* device times pending when a wait reads them */
 
 _Atomic int gp_trace_on;
 _Thread_local void **gp_trace_capture;
+int gp_trace_tsc;
 
 typedef struct gp_trace_queue {
     const gp_queue *q;
@@ -45,18 +58,66 @@ typedef struct gp_trace_device {
 } gp_trace_device;
 
 typedef struct gp_trace_rec {
-    uint8_t kind;  /* gp_trace_kind */
-    uint8_t clock; /* 0 host (the CPU's own), 1 device, 2 no device time */
-    uint8_t cache; /* builds: gp_trace_cache */
+    /* host clock; with device times (clock 1), nanoseconds on the device since the track's
+     * reference marker ended, as int64_t */
+    uint64_t t0, t1;
+    uint32_t name; /* index in gp_tr.names */
     uint16_t dev, tid;
-    uint32_t name;       /* index in gp_tr.names */
-    uint64_t t0, t1;     /* host clock */
-    double begin, end;   /* µs, of records with device times (clock 1) */
+    uint16_t track; /* index in gp_tr.queues (records with device times) */
+    uint8_t kind;   /* gp_trace_kind */
+    uint8_t clock;  /* 0 host (the CPU's own), 1 device, 2 no device time */
+    uint8_t cache;  /* builds: gp_trace_cache */
+    union {
+        struct {
+            uint32_t grid[3], group[3]; /* launches: groups, work-items per group */
+        } l;
+        uint64_t bytes; /* copies */
+    } u;
     gp_event *ev0, *ev1; /* the markers around it until they are read */
     void *native;        /* or its own event (command_times) */
-    uint64_t bytes;
-    uint32_t grid[3], group[3];
 } gp_trace_rec;
+
+/* A thread's records: chunks in a list that only the thread appends to. Readers (under the lock)
+ * read the first `n` records of a buffer whose `gen` is the current trace's. */
+typedef struct gp_trace_chunk {
+    struct gp_trace_chunk *_Atomic next;
+    size_t cap;
+    gp_trace_rec recs[];
+} gp_trace_chunk;
+
+typedef struct gp_trace_qslot {
+    const gp_queue *q;
+    uint16_t dev, tid;
+    uint8_t timing; /* devices: 0 unknown yet, 1 timed (a reference marker was taken), 2 not */
+} gp_trace_qslot;
+
+typedef struct gp_trace_buf {
+    struct gp_trace_buf *next; /* in gp_tr.bufs; buffers are never freed, only reused */
+    _Atomic int gen;           /* the trace its records belong to */
+    _Atomic size_t n;          /* records written in that trace */
+    _Atomic uint64_t dropped;
+    gp_trace_chunk *first;
+    size_t taken; /* under the lock: records gathered already */
+    bool orphan;  /* under the lock: its thread has ended; another may take it */
+    /* the thread's own */
+    gp_trace_chunk *chunk;
+    gp_trace_rec *pos, *end;
+    size_t count;
+    gp_trace_qslot queues[4]; /* the last queues met, most recent first */
+    struct {
+        gp_device_state *state;
+        uint16_t index;
+    } dev; /* the last device of a build or wait */
+    struct {
+        const char *ptr, *copy; /* the caller's string, the trace's copy */
+        uint32_t index;
+    } names[4];
+    unsigned next_name;
+} gp_trace_buf;
+
+static _Thread_local gp_trace_buf *gp_trace_self;
+static gp_tls_key gp_trace_key; /* its destructor marks the ending thread's buffer orphaned */
+static gp_once gp_trace_key_once = GP_ONCE_INIT;
 
 /* On cache lines of its own: records are written from the launching thread while the CPU
  * backend's workers poll their own atomics, which the linker may place next to this. */
@@ -65,23 +126,27 @@ static struct {
     char *path;
     uint64_t tick0; /* the clock at start, and the monotonic seconds then */
     double s0;
-    gp_trace_rec *recs;
+    int gen;            /* the number of the last trace started */
+    gp_trace_rec *recs; /* commands timed on devices, then every record once gathered */
     size_t n, cap;
+    size_t resolved; /* records before it have no device times pending */
     uint64_t dropped;
+    _Atomic size_t budget; /* records the threads' buffers may hold in this trace */
+    gp_trace_buf *bufs;
     gp_trace_device devs[GP_TRACE_MAX_DEVICES];
     uint32_t ndevs;
     gp_trace_queue queues[GP_TRACE_MAX_QUEUES];
     uint32_t nqueues;
     gp_trace_queue *last_queue; /* the track of the last command: most are on the same one */
-    size_t pending;             /* records whose device times are still to be read */
-    char **names;               /* kernel and file names, each once */
+    _Atomic size_t pending;     /* records whose device times are still to be read */
+    char **names; /* kernel and file names, each once, kept for the process (kernels and
+                     threads remember their indices) */
     uint32_t nnames, capnames, last_name;
     bool summary_at_exit;
     char pad[64];
 } gp_tr = {.lock = GP_MUTEX_INIT};
 
 /* ---- the clock: the TSC where it is invariant, else the monotonic clock in ns ---------------- */
-static int gp_trace_tsc; /* set once, before the first trace starts */
 static gp_once gp_trace_clock_once = GP_ONCE_INIT;
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -91,39 +156,36 @@ static void gp_trace_clock_choose(void)
     unsigned a, b, c, d;
     gp_trace_tsc = __get_cpuid(0x80000007u, &a, &b, &c, &d) && (d & (1u << 8)); /* invariant */
 }
-static inline uint64_t gp_trace_raw(void)
-{
-    return gp_trace_tsc ? __builtin_ia32_rdtsc() : (uint64_t)(gp_monotonic_s() * 1e9);
-}
 #else
 static void gp_trace_clock_choose(void)
 {
     gp_trace_tsc = 0;
 }
-static inline uint64_t gp_trace_raw(void)
-{
-    return (uint64_t)(gp_monotonic_s() * 1e9);
-}
 #endif
 
-uint64_t gp_trace_clock(void)
+uint64_t gp_trace_clock_slow(void)
 {
-    uint64_t t = gp_trace_raw();
+    uint64_t t = (uint64_t)(gp_monotonic_s() * 1e9);
     return t ? t : 1;
 }
 
-/* Clock ticks per microsecond, measured against the monotonic clock since the start (at least
- * 2 ms of it, so that the readings' jitter is lost in it). */
+/* Clock ticks per microsecond, measured against the monotonic clock since the process's first
+ * trace started (the invariant TSC's rate does not change; the longer the span, the more exact),
+ * after at least 2 ms of it, slept rather than spun, so that the readings' jitter is lost in it. */
+static uint64_t gp_rate_tick0;
+static double gp_rate_s0;
+
 static double gp_trace_rate_locked(void)
 {
     if (!gp_trace_tsc) return 1000.0;
-    double s;
+    double s = gp_monotonic_s();
+    if (s - gp_rate_s0 < 0.002) gp_sleep_us((unsigned)((0.002 - (s - gp_rate_s0)) * 1e6) + 1);
     uint64_t t;
     do {
         s = gp_monotonic_s();
-        t = gp_trace_raw();
-    } while (s - gp_tr.s0 < 0.002);
-    return (double)(t - gp_tr.tick0) / ((s - gp_tr.s0) * 1e6);
+        t = gp_trace_clock();
+    } while (s - gp_rate_s0 < 0.002);
+    return (double)(t - gp_rate_tick0) / ((s - gp_rate_s0) * 1e6);
 }
 
 static double gp_trace_us(uint64_t t, double rate)
@@ -133,12 +195,14 @@ static double gp_trace_us(uint64_t t, double rate)
 
 static double gp_rec_begin(const gp_trace_rec *r, double rate)
 {
-    return r->clock == 1 ? r->begin : gp_trace_us(r->t0, rate);
+    if (r->clock != 1) return gp_trace_us(r->t0, rate);
+    return gp_trace_us(gp_tr.queues[r->track].ref_at, rate) + (double)(int64_t)r->t0 / 1e3;
 }
 
 static double gp_rec_end(const gp_trace_rec *r, double rate)
 {
-    return r->clock == 1 ? r->end : gp_trace_us(r->t1, rate);
+    if (r->clock != 1) return gp_trace_us(r->t1, rate);
+    return gp_trace_us(gp_tr.queues[r->track].ref_at, rate) + (double)(int64_t)r->t1 / 1e3;
 }
 
 /* The index of name in the table (added on first use); the last one is checked first. */
@@ -193,63 +257,258 @@ static gp_trace_queue *gp_trace_queue_locked(const gp_queue *q)
     return gp_tr.last_queue = t;
 }
 
+/* Room for `more` records in the shared array. */
+static bool gp_trace_room_locked(size_t more)
+{
+    if (gp_tr.n + more <= gp_tr.cap) return true;
+    size_t cap = gp_tr.cap ? gp_tr.cap : 1024;
+    while (cap < gp_tr.n + more)
+        cap *= 2;
+    gp_trace_rec *r = realloc(gp_tr.recs, cap * sizeof *r);
+    if (!r) return false;
+    gp_tr.recs = r;
+    gp_tr.cap = cap;
+    return true;
+}
+
 static gp_trace_rec *gp_trace_add_locked(void)
 {
-    if (gp_tr.n == gp_tr.cap) {
-        if (gp_tr.cap >= GP_TRACE_MAX_RECORDS) {
-            gp_tr.dropped++;
-            return NULL;
-        }
-        size_t cap = gp_tr.cap ? gp_tr.cap * 2 : 1024;
-        gp_trace_rec *r = realloc(gp_tr.recs, cap * sizeof *r);
-        if (!r) {
-            gp_tr.dropped++;
-            return NULL;
-        }
-        gp_tr.recs = r;
-        gp_tr.cap = cap;
+    if (gp_tr.n >= GP_TRACE_MAX_RECORDS || !gp_trace_room_locked(1)) {
+        gp_tr.dropped++;
+        return NULL;
     }
     return &gp_tr.recs[gp_tr.n++];
 }
 
-/* Device times of the records with markers (their queues are finished), into begin/end. */
-static gp_trace_queue *gp_trace_track_locked(uint32_t dev, uint32_t tid)
+/* ---- the threads' buffers ------------------------------------------------------------------ */
+
+static void gp_trace_buf_orphan(void *p)
 {
-    for (uint32_t k = 0; k < gp_tr.nqueues; k++)
-        if (gp_tr.queues[k].dev == dev && gp_tr.queues[k].tid == tid) return &gp_tr.queues[k];
-    return NULL;
+    gp_trace_buf *b = p;
+    gp_mutex_lock(&gp_tr.lock);
+    b->orphan = true;
+    gp_mutex_unlock(&gp_tr.lock);
+    if (gp_trace_self == b) gp_trace_self = NULL;
 }
 
+static void gp_trace_key_make(void)
+{
+    gp_tls_create(&gp_trace_key, gp_trace_buf_orphan);
+}
+
+static gp_trace_chunk *gp_trace_chunk_new(size_t cap)
+{
+    gp_trace_chunk *c = malloc(sizeof *c + cap * sizeof(gp_trace_rec));
+    if (!c) return NULL;
+    atomic_init(&c->next, NULL);
+    c->cap = cap;
+    return c;
+}
+
+/* Moves the buffer's writing position to `c`, within the trace's budget of records. */
+static void gp_trace_buf_enter(gp_trace_buf *b, gp_trace_chunk *c)
+{
+    b->chunk = c;
+    b->pos = b->end = c->recs;
+    if (atomic_fetch_add_explicit(&gp_tr.budget, c->cap, memory_order_relaxed) + c->cap <=
+        GP_TRACE_MAX_RECORDS)
+        b->end = c->recs + c->cap;
+}
+
+/* The calling thread's buffer, ready for trace `gen` (NULL: out of memory). */
+static gp_trace_buf *gp_trace_buf_ready(int gen)
+{
+    gp_trace_buf *b = gp_trace_self;
+    if (!b) {
+        gp_once_call(&gp_trace_key_once, gp_trace_key_make);
+        gp_mutex_lock(&gp_tr.lock);
+        for (b = gp_tr.bufs; b && !b->orphan; b = b->next) {
+        }
+        if (b) {
+            b->orphan = false;
+        } else if ((b = calloc(1, sizeof *b)) &&
+                   (b->first = gp_trace_chunk_new(GP_TRACE_FIRST_CHUNK))) {
+            b->chunk = b->first;
+            b->next = gp_tr.bufs;
+            gp_tr.bufs = b;
+        } else {
+            free(b);
+            b = NULL;
+        }
+        gp_mutex_unlock(&gp_tr.lock);
+        if (!b) return NULL;
+        gp_tls_set(gp_trace_key, b);
+        gp_trace_self = b;
+    }
+    if (atomic_load_explicit(&b->gen, memory_order_relaxed) != gen) {
+        b->count = 0;
+        atomic_store_explicit(&b->n, 0, memory_order_relaxed);
+        atomic_store_explicit(&b->dropped, 0, memory_order_relaxed);
+        memset(b->queues, 0, sizeof b->queues);
+        memset(&b->dev, 0, sizeof b->dev);
+        gp_trace_buf_enter(b, b->first);
+        atomic_store_explicit(&b->gen, gen, memory_order_release);
+    }
+    return b;
+}
+
+/* A record's place when the current chunk is full: the next chunk (made on first use), or NULL
+ * (dropped) past the trace's budget or out of memory. */
+static gp_trace_rec *gp_trace_buf_grow(gp_trace_buf *b)
+{
+    gp_trace_chunk *c = b->chunk;
+    if (b->pos != c->recs + c->cap) return NULL; /* over the budget */
+    gp_trace_chunk *next = atomic_load_explicit(&c->next, memory_order_relaxed);
+    if (!next) {
+        if (!(next = gp_trace_chunk_new(GP_TRACE_CHUNK))) return NULL;
+        atomic_store_explicit(&c->next, next, memory_order_release);
+    }
+    gp_trace_buf_enter(b, next);
+    return b->pos < b->end ? b->pos : NULL;
+}
+
+/* The track of queue q for the calling thread's records: the most recent one is checked first,
+ * the lock taken on a queue not among the last four. NULL: the tables are full or the trace
+ * stopped. */
+static int gp_trace_buf_queue(gp_trace_buf *b, const gp_queue *q, int gen)
+{
+    for (int i = 1; i < 4; i++) {
+        if (b->queues[i].q != q) continue;
+        gp_trace_qslot hit = b->queues[i];
+        memmove(&b->queues[1], &b->queues[0], (size_t)i * sizeof b->queues[0]);
+        b->queues[0] = hit;
+        return 0;
+    }
+    gp_mutex_lock(&gp_tr.lock);
+    gp_trace_queue *tq = atomic_load_explicit(&gp_trace_on, memory_order_relaxed) == gen
+                             ? gp_trace_queue_locked(q)
+                             : NULL;
+    if (tq) {
+        memmove(&b->queues[1], &b->queues[0], 3 * sizeof b->queues[0]);
+        b->queues[0].q = q;
+        b->queues[0].dev = (uint16_t)tq->dev;
+        b->queues[0].tid = (uint16_t)tq->tid;
+        b->queues[0].timing = !tq->ref_tried ? 0 : tq->ref ? 1 : 2;
+    }
+    gp_mutex_unlock(&gp_tr.lock);
+    return tq ? 0 : -1;
+}
+
+static uint32_t gp_trace_name_slow(gp_trace_buf *b, const char *name, _Atomic uint32_t *cache)
+{
+    gp_mutex_lock(&gp_tr.lock);
+    uint32_t i = gp_trace_name_locked(name);
+    const char *copy = i != UINT32_MAX ? gp_tr.names[i] : NULL;
+    gp_mutex_unlock(&gp_tr.lock);
+    if (!copy) return i;
+    if (cache) {
+        atomic_store_explicit(cache, i + 1, memory_order_relaxed);
+    } else {
+        unsigned k = b->next_name++ % 4;
+        b->names[k].ptr = name;
+        b->names[k].copy = copy;
+        b->names[k].index = i;
+    }
+    return i;
+}
+
+static inline uint32_t gp_trace_name_of(gp_trace_buf *b, const char *name, _Atomic uint32_t *cache)
+{
+    if (cache) {
+        uint32_t v = atomic_load_explicit(cache, memory_order_relaxed);
+        if (v) return v - 1;
+    } else {
+        for (int i = 0; i < 4; i++)
+            if (b->names[i].ptr == name && !strcmp(b->names[i].copy, name))
+                return b->names[i].index;
+    }
+    return gp_trace_name_slow(b, name, cache);
+}
+
+static inline gp_trace_rec *gp_trace_buf_slot(gp_trace_buf *b)
+{
+    gp_trace_rec *r = b->pos < b->end ? b->pos : gp_trace_buf_grow(b);
+    if (!r) atomic_fetch_add_explicit(&b->dropped, 1, memory_order_relaxed);
+    return r;
+}
+
+static inline void gp_trace_buf_commit(gp_trace_buf *b, gp_trace_rec *r)
+{
+    b->pos = r + 1;
+    atomic_store_explicit(&b->n, ++b->count, memory_order_release);
+}
+
+/* Copies the records the threads wrote since the last time into the shared array. */
+static void gp_trace_gather_locked(void)
+{
+    int gen = gp_tr.gen;
+    bool resolved = gp_tr.resolved == gp_tr.n; /* the gathered records have no device times */
+    for (gp_trace_buf *b = gp_tr.bufs; b; b = b->next) {
+        if (atomic_load_explicit(&b->gen, memory_order_acquire) != gen) continue;
+        size_t n = atomic_load_explicit(&b->n, memory_order_acquire), at = 0;
+        if (n <= b->taken) continue;
+        if (!gp_trace_room_locked(n - b->taken)) {
+            gp_tr.dropped += n - b->taken;
+            b->taken = n;
+            continue;
+        }
+        for (gp_trace_chunk *c = b->first; c && at < n;
+             c = atomic_load_explicit(&c->next, memory_order_acquire)) {
+            size_t k = n - at < c->cap ? n - at : c->cap;
+            if (at + k > b->taken) {
+                size_t from = b->taken > at ? b->taken - at : 0;
+                memcpy(&gp_tr.recs[gp_tr.n], &c->recs[from], (k - from) * sizeof(gp_trace_rec));
+                gp_tr.n += k - from;
+            }
+            at += k;
+        }
+        b->taken = n;
+    }
+    if (resolved) gp_tr.resolved = gp_tr.n;
+}
+
+static uint64_t gp_trace_dropped_locked(void)
+{
+    uint64_t d = gp_tr.dropped;
+    for (gp_trace_buf *b = gp_tr.bufs; b; b = b->next)
+        if (atomic_load_explicit(&b->gen, memory_order_acquire) == gp_tr.gen)
+            d += atomic_load_explicit(&b->dropped, memory_order_relaxed);
+    return d;
+}
+
+/* ---- device times -------------------------------------------------------------------------- */
+
 /* Device times of the records with markers or their own events (their queues are finished),
- * into begin/end; the host interval stays (clock 2) where they cannot be read. */
+ * into t0/t1; the host interval stays (clock 2) where they cannot be read. */
 static void gp_trace_resolve_locked(void)
 {
-    double rate = 0;
-    for (size_t i = 0; i < gp_tr.n; i++) {
+    for (size_t i = gp_tr.resolved; i < gp_tr.n; i++) {
         gp_trace_rec *r = &gp_tr.recs[i];
         if (!r->ev0 && !r->native) continue;
         gp_device_state *dev = gp_tr.devs[r->dev].state;
-        gp_trace_queue *tq = gp_trace_track_locked(r->dev, r->tid);
-        double a = 0, b = 0;
+        gp_trace_queue *tq = &gp_tr.queues[r->track];
+        int64_t a = 0, b = 0;
         bool ok = false;
-        if (r->native && tq && tq->ref) {
+        if (r->native && tq->ref) {
             uint64_t s0 = 0, e0 = 0, s1 = 0, e1 = 0;
             if (!tq->ref_ns && dev->ops->command_times(dev, tq->ref->impl, &s0, &e0) == GP_OK)
                 tq->ref_ns = e0 ? e0 : 1;
             if (tq->ref_ns && dev->ops->command_times(dev, r->native, &s1, &e1) == GP_OK &&
                 e1 >= s1) {
-                a = ((double)s1 - (double)tq->ref_ns) / 1e6;
-                b = ((double)e1 - (double)tq->ref_ns) / 1e6;
+                a = (int64_t)(s1 - tq->ref_ns);
+                b = (int64_t)(e1 - tq->ref_ns);
                 ok = true;
             }
-        } else if (r->ev0 && tq && tq->ref) {
-            ok = gp_event_elapsed_ms(tq->ref, r->ev0, &a) == GP_OK &&
-                 gp_event_elapsed_ms(tq->ref, r->ev1, &b) == GP_OK && b >= a;
+        } else if (r->ev0 && tq->ref) {
+            double ma = 0, mb = 0;
+            ok = gp_event_elapsed_ms(tq->ref, r->ev0, &ma) == GP_OK &&
+                 gp_event_elapsed_ms(tq->ref, r->ev1, &mb) == GP_OK && mb >= ma;
+            a = llround(ma * 1e6);
+            b = llround(mb * 1e6);
         }
         if (ok) {
-            if (!rate) rate = gp_trace_rate_locked();
-            r->begin = gp_trace_us(tq->ref_at, rate) + a * 1e3;
-            r->end = gp_trace_us(tq->ref_at, rate) + b * 1e3;
+            r->t0 = (uint64_t)a;
+            r->t1 = (uint64_t)b;
             r->clock = 1;
         } else {
             r->clock = 2; /* the host interval stays */
@@ -260,15 +519,25 @@ static void gp_trace_resolve_locked(void)
         r->ev0 = r->ev1 = NULL;
         r->native = NULL;
     }
-    gp_tr.pending = 0;
+    gp_tr.resolved = gp_tr.n;
+    atomic_store_explicit(&gp_tr.pending, 0, memory_order_relaxed);
 }
 
-void gp_trace_cmd_begin(gp_queue *q, gp_trace_span *s)
+/* ---- the calls from the core --------------------------------------------------------------- */
+
+void gp_trace_cmd_begin_device(gp_queue *q, gp_trace_span *s)
 {
     memset(s, 0, sizeof s[0]);
-    if (q->dev->info.backend != GP_BACKEND_CPU) {
+    s->device = true;
+    int gen = atomic_load_explicit(&gp_trace_on, memory_order_relaxed);
+    gp_trace_buf *b = gen ? gp_trace_buf_ready(gen) : NULL;
+    if (b && b->queues[0].q != q && gp_trace_buf_queue(b, q, gen) != 0) b = NULL;
+    if (b && !b->queues[0].timing) {
+        /* the queue's first command in this trace on this thread: its reference marker */
         gp_mutex_lock(&gp_tr.lock);
-        gp_trace_queue *tq = gp_trace_queue_locked(q);
+        gp_trace_queue *tq = atomic_load_explicit(&gp_trace_on, memory_order_relaxed) == gen
+                                 ? gp_trace_queue_locked(q)
+                                 : NULL;
         if (tq && !tq->ref_tried) {
             tq->ref_tried = true;
             gp_event *ref = NULL;
@@ -279,22 +548,24 @@ void gp_trace_cmd_begin(gp_queue *q, gp_trace_span *s)
                 gp_event_release(ref);
             }
         }
-        bool timed = tq && tq->ref;
+        b->queues[0].timing = tq && tq->ref ? 1 : 2;
         gp_mutex_unlock(&gp_tr.lock);
-        if (timed && q->dev->ops->command_times) { /* the command's own event */
+    }
+    if (b && b->queues[0].timing == 1) {
+        if (q->dev->ops->command_times) { /* the command's own event */
             s->own = true;
             gp_trace_capture = &s->native;
-        } else if (timed && gp_event_record(q, &s->ev0) != GP_OK) { /* markers around it */
+        } else if (gp_event_record(q, &s->ev0) != GP_OK) { /* markers around it */
             s->ev0 = NULL;
         }
     }
     s->begin = gp_trace_clock();
 }
 
-void gp_trace_cmd_end(gp_queue *q, gp_trace_span *s, gp_status st, gp_trace_kind kind,
-                      const char *name, uint64_t bytes, const uint32_t *grid, const uint32_t *group)
+static void gp_trace_cmd_end_device(gp_queue *q, gp_trace_span *s, uint64_t end, gp_status st,
+                                    gp_trace_kind kind, const char *name, uint64_t bytes,
+                                    const uint32_t *grid, const uint32_t *group)
 {
-    uint64_t end = gp_trace_clock();
     gp_event *ev1 = NULL;
     if (s->own) gp_trace_capture = NULL;
     if (s->ev0 && (st != GP_OK || gp_event_record(q, &ev1) != GP_OK)) {
@@ -311,22 +582,27 @@ void gp_trace_cmd_end(gp_queue *q, gp_trace_span *s, gp_status st, gp_trace_kind
     gp_trace_rec *r = tq ? gp_trace_add_locked() : NULL;
     if (r) {
         r->kind = (uint8_t)kind;
-        /* the device time, where there is one, is read later: host time until then */
-        r->clock = q->dev->info.backend == GP_BACKEND_CPU ? 0 : 2;
+        r->clock = 2; /* the device time, where there is one, is read later: host time until then */
         r->cache = 0;
         r->dev = (uint16_t)tq->dev;
         r->tid = (uint16_t)tq->tid;
+        r->track = (uint16_t)(tq - gp_tr.queues);
         r->name = gp_trace_name_locked(name);
         r->t0 = s->begin;
         r->t1 = end;
         r->ev0 = s->ev0;
         r->ev1 = ev1;
         r->native = s->native;
-        gp_tr.pending += s->native || s->ev0;
-        r->bytes = bytes;
-        for (int d = 0; d < 3; d++) {
-            r->grid[d] = grid ? grid[d] : 0;
-            r->group[d] = group ? group[d] : 0;
+        if (s->native || s->ev0) /* written under the lock, read without it by the waits */
+            atomic_store_explicit(&gp_tr.pending,
+                                  atomic_load_explicit(&gp_tr.pending, memory_order_relaxed) + 1,
+                                  memory_order_relaxed);
+        memset(&r->u, 0, sizeof r->u);
+        if (grid) {
+            memcpy(r->u.l.grid, grid, sizeof r->u.l.grid);
+            memcpy(r->u.l.group, group, sizeof r->u.l.group);
+        } else {
+            r->u.bytes = bytes;
         }
     }
     gp_mutex_unlock(&gp_tr.lock);
@@ -337,29 +613,83 @@ void gp_trace_cmd_end(gp_queue *q, gp_trace_span *s, gp_status st, gp_trace_kind
     }
 }
 
+void gp_trace_cmd_end(gp_queue *q, gp_trace_span *s, gp_status st, gp_trace_kind kind,
+                      const char *name, _Atomic uint32_t *name_cache, uint64_t bytes,
+                      const uint32_t *grid, const uint32_t *group)
+{
+    uint64_t end = gp_trace_clock();
+    if (s->device) {
+        gp_trace_cmd_end_device(q, s, end, st, kind, name, bytes, grid, group);
+        return;
+    }
+    int gen = atomic_load_explicit(&gp_trace_on, memory_order_relaxed);
+    if (st != GP_OK || !gen) return;
+    gp_trace_buf *b = gp_trace_self;
+    if (!b || atomic_load_explicit(&b->gen, memory_order_relaxed) != gen) {
+        if (!(b = gp_trace_buf_ready(gen))) return;
+    }
+    if (b->queues[0].q != q && gp_trace_buf_queue(b, q, gen) != 0) return;
+    uint32_t ni = gp_trace_name_of(b, name, name_cache);
+    gp_trace_rec *r = gp_trace_buf_slot(b);
+    if (!r) return;
+    r->t0 = s->begin;
+    r->t1 = end;
+    r->name = ni;
+    r->dev = b->queues[0].dev;
+    r->tid = b->queues[0].tid;
+    r->track = 0;
+    r->kind = (uint8_t)kind;
+    r->clock = 0;
+    r->cache = 0;
+    if (grid) {
+        memcpy(r->u.l.grid, grid, sizeof r->u.l.grid);
+        memcpy(r->u.l.group, group, sizeof r->u.l.group);
+    } else {
+        r->u.bytes = bytes;
+    }
+    r->ev0 = r->ev1 = NULL;
+    r->native = NULL;
+    gp_trace_buf_commit(b, r);
+}
+
 void gp_trace_host(gp_device_state *dev, gp_trace_kind kind, uint64_t begin, const char *name,
                    gp_trace_cache cache, bool resolve)
 {
     uint64_t end = gp_trace_clock();
-    gp_mutex_lock(&gp_tr.lock);
-    uint32_t d = atomic_load_explicit(&gp_trace_on, memory_order_relaxed)
-                     ? gp_trace_device_locked(dev)
-                     : UINT32_MAX;
-    gp_trace_rec *r = d != UINT32_MAX ? gp_trace_add_locked() : NULL;
+    int gen = atomic_load_explicit(&gp_trace_on, memory_order_relaxed);
+    gp_trace_buf *b = gen ? gp_trace_buf_ready(gen) : NULL;
+    if (!b) return;
+    if (b->dev.state != dev) {
+        gp_mutex_lock(&gp_tr.lock);
+        uint32_t d = atomic_load_explicit(&gp_trace_on, memory_order_relaxed) == gen
+                         ? gp_trace_device_locked(dev)
+                         : UINT32_MAX;
+        gp_mutex_unlock(&gp_tr.lock);
+        if (d == UINT32_MAX) return;
+        b->dev.state = dev;
+        b->dev.index = (uint16_t)d;
+    }
+    uint32_t ni = gp_trace_name_of(b, name, NULL);
+    gp_trace_rec *r = gp_trace_buf_slot(b);
     if (r) {
         memset(r, 0, sizeof *r);
         r->kind = (uint8_t)kind;
-        r->dev = (uint16_t)d;
-        r->name = gp_trace_name_locked(name);
+        r->dev = b->dev.index;
+        r->name = ni;
         r->t0 = begin;
         r->t1 = end;
         r->cache = (uint8_t)cache;
+        gp_trace_buf_commit(b, r);
     }
-    /* a wait finished the device's queues: their records' device times can be read now */
     /* a wait for a device or a queue finished its commands: their device times are read here
      * once many are pending (else at the stop), keeping a launch loop's waits short */
-    if (resolve && gp_tr.pending >= 16384) gp_trace_resolve_locked();
-    gp_mutex_unlock(&gp_tr.lock);
+    if (resolve &&
+        atomic_load_explicit(&gp_tr.pending, memory_order_relaxed) >= GP_TRACE_RESOLVE_AT) {
+        gp_mutex_lock(&gp_tr.lock);
+        if (atomic_load_explicit(&gp_trace_on, memory_order_relaxed) == gen)
+            gp_trace_resolve_locked();
+        gp_mutex_unlock(&gp_tr.lock);
+    }
 }
 
 /* ---- the file ------------------------------------------------------------------------------ */
@@ -408,11 +738,11 @@ static void gp_trace_event_json(gp_strbuf *sb, const gp_trace_rec *r, double rat
     if (r->kind == GP_TRACE_LAUNCH) {
         gp_strbuf_puts(sb, ",\"kernel\":");
         gp_trace_json_str(sb, gp_rec_name(r));
-        gp_strbuf_printf(sb, ",\"grid\":[%u,%u,%u],\"group\":[%u,%u,%u]", r->grid[0] * r->group[0],
-                         r->grid[1] * r->group[1], r->grid[2] * r->group[2], r->group[0],
-                         r->group[1], r->group[2]);
+        const uint32_t *grid = r->u.l.grid, *group = r->u.l.group;
+        gp_strbuf_printf(sb, ",\"grid\":[%u,%u,%u],\"group\":[%u,%u,%u]", grid[0] * group[0],
+                         grid[1] * group[1], grid[2] * group[2], group[0], group[1], group[2]);
     } else if (r->kind != GP_TRACE_BUILD && r->kind != GP_TRACE_WAIT) {
-        gp_strbuf_printf(sb, ",\"bytes\":%llu", (unsigned long long)r->bytes);
+        gp_strbuf_printf(sb, ",\"bytes\":%llu", (unsigned long long)r->u.bytes);
     } else if (r->kind == GP_TRACE_BUILD) {
         gp_strbuf_printf(sb, ",\"cache\":\"%s\"", gp_trace_cache_name[r->cache]);
     }
@@ -456,6 +786,43 @@ static void gp_trace_meta_json(gp_strbuf *sb)
     }
 }
 
+typedef struct gp_trace_sortkey {
+    double at;
+    uint32_t i;
+} gp_trace_sortkey;
+
+static int gp_trace_sortkey_cmp(const void *a, const void *b)
+{
+    const gp_trace_sortkey *x = a, *y = b;
+    if (x->at != y->at) return x->at < y->at ? -1 : 1;
+    return (x->i > y->i) - (x->i < y->i);
+}
+
+/* The records' indices by start time, or NULL when they are in order already (or no memory). */
+static uint32_t *gp_trace_order_locked(double rate)
+{
+    bool sorted = true;
+    for (size_t i = 1; i < gp_tr.n && sorted; i++)
+        sorted = gp_rec_begin(&gp_tr.recs[i - 1], rate) <= gp_rec_begin(&gp_tr.recs[i], rate);
+    if (sorted) return NULL;
+    gp_trace_sortkey *keys = malloc(gp_tr.n * sizeof *keys);
+    uint32_t *order = malloc(gp_tr.n * sizeof *order);
+    if (!keys || !order) {
+        free(keys);
+        free(order);
+        return NULL;
+    }
+    for (size_t i = 0; i < gp_tr.n; i++) {
+        keys[i].at = gp_rec_begin(&gp_tr.recs[i], rate);
+        keys[i].i = (uint32_t)i;
+    }
+    qsort(keys, gp_tr.n, sizeof *keys, gp_trace_sortkey_cmp);
+    for (size_t i = 0; i < gp_tr.n; i++)
+        order[i] = keys[i].i;
+    free(keys);
+    return order;
+}
+
 static gp_status gp_trace_write_locked(const char *path)
 {
     gp_strbuf sb = GP_STRBUF_INIT;
@@ -464,13 +831,16 @@ static gp_status gp_trace_write_locked(const char *path)
     gp_strbuf_printf(&sb,
                      "\",\"time_unit\":\"us since gp_trace_start (host monotonic clock)\","
                      "\"dropped_events\":%llu},\n\"traceEvents\":[\n",
-                     (unsigned long long)gp_tr.dropped);
+                     (unsigned long long)gp_trace_dropped_locked());
     gp_trace_meta_json(&sb);
     double rate = gp_trace_rate_locked();
+    /* in the order of their starts: the threads' records were gathered one thread at a time */
+    uint32_t *order = gp_trace_order_locked(rate);
     for (size_t i = 0; i < gp_tr.n; i++) {
-        gp_trace_event_json(&sb, &gp_tr.recs[i], rate);
+        gp_trace_event_json(&sb, &gp_tr.recs[order ? order[i] : i], rate);
         gp_strbuf_puts(&sb, i + 1 < gp_tr.n ? ",\n" : "\n");
     }
+    free(order);
     if (gp_tr.n == 0) { /* no trailing comma after the metadata */
         gp_strbuf_puts(&sb, "{\"name\":\"trace\",\"ph\":\"M\",\"pid\":0,\"tid\":0,\"args\":{}}\n");
     }
@@ -536,12 +906,12 @@ static void gp_trace_summary_locked(gp_strbuf *sb)
             nrows++;
         }
         rows[k].count++;
-        rows[k].bytes += r->bytes;
+        rows[k].bytes += r->kind == GP_TRACE_LAUNCH ? 0 : r->u.bytes;
         rows[k].us += dur;
     }
     gp_strbuf_printf(sb, "gpuport trace: %zu events over %.3f ms%s\n", gp_tr.n,
                      gp_tr.n ? (last - first) / 1e3 : 0.0,
-                     gp_tr.dropped ? " (some dropped: over the limit of records)" : "");
+                     gp_trace_dropped_locked() ? " (some dropped: over the limit of records)" : "");
     gp_strbuf_puts(sb, "kernels:\n");
     for (size_t k = 0; k < nrows; k++)
         if (rows[k].kind == GP_TRACE_LAUNCH)
@@ -590,7 +960,7 @@ static void gp_trace_summary_locked(gp_strbuf *sb)
 
 static void gp_trace_clear_locked(void)
 {
-    for (size_t i = 0; i < gp_tr.n; i++) {
+    for (size_t i = gp_tr.resolved; i < gp_tr.n; i++) {
         gp_trace_rec *r = &gp_tr.recs[i];
         gp_event_release(r->ev0);
         gp_event_release(r->ev1);
@@ -601,18 +971,16 @@ static void gp_trace_clear_locked(void)
         gp_event_release(gp_tr.queues[i].ref);
     for (uint32_t i = 0; i < gp_tr.ndevs; i++)
         gp_device_state_unref(gp_tr.devs[i].state);
-    for (uint32_t i = 0; i < gp_tr.nnames; i++)
-        free(gp_tr.names[i]);
-    free(gp_tr.names);
-    gp_tr.names = NULL;
-    gp_tr.nnames = gp_tr.capnames = gp_tr.last_name = 0;
     gp_tr.last_queue = NULL;
     free(gp_tr.path); /* the records' array is kept for the next trace: its pages are faulted in */
     gp_tr.path = NULL;
-    gp_tr.n = 0;
+    gp_tr.n = gp_tr.resolved = 0;
     gp_tr.dropped = 0;
     gp_tr.ndevs = gp_tr.nqueues = 0;
-    gp_tr.pending = 0;
+    atomic_store(&gp_tr.pending, 0);
+    atomic_store(&gp_tr.budget, 0);
+    for (gp_trace_buf *b = gp_tr.bufs; b; b = b->next)
+        b->taken = 0;
 }
 
 gp_status gp_trace_start(const char *path)
@@ -639,7 +1007,12 @@ gp_status gp_trace_start(const char *path)
     gp_once_call(&gp_trace_clock_once, gp_trace_clock_choose);
     gp_tr.s0 = gp_monotonic_s();
     gp_tr.tick0 = gp_trace_clock();
-    atomic_store(&gp_trace_on, 1);
+    if (!gp_rate_tick0) {
+        gp_rate_tick0 = gp_tr.tick0;
+        gp_rate_s0 = gp_tr.s0;
+    }
+    if (++gp_tr.gen <= 0) gp_tr.gen = 1;
+    atomic_store(&gp_trace_on, gp_tr.gen);
     gp_mutex_unlock(&gp_tr.lock);
     return GP_OK;
 }
@@ -656,6 +1029,7 @@ gp_status gp_trace_stop(void)
     for (uint32_t d = 0; d < gp_tr.ndevs; d++)
         gp_tr.devs[d].state->ops->device_synchronize(gp_tr.devs[d].state);
     gp_trace_resolve_locked();
+    gp_trace_gather_locked();
     gp_status st = gp_tr.path ? gp_trace_write_locked(gp_tr.path) : GP_OK;
     gp_mutex_unlock(&gp_tr.lock);
     return st;
@@ -669,6 +1043,7 @@ gp_status gp_trace_summary(char *buf, size_t cap, size_t *needed)
         for (uint32_t d = 0; d < gp_tr.ndevs; d++)
             gp_tr.devs[d].state->ops->device_synchronize(gp_tr.devs[d].state);
         gp_trace_resolve_locked();
+        gp_trace_gather_locked();
     }
     gp_trace_summary_locked(&sb);
     gp_mutex_unlock(&gp_tr.lock);

@@ -1,7 +1,9 @@
 /* test_trace.c — the timeline through the C API on every device: builds, copies and launches on
  * two queues recorded once each as complete events in microseconds, on their queue's track, never
  * overlapping there, with the args the format promises; the summary; start and stop refused out
- * of turn. (The Python and CLI tests parse the file with Python's json as well.) */
+ * of turn; launches from several threads at once, each recorded once on its queue's track, also
+ * after those threads have ended and others took their place. (The Python and CLI tests parse the
+ * file with Python's json as well.) */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,6 +13,7 @@
 
 #include "runtime/conformance.h"
 #include "util/json.h"
+#include "util/thread.h"
 
 static char g_specs[16][32];
 static int g_nspecs;
@@ -135,9 +138,115 @@ static void timeline_on_every_device(void **state)
     assert_non_null(strstr(gp_last_error(), "/nonexistent-dir/x/t.json"));
 }
 
+/* Threads launching at once, each on a queue of its own, then ending. */
+enum { THREADS = 3, PER_THREAD = 40 };
+
+typedef struct worker {
+    gp_device *dev;
+    gp_kernel *k;
+    gp_status st;
+} worker;
+
+static void *worker_main(void *arg)
+{
+    worker *w = arg;
+    enum { N = 256 };
+    int32_t host[N] = {0};
+    gp_queue *q = NULL;
+    gp_buffer *b = NULL;
+    w->st = gp_queue_create(w->dev, &q);
+    if (w->st == GP_OK) w->st = gp_buffer_create(w->dev, GP_BUFFER_DEVICE, sizeof host, &b);
+    if (w->st == GP_OK) w->st = gp_buffer_write(b, 0, host, sizeof host);
+    int n = N;
+    gp_arg args[] = {gp_arg_buffer(b), gp_arg_value(&n, 4)};
+    size_t global = N, group = 64;
+    for (int i = 0; i < PER_THREAD && w->st == GP_OK; i++)
+        w->st = gp_kernel_launch(q, w->k, 1, &global, &group, 2, args);
+    if (w->st == GP_OK) w->st = gp_queue_finish(q);
+    if (w->st == GP_OK) w->st = gp_buffer_read(b, 0, host, sizeof host);
+    if (w->st == GP_OK && host[N - 1] != PER_THREAD) w->st = GP_ERR_LAUNCH;
+    gp_buffer_release(b);
+    gp_queue_release(q);
+    return NULL;
+}
+
+static void check_threads_file(const char *path, const char *spec)
+{
+    size_t len = 0;
+    char err[256];
+    char *text = gp_read_file(path, 64 << 20, false, &len, err, sizeof err);
+    assert_non_null(text);
+    cJSON *doc = cJSON_Parse(text);
+    if (!doc) fail_msg("%s: the trace is not JSON:\n%s", spec, text);
+    const cJSON *events = cJSON_GetObjectItem(doc, "traceEvents");
+    assert_int_equal(count_cat(events, "launch", NULL), THREADS * PER_THREAD);
+    assert_int_equal(count_cat(events, "write", NULL), THREADS);
+    assert_int_equal(count_cat(events, "read", NULL), THREADS);
+    assert_true(count_cat(events, "wait", NULL) >= THREADS);
+    int per_track[8] = {0};
+    double last_end[8];
+    for (int i = 0; i < 8; i++)
+        last_end[i] = -1;
+    const cJSON *e;
+    cJSON_ArrayForEach(e, events)
+    {
+        const cJSON *cat = cJSON_GetObjectItem(e, "cat");
+        if (!cJSON_IsString(cat) || strcmp(cat->valuestring, "launch") != 0) continue;
+        double ts = num(e, "ts"), dur = num(e, "dur");
+        int pid = (int)num(e, "pid"), tid = (int)num(e, "tid");
+        assert_true(ts >= 0 && dur > 0 && dur < 60e6);
+        assert_int_equal(pid, 1);
+        assert_true(tid >= 2 && tid < 8); /* the threads' own queues, not the default one */
+        per_track[tid]++;
+        if (ts + 1e-3 < last_end[tid])
+            fail_msg("%s: overlap on track %d at %.3f (last ended %.3f)", spec, tid, ts,
+                     last_end[tid]);
+        last_end[tid] = ts + dur;
+    }
+    for (int t = 2; t < 2 + THREADS; t++)
+        assert_int_equal(per_track[t], PER_THREAD);
+    cJSON_Delete(doc);
+    free(text);
+}
+
+static void timeline_of_threads(void **state)
+{
+    (void)state;
+    for (int d = 0; d < g_nspecs; d++) {
+        gp_device *dev = gpt_open(g_specs[d]);
+        gp_program *p;
+        GPT_CHECK(gp_program_create(dev, kSrc, strlen(kSrc), NULL, &p));
+        gp_kernel *k = gpt_kernel_of(p, "add_one");
+        /* twice: the second trace's threads take over the ended threads' buffers */
+        for (int round = 0; round < 2; round++) {
+            char path[64];
+            snprintf(path, sizeof path, "trace-threads-%d-%d.json", d, round);
+            GPT_CHECK(gp_trace_start(path));
+            worker w[THREADS];
+            gp_thread t[THREADS];
+            for (int i = 0; i < THREADS; i++) {
+                w[i] = (worker){.dev = dev, .k = k, .st = GP_OK};
+                assert_int_equal(gp_thread_create(&t[i], worker_main, &w[i]), 0);
+            }
+            for (int i = 0; i < THREADS; i++) {
+                gp_thread_join(t[i]);
+                if (w[i].st != GP_OK) fail_msg("%s: thread %d: %s", g_specs[d], i, gp_last_error());
+            }
+            GPT_CHECK(gp_trace_stop());
+            check_threads_file(path, g_specs[d]);
+            remove(path);
+        }
+        gp_kernel_release(k);
+        gp_program_release(p);
+        gp_device_release(dev);
+        fprintf(stderr, "  %s: threads ok\n", g_specs[d]);
+    }
+}
+
 int main(void)
 {
     g_nspecs = gpt_devices(g_specs, 16);
-    const struct CMUnitTest tests[] = {cmocka_unit_test(timeline_on_every_device)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(timeline_on_every_device),
+                                       cmocka_unit_test(timeline_of_threads)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
