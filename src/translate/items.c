@@ -228,14 +228,7 @@ static void parse_data(parser *p, const specs *s, bool device)
 
 static void parse_typedef(parser *p, specs *s)
 {
-    tr_sym *sym = tp_parse_declarator(p, s, false);
-    if (sym->ndims) tp_bail(p, "typedef", "array typedefs are outside the accepted subset");
-    typedef_alias *a = realloc(p->aliases, (size_t)(p->naliases + 1) * sizeof *a);
-    if (!a) abort();
-    p->aliases = a;
-    tr_type t = sym->type;
-    p->aliases[p->naliases++] = (typedef_alias){strdup(sym->name), t};
-    tp_expect(p, ";");
+    tp_parse_typedef(p, s);
 }
 
 /* A kernel refused before its name was parsed: found by its tokens, so that the report still
@@ -486,6 +479,125 @@ static void add_host_const(parser *p, const char *name, const char *type, size_t
     h[p->nhconsts++] = (tp_host_const){tr_strdup(p->u, name), tr_strdup(p->u, type), b, e, v};
 }
 
+/* The integer type an enumeration's values have, `enum E : TYPE` [from, to): its name, or
+ * NULL for a type outside the plain integers. */
+static const char *enum_base(parser *p, size_t from, size_t to)
+{
+    size_t si = p->i, se = p->end;
+    p->i = from;
+    p->end = to;
+    tp_mark mark = tp_mark_here(p);
+    if (setjmp(p->fail)) {
+        tp_back_to(p, &mark);
+        p->i = si, p->end = se;
+        return NULL;
+    }
+    specs s = tp_parse_specs(p);
+    tp_back_to(p, &mark);
+    bool whole = p->i == to;
+    p->i = si, p->end = se;
+    if (!whole || s.type.nptr || s.type.cg) return NULL;
+    static const char *const ints[] = {"char",
+                                       "signed char",
+                                       "unsigned char",
+                                       "short",
+                                       "unsigned short",
+                                       "int",
+                                       "unsigned int",
+                                       "long",
+                                       "unsigned long",
+                                       "long long",
+                                       "unsigned long long",
+                                       "int8_t",
+                                       "int16_t",
+                                       "int32_t",
+                                       "int64_t",
+                                       "uint8_t",
+                                       "uint16_t",
+                                       "uint32_t",
+                                       "uint64_t"};
+    return tp_in_list(s.type.base, ints, sizeof ints / sizeof *ints) ? s.type.base : NULL;
+}
+
+/* `[typedef] enum [class] [TAG] [: TYPE] { A [= value], B } [NAME];`: the enumerators are
+ * constants device code may use (`A`, and `TAG::A`; only the latter for an enum class), TAG and
+ * NAME the enumeration's integer type (`int` unless TYPE says another). An enumerator whose
+ * value is not read stops the list: the names after it stay unknown, and so refused. */
+static void record_enum(parser *p, size_t i, size_t end)
+{
+    size_t k = i;
+    bool is_typedef = !strcmp(p->t[k].text, "typedef");
+    k += is_typedef + 1; /* after `enum` */
+    bool scoped = k < end && (!strcmp(p->t[k].text, "class") || !strcmp(p->t[k].text, "struct"));
+    k += scoped;
+    const char *tag = k < end && p->t[k].kind == TR_IDENT ? p->t[k++].text : NULL;
+    size_t colon = k;
+    while (k < end && strcmp(p->t[k].text, "{") && strcmp(p->t[k].text, ";"))
+        k++;
+    if (k >= end || strcmp(p->t[k].text, "{")) return; /* a declaration only */
+    const char *type =
+        colon < k && !strcmp(p->t[colon].text, ":") ? enum_base(p, colon + 1, k) : "int";
+    if (!type) return;
+    size_t close = k;
+    while (close < end && strcmp(p->t[close].text, "}"))
+        close++;
+    const char *name = NULL; /* the item ends at the '}' (item_end): the name is after it */
+    if (is_typedef && close + 2 < p->n && p->t[close + 1].kind == TR_IDENT &&
+        !strcmp(p->t[close + 2].text, ";"))
+        name = p->t[close + 1].text;
+    bool values_fit = true; /* an enum with a value beyond int's range is wider than an int */
+    long long v = 0;
+    bool known = true;
+    for (k++; k < close;) {
+        if (p->t[k].kind != TR_IDENT) return;
+        const char *en = p->t[k].text;
+        size_t b = 0, e = 0;
+        if (k + 1 < close && !strcmp(p->t[k + 1].text, "=")) {
+            b = e = k + 2;
+            int depth = 0;
+            for (; e < close; e++) {
+                if (!strcmp(p->t[e].text, "(")) depth++;
+                if (!strcmp(p->t[e].text, ")")) depth--;
+                if (depth == 0 && !strcmp(p->t[e].text, ",")) break;
+            }
+            if (e == b) return;
+            k = e;
+            bool neg = !strcmp(p->t[b].text, "-");
+            char *numend;
+            known = e == b + 1 + neg && p->t[b + neg].kind == TR_NUMBER;
+            if (known) { /* a number: its value, and the next ones' */
+                v = strtoll(p->t[b + neg].text, &numend, 0);
+                if (strspn(numend, "uUlL") != strlen(numend)) return;
+                if (neg) v = -v;
+                b = e = 0;
+            }
+        } else if (!known) {
+            return; /* after an expression: its value plus one is not read */
+        } else {
+            k++;
+        }
+        if (known && (v > 2147483647LL || v < -2147483648LL)) values_fit = false;
+        if (!scoped) add_host_const(p, en, type, b, e, v);
+        for (int n = 0; n < 2; n++) {
+            const char *scope = n ? name : tag;
+            if (!scope || (n && tag && !strcmp(tag, name))) continue;
+            char q[256];
+            snprintf(q, sizeof q, "%s::%s", scope, en);
+            add_host_const(p, q, type, b, e, v);
+        }
+        if (known) v++;
+        if (k < close && strcmp(p->t[k++].text, ",")) return;
+    }
+    if (!values_fit && !strcmp(type, "int")) return;
+    for (int n = 0; n < 2; n++) {
+        const char *alias = n ? name : tag;
+        if (!alias || tp_is_named_type(alias)) continue;
+        tr_type t = {0};
+        t.base = tr_strdup(p->u, type);
+        tp_add_alias(p, alias, &t);
+    }
+}
+
 /* `[static] const|constexpr TYPE NAME = INIT[, NAME = INIT];` with an arithmetic TYPE, and
  * `enum [NAME] { A [= n], B };` */
 static void record_host_constants(parser *p, size_t i, size_t end)
@@ -494,27 +606,9 @@ static void record_host_constants(parser *p, size_t i, size_t end)
                                         "short",   "char",     "size_t", "int32_t", "uint32_t",
                                         "int64_t", "uint64_t", "signed", "bool"};
     size_t k = i;
-    if (!strcmp(p->t[k].text, "enum")) {
-        while (k < end && strcmp(p->t[k].text, "{"))
-            k++;
-        long long v = 0;
-        k++;
-        while (k + 1 < end && strcmp(p->t[k].text, "}")) {
-            if (p->t[k].kind != TR_IDENT) return;
-            const char *name = p->t[k].text;
-            if (!strcmp(p->t[k + 1].text, "=")) {
-                bool neg = !strcmp(p->t[k + 2].text, "-");
-                const tr_token *n = &p->t[k + 2 + neg];
-                char *e;
-                if (n->kind != TR_NUMBER) return;
-                v = strtoll(n->text, &e, 0);
-                if (neg) v = -v;
-                k += 2 + neg;
-            }
-            add_host_const(p, name, "int", 0, 0, v++);
-            if (strcmp(p->t[k + 1].text, ",")) break;
-            k += 2;
-        }
+    if (!strcmp(p->t[k].text, "enum") ||
+        (!strcmp(p->t[k].text, "typedef") && k + 1 < end && !strcmp(p->t[k + 1].text, "enum"))) {
+        record_enum(p, i, end);
         return;
     }
     bool is_const = false;
@@ -879,6 +973,20 @@ static void read_item(parser *p, size_t i, size_t end)
         return;
     }
     bool typedef_item = t->kind == TR_IDENT && !strcmp(t->text, "typedef");
+    if (t->kind == TR_IDENT && !strcmp(t->text, "using") && i + 2 < end &&
+        p->t[i + 1].kind == TR_IDENT && !strcmp(p->t[i + 2].text, "=")) {
+        /* `using real = float;`: as a typedef, dropped when its type is outside the subset (a
+         * use says so) */
+        p->i = i;
+        p->end = end;
+        tp_mark mark = tp_mark_here(p);
+        if (!setjmp(p->fail))
+            tp_parse_using_alias(p);
+        else
+            tp_back_to(p, &mark);
+        parse_pending(p);
+        return;
+    }
     if (t->kind == TR_IDENT &&
         (!strcmp(t->text, "struct") ||
          (typedef_item && i + 1 < end && !strcmp(p->t[i + 1].text, "struct")))) {

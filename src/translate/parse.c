@@ -68,13 +68,14 @@ void tp_scratch_unwind(parser *p, tp_scratch *mark)
 
 tp_mark tp_mark_here(parser *p)
 {
-    return (tp_mark){p->t, p->n, p->end, p->nscope, p->scratch};
+    return (tp_mark){p->t, p->n, p->end, p->nscope, p->naliases, p->scratch};
 }
 
 void tp_back_to(parser *p, const tp_mark *m)
 {
     p->t = m->t, p->n = m->n, p->end = m->end;
     p->nscope = m->nscope;
+    tp_aliases_truncate(p, m->naliases);
     tp_scratch_unwind(p, m->scratch);
 }
 
@@ -197,6 +198,32 @@ tr_struct *tp_find_struct(tr_unit *u, const char *name)
     return NULL;
 }
 
+/* The other names of the integer types that CUDA code uses without declaring them (Linux's
+ * <sys/types.h> gives them to every file nvcc builds): the type each names, or NULL. */
+const char *tp_std_typedef(const char *w)
+{
+    static const char *const names[][2] = {
+        {"uint", "unsigned int"},    {"ushort", "unsigned short"}, {"uchar", "unsigned char"},
+        {"ulong", "unsigned long"},  {"u_int", "unsigned int"},    {"u_short", "unsigned short"},
+        {"u_char", "unsigned char"}, {"u_long", "unsigned long"},  {"u_int8_t", "uint8_t"},
+        {"u_int16_t", "uint16_t"},   {"u_int32_t", "uint32_t"},    {"u_int64_t", "uint64_t"},
+        {"clock_t", "long"},         {"ssize_t", "long"},
+    };
+    if (w[0] != 'u' && w[0] != 'c' && w[0] != 's') return NULL;
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if (!strcmp(w, names[i][0])) return names[i][1];
+    return NULL;
+}
+
+/* `std::uint8_t`, `std::size_t`: the integer types <cstdint> and <cstddef> also name in std. */
+static bool std_qualified_type(parser *p)
+{
+    static const char *const names[] = {"size_t",  "int8_t",   "int16_t",  "int32_t", "int64_t",
+                                        "uint8_t", "uint16_t", "uint32_t", "uint64_t"};
+    return !strcmp(tp_cur(p)->text, "std") && tp_is_at(p, 1, "::") && p->i + 2 < p->end &&
+           tp_in_list(p->t[p->i + 2].text, names, sizeof names / sizeof *names);
+}
+
 static typedef_alias *find_alias(parser *p, const char *name)
 {
     for (int i = 0; i < p->naliases; i++)
@@ -274,7 +301,8 @@ bool tp_is_type_start(parser *p)
     if (tp_in_list(key, cg_type_words, sizeof cg_type_words / sizeof *cg_type_words) &&
         !tp_lookup(p, key))
         return true;
-    return find_alias(p, t->text) != NULL;
+    if (find_alias(p, t->text)) return true;
+    return (tp_std_typedef(key) && !tp_lookup(p, key)) || std_qualified_type(p);
 }
 
 static void skip_parens(parser *p)
@@ -344,6 +372,9 @@ specs tp_parse_specs(parser *p)
             /* struct Node: a plain struct of the file */
             p->i++;
             snprintf(base, sizeof base, "struct %s", tp_find_struct(p->u, tp_cur(p)->text)->name);
+        } else if (!strcmp(w, "enum") && !base[0] && p->i + 1 < p->end &&
+                   find_alias(p, p->t[p->i + 1].text)) {
+            /* enum Mode: an enumeration of the file (items.c), its integer type */
         } else if (!strcmp(w, "struct") || !strcmp(w, "class") || !strcmp(w, "union") ||
                    !strcmp(w, "enum"))
             tp_bail(p, w,
@@ -396,6 +427,12 @@ specs tp_parse_specs(parser *p)
             s.type.is_const |= c;
             s.type.is_volatile |= v;
             snprintf(base, sizeof base, "%s", a->type.base);
+        } else if (!base[0] && !longs && !is_unsigned && !is_signed && tp_std_typedef(w) &&
+                   !tp_lookup(p, w)) {
+            snprintf(base, sizeof base, "%s", tp_std_typedef(w));
+        } else if (!base[0] && !longs && !is_unsigned && !is_signed && std_qualified_type(p)) {
+            p->i += 2; /* std:: */
+            continue;
         } else
             break;
         p->i++;
@@ -786,6 +823,16 @@ tr_expr *tp_parse_primary(parser *p)
                 p->i += 2; /* util::twice: the file's own namespace, flattened (items.c) */
                 return tp_parse_primary(p);
             }
+            if (p->i + 2 < p->end && p->t[p->i + 2].kind == TR_IDENT) {
+                /* Mode::A: an enumerator (items.c) */
+                char q[256];
+                snprintf(q, sizeof q, "%s::%s", t->text, p->t[p->i + 2].text);
+                tr_expr *h = tp_host_constant(p, &p->t[p->i + 2], q);
+                if (h) {
+                    p->i += 3;
+                    return h;
+                }
+            }
             tp_bail(p, "C++", "namespaces and '::' are outside the accepted subset (%s::)",
                     t->text);
         }
@@ -1084,6 +1131,62 @@ tr_type *tp_parse_type_name(parser *p)
     return ty;
 }
 
+void tp_add_alias(parser *p, const char *name, const tr_type *t)
+{
+    typedef_alias *a = realloc(p->aliases, (size_t)(p->naliases + 1) * sizeof *a);
+    if (!a) abort();
+    p->aliases = a;
+    char *n = strdup(name);
+    if (!n) abort();
+    p->aliases[p->naliases++] = (typedef_alias){n, *t};
+}
+
+void tp_aliases_truncate(parser *p, int n)
+{
+    while (p->naliases > n)
+        free(p->aliases[--p->naliases].name);
+}
+
+void tp_parse_typedef(parser *p, const specs *s)
+{
+    do {
+        tr_sym *sym = tp_parse_declarator(p, s, false);
+        if (sym->ndims) tp_bail(p, "typedef", "array typedefs are outside the accepted subset");
+        if (sym->type.is_ref)
+            tp_bail(p, "typedef", "reference typedefs are outside the accepted subset");
+        tp_add_alias(p, sym->name, &sym->type);
+    } while (tp_accept(p, ","));
+    tp_expect(p, ";");
+}
+
+void tp_parse_using_alias(parser *p)
+{
+    tp_expect(p, "using");
+    const tr_token *name = tp_cur(p);
+    if (name->kind != TR_IDENT) tp_bail(p, "syntax", "expected a name after 'using'");
+    p->i++;
+    tp_expect(p, "=");
+    specs s = tp_parse_specs(p);
+    if (s.is_typedef || s.global || s.device || s.shared || s.constant || s.is_auto)
+        tp_bail(p, "syntax", "expected a type after 'using %s ='", name->text);
+    tr_type ty = s.type, *t = &ty;
+    while (tp_accept(p, "*")) {
+        t->nptr++;
+        while (tp_accept(p, "const") || tp_accept(p, "volatile") || tp_accept(p, "__restrict__"))
+            ;
+    }
+    if (tp_is(p, "&")) tp_bail(p, "using", "reference aliases are outside the accepted subset");
+    if (tp_is(p, "["))
+        tp_bail(p, "using", "array aliases (using %s = T[n]) are outside the accepted subset",
+                name->text);
+    if (t->nptr > 1)
+        tp_bail(p, "pointer to pointer",
+                "pointers to pointers are outside the accepted subset: their "
+                "address spaces cannot be expressed on every target");
+    tp_expect(p, ";");
+    tp_add_alias(p, name->text, t);
+}
+
 void tp_scope_push(parser *p, tr_sym *s)
 {
     if (p->nscope == p->capscope) {
@@ -1165,8 +1268,13 @@ static tr_stmt *parse_decl_stmt(parser *p)
 {
     tr_stmt *st = new_stmt(p, TR_S_DECL);
     specs s = tp_parse_specs(p);
-    if (s.is_typedef)
-        tp_bail(p, "typedef", "typedefs inside functions are outside the accepted subset");
+    if (s.is_typedef) { /* a type name to the end of the block */
+        if (s.shared || s.global || s.device || s.constant || s.is_static || s.is_auto)
+            tp_bail(p, "syntax", "storage classes on a typedef");
+        tp_parse_typedef(p, &s);
+        st->kind = TR_S_EMPTY;
+        return st;
+    }
     if (s.constant) tp_bail(p, "__constant__", "__constant__ data is declared at file scope");
     if (s.global || s.device || s.host || s.managed)
         tp_bail(p, "syntax", "function attributes on a local declaration");
@@ -1290,7 +1398,7 @@ tr_stmt *tp_parse_block(parser *p)
 {
     tr_stmt *b = new_stmt(p, TR_S_BLOCK);
     tp_expect(p, "{");
-    int mark = p->nscope;
+    int mark = p->nscope, aliases = p->naliases;
     while (!tp_is(p, "}")) {
         if (tp_cur(p)->kind == TR_EOF) tp_bail(p, "syntax", "missing '}'");
         tr_stmt *s = parse_stmt(p);
@@ -1301,6 +1409,7 @@ tr_stmt *tp_parse_block(parser *p)
     }
     tp_expect(p, "}");
     p->nscope = mark;
+    tp_aliases_truncate(p, aliases);
     return b;
 }
 
@@ -1333,6 +1442,12 @@ static tr_stmt *parse_stmt(parser *p)
             p->using_cg = true;
             p->i += 4;
             return new_stmt(p, TR_S_EMPTY);
+        }
+        if (!strcmp(w, "using") && tp_is_at(p, 2, "=") && p->i + 1 < p->end &&
+            p->t[p->i + 1].kind == TR_IDENT) { /* using T = float; to the end of the block */
+            tr_stmt *s = new_stmt(p, TR_S_EMPTY);
+            tp_parse_using_alias(p);
+            return s;
         }
         if (!strcmp(w, "if")) {
             tr_stmt *s = new_stmt(p, TR_S_IF);
