@@ -425,7 +425,8 @@ static void record_template(parser *p, size_t i, size_t end)
     for (size_t q = t.begin; q + 1 < end; q++) {
         if (p->t[q].kind == TR_PUNCT && !strcmp(p->t[q].text, "{")) break;
         if (p->t[q].kind == TR_IDENT && !strcmp(p->t[q + 1].text, "(") &&
-            (!strcmp(p->t[q].text, "__launch_bounds__") || !strcmp(p->t[q].text, "__align__"))) {
+            (!strcmp(p->t[q].text, "__launch_bounds__") || !strcmp(p->t[q].text, "__align__") ||
+             !strcmp(p->t[q].text, "__attribute__"))) {
             /* __launch_bounds__(N, SHM / sizeof(T)): not the name, nor what is inside */
             int nest = 0;
             for (q++; q + 1 < end; q++) {
@@ -804,7 +805,12 @@ static const char *field_refusal(const tr_unit *u, const tr_type *t)
                                      "uint64_t"};
     if (t->nptr) return "a pointer field (its address space would be unknown)";
     if (!strcmp(t->base, "bool")) return NULL; /* held as uint8_t */
-    if (!strncmp(t->base, "struct ", 7)) return NULL;
+    if (!strncmp(t->base, "struct ", 7)) {
+        const tr_struct *st = tp_find_struct((tr_unit *)u, t->base + 7);
+        return st && st->align ? "a struct aligned beyond its fields (__align__): its offset "
+                                 "would differ on the targets, which do not align it"
+                               : NULL;
+    }
     for (size_t i = 0; i < sizeof ok / sizeof *ok; i++)
         if (!strcmp(t->base, ok[i])) return NULL;
     (void)u;
@@ -900,6 +906,127 @@ static bool struct_fields(parser *p, tr_struct *st, size_t from, size_t close)
     return true;
 }
 
+/* The size and alignment of a field's type as CUDA lays it out; false for a type it cannot
+ * tell. */
+static bool field_layout(const tr_unit *u, const tr_field *f, long long *size, long long *align)
+{
+    static const struct {
+        const char *name;
+        int size;
+    } scalars[] = {{"char", 1},           {"signed char", 1},
+                   {"unsigned char", 1},  {"int8_t", 1},
+                   {"uint8_t", 1},        {"short", 2},
+                   {"unsigned short", 2}, {"int16_t", 2},
+                   {"uint16_t", 2},       {"int", 4},
+                   {"unsigned int", 4},   {"int32_t", 4},
+                   {"uint32_t", 4},       {"float", 4},
+                   {"long", 8},           {"unsigned long", 8},
+                   {"long long", 8},      {"unsigned long long", 8},
+                   {"int64_t", 8},        {"uint64_t", 8},
+                   {"double", 8}};
+    *size = 0;
+    if (!strncmp(f->type.base, "struct ", 7)) {
+        const tr_struct *st = tp_find_struct((tr_unit *)u, f->type.base + 7);
+        if (!st || st->align) return false;
+        long long a = 1, off = 0;
+        for (int k = 0; k < st->nfields; k++) {
+            long long fs, fa;
+            if (!field_layout(u, &st->fields[k], &fs, &fa)) return false;
+            off = (off + fa - 1) / fa * fa + fs;
+            if (fa > a) a = fa;
+        }
+        *size = (off + a - 1) / a * a;
+        *align = a;
+    } else {
+        for (size_t k = 0; k < sizeof scalars / sizeof *scalars && !*size; k++)
+            if (!strcmp(f->type.base, scalars[k].name)) *size = *align = scalars[k].size;
+        if (!*size) return false;
+    }
+    for (int d = 0; d < 2 && f->dims[d]; d++) {
+        tr_expr x = {.kind = TR_E_NUM, .text = f->dims[d]};
+        if (f->dims[d][0] < '0' || f->dims[d][0] > '9') x.kind = TR_E_IDENT;
+        long long n;
+        if (!size_value(u, &x, &n) || n <= 0) return false;
+        *size *= n;
+    }
+    return true;
+}
+
+/* The alignment written in [from, to): a power of two the translation reads, else false. */
+static bool alignment_value(parser *p, size_t from, size_t to, long long *v)
+{
+    size_t si = p->i, se = p->end;
+    p->i = from;
+    p->end = to;
+    tp_mark mark = tp_mark_here(p);
+    volatile bool ok = false;
+    if (!setjmp(p->fail)) {
+        tr_expr *e = tp_parse_expr(p);
+        ok = p->i == to && size_value(p->u, e, v) && *v > 0 && !(*v & (*v - 1));
+    }
+    tp_back_to(p, &mark);
+    p->i = si, p->end = se;
+    return ok;
+}
+
+/* `__align__(n)`, `alignas(n)`, `__attribute__((aligned(n)))` at k (after `struct`): k moved
+ * past them, *align the alignment they ask (0: none). False, with p->why, for one the
+ * translation does not read or whose layout the targets would not share (packed). */
+static bool struct_attributes(parser *p, size_t *k, size_t end, long long *align)
+{
+    *align = 0;
+    bool readable = true;
+    while (*k + 1 < end && p->t[*k].kind == TR_IDENT && !strcmp(p->t[*k + 1].text, "(")) {
+        const char *w = p->t[*k].text;
+        bool gnu = !strcmp(w, "__attribute__");
+        if (!gnu && strcmp(w, "__align__") && strcmp(w, "alignas")) break;
+        size_t open = *k + 1, close = open;
+        int depth = 0;
+        for (; close < end; close++) {
+            if (!strcmp(p->t[close].text, "(")) depth++;
+            if (!strcmp(p->t[close].text, ")") && --depth == 0) break;
+        }
+        if (close >= end) {
+            snprintf(p->why, sizeof p->why, "unbalanced parentheses after %s", w);
+            return false;
+        }
+        size_t from = open + 1, to = close;
+        if (gnu) { /* ((aligned(n))), ((aligned)), ((packed)), others without a layout */
+            from = to = 0;
+            for (size_t q = open; q < close; q++) {
+                if (!strcmp(p->t[q].text, "packed") || !strcmp(p->t[q].text, "__packed__")) {
+                    snprintf(p->why, sizeof p->why,
+                             "__attribute__((packed)) lays its fields out as no target does");
+                    readable = false;
+                }
+                if ((!strcmp(p->t[q].text, "aligned") || !strcmp(p->t[q].text, "__aligned__"))) {
+                    if (strcmp(p->t[q + 1].text, "(")) {
+                        *align = 16; /* the largest alignment of the x86-64 ABI */
+                        continue;
+                    }
+                    from = q + 2;
+                    for (to = from, depth = 1; to < close; to++) {
+                        if (!strcmp(p->t[to].text, "(")) depth++;
+                        if (!strcmp(p->t[to].text, ")") && --depth == 0) break;
+                    }
+                }
+            }
+        }
+        if (from < to) {
+            long long v = 0;
+            bool ok = alignment_value(p, from, to, &v);
+            if (!ok) {
+                snprintf(p->why, sizeof p->why,
+                         "its alignment (%s(...)) is not a power of two the translation reads", w);
+                readable = false;
+            }
+            if (v > *align) *align = v;
+        }
+        *k = close + 1;
+    }
+    return readable;
+}
+
 /* `struct TAG { fields };` and `typedef struct [TAG] { fields } NAME;` of plain fields. */
 static void parse_struct(parser *p, size_t i, size_t end)
 {
@@ -908,6 +1035,8 @@ static void parse_struct(parser *p, size_t i, size_t end)
     k += is_typedef;
     if (k + 1 >= end || strcmp(p->t[k].text, "struct")) return;
     k++;
+    long long align = 0;
+    bool attrs_ok = struct_attributes(p, &k, end, &align);
     const char *tag = NULL;
     if (p->t[k].kind == TR_IDENT) tag = p->t[k++].text;
     if (k >= end || strcmp(p->t[k].text, "{")) return; /* a declaration, or __align__(n) */
@@ -925,6 +1054,11 @@ static void parse_struct(parser *p, size_t i, size_t end)
     }
     if (!name || tp_find_struct(p->u, name)) return;
     const tr_token *at = &p->t[k];
+    if (!attrs_ok) {
+        tr_diag_add(p->u, false, at->file, at->line, at->col, "struct",
+                    "struct %s is not translated: %s", name, p->why);
+        return;
+    }
     /* member functions, constructors, operators: not a plain struct */
     for (size_t q = k + 1; q < close; q++)
         if (!strcmp(p->t[q].text, "(") || !strcmp(p->t[q].text, "operator") ||
@@ -937,9 +1071,43 @@ static void parse_struct(parser *p, size_t i, size_t end)
             return;
         }
     tr_struct st = {
-        tag ? tr_strdup(p->u, tag) : NULL, tr_strdup(p->u, name), NULL, 0, at->file, at->line};
+        tag ? tr_strdup(p->u, tag) : NULL, tr_strdup(p->u, name), NULL, 0, at->file, at->line, 0};
     if (!struct_fields(p, &st, k + 1, close)) return;
     if (!st.nfields) return;
+    if (align) { /* __align__(n): its size a multiple of n, as CUDA pads it */
+        long long size = 0, nat = 1, off = 0;
+        bool known = true;
+        for (int f = 0; f < st.nfields && known; f++) {
+            long long fs, fa;
+            known = field_layout(p->u, &st.fields[f], &fs, &fa);
+            if (!known) break;
+            off = (off + fa - 1) / fa * fa + fs;
+            if (fa > nat) nat = fa;
+        }
+        if (!known) {
+            tr_diag_add(p->u, false, at->file, at->line, at->col, "struct",
+                        "struct %s is not translated: __align__ with fields whose layout the "
+                        "translation does not know",
+                        name);
+            return;
+        }
+        size = (off + nat - 1) / nat * nat;
+        if (align > nat) {
+            long long padded = (size + align - 1) / align * align;
+            if (padded > size) {
+                tr_field pad = {tr_strdup(p->u, "gp_align_pad_"), {.base = NULL}, {NULL, NULL}};
+                pad.type.base = tr_strdup(p->u, "uint8_t");
+                char num[32];
+                snprintf(num, sizeof num, "%lld", padded - size);
+                pad.dims[0] = tr_strdup(p->u, num);
+                tr_field *nf = tr_alloc(p->u, (size_t)(st.nfields + 1) * sizeof *nf);
+                memcpy(nf, st.fields, (size_t)st.nfields * sizeof *nf);
+                nf[st.nfields++] = pad;
+                st.fields = nf;
+            }
+            st.align = (int)align;
+        }
+    }
     tr_unit *u = p->u;
     tr_struct *ns = realloc(u->structs, (size_t)(u->nstructs + 1) * sizeof *ns);
     if (!ns) abort();

@@ -232,18 +232,19 @@ static typedef_alias *find_alias(parser *p, const char *name)
 }
 
 static const char *const qualifier_words[] = {
-    "constexpr",    "typename",
-    "const",        "volatile",
-    "__restrict__", "restrict",
-    "__restrict",   "static",
-    "extern",       "inline",
-    "__inline__",   "__forceinline__",
-    "__noinline__", "__global__",
-    "__device__",   "__host__",
-    "__shared__",   "__constant__",
-    "__managed__",  "register",
-    "typedef",      "__launch_bounds__",
-    "__align__",    "__grid_constant__",
+    "constexpr",     "typename",
+    "const",         "volatile",
+    "__restrict__",  "restrict",
+    "__restrict",    "static",
+    "extern",        "inline",
+    "__inline__",    "__forceinline__",
+    "__noinline__",  "__global__",
+    "__device__",    "__host__",
+    "__shared__",    "__constant__",
+    "__managed__",   "register",
+    "typedef",       "__launch_bounds__",
+    "__align__",     "__grid_constant__",
+    "__attribute__",
 };
 
 /* Every word that can start a declaration, sorted once, then found by bisection: the parser asks
@@ -345,7 +346,8 @@ specs tp_parse_specs(parser *p)
                    !strcmp(w, "__forceinline__") || !strcmp(w, "__noinline__") ||
                    !strcmp(w, "register") || !strcmp(w, "__grid_constant__"))
             ;
-        else if (!strcmp(w, "__launch_bounds__") || !strcmp(w, "__align__")) {
+        else if (!strcmp(w, "__launch_bounds__") || !strcmp(w, "__align__") ||
+                 !strcmp(w, "__attribute__")) { /* always_inline, unused...: no meaning here */
             p->i++;
             if (tp_is(p, "(")) skip_parens(p);
             continue;
@@ -1228,7 +1230,8 @@ tr_sym *tp_parse_declarator(parser *p, const specs *s, bool allow_abstract)
     /* a name, even one spelled like a CUDA type (`int dim3`): what follows says it is a name */
     bool named_like_type =
         t->kind == TR_IDENT &&
-        tp_in_list(t->text, named_types, sizeof named_types / sizeof *named_types) &&
+        (tp_in_list(t->text, named_types, sizeof named_types / sizeof *named_types) ||
+         tp_std_typedef(t->text)) &&
         (tp_is_at(p, 1, ",") || tp_is_at(p, 1, ")") || tp_is_at(p, 1, ";") || tp_is_at(p, 1, "=") ||
          tp_is_at(p, 1, "[") || tp_is_at(p, 1, "("));
     if (t->kind == TR_IDENT && (!tp_is_type_start(p) || named_like_type)) {

@@ -1843,6 +1843,57 @@ static void run_bit_ops(void **state)
     }
 }
 
+/* typed_records.cu: aliases, uint, enums by value and in a buffer, __align__ records. */
+typedef struct {
+    _Alignas(16) float x;
+    float y, z;
+} tr_particle;
+typedef struct {
+    _Alignas(8) float lo;
+    float hi;
+} tr_minmax;
+
+static void run_typed_records(void **state)
+{
+    (void)state;
+    enum { N = 1000 };
+    _Static_assert(sizeof(tr_particle) == 16, "CUDA pads the aligned record to 16 bytes");
+    static tr_particle parts[N];
+    static unsigned char phase[N]; /* enum class Phase : unsigned char */
+    static float norms[N], ref[N];
+    static tr_minmax range[N], rref[N];
+    for (int i = 0; i < N; i++) {
+        parts[i] = (tr_particle){frand(-3, 3), frand(-3, 3), frand(-3, 3)};
+        phase[i] = i % 3 == 0 ? 1 : i % 3 == 1 ? 4 : 5;
+    }
+    for (int mode = 0; mode < 3; mode++) {
+        for (int i = 0; i < N; i++) {
+            tr_particle p = parts[i];
+            float v = mode == 0   ? fabsf(p.x) + fabsf(p.y) + fabsf(p.z)
+                      : mode == 1 ? sqrtf(p.x * p.x + p.y * p.y + p.z * p.z)
+                                  : fmaxf(fabsf(p.x), fmaxf(fabsf(p.y), fabsf(p.z)));
+            ref[i] = phase[i] == 5 ? v * 2.0f : phase[i] == 4 ? v + 1.0f : v;
+            rref[i].lo = fminf(fminf(p.x, p.y), p.z);
+            rref[i].hi = fmaxf(fmaxf(p.x, p.y), p.z);
+        }
+        FOR_EACH_DEVICE(dev)
+        {
+            built t = build(dev, "typed_records.cu");
+            gp_kernel *k = gpt_kernel_of(t.prog, "particle_stats");
+            gp_buffer *bp = buf(dev, parts, sizeof parts), *bph = buf(dev, phase, sizeof phase),
+                      *bn = buf(dev, NULL, sizeof norms), *br = buf(dev, NULL, sizeof range);
+            unsigned n = N;
+            int m = mode;
+            launch(k, 1, G1(1024), G1(128), ARGS(B(bp), B(bph), B(bn), B(br), V(n), V(m)));
+            get(bn, norms, sizeof norms), get(br, range, sizeof range);
+            CHECKF("particle_stats norms", ref, norms, N, 1e-5f);
+            CHECKF("particle_stats range", (const float *)rref, (const float *)range, 2 * N, 0);
+            gp_buffer_release(bp), gp_buffer_release(bph), gp_buffer_release(bn);
+            gp_buffer_release(br), gp_kernel_release(k), close_all(&t);
+        }
+    }
+}
+
 /* A kernel --partial left out: creating it from the built file names its reason. */
 static void left_out_kernel_says_why(void **state)
 {
@@ -1876,7 +1927,8 @@ static void left_out_kernel_says_why(void **state)
 #define MORE_TESTS                                                                                 \
     cmocka_unit_test(run_black_scholes), cmocka_unit_test(run_needle), cmocka_unit_test(run_srad), \
         cmocka_unit_test(run_attention_forward), cmocka_unit_test(run_spmv_csr),                   \
-        cmocka_unit_test(run_bit_ops), cmocka_unit_test(left_out_kernel_says_why),
+        cmocka_unit_test(run_bit_ops), cmocka_unit_test(left_out_kernel_says_why),                 \
+        cmocka_unit_test(run_typed_records),
 
 int main(void)
 {
