@@ -702,6 +702,25 @@ static void free_parser(parser *p)
     tp_scratch_unwind(p, NULL);
 }
 
+/* [i, end) defines a function (or a function template): its first '{' follows a ')'. */
+static bool function_definition(const parser *p, size_t i, size_t end)
+{
+    int depth = 0;
+    for (size_t k = i; k < end; k++) {
+        const char *s = p->t[k].text;
+        if (p->t[k].kind != TR_PUNCT) continue;
+        if (!strcmp(s, "(") || !strcmp(s, "["))
+            depth++;
+        else if (!strcmp(s, ")") || !strcmp(s, "]"))
+            depth--;
+        else if (!strcmp(s, "=") && depth == 0)
+            return false;
+        else if (!strcmp(s, "{"))
+            return depth == 0 && k > i && !strcmp(p->t[k - 1].text, ")");
+    }
+    return false;
+}
+
 /* The top-level items, in order: fn(p, i, end) for each. -1 on unbalanced braces. */
 static int each_item(parser *p, void (*fn)(parser *, size_t, size_t), char *err, size_t errlen)
 {
@@ -742,6 +761,12 @@ static int each_item(parser *p, void (*fn)(parser *, size_t, size_t), char *err,
                      "of the file",
                      u->pp.files[t->file], t->line, t->col);
             return -1;
+        }
+        if ((size_t)end <= u->pp.context_end && function_definition(p, i, (size_t)end) &&
+            (item_has(p, i, (size_t)end, "__global__") ||
+             !item_has(p, i, (size_t)end, "__device__"))) {
+            i = (size_t)end; /* the including file's kernels and host code are not this file's */
+            continue;
         }
         fn(p, i, (size_t)end);
         i = (size_t)end;

@@ -1047,6 +1047,11 @@ int tr_preprocess(const char *path, const tr_pp_options *opt, tr_pp_result *out,
     /* CUDA's headers bring <assert.h> in: -D NDEBUG removes assert even where the file does
      * not include it itself */
     if (rc == 0) rc = assert_header(&p, "assert.h");
+    for (size_t c = 0; rc == 0 && opt && c < opt->ncontexts; c++) {
+        rc = process_file(&p, opt->context_paths[c], opt->contexts[c], opt->context_lens[c], -1, 0);
+        out->context_end = out->toks.n;
+    }
+    out->main_file = (int)out->nfiles;
     if (rc == 0) {
         size_t len = 0;
         char *text = NULL;
