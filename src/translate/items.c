@@ -623,6 +623,11 @@ static void record_host_constants(parser *p, size_t i, size_t end)
         else if (tp_in_list(w, words, sizeof words / sizeof *words)) {
             size_t l = strlen(type);
             snprintf(type + l, sizeof type - l, "%s%s", l ? " " : "", w);
+        } else if (!type[0] && k + 2 < end && p->t[k + 1].kind == TR_IDENT &&
+                   !strcmp(p->t[k + 2].text, "=")) {
+            /* `static const FLOAT ONE = 1.0;`: a type name, read where the constant is used
+             * (an alias of an arithmetic type by then, or not a constant) */
+            snprintf(type, sizeof type, "%s", w);
         } else
             break;
     }
@@ -652,6 +657,21 @@ tr_expr *tp_host_constant(parser *p, const tr_token *at, const char *name)
     for (int i = 0; i < p->nhconsts; i++)
         if (!strcmp(p->hconsts[i].name, name)) h = &p->hconsts[i];
     if (!h) return NULL;
+    const char *type = h->type;
+    static const char *const arith[] = {
+        "int",           "unsigned int",   "float",     "double",
+        "long",          "unsigned long",  "long long", "unsigned long long",
+        "short",         "unsigned short", "char",      "signed char",
+        "unsigned char", "bool",           "int8_t",    "int16_t",
+        "int32_t",       "int64_t",        "uint8_t",   "uint16_t",
+        "uint32_t",      "uint64_t",       "size_t"};
+    /* words of record_host_constants (`unsigned long`), or one name */
+    bool known = strchr(type, ' ') || tp_in_list(type, arith, sizeof arith / sizeof *arith);
+    if (!known) { /* a type name (record_host_constants): an alias of an arithmetic type */
+        const tr_type *a = tp_alias_type(p, type);
+        if (!a || a->nptr || !tp_in_list(a->base, arith, sizeof arith / sizeof *arith)) return NULL;
+        type = a->base;
+    }
     tr_expr *v;
     if (h->begin == h->end) {
         char num[32];
@@ -672,7 +692,7 @@ tr_expr *tp_host_constant(parser *p, const tr_token *at, const char *name)
     }
     tr_expr *c = tp_new_expr(p, TR_E_CAST, at);
     c->type = tr_alloc(p->u, sizeof *c->type);
-    c->type->base = tr_strdup(p->u, h->type);
+    c->type->base = tr_strdup(p->u, type);
     c->a = v;
     return c;
 }

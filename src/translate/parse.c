@@ -231,6 +231,13 @@ static typedef_alias *find_alias(parser *p, const char *name)
     return NULL;
 }
 
+const tr_type *tp_alias_type(parser *p, const char *name)
+{
+    typedef_alias *a = find_alias(p, name);
+    if (a) return &a->type;
+    return NULL;
+}
+
 static const char *const qualifier_words[] = {
     "constexpr",     "typename",
     "const",         "volatile",

@@ -125,6 +125,8 @@ void tp_parse_using_alias(parser *p);
 void tp_parse_typedef(parser *p, const specs *s);
 /* NAME is the type t from here on (typedef, using, an enumeration's name). */
 void tp_add_alias(parser *p, const char *name, const tr_type *t);
+/* The type the alias `name` stands for here, or NULL. */
+const tr_type *tp_alias_type(parser *p, const char *name);
 /* Forgets the aliases declared after the first n (a block's, at its end). */
 void tp_aliases_truncate(parser *p, int n);
 tr_sym *tp_lookup(parser *p, const char *name);

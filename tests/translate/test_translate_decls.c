@@ -91,6 +91,10 @@ static void aliases(void **state)
                                "GP_VAL(int64_t, n))",
                                "int i = ", "double s = in[i];", "out[i] = (float)s;",
                                "int acc_t = 3;", NULL});
+    /* a host constant of an alias type is its value, in that type */
+    expect_ok("using FLOAT = double;\nstatic const FLOAT HALF = 0.5;\n"
+              "__global__ void k(FLOAT *o) {\n  o[threadIdx.x] *= HALF;\n}\n",
+              (const char *[]){"o[(unsigned)gp_local_id(0)] *= (double)0.5;", NULL});
     /* an alias of a type outside the subset: refused where it is used */
     expect_refused("using tex_t = cudaTextureObject_t;\n"
                    "__global__ void k(tex_t t, float *o) {\n  o[0] = 1.0f;\n}\n",
