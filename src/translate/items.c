@@ -135,10 +135,16 @@ static void parse_function(parser *p, const specs *s, tr_sym *decl)
                             prm->name);
             }
         }
-        if (prm->ndims) { /* T a[] is T *a */
-            if (prm->ndims > 1)
+        if (prm->ndims) { /* T a[] is T *a; T a[][Y] a T pointer indexed a[i * Y + j] */
+            if (prm->ndims > 1 && prm->type.nptr)
                 tp_bail(p, "array parameter",
-                        "multi-dimensional array parameters are outside the accepted subset");
+                        "multi-dimensional arrays of pointers are outside the accepted subset");
+            for (int d = 1; d < prm->ndims; d++) {
+                if (!prm->dims[d])
+                    tp_bail(p, "array parameter", "parameter %s: an inner dimension needs its size",
+                            prm->name);
+                prm->row_dims[prm->nrow_dims++] = prm->dims[d];
+            }
             prm->ndims = 0;
             prm->type.nptr++;
         }

@@ -964,9 +964,58 @@ static tr_expr *tp_parse_string_arg(parser *p)
     return e;
 }
 
+/* A multi-dimensional array parameter (items.c) indexed in every dimension: one index into its
+ * elements, a[(i * Y + j) * Z + k]. */
+static tr_expr *parse_row_index(parser *p, tr_expr *e)
+{
+    const tr_sym *s = e->sym;
+    tr_expr *idx = NULL;
+    for (int d = 0; d <= s->nrow_dims; d++) {
+        if (!tp_accept(p, "["))
+            tp_bail(p, "array parameter",
+                    "%s is a %d-dimensional array parameter: it is translated where it is "
+                    "indexed in every dimension or passed whole to a function, not as a row",
+                    s->name, s->nrow_dims + 1);
+        tr_expr *j = tp_parse_expr(p);
+        tp_expect(p, "]");
+        idx = d ? tp_mk_binary(p, "+", tp_mk_binary(p, "*", idx, s->row_dims[d - 1]), j) : j;
+    }
+    tr_expr *x = tp_new_expr(p, TR_E_INDEX, tp_cur(p));
+    x->a = e;
+    x->b = idx;
+    x->file = e->file, x->line = e->line, x->col = e->col;
+    return x;
+}
+
+/* A call argument that is a whole multi-dimensional array: `a` of a parameter `T a[][Y]` (its
+ * pointer), `&a[0][0]` of a local `T a[X][Y]` (the callee's parameter is such a pointer). NULL
+ * for any other argument. */
+static tr_expr *whole_array_argument(parser *p)
+{
+    const tr_token *t = tp_cur(p);
+    if (t->kind != TR_IDENT || !(tp_is_at(p, 1, ",") || tp_is_at(p, 1, ")"))) return NULL;
+    tr_sym *s = tp_lookup(p, t->text);
+    if (!s || (!s->nrow_dims && s->ndims < 2)) return NULL;
+    p->i++;
+    tr_expr *e = tp_mk_ident(p, t, t->text);
+    e->sym = s;
+    if (s->nrow_dims) return e;
+    for (int d = 0; d < s->ndims; d++) {
+        tr_expr *x = tp_new_expr(p, TR_E_INDEX, t);
+        x->a = e;
+        x->b = tp_mk_num(p, t, "0");
+        e = x;
+    }
+    tr_expr *a = tp_new_expr(p, TR_E_UNARY, t);
+    a->text = tr_strdup(p->u, "&");
+    a->a = e;
+    return a;
+}
+
 static tr_expr *parse_postfix(parser *p)
 {
     tr_expr *e = tp_parse_primary(p);
+    if (e->kind == TR_E_IDENT && e->sym && e->sym->nrow_dims) e = parse_row_index(p, e);
     for (;;) {
         const tr_token *t = tp_cur(p);
         if (tp_accept(p, "[")) {
@@ -984,6 +1033,7 @@ static tr_expr *parse_postfix(parser *p)
             bool prints = e->kind == TR_E_IDENT && !strcmp(e->text, "printf");
             while (!tp_is(p, ")")) {
                 tr_expr *arg = prints ? tp_parse_string_arg(p) : NULL;
+                if (!arg) arg = whole_array_argument(p);
                 if (!arg) arg = tp_parse_assign(p);
                 /* a group passed to a function is not passed at all: the callee's parameter is
                  * dropped too, and its width is in its type */

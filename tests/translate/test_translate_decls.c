@@ -192,13 +192,37 @@ static void aligned_structs(void **state)
                 "struct T is not translated: its alignment (__align__(...)) is not a power of two");
 }
 
+/* `T a[][Y][Z]` parameters: a T pointer indexed a[(i * Y + j) * Z + k]; passed on whole (a local
+ * 2-D array as its first element's address); a row of one is refused. */
+static void array_parameters(void **state)
+{
+    (void)state;
+    expect_ok("#define NY 4\n#define NZ 8\n"
+              "__device__ float first(const float t[][NZ], int r) { return t[r][0]; }\n"
+              "__global__ void k(float phi[][NY][NZ], float out[][NY]) {\n"
+              "  int i = blockIdx.x, j = threadIdx.y, z = threadIdx.x;\n"
+              "  phi[i][j - 1][z + 1] = 2.0f * phi[i][j][z];\n"
+              "  float loc[2][NZ];\n  loc[1][0] = 3.0f;\n"
+              "  out[i][j] = first(loc, 1);\n}\n",
+              (const char *[]){"GP_FUNC float first(GP_PRIVATE const float *t, int r)",
+                               "return t[r * NZ + 0];",
+                               "GP_KERNEL(k, GP_BUF(float, phi), GP_BUF(float, out))",
+                               "phi[(i * NY + (j - 1)) * NZ + (z + 1)] = 2.0f * phi[(i * NY + j) "
+                               "* NZ + z];",
+                               "out[i * NY + j] = first(&loc[0][0], 1);", NULL});
+    expect_refused("__device__ float f(const float *r) { return r[0]; }\n"
+                   "__global__ void k(float a[][8], float *o) {\n  o[0] = f(a[1]);\n}\n",
+                   3, "array parameter", "indexed in every dimension");
+    expect_refused("__global__ void k(float a[][8], float *o) {\n  o[0] = *(a + 1)[0];\n}\n", 2,
+                   "array parameter", "not as a row");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(aliases),
-        cmocka_unit_test(integer_type_names),
-        cmocka_unit_test(enumerations),
-        cmocka_unit_test(aligned_structs),
+        cmocka_unit_test(aliases),          cmocka_unit_test(integer_type_names),
+        cmocka_unit_test(enumerations),     cmocka_unit_test(aligned_structs),
+        cmocka_unit_test(array_parameters),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
