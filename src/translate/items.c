@@ -1177,7 +1177,7 @@ static void parse_struct(parser *p, size_t i, size_t end)
         char base[160];
         snprintf(base, sizeof base, "struct %s", st.name);
         t.base = tr_strdup(u, base);
-        p->aliases[p->naliases++] = (typedef_alias){strdup(alias), t};
+        p->aliases[p->naliases++] = (typedef_alias){strdup(alias), t, 0, {NULL}};
     }
     (void)end;
 }

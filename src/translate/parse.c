@@ -433,6 +433,9 @@ specs tp_parse_specs(parser *p)
             typedef_alias *a = find_alias(p, w);
             bool c = s.type.is_const, v = s.type.is_volatile;
             s.type = a->type;
+            s.alias_ndims = a->ndims;
+            for (int d = 0; d < a->ndims; d++)
+                s.alias_dims[d] = a->dims[d];
             s.type.is_const |= c;
             s.type.is_volatile |= v;
             snprintf(base, sizeof base, "%s", a->type.base);
@@ -446,8 +449,23 @@ specs tp_parse_specs(parser *p)
             break;
         p->i++;
     }
-    if (!base[0] && !longs && !is_unsigned && !is_signed)
-        tp_bail(p, "syntax", "expected a type before '%s'", tp_cur(p)->text);
+    if (!base[0] && !longs && !is_unsigned && !is_signed) {
+        /* a struct of the file left out (items.c noted why): that reason, at the use */
+        const tr_token *t = tp_cur(p);
+        size_t nl = strlen(t->text);
+        for (int k = 0; t->kind == TR_IDENT && k < p->u->ndiags; k++) {
+            const tr_diag *d = &p->u->diags[k];
+            if (!d->refusal && !strcmp(d->construct, "struct") &&
+                !strncmp(d->reason, "struct ", 7) && !strncmp(d->reason + 7, t->text, nl) &&
+                d->reason[7 + nl] == ' ') {
+                const char *why = d->reason + 8 + nl;
+                if (!strncmp(why, "is not translated: ", 19)) why += 19;
+                tp_bail(p, "struct", "%s is a struct left out of the translation (%s:%d): %s",
+                        t->text, p->u->pp.files[d->file], d->line, why);
+            }
+        }
+        tp_bail(p, "syntax", "expected a type before '%s'", t->text);
+    }
     char full[96];
     if (longs >= 2)
         snprintf(full, sizeof full, "%slong long", is_unsigned ? "unsigned " : "");
@@ -1179,6 +1197,10 @@ tr_expr *tp_parse_expr(parser *p)
 tr_type *tp_parse_type_name(parser *p)
 {
     specs s = tp_parse_specs(p);
+    if (s.alias_ndims)
+        tp_bail(p, "array type",
+                "an array type here (a cast, sizeof, a template argument) is "
+                "outside the accepted subset");
     tr_type *ty = tr_alloc(p->u, sizeof *ty);
     *ty = s.type;
     while (tp_accept(p, "*")) {
@@ -1197,7 +1219,18 @@ void tp_add_alias(parser *p, const char *name, const tr_type *t)
     p->aliases = a;
     char *n = strdup(name);
     if (!n) abort();
-    p->aliases[p->naliases++] = (typedef_alias){n, *t};
+    p->aliases[p->naliases++] = (typedef_alias){n, *t, 0, {NULL}};
+}
+
+/* NAME is an array type: element type t, dimensions dims. */
+static void add_array_alias(parser *p, const char *name, const tr_type *t, int ndims,
+                            tr_expr *const *dims)
+{
+    tp_add_alias(p, name, t);
+    typedef_alias *a = &p->aliases[p->naliases - 1];
+    a->ndims = ndims;
+    for (int d = 0; d < ndims; d++)
+        a->dims[d] = dims[d];
 }
 
 void tp_aliases_truncate(parser *p, int n)
@@ -1210,10 +1243,11 @@ void tp_parse_typedef(parser *p, const specs *s)
 {
     do {
         tr_sym *sym = tp_parse_declarator(p, s, false);
-        if (sym->ndims) tp_bail(p, "typedef", "array typedefs are outside the accepted subset");
         if (sym->type.is_ref)
             tp_bail(p, "typedef", "reference typedefs are outside the accepted subset");
-        tp_add_alias(p, sym->name, &sym->type);
+        for (int d = 0; d < sym->ndims; d++)
+            if (!sym->dims[d]) tp_bail(p, "typedef", "an array typedef needs its sizes");
+        add_array_alias(p, sym->name, &sym->type, sym->ndims, sym->dims);
     } while (tp_accept(p, ","));
     tp_expect(p, ";");
 }
@@ -1235,15 +1269,23 @@ void tp_parse_using_alias(parser *p)
             ;
     }
     if (tp_is(p, "&")) tp_bail(p, "using", "reference aliases are outside the accepted subset");
-    if (tp_is(p, "["))
-        tp_bail(p, "using", "array aliases (using %s = T[n]) are outside the accepted subset",
-                name->text);
+    tr_expr *dims[4];
+    int ndims = 0;
+    while (tp_accept(p, "[")) { /* using row = float[4]; */
+        if (ndims == 4 || t->nptr || tp_is(p, "]"))
+            tp_bail(p, "using", "this array alias is outside the accepted subset");
+        dims[ndims++] = tp_parse_expr(p);
+        tp_expect(p, "]");
+    }
+    if (ndims + s.alias_ndims > 4) tp_bail(p, "array", "arrays of more than 4 dimensions");
+    for (int d = 0; d < s.alias_ndims; d++)
+        dims[ndims++] = s.alias_dims[d];
     if (t->nptr > 1)
         tp_bail(p, "pointer to pointer",
                 "pointers to pointers are outside the accepted subset: their "
                 "address spaces cannot be expressed on every target");
     tp_expect(p, ";");
-    tp_add_alias(p, name->text, t);
+    add_array_alias(p, name->text, t, ndims, dims);
 }
 
 void tp_scope_push(parser *p, tr_sym *s)
@@ -1305,6 +1347,16 @@ tr_sym *tp_parse_declarator(parser *p, const specs *s, bool allow_abstract)
         if (sym->ndims == 4) tp_bail(p, "array", "arrays of more than 4 dimensions");
         sym->dims[sym->ndims++] = tp_is(p, "]") ? NULL : tp_parse_expr(p);
         tp_expect(p, "]");
+    }
+    if (s->alias_ndims) { /* row_t r[4]: r's dimensions, then the alias's */
+        if (sym->type.nptr || sym->type.is_ref)
+            tp_bail(p, "array type",
+                    "a pointer or reference to an array type is outside the "
+                    "accepted subset");
+        if (sym->ndims + s->alias_ndims > 4)
+            tp_bail(p, "array", "arrays of more than 4 dimensions");
+        for (int d = 0; d < s->alias_ndims; d++)
+            sym->dims[sym->ndims++] = s->alias_dims[d];
     }
     if (sym->type.nptr > 1)
         tp_bail(p, "pointer to pointer",

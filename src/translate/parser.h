@@ -12,6 +12,8 @@
 typedef struct typedef_alias {
     char *name;
     tr_type type;
+    int ndims; /* an array type (`typedef unsigned row_t[8];`): its dimensions */
+    tr_expr *dims[4];
 } typedef_alias;
 
 /* Tokens made by the translation (a template instantiation, a cooperative-group operation),
@@ -112,6 +114,8 @@ const char *tp_std_typedef(const char *w);
 /* ---- the grammar (parse.c) */
 typedef struct specs {
     tr_type type;
+    int alias_ndims; /* the type is an array alias: its dimensions, after a declarator's own */
+    tr_expr *alias_dims[4];
     bool global, device, host, shared, constant, managed, is_extern, is_static, is_typedef;
     bool is_auto;
 } specs;

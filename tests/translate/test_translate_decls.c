@@ -99,8 +99,21 @@ static void aliases(void **state)
     expect_refused("using tex_t = cudaTextureObject_t;\n"
                    "__global__ void k(tex_t t, float *o) {\n  o[0] = 1.0f;\n}\n",
                    2, "cudaTextureObject_t", "texture");
-    expect_refused("__global__ void k(float *o) {\n  using row = float[4];\n  o[0] = 1.0f;\n}\n", 2,
-                   "using", "array aliases");
+    /* array types: a variable, a field, a parameter of one gets its dimensions after its own */
+    expect_ok("#define N 4\ntypedef unsigned int words_t[N];\ntypedef float mat2[2][2];\n"
+              "struct S { words_t a; };\n"
+              "__global__ void k(S *s, float *o, words_t p) {\n"
+              "  using row = float[3];\n  words_t loc;\n  mat2 m;\n  row r[2];\n"
+              "  loc[1] = s[0].a[1] + p[1];\n  m[1][1] = 2.0f;\n  r[1][2] = loc[1];\n"
+              "  o[0] = m[1][1] + r[1][2];\n}\n",
+              (const char *[]){"unsigned int a[N];", "GP_BUF(unsigned int, p)",
+                               "unsigned int loc[N];", "float m[2][2];", "float r[2][3];", NULL});
+    expect_refused("typedef float vec3[3];\n"
+                   "__global__ void k(float *o) {\n  vec3 *v = 0;\n  o[0] = 1.0f;\n}\n",
+                   3, "array type", "a pointer or reference to an array type");
+    expect_refused("typedef float vec3[3];\n"
+                   "__global__ void k(float *o) {\n  o[0] = sizeof(vec3);\n}\n",
+                   3, "array type", "an array type here");
 }
 
 /* The names <sys/types.h> and <cstdint> give the integer types, used without a declaration. */
@@ -180,12 +193,13 @@ static void aligned_structs(void **state)
                   "uint8_t gp_align_pad_[2];\n} R;", "GP_FUNC SumMax op(SumMax a)", NULL});
     const char *packed = "struct __attribute__((packed)) Pk { char c; int i; };\n"
                          "__global__ void k(Pk *o) {\n  o[0].c = 1;\n}\n";
-    expect_refused(packed, 2, "syntax", "expected a type before 'Pk'");
+    expect_refused(packed, 2, "struct",
+                   "Pk is a struct left out of the translation (t.cu:1): __attribute__((packed))");
     expect_note(packed, "struct Pk is not translated: __attribute__((packed))");
     const char *nested = "struct __align__(16) V { float x; };\n"
                          "struct Outer { int n; V v; };\n"
                          "__global__ void k(Outer *o) {\n  o[0].n = 1;\n}\n";
-    expect_refused(nested, 3, "syntax", "expected a type before 'Outer'");
+    expect_refused(nested, 3, "struct", "Outer is a struct left out of the translation (t.cu:2)");
     expect_note(nested, "field v is a struct aligned beyond its fields (__align__)");
     expect_note("struct __align__(3) T { char c; };\n"
                 "__global__ void k(T *o) {\n  o[0].c = 1;\n}\n",
