@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "translate/parser.h"
+#include "translate/pp.h"
 
 /* [i, end) of the item starting at i: up to ';' at depth 0, or the '}' that closes the first
  * top-level '{' (and a ';' right after it). -1 when braces do not balance. */
@@ -576,6 +577,9 @@ static void record_enum(parser *p, size_t i, size_t end)
                 v = strtoll(p->t[b + neg].text, &numend, 0);
                 if (strspn(numend, "uUlL") != strlen(numend)) return;
                 if (neg) v = -v;
+                b = e = 0;
+            } else if (tr_const_eval(p->t + b, e - b, &v)) { /* 1 << 3, (4 * 2) - 1 */
+                known = true;
                 b = e = 0;
             }
         } else if (!known) {
