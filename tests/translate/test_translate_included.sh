@@ -3,7 +3,8 @@
 # compiled only there: `gpuport translate kernels.cu` reads it after what main.cu declares
 # before that line (macros, typedefs, constants, device functions), as nvcc does, and takes none
 # of main.cu's kernels or host functions. With no includer, two of them, or an #include inside
-# an #if, or when main.cu's part does not parse, the file is read on its own.
+# an #if, or when main.cu's part does not parse, the file is read on its own. A quoted header that
+# is neither beside the file nor in an -I folder is the one of that name in the project around it.
 set -u
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -72,5 +73,21 @@ printf '__global__ void k(float *o) { o[threadIdx.x] = 1.0f; }\n' > "$tmp/d/kern
 "$GPUPORT" translate --no-verify --json "$tmp/d/kernels.cu" > "$tmp/d.json" 2>"$tmp/d.err" ||
     bad "an includer that does not parse: exit $? $(cat "$tmp/d.err")"
 grep -q 'compiled where' "$tmp/d.json" && bad "a context that does not parse was kept"
+
+# a quoted header found neither beside the file nor in -I folders: the one file of that name in
+# the project around it (the parent folder, as the build's -I ../include would give it)
+mkdir -p "$tmp/p/include" "$tmp/p/device" "$tmp/q/a" "$tmp/q/b" "$tmp/q/device"
+printf 'typedef int score_t;\n#define BAND 4\n' > "$tmp/p/include/common.h"
+printf '#include "common.h"\n__global__ void k(score_t *o) { o[threadIdx.x] = BAND; }\n' \
+    > "$tmp/p/device/kernel.cu"
+"$GPUPORT" translate --no-verify --json "$tmp/p/device/kernel.cu" > "$tmp/p.json" 2>"$tmp/p.err" ||
+    bad "a header in the project's include folder: exit $? $(cat "$tmp/p.err")"
+grep -q 'the one file of that name in the project' "$tmp/p.json" || bad "no note of the header found"
+# two of that name: none is chosen
+cp "$tmp/p/include/common.h" "$tmp/q/a/" && cp "$tmp/p/include/common.h" "$tmp/q/b/"
+cp "$tmp/p/device/kernel.cu" "$tmp/q/device/"
+"$GPUPORT" translate --no-verify --json "$tmp/q/device/kernel.cu" > "$tmp/q.json" 2>/dev/null
+[ $? = 1 ] || bad "two headers of that name: one was chosen"
+grep -q 'not found' "$tmp/q.json" || bad "two headers of that name: no note that it was not found"
 
 exit $fail
