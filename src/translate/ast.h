@@ -217,7 +217,8 @@ typedef struct tr_struct {
     tr_field *fields;
     int nfields;
     int file, line;
-    int align; /* __align__(n) beyond its fields' alignment: n (its size is padded to it) */
+    int align;     /* __align__(n) beyond its fields' alignment: n (its size is padded to it) */
+    bool is_union; /* `union TAG { ... }`: its fields share their storage */
 } tr_struct;
 
 /* A <<<grid, block, shared>>> launch of a kernel in the file's host code: each part as the

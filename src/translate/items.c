@@ -982,7 +982,7 @@ static bool field_layout(const tr_unit *u, const tr_field *f, long long *size, l
     *size = 0;
     if (!strncmp(f->type.base, "struct ", 7)) {
         const tr_struct *st = tp_find_struct((tr_unit *)u, f->type.base + 7);
-        if (!st || st->align) return false;
+        if (!st || st->align || st->is_union) return false;
         long long a = 1, off = 0;
         for (int k = 0; k < st->nfields; k++) {
             long long fs, fa;
@@ -1088,7 +1088,8 @@ static void parse_struct(parser *p, size_t i, size_t end)
     size_t k = i;
     bool is_typedef = !strcmp(p->t[k].text, "typedef");
     k += is_typedef;
-    if (k + 1 >= end || strcmp(p->t[k].text, "struct")) return;
+    if (k + 1 >= end || (strcmp(p->t[k].text, "struct") && strcmp(p->t[k].text, "union"))) return;
+    bool is_union = !strcmp(p->t[k].text, "union");
     k++;
     long long align = 0;
     bool attrs_ok = struct_attributes(p, &k, end, &align);
@@ -1125,8 +1126,14 @@ static void parse_struct(parser *p, size_t i, size_t end)
                         name);
             return;
         }
-    tr_struct st = {
-        tag ? tr_strdup(p->u, tag) : NULL, tr_strdup(p->u, name), NULL, 0, at->file, at->line, 0};
+    tr_struct st = {tag ? tr_strdup(p->u, tag) : NULL,
+                    tr_strdup(p->u, name),
+                    NULL,
+                    0,
+                    at->file,
+                    at->line,
+                    0,
+                    is_union};
     if (!struct_fields(p, &st, k + 1, close)) return;
     if (!st.nfields) return;
     if (align) { /* __align__(n): its size a multiple of n, as CUDA pads it */
@@ -1211,8 +1218,9 @@ static void read_item(parser *p, size_t i, size_t end)
         return;
     }
     if (t->kind == TR_IDENT &&
-        (!strcmp(t->text, "struct") ||
-         (typedef_item && i + 1 < end && !strcmp(p->t[i + 1].text, "struct")))) {
+        (!strcmp(t->text, "struct") || !strcmp(t->text, "union") ||
+         (typedef_item && i + 1 < end &&
+          (!strcmp(p->t[i + 1].text, "struct") || !strcmp(p->t[i + 1].text, "union"))))) {
         parse_struct(p, i, end);
         parse_pending(p);
         return;

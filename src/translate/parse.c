@@ -376,7 +376,7 @@ specs tp_parse_specs(parser *p)
             tp_bail(p, "template",
                     "templates are not in the accepted subset: write one plain C "
                     "function per type");
-        else if (!strcmp(w, "struct") && !base[0] && p->i + 1 < p->end &&
+        else if ((!strcmp(w, "struct") || !strcmp(w, "union")) && !base[0] && p->i + 1 < p->end &&
                  tp_find_struct(p->u, p->t[p->i + 1].text)) {
             /* struct Node: a plain struct of the file */
             p->i++;

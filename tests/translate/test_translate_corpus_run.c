@@ -1942,6 +1942,50 @@ static void run_grid_arrays(void **state)
     }
 }
 
+/* union_bits.cu: unions as locals (type punning) and in a buffer. */
+typedef union {
+    float f;
+    uint32_t ui;
+} ub_un;
+typedef union {
+    uint32_t word;
+    unsigned char bytes[4];
+} ub_packed;
+
+static void run_union_bits(void **state)
+{
+    (void)state;
+    enum { N = 256 };
+    static float in[N], absval[N], aref[N];
+    static int32_t expo[N], eref[N];
+    static ub_packed packed[N], pref[N];
+    for (int i = 0; i < N; i++) {
+        in[i] = frand(-1000, 1000) * (i % 7 == 0 ? 1e-6f : 1.0f);
+        ub_un a = {in[i]};
+        a.ui &= 0x7fffffffu;
+        aref[i] = a.f;
+        ub_un b = {in[i]};
+        eref[i] = (int)((b.ui >> 23) & 0xffu) - 127;
+        pref[i].word = (uint32_t)i * 2654435761u;
+        pref[i].bytes[0] = (unsigned char)(pref[i].bytes[3] ^ 0x5a);
+    }
+    FOR_EACH_DEVICE(dev)
+    {
+        built t = build(dev, "union_bits.cu");
+        gp_kernel *k = gpt_kernel_of(t.prog, "float_bits");
+        gp_buffer *bi = buf(dev, in, sizeof in), *ba = buf(dev, NULL, sizeof absval),
+                  *be = buf(dev, NULL, sizeof expo), *bp = buf(dev, NULL, sizeof packed);
+        int n = N;
+        launch(k, 1, G1(N), G1(64), ARGS(B(bi), B(ba), B(be), B(bp), V(n)));
+        get(ba, absval, sizeof absval), get(be, expo, sizeof expo), get(bp, packed, sizeof packed);
+        CHECKF("float_bits |x|", aref, absval, N, 0);
+        CHECKI("float_bits exponent", eref, expo, N);
+        CHECKI("float_bits packed", (const int32_t *)pref, (const int32_t *)packed, N);
+        gp_buffer_release(bi), gp_buffer_release(ba), gp_buffer_release(be);
+        gp_buffer_release(bp), gp_kernel_release(k), close_all(&t);
+    }
+}
+
 /* A kernel --partial left out: creating it from the built file names its reason. */
 static void left_out_kernel_says_why(void **state)
 {
@@ -1976,7 +2020,8 @@ static void left_out_kernel_says_why(void **state)
     cmocka_unit_test(run_black_scholes), cmocka_unit_test(run_needle), cmocka_unit_test(run_srad), \
         cmocka_unit_test(run_attention_forward), cmocka_unit_test(run_spmv_csr),                   \
         cmocka_unit_test(run_bit_ops), cmocka_unit_test(left_out_kernel_says_why),                 \
-        cmocka_unit_test(run_typed_records), cmocka_unit_test(run_grid_arrays),
+        cmocka_unit_test(run_typed_records), cmocka_unit_test(run_grid_arrays),                    \
+        cmocka_unit_test(run_union_bits),
 
 int main(void)
 {

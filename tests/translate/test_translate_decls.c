@@ -236,12 +236,31 @@ static void array_parameters(void **state)
                    "array parameter", "not as a row");
 }
 
+/* Unions of plain fields: written as unions, used as locals (`union un c;` too) and buffers;
+ * one aligned struct can not hold one (its layout is not computed). */
+static void unions(void **state)
+{
+    (void)state;
+    expect_ok("union un { float f; unsigned int ui; };\n"
+              "typedef union { int i[2]; float g; } pair_u;\n"
+              "__global__ void k(float *o, pair_u *pp) {\n"
+              "  un a;\n  union un c;\n  a.f = o[0];\n  a.ui &= 0x7fffffffu;\n"
+              "  c.ui = pp[0].i[1];\n  o[0] = a.f + c.f;\n}\n",
+              (const char *[]){"typedef union un {", "float f;", "unsigned int ui;", "} un;",
+                               "typedef union pair_u {", "int i[2];", "} pair_u;",
+                               "GP_KERNEL(k, GP_BUF(float, o), GP_BUF(pair_u, pp))", "un a;",
+                               "un c;", "a.ui &= 0x7fffffffu;", "c.ui = pp[0].i[1];", NULL});
+    expect_note("union U { float f; int i; };\nstruct __align__(16) S { U u; };\n"
+                "__global__ void k(S *s) {\n  s[0].u.i = 1;\n}\n",
+                "struct S is not translated: __align__ with fields whose layout");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(aliases),          cmocka_unit_test(integer_type_names),
         cmocka_unit_test(enumerations),     cmocka_unit_test(aligned_structs),
-        cmocka_unit_test(array_parameters),
+        cmocka_unit_test(array_parameters), cmocka_unit_test(unions),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
