@@ -144,6 +144,10 @@ typedef struct tr_sym {
     bool as_buffer;        /* CONSTANT filled by the host, or GLOBALVAR: a buffer parameter */
     bool used;             /* file-scope data some kernel reads */
     struct tr_expr *init;  /* file-scope data: its initialiser (NULL: none) */
+    /* a multi-dimensional array parameter `T a[][Y][Z]`, held as a T pointer: Y and Z (each
+     * a[i][j][k] is a[(i * Y + j) * Z + k]) */
+    int nrow_dims;
+    struct tr_expr *row_dims[3];
 } tr_sym;
 
 typedef enum tr_stmt_kind {
@@ -213,6 +217,8 @@ typedef struct tr_struct {
     tr_field *fields;
     int nfields;
     int file, line;
+    int align;     /* __align__(n) beyond its fields' alignment: n (its size is padded to it) */
+    bool is_union; /* `union TAG { ... }`: its fields share their storage */
 } tr_struct;
 
 /* A <<<grid, block, shared>>> launch of a kernel in the file's host code: each part as the

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "translate/parser.h"
+#include "translate/pp.h"
 
 /* [i, end) of the item starting at i: up to ';' at depth 0, or the '}' that closes the first
  * top-level '{' (and a ';' right after it). -1 when braces do not balance. */
@@ -135,10 +136,16 @@ static void parse_function(parser *p, const specs *s, tr_sym *decl)
                             prm->name);
             }
         }
-        if (prm->ndims) { /* T a[] is T *a */
-            if (prm->ndims > 1)
+        if (prm->ndims) { /* T a[] is T *a; T a[][Y] a T pointer indexed a[i * Y + j] */
+            if (prm->ndims > 1 && prm->type.nptr)
                 tp_bail(p, "array parameter",
-                        "multi-dimensional array parameters are outside the accepted subset");
+                        "multi-dimensional arrays of pointers are outside the accepted subset");
+            for (int d = 1; d < prm->ndims; d++) {
+                if (!prm->dims[d])
+                    tp_bail(p, "array parameter", "parameter %s: an inner dimension needs its size",
+                            prm->name);
+                prm->row_dims[prm->nrow_dims++] = prm->dims[d];
+            }
             prm->ndims = 0;
             prm->type.nptr++;
         }
@@ -228,14 +235,7 @@ static void parse_data(parser *p, const specs *s, bool device)
 
 static void parse_typedef(parser *p, specs *s)
 {
-    tr_sym *sym = tp_parse_declarator(p, s, false);
-    if (sym->ndims) tp_bail(p, "typedef", "array typedefs are outside the accepted subset");
-    typedef_alias *a = realloc(p->aliases, (size_t)(p->naliases + 1) * sizeof *a);
-    if (!a) abort();
-    p->aliases = a;
-    tr_type t = sym->type;
-    p->aliases[p->naliases++] = (typedef_alias){strdup(sym->name), t};
-    tp_expect(p, ";");
+    tp_parse_typedef(p, s);
 }
 
 /* A kernel refused before its name was parsed: found by its tokens, so that the report still
@@ -432,7 +432,8 @@ static void record_template(parser *p, size_t i, size_t end)
     for (size_t q = t.begin; q + 1 < end; q++) {
         if (p->t[q].kind == TR_PUNCT && !strcmp(p->t[q].text, "{")) break;
         if (p->t[q].kind == TR_IDENT && !strcmp(p->t[q + 1].text, "(") &&
-            (!strcmp(p->t[q].text, "__launch_bounds__") || !strcmp(p->t[q].text, "__align__"))) {
+            (!strcmp(p->t[q].text, "__launch_bounds__") || !strcmp(p->t[q].text, "__align__") ||
+             !strcmp(p->t[q].text, "__attribute__"))) {
             /* __launch_bounds__(N, SHM / sizeof(T)): not the name, nor what is inside */
             int nest = 0;
             for (q++; q + 1 < end; q++) {
@@ -486,6 +487,128 @@ static void add_host_const(parser *p, const char *name, const char *type, size_t
     h[p->nhconsts++] = (tp_host_const){tr_strdup(p->u, name), tr_strdup(p->u, type), b, e, v};
 }
 
+/* The integer type an enumeration's values have, `enum E : TYPE` [from, to): its name, or
+ * NULL for a type outside the plain integers. */
+static const char *enum_base(parser *p, size_t from, size_t to)
+{
+    size_t si = p->i, se = p->end;
+    p->i = from;
+    p->end = to;
+    tp_mark mark = tp_mark_here(p);
+    if (setjmp(p->fail)) {
+        tp_back_to(p, &mark);
+        p->i = si, p->end = se;
+        return NULL;
+    }
+    specs s = tp_parse_specs(p);
+    tp_back_to(p, &mark);
+    bool whole = p->i == to;
+    p->i = si, p->end = se;
+    if (!whole || s.type.nptr || s.type.cg) return NULL;
+    static const char *const ints[] = {"char",
+                                       "signed char",
+                                       "unsigned char",
+                                       "short",
+                                       "unsigned short",
+                                       "int",
+                                       "unsigned int",
+                                       "long",
+                                       "unsigned long",
+                                       "long long",
+                                       "unsigned long long",
+                                       "int8_t",
+                                       "int16_t",
+                                       "int32_t",
+                                       "int64_t",
+                                       "uint8_t",
+                                       "uint16_t",
+                                       "uint32_t",
+                                       "uint64_t"};
+    return tp_in_list(s.type.base, ints, sizeof ints / sizeof *ints) ? s.type.base : NULL;
+}
+
+/* `[typedef] enum [class] [TAG] [: TYPE] { A [= value], B } [NAME];`: the enumerators are
+ * constants device code may use (`A`, and `TAG::A`; only the latter for an enum class), TAG and
+ * NAME the enumeration's integer type (`int` unless TYPE says another). An enumerator whose
+ * value is not read stops the list: the names after it stay unknown, and so refused. */
+static void record_enum(parser *p, size_t i, size_t end)
+{
+    size_t k = i;
+    bool is_typedef = !strcmp(p->t[k].text, "typedef");
+    k += is_typedef + 1; /* after `enum` */
+    bool scoped = k < end && (!strcmp(p->t[k].text, "class") || !strcmp(p->t[k].text, "struct"));
+    k += scoped;
+    const char *tag = k < end && p->t[k].kind == TR_IDENT ? p->t[k++].text : NULL;
+    size_t colon = k;
+    while (k < end && strcmp(p->t[k].text, "{") && strcmp(p->t[k].text, ";"))
+        k++;
+    if (k >= end || strcmp(p->t[k].text, "{")) return; /* a declaration only */
+    const char *type =
+        colon < k && !strcmp(p->t[colon].text, ":") ? enum_base(p, colon + 1, k) : "int";
+    if (!type) return;
+    size_t close = k;
+    while (close < end && strcmp(p->t[close].text, "}"))
+        close++;
+    const char *name = NULL; /* the item ends at the '}' (item_end): the name is after it */
+    if (is_typedef && close + 2 < p->n && p->t[close + 1].kind == TR_IDENT &&
+        !strcmp(p->t[close + 2].text, ";"))
+        name = p->t[close + 1].text;
+    bool values_fit = true; /* an enum with a value beyond int's range is wider than an int */
+    long long v = 0;
+    bool known = true;
+    for (k++; k < close;) {
+        if (p->t[k].kind != TR_IDENT) return;
+        const char *en = p->t[k].text;
+        size_t b = 0, e = 0;
+        if (k + 1 < close && !strcmp(p->t[k + 1].text, "=")) {
+            b = e = k + 2;
+            int depth = 0;
+            for (; e < close; e++) {
+                if (!strcmp(p->t[e].text, "(")) depth++;
+                if (!strcmp(p->t[e].text, ")")) depth--;
+                if (depth == 0 && !strcmp(p->t[e].text, ",")) break;
+            }
+            if (e == b) return;
+            k = e;
+            bool neg = !strcmp(p->t[b].text, "-");
+            char *numend;
+            known = e == b + 1 + neg && p->t[b + neg].kind == TR_NUMBER;
+            if (known) { /* a number: its value, and the next ones' */
+                v = strtoll(p->t[b + neg].text, &numend, 0);
+                if (strspn(numend, "uUlL") != strlen(numend)) return;
+                if (neg) v = -v;
+                b = e = 0;
+            } else if (tr_const_eval(p->t + b, e - b, &v)) { /* 1 << 3, (4 * 2) - 1 */
+                known = true;
+                b = e = 0;
+            }
+        } else if (!known) {
+            return; /* after an expression: its value plus one is not read */
+        } else {
+            k++;
+        }
+        if (known && (v > 2147483647LL || v < -2147483648LL)) values_fit = false;
+        if (!scoped) add_host_const(p, en, type, b, e, v);
+        for (int n = 0; n < 2; n++) {
+            const char *scope = n ? name : tag;
+            if (!scope || (n && tag && !strcmp(tag, name))) continue;
+            char q[256];
+            snprintf(q, sizeof q, "%s::%s", scope, en);
+            add_host_const(p, q, type, b, e, v);
+        }
+        if (known) v++;
+        if (k < close && strcmp(p->t[k++].text, ",")) return;
+    }
+    if (!values_fit && !strcmp(type, "int")) return;
+    for (int n = 0; n < 2; n++) {
+        const char *alias = n ? name : tag;
+        if (!alias || tp_is_named_type(alias)) continue;
+        tr_type t = {0};
+        t.base = tr_strdup(p->u, type);
+        tp_add_alias(p, alias, &t);
+    }
+}
+
 /* `[static] const|constexpr TYPE NAME = INIT[, NAME = INIT];` with an arithmetic TYPE, and
  * `enum [NAME] { A [= n], B };` */
 static void record_host_constants(parser *p, size_t i, size_t end)
@@ -494,27 +617,9 @@ static void record_host_constants(parser *p, size_t i, size_t end)
                                         "short",   "char",     "size_t", "int32_t", "uint32_t",
                                         "int64_t", "uint64_t", "signed", "bool"};
     size_t k = i;
-    if (!strcmp(p->t[k].text, "enum")) {
-        while (k < end && strcmp(p->t[k].text, "{"))
-            k++;
-        long long v = 0;
-        k++;
-        while (k + 1 < end && strcmp(p->t[k].text, "}")) {
-            if (p->t[k].kind != TR_IDENT) return;
-            const char *name = p->t[k].text;
-            if (!strcmp(p->t[k + 1].text, "=")) {
-                bool neg = !strcmp(p->t[k + 2].text, "-");
-                const tr_token *n = &p->t[k + 2 + neg];
-                char *e;
-                if (n->kind != TR_NUMBER) return;
-                v = strtoll(n->text, &e, 0);
-                if (neg) v = -v;
-                k += 2 + neg;
-            }
-            add_host_const(p, name, "int", 0, 0, v++);
-            if (strcmp(p->t[k + 1].text, ",")) break;
-            k += 2;
-        }
+    if (!strcmp(p->t[k].text, "enum") ||
+        (!strcmp(p->t[k].text, "typedef") && k + 1 < end && !strcmp(p->t[k + 1].text, "enum"))) {
+        record_enum(p, i, end);
         return;
     }
     bool is_const = false;
@@ -528,6 +633,11 @@ static void record_host_constants(parser *p, size_t i, size_t end)
         else if (tp_in_list(w, words, sizeof words / sizeof *words)) {
             size_t l = strlen(type);
             snprintf(type + l, sizeof type - l, "%s%s", l ? " " : "", w);
+        } else if (!type[0] && k + 2 < end && p->t[k + 1].kind == TR_IDENT &&
+                   !strcmp(p->t[k + 2].text, "=")) {
+            /* `static const FLOAT ONE = 1.0;`: a type name, read where the constant is used
+             * (an alias of an arithmetic type by then, or not a constant) */
+            snprintf(type, sizeof type, "%s", w);
         } else
             break;
     }
@@ -557,6 +667,21 @@ tr_expr *tp_host_constant(parser *p, const tr_token *at, const char *name)
     for (int i = 0; i < p->nhconsts; i++)
         if (!strcmp(p->hconsts[i].name, name)) h = &p->hconsts[i];
     if (!h) return NULL;
+    const char *type = h->type;
+    static const char *const arith[] = {
+        "int",           "unsigned int",   "float",     "double",
+        "long",          "unsigned long",  "long long", "unsigned long long",
+        "short",         "unsigned short", "char",      "signed char",
+        "unsigned char", "bool",           "int8_t",    "int16_t",
+        "int32_t",       "int64_t",        "uint8_t",   "uint16_t",
+        "uint32_t",      "uint64_t",       "size_t"};
+    /* words of record_host_constants (`unsigned long`), or one name */
+    bool known = strchr(type, ' ') || tp_in_list(type, arith, sizeof arith / sizeof *arith);
+    if (!known) { /* a type name (record_host_constants): an alias of an arithmetic type */
+        const tr_type *a = tp_alias_type(p, type);
+        if (!a || a->nptr || !tp_in_list(a->base, arith, sizeof arith / sizeof *arith)) return NULL;
+        type = a->base;
+    }
     tr_expr *v;
     if (h->begin == h->end) {
         char num[32];
@@ -577,7 +702,7 @@ tr_expr *tp_host_constant(parser *p, const tr_token *at, const char *name)
     }
     tr_expr *c = tp_new_expr(p, TR_E_CAST, at);
     c->type = tr_alloc(p->u, sizeof *c->type);
-    c->type->base = tr_strdup(p->u, h->type);
+    c->type->base = tr_strdup(p->u, type);
     c->a = v;
     return c;
 }
@@ -605,6 +730,25 @@ static void free_parser(parser *p)
     free(p->made);
     free(p->hconsts);
     tp_scratch_unwind(p, NULL);
+}
+
+/* [i, end) defines a function (or a function template): its first '{' follows a ')'. */
+static bool function_definition(const parser *p, size_t i, size_t end)
+{
+    int depth = 0;
+    for (size_t k = i; k < end; k++) {
+        const char *s = p->t[k].text;
+        if (p->t[k].kind != TR_PUNCT) continue;
+        if (!strcmp(s, "(") || !strcmp(s, "["))
+            depth++;
+        else if (!strcmp(s, ")") || !strcmp(s, "]"))
+            depth--;
+        else if (!strcmp(s, "=") && depth == 0)
+            return false;
+        else if (!strcmp(s, "{"))
+            return depth == 0 && k > i && !strcmp(p->t[k - 1].text, ")");
+    }
+    return false;
 }
 
 /* The top-level items, in order: fn(p, i, end) for each. -1 on unbalanced braces. */
@@ -647,6 +791,12 @@ static int each_item(parser *p, void (*fn)(parser *, size_t, size_t), char *err,
                      "of the file",
                      u->pp.files[t->file], t->line, t->col);
             return -1;
+        }
+        if ((size_t)end <= u->pp.context_end && function_definition(p, i, (size_t)end) &&
+            (item_has(p, i, (size_t)end, "__global__") ||
+             !item_has(p, i, (size_t)end, "__device__"))) {
+            i = (size_t)end; /* the including file's kernels and host code are not this file's */
+            continue;
         }
         fn(p, i, (size_t)end);
         i = (size_t)end;
@@ -710,7 +860,12 @@ static const char *field_refusal(const tr_unit *u, const tr_type *t)
                                      "uint64_t"};
     if (t->nptr) return "a pointer field (its address space would be unknown)";
     if (!strcmp(t->base, "bool")) return NULL; /* held as uint8_t */
-    if (!strncmp(t->base, "struct ", 7)) return NULL;
+    if (!strncmp(t->base, "struct ", 7)) {
+        const tr_struct *st = tp_find_struct((tr_unit *)u, t->base + 7);
+        return st && st->align ? "a struct aligned beyond its fields (__align__): its offset "
+                                 "would differ on the targets, which do not align it"
+                               : NULL;
+    }
     for (size_t i = 0; i < sizeof ok / sizeof *ok; i++)
         if (!strcmp(t->base, ok[i])) return NULL;
     (void)u;
@@ -806,14 +961,138 @@ static bool struct_fields(parser *p, tr_struct *st, size_t from, size_t close)
     return true;
 }
 
+/* The size and alignment of a field's type as CUDA lays it out; false for a type it cannot
+ * tell. */
+static bool field_layout(const tr_unit *u, const tr_field *f, long long *size, long long *align)
+{
+    static const struct {
+        const char *name;
+        int size;
+    } scalars[] = {{"char", 1},           {"signed char", 1},
+                   {"unsigned char", 1},  {"int8_t", 1},
+                   {"uint8_t", 1},        {"short", 2},
+                   {"unsigned short", 2}, {"int16_t", 2},
+                   {"uint16_t", 2},       {"int", 4},
+                   {"unsigned int", 4},   {"int32_t", 4},
+                   {"uint32_t", 4},       {"float", 4},
+                   {"long", 8},           {"unsigned long", 8},
+                   {"long long", 8},      {"unsigned long long", 8},
+                   {"int64_t", 8},        {"uint64_t", 8},
+                   {"double", 8}};
+    *size = 0;
+    if (!strncmp(f->type.base, "struct ", 7)) {
+        const tr_struct *st = tp_find_struct((tr_unit *)u, f->type.base + 7);
+        if (!st || st->align || st->is_union) return false;
+        long long a = 1, off = 0;
+        for (int k = 0; k < st->nfields; k++) {
+            long long fs, fa;
+            if (!field_layout(u, &st->fields[k], &fs, &fa)) return false;
+            off = (off + fa - 1) / fa * fa + fs;
+            if (fa > a) a = fa;
+        }
+        *size = (off + a - 1) / a * a;
+        *align = a;
+    } else {
+        for (size_t k = 0; k < sizeof scalars / sizeof *scalars && !*size; k++)
+            if (!strcmp(f->type.base, scalars[k].name)) *size = *align = scalars[k].size;
+        if (!*size) return false;
+    }
+    for (int d = 0; d < 2 && f->dims[d]; d++) {
+        tr_expr x = {.kind = TR_E_NUM, .text = f->dims[d]};
+        if (f->dims[d][0] < '0' || f->dims[d][0] > '9') x.kind = TR_E_IDENT;
+        long long n;
+        if (!size_value(u, &x, &n) || n <= 0) return false;
+        *size *= n;
+    }
+    return true;
+}
+
+/* The alignment written in [from, to): a power of two the translation reads, else false. */
+static bool alignment_value(parser *p, size_t from, size_t to, long long *v)
+{
+    size_t si = p->i, se = p->end;
+    p->i = from;
+    p->end = to;
+    tp_mark mark = tp_mark_here(p);
+    volatile bool ok = false;
+    if (!setjmp(p->fail)) {
+        tr_expr *e = tp_parse_expr(p);
+        ok = p->i == to && size_value(p->u, e, v) && *v > 0 && !(*v & (*v - 1));
+    }
+    tp_back_to(p, &mark);
+    p->i = si, p->end = se;
+    return ok;
+}
+
+/* `__align__(n)`, `alignas(n)`, `__attribute__((aligned(n)))` at k (after `struct`): k moved
+ * past them, *align the alignment they ask (0: none). False, with p->why, for one the
+ * translation does not read or whose layout the targets would not share (packed). */
+static bool struct_attributes(parser *p, size_t *k, size_t end, long long *align)
+{
+    *align = 0;
+    bool readable = true;
+    while (*k + 1 < end && p->t[*k].kind == TR_IDENT && !strcmp(p->t[*k + 1].text, "(")) {
+        const char *w = p->t[*k].text;
+        bool gnu = !strcmp(w, "__attribute__");
+        if (!gnu && strcmp(w, "__align__") && strcmp(w, "alignas")) break;
+        size_t open = *k + 1, close = open;
+        int depth = 0;
+        for (; close < end; close++) {
+            if (!strcmp(p->t[close].text, "(")) depth++;
+            if (!strcmp(p->t[close].text, ")") && --depth == 0) break;
+        }
+        if (close >= end) {
+            snprintf(p->why, sizeof p->why, "unbalanced parentheses after %s", w);
+            return false;
+        }
+        size_t from = open + 1, to = close;
+        if (gnu) { /* ((aligned(n))), ((aligned)), ((packed)), others without a layout */
+            from = to = 0;
+            for (size_t q = open; q < close; q++) {
+                if (!strcmp(p->t[q].text, "packed") || !strcmp(p->t[q].text, "__packed__")) {
+                    snprintf(p->why, sizeof p->why,
+                             "__attribute__((packed)) lays its fields out as no target does");
+                    readable = false;
+                }
+                if ((!strcmp(p->t[q].text, "aligned") || !strcmp(p->t[q].text, "__aligned__"))) {
+                    if (strcmp(p->t[q + 1].text, "(")) {
+                        *align = 16; /* the largest alignment of the x86-64 ABI */
+                        continue;
+                    }
+                    from = q + 2;
+                    for (to = from, depth = 1; to < close; to++) {
+                        if (!strcmp(p->t[to].text, "(")) depth++;
+                        if (!strcmp(p->t[to].text, ")") && --depth == 0) break;
+                    }
+                }
+            }
+        }
+        if (from < to) {
+            long long v = 0;
+            bool ok = alignment_value(p, from, to, &v);
+            if (!ok) {
+                snprintf(p->why, sizeof p->why,
+                         "its alignment (%s(...)) is not a power of two the translation reads", w);
+                readable = false;
+            }
+            if (v > *align) *align = v;
+        }
+        *k = close + 1;
+    }
+    return readable;
+}
+
 /* `struct TAG { fields };` and `typedef struct [TAG] { fields } NAME;` of plain fields. */
 static void parse_struct(parser *p, size_t i, size_t end)
 {
     size_t k = i;
     bool is_typedef = !strcmp(p->t[k].text, "typedef");
     k += is_typedef;
-    if (k + 1 >= end || strcmp(p->t[k].text, "struct")) return;
+    if (k + 1 >= end || (strcmp(p->t[k].text, "struct") && strcmp(p->t[k].text, "union"))) return;
+    bool is_union = !strcmp(p->t[k].text, "union");
     k++;
+    long long align = 0;
+    bool attrs_ok = struct_attributes(p, &k, end, &align);
     const char *tag = NULL;
     if (p->t[k].kind == TR_IDENT) tag = p->t[k++].text;
     if (k >= end || strcmp(p->t[k].text, "{")) return; /* a declaration, or __align__(n) */
@@ -831,6 +1110,11 @@ static void parse_struct(parser *p, size_t i, size_t end)
     }
     if (!name || tp_find_struct(p->u, name)) return;
     const tr_token *at = &p->t[k];
+    if (!attrs_ok) {
+        tr_diag_add(p->u, false, at->file, at->line, at->col, "struct",
+                    "struct %s is not translated: %s", name, p->why);
+        return;
+    }
     /* member functions, constructors, operators: not a plain struct */
     for (size_t q = k + 1; q < close; q++)
         if (!strcmp(p->t[q].text, "(") || !strcmp(p->t[q].text, "operator") ||
@@ -842,10 +1126,50 @@ static void parse_struct(parser *p, size_t i, size_t end)
                         name);
             return;
         }
-    tr_struct st = {
-        tag ? tr_strdup(p->u, tag) : NULL, tr_strdup(p->u, name), NULL, 0, at->file, at->line};
+    tr_struct st = {tag ? tr_strdup(p->u, tag) : NULL,
+                    tr_strdup(p->u, name),
+                    NULL,
+                    0,
+                    at->file,
+                    at->line,
+                    0,
+                    is_union};
     if (!struct_fields(p, &st, k + 1, close)) return;
     if (!st.nfields) return;
+    if (align) { /* __align__(n): its size a multiple of n, as CUDA pads it */
+        long long size = 0, nat = 1, off = 0;
+        bool known = true;
+        for (int f = 0; f < st.nfields && known; f++) {
+            long long fs, fa;
+            known = field_layout(p->u, &st.fields[f], &fs, &fa);
+            if (!known) break;
+            off = (off + fa - 1) / fa * fa + fs;
+            if (fa > nat) nat = fa;
+        }
+        if (!known) {
+            tr_diag_add(p->u, false, at->file, at->line, at->col, "struct",
+                        "struct %s is not translated: __align__ with fields whose layout the "
+                        "translation does not know",
+                        name);
+            return;
+        }
+        size = (off + nat - 1) / nat * nat;
+        if (align > nat) {
+            long long padded = (size + align - 1) / align * align;
+            if (padded > size) {
+                tr_field pad = {tr_strdup(p->u, "gp_align_pad_"), {.base = NULL}, {NULL, NULL}};
+                pad.type.base = tr_strdup(p->u, "uint8_t");
+                char num[32];
+                snprintf(num, sizeof num, "%lld", padded - size);
+                pad.dims[0] = tr_strdup(p->u, num);
+                tr_field *nf = tr_alloc(p->u, (size_t)(st.nfields + 1) * sizeof *nf);
+                memcpy(nf, st.fields, (size_t)st.nfields * sizeof *nf);
+                nf[st.nfields++] = pad;
+                st.fields = nf;
+            }
+            st.align = (int)align;
+        }
+    }
     tr_unit *u = p->u;
     tr_struct *ns = realloc(u->structs, (size_t)(u->nstructs + 1) * sizeof *ns);
     if (!ns) abort();
@@ -864,7 +1188,7 @@ static void parse_struct(parser *p, size_t i, size_t end)
         char base[160];
         snprintf(base, sizeof base, "struct %s", st.name);
         t.base = tr_strdup(u, base);
-        p->aliases[p->naliases++] = (typedef_alias){strdup(alias), t};
+        p->aliases[p->naliases++] = (typedef_alias){strdup(alias), t, 0, {NULL}};
     }
     (void)end;
 }
@@ -879,9 +1203,24 @@ static void read_item(parser *p, size_t i, size_t end)
         return;
     }
     bool typedef_item = t->kind == TR_IDENT && !strcmp(t->text, "typedef");
+    if (t->kind == TR_IDENT && !strcmp(t->text, "using") && i + 2 < end &&
+        p->t[i + 1].kind == TR_IDENT && !strcmp(p->t[i + 2].text, "=")) {
+        /* `using real = float;`: as a typedef, dropped when its type is outside the subset (a
+         * use says so) */
+        p->i = i;
+        p->end = end;
+        tp_mark mark = tp_mark_here(p);
+        if (!setjmp(p->fail))
+            tp_parse_using_alias(p);
+        else
+            tp_back_to(p, &mark);
+        parse_pending(p);
+        return;
+    }
     if (t->kind == TR_IDENT &&
-        (!strcmp(t->text, "struct") ||
-         (typedef_item && i + 1 < end && !strcmp(p->t[i + 1].text, "struct")))) {
+        (!strcmp(t->text, "struct") || !strcmp(t->text, "union") ||
+         (typedef_item && i + 1 < end &&
+          (!strcmp(p->t[i + 1].text, "struct") || !strcmp(p->t[i + 1].text, "union"))))) {
         parse_struct(p, i, end);
         parse_pending(p);
         return;

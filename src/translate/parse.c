@@ -68,13 +68,14 @@ void tp_scratch_unwind(parser *p, tp_scratch *mark)
 
 tp_mark tp_mark_here(parser *p)
 {
-    return (tp_mark){p->t, p->n, p->end, p->nscope, p->scratch};
+    return (tp_mark){p->t, p->n, p->end, p->nscope, p->naliases, p->scratch};
 }
 
 void tp_back_to(parser *p, const tp_mark *m)
 {
     p->t = m->t, p->n = m->n, p->end = m->end;
     p->nscope = m->nscope;
+    tp_aliases_truncate(p, m->naliases);
     tp_scratch_unwind(p, m->scratch);
 }
 
@@ -197,6 +198,32 @@ tr_struct *tp_find_struct(tr_unit *u, const char *name)
     return NULL;
 }
 
+/* The other names of the integer types that CUDA code uses without declaring them (Linux's
+ * <sys/types.h> gives them to every file nvcc builds): the type each names, or NULL. */
+const char *tp_std_typedef(const char *w)
+{
+    static const char *const names[][2] = {
+        {"uint", "unsigned int"},    {"ushort", "unsigned short"}, {"uchar", "unsigned char"},
+        {"ulong", "unsigned long"},  {"u_int", "unsigned int"},    {"u_short", "unsigned short"},
+        {"u_char", "unsigned char"}, {"u_long", "unsigned long"},  {"u_int8_t", "uint8_t"},
+        {"u_int16_t", "uint16_t"},   {"u_int32_t", "uint32_t"},    {"u_int64_t", "uint64_t"},
+        {"clock_t", "long"},         {"ssize_t", "long"},
+    };
+    if (w[0] != 'u' && w[0] != 'c' && w[0] != 's') return NULL;
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if (!strcmp(w, names[i][0])) return names[i][1];
+    return NULL;
+}
+
+/* `std::uint8_t`, `std::size_t`: the integer types <cstdint> and <cstddef> also name in std. */
+static bool std_qualified_type(parser *p)
+{
+    static const char *const names[] = {"size_t",  "int8_t",   "int16_t",  "int32_t", "int64_t",
+                                        "uint8_t", "uint16_t", "uint32_t", "uint64_t"};
+    return !strcmp(tp_cur(p)->text, "std") && tp_is_at(p, 1, "::") && p->i + 2 < p->end &&
+           tp_in_list(p->t[p->i + 2].text, names, sizeof names / sizeof *names);
+}
+
 static typedef_alias *find_alias(parser *p, const char *name)
 {
     for (int i = 0; i < p->naliases; i++)
@@ -204,19 +231,27 @@ static typedef_alias *find_alias(parser *p, const char *name)
     return NULL;
 }
 
+const tr_type *tp_alias_type(parser *p, const char *name)
+{
+    typedef_alias *a = find_alias(p, name);
+    if (a) return &a->type;
+    return NULL;
+}
+
 static const char *const qualifier_words[] = {
-    "constexpr",    "typename",
-    "const",        "volatile",
-    "__restrict__", "restrict",
-    "__restrict",   "static",
-    "extern",       "inline",
-    "__inline__",   "__forceinline__",
-    "__noinline__", "__global__",
-    "__device__",   "__host__",
-    "__shared__",   "__constant__",
-    "__managed__",  "register",
-    "typedef",      "__launch_bounds__",
-    "__align__",    "__grid_constant__",
+    "constexpr",     "typename",
+    "const",         "volatile",
+    "__restrict__",  "restrict",
+    "__restrict",    "static",
+    "extern",        "inline",
+    "__inline__",    "__forceinline__",
+    "__noinline__",  "__global__",
+    "__device__",    "__host__",
+    "__shared__",    "__constant__",
+    "__managed__",   "register",
+    "typedef",       "__launch_bounds__",
+    "__align__",     "__grid_constant__",
+    "__attribute__",
 };
 
 /* Every word that can start a declaration, sorted once, then found by bisection: the parser asks
@@ -274,7 +309,8 @@ bool tp_is_type_start(parser *p)
     if (tp_in_list(key, cg_type_words, sizeof cg_type_words / sizeof *cg_type_words) &&
         !tp_lookup(p, key))
         return true;
-    return find_alias(p, t->text) != NULL;
+    if (find_alias(p, t->text)) return true;
+    return (tp_std_typedef(key) && !tp_lookup(p, key)) || std_qualified_type(p);
 }
 
 static void skip_parens(parser *p)
@@ -317,7 +353,8 @@ specs tp_parse_specs(parser *p)
                    !strcmp(w, "__forceinline__") || !strcmp(w, "__noinline__") ||
                    !strcmp(w, "register") || !strcmp(w, "__grid_constant__"))
             ;
-        else if (!strcmp(w, "__launch_bounds__") || !strcmp(w, "__align__")) {
+        else if (!strcmp(w, "__launch_bounds__") || !strcmp(w, "__align__") ||
+                 !strcmp(w, "__attribute__")) { /* always_inline, unused...: no meaning here */
             p->i++;
             if (tp_is(p, "(")) skip_parens(p);
             continue;
@@ -339,11 +376,14 @@ specs tp_parse_specs(parser *p)
             tp_bail(p, "template",
                     "templates are not in the accepted subset: write one plain C "
                     "function per type");
-        else if (!strcmp(w, "struct") && !base[0] && p->i + 1 < p->end &&
+        else if ((!strcmp(w, "struct") || !strcmp(w, "union")) && !base[0] && p->i + 1 < p->end &&
                  tp_find_struct(p->u, p->t[p->i + 1].text)) {
             /* struct Node: a plain struct of the file */
             p->i++;
             snprintf(base, sizeof base, "struct %s", tp_find_struct(p->u, tp_cur(p)->text)->name);
+        } else if (!strcmp(w, "enum") && !base[0] && p->i + 1 < p->end &&
+                   find_alias(p, p->t[p->i + 1].text)) {
+            /* enum Mode: an enumeration of the file (items.c), its integer type */
         } else if (!strcmp(w, "struct") || !strcmp(w, "class") || !strcmp(w, "union") ||
                    !strcmp(w, "enum"))
             tp_bail(p, w,
@@ -393,15 +433,39 @@ specs tp_parse_specs(parser *p)
             typedef_alias *a = find_alias(p, w);
             bool c = s.type.is_const, v = s.type.is_volatile;
             s.type = a->type;
+            s.alias_ndims = a->ndims;
+            for (int d = 0; d < a->ndims; d++)
+                s.alias_dims[d] = a->dims[d];
             s.type.is_const |= c;
             s.type.is_volatile |= v;
             snprintf(base, sizeof base, "%s", a->type.base);
+        } else if (!base[0] && !longs && !is_unsigned && !is_signed && tp_std_typedef(w) &&
+                   !tp_lookup(p, w)) {
+            snprintf(base, sizeof base, "%s", tp_std_typedef(w));
+        } else if (!base[0] && !longs && !is_unsigned && !is_signed && std_qualified_type(p)) {
+            p->i += 2; /* std:: */
+            continue;
         } else
             break;
         p->i++;
     }
-    if (!base[0] && !longs && !is_unsigned && !is_signed)
-        tp_bail(p, "syntax", "expected a type before '%s'", tp_cur(p)->text);
+    if (!base[0] && !longs && !is_unsigned && !is_signed) {
+        /* a struct of the file left out (items.c noted why): that reason, at the use */
+        const tr_token *t = tp_cur(p);
+        size_t nl = strlen(t->text);
+        for (int k = 0; t->kind == TR_IDENT && k < p->u->ndiags; k++) {
+            const tr_diag *d = &p->u->diags[k];
+            if (!d->refusal && !strcmp(d->construct, "struct") &&
+                !strncmp(d->reason, "struct ", 7) && !strncmp(d->reason + 7, t->text, nl) &&
+                d->reason[7 + nl] == ' ') {
+                const char *why = d->reason + 8 + nl;
+                if (!strncmp(why, "is not translated: ", 19)) why += 19;
+                tp_bail(p, "struct", "%s is a struct left out of the translation (%s:%d): %s",
+                        t->text, p->u->pp.files[d->file], d->line, why);
+            }
+        }
+        tp_bail(p, "syntax", "expected a type before '%s'", t->text);
+    }
     char full[96];
     if (longs >= 2)
         snprintf(full, sizeof full, "%slong long", is_unsigned ? "unsigned " : "");
@@ -786,6 +850,16 @@ tr_expr *tp_parse_primary(parser *p)
                 p->i += 2; /* util::twice: the file's own namespace, flattened (items.c) */
                 return tp_parse_primary(p);
             }
+            if (p->i + 2 < p->end && p->t[p->i + 2].kind == TR_IDENT) {
+                /* Mode::A: an enumerator (items.c) */
+                char q[256];
+                snprintf(q, sizeof q, "%s::%s", t->text, p->t[p->i + 2].text);
+                tr_expr *h = tp_host_constant(p, &p->t[p->i + 2], q);
+                if (h) {
+                    p->i += 3;
+                    return h;
+                }
+            }
             tp_bail(p, "C++", "namespaces and '::' are outside the accepted subset (%s::)",
                     t->text);
         }
@@ -908,9 +982,58 @@ static tr_expr *tp_parse_string_arg(parser *p)
     return e;
 }
 
+/* A multi-dimensional array parameter (items.c) indexed in every dimension: one index into its
+ * elements, a[(i * Y + j) * Z + k]. */
+static tr_expr *parse_row_index(parser *p, tr_expr *e)
+{
+    const tr_sym *s = e->sym;
+    tr_expr *idx = NULL;
+    for (int d = 0; d <= s->nrow_dims; d++) {
+        if (!tp_accept(p, "["))
+            tp_bail(p, "array parameter",
+                    "%s is a %d-dimensional array parameter: it is translated where it is "
+                    "indexed in every dimension or passed whole to a function, not as a row",
+                    s->name, s->nrow_dims + 1);
+        tr_expr *j = tp_parse_expr(p);
+        tp_expect(p, "]");
+        idx = d ? tp_mk_binary(p, "+", tp_mk_binary(p, "*", idx, s->row_dims[d - 1]), j) : j;
+    }
+    tr_expr *x = tp_new_expr(p, TR_E_INDEX, tp_cur(p));
+    x->a = e;
+    x->b = idx;
+    x->file = e->file, x->line = e->line, x->col = e->col;
+    return x;
+}
+
+/* A call argument that is a whole multi-dimensional array: `a` of a parameter `T a[][Y]` (its
+ * pointer), `&a[0][0]` of a local `T a[X][Y]` (the callee's parameter is such a pointer). NULL
+ * for any other argument. */
+static tr_expr *whole_array_argument(parser *p)
+{
+    const tr_token *t = tp_cur(p);
+    if (t->kind != TR_IDENT || !(tp_is_at(p, 1, ",") || tp_is_at(p, 1, ")"))) return NULL;
+    tr_sym *s = tp_lookup(p, t->text);
+    if (!s || (!s->nrow_dims && s->ndims < 2)) return NULL;
+    p->i++;
+    tr_expr *e = tp_mk_ident(p, t, t->text);
+    e->sym = s;
+    if (s->nrow_dims) return e;
+    for (int d = 0; d < s->ndims; d++) {
+        tr_expr *x = tp_new_expr(p, TR_E_INDEX, t);
+        x->a = e;
+        x->b = tp_mk_num(p, t, "0");
+        e = x;
+    }
+    tr_expr *a = tp_new_expr(p, TR_E_UNARY, t);
+    a->text = tr_strdup(p->u, "&");
+    a->a = e;
+    return a;
+}
+
 static tr_expr *parse_postfix(parser *p)
 {
     tr_expr *e = tp_parse_primary(p);
+    if (e->kind == TR_E_IDENT && e->sym && e->sym->nrow_dims) e = parse_row_index(p, e);
     for (;;) {
         const tr_token *t = tp_cur(p);
         if (tp_accept(p, "[")) {
@@ -928,6 +1051,7 @@ static tr_expr *parse_postfix(parser *p)
             bool prints = e->kind == TR_E_IDENT && !strcmp(e->text, "printf");
             while (!tp_is(p, ")")) {
                 tr_expr *arg = prints ? tp_parse_string_arg(p) : NULL;
+                if (!arg) arg = whole_array_argument(p);
                 if (!arg) arg = tp_parse_assign(p);
                 /* a group passed to a function is not passed at all: the callee's parameter is
                  * dropped too, and its width is in its type */
@@ -1073,6 +1197,10 @@ tr_expr *tp_parse_expr(parser *p)
 tr_type *tp_parse_type_name(parser *p)
 {
     specs s = tp_parse_specs(p);
+    if (s.alias_ndims)
+        tp_bail(p, "array type",
+                "an array type here (a cast, sizeof, a template argument) is "
+                "outside the accepted subset");
     tr_type *ty = tr_alloc(p->u, sizeof *ty);
     *ty = s.type;
     while (tp_accept(p, "*")) {
@@ -1082,6 +1210,82 @@ tr_type *tp_parse_type_name(parser *p)
             p->i++;
     }
     return ty;
+}
+
+void tp_add_alias(parser *p, const char *name, const tr_type *t)
+{
+    typedef_alias *a = realloc(p->aliases, (size_t)(p->naliases + 1) * sizeof *a);
+    if (!a) abort();
+    p->aliases = a;
+    char *n = strdup(name);
+    if (!n) abort();
+    p->aliases[p->naliases++] = (typedef_alias){n, *t, 0, {NULL}};
+}
+
+/* NAME is an array type: element type t, dimensions dims. */
+static void add_array_alias(parser *p, const char *name, const tr_type *t, int ndims,
+                            tr_expr *const *dims)
+{
+    tp_add_alias(p, name, t);
+    typedef_alias *a = &p->aliases[p->naliases - 1];
+    a->ndims = ndims;
+    for (int d = 0; d < ndims; d++)
+        a->dims[d] = dims[d];
+}
+
+void tp_aliases_truncate(parser *p, int n)
+{
+    while (p->naliases > n)
+        free(p->aliases[--p->naliases].name);
+}
+
+void tp_parse_typedef(parser *p, const specs *s)
+{
+    do {
+        tr_sym *sym = tp_parse_declarator(p, s, false);
+        if (sym->type.is_ref)
+            tp_bail(p, "typedef", "reference typedefs are outside the accepted subset");
+        for (int d = 0; d < sym->ndims; d++)
+            if (!sym->dims[d]) tp_bail(p, "typedef", "an array typedef needs its sizes");
+        add_array_alias(p, sym->name, &sym->type, sym->ndims, sym->dims);
+    } while (tp_accept(p, ","));
+    tp_expect(p, ";");
+}
+
+void tp_parse_using_alias(parser *p)
+{
+    tp_expect(p, "using");
+    const tr_token *name = tp_cur(p);
+    if (name->kind != TR_IDENT) tp_bail(p, "syntax", "expected a name after 'using'");
+    p->i++;
+    tp_expect(p, "=");
+    specs s = tp_parse_specs(p);
+    if (s.is_typedef || s.global || s.device || s.shared || s.constant || s.is_auto)
+        tp_bail(p, "syntax", "expected a type after 'using %s ='", name->text);
+    tr_type ty = s.type, *t = &ty;
+    while (tp_accept(p, "*")) {
+        t->nptr++;
+        while (tp_accept(p, "const") || tp_accept(p, "volatile") || tp_accept(p, "__restrict__"))
+            ;
+    }
+    if (tp_is(p, "&")) tp_bail(p, "using", "reference aliases are outside the accepted subset");
+    tr_expr *dims[4];
+    int ndims = 0;
+    while (tp_accept(p, "[")) { /* using row = float[4]; */
+        if (ndims == 4 || t->nptr || tp_is(p, "]"))
+            tp_bail(p, "using", "this array alias is outside the accepted subset");
+        dims[ndims++] = tp_parse_expr(p);
+        tp_expect(p, "]");
+    }
+    if (ndims + s.alias_ndims > 4) tp_bail(p, "array", "arrays of more than 4 dimensions");
+    for (int d = 0; d < s.alias_ndims; d++)
+        dims[ndims++] = s.alias_dims[d];
+    if (t->nptr > 1)
+        tp_bail(p, "pointer to pointer",
+                "pointers to pointers are outside the accepted subset: their "
+                "address spaces cannot be expressed on every target");
+    tp_expect(p, ";");
+    add_array_alias(p, name->text, t, ndims, dims);
 }
 
 void tp_scope_push(parser *p, tr_sym *s)
@@ -1125,7 +1329,8 @@ tr_sym *tp_parse_declarator(parser *p, const specs *s, bool allow_abstract)
     /* a name, even one spelled like a CUDA type (`int dim3`): what follows says it is a name */
     bool named_like_type =
         t->kind == TR_IDENT &&
-        tp_in_list(t->text, named_types, sizeof named_types / sizeof *named_types) &&
+        (tp_in_list(t->text, named_types, sizeof named_types / sizeof *named_types) ||
+         tp_std_typedef(t->text)) &&
         (tp_is_at(p, 1, ",") || tp_is_at(p, 1, ")") || tp_is_at(p, 1, ";") || tp_is_at(p, 1, "=") ||
          tp_is_at(p, 1, "[") || tp_is_at(p, 1, "("));
     if (t->kind == TR_IDENT && (!tp_is_type_start(p) || named_like_type)) {
@@ -1142,6 +1347,16 @@ tr_sym *tp_parse_declarator(parser *p, const specs *s, bool allow_abstract)
         if (sym->ndims == 4) tp_bail(p, "array", "arrays of more than 4 dimensions");
         sym->dims[sym->ndims++] = tp_is(p, "]") ? NULL : tp_parse_expr(p);
         tp_expect(p, "]");
+    }
+    if (s->alias_ndims) { /* row_t r[4]: r's dimensions, then the alias's */
+        if (sym->type.nptr || sym->type.is_ref)
+            tp_bail(p, "array type",
+                    "a pointer or reference to an array type is outside the "
+                    "accepted subset");
+        if (sym->ndims + s->alias_ndims > 4)
+            tp_bail(p, "array", "arrays of more than 4 dimensions");
+        for (int d = 0; d < s->alias_ndims; d++)
+            sym->dims[sym->ndims++] = s->alias_dims[d];
     }
     if (sym->type.nptr > 1)
         tp_bail(p, "pointer to pointer",
@@ -1165,8 +1380,13 @@ static tr_stmt *parse_decl_stmt(parser *p)
 {
     tr_stmt *st = new_stmt(p, TR_S_DECL);
     specs s = tp_parse_specs(p);
-    if (s.is_typedef)
-        tp_bail(p, "typedef", "typedefs inside functions are outside the accepted subset");
+    if (s.is_typedef) { /* a type name to the end of the block */
+        if (s.shared || s.global || s.device || s.constant || s.is_static || s.is_auto)
+            tp_bail(p, "syntax", "storage classes on a typedef");
+        tp_parse_typedef(p, &s);
+        st->kind = TR_S_EMPTY;
+        return st;
+    }
     if (s.constant) tp_bail(p, "__constant__", "__constant__ data is declared at file scope");
     if (s.global || s.device || s.host || s.managed)
         tp_bail(p, "syntax", "function attributes on a local declaration");
@@ -1290,7 +1510,7 @@ tr_stmt *tp_parse_block(parser *p)
 {
     tr_stmt *b = new_stmt(p, TR_S_BLOCK);
     tp_expect(p, "{");
-    int mark = p->nscope;
+    int mark = p->nscope, aliases = p->naliases;
     while (!tp_is(p, "}")) {
         if (tp_cur(p)->kind == TR_EOF) tp_bail(p, "syntax", "missing '}'");
         tr_stmt *s = parse_stmt(p);
@@ -1301,6 +1521,7 @@ tr_stmt *tp_parse_block(parser *p)
     }
     tp_expect(p, "}");
     p->nscope = mark;
+    tp_aliases_truncate(p, aliases);
     return b;
 }
 
@@ -1333,6 +1554,12 @@ static tr_stmt *parse_stmt(parser *p)
             p->using_cg = true;
             p->i += 4;
             return new_stmt(p, TR_S_EMPTY);
+        }
+        if (!strcmp(w, "using") && tp_is_at(p, 2, "=") && p->i + 1 < p->end &&
+            p->t[p->i + 1].kind == TR_IDENT) { /* using T = float; to the end of the block */
+            tr_stmt *s = new_stmt(p, TR_S_EMPTY);
+            tp_parse_using_alias(p);
+            return s;
         }
         if (!strcmp(w, "if")) {
             tr_stmt *s = new_stmt(p, TR_S_IF);

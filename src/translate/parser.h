@@ -12,6 +12,8 @@
 typedef struct typedef_alias {
     char *name;
     tr_type type;
+    int ndims; /* an array type (`typedef unsigned row_t[8];`): its dimensions */
+    tr_expr *dims[4];
 } typedef_alias;
 
 /* Tokens made by the translation (a template instantiation, a cooperative-group operation),
@@ -88,6 +90,7 @@ typedef struct tp_mark {
     tr_token *t;
     size_t n, end;
     int nscope;
+    int naliases; /* typedefs and aliases declared in a block are gone with it */
     tp_scratch *scratch;
 } tp_mark;
 tp_mark tp_mark_here(parser *p);
@@ -105,10 +108,14 @@ tr_expr *tp_new_expr(parser *p, tr_expr_kind k, const tr_token *at);
 bool tp_in_list(const char *s, const char *const *list, size_t n);
 /* s is a CUDA type name (half, dim3, float4, ...) */
 bool tp_is_named_type(const char *s);
+/* `uint`, `uchar`, `clock_t`...: the integer type that other name stands for, or NULL */
+const char *tp_std_typedef(const char *w);
 
 /* ---- the grammar (parse.c) */
 typedef struct specs {
     tr_type type;
+    int alias_ndims; /* the type is an array alias: its dimensions, after a declarator's own */
+    tr_expr *alias_dims[4];
     bool global, device, host, shared, constant, managed, is_extern, is_static, is_typedef;
     bool is_auto;
 } specs;
@@ -116,6 +123,16 @@ typedef struct specs {
 bool tp_is_type_start(parser *p);
 specs tp_parse_specs(parser *p);
 tr_type *tp_parse_type_name(parser *p);
+/* `using NAME = TYPE;` (p at `using`): NAME is a type from here on. */
+void tp_parse_using_alias(parser *p);
+/* `typedef` specifiers parsed: the declarators, each a type from here on, and the `;`. */
+void tp_parse_typedef(parser *p, const specs *s);
+/* NAME is the type t from here on (typedef, using, an enumeration's name). */
+void tp_add_alias(parser *p, const char *name, const tr_type *t);
+/* The type the alias `name` stands for here, or NULL. */
+const tr_type *tp_alias_type(parser *p, const char *name);
+/* Forgets the aliases declared after the first n (a block's, at its end). */
+void tp_aliases_truncate(parser *p, int n);
 tr_sym *tp_lookup(parser *p, const char *name);
 void tp_scope_push(parser *p, tr_sym *s);
 tr_sym *tp_parse_declarator(parser *p, const specs *s, bool allow_abstract);

@@ -781,6 +781,54 @@ static int assert_header(pp *p, const char *name)
     return rc;
 }
 
+/* Files under `dir` (folders `depth` levels deep at most) whose path ends in "/name": the
+ * first in *found, how many in *n; *budget entries are looked at, at most. */
+static void project_search(const char *dir, const char *name, int depth, int *budget, char **found,
+                           int *n)
+{
+    char **names = NULL, err[256];
+    size_t count = 0;
+    if (gp_dir_names(dir, &names, &count, err, sizeof err) != 0) return;
+    size_t nl = strlen(name);
+    for (size_t i = 0; i<count && * budget> 0 && *n < 2; i++, (*budget)--) {
+        if (names[i][0] == '.') continue;
+        char *path = gp_path_join(dir, names[i]);
+        if (!path) continue;
+        size_t pl = strlen(path);
+        if (gp_path_is_dir(path)) {
+            if (depth > 0) project_search(path, name, depth - 1, budget, found, n);
+        } else if (pl > nl && path[pl - nl - 1] == '/' && !strcmp(path + pl - nl, name)) {
+            if (!(*n)++) *found = strdup(path);
+        }
+        free(path);
+    }
+    gp_dir_names_free(names, count);
+}
+
+/* A quoted header found neither beside the including file nor in -I folders: the one file of
+ * that name in the project around it (the including folder's parent, 3 levels down), as the
+ * project's build names its folders with -I; NULL when there is none, several, or the parent
+ * is no one project's (a folder of many). */
+static char *project_header(const char *dir, const char *name)
+{
+    if (strstr(name, "..") || name[0] == '/') return NULL;
+    char *root = dir_of(dir);
+    char **names = NULL, err[256];
+    size_t count = 0;
+    char *found = NULL;
+    int n = 0, budget = 2000;
+    if (root && strcmp(root, dir) && gp_dir_names(root, &names, &count, err, sizeof err) == 0) {
+        gp_dir_names_free(names, count);
+        if (count <= 64) project_search(root, name, 3, &budget, &found, &n);
+    }
+    free(root);
+    if (n != 1 || budget <= 0) {
+        free(found);
+        return NULL;
+    }
+    return found;
+}
+
 static int do_include(pp *p, const char *rest, int file, int line)
 {
     while (*rest == ' ' || *rest == '\t')
@@ -839,6 +887,11 @@ static int do_include(pp *p, const char *rest, int file, int line)
         else
             free(cand);
     }
+    if (!found && close == '"' && (found = project_header(dir, name)) != NULL)
+        add_note(p, file, line, "header found in the project",
+                 "#include \"%s\": read %s, the one file of that name in the project (no -I "
+                 "folder was given for it)",
+                 name, found);
     free(dir);
     if (!found) {
         /* a project header that did not come with the file: what it declares is unknown, so
@@ -1047,6 +1100,11 @@ int tr_preprocess(const char *path, const tr_pp_options *opt, tr_pp_result *out,
     /* CUDA's headers bring <assert.h> in: -D NDEBUG removes assert even where the file does
      * not include it itself */
     if (rc == 0) rc = assert_header(&p, "assert.h");
+    for (size_t c = 0; rc == 0 && opt && c < opt->ncontexts; c++) {
+        rc = process_file(&p, opt->context_paths[c], opt->contexts[c], opt->context_lens[c], -1, 0);
+        out->context_end = out->toks.n;
+    }
+    out->main_file = (int)out->nfiles;
     if (rc == 0) {
         size_t len = 0;
         char *text = NULL;

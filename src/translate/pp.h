@@ -35,6 +35,8 @@ typedef struct tr_pp_result {
     size_t nkept;
     tr_pp_note *notes; /* what the preprocessor skipped and why (quoted system headers) */
     size_t nnotes;
+    size_t context_end; /* toks[0, context_end): the including file's part (options' context) */
+    int main_file;      /* the file table index of `path` */
 } tr_pp_result;
 
 typedef struct tr_pp_options {
@@ -44,6 +46,13 @@ typedef struct tr_pp_options {
     size_t ndefines;
     const char *source; /* NULL: read `path` from disk; else these bytes are its contents */
     size_t source_len;
+    /* the files that include `path` (`#include "kernels.cu"` in main.cu; and the one that
+     * includes main.cu...), outermost first, each one's text before its #include: preprocessed
+     * first, in this order, as the compiler sees them */
+    const char *const *context_paths;
+    const char *const *contexts;
+    const size_t *context_lens;
+    size_t ncontexts;
 } tr_pp_options;
 
 /* Preprocesses `path`. 0, or -1 with "FILE:LINE: reason" in err (unreadable file, include depth,

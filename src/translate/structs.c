@@ -61,8 +61,8 @@ void tr_emit_structs(const tr_unit *u, gp_strbuf *sb)
 {
     for (int i = 0; i < u->nstructs; i++) {
         const tr_struct *st = &u->structs[i];
-        gp_strbuf_printf(sb, "/* %s:%d */\ntypedef struct %s {\n", u->pp.files[st->file], st->line,
-                         st->name);
+        gp_strbuf_printf(sb, "/* %s:%d */\ntypedef %s %s {\n", u->pp.files[st->file], st->line,
+                         st->is_union ? "union" : "struct", st->name);
         for (int k = 0; k < st->nfields; k++) {
             const tr_field *f = &st->fields[k];
             const char *why = NULL;

@@ -34,7 +34,7 @@ static bool type_word(parser *p, const char *w)
         "signed",  "unsigned", "bool",     "const",    "int8_t",   "int16_t", "int32_t",
         "int64_t", "uint8_t",  "uint16_t", "uint32_t", "uint64_t", "size_t",  "float2",
         "float4",  "int2",     "int4",     "__half",   "half",     "uint2",   "uint4"};
-    if (tp_in_list(w, words, sizeof words / sizeof *words)) return true;
+    if (tp_in_list(w, words, sizeof words / sizeof *words) || tp_std_typedef(w)) return true;
     for (int i = 0; i < p->naliases; i++)
         if (!strcmp(p->aliases[i].name, w)) return true;
     return false;

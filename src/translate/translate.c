@@ -11,6 +11,7 @@
 #include "translate/assemble.h"
 #include "translate/lockstep.h"
 #include "translate/lower.h"
+#include "util/fs.h"
 #include "util/strbuf.h"
 
 void tr_kernel_info_add_param(tr_kernel_info *k, const char *kind, const char *type,
@@ -178,6 +179,99 @@ static void note_host_changes(tr_unit *u, tr_kernel_info *ki, int nk, cJSON *arr
         }
 }
 
+/* The line start of `#include "NAME"` in text whose quoted path is `name` or ends in "/name"
+ * (a folder of the includer's), or NULL. */
+static const char *include_line(const char *text, size_t len, const char *name, int *line)
+{
+    size_t nl = strlen(name);
+    *line = 1;
+    for (const char *l = text, *end = text + len; l < end; (*line)++) {
+        const char *eol = memchr(l, '\n', (size_t)(end - l));
+        if (!eol) eol = end;
+        const char *c = l;
+        while (c < eol && (*c == ' ' || *c == '\t'))
+            c++;
+        if (c < eol && *c == '#') {
+            c++;
+            while (c < eol && (*c == ' ' || *c == '\t'))
+                c++;
+            if ((size_t)(eol - c) > 8 && !strncmp(c, "include", 7)) {
+                const char *q = memchr(c, '"', (size_t)(eol - c));
+                const char *qe = q ? memchr(q + 1, '"', (size_t)(eol - q - 1)) : NULL;
+                if (qe && (size_t)(qe - q - 1) >= nl && !strncmp(qe - nl, name, nl) &&
+                    (qe - nl == q + 1 || qe[-(long)nl - 1] == '/'))
+                    return l;
+            }
+        }
+        l = eol + 1;
+    }
+    return NULL;
+}
+
+/* A file that exactly one other source file of its folder includes (`#include "kernels.cu"` in
+ * main.cu) is compiled only there: that file's path in *ipath and its text before the #include
+ * (returned, heap), when the #include is outside any #if; NULL otherwise. */
+static char *includer_context(const char *path, char **ipath, int *iline, size_t *len)
+{
+    static const char *const exts[] = {".cu", ".cpp", ".cc", ".cxx", ".cuh", ".h", ".hpp"};
+    const char *slash = strrchr(path, '/');
+    const char *base = slash ? slash + 1 : path;
+    char *dir = slash ? strndup(path, (size_t)(slash - path)) : strdup(".");
+    char **names = NULL, err[256], *found = NULL;
+    size_t n = 0, flen = 0;
+    int nfound = 0, line = 0;
+    *ipath = NULL;
+    if (dir && gp_dir_names(dir, &names, &n, err, sizeof err) == 0) {
+        for (size_t i = 0; i < n && n <= 256 && nfound < 2; i++) {
+            const char *dot = strrchr(names[i], '.');
+            bool source = false;
+            for (size_t e = 0; dot && e < sizeof exts / sizeof *exts; e++)
+                source |= !strcmp(dot, exts[e]);
+            if (!source || !strcmp(names[i], base)) continue;
+            char *p = gp_path_join(dir, names[i]);
+            size_t tl = 0;
+            char *text = p ? gp_read_file(p, 4u << 20, false, &tl, err, sizeof err) : NULL;
+            int l = 0;
+            const char *at = text ? include_line(text, tl, base, &l) : NULL;
+            if (at) {
+                nfound++;
+                free(found), free(*ipath);
+                flen = (size_t)(at - text);
+                found = strndup(text, flen);
+                *ipath = p, p = NULL;
+                line = l;
+            }
+            free(text), free(p);
+        }
+        gp_dir_names_free(names, n);
+    }
+    free(dir);
+    /* the #include inside an #if: which branch the build takes is not known here */
+    int depth = 0;
+    for (const char *l = found; l && l < found + flen;) {
+        const char *eol = strchr(l, '\n');
+        if (!eol) eol = found + flen;
+        while (l < eol && (*l == ' ' || *l == '\t'))
+            l++;
+        if (*l == '#') {
+            l++;
+            while (l < eol && (*l == ' ' || *l == '\t'))
+                l++;
+            if (!strncmp(l, "if", 2)) depth++;
+            if (!strncmp(l, "endif", 5)) depth--;
+        }
+        l = eol + 1;
+    }
+    if (nfound != 1 || depth != 0) {
+        free(found), free(*ipath);
+        *ipath = NULL;
+        return NULL;
+    }
+    *iline = line;
+    *len = flen;
+    return found;
+}
+
 void gp_translate(const char *path, const char *source, size_t source_len,
                   const gp_translate_options *opt, gp_translate_result *res)
 {
@@ -186,17 +280,71 @@ void gp_translate(const char *path, const char *source, size_t source_len,
     if (!opt) opt = &none;
     tr_unit u = {0};
     char err[1024];
-    tr_pp_options po = {opt->include_dirs, opt->ninclude_dirs, opt->defines, opt->ndefines, source,
-                        source_len};
-    u.instantiate = opt->instantiate;
-    u.ninstantiate = opt->ninstantiate;
-    if (tr_preprocess(path, &po, &u.pp, err, sizeof err) != 0 ||
-        tr_parse(&u, err, sizeof err) != 0) {
+    tr_pp_options po = {opt->include_dirs,
+                        opt->ninclude_dirs,
+                        opt->defines,
+                        opt->ndefines,
+                        source,
+                        source_len,
+                        NULL,
+                        NULL,
+                        NULL,
+                        0};
+    /* the files that include this one, innermost first, then turned outermost first */
+    enum { MAXCTX = 4 };
+    char *ctx_paths[MAXCTX], *ctx_texts[MAXCTX];
+    size_t ctx_lens[MAXCTX], nctx = 0;
+    int ctx_lines[MAXCTX];
+    for (const char *cur = path; nctx < MAXCTX; cur = ctx_paths[nctx - 1]) {
+        char *ip = NULL;
+        char *text = includer_context(cur, &ip, &ctx_lines[nctx], &ctx_lens[nctx]);
+        bool seen = text && !strcmp(ip, path);
+        for (size_t c = 0; text && c < nctx; c++)
+            seen |= !strcmp(ctx_paths[c], ip);
+        if (!text || seen) { /* none, or a cycle */
+            free(text), free(ip);
+            break;
+        }
+        ctx_paths[nctx] = ip, ctx_texts[nctx++] = text;
+    }
+    for (size_t c = 0; c < nctx / 2; c++) {
+        size_t d = nctx - 1 - c;
+        char *tp = ctx_paths[c], *tt = ctx_texts[c];
+        size_t tl = ctx_lens[c];
+        int tn = ctx_lines[c];
+        ctx_paths[c] = ctx_paths[d], ctx_texts[c] = ctx_texts[d], ctx_lens[c] = ctx_lens[d];
+        ctx_lines[c] = ctx_lines[d];
+        ctx_paths[d] = tp, ctx_texts[d] = tt, ctx_lens[d] = tl, ctx_lines[d] = tn;
+    }
+    po.context_paths = (const char *const *)ctx_paths;
+    po.contexts = (const char *const *)ctx_texts;
+    po.context_lens = ctx_lens;
+    po.ncontexts = nctx;
+    for (;;) {
+        u.instantiate = opt->instantiate;
+        u.ninstantiate = opt->ninstantiate;
+        if (tr_preprocess(path, &po, &u.pp, err, sizeof err) == 0 &&
+            tr_parse(&u, err, sizeof err) == 0)
+            break;
+        tr_unit_free(&u);
+        memset(&u, 0, sizeof u);
+        if (po.ncontexts) { /* the file on its own, as when nothing includes it */
+            po.ncontexts = 0;
+            continue;
+        }
+        for (size_t c = 0; c < nctx; c++)
+            free(ctx_paths[c]), free(ctx_texts[c]);
         res->status = GP_TRANSLATE_BAD_INPUT;
         res->error = strdup(err);
-        tr_unit_free(&u);
         return;
     }
+    if (po.ncontexts)
+        tr_diag_add(&u, false, u.pp.main_file, 1, 0, "included file",
+                    "this file is compiled where %s includes it (line %d): it is read after "
+                    "what %s declares before that line (its kernels are not this file's)",
+                    ctx_paths[nctx - 1], ctx_lines[nctx - 1], ctx_paths[nctx - 1]);
+    for (size_t c = 0; c < nctx; c++)
+        free(ctx_paths[c]), free(ctx_texts[c]);
     for (size_t i = 0; i < u.pp.nnotes; i++)
         tr_diag_add(&u, false, u.pp.notes[i].file, u.pp.notes[i].line, 0, u.pp.notes[i].construct,
                     "%s", u.pp.notes[i].text);

@@ -1843,6 +1843,149 @@ static void run_bit_ops(void **state)
     }
 }
 
+/* typed_records.cu: aliases, uint, enums by value and in a buffer, __align__ records. */
+typedef struct {
+    _Alignas(16) float x;
+    float y, z;
+} tr_particle;
+typedef struct {
+    _Alignas(8) float lo;
+    float hi;
+} tr_minmax;
+
+static void run_typed_records(void **state)
+{
+    (void)state;
+    enum { N = 1000 };
+    _Static_assert(sizeof(tr_particle) == 16, "CUDA pads the aligned record to 16 bytes");
+    static tr_particle parts[N];
+    static unsigned char phase[N]; /* enum class Phase : unsigned char */
+    static float norms[N], ref[N];
+    static tr_minmax range[N], rref[N];
+    for (int i = 0; i < N; i++) {
+        parts[i] = (tr_particle){frand(-3, 3), frand(-3, 3), frand(-3, 3)};
+        phase[i] = i % 3 == 0 ? 1 : i % 3 == 1 ? 4 : 5;
+    }
+    for (int mode = 0; mode < 3; mode++) {
+        for (int i = 0; i < N; i++) {
+            tr_particle p = parts[i];
+            float v = mode == 0   ? fabsf(p.x) + fabsf(p.y) + fabsf(p.z)
+                      : mode == 1 ? sqrtf(p.x * p.x + p.y * p.y + p.z * p.z)
+                                  : fmaxf(fabsf(p.x), fmaxf(fabsf(p.y), fabsf(p.z)));
+            ref[i] = phase[i] == 5 ? v * 2.0f : phase[i] == 4 ? v + 1.0f : v;
+            rref[i].lo = fminf(fminf(p.x, p.y), p.z);
+            rref[i].hi = fmaxf(fmaxf(p.x, p.y), p.z);
+        }
+        FOR_EACH_DEVICE(dev)
+        {
+            built t = build(dev, "typed_records.cu");
+            gp_kernel *k = gpt_kernel_of(t.prog, "particle_stats");
+            gp_buffer *bp = buf(dev, parts, sizeof parts), *bph = buf(dev, phase, sizeof phase),
+                      *bn = buf(dev, NULL, sizeof norms), *br = buf(dev, NULL, sizeof range);
+            unsigned n = N;
+            int m = mode;
+            launch(k, 1, G1(1024), G1(128), ARGS(B(bp), B(bph), B(bn), B(br), V(n), V(m)));
+            get(bn, norms, sizeof norms), get(br, range, sizeof range);
+            CHECKF("particle_stats norms", ref, norms, N, 1e-5f);
+            CHECKF("particle_stats range", (const float *)rref, (const float *)range, 2 * N, 0);
+            gp_buffer_release(bp), gp_buffer_release(bph), gp_buffer_release(bn);
+            gp_buffer_release(br), gp_kernel_release(k), close_all(&t);
+        }
+    }
+}
+
+/* grid_arrays.cu: multi-dimensional array parameters, and local 2-D tables passed whole. */
+static void run_grid_arrays(void **state)
+{
+    (void)state;
+    enum { NX = 16, NY = 8, NZ = 8, NCOEF = 4 };
+    static double phi[NX][NY][NZ], out[NX][NY][NZ], ref[NX][NY][NZ];
+    static float w[NX][NY], wref[NX][NY];
+    for (int x = 0; x < NX; x++)
+        for (int y = 0; y < NY; y++)
+            for (int z = 0; z < NZ; z++)
+                phi[x][y][z] = frand(-1, 1) + x;
+    for (int x = 0; x < NX; x++)
+        for (int y = 0; y < NY; y++) {
+            for (int z = 0; z < NZ; z++) {
+                double c = phi[x][y][z], s = -6.0 * c;
+                s += x > 0 ? phi[x - 1][y][z] : c;
+                s += x < NX - 1 ? phi[x + 1][y][z] : c;
+                s += y > 0 ? phi[x][y - 1][z] : c;
+                s += y < NY - 1 ? phi[x][y + 1][z] : c;
+                s += z > 0 ? phi[x][y][z - 1] : c;
+                s += z < NZ - 1 ? phi[x][y][z + 1] : c;
+                ref[x][y][z] = c + 0.1 * s;
+            }
+            float sum = 0.0f;
+            for (int r = 0; r < 3; r++)
+                for (int c = 0; c < NCOEF; c++)
+                    sum += ((float)(x + y) * (r + 1) - c) * (c + 1);
+            wref[x][y] = sum;
+        }
+    FOR_EACH_DEVICE(dev)
+    {
+        built t = build(dev, "grid_arrays.cu");
+        if (!t.prog) continue; /* double precision: not a target here */
+        gp_kernel *k = gpt_kernel_of(t.prog, "laplace_step");
+        gp_buffer *bp = buf(dev, phi, sizeof phi), *bo = buf(dev, NULL, sizeof out),
+                  *bw = buf(dev, NULL, sizeof w);
+        launch(k, 2, G2(NZ * NX, NY), G2(NZ, NY), ARGS(B(bp), B(bo), B(bw)));
+        get(bo, out, sizeof out), get(bw, w, sizeof w);
+        for (int i = 0; i < NX * NY * NZ; i++)
+            if (fabs((&out[0][0][0])[i] - (&ref[0][0][0])[i]) > 1e-12)
+                fail_msg("laplace_step at %d: %g, want %g", i, (&out[0][0][0])[i],
+                         (&ref[0][0][0])[i]);
+        CHECKF("laplace_step table sums", &wref[0][0], &w[0][0], NX * NY, 0);
+        gp_buffer_release(bp), gp_buffer_release(bo), gp_buffer_release(bw);
+        gp_kernel_release(k), close_all(&t);
+    }
+}
+
+/* union_bits.cu: unions as locals (type punning) and in a buffer. */
+typedef union {
+    float f;
+    uint32_t ui;
+} ub_un;
+typedef union {
+    uint32_t word;
+    unsigned char bytes[4];
+} ub_packed;
+
+static void run_union_bits(void **state)
+{
+    (void)state;
+    enum { N = 256 };
+    static float in[N], absval[N], aref[N];
+    static int32_t expo[N], eref[N];
+    static ub_packed packed[N], pref[N];
+    for (int i = 0; i < N; i++) {
+        in[i] = frand(-1000, 1000) * (i % 7 == 0 ? 1e-6f : 1.0f);
+        ub_un a = {in[i]};
+        a.ui &= 0x7fffffffu;
+        aref[i] = a.f;
+        ub_un b = {in[i]};
+        eref[i] = (int)((b.ui >> 23) & 0xffu) - 127;
+        pref[i].word = (uint32_t)i * 2654435761u;
+        pref[i].bytes[0] = (unsigned char)(pref[i].bytes[3] ^ 0x5a);
+    }
+    FOR_EACH_DEVICE(dev)
+    {
+        built t = build(dev, "union_bits.cu");
+        gp_kernel *k = gpt_kernel_of(t.prog, "float_bits");
+        gp_buffer *bi = buf(dev, in, sizeof in), *ba = buf(dev, NULL, sizeof absval),
+                  *be = buf(dev, NULL, sizeof expo), *bp = buf(dev, NULL, sizeof packed);
+        int n = N;
+        launch(k, 1, G1(N), G1(64), ARGS(B(bi), B(ba), B(be), B(bp), V(n)));
+        get(ba, absval, sizeof absval), get(be, expo, sizeof expo), get(bp, packed, sizeof packed);
+        CHECKF("float_bits |x|", aref, absval, N, 0);
+        CHECKI("float_bits exponent", eref, expo, N);
+        CHECKI("float_bits packed", (const int32_t *)pref, (const int32_t *)packed, N);
+        gp_buffer_release(bi), gp_buffer_release(ba), gp_buffer_release(be);
+        gp_buffer_release(bp), gp_kernel_release(k), close_all(&t);
+    }
+}
+
 /* A kernel --partial left out: creating it from the built file names its reason. */
 static void left_out_kernel_says_why(void **state)
 {
@@ -1876,7 +2019,9 @@ static void left_out_kernel_says_why(void **state)
 #define MORE_TESTS                                                                                 \
     cmocka_unit_test(run_black_scholes), cmocka_unit_test(run_needle), cmocka_unit_test(run_srad), \
         cmocka_unit_test(run_attention_forward), cmocka_unit_test(run_spmv_csr),                   \
-        cmocka_unit_test(run_bit_ops), cmocka_unit_test(left_out_kernel_says_why),
+        cmocka_unit_test(run_bit_ops), cmocka_unit_test(left_out_kernel_says_why),                 \
+        cmocka_unit_test(run_typed_records), cmocka_unit_test(run_grid_arrays),                    \
+        cmocka_unit_test(run_union_bits),
 
 int main(void)
 {

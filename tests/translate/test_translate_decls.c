@@ -1,0 +1,266 @@
+/* test_translate_decls.c — declarations and types in device code: typedef and using aliases (at
+ * file scope and in a block), the integer types' other names (uint, uchar, clock_t,
+ * std::uint8_t), enumerations as integer types, and aligned or packed structs. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "translate/translate.h"
+#include "util/json.h"
+
+static gp_translate_result run(const char *src, bool partial)
+{
+    gp_translate_options o = {0};
+    o.partial = partial;
+    gp_translate_result r;
+    gp_translate("t.cu", src, strlen(src), &o, &r);
+    return r;
+}
+
+/* The translation of src must succeed and contain every fragment, in order. */
+static void expect_ok(const char *src, const char *const *frags)
+{
+    gp_translate_result r = run(src, false);
+    if (r.status != GP_TRANSLATE_OK) {
+        char *rep = r.report ? cJSON_Print(r.report) : NULL;
+        fail_msg("not translated (status %d): %s %s", r.status, r.error ? r.error : "",
+                 rep ? rep : "");
+    }
+    const char *at = r.output;
+    for (size_t i = 0; frags[i]; i++) {
+        const char *f = strstr(at, frags[i]);
+        if (!f) fail_msg("missing '%s' in:\n%s", frags[i], r.output);
+        at = f + strlen(frags[i]);
+    }
+    gp_translate_result_free(&r);
+}
+
+/* The translation must be refused at `line` with a reason containing `why`. */
+static void expect_refused(const char *src, int line, const char *construct, const char *why)
+{
+    gp_translate_result r = run(src, false);
+    if (r.status != GP_TRANSLATE_REFUSED)
+        fail_msg("status %d, want refused; output:\n%s", r.status, r.output ? r.output : "");
+    assert_null(r.output);
+    const cJSON *x;
+    bool found = false;
+    cJSON_ArrayForEach(x, cJSON_GetObjectItem(r.report, "refusals"))
+    {
+        if ((int)cJSON_GetObjectItem(x, "line")->valuedouble == line &&
+            strstr(gp_json_str(x, "construct", ""), construct) &&
+            strstr(gp_json_str(x, "reason", ""), why))
+            found = true;
+    }
+    if (!found) {
+        char *rep = cJSON_Print(cJSON_GetObjectItem(r.report, "refusals"));
+        fail_msg("no refusal '%s' / '%s' at line %d; got %s", construct, why, line, rep);
+    }
+    gp_translate_result_free(&r);
+}
+
+/* A note of the report must contain `what`. */
+static void expect_note(const char *src, const char *what)
+{
+    gp_translate_result r = run(src, true);
+    char *notes = cJSON_Print(cJSON_GetObjectItem(r.report, "notes"));
+    if (!notes || !strstr(notes, what)) fail_msg("no note '%s' in %s", what, notes);
+    free(notes);
+    gp_translate_result_free(&r);
+}
+
+/* `using real = float;` and typedefs, at file scope and in a block (gone at its end: the name is
+ * a variable's in the next kernel), with several declarators and pointer aliases. */
+static void aliases(void **state)
+{
+    (void)state;
+    expect_ok("using real = float;\nusing index_t = long long;\n"
+              "typedef unsigned int u32, *u32p;\n"
+              "__global__ void k(real *out, const u32 *in, index_t n) {\n"
+              "  using acc_t = double;\n"
+              "  typedef int idx_t;\n"
+              "  idx_t i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+              "  acc_t s = in[i];\n"
+              "  if (i < n) out[i] = (real)s;\n}\n"
+              "__global__ void k2(float *out) {\n  int acc_t = 3;\n  out[0] = acc_t;\n}\n",
+              (const char *[]){"GP_KERNEL(k, GP_BUF(float, out), GP_CBUF(unsigned int, in), "
+                               "GP_VAL(int64_t, n))",
+                               "int i = ", "double s = in[i];", "out[i] = (float)s;",
+                               "int acc_t = 3;", NULL});
+    /* a host constant of an alias type is its value, in that type */
+    expect_ok("using FLOAT = double;\nstatic const FLOAT HALF = 0.5;\n"
+              "__global__ void k(FLOAT *o) {\n  o[threadIdx.x] *= HALF;\n}\n",
+              (const char *[]){"o[(unsigned)gp_local_id(0)] *= (double)0.5;", NULL});
+    /* an alias of a type outside the subset: refused where it is used */
+    expect_refused("using tex_t = cudaTextureObject_t;\n"
+                   "__global__ void k(tex_t t, float *o) {\n  o[0] = 1.0f;\n}\n",
+                   2, "cudaTextureObject_t", "texture");
+    /* array types: a variable, a field, a parameter of one gets its dimensions after its own */
+    expect_ok("#define N 4\ntypedef unsigned int words_t[N];\ntypedef float mat2[2][2];\n"
+              "struct S { words_t a; };\n"
+              "__global__ void k(S *s, float *o, words_t p) {\n"
+              "  using row = float[3];\n  words_t loc;\n  mat2 m;\n  row r[2];\n"
+              "  loc[1] = s[0].a[1] + p[1];\n  m[1][1] = 2.0f;\n  r[1][2] = loc[1];\n"
+              "  o[0] = m[1][1] + r[1][2];\n}\n",
+              (const char *[]){"unsigned int a[N];", "GP_BUF(unsigned int, p)",
+                               "unsigned int loc[N];", "float m[2][2];", "float r[2][3];", NULL});
+    expect_refused("typedef float vec3[3];\n"
+                   "__global__ void k(float *o) {\n  vec3 *v = 0;\n  o[0] = 1.0f;\n}\n",
+                   3, "array type", "a pointer or reference to an array type");
+    expect_refused("typedef float vec3[3];\n"
+                   "__global__ void k(float *o) {\n  o[0] = sizeof(vec3);\n}\n",
+                   3, "array type", "an array type here");
+}
+
+/* The names <sys/types.h> and <cstdint> give the integer types, used without a declaration. */
+static void integer_type_names(void **state)
+{
+    (void)state;
+    expect_ok("__global__ void k(uint *o, const uchar *c, ushort s, ulong n, clock_t *t,\n"
+              "                  const std::uint8_t *b, std::size_t m) {\n"
+              "  uint i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+              "  std::int32_t v = c[i] + b[i];\n"
+              "  if (i < n && i < m) o[i] = v + s;\n  t[0] = 0;\n}\n",
+              (const char *[]){"GP_KERNEL(k, GP_BUF(unsigned int, o), GP_CBUF(unsigned char, c), "
+                               "GP_VAL(unsigned short, s), GP_VAL(uint64_t, n), "
+                               "GP_BUF(int64_t, t), GP_CBUF(uint8_t, b), GP_VAL(uint64_t, m))",
+                               "unsigned int i = ", "int32_t v = c[i] + b[i];", NULL});
+    /* a variable of that name is a variable (renamed: OpenCL reserves it); the file's own
+     * typedef wins */
+    expect_ok(
+        "typedef unsigned short uint;\n"
+        "__global__ void k(float *o) {\n  uint a = 1;\n  int uchar = 2;\n"
+        "  o[0] = a + uchar;\n}\n",
+        (const char *[]){"unsigned short a = 1;", "int uchar_ = 2;", "o[0] = a + uchar_;", NULL});
+}
+
+/* Enumerations: their names are integer types (an enum class's underlying one), their
+ * enumerators constants, qualified or not; a value the translation does not read stops the
+ * list rather than guess. */
+static void enumerations(void **state)
+{
+    (void)state;
+    expect_ok("typedef enum { MODE_0 = 0, MODE_1 = 1 } adamMode_t;\n"
+              "enum Op { ADD, SUB = 5, MUL };\n"
+              "enum class Kind : unsigned char { Small = 2, Large };\n"
+              "enum class Other { Small = -7, Large };\n"
+              "__global__ void k(float *o, adamMode_t mode, enum Op op, Kind kind) {\n"
+              "  int i = threadIdx.x;\n"
+              "  if (mode == MODE_1) o[i] += 1.0f;\n"
+              "  if (op == MUL) o[i] += SUB;\n"
+              "  if (kind == Kind::Large) o[i] += (int)Other::Large + Op::ADD;\n}\n",
+              (const char *[]){"GP_KERNEL(k, GP_BUF(float, o), GP_VAL(int, mode), GP_VAL(int, op), "
+                               "GP_VAL(unsigned char, kind))",
+                               "if (mode == (int)1)", "if (op == (int)6)", "o[i] += (int)5;",
+                               "if (kind == (unsigned char)3)", "o[i] += (int)(int)-6 + (int)0;",
+                               NULL});
+    /* values of numbers and operators are computed; one naming another enumerator is read where
+     * it is used, and the ones after it stay unknown */
+    expect_ok("enum Bits { LOW = 1 << 3, HIGH };\n"
+              "__global__ void k(float *o) {\n  o[0] = LOW + HIGH;\n}\n",
+              (const char *[]){"o[0] = (int)8 + (int)9;", NULL});
+    expect_refused("enum E { A = 2, B = A + 1, C };\n"
+                   "__global__ void k(float *o) {\n  o[0] = B;\n  o[1] = C;\n}\n",
+                   4, "unknown name", "'C' is not declared");
+    /* a value beyond int makes the enumeration wider than an int: its name is not an int */
+    expect_refused("enum Wide { W = 0x100000000 };\n"
+                   "__global__ void k(Wide w, float *o) {\n  o[0] = 1.0f;\n}\n",
+                   2, "syntax", "expected a type");
+    /* two enum classes with the same enumerator names keep their own values */
+    expect_ok("enum class A { X = 1, Y };\nenum class B { Y = 10, X };\n"
+              "__global__ void k(int *o) {\n  o[0] = (int)A::X + (int)B::X;\n}\n",
+              (const char *[]){"o[0] = (int)(int)1 + (int)(int)11;", NULL});
+}
+
+/* __align__(n), alignas(n), __attribute__((aligned(n))): the struct's size padded to n, as
+ * CUDA's is; packed, an alignment it cannot read, or an over-aligned struct nested in another
+ * leave the struct out, with a note; function attributes are dropped. */
+static void aligned_structs(void **state)
+{
+    (void)state;
+    expect_ok("struct __align__(8) SumMax { float maxval; float sum; };\n"
+              "typedef struct __align__(16) { float x, y, z; } P3;\n"
+              "struct alignas(16) Q { int a; };\n"
+              "struct __attribute__((aligned(2 * 4))) R { short s[3]; };\n"
+              "#define FORCE_INLINE inline __attribute__((always_inline))\n"
+              "__device__ FORCE_INLINE SumMax op(SumMax a) { a.sum += 1.0f; return a; }\n"
+              "__global__ void k(const P3 *in, float *out, SumMax s, Q q, R *r) {\n"
+              "  P3 v = in[threadIdx.x];\n"
+              "  out[threadIdx.x] = v.x + v.z + op(s).sum + q.a + r[0].s[2];\n}\n",
+              (const char *[]){
+                  "typedef struct SumMax {", "float sum;\n} SumMax;", "typedef struct P3 {",
+                  "float z;", "uint8_t gp_align_pad_[4];\n} P3;", "typedef struct Q {", "int a;",
+                  "uint8_t gp_align_pad_[12];\n} Q;", "typedef struct R {", "short s[3];",
+                  "uint8_t gp_align_pad_[2];\n} R;", "GP_FUNC SumMax op(SumMax a)", NULL});
+    const char *packed = "struct __attribute__((packed)) Pk { char c; int i; };\n"
+                         "__global__ void k(Pk *o) {\n  o[0].c = 1;\n}\n";
+    expect_refused(packed, 2, "struct",
+                   "Pk is a struct left out of the translation (t.cu:1): __attribute__((packed))");
+    expect_note(packed, "struct Pk is not translated: __attribute__((packed))");
+    const char *nested = "struct __align__(16) V { float x; };\n"
+                         "struct Outer { int n; V v; };\n"
+                         "__global__ void k(Outer *o) {\n  o[0].n = 1;\n}\n";
+    expect_refused(nested, 3, "struct", "Outer is a struct left out of the translation (t.cu:2)");
+    expect_note(nested, "field v is a struct aligned beyond its fields (__align__)");
+    expect_note("struct __align__(3) T { char c; };\n"
+                "__global__ void k(T *o) {\n  o[0].c = 1;\n}\n",
+                "struct T is not translated: its alignment (__align__(...)) is not a power of two");
+}
+
+/* `T a[][Y][Z]` parameters: a T pointer indexed a[(i * Y + j) * Z + k]; passed on whole (a local
+ * 2-D array as its first element's address); a row of one is refused. */
+static void array_parameters(void **state)
+{
+    (void)state;
+    expect_ok("#define NY 4\n#define NZ 8\n"
+              "__device__ float first(const float t[][NZ], int r) { return t[r][0]; }\n"
+              "__global__ void k(float phi[][NY][NZ], float out[][NY]) {\n"
+              "  int i = blockIdx.x, j = threadIdx.y, z = threadIdx.x;\n"
+              "  phi[i][j - 1][z + 1] = 2.0f * phi[i][j][z];\n"
+              "  float loc[2][NZ];\n  loc[1][0] = 3.0f;\n"
+              "  out[i][j] = first(loc, 1);\n}\n",
+              (const char *[]){"GP_FUNC float first(GP_PRIVATE const float *t, int r)",
+                               "return t[r * NZ + 0];",
+                               "GP_KERNEL(k, GP_BUF(float, phi), GP_BUF(float, out))",
+                               "phi[(i * NY + (j - 1)) * NZ + (z + 1)] = 2.0f * phi[(i * NY + j) "
+                               "* NZ + z];",
+                               "out[i * NY + j] = first(&loc[0][0], 1);", NULL});
+    expect_refused("__device__ float f(const float *r) { return r[0]; }\n"
+                   "__global__ void k(float a[][8], float *o) {\n  o[0] = f(a[1]);\n}\n",
+                   3, "array parameter", "indexed in every dimension");
+    expect_refused("__global__ void k(float a[][8], float *o) {\n  o[0] = *(a + 1)[0];\n}\n", 2,
+                   "array parameter", "not as a row");
+}
+
+/* Unions of plain fields: written as unions, used as locals (`union un c;` too) and buffers;
+ * one aligned struct can not hold one (its layout is not computed). */
+static void unions(void **state)
+{
+    (void)state;
+    expect_ok("union un { float f; unsigned int ui; };\n"
+              "typedef union { int i[2]; float g; } pair_u;\n"
+              "__global__ void k(float *o, pair_u *pp) {\n"
+              "  un a;\n  union un c;\n  a.f = o[0];\n  a.ui &= 0x7fffffffu;\n"
+              "  c.ui = pp[0].i[1];\n  o[0] = a.f + c.f;\n}\n",
+              (const char *[]){"typedef union un {", "float f;", "unsigned int ui;", "} un;",
+                               "typedef union pair_u {", "int i[2];", "} pair_u;",
+                               "GP_KERNEL(k, GP_BUF(float, o), GP_BUF(pair_u, pp))", "un a;",
+                               "un c;", "a.ui &= 0x7fffffffu;", "c.ui = pp[0].i[1];", NULL});
+    expect_note("union U { float f; int i; };\nstruct __align__(16) S { U u; };\n"
+                "__global__ void k(S *s) {\n  s[0].u.i = 1;\n}\n",
+                "struct S is not translated: __align__ with fields whose layout");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(aliases),          cmocka_unit_test(integer_type_names),
+        cmocka_unit_test(enumerations),     cmocka_unit_test(aligned_structs),
+        cmocka_unit_test(array_parameters), cmocka_unit_test(unions),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

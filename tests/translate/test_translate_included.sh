@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# A .cu file that another file of its folder #includes (main.cu's `#include "kernels.cu"`) is
+# compiled only there: `gpuport translate kernels.cu` reads it after what main.cu declares
+# before that line (macros, typedefs, constants, device functions), as nvcc does, and takes none
+# of main.cu's kernels or host functions. With no includer, two of them, or an #include inside
+# an #if, or when main.cu's part does not parse, the file is read on its own. A quoted header that
+# is neither beside the file nor in an -I folder is the one of that name in the project around it.
+set -u
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+field() { python3 -c 'import json,sys; v=json.load(open(sys.argv[1]))
+for k in sys.argv[2:]: v=v[int(k)] if k.isdigit() else v[k]
+print(json.dumps(v))' "$@"; }
+
+mkdir -p "$tmp/a" "$tmp/b" "$tmp/c" "$tmp/d"
+cat > "$tmp/a/common.h" <<'EOF'
+#pragma once
+typedef float real;
+EOF
+cat > "$tmp/a/main.cu" <<'EOF'
+#include <cstdio>
+#include "common.h"
+#define TILE 8
+const int SCALE = 3;
+__device__ real twice(real x) { return 2.0f * x; }
+__global__ void host_side(int *p) { p[0] = not_declared_anywhere; }
+void helper() { printf("host\n"); }
+#include "kernels.cu"
+int main()
+{
+    real *d;
+    cudaMalloc(&d, 64 * sizeof(real));
+    scale<<<8, TILE>>>(d);
+    return 0;
+}
+EOF
+cat > "$tmp/a/kernels.cu" <<'EOF'
+__global__ void scale(real *o)
+{
+    int i = blockIdx.x * TILE + threadIdx.x;
+    o[i] = twice(o[i]) * SCALE;
+}
+EOF
+"$GPUPORT" translate --no-verify --json "$tmp/a/kernels.cu" -o "$tmp/a.gpk" > "$tmp/a.json" 2>"$tmp/a.err" ||
+    bad "kernels.cu in main.cu's context: exit $? $(cat "$tmp/a.err")"
+[ "$(field "$tmp/a.json" kernels 0 name)" = '"scale"' ] || bad "the kernel is not scale"
+python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); sys.exit(len(r["kernels"]) != 1)' \
+    "$tmp/a.json" || bad "main.cu's kernel is counted as kernels.cu's"
+grep -q 'compiled where .*main.cu includes it (line 8)' "$tmp/a.json" || bad "no note of the includer"
+grep -q 'GP_FUNC float twice(float x)' "$tmp/a.gpk" || bad "main.cu's device function is missing"
+grep -q 'TILE' "$tmp/a.gpk" || bad "main.cu's TILE is not kept"
+grep -q 'host_side\|helper' "$tmp/a.gpk" && bad "main.cu's kernel or host function is in the output"
+
+# the #include inside an #if: which branch is built is not known, the file is read alone
+sed 's|^#include "kernels.cu"|#ifdef USE_GPU\n#include "kernels.cu"\n#endif|' "$tmp/a/main.cu" > "$tmp/b/main.cu"
+cp "$tmp/a/common.h" "$tmp/a/kernels.cu" "$tmp/b/"
+"$GPUPORT" translate --no-verify --json "$tmp/b/kernels.cu" > "$tmp/b.json" 2>/dev/null
+[ $? = 1 ] || bad "kernels.cu included under #ifdef: not refused"
+grep -q "expected a type before 'real'" "$tmp/b.json" || bad "under #ifdef: not read alone"
+
+# two files include it: no one context
+cp "$tmp/a/main.cu" "$tmp/a/common.h" "$tmp/a/kernels.cu" "$tmp/c/"
+cp "$tmp/a/main.cu" "$tmp/c/other.cu"
+"$GPUPORT" translate --no-verify --json "$tmp/c/kernels.cu" > "$tmp/c.json" 2>/dev/null
+[ $? = 1 ] || bad "kernels.cu included twice: not refused"
+grep -q 'compiled where' "$tmp/c.json" && bad "a context chosen among two includers"
+
+# main.cu's part does not parse (the #include is inside a function): the file alone
+printf 'typedef float real;\nvoid f() {\n#include "kernels.cu"\n}\n' > "$tmp/d/main.cu"
+printf '__global__ void k(float *o) { o[threadIdx.x] = 1.0f; }\n' > "$tmp/d/kernels.cu"
+"$GPUPORT" translate --no-verify --json "$tmp/d/kernels.cu" > "$tmp/d.json" 2>"$tmp/d.err" ||
+    bad "an includer that does not parse: exit $? $(cat "$tmp/d.err")"
+grep -q 'compiled where' "$tmp/d.json" && bad "a context that does not parse was kept"
+
+# a quoted header found neither beside the file nor in -I folders: the one file of that name in
+# the project around it (the parent folder, as the build's -I ../include would give it)
+mkdir -p "$tmp/p/include" "$tmp/p/device" "$tmp/q/a" "$tmp/q/b" "$tmp/q/device"
+printf 'typedef int score_t;\n#define BAND 4\n' > "$tmp/p/include/common.h"
+printf '#include "common.h"\n__global__ void k(score_t *o) { o[threadIdx.x] = BAND; }\n' \
+    > "$tmp/p/device/kernel.cu"
+"$GPUPORT" translate --no-verify --json "$tmp/p/device/kernel.cu" > "$tmp/p.json" 2>"$tmp/p.err" ||
+    bad "a header in the project's include folder: exit $? $(cat "$tmp/p.err")"
+grep -q 'the one file of that name in the project' "$tmp/p.json" || bad "no note of the header found"
+# two of that name: none is chosen
+cp "$tmp/p/include/common.h" "$tmp/q/a/" && cp "$tmp/p/include/common.h" "$tmp/q/b/"
+cp "$tmp/p/device/kernel.cu" "$tmp/q/device/"
+"$GPUPORT" translate --no-verify --json "$tmp/q/device/kernel.cu" > "$tmp/q.json" 2>/dev/null
+[ $? = 1 ] || bad "two headers of that name: one was chosen"
+grep -q 'not found' "$tmp/q.json" || bad "two headers of that name: no note that it was not found"
+
+exit $fail
