@@ -48,7 +48,16 @@ static void check_kernel(ls *s, tr_func *k)
     s->simd = false;
     s->too_big = NULL;
     s->too_big_at = NULL;
+    s->lin_seen = false;
     ls_walk(s, k->body);
+    if (s->lin_seen && !s->lin_exact && (s->lanes_used[1] || s->lanes_used[2])) {
+        /* thread_rank() was taken for threadIdx.x in a kernel that names threadIdx.y or .z */
+        free(f.b);
+        s->lin_exact = true;
+        check_kernel(s, k);
+        s->lin_exact = false;
+        return;
+    }
     if (s->simd && !s->lanes_used[1] && !s->lanes_used[2]) {
         /* a kernel with warp operations runs in whole warps (the runtime refuses other groups):
          * its warp index is below blockDim.x / 32 */

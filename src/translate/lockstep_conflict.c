@@ -155,6 +155,10 @@ static int relation(const ls *s, val A, int sa, val B, int sb, const ls_access *
     for (int i = 0; i < B.nt; i++)
         ls_add_term(B.t[i].lane ? &lb : &ub, B.t[i]);
     val delta = same_iteration(ls_v_add(ub, ua, -1)); /* A(v) = B(v') <=> la(v) - lb(v') = delta */
+    if (ls_has_opaque_lane(&la) || ls_has_opaque_lane(&lb))
+        /* a value per work-item the walk cannot follow: the same one at the same offset is the
+         * same work-item's (or a race of two writers CUDA has too); anything else may meet */
+        return ls_v_equal(&la, &lb) && delta.kind == V_AFFINE && !delta.nt && !delta.c ? 2 : 1;
     bool one_dim = la.nt > 0;
     for (int i = 0; i < la.nt; i++)
         one_dim &= la.t[i].lane == la.t[0].lane;

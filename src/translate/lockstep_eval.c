@@ -16,8 +16,17 @@ val *ls_lookup(ls *s, tr_sym *sym)
     return NULL;
 }
 
+bool ls_is_scalar_var(const tr_sym *sym)
+{
+    return (sym->kind == TR_SYM_LOCAL || sym->kind == TR_SYM_PARAM) && !sym->ndims &&
+           !sym->type.nptr && !sym->ref && !sym->type.is_ref;
+}
+
 void ls_bind(ls *s, tr_sym *sym, val v)
 {
+    /* a scalar holds one value per work-item until it is assigned again, even one the walk
+     * cannot follow: the same variable read twice is the same value */
+    if (v.kind == V_UNKNOWN && ls_is_scalar_var(sym)) v = ls_v_opaque_lane(s, sym->name);
     val *old = ls_lookup(s, sym);
     if (old) {
         *old = v;
@@ -338,9 +347,38 @@ bool ls_lvalue_is_var(tr_expr *e)
 
 static val call_user(ls *s, tr_expr *e, tr_func *g);
 
+/* Whether e is threadIdx of dimension dim (bk TR_B_THREAD) or blockDim (TR_B_BLOCKDIM). */
+static bool is_builtin(tr_expr *e, int bk, int dim)
+{
+    int k, d;
+    return e && ls_is_builtin_member(e, &k, &d) && k == bk && d == dim;
+}
+
+static bool is_binary(tr_expr *e, const char *op)
+{
+    return e && e->kind == TR_E_BINARY && !strcmp(e->text, op);
+}
+
+/* threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z), as thread_rank() is
+ * written */
+static bool is_linear_index(tr_expr *e)
+{
+    if (!is_binary(e, "+") || !is_builtin(e->a, TR_B_THREAD, 0) || !is_binary(e->b, "*") ||
+        !is_builtin(e->b->a, TR_B_BLOCKDIM, 0))
+        return false;
+    tr_expr *yz = e->b->b;
+    return is_binary(yz, "+") && is_builtin(yz->a, TR_B_THREAD, 1) && is_binary(yz->b, "*") &&
+           is_builtin(yz->b->a, TR_B_BLOCKDIM, 1) && is_builtin(yz->b->b, TR_B_THREAD, 2);
+}
+
 val ls_eval(ls *s, tr_expr *e)
 {
     if (!e) return ls_v_unknown();
+    if (!s->lin_exact && is_linear_index(e)) {
+        s->lin_seen = true;
+        s->lanes_used[0] = true;
+        return ls_v_term(NULL, 1, 1);
+    }
     int bk, dim;
     if (ls_is_builtin_member(e, &bk, &dim)) {
         static const char *const keys[4][3] = {{"", "", ""},
@@ -480,7 +518,7 @@ val ls_eval(ls *s, tr_expr *e)
         if ((!strcmp(op, "/") || !strcmp(op, ">>")) && ls_as_const(&b, &k) &&
             k == (op[0] == '/' ? 32 : 5) && a.kind == V_AFFINE && a.nt == 1 && !a.c &&
             a.t[0].lane == 1 && !a.t[0].key && a.t[0].coef == 1)
-            return ls_v_term(NULL, 4, 1); /* threadIdx.x / 32: the warp index */
+            return ls_v_term(NULL, LANE_WARP, 1); /* threadIdx.x / 32: the warp index */
         if (!strcmp(op, "<<") && ls_as_const(&b, &k) && k >= 0 && k < 31)
             return ls_v_scale(a, 1ll << k);
         if (!strcmp(op, "&&") || !strcmp(op, "||")) {

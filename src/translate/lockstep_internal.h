@@ -14,6 +14,12 @@
 #include "translate/lower.h"
 
 enum {
+    LANE_WARP = 4,   /* a term's lane: the warp index threadIdx.x / 32 */
+    LANE_OPAQUE = 5, /* a term's lane: a value the walk cannot follow that differs per work-item
+                      * but is fixed once a variable holds it (`int pos = 2 * t - (t & 7);`,
+                      * a load): the key names the value; two accesses at the same such address
+                      * are the same work-item's, or two work-items writing one location,
+                      * a race CUDA has too */
     MAXT = 8,
     MAXB = 4,
     MAX_DEPTH = 32,
@@ -25,7 +31,7 @@ enum {
 /* ---- affine forms ------------------------------------------------------------------------ */
 typedef struct term {
     const char *key; /* a product of group-uniform names ("blockDim.x", "s#3"); NULL: 1 */
-    int lane;        /* 0: none, 1 + d: threadIdx of dimension d */
+    int lane;        /* 0: none, 1 + d: threadIdx of dimension d, LANE_WARP, LANE_OPAQUE */
     long long coef;
 } term;
 
@@ -33,8 +39,8 @@ typedef enum vkind { V_UNKNOWN, V_AFFINE, V_SHARED_PTR, V_OTHER_PTR } vkind;
 
 typedef struct val {
     vkind kind;
-    long long c;  /* affine: the constant; pointers: byte offset constant */
-    term t[MAXT]; /* lane: 1 + d for threadIdx.x/y/z, 4 for the warp index threadIdx.x / 32 */
+    long long c; /* affine: the constant; pointers: byte offset constant */
+    term t[MAXT];
     int nt;
     tr_sym *base; /* V_SHARED_PTR: the shared array (NULL: not known which) */
     int esize;    /* pointers: bytes of the pointee (0: unknown) */
@@ -140,6 +146,11 @@ struct ls {
     tr_func *region_fn;
     tr_sym *loop_vars[64]; /* the variables assigned in the loops being walked */
     int nloop_vars;
+    /* the linear index of cooperative groups' thread_rank(), threadIdx.x + blockDim.x *
+     * (threadIdx.y + blockDim.y * threadIdx.z): where the kernel names threadIdx.y and .z
+     * nowhere else it is treated as threadIdx.x (lin_seen: it was), as any kernel that names
+     * only threadIdx.x is checked as one-dimensional; else (lin_exact) as the sum it is */
+    bool lin_seen, lin_exact;
 };
 
 /* ---- lockstep_value.c: affine forms, texts, guards --------------------------------------- */
@@ -161,6 +172,9 @@ unsigned ls_text_hash(const char *t);
 const char *ls_intern(ls *s, const char *text);
 /* A uniform name of its own ("name#7"), for a value the walk cannot name otherwise. */
 const char *ls_fresh(ls *s, const char *name);
+/* A value per work-item the walk cannot follow, named after `name` (LANE_OPAQUE). */
+val ls_v_opaque_lane(ls *s, const char *name);
+bool ls_has_opaque_lane(const val *v);
 gmark ls_g_mark(const guard *g);
 void ls_g_restore(guard *g, const gmark *m);
 void ls_g_empty(guard *g);
@@ -173,6 +187,8 @@ bool ls_may_all_hold(const val *f, int n);
 
 /* ---- lockstep_eval.c: expressions, the values they take and the accesses they make -------- */
 val *ls_lookup(ls *s, tr_sym *sym);
+/* A local or parameter of a scalar type (not a pointer, array or reference). */
+bool ls_is_scalar_var(const tr_sym *sym);
 void ls_bind(ls *s, tr_sym *sym, val v);
 int ls_type_size(const char *b);
 tr_func *ls_find_body(ls *s, const char *name);

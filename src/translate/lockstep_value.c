@@ -205,7 +205,7 @@ void ls_v_print(const val *v, tbuf *t)
         return;
     }
     tb_ll(t, v->c);
-    static const char *const lanes[] = {"", "tid.x", "tid.y", "tid.z", "warp"};
+    static const char *const lanes[] = {"", "tid.x", "tid.y", "tid.z", "warp", "opaque"};
     for (int i = 0; i < v->nt; i++) {
         ls_tb_s(t, "+");
         tb_ll(t, v->t[i].coef);
@@ -328,4 +328,17 @@ const char *ls_fresh(ls *s, const char *name)
     ls_tb_s(&t, "#");
     tb_ll(&t, ++s->version);
     return ls_intern(s, t.b);
+}
+
+val ls_v_opaque_lane(ls *s, const char *name)
+{
+    return ls_v_term(ls_fresh(s, name), LANE_OPAQUE, 1);
+}
+
+bool ls_has_opaque_lane(const val *v)
+{
+    if (v->kind != V_AFFINE) return false;
+    for (int i = 0; i < v->nt; i++)
+        if (v->t[i].lane == LANE_OPAQUE) return true;
+    return false;
 }

@@ -150,8 +150,9 @@ static void widen(ls *s, int from)
         tr_sym *sym = s->loop_vars[i];
         val *v = ls_lookup(s, sym);
         if (!v) continue;
-        if (v->kind != V_AFFINE) {
-            *v = ls_v_unknown();
+        if (v->kind != V_AFFINE || ls_has_opaque_lane(v)) {
+            /* a value the walk cannot follow: another one in each iteration */
+            *v = ls_is_scalar_var(sym) ? ls_v_opaque_lane(s, sym->name) : ls_v_unknown();
             continue;
         }
         val w = ls_v_const(0);
