@@ -49,6 +49,7 @@ static void check_kernel(ls *s, tr_func *k)
     s->too_big = NULL;
     s->too_big_at = NULL;
     s->lin_seen = false;
+    s->nmasks = 0;
     ls_walk(s, k->body);
     if (s->lin_seen && !s->lin_exact && (s->lanes_used[1] || s->lanes_used[2])) {
         /* thread_rank() was taken for threadIdx.x in a kernel that names threadIdx.y or .z */
@@ -158,6 +159,7 @@ void tr_lockstep(tr_unit *u, const tr_lower_options *opt)
     free(s.pending);
     free(s.pairs);
     free(s.interned);
+    free(s.masks);
     free(s.bodies);
     drop_accesses(&s);
     free(s.snaps);

@@ -155,10 +155,27 @@ static int relation(const ls *s, val A, int sa, val B, int sb, const ls_access *
     for (int i = 0; i < B.nt; i++)
         ls_add_term(B.t[i].lane ? &lb : &ub, B.t[i]);
     val delta = same_iteration(ls_v_add(ub, ua, -1)); /* A(v) = B(v') <=> la(v) - lb(v') = delta */
-    if (ls_has_opaque_lane(&la) || ls_has_opaque_lane(&lb))
+    if (ls_has_opaque_lane(&la) || ls_has_opaque_lane(&lb)) {
         /* a value per work-item the walk cannot follow: the same one at the same offset is the
          * same work-item's (or a race of two writers CUDA has too); anything else may meet */
-        return ls_v_equal(&la, &lb) && delta.kind == V_AFFINE && !delta.nt && !delta.c ? 2 : 1;
+        if (!ls_v_equal(&la, &lb)) return 1;
+        if (delta.kind == V_AFFINE && !delta.nt && !delta.c) return 2;
+        /* e * (r * t - (r - 1) * (t & (n - 1))) is e * (t % n + r * n * (t / n)): below e * n
+         * modulo e * r * n, and k * e * n (0 < |k| < r) past it is not, whichever the
+         * work-items */
+        val n;
+        int ml;
+        if (la.nt == 2 && (ls_mask_of(s, la.t[1].key, &n, &ml) && la.t[0].lane == ml) &&
+            !la.t[0].key && la.t[0].coef + la.t[1].coef) {
+            long long e = la.t[0].coef + la.t[1].coef, r = la.t[0].coef / e;
+            if (la.t[0].coef % e == 0 && r >= 2 && r <= 64)
+                for (long long k = 1 - r; k < r; k++) {
+                    val d = ls_v_scale(n, k * e);
+                    if (k && ls_v_equal(&delta, &d)) return 0;
+                }
+        }
+        return 1;
+    }
     bool one_dim = la.nt > 0;
     for (int i = 0; i < la.nt; i++)
         one_dim &= la.t[i].lane == la.t[0].lane;

@@ -371,6 +371,34 @@ static bool is_linear_index(tr_expr *e)
            is_builtin(yz->b->a, TR_B_BLOCKDIM, 1) && is_builtin(yz->b->b, TR_B_THREAD, 2);
 }
 
+/* x & (n - 1) of a work-item's index x: a LANE_OPAQUE value known to be x % n (unknown when
+ * the operands are not such) */
+static val mask(ls *s, tr_expr *e, val x, val m)
+{
+    /* n - 1 written so (or a constant): `t & (n / 2)` tests one bit, it is no remainder */
+    tr_expr *mb = e->b;
+    long long one;
+    val ov = is_binary(mb, "-") && mb->b->kind == TR_E_NUM ? ls_eval(s, mb->b) : ls_v_unknown();
+    if (!ls_as_const(&m, &one) && !(ls_as_const(&ov, &one) && one == 1)) return ls_v_unknown();
+    if (x.kind != V_AFFINE || x.nt != 1 || x.c || !x.t[0].lane || x.t[0].lane > 3 || x.t[0].key ||
+        x.t[0].coef != 1 || !ls_lane_free(&m))
+        return ls_v_unknown();
+    val n = ls_v_add(m, ls_v_const(1), 1);
+    long long k;
+    if (n.kind != V_AFFINE || (ls_as_const(&n, &k) && (k <= 0 || (k & (k - 1)))))
+        return ls_v_unknown();
+    if (s->nmasks == s->capmasks) {
+        int cap = s->capmasks ? s->capmasks * 2 : 16;
+        struct mask *nm = realloc(s->masks, (size_t)cap * sizeof *nm);
+        if (!nm) abort();
+        s->masks = nm;
+        s->capmasks = cap;
+    }
+    val r = ls_v_opaque_lane(s, "mask");
+    s->masks[s->nmasks++] = (struct mask){r.t[0].key, n, x.t[0].lane};
+    return r;
+}
+
 val ls_eval(ls *s, tr_expr *e)
 {
     if (!e) return ls_v_unknown();
@@ -542,6 +570,10 @@ val ls_eval(ls *s, tr_expr *e)
                 if (!strcmp(op, "|")) return ls_v_const(k | y);
                 if (!strcmp(op, "^")) return ls_v_const(k ^ y);
             }
+        }
+        if (!strcmp(op, "&")) {
+            val mk = mask(s, e, a, b);
+            if (mk.kind == V_AFFINE) return mk;
         }
         return ls_opaque(s, op, a, b);
     }

@@ -151,6 +151,16 @@ struct ls {
      * nowhere else it is treated as threadIdx.x (lin_seen: it was), as any kernel that names
      * only threadIdx.x is checked as one-dimensional; else (lin_exact) as the sum it is */
     bool lin_seen, lin_exact;
+    /* the LANE_OPAQUE values that are t & (n - 1) of a work-item's index t (n a power of two,
+     * as the mask says): t % n, which makes r * t - (r - 1) * (t & (n - 1)) the index of the
+     * first of r elements n apart, as bitonic sort (r = 2), the samples' scans and radix-4
+     * transforms write it */
+    struct mask {
+        const char *key;
+        val n;
+        int lane;
+    } * masks;
+    int nmasks, capmasks;
 };
 
 /* ---- lockstep_value.c: affine forms, texts, guards --------------------------------------- */
@@ -175,6 +185,8 @@ const char *ls_fresh(ls *s, const char *name);
 /* A value per work-item the walk cannot follow, named after `name` (LANE_OPAQUE). */
 val ls_v_opaque_lane(ls *s, const char *name);
 bool ls_has_opaque_lane(const val *v);
+/* The n and the lane of a LANE_OPAQUE key that is t & (n - 1) (false: it is not one). */
+bool ls_mask_of(const ls *s, const char *key, val *n, int *lane);
 gmark ls_g_mark(const guard *g);
 void ls_g_restore(guard *g, const gmark *m);
 void ls_g_empty(guard *g);

@@ -342,3 +342,14 @@ bool ls_has_opaque_lane(const val *v)
         if (v->t[i].lane == LANE_OPAQUE) return true;
     return false;
 }
+
+bool ls_mask_of(const ls *s, const char *key, val *n, int *lane)
+{
+    for (int i = 0; i < s->nmasks; i++)
+        if (s->masks[i].key == key) {
+            *n = s->masks[i].n;
+            *lane = s->masks[i].lane;
+            return true;
+        }
+    return false;
+}

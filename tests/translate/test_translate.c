@@ -1097,6 +1097,25 @@ static void lockstep_no_false_alarms(void **state)
         "  s[pos] = in[threadIdx.x];\n  s[pos] = s[pos] * 2u;\n"
         "  unsigned lane = threadIdx.x % 32;\n  w[lane] = s[pos];\n"
         "  o[threadIdx.x] = s[pos];\n}\n",
+        /* the compare-and-swap of a bitonic network: pos and pos + stride, never another's */
+        "__global__ void k(unsigned *d, unsigned n) {\n  __shared__ unsigned s[1024];\n"
+        "  s[threadIdx.x] = d[threadIdx.x];\n  s[threadIdx.x + 512] = d[threadIdx.x + 512];\n"
+        "  for (unsigned stride = n / 2; stride > 0; stride >>= 1) {\n    __syncthreads();\n"
+        "    unsigned pos = 2 * threadIdx.x - (threadIdx.x & (stride - 1));\n"
+        "    unsigned a = s[pos], b = s[pos + stride];\n"
+        "    if (a > b) {\n      s[pos] = b;\n      s[pos + stride] = a;\n    }\n  }\n"
+        "  __syncthreads();\n  d[threadIdx.x] = s[threadIdx.x];\n}\n",
+        /* a radix-4 step: four elements stride apart from ((t - lo) << 2) + lo, lo = t % stride */
+        "__global__ void k(float *d, int n) {\n  __shared__ float s[1024];\n"
+        "  for (int i = threadIdx.x; i < 1024; i += blockDim.x) s[i] = d[i];\n"
+        "  int pos = threadIdx.x;\n"
+        "  for (int stride = n >> 2; stride > 0; stride >>= 2) {\n"
+        "    int lo = pos & (stride - 1);\n    int i0 = ((pos - lo) << 2) + lo;\n"
+        "    int i1 = i0 + stride, i2 = i1 + stride, i3 = i2 + stride;\n    __syncthreads();\n"
+        "    float a = s[i0], b = s[i1], c = s[i2], e = s[i3];\n"
+        "    s[i0] = a + b + c + e;\n    s[i1] = a - b + c - e;\n"
+        "    s[i2] = a + b - c - e;\n    s[i3] = a - b - c + e;\n  }\n  __syncthreads();\n"
+        "  for (int i = threadIdx.x; i < 1024; i += blockDim.x) d[i] = s[i];\n}\n",
         /* the block's thread_rank() of cooperative groups in a one-dimensional kernel */
         "#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n"
         "__global__ void k(const double *in, double *o) {\n"
@@ -1121,6 +1140,29 @@ static void lockstep_no_false_alarms(void **state)
                    "  for (int i = 0; i < n; i++) {\n    unsigned x = s[p];\n"
                    "    p = (p * 7 + x) & 63;\n    s[p] = x + 1;\n  }\n  o[threadIdx.x] = p;\n}\n",
                    5, "warp lockstep", "no barrier between them");
+    /* the bitonic step without its barrier, and pairs 2 * stride apart, which can meet */
+    const char *pairs = "__global__ void k(unsigned *d, unsigned n) {\n"
+                        "  __shared__ unsigned s[1024];\n  s[threadIdx.x] = d[threadIdx.x];\n"
+                        "  __syncthreads();\n"
+                        "  for (unsigned stride = n / 2; stride > 0; stride >>= 1) {\n"
+                        "    unsigned pos = 2 * threadIdx.x - (threadIdx.x & (stride - 1));\n"
+                        "    unsigned a = s[pos], b = s[pos + stride];\n"
+                        "    if (a > b) {\n      s[pos] = b;\n      s[pos + stride] = a;\n    }\n"
+                        "  }\n  d[threadIdx.x] = s[threadIdx.x];\n}\n";
+    expect_refused(pairs, 7, "warp lockstep", "no barrier between them");
+    expect_refused("__global__ void k(unsigned *d, unsigned stride) {\n"
+                   "  __shared__ unsigned s[1024];\n  s[threadIdx.x] = d[threadIdx.x];\n"
+                   "  __syncthreads();\n"
+                   "  unsigned pos = 2 * threadIdx.x - (threadIdx.x & (stride - 1));\n"
+                   "  s[pos] += s[pos + 2 * stride];\n}\n",
+                   6, "warp lockstep", "no barrier between them");
+    /* a mask that tests one bit is no remainder: t & (n / 2) against t */
+    expect_refused("__global__ void k(unsigned *d, unsigned n) {\n"
+                   "  __shared__ unsigned s[1024];\n  s[threadIdx.x] = d[threadIdx.x];\n"
+                   "  __syncthreads();\n"
+                   "  unsigned pos = 2 * threadIdx.x - (threadIdx.x & (n / 2));\n"
+                   "  s[pos] += s[pos + n];\n}\n",
+                   6, "warp lockstep", "no barrier between them");
     /* thread_rank() with a step whose barrier is missing */
     expect_refused("#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n"
                    "__global__ void k(float *o) {\n"
