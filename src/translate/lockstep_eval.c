@@ -399,6 +399,19 @@ static val mask(ls *s, tr_expr *e, val x, val m)
     return r;
 }
 
+/* a / d where every coefficient of a is a multiple of d (unknown when one is not) */
+static val exact_quotient(val a, long long d)
+{
+    if (a.kind != V_AFFINE || a.inj || d <= 1 || a.c % d) return ls_v_unknown();
+    for (int i = 0; i < a.nt; i++)
+        if (a.t[i].coef % d) return ls_v_unknown();
+    val q = a;
+    q.c /= d;
+    for (int i = 0; i < q.nt; i++)
+        q.t[i].coef /= d;
+    return q;
+}
+
 val ls_eval(ls *s, tr_expr *e)
 {
     if (!e) return ls_v_unknown();
@@ -547,6 +560,12 @@ val ls_eval(ls *s, tr_expr *e)
             k == (op[0] == '/' ? 32 : 5) && a.kind == V_AFFINE && a.nt == 1 && !a.c &&
             a.t[0].lane == 1 && !a.t[0].key && a.t[0].coef == 1)
             return ls_v_term(NULL, LANE_WARP, 1); /* threadIdx.x / 32: the warp index */
+        if ((!strcmp(op, "/") || !strcmp(op, ">>")) && ls_as_const(&b, &k)) {
+            /* a multiple of the divisor (stride >> 1 after stride <<= 1): divided exactly */
+            long long d = op[0] == '/' ? k : (k >= 0 && k < 31 ? 1ll << k : 0);
+            val q = exact_quotient(a, d);
+            if (q.kind == V_AFFINE) return q;
+        }
         if (!strcmp(op, "<<") && ls_as_const(&b, &k) && k >= 0 && k < 31)
             return ls_v_scale(a, 1ll << k);
         if (!strcmp(op, "&&") || !strcmp(op, "||")) {

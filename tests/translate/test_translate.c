@@ -1116,6 +1116,13 @@ static void lockstep_no_false_alarms(void **state)
         "    s[i0] = a + b + c + e;\n    s[i1] = a - b + c - e;\n"
         "    s[i2] = a + b - c - e;\n    s[i3] = a - b - c + e;\n  }\n  __syncthreads();\n"
         "  for (int i = threadIdx.x; i < 1024; i += blockDim.x) d[i] = s[i];\n}\n",
+        /* cyclic reduction: b[i] and b[i - delta], delta = stride >> 1 after stride <<= 1 */
+        "__global__ void k(float *d, int iterations) {\n  __shared__ float b[512];\n"
+        "  int t = threadIdx.x;\n  b[t] = d[t];\n  b[t + 256] = d[t + 256];\n"
+        "  int stride = 1;\n  for (int j = 0; j < iterations; j++) {\n    __syncthreads();\n"
+        "    stride <<= 1;\n    int delta = stride >> 1;\n    if (t < 512 / stride) {\n"
+        "      int i = stride * t + stride - 1;\n      b[i] = b[i] + b[i - delta];\n    }\n"
+        "  }\n  __syncthreads();\n  d[t] = b[t];\n}\n",
         /* the block's thread_rank() of cooperative groups in a one-dimensional kernel */
         "#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n"
         "__global__ void k(const double *in, double *o) {\n"
@@ -1156,6 +1163,14 @@ static void lockstep_no_false_alarms(void **state)
                    "  unsigned pos = 2 * threadIdx.x - (threadIdx.x & (stride - 1));\n"
                    "  s[pos] += s[pos + 2 * stride];\n}\n",
                    6, "warp lockstep", "no barrier between them");
+    /* cyclic reduction whose steps have no barrier between them */
+    expect_refused("__global__ void k(float *d, int iterations) {\n  __shared__ float b[512];\n"
+                   "  int t = threadIdx.x;\n  b[t] = d[t];\n  __syncthreads();\n"
+                   "  int stride = 1;\n  for (int j = 0; j < iterations; j++) {\n"
+                   "    stride <<= 1;\n    int delta = stride >> 1;\n"
+                   "    int i = stride * t + stride - 1;\n    b[i] = b[i] + b[i - delta];\n"
+                   "  }\n}\n",
+                   11, "warp lockstep", "no barrier between them");
     /* a mask that tests one bit is no remainder: t & (n / 2) against t */
     expect_refused("__global__ void k(unsigned *d, unsigned n) {\n"
                    "  __shared__ unsigned s[1024];\n  s[threadIdx.x] = d[threadIdx.x];\n"
