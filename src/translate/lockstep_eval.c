@@ -123,17 +123,21 @@ tr_func *ls_find_body(ls *s, const char *name)
     return NULL;
 }
 
-/* An opaque value: uniform when its parts are, else unknown. */
+/* An opaque value: uniform when its parts are, else a value of the work-item named by the
+ * operation and its operands (unknown when an operand is). */
 val ls_opaque(ls *s, const char *op, val a, val b)
 {
-    if (!ls_lane_free(&a) || !ls_lane_free(&b)) return ls_v_unknown();
+    bool uniform = ls_lane_free(&a) && ls_lane_free(&b);
+    /* of the work-item: the same operation on the same values is the same value */
+    if (!uniform && (a.kind != V_AFFINE || b.kind != V_AFFINE || a.inj || b.inj))
+        return ls_v_unknown();
     tbuf t = {.n = 0};
     ls_tb_s(&t, "(");
     ls_v_print(&a, &t);
     ls_tb_s(&t, op);
     ls_v_print(&b, &t);
     ls_tb_s(&t, ")");
-    return t.over ? ls_v_unknown() : ls_v_term(ls_intern(s, t.b), 0, 1);
+    return t.over ? ls_v_unknown() : ls_v_term(ls_intern(s, t.b), uniform ? 0 : LANE_OPAQUE, 1);
 }
 
 void ls_record_pair(ls *s, int i, int j)
@@ -692,6 +696,8 @@ val ls_eval(ls *s, tr_expr *e)
             s->wepoch++;
             return ls_v_const(0);
         }
+        if ((!strcmp(name, "__mul24") || !strcmp(name, "__umul24")) && e->nargs == 2)
+            return ls_v_mul(s, ls_eval(s, e->args[0]), ls_eval(s, e->args[1]));
         const tr_callmap *m = tr_map_call(name);
         bool atomic = m && m->kind == TR_CALL_ATOMIC;
         bool all_uniform = true;

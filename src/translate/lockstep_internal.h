@@ -204,7 +204,8 @@ bool ls_is_scalar_var(const tr_sym *sym);
 void ls_bind(ls *s, tr_sym *sym, val v);
 int ls_type_size(const char *b);
 tr_func *ls_find_body(ls *s, const char *name);
-/* An opaque value: uniform when its parts are, else unknown. */
+/* An opaque value: uniform when its parts are, else a value of the work-item named by the
+ * operation and its operands (unknown when an operand is). */
 val ls_opaque(ls *s, const char *op, val a, val b);
 void ls_record_pair(ls *s, int i, int j);
 bool ls_is_builtin_member(tr_expr *e, int *kind, int *dim);

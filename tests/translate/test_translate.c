@@ -1123,6 +1123,10 @@ static void lockstep_no_false_alarms(void **state)
         "    stride <<= 1;\n    int delta = stride >> 1;\n    if (t < 512 / stride) {\n"
         "      int i = stride * t + stride - 1;\n      b[i] = b[i] + b[i - delta];\n    }\n"
         "  }\n  __syncthreads();\n  d[t] = b[t];\n}\n",
+        /* an index the check cannot follow, written out twice: the same element each time */
+        "__global__ void k(const float *in, float *o) {\n  __shared__ float s[256];\n"
+        "  s[threadIdx.x ^ 1] = in[threadIdx.x];\n  s[threadIdx.x ^ 1] *= 2.0f;\n"
+        "  __syncthreads();\n  o[threadIdx.x] = s[threadIdx.x];\n}\n",
         /* the block's thread_rank() of cooperative groups in a one-dimensional kernel */
         "#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n"
         "__global__ void k(const double *in, double *o) {\n"
@@ -1141,6 +1145,11 @@ static void lockstep_no_false_alarms(void **state)
                    "  __shared__ unsigned s[64];\n  unsigned t = threadIdx.x;\n"
                    "  unsigned p = t ^ 1;\n  s[t] = in[t];\n  o[t] = s[p];\n}\n",
                    6, "warp lockstep", "no barrier between them");
+    /* that index against the work-item's own: another work-item's element */
+    expect_refused("__global__ void k(const float *in, float *o) {\n  __shared__ float s[256];\n"
+                   "  s[threadIdx.x] = in[threadIdx.x];\n  s[threadIdx.x ^ 1] *= 2.0f;\n"
+                   "  __syncthreads();\n  o[threadIdx.x] = s[threadIdx.x];\n}\n",
+                   4, "warp lockstep", "no barrier between them");
     /* a variable index read in one iteration and written in the next */
     expect_refused("__global__ void k(const unsigned *in, unsigned *o, int n) {\n"
                    "  __shared__ unsigned s[64];\n  unsigned p = in[threadIdx.x] & 63;\n"
