@@ -50,6 +50,7 @@ static void check_kernel(ls *s, tr_func *k)
     s->too_big_at = NULL;
     s->lin_seen = false;
     s->nmasks = 0;
+    s->nopaque = 0;
     ls_walk(s, k->body);
     if (s->lin_seen && !s->lin_exact && (s->lanes_used[1] || s->lanes_used[2])) {
         /* thread_rank() was taken for threadIdx.x in a kernel that names threadIdx.y or .z */

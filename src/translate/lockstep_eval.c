@@ -129,8 +129,10 @@ val ls_opaque(ls *s, const char *op, val a, val b)
 {
     bool uniform = ls_lane_free(&a) && ls_lane_free(&b);
     /* of the work-item: the same operation on the same values is the same value */
-    if (!uniform && (a.kind != V_AFFINE || b.kind != V_AFFINE || a.inj || b.inj))
+    if (!uniform &&
+        (a.kind != V_AFFINE || b.kind != V_AFFINE || a.inj || b.inj || s->nopaque >= MAX_OPAQUE))
         return ls_v_unknown();
+    s->nopaque += !uniform;
     tbuf t = {.n = 0};
     ls_tb_s(&t, "(");
     ls_v_print(&a, &t);
@@ -391,6 +393,19 @@ static val mask(ls *s, tr_expr *e, val x, val m)
     long long k;
     if (n.kind != V_AFFINE || (ls_as_const(&n, &k) && (k <= 0 || (k & (k - 1)))))
         return ls_v_unknown();
+    tbuf t = {.n = 0}; /* named by x and n: the same mask is the same value */
+    ls_tb_s(&t, "(");
+    ls_v_print(&x, &t);
+    ls_tb_s(&t, "%");
+    ls_v_print(&n, &t);
+    ls_tb_s(&t, ")");
+    if (t.over) return ls_v_unknown();
+    const char *key = ls_intern(s, t.b);
+    val have;
+    int lane;
+    if (ls_mask_of(s, key, &have, &lane)) return ls_v_term(key, LANE_OPAQUE, 1);
+    if (s->nopaque >= MAX_OPAQUE) return ls_v_unknown();
+    s->nopaque++;
     if (s->nmasks == s->capmasks) {
         int cap = s->capmasks ? s->capmasks * 2 : 16;
         struct mask *nm = realloc(s->masks, (size_t)cap * sizeof *nm);
@@ -398,9 +413,8 @@ static val mask(ls *s, tr_expr *e, val x, val m)
         s->masks = nm;
         s->capmasks = cap;
     }
-    val r = ls_v_opaque_lane(s, "mask");
-    s->masks[s->nmasks++] = (struct mask){r.t[0].key, n, x.t[0].lane};
-    return r;
+    s->masks[s->nmasks++] = (struct mask){key, n, x.t[0].lane};
+    return ls_v_term(key, LANE_OPAQUE, 1);
 }
 
 /* a / d where every coefficient of a is a multiple of d (unknown when one is not) */

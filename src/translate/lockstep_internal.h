@@ -25,7 +25,8 @@ enum {
     MAX_DEPTH = 32,
     MAX_ACCESSES = 20000,
     MAX_PAIRS = 1 << 20,
-    MAX_REPORTS = 3
+    MAX_REPORTS = 3,
+    MAX_OPAQUE = 1 << 15 /* LANE_OPAQUE values per kernel; beyond, unknown (as they once were) */
 };
 
 /* ---- affine forms ------------------------------------------------------------------------ */
@@ -151,6 +152,7 @@ struct ls {
      * nowhere else it is treated as threadIdx.x (lin_seen: it was), as any kernel that names
      * only threadIdx.x is checked as one-dimensional; else (lin_exact) as the sum it is */
     bool lin_seen, lin_exact;
+    int nopaque; /* LANE_OPAQUE values made for this kernel */
     /* the LANE_OPAQUE values that are t & (n - 1) of a work-item's index t (n a power of two,
      * as the mask says): t % n, which makes r * t - (r - 1) * (t & (n - 1)) the index of the
      * first of r elements n apart, as bitonic sort (r = 2), the samples' scans and radix-4
@@ -164,14 +166,48 @@ struct ls {
 };
 
 /* ---- lockstep_value.c: affine forms, texts, guards --------------------------------------- */
-val ls_v_unknown(void);
-val ls_v_const(long long c);
-val ls_v_term(const char *key, int lane, long long coef);
+/* the small constructors and tests, inline: the walk makes them by the million */
+static inline val ls_v_unknown(void)
+{
+    val v = {0};
+    v.kind = V_UNKNOWN;
+    return v;
+}
+
+static inline val ls_v_const(long long c)
+{
+    val v = {0};
+    v.kind = V_AFFINE;
+    v.c = c;
+    return v;
+}
+
+static inline val ls_v_term(const char *key, int lane, long long coef)
+{
+    val v = ls_v_const(0);
+    v.t[0] = (term){key, lane, coef};
+    v.nt = 1;
+    return v;
+}
+
+static inline bool ls_lane_free(const val *v)
+{
+    if (v->kind != V_AFFINE) return false;
+    for (int i = 0; i < v->nt; i++)
+        if (v->t[i].lane) return false;
+    return true;
+}
+
+static inline bool ls_as_const(const val *v, long long *c)
+{
+    if (v->kind != V_AFFINE || v->nt) return false;
+    *c = v->c;
+    return true;
+}
+
 int ls_cmp_term(const term *a, const term *b);
 /* Adds k * (term) to v, keeping the terms sorted and merged; false when there are too many. */
 bool ls_add_term(val *v, term t);
-bool ls_lane_free(const val *v);
-bool ls_as_const(const val *v, long long *c);
 val ls_v_add(val a, val b, long long sb); /* a + sb * b */
 val ls_v_scale(val a, long long k);
 val ls_v_mul(ls *s, val a, val b);

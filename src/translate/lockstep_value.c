@@ -7,29 +7,6 @@
 
 #include "translate/lockstep_internal.h"
 
-val ls_v_unknown(void)
-{
-    val v = {0};
-    v.kind = V_UNKNOWN;
-    return v;
-}
-
-val ls_v_const(long long c)
-{
-    val v = {0};
-    v.kind = V_AFFINE;
-    v.c = c;
-    return v;
-}
-
-val ls_v_term(const char *key, int lane, long long coef)
-{
-    val v = ls_v_const(0);
-    v.t[0] = (term){key, lane, coef};
-    v.nt = 1;
-    return v;
-}
-
 int ls_cmp_term(const term *a, const term *b)
 {
     if (a->lane != b->lane) return a->lane < b->lane ? -1 : 1;
@@ -67,21 +44,6 @@ bool ls_add_term(val *v, term t)
 static bool is_affine(const val *v)
 {
     return v->kind == V_AFFINE;
-}
-
-bool ls_lane_free(const val *v)
-{
-    if (v->kind != V_AFFINE) return false;
-    for (int i = 0; i < v->nt; i++)
-        if (v->t[i].lane) return false;
-    return true;
-}
-
-bool ls_as_const(const val *v, long long *c)
-{
-    if (v->kind != V_AFFINE || v->nt) return false;
-    *c = v->c;
-    return true;
 }
 
 val ls_v_add(val a, val b, long long sb) /* a + sb * b */
@@ -332,6 +294,8 @@ const char *ls_fresh(ls *s, const char *name)
 
 val ls_v_opaque_lane(ls *s, const char *name)
 {
+    if (s->nopaque >= MAX_OPAQUE) return ls_v_unknown();
+    s->nopaque++;
     return ls_v_term(ls_fresh(s, name), LANE_OPAQUE, 1);
 }
 
