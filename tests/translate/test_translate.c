@@ -1047,6 +1047,159 @@ static void warp_lockstep(void **state)
     g_simd_width = 0;
 }
 
+/* Correct kernels in the shapes real CUDA writes them are not taken for warp-synchronous code;
+ * the same shapes without their barriers still are. */
+static void lockstep_no_false_alarms(void **state)
+{
+    (void)state;
+    const char *const ok[] = {
+        /* a tree reduction with __syncthreads in the loop, on volatile memory too */
+        "__global__ void k(const float *in, float *o, int n) {\n"
+        "  __shared__ volatile float s[256];\n  unsigned t = threadIdx.x;\n"
+        "  unsigned i = blockIdx.x * blockDim.x + t;\n  s[t] = i < n ? in[i] : 0.0f;\n"
+        "  __syncthreads();\n"
+        "  for (unsigned k = blockDim.x / 2; k > 0; k >>= 1) {\n"
+        "    if (t < k) s[t] = s[t] + s[t + k];\n    __syncthreads();\n  }\n"
+        "  if (t == 0) o[blockIdx.x] = s[0];\n}\n",
+        /* a tiled matrix product */
+        "#define T 16\n"
+        "__global__ void k(const float *a, const float *b, float *c, int n) {\n"
+        "  __shared__ float as[T][T], bs[T][T];\n"
+        "  int tx = threadIdx.x, ty = threadIdx.y;\n"
+        "  int row = blockIdx.y * T + ty, col = blockIdx.x * T + tx;\n  float acc = 0.0f;\n"
+        "  for (int m = 0; m < n / T; m++) {\n"
+        "    as[ty][tx] = a[row * n + m * T + tx];\n    bs[ty][tx] = b[(m * T + ty) * n + col];\n"
+        "    __syncthreads();\n    for (int q = 0; q < T; q++) acc += as[ty][q] * bs[q][tx];\n"
+        "    __syncthreads();\n  }\n  c[row * n + col] = acc;\n}\n",
+        /* a histogram with shared atomics */
+        "__global__ void k(const unsigned char *in, unsigned *bins, int n) {\n"
+        "  __shared__ unsigned h[256];\n"
+        "  for (int b = threadIdx.x; b < 256; b += blockDim.x) h[b] = 0;\n  __syncthreads();\n"
+        "  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * "
+        "gridDim.x)\n"
+        "    atomicAdd(&h[in[i]], 1u);\n  __syncthreads();\n"
+        "  for (int b = threadIdx.x; b < 256; b += blockDim.x) atomicAdd(&bins[b], h[b]);\n}\n",
+        /* a stencil with a halo */
+        "__global__ void k(const float *in, float *o, int n) {\n"
+        "  __shared__ float tmp[256 + 6];\n  int g = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "  int l = threadIdx.x + 3;\n  tmp[l] = in[g];\n"
+        "  if (threadIdx.x < 3) {\n    tmp[l - 3] = g >= 3 ? in[g - 3] : 0.0f;\n"
+        "    tmp[l + 256] = g + 256 < n ? in[g + 256] : 0.0f;\n  }\n  __syncthreads();\n"
+        "  float r = 0.0f;\n  for (int d = -3; d <= 3; d++) r += tmp[l + d];\n  o[g] = r;\n}\n",
+        /* a scan that reads, waits, then writes */
+        "__global__ void k(float *d) {\n  __shared__ float s[256];\n  int t = threadIdx.x;\n"
+        "  s[t] = d[t];\n  __syncthreads();\n"
+        "  for (int off = 1; off < blockDim.x; off *= 2) {\n    float v = 0.0f;\n"
+        "    if (t >= off) v = s[t - off];\n    __syncthreads();\n    s[t] += v;\n"
+        "    __syncthreads();\n  }\n  d[t] = s[t];\n}\n",
+        /* an index the check cannot follow, kept in a variable: each work-item's own element */
+        "__global__ void k(const unsigned *in, unsigned *o, unsigned size) {\n"
+        "  __shared__ unsigned s[512], w[32];\n"
+        "  unsigned pos = 2 * threadIdx.x - (threadIdx.x & (size - 1));\n"
+        "  s[pos] = in[threadIdx.x];\n  s[pos] = s[pos] * 2u;\n"
+        "  unsigned lane = threadIdx.x % 32;\n  w[lane] = s[pos];\n"
+        "  o[threadIdx.x] = s[pos];\n}\n",
+        /* the compare-and-swap of a bitonic network: pos and pos + stride, never another's */
+        "__global__ void k(unsigned *d, unsigned n) {\n  __shared__ unsigned s[1024];\n"
+        "  s[threadIdx.x] = d[threadIdx.x];\n  s[threadIdx.x + 512] = d[threadIdx.x + 512];\n"
+        "  for (unsigned stride = n / 2; stride > 0; stride >>= 1) {\n    __syncthreads();\n"
+        "    unsigned pos = 2 * threadIdx.x - (threadIdx.x & (stride - 1));\n"
+        "    unsigned a = s[pos], b = s[pos + stride];\n"
+        "    if (a > b) {\n      s[pos] = b;\n      s[pos + stride] = a;\n    }\n  }\n"
+        "  __syncthreads();\n  d[threadIdx.x] = s[threadIdx.x];\n}\n",
+        /* a radix-4 step: four elements stride apart from ((t - lo) << 2) + lo, lo = t % stride */
+        "__global__ void k(float *d, int n) {\n  __shared__ float s[1024];\n"
+        "  for (int i = threadIdx.x; i < 1024; i += blockDim.x) s[i] = d[i];\n"
+        "  int pos = threadIdx.x;\n"
+        "  for (int stride = n >> 2; stride > 0; stride >>= 2) {\n"
+        "    int lo = pos & (stride - 1);\n    int i0 = ((pos - lo) << 2) + lo;\n"
+        "    int i1 = i0 + stride, i2 = i1 + stride, i3 = i2 + stride;\n    __syncthreads();\n"
+        "    float a = s[i0], b = s[i1], c = s[i2], e = s[i3];\n"
+        "    s[i0] = a + b + c + e;\n    s[i1] = a - b + c - e;\n"
+        "    s[i2] = a + b - c - e;\n    s[i3] = a - b - c + e;\n  }\n  __syncthreads();\n"
+        "  for (int i = threadIdx.x; i < 1024; i += blockDim.x) d[i] = s[i];\n}\n",
+        /* cyclic reduction: b[i] and b[i - delta], delta = stride >> 1 after stride <<= 1 */
+        "__global__ void k(float *d, int iterations) {\n  __shared__ float b[512];\n"
+        "  int t = threadIdx.x;\n  b[t] = d[t];\n  b[t + 256] = d[t + 256];\n"
+        "  int stride = 1;\n  for (int j = 0; j < iterations; j++) {\n    __syncthreads();\n"
+        "    stride <<= 1;\n    int delta = stride >> 1;\n    if (t < 512 / stride) {\n"
+        "      int i = stride * t + stride - 1;\n      b[i] = b[i] + b[i - delta];\n    }\n"
+        "  }\n  __syncthreads();\n  d[t] = b[t];\n}\n",
+        /* an index the check cannot follow, written out twice: the same element each time */
+        "__global__ void k(const float *in, float *o) {\n  __shared__ float s[256];\n"
+        "  s[threadIdx.x ^ 1] = in[threadIdx.x];\n  s[threadIdx.x ^ 1] *= 2.0f;\n"
+        "  __syncthreads();\n  o[threadIdx.x] = s[threadIdx.x];\n}\n",
+        /* the block's thread_rank() of cooperative groups in a one-dimensional kernel */
+        "#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n"
+        "__global__ void k(const double *in, double *o) {\n"
+        "  cg::thread_block b = cg::this_thread_block();\n  __shared__ double s[512];\n"
+        "  double v = in[blockIdx.x * blockDim.x + threadIdx.x];\n  s[b.thread_rank()] = v;\n"
+        "  cg::sync(b);\n"
+        "  if (blockDim.x >= 512 && b.thread_rank() < 256)\n"
+        "    s[b.thread_rank()] = v = v + s[b.thread_rank() + 256];\n  cg::sync(b);\n"
+        "  if (b.thread_rank() < 128) s[b.thread_rank()] = v = v + s[b.thread_rank() + 128];\n"
+        "  cg::sync(b);\n  if (b.thread_rank() == 0) o[blockIdx.x] = s[0];\n}\n",
+    };
+    for (size_t i = 0; i < sizeof ok / sizeof *ok; i++)
+        expect_ok(ok[i], (const char *[]){"GP_KERNEL(k", NULL});
+    /* without their barriers they are refused: the variable index read by another work-item */
+    expect_refused("__global__ void k(const unsigned *in, unsigned *o) {\n"
+                   "  __shared__ unsigned s[64];\n  unsigned t = threadIdx.x;\n"
+                   "  unsigned p = t ^ 1;\n  s[t] = in[t];\n  o[t] = s[p];\n}\n",
+                   6, "warp lockstep", "no barrier between them");
+    /* that index against the work-item's own: another work-item's element */
+    expect_refused("__global__ void k(const float *in, float *o) {\n  __shared__ float s[256];\n"
+                   "  s[threadIdx.x] = in[threadIdx.x];\n  s[threadIdx.x ^ 1] *= 2.0f;\n"
+                   "  __syncthreads();\n  o[threadIdx.x] = s[threadIdx.x];\n}\n",
+                   4, "warp lockstep", "no barrier between them");
+    /* a variable index read in one iteration and written in the next */
+    expect_refused("__global__ void k(const unsigned *in, unsigned *o, int n) {\n"
+                   "  __shared__ unsigned s[64];\n  unsigned p = in[threadIdx.x] & 63;\n"
+                   "  for (int i = 0; i < n; i++) {\n    unsigned x = s[p];\n"
+                   "    p = (p * 7 + x) & 63;\n    s[p] = x + 1;\n  }\n  o[threadIdx.x] = p;\n}\n",
+                   5, "warp lockstep", "no barrier between them");
+    /* the bitonic step without its barrier, and pairs 2 * stride apart, which can meet */
+    const char *pairs = "__global__ void k(unsigned *d, unsigned n) {\n"
+                        "  __shared__ unsigned s[1024];\n  s[threadIdx.x] = d[threadIdx.x];\n"
+                        "  __syncthreads();\n"
+                        "  for (unsigned stride = n / 2; stride > 0; stride >>= 1) {\n"
+                        "    unsigned pos = 2 * threadIdx.x - (threadIdx.x & (stride - 1));\n"
+                        "    unsigned a = s[pos], b = s[pos + stride];\n"
+                        "    if (a > b) {\n      s[pos] = b;\n      s[pos + stride] = a;\n    }\n"
+                        "  }\n  d[threadIdx.x] = s[threadIdx.x];\n}\n";
+    expect_refused(pairs, 7, "warp lockstep", "no barrier between them");
+    expect_refused("__global__ void k(unsigned *d, unsigned stride) {\n"
+                   "  __shared__ unsigned s[1024];\n  s[threadIdx.x] = d[threadIdx.x];\n"
+                   "  __syncthreads();\n"
+                   "  unsigned pos = 2 * threadIdx.x - (threadIdx.x & (stride - 1));\n"
+                   "  s[pos] += s[pos + 2 * stride];\n}\n",
+                   6, "warp lockstep", "no barrier between them");
+    /* cyclic reduction whose steps have no barrier between them */
+    expect_refused("__global__ void k(float *d, int iterations) {\n  __shared__ float b[512];\n"
+                   "  int t = threadIdx.x;\n  b[t] = d[t];\n  __syncthreads();\n"
+                   "  int stride = 1;\n  for (int j = 0; j < iterations; j++) {\n"
+                   "    stride <<= 1;\n    int delta = stride >> 1;\n"
+                   "    int i = stride * t + stride - 1;\n    b[i] = b[i] + b[i - delta];\n"
+                   "  }\n}\n",
+                   11, "warp lockstep", "no barrier between them");
+    /* a mask that tests one bit is no remainder: t & (n / 2) against t */
+    expect_refused("__global__ void k(unsigned *d, unsigned n) {\n"
+                   "  __shared__ unsigned s[1024];\n  s[threadIdx.x] = d[threadIdx.x];\n"
+                   "  __syncthreads();\n"
+                   "  unsigned pos = 2 * threadIdx.x - (threadIdx.x & (n / 2));\n"
+                   "  s[pos] += s[pos + n];\n}\n",
+                   6, "warp lockstep", "no barrier between them");
+    /* thread_rank() with a step whose barrier is missing */
+    expect_refused("#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n"
+                   "__global__ void k(float *o) {\n"
+                   "  cg::thread_block b = cg::this_thread_block();\n  __shared__ float s[64];\n"
+                   "  s[b.thread_rank()] = o[b.thread_rank()];\n  cg::sync(b);\n"
+                   "  if (b.thread_rank() < 32) s[b.thread_rank()] += s[b.thread_rank() + 32];\n"
+                   "  if (b.thread_rank() < 16) s[b.thread_rank()] += s[b.thread_rank() + 16];\n"
+                   "  o[0] = s[0];\n}\n",
+                   9, "warp lockstep", "no barrier between them");
+}
+
 static void report_lists_kernels_and_clones(void **state)
 {
     (void)state;
@@ -1113,6 +1266,7 @@ int main(void)
         cmocka_unit_test(partial_output_builds_without_refused_kernels),
         cmocka_unit_test(refusals_name_the_cause),
         cmocka_unit_test(warp_lockstep),
+        cmocka_unit_test(lockstep_no_false_alarms),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -217,6 +217,42 @@ static void run_reduction_warp_helper(void **state)
     }
 }
 
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void run_bitonic_sort(void **state)
+{
+    (void)state;
+    enum { L = 1024, BATCH = 2 };
+    static uint32_t keys[BATCH * L], vals[BATCH * L], ok[BATCH * L], ov[BATCH * L], ref[BATCH * L],
+        back[BATCH * L];
+    for (uint32_t i = 0; i < BATCH * L; i++)
+        keys[i] = (i * 2654435761u) >> 8, vals[i] = i;
+    memcpy(ref, keys, sizeof keys);
+    for (int q = 0; q < BATCH; q++)
+        qsort(ref + q * L, L, sizeof *ref, cmp_u32);
+    FOR_EACH_DEVICE(dev)
+    {
+        built t = build(dev, "bitonic_sort.cu");
+        gp_kernel *k = gpt_kernel_of(t.prog, "bitonicSortShared");
+        gp_buffer *bk = buf(dev, keys, sizeof keys), *bv = buf(dev, vals, sizeof vals),
+                  *dk = buf(dev, NULL, sizeof ok), *dv = buf(dev, NULL, sizeof ov);
+        unsigned len = L, dir = 1;
+        launch(k, 1, G1(BATCH * L / 2), G1(L / 2),
+               ARGS(B(dk), B(dv), B(bk), B(bv), V(len), V(dir)));
+        get(dk, ok, sizeof ok), get(dv, ov, sizeof ov);
+        CHECKI("bitonicSortShared keys", ref, ok, BATCH * L);
+        for (int i = 0; i < BATCH * L; i++) /* each value still travels with its key */
+            back[i] = ov[i] < BATCH * L ? keys[ov[i]] : ~ok[i];
+        CHECKI("bitonicSortShared values", ok, back, BATCH * L);
+        gp_buffer_release(bk), gp_buffer_release(bv), gp_buffer_release(dk);
+        gp_buffer_release(dv), gp_kernel_release(k), close_all(&t);
+    }
+}
+
 static void run_reduction_lockstep_refused(void **state)
 {
     (void)state;
@@ -2034,6 +2070,7 @@ int main(void)
                                        cmocka_unit_test(run_reduction_kernels),
                                        cmocka_unit_test(run_reduction_warp_helper),
                                        cmocka_unit_test(run_reduction_lockstep_refused),
+                                       cmocka_unit_test(run_bitonic_sort),
                                        cmocka_unit_test(run_transpose_kernels),
                                        cmocka_unit_test(run_matrix_mul),
                                        cmocka_unit_test(run_histogram64),

@@ -1,7 +1,8 @@
 // The compare-and-swap steps touch pos and pos + stride, pos = 2 * tid - (tid & (stride - 1)):
-// different elements for different work-items only when stride is a power of two, which the
-// host asserts and the check cannot see, so the kernel is refused (a race as far as it can tell).
-// expect: refused warp lockstep 30
+// the mask says stride is a power of two (as the host asserts), so pos is below stride modulo
+// 2 * stride and pos + stride is not: no work-item touches another's pair between barriers, and
+// the kernel is translated.
+// expect: translated
 // Bitonic sort of key/value pairs in shared memory, one block per array (sortingNetworks style).
 #include <assert.h>
 #include <stdio.h>
@@ -25,7 +26,8 @@ typedef unsigned int uint;
 __device__ inline void Comparator(uint &keyA, uint &valA, uint &keyB, uint &valB, uint dir)
 {
     uint t;
-    if ((keyA > keyB) == dir) {
+    bool greater = keyA > keyB;
+    if (greater == (dir != 0)) {
         t = keyA;
         keyA = keyB;
         keyB = t;

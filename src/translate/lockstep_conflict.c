@@ -1,0 +1,291 @@
+/* lockstep_conflict.c — whether two shared-memory accesses of the lockstep check (see
+ * lockstep.h) can touch one location from two work-items, from their addresses and guards. */
+#include <stdio.h>
+#include <string.h>
+
+#include "translate/lockstep_internal.h"
+
+/* The single work-item a guard pins, in every dimension the kernel uses. */
+static bool pinned(const ls *s, const guard *g, long long at[3])
+{
+    for (int d = 0; d < 3; d++) {
+        if (!s->lanes_used[d]) {
+            at[d] = 0;
+            continue;
+        }
+        bool ok = false;
+        for (int i = -1; i < g->nlo[d] && !ok; i++) /* -1: the index is never negative */
+            for (int j = 0; j < g->nhi[d] && !ok; j++) {
+                long long lo = 0, hi;
+                if ((i < 0 || ls_as_const(&g->lo[d][i], &lo)) && ls_as_const(&g->hi[d][j], &hi) &&
+                    hi == lo + 1)
+                    ok = true, at[d] = lo;
+            }
+        if (!ok) return false;
+    }
+    return true;
+}
+
+/* Whether some work-item v of guard ga and v' of gb with v.x = v'.x + d (dimension dim) exist;
+ * "can" when the translation cannot tell. */
+static bool ratio(val delta, val c, long long *num, long long *den);
+
+static bool feasible(const guard *ga, const guard *gb, int dim, val d)
+{
+    if (ga->has_mod[dim] && gb->has_mod[dim] && ls_v_equal(&ga->mod[dim], &gb->mod[dim]) &&
+        ls_v_equal(&ga->rem[dim], &gb->rem[dim])) {
+        /* both keep the work-items with v % m == r: they are a multiple of m apart */
+        long long num, den;
+        if (ratio(d, ga->mod[dim], &num, &den) && num % den) return false;
+        /* d = m / k (k >= 2): between 0 and m, never a non-zero multiple of it */
+        tbuf m = {.n = 0};
+        ls_v_print(&ga->mod[dim], &m);
+        char key[520];
+        for (int k = 2; k <= 64 && d.kind == V_AFFINE && d.nt == 1 && !d.c &&
+                        (d.t[0].coef == 1 || d.t[0].coef == -1) && d.t[0].key && !d.t[0].lane;
+             k *= 2) {
+            snprintf(key, sizeof key, "(%s/%d)", m.b, k);
+            if (!strcmp(d.t[0].key, key)) return false;
+        }
+    }
+    val zero = ls_v_const(0);
+    val los[2 * MAXB + 2], his[2 * MAXB];
+    int nl = 0, nh = 0;
+    los[nl++] = zero;                  /* v' >= 0 */
+    los[nl++] = ls_v_add(zero, d, -1); /* v >= 0: v' >= -d */
+    for (int i = 0; i < gb->nlo[dim]; i++)
+        los[nl++] = gb->lo[dim][i];
+    for (int i = 0; i < ga->nlo[dim]; i++)
+        los[nl++] = ls_v_add(ga->lo[dim][i], d, -1);
+    for (int i = 0; i < gb->nhi[dim]; i++)
+        his[nh++] = gb->hi[dim][i];
+    for (int i = 0; i < ga->nhi[dim]; i++)
+        his[nh++] = ls_v_add(ga->hi[dim][i], d, -1);
+    val forms[(2 * MAXB + 2) * 2 * MAXB];
+    int nf = 0;
+    for (int i = 0; i < nl; i++)
+        for (int j = 0; j < nh; j++) {
+            if (!ls_may_less(los[i], his[j])) return false;
+            forms[nf++] =
+                ls_v_add(ls_v_add(his[j], los[i], -1), ls_v_const(1), -1); /* hi - lo - 1 >= 0 */
+        }
+    if (!ls_may_all_hold(forms, nf)) return false;
+    /* the other dimensions: each guard alone must be satisfiable */
+    return true;
+}
+
+/* In the same warp for sure: both guards keep the linear index below 32 (1-D kernels). */
+static bool same_warp(const ls *s, const guard *a, const guard *b)
+{
+    if (s->lanes_used[1] || s->lanes_used[2]) return false;
+    const guard *gs[2] = {a, b};
+    for (int k = 0; k < 2; k++) {
+        bool ok = false;
+        for (int j = 0; j < gs[k]->nhi[0]; j++) {
+            long long hi;
+            if (ls_as_const(&gs[k]->hi[0][j], &hi) && hi <= 32) ok = true;
+        }
+        if (!ok) return false;
+    }
+    return true;
+}
+
+/* Whether accesses a (one of them writes) can touch the same location from two work-items. */
+/* Drops the iteration of per-work-item indices ("@i#3" and "@i#7" are both "@i"): their
+ * iterations touch different elements, so only the same iteration can meet itself. */
+static val same_iteration(val v)
+{
+    val r = v;
+    r.nt = 0;
+    for (int i = 0; i < v.nt; i++) {
+        term t = v.t[i];
+        if (t.key && t.key[0] == '@') {
+            static _Thread_local char names[MAXT][160];
+            snprintf(names[i], sizeof names[i], "%.*s", (int)strcspn(t.key, "#"), t.key);
+            t.key = names[i];
+        }
+        ls_add_term(&r, t);
+    }
+    return r;
+}
+
+/* q with delta == q * c, as num/den; false when there is none. */
+static bool ratio(val delta, val c, long long *num, long long *den)
+{
+    if (!c.nt && !c.c) return false;
+    /* the first non-zero coefficient of c fixes q */
+    long long cn = c.c, dn = delta.c;
+    if (!cn && c.nt) {
+        cn = c.t[0].coef;
+        dn = 0;
+        for (int i = 0; i < delta.nt; i++)
+            if (!ls_cmp_term(&delta.t[i], &c.t[0])) dn = delta.t[i].coef;
+    }
+    /* delta * cn == c * dn, term by term */
+    val l = ls_v_scale(delta, cn), r = ls_v_scale(c, dn);
+    if (!ls_v_equal(&l, &r) &&
+        !(l.kind == V_AFFINE && r.kind == V_AFFINE && !l.nt && !r.nt && l.c == r.c))
+        return false;
+    *num = dn;
+    *den = cn;
+    return true;
+}
+
+/* How addresses A (of access a) and B (of b) can meet: 0 never, 1 from two work-items, 2 only
+ * from one and the same, 3 always (the same address for every work-item). */
+static int relation(const ls *s, val A, int sa, val B, int sb, const ls_access *a,
+                    const ls_access *b)
+{
+    if (A.kind != V_AFFINE || B.kind != V_AFFINE) return 1;
+    if (A.inj != B.inj) return 1;
+    if (ls_v_equal(&A, &B) && sa == sb) {
+        /* the same address expression: the same work-item, unless it names no work-item */
+        bool lanes = false;
+        for (int i = 0; i < A.nt; i++)
+            lanes |= A.t[i].lane != 0;
+        return lanes ? 2 : 3; /* 3: the same for every work-item */
+    }
+    if (sa != sb || !sa) return 1;
+    /* split into the work-item's terms and the uniform rest */
+    val la = ls_v_const(0), lb = ls_v_const(0), ua = A, ub = B;
+    ua.nt = ub.nt = 0;
+    ua.inj = ub.inj = 0; /* both under the same one-to-one padding: compare what it pads */
+    for (int i = 0; i < A.nt; i++)
+        ls_add_term(A.t[i].lane ? &la : &ua, A.t[i]);
+    for (int i = 0; i < B.nt; i++)
+        ls_add_term(B.t[i].lane ? &lb : &ub, B.t[i]);
+    val delta = same_iteration(ls_v_add(ub, ua, -1)); /* A(v) = B(v') <=> la(v) - lb(v') = delta */
+    if (ls_has_opaque_lane(&la) || ls_has_opaque_lane(&lb)) {
+        /* a value per work-item the walk cannot follow: the same one at the same offset is the
+         * same work-item's (or a race of two writers CUDA has too); anything else may meet */
+        if (!ls_v_equal(&la, &lb)) return 1;
+        if (delta.kind == V_AFFINE && !delta.nt && !delta.c) return 2;
+        /* e * (r * t - (r - 1) * (t & (n - 1))) is e * (t % n + r * n * (t / n)): below e * n
+         * modulo e * r * n, and k * e * n (0 < |k| < r) past it is not, whichever the
+         * work-items */
+        val n;
+        int ml;
+        if (la.nt == 2 && (ls_mask_of(s, la.t[1].key, &n, &ml) && la.t[0].lane == ml) &&
+            !la.t[0].key && la.t[0].coef + la.t[1].coef) {
+            long long e = la.t[0].coef + la.t[1].coef, r = la.t[0].coef / e;
+            if (la.t[0].coef % e == 0 && r >= 2 && r <= 64)
+                for (long long k = 1 - r; k < r; k++) {
+                    val d = ls_v_scale(n, k * e);
+                    if (k && ls_v_equal(&delta, &d)) return 0;
+                }
+        }
+        return 1;
+    }
+    bool one_dim = la.nt > 0;
+    for (int i = 0; i < la.nt; i++)
+        one_dim &= la.t[i].lane == la.t[0].lane;
+    if (ls_v_equal(&la, &lb) && one_dim && (la.nt > 1 || la.t[0].key)) {
+        /* a coefficient that is a uniform value (2 * d * tid): v - v' = delta / c */
+        val c = ls_v_const(0);
+        for (int i = 0; i < la.nt; i++)
+            ls_add_term(&c, (term){la.t[i].key, 0, la.t[i].coef});
+        if (!c.nt) c.c = la.t[0].coef;
+        long long num, den;
+        if (delta.kind == V_AFFINE && !delta.nt && !delta.c) return 2; /* the same one */
+        if (!ratio(delta, c, &num, &den)) return 1;
+        if (num % den) return 0; /* no whole number of work-items apart */
+        if (num == 0) return 2;
+        return feasible(a->g, b->g, la.t[0].lane - 1, ls_v_const(num / den)) ? 1 : 0;
+    }
+    if (ls_v_equal(&la, &lb) && la.nt == 1 && !la.t[0].key) {
+        long long c = la.t[0].coef, k;
+        int dim = la.t[0].lane - 1;
+        val d;
+        if (ls_as_const(&delta, &k)) {
+            if (k % c) return 0;
+            if (k == 0) return 2;
+            d = ls_v_const(k / c);
+        } else {
+            d = ls_v_const(delta.c);
+            if (delta.c % c) return 1;
+            d.c /= c;
+            for (int i = 0; i < delta.nt; i++) {
+                if (delta.t[i].coef % c) return 1;
+                term t = delta.t[i];
+                t.coef /= c;
+                ls_add_term(&d, t);
+            }
+        }
+        return feasible(a->g, b->g, dim, d) ? 1 : 0;
+    }
+    if ((la.nt == 0) != (lb.nt == 0)) {
+        /* one side names one location for all its work-items: its writer (or reader) on the
+         * other side is the work-item whose address is that location */
+        const ls_access *one = la.nt == 0 ? a : b, *many = la.nt == 0 ? b : a;
+        val lm = la.nt == 0 ? lb : la;
+        if (lm.nt != 1 || lm.t[0].key) return 1;
+        /* many's lane term must equal the other's address less many's uniform part */
+        val dl = la.nt == 0 ? ls_v_scale(delta, -1) : delta;
+        long long k;
+        long long c = lm.t[0].coef;
+        int dim = lm.t[0].lane - 1;
+        if (!ls_as_const(&dl, &k)) {
+            /* v* = dl / c, symbolic: can it lie in many's bounds? */
+            if (dl.c % c) return 0; /* not a whole element apart */
+            val vs = ls_v_const(dl.c / c);
+            for (int i = 0; i < dl.nt; i++) {
+                if (dl.t[i].coef % c) return 1;
+                term t = dl.t[i];
+                t.coef /= c;
+                ls_add_term(&vs, t);
+            }
+            val f[2 * MAXB + 2];
+            int nf = 0;
+            f[nf++] = vs; /* v* >= 0 */
+            for (int i = 0; i < many->g->nlo[dim] && nf < 2 * MAXB + 2; i++)
+                f[nf++] = ls_v_add(vs, many->g->lo[dim][i], -1);
+            for (int i = 0; i < many->g->nhi[dim] && nf < 2 * MAXB + 2; i++)
+                f[nf++] = ls_v_add(ls_v_add(many->g->hi[dim][i], vs, -1), ls_v_const(1), -1);
+            return ls_may_all_hold(f, nf) ? 1 : 0;
+        }
+        if (k % c) return 0;
+        long long v = k / c;
+        /* the `many` work-item at v must exist under its guard */
+        guard gv;
+        ls_g_empty(&gv);
+        ls_guard_add(&gv, dim, false, ls_v_const(v));
+        ls_guard_add(&gv, dim, true, ls_v_const(v + 1));
+        if (!feasible(many->g, &gv, dim, ls_v_const(0))) return 0;
+        long long p[3];
+        if (pinned(s, one->g, p) && p[dim] == v) {
+            bool all = true;
+            for (int dd = 0; dd < 3; dd++)
+                if (dd != dim && s->lanes_used[dd]) all = false;
+            if (all) return 2;
+        }
+        return 1;
+    }
+    return 1;
+}
+
+bool ls_conflict(const ls *s, const ls_access *a, const ls_access *b)
+{
+    /* a read and a write: two writes of one location are a race CUDA has too, not lockstep */
+    if (a->write == b->write) return false;
+    long long pa[3], pb[3]; /* one and the same work-item does both */
+    if (pinned(s, a->g, pa) && pinned(s, b->g, pb) && !memcmp(pa, pb, sizeof pa)) return false;
+    if (a->base && b->base && a->base != b->base) return false;
+    if (a->wepoch != b->wepoch && same_warp(s, a->g, b->g)) return false; /* __syncwarp */
+    if (!a->base || !b->base) return true;
+    if (a->nidx && a->nidx == b->nidx) {
+        /* a multi-dimensional array, every index in bounds: the same element means the same
+         * index in every dimension; and the same address (both must be possible: the
+         * dimensions one by one miss that temp[m - t + 1][t + 1] and temp[m - u][u] are never
+         * one element, the address sees it) */
+        bool two = false, everyone = true;
+        for (int d = 0; d < a->nidx; d++) {
+            int r = relation(s, a->idx[d], 1, b->idx[d], 1, a, b);
+            if (r == 0) return false;
+            two |= r == 1;
+            everyone &= r == 3;
+        }
+        if (!two && !everyone) return false;
+    }
+    int r = relation(s, a->addr, a->size, b->addr, b->size, a, b);
+    return r == 1 || r == 3;
+}

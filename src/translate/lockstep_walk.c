@@ -1,0 +1,411 @@
+/* lockstep_walk.c — the lockstep check's walk of statements (see lockstep.h): the guards that
+ * conditions put on the work-item, branches run alongside each other, loops walked twice so
+ * that an iteration meets the next one. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "translate/lockstep_internal.h"
+
+/* ---- statements -------------------------------------------------------------------------- */
+/* Narrows the guard by a condition (or by its negation): comparisons of the work-item's index
+ * with a uniform value, joined by &&. */
+static void narrow(ls *s, guard *g, tr_expr *cond, bool negate)
+{
+    if (cond->kind == TR_E_BINARY && !strcmp(cond->text, "&&") && !negate) {
+        narrow(s, g, cond->a, false);
+        narrow(s, g, cond->b, false);
+        return;
+    }
+    if (cond->kind == TR_E_UNARY && !strcmp(cond->text, "!")) {
+        narrow(s, g, cond->a, !negate);
+        return;
+    }
+    if (cond->kind != TR_E_BINARY) return;
+    if ((!strcmp(cond->text, "==") && !negate) || (!strcmp(cond->text, "!=") && negate)) {
+        /* (tid % m) == r: the work-items a step of an interleaved reduction keeps */
+        tr_expr *m = cond->a, *r = cond->b;
+        if (!(m->kind == TR_E_BINARY && !strcmp(m->text, "%"))) m = cond->b, r = cond->a;
+        if (m->kind == TR_E_BINARY && !strcmp(m->text, "%")) {
+            int save_nacc = s->nacc, save_np = s->npending, save_pairs = s->npairs;
+            val x = ls_eval(s, m->a), mv = ls_eval(s, m->b), rv = ls_eval(s, r);
+            s->nacc = save_nacc, s->npending = save_np, s->npairs = save_pairs;
+            if (x.kind == V_AFFINE && x.nt == 1 && !x.c && x.t[0].lane && !x.t[0].key &&
+                x.t[0].coef == 1 && ls_lane_free(&mv) && ls_lane_free(&rv)) {
+                int d = x.t[0].lane - 1;
+                if (g->has_mod[d]) return; /* the first is kept (g_restore relies on it) */
+                g->has_mod[d] = true;
+                g->mod[d] = mv;
+                g->rem[d] = rv;
+            }
+            return;
+        }
+    }
+    static const char *const ops[] = {"<", "<=", ">", ">=", "==", "!="};
+    int op = -1;
+    for (int i = 0; i < 6; i++)
+        if (!strcmp(cond->text, ops[i])) op = i;
+    if (op < 0) return;
+    int save_nacc = s->nacc, save_np = s->npending, save_pairs = s->npairs;
+    val a = ls_eval(s, cond->a), b = ls_eval(s, cond->b);
+    s->nacc = save_nacc, s->npending = save_np, s->npairs = save_pairs; /* no accesses twice */
+    val d = ls_v_add(a, b, -1);                                         /* d op 0 */
+    if (d.kind != V_AFFINE) return;
+    int lane = -1;
+    long long c = 0;
+    val rest = d;
+    rest.nt = 0;
+    for (int i = 0; i < d.nt; i++) {
+        if (d.t[i].lane && !d.t[i].key && lane < 0) {
+            lane = d.t[i].lane - 1;
+            c = d.t[i].coef;
+        } else if (d.t[i].lane) {
+            return;
+        } else {
+            ls_add_term(&rest, d.t[i]);
+        }
+    }
+    if (lane < 0 || (c != 1 && c != -1)) return;
+    /* c * v + rest op 0: v op' -rest (c = 1) or v op'' rest (c = -1, the comparison mirrored) */
+    static const int mirror[] = {2, 3, 0, 1, 4, 5}, neg[] = {3, 2, 1, 0, 5, 4};
+    if (c < 0) op = mirror[op];
+    if (negate) op = neg[op];
+    val x = c > 0 ? ls_v_scale(rest, -1) : rest;
+    switch (op) {
+    case 0:
+        ls_guard_add(g, lane, true, x);
+        break;
+    case 1:
+        ls_guard_add(g, lane, true, ls_v_add(x, ls_v_const(1), 1));
+        break;
+    case 2:
+        ls_guard_add(g, lane, false, ls_v_add(x, ls_v_const(1), 1));
+        break;
+    case 3:
+        ls_guard_add(g, lane, false, x);
+        break;
+    case 4:
+        ls_guard_add(g, lane, false, x);
+        ls_guard_add(g, lane, true, ls_v_add(x, ls_v_const(1), 1));
+        break;
+    default:
+        break;
+    }
+}
+
+/* `tid < 32` on the linear index of a 1-D kernel: the region is the first warp, the place of a
+ * warp-synchronous tail. */
+static bool warp0_guard(ls *s, tr_expr *cond)
+{
+    guard g;
+    ls_g_empty(&g);
+    narrow(s, &g, cond, false);
+    for (int j = 0; j < g.nhi[0]; j++) {
+        long long hi;
+        if (ls_as_const(&g.hi[0][j], &hi) && hi == 32) return true;
+    }
+    return false;
+}
+
+static void collect_assigned(tr_stmt *st, ls *s);
+
+static void collect_assigned_expr(tr_expr *e, ls *s)
+{
+    if (!e) return;
+    if ((e->kind == TR_E_ASSIGN || e->kind == TR_E_POSTFIX ||
+         (e->kind == TR_E_UNARY && (!strcmp(e->text, "++") || !strcmp(e->text, "--")))) &&
+        e->a && ls_lvalue_is_var(e->a)) {
+        bool seen = false;
+        for (int i = 0; i < s->nloop_vars; i++)
+            seen |= s->loop_vars[i] == e->a->sym;
+        if (!seen && s->nloop_vars < 64) s->loop_vars[s->nloop_vars++] = e->a->sym;
+    }
+    collect_assigned_expr(e->a, s);
+    collect_assigned_expr(e->b, s);
+    collect_assigned_expr(e->c, s);
+    for (int i = 0; i < e->nargs; i++)
+        collect_assigned_expr(e->args[i], s);
+}
+
+static void collect_assigned(tr_stmt *st, ls *s)
+{
+    if (!st) return;
+    collect_assigned_expr(st->e, s);
+    collect_assigned_expr(st->cond, s);
+    collect_assigned_expr(st->step, s);
+    for (int i = 0; i < st->ndecls; i++)
+        collect_assigned_expr(st->decls[i].init, s);
+    collect_assigned(st->init, s);
+    collect_assigned(st->body, s);
+    collect_assigned(st->els, s);
+    for (int i = 0; i < st->n; i++)
+        collect_assigned(st->list[i], s);
+}
+
+/* A variable a loop assigns has a value per iteration: uniform ones become a fresh uniform
+ * term, index-like ones (i = tid; i += blockDim.x) keep their work-item part plus a fresh term. */
+static void widen(ls *s, int from)
+{
+    for (int i = from; i < s->nloop_vars; i++) {
+        tr_sym *sym = s->loop_vars[i];
+        val *v = ls_lookup(s, sym);
+        if (!v) continue;
+        if (v->kind != V_AFFINE || ls_has_opaque_lane(v)) {
+            /* a value the walk cannot follow: another one in each iteration */
+            *v = ls_is_scalar_var(sym) ? ls_v_opaque_lane(s, sym->name) : ls_v_unknown();
+            continue;
+        }
+        val w = ls_v_const(0);
+        for (int k = 0; k < v->nt; k++)
+            if (v->t[k].lane) ls_add_term(&w, v->t[k]);
+        /* "@i": the per-iteration part of an index that follows the work-item (i = tid;
+         * i += blockDim.x), whose iterations touch different elements */
+        char name[80];
+        snprintf(name, sizeof name, "%s%.70s", w.nt ? "@" : "", sym->name);
+        if (!ls_add_term(&w, (term){ls_fresh(s, name), 0, 1})) w = ls_v_unknown();
+        *v = w;
+    }
+}
+
+void ls_copy_frame(frame *dst, const frame *src)
+{
+    *dst = *src;
+    dst->b = malloc((size_t)(src->cap ? src->cap : 1) * sizeof *dst->b);
+    if (!dst->b) abort();
+    copy_n(dst->b, src->b, (size_t)src->nb * sizeof *dst->b);
+}
+
+/* After two branches: what both agree on stays, the rest becomes per-group or unknown. */
+static void merge_frames(ls *s, frame *a, const frame *b)
+{
+    for (int i = 0; i < a->nb; i++) {
+        const val *vb = NULL;
+        for (int j = 0; j < b->nb; j++)
+            if (b->b[j].sym == a->b[i].sym) vb = &b->b[j].v;
+        if (!vb || ls_v_equal(&a->b[i].v, vb)) continue;
+        val *va = &a->b[i].v;
+        if (ls_lane_free(va) && ls_lane_free(vb)) {
+            *va = ls_v_term(ls_fresh(s, a->b[i].sym->name), 0, 1);
+        } else if (va->kind == V_AFFINE && vb->kind == V_AFFINE) {
+            val la = ls_v_const(0), lb = ls_v_const(0);
+            for (int k = 0; k < va->nt; k++)
+                if (va->t[k].lane) ls_add_term(&la, va->t[k]);
+            for (int k = 0; k < vb->nt; k++)
+                if (vb->t[k].lane) ls_add_term(&lb, vb->t[k]);
+            if (ls_v_equal(&la, &lb)) {
+                ls_add_term(&la, (term){ls_fresh(s, a->b[i].sym->name), 0, 1});
+                *va = la;
+            } else {
+                *va = ls_v_unknown();
+            }
+        } else if (va->kind == V_SHARED_PTR || vb->kind == V_SHARED_PTR) {
+            /* a pointer that may be into shared memory, somewhere */
+            if (va->kind != V_SHARED_PTR || vb->kind != V_SHARED_PTR || va->base != vb->base)
+                va->base = NULL;
+            va->kind = V_SHARED_PTR;
+            va->nt = 0;
+            va->lost = true;
+        } else {
+            *va = ls_v_unknown();
+        }
+    }
+    for (int j = 0; j < b->nb; j++) { /* declared in b only: not visible after */
+    }
+}
+
+static void pending_union(ls *s, const int *other, int n)
+{
+    for (int i = 0; i < n; i++) {
+        bool have = false;
+        for (int k = 0; k < s->npending; k++)
+            have |= s->pending[k] == other[i];
+        if (have) continue;
+        if (s->npending == s->cappending) {
+            int cap = s->cappending ? s->cappending * 2 : 64;
+            int *np = realloc(s->pending, (size_t)cap * sizeof *np);
+            if (!np) abort();
+            s->pending = np;
+            s->cappending = cap;
+        }
+        s->pending[s->npending++] = other[i];
+    }
+}
+
+/* `for (...; v > 0; v >>= 1)` (or v /= 2, v >= 1): its last iteration has v == 1 — the one
+ * where a tree of halving steps has a single work-item left. NULL when the loop is not one. */
+static tr_sym *halving_var(tr_stmt *st)
+{
+    if (st->kind != TR_S_FOR || !st->cond || !st->step) return NULL;
+    tr_expr *c = st->cond, *k = st->step;
+    if (c->kind != TR_E_BINARY || c->a->kind != TR_E_IDENT || !c->a->sym) return NULL;
+    tr_sym *v = c->a->sym;
+    bool pos = (!strcmp(c->text, ">") && c->b->kind == TR_E_NUM && !strcmp(c->b->text, "0")) ||
+               (!strcmp(c->text, ">=") && c->b->kind == TR_E_NUM && !strcmp(c->b->text, "1"));
+    bool halves = k->kind == TR_E_ASSIGN && k->a->kind == TR_E_IDENT && k->a->sym == v &&
+                  k->b->kind == TR_E_NUM &&
+                  ((!strcmp(k->text, ">>=") && !strcmp(k->b->text, "1")) ||
+                   (!strcmp(k->text, "/=") && !strcmp(k->b->text, "2")));
+    return pos && halves ? v : NULL;
+}
+
+static void save_pending(ls *s, int **out, int *n)
+{
+    *n = s->npending;
+    *out = malloc((size_t)(*n ? *n : 1) * sizeof **out);
+    if (!*out) abort();
+    copy_n(*out, s->pending, (size_t)*n * sizeof **out);
+}
+
+static void loop_pass(ls *s, tr_stmt *st, int from, tr_sym *last)
+{
+    widen(s, from);
+    if (last) ls_bind(s, last, ls_v_const(1));
+    gmark saved = ls_g_mark(&s->g);
+    if (st->cond) {
+        ls_eval(s, st->cond);
+        narrow(s, &s->g, st->cond, false);
+        s->gsnap = NULL;
+    }
+    ls_walk(s, st->body);
+    if (st->step) ls_eval(s, st->step);
+    ls_g_restore(&s->g, &saved);
+    s->gsnap = NULL;
+}
+
+static void walk_loop(ls *s, tr_stmt *st)
+{
+    int from = s->nloop_vars;
+    collect_assigned(st, s);
+    if (st->init) ls_walk(s, st->init);
+    int *before, nbefore, *between, nbetween;
+    save_pending(s, &before, &nbefore); /* a loop may run no iteration at all */
+    /* twice: the second pass meets the pending accesses of the first as a next iteration */
+    loop_pass(s, st, from, NULL);
+    save_pending(s, &between, &nbetween);
+    loop_pass(s, st, from, NULL);
+    tr_sym *last = halving_var(st);
+    if (last) {
+        /* what leaves the loop is what its last iteration left pending */
+        copy_n(s->pending, between, (size_t)nbetween * sizeof *between);
+        s->npending = nbetween;
+        loop_pass(s, st, from, last);
+    }
+    pending_union(s, before, nbefore);
+    free(before);
+    free(between);
+    widen(s, from);
+    s->nloop_vars = from;
+}
+
+void ls_walk(ls *s, tr_stmt *st)
+{
+    if (!st) return;
+    switch (st->kind) {
+    case TR_S_BLOCK:
+        for (int i = 0; i < st->n; i++)
+            ls_walk(s, st->list[i]);
+        return;
+    case TR_S_DECL:
+        for (int i = 0; i < st->ndecls; i++) {
+            tr_sym *sym = st->decls[i].sym;
+            if (sym->kind == TR_SYM_SHARED || sym->kind == TR_SYM_DYN_SHARED) continue;
+            if (sym->ndims) {
+                ls_bind(s, sym, ls_ptr_of(s, sym));
+                if (st->decls[i].init) ls_eval(s, st->decls[i].init);
+                continue;
+            }
+            val v = st->decls[i].init ? ls_eval(s, st->decls[i].init) : ls_v_unknown();
+            if (sym->type.nptr && v.kind == V_AFFINE) v = ls_v_unknown();
+            if (sym->type.nptr && st->decls[i].init && v.kind != V_SHARED_PTR)
+                v.kind = v.kind == V_UNKNOWN && st->decls[i].init ? V_UNKNOWN : V_OTHER_PTR;
+            if (sym->type.nptr && (v.kind == V_SHARED_PTR || v.kind == V_OTHER_PTR))
+                v.esize = ls_type_size(sym->type.base);
+            ls_bind(s, sym, v);
+        }
+        return;
+    case TR_S_EXPR:
+    case TR_S_CASE:
+        ls_eval(s, st->e);
+        return;
+    case TR_S_RETURN: {
+        val v = st->e ? ls_eval(s, st->e) : ls_v_unknown();
+        if (!s->fr->has_ret)
+            s->fr->ret = v, s->fr->has_ret = true;
+        else if (!ls_v_equal(&s->fr->ret, &v))
+            s->fr->ret = ls_v_unknown();
+        return;
+    }
+    case TR_S_IF: {
+        val c = ls_eval(s, st->cond);
+        long long k;
+        if (ls_as_const(&c, &k)) { /* a template constant: only the branch taken exists */
+            ls_walk(s, k ? st->body : st->els);
+            return;
+        }
+        gmark saved = ls_g_mark(&s->g);
+        tr_stmt *saved_region = s->region;
+        tr_func *saved_rfn = s->region_fn;
+        int np = s->npending;
+        int *before = malloc((size_t)(np ? np : 1) * sizeof *before);
+        if (!before) abort();
+        copy_n(before, s->pending, (size_t)np * sizeof *before);
+        frame fe;
+        ls_copy_frame(&fe, s->fr);
+        narrow(s, &s->g, st->cond, false);
+        s->gsnap = NULL;
+        if (!s->region && warp0_guard(s, st->cond)) s->region = st, s->region_fn = s->fr->fn;
+        int first_then = s->nacc;
+        ls_walk(s, st->body);
+        int last_then = s->nacc;
+        s->region = saved_region, s->region_fn = saved_rfn;
+        /* the else branch starts from the state before the if */
+        int nthen = s->npending;
+        int *after_then = malloc((size_t)(nthen ? nthen : 1) * sizeof *after_then);
+        if (!after_then) abort();
+        copy_n(after_then, s->pending, (size_t)nthen * sizeof *after_then);
+        copy_n(s->pending, before, (size_t)np * sizeof *before);
+        s->npending = np;
+        frame ft = *s->fr;
+        *s->fr = fe;
+        ls_g_restore(&s->g, &saved);
+        narrow(s, &s->g, st->cond, true);
+        s->gsnap = NULL;
+        int first_else = s->nacc;
+        ls_walk(s, st->els);
+        ls_g_restore(&s->g, &saved);
+        s->gsnap = NULL;
+        /* work-items in one branch run alongside those in the other */
+        for (int i = first_then; i < last_then; i++)
+            for (int j = first_else; j < s->nacc; j++)
+                ls_record_pair(s, i, j);
+        pending_union(s, after_then, nthen);
+        merge_frames(s, s->fr, &ft);
+        free(ft.b);
+        free(before);
+        free(after_then);
+        return;
+    }
+    case TR_S_FOR:
+    case TR_S_WHILE:
+        walk_loop(s, st);
+        return;
+    case TR_S_DO: {
+        int from = s->nloop_vars;
+        collect_assigned(st, s);
+        for (int pass = 0; pass < 2; pass++) {
+            widen(s, from);
+            ls_walk(s, st->body);
+            ls_eval(s, st->cond);
+        }
+        widen(s, from);
+        s->nloop_vars = from;
+        return;
+    }
+    case TR_S_SWITCH:
+        ls_eval(s, st->cond);
+        ls_walk(s, st->body);
+        return;
+    default:
+        return;
+    }
+}
