@@ -508,8 +508,35 @@ static void cxx_in_device_code(void **state)
               (const char *[]){"unsigned int i = (unsigned)gp_global_id(0);",
                                "const float h = 0.5f * x[i];", "bool ok = i < n;", "int m = n / 2;",
                                NULL});
-    expect_refused("__global__ void k(float *o, const float *x) {\n  auto p = x + 1;\n"
-                   "  o[0] = p[0];\n}\n",
+    /* a pointer's type keeps its pointee's constness; its space is inferred as any local's */
+    expect_ok("__global__ void k(float *o, const float *x, int n) {\n"
+              "  auto p = x + blockIdx.x * n;\n  auto q = &o[1];\n  const auto *r = o + 2;\n"
+              "  auto s = n > 0 ? x : x + 1;\n  o[0] = p[0] + s[0] + r[0];\n  q[0] = 1.0f;\n}\n",
+              (const char *[]){"GP_GLOBAL const float *p = x + (unsigned)gp_group_id(0) * n;",
+                               "GP_GLOBAL float *q = &o[1];", "GP_GLOBAL const float *r = o + 2;",
+                               "GP_GLOBAL const float *s = n > 0 ? x : x + 1;", NULL});
+    /* 64-bit arithmetic, literals by suffix and value, the file's functions, math overloads,
+     * min/max and vector components */
+    expect_ok(
+        "__device__ float twice(float v) { return 2.0f * v; }\n"
+        "__global__ void k(float *o, unsigned long long *u, double *d, int n, long long m) {\n"
+        "  auto i = static_cast<size_t>(blockIdx.x) * blockDim.x + threadIdx.x;\n"
+        "  auto a = m * n;\n  auto b = 0xffffffff;\n  auto c = 1ull << 40;\n"
+        "  auto e = 3000000000;\n  auto t = twice(o[i]);\n  auto s = sqrt(d[i]);\n"
+        "  auto f = sqrt(o[i]);\n  auto g = max(t, 1.0f);\n"
+        "  float2 v = make_float2(1.0f, 2.0f);\n  auto h = v.y;\n  auto w = -(short)n;\n"
+        "  o[i] = t + f + g + h + w;\n  d[i] = s;\n  u[i] = i + a + b + c + e;\n}\n",
+        (const char *[]){"size_t i = (size_t)", "int64_t a = m * n;",
+                         "unsigned int b = 0xffffffff;", "uint64_t c = 1ull << 40;",
+                         "int64_t e = 3000000000;", "float t = twice(o[i]);",
+                         "double s = sqrt(d[i]);", "float f = sqrtf(o[i]);",
+                         "float g = ", "float h = v.y;", "int w = -(short)n;", NULL});
+    /* what auto cannot tell stays refused: a pointer difference, a mixed min */
+    expect_refused("__global__ void k(float *o, const float *x) {\n  auto p = &o[2] - x;\n"
+                   "  o[0] = p;\n}\n",
+                   2, "auto", "write the type");
+    expect_refused("__global__ void k(float *o, int n, unsigned u) {\n  auto p = min(n, u);\n"
+                   "  o[0] = p;\n}\n",
                    2, "auto", "write the type");
 }
 
