@@ -898,6 +898,10 @@ tr_expr *tp_parse_primary(parser *p)
     case TR_IDENT:
         if (!strcmp(t->text, "asm") || !strcmp(t->text, "__asm__") || !strcmp(t->text, "__asm"))
             tp_bail(p, "inline PTX", "inline PTX (asm) runs only on NVIDIA GPUs: write it in C");
+        if ((e = tp_member_name(p, t)) != NULL) return e; /* this, a field in a member function */
+        if ((tp_is_at(p, 1, "(") || tp_is_at(p, 1, "{")) && !tp_lookup(p, t->text) &&
+            (e = tp_ctor_expr(p)) != NULL)
+            return e; /* S(a, b): a struct's constructor (members.c) */
         if (!strcmp(t->text, "static_cast") || !strcmp(t->text, "reinterpret_cast") ||
             !strcmp(t->text, "const_cast")) {
             p->i++;
@@ -1158,6 +1162,8 @@ static tr_expr *parse_postfix(parser *p)
             e = x;
             if (method) {
                 e = tp_cg_method(p, x, x->a->a->sym, x->a->name);
+            } else if ((e = tp_member_call(p, x)) != x) {
+                /* o.f(a): a struct's member function (members.c) */
             } else if (x->a->kind == TR_E_IDENT && !x->a->sym) {
                 tr_template *tm = tp_template_find(p, x->a->text);
                 if (tm) {
@@ -1475,8 +1481,8 @@ static tr_stmt *parse_decl_stmt(parser *p)
             for (int d = 0; d < sym->ndims; d++)
                 if (!sym->dims[d])
                     tp_bail(p, "__shared__", "a static __shared__ array needs its size");
-        tr_decl d = {sym, NULL};
-        if (tp_accept(p, "=")) {
+        tr_decl d = {sym, tp_ctor_init(p, sym)}; /* S s(a, b); and the like (members.c) */
+        if (!d.init && tp_accept(p, "=")) {
             if (s.shared) tp_bail(p, "__shared__", "__shared__ variables cannot be initialised");
             d.init = tp_is(p, "{") ? tp_parse_primary(p) : tp_parse_assign(p);
             /* `constexpr int UNROLL = 8;`: a constant C can size an array with (print.c) */

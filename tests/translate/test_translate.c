@@ -540,6 +540,58 @@ static void cxx_in_device_code(void **state)
                    2, "auto", "write the type");
 }
 
+/* C++ members of structs: each constructor and device member function becomes a function of its
+ * own; what is not lowered is refused where it is used */
+static void struct_members(void **state)
+{
+    (void)state;
+    expect_ok("struct P {\n  __host__ __device__ P(int a, int b) : y(b), x(a) {}\n"
+              "  int x;\n  int y;\n"
+              "  __device__ int dot(const P &o) const { return x * o.x + this->y * o.y; }\n"
+              "  __device__ void scale(int s) { x *= s; y *= s; }\n"
+              "  __device__ void twice() { scale(2); }\n"
+              "  __device__ P &self() { return *this; }\n"
+              "  bool operator==(const P &o) const { return x == o.x; }\n};\n"
+              "__global__ void k(int *o, P *ps) {\n  P a(1, 2);\n  P b = P(3, 4);\n"
+              "  P c{5, 6};\n  P d = {7, 8};\n  a.twice();\n  ps[0].twice();\n"
+              "  P *q = ps + 1;\n  q->twice();\n  o[0] = a.dot(b) + c.x + d.y;\n}\n",
+              (const char *[]){"typedef struct P {", "int x;", "int y;", "} P;",
+                               "GP_FUNC P P_make(int a, int b)", "P this_v;", "this_->x = a;",
+                               "this_->y = b;", "return this_v;", "P a = P_make(1, 2);",
+                               "P b = P_make(3, 4);", "P c = P_make(5, 6);", "P d = P_make(7, 8);",
+                               "P_twice(&a);", "(&ps[0]);", "GP_GLOBAL P *q = ps + 1;", "(q);",
+                               "P_dot(&a, b)", NULL});
+    expect_refused("struct P {\n  int x;\n  __device__ P(int a) : x(a) {}\n"
+                   "  __device__ P &self() { return *this; }\n};\n"
+                   "__global__ void k(int *o) {\n  P a(1);\n  o[0] = a.self().x;\n}\n",
+                   8, "member function", "returning a reference");
+    /* const members take a const pointer; a default constructor that does something runs */
+    expect_ok("struct A {\n  float s; int n;\n  __device__ A() : s(0.0f), n(0) {}\n"
+              "  __device__ float mean() const { return n ? s / n : 0.0f; }\n};\n"
+              "__global__ void k(float *o) {\n  A a;\n  o[0] = a.mean();\n}\n",
+              (const char *[]){"const A *this_)", "return this_->n ? this_->s / this_->n",
+                               "A a = A_make();", "o[0] = A_mean(&a);", NULL});
+    /* a host-only constructor: the struct is plain for device code, but runs nothing there */
+    expect_refused("struct H {\n  int v;\n  H() : v(3) {}\n};\n"
+                   "__global__ void k(int *o) {\n  H h;\n  o[0] = h.v;\n}\n",
+                   6, "constructor", "a host function");
+    expect_refused("struct Q {\n  int v;\n  __device__ Q(int a) : v(a) {}\n};\n"
+                   "__global__ void k(int *o) {\n  Q q[4];\n  o[0] = q[0].v;\n}\n",
+                   6, "constructor", "plain local variables");
+    expect_refused("struct R {\n  int v;\n  __device__ R(int a) : v(a) {}\n"
+                   "  __device__ int get() const { return v; }\n};\n"
+                   "__global__ void k(int *o) {\n  R r(1);\n  o[0] = r.get(2);\n}\n",
+                   8, "member function", "taking 1 argument");
+    /* device operators and default member initialisers keep the struct out, with a note */
+    expect_refused("struct V {\n  float x;\n  __device__ V operator+(V o) const { V r; r.x = x + "
+                   "o.x; return r; }\n};\n"
+                   "__global__ void k(V *o) {\n  o[0] = o[1] + o[2];\n}\n",
+                   5, "syntax", "V");
+    expect_refused("struct D {\n  int n = 4;\n};\n"
+                   "__global__ void k(D *o) {\n  D d;\n  o[0] = d;\n}\n",
+                   4, "syntax", "D");
+}
+
 /* half is stored as its bits: a cast, a float function and CUDA's implicit conversions convert
  * its value (never its bits); compound arithmetic on a half is refused. */
 static void half_converts_values_not_bits(void **state)
@@ -1120,6 +1172,7 @@ int main(void)
         cmocka_unit_test(half_converts_values_not_bits),
         cmocka_unit_test(cxx_in_device_code),
         cmocka_unit_test(plain_structs),
+        cmocka_unit_test(struct_members),
         cmocka_unit_test(local_constants_and_parameter_limit),
         cmocka_unit_test(partial_keeps_no_live_marker),
         cmocka_unit_test(overloads_get_names_of_their_own),

@@ -882,6 +882,42 @@ static void run_auto_rows(void **state)
     }
 }
 
+/* structs with constructors and member functions: each lowered to a function of its own */
+static void run_struct_members(void **state)
+{
+    (void)state;
+    enum { W = 37, H = 11, N = W * H };
+    static float in[N], mean[N], low[N], mean_ref[N], low_ref[N];
+    ffill(in, N, -1, 1);
+    for (int i = 0; i < N; i++) {
+        int col = i % W, row = i / W, count = 0;
+        float sum = 0.0f, lo = 1e30f;
+        float v[4] = {in[row * W + col], in[row * W + (col + 1) % W], in[row * W + (col + 2) % W],
+                      in[row * W] * 0.5f};
+        for (int k = 0; k < 4; k++) {
+            sum += v[k];
+            if (v[k] < lo) lo = v[k];
+            count++;
+        }
+        mean_ref[row * W + col] = sum / (float)count;
+        low_ref[i] = lo + (float)count;
+    }
+    FOR_EACH_DEVICE(dev)
+    {
+        built t = build(dev, "struct_members.cu");
+        gp_buffer *bi = buf(dev, in, sizeof in), *bm = buf(dev, NULL, sizeof mean),
+                  *bl = buf(dev, NULL, sizeof low);
+        int w = W, h = H;
+        gp_kernel *k = gpt_kernel_of(t.prog, "window_stats");
+        launch(k, 1, G1((N + 63) / 64 * 64), G1(64), ARGS(B(bi), B(bm), B(bl), V(w), V(h)));
+        get(bm, mean, sizeof mean), get(bl, low, sizeof low);
+        CHECKF("window_stats mean", mean_ref, mean, N, 1e-6);
+        CHECKF("window_stats low", low_ref, low, N, 0);
+        gp_buffer_release(bi), gp_buffer_release(bm), gp_buffer_release(bl);
+        gp_kernel_release(k), close_all(&t);
+    }
+}
+
 static void run_matmul_backward_bias(void **state)
 {
     (void)state;
@@ -1933,6 +1969,7 @@ int main(void)
                                        cmocka_unit_test(run_nbody),
                                        cmocka_unit_test(run_debug_printf),
                                        cmocka_unit_test(run_auto_rows),
+                                       cmocka_unit_test(run_struct_members),
                                        ML_TESTS HPC_TESTS MORE_TESTS};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
