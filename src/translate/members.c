@@ -527,7 +527,10 @@ tr_expr *tp_member_name(parser *p, const tr_token *t)
         p->i++;
         return this_ident(p, t);
     }
-    if (tp_lookup(p, t->text) || tp_is_at(p, 1, "(")) return NULL;
+    if (tp_is_at(p, 1, "(")) return NULL;
+    /* parameters and locals hide a field; file-scope data does not (the struct is nearer) */
+    for (int i = 0; i < p->nscope; i++)
+        if (!strcmp(p->scope[i]->name, t->text)) return NULL;
     for (int f = 0; f < st->nfields; f++)
         if (is(t, st->fields[f].name)) {
             p->i++;

@@ -571,6 +571,15 @@ static void struct_members(void **state)
               "__global__ void k(float *o) {\n  A a;\n  o[0] = a.mean();\n}\n",
               (const char *[]){"const A *this_)", "return this_->n ? this_->s / this_->n",
                                "A a = A_make();", "o[0] = A_mean(&a);", NULL});
+    /* a field hides file-scope data of its name; a parameter or a local hides the field */
+    expect_ok("__constant__ float scale;\n"
+              "struct W {\n  float scale;\n  __device__ W(float scale) : scale(scale * 2.0f) {}\n"
+              "  __device__ float apply(float v) const { return v * scale; }\n"
+              "  __device__ float other(float scale) const { return scale + 1.0f; }\n};\n"
+              "__global__ void k(float *o) {\n  W w(3.0f);\n"
+              "  o[0] = w.apply(o[1]) + w.other(o[2]) + scale;\n}\n",
+              (const char *[]){"this_->scale = scale * 2.0f;", "return v * this_->scale;",
+                               "return scale + 1.0f;", NULL});
     /* a host-only constructor: the struct is plain for device code, but runs nothing there */
     expect_refused("struct H {\n  int v;\n  H() : v(3) {}\n};\n"
                    "__global__ void k(int *o) {\n  H h;\n  o[0] = h.v;\n}\n",
