@@ -1382,6 +1382,39 @@ static tr_stmt *new_stmt(parser *p, tr_stmt_kind k)
     return s;
 }
 
+/* C++'s direct and list initialisation of a variable that has no constructor: `int n(a);` and
+ * `int n{a};` are `int n = a;`, `T x{};` is zero (`{0}` for a struct or an array), and
+ * `S s{a, b};`, `int v[2]{a, b};` are `= {a, b}`. */
+static tr_expr *direct_init(parser *p, const tr_sym *sym)
+{
+    const tr_token *at = tp_cur(p);
+    bool scalar = !sym->ndims && (sym->type.nptr || strncmp(sym->type.base, "struct ", 7) != 0);
+    if (tp_accept(p, "(")) {
+        if (tp_is_type_start(p))
+            tp_bail(p, "syntax", "a function declared inside a function: declare it at file scope");
+        if (sym->ndims) tp_bail(p, "syntax", "an array initialised with '(...)'");
+        tr_expr *e = tp_parse_assign(p);
+        if (tp_is(p, ","))
+            tp_bail(p, "C++", "%s(...) with several values initialises no type of the subset",
+                    sym->name);
+        tp_expect(p, ")");
+        return e;
+    }
+    if (tp_is(p, "{") && tp_is_at(p, 1, "}")) { /* value-initialised: zero */
+        p->i += 2;
+        tr_expr *zero = tp_mk_num(p, at, "0");
+        if (scalar) return zero;
+        tr_expr *e = tp_new_expr(p, TR_E_INIT, at);
+        e->args = tr_alloc(p->u, sizeof *e->args);
+        e->args[e->nargs++] = zero;
+        return e;
+    }
+    tr_expr *e = tp_parse_primary(p);
+    if (scalar && e->kind == TR_E_INIT && e->nargs == 1 && !tp_is_named_type(sym->type.base))
+        return e->args[0];
+    return e;
+}
+
 static tr_stmt *parse_decl_stmt(parser *p)
 {
     tr_stmt *st = new_stmt(p, TR_S_DECL);
@@ -1482,9 +1515,12 @@ static tr_stmt *parse_decl_stmt(parser *p)
                 if (!sym->dims[d])
                     tp_bail(p, "__shared__", "a static __shared__ array needs its size");
         tr_decl d = {sym, tp_ctor_init(p, sym)}; /* S s(a, b); and the like (members.c) */
-        if (!d.init && tp_accept(p, "=")) {
+        bool direct = !d.init && (tp_is(p, "(") || tp_is(p, "{"));
+        if (!d.init && (direct || tp_accept(p, "="))) {
             if (s.shared) tp_bail(p, "__shared__", "__shared__ variables cannot be initialised");
-            d.init = tp_is(p, "{") ? tp_parse_primary(p) : tp_parse_assign(p);
+            d.init = direct          ? direct_init(p, sym)
+                     : tp_is(p, "{") ? tp_parse_primary(p)
+                                     : tp_parse_assign(p);
             /* `constexpr int UNROLL = 8;`: a constant C can size an array with (print.c) */
             if (sym->kind == TR_SYM_LOCAL && sym->type.is_const && !sym->type.nptr && !sym->ndims &&
                 d.init->kind == TR_E_NUM)

@@ -580,6 +580,18 @@ static void struct_members(void **state)
               "  o[0] = w.apply(o[1]) + w.other(o[2]) + scale;\n}\n",
               (const char *[]){"this_->scale = scale * 2.0f;", "return v * this_->scale;",
                                "return scale + 1.0f;", NULL});
+    /* direct and list initialisation of what has no constructor */
+    expect_ok("struct S { int a; float b; };\n"
+              "__global__ void k(float *o, int n) {\n  constexpr unsigned int t(4 * 8);\n"
+              "  int x(n + 1);\n  float y{2.5f};\n  int z{};\n  float *q{o + 1};\n"
+              "  S s{3, 1.5f};\n  S u{};\n  S v(s);\n  int a[3]{1, 2, 3};\n  int b[4]{};\n"
+              "  o[0] = t + x + y + z + q[0] + s.a + u.b + v.b + a[2] + b[1];\n}\n",
+              (const char *[]){"const unsigned int t = 4 * 8;", "int x = n + 1;", "float y = 2.5f;",
+                               "int z = 0;", "GP_GLOBAL float *q = o + 1;", "S s = {3, 1.5f};",
+                               "S u = {0};", "S v = s;", "int a[3] = {1, 2, 3};", "int b[4] = {0};",
+                               NULL});
+    expect_refused("__global__ void k(float *o) {\n  int x(1, 2);\n  o[0] = x;\n}\n", 2, "C++",
+                   "several values");
     /* a host-only constructor: the struct is plain for device code, but runs nothing there */
     expect_refused("struct H {\n  int v;\n  H() : v(3) {}\n};\n"
                    "__global__ void k(int *o) {\n  H h;\n  o[0] = h.v;\n}\n",

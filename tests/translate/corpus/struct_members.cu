@@ -1,7 +1,8 @@
 // Structs with constructors and member functions in device code, as C++ CUDA code writes them:
 // a constructor with a member initialiser list written out of the fields' order, a default
 // constructor that zeroes, const and non-const member functions, `this`, calls of one member
-// from another, and a host-only operator device code never uses.
+// from another, a host-only operator device code never uses, and the direct and list
+// initialisation of plain variables.
 // expect: translated
 #include <cuda_runtime.h>
 
@@ -37,8 +38,10 @@ __global__ void window_stats(const float *in, float *mean, float *low, int width
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= width * height) return;
-    Cell c(i % width, i / width);
-    Stats s;
+    int w{width};         // list-initialised
+    const float half(0.5f); // direct-initialised
+    Cell c(i % w, i / w);
+    Stats s{};
     Cell n = c;
     for (int k = 0; k < 3; k++) {
         s.push(in[n.index(width)]);
@@ -46,7 +49,7 @@ __global__ void window_stats(const float *in, float *mean, float *low, int width
     }
     Stats extra;
     Cell first = {0, c.row};
-    extra.push(in[first.index(width)] * 0.5f);
+    extra.push(in[first.index(w)] * half);
     s.absorb(extra);
     mean[c.index(width)] = s.mean();
     low[i] = s.lo + s.count;
