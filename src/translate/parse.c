@@ -1372,6 +1372,74 @@ tr_sym *tp_parse_declarator(parser *p, const specs *s, bool allow_abstract)
 }
 
 static tr_stmt *parse_stmt(parser *p);
+static tr_stmt *new_stmt(parser *p, tr_stmt_kind k);
+
+static bool has_brace(const tr_expr *e)
+{
+    if (!e) return false;
+    if (e->kind == TR_E_INIT) return true;
+    for (int i = 0; i < e->nargs; i++)
+        if (has_brace(e->args[i])) return true;
+    return has_brace(e->a) || has_brace(e->b) || has_brace(e->c);
+}
+
+/* A braced list inside an expression (other than the whole value of a return or of an
+ * assignment statement) has no C spelling the four targets share: refused. */
+static tr_stmt *no_brace(parser *p, tr_stmt *s)
+{
+    if (has_brace(s->e))
+        tp_bail(p, "brace list",
+                "a braced list inside an expression is outside the accepted subset: give it a "
+                "variable of its type first");
+    return s;
+}
+
+/* `return {a, b};` and `x = {a, b};` (*slot, of type t, is the list): the value of a scalar
+ * (`{v}` is v, `{}` is 0); for a struct, a vector or a plain array element, a block that
+ * declares a variable of the type initialised with the list and uses it in its place:
+ * `{ T braced_ = {a, b}; return braced_; }`. */
+static tr_stmt *brace_stmt(parser *p, tr_stmt *s, const tr_type *t, tr_expr **slot)
+{
+    tr_expr *list = *slot;
+    for (int i = 0; i < list->nargs; i++)
+        if (has_brace(list->args[i]) && list->args[i]->kind != TR_E_INIT) return no_brace(p, s);
+    if (!t->base || t->cg || t->is_ref || (!t->nptr && !strcmp(t->base, "void")))
+        tp_bail(p, "brace list", "a braced list where no value of a known type is wanted");
+    tr_struct *st = tp_member_struct(p, t);
+    if (st && st->has_ctor)
+        tp_bail(p, "brace list",
+                "a braced list given to %s, which has a constructor: call it (%s(...))", st->name,
+                st->name);
+    if (t->nptr || (strncmp(t->base, "struct ", 7) != 0 && !tp_is_named_type(t->base))) {
+        if (list->nargs > 1)
+            tp_bail(p, "brace list", "a braced list of %d values for a scalar", list->nargs);
+        *slot = list->nargs ? list->args[0] : tp_mk_num(p, tp_cur(p), "0");
+        return no_brace(p, s);
+    }
+    tr_sym *sym = tr_alloc(p->u, sizeof *sym);
+    sym->name = tr_strdup(p->u, "braced_");
+    sym->kind = TR_SYM_LOCAL;
+    sym->type = *t;
+    sym->type.is_const = false;
+    sym->owner = p->func;
+    sym->file = s->file, sym->line = s->line;
+    tr_stmt *d = new_stmt(p, TR_S_DECL);
+    d->file = s->file, d->line = s->line;
+    d->decls = tr_alloc(p->u, sizeof *d->decls);
+    d->decls[0] = (tr_decl){sym, list};
+    d->ndecls = 1;
+    tr_expr *id = tp_mk_ident(p, tp_cur(p), "braced_");
+    id->sym = sym;
+    id->file = list->file, id->line = list->line, id->col = list->col;
+    *slot = id;
+    tr_stmt *b = new_stmt(p, TR_S_BLOCK);
+    b->file = s->file, b->line = s->line;
+    b->list = tr_alloc(p->u, 2 * sizeof *b->list);
+    b->list[0] = d;
+    b->list[1] = s;
+    b->n = 2;
+    return b;
+}
 
 static tr_stmt *new_stmt(parser *p, tr_stmt_kind k)
 {
@@ -1664,8 +1732,10 @@ static tr_stmt *parse_stmt(parser *p)
             tr_stmt *s = new_stmt(p, TR_S_RETURN);
             p->i++;
             if (!tp_is(p, ";")) s->e = tp_parse_expr(p);
+            tr_stmt *r = s->e && s->e->kind == TR_E_INIT ? brace_stmt(p, s, &p->func->ret, &s->e)
+                                                         : no_brace(p, s);
             tp_expect(p, ";");
-            return s;
+            return r;
         }
         if (!strcmp(w, "break") || !strcmp(w, "continue")) {
             tr_stmt *s = new_stmt(p, !strcmp(w, "break") ? TR_S_BREAK : TR_S_CONTINUE);
@@ -1702,6 +1772,22 @@ static tr_stmt *parse_stmt(parser *p)
     }
     tr_stmt *s = new_stmt(p, TR_S_EXPR);
     s->e = tp_parse_expr(p);
+    if (s->e->kind == TR_E_ASSIGN && !strcmp(s->e->text, "=") && s->e->b->kind == TR_E_INIT) {
+        /* x = {a, b}; */
+        char base[160];
+        int nptr;
+        if (!tp_guess_type(p, s->e->a, base, sizeof base, &nptr))
+            tp_bail(p, "brace assignment",
+                    "an assignment of a braced list to something whose type the translation "
+                    "cannot tell: assign the fields one by one");
+        tr_type ty = {0};
+        ty.base = tr_strdup(p->u, base);
+        ty.nptr = nptr;
+        tr_stmt *r = brace_stmt(p, s, &ty, &s->e->b);
+        tp_expect(p, ";");
+        return r;
+    }
+    no_brace(p, s);
     tp_expect(p, ";");
     return s;
 }

@@ -592,6 +592,17 @@ static void struct_members(void **state)
                                NULL});
     expect_refused("__global__ void k(float *o) {\n  int x(1, 2);\n  o[0] = x;\n}\n", 2, "C++",
                    "several values");
+    /* braced lists returned and assigned: a variable of the type holds them */
+    expect_ok("struct S { int a; float b; };\n"
+              "__device__ S mk(int a) { return {a, 1.0f}; }\n"
+              "__device__ int one() { return {1}; }\n"
+              "__global__ void k(float *o, int n) {\n  S s;\n  s = {n, 2.0f};\n  int m;\n"
+              "  m = {};\n  o[0] = s.a + mk(n).b + m + one();\n}\n",
+              (const char *[]){"S braced_ = {a, 1.0f};", "return braced_;", "return 1;",
+                               "S braced_ = {n, 2.0f};", "s = braced_;", "m = 0;", NULL});
+    expect_refused("struct S { int a; float b; };\n__device__ float f(S s) { return s.b; }\n"
+                   "__global__ void k(float *o, int n) {\n  o[0] = f({n, 2.0f});\n}\n",
+                   4, "brace list", "inside an expression");
     /* a host-only constructor: the struct is plain for device code, but runs nothing there */
     expect_refused("struct H {\n  int v;\n  H() : v(3) {}\n};\n"
                    "__global__ void k(int *o) {\n  H h;\n  o[0] = h.v;\n}\n",

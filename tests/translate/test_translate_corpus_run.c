@@ -900,7 +900,7 @@ static void run_struct_members(void **state)
             count++;
         }
         mean_ref[row * W + col] = sum / (float)count;
-        low_ref[i] = lo + (float)count;
+        low_ref[i] = lo + (float)count + (float)((col + 2) % W);
     }
     FOR_EACH_DEVICE(dev)
     {

@@ -2,7 +2,7 @@
 // a constructor with a member initialiser list written out of the fields' order, a default
 // constructor that zeroes, const and non-const member functions, `this`, calls of one member
 // from another, a host-only operator device code never uses, and the direct and list
-// initialisation of plain variables.
+// initialisation of plain variables, and braced lists returned and assigned.
 // expect: translated
 #include <cuda_runtime.h>
 
@@ -34,6 +34,13 @@ struct Stats {
 
 __device__ Cell neighbour(Cell c, int width) { return Cell((c.col + 1) % width, c.row); }
 
+struct Span {
+    int lo;
+    int hi;
+};
+
+__device__ Span span_of(int col, int width) { return {col, (col + 2) % width}; }
+
 __global__ void window_stats(const float *in, float *mean, float *low, int width, int height)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -52,7 +59,10 @@ __global__ void window_stats(const float *in, float *mean, float *low, int width
     extra.push(in[first.index(w)] * half);
     s.absorb(extra);
     mean[c.index(width)] = s.mean();
-    low[i] = s.lo + s.count;
+    Span sp;
+    sp = {0, 0};
+    if (c.col >= 0) sp = span_of(c.col, w);
+    low[i] = s.lo + s.count + sp.hi;
 }
 
 int main()
