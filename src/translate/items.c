@@ -525,7 +525,22 @@ static void record_host_constants(parser *p, size_t i, size_t end)
         const char *w = p->t[k].text;
         if (!strcmp(w, "static") || !strcmp(w, "inline"))
             continue;
-        else if (!strcmp(w, "const") || !strcmp(w, "constexpr"))
+        else if (!strcmp(w, "auto") && !type[0] && k + 4 < end && p->t[k + 1].kind == TR_IDENT &&
+                 !strcmp(p->t[k + 2].text, "=") && p->t[k + 3].kind == TR_NUMBER &&
+                 !strcmp(p->t[k + 4].text, ";")) {
+            /* constexpr auto N = 8; (a literal: its C++ type) */
+            const char *n = p->t[k + 3].text;
+            bool hex = n[0] == '0' && (n[1] == 'x' || n[1] == 'X');
+            char *stop;
+            if (!hex && strpbrk(n, ".eE")) {
+                if (strpbrk(n, "lL")) return;
+                snprintf(type, sizeof type, "%s", strpbrk(n, "fF") ? "float" : "double");
+            } else if (strtoll(n, &stop, 10) <= 0x7fffffff && !*stop) {
+                snprintf(type, sizeof type, "int"); /* decimal, no suffix, fits an int */
+            } else {
+                return;
+            }
+        } else if (!strcmp(w, "const") || !strcmp(w, "constexpr"))
             is_const = true;
         else if (tp_in_list(w, words, sizeof words / sizeof *words)) {
             size_t l = strlen(type);

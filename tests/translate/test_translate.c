@@ -531,6 +531,11 @@ static void cxx_in_device_code(void **state)
                          "int64_t e = 3000000000;", "float t = twice(o[i]);",
                          "double s = sqrt(d[i]);", "float f = sqrtf(o[i]);",
                          "float g = ", "float h = v.y;", "int w = -(short)n;", NULL});
+    /* a host constant declared auto, from a literal: the literal's type */
+    expect_ok("static constexpr auto N = 8;\nconstexpr auto SCALE = 2.5f;\n"
+              "__global__ void k(float *o) {\n  float a[N];\n"
+              "  for (int i = 0; i < N; i++) a[i] = i * SCALE;\n  o[0] = a[3];\n}\n",
+              (const char *[]){"float a[(int)8];", "a[i] = i * (float)2.5f;", NULL});
     /* what auto cannot tell stays refused: a pointer difference, a mixed min */
     expect_refused("__global__ void k(float *o, const float *x) {\n  auto p = &o[2] - x;\n"
                    "  o[0] = p;\n}\n",
