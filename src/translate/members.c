@@ -120,7 +120,10 @@ bool tp_struct_members(parser *p, tr_struct *st, size_t from, size_t close, tr_t
                 break;
             }
             if (is(x, "{")) {
-                snprintf(why, cap, "a field with a default member initialiser");
+                bool nested = any_in(p, a, k, "struct") || any_in(p, a, k, "union") ||
+                              any_in(p, a, k, "enum") || any_in(p, a, k, "class");
+                snprintf(why, cap, "%s",
+                         nested ? "a nested type" : "a field with a default member initialiser");
                 return false;
             }
             if (is(x, "(") || is(x, "[")) k = matching(p, k, close);
