@@ -211,6 +211,19 @@ typedef struct tr_field {
     char *dims[2]; /* array dimensions as numbers (NULL: none) */
 } tr_field;
 
+/* A C++ member function or constructor of a struct, lowered to a function of its own
+ * (members.c): `p.f(a)` calls out(&p, a), `S(a, b)` calls out(a, b). */
+typedef struct tr_member {
+    char *name; /* the source's name; NULL: a constructor */
+    char *out;  /* the function written for it; NULL: host-only, or not lowered (why says) */
+    int nparams, nrequired;
+    const char *why; /* not lowered: the reason a use of it is refused */
+    /* where it is in the file's tokens: its head, '(' and ')', the initialiser list, the body's
+     * '{' and '}' (0: none) */
+    size_t head, lparen, rparen, inits, body, body_end;
+    bool is_const;
+} tr_member;
+
 typedef struct tr_struct {
     char *tag;  /* `struct TAG` (NULL: none) */
     char *name; /* its name in the output (the typedef's name, else the tag) */
@@ -219,6 +232,11 @@ typedef struct tr_struct {
     int file, line;
     int align;     /* __align__(n) beyond its fields' alignment: n (its size is padded to it) */
     bool is_union; /* `union TAG { ... }`: its fields share their storage */
+    /* C++ members (members.c) */
+    tr_member *members;
+    int nmembers;
+    bool has_ctor;     /* a user constructor: no aggregate initialisation, `S s;` runs one */
+    bool trivial_init; /* `S s;` runs nothing (no default constructor, or an empty one) */
 } tr_struct;
 
 /* A <<<grid, block, shared>>> launch of a kernel in the file's host code: each part as the

@@ -358,7 +358,9 @@ static void parse_pending(parser *p)
         p->i = 0;
         p->end = pd.toks.n - 1; /* without the EOF */
         int before = p->u->nfuncs;
+        p->member_of = pd.template_id ? 0 : tp_member_owner(p, &pd.toks, pd.name);
         parse_item(p);
+        p->member_of = 0;
         for (int i = before; i < p->u->nfuncs; i++) {
             tr_func *f = p->u->funcs[i];
             if (strcmp(f->name, pd.name)) continue;
@@ -628,7 +630,22 @@ static void record_host_constants(parser *p, size_t i, size_t end)
         const char *w = p->t[k].text;
         if (!strcmp(w, "static") || !strcmp(w, "inline"))
             continue;
-        else if (!strcmp(w, "const") || !strcmp(w, "constexpr"))
+        else if (!strcmp(w, "auto") && !type[0] && k + 4 < end && p->t[k + 1].kind == TR_IDENT &&
+                 !strcmp(p->t[k + 2].text, "=") && p->t[k + 3].kind == TR_NUMBER &&
+                 !strcmp(p->t[k + 4].text, ";")) {
+            /* constexpr auto N = 8; (a literal: its C++ type) */
+            const char *n = p->t[k + 3].text;
+            bool hex = n[0] == '0' && (n[1] == 'x' || n[1] == 'X');
+            char *stop;
+            if (!hex && strpbrk(n, ".eE")) {
+                if (strpbrk(n, "lL")) return;
+                snprintf(type, sizeof type, "%s", strpbrk(n, "fF") ? "float" : "double");
+            } else if (strtoll(n, &stop, 10) <= 0x7fffffff && !*stop) {
+                snprintf(type, sizeof type, "int"); /* decimal, no suffix, fits an int */
+            } else {
+                return;
+            }
+        } else if (!strcmp(w, "const") || !strcmp(w, "constexpr"))
             is_const = true;
         else if (tp_in_list(w, words, sizeof words / sizeof *words)) {
             size_t l = strlen(type);
@@ -1115,27 +1132,31 @@ static void parse_struct(parser *p, size_t i, size_t end)
                     "struct %s is not translated: %s", name, p->why);
         return;
     }
-    /* member functions, constructors, operators: not a plain struct */
-    for (size_t q = k + 1; q < close; q++)
-        if (!strcmp(p->t[q].text, "(") || !strcmp(p->t[q].text, "operator") ||
-            !strcmp(p->t[q].text, "public") || !strcmp(p->t[q].text, "private") ||
-            !strcmp(p->t[q].text, "union") || !strcmp(p->t[q].text, ":")) {
-            tr_diag_add(p->u, false, at->file, at->line, at->col, "struct",
-                        "struct %s has member functions, constructors, bit fields or unions: "
-                        "outside the accepted subset (plain fields are translated)",
-                        name);
-            return;
-        }
-    tr_struct st = {tag ? tr_strdup(p->u, tag) : NULL,
-                    tr_strdup(p->u, name),
-                    NULL,
-                    0,
-                    at->file,
-                    at->line,
-                    0,
-                    is_union};
-    if (!struct_fields(p, &st, k + 1, close)) return;
-    if (!st.nfields) return;
+    tr_struct st = {.tag = tag ? tr_strdup(p->u, tag) : NULL,
+                    .name = tr_strdup(p->u, name),
+                    .file = at->file,
+                    .line = at->line,
+                    .is_union = is_union};
+    /* member functions and constructors (members.c): the fields are parsed on their own */
+    tr_tokens fields = {0};
+    char why[160];
+    if (!tp_struct_members(p, &st, k + 1, close, &fields, why, sizeof why)) {
+        tr_diag_add(p->u, false, at->file, at->line, at->col, "struct",
+                    "struct %s has %s: outside the accepted subset (plain fields, member "
+                    "functions and constructors are translated)",
+                    name, why);
+        tr_tokens_free(&fields);
+        return;
+    }
+    tr_token eof = {TR_EOF, (char *)"", at->file, at->line, at->col, false};
+    if (tr_tokens_push(&fields, &eof) != 0) abort();
+    tr_token *saved_t = p->t;
+    size_t saved_n = p->n;
+    p->t = fields.v, p->n = fields.n;
+    bool ok = struct_fields(p, &st, 0, fields.n - 1);
+    p->t = saved_t, p->n = saved_n;
+    tr_tokens_free(&fields);
+    if (!ok || !st.nfields) return;
     if (align) { /* __align__(n): its size a multiple of n, as CUDA pads it */
         long long size = 0, nat = 1, off = 0;
         bool known = true;
@@ -1175,6 +1196,7 @@ static void parse_struct(parser *p, size_t i, size_t end)
     if (!ns) abort();
     u->structs = ns;
     u->structs[u->nstructs++] = st;
+    tp_struct_queue_members(p, u->nstructs - 1, k + 1, close);
     /* `Node x;` (C++ needs no `struct`) and the typedef's name: the struct's type */
     for (int n = 0; n < 2; n++) {
         const char *alias = n ? st.tag : st.name;

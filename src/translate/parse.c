@@ -4,6 +4,7 @@
  * C++ that real kernels use is read too: references (held as pointers), functional casts,
  * nullptr, templates (template.c) and cooperative groups (coop.c). */
 #include "util/thread.h"
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -546,15 +547,133 @@ tr_expr *tp_mk_member(parser *p, const tr_token *at, const char *obj, const char
 }
 
 /* ---- guessing types --------------------------------------------------------------------- */
+/* The arithmetic class of a type name, in the order of the usual arithmetic conversions (the
+ * lower wins): 0 double, 1 float, 2 64-bit unsigned, 3 64-bit signed, 4 unsigned int, 5 int; the
+ * types narrower than int are promoted to it (5). -1: not an arithmetic type auto can name. */
+static int auto_class(const char *t)
+{
+    static const char *const names[][6] = {
+        {"double"},
+        {"float"},
+        {"unsigned long long", "unsigned long", "uint64_t", "size_t"},
+        {"long long", "long", "int64_t", "ptrdiff_t"},
+        {"unsigned int", "uint32_t"},
+        {"int", "int32_t", "short", "unsigned short", "int16_t", "uint16_t"},
+    };
+    static const char *const small[] = {"char",   "signed char", "unsigned char",
+                                        "int8_t", "uint8_t",     "bool"};
+    for (int c = 0; c < 6; c++)
+        for (int k = 0; k < 6 && names[c][k]; k++)
+            if (!strcmp(t, names[c][k])) return c;
+    if (tp_in_list(t, small, sizeof small / sizeof *small)) return 5;
+    return -1;
+}
+
+/* The type of an integer or floating literal, as C++ gives it (by suffix and by value). */
+static bool auto_literal(const char *t, char *base, size_t cap)
+{
+    size_t n = strlen(t);
+    bool hex = n > 1 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X');
+    if (!hex && (strchr(t, '.') || strchr(t, 'e') || strchr(t, 'E'))) {
+        if (strpbrk(t, "lL")) return false; /* long double */
+        return snprintf(base, cap, "%s", strpbrk(t, "fF") ? "float" : "double"), true;
+    }
+    bool u = strpbrk(t, "uU") != NULL;
+    int longs = 0;
+    for (const char *c = t; *c; c++)
+        longs += *c == 'l' || *c == 'L';
+    char *end = NULL;
+    errno = 0;
+    unsigned long long v = strtoull(t, &end, 0);
+    if (errno || end == t) return false;
+    bool other_base = hex || (t[0] == '0' && n > 1); /* hex and octal may be unsigned */
+    if (!longs && !u && v <= 0x7fffffffull) return snprintf(base, cap, "int"), true;
+    if (!longs && (u || other_base) && v <= 0xffffffffull)
+        return snprintf(base, cap, "unsigned int"), true;
+    if (!u && v <= 0x7fffffffffffffffull)
+        return snprintf(base, cap, "%s", longs >= 2 ? "long long" : "long"), true;
+    if (u || other_base)
+        return snprintf(base, cap, "%s", longs >= 2 ? "unsigned long long" : "unsigned long"), true;
+    return false;
+}
+
+static bool auto_type(parser *p, const tr_expr *e, char *base, size_t cap, int *nptr);
+
+/* The return type of a call to one of the file's functions (defined before, not overloaded,
+ * returning a value), or of the CUDA functions whose result has their argument's type. */
+static bool auto_call_type(parser *p, const tr_expr *e, char *base, size_t cap)
+{
+    if (e->a->kind != TR_E_IDENT || e->a->sym) return false;
+    const char *n = e->a->text;
+    static const char *const same[] = {"__shfl_sync", "__shfl_down_sync", "__shfl_up_sync",
+                                       "__shfl_xor_sync", "__ldg"};
+    if (tp_in_list(n, same, sizeof same / sizeof *same) && e->nargs >= 2) {
+        int k;
+        if (!auto_type(p, e->args[!strcmp(n, "__ldg") ? 0 : 1], base, cap, &k)) return false;
+        if (!strcmp(n, "__ldg")) return k == 1;
+        return k == 0;
+    }
+    if ((!strcmp(n, "min") || !strcmp(n, "max")) && e->nargs == 2) {
+        /* both arguments of one type: that type (mixed ones are for the mapping to say) */
+        char a[64], b[64];
+        int ka, kb;
+        if (!auto_type(p, e->args[0], a, sizeof a, &ka) ||
+            !auto_type(p, e->args[1], b, sizeof b, &kb) || ka || kb)
+            return false;
+        int ca = auto_class(a), cb = auto_class(b);
+        if (ca < 0 || ca != cb || (ca == 5 && (strcmp(a, "int") || strcmp(b, "int")))) return false;
+        return snprintf(base, cap, "%s", a), true;
+    }
+    /* the C++ math functions: the float overload for a float, the double one otherwise */
+    static const char *const math1[] = {"sin",  "cos",   "tan",   "asin", "acos",  "atan",  "sinh",
+                                        "cosh", "tanh",  "exp",   "exp2", "log",   "log2",  "log10",
+                                        "sqrt", "cbrt",  "floor", "ceil", "trunc", "round", "fabs",
+                                        "erf",  "expm1", "log1p", "rsqrt"};
+    static const char *const math2[] = {"pow", "fmin", "fmax", "fmod", "atan2", "hypot"};
+    bool one = tp_in_list(n, math1, sizeof math1 / sizeof *math1) && e->nargs == 1;
+    if (one || (tp_in_list(n, math2, sizeof math2 / sizeof *math2) && e->nargs == 2)) {
+        char a[64], b[64];
+        int ka, kb = 0;
+        if (!auto_type(p, e->args[0], a, sizeof a, &ka) || ka) return false;
+        int ca = auto_class(a), cb = ca;
+        if (!one && (!auto_type(p, e->args[1], b, sizeof b, &kb) || kb)) return false;
+        if (!one) cb = auto_class(b);
+        if (ca < 0 || cb < 0 || (!one && ca != cb) || (!one && ca > 1)) return false;
+        return snprintf(base, cap, "%s", ca == 1 ? "float" : "double"), true;
+    }
+    const tr_func *f = NULL;
+    for (int i = 0; i < p->u->nfuncs; i++) {
+        const tr_func *g = p->u->funcs[i];
+        if (strcmp(g->src_name ? g->src_name : g->name, n) != 0) continue;
+        if (f) return false; /* overloaded: which one is for the overload resolution to say */
+        f = g;
+    }
+    if (!f || f->kind == TR_F_GLOBAL || f->ret.nptr || f->ret.is_ref || f->ret.cg || !f->ret.base ||
+        !strcmp(f->ret.base, "void") || f->nparams != e->nargs || f->template_id)
+        return false;
+    return snprintf(base, cap, "%s", f->ret.base), true;
+}
+
 /* The type C++ gives `auto x = e;` where the translation can tell it exactly: literals, casts,
- * variables, elements, CUDA's indices (unsigned int), the float math functions, and arithmetic
- * and comparisons of int, unsigned int, float and double. false: not known, so refused. */
+ * variables, elements, CUDA's indices (unsigned int), the float math functions, the file's
+ * functions, and arithmetic and comparisons of the arithmetic types (the usual arithmetic
+ * conversions, 64-bit types included). false: not known, so refused. */
 static bool auto_type(parser *p, const tr_expr *e, char *base, size_t cap, int *nptr)
 {
-    static const char *const rank[] = {"double", "float", "unsigned int", "int"};
     if (!e) return false;
     if (e->kind == TR_E_BUILTIN) return snprintf(base, cap, "unsigned int"), *nptr = 0, true;
-    if (e->kind == TR_E_NUM && strpbrk(e->text, "lL")) return false; /* 1ull, 2L: 64-bit */
+    if (e->kind == TR_E_NUM) return *nptr = 0, auto_literal(e->text, base, cap);
+    if (e->kind == TR_E_CALL && auto_call_type(p, e, base, cap)) return *nptr = 0, true;
+    if (e->kind == TR_E_UNARY && (!strcmp(e->text, "-") || !strcmp(e->text, "~") ||
+                                  !strcmp(e->text, "+") || !strcmp(e->text, "!"))) {
+        int k;
+        if (!auto_type(p, e->a, base, cap, &k) || k) return false;
+        if (!strcmp(e->text, "!")) return snprintf(base, cap, "bool"), *nptr = 0, true;
+        int c = auto_class(base);
+        if (c < 0 || (c < 2 && !strcmp(e->text, "~"))) return false;
+        if (c == 5) snprintf(base, cap, "int"); /* promoted */
+        return *nptr = 0, true;
+    }
     if (e->kind == TR_E_BINARY || e->kind == TR_E_COND) {
         const char *op = e->text;
         const tr_expr *x = e->kind == TR_E_COND ? e->b : e->a,
@@ -563,23 +682,23 @@ static bool auto_type(parser *p, const tr_expr *e, char *base, size_t cap, int *
         int na, nb;
         if (!auto_type(p, x, a, sizeof a, &na) || !auto_type(p, y, b, sizeof b, &nb)) return false;
         if (na || nb) return false;
-        int ra = -1, rb = -1;
-        for (int i = 0; i < 4; i++) {
-            if (!strcmp(a, rank[i])) ra = i;
-            if (!strcmp(b, rank[i])) rb = i;
-        }
+        int ra = auto_class(a), rb = auto_class(b);
         if (ra < 0 || rb < 0) return false;
         if (e->kind == TR_E_BINARY &&
             (!strcmp(op, "<") || !strcmp(op, ">") || !strcmp(op, "<=") || !strcmp(op, ">=") ||
              !strcmp(op, "==") || !strcmp(op, "!=") || !strcmp(op, "&&") || !strcmp(op, "||")))
             return snprintf(base, cap, "bool"), *nptr = 0, true;
-        if (e->kind == TR_E_BINARY && (!strcmp(op, "<<") || !strcmp(op, ">>")))
-            return snprintf(base, cap, "%s", a), *nptr = 0, ra >= 2; /* the left operand's */
+        if (e->kind == TR_E_BINARY && (!strcmp(op, "<<") || !strcmp(op, ">>"))) {
+            /* the left operand's, promoted */
+            snprintf(base, cap, "%s", ra == 5 ? "int" : a);
+            return *nptr = 0, ra >= 2;
+        }
         if (e->kind == TR_E_BINARY && strcmp(op, "+") && strcmp(op, "-") && strcmp(op, "*") &&
             strcmp(op, "/") && strcmp(op, "%") && strcmp(op, "&") && strcmp(op, "|") &&
             strcmp(op, "^"))
             return false;
-        snprintf(base, cap, "%s", rank[ra < rb ? ra : rb]);
+        const char *w = ra < rb ? a : ra > rb ? b : a;
+        snprintf(base, cap, "%s", (ra < rb ? ra : rb) == 5 ? "int" : w);
         *nptr = 0;
         return true;
     }
@@ -588,9 +707,105 @@ static bool auto_type(parser *p, const tr_expr *e, char *base, size_t cap, int *
         if (e->a->kind == TR_E_IDENT && !e->a->sym && tp_in_list(e->a->text, idx, 4) &&
             !strcmp(e->text, ".") && strchr("xyz", e->name[0]) && !e->name[1])
             return snprintf(base, cap, "unsigned int"), *nptr = 0, true;
+        /* a component of a CUDA vector: its element type */
+        static const char *const vec[][2] = {
+            {"double", "double"},
+            {"float", "float"},
+            {"int", "int"},
+            {"uint", "unsigned int"},
+            {"longlong", "long long"},
+            {"ulonglong", "unsigned long long"},
+            {"long", "long"},
+            {"ulong", "unsigned long"},
+            {"short", "short"},
+            {"ushort", "unsigned short"},
+            {"char", "signed char"},
+            {"uchar", "unsigned char"},
+        };
+        char v[64];
+        int k;
+        if (!e->name || !strchr("xyzw", e->name[0]) || e->name[1] ||
+            !tp_guess_type(p, e->a, v, sizeof v, &k) || k != (strcmp(e->text, ".") ? 1 : 0))
+            return false;
+        size_t n = strlen(v);
+        if (n < 2 || v[n - 1] < '1' || v[n - 1] > '4' || (v[n - 2] >= '0' && v[n - 2] <= '9'))
+            return false;
+        for (size_t i = 0; i < sizeof vec / sizeof *vec; i++)
+            if (strlen(vec[i][0]) == n - 1 && !strncmp(v, vec[i][0], n - 1))
+                return snprintf(base, cap, "%s", vec[i][1]), *nptr = 0, true;
         return false;
     }
     return tp_guess_type(p, e, base, cap, nptr);
+}
+
+/* `auto q = p + i;` and the other pointer initialisers whose type the translation can tell: the
+ * pointer's type, its pointee's constness included (its address space is inferred later, as for
+ * any local pointer). */
+static bool auto_pointer(parser *p, const tr_expr *e, tr_type *t)
+{
+    if (!e) return false;
+    switch (e->kind) {
+    case TR_E_IDENT:
+        if (!e->sym || e->sym->type.cg || e->sym->type.is_ref) return false;
+        if (e->sym->ndims > 1 || (e->sym->ndims && e->sym->type.nptr)) return false;
+        if (!e->sym->ndims && !e->sym->type.nptr) return false;
+        *t = (tr_type){0};
+        t->base = e->sym->type.base;
+        t->is_const = e->sym->type.is_const;
+        t->is_volatile = e->sym->type.is_volatile;
+        t->nptr = e->sym->ndims ? 1 : e->sym->type.nptr;
+        return true;
+    case TR_E_CAST:
+        if (!e->type->nptr || e->type->cg) return false;
+        *t = (tr_type){0};
+        t->base = e->type->base;
+        t->is_const = e->type->is_const;
+        t->is_volatile = e->type->is_volatile;
+        t->nptr = e->type->nptr;
+        return true;
+    case TR_E_BINARY: {
+        if (strcmp(e->text, "+") && strcmp(e->text, "-")) return false;
+        char b[64];
+        int k;
+        /* pointer + integer, integer + pointer, pointer - integer */
+        const tr_expr *ptr = e->a, *off = e->b;
+        if (!strcmp(e->text, "+") && !auto_pointer(p, e->a, t)) ptr = e->b, off = e->a;
+        if (!auto_pointer(p, ptr, t)) return false;
+        if (ptr == e->b && strcmp(e->text, "+")) return false;
+        if (!auto_type(p, off, b, sizeof b, &k) || k) return false;
+        int c = auto_class(b);
+        return c >= 2 && strcmp(b, "bool") != 0;
+    }
+    case TR_E_UNARY:
+        if (strcmp(e->text, "&")) return false;
+        if (e->a->kind == TR_E_INDEX) { /* &a[i]: a's element type */
+            if (!auto_pointer(p, e->a->a, t)) return false;
+            char b[64];
+            int k;
+            return auto_type(p, e->a->b, b, sizeof b, &k) && !k && auto_class(b) >= 2;
+        }
+        if (e->a->kind == TR_E_IDENT && e->a->sym && !e->a->sym->ndims && !e->a->sym->type.nptr &&
+            !e->a->sym->type.cg && !e->a->sym->type.is_ref) {
+            *t = (tr_type){0};
+            t->base = e->a->sym->type.base;
+            t->is_const = e->a->sym->type.is_const;
+            t->is_volatile = e->a->sym->type.is_volatile;
+            t->nptr = 1;
+            return true;
+        }
+        return false;
+    case TR_E_COND: {
+        tr_type a, b;
+        if (!auto_pointer(p, e->b, &a) || !auto_pointer(p, e->c, &b)) return false;
+        if (strcmp(a.base, b.base) || a.nptr != b.nptr || a.is_volatile != b.is_volatile)
+            return false;
+        *t = a;
+        t->is_const = a.is_const || b.is_const;
+        return true;
+    }
+    default:
+        return false;
+    }
 }
 
 bool tp_guess_type(parser *p, const tr_expr *e, char *base, size_t cap, int *nptr)
@@ -747,6 +962,10 @@ tr_expr *tp_parse_primary(parser *p)
     case TR_IDENT:
         if (!strcmp(t->text, "asm") || !strcmp(t->text, "__asm__") || !strcmp(t->text, "__asm"))
             tp_bail(p, "inline PTX", "inline PTX (asm) runs only on NVIDIA GPUs: write it in C");
+        if ((e = tp_member_name(p, t)) != NULL) return e; /* this, a field in a member function */
+        if ((tp_is_at(p, 1, "(") || tp_is_at(p, 1, "{")) && !tp_lookup(p, t->text) &&
+            (e = tp_ctor_expr(p)) != NULL)
+            return e; /* S(a, b): a struct's constructor (members.c) */
         if (!strcmp(t->text, "static_cast") || !strcmp(t->text, "reinterpret_cast") ||
             !strcmp(t->text, "const_cast")) {
             p->i++;
@@ -1067,6 +1286,8 @@ static tr_expr *parse_postfix(parser *p)
             e = x;
             if (method) {
                 e = tp_cg_method(p, x, x->a->a->sym, x->a->name);
+            } else if ((e = tp_member_call(p, x)) != x) {
+                /* o.f(a): a struct's member function (members.c) */
             } else if (x->a->kind == TR_E_IDENT && !x->a->sym) {
                 tr_template *tm = tp_template_find(p, x->a->text);
                 if (tm) {
@@ -1366,6 +1587,74 @@ tr_sym *tp_parse_declarator(parser *p, const specs *s, bool allow_abstract)
 }
 
 static tr_stmt *parse_stmt(parser *p);
+static tr_stmt *new_stmt(parser *p, tr_stmt_kind k);
+
+static bool has_brace(const tr_expr *e)
+{
+    if (!e) return false;
+    if (e->kind == TR_E_INIT) return true;
+    for (int i = 0; i < e->nargs; i++)
+        if (has_brace(e->args[i])) return true;
+    return has_brace(e->a) || has_brace(e->b) || has_brace(e->c);
+}
+
+/* A braced list inside an expression (other than the whole value of a return or of an
+ * assignment statement) has no C spelling the four targets share: refused. */
+static tr_stmt *no_brace(parser *p, tr_stmt *s)
+{
+    if (has_brace(s->e))
+        tp_bail(p, "brace list",
+                "a braced list inside an expression is outside the accepted subset: give it a "
+                "variable of its type first");
+    return s;
+}
+
+/* `return {a, b};` and `x = {a, b};` (*slot, of type t, is the list): the value of a scalar
+ * (`{v}` is v, `{}` is 0); for a struct, a vector or a plain array element, a block that
+ * declares a variable of the type initialised with the list and uses it in its place:
+ * `{ T braced_ = {a, b}; return braced_; }`. */
+static tr_stmt *brace_stmt(parser *p, tr_stmt *s, const tr_type *t, tr_expr **slot)
+{
+    tr_expr *list = *slot;
+    for (int i = 0; i < list->nargs; i++)
+        if (has_brace(list->args[i]) && list->args[i]->kind != TR_E_INIT) return no_brace(p, s);
+    if (!t->base || t->cg || t->is_ref || (!t->nptr && !strcmp(t->base, "void")))
+        tp_bail(p, "brace list", "a braced list where no value of a known type is wanted");
+    tr_struct *st = tp_member_struct(p, t);
+    if (st && st->has_ctor)
+        tp_bail(p, "brace list",
+                "a braced list given to %s, which has a constructor: call it (%s(...))", st->name,
+                st->name);
+    if (t->nptr || (strncmp(t->base, "struct ", 7) != 0 && !tp_is_named_type(t->base))) {
+        if (list->nargs > 1)
+            tp_bail(p, "brace list", "a braced list of %d values for a scalar", list->nargs);
+        *slot = list->nargs ? list->args[0] : tp_mk_num(p, tp_cur(p), "0");
+        return no_brace(p, s);
+    }
+    tr_sym *sym = tr_alloc(p->u, sizeof *sym);
+    sym->name = tr_strdup(p->u, "braced_");
+    sym->kind = TR_SYM_LOCAL;
+    sym->type = *t;
+    sym->type.is_const = false;
+    sym->owner = p->func;
+    sym->file = s->file, sym->line = s->line;
+    tr_stmt *d = new_stmt(p, TR_S_DECL);
+    d->file = s->file, d->line = s->line;
+    d->decls = tr_alloc(p->u, sizeof *d->decls);
+    d->decls[0] = (tr_decl){sym, list};
+    d->ndecls = 1;
+    tr_expr *id = tp_mk_ident(p, tp_cur(p), "braced_");
+    id->sym = sym;
+    id->file = list->file, id->line = list->line, id->col = list->col;
+    *slot = id;
+    tr_stmt *b = new_stmt(p, TR_S_BLOCK);
+    b->file = s->file, b->line = s->line;
+    b->list = tr_alloc(p->u, 2 * sizeof *b->list);
+    b->list[0] = d;
+    b->list[1] = s;
+    b->n = 2;
+    return b;
+}
 
 static tr_stmt *new_stmt(parser *p, tr_stmt_kind k)
 {
@@ -1374,6 +1663,39 @@ static tr_stmt *new_stmt(parser *p, tr_stmt_kind k)
     s->file = tp_cur(p)->file;
     s->line = tp_cur(p)->line;
     return s;
+}
+
+/* C++'s direct and list initialisation of a variable that has no constructor: `int n(a);` and
+ * `int n{a};` are `int n = a;`, `T x{};` is zero (`{0}` for a struct or an array), and
+ * `S s{a, b};`, `int v[2]{a, b};` are `= {a, b}`. */
+static tr_expr *direct_init(parser *p, const tr_sym *sym)
+{
+    const tr_token *at = tp_cur(p);
+    bool scalar = !sym->ndims && (sym->type.nptr || strncmp(sym->type.base, "struct ", 7) != 0);
+    if (tp_accept(p, "(")) {
+        if (tp_is_type_start(p))
+            tp_bail(p, "syntax", "a function declared inside a function: declare it at file scope");
+        if (sym->ndims) tp_bail(p, "syntax", "an array initialised with '(...)'");
+        tr_expr *e = tp_parse_assign(p);
+        if (tp_is(p, ","))
+            tp_bail(p, "C++", "%s(...) with several values initialises no type of the subset",
+                    sym->name);
+        tp_expect(p, ")");
+        return e;
+    }
+    if (tp_is(p, "{") && tp_is_at(p, 1, "}")) { /* value-initialised: zero */
+        p->i += 2;
+        tr_expr *zero = tp_mk_num(p, at, "0");
+        if (scalar) return zero;
+        tr_expr *e = tp_new_expr(p, TR_E_INIT, at);
+        e->args = tr_alloc(p->u, sizeof *e->args);
+        e->args[e->nargs++] = zero;
+        return e;
+    }
+    tr_expr *e = tp_parse_primary(p);
+    if (scalar && e->kind == TR_E_INIT && e->nargs == 1 && !tp_is_named_type(sym->type.base))
+        return e->args[0];
+    return e;
 }
 
 static tr_stmt *parse_decl_stmt(parser *p)
@@ -1405,12 +1727,26 @@ static tr_stmt *parse_decl_stmt(parser *p)
             char base[64];
             int nptr = 0;
             /* values only: a pointer's pointee constness and space are not in the guess */
-            if (init->kind != TR_E_CG && !(init->kind == TR_E_IDENT && init->cg) &&
-                !sym->type.nptr && auto_type(p, init, base, sizeof base, &nptr) && !nptr) {
+            tr_type pt;
+            bool value = init->kind != TR_E_CG && !(init->kind == TR_E_IDENT && init->cg) &&
+                         !sym->type.nptr && !sym->type.is_ref &&
+                         auto_type(p, init, base, sizeof base, &nptr) && !nptr;
+            /* a pointer: `auto q = p + i;`, `auto *q = &a[i];` (a `const` before `auto` with no
+             * `*` is the pointer's own, which C code need not keep) */
+            bool pointer = !value && !sym->type.is_ref && init->kind != TR_E_CG &&
+                           auto_pointer(p, init, &pt) &&
+                           (!sym->type.nptr || sym->type.nptr == pt.nptr);
+            if (value || pointer) {
                 bool is_const = sym->type.is_const;
+                int declared_nptr = sym->type.nptr;
                 sym->type = (tr_type){0};
+                if (pointer) {
+                    sym->type = pt;
+                    sym->type.is_const = pt.is_const || (is_const && declared_nptr);
+                    snprintf(base, sizeof base, "%s", pt.base);
+                }
                 sym->type.base = tr_strdup(p->u, base);
-                sym->type.is_const = is_const;
+                if (!pointer) sym->type.is_const = is_const;
                 sym->kind = TR_SYM_LOCAL;
                 tr_decl d = {sym, init};
                 tr_decl *nd = tr_alloc(p->u, (size_t)(st->ndecls + 1) * sizeof *nd);
@@ -1466,10 +1802,13 @@ static tr_stmt *parse_decl_stmt(parser *p)
             for (int d = 0; d < sym->ndims; d++)
                 if (!sym->dims[d])
                     tp_bail(p, "__shared__", "a static __shared__ array needs its size");
-        tr_decl d = {sym, NULL};
-        if (tp_accept(p, "=")) {
+        tr_decl d = {sym, tp_ctor_init(p, sym)}; /* S s(a, b); and the like (members.c) */
+        bool direct = !d.init && (tp_is(p, "(") || tp_is(p, "{"));
+        if (!d.init && (direct || tp_accept(p, "="))) {
             if (s.shared) tp_bail(p, "__shared__", "__shared__ variables cannot be initialised");
-            d.init = tp_is(p, "{") ? tp_parse_primary(p) : tp_parse_assign(p);
+            d.init = direct          ? direct_init(p, sym)
+                     : tp_is(p, "{") ? tp_parse_primary(p)
+                                     : tp_parse_assign(p);
             /* `constexpr int UNROLL = 8;`: a constant C can size an array with (print.c) */
             if (sym->kind == TR_SYM_LOCAL && sym->type.is_const && !sym->type.nptr && !sym->ndims &&
                 d.init->kind == TR_E_NUM)
@@ -1620,8 +1959,10 @@ static tr_stmt *parse_stmt(parser *p)
             tr_stmt *s = new_stmt(p, TR_S_RETURN);
             p->i++;
             if (!tp_is(p, ";")) s->e = tp_parse_expr(p);
+            tr_stmt *r = s->e && s->e->kind == TR_E_INIT ? brace_stmt(p, s, &p->func->ret, &s->e)
+                                                         : no_brace(p, s);
             tp_expect(p, ";");
-            return s;
+            return r;
         }
         if (!strcmp(w, "break") || !strcmp(w, "continue")) {
             tr_stmt *s = new_stmt(p, !strcmp(w, "break") ? TR_S_BREAK : TR_S_CONTINUE);
@@ -1658,6 +1999,22 @@ static tr_stmt *parse_stmt(parser *p)
     }
     tr_stmt *s = new_stmt(p, TR_S_EXPR);
     s->e = tp_parse_expr(p);
+    if (s->e->kind == TR_E_ASSIGN && !strcmp(s->e->text, "=") && s->e->b->kind == TR_E_INIT) {
+        /* x = {a, b}; */
+        char base[160];
+        int nptr;
+        if (!tp_guess_type(p, s->e->a, base, sizeof base, &nptr))
+            tp_bail(p, "brace assignment",
+                    "an assignment of a braced list to something whose type the translation "
+                    "cannot tell: assign the fields one by one");
+        tr_type ty = {0};
+        ty.base = tr_strdup(p->u, base);
+        ty.nptr = nptr;
+        tr_stmt *r = brace_stmt(p, s, &ty, &s->e->b);
+        tp_expect(p, ";");
+        return r;
+    }
+    no_brace(p, s);
     tp_expect(p, ";");
     return s;
 }

@@ -73,6 +73,7 @@ typedef struct parser {
     tp_scratch *scratch; /* the last taken first */
     char **namespaces;   /* the namespaces the file opens (their items are top-level items) */
     int nnamespaces;
+    int member_of; /* parsing a member function of struct member_of - 1 (0: none; members.c) */
 } parser;
 
 /* ---- scratch token lists (parse.c) */
@@ -168,6 +169,31 @@ const char *tp_host_const_value(parser *p, const char *name);
 bool tp_is_namespace(parser *p, const char *name);
 /* The plain struct of the file with this tag or name (NULL: none). */
 tr_struct *tp_find_struct(tr_unit *u, const char *name);
+
+/* ---- C++ members of structs (members.c) */
+/* The struct body [from, close) of st: its fields' tokens appended to `fields`, its member
+ * functions and constructors recorded in st. false, with the reason in why: a member outside
+ * what is lowered (the struct is then not translated). */
+bool tp_struct_members(parser *p, tr_struct *st, size_t from, size_t close, tr_tokens *fields,
+                       char *why, size_t cap);
+/* The struct whose member the pending item `name` writes: its index + 1 (0: none). */
+int tp_member_owner(parser *p, const tr_tokens *toks, const char *name);
+/* Queues the functions written for st's device members (st is u->structs[index]). */
+void tp_struct_queue_members(parser *p, int index, size_t from, size_t close);
+/* The struct a type names (`struct S`, no pointer), if it has C++ members; NULL otherwise. */
+tr_struct *tp_member_struct(parser *p, const tr_type *t);
+/* `S(args)` / `S{args}` at the current token (S's name): the constructor call; NULL when S has
+ * no constructor. */
+tr_expr *tp_ctor_expr(parser *p);
+/* A call x whose callee is `o.f` / `o->f`, or a bare `f` inside a member function: the call of
+ * the function written for the member; x itself when it is none. */
+tr_expr *tp_member_call(parser *p, tr_expr *x);
+/* Inside a member function: `this`, and a name that is a field of the struct and nothing
+ * nearer (`this->name`); NULL otherwise. */
+tr_expr *tp_member_name(parser *p, const tr_token *t);
+/* The initialiser of `S s;`, `S s(args);`, `S s{args};`, `S s = {args};` for a struct with a
+ * constructor (the current token follows the name); NULL: S has none, nothing to do. */
+tr_expr *tp_ctor_init(parser *p, tr_sym *sym);
 /* Records each kernel's <<<grid, block, shared>>> launch sites in host code (launch.c). */
 void tp_scan_launches(parser *p);
 

@@ -510,9 +510,125 @@ static void cxx_in_device_code(void **state)
               (const char *[]){"unsigned int i = (unsigned)gp_global_id(0);",
                                "const float h = 0.5f * x[i];", "bool ok = i < n;", "int m = n / 2;",
                                NULL});
-    expect_refused("__global__ void k(float *o, const float *x) {\n  auto p = x + 1;\n"
-                   "  o[0] = p[0];\n}\n",
+    /* a pointer's type keeps its pointee's constness; its space is inferred as any local's */
+    expect_ok("__global__ void k(float *o, const float *x, int n) {\n"
+              "  auto p = x + blockIdx.x * n;\n  auto q = &o[1];\n  const auto *r = o + 2;\n"
+              "  auto s = n > 0 ? x : x + 1;\n  o[0] = p[0] + s[0] + r[0];\n  q[0] = 1.0f;\n}\n",
+              (const char *[]){"GP_GLOBAL const float *p = x + (unsigned)gp_group_id(0) * n;",
+                               "GP_GLOBAL float *q = &o[1];", "GP_GLOBAL const float *r = o + 2;",
+                               "GP_GLOBAL const float *s = n > 0 ? x : x + 1;", NULL});
+    /* 64-bit arithmetic, literals by suffix and value, the file's functions, math overloads,
+     * min/max and vector components */
+    expect_ok(
+        "__device__ float twice(float v) { return 2.0f * v; }\n"
+        "__global__ void k(float *o, unsigned long long *u, double *d, int n, long long m) {\n"
+        "  auto i = static_cast<size_t>(blockIdx.x) * blockDim.x + threadIdx.x;\n"
+        "  auto a = m * n;\n  auto b = 0xffffffff;\n  auto c = 1ull << 40;\n"
+        "  auto e = 3000000000;\n  auto t = twice(o[i]);\n  auto s = sqrt(d[i]);\n"
+        "  auto f = sqrt(o[i]);\n  auto g = max(t, 1.0f);\n"
+        "  float2 v = make_float2(1.0f, 2.0f);\n  auto h = v.y;\n  auto w = -(short)n;\n"
+        "  o[i] = t + f + g + h + w;\n  d[i] = s;\n  u[i] = i + a + b + c + e;\n}\n",
+        (const char *[]){"size_t i = (size_t)", "int64_t a = m * n;",
+                         "unsigned int b = 0xffffffff;", "uint64_t c = 1ull << 40;",
+                         "int64_t e = 3000000000;", "float t = twice(o[i]);",
+                         "double s = sqrt(d[i]);", "float f = sqrtf(o[i]);",
+                         "float g = ", "float h = v.y;", "int w = -(short)n;", NULL});
+    /* a host constant declared auto, from a literal: the literal's type */
+    expect_ok("static constexpr auto N = 8;\nconstexpr auto SCALE = 2.5f;\n"
+              "__global__ void k(float *o) {\n  float a[N];\n"
+              "  for (int i = 0; i < N; i++) a[i] = i * SCALE;\n  o[0] = a[3];\n}\n",
+              (const char *[]){"float a[(int)8];", "a[i] = i * (float)2.5f;", NULL});
+    /* what auto cannot tell stays refused: a pointer difference, a mixed min */
+    expect_refused("__global__ void k(float *o, const float *x) {\n  auto p = &o[2] - x;\n"
+                   "  o[0] = p;\n}\n",
                    2, "auto", "write the type");
+    expect_refused("__global__ void k(float *o, int n, unsigned u) {\n  auto p = min(n, u);\n"
+                   "  o[0] = p;\n}\n",
+                   2, "auto", "write the type");
+}
+
+/* C++ members of structs: each constructor and device member function becomes a function of its
+ * own; what is not lowered is refused where it is used */
+static void struct_members(void **state)
+{
+    (void)state;
+    expect_ok("struct P {\n  __host__ __device__ P(int a, int b) : y(b), x(a) {}\n"
+              "  int x;\n  int y;\n"
+              "  __device__ int dot(const P &o) const { return x * o.x + this->y * o.y; }\n"
+              "  __device__ void scale(int s) { x *= s; y *= s; }\n"
+              "  __device__ void twice() { scale(2); }\n"
+              "  __device__ P &self() { return *this; }\n"
+              "  bool operator==(const P &o) const { return x == o.x; }\n};\n"
+              "__global__ void k(int *o, P *ps) {\n  P a(1, 2);\n  P b = P(3, 4);\n"
+              "  P c{5, 6};\n  P d = {7, 8};\n  a.twice();\n  ps[0].twice();\n"
+              "  P *q = ps + 1;\n  q->twice();\n  o[0] = a.dot(b) + c.x + d.y;\n}\n",
+              (const char *[]){"typedef struct P {", "int x;", "int y;", "} P;",
+                               "GP_FUNC P P_make(int a, int b)", "P this_v;", "this_->x = a;",
+                               "this_->y = b;", "return this_v;", "P a = P_make(1, 2);",
+                               "P b = P_make(3, 4);", "P c = P_make(5, 6);", "P d = P_make(7, 8);",
+                               "P_twice(&a);", "(&ps[0]);", "GP_GLOBAL P *q = ps + 1;", "(q);",
+                               "P_dot(&a, b)", NULL});
+    expect_refused("struct P {\n  int x;\n  __device__ P(int a) : x(a) {}\n"
+                   "  __device__ P &self() { return *this; }\n};\n"
+                   "__global__ void k(int *o) {\n  P a(1);\n  o[0] = a.self().x;\n}\n",
+                   8, "member function", "returning a reference");
+    /* const members take a const pointer; a default constructor that does something runs */
+    expect_ok("struct A {\n  float s; int n;\n  __device__ A() : s(0.0f), n(0) {}\n"
+              "  __device__ float mean() const { return n ? s / n : 0.0f; }\n};\n"
+              "__global__ void k(float *o) {\n  A a;\n  o[0] = a.mean();\n}\n",
+              (const char *[]){"const A *this_)", "return this_->n ? this_->s / this_->n",
+                               "A a = A_make();", "o[0] = A_mean(&a);", NULL});
+    /* a field hides file-scope data of its name; a parameter or a local hides the field */
+    expect_ok("__constant__ float scale;\n"
+              "struct W {\n  float scale;\n  __device__ W(float scale) : scale(scale * 2.0f) {}\n"
+              "  __device__ float apply(float v) const { return v * scale; }\n"
+              "  __device__ float other(float scale) const { return scale + 1.0f; }\n};\n"
+              "__global__ void k(float *o) {\n  W w(3.0f);\n"
+              "  o[0] = w.apply(o[1]) + w.other(o[2]) + scale;\n}\n",
+              (const char *[]){"this_->scale = scale * 2.0f;", "return v * this_->scale;",
+                               "return scale + 1.0f;", NULL});
+    /* direct and list initialisation of what has no constructor */
+    expect_ok("struct S { int a; float b; };\n"
+              "__global__ void k(float *o, int n) {\n  constexpr unsigned int t(4 * 8);\n"
+              "  int x(n + 1);\n  float y{2.5f};\n  int z{};\n  float *q{o + 1};\n"
+              "  S s{3, 1.5f};\n  S u{};\n  S v(s);\n  int a[3]{1, 2, 3};\n  int b[4]{};\n"
+              "  o[0] = t + x + y + z + q[0] + s.a + u.b + v.b + a[2] + b[1];\n}\n",
+              (const char *[]){"const unsigned int t = 4 * 8;", "int x = n + 1;", "float y = 2.5f;",
+                               "int z = 0;", "GP_GLOBAL float *q = o + 1;", "S s = {3, 1.5f};",
+                               "S u = {0};", "S v = s;", "int a[3] = {1, 2, 3};", "int b[4] = {0};",
+                               NULL});
+    expect_refused("__global__ void k(float *o) {\n  int x(1, 2);\n  o[0] = x;\n}\n", 2, "C++",
+                   "several values");
+    /* braced lists returned and assigned: a variable of the type holds them */
+    expect_ok("struct S { int a; float b; };\n"
+              "__device__ S mk(int a) { return {a, 1.0f}; }\n"
+              "__device__ int one() { return {1}; }\n"
+              "__global__ void k(float *o, int n) {\n  S s;\n  s = {n, 2.0f};\n  int m;\n"
+              "  m = {};\n  o[0] = s.a + mk(n).b + m + one();\n}\n",
+              (const char *[]){"S braced_ = {a, 1.0f};", "return braced_;", "return 1;",
+                               "S braced_ = {n, 2.0f};", "s = braced_;", "m = 0;", NULL});
+    expect_refused("struct S { int a; float b; };\n__device__ float f(S s) { return s.b; }\n"
+                   "__global__ void k(float *o, int n) {\n  o[0] = f({n, 2.0f});\n}\n",
+                   4, "brace list", "inside an expression");
+    /* a host-only constructor: the struct is plain for device code, but runs nothing there */
+    expect_refused("struct H {\n  int v;\n  H() : v(3) {}\n};\n"
+                   "__global__ void k(int *o) {\n  H h;\n  o[0] = h.v;\n}\n",
+                   6, "constructor", "a host function");
+    expect_refused("struct Q {\n  int v;\n  __device__ Q(int a) : v(a) {}\n};\n"
+                   "__global__ void k(int *o) {\n  Q q[4];\n  o[0] = q[0].v;\n}\n",
+                   6, "constructor", "plain local variables");
+    expect_refused("struct R {\n  int v;\n  __device__ R(int a) : v(a) {}\n"
+                   "  __device__ int get() const { return v; }\n};\n"
+                   "__global__ void k(int *o) {\n  R r(1);\n  o[0] = r.get(2);\n}\n",
+                   8, "member function", "taking 1 argument");
+    /* device operators and default member initialisers keep the struct out, with a note */
+    expect_refused("struct V {\n  float x;\n  __device__ V operator+(V o) const { V r; r.x = x + "
+                   "o.x; return r; }\n};\n"
+                   "__global__ void k(V *o) {\n  o[0] = o[1] + o[2];\n}\n",
+                   5, "syntax", "V");
+    expect_refused("struct D {\n  int n = 4;\n};\n"
+                   "__global__ void k(D *o) {\n  D d;\n  o[0] = d;\n}\n",
+                   4, "syntax", "D");
 }
 
 /* half is stored as its bits: a cast, a float function and CUDA's implicit conversions convert
@@ -1248,6 +1364,7 @@ int main(void)
         cmocka_unit_test(half_converts_values_not_bits),
         cmocka_unit_test(cxx_in_device_code),
         cmocka_unit_test(plain_structs),
+        cmocka_unit_test(struct_members),
         cmocka_unit_test(local_constants_and_parameter_limit),
         cmocka_unit_test(partial_keeps_no_live_marker),
         cmocka_unit_test(overloads_get_names_of_their_own),

@@ -884,6 +884,76 @@ static void run_online_softmax(void **state)
     }
 }
 
+/* auto: row pointers, a 64-bit index and literals typed as C++ types them (a logical shift of
+ * 0xffffffff, a division of 3000000000 that does not overflow) */
+static void run_auto_rows(void **state)
+{
+    (void)state;
+    enum { R = 64, C = 100 };
+    static float in[R * C], out[R * C], ref[R * C];
+    static unsigned int bits[R], bits_ref[R];
+    static long long wide[R], wide_ref[R];
+    ffill(in, R * C, -2, 2);
+    for (int r = 0; r < R; r++) {
+        for (int c = 0; c < C; c++)
+            ref[r * C + c] = in[r * C + c] * (1.0f + 0.5f * (float)r);
+        size_t idx = (size_t)r * C + C - 1;
+        bits_ref[r] = (0xffffffffu >> (r % 8)) ^ (unsigned int)idx;
+        wide_ref[r] = 3000000000LL / 3 + r - (long long)idx;
+    }
+    FOR_EACH_DEVICE(dev)
+    {
+        built t = build(dev, "auto_rows.cu");
+        gp_buffer *bi = buf(dev, in, sizeof in), *bo = buf(dev, NULL, sizeof out),
+                  *bb = buf(dev, NULL, sizeof bits), *bw = buf(dev, NULL, sizeof wide);
+        int rows = R, cols = C;
+        gp_kernel *k = gpt_kernel_of(t.prog, "scale_rows");
+        launch(k, 1, G1(R * 32), G1(32), ARGS(B(bi), B(bo), B(bb), B(bw), V(rows), V(cols)));
+        get(bo, out, sizeof out), get(bb, bits, sizeof bits), get(bw, wide, sizeof wide);
+        CHECKF("scale_rows", ref, out, R * C, 0);
+        CHECKI("scale_rows bits", bits_ref, bits, R);
+        CHECKI("scale_rows wide", wide_ref, wide, 2 * R);
+        gp_buffer_release(bi), gp_buffer_release(bo), gp_buffer_release(bb);
+        gp_buffer_release(bw), gp_kernel_release(k), close_all(&t);
+    }
+}
+
+/* structs with constructors and member functions: each lowered to a function of its own */
+static void run_struct_members(void **state)
+{
+    (void)state;
+    enum { W = 37, H = 11, N = W * H };
+    static float in[N], mean[N], low[N], mean_ref[N], low_ref[N];
+    ffill(in, N, -1, 1);
+    for (int i = 0; i < N; i++) {
+        int col = i % W, row = i / W, count = 0;
+        float sum = 0.0f, lo = 1e30f;
+        float v[4] = {in[row * W + col], in[row * W + (col + 1) % W], in[row * W + (col + 2) % W],
+                      in[row * W] * 0.5f};
+        for (int k = 0; k < 4; k++) {
+            sum += v[k];
+            if (v[k] < lo) lo = v[k];
+            count++;
+        }
+        mean_ref[row * W + col] = sum / (float)count;
+        low_ref[i] = lo + (float)count + (float)((col + 2) % W);
+    }
+    FOR_EACH_DEVICE(dev)
+    {
+        built t = build(dev, "struct_members.cu");
+        gp_buffer *bi = buf(dev, in, sizeof in), *bm = buf(dev, NULL, sizeof mean),
+                  *bl = buf(dev, NULL, sizeof low);
+        int w = W, h = H;
+        gp_kernel *k = gpt_kernel_of(t.prog, "window_stats");
+        launch(k, 1, G1((N + 63) / 64 * 64), G1(64), ARGS(B(bi), B(bm), B(bl), V(w), V(h)));
+        get(bm, mean, sizeof mean), get(bl, low, sizeof low);
+        CHECKF("window_stats mean", mean_ref, mean, N, 1e-6);
+        CHECKF("window_stats low", low_ref, low, N, 0);
+        gp_buffer_release(bi), gp_buffer_release(bm), gp_buffer_release(bl);
+        gp_kernel_release(k), close_all(&t);
+    }
+}
+
 static void run_matmul_backward_bias(void **state)
 {
     (void)state;
@@ -2080,6 +2150,8 @@ int main(void)
                                        cmocka_unit_test(run_dot_float4),
                                        cmocka_unit_test(run_nbody),
                                        cmocka_unit_test(run_debug_printf),
+                                       cmocka_unit_test(run_auto_rows),
+                                       cmocka_unit_test(run_struct_members),
                                        ML_TESTS HPC_TESTS MORE_TESTS};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
