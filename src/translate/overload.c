@@ -150,7 +150,7 @@ void tr_rename_overloads(tr_unit *u)
                 defined(u->funcs[j]) && !u->funcs[j]->template_id &&
                 !strcmp(u->funcs[j]->src_name ? u->funcs[j]->src_name : u->funcs[j]->name, f->name);
         bool builtin = f->kind == TR_F_DEVICE && tr_map_call(f->name);
-        if (same < 2 && !builtin) continue;
+        if (same < 2 && !builtin && !f->is_operator) continue;
         /* every function of that name, this one included */
         const char *name = f->name;
         for (int j = i; j < u->nfuncs; j++) {
@@ -168,6 +168,13 @@ void tr_rename_overloads(tr_unit *u)
                     memcpy(x + n, buf, strlen(buf) + 1);
                     g->name = x;
                 }
+            if (g->is_operator) {
+                tr_diag_add(u, false, g->file, g->line, 0, "vector operator",
+                            "this operator on vector types is the function '%s' in the output, "
+                            "and each use of it a call",
+                            g->name);
+                continue;
+            }
             tr_diag_add(
                 u, false, g->file, g->line, 0, "overload",
                 "%s %s is %s%s: it is '%s' in the output%s",
@@ -194,7 +201,9 @@ static bool exact(const tr_sym *p, const tr_expr *a)
         return x && y && !strcmp(x, y);
     }
     tr_vt v = tl_base_vt(t->base);
-    return v != TR_VT_UNKNOWN && v != TR_VT_VEC && v == a->vt;
+    if (v == TR_VT_VEC) /* the same vector type (float3 and float4 are both held in gp_float4) */
+        return a->vt == TR_VT_VEC && a->vec && !strcmp(a->vec, t->base);
+    return v != TR_VT_UNKNOWN && v == a->vt;
 }
 
 tr_func *tl_resolve_overload(lctx *c, const tr_expr *e, bool *ambiguous)
@@ -211,6 +220,22 @@ tr_func *tl_resolve_overload(lctx *c, const tr_expr *e, bool *ambiguous)
         if (ok) {
             one = f;
             n++;
+        }
+    }
+    /* an operator on vectors with a scalar of another arithmetic type (v * 2 for an operator
+     * taking a float): the one operator overload that takes it after conversions */
+    bool exact_none = n == 0;
+    for (int i = 0; exact_none && i < c->u->nfuncs; i++) {
+        tr_func *f = c->u->funcs[i];
+        if (!f->is_operator || !f->src_name || strcmp(f->src_name, e->a->text) ||
+            f->nparams != e->nargs)
+            continue;
+        bool ok = true;
+        for (int k = 0; ok && k < e->nargs; k++)
+            ok = tl_operator_arg_fits(f->params[k], e->args[k]);
+        if (ok) {
+            one = f;
+            n += 1;
         }
     }
     *ambiguous = n > 1;

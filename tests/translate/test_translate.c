@@ -220,6 +220,78 @@ static void vectors_and_half(void **state)
                                "gp_float_to_half(gp_half_to_float(h[1]) * 2.0f)", NULL});
 }
 
+static void vector_types_of_every_family(void **state)
+{
+    (void)state;
+    expect_ok("__global__ void k(uchar4 *px, double2 *d, short2 *s, ulonglong2 *u, int n) {\n"
+              "  int i = threadIdx.x;\n"
+              "  uchar4 p = px[i];\n"
+              "  px[i] = make_uchar4(p.z, p.y, p.x, 255 - p.w);\n"
+              "  double3 q = make_double3(d[i].x, d[i].y, 1.0);\n"
+              "  d[i] = make_double2(q.x + q.z, q.y);\n"
+              "  s[i] = make_short2(s[i].y, s[i].x);\n"
+              "  u[i] = make_ulonglong2(u[i].y, 1ull);\n}\n",
+              (const char *[]){"GP_REQUIRES_FP64",
+                               "GP_BUF(gp_uchar4, px), GP_BUF(gp_double2, d), "
+                               "GP_BUF(gp_short2, s), GP_BUF(gp_ulong2, u)",
+                               "gp_make_uchar4(p.z, p.y, p.x, 255 - p.w)",
+                               "gp_double4 q = gp_make_double4(d[i].x, d[i].y, 1.0, 0);",
+                               "gp_make_short2(s[i].y, s[i].x)", "gp_make_ulong2(u[i].y, 1ull)",
+                               NULL});
+    /* a buffer of 3-component vectors has another layout on the host */
+    expect_refused("__global__ void k(uchar3 *p) { p[0] = make_uchar3(1, 2, 3); }\n", 1, "uchar3",
+                   "12 bytes");
+}
+
+static void vector_operators_become_calls(void **state)
+{
+    (void)state;
+    const char *ops =
+        "inline __device__ float3 operator+(float3 a, float3 b)\n"
+        "{ return make_float3(a.x + b.x, a.y + b.y, a.z + b.z); }\n"
+        "inline __device__ float3 operator*(float3 a, float s)\n"
+        "{ return make_float3(a.x * s, a.y * s, a.z * s); }\n"
+        "inline __device__ float3 operator-(float3 a) { return make_float3(-a.x, -a.y, -a.z); }\n"
+        "inline __device__ void operator+=(float3 &a, float3 b) { a.x += b.x; a.y += b.y; "
+        "a.z += b.z; }\n"
+        "inline __device__ float4 operator+(float4 a, float4 b)\n"
+        "{ return make_float4(a.x + b.x, a.y + b.y, a.z + b.z, a.w + b.w); }\n"
+        "inline __device__ uchar4 &operator^=(uchar4 &a, uchar4 b)\n"
+        "{ a.x ^= b.x; a.y ^= b.y; a.z ^= b.z; a.w ^= b.w; return a; }\n";
+    char src[2048];
+    snprintf(src, sizeof src,
+             "%s__global__ void k(const float4 *in, float4 *out, uchar4 *px) {\n"
+             "  int i = threadIdx.x;\n"
+             "  float3 p = make_float3(in[i].x, in[i].y, in[i].z), acc = p;\n"
+             "  acc += p * 2;\n"
+             "  acc += -p + p * 0.5f;\n"
+             "  out[i] = in[i] + make_float4(acc.x, acc.y, acc.z, 0.0f);\n"
+             "  px[i] ^= make_uchar4(1, 2, 3, 4);\n}\n",
+             ops);
+    expect_ok(src,
+              (const char *[]){
+                  "void operator_add_assign_float3p_float3(GP_PRIVATE gp_float4 *a, "
+                  "gp_float4 b)",
+                  "gp_float4 operator_add_float3_float3(gp_float4 a, gp_float4 b)",
+                  "gp_uchar4 operator_xor_assign_uchar4p_uchar4(GP_GLOBAL gp_uchar4 *a, "
+                  "gp_uchar4 b)",
+                  /* the int converts on the call, as C++ converts it for the float */
+                  "operator_add_assign_float3p_float3(&acc, operator_mul_float3_float(p, 2));",
+                  "operator_add_assign_float3p_float3(&acc, operator_add_float3_float3("
+                  "operator_sub_float3(p), operator_mul_float3_float(p, 0.5f)));",
+                  "out[i] = operator_add_float4_float4(in[i], gp_make_float4(",
+                  "operator_xor_assign_uchar4p_uchar4(&px[i], gp_make_uchar4(1, 2, 3, 4));", NULL});
+    /* an operator the file does not define: CUDA has none */
+    snprintf(src, sizeof src, "%s__global__ void k(float4 *out) { out[0] = out[1] - out[2]; }\n",
+             ops);
+    expect_refused(src, 11, "vector operator", "defines no operator- for float4 and float4");
+    /* operators on other types stay outside the subset */
+    expect_refused("struct P { float v; };\n"
+                   "__device__ P operator+(P a, P b) { P r; r.v = a.v + b.v; return r; }\n"
+                   "__global__ void k(float *o) { o[0] = 1.0f; }\n",
+                   2, "C++", "vector types only");
+}
+
 static void preprocessor_macros_and_conditions(void **state)
 {
     (void)state;
@@ -1081,6 +1153,8 @@ int main(void)
         cmocka_unit_test(atomics_mapped),
         cmocka_unit_test(math_mapped),
         cmocka_unit_test(vectors_and_half),
+        cmocka_unit_test(vector_types_of_every_family),
+        cmocka_unit_test(vector_operators_become_calls),
         cmocka_unit_test(preprocessor_macros_and_conditions),
         cmocka_unit_test(reserved_words_renamed_and_mixed_operators_parenthesised),
         cmocka_unit_test(double_precision_marked),

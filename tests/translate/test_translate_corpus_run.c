@@ -462,6 +462,68 @@ static void run_dot_float4(void **state)
     }
 }
 
+static void run_vector_ops(void **state)
+{
+    (void)state;
+    enum { N = 1000 };
+    static float pos[4 * N], vel[4 * N], force[4 * N], rpos[4 * N], rvel[4 * N];
+    static uint8_t src[4 * N], dst[4 * N], rdst[4 * N];
+    static int32_t where[2 * N], moved[2 * N], rmoved[2 * N];
+    ffill(pos, 4 * N, -2, 2), ffill(vel, 4 * N, -1, 1), ffill(force, 4 * N, -5, 5);
+    const float dt = 0.01f, damping = 0.99f;
+    for (int i = 0; i < N; i++) {
+        float p[3], v[3], sp[3];
+        for (int d = 0; d < 3; d++) {
+            p[d] = pos[4 * i + d];
+            v[d] = vel[4 * i + d];
+            v[d] += force[4 * i + d] * dt;
+            v[d] *= damping;
+            sp[d] = -(p[d] - (d == 1 ? 1.0f : 0.0f));
+            v[d] += 0.5f * sp[d] * dt;
+            p[d] += v[d] * 2.0f * dt;
+        }
+        for (int d = 0; d < 3; d++)
+            rpos[4 * i + d] = p[d], rvel[4 * i + d] = v[d];
+        rpos[4 * i + 3] = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
+        rvel[4 * i + 3] = 0;
+    }
+    const uint8_t key[4] = {1, 2, 4, 8};
+    const int32_t shift[2] = {3, -2};
+    for (int i = 0; i < 4 * N; i++)
+        src[i] = (uint8_t)(i * 37 + 11);
+    for (int i = 0; i < N; i++) {
+        for (int c = 0; c < 3; c++)
+            rdst[4 * i + c] = (uint8_t)((src[4 * i + c] ^ key[c]) * 0.75f);
+        rdst[4 * i + 3] = (uint8_t)(src[4 * i + 3] ^ key[3]);
+        where[2 * i] = i - 500, where[2 * i + 1] = 3 * i;
+        rmoved[2 * i] = where[2 * i] + shift[0], rmoved[2 * i + 1] = where[2 * i + 1] + shift[1];
+    }
+    FOR_EACH_DEVICE(dev)
+    {
+        built t = build(dev, "vector_ops.cu");
+        gp_kernel *k = gpt_kernel_of(t.prog, "integrate");
+        gp_buffer *bp = buf(dev, pos, sizeof pos), *bv = buf(dev, vel, sizeof vel),
+                  *bf = buf(dev, force, sizeof force);
+        int n = N;
+        launch(k, 1, G1(1024), G1(128), ARGS(B(bp), B(bv), B(bf), V(dt), V(damping), V(n)));
+        static float gpos[4 * N], gvel[4 * N];
+        get(bp, gpos, sizeof gpos), get(bv, gvel, sizeof gvel);
+        CHECKF("integrate (float3 operators): positions", rpos, gpos, 4 * N, 1e-6);
+        CHECKF("integrate (float3 operators): velocities", rvel, gvel, 4 * N, 1e-6);
+        gp_kernel_release(k);
+        k = gpt_kernel_of(t.prog, "blend");
+        gp_buffer *bs = buf(dev, src, sizeof src), *bd = buf(dev, NULL, sizeof dst),
+                  *bw = buf(dev, where, sizeof where), *bm = buf(dev, NULL, sizeof moved);
+        launch(k, 1, G1(1024), G1(128), ARGS(B(bs), B(bd), B(bw), V(shift), V(key), B(bm), V(n)));
+        get(bd, dst, sizeof dst), get(bm, moved, sizeof moved);
+        assert_memory_equal(rdst, dst, sizeof dst);
+        CHECKI("blend (int2 operator)", rmoved, moved, 2 * N);
+        gp_buffer_release(bp), gp_buffer_release(bv), gp_buffer_release(bf);
+        gp_buffer_release(bs), gp_buffer_release(bd), gp_buffer_release(bw), gp_buffer_release(bm);
+        gp_kernel_release(k), close_all(&t);
+    }
+}
+
 static void run_nbody(void **state)
 {
     (void)state;
@@ -1897,6 +1959,7 @@ int main(void)
                                        cmocka_unit_test(run_simple_atomics),
                                        cmocka_unit_test(run_dot_float4),
                                        cmocka_unit_test(run_nbody),
+                                       cmocka_unit_test(run_vector_ops),
                                        cmocka_unit_test(run_debug_printf),
                                        ML_TESTS HPC_TESTS MORE_TESTS};
     return cmocka_run_group_tests(tests, NULL, NULL);
