@@ -247,6 +247,14 @@ __device__ __forceinline__ unsigned gp__cu_pickd(dim3 v, int d)
 #define gp_atomic_add_float(p, v) atomicAdd((float *)(p), (v))
 
 #define gp_rsqrt(x) rsqrtf(x)
+/* a value's bits as another type of the same size, and sine and cosine at once */
+#define gp_float_as_int(x)   __float_as_int(x)
+#define gp_int_as_float(x)   __int_as_float(x)
+#define gp_float_as_uint(x)  __float_as_uint(x)
+#define gp_uint_as_float(x)  __uint_as_float(x)
+#define gp_double_as_long(x) __double_as_longlong(x)
+#define gp_long_as_double(x) __longlong_as_double(x)
+#define gp_sincos(x, s, c)   sincosf((x), (s), (c))
 /* device printf: flushed by the launch's wait (the core checks the format at build time) */
 #define gp_printf printf
 
@@ -417,6 +425,15 @@ static inline float gp_atomic_add_float(volatile __global float *p, float v)
     return as_float(old);
 }
 
+/* a value's bits as another type of the same size (64-bit ones need GP_REQUIRES_FP64), and sine
+ * and cosine at once */
+#define gp_float_as_int(x)          as_int((float)(x))
+#define gp_int_as_float(x)          as_float((int)(x))
+#define gp_float_as_uint(x)         as_uint((float)(x))
+#define gp_uint_as_float(x)         as_float((uint)(x))
+#define gp_double_as_long(x)        as_long((double)(x))
+#define gp_long_as_double(x)        as_double((long)(x))
+#define gp_sincos(x, s, c)          ((void)(*(s) = sincos((float)(x), (c))))
 
 typedef ushort gp_half;
 static inline float gp_half_to_float(gp_half h)
@@ -586,6 +603,15 @@ static inline float gp_atomic_add_float(device float *p, float v)
 }
 #endif
 
+/* a value's bits as another type of the same size (the cosine of gp_sincos goes to a thread's
+ * variable), and sine and cosine at once */
+#define gp_float_as_int(x)          as_type<int>((float)(x))
+#define gp_int_as_float(x)          as_type<float>((int)(x))
+#define gp_float_as_uint(x)         as_type<uint>((float)(x))
+#define gp_uint_as_float(x)         as_type<float>((uint)(x))
+#define gp_double_as_long(x)        as_type<long>((double)(x))
+#define gp_long_as_double(x)        as_type<double>((long)(x))
+#define gp_sincos(x, s, c)          ((void)(*(s) = sincos((float)(x), *(c))))
 
 typedef ushort gp_half;
 static inline float gp_half_to_float(gp_half h)
@@ -1043,6 +1069,48 @@ static inline float gp_atomic_add_float(float *p, float v)
 }
 
 #define gp_rsqrt(x)                (1.0f / sqrtf(x))
+/* a value's bits as another type of the same size, and sine and cosine at once */
+static inline int32_t gp_float_as_int(float x)
+{
+    int32_t v;
+    memcpy(&v, &x, sizeof v);
+    return v;
+}
+static inline float gp_int_as_float(int32_t x)
+{
+    float v;
+    memcpy(&v, &x, sizeof v);
+    return v;
+}
+static inline uint32_t gp_float_as_uint(float x)
+{
+    uint32_t v;
+    memcpy(&v, &x, sizeof v);
+    return v;
+}
+static inline float gp_uint_as_float(uint32_t x)
+{
+    float v;
+    memcpy(&v, &x, sizeof v);
+    return v;
+}
+static inline int64_t gp_double_as_long(double x)
+{
+    int64_t v;
+    memcpy(&v, &x, sizeof v);
+    return v;
+}
+static inline double gp_long_as_double(int64_t x)
+{
+    double v;
+    memcpy(&v, &x, sizeof v);
+    return v;
+}
+static inline void gp_sincos(float x, float *s, float *c)
+{
+    *s = sinf(x);
+    *c = cosf(x);
+}
 
 /* gp_printf: each call formatted here (at most 1023 bytes) and handed whole to the runtime,
  * which keeps the launch's output in group order and hands it on when the launch ends. */
@@ -1206,6 +1274,14 @@ GP__CPU_VEC(double, double)
 #define sinhf(x)                   sinh(x)
 #define coshf(x)                   cosh(x)
 #define tanhf(x)                   tanh(x)
+#define rintf(x)                   rint(x)
 #endif
+
+/* Classification, 0 or 1 on every target (C's macros may return any non-zero value, and -1 for
+ * isinf of minus infinity; Metal's return bool). */
+#define gp_isnan(x)    (isnan(x) ? 1 : 0)
+#define gp_isinf(x)    (isinf(x) ? 1 : 0)
+#define gp_isfinite(x) (isfinite(x) ? 1 : 0)
+#define gp_signbit(x)  (signbit(x) ? 1 : 0)
 
 #endif /* GPUPORT_KERNEL_H */

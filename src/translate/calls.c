@@ -253,9 +253,18 @@ void tl_infer_call(lctx *c, tr_expr *e)
             e->vt = TR_VT_INT;
         else if (!strcmp(m->cuda, "__umul24"))
             e->vt = TR_VT_UINT;
-        else if (!strcmp(m->cuda, "__ldg"))
+        else if (!strcmp(m->cuda, "__ldg") || !strcmp(m->out, "gp_sincos"))
             e->vt = TR_VT_UNKNOWN;
-        else
+        else if (!strcmp(m->out, "gp_isnan") || !strcmp(m->out, "gp_isinf") ||
+                 !strcmp(m->out, "gp_isfinite") || !strcmp(m->out, "gp_signbit") ||
+                 !strcmp(m->out, "gp_float_as_int"))
+            e->vt = TR_VT_INT;
+        else if (!strcmp(m->out, "gp_float_as_uint"))
+            e->vt = TR_VT_UINT;
+        else if (!strcmp(m->out, "gp_double_as_long") || !strcmp(m->out, "gp_long_as_double")) {
+            e->vt = m->out[3] == 'd' ? TR_VT_LONG : TR_VT_DOUBLE;
+            c->f->uses_fp64 = true;
+        } else
             e->vt = TR_VT_FLOAT;
         break;
     }

@@ -43,9 +43,6 @@ static const char fence[] = "memory fences are outside the dialect: use gp_barri
                             "group, or split the kernel";
 static const char bits[] = "this bit-level intrinsic is not in every target's prelude (__popc, "
                            "__clz, __ffs, __brev and __umulhi are translated): write it in C";
-static const char casts[] = "reinterpreting a float's bits as an integer (or back) has no spelling "
-                            "common to the targets (as_type on Metal, as_uint on OpenCL, a union "
-                            "in C); keep the value in one type";
 
 static const tr_callmap table[] = {
     SAME("expf", 1),
@@ -75,6 +72,11 @@ static const tr_callmap table[] = {
     SAME("sinhf", 1),
     SAME("coshf", 1),
     SAME("tanhf", 1),
+    SAME("rintf", 1),
+    RENAME("isnan", 1, "gp_isnan", NULL),
+    RENAME("isinf", 1, "gp_isinf", NULL),
+    RENAME("isfinite", 1, "gp_isfinite", NULL),
+    RENAME("signbit", 1, "gp_signbit", NULL),
     FMATH("exp", 1, "expf"),
     FMATH("exp2", 1, "exp2f"),
     FMATH("log", 1, "logf"),
@@ -102,6 +104,16 @@ static const tr_callmap table[] = {
     FMATH("sinh", 1, "sinhf"),
     FMATH("cosh", 1, "coshf"),
     FMATH("tanh", 1, "tanhf"),
+    FMATH("rint", 1, "rintf"),
+    RENAME("sincosf", 3, "gp_sincos", NULL),
+    RENAME("__sincosf", 3, "gp_sincos",
+           "fast-math intrinsic __sincosf became the precise gp_sincos"),
+    RENAME("__float_as_int", 1, "gp_float_as_int", NULL),
+    RENAME("__int_as_float", 1, "gp_int_as_float", NULL),
+    RENAME("__float_as_uint", 1, "gp_float_as_uint", NULL),
+    RENAME("__uint_as_float", 1, "gp_uint_as_float", NULL),
+    RENAME("__double_as_longlong", 1, "gp_double_as_long", NULL),
+    RENAME("__longlong_as_double", 1, "gp_long_as_double", NULL),
     RENAME("rsqrtf", 1, "gp_rsqrt", NULL),
     RENAME("printf", -1, "gp_printf", NULL), /* its format is checked when the .gpk is built */
     RENAME("__expf", 1, "expf", "fast-math intrinsic __expf became the precise expf"),
@@ -227,10 +239,6 @@ static const tr_callmap table[] = {
     REFUSE("__ffs", "bit intrinsic", bits),
     REFUSE("__brev", "bit intrinsic", bits),
     REFUSE("__byte_perm", "bit intrinsic", bits),
-    REFUSE("__float_as_int", "bit cast", casts),
-    REFUSE("__int_as_float", "bit cast", casts),
-    REFUSE("__float_as_uint", "bit cast", casts),
-    REFUSE("__uint_as_float", "bit cast", casts),
     REFUSE("clock", "clock", "the cycle counter has no portable equivalent"),
     REFUSE("clock64", "clock", "the cycle counter has no portable equivalent"),
     REFUSE("malloc", "device malloc", "device-side allocation has no portable equivalent"),

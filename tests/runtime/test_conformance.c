@@ -486,6 +486,54 @@ static void conformance_vectors_fp64(void **state)
     }
 }
 
+static void conformance_bits(void **state)
+{
+    (void)state;
+    enum { N = 300 };
+    static float x[N], y[N], ry[N], sc[2 * N], rsc[2 * N];
+    static uint32_t u[N], ru[N];
+    static int32_t cls[N], rcls[N];
+    for (int i = 0; i < N; i++)
+        x[i] = (float)(i * 37 % 201 - 100) * 0.25f + (i % 3 ? 0.5f : 0.0f);
+    x[0] = NAN, x[1] = INFINITY, x[2] = -INFINITY, x[3] = -0.0f, x[4] = 0.0f;
+    x[5] = 2.5f, x[6] = -2.5f, x[7] = 3.5f; /* ties round to even */
+    for (int i = 0; i < N; i++) {
+        float v = x[i], m = -v;
+        uint32_t a, b;
+        memcpy(&a, &v, 4), memcpy(&b, &m, 4);
+        ru[i] = a ^ b;
+        rcls[i] = (isnan(v) ? 1 : 0) + 2 * (isinf(v) ? 1 : 0) + 4 * (signbit(v) ? 1 : 0) +
+                  8 * (isfinite(v) ? 1 : 0);
+        ry[i] = fabsf(v) + (isfinite(v) ? rintf(v) : 0.0f);
+        float t = isfinite(v) ? v * 0.01f : 0.0f;
+        rsc[2 * i] = sinf(t), rsc[2 * i + 1] = cosf(t);
+    }
+    FOR_EACH_DEVICE(dev)
+    {
+        gp_program *p;
+        gp_kernel *k = gpt_kernel(dev, "bits.gpk", "bits", &p);
+        gp_buffer *bx = gpt_upload(dev, x, sizeof x), *bu = gpt_upload(dev, NULL, sizeof u),
+                  *bc = gpt_upload(dev, NULL, sizeof cls), *by = gpt_upload(dev, NULL, sizeof y),
+                  *bs = gpt_upload(dev, NULL, sizeof sc);
+        int n = N;
+        gp_arg a[] = {gp_arg_buffer(bx), gp_arg_buffer(bu), gp_arg_buffer(bc),
+                      gp_arg_buffer(by), gp_arg_buffer(bs), gp_arg_value(&n, 4)};
+        size_t global = N;
+        GPT_CHECK(gp_kernel_launch(NULL, k, 1, &global, NULL, 6, a));
+        GPT_CHECK(gp_buffer_read(bu, 0, u, sizeof u));
+        GPT_CHECK(gp_buffer_read(bc, 0, cls, sizeof cls));
+        GPT_CHECK(gp_buffer_read(by, 0, y, sizeof y));
+        GPT_CHECK(gp_buffer_read(bs, 0, sc, sizeof sc));
+        assert_memory_equal(u, ru, sizeof u);
+        assert_memory_equal(cls, rcls, sizeof cls);
+        assert_true(gpt_floats_match("|x| + rintf(x)", ry, y, N, 0.0));
+        assert_true(gpt_floats_match("gp_sincos", rsc, sc, 2 * N, 1e-12));
+        gp_buffer_release(bx), gp_buffer_release(bu), gp_buffer_release(bc);
+        gp_buffer_release(by), gp_buffer_release(bs);
+        gp_kernel_release(k), gp_program_release(p);
+    }
+}
+
 static void conformance_define(void **state)
 {
     (void)state;
@@ -790,8 +838,8 @@ int main(void)
         cmocka_unit_test(conformance_index3d),      cmocka_unit_test(conformance_helper),
         cmocka_unit_test(conformance_half),         cmocka_unit_test(conformance_define),
         cmocka_unit_test(conformance_vectors),      cmocka_unit_test(conformance_vectors_fp64),
-        cmocka_unit_test(conformance_nonuniform),   cmocka_unit_test(conformance_simd),
-        cmocka_unit_test(simd_faults_cpu),
+        cmocka_unit_test(conformance_bits),         cmocka_unit_test(conformance_nonuniform),
+        cmocka_unit_test(conformance_simd),         cmocka_unit_test(simd_faults_cpu),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }

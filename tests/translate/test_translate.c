@@ -292,6 +292,28 @@ static void vector_operators_become_calls(void **state)
                    2, "C++", "vector types only");
 }
 
+static void bit_casts_and_classification(void **state)
+{
+    (void)state;
+    expect_ok(
+        "__global__ void k(float *x, unsigned *u, int *c, float *s, double *d, long long *l) {\n"
+        "  int i = threadIdx.x;\n"
+        "  u[i] = __float_as_uint(x[i]) ^ (unsigned)__float_as_int(x[i + 1]);\n"
+        "  x[i] = __uint_as_float(u[i]) + __int_as_float(c[i]);\n"
+        "  c[i] = isnan(x[i]) + 2 * isinf(x[i]) + 4 * signbit(x[i]) + isfinite(x[i]);\n"
+        "  sincosf(x[i], &s[i], &s[i + 1]);\n"
+        "  x[i] = rintf(x[i]) + rint(s[i]);\n"
+        "  l[i] = __double_as_longlong(d[i]); d[i] = __longlong_as_double(l[i]);\n}\n",
+        (const char *[]){"GP_REQUIRES_FP64",
+                         "u[i] = gp_float_as_uint(x[i]) ^ (unsigned int)gp_float_as_int(x[i + 1]);",
+                         "x[i] = gp_uint_as_float(u[i]) + gp_int_as_float(c[i]);",
+                         "c[i] = gp_isnan(x[i]) + 2 * gp_isinf(x[i]) + 4 * gp_signbit(x[i]) + "
+                         "gp_isfinite(x[i]);",
+                         "gp_sincos(x[i], &s[i], &s[i + 1]);", "x[i] = rintf(x[i]) + rintf(s[i]);",
+                         "l[i] = gp_double_as_long(d[i]);", "d[i] = gp_long_as_double(l[i]);",
+                         NULL});
+}
+
 static void preprocessor_macros_and_conditions(void **state)
 {
     (void)state;
@@ -487,7 +509,7 @@ static void partial_keeps_no_live_marker(void **state)
 {
     (void)state;
     gp_translate_result r =
-        run("__device__ float h(float x) { return __int_as_float(__float_as_int(x) & 1); }\n"
+        run("__device__ float h(float x) { return (float)__byte_perm((unsigned)x, 0u, 0x3210u); }\n"
             "__device__ float g(float x) { return x * 2.0f; }\n"
             "__global__ void a(float *o) { o[0] = h(o[1]); }\n"
             "__global__ void b(float *o) { o[0] = g(o[1]); }\n"
@@ -1155,6 +1177,7 @@ int main(void)
         cmocka_unit_test(vectors_and_half),
         cmocka_unit_test(vector_types_of_every_family),
         cmocka_unit_test(vector_operators_become_calls),
+        cmocka_unit_test(bit_casts_and_classification),
         cmocka_unit_test(preprocessor_macros_and_conditions),
         cmocka_unit_test(reserved_words_renamed_and_mixed_operators_parenthesised),
         cmocka_unit_test(double_precision_marked),
