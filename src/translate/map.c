@@ -164,6 +164,10 @@ static const tr_callmap table[] = {
     {"max", TR_CALL_MINMAX, 2, "max", NULL, NULL},
     {"abs", TR_CALL_MINMAX, 1, "abs", NULL, NULL},
     /* CUDA's integer min/max of a fixed type: the arguments converted to it */
+    /* min/max where the file overloads them on vectors but the arguments are scalars (overload.c)
+     */
+    {"gp__min", TR_CALL_MINMAX, 2, "min", NULL, NULL},
+    {"gp__max", TR_CALL_MINMAX, 2, "max", NULL, NULL},
     {"umin", TR_CALL_MINMAX, 2, "min", NULL, NULL},
     {"umax", TR_CALL_MINMAX, 2, "max", NULL, NULL},
     {"llmin", TR_CALL_MINMAX, 2, "min", NULL, NULL},

@@ -55,9 +55,45 @@ static tr_func *by_arity(const tr_unit *u, const char *name, int n, int *count)
     return *count == 1 ? one : NULL;
 }
 
+/* An argument that cannot go to a vector parameter: a number, a component (v.x), a scalar
+ * variable. */
+static bool plainly_scalar(const tr_expr *a)
+{
+    if (a->kind == TR_E_NUM) return true;
+    if (a->kind == TR_E_MEMBER && a->name && strlen(a->name) == 1 && strchr("xyzw", a->name[0]))
+        return true;
+    if (a->kind == TR_E_IDENT && a->sym && !a->sym->type.nptr && !a->sym->ndims)
+        return tl_base_vt(a->sym->type.base) != TR_VT_VEC &&
+               tl_base_vt(a->sym->type.base) != TR_VT_UNKNOWN;
+    return false;
+}
+
+/* min(a.x, b.x) in a file that overloads min on vectors (helper_math.h) is CUDA's own min: no
+ * overload can take a scalar where it has a vector. Named so here, before any analysis walks
+ * every overload of the name for it. */
+static void builtin_minmax(const tr_unit *u, tr_expr *e)
+{
+    const char *n = e->a->text;
+    if (e->nargs != 2 || (strcmp(n, "min") && strcmp(n, "max"))) return;
+    for (int i = 0; i < u->nfuncs; i++) {
+        const tr_func *f = u->funcs[i];
+        if (!f->src_name || strcmp(f->src_name, n) || f->nparams != 2) continue;
+        bool impossible = false;
+        for (int k = 0; k < 2 && !impossible; k++)
+            impossible = !f->params[k]->type.nptr &&
+                         tl_base_vt(f->params[k]->type.base) == TR_VT_VEC &&
+                         plainly_scalar(e->args[k]);
+        if (!impossible) return;
+    }
+    e->a->text = (char *)(n[1] == 'i' ? "gp__min" : "gp__max");
+}
+
 static void arity_calls(const tr_unit *u, tr_expr *e)
 {
     if (!e) return;
+    if (e->kind == TR_E_CALL && e->a && e->a->kind == TR_E_IDENT && !e->a->sym &&
+        tl_is_overloaded(u, e->a->text))
+        builtin_minmax(u, e);
     if (e->kind == TR_E_CALL && e->a && e->a->kind == TR_E_IDENT && !e->a->sym &&
         tl_is_overloaded(u, e->a->text)) {
         int n = 0;

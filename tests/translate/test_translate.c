@@ -281,6 +281,14 @@ static void vector_operators_become_calls(void **state)
                   "operator_sub_float3(p), operator_mul_float3_float(p, 0.5f)));",
                   "out[i] = operator_add_float4_float4(in[i], gp_make_float4(",
                   "operator_xor_assign_uchar4p_uchar4(&px[i], gp_make_uchar4(1, 2, 3, 4));", NULL});
+    /* min/max overloaded on vectors (helper_math.h): a call with components is CUDA's own */
+    expect_ok("__device__ int2 max(int2 a, int2 b) { return make_int2(max(a.x, b.x), "
+              "max(a.y, b.y)); }\n"
+              "__global__ void k(int2 *v, int *o) { v[0] = max(v[1], v[2]); o[0] = max(o[1], 3); "
+              "}\n",
+              (const char *[]){"gp_make_int2(gp_max(a.x, b.x), gp_max(a.y, b.y))",
+                               "v[0] = max_int2_int2(v[1], v[2]);", "o[0] = gp_max(o[1], 3);",
+                               NULL});
     /* an operator the file does not define: CUDA has none */
     snprintf(src, sizeof src, "%s__global__ void k(float4 *out) { out[0] = out[1] - out[2]; }\n",
              ops);
