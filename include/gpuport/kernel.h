@@ -267,6 +267,14 @@ __device__ __forceinline__ unsigned gp__cu_pickd(dim3 v, int d)
 #define gp_atomic_add_float(p, v) atomicAdd((float *)(p), (v))
 
 #define gp_rsqrt(x) rsqrtf(x)
+/* a value's bits as another type of the same size, and sine and cosine at once */
+#define gp_float_as_int(x)   __float_as_int(x)
+#define gp_int_as_float(x)   __int_as_float(x)
+#define gp_float_as_uint(x)  __float_as_uint(x)
+#define gp_uint_as_float(x)  __uint_as_float(x)
+#define gp_double_as_long(x) __double_as_longlong(x)
+#define gp_long_as_double(x) __longlong_as_double(x)
+#define gp_sincos(x, s, c)   sincosf((x), (s), (c))
 /* device printf: flushed by the launch's wait (the core checks the format at build time) */
 #define gp_printf printf
 
@@ -303,6 +311,66 @@ typedef int4 gp_int4;
 #define gp_make_float4(x, y, z, w) make_float4((x), (y), (z), (w))
 #define gp_make_int2(x, y)         make_int2((x), (y))
 #define gp_make_int4(x, y, z, w)   make_int4((x), (y), (z), (w))
+/* the other vector types: CUDA's own, except the 4-component 64-bit ones (CUDA 13 deprecates
+ * double4, longlong4 and ulonglong4 for variants named by their alignment) */
+typedef char2 gp_char2;
+#define gp_make_char2(x, y) make_char2((x), (y))
+typedef char4 gp_char4;
+#define gp_make_char4(x, y, z, w) make_char4((x), (y), (z), (w))
+typedef uchar2 gp_uchar2;
+#define gp_make_uchar2(x, y) make_uchar2((x), (y))
+typedef uchar4 gp_uchar4;
+#define gp_make_uchar4(x, y, z, w) make_uchar4((x), (y), (z), (w))
+typedef short2 gp_short2;
+#define gp_make_short2(x, y) make_short2((x), (y))
+typedef short4 gp_short4;
+#define gp_make_short4(x, y, z, w) make_short4((x), (y), (z), (w))
+typedef ushort2 gp_ushort2;
+#define gp_make_ushort2(x, y) make_ushort2((x), (y))
+typedef ushort4 gp_ushort4;
+#define gp_make_ushort4(x, y, z, w) make_ushort4((x), (y), (z), (w))
+typedef uint2 gp_uint2;
+#define gp_make_uint2(x, y) make_uint2((x), (y))
+typedef uint4 gp_uint4;
+#define gp_make_uint4(x, y, z, w) make_uint4((x), (y), (z), (w))
+typedef longlong2 gp_long2;
+#define gp_make_long2(x, y) make_longlong2((x), (y))
+typedef struct __align__(16) gp_long4
+{
+    long long x, y, z, w;
+}
+gp_long4;
+__device__ __forceinline__ gp_long4 gp_make_long4(long long x, long long y, long long z,
+                                                  long long w)
+{
+    gp_long4 v = {x, y, z, w};
+    return v;
+}
+typedef ulonglong2 gp_ulong2;
+#define gp_make_ulong2(x, y) make_ulonglong2((x), (y))
+typedef struct __align__(16) gp_ulong4
+{
+    unsigned long long x, y, z, w;
+}
+gp_ulong4;
+__device__ __forceinline__ gp_ulong4 gp_make_ulong4(unsigned long long x, unsigned long long y,
+                                                    unsigned long long z, unsigned long long w)
+{
+    gp_ulong4 v = {x, y, z, w};
+    return v;
+}
+typedef double2 gp_double2;
+#define gp_make_double2(x, y) make_double2((x), (y))
+typedef struct __align__(16) gp_double4
+{
+    double x, y, z, w;
+}
+gp_double4;
+__device__ __forceinline__ gp_double4 gp_make_double4(double x, double y, double z, double w)
+{
+    gp_double4 v = {x, y, z, w};
+    return v;
+}
 
 /* ============================================================================================
  * OpenCL C 1.2. Parameters map one to one (buffers `__global`, the dynamic block `__local`, set
@@ -377,6 +445,15 @@ static inline float gp_atomic_add_float(volatile __global float *p, float v)
     return as_float(old);
 }
 
+/* a value's bits as another type of the same size (64-bit ones need GP_REQUIRES_FP64), and sine
+ * and cosine at once */
+#define gp_float_as_int(x)          as_int((float)(x))
+#define gp_int_as_float(x)          as_float((int)(x))
+#define gp_float_as_uint(x)         as_uint((float)(x))
+#define gp_uint_as_float(x)         as_float((uint)(x))
+#define gp_double_as_long(x)        as_long((double)(x))
+#define gp_long_as_double(x)        as_double((long)(x))
+#define gp_sincos(x, s, c)          ((void)(*(s) = sincos((float)(x), (c))))
 
 typedef ushort gp_half;
 static inline float gp_half_to_float(gp_half h)
@@ -408,6 +485,40 @@ typedef int4 gp_int4;
 #define gp_make_float4(x, y, z, w) ((float4)((x), (y), (z), (w)))
 #define gp_make_int2(x, y)         ((int2)((x), (y)))
 #define gp_make_int4(x, y, z, w)   ((int4)((x), (y), (z), (w)))
+/* the other vector types; double ones as macros, so that a source without them builds on a
+ * device without fp64 */
+typedef char2 gp_char2;
+typedef char4 gp_char4;
+#define gp_make_char2(x, y)         ((char2)((x), (y)))
+#define gp_make_char4(x, y, z, w)   ((char4)((x), (y), (z), (w)))
+typedef uchar2 gp_uchar2;
+typedef uchar4 gp_uchar4;
+#define gp_make_uchar2(x, y)        ((uchar2)((x), (y)))
+#define gp_make_uchar4(x, y, z, w)  ((uchar4)((x), (y), (z), (w)))
+typedef short2 gp_short2;
+typedef short4 gp_short4;
+#define gp_make_short2(x, y)        ((short2)((x), (y)))
+#define gp_make_short4(x, y, z, w)  ((short4)((x), (y), (z), (w)))
+typedef ushort2 gp_ushort2;
+typedef ushort4 gp_ushort4;
+#define gp_make_ushort2(x, y)       ((ushort2)((x), (y)))
+#define gp_make_ushort4(x, y, z, w) ((ushort4)((x), (y), (z), (w)))
+typedef uint2 gp_uint2;
+typedef uint4 gp_uint4;
+#define gp_make_uint2(x, y)         ((uint2)((x), (y)))
+#define gp_make_uint4(x, y, z, w)   ((uint4)((x), (y), (z), (w)))
+typedef long2 gp_long2;
+typedef long4 gp_long4;
+#define gp_make_long2(x, y)         ((long2)((x), (y)))
+#define gp_make_long4(x, y, z, w)   ((long4)((x), (y), (z), (w)))
+typedef ulong2 gp_ulong2;
+typedef ulong4 gp_ulong4;
+#define gp_make_ulong2(x, y)        ((ulong2)((x), (y)))
+#define gp_make_ulong4(x, y, z, w)  ((ulong4)((x), (y), (z), (w)))
+#define gp_double2                  double2
+#define gp_double4                  double4
+#define gp_make_double2(x, y)       ((double2)((x), (y)))
+#define gp_make_double4(x, y, z, w) ((double4)((x), (y), (z), (w)))
 
 /* ============================================================================================
  * Metal Shading Language (C++14 based). Buffers are `device T *` at [[buffer(i)]] where i is the
@@ -581,6 +692,15 @@ static inline float gp_atomic_add_float(device float *p, float v)
 }
 #endif
 
+/* a value's bits as another type of the same size (the cosine of gp_sincos goes to a thread's
+ * variable), and sine and cosine at once */
+#define gp_float_as_int(x)          as_type<int>((float)(x))
+#define gp_int_as_float(x)          as_type<float>((int)(x))
+#define gp_float_as_uint(x)         as_type<uint>((float)(x))
+#define gp_uint_as_float(x)         as_type<float>((uint)(x))
+#define gp_double_as_long(x)        as_type<long>((double)(x))
+#define gp_long_as_double(x)        as_type<double>((long)(x))
+#define gp_sincos(x, s, c)          ((void)(*(s) = sincos((float)(x), *(c))))
 
 typedef ushort gp_half;
 static inline float gp_half_to_float(gp_half h)
@@ -610,6 +730,40 @@ typedef int4 gp_int4;
 #define gp_make_float4(x, y, z, w) float4((x), (y), (z), (w))
 #define gp_make_int2(x, y)         int2((x), (y))
 #define gp_make_int4(x, y, z, w)   int4((x), (y), (z), (w))
+/* the other vector types; 64-bit ones as macros (Metal has no double, and long only in newer
+ * versions), so that a source without them builds everywhere */
+typedef char2 gp_char2;
+typedef char4 gp_char4;
+#define gp_make_char2(x, y)         char2((x), (y))
+#define gp_make_char4(x, y, z, w)   char4((x), (y), (z), (w))
+typedef uchar2 gp_uchar2;
+typedef uchar4 gp_uchar4;
+#define gp_make_uchar2(x, y)        uchar2((x), (y))
+#define gp_make_uchar4(x, y, z, w)  uchar4((x), (y), (z), (w))
+typedef short2 gp_short2;
+typedef short4 gp_short4;
+#define gp_make_short2(x, y)        short2((x), (y))
+#define gp_make_short4(x, y, z, w)  short4((x), (y), (z), (w))
+typedef ushort2 gp_ushort2;
+typedef ushort4 gp_ushort4;
+#define gp_make_ushort2(x, y)       ushort2((x), (y))
+#define gp_make_ushort4(x, y, z, w) ushort4((x), (y), (z), (w))
+typedef uint2 gp_uint2;
+typedef uint4 gp_uint4;
+#define gp_make_uint2(x, y)         uint2((x), (y))
+#define gp_make_uint4(x, y, z, w)   uint4((x), (y), (z), (w))
+#define gp_long2                    long2
+#define gp_long4                    long4
+#define gp_make_long2(x, y)         long2((x), (y))
+#define gp_make_long4(x, y, z, w)   long4((x), (y), (z), (w))
+#define gp_ulong2                   ulong2
+#define gp_ulong4                   ulong4
+#define gp_make_ulong2(x, y)        ulong2((x), (y))
+#define gp_make_ulong4(x, y, z, w)  ulong4((x), (y), (z), (w))
+#define gp_double2                  double2
+#define gp_double4                  double4
+#define gp_make_double2(x, y)       double2((x), (y))
+#define gp_make_double4(x, y, z, w) double4((x), (y), (z), (w))
 
 /* ============================================================================================
  * C on the CPU (any C11 compiler). Each GP_KERNEL becomes the user's body as a static function
@@ -1004,6 +1158,48 @@ static inline float gp_atomic_add_float(float *p, float v)
 }
 
 #define gp_rsqrt(x)                (1.0f / sqrtf(x))
+/* a value's bits as another type of the same size, and sine and cosine at once */
+static inline int32_t gp_float_as_int(float x)
+{
+    int32_t v;
+    memcpy(&v, &x, sizeof v);
+    return v;
+}
+static inline float gp_int_as_float(int32_t x)
+{
+    float v;
+    memcpy(&v, &x, sizeof v);
+    return v;
+}
+static inline uint32_t gp_float_as_uint(float x)
+{
+    uint32_t v;
+    memcpy(&v, &x, sizeof v);
+    return v;
+}
+static inline float gp_uint_as_float(uint32_t x)
+{
+    float v;
+    memcpy(&v, &x, sizeof v);
+    return v;
+}
+static inline int64_t gp_double_as_long(double x)
+{
+    int64_t v;
+    memcpy(&v, &x, sizeof v);
+    return v;
+}
+static inline double gp_long_as_double(int64_t x)
+{
+    double v;
+    memcpy(&v, &x, sizeof v);
+    return v;
+}
+static inline void gp_sincos(float x, float *s, float *c)
+{
+    *s = sinf(x);
+    *c = cosf(x);
+}
 
 /* gp_printf: each call formatted here (at most 1023 bytes) and handed whole to the runtime,
  * which keeps the launch's output in group order and hands it on when the launch ends. */
@@ -1098,6 +1294,41 @@ typedef struct gp_int4 {
 #define gp_make_float4(x, y, z, w) ((gp_float4){(x), (y), (z), (w)})
 #define gp_make_int2(x, y)         ((gp_int2){(x), (y)})
 #define gp_make_int4(x, y, z, w)   ((gp_int4){(x), (y), (z), (w)})
+#define GP__CPU_VEC(T, E)                                                                          \
+    typedef struct gp_##T##2                                                                       \
+    {                                                                                              \
+        E x, y;                                                                                    \
+    }                                                                                              \
+    gp_##T##2;                                                                                     \
+    typedef struct gp_##T##4                                                                       \
+    {                                                                                              \
+        E x, y, z, w;                                                                              \
+    }                                                                                              \
+    gp_##T##4;
+GP__CPU_VEC(char, int8_t)
+GP__CPU_VEC(uchar, uint8_t)
+GP__CPU_VEC(short, int16_t)
+GP__CPU_VEC(ushort, uint16_t)
+GP__CPU_VEC(uint, uint32_t)
+GP__CPU_VEC(long, int64_t)
+GP__CPU_VEC(ulong, uint64_t)
+GP__CPU_VEC(double, double)
+#define gp_make_char2(x, y)         ((gp_char2){(x), (y)})
+#define gp_make_char4(x, y, z, w)   ((gp_char4){(x), (y), (z), (w)})
+#define gp_make_uchar2(x, y)        ((gp_uchar2){(x), (y)})
+#define gp_make_uchar4(x, y, z, w)  ((gp_uchar4){(x), (y), (z), (w)})
+#define gp_make_short2(x, y)        ((gp_short2){(x), (y)})
+#define gp_make_short4(x, y, z, w)  ((gp_short4){(x), (y), (z), (w)})
+#define gp_make_ushort2(x, y)       ((gp_ushort2){(x), (y)})
+#define gp_make_ushort4(x, y, z, w) ((gp_ushort4){(x), (y), (z), (w)})
+#define gp_make_uint2(x, y)         ((gp_uint2){(x), (y)})
+#define gp_make_uint4(x, y, z, w)   ((gp_uint4){(x), (y), (z), (w)})
+#define gp_make_long2(x, y)         ((gp_long2){(x), (y)})
+#define gp_make_long4(x, y, z, w)   ((gp_long4){(x), (y), (z), (w)})
+#define gp_make_ulong2(x, y)        ((gp_ulong2){(x), (y)})
+#define gp_make_ulong4(x, y, z, w)  ((gp_ulong4){(x), (y), (z), (w)})
+#define gp_make_double2(x, y)       ((gp_double2){(x), (y)})
+#define gp_make_double4(x, y, z, w) ((gp_double4){(x), (y), (z), (w)})
 #endif /* !GP_KERNEL_ABI_ONLY */
 #endif /* targets */
 
@@ -1132,6 +1363,14 @@ typedef struct gp_int4 {
 #define sinhf(x)                   sinh(x)
 #define coshf(x)                   cosh(x)
 #define tanhf(x)                   tanh(x)
+#define rintf(x)                   rint(x)
 #endif
+
+/* Classification, 0 or 1 on every target (C's macros may return any non-zero value, and -1 for
+ * isinf of minus infinity; Metal's return bool). */
+#define gp_isnan(x)    (isnan(x) ? 1 : 0)
+#define gp_isinf(x)    (isinf(x) ? 1 : 0)
+#define gp_isfinite(x) (isfinite(x) ? 1 : 0)
+#define gp_signbit(x)  (signbit(x) ? 1 : 0)
 
 #endif /* GPUPORT_KERNEL_H */

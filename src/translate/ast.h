@@ -115,6 +115,7 @@ typedef struct tr_expr {
     bool refs_done;    /* CALL: reference arguments already passed by address */
     char convert;      /* an implicit conversion CUDA makes of this value: 'h' to half, 'f' from
                           half to float (half is stored as its bits; infer.c) */
+    const char *vec;   /* a vector value (vt TR_VT_VEC): its CUDA type, "float3" (NULL: unknown) */
 } tr_expr;
 
 typedef enum tr_sym_kind {
@@ -273,6 +274,7 @@ typedef struct tr_func {
     int refused_line;
     char *template_id; /* an instantiated template: "reduce<float, 256>" */
     bool synthetic;    /* made by the translation (a cooperative-group operation) */
+    bool is_operator;  /* an operator on vector types, named operator_<op> (vectors.c) */
     bool used;         /* called by some kernel (its refusals count) */
     /* the lockstep check (lockstep.c): being walked, calls from outside a `tid < 32` region,
      * and which parameters every call binds to the work-item's index */

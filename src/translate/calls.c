@@ -111,6 +111,12 @@ void tl_infer_call(lctx *c, tr_expr *e)
             refs |= g->params[i]->ref;
         if (g && !refs) {
             e->a->text = g->name;
+        } else if (g && g->is_operator) {
+            /* a += b on vectors: the operator takes its left operand by reference */
+            e->a->text = g->name;
+            pass_references(c, e, g);
+            for (int i = 0; i < e->nargs; i++)
+                tl_infer_expr(c, e->args[i]);
         } else if (g || ambiguous || !tr_map_call(e->a->text)) {
             tl_refuse(c, e, "overload",
                       "%s is overloaded and %s: C++ chooses by conversion rules the translation "
@@ -234,9 +240,10 @@ void tl_infer_call(lctx *c, tr_expr *e)
         infer_simd(c, e, m);
         break;
     default:
-        if (!strncmp(m->out, "gp_make_", 8))
+        if (!strncmp(m->out, "gp_make_", 8)) {
             e->vt = TR_VT_VEC;
-        else if (!strcmp(m->out, "gp_float_to_half"))
+            e->vec = tr_vector_type(m->cuda + 5, NULL, NULL) ? m->cuda + 5 : NULL;
+        } else if (!strcmp(m->out, "gp_float_to_half"))
             e->vt = TR_VT_HALF;
         else if (!strcmp(m->out, "gp_float_to_bf16"))
             e->vt = TR_VT_BF16;
@@ -246,9 +253,18 @@ void tl_infer_call(lctx *c, tr_expr *e)
             e->vt = TR_VT_INT;
         else if (!strcmp(m->cuda, "__umul24"))
             e->vt = TR_VT_UINT;
-        else if (!strcmp(m->cuda, "__ldg"))
+        else if (!strcmp(m->cuda, "__ldg") || !strcmp(m->out, "gp_sincos"))
             e->vt = TR_VT_UNKNOWN;
-        else
+        else if (!strcmp(m->out, "gp_isnan") || !strcmp(m->out, "gp_isinf") ||
+                 !strcmp(m->out, "gp_isfinite") || !strcmp(m->out, "gp_signbit") ||
+                 !strcmp(m->out, "gp_float_as_int"))
+            e->vt = TR_VT_INT;
+        else if (!strcmp(m->out, "gp_float_as_uint"))
+            e->vt = TR_VT_UINT;
+        else if (!strcmp(m->out, "gp_double_as_long") || !strcmp(m->out, "gp_long_as_double")) {
+            e->vt = m->out[3] == 'd' ? TR_VT_LONG : TR_VT_DOUBLE;
+            c->f->uses_fp64 = true;
+        } else
             e->vt = TR_VT_FLOAT;
         break;
     }

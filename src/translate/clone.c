@@ -65,6 +65,11 @@ void tl_infer_call_user(lctx *c, tr_expr *e, tr_func *g)
     for (int i = 0; i < g->nparams; i++) /* a float passed for a half parameter, or back */
         if (!g->params[i]->type.nptr && !g->params[i]->ref)
             tl_half_mix(c, e->args[i], tl_base_vt(g->params[i]->type.base), e->args[i]);
+    if (!g->ret.nptr && tl_base_vt(g->ret.base) == TR_VT_VEC) {
+        /* known in every pass: an operator on the result chooses its overload by it */
+        e->vt = TR_VT_VEC;
+        e->vec = g->ret.base;
+    }
     if (!c->final) return;
     tr_space *sp = tr_alloc(c->u, (size_t)(g->nparams ? g->nparams : 1) * sizeof *sp);
     for (int i = 0; i < g->nparams; i++) {
@@ -127,6 +132,7 @@ void tl_infer_call_user(lctx *c, tr_expr *e, tr_func *g)
         *calls = n;
     }
     e->vt = g->ret.nptr ? TR_VT_PTR : tl_base_vt(g->ret.base);
+    if (e->vt == TR_VT_VEC) e->vec = g->ret.base;
     /* the callee's built-ins and hoisted shared arrays are passed through this function */
     c->f->builtins |= g->builtins;
     for (int i = 0; i < g->nhoisted; i++)

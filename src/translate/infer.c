@@ -125,6 +125,7 @@ void tl_infer_expr(lctx *c, tr_expr *e)
     if (!e) return;
     e->space = TR_SP_NONE;
     e->elem = NULL;
+    if (e->kind != TR_E_CALL) e->vec = NULL;
     switch (e->kind) {
     case TR_E_NUM:
         e->vt = tl_number_vt(e->text);
@@ -210,8 +211,10 @@ void tl_infer_expr(lctx *c, tr_expr *e)
             if (s->ndims > 1) e->elem = NULL; /* a row, not an element */
         } else {
             e->vt = tl_base_vt(s->type.base);
+            if (e->vt == TR_VT_VEC) e->vec = s->type.base;
         }
-        if (!strcmp(s->type.base, "double")) c->f->uses_fp64 = true;
+        if (!strcmp(s->type.base, "double") || tl_vector_elem_vt(s->type.base) == TR_VT_DOUBLE)
+            c->f->uses_fp64 = true;
         return;
     }
     case TR_E_MEMBER:
@@ -227,7 +230,8 @@ void tl_infer_expr(lctx *c, tr_expr *e)
             const char *b = e->a->vt == TR_VT_PTR ? e->a->elem : NULL;
             if (e->a->kind == TR_E_IDENT && e->a->sym && !e->a->sym->type.nptr)
                 b = e->a->sym->type.base;
-            e->vt = b && !strncmp(b, "int", 3) ? TR_VT_INT : TR_VT_FLOAT;
+            e->vt = b && tl_vector_elem_vt(b) ? tl_vector_elem_vt(b) : TR_VT_FLOAT;
+            if (e->vt == TR_VT_DOUBLE) c->f->uses_fp64 = true;
         }
         return;
     case TR_E_CALL:
@@ -245,10 +249,12 @@ void tl_infer_expr(lctx *c, tr_expr *e)
         }
         if (e->a->kind == TR_E_INDEX && e->a->vt == TR_VT_PTR) {
             e->vt = tl_base_vt(e->a->elem ? e->a->elem : "int");
+            if (e->vt == TR_VT_VEC) e->vec = e->a->elem;
             tl_mark_struct_value(e, e->a->elem, e->a->space);
             return;
         }
         e->vt = e->a->elem ? tl_base_vt(e->a->elem) : TR_VT_UNKNOWN;
+        if (e->vt == TR_VT_VEC) e->vec = e->a->elem;
         tl_mark_struct_value(e, e->a->elem, e->a->space);
         return;
     }
@@ -281,7 +287,10 @@ void tl_infer_expr(lctx *c, tr_expr *e)
             }
         } else if (!strcmp(e->text, "*")) {
             e->vt = e->a->elem ? tl_base_vt(e->a->elem) : TR_VT_UNKNOWN;
+            if (e->vt == TR_VT_VEC) e->vec = e->a->elem;
             tl_mark_struct_value(e, e->a->elem, e->a->space);
+        } else if (e->a->vt == TR_VT_VEC && tl_vector_operator(c, e)) {
+            return;
         } else if (!strcmp(e->text, "!")) {
             e->vt = TR_VT_INT;
         } else {
@@ -311,6 +320,7 @@ void tl_infer_expr(lctx *c, tr_expr *e)
     case TR_E_BINARY: {
         tl_infer_expr(c, e->a);
         tl_infer_expr(c, e->b);
+        if ((e->a->vt == TR_VT_VEC || e->b->vt == TR_VT_VEC) && tl_vector_operator(c, e)) return;
         const char *op = e->text;
         bool cmp = !strcmp(op, "==") || !strcmp(op, "!=") || !strcmp(op, "<") || !strcmp(op, ">") ||
                    !strcmp(op, "<=") || !strcmp(op, ">=") || !strcmp(op, "&&") || !strcmp(op, "||");
@@ -347,7 +357,9 @@ void tl_infer_expr(lctx *c, tr_expr *e)
     case TR_E_ASSIGN:
         tl_infer_expr(c, e->a);
         tl_infer_expr(c, e->b);
+        if (e->a->vt == TR_VT_VEC && strcmp(e->text, "=") && tl_vector_operator(c, e)) return;
         e->vt = e->a->vt;
+        e->vec = e->a->vec;
         tl_half_mix(c, e, e->a->vt, e->b);
         if (e->a->kind == TR_E_IDENT && e->a->sym) {
             tr_sym *s = e->a->sym;
@@ -387,6 +399,7 @@ void tl_infer_expr(lctx *c, tr_expr *e)
             }
         } else {
             e->vt = tl_arith(e->b->vt, e->c->vt);
+            e->vec = e->b->vt == TR_VT_VEC ? e->b->vec : e->c->vec;
         }
         return;
     case TR_E_CAST: {
@@ -405,13 +418,15 @@ void tl_infer_expr(lctx *c, tr_expr *e)
                           "an integer cast to a pointer has no address space");
         } else {
             e->vt = tl_base_vt(e->type->base);
+            if (e->vt == TR_VT_VEC) e->vec = e->type->base;
         }
-        if (!strcmp(e->type->base, "double")) c->f->uses_fp64 = true;
+        if (!strcmp(e->type->base, "double") || tl_vector_elem_vt(e->type->base) == TR_VT_DOUBLE)
+            c->f->uses_fp64 = true;
         return;
     }
     case TR_E_SIZEOF_TYPE:
         e->vt = TR_VT_ULONG;
-        if (!strcmp(e->type->base, "float3") || !strcmp(e->type->base, "int3"))
+        if (tl_is_vec3(e->type->base))
             tl_refuse(c, e, e->type->base,
                       "sizeof(%s) is 12 in CUDA; the translation holds it in 16 bytes",
                       e->type->base);
@@ -426,6 +441,7 @@ void tl_infer_expr(lctx *c, tr_expr *e)
         e->vt = e->b->vt;
         e->space = e->b->space;
         e->elem = e->b->elem;
+        e->vec = e->b->vec;
         return;
     case TR_E_INIT:
         for (int i = 0; i < e->nargs; i++)
@@ -451,13 +467,14 @@ void tl_infer_stmt(lctx *c, tr_stmt *s)
                 tr_diag_add(c->u, true, at.file, at.line, at.col, sym->type.base, "%s: %s",
                             sym->name, why);
             }
-            if (!strcmp(sym->type.base, "double")) c->f->uses_fp64 = true;
-            if (c->final &&
-                (!strcmp(sym->type.base, "float3") || !strcmp(sym->type.base, "int3")) &&
+            if (!strcmp(sym->type.base, "double") ||
+                tl_vector_elem_vt(sym->type.base) == TR_VT_DOUBLE)
+                c->f->uses_fp64 = true;
+            if (c->final && tl_is_vec3(sym->type.base) &&
                 (sym->type.nptr || sym->kind == TR_SYM_DYN_SHARED))
                 tr_diag_add(c->u, true, sym->file, sym->line, sym->col, sym->type.base,
                             "%s: a %s in memory the host also sees is 12 bytes in CUDA and 16 on "
-                            "OpenCL and Metal; store float4 (or three floats)",
+                            "OpenCL and Metal; store the 4-component type (or three values)",
                             sym->name,
                             sym->kind == TR_SYM_DYN_SHARED ? "dynamic shared array of "
                                                              "3-component vectors"

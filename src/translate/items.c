@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "translate/map.h"
 #include "translate/parser.h"
 #include "translate/pp.h"
 
@@ -261,6 +262,56 @@ static tr_func *refused_kernel(parser *p, size_t start)
     return NULL;
 }
 
+/* `float4 operator+(float4 a, float4 b) {...}`: a function named operator_add, taken where one
+ * of its parameters is a CUDA vector type (vectors.c turns the operators on vectors into calls of
+ * it). Operators on the file's own types are C++ outside the accepted subset. */
+static void parse_operator(parser *p, const specs *s)
+{
+    tr_sym *decl = tr_alloc(p->u, sizeof *decl);
+    decl->type = s->type;
+    if (tp_accept(p, "&")) decl->type.is_ref = true;
+    const tr_token *at = tp_cur(p);
+    size_t at_i = p->i;
+    p->i++; /* operator */
+    const tr_token *op = tp_cur(p);
+    const char *suffix = op->kind == TR_PUNCT ? tr_operator_suffix(op->text) : NULL;
+    if (!suffix || !tp_is_at(p, 1, "("))
+        tp_bail(p, "C++",
+                "operator%s is C++, outside the accepted subset (operators on vector "
+                "types are translated: + - * / %% ^ & | << >> comparisons ! ~ and the "
+                "compound assignments)",
+                op->text);
+    char name[64];
+    snprintf(name, sizeof name, "operator_%s", suffix);
+    decl->name = tr_strdup(p->u, name);
+    decl->file = at->file, decl->line = at->line, decl->col = at->col;
+    p->i++;
+    if (decl->type.is_ref) {
+        /* float4 &operator+=(float4 &a, float4 b) { ...; return a; }: CUDA code uses the
+         * result of a compound assignment on vectors as a statement; the output returns the
+         * value (a use of it as a reference would not compile, C having no references) */
+        if (strstr(suffix, "_assign") == NULL)
+            tp_bail(p, "C++", "operator%s returns a reference: return the value", op->text);
+        decl->type.is_ref = false;
+    }
+    int before = p->u->nfuncs;
+    parse_function(p, s, decl);
+    if (p->u->nfuncs == before) return; /* a prototype */
+    tr_func *f = p->u->funcs[p->u->nfuncs - 1];
+    bool vec = false;
+    for (int i = 0; i < f->nparams; i++)
+        vec |= tr_vector_type(f->params[i]->type.base, NULL, NULL) != NULL;
+    if (!vec) {
+        p->u->nfuncs--;
+        p->i = at_i; /* the refusal names the operator's line */
+        tp_bail(p, "C++",
+                "operator%s on %s: operator overloads are translated on CUDA's vector types "
+                "only",
+                op->text, f->nparams ? f->params[0]->type.base : "nothing");
+    }
+    f->is_operator = true;
+}
+
 /* Parses one device item [i, end). A refusal is recorded and the item dropped. */
 static void parse_item(parser *p)
 {
@@ -293,6 +344,10 @@ static void parse_item(parser *p)
                 "subset: declare them in the kernel");
     if (s.managed)
         tp_bail(p, "__managed__", "managed memory has no portable equivalent: pass a buffer");
+    if (tp_is(p, "operator") || (tp_is(p, "&") && tp_is_at(p, 1, "operator"))) {
+        parse_operator(p, &s);
+        return;
+    }
     if (s.device && !s.global && !s.constant) {
         /* `__device__ float g[16];` is device data, not a function */
         size_t save = p->i;

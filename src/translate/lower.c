@@ -114,10 +114,11 @@ void tl_lower_function(lctx *parent, tr_func *f, tr_clone *clone)
     for (int i = 0; i < f->nparams; i++) {
         const char *why = NULL;
         tr_sym *p = f->params[i];
-        if (p->type.nptr && (!strcmp(p->type.base, "float3") || !strcmp(p->type.base, "int3")))
+        if (p->type.nptr && !p->ref && tl_is_vec3(p->type.base))
             tr_diag_add(c.u, true, p->file, p->line, p->col, p->type.base,
                         "parameter %s points to %s: 3-component vectors are 12 bytes in CUDA's "
-                        "memory and 16 on OpenCL and Metal; store float4 (or three floats)",
+                        "memory and 16 on OpenCL and Metal; store the 4-component type (or three "
+                        "values)",
                         p->name, p->type.base);
         else if (!tl_map_base(p->type.base, &why))
             tr_diag_add(c.u, true, p->file, p->line, p->col, p->type.base, "parameter %s: %s",

@@ -43,6 +43,15 @@ tr_vt tl_number_vt(const char *t);
 bool tl_const_int(lctx *c, const tr_expr *e, long long *v);
 bool tl_is_warp_size(lctx *c, const tr_expr *e);
 
+/* vectors.c: a CUDA vector type's component value type (TR_VT_UNKNOWN: not a vector type) */
+tr_vt tl_vector_elem_vt(const char *cuda);
+/* whether it is a 3-component vector type (held in 16 bytes, 12 in CUDA's memory) */
+bool tl_is_vec3(const char *cuda);
+/* a + b, -a or a += b on a vector value: made a call of the file's operator function (refused
+ * when it has none); true when e was handled */
+bool tl_vector_operator(lctx *c, tr_expr *e);
+bool tl_operator_arg_fits(const tr_sym *p, const tr_expr *a);
+
 /* infer.c */
 tr_space tl_sym_space(lctx *c, tr_sym *s);
 bool tl_side_effect_free(const tr_expr *e);

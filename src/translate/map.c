@@ -43,9 +43,6 @@ static const char fence[] = "memory fences are outside the dialect: use gp_barri
                             "group, or split the kernel";
 static const char bits[] = "this bit-level intrinsic is not in every target's prelude (__popc, "
                            "__clz, __ffs, __brev and __umulhi are translated): write it in C";
-static const char casts[] = "reinterpreting a float's bits as an integer (or back) has no spelling "
-                            "common to the targets (as_type on Metal, as_uint on OpenCL, a union "
-                            "in C); keep the value in one type";
 
 static const tr_callmap table[] = {
     SAME("expf", 1),
@@ -75,6 +72,11 @@ static const tr_callmap table[] = {
     SAME("sinhf", 1),
     SAME("coshf", 1),
     SAME("tanhf", 1),
+    SAME("rintf", 1),
+    RENAME("isnan", 1, "gp_isnan", NULL),
+    RENAME("isinf", 1, "gp_isinf", NULL),
+    RENAME("isfinite", 1, "gp_isfinite", NULL),
+    RENAME("signbit", 1, "gp_signbit", NULL),
     FMATH("exp", 1, "expf"),
     FMATH("exp2", 1, "exp2f"),
     FMATH("log", 1, "logf"),
@@ -102,6 +104,16 @@ static const tr_callmap table[] = {
     FMATH("sinh", 1, "sinhf"),
     FMATH("cosh", 1, "coshf"),
     FMATH("tanh", 1, "tanhf"),
+    FMATH("rint", 1, "rintf"),
+    RENAME("sincosf", 3, "gp_sincos", NULL),
+    RENAME("__sincosf", 3, "gp_sincos",
+           "fast-math intrinsic __sincosf became the precise gp_sincos"),
+    RENAME("__float_as_int", 1, "gp_float_as_int", NULL),
+    RENAME("__int_as_float", 1, "gp_int_as_float", NULL),
+    RENAME("__float_as_uint", 1, "gp_float_as_uint", NULL),
+    RENAME("__uint_as_float", 1, "gp_uint_as_float", NULL),
+    RENAME("__double_as_longlong", 1, "gp_double_as_long", NULL),
+    RENAME("__longlong_as_double", 1, "gp_long_as_double", NULL),
     RENAME("rsqrtf", 1, "gp_rsqrt", NULL),
     RENAME("printf", -1, "gp_printf", NULL), /* its format is checked when the .gpk is built */
     RENAME("__expf", 1, "expf", "fast-math intrinsic __expf became the precise expf"),
@@ -152,6 +164,10 @@ static const tr_callmap table[] = {
     {"max", TR_CALL_MINMAX, 2, "max", NULL, NULL},
     {"abs", TR_CALL_MINMAX, 1, "abs", NULL, NULL},
     /* CUDA's integer min/max of a fixed type: the arguments converted to it */
+    /* min/max where the file overloads them on vectors but the arguments are scalars (overload.c)
+     */
+    {"gp__min", TR_CALL_MINMAX, 2, "min", NULL, NULL},
+    {"gp__max", TR_CALL_MINMAX, 2, "max", NULL, NULL},
     {"umin", TR_CALL_MINMAX, 2, "min", NULL, NULL},
     {"umax", TR_CALL_MINMAX, 2, "max", NULL, NULL},
     {"llmin", TR_CALL_MINMAX, 2, "min", NULL, NULL},
@@ -227,16 +243,43 @@ static const tr_callmap table[] = {
     REFUSE("__ffs", "bit intrinsic", bits),
     REFUSE("__brev", "bit intrinsic", bits),
     REFUSE("__byte_perm", "bit intrinsic", bits),
-    REFUSE("__float_as_int", "bit cast", casts),
-    REFUSE("__int_as_float", "bit cast", casts),
-    REFUSE("__float_as_uint", "bit cast", casts),
-    REFUSE("__uint_as_float", "bit cast", casts),
     REFUSE("clock", "clock", "the cycle counter has no portable equivalent"),
     REFUSE("clock64", "clock", "the cycle counter has no portable equivalent"),
     REFUSE("malloc", "device malloc", "device-side allocation has no portable equivalent"),
     REFUSE("free", "device malloc", "device-side allocation has no portable equivalent"),
     TEMPLATE("make_float3", 3, "gp_make_float4($1, $2, $3, 0.0f)", NULL),
     TEMPLATE("make_int3", 3, "gp_make_int4($1, $2, $3, 0)", NULL),
+    /* the other vector types: 3 components in the 4-component type (vectors.c) */
+    RENAME("make_char2", 2, "gp_make_char2", NULL),
+    TEMPLATE("make_char3", 3, "gp_make_char4($1, $2, $3, 0)", NULL),
+    RENAME("make_char4", 4, "gp_make_char4", NULL),
+    RENAME("make_uchar2", 2, "gp_make_uchar2", NULL),
+    TEMPLATE("make_uchar3", 3, "gp_make_uchar4($1, $2, $3, 0)", NULL),
+    RENAME("make_uchar4", 4, "gp_make_uchar4", NULL),
+    RENAME("make_short2", 2, "gp_make_short2", NULL),
+    TEMPLATE("make_short3", 3, "gp_make_short4($1, $2, $3, 0)", NULL),
+    RENAME("make_short4", 4, "gp_make_short4", NULL),
+    RENAME("make_ushort2", 2, "gp_make_ushort2", NULL),
+    TEMPLATE("make_ushort3", 3, "gp_make_ushort4($1, $2, $3, 0)", NULL),
+    RENAME("make_ushort4", 4, "gp_make_ushort4", NULL),
+    RENAME("make_uint2", 2, "gp_make_uint2", NULL),
+    TEMPLATE("make_uint3", 3, "gp_make_uint4($1, $2, $3, 0)", NULL),
+    RENAME("make_uint4", 4, "gp_make_uint4", NULL),
+    RENAME("make_long2", 2, "gp_make_long2", NULL),
+    TEMPLATE("make_long3", 3, "gp_make_long4($1, $2, $3, 0)", NULL),
+    RENAME("make_long4", 4, "gp_make_long4", NULL),
+    RENAME("make_ulong2", 2, "gp_make_ulong2", NULL),
+    TEMPLATE("make_ulong3", 3, "gp_make_ulong4($1, $2, $3, 0)", NULL),
+    RENAME("make_ulong4", 4, "gp_make_ulong4", NULL),
+    RENAME("make_longlong2", 2, "gp_make_long2", NULL),
+    TEMPLATE("make_longlong3", 3, "gp_make_long4($1, $2, $3, 0)", NULL),
+    RENAME("make_longlong4", 4, "gp_make_long4", NULL),
+    RENAME("make_ulonglong2", 2, "gp_make_ulong2", NULL),
+    TEMPLATE("make_ulonglong3", 3, "gp_make_ulong4($1, $2, $3, 0)", NULL),
+    RENAME("make_ulonglong4", 4, "gp_make_ulong4", NULL),
+    RENAME("make_double2", 2, "gp_make_double2", NULL),
+    TEMPLATE("make_double3", 3, "gp_make_double4($1, $2, $3, 0)", NULL),
+    RENAME("make_double4", 4, "gp_make_double4", NULL),
     REFUSE("cudaMalloc", "host API in device code", "the CUDA runtime API is host code"),
 };
 

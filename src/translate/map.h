@@ -28,5 +28,12 @@ typedef struct tr_callmap {
 const tr_callmap *tr_map_call(const char *name);
 /* Every entry, for the documentation. */
 const tr_callmap *tr_map_table(int *count);
+/* A CUDA vector type (uchar4, double3, longlong2...): the dialect type that holds it ("gp_uchar4";
+ * a 3-component one is held in the 4-component type), with its component count as CUDA writes it
+ * and the component's type in the output; NULL when the name is not one (vectors.c). */
+const char *tr_vector_type(const char *cuda, int *n, const char **elem);
+/* The name part of an operator's function in the output: "add" for +, "add_assign" for +=;
+ * NULL for the operators the translation does not overload (vectors.c). */
+const char *tr_operator_suffix(const char *op);
 
 #endif

@@ -55,9 +55,45 @@ static tr_func *by_arity(const tr_unit *u, const char *name, int n, int *count)
     return *count == 1 ? one : NULL;
 }
 
+/* An argument that cannot go to a vector parameter: a number, a component (v.x), a scalar
+ * variable. */
+static bool plainly_scalar(const tr_expr *a)
+{
+    if (a->kind == TR_E_NUM) return true;
+    if (a->kind == TR_E_MEMBER && a->name && strlen(a->name) == 1 && strchr("xyzw", a->name[0]))
+        return true;
+    if (a->kind == TR_E_IDENT && a->sym && !a->sym->type.nptr && !a->sym->ndims)
+        return tl_base_vt(a->sym->type.base) != TR_VT_VEC &&
+               tl_base_vt(a->sym->type.base) != TR_VT_UNKNOWN;
+    return false;
+}
+
+/* min(a.x, b.x) in a file that overloads min on vectors (helper_math.h) is CUDA's own min: no
+ * overload can take a scalar where it has a vector. Named so here, before any analysis walks
+ * every overload of the name for it. */
+static void builtin_minmax(const tr_unit *u, tr_expr *e)
+{
+    const char *n = e->a->text;
+    if (e->nargs != 2 || (strcmp(n, "min") && strcmp(n, "max"))) return;
+    for (int i = 0; i < u->nfuncs; i++) {
+        const tr_func *f = u->funcs[i];
+        if (!f->src_name || strcmp(f->src_name, n) || f->nparams != 2) continue;
+        bool impossible = false;
+        for (int k = 0; k < 2 && !impossible; k++)
+            impossible = !f->params[k]->type.nptr &&
+                         tl_base_vt(f->params[k]->type.base) == TR_VT_VEC &&
+                         plainly_scalar(e->args[k]);
+        if (!impossible) return;
+    }
+    e->a->text = (char *)(n[1] == 'i' ? "gp__min" : "gp__max");
+}
+
 static void arity_calls(const tr_unit *u, tr_expr *e)
 {
     if (!e) return;
+    if (e->kind == TR_E_CALL && e->a && e->a->kind == TR_E_IDENT && !e->a->sym &&
+        tl_is_overloaded(u, e->a->text))
+        builtin_minmax(u, e);
     if (e->kind == TR_E_CALL && e->a && e->a->kind == TR_E_IDENT && !e->a->sym &&
         tl_is_overloaded(u, e->a->text)) {
         int n = 0;
@@ -150,7 +186,7 @@ void tr_rename_overloads(tr_unit *u)
                 defined(u->funcs[j]) && !u->funcs[j]->template_id &&
                 !strcmp(u->funcs[j]->src_name ? u->funcs[j]->src_name : u->funcs[j]->name, f->name);
         bool builtin = f->kind == TR_F_DEVICE && tr_map_call(f->name);
-        if (same < 2 && !builtin) continue;
+        if (same < 2 && !builtin && !f->is_operator) continue;
         /* every function of that name, this one included */
         const char *name = f->name;
         for (int j = i; j < u->nfuncs; j++) {
@@ -168,6 +204,13 @@ void tr_rename_overloads(tr_unit *u)
                     memcpy(x + n, buf, strlen(buf) + 1);
                     g->name = x;
                 }
+            if (g->is_operator) {
+                tr_diag_add(u, false, g->file, g->line, 0, "vector operator",
+                            "this operator on vector types is the function '%s' in the output, "
+                            "and each use of it a call",
+                            g->name);
+                continue;
+            }
             tr_diag_add(
                 u, false, g->file, g->line, 0, "overload",
                 "%s %s is %s%s: it is '%s' in the output%s",
@@ -194,7 +237,9 @@ static bool exact(const tr_sym *p, const tr_expr *a)
         return x && y && !strcmp(x, y);
     }
     tr_vt v = tl_base_vt(t->base);
-    return v != TR_VT_UNKNOWN && v != TR_VT_VEC && v == a->vt;
+    if (v == TR_VT_VEC) /* the same vector type (float3 and float4 are both held in gp_float4) */
+        return a->vt == TR_VT_VEC && a->vec && !strcmp(a->vec, t->base);
+    return v != TR_VT_UNKNOWN && v == a->vt;
 }
 
 tr_func *tl_resolve_overload(lctx *c, const tr_expr *e, bool *ambiguous)
@@ -211,6 +256,22 @@ tr_func *tl_resolve_overload(lctx *c, const tr_expr *e, bool *ambiguous)
         if (ok) {
             one = f;
             n++;
+        }
+    }
+    /* an operator on vectors with a scalar of another arithmetic type (v * 2 for an operator
+     * taking a float): the one operator overload that takes it after conversions */
+    bool exact_none = n == 0;
+    for (int i = 0; exact_none && i < c->u->nfuncs; i++) {
+        tr_func *f = c->u->funcs[i];
+        if (!f->is_operator || !f->src_name || strcmp(f->src_name, e->a->text) ||
+            f->nparams != e->nargs)
+            continue;
+        bool ok = true;
+        for (int k = 0; ok && k < e->nargs; k++)
+            ok = tl_operator_arg_fits(f->params[k], e->args[k]);
+        if (ok) {
+            one = f;
+            n += 1;
         }
     }
     *ambiguous = n > 1;

@@ -169,6 +169,28 @@ static const char *const named_types[] = {
     "char4",
     "longlong2",
     "ulonglong2",
+    /* the other vector types (vectors.c) */
+    "char2",
+    "char3",
+    "uchar2",
+    "uchar3",
+    "short2",
+    "short3",
+    "short4",
+    "ushort2",
+    "ushort3",
+    "ushort4",
+    "long2",
+    "long3",
+    "long4",
+    "ulong2",
+    "ulong3",
+    "ulong4",
+    "longlong3",
+    "longlong4",
+    "ulonglong3",
+    "ulonglong4",
+    "double3",
 };
 
 bool tp_is_named_type(const char *s)

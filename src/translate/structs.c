@@ -51,6 +51,7 @@ bool tl_infer_struct_member(lctx *c, tr_expr *e)
         e->space = sp;
     } else {
         e->vt = tl_base_vt(f->type.base);
+        if (e->vt == TR_VT_VEC) e->vec = f->type.base;
         tl_mark_struct_value(e, f->type.base, sp);
     }
     if (!strcmp(f->type.base, "double")) c->f->uses_fp64 = true;

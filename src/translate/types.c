@@ -23,20 +23,11 @@ const char *tl_map_base(const char *b, const char **why)
     if (!strcmp(b, "long") || !strcmp(b, "long long")) return "int64_t";
     if (!strcmp(b, "unsigned long") || !strcmp(b, "unsigned long long")) return "uint64_t";
     if (!strcmp(b, "_Bool")) return "bool";
-    if (!strcmp(b, "float2")) return "gp_float2";
-    if (!strcmp(b, "float4")) return "gp_float4";
-    if (!strcmp(b, "int2")) return "gp_int2";
-    if (!strcmp(b, "int4")) return "gp_int4";
+    const char *vec = tr_vector_type(b, NULL, NULL); /* vectors.c */
+    if (vec) return vec;
     if (!strcmp(b, "__half") || !strcmp(b, "half")) return "gp_half";
     if (!strcmp(b, "__nv_bfloat16") || !strcmp(b, "nv_bfloat16")) return "gp_bf16";
-    /* a 3-component value is held in the 4-component type (w unused): exact for values, which
-     * have no layout; in memory the host's 12-byte elements would not match (refused there) */
-    if (!strcmp(b, "float3")) return "gp_float4";
-    if (!strcmp(b, "int3")) return "gp_int4";
-    if (!strcmp(b, "uint3"))
-        *why = "3-component vectors are 12 bytes on CUDA and 16 on OpenCL and Metal: use the "
-               "4-component type or separate values";
-    else if (!strcmp(b, "dim3"))
+    if (!strcmp(b, "dim3"))
         *why = "dim3 is host-side launch geometry: read gp_local_size()/gp_num_groups() per "
                "dimension";
     else if (!strcmp(b, "cudaTextureObject_t") || !strcmp(b, "cudaSurfaceObject_t"))
@@ -48,7 +39,8 @@ const char *tl_map_base(const char *b, const char **why)
         *why = "long double exists on no GPU";
     else
         *why = "this type is not in the dialect (int, unsigned, float, double, fixed-width "
-               "integers, float2/float4, int2/int4, half, bfloat16, the file's plain structs)";
+               "integers, the vector types of 2 to 4 components, half, bfloat16, the file's plain "
+               "structs)";
     return NULL;
 }
 
@@ -60,6 +52,7 @@ tr_vt tl_base_vt(const char *b)
     if (!strcmp(b, "__half") || !strcmp(b, "half")) return TR_VT_HALF;
     if (!strcmp(b, "__nv_bfloat16") || !strcmp(b, "nv_bfloat16")) return TR_VT_BF16;
     if (!strcmp(b, "bool") || !strcmp(b, "_Bool")) return TR_VT_BOOL;
+    if (tr_vector_type(b, NULL, NULL)) return TR_VT_VEC;
     if (!strncmp(b, "float", 5) || !strncmp(b, "int", 3) || !strncmp(b, "uint", 4)) {
         if (!strcmp(b, "int") || !strcmp(b, "int8_t") || !strcmp(b, "int16_t") ||
             !strcmp(b, "int32_t"))

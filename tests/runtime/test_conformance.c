@@ -367,6 +367,173 @@ static void conformance_half(void **state)
     }
 }
 
+static void conformance_vectors(void **state)
+{
+    (void)state;
+    enum { N = 300 };
+    static uint8_t u8[N][4], ru8[N][4];
+    static int8_t i8[N][2], ri8[N][2];
+    static int16_t i16[N][4], ri16[N][4];
+    static uint16_t u16[N][2], ru16[N][2];
+    static uint32_t u32[N][4], ru32[N][4];
+    static int64_t i64[N][2], ri64[N][2];
+    static uint64_t u64[N][4], ru64[N][4];
+    const uint8_t key[4] = {0x5a, 200, 7, 9};
+    for (int i = 0; i < N; i++) {
+        for (int k = 0; k < 4; k++) {
+            u8[i][k] = (uint8_t)(i * 7 + k * 61);
+            i16[i][k] = (int16_t)(i * 211 - k * 9000);
+            u32[i][k] = (uint32_t)i * 2654435761u + (uint32_t)k;
+            u64[i][k] = ((uint64_t)i << 40) * 3u + (uint64_t)k * 0x123456789ull;
+        }
+        for (int k = 0; k < 2; k++) {
+            i8[i][k] = (int8_t)(i - 128 + k);
+            u16[i][k] = (uint16_t)(i * 300 + k);
+            i64[i][k] = (int64_t)i * 99991 * (k ? -1 : 1) - 5;
+        }
+        ru8[i][0] = (uint8_t)(u8[i][3] ^ key[0]), ru8[i][1] = (uint8_t)(u8[i][2] + key[1]);
+        ru8[i][2] = u8[i][1], ru8[i][3] = u8[i][0];
+        ri8[i][0] = i8[i][1], ri8[i][1] = (int8_t)-i8[i][0];
+        ri16[i][0] = i16[i][3], ri16[i][1] = (int16_t)(i16[i][0] - 1000);
+        ri16[i][2] = i16[i][1], ri16[i][3] = i16[i][2];
+        ru16[i][0] = (uint16_t)(u16[i][0] + 40000), ru16[i][1] = u16[i][1];
+        ru32[i][0] = u32[i][0] * 3u, ru32[i][1] = ~u32[i][1], ru32[i][2] = u32[i][3];
+        ru32[i][3] = (uint32_t)i;
+        ri64[i][0] = (int64_t)((uint64_t)i64[i][1] * 1000000007u), ri64[i][1] = i64[i][0] - 1;
+        ru64[i][0] = u64[i][3], ru64[i][1] = u64[i][2], ru64[i][2] = u64[i][1] << 8;
+        ru64[i][3] = u64[i][0] + key[3];
+    }
+    FOR_EACH_DEVICE(dev)
+    {
+        gp_program *p;
+        gp_kernel *k = gpt_kernel(dev, "vectors.gpk", "swizzle", &p);
+        gp_buffer *b[7] = {gpt_upload(dev, u8, sizeof u8),   gpt_upload(dev, i8, sizeof i8),
+                           gpt_upload(dev, i16, sizeof i16), gpt_upload(dev, u16, sizeof u16),
+                           gpt_upload(dev, u32, sizeof u32), gpt_upload(dev, i64, sizeof i64),
+                           gpt_upload(dev, u64, sizeof u64)};
+        int n = N;
+        gp_arg a[] = {gp_arg_buffer(b[0]), gp_arg_buffer(b[1]),  gp_arg_buffer(b[2]),
+                      gp_arg_buffer(b[3]), gp_arg_buffer(b[4]),  gp_arg_buffer(b[5]),
+                      gp_arg_buffer(b[6]), gp_arg_value(key, 4), gp_arg_value(&n, 4)};
+        size_t global = N;
+        GPT_CHECK(gp_kernel_launch(NULL, k, 1, &global, NULL, 9, a));
+        static uint8_t g8[N][4];
+        static int8_t gi8[N][2];
+        static int16_t g16[N][4];
+        static uint16_t gu16[N][2];
+        static uint32_t g32[N][4];
+        static int64_t g64[N][2];
+        static uint64_t gu64[N][4];
+        GPT_CHECK(gp_buffer_read(b[0], 0, g8, sizeof g8));
+        GPT_CHECK(gp_buffer_read(b[1], 0, gi8, sizeof gi8));
+        GPT_CHECK(gp_buffer_read(b[2], 0, g16, sizeof g16));
+        GPT_CHECK(gp_buffer_read(b[3], 0, gu16, sizeof gu16));
+        GPT_CHECK(gp_buffer_read(b[4], 0, g32, sizeof g32));
+        GPT_CHECK(gp_buffer_read(b[5], 0, g64, sizeof g64));
+        GPT_CHECK(gp_buffer_read(b[6], 0, gu64, sizeof gu64));
+        assert_memory_equal(g8, ru8, sizeof g8);
+        assert_memory_equal(gi8, ri8, sizeof gi8);
+        assert_memory_equal(g16, ri16, sizeof g16);
+        assert_memory_equal(gu16, ru16, sizeof gu16);
+        assert_memory_equal(g32, ru32, sizeof g32);
+        assert_memory_equal(g64, ri64, sizeof g64);
+        assert_memory_equal(gu64, ru64, sizeof gu64);
+        for (int i = 0; i < 7; i++)
+            gp_buffer_release(b[i]);
+        gp_kernel_release(k), gp_program_release(p);
+    }
+}
+
+static void conformance_vectors_fp64(void **state)
+{
+    (void)state;
+    enum { N = 200 };
+    static double pv[N][2], q[N][4], rp[N][2], rq[N][4], gpv[N][2], gq[N][4];
+    const double s = 1.5;
+    for (int i = 0; i < N; i++) {
+        for (int k = 0; k < 2; k++)
+            pv[i][k] = i * 0.25 - k * 3.0;
+        for (int k = 0; k < 4; k++)
+            q[i][k] = i * 1.0e-3 + k;
+        rp[i][0] = -pv[i][1] * s, rp[i][1] = pv[i][0] * s;
+        rq[i][0] = q[i][3], rq[i][1] = q[i][0] + q[i][1], rq[i][2] = q[i][2] * 0.5;
+        rq[i][3] = pv[i][0];
+    }
+    FOR_EACH_DEVICE(dev)
+    {
+        size_t len;
+        char *src = gpt_kernel_source("vectors_fp64.gpk", &len);
+        gp_program *p = NULL;
+        gp_build_options o = {sizeof o, 0, "vectors_fp64.gpk", NULL, 0, 0};
+        gp_status st = gp_program_create(dev, src, len, &o, &p);
+        free(src);
+        if (st == GP_ERR_UNSUPPORTED) continue; /* a device without double: refused, as said */
+        GPT_CHECK(st);
+        gp_kernel *k;
+        GPT_CHECK(gp_kernel_create(p, "quarter_turn", &k));
+        gp_buffer *bp = gpt_upload(dev, pv, sizeof pv), *bq = gpt_upload(dev, q, sizeof q);
+        int n = N;
+        gp_arg a[] = {gp_arg_buffer(bp), gp_arg_buffer(bq), gp_arg_value(&s, 8),
+                      gp_arg_value(&n, 4)};
+        size_t global = N;
+        GPT_CHECK(gp_kernel_launch(NULL, k, 1, &global, NULL, 4, a));
+        GPT_CHECK(gp_buffer_read(bp, 0, gpv, sizeof gpv));
+        GPT_CHECK(gp_buffer_read(bq, 0, gq, sizeof gq));
+        assert_memory_equal(gpv, rp, sizeof gpv);
+        assert_memory_equal(gq, rq, sizeof gq);
+        gp_buffer_release(bp), gp_buffer_release(bq);
+        gp_kernel_release(k), gp_program_release(p);
+    }
+}
+
+static void conformance_bits(void **state)
+{
+    (void)state;
+    enum { N = 300 };
+    static float x[N], y[N], ry[N], sc[2 * N], rsc[2 * N];
+    static uint32_t u[N], ru[N];
+    static int32_t cls[N], rcls[N];
+    for (int i = 0; i < N; i++)
+        x[i] = (float)(i * 37 % 201 - 100) * 0.25f + (i % 3 ? 0.5f : 0.0f);
+    x[0] = NAN, x[1] = INFINITY, x[2] = -INFINITY, x[3] = -0.0f, x[4] = 0.0f;
+    x[5] = 2.5f, x[6] = -2.5f, x[7] = 3.5f; /* ties round to even */
+    for (int i = 0; i < N; i++) {
+        float v = x[i], m = -v;
+        uint32_t a, b;
+        memcpy(&a, &v, 4), memcpy(&b, &m, 4);
+        ru[i] = a ^ b;
+        rcls[i] = (isnan(v) ? 1 : 0) + 2 * (isinf(v) ? 1 : 0) + 4 * (signbit(v) ? 1 : 0) +
+                  8 * (isfinite(v) ? 1 : 0);
+        ry[i] = fabsf(v) + (isfinite(v) ? rintf(v) : 0.0f);
+        float t = isfinite(v) ? v * 0.01f : 0.0f;
+        rsc[2 * i] = sinf(t), rsc[2 * i + 1] = cosf(t);
+    }
+    FOR_EACH_DEVICE(dev)
+    {
+        gp_program *p;
+        gp_kernel *k = gpt_kernel(dev, "bits.gpk", "bits", &p);
+        gp_buffer *bx = gpt_upload(dev, x, sizeof x), *bu = gpt_upload(dev, NULL, sizeof u),
+                  *bc = gpt_upload(dev, NULL, sizeof cls), *by = gpt_upload(dev, NULL, sizeof y),
+                  *bs = gpt_upload(dev, NULL, sizeof sc);
+        int n = N;
+        gp_arg a[] = {gp_arg_buffer(bx), gp_arg_buffer(bu), gp_arg_buffer(bc),
+                      gp_arg_buffer(by), gp_arg_buffer(bs), gp_arg_value(&n, 4)};
+        size_t global = N;
+        GPT_CHECK(gp_kernel_launch(NULL, k, 1, &global, NULL, 6, a));
+        GPT_CHECK(gp_buffer_read(bu, 0, u, sizeof u));
+        GPT_CHECK(gp_buffer_read(bc, 0, cls, sizeof cls));
+        GPT_CHECK(gp_buffer_read(by, 0, y, sizeof y));
+        GPT_CHECK(gp_buffer_read(bs, 0, sc, sizeof sc));
+        assert_memory_equal(u, ru, sizeof u);
+        assert_memory_equal(cls, rcls, sizeof cls);
+        assert_true(gpt_floats_match("|x| + rintf(x)", ry, y, N, 0.0));
+        assert_true(gpt_floats_match("gp_sincos", rsc, sc, 2 * N, 1e-12));
+        gp_buffer_release(bx), gp_buffer_release(bu), gp_buffer_release(bc);
+        gp_buffer_release(by), gp_buffer_release(bs);
+        gp_kernel_release(k), gp_program_release(p);
+    }
+}
+
 static void conformance_define(void **state)
 {
     (void)state;
@@ -670,8 +837,9 @@ int main(void)
         cmocka_unit_test(conformance_atomic_float), cmocka_unit_test(conformance_scan),
         cmocka_unit_test(conformance_index3d),      cmocka_unit_test(conformance_helper),
         cmocka_unit_test(conformance_half),         cmocka_unit_test(conformance_define),
-        cmocka_unit_test(conformance_nonuniform),   cmocka_unit_test(conformance_simd),
-        cmocka_unit_test(simd_faults_cpu),
+        cmocka_unit_test(conformance_vectors),      cmocka_unit_test(conformance_vectors_fp64),
+        cmocka_unit_test(conformance_bits),         cmocka_unit_test(conformance_nonuniform),
+        cmocka_unit_test(conformance_simd),         cmocka_unit_test(simd_faults_cpu),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }

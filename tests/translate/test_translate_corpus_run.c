@@ -498,6 +498,157 @@ static void run_dot_float4(void **state)
     }
 }
 
+static void run_vector_ops(void **state)
+{
+    (void)state;
+    enum { N = 1000 };
+    static float pos[4 * N], vel[4 * N], force[4 * N], rpos[4 * N], rvel[4 * N];
+    static uint8_t src[4 * N], dst[4 * N], rdst[4 * N];
+    static int32_t where[2 * N], moved[2 * N], rmoved[2 * N];
+    ffill(pos, 4 * N, -2, 2), ffill(vel, 4 * N, -1, 1), ffill(force, 4 * N, -5, 5);
+    const float dt = 0.01f, damping = 0.99f;
+    for (int i = 0; i < N; i++) {
+        float p[3], v[3], sp[3];
+        for (int d = 0; d < 3; d++) {
+            p[d] = pos[4 * i + d];
+            v[d] = vel[4 * i + d];
+            v[d] += force[4 * i + d] * dt;
+            v[d] *= damping;
+            sp[d] = -(p[d] - (d == 1 ? 1.0f : 0.0f));
+            v[d] += 0.5f * sp[d] * dt;
+            p[d] += v[d] * 2.0f * dt;
+        }
+        for (int d = 0; d < 3; d++)
+            rpos[4 * i + d] = p[d], rvel[4 * i + d] = v[d];
+        rpos[4 * i + 3] = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
+        rvel[4 * i + 3] = 0;
+    }
+    const uint8_t key[4] = {1, 2, 4, 8};
+    const int32_t shift[2] = {3, -2};
+    for (int i = 0; i < 4 * N; i++)
+        src[i] = (uint8_t)(i * 37 + 11);
+    for (int i = 0; i < N; i++) {
+        for (int c = 0; c < 3; c++)
+            rdst[4 * i + c] = (uint8_t)((src[4 * i + c] ^ key[c]) * 0.75f);
+        rdst[4 * i + 3] = (uint8_t)(src[4 * i + 3] ^ key[3]);
+        where[2 * i] = i - 500, where[2 * i + 1] = 3 * i;
+        rmoved[2 * i] = where[2 * i] + shift[0], rmoved[2 * i + 1] = where[2 * i + 1] + shift[1];
+    }
+    FOR_EACH_DEVICE(dev)
+    {
+        built t = build(dev, "vector_ops.cu");
+        gp_kernel *k = gpt_kernel_of(t.prog, "integrate");
+        gp_buffer *bp = buf(dev, pos, sizeof pos), *bv = buf(dev, vel, sizeof vel),
+                  *bf = buf(dev, force, sizeof force);
+        int n = N;
+        launch(k, 1, G1(1024), G1(128), ARGS(B(bp), B(bv), B(bf), V(dt), V(damping), V(n)));
+        static float gpos[4 * N], gvel[4 * N];
+        get(bp, gpos, sizeof gpos), get(bv, gvel, sizeof gvel);
+        CHECKF("integrate (float3 operators): positions", rpos, gpos, 4 * N, 1e-6);
+        CHECKF("integrate (float3 operators): velocities", rvel, gvel, 4 * N, 1e-6);
+        gp_kernel_release(k);
+        k = gpt_kernel_of(t.prog, "blend");
+        gp_buffer *bs = buf(dev, src, sizeof src), *bd = buf(dev, NULL, sizeof dst),
+                  *bw = buf(dev, where, sizeof where), *bm = buf(dev, NULL, sizeof moved);
+        launch(k, 1, G1(1024), G1(128), ARGS(B(bs), B(bd), B(bw), V(shift), V(key), B(bm), V(n)));
+        get(bd, dst, sizeof dst), get(bm, moved, sizeof moved);
+        assert_memory_equal(rdst, dst, sizeof dst);
+        CHECKI("blend (int2 operator)", rmoved, moved, 2 * N);
+        gp_buffer_release(bp), gp_buffer_release(bv), gp_buffer_release(bf);
+        gp_buffer_release(bs), gp_buffer_release(bd), gp_buffer_release(bw), gp_buffer_release(bm);
+        gp_kernel_release(k), close_all(&t);
+    }
+}
+
+static uint32_t mb_key(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u ^ ((u & 0x80000000u) ? 0xffffffffu : 0x80000000u);
+}
+
+static void run_math_bits(void **state)
+{
+    (void)state;
+    enum { N = 1000 };
+    static float in[N], back[N], rs[N], clean[N], rrs[N], rclean[N], angle[N], p[2 * N], out[2 * N],
+        rout[2 * N];
+    static uint32_t keys[N], rkeys[N];
+    static int32_t cls[N], rcls[N];
+    static double d[N], rd[N];
+    static int64_t bits[N], rbits[N];
+    ffill(in, N, -100, 100);
+    in[0] = NAN, in[1] = INFINITY, in[2] = -INFINITY, in[3] = -0.0f, in[4] = 0.0f, in[5] = -NAN;
+    in[6] = 2.5f / 4.0f, in[7] = -2.5f / 4.0f; /* ties of rintf (to even) */
+    for (int i = 0; i < N; i++) {
+        float v = in[i];
+        rkeys[i] = mb_key(v);
+        if (isfinite(v) && v > 0.0f) {
+            int32_t b;
+            memcpy(&b, &v, 4);
+            b = 0x5f3759df - (b >> 1);
+            float y;
+            memcpy(&y, &b, 4);
+            y = y * (1.5f - 0.5f * v * y * y);
+            y = y * (1.5f - 0.5f * v * y * y);
+            rrs[i] = y;
+        } else {
+            rrs[i] = 0.0f;
+        }
+        rcls[i] = (isnan(v) ? 1 : 0) + 2 * (isinf(v) ? 1 : 0) + 4 * (signbit(v) ? 1 : 0);
+        rclean[i] = isnan(v) || isinf(v) ? 0.0f : rintf(v * 4.0f) * 0.25f;
+        angle[i] = (float)i * 0.01f - 5.0f;
+        p[2 * i] = (float)(i % 17) - 8.0f, p[2 * i + 1] = (float)(i % 5) + 0.5f;
+        float sn = sinf(angle[i]), cs = cosf(angle[i]);
+        rout[2 * i] = cs * p[2 * i] - sn * p[2 * i + 1];
+        rout[2 * i + 1] = sn * p[2 * i] + cs * p[2 * i + 1];
+        d[i] = (double)i * 1.25 - 300.0;
+        memcpy(&rbits[i], &d[i], 8);
+        int64_t flipped = rbits[i] ^ 1;
+        memcpy(&rd[i], &flipped, 8);
+    }
+    FOR_EACH_DEVICE(dev)
+    {
+        built t = build(dev, "math_bits.cu");
+        if (!t.prog) continue;
+        gp_kernel *k = gpt_kernel_of(t.prog, "classify");
+        gp_buffer *bi = buf(dev, in, sizeof in), *bk = buf(dev, NULL, sizeof keys),
+                  *bb = buf(dev, NULL, sizeof back), *br = buf(dev, NULL, sizeof rs),
+                  *bc = buf(dev, NULL, sizeof cls), *bl = buf(dev, NULL, sizeof clean);
+        int n = N;
+        launch(k, 1, G1(1024), G1(256), ARGS(B(bi), B(bk), B(bb), B(br), B(bc), B(bl), V(n)));
+        get(bk, keys, sizeof keys), get(bb, back, sizeof back), get(br, rs, sizeof rs);
+        get(bc, cls, sizeof cls), get(bl, clean, sizeof clean);
+        assert_memory_equal(keys, rkeys, sizeof keys);
+        assert_memory_equal(back, in, sizeof back); /* the key maps back to the same bits */
+        CHECKI("classify: classes", rcls, cls, N);
+        CHECKF("classify: approximate rsqrt", rrs, rs, N, 1e-12);
+        CHECKF("classify: rounded", rclean, clean, N, 0);
+        gp_kernel_release(k);
+        k = gpt_kernel_of(t.prog, "rotate_points");
+        gp_buffer *bp = buf(dev, p, sizeof p), *bo = buf(dev, NULL, sizeof out),
+                  *ba = buf(dev, angle, sizeof angle);
+        launch(k, 1, G1(1024), G1(256), ARGS(B(bp), B(bo), B(ba), V(n)));
+        get(bo, out, sizeof out);
+        CHECKF("rotate_points (sincosf)", rout, out, 2 * N, 1e-12);
+        gp_kernel_release(k);
+        gp_kernel *k3 = NULL;
+        if (gp_kernel_create(t.prog, "flip_low_bit", &k3) == GP_OK) {
+            gp_buffer *bd = buf(dev, d, sizeof d), *bt = buf(dev, NULL, sizeof bits);
+            launch(k3, 1, G1(1024), G1(256), ARGS(B(bd), B(bt), V(n)));
+            static double gd[N];
+            get(bd, gd, sizeof gd), get(bt, bits, sizeof bits);
+            assert_memory_equal(bits, rbits, sizeof bits);
+            assert_memory_equal(gd, rd, sizeof gd);
+            gp_buffer_release(bd), gp_buffer_release(bt), gp_kernel_release(k3);
+        }
+        gp_buffer_release(bi), gp_buffer_release(bk), gp_buffer_release(bb), gp_buffer_release(br),
+            gp_buffer_release(bc), gp_buffer_release(bl);
+        gp_buffer_release(bp), gp_buffer_release(bo), gp_buffer_release(ba);
+        close_all(&t);
+    }
+}
+
 static void run_nbody(void **state)
 {
     (void)state;
@@ -2097,7 +2248,7 @@ static void left_out_kernel_says_why(void **state)
 {
     (void)state;
     static const char src[] =
-        "__device__ float h(float x) { return __int_as_float(__float_as_int(x) & 1); }\n"
+        "__device__ float h(float x) { return (float)__byte_perm((unsigned)x, 0u, 0x3210u); }\n"
         "__global__ void a(float *o) { o[0] = h(o[1]); }\n"
         "__global__ void b(float *o) { o[0] = 2.0f * o[1]; }\n";
     gp_translate_options o = {0};
@@ -2113,7 +2264,7 @@ static void left_out_kernel_says_why(void **state)
         gp_kernel *k = NULL;
         assert_int_equal(gp_kernel_create(prog, "a", &k), GP_ERR_NOT_FOUND);
         if (!strstr(gp_last_error(), "kernel 'a' of left.gpk was not translated from CUDA") ||
-            !strstr(gp_last_error(), "__float_as_int"))
+            !strstr(gp_last_error(), "__byte_perm"))
             fail_msg("the reason: %s", gp_last_error());
         GPT_CHECK(gp_kernel_create(prog, "b", &k));
         gp_kernel_release(k);
@@ -2149,6 +2300,8 @@ int main(void)
                                        cmocka_unit_test(run_simple_atomics),
                                        cmocka_unit_test(run_dot_float4),
                                        cmocka_unit_test(run_nbody),
+                                       cmocka_unit_test(run_vector_ops),
+                                       cmocka_unit_test(run_math_bits),
                                        cmocka_unit_test(run_debug_printf),
                                        cmocka_unit_test(run_auto_rows),
                                        cmocka_unit_test(run_struct_members),

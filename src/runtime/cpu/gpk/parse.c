@@ -1175,25 +1175,44 @@ static gk_top *gk_kernel(gk_parser *p)
     return k;
 }
 
+/* The prelude's vector structs (members x, y, and z, w) and their element types. */
+static const char *gk_vector_elem(const char *name)
+{
+    static const char *const vec[][2] = {
+        {"gp_float", "float"},   {"gp_int", "int"},       {"gp_char", "int8_t"},
+        {"gp_uchar", "uint8_t"}, {"gp_short", "int16_t"}, {"gp_ushort", "uint16_t"},
+        {"gp_uint", "uint32_t"}, {"gp_long", "int64_t"},  {"gp_ulong", "uint64_t"},
+        {"gp_double", "double"},
+    };
+    size_t n = strlen(name);
+    if (n < 2 || (name[n - 1] != '2' && name[n - 1] != '4')) return NULL;
+    for (size_t i = 0; i < sizeof vec / sizeof *vec; i++)
+        if (strlen(vec[i][0]) == n - 1 && !strncmp(name, vec[i][0], n - 1)) return vec[i][1];
+    return NULL;
+}
+
 static void gk_base_types(gk_parser *p)
 {
     static const char *const names[] = {
-        "int8_t",    "int16_t",  "int32_t",   "int64_t",   "uint8_t",   "uint16_t",
-        "uint32_t",  "uint64_t", "gp_half",   "size_t",    "ptrdiff_t", "intptr_t",
-        "uintptr_t", "bool",     "gp_float2", "gp_float4", "gp_int2",   "gp_int4",
+        "int8_t",     "int16_t",    "int32_t",    "int64_t",    "uint8_t",   "uint16_t",
+        "uint32_t",   "uint64_t",   "gp_half",    "size_t",     "ptrdiff_t", "intptr_t",
+        "uintptr_t",  "bool",       "gp_float2",  "gp_float4",  "gp_int2",   "gp_int4",
+        "gp_char2",   "gp_char4",   "gp_uchar2",  "gp_uchar4",  "gp_short2", "gp_short4",
+        "gp_ushort2", "gp_ushort4", "gp_uint2",   "gp_uint4",   "gp_long2",  "gp_long4",
+        "gp_ulong2",  "gp_ulong4",  "gp_double2", "gp_double4",
     };
     for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
         gk_type *t = gk_type_new(p, GK_T_BASE, NULL);
         t->spec = names[i];
-        if (!strncmp(names[i], "gp_float", 8) || !strncmp(names[i], "gp_int", 6)) {
-            /* the prelude's vector structs: members x, y (z, w) */
+        const char *espec = gk_vector_elem(names[i]);
+        if (espec) {
             gk_record *r = gk_new(p, sizeof *r);
             r->body = true;
             r->tag = names[i];
             size_t n = names[i][strlen(names[i]) - 1] - '0';
             r->members = gk_new(p, n * sizeof *r->members);
             gk_type *elem = gk_type_new(p, GK_T_BASE, NULL);
-            elem->spec = names[i][3] == 'f' ? "float" : "int";
+            elem->spec = espec;
             static const char *const xyzw[] = {"x", "y", "z", "w"};
             for (size_t m = 0; m < n; m++) {
                 r->members[m].name = xyzw[m];
