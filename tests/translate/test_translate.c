@@ -727,10 +727,10 @@ static void struct_members(void **state)
     expect_refused("struct V {\n  float x;\n  __device__ V operator+(V o) const { V r; r.x = x + "
                    "o.x; return r; }\n};\n"
                    "__global__ void k(V *o) {\n  o[0] = o[1] + o[2];\n}\n",
-                   5, "syntax", "V");
+                   5, "struct", "device operator member");
     expect_refused("struct D {\n  int n = 4;\n};\n"
                    "__global__ void k(D *o) {\n  D d;\n  o[0] = d;\n}\n",
-                   4, "syntax", "D");
+                   4, "struct", "default member initialiser");
 }
 
 /* half is stored as its bits: a cast, a float function and CUDA's implicit conversions convert
