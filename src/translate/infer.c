@@ -347,7 +347,16 @@ void tl_infer_expr(lctx *c, tr_expr *e)
     case TR_E_ASSIGN:
         tl_infer_expr(c, e->a);
         tl_infer_expr(c, e->b);
+        if (e->b && e->b->kind == TR_E_INIT) /* C has braces in declarations only */
+            tl_refuse(c, e, "brace assignment",
+                      "assignment of a brace list (x = {a, b}): C and OpenCL C take braces only "
+                      "in a declaration; assign the members one by one");
         e->vt = e->a->vt;
+        if (strcmp(e->text, "=") != 0 && (e->a->vt == TR_VT_HALF || e->a->vt == TR_VT_BF16))
+            tl_refuse(c, e, "half arithmetic", /* h -= x would compute on the stored bits */
+                      "half is a storage type in the dialect: convert with __half2float first "
+                      "(%s on a half)",
+                      e->text);
         tl_half_mix(c, e, e->a->vt, e->b);
         if (e->a->kind == TR_E_IDENT && e->a->sym) {
             tr_sym *s = e->a->sym;
