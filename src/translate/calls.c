@@ -162,6 +162,13 @@ void tl_infer_call(lctx *c, tr_expr *e)
         return;
     }
     if (m->reason) tl_note(c, e->file, e->line, name, "%s", m->reason);
+    if (!c->kernel && m->out && !strcmp(m->out, "gp_printf"))
+        tl_note(c, e->file, e->line, "printf",
+                "printf in the helper %s: Metal below macOS 15 prints through a buffer that only "
+                "a kernel's body holds, and refuses gp_printf in a helper function, so a kernel "
+                "that calls %s does not build there (it prints on the CPU, OpenCL, CUDA and "
+                "Metal with os_log); move the call into the kernel to print everywhere",
+                c->f->name, c->f->name);
     switch (m->kind) {
     case TR_CALL_FLOAT_MATH: {
         bool all_float = true, any_double = false;
