@@ -472,8 +472,16 @@ void tl_infer_stmt(lctx *c, tr_stmt *s)
                                                              "3-component vectors"
                                                            : "pointer to a 3-component "
                                                              "vector");
-            for (int d = 0; d < sym->ndims; d++)
+            for (int d = 0; d < sym->ndims; d++) {
                 tl_infer_expr(c, sym->dims[d]);
+                long long dv;
+                if (c->final && tl_local_dim(c, sym->dims[d], &dv) < 0)
+                    tr_diag_add(c->u, true, sym->file, sym->line, sym->col, "array size",
+                                "%s: its size names a local that is not an integer constant the "
+                                "translation can compute (C would make it a variable-length "
+                                "array, which OpenCL C has not); write the number or a #define",
+                                sym->name);
+            }
             if (s->decls[i].init) {
                 tl_infer_expr(c, s->decls[i].init);
                 if (sym->type.nptr && !sym->ndims)

@@ -584,6 +584,12 @@ static bool dim_value(lctx *c, const tr_expr *x, long long *v, int depth)
     return tl_const_int(c, x, v);
 }
 
+int tl_local_dim(lctx *c, const tr_expr *x, long long *v)
+{
+    if (!names_local(x)) return 0;
+    return dim_value(c, x, v, 0) ? 1 : -1;
+}
+
 void tl_emit_decl(lctx *c, gp_strbuf *sb, tr_sym *s, tr_expr *init)
 {
     if (s->kind == TR_SYM_SHARED) gp_strbuf_puts(sb, "GP_SHARED_DECL ");

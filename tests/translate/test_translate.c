@@ -484,6 +484,17 @@ static void array_sizes_from_constant_expressions(void **state)
                          "GP_SHARED_DECL unsigned char flags[32];", NULL});
 }
 
+/* An array sized by a local that is no constant: refused, not written as a variable-length
+ * array (OpenCL C has none). */
+static void array_sized_by_a_variable_is_refused(void **state)
+{
+    (void)state;
+    expect_refused("__global__ void k(float *o, int n) {\n  const int m = n * 2;\n"
+                   "  float t[m];\n  for (int i = 0; i < m; i++) t[i] = i;\n"
+                   "  o[threadIdx.x] = t[1];\n}\n",
+                   3, "array size", "not an integer constant");
+}
+
 /* A function template with an explicit specialisation: the specialisation is not read, so the
  * template is refused where it is instantiated rather than run with its general body. */
 static void explicit_specialisation_is_refused(void **state)
@@ -1206,6 +1217,7 @@ int main(void)
         cmocka_unit_test(plain_structs),
         cmocka_unit_test(local_constants_and_parameter_limit),
         cmocka_unit_test(array_sizes_from_constant_expressions),
+        cmocka_unit_test(array_sized_by_a_variable_is_refused),
         cmocka_unit_test(explicit_specialisation_is_refused),
         cmocka_unit_test(instances_refused_at_one_line_are_all_refused),
         cmocka_unit_test(brace_assignment_is_refused),
