@@ -10,7 +10,7 @@ constructs refused, most frequent first. With --verify the translation is also b
 machine's targets, a kernel counts as translated only where its output builds on the CPU
 backend and OpenCL (OpenCL is no target of a kernel with SIMD-group operations, nor of one with
 double precision on a device without fp64), a file is whole only when all its kernels count,
-and every file whose output does not build there for another reason is listed. Exit 1 if
+and every such kernel whose output does not build there for another reason is listed. Exit 1 if
 any file crashed the translator (an exit code other than 0, 1 or 2) or hung.
 """
 import collections
@@ -29,7 +29,7 @@ def builds(kernel):
         r = b.get(target, {})
         if r.get("result") == "failed":
             detail = r.get("detail", "")
-            if not (kernel.get("fp64") and ("double" in detail or "fp64" in detail)):
+            if not (kernel.get("fp64") and "no double precision" in detail):
                 return False
     return True
 
@@ -83,11 +83,10 @@ def main():
         per_file.append((f, p.returncode, "%d/%d" % (t, len(ks))))
         for r in rep.get("refusals", []):
             refused[r.get("construct")] += 1
-        for target in ("cpu", "opencl") if verify and t else ():
-            if rep.get("output_targets", {}).get(target) is False:
-                why = (rep["output_targets"].get("why_not") or {}).get(target, "")
-                if "SIMD" not in why and "double" not in why:
-                    unbuilt.append((f, target, why))
+        for k in ks if verify else ():
+            if k.get("translated") and not builds(k):
+                bad = [x for x in ("cpu", "opencl") if k["builds"][x].get("result") == "failed"]
+                unbuilt.append((f, "/".join(bad), "kernel %s does not build there" % k["name"]))
     def pct(a, b):
         return 100.0 * a / b if b else 0.0
 

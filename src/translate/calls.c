@@ -109,8 +109,18 @@ void tl_infer_call(lctx *c, tr_expr *e)
         bool refs = false;
         for (int i = 0; g && i < g->nparams; i++)
             refs |= g->params[i]->ref;
+        bool vec = false; /* CUDA's built-in functions take no vectors: one of the file's does */
+        for (int i = 0; i < e->nargs; i++)
+            vec |= e->args[i]->vt == TR_VT_VEC;
         if (g && !refs) {
             e->a->text = g->name;
+        } else if (!g && !ambiguous && vec) {
+            tl_refuse(c, e, "overload",
+                      "%s of a vector: the file's overload for that vector type is meant, and the "
+                      "translation does not choose overloads by vector types (the built-in %s "
+                      "would compute something else)",
+                      e->a->text, e->a->text);
+            return;
         } else if (g || ambiguous || !tr_map_call(e->a->text)) {
             tl_refuse(c, e, "overload",
                       "%s is overloaded and %s: C++ chooses by conversion rules the translation "

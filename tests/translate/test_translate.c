@@ -544,6 +544,22 @@ static void compound_assignment_on_half_is_refused(void **state)
                    "half arithmetic", "+= on a half");
 }
 
+/* A helper_math-style overload of a built-in's name for a vector (abs(float2) as its length):
+ * the call of it with a vector is refused, not given to the built-in, which would compute
+ * something else; with a float it stays the built-in. */
+static void builtin_named_overload_of_a_vector_is_refused(void **state)
+{
+    (void)state;
+    expect_refused("__device__ float abs(const float2 a) { return hypotf(a.x, a.y); }\n"
+                   "__global__ void norm(float *o, const float2 *v, int n) {\n"
+                   "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                   "  if (i < n) o[i] = abs(v[i]);\n}\n",
+                   4, "overload", "abs of a vector");
+    expect_ok("__device__ float abs(const float2 a) { return hypotf(a.x, a.y); }\n"
+              "__global__ void k(float *o) { o[threadIdx.x] = abs(o[threadIdx.x]); }\n",
+              (const char *[]){"fabsf(o[", NULL});
+}
+
 /* x = {a, b} is C++ only: refused with the reason, not written into C that does not build. */
 static void brace_assignment_is_refused(void **state)
 {
@@ -1221,6 +1237,7 @@ int main(void)
         cmocka_unit_test(explicit_specialisation_is_refused),
         cmocka_unit_test(instances_refused_at_one_line_are_all_refused),
         cmocka_unit_test(brace_assignment_is_refused),
+        cmocka_unit_test(builtin_named_overload_of_a_vector_is_refused),
         cmocka_unit_test(compound_assignment_on_half_is_refused),
         cmocka_unit_test(printf_in_kernels_and_helpers),
         cmocka_unit_test(partial_keeps_no_live_marker),
