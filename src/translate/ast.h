@@ -308,6 +308,7 @@ typedef struct tr_template {
     bool device, kernel;
     int file, line;
     int ninstances;
+    int specialised_line; /* the first `template <>` specialisation of it (0: none) */
 } tr_template;
 
 typedef struct tr_unit {

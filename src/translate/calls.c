@@ -109,6 +109,9 @@ void tl_infer_call(lctx *c, tr_expr *e)
         bool refs = false;
         for (int i = 0; g && i < g->nparams; i++)
             refs |= g->params[i]->ref;
+        bool vec = false; /* CUDA's built-in functions take no vectors: one of the file's does */
+        for (int i = 0; i < e->nargs; i++)
+            vec |= e->args[i]->vt == TR_VT_VEC;
         if (g && !refs) {
             e->a->text = g->name;
         } else if (g && g->is_operator) {
@@ -117,6 +120,13 @@ void tl_infer_call(lctx *c, tr_expr *e)
             pass_references(c, e, g);
             for (int i = 0; i < e->nargs; i++)
                 tl_infer_expr(c, e->args[i]);
+        } else if (!g && !ambiguous && vec) {
+            tl_refuse(c, e, "overload",
+                      "%s of a vector: the file's overload for that vector type is meant, and the "
+                      "translation does not choose overloads by vector types (the built-in %s "
+                      "would compute something else)",
+                      e->a->text, e->a->text);
+            return;
         } else if (g || ambiguous || !tr_map_call(e->a->text)) {
             tl_refuse(c, e, "overload",
                       "%s is overloaded and %s: C++ chooses by conversion rules the translation "
@@ -168,6 +178,13 @@ void tl_infer_call(lctx *c, tr_expr *e)
         return;
     }
     if (m->reason) tl_note(c, e->file, e->line, name, "%s", m->reason);
+    if (!c->kernel && m->out && !strcmp(m->out, "gp_printf"))
+        tl_note(c, e->file, e->line, "printf",
+                "printf in the helper %s: Metal below macOS 15 prints through a buffer that only "
+                "a kernel's body holds, and refuses gp_printf in a helper function, so a kernel "
+                "that calls %s does not build there (it prints on the CPU, OpenCL, CUDA and "
+                "Metal with os_log); move the call into the kernel to print everywhere",
+                c->f->name, c->f->name);
     switch (m->kind) {
     case TR_CALL_FLOAT_MATH: {
         bool all_float = true, any_double = false;

@@ -358,8 +358,17 @@ void tl_infer_expr(lctx *c, tr_expr *e)
         tl_infer_expr(c, e->a);
         tl_infer_expr(c, e->b);
         if (e->a->vt == TR_VT_VEC && strcmp(e->text, "=") && tl_vector_operator(c, e)) return;
+        if (e->b && e->b->kind == TR_E_INIT) /* C has braces in declarations only */
+            tl_refuse(c, e, "brace assignment",
+                      "assignment of a brace list (x = {a, b}): C and OpenCL C take braces only "
+                      "in a declaration; assign the members one by one");
         e->vt = e->a->vt;
         e->vec = e->a->vec;
+        if (strcmp(e->text, "=") != 0 && (e->a->vt == TR_VT_HALF || e->a->vt == TR_VT_BF16))
+            tl_refuse(c, e, "half arithmetic", /* h -= x would compute on the stored bits */
+                      "half is a storage type in the dialect: convert with __half2float first "
+                      "(%s on a half)",
+                      e->text);
         tl_half_mix(c, e, e->a->vt, e->b);
         if (e->a->kind == TR_E_IDENT && e->a->sym) {
             tr_sym *s = e->a->sym;
@@ -480,8 +489,16 @@ void tl_infer_stmt(lctx *c, tr_stmt *s)
                                                              "3-component vectors"
                                                            : "pointer to a 3-component "
                                                              "vector");
-            for (int d = 0; d < sym->ndims; d++)
+            for (int d = 0; d < sym->ndims; d++) {
                 tl_infer_expr(c, sym->dims[d]);
+                long long dv;
+                if (c->final && tl_local_dim(c, sym->dims[d], &dv) < 0)
+                    tr_diag_add(c->u, true, sym->file, sym->line, sym->col, "array size",
+                                "%s: its size names a local that is not an integer constant the "
+                                "translation can compute (C would make it a variable-length "
+                                "array, which OpenCL C has not); write the number or a #define",
+                                sym->name);
+            }
             if (s->decls[i].init) {
                 tl_infer_expr(c, s->decls[i].init);
                 if (sym->type.nptr && !sym->ndims)

@@ -466,7 +466,20 @@ static void record_template(parser *p, size_t i, size_t end)
             if (close) break;
         }
     }
-    if (k >= end || t.nparams == 0) return; /* template <> specialisations are not read */
+    if (k < end && t.nparams == 0) {
+        /* template <> ... name(...): an explicit specialisation, not read; its template is
+         * then refused wherever it is instantiated, since the primary body would be used */
+        for (size_t q = k + 1; q + 1 < end; q++) {
+            if (p->t[q].kind == TR_PUNCT && !strcmp(p->t[q].text, "{")) break;
+            tr_template *pt = p->t[q].kind == TR_IDENT ? tp_template_find(p, p->t[q].text) : NULL;
+            if (pt && (!strcmp(p->t[q + 1].text, "(") || !strcmp(p->t[q + 1].text, "<"))) {
+                if (!pt->specialised_line) pt->specialised_line = p->t[q].line;
+                break;
+            }
+        }
+        return;
+    }
+    if (k >= end || t.nparams == 0) return;
     t.begin = k + 1;
     t.end = end;
     t.device = item_has(p, t.begin, end, "__global__") || item_has(p, t.begin, end, "__device__");

@@ -41,6 +41,9 @@ bool tl_is_int_vt(tr_vt v);
 tr_vt tl_arith(tr_vt a, tr_vt b);
 tr_vt tl_number_vt(const char *t);
 bool tl_const_int(lctx *c, const tr_expr *e, long long *v);
+/* An array dimension that names a local: 1 with its value where it is a constant C can be
+ * given as a number, -1 where it is not; 0: it names no local. */
+int tl_local_dim(lctx *c, const tr_expr *x, long long *v);
 bool tl_is_warp_size(lctx *c, const tr_expr *e);
 
 /* vectors.c: a CUDA vector type's component value type (TR_VT_UNKNOWN: not a vector type) */

@@ -232,7 +232,6 @@ static const tr_callmap table[] = {
            "cooperative groups are outside the subset: "
            "use gp_barrier()"),
     REFUSE("tiled_partition", "cooperative groups", warp),
-    REFUSE("printf", "printf", "printf in kernels is not portable (Metal has none)"),
     REFUSE("assert", "assert",
            "device-side assert is not portable (OpenCL C and Metal have none): translate with "
            "-D NDEBUG to have it removed, as nvcc -DNDEBUG does, or write the condition to a "

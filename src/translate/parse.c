@@ -1833,8 +1833,8 @@ static tr_stmt *parse_decl_stmt(parser *p)
                                      : tp_parse_assign(p);
             /* `constexpr int UNROLL = 8;`: a constant C can size an array with (print.c) */
             if (sym->kind == TR_SYM_LOCAL && sym->type.is_const && !sym->type.nptr && !sym->ndims &&
-                d.init->kind == TR_E_NUM)
-                sym->init = d.init;
+                d.init->kind != TR_E_INIT)
+                sym->init = d.init; /* print.c writes it only where it is a constant */
         }
         if (sym->type.is_ref) {
             /* a local reference `float &r = a[i];` is a pointer to what it names */

@@ -512,18 +512,99 @@ void tl_indent(gp_strbuf *sb, int n)
         gp_strbuf_puts(sb, "    ");
 }
 
+/* An array dimension C++ takes as a constant: numbers, local `const int` with constant
+ * initialisers, and + - * / % of them (written as a number where it names such a local). C would
+ * make an array sized by a name a variable-length array, which cannot have an initialiser (and
+ * OpenCL C has none at all): the number is written. */
+static int int_type_size(const tr_type *t)
+{
+    static const char *const names[][2] = {
+        {"char", "1"},           {"signed char", "1"},
+        {"unsigned char", "1"},  {"int8_t", "1"},
+        {"uint8_t", "1"},        {"short", "2"},
+        {"unsigned short", "2"}, {"int16_t", "2"},
+        {"uint16_t", "2"},       {"int", "4"},
+        {"unsigned int", "4"},   {"unsigned", "4"},
+        {"int32_t", "4"},        {"uint32_t", "4"},
+        {"long long", "8"},      {"unsigned long long", "8"},
+        {"int64_t", "8"},        {"uint64_t", "8"},
+    };
+    if (!t || !t->base || t->nptr) return 0;
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (!strcmp(t->base, names[i][0])) return names[i][1][0] - '0';
+    return 0;
+}
+
+static bool names_local(const tr_expr *x)
+{
+    if (!x) return false;
+    if (x->kind == TR_E_IDENT) return x->sym && x->sym->kind == TR_SYM_LOCAL;
+    return names_local(x->a) || names_local(x->b);
+}
+
+static bool dim_value(lctx *c, const tr_expr *x, long long *v, int depth)
+{
+    if (!x || depth > 16) return false;
+    if (x->kind == TR_E_SIZEOF_TYPE && int_type_size(x->type)) {
+        *v = int_type_size(x->type);
+        return true;
+    }
+    if (x->kind == TR_E_SIZEOF_TYPE && x->type && x->type->base && !x->type->nptr &&
+        (!strcmp(x->type->base, "float") || !strcmp(x->type->base, "double"))) {
+        *v = x->type->base[0] == 'f' ? 4 : 8;
+        return true;
+    }
+    if (x->kind == TR_E_CAST && int_type_size(x->type)) return dim_value(c, x->a, v, depth + 1);
+    if (x->kind == TR_E_IDENT && x->sym && x->sym->kind == TR_SYM_LOCAL && x->sym->init &&
+        x->sym->type.is_const && !x->sym->type.nptr && !x->sym->ndims)
+        return dim_value(c, x->sym->init, v, depth + 1);
+    if (x->kind == TR_E_BINARY && x->text && strchr("+-*/%", x->text[0]) && !x->text[1]) {
+        long long a, b;
+        if (!dim_value(c, x->a, &a, depth + 1) || !dim_value(c, x->b, &b, depth + 1)) return false;
+        if ((x->text[0] == '/' || x->text[0] == '%') && b == 0) return false;
+        switch (x->text[0]) {
+        case '+':
+            *v = a + b;
+            break;
+        case '-':
+            *v = a - b;
+            break;
+        case '*':
+            *v = a * b;
+            break;
+        case '/':
+            *v = a / b;
+            break;
+        default:
+            *v = a % b;
+            break;
+        }
+        return *v > 0 && *v < (1LL << 31);
+    }
+    return tl_const_int(c, x, v);
+}
+
+int tl_local_dim(lctx *c, const tr_expr *x, long long *v)
+{
+    if (!names_local(x)) return 0;
+    return dim_value(c, x, v, 0) ? 1 : -1;
+}
+
 void tl_emit_decl(lctx *c, gp_strbuf *sb, tr_sym *s, tr_expr *init)
 {
     if (s->kind == TR_SYM_SHARED) gp_strbuf_puts(sb, "GP_SHARED_DECL ");
     tr_space sp = s->type.nptr ? tl_sym_space(c, s) : TR_SP_NONE;
     tl_emit_type_prefix(sb, &s->type, sp);
     gp_strbuf_puts(sb, tl_sym_name(c, s));
+    long long dimv;
     for (int d = 0; d < s->ndims; d++) {
         gp_strbuf_putc(sb, '[');
         const tr_expr *x = s->dims[d];
         if (x && x->kind == TR_E_IDENT && x->sym && x->sym->kind == TR_SYM_LOCAL && x->sym->init &&
             x->sym->init->kind == TR_E_NUM)
             gp_strbuf_puts(sb, x->sym->init->text); /* a local constant: C has no VLA here */
+        else if (x && names_local(x) && dim_value(c, x, &dimv, 0))
+            gp_strbuf_printf(sb, "%lld", dimv);
         else if (x)
             tl_emit_expr(c, sb, s->dims[d], 1);
         gp_strbuf_putc(sb, ']');

@@ -179,6 +179,13 @@ const char *tp_template_instantiate(parser *p, tr_template *t, tr_tokens *args, 
                                     const tr_token *at, char *why, size_t whylen)
 {
     (void)at;
+    if (t->specialised_line) {
+        snprintf(why, whylen,
+                 "%s has an explicit specialisation (template <>, line %d), which the "
+                 "translation does not read: the general body would run for every type",
+                 t->name, t->specialised_line);
+        return NULL;
+    }
     if (nargs > t->nparams) {
         snprintf(why, whylen, "%s takes %d template argument%s, given %d", t->name, t->nparams,
                  t->nparams == 1 ? "" : "s", nargs);

@@ -377,8 +377,25 @@ void gp_translate(const char *path, const char *source, size_t source_len,
     /* which kernels are translated, and the output (all of them; refused ones, with --partial,
      * as comments so that the others build) */
     bool *ok = calloc((size_t)(k ? k : 1), sizeof *ok);
-    for (int i = 0; ok && i < k; i++)
+    for (int i = 0; ok && i < k; i++) {
         ok[i] = !kernel_refused(&u, ki[i].func);
+        if (ok[i] && ki[i].todo) {
+            /* a construct refused at a line another kernel (another instance of the same
+             * template) was refused at already: one diagnostic there, this kernel held back too */
+            const tr_func *kf = ki[i].func;
+            const char *why = NULL;
+            for (int d = 0; d < u.ndiags && !why; d++)
+                if (u.diags[d].refusal && u.diags[d].kernel && u.diags[d].kernel != kf &&
+                    u.diags[d].kernel->file == kf->file && u.diags[d].kernel->line == kf->line)
+                    why = u.diags[d].reason;
+            ok[i] = false;
+            tr_diag_add(&u, true, kf->file, kf->line, 0, "refused construct",
+                        "kernel %s holds a construct refused where another kernel from the same "
+                        "lines was: %s",
+                        kf->name, why ? why : "see the refusals at its lines");
+            u.diags[u.ndiags - 1].kernel = ki[i].func;
+        }
+    }
     tr_assembly as = {&u, ki, k, gp_strbuf_cstr(&support), path, opt->simd_width};
     /* a kernel that calls a helper holding a refused construct is not translated either, even
      * when another kernel lowered that helper first (its refusals name that kernel) */

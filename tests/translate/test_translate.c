@@ -562,6 +562,133 @@ static void local_constants_and_parameter_limit(void **state)
                    1, "too many parameters", "at most 16");
 }
 
+/* Array sizes C++ takes as constants, written as numbers: a C array sized by a name is a
+ * variable-length one, which cannot be initialised, and a shared array hoisted to the top of the
+ * kernel would name a constant declared below it. */
+static void array_sizes_from_constant_expressions(void **state)
+{
+    (void)state;
+    expect_ok("__global__ void k(double *o, const double *x) {\n"
+              "  const int nb = 3;\n  const int na = 2;\n"
+              "  const double c[nb + na] = {1.0, 2.0, 3.0, 4.0, 5.0};\n"
+              "  double s = 0;\n  for (int j = 0; j < nb + na; j++) s = c[j] + x[0] * s;\n"
+              "  o[threadIdx.x] = s;\n}\n",
+              (const char *[]){"const double c[5] = {", NULL});
+    expect_ok(
+        "#define TILE_BYTES 1024\n"
+        "__global__ void k(unsigned *o) {\n"
+        "  const unsigned words = TILE_BYTES / sizeof(unsigned int);\n"
+        "  __shared__ unsigned tile[words + 1];\n"
+        "  __shared__ unsigned char flags[(words / 8)];\n"
+        "  tile[threadIdx.x] = threadIdx.x;\n  flags[threadIdx.x / 8] = 1;\n"
+        "  __syncthreads();\n  o[threadIdx.x] = tile[words - 1 - threadIdx.x] + flags[0];\n}\n",
+        (const char *[]){"GP_SHARED_DECL unsigned int tile[257];",
+                         "GP_SHARED_DECL unsigned char flags[32];", NULL});
+}
+
+/* An array sized by a local that is no constant: refused, not written as a variable-length
+ * array (OpenCL C has none). */
+static void array_sized_by_a_variable_is_refused(void **state)
+{
+    (void)state;
+    expect_refused("__global__ void k(float *o, int n) {\n  const int m = n * 2;\n"
+                   "  float t[m];\n  for (int i = 0; i < m; i++) t[i] = i;\n"
+                   "  o[threadIdx.x] = t[1];\n}\n",
+                   3, "array size", "not an integer constant");
+}
+
+/* A function template with an explicit specialisation: the specialisation is not read, so the
+ * template is refused where it is instantiated rather than run with its general body. */
+static void explicit_specialisation_is_refused(void **state)
+{
+    (void)state;
+    expect_refused("template <class T> __device__ T zero_of(int v) { return 0; }\n"
+                   "template <> __device__ int zero_of(int v) { return v; }\n"
+                   "template <class T> __global__ void fill(T *o) {\n"
+                   "  o[threadIdx.x] = zero_of<T>(7);\n}\n"
+                   "int main() { int *p; fill<int><<<1, 32>>>(p); }\n",
+                   4, "template", "explicit specialisation (template <>, line 2)");
+}
+
+/* Two instances of one template refused at the same line: both kernels are refused, not only the
+ * first (their diagnostic is one), and --partial leaves both out of the build. */
+static void instances_refused_at_one_line_are_all_refused(void **state)
+{
+    (void)state;
+    const char *src = "template <int N> __global__ void acc(__half *o, const __half *w) {\n"
+                      "  o[threadIdx.x] = o[threadIdx.x] * w[N];\n}\n"
+                      "int main() { __half *p;\n"
+                      "  acc<64><<<1, 64>>>(p, p); acc<128><<<1, 128>>>(p, p); }\n";
+    gp_translate_result r = run(src, true);
+    assert_int_equal(r.status, GP_TRANSLATE_REFUSED);
+    const cJSON *k;
+    int n = 0, translated = 0;
+    cJSON_ArrayForEach(k, cJSON_GetObjectItem(r.report, "kernels"))
+    {
+        n++;
+        translated += cJSON_IsTrue(cJSON_GetObjectItem(k, "translated"));
+    }
+    assert_int_equal(n, 2);
+    assert_int_equal(translated, 0);
+    assert_null(strstr(r.output, "\nGP_KERNEL(")); /* both are comments */
+    gp_translate_result_free(&r);
+}
+
+/* h -= x on a half: the dialect stores half as its bits, so compound assignment is refused
+ * (computing on the bits would be silently wrong). */
+static void compound_assignment_on_half_is_refused(void **state)
+{
+    (void)state;
+    expect_refused("__global__ void sub(__half *o, const __half *w) {\n"
+                   "  int i = threadIdx.x;\n  o[i] -= w[i];\n}\n",
+                   3, "half arithmetic", "-= on a half");
+    expect_refused("__global__ void add(__half *o) {\n  o[threadIdx.x] += (__half)3;\n}\n", 2,
+                   "half arithmetic", "+= on a half");
+}
+
+/* A helper_math-style overload of a built-in's name for a vector (abs(float2) as its length):
+ * the call of it with a vector is that overload, never the built-in, which would compute
+ * something else; with a float it stays the built-in. */
+static void builtin_named_overload_of_a_vector_is_chosen(void **state)
+{
+    (void)state;
+    expect_ok("__device__ float abs(const float2 a) { return sqrtf(a.x * a.x + a.y * a.y); }\n"
+                   "__global__ void norm(float *o, const float2 *v, int n) {\n"
+                   "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                   "  if (i < n) o[i] = abs(v[i]);\n}\n",
+              (const char *[]){"o[i] = abs_float2(v[i]);", NULL});
+    expect_ok("__device__ float abs(const float2 a) { return sqrtf(a.x * a.x + a.y * a.y); }\n"
+              "__global__ void k(float *o) { o[threadIdx.x] = abs(o[threadIdx.x]); }\n",
+              (const char *[]){"fabsf(o[", NULL});
+}
+
+/* printf becomes gp_printf for every target; in a helper function the report says that Metal's
+ * print buffer (below macOS 15) refuses it there. */
+static void printf_in_kernels_and_helpers(void **state)
+{
+    (void)state;
+    const char *src = "__device__ void show(int i, float v) { printf(\"%d %f\\n\", i, v); }\n"
+                      "__global__ void k(const float *x) {\n"
+                      "  printf(\"k %d\\n\", (int)threadIdx.x);\n  show(threadIdx.x, x[0]);\n}\n";
+    expect_ok(src,
+              (const char *[]){"gp_printf(\"%d %f\\n\", i, v)", "gp_printf(\"k %d\\n\"", NULL});
+    gp_translate_result r = run(src, false);
+    const cJSON *x;
+    int helper = 0, kernel = 0;
+    cJSON_ArrayForEach(x, cJSON_GetObjectItem(r.report, "notes"))
+    {
+        const char *why = gp_json_str(x, "reason", "");
+        if (!strcmp(gp_json_str(x, "construct", ""), "printf") && strstr(why, "helper show") &&
+            strstr(why, "Metal below macOS 15"))
+            helper += (int)cJSON_GetObjectItem(x, "line")->valuedouble == 1;
+        kernel += strstr(why, "helper k") != NULL;
+    }
+    assert_int_equal(helper, 1);
+    assert_int_equal(kernel, 0);
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(r.report, "refusals")), 0);
+    gp_translate_result_free(&r);
+}
+
 /* Plain structs: typedefs at the top, bool fields as one byte, sizes evaluated, a variable named
  * after a typedef'd struct's tag; a pointer field leaves the struct out (a note says why). */
 static void plain_structs(void **state)
@@ -1471,6 +1598,13 @@ int main(void)
         cmocka_unit_test(plain_structs),
         cmocka_unit_test(struct_members),
         cmocka_unit_test(local_constants_and_parameter_limit),
+        cmocka_unit_test(array_sizes_from_constant_expressions),
+        cmocka_unit_test(array_sized_by_a_variable_is_refused),
+        cmocka_unit_test(explicit_specialisation_is_refused),
+        cmocka_unit_test(instances_refused_at_one_line_are_all_refused),
+        cmocka_unit_test(builtin_named_overload_of_a_vector_is_chosen),
+        cmocka_unit_test(compound_assignment_on_half_is_refused),
+        cmocka_unit_test(printf_in_kernels_and_helpers),
         cmocka_unit_test(partial_keeps_no_live_marker),
         cmocka_unit_test(overloads_get_names_of_their_own),
         cmocka_unit_test(recursive_template_argument_is_refused_with_a_reason),

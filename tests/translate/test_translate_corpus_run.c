@@ -684,6 +684,56 @@ static void keep_print(void *user, const char *text, size_t len)
     gp_strbuf_append(user, text, len);
 }
 
+/* arrays sized by local constants: a coefficient table, and shared tiles sized from
+ * bytes / sizeof(T) that the translation moves to the top of the kernel */
+static void run_constant_sizes(void **state)
+{
+    (void)state;
+    enum { N = 1000, BLOCKS = 8, WORDS = 256, THREADS = 64 };
+    static float x[N], out[N], ref[N];
+    static uint32_t data[BLOCKS * WORDS], got[BLOCKS * WORDS], dref[BLOCKS * WORDS];
+    uint32_t odd[BLOCKS], oref[BLOCKS];
+    ffill(x, N, -1, 1);
+    const float coef[7] = {1.0f, -0.5f, 0.25f, 0.125f, 1.0f, 0.5f, 0.0625f};
+    for (int i = 0; i < N; i++) {
+        float p = 0.0f, q = 0.0f;
+        for (int j = 3; j >= 0; j--)
+            p = coef[j] + x[i] * p;
+        for (int j = 6; j >= 4; j--)
+            q = coef[j] + x[i] * q;
+        ref[i] = p / q;
+    }
+    for (int i = 0; i < BLOCKS * WORDS; i++)
+        data[i] = (uint32_t)(i * 2654435761u >> 7);
+    for (int b = 0; b < BLOCKS; b++) {
+        oref[b] = 0;
+        for (int j = 0; j < WORDS; j++) {
+            dref[b * WORDS + j] = data[b * WORDS + WORDS - 1 - j];
+            oref[b] += data[b * WORDS + j] & 1;
+        }
+    }
+    FOR_EACH_DEVICE(dev)
+    {
+        built t = build(dev, "constant_sizes.cu");
+        gp_kernel *k = gpt_kernel_of(t.prog, "rational");
+        gp_buffer *bx = buf(dev, x, sizeof x), *bo = buf(dev, NULL, sizeof out);
+        int n = N;
+        launch(k, 1, G1(4 * 256), G1(256), ARGS(B(bo), B(bx), V(n)));
+        get(bo, out, sizeof out);
+        CHECKF("rational", ref, out, N, 1e-5f);
+        gp_kernel *r = gpt_kernel_of(t.prog, "reverse_tiles_uint32_t");
+        gp_buffer *bd = buf(dev, data, sizeof data), *bodd = buf(dev, NULL, sizeof odd);
+        launch(r, 1, G1(BLOCKS * THREADS), G1(THREADS), ARGS(B(bd), B(bodd)));
+        get(bd, got, sizeof got);
+        get(bodd, odd, sizeof odd);
+        CHECKI("reverse_tiles data", dref, got, BLOCKS * WORDS);
+        CHECKI("reverse_tiles odd", oref, odd, BLOCKS);
+        gp_buffer_release(bx), gp_buffer_release(bo), gp_buffer_release(bd);
+        gp_buffer_release(bodd);
+        gp_kernel_release(k), gp_kernel_release(r), close_all(&t);
+    }
+}
+
 static void run_debug_printf(void **state)
 {
     (void)state;
@@ -2305,6 +2355,7 @@ int main(void)
                                        cmocka_unit_test(run_debug_printf),
                                        cmocka_unit_test(run_auto_rows),
                                        cmocka_unit_test(run_struct_members),
+                                       cmocka_unit_test(run_constant_sizes),
                                        ML_TESTS HPC_TESTS MORE_TESTS};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
