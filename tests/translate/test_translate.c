@@ -853,6 +853,20 @@ static void templates_instantiated(void **state)
     k = cJSON_GetArrayItem(cJSON_GetObjectItem(r.report, "kernels"), 0);
     assert_string_equal(gp_json_str(k, "name", ""), "k_256");
     gp_translate_result_free(&r);
+    /* launches and host template calls that name no arguments: deduced from the declarations
+     * of the host variables passed, through host templates called from main */
+    expect_ok("template <typename T> __global__ void dot(const T *__restrict__ a, T *out, "
+              "size_t n) { out[0] = a[n]; }\n"
+              "template <typename T> __global__ void fill(T *o, T v) { o[threadIdx.x] = v; }\n"
+              "template <typename T> void launch(const T *in, T *out, int n) {\n"
+              "  dot<<<1, 32>>>(in, out, n / 4);\n}\n"
+              "template <typename T> void run(int n) {\n  T *d_a, *d_b;\n"
+              "  launch(d_a, d_b, n);\n  T v = 1;\n  fill<<<1, n>>>(d_a, v);\n}\n"
+              "int main() { run<float>(64); run<int>(8);\n"
+              "  double *x; unsigned int *u; fill<<<2, 4>>>(x, 2.0); dot<<<1, 1>>>(u, u, 1); }\n",
+              (const char *[]){"GP_KERNEL(dot_float, GP_CBUF(float, a)", "GP_KERNEL(fill_float,",
+                               "GP_KERNEL(dot_int,", "GP_KERNEL(fill_int,",
+                               "GP_KERNEL(fill_double,", "GP_KERNEL(dot_unsigned_int,", NULL});
     expect_refused("template <typename T> __device__ T id(T v) { return v; }\n"
                    "__global__ void k(int *o) {\n  o[0] = id(o[0] + 1.0f * 0 + o[1] * o[1] > 2);\n"
                    "  o[1] = id(o);\n}\n",
