@@ -766,6 +766,8 @@ tr_expr *tp_parse_primary(parser *p)
             p->i++; /* `using namespace cooperative_groups`: the name without cg:: */
             return tp_cg_qualified(p, t, t->text);
         }
+        if (tp_is_at(p, 1, "(") && tp_is_cub_alias(p, t->text) && !tp_lookup(p, t->text))
+            return tp_cub_call(p);
         if (tp_is_at(p, 1, "::")) {
             if (!strcmp(t->text, "wmma") || !strcmp(t->text, "nvcuda"))
                 tp_bail(p, "tensor cores (wmma)",
@@ -1286,6 +1288,24 @@ static tr_stmt *parse_decl_stmt(parser *p)
     return st;
 }
 
+/* A declaration the translation wrote (`text`, CUDA) parsed in place, at `at`'s position. */
+static tr_stmt *parse_text_decl(parser *p, const char *text, const tr_token *at)
+{
+    tr_tokens *toks = tp_scratch_take(p, 1); /* the declaration's parse may bail */
+    char err[256];
+    if (tr_lex("<translation>", at->file, text, strlen(text), toks, err, sizeof err) != 0)
+        tp_bail(p, "syntax", "internal: %s", err);
+    for (size_t i = 0; i < toks->n; i++)
+        toks->v[i].line = at->line, toks->v[i].col = at->col, toks->v[i].file = at->file;
+    tr_token *st = p->t;
+    size_t sn = p->n, si = p->i, se = p->end;
+    p->t = toks->v, p->n = toks->n, p->i = 0, p->end = toks->n - 1;
+    tr_stmt *s = parse_decl_stmt(p);
+    p->t = st, p->n = sn, p->i = si, p->end = se;
+    tp_scratch_drop(p, toks);
+    return s;
+}
+
 tr_stmt *tp_parse_block(parser *p)
 {
     tr_stmt *b = new_stmt(p, TR_S_BLOCK);
@@ -1427,6 +1447,9 @@ static tr_stmt *parse_stmt(parser *p)
         if (!strcmp(w, "goto")) tp_bail(p, "goto", "goto is outside the accepted subset");
         if (!strcmp(w, "asm") || !strcmp(w, "__asm__") || !strcmp(w, "__asm"))
             tp_bail(p, "inline PTX", "inline PTX (asm) runs only on NVIDIA GPUs: write it in C");
+        char *cub_decl;
+        if (tp_cub_stmt(p, &cub_decl))
+            return cub_decl ? parse_text_decl(p, cub_decl, t) : new_stmt(p, TR_S_EMPTY);
         if (tp_is_type_start(p)) return parse_decl_stmt(p);
     }
     tr_stmt *s = new_stmt(p, TR_S_EXPR);

@@ -39,6 +39,17 @@ typedef struct tp_scratch {
     tr_tokens lists[];
 } tp_scratch;
 
+/* A type alias of a CUB block collective the device code declares (cub.c). */
+typedef struct tp_cub_alias {
+    char *name;       /* the alias: BlockReduce */
+    int kind;         /* cub.c's CUB_BLOCK_REDUCE, CUB_BLOCK_SCAN */
+    const char *what; /* "BlockReduce" */
+    const char *type; /* the element type: "float" */
+    long long threads;
+    long long dims[3];    /* BLOCK_DIM_X, Y, Z */
+    struct tr_func *owner; /* the function that declares it (NULL: the file) */
+} tp_cub_alias;
+
 typedef struct parser {
     tr_unit *u;
     tr_token *t;
@@ -71,6 +82,8 @@ typedef struct parser {
     tp_scratch *scratch; /* the last taken first */
     char **namespaces;   /* the namespaces the file opens (their items are top-level items) */
     int nnamespaces;
+    tp_cub_alias *cub; /* CUB block collectives' aliases, in order of declaration */
+    int ncub;
 } parser;
 
 /* ---- scratch token lists (parse.c) */
@@ -162,6 +175,14 @@ bool tp_cg_type(parser *p, const char *name, tr_type *out);
 tr_expr *tp_cg_qualified(parser *p, const tr_token *at, const char *name);
 /* obj.name(args...) on a group object */
 tr_expr *tp_cg_method(parser *p, tr_expr *call, tr_sym *obj, const char *name);
+
+/* ---- CUB block collectives (cub.c) */
+/* At a statement: a cub::BlockReduce/BlockScan alias (consumed; true) or its TempStorage
+ * declaration (consumed; *decl is the declaration to parse in its place). False: neither. */
+bool tp_cub_stmt(parser *p, char **decl);
+bool tp_is_cub_alias(parser *p, const char *name);
+/* At `Alias(storage).Method(args)`: the expression it becomes. */
+tr_expr *tp_cub_call(parser *p);
 
 /* ---- templates (template.c) */
 tr_template *tp_template_find(parser *p, const char *name);

@@ -873,6 +873,63 @@ static void templates_instantiated(void **state)
                    1, "pointer return", "id<int*> returns a pointer");
 }
 
+/* CUB's block reductions and scans: a shared array per TempStorage, a helper per operation. */
+static void cub_block_collectives(void **state)
+{
+    (void)state;
+    expect_ok("#include <cub/cub.cuh>\n#define THREADS 64\n"
+              "__global__ void k(float *o, int *c) {\n"
+              "  typedef cub::BlockReduce<float, THREADS> BR;\n"
+              "  __shared__ typename BR::TempStorage ts;\n"
+              "  using BS = cub::BlockScan<int, 32, cub::BLOCK_SCAN_RAKING, 2>;\n"
+              "  __shared__ typename BS::TempStorage ss;\n"
+              "  float m = BR(ts).Reduce(o[threadIdx.x], cub::Max(), 10);\n"
+              "  int x, all;\n  BS(ss).ExclusiveSum(c[threadIdx.x], x, all);\n"
+              "  o[threadIdx.x] = m + BR(ts).Sum(2.0f) + x + all;\n}\n",
+              (const char *[]){
+                  "GP_FUNC float cub_block_reduce_max_float_64(GP_SHARED float *s, "
+                  "float v, int valid",
+                  "s[t] = a < b ? b : a;",
+                  "GP_FUNC int cub_block_scan_exclusive_total_int_64(GP_SHARED int *s",
+                  "unsigned int t = gp_threadIdx_x + gp_threadIdx_y * gp_blockDim_x;",
+                  "GP_FUNC float cub_block_reduce_sum_float_64(", "GP_SHARED_DECL float ts[64];",
+                  "GP_SHARED_DECL int ss[64];",
+                  "float m = cub_block_reduce_max_float_64(ts, o[(unsigned)gp_local_id(0)], 10",
+                  "x = cub_block_scan_exclusive_total_int_64(ss, "
+                  "c[(unsigned)gp_local_id(0)], &all",
+                  "cub_block_reduce_sum_float_64(ts, 2.0f, 64", NULL});
+    expect_refused("__global__ void k(float *o) {\n"
+                   "  using WR = cub::WarpReduce<float>;\n  o[0] = 1.0f;\n}\n",
+                   2, "cub", "cub::WarpReduce is not translated");
+    /* a functor of the file: its operator() as a device function of the element type */
+    expect_ok("struct AbsMax {\n  template <typename T, typename U>\n"
+              "  __device__ T operator()(T &&x, U &&y) const { return fabsf(x) > fabsf(y) ? x : y; "
+              "}\n};\n"
+              "__global__ void k(float *o) {\n  using BR = cub::BlockReduce<float, 32>;\n"
+              "  __shared__ typename BR::TempStorage t;\n"
+              "  o[0] = BR(t).Reduce(o[threadIdx.x], AbsMax{});\n}\n",
+              (const char *[]){"GP_FUNC float cub_functor_AbsMax_float_2(float x, float y)",
+                               "return fabsf(x) > fabsf(y) ? x : y;",
+                               "s[t] = cub_functor_AbsMax_float_2(a, b);",
+                               "cub_block_reduce_functor_absmax_float_32(t, "
+                               "o[(unsigned)gp_local_id(0)], 32",
+                               NULL});
+    expect_refused("struct Pick { __device__ float operator()(float a) { return a; } };\n"
+                   "__global__ void k(float *o) {\n"
+                   "  using BR = cub::BlockReduce<float, 32>;\n"
+                   "  __shared__ typename BR::TempStorage t;\n"
+                   "  o[0] = BR(t).Reduce(o[1], Pick());\n}\n",
+                   5, "cub", "functors of the file with an operator() of two values");
+    expect_refused("__global__ void k(float *o) {\n"
+                   "  using BR = cub::BlockReduce<float, 32>;\n"
+                   "  __shared__ typename BR::TempStorage t;\n  float items[4];\n"
+                   "  o[0] = BR(t).Sum(items);\n}\n",
+                   5, "cub", "one item per thread");
+    expect_refused("__global__ void k(float *o, int n) {\n"
+                   "  using BR = cub::BlockReduce<float, n>;\n  o[0] = 1.0f;\n}\n",
+                   2, "cub", "block size");
+}
+
 /* C++ references as device-function parameters and locals are pointers in the output. */
 static void references(void **state)
 {
@@ -1118,6 +1175,7 @@ int main(void)
         cmocka_unit_test(host_filled_data_becomes_buffers),
         cmocka_unit_test(cooperative_groups),
         cmocka_unit_test(templates_instantiated),
+        cmocka_unit_test(cub_block_collectives),
         cmocka_unit_test(references),
         cmocka_unit_test(math_conversions_and_bool),
         cmocka_unit_test(standard_names_includes_and_host_syntax),

@@ -1873,10 +1873,92 @@ static void left_out_kernel_says_why(void **state)
     gp_translate_result_free(&r);
 }
 
+/* CUB's block collectives: each block's dot product (float and int instances), maximum, and
+ * minimum over its valid part, and the exclusive and inclusive scans with the block's total. */
+static void run_cub_block_collectives(void **state)
+{
+    (void)state;
+    enum { BS = 128, DB = 8, DN = 4000, RN = 1000, RB = (RN + BS - 1) / BS, SB = 4 };
+    static float fa[DN], fb[DN], fref[DB], fout[DB], x[RN], lo[RB], hi[RB], rlo[RB], rhi[RB];
+    static int32_t ia[DN], ib[DN], iref[DB], iout[DB];
+    static int32_t counts[SB * BS], starts[SB * BS], ends[SB * BS], totals[SB];
+    static int32_t rstarts[SB * BS], rends[SB * BS], rtotals[SB];
+    ffill(fa, DN, -1.0f, 1.0f), ffill(fb, DN, -1.0f, 1.0f), ffill(x, RN, -50.0f, 50.0f);
+    for (int i = 0; i < DN; i++)
+        ia[i] = (i * 7) % 13 - 6, ib[i] = (i * 3) % 5 - 2;
+    for (int b = 0; b < DB; b++) {
+        double s = 0;
+        int32_t si = 0;
+        for (int t = 0; t < BS; t++)
+            for (int k = b * BS + t; k < DN; k += DB * BS)
+                s += (double)fa[k] * fb[k], si += ia[k] * ib[k];
+        fref[b] = (float)s, iref[b] = si;
+    }
+    for (int b = 0; b < RB; b++) {
+        rhi[b] = -1.0f, rlo[b] = FLT_MAX;
+        for (int t = 0; t < BS; t++) {
+            int i = b * BS + t;
+            float v = i < RN ? x[i] : -1.0f;
+            rhi[b] = v > rhi[b] ? v : rhi[b];
+            if (i < RN) rlo[b] = v < rlo[b] ? v : rlo[b];
+        }
+    }
+    for (int i = 0; i < SB * BS; i++)
+        counts[i] = (i * 11) % 9;
+    for (int b = 0; b < SB; b++) {
+        int32_t s = 0;
+        for (int t = 0; t < BS; t++) {
+            rstarts[b * BS + t] = s;
+            s += counts[b * BS + t];
+            rends[b * BS + t] = s;
+        }
+        rtotals[b] = s;
+    }
+    FOR_EACH_DEVICE(dev)
+    {
+        built t = build(dev, "cub_block_collectives.cu"); /* warp_sums is left out */
+        int n = DN;
+        gp_kernel *kf = gpt_kernel_of(t.prog, "dot_product_float");
+        gp_buffer *ba = buf(dev, fa, sizeof fa), *bb = buf(dev, fb, sizeof fb),
+                  *bo = buf(dev, NULL, sizeof fout);
+        launch(kf, 1, G1(DB * BS), G1(BS), ARGS(B(ba), B(bb), B(bo), V(n)));
+        get(bo, fout, sizeof fout);
+        CHECKF("dot_product<float>", fref, fout, DB, 1e-4f);
+        gp_buffer_release(ba), gp_buffer_release(bb), gp_buffer_release(bo);
+        gp_kernel *ki = gpt_kernel_of(t.prog, "dot_product_int");
+        ba = buf(dev, ia, sizeof ia), bb = buf(dev, ib, sizeof ib), bo = buf(dev, NULL, sizeof iout);
+        launch(ki, 1, G1(DB * BS), G1(BS), ARGS(B(ba), B(bb), B(bo), V(n)));
+        get(bo, iout, sizeof iout);
+        CHECKI("dot_product<int>", iref, iout, DB);
+        gp_buffer_release(ba), gp_buffer_release(bb), gp_buffer_release(bo);
+        gp_kernel *kr = gpt_kernel_of(t.prog, "block_range");
+        gp_buffer *bx = buf(dev, x, sizeof x), *bl = buf(dev, NULL, sizeof lo),
+                  *bh = buf(dev, NULL, sizeof hi);
+        n = RN;
+        launch(kr, 1, G1(RB * BS), G1(BS), ARGS(B(bx), B(bl), B(bh), V(n)));
+        get(bl, lo, sizeof lo), get(bh, hi, sizeof hi);
+        CHECKF("block maximum", rhi, hi, RB, 0);
+        CHECKF("block minimum of the valid part", rlo, lo, RB, 0);
+        gp_buffer_release(bx), gp_buffer_release(bl), gp_buffer_release(bh);
+        gp_kernel *ks = gpt_kernel_of(t.prog, "block_offsets");
+        gp_buffer *bc = buf(dev, counts, sizeof counts), *bs = buf(dev, NULL, sizeof starts),
+                  *be = buf(dev, NULL, sizeof ends), *bt = buf(dev, NULL, sizeof totals);
+        launch(ks, 1, G1(SB * BS), G1(BS), ARGS(B(bc), B(bs), B(be), B(bt)));
+        get(bs, starts, sizeof starts), get(be, ends, sizeof ends), get(bt, totals, sizeof totals);
+        CHECKI("exclusive sums", rstarts, starts, SB * BS);
+        CHECKI("inclusive sums", rends, ends, SB * BS);
+        CHECKI("block totals", rtotals, totals, SB);
+        gp_buffer_release(bc), gp_buffer_release(bs), gp_buffer_release(be), gp_buffer_release(bt);
+        gp_kernel_release(kf), gp_kernel_release(ki), gp_kernel_release(kr), gp_kernel_release(ks);
+        close_all(&t);
+    }
+}
+
 #define MORE_TESTS                                                                                 \
     cmocka_unit_test(run_black_scholes), cmocka_unit_test(run_needle), cmocka_unit_test(run_srad), \
         cmocka_unit_test(run_attention_forward), cmocka_unit_test(run_spmv_csr),                   \
-        cmocka_unit_test(run_bit_ops), cmocka_unit_test(left_out_kernel_says_why),
+        cmocka_unit_test(run_bit_ops), cmocka_unit_test(left_out_kernel_says_why),                 \
+        cmocka_unit_test(run_cub_block_collectives),
 
 int main(void)
 {
