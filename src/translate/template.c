@@ -118,6 +118,20 @@ const char *tp_host_const_value(parser *p, const char *name)
     return host_const_value_depth(p, name, 0);
 }
 
+/* The value of an enumerator of the file's enums, when every enumerator of that name agrees. */
+static bool enumerator_value(parser *p, const char *name, long long *v)
+{
+    bool found = false;
+    for (int i = 0; i < p->nhconsts; i++) {
+        const tp_host_const *h = &p->hconsts[i];
+        if (strcmp(h->name, name) || h->begin != h->end) continue;
+        if (found && *v != h->value) return false;
+        *v = h->value;
+        found = true;
+    }
+    return found;
+}
+
 /* An argument's text for the instance's name, and whether the translation can read it: a type,
  * or a constant (numbers, true/false, kept macros, operators). */
 static bool arg_text(parser *p, const tr_tokens *a, bool is_type, char *out, size_t cap, char *why,
@@ -132,9 +146,20 @@ static bool arg_text(parser *p, const tr_tokens *a, bool is_type, char *out, siz
     for (size_t i = 0; i < a->n; i++) {
         const tr_token *t = &a->v[i];
         const char *piece = t->text;
+        char num[32];
+        long long ev;
+        if (!is_type && t->kind == TR_IDENT && i + 2 < a->n && !strcmp(a->v[i + 1].text, "::") &&
+            a->v[i + 2].kind == TR_IDENT) {
+            i++; /* Kind::Value: the enumerator's value, the enum's name aside */
+            continue;
+        }
         if (t->kind == TR_IDENT && !is_type && !kept(p, t->text) && host_const_value(p, t->text))
             piece = host_const_value(p, t->text);
-        else if (t->kind == TR_IDENT) {
+        else if (t->kind == TR_IDENT && !is_type && !kept(p, t->text) &&
+                 enumerator_value(p, t->text, &ev)) {
+            snprintf(num, sizeof num, "%lld", ev);
+            piece = num;
+        } else if (t->kind == TR_IDENT) {
             if (is_type ? !type_word(p, t->text)
                         : !(kept(p, t->text) || !strcmp(t->text, "true") ||
                             !strcmp(t->text, "false"))) {

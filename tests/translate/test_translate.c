@@ -867,6 +867,13 @@ static void templates_instantiated(void **state)
               (const char *[]){"GP_KERNEL(dot_float, GP_CBUF(float, a)", "GP_KERNEL(fill_float,",
                                "GP_KERNEL(dot_int,", "GP_KERNEL(fill_int,",
                                "GP_KERNEL(fill_double,", "GP_KERNEL(dot_unsigned_int,", NULL});
+    /* enumerators as template arguments, qualified or not: their values */
+    expect_ok(
+        "enum class Mode { Plain, Scaled = 4, Shifted };\nenum Other { Zero };\n"
+        "template <typename T, int M> __global__ void k(T *o) { o[0] = M; }\n"
+        "void f(float *p) { k<float, Mode::Shifted><<<1, 1>>>(p); k<float, Zero><<<1, 1>>>(p); }\n",
+        (const char *[]){"GP_KERNEL(k_float_5, GP_BUF(float, o))", "o[0] = 5;",
+                         "GP_KERNEL(k_float_0,", NULL});
     expect_refused("template <typename T> __device__ T id(T v) { return v; }\n"
                    "__global__ void k(int *o) {\n  o[0] = id(o[0] + 1.0f * 0 + o[1] * o[1] > 2);\n"
                    "  o[1] = id(o);\n}\n",
