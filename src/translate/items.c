@@ -394,6 +394,10 @@ static void record_template(parser *p, size_t i, size_t end)
                 size_t nm = eq;
                 while (nm > pstart && p->t[nm - 1].kind != TR_IDENT)
                     nm--;
+                for (size_t q = pstart; q + 3 < eq; q++) /* float (*op)(float): op */
+                    if (!strcmp(p->t[q].text, "(") && !strcmp(p->t[q + 1].text, "*") &&
+                        p->t[q + 2].kind == TR_IDENT && !strcmp(p->t[q + 3].text, ")"))
+                        nm = q + 3;
                 if (nm > pstart) {
                     int n = t.nparams++;
                     t.pnames[n] = tr_strdup(p->u, p->t[nm - 1].text);
@@ -448,7 +452,17 @@ static void record_template(parser *p, size_t i, size_t end)
             break;
         }
     }
-    if (!t.name || tp_template_find(p, t.name)) return; /* overloads are not told apart */
+    if (!t.name) return;
+    tr_template *prev = tp_template_find(p, t.name);
+    if (prev) { /* overloads are not told apart; a definition replaces a declaration */
+        bool had_body = false, has_body = false;
+        for (size_t q = prev->begin; q < prev->end && !had_body; q++)
+            had_body = !strcmp(p->t[q].text, "{");
+        for (size_t q = t.begin; q < t.end && !has_body; q++)
+            has_body = !strcmp(p->t[q].text, "{");
+        if (!had_body && has_body && !prev->ninstances) *prev = t;
+        return;
+    }
     tr_unit *u = p->u;
     tr_template *nt = realloc(u->templates, (size_t)(u->ntemplates + 1) * sizeof *nt);
     if (!nt) abort();

@@ -118,6 +118,15 @@ const char *tp_host_const_value(parser *p, const char *name)
     return host_const_value_depth(p, name, 0);
 }
 
+/* A device function of the file (defined before, or a template's name is not it). */
+static bool device_function(parser *p, const char *name)
+{
+    for (int i = 0; i < p->u->nfuncs; i++)
+        if (!strcmp(p->u->funcs[i]->name, name) && p->u->funcs[i]->kind != TR_F_GLOBAL)
+            return true;
+    return false;
+}
+
 /* The value of an enumerator of the file's enums, when every enumerator of that name agrees. */
 static bool enumerator_value(parser *p, const char *name, long long *v)
 {
@@ -159,6 +168,8 @@ static bool arg_text(parser *p, const tr_tokens *a, bool is_type, char *out, siz
                  enumerator_value(p, t->text, &ev)) {
             snprintf(num, sizeof num, "%lld", ev);
             piece = num;
+        } else if (t->kind == TR_IDENT && !is_type && a->n == 1 && device_function(p, t->text)) {
+            piece = t->text; /* a device function passed as a template argument */
         } else if (t->kind == TR_IDENT) {
             if (is_type ? !type_word(p, t->text)
                         : !(kept(p, t->text) || !strcmp(t->text, "true") ||

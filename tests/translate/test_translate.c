@@ -867,6 +867,14 @@ static void templates_instantiated(void **state)
               (const char *[]){"GP_KERNEL(dot_float, GP_CBUF(float, a)", "GP_KERNEL(fill_float,",
                                "GP_KERNEL(dot_int,", "GP_KERNEL(fill_int,",
                                "GP_KERNEL(fill_double,", "GP_KERNEL(dot_unsigned_int,", NULL});
+    /* a device function as a template argument; a host template declared before it is defined */
+    expect_ok(
+        "__device__ float twice(float x) { return 2.0f * x; }\n"
+        "template <float (*op)(float)> __global__ void apply(float *o) { o[0] = op(o[1]); }\n"
+        "template <class T> void run(T *p);\n"
+        "int main() { float *d; run<float>(d); }\n"
+        "template <class T> void run(T *p) { apply<twice><<<1, 1>>>(p); }\n",
+        (const char *[]){"GP_KERNEL(apply_twice, GP_BUF(float, o))", "o[0] = twice(o[1]);", NULL});
     /* enumerators as template arguments, qualified or not: their values */
     expect_ok(
         "enum class Mode { Plain, Scaled = 4, Shifted };\nenum Other { Zero };\n"
