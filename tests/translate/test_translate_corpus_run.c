@@ -1926,7 +1926,8 @@ static void run_cub_block_collectives(void **state)
         CHECKF("dot_product<float>", fref, fout, DB, 1e-4f);
         gp_buffer_release(ba), gp_buffer_release(bb), gp_buffer_release(bo);
         gp_kernel *ki = gpt_kernel_of(t.prog, "dot_product_int");
-        ba = buf(dev, ia, sizeof ia), bb = buf(dev, ib, sizeof ib), bo = buf(dev, NULL, sizeof iout);
+        ba = buf(dev, ia, sizeof ia), bb = buf(dev, ib, sizeof ib),
+        bo = buf(dev, NULL, sizeof iout);
         launch(ki, 1, G1(DB * BS), G1(BS), ARGS(B(ba), B(bb), B(bo), V(n)));
         get(bo, iout, sizeof iout);
         CHECKI("dot_product<int>", iref, iout, DB);
@@ -1954,11 +1955,80 @@ static void run_cub_block_collectives(void **state)
     }
 }
 
+/* Template instances reached through host templates, deduced launches, enumerators and device
+ * functions as template arguments: each computes what its arguments say. */
+static void run_template_dispatch(void **state)
+{
+    (void)state;
+    enum { N = 1000 };
+    static float fx[N], fy[N], fo[N], fr[N];
+    static int32_t ix[N], iy[N], io[N], ir[N];
+    ffill(fx, N, -4.0f, 4.0f), ffill(fy, N, -4.0f, 4.0f);
+    for (int i = 0; i < N; i++)
+        ix[i] = i % 17 - 8, iy[i] = i % 5;
+    FOR_EACH_DEVICE(dev)
+    {
+        built t = build(dev, "template_dispatch.cu");
+        int n = N;
+        size_t g = (N + 255) / 256 * 256;
+        float fa = 3.0f;
+        int32_t ia = 3;
+        /* axpy<float>, axpy<int>: deduced from the pointers */
+        gp_kernel *k = gpt_kernel_of(t.prog, "axpy_float");
+        gp_buffer *bx = buf(dev, fx, sizeof fx), *by = buf(dev, fy, sizeof fy);
+        launch(k, 1, G1(g), G1(256), ARGS(B(by), B(bx), V(fa), V(n)));
+        get(by, fo, sizeof fo);
+        for (int i = 0; i < N; i++)
+            fr[i] = fa * fx[i] + fy[i];
+        CHECKF("axpy<float>", fr, fo, N, 1e-10);
+        gp_kernel_release(k), gp_buffer_release(bx), gp_buffer_release(by);
+        k = gpt_kernel_of(t.prog, "axpy_int");
+        bx = buf(dev, ix, sizeof ix), by = buf(dev, iy, sizeof iy);
+        launch(k, 1, G1(g), G1(256), ARGS(B(by), B(bx), V(ia), V(n)));
+        get(by, io, sizeof io);
+        for (int i = 0; i < N; i++)
+            ir[i] = ia * ix[i] + iy[i];
+        CHECKI("axpy<int>", ir, io, N);
+        gp_kernel_release(k), gp_buffer_release(bx), gp_buffer_release(by);
+        /* transform<T, Op::Scale> multiplies, transform<T, Op::Offset> adds */
+        for (int mode = 0; mode < 2; mode++) {
+            k = gpt_kernel_of(t.prog, mode ? "transform_int_1" : "transform_int_0");
+            bx = buf(dev, ix, sizeof ix), by = buf(dev, NULL, sizeof io);
+            launch(k, 1, G1(g), G1(256), ARGS(B(by), B(bx), V(ia), V(n)));
+            get(by, io, sizeof io);
+            for (int i = 0; i < N; i++)
+                ir[i] = mode ? ix[i] + ia : ix[i] * ia;
+            CHECKI(mode ? "transform<int, Op::Offset>" : "transform<int, Op::Scale>", ir, io, N);
+            gp_kernel_release(k), gp_buffer_release(bx), gp_buffer_release(by);
+            k = gpt_kernel_of(t.prog, mode ? "transform_float_1" : "transform_float_0");
+            bx = buf(dev, fx, sizeof fx), by = buf(dev, NULL, sizeof fo);
+            launch(k, 1, G1(g), G1(256), ARGS(B(by), B(bx), V(fa), V(n)));
+            get(by, fo, sizeof fo);
+            for (int i = 0; i < N; i++)
+                fr[i] = mode ? fx[i] + fa : fx[i] * fa;
+            CHECKF("transform<float, ...>", fr, fo, N, 1e-10);
+            gp_kernel_release(k), gp_buffer_release(bx), gp_buffer_release(by);
+        }
+        /* map<square>, map<negate> */
+        for (int f = 0; f < 2; f++) {
+            k = gpt_kernel_of(t.prog, f ? "map_negate" : "map_square");
+            bx = buf(dev, fx, sizeof fx), by = buf(dev, NULL, sizeof fo);
+            launch(k, 1, G1(g), G1(256), ARGS(B(by), B(bx), V(n)));
+            get(by, fo, sizeof fo);
+            for (int i = 0; i < N; i++)
+                fr[i] = f ? -fx[i] : fx[i] * fx[i];
+            CHECKF(f ? "map<negate>" : "map<square>", fr, fo, N, 1e-10);
+            gp_kernel_release(k), gp_buffer_release(bx), gp_buffer_release(by);
+        }
+        close_all(&t);
+    }
+}
+
 #define MORE_TESTS                                                                                 \
     cmocka_unit_test(run_black_scholes), cmocka_unit_test(run_needle), cmocka_unit_test(run_srad), \
         cmocka_unit_test(run_attention_forward), cmocka_unit_test(run_spmv_csr),                   \
         cmocka_unit_test(run_bit_ops), cmocka_unit_test(left_out_kernel_says_why),                 \
-        cmocka_unit_test(run_cub_block_collectives),
+        cmocka_unit_test(run_cub_block_collectives), cmocka_unit_test(run_template_dispatch),
 
 int main(void)
 {
