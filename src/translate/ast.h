@@ -282,6 +282,7 @@ typedef struct tr_template {
     bool device, kernel;
     int file, line;
     int ninstances;
+    char *iname; /* an overload after the first: the name its instances are named after */
 } tr_template;
 
 typedef struct tr_unit {

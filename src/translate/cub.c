@@ -327,6 +327,34 @@ static const char *read_op(parser *p, const tp_cub_alias *a, const char **name)
                     "cub::%s as a reduction operator: cub::Sum(), cub::Max() and cub::Min() are "
                     "translated",
                     n->text);
+    } else if (n->kind == TR_IDENT && !strcmp(n->text, "cuda") && tp_is_at(p, 1, "::")) {
+        /* CCCL's spellings: cuda::maximum<>{}, cuda::minimum<>(), cuda::std::plus<>{} */
+        p->i += 2;
+        if (tp_is(p, "std") && tp_is_at(p, 1, "::")) p->i += 2;
+        n = tp_cur(p);
+        c = !strcmp(n->text, "plus")      ? "a + b"
+            : !strcmp(n->text, "maximum") ? "(a < b) ? b : a"
+            : !strcmp(n->text, "minimum") ? "(a < b) ? a : b"
+                                          : NULL;
+        if (c && tp_is_at(p, 1, "<")) { /* its type argument: the element type's, or none */
+            const char *nm = n->text;
+            p->i++;
+            int d = 0;
+            for (; p->i < p->end; p->i++) {
+                if (tp_is(p, "<")) d++;
+                if (tp_is(p, ">") && --d == 0) break;
+            }
+            n = tp_cur(p); /* the '>', stepped over below */
+            *name = tr_strdup(p->u, nm);
+            p->i++;
+            if (tp_accept(p, "(")) {
+                tp_expect(p, ")");
+            } else {
+                tp_expect(p, "{");
+                tp_expect(p, "}");
+            }
+            return c;
+        }
     } else if (n->kind == TR_IDENT && (tp_is_at(p, 1, "(") || tp_is_at(p, 1, "{"))) {
         c = user_op(p, n->text, a->type, n);
         user = true;
@@ -334,8 +362,8 @@ static const char *read_op(parser *p, const tp_cub_alias *a, const char **name)
     if (!c)
         tp_bail(p, "cub",
                 "a reduction operator the translation cannot read: cub::Sum(), cub::Max(), "
-                "cub::Min() and functors of the file with an operator() of two values are "
-                "translated");
+                "cub::Min(), cuda::maximum<>(), cuda::minimum<>(), cuda::std::plus<>() and "
+                "functors of the file with an operator() of two values are translated");
     *name = tr_strdup(p->u, n->text);
     if (user) {
         char u[96]; /* not to be mistaken for CUB's operator of that name */

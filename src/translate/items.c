@@ -460,7 +460,24 @@ static void record_template(parser *p, size_t i, size_t end)
             had_body = !strcmp(p->t[q].text, "{");
         for (size_t q = t.begin; q < t.end && !has_body; q++)
             has_body = !strcmp(p->t[q].text, "{");
-        if (!had_body && has_body && !prev->ninstances) *prev = t;
+        if (!had_body && has_body && !prev->ninstances) {
+            *prev = t;
+            return;
+        }
+        /* device function templates overloaded by their number of parameters */
+        if (!had_body || !has_body || !t.device || t.kernel || prev->kernel) return;
+        int arity = tp_template_arity(p, &t);
+        for (int q = 0; q < p->u->ntemplates; q++)
+            if (!strcmp(p->u->templates[q].name, t.name) &&
+                tp_template_arity(p, &p->u->templates[q]) == arity)
+                return;
+        char iname[160];
+        snprintf(iname, sizeof iname, "%s_%dargs", t.name, arity);
+        t.iname = tr_strdup(p->u, iname);
+        tr_template *nt = realloc(p->u->templates, (size_t)(p->u->ntemplates + 1) * sizeof *nt);
+        if (!nt) abort();
+        p->u->templates = nt;
+        p->u->templates[p->u->ntemplates++] = t;
         return;
     }
     tr_unit *u = p->u;

@@ -46,7 +46,7 @@ typedef struct tp_cub_alias {
     const char *what; /* "BlockReduce" */
     const char *type; /* the element type: "float" */
     long long threads;
-    long long dims[3];    /* BLOCK_DIM_X, Y, Z */
+    long long dims[3];     /* BLOCK_DIM_X, Y, Z */
     struct tr_func *owner; /* the function that declares it (NULL: the file) */
 } tp_cub_alias;
 
@@ -194,6 +194,11 @@ const char *tp_template_deduce(parser *p, tr_template *t, tr_expr *call);
 /* Instantiates t with the argument texts given (the name it gets, or NULL with why). */
 const char *tp_template_instantiate(parser *p, tr_template *t, tr_tokens *args, int nargs,
                                     const tr_token *at, char *why, size_t whylen);
+/* The number of function parameters a function template declares. */
+int tp_template_arity(parser *p, const tr_template *t);
+/* Among the device function templates named like t, the one taking nargs arguments (t when
+ * none is overloaded, or none matches). */
+tr_template *tp_template_overload(parser *p, tr_template *t, int nargs);
 /* Reads `name<a, b>` from text (an --instantiate request or a launch site). */
 void tp_template_scan_host(parser *p);
 

@@ -122,8 +122,7 @@ const char *tp_host_const_value(parser *p, const char *name)
 static bool device_function(parser *p, const char *name)
 {
     for (int i = 0; i < p->u->nfuncs; i++)
-        if (!strcmp(p->u->funcs[i]->name, name) && p->u->funcs[i]->kind != TR_F_GLOBAL)
-            return true;
+        if (!strcmp(p->u->funcs[i]->name, name) && p->u->funcs[i]->kind != TR_F_GLOBAL) return true;
     return false;
 }
 
@@ -263,7 +262,7 @@ const char *tp_template_instantiate(parser *p, tr_template *t, tr_tokens *args, 
         }
     }
     char name[256];
-    if (ok) mangle(name, sizeof name, t->name, texts, t->nparams);
+    if (ok) mangle(name, sizeof name, t->iname ? t->iname : t->name, texts, t->nparams);
     if (ok && !tp_made(p, name)) {
         if (t->ninstances >= MAX_INSTANCES) {
             snprintf(why, whylen, "more than %d instances of %s", MAX_INSTANCES, t->name);
@@ -365,6 +364,19 @@ const char *tp_template_ref(parser *p, tr_template *t, const tr_token *at)
 {
     tr_tokens *args = tp_scratch_take(p, 8); /* read_args may bail */
     int n = read_args(p, args, 8);
+    if (tp_is(p, "(")) { /* a call: the overload that takes its number of arguments */
+        int nargs = 0, d = 0;
+        for (size_t k = p->i; k < p->end; k++) {
+            const char *x = p->t[k].text;
+            if (!strcmp(x, "(") || !strcmp(x, "[") || !strcmp(x, "{")) d++;
+            if (!strcmp(x, ")") || !strcmp(x, "]") || !strcmp(x, "}")) {
+                if (--d == 0) break;
+            } else if (d == 1 && (nargs == 0 || !strcmp(x, ","))) {
+                nargs++;
+            }
+        }
+        t = tp_template_overload(p, t, nargs);
+    }
     char why[256];
     const char *name = tp_template_instantiate(p, t, args, n, at, why, sizeof why);
     tp_scratch_drop(p, args);
@@ -404,8 +416,28 @@ static int template_params(parser *p, const tr_template *t, int *tp, int *stars,
     return n + 1;
 }
 
+int tp_template_arity(parser *p, const tr_template *t)
+{
+    int tp[16], stars[16];
+    return template_params(p, t, tp, stars, 16);
+}
+
+tr_template *tp_template_overload(parser *p, tr_template *t, int nargs)
+{
+    tr_template *best = t;
+    int n = 0;
+    for (int i = 0; i < p->u->ntemplates; i++) {
+        tr_template *c = &p->u->templates[i];
+        if (strcmp(c->name, t->name)) continue;
+        n++;
+        if (tp_template_arity(p, c) == nargs) best = c;
+    }
+    return n > 1 ? best : t;
+}
+
 const char *tp_template_deduce(parser *p, tr_template *t, tr_expr *call)
 {
+    t = tp_template_overload(p, t, call->nargs);
     int tp[16], stars[16];
     int np = template_params(p, t, tp, stars, 16);
     tr_tokens args[8] = {{0}};

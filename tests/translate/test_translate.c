@@ -875,6 +875,13 @@ static void templates_instantiated(void **state)
         "int main() { float *d; run<float>(d); }\n"
         "template <class T> void run(T *p) { apply<twice><<<1, 1>>>(p); }\n",
         (const char *[]){"GP_KERNEL(apply_twice, GP_BUF(float, o))", "o[0] = twice(o[1]);", NULL});
+    /* device function templates overloaded by their number of parameters */
+    expect_ok("template <int N> __device__ int f(int a, int b) { return a * N + b; }\n"
+              "template <int N> __device__ int f(int a) { return f<N>(a, 1); }\n"
+              "__global__ void k(int *o) { o[0] = f<2>(o[1]) + f<3>(o[2], o[3]); }\n",
+              (const char *[]){"GP_FUNC int f_2(int a, int b)", "GP_FUNC int f_1args_2(int a)",
+                               "return f_2(a, 1);", "GP_FUNC int f_3(int a, int b)",
+                               "o[0] = f_1args_2(o[1]) + f_3(o[2], o[3]);", NULL});
     /* enumerators as template arguments, qualified or not: their values */
     expect_ok(
         "enum class Mode { Plain, Scaled = 4, Shifted };\nenum Other { Zero };\n"
@@ -916,6 +923,14 @@ static void cub_block_collectives(void **state)
     expect_refused("__global__ void k(float *o) {\n"
                    "  using WR = cub::WarpReduce<float>;\n  o[0] = 1.0f;\n}\n",
                    2, "cub", "cub::WarpReduce is not translated");
+    /* CCCL's operators, as CUB since CUDA 13 spells them */
+    expect_ok("__global__ void k(float *o) {\n  using BR = cub::BlockReduce<float, 32>;\n"
+              "  __shared__ typename BR::TempStorage t;\n"
+              "  o[0] = BR(t).Reduce(o[threadIdx.x], cuda::minimum<>{});\n"
+              "  o[1] = BR(t).Reduce(o[threadIdx.x], cuda::std::plus<float>());\n}\n",
+              (const char *[]){
+                  "GP_FUNC float cub_block_reduce_minimum_float_32(", "s[t] = a < b ? a : b;",
+                  "GP_FUNC float cub_block_reduce_plus_float_32(", "s[t] = a + b;", NULL});
     /* a functor of the file: its operator() as a device function of the element type */
     expect_ok("struct AbsMax {\n  template <typename T, typename U>\n"
               "  __device__ T operator()(T &&x, U &&y) const { return fabsf(x) > fabsf(y) ? x : y; "

@@ -2020,6 +2020,15 @@ static void run_template_dispatch(void **state)
             CHECKF(f ? "map<negate>" : "map<square>", fr, fo, N, 1e-10);
             gp_kernel_release(k), gp_buffer_release(bx), gp_buffer_release(by);
         }
+        /* combine<F>(x) is combine<F>(x, 1, 0.5): the overload by the number of arguments */
+        k = gpt_kernel_of(t.prog, "pairs");
+        bx = buf(dev, fx, sizeof fx), by = buf(dev, NULL, sizeof fo);
+        launch(k, 1, G1(g), G1(256), ARGS(B(by), B(bx), V(n)));
+        get(by, fo, sizeof fo);
+        for (int i = 0; i < N; i++)
+            fr[i] = (fx[i] * fx[i] + 0.5f * 1.0f) + (-fx[i] + 3.0f * -2.0f);
+        CHECKF("combine overloads", fr, fo, N, 1e-10);
+        gp_kernel_release(k), gp_buffer_release(bx), gp_buffer_release(by);
         close_all(&t);
     }
 }

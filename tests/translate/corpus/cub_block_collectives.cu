@@ -45,7 +45,7 @@ __global__ void block_range(const float *x, float *lo, float *hi, int n)
     int i = blockIdx.x * BLOCK_SIZE + threadIdx.x;
     float v = i < n ? x[i] : -1.0f;
     int valid = n - blockIdx.x * BLOCK_SIZE;
-    float m = BlockReduceT(max_storage).Reduce(v, cub::Max());
+    float m = BlockReduceT(max_storage).Reduce(v, cuda::maximum<>{});
     float s = BlockReduceT(min_storage).Reduce(v, MinOp{}, valid);
     if (threadIdx.x == 0) {
         hi[blockIdx.x] = m;

@@ -1,7 +1,8 @@
 // Kernel templates reached the ways benchmark codes reach them: a launch inside a host template
 // declared before main and defined after it, whose template argument comes from main's call; a
 // launch that names no template arguments (deduced from the device pointers the host template
-// declares); an enumerator and a device function as template arguments.
+// declares); an enumerator and a device function as template arguments; a device function
+// template overloaded by its number of parameters.
 // expect: translated
 #include <cstdio>
 #include <cuda_runtime.h>
@@ -28,6 +29,24 @@ __global__ void map(float *out, const float *in, int n)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) out[i] = F(in[i]);
+}
+
+template <float (*F)(float)>
+__device__ float combine(float x, float y, float w)
+{
+    return F(x) + w * F(y);
+}
+
+template <float (*F)(float)>
+__device__ float combine(float x)
+{
+    return combine<F>(x, 1.0f, 0.5f);
+}
+
+__global__ void pairs(float *out, const float *in, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) out[i] = combine<square>(in[i]) + combine<negate>(in[i], 2.0f, 3.0f);
 }
 
 template <typename T>
@@ -61,6 +80,7 @@ void run(int n)
     cudaMalloc((void **)&f, n * sizeof(float));
     map<square><<<(n + 255) / 256, 256>>>(f, f, n);
     map<negate><<<(n + 255) / 256, 256>>>(f, f, n);
+    pairs<<<(n + 255) / 256, 256>>>(f, f, n);
     cudaFree(d_x);
     cudaFree(d_y);
     cudaFree(f);
