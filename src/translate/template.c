@@ -30,10 +30,10 @@ static const tr_kept_macro *kept(parser *p, const char *name)
 static bool type_word(parser *p, const char *w)
 {
     static const char *const words[] = {
-        "void",    "char",     "short",    "int",      "long",     "float",   "double",
-        "signed",  "unsigned", "bool",     "const",    "int8_t",   "int16_t", "int32_t",
-        "int64_t", "uint8_t",  "uint16_t", "uint32_t", "uint64_t", "size_t",  "float2",
-        "float4",  "int2",     "int4",     "__half",   "half",     "uint2",   "uint4"};
+        "void",     "char",     "short",    "int",    "long",    "float",   "double",  "signed",
+        "unsigned", "bool",     "const",    "int8_t", "int16_t", "int32_t", "int64_t", "uint8_t",
+        "uint16_t", "uint32_t", "uint64_t", "size_t", "float2",  "float4",  "int2",    "int4",
+        "__half",   "half",     "uint2",    "uint4",  "struct"};
     if (tp_in_list(w, words, sizeof words / sizeof *words)) return true;
     /* CUDA's vector types (whether the dialect has one is the instance's own question) */
     static const char *const vec[] = {"char", "uchar", "short",    "ushort",    "int",   "uint",

@@ -875,6 +875,12 @@ static void templates_instantiated(void **state)
         "int main() { float *d; run<float>(d); }\n"
         "template <class T> void run(T *p) { apply<twice><<<1, 1>>>(p); }\n",
         (const char *[]){"GP_KERNEL(apply_twice, GP_BUF(float, o))", "o[0] = twice(o[1]);", NULL});
+    /* a struct pointer as a deduced type argument */
+    expect_ok("struct Pt { float x; float y; };\n"
+              "template <class P> __device__ float gx(P p, int i) { return p[i].x; }\n"
+              "__global__ void k(float *o, struct Pt *pts) { o[0] = gx(pts, 1); }\n",
+              (const char *[]){"GP_FUNC float gx_struct_Ptp(GP_GLOBAL Pt *p, int i)",
+                               "o[0] = gx_struct_Ptp(pts, 1);", NULL});
     /* device function templates overloaded by their number of parameters */
     expect_ok("template <int N> __device__ int f(int a, int b) { return a * N + b; }\n"
               "template <int N> __device__ int f(int a) { return f<N>(a, 1); }\n"
