@@ -694,6 +694,7 @@ static void read_host_item(parser *p, size_t i, size_t end)
         record_template(p, i, end);
         return;
     }
+    if (tp_record_group_function(p, i, end)) return;
     /* namespace cg = cooperative_groups; */
     if (t->kind == TR_IDENT && !strcmp(t->text, "namespace") && i + 3 < end &&
         !strcmp(p->t[i + 2].text, "=") && !strcmp(p->t[i + 3].text, "cooperative_groups")) {
@@ -909,6 +910,7 @@ static void read_item(parser *p, size_t i, size_t end)
         parse_pending(p);
         return;
     }
+    if (tp_is_group_function_item(p, i)) return; /* made per group its calls pass */
     bool typedef_item = t->kind == TR_IDENT && !strcmp(t->text, "typedef");
     if (t->kind == TR_IDENT &&
         (!strcmp(t->text, "struct") ||

@@ -928,6 +928,7 @@ static tr_expr *parse_postfix(parser *p)
             bool method = e->kind == TR_E_MEMBER && e->a->kind == TR_E_IDENT && e->a->sym &&
                           e->a->sym->type.cg;
             bool prints = e->kind == TR_E_IDENT && !strcmp(e->text, "printf");
+            tr_expr *group = NULL; /* the first group passed (dropped below) */
             while (!tp_is(p, ")")) {
                 tr_expr *arg = prints ? tp_parse_string_arg(p) : NULL;
                 if (!arg) arg = tp_parse_assign(p);
@@ -938,6 +939,8 @@ static tr_expr *parse_postfix(parser *p)
                     if (x->nargs) memcpy(na, x->args, (size_t)x->nargs * sizeof *na);
                     na[x->nargs++] = arg;
                     x->args = na;
+                } else if (!group) {
+                    group = arg;
                 }
                 if (!tp_accept(p, ",")) break;
             }
@@ -947,7 +950,11 @@ static tr_expr *parse_postfix(parser *p)
                 e = tp_cg_method(p, x, x->a->a->sym, x->a->name);
             } else if (x->a->kind == TR_E_IDENT && !x->a->sym) {
                 tr_template *tm = tp_template_find(p, x->a->text);
-                if (tm) {
+                const char *gi = tm && group ? tp_cg_instantiate(p, tm, group, t) : NULL;
+                if (gi) { /* a function taking a thread_group: made for this group */
+                    x->a->origin = tm->name;
+                    x->a->text = (char *)gi;
+                } else if (tm) {
                     x->a->origin = tm->name;
                     x->a->text = (char *)tp_template_deduce(p, tm, x);
                 }

@@ -176,6 +176,13 @@ tr_expr *tp_cg_qualified(parser *p, const tr_token *at, const char *name);
 /* obj.name(args...) on a group object */
 tr_expr *tp_cg_method(parser *p, tr_expr *call, tr_sym *obj, const char *name);
 
+/* A device function with a thread_group parameter (the item at [i, end)): recorded as a
+ * template instantiated per group passed; true when it is one. */
+bool tp_record_group_function(parser *p, size_t i, size_t end);
+bool tp_is_group_function_item(parser *p, size_t i);
+/* The instance of such a function for the group a call passes (NULL: t is not one). */
+const char *tp_cg_instantiate(parser *p, tr_template *t, const tr_expr *group, const tr_token *at);
+
 /* ---- CUB block collectives (cub.c) */
 /* At a statement: a cub::BlockReduce/BlockScan alias (consumed; true) or its TempStorage
  * declaration (consumed; *decl is the declaration to parse in its place). False: neither. */

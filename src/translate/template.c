@@ -29,11 +29,37 @@ static const tr_kept_macro *kept(parser *p, const char *name)
 /* The words a type argument may be made of. */
 static bool type_word(parser *p, const char *w)
 {
-    static const char *const words[] = {
-        "void",     "char",     "short",    "int",    "long",    "float",   "double",  "signed",
-        "unsigned", "bool",     "const",    "int8_t", "int16_t", "int32_t", "int64_t", "uint8_t",
-        "uint16_t", "uint32_t", "uint64_t", "size_t", "float2",  "float4",  "int2",    "int4",
-        "__half",   "half",     "uint2",    "uint4",  "struct"};
+    static const char *const words[] = {"void",
+                                        "char",
+                                        "short",
+                                        "int",
+                                        "long",
+                                        "float",
+                                        "double",
+                                        "signed",
+                                        "unsigned",
+                                        "bool",
+                                        "const",
+                                        "int8_t",
+                                        "int16_t",
+                                        "int32_t",
+                                        "int64_t",
+                                        "uint8_t",
+                                        "uint16_t",
+                                        "uint32_t",
+                                        "uint64_t",
+                                        "size_t",
+                                        "float2",
+                                        "float4",
+                                        "int2",
+                                        "int4",
+                                        "__half",
+                                        "half",
+                                        "uint2",
+                                        "uint4",
+                                        "struct",
+                                        "thread_block",
+                                        "thread_block_tile"};
     if (tp_in_list(w, words, sizeof words / sizeof *words)) return true;
     /* CUDA's vector types (whether the dialect has one is the instance's own question) */
     static const char *const vec[] = {"char", "uchar", "short",    "ushort",    "int",   "uint",

@@ -901,6 +901,24 @@ static void templates_instantiated(void **state)
                    1, "pointer return", "id<int*> returns a pointer");
 }
 
+/* A device function taking a thread_group is made for each group its calls pass. */
+static void group_functions(void **state)
+{
+    (void)state;
+    g_simd_width = 32;
+    expect_ok("#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n"
+              "__device__ int rank_of(cg::thread_group g, int x) { g.sync(); return "
+              "g.thread_rank() + x; }\n"
+              "__global__ void k(int *o) {\n  cg::thread_block b = cg::this_thread_block();\n"
+              "  cg::thread_block_tile<8> t = cg::tiled_partition<8>(b);\n"
+              "  o[0] = rank_of(b, 1) + rank_of(t, 2) + rank_of(t, 3);\n}\n",
+              (const char *[]){"GP_FUNC int rank_of_thread_block(int x",
+                               "GP_FUNC int rank_of_thread_block_tile8(int x",
+                               "o[0] = rank_of_thread_block(1", "+ rank_of_thread_block_tile8(2",
+                               "+ rank_of_thread_block_tile8(3", NULL});
+    g_simd_width = 0;
+}
+
 /* CUB's block reductions and scans: a shared array per TempStorage, a helper per operation. */
 static void cub_block_collectives(void **state)
 {
@@ -1212,6 +1230,7 @@ int main(void)
         cmocka_unit_test(cooperative_groups),
         cmocka_unit_test(templates_instantiated),
         cmocka_unit_test(cub_block_collectives),
+        cmocka_unit_test(group_functions),
         cmocka_unit_test(references),
         cmocka_unit_test(math_conversions_and_bool),
         cmocka_unit_test(standard_names_includes_and_host_syntax),

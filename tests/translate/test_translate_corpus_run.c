@@ -2033,11 +2033,37 @@ static void run_template_dispatch(void **state)
     }
 }
 
+/* A device function taking a thread_group, made for the thread block that calls it. */
+static void run_cg_group_function(void **state)
+{
+    (void)state;
+    enum { BS = 256, NB = 4 };
+    static int32_t in[BS * NB], out[NB], ref[NB];
+    for (int i = 0; i < BS * NB; i++)
+        in[i] = (i * 37) % 101 - 50;
+    for (int b = 0; b < NB; b++) {
+        ref[b] = 0;
+        for (int t = 0; t < BS; t++)
+            ref[b] += in[b * BS + t];
+    }
+    FOR_EACH_DEVICE(dev)
+    {
+        built t = build(dev, "cg_group_function.cu");
+        gp_kernel *k = gpt_kernel_of(t.prog, "blockSums");
+        gp_buffer *bi = buf(dev, in, sizeof in), *bo = buf(dev, NULL, sizeof out);
+        launch(k, 1, G1(BS * NB), G1(BS), ARGS(B(bi), B(bo)));
+        get(bo, out, sizeof out);
+        CHECKI("groupSum(block)", ref, out, NB);
+        gp_buffer_release(bi), gp_buffer_release(bo), gp_kernel_release(k), close_all(&t);
+    }
+}
+
 #define MORE_TESTS                                                                                 \
     cmocka_unit_test(run_black_scholes), cmocka_unit_test(run_needle), cmocka_unit_test(run_srad), \
         cmocka_unit_test(run_attention_forward), cmocka_unit_test(run_spmv_csr),                   \
         cmocka_unit_test(run_bit_ops), cmocka_unit_test(left_out_kernel_says_why),                 \
-        cmocka_unit_test(run_cub_block_collectives), cmocka_unit_test(run_template_dispatch),
+        cmocka_unit_test(run_cub_block_collectives), cmocka_unit_test(run_template_dispatch),      \
+        cmocka_unit_test(run_cg_group_function),
 
 int main(void)
 {
