@@ -14,7 +14,7 @@
 #include "translate/parser.h"
 #include "translate/pp.h"
 
-enum { CUB_BLOCK_REDUCE, CUB_BLOCK_SCAN };
+enum { CUB_BLOCK_REDUCE, CUB_BLOCK_SCAN, CUB_WARP_REDUCE };
 
 /* The thread's rank in the block and the block's size, as CUB numbers them: the block is
  * BLOCK_DIM_X x Y x Z, and a dimension of 1 is not read (threadIdx.x alone for the common
@@ -102,8 +102,12 @@ static void read_cub_type(parser *p, tp_cub_alias *a)
         a->kind = CUB_BLOCK_REDUCE;
     else if (!strcmp(n->text, "BlockScan"))
         a->kind = CUB_BLOCK_SCAN;
+    else if (!strcmp(n->text, "WarpReduce"))
+        a->kind = CUB_WARP_REDUCE;
     else
-        tp_bail(p, "cub", "cub::%s is not translated (cub::BlockReduce and cub::BlockScan are)",
+        tp_bail(p, "cub",
+                "cub::%s is not translated (cub::BlockReduce, cub::BlockScan and "
+                "cub::WarpReduce are)",
                 n->text);
     a->what = n->kind == TR_IDENT ? tr_strdup(p->u, n->text) : "";
     p->i++;
@@ -131,8 +135,9 @@ static void read_cub_type(parser *p, tp_cub_alias *a)
             if (!d && !strcmp(x, ",")) break;
             p->i++;
         }
-        /* arguments: BLOCK_DIM_X, the algorithm (any: the result is the same), Y, Z */
-        if (arg != 2) {
+        /* arguments: BLOCK_DIM_X, the algorithm (any: the result is the same), Y, Z; a warp's:
+         * its LOGICAL_WARP_THREADS */
+        if (arg != 2 || a->kind == CUB_WARP_REDUCE) {
             long long v;
             if (!eval_tokens(p, &p->t[s], p->i - s, &v, 0) || v < 1 || v > 1024)
                 tp_bail(p, "cub",
@@ -144,6 +149,22 @@ static void read_cub_type(parser *p, tp_cub_alias *a)
         arg++;
     }
     tp_expect(p, ">");
+    if (a->kind == CUB_WARP_REDUCE) {
+        long long w = arg < 2 ? 32 : dims[0];
+        if (arg > 2 || w > 32 || (w & (w - 1)))
+            tp_bail(p, "cub",
+                    "cub::WarpReduce over %lld threads: the translation reduces over warps of 1, "
+                    "2, 4, 8, 16 or 32 threads",
+                    w);
+        if (strcmp(a->type, "int") && strcmp(a->type, "unsigned int") && strcmp(a->type, "float"))
+            tp_bail(p, "64-bit or vector shuffle",
+                    "cub::WarpReduce of %s: the dialect's shuffles move 32-bit int, unsigned and "
+                    "float values",
+                    a->type);
+        a->threads = w;
+        a->dims[0] = w, a->dims[1] = a->dims[2] = 1;
+        return;
+    }
     if (arg < 2) tp_bail(p, "cub", "cub::%s needs its block size", a->what);
     a->threads = dims[0] * dims[1] * dims[2];
     memcpy(a->dims, dims, sizeof dims);
@@ -215,6 +236,13 @@ bool tp_cub_stmt(parser *p, char **decl)
             tp_bail(p, "cub", "cub::%s::%s is not translated (its TempStorage is)", a.what,
                     tp_cur(p)->text);
         p->i++;
+        if (a.kind == CUB_WARP_REDUCE) {
+            /* the shuffles need no storage: `ts;`, `ts[WARPS];` declare nothing */
+            while (p->i < p->end && !tp_is(p, ";"))
+                p->i++;
+            tp_expect(p, ";");
+            return true;
+        }
         /* `ts;` or `t1, t2;`: one shared array each */
         char text[1024];
         size_t l = (size_t)snprintf(text, sizeof text, "__shared__ %s ", a.type);
@@ -466,6 +494,47 @@ static const char *block_scan(parser *p, const tp_cub_alias *a, bool inclusive, 
     return tr_strdup(p->u, name);
 }
 
+/* WarpReduce(ts[w]).Sum(v) / .Reduce(v, op): a butterfly of __shfl_xor_sync over the logical
+ * warp, every lane getting the result (CUB defines lane 0's); partial warps are refused. */
+static tr_expr *warp_call(parser *p, const tp_cub_alias *a, const tr_token *at)
+{
+    tp_expect(p, ".");
+    const tr_token *m = tp_cur(p);
+    if (m->kind != TR_IDENT) tp_bail(p, "syntax", "expected a method of %s", at->text);
+    bool sum = !strcmp(m->text, "Sum"), reduce = !strcmp(m->text, "Reduce");
+    if (!sum && !reduce)
+        tp_bail(p, "cub", "cub::WarpReduce::%s is not translated (Sum and Reduce are)", m->text);
+    p->i++;
+    tp_expect(p, "(");
+    tr_expr *v = tp_parse_assign(p);
+    const char *op = "Sum", *combine = "a + b";
+    if (reduce) {
+        tp_expect(p, ",");
+        combine = read_op(p, a, &op);
+    }
+    if (tp_is(p, ","))
+        tp_bail(p, "cub",
+                "cub::WarpReduce::%s over part of a warp (a valid count): the translation reduces "
+                "whole warps",
+                m->text);
+    tp_expect(p, ")");
+    char opname[112], what[160], name[200], text[1024];
+    snprintf(opname, sizeof opname, "%s", op);
+    for (char *c = opname; *c; c++)
+        if (*c >= 'A' && *c <= 'Z') *c = (char)(*c - 'A' + 'a');
+    snprintf(what, sizeof what, "warp_reduce_%s", opname);
+    helper_name(name, sizeof name, what, a->type, a->threads);
+    snprintf(text, sizeof text,
+             "__device__ %s %s(%s v)\n{\n    for (int m = %lld; m > 0; m /= 2) {\n"
+             "        %s a = v;\n        %s b = __shfl_xor_sync(0xffffffffu, v, m);\n"
+             "        v = %s;\n    }\n    return v;\n}\n",
+             a->type, name, a->type, a->threads / 2, a->type, a->type, combine);
+    tp_make_item(p, name, text, at);
+    tr_expr *e = tp_mk_call(p, at, name, 1, &v);
+    e->origin = sum ? "cub::WarpReduce::Sum" : "cub::WarpReduce::Reduce";
+    return e;
+}
+
 tr_expr *tp_cub_call(parser *p)
 {
     const tr_token *at = tp_cur(p);
@@ -473,6 +542,14 @@ tr_expr *tp_cub_call(parser *p)
     p->i++;
     tp_expect(p, "(");
     const tr_token *st = tp_cur(p);
+    if (a->kind == CUB_WARP_REDUCE) { /* its storage (declared as nothing) is not read */
+        for (int d = 0; p->i < p->end; p->i++) {
+            if (tp_is(p, "(")) d++;
+            if (tp_is(p, ")") && d-- == 0) break;
+        }
+        tp_expect(p, ")");
+        return warp_call(p, a, at);
+    }
     tr_expr *storage = tp_parse_assign(p);
     if (storage->kind != TR_E_IDENT || !storage->sym || storage->sym->kind != TR_SYM_SHARED ||
         storage->sym->ndims != 1)

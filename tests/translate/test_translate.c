@@ -945,8 +945,18 @@ static void cub_block_collectives(void **state)
                   "c[(unsigned)gp_local_id(0)], &all",
                   "cub_block_reduce_sum_float_64(ts, 2.0f, 64", NULL});
     expect_refused("__global__ void k(float *o) {\n"
-                   "  using WR = cub::WarpReduce<float>;\n  o[0] = 1.0f;\n}\n",
-                   2, "cub", "cub::WarpReduce is not translated");
+                   "  using BL = cub::BlockLoad<float, 32, 4>;\n  o[0] = 1.0f;\n}\n",
+                   2, "cub", "cub::BlockLoad is not translated");
+    /* WarpReduce: a butterfly of shuffles over the logical warp; its storage declares nothing */
+    g_simd_width = 32;
+    expect_ok("__global__ void k(int *o) {\n  typedef cub::WarpReduce<int, 8> WR;\n"
+              "  __shared__ typename WR::TempStorage ts[16];\n"
+              "  o[threadIdx.x] = WR(ts[threadIdx.x / 8]).Reduce(o[threadIdx.x], cub::Min());\n}\n",
+              (const char *[]){"GP_FUNC int cub_warp_reduce_min_int_8(int v)",
+                               "for (int m = 4; m > 0; m /= 2) {",
+                               "int b = gp_simd_shuffle_xor(v, m);", "v = b < a ? b : a;",
+                               "= cub_warp_reduce_min_int_8(o[(unsigned)gp_local_id(0)]);", NULL});
+    g_simd_width = 0;
     /* CCCL's operators, as CUB since CUDA 13 spells them */
     expect_ok("__global__ void k(float *o) {\n  using BR = cub::BlockReduce<float, 32>;\n"
               "  __shared__ typename BR::TempStorage t;\n"

@@ -2033,6 +2033,52 @@ static void run_template_dispatch(void **state)
     }
 }
 
+/* CUB's WarpReduce: sums and maxima per warp of 32, sums per logical warp of 16 (where SIMD
+ * groups of 32 lanes exist). */
+static void run_cub_warp_reduce(void **state)
+{
+    (void)state;
+    enum { BS = 128, NB = 2, N = BS * NB };
+    static float x[N], out[NB * 4], mx[NB * 4], rout[NB * 4], rmx[NB * 4];
+    static int32_t xi[N], oi[NB * 8], roi[NB * 8];
+    ffill(x, N, -10.0f, 10.0f);
+    for (int i = 0; i < N; i++)
+        xi[i] = (i * 29) % 61 - 30;
+    for (int w = 0; w < NB * 4; w++) {
+        double s = 0;
+        rmx[w] = -FLT_MAX;
+        for (int l = 0; l < 32; l++) {
+            s += x[w * 32 + l];
+            rmx[w] = x[w * 32 + l] > rmx[w] ? x[w * 32 + l] : rmx[w];
+        }
+        rout[w] = (float)s;
+    }
+    for (int w = 0; w < NB * 8; w++) {
+        roi[w] = 0;
+        for (int l = 0; l < 16; l++)
+            roi[w] += xi[w * 16 + l];
+    }
+    FOR_EACH_DEVICE(dev)
+    {
+        built t = build(dev, "cub_warp_reduce.cu");
+        if (!t.prog) continue; /* no SIMD groups of 32 lanes here: not a target */
+        gp_kernel *k = gpt_kernel_of(t.prog, "warp_sums");
+        gp_buffer *bx = buf(dev, x, sizeof x), *bo = buf(dev, NULL, sizeof out),
+                  *bm = buf(dev, NULL, sizeof mx);
+        launch(k, 1, G1(N), G1(BS), ARGS(B(bx), B(bo), B(bm)));
+        get(bo, out, sizeof out), get(bm, mx, sizeof mx);
+        CHECKF("warp sums", rout, out, NB * 4, 1e-10);
+        CHECKF("warp maxima", rmx, mx, NB * 4, 0);
+        gp_buffer_release(bx), gp_buffer_release(bo), gp_buffer_release(bm), gp_kernel_release(k);
+        k = gpt_kernel_of(t.prog, "half_warps");
+        bx = buf(dev, xi, sizeof xi), bo = buf(dev, NULL, sizeof oi);
+        launch(k, 1, G1(N), G1(BS), ARGS(B(bx), B(bo)));
+        get(bo, oi, sizeof oi);
+        CHECKI("sums of 16 lanes", roi, oi, NB * 8);
+        gp_buffer_release(bx), gp_buffer_release(bo), gp_kernel_release(k), close_all(&t);
+    }
+}
+
 /* A device function taking a thread_group, made for the thread block that calls it. */
 static void run_cg_group_function(void **state)
 {
@@ -2063,7 +2109,7 @@ static void run_cg_group_function(void **state)
         cmocka_unit_test(run_attention_forward), cmocka_unit_test(run_spmv_csr),                   \
         cmocka_unit_test(run_bit_ops), cmocka_unit_test(left_out_kernel_says_why),                 \
         cmocka_unit_test(run_cub_block_collectives), cmocka_unit_test(run_template_dispatch),      \
-        cmocka_unit_test(run_cg_group_function),
+        cmocka_unit_test(run_cg_group_function), cmocka_unit_test(run_cub_warp_reduce),
 
 int main(void)
 {

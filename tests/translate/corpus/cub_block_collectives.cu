@@ -2,12 +2,12 @@
 // them: a templated dot product whose launch names no template arguments (they are deduced from
 // the device pointers a host template declares), a per-block maximum and a minimum over the
 // valid part of the last block (with a functor of the file), a block exclusive scan with its
-// aggregate and an inclusive scan. The warp-level collective is refused by name.
+// aggregate and an inclusive scan. The block radix sort is refused by name.
 // expect kernel dot_product_float: translated
 // expect kernel dot_product_int: translated
 // expect kernel block_range: translated
 // expect kernel block_offsets: translated
-// expect kernel warp_sums: refused cub 73
+// expect kernel sort_keys: refused cub 73
 #include <cstdio>
 #include <cstdlib>
 #include <cub/cub.cuh>
@@ -68,12 +68,13 @@ __global__ void block_offsets(const int *counts, int *starts, int *ends, int *to
     if (threadIdx.x == 0) totals[blockIdx.x] = total;
 }
 
-__global__ void warp_sums(const float *x, float *out)
+__global__ void sort_keys(int *keys)
 {
-    using WarpReduce = cub::WarpReduce<float>;
-    __shared__ typename WarpReduce::TempStorage temp[BLOCK_SIZE / 32];
-    float s = WarpReduce(temp[threadIdx.x / 32]).Sum(x[threadIdx.x]);
-    if (threadIdx.x % 32 == 0) out[threadIdx.x / 32] = s;
+    using BlockRadixSort = cub::BlockRadixSort<int, BLOCK_SIZE, 1>;
+    __shared__ typename BlockRadixSort::TempStorage temp;
+    int key[1] = {keys[blockIdx.x * BLOCK_SIZE + threadIdx.x]};
+    BlockRadixSort(temp).Sort(key);
+    keys[blockIdx.x * BLOCK_SIZE + threadIdx.x] = key[0];
 }
 
 template <typename T>
@@ -105,9 +106,7 @@ int main()
     cudaMalloc((void **)&ends, 4 * BLOCK_SIZE * sizeof(int));
     cudaMalloc((void **)&totals, 4 * sizeof(int));
     block_offsets<<<4, BLOCK_SIZE>>>(counts, starts, ends, totals);
-    float *ws;
-    cudaMalloc((void **)&ws, 4 * sizeof(float));
-    warp_sums<<<1, BLOCK_SIZE>>>(x, ws);
+    sort_keys<<<4, BLOCK_SIZE>>>(counts);
     cudaDeviceSynchronize();
     printf("done\n");
     return 0;
