@@ -309,6 +309,7 @@ typedef struct tr_template {
     int file, line;
     int ninstances;
     int specialised_line; /* the first `template <>` specialisation of it (0: none) */
+    char *iname; /* an overload after the first: the name its instances are named after */
 } tr_template;
 
 typedef struct tr_unit {

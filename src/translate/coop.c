@@ -435,3 +435,83 @@ tr_expr *tp_cg_method(parser *p, tr_expr *call, tr_sym *obj, const char *name)
             name);
 #undef ARGS
 }
+
+/* A device function with a `thread_group` parameter: recorded as a template whose one type
+ * parameter is that word, so that each group a call passes (a thread_block, a
+ * thread_block_tile<N>) makes an instance in which the parameter has the group's type. */
+bool tp_record_group_function(parser *p, size_t i, size_t end)
+{
+    const tr_token *t = p->t;
+    bool device = false;
+    size_t k = i;
+    for (; k + 1 < end && strcmp(t[k].text, "("); k++) {
+        if (!strcmp(t[k].text, "__global__") || !strcmp(t[k].text, "{") ||
+            !strcmp(t[k].text, "=") || !strcmp(t[k].text, ";"))
+            return false;
+        if (!strcmp(t[k].text, "__device__")) device = true;
+    }
+    if (!device || k == i || t[k - 1].kind != TR_IDENT || k + 1 >= end) return false;
+    const char *name = t[k - 1].text;
+    bool group = false;
+    size_t q = k + 1;
+    for (int d = 0; q < end; q++) {
+        if (!strcmp(t[q].text, "(")) d++;
+        if (!strcmp(t[q].text, ")") && d-- == 0) break;
+        if (t[q].kind == TR_IDENT && !strcmp(t[q].text, "thread_group")) group = true;
+    }
+    if (!group || q >= end || tp_template_find(p, name)) return false;
+    bool body = false;
+    for (; q < end && !body; q++)
+        body = !strcmp(t[q].text, "{");
+    if (!body) return false;
+    tr_template g = {0};
+    g.name = tr_strdup(p->u, name);
+    g.nparams = 1;
+    g.pnames[0] = tr_strdup(p->u, "thread_group");
+    g.ptype[0] = true;
+    g.begin = i;
+    g.end = end;
+    g.device = true;
+    g.file = t[k - 1].file, g.line = t[k - 1].line;
+    tr_unit *u = p->u;
+    tr_template *nt = realloc(u->templates, (size_t)(u->ntemplates + 1) * sizeof *nt);
+    if (!nt) abort();
+    u->templates = nt;
+    u->templates[u->ntemplates++] = g;
+    return true;
+}
+
+bool tp_is_group_function_item(parser *p, size_t i)
+{
+    for (int k = 0; k < p->u->ntemplates; k++)
+        if (p->u->templates[k].begin == i && p->u->templates[k].nparams == 1 &&
+            !strcmp(p->u->templates[k].pnames[0], "thread_group"))
+            return true;
+    return false;
+}
+
+const char *tp_cg_instantiate(parser *p, tr_template *t, const tr_expr *group, const tr_token *at)
+{
+    if (t->nparams != 1 || strcmp(t->pnames[0], "thread_group")) return NULL;
+    if (group->cg == TR_CG_TILE && !group->cg_width)
+        tp_bail(p, "cooperative groups", "%s is passed a group whose width is unknown here",
+                t->name);
+    if (group->cg != TR_CG_BLOCK && group->cg != TR_CG_TILE)
+        tp_bail(p, "cooperative groups", "%s is passed something other than a group", t->name);
+    char text[64];
+    if (group->cg == TR_CG_BLOCK)
+        snprintf(text, sizeof text, "thread_block");
+    else
+        snprintf(text, sizeof text, "thread_block_tile < %d >", group->cg_width);
+    tr_tokens *args = tp_scratch_take(p, 1);
+    char err[128];
+    if (tr_lex("<cooperative groups>", at->file, text, strlen(text), args, err, sizeof err))
+        tp_bail(p, "cooperative groups", "internal: %s", err);
+    free(args->v[--args->n].text); /* the EOF */
+    char why[256];
+    const char *name = tp_template_instantiate(p, t, args, 1, at, why, sizeof why);
+    tp_scratch_drop(p, args);
+    if (!name)
+        tp_bail(p, "cooperative groups", "%s cannot be made for this group: %s", t->name, why);
+    return name;
+}

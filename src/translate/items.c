@@ -451,6 +451,10 @@ static void record_template(parser *p, size_t i, size_t end)
                 size_t nm = eq;
                 while (nm > pstart && p->t[nm - 1].kind != TR_IDENT)
                     nm--;
+                for (size_t q = pstart; q + 3 < eq; q++) /* float (*op)(float): op */
+                    if (!strcmp(p->t[q].text, "(") && !strcmp(p->t[q + 1].text, "*") &&
+                        p->t[q + 2].kind == TR_IDENT && !strcmp(p->t[q + 3].text, ")"))
+                        nm = q + 3;
                 if (nm > pstart) {
                     int n = t.nparams++;
                     t.pnames[n] = tr_strdup(p->u, p->t[nm - 1].text);
@@ -519,7 +523,34 @@ static void record_template(parser *p, size_t i, size_t end)
             break;
         }
     }
-    if (!t.name || tp_template_find(p, t.name)) return; /* overloads are not told apart */
+    if (!t.name) return;
+    tr_template *prev = tp_template_find(p, t.name);
+    if (prev) { /* overloads are not told apart; a definition replaces a declaration */
+        bool had_body = false, has_body = false;
+        for (size_t q = prev->begin; q < prev->end && !had_body; q++)
+            had_body = !strcmp(p->t[q].text, "{");
+        for (size_t q = t.begin; q < t.end && !has_body; q++)
+            has_body = !strcmp(p->t[q].text, "{");
+        if (!had_body && has_body && !prev->ninstances) {
+            *prev = t;
+            return;
+        }
+        /* device function templates overloaded by their number of parameters */
+        if (!had_body || !has_body || !t.device || t.kernel || prev->kernel) return;
+        int arity = tp_template_arity(p, &t);
+        for (int q = 0; q < p->u->ntemplates; q++)
+            if (!strcmp(p->u->templates[q].name, t.name) &&
+                tp_template_arity(p, &p->u->templates[q]) == arity)
+                return;
+        char iname[160];
+        snprintf(iname, sizeof iname, "%s_%dargs", t.name, arity);
+        t.iname = tr_strdup(p->u, iname);
+        tr_template *nt = realloc(p->u->templates, (size_t)(p->u->ntemplates + 1) * sizeof *nt);
+        if (!nt) abort();
+        p->u->templates = nt;
+        p->u->templates[p->u->ntemplates++] = t;
+        return;
+    }
     tr_unit *u = p->u;
     tr_template *nt = realloc(u->templates, (size_t)(u->ntemplates + 1) * sizeof *nt);
     if (!nt) abort();
@@ -898,6 +929,7 @@ static void read_host_item(parser *p, size_t i, size_t end)
         record_template(p, i, end);
         return;
     }
+    if (tp_record_group_function(p, i, end)) return;
     /* namespace cg = cooperative_groups; */
     if (t->kind == TR_IDENT && !strcmp(t->text, "namespace") && i + 3 < end &&
         !strcmp(p->t[i + 2].text, "=") && !strcmp(p->t[i + 3].text, "cooperative_groups")) {
@@ -1292,6 +1324,7 @@ static void read_item(parser *p, size_t i, size_t end)
         parse_pending(p);
         return;
     }
+    if (tp_is_group_function_item(p, i)) return; /* made per group its calls pass */
     bool typedef_item = t->kind == TR_IDENT && !strcmp(t->text, "typedef");
     if (t->kind == TR_IDENT && !strcmp(t->text, "using") && i + 2 < end &&
         p->t[i + 1].kind == TR_IDENT && !strcmp(p->t[i + 2].text, "=")) {

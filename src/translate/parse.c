@@ -1071,6 +1071,8 @@ tr_expr *tp_parse_primary(parser *p)
             p->i++; /* `using namespace cooperative_groups`: the name without cg:: */
             return tp_cg_qualified(p, t, t->text);
         }
+        if (tp_is_at(p, 1, "(") && tp_is_cub_alias(p, t->text) && !tp_lookup(p, t->text))
+            return tp_cub_call(p);
         if (tp_is_at(p, 1, "::")) {
             if (!strcmp(t->text, "wmma") || !strcmp(t->text, "nvcuda"))
                 tp_bail(p, "tensor cores (wmma)",
@@ -1290,6 +1292,7 @@ static tr_expr *parse_postfix(parser *p)
             bool method = e->kind == TR_E_MEMBER && e->a->kind == TR_E_IDENT && e->a->sym &&
                           e->a->sym->type.cg;
             bool prints = e->kind == TR_E_IDENT && !strcmp(e->text, "printf");
+            tr_expr *group = NULL; /* the first group passed (dropped below) */
             while (!tp_is(p, ")")) {
                 tr_expr *arg = prints ? tp_parse_string_arg(p) : NULL;
                 if (!arg) arg = whole_array_argument(p);
@@ -1301,6 +1304,8 @@ static tr_expr *parse_postfix(parser *p)
                     if (x->nargs) memcpy(na, x->args, (size_t)x->nargs * sizeof *na);
                     na[x->nargs++] = arg;
                     x->args = na;
+                } else if (!group) {
+                    group = arg;
                 }
                 if (!tp_accept(p, ",")) break;
             }
@@ -1312,7 +1317,11 @@ static tr_expr *parse_postfix(parser *p)
                 /* o.f(a): a struct's member function (members.c) */
             } else if (x->a->kind == TR_E_IDENT && !x->a->sym) {
                 tr_template *tm = tp_template_find(p, x->a->text);
-                if (tm) {
+                const char *gi = tm && group ? tp_cg_instantiate(p, tm, group, t) : NULL;
+                if (gi) { /* a function taking a thread_group: made for this group */
+                    x->a->origin = tm->name;
+                    x->a->text = (char *)gi;
+                } else if (tm) {
                     x->a->origin = tm->name;
                     x->a->text = (char *)tp_template_deduce(p, tm, x);
                 }
@@ -1867,6 +1876,24 @@ static tr_stmt *parse_decl_stmt(parser *p)
     return st;
 }
 
+/* A declaration the translation wrote (`text`, CUDA) parsed in place, at `at`'s position. */
+static tr_stmt *parse_text_decl(parser *p, const char *text, const tr_token *at)
+{
+    tr_tokens *toks = tp_scratch_take(p, 1); /* the declaration's parse may bail */
+    char err[256];
+    if (tr_lex("<translation>", at->file, text, strlen(text), toks, err, sizeof err) != 0)
+        tp_bail(p, "syntax", "internal: %s", err);
+    for (size_t i = 0; i < toks->n; i++)
+        toks->v[i].line = at->line, toks->v[i].col = at->col, toks->v[i].file = at->file;
+    tr_token *st = p->t;
+    size_t sn = p->n, si = p->i, se = p->end;
+    p->t = toks->v, p->n = toks->n, p->i = 0, p->end = toks->n - 1;
+    tr_stmt *s = parse_decl_stmt(p);
+    p->t = st, p->n = sn, p->i = si, p->end = se;
+    tp_scratch_drop(p, toks);
+    return s;
+}
+
 tr_stmt *tp_parse_block(parser *p)
 {
     tr_stmt *b = new_stmt(p, TR_S_BLOCK);
@@ -1916,6 +1943,10 @@ static tr_stmt *parse_stmt(parser *p)
             p->i += 4;
             return new_stmt(p, TR_S_EMPTY);
         }
+        /* CUB's aliases (`using BlockReduce = cub::BlockReduce<...>;`) before other aliases */
+        char *cub_decl;
+        if (tp_cub_stmt(p, &cub_decl))
+            return cub_decl ? parse_text_decl(p, cub_decl, t) : new_stmt(p, TR_S_EMPTY);
         if (!strcmp(w, "using") && tp_is_at(p, 2, "=") && p->i + 1 < p->end &&
             p->t[p->i + 1].kind == TR_IDENT) { /* using T = float; to the end of the block */
             tr_stmt *s = new_stmt(p, TR_S_EMPTY);

@@ -41,6 +41,17 @@ typedef struct tp_scratch {
     tr_tokens lists[];
 } tp_scratch;
 
+/* A type alias of a CUB block collective the device code declares (cub.c). */
+typedef struct tp_cub_alias {
+    char *name;       /* the alias: BlockReduce */
+    int kind;         /* cub.c's CUB_BLOCK_REDUCE, CUB_BLOCK_SCAN */
+    const char *what; /* "BlockReduce" */
+    const char *type; /* the element type: "float" */
+    long long threads;
+    long long dims[3];     /* BLOCK_DIM_X, Y, Z */
+    struct tr_func *owner; /* the function that declares it (NULL: the file) */
+} tp_cub_alias;
+
 typedef struct parser {
     tr_unit *u;
     tr_token *t;
@@ -74,6 +85,8 @@ typedef struct parser {
     char **namespaces;   /* the namespaces the file opens (their items are top-level items) */
     int nnamespaces;
     int member_of; /* parsing a member function of struct member_of - 1 (0: none; members.c) */
+    tp_cub_alias *cub; /* CUB block collectives' aliases, in order of declaration */
+    int ncub;
 } parser;
 
 /* ---- scratch token lists (parse.c) */
@@ -206,6 +219,21 @@ tr_expr *tp_cg_qualified(parser *p, const tr_token *at, const char *name);
 /* obj.name(args...) on a group object */
 tr_expr *tp_cg_method(parser *p, tr_expr *call, tr_sym *obj, const char *name);
 
+/* A device function with a thread_group parameter (the item at [i, end)): recorded as a
+ * template instantiated per group passed; true when it is one. */
+bool tp_record_group_function(parser *p, size_t i, size_t end);
+bool tp_is_group_function_item(parser *p, size_t i);
+/* The instance of such a function for the group a call passes (NULL: t is not one). */
+const char *tp_cg_instantiate(parser *p, tr_template *t, const tr_expr *group, const tr_token *at);
+
+/* ---- CUB block collectives (cub.c) */
+/* At a statement: a cub::BlockReduce/BlockScan alias (consumed; true) or its TempStorage
+ * declaration (consumed; *decl is the declaration to parse in its place). False: neither. */
+bool tp_cub_stmt(parser *p, char **decl);
+bool tp_is_cub_alias(parser *p, const char *name);
+/* At `Alias(storage).Method(args)`: the expression it becomes. */
+tr_expr *tp_cub_call(parser *p);
+
 /* ---- templates (template.c) */
 tr_template *tp_template_find(parser *p, const char *name);
 /* At `<` after the template's name: reads the arguments, queues the instantiation and returns
@@ -216,6 +244,11 @@ const char *tp_template_deduce(parser *p, tr_template *t, tr_expr *call);
 /* Instantiates t with the argument texts given (the name it gets, or NULL with why). */
 const char *tp_template_instantiate(parser *p, tr_template *t, tr_tokens *args, int nargs,
                                     const tr_token *at, char *why, size_t whylen);
+/* The number of function parameters a function template declares. */
+int tp_template_arity(parser *p, const tr_template *t);
+/* Among the device function templates named like t, the one taking nargs arguments (t when
+ * none is overloaded, or none matches). */
+tr_template *tp_template_overload(parser *p, tr_template *t, int nargs);
 /* Reads `name<a, b>` from text (an --instantiate request or a launch site). */
 void tp_template_scan_host(parser *p);
 

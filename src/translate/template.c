@@ -29,12 +29,47 @@ static const tr_kept_macro *kept(parser *p, const char *name)
 /* The words a type argument may be made of. */
 static bool type_word(parser *p, const char *w)
 {
-    static const char *const words[] = {
-        "void",    "char",     "short",    "int",      "long",     "float",   "double",
-        "signed",  "unsigned", "bool",     "const",    "int8_t",   "int16_t", "int32_t",
-        "int64_t", "uint8_t",  "uint16_t", "uint32_t", "uint64_t", "size_t",  "float2",
-        "float4",  "int2",     "int4",     "__half",   "half",     "uint2",   "uint4"};
+    static const char *const words[] = {"void",
+                                        "char",
+                                        "short",
+                                        "int",
+                                        "long",
+                                        "float",
+                                        "double",
+                                        "signed",
+                                        "unsigned",
+                                        "bool",
+                                        "const",
+                                        "int8_t",
+                                        "int16_t",
+                                        "int32_t",
+                                        "int64_t",
+                                        "uint8_t",
+                                        "uint16_t",
+                                        "uint32_t",
+                                        "uint64_t",
+                                        "size_t",
+                                        "float2",
+                                        "float4",
+                                        "int2",
+                                        "int4",
+                                        "__half",
+                                        "half",
+                                        "uint2",
+                                        "uint4",
+                                        "struct",
+                                        "thread_block",
+                                        "thread_block_tile"};
     if (tp_in_list(w, words, sizeof words / sizeof *words) || tp_std_typedef(w)) return true;
+    /* CUDA's vector types (whether the dialect has one is the instance's own question) */
+    static const char *const vec[] = {"char", "uchar", "short",    "ushort",    "int",   "uint",
+                                      "long", "ulong", "longlong", "ulonglong", "float", "double"};
+    for (size_t v = 0; v < sizeof vec / sizeof *vec; v++) {
+        size_t l = strlen(vec[v]);
+        if (!strncmp(w, vec[v], l) && w[l] >= '1' && w[l] <= '4' && !w[l + 1]) return true;
+    }
+    for (int i = 0; i < p->u->nstructs; i++)
+        if (p->u->structs[i].name && !strcmp(p->u->structs[i].name, w)) return true;
     for (int i = 0; i < p->naliases; i++)
         if (!strcmp(p->aliases[i].name, w)) return true;
     return false;
@@ -109,6 +144,28 @@ const char *tp_host_const_value(parser *p, const char *name)
     return host_const_value_depth(p, name, 0);
 }
 
+/* A device function of the file (defined before, or a template's name is not it). */
+static bool device_function(parser *p, const char *name)
+{
+    for (int i = 0; i < p->u->nfuncs; i++)
+        if (!strcmp(p->u->funcs[i]->name, name) && p->u->funcs[i]->kind != TR_F_GLOBAL) return true;
+    return false;
+}
+
+/* The value of an enumerator of the file's enums, when every enumerator of that name agrees. */
+static bool enumerator_value(parser *p, const char *name, long long *v)
+{
+    bool found = false;
+    for (int i = 0; i < p->nhconsts; i++) {
+        const tp_host_const *h = &p->hconsts[i];
+        if (strcmp(h->name, name) || h->begin != h->end) continue;
+        if (found && *v != h->value) return false;
+        *v = h->value;
+        found = true;
+    }
+    return found;
+}
+
 /* An argument's text for the instance's name, and whether the translation can read it: a type,
  * or a constant (numbers, true/false, kept macros, operators). */
 static bool arg_text(parser *p, const tr_tokens *a, bool is_type, char *out, size_t cap, char *why,
@@ -123,9 +180,36 @@ static bool arg_text(parser *p, const tr_tokens *a, bool is_type, char *out, siz
     for (size_t i = 0; i < a->n; i++) {
         const tr_token *t = &a->v[i];
         const char *piece = t->text;
+        char num[32];
+        long long ev;
+        if (!is_type && t->kind == TR_IDENT && i + 2 < a->n && !strcmp(a->v[i + 1].text, "::") &&
+            a->v[i + 2].kind == TR_IDENT) {
+            char q[256]; /* Kind::Value: the enumerator's value (an enum class's, by its name) */
+            snprintf(q, sizeof q, "%s::%s", t->text, a->v[i + 2].text);
+            if (enumerator_value(p, q, &ev)) {
+                snprintf(num, sizeof num, "%lld", ev);
+                int n = snprintf(out + k, cap - k, "%s%s", k ? " " : "", num);
+                if (n < 0 || (size_t)n >= cap - k) {
+                    snprintf(why, whylen, "a template argument longer than %zu characters",
+                             cap - 1);
+                    return false;
+                }
+                k += (size_t)n;
+                i += 2;
+                continue;
+            }
+            i++; /* otherwise the enum's name aside, the enumerator read as a name */
+            continue;
+        }
         if (t->kind == TR_IDENT && !is_type && !kept(p, t->text) && host_const_value(p, t->text))
             piece = host_const_value(p, t->text);
-        else if (t->kind == TR_IDENT) {
+        else if (t->kind == TR_IDENT && !is_type && !kept(p, t->text) &&
+                 enumerator_value(p, t->text, &ev)) {
+            snprintf(num, sizeof num, "%lld", ev);
+            piece = num;
+        } else if (t->kind == TR_IDENT && !is_type && a->n == 1 && device_function(p, t->text)) {
+            piece = t->text; /* a device function passed as a template argument */
+        } else if (t->kind == TR_IDENT) {
             if (is_type ? !type_word(p, t->text)
                         : !(kept(p, t->text) || !strcmp(t->text, "true") ||
                             !strcmp(t->text, "false"))) {
@@ -225,7 +309,7 @@ const char *tp_template_instantiate(parser *p, tr_template *t, tr_tokens *args, 
         }
     }
     char name[256];
-    if (ok) mangle(name, sizeof name, t->name, texts, t->nparams);
+    if (ok) mangle(name, sizeof name, t->iname ? t->iname : t->name, texts, t->nparams);
     if (ok && !tp_made(p, name)) {
         if (t->ninstances >= MAX_INSTANCES) {
             snprintf(why, whylen, "more than %d instances of %s", MAX_INSTANCES, t->name);
@@ -327,6 +411,19 @@ const char *tp_template_ref(parser *p, tr_template *t, const tr_token *at)
 {
     tr_tokens *args = tp_scratch_take(p, 8); /* read_args may bail */
     int n = read_args(p, args, 8);
+    if (tp_is(p, "(")) { /* a call: the overload that takes its number of arguments */
+        int nargs = 0, d = 0;
+        for (size_t k = p->i; k < p->end; k++) {
+            const char *x = p->t[k].text;
+            if (!strcmp(x, "(") || !strcmp(x, "[") || !strcmp(x, "{")) d++;
+            if (!strcmp(x, ")") || !strcmp(x, "]") || !strcmp(x, "}")) {
+                if (--d == 0) break;
+            } else if (d == 1 && (nargs == 0 || !strcmp(x, ","))) {
+                nargs++;
+            }
+        }
+        t = tp_template_overload(p, t, nargs);
+    }
     char why[256];
     const char *name = tp_template_instantiate(p, t, args, n, at, why, sizeof why);
     tp_scratch_drop(p, args);
@@ -366,8 +463,28 @@ static int template_params(parser *p, const tr_template *t, int *tp, int *stars,
     return n + 1;
 }
 
+int tp_template_arity(parser *p, const tr_template *t)
+{
+    int tp[16], stars[16];
+    return template_params(p, t, tp, stars, 16);
+}
+
+tr_template *tp_template_overload(parser *p, tr_template *t, int nargs)
+{
+    tr_template *best = t;
+    int n = 0;
+    for (int i = 0; i < p->u->ntemplates; i++) {
+        tr_template *c = &p->u->templates[i];
+        if (strcmp(c->name, t->name)) continue;
+        n++;
+        if (tp_template_arity(p, c) == nargs) best = c;
+    }
+    return n > 1 ? best : t;
+}
+
 const char *tp_template_deduce(parser *p, tr_template *t, tr_expr *call)
 {
+    t = tp_template_overload(p, t, call->nargs);
     int tp[16], stars[16];
     int np = template_params(p, t, tp, stars, 16);
     tr_tokens args[8] = {{0}};
@@ -416,13 +533,224 @@ const char *tp_template_deduce(parser *p, tr_template *t, tr_expr *call)
     return name;
 }
 
+/* The type a host variable was declared with, from the nearest declaration of `name` before
+ * `at` in toks (`float *d_a, *d_b;`, a parameter `const T *in` once T is replaced): its base type
+ * words and its number of '*'. */
+static bool host_var_type(parser *p, const tr_token *toks, size_t begin, size_t at,
+                          const char *name, char *base, size_t cap, int *nptr)
+{
+    for (size_t k = at; k-- > begin + 1;) {
+        if (toks[k].kind != TR_IDENT || strcmp(toks[k].text, name)) continue;
+        const char *next = toks[k + 1].text;
+        if (strcmp(next, ",") && strcmp(next, ";") && strcmp(next, "=") && strcmp(next, ")") &&
+            strcmp(next, "["))
+            continue;
+        size_t j = k - 1;
+        int stars = 0;
+        while (j > begin &&
+               (!strcmp(toks[j].text, "*") || !strcmp(toks[j].text, "const") ||
+                !strcmp(toks[j].text, "__restrict__") || !strcmp(toks[j].text, "__restrict"))) {
+            stars += !strcmp(toks[j].text, "*");
+            j--;
+        }
+        if (!strcmp(toks[j].text, ",")) {
+            /* a later declarator: the type is the one the statement starts with */
+            int d = 0;
+            size_t s = j;
+            while (s > begin) {
+                const char *x = toks[s - 1].text;
+                if (!strcmp(x, ")") || !strcmp(x, "]")) d++;
+                if (!strcmp(x, "(") || !strcmp(x, "[")) {
+                    if (!d) break;
+                    d--;
+                }
+                if (!d && (!strcmp(x, ";") || !strcmp(x, "{") || !strcmp(x, "}"))) break;
+                s--;
+            }
+            if (s > begin && !strcmp(toks[s - 1].text, "(")) continue; /* arguments of a call */
+            while (s < j && (!strcmp(toks[s].text, "const") || !strcmp(toks[s].text, "static")))
+                s++;
+            size_t e = s;
+            while (e < j && toks[e].kind == TR_IDENT && type_word(p, toks[e].text))
+                e++;
+            if (e == s || e >= j || (toks[e].kind != TR_IDENT && strcmp(toks[e].text, "*")))
+                continue;
+            j = e - 1;
+        }
+        if (toks[j].kind != TR_IDENT || !type_word(p, toks[j].text) ||
+            !strcmp(toks[j].text, "const"))
+            continue;
+        size_t s = j;
+        while (s > begin && toks[s - 1].kind == TR_IDENT && type_word(p, toks[s - 1].text) &&
+               strcmp(toks[s - 1].text, "const"))
+            s--;
+        size_t n = 0;
+        base[0] = '\0';
+        for (size_t q = s; q <= j; q++) {
+            int w = snprintf(base + n, cap - n, "%s%s", n ? " " : "", toks[q].text);
+            if (w < 0 || (size_t)w >= cap - n) return false;
+            n += (size_t)w;
+        }
+        *nptr = stars;
+        return true;
+    }
+    return false;
+}
+
+/* Template arguments of t deduced from a call's (or launch's) arguments [a, b) in toks: each
+ * argument that is a host variable (or its address) whose declaration the file shows. Fills
+ * args; false when one of t's parameters is neither deduced nor defaulted. */
+static bool deduce_host(parser *p, tr_template *t, const tr_token *toks, size_t begin, size_t a,
+                        size_t b, tr_tokens *args, int *nargs)
+{
+    int tp[16], stars[16];
+    int np = template_params(p, t, tp, stars, 16);
+    bool have[8] = {false};
+    size_t s = a;
+    int d = 0;
+    for (int pi = 0; s < b && pi < np; pi++) {
+        size_t e = s;
+        while (e < b) {
+            const char *x = toks[e].text;
+            if (!strcmp(x, "(") || !strcmp(x, "[")) d++;
+            if (!strcmp(x, ")") || !strcmp(x, "]")) d--;
+            if (!d && !strcmp(x, ",")) break;
+            e++;
+        }
+        if (tp[pi] >= 0 && !have[tp[pi]]) {
+            size_t q = s;
+            int amp = 0;
+            if (q + 1 < e && !strcmp(toks[q].text, "&")) amp = 1, q++;
+            char base[64];
+            int nptr = 0;
+            if (q + 1 == e && toks[q].kind == TR_IDENT &&
+                host_var_type(p, toks, begin, s, toks[q].text, base, sizeof base, &nptr) &&
+                nptr + amp >= stars[pi]) {
+                char text[80];
+                snprintf(text, sizeof text, "%s%s", base, nptr + amp - stars[pi] ? " *" : "");
+                tr_tokens lexed = {0};
+                char err[128];
+                if (!tr_lex("<template>", toks[q].file, text, strlen(text), &lexed, err,
+                            sizeof err)) {
+                    for (size_t k = 0; k + 1 < lexed.n; k++)
+                        tr_tokens_push(&args[tp[pi]], &lexed.v[k]);
+                    have[tp[pi]] = true;
+                }
+                tr_tokens_free(&lexed);
+            }
+        }
+        s = e + 1;
+    }
+    int n = 0;
+    for (int i = 0; i < t->nparams; i++) {
+        if (!have[i] && !t->pdefault[i]) return false;
+        if (have[i]) n = i + 1;
+    }
+    for (int i = 0; i < n; i++)
+        if (!have[i])
+            for (int k = 0; k < t->ndefault[i]; k++)
+                tr_tokens_push(&args[i], &t->pdefault[i][k]);
+    *nargs = n;
+    return true;
+}
+
+static void scan(parser *p, const tr_token *toks, size_t begin, size_t end, int depth);
+
+/* A host template called with these arguments: its body, the arguments in place, may launch
+ * kernels. */
+static void scan_host_body(parser *p, tr_template *t, tr_tokens *args, int n, int depth)
+{
+    char texts[8][64], why[256];
+    bool ok = n <= t->nparams;
+    for (int a = 0; a < n && ok; a++)
+        ok = arg_text(p, &args[a], t->ptype[a], texts[a], sizeof texts[a], why, sizeof why);
+    if (!ok) return;
+    tr_tokens body = {0};
+    const tr_token *src = p->u->pp.toks.v;
+    for (size_t b = t->begin; b < t->end; b++) {
+        int pi = -1;
+        for (int q = 0; src[b].kind == TR_IDENT && q < n; q++)
+            if (!strcmp(src[b].text, t->pnames[q])) pi = q;
+        if (pi < 0)
+            tr_tokens_push(&body, &src[b]);
+        else
+            for (size_t q = 0; q < args[pi].n; q++)
+                tr_tokens_push(&body, &args[pi].v[q]);
+    }
+    scan(p, body.v, 0, body.n, depth + 1);
+    tr_tokens_free(&body);
+}
+
+/* After a kernel's name at `<<`: the launch's arguments [*a, *b), false when it is no launch. */
+static bool launch_args(const tr_token *toks, size_t k, size_t end, size_t *a, size_t *b)
+{
+    if (k + 1 >= end || strcmp(toks[k].text, "<<") || strcmp(toks[k + 1].text, "<")) return false;
+    int d = 0;
+    for (k += 2; k + 1 < end; k++) {
+        const char *x = toks[k].text;
+        if (!strcmp(x, "(")) d++;
+        if (!strcmp(x, ")")) d--;
+        if (!strcmp(x, ";")) return false;
+        if (!d && !strcmp(x, ">>") && !strcmp(toks[k + 1].text, ">")) break;
+    }
+    k += 2;
+    if (k >= end || strcmp(toks[k].text, "(")) return false;
+    *a = ++k;
+    for (d = 0; k < end; k++) {
+        const char *x = toks[k].text;
+        if (!strcmp(x, "(")) d++;
+        if (!strcmp(x, ")") && d-- == 0) break;
+        if (!strcmp(x, ";")) return false;
+    }
+    *b = k;
+    return k < end;
+}
+
+/* After a function's name at `(`: the call's arguments [*a, *b). */
+static bool call_args(const tr_token *toks, size_t k, size_t end, size_t *a, size_t *b)
+{
+    if (k >= end || strcmp(toks[k].text, "(")) return false;
+    *a = ++k;
+    for (int d = 0; k < end; k++) {
+        const char *x = toks[k].text;
+        if (!strcmp(x, "(")) d++;
+        if (!strcmp(x, ")") && d-- == 0) break;
+        if (!strcmp(x, ";") || !strcmp(x, "{")) return false;
+    }
+    *b = k;
+    return k < end;
+}
+
 /* Scans [begin, end) of toks for `T<args>` where T is a kernel template launched (`<<<`) or a
- * host template called or instantiated; host templates' own bodies are scanned with their
- * arguments in place. */
+ * host template called or instantiated, and for launches and host template calls that give no
+ * arguments, whose arguments are deduced from the host variables passed; host templates' own
+ * bodies are scanned with their arguments in place. */
 static void scan(parser *p, const tr_token *toks, size_t begin, size_t end, int depth)
 {
     for (size_t i = begin; i + 1 < end; i++) {
-        if (toks[i].kind != TR_IDENT || strcmp(toks[i + 1].text, "<")) continue;
+        if (toks[i].kind != TR_IDENT) continue;
+        if (strcmp(toks[i + 1].text, "<")) {
+            tr_template *t = tp_template_find(p, toks[i].text);
+            if (!t || (t->device && !t->kernel)) continue;
+            if (i > begin && (!strcmp(toks[i - 1].text, ".") || !strcmp(toks[i - 1].text, "->")))
+                continue;
+            size_t a, b;
+            bool launch = t->kernel && launch_args(toks, i + 1, end, &a, &b);
+            bool call = !t->device && depth < HOST_DEPTH && call_args(toks, i + 1, end, &a, &b);
+            if (!launch && !call) continue;
+            tr_tokens args[8] = {{0}};
+            int n = 0;
+            if (deduce_host(p, t, toks, begin, a, b, args, &n)) {
+                char why[256];
+                if (launch)
+                    tp_template_instantiate(p, t, args, n, &toks[i], why, sizeof why);
+                else
+                    scan_host_body(p, t, args, n, depth);
+            }
+            for (int q = 0; q < 8; q++)
+                tr_tokens_free(&args[q]);
+            continue;
+        }
         tr_template *t = tp_template_find(p, toks[i].text);
         if (!t || (t->device && !t->kernel)) continue;
         /* the arguments, to the matching '>' */
@@ -460,28 +788,7 @@ static void scan(parser *p, const tr_token *toks, size_t begin, size_t end, int 
             if (launch) {
                 tp_template_instantiate(p, t, args, n, &toks[i], why, sizeof why);
             } else if (call && depth < HOST_DEPTH) {
-                /* a host template: its body with these arguments may launch kernels */
-                char texts[8][64];
-                bool ok = n <= t->nparams;
-                for (int a = 0; a < n && ok; a++)
-                    ok = arg_text(p, &args[a], t->ptype[a], texts[a], sizeof texts[a], why,
-                                  sizeof why);
-                if (ok) {
-                    tr_tokens body = {0};
-                    const tr_token *src = p->u->pp.toks.v;
-                    for (size_t b = t->begin; b < t->end; b++) {
-                        int pi = -1;
-                        for (int q = 0; src[b].kind == TR_IDENT && q < n; q++)
-                            if (!strcmp(src[b].text, t->pnames[q])) pi = q;
-                        if (pi < 0)
-                            tr_tokens_push(&body, &src[b]);
-                        else
-                            for (size_t q = 0; q < args[pi].n; q++)
-                                tr_tokens_push(&body, &args[pi].v[q]);
-                    }
-                    scan(p, body.v, 0, body.n, depth + 1);
-                    tr_tokens_free(&body);
-                }
+                scan_host_body(p, t, args, n, depth);
             }
         }
         for (int a = 0; a < 8; a++)

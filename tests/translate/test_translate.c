@@ -1200,10 +1200,145 @@ static void templates_instantiated(void **state)
     k = cJSON_GetArrayItem(cJSON_GetObjectItem(r.report, "kernels"), 0);
     assert_string_equal(gp_json_str(k, "name", ""), "k_256");
     gp_translate_result_free(&r);
+    /* launches and host template calls that name no arguments: deduced from the declarations
+     * of the host variables passed, through host templates called from main */
+    expect_ok("template <typename T> __global__ void dot(const T *__restrict__ a, T *out, "
+              "size_t n) { out[0] = a[n]; }\n"
+              "template <typename T> __global__ void fill(T *o, T v) { o[threadIdx.x] = v; }\n"
+              "template <typename T> void launch(const T *in, T *out, int n) {\n"
+              "  dot<<<1, 32>>>(in, out, n / 4);\n}\n"
+              "template <typename T> void run(int n) {\n  T *d_a, *d_b;\n"
+              "  launch(d_a, d_b, n);\n  T v = 1;\n  fill<<<1, n>>>(d_a, v);\n}\n"
+              "int main() { run<float>(64); run<int>(8);\n"
+              "  double *x; unsigned int *u; fill<<<2, 4>>>(x, 2.0); dot<<<1, 1>>>(u, u, 1); }\n",
+              (const char *[]){"GP_KERNEL(dot_float, GP_CBUF(float, a)", "GP_KERNEL(fill_float,",
+                               "GP_KERNEL(dot_int,", "GP_KERNEL(fill_int,",
+                               "GP_KERNEL(fill_double,", "GP_KERNEL(dot_unsigned_int,", NULL});
+    /* a device function as a template argument; a host template declared before it is defined */
+    expect_ok(
+        "__device__ float twice(float x) { return 2.0f * x; }\n"
+        "template <float (*op)(float)> __global__ void apply(float *o) { o[0] = op(o[1]); }\n"
+        "template <class T> void run(T *p);\n"
+        "int main() { float *d; run<float>(d); }\n"
+        "template <class T> void run(T *p) { apply<twice><<<1, 1>>>(p); }\n",
+        (const char *[]){"GP_KERNEL(apply_twice, GP_BUF(float, o))", "o[0] = twice(o[1]);", NULL});
+    /* a struct pointer as a deduced type argument */
+    expect_ok("struct Pt { float x; float y; };\n"
+              "template <class P> __device__ float gx(P p, int i) { return p[i].x; }\n"
+              "__global__ void k(float *o, struct Pt *pts) { o[0] = gx(pts, 1); }\n",
+              (const char *[]){"GP_FUNC float gx_struct_Ptp(GP_GLOBAL Pt *p, int i)",
+                               "o[0] = gx_struct_Ptp(pts, 1);", NULL});
+    /* device function templates overloaded by their number of parameters */
+    expect_ok("template <int N> __device__ int f(int a, int b) { return a * N + b; }\n"
+              "template <int N> __device__ int f(int a) { return f<N>(a, 1); }\n"
+              "__global__ void k(int *o) { o[0] = f<2>(o[1]) + f<3>(o[2], o[3]); }\n",
+              (const char *[]){"GP_FUNC int f_2(int a, int b)", "GP_FUNC int f_1args_2(int a)",
+                               "return f_2(a, 1);", "GP_FUNC int f_3(int a, int b)",
+                               "o[0] = f_1args_2(o[1]) + f_3(o[2], o[3]);", NULL});
+    /* enumerators as template arguments, qualified or not: their values */
+    expect_ok(
+        "enum class Mode { Plain, Scaled = 4, Shifted };\nenum Other { Zero };\n"
+        "template <typename T, int M> __global__ void k(T *o) { o[0] = M; }\n"
+        "void f(float *p) { k<float, Mode::Shifted><<<1, 1>>>(p); k<float, Zero><<<1, 1>>>(p); }\n",
+        (const char *[]){"GP_KERNEL(k_float_5, GP_BUF(float, o))", "o[0] = 5;",
+                         "GP_KERNEL(k_float_0,", NULL});
     expect_refused("template <typename T> __device__ T id(T v) { return v; }\n"
                    "__global__ void k(int *o) {\n  o[0] = id(o[0] + 1.0f * 0 + o[1] * o[1] > 2);\n"
                    "  o[1] = id(o);\n}\n",
                    1, "pointer return", "id<int*> returns a pointer");
+}
+
+/* A device function taking a thread_group is made for each group its calls pass. */
+static void group_functions(void **state)
+{
+    (void)state;
+    g_simd_width = 32;
+    expect_ok("#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n"
+              "__device__ int rank_of(cg::thread_group g, int x) { g.sync(); return "
+              "g.thread_rank() + x; }\n"
+              "__global__ void k(int *o) {\n  cg::thread_block b = cg::this_thread_block();\n"
+              "  cg::thread_block_tile<8> t = cg::tiled_partition<8>(b);\n"
+              "  o[0] = rank_of(b, 1) + rank_of(t, 2) + rank_of(t, 3);\n}\n",
+              (const char *[]){"GP_FUNC int rank_of_thread_block(int x",
+                               "GP_FUNC int rank_of_thread_block_tile8(int x",
+                               "o[0] = rank_of_thread_block(1", "+ rank_of_thread_block_tile8(2",
+                               "+ rank_of_thread_block_tile8(3", NULL});
+    g_simd_width = 0;
+}
+
+/* CUB's block reductions and scans: a shared array per TempStorage, a helper per operation. */
+static void cub_block_collectives(void **state)
+{
+    (void)state;
+    expect_ok("#include <cub/cub.cuh>\n#define THREADS 64\n"
+              "__global__ void k(float *o, int *c) {\n"
+              "  typedef cub::BlockReduce<float, THREADS> BR;\n"
+              "  __shared__ typename BR::TempStorage ts;\n"
+              "  using BS = cub::BlockScan<int, 32, cub::BLOCK_SCAN_RAKING, 2>;\n"
+              "  __shared__ typename BS::TempStorage ss;\n"
+              "  float m = BR(ts).Reduce(o[threadIdx.x], cub::Max(), 10);\n"
+              "  int x, all;\n  BS(ss).ExclusiveSum(c[threadIdx.x], x, all);\n"
+              "  o[threadIdx.x] = m + BR(ts).Sum(2.0f) + x + all;\n}\n",
+              (const char *[]){
+                  "GP_FUNC float cub_block_reduce_max_float_64(GP_SHARED float *s, "
+                  "float v, int valid",
+                  "s[t] = a < b ? b : a;",
+                  "GP_FUNC int cub_block_scan_exclusive_total_int_64(GP_SHARED int *s",
+                  "unsigned int t = gp_threadIdx_x + gp_threadIdx_y * gp_blockDim_x;",
+                  "GP_FUNC float cub_block_reduce_sum_float_64(", "GP_SHARED_DECL float ts[64];",
+                  "GP_SHARED_DECL int ss[64];",
+                  "float m = cub_block_reduce_max_float_64(ts, o[(unsigned)gp_local_id(0)], 10",
+                  "x = cub_block_scan_exclusive_total_int_64(ss, "
+                  "c[(unsigned)gp_local_id(0)], &all",
+                  "cub_block_reduce_sum_float_64(ts, 2.0f, 64", NULL});
+    expect_refused("__global__ void k(float *o) {\n"
+                   "  using BL = cub::BlockLoad<float, 32, 4>;\n  o[0] = 1.0f;\n}\n",
+                   2, "cub", "cub::BlockLoad is not translated");
+    /* WarpReduce: a butterfly of shuffles over the logical warp; its storage declares nothing */
+    g_simd_width = 32;
+    expect_ok("__global__ void k(int *o) {\n  typedef cub::WarpReduce<int, 8> WR;\n"
+              "  __shared__ typename WR::TempStorage ts[16];\n"
+              "  o[threadIdx.x] = WR(ts[threadIdx.x / 8]).Reduce(o[threadIdx.x], cub::Min());\n}\n",
+              (const char *[]){"GP_FUNC int cub_warp_reduce_min_int_8(int v)",
+                               "for (int m = 4; m > 0; m /= 2) {",
+                               "int b = gp_simd_shuffle_xor(v, m);", "v = b < a ? b : a;",
+                               "= cub_warp_reduce_min_int_8(o[(unsigned)gp_local_id(0)]);", NULL});
+    g_simd_width = 0;
+    /* CCCL's operators, as CUB since CUDA 13 spells them */
+    expect_ok("__global__ void k(float *o) {\n  using BR = cub::BlockReduce<float, 32>;\n"
+              "  __shared__ typename BR::TempStorage t;\n"
+              "  o[0] = BR(t).Reduce(o[threadIdx.x], cuda::minimum<>{});\n"
+              "  o[1] = BR(t).Reduce(o[threadIdx.x], cuda::std::plus<float>());\n}\n",
+              (const char *[]){
+                  "GP_FUNC float cub_block_reduce_minimum_float_32(", "s[t] = a < b ? a : b;",
+                  "GP_FUNC float cub_block_reduce_plus_float_32(", "s[t] = a + b;", NULL});
+    /* a functor of the file: its operator() as a device function of the element type */
+    expect_ok("struct AbsMax {\n  template <typename T, typename U>\n"
+              "  __device__ T operator()(T &&x, U &&y) const { return fabsf(x) > fabsf(y) ? x : y; "
+              "}\n};\n"
+              "__global__ void k(float *o) {\n  using BR = cub::BlockReduce<float, 32>;\n"
+              "  __shared__ typename BR::TempStorage t;\n"
+              "  o[0] = BR(t).Reduce(o[threadIdx.x], AbsMax{});\n}\n",
+              (const char *[]){"GP_FUNC float cub_functor_AbsMax_float_2(float x, float y)",
+                               "return fabsf(x) > fabsf(y) ? x : y;",
+                               "s[t] = cub_functor_AbsMax_float_2(a, b);",
+                               "cub_block_reduce_functor_absmax_float_32(t, "
+                               "o[(unsigned)gp_local_id(0)], 32",
+                               NULL});
+    expect_refused("struct Pick { __device__ float operator()(float a) { return a; } };\n"
+                   "__global__ void k(float *o) {\n"
+                   "  using BR = cub::BlockReduce<float, 32>;\n"
+                   "  __shared__ typename BR::TempStorage t;\n"
+                   "  o[0] = BR(t).Reduce(o[1], Pick());\n}\n",
+                   5, "cub", "functors of the file with an operator() of two values");
+    expect_refused("__global__ void k(float *o) {\n"
+                   "  using BR = cub::BlockReduce<float, 32>;\n"
+                   "  __shared__ typename BR::TempStorage t;\n  float items[4];\n"
+                   "  o[0] = BR(t).Sum(items);\n}\n",
+                   5, "cub", "one item per thread");
+    expect_refused("__global__ void k(float *o, int n) {\n"
+                   "  using BR = cub::BlockReduce<float, n>;\n  o[0] = 1.0f;\n}\n",
+                   2, "cub", "block size");
 }
 
 /* C++ references as device-function parameters and locals are pointers in the output. */
@@ -1615,6 +1750,8 @@ int main(void)
         cmocka_unit_test(host_filled_data_becomes_buffers),
         cmocka_unit_test(cooperative_groups),
         cmocka_unit_test(templates_instantiated),
+        cmocka_unit_test(cub_block_collectives),
+        cmocka_unit_test(group_functions),
         cmocka_unit_test(references),
         cmocka_unit_test(math_conversions_and_bool),
         cmocka_unit_test(standard_names_includes_and_host_syntax),

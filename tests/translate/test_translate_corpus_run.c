@@ -2323,12 +2323,245 @@ static void left_out_kernel_says_why(void **state)
     gp_translate_result_free(&r);
 }
 
+/* CUB's block collectives: each block's dot product (float and int instances), maximum, and
+ * minimum over its valid part, and the exclusive and inclusive scans with the block's total. */
+static void run_cub_block_collectives(void **state)
+{
+    (void)state;
+    enum { BS = 128, DB = 8, DN = 4000, RN = 1000, RB = (RN + BS - 1) / BS, SB = 4 };
+    static float fa[DN], fb[DN], fref[DB], fout[DB], x[RN], lo[RB], hi[RB], rlo[RB], rhi[RB];
+    static int32_t ia[DN], ib[DN], iref[DB], iout[DB];
+    static int32_t counts[SB * BS], starts[SB * BS], ends[SB * BS], totals[SB];
+    static int32_t rstarts[SB * BS], rends[SB * BS], rtotals[SB];
+    ffill(fa, DN, -1.0f, 1.0f), ffill(fb, DN, -1.0f, 1.0f), ffill(x, RN, -50.0f, 50.0f);
+    for (int i = 0; i < DN; i++)
+        ia[i] = (i * 7) % 13 - 6, ib[i] = (i * 3) % 5 - 2;
+    for (int b = 0; b < DB; b++) {
+        double s = 0;
+        int32_t si = 0;
+        for (int t = 0; t < BS; t++)
+            for (int k = b * BS + t; k < DN; k += DB * BS)
+                s += (double)fa[k] * fb[k], si += ia[k] * ib[k];
+        fref[b] = (float)s, iref[b] = si;
+    }
+    for (int b = 0; b < RB; b++) {
+        rhi[b] = -1.0f, rlo[b] = FLT_MAX;
+        for (int t = 0; t < BS; t++) {
+            int i = b * BS + t;
+            float v = i < RN ? x[i] : -1.0f;
+            rhi[b] = v > rhi[b] ? v : rhi[b];
+            if (i < RN) rlo[b] = v < rlo[b] ? v : rlo[b];
+        }
+    }
+    for (int i = 0; i < SB * BS; i++)
+        counts[i] = (i * 11) % 9;
+    for (int b = 0; b < SB; b++) {
+        int32_t s = 0;
+        for (int t = 0; t < BS; t++) {
+            rstarts[b * BS + t] = s;
+            s += counts[b * BS + t];
+            rends[b * BS + t] = s;
+        }
+        rtotals[b] = s;
+    }
+    FOR_EACH_DEVICE(dev)
+    {
+        built t = build(dev, "cub_block_collectives.cu"); /* warp_sums is left out */
+        int n = DN;
+        gp_kernel *kf = gpt_kernel_of(t.prog, "dot_product_float");
+        gp_buffer *ba = buf(dev, fa, sizeof fa), *bb = buf(dev, fb, sizeof fb),
+                  *bo = buf(dev, NULL, sizeof fout);
+        launch(kf, 1, G1(DB * BS), G1(BS), ARGS(B(ba), B(bb), B(bo), V(n)));
+        get(bo, fout, sizeof fout);
+        CHECKF("dot_product<float>", fref, fout, DB, 1e-4f);
+        gp_buffer_release(ba), gp_buffer_release(bb), gp_buffer_release(bo);
+        gp_kernel *ki = gpt_kernel_of(t.prog, "dot_product_int");
+        ba = buf(dev, ia, sizeof ia), bb = buf(dev, ib, sizeof ib),
+        bo = buf(dev, NULL, sizeof iout);
+        launch(ki, 1, G1(DB * BS), G1(BS), ARGS(B(ba), B(bb), B(bo), V(n)));
+        get(bo, iout, sizeof iout);
+        CHECKI("dot_product<int>", iref, iout, DB);
+        gp_buffer_release(ba), gp_buffer_release(bb), gp_buffer_release(bo);
+        gp_kernel *kr = gpt_kernel_of(t.prog, "block_range");
+        gp_buffer *bx = buf(dev, x, sizeof x), *bl = buf(dev, NULL, sizeof lo),
+                  *bh = buf(dev, NULL, sizeof hi);
+        n = RN;
+        launch(kr, 1, G1(RB * BS), G1(BS), ARGS(B(bx), B(bl), B(bh), V(n)));
+        get(bl, lo, sizeof lo), get(bh, hi, sizeof hi);
+        CHECKF("block maximum", rhi, hi, RB, 0);
+        CHECKF("block minimum of the valid part", rlo, lo, RB, 0);
+        gp_buffer_release(bx), gp_buffer_release(bl), gp_buffer_release(bh);
+        gp_kernel *ks = gpt_kernel_of(t.prog, "block_offsets");
+        gp_buffer *bc = buf(dev, counts, sizeof counts), *bs = buf(dev, NULL, sizeof starts),
+                  *be = buf(dev, NULL, sizeof ends), *bt = buf(dev, NULL, sizeof totals);
+        launch(ks, 1, G1(SB * BS), G1(BS), ARGS(B(bc), B(bs), B(be), B(bt)));
+        get(bs, starts, sizeof starts), get(be, ends, sizeof ends), get(bt, totals, sizeof totals);
+        CHECKI("exclusive sums", rstarts, starts, SB * BS);
+        CHECKI("inclusive sums", rends, ends, SB * BS);
+        CHECKI("block totals", rtotals, totals, SB);
+        gp_buffer_release(bc), gp_buffer_release(bs), gp_buffer_release(be), gp_buffer_release(bt);
+        gp_kernel_release(kf), gp_kernel_release(ki), gp_kernel_release(kr), gp_kernel_release(ks);
+        close_all(&t);
+    }
+}
+
+/* Template instances reached through host templates, deduced launches, enumerators and device
+ * functions as template arguments: each computes what its arguments say. */
+static void run_template_dispatch(void **state)
+{
+    (void)state;
+    enum { N = 1000 };
+    static float fx[N], fy[N], fo[N], fr[N];
+    static int32_t ix[N], iy[N], io[N], ir[N];
+    ffill(fx, N, -4.0f, 4.0f), ffill(fy, N, -4.0f, 4.0f);
+    for (int i = 0; i < N; i++)
+        ix[i] = i % 17 - 8, iy[i] = i % 5;
+    FOR_EACH_DEVICE(dev)
+    {
+        built t = build(dev, "template_dispatch.cu");
+        int n = N;
+        size_t g = (N + 255) / 256 * 256;
+        float fa = 3.0f;
+        int32_t ia = 3;
+        /* axpy<float>, axpy<int>: deduced from the pointers */
+        gp_kernel *k = gpt_kernel_of(t.prog, "axpy_float");
+        gp_buffer *bx = buf(dev, fx, sizeof fx), *by = buf(dev, fy, sizeof fy);
+        launch(k, 1, G1(g), G1(256), ARGS(B(by), B(bx), V(fa), V(n)));
+        get(by, fo, sizeof fo);
+        for (int i = 0; i < N; i++)
+            fr[i] = fa * fx[i] + fy[i];
+        CHECKF("axpy<float>", fr, fo, N, 1e-10);
+        gp_kernel_release(k), gp_buffer_release(bx), gp_buffer_release(by);
+        k = gpt_kernel_of(t.prog, "axpy_int");
+        bx = buf(dev, ix, sizeof ix), by = buf(dev, iy, sizeof iy);
+        launch(k, 1, G1(g), G1(256), ARGS(B(by), B(bx), V(ia), V(n)));
+        get(by, io, sizeof io);
+        for (int i = 0; i < N; i++)
+            ir[i] = ia * ix[i] + iy[i];
+        CHECKI("axpy<int>", ir, io, N);
+        gp_kernel_release(k), gp_buffer_release(bx), gp_buffer_release(by);
+        /* transform<T, Op::Scale> multiplies, transform<T, Op::Offset> adds */
+        for (int mode = 0; mode < 2; mode++) {
+            k = gpt_kernel_of(t.prog, mode ? "transform_int_1" : "transform_int_0");
+            bx = buf(dev, ix, sizeof ix), by = buf(dev, NULL, sizeof io);
+            launch(k, 1, G1(g), G1(256), ARGS(B(by), B(bx), V(ia), V(n)));
+            get(by, io, sizeof io);
+            for (int i = 0; i < N; i++)
+                ir[i] = mode ? ix[i] + ia : ix[i] * ia;
+            CHECKI(mode ? "transform<int, Op::Offset>" : "transform<int, Op::Scale>", ir, io, N);
+            gp_kernel_release(k), gp_buffer_release(bx), gp_buffer_release(by);
+            k = gpt_kernel_of(t.prog, mode ? "transform_float_1" : "transform_float_0");
+            bx = buf(dev, fx, sizeof fx), by = buf(dev, NULL, sizeof fo);
+            launch(k, 1, G1(g), G1(256), ARGS(B(by), B(bx), V(fa), V(n)));
+            get(by, fo, sizeof fo);
+            for (int i = 0; i < N; i++)
+                fr[i] = mode ? fx[i] + fa : fx[i] * fa;
+            CHECKF("transform<float, ...>", fr, fo, N, 1e-10);
+            gp_kernel_release(k), gp_buffer_release(bx), gp_buffer_release(by);
+        }
+        /* map<square>, map<negate> */
+        for (int f = 0; f < 2; f++) {
+            k = gpt_kernel_of(t.prog, f ? "map_negate" : "map_square");
+            bx = buf(dev, fx, sizeof fx), by = buf(dev, NULL, sizeof fo);
+            launch(k, 1, G1(g), G1(256), ARGS(B(by), B(bx), V(n)));
+            get(by, fo, sizeof fo);
+            for (int i = 0; i < N; i++)
+                fr[i] = f ? -fx[i] : fx[i] * fx[i];
+            CHECKF(f ? "map<negate>" : "map<square>", fr, fo, N, 1e-10);
+            gp_kernel_release(k), gp_buffer_release(bx), gp_buffer_release(by);
+        }
+        /* combine<F>(x) is combine<F>(x, 1, 0.5): the overload by the number of arguments */
+        k = gpt_kernel_of(t.prog, "pairs");
+        bx = buf(dev, fx, sizeof fx), by = buf(dev, NULL, sizeof fo);
+        launch(k, 1, G1(g), G1(256), ARGS(B(by), B(bx), V(n)));
+        get(by, fo, sizeof fo);
+        for (int i = 0; i < N; i++)
+            fr[i] = (fx[i] * fx[i] + 0.5f * 1.0f) + (-fx[i] + 3.0f * -2.0f);
+        CHECKF("combine overloads", fr, fo, N, 1e-10);
+        gp_kernel_release(k), gp_buffer_release(bx), gp_buffer_release(by);
+        close_all(&t);
+    }
+}
+
+/* CUB's WarpReduce: sums and maxima per warp of 32, sums per logical warp of 16 (where SIMD
+ * groups of 32 lanes exist). */
+static void run_cub_warp_reduce(void **state)
+{
+    (void)state;
+    enum { BS = 128, NB = 2, N = BS * NB };
+    static float x[N], out[NB * 4], mx[NB * 4], rout[NB * 4], rmx[NB * 4];
+    static int32_t xi[N], oi[NB * 8], roi[NB * 8];
+    ffill(x, N, -10.0f, 10.0f);
+    for (int i = 0; i < N; i++)
+        xi[i] = (i * 29) % 61 - 30;
+    for (int w = 0; w < NB * 4; w++) {
+        double s = 0;
+        rmx[w] = -FLT_MAX;
+        for (int l = 0; l < 32; l++) {
+            s += x[w * 32 + l];
+            rmx[w] = x[w * 32 + l] > rmx[w] ? x[w * 32 + l] : rmx[w];
+        }
+        rout[w] = (float)s;
+    }
+    for (int w = 0; w < NB * 8; w++) {
+        roi[w] = 0;
+        for (int l = 0; l < 16; l++)
+            roi[w] += xi[w * 16 + l];
+    }
+    FOR_EACH_DEVICE(dev)
+    {
+        built t = build(dev, "cub_warp_reduce.cu");
+        if (!t.prog) continue; /* no SIMD groups of 32 lanes here: not a target */
+        gp_kernel *k = gpt_kernel_of(t.prog, "warp_sums");
+        gp_buffer *bx = buf(dev, x, sizeof x), *bo = buf(dev, NULL, sizeof out),
+                  *bm = buf(dev, NULL, sizeof mx);
+        launch(k, 1, G1(N), G1(BS), ARGS(B(bx), B(bo), B(bm)));
+        get(bo, out, sizeof out), get(bm, mx, sizeof mx);
+        CHECKF("warp sums", rout, out, NB * 4, 1e-10);
+        CHECKF("warp maxima", rmx, mx, NB * 4, 0);
+        gp_buffer_release(bx), gp_buffer_release(bo), gp_buffer_release(bm), gp_kernel_release(k);
+        k = gpt_kernel_of(t.prog, "half_warps");
+        bx = buf(dev, xi, sizeof xi), bo = buf(dev, NULL, sizeof oi);
+        launch(k, 1, G1(N), G1(BS), ARGS(B(bx), B(bo)));
+        get(bo, oi, sizeof oi);
+        CHECKI("sums of 16 lanes", roi, oi, NB * 8);
+        gp_buffer_release(bx), gp_buffer_release(bo), gp_kernel_release(k), close_all(&t);
+    }
+}
+
+/* A device function taking a thread_group, made for the thread block that calls it. */
+static void run_cg_group_function(void **state)
+{
+    (void)state;
+    enum { BS = 256, NB = 4 };
+    static int32_t in[BS * NB], out[NB], ref[NB];
+    for (int i = 0; i < BS * NB; i++)
+        in[i] = (i * 37) % 101 - 50;
+    for (int b = 0; b < NB; b++) {
+        ref[b] = 0;
+        for (int t = 0; t < BS; t++)
+            ref[b] += in[b * BS + t];
+    }
+    FOR_EACH_DEVICE(dev)
+    {
+        built t = build(dev, "cg_group_function.cu");
+        gp_kernel *k = gpt_kernel_of(t.prog, "blockSums");
+        gp_buffer *bi = buf(dev, in, sizeof in), *bo = buf(dev, NULL, sizeof out);
+        launch(k, 1, G1(BS * NB), G1(BS), ARGS(B(bi), B(bo)));
+        get(bo, out, sizeof out);
+        CHECKI("groupSum(block)", ref, out, NB);
+        gp_buffer_release(bi), gp_buffer_release(bo), gp_kernel_release(k), close_all(&t);
+    }
+}
+
 #define MORE_TESTS                                                                                 \
     cmocka_unit_test(run_black_scholes), cmocka_unit_test(run_needle), cmocka_unit_test(run_srad), \
         cmocka_unit_test(run_attention_forward), cmocka_unit_test(run_spmv_csr),                   \
         cmocka_unit_test(run_bit_ops), cmocka_unit_test(left_out_kernel_says_why),                 \
         cmocka_unit_test(run_typed_records), cmocka_unit_test(run_grid_arrays),                    \
-        cmocka_unit_test(run_union_bits),
+        cmocka_unit_test(run_union_bits),                                                      \
+        cmocka_unit_test(run_cub_block_collectives), cmocka_unit_test(run_template_dispatch),      \
+        cmocka_unit_test(run_cg_group_function), cmocka_unit_test(run_cub_warp_reduce),
 
 int main(void)
 {
