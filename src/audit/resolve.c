@@ -831,7 +831,7 @@ static int defs_collect(const gp_audit_state *st, def_list *dl)
         const char *t;
         int k;
         for (fact_it it = facts_of(st, f); (k = fact_next(&it, &fl, &t, &n)) != 0;) {
-            if (k != GP_FACT_DEF) continue;
+            if (k != GP_FACT_DEF || (fl & GP_FACTF_OWN_PLAIN)) continue;
             const char *colon = memchr(t, ':', n);
             if (!colon || colon == t) continue;
             char num[32];
@@ -932,27 +932,23 @@ static void defs_decide(gp_audit_state *st, const def_list *dl)
     for (size_t c = 0; c < nc; c++) {
         if (cand[c].hit) continue;
         const def_use *d = &dl->d[cand[c].file];
-        if (st->ngdefs == st->capgdefs) {
-            size_t ncap = st->capgdefs ? st->capgdefs * 2 : 8;
-            gp_line_span *ns = realloc(st->gdefs, ncap * sizeof *ns);
-            if (!ns) break;
-            st->gdefs = ns;
-            st->capgdefs = ncap;
-        }
-        st->gdefs[st->ngdefs++] = (gp_line_span){d->file, d->lo, d->hi};
-        st->files[d->file].flags |= GP_FF_CALLS_GUARDED;
+        if (!gp_audit_gdef_add(st, d->file, d->lo, d->hi, false)) break;
     }
     free(cand);
 }
 
-/* Is spooled finding r inside a function its callers use only behind a check? */
-static bool in_guarded_def(const gp_audit_state *st, const gp_spool_rec *r)
+/* Is spooled finding r inside a function its callers use only behind a check (1), or one no
+ * entry point reaches (2)? 0: neither. Guarded by a caller wins over unreached. */
+static int in_guarded_def(const gp_audit_state *st, const gp_spool_rec *r)
 {
+    int got = 0;
     for (size_t i = 0; i < st->ngdefs; i++)
         if (st->gdefs[i].file == r->file && r->line >= st->gdefs[i].lo &&
-            r->line <= st->gdefs[i].hi)
-            return true;
-    return false;
+            r->line <= st->gdefs[i].hi) {
+            if (!st->gdefs[i].unreached) return 1;
+            got = 2;
+        }
+    return got;
 }
 
 static void resolve_imports(resolve_ctx *c)
@@ -979,6 +975,8 @@ static void resolve_imports(resolve_ctx *c)
     }
     if (!npy) goto out;
     char target[PATH_CAP];
+    gp_import_edge *edges = NULL;
+    size_t nedges = 0, capedges = 0;
     def_list dl = {NULL, 0, NULL, 0};
     if (defs_collect(st, &dl) != 0) {
         free(dl.d);
@@ -1038,6 +1036,24 @@ static void resolve_imports(resolve_ctx *c)
             if (!tl) continue;
             bool guarded = (fl & (GP_FACTF_GUARDED | GP_FACTF_TRY)) != 0;
             if (dl.n) defs_count(st, &nm, &dl, target, tl, fl, from);
+            {
+                /* the file it imports: the module itself, or the one the name comes from */
+                long to = names_find(&nm, target, tl);
+                const char *dot = (fl & GP_FACTF_NAME) ? last_dot(target, tl) : NULL;
+                if (to < 0 && dot) to = names_find(&nm, target, (size_t)(dot - target));
+                if (to >= 0 && (size_t)to != f) {
+                    if (nedges == capedges) {
+                        size_t nc = capedges ? capedges * 2 : 64;
+                        gp_import_edge *ne = realloc(edges, nc * sizeof *ne);
+                        if (ne) {
+                            edges = ne;
+                            capedges = nc;
+                        }
+                    }
+                    if (nedges < capedges)
+                        edges[nedges++] = (gp_import_edge){(uint32_t)f, (uint32_t)to};
+                }
+            }
             if (fl & GP_FACTF_NAME) {
                 /* `from X import name`: only the module X.name, when there is one (X itself is
                  * counted by its own record) */
@@ -1081,6 +1097,8 @@ static void resolve_imports(resolve_ctx *c)
     defs_decide(st, &dl);
     free(dl.d);
     free(dl.seen);
+    gp_audit_reach(st, edges, nedges, nm.dotted);
+    free(edges);
 out:
     if (nm.dotted)
         for (size_t f = 0; f < st->nfiles; f++)
@@ -1303,6 +1321,7 @@ void gp_audit_effective(const gp_audit_state *st, const gp_spool_rec *r, gp_eff 
     e->severity = r->severity;
     e->guarded = (r->flags & 1) != 0;
     e->optional = false;
+    e->unreached = false;
     if ((r->flags & 2) || imports_own(st, r)) { /* in the baseline; the project's own code */
         e->severity = GP_SEV_NONE;
         return;
@@ -1319,9 +1338,9 @@ void gp_audit_effective(const gp_audit_state *st, const gp_spool_rec *r, gp_eff 
         e->severity = GP_SEV_NOTE;
         return;
     }
-    if (((ff & GP_FF_IMPORT_GUARDED) ||
-         ((ff & GP_FF_CALLS_GUARDED) && !r->cell && in_guarded_def(st, r))) &&
-        !e->guarded) {
+    int gd = (ff & GP_FF_CALLS_GUARDED) && !r->cell ? in_guarded_def(st, r) : 0;
+    if (((ff & GP_FF_IMPORT_GUARDED) || gd) && !e->guarded) {
+        e->unreached = gd == 2 && !(ff & GP_FF_IMPORT_GUARDED);
         const gp_audit_rule *ru = gp_audit_rule_get(r->rule);
         e->guarded = true;
         if (ru->guarded_as >= 0) {
@@ -1427,11 +1446,14 @@ static int count_findings(gp_audit_state *st)
             if ((e.severity == GP_SEV_ERROR && !e.guarded) ||
                 (e.optional && r.severity == GP_SEV_ERROR && !(r.flags & 1)))
                 ev_put(st, m->ev[ru->stop], &m->stop_count[ru->stop], &r, e.rule);
-            else if (ru->stop == GP_STOP_NCCL && ru->severity == GP_SEV_ERROR && e.guarded &&
-                     !e.optional)
+            else if (((ru->stop == GP_STOP_NCCL && e.guarded) || e.unreached) &&
+                     ru->severity == GP_SEV_ERROR && !e.optional) {
                 /* guarded NCCL: a multi-GPU training path; the other guarded stops have their
-                 * fallback beside them (the eager path, the CPU kernel, the other package) */
+                 * fallback beside them (the eager path, the CPU kernel, the other package).
+                 * Code no entry point reaches: a stop only for whoever calls it */
                 ev_put(st, m->cond_ev[ru->stop], &m->cond_count[ru->stop], &r, e.rule);
+                if (e.unreached) m->cond_unreached[ru->stop]++;
+            }
         }
         gp_audit_vclass want = GP_VC_PORTABLE;
         if (vsev == GP_SEV_ERROR)
@@ -1566,6 +1588,8 @@ const char *gp_audit_stop_title_for(const gp_audit_state *st, gp_audit_stop s)
 const char *gp_audit_cond_scope(const gp_audit_module *m, gp_audit_stop s)
 {
     if (m->role == GP_ROLE_CUDA_OPTIONAL) return "only for the optional CUDA backend";
+    if (m->cond_unreached[s] && m->cond_unreached[s] == m->cond_count[s])
+        return "only in code that no entry point reaches (a library function, or unused)";
     if (s == GP_STOP_NCCL) return "only for multi-GPU training (the single-device path has none)";
     return "only on the guarded CUDA path";
 }

@@ -2412,7 +2412,10 @@ static int uses_guarded(const py_scan *ps, const char *w, size_t k, size_t skip_
  * behind one or not at all (so that their callers elsewhere decide). */
 static void call_facts(py_scan *ps)
 {
-    if (ps->ranges_over || ps->s->size > PY_DEFS_SCAN_MAX || ps->r->cell) return;
+    if (ps->r->cell) return;
+    if (ps->r->guard_out && (ps->ranges_over || ps->s->size > PY_DEFS_SCAN_MAX))
+        gp_strbuf_append(ps->r->guard_out, "?\n", 2);
+    if (ps->ranges_over || ps->s->size > PY_DEFS_SCAN_MAX) return;
     const char *data = ps->s->data;
     if (ps->nranges)
         for (int i = 0; i < ps->nnamed; i++) {
@@ -2428,11 +2431,20 @@ static void call_facts(py_scan *ps)
                 nm->fact + 3 <= ps->r->facts.len)
                 ps->r->facts.data[nm->fact + 1] |= GP_FACTF_USED_GUARDED;
         }
+    /* the checks themselves, for the calls reach.c follows from the entry points */
+    for (int i = 0; i < ps->nranges && ps->r->guard_out; i++) {
+        char b[80];
+        int m = snprintf(b, sizeof b, "%zu-%zu:%u:%u\n", ps->ranges[i].a, ps->ranges[i].b,
+                         ps->ranges[i].chain, ps->ranges[i].branch);
+        if (m > 0 && (size_t)m < sizeof b) gp_strbuf_append(ps->r->guard_out, b, (size_t)m);
+    }
     if (ps->defs_over) return;
     for (int k = 0; k < ps->ndefs; k++) {
         const py_def *d = &ps->defs[k];
         if (!d->top || !d->name_len || d->name_len > 128 || !def_has_stop(ps, d)) continue;
-        if (uses_guarded(ps, data + d->name_off, d->name_len, d->start, d->end) < 0) continue;
+        unsigned own = uses_guarded(ps, data + d->name_off, d->name_len, d->start, d->end) < 0
+                           ? GP_FACTF_OWN_PLAIN
+                           : 0;
         uint32_t lo = UINT32_MAX, hi = 0;
         size_t f1 = d->open ? ps->r->nf : d->f1;
         for (size_t f = d->f0; f < f1 && f < ps->r->nf; f++) {
@@ -2443,7 +2455,7 @@ static void call_facts(py_scan *ps)
         if (lo > hi) continue;
         char b[160];
         int m = snprintf(b, sizeof b, "%.*s:%u-%u", (int)d->name_len, data + d->name_off, lo, hi);
-        if (m > 0 && (size_t)m < sizeof b) gp_audit_fact(ps->r, GP_FACT_DEF, 0, b, (size_t)m);
+        if (m > 0 && (size_t)m < sizeof b) gp_audit_fact(ps->r, GP_FACT_DEF, own, b, (size_t)m);
     }
 }
 
