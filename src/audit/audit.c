@@ -530,6 +530,7 @@ static void state_free(gp_audit_state *st)
         free(st->tops[i]);
     free(st->tops);
     free(st->gdefs);
+    free(st->owncuda);
     if (st->spool) fclose(st->spool);
 }
 

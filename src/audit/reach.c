@@ -544,6 +544,16 @@ static int candidates(r_ctx *c, uint32_t k, r_pair **pairs, size_t *np, size_t *
     size_t nq = 0, head = 0;
     q[nq++] = f0;
     mark[f0] = 1;
+    /* a package that was not tokenized and names it may re-export it (`from .train_utils import
+     * setup` in an __init__.py): its importers may use it */
+    unsigned bit0 = sig_bit(c->nodes[k].name, c->nodes[k].n);
+    for (size_t f = 0; f < st->nfiles && c->sig && nq < 64; f++)
+        if ((st->files[f].flags & GP_FF_PREFILTERED) && !mark[f] &&
+            (c->sig[f][bit0 / 64] >> (bit0 % 64) & 1u) &&
+            strcmp(base_of(gp_audit_path(st, (uint32_t)f)), "__init__.py") == 0) {
+            mark[f] = 1;
+            q[nq++] = (uint32_t)f;
+        }
     while (head < nq) {
         uint32_t f = q[head++];
         for (uint32_t i = c->imp_off[f]; i < c->imp_off[f + 1]; i++) {

@@ -747,6 +747,32 @@ static long names_find(const py_names *nm, const char *d, size_t n)
     return -1;
 }
 
+/* As names_find, but of several files with that module name (the examples of a monorepo, each
+ * with its own utils.py) the one nearest to file `near`: the longest folder prefix in common. */
+static long names_find_near(const gp_audit_state *st, const py_names *nm, const char *d, size_t n,
+                            size_t near)
+{
+    const char *np = gp_audit_path(st, (uint32_t)near);
+    long best = -1;
+    size_t best_common = 0;
+    size_t k = hash_str(d, n) & (nm->cap - 1);
+    while (nm->slot[k]) {
+        const char *q = nm->dotted[nm->slot[k] - 1];
+        if (strncmp(q, d, n) == 0 && q[n] == '\0') {
+            const char *p = gp_audit_path(st, nm->slot[k] - 1);
+            size_t common = 0;
+            for (size_t i = 0; p[i] && p[i] == np[i]; i++)
+                if (p[i] == '/') common = i + 1;
+            if (best < 0 || common > best_common) {
+                best = (long)nm->slot[k] - 1;
+                best_common = common;
+            }
+        }
+        k = (k + 1) & (nm->cap - 1);
+    }
+    return best;
+}
+
 static bool is_init(const char *p)
 {
     const char *b = strrchr(p, '/');
@@ -1038,9 +1064,9 @@ static void resolve_imports(resolve_ctx *c)
             if (dl.n) defs_count(st, &nm, &dl, target, tl, fl, from);
             {
                 /* the file it imports: the module itself, or the one the name comes from */
-                long to = names_find(&nm, target, tl);
+                long to = names_find_near(st, &nm, target, tl, f);
                 const char *dot = (fl & GP_FACTF_NAME) ? last_dot(target, tl) : NULL;
-                if (to < 0 && dot) to = names_find(&nm, target, (size_t)(dot - target));
+                if (to < 0 && dot) to = names_find_near(st, &nm, target, (size_t)(dot - target), f);
                 if (to >= 0 && (size_t)to != f) {
                     if (nedges == capedges) {
                         size_t nc = capedges ? capedges * 2 : 64;
@@ -1313,6 +1339,126 @@ static void pair_cpu_twins(resolve_ctx *c)
     }
 }
 
+/* ---- a project's own cuda() -------------------------------------------------------------- */
+
+/* The bases of the class around line `line` of d[0, n): the nearest `class Name(...)` above it,
+ * less indented; is one of them (its last dotted part) among the names? */
+static bool base_defines_cuda(const char *d, size_t n, uint32_t line, char *const *names, size_t nn)
+{
+    /* the starts of lines 1..line */
+    size_t at = 0;
+    for (uint32_t l = 1; l < line && at < n; l++) {
+        const char *e = memchr(d + at, '\n', n - at);
+        at = e ? (size_t)(e - d) + 1 : n;
+    }
+    size_t ind = 0;
+    while (at + ind < n && (d[at + ind] == ' ' || d[at + ind] == '\t'))
+        ind++;
+    /* walk back line by line */
+    size_t ls = at;
+    while (ls > 0) {
+        size_t pe = ls - 1, ps = pe;
+        while (ps > 0 && d[ps - 1] != '\n')
+            ps--;
+        ls = ps;
+        size_t i = 0;
+        while (ps + i < pe && (d[ps + i] == ' ' || d[ps + i] == '\t'))
+            i++;
+        if (ps + i == pe || d[ps + i] == '#' || i >= ind) continue;
+        if (pe - ps - i < 6 || memcmp(d + ps + i, "class ", 6) != 0) {
+            ind = i; /* a less indented line that is no class: look further out */
+            continue;
+        }
+        const char *lp = memchr(d + ps + i, '(', pe - ps - i);
+        const char *rp = lp ? memchr(lp, ')', (size_t)(d + pe - lp)) : NULL;
+        if (!lp || !rp) return false;
+        for (const char *q = lp + 1; q < rp;) {
+            while (q < rp && !(isalnum((unsigned char)*q) || *q == '_'))
+                q++;
+            const char *w = q;
+            while (q < rp && (isalnum((unsigned char)*q) || *q == '_' || *q == '.'))
+                q++;
+            const char *dot = w;
+            for (const char *k = w; k < q; k++)
+                if (*k == '.') dot = k + 1;
+            for (size_t k = 0; k < nn; k++)
+                if (strlen(names[k]) == (size_t)(q - dot) &&
+                    memcmp(names[k], dot, (size_t)(q - dot)) == 0)
+                    return true;
+        }
+        return false;
+    }
+    return false;
+}
+
+/* `self.cuda()` in a class whose base class, defined elsewhere in the project, has its own
+ * cuda() method: the project's method, no finding (its body is reported where it moves
+ * tensors). */
+static void own_cuda_methods(gp_audit_state *st)
+{
+    char **names = NULL;
+    size_t nn = 0, cap = 0;
+    for (size_t f = 0; f < st->nfiles; f++) {
+        if (!st->files[f].nfacts) continue;
+        size_t n;
+        unsigned fl;
+        const char *t;
+        int k;
+        for (fact_it it = facts_of(st, f); (k = fact_next(&it, &fl, &t, &n)) != 0;) {
+            if (k != GP_FACT_CUDA_METHOD) continue;
+            if (nn == cap) {
+                size_t nc = cap ? cap * 2 : 8;
+                char **nv = realloc(names, nc * sizeof *nv);
+                if (!nv) goto out;
+                names = nv;
+                cap = nc;
+            }
+            if (!(names[nn] = strndup(t, n))) goto out;
+            nn++;
+        }
+    }
+    if (!nn) goto out;
+    gp_spool_reader *rd = malloc(sizeof *rd);
+    if (!rd || gp_spool_begin(rd, st->spool) != 0) {
+        free(rd);
+        goto out;
+    }
+    size_t capo = 0;
+    gp_spool_rec r;
+    for (size_t i = 0; i < st->nrec && gp_spool_next(rd, &r, NULL, 4096, NULL) == 0; i++) {
+        if (r.rule != GP_R_PY_DEV_001 || !(r.flags & (GP_MARK_SELF_CUDA << 2)) || r.cell) continue;
+        if (st->nowncuda == capo) {
+            size_t nc = capo ? capo * 2 : 8;
+            gp_line_span *nv = realloc(st->owncuda, nc * sizeof *nv);
+            if (!nv) break;
+            st->owncuda = nv;
+            capo = nc;
+        }
+        st->owncuda[st->nowncuda++] = (gp_line_span){r.file, r.line, r.line, false};
+    }
+    free(rd);
+    /* read each file with such calls once; keep the calls whose class derives from one */
+    char *buf = NULL;
+    size_t kept = 0, got = 0;
+    enum { CAP = 8u << 20 };
+    for (size_t i = 0; i < st->nowncuda; i++) {
+        if (i == 0 || st->owncuda[i].file != st->owncuda[i - 1].file) {
+            if (!buf && !(buf = malloc(CAP))) break;
+            FILE *in = fopen(gp_audit_path(st, st->owncuda[i].file), "rb");
+            got = in ? fread(buf, 1, CAP, in) : 0;
+            if (in) fclose(in);
+        }
+        if (got && base_defines_cuda(buf, got, st->owncuda[i].lo, names, nn))
+            st->owncuda[kept++] = st->owncuda[i];
+    }
+    st->nowncuda = kept;
+    free(buf);
+out:
+    for (size_t i = 0; i < nn; i++)
+        free(names[i]);
+    free(names);
+}
+
 /* ---- what a finding counts as -------------------------------------------------------------- */
 
 void gp_audit_effective(const gp_audit_state *st, const gp_spool_rec *r, gp_eff *e)
@@ -1326,6 +1472,12 @@ void gp_audit_effective(const gp_audit_state *st, const gp_spool_rec *r, gp_eff 
         e->severity = GP_SEV_NONE;
         return;
     }
+    if (r->rule == GP_R_PY_DEV_001 && (r->flags & (GP_MARK_SELF_CUDA << 2)))
+        for (size_t i = 0; i < st->nowncuda; i++)
+            if (st->owncuda[i].file == r->file && st->owncuda[i].lo == r->line) {
+                e->severity = GP_SEV_NONE; /* the project's own cuda() */
+                return;
+            }
     uint16_t ff = st->files[r->file].flags;
     if (ff & GP_FF_OPTIONAL) {
         e->optional = true;
@@ -1546,6 +1698,7 @@ int gp_audit_resolve(gp_audit_state *st)
     resolve_imports(&c);
     if (assign_components(&c) != 0) goto out;
     pair_cpu_twins(&c);
+    own_cuda_methods(st);
     if (count_findings(st) != 0) goto out;
     verdicts(st);
     rc = 0;

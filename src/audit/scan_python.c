@@ -608,7 +608,10 @@ static bool match_name(py_scan *ps, const char *c, int ncomp, const char *last, 
     if (attr && is_call && !has_base && strcmp(c, "self.cuda") == 0 && defines_cuda(ps))
         return true;
     if (attr && is_call && strcmp(last, "cuda") == 0 && !starts(c, "numba.")) {
+        size_t nf0 = ps->r->nf;
         report(ps, GP_R_PY_DEV_001, lasti, guarded);
+        if (!has_base && strcmp(c, "self.cuda") == 0 && ps->r->nf > nf0)
+            ps->r->f[nf0].marks |= GP_MARK_SELF_CUDA;
         return true;
     }
     if (attr && is_call && strcmp(last, "double") == 0 && is_op(ps, lasti + 2, ")") &&
@@ -2201,6 +2204,15 @@ static void scan_line(py_scan *ps)
         size_t ni = is_name(ps, 0, "async") ? 2 : 1;
         bool named = ni < ps->nt && ps->t[ni].kind == GP_PY_NAME;
         def = def_open(ps, line_at, named ? ps->t[ni].off : 0, named ? ps->t[ni].len : 0);
+        if (named && ps->t[ni].len == 4 && memcmp(tx(ps, ni), "cuda", 4) == 0)
+            for (int k = 0; k < ps->nb; k++) /* `def cuda(self...)` in a class: its own method */
+                if (ps->b[k].kind == BK_DEF && ps->b[k].def >= 0) {
+                    const py_def *cl = &ps->defs[ps->b[k].def];
+                    if (cl->name_len && cl->name_off >= ps->s->released)
+                        gp_audit_fact(ps->r, GP_FACT_CUDA_METHOD, 0, ps->s->data + cl->name_off,
+                                      cl->name_len);
+                    break;
+                }
         if (ps->nal && !is_name(ps, 0, "class")) shadow = param_shadow(ps, ni + 1); /* not bases */
         ps->shadow |= shadow; /* the parameters named in the header are no uses either */
     }

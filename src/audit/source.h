@@ -88,6 +88,8 @@ enum {
     GP_MARK_CUT_BEFORE = 1u << 0, /* its snippet starts inside its line */
     GP_MARK_CUT_AFTER = 1u << 1,  /* its snippet ends before its line does */
     GP_MARK_KERNEL = 1u << 2,     /* C-KERN-001 at a kernel's definition (`__global__`) */
+    GP_MARK_SELF_CUDA = 1u << 3,  /* PY-DEV-001 at `self.cuda()`: a base class of the project
+                                   * may define its own cuda() (resolve.c) */
 };
 
 typedef struct gp_audit_finding {
@@ -153,6 +155,7 @@ typedef enum gp_audit_fact_kind {
                            * stop-condition findings (on lines first to last) not behind a check: its
                            * callers decide (resolve.c, reach.c); GP_FACTF_OWN_PLAIN when its own file
                            * uses it outside a check */
+    GP_FACT_CUDA_METHOD,  /* python: a class (its name) that defines its own method cuda() */
 } gp_audit_fact_kind;
 
 enum {

@@ -195,6 +195,8 @@ typedef struct gp_audit_state {
     size_t ntops;
     gp_line_span *gdefs; /* functions used elsewhere only behind a CUDA or distributed check */
     size_t ngdefs, capgdefs;
+    gp_line_span *owncuda; /* `self.cuda()` calls of a class whose base defines its own cuda() */
+    size_t nowncuda;
     bool failed_alloc;
 } gp_audit_state;
 

@@ -64,4 +64,9 @@ echo "$out" | grep -q '"why":"only in code that no entry point reaches (a librar
 out=$(cd "$fix/projects/reach_setup_two_deep" && "$GPUPORT" audit --json --fail-on never .)
 echo "$out" | grep -q '"why":"only for multi-GPU training (the single-device path has none)"' &&
     echo "ok   two-deep call behind a switch" || { echo "FAIL two-deep call behind a switch"; fail=1; }
+# a base class of the project that defines its own cuda(): self.cuda() in a subclass in another
+# file is that method; in a class on nn.Module it is torch's
+out=$(cd "$fix/projects/own_cuda_method_base" && "$GPUPORT" audit --all --fail-on never .)
+echo "$out" | grep -q '^nets/mlp.py:20:14: warning PY-DEV-001' && ! echo "$out" | grep -q '^nets/mlp.py:10:' &&
+    echo "ok   own cuda() of a base class" || { echo "FAIL own cuda() of a base class"; fail=1; }
 exit $fail
