@@ -35,8 +35,11 @@ enum { FROM_NODE, FROM_MAIN, FROM_MODULE, FROM_ENTRY };
 
 typedef struct r_node {
     uint32_t file;
-    char *name;
+    char *name; /* a function or class; a method is "Class.method" */
     size_t n;
+    const char *word; /* the name its callers write (the method's own for a method) */
+    size_t wn;
+    bool method;
     uint32_t lo, hi; /* a target's findings' lines */
     bool target, searched;
     int reach;
@@ -67,6 +70,7 @@ typedef struct r_ctx {
     bool *main_block, *entry_file;
     uint64_t (*sig)[R_SIG_WORDS]; /* prefiltered Python files: their names' bits */
     bool any_entry;
+    bool sig_all;     /* every Python file has its signature (there are methods to follow) */
     uint8_t *modmemo; /* module_reach's answers + 1 (0: not asked yet) */
     char *buf;
 } r_ctx;
@@ -121,7 +125,18 @@ static long node_get(r_ctx *c, uint32_t f, const char *name, size_t n)
     }
     memcpy(s, name, n);
     s[n] = '\0';
-    c->nodes[c->nn] = (r_node){f, s, n, 0, 0, false, false, R_NONE};
+    const char *dot = memchr(s, '.', n);
+    c->nodes[c->nn] = (r_node){f,
+                               s,
+                               n,
+                               dot ? dot + 1 : s,
+                               dot ? n - (size_t)(dot + 1 - s) : n,
+                               dot != NULL,
+                               0,
+                               0,
+                               false,
+                               false,
+                               R_NONE};
     return (long)c->nn++;
 }
 
@@ -402,7 +417,7 @@ static void search_file(r_ctx *c, uint32_t f, const uint32_t *want, size_t nw)
     if (!hit) return;
     for (size_t i = 0; i < nw; i++) {
         const r_node *nd = &c->nodes[want[i]];
-        hit[i] = got < 0 || has_word(c->buf, (size_t)got, nd->name, nd->n);
+        hit[i] = got < 0 || has_word(c->buf, (size_t)got, nd->word, nd->wn);
         any |= hit[i];
     }
     if (!any) {
@@ -467,7 +482,8 @@ static void search_file(r_ctx *c, uint32_t f, const uint32_t *want, size_t nw)
             /* a decorated target: registered where its module is imported */
             for (size_t i = 0; i < nw && top_deco; i++) {
                 const r_node *nd = &c->nodes[want[i]];
-                if (nd->file == f && nd->n == t.len && memcmp(nd->name, w, t.len) == 0)
+                if (nd->file == f && !nd->method && nd->n == t.len &&
+                    memcmp(nd->name, w, t.len) == 0)
                     edge_add(c, (r_edge){want[i], FROM_MODULE, f, false, false, false, 0, 0});
             }
             prev = t;
@@ -481,9 +497,14 @@ static void search_file(r_ctx *c, uint32_t f, const uint32_t *want, size_t nw)
         for (size_t i = 0; i < nw; i++) {
             if (!hit[i]) continue;
             uint32_t k = want[i];
-            if (c->nodes[k].n != t.len || memcmp(c->nodes[k].name, w, t.len) != 0) continue;
+            const r_node *nd = &c->nodes[k];
+            if (nd->wn != t.len || memcmp(nd->word, w, t.len) != 0) continue;
+            /* a method is called as an attribute (obj.method(...), self.method(...)) */
+            if (nd->method && !(prev.kind == GP_PY_OP && prev.len == 1 && c->buf[prev.off] == '.'))
+                continue;
             const char *cont = c->buf + top_off;
-            if (top_len && f == c->nodes[k].file && top_len == t.len && memcmp(cont, w, t.len) == 0)
+            if (top_len && f == nd->file && !nd->method && top_len == t.len &&
+                memcmp(cont, w, t.len) == 0)
                 continue; /* inside itself */
             r_edge e = {k, FROM_MODULE, f, false, false, false, 0, 0};
             if (top_len) {
@@ -546,7 +567,7 @@ static int candidates(r_ctx *c, uint32_t k, r_pair **pairs, size_t *np, size_t *
     mark[f0] = 1;
     /* a package that was not tokenized and names it may re-export it (`from .train_utils import
      * setup` in an __init__.py): its importers may use it */
-    unsigned bit0 = sig_bit(c->nodes[k].name, c->nodes[k].n);
+    unsigned bit0 = sig_bit(c->nodes[k].word, c->nodes[k].wn);
     for (size_t f = 0; f < st->nfiles && c->sig && nq < 64; f++)
         if ((st->files[f].flags & GP_FF_PREFILTERED) && !mark[f] &&
             (c->sig[f][bit0 / 64] >> (bit0 % 64) & 1u) &&
@@ -572,9 +593,11 @@ static int candidates(r_ctx *c, uint32_t k, r_pair **pairs, size_t *np, size_t *
             (*pairs)[(*np)++] = (r_pair){g, k};
         }
     }
-    unsigned bit = sig_bit(c->nodes[k].name, c->nodes[k].n);
+    unsigned bit = sig_bit(c->nodes[k].word, c->nodes[k].wn);
+    bool method = c->nodes[k].method; /* called on objects from anywhere: every file */
     for (size_t f = 0; f < st->nfiles; f++) {
-        if (!c->sig || mark[f] || !(st->files[f].flags & GP_FF_PREFILTERED) || !is_py(st, f))
+        if (!c->sig || mark[f] || !is_py(st, f) ||
+            !(method ? c->sig_all : (st->files[f].flags & GP_FF_PREFILTERED) != 0))
             continue;
         if (!(c->sig[f][bit / 64] >> (bit % 64) & 1u)) continue;
         if (*np == *cap) {
@@ -675,7 +698,7 @@ static void prefiltered_pass(r_ctx *c)
 {
     gp_audit_state *st = c->st;
     for (size_t f = 0; f < st->nfiles; f++) {
-        if (!(st->files[f].flags & GP_FF_PREFILTERED) || !is_py(st, f)) continue;
+        if ((!c->sig_all && !(st->files[f].flags & GP_FF_PREFILTERED)) || !is_py(st, f)) continue;
         long n = read_file(c, gp_audit_path(st, f), R_FILE_MAX, NULL);
         if (n < 0) {
             memset(c->sig[f], 0xff, sizeof c->sig[f]);
@@ -693,14 +716,15 @@ static void prefiltered_pass(r_ctx *c)
             unsigned b = sig_bit(d + s, i - s);
             c->sig[f][b / 64] |= 1ull << (b % 64);
         }
-        if (has_word(d, (size_t)n, "__main__", 8)) c->main_block[f] = true;
+        if ((st->files[f].flags & GP_FF_PREFILTERED) && has_word(d, (size_t)n, "__main__", 8))
+            c->main_block[f] = true;
     }
 }
 
 void gp_audit_reach(gp_audit_state *st, const gp_import_edge *ie, size_t nie, char *const *dotted)
 {
     /* the targets first: without one there is nothing to decide */
-    size_t ntargets = 0;
+    size_t ntargets = 0, nmethods = 0;
     for (size_t f = 0; f < st->nfiles; f++) {
         if (!is_py(st, f) || !st->files[f].nfacts) continue;
         size_t at = 0, n;
@@ -710,13 +734,17 @@ void gp_audit_reach(gp_audit_state *st, const gp_import_edge *ie, size_t nie, ch
         const gp_audit_file *fi = &st->files[f];
         while ((k = gp_audit_fact_next(st->facts.data + fi->facts, fi->nfacts, &at, &fl, &t, &n)) !=
                0)
-            if (k == GP_FACT_DEF) ntargets++;
+            if (k == GP_FACT_DEF) {
+                ntargets++;
+                if (fl & GP_FACTF_METHOD) nmethods++;
+            }
     }
     if (!ntargets) return;
     r_ctx c;
     memset(&c, 0, sizeof c);
     c.st = st;
     c.dotted = dotted;
+    c.sig_all = nmethods > 0;
     size_t nf = st->nfiles;
     c.nodes = calloc(R_MAX_NODES, sizeof *c.nodes);
     c.imp_off = calloc(nf + 1, sizeof *c.imp_off);

@@ -857,7 +857,7 @@ static int defs_collect(const gp_audit_state *st, def_list *dl)
         const char *t;
         int k;
         for (fact_it it = facts_of(st, f); (k = fact_next(&it, &fl, &t, &n)) != 0;) {
-            if (k != GP_FACT_DEF || (fl & GP_FACTF_OWN_PLAIN)) continue;
+            if (k != GP_FACT_DEF || (fl & (GP_FACTF_OWN_PLAIN | GP_FACTF_METHOD))) continue;
             const char *colon = memchr(t, ':', n);
             if (!colon || colon == t) continue;
             char num[32];

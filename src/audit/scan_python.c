@@ -2707,6 +2707,47 @@ static int uses_guarded(const py_scan *ps, const char *w, size_t k, size_t skip_
     return uses_split(ps, uses, hits < PY_MAX_USES ? hits : PY_MAX_USES) ? -1 : 1;
 }
 
+/* The methods of class k (a top-level class) that hold its unguarded errors or stop findings
+ * themselves (`def prepare_distributed(self): ... DDP(...)`): "Class.method:first-last", so
+ * that the callers of the method, not of the class, decide (reach.c). Dunder methods and
+ * forward run whenever the class is used: they stay with it. */
+static void method_facts(py_scan *ps, int k)
+{
+    const py_def *t = &ps->defs[k];
+    const char *data = ps->s->data;
+    /* a class: `class` before its name */
+    size_t q = t->name_off;
+    if (q < ps->s->released + 6 || q < 6) return;
+    while (q > 0 && (data[q - 1] == ' ' || data[q - 1] == '\t'))
+        q--;
+    if (q < 5 || memcmp(data + q - 5, "class", 5) != 0) return;
+    for (int j = k + 1; j < ps->ndefs; j++) {
+        const py_def *m = &ps->defs[j];
+        if (m->start >= t->end) break;
+        if (m->top || !m->name_len || m->name_len > 100) continue;
+        bool nested = false; /* directly in the class, not in one of its methods */
+        for (int i = k + 1; i < j && !nested; i++)
+            nested = ps->defs[i].start <= m->start && m->end <= ps->defs[i].end;
+        if (nested || (m->name_len >= 2 && memcmp(data + m->name_off, "__", 2) == 0) ||
+            (m->name_len == 7 && memcmp(data + m->name_off, "forward", 7) == 0) ||
+            !def_has_stop(ps, m))
+            continue;
+        uint32_t lo = UINT32_MAX, hi = 0;
+        size_t f1 = m->open ? ps->r->nf : m->f1;
+        for (size_t f = m->f0; f < f1 && f < ps->r->nf; f++) {
+            if (ps->r->f[f].guarded) continue;
+            if (ps->r->f[f].line < lo) lo = ps->r->f[f].line;
+            if (ps->r->f[f].line > hi) hi = ps->r->f[f].line;
+        }
+        if (lo > hi) continue;
+        char b[300];
+        int n = snprintf(b, sizeof b, "%.*s.%.*s:%u-%u", (int)t->name_len, data + t->name_off,
+                         (int)m->name_len, data + m->name_off, lo, hi);
+        if (n > 0 && (size_t)n < sizeof b && n <= GP_AUDIT_FACT_MAX)
+            gp_audit_fact(ps->r, GP_FACT_DEF, GP_FACTF_METHOD, b, (size_t)n);
+    }
+}
+
 /* The facts the calls between the project's modules are decided with (resolve.c): a name
  * imported from another module and used only behind a CUDA or distributed check, and the
  * top-level functions whose findings are not behind one here and that this file uses only
@@ -2757,6 +2798,7 @@ static void call_facts(py_scan *ps)
         char b[160];
         int m = snprintf(b, sizeof b, "%.*s:%u-%u", (int)d->name_len, data + d->name_off, lo, hi);
         if (m > 0 && (size_t)m < sizeof b) gp_audit_fact(ps->r, GP_FACT_DEF, own, b, (size_t)m);
+        method_facts(ps, k);
     }
 }
 

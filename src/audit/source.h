@@ -166,6 +166,7 @@ enum {
     GP_FACTF_USED_GUARDED = 1u << 4, /* `from X import name`: every use of name in the file is
                                       * behind a CUDA or distributed check */
     GP_FACTF_OWN_PLAIN = 1u << 5,    /* GP_FACT_DEF: its own file uses it outside a check */
+    GP_FACTF_METHOD = 1u << 6,       /* GP_FACT_DEF: "Class.method", a method of a class */
 };
 
 #define GP_AUDIT_FACT_MAX 255
