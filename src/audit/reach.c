@@ -28,7 +28,9 @@
 #define R_MAX_ROUNDS 8
 #define R_FILE_MAX   (8u << 20)
 #define R_DOC_MAX    (1u << 20)
-#define R_SIG_WORDS  8 /* a prefiltered file's names, hashed into 512 bits */
+#define R_SIG_WORDS  32         /* a file's names, hashed into 2,048 bits */
+#define R_BUDGET     (4u << 20) /* bytes the search of mentions reads, at most */
+#define R_NODE_EDGES 256 /* mentions of one function followed; past them it counts as reached */
 
 enum { R_NONE, R_COND, R_ALL };
 enum { FROM_NODE, FROM_MAIN, FROM_MODULE, FROM_ENTRY };
@@ -42,6 +44,8 @@ typedef struct r_node {
     bool method;
     uint32_t lo, hi; /* a target's findings' lines */
     bool target, searched;
+    bool saturated; /* too many mentions to follow: counts as reached */
+    uint32_t nedges;
     int reach;
 } r_node;
 
@@ -70,8 +74,11 @@ typedef struct r_ctx {
     bool *main_block, *entry_file;
     uint64_t (*sig)[R_SIG_WORDS]; /* prefiltered Python files: their names' bits */
     bool any_entry;
-    bool sig_all;     /* every Python file has its signature (there are methods to follow) */
-    uint8_t *modmemo; /* module_reach's answers + 1 (0: not asked yet) */
+    uint32_t *pre, *pinit; /* the prefiltered Python files; those of them that are __init__.py */
+    size_t npre, npinit;
+    size_t preread;      /* bytes the prefiltered files' pass read */
+    size_t work, budget; /* bytes read by the search so far, and the most it may read */
+    uint8_t *modmemo;    /* module_reach's answers + 1 (0: not asked yet) */
     char *buf;
 } r_ctx;
 
@@ -136,12 +143,19 @@ static long node_get(r_ctx *c, uint32_t f, const char *name, size_t n)
                                0,
                                false,
                                false,
+                               false,
+                               0,
                                R_NONE};
     return (long)c->nn++;
 }
 
 static void edge_add(r_ctx *c, r_edge e)
 {
+    if (++c->nodes[e.callee].nedges > R_NODE_EDGES) { /* called from everywhere: reached */
+        c->nodes[e.callee].reach = R_ALL;
+        c->nodes[e.callee].saturated = true;
+        return;
+    }
     if (c->ne == c->cape) {
         if (c->cape >= R_MAX_EDGES) {
             c->full = true;
@@ -402,9 +416,22 @@ static size_t file_ranges(r_ctx *c, size_t f, size_t len, r_range *out, size_t c
     return nr;
 }
 
-typedef struct r_want {
-    uint32_t node;
-} r_want;
+/* The wanted nodes' words in a small open-addressing table: slot -> index into want + 1. */
+typedef struct r_words {
+    uint32_t *slot;
+    size_t cap;
+} r_words;
+
+static long words_find(const r_ctx *c, const r_words *wt, const uint32_t *want, const char *w,
+                       size_t n, size_t from)
+{
+    for (size_t k = (from == (size_t)-1 ? r_hash(w, n) : from + 1) & (wt->cap - 1); wt->slot[k];
+         k = (k + 1) & (wt->cap - 1)) {
+        const r_node *nd = &c->nodes[want[wt->slot[k] - 1]];
+        if (nd->wn == n && memcmp(nd->word, w, n) == 0) return (long)k;
+    }
+    return -1;
+}
 
 /* Looks for the names of the wanted nodes in file f and records an edge for each mention. */
 static void search_file(r_ctx *c, uint32_t f, const uint32_t *want, size_t nw)
@@ -412,14 +439,42 @@ static void search_file(r_ctx *c, uint32_t f, const uint32_t *want, size_t nw)
     gp_audit_state *st = c->st;
     bool over = false;
     long got = read_file(c, gp_audit_path(st, f), R_FILE_MAX, &over);
+    if (got > 0) c->work += (size_t)got;
     bool any = false;
     bool *hit = calloc(nw, sizeof *hit);
-    if (!hit) return;
+    r_words wt = {NULL, 16};
+    while (wt.cap < nw * 2)
+        wt.cap *= 2;
+    wt.slot = calloc(wt.cap, sizeof *wt.slot);
+    if (!hit || !wt.slot) {
+        free(hit);
+        free(wt.slot);
+        return;
+    }
     for (size_t i = 0; i < nw; i++) {
         const r_node *nd = &c->nodes[want[i]];
-        hit[i] = got < 0 || has_word(c->buf, (size_t)got, nd->word, nd->wn);
-        any |= hit[i];
+        size_t k = r_hash(nd->word, nd->wn) & (wt.cap - 1);
+        while (wt.slot[k])
+            k = (k + 1) & (wt.cap - 1);
+        wt.slot[k] = (uint32_t)i + 1;
+        if (got < 0) hit[i] = any = true;
     }
+    /* one pass over the file's names (a name in a string or comment too: the lexer decides) */
+    for (size_t i = 0; got > 0 && i < (size_t)got;) {
+        if (!gp_py_is_name_char((unsigned char)c->buf[i])) {
+            i++;
+            continue;
+        }
+        size_t s = i;
+        while (i < (size_t)got && gp_py_is_name_char((unsigned char)c->buf[i]))
+            i++;
+        for (long k = words_find(c, &wt, want, c->buf + s, i - s, (size_t)-1); k >= 0;
+             k = words_find(c, &wt, want, c->buf + s, i - s, (size_t)k)) {
+            hit[wt.slot[k] - 1] = true;
+            any = true;
+        }
+    }
+    if (!any || got < 0 || over) free(wt.slot);
     if (!any) {
         free(hit);
         return;
@@ -431,8 +486,8 @@ static void search_file(r_ctx *c, uint32_t f, const uint32_t *want, size_t nw)
         return;
     }
     r_range rg[256];
-    bool unknown = false;
-    size_t nr = file_ranges(c, f, (size_t)got, rg, 256, &unknown);
+    bool unknown = false, ranged = false; /* the checks, read at the first mention */
+    size_t nr = 0;
     gp_audit_source src = {c->buf, (size_t)got, 0, false};
     gp_py_lexer lx;
     gp_py_lexer_init(&lx, &src, NULL);
@@ -494,11 +549,10 @@ static void search_file(r_ctx *c, uint32_t f, const uint32_t *want, size_t nw)
             prev = t;
             continue;
         }
-        for (size_t i = 0; i < nw; i++) {
-            if (!hit[i]) continue;
-            uint32_t k = want[i];
+        for (long ks = words_find(c, &wt, want, w, t.len, (size_t)-1); ks >= 0;
+             ks = words_find(c, &wt, want, w, t.len, (size_t)ks)) {
+            uint32_t k = want[wt.slot[ks] - 1];
             const r_node *nd = &c->nodes[k];
-            if (nd->wn != t.len || memcmp(nd->word, w, t.len) != 0) continue;
             /* a method is called as an attribute (obj.method(...), self.method(...)) */
             if (nd->method && !(prev.kind == GP_PY_OP && prev.len == 1 && c->buf[prev.off] == '.'))
                 continue;
@@ -517,6 +571,10 @@ static void search_file(r_ctx *c, uint32_t f, const uint32_t *want, size_t nw)
                 e.from = (uint32_t)g;
             } else if (in_main) {
                 e.kind = FROM_MAIN;
+            }
+            if (!ranged) {
+                nr = file_ranges(c, f, (size_t)got, rg, 256, &unknown);
+                ranged = true;
             }
             if (!unknown) {
                 size_t inner = (size_t)-1, width = (size_t)-1;
@@ -539,6 +597,7 @@ static void search_file(r_ctx *c, uint32_t f, const uint32_t *want, size_t nw)
         }
         prev = t;
     }
+    free(wt.slot);
     free(hit);
 }
 
@@ -567,14 +626,17 @@ static int candidates(r_ctx *c, uint32_t k, r_pair **pairs, size_t *np, size_t *
     mark[f0] = 1;
     /* a package that was not tokenized and names it may re-export it (`from .train_utils import
      * setup` in an __init__.py): its importers may use it */
-    unsigned bit0 = sig_bit(c->nodes[k].word, c->nodes[k].wn);
-    for (size_t f = 0; f < st->nfiles && c->sig && nq < 64; f++)
-        if ((st->files[f].flags & GP_FF_PREFILTERED) && !mark[f] &&
-            (c->sig[f][bit0 / 64] >> (bit0 % 64) & 1u) &&
-            strcmp(base_of(gp_audit_path(st, (uint32_t)f)), "__init__.py") == 0) {
+    /* (for a method, its class is what a package re-exports) */
+    const r_node *nd = &c->nodes[k];
+    unsigned bit0 = nd->method ? sig_bit(nd->name, (size_t)(nd->word - 1 - nd->name))
+                               : sig_bit(nd->word, nd->wn);
+    for (size_t i = 0; i < c->npinit && nq < 64; i++) {
+        uint32_t f = c->pinit[i];
+        if (!mark[f] && (c->sig[f][bit0 / 64] >> (bit0 % 64) & 1u)) {
             mark[f] = 1;
-            q[nq++] = (uint32_t)f;
+            q[nq++] = f;
         }
+    }
     while (head < nq) {
         uint32_t f = q[head++];
         for (uint32_t i = c->imp_off[f]; i < c->imp_off[f + 1]; i++) {
@@ -594,11 +656,9 @@ static int candidates(r_ctx *c, uint32_t k, r_pair **pairs, size_t *np, size_t *
         }
     }
     unsigned bit = sig_bit(c->nodes[k].word, c->nodes[k].wn);
-    bool method = c->nodes[k].method; /* called on objects from anywhere: every file */
-    for (size_t f = 0; f < st->nfiles; f++) {
-        if (!c->sig || mark[f] || !is_py(st, f) ||
-            !(method ? c->sig_all : (st->files[f].flags & GP_FF_PREFILTERED) != 0))
-            continue;
+    for (size_t i = 0; i < c->npre; i++) {
+        uint32_t f = c->pre[i];
+        if (mark[f]) continue;
         if (!(c->sig[f][bit / 64] >> (bit % 64) & 1u)) continue;
         if (*np == *cap) {
             size_t ncap = *cap ? *cap * 2 : 64;
@@ -639,10 +699,8 @@ static int module_reach(r_ctx *c, uint32_t f)
         const char *d = c->dotted[f], *last = strrchr(d, '.');
         last = last ? last + 1 : d;
         unsigned bit = sig_bit(last, strlen(last));
-        for (size_t g = 0; g < st->nfiles && v == R_NONE; g++)
-            if (g != f && (st->files[g].flags & GP_FF_PREFILTERED) && is_py(st, g) &&
-                (c->sig[g][bit / 64] >> (bit % 64) & 1u))
-                v = R_ALL;
+        for (size_t i = 0; i < c->npre && v == R_NONE; i++)
+            if (c->pre[i] != f && (c->sig[c->pre[i]][bit / 64] >> (bit % 64) & 1u)) v = R_ALL;
     }
     c->modmemo[f] = (uint8_t)(v + 1);
     return v;
@@ -650,18 +708,31 @@ static int module_reach(r_ctx *c, uint32_t f)
 
 /* Two mentions from one caller on different branches of one switch (no other check around
  * either): the call happens whichever way the switch goes. */
+static int edge_cmp(const void *x, const void *y)
+{
+    const r_edge *a = x, *b = y;
+    if (a->callee != b->callee) return a->callee < b->callee ? -1 : 1;
+    if (a->kind != b->kind) return a->kind < b->kind ? -1 : 1;
+    if (a->from != b->from) return a->from < b->from ? -1 : 1;
+    return a->chain < b->chain ? -1 : a->chain > b->chain;
+}
+
 static void mark_splits(r_ctx *c)
 {
-    for (size_t i = 0; i < c->ne; i++) {
-        r_edge *a = &c->edges[i];
-        if (!a->guarded || a->around || !a->chain) continue;
-        for (size_t j = 0; j < c->ne; j++) {
-            r_edge *b = &c->edges[j];
-            if (j == i || b->callee != a->callee || b->kind != a->kind || b->from != a->from ||
-                !b->guarded || b->around || b->chain != a->chain || b->branch == a->branch)
-                continue;
-            a->split = b->split = true;
+    if (c->ne) qsort(c->edges, c->ne, sizeof *c->edges, edge_cmp);
+    for (size_t i = 0; i < c->ne;) {
+        size_t j = i; /* one callee, one caller, one chain */
+        while (j < c->ne && edge_cmp(&c->edges[i], &c->edges[j]) == 0)
+            j++;
+        for (size_t a = i; a < j; a++) {
+            r_edge *ea = &c->edges[a];
+            if (!ea->guarded || ea->around || !ea->chain) continue;
+            for (size_t b = i; b < j; b++)
+                if (b != a && c->edges[b].guarded && !c->edges[b].around &&
+                    c->edges[b].branch != ea->branch)
+                    ea->split = c->edges[b].split = true;
         }
+        i = j;
     }
 }
 
@@ -698,7 +769,7 @@ static void prefiltered_pass(r_ctx *c)
 {
     gp_audit_state *st = c->st;
     for (size_t f = 0; f < st->nfiles; f++) {
-        if ((!c->sig_all && !(st->files[f].flags & GP_FF_PREFILTERED)) || !is_py(st, f)) continue;
+        if (!(st->files[f].flags & GP_FF_PREFILTERED) || !is_py(st, f)) continue;
         long n = read_file(c, gp_audit_path(st, f), R_FILE_MAX, NULL);
         if (n < 0) {
             memset(c->sig[f], 0xff, sizeof c->sig[f]);
@@ -716,15 +787,26 @@ static void prefiltered_pass(r_ctx *c)
             unsigned b = sig_bit(d + s, i - s);
             c->sig[f][b / 64] |= 1ull << (b % 64);
         }
-        if ((st->files[f].flags & GP_FF_PREFILTERED) && has_word(d, (size_t)n, "__main__", 8))
-            c->main_block[f] = true;
+        if (has_word(d, (size_t)n, "__main__", 8)) c->main_block[f] = true;
+        c->preread += (size_t)n;
     }
+}
+
+/* Only a distinctive method name is followed (prepare_distributed, not step): a common one is
+ * matched by objects of every class. t[0, n): "Class.method:lo-hi". */
+static bool method_followed(const char *t, size_t n)
+{
+    const char *colon = memchr(t, ':', n);
+    const char *dot = colon ? memchr(t, '.', (size_t)(colon - t)) : NULL;
+    if (!dot) return false;
+    size_t mn = (size_t)(colon - dot - 1);
+    return mn >= 8 && memchr(dot + 1, '_', mn) != NULL;
 }
 
 void gp_audit_reach(gp_audit_state *st, const gp_import_edge *ie, size_t nie, char *const *dotted)
 {
     /* the targets first: without one there is nothing to decide */
-    size_t ntargets = 0, nmethods = 0;
+    size_t ntargets = 0;
     for (size_t f = 0; f < st->nfiles; f++) {
         if (!is_py(st, f) || !st->files[f].nfacts) continue;
         size_t at = 0, n;
@@ -734,17 +816,14 @@ void gp_audit_reach(gp_audit_state *st, const gp_import_edge *ie, size_t nie, ch
         const gp_audit_file *fi = &st->files[f];
         while ((k = gp_audit_fact_next(st->facts.data + fi->facts, fi->nfacts, &at, &fl, &t, &n)) !=
                0)
-            if (k == GP_FACT_DEF) {
-                ntargets++;
-                if (fl & GP_FACTF_METHOD) nmethods++;
-            }
+            if (k == GP_FACT_DEF) ntargets++;
     }
     if (!ntargets) return;
     r_ctx c;
     memset(&c, 0, sizeof c);
     c.st = st;
     c.dotted = dotted;
-    c.sig_all = nmethods > 0;
+    c.budget = R_BUDGET;
     size_t nf = st->nfiles;
     c.nodes = calloc(R_MAX_NODES, sizeof *c.nodes);
     c.imp_off = calloc(nf + 1, sizeof *c.imp_off);
@@ -774,6 +853,15 @@ void gp_audit_reach(gp_audit_state *st, const gp_import_edge *ie, size_t nie, ch
     }
     for (size_t f = 0; f < nf; f++)
         if (st->files[f].flags & GP_FF_MAIN_GUARD) c.main_block[f] = true;
+    c.pre = calloc(nf ? nf : 1, sizeof *c.pre);
+    c.pinit = calloc(nf ? nf : 1, sizeof *c.pinit);
+    if (!c.pre || !c.pinit) goto out;
+    for (size_t f = 0; f < nf; f++)
+        if ((st->files[f].flags & GP_FF_PREFILTERED) && is_py(st, f)) {
+            c.pre[c.npre++] = (uint32_t)f;
+            if (strcmp(base_of(gp_audit_path(st, (uint32_t)f)), "__init__.py") == 0)
+                c.pinit[c.npinit++] = (uint32_t)f;
+        }
     prefiltered_pass(&c);
     /* the targets */
     for (size_t f = 0; f < nf; f++) {
@@ -795,6 +883,7 @@ void gp_audit_reach(gp_audit_state *st, const gp_import_edge *ie, size_t nie, ch
             num[rest] = '\0';
             unsigned lo, hi;
             if (sscanf(num, "%u-%u", &lo, &hi) != 2) continue;
+            if ((fl & GP_FACTF_METHOD) && !method_followed(t, n)) continue;
             long g = node_get(&c, (uint32_t)f, t, (size_t)(colon - t));
             if (g < 0) continue;
             c.nodes[g].target = true;
@@ -823,6 +912,12 @@ void gp_audit_reach(gp_audit_state *st, const gp_import_edge *ie, size_t nie, ch
             if (candidates(&c, (uint32_t)k, &pairs, &np, &capp, mark) != 0) goto out;
         }
         if (!np) break;
+        if (c.work > c.budget) { /* the rest counts as reached */
+            c.full = true;
+            for (size_t i = 0; i < np; i++)
+                c.nodes[pairs[i].node].reach = R_ALL;
+            break;
+        }
         qsort(pairs, np, sizeof *pairs, pair_cmp);
         uint32_t *want = malloc(np * sizeof *want);
         if (!want) goto out;
@@ -831,6 +926,12 @@ void gp_audit_reach(gp_audit_state *st, const gp_import_edge *ie, size_t nie, ch
             while (j < np && pairs[j].file == pairs[i].file) {
                 if (!nw || want[nw - 1] != pairs[j].node) want[nw++] = pairs[j].node;
                 j++;
+            }
+            if (c.work > c.budget) { /* the rest counts as reached */
+                c.full = true;
+                for (size_t k = i; k < np; k++)
+                    c.nodes[pairs[k].node].reach = R_ALL;
+                break;
             }
             search_file(&c, pairs[i].file, want, nw);
             i = j;
@@ -860,6 +961,8 @@ out:
     free(c.sig);
     free(c.buf);
     free(c.modmemo);
+    free(c.pre);
+    free(c.pinit);
     free(mark);
     free(pairs);
 }
