@@ -29,7 +29,7 @@
 #define R_FILE_MAX   (8u << 20)
 #define R_DOC_MAX    (1u << 20)
 #define R_SIG_WORDS  32         /* a file's names, hashed into 2,048 bits */
-#define R_BUDGET     (4u << 20) /* bytes the search of mentions reads, at most */
+#define R_BUDGET     (8u << 20) /* bytes the search of mentions reads, at most */
 #define R_NODE_EDGES 256 /* mentions of one function followed; past them it counts as reached */
 
 enum { R_NONE, R_COND, R_ALL };
@@ -206,9 +206,13 @@ static bool has_word(const char *d, size_t len, const char *w, size_t n)
     return false;
 }
 
+/* A name's bit in a file's signature: from its length and three of its bytes (cheap: every
+ * name of the file is hashed). */
 static unsigned sig_bit(const char *w, size_t n)
 {
-    return (unsigned)(r_hash(w, n) % (R_SIG_WORDS * 64));
+    unsigned h = (unsigned)n * 2654435761u ^ (unsigned char)w[0] * 40503u ^
+                 (unsigned char)w[n - 1] * 9973u ^ (unsigned char)w[n / 2] * 331u;
+    return (h ^ h >> 15) % (R_SIG_WORDS * 64);
 }
 
 /* ---- entry points ------------------------------------------------------------------------- */
@@ -459,7 +463,11 @@ static void search_file(r_ctx *c, uint32_t f, const uint32_t *want, size_t nw)
         wt.slot[k] = (uint32_t)i + 1;
         if (got < 0) hit[i] = any = true;
     }
-    /* one pass over the file's names (a name in a string or comment too: the lexer decides) */
+    /* one pass over the file's names (a name in a string or comment too: the lexer decides);
+     * a name of a length no wanted one has is passed at once */
+    uint64_t lens = 0;
+    for (size_t i = 0; i < nw; i++)
+        lens |= 1ull << (c->nodes[want[i]].wn < 63 ? c->nodes[want[i]].wn : 63);
     for (size_t i = 0; got > 0 && i < (size_t)got;) {
         if (!gp_py_is_name_char((unsigned char)c->buf[i])) {
             i++;
@@ -468,6 +476,7 @@ static void search_file(r_ctx *c, uint32_t f, const uint32_t *want, size_t nw)
         size_t s = i;
         while (i < (size_t)got && gp_py_is_name_char((unsigned char)c->buf[i]))
             i++;
+        if (!(lens >> (i - s < 63 ? i - s : 63) & 1u)) continue;
         for (long k = words_find(c, &wt, want, c->buf + s, i - s, (size_t)-1); k >= 0;
              k = words_find(c, &wt, want, c->buf + s, i - s, (size_t)k)) {
             hit[wt.slot[k] - 1] = true;
