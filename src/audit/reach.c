@@ -582,7 +582,15 @@ static void search_file(r_ctx *c, uint32_t f, const uint32_t *want, size_t nw)
                 e.kind = FROM_MAIN;
             }
             if (!ranged) {
-                nr = file_ranges(c, f, (size_t)got, rg, 256, &unknown);
+                /* (a tokenized file without checks has none to find; a prefiltered one may
+                 * test a distributed switch, which holds no prefilter word) */
+                const gp_audit_file *fi = &st->files[f];
+                bool may = (fi->flags & GP_FF_CHECKS) ||
+                           ((fi->flags & GP_FF_PREFILTERED) &&
+                            (strstr(c->buf, "distributed") || strstr(c->buf, "ddp") ||
+                             strstr(c->buf, "world") || strstr(c->buf, "rank") ||
+                             strstr(c->buf, "_available") || strstr(c->buf, "fsdp")));
+                if (may) nr = file_ranges(c, f, (size_t)got, rg, 256, &unknown);
                 ranged = true;
             }
             if (!unknown) {

@@ -2755,6 +2755,7 @@ static void method_facts(py_scan *ps, int k)
 static void call_facts(py_scan *ps)
 {
     if (ps->r->cell) return;
+    if (ps->nranges || ps->ranges_over) ps->r->has_checks = true;
     if (ps->r->guard_out && (ps->ranges_over || ps->s->size > PY_DEFS_SCAN_MAX))
         gp_strbuf_append(ps->r->guard_out, "?\n", 2);
     if (ps->ranges_over || ps->s->size > PY_DEFS_SCAN_MAX) return;

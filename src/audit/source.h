@@ -127,6 +127,8 @@ typedef struct gp_audit_result {
     bool cpu_impl;       /* a source named as a CPU implementation with real bodies */
     bool metal_impl;     /* a .metal file */
     bool has_main_guard; /* python: if __name__ == "__main__" */
+    bool has_checks;     /* python: code behind a CUDA or distributed check (a hint: reach.c
+                          * scans the file again for where, only when it has some) */
     bool cuda_dispatch;  /* c++: a dispatch on the device with a CUDA branch */
     bool mps_impl;       /* an MPS branch (`is_mps()`, `kMPS`) or an MPS implementation */
     bool prefiltered;    /* decided by the prefilter without tokenizing */
