@@ -7,12 +7,13 @@
  * that import a package re-exporting it) and the files the prefilter decided without tokens;
  * a mention inside another top-level function makes that function a caller to follow in turn,
  * one in a `__main__` block or at a module's top level is reached. A mention behind a CUDA or
- * distributed check (the scanner's GP_FACT_GRANGE facts) reaches its callee only on that path,
+ * distributed check (found by a full scan of that file) reaches its callee only on that path,
  * unless another mention from the same caller sits on another branch of the same switch (then
  * the call happens whichever way it goes). A function with stop findings reached only behind
  * checks has them counted as guarded (a conditional stop); one no entry point reaches, in a
  * project that has entry points, as guarded and unreached. Bounded: at most R_MAX_NODES
- * functions and R_MAX_ROUNDS levels of calls; past that, a function counts as reached. */
+ * functions, R_MAX_ROUNDS levels of calls, R_NODE_EDGES mentions of one function and R_BUDGET
+ * bytes read; past that, a function counts as reached. */
 #include <ctype.h>
 #include <dirent.h>
 #include <stdio.h>
