@@ -201,7 +201,8 @@ static long file_add(gp_audit_state *st, const job *j, long mod)
         (uint16_t)((r->cpu_impl ? GP_FF_CPU_IMPL : 0) | (r->metal_impl ? GP_FF_METAL_IMPL : 0) |
                    (r->has_main_guard ? GP_FF_MAIN_GUARD : 0) |
                    (r->cuda_dispatch ? GP_FF_CUDA_DISPATCH : 0) |
-                   (r->mps_impl ? GP_FF_MPS_IMPL : 0) | (r->prefiltered ? GP_FF_PREFILTERED : 0));
+                   (r->mps_impl ? GP_FF_MPS_IMPL : 0) | (r->prefiltered ? GP_FF_PREFILTERED : 0) |
+                   (r->has_checks ? GP_FF_CHECKS : 0));
     f->facts = (uint32_t)st->facts.len;
     f->nfacts = (uint32_t)r->facts.len;
     if (r->facts.len) gp_strbuf_append(&st->facts, r->facts.data, r->facts.len);
@@ -530,6 +531,7 @@ static void state_free(gp_audit_state *st)
         free(st->tops[i]);
     free(st->tops);
     free(st->gdefs);
+    free(st->owncuda);
     if (st->spool) fclose(st->spool);
 }
 

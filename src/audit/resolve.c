@@ -747,6 +747,32 @@ static long names_find(const py_names *nm, const char *d, size_t n)
     return -1;
 }
 
+/* As names_find, but of several files with that module name (the examples of a monorepo, each
+ * with its own utils.py) the one nearest to file `near`: the longest folder prefix in common. */
+static long names_find_near(const gp_audit_state *st, const py_names *nm, const char *d, size_t n,
+                            size_t near)
+{
+    const char *np = gp_audit_path(st, (uint32_t)near);
+    long best = -1;
+    size_t best_common = 0;
+    size_t k = hash_str(d, n) & (nm->cap - 1);
+    while (nm->slot[k]) {
+        const char *q = nm->dotted[nm->slot[k] - 1];
+        if (strncmp(q, d, n) == 0 && q[n] == '\0') {
+            const char *p = gp_audit_path(st, nm->slot[k] - 1);
+            size_t common = 0;
+            for (size_t i = 0; p[i] && p[i] == np[i]; i++)
+                if (p[i] == '/') common = i + 1;
+            if (best < 0 || common > best_common) {
+                best = (long)nm->slot[k] - 1;
+                best_common = common;
+            }
+        }
+        k = (k + 1) & (nm->cap - 1);
+    }
+    return best;
+}
+
 static bool is_init(const char *p)
 {
     const char *b = strrchr(p, '/');
@@ -831,7 +857,7 @@ static int defs_collect(const gp_audit_state *st, def_list *dl)
         const char *t;
         int k;
         for (fact_it it = facts_of(st, f); (k = fact_next(&it, &fl, &t, &n)) != 0;) {
-            if (k != GP_FACT_DEF) continue;
+            if (k != GP_FACT_DEF || (fl & (GP_FACTF_OWN_PLAIN | GP_FACTF_METHOD))) continue;
             const char *colon = memchr(t, ':', n);
             if (!colon || colon == t) continue;
             char num[32];
@@ -932,27 +958,23 @@ static void defs_decide(gp_audit_state *st, const def_list *dl)
     for (size_t c = 0; c < nc; c++) {
         if (cand[c].hit) continue;
         const def_use *d = &dl->d[cand[c].file];
-        if (st->ngdefs == st->capgdefs) {
-            size_t ncap = st->capgdefs ? st->capgdefs * 2 : 8;
-            gp_line_span *ns = realloc(st->gdefs, ncap * sizeof *ns);
-            if (!ns) break;
-            st->gdefs = ns;
-            st->capgdefs = ncap;
-        }
-        st->gdefs[st->ngdefs++] = (gp_line_span){d->file, d->lo, d->hi};
-        st->files[d->file].flags |= GP_FF_CALLS_GUARDED;
+        if (!gp_audit_gdef_add(st, d->file, d->lo, d->hi, false)) break;
     }
     free(cand);
 }
 
-/* Is spooled finding r inside a function its callers use only behind a check? */
-static bool in_guarded_def(const gp_audit_state *st, const gp_spool_rec *r)
+/* Is spooled finding r inside a function its callers use only behind a check (1), or one no
+ * entry point reaches (2)? 0: neither. Guarded by a caller wins over unreached. */
+static int in_guarded_def(const gp_audit_state *st, const gp_spool_rec *r)
 {
+    int got = 0;
     for (size_t i = 0; i < st->ngdefs; i++)
         if (st->gdefs[i].file == r->file && r->line >= st->gdefs[i].lo &&
-            r->line <= st->gdefs[i].hi)
-            return true;
-    return false;
+            r->line <= st->gdefs[i].hi) {
+            if (!st->gdefs[i].unreached) return 1;
+            got = 2;
+        }
+    return got;
 }
 
 static void resolve_imports(resolve_ctx *c)
@@ -979,6 +1001,8 @@ static void resolve_imports(resolve_ctx *c)
     }
     if (!npy) goto out;
     char target[PATH_CAP];
+    gp_import_edge *edges = NULL;
+    size_t nedges = 0, capedges = 0;
     def_list dl = {NULL, 0, NULL, 0};
     if (defs_collect(st, &dl) != 0) {
         free(dl.d);
@@ -1038,6 +1062,24 @@ static void resolve_imports(resolve_ctx *c)
             if (!tl) continue;
             bool guarded = (fl & (GP_FACTF_GUARDED | GP_FACTF_TRY)) != 0;
             if (dl.n) defs_count(st, &nm, &dl, target, tl, fl, from);
+            {
+                /* the file it imports: the module itself, or the one the name comes from */
+                long to = names_find_near(st, &nm, target, tl, f);
+                const char *dot = (fl & GP_FACTF_NAME) ? last_dot(target, tl) : NULL;
+                if (to < 0 && dot) to = names_find_near(st, &nm, target, (size_t)(dot - target), f);
+                if (to >= 0 && (size_t)to != f) {
+                    if (nedges == capedges) {
+                        size_t nc = capedges ? capedges * 2 : 64;
+                        gp_import_edge *ne = realloc(edges, nc * sizeof *ne);
+                        if (ne) {
+                            edges = ne;
+                            capedges = nc;
+                        }
+                    }
+                    if (nedges < capedges)
+                        edges[nedges++] = (gp_import_edge){(uint32_t)f, (uint32_t)to};
+                }
+            }
             if (fl & GP_FACTF_NAME) {
                 /* `from X import name`: only the module X.name, when there is one (X itself is
                  * counted by its own record) */
@@ -1081,6 +1123,8 @@ static void resolve_imports(resolve_ctx *c)
     defs_decide(st, &dl);
     free(dl.d);
     free(dl.seen);
+    gp_audit_reach(st, edges, nedges, nm.dotted);
+    free(edges);
 out:
     if (nm.dotted)
         for (size_t f = 0; f < st->nfiles; f++)
@@ -1295,6 +1339,126 @@ static void pair_cpu_twins(resolve_ctx *c)
     }
 }
 
+/* ---- a project's own cuda() -------------------------------------------------------------- */
+
+/* The bases of the class around line `line` of d[0, n): the nearest `class Name(...)` above it,
+ * less indented; is one of them (its last dotted part) among the names? */
+static bool base_defines_cuda(const char *d, size_t n, uint32_t line, char *const *names, size_t nn)
+{
+    /* the starts of lines 1..line */
+    size_t at = 0;
+    for (uint32_t l = 1; l < line && at < n; l++) {
+        const char *e = memchr(d + at, '\n', n - at);
+        at = e ? (size_t)(e - d) + 1 : n;
+    }
+    size_t ind = 0;
+    while (at + ind < n && (d[at + ind] == ' ' || d[at + ind] == '\t'))
+        ind++;
+    /* walk back line by line */
+    size_t ls = at;
+    while (ls > 0) {
+        size_t pe = ls - 1, ps = pe;
+        while (ps > 0 && d[ps - 1] != '\n')
+            ps--;
+        ls = ps;
+        size_t i = 0;
+        while (ps + i < pe && (d[ps + i] == ' ' || d[ps + i] == '\t'))
+            i++;
+        if (ps + i == pe || d[ps + i] == '#' || i >= ind) continue;
+        if (pe - ps - i < 6 || memcmp(d + ps + i, "class ", 6) != 0) {
+            ind = i; /* a less indented line that is no class: look further out */
+            continue;
+        }
+        const char *lp = memchr(d + ps + i, '(', pe - ps - i);
+        const char *rp = lp ? memchr(lp, ')', (size_t)(d + pe - lp)) : NULL;
+        if (!lp || !rp) return false;
+        for (const char *q = lp + 1; q < rp;) {
+            while (q < rp && !(isalnum((unsigned char)*q) || *q == '_'))
+                q++;
+            const char *w = q;
+            while (q < rp && (isalnum((unsigned char)*q) || *q == '_' || *q == '.'))
+                q++;
+            const char *dot = w;
+            for (const char *k = w; k < q; k++)
+                if (*k == '.') dot = k + 1;
+            for (size_t k = 0; k < nn; k++)
+                if (strlen(names[k]) == (size_t)(q - dot) &&
+                    memcmp(names[k], dot, (size_t)(q - dot)) == 0)
+                    return true;
+        }
+        return false;
+    }
+    return false;
+}
+
+/* `self.cuda()` in a class whose base class, defined elsewhere in the project, has its own
+ * cuda() method: the project's method, no finding (its body is reported where it moves
+ * tensors). */
+static void own_cuda_methods(gp_audit_state *st)
+{
+    char **names = NULL;
+    size_t nn = 0, cap = 0;
+    for (size_t f = 0; f < st->nfiles; f++) {
+        if (!st->files[f].nfacts) continue;
+        size_t n;
+        unsigned fl;
+        const char *t;
+        int k;
+        for (fact_it it = facts_of(st, f); (k = fact_next(&it, &fl, &t, &n)) != 0;) {
+            if (k != GP_FACT_CUDA_METHOD) continue;
+            if (nn == cap) {
+                size_t nc = cap ? cap * 2 : 8;
+                char **nv = realloc(names, nc * sizeof *nv);
+                if (!nv) goto out;
+                names = nv;
+                cap = nc;
+            }
+            if (!(names[nn] = strndup(t, n))) goto out;
+            nn++;
+        }
+    }
+    if (!nn) goto out;
+    gp_spool_reader *rd = malloc(sizeof *rd);
+    if (!rd || gp_spool_begin(rd, st->spool) != 0) {
+        free(rd);
+        goto out;
+    }
+    size_t capo = 0;
+    gp_spool_rec r;
+    for (size_t i = 0; i < st->nrec && gp_spool_next(rd, &r, NULL, 4096, NULL) == 0; i++) {
+        if (r.rule != GP_R_PY_DEV_001 || !(r.flags & (GP_MARK_SELF_CUDA << 2)) || r.cell) continue;
+        if (st->nowncuda == capo) {
+            size_t nc = capo ? capo * 2 : 8;
+            gp_line_span *nv = realloc(st->owncuda, nc * sizeof *nv);
+            if (!nv) break;
+            st->owncuda = nv;
+            capo = nc;
+        }
+        st->owncuda[st->nowncuda++] = (gp_line_span){r.file, r.line, r.line, false};
+    }
+    free(rd);
+    /* read each file with such calls once; keep the calls whose class derives from one */
+    char *buf = NULL;
+    size_t kept = 0, got = 0;
+    enum { CAP = 8u << 20 };
+    for (size_t i = 0; i < st->nowncuda; i++) {
+        if (i == 0 || st->owncuda[i].file != st->owncuda[i - 1].file) {
+            if (!buf && !(buf = malloc(CAP))) break;
+            FILE *in = fopen(gp_audit_path(st, st->owncuda[i].file), "rb");
+            got = in ? fread(buf, 1, CAP, in) : 0;
+            if (in) fclose(in);
+        }
+        if (got && base_defines_cuda(buf, got, st->owncuda[i].lo, names, nn))
+            st->owncuda[kept++] = st->owncuda[i];
+    }
+    st->nowncuda = kept;
+    free(buf);
+out:
+    for (size_t i = 0; i < nn; i++)
+        free(names[i]);
+    free(names);
+}
+
 /* ---- what a finding counts as -------------------------------------------------------------- */
 
 void gp_audit_effective(const gp_audit_state *st, const gp_spool_rec *r, gp_eff *e)
@@ -1303,10 +1467,17 @@ void gp_audit_effective(const gp_audit_state *st, const gp_spool_rec *r, gp_eff 
     e->severity = r->severity;
     e->guarded = (r->flags & 1) != 0;
     e->optional = false;
+    e->unreached = false;
     if ((r->flags & 2) || imports_own(st, r)) { /* in the baseline; the project's own code */
         e->severity = GP_SEV_NONE;
         return;
     }
+    if (r->rule == GP_R_PY_DEV_001 && (r->flags & (GP_MARK_SELF_CUDA << 2)))
+        for (size_t i = 0; i < st->nowncuda; i++)
+            if (st->owncuda[i].file == r->file && st->owncuda[i].lo == r->line) {
+                e->severity = GP_SEV_NONE; /* the project's own cuda() */
+                return;
+            }
     uint16_t ff = st->files[r->file].flags;
     if (ff & GP_FF_OPTIONAL) {
         e->optional = true;
@@ -1319,9 +1490,9 @@ void gp_audit_effective(const gp_audit_state *st, const gp_spool_rec *r, gp_eff 
         e->severity = GP_SEV_NOTE;
         return;
     }
-    if (((ff & GP_FF_IMPORT_GUARDED) ||
-         ((ff & GP_FF_CALLS_GUARDED) && !r->cell && in_guarded_def(st, r))) &&
-        !e->guarded) {
+    int gd = (ff & GP_FF_CALLS_GUARDED) && !r->cell ? in_guarded_def(st, r) : 0;
+    if (((ff & GP_FF_IMPORT_GUARDED) || gd) && !e->guarded) {
+        e->unreached = gd == 2 && !(ff & GP_FF_IMPORT_GUARDED);
         const gp_audit_rule *ru = gp_audit_rule_get(r->rule);
         e->guarded = true;
         if (ru->guarded_as >= 0) {
@@ -1427,11 +1598,14 @@ static int count_findings(gp_audit_state *st)
             if ((e.severity == GP_SEV_ERROR && !e.guarded) ||
                 (e.optional && r.severity == GP_SEV_ERROR && !(r.flags & 1)))
                 ev_put(st, m->ev[ru->stop], &m->stop_count[ru->stop], &r, e.rule);
-            else if (ru->stop == GP_STOP_NCCL && ru->severity == GP_SEV_ERROR && e.guarded &&
-                     !e.optional)
+            else if (((ru->stop == GP_STOP_NCCL && e.guarded) || e.unreached) &&
+                     ru->severity == GP_SEV_ERROR && !e.optional) {
                 /* guarded NCCL: a multi-GPU training path; the other guarded stops have their
-                 * fallback beside them (the eager path, the CPU kernel, the other package) */
+                 * fallback beside them (the eager path, the CPU kernel, the other package).
+                 * Code no entry point reaches: a stop only for whoever calls it */
                 ev_put(st, m->cond_ev[ru->stop], &m->cond_count[ru->stop], &r, e.rule);
+                if (e.unreached) m->cond_unreached[ru->stop]++;
+            }
         }
         gp_audit_vclass want = GP_VC_PORTABLE;
         if (vsev == GP_SEV_ERROR)
@@ -1524,6 +1698,7 @@ int gp_audit_resolve(gp_audit_state *st)
     resolve_imports(&c);
     if (assign_components(&c) != 0) goto out;
     pair_cpu_twins(&c);
+    own_cuda_methods(st);
     if (count_findings(st) != 0) goto out;
     verdicts(st);
     rc = 0;
@@ -1566,6 +1741,8 @@ const char *gp_audit_stop_title_for(const gp_audit_state *st, gp_audit_stop s)
 const char *gp_audit_cond_scope(const gp_audit_module *m, gp_audit_stop s)
 {
     if (m->role == GP_ROLE_CUDA_OPTIONAL) return "only for the optional CUDA backend";
+    if (m->cond_unreached[s] && m->cond_unreached[s] == m->cond_count[s])
+        return "only in code that no entry point reaches (a library function, or unused)";
     if (s == GP_STOP_NCCL) return "only for multi-GPU training (the single-device path has none)";
     return "only on the guarded CUDA path";
 }

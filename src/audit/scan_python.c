@@ -115,6 +115,16 @@ typedef struct py_pending {
     size_t line_off, off, len;
 } py_pending;
 
+/* A float64 name passed to a function of the file (`to_device(betas, dev)`): reported at the
+ * argument when that function moves the parameter to a device (decided at the file's end). */
+typedef struct py_f64arg {
+    py_pending at;
+    size_t callee_off, callee_len;
+    size_t kw_off, kw_len; /* a keyword argument's name, or kw_len 0 */
+    int index;             /* a positional argument's place */
+    bool guarded;
+} py_f64arg;
+
 typedef struct py_paren {
     char callee[PY_NAME_MAX]; /* resolved dotted name before '(' ("" for other brackets) */
     const char *last;         /* its last component */
@@ -146,6 +156,7 @@ typedef struct py_scan {
     bool part_colon;               /* the last token of the part scanned before is ':' */
     bool mentions_mps;
     int ndev004;
+    int nf64arg;
     int ndl;
     int ndefs, nranges, nnamed, nswitch, nculist;
     uint32_t nchains; /* if/elif/else chains of guards seen */
@@ -164,6 +175,7 @@ typedef struct py_scan {
     py_alias al[PY_MAX_ALIAS];
     py_paren par[32];
     py_pending dev004[PY_MAX_PEND];
+    py_f64arg f64arg[PY_MAX_PEND]; /* float64 names passed to the file's own functions */
     py_pending dl[PY_MAX_PEND];
     gp_py_tok t[PY_MAX_TOKS];
 } py_scan;
@@ -608,7 +620,10 @@ static bool match_name(py_scan *ps, const char *c, int ncomp, const char *last, 
     if (attr && is_call && !has_base && strcmp(c, "self.cuda") == 0 && defines_cuda(ps))
         return true;
     if (attr && is_call && strcmp(last, "cuda") == 0 && !starts(c, "numba.")) {
+        size_t nf0 = ps->r->nf;
         report(ps, GP_R_PY_DEV_001, lasti, guarded);
+        if (!has_base && strcmp(c, "self.cuda") == 0 && ps->r->nf > nf0)
+            ps->r->f[nf0].marks |= GP_MARK_SELF_CUDA;
         return true;
     }
     if (attr && is_call && strcmp(last, "double") == 0 && is_op(ps, lasti + 2, ")") &&
@@ -1970,6 +1985,281 @@ static bool f64_use_reaches(py_scan *ps, size_t i, const py_flow *fl, bool *carr
     return false;
 }
 
+/* ---- float64 through a later line and through parameters ---------------------------------- */
+
+static bool text_at(const char *d, size_t i, size_t b, const char *w)
+{
+    size_t k = strlen(w);
+    return i + k <= b && memcmp(d + i, w, k) == 0;
+}
+
+/* Does `.to(` at d[i, b) (i just past the '(') take a device: not a dtype, not "cpu"? */
+static bool text_to_device(const char *d, size_t i, size_t b)
+{
+    while (i < b && d[i] == ' ')
+        i++;
+    if (i >= b || d[i] == ')') return false;
+    static const char *const no[] = {"torch.float", "torch.double", "torch.half", "torch.bfloat",
+                                     "torch.int",   "torch.long",   "torch.bool", "torch.uint",
+                                     "dtype",       "np.",          "numpy.",     "\"cpu\"",
+                                     "'cpu'"};
+    for (size_t k = 0; k < sizeof no / sizeof no[0]; k++)
+        if (text_at(d, i, b, no[k])) return false;
+    for (size_t j = i; j < b && d[j] != ')' && d[j] != ','; j++)
+        if (text_at(d, j, b, "dtype")) return false;
+    return true;
+}
+
+/* A move to a device at d[i] (`.cuda(`, `.to(device`, `device=` not "cpu"): its length, or 0. */
+static size_t text_move_at(const char *d, size_t i, size_t b)
+{
+    if (text_at(d, i, b, ".cuda(")) return 6;
+    if (text_at(d, i, b, ".to(") && text_to_device(d, i + 4, b)) return 4;
+    if (text_at(d, i, b, "device=") && (i == 0 || !gp_py_is_name_char((unsigned char)d[i - 1])) &&
+        !text_at(d, i + 7, b, "\"cpu\"") && !text_at(d, i + 7, b, "'cpu'"))
+        return 7;
+    return 0;
+}
+
+/* Is the value made by the code at d[a, b) (one line) on a device: moved there, and not
+ * brought back (.cpu(), .numpy(), .item(), .tolist()) after? */
+static bool text_on_device(const char *d, size_t a, size_t b)
+{
+    bool on = false;
+    for (size_t i = a; i < b; i++) {
+        if (text_move_at(d, i, b)) on = true;
+        if (text_at(d, i, b, ".cpu()") || text_at(d, i, b, ".numpy()") ||
+            text_at(d, i, b, ".item()") || text_at(d, i, b, ".tolist()"))
+            on = false;
+    }
+    return on;
+}
+
+/* Does a float64 value at d[a] reach a device on the line d[a, b) before a cast (`.float()`,
+ * `.half()`, float32, `.cpu()`)? */
+static bool text_moves_f64(const char *d, size_t a, size_t b)
+{
+    for (size_t i = a; i < b; i++) {
+        if (text_move_at(d, i, b)) return true;
+        if (text_at(d, i, b, ".float()") || text_at(d, i, b, ".half()") ||
+            text_at(d, i, b, ".bfloat16()") || text_at(d, i, b, "float32") ||
+            text_at(d, i, b, "float16") || text_at(d, i, b, ".cpu()") ||
+            text_at(d, i, b, ".numpy()"))
+            return false;
+    }
+    return false;
+}
+
+/* The end of the physical line at p (its '\n' or n). */
+static size_t line_end_at(const char *d, size_t n, size_t p)
+{
+    const char *e = memchr(d + p, '\n', n - p);
+    return e ? (size_t)(e - d) : n;
+}
+
+static size_t line_start_at(const char *d, size_t p)
+{
+    while (p > 0 && d[p - 1] != '\n')
+        p--;
+    return p;
+}
+
+/* `.double()` or `.to(torch.float64)` on a tensor named at tokens [r0, r1] (a name, or
+ * self.name): was the name last set, in the same function, to a value on a device
+ * (`x = batch.to(device)`, `self.w = torch.randn(3, device=dev)`)? The file's bytes before the
+ * line are read (not in a mapped file, whose earlier bytes are released). */
+static bool f64_recv_on_device(py_scan *ps, size_t r0, size_t r1)
+{
+    if (ps->s->mapped || r0 >= ps->nt) return false;
+    bool self_attr = r1 == r0 + 2 && is_name(ps, r0, "self") && is_op(ps, r0 + 1, ".");
+    if (r1 != r0 && !self_attr) return false;
+    const char *d = ps->s->data;
+    size_t n = ps->s->size;
+    const gp_py_tok *nt = &ps->t[r1];
+    size_t lim = ps->t[0].line_off, from = 0;
+    /* the innermost function's start; for self.name, the outermost one's (its class) */
+    for (int k = self_attr ? 0 : ps->nb - 1; self_attr ? k < ps->nb : k >= 0;
+         k += self_attr ? 1 : -1)
+        if (ps->b[k].kind == BK_DEF) {
+            from = ps->b[k].body;
+            break;
+        }
+    size_t last = (size_t)-1;
+    for (size_t p = name_find(d, n, from, lim, d + nt->off, nt->len); p < lim;
+         p = name_find(d, n, p + 1, lim, d + nt->off, nt->len)) {
+        size_t ls = line_start_at(d, p), q = ls;
+        while (q < p && (d[q] == ' ' || d[q] == '\t'))
+            q++;
+        if (self_attr) {
+            if (p < q + 5 || memcmp(d + q, "self.", 5) != 0 || q + 5 != p) continue;
+        } else if (q != p) {
+            continue;
+        }
+        size_t e = p + nt->len;
+        while (e < lim && d[e] == ' ')
+            e++;
+        if (e < lim && d[e] == ':') { /* an annotation: x: Tensor = ... */
+            while (e < lim && d[e] != '=' && d[e] != '\n')
+                e++;
+        }
+        if (e + 1 < lim && d[e] == '=' && d[e + 1] != '=') last = e + 1;
+    }
+    if (last == (size_t)-1) return false;
+    return text_on_device(d, last, line_end_at(d, n, last));
+}
+
+/* The float64 value made at token `at` is a cast of a name (`x.double()`, `x.to(torch.float64)`,
+ * `x.type(torch.double)`) that holds a tensor on a device? */
+static bool f64_cast_of_device_name(py_scan *ps, size_t at)
+{
+    size_t r1;
+    if (at >= 2 && is_name(ps, at, "double") && is_op(ps, at - 1, "."))
+        r1 = at - 2;
+    else if (at >= 4 && is_op(ps, at - 1, "(") &&
+             (is_name(ps, at - 2, "to") || is_name(ps, at - 2, "type")) && is_op(ps, at - 3, "."))
+        r1 = at - 4;
+    else if (at >= 6 && is_op(ps, at - 1, "=") && is_name(ps, at - 2, "dtype") &&
+             is_op(ps, at - 3, "(") && is_name(ps, at - 4, "to") && is_op(ps, at - 5, "."))
+        r1 = at - 6;
+    else
+        return false;
+    if (ps->t[r1].kind != GP_PY_NAME) return false;
+    size_t r0 = r1;
+    while (r0 >= 2 && is_op(ps, r0 - 1, ".") && ps->t[r0 - 2].kind == GP_PY_NAME)
+        r0 -= 2;
+    if (r0 > 0 && (is_op(ps, r0 - 1, ".") || is_op(ps, r0 - 1, ")") || is_op(ps, r0 - 1, "]")))
+        return false;
+    return f64_recv_on_device(ps, r0, r1);
+}
+
+/* A float64 name at token i passed to a function named by a plain name (`to_device(betas)`,
+ * `prepare(x, arr=betas)`): kept until the file's end, when that function's body is read. */
+static void f64_arg_pending(py_scan *ps, size_t i, bool guarded)
+{
+    if (ps->nf64arg == PY_MAX_PEND || ps->s->mapped) return;
+    size_t kw_off = 0, kw_len = 0, k;
+    if (i >= 2 && is_op(ps, i - 1, "=") && ps->t[i - 2].kind == GP_PY_NAME &&
+        (is_op(ps, i - 3, "(") || is_op(ps, i - 3, ","))) {
+        kw_off = ps->t[i - 2].off;
+        kw_len = ps->t[i - 2].len;
+        k = i - 3;
+    } else if (i > 0 && (is_op(ps, i - 1, "(") || is_op(ps, i - 1, ","))) {
+        k = i - 1;
+    } else {
+        return;
+    }
+    if (!(is_op(ps, i + 1, ")") || is_op(ps, i + 1, ","))) return;
+    int index = 0, depth = 0;
+    for (;; k--) {
+        if (is_op(ps, k, ")") || is_op(ps, k, "]") || is_op(ps, k, "}")) depth++;
+        if (is_op(ps, k, "(") || is_op(ps, k, "[") || is_op(ps, k, "{")) {
+            if (depth == 0) break;
+            depth--;
+        }
+        if (depth == 0 && is_op(ps, k, ",")) index++;
+        if (k == 0) return;
+    }
+    if (!is_op(ps, k, "(")) return;
+    long c = callee_last(ps, k);
+    if (c < 0 || (c > 0 && is_op(ps, (size_t)c - 1, "."))) return; /* a plain name only */
+    if (is_alias(ps, (size_t)c)) return;                           /* an imported function */
+    py_f64arg *a = &ps->f64arg[ps->nf64arg++];
+    a->at = (py_pending){ps->t[i].line, ps->t[i].line_off, ps->t[i].off, ps->t[i].len};
+    a->callee_off = ps->t[c].off;
+    a->callee_len = ps->t[c].len;
+    a->kw_off = kw_off;
+    a->kw_len = kw_len;
+    a->index = kw_len ? -1 : index;
+    a->guarded = guarded;
+}
+
+/* Does the file's function named d[off, off+len) move the parameter that the argument fills
+ * to a device (`torch.from_numpy(arr).to(device)`, `arr.cuda()`, `torch.tensor(arr,
+ * device=dev)`, `register_buffer("b", arr)`) before a cast? */
+static bool f64_param_moves(py_scan *ps, const py_f64arg *a)
+{
+    const char *d = ps->s->data;
+    size_t n = ps->s->size;
+    const char *w = d + a->callee_off;
+    size_t wl = a->callee_len;
+    for (size_t p = name_find(d, n, 0, n, w, wl); p < n; p = name_find(d, n, p + 1, n, w, wl)) {
+        size_t ls = line_start_at(d, p), q = ls;
+        while (q < p && (d[q] == ' ' || d[q] == '\t'))
+            q++;
+        size_t ind = q - ls;
+        if (p < q + 4 || memcmp(d + q, "def", 3) != 0) continue;
+        size_t s = q + 3;
+        while (s < p && (d[s] == ' ' || d[s] == '\t'))
+            s++;
+        if (s != p || p + wl >= n || d[p + wl] != '(') continue;
+        /* the parameters */
+        size_t i = p + wl + 1, pstart = i;
+        int depth = 0, idx = 0;
+        size_t pn_off = 0, pn_len = 0;
+        for (; i < n; i++) {
+            char ch = d[i];
+            bool end = depth == 0 && (ch == ',' || ch == ')');
+            if (end) {
+                size_t a0 = pstart;
+                while (a0 < i && (d[a0] == ' ' || d[a0] == '\t' || d[a0] == '\n' || d[a0] == '*'))
+                    a0++;
+                size_t a1 = a0;
+                while (a1 < i && gp_py_is_name_char((unsigned char)d[a1]))
+                    a1++;
+                bool match = a->kw_len ? (a1 - a0 == a->kw_len &&
+                                          memcmp(d + a0, d + a->kw_off, a->kw_len) == 0)
+                                       : idx == a->index;
+                if (match && a1 > a0) {
+                    pn_off = a0;
+                    pn_len = a1 - a0;
+                }
+                idx++;
+                pstart = i + 1;
+                if (ch == ')') break;
+            }
+            if (ch == '(' || ch == '[' || ch == '{') depth++;
+            if (ch == ')' || ch == ']' || ch == '}') depth--;
+        }
+        if (!pn_len || i >= n) return false;
+        /* the body: the lines after the header indented deeper than the def */
+        size_t body = line_end_at(d, n, i);
+        size_t end = body;
+        for (size_t l = body; l < n;) {
+            size_t ln = l + 1, le = ln < n ? line_end_at(d, n, ln) : n, k2 = ln;
+            while (k2 < le && (d[k2] == ' ' || d[k2] == '\t'))
+                k2++;
+            if (ln >= n) break;
+            if (k2 < le && d[k2] != '#' && k2 - ln <= ind) break;
+            end = le;
+            l = le;
+        }
+        const char *pw = d + pn_off;
+        for (size_t u = name_find(d, n, body, end, pw, pn_len); u < end;
+             u = name_find(d, n, u + 1, end, pw, pn_len)) {
+            size_t le = line_end_at(d, n, u), us = line_start_at(d, u);
+            if (u > 0 && d[u - 1] == '.') continue;
+            /* the parameter itself moved, or the value made from it on its line */
+            if (text_moves_f64(d, u + pn_len, le)) {
+                /* (a cast made before the parameter on the line: `torch.tensor(x).float()`
+                 * is checked after it; a dtype given to the maker casts too) */
+                bool cast_kw = false;
+                for (size_t k = us; k < le; k++)
+                    if (text_at(d, k, le, "dtype=torch.float32") ||
+                        text_at(d, k, le, "dtype=torch.float16") ||
+                        text_at(d, k, le, "dtype=torch.float)") ||
+                        text_at(d, k, le, "dtype=torch.half"))
+                        cast_kw = true;
+                if (!cast_kw) return true;
+            }
+            for (size_t k = us; k < u; k++)
+                if (text_at(d, k, u, "register_buffer(") || text_at(d, k, u, "Parameter("))
+                    return true;
+        }
+        return false;
+    }
+    return false;
+}
+
 /* Sets name token 0's alias to what the line makes of it: followed as float64, or not. */
 static void f64_assign(py_scan *ps, bool f64)
 {
@@ -2006,7 +2296,8 @@ static void dtype_flow(py_scan *ps, bool guarded)
     bool carry = false;
     if (ps->f64_at != (size_t)-1 && ps->f64_default == (size_t)-1) {
         /* made float64 before a move without a cast between, or after one (`.cuda().double()`) */
-        if (moved_after(&fl, ps->f64_at) || moved_before(&fl, ps->f64_at))
+        if (moved_after(&fl, ps->f64_at) || moved_before(&fl, ps->f64_at) ||
+            f64_cast_of_device_name(ps, ps->f64_at))
             report(ps, GP_R_PY_DTYPE_001, ps->f64_at, guarded);
         else
             carry = !cast_after(&fl, ps->f64_at);
@@ -2018,6 +2309,7 @@ static void dtype_flow(py_scan *ps, bool guarded)
             report(ps, GP_R_PY_DTYPE_001, i, guarded);
             break;
         }
+        f64_arg_pending(ps, i, guarded);
         carry |= c;
     }
     if (assign) f64_assign(ps, carry);
@@ -2201,6 +2493,15 @@ static void scan_line(py_scan *ps)
         size_t ni = is_name(ps, 0, "async") ? 2 : 1;
         bool named = ni < ps->nt && ps->t[ni].kind == GP_PY_NAME;
         def = def_open(ps, line_at, named ? ps->t[ni].off : 0, named ? ps->t[ni].len : 0);
+        if (named && ps->t[ni].len == 4 && memcmp(tx(ps, ni), "cuda", 4) == 0)
+            for (int k = 0; k < ps->nb; k++) /* `def cuda(self...)` in a class: its own method */
+                if (ps->b[k].kind == BK_DEF && ps->b[k].def >= 0) {
+                    const py_def *cl = &ps->defs[ps->b[k].def];
+                    if (cl->name_len && cl->name_off >= ps->s->released)
+                        gp_audit_fact(ps->r, GP_FACT_CUDA_METHOD, 0, ps->s->data + cl->name_off,
+                                      cl->name_len);
+                    break;
+                }
         if (ps->nal && !is_name(ps, 0, "class")) shadow = param_shadow(ps, ni + 1); /* not bases */
         ps->shadow |= shadow; /* the parameters named in the header are no uses either */
     }
@@ -2406,13 +2707,58 @@ static int uses_guarded(const py_scan *ps, const char *w, size_t k, size_t skip_
     return uses_split(ps, uses, hits < PY_MAX_USES ? hits : PY_MAX_USES) ? -1 : 1;
 }
 
+/* The methods of class k (a top-level class) that hold its unguarded errors or stop findings
+ * themselves (`def prepare_distributed(self): ... DDP(...)`): "Class.method:first-last", so
+ * that the callers of the method, not of the class, decide (reach.c). Dunder methods and
+ * forward run whenever the class is used: they stay with it. */
+static void method_facts(py_scan *ps, int k)
+{
+    const py_def *t = &ps->defs[k];
+    const char *data = ps->s->data;
+    /* a class: `class` before its name */
+    size_t q = t->name_off;
+    if (q < ps->s->released + 6 || q < 6) return;
+    while (q > 0 && (data[q - 1] == ' ' || data[q - 1] == '\t'))
+        q--;
+    if (q < 5 || memcmp(data + q - 5, "class", 5) != 0) return;
+    for (int j = k + 1; j < ps->ndefs; j++) {
+        const py_def *m = &ps->defs[j];
+        if (m->start >= t->end) break;
+        if (m->top || !m->name_len || m->name_len > 100) continue;
+        bool nested = false; /* directly in the class, not in one of its methods */
+        for (int i = k + 1; i < j && !nested; i++)
+            nested = ps->defs[i].start <= m->start && m->end <= ps->defs[i].end;
+        if (nested || (m->name_len >= 2 && memcmp(data + m->name_off, "__", 2) == 0) ||
+            (m->name_len == 7 && memcmp(data + m->name_off, "forward", 7) == 0) ||
+            !def_has_stop(ps, m))
+            continue;
+        uint32_t lo = UINT32_MAX, hi = 0;
+        size_t f1 = m->open ? ps->r->nf : m->f1;
+        for (size_t f = m->f0; f < f1 && f < ps->r->nf; f++) {
+            if (ps->r->f[f].guarded) continue;
+            if (ps->r->f[f].line < lo) lo = ps->r->f[f].line;
+            if (ps->r->f[f].line > hi) hi = ps->r->f[f].line;
+        }
+        if (lo > hi) continue;
+        char b[300];
+        int n = snprintf(b, sizeof b, "%.*s.%.*s:%u-%u", (int)t->name_len, data + t->name_off,
+                         (int)m->name_len, data + m->name_off, lo, hi);
+        if (n > 0 && (size_t)n < sizeof b && n <= GP_AUDIT_FACT_MAX)
+            gp_audit_fact(ps->r, GP_FACT_DEF, GP_FACTF_METHOD, b, (size_t)n);
+    }
+}
+
 /* The facts the calls between the project's modules are decided with (resolve.c): a name
  * imported from another module and used only behind a CUDA or distributed check, and the
  * top-level functions whose findings are not behind one here and that this file uses only
  * behind one or not at all (so that their callers elsewhere decide). */
 static void call_facts(py_scan *ps)
 {
-    if (ps->ranges_over || ps->s->size > PY_DEFS_SCAN_MAX || ps->r->cell) return;
+    if (ps->r->cell) return;
+    if (ps->nranges || ps->ranges_over) ps->r->has_checks = true;
+    if (ps->r->guard_out && (ps->ranges_over || ps->s->size > PY_DEFS_SCAN_MAX))
+        gp_strbuf_append(ps->r->guard_out, "?\n", 2);
+    if (ps->ranges_over || ps->s->size > PY_DEFS_SCAN_MAX) return;
     const char *data = ps->s->data;
     if (ps->nranges)
         for (int i = 0; i < ps->nnamed; i++) {
@@ -2428,11 +2774,20 @@ static void call_facts(py_scan *ps)
                 nm->fact + 3 <= ps->r->facts.len)
                 ps->r->facts.data[nm->fact + 1] |= GP_FACTF_USED_GUARDED;
         }
+    /* the checks themselves, for the calls reach.c follows from the entry points */
+    for (int i = 0; i < ps->nranges && ps->r->guard_out; i++) {
+        char b[80];
+        int m = snprintf(b, sizeof b, "%zu-%zu:%u:%u\n", ps->ranges[i].a, ps->ranges[i].b,
+                         ps->ranges[i].chain, ps->ranges[i].branch);
+        if (m > 0 && (size_t)m < sizeof b) gp_strbuf_append(ps->r->guard_out, b, (size_t)m);
+    }
     if (ps->defs_over) return;
     for (int k = 0; k < ps->ndefs; k++) {
         const py_def *d = &ps->defs[k];
         if (!d->top || !d->name_len || d->name_len > 128 || !def_has_stop(ps, d)) continue;
-        if (uses_guarded(ps, data + d->name_off, d->name_len, d->start, d->end) < 0) continue;
+        unsigned own = uses_guarded(ps, data + d->name_off, d->name_len, d->start, d->end) < 0
+                           ? GP_FACTF_OWN_PLAIN
+                           : 0;
         uint32_t lo = UINT32_MAX, hi = 0;
         size_t f1 = d->open ? ps->r->nf : d->f1;
         for (size_t f = d->f0; f < f1 && f < ps->r->nf; f++) {
@@ -2443,7 +2798,8 @@ static void call_facts(py_scan *ps)
         if (lo > hi) continue;
         char b[160];
         int m = snprintf(b, sizeof b, "%.*s:%u-%u", (int)d->name_len, data + d->name_off, lo, hi);
-        if (m > 0 && (size_t)m < sizeof b) gp_audit_fact(ps->r, GP_FACT_DEF, 0, b, (size_t)m);
+        if (m > 0 && (size_t)m < sizeof b) gp_audit_fact(ps->r, GP_FACT_DEF, own, b, (size_t)m);
+        method_facts(ps, k);
     }
 }
 
@@ -2461,6 +2817,12 @@ static void finish(py_scan *ps)
             c->finding < ps->r->nf)
             gp_audit_guard_finding(ps->r, c->finding);
     }
+    /* float64 names passed to the file's own functions that move them to a device */
+    for (int k = 0; k < ps->nf64arg; k++)
+        if (f64_param_moves(ps, &ps->f64arg[k]))
+            gp_audit_add(ps->r, ps->s, GP_R_PY_DTYPE_001, ps->f64arg[k].guarded,
+                         ps->f64arg[k].at.line, ps->f64arg[k].at.line_off, ps->f64arg[k].at.off,
+                         ps->f64arg[k].at.len);
     if (!ps->mentions_mps)
         for (int k = 0; k < ps->ndev004; k++)
             gp_audit_add(ps->r, ps->s, GP_R_PY_DEV_004, false, ps->dev004[k].line,

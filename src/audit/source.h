@@ -88,6 +88,8 @@ enum {
     GP_MARK_CUT_BEFORE = 1u << 0, /* its snippet starts inside its line */
     GP_MARK_CUT_AFTER = 1u << 1,  /* its snippet ends before its line does */
     GP_MARK_KERNEL = 1u << 2,     /* C-KERN-001 at a kernel's definition (`__global__`) */
+    GP_MARK_SELF_CUDA = 1u << 3,  /* PY-DEV-001 at `self.cuda()`: a base class of the project
+                                   * may define its own cuda() (resolve.c) */
 };
 
 typedef struct gp_audit_finding {
@@ -125,9 +127,15 @@ typedef struct gp_audit_result {
     bool cpu_impl;       /* a source named as a CPU implementation with real bodies */
     bool metal_impl;     /* a .metal file */
     bool has_main_guard; /* python: if __name__ == "__main__" */
+    bool has_checks;     /* python: code behind a CUDA or distributed check (a hint: reach.c
+                          * scans the file again for where, only when it has some) */
     bool cuda_dispatch;  /* c++: a dispatch on the device with a CUDA branch */
     bool mps_impl;       /* an MPS branch (`is_mps()`, `kMPS`) or an MPS implementation */
     bool prefiltered;    /* decided by the prefilter without tokenizing */
+    /* python, when not NULL (reach.c asks it of a full scan): the code behind a CUDA or
+     * distributed check, one "a-b:chain:branch" line per stretch (bytes a to b; its
+     * if/elif/else chain and branch), or a line "?" when they are not all known */
+    gp_strbuf *guard_out;
     bool skipped_binary;
     gp_strbuf facts;     /* what resolve.c reads across files (gp_audit_fact) */
     const char *problem; /* static reason the file could not be scanned, or NULL */
@@ -145,9 +153,11 @@ typedef enum gp_audit_fact_kind {
     GP_FACT_CUDA_BACKEND, /* cmake: a backend named CUDA added through a project function */
     GP_FACT_CUDA_GATED,   /* a build file that compiles CUDA only in a guarded branch */
     GP_FACT_CUDA_TARGET,  /* make: a target built only in a CUDA branch */
-    GP_FACT_DEF, /* python: "name:first-last", a top-level function or class whose findings (on
-                  * lines first to last) are not behind a check, used in its file only behind
-                  * one or not at all: its callers elsewhere decide (resolve.c) */
+    GP_FACT_DEF,          /* python: "name:first-last", a top-level function or class with errors or
+                           * stop-condition findings (on lines first to last) not behind a check: its
+                           * callers decide (resolve.c, reach.c); GP_FACTF_OWN_PLAIN when its own file
+                           * uses it outside a check */
+    GP_FACT_CUDA_METHOD,  /* python: a class (its name) that defines its own method cuda() */
 } gp_audit_fact_kind;
 
 enum {
@@ -157,6 +167,8 @@ enum {
     GP_FACTF_TYPE = 1u << 3,         /* an import only for type checkers (if TYPE_CHECKING) */
     GP_FACTF_USED_GUARDED = 1u << 4, /* `from X import name`: every use of name in the file is
                                       * behind a CUDA or distributed check */
+    GP_FACTF_OWN_PLAIN = 1u << 5,    /* GP_FACT_DEF: its own file uses it outside a check */
+    GP_FACTF_METHOD = 1u << 6,       /* GP_FACT_DEF: "Class.method", a method of a class */
 };
 
 #define GP_AUDIT_FACT_MAX 255

@@ -59,6 +59,7 @@ typedef struct gp_audit_module {
      * optional CUDA backend) */
     size_t cond_count[GP_STOP_COUNT];
     gp_stop_ev cond_ev[GP_STOP_COUNT][GP_STOP_EVIDENCE];
+    size_t cond_unreached[GP_STOP_COUNT]; /* of those, in code no entry point reaches */
     /* computed by resolve.c */
     gp_audit_vclass verdict;
     int decided_by; /* rule index, -1 */
@@ -86,7 +87,8 @@ typedef struct gp_eff {
     uint16_t rule;
     uint8_t severity;
     bool guarded;
-    bool optional; /* in a part the default build leaves out */
+    bool optional;  /* in a part the default build leaves out */
+    bool unreached; /* in a function no entry point of the project reaches (reach.c) */
 } gp_eff;
 
 typedef struct gp_problem {
@@ -102,6 +104,7 @@ enum {
     GP_FF_CUDA_DISPATCH = 1u << 3, /* C++ dispatch on the device with a CUDA branch */
     GP_FF_MPS_IMPL = 1u << 4,      /* an MPS branch or implementation */
     GP_FF_PREFILTERED = 1u << 5,   /* decided without tokenizing: no trigger word */
+    GP_FF_CHECKS = 1u << 6,        /* python: has code behind a CUDA or distributed check */
     /* set by resolve.c */
     GP_FF_OPTIONAL = 1u << 8,       /* the default build leaves it out */
     GP_FF_IMPORT_GUARDED = 1u << 9, /* imported only behind a CUDA check */
@@ -110,10 +113,17 @@ enum {
     GP_FF_CALLS_GUARDED = 1u << 12, /* has functions other modules use only behind a check */
 };
 
-/* Lines lo to hi of a file (a function other modules use only behind a check). */
+/* Lines lo to hi of a file (a function its callers use only behind a check, or one no entry
+ * point reaches). */
 typedef struct gp_line_span {
     uint32_t file, lo, hi;
+    bool unreached;
 } gp_line_span;
+
+/* A Python file importing another (indexes into gp_audit_state.files). */
+typedef struct gp_import_edge {
+    uint32_t from, to;
+} gp_import_edge;
 
 /* Every file scanned (in walk order). */
 typedef struct gp_audit_file {
@@ -186,6 +196,8 @@ typedef struct gp_audit_state {
     size_t ntops;
     gp_line_span *gdefs; /* functions used elsewhere only behind a CUDA or distributed check */
     size_t ngdefs, capgdefs;
+    gp_line_span *owncuda; /* `self.cuda()` calls of a class whose base defines its own cuda() */
+    size_t nowncuda;
     bool failed_alloc;
 } gp_audit_state;
 
@@ -193,6 +205,14 @@ static inline const char *gp_audit_path(const gp_audit_state *st, uint32_t file)
 {
     return st->paths.data + st->files[file].path;
 }
+
+/* reach.c: follows the calls between the project's functions from its entry points (programs,
+ * console scripts, documented commands) and adds to st->gdefs the functions with stop findings
+ * that are reached only behind a CUDA or distributed check, or not at all. `dotted`: each
+ * file's module name (NULL for non-Python files). */
+void gp_audit_reach(gp_audit_state *st, const gp_import_edge *e, size_t ne, char *const *dotted);
+/* Adds a span to st->gdefs (false when out of memory). */
+bool gp_audit_gdef_add(gp_audit_state *st, uint32_t file, uint32_t lo, uint32_t hi, bool unreached);
 
 /* resolve.c: components, effective findings, verdicts (after the walk, before any report) */
 int gp_audit_resolve(gp_audit_state *st);

@@ -54,4 +54,19 @@ printf '{"cells": [{"cell_type": "markdown", "source": ["x"]}, {"cell_type": "co
     (cd "$nb" && "$GPUPORT" audit --json --fail-on never .) | grep -q '"file":"nb.ipynb","cell":2,"line":1' &&
     echo "ok   notebook evidence with its cell" || { echo "FAIL notebook evidence without its cell"; fail=1; }
 rm -rf "$nb"
+# reachability from the entry points: a helper no entry point reaches holds its stop only
+# conditionally, and says why; its findings are guarded notes
+out=$(cd "$fix/projects/reach_unused_helper" && "$GPUPORT" audit --json --fail-on never .)
+echo "$out" | grep -q '"why":"only in code that no entry point reaches (a library function, or unused)"' &&
+    echo "$out" | grep -q '"rule":"PY-DIST-001","file":"imgnet/parallel.py","line":9,"column":37,"severity":"note","guarded":true' &&
+    echo "ok   unreached helper: conditional, guarded note" || { echo "FAIL unreached helper"; fail=1; }
+# a function reached two modules down, only behind the --distributed switch: multi-GPU path
+out=$(cd "$fix/projects/reach_setup_two_deep" && "$GPUPORT" audit --json --fail-on never .)
+echo "$out" | grep -q '"why":"only for multi-GPU training (the single-device path has none)"' &&
+    echo "ok   two-deep call behind a switch" || { echo "FAIL two-deep call behind a switch"; fail=1; }
+# a base class of the project that defines its own cuda(): self.cuda() in a subclass in another
+# file is that method; in a class on nn.Module it is torch's
+out=$(cd "$fix/projects/own_cuda_method_base" && "$GPUPORT" audit --all --fail-on never .)
+echo "$out" | grep -q '^nets/mlp.py:20:14: warning PY-DEV-001' && ! echo "$out" | grep -q '^nets/mlp.py:10:' &&
+    echo "ok   own cuda() of a base class" || { echo "FAIL own cuda() of a base class"; fail=1; }
 exit $fail
