@@ -28,6 +28,18 @@ defines_of() {
     awk -v f="$(basename "$1")" '$1 == f { $1 = ""; print }' "$src/tests/runtime/cuda/kernel_defines.txt"
 }
 
+# A kernel that stores vector values into device buffers carries the line
+# "metal-standin: vector-stores". The stand-in's vectors are classes and C++14 cannot assign a
+# class object that lies in another address space (MSL's built-in vectors can), so for such a
+# kernel exactly that error is accepted: every error is "no viable overloaded '='" and each comes
+# with the note that the 'this' object is in address space 1. Any other error still fails.
+only_vector_stores() {
+    grep -q "metal-standin: vector-stores" "$1" || return 1
+    awk '/ error: /   { errors++; if ($0 !~ /no viable overloaded .=./) other++ }
+         /note: candidate function not viable: .this. object is in address space .1./ { notes++ }
+         END { exit !(errors > 0 && other == 0 && notes >= errors) }' "$2"
+}
+
 # check FILE VERSION: 0 when it compiles; the compiler's messages in $work/log.
 check() {
     local file=$1 version=$2 ii=$work/unit.ii
@@ -43,9 +55,16 @@ check() {
 
 fail=0
 for k in "${kernels[@]}"; do
+    # MSL has no double: the runtime refuses a GP_REQUIRES_FP64 program on Metal before compiling
+    if grep -q "^GP_REQUIRES_FP64" "$k"; then
+        echo "--   metal $(basename "$k"): GP_REQUIRES_FP64, which the runtime refuses on Metal"
+        continue
+    fi
     for v in 300 240; do
         if check "$k" "$v"; then
             echo "ok   metal $v $(basename "$k")"
+        elif only_vector_stores "$k" "$work/log"; then
+            echo "ok   metal $v $(basename "$k") (stores of vectors into device buffers not modelled)"
         else
             echo "FAIL metal $v $(basename "$k")"
             cat "$work/log"
