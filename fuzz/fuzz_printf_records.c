@@ -2,6 +2,7 @@
  * rewrite (the format and %s literals decoded, every call's edit) and then the host's reading of
  * a print buffer, the same bytes taken as its words (a kernel that wrote garbage, a cursor past
  * the end, unknown ids and types). */
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -16,7 +17,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     gp_printf_table *t = NULL;
     char *out = NULL;
     size_t len = 0;
-    if (gp_printf_records_source((const char *)data, size, "fuzz.gpk", &t, &out, &len) != GP_OK)
+    /* the first byte's low bit picks the rewrite: overloaded (Metal) or typed (OpenCL C) */
+    bool typed = size > 0 && (data[0] & 1);
+    if (gp_printf_records_source((const char *)data, size, "fuzz.gpk", typed, &t, &out, &len) !=
+        GP_OK)
         return 0;
     size_t nwords = size / 4;
     uint32_t *words = malloc(nwords ? nwords * 4 : 4);

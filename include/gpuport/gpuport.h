@@ -526,20 +526,22 @@ GP_API gp_status gp_check_report_format(const gp_check_report *report, char *buf
  * conversion, %s only of string literals; anything else is GP_ERR_BUILD naming the line and why.
  * CPU (plain and checked): each call's text (at most 1023 bytes) is kept whole; when the launch
  * ends, its output goes to the handler below in group order (the order of calls within a group),
- * at most `limit` lines per launch, then one line saying how many were dropped. CUDA and OpenCL
- * print through their own printf to the process's stdout when the launch's wait returns; their
- * drivers bound the output (CUDA: a 1 MiB FIFO; OpenCL: the device's printf buffer). Metal on
- * macOS 15: os_log, each call's text handed to the handler below as Metal delivers it. Metal
- * before: a print buffer per launch, formatted when the queue is waited for and handed on as on
- * the CPU (group order, the line limit); calls only in kernel bodies (docs/debugging.md). */
+ * at most `limit` lines per launch, then one line saying how many were dropped. OpenCL: a print
+ * buffer per launch, which the launch waits for and formats, handed on as on the CPU (group
+ * order, the line limit); a program with a call in a helper function prints through OpenCL C's
+ * own printf to the process's stdout instead, bounded by the device's printf buffer. CUDA
+ * prints through its own printf to the process's stdout when the launch's wait returns (a 1 MiB
+ * FIFO). Metal on macOS 15: os_log, each call's text handed to the handler below as Metal
+ * delivers it. Metal before: a print buffer per launch, formatted when the queue is waited for
+ * and handed on as on the CPU; calls only in kernel bodies (docs/debugging.md). */
 typedef void (*gp_print_fn)(void *user, const char *text, size_t len);
-/* Thread-safe. Where the kernel output of the CPU and Metal backends goes: fn(user, text, len)
- * once per launch that printed (the CPU: from the launching thread; Metal's print buffer: from the
- * thread that waits; Metal's os_log: once per call, from a Metal thread). NULL: the default,
- * stdout (flushed). */
+/* Thread-safe. Where the kernel output of the CPU, OpenCL's print buffer and Metal goes:
+ * fn(user, text, len) once per launch that printed (the CPU and OpenCL: from the launching
+ * thread; Metal's print buffer: from the thread that waits; Metal's os_log: once per call, from a
+ * Metal thread). NULL: the default, stdout (flushed). */
 GP_API gp_status gp_print_set_handler(gp_print_fn fn, void *user);
-/* Thread-safe. Lines kept per launch on the CPU and Metal's print buffer (0: the default, 4096, or
- * GPUPORT_PRINT_LIMIT). */
+/* Thread-safe. Lines kept per launch on the CPU and in the print buffers of OpenCL and Metal (0:
+ * the default, 4096, or GPUPORT_PRINT_LIMIT). */
 GP_API gp_status gp_print_set_limit(uint32_t lines);
 GP_API gp_status gp_print_get_limit(uint32_t *lines);
 

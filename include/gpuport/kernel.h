@@ -150,8 +150,9 @@
         GP__AP(m, 10, a10), GP__AP(m, 11, a11), GP__AP(m, 12, a12), GP__AP(m, 13, a13),            \
         GP__AP(m, 14, a14), GP__AP(m, 15, a15)
 
-/* ---- gp_printf through a record buffer (Metal below MSL 3.2, which has no printf) -----------
- * The runtime binds a buffer of 32-bit words at [[buffer(GP_PRINT_REC_BINDING)]]: a header of
+/* ---- gp_printf through a record buffer (OpenCL; Metal below MSL 3.2, which has no printf) ---
+ * The runtime binds a buffer of 32-bit words (Metal: at [[buffer(GP_PRINT_REC_BINDING)]]; OpenCL: as
+ * the kernel's last argument): a header of
  * GP_PRINT_REC_HEADER words (the write cursor in words, the lines dropped because the buffer was
  * full, the capacity in words, GP_PRINT_REC_VERSION), then the records. A record is the call's
  * format id + 1 (0: nothing written there), the linear group index, the argument count n, then n
@@ -169,6 +170,7 @@
 #define GP_PRINT_ARG_INT       1 /* a signed integer (32 or 64 bits, sign-extended) */
 #define GP_PRINT_ARG_UINT      2 /* an unsigned integer (32 or 64 bits) */
 #define GP_PRINT_ARG_FLOAT     3 /* a float's bits in the low word */
+#define GP_PRINT_ARG_DOUBLE    4 /* a double's bits (OpenCL, in a program that requires fp64) */
 
 #define gp_min(a, b)        ((a) < (b) ? (a) : (b))
 #define gp_max(a, b)        ((a) > (b) ? (a) : (b))
@@ -399,9 +401,63 @@ typedef ulong uint64_t;
 #define GP__CL_P_GP__C(i, T, n) __global const T *n
 #define GP__CL_P_GP__V(i, T, n) T n
 #define GP__CL_P_GP__D(i, T, n) __local T *n
-#define GP__KERNEL(name, ...)   __kernel void name(GP__MAPL(GP__CL_P_, __VA_ARGS__))
+/* gp_printf, two ways (the runtime picks one per program, docs/debugging.md):
+ * - a record buffer, as on Metal below MSL 3.2 (layout above): the runtime rewrites each call of a
+ *   kernel body as GP__PRINTF_REC(id, lines, n, args..., GP__PF_END), each argument wrapped by
+ *   the class of its conversion (GP__PF_I for %d %c %s, GP__PF_U for %u %x, GP__PF_F for %e %f
+ *   %g), defines GP__PRINT_RECORDS, and binds the buffer as the kernel's last argument;
+ * - OpenCL C 1.2's own printf, for a program whose calls the record path cannot take (a call in
+ *   a helper function), which the driver writes to stdout when the launch completes. */
+#if defined(GP__PRINT_RECORDS)
+#define GP__KERNEL(name, ...)                                                                      \
+    __kernel void name(GP__MAPL(GP__CL_P_, __VA_ARGS__), __global volatile uint *gp__pbuf)
+#define GP__PF_I(x) ((ulong2)((ulong)GP_PRINT_ARG_INT, (ulong)(long)(x)))
+#define GP__PF_U(x) ((ulong2)((ulong)GP_PRINT_ARG_UINT, (ulong)(x)))
+#if defined(GP__PRINT_DOUBLE)
+#define GP__PF_F(x) ((ulong2)((ulong)GP_PRINT_ARG_DOUBLE, as_ulong((double)(x))))
+#else
+#define GP__PF_F(x) ((ulong2)((ulong)GP_PRINT_ARG_FLOAT, (ulong)as_uint((float)(x))))
+#endif
+#define GP__PF_END  ((ulong2)((ulong)0, (ulong)0))
+/* the arguments by value (a compound literal's address space differs between OpenCL versions):
+ * at most 32, as CUDA's printf, and the end */
+typedef struct gp__pf_args {
+    ulong2 v[33];
+} gp__pf_args;
+static void gp__pf_emit(__global volatile uint *b, uint group, uint id, uint lines, uint n,
+                        gp__pf_args a)
+{
+    const uint words = GP_PRINT_REC_FIXED + GP_PRINT_REC_ARG_WORDS * n;
+    const uint cap = b[GP_PRINT_REC_CAPACITY];
+    /* once the buffer is full the cursor is left alone, so it cannot wrap around */
+    uint at = b[GP_PRINT_REC_CURSOR];
+    if (at < cap && cap - at >= words) at = atomic_add(&b[GP_PRINT_REC_CURSOR], words);
+    if (at >= cap || cap - at < words) {
+        atomic_add(&b[GP_PRINT_REC_DROPPED], lines);
+        return;
+    }
+    __global volatile uint *r = b + GP_PRINT_REC_HEADER + at;
+    r[1] = group;
+    r[2] = n;
+    for (uint i = 0; i < n; i++) {
+        r[GP_PRINT_REC_FIXED + GP_PRINT_REC_ARG_WORDS * i] = (uint)a.v[i].x;
+        r[GP_PRINT_REC_FIXED + GP_PRINT_REC_ARG_WORDS * i + 1] = (uint)(a.v[i].y & 0xffffffffUL);
+        r[GP_PRINT_REC_FIXED + GP_PRINT_REC_ARG_WORDS * i + 2] = (uint)(a.v[i].y >> 32);
+    }
+    r[0] = id + 1u;
+}
+#define GP__PRINTF_REC(id, lines, n, ...)                                                          \
+    gp__pf_emit(gp__pbuf,                                                                          \
+                (uint)(get_group_id(0) +                                                           \
+                       get_num_groups(0) * (get_group_id(1) + get_num_groups(1) * get_group_id(2))), \
+                (id), (lines), (n), (gp__pf_args){{__VA_ARGS__}})
+/* a gp_printf the runtime did not rewrite (a name, not a call) */
+#define gp_printf(...) gp_printf_is_rewritten_by_the_runtime_on_this_device(__VA_ARGS__)
+#else
+#define GP__KERNEL(name, ...) __kernel void name(GP__MAPL(GP__CL_P_, __VA_ARGS__))
 /* OpenCL C 1.2's printf: flushed when the launch's event completes */
-#define gp_printf               printf
+#define gp_printf             printf
+#endif
 
 #define gp_global_id(d)   ((int)get_global_id(d))
 #define gp_local_id(d)    ((int)get_local_id(d))

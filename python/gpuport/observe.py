@@ -1,9 +1,10 @@
 """Seeing inside kernels from Python: gp_printf's output and the timeline (docs/debugging.md).
 
-Importing gpuport installs a print handler: what CPU kernels print with ``gp_printf`` is written
-to ``sys.stdout`` when the launch ends, so Jupyter shows it under the cell, and so is Metal's
-(when the queue is waited for, or as os_log delivers it); OpenCL and CUDA drivers write to the
-process's stdout themselves. ``trace(path)`` records a Chrome/Perfetto
+Importing gpuport installs a print handler: what CPU and OpenCL kernels print with ``gp_printf``
+is written to ``sys.stdout`` when the launch ends, so Jupyter shows it under the cell, and so is
+Metal's (when the queue is waited for, or as os_log delivers it); the CUDA driver, and OpenCL's
+own printf where a program prints from a helper function, write to the process's stdout
+themselves. ``trace(path)`` records a Chrome/Perfetto
 timeline of every launch, copy, build and wait made inside its ``with`` block.
 """
 

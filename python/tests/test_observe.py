@@ -1,5 +1,6 @@
-"""gp_printf's output from Python (docs/debugging.md): the CPU's goes to sys.stdout when the
-launch ends (so notebooks see it), checked runs too; bad formats raise BuildError with the line."""
+"""gp_printf's output from Python (docs/debugging.md): the CPU's and OpenCL's go to sys.stdout
+when the launch ends (so notebooks see it), checked runs too; bad formats raise BuildError with
+the line."""
 
 import io
 import sys
@@ -25,21 +26,31 @@ def _run_show(dev, check=None):
     dev.synchronize()
 
 
-@pytest.mark.parametrize("check", [None, "memcheck"])
-def test_cpu_prints_go_to_sys_stdout(monkeypatch, check):
+def _device(spec):
+    if spec == "opencl":
+        opencl = [d for d in gp.devices() if d.backend == "opencl"]
+        if not opencl:
+            pytest.skip("no OpenCL device (PoCL is installed by scripts/install-deps.sh)")
+        spec = opencl[0].spec
+    return gp.Device(spec)
+
+
+@pytest.mark.parametrize("spec,check", [("cpu", None), ("cpu", "memcheck"), ("opencl", None)])
+def test_prints_go_to_sys_stdout(monkeypatch, spec, check):
     buf = io.StringIO()
     monkeypatch.setattr(sys, "stdout", buf)
-    _run_show(gp.Device("cpu"), check)
+    _run_show(_device(spec), check)
     lines = buf.getvalue().splitlines()
     assert lines == [f"x[{i}] = {i / 2:.2f} (ok)" for i in range(0, 16, 4)]
 
 
-def test_print_limit_counts_what_it_drops(monkeypatch):
+@pytest.mark.parametrize("spec", ["cpu", "opencl"])
+def test_print_limit_counts_what_it_drops(monkeypatch, spec):
     buf = io.StringIO()
     monkeypatch.setattr(sys, "stdout", buf)
     gp.set_print_limit(2)
     try:
-        _run_show(gp.Device("cpu"))
+        _run_show(_device(spec))
     finally:
         gp.set_print_limit(None)
     lines = buf.getvalue().splitlines()

@@ -47,6 +47,11 @@ typedef struct gp_device_state {
      * GP__PRINT_RECORDS, and sets prog->prints; the backend binds a buffer at
      * GP_PRINT_REC_BINDING for each launch and hands it to gp_printf_records_emit after it. */
     bool print_records;
+    /* set by device_open instead (OpenCL): the record path with each argument typed by its
+     * conversion (OpenCL C has no overloads), the buffer bound as the kernel's last argument; a
+     * program the record path cannot take (a call in a helper function) keeps the device's own
+     * printf, and the reason is logged. */
+    bool print_records_typed;
 } gp_device_state;
 
 /* The public handle: a reference to the device plus the record of how it was chosen. */
@@ -297,6 +302,9 @@ void gp_copy_str(char *dst, size_t cap, const char *src);
  * per-launch line limit. Thread-safe. */
 void gp_print_emit(const char *text, size_t len);
 uint32_t gp_print_limit(void);
+/* Words of record space in a launch's print buffer (the record path): room for the line limit
+ * at 32 words a line (a call with 9 arguments), between 16 KiB and 16 MiB. */
+uint32_t gp_print_record_words(void);
 
 /* The record path of gp_printf (printf_format.c). Formats the records of one launch's print
  * buffer (nwords 32-bit words as the kernel left them) with the table of its program, in group

@@ -53,8 +53,10 @@ gp_status gp_printf_scan(const char *src, size_t len, const char *source_name, u
  * #define whose format is not a literal, and a %s argument that is not a literal alone. On
  * success *table holds each call by id (its format and %s literals, decoded) and *out the
  * source with each call `gp_printf(FMT, args)` written `GP__PRINTF_REC(ID, LINES, args)` (each
- * %s literal argument written 0), every line where it was (free() it). */
-gp_status gp_printf_records_source(const char *src, size_t len, const char *source_name,
+ * %s literal argument written 0), every line where it was (free() it). `typed` (OpenCL C, which
+ * has no overloads): `GP__PRINTF_REC(ID, LINES, N, GP__PF_I(a), GP__PF_F(b), ..., GP__PF_END)`,
+ * each argument wrapped by the class of its conversion (I: %d %c %s, U: %u %x, F: %f %e %g). */
+gp_status gp_printf_records_source(const char *src, size_t len, const char *source_name, bool typed,
                                    gp_printf_table **table, char **out, size_t *out_len);
 uint32_t gp_printf_table_count(const gp_printf_table *t);
 /* What gp_printf_records_emit hands on, for a given line limit (free() it; *len its length). */

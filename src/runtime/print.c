@@ -49,6 +49,12 @@ uint32_t gp_print_limit(void)
     return GP_PRINT_DEFAULT_LIMIT;
 }
 
+uint32_t gp_print_record_words(void)
+{
+    uint64_t w = (uint64_t)gp_print_limit() * 32;
+    return (uint32_t)(w < 4096 ? 4096 : w > (4u << 20) ? (4u << 20) : w);
+}
+
 gp_status gp_print_get_limit(uint32_t *lines)
 {
     if (!lines) return gp_error_set(GP_ERR_INVALID_ARGUMENT, "gp_print_get_limit: NULL argument");

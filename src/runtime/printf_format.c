@@ -49,6 +49,7 @@ typedef struct gp_pf_collect {
     size_t nedits, edits_cap;
     int in_kernel; /* the call being read is in a GP_KERNEL body */
     int directive; /* ... or in a preprocessor directive */
+    int typed;     /* wrap each argument by its conversion's class (OpenCL C has no overloads) */
     size_t call_begin;
 } gp_pf_collect;
 
@@ -376,7 +377,7 @@ static uint32_t gp_pf_count_lines(const char *t, size_t len)
  * `string_arg[k]` when argument k is printed by %s) in the table, with its edits. */
 static gp_status gp_pf_collect_call(gp_pf_scan *p, int line, size_t fbegin, size_t fend, int count,
                                     const size_t *abegin, const size_t *aend,
-                                    const unsigned char *string_arg)
+                                    const unsigned char *string_arg, const char *cls)
 {
     gp_pf_collect *c = p->col;
     gp_printf_table *t = c->t;
@@ -413,7 +414,18 @@ static gp_status gp_pf_collect_call(gp_pf_scan *p, int line, size_t fbegin, size
         }
         f->literals[k] = gp_strbuf_take(&lit);
         if (!f->literals[k]) return gp_error_set(GP_ERR_OUT_OF_MEMORY, "out of host memory");
-        st = gp_pf_edit_add(c, abegin[k], aend[k], "0");
+        st = gp_pf_edit_add(c, abegin[k], aend[k], c->typed ? "GP__PF_I(0)" : "0");
+        if (st == GP_OK && c->typed && k == count - 1)
+            st = gp_pf_edit_add(c, aend[k], aend[k], ", GP__PF_END");
+    }
+    /* typed: each other argument becomes GP__PF_<class>(arg), and a last element ends the list */
+    for (int k = 0; k < count && st == GP_OK && c->typed; k++) {
+        if (string_arg[k]) continue;
+        char open[16];
+        snprintf(open, sizeof open, "GP__PF_%c(", cls[k]);
+        st = gp_pf_edit_add(c, abegin[k], abegin[k], open);
+        if (st == GP_OK)
+            st = gp_pf_edit_add(c, aend[k], aend[k], k == count - 1 ? "), GP__PF_END" : ")");
     }
     if (st != GP_OK) return st;
     gp_strbuf shown = {0}; /* what the call prints with every value 0: its line count */
@@ -421,7 +433,11 @@ static gp_status gp_pf_collect_call(gp_pf_scan *p, int line, size_t fbegin, size
     f->lines = gp_pf_count_lines(gp_strbuf_cstr(&shown), shown.len);
     gp_strbuf_free(&shown);
     char ids[48];
-    snprintf(ids, sizeof ids, "%u, %u", t->n - 1, f->lines);
+    if (c->typed)
+        snprintf(ids, sizeof ids, "%u, %u, %d%s", t->n - 1, f->lines, count,
+                 count ? "" : ", GP__PF_END");
+    else
+        snprintf(ids, sizeof ids, "%u, %u", t->n - 1, f->lines);
     st = gp_pf_edit_add(c, c->call_begin, c->call_begin + 9, "GP__PRINTF_REC");
     if (st == GP_OK) st = gp_pf_edit_add(c, fbegin, fend, ids);
     return st;
@@ -438,8 +454,8 @@ static gp_status gp_pf_call(gp_pf_scan *p, int line)
     if (!gp_pf_literal(p, fmt, sizeof fmt, &flen, &fbegin)) {
         if (p->col && p->col->directive)
             return gp_pf_fail(p, line, "",
-                              "in a #define whose format is not a string literal: Metal below "
-                              "MSL 3.2 prints from a buffer, which needs every format when the "
+                              "in a #define whose format is not a string literal: the print "
+                              "buffer (Metal below MSL 3.2, OpenCL) needs every format when the "
                               "program is built; write the literal in the call");
         return gp_pf_fail(p, line, "", "the format must be a string literal");
     }
@@ -447,6 +463,7 @@ static gp_status gp_pf_call(gp_pf_scan *p, int line)
     int count = 0;
     unsigned char literal[GP_PRINTF_MAX_ARGS + 1] = {0};
     unsigned char string_arg[GP_PRINTF_MAX_ARGS + 1] = {0};
+    char cls[GP_PRINTF_MAX_ARGS + 1] = {0}; /* per argument: I, U or F, by its conversion */
     size_t abegin[GP_PRINTF_MAX_ARGS + 1] = {0}, aend[GP_PRINTF_MAX_ARGS + 1] = {0};
     if (!gp_pf_args(p, &count, literal, abegin, aend, GP_PRINTF_MAX_ARGS))
         return gp_pf_fail(p, line, "", "the call has no closing parenthesis");
@@ -477,6 +494,10 @@ static gp_status gp_pf_call(gp_pf_scan *p, int line)
                               "%s prints only string literals on every device (argument "
                               "after the format is not one)");
         if (is_string && used < GP_PRINTF_MAX_ARGS) string_arg[used] = 1;
+        if (args && used < GP_PRINTF_MAX_ARGS) {
+            char conv = fmt[i - 1];
+            cls[used] = strchr("ux", conv) ? 'U' : strchr("feg", conv) ? 'F' : 'I';
+        }
         used += args;
     }
     if (count > GP_PRINTF_MAX_ARGS)
@@ -490,10 +511,10 @@ static gp_status gp_pf_call(gp_pf_scan *p, int line)
     if (!p->col) return GP_OK;
     if (!p->col->in_kernel && !p->col->directive)
         return gp_pf_fail(p, line, "",
-                          "outside a GP_KERNEL body (in a helper function): Metal below MSL 3.2 "
-                          "prints from a buffer that only a kernel's body holds; move the call "
-                          "into the kernel, or print on the cpu device (GPUPORT_DEVICE=cpu)");
-    return gp_pf_collect_call(p, line, fbegin, fend, count, abegin, aend, string_arg);
+                          "outside a GP_KERNEL body (in a helper function): the print buffer "
+                          "(Metal below MSL 3.2, OpenCL) is held by a kernel's body only; move "
+                          "the call into the kernel, or print on the cpu device");
+    return gp_pf_collect_call(p, line, fbegin, fend, count, abegin, aend, string_arg, cls);
 }
 
 static gp_status gp_pf_scan_all(const char *src, size_t len, const char *name, uint32_t *calls,
@@ -591,13 +612,14 @@ static int gp_pf_edit_cmp(const void *a, const void *b)
     return x->begin < y->begin ? -1 : x->begin > y->begin;
 }
 
-gp_status gp_printf_records_source(const char *src, size_t len, const char *name,
+gp_status gp_printf_records_source(const char *src, size_t len, const char *name, bool typed,
                                    gp_printf_table **table, char **out, size_t *out_len)
 {
     *table = NULL;
     *out = NULL;
     *out_len = 0;
     gp_pf_collect col = {0};
+    col.typed = typed;
     col.t = calloc(1, sizeof *col.t);
     if (!col.t) return gp_error_set(GP_ERR_OUT_OF_MEMORY, "out of host memory");
     atomic_init(&col.t->refs, 1);
@@ -687,6 +709,9 @@ static void gp_pf_render(const struct gp_pf_format *f, const uint32_t *args, uin
             memcpy(&x, &lo, sizeof x);
             fv = x;
             iv = gp_pf_clamp_i64(fv);
+        } else if (tag == GP_PRINT_ARG_DOUBLE) {
+            memcpy(&fv, &bits, sizeof fv);
+            iv = gp_pf_clamp_i64(fv);
         } else if (tag == GP_PRINT_ARG_UINT) {
             fv = (double)bits;
             iv = (int64_t)bits;
@@ -771,7 +796,7 @@ char *gp_printf_records_format(const gp_printf_table *t, const char *kernel, con
             for (uint32_t k = 0; k < na && !corrupt; k++) {
                 uint32_t tag = r[GP_PRINT_REC_FIXED + GP_PRINT_REC_ARG_WORDS * k];
                 if (tag != GP_PRINT_ARG_INT && tag != GP_PRINT_ARG_UINT &&
-                    tag != GP_PRINT_ARG_FLOAT)
+                    tag != GP_PRINT_ARG_FLOAT && tag != GP_PRINT_ARG_DOUBLE)
                     corrupt = "an unknown argument type";
             }
         }

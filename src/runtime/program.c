@@ -218,14 +218,27 @@ static gp_status gp_build(gp_device_state *dev, const char *src, size_t len,
     char *rewritten = NULL;
     size_t rlen = 0;
     const char **rec_defs = NULL;
-    if (st == GP_OK && prints && dev->print_records) {
-        st = gp_printf_records_source(src, len, name, &p->prints, &rewritten, &rlen);
-        rec_defs = st == GP_OK ? malloc((ndefs + 1) * sizeof *rec_defs) : NULL;
-        if (st == GP_OK && !rec_defs) st = gp_error_set(GP_ERR_OUT_OF_MEMORY, "out of host memory");
-        if (st == GP_OK) {
+    uint32_t nrec_defs = ndefs;
+    if (st == GP_OK && prints && (dev->print_records || dev->print_records_typed)) {
+        bool typed = dev->print_records_typed;
+        st = gp_printf_records_source(src, len, name, typed, &p->prints, &rewritten, &rlen);
+        if (st == GP_ERR_BUILD && typed) {
+            /* the device's own printf takes what the record path cannot */
+            gp_log_info("%s: gp_printf through %s's own printf (no line limit, no order, no "
+                        "count of what overflows): %s",
+                        name, dev->info.spec, gp_last_error());
+            gp_error_clear();
+            st = GP_OK;
+        }
+        rec_defs = st == GP_OK && rewritten ? malloc((ndefs + 2) * sizeof *rec_defs) : NULL;
+        if (st == GP_OK && rewritten && !rec_defs)
+            st = gp_error_set(GP_ERR_OUT_OF_MEMORY, "out of host memory");
+        if (rec_defs) {
             for (uint32_t i = 0; i < ndefs; i++)
                 rec_defs[i] = defs[i];
-            rec_defs[ndefs] = "GP__PRINT_RECORDS=1";
+            rec_defs[nrec_defs++] = "GP__PRINT_RECORDS=1";
+            /* a double goes as a double where the program has them (OpenCL's fp64) */
+            if (typed && p->needs.fp64) rec_defs[nrec_defs++] = "GP__PRINT_DOUBLE=1";
         }
     }
     if (st != GP_OK) {
@@ -235,7 +248,7 @@ static gp_status gp_build(gp_device_state *dev, const char *src, size_t len,
         return st;
     }
     size_t tlen;
-    char *text = rewritten ? gp_assemble(rewritten, rlen, name, rec_defs, ndefs + 1, &tlen)
+    char *text = rewritten ? gp_assemble(rewritten, rlen, name, rec_defs, nrec_defs, &tlen)
                            : gp_assemble(src, len, name, defs, ndefs, &tlen);
     free(rewritten);
     free(rec_defs);

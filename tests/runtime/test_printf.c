@@ -1,6 +1,7 @@
 /* test_printf.c — gp_printf in kernels: values of every portable conversion, conditions per
- * work-item, many lines, barriers; on the CPU (plain and checked, through the print handler) and
- * on OpenCL (its own printf, read back from the process's stdout). Every expected line must come
+ * work-item, many lines, barriers; on the CPU (plain and checked) and on OpenCL (its print
+ * buffer), through the print handler; OpenCL's own printf (a call in a helper), read back from
+ * the process's stdout. Every expected line must come
  * once and whole; an overflow must be counted; a format outside the portable set must be refused
  * at build time with its line. */
 #include <setjmp.h>
@@ -119,19 +120,46 @@ static void gpt_run_show(gp_device *dev, uint32_t checks, gpt_out *out, float *x
     gp_program_release(p);
 }
 
-static void cpu_values_and_conditions(void **state)
+/* The devices every test runs on: the CPU, checked and not, and OpenCL (through its print
+ * buffer) where a device is there. */
+typedef struct gpt_target {
+    const char *device, *label;
+    uint32_t checks;
+} gpt_target;
+
+static const gpt_target kTargets[] = {
+    {"cpu", "cpu", 0},
+    {"cpu", "cpu checked", GP_CHECK_ALL},
+    {"opencl", "opencl", 0},
+};
+enum { NTARGETS = sizeof kTargets / sizeof kTargets[0] };
+
+static gp_device *gpt_open_target(const gpt_target *t)
+{
+    if (!strcmp(t->device, "opencl")) {
+        gp_selection_entry e;
+        gp_backend_probe(GP_BACKEND_OPENCL, &e);
+        if (e.outcome != GP_SELECT_AVAILABLE) {
+            print_message("no OpenCL device: %s\n", e.detail);
+            return NULL;
+        }
+    }
+    return gpt_open(t->device);
+}
+
+static void values_and_conditions(void **state)
 {
     (void)state;
-    uint32_t checks[] = {0, GP_CHECK_ALL};
-    for (int c = 0; c < 2; c++) {
-        gp_device *dev = gpt_open("cpu");
+    for (int c = 0; c < NTARGETS; c++) {
+        gp_device *dev = gpt_open_target(&kTargets[c]);
+        if (!dev) continue;
         gpt_out out;
         float x[N];
         GPT_CHECK(gp_print_set_handler(gpt_collect, &out));
-        gpt_run_show(dev, checks[c], &out, x);
+        gpt_run_show(dev, kTargets[c].checks, &out, x);
         GPT_CHECK(gp_print_set_handler(NULL, NULL));
         assert_int_equal(out.calls, 1); /* one block per launch, when it ends */
-        gpt_expect_show(out.text, x, checks[c] ? "cpu checked" : "cpu");
+        gpt_expect_show(out.text, x, kTargets[c].label);
         /* in group order, and in call order within a group */
         assert_true(strstr(out.text, "item 0 ") == out.text);
         free(out.text);
@@ -139,13 +167,15 @@ static void cpu_values_and_conditions(void **state)
     }
 }
 
-static void cpu_many_lines_and_overflow(void **state)
+static void many_lines_and_overflow(void **state)
 {
     (void)state;
-    uint32_t checks[] = {0, GP_CHECK_ALL};
-    for (int c = 0; c < 2; c++) {
-        gp_device *dev = gpt_open("cpu");
-        gp_build_options o = {sizeof o, 0, "print.gpk", NULL, 0, checks[c]};
+    for (int c = 0; c < NTARGETS; c++) {
+        const gpt_target *t = &kTargets[c];
+        gp_device *dev = gpt_open_target(t);
+        if (!dev) continue;
+        bool cpu = !strcmp(t->device, "cpu");
+        gp_build_options o = {sizeof o, 0, "print.gpk", NULL, 0, t->checks};
         gp_program *p;
         GPT_CHECK(gp_program_create(dev, kSrc, strlen(kSrc), &o, &p));
         gp_kernel *k = gpt_kernel_of(p, "talk");
@@ -153,31 +183,41 @@ static void cpu_many_lines_and_overflow(void **state)
         GPT_CHECK(gp_print_set_handler(gpt_collect, &out));
         int n = 3000;
         gp_arg args[] = {gp_arg_value(&n, sizeof n)};
-        size_t global = 3000;
-        GPT_CHECK(gp_kernel_launch(NULL, k, 1, &global, NULL, 1, args));
-        assert_int_equal(gpt_lines(out.text), 3000);
+        size_t global = 3008, group = 32;
+        GPT_CHECK(gp_kernel_launch(NULL, k, 1, &global, &group, 1, args));
+        GPT_CHECK(gp_device_synchronize(dev));
+        if (gpt_lines(out.text) != 3000) fail_msg("%s: %d lines", t->label, gpt_lines(out.text));
         for (int i = 0; i < 3000; i += 97) {
             char line[64];
             snprintf(line, sizeof line, "line %5d|", i);
             assert_int_equal(gpt_count_line(out.text, line), 1);
         }
         free(out.text);
-        /* over the limit: the first lines kept whole, the rest counted */
+        /* over the limit: whole lines kept, the rest counted */
         memset(&out, 0, sizeof out);
         GPT_CHECK(gp_print_set_limit(100));
         uint32_t lim = 0;
         GPT_CHECK(gp_print_get_limit(&lim));
         assert_int_equal(lim, 100);
-        GPT_CHECK(gp_kernel_launch(NULL, k, 1, &global, NULL, 1, args));
+        GPT_CHECK(gp_kernel_launch(NULL, k, 1, &global, &group, 1, args));
+        GPT_CHECK(gp_device_synchronize(dev));
         GPT_CHECK(gp_print_set_limit(0));
         GPT_CHECK(gp_print_set_handler(NULL, NULL));
         assert_int_equal(gpt_lines(out.text), 101);
-        assert_non_null(strstr(out.text, "kernel 'talk': 2900 lines of gp_printf output dropped"));
-        for (int i = 0; i < 100; i++) {
+        if (!strstr(out.text, "kernel 'talk': 2900 lines of gp_printf output dropped"))
+            fail_msg("%s: no count of the dropped lines in:\n%s", t->label, out.text);
+        /* the CPU keeps the first 100 in group order; a GPU the ones that reached its buffer
+         * first, each once and whole */
+        int kept = 0;
+        for (int i = 0; i < 3000; i++) {
             char line[64];
             snprintf(line, sizeof line, "line %5d|", i);
-            assert_int_equal(gpt_count_line(out.text, line), 1);
+            int seen = gpt_count_line(out.text, line);
+            assert_true(seen <= 1);
+            if (cpu) assert_int_equal(seen, i < 100);
+            kept += seen;
         }
+        assert_int_equal(kept, 100);
         free(out.text);
         gp_kernel_release(k);
         gp_program_release(p);
@@ -185,13 +225,13 @@ static void cpu_many_lines_and_overflow(void **state)
     }
 }
 
-static void cpu_barriers(void **state)
+static void barriers(void **state)
 {
     (void)state;
-    uint32_t checks[] = {0, GP_CHECK_ALL};
-    for (int c = 0; c < 2; c++) {
-        gp_device *dev = gpt_open("cpu");
-        gp_build_options o = {sizeof o, 0, "print.gpk", NULL, 0, checks[c]};
+    for (int c = 0; c < NTARGETS; c++) {
+        gp_device *dev = gpt_open_target(&kTargets[c]);
+        if (!dev) continue;
+        gp_build_options o = {sizeof o, 0, "print.gpk", NULL, 0, kTargets[c].checks};
         gp_program *p;
         GPT_CHECK(gp_program_create(dev, kSrc, strlen(kSrc), &o, &p));
         gp_kernel *k = gpt_kernel_of(p, "phases");
@@ -201,6 +241,7 @@ static void cpu_barriers(void **state)
         gp_arg args[] = {gp_arg_buffer(b)};
         size_t global = 128, group = 64;
         GPT_CHECK(gp_kernel_launch(NULL, k, 1, &global, &group, 1, args));
+        GPT_CHECK(gp_device_synchronize(dev));
         GPT_CHECK(gp_print_set_handler(NULL, NULL));
         assert_int_equal(gpt_lines(out.text), 256);
         for (int g = 0; g < 2; g++)
@@ -221,26 +262,39 @@ static void cpu_barriers(void **state)
     }
 }
 
-/* OpenCL prints through its own printf: stdout goes to a file for the launch. */
-static void opencl_prints(void **state)
+/* A double printed as a double on OpenCL where the program requires fp64, and a call in a helper
+ * function, which the print buffer cannot take: that program prints through OpenCL's own printf
+ * (stdout goes to a file for the launch). */
+static const char *kHelperSrc = "GP_FUNC void say(int i)\n"
+                                "{\n"
+                                "    gp_printf(\"helper %d\\n\", i);\n"
+                                "}\n"
+                                "GP_KERNEL(call_say, GP_VAL(int, n))\n"
+                                "{\n"
+                                "    int i = gp_global_id(0);\n"
+                                "    if (i < n) say(i);\n"
+                                "}\n";
+
+static void opencl_driver_printf(void **state)
 {
     (void)state;
-    gp_selection_entry e;
-    gp_backend_probe(GP_BACKEND_OPENCL, &e);
-    if (e.outcome != GP_SELECT_AVAILABLE) {
-        print_message("no OpenCL device: %s\n", e.detail);
-        skip();
-    }
-    gp_device *dev = gpt_open("opencl");
+    gp_device *dev = gpt_open_target(&kTargets[2]);
+    if (!dev) skip();
+    gp_build_options o = {sizeof o, 0, "helper.gpk", NULL, 0, 0};
+    gp_program *p;
+    GPT_CHECK(gp_program_create(dev, kHelperSrc, strlen(kHelperSrc), &o, &p));
+    gp_kernel *k = gpt_kernel_of(p, "call_say");
     char path[] = "/tmp/gpuport-printf-XXXXXX";
     int fd = mkstemp(path);
     assert_true(fd >= 0);
     fflush(stdout);
     int saved = dup(1);
     dup2(fd, 1);
-    gpt_out unused;
-    float x[N];
-    gpt_run_show(dev, 0, &unused, x);
+    int n = 40;
+    gp_arg args[] = {gp_arg_value(&n, sizeof n)};
+    size_t global = 64, group = 32;
+    GPT_CHECK(gp_kernel_launch(NULL, k, 1, &global, &group, 1, args));
+    GPT_CHECK(gp_device_synchronize(dev));
     fflush(stdout);
     dup2(saved, 1);
     close(saved);
@@ -250,8 +304,56 @@ static void opencl_prints(void **state)
     char *text = gp_read_file(path, 1 << 20, false, &len, err, sizeof err);
     unlink(path);
     assert_non_null(text);
-    gpt_expect_show(text, x, "opencl");
+    assert_int_equal(gpt_lines(text), 40);
+    for (int i = 0; i < 40; i++) {
+        char line[32];
+        snprintf(line, sizeof line, "helper %d", i);
+        assert_int_equal(gpt_count_line(text, line), 1);
+    }
     free(text);
+    gp_kernel_release(k);
+    gp_program_release(p);
+    gp_device_release(dev);
+}
+
+static void opencl_doubles(void **state)
+{
+    (void)state;
+    gp_device *dev = gpt_open_target(&kTargets[2]);
+    if (!dev) skip();
+    gp_device_info info;
+    GPT_CHECK(gp_device_get_info(dev, &info));
+    if (!info.fp64) {
+        gp_device_release(dev);
+        print_message("this OpenCL device has no double precision\n");
+        skip();
+    }
+    static const char *src = "GP_REQUIRES_FP64\n"
+                             "GP_KERNEL(wide, GP_CBUF(double, v))\n"
+                             "{\n"
+                             "    int i = gp_global_id(0);\n"
+                             "    gp_printf(\"%d %.6f %.10e %d %u\\n\", i, v[i], v[i], v[i], i);\n"
+                             "}\n";
+    gp_build_options o = {sizeof o, 0, "wide.gpk", NULL, 0, 0};
+    gp_program *p;
+    GPT_CHECK(gp_program_create(dev, src, strlen(src), &o, &p));
+    gp_kernel *k = gpt_kernel_of(p, "wide");
+    double v[2] = {123456789.75, -2.25}; /* a float would print 123456792.000000 */
+    gp_buffer *b = gpt_upload(dev, v, sizeof v);
+    gpt_out out = {0};
+    GPT_CHECK(gp_print_set_handler(gpt_collect, &out));
+    gp_arg args[] = {gp_arg_buffer(b)};
+    size_t global = 2, group = 1;
+    GPT_CHECK(gp_kernel_launch(NULL, k, 1, &global, &group, 1, args));
+    GPT_CHECK(gp_device_synchronize(dev));
+    GPT_CHECK(gp_print_set_handler(NULL, NULL));
+    /* %d of a double is its value cast, as on the CPU */
+    assert_string_equal(out.text, "0 123456789.750000 1.2345678975e+08 123456789 0\n"
+                                  "1 -2.250000 -2.2500000000e+00 -2 1\n");
+    free(out.text);
+    gp_buffer_release(b);
+    gp_kernel_release(k);
+    gp_program_release(p);
     gp_device_release(dev);
 }
 
@@ -320,10 +422,11 @@ static void scanner_edges(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(cpu_values_and_conditions),
-        cmocka_unit_test(cpu_many_lines_and_overflow),
-        cmocka_unit_test(cpu_barriers),
-        cmocka_unit_test(opencl_prints),
+        cmocka_unit_test(values_and_conditions),
+        cmocka_unit_test(many_lines_and_overflow),
+        cmocka_unit_test(barriers),
+        cmocka_unit_test(opencl_driver_printf),
+        cmocka_unit_test(opencl_doubles),
         cmocka_unit_test(formats_refused),
         cmocka_unit_test(scanner_edges),
     };

@@ -40,14 +40,6 @@ static MTLCompileOptions *gp_mtl_options(const gp_mtl_device *m, bool fast, bool
     return o;
 }
 
-/* Words of record space in a launch's print buffer: room for the line limit at 32 words a line
- * (a call with 9 arguments), between 16 KiB and 16 MiB. */
-static uint32_t gp_mtl_print_words(void)
-{
-    uint64_t w = (uint64_t)gp_print_limit() * 32;
-    return (uint32_t)(w < 4096 ? 4096 : w > (4u << 20) ? (4u << 20) : w);
-}
-
 /* The device's library for this key: from the in-process cache, or compiled now (+1). */
 static gp_status gp_mtl_library(gp_mtl_device *m, const gp_build_request *req, bool logging,
                                 id<MTLLibrary> *out)
@@ -174,7 +166,7 @@ gp_status gp_mtl_op_kernel_launch(gp_queue *q, gp_kernel *k, const gp_launch *l)
         gp_printf_table *prints = k->program->prints;
         id<MTLBuffer> pbuf = nil;
         if (prints) { /* the record path of gp_printf: this launch's print buffer */
-            uint32_t words = gp_mtl_print_words();
+            uint32_t words = gp_print_record_words();
             pbuf = [[mq->dev->device newBufferWithLength:(GP_PRINT_REC_HEADER + (size_t)words) * 4
                                                  options:MTLResourceStorageModeShared] autorelease];
             if (!pbuf)

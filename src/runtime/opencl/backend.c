@@ -140,6 +140,14 @@ static gp_status gp_cl_device_open(gp_device_state *dev)
     }
     gp_mutex_init(&cd->lock);
     dev->impl = cd;
+    /* gp_printf through a print buffer (bounded, ordered, counted), unless asked for the
+     * driver's printf */
+    const char *print = getenv("GPUPORT_OPENCL_PRINT");
+    dev->print_records_typed = !(print && !strcmp(print, "driver"));
+    if (print && *print && strcmp(print, "driver") && strcmp(print, "buffer"))
+        gp_log_info("GPUPORT_OPENCL_PRINT=%s is neither 'buffer' nor 'driver'; using the print "
+                    "buffer",
+                    print);
     gp_log_debug("opencl:%u: context on %s (%s %s)", dev->index, d->name, d->platform_name,
                  d->driver_version);
     return GP_OK;

@@ -138,6 +138,57 @@ static cl_int gp_cl_set_arg(const gp_cl_api *api, cl_kernel kernel, uint32_t i, 
     }
 }
 
+/* A launch of a program on the record path of gp_printf: the print buffer, made with its header
+ * (capacity and layout set, the rest zero) and bound as the kernel's last argument. */
+typedef struct gp_cl_print {
+    cl_mem mem;
+    uint32_t *host; /* the header and the records, read back after the launch */
+    size_t words;
+} gp_cl_print;
+
+static gp_status gp_cl_print_begin(gp_queue *q, gp_kernel *k, gp_cl_print *p)
+{
+    const gp_cl_device *cd = gp_cl_dev(q->dev);
+    p->words = GP_PRINT_REC_HEADER + (size_t)gp_print_record_words();
+    p->host = calloc(p->words, sizeof *p->host);
+    if (!p->host) return gp_error_set(GP_ERR_OUT_OF_MEMORY, "out of host memory");
+    p->host[GP_PRINT_REC_CAPACITY] = (uint32_t)(p->words - GP_PRINT_REC_HEADER);
+    p->host[GP_PRINT_REC_LAYOUT] = GP_PRINT_REC_VERSION;
+    cl_int err;
+    p->mem = cd->api->clCreateBuffer(cd->ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                                     p->words * 4, p->host, &err);
+    if (!p->mem) {
+        free(p->host);
+        p->host = NULL;
+        return gp_cl_fail(err, "the gp_printf buffer (%zu bytes) of kernel '%s' on %s",
+                          p->words * 4, k->sig->name, q->dev->info.spec);
+    }
+    return GP_OK;
+}
+
+/* Waits for the launch (the queue is in order), reads what it wrote and hands the lines on. */
+static gp_status gp_cl_print_end(gp_queue *q, gp_kernel *k, gp_cl_print *p)
+{
+    const gp_cl_api *api = gp_cl_dev(q->dev)->api;
+    cl_command_queue cq = gp_cl_queue(q);
+    cl_int err = api->clEnqueueReadBuffer(cq, p->mem, CL_TRUE, 0, GP_PRINT_REC_HEADER * 4, p->host,
+                                          0, NULL, NULL);
+    size_t cap = p->words - GP_PRINT_REC_HEADER;
+    size_t used = p->host[GP_PRINT_REC_CURSOR] < cap ? p->host[GP_PRINT_REC_CURSOR] : cap;
+    if (err == CL_SUCCESS && used)
+        err = api->clEnqueueReadBuffer(cq, p->mem, CL_TRUE, GP_PRINT_REC_HEADER * 4, used * 4,
+                                       p->host + GP_PRINT_REC_HEADER, 0, NULL, NULL);
+    gp_status st = GP_OK;
+    if (err == CL_SUCCESS)
+        gp_printf_records_emit(k->program->prints, k->sig->name, p->host, p->words);
+    else
+        st = gp_cl_fail(err, "reading the gp_printf buffer of kernel '%s' on %s", k->sig->name,
+                        q->dev->info.spec);
+    api->clReleaseMemObject(p->mem);
+    free(p->host);
+    return st;
+}
+
 gp_status gp_cl_kernel_launch(gp_queue *q, gp_kernel *k, const gp_launch *l)
 {
     const gp_cl_api *api = gp_cl_dev(q->dev)->api;
@@ -147,11 +198,28 @@ gp_status gp_cl_kernel_launch(gp_queue *q, gp_kernel *k, const gp_launch *l)
         local[d] = l->group[d];
         global[d] = (size_t)l->group[d] * l->num_groups[d];
     }
+    gp_cl_print print = {0};
+    if (k->program->prints) {
+        gp_status st = gp_cl_print_begin(q, k, &print);
+        if (st != GP_OK) return st;
+    }
     gp_mutex_lock(&ck->lock);
+    cl_int perr = print.mem
+                      ? api->clSetKernelArg(ck->kernel, l->num_args, sizeof print.mem, &print.mem)
+                      : CL_SUCCESS;
+    if (perr != CL_SUCCESS) {
+        gp_mutex_unlock(&ck->lock);
+        api->clReleaseMemObject(print.mem);
+        free(print.host);
+        return gp_cl_fail(perr, "binding the gp_printf buffer of kernel '%s' on %s", k->sig->name,
+                          q->dev->info.spec);
+    }
     for (uint32_t i = 0; i < l->num_args; i++) {
         cl_int err = gp_cl_set_arg(api, ck->kernel, i, &l->args[i], gp_cl_read_only_arg(k, l, i));
         if (err != CL_SUCCESS) {
             gp_mutex_unlock(&ck->lock);
+            if (print.mem) api->clReleaseMemObject(print.mem);
+            free(print.host);
             return gp_cl_fail(err, "setting argument %u ('%s') of kernel '%s' on %s", i,
                               k->sig->args[i].name, k->sig->name, q->dev->info.spec);
         }
@@ -159,9 +227,15 @@ gp_status gp_cl_kernel_launch(gp_queue *q, gp_kernel *k, const gp_launch *l)
     cl_int err = api->clEnqueueNDRangeKernel(gp_cl_queue(q), ck->kernel, l->dims, NULL, global,
                                              local, 0, NULL, (cl_event *)gp_trace_capture);
     gp_mutex_unlock(&ck->lock);
+    if (err != CL_SUCCESS && print.mem) {
+        api->clReleaseMemObject(print.mem);
+        free(print.host);
+    }
     if (err != CL_SUCCESS)
         return gp_cl_fail(err, "launching '%s' on %s (grid %zux%zux%zu in groups of %zux%zux%zu)",
                           k->sig->name, q->dev->info.spec, global[0], global[1], global[2],
                           local[0], local[1], local[2]);
+    /* a program that prints: the launch is waited for here, and its lines handed on whole */
+    if (print.mem) return gp_cl_print_end(q, k, &print);
     return GP_OK;
 }

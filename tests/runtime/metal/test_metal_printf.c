@@ -51,7 +51,7 @@ static int gpt_count(const char *s, char c)
 static void gpt_rewrite(const char *src, gp_printf_table **t, char **out)
 {
     size_t len = 0;
-    gp_status st = gp_printf_records_source(src, strlen(src), "p.gpk", t, out, &len);
+    gp_status st = gp_printf_records_source(src, strlen(src), "p.gpk", false, t, out, &len);
     if (st != GP_OK) fail_msg("rewrite failed: %s", gp_last_error());
     assert_int_equal(len, strlen(*out));
 }
@@ -86,7 +86,7 @@ static void gpt_refused(const char *src, int line, const char *why)
     gp_printf_table *t = (gp_printf_table *)1;
     char *out = (char *)1;
     size_t len = 1;
-    gp_status st = gp_printf_records_source(src, strlen(src), "bad.gpk", &t, &out, &len);
+    gp_status st = gp_printf_records_source(src, strlen(src), "bad.gpk", false, &t, &out, &len);
     assert_int_equal(st, GP_ERR_BUILD);
     assert_null(t);
     assert_null(out);
