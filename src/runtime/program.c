@@ -176,9 +176,12 @@ static gp_status gp_no_simd_error(const gp_device_state *dev, const char *name,
                         gp_backend_name((gp_backend)in->backend));
 }
 
-static gp_status gp_build(gp_device_state *dev, const char *src, size_t len,
-                          const gp_build_options *o, uint32_t handle_checks,
-                          const gp_builtin_program *builtin, gp_program **out)
+/* One build. `records`: gp_printf may go through the print buffer (dev->print_records_typed);
+ * *rewrote says whether it did. */
+static gp_status gp_build_once(gp_device_state *dev, const char *src, size_t len,
+                               const gp_build_options *o, uint32_t handle_checks,
+                               const gp_builtin_program *builtin, bool records, bool *rewrote,
+                               gp_program **out)
 {
     const char *name = o && o->source_name ? o->source_name : "kernel.gpk";
     const char *const *defs = o ? o->defines : NULL;
@@ -219,8 +222,8 @@ static gp_status gp_build(gp_device_state *dev, const char *src, size_t len,
     size_t rlen = 0;
     const char **rec_defs = NULL;
     uint32_t nrec_defs = ndefs;
-    if (st == GP_OK && prints && (dev->print_records || dev->print_records_typed)) {
-        bool typed = dev->print_records_typed;
+    bool typed = dev->print_records_typed && records;
+    if (st == GP_OK && prints && (dev->print_records || typed)) {
         st = gp_printf_records_source(src, len, name, typed, &p->prints, &rewritten, &rlen);
         if (st == GP_ERR_BUILD && typed) {
             /* the device's own printf takes what the record path cannot */
@@ -247,6 +250,7 @@ static gp_status gp_build(gp_device_state *dev, const char *src, size_t len,
         gp_program_free(p);
         return st;
     }
+    *rewrote = rewritten != NULL;
     size_t tlen;
     char *text = rewritten ? gp_assemble(rewritten, rlen, name, rec_defs, nrec_defs, &tlen)
                            : gp_assemble(src, len, name, defs, ndefs, &tlen);
@@ -319,6 +323,26 @@ static gp_status gp_build(gp_device_state *dev, const char *src, size_t len,
     *out = p;
     if (traced) gp_trace_host(dev, GP_TRACE_BUILD, traced, name, how, false);
     return GP_OK;
+}
+
+/* A build; on OpenCL, a program whose print-buffer rewrite does not compile (a call in a macro
+ * used by a helper function, say) is built again with OpenCL C's own printf, and the reason is
+ * logged. */
+static gp_status gp_build(gp_device_state *dev, const char *src, size_t len,
+                          const gp_build_options *o, uint32_t handle_checks,
+                          const gp_builtin_program *builtin, gp_program **out)
+{
+    bool rewrote = false;
+    gp_status st = gp_build_once(dev, src, len, o, handle_checks, builtin, true, &rewrote, out);
+    if (st == GP_ERR_BUILD && rewrote && dev->print_records_typed) {
+        gp_log_info("%s: gp_printf through the print buffer did not build on %s; building it "
+                    "with the device's own printf (no line limit, no order, no count of what "
+                    "overflows): %s",
+                    o && o->source_name ? o->source_name : "kernel.gpk", dev->info.spec,
+                    gp_last_error());
+        st = gp_build_once(dev, src, len, o, handle_checks, builtin, false, &rewrote, out);
+    }
+    return st;
 }
 
 gp_status gp_program_create(gp_device *device, const char *source, size_t len,
