@@ -310,6 +310,7 @@ typedef struct tr_template {
     int ninstances;
     int specialised_line; /* the first `template <>` specialisation of it (0: none) */
     char *iname; /* an overload after the first: the name its instances are named after */
+    bool launches; /* a host template whose body launches a kernel, or calls one that does */
 } tr_template;
 
 typedef struct tr_unit {
@@ -329,6 +330,10 @@ typedef struct tr_unit {
     int nglobals;
     tr_template *templates;
     int ntemplates;
+    /* a filter of the templates' names (two bits a name), for lookups of every identifier of a
+     * file; templates [0, tmpl_filtered) are in it */
+    uint64_t tmpl_filter[128];
+    int tmpl_filtered;
     tr_func *cur_func;       /* the function being parsed (diagnostics belong to it) */
     tr_func *cur_kernel;     /* the kernel being lowered */
     unsigned atomic_helpers; /* atomicInc/atomicDec helpers written (bit: op * 2 + shared) */

@@ -12,8 +12,29 @@
 
 enum { MAX_INSTANCES = 512, HOST_DEPTH = 3 };
 
+/* Two bit positions of the name filter for a name (FNV-1a, its two halves). */
+static void tmpl_bits(const char *name, unsigned *a, unsigned *b)
+{
+    uint64_t h = 14695981039346656037ull;
+    for (const unsigned char *s = (const unsigned char *)name; *s; s++)
+        h = (h ^ *s) * 1099511628211ull;
+    *a = (unsigned)(h & 8191u);
+    *b = (unsigned)((h >> 32) & 8191u);
+}
+
 tr_template *tp_template_find(parser *p, const char *name)
 {
+    tr_unit *u = p->u;
+    for (; u->tmpl_filtered < u->ntemplates; u->tmpl_filtered++) {
+        unsigned a, b;
+        tmpl_bits(u->templates[u->tmpl_filtered].name, &a, &b);
+        u->tmpl_filter[a >> 6] |= 1ull << (a & 63);
+        u->tmpl_filter[b >> 6] |= 1ull << (b & 63);
+    }
+    unsigned a, b;
+    tmpl_bits(name, &a, &b);
+    if (!(u->tmpl_filter[a >> 6] >> (a & 63) & 1) || !(u->tmpl_filter[b >> 6] >> (b & 63) & 1))
+        return NULL; /* most identifiers of a file name no template */
     for (int i = 0; i < p->u->ntemplates; i++)
         if (!strcmp(p->u->templates[i].name, name)) return &p->u->templates[i];
     return NULL;
@@ -736,7 +757,8 @@ static void scan(parser *p, const tr_token *toks, size_t begin, size_t end, int 
                 continue;
             size_t a, b;
             bool launch = t->kernel && launch_args(toks, i + 1, end, &a, &b);
-            bool call = !t->device && depth < HOST_DEPTH && call_args(toks, i + 1, end, &a, &b);
+            bool call = !t->device && t->launches && depth < HOST_DEPTH &&
+                        call_args(toks, i + 1, end, &a, &b);
             if (!launch && !call) continue;
             tr_tokens args[8] = {{0}};
             int n = 0;
@@ -787,7 +809,7 @@ static void scan(parser *p, const tr_token *toks, size_t begin, size_t end, int 
             char why[256];
             if (launch) {
                 tp_template_instantiate(p, t, args, n, &toks[i], why, sizeof why);
-            } else if (call && depth < HOST_DEPTH) {
+            } else if (call && t->launches && depth < HOST_DEPTH) {
                 scan_host_body(p, t, args, n, depth);
             }
         }
@@ -796,8 +818,38 @@ static void scan(parser *p, const tr_token *toks, size_t begin, size_t end, int 
     }
 }
 
+/* Marks the host templates whose bodies launch a kernel, directly or through the host templates
+ * they call (HOST_DEPTH deep): only their calls are worth scanning with the arguments in place,
+ * which on a header of thousands of host templates is most of the time saved. */
+static void mark_launching(parser *p)
+{
+    tr_unit *u = p->u;
+    const tr_token *src = u->pp.toks.v;
+    size_t ntoks = u->pp.toks.n;
+    for (int i = 0; i < u->ntemplates; i++) {
+        tr_template *t = &u->templates[i];
+        t->launches = false;
+        for (size_t b = t->begin; !t->device && b + 1 < t->end && b + 1 < ntoks; b++)
+            if (!strcmp(src[b].text, "<<") && !strcmp(src[b + 1].text, "<")) t->launches = true;
+    }
+    for (int round = 0; round < HOST_DEPTH; round++) {
+        bool changed = false;
+        for (int i = 0; i < u->ntemplates; i++) {
+            tr_template *t = &u->templates[i];
+            if (t->device || t->launches) continue;
+            for (size_t b = t->begin; b < t->end && b < ntoks && !t->launches; b++) {
+                if (src[b].kind != TR_IDENT) continue;
+                const tr_template *q = tp_template_find(p, src[b].text);
+                if (q && q != t && !q->device && q->launches) t->launches = changed = true;
+            }
+        }
+        if (!changed) break;
+    }
+}
+
 void tp_template_scan_host(parser *p)
 {
+    mark_launching(p);
     scan(p, p->u->pp.toks.v, 0, p->u->pp.toks.n, 0);
     for (size_t r = 0; r < p->u->ninstantiate; r++) {
         const char *req = p->u->instantiate[r];

@@ -653,9 +653,9 @@ static void builtin_named_overload_of_a_vector_is_chosen(void **state)
 {
     (void)state;
     expect_ok("__device__ float abs(const float2 a) { return sqrtf(a.x * a.x + a.y * a.y); }\n"
-                   "__global__ void norm(float *o, const float2 *v, int n) {\n"
-                   "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-                   "  if (i < n) o[i] = abs(v[i]);\n}\n",
+              "__global__ void norm(float *o, const float2 *v, int n) {\n"
+              "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+              "  if (i < n) o[i] = abs(v[i]);\n}\n",
               (const char *[]){"o[i] = abs_float2(v[i]);", NULL});
     expect_ok("__device__ float abs(const float2 a) { return sqrtf(a.x * a.x + a.y * a.y); }\n"
               "__global__ void k(float *o) { o[threadIdx.x] = abs(o[threadIdx.x]); }\n",
@@ -1214,6 +1214,15 @@ static void templates_instantiated(void **state)
               (const char *[]){"GP_KERNEL(dot_float, GP_CBUF(float, a)", "GP_KERNEL(fill_float,",
                                "GP_KERNEL(dot_int,", "GP_KERNEL(fill_int,",
                                "GP_KERNEL(fill_double,", "GP_KERNEL(dot_unsigned_int,", NULL});
+    /* through three host templates, defined callers first, beside host templates that launch
+     * nothing (only the ones that lead to a launch are followed) */
+    expect_ok("template <typename T> __global__ void k(T *o) { o[0] = (T)1; }\n"
+              "template <typename T> T noise(T x) { return x * x; }\n"
+              "template <typename T> void outer(T *p) { noise(*p); mid(p); }\n"
+              "template <typename T> void mid(T *p) { inner(p); }\n"
+              "template <typename T> void inner(T *p) { k<<<1, 1>>>(p); }\n"
+              "int main() { short *s; outer(s); float f = noise(2.0f); }\n",
+              (const char *[]){"GP_KERNEL(k_short, GP_BUF(short, o))", NULL});
     /* a device function as a template argument; a host template declared before it is defined */
     expect_ok(
         "__device__ float twice(float x) { return 2.0f * x; }\n"
