@@ -297,6 +297,18 @@ typedef struct tr_diag {
 } tr_diag;
 
 /* A template of the file: its parameters and the tokens of the item after `template <...>`. */
+/* An explicit specialisation `template <> ... name<args>(...)`: its written arguments and its
+ * item's tokens, used in place of the template's body for those arguments. The arguments are
+ * read when the template is first instantiated (the file's typedefs are known then). */
+typedef struct tr_spec {
+    size_t abegin[8], aend[8]; /* each argument's tokens, in the unit's token array */
+    int nargs;
+    char *texts[8]; /* read: each argument as arg_text reads it, in canonical form */
+    bool read, unreadable;
+    size_t begin, end; /* the item after `template <>`, in the unit's token array */
+    int line;
+} tr_spec;
+
 typedef struct tr_template {
     char *name;
     int nparams;
@@ -311,6 +323,8 @@ typedef struct tr_template {
     int specialised_line; /* the first `template <>` specialisation of it (0: none) */
     char *iname; /* an overload after the first: the name its instances are named after */
     bool launches; /* a host template whose body launches a kernel, or calls one that does */
+    tr_spec *specs; /* explicit specialisations with their arguments written (arena) */
+    int nspecs, capspecs;
 } tr_template;
 
 typedef struct tr_unit {

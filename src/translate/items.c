@@ -471,15 +471,44 @@ static void record_template(parser *p, size_t i, size_t end)
         }
     }
     if (k < end && t.nparams == 0) {
-        /* template <> ... name(...): an explicit specialisation, not read; its template is
-         * then refused wherever it is instantiated, since the primary body would be used */
+        /* template <> ... name<args>(...): an explicit specialisation, used for those
+         * arguments; one whose arguments are deduced (name(...)) is not read, and its template
+         * is then refused wherever it is instantiated, since the primary body would be used */
         for (size_t q = k + 1; q + 1 < end; q++) {
             if (p->t[q].kind == TR_PUNCT && !strcmp(p->t[q].text, "{")) break;
             tr_template *pt = p->t[q].kind == TR_IDENT ? tp_template_find(p, p->t[q].text) : NULL;
-            if (pt && (!strcmp(p->t[q + 1].text, "(") || !strcmp(p->t[q + 1].text, "<"))) {
-                if (!pt->specialised_line) pt->specialised_line = p->t[q].line;
-                break;
+            if (!pt || (strcmp(p->t[q + 1].text, "(") && strcmp(p->t[q + 1].text, "<"))) continue;
+            bool read = false;
+            if (!strcmp(p->t[q + 1].text, "<") && p->t == p->u->pp.toks.v) {
+                size_t ab[8], ae[8];
+                int n = 1, d = 0;
+                size_t a = q + 2;
+                ab[0] = a;
+                bool bad = a < end && !strcmp(p->t[a].text, ">");
+                for (; !bad && a < end; a++) {
+                    const char *s = p->t[a].text;
+                    if (p->t[a].kind != TR_PUNCT) continue;
+                    if (!strcmp(s, "(") || !strcmp(s, "<")) d++;
+                    if (!strcmp(s, ")")) d--;
+                    if (!strcmp(s, ">") && d-- == 0) break;
+                    if (!strcmp(s, ";") || !strcmp(s, "{") ||
+                        (!strcmp(s, ",") && d == 0 && n == 8)) {
+                        bad = true;
+                        break;
+                    }
+                    if (!strcmp(s, ",") && d == 0) {
+                        ae[n - 1] = a;
+                        ab[n++] = a + 1;
+                    }
+                }
+                if (!bad && a + 1 < end && !strcmp(p->t[a + 1].text, "(")) {
+                    ae[n - 1] = a;
+                    tp_template_specialise(p, pt, ab, ae, n, k + 1, end, p->t[q].line);
+                    read = true;
+                }
             }
+            if (!read && !pt->specialised_line) pt->specialised_line = p->t[q].line;
+            break;
         }
         return;
     }

@@ -244,6 +244,10 @@ const char *tp_template_deduce(parser *p, tr_template *t, tr_expr *call);
 /* Instantiates t with the argument texts given (the name it gets, or NULL with why). */
 const char *tp_template_instantiate(parser *p, tr_template *t, tr_tokens *args, int nargs,
                                     const tr_token *at, char *why, size_t whylen);
+/* Records an explicit specialisation of t for the written arguments (nargs ranges of the unit's
+ * tokens), whose item is [begin, end) of the unit's tokens. */
+void tp_template_specialise(parser *p, tr_template *t, const size_t *abegin, const size_t *aend,
+                            int nargs, size_t begin, size_t end, int line);
 /* The number of function parameters a function template declares. */
 int tp_template_arity(parser *p, const tr_template *t);
 /* Among the device function templates named like t, the one taking nargs arguments (t when

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "translate/lower_impl.h"
 #include "translate/parser.h"
 
 enum { MAX_INSTANCES = 512, HOST_DEPTH = 3 };
@@ -280,24 +281,35 @@ static void push(tr_tokens *ts, const tr_token *t, const tr_token *pos)
     if (tr_tokens_push(ts, &c)) abort();
 }
 
-const char *tp_template_instantiate(parser *p, tr_template *t, tr_tokens *args, int nargs,
-                                    const tr_token *at, char *why, size_t whylen)
+/* The argument texts of an instance or a specialisation: those given, then the defaults. */
+static bool all_texts(parser *p, tr_template *t, tr_tokens *args, int nargs, tr_tokens *all,
+                      char texts[8][64], char *why, size_t whylen);
+
+void tp_template_specialise(parser *p, tr_template *t, const size_t *abegin, const size_t *aend,
+                            int nargs, size_t begin, size_t end, int line)
 {
-    (void)at;
-    if (t->specialised_line) {
-        snprintf(why, whylen,
-                 "%s has an explicit specialisation (template <>, line %d), which the "
-                 "translation does not read: the general body would run for every type",
-                 t->name, t->specialised_line);
-        return NULL;
+    if (t->nspecs == t->capspecs) {
+        int cap = t->capspecs ? t->capspecs * 2 : 4;
+        tr_spec *ns = tr_alloc(p->u, (size_t)cap * sizeof *ns);
+        if (t->nspecs) memcpy(ns, t->specs, (size_t)t->nspecs * sizeof *ns);
+        t->specs = ns;
+        t->capspecs = cap;
     }
-    if (nargs > t->nparams) {
-        snprintf(why, whylen, "%s takes %d template argument%s, given %d", t->name, t->nparams,
-                 t->nparams == 1 ? "" : "s", nargs);
-        return NULL;
+    tr_spec *s = &t->specs[t->nspecs++];
+    memset(s, 0, sizeof *s);
+    s->nargs = nargs;
+    for (int i = 0; i < nargs && i < 8; i++) {
+        s->abegin[i] = abegin[i];
+        s->aend[i] = aend[i];
     }
-    tr_tokens all[8] = {{0}};
-    char texts[8][64];
+    s->begin = begin;
+    s->end = end;
+    s->line = line;
+}
+
+static bool all_texts(parser *p, tr_template *t, tr_tokens *args, int nargs, tr_tokens *all,
+                      char texts[8][64], char *why, size_t whylen)
+{
     bool ok = true;
     for (int i = 0; i < t->nparams && ok; i++) {
         if (i < nargs) {
@@ -329,6 +341,94 @@ const char *tp_template_instantiate(parser *p, tr_template *t, tr_tokens *args, 
             tr_tokens_free(&lexed);
         }
     }
+    return ok;
+}
+
+/* An argument text in the form two spellings of one type share: a typedef's name is its type,
+ * a CUDA type its dialect spelling (`Half`, `__half` and `half` are all gp_half). */
+static void canon(parser *p, const char *text, char *out, size_t cap)
+{
+    snprintf(out, cap, "%s", text);
+    for (int round = 0; round < 4; round++) {
+        const tr_type *a = tp_alias_type(p, out);
+        if (!a || !a->base || a->nptr || !strcmp(a->base, out)) break;
+        snprintf(out, cap, "%s", a->base);
+    }
+    const char *why = NULL;
+    const char *m = tl_map_base(out, &why);
+    if (m && m != out) snprintf(out, cap, "%s", m);
+}
+
+/* The explicit specialisation of t for these argument texts, or NULL; one whose arguments cannot
+ * be read is *unread (the template is then refused, as the general body would run). */
+static const tr_spec *spec_for(parser *p, tr_template *t, char texts[8][64], const tr_spec **unread)
+{
+    const tr_token *src = p->u->pp.toks.v;
+    *unread = NULL;
+    for (int s = 0; s < t->nspecs; s++) {
+        tr_spec *sp = &t->specs[s];
+        if (!sp->read) {
+            sp->read = true;
+            tr_tokens args[8] = {{0}}, all[8] = {{0}};
+            char st[8][64], why[256];
+            for (int i = 0; i < sp->nargs && i < 8; i++)
+                for (size_t k = sp->abegin[i]; k < sp->aend[i]; k++)
+                    push(&args[i], &src[k], NULL);
+            sp->unreadable = sp->nargs > t->nparams ||
+                             !all_texts(p, t, args, sp->nargs, all, st, why, sizeof why);
+            for (int i = 0; !sp->unreadable && i < t->nparams; i++) {
+                char c[64];
+                canon(p, st[i], c, sizeof c);
+                sp->texts[i] = tr_strdup(p->u, c);
+            }
+            for (int i = 0; i < 8; i++) {
+                tr_tokens_free(&args[i]);
+                tr_tokens_free(&all[i]);
+            }
+        }
+        if (sp->unreadable) {
+            if (!*unread) *unread = sp;
+            continue;
+        }
+        bool same = true;
+        for (int i = 0; same && i < t->nparams; i++) {
+            char c[64];
+            canon(p, texts[i], c, sizeof c);
+            same = !strcmp(sp->texts[i], c);
+        }
+        if (same) return sp;
+    }
+    return NULL;
+}
+
+const char *tp_template_instantiate(parser *p, tr_template *t, tr_tokens *args, int nargs,
+                                    const tr_token *at, char *why, size_t whylen)
+{
+    (void)at;
+    if (t->specialised_line) {
+        snprintf(why, whylen,
+                 "%s has an explicit specialisation (template <>, line %d), which the "
+                 "translation does not read: the general body would run for every type",
+                 t->name, t->specialised_line);
+        return NULL;
+    }
+    if (nargs > t->nparams) {
+        snprintf(why, whylen, "%s takes %d template argument%s, given %d", t->name, t->nparams,
+                 t->nparams == 1 ? "" : "s", nargs);
+        return NULL;
+    }
+    tr_tokens all[8] = {{0}};
+    char texts[8][64];
+    bool ok = all_texts(p, t, args, nargs, all, texts, why, whylen);
+    /* an explicit specialisation for these arguments replaces the body */
+    const tr_spec *unread = NULL, *spec = ok ? spec_for(p, t, texts, &unread) : NULL;
+    if (ok && !spec && unread) {
+        snprintf(why, whylen,
+                 "%s has an explicit specialisation (template <>, line %d) whose arguments the "
+                 "translation cannot read: the general body might run where it should not",
+                 t->name, unread->line);
+        ok = false;
+    }
     char name[256];
     if (ok) mangle(name, sizeof name, t->iname ? t->iname : t->name, texts, t->nparams);
     if (ok && !tp_made(p, name)) {
@@ -339,12 +439,32 @@ const char *tp_template_instantiate(parser *p, tr_template *t, tr_tokens *args, 
     }
     if (ok && !tp_made(p, name)) {
         t->ninstances++;
-        /* the item's tokens, parameters replaced (values in parentheses), its name renamed */
+        /* the item's tokens, parameters replaced (values in parentheses), its name renamed; or
+         * the explicit specialisation for these arguments, renamed, its `<args>` dropped */
         tr_tokens out = {0};
         const tr_token *src = p->u->pp.toks.v;
         int depth = 0;
         bool named = false;
-        for (size_t i = t->begin; i < t->end; i++) {
+
+        for (size_t i = spec ? spec->begin : 0; spec && i < spec->end; i++) {
+            const tr_token *tk = &src[i];
+            if (!named && tk->kind == TR_IDENT && !strcmp(tk->text, t->name) && i + 1 < spec->end &&
+                !strcmp(src[i + 1].text, "<")) {
+                tr_token c = *tk;
+                c.text = name;
+                push(&out, &c, NULL);
+                named = true;
+                int d = 0; /* past the matching '>' */
+                for (i += 2; i < spec->end; i++) {
+                    if (!strcmp(src[i].text, "(") || !strcmp(src[i].text, "<")) d++;
+                    if (!strcmp(src[i].text, ")")) d--;
+                    if (!strcmp(src[i].text, ">") && d-- == 0) break;
+                }
+                continue;
+            }
+            push(&out, tk, NULL);
+        }
+        for (size_t i = t->begin; !spec && i < t->end; i++) {
             const tr_token *tk = &src[i];
             if (tk->kind == TR_PUNCT && (!strcmp(tk->text, "(") || !strcmp(tk->text, "{"))) depth++;
             if (tk->kind == TR_PUNCT && (!strcmp(tk->text, ")") || !strcmp(tk->text, "}"))) depth--;

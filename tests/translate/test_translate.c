@@ -597,11 +597,27 @@ static void array_sized_by_a_variable_is_refused(void **state)
                    3, "array size", "not an integer constant");
 }
 
-/* A function template with an explicit specialisation: the specialisation is not read, so the
- * template is refused where it is instantiated rather than run with its general body. */
+/* A function template with an explicit specialisation whose arguments are deduced: the
+ * specialisation is not read, so the template is refused where it is instantiated rather than run
+ * with its general body. One whose arguments are written is used for those arguments, and the
+ * general body for the others. */
 static void explicit_specialisation_is_refused(void **state)
 {
     (void)state;
+    expect_ok(
+        "template <typename T> __device__ T big(T a, T b) { return a > b ? a : b; }\n"
+        "template <> __device__ float big<float>(float a, float b) { return fmaxf(a, b); }\n"
+        "template <typename T, int N> __device__ void cp(T *d, const T *s) {\n"
+        "  for (int i = 0; i < N; i++) d[i] = s[i];\n}\n"
+        "template <> __device__ __forceinline__ void cp<float, 2>(float *d, const float *s) "
+        "{ d[0] = s[0]; d[1] = s[1] + 0.0f; }\n"
+        "__global__ void k(float *o, int *io) {\n"
+        "  o[0] = big(o[1], o[2]); io[0] = big(io[1], io[2]);\n"
+        "  cp<float, 2>(o + 4, o); cp<float, 3>(o + 8, o);\n}\n",
+        (const char *[]){"GP_FUNC float big_float(float a, float b)\n{\n    return fmaxf(a, b);",
+                         "GP_FUNC int big_int(int a, int b)\n{\n    return a > b ? a : b;",
+                         "d[1] = s[1] + 0.0f;", "for (int i = 0; i < 3; i++)",
+                         "cp_float_2(o + 4, o);", "cp_float_3(o + 8, o);", NULL});
     expect_refused("template <class T> __device__ T zero_of(int v) { return 0; }\n"
                    "template <> __device__ int zero_of(int v) { return v; }\n"
                    "template <class T> __global__ void fill(T *o) {\n"
