@@ -1086,7 +1086,8 @@ tr_expr *tp_parse_primary(parser *p)
             }
             if (!strcmp(t->text, "std") && p->i + 2 < p->end && p->t[p->i + 2].kind == TR_IDENT) {
                 p->i += 2; /* std::min, std::sqrt...: CUDA's device overloads of the C names */
-                return tp_parse_primary(p);
+                tr_expr *c = tp_std_constant(p); /* numeric_limits, is_same (stdlib.c) */
+                return c ? c : tp_parse_primary(p);
             }
             if (tp_is_namespace(p, t->text) && p->i + 2 < p->end &&
                 p->t[p->i + 2].kind == TR_IDENT) {

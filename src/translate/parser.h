@@ -234,6 +234,12 @@ bool tp_is_cub_alias(parser *p, const char *name);
 /* At `Alias(storage).Method(args)`: the expression it becomes. */
 tr_expr *tp_cub_call(parser *p);
 
+/* ---- the standard library's constants (stdlib.c) */
+/* At the name after `std::`: std::numeric_limits<T>::max() and its siblings, std::is_same<A,
+ * B>::value and std::is_same_v<A, B>, read as the constant they are (p->i moved past); NULL when
+ * the name is none of them. */
+tr_expr *tp_std_constant(parser *p);
+
 /* ---- templates (template.c) */
 tr_template *tp_template_find(parser *p, const char *name);
 /* At `<` after the template's name: reads the arguments, queues the instantiation and returns

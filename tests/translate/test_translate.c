@@ -1239,6 +1239,20 @@ static void templates_instantiated(void **state)
               "template <typename T> void inner(T *p) { k<<<1, 1>>>(p); }\n"
               "int main() { short *s; outer(s); float f = noise(2.0f); }\n",
               (const char *[]){"GP_KERNEL(k_short, GP_BUF(short, o))", NULL});
+    /* the standard library's constants, read once the template arguments are in place */
+    expect_ok(
+        "typedef float real;\n"
+        "template <typename T> __global__ void k(T *o, int n) {\n"
+        "  T m = std::numeric_limits<T>::lowest();\n"
+        "  if (std::is_same_v<T, real>) o[0] = m + std::numeric_limits<real>::epsilon();\n"
+        "  if (std::is_same<T, unsigned>::value) o[1] = std::numeric_limits<unsigned int>::max();\n"
+        "  o[2] = std::numeric_limits<T>::infinity() + std::numeric_limits<short>::min();\n}\n"
+        "int main() { float *f; k<<<1, 1>>>(f, 4); unsigned *u; k<<<1, 1>>>(u, 4); }\n",
+        (const char *[]){"GP_KERNEL(k_float,", "float m = (-3.402823466e+38f);",
+                         "if (1) {\n        o[0] = m + 1.192092896e-07f;",
+                         "if (0) {\n        o[1] = 4294967295u;",
+                         "o[2] = (1.0f / 0.0f) + (-32767 - 1);", "GP_KERNEL(k_unsigned,",
+                         "unsigned int m = 0u;", "if (1) {\n        o[1] = 4294967295u;", NULL});
     /* a device function as a template argument; a host template declared before it is defined */
     expect_ok(
         "__device__ float twice(float x) { return 2.0f * x; }\n"

@@ -1,0 +1,169 @@
+/* stdlib.c — the parts of the C++ standard library CUDA kernels use as constants, read at parse
+ * time once template arguments are in place: std::numeric_limits<T>::max() and its siblings
+ * become the type's constant, std::is_same<A, B>::value and std::is_same_v<A, B> become 1 or 0.
+ * Two spellings of one type are the same type (typedefs, `unsigned` and `unsigned int`, CUDA's
+ * and the dialect's names). */
+#include <stdio.h>
+#include <string.h>
+
+#include "translate/lower_impl.h"
+#include "translate/parser.h"
+
+/* The type spelled by tokens [b, e) of p->t, in one canonical form; false when it is none the
+ * translation knows. */
+static bool canon_type(parser *p, size_t b, size_t e, char *out, size_t cap)
+{
+    char w[160] = "";
+    size_t k = 0;
+    for (size_t i = b; i < e; i++) {
+        const tr_token *t = &p->t[i];
+        if (t->kind != TR_IDENT) return false;
+        if (!strcmp(t->text, "const") || !strcmp(t->text, "volatile")) continue;
+        const char *text = t->text;
+        if (i == b && i + 2 < e && !strcmp(text, "std")) continue; /* std::uint8_t */
+        int n = snprintf(w + k, sizeof w - k, "%s%s", k ? " " : "", text);
+        if (n < 0 || (size_t)n >= sizeof w - k) return false;
+        k += (size_t)n;
+    }
+    if (!k) return false;
+    for (int round = 0; round < 4; round++) {
+        const tr_type *a = tp_alias_type(p, w);
+        if (!a || !a->base || a->nptr || !strcmp(a->base, w)) break;
+        snprintf(w, sizeof w, "%s", a->base);
+    }
+    static const char *const same[][2] = {
+        {"unsigned", "unsigned int"},
+        {"signed", "int"},
+        {"signed int", "int"},
+        {"long int", "long"},
+        {"long long int", "long long"},
+        {"unsigned long int", "unsigned long"},
+        {"unsigned long long int", "unsigned long long"},
+        {"short int", "short"},
+        {"unsigned short int", "unsigned short"},
+        {"uint", "unsigned int"},
+        {"ulong", "unsigned long"},
+    };
+    for (size_t i = 0; i < sizeof same / sizeof *same; i++)
+        if (!strcmp(w, same[i][0])) snprintf(w, sizeof w, "%s", same[i][1]);
+    const char *why = NULL;
+    const char *m = tl_map_base(w, &why);
+    snprintf(out, cap, "%s", m ? m : w);
+    return true;
+}
+
+/* The end of the `<...>` list that starts at p->t[at] ('<'): the index of its '>' (0: none).
+ * *comma gets the first top-level comma (0: none). */
+static size_t angle_end(parser *p, size_t at, size_t *comma)
+{
+    int d = 0;
+    *comma = 0;
+    for (size_t i = at + 1; i < p->end; i++) {
+        const char *s = p->t[i].text;
+        if (p->t[i].kind != TR_PUNCT) continue;
+        if (!strcmp(s, "<") || !strcmp(s, "(")) d++;
+        if (!strcmp(s, ")")) d--;
+        if (!strcmp(s, ">") && d-- == 0) return i;
+        if (!strcmp(s, ",") && d == 0 && !*comma) *comma = i;
+        if (!strcmp(s, ";") || !strcmp(s, "{")) return 0;
+    }
+    return 0;
+}
+
+typedef struct limits_row {
+    const char *type;
+    const char *max, *min, *lowest, *epsilon, *infinity, *nan;
+} limits_row;
+
+static const limits_row kLimits[] = {
+    {"float", "3.402823466e+38f", "1.175494351e-38f", "(-3.402823466e+38f)", "1.192092896e-07f",
+     "(1.0f / 0.0f)", "(0.0f / 0.0f)"},
+    {"double", "1.7976931348623158e+308", "2.2250738585072014e-308", "(-1.7976931348623158e+308)",
+     "2.2204460492503131e-16", "(1.0 / 0.0)", "(0.0 / 0.0)"},
+    {"int", "2147483647", "(-2147483647 - 1)", "(-2147483647 - 1)", "0", "0", "0"},
+    {"int32_t", "2147483647", "(-2147483647 - 1)", "(-2147483647 - 1)", "0", "0", "0"},
+    {"unsigned int", "4294967295u", "0u", "0u", "0u", "0u", "0u"},
+    {"uint32_t", "4294967295u", "0u", "0u", "0u", "0u", "0u"},
+    {"int64_t", "9223372036854775807ll", "(-9223372036854775807ll - 1)",
+     "(-9223372036854775807ll - 1)", "0", "0", "0"},
+    {"uint64_t", "18446744073709551615ull", "0ull", "0ull", "0ull", "0ull", "0ull"},
+    {"size_t", "18446744073709551615ull", "0ull", "0ull", "0ull", "0ull", "0ull"},
+    {"short", "32767", "(-32767 - 1)", "(-32767 - 1)", "0", "0", "0"},
+    {"int16_t", "32767", "(-32767 - 1)", "(-32767 - 1)", "0", "0", "0"},
+    {"unsigned short", "65535", "0", "0", "0", "0", "0"},
+    {"uint16_t", "65535", "0", "0", "0", "0", "0"},
+    {"char", "127", "(-127 - 1)", "(-127 - 1)", "0", "0", "0"},
+    {"signed char", "127", "(-127 - 1)", "(-127 - 1)", "0", "0", "0"},
+    {"int8_t", "127", "(-127 - 1)", "(-127 - 1)", "0", "0", "0"},
+    {"unsigned char", "255", "0", "0", "0", "0", "0"},
+    {"uint8_t", "255", "0", "0", "0", "0", "0"},
+    {"bool", "1", "0", "0", "0", "0", "0"},
+};
+
+/* At `numeric_limits` (after std::): `numeric_limits<T>::fn()` as T's constant. */
+static tr_expr *numeric_limits(parser *p)
+{
+    const tr_token *at = tp_cur(p);
+    size_t comma, close = tp_is_at(p, 1, "<") ? angle_end(p, p->i + 1, &comma) : 0;
+    if (!close || comma || close + 4 >= p->end || strcmp(p->t[close + 1].text, "::") ||
+        p->t[close + 2].kind != TR_IDENT || strcmp(p->t[close + 3].text, "(") ||
+        strcmp(p->t[close + 4].text, ")"))
+        tp_bail(p, "C++",
+                "std::numeric_limits is translated as numeric_limits<T>::max(), min(), "
+                "lowest(), epsilon(), infinity() or quiet_NaN()");
+    char type[160];
+    if (!canon_type(p, p->i + 2, close, type, sizeof type))
+        tp_bail(p, "C++", "std::numeric_limits of a type the translation cannot read");
+    const char *fn = p->t[close + 2].text;
+    for (size_t r = 0; r < sizeof kLimits / sizeof *kLimits; r++) {
+        const limits_row *row = &kLimits[r];
+        if (strcmp(row->type, type)) continue;
+        const char *v = !strcmp(fn, "max")         ? row->max
+                        : !strcmp(fn, "min")       ? row->min
+                        : !strcmp(fn, "lowest")    ? row->lowest
+                        : !strcmp(fn, "epsilon")   ? row->epsilon
+                        : !strcmp(fn, "infinity")  ? row->infinity
+                        : !strcmp(fn, "quiet_NaN") ? row->nan
+                                                   : NULL;
+        if (!v)
+            tp_bail(p, "C++",
+                    "std::numeric_limits<%s>::%s is not translated (max, min, lowest, "
+                    "epsilon, infinity and quiet_NaN are)",
+                    type, fn);
+        p->i = close + 5;
+        return tp_mk_num(p, at, v);
+    }
+    tp_bail(p, "C++", "std::numeric_limits<%s> is not translated (only for arithmetic types)",
+            type);
+    return NULL;
+}
+
+/* At `is_same` or `is_same_v` (after std::): 1 when the two types are one, else 0. */
+static tr_expr *is_same(parser *p)
+{
+    const tr_token *at = tp_cur(p);
+    bool v = !strcmp(at->text, "is_same_v");
+    size_t comma, close = tp_is_at(p, 1, "<") ? angle_end(p, p->i + 1, &comma) : 0;
+    if (!close || !comma) tp_bail(p, "C++", "std::%s needs two types", at->text);
+    size_t after = close + 1;
+    if (!v) { /* is_same<A, B>::value */
+        if (after + 1 >= p->end || strcmp(p->t[after].text, "::") ||
+            strcmp(p->t[after + 1].text, "value"))
+            tp_bail(p, "C++", "std::is_same is translated as std::is_same<A, B>::value");
+        after += 2;
+    }
+    char a[160], b[160];
+    if (!canon_type(p, p->i + 2, comma, a, sizeof a) ||
+        !canon_type(p, comma + 1, close, b, sizeof b))
+        tp_bail(p, "C++", "std::%s of a type the translation cannot read", at->text);
+    p->i = after;
+    return tp_mk_num(p, at, strcmp(a, b) ? "0" : "1");
+}
+
+tr_expr *tp_std_constant(parser *p)
+{
+    const char *w = tp_cur(p)->text;
+    if (!strcmp(w, "numeric_limits")) return numeric_limits(p);
+    if (!strcmp(w, "is_same") || !strcmp(w, "is_same_v")) return is_same(p);
+    return NULL;
+}
