@@ -222,17 +222,21 @@ tr_struct *tp_find_struct(tr_unit *u, const char *name)
 }
 
 /* The other names of the integer types that CUDA code uses without declaring them (Linux's
- * <sys/types.h> gives them to every file nvcc builds): the type each names, or NULL. */
+ * <sys/types.h> and <stdint.h> give them to every file nvcc builds): the type each names, or
+ * NULL. */
 const char *tp_std_typedef(const char *w)
 {
     static const char *const names[][2] = {
-        {"uint", "unsigned int"},    {"ushort", "unsigned short"}, {"uchar", "unsigned char"},
-        {"ulong", "unsigned long"},  {"u_int", "unsigned int"},    {"u_short", "unsigned short"},
-        {"u_char", "unsigned char"}, {"u_long", "unsigned long"},  {"u_int8_t", "uint8_t"},
-        {"u_int16_t", "uint16_t"},   {"u_int32_t", "uint32_t"},    {"u_int64_t", "uint64_t"},
+        {"uint", "unsigned int"},    {"ushort", "unsigned short"},
+        {"uchar", "unsigned char"},  {"ulong", "unsigned long"},
+        {"u_int", "unsigned int"},   {"u_short", "unsigned short"},
+        {"u_char", "unsigned char"}, {"u_long", "unsigned long"},
+        {"u_int8_t", "uint8_t"},     {"u_int16_t", "uint16_t"},
+        {"u_int32_t", "uint32_t"},   {"u_int64_t", "uint64_t"},
         {"clock_t", "long"},         {"ssize_t", "long"},
+        {"intptr_t", "long"},        {"uintptr_t", "unsigned long"},
     };
-    if (w[0] != 'u' && w[0] != 'c' && w[0] != 's') return NULL;
+    if (w[0] != 'u' && w[0] != 'c' && w[0] != 's' && w[0] != 'i') return NULL;
     for (size_t i = 0; i < sizeof names / sizeof *names; i++)
         if (!strcmp(w, names[i][0])) return names[i][1];
     return NULL;

@@ -160,6 +160,11 @@ static const char *const std_names[][2] = {
     {"CUDART_PI_F", "3.141592654f"},
     {"CUDART_PI", "3.1415926535897931e+0"},
     {"CUDART_SQRT_2PI_F", "2.506628275f"},
+    /* GCC's other spellings of the qualifiers */
+    {"__const__", "const"},
+    {"__const", "const"},
+    {"__volatile__", "volatile"},
+    {"__signed__", "signed"},
 };
 
 static bool is_std_name(const char *name)

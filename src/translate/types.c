@@ -20,7 +20,7 @@ const char *tl_map_base(const char *b, const char **why)
     for (size_t i = 0; i < sizeof same / sizeof *same; i++)
         if (!strcmp(b, same[i])) return b;
     if (!strncmp(b, "struct ", 7)) return b + 7; /* a plain struct of the file (items.c) */
-    if (!strcmp(b, "long") || !strcmp(b, "long long")) return "int64_t";
+    if (!strcmp(b, "long") || !strcmp(b, "long long") || !strcmp(b, "ptrdiff_t")) return "int64_t";
     if (!strcmp(b, "unsigned long") || !strcmp(b, "unsigned long long")) return "uint64_t";
     if (!strcmp(b, "_Bool")) return "bool";
     const char *vec = tr_vector_type(b, NULL, NULL); /* vectors.c */

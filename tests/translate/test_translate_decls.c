@@ -129,6 +129,13 @@ static void integer_type_names(void **state)
                                "GP_VAL(unsigned short, s), GP_VAL(uint64_t, n), "
                                "GP_BUF(int64_t, t), GP_CBUF(uint8_t, b), GP_VAL(uint64_t, m))",
                                "unsigned int i = ", "int32_t v = c[i] + b[i];", NULL});
+    /* <stdint.h>'s pointer-sized integers, and GCC's spellings of the qualifiers */
+    expect_ok("__global__ void k(float *o, __const__ float *a, intptr_t off, uintptr_t u,\n"
+              "                  ptrdiff_t d) {\n  __volatile__ int z = 0;\n"
+              "  o[off + d] = a[u] + z;\n}\n",
+              (const char *[]){"GP_KERNEL(k, GP_BUF(float, o), GP_CBUF(float, a), "
+                               "GP_VAL(int64_t, off), GP_VAL(uint64_t, u), GP_VAL(int64_t, d))",
+                               "volatile int z = 0;", NULL});
     /* a variable of that name is a variable (renamed: OpenCL reserves it); the file's own
      * typedef wins */
     expect_ok(
