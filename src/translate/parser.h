@@ -239,6 +239,9 @@ tr_expr *tp_cub_call(parser *p);
  * B>::value and std::is_same_v<A, B>, read as the constant they are (p->i moved past); NULL when
  * the name is none of them. */
 tr_expr *tp_std_constant(parser *p);
+/* The C++ type a type's name stands for (typedefs followed; int32_t is int, long is not long
+ * long, as on LP64 Linux): what two names are compared by. */
+void tp_canon_type(parser *p, const char *text, char *out, size_t cap);
 
 /* ---- templates (template.c) */
 tr_template *tp_template_find(parser *p, const char *name);

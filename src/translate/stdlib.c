@@ -1,54 +1,83 @@
 /* stdlib.c — the parts of the C++ standard library CUDA kernels use as constants, read at parse
  * time once template arguments are in place: std::numeric_limits<T>::max() and its siblings
  * become the type's constant, std::is_same<A, B>::value and std::is_same_v<A, B> become 1 or 0.
- * Two spellings of one type are the same type (typedefs, `unsigned` and `unsigned int`, CUDA's
- * and the dialect's names). */
+ * Two names of one type are one type (typedefs, `unsigned` and `unsigned int`, int32_t and int),
+ * as on the LP64 targets CUDA code is written for. */
 #include <stdio.h>
 #include <string.h>
 
-#include "translate/lower_impl.h"
 #include "translate/parser.h"
 
-/* The type spelled by tokens [b, e) of p->t, in one canonical form; false when it is none the
- * translation knows. */
+/* The C++ type a name stands for on the targets CUDA code is written for (Linux, LP64): two
+ * names of one type are one type (int32_t is int), two types of one size are not (long is not
+ * long long, as std::is_same says). */
+void tp_canon_type(parser *p, const char *text, char *out, size_t cap)
+{
+    char w[160];
+    snprintf(w, sizeof w, "%s", text);
+    for (int round = 0; round < 4; round++) {
+        const tr_type *a = tp_alias_type(p, w);
+        if (!a || !a->base || a->nptr || !strcmp(a->base, w)) break;
+        snprintf(w, sizeof w, "%s", a->base);
+    }
+    const char *std = tp_std_typedef(w); /* uint, u_int32_t, intptr_t... */
+    if (std) snprintf(w, sizeof w, "%s", std);
+    static const char *const same[][2] = {
+        {"unsigned", "unsigned int"},
+        {"signed", "int"},
+        {"signed int", "int"},
+        {"long int", "long"},
+        {"signed long", "long"},
+        {"long long int", "long long"},
+        {"signed long long", "long long"},
+        {"unsigned long int", "unsigned long"},
+        {"unsigned long long int", "unsigned long long"},
+        {"short int", "short"},
+        {"signed short", "short"},
+        {"unsigned short int", "unsigned short"},
+        {"int8_t", "signed char"},
+        {"uint8_t", "unsigned char"},
+        {"int16_t", "short"},
+        {"uint16_t", "unsigned short"},
+        {"int32_t", "int"},
+        {"uint32_t", "unsigned int"},
+        {"int64_t", "long"},
+        {"uint64_t", "unsigned long"},
+        {"size_t", "unsigned long"},
+        {"ptrdiff_t", "long"},
+        {"_Bool", "bool"},
+        {"half", "__half"},
+        {"gp_half", "__half"},
+        {"nv_bfloat16", "__nv_bfloat16"},
+        {"gp_bf16", "__nv_bfloat16"},
+        {"struct", ""},
+    };
+    for (size_t i = 0; i < sizeof same / sizeof *same; i++)
+        if (!strcmp(w, same[i][0])) snprintf(w, sizeof w, "%s", same[i][1]);
+    if (!strncmp(w, "struct ", 7)) memmove(w, w + 7, strlen(w + 7) + 1);
+    snprintf(out, cap, "%s", w);
+}
+
+/* The type spelled by tokens [b, e) of p->t, canonical (tp_canon_type); false when it is not a
+ * type of words alone. */
 static bool canon_type(parser *p, size_t b, size_t e, char *out, size_t cap)
 {
     char w[160] = "";
     size_t k = 0;
     for (size_t i = b; i < e; i++) {
         const tr_token *t = &p->t[i];
+        if (t->kind == TR_PUNCT && !strcmp(t->text, "::") && i > b &&
+            !strcmp(p->t[i - 1].text, "std"))
+            continue;
         if (t->kind != TR_IDENT) return false;
         if (!strcmp(t->text, "const") || !strcmp(t->text, "volatile")) continue;
-        const char *text = t->text;
-        if (i == b && i + 2 < e && !strcmp(text, "std")) continue; /* std::uint8_t */
-        int n = snprintf(w + k, sizeof w - k, "%s%s", k ? " " : "", text);
+        if (!strcmp(t->text, "std") && i + 1 < e && !strcmp(p->t[i + 1].text, "::")) continue;
+        int n = snprintf(w + k, sizeof w - k, "%s%s", k ? " " : "", t->text);
         if (n < 0 || (size_t)n >= sizeof w - k) return false;
         k += (size_t)n;
     }
     if (!k) return false;
-    for (int round = 0; round < 4; round++) {
-        const tr_type *a = tp_alias_type(p, w);
-        if (!a || !a->base || a->nptr || !strcmp(a->base, w)) break;
-        snprintf(w, sizeof w, "%s", a->base);
-    }
-    static const char *const same[][2] = {
-        {"unsigned", "unsigned int"},
-        {"signed", "int"},
-        {"signed int", "int"},
-        {"long int", "long"},
-        {"long long int", "long long"},
-        {"unsigned long int", "unsigned long"},
-        {"unsigned long long int", "unsigned long long"},
-        {"short int", "short"},
-        {"unsigned short int", "unsigned short"},
-        {"uint", "unsigned int"},
-        {"ulong", "unsigned long"},
-    };
-    for (size_t i = 0; i < sizeof same / sizeof *same; i++)
-        if (!strcmp(w, same[i][0])) snprintf(w, sizeof w, "%s", same[i][1]);
-    const char *why = NULL;
-    const char *m = tl_map_base(w, &why);
-    snprintf(out, cap, "%s", m ? m : w);
+    tp_canon_type(p, w, out, cap);
     return true;
 }
 
@@ -81,22 +110,18 @@ static const limits_row kLimits[] = {
     {"double", "1.7976931348623158e+308", "2.2250738585072014e-308", "(-1.7976931348623158e+308)",
      "2.2204460492503131e-16", "(1.0 / 0.0)", "(0.0 / 0.0)"},
     {"int", "2147483647", "(-2147483647 - 1)", "(-2147483647 - 1)", "0", "0", "0"},
-    {"int32_t", "2147483647", "(-2147483647 - 1)", "(-2147483647 - 1)", "0", "0", "0"},
     {"unsigned int", "4294967295u", "0u", "0u", "0u", "0u", "0u"},
-    {"uint32_t", "4294967295u", "0u", "0u", "0u", "0u", "0u"},
-    {"int64_t", "9223372036854775807ll", "(-9223372036854775807ll - 1)",
+    {"long", "9223372036854775807ll", "(-9223372036854775807ll - 1)",
      "(-9223372036854775807ll - 1)", "0", "0", "0"},
-    {"uint64_t", "18446744073709551615ull", "0ull", "0ull", "0ull", "0ull", "0ull"},
-    {"size_t", "18446744073709551615ull", "0ull", "0ull", "0ull", "0ull", "0ull"},
+    {"long long", "9223372036854775807ll", "(-9223372036854775807ll - 1)",
+     "(-9223372036854775807ll - 1)", "0", "0", "0"},
+    {"unsigned long", "18446744073709551615ull", "0ull", "0ull", "0ull", "0ull", "0ull"},
+    {"unsigned long long", "18446744073709551615ull", "0ull", "0ull", "0ull", "0ull", "0ull"},
     {"short", "32767", "(-32767 - 1)", "(-32767 - 1)", "0", "0", "0"},
-    {"int16_t", "32767", "(-32767 - 1)", "(-32767 - 1)", "0", "0", "0"},
     {"unsigned short", "65535", "0", "0", "0", "0", "0"},
-    {"uint16_t", "65535", "0", "0", "0", "0", "0"},
     {"char", "127", "(-127 - 1)", "(-127 - 1)", "0", "0", "0"},
     {"signed char", "127", "(-127 - 1)", "(-127 - 1)", "0", "0", "0"},
-    {"int8_t", "127", "(-127 - 1)", "(-127 - 1)", "0", "0", "0"},
     {"unsigned char", "255", "0", "0", "0", "0", "0"},
-    {"uint8_t", "255", "0", "0", "0", "0", "0"},
     {"bool", "1", "0", "0", "0", "0", "0"},
 };
 

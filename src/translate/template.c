@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "translate/lower_impl.h"
 #include "translate/parser.h"
 
 enum { MAX_INSTANCES = 512, HOST_DEPTH = 3 };
@@ -344,21 +343,6 @@ static bool all_texts(parser *p, tr_template *t, tr_tokens *args, int nargs, tr_
     return ok;
 }
 
-/* An argument text in the form two spellings of one type share: a typedef's name is its type,
- * a CUDA type its dialect spelling (`Half`, `__half` and `half` are all gp_half). */
-static void canon(parser *p, const char *text, char *out, size_t cap)
-{
-    snprintf(out, cap, "%s", text);
-    for (int round = 0; round < 4; round++) {
-        const tr_type *a = tp_alias_type(p, out);
-        if (!a || !a->base || a->nptr || !strcmp(a->base, out)) break;
-        snprintf(out, cap, "%s", a->base);
-    }
-    const char *why = NULL;
-    const char *m = tl_map_base(out, &why);
-    if (m && m != out) snprintf(out, cap, "%s", m);
-}
-
 /* The explicit specialisation of t for these argument texts, or NULL; one whose arguments cannot
  * be read is *unread (the template is then refused, as the general body would run). */
 static const tr_spec *spec_for(parser *p, tr_template *t, char texts[8][64], const tr_spec **unread)
@@ -378,7 +362,7 @@ static const tr_spec *spec_for(parser *p, tr_template *t, char texts[8][64], con
                              !all_texts(p, t, args, sp->nargs, all, st, why, sizeof why);
             for (int i = 0; !sp->unreadable && i < t->nparams; i++) {
                 char c[64];
-                canon(p, st[i], c, sizeof c);
+                tp_canon_type(p, st[i], c, sizeof c);
                 sp->texts[i] = tr_strdup(p->u, c);
             }
             for (int i = 0; i < 8; i++) {
@@ -393,7 +377,7 @@ static const tr_spec *spec_for(parser *p, tr_template *t, char texts[8][64], con
         bool same = true;
         for (int i = 0; same && i < t->nparams; i++) {
             char c[64];
-            canon(p, texts[i], c, sizeof c);
+            tp_canon_type(p, texts[i], c, sizeof c);
             same = !strcmp(sp->texts[i], c);
         }
         if (same) return sp;
