@@ -1422,6 +1422,104 @@ GP__CPU_VEC(double, double)
 #define rintf(x)                   rint(x)
 #endif
 
+/* Half-precision arithmetic on the storage type gp_half, and pairs of halves (gp_half2: two
+ * gp_half in 4 bytes, CUDA's __half2 layout), for code translated from CUDA's __half and __half2
+ * intrinsics: each operation computed in float and rounded to half once (exact for add, sub
+ * and mul, whose results float holds exactly; div and fma rounded twice, which can differ from
+ * a native half unit's in the last bit). */
+#if !defined(GP_KERNEL_ABI_ONLY)
+typedef gp_ushort2 gp_half2;
+#define GP__HALF_OP2(name, expr)                                                                   \
+    GP_FUNC gp_half gp_half_##name(gp_half a, gp_half b)                                           \
+    {                                                                                              \
+        float x = gp_half_to_float(a), y = gp_half_to_float(b);                                    \
+        return gp_float_to_half(expr);                                                             \
+    }                                                                                              \
+    GP_FUNC gp_half2 gp_half2_##name(gp_half2 a, gp_half2 b)                                       \
+    {                                                                                              \
+        return gp_make_ushort2(gp_half_##name(a.x, b.x), gp_half_##name(a.y, b.y));                \
+    }
+GP__HALF_OP2(add, x + y)
+GP__HALF_OP2(sub, x - y)
+GP__HALF_OP2(mul, x * y)
+GP__HALF_OP2(div, x / y)
+GP__HALF_OP2(max, x > y || y != y ? x : y)
+GP__HALF_OP2(min, x < y || y != y ? x : y)
+#undef GP__HALF_OP2
+GP_FUNC gp_half gp_half_fma(gp_half a, gp_half b, gp_half c)
+{
+    return gp_float_to_half(gp_half_to_float(a) * gp_half_to_float(b) + gp_half_to_float(c));
+}
+GP_FUNC gp_half2 gp_half2_fma(gp_half2 a, gp_half2 b, gp_half2 c)
+{
+    return gp_make_ushort2(gp_half_fma(a.x, b.x, c.x), gp_half_fma(a.y, b.y, c.y));
+}
+/* the sign bit flipped or cleared, as CUDA's __hneg and __habs do (NaN's payload kept) */
+GP_FUNC gp_half gp_half_neg(gp_half a)
+{
+    return (gp_half)(a ^ 0x8000u);
+}
+GP_FUNC gp_half gp_half_abs(gp_half a)
+{
+    return (gp_half)(a & 0x7fffu);
+}
+GP_FUNC gp_half2 gp_half2_neg(gp_half2 a)
+{
+    return gp_make_ushort2(gp_half_neg(a.x), gp_half_neg(a.y));
+}
+GP_FUNC gp_half2 gp_half2_abs(gp_half2 a)
+{
+    return gp_make_ushort2(gp_half_abs(a.x), gp_half_abs(a.y));
+}
+/* comparisons, 0 or 1 (ordered: false where either is NaN, as CUDA's __hlt...) */
+#define GP__HALF_CMP(name, op)                                                                     \
+    GP_FUNC int gp_half_##name(gp_half a, gp_half b)                                               \
+    {                                                                                              \
+        return gp_half_to_float(a) op gp_half_to_float(b) ? 1 : 0;                                 \
+    }
+GP__HALF_CMP(eq, ==)
+GP__HALF_CMP(lt, <)
+GP__HALF_CMP(le, <=)
+GP__HALF_CMP(gt, >)
+GP__HALF_CMP(ge, >=)
+#undef GP__HALF_CMP
+GP_FUNC int gp_half_ne(gp_half a, gp_half b)
+{
+    float x = gp_half_to_float(a), y = gp_half_to_float(b);
+    return x < y || x > y ? 1 : 0; /* ordered, as CUDA's __hne */
+}
+/* conversions between pairs of floats and gp_half2 */
+GP_FUNC gp_half2 gp_floats_to_half2(float lo, float hi)
+{
+    return gp_make_ushort2(gp_float_to_half(lo), gp_float_to_half(hi));
+}
+GP_FUNC gp_half2 gp_float_to_half2(float v)
+{
+    gp_half h = gp_float_to_half(v);
+    return gp_make_ushort2(h, h);
+}
+GP_FUNC gp_half2 gp_float2_to_half2(gp_float2 f)
+{
+    return gp_make_ushort2(gp_float_to_half(f.x), gp_float_to_half(f.y));
+}
+GP_FUNC gp_float2 gp_half2_to_float2(gp_half2 h)
+{
+    return gp_make_float2(gp_half_to_float(h.x), gp_half_to_float(h.y));
+}
+GP_FUNC gp_half2 gp_halves_to_half2(gp_half lo, gp_half hi)
+{
+    return gp_make_ushort2(lo, hi);
+}
+GP_FUNC float gp_half2_low_float(gp_half2 h)
+{
+    return gp_half_to_float(h.x);
+}
+GP_FUNC float gp_half2_high_float(gp_half2 h)
+{
+    return gp_half_to_float(h.y);
+}
+#endif /* !GP_KERNEL_ABI_ONLY */
+
 /* Classification, 0 or 1 on every target (C's macros may return any non-zero value, and -1 for
  * isinf of minus infinity; Metal's return bool). */
 #define gp_isnan(x)    (isnan(x) ? 1 : 0)

@@ -92,6 +92,37 @@ static void pass_references(lctx *c, tr_expr *e, tr_func *g)
     }
 }
 
+/* __half and __half2 arithmetic: each argument must be what the signature says (m->construct,
+ * map.h): CUDA converts other values to its parameter types, where the dialect's functions take
+ * the bits they are given. The result's type from the signature. */
+static void infer_half(lctx *c, tr_expr *e, const tr_callmap *m, const char *name)
+{
+    static const char *const what[] = {"a __half", "a __half2", "a float2", "a number"};
+    const char *sig = m->construct;
+    for (int i = 0; i < e->nargs && sig[i] && sig[i] != '>'; i++) {
+        const tr_expr *a = e->args[i];
+        const char *vec = a->vt == TR_VT_VEC && a->vec ? tr_vector_type(a->vec, NULL, NULL) : NULL;
+        int want = sig[i] == 'h' ? 0 : sig[i] == '2' ? 1 : sig[i] == 'F' ? 2 : 3;
+        bool ok = want == 0   ? a->vt == TR_VT_HALF
+                  : want == 1 ? vec && !strcmp(vec, "gp_half2")
+                  : want == 2 ? vec && !strcmp(vec, "gp_float2")
+                              : a->vt != TR_VT_HALF && a->vt != TR_VT_BF16 && a->vt != TR_VT_VEC &&
+                                    a->vt != TR_VT_PTR && a->vt != TR_VT_UNKNOWN;
+        if (!ok) {
+            tl_refuse(c, e, name,
+                      "%s's argument %d is not %s (or its type is not known here): CUDA converts "
+                      "it to the parameter's type, where the dialect's %s takes the bits it is "
+                      "given; pass %s",
+                      name, i + 1, what[want], m->out, what[want]);
+            return;
+        }
+    }
+    const char *arrow = strchr(sig, '>');
+    char r = arrow ? arrow[1] : 'h';
+    e->vt = r == 'h' ? TR_VT_HALF : r == 'i' ? TR_VT_INT : r == 'f' ? TR_VT_FLOAT : TR_VT_VEC;
+    e->vec = r == '2' ? "half2" : r == 'F' ? "float2" : NULL;
+}
+
 void tl_infer_call(lctx *c, tr_expr *e)
 {
     tr_func *g = e->a->kind == TR_E_IDENT ? tl_find_func(c, e->a->text) : NULL;
@@ -255,6 +286,9 @@ void tl_infer_call(lctx *c, tr_expr *e)
         break;
     case TR_CALL_SIMD:
         infer_simd(c, e, m);
+        break;
+    case TR_CALL_HALF:
+        infer_half(c, e, m, name);
         break;
     default:
         if (!strncmp(m->out, "gp_make_", 8)) {

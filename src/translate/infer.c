@@ -36,10 +36,11 @@ bool tl_side_effect_free(const tr_expr *e)
         const tr_callmap *m = e->a && e->a->kind == TR_E_IDENT && !e->callee && !e->a->sym
                                   ? tr_map_call(e->a->text)
                                   : NULL;
-        bool pure = m && strcmp(m->out ? m->out : "", "gp_printf") != 0 && /* it prints */
-                    (m->kind == TR_CALL_SAME || m->kind == TR_CALL_RENAME ||
-                     m->kind == TR_CALL_FLOAT_MATH || m->kind == TR_CALL_MINMAX ||
-                     (m->kind == TR_CALL_TEMPLATE && m->out && !strchr(m->out, '=')));
+        bool pure =
+            m && strcmp(m->out ? m->out : "", "gp_printf") != 0 && /* it prints */
+            (m->kind == TR_CALL_SAME || m->kind == TR_CALL_RENAME || m->kind == TR_CALL_HALF ||
+             m->kind == TR_CALL_FLOAT_MATH || m->kind == TR_CALL_MINMAX ||
+             (m->kind == TR_CALL_TEMPLATE && m->out && !strchr(m->out, '=')));
         if (!pure) return false;
         for (int i = 0; i < e->nargs; i++)
             if (!tl_side_effect_free(e->args[i])) return false;
@@ -227,7 +228,9 @@ void tl_infer_expr(lctx *c, tr_expr *e)
         if (tl_infer_struct_member(c, e)) return;
         if (!strcmp(e->name, "x") || !strcmp(e->name, "y") || !strcmp(e->name, "z") ||
             !strcmp(e->name, "w")) {
-            const char *b = e->a->vt == TR_VT_PTR ? e->a->elem : NULL;
+            const char *b = e->a->vt == TR_VT_PTR   ? e->a->elem
+                            : e->a->vt == TR_VT_VEC ? e->a->vec
+                                                    : NULL;
             if (e->a->kind == TR_E_IDENT && e->a->sym && !e->a->sym->type.nptr)
                 b = e->a->sym->type.base;
             e->vt = b && tl_vector_elem_vt(b) ? tl_vector_elem_vt(b) : TR_VT_FLOAT;
@@ -406,6 +409,15 @@ void tl_infer_expr(lctx *c, tr_expr *e)
                           "depends on control flow",
                           tl_space_name[e->b->space], tl_space_name[e->c->space]);
             }
+        } else if (e->b->vt == e->c->vt &&
+                   (e->b->vt == TR_VT_HALF || e->b->vt == TR_VT_BF16)) {
+            e->vt = e->b->vt; /* one of two halves is a half, its bits as they are */
+        } else if (e->b->vt == TR_VT_HALF || e->b->vt == TR_VT_BF16 || e->c->vt == TR_VT_HALF ||
+                   e->c->vt == TR_VT_BF16) {
+            e->vt = TR_VT_FLOAT;
+            tl_refuse(c, e, "half arithmetic",
+                      "half is a storage type in the dialect: this conditional picks a half or "
+                      "another type; convert with __half2float first");
         } else {
             e->vt = tl_arith(e->b->vt, e->c->vt);
             e->vec = e->b->vt == TR_VT_VEC ? e->b->vec : e->c->vec;

@@ -25,6 +25,10 @@
     {                                                                                              \
         n, TR_CALL_SIMD, -1, o, NULL, NULL                                                         \
     }
+#define HALF(n, a, o, sig)                                                                         \
+    {                                                                                              \
+        n, TR_CALL_HALF, a, o, sig, NULL                                                           \
+    }
 #define REFUSE(n, c, w)                                                                            \
     {                                                                                              \
         n, TR_CALL_REFUSE, -1, NULL, c, w                                                          \
@@ -128,6 +132,38 @@ static const tr_callmap table[] = {
     RENAME("__float2half", 1, "gp_float_to_half", NULL),
     RENAME("__float2half_rn", 1, "gp_float_to_half", NULL),
     RENAME("__half2float", 1, "gp_half_to_float", NULL),
+    /* __half and __half2 arithmetic (kernel.h: computed in float, rounded once to half) */
+    HALF("__hadd", 2, "gp_half_add", "hh>h"),
+    HALF("__hsub", 2, "gp_half_sub", "hh>h"),
+    HALF("__hmul", 2, "gp_half_mul", "hh>h"),
+    HALF("__hdiv", 2, "gp_half_div", "hh>h"),
+    HALF("__hfma", 3, "gp_half_fma", "hhh>h"),
+    HALF("__hneg", 1, "gp_half_neg", "h>h"),
+    HALF("__habs", 1, "gp_half_abs", "h>h"),
+    HALF("__hmax", 2, "gp_half_max", "hh>h"),
+    HALF("__hmin", 2, "gp_half_min", "hh>h"),
+    HALF("__heq", 2, "gp_half_eq", "hh>i"),
+    HALF("__hne", 2, "gp_half_ne", "hh>i"),
+    HALF("__hlt", 2, "gp_half_lt", "hh>i"),
+    HALF("__hle", 2, "gp_half_le", "hh>i"),
+    HALF("__hgt", 2, "gp_half_gt", "hh>i"),
+    HALF("__hge", 2, "gp_half_ge", "hh>i"),
+    HALF("__hadd2", 2, "gp_half2_add", "22>2"),
+    HALF("__hsub2", 2, "gp_half2_sub", "22>2"),
+    HALF("__hmul2", 2, "gp_half2_mul", "22>2"),
+    HALF("__h2div", 2, "gp_half2_div", "22>2"),
+    HALF("__hfma2", 3, "gp_half2_fma", "222>2"),
+    HALF("__hneg2", 1, "gp_half2_neg", "2>2"),
+    HALF("__habs2", 1, "gp_half2_abs", "2>2"),
+    HALF("__hmax2", 2, "gp_half2_max", "22>2"),
+    HALF("__hmin2", 2, "gp_half2_min", "22>2"),
+    HALF("__floats2half2_rn", 2, "gp_floats_to_half2", "ff>2"),
+    HALF("__float2half2_rn", 1, "gp_float_to_half2", "f>2"),
+    HALF("__float22half2_rn", 1, "gp_float2_to_half2", "F>2"),
+    HALF("__half22float2", 1, "gp_half2_to_float2", "2>F"),
+    HALF("__halves2half2", 2, "gp_halves_to_half2", "hh>2"),
+    HALF("__low2float", 1, "gp_half2_low_float", "2>f"),
+    HALF("__high2float", 1, "gp_half2_high_float", "2>f"),
     RENAME("__bfloat162float", 1, "gp_bf16_to_float", NULL),
     RENAME("__float2bfloat16", 1, "gp_float_to_bf16", NULL),
     RENAME("__float2bfloat16_rn", 1, "gp_float_to_bf16", NULL),

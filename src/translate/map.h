@@ -13,6 +13,7 @@ typedef enum tr_call_kind {
     TR_CALL_BARRIER,    /* __syncthreads */
     TR_CALL_SIMD,       /* warp shuffles and votes: gp_simd_*, with --simd-width 32 only */
     TR_CALL_REFUSE,     /* outside the subset: `reason` says why */
+    TR_CALL_HALF,       /* __half and __half2 arithmetic: `construct` is the signature */
 } tr_call_kind;
 
 typedef struct tr_callmap {
@@ -20,7 +21,9 @@ typedef struct tr_callmap {
     tr_call_kind kind;
     int arity;             /* -1: any */
     const char *out;       /* the dialect name or pattern */
-    const char *construct; /* REFUSE: the construct's name for the report */
+    const char *construct; /* REFUSE: the construct's name for the report; HALF: the argument
+                            * and result kinds, "hh>h": h a __half, 2 a __half2, f a float (or
+                            * another arithmetic value, converted), F a float2, i an int */
     const char *reason;    /* REFUSE: why; others: a note for the report, or NULL */
 } tr_callmap;
 

@@ -161,6 +161,7 @@ static const char *const named_types[] = {
     "__half",
     "half",
     "__half2",
+    "half2",
     "__nv_bfloat16",
     "dim3",
     "cudaTextureObject_t",

@@ -222,6 +222,7 @@ static void emit_call(lctx *c, gp_strbuf *sb, tr_expr *e)
     const tr_callmap *m = tr_map_call(e->a->text);
     if (!m) return;
     switch (m->kind) {
+    case TR_CALL_HALF: /* the arguments are of the types the signature asks (calls.c) */
     case TR_CALL_SAME:
     case TR_CALL_RENAME:
         gp_strbuf_printf(sb, "%s(", m->out);

@@ -45,8 +45,19 @@ static const vec_family *family_of(const char *cuda, int *n)
     return NULL;
 }
 
+/* CUDA's __half2 (half2): two halves' bits in the dialect's gp_half2 (4 bytes, as CUDA's) */
+static bool is_half2(const char *cuda)
+{
+    return cuda && (!strcmp(cuda, "__half2") || !strcmp(cuda, "half2"));
+}
+
 const char *tr_vector_type(const char *cuda, int *n, const char **elem)
 {
+    if (is_half2(cuda)) {
+        if (n) *n = 2;
+        if (elem) *elem = "gp_half";
+        return "gp_half2";
+    }
     int k = 0;
     const vec_family *f = family_of(cuda, &k);
     if (!f) return NULL;
@@ -63,6 +74,7 @@ const char *tr_vector_type(const char *cuda, int *n, const char **elem)
 
 tr_vt tl_vector_elem_vt(const char *cuda)
 {
+    if (is_half2(cuda)) return TR_VT_HALF;
     const vec_family *f = family_of(cuda, NULL);
     return f ? f->vt : TR_VT_UNKNOWN;
 }

@@ -220,6 +220,35 @@ static void vectors_and_half(void **state)
                                "gp_float_to_half(gp_half_to_float(h[1]) * 2.0f)", NULL});
 }
 
+/* CUDA converts what it passes to a __half intrinsic; the dialect's functions take bits, so a
+ * value of another type is refused, as is a conditional that picks a half or a float. A half
+ * chosen from two halves keeps its bits, into a half or converted into a float. */
+static void half_intrinsics_take_halves(void **state)
+{
+    (void)state;
+    expect_refused("#include <cuda_fp16.h>\n"
+                   "__global__ void k(__half *h, float *f) {\n"
+                   "  h[0] = __hadd(h[1], f[0]);\n}\n",
+                   3, "__hadd", "argument 2 is not a __half");
+    expect_refused("#include <cuda_fp16.h>\n"
+                   "__global__ void k(__half2 *h, float2 *f) {\n"
+                   "  h[0] = __hmul2(h[1], f[0]);\n}\n",
+                   3, "__hmul2", "argument 2 is not a __half2");
+    expect_refused("#include <cuda_fp16.h>\n"
+                   "__global__ void k(__half *h, float *f, int n) {\n"
+                   "  f[0] = n ? h[0] : f[1];\n}\n",
+                   3, "half arithmetic", "picks a half or another type");
+    expect_ok("#include <cuda_fp16.h>\n"
+              "__global__ void k(__half *h, float *f, half2 *p, int n) {\n"
+              "  h[0] = n ? h[1] : h[2];\n  f[0] = n ? h[1] : h[2];\n"
+              "  f[1] = p[0].y;\n  p[1] = __halves2half2(__hneg(p[0].x), h[3]);\n}\n",
+              (const char *[]){"GP_BUF(gp_half, h), GP_BUF(float, f), GP_BUF(gp_half2, p)",
+                               "h[0] = n ? h[1] : h[2];",
+                               "f[0] = gp_half_to_float(n ? h[1] : h[2]);",
+                               "f[1] = gp_half_to_float(p[0].y);",
+                               "p[1] = gp_halves_to_half2(gp_half_neg(p[0].x), h[3]);", NULL});
+}
+
 static void vector_types_of_every_family(void **state)
 {
     (void)state;
@@ -1755,6 +1784,7 @@ int main(void)
         cmocka_unit_test(atomics_mapped),
         cmocka_unit_test(math_mapped),
         cmocka_unit_test(vectors_and_half),
+        cmocka_unit_test(half_intrinsics_take_halves),
         cmocka_unit_test(vector_types_of_every_family),
         cmocka_unit_test(vector_operators_become_calls),
         cmocka_unit_test(bit_casts_and_classification),

@@ -1765,6 +1765,113 @@ static void run_half_convert(void **state)
     }
 }
 
+/* IEEE half <-> float for the references below: to nearest even, subnormals, infinities. */
+static uint16_t ref_f2h(float f)
+{
+    uint32_t x;
+    memcpy(&x, &f, sizeof x);
+    uint32_t sign = (x >> 16) & 0x8000u, mant = x & 0x7fffffu;
+    int exp = (int)((x >> 23) & 0xffu);
+    if (exp == 255) return (uint16_t)(sign | 0x7c00u | (mant ? 0x200u : 0u));
+    int e = exp - 127 + 15;
+    if (e >= 31) return (uint16_t)(sign | 0x7c00u);
+    uint32_t h, rem, halfway;
+    if (e <= 0) {
+        if (e < -10) return (uint16_t)sign;
+        mant |= 0x800000u;
+        int shift = 14 - e;
+        h = mant >> shift;
+        rem = mant & ((1u << shift) - 1u);
+        halfway = 1u << (shift - 1);
+    } else {
+        h = ((uint32_t)e << 10) | (mant >> 13);
+        rem = mant & 0x1fffu;
+        halfway = 0x1000u;
+    }
+    if (rem > halfway || (rem == halfway && (h & 1u))) h++;
+    return (uint16_t)(sign | h);
+}
+
+static float ref_h2f(uint16_t h)
+{
+    uint32_t sign = (uint32_t)(h & 0x8000u) << 16, e = (h >> 10) & 0x1fu, m = h & 0x3ffu, x;
+    if (e == 31) {
+        x = sign | 0x7f800000u | (m << 13);
+    } else if (e == 0) {
+        float v = (float)m / 16777216.0f; /* m * 2^-24 */
+        return sign ? -v : v;
+    } else {
+        x = sign | ((e + 112u) << 23) | (m << 13);
+    }
+    float f;
+    memcpy(&f, &x, sizeof f);
+    return f;
+}
+
+/* __half2 and __half intrinsics: each result against the same operation computed in float and
+ * rounded to half, bit for bit. */
+static void run_half2_math(void **state)
+{
+    (void)state;
+    enum { N = 64 };
+    uint16_t x[2 * N], y[2 * N], y0[2 * N], p[N], q[N], r[2 * N];
+    float diff[N], diff_ref[N];
+    int flag[N];
+    for (int i = 0; i < N; i++) {
+        x[2 * i] = ref_f2h((float)(i % 9 - 4) * 0.375f);
+        x[2 * i + 1] = ref_f2h((float)(i % 5) * 1.25f - 2.0f);
+        y0[2 * i] = ref_f2h((float)(i % 7) * 0.1f);
+        y0[2 * i + 1] = ref_f2h(3.0f - (float)(i % 11) * 0.7f);
+        p[i] = ref_f2h((float)(i % 6) * 0.5f - 1.0f);
+        q[i] = ref_f2h(i % 4 == 0 ? ref_h2f(p[i]) : (float)(i % 13) * 0.3f - 1.5f);
+    }
+    const float a[2] = {2.0f, -0.5f};
+    FOR_EACH_DEVICE(dev)
+    {
+        built t = build(dev, "half2_math.cu");
+        gp_kernel *k = gpt_kernel_of(t.prog, "half2_axpy");
+        memcpy(y, y0, sizeof y);
+        gp_buffer *bx = buf(dev, x, sizeof x), *by = buf(dev, y, sizeof y),
+                  *bd = buf(dev, NULL, sizeof diff);
+        uint16_t av[2] = {ref_f2h(a[0]), ref_f2h(a[1])};
+        int n = N;
+        launch(k, 1, G1(N), G1(32), ARGS(B(bx), B(by), V(av), B(bd), V(n)));
+        get(by, y, sizeof y), get(bd, diff, sizeof diff);
+        for (int i = 0; i < N; i++) {
+            uint16_t v[2];
+            for (int c = 0; c < 2; c++) {
+                v[c] = ref_f2h(ref_h2f(av[c]) * ref_h2f(x[2 * i + c]) + ref_h2f(y0[2 * i + c]));
+                float neg = -ref_h2f(x[2 * i + c]);
+                uint16_t want = ref_h2f(v[c]) > neg ? v[c] : ref_f2h(neg);
+                if (y[2 * i + c] != want)
+                    fail_msg("half2_axpy y[%d].%c = %#x, want %#x", i, "xy"[c], y[2 * i + c], want);
+            }
+            diff_ref[i] = ref_h2f(v[0]) - ref_h2f(v[1]) + 0.25f;
+        }
+        CHECKF("half2_axpy diff", diff_ref, diff, N, 0.0f);
+        gp_buffer_release(bx), gp_buffer_release(by), gp_buffer_release(bd);
+        gp_kernel_release(k);
+
+        k = gpt_kernel_of(t.prog, "half_pick");
+        gp_buffer *bp = buf(dev, p, sizeof p), *bq = buf(dev, q, sizeof q),
+                  *br = buf(dev, NULL, sizeof r), *bf = buf(dev, NULL, sizeof flag);
+        launch(k, 1, G1(N), G1(32), ARGS(B(bp), B(bq), B(br), B(bf), V(n)));
+        get(br, r, sizeof r), get(bf, flag, sizeof flag);
+        for (int i = 0; i < N; i++) {
+            float fp = ref_h2f(p[i]), fq = ref_h2f(q[i]);
+            uint16_t sum = ref_f2h(fp + fq), prod = ref_f2h(fp * fq);
+            uint16_t pick = ref_h2f(sum) < ref_h2f(prod) ? prod : ref_f2h(ref_h2f(sum) - 0.5f);
+            if (r[i] != pick) fail_msg("half_pick r[%d] = %#x, want %#x", i, r[i], pick);
+            if (r[N + i] != prod)
+                fail_msg("half_pick r[%d] = %#x, want %#x", N + i, r[N + i], prod);
+            int want = (fp >= fq) + 2 * (fp == fq);
+            if (flag[i] != want) fail_msg("half_pick flag[%d] = %d, want %d", i, flag[i], want);
+        }
+        gp_buffer_release(bp), gp_buffer_release(bq), gp_buffer_release(br), gp_buffer_release(bf);
+        gp_kernel_release(k), close_all(&t);
+    }
+}
+
 /* bfloat16 through CUDA's conversions, and __float2bfloat16's rounding to nearest even. */
 static void run_bf16_convert(void **state)
 {
@@ -1805,7 +1912,7 @@ static void run_bf16_convert(void **state)
         cmocka_unit_test(run_mri_q), cmocka_unit_test(run_stencil7),                               \
         cmocka_unit_test(run_daxpy_double), cmocka_unit_test(run_matrix_mul_helper),               \
         cmocka_unit_test(run_graph_structs), cmocka_unit_test(run_half_convert),                   \
-        cmocka_unit_test(run_bf16_convert),
+        cmocka_unit_test(run_bf16_convert), cmocka_unit_test(run_half2_math),
 
 /* ---- more CUDA samples, Rodinia and llm.c --------------------------------------------------- */
 static float cnd_ref(float d)
@@ -2559,9 +2666,9 @@ static void run_cg_group_function(void **state)
         cmocka_unit_test(run_attention_forward), cmocka_unit_test(run_spmv_csr),                   \
         cmocka_unit_test(run_bit_ops), cmocka_unit_test(left_out_kernel_says_why),                 \
         cmocka_unit_test(run_typed_records), cmocka_unit_test(run_grid_arrays),                    \
-        cmocka_unit_test(run_union_bits),                                                      \
-        cmocka_unit_test(run_cub_block_collectives), cmocka_unit_test(run_template_dispatch),      \
-        cmocka_unit_test(run_cg_group_function), cmocka_unit_test(run_cub_warp_reduce),
+        cmocka_unit_test(run_union_bits), cmocka_unit_test(run_cub_block_collectives),             \
+        cmocka_unit_test(run_template_dispatch), cmocka_unit_test(run_cg_group_function),          \
+        cmocka_unit_test(run_cub_warp_reduce),
 
 int main(void)
 {
