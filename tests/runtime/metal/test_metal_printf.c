@@ -20,6 +20,7 @@
 #include <cmocka.h>
 
 #include "runtime/core.h"
+#include "skip.h"
 
 static const char *kSrc =
     "GP_FUNC int twice(int v) { return 2 * v; }\n"
@@ -353,9 +354,13 @@ static void test_msl_syntax(void **state)
 {
     (void)state;
 #ifdef _WIN32
-    skip(); /* the check runs clang++ through a POSIX shell */
+    GP_TEST_SKIP("the Metal syntax check runs clang++ through a POSIX shell; it runs in the "
+                 "native build");
 #else
-    if (!getenv("GPUPORT_SOURCE_DIR") || system("clang++ --version >/dev/null 2>&1") != 0) skip();
+    if (!getenv("GPUPORT_SOURCE_DIR"))
+        GP_TEST_SKIP("GPUPORT_SOURCE_DIR is not set (ctest sets it)");
+    if (system("clang++ --version >/dev/null 2>&1") != 0)
+        GP_TEST_SKIP("clang++ is not installed (scripts/install-deps.sh)");
     static char log[16384];
     gp_printf_table *t;
     char *src;
@@ -431,10 +436,13 @@ static void test_prelude_writer_runs(void **state)
 {
     (void)state;
 #ifdef _WIN32
-    skip(); /* clang++ through a POSIX shell */
+    GP_TEST_SKIP("the prelude's record writer is compiled by clang++ through a POSIX shell; it "
+                 "runs in the native build");
 #else
     const char *srcdir = getenv("GPUPORT_SOURCE_DIR");
-    if (!srcdir || system("clang++ --version >/dev/null 2>&1") != 0) skip();
+    if (!srcdir) GP_TEST_SKIP("GPUPORT_SOURCE_DIR is not set (ctest sets it)");
+    if (system("clang++ --version >/dev/null 2>&1") != 0)
+        GP_TEST_SKIP("clang++ is not installed (scripts/install-deps.sh)");
     gp_printf_table *t;
     char *src;
     gpt_rewrite(kSrc, &t, &src);
@@ -473,10 +481,12 @@ static void test_core_takes_the_record_path(void **state)
 {
     (void)state;
 #ifdef _WIN32
-    skip(); /* Wine cannot run the CPU backend's compiler (tests/wine.cmake) */
+    GP_TEST_SKIP("Wine cannot run the CPU backend's compiler (tests/wine.cmake); it runs in the "
+                 "native build");
 #endif
     gp_device *dev;
-    if (gp_device_open("cpu", &dev) != GP_OK) skip();
+    if (gp_device_open("cpu", &dev) != GP_OK)
+        GP_TEST_SKIP("the cpu device does not open: %s", gp_last_error());
     dev->state->print_records = true;
     gp_program *p = NULL;
     const char *helper = "GP_FUNC void say(int v)\n{\n    gp_printf(\"%d\\n\", v);\n}\n"
