@@ -50,6 +50,7 @@ static const want kWant[] = {
     {"paths.gpk", "local_atomics", LOOPS},
     {"paths.gpk", "transpose_padded", LOOPS},
     {"paths.gpk", "uniform_return", LOOPS},
+    {"paths.gpk", "branch_region", LOOPS},
     {"paths.gpk", "private_carried", LOOPS},
     {"paths.gpk", "plane_sums", LOOPS},
     {"paths.gpk", "guard_return", "a work-item may return before a barrier"},
@@ -358,6 +359,16 @@ static void ref_transpose(const void *in_, void *out_, int n)
             out[x * n + y] = in[y * n + x];
 }
 
+static void ref_branch_region(const void *in_, void *out_, int n)
+{
+    const int *in = in_;
+    int *out = out_;
+    for (int i = 0; i < n; i++) {
+        int g = i / B, lid = i % B, j = g * B + (lid + 1) % B;
+        out[i] = g % 2 == 0 ? (j < n ? in[j] : 0) : in[i] * 2 + 1;
+    }
+}
+
 static const run_case kRuns[] = {
     {"reduce_tree", K_INT, 1, {1000}, {B}, 1000, 1000, 16, 0, ref_reduce_tree},
     {"reduce_dyn", K_FLOAT, 1, {256}, {B}, 5000, 5000, 4, B * 4, NULL},
@@ -370,6 +381,7 @@ static const run_case kRuns[] = {
     {"local_atomics", K_INT, 1, {256}, {B}, 230, 230, 4 * 7, 8, ref_local_atomics},
     {"transpose_padded", K_FLOAT, 2, {40, 40}, {T, T}, 37, 37 * 37, 37 * 37, 0, ref_transpose},
     {"uniform_return", K_INT, 1, {320}, {B}, 200, 200, 320, 0, NULL},
+    {"branch_region", K_INT, 1, {320}, {B}, 300, 300, 300, 0, ref_branch_region},
     {"private_carried", K_INT, 1, {128}, {B}, 100, 100, 100, 0, NULL},
     {"plane_sums", K_INT, 3, {4, 4, 8}, {4, 4, 4}, 128, 128, 8, 0, NULL},
     {"guard_return", K_INT, 1, {128}, {B}, 100, 100, 100, 0, NULL},

@@ -1323,7 +1323,10 @@ static void wg_print_block(gk_printer *p, wg *w, const gk_stmt *body)
     gp_strbuf_puts(p->out, "{");
     gk_print_newline(p);
     p->indent++;
-    if (body->kind == GK_S_BLOCK)
+    /* a block with a barrier is planned item by item (WS_BLOCK); a branch without one is a
+     * region of its own, planned whole, its items unannotated */
+    const ws_note *note = body->note;
+    if (body->kind == GK_S_BLOCK && note && note->kind == WS_BLOCK)
         wg_print_list(p, w, body->items, body->nitems);
     else
         wg_print_list(p, w, (gk_stmt *const *)&body, 1);
