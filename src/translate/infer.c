@@ -8,6 +8,7 @@
 
 #include "translate/lower_impl.h"
 #include "translate/map.h"
+#include "translate/parser.h"
 
 tr_space tl_sym_space(lctx *c, tr_sym *s)
 {
@@ -119,6 +120,25 @@ static bool builtin_member(tr_expr *e)
             return true;
         }
     return false;
+}
+
+/* An operator applied to a value of one of the file's structs: C has none, and the operator
+ * functions a file defines for its structs are not translated (items.c), so the use is refused
+ * here, where it would otherwise be printed as it stands. */
+static bool struct_operand(lctx *c, tr_expr *e, const tr_expr *a)
+{
+    if (!a || !strcmp(e->text, ",")) return false;
+    const char *base = NULL;
+    if (a->kind == TR_E_IDENT && a->sym && !a->sym->type.nptr && !a->sym->ndims)
+        base = a->sym->type.base;
+    else if (a->vt == TR_VT_UNKNOWN && a->elem)
+        base = a->elem;
+    if (!base || strncmp(base, "struct ", 7) || !tp_find_struct(c->u, base + 7)) return false;
+    tl_refuse(c, e, "struct operator",
+              "'%s' on a struct %s: operators on the file's structs are not translated; call a "
+              "function that takes the struct instead",
+              e->text, base + 7);
+    return true;
 }
 
 void tl_infer_expr(lctx *c, tr_expr *e)
@@ -294,6 +314,8 @@ void tl_infer_expr(lctx *c, tr_expr *e)
             tl_mark_struct_value(e, e->a->elem, e->a->space);
         } else if (e->a->vt == TR_VT_VEC && tl_vector_operator(c, e)) {
             return;
+        } else if (strcmp(e->text, "&") && struct_operand(c, e, e->a)) {
+            return;
         } else if (!strcmp(e->text, "!")) {
             e->vt = TR_VT_INT;
         } else {
@@ -324,6 +346,7 @@ void tl_infer_expr(lctx *c, tr_expr *e)
         tl_infer_expr(c, e->a);
         tl_infer_expr(c, e->b);
         if ((e->a->vt == TR_VT_VEC || e->b->vt == TR_VT_VEC) && tl_vector_operator(c, e)) return;
+        if (struct_operand(c, e, e->a) || struct_operand(c, e, e->b)) return;
         const char *op = e->text;
         bool cmp = !strcmp(op, "==") || !strcmp(op, "!=") || !strcmp(op, "<") || !strcmp(op, ">") ||
                    !strcmp(op, "<=") || !strcmp(op, ">=") || !strcmp(op, "&&") || !strcmp(op, "||");
@@ -361,6 +384,8 @@ void tl_infer_expr(lctx *c, tr_expr *e)
         tl_infer_expr(c, e->a);
         tl_infer_expr(c, e->b);
         if (e->a->vt == TR_VT_VEC && strcmp(e->text, "=") && tl_vector_operator(c, e)) return;
+        if (strcmp(e->text, "=") && (struct_operand(c, e, e->a) || struct_operand(c, e, e->b)))
+            return;
         if (e->b && e->b->kind == TR_E_INIT) /* C has braces in declarations only */
             tl_refuse(c, e, "brace assignment",
                       "assignment of a brace list (x = {a, b}): C and OpenCL C take braces only "
@@ -409,8 +434,7 @@ void tl_infer_expr(lctx *c, tr_expr *e)
                           "depends on control flow",
                           tl_space_name[e->b->space], tl_space_name[e->c->space]);
             }
-        } else if (e->b->vt == e->c->vt &&
-                   (e->b->vt == TR_VT_HALF || e->b->vt == TR_VT_BF16)) {
+        } else if (e->b->vt == e->c->vt && (e->b->vt == TR_VT_HALF || e->b->vt == TR_VT_BF16)) {
             e->vt = e->b->vt; /* one of two halves is a half, its bits as they are */
         } else if (e->b->vt == TR_VT_HALF || e->b->vt == TR_VT_BF16 || e->c->vt == TR_VT_HALF ||
                    e->c->vt == TR_VT_BF16) {

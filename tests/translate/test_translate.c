@@ -249,6 +249,22 @@ static void half_intrinsics_take_halves(void **state)
                                "p[1] = gp_halves_to_half2(gp_half_neg(p[0].x), h[3]);", NULL});
 }
 
+/* An operator on a value of the file's own struct is refused where it is used (C has none, and
+ * the file's operator functions for structs are not translated), never printed as it stands. */
+static void struct_operators_refused_where_used(void **state)
+{
+    (void)state;
+    expect_refused("struct Cx { float re, im; };\n"
+                   "__global__ void k(Cx *o, const Cx *a) {\n"
+                   "  Cx x = a[threadIdx.x];\n"
+                   "  o[0] = x * a[1];\n}\n",
+                   4, "struct operator", "'*' on a struct Cx");
+    expect_refused("struct Cx { float re, im; };\n"
+                   "__global__ void k(Cx *o) {\n"
+                   "  Cx x = o[1];\n  x += o[2];\n  o[0] = x;\n}\n",
+                   4, "struct operator", "'+=' on a struct Cx");
+}
+
 static void vector_types_of_every_family(void **state)
 {
     (void)state;
@@ -1785,6 +1801,7 @@ int main(void)
         cmocka_unit_test(math_mapped),
         cmocka_unit_test(vectors_and_half),
         cmocka_unit_test(half_intrinsics_take_halves),
+        cmocka_unit_test(struct_operators_refused_where_used),
         cmocka_unit_test(vector_types_of_every_family),
         cmocka_unit_test(vector_operators_become_calls),
         cmocka_unit_test(bit_casts_and_classification),
