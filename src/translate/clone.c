@@ -69,6 +69,9 @@ void tl_infer_call_user(lctx *c, tr_expr *e, tr_func *g)
         /* known in every pass: an operator on the result chooses its overload by it */
         e->vt = TR_VT_VEC;
         e->vec = g->ret.base;
+    } else if (!g->ret.nptr && g->ret.base && !strncmp(g->ret.base, "struct ", 7)) {
+        e->vt = TR_VT_UNKNOWN; /* a struct: its operators choose by it too */
+        e->elem = g->ret.base;
     }
     if (!c->final) return;
     tr_space *sp = tr_alloc(c->u, (size_t)(g->nparams ? g->nparams : 1) * sizeof *sp);

@@ -122,23 +122,15 @@ static bool builtin_member(tr_expr *e)
     return false;
 }
 
-/* An operator applied to a value of one of the file's structs: C has none, and the operator
- * functions a file defines for its structs are not translated (items.c), so the use is refused
- * here, where it would otherwise be printed as it stands. */
+/* An operator applied to a value of one of the file's structs: a call of the operator function
+ * the file defines for it (vectors.c, as for vector types), or refused where there is none (C
+ * has no operators on structs), never printed as it stands. */
 static bool struct_operand(lctx *c, tr_expr *e, const tr_expr *a)
 {
     if (!a || !strcmp(e->text, ",")) return false;
-    const char *base = NULL;
-    if (a->kind == TR_E_IDENT && a->sym && !a->sym->type.nptr && !a->sym->ndims)
-        base = a->sym->type.base;
-    else if (a->vt == TR_VT_UNKNOWN && a->elem)
-        base = a->elem;
-    if (!base || strncmp(base, "struct ", 7) || !tp_find_struct(c->u, base + 7)) return false;
-    tl_refuse(c, e, "struct operator",
-              "'%s' on a struct %s: operators on the file's structs are not translated; call a "
-              "function that takes the struct instead",
-              e->text, base + 7);
-    return true;
+    const char *base = tl_struct_value(c, a);
+    if (!base) return false;
+    return tl_vector_operator(c, e);
 }
 
 void tl_infer_expr(lctx *c, tr_expr *e)

@@ -299,14 +299,18 @@ static void parse_operator(parser *p, const specs *s)
     if (p->u->nfuncs == before) return; /* a prototype */
     tr_func *f = p->u->funcs[p->u->nfuncs - 1];
     bool vec = false;
-    for (int i = 0; i < f->nparams; i++)
-        vec |= tr_vector_type(f->params[i]->type.base, NULL, NULL) != NULL;
+    for (int i = 0; i < f->nparams; i++) {
+        const char *b = f->params[i]->type.base;
+        vec |= tr_vector_type(b, NULL, NULL) != NULL ||
+               (b && !f->params[i]->type.nptr && !strncmp(b, "struct ", 7) &&
+                tp_find_struct(p->u, b + 7)); /* Complex operator*(Complex, Complex) */
+    }
     if (!vec) {
         p->u->nfuncs--;
         p->i = at_i; /* the refusal names the operator's line */
         tp_bail(p, "C++",
                 "operator%s on %s: operator overloads are translated on CUDA's vector types "
-                "only",
+                "and the file's own structs only",
                 op->text, f->nparams ? f->params[0]->type.base : "nothing");
     }
     f->is_operator = true;

@@ -53,6 +53,9 @@ bool tl_is_vec3(const char *cuda);
 /* a + b, -a or a += b on a vector value: made a call of the file's operator function (refused
  * when it has none); true when e was handled */
 bool tl_vector_operator(lctx *c, tr_expr *e);
+/* "struct S" when a is a value of one of the file's structs (a variable, an element, a field),
+ * else NULL. */
+const char *tl_struct_value(lctx *c, const tr_expr *a);
 bool tl_operator_arg_fits(const tr_sym *p, const tr_expr *a);
 
 /* infer.c */

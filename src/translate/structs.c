@@ -13,6 +13,17 @@ void tl_mark_struct_value(tr_expr *e, const char *elem, tr_space space)
     e->space = space;
 }
 
+const char *tl_struct_value(lctx *c, const tr_expr *a)
+{
+    const char *base = NULL;
+    if (a->kind == TR_E_IDENT && a->sym && !a->sym->type.nptr && !a->sym->ndims)
+        base = a->sym->type.base;
+    else if (a->vt == TR_VT_UNKNOWN && a->elem)
+        base = a->elem;
+    if (!base || strncmp(base, "struct ", 7) || !tp_find_struct(c->u, base + 7)) return NULL;
+    return base;
+}
+
 static tr_space sym_space(const tr_sym *s)
 {
     return s->as_buffer                 ? TR_SP_GLOBAL

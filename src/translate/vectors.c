@@ -127,20 +127,29 @@ bool tl_vector_operator(lctx *c, tr_expr *e)
     }
     if (!defined) {
         char what[160];
-        const char *x = e->a->vt == TR_VT_VEC && e->a->vec ? e->a->vec
-                        : e->a->vt == TR_VT_VEC            ? "vector"
-                                                           : "scalar";
+        const char *sa = tl_struct_value(c, e->a), *sb = unary ? NULL : tl_struct_value(c, e->b);
+        const char *x = sa                                   ? sa
+                        : e->a->vt == TR_VT_VEC && e->a->vec ? e->a->vec
+                        : e->a->vt == TR_VT_VEC              ? "vector"
+                                                             : "scalar";
         const char *y = unary                                ? ""
+                        : sb                                 ? sb
                         : e->b->vt == TR_VT_VEC && e->b->vec ? e->b->vec
                         : e->b->vt == TR_VT_VEC              ? "vector"
                                                              : "scalar";
         snprintf(what, sizeof what, "%s%s%s", x, unary ? "" : " and ", y);
-        tl_refuse(c, e, "vector operator",
-                  "'%s' on %s: CUDA has no operators on vector types, and this file defines no "
-                  "operator%s for %s%s%s%s",
-                  e->text, what, e->text, what, c->u->pp.missing ? " (it may come from \"" : "",
-                  c->u->pp.missing ? c->u->pp.missing : "",
-                  c->u->pp.missing ? "\", which was not found: give -I DIR)" : "");
+        if (sa || sb)
+            tl_refuse(c, e, "struct operator",
+                      "'%s' on %s: C has no operators on structs, and this file defines no "
+                      "operator%s for %s",
+                      e->text, what, e->text, what);
+        else
+            tl_refuse(c, e, "vector operator",
+                      "'%s' on %s: CUDA has no operators on vector types, and this file defines "
+                      "no operator%s for %s%s%s%s",
+                      e->text, what, e->text, what, c->u->pp.missing ? " (it may come from \"" : "",
+                      c->u->pp.missing ? c->u->pp.missing : "",
+                      c->u->pp.missing ? "\", which was not found: give -I DIR)" : "");
         return true;
     }
     tr_expr *fn = tr_alloc(c->u, sizeof *fn);
@@ -167,6 +176,13 @@ bool tl_vector_operator(lctx *c, tr_expr *e)
 bool tl_operator_arg_fits(const tr_sym *p, const tr_expr *a)
 {
     if (p->type.nptr && !p->ref) return false;
+    if (p->type.base && !strncmp(p->type.base, "struct ", 7)) { /* the same struct */
+        const char *b = a->kind == TR_E_IDENT && a->sym && !a->sym->type.nptr && !a->sym->ndims
+                            ? a->sym->type.base
+                        : a->vt == TR_VT_UNKNOWN ? a->elem
+                                                 : NULL;
+        return b && !strcmp(b, p->type.base);
+    }
     tr_vt v = tl_base_vt(p->type.base);
     if (v == TR_VT_VEC) return a->vt == TR_VT_VEC && a->vec && !strcmp(a->vec, p->type.base);
     bool scalar = v == TR_VT_INT || v == TR_VT_UINT || v == TR_VT_LONG || v == TR_VT_ULONG ||

@@ -1872,6 +1872,42 @@ static void run_half2_math(void **state)
     }
 }
 
+/* Operators on the file's own struct: each use a call of the file's operator function. */
+static void run_struct_operators(void **state)
+{
+    (void)state;
+    enum { N = 100 };
+    float x[2 * N], y[2 * N], out[2 * N], ref[2 * N];
+    int same[N], same_ref[N];
+    const float w[2] = {0.0f, 1.0f};
+    for (int i = 0; i < N; i++) {
+        x[2 * i] = (float)(i % 7) - 3.0f, x[2 * i + 1] = (float)(i % 5) * 0.5f;
+        /* every third y is w * x exactly: (-x.im, x.re) */
+        y[2 * i] = i % 3 ? (float)(i % 4) : -x[2 * i + 1];
+        y[2 * i + 1] = i % 3 ? 1.5f : x[2 * i];
+        float wr = w[0] * x[2 * i] - w[1] * x[2 * i + 1],
+              wi = w[0] * x[2 * i + 1] + w[1] * x[2 * i];
+        ref[2 * i] = wr + 0.5f * y[2 * i] - x[2 * i];
+        ref[2 * i + 1] = wi + 0.5f * y[2 * i + 1] - x[2 * i + 1];
+        same_ref[i] = wr == y[2 * i] && wi == y[2 * i + 1];
+    }
+    FOR_EACH_DEVICE(dev)
+    {
+        built t = build(dev, "struct_operators.cu");
+        gp_kernel *k = gpt_kernel_of(t.prog, "twiddle");
+        gp_buffer *bo = buf(dev, NULL, sizeof out), *bx = buf(dev, x, sizeof x),
+                  *by = buf(dev, y, sizeof y), *bs = buf(dev, NULL, sizeof same);
+        int n = N;
+        launch(k, 1, G1(128), G1(64), ARGS(B(bo), B(bx), B(by), V(w), B(bs), V(n)));
+        get(bo, out, sizeof out), get(bs, same, sizeof same);
+        CHECKF("twiddle", ref, out, 2 * N, 1e-6f);
+        for (int i = 0; i < N; i++)
+            if (same[i] != same_ref[i]) fail_msg("twiddle same[%d] = %d", i, same[i]);
+        gp_buffer_release(bo), gp_buffer_release(bx), gp_buffer_release(by);
+        gp_buffer_release(bs), gp_kernel_release(k), close_all(&t);
+    }
+}
+
 /* bfloat16 through CUDA's conversions, and __float2bfloat16's rounding to nearest even. */
 static void run_bf16_convert(void **state)
 {
@@ -1912,7 +1948,8 @@ static void run_bf16_convert(void **state)
         cmocka_unit_test(run_mri_q), cmocka_unit_test(run_stencil7),                               \
         cmocka_unit_test(run_daxpy_double), cmocka_unit_test(run_matrix_mul_helper),               \
         cmocka_unit_test(run_graph_structs), cmocka_unit_test(run_half_convert),                   \
-        cmocka_unit_test(run_bf16_convert), cmocka_unit_test(run_half2_math),
+        cmocka_unit_test(run_bf16_convert), cmocka_unit_test(run_half2_math),                      \
+        cmocka_unit_test(run_struct_operators),
 
 /* ---- more CUDA samples, Rodinia and llm.c --------------------------------------------------- */
 static float cnd_ref(float d)
