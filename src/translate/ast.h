@@ -223,6 +223,8 @@ typedef struct tr_member {
      * '{' and '}' (0: none) */
     size_t head, lparen, rparen, inits, body, body_end;
     bool is_const;
+    const char *op; /* an operator member: its operator ("+", "+=", "=="); NULL: none */
+    size_t op_at;   /* its `operator` token */
 } tr_member;
 
 typedef struct tr_struct {

@@ -302,7 +302,7 @@ static void parse_operator(parser *p, const specs *s)
     for (int i = 0; i < f->nparams; i++) {
         const char *b = f->params[i]->type.base;
         vec |= tr_vector_type(b, NULL, NULL) != NULL ||
-               (b && !f->params[i]->type.nptr && !strncmp(b, "struct ", 7) &&
+               (b && (!f->params[i]->type.nptr || f->params[i]->ref) && !strncmp(b, "struct ", 7) &&
                 tp_find_struct(p->u, b + 7)); /* Complex operator*(Complex, Complex) */
     }
     if (!vec) {

@@ -8,14 +8,19 @@
  *   runs the body with `this` pointing at it and returns it; `S(a, b)`, `S{a, b}`, `S s(a, b);`,
  *   `S s{a, b};` and `S s = {a, b};` call it, and `S s;` calls the default constructor when it
  *   does something.
+ * an operator member `R operator+(const S &o) const` is the free operator `R operator+(const S
+ *   &this_r, const S &o)` with `this_` pointing at this_r, which the translation takes as it takes
+ *   operators on vector types (each use a call of the overload the operand types choose);
  * Host-only members are dropped (device code cannot call them). Overloads are told apart by
- * their number of parameters (`S_make_2`). What is not lowered (operators, destructors, virtual
- * or static members, copy constructors, default member initialisers) keeps the struct out, or
- * its use refused, with the reason. */
+ * their number of parameters (`S_make_2`), operators by their types. What is not lowered
+ * (subscript, call and conversion operators, destructors, virtual or static members, copy
+ * constructors, default member initialisers) keeps the struct out, or its use refused, with the
+ * reason. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "translate/map.h"
 #include "translate/parser.h"
 
 static bool is(const tr_token *t, const char *s)
@@ -200,6 +205,32 @@ bool tp_struct_members(parser *p, tr_struct *st, size_t from, size_t close, tr_t
             body_end = matching(p, j, close);
             q = body_end + 1;
         }
+        /* an operator member on the struct's values: `S operator+(const S &o) const` */
+        size_t op_at = 0;
+        for (size_t w = a; oper && w < lp; w++)
+            if (is(&p->t[w], "operator")) op_at = w;
+        char optext[8] = "";
+        if (op_at && lp - op_at >= 2 && lp - op_at <= 3) {
+            for (size_t w = op_at + 1; w < lp; w++)
+                if (p->t[w].kind == TR_PUNCT) strncat(optext, p->t[w].text, 3);
+        }
+        bool lowerable_op = optext[0] && tr_operator_suffix(optext) && device && body &&
+                            !any_in(p, a, op_at, "static") && !any_in(p, a, op_at, "template");
+        if (oper && lowerable_op) {
+            int n0, required0;
+            count_params(p, lp, rp, &n0, &required0);
+            tr_member *m = add_member(p, st);
+            char nm[48];
+            snprintf(nm, sizeof nm, "operator_%s", tr_operator_suffix(optext));
+            m->name = tr_strdup(p->u, nm);
+            m->op = tr_strdup(p->u, optext);
+            m->op_at = op_at;
+            m->nparams = n0, m->nrequired = required0;
+            m->head = a, m->lparen = lp, m->rparen = rp, m->inits = 0;
+            m->body = body, m->body_end = body_end;
+            m->is_const = cnst;
+            continue;
+        }
         if (oper || dtor) {
             /* host-only ones are not device code's business; a device one would have to be
              * lowered for the struct's uses to mean what they mean */
@@ -262,16 +293,52 @@ bool tp_struct_members(parser *p, tr_struct *st, size_t from, size_t close, tr_t
             same++;
             same_n += o->nparams == m->nparams && k < i;
         }
-        if (same_n) {
+        if (same_n && !m->op) { /* operators are told apart by their types (overload.c) */
             m->why = "overloaded with another of as many parameters, which is not lowered";
             continue;
         }
         char out[256];
         int len = snprintf(out, sizeof out, "%s_%s", st->name, m->name ? m->name : "make");
-        if (same > 1) snprintf(out + len, sizeof out - (size_t)len, "_%d", m->nparams);
+        if (m->op)
+            snprintf(out + len, sizeof out - (size_t)len, "_%d", i);
+        else if (same > 1)
+            snprintf(out + len, sizeof out - (size_t)len, "_%d", m->nparams);
         m->out = tr_strdup(p->u, out);
     }
     return true;
+}
+
+/* An operator member `R operator@(args) [const] { body }` written as the free operator the
+ * translation takes on structs: `R operator@([const] struct S &this_r, args) { [const] struct S
+ * *this_ = &this_r; body }` (items.c names it by its parameter types; uses become calls). */
+static void operator_tokens(parser *p, const tr_struct *st, const tr_member *m, tr_tokens *ts,
+                            const char *const *dropped, size_t ndropped)
+{
+    const tr_token *at = &p->t[m->lparen];
+    push(ts, at, TR_IDENT, "__device__");
+    for (size_t k = m->head; k < m->op_at; k++) /* the return type */
+        if (!tp_in_list(p->t[k].text, dropped, ndropped)) push_range(ts, p, k, k + 1);
+    push_range(ts, p, m->op_at, m->lparen + 1); /* operator@ ( */
+    if (m->is_const) push(ts, at, TR_IDENT, "const");
+    push(ts, at, TR_IDENT, "struct");
+    push(ts, at, TR_IDENT, st->name);
+    push(ts, at, TR_PUNCT, "&");
+    push(ts, at, TR_IDENT, "this_r");
+    if (m->nparams) push(ts, at, TR_PUNCT, ",");
+    push_range(ts, p, m->lparen + 1, m->rparen + 1);
+    const tr_token *b = &p->t[m->body];
+    push(ts, b, TR_PUNCT, "{");
+    if (m->is_const) push(ts, b, TR_IDENT, "const");
+    push(ts, b, TR_IDENT, "struct");
+    push(ts, b, TR_IDENT, st->name);
+    push(ts, b, TR_PUNCT, "*");
+    push(ts, b, TR_IDENT, "this_");
+    push(ts, b, TR_PUNCT, "=");
+    push(ts, b, TR_PUNCT, "&");
+    push(ts, b, TR_IDENT, "this_r");
+    push(ts, b, TR_PUNCT, ";");
+    push_range(ts, p, m->body, m->body_end + 1);
+    push(ts, &p->t[m->body_end], TR_PUNCT, "}");
 }
 
 /* The tokens of the function written for member m of st (st = u->structs[index]). */
@@ -280,6 +347,10 @@ static void member_tokens(parser *p, const tr_struct *st, const tr_member *m, tr
     static const char *const dropped[] = {"__host__", "__device__", "__forceinline__",
                                           "inline",   "constexpr",  "__noinline__",
                                           "explicit", "__inline__"};
+    if (m->op) {
+        operator_tokens(p, st, m, ts, dropped, sizeof dropped / sizeof *dropped);
+        return;
+    }
     const tr_token *at = &p->t[m->lparen];
     push(ts, at, TR_IDENT, "__device__");
     if (m->name) { /* the return type: the head without its specifiers and name */

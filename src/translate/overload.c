@@ -205,10 +205,15 @@ void tr_rename_overloads(tr_unit *u)
                     g->name = x;
                 }
             if (g->is_operator) {
-                tr_diag_add(u, false, g->file, g->line, 0, "vector operator",
-                            "this operator on vector types is the function '%s' in the output, "
-                            "and each use of it a call",
-                            g->name);
+                bool on_struct = false;
+                for (int q = 0; q < g->nparams; q++)
+                    on_struct |= g->params[q]->type.base &&
+                                 !strncmp(g->params[q]->type.base, "struct ", 7);
+                tr_diag_add(u, false, g->file, g->line, 0,
+                            on_struct ? "struct operator" : "vector operator",
+                            "this operator on %s is the function '%s' in the output, and each "
+                            "use of it a call",
+                            on_struct ? "a struct" : "vector types", g->name);
                 continue;
             }
             tr_diag_add(

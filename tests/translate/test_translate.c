@@ -912,10 +912,19 @@ static void struct_members(void **state)
                    "  __device__ int get() const { return v; }\n};\n"
                    "__global__ void k(int *o) {\n  R r(1);\n  o[0] = r.get(2);\n}\n",
                    8, "member function", "taking 1 argument");
-    /* device operators and default member initialisers keep the struct out, with a note */
-    expect_refused("struct V {\n  float x;\n  __device__ V operator+(V o) const { V r; r.x = x + "
-                   "o.x; return r; }\n};\n"
-                   "__global__ void k(V *o) {\n  o[0] = o[1] + o[2];\n}\n",
+    /* an operator member is the free operator taking the struct first (const: by value), each
+     * use a call; a subscript operator and default member initialisers keep the struct out */
+    expect_ok("struct V {\n  float x;\n  __device__ V operator+(V o) const { V r; r.x = x + "
+              "o.x; return r; }\n"
+              "  __device__ V &operator+=(float s) { x += s; return *this; }\n};\n"
+              "__global__ void k(V *o) {\n  o[0] = o[1] + o[2];\n  o[3] += 2.0f;\n}\n",
+              (const char *[]){"GP_FUNC V operator_add_struct_V_struct_V(const V this_r, V o)",
+                               "GP_PRIVATE const V *this_ = &this_r;", "r.x = this_->x + o.x;",
+                               "o[0] = operator_add_struct_V_struct_V(o[1], o[2]);",
+                               "operator_add_assign_struct_Vp_float(&o[3], 2.0f);", NULL});
+    expect_refused("struct V {\n  float x[2];\n  __device__ float operator[](int i) const { "
+                   "return x[i]; }\n};\n"
+                   "__global__ void k(V *o, float *f) {\n  f[0] = o[1][0];\n}\n",
                    5, "struct", "device operator member");
     expect_refused("struct D {\n  int n = 4;\n};\n"
                    "__global__ void k(D *o) {\n  D d;\n  o[0] = d;\n}\n",

@@ -1904,7 +1904,18 @@ static void run_struct_operators(void **state)
         for (int i = 0; i < N; i++)
             if (same[i] != same_ref[i]) fail_msg("twiddle same[%d] = %d", i, same[i]);
         gp_buffer_release(bo), gp_buffer_release(bx), gp_buffer_release(by);
-        gp_buffer_release(bs), gp_kernel_release(k), close_all(&t);
+        gp_buffer_release(bs), gp_kernel_release(k);
+        /* the member operators: v = a[i] * s + a[i + 1]; v += a[i] */
+        float s = 0.5f, blended[2 * N], bref[2 * N];
+        for (int i = 0; i < N; i++)
+            for (int c = 0; c < 2; c++)
+                bref[2 * i + c] = x[2 * i + c] * s + x[2 * ((i + 1) % N) + c] + x[2 * i + c];
+        k = gpt_kernel_of(t.prog, "blend");
+        bx = buf(dev, x, sizeof x), bo = buf(dev, NULL, sizeof blended);
+        launch(k, 1, G1(128), G1(64), ARGS(B(bo), B(bx), V(s), V(n)));
+        get(bo, blended, sizeof blended);
+        CHECKF("blend", bref, blended, 2 * N, 1e-6f);
+        gp_buffer_release(bo), gp_buffer_release(bx), gp_kernel_release(k), close_all(&t);
     }
 }
 

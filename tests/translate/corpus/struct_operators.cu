@@ -2,7 +2,7 @@
   Complex arithmetic with operators on the file's own struct, as FFT and quantum-chemistry
   codes write it: free operator functions taking values and const references, a scalar on the
   left, unary minus, a compound assignment and a comparison, used on buffer elements, locals
-  and the results of other operators.
+  and the results of other operators; and operators written as member functions.
  ************************************************************************************/
 // expect: translated
 #include <cuda_runtime.h>
@@ -68,6 +68,41 @@ __global__ void twiddle(Complex *out, const Complex *x, const Complex *y, Comple
     }
 }
 
+// the same written as member functions, as helper classes of particle codes do
+struct Vec2 {
+    float x, y;
+    __device__ Vec2 operator+(const Vec2 &o) const
+    {
+        Vec2 r;
+        r.x = x + o.x;
+        r.y = this->y + o.y;
+        return r;
+    }
+    __device__ Vec2 operator*(float s) const
+    {
+        Vec2 r;
+        r.x = x * s;
+        r.y = y * s;
+        return r;
+    }
+    __device__ Vec2 &operator+=(const Vec2 &o)
+    {
+        x += o.x;
+        y += o.y;
+        return *this;
+    }
+};
+
+__global__ void blend(Vec2 *out, const Vec2 *a, float s, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        Vec2 v = a[i] * s + a[(i + 1) % n];
+        v += a[i];
+        out[i] = v;
+    }
+}
+
 int main()
 {
     const int n = 100;
@@ -79,5 +114,9 @@ int main()
     cudaMalloc(&same, n * sizeof(int));
     Complex w = {0.0f, 1.0f};
     twiddle<<<(n + 63) / 64, 64>>>(out, x, y, w, same, n);
+    Vec2 *v, *b;
+    cudaMalloc(&v, n * sizeof(Vec2));
+    cudaMalloc(&b, n * sizeof(Vec2));
+    blend<<<(n + 63) / 64, 64>>>(b, v, 0.5f, n);
     return 0;
 }
