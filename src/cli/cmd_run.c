@@ -109,6 +109,23 @@ static const run_type run_types[] = {
     {"gp_float4", GP_DTYPE_F32, 4},
     {"gp_int2", GP_DTYPE_I32, 2},
     {"gp_int4", GP_DTYPE_I32, 4},
+    {"gp_uint2", GP_DTYPE_U32, 2},
+    {"gp_uint4", GP_DTYPE_U32, 4},
+    {"gp_char2", GP_DTYPE_I8, 2},
+    {"gp_char4", GP_DTYPE_I8, 4},
+    {"gp_uchar2", GP_DTYPE_U8, 2},
+    {"gp_uchar4", GP_DTYPE_U8, 4},
+    {"gp_short2", GP_DTYPE_I16, 2},
+    {"gp_short4", GP_DTYPE_I16, 4},
+    {"gp_ushort2", GP_DTYPE_U16, 2},
+    {"gp_ushort4", GP_DTYPE_U16, 4},
+    {"gp_long2", GP_DTYPE_I64, 2},
+    {"gp_long4", GP_DTYPE_I64, 4},
+    {"gp_ulong2", GP_DTYPE_U64, 2},
+    {"gp_ulong4", GP_DTYPE_U64, 4},
+    {"gp_double2", GP_DTYPE_F64, 2},
+    {"gp_double4", GP_DTYPE_F64, 4},
+    {"gp_half2", GP_DTYPE_F16, 2},
 };
 
 /* The type named `t` (a build define naming a type is followed: -DREAL=float). */
