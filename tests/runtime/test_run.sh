@@ -47,6 +47,12 @@ GP_KERNEL(vectors, GP_BUF(gp_float4, v), GP_BUF(gp_half, h), GP_CBUF(REAL, r), G
     v[i].w = v[i].x + v[i].y + (float)r[i];
     h[i] = gp_float_to_half(gp_half_to_float(h[i]) * 2.0f);
 }
+GP_KERNEL(pairs, GP_BUF(gp_half2, h), GP_BUF(gp_ushort4, u), GP_VAL(gp_uchar2, k))
+{
+    int i = gp_global_id(0);
+    h[i] = gp_half2_add(h[i], gp_halves_to_half2(h[i].y, h[i].x));
+    u[i].w = (uint16_t)(u[i].x + k.x + k.y);
+}
 GP_KERNEL(blocks, GP_BUF(int, out), GP_DYN_SHARED(int, s))
 {
     int l = gp_local_id(0);
@@ -88,6 +94,13 @@ import numpy as np
 v = np.load('vo.npy'); h = np.load('ho.npy')
 assert v.shape == (64, 4) and (v[:, 3] == 4).all(), v[:2]
 assert h.dtype == np.float16 and (h == 3).all(), h[:4]"
+run "gp_half2, an integer vector buffer and value" 0 -- k.gpk pairs --global 8 h=fill:1.5:8 \
+    u=fill:7:8 k=1,2 -o h=hp.npy -o u=up.npy
+py "
+import numpy as np
+h = np.load('hp.npy'); u = np.load('up.npy')
+assert h.dtype == np.float16 and h.shape == (8, 2) and (h == 3).all(), h[:2]
+assert u.dtype == np.uint16 and u.shape == (8, 4) and (u[:, 3] == 10).all(), u[:2]"
 run "dynamic shared block" 0 -- k.gpk blocks --global 128 --group 64 out=zeros:128 s=shared:256 -o out=b.npy
 py "
 import numpy as np
