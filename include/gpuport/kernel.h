@@ -151,10 +151,10 @@
         GP__AP(m, 14, a14), GP__AP(m, 15, a15)
 
 /* ---- gp_printf through a record buffer (OpenCL; Metal below MSL 3.2, which has no printf) ---
- * The runtime binds a buffer of 32-bit words (Metal: at [[buffer(GP_PRINT_REC_BINDING)]]; OpenCL: as
- * the kernel's last argument): a header of
- * GP_PRINT_REC_HEADER words (the write cursor in words, the lines dropped because the buffer was
- * full, the capacity in words, GP_PRINT_REC_VERSION), then the records. A record is the call's
+ * The runtime binds a buffer of 32-bit words (Metal: at [[buffer(GP_PRINT_REC_BINDING)]];
+ * OpenCL: as the kernel's last argument): a header of GP_PRINT_REC_HEADER words (the write
+ * cursor in words, the lines dropped because the buffer was full, the capacity in words,
+ * GP_PRINT_REC_VERSION), then the records. A record is the call's
  * format id + 1 (0: nothing written there), the linear group index, the argument count n, then n
  * triples (type tag, low word, high word). The host formats them after the launch (the same
  * layout is read by src/runtime/printf_format.c). */
@@ -1424,9 +1424,9 @@ GP__CPU_VEC(double, double)
 
 /* Half-precision arithmetic on the storage type gp_half, and pairs of halves (gp_half2: two
  * gp_half in 4 bytes, CUDA's __half2 layout), for code translated from CUDA's __half and __half2
- * intrinsics: each operation computed in float and rounded to half once (exact for add, sub
- * and mul, whose results float holds exactly; div and fma rounded twice, which can differ from
- * a native half unit's in the last bit). */
+ * intrinsics: each operation computed in float, then rounded to half. For add, sub, mul and div
+ * that is the correctly rounded half result (float's 24 bits are enough for rounding twice to
+ * give what rounding once would); fma's can differ from a native half unit's in the last bit. */
 #if !defined(GP_KERNEL_ABI_ONLY)
 typedef gp_ushort2 gp_half2;
 #define GP__HALF_OP2(name, expr)                                                                   \

@@ -132,7 +132,7 @@ static const tr_callmap table[] = {
     RENAME("__float2half", 1, "gp_float_to_half", NULL),
     RENAME("__float2half_rn", 1, "gp_float_to_half", NULL),
     RENAME("__half2float", 1, "gp_half_to_float", NULL),
-    /* __half and __half2 arithmetic (kernel.h: computed in float, rounded once to half) */
+    /* __half and __half2 arithmetic (kernel.h: computed in float, rounded to half) */
     HALF("__hadd", 2, "gp_half_add", "hh>h"),
     HALF("__hsub", 2, "gp_half_sub", "hh>h"),
     HALF("__hmul", 2, "gp_half_mul", "hh>h"),
