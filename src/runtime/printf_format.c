@@ -627,7 +627,7 @@ gp_status gp_printf_records_source(const char *src, size_t len, const char *name
     gp_status st = gp_pf_scan_all(src, len, name, &calls, &col);
     gp_strbuf sb = {0};
     if (st == GP_OK) {
-        qsort(col.edits, col.nedits, sizeof *col.edits, gp_pf_edit_cmp);
+        if (col.nedits) qsort(col.edits, col.nedits, sizeof *col.edits, gp_pf_edit_cmp);
         size_t at = 0;
         for (size_t e = 0; e < col.nedits; e++) {
             const gp_pf_edit *ed = &col.edits[e];

@@ -120,7 +120,7 @@ void gp_cpu_print_hook(const gp_cpu_group *g, const char *text, uint32_t len)
 void gp_cpu_print_end(gp_cpu_print *p, const char *kernel)
 {
     if (p->n || p->dropped) {
-        qsort(p->recs, p->n, sizeof *p->recs, gp_cpu_print_cmp);
+        if (p->n) qsort(p->recs, p->n, sizeof *p->recs, gp_cpu_print_cmp);
         char note[400] = "";
         int nl = 0;
         if (p->dropped)
