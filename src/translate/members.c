@@ -308,6 +308,21 @@ bool tp_struct_members(parser *p, tr_struct *st, size_t from, size_t close, tr_t
     return true;
 }
 
+/* `[const] struct S *this_ = &target;`: the body's `this`, pointing at the object it works on. */
+static void push_this(tr_tokens *ts, const tr_token *at, const tr_struct *st, bool is_const,
+                      const char *target)
+{
+    if (is_const) push(ts, at, TR_IDENT, "const");
+    push(ts, at, TR_IDENT, "struct");
+    push(ts, at, TR_IDENT, st->name);
+    push(ts, at, TR_PUNCT, "*");
+    push(ts, at, TR_IDENT, "this_");
+    push(ts, at, TR_PUNCT, "=");
+    push(ts, at, TR_PUNCT, "&");
+    push(ts, at, TR_IDENT, target);
+    push(ts, at, TR_PUNCT, ";");
+}
+
 /* An operator member `R operator@(args) [const] { body }` written as the free operator the
  * translation takes on structs: `R operator@([const] struct S &this_r, args) { [const] struct S
  * *this_ = &this_r; body }` (items.c names it by its parameter types; uses become calls). */
@@ -328,15 +343,7 @@ static void operator_tokens(parser *p, const tr_struct *st, const tr_member *m, 
     push_range(ts, p, m->lparen + 1, m->rparen + 1);
     const tr_token *b = &p->t[m->body];
     push(ts, b, TR_PUNCT, "{");
-    if (m->is_const) push(ts, b, TR_IDENT, "const");
-    push(ts, b, TR_IDENT, "struct");
-    push(ts, b, TR_IDENT, st->name);
-    push(ts, b, TR_PUNCT, "*");
-    push(ts, b, TR_IDENT, "this_");
-    push(ts, b, TR_PUNCT, "=");
-    push(ts, b, TR_PUNCT, "&");
-    push(ts, b, TR_IDENT, "this_r");
-    push(ts, b, TR_PUNCT, ";");
+    push_this(ts, b, st, m->is_const, "this_r");
     push_range(ts, p, m->body, m->body_end + 1);
     push(ts, &p->t[m->body_end], TR_PUNCT, "}");
 }
@@ -384,14 +391,7 @@ static void member_tokens(parser *p, const tr_struct *st, const tr_member *m, tr
     push(ts, b, TR_IDENT, st->name);
     push(ts, b, TR_IDENT, "this_v");
     push(ts, b, TR_PUNCT, ";");
-    push(ts, b, TR_IDENT, "struct");
-    push(ts, b, TR_IDENT, st->name);
-    push(ts, b, TR_PUNCT, "*");
-    push(ts, b, TR_IDENT, "this_");
-    push(ts, b, TR_PUNCT, "=");
-    push(ts, b, TR_PUNCT, "&");
-    push(ts, b, TR_IDENT, "this_v");
-    push(ts, b, TR_PUNCT, ";");
+    push_this(ts, b, st, false, "this_v");
     for (int f = 0; f < st->nfields && m->inits; f++) /* in declaration order */
         for (size_t k = m->inits; k < m->body; k++) {
             if (p->t[k].kind != TR_IDENT || !is(&p->t[k], st->fields[f].name) ||
