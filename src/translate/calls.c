@@ -209,6 +209,17 @@ void tl_infer_call(lctx *c, tr_expr *e)
         return;
     }
     if (m->reason) tl_note(c, e->file, e->line, name, "%s", m->reason);
+    if (e->origin && !strcmp(e->origin, "assert")) { /* said once, at the first */
+        bool said = false;
+        for (int i = 0; i < c->u->ndiags && !said; i++)
+            said = !c->u->diags[i].refusal && !strcmp(c->u->diags[i].construct, "assert");
+        if (!said)
+            tl_note(c, e->file, e->line, "assert",
+                    "assert (here and in the rest of the file) prints CUDA's message (file, line, "
+                    "block, thread, condition) where its condition is false, and the work-item "
+                    "goes on: CUDA would stop the kernel and fail the launch; translate with -D "
+                    "NDEBUG to leave asserts out");
+    }
     if (!c->kernel && m->out && !strcmp(m->out, "gp_printf"))
         tl_note(c, e->file, e->line, "printf",
                 "printf in the helper %s: Metal below macOS 15 prints through a buffer that only "

@@ -269,9 +269,9 @@ static const tr_callmap table[] = {
            "use gp_barrier()"),
     REFUSE("tiled_partition", "cooperative groups", warp),
     REFUSE("assert", "assert",
-           "device-side assert is not portable (OpenCL C and Metal have none): translate with "
-           "-D NDEBUG to have it removed, as nvcc -DNDEBUG does, or write the condition to a "
-           "buffer"),
+           "an assert inside an expression is not translated (one that is a statement of its "
+           "own becomes a printed message): write it as a statement, or translate with -D "
+           "NDEBUG to have it removed, as nvcc -DNDEBUG does"),
     REFUSE("__popc", "bit intrinsic", bits),
     REFUSE("__popcll", "bit intrinsic", bits),
     REFUSE("__clz", "bit intrinsic", bits),

@@ -3,6 +3,7 @@
  * refusal at its line (tp_bail), and the function that holds it is kept out of the output. The
  * C++ that real kernels use is read too: references (held as pointers), functional casts,
  * nullptr, templates (template.c) and cooperative groups (coop.c). */
+#include "util/strbuf.h"
 #include "util/thread.h"
 #include <errno.h>
 #include <stdarg.h>
@@ -1919,6 +1920,123 @@ tr_stmt *tp_parse_block(parser *p)
     return b;
 }
 
+/* Appends `s` to the C string literal being built in sb, escaped; a '%' doubled (the literal is
+ * a printf format). */
+static void put_format_text(gp_strbuf *sb, const char *s)
+{
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\') gp_strbuf_putc(sb, '\\');
+        if (*s == '%') gp_strbuf_putc(sb, '%');
+        gp_strbuf_putc(sb, *s);
+    }
+}
+
+/* Whether the file defines a function of that name (in the source). */
+static bool user_function(parser *p, const char *name)
+{
+    for (int i = 0; i < p->u->nfuncs; i++) {
+        const tr_func *g = p->u->funcs[i];
+        if (!strcmp(g->src_name ? g->src_name : g->name, name)) return true;
+    }
+    return false;
+}
+
+/* `assert(e);` as a statement of its own (no NDEBUG): where e is false, the message CUDA's
+ * assert prints (file, line, function, block, thread, the condition as written) is printed
+ * through printf, which becomes gp_printf; the work-item goes on, since no target but CUDA can
+ * stop a kernel (the report says so). A string literal joined by && (`assert(ok && "why")`) is
+ * true: left out of the test, kept in the message; `assert(!"why")` always fails. */
+static tr_stmt *assert_stmt(parser *p)
+{
+    const tr_token *at = tp_cur(p);
+    size_t open = p->i + 1, close = open + 1;
+    for (int depth = 1; close < p->end; close++) {
+        const tr_token *k = &p->t[close];
+        if (k->kind != TR_PUNCT) continue;
+        if (!strcmp(k->text, "(")) depth++;
+        if (!strcmp(k->text, ")") && --depth == 0) break;
+    }
+    if (close >= p->end || close == open + 1) tp_bail(p, "syntax", "assert without a condition");
+    size_t lo = open + 1, hi = close;
+    bool never = false; /* assert(!"unreachable") */
+    if (hi - lo >= 2 && !strcmp(p->t[lo].text, "!") && p->t[lo].kind == TR_PUNCT) {
+        size_t k = lo + 1;
+        while (k < hi && p->t[k].kind == TR_STRING)
+            k++;
+        never = k == hi;
+    }
+    if (!never) {
+        while (hi > lo && p->t[hi - 1].kind == TR_STRING) { /* cond && "why" */
+            size_t s = hi - 1;
+            while (s > lo && p->t[s - 1].kind == TR_STRING)
+                s--;
+            if (s <= lo || strcmp(p->t[s - 1].text, "&&")) break;
+            hi = s - 1;
+        }
+        while (lo < hi && p->t[lo].kind == TR_STRING) { /* "why" && cond */
+            size_t s = lo;
+            while (s < hi && p->t[s].kind == TR_STRING)
+                s++;
+            if (s >= hi || strcmp(p->t[s].text, "&&")) break;
+            lo = s + 1;
+        }
+    }
+    tr_expr *cond = NULL;
+    if (!never) {
+        size_t end = p->end;
+        p->i = lo;
+        p->end = hi;
+        tr_expr *e = tp_parse_expr(p);
+        if (p->i != hi) tp_bail(p, "syntax", "unexpected '%s' in assert", tp_cur(p)->text);
+        p->end = end;
+        cond = tp_new_expr(p, TR_E_UNARY, at);
+        cond->text = tr_strdup(p->u, "!");
+        cond->a = e;
+    }
+    p->i = close + 1;
+    tp_expect(p, ";");
+
+    /* the condition as the preprocessor's #e writes it: tokens, a space where there was one */
+    gp_strbuf msg = {0};
+    gp_strbuf_putc(&msg, '"');
+    put_format_text(&msg, p->u->pp.files[at->file]);
+    gp_strbuf_printf(&msg, ":%d: ", at->line);
+    put_format_text(&msg, p->func ? p->func->name : "");
+    gp_strbuf_puts(&msg, ": block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `");
+    for (size_t k = open + 1; k < close; k++) {
+        const tr_token *a = &p->t[k - 1], *b = &p->t[k];
+        if (k > open + 1 && (b->line != a->line || b->col > a->col + (int)strlen(a->text)))
+            gp_strbuf_putc(&msg, ' ');
+        put_format_text(&msg, b->text);
+    }
+    gp_strbuf_puts(&msg, "` failed.\\n\"");
+
+    tr_expr *call = tp_new_expr(p, TR_E_CALL, at);
+    call->a = tp_mk_ident(p, at, "printf");
+    call->origin = "assert";
+    call->nargs = 7;
+    call->args = tr_alloc(p->u, 7 * sizeof *call->args);
+    call->args[0] = tp_new_expr(p, TR_E_STR, at);
+    call->args[0]->text = tr_strdup(p->u, msg.data);
+    gp_strbuf_free(&msg);
+    for (int i = 0; i < 6; i++) {
+        tr_expr *m = tp_new_expr(p, TR_E_MEMBER, at);
+        m->text = tr_strdup(p->u, ".");
+        m->a = tp_mk_ident(p, at, i < 3 ? "blockIdx" : "threadIdx");
+        m->name = tr_strdup(p->u, (const char *[]){"x", "y", "z"}[i % 3]);
+        call->args[1 + i] = m;
+    }
+    tr_stmt *print = new_stmt(p, TR_S_EXPR);
+    print->file = at->file, print->line = at->line;
+    print->e = call;
+    if (never) return print;
+    tr_stmt *s = new_stmt(p, TR_S_IF);
+    s->file = at->file, s->line = at->line;
+    s->cond = cond;
+    s->body = print;
+    return s;
+}
+
 static tr_stmt *parse_stmt(parser *p)
 {
     const tr_token *t = tp_cur(p);
@@ -2054,6 +2172,8 @@ static tr_stmt *parse_stmt(parser *p)
         if (!strcmp(w, "goto")) tp_bail(p, "goto", "goto is outside the accepted subset");
         if (!strcmp(w, "asm") || !strcmp(w, "__asm__") || !strcmp(w, "__asm"))
             tp_bail(p, "inline PTX", "inline PTX (asm) runs only on NVIDIA GPUs: write it in C");
+        if (!strcmp(w, "assert") && tp_is_at(p, 1, "(") && !tp_lookup(p, w) && !user_function(p, w))
+            return assert_stmt(p);
         if (tp_is_type_start(p)) return parse_decl_stmt(p);
     }
     tr_stmt *s = new_stmt(p, TR_S_EXPR);

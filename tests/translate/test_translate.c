@@ -1209,11 +1209,38 @@ static void cooperative_groups(void **state)
         "  cg::thread_block_tile<32> w = cg::tiled_partition<32>(cg::this_thread_block());\n"
         "  o[0] = cg::reduce(w, o[1], cg::plus<float>{});\n}\n",
         7, "warp shuffle", "cg::reduce over a thread_block_tile");
-    /* a device-side assert: refused, or nothing under NDEBUG (as nvcc -DNDEBUG compiles it) */
+    /* a device-side assert: CUDA's message printed where it fails (its condition as written, a
+     * string joined by && left out of the test), or nothing under NDEBUG (as nvcc -DNDEBUG
+     * compiles it); inside an expression, refused */
     static const char asserting[] = "#include <assert.h>\n"
                                     "__global__ void k(int *o, int n) {\n"
                                     "  assert(n % 4 == 0);\n  o[0] = n;\n}\n";
-    expect_refused(asserting, 3, "assert", "-D NDEBUG");
+    expect_ok(asserting, (const char *const[]){
+                             "    if (!(n % 4 == 0)) {\n        gp_printf(\"t.cu:3: k: block: "
+                             "[%u,%u,%u], thread: [%u,%u,%u] Assertion `n %% 4 == 0` failed.\\n\", "
+                             "(unsigned)gp_group_id(0), (unsigned)gp_group_id(1), "
+                             "(unsigned)gp_group_id(2), (unsigned)gp_local_id(0), "
+                             "(unsigned)gp_local_id(1), (unsigned)gp_local_id(2));\n    }\n",
+                             NULL});
+    expect_ok(
+        "#include <cassert>\n__device__ int f(int i) {\n"
+        "  assert(\"positive\" && i>0 && \"really\");\n  return i;\n}\n"
+        "__global__ void k(int *o) {\n  if (o[0] < 0) assert(!\"unreachable\");\n"
+        "  o[1] = f(o[2]);\n}\n",
+        (const char *const[]){"if (!(i > 0)) {\n        gp_printf(\"t.cu:3: f: block: [%u,%u,%u], "
+                              "thread: [%u,%u,%u] Assertion `\\\"positive\\\" && i>0 && "
+                              "\\\"really\\\"` failed.\\n\"",
+                              NULL});
+    expect_ok(
+        "#include <cassert>\n__global__ void k(int *o) {\n"
+        "  if (o[0] < 0) assert(!\"unreachable\");\n}\n",
+        (const char *const[]){"    if (o[0] < 0) {\n        gp_printf(\"t.cu:3: k: block: "
+                              "[%u,%u,%u], thread: [%u,%u,%u] Assertion `!\\\"unreachable\\\"` "
+                              "failed.\\n\"",
+                              NULL});
+    expect_refused("#include <cassert>\n__global__ void k(int *o, int n) {\n"
+                   "  o[0] = (assert(n > 0), n);\n}\n",
+                   3, "assert", "write it as a statement");
     const char *ndebug[] = {"NDEBUG"};
     gp_translate_options o = {0};
     o.defines = ndebug;

@@ -776,6 +776,60 @@ static void run_debug_printf(void **state)
     }
 }
 
+/* asserts on indices: silent where they hold, CUDA's message (one line per failing work-item)
+ * where they do not, and the work-item goes on */
+static void run_checked_gather(void **state)
+{
+    (void)state;
+    enum { M = 1000, NROWS = 64, NKEYS = 5000, BUCKETS = 16 };
+    static float src[NROWS], dst[M], ref[M];
+    static int rows[M], keys[NKEYS];
+    unsigned counts[BUCKETS], cref[BUCKETS] = {0};
+    ffill(src, NROWS, -1, 1);
+    for (int i = 0; i < M; i++)
+        rows[i] = (i * 7) % NROWS;
+    rows[5] = -3;   /* block 0, thread 5: the first assert fails */
+    rows[700] = 80; /* block 5, thread 60: the second */
+    for (int i = 0; i < M; i++)
+        ref[i] = src[rows[i] < 0 ? 0 : rows[i] >= NROWS ? NROWS - 1 : rows[i]];
+    for (int i = 0; i < NKEYS; i++)
+        keys[i] = (i * 31 + 7) % 1000, cref[keys[i] % BUCKETS]++;
+    FOR_EACH_DEVICE(dev)
+    {
+        built t = build(dev, "checked_gather.cu");
+        gp_kernel *g = gpt_kernel_of(t.prog, "gather_rows");
+        gp_kernel *c = gpt_kernel_of(t.prog, "count_buckets");
+        gp_buffer *bs = buf(dev, src, sizeof src), *br = buf(dev, rows, sizeof rows),
+                  *bd = buf(dev, NULL, sizeof dst), *bk = buf(dev, keys, sizeof keys),
+                  *bc = buf(dev, NULL, sizeof counts);
+        int nrows = NROWS, m = M, nkeys = NKEYS;
+        gp_strbuf text = GP_STRBUF_INIT;
+        gp_print_set_handler(keep_print, &text);
+        launch(g, 1, G1((M + 127) / 128 * 128), G1(128), ARGS(B(bs), B(br), B(bd), V(nrows), V(m)));
+        launch(c, 1, G1((NKEYS + 255) / 256 * 256), G1(256), ARGS(B(bk), B(bc), V(nkeys)));
+        GPT_CHECK(gp_device_synchronize(dev));
+        gp_print_set_handler(NULL, NULL);
+        get(bd, dst, sizeof dst);
+        get(bc, counts, sizeof counts);
+        CHECKF("gather_rows", ref, dst, M, 0);
+        CHECKI("count_buckets", cref, counts, BUCKETS);
+        const char *out = gp_strbuf_cstr(&text);
+        int lines = 0;
+        for (const char *q = out; *q; q++)
+            lines += *q == '\n';
+        if (lines != 2) fail_msg("%d lines printed:\n%s", lines, out);
+        assert_non_null(strstr(out, "checked_gather.cu:15: gather_rows: block: [0,0,0], thread: "
+                                    "[5,0,0] Assertion `r >= 0 && \"row index must not be "
+                                    "negative\"` failed.\n"));
+        assert_non_null(strstr(out, "checked_gather.cu:16: gather_rows: block: [5,0,0], thread: "
+                                    "[60,0,0] Assertion `r < nrows` failed.\n"));
+        gp_strbuf_free(&text);
+        gp_buffer_release(bs), gp_buffer_release(br), gp_buffer_release(bd);
+        gp_buffer_release(bk), gp_buffer_release(bc);
+        gp_kernel_release(g), gp_kernel_release(c), close_all(&t);
+    }
+}
+
 /* ---- llm.c style ------------------------------------------------------------------------ */
 static void layernorm_ref(float *out, float *mean, float *rstd, const float *inp, const float *w,
                           const float *b, int N, int C)
@@ -2741,6 +2795,7 @@ int main(void)
                                        cmocka_unit_test(run_vector_ops),
                                        cmocka_unit_test(run_math_bits),
                                        cmocka_unit_test(run_debug_printf),
+                                       cmocka_unit_test(run_checked_gather),
                                        cmocka_unit_test(run_auto_rows),
                                        cmocka_unit_test(run_struct_members),
                                        cmocka_unit_test(run_constant_sizes),
