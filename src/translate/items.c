@@ -355,7 +355,7 @@ static void parse_item(parser *p)
     if (s.device && !s.global && !s.constant) {
         /* `__device__ float g[16];` is device data, not a function */
         size_t save = p->i;
-        while (tp_is(p, "*"))
+        while (tp_is(p, "*") || tp_is(p, "&"))
             p->i++;
         bool fn = tp_cur(p)->kind == TR_IDENT && tp_is_at(p, 1, "(");
         p->i = save;

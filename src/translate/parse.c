@@ -690,6 +690,8 @@ static bool auto_type(parser *p, const tr_expr *e, char *base, size_t cap, int *
 {
     if (!e) return false;
     if (e->kind == TR_E_BUILTIN) return snprintf(base, cap, "unsigned int"), *nptr = 0, true;
+    if (e->kind == TR_E_INIT && e->type && !e->type->nptr) /* T{a, b} */
+        return *nptr = 0, (size_t)snprintf(base, cap, "%s", e->type->base) < cap;
     if (e->kind == TR_E_NUM) return *nptr = 0, auto_literal(e->text, base, cap);
     if (e->kind == TR_E_CALL && auto_call_type(p, e, base, cap)) return *nptr = 0, true;
     if (e->kind == TR_E_UNARY && (!strcmp(e->text, "-") || !strcmp(e->text, "~") ||
@@ -994,6 +996,26 @@ tr_expr *tp_parse_primary(parser *p)
         if ((tp_is_at(p, 1, "(") || tp_is_at(p, 1, "{")) && !tp_lookup(p, t->text) &&
             (e = tp_ctor_expr(p)) != NULL)
             return e; /* S(a, b): a struct's constructor (members.c) */
+        if (tp_is_at(p, 1, "{") && !tp_lookup(p, t->text) && tp_is_type_start(p)) {
+            /* T{a, b}: a braced list of type T (a struct without a constructor, a vector),
+             * taken where a whole value is (a return, an assignment, an initialiser); for a
+             * scalar, T{v} is the conversion T(v) and T{} is 0 */
+            tr_type *ty = tp_parse_type_name(p);
+            if (ty->cg) tp_bail(p, "cooperative groups", "a group type used as a value");
+            if (!tp_is(p, "{")) tp_bail(p, "syntax", "expected '{' after a type");
+            tr_expr *list = tp_parse_primary(p);
+            if (ty->nptr || (strncmp(ty->base, "struct ", 7) && !tp_is_named_type(ty->base))) {
+                if (list->nargs > 1)
+                    tp_bail(p, "brace list", "%s{...} of %d values for a scalar", t->text,
+                            list->nargs);
+                e = tp_new_expr(p, TR_E_CAST, t);
+                e->type = ty;
+                e->a = list->nargs ? list->args[0] : tp_mk_num(p, t, "0");
+                return e;
+            }
+            list->type = ty;
+            return list;
+        }
         if (!strcmp(t->text, "static_cast") || !strcmp(t->text, "reinterpret_cast") ||
             !strcmp(t->text, "const_cast")) {
             p->i++;
@@ -2136,8 +2158,9 @@ static tr_stmt *parse_stmt(parser *p)
             tr_stmt *s = new_stmt(p, TR_S_RETURN);
             p->i++;
             if (!tp_is(p, ";")) s->e = tp_parse_expr(p);
-            tr_stmt *r = s->e && s->e->kind == TR_E_INIT ? brace_stmt(p, s, &p->func->ret, &s->e)
-                                                         : no_brace(p, s);
+            tr_stmt *r = s->e && s->e->kind == TR_E_INIT
+                             ? brace_stmt(p, s, s->e->type ? s->e->type : &p->func->ret, &s->e)
+                             : no_brace(p, s);
             tp_expect(p, ";");
             return r;
         }
@@ -2179,7 +2202,12 @@ static tr_stmt *parse_stmt(parser *p)
     tr_stmt *s = new_stmt(p, TR_S_EXPR);
     s->e = tp_parse_expr(p);
     if (s->e->kind == TR_E_ASSIGN && !strcmp(s->e->text, "=") && s->e->b->kind == TR_E_INIT) {
-        /* x = {a, b}; */
+        /* x = {a, b}; and x = T{a, b}; */
+        if (s->e->b->type) {
+            tr_stmt *r = brace_stmt(p, s, s->e->b->type, &s->e->b);
+            tp_expect(p, ";");
+            return r;
+        }
         char base[160];
         int nptr;
         if (!tp_guess_type(p, s->e->a, base, sizeof base, &nptr))

@@ -1241,6 +1241,23 @@ static void cooperative_groups(void **state)
     expect_refused("#include <cassert>\n__global__ void k(int *o, int n) {\n"
                    "  o[0] = (assert(n > 0), n);\n}\n",
                    3, "assert", "write it as a statement");
+    /* T{a, b}: a typed braced list where a whole value is (returned, assigned, initialising,
+     * kept by auto); a scalar's is a conversion; inside an expression, refused */
+    static const char typed_lists[] =
+        "struct P { float s, o; };\n"
+        "__device__ P mk(float a) { return P{a, 1.0f}; }\n"
+        "__global__ void k(float *x) {\n"
+        "  auto p = P{2.0f, x[0]};\n  p = P{p.s, float{3}};\n  float4 v = float4{1, 2, 3, 4};\n"
+        "  x[1] = mk(p.o).s + v.w + int{};\n}\n";
+    expect_ok(typed_lists,
+              (const char *const[]){
+                  "    {\n        P braced_ = {a, 1.0f};\n        return braced_;",
+                  "    P p = {2.0f, x[0]};\n",
+                  "    {\n        P braced_ = {p.s, (float)3};\n        p = braced_;",
+                  "    gp_float4 v = {1, 2, 3, 4};\n", "x[1] = mk(p.o).s + v.w + (int)0;", NULL});
+    expect_refused("struct P { float s, o; };\n__device__ float f(P p) { return p.s; }\n"
+                   "__global__ void k(float *x) {\n  x[0] = f(P{1.0f, 2.0f});\n}\n",
+                   4, "brace list", "give it a variable of its type");
     const char *ndebug[] = {"NDEBUG"};
     gp_translate_options o = {0};
     o.defines = ndebug;

@@ -1139,6 +1139,45 @@ static void run_online_softmax(void **state)
     }
 }
 
+/* a struct returned, kept and re-assigned as typed braced lists (SoftmaxParams{...}) */
+static void run_softmax_params(void **state)
+{
+    (void)state;
+    enum { NB = 100, NV = 37 };
+    static float logits[NB * NV], probs[NB * NV], losses[NB], pref[NB * NV], lref[NB];
+    static int targets[NB];
+    ffill(logits, NB * NV, -4, 4);
+    for (int b = 0; b < NB; b++) {
+        targets[b] = (b * 13) % NV;
+        const float *row = logits + b * NV;
+        float mx = -INFINITY, sum = 0.0f;
+        for (int i = 0; i < NV; i++)
+            mx = fmaxf(mx, row[i]);
+        for (int i = 0; i < NV; i++)
+            sum += expf(row[i] - mx);
+        float scale = 1.f / sum;
+        lref[b] = -logf(expf(row[targets[b]] - mx) * scale);
+        for (int i = 0; i < NV; i++)
+            pref[b * NV + i] = expf(row[i] - mx) * scale;
+    }
+    FOR_EACH_DEVICE(dev)
+    {
+        built t = build(dev, "softmax_params.cu");
+        gp_buffer *bp = buf(dev, NULL, sizeof probs), *bl = buf(dev, logits, sizeof logits),
+                  *bt = buf(dev, targets, sizeof targets), *bo = buf(dev, NULL, sizeof losses);
+        int nb = NB, nv = NV;
+        gp_kernel *k = gpt_kernel_of(t.prog, "softmax_rows");
+        launch(k, 1, G1((NB + 63) / 64 * 64), G1(64),
+               ARGS(B(bp), B(bl), B(bt), B(bo), V(nb), V(nv)));
+        get(bp, probs, sizeof probs);
+        get(bo, losses, sizeof losses);
+        CHECKF("softmax_rows probs", pref, probs, NB * NV, 1e-5);
+        CHECKF("softmax_rows losses", lref, losses, NB, 1e-5);
+        gp_buffer_release(bp), gp_buffer_release(bl), gp_buffer_release(bt);
+        gp_buffer_release(bo), gp_kernel_release(k), close_all(&t);
+    }
+}
+
 /* auto: row pointers, a 64-bit index and literals typed as C++ types them (a logical shift of
  * 0xffffffff, a division of 3000000000 that does not overflow) */
 static void run_auto_rows(void **state)
@@ -1297,7 +1336,8 @@ static void run_tile16_segments(void **state)
         cmocka_unit_test(run_gelu_forward), cmocka_unit_test(run_adamw),                           \
         cmocka_unit_test(run_encoder_forward), cmocka_unit_test(run_crossentropy_forward),         \
         cmocka_unit_test(run_matmul_forward_bias), cmocka_unit_test(run_online_softmax),           \
-        cmocka_unit_test(run_matmul_backward_bias), cmocka_unit_test(run_tile16_segments),
+        cmocka_unit_test(run_softmax_params), cmocka_unit_test(run_matmul_backward_bias),          \
+        cmocka_unit_test(run_tile16_segments),
 /* ---- Rodinia and Parboil style ------------------------------------------------------------ */
 static void run_bfs(void **state)
 {
