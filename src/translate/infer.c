@@ -295,6 +295,8 @@ void tl_infer_expr(lctx *c, tr_expr *e)
             } else if (x->kind == TR_E_UNARY && !strcmp(x->text, "*")) {
                 e->space = x->a->space;
                 e->elem = x->a->elem;
+            } else if (x->kind == TR_E_MEMBER && tl_struct_field_address(c, e)) {
+                /* &s.f, &p->f: where the struct is */
             } else {
                 tl_refuse(c, e, "address space",
                           "the address space of this '&' expression cannot be "

@@ -432,6 +432,8 @@ static void parse_pending(parser *p)
     p->n = sn;
 }
 
+static bool struct_attributes(parser *p, size_t *k, size_t end, long long *align);
+
 /* ---- templates, recorded for instantiation ------------------------------------------------ */
 static void record_template(parser *p, size_t i, size_t end)
 {
@@ -534,6 +536,27 @@ static void record_template(parser *p, size_t i, size_t end)
                 na[p->nshared_accessors++] = tr_strdup(p->u, p->t[q + 1].text);
                 break;
             }
+        return;
+    }
+    if (!strcmp(p->t[t.begin].text, "struct") || !strcmp(p->t[t.begin].text, "class")) {
+        /* template <...> struct S { ... };: a class template, made per argument list where
+         * S<args> names a type (template.c) */
+        size_t q = t.begin + 1;
+        long long align;
+        char why[sizeof p->why];
+        memcpy(why, p->why, sizeof why);
+        struct_attributes(p, &q, end, &align); /* read again when it is instantiated */
+        memcpy(p->why, why, sizeof why);
+        if (q + 1 >= end || p->t[q].kind != TR_IDENT || strcmp(p->t[q + 1].text, "{") ||
+            p->t != p->u->pp.toks.v || tp_struct_template_find(p, p->t[q].text))
+            return;
+        t.name = tr_strdup(p->u, p->t[q].text);
+        t.file = p->t[q].file;
+        t.line = p->t[q].line;
+        tr_template *nt = realloc(p->stemplates, (size_t)(p->nstemplates + 1) * sizeof *nt);
+        if (!nt) abort();
+        p->stemplates = nt;
+        p->stemplates[p->nstemplates++] = t;
         return;
     }
     for (size_t q = t.begin; q + 1 < end; q++) {
@@ -873,6 +896,7 @@ static void free_parser(parser *p)
     free(p->cg_names);
     free(p->namespaces);
     free(p->shared_accessors);
+    free(p->stemplates);
     for (int k = 0; k < p->npending; k++)
         tr_tokens_free(&p->pending[k].toks);
     free(p->pending);
@@ -1230,6 +1254,13 @@ static bool struct_attributes(parser *p, size_t *k, size_t end, long long *align
         *k = close + 1;
     }
     return readable;
+}
+
+static void parse_struct(parser *p, size_t i, size_t end);
+
+void tp_parse_struct_item(parser *p, size_t i, size_t end)
+{
+    parse_struct(p, i, end);
 }
 
 /* `struct TAG { fields };` and `typedef struct [TAG] { fields } NAME;` of plain fields. */

@@ -76,6 +76,9 @@ tr_func *tl_find_func(lctx *c, const char *name);
 void tl_mark_struct_value(tr_expr *e, const char *elem, tr_space space);
 /* e is a member of a plain struct of the file: its type inferred (true), or not a struct. */
 bool tl_infer_struct_member(lctx *c, tr_expr *e);
+/* `&s.f`, `&p->f` (e is the `&`): its address space and element type; false where it is not a
+ * field of one of the file's structs (or an array field). */
+bool tl_struct_field_address(lctx *c, tr_expr *e);
 /* An implicit conversion between half (stored as its bits) and another arithmetic type at `at`
  * (from: the converted expression; to: the type it becomes): marked to convert the value. */
 void tl_half_mix(lctx *c, const tr_expr *at, tr_vt to, const tr_expr *from);

@@ -561,6 +561,13 @@ tr_expr *tp_ctor_expr(parser *p)
     return ctor_call(p, t, st, n, args);
 }
 
+tr_expr *tp_ctor_expr_of(parser *p, const tr_token *at, const tr_struct *st)
+{
+    tr_expr **args;
+    int n = parse_args(p, &args);
+    return ctor_call(p, at, st, n, args);
+}
+
 tr_expr *tp_ctor_init(parser *p, tr_sym *sym)
 {
     tr_struct *st = tp_member_struct(p, &sym->type);

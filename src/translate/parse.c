@@ -339,6 +339,7 @@ bool tp_is_type_start(parser *p)
         !tp_lookup(p, key))
         return true;
     if (find_alias(p, t->text)) return true;
+    if (tp_is_at(p, 1, "<") && tp_struct_template_find(p, key) && !tp_lookup(p, key)) return true;
     return (tp_std_typedef(key) && !tp_lookup(p, key)) || std_qualified_type(p);
 }
 
@@ -468,6 +469,11 @@ specs tp_parse_specs(parser *p)
             s.type.is_const |= c;
             s.type.is_volatile |= v;
             snprintf(base, sizeof base, "%s", a->type.base);
+        } else if (!base[0] && !longs && !is_unsigned && !is_signed && tp_is_at(p, 1, "<") &&
+                   tp_struct_template_find(p, w) && !tp_lookup(p, w)) {
+            /* S<float, 4>: the struct made of class template S for those arguments */
+            snprintf(base, sizeof base, "struct %s", tp_struct_template_ref(p));
+            continue;
         } else if (!base[0] && !longs && !is_unsigned && !is_signed && tp_std_typedef(w) &&
                    !tp_lookup(p, w)) {
             snprintf(base, sizeof base, "%s", tp_std_typedef(w));
@@ -877,8 +883,20 @@ bool tp_guess_type(parser *p, const tr_expr *e, char *base, size_t cap, int *npt
         *nptr = e->type->nptr;
         return true;
     case TR_E_MEMBER:
+        if (!tp_guess_type(p, e->a, base, cap, nptr)) return false;
+        if (!strncmp(base, "struct ", 7) && *nptr == !strcmp(e->text, "->")) {
+            /* a field of one of the file's structs: its type */
+            const tr_struct *st = tp_find_struct(p->u, base + 7);
+            for (int f = 0; st && f < st->nfields; f++)
+                if (!strcmp(st->fields[f].name, e->name) && st->fields[f].type.base) {
+                    snprintf(base, cap, "%s", st->fields[f].type.base);
+                    *nptr = st->fields[f].type.nptr + (st->fields[f].dims[0] ? 1 : 0);
+                    return true;
+                }
+            return false;
+        }
         /* vector members */
-        if (!tp_guess_type(p, e->a, base, cap, nptr) || *nptr) return false;
+        if (*nptr) return false;
         if (!strncmp(base, "float", 5)) return snprintf(base, cap, "float"), true;
         if (!strncmp(base, "int", 3)) return snprintf(base, cap, "int"), true;
         return false;
@@ -993,6 +1011,25 @@ tr_expr *tp_parse_primary(parser *p)
         if (!strcmp(t->text, "asm") || !strcmp(t->text, "__asm__") || !strcmp(t->text, "__asm"))
             tp_bail(p, "inline PTX", "inline PTX (asm) runs only on NVIDIA GPUs: write it in C");
         if ((e = tp_member_name(p, t)) != NULL) return e; /* this, a field in a member function */
+        if (tp_is_at(p, 1, "<") && !tp_lookup(p, t->text) && tp_struct_template_find(p, t->text)) {
+            /* S<args>(a, b), S<args>{a, b}: a value of the struct made for those arguments */
+            const char *nm = tp_struct_template_ref(p);
+            tr_struct *st = tp_find_struct(p->u, nm);
+            if (st->has_ctor && (tp_is(p, "(") || tp_is(p, "{"))) return tp_ctor_expr_of(p, t, st);
+            if (tp_is(p, "::"))
+                tp_bail(p, "C++",
+                        "static members of class template %s are outside the accepted "
+                        "subset",
+                        t->text);
+            if (!tp_is(p, "{")) tp_bail(p, "syntax", "expected '{' after %s<...>", t->text);
+            tr_type *ty = tr_alloc(p->u, sizeof *ty);
+            char base[300];
+            snprintf(base, sizeof base, "struct %s", nm);
+            ty->base = tr_strdup(p->u, base);
+            e = tp_parse_primary(p);
+            e->type = ty;
+            return e;
+        }
         if ((tp_is_at(p, 1, "(") || tp_is_at(p, 1, "{")) && !tp_lookup(p, t->text) &&
             (e = tp_ctor_expr(p)) != NULL)
             return e; /* S(a, b): a struct's constructor (members.c) */

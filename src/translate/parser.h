@@ -74,6 +74,10 @@ typedef struct parser {
      * SharedMemory<T>: an `operator T *()` returning an extern __shared__ array) */
     char **shared_accessors;
     int nshared_accessors;
+    /* class templates: `template <...> struct S {...};` (instantiated where S<args> names a
+     * type, template.c) */
+    tr_template *stemplates;
+    int nstemplates;
     /* items made by the translation, waiting to be parsed; and the names already made */
     tp_pending *pending;
     int npending, cappending;
@@ -84,7 +88,7 @@ typedef struct parser {
     tp_scratch *scratch; /* the last taken first */
     char **namespaces;   /* the namespaces the file opens (their items are top-level items) */
     int nnamespaces;
-    int member_of; /* parsing a member function of struct member_of - 1 (0: none; members.c) */
+    int member_of;     /* parsing a member function of struct member_of - 1 (0: none; members.c) */
     tp_cub_alias *cub; /* CUB block collectives' aliases, in order of declaration */
     int ncub;
 } parser;
@@ -198,6 +202,8 @@ tr_struct *tp_member_struct(parser *p, const tr_type *t);
 /* `S(args)` / `S{args}` at the current token (S's name): the constructor call; NULL when S has
  * no constructor. */
 tr_expr *tp_ctor_expr(parser *p);
+/* At `(` or `{` after the name of st, which has constructors: the call of the one taken. */
+tr_expr *tp_ctor_expr_of(parser *p, const tr_token *at, const tr_struct *st);
 /* A call x whose callee is `o.f` / `o->f`, or a bare `f` inside a member function: the call of
  * the function written for the member; x itself when it is none. */
 tr_expr *tp_member_call(parser *p, tr_expr *x);
@@ -245,6 +251,13 @@ void tp_canon_type(parser *p, const char *text, char *out, size_t cap);
 
 /* ---- templates (template.c) */
 tr_template *tp_template_find(parser *p, const char *name);
+/* The class template of that name (NULL: none). */
+tr_template *tp_struct_template_find(parser *p, const char *name);
+/* At `S<args>` of a class template: the struct made for those arguments (instantiated and
+ * parsed on first use), its name; bails where it cannot be made. */
+const char *tp_struct_template_ref(parser *p);
+/* Parses the struct item [i, end) of p's tokens (items.c). */
+void tp_parse_struct_item(parser *p, size_t i, size_t end);
 /* At `<` after the template's name: reads the arguments, queues the instantiation and returns
  * the instantiated name. */
 const char *tp_template_ref(parser *p, tr_template *t, const tr_token *at);

@@ -32,6 +32,33 @@ static tr_space sym_space(const tr_sym *s)
                                         : TR_SP_PRIVATE;
 }
 
+bool tl_struct_field_address(lctx *c, tr_expr *e)
+{
+    const tr_expr *x = e->a, *a = x->a;
+    const char *base = NULL;
+    tr_space sp = TR_SP_PRIVATE;
+    if (!strcmp(x->text, "->")) {
+        if (a->vt == TR_VT_PTR) base = a->elem, sp = a->space;
+    } else if (a->kind == TR_E_IDENT && a->sym && !a->sym->type.nptr && !a->sym->ndims) {
+        base = a->sym->type.base;
+        sp = sym_space(a->sym);
+    } else if (a->vt == TR_VT_UNKNOWN && a->elem) {
+        base = a->elem;
+        sp = a->space;
+    }
+    if (!base || strncmp(base, "struct ", 7)) return false;
+    const tr_struct *st = tp_find_struct(c->u, base + 7);
+    for (int i = 0; st && i < st->nfields; i++)
+        if (!strcmp(st->fields[i].name, x->name)) {
+            if (st->fields[i].dims[0]) return false; /* &s.array: a pointer to an array */
+            e->vt = TR_VT_PTR;
+            e->space = sp;
+            e->elem = st->fields[i].type.base;
+            return true;
+        }
+    return false;
+}
+
 bool tl_infer_struct_member(lctx *c, tr_expr *e)
 {
     const char *base = NULL;

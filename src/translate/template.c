@@ -189,6 +189,28 @@ static bool enumerator_value(parser *p, const char *name, long long *v)
 
 /* An argument's text for the instance's name, and whether the translation can read it: a type,
  * or a constant (numbers, true/false, kept macros, operators). */
+/* A class template's instance named in a template argument (`W<float, Pair<int>>`): made, its
+ * name in *name; *i is moved to the last token of `S<...>`. False (why said) where it cannot be. */
+static bool nested_struct_ref(parser *p, const tr_tokens *a, size_t *i, const char **name,
+                              char *why, size_t whylen)
+{
+    tr_token *st = p->t;
+    size_t sn = p->n, si = p->i, se = p->end;
+    jmp_buf fail;
+    memcpy(fail, p->fail, sizeof fail);
+    p->t = a->v, p->n = a->n, p->i = *i, p->end = a->n;
+    bool ok = !setjmp(p->fail);
+    if (ok) {
+        *name = tp_struct_template_ref(p);
+        *i = p->i - 1;
+    } else {
+        snprintf(why, whylen, "%s", p->why);
+    }
+    p->t = st, p->n = sn, p->i = si, p->end = se;
+    memcpy(p->fail, fail, sizeof fail);
+    return ok;
+}
+
 static bool arg_text(parser *p, const tr_tokens *a, bool is_type, char *out, size_t cap, char *why,
                      size_t whylen)
 {
@@ -222,7 +244,11 @@ static bool arg_text(parser *p, const tr_tokens *a, bool is_type, char *out, siz
             i++; /* otherwise the enum's name aside, the enumerator read as a name */
             continue;
         }
-        if (t->kind == TR_IDENT && !is_type && !kept(p, t->text) && host_const_value(p, t->text))
+        if (is_type && t->kind == TR_IDENT && i + 1 < a->n && !strcmp(a->v[i + 1].text, "<") &&
+            tp_struct_template_find(p, t->text)) {
+            if (!nested_struct_ref(p, a, &i, &piece, why, whylen)) return false;
+        } else if (t->kind == TR_IDENT && !is_type && !kept(p, t->text) &&
+                   host_const_value(p, t->text))
             piece = host_const_value(p, t->text);
         else if (t->kind == TR_IDENT && !is_type && !kept(p, t->text) &&
                  enumerator_value(p, t->text, &ev)) {
@@ -518,7 +544,14 @@ static int read_args(parser *p, tr_tokens *args, int cap)
                 depth--;
             else if (!strcmp(t->text, ">") && depth-- == 0)
                 break;
-            else if (!strcmp(t->text, ",") && depth == 0) {
+            else if (!strcmp(t->text, ">>") && depth == 1) {
+                /* S<a, T<b>>: the inner list's '>' and this list's */
+                tr_token gt = *t;
+                gt.text = (char *)">";
+                if (tr_tokens_push(&args[n - 1], &gt)) abort();
+                p->i++;
+                return n;
+            } else if (!strcmp(t->text, ",") && depth == 0) {
                 if (n == cap) tp_bail(p, "template", "more than %d template arguments", cap);
                 n++;
                 p->i++;
@@ -554,6 +587,129 @@ const char *tp_template_ref(parser *p, tr_template *t, const tr_token *at)
     tp_scratch_drop(p, args);
     if (!name) tp_bail(p, "template", "%s cannot be instantiated here: %s", t->name, why);
     return name;
+}
+
+tr_template *tp_struct_template_find(parser *p, const char *name)
+{
+    for (int i = 0; i < p->nstemplates; i++)
+        if (!strcmp(p->stemplates[i].name, name)) return &p->stemplates[i];
+    return NULL;
+}
+
+/* Parses the struct item `toks` (a class template's, for some arguments) now, in the middle of
+ * whatever is being parsed: the parser's position and its way out of a refusal are kept. */
+static void parse_made_struct(parser *p, tr_tokens *toks)
+{
+    tr_token *st = p->t;
+    size_t sn = p->n, si = p->i, se = p->end;
+    jmp_buf fail;
+    memcpy(fail, p->fail, sizeof fail);
+    char why[sizeof p->why];
+    memcpy(why, p->why, sizeof why);
+    int wf = p->why_file, wl = p->why_line, wc = p->why_col;
+    p->t = toks->v, p->n = toks->n, p->i = 0, p->end = toks->n - 1;
+    if (!setjmp(p->fail)) tp_parse_struct_item(p, 0, toks->n - 1);
+    p->t = st, p->n = sn, p->i = si, p->end = se;
+    memcpy(p->fail, fail, sizeof fail);
+    memcpy(p->why, why, sizeof why);
+    p->why_file = wf, p->why_line = wl, p->why_col = wc;
+}
+
+const char *tp_struct_template_ref(parser *p)
+{
+    const tr_token *at = tp_cur(p);
+    tr_template *t = tp_struct_template_find(p, at->text);
+    p->i++;
+    tr_tokens *args = tp_scratch_take(p, 8); /* read_args may bail */
+    int n = read_args(p, args, 8);
+    char why[256] = "";
+    tr_tokens all[8] = {{0}};
+    char texts[8][64];
+    bool ok = n <= t->nparams;
+    if (!ok)
+        snprintf(why, sizeof why, "%s takes %d template argument%s, given %d", t->name, t->nparams,
+                 t->nparams == 1 ? "" : "s", n);
+    ok = ok && all_texts(p, t, args, n, all, texts, why, sizeof why);
+    tp_scratch_drop(p, args);
+    char name[256] = "";
+    if (ok) mangle(name, sizeof name, t->name, texts, t->nparams);
+    if (ok && !tp_find_struct(p->u, name) && !tp_made(p, name)) {
+        if (t->ninstances++ >= MAX_INSTANCES) {
+            snprintf(why, sizeof why, "more than %d instances of %s", MAX_INSTANCES, t->name);
+            ok = false;
+        }
+    }
+    if (ok && !tp_find_struct(p->u, name) && !tp_made(p, name)) {
+        /* the item's tokens, parameters replaced (values in parentheses), the template's name
+         * (and S<...> inside it) the instance's */
+        tr_tokens out = {0};
+        const tr_token *src = p->u->pp.toks.v;
+        for (size_t i = t->begin; i < t->end; i++) {
+            const tr_token *tk = &src[i];
+            if (i == t->begin) { /* class: a struct (its members are all reachable here) */
+                tr_token c = *tk;
+                c.text = (char *)"struct";
+                push(&out, &c, NULL);
+                continue;
+            }
+            if (tk->kind == TR_IDENT && !strcmp(tk->text, t->name)) {
+                tr_token c = *tk;
+                c.text = name;
+                push(&out, &c, NULL);
+                if (i + 1 < t->end && !strcmp(src[i + 1].text, "<")) {
+                    int d = 0; /* S<T> inside S: this instance; past the matching '>' */
+                    for (i += 2; i < t->end; i++) {
+                        if (!strcmp(src[i].text, "(") || !strcmp(src[i].text, "<")) d++;
+                        if (!strcmp(src[i].text, ")")) d--;
+                        if (!strcmp(src[i].text, ">") && d-- == 0) break;
+                    }
+                }
+                continue;
+            }
+            int pi = -1;
+            for (int k = 0; tk->kind == TR_IDENT && k < t->nparams; k++)
+                if (!strcmp(tk->text, t->pnames[k])) pi = k;
+            if (pi < 0) {
+                push(&out, tk, NULL);
+                continue;
+            }
+            bool paren = !t->ptype[pi] && all[pi].n > 1;
+            tr_token lp = {TR_PUNCT, "(", tk->file, tk->line, tk->col, false};
+            tr_token rp = {TR_PUNCT, ")", tk->file, tk->line, tk->col, false};
+            if (paren) push(&out, &lp, NULL);
+            for (size_t k = 0; k < all[pi].n; k++)
+                push(&out, &all[pi].v[k], tk);
+            if (paren) push(&out, &rp, NULL);
+        }
+        tr_token eof = {TR_EOF, "", 0, 0, 0, true};
+        push(&out, &eof, NULL);
+        char **nm = realloc(p->made, (size_t)(p->nmade + 1) * sizeof *nm);
+        if (!nm) abort();
+        p->made = nm;
+        p->made[p->nmade++] = tr_strdup(p->u, name);
+        parse_made_struct(p, &out);
+        tr_tokens_free(&out);
+    }
+    for (int i = 0; i < 8; i++)
+        tr_tokens_free(&all[i]);
+    if (!ok) tp_bail(p, "template", "%s cannot be instantiated here: %s", t->name, why);
+    if (!tp_find_struct(p->u, name)) {
+        /* the struct's own note says why (items.c): that reason, at the use */
+        size_t nl = strlen(name);
+        for (int k = 0; k < p->u->ndiags; k++) {
+            const tr_diag *d = &p->u->diags[k];
+            if (!d->refusal && !strcmp(d->construct, "struct") &&
+                !strncmp(d->reason, "struct ", 7) && !strncmp(d->reason + 7, name, nl) &&
+                d->reason[7 + nl] == ' ')
+                tp_bail(p, "class template", "%s<...> (line %d) is not translated: %s", t->name,
+                        t->line,
+                        !strncmp(d->reason + 8 + nl, "is not translated: ", 19)
+                            ? d->reason + 27 + nl
+                            : d->reason + 8 + nl);
+        }
+        tp_bail(p, "class template", "%s<...> (line %d) is not translated", t->name, t->line);
+    }
+    return tr_strdup(p->u, name);
 }
 
 /* The declared parameter list of a function template: for parameter i, which template type

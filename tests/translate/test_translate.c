@@ -1258,6 +1258,26 @@ static void cooperative_groups(void **state)
     expect_refused("struct P { float s, o; };\n__device__ float f(P p) { return p.s; }\n"
                    "__global__ void k(float *x) {\n  x[0] = f(P{1.0f, 2.0f});\n}\n",
                    4, "brace list", "give it a variable of its type");
+    /* class templates: one struct per argument list, named after it; S<T> inside S is the
+     * instance; a member of an instance's field; what keeps an instance out, at the use */
+    expect_ok("template <typename T, int N> struct Vec {\n  T v[N];\n"
+              "  __device__ T first() const { return v[0]; }\n};\n"
+              "template <class T> struct Box { T in; };\n"
+              "__global__ void k(float *x) {\n  Vec<float, 3> a;\n  a.v[0] = x[0];\n"
+              "  Box<Vec<float, 3>> b{};\n  x[1] = a.first() + b.in.first();\n}\n",
+              (const char *const[]){"typedef struct Vec_float_3 {\n    float v[3];\n} Vec_float_3;",
+                                    "typedef struct Box_Vec_float_3 {\n    Vec_float_3 in;",
+                                    "GP_FUNC float Vec_float_3_first(GP_PRIVATE const Vec_float_3 "
+                                    "*this_)",
+                                    "x[1] = Vec_float_3_first(&a) + Vec_float_3_first(&b.in);",
+                                    NULL});
+    expect_refused("template <typename T> struct View { T *data; int n; };\n"
+                   "__global__ void k(View<float> v) {\n  v.data[0] = 1.0f;\n}\n",
+                   2, "class template",
+                   "View<...> (line 1) is not translated: field data is a pointer");
+    expect_refused("template <typename T> struct P { T a; };\n"
+                   "__global__ void k(float *x) {\n  P<float, 2> p;\n  x[0] = p.a;\n}\n",
+                   3, "template", "P takes 1 template argument, given 2");
     const char *ndebug[] = {"NDEBUG"};
     gp_translate_options o = {0};
     o.defines = ndebug;

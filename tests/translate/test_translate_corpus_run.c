@@ -1178,6 +1178,71 @@ static void run_softmax_params(void **state)
     }
 }
 
+/* class templates: a Welford accumulator per value type (constructors, member functions), a
+ * shape passed by value, a member function of a field that is an instance */
+static void run_welford_rows(void **state)
+{
+    (void)state;
+    enum { ROWS = 300, COLS = 17, NP = 1000 };
+    static float x[ROWS * COLS], mean[ROWS], var[ROWS], tail[ROWS], mref[ROWS], vref[ROWS],
+        tref[ROWS];
+    static float a[NP], b[NP], out[NP], oref[NP];
+    ffill(x, ROWS * COLS, -2, 2), ffill(a, NP, -1, 1), ffill(b, NP, -1, 1);
+    for (int r = 0; r < ROWS; r++) {
+        float m = 0, m2 = 0;
+        int n = 0;
+        for (int c = 0; c < COLS; c++) {
+            float v = x[r * COLS + c];
+            n += 1;
+            float d = v - m;
+            m += d / (float)n;
+            m2 += d * (v - m);
+        }
+        mref[r] = m, vref[r] = m2 / (float)(n - 1), tref[r] = x[r * COLS + 15];
+    }
+    for (int i = 0; i < NP; i++) {
+        float m = a[i] + (b[i] - a[i]) / 2.0f;
+        oref[i] = m + (b[i] - a[i]) * (b[i] - m) + (float)(i % 3);
+    }
+    struct {
+        int sizes[4];
+    } dims = {{3, 4, 5, 0}};
+    int64_t coords[60 * 3], cref[60 * 3];
+    for (int i = 0; i < 60; i++)
+        cref[i * 3 + 0] = i / 20, cref[i * 3 + 1] = i / 5 % 4, cref[i * 3 + 2] = i % 5;
+    FOR_EACH_DEVICE(dev)
+    {
+        built t = build(dev, "welford_rows.cu");
+        gp_buffer *bx = buf(dev, x, sizeof x), *bm = buf(dev, NULL, sizeof mean),
+                  *bv = buf(dev, NULL, sizeof var), *bt = buf(dev, NULL, sizeof tail);
+        int rows = ROWS, cols = COLS;
+        gp_kernel *k = gpt_kernel_of(t.prog, "row_moments_float");
+        launch(k, 1, G1((ROWS + 127) / 128 * 128), G1(128),
+               ARGS(B(bx), B(bm), B(bv), B(bt), V(rows), V(cols)));
+        get(bm, mean, sizeof mean), get(bv, var, sizeof var), get(bt, tail, sizeof tail);
+        CHECKF("row_moments mean", mref, mean, ROWS, 1e-5);
+        CHECKF("row_moments var", vref, var, ROWS, 1e-5);
+        CHECKF("row_moments tail", tref, tail, ROWS, 0);
+        gp_buffer *bc = buf(dev, NULL, sizeof coords);
+        int ndim = 3, n = 60;
+        gp_kernel *u = gpt_kernel_of(t.prog, "unravel_int");
+        launch(u, 1, G1(64), G1(64), ARGS(B(bc), V(dims), V(ndim), V(n)));
+        get(bc, coords, sizeof coords);
+        assert_memory_equal(coords, cref, sizeof coords);
+        gp_buffer *ba = buf(dev, a, sizeof a), *bb = buf(dev, b, sizeof b),
+                  *bo = buf(dev, NULL, sizeof out);
+        int np = NP;
+        gp_kernel *mp = gpt_kernel_of(t.prog, "merge_pairs");
+        launch(mp, 1, G1((NP + 255) / 256 * 256), G1(256), ARGS(B(ba), B(bb), B(bo), V(np)));
+        get(bo, out, sizeof out);
+        CHECKF("merge_pairs", oref, out, NP, 1e-5);
+        gp_buffer_release(bx), gp_buffer_release(bm), gp_buffer_release(bv);
+        gp_buffer_release(bt), gp_buffer_release(bc), gp_buffer_release(ba);
+        gp_buffer_release(bb), gp_buffer_release(bo);
+        gp_kernel_release(k), gp_kernel_release(u), gp_kernel_release(mp), close_all(&t);
+    }
+}
+
 /* auto: row pointers, a 64-bit index and literals typed as C++ types them (a logical shift of
  * 0xffffffff, a division of 3000000000 that does not overflow) */
 static void run_auto_rows(void **state)
@@ -1336,8 +1401,8 @@ static void run_tile16_segments(void **state)
         cmocka_unit_test(run_gelu_forward), cmocka_unit_test(run_adamw),                           \
         cmocka_unit_test(run_encoder_forward), cmocka_unit_test(run_crossentropy_forward),         \
         cmocka_unit_test(run_matmul_forward_bias), cmocka_unit_test(run_online_softmax),           \
-        cmocka_unit_test(run_softmax_params), cmocka_unit_test(run_matmul_backward_bias),          \
-        cmocka_unit_test(run_tile16_segments),
+        cmocka_unit_test(run_softmax_params), cmocka_unit_test(run_welford_rows),                  \
+        cmocka_unit_test(run_matmul_backward_bias), cmocka_unit_test(run_tile16_segments),
 /* ---- Rodinia and Parboil style ------------------------------------------------------------ */
 static void run_bfs(void **state)
 {
