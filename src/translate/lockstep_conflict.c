@@ -49,7 +49,7 @@ static bool feasible(const guard *ga, const guard *gb, int dim, val d)
         }
     }
     val zero = ls_v_const(0);
-    val los[2 * MAXB + 2], his[2 * MAXB];
+    val los[2 * MAXB + 2], his[2 * MAXB + 2];
     int nl = 0, nh = 0;
     los[nl++] = zero;                  /* v' >= 0 */
     los[nl++] = ls_v_add(zero, d, -1); /* v >= 0: v' >= -d */
@@ -61,7 +61,13 @@ static bool feasible(const guard *ga, const guard *gb, int dim, val d)
         his[nh++] = gb->hi[dim][i];
     for (int i = 0; i < ga->nhi[dim]; i++)
         his[nh++] = ls_v_add(ga->hi[dim][i], d, -1);
-    val forms[(2 * MAXB + 2) * 2 * MAXB];
+    if (dim < 3) { /* threadIdx.d < blockDim.d, for both */
+        static const char *const bd[3] = {"blockDim.x", "blockDim.y", "blockDim.z"};
+        val b = ls_v_term(bd[dim], 0, 1);
+        his[nh++] = b;
+        his[nh++] = ls_v_add(b, d, -1);
+    }
+    val forms[(2 * MAXB + 2) * (2 * MAXB + 2)];
     int nf = 0;
     for (int i = 0; i < nl; i++)
         for (int j = 0; j < nh; j++) {
@@ -155,6 +161,10 @@ static int relation(const ls *s, val A, int sa, val B, int sb, const ls_access *
     for (int i = 0; i < B.nt; i++)
         ls_add_term(B.t[i].lane ? &lb : &ub, B.t[i]);
     val delta = same_iteration(ls_v_add(ub, ua, -1)); /* A(v) = B(v') <=> la(v) - lb(v') = delta */
+    if (!la.nt && !lb.nt) { /* one location each, the same for all: apart by a constant? */
+        long long k;
+        return ls_as_const(&delta, &k) && (k >= sa || k <= -sa) ? 0 : 1;
+    }
     if (ls_has_opaque_lane(&la) || ls_has_opaque_lane(&lb)) {
         /* a value per work-item the walk cannot follow: the same one at the same offset is the
          * same work-item's (or a race of two writers CUDA has too); anything else may meet */
@@ -280,7 +290,9 @@ bool ls_conflict(const ls *s, const ls_access *a, const ls_access *b)
         bool two = false, everyone = true;
         for (int d = 0; d < a->nidx; d++) {
             int r = relation(s, a->idx[d], 1, b->idx[d], 1, a, b);
-            if (r == 0) return false;
+            /* never one index, or one only for one and the same work-item: never one element
+             * of two work-items (s[k][t] and s[v][t], whatever k and v) */
+            if (r == 0 || r == 2) return false;
             two |= r == 1;
             everyone &= r == 3;
         }

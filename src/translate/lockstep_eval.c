@@ -78,6 +78,20 @@ int ls_type_size(const char *b)
                  {"int4", 16}};
     for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++)
         if (!strcmp(sizes[i].name, b)) return sizes[i].size;
+    /* CUDA's other vector types: n components of the element's size (char3 is 3 bytes) */
+    static const struct {
+        const char *name;
+        int size;
+    } elems[] = {{"char", 1},  {"uchar", 1},    {"short", 2},        {"ushort", 2},
+                 {"int", 4},   {"uint", 4},     {"float", 4},        {"long", 8},
+                 {"ulong", 8}, {"longlong", 8}, {"ulonglong", 8},    {"double", 8},
+                 {"half", 2},  {"__half", 2},   {"__nv_bfloat16", 2}};
+    size_t n = strlen(b);
+    if (n < 2 || b[n - 1] < '1' || b[n - 1] > '4') return 0;
+    for (size_t i = 0; i < sizeof elems / sizeof *elems; i++)
+        if (strlen(elems[i].name) == n - 1 && !strncmp(elems[i].name, b, n - 1))
+            return elems[i].size * (b[n - 1] - '0');
+    if (!strcmp(b, "__nv_bfloat162")) return 4;
     return 0;
 }
 

@@ -1836,6 +1836,42 @@ static void lockstep_no_false_alarms(void **state)
                    "  if (b.thread_rank() < 16) s[b.thread_rank()] += s[b.thread_rank() + 16];\n"
                    "  o[0] = s[0];\n}\n",
                    9, "warp lockstep", "no barrier between them");
+    /* what the check tells apart: two different fixed elements; vectors of every CUDA type;
+     * an index that is the work-item's own in one dimension of a 2-D array, whatever the
+     * other; t + blockDim.x against t (threadIdx.x < blockDim.x) */
+    const char *apart[] = {
+        "__global__ void k(const int *in, int *o, int n) {\n  __shared__ int flag[2];\n"
+        "  if (threadIdx.x == 0) flag[1] = in[0];\n  __syncthreads();\n"
+        "  while (flag[1] < n) {\n    if (threadIdx.x == 0) flag[0] = flag[1] + 1;\n"
+        "    __syncthreads();\n    o[threadIdx.x] += flag[0];\n    __syncthreads();\n"
+        "    if (threadIdx.x == 0) flag[1] += 1;\n    __syncthreads();\n  }\n}\n",
+        "__global__ void k(const uchar4 *in, uchar4 *o) {\n  __shared__ uchar4 s[64];\n"
+        "  s[threadIdx.x] = in[threadIdx.x];\n  uchar4 v = s[threadIdx.x];\n"
+        "  o[threadIdx.x] = v;\n}\n",
+        "__global__ void k(const char *val, int *o) {\n  __shared__ int c[16][64];\n"
+        "  int t = threadIdx.x;\n  for (int i = 0; i < 16; i++) c[i][t] = 0;\n"
+        "  c[val[t] & 15][t]++;\n  o[t] = c[3][t];\n}\n",
+        "__global__ void k(float *o) {\n  __shared__ float s[512];\n  int t = threadIdx.x;\n"
+        "  s[t] = o[t];\n  s[t + blockDim.x] = o[t] * 2.0f;\n  o[t] = s[t] + s[t + "
+        "blockDim.x];\n}\n",
+    };
+    for (size_t i = 0; i < sizeof apart / sizeof *apart; i++)
+        expect_ok(apart[i], (const char *[]){"GP_KERNEL(k", NULL});
+    /* and where they meet, still refused */
+    expect_refused("__global__ void k(const int *in, int *o) {\n  __shared__ int flag[2];\n"
+                   "  if (threadIdx.x == 0) flag[1] = in[0];\n  o[threadIdx.x] = flag[1];\n}\n",
+                   4, "warp lockstep", "no barrier between them");
+    expect_refused(
+        "__global__ void k(const uchar4 *in, uchar4 *o) {\n  __shared__ uchar4 s[65];\n"
+        "  s[threadIdx.x] = in[threadIdx.x];\n  o[threadIdx.x] = s[threadIdx.x + 1];\n}\n",
+        4, "warp lockstep", "no barrier between them");
+    expect_refused("__global__ void k(const char *val, int *o) {\n  __shared__ int c[16][65];\n"
+                   "  int t = threadIdx.x;\n  c[val[t] & 15][t] = 1;\n  o[t] = c[3][t + 1];\n}\n",
+                   5, "warp lockstep", "no barrier between them");
+    expect_refused(
+        "__global__ void k(float *o) {\n  __shared__ float s[512];\n  int t = threadIdx.x;\n"
+        "  s[t + blockDim.x] = o[t];\n  o[t] = s[t + blockDim.x - 1];\n}\n",
+        5, "warp lockstep", "no barrier between them");
 }
 
 static void report_lists_kernels_and_clones(void **state)
