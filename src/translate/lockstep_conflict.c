@@ -145,11 +145,20 @@ static int relation(const ls *s, val A, int sa, val B, int sb, const ls_access *
     if (A.kind != V_AFFINE || B.kind != V_AFFINE) return 1;
     if (A.inj != B.inj) return 1;
     if (ls_v_equal(&A, &B) && sa == sb) {
-        /* the same address expression: the same work-item, unless it names no work-item */
-        bool lanes = false;
-        for (int i = 0; i < A.nt; i++)
+        /* the same address expression: the same work-item, unless it names no work-item (3:
+         * the same for every work-item) or leaves out a dimension of the work-item's index the
+         * kernel uses, or names only its warp (s[threadIdx.y] with threadIdx.x used, s[t / 32]:
+         * a location several work-items share) */
+        bool lanes = false, opaque = false, dims[3] = {false, false, false};
+        for (int i = 0; i < A.nt; i++) {
             lanes |= A.t[i].lane != 0;
-        return lanes ? 2 : 3; /* 3: the same for every work-item */
+            opaque |= A.t[i].lane == LANE_OPAQUE;
+            if (A.t[i].lane >= 1 && A.t[i].lane <= 3) dims[A.t[i].lane - 1] = true;
+        }
+        if (!lanes) return 3;
+        for (int d = 0; d < 3 && !opaque; d++)
+            if (s->lanes_used[d] && !dims[d]) return 1;
+        return 2;
     }
     if (sa != sb || !sa) return 1;
     /* split into the work-item's terms and the uniform rest */

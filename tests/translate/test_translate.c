@@ -1428,27 +1428,31 @@ static void group_functions(void **state)
 static void cub_block_collectives(void **state)
 {
     (void)state;
+    /* a one-dimensional block's reduction and a 32 x 2 block's scan (in one kernel the
+     * reduction's rank, threadIdx.x alone, would be one location for two work-items) */
     expect_ok("#include <cub/cub.cuh>\n#define THREADS 64\n"
-              "__global__ void k(float *o, int *c) {\n"
+              "__global__ void k(float *o) {\n"
               "  typedef cub::BlockReduce<float, THREADS> BR;\n"
               "  __shared__ typename BR::TempStorage ts;\n"
+              "  float m = BR(ts).Reduce(o[threadIdx.x], cub::Max(), 10);\n"
+              "  o[threadIdx.x] = m + BR(ts).Sum(2.0f);\n}\n"
+              "__global__ void k2(int *c) {\n"
               "  using BS = cub::BlockScan<int, 32, cub::BLOCK_SCAN_RAKING, 2>;\n"
               "  __shared__ typename BS::TempStorage ss;\n"
-              "  float m = BR(ts).Reduce(o[threadIdx.x], cub::Max(), 10);\n"
               "  int x, all;\n  BS(ss).ExclusiveSum(c[threadIdx.x], x, all);\n"
-              "  o[threadIdx.x] = m + BR(ts).Sum(2.0f) + x + all;\n}\n",
+              "  c[threadIdx.x] = x + all;\n}\n",
               (const char *[]){
                   "GP_FUNC float cub_block_reduce_max_float_64(GP_SHARED float *s, "
                   "float v, int valid",
-                  "s[t] = a < b ? b : a;",
+                  "s[t] = a < b ? b : a;", "GP_FUNC float cub_block_reduce_sum_float_64(",
                   "GP_FUNC int cub_block_scan_exclusive_total_int_64(GP_SHARED int *s",
                   "unsigned int t = gp_threadIdx_x + gp_threadIdx_y * gp_blockDim_x;",
-                  "GP_FUNC float cub_block_reduce_sum_float_64(", "GP_SHARED_DECL float ts[64];",
-                  "GP_SHARED_DECL int ss[64];",
+                  "GP_SHARED_DECL float ts[64];",
                   "float m = cub_block_reduce_max_float_64(ts, o[(unsigned)gp_local_id(0)], 10",
+                  "cub_block_reduce_sum_float_64(ts, 2.0f, 64", "GP_SHARED_DECL int ss[64];",
                   "x = cub_block_scan_exclusive_total_int_64(ss, "
                   "c[(unsigned)gp_local_id(0)], &all",
-                  "cub_block_reduce_sum_float_64(ts, 2.0f, 64", NULL});
+                  NULL});
     expect_refused("__global__ void k(float *o) {\n"
                    "  using BL = cub::BlockLoad<float, 32, 4>;\n  o[0] = 1.0f;\n}\n",
                    2, "cub", "cub::BlockLoad is not translated");
@@ -1857,6 +1861,18 @@ static void lockstep_no_false_alarms(void **state)
     };
     for (size_t i = 0; i < sizeof apart / sizeof *apart; i++)
         expect_ok(apart[i], (const char *[]){"GP_KERNEL(k", NULL});
+    /* one expression on both sides is one work-item's element only where it names every
+     * dimension of the work-item's index the kernel uses: a row's element written by its first
+     * work-item and read by the row, a warp's slot written by lane 0 and read by the warp */
+    expect_refused("__global__ void k(float *o) {\n  __shared__ float s[32];\n"
+                   "  if (threadIdx.x == 0) s[threadIdx.y] = o[threadIdx.y];\n"
+                   "  o[threadIdx.y * blockDim.x + threadIdx.x] = s[threadIdx.y];\n}\n",
+                   4, "warp lockstep", "no barrier between them");
+    expect_refused("__global__ void k(const float *in, float *o) {\n  __shared__ float s[32];\n"
+                   "  int wid = threadIdx.x / 32, lane = threadIdx.x % 32;\n"
+                   "  if (lane == 0) s[wid] = in[blockIdx.x];\n"
+                   "  o[threadIdx.x] = in[threadIdx.x] * s[wid];\n}\n",
+                   5, "warp lockstep", "no barrier between them");
     /* and where they meet, still refused */
     expect_refused("__global__ void k(const int *in, int *o) {\n  __shared__ int flag[2];\n"
                    "  if (threadIdx.x == 0) flag[1] = in[0];\n  o[threadIdx.x] = flag[1];\n}\n",
