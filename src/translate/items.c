@@ -815,20 +815,26 @@ static void record_host_constants(parser *p, size_t i, size_t end)
     }
     if (!is_const || !type[0]) return;
     if (!strcmp(type, "unsigned")) snprintf(type, sizeof type, "unsigned int");
-    while (k + 2 < end && p->t[k].kind == TR_IDENT && !strcmp(p->t[k + 1].text, "=")) {
+    /* NAME = INIT, and C++'s NAME(INIT) and NAME{INIT} */
+    while (k + 2 < end && p->t[k].kind == TR_IDENT &&
+           (!strcmp(p->t[k + 1].text, "=") || !strcmp(p->t[k + 1].text, "(") ||
+            !strcmp(p->t[k + 1].text, "{"))) {
         const char *name = p->t[k].text;
+        bool direct = strcmp(p->t[k + 1].text, "=") != 0;
         size_t b = k + 2, e = b;
         int depth = 0;
         for (; e < end; e++) {
             const char *s = p->t[e].text;
             if (p->t[e].kind == TR_STRING || p->t[e].kind == TR_CHAR) return;
-            if (!strcmp(s, "(")) depth++;
-            if (!strcmp(s, ")")) depth--;
-            if (depth == 0 && (!strcmp(s, ",") || !strcmp(s, ";"))) break;
+            if (!strcmp(s, "(") || !strcmp(s, "{")) depth++;
+            if ((!strcmp(s, ")") || !strcmp(s, "}")) && --depth < 0) break; /* NAME(INIT) */
+            if (depth == 0 && !direct && (!strcmp(s, ",") || !strcmp(s, ";"))) break;
+            if (depth == 0 && direct && (!strcmp(s, ",") || !strcmp(s, ";"))) return;
         }
         if (e >= end || e == b) return;
         add_host_const(p, name, type, b, e, 0);
-        if (strcmp(p->t[e].text, ",")) return;
+        if (direct) e++; /* past the ')' */
+        if (e >= end || strcmp(p->t[e].text, ",")) return;
         k = e + 1;
     }
 }

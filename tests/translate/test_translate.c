@@ -1553,6 +1553,21 @@ static void math_conversions_and_bool(void **state)
 static void standard_names_includes_and_host_syntax(void **state)
 {
     (void)state;
+    /* a functional cast first inside parentheses is no C cast; host constants initialised the
+     * C++ ways (`constexpr unsigned N(1024);`, `const int M{4};`, `const int K(2), L(1);`) */
+    expect_ok(
+        "constexpr unsigned int N(1024);\nconstexpr unsigned int Nd2(N / 2);\n"
+        "const int M{4};\nconst int K(2), L(1);\n"
+        "__global__ void k(unsigned *o, float r, float g) {\n"
+        "  float xf((int(threadIdx.x - Nd2)) * (2.0f / N));\n"
+        "  o[threadIdx.x] = (unsigned(g * 255.0f) << 8) | unsigned(r) | (unsigned)xf | M | K | "
+        "L;\n}\n",
+        (const char *const[]){
+            "float xf = (int)((unsigned)gp_local_id(0) - (unsigned int)((unsigned int)1024 / 2)) * "
+            "(2.0f / (unsigned int)1024);",
+            "o[(unsigned)gp_local_id(0)] = ((unsigned int)(g * 255.0f) << 8) | (unsigned "
+            "int)r | (unsigned int)xf | (int)4 | (int)2 | (int)1;",
+            NULL});
     const char *src =
         "#include \"cuda_runtime.h\"\n#include \"assert.h\"\n#include <cstdio>\n"
         "#ifndef NULL\n#define NULL 0\n#endif\n#define M_PI 3.14159265358979323846\n"
