@@ -1275,7 +1275,9 @@ static void parse_struct(parser *p, size_t i, size_t end)
     size_t k = i;
     bool is_typedef = !strcmp(p->t[k].text, "typedef");
     k += is_typedef;
-    if (k + 1 >= end || (strcmp(p->t[k].text, "struct") && strcmp(p->t[k].text, "union"))) return;
+    if (k + 1 >= end || (strcmp(p->t[k].text, "struct") && strcmp(p->t[k].text, "union") &&
+                         strcmp(p->t[k].text, "class")))
+        return; /* a class is a struct whose members are private until `public:` */
     bool is_union = !strcmp(p->t[k].text, "union");
     k++;
     long long align = 0;
@@ -1411,7 +1413,7 @@ static void read_item(parser *p, size_t i, size_t end)
         return;
     }
     if (t->kind == TR_IDENT &&
-        (!strcmp(t->text, "struct") || !strcmp(t->text, "union") ||
+        (!strcmp(t->text, "struct") || !strcmp(t->text, "union") || !strcmp(t->text, "class") ||
          (typedef_item && i + 1 < end &&
           (!strcmp(p->t[i + 1].text, "struct") || !strcmp(p->t[i + 1].text, "union"))))) {
         parse_struct(p, i, end);

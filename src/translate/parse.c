@@ -356,6 +356,24 @@ static void skip_parens(parser *p)
 }
 
 /* Declaration specifiers: qualifiers, CUDA attributes and one base type. */
+/* At the name of a struct of the file left out (items.c noted why): refused with that reason,
+ * at the use; nothing where the name is no such struct. */
+static void left_out_struct(parser *p)
+{
+    const tr_token *t = tp_cur(p);
+    size_t nl = strlen(t->text);
+    for (int k = 0; t->kind == TR_IDENT && k < p->u->ndiags; k++) {
+        const tr_diag *d = &p->u->diags[k];
+        if (!d->refusal && !strcmp(d->construct, "struct") && !strncmp(d->reason, "struct ", 7) &&
+            !strncmp(d->reason + 7, t->text, nl) && d->reason[7 + nl] == ' ') {
+            const char *why = d->reason + 8 + nl;
+            if (!strncmp(why, "is not translated: ", 19)) why += 19;
+            tp_bail(p, "struct", "%s is a struct left out of the translation (%s:%d): %s", t->text,
+                    p->u->pp.files[d->file], d->line, why);
+        }
+    }
+}
+
 specs tp_parse_specs(parser *p)
 {
     specs s = {0};
@@ -485,21 +503,8 @@ specs tp_parse_specs(parser *p)
         p->i++;
     }
     if (!base[0] && !longs && !is_unsigned && !is_signed) {
-        /* a struct of the file left out (items.c noted why): that reason, at the use */
-        const tr_token *t = tp_cur(p);
-        size_t nl = strlen(t->text);
-        for (int k = 0; t->kind == TR_IDENT && k < p->u->ndiags; k++) {
-            const tr_diag *d = &p->u->diags[k];
-            if (!d->refusal && !strcmp(d->construct, "struct") &&
-                !strncmp(d->reason, "struct ", 7) && !strncmp(d->reason + 7, t->text, nl) &&
-                d->reason[7 + nl] == ' ') {
-                const char *why = d->reason + 8 + nl;
-                if (!strncmp(why, "is not translated: ", 19)) why += 19;
-                tp_bail(p, "struct", "%s is a struct left out of the translation (%s:%d): %s",
-                        t->text, p->u->pp.files[d->file], d->line, why);
-            }
-        }
-        tp_bail(p, "syntax", "expected a type before '%s'", t->text);
+        left_out_struct(p);
+        tp_bail(p, "syntax", "expected a type before '%s'", tp_cur(p)->text);
     }
     char full[96];
     if (longs >= 2)
@@ -2237,6 +2242,8 @@ static tr_stmt *parse_stmt(parser *p)
         if (!strcmp(w, "assert") && tp_is_at(p, 1, "(") && !tp_lookup(p, w) && !user_function(p, w))
             return assert_stmt(p);
         if (tp_is_type_start(p)) return parse_decl_stmt(p);
+        if (p->i + 1 < p->end && p->t[p->i + 1].kind == TR_IDENT && !tp_lookup(p, w))
+            left_out_struct(p); /* `RNG rng(seed);` of a struct left out: why */
     }
     tr_stmt *s = new_stmt(p, TR_S_EXPR);
     s->e = tp_parse_expr(p);

@@ -843,6 +843,23 @@ static void cxx_in_device_code(void **state)
 static void struct_members(void **state)
 {
     (void)state;
+    /* a class is a struct whose members are private until `public:`; one left out is refused
+     * where a variable of it is declared, with the reason */
+    expect_ok("class RNG {\npublic:\n  __device__ RNG(unsigned s) : state(s * 747796405u) {}\n"
+              "  __device__ unsigned next() { state = state * 1664525u + 1013904223u; "
+              "return state; }\nprivate:\n  unsigned state;\n};\n"
+              "__global__ void k(unsigned *o) {\n  RNG rng(threadIdx.x);\n"
+              "  o[threadIdx.x] = rng.next();\n}\n",
+              (const char *const[]){"typedef struct RNG {\n    unsigned int state;\n} RNG;",
+                                    "RNG rng = RNG_make((unsigned)gp_local_id(0));",
+                                    "o[(unsigned)gp_local_id(0)] = RNG_next(&rng);", NULL});
+    expect_refused(
+        "class RNG {\npublic:\n  unsigned x;\n  const int mask = 255;\n"
+        "  __device__ RNG(unsigned s) : x(s) {}\n};\n"
+        "__global__ void k(unsigned *o) {\n  RNG rng(threadIdx.x);\n  o[0] = rng.x;\n}\n",
+        8, "struct",
+        "RNG is a struct left out of the translation (t.cu:1): has a field "
+        "with a default member initialiser");
     expect_ok("struct P {\n  __host__ __device__ P(int a, int b) : y(b), x(a) {}\n"
               "  int x;\n  int y;\n"
               "  __device__ int dot(const P &o) const { return x * o.x + this->y * o.y; }\n"
