@@ -213,7 +213,8 @@ void tl_infer_expr(lctx *c, tr_expr *e)
         }
         if (s->kind == TR_SYM_DYN_SHARED || s->kind == TR_SYM_SHARED) {
             if (s->owner && s->owner != c->f) { /* cannot happen: names are scoped */
-            } else if (!c->kernel || s->kind == TR_SYM_DYN_SHARED) {
+            } else if (!c->kernel || s->kind == TR_SYM_DYN_SHARED || !s->owner) {
+                /* a function's own array, or one of the file's (every kernel declares it) */
                 tl_add_hoist(c->f, c->u, s);
             }
         }

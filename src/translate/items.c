@@ -234,6 +234,28 @@ static void parse_data(parser *p, const specs *s, bool device)
     tp_expect(p, ";");
 }
 
+/* `__shared__ float sdata[256];` at file scope: one array per group that the kernels and
+ * functions naming it share; each kernel that needs it declares it and passes it down, as it
+ * does a function's own __shared__ array (lower.c); `extern __shared__ T block[];` is the
+ * dynamic block of the kernels that name it. */
+static void parse_shared_data(parser *p, const specs *s)
+{
+    do {
+        tr_sym *sym = tp_parse_declarator(p, s, false);
+        sym->kind = s->is_extern ? TR_SYM_DYN_SHARED : TR_SYM_SHARED;
+        sym->type.space = TR_SP_SHARED;
+        if (tp_is(p, "=") || tp_is(p, "{"))
+            tp_bail(p, "__shared__", "__shared__ variables cannot be initialised");
+        if (s->is_extern && (sym->ndims != 1 || sym->dims[0]))
+            tp_bail(p, "extern __shared__",
+                    "the dynamic shared block is declared as 'extern __shared__ T name[];'");
+        for (int d = 0; d < sym->ndims && !s->is_extern; d++)
+            if (!sym->dims[d]) tp_bail(p, "__shared__", "a static __shared__ array needs its size");
+        add_data(p->u, &p->u->globals, &p->u->nglobals, NULL, sym, NULL);
+    } while (tp_accept(p, ","));
+    tp_expect(p, ";");
+}
+
 static void parse_typedef(parser *p, specs *s)
 {
     tp_parse_typedef(p, s);
@@ -342,10 +364,10 @@ static void parse_item(parser *p)
         parse_typedef(p, &s);
         return;
     }
-    if (s.shared)
-        tp_bail(p, "__shared__",
-                "__shared__ variables at file scope are outside the accepted "
-                "subset: declare them in the kernel");
+    if (s.shared) {
+        parse_shared_data(p, &s);
+        return;
+    }
     if (s.managed)
         tp_bail(p, "__managed__", "managed memory has no portable equivalent: pass a buffer");
     if (tp_is(p, "operator") || (tp_is(p, "&") && tp_is_at(p, 1, "operator"))) {

@@ -156,12 +156,15 @@ void tl_lower_function(lctx *parent, tr_func *f, tr_clone *clone)
             gp_strbuf_puts(&sb, "GP_SHARED_DECL ");
             const char *why = NULL;
             const char *b = tl_map_base(s->type.base, &why);
-            gp_strbuf_printf(&sb, "%s %s_%s", b ? b : s->type.base, s->owner->name, s->name);
+            if (s->owner) /* a function's: named after it; the file's: its own name */
+                gp_strbuf_printf(&sb, "%s %s_%s", b ? b : s->type.base, s->owner->name, s->name);
+            else
+                gp_strbuf_printf(&sb, "%s %s", b ? b : s->type.base, s->name);
             for (int d = 0; d < s->ndims; d++) {
                 gp_strbuf_putc(&sb, '[');
                 if (s->dims[d]) {
                     lctx oc = c;
-                    oc.f = s->owner;
+                    oc.f = s->owner ? s->owner : f;
                     tl_emit_expr(&oc, &sb, s->dims[d], 1);
                 }
                 gp_strbuf_putc(&sb, ']');

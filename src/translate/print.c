@@ -902,7 +902,7 @@ void tl_emit_signature_helper(lctx *c, gp_strbuf *sb)
         if (!s->as_buffer && s->ndims > 1) {
             gp_strbuf_putc(sb, ')');
             lctx oc = *c; /* the sizes are the declaring function's expressions */
-            oc.f = s->owner;
+            if (s->owner) oc.f = s->owner;
             for (int d = 1; d < s->ndims; d++) {
                 gp_strbuf_putc(sb, '[');
                 if (s->dims[d]) tl_emit_expr(&oc, sb, s->dims[d], 1);

@@ -1243,6 +1243,40 @@ static void run_welford_rows(void **state)
     }
 }
 
+/* shared memory at file scope: a static array a helper and the kernel share, the dynamic block
+ * a helper fills */
+static void run_file_scope_shared(void **state)
+{
+    (void)state;
+    enum { N = 1000, T = 128, G = (N + T - 1) / T, ROWS = 6, COLS = 300 };
+    static float in[N], sums[G], sref[G] = {0}, m[ROWS * COLS], rev[ROWS * COLS], rref[ROWS * COLS];
+    for (int i = 0; i < N; i++)
+        in[i] = (float)(i % 13) - 6.0f, sref[i / T] += in[i];
+    for (int i = 0; i < ROWS * COLS; i++) /* (not ffill: the later tests' data stay theirs) */
+        m[i] = (float)((i * 37) % 101) / 50.0f - 1.0f;
+    for (int r = 0; r < ROWS; r++)
+        for (int c = 0; c < COLS; c++)
+            rref[r * COLS + c] = m[r * COLS + COLS - 1 - c];
+    FOR_EACH_DEVICE(dev)
+    {
+        built t = build(dev, "file_scope_shared.cu");
+        gp_buffer *bi = buf(dev, in, sizeof in), *bs = buf(dev, NULL, sizeof sums);
+        int n = N, cols = COLS;
+        gp_kernel *k = gpt_kernel_of(t.prog, "row_sums");
+        launch(k, 1, G1(G * T), G1(T), ARGS(B(bi), B(bs), V(n)));
+        get(bs, sums, sizeof sums);
+        CHECKF("row_sums", sref, sums, G, 0);
+        gp_buffer *bm = buf(dev, m, sizeof m), *br = buf(dev, NULL, sizeof rev);
+        gp_kernel *r = gpt_kernel_of(t.prog, "reverse_rows");
+        launch(r, 1, G1(ROWS * 64), G1(64),
+               ARGS(B(bm), B(br), V(cols), gp_arg_shared(COLS * sizeof(float))));
+        get(br, rev, sizeof rev);
+        CHECKF("reverse_rows", rref, rev, ROWS * COLS, 0);
+        gp_buffer_release(bi), gp_buffer_release(bs), gp_buffer_release(bm);
+        gp_buffer_release(br), gp_kernel_release(k), gp_kernel_release(r), close_all(&t);
+    }
+}
+
 /* auto: row pointers, a 64-bit index and literals typed as C++ types them (a logical shift of
  * 0xffffffff, a division of 3000000000 that does not overflow) */
 static void run_auto_rows(void **state)
@@ -1402,7 +1436,8 @@ static void run_tile16_segments(void **state)
         cmocka_unit_test(run_encoder_forward), cmocka_unit_test(run_crossentropy_forward),         \
         cmocka_unit_test(run_matmul_forward_bias), cmocka_unit_test(run_online_softmax),           \
         cmocka_unit_test(run_softmax_params), cmocka_unit_test(run_welford_rows),                  \
-        cmocka_unit_test(run_matmul_backward_bias), cmocka_unit_test(run_tile16_segments),
+        cmocka_unit_test(run_file_scope_shared), cmocka_unit_test(run_matmul_backward_bias),       \
+        cmocka_unit_test(run_tile16_segments),
 /* ---- Rodinia and Parboil style ------------------------------------------------------------ */
 static void run_bfs(void **state)
 {

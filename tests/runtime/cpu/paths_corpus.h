@@ -8,6 +8,8 @@
 {"convolution_separable.cu", "convolutionColumnsKernel", "it assigns to its parameter d_Dst"},
 {"convolution_separable.cu", "convolutionRowsKernel", "it assigns to its parameter d_Dst"},
 {"dot_float4.cu", "dot4", LOOPS},
+{"file_scope_shared.cu", "reverse_rows", "the helper stage_row it calls has a barrier"},
+{"file_scope_shared.cu", "row_sums", "the helper block_sum it calls has a barrier"},
 {"hotspot.cu", "calculate_temp", "a break or continue leaves a loop with a barrier"},
 {"histogram.cu", "histogram", LOOPS},
 {"histogram64.cu", "histogram64Kernel", LOOPS},
