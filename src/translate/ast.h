@@ -144,6 +144,7 @@ typedef struct tr_sym {
     bool ref;              /* a C++ reference, held as a pointer: uses read through it */
     bool as_buffer;        /* CONSTANT filled by the host, or GLOBALVAR: a buffer parameter */
     bool used;             /* file-scope data some kernel reads */
+    bool managed;          /* GLOBALVAR declared __managed__ (the host reads it as memory) */
     struct tr_expr *init;  /* file-scope data: its initialiser (NULL: none) */
     /* a multi-dimensional array parameter `T a[][Y][Z]`, held as a T pointer: Y and Z (each
      * a[i][j][k] is a[(i * Y + j) * Z + k]) */

@@ -220,6 +220,7 @@ static void parse_data(parser *p, const specs *s, bool device)
     do {
         tr_sym *sym = tp_parse_declarator(p, s, false);
         sym->kind = device ? TR_SYM_GLOBALVAR : TR_SYM_CONSTANT;
+        sym->managed = s->managed;
         sym->type.space = device ? TR_SP_GLOBAL : TR_SP_CONSTANT;
         if (device) sym->as_buffer = true;
         tr_expr *init = NULL;
@@ -368,8 +369,10 @@ static void parse_item(parser *p)
         parse_shared_data(p, &s);
         return;
     }
-    if (s.managed)
-        tp_bail(p, "__managed__", "managed memory has no portable equivalent: pass a buffer");
+    if (s.managed) { /* device memory the host also reads and writes: a buffer, as __device__ */
+        parse_data(p, &s, true);
+        return;
+    }
     if (tp_is(p, "operator") || (tp_is(p, "&") && tp_is_at(p, 1, "operator"))) {
         parse_operator(p, &s);
         return;

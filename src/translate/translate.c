@@ -146,7 +146,10 @@ static void note_host_changes(tr_unit *u, tr_kernel_info *ki, int nk, cJSON *arr
             cJSON *o = cJSON_CreateObject();
             cJSON_AddStringToObject(o, "name", s->name);
             cJSON_AddNumberToObject(o, "line", s->line);
-            cJSON_AddStringToObject(o, "kind", w ? "__device__ data" : "__constant__ data");
+            cJSON_AddStringToObject(o, "kind",
+                                    !w           ? "__constant__ data"
+                                    : s->managed ? "__managed__ data"
+                                                 : "__device__ data");
             cJSON *karr = cJSON_AddArrayToObject(o, "kernels");
             for (int k = 0; k < nk; k++)
                 for (int p = 0; p < ki[k].nparams; p++)
@@ -166,6 +169,14 @@ static void note_host_changes(tr_unit *u, tr_kernel_info *ki, int nk, cJSON *arr
                          "GP_CBUF buffer parameter of %s; the host writes it with "
                          "gp_buffer_write and passes it with gp_arg_buffer",
                          s->name, gp_strbuf_cstr(&ks));
+            else if (s->managed)
+                snprintf(what, sizeof what,
+                         "__managed__ %s is a GP_BUF buffer parameter of %s; the host creates it "
+                         "(%s), passes it with gp_arg_buffer, and reads or writes it with "
+                         "gp_buffer_read/gp_buffer_write (or gp_buffer_map) where it used the "
+                         "variable itself",
+                         s->name, gp_strbuf_cstr(&ks),
+                         s->init ? "writing its initial value into it" : "zero-filled");
             else
                 snprintf(what, sizeof what,
                          "__device__ %s is a GP_BUF buffer parameter of %s; the host creates it "

@@ -843,6 +843,21 @@ static void cxx_in_device_code(void **state)
 static void struct_members(void **state)
 {
     (void)state;
+    /* __managed__ data: a buffer parameter, as __device__ data, with the host's part said */
+    {
+        gp_translate_result r = run("__managed__ int counter;\n__managed__ float scale = 2.0f;\n"
+                                    "__global__ void k(float *o) {\n  o[threadIdx.x] *= scale;\n"
+                                    "  atomicAdd(&counter, 1);\n}\n",
+                                    false);
+        assert_int_equal(r.status, GP_TRANSLATE_OK);
+        assert_non_null(strstr(r.output, "GP_KERNEL(k, GP_BUF(float, o), GP_BUF(int, counter), "
+                                         "GP_BUF(float, scale))"));
+        char *rep = cJSON_PrintUnformatted(r.report);
+        assert_non_null(strstr(rep, "\"kind\":\"__managed__ data\""));
+        assert_non_null(strstr(rep, "__managed__ scale is a GP_BUF buffer parameter of k"));
+        free(rep);
+        gp_translate_result_free(&r);
+    }
     /* a class is a struct whose members are private until `public:`; one left out is refused
      * where a variable of it is declared, with the reason */
     expect_ok("class RNG {\npublic:\n  __device__ RNG(unsigned s) : state(s * 747796405u) {}\n"
