@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "translate/map.h"
 #include "translate/parser.h"
 
 const tr_token *tp_cur(parser *p)
@@ -662,6 +663,18 @@ static bool auto_call_type(parser *p, const tr_expr *e, char *base, size_t cap)
         int ca = auto_class(a), cb = auto_class(b);
         if (ca < 0 || ca != cb || (ca == 5 && (strcmp(a, "int") || strcmp(b, "int")))) return false;
         return snprintf(base, cap, "%s", a), true;
+    }
+    /* the half and half2 intrinsics: the type their signature gives (map.c) */
+    const tr_callmap *hm = tr_map_call(n);
+    if (hm && hm->kind == TR_CALL_HALF && hm->construct && strchr(hm->construct, '>')) {
+        char r = strchr(hm->construct, '>')[1];
+        const char *t = r == 'h'   ? "__half"
+                        : r == '2' ? "__half2"
+                        : r == 'F' ? "float2"
+                        : r == 'f' ? "float"
+                        : r == 'i' ? "int"
+                                   : NULL;
+        return t && (size_t)snprintf(base, cap, "%s", t) < cap;
     }
     /* the C++ math functions: the float overload for a float, the double one otherwise */
     static const char *const math1[] = {"sin",  "cos",   "tan",   "asin", "acos",  "atan",  "sinh",

@@ -824,6 +824,13 @@ static void cxx_in_device_code(void **state)
                          "int64_t e = 3000000000;", "float t = twice(o[i]);",
                          "double s = sqrt(d[i]);", "float f = sqrtf(o[i]);",
                          "float g = ", "float h = v.y;", "int w = -(short)n;", NULL});
+    /* auto of a half2 intrinsic's result and of a struct field's element */
+    expect_ok("#include <cuda_fp16.h>\nstruct Dims { long long sizes[4]; };\n"
+              "__global__ void k(const half2 *a, float *o, Dims d) {\n"
+              "  auto v = __hadd2(a[threadIdx.x], a[0]);\n  auto t = __half22float2(v);\n"
+              "  auto n = d.sizes[1];\n  o[threadIdx.x] = t.x + t.y + n;\n}\n",
+              (const char *[]){"gp_half2 v = gp_half2_add(", "gp_float2 t = gp_half2_to_float2(v);",
+                               "int64_t n = d.sizes[1];", NULL});
     /* a host constant declared auto, from a literal: the literal's type */
     expect_ok("static constexpr auto N = 8;\nconstexpr auto SCALE = 2.5f;\n"
               "__global__ void k(float *o) {\n  float a[N];\n"
