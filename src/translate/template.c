@@ -187,8 +187,6 @@ static bool enumerator_value(parser *p, const char *name, long long *v)
     return found;
 }
 
-/* An argument's text for the instance's name, and whether the translation can read it: a type,
- * or a constant (numbers, true/false, kept macros, operators). */
 /* A class template's instance named in a template argument (`W<float, Pair<int>>`): made, its
  * name in *name; *i is moved to the last token of `S<...>`. False (why said) where it cannot be. */
 static bool nested_struct_ref(parser *p, const tr_tokens *a, size_t *i, const char **name,
@@ -211,6 +209,8 @@ static bool nested_struct_ref(parser *p, const tr_tokens *a, size_t *i, const ch
     return ok;
 }
 
+/* An argument's text for the instance's name, and whether the translation can read it: a type,
+ * or a constant (numbers, true/false, kept macros, operators). */
 static bool arg_text(parser *p, const tr_tokens *a, bool is_type, char *out, size_t cap, char *why,
                      size_t whylen)
 {
