@@ -46,7 +46,8 @@ static const char tex[] = "texture and surface objects have no portable equivale
 static const char fence[] = "memory fences are outside the dialect: use gp_barrier() within a "
                             "group, or split the kernel";
 static const char bits[] = "this bit-level intrinsic is not in every target's prelude (__popc, "
-                           "__clz, __ffs, __brev and __umulhi are translated): write it in C";
+                           "__clz, __ffs, __brev, __umulhi, __byte_perm and the funnel shifts are "
+                           "translated): write it in C";
 
 static const tr_callmap table[] = {
     SAME("expf", 1),
@@ -277,7 +278,6 @@ static const tr_callmap table[] = {
     REFUSE("__clz", "bit intrinsic", bits),
     REFUSE("__ffs", "bit intrinsic", bits),
     REFUSE("__brev", "bit intrinsic", bits),
-    REFUSE("__byte_perm", "bit intrinsic", bits),
     REFUSE("clock", "clock", "the cycle counter has no portable equivalent"),
     REFUSE("clock64", "clock", "the cycle counter has no portable equivalent"),
     REFUSE("malloc", "device malloc", "device-side allocation has no portable equivalent"),
