@@ -1297,6 +1297,23 @@ static uint32_t fsr_ref(uint32_t lo, uint32_t hi, uint32_t s)
 {
     return s == 0 ? lo : s >= 32 ? hi : (lo >> s) | (hi << (32 - s));
 }
+/* the high 64 bits of a * b, by 16-bit limbs (long multiplication) */
+static uint64_t mul64hi_ref(uint64_t a, uint64_t b)
+{
+    uint32_t r[8] = {0};
+    for (int i = 0; i < 4; i++) {
+        uint32_t carry = 0;
+        for (int j = 0; j < 4; j++) {
+            uint32_t t =
+                (uint32_t)((a >> (16 * i)) & 0xffff) * (uint32_t)((b >> (16 * j)) & 0xffff) +
+                r[i + j] + carry;
+            r[i + j] = t & 0xffff;
+            carry = t >> 16;
+        }
+        r[i + 4] += carry;
+    }
+    return (uint64_t)r[4] | (uint64_t)r[5] << 16 | (uint64_t)r[6] << 32 | (uint64_t)r[7] << 48;
+}
 static void run_byte_shuffles(void **state)
 {
     (void)state;
@@ -1326,7 +1343,7 @@ static void run_byte_shuffles(void **state)
         uint64_t rev = 0;
         for (int k = 0; k < 64; k++)
             rev |= ((w >> k) & 1ull) << (63 - k);
-        r[7] = (uint32_t)((uint64_t)(((unsigned __int128)p * q) >> 64) ^ rev);
+        r[7] = (uint32_t)(mul64hi_ref(p, q) ^ rev);
     }
     FOR_EACH_DEVICE(dev)
     {
@@ -2712,10 +2729,9 @@ static void run_union_bits(void **state)
 static void left_out_kernel_says_why(void **state)
 {
     (void)state;
-    static const char src[] =
-        "__device__ float h(float x) { return (float)clock() * x; }\n"
-        "__global__ void a(float *o) { o[0] = h(o[1]); }\n"
-        "__global__ void b(float *o) { o[0] = 2.0f * o[1]; }\n";
+    static const char src[] = "__device__ float h(float x) { return (float)clock() * x; }\n"
+                              "__global__ void a(float *o) { o[0] = h(o[1]); }\n"
+                              "__global__ void b(float *o) { o[0] = 2.0f * o[1]; }\n";
     gp_translate_options o = {0};
     o.partial = true;
     gp_translate_result r;
