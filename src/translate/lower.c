@@ -184,7 +184,8 @@ void tl_lower_function(lctx *parent, tr_func *f, tr_clone *clone)
                              p->name);
         }
     for (int i = 0; i < f->body->n; i++)
-        tl_emit_stmt(&c, &sb, f->body->list[i], 1);
+        if (f->body->list[i] && f->body->list[i]->kind != TR_S_EMPTY)
+            tl_emit_stmt(&c, &sb, f->body->list[i], 1);
     gp_strbuf_puts(&sb, "}\n\n");
     const char *text = gp_strbuf_cstr(&sb);
     if (c.kernel) {

@@ -2252,6 +2252,19 @@ static tr_stmt *parse_stmt(parser *p)
         if (!strcmp(w, "goto")) tp_bail(p, "goto", "goto is outside the accepted subset");
         if (!strcmp(w, "asm") || !strcmp(w, "__asm__") || !strcmp(w, "__asm"))
             tp_bail(p, "inline PTX", "inline PTX (asm) runs only on NVIDIA GPUs: write it in C");
+        if ((!strcmp(w, "static_assert") || !strcmp(w, "_Static_assert")) &&
+            tp_is_at(p, 1, "(")) {
+            /* a check made when CUDA compiled the file: nothing at run time, nothing here */
+            size_t k = p->i + 1;
+            for (int depth = 0; k < p->end; k++) {
+                if (p->t[k].kind != TR_PUNCT) continue;
+                if (!strcmp(p->t[k].text, "(")) depth++;
+                if (!strcmp(p->t[k].text, ")") && --depth == 0) break;
+            }
+            p->i = k + 1;
+            tp_expect(p, ";");
+            return new_stmt(p, TR_S_EMPTY);
+        }
         if (!strcmp(w, "assert") && tp_is_at(p, 1, "(") && !tp_lookup(p, w) && !user_function(p, w))
             return assert_stmt(p);
         if (tp_is_type_start(p)) return parse_decl_stmt(p);

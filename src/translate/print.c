@@ -658,7 +658,8 @@ void tl_emit_stmt(lctx *c, gp_strbuf *sb, tr_stmt *s, int lvl)
         tl_indent(sb, lvl);
         gp_strbuf_puts(sb, "{\n");
         for (int i = 0; i < s->n; i++)
-            tl_emit_stmt(c, sb, s->list[i], lvl + 1);
+            if (s->list[i] && s->list[i]->kind != TR_S_EMPTY) /* `;`, a typedef, a static_assert */
+                tl_emit_stmt(c, sb, s->list[i], lvl + 1);
         tl_indent(sb, lvl);
         gp_strbuf_puts(sb, "}\n");
         return;

@@ -831,6 +831,12 @@ static void cxx_in_device_code(void **state)
               "  auto n = d.sizes[1];\n  o[threadIdx.x] = t.x + t.y + n;\n}\n",
               (const char *[]){"gp_half2 v = gp_half2_add(", "gp_float2 t = gp_half2_to_float2(v);",
                                "int64_t n = d.sizes[1];", NULL});
+    /* static_assert in device code: checked when CUDA compiled the file, nothing at run time */
+    expect_ok("template <int N> __global__ void k(float *o) {\n"
+              "  static_assert(N % 32 == 0, \"a multiple of 32\");\n"
+              "  static_assert(sizeof(float) == 4);\n  o[threadIdx.x] = N;\n}\n"
+              "int main() { k<64><<<1, 64>>>(0); }\n",
+              (const char *[]){"GP_KERNEL(k_64, GP_BUF(float, o))\n{\n    o[", NULL});
     /* a host constant declared auto, from a literal: the literal's type */
     expect_ok("static constexpr auto N = 8;\nconstexpr auto SCALE = 2.5f;\n"
               "__global__ void k(float *o) {\n  float a[N];\n"
