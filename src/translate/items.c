@@ -21,8 +21,11 @@ static long item_end(parser *p, size_t i, size_t n)
     bool braced = false, initialiser = false;
     if (!strcmp(p->t[i].text, "template") && i + 1 < n && !strcmp(p->t[i + 1].text, "<")) {
         /* template <typename T, int N = 64>: a default there is no initialiser */
-        int angle = 0;
+        int angle = 0, paren = 0; /* a `>` in parentheses compares: `(count<T>::value > 2)` */
         for (i++; i < n && p->t[i].kind != TR_EOF; i++) {
+            if (!strcmp(p->t[i].text, "(")) paren++;
+            if (!strcmp(p->t[i].text, ")")) paren--;
+            if (paren > 0) continue;
             if (!strcmp(p->t[i].text, "<")) angle++;
             if (!strcmp(p->t[i].text, ">")) angle--;
             if (!strcmp(p->t[i].text, ">>")) angle -= 2;

@@ -75,6 +75,9 @@ int tr_lex(const char *name, int file, const char *src, size_t len, tr_tokens *o
         snprintf(err, errlen, __VA_ARGS__);                                                        \
         return -1;                                                                                 \
     } while (0)
+    if (len >= 3 && (unsigned char)src[0] == 0xef && (unsigned char)src[1] == 0xbb &&
+        (unsigned char)src[2] == 0xbf)
+        i = 3, line_start = 3; /* a UTF-8 byte order mark, as compilers accept */
     while (i < len) {
         char c = src[i];
         if (c == '\n') {

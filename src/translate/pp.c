@@ -35,6 +35,8 @@ typedef struct pp {
     int depth;
     const char *active[PP_MAX_EXPAND_DEPTH]; /* macros being expanded */
     int nactive;
+    char **once; /* the files (their real paths) that said #pragma once */
+    size_t nonce;
 } pp;
 
 #define PP_FAIL(p, ...)                                                                            \
@@ -372,6 +374,21 @@ static int substitute(pp *p, const macro *m, tr_tokens *args, int nargs, tr_toke
         int pi = m->fn && t->kind == TR_IDENT ? param_index(m, t->text) : -1;
         if (pi >= 0) {
             const tr_tokens *a = pi < nargs ? &args[pi] : NULL;
+            if (paste_prev && m->variadic && pi == m->nparams && out->n &&
+                !strcmp(out->v[out->n - 1].text, ",")) {
+                /* GNU's `, ## __VA_ARGS__`: no variable arguments, no comma; else the comma and
+                 * the arguments, nothing pasted */
+                if (!a || a->n == 0) {
+                    free(out->v[out->n - 1].text);
+                    out->n--;
+                }
+                for (size_t j = 0; a && j < a->n; j++) {
+                    tr_token c = a->v[j];
+                    c.file = file, c.line = line;
+                    if (push_tok(p, out, &c)) return -1;
+                }
+                continue;
+            }
             if (paste_next || paste_prev) {
                 for (size_t j = 0; a && j < a->n; j++) {
                     tr_token c = a->v[j];
@@ -609,11 +626,73 @@ bool tr_const_eval(const tr_token *t, size_t n, long long *value)
     return true;
 }
 
+static bool is_system_header(const char *name);
+static bool local_header_exists(pp *p, const char *name, int file);
+
+/* C++'s alternative spellings of operators (`#if not defined(X)`): the operator. */
+static const char *alt_operator(const char *w)
+{
+    static const char *const alt[][2] = {{"not", "!"},     {"and", "&&"},   {"or", "||"},
+                                         {"not_eq", "!="}, {"bitand", "&"}, {"bitor", "|"},
+                                         {"xor", "^"},     {"compl", "~"}};
+    for (size_t i = 0; i < sizeof alt / sizeof *alt; i++)
+        if (!strcmp(w, alt[i][0])) return alt[i][1];
+    return NULL;
+}
+
+/* `__has_include("x.h")` / `__has_include(<x.h>)` at d->v[*i]: 1 where the header is one the
+ * translation reads or knows (a project header found as #include finds it, a C or CUDA system
+ * header), 0 for another system header (an optional library: NVML, MPI...). *i is left on the
+ * closing parenthesis; false when the form is not that. */
+static bool has_include(pp *p, const tr_tokens *d, size_t *i, int file, long long *v)
+{
+    size_t j = *i + 1;
+    if (j >= d->n || strcmp(d->v[j].text, "(")) return false;
+    j++;
+    char name[512];
+    size_t n = 0;
+    bool angle = false;
+    if (j < d->n && d->v[j].kind == TR_STRING) {
+        snprintf(name, sizeof name, "%s", d->v[j].text + 1);
+        n = strlen(name);
+        if (n) name[--n] = '\0'; /* the closing quote */
+        j++;
+    } else if (j < d->n && !strcmp(d->v[j].text, "<")) {
+        angle = true;
+        for (j++; j < d->n && strcmp(d->v[j].text, ">") && d->v[j].kind != TR_EOF; j++)
+            n += (size_t)snprintf(name + n, n < sizeof name ? sizeof name - n : 0, "%s",
+                                  d->v[j].text);
+        if (j >= d->n || strcmp(d->v[j].text, ">") || n >= sizeof name) return false;
+        j++;
+    } else {
+        return false;
+    }
+    if (j >= d->n || strcmp(d->v[j].text, ")")) return false;
+    *i = j;
+    *v = local_header_exists(p, name, file) || (angle && is_system_header(name)) ||
+         (!angle && is_system_header(name));
+    return true;
+}
+
 /* Evaluates the tokens of an #if / #elif line after the directive name. */
 static int eval_if(pp *p, const tr_tokens *d, size_t start, int file, int line, bool *value)
 {
     tr_tokens pre = {0}, ex = {0};
     for (size_t i = start; i < d->n && d->v[i].kind != TR_EOF; i++) {
+        long long hv;
+        if (d->v[i].kind == TR_IDENT &&
+            (!strcmp(d->v[i].text, "__has_include") ||
+             !strcmp(d->v[i].text, "__has_include_next")) &&
+            has_include(p, d, &i, file, &hv)) {
+            tr_token one = {TR_NUMBER, hv ? "1" : "0", file, line, 1, false};
+            if (tr_tokens_push(&pre, &one)) break;
+            continue;
+        }
+        if (d->v[i].kind == TR_IDENT && alt_operator(d->v[i].text)) {
+            tr_token op = {TR_PUNCT, (char *)alt_operator(d->v[i].text), file, line, 1, false};
+            if (tr_tokens_push(&pre, &op)) break;
+            continue;
+        }
         if (d->v[i].kind == TR_IDENT && strcmp(d->v[i].text, "defined") == 0) {
             size_t j = i + 1;
             bool paren = j < d->n && strcmp(d->v[j].text, "(") == 0;
@@ -910,6 +989,14 @@ static int do_include(pp *p, const char *rest, int file, int line)
         return 0;
     }
     free(name);
+    char *real = realpath(found, NULL);
+    for (size_t i = 0; real && i < p->nonce; i++)
+        if (!strcmp(p->once[i], real)) { /* #pragma once, read already */
+            free(real);
+            free(found);
+            return 0;
+        }
+    free(real);
     size_t flen = 0;
     char err[512];
     char *text = gp_read_file(found, PP_MAX_FILE, false, &flen, err, sizeof err);
@@ -1025,7 +1112,17 @@ static int process_file(pp *p, const char *path, const char *text, size_t len, i
         } else if (!strcmp(name, "pragma")) {
             while (*rest == ' ' || *rest == '\t')
                 rest++;
-            if (strncmp(rest, "unroll", 6) == 0) { /* other pragmas are the host compiler's */
+            if (strncmp(rest, "once", 4) == 0 && (!rest[4] || rest[4] == ' ' || rest[4] == '\t')) {
+                /* this file is read once: the next #include of it is nothing */
+                char *real = realpath(path, NULL);
+                char **o = real ? realloc(p->once, (p->nonce + 1) * sizeof *o) : NULL;
+                if (o) {
+                    p->once = o;
+                    p->once[p->nonce++] = real;
+                } else {
+                    free(real);
+                }
+            } else if (strncmp(rest, "unroll", 6) == 0) { /* other pragmas are the host's */
                 tr_token t = {TR_DIRECTIVE, (char *)dt->text, file, dt->line, 1, true};
                 rc = push_tok(p, &p->res->toks, &t);
             }
@@ -1062,10 +1159,14 @@ int tr_preprocess(const char *path, const tr_pp_options *opt, tr_pp_result *out,
      * files are C++17 by default), and the toolkit version a CUDA 12 cuda_runtime.h (which nvcc
      * includes in every .cu file) gives: files test CUDART_VERSION to choose the CUDA 9 _sync
      * warp intrinsics over the maskless ones, so an undefined one (0) picked dead branches. */
-    static const char *const predefined[] = {"__CUDACC__=1",           "__NVCC__=1",
-                                             "__CUDA_ARCH__=750",      "__cplusplus=201703L",
-                                             "CUDART_VERSION=12080",   "__CUDACC_VER_MAJOR__=12",
-                                             "__CUDACC_VER_MINOR__=8", "__CUDACC_VER_BUILD__=0"};
+    static const char *const predefined[] = {"__CUDACC__=1", "__NVCC__=1", "__CUDA_ARCH__=750",
+                                             "__cplusplus=201703L", "CUDART_VERSION=12080",
+                                             "__CUDACC_VER_MAJOR__=12", "__CUDACC_VER_MINOR__=8",
+                                             "__CUDACC_VER_BUILD__=0",
+                                             /* the host nvcc compiles for: 64-bit Linux, as the
+                                              * LP64 sizes the translation uses */
+                                             "__linux__=1", "__linux=1", "__unix__=1", "__unix=1",
+                                             "__x86_64__=1", "__x86_64=1", "__LP64__=1", "_LP64=1"};
     enum { NPRE = sizeof predefined / sizeof *predefined };
     int rc = 0;
     for (size_t i = 0; rc == 0 && i < sizeof std_names / sizeof *std_names; i++) {
@@ -1129,6 +1230,9 @@ int tr_preprocess(const char *path, const tr_pp_options *opt, tr_pp_result *out,
         macro_free(&p.m[i]);
     free(p.m);
     free(p.h);
+    for (size_t i = 0; i < p.nonce; i++)
+        free(p.once[i]);
+    free(p.once);
     if (rc) tr_pp_result_free(out);
     return rc;
 }

@@ -90,4 +90,41 @@ cp "$tmp/p/device/kernel.cu" "$tmp/q/device/"
 [ $? = 1 ] || bad "two headers of that name: one was chosen"
 grep -q 'not found' "$tmp/q.json" || bad "two headers of that name: no note that it was not found"
 
+# what real headers do: #pragma once on two headers that include each other, a UTF-8 byte order
+# mark, GNU's `, ## __VA_ARGS__`, `#if not defined(...)`, __has_include (MPI's header absent, the
+# project's present), the Linux host's macros,
+# and a host template whose parameter list compares with '>' in parentheses
+mkdir -p "$tmp/r"
+printf '\357\273\277#pragma once\n#include "vec.h"\n#define PI_F 3.25f\n' > "$tmp/r/consts.h"
+printf '#pragma once\n#include "consts.h"\ntypedef float real;\n' > "$tmp/r/vec.h"
+cat > "$tmp/r/k.cu" <<'CU'
+#include "vec.h"
+#include "consts.h"
+#define LOG(fmt, ...) printf(fmt, ##__VA_ARGS__)
+#if not defined(_OPENMP) and defined(__linux__)
+#define SCALE 2
+#else
+#define SCALE 5
+#endif
+#if __has_include(<mpi.h>)
+#define EXTRA 100
+#elif __has_include("vec.h")
+#define EXTRA 7
+#endif
+template <class T, int N, bool = (sizeof(T) > 2) && (N > 1)> struct Traits { T v[N]; };
+__global__ void k(real *o)
+{
+    LOG("start\n");
+    LOG("%d\n", SCALE);
+    o[threadIdx.x] = PI_F * SCALE + EXTRA;
+}
+CU
+"$GPUPORT" translate --no-verify "$tmp/r/k.cu" -o "$tmp/r/k.gpk" 2>"$tmp/r.err" ||
+    bad "real headers' preprocessing: exit $? $(cat "$tmp/r.err")"
+grep -q '^#define PI_F 3.25f$' "$tmp/r/k.gpk" && grep -q '^#define SCALE 2$' "$tmp/r/k.gpk" &&
+    grep -q '^#define EXTRA 7$' "$tmp/r/k.gpk" ||
+    bad "real headers' macros: $(grep '#define' "$tmp/r/k.gpk")"
+grep -q 'gp_printf("start\\n");' "$tmp/r/k.gpk" && grep -q 'gp_printf("%d\\n", SCALE);' "$tmp/r/k.gpk" ||
+    bad "the GNU comma before __VA_ARGS__: $(grep printf "$tmp/r/k.gpk")"
+
 exit $fail
