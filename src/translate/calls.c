@@ -315,7 +315,8 @@ void tl_infer_call(lctx *c, tr_expr *e)
             e->vt = TR_VT_INT;
         else if (!strcmp(m->cuda, "__umul24"))
             e->vt = TR_VT_UINT;
-        else if (!strcmp(m->cuda, "__ldg") || !strcmp(m->out, "gp_sincos"))
+        else if (!strncmp(m->cuda, "__ld", 4) || !strncmp(m->cuda, "__st", 4) ||
+                 !strcmp(m->out, "gp_sincos"))
             e->vt = TR_VT_UNKNOWN;
         else if (!strcmp(m->out, "gp_isnan") || !strcmp(m->out, "gp_isinf") ||
                  !strcmp(m->out, "gp_isfinite") || !strcmp(m->out, "gp_signbit") ||

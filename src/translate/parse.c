@@ -638,6 +638,7 @@ static bool auto_literal(const char *t, char *base, size_t cap)
 }
 
 static bool auto_type(parser *p, const tr_expr *e, char *base, size_t cap, int *nptr);
+static bool auto_pointer(parser *p, const tr_expr *e, tr_type *t);
 
 /* The return type of a call to one of the file's functions (defined before, not overloaded,
  * returning a value), or of the CUDA functions whose result has their argument's type. */
@@ -645,12 +646,17 @@ static bool auto_call_type(parser *p, const tr_expr *e, char *base, size_t cap)
 {
     if (e->a->kind != TR_E_IDENT || e->a->sym) return false;
     const char *n = e->a->text;
-    static const char *const same[] = {"__shfl_sync", "__shfl_down_sync", "__shfl_up_sync",
-                                       "__shfl_xor_sync", "__ldg"};
-    if (tp_in_list(n, same, sizeof same / sizeof *same) && e->nargs >= 2) {
+    static const char *const same[] = {
+        "__shfl_sync", "__shfl_down_sync", "__shfl_up_sync", "__shfl_xor_sync", "__ldg",
+        "__ldcs",      "__ldcg",           "__ldca",         "__ldlu",          "__ldcv"};
+    bool load = !strncmp(n, "__ld", 4);
+    if (tp_in_list(n, same, sizeof same / sizeof *same) && e->nargs >= (load ? 1 : 2)) {
         int k;
-        if (!auto_type(p, e->args[!strcmp(n, "__ldg") ? 0 : 1], base, cap, &k)) return false;
-        if (!strcmp(n, "__ldg")) return k == 1;
+        tr_type pt;
+        if (load) /* the pointee's type, of a pointer the translation can type */
+            return auto_pointer(p, e->args[0], &pt) && pt.nptr == 1 &&
+                   (size_t)snprintf(base, cap, "%s", pt.base) < cap;
+        if (!auto_type(p, e->args[1], base, cap, &k)) return false;
         return k == 0;
     }
     if ((!strcmp(n, "min") || !strcmp(n, "max")) && e->nargs == 2) {
@@ -2252,8 +2258,7 @@ static tr_stmt *parse_stmt(parser *p)
         if (!strcmp(w, "goto")) tp_bail(p, "goto", "goto is outside the accepted subset");
         if (!strcmp(w, "asm") || !strcmp(w, "__asm__") || !strcmp(w, "__asm"))
             tp_bail(p, "inline PTX", "inline PTX (asm) runs only on NVIDIA GPUs: write it in C");
-        if ((!strcmp(w, "static_assert") || !strcmp(w, "_Static_assert")) &&
-            tp_is_at(p, 1, "(")) {
+        if ((!strcmp(w, "static_assert") || !strcmp(w, "_Static_assert")) && tp_is_at(p, 1, "(")) {
             /* a check made when CUDA compiled the file: nothing at run time, nothing here */
             size_t k = p->i + 1;
             for (int depth = 0; k < p->end; k++) {

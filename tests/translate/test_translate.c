@@ -562,13 +562,12 @@ static void overloads_get_names_of_their_own(void **state)
 static void partial_keeps_no_live_marker(void **state)
 {
     (void)state;
-    gp_translate_result r =
-        run("__device__ float h(float x) { return (float)clock() * x; }\n"
-            "__device__ float g(float x) { return x * 2.0f; }\n"
-            "__global__ void a(float *o) { o[0] = h(o[1]); }\n"
-            "__global__ void b(float *o) { o[0] = g(o[1]); }\n"
-            "__global__ void c(float *o) { o[0] = g(o[1]) + h(o[2]); }\n",
-            true);
+    gp_translate_result r = run("__device__ float h(float x) { return (float)clock() * x; }\n"
+                                "__device__ float g(float x) { return x * 2.0f; }\n"
+                                "__global__ void a(float *o) { o[0] = h(o[1]); }\n"
+                                "__global__ void b(float *o) { o[0] = g(o[1]); }\n"
+                                "__global__ void c(float *o) { o[0] = g(o[1]) + h(o[2]); }\n",
+                                true);
     assert_int_equal(r.status, GP_TRANSLATE_REFUSED);
     assert_non_null(r.output);
     /* every GP_TODO( outside the header's #define is on a comment line */
@@ -831,6 +830,13 @@ static void cxx_in_device_code(void **state)
               "  auto n = d.sizes[1];\n  o[threadIdx.x] = t.x + t.y + n;\n}\n",
               (const char *[]){"gp_half2 v = gp_half2_add(", "gp_float2 t = gp_half2_to_float2(v);",
                                "int64_t n = d.sizes[1];", NULL});
+    /* the cache-hint loads and stores: plain ones; auto of a load is the pointee's type */
+    expect_ok("__global__ void k(float *o, const float *a, const float *b, int n) {\n"
+              "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+              "  auto x = __ldcs(a + i);\n  float y = __ldcg(&b[i]) + __ldg(b + i);\n"
+              "  __stcs(o + i, x + y);\n}\n",
+              (const char *[]){"float x = (*(a + i));", "float y = (*&b[i]) + (*(b + i));",
+                               "(*(o + i) = (x + y));", NULL});
     /* static_assert in device code: checked when CUDA compiled the file, nothing at run time */
     expect_ok("template <int N> __global__ void k(float *o) {\n"
               "  static_assert(N % 32 == 0, \"a multiple of 32\");\n"
