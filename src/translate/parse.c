@@ -1721,10 +1721,98 @@ static bool has_brace(const tr_expr *e)
     return has_brace(e->a) || has_brace(e->b) || has_brace(e->c);
 }
 
+/* The one function of the file named `name` (not overloaded), or NULL. */
+static const tr_func *only_function(parser *p, const char *name)
+{
+    const tr_func *f = NULL;
+    for (int i = 0; i < p->u->nfuncs; i++) {
+        const tr_func *g = p->u->funcs[i];
+        if (strcmp(g->src_name ? g->src_name : g->name, name)) continue;
+        if (f) return NULL;
+        f = g;
+    }
+    return f;
+}
+
+/* `f(x, {a, b})`, `f(P{a, b})`: a braced list that is a whole argument of a call of one of the
+ * file's functions (whose parameter says its type, where the list does not) is given a variable
+ * declared before the statement, in *decls. Not one under &&, || or ?: (`cond`), which might not
+ * evaluate it: false there, and the statement is refused as before. */
+static bool hoist_lists(parser *p, tr_expr *e, bool cond, tr_stmt ***decls, int *ndecls)
+{
+    if (!e) return true;
+    if (e->kind == TR_E_CALL && e->a && e->a->kind == TR_E_IDENT) {
+        const tr_func *f = NULL;
+        for (int i = 0; i < e->nargs; i++) {
+            tr_expr *arg = e->args[i];
+            if (arg->kind != TR_E_INIT) {
+                if (!hoist_lists(p, arg, cond, decls, ndecls)) return false;
+                continue;
+            }
+            for (int k = 0; k < arg->nargs; k++)
+                if (has_brace(arg->args[k])) return false;
+            if (!f) f = only_function(p, e->a->text);
+            const tr_type *t = arg->type;
+            if (!t && f && i < f->nparams && !f->params[i]->type.nptr &&
+                !f->params[i]->type.is_ref && f->params[i]->type.base &&
+                (!strncmp(f->params[i]->type.base, "struct ", 7) ||
+                 tp_is_named_type(f->params[i]->type.base)))
+                t = &f->params[i]->type;
+            if (cond || !t || t->nptr || (!arg->type && !f)) return false;
+            char name[48]; /* one per place: unique in the function */
+            snprintf(name, sizeof name, "braced_%d_%d", arg->line, arg->col);
+            tr_sym *sym = tr_alloc(p->u, sizeof *sym);
+            sym->name = tr_strdup(p->u, name);
+            sym->kind = TR_SYM_LOCAL;
+            sym->type = *t;
+            sym->type.is_const = false;
+            sym->owner = p->func;
+            sym->file = arg->file, sym->line = arg->line;
+            tr_stmt *d = new_stmt(p, TR_S_DECL);
+            d->file = arg->file, d->line = arg->line;
+            d->decls = tr_alloc(p->u, sizeof *d->decls);
+            d->decls[0] = (tr_decl){sym, arg};
+            d->ndecls = 1;
+            tr_stmt **nd = tr_alloc(p->u, (size_t)(*ndecls + 1) * sizeof *nd);
+            if (*ndecls) memcpy(nd, *decls, (size_t)*ndecls * sizeof *nd);
+            nd[(*ndecls)++] = d;
+            *decls = nd;
+            tr_expr *id = tp_mk_ident(p, tp_cur(p), name);
+            id->sym = sym;
+            id->file = arg->file, id->line = arg->line, id->col = arg->col;
+            e->args[i] = id;
+        }
+        return true;
+    }
+    bool sub = cond || e->kind == TR_E_COND ||
+               (e->kind == TR_E_BINARY && (!strcmp(e->text, "&&") || !strcmp(e->text, "||")));
+    for (int i = 0; i < e->nargs; i++)
+        if (!hoist_lists(p, e->args[i], sub, decls, ndecls)) return false;
+    /* the left operand of && and || and a ?:'s condition are always evaluated */
+    return hoist_lists(p, e->a, cond, decls, ndecls) && hoist_lists(p, e->b, sub, decls, ndecls) &&
+           hoist_lists(p, e->c, sub, decls, ndecls);
+}
+
 /* A braced list inside an expression (other than the whole value of a return or of an
- * assignment statement) has no C spelling the four targets share: refused. */
+ * assignment statement, or an argument hoisted above) has no C spelling the four targets
+ * share: refused. */
 static tr_stmt *no_brace(parser *p, tr_stmt *s)
 {
+    bool whole = s->e && (s->e->kind == TR_E_INIT ||
+                          (s->e->kind == TR_E_ASSIGN && s->e->b->kind == TR_E_INIT));
+    if (has_brace(s->e) && !whole && (s->kind == TR_S_EXPR || s->kind == TR_S_RETURN)) {
+        tr_stmt **decls = NULL;
+        int n = 0;
+        if (hoist_lists(p, s->e, false, &decls, &n) && n && !has_brace(s->e)) {
+            tr_stmt *b = new_stmt(p, TR_S_BLOCK);
+            b->file = s->file, b->line = s->line;
+            b->list = tr_alloc(p->u, (size_t)(n + 1) * sizeof *b->list);
+            memcpy(b->list, decls, (size_t)n * sizeof *b->list);
+            b->list[n] = s;
+            b->n = n + 1;
+            return b;
+        }
+    }
     if (has_brace(s->e))
         tp_bail(p, "brace list",
                 "a braced list inside an expression is outside the accepted subset: give it a "
@@ -1957,6 +2045,20 @@ static tr_stmt *parse_decl_stmt(parser *p)
                             "a reference to a pointer is a pointer to "
                             "a pointer, outside the accepted subset");
             }
+        }
+        if (d.init && d.init->kind != TR_E_INIT && has_brace(d.init)) {
+            /* T x = f(a, {b, c});: the list's variable declared first, as for a statement */
+            tr_stmt **hs = NULL;
+            int nh = 0;
+            if (!hoist_lists(p, d.init, false, &hs, &nh) || has_brace(d.init))
+                tp_bail(p, "brace list",
+                        "a braced list inside an expression is outside the accepted subset: give "
+                        "it a variable of its type first");
+            tr_decl *hd = tr_alloc(p->u, (size_t)(st->ndecls + nh) * sizeof *hd);
+            if (st->ndecls) memcpy(hd, st->decls, (size_t)st->ndecls * sizeof *hd);
+            for (int h = 0; h < nh; h++)
+                hd[st->ndecls++] = hs[h]->decls[0];
+            st->decls = hd;
         }
         tr_decl *nd = tr_alloc(p->u, (size_t)(st->ndecls + 1) * sizeof *nd);
         if (st->ndecls) memcpy(nd, st->decls, (size_t)st->ndecls * sizeof *nd);
@@ -2298,7 +2400,7 @@ static tr_stmt *parse_stmt(parser *p)
         tp_expect(p, ";");
         return r;
     }
-    no_brace(p, s);
+    tr_stmt *r = no_brace(p, s);
     tp_expect(p, ";");
-    return s;
+    return r;
 }

@@ -949,9 +949,21 @@ static void struct_members(void **state)
               "  m = {};\n  o[0] = s.a + mk(n).b + m + one();\n}\n",
               (const char *[]){"S braced_ = {a, 1.0f};", "return braced_;", "return 1;",
                                "S braced_ = {n, 2.0f};", "s = braced_;", "m = 0;", NULL});
-    expect_refused("struct S { int a; float b; };\n__device__ float f(S s) { return s.b; }\n"
-                   "__global__ void k(float *o, int n) {\n  o[0] = f({n, 2.0f});\n}\n",
-                   4, "brace list", "inside an expression");
+    /* a braced list passed to one of the file's functions: a variable of the parameter's type
+     * first (in a block around a statement, before a declaration); not one that && or ?: might
+     * not evaluate */
+    expect_ok("struct S { int a; float b; };\n__device__ float f(S s) { return s.b; }\n"
+              "__global__ void k(float *o, int n) {\n  o[0] = f({n, 2.0f});\n"
+              "  float g = f({1, o[1]}) + f({2, 3.0f});\n  o[1] = g;\n}\n",
+              (const char *[]){"    {\n        S braced_4_12 = {n, 2.0f};\n"
+                               "        o[0] = f(braced_4_12);\n    }\n",
+                               "    S braced_5_15 = {1, o[1]};\n    S braced_5_30 = {2, 3.0f};\n"
+                               "    float g = f(braced_5_15) + f(braced_5_30);\n",
+                               NULL});
+    expect_refused(
+        "struct S { int a; float b; };\n__device__ float f(S s) { return s.b; }\n"
+        "__global__ void k(float *o, int n) {\n  o[0] = n > 0 && f({n, 2.0f}) > 1.0f;\n}\n",
+        4, "brace list", "inside an expression");
     /* a host-only constructor: the struct is plain for device code, but runs nothing there */
     expect_refused("struct H {\n  int v;\n  H() : v(3) {}\n};\n"
                    "__global__ void k(int *o) {\n  H h;\n  o[0] = h.v;\n}\n",
@@ -1306,9 +1318,13 @@ static void cooperative_groups(void **state)
                   "    P p = {2.0f, x[0]};\n",
                   "    {\n        P braced_ = {p.s, (float)3};\n        p = braced_;",
                   "    gp_float4 v = {1, 2, 3, 4};\n", "x[1] = mk(p.o).s + v.w + (int)0;", NULL});
-    expect_refused("struct P { float s, o; };\n__device__ float f(P p) { return p.s; }\n"
-                   "__global__ void k(float *x) {\n  x[0] = f(P{1.0f, 2.0f});\n}\n",
-                   4, "brace list", "give it a variable of its type");
+    expect_ok("struct P { float s, o; };\n__device__ float f(P p) { return p.s; }\n"
+              "__global__ void k(float *x) {\n  x[0] = f(P{1.0f, 2.0f});\n}\n",
+              (const char *[]){"P braced_4_13 = {1.0f, 2.0f};", "x[0] = f(braced_4_13);", NULL});
+    expect_refused(
+        "struct P { float s, o; };\n__device__ float f(P p) { return p.s; }\n"
+        "__global__ void k(float *x) {\n  x[0] = x[1] > 0 ? f(P{1.0f, 2.0f}) : 0.0f;\n}\n",
+        4, "brace list", "give it a variable of its type");
     /* class templates: one struct per argument list, named after it; S<T> inside S is the
      * instance; a member of an instance's field; what keeps an instance out, at the use */
     expect_ok("template <typename T, int N> struct Vec {\n  T v[N];\n"

@@ -1173,6 +1173,22 @@ static void run_softmax_params(void **state)
         get(bo, losses, sizeof losses);
         CHECKF("softmax_rows probs", pref, probs, NB * NV, 1e-5);
         CHECKF("softmax_rows losses", lref, losses, NB, 1e-5);
+        static float sm[2 * NB], smref[2 * NB];
+        for (int b = 0; b < NB; b++) { /* combine({-inf, 0}, {x0, 1}), then {xi, 1} */
+            float m = -INFINITY, s = 0.0f;
+            for (int i = 0; i < NV; i++) {
+                float x = logits[b * NV + i], nm = fmaxf(m, x);
+                s = s * expf(m - nm) + 1.0f * expf(x - nm);
+                m = nm;
+            }
+            smref[2 * b] = m, smref[2 * b + 1] = s;
+        }
+        gp_buffer *bs = buf(dev, NULL, sizeof sm);
+        gp_kernel *k2 = gpt_kernel_of(t.prog, "row_sum_max");
+        launch(k2, 1, G1((NB + 63) / 64 * 64), G1(64), ARGS(B(bl), B(bs), V(nb), V(nv)));
+        get(bs, sm, sizeof sm);
+        CHECKF("row_sum_max", smref, sm, 2 * NB, 1e-6);
+        gp_buffer_release(bs), gp_kernel_release(k2);
         gp_buffer_release(bp), gp_buffer_release(bl), gp_buffer_release(bt);
         gp_buffer_release(bo), gp_kernel_release(k), close_all(&t);
     }
