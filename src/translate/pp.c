@@ -649,19 +649,23 @@ static bool has_include(pp *p, const tr_tokens *d, size_t *i, int file, long lon
     size_t j = *i + 1;
     if (j >= d->n || strcmp(d->v[j].text, "(")) return false;
     j++;
-    char name[512];
+    char name[512] = "";
     size_t n = 0;
-    bool angle = false;
     if (j < d->n && d->v[j].kind == TR_STRING) {
         snprintf(name, sizeof name, "%s", d->v[j].text + 1);
         n = strlen(name);
         if (n) name[--n] = '\0'; /* the closing quote */
         j++;
     } else if (j < d->n && !strcmp(d->v[j].text, "<")) {
-        angle = true;
-        for (j++; j < d->n && strcmp(d->v[j].text, ">") && d->v[j].kind != TR_EOF; j++)
-            n += (size_t)snprintf(name + n, n < sizeof name ? sizeof name - n : 0, "%s",
-                                  d->v[j].text);
+        for (j++; j < d->n && strcmp(d->v[j].text, ">") && d->v[j].kind != TR_EOF; j++) {
+            size_t l = strlen(d->v[j].text);
+            if (n + l >= sizeof name) { /* too long for a header's name */
+                n = sizeof name;
+                continue;
+            }
+            memcpy(name + n, d->v[j].text, l + 1);
+            n += l;
+        }
         if (j >= d->n || strcmp(d->v[j].text, ">") || n >= sizeof name) return false;
         j++;
     } else {
@@ -669,8 +673,7 @@ static bool has_include(pp *p, const tr_tokens *d, size_t *i, int file, long lon
     }
     if (j >= d->n || strcmp(d->v[j].text, ")")) return false;
     *i = j;
-    *v = local_header_exists(p, name, file) || (angle && is_system_header(name)) ||
-         (!angle && is_system_header(name));
+    *v = name[0] && (local_header_exists(p, name, file) || is_system_header(name));
     return true;
 }
 
