@@ -146,6 +146,14 @@ typedef struct tr_sym {
     bool used;             /* file-scope data some kernel reads */
     bool managed;          /* GLOBALVAR declared __managed__ (the host reads it as memory) */
     struct tr_expr *init;  /* file-scope data: its initialiser (NULL: none) */
+    /* a local `constexpr int E = ...;` (or const) whose initialiser is an integer constant the
+     * translation reads: its value, for template arguments written with it (template.c) */
+    bool has_cvalue;
+    long long cvalue;
+    /* a local that is not const, initialised with such a constant: its value, taken as
+     * cvalue where the function never changes the local (overload.c) */
+    bool has_init_cvalue;
+    long long init_cvalue;
     /* a multi-dimensional array parameter `T a[][Y][Z]`, held as a T pointer: Y and Z (each
      * a[i][j][k] is a[(i * Y + j) * Z + k]) */
     int nrow_dims;
@@ -324,9 +332,9 @@ typedef struct tr_template {
     int file, line;
     int ninstances;
     int specialised_line; /* the first `template <>` specialisation of it (0: none) */
-    char *iname; /* an overload after the first: the name its instances are named after */
-    bool launches; /* a host template whose body launches a kernel, or calls one that does */
-    tr_spec *specs; /* explicit specialisations with their arguments written (arena) */
+    char *iname;          /* an overload after the first: the name its instances are named after */
+    bool launches;        /* a host template whose body launches a kernel, or calls one that does */
+    tr_spec *specs;       /* explicit specialisations with their arguments written (arena) */
     int nspecs, capspecs;
 } tr_template;
 

@@ -8,6 +8,21 @@
 #include "translate/lower_impl.h"
 #include "translate/map.h"
 
+/* The call's first argument is the full mask (none: __syncwarp()); refused otherwise. */
+static bool full_mask(lctx *c, tr_expr *e, const char *name)
+{
+    long long mask = -1;
+    if ((e->nargs > 0 && !tl_const_int(c, e->args[0], &mask)) ||
+        (mask != -1 && mask != 0xffffffffLL)) {
+        tl_refuse(c, e, "partial warp mask",
+                  "%s with a mask that is not the full mask 0xffffffff: the dialect's SIMD-group "
+                  "operations take every lane of the group (Metal and the CPU have no lane masks)",
+                  name);
+        return false;
+    }
+    return true;
+}
+
 /* __shfl*_sync and the votes: the full mask, the default (32) width, a 32-bit value, and the
  * caller's word that the targets have SIMD groups of 32. */
 static void infer_simd(lctx *c, tr_expr *e, const tr_callmap *m)
@@ -39,15 +54,7 @@ static void infer_simd(lctx *c, tr_expr *e, const tr_callmap *m)
             name);
         return;
     }
-    long long mask = -1; /* __syncwarp() without a mask is the full mask */
-    if ((e->nargs > 0 && !tl_const_int(c, e->args[0], &mask)) ||
-        (mask != -1 && mask != 0xffffffffLL)) {
-        tl_refuse(c, e, "partial warp mask",
-                  "%s with a mask that is not the full mask 0xffffffff: the dialect's SIMD-group "
-                  "operations take every lane of the group (Metal and the CPU have no lane masks)",
-                  name);
-        return;
-    }
+    if (!full_mask(c, e, name)) return;
     if (e->nargs == 4 && !tl_is_warp_size(c, e->args[3])) {
         tl_refuse(c, e, "sub-warp width",
                   "%s with a width other than 32: shuffles within segments of the warp are not in "
@@ -172,6 +179,8 @@ void tl_infer_call(lctx *c, tr_expr *e)
     const char *name = e->a->text;
     if (g) {
         g->used = true;
+        /* a shuffle with a width, made a helper's call (coop.c): its mask checked here */
+        if (e->origin && !strncmp(e->origin, "__shfl", 6) && !full_mask(c, e, e->origin)) return;
         tl_infer_call_user(c, e, g);
         return;
     }

@@ -172,6 +172,65 @@ static void name_of(char *out, size_t cap, const char *prefix, const char *base,
     snprintf(out, cap, "%s_%s_%d", prefix, t, width);
 }
 
+/* `__shfl_xor_sync(mask, v, d, width)` with a width not written as 32 (a parameter, a template's
+ * constant): a helper that shuffles over the whole warp and keeps CUDA's segments of `width`
+ * lanes, as narrow_shuffle does for tiles, the width being a value here (a power of two up to 32,
+ * as CUDA requires). The mask is passed, and checked at the call as any mask is (calls.c; a
+ * parameter every call gives the full mask is the full mask); the helper shuffles with the full
+ * one; its parameters are named so that no macro of the file can clash. The call as it was when
+ * it is none of these, or the value's type is not a 32-bit one the translation can tell. */
+tr_expr *tp_width_shuffle(parser *p, tr_expr *call)
+{
+    static const char *const ops[] = {"__shfl_sync", "__shfl_up_sync", "__shfl_down_sync",
+                                      "__shfl_xor_sync"};
+    if (call->a->kind != TR_E_IDENT || call->a->sym || call->nargs != 4) return call;
+    int op = -1;
+    for (int i = 0; i < 4; i++)
+        if (!strcmp(call->a->text, ops[i])) op = i;
+    const tr_expr *w = call->args[3];
+    if (op < 0 || (w->kind == TR_E_NUM && strtol(w->text, NULL, 0) == 32) ||
+        (w->kind == TR_E_IDENT && !w->sym && !strcmp(w->text, "warpSize")))
+        return call;
+    char base[64];
+    int nptr = 0;
+    if (!tp_guess_type(p, call->args[1], base, sizeof base, &nptr) || nptr ||
+        (strcmp(base, "int") && strcmp(base, "unsigned int") && strcmp(base, "float")))
+        return call;
+    static const char *const short_names[] = {"shfl", "shfl_up", "shfl_down", "shfl_xor"};
+    char prefix[48], name[160], text[2048], body[512], expr[512];
+    snprintf(prefix, sizeof prefix, "warp_%s_width", short_names[op]);
+    snprintf(name, sizeof name, "%s_%s", prefix, !strcmp(base, "unsigned int") ? "unsigned" : base);
+    snprintf(body, sizeof body, "%s(0xffffffffu, shfl_v_, shfl_d_)", ops[op]);
+    snprintf(expr, sizeof expr, "shfl_r_");
+    if (op == 0)
+        snprintf(body, sizeof body,
+                 "__shfl_sync(0xffffffffu, shfl_v_, ((%s & 31u) & (32u - shfl_w_)) | (shfl_d_ & "
+                 "(shfl_w_ - 1u)))",
+                 lin_text);
+    else if (op == 1)
+        snprintf(expr, sizeof expr, "((%s & 31u) & (shfl_w_ - 1u)) >= shfl_d_ ? shfl_r_ : shfl_v_",
+                 lin_text);
+    else if (op == 2)
+        snprintf(expr, sizeof expr,
+                 "((%s & 31u) & (shfl_w_ - 1u)) + shfl_d_ < shfl_w_ ? shfl_r_ : shfl_v_", lin_text);
+    else
+        snprintf(expr, sizeof expr,
+                 "(((%s & 31u) ^ shfl_d_) & (32u - shfl_w_)) > ((%s & 31u) & (32u - shfl_w_)) ? "
+                 "shfl_v_ : shfl_r_",
+                 lin_text, lin_text);
+    snprintf(text, sizeof text,
+             "__device__ %s %s(unsigned int shfl_mask_, %s shfl_v_, unsigned int shfl_d_, "
+             "unsigned int shfl_w_)\n{\n    (void)shfl_mask_;\n    %s shfl_r_ = %s;\n    "
+             "return %s;\n}\n",
+             base, name, base, base, body, expr);
+    const tr_token *at = &(tr_token){TR_IDENT, "", call->file, call->line, call->col, false};
+    tp_make_item(p, name, text, at);
+    tr_expr *e = tp_mk_call(p, at, name, 4, call->args);
+    e->line = call->line, e->col = call->col, e->file = call->file;
+    e->origin = ops[op];
+    return e;
+}
+
 /* A shuffle within a tile narrower than the warp, as CUDA defines it for a width: lanes whose
  * source would be outside their segment keep their own value (down, up), xor does not reach
  * into later segments, shfl reads the lane of that rank in the segment. */

@@ -279,6 +279,15 @@ void tl_infer_expr(lctx *c, tr_expr *e)
         if (!strcmp(e->text, "&")) {
             e->vt = TR_VT_PTR;
             tr_expr *x = e->a;
+            /* &s, &s.f of a value parameter (a member function's object): a kernel's is copied
+             * on entry, so the address is a private one on every target (Metal passes values
+             * in constant memory) */
+            const tr_expr *b = x;
+            while (b->kind == TR_E_MEMBER && !strcmp(b->text, "."))
+                b = b->a;
+            if (b->kind == TR_E_IDENT && b->sym && b->sym->kind == TR_SYM_PARAM &&
+                !b->sym->type.nptr && !b->sym->ref)
+                b->sym->assigned = true;
             if (x->kind == TR_E_INDEX) {
                 tr_expr *base = x->a;
                 while (base->kind == TR_E_INDEX)

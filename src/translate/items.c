@@ -492,8 +492,10 @@ static void record_template(parser *p, size_t i, size_t end)
                 if (nm > pstart) {
                     int n = t.nparams++;
                     t.pnames[n] = tr_strdup(p->u, p->t[nm - 1].text);
+                    /* template <typename> class Op: a class template's name, as a type */
                     t.ptype[n] = !strcmp(p->t[pstart].text, "typename") ||
-                                 !strcmp(p->t[pstart].text, "class");
+                                 !strcmp(p->t[pstart].text, "class") ||
+                                 !strcmp(p->t[pstart].text, "template");
                     if (eq < k) {
                         t.pdefault[n] = &p->t[eq + 1];
                         t.ndefault[n] = (int)(k - eq - 1);
@@ -1356,7 +1358,14 @@ static void parse_struct(parser *p, size_t i, size_t end)
     bool ok = struct_fields(p, &st, 0, fields.n - 1);
     p->t = saved_t, p->n = saved_n;
     tr_tokens_free(&fields);
-    if (!ok || !st.nfields) return;
+    if (!ok) return;
+    if (!st.nfields) { /* `struct Add { T operator()(T a, T b) const {...} };`: C needs a field,
+                        * and one byte is CUDA's size of an empty struct */
+        tr_field one = {tr_strdup(p->u, "gp_empty_"), {.base = NULL}, {NULL, NULL}};
+        one.type.base = tr_strdup(p->u, "uint8_t");
+        st.fields = tr_alloc(p->u, sizeof *st.fields);
+        st.fields[st.nfields++] = one;
+    }
     if (align) { /* __align__(n): its size a multiple of n, as CUDA pads it */
         long long size = 0, nat = 1, off = 0;
         bool known = true;

@@ -57,6 +57,9 @@ void tr_rename_reserved(tr_unit *u);
  * names of their own, made of their parameter types; calls that the argument count decides are
  * renamed here, the others when their argument types are known (tl_resolve_overload). */
 void tr_rename_overloads(tr_unit *u);
+/* Marks the device functions' integer parameters that every call in the file gives the same
+ * constant (and the body never changes) with that value (overload.c). */
+void tr_constant_params(tr_unit *u);
 const char *tr_space_name(tr_space sp);
 
 #endif

@@ -41,6 +41,8 @@ bool tl_is_int_vt(tr_vt v);
 tr_vt tl_arith(tr_vt a, tr_vt b);
 tr_vt tl_number_vt(const char *t);
 bool tl_const_int(lctx *c, const tr_expr *e, long long *v);
+/* An integer literal's value (0x..., octal, with u/l suffixes); false for anything else. */
+bool tl_number_value(const char *text, long long *v);
 /* An array dimension that names a local: 1 with its value where it is a constant C can be
  * given as a number, -1 where it is not; 0: it names no local. */
 int tl_local_dim(lctx *c, const tr_expr *x, long long *v);

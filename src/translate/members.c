@@ -151,6 +151,10 @@ bool tp_struct_members(parser *p, tr_struct *st, size_t from, size_t close, tr_t
             q = k + 1;
             continue;
         }
+        /* the call operator `R operator()(args)`: a member function named operator_call */
+        bool call_op = lp > a && is(&p->t[lp - 1], "operator") && lp + 2 < close &&
+                       is(&p->t[lp + 1], ")") && is(&p->t[lp + 2], "(");
+        if (call_op) lp += 2;
         /* a function: [a, lp) its head, (lp, rp) its parameters */
         size_t rp = matching(p, lp, close);
         if (rp >= close || lp == a) {
@@ -158,7 +162,7 @@ bool tp_struct_members(parser *p, tr_struct *st, size_t from, size_t close, tr_t
             return false;
         }
         bool device = any_in(p, a, lp, "__device__");
-        bool oper = any_in(p, a, lp, "operator");
+        bool oper = any_in(p, a, lp, "operator") && !call_op;
         bool dtor = lp >= a + 2 && is(&p->t[lp - 2], "~");
         bool ctor = !oper && !dtor && p->t[lp - 1].kind == TR_IDENT &&
                     (is(&p->t[lp - 1], st->name) || (st->tag && is(&p->t[lp - 1], st->tag)));
@@ -264,7 +268,10 @@ bool tp_struct_members(parser *p, tr_struct *st, size_t from, size_t close, tr_t
         }
         if (deleted) continue;
         tr_member *m = add_member(p, st);
-        m->name = ctor ? NULL : tr_strdup(p->u, p->t[lp - 1].text);
+        m->name = ctor      ? NULL
+                  : call_op ? tr_strdup(p->u, "operator_call")
+                            : tr_strdup(p->u, p->t[lp - 1].text);
+        if (call_op) m->op_at = lp - 3; /* its return type ends there */
         m->nparams = n, m->nrequired = required;
         m->head = a, m->lparen = lp, m->rparen = rp, m->inits = inits;
         m->body = body, m->body_end = body_end;
@@ -361,7 +368,7 @@ static void member_tokens(parser *p, const tr_struct *st, const tr_member *m, tr
     const tr_token *at = &p->t[m->lparen];
     push(ts, at, TR_IDENT, "__device__");
     if (m->name) { /* the return type: the head without its specifiers and name */
-        for (size_t k = m->head; k < m->lparen - 1; k++)
+        for (size_t k = m->head; k < (m->op_at ? m->op_at : m->lparen - 1); k++)
             if (!tp_in_list(p->t[k].text, dropped, sizeof dropped / sizeof *dropped))
                 push_range(ts, p, k, k + 1);
     } else {
@@ -630,6 +637,20 @@ static bool lvalue(const tr_expr *e)
            (e->kind == TR_E_UNARY && !strcmp(e->text, "*"));
 }
 
+/* e is a value (not a pointer) of one of the file's structs that has a call operator. */
+static bool call_operator_of(parser *p, const tr_expr *e, const tr_struct **st)
+{
+    char base[160];
+    int nptr;
+    if (e->kind == TR_E_IDENT && !e->sym) return false; /* a function's name */
+    if (!tp_guess_type(p, e, base, sizeof base, &nptr) || nptr || strncmp(base, "struct ", 7))
+        return false;
+    *st = tp_find_struct(p->u, base + 7);
+    bool named = false;
+    if (*st) find_member(*st, "operator_call", -1, &named);
+    return named;
+}
+
 tr_expr *tp_member_call(parser *p, tr_expr *x)
 {
     const tr_token *at = tp_cur(p);
@@ -658,6 +679,18 @@ tr_expr *tp_member_call(parser *p, tr_expr *x)
             obj->a = x->a->a;
             obj->line = x->a->a->line, obj->col = x->a->a->col, obj->file = x->a->a->file;
         }
+    } else if (x->a->kind != TR_E_MEMBER && call_operator_of(p, x->a, &st)) {
+        /* f(a, b) on a value of a struct with `operator()`: its member operator_call */
+        name = "operator_call";
+        if (!lvalue(x->a))
+            tp_bail(p, "member function",
+                    "%s's operator() called on a value that is not a variable (a temporary "
+                    "such as S()(x)): declare the object first",
+                    st->name);
+        obj = tp_new_expr(p, TR_E_UNARY, at);
+        obj->text = tr_strdup(p->u, "&");
+        obj->a = x->a;
+        obj->line = x->a->line, obj->col = x->a->col, obj->file = x->a->file;
     } else if (x->a->kind == TR_E_IDENT && !x->a->sym && p->member_of) {
         st = &p->u->structs[p->member_of - 1];
         name = x->a->text;

@@ -207,8 +207,8 @@ void tr_rename_overloads(tr_unit *u)
             if (g->is_operator) {
                 bool on_struct = false;
                 for (int q = 0; q < g->nparams; q++)
-                    on_struct |= g->params[q]->type.base &&
-                                 !strncmp(g->params[q]->type.base, "struct ", 7);
+                    on_struct |=
+                        g->params[q]->type.base && !strncmp(g->params[q]->type.base, "struct ", 7);
                 tr_diag_add(u, false, g->file, g->line, 0,
                             on_struct ? "struct operator" : "vector operator",
                             "this operator on %s is the function '%s' in the output, and each "
@@ -281,4 +281,181 @@ tr_func *tl_resolve_overload(lctx *c, const tr_expr *e, bool *ambiguous)
     }
     *ambiguous = n > 1;
     return n == 1 ? one : NULL;
+}
+
+/* ---- parameters every call gives the same constant ---------------------------------------- */
+/* `T shfl_xor(T v, int lane, int width = warpSize, unsigned mask = 0xffffffff)` (PyTorch's
+ * WARP_SHFL_XOR and its copies): inside, `mask` and `width` are parameters, so the warp checks
+ * (calls.c) could not tell the full mask and the width of 32. Where every call in the file gives
+ * a parameter the same integer constant (defaults filled in above) and the body never changes it,
+ * that parameter is that constant (sym->has_cvalue, read by tl_const_int). The output keeps the
+ * parameter: the value only answers the checks. */
+
+static bool const_arg(const tr_expr *e, long long *v)
+{
+    if (!e) return false;
+    if (e->kind == TR_E_NUM) return tl_number_value(e->text, v);
+    if (e->kind == TR_E_IDENT) {
+        if (e->sym && e->sym->has_cvalue) {
+            *v = e->sym->cvalue;
+            return true;
+        }
+        if (!e->sym && !strcmp(e->text, "warpSize")) {
+            *v = 32; /* what the warp checks take it for */
+            return true;
+        }
+        return false;
+    }
+    if (e->kind == TR_E_UNARY && (!strcmp(e->text, "-") || !strcmp(e->text, "+")) &&
+        const_arg(e->a, v)) {
+        if (e->text[0] == '-') *v = -*v;
+        return true;
+    }
+    return false;
+}
+
+/* s is written in e: assigned, incremented, its address taken, or passed to a reference
+ * parameter of a function of the file (made a pointer later, in the analysis) */
+static bool writes(tr_unit *u, const tr_expr *e, const tr_sym *s)
+{
+    if (!e) return false;
+    bool target = e->a && e->a->kind == TR_E_IDENT && e->a->sym == s;
+    if (target && (e->kind == TR_E_ASSIGN || e->kind == TR_E_POSTFIX ||
+                   (e->kind == TR_E_UNARY &&
+                    (!strcmp(e->text, "++") || !strcmp(e->text, "--") || !strcmp(e->text, "&")))))
+        return true;
+    if (e->kind == TR_E_CALL && e->a && e->a->kind == TR_E_IDENT && !e->a->sym)
+        for (int k = 0; k < e->nargs; k++) {
+            if (e->args[k]->kind != TR_E_IDENT || e->args[k]->sym != s) continue;
+            for (int i = 0; i < u->nfuncs; i++) {
+                const tr_func *g = u->funcs[i];
+                if (k < g->nparams && !strcmp(g->name, e->a->text) &&
+                    (g->params[k]->ref || g->params[k]->type.is_ref))
+                    return true;
+            }
+        }
+    if (writes(u, e->a, s) || writes(u, e->b, s) || writes(u, e->c, s)) return true;
+    for (int i = 0; i < e->nargs; i++)
+        if (writes(u, e->args[i], s)) return true;
+    return false;
+}
+
+static bool writes_stmt(tr_unit *u, const tr_stmt *st, const tr_sym *s)
+{
+    if (!st) return false;
+    if (writes(u, st->e, s) || writes(u, st->cond, s) || writes(u, st->step, s)) return true;
+    for (int i = 0; i < st->ndecls; i++)
+        if (writes(u, st->decls[i].init, s)) return true;
+    if (writes_stmt(u, st->init, s) || writes_stmt(u, st->body, s) || writes_stmt(u, st->els, s))
+        return true;
+    for (int i = 0; i < st->n; i++)
+        if (writes_stmt(u, st->list[i], s)) return true;
+    return false;
+}
+
+/* Locals initialised with a constant (read when parsed) that the function never changes:
+ * `unsigned int mask = 0xffffffff;` is that constant as a `const` one would be. */
+static void unchanged_locals(tr_unit *u, const tr_stmt *body, const tr_stmt *st)
+{
+    if (!st) return;
+    for (int i = 0; st->kind == TR_S_DECL && i < st->ndecls; i++) {
+        tr_sym *s = st->decls[i].sym;
+        if (s->has_init_cvalue && !s->has_cvalue && !writes_stmt(u, body, s)) {
+            s->has_cvalue = true;
+            s->cvalue = s->init_cvalue;
+        }
+    }
+    unchanged_locals(u, body, st->init);
+    unchanged_locals(u, body, st->body);
+    unchanged_locals(u, body, st->els);
+    for (int i = 0; i < st->n; i++)
+        unchanged_locals(u, body, st->list[i]);
+}
+
+typedef struct param_seen {
+    char state; /* 0: no call yet, 1: one constant so far, 2: not one constant */
+    long long value;
+} param_seen;
+
+static tr_func *unique_callee(tr_unit *u, const char *name)
+{
+    tr_func *g = NULL;
+    for (int i = 0; i < u->nfuncs; i++)
+        if (defined(u->funcs[i]) && !strcmp(u->funcs[i]->name, name)) {
+            if (g) return NULL;
+            g = u->funcs[i];
+        }
+    return g;
+}
+
+static void seen_calls(tr_unit *u, param_seen **seen, const tr_expr *e)
+{
+    if (!e) return;
+    if (e->kind == TR_E_CALL && e->a && e->a->kind == TR_E_IDENT && !e->a->sym) {
+        tr_func *g = unique_callee(u, e->a->text);
+        int gi = -1;
+        for (int i = 0; g && i < u->nfuncs; i++)
+            if (u->funcs[i] == g) gi = i;
+        for (int k = 0; gi >= 0 && k < g->nparams; k++) {
+            param_seen *ps = &seen[gi][k];
+            long long v;
+            bool c = k < e->nargs && const_arg(e->args[k], &v);
+            if (!c || (ps->state == 1 && ps->value != v))
+                ps->state = 2;
+            else if (ps->state == 0)
+                ps->state = 1, ps->value = v;
+        }
+    }
+    seen_calls(u, seen, e->a);
+    seen_calls(u, seen, e->b);
+    seen_calls(u, seen, e->c);
+    for (int i = 0; i < e->nargs; i++)
+        seen_calls(u, seen, e->args[i]);
+}
+
+static void seen_calls_stmt(tr_unit *u, param_seen **seen, const tr_stmt *s)
+{
+    if (!s) return;
+    seen_calls(u, seen, s->e);
+    seen_calls(u, seen, s->cond);
+    seen_calls(u, seen, s->step);
+    for (int i = 0; i < s->ndecls; i++)
+        seen_calls(u, seen, s->decls[i].init);
+    seen_calls_stmt(u, seen, s->init);
+    seen_calls_stmt(u, seen, s->body);
+    seen_calls_stmt(u, seen, s->els);
+    for (int i = 0; i < s->n; i++)
+        seen_calls_stmt(u, seen, s->list[i]);
+}
+
+void tr_constant_params(tr_unit *u)
+{
+    if (!u->nfuncs) return;
+    for (int i = 0; i < u->nfuncs; i++)
+        unchanged_locals(u, u->funcs[i]->body, u->funcs[i]->body);
+    param_seen **seen = tr_alloc(u, (size_t)u->nfuncs * sizeof *seen);
+    for (int i = 0; i < u->nfuncs; i++)
+        seen[i] = tr_alloc(u, (size_t)(u->funcs[i]->nparams + 1) * sizeof **seen);
+    /* a parameter found constant can make its callees' constant: a few rounds */
+    for (int round = 0; round < 4; round++) {
+        for (int i = 0; i < u->nfuncs; i++)
+            memset(seen[i], 0, (size_t)(u->funcs[i]->nparams + 1) * sizeof **seen);
+        for (int i = 0; i < u->nfuncs; i++)
+            seen_calls_stmt(u, seen, u->funcs[i]->body);
+        bool more = false;
+        for (int i = 0; i < u->nfuncs; i++) {
+            tr_func *g = u->funcs[i];
+            if (g->kind != TR_F_DEVICE || !g->body) continue;
+            for (int k = 0; k < g->nparams; k++) {
+                tr_sym *s = g->params[k];
+                if (seen[i][k].state != 1 || s->has_cvalue || s->ref || s->type.is_ref ||
+                    s->type.nptr || s->ndims || writes_stmt(u, g->body, s))
+                    continue;
+                s->has_cvalue = true;
+                s->cvalue = seen[i][k].value;
+                more = true;
+            }
+        }
+        if (!more) break;
+    }
 }

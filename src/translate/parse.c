@@ -529,6 +529,30 @@ specs tp_parse_specs(parser *p)
 /* ---- expressions -------------------------------------------------------------------------- */
 static tr_expr *parse_unary(parser *p);
 
+/* int, unsigned, long and the fixed-width integers, char, short, bool */
+static bool integer_base(const char *b)
+{
+    static const char *const words[] = {"int",      "unsigned", "signed",  "long",     "short",
+                                        "char",     "bool",     "size_t",  "int8_t",   "int16_t",
+                                        "int32_t",  "int64_t",  "uint8_t", "uint16_t", "uint32_t",
+                                        "uint64_t", "ptrdiff_t"};
+    char w[32];
+    for (;;) { /* every word of the type one of these (unsigned long long, int) */
+        while (*b == ' ')
+            b++;
+        if (!*b) return true;
+        size_t n = strcspn(b, " ");
+        if (n >= sizeof w) return false;
+        memcpy(w, b, n);
+        w[n] = '\0';
+        bool known = false;
+        for (size_t i = 0; i < sizeof words / sizeof *words && !known; i++)
+            known = !strcmp(w, words[i]);
+        if (!known) return false;
+        b += n;
+    }
+}
+
 tr_sym *tp_lookup(parser *p, const char *name)
 {
     for (int i = p->nscope - 1; i >= 0; i--)
@@ -1405,6 +1429,8 @@ static tr_expr *parse_postfix(parser *p)
             e = x;
             if (method) {
                 e = tp_cg_method(p, x, x->a->a->sym, x->a->name);
+            } else if ((e = tp_width_shuffle(p, x)) != x) {
+                /* a shuffle within segments of the warp (coop.c) */
             } else if ((e = tp_member_call(p, x)) != x) {
                 /* o.f(a): a struct's member function (members.c) */
             } else if (x->a->kind == TR_E_IDENT && !x->a->sym) {
@@ -2017,6 +2043,7 @@ static tr_stmt *parse_decl_stmt(parser *p)
         bool direct = !d.init && (tp_is(p, "(") || tp_is(p, "{"));
         if (!d.init && (direct || tp_accept(p, "="))) {
             if (s.shared) tp_bail(p, "__shared__", "__shared__ variables cannot be initialised");
+            size_t init_at = p->i + (direct ? 1 : 0);
             d.init = direct          ? direct_init(p, sym)
                      : tp_is(p, "{") ? tp_parse_primary(p)
                                      : tp_parse_assign(p);
@@ -2024,6 +2051,17 @@ static tr_stmt *parse_decl_stmt(parser *p)
             if (sym->kind == TR_SYM_LOCAL && sym->type.is_const && !sym->type.nptr && !sym->ndims &&
                 d.init->kind != TR_E_INIT)
                 sym->init = d.init; /* print.c writes it only where it is a constant */
+            /* its value, for a template argument written with it (`f<T, E>(...)`) */
+            size_t init_end = p->i - (direct ? 1 : 0);
+            long long cv;
+            if (sym->kind == TR_SYM_LOCAL && !sym->type.nptr && !sym->ndims && sym->type.base &&
+                integer_base(sym->type.base) && init_end > init_at &&
+                tp_const_tokens(p, p->t + init_at, init_end - init_at, &cv)) {
+                if (sym->type.is_const)
+                    sym->has_cvalue = true, sym->cvalue = cv;
+                else /* a constant where the function never changes it (overload.c) */
+                    sym->has_init_cvalue = true, sym->init_cvalue = cv;
+            }
         }
         if (sym->type.is_ref) {
             /* a local reference `float &r = a[i];` is a pointer to what it names */

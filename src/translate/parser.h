@@ -182,6 +182,9 @@ tr_expr *tp_host_constant(parser *p, const tr_token *at, const char *name);
 /* The value of an integer constant the host code defines (`const int threads = 256;`), as text,
  * or NULL (template.c). */
 const char *tp_host_const_value(parser *p, const char *name);
+/* The value of the integer constant expression in tokens [t, t + n): numbers, operators, local
+ * constants with a known value, the host's constants, kept macros, enumerators, true/false. */
+bool tp_const_tokens(parser *p, const tr_token *t, size_t n, long long *v);
 /* Whether the file opens a namespace of this name. */
 bool tp_is_namespace(parser *p, const char *name);
 /* The plain struct of the file with this tag or name (NULL: none). */
@@ -224,6 +227,9 @@ bool tp_cg_type(parser *p, const char *name, tr_type *out);
 tr_expr *tp_cg_qualified(parser *p, const tr_token *at, const char *name);
 /* obj.name(args...) on a group object */
 tr_expr *tp_cg_method(parser *p, tr_expr *call, tr_sym *obj, const char *name);
+/* __shfl*_sync with a width other than a written 32: a call of a helper keeping CUDA's segments
+ * (coop.c); the call itself where it is not one. */
+tr_expr *tp_width_shuffle(parser *p, tr_expr *call);
 
 /* A device function with a thread_group parameter (the item at [i, end)): recorded as a
  * template instantiated per group passed; true when it is one. */

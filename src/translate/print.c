@@ -546,6 +546,10 @@ static bool names_local(const tr_expr *x)
 static bool dim_value(lctx *c, const tr_expr *x, long long *v, int depth)
 {
     if (!x || depth > 16) return false;
+    if (x->kind == TR_E_IDENT && x->sym && x->sym->has_cvalue) { /* read when parsed */
+        *v = x->sym->cvalue;
+        return true;
+    }
     if (x->kind == TR_E_SIZEOF_TYPE && int_type_size(x->type)) {
         *v = int_type_size(x->type);
         return true;

@@ -165,6 +165,51 @@ const char *tp_host_const_value(parser *p, const char *name)
     return host_const_value_depth(p, name, 0);
 }
 
+static bool enumerator_value(parser *p, const char *name, long long *v);
+
+bool tp_const_tokens(parser *p, const tr_token *t, size_t n, long long *v)
+{
+    tr_tokens e = {0};
+    bool ok = n > 0;
+    for (size_t j = 0; j < n && ok; j++) {
+        tr_token c = t[j];
+        char num[32];
+        long long ev;
+        if (t[j].kind == TR_IDENT) {
+            const tr_sym *s = tp_lookup(p, t[j].text);
+            const char *hv = NULL;
+            if (s && s->has_cvalue)
+                ev = s->cvalue;
+            else if (!strcmp(t[j].text, "true") || !strcmp(t[j].text, "false"))
+                ev = t[j].text[0] == 't';
+            else if (!s && (hv = host_const_value(p, t[j].text)) != NULL)
+                ev = strtoll(hv, NULL, 10);
+            else if (!s && !kept(p, t[j].text) && enumerator_value(p, t[j].text, &ev))
+                ;
+            else if (!s && kept(p, t[j].text)) {
+                tr_tokens b = {0}; /* a kept `#define WARP 32`: its tokens */
+                char err[128];
+                const tr_kept_macro *km = kept(p, t[j].text);
+                ok = tr_lex("macro", t[j].file, km->body, strlen(km->body), &b, err, sizeof err) ==
+                     0;
+                for (size_t q = 0; ok && q < b.n && b.v[q].kind != TR_EOF; q++)
+                    ok = b.v[q].kind != TR_IDENT && tr_tokens_push(&e, &b.v[q]) == 0;
+                tr_tokens_free(&b);
+                continue;
+            } else {
+                ok = false;
+                break;
+            }
+            snprintf(num, sizeof num, "%lld", ev);
+            c.kind = TR_NUMBER, c.text = num;
+        }
+        ok = ok && tr_tokens_push(&e, &c) == 0;
+    }
+    ok = ok && tr_const_eval(e.v, e.n, v);
+    tr_tokens_free(&e);
+    return ok;
+}
+
 /* A device function of the file (defined before, or a template's name is not it). */
 static bool device_function(parser *p, const char *name)
 {
@@ -247,6 +292,13 @@ static bool arg_text(parser *p, const tr_tokens *a, bool is_type, char *out, siz
         if (is_type && t->kind == TR_IDENT && i + 1 < a->n && !strcmp(a->v[i + 1].text, "<") &&
             tp_struct_template_find(p, t->text)) {
             if (!nested_struct_ref(p, a, &i, &piece, why, whylen)) return false;
+        } else if (is_type && t->kind == TR_IDENT && a->n == 1 &&
+                   tp_struct_template_find(p, t->text)) {
+            piece = t->text; /* a class template for a template template parameter */
+        } else if (t->kind == TR_IDENT && !is_type && tp_lookup(p, t->text) &&
+                   tp_lookup(p, t->text)->has_cvalue) {
+            snprintf(num, sizeof num, "%lld", tp_lookup(p, t->text)->cvalue);
+            piece = num; /* a local constexpr of the function being read */
         } else if (t->kind == TR_IDENT && !is_type && !kept(p, t->text) &&
                    host_const_value(p, t->text))
             piece = host_const_value(p, t->text);

@@ -360,6 +360,7 @@ void gp_translate(const char *path, const char *source, size_t source_len,
         tr_diag_add(&u, false, u.pp.notes[i].file, u.pp.notes[i].line, 0, u.pp.notes[i].construct,
                     "%s", u.pp.notes[i].text);
     tr_rename_overloads(&u);
+    tr_constant_params(&u);
     tr_rename_reserved(&u);
     data_as_buffers(&u);
     tr_lower_options lo = {opt->partial, opt->simd_width, opt->line_directives, opt->checked_run};

@@ -104,16 +104,19 @@ tr_vt tl_number_vt(const char *t)
 }
 /* The value of an integer constant expression the translator can read (a number, a kept
  * #define, unary - and ~ of one); false when it is anything else. */
+bool tl_number_value(const char *text, long long *v)
+{
+    char *end;
+    unsigned long long u = strtoull(text, &end, 0);
+    if (end == text || strspn(end, "uUlL") != strlen(end)) return false;
+    *v = (long long)u;
+    return true;
+}
+
 bool tl_const_int(lctx *c, const tr_expr *e, long long *v)
 {
     if (!e) return false;
-    if (e->kind == TR_E_NUM) {
-        char *end;
-        unsigned long long u = strtoull(e->text, &end, 0);
-        if (end == e->text || strspn(end, "uUlL") != strlen(end)) return false;
-        *v = (long long)u;
-        return true;
-    }
+    if (e->kind == TR_E_NUM) return tl_number_value(e->text, v);
     if (e->kind == TR_E_UNARY && (!strcmp(e->text, "-") || !strcmp(e->text, "~")) &&
         tl_const_int(c, e->a, v)) {
         bool is_unsigned = e->a->kind == TR_E_NUM && strpbrk(e->a->text, "uU");
@@ -126,6 +129,10 @@ bool tl_const_int(lctx *c, const tr_expr *e, long long *v)
             *v = (long long)(uint32_t)*v;
         else if (!strcmp(t, "int") || !strcmp(t, "int32_t"))
             *v = (long long)(int32_t)(uint32_t)*v;
+        return true;
+    }
+    if (e->kind == TR_E_IDENT && e->sym && e->sym->has_cvalue) {
+        *v = e->sym->cvalue; /* a local constexpr, or a parameter every call gives one value */
         return true;
     }
     if (e->kind == TR_E_IDENT && !e->sym)

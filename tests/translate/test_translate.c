@@ -1104,7 +1104,17 @@ static void warp_intrinsics_with_simd_width(void **state)
     expect_refused("__global__ void k(int *o, unsigned m) {\n"
                    "  o[0] = __any_sync(m, o[0]);\n}\n",
                    2, "partial warp mask", "every lane");
-    expect_refused("__global__ void k(int *o) {\n"
+    /* a width below 32: a helper keeping CUDA's segments of 16 lanes */
+    expect_ok("__global__ void k(int *o) {\n"
+              "  o[0] = __shfl_down_sync(0xffffffff, o[0], 1, 16);\n}\n",
+              (const char *const[]){"int warp_shfl_down_width_int(unsigned int shfl_mask_, "
+                                    "int shfl_v_, unsigned int shfl_d_, unsigned int shfl_w_",
+                                    "int shfl_r_ = gp_simd_shuffle_down(shfl_v_, shfl_d_);",
+                                    "+ shfl_d_ < shfl_w_ ? shfl_r_ : shfl_v_;",
+                                    "o[0] = warp_shfl_down_width_int(0xffffffff, o[0], 1, 16",
+                                    NULL});
+    /* ... where the value is a 32-bit one */
+    expect_refused("__global__ void k(double *o) {\n"
                    "  o[0] = __shfl_down_sync(0xffffffff, o[0], 1, 16);\n}\n",
                    2, "sub-warp width", "other than 32");
     expect_refused("__global__ void k(double *o) {\n"

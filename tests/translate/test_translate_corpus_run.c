@@ -1194,6 +1194,116 @@ static void run_softmax_params(void **state)
     }
 }
 
+/* PyTorch's persistent warp softmax: one instance per row length (log2 2, 5, 7), a warp of
+ * 4 lanes for rows of up to 4 (shuffles of width 4), functor reductions, vector copies of 4 */
+static void run_softmax_warp_persistent(void **state)
+{
+    (void)state;
+    enum { ROWS = 37, MAXC = 100 };
+    static float in[ROWS * MAXC], out[ROWS * MAXC], ref[ROWS * MAXC];
+    static const int counts[3] = {3, 20, 100}, logs[3] = {2, 5, 7};
+    const float scale = 0.75f;
+    for (int i = 0; i < ROWS * MAXC; i++)
+        in[i] = 3.0f * sinf(0.37f * (float)i) + 0.01f * (float)(i % 17);
+    FOR_EACH_DEVICE(dev)
+    {
+        built t = build(dev, "softmax_warp_persistent.cu");
+        if (!t.prog) continue; /* shuffles: SIMD groups of 32 lanes only */
+        for (int q = 0; q < 3; q++) {
+            int c = counts[q], pow2 = 1 << logs[q];
+            for (int r = 0; r < ROWS; r++) {
+                float mx = -INFINITY, sum = 0.0f;
+                for (int i = 0; i < c; i++)
+                    mx = fmaxf(mx, in[r * c + i] * scale);
+                for (int i = 0; i < c; i++)
+                    sum += expf(in[r * c + i] * scale - mx);
+                for (int i = 0; i < c; i++)
+                    ref[r * c + i] = expf(in[r * c + i] * scale - mx) / sum;
+            }
+            int warp = pow2 < 32 ? pow2 : 32, per_warp = pow2 <= 128 ? 2 : 1;
+            int warps = 128 / warp, blocks = (ROWS + warps * per_warp - 1) / (warps * per_warp);
+            char name[64];
+            snprintf(name, sizeof name, "softmax_warp_forward_%d", logs[q]);
+            gp_kernel *k = gpt_kernel_of(t.prog, name);
+            gp_buffer *bi = buf(dev, in, sizeof(float) * (size_t)(ROWS * c)),
+                      *bo = buf(dev, NULL, sizeof(float) * (size_t)(ROWS * c));
+            int rows = ROWS;
+            launch(k, 2, G2((size_t)(blocks * warp), (size_t)warps),
+                   G2((size_t)warp, (size_t)warps),
+                   ARGS(B(bo), B(bi), V(scale), V(rows), V(c), V(c)));
+            get(bo, out, sizeof(float) * (size_t)(ROWS * c));
+            CHECKF(name, ref, out, ROWS * c, 1e-5);
+            gp_buffer_release(bi), gp_buffer_release(bo), gp_kernel_release(k);
+        }
+        close_all(&t);
+    }
+}
+
+/* CUDA's shuffles with a width, each written here from CUDA's definition */
+static int seg_ref(const int *in, int t, int op, int d, int w)
+{
+    int lane = t % 32, base = t - lane, seg = lane / w * w, src;
+    switch (op) {
+    case 0: /* down: own value where lane + d leaves the segment */
+        src = lane % w + d < w ? lane + d : lane;
+        break;
+    case 1: /* up: own value in the segment's first d lanes */
+        src = lane % w >= d ? lane - d : lane;
+        break;
+    case 2: /* xor: a later segment gives one's own value, an earlier one its value */
+        src = (lane ^ d) >= seg + w ? lane : (lane ^ d);
+        break;
+    default: /* indexed (srcLane = d + threadIdx.x): modulo the width, within the segment */
+        src = seg + (d + t % 128) % w;
+        break;
+    }
+    return in[base + src];
+}
+
+static void run_warp_segments(void **state)
+{
+    (void)state;
+    enum { N = 256 };
+    static int32_t in[N], out[4 * N], ref[4 * N];
+    static float f[N], s[N / 16], sref[N / 16];
+    for (int i = 0; i < N; i++)
+        in[i] = i * 7 + 1000, f[i] = (float)((i * 13) % 29) - 14.0f;
+    for (int g = 0; g < N / 16; g++) {
+        sref[g] = 0.0f;
+        for (int i = 0; i < 16; i++)
+            sref[g] += f[g * 16 + i];
+    }
+    FOR_EACH_DEVICE(dev)
+    {
+        built t = build(dev, "warp_segments.cu");
+        if (!t.prog) continue; /* shuffles: SIMD groups of 32 lanes only */
+        static const int widths[2] = {8, 16}, offsets[4] = {1, 3, 9, 17};
+        for (int wi = 0; wi < 2; wi++)
+            for (int di = 0; di < 4; di++) {
+                int w = widths[wi], d = offsets[di];
+                for (int i = 0; i < N; i++)
+                    for (int op = 0; op < 4; op++)
+                        ref[4 * i + op] = seg_ref(in, i, op, d, w);
+                char name[48];
+                snprintf(name, sizeof name, "segment_shuffles_%d", w);
+                gp_kernel *k = gpt_kernel_of(t.prog, name);
+                gp_buffer *bi = buf(dev, in, sizeof in), *bo = buf(dev, NULL, sizeof out);
+                launch(k, 1, G1(N), G1(128), ARGS(B(bi), B(bo), V(d)));
+                get(bo, out, sizeof out);
+                char what[64];
+                snprintf(what, sizeof what, "%s, offset %d", name, d);
+                CHECKI(what, ref, out, 4 * N);
+                gp_buffer_release(bi), gp_buffer_release(bo), gp_kernel_release(k);
+            }
+        gp_kernel *k = gpt_kernel_of(t.prog, "segment_sums");
+        gp_buffer *bf = buf(dev, f, sizeof f), *bs = buf(dev, NULL, sizeof s);
+        launch(k, 1, G1(N), G1(128), ARGS(B(bf), B(bs)));
+        get(bs, s, sizeof s);
+        CHECKF("segment_sums", sref, s, N / 16, 0);
+        gp_buffer_release(bf), gp_buffer_release(bs), gp_kernel_release(k), close_all(&t);
+    }
+}
+
 /* class templates: a Welford accumulator per value type (constructors, member functions), a
  * shape passed by value, a member function of a field that is an instance */
 static void run_welford_rows(void **state)
@@ -1534,7 +1644,8 @@ static void run_tile16_segments(void **state)
         cmocka_unit_test(run_gelu_forward), cmocka_unit_test(run_adamw),                           \
         cmocka_unit_test(run_encoder_forward), cmocka_unit_test(run_crossentropy_forward),         \
         cmocka_unit_test(run_matmul_forward_bias), cmocka_unit_test(run_online_softmax),           \
-        cmocka_unit_test(run_softmax_params), cmocka_unit_test(run_welford_rows),                  \
+        cmocka_unit_test(run_softmax_params), cmocka_unit_test(run_softmax_warp_persistent),       \
+        cmocka_unit_test(run_warp_segments), cmocka_unit_test(run_welford_rows),                   \
         cmocka_unit_test(run_file_scope_shared), cmocka_unit_test(run_byte_shuffles),              \
         cmocka_unit_test(run_matmul_backward_bias), cmocka_unit_test(run_tile16_segments),
 /* ---- Rodinia and Parboil style ------------------------------------------------------------ */

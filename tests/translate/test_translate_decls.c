@@ -17,6 +17,7 @@ static gp_translate_result run(const char *src, bool partial)
 {
     gp_translate_options o = {0};
     o.partial = partial;
+    o.simd_width = 32; /* the command's default */
     gp_translate_result r;
     gp_translate("t.cu", src, strlen(src), &o, &r);
     return r;
@@ -262,12 +263,134 @@ static void unions(void **state)
                 "struct S is not translated: __align__ with fields whose layout");
 }
 
+/* A template instance's constexpr locals are constants: template arguments, array sizes. */
+static void constexpr_locals(void **state)
+{
+    (void)state;
+    const char *src = "template <int N> __device__ void fill(float *a) { for (int i = 0; i < N; "
+                      "i++) a[i] = i; }\n"
+                      "template <int L> __global__ void k(float *o) {\n"
+                      "  constexpr int P = 1 << L;\n"
+                      "  constexpr int E = (P < 4) ? 1 : 4;\n"
+                      "  float t[E];\n"
+                      "  fill<E>(t);\n"
+                      "  o[threadIdx.x] = t[E - 1];\n"
+                      "}\n"
+                      "void h(float *o) { k<1><<<1, 32>>>(o); k<3><<<1, 32>>>(o); }\n";
+    expect_ok(src, (const char *const[]){"fill_1(", "fill_4(", "GP_KERNEL(k_1", "float t[1];",
+                                         "fill_1(t);", "GP_KERNEL(k_3", "float t[4];", "fill_4(t);",
+                                         NULL});
+    /* a local whose value is not a constant is no template argument */
+    expect_refused("template <int N> __device__ int twice() { return 2 * N; }\n"
+                   "__global__ void k(int *o, int n) {\n"
+                   "  const int m = n + 1;\n"
+                   "  o[0] = twice<m>();\n"
+                   "}\n",
+                   4, "template", "its argument 'm' is not a constant");
+}
+
+/* Functors: a struct's operator() is a member function (an empty struct gets one byte, CUDA's
+ * size of it), called on variables and parameters; a class template passed to a template
+ * template parameter. */
+static void call_operators(void **state)
+{
+    (void)state;
+    expect_ok(
+        "template <typename T> struct Add {\n"
+        "  __device__ T operator()(T a, T b) const { return a + b; }\n"
+        "};\n"
+        "template <typename T, template <typename> class Op>\n"
+        "__device__ T fold(const T *v, int n) {\n"
+        "  Op<T> op; T s = v[0];\n"
+        "  for (int i = 1; i < n; i++) s = op(s, v[i]);\n"
+        "  return s;\n"
+        "}\n"
+        "__global__ void k(const float *v, float *o, int n) { o[0] = fold<float, Add>(v, n); }\n",
+        (const char *const[]){"typedef struct Add_float {", "uint8_t gp_empty_;",
+                              "float Add_float_operator_call(GP_PRIVATE const Add_float *this_, "
+                              "float a, float b)",
+                              "fold_float_Add(", "Add_float op;",
+                              "s = Add_float_operator_call(&op, s, v[i]);", NULL});
+    /* a kernel's struct parameter is copied first: its address is then a private one */
+    expect_ok(
+        "struct Scale { float f; __device__ float operator()(float x) const { return f * x; } };\n"
+        "__global__ void k(const float *v, float *o, Scale s) {\n"
+        "  o[threadIdx.x] = s(v[threadIdx.x]);\n"
+        "}\n",
+        (const char *const[]){"GP_VAL(Scale, s_in))", "Scale s = s_in;",
+                              "Scale_operator_call(&s, v[", NULL});
+}
+
+/* A parameter every call gives the same constant is that constant for the warp checks: the
+ * default mask of a shuffle wrapper; a width below 32 keeps CUDA's segments (a helper). */
+static void constant_parameters(void **state)
+{
+    (void)state;
+    expect_ok(
+        "template <typename T>\n"
+        "__device__ T shfl_xor(T v, int m, int width = warpSize, unsigned mask = 0xffffffff) {\n"
+        "  return __shfl_xor_sync(mask, v, m, width);\n"
+        "}\n"
+        "__global__ void k(float *o) {\n"
+        "  float v = o[threadIdx.x];\n"
+        "  for (int m = 8; m > 0; m >>= 1) v += shfl_xor(v, m, 16);\n"
+        "  o[threadIdx.x] = v;\n"
+        "}\n",
+        (const char *const[]){"warp_shfl_xor_width_float(unsigned int shfl_mask_, float shfl_v_, "
+                              "unsigned int shfl_d_, unsigned int shfl_w_",
+                              "gp_simd_shuffle_xor(shfl_v_, shfl_d_)", "(32u - shfl_w_)",
+                              "warp_shfl_xor_width_float(mask, v, m, width", NULL});
+    /* another mask somewhere: not one constant, refused at the shuffle */
+    expect_refused("__device__ float shfl(float v, int m, unsigned mask) {\n"
+                   "  return __shfl_xor_sync(mask, v, m);\n"
+                   "}\n"
+                   "__global__ void a(float *o) { o[0] = shfl(o[0], 1, 0xffffffffu); }\n"
+                   "__global__ void b(float *o) { o[0] = shfl(o[0], 1, 0xffffu); }\n",
+                   2, "partial warp mask", "not the full mask");
+    /* a local initialised with the full mask and never changed is the full mask; a width
+     * shuffle's mask is checked where it is written (here line 8, not the first one's) */
+    expect_ok("__global__ void k(int *data, int width) {\n"
+              "  int value = data[threadIdx.x];\n"
+              "  for (int i = 1; i <= width; i *= 2) {\n"
+              "    unsigned int mask = 0xffffffff;\n"
+              "    value += __shfl_up_sync(mask, value, i, width);\n"
+              "  }\n"
+              "  data[threadIdx.x] = value;\n"
+              "}\n",
+              (const char *const[]){"warp_shfl_up_width_int(mask, value, i, width", NULL});
+    expect_refused("__global__ void k(int *data, int width) {\n"
+                   "  int value = data[threadIdx.x];\n"
+                   "  unsigned int mask = 0xffffffff;\n"
+                   "  value += __shfl_up_sync(mask, value, 1, width);\n"
+                   "  if (threadIdx.x < 8) {\n"
+                   "    int m = (1 << 8) - 1;\n"
+                   "    m = m | 1;\n"
+                   "    value += __shfl_up_sync(m, value, 1, 8);\n"
+                   "  }\n"
+                   "  data[threadIdx.x] = value;\n"
+                   "}\n",
+                   8, "partial warp mask", "__shfl_up_sync with a mask");
+    /* a parameter the body changes is no constant */
+    expect_refused("__device__ float shfl(float v, unsigned mask) {\n"
+                   "  mask >>= 1;\n"
+                   "  return __shfl_xor_sync(mask, v, 1);\n"
+                   "}\n"
+                   "__global__ void a(float *o) { o[0] = shfl(o[0], 0xffffffffu); }\n",
+                   3, "partial warp mask", "not the full mask");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(aliases),          cmocka_unit_test(integer_type_names),
-        cmocka_unit_test(enumerations),     cmocka_unit_test(aligned_structs),
-        cmocka_unit_test(array_parameters), cmocka_unit_test(unions),
+        cmocka_unit_test(aliases),
+        cmocka_unit_test(integer_type_names),
+        cmocka_unit_test(enumerations),
+        cmocka_unit_test(aligned_structs),
+        cmocka_unit_test(array_parameters),
+        cmocka_unit_test(unions),
+        cmocka_unit_test(constexpr_locals),
+        cmocka_unit_test(call_operators),
+        cmocka_unit_test(constant_parameters),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
