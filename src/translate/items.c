@@ -1084,6 +1084,34 @@ static const char *field_refusal(const tr_unit *u, const tr_type *t)
 }
 
 /* An array size of numbers and + - * / << (`DEFAULT_ORDER + 1` once expanded): its value. */
+/* The size in bytes of a scalar type as CUDA lays it out (0: not one of them). */
+static long long scalar_size(const char *b)
+{
+    static const struct {
+        const char *name;
+        int size;
+    } sizes[] = {
+        {"char", 1},          {"signed char", 1},
+        {"unsigned char", 1}, {"bool", 1},
+        {"int8_t", 1},        {"uint8_t", 1},
+        {"short", 2},         {"unsigned short", 2},
+        {"int16_t", 2},       {"uint16_t", 2},
+        {"__half", 2},        {"half", 2},
+        {"__nv_bfloat16", 2}, {"nv_bfloat16", 2},
+        {"int", 4},           {"unsigned int", 4},
+        {"unsigned", 4},      {"int32_t", 4},
+        {"uint32_t", 4},      {"float", 4},
+        {"long", 8},          {"unsigned long", 8},
+        {"long long", 8},     {"int64_t", 8},
+        {"uint64_t", 8},      {"unsigned long long", 8},
+        {"size_t", 8},        {"double", 8},
+    };
+    if (!b) return 0;
+    for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++)
+        if (!strcmp(b, sizes[i].name)) return sizes[i].size;
+    return 0;
+}
+
 static bool size_value(const tr_unit *u, const tr_expr *e, long long *v)
 {
     long long a, b;
@@ -1100,6 +1128,9 @@ static bool size_value(const tr_unit *u, const tr_expr *e, long long *v)
                 return end != u->pp.kept[k].body && (!*end || strchr("uUlL", *end));
             }
         return false;
+    case TR_E_SIZEOF_TYPE: /* sizeof(T) of a scalar (PyTorch's alignas(sizeof(T) * N)) */
+        *v = e->type && !e->type->nptr ? scalar_size(e->type->base) : 0;
+        return *v > 0;
     case TR_E_BINARY:
         if (!size_value(u, e->a, &a) || !size_value(u, e->b, &b) || a < 0 || b < 0 || a > 1 << 20 ||
             b > 1 << 20)

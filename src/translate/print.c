@@ -628,8 +628,10 @@ static void emit_body(lctx *c, gp_strbuf *sb, tr_stmt *s, int lvl)
 {
     gp_strbuf_puts(sb, " {\n");
     if (s && s->kind == TR_S_BLOCK)
-        for (int i = 0; i < s->n; i++)
-            tl_emit_stmt(c, sb, s->list[i], lvl + 1);
+        for (int i = 0; i < s->n; i++) {
+            if (s->list[i] && s->list[i]->kind != TR_S_EMPTY)
+                tl_emit_stmt(c, sb, s->list[i], lvl + 1);
+        }
     else if (s && s->kind != TR_S_EMPTY)
         tl_emit_stmt(c, sb, s, lvl + 1);
     tl_indent(sb, lvl);

@@ -214,6 +214,19 @@ static void aligned_structs(void **state)
                          "__global__ void k(Outer *o) {\n  o[0].n = 1;\n}\n";
     expect_refused(nested, 3, "struct", "Outer is a struct left out of the translation (t.cu:2)");
     expect_note(nested, "field v is a struct aligned beyond its fields (__align__)");
+    /* PyTorch's aligned vector: alignas(sizeof(T) * N) of a class template's instance */
+    expect_ok("template <typename T, int N> struct alignas(sizeof(T) * N) vec_t { T v[N]; };\n"
+              "__global__ void k(const float *in, float *out) {\n"
+              "  using V = vec_t<float, 2>;\n"
+              "  const V *s = reinterpret_cast<const V *>(in);\n"
+              "  V *d = reinterpret_cast<V *>(out);\n"
+              "  d[threadIdx.x] = s[threadIdx.x];\n}\n",
+              (const char *[]){"typedef struct vec_t_float_2 {", "float v[2];\n} vec_t_float_2;",
+                               "GP_GLOBAL vec_t_float_2 *d = (GP_GLOBAL vec_t_float_2 *)out;",
+                               "d[(unsigned)gp_local_id(0)] = s[(unsigned)gp_local_id(0)];", NULL});
+    expect_note("template <typename T> struct alignas(sizeof(T) * 2) W { char c; T t; };\n"
+                "__global__ void k(W<long double> *o) {\n  o[0].c = 1;\n}\n",
+                "is not a power of two the translation reads");
     expect_note("struct __align__(3) T { char c; };\n"
                 "__global__ void k(T *o) {\n  o[0].c = 1;\n}\n",
                 "struct T is not translated: its alignment (__align__(...)) is not a power of two");
