@@ -211,6 +211,10 @@ typedef struct tr_clone {
     bool todo;           /* the text holds GP_TODO markers */
     tr_clone_ref *calls; /* the clones its body calls */
     int ncalls;
+    /* a function returning a pointer: where its returns point (all alike), for its signature
+     * and its callers */
+    tr_space ret_space;
+    bool ret_spaces_differ;
 } tr_clone;
 
 /* A plain C struct of the file (scalar fields, fixed arrays of them, other such structs): one
@@ -234,6 +238,8 @@ typedef struct tr_member {
     bool is_const;
     const char *op; /* an operator member: its operator ("+", "+=", "=="); NULL: none */
     size_t op_at;   /* its `operator` token */
+    bool is_static; /* a static member function: no object, no this_ */
+    bool ref_ret;   /* returns a reference: written returning a pointer, each call dereferenced */
 } tr_member;
 
 typedef struct tr_struct {
@@ -249,6 +255,10 @@ typedef struct tr_struct {
     int nmembers;
     bool has_ctor;     /* a user constructor: no aggregate initialisation, `S s;` runs one */
     bool trivial_init; /* `S s;` runs nothing (no default constructor, or an empty one) */
+    /* static integer constants: `static constexpr int size = sizeof(int4) / sizeof(T);` */
+    char **cnames;
+    long long *cvalues;
+    int nconsts;
 } tr_struct;
 
 /* A <<<grid, block, shared>>> launch of a kernel in the file's host code: each part as the

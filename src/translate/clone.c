@@ -73,6 +73,7 @@ void tl_infer_call_user(lctx *c, tr_expr *e, tr_func *g)
         e->vt = TR_VT_UNKNOWN; /* a struct: its operators choose by it too */
         e->elem = g->ret.base;
     }
+    if (g->ret.nptr) e->elem = g->ret.base; /* what a returned pointer points to */
     if (!c->final) return;
     tr_space *sp = tr_alloc(c->u, (size_t)(g->nparams ? g->nparams : 1) * sizeof *sp);
     for (int i = 0; i < g->nparams; i++) {
@@ -136,6 +137,7 @@ void tl_infer_call_user(lctx *c, tr_expr *e, tr_func *g)
     }
     e->vt = g->ret.nptr ? TR_VT_PTR : tl_base_vt(g->ret.base);
     if (e->vt == TR_VT_VEC) e->vec = g->ret.base;
+    if (g->ret.nptr) e->space = g->clones[k].ret_space;
     /* the callee's built-ins and hoisted shared arrays are passed through this function */
     c->f->builtins |= g->builtins;
     for (int i = 0; i < g->nhoisted; i++)

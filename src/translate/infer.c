@@ -558,6 +558,14 @@ void tl_infer_stmt(lctx *c, tr_stmt *s)
         tl_infer_expr(c, s->e);
         if (s->kind == TR_S_RETURN && s->e && !c->f->ret.nptr)
             tl_half_mix(c, s->e, tl_base_vt(c->f->ret.base), s->e);
+        if (s->kind == TR_S_RETURN && s->e && c->f->ret.nptr && c->clone && c->final) {
+            /* a pointer returned: where it points, alike for every return of this clone */
+            if (s->e->space == TR_SP_NONE ||
+                (c->clone->ret_space != TR_SP_NONE && c->clone->ret_space != s->e->space))
+                c->clone->ret_spaces_differ = true;
+            else
+                c->clone->ret_space = s->e->space;
+        }
         return;
     case TR_S_IF:
         tl_infer_expr(c, s->cond);

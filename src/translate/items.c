@@ -1047,27 +1047,12 @@ static void read_host_item(parser *p, size_t i, size_t end)
  * are not aligned as CUDA's, bool and size_t differ on OpenCL, pointers carry an address space). */
 static const char *field_refusal(const tr_unit *u, const tr_type *t)
 {
-    static const char *const ok[] = {"char",
-                                     "signed char",
-                                     "unsigned char",
-                                     "short",
-                                     "unsigned short",
-                                     "int",
-                                     "unsigned int",
-                                     "float",
-                                     "double",
-                                     "long",
-                                     "unsigned long",
-                                     "long long",
-                                     "unsigned long long",
-                                     "int8_t",
-                                     "int16_t",
-                                     "int32_t",
-                                     "int64_t",
-                                     "uint8_t",
-                                     "uint16_t",
-                                     "uint32_t",
-                                     "uint64_t"};
+    static const char *const ok[] = {
+        "char", "signed char", "unsigned char", "short", "unsigned short", "int", "unsigned int",
+        "float", "double", "long", "unsigned long", "long long", "unsigned long long", "int8_t",
+        "int16_t", "int32_t", "int64_t", "uint8_t", "uint16_t", "uint32_t", "uint64_t",
+        /* 16-bit storage on every target (gp_half, gp_bf16) */
+        "__half", "half", "__nv_bfloat16", "nv_bfloat16"};
     if (t->nptr) return "a pointer field (its address space would be unknown)";
     if (!strcmp(t->base, "bool")) return NULL; /* held as uint8_t */
     if (!strncmp(t->base, "struct ", 7)) {
@@ -1084,34 +1069,6 @@ static const char *field_refusal(const tr_unit *u, const tr_type *t)
 }
 
 /* An array size of numbers and + - * / << (`DEFAULT_ORDER + 1` once expanded): its value. */
-/* The size in bytes of a scalar type as CUDA lays it out (0: not one of them). */
-static long long scalar_size(const char *b)
-{
-    static const struct {
-        const char *name;
-        int size;
-    } sizes[] = {
-        {"char", 1},          {"signed char", 1},
-        {"unsigned char", 1}, {"bool", 1},
-        {"int8_t", 1},        {"uint8_t", 1},
-        {"short", 2},         {"unsigned short", 2},
-        {"int16_t", 2},       {"uint16_t", 2},
-        {"__half", 2},        {"half", 2},
-        {"__nv_bfloat16", 2}, {"nv_bfloat16", 2},
-        {"int", 4},           {"unsigned int", 4},
-        {"unsigned", 4},      {"int32_t", 4},
-        {"uint32_t", 4},      {"float", 4},
-        {"long", 8},          {"unsigned long", 8},
-        {"long long", 8},     {"int64_t", 8},
-        {"uint64_t", 8},      {"unsigned long long", 8},
-        {"size_t", 8},        {"double", 8},
-    };
-    if (!b) return 0;
-    for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++)
-        if (!strcmp(b, sizes[i].name)) return sizes[i].size;
-    return 0;
-}
-
 static bool size_value(const tr_unit *u, const tr_expr *e, long long *v)
 {
     long long a, b;
@@ -1129,7 +1086,7 @@ static bool size_value(const tr_unit *u, const tr_expr *e, long long *v)
             }
         return false;
     case TR_E_SIZEOF_TYPE: /* sizeof(T) of a scalar (PyTorch's alignas(sizeof(T) * N)) */
-        *v = e->type && !e->type->nptr ? scalar_size(e->type->base) : 0;
+        *v = e->type && !e->type->nptr ? tr_type_size(e->type->base) : 0;
         return *v > 0;
     case TR_E_BINARY:
         if (!size_value(u, e->a, &a) || !size_value(u, e->b, &b) || a < 0 || b < 0 || a > 1 << 20 ||
@@ -1219,7 +1176,9 @@ static bool field_layout(const tr_unit *u, const tr_field *f, long long *size, l
                    {"long", 8},           {"unsigned long", 8},
                    {"long long", 8},      {"unsigned long long", 8},
                    {"int64_t", 8},        {"uint64_t", 8},
-                   {"double", 8}};
+                   {"double", 8},         {"__half", 2},
+                   {"half", 2},           {"__nv_bfloat16", 2},
+                   {"nv_bfloat16", 2}};
     *size = 0;
     if (!strncmp(f->type.base, "struct ", 7)) {
         const tr_struct *st = tp_find_struct((tr_unit *)u, f->type.base + 7);

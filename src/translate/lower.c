@@ -124,11 +124,13 @@ void tl_lower_function(lctx *parent, tr_func *f, tr_clone *clone)
             tr_diag_add(c.u, true, p->file, p->line, p->col, p->type.base, "parameter %s: %s",
                         p->name, why);
     }
-    if (f->ret.nptr)
+    if (f->ret.nptr && (!clone || clone->ret_space == TR_SP_NONE || clone->ret_spaces_differ))
         tr_diag_add(c.u, true, f->file, f->line, 0, "pointer return",
-                    "%s returns a pointer: its address space would depend on the caller; return an "
-                    "index instead",
-                    f->template_id ? f->template_id : f->name);
+                    "%s returns a pointer whose address space %s; return an index instead",
+                    f->template_id ? f->template_id : f->name,
+                    clone && clone->ret_spaces_differ
+                        ? "is not one for every return (or is not known at one)"
+                        : "is not known");
     /* print */
     gp_strbuf sb = GP_STRBUF_INIT;
     if (c.kernel && f->launch) /* how the host code launches it */

@@ -35,6 +35,8 @@ const tr_callmap *tr_map_table(int *count);
  * a 3-component one is held in the 4-component type), with its component count as CUDA writes it
  * and the component's type in the output; NULL when the name is not one (vectors.c). */
 const char *tr_vector_type(const char *cuda, int *n, const char **elem);
+/* sizeof of a CUDA scalar or vector type as CUDA lays it out (float3: 12); 0 for others. */
+long long tr_type_size(const char *cuda);
 /* The name part of an operator's function in the output: "add" for +, "add_assign" for +=;
  * NULL for the operators the translation does not overload (vectors.c). */
 const char *tr_operator_suffix(const char *op);

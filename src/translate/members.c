@@ -11,11 +11,16 @@
  * an operator member `R operator+(const S &o) const` is the free operator `R operator+(const S
  *   &this_r, const S &o)` with `this_` pointing at this_r, which the translation takes as it takes
  *   operators on vector types (each use a call of the overload the operand types choose);
+ * the call and subscript operators are members named operator_call and operator_index (`f(a)`
+ *   and `o[i]` on such a value call them); a member returning a reference returns a pointer,
+ *   each call read through (`*S_operator_index(&o, i)`); a pair told apart by constness only is
+ *   S_f and S_f_const, chosen by the object's constness; a static member function takes no
+ *   object; a static integer constant is its value wherever it is named.
  * Host-only members are dropped (device code cannot call them). Overloads are told apart by
  * their number of parameters (`S_make_2`), operators by their types. What is not lowered
- * (subscript, call and conversion operators, destructors, virtual or static members, copy
- * constructors, default member initialisers) keeps the struct out, or its use refused, with the
- * reason. */
+ * (conversion operators, destructors, virtual members, static data that is not an integer
+ * constant, template members, copy constructors, default member initialisers) keeps the struct
+ * out, or its use refused, with the reason. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,6 +99,75 @@ static void count_params(const parser *p, size_t lp, size_t rp, int *n, int *req
     }
 }
 
+/* [from, to) names an integer type, with static, const, constexpr and inline about it. */
+static bool static_const_type(const parser *p, size_t from, size_t to)
+{
+    static const char *const skip[] = {"static",     "const",    "constexpr",   "inline",
+                                       "__device__", "__host__", "__constant__"};
+    char words[128] = "";
+    for (size_t k = from; k < to; k++) {
+        if (p->t[k].kind != TR_IDENT) return false;
+        if (tp_in_list(p->t[k].text, skip, sizeof skip / sizeof *skip)) continue;
+        size_t n = strlen(words);
+        snprintf(words + n, sizeof words - n, "%s%s", n ? " " : "", p->t[k].text);
+    }
+    return words[0] && tp_integer_type_name(words);
+}
+
+/* The value of the constant expression [from, to), the struct's constants read by name. */
+static bool struct_const_value(parser *p, const tr_struct *st, size_t from, size_t to, long long *v)
+{
+    tr_tokens e = {0};
+    char num[32];
+    for (size_t k = from; k < to; k++) {
+        tr_token t = p->t[k];
+        for (int c = 0; t.kind == TR_IDENT && c < st->nconsts; c++)
+            if (!strcmp(t.text, st->cnames[c])) {
+                snprintf(num, sizeof num, "%lld", st->cvalues[c]);
+                t.kind = TR_NUMBER, t.text = num;
+            }
+        if (tr_tokens_push(&e, &t) != 0) abort();
+    }
+    bool ok = tp_const_tokens(p, e.v, e.n, v);
+    tr_tokens_free(&e);
+    return ok;
+}
+
+static void add_const(parser *p, tr_struct *st, const char *name, long long v)
+{
+    char **nn = tr_alloc(p->u, (size_t)(st->nconsts + 1) * sizeof *nn);
+    long long *nv = tr_alloc(p->u, (size_t)(st->nconsts + 1) * sizeof *nv);
+    if (st->nconsts) {
+        memcpy(nn, st->cnames, (size_t)st->nconsts * sizeof *nn);
+        memcpy(nv, st->cvalues, (size_t)st->nconsts * sizeof *nv);
+    }
+    nn[st->nconsts] = tr_strdup(p->u, name);
+    nv[st->nconsts] = v;
+    st->cnames = nn, st->cvalues = nv;
+    st->nconsts++;
+}
+
+/* The struct's constants named in ts (not after `.`, `->` or `::`) replaced by their values. */
+static void substitute_consts(const tr_struct *st, tr_tokens *ts)
+{
+    for (size_t k = 0; k < ts->n; k++) {
+        tr_token *t = &ts->v[k];
+        if (t->kind != TR_IDENT ||
+            (k && (is(&ts->v[k - 1], ".") || is(&ts->v[k - 1], "->") || is(&ts->v[k - 1], "::"))))
+            continue;
+        for (int c = 0; c < st->nconsts; c++)
+            if (!strcmp(t->text, st->cnames[c])) {
+                char num[32];
+                snprintf(num, sizeof num, "%lld", st->cvalues[c]);
+                char *d = strdup(num);
+                if (!d) abort();
+                free(t->text);
+                t->text = d;
+                t->kind = TR_NUMBER;
+            }
+    }
+}
+
 bool tp_struct_members(parser *p, tr_struct *st, size_t from, size_t close, tr_tokens *fields,
                        char *why, size_t cap)
 {
@@ -133,6 +207,20 @@ bool tp_struct_members(parser *p, tr_struct *st, size_t from, size_t close, tr_t
             }
             if (is(x, "(") || is(x, "[")) k = matching(p, k, close);
         }
+        if (!lp && eq && any_in(p, a, k, "static") &&
+            (any_in(p, a, k, "constexpr") || any_in(p, a, k, "const"))) {
+            /* `static constexpr int size = sizeof(int4) / sizeof(T);`: a constant of the struct */
+            size_t e = a;
+            while (e < k && !is(&p->t[e], "="))
+                e++;
+            long long v;
+            if (e > a && p->t[e - 1].kind == TR_IDENT && static_const_type(p, a, e - 1) &&
+                struct_const_value(p, st, e + 1, k, &v)) {
+                add_const(p, st, p->t[e - 1].text, v);
+                q = k + 1;
+                continue;
+            }
+        }
         if (!lp) { /* a field */
             for (size_t j = a; j < k; j++)
                 for (size_t w = 0; w < sizeof field_refused / sizeof *field_refused; w++)
@@ -151,10 +239,13 @@ bool tp_struct_members(parser *p, tr_struct *st, size_t from, size_t close, tr_t
             q = k + 1;
             continue;
         }
-        /* the call operator `R operator()(args)`: a member function named operator_call */
+        /* the call operator `R operator()(args)`: a member function named operator_call; the
+         * subscript `R &operator[](int i)`: operator_index */
         bool call_op = lp > a && is(&p->t[lp - 1], "operator") && lp + 2 < close &&
                        is(&p->t[lp + 1], ")") && is(&p->t[lp + 2], "(");
         if (call_op) lp += 2;
+        bool index_op = lp >= a + 3 && is(&p->t[lp - 1], "]") && is(&p->t[lp - 2], "[") &&
+                        is(&p->t[lp - 3], "operator");
         /* a function: [a, lp) its head, (lp, rp) its parameters */
         size_t rp = matching(p, lp, close);
         if (rp >= close || lp == a) {
@@ -162,7 +253,7 @@ bool tp_struct_members(parser *p, tr_struct *st, size_t from, size_t close, tr_t
             return false;
         }
         bool device = any_in(p, a, lp, "__device__");
-        bool oper = any_in(p, a, lp, "operator") && !call_op;
+        bool oper = any_in(p, a, lp, "operator") && !call_op && !index_op;
         bool dtor = lp >= a + 2 && is(&p->t[lp - 2], "~");
         bool ctor = !oper && !dtor && p->t[lp - 1].kind == TR_IDENT &&
                     (is(&p->t[lp - 1], st->name) || (st->tag && is(&p->t[lp - 1], st->tag)));
@@ -268,10 +359,12 @@ bool tp_struct_members(parser *p, tr_struct *st, size_t from, size_t close, tr_t
         }
         if (deleted) continue;
         tr_member *m = add_member(p, st);
-        m->name = ctor      ? NULL
-                  : call_op ? tr_strdup(p->u, "operator_call")
-                            : tr_strdup(p->u, p->t[lp - 1].text);
-        if (call_op) m->op_at = lp - 3; /* its return type ends there */
+        m->name = ctor       ? NULL
+                  : call_op  ? tr_strdup(p->u, "operator_call")
+                  : index_op ? tr_strdup(p->u, "operator_index")
+                             : tr_strdup(p->u, p->t[lp - 1].text);
+        if (call_op || index_op) m->op_at = lp - 3; /* its return type ends there */
+        m->is_static = is_static;
         m->nparams = n, m->nrequired = required;
         m->head = a, m->lparen = lp, m->rparen = rp, m->inits = inits;
         m->body = body, m->body_end = body_end;
@@ -280,26 +373,39 @@ bool tp_struct_members(parser *p, tr_struct *st, size_t from, size_t close, tr_t
             m->why = "a host function: device code cannot call it";
         else if (!body)
             m->why = "declared in the struct and defined outside it, which is not lowered";
-        else if (!ctor && any_in(p, a, lp, "&"))
-            m->why = "a member function returning a reference, which is not lowered";
-        else if (is_static || templ)
-            m->why = "a static or template member function, which is not lowered";
+        else if (templ)
+            m->why = "a template member function, which is not lowered";
+        else if (is_static && (call_op || index_op))
+            m->why = "a static operator, which is not lowered";
         else if (ctor && any_in(p, body, body_end, "return"))
             m->why = "a constructor that returns early, which is not lowered";
+        /* `T &operator[](int i) { return data[i]; }`: a pointer returned, each call read
+         * through it */
+        m->ref_ret = !ctor && any_in(p, a, m->op_at ? m->op_at : lp, "&");
     }
     st->trivial_init = !st->has_ctor || (default_ctor && default_trivial);
+    substitute_consts(st, fields); /* `T payload[size];` */
     /* names of the functions written: S_f, S_make; S_f_N where the name is overloaded */
     for (int i = 0; i < st->nmembers; i++) {
         tr_member *m = &st->members[i];
         if (m->why) continue;
-        int same = 0, same_n = 0;
+        int same = 0, same_n = 0, twins = 0;
+        bool const_twin = false; /* `T &f()` and `const T &f() const`: chosen by the object */
         for (int k = 0; k < st->nmembers; k++) {
             const tr_member *o = &st->members[k];
             if ((o->name == NULL) != (m->name == NULL) || (m->name && strcmp(o->name, m->name)))
                 continue;
             same++;
             same_n += o->nparams == m->nparams && k < i;
+            if (k != i && o->nparams == m->nparams) {
+                twins++;
+                const_twin = o->is_const != m->is_const;
+            }
         }
+        if (twins == 1 && const_twin && m->name)
+            same_n = 0;
+        else
+            const_twin = false;
         if (same_n && !m->op) { /* operators are told apart by their types (overload.c) */
             m->why = "overloaded with another of as many parameters, which is not lowered";
             continue;
@@ -307,9 +413,10 @@ bool tp_struct_members(parser *p, tr_struct *st, size_t from, size_t close, tr_t
         char out[256];
         int len = snprintf(out, sizeof out, "%s_%s", st->name, m->name ? m->name : "make");
         if (m->op)
-            snprintf(out + len, sizeof out - (size_t)len, "_%d", i);
-        else if (same > 1)
-            snprintf(out + len, sizeof out - (size_t)len, "_%d", m->nparams);
+            len += snprintf(out + len, sizeof out - (size_t)len, "_%d", i);
+        else if (same - (const_twin ? 1 : 0) > 1)
+            len += snprintf(out + len, sizeof out - (size_t)len, "_%d", m->nparams);
+        if (const_twin && m->is_const) snprintf(out + len, sizeof out - (size_t)len, "_const");
         m->out = tr_strdup(p->u, out);
     }
     return true;
@@ -367,17 +474,24 @@ static void member_tokens(parser *p, const tr_struct *st, const tr_member *m, tr
     }
     const tr_token *at = &p->t[m->lparen];
     push(ts, at, TR_IDENT, "__device__");
-    if (m->name) { /* the return type: the head without its specifiers and name */
-        for (size_t k = m->head; k < (m->op_at ? m->op_at : m->lparen - 1); k++)
-            if (!tp_in_list(p->t[k].text, dropped, sizeof dropped / sizeof *dropped))
+    if (m->name) { /* the return type: the head without its specifiers and name (a reference
+                    * a pointer) */
+        for (size_t k = m->head; k < (m->op_at ? m->op_at : m->lparen - 1); k++) {
+            if (tp_in_list(p->t[k].text, dropped, sizeof dropped / sizeof *dropped) ||
+                is(&p->t[k], "static"))
+                continue;
+            if (m->ref_ret && is(&p->t[k], "&"))
+                push(ts, &p->t[k], TR_PUNCT, "*");
+            else
                 push_range(ts, p, k, k + 1);
+        }
     } else {
         push(ts, at, TR_IDENT, "struct");
         push(ts, at, TR_IDENT, st->name);
     }
     push(ts, at, TR_IDENT, m->out);
     push(ts, at, TR_PUNCT, "(");
-    if (m->name) {
+    if (m->name && !m->is_static) {
         if (m->is_const) push(ts, at, TR_IDENT, "const");
         push(ts, at, TR_IDENT, "struct");
         push(ts, at, TR_IDENT, st->name);
@@ -386,6 +500,32 @@ static void member_tokens(parser *p, const tr_struct *st, const tr_member *m, tr
         if (m->nparams) push(ts, at, TR_PUNCT, ",");
     }
     push_range(ts, p, m->lparen + 1, m->rparen + 1);
+    if (m->name && m->ref_ret) { /* return x; is return &(x); */
+        for (size_t k = m->body; k <= m->body_end; k++) {
+            if (!is(&p->t[k], "return")) {
+                push_range(ts, p, k, k + 1);
+                continue;
+            }
+            push_range(ts, p, k, k + 1);
+            push(ts, &p->t[k], TR_PUNCT, "&");
+            push(ts, &p->t[k], TR_PUNCT, "(");
+            int depth = 0;
+            for (k++; k < m->body_end; k++) {
+                const char *x = p->t[k].text;
+                if (p->t[k].kind == TR_PUNCT &&
+                    (!strcmp(x, "(") || !strcmp(x, "[") || !strcmp(x, "{")))
+                    depth++;
+                if (p->t[k].kind == TR_PUNCT &&
+                    (!strcmp(x, ")") || !strcmp(x, "]") || !strcmp(x, "}")))
+                    depth--;
+                if (depth == 0 && is(&p->t[k], ";")) break;
+                push_range(ts, p, k, k + 1);
+            }
+            push(ts, &p->t[k], TR_PUNCT, ")");
+            push(ts, &p->t[k], TR_PUNCT, ";");
+        }
+        return;
+    }
     if (m->name) {
         push_range(ts, p, m->body, m->body_end + 1);
         return;
@@ -473,6 +613,7 @@ void tp_struct_queue_members(parser *p, int index, size_t from, size_t close)
         }
         tr_tokens ts = {0};
         member_tokens(p, st, m, &ts);
+        substitute_consts(st, &ts);
         push(&ts, &p->t[m->body_end], TR_EOF, "");
         if (p->npending == p->cappending) {
             int cap = p->cappending ? p->cappending * 2 : 16;
@@ -651,69 +792,182 @@ static bool call_operator_of(parser *p, const tr_expr *e, const tr_struct **st)
     return named;
 }
 
+/* The object expression is const: a const variable or parameter (a pointer's pointee for ->). */
+static bool const_object(const tr_expr *o)
+{
+    while (o->kind == TR_E_MEMBER || o->kind == TR_E_INDEX)
+        o = o->a;
+    return o->kind == TR_E_IDENT && o->sym && o->sym->type.is_const;
+}
+
+/* The member of st named `name` taking nargs arguments; of a pair told apart by constness
+ * (`T &f()`, `const T &f() const`), the one for an object that is const or not. */
+static const tr_member *find_member_for(const tr_struct *st, const char *name, int nargs,
+                                        bool obj_const, bool *named)
+{
+    const tr_member *hit = find_member(st, name, nargs, named);
+    if (hit || !*named) return hit;
+    const tr_member *c = NULL, *nc = NULL;
+    int n = 0;
+    for (int i = 0; i < st->nmembers; i++) {
+        const tr_member *m = &st->members[i];
+        if (!m->name || strcmp(m->name, name) || nargs < m->nrequired || nargs > m->nparams)
+            continue;
+        n++;
+        if (m->is_const)
+            c = m;
+        else
+            nc = m;
+    }
+    if (n != 2 || !c || !nc) return NULL;
+    return obj_const ? c : nc;
+}
+
+/* A call of member m of st on the object `obj` (a pointer to it; NULL for a static member):
+ * S_f(obj, args), read through where m returns a reference; at `where`'s place (NULL: at). */
+static tr_expr *member_call_expr(parser *p, const tr_token *at, const tr_struct *st,
+                                 const tr_member *m, const char *name, tr_expr *obj, int nargs,
+                                 tr_expr **xargs, const tr_expr *where)
+{
+    if (!m->out) tp_bail(p, "member function", "%s::%s is %s", st->name, name, m->why);
+    int k = m->is_static ? 0 : 1;
+    tr_expr **args = tr_alloc(p->u, (size_t)(nargs + 1) * sizeof *args);
+    if (k) args[0] = obj;
+    for (int i = 0; i < nargs; i++)
+        args[i + k] = xargs[i];
+    tr_expr *c = tp_mk_call(p, at, m->out, nargs + k, args);
+    if (where) c->line = where->line, c->col = where->col, c->file = where->file;
+    if (!m->ref_ret) return c;
+    tr_expr *d = tp_new_expr(p, TR_E_UNARY, at);
+    d->text = tr_strdup(p->u, "*");
+    d->a = c;
+    d->line = c->line, d->col = c->col, d->file = c->file;
+    return d;
+}
+
+/* &o for a member function's object o (refused where o is no variable, unless m is static). */
+static tr_expr *object_address(parser *p, const tr_token *at, const tr_struct *st,
+                               const tr_member *m, const char *name, tr_expr *o, bool arrow)
+{
+    if (m && m->is_static) return NULL;
+    if (arrow) return o;
+    if (!lvalue(o))
+        tp_bail(p, "member function",
+                "%s.%s(): a member function called on a value that is not a variable (a "
+                "temporary such as S()(x) or f().g()): declare the object first",
+                st->name, name);
+    tr_expr *a = tp_new_expr(p, TR_E_UNARY, at);
+    a->text = tr_strdup(p->u, "&");
+    a->a = o;
+    a->line = o->line, a->col = o->col, a->file = o->file;
+    return a;
+}
+
+static void no_member(parser *p, const tr_struct *st, const char *name, int nargs)
+{
+    tp_bail(p, "member function",
+            "%s has no member function %s taking %d argument%s that the translation can tell "
+            "apart",
+            st->name, name, nargs, nargs == 1 ? "" : "s");
+}
+
 tr_expr *tp_member_call(parser *p, tr_expr *x)
 {
     const tr_token *at = tp_cur(p);
-    tr_expr *obj = NULL;
     const tr_struct *st = NULL;
     const char *name = NULL;
+    tr_expr *o = NULL; /* the object, or a pointer to it (arrow) */
+    bool arrow = false, named;
     if (x->a->kind == TR_E_MEMBER) {
         char base[160];
         int nptr;
-        bool arrow = !strcmp(x->a->text, "->");
+        arrow = !strcmp(x->a->text, "->");
         if (!tp_guess_type(p, x->a->a, base, sizeof base, &nptr) || nptr != (arrow ? 1 : 0) ||
             strncmp(base, "struct ", 7) != 0)
             return x;
         st = tp_find_struct(p->u, base + 7);
         if (!st || !st->nmembers) return x;
         name = x->a->name;
-        if (arrow) {
-            obj = x->a->a;
-        } else {
-            if (!lvalue(x->a->a))
-                tp_bail(p, "member function",
-                        "%s.%s(): a member function called on a value that is not a variable",
-                        st->name, name);
-            obj = tp_new_expr(p, TR_E_UNARY, at);
-            obj->text = tr_strdup(p->u, "&");
-            obj->a = x->a->a;
-            obj->line = x->a->a->line, obj->col = x->a->a->col, obj->file = x->a->a->file;
-        }
+        o = x->a->a;
     } else if (x->a->kind != TR_E_MEMBER && call_operator_of(p, x->a, &st)) {
         /* f(a, b) on a value of a struct with `operator()`: its member operator_call */
         name = "operator_call";
-        if (!lvalue(x->a))
-            tp_bail(p, "member function",
-                    "%s's operator() called on a value that is not a variable (a temporary "
-                    "such as S()(x)): declare the object first",
-                    st->name);
-        obj = tp_new_expr(p, TR_E_UNARY, at);
-        obj->text = tr_strdup(p->u, "&");
-        obj->a = x->a;
-        obj->line = x->a->line, obj->col = x->a->col, obj->file = x->a->file;
+        o = x->a;
     } else if (x->a->kind == TR_E_IDENT && !x->a->sym && p->member_of) {
         st = &p->u->structs[p->member_of - 1];
         name = x->a->text;
-        bool named;
-        find_member(st, name, x->nargs, &named);
+        const tr_member *m = find_member_for(st, name, x->nargs, false, &named);
         if (!named) return x;
-        obj = this_ident(p, at);
+        if (!m) no_member(p, st, name, x->nargs);
+        return member_call_expr(p, at, st, m, name, m->is_static ? NULL : this_ident(p, at),
+                                x->nargs, x->args, x);
     } else {
         return x;
     }
+    const tr_member *m = find_member_for(st, name, x->nargs, const_object(o), &named);
+    if (!m) no_member(p, st, name, x->nargs);
+    tr_expr *obj = object_address(p, at, st, m, name, o, arrow);
+    return member_call_expr(p, at, st, m, name, obj, x->nargs, x->args, x);
+}
+
+/* o[i] on a value of a struct with `operator[]`: *S_operator_index(&o, i); NULL where o is no
+ * such value. */
+tr_expr *tp_member_index(parser *p, tr_expr *o, tr_expr *index)
+{
+    char base[160];
+    int nptr;
+    if ((o->kind == TR_E_IDENT && !o->sym) || !tp_guess_type(p, o, base, sizeof base, &nptr) ||
+        nptr || strncmp(base, "struct ", 7))
+        return NULL;
+    const tr_struct *st = tp_find_struct(p->u, base + 7);
+    bool named = false;
+    if (!st) return NULL;
+    const tr_member *m = find_member_for(st, "operator_index", 1, const_object(o), &named);
+    if (!named) return NULL;
+    if (!m) no_member(p, st, "operator[]", 1);
+    const tr_token *at = tp_cur(p);
+    tr_expr *obj = object_address(p, at, st, m, "operator[]", o, false);
+    return member_call_expr(p, at, st, m, "operator[]", obj, 1, &index, o);
+}
+
+/* S::name at p->i (at `::`), for one of the file's structs: a constant's value, or a call of
+ * a static member function. */
+tr_expr *tp_static_member(parser *p, const tr_token *at, const tr_struct *st)
+{
+    tp_expect(p, "::");
+    const tr_token *n = tp_cur(p);
+    if (n->kind != TR_IDENT) tp_bail(p, "syntax", "expected a name after %s::", st->name);
+    p->i++;
+    tr_expr *c = tp_struct_constant(p, n, st, n->text);
+    if (c) return c;
     bool named;
-    const tr_member *m = find_member(st, name, x->nargs, &named);
-    if (!m)
-        tp_bail(p, "member function",
-                "%s has no member function %s taking %d argument%s that the translation can "
-                "tell apart",
-                st->name, name, x->nargs, x->nargs == 1 ? "" : "s");
-    if (!m->out) tp_bail(p, "member function", "%s::%s is %s", st->name, name, m->why);
-    tr_expr **args = tr_alloc(p->u, (size_t)(x->nargs + 1) * sizeof *args);
-    args[0] = obj;
-    for (int i = 0; i < x->nargs; i++)
-        args[i + 1] = x->args[i];
-    tr_expr *c = tp_mk_call(p, at, m->out, x->nargs + 1, args);
-    c->line = x->line, c->col = x->col, c->file = x->file;
-    return c;
+    if (tp_is(p, "(")) {
+        tr_expr **args;
+        int nargs = parse_args(p, &args);
+        const tr_member *m = find_member_for(st, n->text, nargs, false, &named);
+        if (m && m->is_static)
+            return member_call_expr(p, at, st, m, n->text, NULL, nargs, args, NULL);
+        if (m)
+            tp_bail(p, "member function",
+                    "%s::%s(...) names a member function that is not static outside a call on "
+                    "an object",
+                    st->name, n->text);
+        if (named) no_member(p, st, n->text, nargs);
+    }
+    tp_bail(p, "C++", "%s::%s is no constant or static member function of %s the translation reads",
+            st->name, n->text, st->name);
+}
+
+/* The constant `name` of st (static constexpr) as a number, or NULL. */
+tr_expr *tp_struct_constant(parser *p, const tr_token *at, const tr_struct *st, const char *name)
+{
+    for (int c = 0; c < st->nconsts; c++)
+        if (!strcmp(st->cnames[c], name)) {
+            char num[32];
+            snprintf(num, sizeof num, "%lld", st->cvalues[c]);
+            tr_expr *e = tp_new_expr(p, TR_E_NUM, at);
+            e->text = tr_strdup(p->u, num);
+            return e;
+        }
+    return NULL;
 }

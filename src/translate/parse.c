@@ -215,6 +215,15 @@ bool tp_is_namespace(parser *p, const char *name)
     return false;
 }
 
+/* The file's struct a type name names (its own name, or an alias of it); NULL: none. */
+static tr_struct *struct_named(parser *p, const char *name)
+{
+    const tr_type *al = tp_alias_type(p, name);
+    if (al && !al->nptr && al->base && !strncmp(al->base, "struct ", 7))
+        return tp_find_struct(p->u, al->base + 7);
+    return al ? NULL : tp_find_struct(p->u, name);
+}
+
 tr_struct *tp_find_struct(tr_unit *u, const char *name)
 {
     for (int i = 0; i < u->nstructs; i++)
@@ -530,7 +539,7 @@ specs tp_parse_specs(parser *p)
 static tr_expr *parse_unary(parser *p);
 
 /* int, unsigned, long and the fixed-width integers, char, short, bool */
-static bool integer_base(const char *b)
+bool tp_integer_type_name(const char *b)
 {
     static const char *const words[] = {"int",      "unsigned", "signed",  "long",     "short",
                                         "char",     "bool",     "size_t",  "int8_t",   "int16_t",
@@ -959,6 +968,15 @@ bool tp_guess_type(parser *p, const tr_expr *e, char *base, size_t cap, int *npt
             return snprintf(base, cap, "int"), *nptr = 0, true; /* comparisons */
         if (!tp_guess_type(p, x, a, sizeof a, &na)) return false;
         if (!tp_guess_type(p, y, b, sizeof b, &nb)) return false;
+        /* a pointer plus or minus an integer, or either pointer of `c ? p : q` of one type */
+        bool arith = e->kind == TR_E_BINARY && (!strcmp(e->text, "+") || !strcmp(e->text, "-"));
+        if ((arith && na && !nb && tp_integer_type_name(b)) ||
+            (arith && !strcmp(e->text, "+") && nb && !na && tp_integer_type_name(a)) ||
+            (e->kind == TR_E_COND && na && na == nb && !strcmp(a, b))) {
+            snprintf(base, cap, "%s", na ? a : b);
+            *nptr = na ? na : nb;
+            return true;
+        }
         if (na || nb) return false;
         static const char *const rank[] = {"double",    "float",        "unsigned long long",
                                            "long long", "unsigned int", "int"};
@@ -1066,11 +1084,7 @@ tr_expr *tp_parse_primary(parser *p)
             const char *nm = tp_struct_template_ref(p);
             tr_struct *st = tp_find_struct(p->u, nm);
             if (st->has_ctor && (tp_is(p, "(") || tp_is(p, "{"))) return tp_ctor_expr_of(p, t, st);
-            if (tp_is(p, "::"))
-                tp_bail(p, "C++",
-                        "static members of class template %s are outside the accepted "
-                        "subset",
-                        t->text);
+            if (tp_is(p, "::")) return tp_static_member(p, t, st);
             if (!tp_is(p, "{")) tp_bail(p, "syntax", "expected '{' after %s<...>", t->text);
             tr_type *ty = tr_alloc(p->u, sizeof *ty);
             char base[300];
@@ -1208,6 +1222,11 @@ tr_expr *tp_parse_primary(parser *p)
                 p->t[p->i + 2].kind == TR_IDENT) {
                 p->i += 2; /* util::twice: the file's own namespace, flattened (items.c) */
                 return tp_parse_primary(p);
+            }
+            tr_struct *qs = struct_named(p, t->text);
+            if (qs && !tp_lookup(p, t->text)) { /* S::size, S::zeros(): static members */
+                p->i++;
+                return tp_static_member(p, t, qs);
             }
             if (p->i + 2 < p->end && p->t[p->i + 2].kind == TR_IDENT) {
                 /* Mode::A: an enumerator (items.c) */
@@ -1400,7 +1419,8 @@ static tr_expr *parse_postfix(parser *p)
             x->a = e;
             x->b = tp_parse_expr(p);
             tp_expect(p, "]");
-            e = x;
+            tr_expr *op = tp_member_index(p, e, x->b); /* a struct's operator[] (members.c) */
+            e = op ? op : x;
         } else if (tp_accept(p, "(")) {
             tr_expr *x = tp_new_expr(p, TR_E_CALL, t);
             x->a = e;
@@ -1429,6 +1449,8 @@ static tr_expr *parse_postfix(parser *p)
             e = x;
             if (method) {
                 e = tp_cg_method(p, x, x->a->a->sym, x->a->name);
+            } else if ((e = tp_memcpy_call(p, x)) != x) {
+                /* memcpy: bytes copied (stdlib.c) */
             } else if ((e = tp_width_shuffle(p, x)) != x) {
                 /* a shuffle within segments of the warp (coop.c) */
             } else if ((e = tp_member_call(p, x)) != x) {
@@ -1454,6 +1476,15 @@ static tr_expr *parse_postfix(parser *p)
             x->a = e;
             x->line = e->line, x->col = e->col, x->file = e->file;
             e = x;
+            char base[160];
+            int nptr;
+            const tr_struct *os;
+            if (!tp_is(p, "(") && tp_guess_type(p, x->a, base, sizeof base, &nptr) &&
+                nptr == (t->text[0] == '-' ? 1 : 0) && !strncmp(base, "struct ", 7) &&
+                (os = tp_find_struct(p->u, base + 7)) != NULL) {
+                tr_expr *c = tp_struct_constant(p, t, os, x->name); /* a.size: static */
+                if (c) e = c;
+            }
         } else if (tp_is(p, "++") || tp_is(p, "--")) {
             tr_expr *x = tp_new_expr(p, TR_E_POSTFIX, t);
             x->text = tr_strdup(p->u, t->text);
@@ -2055,7 +2086,7 @@ static tr_stmt *parse_decl_stmt(parser *p)
             size_t init_end = p->i - (direct ? 1 : 0);
             long long cv;
             if (sym->kind == TR_SYM_LOCAL && !sym->type.nptr && !sym->ndims && sym->type.base &&
-                integer_base(sym->type.base) && init_end > init_at &&
+                tp_integer_type_name(sym->type.base) && init_end > init_at &&
                 tp_const_tokens(p, p->t + init_at, init_end - init_at, &cv)) {
                 if (sym->type.is_const)
                     sym->has_cvalue = true, sym->cvalue = cv;

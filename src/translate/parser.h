@@ -185,6 +185,8 @@ const char *tp_host_const_value(parser *p, const char *name);
 /* The value of the integer constant expression in tokens [t, t + n): numbers, operators, local
  * constants with a known value, the host's constants, kept macros, enumerators, true/false. */
 bool tp_const_tokens(parser *p, const tr_token *t, size_t n, long long *v);
+/* Every word of the type name b is an integer type's (unsigned long long, int32_t, bool). */
+bool tp_integer_type_name(const char *b);
 /* Whether the file opens a namespace of this name. */
 bool tp_is_namespace(parser *p, const char *name);
 /* The plain struct of the file with this tag or name (NULL: none). */
@@ -210,6 +212,12 @@ tr_expr *tp_ctor_expr_of(parser *p, const tr_token *at, const tr_struct *st);
 /* A call x whose callee is `o.f` / `o->f`, or a bare `f` inside a member function: the call of
  * the function written for the member; x itself when it is none. */
 tr_expr *tp_member_call(parser *p, tr_expr *x);
+/* o[i] on a struct value with operator[] (members.c): the member's call; NULL for others. */
+tr_expr *tp_member_index(parser *p, tr_expr *o, tr_expr *index);
+/* S::name at `::` for struct st: a static constant's value or a static member's call. */
+tr_expr *tp_static_member(parser *p, const tr_token *at, const tr_struct *st);
+/* The static constant `name` of st as a number expression; NULL where it has none. */
+tr_expr *tp_struct_constant(parser *p, const tr_token *at, const tr_struct *st, const char *name);
 /* Inside a member function: `this`, and a name that is a field of the struct and nothing
  * nearer (`this->name`); NULL otherwise. */
 tr_expr *tp_member_name(parser *p, const tr_token *t);
@@ -230,6 +238,9 @@ tr_expr *tp_cg_method(parser *p, tr_expr *call, tr_sym *obj, const char *name);
 /* __shfl*_sync with a width other than a written 32: a call of a helper keeping CUDA's segments
  * (coop.c); the call itself where it is not one. */
 tr_expr *tp_width_shuffle(parser *p, tr_expr *call);
+/* memcpy(dst, src, n) in device code: a call of a byte-copying helper (stdlib.c); the call
+ * itself where it is not that (or the file defines its own memcpy). */
+tr_expr *tp_memcpy_call(parser *p, tr_expr *call);
 
 /* A device function with a thread_group parameter (the item at [i, end)): recorded as a
  * template instantiated per group passed; true when it is one. */

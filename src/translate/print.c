@@ -882,7 +882,7 @@ void tl_emit_signature_helper(lctx *c, gp_strbuf *sb)
 {
     tr_func *f = c->f;
     gp_strbuf_puts(sb, "GP_FUNC ");
-    tl_emit_type_prefix(sb, &f->ret, TR_SP_NONE);
+    tl_emit_type_prefix(sb, &f->ret, f->ret.nptr ? c->clone->ret_space : TR_SP_NONE);
     gp_strbuf_printf(sb, "%s(", c->clone->name);
     bool first = true;
     for (int i = 0; i < f->nparams; i++) {

@@ -192,3 +192,52 @@ tr_expr *tp_std_constant(parser *p)
     if (!strcmp(w, "is_same") || !strcmp(w, "is_same_v")) return is_same(p);
     return NULL;
 }
+
+/* x names an array (a local or parameter array, or an array field): &x is its first element's
+ * address, as far as copying bytes goes. */
+static bool names_array(parser *p, const tr_expr *x)
+{
+    if (x->kind == TR_E_IDENT) return x->sym && x->sym->ndims > 0;
+    if (x->kind != TR_E_MEMBER) return false;
+    char base[160];
+    int nptr;
+    if (!tp_guess_type(p, x->a, base, sizeof base, &nptr) || strncmp(base, "struct ", 7))
+        return false;
+    const tr_struct *st = tp_find_struct(p->u, base + 7);
+    for (int f = 0; st && f < st->nfields; f++)
+        if (!strcmp(st->fields[f].name, x->name)) return st->fields[f].dims[0] != NULL;
+    return false;
+}
+
+tr_expr *tp_memcpy_call(parser *p, tr_expr *call)
+{
+    if (call->a->kind != TR_E_IDENT || call->a->sym || strcmp(call->a->text, "memcpy") ||
+        call->nargs != 3)
+        return call;
+    for (int i = 0; i < p->u->nfuncs; i++)
+        if (!strcmp(p->u->funcs[i]->name, "memcpy")) return call; /* the file's own */
+    const tr_token *at = &(tr_token){TR_IDENT, "", call->file, call->line, call->col, false};
+    tp_make_item(p, "memcpy_bytes",
+                 "__device__ void memcpy_bytes(unsigned char *dst, const unsigned char *src, "
+                 "unsigned long long n)\n{\n    for (unsigned long long i = 0; i < n; i++)\n"
+                 "        dst[i] = src[i];\n}\n",
+                 at);
+    tr_expr *args[3];
+    for (int i = 0; i < 2; i++) {
+        tr_expr *a = call->args[i];
+        if (a->kind == TR_E_UNARY && !strcmp(a->text, "&") && names_array(p, a->a)) a = a->a;
+        tr_expr *c = tp_new_expr(p, TR_E_CAST, at);
+        tr_type *ty = tr_alloc(p->u, sizeof *ty);
+        ty->base = tr_strdup(p->u, "unsigned char");
+        ty->nptr = 1;
+        ty->is_const = i == 1;
+        c->type = ty;
+        c->a = a;
+        c->file = a->file, c->line = a->line, c->col = a->col;
+        args[i] = c;
+    }
+    args[2] = call->args[2];
+    tr_expr *e = tp_mk_call(p, at, "memcpy_bytes", 3, args);
+    e->origin = "memcpy";
+    return e;
+}

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "translate/map.h"
 #include "translate/parser.h"
 
 enum { MAX_INSTANCES = 512, HOST_DEPTH = 3 };
@@ -50,37 +51,17 @@ static const tr_kept_macro *kept(parser *p, const char *name)
 /* The words a type argument may be made of. */
 static bool type_word(parser *p, const char *w)
 {
-    static const char *const words[] = {"void",
-                                        "char",
-                                        "short",
-                                        "int",
-                                        "long",
-                                        "float",
-                                        "double",
-                                        "signed",
-                                        "unsigned",
-                                        "bool",
-                                        "const",
-                                        "int8_t",
-                                        "int16_t",
-                                        "int32_t",
-                                        "int64_t",
-                                        "uint8_t",
-                                        "uint16_t",
-                                        "uint32_t",
-                                        "uint64_t",
-                                        "size_t",
-                                        "float2",
-                                        "float4",
-                                        "int2",
-                                        "int4",
-                                        "__half",
-                                        "half",
-                                        "uint2",
-                                        "uint4",
-                                        "struct",
-                                        "thread_block",
-                                        "thread_block_tile"};
+    static const char *const words[] = {"void",        "char",         "short",
+                                        "int",         "long",         "float",
+                                        "double",      "signed",       "unsigned",
+                                        "bool",        "const",        "int8_t",
+                                        "int16_t",     "int32_t",      "int64_t",
+                                        "uint8_t",     "uint16_t",     "uint32_t",
+                                        "uint64_t",    "size_t",       "float2",
+                                        "float4",      "int2",         "int4",
+                                        "__half",      "half",         "__nv_bfloat16",
+                                        "nv_bfloat16", "uint2",        "uint4",
+                                        "struct",      "thread_block", "thread_block_tile"};
     if (tp_in_list(w, words, sizeof words / sizeof *words) || tp_std_typedef(w)) return true;
     /* CUDA's vector types (whether the dialect has one is the instance's own question) */
     static const char *const vec[] = {"char", "uchar", "short",    "ushort",    "int",   "uint",
@@ -175,6 +156,33 @@ bool tp_const_tokens(parser *p, const tr_token *t, size_t n, long long *v)
         tr_token c = t[j];
         char num[32];
         long long ev;
+        if (t[j].kind == TR_IDENT && !strcmp(t[j].text, "sizeof") && j + 1 < n &&
+            !strcmp(t[j + 1].text, "(")) {
+            /* sizeof(T) of a scalar or vector type (an alias's, a pointer's: 8) */
+            char ty[128] = "";
+            size_t q = j + 2;
+            bool ptr = false;
+            for (; q < n && strcmp(t[q].text, ")"); q++) {
+                if (!strcmp(t[q].text, "*")) ptr = true;
+                if (t[q].kind != TR_IDENT || !strcmp(t[q].text, "const")) continue;
+                const tr_type *al = tp_alias_type(p, t[q].text);
+                const char *w = al && !al->nptr ? al->base : t[q].text;
+                ptr |= al && al->nptr;
+                if (strlen(ty) + strlen(w) + 2 < sizeof ty)
+                    snprintf(ty + strlen(ty), sizeof ty - strlen(ty), "%s%s", ty[0] ? " " : "", w);
+            }
+            ev = ptr ? 8 : tr_type_size(ty);
+            if (q >= n || ev <= 0) {
+                ok = false;
+                break;
+            }
+            j = q; /* at the ')' */
+            snprintf(num, sizeof num, "%lld", ev);
+            c = t[j];
+            c.kind = TR_NUMBER, c.text = num;
+            ok = tr_tokens_push(&e, &c) == 0;
+            continue;
+        }
         if (t[j].kind == TR_IDENT) {
             const tr_sym *s = tp_lookup(p, t[j].text);
             const char *hv = NULL;
@@ -402,6 +410,13 @@ static bool all_texts(parser *p, tr_template *t, tr_tokens *args, int nargs, tr_
             break;
         }
         ok = arg_text(p, &all[i], t->ptype[i], texts[i], sizeof texts[i], why, whylen);
+        if (ok && t->ptype[i] && t >= p->stemplates && t < p->stemplates + p->nstemplates) {
+            /* one struct per type, whatever its spelling (`Packed128<floatX>` is
+             * `Packed128<__nv_bfloat16>` where floatX names it): values pass between them */
+            char c[64];
+            tp_canon_type(p, texts[i], c, sizeof c);
+            snprintf(texts[i], sizeof texts[i], "%s", c);
+        }
         if (ok && !t->ptype[i]) {
             /* a value argument is its value (a host constant's too), not the name it had */
             tr_tokens lexed = {0};

@@ -192,3 +192,58 @@ bool tl_operator_arg_fits(const tr_sym *p, const tr_expr *a)
                a->vt == TR_VT_DOUBLE;
     return scalar && arg && !p->ref;
 }
+
+long long tr_type_size(const char *b)
+{
+    static const struct {
+        const char *name;
+        int size;
+    } sizes[] = {
+        {"char", 1},
+        {"signed char", 1},
+        {"unsigned char", 1},
+        {"bool", 1},
+        {"int8_t", 1},
+        {"uint8_t", 1},
+        {"short", 2},
+        {"unsigned short", 2},
+        {"int16_t", 2},
+        {"uint16_t", 2},
+        {"__half", 2},
+        {"half", 2},
+        {"__nv_bfloat16", 2},
+        {"nv_bfloat16", 2},
+        {"int", 4},
+        {"unsigned int", 4},
+        {"unsigned", 4},
+        {"int32_t", 4},
+        {"uint32_t", 4},
+        {"float", 4},
+        {"long", 8},
+        {"unsigned long", 8},
+        {"long long", 8},
+        {"int64_t", 8},
+        {"uint64_t", 8},
+        {"unsigned long long", 8},
+        {"size_t", 8},
+        {"double", 8},
+        {"__half2", 4},
+        {"half2", 4},
+        {"__nv_bfloat162", 4},
+    };
+    if (!b) return 0;
+    for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++)
+        if (!strcmp(b, sizes[i].name)) return sizes[i].size;
+    int n = 0;
+    const char *elem = NULL;
+    if (!tr_vector_type(b, &n, &elem)) return 0;
+    /* a vector: its components (float3 is 12 bytes in CUDA; its elem is the output's name) */
+    static const struct {
+        const char *name;
+        int size;
+    } elems[] = {{"int8_t", 1},   {"uint8_t", 1}, {"int16_t", 2},  {"uint16_t", 2}, {"int", 4},
+                 {"uint32_t", 4}, {"int64_t", 8}, {"uint64_t", 8}, {"float", 4},    {"double", 8}};
+    for (size_t i = 0; i < sizeof elems / sizeof *elems; i++)
+        if (!strcmp(elem, elems[i].name)) return (long long)n * elems[i].size;
+    return 0;
+}

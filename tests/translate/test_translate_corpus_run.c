@@ -1304,6 +1304,73 @@ static void run_warp_segments(void **state)
     }
 }
 
+/* bf16 as CUDA rounds a float to it (to nearest, ties to even), and back */
+static uint16_t to_bf16(float f)
+{
+    uint32_t x;
+    memcpy(&x, &f, 4);
+    uint32_t lsb = (x >> 16) & 1u;
+    return (uint16_t)((x + 0x7fffu + lsb) >> 16);
+}
+static float from_bf16(uint16_t h)
+{
+    uint32_t x = (uint32_t)h << 16;
+    float f;
+    memcpy(&f, &x, 4);
+    return f;
+}
+
+/* llm.c's Packed128 over bf16 and float: static members, operator[] and its const twin, memcpy
+ * of the payload, 128-bit loads and stores */
+static void run_packed128(void **state)
+{
+    (void)state;
+    enum { N = 1 << 12 };
+    static uint16_t a[N], b[N], out[N], ref[N], ones[N];
+    static float sums[N / 8], sref[N / 8], f[N], g[N], gref[N];
+    for (int i = 0; i < N; i++) {
+        a[i] = to_bf16(sinf(0.01f * (float)i) * 3.0f);
+        b[i] = to_bf16(cosf(0.013f * (float)i) * 2.0f);
+        ref[i] = to_bf16(from_bf16(a[i]) + from_bf16(b[i]));
+        f[i] = (float)(i % 97) * 0.25f - 7.0f;
+        gref[i] = 0.0f + f[i] * 0.5f;
+    }
+    for (int r = 0; r < N / 8; r++) {
+        sref[r] = 0.0f;
+        for (int k = 0; k < 8; k++)
+            sref[r] += from_bf16(a[r * 8 + k]);
+    }
+    FOR_EACH_DEVICE(dev)
+    {
+        built t = build(dev, "packed128.cu");
+        int n = N;
+        gp_buffer *bo = buf(dev, NULL, sizeof out), *ba = buf(dev, a, sizeof a),
+                  *bb = buf(dev, b, sizeof b);
+        gp_kernel *k = gpt_kernel_of(t.prog, "residual_forward_kernel2");
+        launch(k, 1, G1(N / 8), G1(128), ARGS(B(bo), B(ba), B(bb), V(n)));
+        get(bo, out, sizeof out);
+        assert_memory_equal(out, ref, sizeof out);
+        gp_kernel_release(k);
+        gp_buffer *bs = buf(dev, NULL, sizeof sums);
+        k = gpt_kernel_of(t.prog, "row_sums");
+        launch(k, 1, G1(N / 8), G1(128), ARGS(B(bs), B(bo), B(ba), V(n)));
+        get(bs, sums, sizeof sums), get(bo, ones, sizeof ones);
+        CHECKF("row_sums", sref, sums, N / 8, 0);
+        for (int i = 0; i < N; i++)
+            assert_int_equal(ones[i], 0x3f80); /* bf16 1.0 */
+        gp_kernel_release(k);
+        gp_buffer *bf = buf(dev, f, sizeof f), *bg = buf(dev, NULL, sizeof g);
+        k = gpt_kernel_of(t.prog, "scale_add");
+        float s = 0.5f;
+        launch(k, 1, G1(N / 4), G1(128), ARGS(B(bg), B(bf), V(s), V(n)));
+        get(bg, g, sizeof g);
+        CHECKF("scale_add", gref, g, N, 0);
+        gp_kernel_release(k);
+        gp_buffer_release(bo), gp_buffer_release(ba), gp_buffer_release(bb);
+        gp_buffer_release(bs), gp_buffer_release(bf), gp_buffer_release(bg), close_all(&t);
+    }
+}
+
 /* class templates: a Welford accumulator per value type (constructors, member functions), a
  * shape passed by value, a member function of a field that is an instance */
 static void run_welford_rows(void **state)
@@ -1645,9 +1712,10 @@ static void run_tile16_segments(void **state)
         cmocka_unit_test(run_encoder_forward), cmocka_unit_test(run_crossentropy_forward),         \
         cmocka_unit_test(run_matmul_forward_bias), cmocka_unit_test(run_online_softmax),           \
         cmocka_unit_test(run_softmax_params), cmocka_unit_test(run_softmax_warp_persistent),       \
-        cmocka_unit_test(run_warp_segments), cmocka_unit_test(run_welford_rows),                   \
-        cmocka_unit_test(run_file_scope_shared), cmocka_unit_test(run_byte_shuffles),              \
-        cmocka_unit_test(run_matmul_backward_bias), cmocka_unit_test(run_tile16_segments),
+        cmocka_unit_test(run_warp_segments), cmocka_unit_test(run_packed128),                      \
+        cmocka_unit_test(run_welford_rows), cmocka_unit_test(run_file_scope_shared),               \
+        cmocka_unit_test(run_byte_shuffles), cmocka_unit_test(run_matmul_backward_bias),           \
+        cmocka_unit_test(run_tile16_segments),
 /* ---- Rodinia and Parboil style ------------------------------------------------------------ */
 static void run_bfs(void **state)
 {

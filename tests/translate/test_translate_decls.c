@@ -276,6 +276,67 @@ static void unions(void **state)
                 "struct S is not translated: __align__ with fields whose layout");
 }
 
+/* Static constexpr members are constants (S::size, s.size, array sizes), static member
+ * functions are functions without an object, a member returning a reference returns a pointer
+ * read through at each call (operator[] and its const twin, chosen by the object's constness),
+ * memcpy copies bytes. */
+static void static_members_and_references(void **state)
+{
+    (void)state;
+    expect_ok("#include <cstring>\n"
+              "template <class E> struct V {\n"
+              "  __device__ static V filled(E x) { V r; for (int k = 0; k < size; ++k) r.d[k] = x; "
+              "return r; }\n"
+              "  __device__ static V zeros() { return filled(0); }\n"
+              "  __device__ E &operator[](int i) { return d[i]; }\n"
+              "  __device__ const E &operator[](int i) const { return d[i]; }\n"
+              "  __device__ E &last() { return d[size - 1]; }\n"
+              "  __device__ int4 bits() const { int4 b; memcpy(&b, &d, sizeof(b)); return b; }\n"
+              "  static constexpr int size = sizeof(int4) / sizeof(E);\n"
+              "  E d[size];\n"
+              "};\n"
+              "typedef V<float> v4;\n"
+              "__device__ float first(const v4 &v) { return v[0]; }\n"
+              "__global__ void k(float *o, int4 *w) {\n"
+              "  v4 a = v4::zeros();\n"
+              "  for (int i = 0; i < a.size; i++) a[i] = o[i];\n"
+              "  a.last() += 1.0f;\n"
+              "  o[v4::size] = first(a);\n"
+              "  w[0] = a.bits();\n"
+              "}\n",
+              (const char *const[]){
+                  "typedef struct V_float {", "float d[4];", "V_float V_float_filled(float x)",
+                  "for (int k = 0; k < 4; ++k)", "V_float V_float_zeros(void)",
+                  "return V_float_filled(0);",
+                  "GP_PRIVATE float *V_float_operator_index(GP_PRIVATE V_float *this_, int i)",
+                  "return &this_->d[i];",
+                  "GP_PRIVATE const float *V_float_operator_index_const(GP_PRIVATE const "
+                  "V_float *this_, int i)",
+                  "float first(const V_float v)", "return *V_float_operator_index_const(&v, 0);",
+                  "V_float a = V_float_zeros();", "for (int i = 0; i < 4; i++)",
+                  "*V_float_operator_index(&a, i) = o[i];", "*V_float_last(&a) += 1.0f;",
+                  "o[4] = first(a);", NULL});
+    expect_ok("__device__ void f(float *o, int4 b) { memcpy(o, &b, 16); }\n"
+              "__global__ void k(float *o, int4 b) { f(o, b); }\n",
+              (const char *const[]){"GP_FUNC void memcpy_bytes(GP_GLOBAL unsigned char *dst, "
+                                    "GP_PRIVATE const unsigned char *src, uint64_t n)",
+                                    "memcpy_bytes((GP_GLOBAL unsigned char *)o, (GP_PRIVATE const "
+                                    "unsigned char *)&b, 16);",
+                                    NULL});
+    /* a pointer returned from two places */
+    expect_refused("__device__ float *pick(float *g, int i) {\n"
+                   "  __shared__ float s[4];\n"
+                   "  if (i) return s;\n"
+                   "  return g;\n"
+                   "}\n"
+                   "__global__ void k(float *o) { *pick(o, 1) = 1.0f; }\n",
+                   1, "pointer return", "is not one for every return");
+    /* a member function that is not static, named as if it were */
+    expect_refused("struct S { int n; __device__ int get() const { return n; } };\n"
+                   "__global__ void k(int *o) { o[0] = S::get(); }\n",
+                   2, "member function", "not static");
+}
+
 /* A template instance's constexpr locals are constants: template arguments, array sizes. */
 static void constexpr_locals(void **state)
 {
@@ -404,6 +465,7 @@ int main(void)
         cmocka_unit_test(constexpr_locals),
         cmocka_unit_test(call_operators),
         cmocka_unit_test(constant_parameters),
+        cmocka_unit_test(static_members_and_references),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
