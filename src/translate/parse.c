@@ -267,6 +267,28 @@ static typedef_alias *find_alias(parser *p, const char *name)
 {
     for (int i = 0; i < p->naliases; i++)
         if (strcmp(p->aliases[i].name, name) == 0) return &p->aliases[i];
+    /* a struct made while a block was read (`V<float> a = ...;` in a kernel made V_float): its
+     * alias went with the block, its name is still a type (its members are read later) */
+    for (int i = 0; i < p->u->nstructs; i++) {
+        if (strcmp(p->u->structs[i].name, name)) continue;
+        if (i >= p->nstruct_aliases) {
+            int cap = p->u->nstructs;
+            typedef_alias **na = tr_alloc(p->u, (size_t)cap * sizeof *na);
+            if (p->nstruct_aliases)
+                memcpy(na, p->struct_aliases, (size_t)p->nstruct_aliases * sizeof *na);
+            p->struct_aliases = na;
+            p->nstruct_aliases = cap;
+        }
+        if (!p->struct_aliases[i]) {
+            typedef_alias *a = tr_alloc(p->u, sizeof *a);
+            char base[300];
+            snprintf(base, sizeof base, "struct %s", name);
+            a->name = tr_strdup(p->u, name);
+            a->type.base = tr_strdup(p->u, base);
+            p->struct_aliases[i] = a;
+        }
+        return p->struct_aliases[i];
+    }
     return NULL;
 }
 

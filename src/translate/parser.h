@@ -62,6 +62,10 @@ typedef struct parser {
     const char *why_construct;
     typedef_alias *aliases;
     int naliases;
+    /* the file's structs as type names, for those made inside a block (a class template's
+     * instance), whose alias went with the block (parse.c find_alias); index = struct's */
+    typedef_alias **struct_aliases;
+    int nstruct_aliases;
     /* scopes: symbols visible in the function being parsed */
     tr_sym **scope;
     int nscope, capscope;

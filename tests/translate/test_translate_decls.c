@@ -323,6 +323,17 @@ static void static_members_and_references(void **state)
                                     "memcpy_bytes((GP_GLOBAL unsigned char *)o, (GP_PRIVATE const "
                                     "unsigned char *)&b, 16);",
                                     NULL});
+    /* an instance first made inside a kernel: its name stays a type for its members */
+    expect_ok("template <class E> struct W {\n"
+              "  __device__ static W of(E x) { W r; r.v = x; return r; }\n"
+              "  E v;\n"
+              "};\n"
+              "__global__ void k(float *o) {\n"
+              "  W<float> a = W<float>::of(o[0]);\n"
+              "  o[1] = a.v;\n"
+              "}\n",
+              (const char *const[]){"GP_FUNC W_float W_float_of(float x)", "W_float r;",
+                                    "W_float a = W_float_of(o[0]);", NULL});
     /* a pointer returned from two places */
     expect_refused("__device__ float *pick(float *g, int i) {\n"
                    "  __shared__ float s[4];\n"
