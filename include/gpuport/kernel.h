@@ -257,16 +257,17 @@ __device__ __forceinline__ unsigned gp__cu_pickd(dim3 v, int d)
 #define gp_simd_barrier()              __syncwarp(0xffffffffu)
 
 
-#define gp_atomic_add(p, v)       atomicAdd((p), (v))
-#define gp_atomic_sub(p, v)       atomicSub((p), (v))
-#define gp_atomic_min(p, v)       atomicMin((p), (v))
-#define gp_atomic_max(p, v)       atomicMax((p), (v))
-#define gp_atomic_and(p, v)       atomicAnd((p), (v))
-#define gp_atomic_or(p, v)        atomicOr((p), (v))
-#define gp_atomic_xor(p, v)       atomicXor((p), (v))
-#define gp_atomic_xchg(p, v)      atomicExch((p), (v))
-#define gp_atomic_cas(p, cmp, v)  atomicCAS((p), (cmp), (v))
-#define gp_atomic_add_float(p, v) atomicAdd((float *)(p), (v))
+#define gp_atomic_add(p, v)              atomicAdd((p), (v))
+#define gp_atomic_sub(p, v)              atomicSub((p), (v))
+#define gp_atomic_min(p, v)              atomicMin((p), (v))
+#define gp_atomic_max(p, v)              atomicMax((p), (v))
+#define gp_atomic_and(p, v)              atomicAnd((p), (v))
+#define gp_atomic_or(p, v)               atomicOr((p), (v))
+#define gp_atomic_xor(p, v)              atomicXor((p), (v))
+#define gp_atomic_xchg(p, v)             atomicExch((p), (v))
+#define gp_atomic_cas(p, cmp, v)         atomicCAS((p), (cmp), (v))
+#define gp_atomic_add_float(p, v)        atomicAdd((float *)(p), (v))
+#define gp_atomic_add_float_shared(p, v) atomicAdd((float *)(p), (v))
 
 #define gp_rsqrt(x) rsqrtf(x)
 /* a value's bits as another type of the same size, and sine and cosine at once */
@@ -496,6 +497,14 @@ static inline float gp_atomic_add_float(volatile __global float *p, float v)
 {
     uint old = as_uint(*p), seen;
     while ((seen = atomic_cmpxchg((volatile __global uint *)p, old, as_uint(as_float(old) + v))) !=
+           old)
+        old = seen;
+    return as_float(old);
+}
+static inline float gp_atomic_add_float_shared(volatile __local float *p, float v)
+{
+    uint old = as_uint(*p), seen;
+    while ((seen = atomic_cmpxchg((volatile __local uint *)p, old, as_uint(as_float(old) + v))) !=
            old)
         old = seen;
     return as_float(old);
@@ -747,6 +756,16 @@ static inline float gp_atomic_add_float(device float *p, float v)
     return as_type<float>(old);
 }
 #endif
+/* threadgroup memory: a compare-exchange loop on the bits (no float atomics there) */
+static inline float gp_atomic_add_float_shared(threadgroup float *p, float v)
+{
+    uint old = as_type<uint>(*p);
+    while (!atomic_compare_exchange_weak_explicit((threadgroup atomic_uint *)p, &old,
+                                                  as_type<uint>(as_type<float>(old) + v),
+                                                  memory_order_relaxed, memory_order_relaxed)) {
+    }
+    return as_type<float>(old);
+}
 
 /* a value's bits as another type of the same size (the cosine of gp_sincos goes to a thread's
  * variable), and sine and cosine at once */
@@ -1212,6 +1231,8 @@ static inline float gp_atomic_add_float(float *p, float v)
     memcpy(&f, &old, sizeof f);
     return f;
 }
+/* the group's shared memory is the group's thread's: the same loop is atomic there too */
+#define gp_atomic_add_float_shared(p, v) gp_atomic_add_float((p), (v))
 
 #define gp_rsqrt(x)                (1.0f / sqrtf(x))
 /* a value's bits as another type of the same size, and sine and cosine at once */

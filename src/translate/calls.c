@@ -279,12 +279,11 @@ void tl_infer_call(lctx *c, tr_expr *e)
         if (p->vt != TR_VT_PTR) {
             tl_refuse(c, e, "atomic", "%s needs a pointer as its first argument", name);
         } else if (!strcmp(elem, "float") && !strcmp(m->out, "add")) {
-            if (p->space != TR_SP_GLOBAL)
-                tl_refuse(c, e, "float atomic on shared memory",
+            /* gp_atomic_add_float, or _shared on group memory (print.c) */
+            if (p->space != TR_SP_GLOBAL && p->space != TR_SP_SHARED)
+                tl_refuse(c, e, "float atomic",
                           "atomicAdd on a float in %s memory: the dialect has float atomic add on "
-                          "global memory only (Metal and OpenCL have no float atomics on "
-                          "threadgroup/local memory); accumulate into an int, or reduce with "
-                          "gp_barrier()",
+                          "global and shared memory",
                           tl_space_name[p->space]);
             e->vt = TR_VT_FLOAT;
         } else if ((!strcmp(m->out, "inc") || !strcmp(m->out, "dec")) &&

@@ -377,25 +377,44 @@ typedef struct param_seen {
     long long value;
 } param_seen;
 
-static tr_func *unique_callee(tr_unit *u, const char *name)
+/* The file's functions sorted by name, for the calls' lookups. */
+typedef struct named_func {
+    const char *name;
+    int index; /* into u->funcs */
+} named_func;
+typedef struct by_name {
+    tr_unit *u;
+    named_func *order;
+    int n;
+} by_name;
+
+static int cmp_named(const void *a, const void *b)
 {
-    tr_func *g = NULL;
-    for (int i = 0; i < u->nfuncs; i++)
-        if (defined(u->funcs[i]) && !strcmp(u->funcs[i]->name, name)) {
-            if (g) return NULL;
-            g = u->funcs[i];
-        }
-    return g;
+    return strcmp(((const named_func *)a)->name, ((const named_func *)b)->name);
 }
 
-static void seen_calls(tr_unit *u, param_seen **seen, const tr_expr *e)
+/* The index of the one defined function called `name` (-1: none, or several). */
+static int unique_callee(const by_name *bn, const char *name)
+{
+    int lo = 0, hi = bn->n;
+    while (lo < hi) { /* the first whose name is not below `name` */
+        int mid = (lo + hi) / 2;
+        if (strcmp(bn->order[mid].name, name) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo >= bn->n || strcmp(bn->order[lo].name, name)) return -1;
+    if (lo + 1 < bn->n && !strcmp(bn->order[lo + 1].name, name)) return -1;
+    return bn->order[lo].index;
+}
+
+static void seen_calls(const by_name *bn, param_seen **seen, const tr_expr *e)
 {
     if (!e) return;
     if (e->kind == TR_E_CALL && e->a && e->a->kind == TR_E_IDENT && !e->a->sym) {
-        tr_func *g = unique_callee(u, e->a->text);
-        int gi = -1;
-        for (int i = 0; g && i < u->nfuncs; i++)
-            if (u->funcs[i] == g) gi = i;
+        int gi = unique_callee(bn, e->a->text);
+        const tr_func *g = gi >= 0 ? bn->u->funcs[gi] : NULL;
         for (int k = 0; gi >= 0 && k < g->nparams; k++) {
             param_seen *ps = &seen[gi][k];
             long long v;
@@ -406,26 +425,26 @@ static void seen_calls(tr_unit *u, param_seen **seen, const tr_expr *e)
                 ps->state = 1, ps->value = v;
         }
     }
-    seen_calls(u, seen, e->a);
-    seen_calls(u, seen, e->b);
-    seen_calls(u, seen, e->c);
+    seen_calls(bn, seen, e->a);
+    seen_calls(bn, seen, e->b);
+    seen_calls(bn, seen, e->c);
     for (int i = 0; i < e->nargs; i++)
-        seen_calls(u, seen, e->args[i]);
+        seen_calls(bn, seen, e->args[i]);
 }
 
-static void seen_calls_stmt(tr_unit *u, param_seen **seen, const tr_stmt *s)
+static void seen_calls_stmt(const by_name *bn, param_seen **seen, const tr_stmt *s)
 {
     if (!s) return;
-    seen_calls(u, seen, s->e);
-    seen_calls(u, seen, s->cond);
-    seen_calls(u, seen, s->step);
+    seen_calls(bn, seen, s->e);
+    seen_calls(bn, seen, s->cond);
+    seen_calls(bn, seen, s->step);
     for (int i = 0; i < s->ndecls; i++)
-        seen_calls(u, seen, s->decls[i].init);
-    seen_calls_stmt(u, seen, s->init);
-    seen_calls_stmt(u, seen, s->body);
-    seen_calls_stmt(u, seen, s->els);
+        seen_calls(bn, seen, s->decls[i].init);
+    seen_calls_stmt(bn, seen, s->init);
+    seen_calls_stmt(bn, seen, s->body);
+    seen_calls_stmt(bn, seen, s->els);
     for (int i = 0; i < s->n; i++)
-        seen_calls_stmt(u, seen, s->list[i]);
+        seen_calls_stmt(bn, seen, s->list[i]);
 }
 
 void tr_constant_params(tr_unit *u)
@@ -433,6 +452,15 @@ void tr_constant_params(tr_unit *u)
     if (!u->nfuncs) return;
     for (int i = 0; i < u->nfuncs; i++)
         unchanged_locals(u, u->funcs[i]->body, u->funcs[i]->body);
+    bool any = false; /* a device function with a parameter that could be one */
+    for (int i = 0; i < u->nfuncs && !any; i++)
+        for (int k = 0; u->funcs[i]->kind == TR_F_DEVICE && k < u->funcs[i]->nparams; k++)
+            any |= !u->funcs[i]->params[k]->type.nptr && !u->funcs[i]->params[k]->ndims;
+    if (!any) return;
+    by_name bn = {u, tr_alloc(u, (size_t)u->nfuncs * sizeof(named_func)), 0};
+    for (int i = 0; i < u->nfuncs; i++)
+        if (defined(u->funcs[i])) bn.order[bn.n++] = (named_func){u->funcs[i]->name, i};
+    qsort(bn.order, (size_t)bn.n, sizeof *bn.order, cmp_named);
     param_seen **seen = tr_alloc(u, (size_t)u->nfuncs * sizeof *seen);
     for (int i = 0; i < u->nfuncs; i++)
         seen[i] = tr_alloc(u, (size_t)(u->funcs[i]->nparams + 1) * sizeof **seen);
@@ -441,7 +469,7 @@ void tr_constant_params(tr_unit *u)
         for (int i = 0; i < u->nfuncs; i++)
             memset(seen[i], 0, (size_t)(u->funcs[i]->nparams + 1) * sizeof **seen);
         for (int i = 0; i < u->nfuncs; i++)
-            seen_calls_stmt(u, seen, u->funcs[i]->body);
+            seen_calls_stmt(&bn, seen, u->funcs[i]->body);
         bool more = false;
         for (int i = 0; i < u->nfuncs; i++) {
             tr_func *g = u->funcs[i];

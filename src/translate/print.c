@@ -278,7 +278,8 @@ static void emit_call(lctx *c, gp_strbuf *sb, tr_expr *e)
         return;
     case TR_CALL_ATOMIC:
         if (e->vt == TR_VT_FLOAT) {
-            gp_strbuf_puts(sb, "gp_atomic_add_float(");
+            gp_strbuf_puts(sb, e->args[0]->space == TR_SP_SHARED ? "gp_atomic_add_float_shared("
+                                                                 : "gp_atomic_add_float(");
         } else if (!strcmp(m->out, "inc") || !strcmp(m->out, "dec")) {
             long long limit;
             if (tl_const_int(c, e->args[1], &limit) && (uint32_t)limit == 0xffffffffu) {

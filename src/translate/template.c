@@ -150,6 +150,16 @@ static bool enumerator_value(parser *p, const char *name, long long *v);
 
 bool tp_const_tokens(parser *p, const tr_token *t, size_t n, long long *v)
 {
+    /* cheap refusals first (a variable, a member, a call, the built-in indices): the host's
+     * constants are looked up over the whole file */
+    for (size_t j = 0; j < n; j++) {
+        if (t[j].kind != TR_IDENT || !strcmp(t[j].text, "sizeof")) continue;
+        const tr_sym *s = tp_lookup(p, t[j].text);
+        if ((s && !s->has_cvalue) ||
+            (j + 1 < n && (!strcmp(t[j + 1].text, ".") || !strcmp(t[j + 1].text, "(") ||
+                           !strcmp(t[j + 1].text, "[") || !strcmp(t[j + 1].text, "->"))))
+            return false;
+    }
     tr_tokens e = {0};
     bool ok = n > 0;
     for (size_t j = 0; j < n && ok; j++) {

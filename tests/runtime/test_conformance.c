@@ -196,6 +196,15 @@ static void conformance_atomic_float(void **state)
         GPT_CHECK(gp_kernel_launch(NULL, k, 1, &global, NULL, 3, args));
         GPT_CHECK(gp_buffer_read(bs, 0, got, 32));
         assert_true(gpt_floats_match("atomic float add", ref, got, 8, 0.0));
+        gp_kernel_release(k);
+        /* through shared memory first (groups of 64; N is a multiple of 8, so i % 8 is the
+         * work-item's lid % 8 and every group adds into all 8 of its sums) */
+        GPT_CHECK(gp_buffer_fill(bs, 0, &zero, 4, 32));
+        GPT_CHECK(gp_kernel_create(p, "atomic_float_add_shared", &k));
+        size_t group = 64, rounded = (N + 63) / 64 * 64;
+        GPT_CHECK(gp_kernel_launch(NULL, k, 1, &rounded, &group, 3, args));
+        GPT_CHECK(gp_buffer_read(bs, 0, got, 32));
+        assert_true(gpt_floats_match("atomic float add in shared memory", ref, got, 8, 0.0));
         gp_buffer_release(bv), gp_buffer_release(bs);
         gp_kernel_release(k), gp_program_release(p);
     }

@@ -28,6 +28,7 @@ typedef struct want {
 #define LOOPS "loops"
 static const want kWant[] = {
     /* the conformance kernels */
+    {"atomic_float.gpk", "atomic_float_add_shared", LOOPS},
     {"helper.gpk", "blur", LOOPS},
     {"histogram.gpk", "histogram", LOOPS},
     {"reduce.gpk", "reduce_sum", LOOPS},
@@ -174,8 +175,9 @@ static bool has_sync(const char *s)
 static void paths_conformance_kernels(void **state)
 {
     (void)state;
-    static const char *const files[] = {"helper.gpk", "histogram.gpk", "reduce.gpk",
-                                        "scan.gpk",   "simd.gpk",      "transpose.gpk"};
+    static const char *const files[] = {"atomic_float.gpk", "helper.gpk", "histogram.gpk",
+                                        "reduce.gpk",       "scan.gpk",   "simd.gpk",
+                                        "transpose.gpk"};
     int bad = 0;
     for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
         size_t len;

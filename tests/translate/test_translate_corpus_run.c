@@ -1371,6 +1371,32 @@ static void run_packed128(void **state)
     }
 }
 
+/* float atomics on shared memory, then on global memory (llm.c's bias gradient) */
+static void run_bias_backward_shared(void **state)
+{
+    (void)state;
+    enum { ROWS = 1000, C = 48 };
+    static float dout[ROWS * C], dbias[C], ref[C];
+    for (int i = 0; i < ROWS * C; i++) /* multiples of 1/8: exact sums in any order */
+        dout[i] = (float)((i * 7) % 41 - 20) * 0.125f;
+    for (int c = 0; c < C; c++) {
+        ref[c] = 0.0f;
+        for (int r = 0; r < ROWS; r++)
+            ref[c] += dout[r * C + c];
+    }
+    FOR_EACH_DEVICE(dev)
+    {
+        built t = build(dev, "bias_backward_shared.cu");
+        gp_kernel *k = gpt_kernel_of(t.prog, "bias_backward_shared");
+        gp_buffer *bd = buf(dev, NULL, sizeof dbias), *bo = buf(dev, dout, sizeof dout);
+        int rows = ROWS, c = C;
+        launch(k, 1, G1((ROWS + 31) / 32 * 128), G1(128), ARGS(B(bd), B(bo), V(rows), V(c)));
+        get(bd, dbias, sizeof dbias);
+        CHECKF("bias_backward_shared", ref, dbias, C, 0);
+        gp_buffer_release(bd), gp_buffer_release(bo), gp_kernel_release(k), close_all(&t);
+    }
+}
+
 /* class templates: a Welford accumulator per value type (constructors, member functions), a
  * shape passed by value, a member function of a field that is an instance */
 static void run_welford_rows(void **state)
@@ -1713,9 +1739,9 @@ static void run_tile16_segments(void **state)
         cmocka_unit_test(run_matmul_forward_bias), cmocka_unit_test(run_online_softmax),           \
         cmocka_unit_test(run_softmax_params), cmocka_unit_test(run_softmax_warp_persistent),       \
         cmocka_unit_test(run_warp_segments), cmocka_unit_test(run_packed128),                      \
-        cmocka_unit_test(run_welford_rows), cmocka_unit_test(run_file_scope_shared),               \
-        cmocka_unit_test(run_byte_shuffles), cmocka_unit_test(run_matmul_backward_bias),           \
-        cmocka_unit_test(run_tile16_segments),
+        cmocka_unit_test(run_bias_backward_shared), cmocka_unit_test(run_welford_rows),            \
+        cmocka_unit_test(run_file_scope_shared), cmocka_unit_test(run_byte_shuffles),              \
+        cmocka_unit_test(run_matmul_backward_bias), cmocka_unit_test(run_tile16_segments),
 /* ---- Rodinia and Parboil style ------------------------------------------------------------ */
 static void run_bfs(void **state)
 {

@@ -114,7 +114,8 @@ static const char *const wg_id_calls[] = {"gp_local_id", "gp_global_id", "gp_sim
 static const char *const wg_simd_value_ops[] = {"gp_simd_shuffle", "gp_simd_shuffle_xor",
                                                 "gp_simd_shuffle_up", "gp_simd_shuffle_down"};
 static const char *const wg_simd_vote_ops[] = {"gp_simd_ballot", "gp_simd_any", "gp_simd_all"};
-/* the integer atomics of the dialect (gp_atomic_add_float is for global memory only) */
+/* the integer atomics of the dialect (the float adds are compare-exchange loops: atomic in the
+ * group's thread as they are) */
 static const char *const wg_int_atomics[] = {"gp_atomic_add", "gp_atomic_sub", "gp_atomic_and",
                                              "gp_atomic_or",  "gp_atomic_xor", "gp_atomic_xchg",
                                              "gp_atomic_min", "gp_atomic_max", "gp_atomic_cas"};

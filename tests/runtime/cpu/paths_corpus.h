@@ -60,3 +60,4 @@
 {"warp_segments.cu", "segment_shuffles_8", "the helper warp_shfl_down_width_int it calls has a barrier"},
 {"warp_segments.cu", "segment_shuffles_16", "the helper warp_shfl_down_width_int it calls has a barrier"},
 {"warp_segments.cu", "segment_sums", "the helper warp_shfl_xor_width_float it calls has a barrier"},
+{"bias_backward_shared.cu", "bias_backward_shared", LOOPS},

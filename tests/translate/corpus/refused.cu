@@ -3,7 +3,7 @@
 // expect kernel ptx: refused inline PTX 16
 // expect kernel wide: refused 64-bit atomic 21
 // expect kernel textures: refused cudaTextureObject_t 24
-// expect kernel sharedfloat: refused float atomic on shared memory 32
+// expect kernel cycles: refused clock 32
 #include <cooperative_groups.h>
 
 __global__ void warp(float *o)
@@ -26,9 +26,8 @@ __global__ void textures(float *o, cudaTextureObject_t t)
     o[0] = 1.0f;
 }
 
-__global__ void sharedfloat(float *o)
+__global__ void cycles(long long *o)
 {
-    __shared__ float s[4];
-    atomicAdd(&s[0], 1.0f);
-    o[0] = s[0];
+    long long start = clock64();
+    o[0] = clock64() - start;
 }

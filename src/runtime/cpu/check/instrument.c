@@ -81,8 +81,17 @@ static const char *const ck_simd_ops[] = {
     "gp_simd_ballot",  "gp_simd_any",         "gp_simd_all",
 };
 static const char *const ck_atomics[] = {
-    "gp_atomic_add",  "gp_atomic_sub", "gp_atomic_and", "gp_atomic_or",  "gp_atomic_xor",
-    "gp_atomic_xchg", "gp_atomic_cas", "gp_atomic_min", "gp_atomic_max", "gp_atomic_add_float",
+    "gp_atomic_add",
+    "gp_atomic_sub",
+    "gp_atomic_and",
+    "gp_atomic_or",
+    "gp_atomic_xor",
+    "gp_atomic_xchg",
+    "gp_atomic_cas",
+    "gp_atomic_min",
+    "gp_atomic_max",
+    "gp_atomic_add_float",
+    "gp_atomic_add_float_shared",
 };
 
 static bool ck_in(const char *name, const char *const *list, size_t n)

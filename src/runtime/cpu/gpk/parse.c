@@ -1194,12 +1194,12 @@ static const char *gk_vector_elem(const char *name)
 static void gk_base_types(gk_parser *p)
 {
     static const char *const names[] = {
-        "int8_t",     "int16_t",    "int32_t",    "int64_t",    "uint8_t",   "uint16_t",
-        "uint32_t",   "uint64_t",   "gp_half",    "size_t",     "ptrdiff_t", "intptr_t",
-        "uintptr_t",  "bool",       "gp_float2",  "gp_float4",  "gp_int2",   "gp_int4",
-        "gp_char2",   "gp_char4",   "gp_uchar2",  "gp_uchar4",  "gp_short2", "gp_short4",
-        "gp_ushort2", "gp_ushort4", "gp_uint2",   "gp_uint4",   "gp_long2",  "gp_long4",
-        "gp_ulong2",  "gp_ulong4",  "gp_double2", "gp_double4", "gp_half2",
+        "int8_t",    "int16_t",    "int32_t",    "int64_t",    "uint8_t",    "uint16_t",
+        "uint32_t",  "uint64_t",   "gp_half",    "gp_bf16",    "size_t",     "ptrdiff_t",
+        "intptr_t",  "uintptr_t",  "bool",       "gp_float2",  "gp_float4",  "gp_int2",
+        "gp_int4",   "gp_char2",   "gp_char4",   "gp_uchar2",  "gp_uchar4",  "gp_short2",
+        "gp_short4", "gp_ushort2", "gp_ushort4", "gp_uint2",   "gp_uint4",   "gp_long2",
+        "gp_long4",  "gp_ulong2",  "gp_ulong4",  "gp_double2", "gp_double4", "gp_half2",
     };
     for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
         gk_type *t = gk_type_new(p, GK_T_BASE, NULL);
