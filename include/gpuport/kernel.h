@@ -740,32 +740,27 @@ static inline void gp__pf_emit(device atomic_uint *b, uint group, uint id, uint 
     }
 GP__MT_ATOMIC_SPACE(device)
 GP__MT_ATOMIC_SPACE(threadgroup)
+/* float add as a compare-exchange loop on the bits, for memory without float atomics */
+#define GP__MT_FLOAT_ADD_CAS(name, AS)                                                             \
+    static inline float name(AS float *p, float v)                                                 \
+    {                                                                                              \
+        uint old = as_type<uint>(*p);                                                              \
+        while (!atomic_compare_exchange_weak_explicit((AS atomic_uint *)p, &old,                   \
+                                                      as_type<uint>(as_type<float>(old) + v),      \
+                                                      memory_order_relaxed,                        \
+                                                      memory_order_relaxed)) {                     \
+        }                                                                                          \
+        return as_type<float>(old);                                                                \
+    }
 #if __METAL_VERSION__ >= 300
 static inline float gp_atomic_add_float(device float *p, float v)
 {
     return atomic_fetch_add_explicit((device atomic_float *)p, v, memory_order_relaxed);
 }
 #else
-static inline float gp_atomic_add_float(device float *p, float v)
-{
-    uint old = as_type<uint>(*p);
-    while (!atomic_compare_exchange_weak_explicit((device atomic_uint *)p, &old,
-                                                  as_type<uint>(as_type<float>(old) + v),
-                                                  memory_order_relaxed, memory_order_relaxed)) {
-    }
-    return as_type<float>(old);
-}
+GP__MT_FLOAT_ADD_CAS(gp_atomic_add_float, device)
 #endif
-/* threadgroup memory: a compare-exchange loop on the bits (no float atomics there) */
-static inline float gp_atomic_add_float_shared(threadgroup float *p, float v)
-{
-    uint old = as_type<uint>(*p);
-    while (!atomic_compare_exchange_weak_explicit((threadgroup atomic_uint *)p, &old,
-                                                  as_type<uint>(as_type<float>(old) + v),
-                                                  memory_order_relaxed, memory_order_relaxed)) {
-    }
-    return as_type<float>(old);
-}
+GP__MT_FLOAT_ADD_CAS(gp_atomic_add_float_shared, threadgroup) /* no float atomics there */
 
 /* a value's bits as another type of the same size (the cosine of gp_sincos goes to a thread's
  * variable), and sine and cosine at once */
