@@ -231,6 +231,50 @@ tr_expr *tp_width_shuffle(parser *p, tr_expr *call)
     return e;
 }
 
+/* __syncthreads_count(p), __syncthreads_and(p), __syncthreads_or(p): a barrier that also counts
+ * the work-items of the block whose p is true, written as one with a counter in shared memory
+ * (reset by the first work-item, a barrier, an atomic add per true p, a barrier, the count read,
+ * and a barrier before the next reset); _and and _or compare the count with the block's size and
+ * with 0. The call itself where it is none of these. */
+tr_expr *tp_sync_count_call(parser *p, tr_expr *call)
+{
+    static const char *const names[] = {"__syncthreads_count", "__syncthreads_and",
+                                        "__syncthreads_or"};
+    if (call->a->kind != TR_E_IDENT || call->a->sym || call->nargs != 1) return call;
+    int op = -1;
+    for (int i = 0; i < 3; i++)
+        if (!strcmp(call->a->text, names[i])) op = i;
+    if (op < 0) return call;
+    const tr_token *at = &(tr_token){TR_IDENT, "", call->file, call->line, call->col, false};
+    tp_make_item(p, "syncthreads_count",
+                 "__device__ int syncthreads_count(int pred)\n{\n"
+                 "    __shared__ int syncthreads_counter;\n"
+                 "    if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0)\n"
+                 "        syncthreads_counter = 0;\n"
+                 "    __syncthreads();\n"
+                 "    if (pred) atomicAdd(&syncthreads_counter, 1);\n"
+                 "    __syncthreads();\n"
+                 "    int n = syncthreads_counter;\n"
+                 "    __syncthreads();\n"
+                 "    return n;\n}\n",
+                 at);
+    if (op == 1)
+        tp_make_item(p, "syncthreads_and",
+                     "__device__ int syncthreads_and(int pred)\n{\n"
+                     "    return syncthreads_count(pred != 0) == "
+                     "(int)(blockDim.x * blockDim.y * blockDim.z);\n}\n",
+                     at);
+    if (op == 2)
+        tp_make_item(p, "syncthreads_or",
+                     "__device__ int syncthreads_or(int pred)\n{\n"
+                     "    return syncthreads_count(pred != 0) != 0;\n}\n",
+                     at);
+    tr_expr *e = tp_mk_call(p, at, names[op] + 2, 1, call->args);
+    e->line = call->line, e->col = call->col, e->file = call->file;
+    e->origin = names[op];
+    return e;
+}
+
 /* A shuffle within a tile narrower than the warp, as CUDA defines it for a width: lanes whose
  * source would be outside their segment keep their own value (down, up), xor does not reach
  * into later segments, shfl reads the lane of that rank in the segment. */

@@ -251,13 +251,6 @@ static const tr_callmap table[] = {
     REFUSE("__activemask", "warp vote", warp),
     REFUSE("__match_any_sync", "warp match", warp),
     REFUSE("__reduce_add_sync", "warp reduce", warp),
-    REFUSE("__syncthreads_count", "__syncthreads_count",
-           "barrier-with-reduction has no portable "
-           "equivalent: reduce in shared memory"),
-    REFUSE("__syncthreads_and", "__syncthreads_and",
-           "barrier-with-reduction has no portable equivalent"),
-    REFUSE("__syncthreads_or", "__syncthreads_or",
-           "barrier-with-reduction has no portable equivalent"),
     REFUSE("__threadfence", "memory fence", fence),
     REFUSE("__threadfence_block", "memory fence", fence),
     REFUSE("__threadfence_system", "memory fence", fence),

@@ -1177,9 +1177,6 @@ tr_expr *tp_parse_primary(parser *p)
         if (!strcmp(t->text, "new") || !strcmp(t->text, "delete") || !strcmp(t->text, "this") ||
             !strcmp(t->text, "throw") || !strcmp(t->text, "operator"))
             tp_bail(p, "C++", "'%s' is C++, outside the accepted subset", t->text);
-        if (!strcmp(t->text, "__syncthreads_count") || !strcmp(t->text, "__syncthreads_and") ||
-            !strcmp(t->text, "__syncthreads_or"))
-            break; /* a call, mapped (refused) by name in the lowering */
         if (tp_is_type_start(p) && tp_is_at(p, 1, "(") && !tp_lookup(p, t->text) &&
             !tp_is_cg_namespace(p, t->text)) {
             /* a functional cast: float(i), unsigned(x); not a call of a function of the file
@@ -1471,6 +1468,8 @@ static tr_expr *parse_postfix(parser *p)
             e = x;
             if (method) {
                 e = tp_cg_method(p, x, x->a->a->sym, x->a->name);
+            } else if ((e = tp_sync_count_call(p, x)) != x) {
+                /* a barrier that counts (coop.c) */
             } else if ((e = tp_memcpy_call(p, x)) != x) {
                 /* memcpy: bytes copied (stdlib.c) */
             } else if ((e = tp_width_shuffle(p, x)) != x) {

@@ -242,6 +242,9 @@ tr_expr *tp_cg_method(parser *p, tr_expr *call, tr_sym *obj, const char *name);
 /* __shfl*_sync with a width other than a written 32: a call of a helper keeping CUDA's segments
  * (coop.c); the call itself where it is not one. */
 tr_expr *tp_width_shuffle(parser *p, tr_expr *call);
+/* __syncthreads_count/_and/_or: a call of a helper counting in shared memory (coop.c); the call
+ * itself where it is none of these. */
+tr_expr *tp_sync_count_call(parser *p, tr_expr *call);
 /* memcpy(dst, src, n) in device code: a call of a byte-copying helper (stdlib.c); the call
  * itself where it is not that (or the file defines its own memcpy). */
 tr_expr *tp_memcpy_call(parser *p, tr_expr *call);

@@ -66,6 +66,9 @@ const char *tl_sym_name(lctx *c, tr_sym *s)
 /* The argument a caller passes for a callee's hoisted array `s`. */
 void tl_emit_hoisted_arg(lctx *c, gp_strbuf *sb, tr_sym *s)
 {
+    /* a shared scalar: the kernel declares it and passes its address (helpers take pointers) */
+    if (c->kernel && s->kind == TR_SYM_SHARED && !s->ndims && !s->as_buffer)
+        gp_strbuf_putc(sb, '&');
     if (!s->owner || s->owner == c->f) /* file-scope data passed as a buffer keeps its name */
         gp_strbuf_puts(sb, s->name);
     else
@@ -384,6 +387,9 @@ void tl_emit_expr(lctx *c, gp_strbuf *sb, tr_expr *e, int prec)
     case TR_E_IDENT:
         if (!e->sym && !strcmp(e->text, "warpSize") && c->opt->simd_width)
             gp_strbuf_puts(sb, "gp_simd_width()");
+        else if (e->sym && !c->kernel && e->sym->kind == TR_SYM_SHARED && !e->sym->ndims &&
+                 !e->sym->as_buffer) /* a shared scalar in a helper: a pointer to it came in */
+            gp_strbuf_printf(sb, "(*%s)", tl_sym_name(c, e->sym));
         else
             gp_strbuf_puts(sb, e->sym ? tl_sym_name(c, e->sym) : e->text);
         if (e->sym && e->sym->as_buffer && !e->sym->ndims && !e->sym->type.nptr)

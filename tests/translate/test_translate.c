@@ -452,6 +452,18 @@ static void refusals(void **state)
                    "instantiated nowhere");
     expect_refused("__global__ void k(unsigned long long *o) {\n  atomicAdd(o, 1ull);\n}\n", 2,
                    "64-bit atomic", "32-bit");
+    /* barriers that count: helpers with a shared counter, passed in by address */
+    expect_ok("__global__ void k(int *o) {\n  int c = __syncthreads_count(o[threadIdx.x] > 0);\n"
+              "  o[threadIdx.x] = c + __syncthreads_or(c > 3);\n}\n",
+              (const char *[]){"GP_FUNC int syncthreads_count(int pred, GP_SHARED int "
+                               "*syncthreads_counter",
+                               "(*syncthreads_counter) = 0;", "gp_barrier();",
+                               "gp_atomic_add(&(*syncthreads_counter), 1);",
+                               "GP_FUNC int syncthreads_or(int pred",
+                               "GP_SHARED_DECL int syncthreads_count_syncthreads_counter;",
+                               "syncthreads_count(o[(unsigned)gp_local_id(0)] > 0, "
+                               "&syncthreads_count_syncthreads_counter",
+                               NULL});
     /* float atomic add on shared memory: the dialect's shared form */
     expect_ok("__global__ void k(float *o) {\n  __shared__ float s[4];\n  atomicAdd(&s[0], 1.0f);\n"
               "  o[0] = s[0];\n}\n",

@@ -1397,6 +1397,41 @@ static void run_bias_backward_shared(void **state)
     }
 }
 
+/* barriers that count, and a shared scalar in a helper */
+static void run_block_votes(void **state)
+{
+    (void)state;
+    enum { N = 1000, BS = 128, NB = 8 };
+    static int32_t v[N], out[4 * NB], ref[4 * NB];
+    for (int i = 0; i < N; i++) /* block 2 all even, block 5 has a big one, block 6 a negative */
+        v[i] = (i / BS == 2)                   ? 2 * (i % 61)
+               : (i / BS == 5 && i % BS == 77) ? 5000
+               : (i / BS == 6 && i % BS == 3)  ? -4
+                                               : (i * 37) % 101;
+    for (int b = 0; b < NB; b++) {
+        int above = 0, even = 1, big = 0, neg = 0;
+        for (int t = 0; t < BS; t++) {
+            int i = b * BS + t, x = i < N ? v[i] : 0;
+            above += x > 50;
+            even &= (x & 1) == 0;
+            big |= x > 1000;
+            neg |= i < N && v[i] < 0;
+        }
+        ref[4 * b] = above, ref[4 * b + 1] = even, ref[4 * b + 2] = big, ref[4 * b + 3] = neg;
+    }
+    FOR_EACH_DEVICE(dev)
+    {
+        built t = build(dev, "block_votes.cu");
+        gp_kernel *k = gpt_kernel_of(t.prog, "block_votes");
+        gp_buffer *bo = buf(dev, NULL, sizeof out), *bv = buf(dev, v, sizeof v);
+        int n = N, th = 50;
+        launch(k, 1, G1(NB * BS), G1(BS), ARGS(B(bo), B(bv), V(n), V(th)));
+        get(bo, out, sizeof out);
+        CHECKI("block_votes", ref, out, 4 * NB);
+        gp_buffer_release(bo), gp_buffer_release(bv), gp_kernel_release(k), close_all(&t);
+    }
+}
+
 /* class templates: a Welford accumulator per value type (constructors, member functions), a
  * shape passed by value, a member function of a field that is an instance */
 static void run_welford_rows(void **state)
@@ -1739,9 +1774,10 @@ static void run_tile16_segments(void **state)
         cmocka_unit_test(run_matmul_forward_bias), cmocka_unit_test(run_online_softmax),           \
         cmocka_unit_test(run_softmax_params), cmocka_unit_test(run_softmax_warp_persistent),       \
         cmocka_unit_test(run_warp_segments), cmocka_unit_test(run_packed128),                      \
-        cmocka_unit_test(run_bias_backward_shared), cmocka_unit_test(run_welford_rows),            \
-        cmocka_unit_test(run_file_scope_shared), cmocka_unit_test(run_byte_shuffles),              \
-        cmocka_unit_test(run_matmul_backward_bias), cmocka_unit_test(run_tile16_segments),
+        cmocka_unit_test(run_bias_backward_shared), cmocka_unit_test(run_block_votes),             \
+        cmocka_unit_test(run_welford_rows), cmocka_unit_test(run_file_scope_shared),               \
+        cmocka_unit_test(run_byte_shuffles), cmocka_unit_test(run_matmul_backward_bias),           \
+        cmocka_unit_test(run_tile16_segments),
 /* ---- Rodinia and Parboil style ------------------------------------------------------------ */
 static void run_bfs(void **state)
 {

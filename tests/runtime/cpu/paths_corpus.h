@@ -61,3 +61,4 @@
 {"warp_segments.cu", "segment_shuffles_16", "the helper warp_shfl_down_width_int it calls has a barrier"},
 {"warp_segments.cu", "segment_sums", "the helper warp_shfl_xor_width_float it calls has a barrier"},
 {"bias_backward_shared.cu", "bias_backward_shared", LOOPS},
+{"block_votes.cu", "block_votes", "the helper syncthreads_count it calls has a barrier"},
