@@ -23,5 +23,6 @@ template <int L> __global__ void k(float *o, int4 *w) {
   t[E - 1] = a[0];
   o[threadIdx.x] = t[E - 1];
   w[threadIdx.x] = a.bits();
+  if (__syncthreads_or(t[0] > 1.0f)) o[0] = __syncthreads_count(threadIdx.x & 1);
 }
 void h(float *o, int4 *w) { k<2><<<1, 32>>>(o, w); k<4><<<1, 32>>>(o, w); }
