@@ -33,7 +33,7 @@ static const gp_audit_rule rules[GP_R_COUNT] = {
                          "Resolve the device once (cuda, then mps, then cpu) and pass it around."},
     [GP_R_PY_DEV_003] = {"PY-DEV-003", PY, W, N, -1, A_, 0, "torch.cuda runtime call",
                          "`torch.cuda.*` calls such as synchronize, empty_cache, set_device, "
-                         "manual_seed*, Event, Stream, memory_*",
+                         "Event, Stream, memory_* (not the seeding calls, ignored without CUDA)",
                          "`torch.cuda.*` runtime calls exist only with a CUDA build and device.",
                          "Use `torch.accelerator.*` or the matching `torch.mps.*` call, chosen by "
                          "device type."},

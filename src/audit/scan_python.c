@@ -564,9 +564,13 @@ static bool match_name(py_scan *ps, const char *c, int ncomp, const char *last, 
                 report(ps, GP_R_PY_DEV_005, first, guarded);
                 return true;
             }
-            static const char *const queries[] = {"is_available",          "is_initialized",
-                                                  "device_count",          "is_bf16_supported",
-                                                  "get_device_capability", "get_arch_list"};
+            /* queries, and the seeding calls PyTorch documents as safe without CUDA (silently
+             * ignored there) */
+            static const char *const queries[] = {
+                "is_available",      "is_initialized",        "device_count",
+                "is_bf16_supported", "get_device_capability", "get_arch_list",
+                "manual_seed",       "manual_seed_all",       "seed",
+                "seed_all"};
             for (size_t k = 0; k < sizeof queries / sizeof queries[0]; k++)
                 if (strcmp(rest, queries[k]) == 0) return false;
             report(ps, GP_R_PY_DEV_003, first, guarded);
