@@ -239,14 +239,30 @@ tr_struct *tp_find_struct(tr_unit *u, const char *name)
 const char *tp_std_typedef(const char *w)
 {
     static const char *const names[][2] = {
-        {"uint", "unsigned int"},    {"ushort", "unsigned short"},
-        {"uchar", "unsigned char"},  {"ulong", "unsigned long"},
-        {"u_int", "unsigned int"},   {"u_short", "unsigned short"},
-        {"u_char", "unsigned char"}, {"u_long", "unsigned long"},
-        {"u_int8_t", "uint8_t"},     {"u_int16_t", "uint16_t"},
-        {"u_int32_t", "uint32_t"},   {"u_int64_t", "uint64_t"},
-        {"clock_t", "long"},         {"ssize_t", "long"},
-        {"intptr_t", "long"},        {"uintptr_t", "unsigned long"},
+        {"uint", "unsigned int"},
+        {"ushort", "unsigned short"},
+        {"uchar", "unsigned char"},
+        {"ulong", "unsigned long"},
+        {"u_int", "unsigned int"},
+        {"u_short", "unsigned short"},
+        {"u_char", "unsigned char"},
+        {"u_long", "unsigned long"},
+        {"u_int8_t", "uint8_t"},
+        {"u_int16_t", "uint16_t"},
+        {"u_int32_t", "uint32_t"},
+        {"u_int64_t", "uint64_t"},
+        {"clock_t", "long"},
+        {"ssize_t", "long"},
+        {"intptr_t", "long"},
+        {"uintptr_t", "unsigned long"},
+        /* cuComplex.h and cufft.h: complex values are CUDA's vectors of two */
+        {"cuComplex", "float2"},
+        {"cuFloatComplex", "float2"},
+        {"cuDoubleComplex", "double2"},
+        {"cufftComplex", "float2"},
+        {"cufftDoubleComplex", "double2"},
+        {"cufftReal", "float"},
+        {"cufftDoubleReal", "double"},
     };
     if (w[0] != 'u' && w[0] != 'c' && w[0] != 's' && w[0] != 'i') return NULL;
     for (size_t i = 0; i < sizeof names / sizeof *names; i++)

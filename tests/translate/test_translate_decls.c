@@ -79,6 +79,14 @@ static void expect_note(const char *src, const char *what)
 static void aliases(void **state)
 {
     (void)state;
+    /* cuComplex.h's and cufft.h's names for complex values: CUDA's vectors of two */
+    expect_ok("#include <cufft.h>\n"
+              "__global__ void scale(cufftComplex *a, const cuDoubleComplex *b, cufftReal s) {\n"
+              "  int i = threadIdx.x;\n"
+              "  a[i].x = (float)b[i].x * s;\n  a[i].y = (float)b[i].y * s;\n}\n",
+              (const char *[]){"GP_KERNEL(scale, GP_BUF(gp_float2, a), GP_CBUF(gp_double2, b), "
+                               "GP_VAL(float, s))",
+                               NULL});
     expect_ok("using real = float;\nusing index_t = long long;\n"
               "typedef unsigned int u32, *u32p;\n"
               "__global__ void k(real *out, const u32 *in, index_t n) {\n"
