@@ -754,10 +754,18 @@ static bool auto_call_type(parser *p, const tr_expr *e, char *base, size_t cap)
         return t && (size_t)snprintf(base, cap, "%s", t) < cap;
     }
     /* the C++ math functions: the float overload for a float, the double one otherwise */
-    static const char *const math1[] = {"sin",  "cos",   "tan",   "asin", "acos",  "atan",  "sinh",
-                                        "cosh", "tanh",  "exp",   "exp2", "log",   "log2",  "log10",
-                                        "sqrt", "cbrt",  "floor", "ceil", "trunc", "round", "fabs",
-                                        "erf",  "expm1", "log1p", "rsqrt"};
+    static const char *const math1[] = {
+        "sin",   "cos",   "tan",  "asin", "acos",  "atan",  "sinh",  "cosh",  "tanh",
+        "exp",   "exp2",  "log",  "log2", "log10", "sqrt",  "cbrt",  "floor", "ceil",
+        "trunc", "round", "fabs", "erf",  "expm1", "log1p", "rsqrt", "rint"};
+    if (!strcmp(n, "abs") && e->nargs == 1) { /* std::abs: the argument's type (int if promoted) */
+        char a[64];
+        int ka, ca;
+        if (!auto_type(p, e->args[0], a, sizeof a, &ka) || ka || (ca = auto_class(a)) < 0 ||
+            ca == 2 || ca == 4)
+            return false;
+        return snprintf(base, cap, "%s", ca == 5 ? "int" : a), true;
+    }
     static const char *const math2[] = {"pow", "fmin", "fmax", "fmod", "atan2", "hypot"};
     bool one = tp_in_list(n, math1, sizeof math1 / sizeof *math1) && e->nargs == 1;
     if (one || (tp_in_list(n, math2, sizeof math2 / sizeof *math2) && e->nargs == 2)) {

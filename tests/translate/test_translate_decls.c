@@ -356,6 +356,21 @@ static void static_members_and_references(void **state)
                    2, "member function", "not static");
 }
 
+/* auto of std::abs: the argument's type (int for the narrower integers; unsigned has none) */
+static void auto_of_math(void **state)
+{
+    (void)state;
+    expect_ok("__global__ void k(float *o, float x, double y, short s) {\n"
+              "  auto a = std::abs(x) / (std::abs(x) + 1.0f);\n"
+              "  auto b = std::abs(y);\n"
+              "  auto c = std::abs(s);\n"
+              "  o[0] = a + (float)b + c;\n}\n",
+              (const char *const[]){"float a = ", "double b = ", "int c = ", NULL});
+    expect_refused("__global__ void k(unsigned *o, unsigned u) {\n"
+                   "  auto a = abs(u);\n  o[0] = a;\n}\n",
+                   2, "auto", "write the type");
+}
+
 /* A template instance's constexpr locals are constants: template arguments, array sizes. */
 static void constexpr_locals(void **state)
 {
@@ -481,6 +496,7 @@ int main(void)
         cmocka_unit_test(aligned_structs),
         cmocka_unit_test(array_parameters),
         cmocka_unit_test(unions),
+        cmocka_unit_test(auto_of_math),
         cmocka_unit_test(constexpr_locals),
         cmocka_unit_test(call_operators),
         cmocka_unit_test(constant_parameters),
