@@ -329,7 +329,10 @@ static bool writes(tr_unit *u, const tr_expr *e, const tr_sym *s)
             if (e->args[k]->kind != TR_E_IDENT || e->args[k]->sym != s) continue;
             for (int i = 0; i < u->nfuncs; i++) {
                 const tr_func *g = u->funcs[i];
-                if (k < g->nparams && !strcmp(g->name, e->a->text) &&
+                /* by either name: an overload keeps its source's (calls are resolved later) */
+                if (k < g->nparams &&
+                    (!strcmp(g->name, e->a->text) ||
+                     (g->src_name && !strcmp(g->src_name, e->a->text))) &&
                     (g->params[k]->ref || g->params[k]->type.is_ref))
                     return true;
             }

@@ -478,6 +478,15 @@ static void constant_parameters(void **state)
                    "  data[threadIdx.x] = value;\n"
                    "}\n",
                    8, "partial warp mask", "__shfl_up_sync with a mask");
+    /* a local passed to a reference parameter (of an overloaded function too) may change */
+    expect_refused("__device__ void bump(unsigned &m, int k) { m = m >> k; }\n"
+                   "__device__ void bump(unsigned &m) { m = m >> 1; }\n"
+                   "__global__ void k(float *o) {\n"
+                   "  unsigned mask = 0xffffffff;\n"
+                   "  bump(mask);\n"
+                   "  o[threadIdx.x] = __shfl_xor_sync(mask, o[threadIdx.x], 1);\n"
+                   "}\n",
+                   6, "partial warp mask", "not the full mask");
     /* a parameter the body changes is no constant */
     expect_refused("__device__ float shfl(float v, unsigned mask) {\n"
                    "  mask >>= 1;\n"
