@@ -492,23 +492,19 @@ static void gp__pf_emit(__global volatile uint *b, uint group, uint id, uint lin
 #define gp_atomic_xor(p, v)      atomic_xor((p), (v))
 #define gp_atomic_xchg(p, v)     atomic_xchg((p), (v))
 #define gp_atomic_cas(p, cmp, v) atomic_cmpxchg((p), (cmp), (v))
-/* OpenCL 1.2 has no float atomics: a compare-exchange loop on the bits. */
-static inline float gp_atomic_add_float(volatile __global float *p, float v)
-{
-    uint old = as_uint(*p), seen;
-    while ((seen = atomic_cmpxchg((volatile __global uint *)p, old, as_uint(as_float(old) + v))) !=
-           old)
-        old = seen;
-    return as_float(old);
-}
-static inline float gp_atomic_add_float_shared(volatile __local float *p, float v)
-{
-    uint old = as_uint(*p), seen;
-    while ((seen = atomic_cmpxchg((volatile __local uint *)p, old, as_uint(as_float(old) + v))) !=
-           old)
-        old = seen;
-    return as_float(old);
-}
+/* OpenCL 1.2 has no float atomics: a compare-exchange loop on the bits, in global and local
+ * memory. */
+#define GP__CL_FLOAT_ADD_CAS(name, AS)                                                             \
+    static inline float name(volatile AS float *p, float v)                                        \
+    {                                                                                              \
+        uint old = as_uint(*p), seen;                                                              \
+        while ((seen = atomic_cmpxchg((volatile AS uint *)p, old,                                  \
+                                      as_uint(as_float(old) + v))) != old)                         \
+            old = seen;                                                                            \
+        return as_float(old);                                                                      \
+    }
+GP__CL_FLOAT_ADD_CAS(gp_atomic_add_float, __global)
+GP__CL_FLOAT_ADD_CAS(gp_atomic_add_float_shared, __local)
 
 /* a value's bits as another type of the same size (64-bit ones need GP_REQUIRES_FP64), and sine
  * and cosine at once */
