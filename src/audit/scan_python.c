@@ -27,8 +27,13 @@
 #define PY_MAX_NAMED  32 /* `from X import name` imports whose uses are looked at */
 #define PY_MAX_SWITCH 16 /* setup.py: switches set from the environment, with their defaults */
 #define PY_MAX_CULIST 16 /* setup.py: names set to CUDA sources outside a build branch */
-/* a file this large is not looked through again for the names of its functions */
+/* a file this large is not looked through again for the names of its functions, for a method of
+ * its own named cuda, or for the functions its float64 arguments go to */
 #define PY_DEFS_SCAN_MAX (8u << 20)
+/* a name's last assignment before a float64 cast of it is looked for this far back, at most
+ * PY_MAX_LOOKBACK times per file (the same whether the file is held or mapped) */
+#define PY_LOOKBACK     (1u << 20)
+#define PY_MAX_LOOKBACK 4096
 
 enum { BK_OTHER, BK_GUARD, BK_TRY, BK_EXCEPT, BK_DEF, BK_MAIN };
 
@@ -157,6 +162,7 @@ typedef struct py_scan {
     bool mentions_mps;
     int ndev004;
     int nf64arg;
+    int nlookback; /* f64_recv_on_device's searches so far */
     int ndl;
     int ndefs, nranges, nnamed, nswitch, nculist;
     uint32_t nchains; /* if/elif/else chains of guards seen */
@@ -225,6 +231,7 @@ static inline __attribute__((always_inline)) bool tok_is(py_scan *ps, size_t i, 
 static inline __attribute__((always_inline)) bool body_is_n(py_scan *ps, size_t i, const char *w,
                                                             size_t n)
 {
+    if (i >= ps->nt) return false;
     const gp_py_tok *t = &ps->t[i];
     return t->kind == GP_PY_STRING && !t->fstring && t->blen == n &&
            memcmp(ps->s->data + t->body, w, n) == 0;
@@ -523,13 +530,21 @@ static void f64_source(py_scan *ps, size_t i)
 
 static size_t name_find(const char *d, size_t n, size_t from, size_t lim, const char *w, size_t k);
 
-/* Does the file define a method of its own named cuda (`def cuda(self`)? (Not asked of a mapped
- * file: the search would read all of it at once.) */
+/* Before a search reads a mapped file again from `from` (behind the tokenizer, or all of it):
+ * the pages it brings back are dropped again by the next releases, so memory stays bounded. */
+static void reread_from(py_scan *ps, size_t from)
+{
+    gp_audit_source_rewind(ps->s, from);
+}
+
+/* Does the file define a method of its own named cuda (`def cuda(self`)? (Not asked of a file
+ * over PY_DEFS_SCAN_MAX: the search reads all of it.) */
 static bool defines_cuda(py_scan *ps)
 {
     if (!ps->own_cuda_known) {
         ps->own_cuda_known = true;
-        if (ps->s->mapped) return false;
+        if (ps->s->size > PY_DEFS_SCAN_MAX) return false;
+        reread_from(ps, 0);
         const char *d = ps->s->data;
         size_t n = ps->s->size;
         for (size_t p = name_find(d, n, 0, n, "cuda", 4); p < n;
@@ -2071,10 +2086,11 @@ static size_t line_start_at(const char *d, size_t p)
 /* `.double()` or `.to(torch.float64)` on a tensor named at tokens [r0, r1] (a name, or
  * self.name): was the name last set, in the same function, to a value on a device
  * (`x = batch.to(device)`, `self.w = torch.randn(3, device=dev)`)? The file's bytes before the
- * line are read (not in a mapped file, whose earlier bytes are released). */
+ * line are read again, at most PY_LOOKBACK of them (mapped files too: their pages come back and
+ * are released again). */
 static bool f64_recv_on_device(py_scan *ps, size_t r0, size_t r1)
 {
-    if (ps->s->mapped || r0 >= ps->nt) return false;
+    if (r0 >= ps->nt || ps->nlookback == PY_MAX_LOOKBACK) return false;
     bool self_attr = r1 == r0 + 2 && is_name(ps, r0, "self") && is_op(ps, r0 + 1, ".");
     if (r1 != r0 && !self_attr) return false;
     const char *d = ps->s->data;
@@ -2088,17 +2104,21 @@ static bool f64_recv_on_device(py_scan *ps, size_t r0, size_t r1)
             from = ps->b[k].body;
             break;
         }
+    if (lim > PY_LOOKBACK && from < lim - PY_LOOKBACK) from = lim - PY_LOOKBACK;
+    ps->nlookback++;
+    reread_from(ps, from);
     size_t last = (size_t)-1;
     for (size_t p = name_find(d, n, from, lim, d + nt->off, nt->len); p < lim;
          p = name_find(d, n, p + 1, lim, d + nt->off, nt->len)) {
-        size_t ls = line_start_at(d, p), q = ls;
-        while (q < p && (d[q] == ' ' || d[q] == '\t'))
-            q++;
+        /* at a line's start, after its indentation (and `self.`) */
+        size_t q = p;
         if (self_attr) {
-            if (p < q + 5 || memcmp(d + q, "self.", 5) != 0 || q + 5 != p) continue;
-        } else if (q != p) {
-            continue;
+            if (q < 5 || memcmp(d + q - 5, "self.", 5) != 0) continue;
+            q -= 5;
         }
+        while (q > 0 && (d[q - 1] == ' ' || d[q - 1] == '\t'))
+            q--;
+        if (q > 0 && d[q - 1] != '\n') continue;
         size_t e = p + nt->len;
         while (e < lim && d[e] == ' ')
             e++;
@@ -2109,7 +2129,9 @@ static bool f64_recv_on_device(py_scan *ps, size_t r0, size_t r1)
         if (e + 1 < lim && d[e] == '=' && d[e + 1] != '=') last = e + 1;
     }
     if (last == (size_t)-1) return false;
-    return text_on_device(d, last, line_end_at(d, n, last));
+    size_t span = n - last > PY_LOOKBACK ? PY_LOOKBACK : n - last;
+    const char *le = memchr(d + last, '\n', span);
+    return text_on_device(d, last, le ? (size_t)(le - d) : last + span);
 }
 
 /* The float64 value made at token `at` is a cast of a name (`x.double()`, `x.to(torch.float64)`,
@@ -2140,7 +2162,7 @@ static bool f64_cast_of_device_name(py_scan *ps, size_t at)
  * `prepare(x, arr=betas)`): kept until the file's end, when that function's body is read. */
 static void f64_arg_pending(py_scan *ps, size_t i, bool guarded)
 {
-    if (ps->nf64arg == PY_MAX_PEND || ps->s->mapped) return;
+    if (ps->nf64arg == PY_MAX_PEND || ps->s->size > PY_DEFS_SCAN_MAX) return;
     size_t kw_off = 0, kw_len = 0, k;
     if (i >= 2 && is_op(ps, i - 1, "=") && ps->t[i - 2].kind == GP_PY_NAME &&
         (is_op(ps, i - 3, "(") || is_op(ps, i - 3, ","))) {
@@ -2182,6 +2204,7 @@ static void f64_arg_pending(py_scan *ps, size_t i, bool guarded)
  * device=dev)`, `register_buffer("b", arr)`) before a cast? */
 static bool f64_param_moves(py_scan *ps, const py_f64arg *a)
 {
+    reread_from(ps, 0);
     const char *d = ps->s->data;
     size_t n = ps->s->size;
     const char *w = d + a->callee_off;
@@ -2501,7 +2524,8 @@ static void scan_line(py_scan *ps)
             for (int k = 0; k < ps->nb; k++) /* `def cuda(self...)` in a class: its own method */
                 if (ps->b[k].kind == BK_DEF && ps->b[k].def >= 0) {
                     const py_def *cl = &ps->defs[ps->b[k].def];
-                    if (cl->name_len && cl->name_off >= ps->s->released)
+                    reread_from(ps, cl->name_off); /* (a mapped file may have released it) */
+                    if (cl->name_len)
                         gp_audit_fact(ps->r, GP_FACT_CUDA_METHOD, 0, ps->s->data + cl->name_off,
                                       cl->name_len);
                     break;
@@ -2721,7 +2745,8 @@ static void method_facts(py_scan *ps, int k)
     const char *data = ps->s->data;
     /* a class: `class` before its name */
     size_t q = t->name_off;
-    if (q < ps->s->released + 6 || q < 6) return;
+    if (q < 6) return;
+    reread_from(ps, q - 6); /* (a mapped file may have released its bytes) */
     while (q > 0 && (data[q - 1] == ' ' || data[q - 1] == '\t'))
         q--;
     if (q < 5 || memcmp(data + q - 5, "class", 5) != 0) return;

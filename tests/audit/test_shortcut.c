@@ -360,6 +360,10 @@ static void compare_mapped(const char *what, gp_audit_lang lang, const char *tex
                          what, i, how[0], a->line, a->col, a->snip_len, how[k], b->line, b->col,
                          b->snip_len);
         }
+        if (r[k].facts.len != r[0].facts.len ||
+            (r[0].facts.len && memcmp(r[0].facts.data, r[k].facts.data, r[0].facts.len) != 0))
+            fail_msg("%s: the recorded facts differ (%zu bytes %s, %zu %s)", what, r[0].facts.len,
+                     how[0], r[k].facts.len, how[k]);
     }
     for (int k = 0; k < 3; k++)
         gp_audit_result_free(&r[k]);
@@ -405,6 +409,40 @@ static void test_mapped_files(void **state)
     n += 3u << 20;
     n += (size_t)snprintf(b + n, cap - n, "''', b.cuda()]\ny = c.cuda()\n");
     compare_mapped("findings before a long string in their logical line", GP_AL_PYTHON, b, n);
+    /* the searches that read the file again away from the tokenizer, over 1 MB apart in a
+     * mapped file: the file's own cuda() method defined far below a call of it, a name's
+     * assignment on a device far above its float64 cast, a float64 array passed to a function
+     * defined far below that moves it */
+    n = (size_t)snprintf(b, cap,
+                         "import numpy as np\nimport torch\nclass Box:\n"
+                         "    def go(self):\n        return self.cuda()\n");
+    for (int i = 0; i < 40000; i++)
+        n += (size_t)snprintf(b + n, cap - n, "    def h%d(self):\n        return %d\n", i, i);
+    n += (size_t)snprintf(b + n, cap - n,
+                          "    def cuda(self):\n        return self\n"
+                          "def train(batch, device):\n    x = batch.to(device)\n");
+    for (int i = 0; i < 20000; i++)
+        n += (size_t)snprintf(b + n, cap - n, "    a%d = %d + 1\n", i, i);
+    n += (size_t)snprintf(b + n, cap - n,
+                          "    y = x.double()\n    return y\n"
+                          "betas = np.linspace(0, 1, 10, dtype=np.float64)\nprepare(betas)\n");
+    for (int i = 0; i < 15000; i++)
+        n += (size_t)snprintf(b + n, cap - n, "def f%d(a):\n    return a + %d\n", i, i);
+    n += (size_t)snprintf(b + n, cap - n,
+                          "def prepare(arr):\n    return torch.from_numpy(arr).to('cuda')\n");
+    compare_mapped("searches that read a large file again", GP_AL_PYTHON, b, n);
+    gp_audit_result r;
+    gp_audit_result_init(&r);
+    gp_audit_source s = {b, n, 0, false};
+    gp_audit_scan_python_how(&s, &r, false, "big.py", true);
+    gp_audit_apply_suppressions(&r);
+    int f64 = 0;
+    for (size_t i = 0; i < r.nf; i++) {
+        if (r.f[i].rule == GP_R_PY_DTYPE_001) f64++;
+        if (r.f[i].line == 5) fail_msg("self.cuda() of the file's own method was reported");
+    }
+    assert_int_equal(f64, 2); /* y = x.double(), prepare(betas) */
+    gp_audit_result_free(&r);
     free(b);
 }
 
