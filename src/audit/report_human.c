@@ -425,7 +425,30 @@ int gp_audit_report_human(gp_audit_state *st, FILE *out)
     b->len = 0;
     b->failed = false;
     uint32_t cur_file = UINT32_MAX;
-    size_t shown_by_rule[GP_R_COUNT] = {0}, not_shown = 0;
+    /* A large project's report stays a few screens long: at most GP_HUMAN_PER_RULE findings of
+     * a rule, the most severe first (a first pass counts them by severity), listed in file
+     * order. */
+    size_t allow[GP_R_COUNT][4] = {{0}}, not_shown = 0;
+    if (!st->o->all) {
+        size_t cnt[GP_R_COUNT][4] = {{0}};
+        for (size_t i = 0; i < st->nrec; i++) {
+            if (gp_spool_next(rd, &r, snip, sizeof snip, NULL) != 0) {
+                b->failed = true;
+                break;
+            }
+            gp_eff e;
+            gp_audit_effective(st, &r, &e);
+            if (e.severity != GP_SEV_NONE) cnt[e.rule][e.severity & 3]++;
+        }
+        for (int k = 0; k < GP_R_COUNT; k++) {
+            size_t quota = GP_HUMAN_PER_RULE;
+            for (int sv = 3; sv >= 1; sv--) {
+                allow[k][sv] = cnt[k][sv] < quota ? cnt[k][sv] : quota;
+                quota -= allow[k][sv];
+            }
+        }
+        if (!b->failed && gp_spool_begin(rd, st->spool) != 0) b->failed = true;
+    }
     for (size_t i = 0; i < st->nrec && !b->failed; i++) {
         if (gp_spool_next(rd, &r, snip, sizeof snip, NULL) != 0) {
             b->failed = true;
@@ -435,10 +458,11 @@ int gp_audit_report_human(gp_audit_state *st, FILE *out)
         gp_audit_effective(st, &r, &e);
         if (e.severity == GP_SEV_NONE) continue;
         fired[e.rule] = true;
-        if (!st->o->all && shown_by_rule[e.rule]++ >= GP_HUMAN_PER_RULE) {
-            not_shown++; /* a large project's report stays a few screens long */
+        if (!st->o->all && allow[e.rule][e.severity & 3] == 0) {
+            not_shown++;
             continue;
         }
+        if (!st->o->all) allow[e.rule][e.severity & 3]--;
         if (r.file != cur_file) { /* a file's heading, once, before its first finding */
             cur_file = r.file;
             const gp_audit_file *fi = &st->files[r.file];
@@ -481,7 +505,8 @@ int gp_audit_report_human(gp_audit_state *st, FILE *out)
     if (not_shown) {
         char line[200];
         snprintf(line, sizeof line,
-                 "\n%zu more %s not listed (at most %d of a rule here): --all lists every one; "
+                 "\n%zu more %s not listed (at most %d of a rule here, the most severe first): "
+                 "--all lists every one; "
                  "--json and --sarif hold them all\n",
                  not_shown, not_shown == 1 ? "finding" : "findings", GP_HUMAN_PER_RULE);
         ob_puts(b, line);

@@ -1570,17 +1570,20 @@ static int count_findings(gp_audit_state *st)
         fi->count[e.severity]++;
         if (e.optional) st->optional_findings++;
         gp_rule_count *rc = &st->rule_count[e.rule];
-        if (rc->n++ == 0) {
+        /* the example: the first of the most severe */
+        if (rc->n++ == 0 || e.severity > rc->sev) {
             rc->file = r.file;
             rc->line = r.line;
             rc->cell = r.cell;
             rc->spool_at = at;
         }
         if (!(m->role == GP_ROLE_SUPPORT && core) &&
-            !gp_audit_path_vendored(gp_audit_path(st, r.file)) && rc->own_n++ == 0) {
+            !gp_audit_path_vendored(gp_audit_path(st, r.file)) &&
+            (rc->own_n++ == 0 || e.severity > rc->own_sev)) {
             rc->own_file = r.file;
             rc->own_line = r.line;
             rc->own_cell = r.cell;
+            rc->own_sev = e.severity;
         }
         if (e.severity > rc->sev) rc->sev = e.severity;
         if (e.rule == GP_R_C_KERN_001) m->cuda_impl = true;

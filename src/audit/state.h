@@ -152,10 +152,11 @@ typedef struct gp_walk_mod {
 
 typedef struct gp_rule_count {
     size_t n;
-    uint32_t file, line, cell; /* the first one */
+    uint32_t file, line, cell; /* the first one of the worst severity */
     int sev;                   /* the worst severity reported */
     size_t own_n;              /* those in the project's own code (not examples, tests, vendored) */
-    uint32_t own_file, own_line, own_cell; /* the first of those */
+    uint32_t own_file, own_line, own_cell; /* the first of those of the worst severity */
+    int own_sev;                           /* that severity */
     long spool_at;                         /* the first one's place in the spool */
 } gp_rule_count;
 

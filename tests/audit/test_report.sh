@@ -25,8 +25,25 @@ sed -n 2p "$work/out" | grep -q '^Verdict: needs-device-abstraction' &&
     ok "three lines at the top: verdict, what decided it, first step" ||
     { bad "the top three lines"; head -5 "$work/out"; }
 n=$(grep -c ': warning PY-DEV-001' "$work/out")
-[ "$n" -eq 5 ] && grep -q '^36 more findings not listed (at most 5 of a rule here): --all lists every one' "$work/out" &&
+[ "$n" -eq 5 ] && grep -q '^36 more findings not listed (at most 5 of a rule here, the most severe first): --all lists every one' "$work/out" &&
     ok "at most 5 findings of a rule listed, the rest counted" || bad "bounded list: $n listed"
+# the most severe first: six guarded notes ahead of a warning in the same file leave room for it,
+# and the warning is the rule's example
+p2="$work/severe"
+mkdir -p "$p2"
+{
+    echo 'import torch'
+    echo 'if torch.cuda.is_available():'
+    for i in $(seq 1 6); do echo "    g$i = torch.zeros($i).cuda()"; done
+    echo 'w = torch.ones(3).cuda()'
+} >"$p2/train.py"
+(cd "$p2" && "$GPUPORT" audit --fail-on never .) >"$work/severe.out"
+grep -q '^train.py:9:.*: warning PY-DEV-001' "$work/severe.out" &&
+    [ "$(grep -c ': note PY-DEV-001' "$work/severe.out")" -eq 4 ] &&
+    sed -n 3p "$work/severe.out" | grep -q 'e.g. train.py:9)' &&
+    grep -q '`.cuda()` call, e.g. train.py:9$' "$work/severe.out" &&
+    ok "the per-rule limit and the examples keep the most severe findings" ||
+    { bad "the per-rule limit by severity"; grep PY-DEV "$work/severe.out"; }
 (cd "$p" && "$GPUPORT" audit --all --fail-on never .) >"$work/all"
 n=$(grep -c ': warning PY-DEV-001' "$work/all")
 [ "$n" -eq 41 ] && ! grep -q 'more findings not listed' "$work/all" && ok "--all lists all 41" || bad "--all: $n listed"
