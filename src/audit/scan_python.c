@@ -57,6 +57,9 @@ typedef struct py_block {
     bool tneg;     /* ... negated (`not x.is_cuda`): its first branch is the non-CUDA one */
     bool ret;      /* the last statement of its body so far is a `return` */
     bool negif;    /* BK_GUARD: an `if not ...` (its body runs where the test fails) */
+    bool open;     /* BK_GUARD: a branch of a chain that runs where CUDA may be missing (the else
+                    * of `if torch.cuda.is_available():`): it guards nothing */
+    bool later;    /* BK_GUARD: the chain's later branches run only where CUDA is there */
 } py_block;
 
 /* What one search of a name found (name_find_memo): a later search from further on is answered
@@ -246,7 +249,9 @@ static void report(py_scan *ps, int rule, size_t i, bool guarded)
 static bool any_block(py_scan *ps, int kind)
 {
     for (int i = 0; i < ps->nb; i++)
-        if (ps->b[i].kind == kind || (kind == BK_GUARD && ps->b[i].guard)) return true;
+        if ((ps->b[i].kind == kind && !(kind == BK_GUARD && ps->b[i].open)) ||
+            (kind == BK_GUARD && ps->b[i].guard))
+            return true;
     return false;
 }
 
@@ -326,6 +331,17 @@ static const struct {
                     {"WORLD", 5, true}, {"AVAILABLE", 9, false}, {"HAS", 3, false},
                     {"HAVE", 4, false}};
 
+/* The next '_'-separated part of w[0, n) from *i: its start (n when none is left), *i its end. */
+static size_t word_part(const char *w, size_t n, size_t *i)
+{
+    while (*i < n && w[*i] == '_')
+        (*i)++;
+    size_t st = *i;
+    while (*i < n && w[*i] != '_')
+        (*i)++;
+    return st;
+}
+
 /* 0: not a switch; 1: a switch that names no device (HAS_NUMPY, is_torch_available); 2: one
  * that tests CUDA, a CUDA-only package or a distributed run. */
 static int switch_kind(const char *w, size_t n)
@@ -333,13 +349,7 @@ static int switch_kind(const char *w, size_t n)
     if (!may_be_switch(w, n)) return 0;
     if (gp_audit_word_is_cuda_switch(w, n)) return 2;
     int kind = 0;
-    size_t i = 0;
-    while (i < n) {
-        while (i < n && w[i] == '_')
-            i++;
-        size_t st = i;
-        while (i < n && w[i] != '_')
-            i++;
+    for (size_t i = 0, st; (st = word_part(w, n, &i)) < n;) {
         for (size_t k = 0; k < sizeof switch_parts / sizeof switch_parts[0]; k++) {
             size_t pl = switch_parts[k].n;
             if (i - st != pl) continue;
@@ -477,6 +487,291 @@ static int line_has_guard_signal(py_scan *ps)
         i = j;
     }
     return got;
+}
+
+/* ---- the direction of a guard ------------------------------------------------------------ */
+
+/* What a guard's condition tells the branches of its if/elif/else chain: `t`, where it holds,
+ * CUDA is there (or a distributed run, or a switch that selects CUDA); `f`, where it fails, it
+ * is; `sig`, it tests such a thing at all. A test the reader cannot tell the direction of tells
+ * both (every branch of its chain is guarded). */
+typedef struct py_cond {
+    bool t, f, sig;
+} py_cond;
+
+static const py_cond COND_NONE = {false, false, false}; /* no test of CUDA */
+static const py_cond COND_POS = {true, false, true};    /* torch.cuda.is_available() */
+static const py_cond COND_NEG = {false, true, true};    /* not torch.cuda.is_available() */
+static const py_cond COND_OFF = {false, false, true};   /* device == "cpu": CUDA neither way */
+static const py_cond COND_UNK = {true, true, true};     /* a test whose direction is unknown */
+
+/* The token after the bracket opened at i, at the same depth, and below b (b when unclosed). */
+static size_t cond_skip(py_scan *ps, size_t i, size_t b)
+{
+    int depth = 0;
+    for (; i < b; i++) {
+        if (is_op(ps, i, "(") || is_op(ps, i, "[") || is_op(ps, i, "{")) depth++;
+        if (is_op(ps, i, ")") || is_op(ps, i, "]") || is_op(ps, i, "}")) {
+            if (--depth == 0) return i + 1;
+        }
+    }
+    return b;
+}
+
+static bool cond_open_at(py_scan *ps, size_t i)
+{
+    return is_op(ps, i, "(") || is_op(ps, i, "[") || is_op(ps, i, "{");
+}
+
+/* A switch word that turns CUDA off: no_cuda, disable_cuda, cpu_only, without_gpu. */
+static bool switch_word_off(const char *w, size_t n)
+{
+    static const char *const off[] = {"no", "disable", "disabled", "without", "skip", "cpu"};
+    for (size_t i = 0, st; (st = word_part(w, n, &i)) < n;)
+        for (size_t k = 0; k < sizeof off / sizeof off[0]; k++)
+            if (strlen(off[k]) == i - st && strncasecmp(w + st, off[k], i - st) == 0) return true;
+    return false;
+}
+
+enum {
+    SIDE_OTHER,
+    SIDE_CUDA_STR,
+    SIDE_MPS_STR,
+    SIDE_CPU_STR,
+    SIDE_MIX_STR,
+    SIDE_STR,
+    SIDE_NONE,
+    SIDE_NUM
+};
+
+/* One side of a comparison at tokens [a, b): a device string ("cuda", "cuda:0", "nccl"; "mps";
+ * "cpu"), a list or tuple of them (of one kind, or mixed), None, a number (its sign in *num), or
+ * other. */
+static int cond_side(py_scan *ps, size_t a, size_t b, long *num)
+{
+    if (a >= b) return SIDE_OTHER;
+    if (b == a + 1 && is_name(ps, a, "None")) return SIDE_NONE;
+    bool minus = is_op(ps, a, "-");
+    size_t na = minus ? a + 1 : a;
+    if (b == na + 1 && ps->t[na].kind == GP_PY_NUMBER) {
+        *num = (ps->t[na].len == 1 && tx(ps, na)[0] == '0') ? 0 : minus ? -1 : 1;
+        return SIDE_NUM;
+    }
+    size_t s0 = a, s1 = b;
+    if (cond_open_at(ps, a) && cond_skip(ps, a, b) == b) {
+        s0 = a + 1;
+        s1 = b - 1;
+    } else if (b != a + 1) {
+        return SIDE_OTHER;
+    }
+    bool cuda = false, mps = false, cpu = false, other = false, any = false;
+    for (size_t i = s0; i < s1; i++) {
+        if (is_op(ps, i, ",")) continue;
+        if (ps->t[i].kind != GP_PY_STRING) return SIDE_OTHER;
+        any = true;
+        if (is_device_string(ps, i) || body_is(ps, i, "nccl"))
+            cuda = true;
+        else if (body_is(ps, i, "mps"))
+            mps = true;
+        else if (body_is(ps, i, "cpu"))
+            cpu = true;
+        else
+            other = true;
+    }
+    if (!any) return SIDE_OTHER;
+    int kinds = cuda + mps + cpu + other;
+    if (kinds > 1) return SIDE_MIX_STR;
+    return cuda ? SIDE_CUDA_STR : mps ? SIDE_MPS_STR : cpu ? SIDE_CPU_STR : SIDE_STR;
+}
+
+/* The names at tokens [a, b) (a name chain, a call of one): a test of CUDA (COND_POS), a switch
+ * that turns it off or a test of MPS (COND_NEG: where it fails, the code is written for CUDA),
+ * of something without a device (COND_UNK), or no test (COND_NONE). *rank: a local rank (-1
+ * when not distributed). */
+static py_cond cond_names(py_scan *ps, size_t a, size_t b, bool *rank)
+{
+    py_cond got = COND_NONE;
+    *rank = false;
+    for (size_t i = a; i < b; i++) {
+        if (ps->t[i].kind != GP_PY_NAME || (i > a && is_op(ps, i - 1, "."))) continue;
+        size_t j = i;
+        while (j + 2 < b && is_op(ps, j + 1, ".") && ps->t[j + 2].kind == GP_PY_NAME)
+            j += 2;
+        if (chain_may_guard(ps, i, j) || is_alias(ps, i)) {
+            char buf[PY_NAME_MAX];
+            int nc;
+            const char *last;
+            read_chain(ps, i, false, buf, sizeof buf, &nc, &last);
+            if (strcmp(last, "is_available") == 0 && strstr(buf, "mps")) return COND_NEG;
+            if ((strstr(last, "dist") && (strstr(last, "initialized") || strstr(last, "avail"))) ||
+                strcmp(last, "is_cuda") == 0 || strcmp(last, "is_initialized") == 0 ||
+                strcmp(last, "device_count") == 0 || strcmp(last, "is_nccl_available") == 0 ||
+                starts(buf, "torch.cuda.is_") || strcmp(buf, "torch.version.cuda") == 0 ||
+                (strcmp(last, "is_available") == 0 &&
+                 (strstr(buf, "cuda") || strstr(buf, "nccl") || strstr(buf, "distributed"))))
+                return COND_POS;
+            if (strcmp(last, "is_available") == 0 || starts(buf, "os.environ") ||
+                starts(buf, "os.getenv") || strcmp(buf, "getenv") == 0)
+                got = COND_UNK;
+        }
+        for (size_t k = i; k <= j; k += 2) {
+            const char *w = tx(ps, k);
+            size_t n = ps->t[k].len;
+            if (n >= 10 && names_local_rank(w, n)) {
+                *rank = true;
+                return COND_POS;
+            }
+            int sk = switch_kind(w, n);
+            if (sk == 2) return switch_word_off(w, n) ? COND_NEG : COND_POS;
+            if (sk == 1) got = COND_UNK;
+        }
+        i = j;
+    }
+    return got;
+}
+
+static py_cond cond_not(py_cond c)
+{
+    return (py_cond){c.f, c.t, c.sig};
+}
+
+static py_cond cond_range(py_scan *ps, size_t a, size_t b, int depth);
+
+/* One term of a condition (no `and` or `or` outside brackets) at tokens [a, b). */
+static py_cond cond_term(py_scan *ps, size_t a, size_t b, int depth)
+{
+    bool neg = false;
+    while (a < b && is_name(ps, a, "not")) {
+        neg = !neg;
+        a++;
+    }
+    if (a >= b) return COND_NONE;
+    py_cond c;
+    if (is_op(ps, a, "(") && cond_skip(ps, a, b) == b) {
+        c = cond_range(ps, a + 1, b - 1, depth + 1);
+        return neg ? cond_not(c) : c;
+    }
+    /* the first comparison outside brackets */
+    size_t op = b, opn = 0;
+    for (size_t i = a; i < b && op == b; i++) {
+        if (cond_open_at(ps, i)) {
+            i = cond_skip(ps, i, b) - 1;
+            continue;
+        }
+        if (is_op(ps, i, "==") || is_op(ps, i, "!=") || is_op(ps, i, "<") || is_op(ps, i, ">") ||
+            is_op(ps, i, "<=") || is_op(ps, i, ">=") || is_name(ps, i, "in")) {
+            op = i;
+            opn = 1;
+        } else if ((is_name(ps, i, "is") && is_name(ps, i + 1, "not")) ||
+                   (is_name(ps, i, "not") && is_name(ps, i + 1, "in"))) {
+            op = i;
+            opn = 2;
+        } else if (is_name(ps, i, "is")) {
+            op = i;
+            opn = 1;
+        }
+    }
+    bool rank = false;
+    if (op == b) {
+        c = cond_names(ps, a, b, &rank);
+        if (rank) c = COND_UNK; /* `if args.local_rank:` */
+        return neg ? cond_not(c) : c;
+    }
+    long nl = 0, nr = 0;
+    int l = cond_side(ps, a, op, &nl), r = cond_side(ps, op + opn, b, &nr);
+    bool eq = is_op(ps, op, "=="), ne = is_op(ps, op, "!="), in = is_name(ps, op, "in") && opn == 1,
+         notin = is_name(ps, op, "not"), is = is_name(ps, op, "is") && opn == 1,
+         isnot = is_name(ps, op, "is") && opn == 2;
+    int str = l >= SIDE_CUDA_STR && l <= SIDE_STR ? l : r >= SIDE_CUDA_STR && r <= SIDE_STR ? r : 0;
+    if (str == SIDE_STR) {
+        c = COND_NONE; /* args.arch == "resnet50" */
+    } else if (str) {
+        /* "mps" is the Mac's side (where it fails, the code is written for CUDA); "cpu", or
+         * a mix, tells CUDA neither way (!= "cpu" may be "mps") */
+        bool yes = eq || in, no = ne || notin;
+        if ((str == SIDE_CUDA_STR && yes) || (str == SIDE_MPS_STR && no))
+            c = COND_POS;
+        else if ((str == SIDE_CUDA_STR && no) || (str == SIDE_MPS_STR && yes))
+            c = COND_NEG;
+        else if (yes || no)
+            c = COND_OFF;
+        else
+            c = COND_UNK;
+    } else {
+        /* a test of CUDA, a switch or a rank against None or a number */
+        bool left = l == SIDE_OTHER;
+        size_t n0 = left ? a : op + opn, n1 = left ? op : b;
+        int other = left ? r : l;
+        long num = left ? nr : nl;
+        py_cond s = cond_names(ps, n0, n1, &rank);
+        if (!s.sig || (s.t && s.f)) {
+            c = s;
+        } else if (other == SIDE_NONE && (is || isnot)) {
+            c = isnot ? s : cond_not(s); /* args.gpu is None */
+        } else if (other == SIDE_NUM && left) {
+            /* count > 0, rank != -1, rank >= 0: set; == 0, == -1, < 0, is 0: not */
+            bool gt = is_op(ps, op, ">"), ge = is_op(ps, op, ">="), lt = is_op(ps, op, "<");
+            bool pos, negv;
+            if (rank) { /* -1: not distributed; 0 is the first process of a run or of none */
+                pos = (ne && num < 0) || (ge && num == 0) || (gt && num < 0);
+                negv = ((eq || is) && num < 0) || (lt && num == 0);
+            } else {
+                pos = (ne && num <= 0) || (gt && num >= 0) || (ge && num > 0);
+                negv = ((eq || is) && num <= 0) || (lt && num <= 1) ||
+                       (is_op(ps, op, "<=") && num <= 0);
+            }
+            c = pos ? s : negv ? cond_not(s) : COND_UNK;
+        } else {
+            c = COND_UNK;
+        }
+    }
+    return neg ? cond_not(c) : c;
+}
+
+/* A condition at tokens [a, b): `or` of `and` of terms, as Python binds them. */
+static py_cond cond_range(py_scan *ps, size_t a, size_t b, int depth)
+{
+    if (depth > 8 || a >= b) return COND_UNK;
+    py_cond any = {true, false, false}; /* the `or` of the parts so far */
+    size_t p = a;
+    while (p < b) {
+        py_cond all = {false, true, false}; /* the `and` of this part's terms */
+        size_t q = p;
+        for (;;) {
+            size_t e = q;
+            while (e < b && !is_name(ps, e, "and") && !is_name(ps, e, "or")) {
+                if (cond_open_at(ps, e))
+                    e = cond_skip(ps, e, b);
+                else
+                    e++;
+            }
+            py_cond c = cond_term(ps, q, e, depth);
+            all.t |= c.t;
+            all.f &= c.f;
+            all.sig |= c.sig;
+            q = e + 1;
+            if (e >= b || is_name(ps, e, "or")) break;
+        }
+        any.t &= all.t;
+        any.f |= all.f;
+        any.sig |= all.sig;
+        p = q;
+    }
+    return any.sig ? any : COND_UNK;
+}
+
+/* The condition of an if or elif line (the tokens up to its ':' outside brackets). */
+static py_cond line_cond(py_scan *ps)
+{
+    size_t e = 1;
+    while (e < ps->nt && !is_op(ps, e, ":")) {
+        if (cond_open_at(ps, e))
+            e = cond_skip(ps, e, ps->nt);
+        else
+            e++;
+    }
+    if (e >= ps->nt || (ps->continued)) return COND_UNK;
+    return cond_range(ps, 1, e, 0);
 }
 
 /* ---- rules on names ------------------------------------------------------------------- */
@@ -1754,12 +2049,12 @@ static void def_close(py_scan *ps, int k, size_t at)
  * deepest closed at the same indentation is returned (kind -1 when none). */
 static py_block blocks_pop(py_scan *ps, int indent, size_t at)
 {
-    py_block prev = {-1, -1, 0, 0,  0,     -1,    false, false, false,
-                     0,  0,  0, -1, false, false, false, false};
+    py_block prev = {-1, -1, 0,  0,     0,     -1,    false, false, false, 0,
+                     0,  0,  -1, false, false, false, false, false, false};
     while (ps->nb > 0 && ps->b[ps->nb - 1].indent >= indent) {
         py_block *b = &ps->b[--ps->nb];
         if (b->kind == BK_DEF && b->def >= 0) def_close(ps, b->def, at);
-        if ((b->kind == BK_GUARD || b->guard) && (b->device || ps->setup_py))
+        if (((b->kind == BK_GUARD && !b->open) || b->guard) && (b->device || ps->setup_py))
             range_add(ps, b->body, at, b->chain, b->branch);
         if (b->indent == indent) prev = *b;
     }
@@ -1821,7 +2116,8 @@ static uint64_t param_shadow(py_scan *ps, size_t from)
 static bool any_device_block(py_scan *ps)
 {
     for (int i = 0; i < ps->nb; i++)
-        if ((ps->b[i].kind == BK_GUARD || ps->b[i].guard) && ps->b[i].device) return true;
+        if (((ps->b[i].kind == BK_GUARD && !ps->b[i].open) || ps->b[i].guard) && ps->b[i].device)
+            return true;
     return false;
 }
 
@@ -2402,7 +2698,7 @@ static void early_return_guard(py_scan *ps, const py_block *prev, int indent, si
     g.indent = indent - 1;
     g.body = at;
     g.chain = g.branch = 0;
-    g.ret = g.negif = g.tdev = g.tneg = false;
+    g.ret = g.negif = g.tdev = g.tneg = g.open = g.later = false;
     g.envdef = -1;
     ps->b[ps->nb++] = g;
 }
@@ -2466,6 +2762,8 @@ static void scan_line(py_scan *ps)
     if (envdef >= 0) sig = envdef ? 0 : 1;
     bool line_guard = sig > 0, device = sig == 2;
     uint32_t chain = 0, branch = 0;
+    bool open = false, later = false; /* the branch runs where CUDA may be missing; the next ones
+                                       * only where it is there */
     if ((kw_elif || kw_else) && prev.envdef == 1) {
         line_guard = true; /* the branches the default does not take */
     } else if ((kw_elif || kw_else) && prev.envdef == 0) {
@@ -2475,8 +2773,19 @@ static void scan_line(py_scan *ps)
         device |= prev.device;
         chain = prev.chain;
         branch = prev.branch + 1;
-    } else if (line_guard && kw_if) {
-        chain = ++ps->nchains;
+        if (!ps->setup_py) {
+            /* guarded where an earlier test's failure, or its own test, means CUDA */
+            py_cond c = kw_elif && sig > 0 ? line_cond(ps) : COND_NONE;
+            open = !(prev.later || c.t);
+            later = prev.later || c.f;
+        }
+    } else if (line_guard && (kw_if || kw_elif)) { /* (an elif after an if that tests nothing) */
+        if (kw_if) chain = ++ps->nchains;
+        if (!ps->setup_py) {
+            py_cond c = line_cond(ps);
+            open = !c.t;
+            later = c.f;
+        }
     }
     bool tdev = false, tneg = false;
     if (kw_if && line_guard) {
@@ -2510,7 +2819,7 @@ static void scan_line(py_scan *ps)
         int v = env_default(ps, 2, ps->nt); /* WITH_CUDA = os.getenv("WITH_CUDA", "1") == "1" */
         if (v >= 0) ps->sw[ps->nswitch++] = (py_switch){ps->t[0].off, ps->t[0].len, v == 1};
     }
-    if (line_guard && (device || ps->setup_py)) {
+    if (line_guard && !open && (device || ps->setup_py)) {
         const gp_py_tok *lt = &ps->t[ps->nt - 1];
         range_add(ps, line_at, lt->off + lt->len, chain, branch);
     }
@@ -2533,8 +2842,8 @@ static void scan_line(py_scan *ps)
         if (ps->nal && !is_name(ps, 0, "class")) shadow = param_shadow(ps, ni + 1); /* not bases */
         ps->shadow |= shadow; /* the parameters named in the header are no uses either */
     }
-    bool guarded = line_guard || any_block(ps, BK_GUARD);
-    bool dev_guarded = (line_guard && device) || any_device_block(ps);
+    bool guarded = (line_guard && !open) || any_block(ps, BK_GUARD);
+    bool dev_guarded = (line_guard && !open && device) || any_device_block(ps);
     ps->line_guarded = guarded;
     if (is_name(ps, 0, "import") || is_name(ps, 0, "from"))
         scan_import(ps, 0, guarded,
@@ -2555,8 +2864,8 @@ static void scan_line(py_scan *ps)
 
     /* the block the line opens if it ends with ':' (lex_line pushes it at the line's end, which
      * an overlong line reaches in a later part) */
-    py_block nb = {indent, BK_OTHER, 0, 0,  0,     -1,    false, typing, false,
-                   0,      0,        0, -1, false, false, false, false};
+    py_block nb = {indent, BK_OTHER, 0,  0,     0,     -1,    false, typing, false, 0,
+                   0,      0,        -1, false, false, false, false, false,  false};
     if (is_name(ps, 0, "try")) {
         nb.kind = BK_TRY;
         nb.try_first = ps->r->nf;
@@ -2576,6 +2885,8 @@ static void scan_line(py_scan *ps)
         nb.tdev = tdev;
         nb.tneg = tneg;
         nb.negif = kw_if && is_name(ps, 1, "not");
+        nb.open = open;
+        nb.later = later;
         /* a body on the guard's own line: `if not dist_ok(): return` */
         for (size_t k = 1; k + 1 < ps->nt; k++)
             if (is_op(ps, k, ":") && is_name(ps, k + 1, "return")) nb.ret = true;
@@ -3258,8 +3569,8 @@ static bool scan_sparse(py_scan *ps, gp_py_lexer *lx)
                              !gp_py_is_name_char((unsigned char)d[ln.first + 6])));
             deco_line(ps, d[ln.first] == '@', kw == KW_DEF, ln.first);
             if (!ln.last_string && d[ln.last] == ':' && ps->nb < PY_MAX_BLOCKS) {
-                py_block b = {indent, BK_OTHER, 0, 0,  lx->pos, -1,    false, false, false,
-                              0,      0,        0, -1, false,   false, false, false};
+                py_block b = {indent, BK_OTHER, 0,  0,     lx->pos, -1,    false, false, false, 0,
+                              0,      0,        -1, false, false,   false, false, false, false};
                 if (kw == KW_DEF) {
                     b.kind = BK_DEF;
                     b.guard = ps->deco_guard;
