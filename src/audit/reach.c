@@ -638,6 +638,7 @@ static int candidates(r_ctx *c, uint32_t k, r_pair **pairs, size_t *np, size_t *
 {
     const gp_audit_state *st = c->st;
     uint32_t f0 = c->nodes[k].file;
+    size_t np0 = *np; /* the pairs of the nodes before this one in the round */
     uint32_t q[64];
     size_t nq = 0, head = 0;
     q[nq++] = f0;
@@ -698,7 +699,7 @@ static int candidates(r_ctx *c, uint32_t k, r_pair **pairs, size_t *np, size_t *
     (*pairs)[(*np)++] = (r_pair){f0, k};
     for (size_t i = 0; i < nq; i++)
         mark[q[i]] = 0;
-    for (size_t i = 0; i < *np; i++)
+    for (size_t i = np0; i < *np; i++) /* (only this node's: the others' are cleared) */
         mark[(*pairs)[i].file] = 0;
     return 0;
 }
