@@ -29,7 +29,7 @@ static void same(const gp_audit_result *a, const gp_audit_result *b)
 {
     if (a->nf != b->nf || a->has_main_guard != b->has_main_guard || a->cpu_impl != b->cpu_impl ||
         a->dropped != b->dropped || a->cuda_dispatch != b->cuda_dispatch ||
-        a->facts.len != b->facts.len ||
+        a->dist_required != b->dist_required || a->facts.len != b->facts.len ||
         (a->facts.len && memcmp(a->facts.data, b->facts.data, a->facts.len) != 0))
         abort();
     for (size_t i = 0; i < a->nf; i++) {

@@ -32,7 +32,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (full.nf != fast.nf || full.has_main_guard != fast.has_main_guard ||
             full.cpu_impl != fast.cpu_impl || full.text.len != fast.text.len ||
             full.cuda_dispatch != fast.cuda_dispatch || full.mps_impl != fast.mps_impl ||
-            full.facts.len != fast.facts.len ||
+            full.dist_required != fast.dist_required || full.facts.len != fast.facts.len ||
             (full.facts.len && memcmp(full.facts.data, fast.facts.data, full.facts.len) != 0))
             abort();
         for (size_t i = 0; i < full.nf; i++) {

@@ -202,7 +202,8 @@ static long file_add(gp_audit_state *st, const job *j, long mod)
                    (r->has_main_guard ? GP_FF_MAIN_GUARD : 0) |
                    (r->cuda_dispatch ? GP_FF_CUDA_DISPATCH : 0) |
                    (r->mps_impl ? GP_FF_MPS_IMPL : 0) | (r->prefiltered ? GP_FF_PREFILTERED : 0) |
-                   (r->has_checks ? GP_FF_CHECKS : 0));
+                   (r->has_checks ? GP_FF_CHECKS : 0) |
+                   (r->dist_required ? GP_FF_DIST_REQUIRED : 0));
     f->facts = (uint32_t)st->facts.len;
     f->nfacts = (uint32_t)r->facts.len;
     if (r->facts.len) gp_strbuf_append(&st->facts, r->facts.data, r->facts.len);

@@ -1598,7 +1598,11 @@ static int count_findings(gp_audit_state *st)
         if (vsev == GP_SEV_ERROR && e.rule == GP_R_PY_EXT_003) m->stub_cpu = true;
         if (ru->stop) {
             /* (an optional part's own stops: what using it would meet; not the project's) */
-            if ((e.severity == GP_SEV_ERROR && !e.guarded) ||
+            /* (a guarded NCCL stop where the file's paths without a distributed run only raise
+             * holds for every run) */
+            bool required = ru->stop == GP_STOP_NCCL && e.guarded && !e.unreached &&
+                            (fi->flags & GP_FF_DIST_REQUIRED) && ru->severity == GP_SEV_ERROR;
+            if ((e.severity == GP_SEV_ERROR && !e.guarded) || required ||
                 (e.optional && r.severity == GP_SEV_ERROR && !(r.flags & 1)))
                 ev_put(st, m->ev[ru->stop], &m->stop_count[ru->stop], &r, e.rule);
             else if (((ru->stop == GP_STOP_NCCL && e.guarded) || e.unreached) &&

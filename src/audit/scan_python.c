@@ -60,7 +60,15 @@ typedef struct py_block {
     bool open;     /* BK_GUARD: a branch of a chain that runs where CUDA may be missing (the else
                     * of `if torch.cuda.is_available():`): it guards nothing */
     bool later;    /* BK_GUARD: the chain's later branches run only where CUDA is there */
+    uint8_t cf;    /* BK_GUARD: CF_* bits of its if/elif/else chain */
 } py_block;
+
+enum {
+    CF_RAISED = 1, /* the block's last statement so far is a raise */
+    CF_ELSE = 2,   /* an else branch */
+    CF_DIST = 4,   /* the chain's first branch tests a distributed run */
+    CF_RAISE = 8,  /* every branch after the first so far ends in a raise */
+};
 
 /* What one search of a name found (name_find_memo): a later search from further on is answered
  * from it, or starts where it stopped. */
@@ -173,7 +181,8 @@ typedef struct py_scan {
     bool deco;                    /* the lines since the last statement are decorators */
     bool deco_guard, deco_device; /* one of them skips the function without CUDA */
     size_t deco_start, deco_f0, deco_x0;
-    gp_find_memo main_at, import_at; /* waits_for_rest's searches */
+    gp_find_memo main_at, import_at, raise_at; /* waits_for_rest's searches */
+    gp_find_memo else_at;                      /* scan_sparse's next `else` */
     /* from here on never read past their counts above, so not cleared per file */
     py_def defs[PY_MAX_DEFS];
     py_named named[PY_MAX_NAMED];
@@ -533,6 +542,19 @@ static bool switch_word_off(const char *w, size_t n)
     return false;
 }
 
+/* A switch word on a CUDA toolkit part or another GPU vendor: HAS_NVCC, use_cudnn, is_hip,
+ * TRITON_AVAILABLE, WITH_CUTLASS. */
+static bool switch_word_toolkit(const char *w, size_t n)
+{
+    static const char *const kit[] = {"nvcc",  "cudacc", "cudart",   "cublas",   "cudnn",
+                                      "hip",   "rocm",   "cutlass",  "triton",   "nvidia",
+                                      "cufft", "curand", "cusparse", "cusolver", "nccl"};
+    for (size_t i = 0, st; (st = word_part(w, n, &i)) < n;)
+        for (size_t k = 0; k < sizeof kit / sizeof kit[0]; k++)
+            if (strlen(kit[k]) == i - st && strncasecmp(w + st, kit[k], i - st) == 0) return true;
+    return false;
+}
+
 enum {
     SIDE_OTHER,
     SIDE_CUDA_STR,
@@ -592,6 +614,11 @@ static py_cond cond_names(py_scan *ps, size_t a, size_t b, bool *rank)
 {
     py_cond got = COND_NONE;
     *rank = false;
+    /* a test of a type or an attribute (isinstance(s, torch.cuda.Stream)) tells no direction */
+    if (is_op(ps, a + 1, "(") &&
+        (is_name(ps, a, "isinstance") || is_name(ps, a, "issubclass") ||
+         is_name(ps, a, "hasattr") || is_name(ps, a, "getattr") || is_name(ps, a, "type")))
+        return COND_UNK;
     for (size_t i = a; i < b; i++) {
         if (ps->t[i].kind != GP_PY_NAME || (i > a && is_op(ps, i - 1, "."))) continue;
         size_t j = i;
@@ -603,18 +630,28 @@ static py_cond cond_names(py_scan *ps, size_t a, size_t b, bool *rank)
             const char *last;
             read_chain(ps, i, false, buf, sizeof buf, &nc, &last);
             if (strcmp(last, "is_available") == 0 && strstr(buf, "mps")) return COND_NEG;
+            /* tests of whether CUDA or a distributed run is there; the other torch.cuda.is_*
+             * queries (is_current_stream_capturing, is_bf16_supported) tell a state of CUDA,
+             * not that it is missing where they fail */
             if ((strstr(last, "dist") && (strstr(last, "initialized") || strstr(last, "avail"))) ||
                 strcmp(last, "is_cuda") == 0 || strcmp(last, "is_initialized") == 0 ||
                 strcmp(last, "device_count") == 0 || strcmp(last, "is_nccl_available") == 0 ||
-                starts(buf, "torch.cuda.is_") || strcmp(buf, "torch.version.cuda") == 0 ||
+                strcmp(buf, "torch.cuda.is_available") == 0 ||
+                strcmp(buf, "torch.version.cuda") == 0 ||
                 (strcmp(last, "is_available") == 0 &&
                  (strstr(buf, "cuda") || strstr(buf, "nccl") || strstr(buf, "distributed"))))
                 return COND_POS;
             if (strcmp(last, "is_available") == 0 || starts(buf, "os.environ") ||
-                starts(buf, "os.getenv") || strcmp(buf, "getenv") == 0)
+                starts(buf, "os.getenv") || strcmp(buf, "getenv") == 0 ||
+                starts(buf, "torch.cuda.is_") || starts(buf, "torch.version.")) {
                 got = COND_UNK;
+                i = j; /* (its parts are no switch words: torch.cuda.is_bf16_supported) */
+                continue;
+            }
         }
-        for (size_t k = i; k <= j; k += 2) {
+        /* the switch words, the chain's last part first (cuda_env.nvcc_exist: nvcc) */
+        for (size_t m = 0; m <= (j - i) / 2; m++) {
+            size_t k = j - 2 * m;
             const char *w = tx(ps, k);
             size_t n = ps->t[k].len;
             if (n >= 10 && names_local_rank(w, n)) {
@@ -622,6 +659,9 @@ static py_cond cond_names(py_scan *ps, size_t a, size_t b, bool *rank)
                 return COND_POS;
             }
             int sk = switch_kind(w, n);
+            /* a switch that selects CUDA, a GPU, a CUDA-only package or a distributed run;
+             * one on a toolkit or another vendor (nvcc, cudnn, hip, triton) tells neither way */
+            if (sk == 2 && switch_word_toolkit(w, n)) return COND_UNK;
             if (sk == 2) return switch_word_off(w, n) ? COND_NEG : COND_POS;
             if (sk == 1) got = COND_UNK;
         }
@@ -760,8 +800,33 @@ static py_cond cond_range(py_scan *ps, size_t a, size_t b, int depth)
     return any.sig ? any : COND_UNK;
 }
 
-/* The condition of an if or elif line (the tokens up to its ':' outside brackets). */
-static py_cond line_cond(py_scan *ps)
+/* Does w[0, n) hold p (lower case letters), in any case? */
+static bool strcasestr_n(const char *w, size_t n, const char *p)
+{
+    size_t k = strlen(p);
+    for (size_t i = 0; i + k <= n; i++)
+        if ((w[i] | 0x20) == p[0] && strncasecmp(w + i, p, k) == 0) return true;
+    return false;
+}
+
+/* Does the line name a distributed run (args.distributed, ddp, world_size, a local rank,
+ * dist.is_initialized())? */
+static bool line_tests_dist(py_scan *ps)
+{
+    for (size_t i = 1; i < ps->nt; i++) {
+        if (ps->t[i].kind != GP_PY_NAME) continue;
+        const char *w = tx(ps, i);
+        size_t n = ps->t[i].len;
+        if (names_local_rank(w, n) || (n >= 4 && strncasecmp(w, "dist", 4) == 0) ||
+            strcasestr_n(w, n, "distributed") || strcasestr_n(w, n, "ddp") ||
+            strcasestr_n(w, n, "world_size"))
+            return true;
+    }
+    return false;
+}
+
+/* The ':' that ends a compound statement's header (outside brackets), or nt. */
+static size_t header_colon(py_scan *ps)
 {
     size_t e = 1;
     while (e < ps->nt && !is_op(ps, e, ":")) {
@@ -770,6 +835,19 @@ static py_cond line_cond(py_scan *ps)
         else
             e++;
     }
+    return e;
+}
+
+/* Does a compound statement's line hold its body after the ':' (`else: x = 1`)? */
+static bool body_on_line(py_scan *ps)
+{
+    return header_colon(ps) + 1 < ps->nt;
+}
+
+/* The condition of an if or elif line (the tokens up to its ':' outside brackets). */
+static py_cond line_cond(py_scan *ps)
+{
+    size_t e = header_colon(ps);
     if (e >= ps->nt || (ps->continued)) return COND_UNK;
     return cond_range(ps, 1, e, 0);
 }
@@ -1302,6 +1380,8 @@ static bool call_names_device(py_scan *ps, const py_paren *call, size_t i)
     return false;
 }
 
+static void nccl_option(py_scan *ps, const py_paren *call, size_t i);
+
 static void scan_string_tok(py_scan *ps, size_t i, bool guarded)
 {
     const gp_py_tok *t = &ps->t[i];
@@ -1340,6 +1420,10 @@ static void scan_string_tok(py_scan *ps, size_t i, bool guarded)
     }
     if (t->fstring) return; /* the rules below read a string's whole text */
     if (n == 4 && memcmp(b, "nccl", 4) == 0) {
+        if (kw && call && last_is(call, "add_argument") && is_name(ps, i - 2, "default")) {
+            nccl_option(ps, call, i); /* reported where it reaches init_process_group */
+            return;
+        }
         bool hit = kw && ps->t[i - 2].len == 7 && memcmp(tx(ps, i - 2), "backend", 7) == 0;
         if (hit && i == 2 && ps->npar == 0 && ps->nt == 3 && !guarded) {
             /* `backend = "nccl"`, a setting: reported where it reaches init_process_group */
@@ -1387,6 +1471,55 @@ static void scan_string_tok(py_scan *ps, size_t i, bool guarded)
         gp_audit_check_requirement(ps->s, ps->r, t->line, t->line_off, t->body, n);
 }
 
+static bool names_nccl(py_scan *ps, size_t i);
+
+/* `parser.add_argument("--dist-backend", default="nccl")` (the default at token i): its dest
+ * (`dest=`, or the first long option with '-' as '_') is an alias of "nccl" for names_nccl_at
+ * (`args.dist_backend`). */
+static void nccl_option(py_scan *ps, const py_paren *call, size_t i)
+{
+    const char *best = NULL;
+    size_t bl = 0;
+    for (size_t k = call->tok; k < ps->nt; k++) {
+        if (k != i && is_name(ps, k, "dest") && is_op(ps, k + 1, "=") && k + 2 < ps->nt &&
+            ps->t[k + 2].kind == GP_PY_STRING) {
+            best = ps->s->data + ps->t[k + 2].body;
+            bl = ps->t[k + 2].blen;
+            break;
+        }
+        if (k < i && !best && ps->t[k].kind == GP_PY_STRING && ps->t[k].blen > 2 &&
+            memcmp(ps->s->data + ps->t[k].body, "--", 2) == 0) {
+            best = ps->s->data + ps->t[k].body + 2;
+            bl = ps->t[k].blen - 2;
+        }
+        if (is_op(ps, k, ")") && k > i) break;
+    }
+    char o[64];
+    if (!best || bl == 0 || bl >= sizeof o) return;
+    for (size_t k = 0; k < bl; k++) {
+        char c = best[k] == '-' ? '_' : best[k];
+        if (!gp_py_is_name_char((unsigned char)c)) return;
+        o[k] = c;
+    }
+    add_alias(ps, o, bl, "nccl");
+}
+
+/* Is token i a name set to "nccl" in this file (`backend = "nccl"`), or an attribute named for
+ * an argparse option whose default is "nccl" (`args.dist_backend`, the chain's last name ending
+ * at token *end)? */
+static bool names_nccl_at(py_scan *ps, size_t i, size_t *end)
+{
+    *end = i;
+    if (i >= ps->nt || ps->t[i].kind != GP_PY_NAME) return false;
+    if (is_op(ps, i + 1, ".") && i + 2 < ps->nt && ps->t[i + 2].kind == GP_PY_NAME &&
+        !is_op(ps, i + 3, ".") && !is_op(ps, i + 3, "(")) {
+        *end = i + 2;
+        int a = alias_find(ps, tx(ps, i + 2), ps->t[i + 2].len);
+        return a >= 0 && strcmp(ps->al[a].target, "nccl") == 0;
+    }
+    return names_nccl(ps, i);
+}
+
 /* Is token i a name set to "nccl" in this file (`backend = "nccl"`)? */
 static bool names_nccl(py_scan *ps, size_t i)
 {
@@ -1399,10 +1532,10 @@ static void scan_kwarg(py_scan *ps, size_t i, bool guarded)
 {
     py_paren *call = ps->npar > 0 && ps->par[ps->npar - 1].call ? &ps->par[ps->npar - 1] : NULL;
     const char *w = tx(ps, i);
-    size_t n = ps->t[i].len;
+    size_t n = ps->t[i].len, nend;
     if (n == 7 && memcmp(w, "backend", 7) == 0 && call &&
         (last_is(call, "init_process_group") || last_is(call, "new_group")) &&
-        names_nccl(ps, i + 2) && !is_op(ps, i + 3, ".")) {
+        names_nccl_at(ps, i + 2, &nend) && !is_op(ps, nend + 1, ".")) {
         report(ps, GP_R_PY_DIST_001, i + 2, guarded); /* backend=backend, set to "nccl" above */
         return;
     }
@@ -1935,10 +2068,11 @@ static void scan_tokens(py_scan *ps, size_t from, bool guarded)
         }
         if (t->kind != GP_PY_NAME) continue;
         if (t->len == 3 && memcmp(tx(ps, i), "mps", 3) == 0) ps->mentions_mps = true;
+        size_t nend;
         if (i > 0 && is_op(ps, i - 1, "(") && ps->npar > 0 && ps->par[ps->npar - 1].call &&
             (last_is(&ps->par[ps->npar - 1], "init_process_group") ||
              last_is(&ps->par[ps->npar - 1], "new_group")) &&
-            (is_op(ps, i + 1, ")") || is_op(ps, i + 1, ",")) && names_nccl(ps, i))
+            names_nccl_at(ps, i, &nend) && (is_op(ps, nend + 1, ")") || is_op(ps, nend + 1, ",")))
             report(ps, GP_R_PY_DIST_001, i, guarded); /* init_process_group(backend) */
         if (is_name(ps, i, "lambda")) {
             for (int k = 0; k < ps->npar; k++)
@@ -1986,7 +2120,10 @@ static size_t name_find(const char *d, size_t n, size_t from, size_t lim, const 
     for (size_t p = from;; p++) {
         p = gp_bytescan_pair(d, p, lim, w[0], w[k - 1], k - 1);
         if (p >= lim) return lim;
-        if (memcmp(d + p, w, k) == 0 && (p == 0 || !gp_py_is_name_char((unsigned char)d[p - 1])) &&
+        /* (a word may start right after a byte-order mark, whose bytes are name bytes) */
+        if (memcmp(d + p, w, k) == 0 &&
+            (p == 0 || !gp_py_is_name_char((unsigned char)d[p - 1]) ||
+             (p == 3 && memcmp(d, "\xEF\xBB\xBF", 3) == 0)) &&
             (p + k == n || !gp_py_is_name_char((unsigned char)d[p + k])))
             return p;
     }
@@ -2045,17 +2182,29 @@ static void def_close(py_scan *ps, int k, size_t at)
     d->x1 = ps->r->facts.len;
 }
 
+/* A closed if/elif/else chain whose first branch tests a distributed run and whose other
+ * branches, an else among them, all raise (`if args.distributed: ... else: raise
+ * NotImplementedError("Only DistributedDataParallel is supported.")`): the file has no
+ * single-device path. */
+static void chain_closed(py_scan *ps, const py_block *b)
+{
+    unsigned want = CF_ELSE | CF_DIST | CF_RAISE | CF_RAISED;
+    if (b->kind == BK_GUARD && (b->cf & want) == want) ps->r->dist_required = true;
+}
+
 /* The line at `indent` starting at `at` closes the blocks at that indentation or deeper; the
  * deepest closed at the same indentation is returned (kind -1 when none). */
 static py_block blocks_pop(py_scan *ps, int indent, size_t at)
 {
     py_block prev = {-1, -1, 0,  0,     0,     -1,    false, false, false, 0,
-                     0,  0,  -1, false, false, false, false, false, false};
+                     0,  0,  -1, false, false, false, false, false, false, 0};
     while (ps->nb > 0 && ps->b[ps->nb - 1].indent >= indent) {
         py_block *b = &ps->b[--ps->nb];
         if (b->kind == BK_DEF && b->def >= 0) def_close(ps, b->def, at);
         if (((b->kind == BK_GUARD && !b->open) || b->guard) && (b->device || ps->setup_py))
             range_add(ps, b->body, at, b->chain, b->branch);
+        /* (a chain at the line's own indentation may go on with an elif or else: the caller) */
+        if (b->indent > indent) chain_closed(ps, b);
         if (b->indent == indent) prev = *b;
     }
     return prev;
@@ -2699,14 +2848,19 @@ static void early_return_guard(py_scan *ps, const py_block *prev, int indent, si
     g.body = at;
     g.chain = g.branch = 0;
     g.ret = g.negif = g.tdev = g.tneg = g.open = g.later = false;
+    g.cf = 0;
     g.envdef = -1;
     ps->b[ps->nb++] = g;
 }
 
 /* The innermost block holding a line: its last statement so far is a return, or not. */
-static void note_return(py_scan *ps, int indent, bool ret)
+static void note_return(py_scan *ps, int indent, bool ret, bool raise)
 {
-    if (ps->nb > 0 && ps->b[ps->nb - 1].indent < indent) ps->b[ps->nb - 1].ret = ret;
+    if (ps->nb > 0 && ps->b[ps->nb - 1].indent < indent) {
+        py_block *b = &ps->b[ps->nb - 1];
+        b->ret = ret;
+        b->cf = (uint8_t)(raise ? b->cf | CF_RAISED : b->cf & ~CF_RAISED);
+    }
 }
 
 static void scan_line(py_scan *ps)
@@ -2725,8 +2879,11 @@ static void scan_line(py_scan *ps)
     bool kw_if = is_name(ps, 0, "if"), kw_elif = is_name(ps, 0, "elif"),
          kw_else = is_name(ps, 0, "else"), kw_except = is_name(ps, 0, "except"),
          kw_assert = is_name(ps, 0, "assert");
-    if (!kw_elif && !kw_else) early_return_guard(ps, &prev, indent, line_at);
-    note_return(ps, indent, is_name(ps, 0, "return"));
+    if (!kw_elif && !kw_else) {
+        early_return_guard(ps, &prev, indent, line_at);
+        chain_closed(ps, &prev);
+    }
+    note_return(ps, indent, is_name(ps, 0, "return"), is_name(ps, 0, "raise"));
     ps->shadow = shadowed(ps);
     bool kw_def = is_name(ps, 0, "def") || is_name(ps, 0, "class") ||
                   (is_name(ps, 0, "async") && is_name(ps, 1, "def"));
@@ -2764,6 +2921,7 @@ static void scan_line(py_scan *ps)
     uint32_t chain = 0, branch = 0;
     bool open = false, later = false; /* the branch runs where CUDA may be missing; the next ones
                                        * only where it is there */
+    uint8_t cf = 0;
     if ((kw_elif || kw_else) && prev.envdef == 1) {
         line_guard = true; /* the branches the default does not take */
     } else if ((kw_elif || kw_else) && prev.envdef == 0) {
@@ -2779,13 +2937,18 @@ static void scan_line(py_scan *ps)
             open = !(prev.later || c.t);
             later = prev.later || c.f;
         }
+        cf = (uint8_t)(prev.cf & CF_DIST);
+        if ((prev.cf & CF_RAISE) && (prev.branch == 0 || (prev.cf & CF_RAISED))) cf |= CF_RAISE;
+        if (kw_else) cf |= CF_ELSE;
     } else if (line_guard && (kw_if || kw_elif)) { /* (an elif after an if that tests nothing) */
         if (kw_if) chain = ++ps->nchains;
         if (!ps->setup_py) {
             py_cond c = line_cond(ps);
             open = !c.t;
             later = c.f;
+            if (c.t && !c.f && line_tests_dist(ps)) cf = CF_DIST;
         }
+        cf |= CF_RAISE;
     }
     bool tdev = false, tneg = false;
     if (kw_if && line_guard) {
@@ -2819,7 +2982,7 @@ static void scan_line(py_scan *ps)
         int v = env_default(ps, 2, ps->nt); /* WITH_CUDA = os.getenv("WITH_CUDA", "1") == "1" */
         if (v >= 0) ps->sw[ps->nswitch++] = (py_switch){ps->t[0].off, ps->t[0].len, v == 1};
     }
-    if (line_guard && !open && (device || ps->setup_py)) {
+    if (line_guard && !(open && body_on_line(ps)) && (device || ps->setup_py)) {
         const gp_py_tok *lt = &ps->t[ps->nt - 1];
         range_add(ps, line_at, lt->off + lt->len, chain, branch);
     }
@@ -2842,8 +3005,11 @@ static void scan_line(py_scan *ps)
         if (ps->nal && !is_name(ps, 0, "class")) shadow = param_shadow(ps, ni + 1); /* not bases */
         ps->shadow |= shadow; /* the parameters named in the header are no uses either */
     }
-    bool guarded = (line_guard && !open) || any_block(ps, BK_GUARD);
-    bool dev_guarded = (line_guard && !open && device) || any_device_block(ps);
+    /* the test itself is part of the check (`if not isinstance(s, torch.cuda.Stream):`); a body
+     * on the line of a branch that runs without CUDA (`else: x.cuda()`) is not */
+    bool own = line_guard && !(open && body_on_line(ps));
+    bool guarded = own || any_block(ps, BK_GUARD);
+    bool dev_guarded = (own && device) || any_device_block(ps);
     ps->line_guarded = guarded;
     if (is_name(ps, 0, "import") || is_name(ps, 0, "from"))
         scan_import(ps, 0, guarded,
@@ -2865,7 +3031,7 @@ static void scan_line(py_scan *ps)
     /* the block the line opens if it ends with ':' (lex_line pushes it at the line's end, which
      * an overlong line reaches in a later part) */
     py_block nb = {indent, BK_OTHER, 0,  0,     0,     -1,    false, typing, false, 0,
-                   0,      0,        -1, false, false, false, false, false,  false};
+                   0,      0,        -1, false, false, false, false, false,  false, 0};
     if (is_name(ps, 0, "try")) {
         nb.kind = BK_TRY;
         nb.try_first = ps->r->nf;
@@ -2887,6 +3053,7 @@ static void scan_line(py_scan *ps)
         nb.negif = kw_if && is_name(ps, 1, "not");
         nb.open = open;
         nb.later = later;
+        nb.cf = cf;
         /* a body on the guard's own line: `if not dist_ok(): return` */
         for (size_t k = 1; k + 1 < ps->nt; k++)
             if (is_op(ps, k, ":") && is_name(ps, k + 1, "return")) nb.ret = true;
@@ -3360,8 +3527,10 @@ static int first_keyword(const char *d, size_t first, size_t end)
  * taken from the same tables, and turns most runs away before a comparison. */
 static const py_word guard_exact[] = {
     PY_WORD("available"), PY_WORD("initialized"), PY_WORD("count"), PY_WORD("built"),
-    PY_WORD("rank"),      PY_WORD("nccl"),        PY_WORD("mps"),   PY_WORD("main")};
-static const py_word guard_prefix[] = {PY_WORD("cuda"), PY_WORD("environ"), PY_WORD("getenv")};
+    PY_WORD("nccl"),      PY_WORD("mps"),         PY_WORD("main")};
+/* (a name holding local_rank may go on after it: local_ranks, local_rank2) */
+static const py_word guard_prefix[] = {PY_WORD("cuda"), PY_WORD("environ"), PY_WORD("getenv"),
+                                       PY_WORD("rank")};
 static uint32_t guard_starts[26]; /* bit b of [a]: a run may start with letters 'a'+a, 'a'+b */
 
 static void guard_start_add(const char *w)
@@ -3393,6 +3562,13 @@ static void guard_tables_build(void)
 static bool run_may_guard(const char *w, size_t n)
 {
     if (n < 3) return false;
+    /* a project's own test of a distributed run: *dist*avail*, *dist*initialized* */
+    for (size_t i = 0; i + 5 <= n; i++) {
+        char c = (char)(w[i] | 0x20);
+        if ((c == 'a' && strncasecmp(w + i, "avail", 5) == 0) ||
+            (c == 'i' && i + 11 <= n && strncasecmp(w + i, "initialized", 11) == 0))
+            return true;
+    }
     unsigned a = (unsigned)((w[0] | 0x20) - 'a'), b = (unsigned)((w[1] | 0x20) - 'a');
     if (a >= 26 || b >= 26 || !(guard_starts[a] >> b & 1u)) return false;
     if (word_is_switch(w, n)) return true;
@@ -3438,6 +3614,13 @@ static int closed_kind(const py_scan *ps, int indent)
     return kind;
 }
 
+/* Does the line at d[a, b) start with the word w[0, n)? */
+static bool line_starts_word(const char *d, size_t a, size_t b, const char *w, size_t n)
+{
+    return b - a >= n && memcmp(d + a, w, n) == 0 &&
+           (b - a == n || !gp_py_is_name_char((unsigned char)d[a + n]));
+}
+
 /* May a raise be on the non-CUDA side of a test of a tensor's device (raise_is_stub)? Only
  * while such a test's block is open (the line may close it and come right after it). */
 static bool raise_may_stub(const py_scan *ps)
@@ -3468,16 +3651,18 @@ static size_t name_find_memo(gp_find_memo *m, const char *d, size_t n, size_t fr
 
 /* Can the lines from `from` on, which hold no prefilter word, change what was found before them
  * or the file's facts? An `except ImportError` after a try body with findings or imports guards
- * them; a main guard sets has_main_guard (and drops PY-DL-001); PY-DEV-004 waits for an MPS
- * mention (scan_sparse's own rule: without one in the lexed lines, the file is scanned in
- * full); an import is a fact; a use of a function that holds findings decides whether it is
- * used only behind a CUDA check. Returns PY_NO_WAIT when nothing waits, else the place to walk
- * past before asking again. */
+ * them; a chain on a distributed run whose other branches raise makes the file need one; a main
+ * guard sets has_main_guard (and drops PY-DL-001); PY-DEV-004 waits for an MPS mention
+ * (scan_sparse's own rule: without one in the lexed lines, the file is scanned in full); an import
+ * is a fact; a use of a function that holds findings decides whether it is used only behind a CUDA
+ * check. Returns PY_NO_WAIT when nothing waits, else the place to walk past before asking again. */
 static size_t waits_for_rest(py_scan *ps, size_t from)
 {
     if (ps->ndev004 > 0 && !ps->mentions_mps) return from;
     if (ps->deco) return from; /* decorators wait for their def (a fact of the def's findings) */
     if (raise_may_stub(ps)) return from; /* a raise may follow a test of a tensor's device */
+    for (int k = 0; k < ps->nb && !ps->r->dist_required; k++)
+        if (ps->b[k].cf & CF_DIST) return from; /* its other branches may all raise */
     for (int k = 0; k < ps->nb; k++)
         if (ps->b[k].kind == BK_TRY &&
             (ps->b[k].try_first < ps->r->nf || ps->b[k].try_fact < ps->r->facts.len))
@@ -3490,6 +3675,11 @@ static size_t waits_for_rest(py_scan *ps, size_t from)
     if (!ps->r->has_main_guard) first = name_find_memo(&ps->main_at, d, n, from, n, "__main__", 8);
     size_t q = name_find_memo(&ps->import_at, d, n, from, n, "import", 6);
     if (q < first) first = q;
+    /* a raise may end the other branches of a chain on a distributed run (chain_closed) */
+    if (!ps->r->dist_required) {
+        q = name_find_memo(&ps->raise_at, d, n, from, first, "raise", 5);
+        if (q < first) first = q;
+    }
     /* a use of a name imported from the project's own modules: whether a check guards it is a
      * fact (GP_FACTF_USED_GUARDED) */
     for (int k = 0; k < ps->nnamed && first > from; k++) {
@@ -3554,6 +3744,13 @@ static bool scan_sparse(py_scan *ps, gp_py_lexer *lx)
                 /* a decorator that may skip its function without CUDA */
                 if (kw == KW_NONE && d[ln.first] == '@' && cond_may_guard(&sp, d, ln.first, ln.end))
                     kw = KW_LEX;
+                /* a conditional expression that may test CUDA (`x = f() if local_rank else
+                 * g()`: its line is guarded code), on any line */
+                if (kw != KW_LEX &&
+                    name_find_memo(&ps->else_at, d, n, ln.first, lim, "else", 4) < ln.end &&
+                    name_find(d, ln.end, ln.first, ln.end, "if", 2) < ln.end &&
+                    cond_may_guard(&sp, d, ln.first, ln.end))
+                    kw = KW_LEX;
             }
         }
         if (kw != KW_LEX) { /* what scan_line does with a line that has nothing for the rules */
@@ -3561,16 +3758,17 @@ static bool scan_sparse(py_scan *ps, gp_py_lexer *lx)
             int indent = lx->indent;
             if (ps->nb > 0 && ps->b[ps->nb - 1].indent >= indent) {
                 py_block prev = blocks_pop(ps, indent, ln.first);
-                if (kw != KW_ELSE) early_return_guard(ps, &prev, indent, ln.first);
+                if (kw != KW_ELSE) {
+                    early_return_guard(ps, &prev, indent, ln.first);
+                    chain_closed(ps, &prev);
+                }
             }
-            note_return(ps, indent,
-                        ln.end - ln.first >= 6 && memcmp(d + ln.first, "return", 6) == 0 &&
-                            (ln.end - ln.first == 6 ||
-                             !gp_py_is_name_char((unsigned char)d[ln.first + 6])));
+            note_return(ps, indent, line_starts_word(d, ln.first, ln.end, "return", 6),
+                        line_starts_word(d, ln.first, ln.end, "raise", 5));
             deco_line(ps, d[ln.first] == '@', kw == KW_DEF, ln.first);
             if (!ln.last_string && d[ln.last] == ':' && ps->nb < PY_MAX_BLOCKS) {
                 py_block b = {indent, BK_OTHER, 0,  0,     lx->pos, -1,    false, false, false, 0,
-                              0,      0,        -1, false, false,   false, false, false, false};
+                              0,      0,        -1, false, false,   false, false, false, false, 0};
                 if (kw == KW_DEF) {
                     b.kind = BK_DEF;
                     b.guard = ps->deco_guard;

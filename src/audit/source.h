@@ -130,6 +130,7 @@ typedef struct gp_audit_result {
     bool has_checks;     /* python: code behind a CUDA or distributed check (a hint: reach.c
                           * scans the file again for where, only when it has some) */
     bool cuda_dispatch;  /* c++: a dispatch on the device with a CUDA branch */
+    bool dist_required;  /* python: the paths without a distributed run only raise */
     bool mps_impl;       /* an MPS branch (`is_mps()`, `kMPS`) or an MPS implementation */
     bool prefiltered;    /* decided by the prefilter without tokenizing */
     /* python, when not NULL (reach.c asks it of a full scan): the code behind a CUDA or

@@ -105,6 +105,7 @@ enum {
     GP_FF_MPS_IMPL = 1u << 4,      /* an MPS branch or implementation */
     GP_FF_PREFILTERED = 1u << 5,   /* decided without tokenizing: no trigger word */
     GP_FF_CHECKS = 1u << 6,        /* python: has code behind a CUDA or distributed check */
+    GP_FF_DIST_REQUIRED = 1u << 7, /* python: its paths without a distributed run only raise */
     /* set by resolve.c */
     GP_FF_OPTIONAL = 1u << 8,       /* the default build leaves it out */
     GP_FF_IMPORT_GUARDED = 1u << 9, /* imported only behind a CUDA check */

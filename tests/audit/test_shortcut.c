@@ -56,7 +56,7 @@ static void compare(const char *what, gp_audit_lang lang, const char *path, cons
     }
     if (full.cpu_impl != fast.cpu_impl || full.has_main_guard != fast.has_main_guard ||
         full.dropped != fast.dropped || full.cuda_dispatch != fast.cuda_dispatch ||
-        full.mps_impl != fast.mps_impl)
+        full.mps_impl != fast.mps_impl || full.dist_required != fast.dist_required)
         fail_msg("%s: the file-level facts differ", what);
     if (full.facts.len != fast.facts.len ||
         (full.facts.len && memcmp(full.facts.data, fast.facts.data, full.facts.len) != 0))
@@ -280,6 +280,9 @@ static const struct {
     {"elif and else after a negated guard (they run with it)", 3, 2,
      "if not torch.cuda.is_available():\n    a.cuda()\nelif x:\n    b.cuda()\nelse:\n"
      "    c.cuda()\n"},
+    {"a distributed switch whose else raises, at the file's end", 1, 1,
+     "import torch\nif args.distributed:\n    torch.cuda.set_device(x)\nelse:\n"
+     "    raise NotImplementedError('only distributed training')\n"},
     {"a guard whose direction is unknown guards every branch", 2, 2,
      "if os.environ.get('FAST'):\n    a.cuda()\nelse:\n    b.cuda()\n"},
     {"conditions that test nothing CUDA", 3, 0,
@@ -492,8 +495,9 @@ static void test_switch_parts(void **state)
 
 /* Every switch part makes a guard, in upper and lower case, through the full scan and the
  * shortcut: the CUDA parts (gp_audit_cuda_switch_part) and the Python scanner's own. The else
- * of a switch that selects CUDA or a CUDA-only package runs without it; that of a switch that
- * names no device (HAS_X, X_AVAILABLE) is guarded too. */
+ * of a switch that selects CUDA, a GPU or a CUDA-only package runs without it; that of a switch
+ * that names no device (HAS_X, X_AVAILABLE) or a toolkit part or another vendor (HAS_NVCC,
+ * USE_CUDNN, WITH_HIP) is guarded too. */
 static void test_switch_guards(void **state)
 {
     (void)state;
@@ -515,7 +519,11 @@ static void test_switch_guards(void **state)
             gp_audit_result r;
             gp_audit_result_init(&r);
             scan_how(GP_AL_PYTHON, "pkg/f.py", text, strlen(text), false, &r);
-            bool generic = i >= ncuda + sizeof py_parts / sizeof py_parts[0] - py_generic;
+            /* (a switch on a toolkit part or another vendor, HAS_NVCC, tells neither way) */
+            bool device =
+                strcmp(w, "CUDA") == 0 || strcmp(w, "GPU") == 0 || strcmp(w, "GPUS") == 0 ||
+                (i >= ncuda && !(i >= ncuda + sizeof py_parts / sizeof py_parts[0] - py_generic));
+            bool generic = !device;
             if (r.nf != 2 || !r.f[0].guarded || r.f[1].guarded != generic)
                 fail_msg("%s: %zu finding(s), the first %s guarded, the second %s", text, r.nf,
                          r.nf && r.f[0].guarded ? "" : "not",

@@ -1,0 +1,3 @@
+if s.distis_avail:
+else
+ raise
