@@ -558,6 +558,14 @@ static void check_tok(c_scan *cs, const gp_c_tok *t, const gp_c_tok *n1, const g
     }
     if (t->kind == GP_C_PUNCT) {
         if (t->len == 3 && memcmp(w, "<<<", 3) == 0) rep(cs, GP_R_C_KERN_001, t);
+        /* a launch a formatter that does not know CUDA split: `k << <grid, block >> > (x)` (in a
+         * CUDA source, where `<<` followed by `<` is nothing else) */
+        if (cs->cuda && t->len == 1 && w[0] == '<' && n1->kind == GP_C_PUNCT &&
+            tok_eq(cs, n1, "<") && n1->off == t->off + 1 && n2->kind == GP_C_PUNCT &&
+            tok_eq(cs, n2, "<") &&
+            !(cs->prev[0].kind == GP_C_PUNCT && cs->prev[0].off + 1 == t->off &&
+              tok_eq(cs, &cs->prev[0], "<")))
+            rep(cs, GP_R_C_KERN_001, t);
         return;
     }
     if (t->kind != GP_C_IDENT) return;
