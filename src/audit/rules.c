@@ -223,8 +223,8 @@ static const gp_audit_rule rules[GP_R_COUNT] = {
                       "Make CUDA optional: `check_language(CUDA)` behind an option that defaults "
                       "to OFF."},
     [GP_R_CMK_002] = {"CMK-002", GP_LANG_CMAKE, E, N, -1, R_, 0, "CUDA packages in CMake",
-                      "`find_package(CUDA|CUDAToolkit)`, `CUDA::*` targets, "
-                      "`CUDA_ARCHITECTURES`, `cuda_add_*`",
+                      "`find_package(CUDA|CUDAToolkit)`, `CUDA::*` targets, `cuda_add_*` "
+                      "(not `CUDA_ARCHITECTURES`: inert without the CUDA language)",
                       "The build links the CUDA toolkit (FindCUDA is removed by policy "
                       "CMP0146).",
                       "Find CUDAToolkit only when the CUDA option is on."},

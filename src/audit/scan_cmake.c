@@ -355,8 +355,9 @@ static void do_command(cm_scan *c)
     bool lang = false;
     for (int i = 0; i < c->nargs; i++) {
         const cm_arg *a = &c->args[i];
-        if (arg_starts(c, a, "CUDA::") || arg_is(c, a, "CUDA_ARCHITECTURES") ||
-            arg_is(c, a, "CMAKE_CUDA_ARCHITECTURES") || arg_is(c, a, "CUDA_SEPARABLE_COMPILATION"))
+        /* (CUDA_ARCHITECTURES, CUDA_SEPARABLE_COMPILATION: properties that mean nothing
+         * without the CUDA language, which CMK-001 reports where it is enabled) */
+        if (arg_starts(c, a, "CUDA::"))
             rep(c, GP_R_CMK_002, a, false);
         else if (lang && arg_is(c, a, "CUDA"))
             rep(c, GP_R_CMK_001, a, false);
