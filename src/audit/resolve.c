@@ -1619,9 +1619,13 @@ static int count_findings(gp_audit_state *st)
             want = ru->vclass;
         else if (vsev == GP_SEV_WARNING)
             want = ru->vclass > GP_VC_ABSTRACTION ? GP_VC_ABSTRACTION : ru->vclass;
-        if (want > m->verdict) {
+        /* an error of the same verdict decides before a warning (a requirement, not the
+         * container file that happens to come first) */
+        if (want > m->verdict ||
+            (want == m->verdict && want > GP_VC_PORTABLE && vsev > m->decided_sev)) {
             m->verdict = want;
             m->decided_by = e.rule;
+            m->decided_sev = vsev;
         }
     }
     free(rd);
@@ -1845,8 +1849,10 @@ void gp_audit_decided(const gp_audit_state *st, char *buf, size_t cap)
         for (size_t i = 0; i < st->nmods; i++) {
             const gp_audit_module *m = &st->mods[i];
             if (m->excluded || m->verdict != st->verdict || m->decided_by < 0) continue;
-            if (best < 0 ||
-                st->rule_count[m->decided_by].n > st->rule_count[st->mods[best].decided_by].n)
+            const gp_audit_module *b = best >= 0 ? &st->mods[best] : NULL;
+            if (!b || m->decided_sev > b->decided_sev ||
+                (m->decided_sev == b->decided_sev &&
+                 st->rule_count[m->decided_by].n > st->rule_count[b->decided_by].n))
                 best = (long)i;
         }
         if (best >= 0) {

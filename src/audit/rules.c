@@ -143,13 +143,15 @@ static const gp_audit_rule rules[GP_R_COUNT] = {
                          "alternative with an MPS kernel (`torch.linalg.eigh` for a symmetric "
                          "matrix, `torch.cdist` for `pdist`) or move that call to the CPU."},
     [GP_R_PY_QUANT_001] =
-        {"PY-QUANT-001", PY, E, N, -1, R_, GP_STOP_CUDA_ONLY_EXT, "bitsandbytes quantisation",
-         "`load_in_8bit=True`, `load_in_4bit=True` (LLM.int8, QLoRA), "
+        {"PY-QUANT-001", PY, E, N, -1, A_, 0, "bitsandbytes quantisation",
+         "`import bitsandbytes`, `load_in_8bit=True`, `load_in_4bit=True` (LLM.int8, QLoRA), "
          "`BitsAndBytesConfig(...)`",
-         "Loading a model in 8 or 4 bits goes through bitsandbytes' CUDA kernels; "
-         "there is no MPS build of them, so the load fails on a Mac.",
-         "Load in float16/bfloat16 on MPS (or use a quantisation with an MPS or "
-         "CPU path, such as GGUF), and keep the bitsandbytes path for CUDA."},
+         "Loading a model in 8 or 4 bits and bitsandbytes' 8-bit optimizers go through its "
+         "CUDA kernels; there is no MPS build of them, so the load or the step fails on a Mac. "
+         "The model itself runs there in 16 bits: a change of dtype, not a rewrite.",
+         "Load in float16/bfloat16 on MPS (or use a quantisation with an MPS or CPU path, such "
+         "as GGUF) and torch.optim's optimizer in place of the 8-bit one, and keep the "
+         "bitsandbytes path for CUDA."},
     [GP_R_C_INC_001] = {"C-INC-001", CL, E, W, -1, R_, 0, "CUDA header",
                         "`#include` of cuda*.h, cuBLAS/cuDNN/cuFFT/cuRAND/cuSPARSE/cuSOLVER, "
                         "NVRTC, NVML, NVTX, thrust/, cub/, cutlass/, ATen/cuda, ATen/native/cuda, "

@@ -857,18 +857,18 @@ static py_cond line_cond(py_scan *ps)
 /* Top-level modules with no Mac or CPU build: importing them fails there. `cuda` is NVIDIA's
  * cuda-python (cuda.bindings, cuda.core), `nvidia` the namespace of NVIDIA's wheels (DALI, the
  * CUDA libraries), cutlass its CUTLASS Python DSL (cutlass.cute), cuml/cudf/cugraph RAPIDS. */
-static const char *const cuda_only_modules[] = {"flash_attn",   "xformers",
-                                                "apex",         "causal_conv1d",
-                                                "mamba_ssm",    "tinycudann",
-                                                "nvdiffrast",   "pycuda",
-                                                "cupy",         "cupyx",
-                                                "tensorrt",     "spconv",
-                                                "cuml",         "cudf",
-                                                "cugraph",      "cuspatial",
-                                                "cutlass",      "tilelang",
-                                                "cuda",         "nvidia",
-                                                "flashinfer",   "transformer_engine",
-                                                "tensorrt_llm", "bitsandbytes"};
+static const char *const cuda_only_modules[] = {"flash_attn",  "xformers",
+                                                "apex",        "causal_conv1d",
+                                                "mamba_ssm",   "tinycudann",
+                                                "nvdiffrast",  "pycuda",
+                                                "cupy",        "cupyx",
+                                                "tensorrt",    "spconv",
+                                                "cuml",        "cudf",
+                                                "cugraph",     "cuspatial",
+                                                "cutlass",     "tilelang",
+                                                "cuda",        "nvidia",
+                                                "flashinfer",  "transformer_engine",
+                                                "tensorrt_llm"};
 
 static bool module_is_cuda_only(const char *m)
 {
@@ -877,6 +877,13 @@ static bool module_is_cuda_only(const char *m)
         if (strlen(cuda_only_modules[k]) == top && memcmp(cuda_only_modules[k], m, top) == 0)
             return true;
     return strcmp(m, "numba.cuda") == 0 || starts(m, "numba.cuda.");
+}
+
+/* bitsandbytes (LLM.int8, QLoRA, 8-bit optimizers): its kernels are CUDA's, but the fix is a
+ * change of dtype or optimizer, not a rewrite: PY-QUANT-001, not PY-IMP-001. */
+static bool module_is_bnb(const char *m)
+{
+    return strcmp(m, "bitsandbytes") == 0 || starts(m, "bitsandbytes.");
 }
 
 static bool last_is(const py_paren *p, const char *w);
@@ -1089,8 +1096,9 @@ static void report_import(py_scan *ps, int rule, size_t tok, bool guarded, size_
 
 static bool check_module(py_scan *ps, const char *m, size_t tok, bool guarded, size_t fact)
 {
-    if (module_is_cuda_only(m)) {
-        report_import(ps, GP_R_PY_IMP_001, tok, guarded, fact);
+    if (module_is_cuda_only(m) || module_is_bnb(m)) {
+        report_import(ps, module_is_bnb(m) ? GP_R_PY_QUANT_001 : GP_R_PY_IMP_001, tok, guarded,
+                      fact);
         return true;
     }
     if (strcmp(m, "triton") == 0 || starts(m, "triton.")) {
@@ -1295,8 +1303,9 @@ static void scan_import(py_scan *ps, size_t i0, bool guarded, unsigned fact_flag
             add_alias(ps, tx(ps, i), ps->t[i].len, full);
             if (!module_is_foreign(m)) named_add(ps, i, fn - 1, fact_flags);
         }
-        if (!fired && module_is_cuda_only(full))
-            report_import(ps, GP_R_PY_IMP_001, nt, guarded, fn);
+        if (!fired && (module_is_cuda_only(full) || module_is_bnb(full)))
+            report_import(ps, module_is_bnb(full) ? GP_R_PY_QUANT_001 : GP_R_PY_IMP_001, nt,
+                          guarded, fn);
     }
 }
 
@@ -3861,6 +3870,7 @@ void gp_audit_scan_python(gp_audit_source *s, gp_audit_result *r, bool setup_py,
  *   PY-COMPILE-001 "compile", "_inductor"    PY-DIST-001 "nccl", "NCCL"
  *   PY-DIST-002 "NCCL", "device_id"          PY-MEM-001 "pin_memory"   PY-EXT-001 "CUDAExtension"
  *   PY-DL-001 "num_workers"  PY-TRITON-001 "triton"  PY-IMP-001/002: the names of cuda_only_modules
+ *   PY-QUANT-001 "load_in_", "BitsAndBytes", "bitsandbytes"
  *   PY-EXT-003: "is_cuda" or a device string ("cuda") on the test before the raise
  *   PY-EXT-002: "cuda" (cuda_sources), or a string body ending in ".cu" or ".cuh". A body ends
  *   right before its closing quote, before the newline that cuts an unterminated one short, or
@@ -3868,14 +3878,14 @@ void gp_audit_scan_python(gp_audit_source *s, gp_audit_result *r, bool setup_py,
  *   in a quote loses its last three bytes. So ".cu" is followed by a quote or a newline, or lies
  *   within the file's last six bytes ('$'). */
 static const gp_audit_trigger py_words[] = {
-    {"cuda", 0, true},          {"cudn", 0, true},      {"CUDAGraph", 0, true},
-    {"CUDAExtension", 0, true}, {"float64", 0, true},   {"double", 0, true},
-    {"compile", 0, true},       {"_inductor", 0, true}, {"nccl", 0, true},
-    {"NCCL", 0, true},          {"device_id", 0, true}, {"pin_memory", 0, true},
-    {"num_workers", 0, true},   {"triton", 0, true},    {".cu'", 0, false},
-    {".cu\"", 0, false},        {".cu\n", 0, false},    {".cuh", 0, false},
-    {".cu", '$', false},        {"is_cuda", 0, true},   {"load_in_", 0, true},
-    {"BitsAndBytes", 0, true},
+    {"cuda", 0, true},          {"cudn", 0, true},         {"CUDAGraph", 0, true},
+    {"CUDAExtension", 0, true}, {"float64", 0, true},      {"double", 0, true},
+    {"compile", 0, true},       {"_inductor", 0, true},    {"nccl", 0, true},
+    {"NCCL", 0, true},          {"device_id", 0, true},    {"pin_memory", 0, true},
+    {"num_workers", 0, true},   {"triton", 0, true},       {".cu'", 0, false},
+    {".cu\"", 0, false},        {".cu\n", 0, false},       {".cuh", 0, false},
+    {".cu", '$', false},        {"is_cuda", 0, true},      {"load_in_", 0, true},
+    {"BitsAndBytes", 0, true},  {"bitsandbytes", 0, true},
 };
 
 #define PY_TRIGGERS_MAX 128

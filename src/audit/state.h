@@ -62,7 +62,8 @@ typedef struct gp_audit_module {
     size_t cond_unreached[GP_STOP_COUNT]; /* of those, in code no entry point reaches */
     /* computed by resolve.c */
     gp_audit_vclass verdict;
-    int decided_by; /* rule index, -1 */
+    int decided_by;  /* rule index, -1 */
+    int decided_sev; /* the severity that finding counted with (gp_audit_sev) */
     const char *effort;
     bool stop[GP_STOP_COUNT];
     bool cond_stop[GP_STOP_COUNT];
