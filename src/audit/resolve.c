@@ -367,6 +367,132 @@ static long requiring_build(const resolve_ctx *c, size_t self, const char *p, si
 /* Sources a build names only in its CUDA branch; and, under a build that compiles CUDA only in
  * such a branch (and no other build that compiles it always), every CUDA source and every C/C++
  * file in a folder named for CUDA. */
+static char *dotted_of(const gp_audit_state *st, size_t f);
+static bool is_init(const char *p);
+static size_t support_dir(const char *p);
+static size_t import_target(const char *me, bool pkg, const char *t, size_t n, char *target,
+                            size_t cap);
+
+/* Is `t` (an import as written, "." prefixes when relative) of the Python file f, whose dotted
+ * name is me, one of the modules setup.py b builds only in its CUDA branch? */
+static bool names_guarded_ext(const gp_audit_state *st, size_t b, const char *me, bool pkg,
+                              const char *t, size_t n)
+{
+    char target[PATH_CAP];
+    size_t tl = import_target(me, pkg, t, n, target, sizeof target), en;
+    if (!tl) return false;
+    unsigned fl;
+    const char *e;
+    int k;
+    bool cuda_only = false;
+    for (fact_it it = facts_of(st, b); (k = fact_next(&it, &fl, &e, &en)) != 0;) {
+        if (k != GP_FACT_EXT_MODULE || en != tl || memcmp(e, target, tl) != 0) continue;
+        if (fl & GP_FACTF_CPU_EXT) return false; /* a CPU build makes it too */
+        cuda_only |= (fl & GP_FACTF_GUARDED) != 0;
+    }
+    return cuda_only;
+}
+
+/* A file the prefilter passed over has no facts: its imports at the top level (a line that
+ * starts with `import` or `from`, so in no try, if or def) are read from its text. */
+static bool text_imports_guarded_ext(const gp_audit_state *st, size_t b, size_t f, const char *me,
+                                     bool pkg)
+{
+    enum { CAP = 256 * 1024 }; /* prefiltered files are under this (larger ones are lexed) */
+    FILE *in = fopen(gp_audit_path(st, (uint32_t)f), "rb");
+    if (!in) return false;
+    char *buf = malloc(CAP + 1);
+    size_t got = buf ? fread(buf, 1, CAP, in) : 0;
+    fclose(in);
+    if (!buf) return false;
+    buf[got] = '\0';
+    bool hit = false;
+    for (char *line = buf; !hit && line < buf + got;) {
+        bool from = strncmp(line, "from ", 5) == 0, imp = strncmp(line, "import ", 7) == 0;
+        /* the statement: its line, or up to the ')' of `from X import (a, b,` on later lines;
+         * comments blanked */
+        char *end = line;
+        bool comment = false, open = false;
+        for (; end < buf + got && (*end != '\n' || (open && from)); end++) {
+            if (*end == '\n') comment = false;
+            if (*end == '#') comment = true;
+            if (comment || *end == '\n') *end = ' ';
+            if (*end == '(') open = true;
+            if (*end == ')') open = false;
+        }
+        *end = '\0';
+        if (from || imp) {
+            /* words: module names, `as`, `import`, between spaces, commas and parentheses */
+            char mod[PATH_CAP] = "", full[PATH_CAP];
+            bool names = imp, skip = false;
+            for (char *w = line + (imp ? 7 : 5); !hit && *w;) {
+                w += strspn(w, " \t,()\\\r");
+                size_t wn = strcspn(w, " \t,()\\\r");
+                if (!wn) break;
+                if (skip) {
+                    skip = false;
+                } else if (wn == 2 && memcmp(w, "as", 2) == 0) {
+                    skip = true; /* the alias */
+                } else if (wn == 6 && memcmp(w, "import", 6) == 0) {
+                    names = true;
+                } else if (!names) {
+                    if (wn < sizeof mod) {
+                        memcpy(mod, w, wn);
+                        mod[wn] = '\0';
+                        hit = names_guarded_ext(st, b, me, pkg, mod, wn);
+                    }
+                } else if (imp) {
+                    hit = names_guarded_ext(st, b, me, pkg, w, wn);
+                } else {
+                    size_t mn = strlen(mod);
+                    int fn = snprintf(full, sizeof full, "%s%s%.*s", mod,
+                                      mn && mod[mn - 1] == '.' ? "" : ".", (int)wn, w);
+                    if (mn && fn > 0 && (size_t)fn < sizeof full)
+                        hit = names_guarded_ext(st, b, me, pkg, full, (size_t)fn);
+                }
+                w += wn;
+            }
+        }
+        line = end + 1;
+    }
+    free(buf);
+    return hit;
+}
+
+/* Does the project's own Python code (not its examples or tests) import, without a fallback,
+ * a module that setup.py `b` builds only in its CUDA branch (`from . import _C` in the package
+ * that `CUDAExtension("pkg._C", ...)` builds when CUDA is found)? Then the CUDA sources are no
+ * optional part: the package does not import without them. */
+static bool guarded_ext_required(const gp_audit_state *st, size_t b)
+{
+    size_t n;
+    unsigned fl;
+    const char *t;
+    int k;
+    bool any = false;
+    for (fact_it it = facts_of(st, b); (k = fact_next(&it, &fl, &t, &n)) != 0;)
+        any |= k == GP_FACT_EXT_MODULE && (fl & GP_FACTF_GUARDED) && !(fl & GP_FACTF_CPU_EXT);
+    if (!any) return false;
+    for (size_t f = 0; f < st->nfiles; f++) {
+        const gp_audit_file *fi = &st->files[f];
+        if (fi->lang != GP_AL_PYTHON || f == b) continue;
+        const char *p = gp_audit_path(st, (uint32_t)f);
+        if (support_dir(p)) continue;
+        char *me = dotted_of(st, f);
+        if (!me) continue;
+        bool pkg = is_init(p), hit = false;
+        if (fi->flags & GP_FF_PREFILTERED) hit = text_imports_guarded_ext(st, b, f, me, pkg);
+        for (fact_it it = facts_of(st, f); !hit && (k = fact_next(&it, &fl, &t, &n)) != 0;)
+            hit =
+                k == GP_FACT_IMPORT &&
+                !(fl & (GP_FACTF_GUARDED | GP_FACTF_TRY | GP_FACTF_TYPE | GP_FACTF_USED_GUARDED)) &&
+                names_guarded_ext(st, b, me, pkg, t, n);
+        free(me);
+        if (hit) return true;
+    }
+    return false;
+}
+
 static void gate_build_sources(resolve_ctx *c)
 {
     gp_audit_state *st = c->st;
@@ -419,6 +545,7 @@ static void gate_build_sources(resolve_ctx *c)
         for (fact_it it = facts_of(st, b); (k = fact_next(&it, &fl, &t, &n)) != 0;)
             if (k == GP_FACT_CUDA_GATED || k == GP_FACT_CUDA_OPTION) gates = true;
         if (!gates || c->build_unguarded[b]) continue;
+        if (st->files[b].lang == GP_AL_SETUP_PY && guarded_ext_required(st, b)) continue;
         const char *bpath = gp_audit_path(st, (uint32_t)b);
         size_t dn = dir_len(bpath);
         /* a build in this folder or above it that needs CUDA whatever the options */
@@ -977,6 +1104,39 @@ static int in_guarded_def(const gp_audit_state *st, const gp_spool_rec *r)
     return got;
 }
 
+/* The module an import fact of a file names, absolute: `t` as written ("." prefixes when
+ * relative, resolved against `me`, the file's dotted name; `pkg` when it is a package's
+ * __init__). Its length in target, or 0 when it names nothing (climbs above the top). */
+static size_t import_target(const char *me, bool pkg, const char *t, size_t n, char *target,
+                            size_t cap)
+{
+    size_t dots = 0;
+    while (dots < n && t[dots] == '.')
+        dots++;
+    if (!dots) {
+        if (n >= cap) return 0;
+        memcpy(target, t, n);
+        return n;
+    }
+    /* relative to the file's package */
+    size_t base = strlen(me);
+    size_t up = dots - (pkg ? 1 : 0);
+    for (size_t i = 0; i < up && base; i++) {
+        const char *dot = last_dot(me, base);
+        base = dot ? (size_t)(dot - me) : 0;
+    }
+    if (!base && up && dots > 1) return 0; /* climbs above the top package */
+    if (base + n + 2 >= cap) return 0;
+    memcpy(target, me, base);
+    size_t tl = base;
+    if (n > dots) {
+        if (tl) target[tl++] = '.';
+        memcpy(target + tl, t + dots, n - dots);
+        tl += n - dots;
+    }
+    return tl;
+}
+
 static void resolve_imports(resolve_ctx *c)
 {
     gp_audit_state *st = c->st;
@@ -1028,37 +1188,8 @@ static void resolve_imports(resolve_ctx *c)
                        (fl2 & GP_FACTF_NAME) && n2 > n && memcmp(t2, t, n) == 0 &&
                        (t[n - 1] == '.' || t2[n] == '.');
             }
-            size_t dots = 0;
-            while (dots < n && t[dots] == '.')
-                dots++;
-            size_t tl = 0;
-            if (dots) {
-                /* relative to the file's package */
-                const char *me = nm.dotted[f];
-                size_t base = strlen(me);
-                bool pkg = is_init(gp_audit_path(st, (uint32_t)f));
-                size_t up = dots - (pkg ? 1 : 0);
-                for (size_t i = 0; i < up && base; i++) {
-                    const char *dot = last_dot(me, base);
-                    base = dot ? (size_t)(dot - me) : 0;
-                }
-                if (!base && up) {
-                    /* climbs above the top package: a script's sibling */
-                    if (dots > 1) continue;
-                }
-                if (base + n + 2 >= sizeof target) continue;
-                memcpy(target, me, base);
-                tl = base;
-                if (n > dots) {
-                    if (tl) target[tl++] = '.';
-                    memcpy(target + tl, t + dots, n - dots);
-                    tl += n - dots;
-                }
-            } else {
-                if (n >= sizeof target) continue;
-                memcpy(target, t, n);
-                tl = n;
-            }
+            size_t tl = import_target(nm.dotted[f], is_init(gp_audit_path(st, (uint32_t)f)), t, n,
+                                      target, sizeof target);
             if (!tl) continue;
             bool guarded = (fl & (GP_FACTF_GUARDED | GP_FACTF_TRY)) != 0;
             if (dl.n) defs_count(st, &nm, &dl, target, tl, fl, from);

@@ -887,6 +887,7 @@ static bool module_is_bnb(const char *m)
 }
 
 static bool last_is(const py_paren *p, const char *w);
+static void ext_module_fact(py_scan *ps, size_t i, bool guarded, bool cpu);
 
 /* Does the name at token i set a tensor's dtype: the value of a `dtype=` argument, or an
  * argument of `.to(...)`, `.type(...)`, `set_default_dtype(...)`? */
@@ -1012,6 +1013,7 @@ static bool match_name(py_scan *ps, const char *c, int ncomp, const char *last, 
     }
     if (strcmp(last, "CUDAExtension") == 0 || (ps->setup_py && strcmp(last, "CUDA_HOME") == 0)) {
         report(ps, GP_R_PY_EXT_001, lasti, guarded);
+        if (ps->setup_py && is_call) ext_module_fact(ps, lasti + 1, guarded, false);
         return true;
     }
     bool attr = has_base || ncomp > 1;
@@ -1106,6 +1108,37 @@ static bool check_module(py_scan *ps, const char *m, size_t tok, bool guarded, s
         return true;
     }
     return false;
+}
+
+/* setup.py: the module a `CUDAExtension(...)` call (its '(' at token i) builds, its first
+ * argument or its `name=` string, recorded for resolve.c: a package that imports it without a
+ * fallback needs the extension, whatever the build's switch. `cpu`: a CppExtension (or a plain
+ * Extension) that builds the module without CUDA. */
+static void ext_module_fact(py_scan *ps, size_t i, bool guarded, bool cpu)
+{
+    int depth = 0;
+    for (size_t k = i; k < ps->nt; k++) {
+        const gp_py_tok *t = &ps->t[k];
+        if (t->kind == GP_PY_OP && t->len == 1 && memchr("([{", tx(ps, k)[0], 3)) depth++;
+        if (t->kind == GP_PY_OP && t->len == 1 && memchr(")]}", tx(ps, k)[0], 3) && --depth == 0)
+            return;
+        if (depth != 1) continue;
+        size_t at = (size_t)-1;
+        if (k == i + 1 && t->kind == GP_PY_STRING &&
+            (is_op(ps, k + 1, ",") || is_op(ps, k + 1, ")")))
+            at = k;
+        else if (is_op(ps, k - 1, ",") || k == i + 1)
+            if (is_name(ps, k, "name") && is_op(ps, k + 1, "=") && k + 2 < ps->nt &&
+                ps->t[k + 2].kind == GP_PY_STRING && !is_op(ps, k + 3, "."))
+                at = k + 2;
+        if (at == (size_t)-1) continue;
+        const gp_py_tok *s = &ps->t[at];
+        if (!s->fstring && s->blen > 0 && s->blen <= GP_AUDIT_FACT_MAX)
+            gp_audit_fact(ps->r, GP_FACT_EXT_MODULE,
+                          (guarded ? GP_FACTF_GUARDED : 0) | (cpu ? GP_FACTF_CPU_EXT : 0),
+                          ps->s->data + s->body, s->blen);
+        return;
+    }
 }
 
 /* Reads a dotted module name without alias resolution. */
@@ -2098,6 +2131,10 @@ static void scan_tokens(py_scan *ps, size_t from, bool guarded)
             j += 2;
             if (ps->t[j].len == 3 && memcmp(tx(ps, j), "mps", 3) == 0) ps->mentions_mps = true;
         }
+        if (ps->setup_py && is_op(ps, j + 1, "(") &&
+            (is_name(ps, j, "CppExtension") || is_name(ps, j, "Extension") ||
+             is_name(ps, j, "Pybind11Extension")))
+            ext_module_fact(ps, j + 1, false, true); /* a build that needs no CUDA */
         chain_start = i;
         if (!ann && chain_interesting(ps, i, j, has_base)) {
             char buf[PY_NAME_MAX];

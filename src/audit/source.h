@@ -159,6 +159,9 @@ typedef enum gp_audit_fact_kind {
                            * callers decide (resolve.c, reach.c); GP_FACTF_OWN_PLAIN when its own file
                            * uses it outside a check */
     GP_FACT_CUDA_METHOD,  /* python: a class (its name) that defines its own method cuda() */
+    GP_FACT_EXT_MODULE,   /* setup.py: the module a CUDAExtension builds ("pkg._C"); GUARDED when
+                           * only a CUDA branch of the build makes it; CPU_EXT for a
+                           * CppExtension's */
 } gp_audit_fact_kind;
 
 enum {
@@ -170,6 +173,7 @@ enum {
                                       * behind a CUDA or distributed check */
     GP_FACTF_OWN_PLAIN = 1u << 5,    /* GP_FACT_DEF: its own file uses it outside a check */
     GP_FACTF_METHOD = 1u << 6,       /* GP_FACT_DEF: "Class.method", a method of a class */
+    GP_FACTF_CPU_EXT = 1u << 7,      /* GP_FACT_EXT_MODULE: built by a CppExtension (no CUDA) */
 };
 
 #define GP_AUDIT_FACT_MAX 255
