@@ -2055,6 +2055,64 @@ bool gp_audit_steps_outside(const gp_audit_state *st)
     return any;
 }
 
+/* A hard-coded 'cuda' that is only a default the command line changes: an argparse option's
+ * `default="cuda"` (`parser.add_argument("--device", default="cuda")`), or a global that a
+ * configurator the file runs overrides from `--name=value` arguments (`device = 'cuda'` before
+ * `exec(open('configurator.py').read())`). Writes the option to give on a Mac ("--device mps")
+ * from the rule's example; false when the example is no such default. */
+static bool cli_device_option(const gp_audit_state *st, int rule, char *opt, size_t cap)
+{
+    gp_spool_rec r;
+    char snip[512];
+    if (fseek(st->spool, st->rule_count[rule].spool_at, SEEK_SET) != 0 ||
+        gp_spool_read(st->spool, &r, snip, sizeof snip) != 0)
+        return false;
+    const char *call = strstr(snip, "add_argument(");
+    if (call) {
+        /* the option's long name (its first string that starts with "--"), else its first */
+        const char *best = NULL;
+        int bn = 0;
+        for (const char *q = call; (q = strpbrk(q, "'\"")) != NULL;) {
+            const char *e = strchr(q + 1, *q);
+            if (!e) break;
+            int len = (int)(e - q - 1);
+            if (q[1] == '-' && len < 48 && strspn(q + 1, "-") < (size_t)len &&
+                (!best || (best[1] != '-' && q[2] == '-'))) {
+                best = q + 1;
+                bn = len;
+            }
+            q = e + 1;
+        }
+        if (best) snprintf(opt, cap, "%.*s mps", bn, best);
+        return best != NULL;
+    }
+    /* `name = 'cuda'` at the top of a file that runs a configurator */
+    size_t n = strspn(snip, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
+    const char *q = snip + n;
+    q += strspn(q, " ");
+    if (n == 0 || n > 32 || *q != '=' || q[1] == '=') return false;
+    FILE *in = fopen(gp_audit_path(st, r.file), "rb");
+    if (!in) return false;
+    enum { CAP = 1 << 20 };
+    char *buf = malloc(CAP + 1);
+    size_t got = buf ? fread(buf, 1, CAP, in) : 0;
+    fclose(in);
+    if (!buf) return false;
+    buf[got] = '\0';
+    bool runs = false;
+    for (const char *x = buf; !runs && (x = strstr(x, "exec(open(")) != NULL; x++) {
+        const char *bol = x; /* a statement of its own, not a comment */
+        while (bol > buf && (bol[-1] == ' ' || bol[-1] == '\t'))
+            bol--;
+        const char *nl = strchr(x, '\n');
+        const char *c = strstr(x, "configurator");
+        runs = (bol == buf || bol[-1] == '\n') && c && (!nl || c < nl);
+    }
+    free(buf);
+    if (runs) snprintf(opt, cap, "--%.*s=mps", (int)n, snip);
+    return runs;
+}
+
 size_t gp_audit_next_steps(const gp_audit_state *st, char lines[][400], size_t cap)
 {
     size_t n = 0;
@@ -2094,8 +2152,16 @@ size_t gp_audit_next_steps(const gp_audit_state *st, char lines[][400], size_t c
                 char cell[24] = "";
                 if (cl) snprintf(cell, sizeof cell, "cell %u:", cl);
                 const char *path = gp_audit_path(st, file);
+                char opt[64], fix[300];
+                if (order[i] == GP_R_PY_DEV_002 && cli_device_option(st, order[i], opt, sizeof opt))
+                    snprintf(fix, sizeof fix,
+                             "the device is a command-line default: run with `%s` on a Mac; to "
+                             "change the default, resolve it once (cuda, then mps, then cpu).",
+                             opt);
+                else
+                    snprintf(fix, sizeof fix, "%s", ru->fix);
                 snprintf(lines[n++], 400, "%s (%zu, e.g. %s:%s%u%s%s): %s", ru->name, rc->n, path,
-                         cell, line, own ? "" : ", ", own ? "" : outside_kind(path), ru->fix);
+                         cell, line, own ? "" : ", ", own ? "" : outside_kind(path), fix);
             }
         }
         if (own && n < cap) {

@@ -113,4 +113,37 @@ sed -n 2p "$work/eout" | grep -q '^Verdict: needs-device-abstraction (effort: lo
     sed -n 4p "$work/eout" | grep -q '^First step: `.cuda()` call (2, e.g. mypkg/core.py:2): ' &&
     ok "the first step and what decided it from the project's own code, not the example" ||
     { bad "first step from an example"; head -5 "$work/eout"; }
+# a 'cuda' that is only a command-line default: the first step names the option to give
+c="$work/cli"
+mkdir -p "$c/arg" "$c/conf"
+cat >"$c/arg/train.py" <<'PY'
+import argparse
+import torch
+parser = argparse.ArgumentParser()
+parser.add_argument("-d", "--device", type=str, default="cuda", help="cuda, mps or cpu")
+args = parser.parse_args()
+model = torch.nn.Linear(2, 2).to(args.device)
+PY
+(cd "$c/arg" && "$GPUPORT" audit --fail-on never .) >"$work/clout"
+sed -n 4p "$work/clout" | grep -q '^First step: .*e.g. train.py:4): the device is a command-line default: run with `--device mps` on a Mac' &&
+    ok "an argparse device default: run with --device mps" || { bad "argparse default step"; head -5 "$work/clout"; }
+cat >"$c/conf/sample.py" <<'PY'
+import torch
+device = 'cuda'  # or 'cpu', 'mps'
+seed = 1337
+exec(open('configurator.py').read())  # overrides from the command line
+x = torch.zeros(4, device=device)
+PY
+printf 'import sys
+for arg in sys.argv[1:]:
+    key, val = arg[2:].split("=")
+    globals()[key] = val
+' >"$c/conf/configurator.py"
+(cd "$c/conf" && "$GPUPORT" audit --fail-on never .) >"$work/clout"
+sed -n 4p "$work/clout" | grep -q 'run with `--device=mps` on a Mac' &&
+    ok "a global a configurator overrides: run with --device=mps" || { bad "configurator step"; head -5 "$work/clout"; }
+sed -i 's/^exec(open/# exec(open/' "$c/conf/sample.py"
+(cd "$c/conf" && "$GPUPORT" audit --fail-on never .) >"$work/clout"
+sed -n 4p "$work/clout" | grep -q 'Resolve the device once' &&
+    ok "without the configurator the default is code to change" || { bad "no configurator step"; head -5 "$work/clout"; }
 exit $fail
