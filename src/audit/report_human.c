@@ -262,6 +262,10 @@ static void components(gp_audit_state *st, FILE *out)
         if ((m->remarks & GP_REMARK_NO_MPS) && m->role != GP_ROLE_CUDA_OPTIONAL)
             fputs("      no MPS or Metal implementation: on a Mac this part runs on the CPU\n",
                   out);
+        if (m->remarks & GP_REMARK_WRAPS_EXT)
+            fputs("      imports the project's CUDA extension without a fallback: it needs what "
+                  "the CUDA parts need\n",
+                  out);
         for (size_t k = i; group && k < st->nmods; k++) {
             if (k == prim || strcmp(st->mods[k].path, m->path) != 0) continue;
             const gp_audit_module *o = &st->mods[k];

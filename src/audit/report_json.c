@@ -54,6 +54,10 @@ static cJSON *module_json(const gp_audit_state *st, const gp_audit_module *m)
     if (m->remarks & GP_REMARK_NO_MPS)
         cJSON_AddItemToArray(rm, cJSON_CreateString("no MPS or Metal implementation: on a Mac "
                                                     "this part runs on the CPU"));
+    if (m->remarks & GP_REMARK_WRAPS_EXT)
+        cJSON_AddItemToArray(rm, cJSON_CreateString("imports the project's CUDA extension without "
+                                                    "a fallback: it needs what the CUDA parts "
+                                                    "need"));
     cJSON_AddStringToObject(o, "verdict", gp_audit_verdict_name(m->verdict));
     cJSON_AddStringToObject(o, "effort", m->effort);
     if (m->decided_by >= 0)

@@ -374,9 +374,10 @@ static size_t import_target(const char *me, bool pkg, const char *t, size_t n, c
                             size_t cap);
 
 /* Is `t` (an import as written, "." prefixes when relative) of the Python file f, whose dotted
- * name is me, one of the modules setup.py b builds only in its CUDA branch? */
-static bool names_guarded_ext(const gp_audit_state *st, size_t b, const char *me, bool pkg,
-                              const char *t, size_t n)
+ * name is me, one of the modules setup.py b builds only with CUDA (a CUDAExtension, and no
+ * CppExtension of that name)? With guarded_only, only in its CUDA branch. */
+static bool names_cuda_ext(const gp_audit_state *st, size_t b, const char *me, bool pkg,
+                           const char *t, size_t n, bool guarded_only)
 {
     char target[PATH_CAP];
     size_t tl = import_target(me, pkg, t, n, target, sizeof target), en;
@@ -388,15 +389,15 @@ static bool names_guarded_ext(const gp_audit_state *st, size_t b, const char *me
     for (fact_it it = facts_of(st, b); (k = fact_next(&it, &fl, &e, &en)) != 0;) {
         if (k != GP_FACT_EXT_MODULE || en != tl || memcmp(e, target, tl) != 0) continue;
         if (fl & GP_FACTF_CPU_EXT) return false; /* a CPU build makes it too */
-        cuda_only |= (fl & GP_FACTF_GUARDED) != 0;
+        cuda_only |= !guarded_only || (fl & GP_FACTF_GUARDED);
     }
     return cuda_only;
 }
 
 /* A file the prefilter passed over has no facts: its imports at the top level (a line that
  * starts with `import` or `from`, so in no try, if or def) are read from its text. */
-static bool text_imports_guarded_ext(const gp_audit_state *st, size_t b, size_t f, const char *me,
-                                     bool pkg)
+static bool text_imports_cuda_ext(const gp_audit_state *st, size_t b, size_t f, const char *me,
+                                  bool pkg, bool guarded_only)
 {
     enum { CAP = 256 * 1024 }; /* prefiltered files are under this (larger ones are lexed) */
     FILE *in = fopen(gp_audit_path(st, (uint32_t)f), "rb");
@@ -439,16 +440,16 @@ static bool text_imports_guarded_ext(const gp_audit_state *st, size_t b, size_t 
                     if (wn < sizeof mod) {
                         memcpy(mod, w, wn);
                         mod[wn] = '\0';
-                        hit = names_guarded_ext(st, b, me, pkg, mod, wn);
+                        hit = names_cuda_ext(st, b, me, pkg, mod, wn, guarded_only);
                     }
                 } else if (imp) {
-                    hit = names_guarded_ext(st, b, me, pkg, w, wn);
+                    hit = names_cuda_ext(st, b, me, pkg, w, wn, guarded_only);
                 } else {
                     size_t mn = strlen(mod);
                     int fn = snprintf(full, sizeof full, "%s%s%.*s", mod,
                                       mn && mod[mn - 1] == '.' ? "" : ".", (int)wn, w);
                     if (mn && fn > 0 && (size_t)fn < sizeof full)
-                        hit = names_guarded_ext(st, b, me, pkg, full, (size_t)fn);
+                        hit = names_cuda_ext(st, b, me, pkg, full, (size_t)fn, guarded_only);
                 }
                 w += wn;
             }
@@ -459,37 +460,53 @@ static bool text_imports_guarded_ext(const gp_audit_state *st, size_t b, size_t 
     return hit;
 }
 
+/* Does the Python file f import, without a fallback, a module that setup.py b builds only with
+ * CUDA (guarded_only: only in its CUDA branch)? */
+static bool file_imports_cuda_ext(const gp_audit_state *st, size_t b, size_t f, bool guarded_only)
+{
+    const gp_audit_file *fi = &st->files[f];
+    const char *p = gp_audit_path(st, (uint32_t)f);
+    if (fi->lang != GP_AL_PYTHON || f == b || support_dir(p)) return false;
+    char *me = dotted_of(st, f);
+    if (!me) return false;
+    bool pkg = is_init(p), hit = false;
+    if (fi->flags & GP_FF_PREFILTERED) hit = text_imports_cuda_ext(st, b, f, me, pkg, guarded_only);
+    size_t n;
+    unsigned fl;
+    const char *t;
+    int k;
+    for (fact_it it = facts_of(st, f); !hit && (k = fact_next(&it, &fl, &t, &n)) != 0;)
+        hit = k == GP_FACT_IMPORT &&
+              !(fl & (GP_FACTF_GUARDED | GP_FACTF_TRY | GP_FACTF_TYPE | GP_FACTF_USED_GUARDED)) &&
+              names_cuda_ext(st, b, me, pkg, t, n, guarded_only);
+    free(me);
+    return hit;
+}
+
+/* Does setup.py b build a module with CUDA only (guarded_only: only in its CUDA branch)? */
+static bool builds_cuda_ext(const gp_audit_state *st, size_t b, bool guarded_only)
+{
+    if (st->files[b].lang != GP_AL_SETUP_PY) return false;
+    size_t n;
+    unsigned fl;
+    const char *t;
+    int k;
+    for (fact_it it = facts_of(st, b); (k = fact_next(&it, &fl, &t, &n)) != 0;)
+        if (k == GP_FACT_EXT_MODULE && !(fl & GP_FACTF_CPU_EXT) &&
+            (!guarded_only || (fl & GP_FACTF_GUARDED)))
+            return true;
+    return false;
+}
+
 /* Does the project's own Python code (not its examples or tests) import, without a fallback,
  * a module that setup.py `b` builds only in its CUDA branch (`from . import _C` in the package
  * that `CUDAExtension("pkg._C", ...)` builds when CUDA is found)? Then the CUDA sources are no
  * optional part: the package does not import without them. */
 static bool guarded_ext_required(const gp_audit_state *st, size_t b)
 {
-    size_t n;
-    unsigned fl;
-    const char *t;
-    int k;
-    bool any = false;
-    for (fact_it it = facts_of(st, b); (k = fact_next(&it, &fl, &t, &n)) != 0;)
-        any |= k == GP_FACT_EXT_MODULE && (fl & GP_FACTF_GUARDED) && !(fl & GP_FACTF_CPU_EXT);
-    if (!any) return false;
-    for (size_t f = 0; f < st->nfiles; f++) {
-        const gp_audit_file *fi = &st->files[f];
-        if (fi->lang != GP_AL_PYTHON || f == b) continue;
-        const char *p = gp_audit_path(st, (uint32_t)f);
-        if (support_dir(p)) continue;
-        char *me = dotted_of(st, f);
-        if (!me) continue;
-        bool pkg = is_init(p), hit = false;
-        if (fi->flags & GP_FF_PREFILTERED) hit = text_imports_guarded_ext(st, b, f, me, pkg);
-        for (fact_it it = facts_of(st, f); !hit && (k = fact_next(&it, &fl, &t, &n)) != 0;)
-            hit =
-                k == GP_FACT_IMPORT &&
-                !(fl & (GP_FACTF_GUARDED | GP_FACTF_TRY | GP_FACTF_TYPE | GP_FACTF_USED_GUARDED)) &&
-                names_guarded_ext(st, b, me, pkg, t, n);
-        free(me);
-        if (hit) return true;
-    }
+    if (!builds_cuda_ext(st, b, true)) return false;
+    for (size_t f = 0; f < st->nfiles; f++)
+        if (file_imports_cuda_ext(st, b, f, true)) return true;
     return false;
 }
 
@@ -1819,6 +1836,28 @@ static void verdicts(gp_audit_state *st)
         if (m->excluded) continue; /* left out of the default build, or not the project's code */
         if (m->verdict > st->verdict) st->verdict = m->verdict;
         if (effort_rank(m->effort) > effort_rank(st->effort)) st->effort = m->effort;
+    }
+    /* a component whose Python code imports the project's CUDA extension without a fallback
+     * needs what the CUDA parts need (a thin wrapper over `_C` is no portable package) */
+    gp_audit_vclass cuda_v = GP_VC_PORTABLE;
+    const char *cuda_effort = "none";
+    for (size_t i = 0; i < st->nmods; i++) {
+        const gp_audit_module *m = &st->mods[i];
+        if (m->cuda_impl && !m->excluded && m->verdict > cuda_v) {
+            cuda_v = m->verdict;
+            cuda_effort = m->effort;
+        }
+    }
+    for (size_t b = 0; b < st->nfiles && cuda_v > GP_VC_PORTABLE; b++) {
+        if (!builds_cuda_ext(st, b, false)) continue;
+        for (size_t f = 0; f < st->nfiles; f++) {
+            gp_audit_module *m = &st->mods[st->files[f].comp];
+            if (m->cuda_impl || m->verdict >= cuda_v || !file_imports_cuda_ext(st, b, f, false))
+                continue;
+            m->verdict = cuda_v;
+            m->effort = cuda_effort;
+            m->remarks |= GP_REMARK_WRAPS_EXT;
+        }
     }
     /* the project runs its CUDA parts on the CPU on a Mac when it has no Metal/MPS code */
     if (any_cuda && any_cpu && !any_metal)

@@ -36,7 +36,8 @@ typedef enum gp_audit_role {
 
 /* Remarks a component (or the project) gets in words. */
 enum {
-    GP_REMARK_NO_MPS = 1u << 0, /* CUDA and CPU implementations, none for MPS/Metal */
+    GP_REMARK_NO_MPS = 1u << 0,    /* CUDA and CPU implementations, none for MPS/Metal */
+    GP_REMARK_WRAPS_EXT = 1u << 1, /* imports the project's CUDA extension without a fallback */
 };
 
 /* A component: a walk module (Python package or its first sub-package, CMake folder, top-level
