@@ -1,7 +1,10 @@
 /* bits.c — CUDA's integer bit intrinsics (__popc, __clz, __ffs, __brev, their 64-bit forms,
  * __umulhi, __mulhi, __umul64hi, __byte_perm, the funnel shifts, __usad, __sad and the halving
- * adds): no target's prelude has all of them, so each becomes a small device function the
- * translation writes once, in plain integer C that computes exactly what the intrinsic does. */
+ * adds), and the C math functions Metal's standard library lacks (hypot, cbrt, expm1, log1p,
+ * ldexp): no target's prelude has all of them, so each becomes a small device function the
+ * translation writes once, in plain C it translates like the file's own: integer code that
+ * computes exactly what the intrinsic does, float code within a few units in the last place of
+ * what CUDA's libdevice gives (its documented bounds are 1 to 3). */
 #include <string.h>
 
 #include "translate/parser.h"
@@ -112,13 +115,96 @@ static const struct {
      "    return (int)(((long long)x + (long long)y + 1ll) >> 1);\n}\n"},
 };
 
+/* hypot scaled by the larger magnitude (no overflow for large arguments, C's infinities and
+ * NaNs); cbrt from exp2(log2(|x|)/3) and a Newton step (y += (a/y^2 - y)/3, which cannot
+ * overflow); expm1 and log1p by Kahan's method (exact near 0); ldexp by exact multiplications by
+ * powers of two, made from their bits, at most three steps apart. */
+static const struct {
+    const char *cuda, *name, *text;
+} math[] = {
+    {"hypotf", "cuda_hypotf",
+     "__device__ float cuda_hypotf(float x, float y)\n{\n"
+     "    if (isinf(x) || isinf(y)) return 1.0f / 0.0f;\n"
+     "    if (x != x || y != y) return x + y;\n"
+     "    float a = fabsf(x), b = fabsf(y);\n"
+     "    float m = fmaxf(a, b), n = fminf(a, b);\n"
+     "    if (m == 0.0f) return 0.0f;\n"
+     "    float r = n / m;\n"
+     "    return m * sqrtf(1.0f + r * r);\n}\n"},
+    {"hypot", "cuda_hypot",
+     "__device__ double cuda_hypot(double x, double y)\n{\n"
+     "    if (isinf(x) || isinf(y)) return 1.0 / 0.0;\n"
+     "    if (x != x || y != y) return x + y;\n"
+     "    double a = fabs(x), b = fabs(y);\n"
+     "    double m = fmax(a, b), n = fmin(a, b);\n"
+     "    if (m == 0.0) return 0.0;\n"
+     "    double r = n / m;\n"
+     "    return m * sqrt(1.0 + r * r);\n}\n"},
+    {"cbrtf", "cuda_cbrtf",
+     "__device__ float cuda_cbrtf(float x)\n{\n"
+     "    if (x == 0.0f || x != x || isinf(x)) return x;\n"
+     "    float a = fabsf(x);\n"
+     "    float y = exp2f(log2f(a) * (1.0f / 3.0f));\n"
+     "    y = y + (a / (y * y) - y) * (1.0f / 3.0f);\n"
+     "    return copysignf(y, x);\n}\n"},
+    {"cbrt", "cuda_cbrt",
+     "__device__ double cuda_cbrt(double x)\n{\n"
+     "    if (x == 0.0 || x != x || isinf(x)) return x;\n"
+     "    double a = fabs(x);\n"
+     "    double y = exp2(log2(a) * (1.0 / 3.0));\n"
+     "    y = y + (a / (y * y) - y) * (1.0 / 3.0);\n"
+     "    return copysign(y, x);\n}\n"},
+    {"expm1f", "cuda_expm1f",
+     "__device__ float cuda_expm1f(float x)\n{\n"
+     "    float u = expf(x);\n"
+     "    if (u == 1.0f) return x;\n"
+     "    float um1 = u - 1.0f;\n"
+     "    if (um1 == -1.0f) return -1.0f;\n"
+     "    if (isinf(u)) return u;\n"
+     "    return um1 * x / logf(u);\n}\n"},
+    {"expm1", "cuda_expm1",
+     "__device__ double cuda_expm1(double x)\n{\n"
+     "    double u = exp(x);\n"
+     "    if (u == 1.0) return x;\n"
+     "    double um1 = u - 1.0;\n"
+     "    if (um1 == -1.0) return -1.0;\n"
+     "    if (isinf(u)) return u;\n"
+     "    return um1 * x / log(u);\n}\n"},
+    {"log1pf", "cuda_log1pf",
+     "__device__ float cuda_log1pf(float x)\n{\n"
+     "    float u = 1.0f + x;\n"
+     "    if (u == 1.0f) return x;\n"
+     "    if (isinf(u)) return u;\n"
+     "    return logf(u) * (x / (u - 1.0f));\n}\n"},
+    {"log1p", "cuda_log1p",
+     "__device__ double cuda_log1p(double x)\n{\n"
+     "    double u = 1.0 + x;\n"
+     "    if (u == 1.0) return x;\n"
+     "    if (isinf(u)) return u;\n"
+     "    return log(u) * (x / (u - 1.0));\n}\n"},
+    {"ldexpf", "cuda_ldexpf",
+     "__device__ float cuda_ldexpf(float x, int n)\n{\n"
+     "    n = n > 400 ? 400 : n < -400 ? -400 : n;\n"
+     "    while (n > 127) {\n        x *= __int_as_float(0x7f000000);\n        n -= 127;\n    }\n"
+     "    while (n < -126) {\n        x *= __int_as_float(0x00800000);\n        n += 126;\n    }\n"
+     "    return x * __int_as_float((n + 127) << 23);\n}\n"},
+};
+
 const char *tp_bit_intrinsic(parser *p, const tr_token *t)
 {
-    if (t->text[0] != '_' || !tp_is_at(p, 1, "(") || tp_lookup(p, t->text)) return NULL;
-    for (size_t i = 0; i < sizeof helpers / sizeof *helpers; i++)
-        if (!strcmp(t->text, helpers[i].cuda)) {
-            tp_make_item(p, helpers[i].name, helpers[i].text, t);
-            return helpers[i].name;
+    if (!tp_is_at(p, 1, "(") || tp_lookup(p, t->text)) return NULL;
+    if (t->text[0] == '_') {
+        for (size_t i = 0; i < sizeof helpers / sizeof *helpers; i++)
+            if (!strcmp(t->text, helpers[i].cuda)) {
+                tp_make_item(p, helpers[i].name, helpers[i].text, t);
+                return helpers[i].name;
+            }
+        return NULL;
+    }
+    for (size_t i = 0; i < sizeof math / sizeof *math; i++)
+        if (!strcmp(t->text, math[i].cuda)) {
+            tp_make_item(p, math[i].name, math[i].text, t);
+            return math[i].name;
         }
     return NULL;
 }

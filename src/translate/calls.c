@@ -323,6 +323,9 @@ void tl_infer_call(lctx *c, tr_expr *e)
             e->vt = TR_VT_INT;
         else if (!strcmp(m->cuda, "__umul24"))
             e->vt = TR_VT_UINT;
+        else if (!strncmp(m->cuda, "lround", 6) || !strncmp(m->cuda, "llround", 7) ||
+                 !strncmp(m->cuda, "lrint", 5) || !strncmp(m->cuda, "llrint", 6))
+            e->vt = TR_VT_LONG;
         else if (!strncmp(m->cuda, "__ld", 4) || !strncmp(m->cuda, "__st", 4) ||
                  !strcmp(m->out, "gp_sincos"))
             e->vt = TR_VT_UNKNOWN;

@@ -110,6 +110,13 @@ static const tr_callmap table[] = {
     FMATH("cosh", 1, "coshf"),
     FMATH("tanh", 1, "tanhf"),
     FMATH("rint", 1, "rintf"),
+    /* nearbyint rounds as rint does in the default rounding mode (CUDA's only one) */
+    RENAME("nearbyintf", 1, "rintf", NULL),
+    FMATH("nearbyint", 1, "rintf"),
+    TEMPLATE("lroundf", 1, "((int64_t)roundf($1))", NULL),
+    TEMPLATE("llroundf", 1, "((int64_t)roundf($1))", NULL),
+    TEMPLATE("lrintf", 1, "((int64_t)rintf($1))", NULL),
+    TEMPLATE("llrintf", 1, "((int64_t)rintf($1))", NULL),
     RENAME("sincosf", 3, "gp_sincos", NULL),
     RENAME("__sincosf", 3, "gp_sincos",
            "fast-math intrinsic __sincosf became the precise gp_sincos"),
@@ -233,6 +240,27 @@ static const tr_callmap table[] = {
     {"atomicCAS", TR_CALL_ATOMIC, 3, "cas", NULL, NULL},
     {"atomicInc", TR_CALL_ATOMIC, 2, "inc", NULL, NULL},
     {"atomicDec", TR_CALL_ATOMIC, 2, "dec", NULL, NULL},
+/* the scoped forms: a block's is a device-wide atomic (stronger, the same result); a
+ * system's is one the host and other devices do not see during the kernel (said) */
+#define ATOMIC_SCOPED(cu, a, op)                                                                   \
+    {cu "_block", TR_CALL_ATOMIC, a, op, NULL, NULL},                                              \
+    {                                                                                              \
+        cu "_system", TR_CALL_ATOMIC, a, op, NULL,                                                 \
+            "a system-scope atomic became a device-scope one: the host and other devices do not "  \
+            "see it while the kernel runs"                                                         \
+    }
+    ATOMIC_SCOPED("atomicAdd", 2, "add"),
+    ATOMIC_SCOPED("atomicSub", 2, "sub"),
+    ATOMIC_SCOPED("atomicMin", 2, "min"),
+    ATOMIC_SCOPED("atomicMax", 2, "max"),
+    ATOMIC_SCOPED("atomicAnd", 2, "and"),
+    ATOMIC_SCOPED("atomicOr", 2, "or"),
+    ATOMIC_SCOPED("atomicXor", 2, "xor"),
+    ATOMIC_SCOPED("atomicExch", 2, "xchg"),
+    ATOMIC_SCOPED("atomicCAS", 3, "cas"),
+    ATOMIC_SCOPED("atomicInc", 2, "inc"),
+    ATOMIC_SCOPED("atomicDec", 2, "dec"),
+#undef ATOMIC_SCOPED
     SIMD("__syncwarp", "gp_simd_barrier"),
     SIMD("__shfl_sync", "gp_simd_shuffle"),
     SIMD("__shfl_up_sync", "gp_simd_shuffle_up"),

@@ -162,6 +162,15 @@ static const char *const std_names[][2] = {
     {"CUDART_PI_F", "3.141592654f"},
     {"CUDART_PI", "3.1415926535897931e+0"},
     {"CUDART_SQRT_2PI_F", "2.506628275f"},
+    /* <stdint.h>'s constant macros */
+    {"UINT64_C(c)", "c##ull"},
+    {"INT64_C(c)", "c##ll"},
+    {"UINT32_C(c)", "c##u"},
+    {"INT32_C(c)", "c"},
+    {"UINT16_C(c)", "c"},
+    {"INT16_C(c)", "c"},
+    {"UINT8_C(c)", "c"},
+    {"INT8_C(c)", "c"},
     /* GCC's other spellings of the qualifiers */
     {"__const__", "const"},
     {"__const", "const"},
@@ -171,8 +180,11 @@ static const char *const std_names[][2] = {
 
 static bool is_std_name(const char *name)
 {
+    size_t n = strlen(name);
     for (size_t i = 0; i < sizeof std_names / sizeof *std_names; i++)
-        if (!strcmp(std_names[i][0], name)) return true;
+        if (!strncmp(std_names[i][0], name, n) &&
+            (std_names[i][0][n] == '\0' || std_names[i][0][n] == '('))
+            return true;
     return false;
 }
 

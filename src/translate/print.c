@@ -659,6 +659,38 @@ static int stmt_column(const lctx *c, const tr_stmt *s)
     return e->line == s->line && (e->kind == TR_E_IDENT || e->kind == TR_E_NUM) ? e->col : 0;
 }
 
+/* The length of the base type a declaration of sym starts with (tl_emit_decl's prefix, without
+ * a pointer's stars). */
+static size_t decl_prefix_len(lctx *c, tr_sym *sym)
+{
+    gp_strbuf pre = GP_STRBUF_INIT;
+    if (sym->kind == TR_SYM_SHARED) gp_strbuf_puts(&pre, "GP_SHARED_DECL ");
+    tl_emit_type_prefix(&pre, &sym->type, sym->type.nptr ? tl_sym_space(c, sym) : TR_SP_NONE);
+    /* up to a pointer's '*': `const float *p = a, *q = b` keeps q's star */
+    const char *star = memchr(gp_strbuf_cstr(&pre), '*', pre.len);
+    size_t n = star ? (size_t)(star - gp_strbuf_cstr(&pre)) : pre.len;
+    gp_strbuf_free(&pre);
+    return n;
+}
+
+/* Do the declarators of a for header's declaration all start with the same type? */
+static bool for_decls_one_type(lctx *c, const tr_stmt *d)
+{
+    gp_strbuf a = GP_STRBUF_INIT, b = GP_STRBUF_INIT;
+    bool same = true;
+    for (int i = 0; i < d->ndecls && same; i++) {
+        tr_sym *sym = d->decls[i].sym;
+        gp_strbuf *t = i ? &b : &a;
+        t->len = 0;
+        tl_emit_type_prefix(t, &sym->type, sym->type.nptr ? tl_sym_space(c, sym) : TR_SP_NONE);
+        same = i == 0 ||
+               (a.len == b.len && memcmp(gp_strbuf_cstr(&a), gp_strbuf_cstr(&b), a.len) == 0);
+    }
+    gp_strbuf_free(&a);
+    gp_strbuf_free(&b);
+    return same;
+}
+
 void tl_emit_stmt(lctx *c, gp_strbuf *sb, tr_stmt *s, int lvl)
 {
     if (!s) return;
@@ -731,20 +763,30 @@ void tl_emit_stmt(lctx *c, gp_strbuf *sb, tr_stmt *s, int lvl)
         gp_strbuf_putc(sb, '\n');
         return;
     case TR_S_FOR:
+        if (s->init && s->init->kind == TR_S_DECL && !for_decls_one_type(c, s->init)) {
+            /* `int *p = a, n = 0`: declarators of two types, which no for header of C can
+             * hold: declared in a block around the loop */
+            tl_indent(sb, lvl);
+            gp_strbuf_puts(sb, "{\n");
+            tl_emit_stmt(c, sb, s->init, lvl + 1);
+            tr_stmt loop = *s;
+            loop.init = NULL;
+            tl_emit_stmt(c, sb, &loop, lvl + 1);
+            tl_indent(sb, lvl);
+            gp_strbuf_puts(sb, "}\n");
+            return;
+        }
         tl_indent(sb, lvl);
         gp_strbuf_puts(sb, "for (");
         if (s->init && s->init->kind == TR_S_DECL) {
+            /* int i = 0, j = 0: later declarators without their type, the first's */
             for (int i = 0; i < s->init->ndecls; i++) {
+                tr_sym *sym = s->init->decls[i].sym;
                 gp_strbuf tmp = GP_STRBUF_INIT;
-                tl_emit_decl(c, &tmp, s->init->decls[i].sym, s->init->decls[i].init);
-                if (i) { /* int i = 0, j = 0: later declarators without the type */
-                    const char *t = gp_strbuf_cstr(&tmp);
-                    const char *name = strstr(t, s->init->decls[i].sym->name);
-                    gp_strbuf_printf(sb, ", %.*s", (int)(strlen(name ? name : t) - 1),
-                                     name ? name : t);
-                } else {
-                    gp_strbuf_append(sb, gp_strbuf_cstr(&tmp), tmp.len - 1);
-                }
+                tl_emit_decl(c, &tmp, sym, s->init->decls[i].init);
+                size_t skip = i ? decl_prefix_len(c, sym) : 0;
+                if (i) gp_strbuf_puts(sb, ", ");
+                gp_strbuf_append(sb, gp_strbuf_cstr(&tmp) + skip, tmp.len - skip - 1);
                 gp_strbuf_free(&tmp);
             }
         } else if (s->init) {

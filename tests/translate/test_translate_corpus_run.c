@@ -686,6 +686,99 @@ static void keep_print(void *user, const char *text, size_t len)
 
 /* arrays sized by local constants: a coefficient table, and shared tiles sized from
  * bytes / sizeof(T) that the translation moves to the top of the kernel */
+/* got within `ulps` units in the last place of ref (NaN where ref is NaN, infinities equal) */
+static bool within_ulps(const char *what, const float *ref, const float *got, int n, int ulps)
+{
+    for (int i = 0; i < n; i++) {
+        bool ok;
+        if (isnan(ref[i]) || isinf(ref[i]))
+            ok = isnan(ref[i]) ? isnan(got[i]) : got[i] == ref[i];
+        else {
+            float a = fabsf(ref[i]);
+            float ulp = nextafterf(a, INFINITY) - a;
+            ok = !isnan(got[i]) && fabsf(got[i] - ref[i]) <= (float)ulps * ulp;
+        }
+        if (!ok) {
+            fprintf(stderr, "%s: element %d is %.9g, the reference %.9g\n", what, i, got[i],
+                    ref[i]);
+            return false;
+        }
+    }
+    return true;
+}
+
+static void run_math_extra(void **state)
+{
+    (void)state;
+    enum { N = 1000 };
+    static float x[N], y[N], h[N], c[N], e[N], l[N], ld[N], w[N];
+    static float rh[N], rc[N], re[N], rl[N], rld[N], rw[N];
+    static int64_t bins[N], rbins[N];
+    static uint64_t keys[N], rkeys[N];
+    ffill(x, N, -100, 100), ffill(y, N, -50, 50);
+    const float sx[8] = {0.0f, -0.0f, INFINITY, -INFINITY, NAN, 3e38f, 1e-40f, -27.0f};
+    const float sy[8] = {0.0f, 5.0f, INFINITY, 1.0f, 2.0f, 3e38f, 1e-40f, NAN};
+    memcpy(x, sx, sizeof sx), memcpy(y, sy, sizeof sy);
+    uint32_t rt[3] = {0, N - 1, 0};
+    for (int i = 0; i < N; i++) {
+        rh[i] = hypotf(x[i], y[i]);
+        rc[i] = cbrtf(x[i]);
+        re[i] = expm1f(x[i] * 0.01f);
+        rl[i] = log1pf(fabsf(y[i]) * 0.001f);
+        rld[i] = ldexpf(x[i], i % 300 - 150);
+        if (i >= 8) /* a float outside int64_t's range converts to nothing defined */
+            rbins[i] =
+                lroundf(x[i]) + 1000 * lrintf(y[i]) + 1000000 * (int64_t)nearbyintf(x[i] * 0.5f);
+        rkeys[i] = ((uint64_t)i * 0x9E3779B97F4A7C15ull) ^ 0xFFFFull;
+        float s = 0.0f;
+        for (int k = -1; k <= 1; k++)
+            if (i + k >= 0 && i + k < N) s += x[i + k];
+        rw[i] = s + x[i];
+        rt[0] += x[i] > 0.0f;
+        rt[2] |= 1u << (i % 32);
+    }
+    FOR_EACH_DEVICE(dev)
+    {
+        built t = build(dev, "math_extra.cu");
+        if (!t.prog) continue;
+        gp_kernel *k = gpt_kernel_of(t.prog, "math_extra");
+        gp_buffer *bx = buf(dev, x, sizeof x), *by = buf(dev, y, sizeof y),
+                  *bh = buf(dev, NULL, sizeof h), *bc = buf(dev, NULL, sizeof c),
+                  *be = buf(dev, NULL, sizeof e), *bl = buf(dev, NULL, sizeof l),
+                  *bld = buf(dev, NULL, sizeof ld), *bb = buf(dev, NULL, sizeof bins),
+                  *bk = buf(dev, NULL, sizeof keys), *bw = buf(dev, NULL, sizeof w),
+                  *bt = buf(dev, (uint32_t[3]){0, 0, 0}, 3 * sizeof(uint32_t));
+        int n = N;
+        launch(k, 1, G1(4 * 256), G1(256),
+               ARGS(B(bx), B(by), B(bh), B(bc), B(be), B(bl), B(bld), B(bb), B(bk), V(n)));
+        get(bh, h, sizeof h), get(bc, c, sizeof c), get(be, e, sizeof e), get(bl, l, sizeof l);
+        get(bld, ld, sizeof ld), get(bb, bins, sizeof bins), get(bk, keys, sizeof keys);
+        assert_true(within_ulps("hypotf", rh, h, N, 3));
+        assert_true(within_ulps("cbrtf", rc, c, N, 2));
+        assert_true(within_ulps("expm1f", re, e, N, 3));
+        assert_true(within_ulps("log1pf", rl, l, N, 3));
+        assert_true(within_ulps("ldexpf", rld, ld, N, 0));
+        assert_memory_equal(bins + 8, rbins + 8, (N - 8) * sizeof *bins);
+        assert_memory_equal(keys, rkeys, sizeof keys);
+        gp_kernel_release(k);
+        k = gpt_kernel_of(t.prog, "window_sum");
+        launch(k, 1, G1(4 * 256), G1(256), ARGS(B(bx), B(bw), V(n)));
+        get(bw, w, sizeof w);
+        CHECKF("window_sum (two counters in a for header)", rw, w, N, 0);
+        gp_kernel_release(k);
+        k = gpt_kernel_of(t.prog, "scoped_totals");
+        launch(k, 1, G1(4 * 256), G1(256), ARGS(B(bx), B(bt), V(n)));
+        uint32_t tot[3];
+        get(bt, tot, sizeof tot);
+        assert_memory_equal(tot, rt, sizeof tot);
+        gp_kernel_release(k);
+        gp_buffer *all[] = {bx, by, bh, bc, be, bl, bld, bb, bk, bw, bt};
+        for (size_t i = 0; i < sizeof all / sizeof *all; i++)
+            gp_buffer_release(all[i]);
+        close_all(&t);
+    }
+}
+
 static void run_constant_sizes(void **state)
 {
     (void)state;
@@ -3278,6 +3371,7 @@ int main(void)
                                        cmocka_unit_test(run_auto_rows),
                                        cmocka_unit_test(run_struct_members),
                                        cmocka_unit_test(run_constant_sizes),
+                                       cmocka_unit_test(run_math_extra),
                                        ML_TESTS HPC_TESTS MORE_TESTS};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
