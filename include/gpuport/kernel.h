@@ -10,6 +10,11 @@
 
 #define GP_DIALECT 1
 
+/* GP_REQUIRES_GROUP_SIZE(kernel, x, y, z), alone on a line before the kernel: it runs only in
+ * groups of x * y * z work-items (code that relies on its block shape); the runtime reads it from
+ * the source, launches the kernel in that group when none is given and refuses any other. */
+#define GP_REQUIRES_GROUP_SIZE(kernel, x, y, z)
+
 /* ---- the signature machinery shared by all targets ------------------------------------------
  * GP_KERNEL(name, GP_BUF(T, a), GP_CBUF(T, b), GP_VAL(T, c), GP_DYN_SHARED(T, d)) lists the
  * parameters as (kind, type, name) triples; each target maps them, with their position, to its

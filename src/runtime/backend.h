@@ -95,6 +95,8 @@ typedef struct gp_kernel_sig {
     bool uses_simd;        /* a gp_simd_* group operation does (shuffle, ballot, any, all) */
     uint32_t indexed_only; /* bit i: the body uses buffer parameter i only as `name[...]`, never
                               tests it, so a null pointer for it would be dereferenced */
+    uint32_t req_group[3]; /* GP_REQUIRES_GROUP_SIZE(name, x, y, z): the only group it runs in
+                              (0 0 0: any) */
 } gp_kernel_sig;
 
 /* What a source asks of the device beyond the dialect's core, read by the signature parser. */

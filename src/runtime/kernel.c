@@ -246,8 +246,8 @@ gp_status gp_kernel_auto_group(const gp_kernel *kernel, uint32_t dims, const siz
                             "gp_kernel_auto_group: %u dimensions (use 1, 2 or 3)", dims);
     uint32_t g[3];
     gp_auto_group(kernel, dims, global, g);
-    for (uint32_t d = 0; d < 3; d++)
-        group[d] = g[d];
+    for (uint32_t d = 0; d < 3; d++) /* the group the kernel requires, where it says one */
+        group[d] = kernel->sig->req_group[0] ? kernel->sig->req_group[d] : g[d];
     return GP_OK;
 }
 
@@ -299,7 +299,25 @@ gp_status gp_kernel_launch(gp_queue *queue, gp_kernel *kernel, uint32_t dims, co
     gp_launch l = {0};
     gp_status st = gp_check_args(kernel, num_args, args, &l.dyn_shared_bytes);
     if (st != GP_OK) return st;
-    if (group)
+    const uint32_t *req = kernel->sig->req_group;
+    if (req[0]) {
+        /* a kernel written for one group shape (GP_REQUIRES_GROUP_SIZE): that one, or refused */
+        size_t want[3] = {req[0], req[1], req[2]};
+        for (uint32_t d = dims; d < 3; d++)
+            if (req[d] != 1)
+                return gp_error_set(GP_ERR_LAUNCH,
+                                    "kernel '%s' requires a group of %u x %u x %u work-items "
+                                    "(GP_REQUIRES_GROUP_SIZE): launch it in %u dimensions",
+                                    kernel->sig->name, req[0], req[1], req[2], d + 1);
+        for (uint32_t d = 0; group && d < dims; d++)
+            if (group[d] != want[d])
+                return gp_error_set(GP_ERR_LAUNCH,
+                                    "kernel '%s' requires a group of %u x %u x %u work-items "
+                                    "(GP_REQUIRES_GROUP_SIZE: its code relies on that shape), "
+                                    "launched with %zu in dimension %u",
+                                    kernel->sig->name, req[0], req[1], req[2], group[d], d);
+        st = gp_check_group(kernel, dims, want, l.group);
+    } else if (group)
         st = gp_check_group(kernel, dims, group, l.group);
     else
         gp_auto_group(kernel, dims, global, l.group);

@@ -363,6 +363,72 @@ static gp_status gp_simd_requirement(const char *c, size_t len, const char *sour
     return GP_OK;
 }
 
+/* GP_REQUIRES_GROUP_SIZE(kernel, x, y, z): the group the kernel was written for (code translated
+ * from CUDA whose shared-memory indices are apart only for that block shape). Each names a
+ * kernel of the source; a malformed one, one naming no kernel, or two that disagree, is a build
+ * error. */
+static gp_status gp_group_requirements(const char *c, size_t len, const char *source_name,
+                                       gp_kernel_sig *ks, uint32_t n)
+{
+    static const char w[] = "GP_REQUIRES_GROUP_SIZE";
+    const size_t wn = sizeof w - 1;
+    for (size_t i = 0; i + wn <= len; i++) {
+        if (memcmp(c + i, w, wn) != 0 || (i && gp_is_ident((unsigned char)c[i - 1])) ||
+            (i + wn < len && gp_is_ident((unsigned char)c[i + wn])) || gp_on_directive(c, i))
+            continue;
+        size_t k = i + wn;
+        while (k < len && (c[k] == ' ' || c[k] == '\t'))
+            k++;
+        bool ok = k < len && c[k] == '(';
+        for (k++; ok && k < len && (c[k] == ' ' || c[k] == '\t');)
+            k++;
+        size_t nb = k;
+        while (ok && k < len && gp_is_ident((unsigned char)c[k]))
+            k++;
+        size_t nl = k - nb;
+        unsigned long v[3] = {0, 0, 0};
+        for (int d = 0; ok && d < 3; d++) {
+            while (k < len && (c[k] == ' ' || c[k] == '\t'))
+                k++;
+            ok = k < len && c[k] == ',';
+            for (k++; ok && k < len && (c[k] == ' ' || c[k] == '\t');)
+                k++;
+            size_t digits = 0;
+            for (; ok && k < len && c[k] >= '0' && c[k] <= '9' && digits < 7; k++, digits++)
+                v[d] = v[d] * 10 + (unsigned long)(c[k] - '0');
+            ok = ok && digits > 0 && v[d] > 0;
+        }
+        while (ok && k < len && (c[k] == ' ' || c[k] == '\t'))
+            k++;
+        ok = ok && nl > 0 && k < len && c[k] == ')';
+        if (!ok)
+            return gp_error_set(GP_ERR_BUILD,
+                                "%s:%d: GP_REQUIRES_GROUP_SIZE takes a kernel's name and three "
+                                "positive decimal sizes, as in GP_REQUIRES_GROUP_SIZE(reduce, 256, "
+                                "1, 1)",
+                                source_name, gp_line_of(c, i));
+        gp_kernel_sig *ksig = NULL;
+        for (uint32_t j = 0; j < n && !ksig; j++)
+            if (strlen(ks[j].name) == nl && memcmp(ks[j].name, c + nb, nl) == 0) ksig = &ks[j];
+        if (!ksig)
+            return gp_error_set(GP_ERR_BUILD,
+                                "%s:%d: GP_REQUIRES_GROUP_SIZE names %.*s, which is no kernel of "
+                                "this source",
+                                source_name, gp_line_of(c, i), (int)(nl > 64 ? 64 : nl), c + nb);
+        if (ksig->req_group[0] && (ksig->req_group[0] != v[0] || ksig->req_group[1] != v[1] ||
+                                   ksig->req_group[2] != v[2]))
+            return gp_error_set(GP_ERR_BUILD,
+                                "%s:%d: GP_REQUIRES_GROUP_SIZE(%s, %lu, %lu, %lu) contradicts the "
+                                "earlier (%u, %u, %u)",
+                                source_name, gp_line_of(c, i), ksig->name, v[0], v[1], v[2],
+                                ksig->req_group[0], ksig->req_group[1], ksig->req_group[2]);
+        for (int d = 0; d < 3; d++)
+            ksig->req_group[d] = (uint32_t)v[d];
+        i = k;
+    }
+    return GP_OK;
+}
+
 /* `GP_SHARED float t[N];` compiles on every target but is private memory on the CPU and CUDA
  * (GP_SHARED is empty there): each work-item would silently compute on its own copy. Shared arrays
  * are declared with GP_SHARED_DECL; GP_SHARED qualifies pointers only. */
@@ -613,6 +679,7 @@ gp_status gp_signature_parse(const char *src, size_t len, const char *source_nam
     free(outside);
     gp_source_needs nd = {0};
     if (st == GP_OK) st = gp_simd_requirement(c, len, source_name, &nd.simd_width);
+    if (st == GP_OK) st = gp_group_requirements(c, len, source_name, ks, n);
     if (st == GP_OK) {
         nd.fp64 = gp_has_word(c, 0, len, "GP_REQUIRES_FP64");
         const char *op = NULL;

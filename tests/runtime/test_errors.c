@@ -256,6 +256,65 @@ static void hidden_barrier(void **state)
     gp_kernel_release(k), gp_program_release(p), gp_buffer_release(b);
 }
 
+/* GP_REQUIRES_GROUP_SIZE: the group a kernel relies on is the one it runs in: chosen for it when
+ * none is given (launch and gp_kernel_auto_group), any other refused with the reason */
+static void required_group(void **state)
+{
+    (void)state;
+    const char *src = "GP_REQUIRES_GROUP_SIZE(rows, 32, 2, 1)\n"
+                      "GP_KERNEL(rows, GP_BUF(int32_t, out))\n"
+                      "{\n"
+                      "    out[gp_global_id(1) * 64 + gp_global_id(0)] =\n"
+                      "        (int32_t)(gp_local_size(0) * 10 + gp_local_size(1));\n"
+                      "}\n"
+                      "GP_KERNEL(free_shape, GP_BUF(int32_t, out)) { out[0] = 1; }\n";
+    gp_build_options o = {sizeof o, 0, "rows.gpk", NULL, 0, 0};
+    gp_program *p;
+    gp_kernel *k, *f;
+    GPT_CHECK(gp_program_create(dev, src, strlen(src), &o, &p));
+    GPT_CHECK(gp_kernel_create(p, "rows", &k));
+    GPT_CHECK(gp_kernel_create(p, "free_shape", &f));
+    gp_buffer *b;
+    GPT_CHECK(gp_buffer_create(dev, GP_BUFFER_DEVICE, 64 * 4 * 4, &b));
+    gp_arg args[] = {gp_arg_buffer(b)};
+    size_t global[2] = {64, 4}, g[3];
+    GPT_CHECK(gp_kernel_auto_group(k, 2, global, g));
+    assert_true(g[0] == 32 && g[1] == 2 && g[2] == 1);
+    GPT_CHECK(gp_kernel_launch(NULL, k, 2, global, NULL, 1, args));
+    int32_t out[256];
+    GPT_CHECK(gp_buffer_read(b, 0, out, sizeof out));
+    for (int i = 0; i < 256; i++)
+        assert_int_equal(out[i], 322);
+    size_t same[2] = {32, 2}, other[2] = {64, 1};
+    GPT_CHECK(gp_kernel_launch(NULL, k, 2, global, same, 1, args));
+    EXPECT(gp_kernel_launch(NULL, k, 2, global, other, 1, args), GP_ERR_LAUNCH,
+           "kernel 'rows' requires a group of 32 x 2 x 1 work-items");
+    size_t one = 64;
+    EXPECT(gp_kernel_launch(NULL, k, 1, &one, NULL, 1, args), GP_ERR_LAUNCH,
+           "launch it in 2 dimensions");
+    GPT_CHECK(gp_kernel_launch(NULL, f, 2, global, other, 1, args)); /* the other is free */
+    gp_kernel_release(k), gp_kernel_release(f), gp_program_release(p), gp_buffer_release(b);
+    /* a requirement that names no kernel, or is malformed, is the source's error */
+    const char *bad[][2] = {
+        {"GP_REQUIRES_GROUP_SIZE(row, 32, 1, 1)\nGP_KERNEL(rows, GP_BUF(int32_t, o)) {}\n",
+         "bad.gpk:1: GP_REQUIRES_GROUP_SIZE names row, which is no kernel"},
+        {"\nGP_REQUIRES_GROUP_SIZE(rows, 32, 0, 1)\nGP_KERNEL(rows, GP_BUF(int32_t, o)) {}\n",
+         "bad.gpk:2: GP_REQUIRES_GROUP_SIZE takes a kernel's name and three positive"},
+        {"GP_REQUIRES_GROUP_SIZE(rows, 32)\nGP_KERNEL(rows, GP_BUF(int32_t, o)) {}\n",
+         "GP_REQUIRES_GROUP_SIZE takes"},
+        {"GP_REQUIRES_GROUP_SIZE(rows, 32, 1, 1)\nGP_REQUIRES_GROUP_SIZE(rows, 64, 1, 1)\n"
+         "GP_KERNEL(rows, GP_BUF(int32_t, o)) {}\n",
+         "bad.gpk:2: GP_REQUIRES_GROUP_SIZE(rows, 64, 1, 1) contradicts the earlier (32, 1, 1)"},
+    };
+    gp_build_options ob = {sizeof ob, 0, "bad.gpk", NULL, 0, 0};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        p = NULL;
+        EXPECT(gp_program_create(dev, bad[i][0], strlen(bad[i][0]), &ob, &p), GP_ERR_BUILD,
+               bad[i][1]);
+        assert_null(p);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -269,6 +328,7 @@ int main(void)
         cmocka_unit_test(bad_specs),
         cmocka_unit_test(fp64_flag_parsed),
         cmocka_unit_test(hidden_barrier),
+        cmocka_unit_test(required_group),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
