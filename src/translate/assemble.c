@@ -173,6 +173,9 @@ char *tr_assemble_pieces(const tr_assembly *as, const bool *include, int refusal
         const tr_kernel_info *ki = &as->ki[k];
         const tr_func *f = ki->func;
         if (include[k] && ki->text) {
+            if (f->needs_block)
+                putf(&b, "GP_REQUIRES_GROUP_SIZE(%s, %lld, %lld, %lld)\n", f->name, f->block[0],
+                     f->block[1], f->block[2]);
             put(&b, ki->text, k, (tr_clone_ref){0});
         } else if (!include[k] && refusals) {
             if (!ki->text) { /* its body was refused as it was read: nothing to show */

@@ -306,6 +306,11 @@ typedef struct tr_func {
     bool done;
     tr_launch *launch; /* the first launch of this kernel in the file (NULL: none found) */
     int nlaunches;
+    /* the block every launch in the file gives it, when they all give the same constant one
+     * (block_known); block_varies: some launch gives another or one the file does not fix */
+    long long block[3];
+    bool block_known, block_varies;
+    bool needs_block; /* the lockstep check needed that block: GP_REQUIRES_GROUP_SIZE */
 } tr_func;
 
 typedef struct tr_diag {

@@ -209,10 +209,42 @@ static char *count_of(parser *p, const char *name)
     return NULL;
 }
 
+/* A dimension of a launch's block as a number: NULL is 1; text the file does not fix, -1. */
+static long long block_dim(const char *v)
+{
+    if (!v) return 1;
+    char *end;
+    long long n = strtoll(v, &end, 10);
+    return end != v && !*end && n > 0 && n <= 4096 ? n : -1;
+}
+
+/* Every launch's block: the one they all give, when it is the same constant. */
+static void note_block(parser *p, tr_func *f, size_t name_at, size_t cfg, size_t cfg_end)
+{
+    const tr_token *t = p->u->pp.toks.v;
+    size_t at[4], to[4];
+    char *blk[3] = {NULL, NULL, NULL};
+    int n = split(t, cfg, cfg_end, at, to, 4);
+    if (n >= 2) dims_of(p, at[1], to[1], name_at, blk);
+    long long v[3];
+    bool fixed = n >= 2;
+    for (int d = 0; d < 3; d++)
+        fixed &= (v[d] = block_dim(blk[d])) > 0;
+    if (f->block_varies) return;
+    if (!fixed || (f->block_known && memcmp(f->block, v, sizeof v) != 0)) {
+        f->block_known = false;
+        f->block_varies = true;
+        return;
+    }
+    memcpy(f->block, v, sizeof v);
+    f->block_known = true;
+}
+
 static void record(parser *p, tr_func *f, size_t name_at, size_t cfg, size_t cfg_end, size_t call,
                    size_t call_end)
 {
     const tr_token *t = p->u->pp.toks.v;
+    note_block(p, f, name_at, cfg, cfg_end);
     if (f->nlaunches++) return; /* the first launch is the one shown */
     tr_launch *l = tr_alloc(p->u, sizeof *l);
     l->file = t[name_at].file;

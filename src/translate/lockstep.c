@@ -124,6 +124,24 @@ void tr_lockstep(tr_unit *u, const tr_lower_options *opt)
                             "SIMD-group shuffles, which compute exactly what lockstep "
                             "execution computes (--simd-width 32)");
         }
+        if (s.npairs && k->block_known) {
+            /* apart for the block every launch in the file gives it: the output requires that
+             * block (GP_REQUIRES_GROUP_SIZE), which the runtime enforces */
+            s.use_block = true;
+            check_kernel(&s, k);
+            s.use_block = false;
+            if (!s.npairs && !s.too_big) {
+                k->needs_block = true;
+                tr_diag_add(u, false, k->file, k->line, 0, "group size",
+                            "kernel %s: its shared-memory accesses are apart only for the block "
+                            "its launches give (%lld x %lld x %lld): the output requires that "
+                            "group (GP_REQUIRES_GROUP_SIZE), and the runtime refuses a launch "
+                            "with another",
+                            k->name, k->block[0], k->block[1], k->block[2]);
+                continue;
+            }
+            if (!s.npairs) check_kernel(&s, k); /* too big with the block: say what it was */
+        }
         int reported = 0;
         for (int p = 0; p < s.npairs && reported < MAX_REPORTS; p++) {
             const ls_access *a = &s.acc[s.pairs[p][0]], *b = &s.acc[s.pairs[p][1]];

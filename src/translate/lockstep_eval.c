@@ -458,6 +458,10 @@ val ls_eval(ls *s, tr_expr *e)
                                                {"blockIdx.x", "blockIdx.y", "blockIdx.z"},
                                                {"blockDim.x", "blockDim.y", "blockDim.z"},
                                                {"gridDim.x", "gridDim.y", "gridDim.z"}};
+        if (s->use_block && s->kernel->block_known) {
+            if (bk == TR_B_THREAD && s->kernel->block[dim] == 1) return ls_v_const(0);
+            if (bk == TR_B_BLOCKDIM) return ls_v_const(s->kernel->block[dim]);
+        }
         if (bk == TR_B_THREAD) {
             s->lanes_used[dim] = true;
             return ls_v_term(NULL, dim + 1, 1);

@@ -152,6 +152,9 @@ struct ls {
      * nowhere else it is treated as threadIdx.x (lin_seen: it was), as any kernel that names
      * only threadIdx.x is checked as one-dimensional; else (lin_exact) as the sum it is */
     bool lin_seen, lin_exact;
+    /* the kernel's launches all give one constant block (tr_func.block): threadIdx of a
+     * dimension of size 1 is 0, blockDim is that block (the output then requires it) */
+    bool use_block;
     int nopaque; /* LANE_OPAQUE values made for this kernel */
     /* the LANE_OPAQUE values that are t & (n - 1) of a work-item's index t (n a power of two,
      * as the mask says): t % n, which makes r * t - (r - 1) * (t & (n - 1)) the index of the

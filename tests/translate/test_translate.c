@@ -1806,6 +1806,61 @@ static void warp_lockstep(void **state)
 
 /* Correct kernels in the shapes real CUDA writes them are not taken for warp-synchronous code;
  * the same shapes without their barriers still are. */
+/* Apart only for the block the launches give (2-D grid of one-row blocks): translated with the
+ * group it needs, which the runtime enforces; a file that launches it with two blocks, or one it
+ * does not fix, keeps the refusal. */
+static void lockstep_with_the_launch_block(void **state)
+{
+    (void)state;
+    const char *k = "#define BS 128\n"
+                    "__global__ void rowsum(const float *p, float *out) {\n"
+                    "  __shared__ float c[BS];\n"
+                    "  int col = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                    "  int row = blockIdx.y * blockDim.y + threadIdx.y;\n"
+                    "  c[threadIdx.x] = p[row * 512 + col];\n"
+                    "  __syncthreads();\n"
+                    "  int i = BS >> 1;\n"
+                    "  while (i != 0) {\n"
+                    "    if (threadIdx.x < i) c[threadIdx.x] += c[threadIdx.x + i];\n"
+                    "    __syncthreads();\n"
+                    "    i >>= 1;\n"
+                    "  }\n"
+                    "  if (threadIdx.x == 0) out[row * gridDim.x + blockIdx.x] = c[0];\n"
+                    "}\n";
+    char src[2048];
+    snprintf(src, sizeof src,
+             "%svoid host(const float *p, float *o) {\n  dim3 block(BS, 1);\n"
+             "  dim3 grid(512 / BS, 512);\n  rowsum<<<grid, block>>>(p, o);\n"
+             "  rowsum<<<dim3(4, 512), dim3(BS)>>>(p, o);\n}\n",
+             k);
+    expect_ok(src, (const char *const[]){"GP_REQUIRES_GROUP_SIZE(rowsum, 128, 1, 1)\n",
+                                         "GP_KERNEL(rowsum", NULL});
+    snprintf(src, sizeof src,
+             "%svoid host(const float *p, float *o) {\n  rowsum<<<dim3(4, 512), dim3(BS)>>>(p, "
+             "o);\n  rowsum<<<dim3(4, 256), dim3(BS, 2)>>>(p, o);\n}\n",
+             k);
+    expect_refused(src, 10, "warp lockstep", "kernel rowsum");
+    snprintf(src, sizeof src,
+             "%svoid host(const float *p, float *o, int b) {\n  rowsum<<<dim3(4, 512), dim3(BS, "
+             "b)>>>(p, o);\n}\n",
+             k);
+    expect_refused(src, 10, "warp lockstep", "kernel rowsum");
+    expect_refused(k, 10, "warp lockstep", "kernel rowsum"); /* launched nowhere */
+    /* a kernel apart without the block needs no requirement */
+    expect_ok("__global__ void one(float *o) {\n  __shared__ float s[64];\n"
+              "  s[threadIdx.x] = o[threadIdx.x];\n  __syncthreads();\n"
+              "  o[threadIdx.x] = s[63 - threadIdx.x];\n}\n"
+              "void host(float *o) { one<<<1, 64>>>(o); }\n",
+              (const char *const[]){"GP_KERNEL(one", NULL});
+    gp_translate_result r = run("__global__ void one(float *o) {\n  __shared__ float s[64];\n"
+                                "  s[threadIdx.x] = o[threadIdx.x];\n  __syncthreads();\n"
+                                "  o[threadIdx.x] = s[63 - threadIdx.x];\n}\n"
+                                "void host(float *o) { one<<<1, 64>>>(o); }\n",
+                                false);
+    assert_null(strstr(r.output, "GP_REQUIRES_GROUP_SIZE"));
+    gp_translate_result_free(&r);
+}
+
 static void lockstep_no_false_alarms(void **state)
 {
     (void)state;
@@ -2087,6 +2142,7 @@ int main(void)
         cmocka_unit_test(refusals_name_the_cause),
         cmocka_unit_test(warp_lockstep),
         cmocka_unit_test(lockstep_no_false_alarms),
+        cmocka_unit_test(lockstep_with_the_launch_block),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -779,6 +779,47 @@ static void run_math_extra(void **state)
     }
 }
 
+static void run_block_rows(void **state)
+{
+    (void)state;
+    enum { NUM = 512, BS = 128 };
+    static float p[NUM * NUM], sums[(NUM / BS) * NUM], ref[(NUM / BS) * NUM];
+    ffill(p, NUM * NUM, -1, 1);
+    for (int bx = 0; bx < NUM / BS; bx++)
+        for (int row = 0; row < NUM; row++) {
+            float c[BS];
+            for (int t = 0; t < BS; t++)
+                c[t] = p[row * NUM + bx * BS + t] * p[row * NUM + bx * BS + t];
+            for (int i = BS >> 1; i != 0; i >>= 1)
+                for (int t = 0; t < i; t++)
+                    c[t] += c[t + i];
+            ref[row + NUM * bx] = c[0];
+        }
+    FOR_EACH_DEVICE(dev)
+    {
+        built t = build(dev, "block_rows.cu");
+        if (!t.prog) continue;
+        gp_kernel *k = gpt_kernel_of(t.prog, "sum_squares");
+        gp_buffer *bp = buf(dev, p, sizeof p), *bs = buf(dev, NULL, sizeof sums);
+        /* the group the file's launches give, then none (the runtime chooses the required one) */
+        launch(k, 2, G2(NUM, NUM), G2(BS, 1), ARGS(B(bp), B(bs)));
+        get(bs, sums, sizeof sums);
+        CHECKF("sum_squares in 128 x 1 groups", ref, sums, (NUM / BS) * NUM, 0);
+        memset(sums, 0, sizeof sums);
+        GPT_CHECK(gp_buffer_write(bs, 0, sums, sizeof sums));
+        launch(k, 2, G2(NUM, NUM), NULL, ARGS(B(bp), B(bs)));
+        get(bs, sums, sizeof sums);
+        CHECKF("sum_squares in the group the runtime chose", ref, sums, (NUM / BS) * NUM, 0);
+        size_t global[2] = {NUM, NUM}, other[2] = {64, 2};
+        gp_arg a[] = {gp_arg_buffer(bp), gp_arg_buffer(bs)};
+        assert_int_equal(gp_kernel_launch(NULL, k, 2, global, other, 2, a), GP_ERR_LAUNCH);
+        assert_non_null(strstr(gp_last_error(), "requires a group of 128 x 1 x 1"));
+        gp_kernel_release(k);
+        gp_buffer_release(bp), gp_buffer_release(bs);
+        close_all(&t);
+    }
+}
+
 static void run_constant_sizes(void **state)
 {
     (void)state;
@@ -3372,6 +3413,7 @@ int main(void)
                                        cmocka_unit_test(run_struct_members),
                                        cmocka_unit_test(run_constant_sizes),
                                        cmocka_unit_test(run_math_extra),
+                                       cmocka_unit_test(run_block_rows),
                                        ML_TESTS HPC_TESTS MORE_TESTS};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
