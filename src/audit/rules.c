@@ -113,7 +113,9 @@ static const gp_audit_rule rules[GP_R_COUNT] = {
                          "Import it inside try/except ImportError and fall back (for attention: "
                          "`torch.nn.functional.scaled_dot_product_attention`)."},
     [GP_R_PY_IMP_002] = {"PY-IMP-002", PY, N, N, -1, P_, 0, "guarded CUDA-only import",
-                         "the same imports inside try/except ImportError or behind a switch",
+                         "the same imports inside try/except ImportError, behind a switch, or "
+                         "on one branch of an `if` on something else (an optional backend: "
+                         "`if engine: import tensorrt`)",
                          "The import is optional; the fallback path is what runs on a Mac.",
                          "Verify that the fallback path is tested."},
     [GP_R_PY_TRITON_001] = {"PY-TRITON-001", PY, E, N, -1, R_, GP_STOP_CUSTOM_KERNELS,

@@ -61,6 +61,8 @@ typedef struct py_block {
                     * of `if torch.cuda.is_available():`): it guards nothing */
     bool later;    /* BK_GUARD: the chain's later branches run only where CUDA is there */
     uint8_t cf;    /* BK_GUARD: CF_* bits of its if/elif/else chain */
+    bool opt;      /* BK_OTHER: a branch of an if/elif/else that tests no CUDA (`if engine:`):
+                    * an import in it is made only on that path */
 } py_block;
 
 enum {
@@ -2242,8 +2244,8 @@ static void chain_closed(py_scan *ps, const py_block *b)
  * deepest closed at the same indentation is returned (kind -1 when none). */
 static py_block blocks_pop(py_scan *ps, int indent, size_t at)
 {
-    py_block prev = {-1, -1, 0,  0,     0,     -1,    false, false, false, 0,
-                     0,  0,  -1, false, false, false, false, false, false, 0};
+    py_block prev = {-1, -1, 0,     0,     0,     -1,    false, false, false, 0,    0,
+                     0,  -1, false, false, false, false, false, false, 0,     false};
     while (ps->nb > 0 && ps->b[ps->nb - 1].indent >= indent) {
         py_block *b = &ps->b[--ps->nb];
         if (b->kind == BK_DEF && b->def >= 0) def_close(ps, b->def, at);
@@ -3057,8 +3059,13 @@ static void scan_line(py_scan *ps)
     bool guarded = own || any_block(ps, BK_GUARD);
     bool dev_guarded = (own && device) || any_device_block(ps);
     ps->line_guarded = guarded;
+    /* an import on one branch of a switch (`if engine: import tensorrt`) fails only on that
+     * path: its rules take it as guarded (an optional backend), its facts do not */
+    bool opt_branch = false;
+    for (int k = 0; k < ps->nb && !opt_branch; k++)
+        opt_branch = ps->b[k].opt;
     if (is_name(ps, 0, "import") || is_name(ps, 0, "from"))
-        scan_import(ps, 0, guarded,
+        scan_import(ps, 0, guarded || opt_branch,
                     (dev_guarded ? GP_FACTF_GUARDED : 0) |
                         (any_typing_block(ps) ? GP_FACTF_TYPE : 0));
     else {
@@ -3076,8 +3083,8 @@ static void scan_line(py_scan *ps)
 
     /* the block the line opens if it ends with ':' (lex_line pushes it at the line's end, which
      * an overlong line reaches in a later part) */
-    py_block nb = {indent, BK_OTHER, 0,  0,     0,     -1,    false, typing, false, 0,
-                   0,      0,        -1, false, false, false, false, false,  false, 0};
+    py_block nb = {indent, BK_OTHER, 0,     0,     0,     -1,    false, typing, false, 0,    0,
+                   0,      -1,       false, false, false, false, false, false,  0,     false};
     if (is_name(ps, 0, "try")) {
         nb.kind = BK_TRY;
         nb.try_first = ps->r->nf;
@@ -3116,6 +3123,8 @@ static void scan_line(py_scan *ps)
         nb.shadow = shadow;
         nb.guard = def_guard;
         nb.device = def_device;
+    } else if (kw_if || kw_elif || kw_else) {
+        nb.opt = true; /* a branch on something else than CUDA: a path of its own */
     }
     ps->line_b = nb;
 }
@@ -3813,8 +3822,12 @@ static bool scan_sparse(py_scan *ps, gp_py_lexer *lx)
                         line_starts_word(d, ln.first, ln.end, "raise", 5));
             deco_line(ps, d[ln.first] == '@', kw == KW_DEF, ln.first);
             if (!ln.last_string && d[ln.last] == ':' && ps->nb < PY_MAX_BLOCKS) {
-                py_block b = {indent, BK_OTHER, 0,  0,     lx->pos, -1,    false, false, false, 0,
-                              0,      0,        -1, false, false,   false, false, false, false, 0};
+                py_block b = {indent, BK_OTHER, 0,     0,     lx->pos, -1, false,
+                              false,  false,    0,     0,     0,       -1, false,
+                              false,  false,    false, false, false,   0,  false};
+                /* a branch of a switch scan_line would not take for a guard */
+                b.opt = (kw == KW_COND || kw == KW_ELSE) &&
+                        !line_starts_word(d, ln.first, ln.end, "while", 5);
                 if (kw == KW_DEF) {
                     b.kind = BK_DEF;
                     b.guard = ps->deco_guard;
