@@ -200,6 +200,7 @@ enum {
     GATE_INCLUDED,
     GATE_SUBPROJECT,
     GATE_CMAKE_BUILD,
+    GATE_JIT_FALLBACK,
     GATE_COUNT
 };
 
@@ -508,6 +509,75 @@ static bool guarded_ext_required(const gp_audit_state *st, size_t b)
     for (size_t f = 0; f < st->nfiles; f++)
         if (file_imports_cuda_ext(st, b, f, true)) return true;
     return false;
+}
+
+/* Does the Python file at p build its folder's C++/CUDA sources at run time (a JIT load:
+ * torch.utils.cpp_extension's load or load_inline, StyleGAN's get_plugin) and test a tensor's
+ * device, with no stub for the other device (PY-EXT-003)? Read from its text: a file the prefilter
+ * passed over has no tokens. `if x.device.type == "cuda" and _init(): return _plugin.op(x)`
+ * followed by the PyTorch code is such a file: the sources are a CUDA path with a fallback. */
+static bool jit_with_fallback(const char *p)
+{
+    enum { CAP = 1 << 20 };
+    FILE *in = fopen(p, "rb");
+    if (!in) return false;
+    char *buf = malloc(CAP + 1);
+    size_t got = buf ? fread(buf, 1, CAP, in) : 0;
+    fclose(in);
+    if (!buf) return false;
+    buf[got] = '\0';
+    bool cpp_ext = strstr(buf, "cpp_extension") != NULL, jit = false, test = false, top = false;
+    for (char *line = buf; line < buf + got;) {
+        char *end = strchr(line, '\n');
+        if (!end) end = buf + got;
+        *end = '\0';
+        char *hash = strchr(line, '#');
+        if (hash) *hash = '\0';
+        size_t ind = strspn(line, " \t");
+        const char *w = line + ind;
+        /* the build: in a function (one at the top level runs at every import) */
+        bool load = (cpp_ext && (strstr(w, "load(") || strstr(w, "load_inline("))) ||
+                    strstr(w, "get_plugin(");
+        if (load && ind) jit = true;
+        if (load && !ind) top = true;
+        /* a branch on the tensor's device (not an assert: that has no other path) */
+        bool branch = !strncmp(w, "if ", 3) || !strncmp(w, "elif ", 5) || strstr(w, " if ");
+        if (branch && (strstr(w, ".is_cuda") || (strstr(w, "device.type") &&
+                                                 (strstr(w, "'cuda'") || strstr(w, "\"cuda\"")))))
+            test = true;
+        line = end + 1;
+    }
+    free(buf);
+    return jit && test && !top;
+}
+
+/* The C++/CUDA sources beside a Python file that builds them with a JIT load behind a test of
+ * the tensor's device, where no build file compiles them: an optional CUDA part (the PyTorch
+ * path runs without it), unless that file's device test only raises on the other side (its
+ * PY-EXT-003 error keeps the stop). */
+static void gate_jit_sources(resolve_ctx *c)
+{
+    gp_audit_state *st = c->st;
+    for (size_t f = 0; f < st->nfiles; f++) {
+        if (st->files[f].lang != GP_AL_PYTHON) continue;
+        const char *pp = gp_audit_path(st, (uint32_t)f);
+        size_t dn = dir_len(pp);
+        bool cuda_beside = false;
+        for (size_t g = 0; g < st->nfiles && !cuda_beside; g++) {
+            const char *gp = gp_audit_path(st, (uint32_t)g);
+            cuda_beside = ext_is(gp, cuda_exts) && dir_len(gp) == dn && !strncmp(gp, pp, dn) &&
+                          !(st->files[g].flags & GP_FF_OPTIONAL);
+        }
+        if (!cuda_beside || !jit_with_fallback(pp)) continue;
+        st->files[f].flags |= GP_FF_JIT_FALLBACK;
+        for (size_t g = 0; g < st->nfiles; g++) {
+            const char *gp = gp_audit_path(st, (uint32_t)g);
+            if (!(ext_is(gp, cuda_exts) || ext_is(gp, c_exts)) || dir_len(gp) != dn ||
+                strncmp(gp, pp, dn) != 0 || requiring_build(c, g, gp, dn, true) >= 0)
+                continue;
+            set_optional(st, g, GATE_JIT_FALLBACK);
+        }
+    }
 }
 
 static void gate_build_sources(resolve_ctx *c)
@@ -1448,7 +1518,9 @@ static int assign_components(resolve_ctx *c)
                 "built only in setup.py's CUDA branch",
                 "included only by the optional CUDA sources",
                 "a CUDA build of its own that the default build does not build",
-                "compiled only where its CMake build turns CUDA on (off by default)"};
+                "compiled only where its CMake build turns CUDA on (off by default)",
+                "built only by a JIT load (torch.utils.cpp_extension) that a test of the tensor's "
+                "device calls, with a PyTorch path beside it"};
             int g = fi->gate < GATE_COUNT ? fi->gate : 0;
             if (g == GATE_CMAKE_OPTION && c->option[0])
                 snprintf(mo->gate, sizeof mo->gate, "built only with -D%s=ON (off by default)",
@@ -1463,6 +1535,21 @@ static int assign_components(resolve_ctx *c)
 
 /* A .cu source with a C/C++ twin of the same name beside it (train.cu and train.c) has its CPU
  * implementation there. */
+/* Does the C/C++ file f have CUDA errors outside any guard (a `TORCH_CHECK(x.is_cuda())`, an
+ * ATen CUDA header)? Then it is the extension's binding or host code, not a CPU twin. */
+static bool twin_binds_cuda(const gp_audit_state *st, size_t f)
+{
+    const gp_audit_file *fi = &st->files[f];
+    gp_spool_rec r;
+    char snip[4096];
+    if (fseek(st->spool, fi->spool_at, SEEK_SET) != 0) return true;
+    for (size_t i = 0; i < fi->nrec; i++) {
+        if (gp_spool_read(st->spool, &r, snip, sizeof snip) != 0) return true;
+        if (r.severity == GP_SEV_ERROR && !(r.flags & 1)) return true;
+    }
+    return false;
+}
+
 static void pair_cpu_twins(resolve_ctx *c)
 {
     gp_audit_state *st = c->st;
@@ -1480,7 +1567,7 @@ static void pair_cpu_twins(resolve_ctx *c)
                 /* the twin has no CUDA findings of its own: a CPU implementation */
                 st->mods[st->files[f].comp].cpu_impl = true;
                 st->mods[st->files[g].comp].cpu_impl = true;
-            } else if (g >= 0) {
+            } else if (g >= 0 && !twin_binds_cuda(st, (size_t)g)) {
                 st->mods[st->files[f].comp].cpu_impl = true;
             }
         }
@@ -1631,6 +1718,12 @@ void gp_audit_effective(const gp_audit_state *st, const gp_spool_rec *r, gp_eff 
         e->optional = true;
         e->guarded = true;
         if (e->severity > GP_SEV_NOTE) e->severity = GP_SEV_NOTE;
+        return;
+    }
+    if ((ff & GP_FF_JIT_FALLBACK) && r->rule == GP_R_PY_EXT_002 && e->severity > GP_SEV_NOTE) {
+        /* the JIT build of an optional CUDA part (the device test's other path is PyTorch's) */
+        e->guarded = true;
+        e->severity = GP_SEV_NOTE;
         return;
     }
     if ((ff & GP_FF_GATES) && e->guarded && e->severity > GP_SEV_NOTE) {
@@ -1875,6 +1968,7 @@ int gp_audit_resolve(gp_audit_state *st)
         goto out;
     gate_cmake_folders(&c);
     gate_build_sources(&c);
+    gate_jit_sources(&c);
     gate_headers(&c);
     resolve_imports(&c);
     if (assign_components(&c) != 0) goto out;

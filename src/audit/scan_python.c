@@ -1346,13 +1346,6 @@ static void scan_import(py_scan *ps, size_t i0, bool guarded, unsigned fact_flag
 
 /* ---- strings and keyword arguments ------------------------------------------------------ */
 
-static py_paren *top_call(py_scan *ps)
-{
-    for (int k = ps->npar - 1; k >= 0; k--)
-        if (ps->par[k].call) return &ps->par[k];
-    return NULL;
-}
-
 static bool last_is(const py_paren *p, const char *w)
 {
     return p && p->last && p->last[0] == w[0] && strcmp(p->last, w) == 0;
@@ -1503,9 +1496,14 @@ static void scan_string_tok(py_scan *ps, size_t i, bool guarded)
     bool cu =
         (n > 3 && memcmp(b + n - 3, ".cu", 3) == 0) || (n > 4 && memcmp(b + n - 4, ".cuh", 4) == 0);
     if (cu) {
-        py_paren *c = top_call(ps);
-        if (c &&
-            (strcmp(c->callee, "torch.utils.cpp_extension.load") == 0 || last_is(c, "load_inline")))
+        /* a source of a JIT build, also inside a call in its arguments:
+         * `sources=[os.path.join(here, "k.cu")]` */
+        bool jit = false;
+        for (int k = ps->npar - 1; k >= 0 && !jit; k--)
+            jit = ps->par[k].call &&
+                  (strcmp(ps->par[k].callee, "torch.utils.cpp_extension.load") == 0 ||
+                   last_is(&ps->par[k], "load_inline"));
+        if (jit)
             report(ps, GP_R_PY_EXT_002, i, guarded);
         else if (ps->setup_py)
             report_culist(ps, i, guarded);

@@ -114,6 +114,8 @@ enum {
     GP_FF_SCRIPT = 1u << 10,
     GP_FF_GATES = 1u << 11,         /* a build file that compiles CUDA only in a guarded branch */
     GP_FF_CALLS_GUARDED = 1u << 12, /* has functions other modules use only behind a check */
+    GP_FF_JIT_FALLBACK = 1u << 13,  /* python: JIT-builds its folder's CUDA sources behind a test
+                                       of the tensor's device, with a PyTorch path beside it */
 };
 
 /* Lines lo to hi of a file (a function its callers use only behind a check, or one no entry
