@@ -2869,6 +2869,69 @@ static bool tests_tensor_device(py_scan *ps, bool *neg)
     return hit;
 }
 
+/* `if NAME:` on a parameter of the enclosing function whose default is False or None (`def
+ * decode(model, x, cg=False):` ... `if cg:`): an opt-in its callers make, so the body is a path of
+ * its own, a guard whose else is the default. Read from the def's header text, which the line
+ * shortcut (which lexes every `if NAME:` line) sees as scan_line does. */
+static bool opt_in_param(py_scan *ps, size_t line_at)
+{
+    if (ps->nt != 3 || !is_name(ps, 0, "if") || ps->t[1].kind != GP_PY_NAME || !is_op(ps, 2, ":"))
+        return false;
+    int def = -1;
+    for (int k = ps->nb - 1; k >= 0 && def < 0; k--)
+        if (ps->b[k].kind == BK_DEF) def = ps->b[k].def;
+    if (def < 0) return false;
+    size_t from = ps->defs[def].start, nl = ps->t[1].len;
+    char nm[64];
+    if (nl >= sizeof nm || line_at <= from || line_at - from > 65536) return false;
+    memcpy(nm, tx(ps, 1), nl);
+    reread_from(ps, from);
+    const char *d = ps->s->data;
+    /* the parameter list: from the first '(' after `def` to its ')' */
+    size_t q = from;
+    while (q < line_at && d[q] != '(')
+        q++;
+    int depth = 0;
+    for (size_t k = q; k < line_at; k++) {
+        char c = d[k];
+        if (c == '(' || c == '[' || c == '{') depth++;
+        if (c == ')' || c == ']' || c == '}') {
+            if (--depth == 0) break;
+            continue;
+        }
+        if (c == '#') { /* a comment to its line's end */
+            while (k < line_at && d[k] != '\n')
+                k++;
+            continue;
+        }
+        if (depth != 1 || k + nl > line_at || memcmp(d + k, nm, nl) != 0 ||
+            gp_py_is_name_char((unsigned char)d[k - 1]) ||
+            gp_py_is_name_char((unsigned char)d[k + nl]))
+            continue;
+        size_t b = k; /* the parameter starts its item: after '(' or ',' */
+        while (b > q &&
+               (d[b - 1] == ' ' || d[b - 1] == '\t' || d[b - 1] == '\n' || d[b - 1] == '\r'))
+            b--;
+        if (d[b - 1] != '(' && d[b - 1] != ',') continue;
+        size_t e = k + nl;
+        if (e < line_at && d[e] == ':') /* an annotation: to its '=' */
+            while (e < line_at && d[e] != '=' && d[e] != ',' && d[e] != ')')
+                e++;
+        while (e < line_at && (d[e] == ' ' || d[e] == '\t'))
+            e++;
+        if (e >= line_at || d[e] != '=' || d[e + 1] == '=') return false;
+        e++;
+        while (e < line_at && (d[e] == ' ' || d[e] == '\t'))
+            e++;
+        size_t w = e;
+        while (w < line_at && gp_py_is_name_char((unsigned char)d[w]))
+            w++;
+        return (w - e == 5 && memcmp(d + e, "False", 5) == 0) ||
+               (w - e == 4 && memcmp(d + e, "None", 4) == 0);
+    }
+    return false;
+}
+
 /* A `raise` on the non-CUDA side of a test of a tensor's device: in the first branch of a
  * negated test, in an else of one, or right after a test's CUDA branch at its indentation
  * (`if x.is_cuda: return _C.op(x)` then `raise NotImplementedError`). */
@@ -2963,7 +3026,10 @@ static void scan_line(py_scan *ps)
     if (ps->setup_py && (kw_if || kw_elif) && ps->nt > 2 && is_op(ps, ps->nt - 1, ":"))
         envdef = env_default(ps, 1, ps->nt - 1);
     if (envdef >= 0) sig = envdef ? 0 : 1;
-    bool line_guard = sig > 0, device = sig == 2;
+    bool optin = sig == 0 && kw_if && !ps->setup_py && opt_in_param(ps, line_at);
+    if (optin) sig = 1;
+    /* (an opt-in path counts as a device check does: its calls and imports are made only there) */
+    bool line_guard = sig > 0, device = sig == 2 || optin;
     uint32_t chain = 0, branch = 0;
     bool open = false, later = false; /* the branch runs where CUDA may be missing; the next ones
                                        * only where it is there */
@@ -2988,7 +3054,9 @@ static void scan_line(py_scan *ps)
         if (kw_else) cf |= CF_ELSE;
     } else if (line_guard && (kw_if || kw_elif)) { /* (an elif after an if that tests nothing) */
         if (kw_if) chain = ++ps->nchains;
-        if (!ps->setup_py) {
+        if (optin) {
+            /* the body is the opt-in path; an else is the default one */
+        } else if (!ps->setup_py) {
             py_cond c = line_cond(ps);
             open = !c.t;
             later = c.f;
@@ -3749,6 +3817,26 @@ static size_t waits_for_rest(py_scan *ps, size_t from)
     return first < n ? first + 1 : PY_NO_WAIT;
 }
 
+/* Is the line d[a, e) `if NAME:` (and a comment at most)? */
+static bool if_one_name(const char *d, size_t a, size_t e)
+{
+    if (e - a < 5 || memcmp(d + a, "if", 2) != 0 || (d[a + 2] != ' ' && d[a + 2] != '\t'))
+        return false;
+    size_t q = a + 2;
+    while (q < e && (d[q] == ' ' || d[q] == '\t'))
+        q++;
+    size_t w = q;
+    while (q < e && gp_py_is_name_char((unsigned char)d[q]))
+        q++;
+    if (q == w) return false;
+    while (q < e && (d[q] == ' ' || d[q] == '\t'))
+        q++;
+    if (q >= e || d[q] != ':') return false;
+    for (q++; q < e && (d[q] == ' ' || d[q] == '\t' || d[q] == '\r');)
+        q++;
+    return q >= e || d[q] == '#' || d[q] == '\n';
+}
+
 /* Scans the file through the line shortcut; false when it has to be scanned in full instead
  * (nothing was kept then). */
 static bool scan_sparse(py_scan *ps, gp_py_lexer *lx)
@@ -3787,6 +3875,8 @@ static bool scan_sparse(py_scan *ps, gp_py_lexer *lx)
                 if (kw == KW_ELSE && closed_kind(ps, lx->indent) == BK_GUARD) kw = KW_LEX;
                 if ((kw == KW_COND || kw == KW_ELSE) && cond_may_guard(&sp, d, ln.first, ln.end))
                     kw = KW_LEX;
+                /* `if flag:` may test an opt-in parameter (opt_in_param) */
+                if (kw == KW_COND && if_one_name(d, ln.first, ln.end)) kw = KW_LEX;
                 /* `if TYPE_CHECKING:` marks its imports; a parameter may hide a guard alias */
                 if (kw == KW_COND &&
                     name_find(d, ln.end, ln.first, ln.end, "TYPE_CHECKING", 13) < ln.end)
