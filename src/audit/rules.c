@@ -26,9 +26,10 @@ static const gp_audit_rule rules[GP_R_COUNT] = {
          "Use `.to(device)` with a device chosen once (cuda, then mps, then cpu)."},
     [GP_R_PY_DEV_002] = {"PY-DEV-002", PY, W, X, -1, A_, 0, "hard-coded 'cuda' device",
                          "the string 'cuda' or 'cuda:N' in a device position (`device=`, "
-                         "`torch.device(...)`, `.to(...)`, `device = ...`); not "
-                         "`torch.device(\"cuda\")` compared with `==` or `!=` (a test of the "
-                         "device)",
+                         "`torch.device(...)`, `.to(...)`, `device = ...`, `autocast(...)`); "
+                         "not `torch.device(\"cuda\")` compared with `==` or `!=` (a test of "
+                         "the device), nor `autocast(\"cuda\", enabled=False)` (mixed "
+                         "precision turned off)",
                          "A hard-coded CUDA device string fails where CUDA is absent.",
                          "Resolve the device once (cuda, then mps, then cpu) and pass it around."},
     [GP_R_PY_DEV_003] = {"PY-DEV-003", PY, W, N, -1, A_, 0, "torch.cuda runtime call",

@@ -1417,6 +1417,22 @@ static bool call_names_device(py_scan *ps, const py_paren *call, size_t i)
     return false;
 }
 
+/* Does the call whose argument is at token i say `enabled=False` (in the arguments after i)? */
+static bool call_disabled(py_scan *ps, size_t i)
+{
+    int depth = 0;
+    for (size_t k = i + 1; k < ps->nt; k++) {
+        const gp_py_tok *t = &ps->t[k];
+        if (t->kind == GP_PY_OP && t->len == 1 && memchr("([{", tx(ps, k)[0], 3)) depth++;
+        if (t->kind == GP_PY_OP && t->len == 1 && memchr(")]}", tx(ps, k)[0], 3) && --depth < 0)
+            return false;
+        if (depth == 0 && is_name(ps, k, "enabled") && is_op(ps, k + 1, "=") &&
+            is_name(ps, k + 2, "False"))
+            return true;
+    }
+    return false;
+}
+
 static void nccl_option(py_scan *ps, const py_paren *call, size_t i);
 
 static void scan_string_tok(py_scan *ps, size_t i, bool guarded)
@@ -1452,6 +1468,8 @@ static void scan_string_tok(py_scan *ps, size_t i, bool guarded)
                  (is_op(ps, i + 1, ")") && (is_op(ps, i + 2, "==") || is_op(ps, i + 2, "!=")))))
                 pos = false;
         }
+        /* `autocast("cuda", enabled=False)` turns mixed precision off: nothing runs on CUDA */
+        if (pos && call && last_is(call, "autocast") && call_disabled(ps, i)) pos = false;
         if (pos) report(ps, GP_R_PY_DEV_002, i, guarded);
         return;
     }
@@ -2949,7 +2967,9 @@ static bool raise_is_stub(const py_scan *ps, const py_block *prev)
  * assert. `prev` is the block the line at `indent` closed; the line is no elif/else of it. */
 static void early_return_guard(py_scan *ps, const py_block *prev, int indent, size_t at)
 {
-    if (prev->kind != BK_GUARD || !prev->ret || !(prev->branch > 0 || prev->negif) ||
+    /* (`if world_size == 1: return`: the test's failure means the distributed run, `later`) */
+    if (prev->kind != BK_GUARD || !prev->ret ||
+        !(prev->branch > 0 || prev->negif || (prev->later && !ps->setup_py)) ||
         ps->nb >= PY_MAX_BLOCKS)
         return;
     py_block g = *prev;
