@@ -324,7 +324,7 @@ static void stop_modules(const gp_audit_state *st, FILE *out, int s, bool cond)
         for (size_t i = 0; i < st->nmods; i++) {
             const gp_audit_module *m = &st->mods[i];
             if (!(cond ? m->cond_stop[s] : m->stop[s]) || m->excluded) continue;
-            if (gp_audit_path_vendored(m->path) != (pass == 1)) continue;
+            if (gp_audit_path_vendored(st, m->path) != (pass == 1)) continue;
             if (cond && !one_scope)
                 fprintf(out, "    %s\n", gp_audit_cond_scope(m, (gp_audit_stop)s));
             if (cond)

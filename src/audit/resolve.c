@@ -106,9 +106,13 @@ static bool join_norm(const char *dir, size_t dn, const char *rel, size_t rn, ch
     memcpy(buf + k, rel, rn);
     k += rn;
     buf[k] = '\0';
-    /* fold the parts */
-    size_t o = 0;
-    for (size_t i = 0; i <= k;) {
+    /* fold the parts (an absolute folder, as the command line gave it, keeps its '/') */
+    size_t root = buf[0] == '/' ? 1 : 0, o = root;
+    if (root) {
+        if (cap < 2) return false;
+        out[0] = '/';
+    }
+    for (size_t i = root; i <= k;) {
         size_t j = i;
         while (j < k && buf[j] != '/')
             j++;
@@ -116,20 +120,20 @@ static bool join_norm(const char *dir, size_t dn, const char *rel, size_t rn, ch
         if (pl == 0 || (pl == 1 && buf[i] == '.')) {
             /* nothing */
         } else if (pl == 2 && buf[i] == '.' && buf[i + 1] == '.') {
-            if (o == 0) return false;
-            while (o > 0 && out[o - 1] != '/')
+            if (o == root) return false;
+            while (o > root && out[o - 1] != '/')
                 o--;
-            if (o > 0) o--;
+            if (o > root) o--;
         } else {
             if (o + pl + 2 >= cap) return false;
-            if (o) out[o++] = '/';
+            if (o > root) out[o++] = '/';
             memcpy(out + o, buf + i, pl);
             o += pl;
         }
         i = j + 1;
     }
     out[o] = '\0';
-    return o > 0;
+    return o > root;
 }
 
 /* Does a file or folder name have a part (between '-', '_', '.') that names CUDA? */
@@ -370,7 +374,7 @@ static long requiring_build(const resolve_ctx *c, size_t self, const char *p, si
  * file in a folder named for CUDA. */
 static char *dotted_of(const gp_audit_state *st, size_t f);
 static bool is_init(const char *p);
-static size_t support_dir(const char *p);
+static size_t support_dir(const gp_audit_state *st, const char *p);
 static size_t import_target(const char *me, bool pkg, const char *t, size_t n, char *target,
                             size_t cap);
 
@@ -467,7 +471,7 @@ static bool file_imports_cuda_ext(const gp_audit_state *st, size_t b, size_t f, 
 {
     const gp_audit_file *fi = &st->files[f];
     const char *p = gp_audit_path(st, (uint32_t)f);
-    if (fi->lang != GP_AL_PYTHON || f == b || support_dir(p)) return false;
+    if (fi->lang != GP_AL_PYTHON || f == b || support_dir(st, p)) return false;
     char *me = dotted_of(st, f);
     if (!me) return false;
     bool pkg = is_init(p), hit = false;
@@ -588,6 +592,9 @@ static void gate_build_sources(resolve_ctx *c)
     for (int pass = 0; pass < 2; pass++)
         for (size_t b = 0; b < st->nfiles; b++) {
             if (!is_build_lang(st->files[b].lang) || !st->files[b].nfacts) continue;
+            /* a CUDA extension the package imports without a fallback is no optional part */
+            if (pass == 1 && st->files[b].lang == GP_AL_SETUP_PY && guarded_ext_required(st, b))
+                continue;
             const char *bpath = gp_audit_path(st, (uint32_t)b);
             size_t n;
             unsigned fl;
@@ -1408,10 +1415,26 @@ static long comp_get(gp_audit_state *st, comp_index *ci, const char *path, size_
     return (long)st->nmods - 1;
 }
 
-/* The length of the outermost folder on path p named like examples, tests, benchmarks or docs
- * (code that is not the project's own), or 0. */
-static size_t support_dir(const char *p)
+size_t gp_audit_root_len(const gp_audit_state *st, const char *p)
 {
+    size_t best = 0;
+    for (size_t i = 0; st->o && i < st->o->npaths; i++) {
+        const char *a = st->o->paths[i];
+        size_t n = strlen(a);
+        while (n > 1 && a[n - 1] == '/')
+            n--;
+        if ((n == 1 && a[0] == '.') || (n == 1 && a[0] == '/')) continue;
+        if (strncmp(p, a, n) == 0 && p[n] == '/' && n + 1 > best) best = n + 1;
+    }
+    return best;
+}
+
+/* The length of the outermost folder on path p named like examples, tests, benchmarks or docs
+ * (code that is not the project's own), or 0. Only the folders under the scanned one count: a
+ * project kept in ~/test/proj is no test. */
+static size_t support_dir(const gp_audit_state *st, const char *p)
+{
+    size_t skip = gp_audit_root_len(st, p);
 #define SD(w)                                                                                      \
     {                                                                                              \
         w, sizeof w - 1                                                                            \
@@ -1423,7 +1446,7 @@ static size_t support_dir(const char *p)
                  SD("test"),     SD("benchmarks"), SD("benchmark"), SD("bench"),  SD("docs"),
                  SD("doc"),      SD("tutorials"),  SD("notebooks"), SD("demo"),   SD("demos")};
 #undef SD
-    for (const char *q = p; *q;) {
+    for (const char *q = p + skip; *q;) {
         const char *sl = strchr(q, '/');
         if (!sl) break;
         size_t k = (size_t)(sl - q);
@@ -1490,7 +1513,7 @@ static int assign_components(resolve_ctx *c)
                 }
             }
         }
-        size_t sd = role == GP_ROLE_CUDA_OPTIONAL ? 0 : support_dir(p);
+        size_t sd = role == GP_ROLE_CUDA_OPTIONAL ? 0 : support_dir(st, p);
         if (sd) { /* examples and tests: one component per folder */
             role = GP_ROLE_SUPPORT;
             cp = p;
@@ -1745,12 +1768,12 @@ void gp_audit_effective(const gp_audit_state *st, const gp_spool_rec *r, gp_eff 
     }
 }
 
-bool gp_audit_path_vendored(const char *p)
+bool gp_audit_path_vendored(const gp_audit_state *st, const char *p)
 {
     static const char *const names[] = {"third_party", "thirdparty", "third-party", "3rdparty",
                                         "vendor",      "vendored",   "external",    "externals",
                                         "extern",      "submodules"};
-    for (const char *q = p; *q;) {
+    for (const char *q = p + gp_audit_root_len(st, p); *q;) {
         const char *sl = strchr(q, '/');
         if (!sl) break;
         size_t k = (size_t)(sl - q);
@@ -1770,7 +1793,7 @@ static void ev_put(const gp_audit_state *st, gp_stop_ev *arr, size_t *count, con
     (*count)++;
     for (size_t i = 0; i < have; i++)
         if (arr[i].file == r->file && arr[i].line == r->line && arr[i].cell == r->cell) return;
-    int score = (gp_audit_path_vendored(gp_audit_path(st, r->file)) ? 0 : 2) +
+    int score = (gp_audit_path_vendored(st, gp_audit_path(st, r->file)) ? 0 : 2) +
                 ((r->flags & (GP_MARK_KERNEL << 2)) ? 1 : 0);
     size_t at = have;
     while (at > 0 && arr[at - 1].score < score)
@@ -1819,7 +1842,7 @@ static int count_findings(gp_audit_state *st)
             rc->spool_at = at;
         }
         if (!(m->role == GP_ROLE_SUPPORT && core) &&
-            !gp_audit_path_vendored(gp_audit_path(st, r.file)) &&
+            !gp_audit_path_vendored(st, gp_audit_path(st, r.file)) &&
             (rc->own_n++ == 0 || e.severity > rc->own_sev)) {
             rc->own_file = r.file;
             rc->own_line = r.line;
@@ -2090,7 +2113,7 @@ static long stop_module(const gp_audit_state *st, int s, bool cond)
     for (size_t i = 0; i < st->nmods; i++) {
         const gp_audit_module *m = &st->mods[i];
         if (m->excluded || !(cond ? m->cond_stop[s] : m->stop[s])) continue;
-        if (!gp_audit_path_vendored(m->path)) return (long)i;
+        if (!gp_audit_path_vendored(st, m->path)) return (long)i;
         if (best < 0) best = (long)i;
     }
     return best;
@@ -2148,10 +2171,10 @@ void gp_audit_decided(const gp_audit_state *st, char *buf, size_t cap)
 }
 
 /* What a path outside the project's own code is, in words ("an example", "vendored code"). */
-static const char *outside_kind(const char *p)
+static const char *outside_kind(const gp_audit_state *st, const char *p)
 {
-    if (gp_audit_path_vendored(p)) return "vendored code";
-    size_t sd = support_dir(p);
+    if (gp_audit_path_vendored(st, p)) return "vendored code";
+    size_t sd = support_dir(st, p);
     const char *w = p + sd;
     while (w > p && w[-1] != '/')
         w--;
@@ -2294,7 +2317,7 @@ size_t gp_audit_next_steps(const gp_audit_state *st, char lines[][400], size_t c
                 else
                     snprintf(fix, sizeof fix, "%s", ru->fix);
                 snprintf(lines[n++], 400, "%s (%zu, e.g. %s:%s%u%s%s): %s", ru->name, rc->n, path,
-                         cell, line, own ? "" : ", ", own ? "" : outside_kind(path), fix);
+                         cell, line, own ? "" : ", ", own ? "" : outside_kind(st, path), fix);
             }
         }
         if (own && n < cap) {

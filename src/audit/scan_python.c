@@ -1119,12 +1119,32 @@ static bool check_module(py_scan *ps, const char *m, size_t tok, bool guarded, s
 static void ext_module_fact(py_scan *ps, size_t i, bool guarded, bool cpu)
 {
     int depth = 0;
+    bool named = false;
     for (size_t k = i; k < ps->nt; k++) {
         const gp_py_tok *t = &ps->t[k];
         if (t->kind == GP_PY_OP && t->len == 1 && memchr("([{", tx(ps, k)[0], 3)) depth++;
         if (t->kind == GP_PY_OP && t->len == 1 && memchr(")]}", tx(ps, k)[0], 3) && --depth == 0)
             return;
-        if (depth != 1) continue;
+        /* its sources, relative to setup.py: the CUDA branch's are optional with it (the host
+         * .cpp of a CUDA extension too); a CppExtension's are built plainly */
+        if (t->kind == GP_PY_STRING && !t->fstring && k > i + 1 && t->blen < 200) {
+            const char *b = ps->s->data + t->body;
+            const char *dot = NULL;
+            for (size_t q = t->blen; q > 0 && !dot; q--)
+                if (b[q - 1] == '.')
+                    dot = b + q - 1;
+                else if (b[q - 1] == '/')
+                    break;
+            size_t el = dot ? t->blen - (size_t)(dot - b) - 1 : 0;
+            static const char *const exts[] = {"cu", "cuh", "cpp", "cc", "cxx", "c"};
+            for (size_t x = 0; dot && x < sizeof exts / sizeof *exts; x++)
+                if (strlen(exts[x]) == el && memcmp(dot + 1, exts[x], el) == 0) {
+                    gp_audit_fact(ps->r, GP_FACT_SOURCE, guarded && !cpu ? GP_FACTF_GUARDED : 0, b,
+                                  t->blen);
+                    break;
+                }
+        }
+        if (depth != 1 || named) continue;
         size_t at = (size_t)-1;
         if (k == i + 1 && t->kind == GP_PY_STRING &&
             (is_op(ps, k + 1, ",") || is_op(ps, k + 1, ")")))
@@ -1135,11 +1155,11 @@ static void ext_module_fact(py_scan *ps, size_t i, bool guarded, bool cpu)
                 at = k + 2;
         if (at == (size_t)-1) continue;
         const gp_py_tok *s = &ps->t[at];
+        named = true;
         if (!s->fstring && s->blen > 0 && s->blen <= GP_AUDIT_FACT_MAX)
             gp_audit_fact(ps->r, GP_FACT_EXT_MODULE,
                           (guarded ? GP_FACTF_GUARDED : 0) | (cpu ? GP_FACTF_CPU_EXT : 0),
                           ps->s->data + s->body, s->blen);
-        return;
     }
 }
 
@@ -2899,7 +2919,9 @@ static bool opt_in_param(py_scan *ps, size_t line_at)
     for (int k = ps->nb - 1; k >= 0 && def < 0; k--)
         if (ps->b[k].kind == BK_DEF) def = ps->b[k].def;
     if (def < 0) return false;
-    size_t from = ps->defs[def].start, nl = ps->t[1].len;
+    /* from its name (its decorators come before it: `@torch.inference_mode()`) */
+    size_t from = ps->defs[def].name_len ? ps->defs[def].name_off : ps->defs[def].start;
+    size_t nl = ps->t[1].len;
     char nm[64];
     if (nl >= sizeof nm || line_at <= from || line_at - from > 65536) return false;
     memcpy(nm, tx(ps, 1), nl);

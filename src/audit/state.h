@@ -229,8 +229,11 @@ const char *gp_audit_role_name(gp_audit_role r);
 /* The stop condition's title for this project: the custom-kernels one says where the CPU or
  * Metal implementations are when some module has them. */
 const char *gp_audit_stop_title_for(const gp_audit_state *st, gp_audit_stop s);
-/* Is a path in a vendored third-party folder (third_party/, vendor/, external/ ...)? */
-bool gp_audit_path_vendored(const char *p);
+/* Is path p in vendored third-party code (a folder named third_party, vendor, external... under
+ * the scanned folder)? */
+bool gp_audit_path_vendored(const gp_audit_state *st, const char *p);
+/* The bytes of p that name the scanned folder it is under, with its '/' (0 for "."). */
+size_t gp_audit_root_len(const gp_audit_state *st, const char *p);
 /* Why a conditional stop is only conditional, for component m. */
 const char *gp_audit_cond_scope(const gp_audit_module *m, gp_audit_stop s);
 /* The one thing that decides the project's verdict, in a sentence. */

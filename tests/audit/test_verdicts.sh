@@ -30,6 +30,13 @@ for d in "$fix"/projects/* "$fix"/stops/*; do
                 split(v,a," "); e=a[2]; gsub(/[(),]/,"",e); print "component " a[1] " " e " " cur " [" r "]"}
             (sec=="s" || sec=="k") && /^  [a-z-]+:/ {
                 id=$1; sub(/:$/,"",id); print (sec=="s" ? "stop " : "conditional ") id}')
+    # the same answer for the folder named by its absolute path (under a folder named tests, as
+    # here: only the folders under the scanned one say what is an example or a test)
+    abs=$("$GPUPORT" audit -j 2 --fail-on never "$d" | grep -E '^Verdict|^  [a-z-]+: |^Stop|^Conditional')
+    rel=$( (cd "$d" && "$GPUPORT" audit -j 2 --fail-on never .) | grep -E '^Verdict|^  [a-z-]+: |^Stop|^Conditional')
+    if [ "$abs" != "$rel" ]; then
+        echo "FAIL $name: another verdict when named by its absolute path"; diff <(echo "$rel") <(echo "$abs") | head -5; fail=1
+    fi
     if [ "$got" == "$(cat "$d/expected.txt")" ]; then
         echo "ok   $name"
     else
