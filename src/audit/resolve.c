@@ -1302,7 +1302,7 @@ static void resolve_imports(resolve_ctx *c)
                         }
                     }
                     if (nedges < capedges)
-                        edges[nedges++] = (gp_import_edge){(uint32_t)f, (uint32_t)to};
+                        edges[nedges++] = (gp_import_edge){(uint32_t)f, (uint32_t)to, guarded};
                 }
             }
             if (fl & GP_FACTF_NAME) {
@@ -1322,13 +1322,58 @@ static void resolve_imports(resolve_ctx *c)
     }
     /* a file imported only behind a CUDA check whose own import fails off CUDA (it imports a
      * CUDA-only package or Triton unguarded): such an import is what the checks guard */
+    /* ... also through files that are themselves imported only that way (a kernel module
+     * imported by a module that model.py imports in try/except ImportError) */
+    uint8_t *only = calloc(st->nfiles ? st->nfiles : 1, 4); /* [f]: imported only guarded; then
+                                                             * a veto and two scratch bytes */
+    for (int pass = 0; only && pass < 2; pass++) {
+        uint8_t *veto = only + st->nfiles, *has = veto + st->nfiles, *bad = has + st->nfiles;
+        for (size_t f = 0; f < st->nfiles; f++)
+            only[f] = g[f] && !u[f] && !veto[f];
+        for (int round = 0; round < 8; round++) {
+            memset(has, 0, 2 * st->nfiles);
+            for (size_t e = 0; e < nedges; e++) {
+                has[edges[e].to] = 1;
+                if (!edges[e].guarded && !only[edges[e].from]) bad[edges[e].to] = 1;
+            }
+            bool changed = false;
+            for (size_t f = 0; f < st->nfiles; f++)
+                if (has[f] && !bad[f] && !only[f] && !veto[f] &&
+                    !(st->files[f].flags & GP_FF_MAIN_GUARD)) {
+                    only[f] = 1;
+                    changed = true;
+                }
+            if (!changed) break;
+        }
+        if (pass == 1) break;
+        /* a file the prefilter passed over may import one of them plainly: those named in one
+         * are no such files (and neither, then, are the ones imported through them) */
+        vcand *vc = calloc(npy, sizeof *vc);
+        size_t nvc = 0;
+        for (size_t f = 0; vc && f < st->nfiles; f++) {
+            if (!only[f] || (g[f] && !u[f]) || !nm.dotted[f]) continue;
+            const char *last = strrchr(nm.dotted[f], '.');
+            last = last ? last + 1 : nm.dotted[f];
+            vc[nvc++] = (vcand){last, strlen(last), "", 0, false, f};
+        }
+        untokenized_mentions(st, vc, nvc, GP_AL_PYTHON, GP_AL_NOTEBOOK);
+        bool any = false;
+        for (size_t i = 0; i < nvc; i++)
+            if (vc[i].hit) {
+                veto[vc[i].file] = 1;
+                any = true;
+            }
+        free(vc);
+        if (!any) break;
+    }
     vcand *cand = calloc(npy, sizeof *cand);
     size_t ncand = 0;
     for (size_t f = 0; f < st->nfiles && cand; f++) {
         if (!nm.dotted[f]) continue;
         const char *p = gp_audit_path(st, (uint32_t)f);
         gp_audit_file *fi = &st->files[f];
-        if (g[f] && !u[f] && c->import_blockers[f] && !is_init(p) &&
+        bool guarded_only = only ? only[f] : g[f] && !u[f];
+        if (guarded_only && c->import_blockers[f] && !is_init(p) &&
             !(fi->flags & GP_FF_MAIN_GUARD)) {
             const char *last = strrchr(nm.dotted[f], '.');
             last = last ? last + 1 : nm.dotted[f];
@@ -1345,6 +1390,7 @@ static void resolve_imports(resolve_ctx *c)
     for (size_t i = 0; i < ncand; i++)
         if (!cand[i].hit) st->files[cand[i].file].flags |= GP_FF_IMPORT_GUARDED;
     free(cand);
+    free(only);
     defs_decide(st, &dl);
     free(dl.d);
     free(dl.seen);

@@ -4051,6 +4051,8 @@ void gp_audit_scan_python(gp_audit_source *s, gp_audit_result *r, bool setup_py,
  *   PY-DIST-002 "NCCL", "device_id"          PY-MEM-001 "pin_memory"   PY-EXT-001 "CUDAExtension"
  *   PY-DL-001 "num_workers"  PY-TRITON-001 "triton"  PY-IMP-001/002: the names of cuda_only_modules
  *   PY-QUANT-001 "load_in_", "BitsAndBytes", "bitsandbytes"
+ *   (no rule) "ImportError", "ModuleNotFoundError": a file that imports the project's own modules
+ *   in try/except is lexed, so that its imports' facts say which are optional (resolve.c)
  *   PY-EXT-003: "is_cuda" or a device string ("cuda") on the test before the raise
  *   PY-EXT-002: "cuda" (cuda_sources), or a string body ending in ".cu" or ".cuh". A body ends
  *   right before its closing quote, before the newline that cuts an unterminated one short, or
@@ -4058,14 +4060,31 @@ void gp_audit_scan_python(gp_audit_source *s, gp_audit_result *r, bool setup_py,
  *   in a quote loses its last three bytes. So ".cu" is followed by a quote or a newline, or lies
  *   within the file's last six bytes ('$'). */
 static const gp_audit_trigger py_words[] = {
-    {"cuda", 0, true},          {"cudn", 0, true},         {"CUDAGraph", 0, true},
-    {"CUDAExtension", 0, true}, {"float64", 0, true},      {"double", 0, true},
-    {"compile", 0, true},       {"_inductor", 0, true},    {"nccl", 0, true},
-    {"NCCL", 0, true},          {"device_id", 0, true},    {"pin_memory", 0, true},
-    {"num_workers", 0, true},   {"triton", 0, true},       {".cu'", 0, false},
-    {".cu\"", 0, false},        {".cu\n", 0, false},       {".cuh", 0, false},
-    {".cu", '$', false},        {"is_cuda", 0, true},      {"load_in_", 0, true},
-    {"BitsAndBytes", 0, true},  {"bitsandbytes", 0, true},
+    {"cuda", 0, true},
+    {"cudn", 0, true},
+    {"CUDAGraph", 0, true},
+    {"CUDAExtension", 0, true},
+    {"float64", 0, true},
+    {"double", 0, true},
+    {"compile", 0, true},
+    {"_inductor", 0, true},
+    {"nccl", 0, true},
+    {"NCCL", 0, true},
+    {"device_id", 0, true},
+    {"pin_memory", 0, true},
+    {"num_workers", 0, true},
+    {"triton", 0, true},
+    {".cu'", 0, false},
+    {".cu\"", 0, false},
+    {".cu\n", 0, false},
+    {".cuh", 0, false},
+    {".cu", '$', false},
+    {"is_cuda", 0, true},
+    {"load_in_", 0, true},
+    {"BitsAndBytes", 0, true},
+    {"bitsandbytes", 0, true},
+    {"ImportError", 0, true},
+    {"ModuleNotFoundError", 0, true},
 };
 
 #define PY_TRIGGERS_MAX 128

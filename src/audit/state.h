@@ -128,6 +128,7 @@ typedef struct gp_line_span {
 /* A Python file importing another (indexes into gp_audit_state.files). */
 typedef struct gp_import_edge {
     uint32_t from, to;
+    bool guarded; /* the import is behind a CUDA check or in try/except ImportError */
 } gp_import_edge;
 
 /* Every file scanned (in walk order). */

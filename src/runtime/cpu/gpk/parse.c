@@ -1263,9 +1263,13 @@ int gk_parse(gk_unit *u, const char *src, size_t len, const char *source_name,
             p->i++;
             top = gk_top_new(p, GK_TOP_REQUIRES, t->pos);
             top->text = "GP_REQUIRES_FP64";
-        } else if (gk_tok_is(t, "GP_REQUIRES_SIMD_WIDTH") && t->kind == GK_IDENT) {
+        } else if ((gk_tok_is(t, "GP_REQUIRES_SIMD_WIDTH") ||
+                    gk_tok_is(t, "GP_REQUIRES_GROUP_SIZE")) &&
+                   t->kind == GK_IDENT) {
             size_t from = p->i++;
-            if (!gk_at(p, "(")) gk_error(p, t->pos, "GP_REQUIRES_SIMD_WIDTH needs (n)");
+            if (!gk_at(p, "("))
+                gk_error(p, t->pos, "%.*s needs its arguments in parentheses", (int)t->len,
+                         t->text);
             gk_skip_balanced(p);
             top = gk_top_new(p, GK_TOP_REQUIRES, t->pos);
             top->text = gk_join(p, from, p->i, false);

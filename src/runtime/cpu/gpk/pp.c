@@ -37,6 +37,7 @@ static const char *const gk_prelude_macros[] = {
     "GP_FUNC",
     "GP_REQUIRES_FP64",
     "GP_REQUIRES_SIMD_WIDTH",
+    "GP_REQUIRES_GROUP_SIZE",
     "gp_local_id",
     "gp_group_id",
     "gp_local_size",
