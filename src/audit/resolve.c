@@ -2172,8 +2172,11 @@ void gp_audit_decided(const gp_audit_state *st, char *buf, size_t cap)
         long m = stop_module(st, s, false);
         if (m < 0) continue;
         const gp_stop_ev *ev = &st->mods[m].ev[s][0];
-        snprintf(buf, cap, "the stop condition %s (%s) in %s, e.g. %s:%u", gp_audit_stop_name(s),
-                 gp_audit_stop_title(s), st->mods[m].path, gp_audit_path(st, ev->file), ev->line);
+        char cell[24] = "";
+        if (ev->cell) snprintf(cell, sizeof cell, "cell %u:", ev->cell);
+        snprintf(buf, cap, "the stop condition %s (%s) in %s, e.g. %s:%s%u", gp_audit_stop_name(s),
+                 gp_audit_stop_title(s), st->mods[m].path, gp_audit_path(st, ev->file), cell,
+                 ev->line);
         return;
     }
     if (st->verdict > GP_VC_PORTABLE) {
@@ -2191,9 +2194,14 @@ void gp_audit_decided(const gp_audit_state *st, char *buf, size_t cap)
         if (best >= 0) {
             int r = st->mods[best].decided_by;
             const gp_rule_count *rc = &st->rule_count[r];
-            snprintf(buf, cap, "%s %s (%zu %s, e.g. %s:%u)", gp_audit_rule_get(r)->id,
-                     gp_audit_rule_get(r)->name, rc->n, rc->n == 1 ? "finding" : "findings",
-                     gp_audit_path(st, rc->own_n ? rc->own_file : rc->file),
+            /* counted in the project's own code where it has some (not the examples' too) */
+            size_t n = rc->own_n ? rc->own_n : rc->n;
+            uint32_t cl = rc->own_n ? rc->own_cell : rc->cell;
+            char cell[24] = "";
+            if (cl) snprintf(cell, sizeof cell, "cell %u:", cl);
+            snprintf(buf, cap, "%s %s (%zu %s, e.g. %s:%s%u)", gp_audit_rule_get(r)->id,
+                     gp_audit_rule_get(r)->name, n, n == 1 ? "finding" : "findings",
+                     gp_audit_path(st, rc->own_n ? rc->own_file : rc->file), cell,
                      rc->own_n ? rc->own_line : rc->line);
             return;
         }

@@ -146,4 +146,19 @@ sed -i 's/^exec(open/# exec(open/' "$c/conf/sample.py"
 (cd "$c/conf" && "$GPUPORT" audit --fail-on never .) >"$work/clout"
 sed -n 4p "$work/clout" | grep -q 'Resolve the device once' &&
     ok "without the configurator the default is code to change" || { bad "no configurator step"; head -5 "$work/clout"; }
+# a notebook's place is its cell in "Decided by" as in the first step
+nbd="$work/nb"
+mkdir -p "$nbd"
+python3 - "$nbd/demo.ipynb" <<'PY'
+import json, sys
+cells = [{"cell_type": "markdown", "metadata": {}, "source": ["# demo"]},
+         {"cell_type": "code", "metadata": {}, "execution_count": None, "outputs": [], "source": ["import torch\n"]},
+         {"cell_type": "code", "metadata": {}, "execution_count": None, "outputs": [],
+          "source": ["x = 1\n", "model = torch.nn.Linear(2, 2).cuda()\n"]}]
+json.dump({"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}, open(sys.argv[1], "w"))
+PY
+(cd "$nbd" && "$GPUPORT" audit --fail-on never .) >"$work/nbout"
+sed -n 3p "$work/nbout" | grep -q 'e.g. demo.ipynb:cell 3:2)$' &&
+    sed -n 4p "$work/nbout" | grep -q 'e.g. demo.ipynb:cell 3:2)' &&
+    ok "a notebook's cell in what decided it and in the first step" || { bad "notebook cell"; head -5 "$work/nbout"; }
 exit $fail
