@@ -559,29 +559,51 @@ static bool jit_with_fallback(const char *p)
  * the tensor's device, where no build file compiles them: an optional CUDA part (the PyTorch
  * path runs without it), unless that file's device test only raises on the other side (its
  * PY-EXT-003 error keeps the stop). */
+typedef struct dir_ref {
+    const char *p;
+    size_t n;
+} dir_ref;
+
+static int dir_ref_cmp(const void *a, const void *b)
+{
+    const dir_ref *x = a, *y = b;
+    size_t n = x->n < y->n ? x->n : y->n;
+    int c = memcmp(x->p, y->p, n);
+    return c ? c : (x->n > y->n) - (x->n < y->n);
+}
+
 static void gate_jit_sources(resolve_ctx *c)
 {
     gp_audit_state *st = c->st;
-    for (size_t f = 0; f < st->nfiles; f++) {
+    /* the folders that hold CUDA sources the default build has (sorted, looked up per file) */
+    dir_ref *dirs = NULL;
+    size_t nd = 0;
+    for (size_t g = 0; g < st->nfiles; g++) {
+        const char *gp = gp_audit_path(st, (uint32_t)g);
+        if (!ext_is(gp, cuda_exts) || (st->files[g].flags & GP_FF_OPTIONAL)) continue;
+        dir_ref *nn = realloc(dirs, (nd + 1) * sizeof *dirs);
+        if (!nn) break;
+        dirs = nn;
+        dirs[nd++] = (dir_ref){gp, dir_len(gp)};
+    }
+    if (nd) qsort(dirs, nd, sizeof *dirs, dir_ref_cmp);
+    for (size_t f = 0; nd && f < st->nfiles; f++) {
         if (st->files[f].lang != GP_AL_PYTHON) continue;
         const char *pp = gp_audit_path(st, (uint32_t)f);
         size_t dn = dir_len(pp);
-        bool cuda_beside = false;
-        for (size_t g = 0; g < st->nfiles && !cuda_beside; g++) {
-            const char *gp = gp_audit_path(st, (uint32_t)g);
-            cuda_beside = ext_is(gp, cuda_exts) && dir_len(gp) == dn && !strncmp(gp, pp, dn) &&
-                          !(st->files[g].flags & GP_FF_OPTIONAL);
-        }
-        if (!cuda_beside || !jit_with_fallback(pp)) continue;
+        dir_ref key = {pp, dn};
+        if (!bsearch(&key, dirs, nd, sizeof *dirs, dir_ref_cmp) || !jit_with_fallback(pp)) continue;
         st->files[f].flags |= GP_FF_JIT_FALLBACK;
         for (size_t g = 0; g < st->nfiles; g++) {
             const char *gp = gp_audit_path(st, (uint32_t)g);
-            if (!(ext_is(gp, cuda_exts) || ext_is(gp, c_exts)) || dir_len(gp) != dn ||
-                strncmp(gp, pp, dn) != 0 || requiring_build(c, g, gp, dn, true) >= 0)
+            if (dir_len(gp) != dn || strncmp(gp, pp, dn) != 0 ||
+                !(ext_is(gp, cuda_exts) || ext_is(gp, c_exts)) ||
+                requiring_build(c, g, gp, dn, true) >= 0)
                 continue;
             set_optional(st, g, GATE_JIT_FALLBACK);
         }
     }
+    free(dirs);
 }
 
 static void gate_build_sources(resolve_ctx *c)
@@ -1346,15 +1368,25 @@ static void resolve_imports(resolve_ctx *c)
             if (!changed) break;
         }
         if (pass == 1) break;
+        /* what the chain decides: a file with a failing import that only the chain reaches */
+        bool matters = false;
+        for (size_t f = 0; f < st->nfiles && !matters; f++)
+            matters = only[f] && !(g[f] && !u[f]) && c->import_blockers[f];
+        if (!matters) break;
         /* a file the prefilter passed over may import one of them plainly: those named in one
-         * are no such files (and neither, then, are the ones imported through them) */
+         * (in their package) are no such files, nor then the ones imported through them */
         vcand *vc = calloc(npy, sizeof *vc);
         size_t nvc = 0;
         for (size_t f = 0; vc && f < st->nfiles; f++) {
             if (!only[f] || (g[f] && !u[f]) || !nm.dotted[f]) continue;
+            const char *p = gp_audit_path(st, (uint32_t)f);
             const char *last = strrchr(nm.dotted[f], '.');
             last = last ? last + 1 : nm.dotted[f];
-            vc[nvc++] = (vcand){last, strlen(last), "", 0, false, f};
+            const gp_walk_mod *m = &st->wmods[st->files[f].module];
+            size_t sn = st->files[f].wkind == GP_MOD_PYTHON_PACKAGE && strcmp(m->path, ".")
+                            ? strlen(m->path)
+                            : dir_len(p);
+            vc[nvc++] = (vcand){last, strlen(last), p, sn, false, f};
         }
         untokenized_mentions(st, vc, nvc, GP_AL_PYTHON, GP_AL_NOTEBOOK);
         bool any = false;
@@ -1381,6 +1413,11 @@ static void resolve_imports(resolve_ctx *c)
             const gp_walk_mod *m = &st->wmods[fi->module];
             size_t sn = fi->wkind == GP_MOD_PYTHON_PACKAGE && strcmp(m->path, ".") ? strlen(m->path)
                                                                                    : dir_len(p);
+            if (!(g[f] && !u[f])) {
+                /* reached only through the chain: its name was looked for above already */
+                fi->flags |= GP_FF_IMPORT_GUARDED;
+                continue;
+            }
             cand[ncand++] = (vcand){last, strlen(last), p, sn, false, f};
         }
         if (!g[f] && !u[f] && fi->nrec && (fi->flags & GP_FF_MAIN_GUARD) && !is_init(p))

@@ -2911,20 +2911,28 @@ static bool tests_tensor_device(py_scan *ps, bool *neg)
  * decode(model, x, cg=False):` ... `if cg:`): an opt-in its callers make, so the body is a path of
  * its own, a guard whose else is the default. Read from the def's header text, which the line
  * shortcut (which lexes every `if NAME:` line) sees as scan_line does. */
+static bool opt_in_name(py_scan *ps, const char *name, size_t nl, size_t line_at);
+
 static bool opt_in_param(py_scan *ps, size_t line_at)
 {
     if (ps->nt != 3 || !is_name(ps, 0, "if") || ps->t[1].kind != GP_PY_NAME || !is_op(ps, 2, ":"))
         return false;
+    return opt_in_name(ps, tx(ps, 1), ps->t[1].len, line_at);
+}
+
+/* Is `name` a parameter of the innermost function open at line_at whose default is False or
+ * None? Read from the text (the line shortcut asks it before lexing the `if name:` line). */
+static bool opt_in_name(py_scan *ps, const char *name, size_t nl, size_t line_at)
+{
     int def = -1;
     for (int k = ps->nb - 1; k >= 0 && def < 0; k--)
         if (ps->b[k].kind == BK_DEF) def = ps->b[k].def;
     if (def < 0) return false;
     /* from its name (its decorators come before it: `@torch.inference_mode()`) */
     size_t from = ps->defs[def].name_len ? ps->defs[def].name_off : ps->defs[def].start;
-    size_t nl = ps->t[1].len;
     char nm[64];
     if (nl >= sizeof nm || line_at <= from || line_at - from > 65536) return false;
-    memcpy(nm, tx(ps, 1), nl);
+    memcpy(nm, name, nl);
     reread_from(ps, from);
     const char *d = ps->s->data;
     /* the parameter list: from the first '(' after `def` to its ')' */
@@ -3918,7 +3926,16 @@ static bool scan_sparse(py_scan *ps, gp_py_lexer *lx)
                 if ((kw == KW_COND || kw == KW_ELSE) && cond_may_guard(&sp, d, ln.first, ln.end))
                     kw = KW_LEX;
                 /* `if flag:` may test an opt-in parameter (opt_in_param) */
-                if (kw == KW_COND && if_one_name(d, ln.first, ln.end)) kw = KW_LEX;
+                if (kw == KW_COND && if_one_name(d, ln.first, ln.end)) {
+                    size_t w = ln.first + 2;
+                    while (d[w] == ' ' || d[w] == '\t')
+                        w++;
+                    size_t e = w;
+                    while (gp_py_is_name_char((unsigned char)d[e]))
+                        e++;
+                    if (opt_in_name(ps, d + w, e - w, ln.first)) kw = KW_LEX;
+                    d = ps->s->data; /* (read again from the def: the same mapping) */
+                }
                 /* `if TYPE_CHECKING:` marks its imports; a parameter may hide a guard alias */
                 if (kw == KW_COND &&
                     name_find(d, ln.end, ln.first, ln.end, "TYPE_CHECKING", 13) < ln.end)
@@ -4051,8 +4068,8 @@ void gp_audit_scan_python(gp_audit_source *s, gp_audit_result *r, bool setup_py,
  *   PY-DIST-002 "NCCL", "device_id"          PY-MEM-001 "pin_memory"   PY-EXT-001 "CUDAExtension"
  *   PY-DL-001 "num_workers"  PY-TRITON-001 "triton"  PY-IMP-001/002: the names of cuda_only_modules
  *   PY-QUANT-001 "load_in_", "BitsAndBytes", "bitsandbytes"
- *   (no rule) "ImportError", "ModuleNotFoundError": a file that imports the project's own modules
- *   in try/except is lexed, so that its imports' facts say which are optional (resolve.c)
+ *   (no rule) "ImportError": a file that imports the project's own modules in try/except is
+ *   lexed, so that its imports' facts say which are optional (resolve.c)
  *   PY-EXT-003: "is_cuda" or a device string ("cuda") on the test before the raise
  *   PY-EXT-002: "cuda" (cuda_sources), or a string body ending in ".cu" or ".cuh". A body ends
  *   right before its closing quote, before the newline that cuts an unterminated one short, or
@@ -4060,31 +4077,14 @@ void gp_audit_scan_python(gp_audit_source *s, gp_audit_result *r, bool setup_py,
  *   in a quote loses its last three bytes. So ".cu" is followed by a quote or a newline, or lies
  *   within the file's last six bytes ('$'). */
 static const gp_audit_trigger py_words[] = {
-    {"cuda", 0, true},
-    {"cudn", 0, true},
-    {"CUDAGraph", 0, true},
-    {"CUDAExtension", 0, true},
-    {"float64", 0, true},
-    {"double", 0, true},
-    {"compile", 0, true},
-    {"_inductor", 0, true},
-    {"nccl", 0, true},
-    {"NCCL", 0, true},
-    {"device_id", 0, true},
-    {"pin_memory", 0, true},
-    {"num_workers", 0, true},
-    {"triton", 0, true},
-    {".cu'", 0, false},
-    {".cu\"", 0, false},
-    {".cu\n", 0, false},
-    {".cuh", 0, false},
-    {".cu", '$', false},
-    {"is_cuda", 0, true},
-    {"load_in_", 0, true},
-    {"BitsAndBytes", 0, true},
-    {"bitsandbytes", 0, true},
-    {"ImportError", 0, true},
-    {"ModuleNotFoundError", 0, true},
+    {"cuda", 0, true},          {"cudn", 0, true},        {"CUDAGraph", 0, true},
+    {"CUDAExtension", 0, true}, {"float64", 0, true},     {"double", 0, true},
+    {"compile", 0, true},       {"_inductor", 0, true},   {"nccl", 0, true},
+    {"NCCL", 0, true},          {"device_id", 0, true},   {"pin_memory", 0, true},
+    {"num_workers", 0, true},   {"triton", 0, true},      {".cu'", 0, false},
+    {".cu\"", 0, false},        {".cu\n", 0, false},      {".cuh", 0, false},
+    {".cu", '$', false},        {"is_cuda", 0, true},     {"load_in_", 0, true},
+    {"BitsAndBytes", 0, true},  {"ImportError", 0, true},
 };
 
 #define PY_TRIGGERS_MAX 128
@@ -4093,7 +4093,7 @@ static size_t py_ntriggers;
 static gp_once py_triggers_once = GP_ONCE_INIT;
 
 _Static_assert(sizeof py_words / sizeof py_words[0] +
-                       sizeof cuda_only_modules / sizeof cuda_only_modules[0] <=
+                       sizeof cuda_only_modules / sizeof cuda_only_modules[0] + 1 <=
                    PY_TRIGGERS_MAX,
                "PY_TRIGGERS_MAX too small");
 
@@ -4103,6 +4103,7 @@ static void py_triggers_build(void)
         py_triggers[py_ntriggers++] = py_words[i];
     for (size_t i = 0; i < sizeof cuda_only_modules / sizeof cuda_only_modules[0]; i++)
         py_triggers[py_ntriggers++] = (gp_audit_trigger){cuda_only_modules[i], 0, true};
+    py_triggers[py_ntriggers++] = (gp_audit_trigger){"bitsandbytes", 0, true}; /* PY-QUANT-001 */
     /* PY-MPS-001: the last part of each name of its table (its line holds it, or an import does) */
     for (size_t i = 0; gp_audit_mps_trigger(i) && py_ntriggers < PY_TRIGGERS_MAX; i++)
         py_triggers[py_ntriggers++] = (gp_audit_trigger){gp_audit_mps_trigger(i), 0, true};
