@@ -378,6 +378,20 @@ static size_t support_dir(const gp_audit_state *st, const char *p);
 static size_t import_target(const char *me, bool pkg, const char *t, size_t n, char *target,
                             size_t cap);
 
+/* The first `cap` bytes of a file, NUL-terminated (their count in *got), or NULL where it cannot be
+ * read: what the checks below read of a file's text (one the prefilter passed over has no tokens).
+ */
+static char *read_head(const char *path, size_t cap, size_t *got)
+{
+    FILE *in = fopen(path, "rb");
+    if (!in) return NULL;
+    char *buf = malloc(cap + 1);
+    *got = buf ? fread(buf, 1, cap, in) : 0;
+    fclose(in);
+    if (buf) buf[*got] = '\0';
+    return buf;
+}
+
 /* Is `t` (an import as written, "." prefixes when relative) of the Python file f, whose dotted
  * name is me, one of the modules setup.py b builds only with CUDA (a CUDAExtension, and no
  * CppExtension of that name)? With guarded_only, only in its CUDA branch. */
@@ -404,14 +418,9 @@ static bool names_cuda_ext(const gp_audit_state *st, size_t b, const char *me, b
 static bool text_imports_cuda_ext(const gp_audit_state *st, size_t b, size_t f, const char *me,
                                   bool pkg, bool guarded_only)
 {
-    enum { CAP = 256 * 1024 }; /* prefiltered files are under this (larger ones are lexed) */
-    FILE *in = fopen(gp_audit_path(st, (uint32_t)f), "rb");
-    if (!in) return false;
-    char *buf = malloc(CAP + 1);
-    size_t got = buf ? fread(buf, 1, CAP, in) : 0;
-    fclose(in);
+    size_t got; /* prefiltered files are under 256 KiB (larger ones are lexed) */
+    char *buf = read_head(gp_audit_path(st, (uint32_t)f), 256 * 1024, &got);
     if (!buf) return false;
-    buf[got] = '\0';
     bool hit = false;
     for (char *line = buf; !hit && line < buf + got;) {
         bool from = strncmp(line, "from ", 5) == 0, imp = strncmp(line, "import ", 7) == 0;
@@ -522,14 +531,9 @@ static bool guarded_ext_required(const gp_audit_state *st, size_t b)
  * followed by the PyTorch code is such a file: the sources are a CUDA path with a fallback. */
 static bool jit_with_fallback(const char *p)
 {
-    enum { CAP = 1 << 20 };
-    FILE *in = fopen(p, "rb");
-    if (!in) return false;
-    char *buf = malloc(CAP + 1);
-    size_t got = buf ? fread(buf, 1, CAP, in) : 0;
-    fclose(in);
+    size_t got;
+    char *buf = read_head(p, 1 << 20, &got);
     if (!buf) return false;
-    buf[got] = '\0';
     bool cpp_ext = strstr(buf, "cpp_extension") != NULL, jit = false, test = false, top = false;
     for (char *line = buf; line < buf + got;) {
         char *end = strchr(line, '\n');
@@ -2338,14 +2342,9 @@ static bool cli_device_option(const gp_audit_state *st, int rule, char *opt, siz
     const char *q = snip + n;
     q += strspn(q, " ");
     if (n == 0 || n > 32 || *q != '=' || q[1] == '=') return false;
-    FILE *in = fopen(gp_audit_path(st, r.file), "rb");
-    if (!in) return false;
-    enum { CAP = 1 << 20 };
-    char *buf = malloc(CAP + 1);
-    size_t got = buf ? fread(buf, 1, CAP, in) : 0;
-    fclose(in);
+    size_t got;
+    char *buf = read_head(gp_audit_path(st, r.file), 1 << 20, &got);
     if (!buf) return false;
-    buf[got] = '\0';
     bool runs = false;
     for (const char *x = buf; !runs && (x = strstr(x, "exec(open(")) != NULL; x++) {
         const char *bol = x; /* a statement of its own, not a comment */

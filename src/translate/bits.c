@@ -9,9 +9,12 @@
 
 #include "translate/parser.h"
 
-static const struct {
+/* A CUDA name, the helper's name in the output, and its CUDA source. */
+typedef struct helper {
     const char *cuda, *name, *text;
-} helpers[] = {
+} helper;
+
+static const helper helpers[] = {
     {"__popc", "cuda_popc",
      "__device__ int cuda_popc(unsigned int v)\n{\n"
      "    v = v - ((v >> 1) & 0x55555555u);\n"
@@ -119,9 +122,7 @@ static const struct {
  * NaNs); cbrt from exp2(log2(|x|)/3) and a Newton step (y += (a/y^2 - y)/3, which cannot
  * overflow); expm1 and log1p by Kahan's method (exact near 0); ldexp by exact multiplications by
  * powers of two, made from their bits, at most three steps apart. */
-static const struct {
-    const char *cuda, *name, *text;
-} math[] = {
+static const helper math[] = {
     {"hypotf", "cuda_hypotf",
      "__device__ float cuda_hypotf(float x, float y)\n{\n"
      "    if (isinf(x) || isinf(y)) return 1.0f / 0.0f;\n"
@@ -190,21 +191,20 @@ static const struct {
      "    return x * __int_as_float((n + 127) << 23);\n}\n"},
 };
 
+/* The helper named `name` among n, made an item of the file on first use. */
+static const char *use_helper(parser *p, const tr_token *t, const helper *h, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(t->text, h[i].cuda)) {
+            tp_make_item(p, h[i].name, h[i].text, t);
+            return h[i].name;
+        }
+    return NULL;
+}
+
 const char *tp_bit_intrinsic(parser *p, const tr_token *t)
 {
     if (!tp_is_at(p, 1, "(") || tp_lookup(p, t->text)) return NULL;
-    if (t->text[0] == '_') {
-        for (size_t i = 0; i < sizeof helpers / sizeof *helpers; i++)
-            if (!strcmp(t->text, helpers[i].cuda)) {
-                tp_make_item(p, helpers[i].name, helpers[i].text, t);
-                return helpers[i].name;
-            }
-        return NULL;
-    }
-    for (size_t i = 0; i < sizeof math / sizeof *math; i++)
-        if (!strcmp(t->text, math[i].cuda)) {
-            tp_make_item(p, math[i].name, math[i].text, t);
-            return math[i].name;
-        }
-    return NULL;
+    if (t->text[0] == '_') return use_helper(p, t, helpers, sizeof helpers / sizeof *helpers);
+    return use_helper(p, t, math, sizeof math / sizeof *math);
 }
