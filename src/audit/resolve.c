@@ -1629,8 +1629,8 @@ static int assign_components(resolve_ctx *c)
                 "included only by the optional CUDA sources",
                 "a CUDA build of its own that the default build does not build",
                 "compiled only where its CMake build turns CUDA on (off by default)",
-                "built only by a JIT load (torch.utils.cpp_extension) that a test of the tensor's "
-                "device calls, with a PyTorch path beside it"};
+                ("built only by a JIT load (torch.utils.cpp_extension) that a test of the "
+                 "tensor's device calls, with a PyTorch path beside it")};
             int g = fi->gate < GATE_COUNT ? fi->gate : 0;
             if (g == GATE_CMAKE_OPTION && c->option[0])
                 snprintf(mo->gate, sizeof mo->gate, "built only with -D%s=ON (off by default)",
