@@ -610,17 +610,30 @@ static void gate_jit_sources(resolve_ctx *c)
     free(dirs);
 }
 
+static bool ext_required_once(const gp_audit_state *st, uint8_t *req, size_t b)
+{
+    if (st->files[b].lang != GP_AL_SETUP_PY) return false;
+    if (!req[b]) req[b] = guarded_ext_required(st, b) ? 2 : 1;
+    return req[b] == 2;
+}
+
 static void gate_build_sources(resolve_ctx *c)
 {
     gp_audit_state *st = c->st;
     uint8_t *named = calloc(st->nfiles ? st->nfiles : 1, 1); /* 1 plainly, 2 only guarded */
     if (!named) return;
+    /* per setup.py: 0 not asked yet, 1 no, 2 its CUDA-only extension is imported plainly (the
+     * question reads the package's untokenized files: asked once) */
+    uint8_t *req = calloc(st->nfiles ? st->nfiles : 1, 1);
+    if (!req) {
+        free(named);
+        return;
+    }
     for (int pass = 0; pass < 2; pass++)
         for (size_t b = 0; b < st->nfiles; b++) {
             if (!is_build_lang(st->files[b].lang) || !st->files[b].nfacts) continue;
             /* a CUDA extension the package imports without a fallback is no optional part */
-            if (pass == 1 && st->files[b].lang == GP_AL_SETUP_PY && guarded_ext_required(st, b))
-                continue;
+            if (pass == 1 && ext_required_once(st, req, b)) continue;
             const char *bpath = gp_audit_path(st, (uint32_t)b);
             size_t n;
             unsigned fl;
@@ -665,7 +678,7 @@ static void gate_build_sources(resolve_ctx *c)
         for (fact_it it = facts_of(st, b); (k = fact_next(&it, &fl, &t, &n)) != 0;)
             if (k == GP_FACT_CUDA_GATED || k == GP_FACT_CUDA_OPTION) gates = true;
         if (!gates || c->build_unguarded[b]) continue;
-        if (st->files[b].lang == GP_AL_SETUP_PY && guarded_ext_required(st, b)) continue;
+        if (ext_required_once(st, req, b)) continue;
         const char *bpath = gp_audit_path(st, (uint32_t)b);
         size_t dn = dir_len(bpath);
         /* a build in this folder or above it that needs CUDA whatever the options */
@@ -738,6 +751,7 @@ static void gate_build_sources(resolve_ctx *c)
                 st->files[b].gate_dir = gd;
         }
     }
+    free(req);
 }
 
 /* A quoted include resolved the way a compiler with the usual -I would: beside the includer,
