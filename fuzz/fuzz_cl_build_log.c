@@ -1,7 +1,8 @@
 /*
  * fuzz_cl_build_log.c — the OpenCL build-log mapper (src/runtime/opencl/program.c) over
  * arbitrary driver output: it must stay within the bytes it is given, never crash, and cap
- * its result.
+ * its result; and the scan for barriers under a condition (PoCL 3's workaround) over arbitrary
+ * kernel source, within the same bytes.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -25,5 +26,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (strlen(mapped) > GP_CL_LOG_CAP + 256) abort();
         free(mapped);
     }
+    (void)gp_cl_has_conditional_barrier((const char *)data, size);
     return 0;
 }

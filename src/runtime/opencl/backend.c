@@ -10,6 +10,7 @@
 #include "runtime/opencl/errors.h"
 #include "runtime/opencl/loader.h"
 #include "runtime/opencl/opencl.h"
+#include "runtime/opencl/program.h"
 #include "runtime/opencl/queue.h"
 
 /* The process's view of OpenCL, taken once: the registry's state for this backend. */
@@ -169,8 +170,12 @@ static gp_status gp_cl_compiler_id(gp_device_state *dev, char *buf, size_t cap)
     const gp_cl_device_info *d = &gp_cl_dev(dev)->info;
     /* Everything that can change a program binary: platform (with its version), device, driver
      * and OpenCL C version. */
-    snprintf(buf, cap, "opencl platform=%s (%s) device=%s driver=%s c=%s", d->platform_name,
-             d->platform_version, d->name, d->driver_version, d->c_version);
+    snprintf(buf, cap, "opencl platform=%s (%s) device=%s driver=%s c=%s%s", d->platform_name,
+             d->platform_version, d->name, d->driver_version, d->c_version,
+             /* binaries of that PoCL built before the conditional-barrier workaround */
+             gp_cl_pocl_conditional_barrier_bug(d->platform_name, d->driver_version)
+                 ? " barriers=O0"
+                 : "");
     return GP_OK;
 }
 

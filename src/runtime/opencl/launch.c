@@ -5,6 +5,7 @@
  * the arguments and enqueues under the kernel's lock, and nothing else: the core has already
  * checked arguments and group sizes, so the path stays as short as calling OpenCL directly.
  */
+#include <stdbool.h>
 #include <stdlib.h>
 
 #include "runtime/cache.h"
@@ -41,7 +42,17 @@ static void gp_cl_program_to_cache(gp_cl_device *cd, const gp_build_request *req
 gp_status gp_cl_program_build(gp_program *prog, const gp_build_request *req)
 {
     gp_cl_device *cd = gp_cl_dev(prog->dev);
-    const char *options = (req->flags & GP_BUILD_FAST_MATH) ? "-cl-fast-relaxed-math" : "";
+    bool fast = (req->flags & GP_BUILD_FAST_MATH) != 0;
+    const char *options = fast ? "-cl-fast-relaxed-math" : "";
+    if (gp_cl_pocl_conditional_barrier_bug(cd->info.platform_name, cd->info.driver_version) &&
+        gp_cl_has_conditional_barrier(req->user_source ? req->user_source : req->source,
+                                      req->user_source ? req->user_source_len : req->source_len)) {
+        /* that PoCL loses the work of a barrier's branch unless its optimiser is off */
+        options = fast ? "-cl-fast-relaxed-math -cl-opt-disable" : "-cl-opt-disable";
+        gp_log_info("%s: built with -cl-opt-disable on %s: PoCL %s miscompiles a barrier "
+                    "under a condition (docs/platforms.md)",
+                    req->source_name, prog->dev->info.spec, cd->info.driver_version);
+    }
     cl_program p = NULL;
     if (req->use_disk_cache) {
         gp_status st = gp_cl_program_from_cache(cd, req, options, &p);

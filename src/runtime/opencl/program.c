@@ -403,3 +403,157 @@ gp_status gp_cl_kernel_limits_query(const gp_cl_api *api, cl_kernel kernel, cl_d
     if (out->preferred_multiple == 0) out->preferred_multiple = 1;
     return GP_OK;
 }
+
+bool gp_cl_pocl_conditional_barrier_bug(const char *platform_name, const char *driver_version)
+{
+    if (!strstr(platform_name, "Portable Computing Language")) return false;
+    int major = atoi(driver_version); /* "3.1+debian" */
+    return major >= 1 && major <= 3;
+}
+
+/* The scan of gp_cl_has_conditional_barrier: a token at a time. */
+typedef struct cb_scan {
+    const char *s;
+    size_t n, i;
+    bool line_start;
+    char macros[8][32]; /* `#define SYNC gp_barrier()`: names that stand for a barrier */
+    int nmacros;
+} cb_scan;
+
+/* A directive from..to: a #define whose body calls gp_barrier() names a barrier too. */
+static void cb_directive(cb_scan *c, size_t from, size_t to)
+{
+    size_t i = from + 1;
+    while (i < to && (c->s[i] == ' ' || c->s[i] == '\t'))
+        i++;
+    if (to - i < 7 || strncmp(c->s + i, "define", 6) || (c->s[i + 6] != ' ' && c->s[i + 6] != '\t'))
+        return;
+    i += 7;
+    while (i < to && (c->s[i] == ' ' || c->s[i] == '\t'))
+        i++;
+    size_t b = i;
+    while (i < to && (c->s[i] == '_' || isalnum((unsigned char)c->s[i])))
+        i++;
+    bool calls = false;
+    for (size_t j = i; j + 10 <= to && !calls; j++)
+        calls = !strncmp(c->s + j, "gp_barrier", 10);
+    if (calls && i > b && i - b < sizeof c->macros[0] && c->nmacros < 8) {
+        memcpy(c->macros[c->nmacros], c->s + b, i - b);
+        c->macros[c->nmacros++][i - b] = '\0';
+    }
+}
+
+/* Moves past blanks, comments, strings and preprocessor lines; false at the end. */
+static bool cb_skip(cb_scan *c)
+{
+    while (c->i < c->n) {
+        char ch = c->s[c->i];
+        if (ch == '\n') {
+            c->line_start = true, c->i++;
+        } else if (ch == ' ' || ch == '\t' || ch == '\r' || ch == '\f' || ch == '\v') {
+            c->i++;
+        } else if (ch == '#' && c->line_start) { /* a directive, with its continued lines */
+            size_t from = c->i;
+            while (c->i < c->n && c->s[c->i] != '\n')
+                c->i += c->s[c->i] == '\\' && c->i + 1 < c->n ? 2 : 1;
+            if (c->i > c->n) c->i = c->n;
+            cb_directive(c, from, c->i);
+        } else if (ch == '/' && c->i + 1 < c->n && c->s[c->i + 1] == '/') {
+            while (c->i < c->n && c->s[c->i] != '\n')
+                c->i++;
+        } else if (ch == '/' && c->i + 1 < c->n && c->s[c->i + 1] == '*') {
+            c->i += 2;
+            while (c->i + 1 < c->n && !(c->s[c->i] == '*' && c->s[c->i + 1] == '/'))
+                c->i++;
+            c->i = c->i + 2 < c->n ? c->i + 2 : c->n;
+        } else if (ch == '"' || ch == '\'') {
+            c->i++;
+            while (c->i < c->n && c->s[c->i] != ch && c->s[c->i] != '\n')
+                c->i += c->s[c->i] == '\\' ? 2 : 1;
+            c->i = c->i + 1 < c->n ? c->i + 1 : c->n;
+            c->line_start = false;
+        } else {
+            return true;
+        }
+    }
+    return false;
+}
+
+static bool cb_ident(char ch)
+{
+    return ch == '_' || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+           (ch >= '0' && ch <= '9');
+}
+
+enum { CB_MAX_DEPTH = 256 };
+
+bool gp_cl_has_conditional_barrier(const char *src, size_t len)
+{
+    cb_scan c = {.s = src, .n = len, .line_start = true};
+    /* per open brace: 1 under an if or else, 2 a kernel's body, 0 anything else */
+    unsigned char kind[CB_MAX_DEPTH];
+    int depth = 0, paren = 0;
+    bool kernel_head = false; /* GP_KERNEL seen, its body not yet open */
+    bool returned = false;    /* a `return` under an if in the current function */
+    bool cond_stmt = false;   /* an if/else head whose statement is not braced: until ';' */
+    char prev[16] = "";       /* the last identifier before the current parenthesis */
+    char head[16] = "";       /* the identifier before the open top-level '(' */
+    while (cb_skip(&c)) {
+        char ch = src[c.i];
+        c.line_start = false;
+        if (cb_ident(ch)) {
+            size_t b = c.i;
+            while (c.i < len && cb_ident(src[c.i]))
+                c.i++;
+            size_t w = c.i - b;
+            char word[16] = "";
+            if (w < sizeof word) memcpy(word, src + b, w);
+            if (!strcmp(word, "GP_KERNEL")) kernel_head = true;
+            bool under_if = cond_stmt;
+            for (int d = 0; d < depth && d < CB_MAX_DEPTH && !under_if; d++)
+                under_if = kind[d] == 1;
+            bool in_kernel = false;
+            for (int d = 0; d < depth && d < CB_MAX_DEPTH; d++)
+                in_kernel |= kind[d] == 2;
+            if (!strcmp(word, "return") && under_if) returned = true;
+            bool barrier = !strcmp(word, "gp_barrier");
+            for (int m = 0; m < c.nmacros && !barrier; m++)
+                barrier = !strcmp(word, c.macros[m]);
+            if (barrier && depth > 0 && (under_if || returned || !in_kernel)) return true;
+            if (!strcmp(word, "else")) cond_stmt = true; /* until its '{' or ';' */
+            if (!paren) snprintf(prev, sizeof prev, "%s", word);
+            continue;
+        }
+        c.i++;
+        if (ch == '(') {
+            if (!paren) snprintf(head, sizeof head, "%s", prev);
+            paren++;
+        } else if (ch == ')') {
+            if (paren) paren--;
+            /* `if (c) stmt;`: the statement is under the if */
+            if (!paren && !strcmp(head, "if")) cond_stmt = true;
+            if (!paren) head[0] = '\0';
+            snprintf(prev, sizeof prev, ")");
+        } else if (ch == '{') {
+            unsigned char k = 0;
+            if (cond_stmt)
+                k = 1;
+            else if (kernel_head && depth == 0)
+                k = 2;
+            if (depth == 0) returned = false, kernel_head = false;
+            if (depth < CB_MAX_DEPTH) kind[depth] = k;
+            depth++;
+            cond_stmt = false;
+            prev[0] = '\0';
+        } else if (ch == '}') {
+            if (depth) depth--;
+            cond_stmt = false;
+            prev[0] = '\0';
+        } else if (ch == ';') {
+            if (!paren) cond_stmt = false, prev[0] = '\0';
+        } else if (!paren) {
+            prev[0] = '\0';
+        }
+    }
+    return false;
+}

@@ -6,6 +6,7 @@
 #ifndef GP_RUNTIME_OPENCL_PROGRAM_H
 #define GP_RUNTIME_OPENCL_PROGRAM_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -41,6 +42,21 @@ gp_status gp_cl_program_build_binary(const gp_cl_api *api, cl_context ctx, cl_de
 /* The program's binary for its one device (CL_PROGRAM_BINARIES), as a heap buffer (free() it). */
 gp_status gp_cl_program_binary(const gp_cl_api *api, cl_program program, unsigned char **binary,
                                size_t *len);
+
+/* Whether the device's driver is a PoCL release whose kernel compiler loses work under a
+ * barrier that a condition of the whole group guards: with `if (c) { ...; barrier; ... }` and
+ * other code under a condition (an `else`, a later `if`, an early `return`), the writes of the
+ * barrier's branch vanish, plain OpenCL C included (seen on PoCL 3.1, Debian 12's; its
+ * conditional-barrier handling was reworked in later releases). Built with -cl-opt-disable the
+ * same program is right. True for PoCL up to major version 3. */
+bool gp_cl_pocl_conditional_barrier_bug(const char *platform_name, const char *driver_version);
+
+/* Whether dialect source (`len` bytes, as the core assembled it) calls gp_barrier() where a
+ * condition may keep part of a kernel from it: inside an if or else (braced or not), after a
+ * `return` inside an if of the same function, or in a function that is not a kernel (its
+ * callers' conditions are not looked at). Comments, strings and preprocessor lines (the
+ * prelude's definitions) are skipped. */
+bool gp_cl_has_conditional_barrier(const char *src, size_t len);
 
 /* Rewrites a driver's build log so that every location reads "FILE:LINE:COL: severity: text":
  * PoCL's "error: FILE:L:C: text" is reordered; a location named `file` or "gpuport/kernel.h"

@@ -209,6 +209,52 @@ static void test_fast_math_build(void **state)
     gp_program_release(p);
 }
 
+/* A barrier under a condition the whole group takes, other work under another condition: the
+ * shape PoCL 3 loses the barrier branch's writes of unless built without optimisation. Every
+ * group but the last adds one to its elements and writes the first; the last writes -1. */
+static void test_barrier_under_a_group_condition(void **state)
+{
+    GP_TEST_NEED_DEV(env);
+    static const char src[] = "GP_KERNEL(tail_apart, GP_CBUF(float, in), GP_BUF(float, out))\n"
+                              "{\n"
+                              "    GP_SHARED_DECL float s[64];\n"
+                              "    int b = (int)gp_group_id(0), t = (int)gp_local_id(0);\n"
+                              "    s[t] = in[b * 64 + t];\n"
+                              "    gp_barrier();\n"
+                              "    if (b != (int)gp_num_groups(0) - 1) {\n"
+                              "        s[t] = s[t] + 1.0f;\n"
+                              "        gp_barrier();\n"
+                              "        if (t == 63) out[b] = s[0];\n"
+                              "    } else {\n"
+                              "        if (t == 0) out[b] = -1.0f;\n"
+                              "    }\n"
+                              "}\n";
+    gp_build_options o = {sizeof o, GP_BUILD_NO_CACHE, "tail_apart.gpk", NULL, 0, 0};
+    gp_program *p;
+    GP_OKAY(gp_program_create(env->dev, src, strlen(src), &o, &p));
+    gp_kernel *k;
+    GP_OKAY(gp_kernel_create(p, "tail_apart", &k));
+    enum { G = 4 };
+    float in[G * 64], out[G];
+    for (int i = 0; i < G * 64; i++)
+        in[i] = (float)(i / 64);
+    gp_buffer *bi, *bo;
+    GP_OKAY(gp_buffer_create(env->dev, GP_BUFFER_DEVICE, sizeof in, &bi));
+    GP_OKAY(gp_buffer_create(env->dev, GP_BUFFER_DEVICE, sizeof out, &bo));
+    GP_OKAY(gp_buffer_write(bi, 0, in, sizeof in));
+    gp_arg args[] = {gp_arg_buffer(bi), gp_arg_buffer(bo)};
+    size_t global = G * 64, group = 64;
+    GP_OKAY(gp_kernel_launch(NULL, k, 1, &global, &group, 2, args));
+    GP_OKAY(gp_buffer_read(bo, 0, out, sizeof out));
+    for (int g = 0; g < G - 1; g++)
+        assert_true(out[g] == (float)g + 1.0f);
+    assert_true(out[G - 1] == -1.0f);
+    gp_buffer_release(bi);
+    gp_buffer_release(bo);
+    gp_kernel_release(k);
+    gp_program_release(p);
+}
+
 static void test_dynamic_shared_memory(void **state)
 {
     GP_TEST_NEED_DEV(env);
@@ -855,6 +901,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_device_info_matches_opencl),
         cmocka_unit_test(test_saxpy_and_2d),
         cmocka_unit_test(test_fast_math_build),
+        cmocka_unit_test(test_barrier_under_a_group_condition),
         cmocka_unit_test(test_dynamic_shared_memory),
         cmocka_unit_test(test_const_buffer_is_read_only),
         cmocka_unit_test(test_buffer_kinds_map_fill_copy),

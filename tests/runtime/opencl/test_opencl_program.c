@@ -355,6 +355,60 @@ static void test_log_map_hostile_text(void **state)
     free(m);
 }
 
+/* Which sources get PoCL 3's workaround: barriers a condition may keep part of a kernel from. */
+static void test_conditional_barrier_scan(void **state)
+{
+    (void)state;
+    static const char *const yes[] = {
+        "GP_KERNEL(k, GP_BUF(float, x)) {\n  if (gp_group_id(0) != 0) {\n    gp_barrier();\n  "
+        "}\n}\n",
+        "GP_KERNEL(k, GP_BUF(float, x)) {\n  if (x[0] > 0) gp_barrier();\n}\n",
+        "GP_KERNEL(k, GP_BUF(float, x)) {\n  if (x[0] > 0) {\n  } else {\n"
+        "    for (int i = 0; i < 4; i++) { gp_barrier(); }\n  }\n}\n",
+        "GP_KERNEL(k, GP_BUF(float, x)) {\n  if (gp_group_id(0) == 3) return;\n  "
+        "gp_barrier();\n}\n",
+        "GP_KERNEL(k, GP_BUF(float, x)) {\n  if (gp_group_id(0) == 3) {\n    x[0] = 1.0f;\n"
+        "    return;\n  }\n  gp_barrier();\n}\n",
+        /* a device function: its callers' conditions are not looked at */
+        "static void sync_all(void) { gp_barrier(); }\n"
+        "GP_KERNEL(k, GP_BUF(float, x)) {\n  sync_all();\n}\n",
+        /* a macro that stands for the barrier */
+        "#define SYNC() gp_barrier()\n"
+        "GP_KERNEL(k, GP_BUF(float, x)) {\n  if (x[0] > 0) {\n    SYNC();\n  }\n}\n",
+    };
+    static const char *const no[] = {
+        "GP_KERNEL(k, GP_BUF(float, x)) {\n  x[gp_local_id(0)] = 1.0f;\n  gp_barrier();\n}\n",
+        /* in loops, after ifs that have closed, in a ternary: never under a condition */
+        "GP_KERNEL(k, GP_BUF(float, x)) {\n  if (gp_local_id(0) == 0) x[0] = 2.0f;\n"
+        "  for (int s = 32; s > 0; s >>= 1) {\n    if (gp_local_id(0) < s) x[0] += 1.0f;\n"
+        "    gp_barrier();\n  }\n  x[1] = x[0] > 0 ? 1.0f : 0.0f;\n  gp_barrier();\n}\n",
+        /* a return in the kernel's last if, no barrier after it */
+        "GP_KERNEL(k, GP_BUF(float, x)) {\n  gp_barrier();\n  if (x[0] > 0) return;\n  x[1] = "
+        "0;\n}\n",
+        /* the word in a comment, a string and a directive */
+        "// if (c) gp_barrier();\n#if 0\n  if (c) gp_barrier();\n#endif\n"
+        "GP_KERNEL(k, GP_BUF(float, x)) {\n  if (x[0] > 0) { gp_printf(\"gp_barrier()\\n\"); }\n"
+        "  /* if (x) gp_barrier(); */\n  gp_barrier();\n}\n",
+        "", "if (", /* cut short */
+    };
+    for (size_t i = 0; i < sizeof yes / sizeof *yes; i++)
+        if (!gp_cl_has_conditional_barrier(yes[i], strlen(yes[i])))
+            fail_msg("not seen as a conditional barrier:\n%s", yes[i]);
+    for (size_t i = 0; i < sizeof no / sizeof *no; i++)
+        if (gp_cl_has_conditional_barrier(no[i], strlen(no[i])))
+            fail_msg("taken for a conditional barrier:\n%s", no[i]);
+    /* only what `len` covers is read: the barrier past it is not seen */
+    const char *cut =
+        "GP_KERNEL(k, GP_BUF(float, x)) {\n  if (x[0] > 0) {\n    gp_barrier();\n  }\n}\n";
+    assert_false(
+        gp_cl_has_conditional_barrier(cut, strlen("GP_KERNEL(k, GP_BUF(float, x)) {\n  if (x")));
+    assert_true(gp_cl_pocl_conditional_barrier_bug("Portable Computing Language", "3.1+debian"));
+    assert_true(gp_cl_pocl_conditional_barrier_bug("Portable Computing Language", "1.8"));
+    assert_false(gp_cl_pocl_conditional_barrier_bug("Portable Computing Language", "6.0"));
+    assert_false(gp_cl_pocl_conditional_barrier_bug("Portable Computing Language", ""));
+    assert_false(gp_cl_pocl_conditional_barrier_bug("NVIDIA CUDA", "3.1"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -365,6 +419,7 @@ int main(void)
         cmocka_unit_test(test_kernel_work_group_limit),
         cmocka_unit_test(test_log_map_shapes),
         cmocka_unit_test(test_log_map_hostile_text),
+        cmocka_unit_test(test_conditional_barrier_scan),
     };
     return cmocka_run_group_tests(tests, gp_test_setup, gp_test_teardown);
 }
