@@ -18,7 +18,7 @@
 /* ---- the signature machinery shared by all targets ------------------------------------------
  * GP_KERNEL(name, GP_BUF(T, a), GP_CBUF(T, b), GP_VAL(T, c), GP_DYN_SHARED(T, d)) lists the
  * parameters as (kind, type, name) triples; each target maps them, with their position, to its
- * own parameter syntax. At most 16 parameters. */
+ * own parameter syntax. At most 24 parameters. */
 #define GP_BUF(T, name)        (GP__B, T, name)
 #define GP_CBUF(T, name)       (GP__C, T, name)
 #define GP_VAL(T, name)        (GP__V, T, name)
@@ -36,10 +36,9 @@
 #define GP__NPARAMS(...)        (GP__NARG(__VA_ARGS__) - 1)
 #define GP_KERNEL(...)          GP__KERNEL_X(GP__FIRST_(__VA_ARGS__, ~), __VA_ARGS__)
 #define GP__KERNEL_X(name, ...) GP__KERNEL(name, __VA_ARGS__)
-#define GP__NARG(...)                                                                              \
-    GP__NARG_(__VA_ARGS__, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, ~)
-#define GP__NARG_(_1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11, _12, _13, _14, _15, _16, _17, N,   \
-                  ...)                                                                             \
+#define GP__NARG(...) \
+    GP__NARG_(__VA_ARGS__, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, ~)
+#define GP__NARG_(_1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11, _12, _13, _14, _15, _16, _17, _18, _19, _20, _21, _22, _23, _24, _25, N, ...) \
     N
 #define GP__MAP_1(m, _n)
 #define GP__MAP_2(m, _n, a0)         GP__AP(m, 0, a0)
@@ -105,6 +104,54 @@
     GP__AP(m, 2, a2) GP__AP(m, 3, a3) GP__AP(m, 4, a4) GP__AP(m, 5, a5) GP__AP(m, 6, a6)           \
         GP__AP(m, 7, a7) GP__AP(m, 8, a8) GP__AP(m, 9, a9) GP__AP(m, 10, a10) GP__AP(m, 11, a11)   \
             GP__AP(m, 12, a12) GP__AP(m, 13, a13) GP__AP(m, 14, a14) GP__AP(m, 15, a15)
+#define GP__MAP_18(m, _n, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16) \
+    GP__AP(m, 0, a0) GP__AP(m, 1, a1) GP__AP(m, 2, a2) GP__AP(m, 3, a3) GP__AP(m, 4, a4) \
+    GP__AP(m, 5, a5) GP__AP(m, 6, a6) GP__AP(m, 7, a7) GP__AP(m, 8, a8) GP__AP(m, 9, a9) \
+    GP__AP(m, 10, a10) GP__AP(m, 11, a11) GP__AP(m, 12, a12) GP__AP(m, 13, a13) \
+    GP__AP(m, 14, a14) GP__AP(m, 15, a15) GP__AP(m, 16, a16)
+#define GP__MAP_19(m, _n, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17) \
+    GP__AP(m, 0, a0) GP__AP(m, 1, a1) GP__AP(m, 2, a2) GP__AP(m, 3, a3) GP__AP(m, 4, a4) \
+    GP__AP(m, 5, a5) GP__AP(m, 6, a6) GP__AP(m, 7, a7) GP__AP(m, 8, a8) GP__AP(m, 9, a9) \
+    GP__AP(m, 10, a10) GP__AP(m, 11, a11) GP__AP(m, 12, a12) GP__AP(m, 13, a13) \
+    GP__AP(m, 14, a14) GP__AP(m, 15, a15) GP__AP(m, 16, a16) GP__AP(m, 17, a17)
+#define GP__MAP_20(m, _n, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18) \
+    GP__AP(m, 0, a0) GP__AP(m, 1, a1) GP__AP(m, 2, a2) GP__AP(m, 3, a3) GP__AP(m, 4, a4) \
+    GP__AP(m, 5, a5) GP__AP(m, 6, a6) GP__AP(m, 7, a7) GP__AP(m, 8, a8) GP__AP(m, 9, a9) \
+    GP__AP(m, 10, a10) GP__AP(m, 11, a11) GP__AP(m, 12, a12) GP__AP(m, 13, a13) \
+    GP__AP(m, 14, a14) GP__AP(m, 15, a15) GP__AP(m, 16, a16) GP__AP(m, 17, a17) \
+    GP__AP(m, 18, a18)
+#define GP__MAP_21(m, _n, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19) \
+    GP__AP(m, 0, a0) GP__AP(m, 1, a1) GP__AP(m, 2, a2) GP__AP(m, 3, a3) GP__AP(m, 4, a4) \
+    GP__AP(m, 5, a5) GP__AP(m, 6, a6) GP__AP(m, 7, a7) GP__AP(m, 8, a8) GP__AP(m, 9, a9) \
+    GP__AP(m, 10, a10) GP__AP(m, 11, a11) GP__AP(m, 12, a12) GP__AP(m, 13, a13) \
+    GP__AP(m, 14, a14) GP__AP(m, 15, a15) GP__AP(m, 16, a16) GP__AP(m, 17, a17) \
+    GP__AP(m, 18, a18) GP__AP(m, 19, a19)
+#define GP__MAP_22(m, _n, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20) \
+    GP__AP(m, 0, a0) GP__AP(m, 1, a1) GP__AP(m, 2, a2) GP__AP(m, 3, a3) GP__AP(m, 4, a4) \
+    GP__AP(m, 5, a5) GP__AP(m, 6, a6) GP__AP(m, 7, a7) GP__AP(m, 8, a8) GP__AP(m, 9, a9) \
+    GP__AP(m, 10, a10) GP__AP(m, 11, a11) GP__AP(m, 12, a12) GP__AP(m, 13, a13) \
+    GP__AP(m, 14, a14) GP__AP(m, 15, a15) GP__AP(m, 16, a16) GP__AP(m, 17, a17) \
+    GP__AP(m, 18, a18) GP__AP(m, 19, a19) GP__AP(m, 20, a20)
+#define GP__MAP_23(m, _n, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20, a21) \
+    GP__AP(m, 0, a0) GP__AP(m, 1, a1) GP__AP(m, 2, a2) GP__AP(m, 3, a3) GP__AP(m, 4, a4) \
+    GP__AP(m, 5, a5) GP__AP(m, 6, a6) GP__AP(m, 7, a7) GP__AP(m, 8, a8) GP__AP(m, 9, a9) \
+    GP__AP(m, 10, a10) GP__AP(m, 11, a11) GP__AP(m, 12, a12) GP__AP(m, 13, a13) \
+    GP__AP(m, 14, a14) GP__AP(m, 15, a15) GP__AP(m, 16, a16) GP__AP(m, 17, a17) \
+    GP__AP(m, 18, a18) GP__AP(m, 19, a19) GP__AP(m, 20, a20) GP__AP(m, 21, a21)
+#define GP__MAP_24(m, _n, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20, a21, a22) \
+    GP__AP(m, 0, a0) GP__AP(m, 1, a1) GP__AP(m, 2, a2) GP__AP(m, 3, a3) GP__AP(m, 4, a4) \
+    GP__AP(m, 5, a5) GP__AP(m, 6, a6) GP__AP(m, 7, a7) GP__AP(m, 8, a8) GP__AP(m, 9, a9) \
+    GP__AP(m, 10, a10) GP__AP(m, 11, a11) GP__AP(m, 12, a12) GP__AP(m, 13, a13) \
+    GP__AP(m, 14, a14) GP__AP(m, 15, a15) GP__AP(m, 16, a16) GP__AP(m, 17, a17) \
+    GP__AP(m, 18, a18) GP__AP(m, 19, a19) GP__AP(m, 20, a20) GP__AP(m, 21, a21) \
+    GP__AP(m, 22, a22)
+#define GP__MAP_25(m, _n, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20, a21, a22, a23) \
+    GP__AP(m, 0, a0) GP__AP(m, 1, a1) GP__AP(m, 2, a2) GP__AP(m, 3, a3) GP__AP(m, 4, a4) \
+    GP__AP(m, 5, a5) GP__AP(m, 6, a6) GP__AP(m, 7, a7) GP__AP(m, 8, a8) GP__AP(m, 9, a9) \
+    GP__AP(m, 10, a10) GP__AP(m, 11, a11) GP__AP(m, 12, a12) GP__AP(m, 13, a13) \
+    GP__AP(m, 14, a14) GP__AP(m, 15, a15) GP__AP(m, 16, a16) GP__AP(m, 17, a17) \
+    GP__AP(m, 18, a18) GP__AP(m, 19, a19) GP__AP(m, 20, a20) GP__AP(m, 21, a21) \
+    GP__AP(m, 22, a22) GP__AP(m, 23, a23)
 #define GP__MAPL_1(m, _n)
 #define GP__MAPL_2(m, _n, a0)         GP__AP(m, 0, a0)
 #define GP__MAPL_3(m, _n, a0, a1)     GP__AP(m, 0, a0), GP__AP(m, 1, a1)
@@ -154,6 +201,55 @@
         GP__AP(m, 5, a5), GP__AP(m, 6, a6), GP__AP(m, 7, a7), GP__AP(m, 8, a8), GP__AP(m, 9, a9),  \
         GP__AP(m, 10, a10), GP__AP(m, 11, a11), GP__AP(m, 12, a12), GP__AP(m, 13, a13),            \
         GP__AP(m, 14, a14), GP__AP(m, 15, a15)
+
+#define GP__MAPL_18(m, _n, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16) \
+    GP__AP(m, 0, a0), GP__AP(m, 1, a1), GP__AP(m, 2, a2), GP__AP(m, 3, a3), GP__AP(m, 4, a4), \
+    GP__AP(m, 5, a5), GP__AP(m, 6, a6), GP__AP(m, 7, a7), GP__AP(m, 8, a8), GP__AP(m, 9, a9), \
+    GP__AP(m, 10, a10), GP__AP(m, 11, a11), GP__AP(m, 12, a12), GP__AP(m, 13, a13), \
+    GP__AP(m, 14, a14), GP__AP(m, 15, a15), GP__AP(m, 16, a16)
+#define GP__MAPL_19(m, _n, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17) \
+    GP__AP(m, 0, a0), GP__AP(m, 1, a1), GP__AP(m, 2, a2), GP__AP(m, 3, a3), GP__AP(m, 4, a4), \
+    GP__AP(m, 5, a5), GP__AP(m, 6, a6), GP__AP(m, 7, a7), GP__AP(m, 8, a8), GP__AP(m, 9, a9), \
+    GP__AP(m, 10, a10), GP__AP(m, 11, a11), GP__AP(m, 12, a12), GP__AP(m, 13, a13), \
+    GP__AP(m, 14, a14), GP__AP(m, 15, a15), GP__AP(m, 16, a16), GP__AP(m, 17, a17)
+#define GP__MAPL_20(m, _n, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18) \
+    GP__AP(m, 0, a0), GP__AP(m, 1, a1), GP__AP(m, 2, a2), GP__AP(m, 3, a3), GP__AP(m, 4, a4), \
+    GP__AP(m, 5, a5), GP__AP(m, 6, a6), GP__AP(m, 7, a7), GP__AP(m, 8, a8), GP__AP(m, 9, a9), \
+    GP__AP(m, 10, a10), GP__AP(m, 11, a11), GP__AP(m, 12, a12), GP__AP(m, 13, a13), \
+    GP__AP(m, 14, a14), GP__AP(m, 15, a15), GP__AP(m, 16, a16), GP__AP(m, 17, a17), \
+    GP__AP(m, 18, a18)
+#define GP__MAPL_21(m, _n, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19) \
+    GP__AP(m, 0, a0), GP__AP(m, 1, a1), GP__AP(m, 2, a2), GP__AP(m, 3, a3), GP__AP(m, 4, a4), \
+    GP__AP(m, 5, a5), GP__AP(m, 6, a6), GP__AP(m, 7, a7), GP__AP(m, 8, a8), GP__AP(m, 9, a9), \
+    GP__AP(m, 10, a10), GP__AP(m, 11, a11), GP__AP(m, 12, a12), GP__AP(m, 13, a13), \
+    GP__AP(m, 14, a14), GP__AP(m, 15, a15), GP__AP(m, 16, a16), GP__AP(m, 17, a17), \
+    GP__AP(m, 18, a18), GP__AP(m, 19, a19)
+#define GP__MAPL_22(m, _n, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20) \
+    GP__AP(m, 0, a0), GP__AP(m, 1, a1), GP__AP(m, 2, a2), GP__AP(m, 3, a3), GP__AP(m, 4, a4), \
+    GP__AP(m, 5, a5), GP__AP(m, 6, a6), GP__AP(m, 7, a7), GP__AP(m, 8, a8), GP__AP(m, 9, a9), \
+    GP__AP(m, 10, a10), GP__AP(m, 11, a11), GP__AP(m, 12, a12), GP__AP(m, 13, a13), \
+    GP__AP(m, 14, a14), GP__AP(m, 15, a15), GP__AP(m, 16, a16), GP__AP(m, 17, a17), \
+    GP__AP(m, 18, a18), GP__AP(m, 19, a19), GP__AP(m, 20, a20)
+#define GP__MAPL_23(m, _n, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20, a21) \
+    GP__AP(m, 0, a0), GP__AP(m, 1, a1), GP__AP(m, 2, a2), GP__AP(m, 3, a3), GP__AP(m, 4, a4), \
+    GP__AP(m, 5, a5), GP__AP(m, 6, a6), GP__AP(m, 7, a7), GP__AP(m, 8, a8), GP__AP(m, 9, a9), \
+    GP__AP(m, 10, a10), GP__AP(m, 11, a11), GP__AP(m, 12, a12), GP__AP(m, 13, a13), \
+    GP__AP(m, 14, a14), GP__AP(m, 15, a15), GP__AP(m, 16, a16), GP__AP(m, 17, a17), \
+    GP__AP(m, 18, a18), GP__AP(m, 19, a19), GP__AP(m, 20, a20), GP__AP(m, 21, a21)
+#define GP__MAPL_24(m, _n, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20, a21, a22) \
+    GP__AP(m, 0, a0), GP__AP(m, 1, a1), GP__AP(m, 2, a2), GP__AP(m, 3, a3), GP__AP(m, 4, a4), \
+    GP__AP(m, 5, a5), GP__AP(m, 6, a6), GP__AP(m, 7, a7), GP__AP(m, 8, a8), GP__AP(m, 9, a9), \
+    GP__AP(m, 10, a10), GP__AP(m, 11, a11), GP__AP(m, 12, a12), GP__AP(m, 13, a13), \
+    GP__AP(m, 14, a14), GP__AP(m, 15, a15), GP__AP(m, 16, a16), GP__AP(m, 17, a17), \
+    GP__AP(m, 18, a18), GP__AP(m, 19, a19), GP__AP(m, 20, a20), GP__AP(m, 21, a21), \
+    GP__AP(m, 22, a22)
+#define GP__MAPL_25(m, _n, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20, a21, a22, a23) \
+    GP__AP(m, 0, a0), GP__AP(m, 1, a1), GP__AP(m, 2, a2), GP__AP(m, 3, a3), GP__AP(m, 4, a4), \
+    GP__AP(m, 5, a5), GP__AP(m, 6, a6), GP__AP(m, 7, a7), GP__AP(m, 8, a8), GP__AP(m, 9, a9), \
+    GP__AP(m, 10, a10), GP__AP(m, 11, a11), GP__AP(m, 12, a12), GP__AP(m, 13, a13), \
+    GP__AP(m, 14, a14), GP__AP(m, 15, a15), GP__AP(m, 16, a16), GP__AP(m, 17, a17), \
+    GP__AP(m, 18, a18), GP__AP(m, 19, a19), GP__AP(m, 20, a20), GP__AP(m, 21, a21), \
+    GP__AP(m, 22, a22), GP__AP(m, 23, a23)
 
 /* ---- gp_printf through a record buffer (OpenCL; Metal below MSL 3.2, which has no printf) ---
  * The runtime binds a buffer of 32-bit words (Metal: at [[buffer(GP_PRINT_REC_BINDING)]];

@@ -69,7 +69,7 @@ static const char run_usage[] =
     "input or usage (unknown or missing parameter, dtype mismatch, bad size, a build error),\n"
     "3 internal error, 128+N the kernel died of signal N (130: interrupted).\n";
 
-#define RUN_MAX_PARAMS 16
+#define RUN_MAX_PARAMS 24 /* GP_KERNEL's limit */
 #define RUN_MAX_DEFS   64
 
 /* ---- the parameter types gpuport run can build -------------------------------------------- */

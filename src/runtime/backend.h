@@ -24,7 +24,7 @@
 #include "runtime/error.h"
 #include "util/thread.h"
 
-#define GP_MAX_KERNEL_ARGS 16 /* what GP_KERNEL can express */
+#define GP_MAX_KERNEL_ARGS 24 /* what GP_KERNEL can express */
 
 /* ---- objects ------------------------------------------------------------------------------ */
 

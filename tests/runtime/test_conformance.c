@@ -60,6 +60,53 @@ static void conformance_saxpy(void **state)
     free(x), free(y), free(ref), free(got);
 }
 
+/* 24 parameters, the most GP_KERNEL takes: every one arrives where the launch put it. */
+static void conformance_many_params(void **state)
+{
+    (void)state;
+    enum { N = 1024 }; /* whole groups of 64: the kernel has no room for a bound */
+    float in[N], out[N], out2[N], ref[N];
+    int idx[N];
+    for (int i = 0; i < N; i++)
+        in[i] = (float)(i % 17) * 0.5f, idx[i] = i % 5;
+    int a[13];
+    float f[23];
+    int ints = 0;
+    float floats = 0.0f;
+    for (int k = 2; k <= 12; k++)
+        a[k] = 100 * k + 1, ints += a[k] * k;
+    for (int k = 14; k <= 22; k++)
+        f[k] = 0.25f * (float)k, floats += f[k] * (float)k;
+    for (int i = 0; i < N; i++)
+        ref[i] = in[i] + (float)ints + (float)(idx[i] * 13) + floats;
+    FOR_EACH_DEVICE(dev)
+    {
+        gp_program *p;
+        gp_kernel *k = gpt_kernel(dev, "many_params.gpk", "many_params", &p);
+        gp_buffer *bin = gpt_upload(dev, in, sizeof in), *bidx = gpt_upload(dev, idx, sizeof idx),
+                  *bout = gpt_upload(dev, in, sizeof in), *bout2 = gpt_upload(dev, in, sizeof in);
+        gp_arg args[24];
+        args[0] = gp_arg_buffer(bout), args[1] = gp_arg_buffer(bin);
+        for (int q = 2; q <= 12; q++)
+            args[q] = gp_arg_value(&a[q], sizeof a[q]);
+        args[13] = gp_arg_buffer(bidx);
+        for (int q = 14; q <= 22; q++)
+            args[q] = gp_arg_value(&f[q], sizeof f[q]);
+        args[23] = gp_arg_buffer(bout2);
+        size_t global = N, group = 64;
+        GPT_CHECK(gp_kernel_launch(NULL, k, 1, &global, &group, 24, args));
+        GPT_CHECK(gp_buffer_read(bout, 0, out, sizeof out));
+        GPT_CHECK(gp_buffer_read(bout2, 0, out2, sizeof out2));
+        assert_true(gpt_floats_match("many_params", ref, out, N, 1e-7));
+        for (int i = 0; i < N; i++)
+            assert_true(out2[i] == f[22] - f[14]);
+        gp_buffer_release(bin), gp_buffer_release(bidx);
+        gp_buffer_release(bout), gp_buffer_release(bout2);
+        gp_kernel_release(k);
+        gp_program_release(p);
+    }
+}
+
 static void conformance_transpose(void **state)
 {
     (void)state;
@@ -841,7 +888,8 @@ static int setup(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(conformance_saxpy),        cmocka_unit_test(conformance_transpose),
+        cmocka_unit_test(conformance_saxpy),
+        cmocka_unit_test(conformance_many_params),        cmocka_unit_test(conformance_transpose),
         cmocka_unit_test(conformance_reduce),       cmocka_unit_test(conformance_histogram),
         cmocka_unit_test(conformance_atomic_float), cmocka_unit_test(conformance_scan),
         cmocka_unit_test(conformance_index3d),      cmocka_unit_test(conformance_helper),
