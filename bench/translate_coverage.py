@@ -4,7 +4,8 @@
     bench/translate_coverage.py build/gpuport DIR... [--verify] [--files]
 
 Every .cu file under the DIRs that holds a __global__ function is translated with --partial and
--I its own folder (and a CUDA/utilities folder above it, where PolyBench keeps polybench.h).
+-I its own folder (and a CUDA/utilities folder above it, where PolyBench keeps polybench.h, and
+a Common folder above it, where the CUDA samples keep helper_math.h, as their builds do).
 Printed: the files whose kernels all translate ("whole"), the kernels translated, and the
 constructs refused, most frequent first. With --verify the translation is also built for this
 machine's targets, a kernel counts as translated only where its output builds on the CPU
@@ -34,6 +35,16 @@ def builds(kernel):
     return True
 
 
+def common_dir(f):
+    """The CUDA samples' Common folder above f (helper_math.h's), which their builds pass with -I."""
+    d = os.path.dirname(os.path.abspath(f))
+    while d != os.path.dirname(d):
+        d = os.path.dirname(d)
+        if os.path.isfile(os.path.join(d, "Common", "helper_math.h")):
+            return os.path.join(d, "Common")
+    return None
+
+
 def main():
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     verify = "--verify" in sys.argv
@@ -55,6 +66,9 @@ def main():
         inc = ["-I", os.path.dirname(f)]
         if "/CUDA/" in f:
             inc += ["-I", f.split("/CUDA/")[0] + "/CUDA/utilities"]
+        common = common_dir(f)
+        if common:
+            inc += ["-I", common]
         cmd = [gp, "translate", f, "--partial", "--json"] + inc + ([] if verify else ["--no-verify"])
         try:
             p = subprocess.run(cmd, capture_output=True, timeout=300)

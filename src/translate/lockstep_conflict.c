@@ -137,6 +137,29 @@ static bool ratio(val delta, val c, long long *num, long long *den)
     return true;
 }
 
+/* How many work-items apart (d) two accesses are whose addresses differ by delta, c per
+ * work-item: -1 with d set, or relation's answer where it needs no bounds (0 never: not a
+ * whole number apart; 1 cannot tell; 2 the same work-item). */
+static int apart(val delta, long long c, val *d)
+{
+    long long k;
+    if (ls_as_const(&delta, &k)) {
+        if (k % c) return 0;
+        if (k == 0) return 2;
+        *d = ls_v_const(k / c);
+        return -1;
+    }
+    if (delta.c % c) return 1;
+    *d = ls_v_const(delta.c / c);
+    for (int i = 0; i < delta.nt; i++) {
+        if (delta.t[i].coef % c) return 1;
+        term t = delta.t[i];
+        t.coef /= c;
+        ls_add_term(d, t);
+    }
+    return -1;
+}
+
 /* How addresses A (of access a) and B (of b) can meet: 0 never, 1 from two work-items, 2 only
  * from one and the same, 3 always (the same address for every work-item). */
 static int relation(const ls *s, val A, int sa, val B, int sb, const ls_access *a,
@@ -211,26 +234,27 @@ static int relation(const ls *s, val A, int sa, val B, int sb, const ls_access *
         if (num == 0) return 2;
         return feasible(a->g, b->g, la.t[0].lane - 1, ls_v_const(num / den)) ? 1 : 0;
     }
-    if (ls_v_equal(&la, &lb) && la.nt == 1 && !la.t[0].key) {
-        long long c = la.t[0].coef, k;
-        int dim = la.t[0].lane - 1;
+    if (ls_v_equal(&la, &lb) && la.nt == 1 && !la.t[0].key && la.t[0].lane <= LANE_WARP) {
         val d;
-        if (ls_as_const(&delta, &k)) {
-            if (k % c) return 0;
-            if (k == 0) return 2;
-            d = ls_v_const(k / c);
-        } else {
-            d = ls_v_const(delta.c);
-            if (delta.c % c) return 1;
-            d.c /= c;
-            for (int i = 0; i < delta.nt; i++) {
-                if (delta.t[i].coef % c) return 1;
-                term t = delta.t[i];
-                t.coef /= c;
-                ls_add_term(&d, t);
-            }
+        int r = apart(delta, la.t[0].coef, &d);
+        return r < 0 ? (feasible(a->g, b->g, la.t[0].lane - 1, d) ? 1 : 0) : r;
+    }
+    /* a linear index of several dimensions (s[tid], s[tid + k] with tid = threadIdx.y *
+     * blockDim.x + threadIdx.x) that a guard bounds: e * lin, the work-items delta / e apart
+     * in it */
+    const guard *lg = a->g->has_lin ? a->g : b->g->has_lin ? b->g : NULL;
+    if (lg && ls_v_equal(&la, &lb) && la.nt == lg->lin.nt &&
+        (!a->g->has_lin || !b->g->has_lin || ls_v_equal(&a->g->lin, &b->g->lin))) {
+        long long e = 0;
+        for (int i = 0; i < la.nt; i++)
+            if (!ls_cmp_term(&la.t[i], &lg->lin.t[0]) && la.t[i].coef % lg->lin.t[0].coef == 0)
+                e = la.t[i].coef / lg->lin.t[0].coef;
+        val el = ls_v_scale(lg->lin, e);
+        if (e > 0 && ls_v_equal(&la, &el)) {
+            val d;
+            int r = apart(delta, e, &d);
+            return r < 0 ? (feasible(a->g, b->g, G_LIN, d) ? 1 : 0) : r;
         }
-        return feasible(a->g, b->g, dim, d) ? 1 : 0;
     }
     if ((la.nt == 0) != (lb.nt == 0)) {
         /* one side names one location for all its work-items: its writer (or reader) on the

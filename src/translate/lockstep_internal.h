@@ -68,20 +68,29 @@ typedef struct tbuf {
 } tbuf;
 
 /* ---- guards: the conditions on the work-item an access runs under ------------------------- */
+enum {
+    G_LIN = 4, /* a guard's dimension: the linear index `lin` of several dimensions */
+    GDIMS = 5
+};
+
 typedef struct guard {
-    /* lo <= v < hi, uniform bounds, for v = threadIdx.x, .y, .z and (3) the warp index
-     * threadIdx.x / 32 */
-    val lo[4][MAXB], hi[4][MAXB];
-    int nlo[4], nhi[4];
-    val mod[4], rem[4]; /* v % mod == rem */
-    bool has_mod[4];
+    /* lo <= v < hi, uniform bounds, for v = threadIdx.x, .y, .z, (3) the warp index
+     * threadIdx.x / 32 and (G_LIN) the linear index `lin` (threadIdx.y * blockDim.x +
+     * threadIdx.x: several dimensions, every coefficient positive) */
+    val lo[GDIMS][MAXB], hi[GDIMS][MAXB];
+    int nlo[GDIMS], nhi[GDIMS];
+    val mod[GDIMS], rem[GDIMS]; /* v % mod == rem */
+    bool has_mod[GDIMS];
+    val lin; /* the first linear index a condition compared (has_lin) */
+    bool has_lin;
 } guard;
 
-/* What a guard holds at a point of the walk: narrowing only adds bounds (and a first modulus),
- * so going back to the point is cutting the counts back. */
+/* What a guard holds at a point of the walk: narrowing only adds bounds (and a first modulus
+ * and linear index), so going back to the point is cutting the counts back. */
 typedef struct gmark {
-    int nlo[4], nhi[4];
-    bool has_mod[4];
+    int nlo[GDIMS], nhi[GDIMS];
+    bool has_mod[GDIMS];
+    bool has_lin;
 } gmark;
 
 /* ---- the walk's state

@@ -183,6 +183,7 @@ gmark ls_g_mark(const guard *g)
     memcpy(m.nlo, g->nlo, sizeof m.nlo);
     memcpy(m.nhi, g->nhi, sizeof m.nhi);
     memcpy(m.has_mod, g->has_mod, sizeof m.has_mod);
+    m.has_lin = g->has_lin;
     return m;
 }
 
@@ -191,6 +192,7 @@ void ls_g_restore(guard *g, const gmark *m)
     memcpy(g->nlo, m->nlo, sizeof m->nlo);
     memcpy(g->nhi, m->nhi, sizeof m->nhi);
     memcpy(g->has_mod, m->has_mod, sizeof m->has_mod);
+    g->has_lin = m->has_lin;
 }
 
 /* A guard that holds nothing (only the counts are set: the rest is read up to them). */
@@ -199,18 +201,21 @@ void ls_g_empty(guard *g)
     memset(g->nlo, 0, sizeof g->nlo);
     memset(g->nhi, 0, sizeof g->nhi);
     memset(g->has_mod, 0, sizeof g->has_mod);
+    g->has_lin = false;
 }
 
 /* A copy of the parts of src in use. */
 void ls_g_copy(guard *dst, const guard *src)
 {
-    for (int d = 0; d < 4; d++) {
+    for (int d = 0; d < GDIMS; d++) {
         dst->nlo[d] = src->nlo[d], dst->nhi[d] = src->nhi[d];
         copy_n(dst->lo[d], src->lo[d], (size_t)src->nlo[d] * sizeof src->lo[d][0]);
         copy_n(dst->hi[d], src->hi[d], (size_t)src->nhi[d] * sizeof src->hi[d][0]);
         dst->has_mod[d] = src->has_mod[d];
         if (src->has_mod[d]) dst->mod[d] = src->mod[d], dst->rem[d] = src->rem[d];
     }
+    dst->has_lin = src->has_lin;
+    if (src->has_lin) dst->lin = src->lin;
 }
 
 void ls_guard_add(guard *g, int d, bool hi, val b)

@@ -8,6 +8,21 @@
 #include "translate/lockstep_internal.h"
 
 /* ---- statements -------------------------------------------------------------------------- */
+/* The guard's dimension for the work-item's part `lanes` of a compared value when it spans
+ * several dimensions (threadIdx.y * blockDim.x + threadIdx.x, every coefficient positive):
+ * G_LIN when it is the guard's linear index, or the guard has none yet and it becomes it; -1
+ * otherwise (the condition then narrows nothing, as before). */
+static int lin_slot(guard *g, const val *lanes)
+{
+    if (lanes->nt < 2) return -1;
+    for (int i = 0; i < lanes->nt; i++)
+        if (lanes->t[i].lane < 1 || lanes->t[i].lane > 3 || lanes->t[i].coef <= 0) return -1;
+    if (g->has_lin) return ls_v_equal(&g->lin, lanes) ? G_LIN : -1;
+    g->has_lin = true;
+    g->lin = *lanes;
+    return G_LIN;
+}
+
 /* Narrows the guard by a condition (or by its negation): comparisons of the work-item's index
  * with a uniform value, joined by &&. */
 static void narrow(ls *s, guard *g, tr_expr *cond, bool negate)
@@ -30,14 +45,23 @@ static void narrow(ls *s, guard *g, tr_expr *cond, bool negate)
             int save_nacc = s->nacc, save_np = s->npending, save_pairs = s->npairs;
             val x = ls_eval(s, m->a), mv = ls_eval(s, m->b), rv = ls_eval(s, r);
             s->nacc = save_nacc, s->npending = save_np, s->npairs = save_pairs;
-            if (x.kind == V_AFFINE && x.nt == 1 && !x.c && x.t[0].lane && !x.t[0].key &&
-                x.t[0].coef == 1 && ls_lane_free(&mv) && ls_lane_free(&rv)) {
-                int d = x.t[0].lane - 1;
-                if (g->has_mod[d]) return; /* the first is kept (g_restore relies on it) */
-                g->has_mod[d] = true;
-                g->mod[d] = mv;
-                g->rem[d] = rv;
-            }
+            /* (tid + c) % m == r, c uniform (`(tx + 1) % i == 0`): tid % m == r - c, the same
+             * residue class (the conflict test compares residues, never their values) */
+            if (x.kind != V_AFFINE || !ls_lane_free(&mv) || !ls_lane_free(&rv)) return;
+            val lanes = ls_v_const(0), c = x;
+            c.nt = 0;
+            for (int i = 0; i < x.nt; i++)
+                if (!(x.t[i].lane ? ls_add_term(&lanes, x.t[i]) : ls_add_term(&c, x.t[i]))) return;
+            int d = -1;
+            if (lanes.nt == 1 && !lanes.t[0].key && lanes.t[0].coef == 1 &&
+                lanes.t[0].lane <= LANE_WARP)
+                d = lanes.t[0].lane - 1;
+            else if (lanes.nt > 1)
+                d = lin_slot(g, &lanes);
+            if (d < 0 || g->has_mod[d]) return; /* the first is kept (g_restore relies on it) */
+            g->has_mod[d] = true;
+            g->mod[d] = mv;
+            g->rem[d] = ls_v_add(rv, c, -1);
             return;
         }
     }
@@ -53,17 +77,19 @@ static void narrow(ls *s, guard *g, tr_expr *cond, bool negate)
     if (d.kind != V_AFFINE) return;
     int lane = -1;
     long long c = 0;
-    val rest = d;
+    val rest = d, lanes = ls_v_const(0);
     rest.nt = 0;
-    for (int i = 0; i < d.nt; i++) {
-        if (d.t[i].lane && !d.t[i].key && lane < 0) {
-            lane = d.t[i].lane - 1;
-            c = d.t[i].coef;
-        } else if (d.t[i].lane) {
-            return;
-        } else {
-            ls_add_term(&rest, d.t[i]);
-        }
+    for (int i = 0; i < d.nt; i++)
+        if (!(d.t[i].lane ? ls_add_term(&lanes, d.t[i]) : ls_add_term(&rest, d.t[i]))) return;
+    if (lanes.nt == 1 && !lanes.t[0].key && lanes.t[0].lane <= LANE_WARP) {
+        lane = lanes.t[0].lane - 1;
+        c = lanes.t[0].coef;
+    } else if (lanes.nt > 1) {
+        /* tid < k with tid = threadIdx.y * blockDim.x + threadIdx.x: a bound on the linear
+         * index (or, mirrored, on its negation) */
+        c = lanes.t[0].coef > 0 ? 1 : -1;
+        val l = ls_v_scale(lanes, c);
+        lane = lin_slot(g, &l);
     }
     if (lane < 0 || (c != 1 && c != -1)) return;
     /* c * v + rest op 0: v op' -rest (c = 1) or v op'' rest (c = -1, the comparison mirrored) */
@@ -374,8 +400,9 @@ void ls_walk(ls *s, tr_stmt *st)
         ls_walk(s, st->els);
         ls_g_restore(&s->g, &saved);
         s->gsnap = NULL;
-        /* work-items in one branch run alongside those in the other */
-        for (int i = first_then; i < last_then; i++)
+        /* work-items in one branch run alongside those in the other, unless the condition is
+         * the group's (`if (blockIdx.x != gridDim.x - 1)`): the whole group takes one branch */
+        for (int i = first_then; !ls_lane_free(&c) && i < last_then; i++)
             for (int j = first_else; j < s->nacc; j++)
                 ls_record_pair(s, i, j);
         pending_union(s, after_then, nthen);

@@ -143,10 +143,10 @@ void tl_lower_function(lctx *parent, tr_func *f, tr_clone *clone)
         gp_strbuf_printf(&sb, "#line %d \"%s\"\n", f->line, c.u->pp.files[f->file]);
     if (c.kernel) {
         tl_emit_signature_kernel(&c, &sb);
-        if (c.info->nparams > 16) /* GP_KERNEL's limit (the runtime's GP_MAX_KERNEL_ARGS) */
+        if (c.info->nparams > 24) /* GP_KERNEL's limit (the runtime's GP_MAX_KERNEL_ARGS) */
             tr_diag_add(c.u, true, f->file, f->line, 0, "too many parameters",
                         "kernel %s takes %d parameters in the output (with the data the host "
-                        "fills): a kernel of the dialect takes at most 16; pass some in a struct "
+                        "fills): a kernel of the dialect takes at most 24; pass some in a struct "
                         "or a buffer",
                         f->name, c.info->nparams);
         gp_strbuf_puts(&sb, "{\n");

@@ -817,7 +817,6 @@ static bool is_system_header(const char *name)
         "helper_string.h",
         "helper_timer.h",
         "helper_image.h",
-        "helper_math.h",
         "math_constants.h",
         "device_launch_parameters.h",
         "device_functions.h",
@@ -948,6 +947,9 @@ static int do_include(pp *p, const char *rest, int file, int line)
         free(cand);
     }
     if (close == '>' && !in_dirs) {
+        /* not the system's nor found: what it declares is unknown (the samples' helper_math.h
+         * and its vector operators without -I Common), which the refusals that need it say */
+        if (!is_system_header(name) && !p->res->missing) p->res->missing = strdup(name);
         note_system(p, name);
         int rc = assert_header(p, name);
         free(name);

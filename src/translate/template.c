@@ -4,6 +4,7 @@
  * device-side calls or deduced from the call's arguments, and --instantiate requests. Each
  * instance is the template's tokens with the parameters replaced, parsed as a function of its
  * own named after its arguments (reduce<float, 256> becomes reduce_float_256). */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -955,15 +956,45 @@ static bool host_var_type(parser *p, const tr_token *toks, size_t begin, size_t 
     return false;
 }
 
+/* The type C++ gives a numeric literal (`1` int, `1u` unsigned int, `2.0` double, `0.5f` float,
+ * `1ll` long long...); NULL for what is no plain literal. */
+static const char *literal_type(const char *t)
+{
+    size_t n = strlen(t);
+    bool hex = n > 1 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X');
+    bool real = !hex && strpbrk(t, ".eE") != NULL;
+    size_t k = n;
+    while (k > 0 && strchr(hex ? "uUlL" : "uUlLfF", t[k - 1]))
+        k--;
+    char suf[8] = "";
+    if (n - k >= sizeof suf || k == 0) return NULL;
+    for (size_t i = k; i < n; i++)
+        suf[i - k] = (char)tolower((unsigned char)t[i]);
+    if (real) return !suf[0] ? "double" : !strcmp(suf, "f") ? "float" : NULL;
+    /* past int: a decimal is a long, a hex or octal an unsigned int first */
+    unsigned long long v = strtoull(t, NULL, 0);
+    bool big = v > 2147483647ull, huge = v > 4294967295ull;
+    if (!suf[0])
+        return !big ? "int" : hex || t[0] == '0' ? (huge ? "long" : "unsigned int") : "long";
+    if (!strcmp(suf, "u")) return huge ? "unsigned long" : "unsigned int";
+    if (!strcmp(suf, "l")) return "long";
+    if (!strcmp(suf, "ul") || !strcmp(suf, "lu")) return "unsigned long";
+    if (!strcmp(suf, "ll")) return "long long";
+    if (!strcmp(suf, "ull") || !strcmp(suf, "llu")) return "unsigned long long";
+    return NULL;
+}
+
 /* Template arguments of t deduced from a call's (or launch's) arguments [a, b) in toks: each
  * argument that is a host variable (or its address) whose declaration the file shows. Fills
  * args; false when one of t's parameters is neither deduced nor defaulted. */
 static bool deduce_host(parser *p, tr_template *t, const tr_token *toks, size_t begin, size_t a,
-                        size_t b, tr_tokens *args, int *nargs)
+                        size_t b, tr_tokens *args, int given, int *nargs)
 {
     int tp[16], stars[16];
     int np = template_params(p, t, tp, stars, 16);
     bool have[8] = {false};
+    for (int i = 0; i < given && i < 8; i++)
+        have[i] = true; /* `k<256><<<g, b>>>(x)`: the first given, the rest deduced */
     size_t s = a;
     int d = 0;
     for (int pi = 0; s < b && pi < np; pi++) {
@@ -981,9 +1012,19 @@ static bool deduce_host(parser *p, tr_template *t, const tr_token *toks, size_t 
             if (q + 1 < e && !strcmp(toks[q].text, "&")) amp = 1, q++;
             char base[64];
             int nptr = 0;
-            if (q + 1 == e && toks[q].kind == TR_IDENT &&
-                host_var_type(p, toks, begin, s, toks[q].text, base, sizeof base, &nptr) &&
-                nptr + amp >= stars[pi]) {
+            bool neg = q + 1 < e && !strcmp(toks[q].text, "-") && !amp;
+            const char *lit = q + neg + 1 == e && toks[q + neg].kind == TR_NUMBER
+                                  ? literal_type(toks[q + neg].text)
+                                  : NULL;
+            if (lit && !stars[pi]) {
+                /* `k<<<g, b>>>(n, 1, 0.5f)`: a literal's own type, as C++ deduces it */
+                snprintf(base, sizeof base, "%s", lit);
+                nptr = 0;
+            }
+            if ((lit && !stars[pi]) ||
+                (q + 1 == e && toks[q].kind == TR_IDENT &&
+                 host_var_type(p, toks, begin, s, toks[q].text, base, sizeof base, &nptr) &&
+                 nptr + amp >= stars[pi])) {
                 char text[80];
                 snprintf(text, sizeof text, "%s%s", base, nptr + amp - stars[pi] ? " *" : "");
                 tr_tokens lexed = {0};
@@ -1099,7 +1140,7 @@ static void scan(parser *p, const tr_token *toks, size_t begin, size_t end, int 
             if (!launch && !call) continue;
             tr_tokens args[8] = {{0}};
             int n = 0;
-            if (deduce_host(p, t, toks, begin, a, b, args, &n)) {
+            if (deduce_host(p, t, toks, begin, a, b, args, 0, &n)) {
                 char why[256];
                 if (launch)
                     tp_template_instantiate(p, t, args, n, &toks[i], why, sizeof why);
@@ -1144,6 +1185,12 @@ static void scan(parser *p, const tr_token *toks, size_t begin, size_t end, int 
                           !strcmp(toks[k + 2].text, "<");
             bool call = !t->device && !strcmp(toks[k + 1].text, "(");
             char why[256];
+            size_t a, b;
+            int all = n;
+            if (launch && n < t->nparams && !t->pdefault[n] &&
+                launch_args(toks, k + 1, end, &a, &b) &&
+                deduce_host(p, t, toks, begin, a, b, args, n, &all))
+                n = all > n ? all : n;
             if (launch) {
                 tp_template_instantiate(p, t, args, n, &toks[i], why, sizeof why);
             } else if (call && t->launches && depth < HOST_DEPTH) {

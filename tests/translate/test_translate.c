@@ -602,7 +602,7 @@ static void partial_keeps_no_live_marker(void **state)
 }
 
 /* A local constexpr sizes an array as a number (C would take `const int` for a VLA, which
- * cannot be initialised); more than GP_KERNEL's 16 parameters is a refusal, not a build error. */
+ * cannot be initialised); more than GP_KERNEL's 24 parameters is a refusal, not a build error. */
 static void local_constants_and_parameter_limit(void **state)
 {
     (void)state;
@@ -613,10 +613,14 @@ static void local_constants_and_parameter_limit(void **state)
     expect_ok("__global__ void k(unsigned *o, int a) {\n  o[0] = umin(a, 4u) + llmax(a, 2);\n}\n",
               (const char *[]){"gp_min((unsigned int)(a), (unsigned int)(4u))",
                                "gp_max((int64_t)(a), (int64_t)(2))", NULL});
+    expect_ok("__global__ void k(float *o, int a, int b, int c, int d, int e, int f, int g,\n"
+              "  int h, int i, int j, int l, int m, int n, int p, int q, int r) {\n"
+              "  o[0] = a + r;\n}\n",
+              (const char *[]){"GP_VAL(int, q), GP_VAL(int, r))", NULL});
     expect_refused("__global__ void k(float *o, int a, int b, int c, int d, int e, int f, int g,\n"
-                   "  int h, int i, int j, int l, int m, int n, int p, int q, int r) {\n"
-                   "  o[0] = a + r;\n}\n",
-                   1, "too many parameters", "at most 16");
+                   "  int h, int i, int j, int l, int m, int n, int p, int q, int r, int s,\n"
+                   "  int t, int u, int v, int w, int x, int y, int z) {\n  o[0] = a + z;\n}\n",
+                   1, "too many parameters", "at most 24");
 }
 
 /* Array sizes C++ takes as constants, written as numbers: a C array sized by a name is a
@@ -1446,6 +1450,18 @@ static void templates_instantiated(void **state)
               (const char *[]){"GP_KERNEL(dot_float, GP_CBUF(float, a)", "GP_KERNEL(fill_float,",
                                "GP_KERNEL(dot_int,", "GP_KERNEL(fill_int,",
                                "GP_KERNEL(fill_double,", "GP_KERNEL(dot_unsigned_int,", NULL});
+    /* literals deduce their own types (`1` int, `0.5f` float, `2u` unsigned int, `1.0` double);
+     * explicit leading arguments with the rest deduced from the launch */
+    expect_ok("template <typename T, typename S> __global__ void axpy(int n, T *o, S a, S b) "
+              "{ o[0] = (T)(a * b); }\n"
+              "template <int BS, typename P> __global__ void paths(P *o, int n) { o[0] = BS; }\n"
+              "template <typename T> void eval(int n) {\n  T *d_o;\n"
+              "  axpy<<<1, 32>>>(n, d_o, 1, 1);\n  axpy<<<1, 32>>>(n, d_o, 0.5f, -2.0f);\n"
+              "  axpy<<<1, 32>>>(n, d_o, 2u, 0x10u);\n  axpy<<<1, 32>>>(n, d_o, -1.0, 3.0);\n}\n"
+              "int main() { eval<float>(64); double *p; paths<128><<<1, 128>>>(p, 4); }\n",
+              (const char *[]){"GP_KERNEL(axpy_float_int,", "GP_KERNEL(axpy_float_float,",
+                               "GP_KERNEL(axpy_float_unsigned_int,", "GP_KERNEL(axpy_float_double,",
+                               "GP_KERNEL(paths_128_double, GP_BUF(double, o)", NULL});
     /* through three host templates, defined callers first, beside host templates that launch
      * nothing (only the ones that lead to a launch are followed) */
     expect_ok("template <typename T> __global__ void k(T *o) { o[0] = (T)1; }\n"
@@ -1951,9 +1967,49 @@ static void lockstep_no_false_alarms(void **state)
         "    s[b.thread_rank()] = v = v + s[b.thread_rank() + 256];\n  cg::sync(b);\n"
         "  if (b.thread_rank() < 128) s[b.thread_rank()] = v = v + s[b.thread_rank() + 128];\n"
         "  cg::sync(b);\n  if (b.thread_rank() == 0) o[blockIdx.x] = s[0];\n}\n",
+        /* a tree reduction over the linear index of a two-dimensional block */
+        "__global__ void k(const float *in, float *o) {\n  __shared__ float s[256];\n"
+        "  int tid = threadIdx.y * blockDim.x + threadIdx.x;\n"
+        "  s[tid] = in[blockIdx.x * 256 + tid];\n  __syncthreads();\n"
+        "  for (int k = 128; k > 0; k >>= 1) {\n    if (tid < k) s[tid] += s[tid + k];\n"
+        "    __syncthreads();\n  }\n  if (tid == 0) o[blockIdx.x] = s[0];\n}\n",
+        /* an interleaved reduction that keeps every i-th work-item, counted from 1 */
+        "__global__ void k(float *d) {\n  __shared__ float s[256];\n  int tx = threadIdx.x;\n"
+        "  s[tx] = d[tx];\n  __syncthreads();\n"
+        "  for (int i = 2; i <= 256; i *= 2) {\n"
+        "    if ((tx + 1) % i == 0) s[tx] = s[tx] + s[tx - i / 2];\n    __syncthreads();\n"
+        "  }\n  if (tx == 255) d[blockIdx.x] = s[tx];\n}\n",
+        /* the group's own condition: every work-item of a group takes the same branch */
+        "__global__ void k(float *d, int last) {\n  __shared__ float s[256];\n"
+        "  int t = threadIdx.x;\n  s[t] = d[t];\n  __syncthreads();\n"
+        "  if (blockIdx.x != gridDim.x - 1) {\n    if (t == 0) d[blockIdx.x] = s[255];\n"
+        "  } else {\n    s[t] = s[t] * 2.0f;\n  }\n}\n",
     };
     for (size_t i = 0; i < sizeof ok / sizeof *ok; i++)
         expect_ok(ok[i], (const char *[]){"GP_KERNEL(k", NULL});
+    /* the two-dimensional reduction without its barrier, with a bound that lets a writer be read
+     * (tid < 2 * k), and a scan in place (the element below is written by the work-item below) */
+    const char *red2d = "__global__ void k(float *o) {\n  __shared__ float s[512];\n"
+                        "  int tid = threadIdx.y * blockDim.x + threadIdx.x;\n"
+                        "  s[tid] = o[tid];\n  __syncthreads();\n"
+                        "  for (int k = 1; k < 256; k *= 2) {\n%s\n%s  }\n"
+                        "  o[tid] = s[tid];\n}\n";
+    const char *const racy[][2] = {
+        {"    if (tid < k) s[tid] += s[tid + k];", ""},
+        {"    if (tid < 2 * k) s[tid] += s[tid + k];", "    __syncthreads();\n"},
+        {"    if (tid >= k) s[tid] += s[tid - k];", "    __syncthreads();\n"},
+    };
+    for (size_t i = 0; i < sizeof racy / sizeof *racy; i++) {
+        char src[1024];
+        snprintf(src, sizeof src, red2d, racy[i][0], racy[i][1]);
+        expect_refused(src, 7, "warp lockstep", "no barrier between them");
+    }
+    /* a condition of the work-item (not of the group) runs both branches alongside */
+    expect_refused("__global__ void k(float *d) {\n  __shared__ float s[256];\n"
+                   "  int t = threadIdx.x;\n  s[t] = d[t];\n  __syncthreads();\n"
+                   "  if (t != 0) {\n    d[t] = s[t - 1];\n  } else {\n    s[t + 1] = 0.0f;\n"
+                   "  }\n}\n",
+                   9, "warp lockstep", "no barrier between them");
     /* without their barriers they are refused: the variable index read by another work-item */
     expect_refused("__global__ void k(const unsigned *in, unsigned *o) {\n"
                    "  __shared__ unsigned s[64];\n  unsigned t = threadIdx.x;\n"

@@ -120,6 +120,35 @@ printf '#include <proj.h>\n__global__ void b(float *o) { o[BOUND(0, 1)] = 2.0f; 
 "$GPUPORT" translate --no-verify -I "$tmp/inc" "$tmp/a.cu" > "$tmp/a2.gpk" 2>"$tmp/a.err" &&
     grep -q "o\[1\] = 2.0f" "$tmp/a2.gpk" || bad "#include <proj.h> with -I: $(cat "$tmp/a.err")"
 
+# the CUDA samples' <helper_math.h> (vector operators): read from the -I folder that holds it, as
+# the samples' builds give it; without the folder, the refusal names the header not found
+mkdir -p "$tmp/Common"
+cat > "$tmp/Common/helper_math.h" <<'CU'
+inline __host__ __device__ float3 operator+(float3 a, float3 b)
+{
+    return make_float3(a.x + b.x, a.y + b.y, a.z + b.z);
+}
+inline __host__ __device__ float3 operator*(float3 a, float s)
+{
+    return make_float3(a.x * s, a.y * s, a.z * s);
+}
+CU
+cat > "$tmp/hm.cu" <<'CU'
+#include <helper_math.h>
+__global__ void mix(const float *in, float *out, float s) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float3 a = make_float3(in[3 * i], in[3 * i + 1], in[3 * i + 2]);
+  float3 r = (a + a) * s;
+  out[3 * i] = r.x; out[3 * i + 1] = r.y; out[3 * i + 2] = r.z;
+}
+CU
+"$GPUPORT" translate --no-verify -I "$tmp/Common" "$tmp/hm.cu" > "$tmp/hm.gpk" 2>"$tmp/hm.err" ||
+    bad "<helper_math.h> with -I: $(cat "$tmp/hm.err")"
+grep -q "GP_KERNEL(mix" "$tmp/hm.gpk" || bad "<helper_math.h> with -I: no kernel: $(cat "$tmp/hm.gpk")"
+"$GPUPORT" translate --no-verify "$tmp/hm.cu" > /dev/null 2>"$tmp/hm0.err"
+[ $? = 1 ] && grep -q "vector operator.*it may come from \"helper_math.h\", which was not found: give -I DIR" \
+    "$tmp/hm0.err" || bad "<helper_math.h> without -I: $(cat "$tmp/hm0.err")"
+
 # ready to run: each kernel's launch from its <<<>>> site, and a gpuport run line that runs
 cat > "$tmp/l.cu" <<'CU'
 #define BLOCK 256

@@ -820,6 +820,62 @@ static void run_block_rows(void **state)
     }
 }
 
+static void run_block_reduce_2d(void **state)
+{
+    (void)state;
+    enum { W = 64, H = 48, T = 16, N = 1000, TH = 256, NB = (N + TH - 1) / TH };
+    static float img[W * H], sums[(W / T) * (H / T)], sref[(W / T) * (H / T)];
+    static float in[N], out[NB], oref[NB];
+    ffill(img, W * H, -1, 1), ffill(in, N, 0, 1);
+    for (int by = 0; by < H / T; by++)
+        for (int bx = 0; bx < W / T; bx++) {
+            float c[T * T];
+            for (int ty = 0; ty < T; ty++)
+                for (int tx = 0; tx < T; tx++)
+                    c[ty * T + tx] = img[(by * T + ty) * W + bx * T + tx];
+            for (int stride = T * T / 2; stride > 0; stride >>= 1)
+                for (int t = 0; t < stride; t++)
+                    c[t] += c[t + stride];
+            sref[by * (W / T) + bx] = c[0];
+        }
+    for (int bx = 0; bx < NB; bx++) {
+        float c[TH];
+        for (int t = 0; t < TH; t++)
+            c[t] = bx * TH + t < N ? in[bx * TH + t] : 0.0f;
+        if (bx != NB - 1) {
+            for (int i = 2; i <= TH; i *= 2)
+                for (int t = i - 1; t < TH; t += i)
+                    c[t] += c[t - i / 2];
+            oref[bx] = c[TH - 1];
+        } else {
+            float acc = 0.0f;
+            for (int j = 0; j < N - bx * TH; j++)
+                acc += c[j];
+            oref[bx] = acc;
+        }
+    }
+    FOR_EACH_DEVICE(dev)
+    {
+        built t = build(dev, "block_reduce_2d.cu");
+        gp_kernel *k = gpt_kernel_of(t.prog, "tile_sum");
+        gp_buffer *bi = buf(dev, img, sizeof img), *bs = buf(dev, NULL, sizeof sums);
+        int w = W;
+        launch(k, 2, G2(W, H), G2(T, T), ARGS(B(bi), B(bs), V(w)));
+        get(bs, sums, sizeof sums);
+        CHECKF("tile_sum", sref, sums, (W / T) * (H / T), 0);
+        gp_kernel_release(k);
+        k = gpt_kernel_of(t.prog, "partial_sums");
+        gp_buffer *bin = buf(dev, in, sizeof in), *bo = buf(dev, NULL, sizeof out);
+        int n = N;
+        launch(k, 1, G1(NB * TH), G1(TH), ARGS(B(bin), B(bo), V(n)));
+        get(bo, out, sizeof out);
+        CHECKF("partial_sums", oref, out, NB, 0);
+        gp_kernel_release(k);
+        gp_buffer_release(bi), gp_buffer_release(bs), gp_buffer_release(bin), gp_buffer_release(bo);
+        close_all(&t);
+    }
+}
+
 static void run_constant_sizes(void **state)
 {
     (void)state;
@@ -3414,6 +3470,7 @@ int main(void)
                                        cmocka_unit_test(run_constant_sizes),
                                        cmocka_unit_test(run_math_extra),
                                        cmocka_unit_test(run_block_rows),
+                                       cmocka_unit_test(run_block_reduce_2d),
                                        ML_TESTS HPC_TESTS MORE_TESTS};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

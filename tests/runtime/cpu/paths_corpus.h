@@ -4,6 +4,8 @@
 {"attention_forward.cu", "softmax_forward_kernel5", "the helper cg_reduce_greater_float_32 it calls has a barrier"},
 {"backprop_layerforward.cu", "bpnn_adjust_weights_cuda", LOOPS},
 {"backprop_layerforward.cu", "bpnn_layerforward_CUDA", "the condition of a loop with a barrier is not proven uniform across the group"},
+{"block_reduce_2d.cu", "partial_sums", LOOPS},
+{"block_reduce_2d.cu", "tile_sum", LOOPS},
 {"block_rows.cu", "sum_squares", "a barrier or SIMD-group operation in a while loop"},
 {"checked_gather.cu", "count_buckets", LOOPS},
 {"convolution_separable.cu", "convolutionColumnsKernel", "it assigns to its parameter d_Dst"},
