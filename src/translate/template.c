@@ -90,10 +90,19 @@ static const char *host_const_value_depth(parser *p, const char *name, int depth
     for (size_t i = 1; i + 3 < n; i++) {
         if (t[i].kind != TR_IDENT || strcmp(t[i].text, name) || strcmp(t[i + 1].text, "="))
             continue;
+        /* `const`/`constexpr` at the head of its declaration, the name the first declarator
+         * or a later one (`const int width = 64, height = 48;`) */
         bool is_const = false;
-        for (size_t k = i - 1; k + 5 > i && k < i; k--) {
-            if (!strcmp(t[k].text, "const") || !strcmp(t[k].text, "constexpr")) is_const = true;
-            if (!strcmp(t[k].text, ";") || !strcmp(t[k].text, "{")) break;
+        int depth_back = 0;
+        for (size_t k = i - 1, steps = 0; k < i && steps < 64; k--, steps++) {
+            const char *x = t[k].text;
+            if (!strcmp(x, ")") || !strcmp(x, "]")) depth_back++;
+            if (!strcmp(x, "(") || !strcmp(x, "[")) {
+                if (!depth_back) break;
+                depth_back--;
+            }
+            if (!depth_back && (!strcmp(x, "const") || !strcmp(x, "constexpr"))) is_const = true;
+            if (!strcmp(x, ";") || !strcmp(x, "{") || !strcmp(x, "}")) break;
             if (!k) break;
         }
         if (!is_const) continue;

@@ -1436,6 +1436,14 @@ static void templates_instantiated(void **state)
     k = cJSON_GetArrayItem(cJSON_GetObjectItem(r.report, "kernels"), 0);
     assert_string_equal(gp_json_str(k, "name", ""), "k_256");
     gp_translate_result_free(&r);
+    /* a later declarator of a constant declaration (`const int a = 64, b = a * 2;`) */
+    r = run("template <int N> __global__ void k(int *o) { o[0] = N; }\n"
+            "void f(int *p) {\n  const int width = 64, height = width * 2;\n"
+            "  int other = 3, wide = 4;\n  k<height><<<1, 1>>>(p);\n}\n",
+            false);
+    k = cJSON_GetArrayItem(cJSON_GetObjectItem(r.report, "kernels"), 0);
+    assert_string_equal(gp_json_str(k, "name", ""), "k_128");
+    gp_translate_result_free(&r);
     /* launches and host template calls that name no arguments: deduced from the declarations
      * of the host variables passed, through host templates called from main */
     expect_ok("template <typename T> __global__ void dot(const T *__restrict__ a, T *out, "
