@@ -112,7 +112,7 @@ static const tr_callmap table[] = {
     FMATH("rint", 1, "rintf"),
     /* nearbyint rounds as rint does in the default rounding mode (CUDA's only one) */
     RENAME("nearbyintf", 1, "rintf", NULL),
-    FMATH("nearbyint", 1, "rintf"),
+    {"nearbyint", TR_CALL_FLOAT_MATH, 1, "rintf", "rint", NULL}, /* rint on doubles too */
     TEMPLATE("lroundf", 1, "((int64_t)roundf($1))", NULL),
     TEMPLATE("llroundf", 1, "((int64_t)roundf($1))", NULL),
     TEMPLATE("lrintf", 1, "((int64_t)rintf($1))", NULL),

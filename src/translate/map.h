@@ -23,7 +23,8 @@ typedef struct tr_callmap {
     const char *out;       /* the dialect name or pattern */
     const char *construct; /* REFUSE: the construct's name for the report; HALF: the argument
                             * and result kinds, "hh>h": h a __half, 2 a __half2, f a float (or
-                            * another arithmetic value, converted), F a float2, i an int */
+                            * another arithmetic value, converted), F a float2, i an int;
+                            * FLOAT_MATH: the name for doubles when not CUDA's (NULL: the same) */
     const char *reason;    /* REFUSE: why; others: a note for the report, or NULL */
 } tr_callmap;
 

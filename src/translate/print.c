@@ -236,7 +236,9 @@ static void emit_call(lctx *c, gp_strbuf *sb, tr_expr *e)
         gp_strbuf_putc(sb, ')');
         return;
     case TR_CALL_FLOAT_MATH:
-        gp_strbuf_printf(sb, "%s(", e->vt == TR_VT_FLOAT ? m->out : m->cuda);
+        /* the double one: CUDA's own name, or another where the targets lack it (nearbyint) */
+        gp_strbuf_printf(sb, "%s(",
+                         e->vt == TR_VT_FLOAT ? m->out : m->construct ? m->construct : m->cuda);
         emit_args_as(c, sb, e, e->vt == TR_VT_FLOAT ? TR_VT_FLOAT : TR_VT_DOUBLE);
         gp_strbuf_putc(sb, ')');
         return;

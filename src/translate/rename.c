@@ -33,6 +33,19 @@ static const char *const builtin_functions[] = {
     "upsample", "hadd",  "rhadd",    "bitselect",  "fast_length", "fast_normalize",
 };
 
+/* The C math functions the output calls by these names (the dialect's `roundf(x)` is `round(x)`
+ * on OpenCL and Metal, `sqrt` is called as is): a variable or parameter spelled like one would
+ * hide the function in its scope (resize's `bool round` with roundf in the kernel). */
+static const char *const math_functions[] = {
+    "acos",     "acosh",     "asin",     "asinh",     "atan",   "atan2", "atanh", "cbrt",  "ceil",
+    "copysign", "cos",       "cosh",     "erf",       "erfc",   "exp",   "exp2",  "exp10", "expm1",
+    "fabs",     "fdim",      "floor",    "fma",       "fmax",   "fmin",  "fmod",  "frexp", "hypot",
+    "ilogb",    "ldexp",     "lgamma",   "log",       "log10",  "log1p", "log2",  "logb",  "modf",
+    "nan",      "nextafter", "pow",      "remainder", "rint",   "round", "rsqrt", "sin",   "sincos",
+    "sinh",     "sqrt",      "tan",      "tanh",      "tgamma", "trunc", "min",   "max",   "abs",
+    "isnan",    "isinf",     "isfinite", "signbit",
+};
+
 static bool rename_one(tr_unit *u, char **name, int file, int line, const char *what)
 {
     bool clash = !strncmp(*name, "gp_", 3) || !strncmp(*name, "GP_", 3);
@@ -42,6 +55,9 @@ static bool rename_one(tr_unit *u, char **name, int file, int line, const char *
     for (size_t i = 0; fn && !clash && i < sizeof builtin_functions / sizeof *builtin_functions;
          i++)
         clash = (*name)[0] == builtin_functions[i][0] && !strcmp(*name, builtin_functions[i]);
+    bool math = false;
+    for (size_t i = 0; !fn && !clash && i < sizeof math_functions / sizeof *math_functions; i++)
+        math = clash = (*name)[0] == math_functions[i][0] && !strcmp(*name, math_functions[i]);
     if (!clash) return false;
     size_t n = strlen(*name);
     char *out = tr_alloc(u, n + 2);
@@ -49,8 +65,11 @@ static bool rename_one(tr_unit *u, char **name, int file, int line, const char *
     out[n] = '_';
     tr_diag_add(u, false, file, line, 0, "renamed",
                 "%s '%s' is a %s in OpenCL C, Metal or the dialect: it is '%s' in the output%s",
-                what, *name, fn ? "reserved word or a built-in function" : "reserved word", out,
-                !strcmp(what, "kernel") ? " (the host looks the kernel up by this name)" : "");
+                what, *name,
+                fn     ? "reserved word or a built-in function"
+                : math ? "math function the output may call"
+                       : "reserved word",
+                out, !strcmp(what, "kernel") ? " (the host looks the kernel up by this name)" : "");
     *name = out;
     return true;
 }

@@ -393,6 +393,16 @@ static void reserved_words_renamed_and_mixed_operators_parenthesised(void **stat
               (const char *[]){"GP_KERNEL(k, GP_BUF(int, global_), GP_VAL(int, local_))",
                                "int device_ = local_ & (7 - 1);",
                                "global_[0] = device_ << (2 + 1);", NULL});
+    /* a parameter or variable spelled like a math function the output calls (roundf is round
+     * on OpenCL and Metal): renamed, the calls kept */
+    expect_ok("__global__ void k(float *o, bool round) {\n  float exp = o[1];\n"
+              "  o[0] = round ? roundf(o[0]) : expf(exp);\n}\n",
+              (const char *[]){"GP_VAL(int, round_))", "float exp_ = o[1];",
+                               "o[0] = round_ ? roundf(o[0]) : expf(exp_);", NULL});
+    /* nearbyint of a double is rint, which every target has */
+    expect_ok("__global__ void k(double *o, int *z) {\n  z[0] = nearbyint(o[0]);\n"
+              "  z[1] = nearbyintf((float)o[1]);\n}\n",
+              (const char *[]){"z[0] = rint(o[0]);", "z[1] = rintf((float)o[1]);", NULL});
 }
 
 static void double_precision_marked(void **state)
