@@ -67,8 +67,12 @@ static bool feasible(const guard *ga, const guard *gb, int dim, val d)
         his[nh++] = b;
         his[nh++] = ls_v_add(b, d, -1);
     }
-    val forms[(2 * MAXB + 2) * (2 * MAXB + 2)];
+    val forms[(2 * MAXB + 2) * (2 * MAXB + 2) + 2 * MAXF];
     int nf = 0;
+    for (int i = 0; i < ga->nfacts; i++)
+        forms[nf++] = ga->facts[i];
+    for (int i = 0; i < gb->nfacts; i++)
+        forms[nf++] = gb->facts[i];
     for (int i = 0; i < nl; i++)
         for (int j = 0; j < nh; j++) {
             if (!ls_may_less(los[i], his[j])) return false;
@@ -160,6 +164,24 @@ static int apart(val delta, long long c, val *d)
     return -1;
 }
 
+/* Whether |delta| < c wherever both accesses run, from their guards' facts (`j < i`, j and i
+ * counted up from 0 below 15: 4 * (j - i) is within one row of 64 bytes). */
+static bool within(const guard *ga, const guard *gb, val delta, long long c)
+{
+    if (!ga->nfacts && !gb->nfacts) return false;
+    val f[2 * MAXF + 1];
+    int n = 0;
+    for (int i = 0; i < ga->nfacts; i++)
+        f[n++] = ga->facts[i];
+    for (int i = 0; i < gb->nfacts; i++)
+        f[n++] = gb->facts[i];
+    for (int sign = 1; sign >= -1; sign -= 2) {
+        f[n] = ls_v_add(ls_v_scale(delta, sign), ls_v_const(c), -1); /* sign * delta >= c */
+        if (f[n].kind != V_AFFINE || ls_may_all_hold(f, n + 1)) return false;
+    }
+    return true;
+}
+
 /* How addresses A (of access a) and B (of b) can meet: 0 never, 1 from two work-items, 2 only
  * from one and the same, 3 always (the same address for every work-item). */
 static int relation(const ls *s, val A, int sa, val B, int sb, const ls_access *a,
@@ -236,7 +258,10 @@ static int relation(const ls *s, val A, int sa, val B, int sb, const ls_access *
     }
     if (ls_v_equal(&la, &lb) && la.nt == 1 && !la.t[0].key && la.t[0].lane <= LANE_WARP) {
         val d;
+        long long c = la.t[0].coef < 0 ? -la.t[0].coef : la.t[0].coef;
         int r = apart(delta, la.t[0].coef, &d);
+        /* not a whole number of work-items apart, or less than one: only the same one */
+        if (r == 1 && within(a->g, b->g, delta, c)) return 2;
         return r < 0 ? (feasible(a->g, b->g, la.t[0].lane - 1, d) ? 1 : 0) : r;
     }
     /* a linear index of several dimensions (s[tid], s[tid + k] with tid = threadIdx.y *
@@ -277,12 +302,16 @@ static int relation(const ls *s, val A, int sa, val B, int sb, const ls_access *
                 t.coef /= c;
                 ls_add_term(&vs, t);
             }
-            val f[2 * MAXB + 2];
+            val f[2 * MAXB + 2 + 2 * MAXF];
             int nf = 0;
-            f[nf++] = vs; /* v* >= 0 */
-            for (int i = 0; i < many->g->nlo[dim] && nf < 2 * MAXB + 2; i++)
+            f[nf++] = vs;                             /* v* >= 0 */
+            for (int i = 0; i < many->g->nfacts; i++) /* what holds where they run */
+                f[nf++] = many->g->facts[i];
+            for (int i = 0; i < one->g->nfacts; i++)
+                f[nf++] = one->g->facts[i];
+            for (int i = 0; i < many->g->nlo[dim] && nf < (int)(sizeof f / sizeof *f); i++)
                 f[nf++] = ls_v_add(vs, many->g->lo[dim][i], -1);
-            for (int i = 0; i < many->g->nhi[dim] && nf < 2 * MAXB + 2; i++)
+            for (int i = 0; i < many->g->nhi[dim] && nf < (int)(sizeof f / sizeof *f); i++)
                 f[nf++] = ls_v_add(ls_v_add(many->g->hi[dim][i], vs, -1), ls_v_const(1), -1);
             return ls_may_all_hold(f, nf) ? 1 : 0;
         }

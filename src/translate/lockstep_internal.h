@@ -22,6 +22,7 @@ enum {
                       * a race CUDA has too */
     MAXT = 8,
     MAXB = 4,
+    MAXF = 8, /* a guard's facts */
     MAX_DEPTH = 32,
     MAX_ACCESSES = 20000,
     MAX_PAIRS = 1 << 20,
@@ -83,6 +84,10 @@ typedef struct guard {
     bool has_mod[GDIMS];
     val lin; /* the first linear index a condition compared (has_lin) */
     bool has_lin;
+    /* facts >= 0 on the group's values where the access runs: a loop's or an if's condition
+     * (`j < i` is i - j - 1 >= 0, in the keys of that iteration) */
+    val facts[MAXF];
+    int nfacts;
 } guard;
 
 /* What a guard holds at a point of the walk: narrowing only adds bounds (and a first modulus
@@ -91,6 +96,7 @@ typedef struct gmark {
     int nlo[GDIMS], nhi[GDIMS];
     bool has_mod[GDIMS];
     bool has_lin;
+    int nfacts;
 } gmark;
 
 /* ---- the walk's state
@@ -154,8 +160,9 @@ struct ls {
     tr_expr *too_big_at;
     tr_stmt *region;
     tr_func *region_fn;
-    tr_sym *loop_vars[64]; /* the variables assigned in the loops being walked */
+    tr_sym *loop_vars[256]; /* the variables assigned in the loops being walked */
     int nloop_vars;
+    int collect_from; /* where the list of the loop being collected begins */
     /* the linear index of cooperative groups' thread_rank(), threadIdx.x + blockDim.x *
      * (threadIdx.y + blockDim.y * threadIdx.z): where the kernel names threadIdx.y and .z
      * nowhere else it is treated as threadIdx.x (lin_seen: it was), as any kernel that names

@@ -184,6 +184,7 @@ gmark ls_g_mark(const guard *g)
     memcpy(m.nhi, g->nhi, sizeof m.nhi);
     memcpy(m.has_mod, g->has_mod, sizeof m.has_mod);
     m.has_lin = g->has_lin;
+    m.nfacts = g->nfacts;
     return m;
 }
 
@@ -193,6 +194,7 @@ void ls_g_restore(guard *g, const gmark *m)
     memcpy(g->nhi, m->nhi, sizeof m->nhi);
     memcpy(g->has_mod, m->has_mod, sizeof m->has_mod);
     g->has_lin = m->has_lin;
+    g->nfacts = m->nfacts;
 }
 
 /* A guard that holds nothing (only the counts are set: the rest is read up to them). */
@@ -202,6 +204,7 @@ void ls_g_empty(guard *g)
     memset(g->nhi, 0, sizeof g->nhi);
     memset(g->has_mod, 0, sizeof g->has_mod);
     g->has_lin = false;
+    g->nfacts = 0;
 }
 
 /* A copy of the parts of src in use. */
@@ -216,6 +219,8 @@ void ls_g_copy(guard *dst, const guard *src)
     }
     dst->has_lin = src->has_lin;
     if (src->has_lin) dst->lin = src->lin;
+    dst->nfacts = src->nfacts;
+    copy_n(dst->facts, src->facts, (size_t)src->nfacts * sizeof src->facts[0]);
 }
 
 void ls_guard_add(guard *g, int d, bool hi, val b)
@@ -235,6 +240,75 @@ bool ls_may_less(val a, val b)
 
 /* Whether forms f[i] >= 0 can all hold: each alone, and each pair whose uniform parts cancel
  * (p * f[i] + q * f[j] a negative constant for some p, q > 0 is a contradiction). */
+/* Fourier-Motzkin elimination over the forms (each >= 0), term by term: true when they cannot
+ * all hold even over the reals (so over the integers neither). Gives up (false) past a budget
+ * or on coefficients that grow too large; a form that cannot be combined is dropped, which only
+ * weakens the proof. */
+enum { FM_MAX = 96, FM_ROUNDS = 8 };
+
+static bool fm_small(const val *v)
+{
+    const long long lim = 1ll << 40;
+    if (v->c > lim || v->c < -lim) return false;
+    for (int i = 0; i < v->nt; i++)
+        if (v->t[i].coef > lim || v->t[i].coef < -lim) return false;
+    return true;
+}
+
+static bool fm_refutes(const val *f, int n)
+{
+    val *cur = malloc(FM_MAX * sizeof *cur), *next = malloc(FM_MAX * sizeof *next);
+    if (!cur || !next) abort();
+    int nc = 0;
+    bool refuted = false;
+    for (int i = 0; i < n && nc < FM_MAX; i++)
+        if (f[i].kind == V_AFFINE && !f[i].inj) cur[nc++] = f[i];
+    for (int round = 0; round <= FM_ROUNDS && !refuted; round++) {
+        const term *pick = NULL;
+        for (int i = 0; i < nc && !refuted; i++) {
+            if (!cur[i].nt && cur[i].c < 0) refuted = true;
+            if (cur[i].nt && !pick) pick = &cur[i].t[0];
+        }
+        if (refuted || !pick || round == FM_ROUNDS) break;
+        term t = *pick;
+        int nn = 0, pos[FM_MAX], neg[FM_MAX], np = 0, nq = 0;
+        bool over = false;
+        for (int i = 0; i < nc; i++) {
+            long long k = 0;
+            for (int j = 0; j < cur[i].nt; j++)
+                if (!ls_cmp_term(&cur[i].t[j], &t)) k = cur[i].t[j].coef;
+            if (k > 0)
+                pos[np++] = i;
+            else if (k < 0)
+                neg[nq++] = i;
+            else
+                next[nn++] = cur[i];
+        }
+        for (int a = 0; a < np && !over; a++)
+            for (int b = 0; b < nq && !over; b++) {
+                long long ka = 0, kb = 0;
+                for (int j = 0; j < cur[pos[a]].nt; j++)
+                    if (!ls_cmp_term(&cur[pos[a]].t[j], &t)) ka = cur[pos[a]].t[j].coef;
+                for (int j = 0; j < cur[neg[b]].nt; j++)
+                    if (!ls_cmp_term(&cur[neg[b]].t[j], &t)) kb = -cur[neg[b]].t[j].coef;
+                val comb = ls_v_add(ls_v_scale(cur[pos[a]], kb), ls_v_scale(cur[neg[b]], ka), 1);
+                if (comb.kind != V_AFFINE) continue; /* too many terms: dropped */
+                if (!fm_small(&comb) || nn == FM_MAX) {
+                    over = true;
+                    break;
+                }
+                next[nn++] = comb;
+            }
+        if (over) break;
+        val *tmp = cur;
+        cur = next, next = tmp;
+        nc = nn;
+    }
+    free(cur);
+    free(next);
+    return refuted;
+}
+
 bool ls_may_all_hold(const val *f, int n)
 {
     for (int i = 0; i < n; i++) {
@@ -250,7 +324,7 @@ bool ls_may_all_hold(const val *f, int n)
             if (ls_as_const(&sum, &c) && c < 0) return false;
         }
     }
-    return true;
+    return !fm_refutes(f, n);
 }
 
 unsigned ls_text_hash(const char *t)

@@ -91,6 +91,40 @@ static void narrow(ls *s, guard *g, tr_expr *cond, bool negate)
         val l = ls_v_scale(lanes, c);
         lane = lin_slot(g, &l);
     }
+    if (lanes.nt == 0) {
+        /* a condition on the group's values alone: a fact where it holds (j < i in a loop over
+         * j, an if's bound), which tells apart indices made of those values */
+        if (negate) op = (int[]){3, 2, 1, 0, 5, 4}[op];
+        val f[2];
+        int nf = 0;
+        switch (op) {
+        case 0:
+            f[nf++] = ls_v_add(ls_v_scale(d, -1), ls_v_const(1), -1);
+            break; /* d < 0 */
+        case 1:
+            f[nf++] = ls_v_scale(d, -1);
+            break; /* d <= 0 */
+        case 2:
+            f[nf++] = ls_v_add(d, ls_v_const(1), -1);
+            break; /* d > 0 */
+        case 3:
+            f[nf++] = d;
+            break; /* d >= 0 */
+        case 4:
+            f[nf++] = d, f[nf++] = ls_v_scale(d, -1);
+            break; /* d == 0 */
+        default:
+            break;
+        }
+        for (int i = 0; i < nf; i++) {
+            bool per_item = false; /* '@' keys are a work-item's iteration, not the group's */
+            for (int k = 0; k < f[i].nt; k++)
+                per_item |= f[i].t[k].key && f[i].t[k].key[0] == '@';
+            if (f[i].kind == V_AFFINE && f[i].nt && !per_item && g->nfacts < MAXF)
+                g->facts[g->nfacts++] = f[i];
+        }
+        return;
+    }
     if (lane < 0 || (c != 1 && c != -1)) return;
     /* c * v + rest op 0: v op' -rest (c = 1) or v op'' rest (c = -1, the comparison mirrored) */
     static const int mirror[] = {2, 3, 0, 1, 4, 5}, neg[] = {3, 2, 1, 0, 5, 4};
@@ -142,9 +176,14 @@ static void collect_assigned_expr(tr_expr *e, ls *s)
          (e->kind == TR_E_UNARY && (!strcmp(e->text, "++") || !strcmp(e->text, "--")))) &&
         e->a && ls_lvalue_is_var(e->a)) {
         bool seen = false;
-        for (int i = 0; i < s->nloop_vars; i++)
+        /* only this loop's list: a variable an enclosing loop also assigns (the inner loop's
+         * counter) is still this loop's, widened at each of its passes */
+        for (int i = s->collect_from; i < s->nloop_vars; i++)
             seen |= s->loop_vars[i] == e->a->sym;
-        if (!seen && s->nloop_vars < 64) s->loop_vars[s->nloop_vars++] = e->a->sym;
+        if (!seen && s->nloop_vars < 256)
+            s->loop_vars[s->nloop_vars++] = e->a->sym;
+        else if (!seen && !s->too_big) /* one not widened would be taken for a constant */
+            s->too_big = "too many variables assigned in nested loops";
     }
     collect_assigned_expr(e->a, s);
     collect_assigned_expr(e->b, s);
@@ -282,11 +321,59 @@ static void save_pending(ls *s, int **out, int *n)
     copy_n(*out, s->pending, (size_t)*n * sizeof **out);
 }
 
-static void loop_pass(ls *s, tr_stmt *st, int from, tr_sym *last)
+/* Whether `body` assigns `sym` (collect_assigned's walk, on a list of its own). */
+static bool assigned_in(ls *s, tr_stmt *body, tr_sym *sym)
+{
+    tr_sym *saved[256];
+    int n = s->nloop_vars;
+    memcpy(saved, s->loop_vars, (size_t)n * sizeof *saved);
+    int from = s->collect_from;
+    s->nloop_vars = s->collect_from = 0;
+    collect_assigned(body, s);
+    s->collect_from = from;
+    bool found = false;
+    for (int i = 0; i < s->nloop_vars; i++)
+        found |= s->loop_vars[i] == sym;
+    memcpy(s->loop_vars, saved, (size_t)n * sizeof *saved);
+    s->nloop_vars = n;
+    return found;
+}
+
+/* The loop's counter when its step only moves it one way from a start the group shares
+ * (`for (j = 0; ...; j++)`, `k -= 2`): +1 up, -1 down, 0 none. */
+static int counter_of(ls *s, tr_stmt *st, tr_sym **sym)
+{
+    tr_expr *e = st->step;
+    if (!e || !st->init) return 0;
+    int dir = 0;
+    if ((e->kind == TR_E_POSTFIX || e->kind == TR_E_UNARY) && e->a && ls_lvalue_is_var(e->a))
+        dir = !strcmp(e->text, "++") ? 1 : !strcmp(e->text, "--") ? -1 : 0;
+    if (e->kind == TR_E_ASSIGN && ls_lvalue_is_var(e->a) &&
+        (!strcmp(e->text, "+=") || !strcmp(e->text, "-="))) {
+        int save_nacc = s->nacc, save_np = s->npending, save_pairs = s->npairs;
+        val k = ls_eval(s, e->b);
+        s->nacc = save_nacc, s->npending = save_np, s->npairs = save_pairs;
+        long long c;
+        if (ls_as_const(&k, &c) && c > 0) dir = e->text[0] == '+' ? 1 : -1;
+    }
+    if (!dir || assigned_in(s, st->body, e->a->sym)) return 0; /* moved in the body too */
+    *sym = e->a->sym;
+    return dir;
+}
+
+static void loop_pass(ls *s, tr_stmt *st, int from, tr_sym *last, tr_sym *iv, int dir,
+                      const val *start)
 {
     widen(s, from);
     if (last) ls_bind(s, last, ls_v_const(1));
     gmark saved = ls_g_mark(&s->g);
+    const val *now = iv ? ls_lookup(s, iv) : NULL;
+    if (now && ls_lane_free(now) && s->g.nfacts < MAXF) {
+        /* counted up from its start, it is at least that (down: at most) */
+        val f = ls_v_add(*now, *start, -1);
+        f = dir > 0 ? f : ls_v_scale(f, -1);
+        if (f.kind == V_AFFINE && f.nt) s->g.facts[s->g.nfacts++] = f;
+    }
     if (st->cond) {
         ls_eval(s, st->cond);
         narrow(s, &s->g, st->cond, false);
@@ -300,21 +387,28 @@ static void loop_pass(ls *s, tr_stmt *st, int from, tr_sym *last)
 
 static void walk_loop(ls *s, tr_stmt *st)
 {
-    int from = s->nloop_vars;
+    int from = s->nloop_vars, outer = s->collect_from;
+    s->collect_from = from;
     collect_assigned(st, s);
+    s->collect_from = outer;
     if (st->init) ls_walk(s, st->init);
+    tr_sym *iv = NULL;
+    int dir = counter_of(s, st, &iv);
+    const val *at = iv ? ls_lookup(s, iv) : NULL;
+    val start = at && ls_lane_free(at) ? *at : ls_v_unknown();
+    if (start.kind != V_AFFINE) iv = NULL;
     int *before, nbefore, *between, nbetween;
     save_pending(s, &before, &nbefore); /* a loop may run no iteration at all */
     /* twice: the second pass meets the pending accesses of the first as a next iteration */
-    loop_pass(s, st, from, NULL);
+    loop_pass(s, st, from, NULL, iv, dir, &start);
     save_pending(s, &between, &nbetween);
-    loop_pass(s, st, from, NULL);
+    loop_pass(s, st, from, NULL, iv, dir, &start);
     tr_sym *last = halving_var(st);
     if (last) {
         /* what leaves the loop is what its last iteration left pending */
         copy_n(s->pending, between, (size_t)nbetween * sizeof *between);
         s->npending = nbetween;
-        loop_pass(s, st, from, last);
+        loop_pass(s, st, from, last, NULL, 0, &start);
     }
     pending_union(s, before, nbefore);
     free(before);
@@ -417,8 +511,10 @@ void ls_walk(ls *s, tr_stmt *st)
         walk_loop(s, st);
         return;
     case TR_S_DO: {
-        int from = s->nloop_vars;
+        int from = s->nloop_vars, outer = s->collect_from;
+        s->collect_from = from;
         collect_assigned(st, s);
+        s->collect_from = outer;
         for (int pass = 0; pass < 2; pass++) {
             widen(s, from);
             ls_walk(s, st->body);

@@ -1997,6 +1997,15 @@ static void lockstep_no_false_alarms(void **state)
         "  for (int i = 2; i <= 256; i *= 2) {\n"
         "    if ((tx + 1) % i == 0) s[tx] = s[tx] + s[tx - i / 2];\n    __syncthreads();\n"
         "  }\n  if (tx == 255) d[blockIdx.x] = s[tx];\n}\n",
+        /* LU's diagonal block: row tx's elements left of column i, under tx > i, with j < i
+         * (a loop's bound and start: j - i stays within one row) */
+        "#define BS 16\n__global__ void k(float *m) {\n  __shared__ float sh[BS * BS];\n"
+        "  int tx = threadIdx.x;\n"
+        "  for (int r = 0; r < BS; r++) sh[r * BS + tx] = m[r * BS + tx];\n  __syncthreads();\n"
+        "  for (int i = 0; i < BS - 1; i++) {\n    if (tx > i) {\n"
+        "      for (int j = 0; j < i; j++) sh[tx * BS + i] -= sh[tx * BS + j] * sh[j * BS + i];\n"
+        "      sh[tx * BS + i] /= sh[i * BS + i];\n    }\n    __syncthreads();\n  }\n"
+        "  m[tx] = sh[tx];\n}\n",
         /* the group's own condition: every work-item of a group takes the same branch */
         "__global__ void k(float *d, int last) {\n  __shared__ float s[256];\n"
         "  int t = threadIdx.x;\n  s[t] = d[t];\n  __syncthreads();\n"
@@ -2022,6 +2031,26 @@ static void lockstep_no_false_alarms(void **state)
         snprintf(src, sizeof src, red2d, racy[i][0], racy[i][1]);
         expect_refused(src, 7, "warp lockstep", "no barrier between them");
     }
+    /* the LU step with a bound that reaches a writer's row (j <= i + 1), or past the row */
+    const char *lu =
+        "#define BS 16\n__global__ void k(float *m) {\n  __shared__ float sh[BS * BS];\n"
+        "  int tx = threadIdx.x;\n  sh[tx] = m[tx];\n  __syncthreads();\n"
+        "  for (int i = 0; i < BS - 1; i++) {\n    if (tx > i) {\n"
+        "      for (int j = 0; %s; j++) sh[tx * BS + i] -= sh[j * BS + i];\n"
+        "    }\n    __syncthreads();\n  }\n  m[tx] = sh[tx];\n}\n";
+    const char *const lu_racy[] = {"j <= i + 1", "j < 2 * BS"};
+    for (size_t i = 0; i < sizeof lu_racy / sizeof *lu_racy; i++) {
+        char src[1024];
+        snprintf(src, sizeof src, lu, lu_racy[i]);
+        expect_refused(src, 9, "warp lockstep", "no barrier between them");
+    }
+    /* an inner loop's counter that the outer loop assigns too is still a counter of many
+     * values (it was once taken for its first two: s[0] and s[1], never a writer's) */
+    expect_refused("__global__ void k(float *d, int n) {\n  __shared__ float s[256];\n"
+                   "  int t = threadIdx.x;\n  s[t] = d[t];\n  __syncthreads();\n"
+                   "  for (int r = 0; r < 2; r++) {\n    if (t >= 8) s[t] = 1.0f;\n"
+                   "    for (int j = 0; j < n; j++) d[t] += s[j];\n  }\n}\n",
+                   7, "warp lockstep", "written at t.cu:7 and read at t.cu:8");
     /* a condition of the work-item (not of the group) runs both branches alongside */
     expect_refused("__global__ void k(float *d) {\n  __shared__ float s[256];\n"
                    "  int t = threadIdx.x;\n  s[t] = d[t];\n  __syncthreads();\n"
