@@ -399,6 +399,11 @@ static void reserved_words_renamed_and_mixed_operators_parenthesised(void **stat
               "  o[0] = round ? roundf(o[0]) : expf(exp);\n}\n",
               (const char *[]){"GP_VAL(int, round_))", "float exp_ = o[1];",
                                "o[0] = round_ ? roundf(o[0]) : expf(exp_);", NULL});
+    /* a device function named like an OpenCL conversion (convert_T, as_T) is renamed */
+    expect_ok("__device__ float4 convert_float4(uchar4 c) {\n"
+              "  return make_float4(c.x, c.y, c.z, c.w);\n}\n"
+              "__global__ void k(const uchar4 *in, float4 *o) { o[0] = convert_float4(in[0]); }\n",
+              (const char *[]){"convert_float4_(", "o[0] = convert_float4_(in[0]);", NULL});
     /* nearbyint of a double is rint, which every target has */
     expect_ok("__global__ void k(double *o, int *z) {\n  z[0] = nearbyint(o[0]);\n"
               "  z[1] = nearbyintf((float)o[1]);\n}\n",
