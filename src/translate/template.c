@@ -971,6 +971,7 @@ static const char *literal_type(const char *t)
 {
     size_t n = strlen(t);
     bool hex = n > 1 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X');
+    if (hex && strpbrk(t, ".pP")) return NULL; /* a hexadecimal floating literal */
     bool real = !hex && strpbrk(t, ".eE") != NULL;
     size_t k = n;
     while (k > 0 && strchr(hex ? "uUlL" : "uUlLfF", t[k - 1]))

@@ -416,7 +416,7 @@ typedef struct cb_scan {
     const char *s;
     size_t n, i;
     bool line_start;
-    char macros[8][32]; /* `#define SYNC gp_barrier()`: names that stand for a barrier */
+    char macros[8][64]; /* `#define SYNC gp_barrier()`: names that stand for a barrier */
     int nmacros;
 } cb_scan;
 
@@ -506,7 +506,7 @@ bool gp_cl_has_conditional_barrier(const char *src, size_t len)
             while (c.i < len && cb_ident(src[c.i]))
                 c.i++;
             size_t w = c.i - b;
-            char word[16] = "";
+            char word[64] = "";
             if (w < sizeof word) memcpy(word, src + b, w);
             if (!strcmp(word, "GP_KERNEL")) kernel_head = true;
             bool under_if = cond_stmt;
