@@ -496,8 +496,8 @@ bool gp_cl_has_conditional_barrier(const char *src, size_t len)
     bool kernel_head = false; /* GP_KERNEL seen, its body not yet open */
     bool returned = false;    /* a `return` under an if in the current function */
     bool cond_stmt = false;   /* an if/else head whose statement is not braced: until ';' */
-    char prev[16] = "";       /* the last identifier before the current parenthesis */
-    char head[16] = "";       /* the identifier before the open top-level '(' */
+    char prev[64] = "";       /* the last identifier before the current parenthesis */
+    char head[64] = "";       /* the identifier before the open top-level '(' */
     while (cb_skip(&c)) {
         char ch = src[c.i];
         c.line_start = false;
