@@ -403,6 +403,10 @@ void tr_unit_free(tr_unit *u);
 /* Parses the preprocessed tokens into functions and file-scope data. Syntax errors: -1 with
  * "FILE:LINE:COL: reason" in err. Unsupported but well-formed constructs are refusals. */
 int tr_parse(tr_unit *u, char *err, size_t errlen);
+/* Renames, in the preprocessed tokens, the type names the file declares that are built-in types
+ * of OpenCL C or Metal (`typedef struct {...} int8;`): every use gets a trailing '_' (rename.c;
+ * tr_parse calls it first). */
+void tr_rename_type_names(tr_unit *u);
 /* The diagnostics that count against kernel k: its own, those recorded while it was lowered, and
  * the parse refusals of the functions it calls. */
 bool tr_diag_counts(const tr_unit *u, const tr_diag *d);

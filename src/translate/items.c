@@ -1472,6 +1472,7 @@ int tr_parse(tr_unit *u, char *err, size_t errlen)
     p.u = u;
     p.t = u->pp.toks.v;
     p.n = u->pp.toks.n;
+    tr_rename_type_names(u);
     int rc = each_item(&p, read_host_item, err, errlen);
     if (rc == 0) rc = each_item(&p, read_item, err, errlen);
     if (rc == 0) {

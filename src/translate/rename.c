@@ -128,3 +128,89 @@ void tr_rename_reserved(tr_unit *u)
             rename_one(u, &locals[k]->name, locals[k]->file, locals[k]->line, "variable");
     }
 }
+
+/* A type name the file declares that OpenCL C or Metal declares too: vector types CUDA lacks
+ * (int8, double16, half3, bool2), Metal's matrices (float4x4) and packed vectors (packed_float3),
+ * and the reserved words that are not also CUDA types. */
+static bool target_type_name(const char *w)
+{
+    static const char *const bases[] = {"char", "uchar", "short", "ushort", "int",  "uint",
+                                        "long", "ulong", "float", "double", "half", "bool"};
+    const char *rest = w;
+    if (!strncmp(rest, "packed_", 7)) rest += 7;
+    for (size_t b = 0; b < sizeof bases / sizeof *bases; b++) {
+        size_t n = strlen(bases[b]);
+        if (strncmp(rest, bases[b], n)) continue;
+        const char *d = rest + n;
+        if (!strcmp(d, "8") || !strcmp(d, "16")) return rest == w;
+        bool small = (d[0] == '2' || d[0] == '3' || d[0] == '4');
+        if (small && !d[1]) /* CUDA has the other *2..*4 types itself (half2 in cuda_fp16.h) */
+            return rest != w || !strcmp(bases[b], "bool") ||
+                   (!strcmp(bases[b], "half") && d[0] != '2');
+        if (small && d[1] == 'x' && (d[2] == '2' || d[2] == '3' || d[2] == '4') && !d[3])
+            return rest == w && (!strcmp(bases[b], "float") || !strcmp(bases[b], "half") ||
+                                 !strcmp(bases[b], "double"));
+    }
+    static const char *const cuda_types[] = {"half", "uint", "uchar",  "ushort", "ulong",
+                                             "int2", "int4", "float2", "float4", "texture"};
+    for (size_t i = 0; i < sizeof cuda_types / sizeof *cuda_types; i++)
+        if (!strcmp(w, cuda_types[i])) return false;
+    for (size_t i = 0; i < sizeof reserved_words / sizeof *reserved_words; i++)
+        if (!strcmp(w, reserved_words[i])) return true;
+    return false;
+}
+
+/* The token of the name a `typedef ... NAME;` or `using NAME = ...;` at i declares, or n. */
+static size_t declared_type_at(const tr_token *t, size_t n, size_t i)
+{
+    if (t[i].kind != TR_IDENT) return n;
+    if (!strcmp(t[i].text, "using"))
+        return i + 2 < n && t[i + 1].kind == TR_IDENT && !strcmp(t[i + 2].text, "=") ? i + 1 : n;
+    if (!strcmp(t[i].text, "struct") || !strcmp(t[i].text, "union") || !strcmp(t[i].text, "class"))
+        return i + 2 < n && t[i + 1].kind == TR_IDENT && !strcmp(t[i + 2].text, "{") ? i + 1 : n;
+    if (strcmp(t[i].text, "typedef")) return n;
+    int depth = 0;
+    for (size_t k = i + 1; k < n; k++) {
+        const char *s = t[k].text;
+        if (t[k].kind == TR_PUNCT && (!strcmp(s, "{") || !strcmp(s, "(") || !strcmp(s, "[")))
+            depth++;
+        else if (t[k].kind == TR_PUNCT && (!strcmp(s, "}") || !strcmp(s, ")") || !strcmp(s, "]")))
+            depth--;
+        else if (depth == 0 && !strcmp(s, ";"))
+            return k > i + 1 && t[k - 1].kind == TR_IDENT ? k - 1 : n;
+        if (depth < 0) return n;
+    }
+    return n;
+}
+
+/* NAME_, malloc'd as the lexer's token texts are */
+static char *suffixed(const char *from, size_t len)
+{
+    char *to = malloc(len + 2);
+    if (!to) abort();
+    memcpy(to, from, len);
+    memcpy(to + len, "_", 2);
+    return to;
+}
+
+void tr_rename_type_names(tr_unit *u)
+{
+    tr_token *t = u->pp.toks.v;
+    size_t n = u->pp.toks.n;
+    for (size_t i = 0; i < n; i++) {
+        size_t at = declared_type_at(t, n, i);
+        if (at == n || !target_type_name(t[at].text)) continue;
+        char *from = t[at].text;
+        size_t len = strlen(from);
+        tr_diag_add(u, false, t[at].file, t[at].line, t[at].col, "renamed",
+                    "type '%s' is a built-in type in OpenCL C or Metal: it is '%s_' in the output",
+                    from, from);
+        for (size_t k = 0; k < n; k++)
+            if (k != at && t[k].kind == TR_IDENT && !strcmp(t[k].text, from)) {
+                free(t[k].text);
+                t[k].text = suffixed(from, len);
+            }
+        t[at].text = suffixed(from, len);
+        free(from);
+    }
+}

@@ -404,6 +404,17 @@ static void reserved_words_renamed_and_mixed_operators_parenthesised(void **stat
               "  return make_float4(c.x, c.y, c.z, c.w);\n}\n"
               "__global__ void k(const uchar4 *in, float4 *o) { o[0] = convert_float4(in[0]); }\n",
               (const char *[]){"convert_float4_(", "o[0] = convert_float4_(in[0]);", NULL});
+    /* a type the file declares that OpenCL C or Metal has built in (int8, float4x4) is renamed
+     * everywhere; CUDA's own names (uint from <sys/types.h>) are left alone */
+    expect_ok("typedef unsigned int uint;\n"
+              "typedef struct { float m[16]; } float4x4;\n"
+              "struct int8 { int s0, s1; };\n"
+              "__device__ float trace(float4x4 a) { return a.m[0] + a.m[5]; }\n"
+              "__global__ void k(const float4x4 *m, int8 *p, float *o, uint n) {\n"
+              "  float4x4 a = m[0]; int8 q = p[0]; o[0] = trace(a) + q.s1 + n;\n}\n",
+              (const char *[]){"} float4x4_;", "struct int8_ {", "GP_FUNC float trace(float4x4_ a)",
+                               "GP_CBUF(float4x4_, m), GP_BUF(int8_, p)", "GP_VAL(unsigned int, n)",
+                               "float4x4_ a = m[0];", NULL});
     /* nearbyint of a double is rint, which every target has */
     expect_ok("__global__ void k(double *o, int *z) {\n  z[0] = nearbyint(o[0]);\n"
               "  z[1] = nearbyintf((float)o[1]);\n}\n",

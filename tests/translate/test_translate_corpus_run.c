@@ -3029,6 +3029,47 @@ static void run_bit_ops(void **state)
     }
 }
 
+/* wide_vectors.cu: OpenCL's int8 and float8 declared by the file as structs (renamed in the
+ * output), returned by a helper, read from a buffer and passed by value. */
+typedef struct {
+    _Alignas(32) float s[8];
+} wv_float8;
+
+static void run_wide_vectors(void **state)
+{
+    (void)state;
+    enum { W = 64, N = W * 48 };
+    static float f[N], out[N], ref[N];
+    wv_float8 w[4], dir = {{-1, 0, 1, -1, 1, -1, 0, 1}};
+    _Static_assert(sizeof(wv_float8) == 32, "CUDA pads the __align__(32) record to 32 bytes");
+    for (int i = 0; i < N; i++)
+        f[i] = frand(-1, 1);
+    for (int j = 0; j < 4; j++)
+        for (int c = 0; c < 8; c++)
+            w[j].s[c] = frand(0, 1);
+    for (int i = 0; i < N; i++) {
+        float acc = 0.0f;
+        for (int c = 0; c < 8; c++) {
+            int nb = i + (int)dir.s[c] * W;
+            acc += w[i % 4].s[c] * (nb >= 0 && nb < N ? f[nb] : 0.0f);
+        }
+        ref[i] = acc;
+    }
+    FOR_EACH_DEVICE(dev)
+    {
+        built t = build(dev, "wide_vectors.cu");
+        gp_kernel *k = gpt_kernel_of(t.prog, "stream");
+        gp_buffer *bf = buf(dev, f, sizeof f), *bo = buf(dev, NULL, sizeof out),
+                  *bw = buf(dev, w, sizeof w);
+        int32_t width = W, n = N;
+        launch(k, 1, G1(N), G1(128), ARGS(B(bf), B(bo), B(bw), V(dir), V(width), V(n)));
+        get(bo, out, sizeof out);
+        CHECKF("stream", ref, out, N, 1e-5f);
+        gp_buffer_release(bf), gp_buffer_release(bo), gp_buffer_release(bw);
+        gp_kernel_release(k), close_all(&t);
+    }
+}
+
 /* typed_records.cu: aliases, uint, enums by value and in a buffer, __align__ records. */
 typedef struct {
     _Alignas(16) float x;
@@ -3436,10 +3477,10 @@ static void run_cg_group_function(void **state)
     cmocka_unit_test(run_black_scholes), cmocka_unit_test(run_needle), cmocka_unit_test(run_srad), \
         cmocka_unit_test(run_attention_forward), cmocka_unit_test(run_spmv_csr),                   \
         cmocka_unit_test(run_bit_ops), cmocka_unit_test(left_out_kernel_says_why),                 \
-        cmocka_unit_test(run_typed_records), cmocka_unit_test(run_grid_arrays),                    \
-        cmocka_unit_test(run_union_bits), cmocka_unit_test(run_cub_block_collectives),             \
-        cmocka_unit_test(run_template_dispatch), cmocka_unit_test(run_cg_group_function),          \
-        cmocka_unit_test(run_cub_warp_reduce),
+        cmocka_unit_test(run_typed_records), cmocka_unit_test(run_wide_vectors),                   \
+        cmocka_unit_test(run_grid_arrays), cmocka_unit_test(run_union_bits),                       \
+        cmocka_unit_test(run_cub_block_collectives), cmocka_unit_test(run_template_dispatch),      \
+        cmocka_unit_test(run_cg_group_function), cmocka_unit_test(run_cub_warp_reduce),
 
 int main(void)
 {
