@@ -16,4 +16,16 @@
 
 #define GP_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
+/* GP_ASAN: 1 in a build with AddressSanitizer (GCC's and clang's spellings), else 0 */
+#if defined(__SANITIZE_ADDRESS__)
+#define GP_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define GP_ASAN 1
+#endif
+#endif
+#ifndef GP_ASAN
+#define GP_ASAN 0
+#endif
+
 #endif

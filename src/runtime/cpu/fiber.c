@@ -10,17 +10,10 @@
 #include <unistd.h>
 #endif
 
+#include "util/compiler.h"
 #include "util/thread.h"
 
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define GP_FIBER_ASAN 1
-#endif
-#endif
-#if defined(__SANITIZE_ADDRESS__)
-#define GP_FIBER_ASAN 1
-#endif
-#if GP_FIBER_ASAN
+#if GP_ASAN
 #include <sanitizer/common_interface_defs.h>
 #endif
 
@@ -246,7 +239,7 @@ typedef struct gp_fiber {
     uint32_t simd_val[2]; /* its value at the last two, by parity */
     uint32_t simd_op[2];  /* which operation (op, and the observer's site) */
     uint32_t simd_site[2];
-#if GP_FIBER_ASAN
+#if GP_ASAN
     void *fake_stack;
 #endif
 } gp_fiber;
@@ -266,7 +259,7 @@ typedef struct gp_fiber_set {
     const gp_cpu_group *g;
     int simd_fault; /* GP_FIBER_SIMD_*: the first fault of a SIMD-group operation, or 0 */
     const gp_fiber_observer *obs;
-#if GP_FIBER_ASAN
+#if GP_ASAN
     const void *sched_bottom;
     size_t sched_size;
 #endif
@@ -349,7 +342,7 @@ static void gp_fiber_to_sched(gp_fiber_set *s, gp_fiber *f, int finished);
 static void gp_fiber_main(void *arg)
 {
     gp_fiber_set *s = arg;
-#if GP_FIBER_ASAN
+#if GP_ASAN
     __sanitizer_finish_switch_fiber(NULL, &s->sched_bottom, &s->sched_size);
 #endif
     gp_fiber *f = &s->fibers[s->current];
@@ -377,7 +370,7 @@ static void gp_fiber_main_uc(unsigned hi, unsigned lo)
 static void gp_fiber_to_sched(gp_fiber_set *s, gp_fiber *f, int finished)
 {
     f->done = finished;
-#if GP_FIBER_ASAN
+#if GP_ASAN
     __sanitizer_start_switch_fiber(finished ? NULL : &f->fake_stack, s->sched_bottom,
                                    s->sched_size);
 #endif
@@ -388,7 +381,7 @@ static void gp_fiber_to_sched(gp_fiber_set *s, gp_fiber *f, int finished)
 #else
     gp_fiber_switch(&f->sp, s->sched_sp);
 #endif
-#if GP_FIBER_ASAN
+#if GP_ASAN
     __sanitizer_finish_switch_fiber(f->fake_stack, &s->sched_bottom, &s->sched_size);
 #endif
 }
@@ -489,7 +482,7 @@ static void gp_fiber_resume(gp_fiber_set *s, uint32_t i)
     gp_fiber *f = &s->fibers[i];
     s->current = i;
     if (s->obs && s->obs->resume) s->obs->resume(s->obs->ctx, i, (uintptr_t)f->stack + f->map_size);
-#if GP_FIBER_ASAN
+#if GP_ASAN
     long page = sysconf(_SC_PAGESIZE);
     void *fake = NULL;
     __sanitizer_start_switch_fiber(&fake, (char *)f->stack + page, f->map_size - (size_t)page);
@@ -501,7 +494,7 @@ static void gp_fiber_resume(gp_fiber_set *s, uint32_t i)
 #else
     gp_fiber_switch(&s->sched_sp, f->sp);
 #endif
-#if GP_FIBER_ASAN
+#if GP_ASAN
     __sanitizer_finish_switch_fiber(fake, NULL, NULL);
 #endif
 }

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 
+#include "util/compiler.h"
 #include "util/sys.h"
 #include "util/thread.h"
 
@@ -17,16 +18,7 @@
  * kernel libraries dlclose'd since (their _Thread_local shared arrays), which the scan then reads
  * and crashes on ("Tracer caught signal 11") instead of reporting. Elsewhere they are detached
  * and end with the process. */
-#if defined(__SANITIZE_ADDRESS__)
-#define GP_POOL_JOIN_AT_EXIT 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define GP_POOL_JOIN_AT_EXIT 1
-#endif
-#endif
-#ifndef GP_POOL_JOIN_AT_EXIT
-#define GP_POOL_JOIN_AT_EXIT 0
-#endif
+#define GP_POOL_JOIN_AT_EXIT GP_ASAN
 
 /* The claim word packs the job's generation, its chunk count and the next chunk to take, so a
  * worker that wakes late can never take a chunk of a job that has already finished, and the
