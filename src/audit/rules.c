@@ -60,12 +60,15 @@ static const gp_audit_rule rules[GP_R_COUNT] = {
                            "None needed; keep in mind when comparing results across devices."},
     [GP_R_PY_DTYPE_001] = {"PY-DTYPE-001", PY, W, N, -1, A_, 0, "float64 on the device",
                            "a float64 value (`dtype=torch.float64`, `.double()`, "
-                           "`.to(torch.float64)`, a numpy float64 array) where it reaches a device "
+                           "`.to(torch.float64)`, a numpy float64 array, numpy's default "
+                           "float64 from `np.random.randn`, `np.zeros`, `np.linspace`... made a "
+                           "tensor by `from_numpy`/`as_tensor`) where it reaches a device "
                            "(`.cuda()`, `.to(device)`, `device=`, `register_buffer`, "
                            "`nn.Parameter`, `torch.from_numpy(a).to(device)`), followed through "
                            "the names it is set to; `set_default_dtype(torch.float64)`",
                            "MPS has no float64: tensors of that type cannot live on the Apple GPU.",
-                           "Use float32 on the device (keep float64 on the CPU where needed)."},
+                           "Use float32 on the device (keep float64 on the CPU where needed): "
+                           "`dtype=np.float32` in numpy, or `.float()` before `.to(device)`."},
     [GP_R_PY_MEM_001] = {"PY-MEM-001", PY, W, X, -1, A_, 0, "unguarded pin_memory",
                          "`pin_memory=True` or `.pin_memory()` outside a CUDA check",
                          "Pinned memory is not supported on MPS (it warns or raises).",

@@ -945,6 +945,8 @@ static bool defines_cuda(py_scan *ps)
     return ps->own_cuda;
 }
 
+static bool np_default_f64(py_scan *ps, const char *c, size_t open);
+
 /* Rules keyed on a resolved dotted name. Returns true when one fired. */
 static bool match_name(py_scan *ps, const char *c, int ncomp, const char *last, bool has_base,
                        size_t first, size_t lasti, bool guarded)
@@ -1032,6 +1034,15 @@ static bool match_name(py_scan *ps, const char *c, int ncomp, const char *last, 
     if (attr && is_call && strcmp(last, "double") == 0 && is_op(ps, lasti + 2, ")") &&
         !starts(c, "np.") && !starts(c, "numpy.") && !starts(c, "math.")) {
         f64_source(ps, lasti);
+        return true;
+    }
+    if (is_call && !has_base && c[0] == 'n' && ps->npar > 0 && ps->par[ps->npar - 1].call &&
+        (last_is(&ps->par[ps->npar - 1], "from_numpy") ||
+         last_is(&ps->par[ps->npar - 1], "as_tensor")) &&
+        np_default_f64(ps, c, lasti + 1)) {
+        /* numpy's default dtype is float64, which from_numpy and as_tensor keep (a name set to
+         * such an array is looked up where it is made a tensor: np_name_default_f64) */
+        f64_source(ps, first);
         return true;
     }
     if ((strcmp(c, "numpy.float64") == 0 || strcmp(c, "numpy.double") == 0) &&
@@ -2050,6 +2061,8 @@ static bool callee_interesting(py_scan *ps, size_t i)
 {
     static const py_word names[] = {PY_WORD("to"),
                                     PY_WORD("device"),
+                                    PY_WORD("from_numpy"),
+                                    PY_WORD("as_tensor"),
                                     PY_WORD("init_process_group"),
                                     PY_WORD("new_group"),
                                     PY_WORD("DDP"),
@@ -2407,6 +2420,62 @@ static long callee_last(py_scan *ps, size_t i)
     return i > 0 && ps->t[i - 1].kind == GP_PY_NAME ? (long)i - 1 : -1;
 }
 
+/* The names of dtypes, torch's and numpy's */
+static const py_word dtype_words[] = {
+    PY_WORD("float"),      PY_WORD("float16"), PY_WORD("float32"),  PY_WORD("float64"),
+    PY_WORD("double"),     PY_WORD("half"),    PY_WORD("bfloat16"), PY_WORD("long"),
+    PY_WORD("int"),        PY_WORD("int32"),   PY_WORD("int64"),    PY_WORD("bool"),
+    PY_WORD("uint8"),      PY_WORD("int8"),    PY_WORD("int16"),    PY_WORD("complex64"),
+    PY_WORD("complex128"), PY_WORD("float_"),  PY_WORD("uint16"),   PY_WORD("uint32"),
+    PY_WORD("uint64"),     PY_WORD("bool_"),   PY_WORD("intc"),     PY_WORD("single")};
+#define DTYPE_WORDS (sizeof dtype_words / sizeof dtype_words[0])
+
+/* Is c (a resolved name called with '(' at token open) a numpy function whose array is float64
+ * when no dtype is given (np.random.randn, np.zeros, np.linspace, np.loadtxt...), called here
+ * without a dtype other than float64? (np.full and np.arange take their dtype from their
+ * values; np.array from its elements.) */
+static bool np_default_f64(py_scan *ps, const char *c, size_t open)
+{
+    static const char *const random[] = {"randn",     "rand",        "random",  "random_sample",
+                                         "normal",    "uniform",     "laplace", "standard_normal",
+                                         "lognormal", "exponential", "gamma",   "beta"};
+    static const char *const makers[] = {"zeros", "ones",     "empty",   "linspace",  "logspace",
+                                         "eye",   "identity", "loadtxt", "genfromtxt"};
+    bool hit = false;
+    if (starts(c, "numpy.random.")) {
+        for (size_t k = 0; !hit && k < sizeof random / sizeof random[0]; k++)
+            hit = strcmp(c + 13, random[k]) == 0;
+    } else if (starts(c, "numpy.")) {
+        for (size_t k = 0; !hit && k < sizeof makers / sizeof makers[0]; k++)
+            hit = strcmp(c + 6, makers[k]) == 0;
+    }
+    if (!hit) return false;
+    /* numpy's float64: `float` is float64 there, as are `np.double` and `float_` */
+    static const py_word f64[] = {PY_WORD("float"), PY_WORD("float64"), PY_WORD("double"),
+                                  PY_WORD("float_")};
+    int depth = 0;
+    for (size_t i = open + 1; i < ps->nt; i++) {
+        if (is_op(ps, i, "(") || is_op(ps, i, "[") || is_op(ps, i, "{")) depth++;
+        if ((is_op(ps, i, ")") || is_op(ps, i, "]") || is_op(ps, i, "}")) && depth-- == 0) break;
+        if (ps->t[i].kind == GP_PY_STRING && i >= 2 && is_op(ps, i - 1, "=") &&
+            is_name(ps, i - 2, "dtype")) /* dtype="float32" */
+            return body_is(ps, i, "float64") || body_is(ps, i, "float") ||
+                   body_is(ps, i, "double") || body_is(ps, i, "f8");
+        if (depth == 0 && is_name(ps, i, "dtype") && is_op(ps, i + 1, "=") && i + 2 < ps->nt &&
+            ps->t[i + 2].kind == GP_PY_NAME) {
+            /* dtype=np.float64 keeps it; dtype=dt or dtype=self.dtype: not known, not reported */
+            size_t j = i + 2;
+            while (j + 2 < ps->nt && is_op(ps, j + 1, ".") && ps->t[j + 2].kind == GP_PY_NAME)
+                j += 2;
+            return tok_in(ps, j, f64, sizeof f64 / sizeof f64[0]);
+        }
+        if (ps->t[i].kind == GP_PY_NAME && tok_in(ps, i, dtype_words, DTYPE_WORDS) &&
+            !tok_in(ps, i, f64, sizeof f64 / sizeof f64[0]))
+            return false; /* np.float32, torch.int64, int, bool ... */
+    }
+    return true;
+}
+
 /* Does the call whose '(' is at token open take a device (its first argument not a dtype, not
  * "cpu": `.to(device)`, `.to("cuda")`, `.to(x.device)`)? */
 static bool to_takes_device(py_scan *ps, size_t open)
@@ -2423,12 +2492,7 @@ static bool to_takes_device(py_scan *ps, size_t open)
     if (ps->t[j].kind != GP_PY_NAME) return true;
     const char *w = tx(ps, j);
     size_t n = ps->t[j].len;
-    static const py_word dtypes[] = {
-        PY_WORD("float"),  PY_WORD("float16"), PY_WORD("float32"),  PY_WORD("float64"),
-        PY_WORD("double"), PY_WORD("half"),    PY_WORD("bfloat16"), PY_WORD("long"),
-        PY_WORD("int"),    PY_WORD("int32"),   PY_WORD("int64"),    PY_WORD("bool"),
-        PY_WORD("uint8"),  PY_WORD("int8"),    PY_WORD("int16"),    PY_WORD("complex64")};
-    if (tok_in(ps, j, dtypes, sizeof dtypes / sizeof dtypes[0])) return false;
+    if (tok_in(ps, j, dtype_words, DTYPE_WORDS)) return false;
     for (size_t k = 0; k + 5 <= n; k++)
         if (memcmp(w + k, "dtype", 5) == 0) return false;
     return true;
@@ -2492,6 +2556,28 @@ static bool cast_after(const py_flow *f, size_t from)
     return false;
 }
 
+/* Is the name at token i an argument of a call of its own (`f(a, i)`, not `f(a + i)`)? *callee:
+ * the callee's last NAME, or -1 (a subscript, a callee not named). */
+static bool arg_of_call(py_scan *ps, size_t i, long *callee)
+{
+    *callee = -1;
+    if (!(i > 0 && (is_op(ps, i - 1, "(") || is_op(ps, i - 1, ",")) &&
+          (is_op(ps, i + 1, ")") || is_op(ps, i + 1, ","))))
+        return false;
+    size_t k = i - 1; /* the call's '(' */
+    int depth = 0;
+    for (;; k--) {
+        if (is_op(ps, k, ")") || is_op(ps, k, "]")) depth++;
+        if (is_op(ps, k, "(") || is_op(ps, k, "[")) {
+            if (depth == 0) break;
+            depth--;
+        }
+        if (k == 0) return true;
+    }
+    if (is_op(ps, k, "(")) *callee = callee_last(ps, k);
+    return true;
+}
+
 /* Does the float64 name at token i itself go to a device on this line: the receiver of
  * .cuda()/.to(device), or the argument of register_buffer/Parameter, or of from_numpy/tensor/
  * as_tensor whose result moves? *carry: the name's value goes on in another tensor
@@ -2504,25 +2590,13 @@ static bool f64_use_reaches(py_scan *ps, size_t i, const py_flow *fl, bool *carr
         if (is_name(ps, i + 2, "to") && to_takes_device(ps, i + 3)) return true;
         if (is_name(ps, i + 2, "float") || is_name(ps, i + 2, "half")) return false;
     }
-    bool arg = i > 0 && (is_op(ps, i - 1, "(") || is_op(ps, i - 1, ",")) &&
-               (is_op(ps, i + 1, ")") || is_op(ps, i + 1, ","));
-    if (arg) {
-        size_t k = i - 1; /* the call's '(' */
-        int depth = 0;
-        for (;; k--) {
-            if (is_op(ps, k, ")") || is_op(ps, k, "]")) depth++;
-            if (is_op(ps, k, "(") || is_op(ps, k, "[")) {
-                if (depth == 0) break;
-                depth--;
-            }
-            if (k == 0) return false;
-        }
-        long c = is_op(ps, k, "(") ? callee_last(ps, k) : -1;
+    long c;
+    if (arg_of_call(ps, i, &c)) {
         if (c < 0) return false;
         if (is_name(ps, (size_t)c, "register_buffer") || is_name(ps, (size_t)c, "Parameter"))
             return true;
         if (is_name(ps, (size_t)c, "from_numpy") || is_name(ps, (size_t)c, "tensor") ||
-            is_name(ps, (size_t)c, "as_tensor") || is_name(ps, (size_t)c, "Tensor")) {
+            is_name(ps, (size_t)c, "as_tensor")) { /* (torch.Tensor(a) makes float32) */
             if (moved_after(fl, i)) return true;
             *carry = !cast_after(fl, i);
         }
@@ -2617,11 +2691,28 @@ static size_t line_start_at(const char *d, size_t p)
  * (`x = batch.to(device)`, `self.w = torch.randn(3, device=dev)`)? The file's bytes before the
  * line are read again, at most PY_LOOKBACK of them (mapped files too: their pages come back and
  * are released again). */
+static size_t last_set_at(py_scan *ps, size_t r0, size_t r1);
+
 static bool f64_recv_on_device(py_scan *ps, size_t r0, size_t r1)
 {
-    if (r0 >= ps->nt || ps->nlookback == PY_MAX_LOOKBACK) return false;
+    size_t last = last_set_at(ps, r0, r1);
+    if (last == (size_t)-1) return false;
+    const char *d = ps->s->data;
+    size_t n = ps->s->size;
+    size_t span = n - last > PY_LOOKBACK ? PY_LOOKBACK : n - last;
+    const char *le = memchr(d + last, '\n', span);
+    return text_on_device(d, last, le ? (size_t)(le - d) : last + span);
+}
+
+/* The name at tokens [r0, r1] (a name, or self.name): where its last assignment in the same
+ * function before this line starts its value (after the '='), or -1. The file's bytes before the
+ * line are read again, at most PY_LOOKBACK of them (mapped files too: their pages come back and
+ * are released again), at most PY_MAX_LOOKBACK times per file. */
+static size_t last_set_at(py_scan *ps, size_t r0, size_t r1)
+{
+    if (r0 >= ps->nt || ps->nlookback == PY_MAX_LOOKBACK) return (size_t)-1;
     bool self_attr = r1 == r0 + 2 && is_name(ps, r0, "self") && is_op(ps, r0 + 1, ".");
-    if (r1 != r0 && !self_attr) return false;
+    if (r1 != r0 && !self_attr) return (size_t)-1;
     const char *d = ps->s->data;
     size_t n = ps->s->size;
     const gp_py_tok *nt = &ps->t[r1];
@@ -2657,10 +2748,90 @@ static bool f64_recv_on_device(py_scan *ps, size_t r0, size_t r1)
         }
         if (e + 1 < lim && d[e] == '=' && d[e + 1] != '=') last = e + 1;
     }
-    if (last == (size_t)-1) return false;
-    size_t span = n - last > PY_LOOKBACK ? PY_LOOKBACK : n - last;
-    const char *le = memchr(d + last, '\n', span);
-    return text_on_device(d, last, le ? (size_t)(le - d) : last + span);
+    return last;
+}
+
+static bool text_word_at(const char *d, size_t i, size_t b, const char *w)
+{
+    size_t k = strlen(w);
+    return text_at(d, i, b, w) && (i == 0 || !gp_py_is_name_char((unsigned char)d[i - 1])) &&
+           (i + k >= b || !gp_py_is_name_char((unsigned char)d[i + k]));
+}
+
+/* Does the assignment's value at d[p...] make a numpy array float64 by default
+ * (`np.random.randn(n, d)`, `numpy.zeros(shape)`, `np.linspace(0, 1, k)`), with no dtype but
+ * float64's in its call and no cast after it on its line (`.astype(np.float32)`)? The call may
+ * continue on the next lines, up to 1,024 bytes. */
+static bool text_np_default_f64(const char *d, size_t n, size_t p)
+{
+    static const char *const random[] = {"randn",     "rand",        "random",  "random_sample",
+                                         "normal",    "uniform",     "laplace", "standard_normal",
+                                         "lognormal", "exponential", "gamma",   "beta"};
+    static const char *const makers[] = {"zeros", "ones",     "empty",   "linspace",  "logspace",
+                                         "eye",   "identity", "loadtxt", "genfromtxt"};
+    static const char *const other[] = {"float32",   "float16",    "bfloat16", "half",  "int",
+                                        "int8",      "int16",      "int32",    "int64", "uint8",
+                                        "uint16",    "uint32",     "uint64",   "bool",  "bool_",
+                                        "complex64", "complex128", "single",   "intc",  "long"};
+    size_t b = n - p > 1024 ? p + 1024 : n;
+    while (p < b && (d[p] == ' ' || d[p] == '\t'))
+        p++;
+    if (text_at(d, p, b, "np."))
+        p += 3;
+    else if (text_at(d, p, b, "numpy."))
+        p += 6;
+    else
+        return false;
+    bool rnd = text_at(d, p, b, "random.");
+    p += rnd ? 7 : 0;
+    const char *const *names = rnd ? random : makers;
+    size_t nn = rnd ? sizeof random / sizeof random[0] : sizeof makers / sizeof makers[0], k = 0;
+    for (; k < nn; k++) {
+        size_t l = strlen(names[k]);
+        if (text_at(d, p, b, names[k]) && p + l < b && d[p + l] == '(') {
+            p += l;
+            break;
+        }
+    }
+    if (k == nn) return false;
+    int depth = 0;
+    size_t q = p;
+    for (; q < b; q++) {
+        if (d[q] == '(' || d[q] == '[' || d[q] == '{') depth++;
+        if ((d[q] == ')' || d[q] == ']' || d[q] == '}') && --depth == 0) break;
+        if (d[q] == '#') return false; /* a comment inside the call: not read */
+        if (depth == 1 && text_word_at(d, q, b, "dtype")) {
+            /* dtype=np.float64 keeps it; dtype=dt or dtype=self.dtype: not known */
+            size_t v = q + 5;
+            while (v < b && (d[v] == ' ' || d[v] == '=' || d[v] == '"' || d[v] == '\''))
+                v++;
+            size_t last = v;
+            while (v < b && (gp_py_is_name_char((unsigned char)d[v]) || d[v] == '.'))
+                if (d[v++] == '.') last = v;
+            static const char *const f64[] = {"float", "float64", "double", "float_", "f8"};
+            bool keeps = false;
+            for (size_t w = 0; w < sizeof f64 / sizeof f64[0]; w++)
+                keeps |= v - last == strlen(f64[w]) && memcmp(d + last, f64[w], v - last) == 0;
+            if (!keeps) return false;
+        }
+        for (size_t w = 0; w < sizeof other / sizeof other[0]; w++)
+            if (text_word_at(d, q, b, other[w])) return false; /* dtype=np.float32, int */
+    }
+    if (q >= b) return false;
+    size_t e = line_end_at(d, b, q);
+    for (size_t i = q; i < e; i++)
+        if (text_at(d, i, e, ".astype(") || text_at(d, i, e, "float32") ||
+            text_at(d, i, e, "float16"))
+            return false;
+    return true;
+}
+
+/* Is the name at tokens [r0, r1] (a name, or self.name) set, last before this line in the same
+ * function, to a numpy array float64 by default? */
+static bool np_name_default_f64(py_scan *ps, size_t r0, size_t r1)
+{
+    size_t last = last_set_at(ps, r0, r1);
+    return last != (size_t)-1 && text_np_default_f64(ps->s->data, ps->s->size, last);
 }
 
 /* The float64 value made at token `at` is a cast of a name (`x.double()`, `x.to(torch.float64)`,
@@ -2835,15 +3006,36 @@ static void f64_assign(py_scan *ps, bool f64)
     }
 }
 
+/* The first argument of a from_numpy/as_tensor call on the line that is a name (or self.name)
+ * set to a numpy array float64 by default: the token of its name, or -1. */
+static size_t np64_arg_at(py_scan *ps)
+{
+    for (size_t i = 1; i + 3 < ps->nt; i++) {
+        if (ps->t[i].kind != GP_PY_NAME || (ps->t[i].len != 10 && ps->t[i].len != 9) ||
+            !(is_name(ps, i, "from_numpy") || is_name(ps, i, "as_tensor")) ||
+            !is_op(ps, i + 1, "("))
+            continue;
+        size_t r0 = i + 2, r1 = r0;
+        if (is_name(ps, r0, "self") && is_op(ps, r0 + 1, ".") && r0 + 2 < ps->nt) r1 = r0 + 2;
+        if (ps->t[r1].kind != GP_PY_NAME || !(is_op(ps, r1 + 1, ")") || is_op(ps, r1 + 1, ",")))
+            continue;
+        if (r1 == r0 && alias_is_f64(ps, r0)) continue; /* followed as float64 already */
+        if (np_name_default_f64(ps, r0, r1)) return r1;
+    }
+    return (size_t)-1;
+}
+
 static void dtype_flow(py_scan *ps, bool guarded)
 {
     if (ps->f64_default != (size_t)-1) report(ps, GP_R_PY_DTYPE_001, ps->f64_default, guarded);
-    if (ps->f64_at == (size_t)-1 && !ps->any_f64) return; /* no float64 here, no name to follow */
+    size_t np_at = np64_arg_at(ps);
+    if (ps->f64_at == (size_t)-1 && !ps->any_f64 && np_at == (size_t)-1)
+        return; /* no float64 here, no name to follow */
     bool assign = ps->nt > 2 && ps->t[0].kind == GP_PY_NAME && is_op(ps, 1, "=") && !ps->continued;
     bool has_var = false;
     for (size_t i = assign ? 2 : 0; i < ps->nt && !has_var; i++)
         has_var = alias_is_f64(ps, i);
-    if (ps->f64_at == (size_t)-1 && !has_var) {
+    if (ps->f64_at == (size_t)-1 && !has_var && np_at == (size_t)-1) {
         if (assign && alias_find(ps, tx(ps, 0), ps->t[0].len) >= 0) f64_assign(ps, false);
         return;
     }
@@ -2857,6 +3049,14 @@ static void dtype_flow(py_scan *ps, bool guarded)
             report(ps, GP_R_PY_DTYPE_001, ps->f64_at, guarded);
         else
             carry = !cast_after(&fl, ps->f64_at);
+    }
+    if (np_at != (size_t)-1) { /* torch.from_numpy(noise), noise = np.random.randn(n) */
+        if (moved_after(&fl, np_at)) {
+            report(ps, GP_R_PY_DTYPE_001, np_at, guarded);
+            has_var = false;
+        } else {
+            carry |= !cast_after(&fl, np_at);
+        }
     }
     for (size_t i = assign ? 2 : 0; i < ps->nt && has_var; i++) {
         if (!alias_is_f64(ps, i)) continue;
@@ -4064,6 +4264,7 @@ void gp_audit_scan_python(gp_audit_source *s, gp_audit_result *r, bool setup_py,
  * starts with its word, whatever the aliases:
  *   PY-DEV-001/002/003/004, PY-AMP-001, numba.cuda, cuda_sources: "cuda"   PY-CUDNN-001 "cuda",
  *   "cudn"    PY-DEV-005 "cuda", "CUDAGraph"   PY-DTYPE-001 "float64", "double"
+ *   (a numpy array float64 by default reaches a device only through "from_numpy", "as_tensor")
  *   PY-COMPILE-001 "compile", "_inductor"    PY-DIST-001 "nccl", "NCCL"
  *   PY-DIST-002 "NCCL", "device_id"          PY-MEM-001 "pin_memory"   PY-EXT-001 "CUDAExtension"
  *   PY-DL-001 "num_workers"  PY-TRITON-001 "triton"  PY-IMP-001/002: the names of cuda_only_modules
@@ -4084,7 +4285,8 @@ static const gp_audit_trigger py_words[] = {
     {"num_workers", 0, true},   {"triton", 0, true},      {".cu'", 0, false},
     {".cu\"", 0, false},        {".cu\n", 0, false},      {".cuh", 0, false},
     {".cu", '$', false},        {"is_cuda", 0, true},     {"load_in_", 0, true},
-    {"BitsAndBytes", 0, true},  {"ImportError", 0, true},
+    {"BitsAndBytes", 0, true},  {"ImportError", 0, true}, {"from_numpy", 0, true},
+    {"as_tensor", 0, true},
 };
 
 #define PY_TRIGGERS_MAX 128
