@@ -430,8 +430,13 @@ void tl_infer_expr(lctx *c, tr_expr *e)
         if (e->b->vt == TR_VT_PTR || e->c->vt == TR_VT_PTR) {
             e->vt = TR_VT_PTR;
             e->elem = e->b->elem ? e->b->elem : e->c->elem;
+            long long zero;
             if (e->b->space == e->c->space) {
                 e->space = e->b->space;
+            } else if (e->b->vt != TR_VT_PTR && tl_const_int(c, e->b, &zero) && zero == 0) {
+                e->space = e->c->space; /* `n ? nullptr : p + i`: the null pointer is any */
+            } else if (e->c->vt != TR_VT_PTR && tl_const_int(c, e->c, &zero) && zero == 0) {
+                e->space = e->b->space; /* `n ? p + i : nullptr` */
             } else if (e->b->space && e->c->space) {
                 tl_refuse(c, e, "address space",
                           "this conditional picks a %s pointer or a %s pointer: its address space "

@@ -162,6 +162,14 @@ static void local_pointer_spaces_inferred(void **state)
               "  r[0] = *q; *z = r[0];\n}\n",
               (const char *[]){"GP_GLOBAL float *p = o + n;", "GP_SHARED float *q = &s[1];",
                                "GP_PRIVATE float *r = acc;", "GP_GLOBAL float *z;", NULL});
+    /* a conditional between a pointer and the null pointer has the pointer's space */
+    expect_ok("__global__ void k(const double *fc, double *o, int steps) {\n"
+              "  const double *b = steps ? fc + blockIdx.x * steps : nullptr;\n"
+              "  double *c = steps > 1 ? NULL : o + blockIdx.x;\n"
+              "  if (b && c) c[0] = b[0];\n}\n",
+              (const char *[]){
+                  "GP_GLOBAL const double *b = steps ? fc + (unsigned)gp_group_id(0) * steps : 0;",
+                  "GP_GLOBAL double *c = steps > 1 ? 0 : o + (unsigned)gp_group_id(0);", NULL});
 }
 
 static void dynamic_shared_block(void **state)
