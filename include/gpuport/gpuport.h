@@ -160,7 +160,7 @@ typedef struct gp_device_info {
     uint32_t memory_bus_width; /* bits */
     uint32_t l2_cache_kib;     /* the device's last-level cache */
     uint32_t pci_bus_id;       /* domain << 16 | bus << 8 | device << 3 (0: not known) */
-    uint32_t reserved[1];
+    uint32_t atomic64; /* 1: 64-bit atomics on global memory (GP_REQUIRES_ATOMIC64) */
 } gp_device_info;
 
 /* Thread-safe. Probes every backend (once per process) and counts their devices. */
@@ -337,7 +337,9 @@ typedef struct gp_build_options {
  * device, through the in-process and the on-disk kernel cache. `options` may be NULL. A compile
  * error is GP_ERR_BUILD with the compiler's log in gp_last_error(), every line naming the
  * user's source_name and line. A kernel that needs double must write GP_REQUIRES_FP64; it is
- * refused (GP_ERR_UNSUPPORTED) on devices without fp64. */
+ * refused (GP_ERR_UNSUPPORTED) on devices without fp64. One with 64-bit atomics writes
+ * GP_REQUIRES_ATOMIC64; it is refused on devices without them (Metal; OpenCL without
+ * cl_khr_int64_base_atomics and _extended_atomics). */
 GP_API gp_status gp_program_create(gp_device *device, const char *source, size_t len,
                                    const gp_build_options *options, gp_program **out);
 /* Thread-safe. Builds the dialect source in the file at `path` (at most 64 MiB) as
@@ -349,6 +351,7 @@ GP_API gp_status gp_program_create_from_file(gp_device *device, const char *path
  * the devices that cannot run `source` (len bytes of dialect source, built with `options`, which
  * may be NULL): SIMD-group operations where the backend has none (OpenCL), a
  * GP_REQUIRES_SIMD_WIDTH the device does not have, GP_REQUIRES_FP64 without double precision,
+ * GP_REQUIRES_ATOMIC64 without 64-bit atomics,
  * and anything but the CPU when `options->checks` (or GPUPORT_CHECK) asks for checking. Each
  * skipped backend is recorded as GP_SELECT_UNSUITABLE with the reason ("kernel 'k' uses
  * gp_simd_shuffle (line 12); opencl has no SIMD-group operations"). With `kernel` (may be NULL)

@@ -112,7 +112,7 @@ class DeviceInfoC(ctypes.Structure):
         ("memory_bus_width", u32),
         ("l2_cache_kib", u32),
         ("pci_bus_id", u32),
-        ("reserved", u32 * 1),
+        ("atomic64", u32),
     ]
 
 

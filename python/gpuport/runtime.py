@@ -308,6 +308,7 @@ class DeviceInfo:
     memory_bus_width: int
     l2_cache_kib: int
     pci_bus_id: Optional[str]  # "0000:3b:00.0"
+    atomic64: bool = False  # 64-bit atomics on global memory (GP_REQUIRES_ATOMIC64)
 
     @staticmethod
     def _from_c(c: N.DeviceInfoC) -> "DeviceInfo":
@@ -340,6 +341,7 @@ class DeviceInfo:
             % (c.pci_bus_id >> 16, c.pci_bus_id >> 8 & 0xFF, c.pci_bus_id >> 3 & 0x1F, c.pci_bus_id & 7)
             if c.pci_bus_id
             else None,
+            atomic64=bool(c.atomic64),
         )
 
 

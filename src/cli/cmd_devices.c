@@ -95,6 +95,7 @@ static cJSON *info_json(const gp_device_info *d)
     }
     cJSON_AddBoolToObject(o, "unified_memory", d->unified_memory != 0);
     cJSON_AddBoolToObject(o, "fp64", d->fp64 != 0);
+    cJSON_AddBoolToObject(o, "atomic64", d->atomic64 != 0);
     cJSON_AddBoolToObject(o, "fp16", d->fp16 != 0);
     return o;
 }
@@ -142,8 +143,9 @@ static void print_device(const gp_device_info *d)
                      d->pci_bus_id >> 8 & 0xff, d->pci_bus_id >> 3 & 0x1f, d->pci_bus_id & 7);
         printf("            %s\n", hw + 2);
     }
-    printf("            unified memory %s, fp64 %s, fp16 %s", d->unified_memory ? "yes" : "no",
-           d->fp64 ? "yes" : "no", d->fp16 ? "yes" : "no");
+    printf("            unified memory %s, fp64 %s, fp16 %s, 64-bit atomics %s",
+           d->unified_memory ? "yes" : "no", d->fp64 ? "yes" : "no", d->fp16 ? "yes" : "no",
+           d->atomic64 ? "yes" : "no");
     if (d->compute_capability_major)
         printf(", compute capability %d.%d", d->compute_capability_major,
                d->compute_capability_minor);

@@ -102,6 +102,7 @@ typedef struct gp_kernel_sig {
 /* What a source asks of the device beyond the dialect's core, read by the signature parser. */
 typedef struct gp_source_needs {
     bool fp64;           /* GP_REQUIRES_FP64 */
+    bool atomic64;       /* GP_REQUIRES_ATOMIC64 */
     uint32_t simd_width; /* GP_REQUIRES_SIMD_WIDTH(n): n; 0 when the source does not say */
     char simd_op[32];    /* the first gp_simd_* operation in the source, "" when none */
     int simd_line;       /* its line */

@@ -64,6 +64,7 @@ typedef struct gp_open_needs {
     int simd_line;
     uint32_t simd_width; /* GP_REQUIRES_SIMD_WIDTH */
     bool fp64;
+    bool atomic64;
     uint32_t checks;       /* it is to run checked */
     uint32_t build_checks; /* what the CPU builds it with (the above, or GPUPORT_CHECK's) */
     const char *source;    /* built on each candidate: what cannot build there cannot run there */
@@ -108,6 +109,11 @@ static bool gp_unsuitable(const gp_open_needs *n, const gp_device_info *in, char
     }
     if (n->fp64 && !in->fp64) {
         snprintf(why, cap, "the program says GP_REQUIRES_FP64 and %s has no double precision",
+                 in->spec);
+        return true;
+    }
+    if (n->atomic64 && !in->atomic64) {
+        snprintf(why, cap, "the program says GP_REQUIRES_ATOMIC64 and %s has no 64-bit atomics",
                  in->spec);
         return true;
     }
@@ -378,6 +384,7 @@ gp_status gp_device_open_for_source(const char *spec, const char *source, size_t
     n.simd_line = sn.simd_line;
     n.simd_width = sn.simd_width;
     n.fp64 = sn.fp64;
+    n.atomic64 = sn.atomic64;
     n.checks = options ? options->checks : 0; /* GPUPORT_CHECK makes `auto` the CPU in gp_open */
     n.source = source;
     n.len = len;

@@ -122,6 +122,13 @@ static gp_status gp_check_needs(const gp_device_state *dev, const char *name,
                             "%s says GP_REQUIRES_FP64 but %s (%s) has no double precision; use "
                             "float, or run it on a device with fp64",
                             name, in->spec, in->name);
+    if (n->atomic64 && !in->atomic64)
+        return gp_error_set(GP_ERR_UNSUPPORTED,
+                            "%s says GP_REQUIRES_ATOMIC64 but %s (%s) has no 64-bit atomics on "
+                            "global memory%s; use 32-bit atomics, or run it on a cuda, cpu or "
+                            "OpenCL device with cl_khr_int64_base_atomics and _extended_atomics",
+                            name, in->spec, in->name,
+                            in->backend == GP_BACKEND_METAL ? " (Metal has none)" : "");
     /* A source that uses SIMD-group operations where there are none is left to the compiler,
      * since they may sit behind #if !defined(GP_TARGET_...); gp_no_simd_error() explains the
      * failure. A stated width is checked here. */

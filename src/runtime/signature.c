@@ -682,6 +682,7 @@ gp_status gp_signature_parse(const char *src, size_t len, const char *source_nam
     if (st == GP_OK) st = gp_group_requirements(c, len, source_name, ks, n);
     if (st == GP_OK) {
         nd.fp64 = gp_has_word(c, 0, len, "GP_REQUIRES_FP64");
+        nd.atomic64 = gp_has_word(c, 0, len, "GP_REQUIRES_ATOMIC64");
         const char *op = NULL;
         size_t at = gp_find_simd_op(c, 0, len, &op);
         if (at < len) {

@@ -97,12 +97,13 @@ char *tr_assemble_pieces(const tr_assembly *as, const bool *include, int refusal
     tr_unit *u = as->u;
     bool *mark = calloc((size_t)(u->nemitted ? u->nemitted : 1), sizeof *mark);
     bool *refused_mark = calloc((size_t)(u->nemitted ? u->nemitted : 1), sizeof *refused_mark);
-    bool fp64 = false, simd = false, todo = false;
+    bool fp64 = false, atomic64 = false, simd = false, todo = false;
     for (int k = 0; mark && refused_mark && k < as->nk; k++) {
         tr_func *f = as->ki[k].func;
         if (include[k]) {
             tr_reach(as, k, mark);
             fp64 |= f->uses_fp64;
+            atomic64 |= f->uses_atomic64;
             simd |= f->uses_simd;
         } else if (refusals) {
             tr_reach(as, k, refused_mark);
@@ -127,10 +128,11 @@ char *tr_assemble_pieces(const tr_assembly *as, const bool *include, int refusal
             -2, (tr_clone_ref){0});
     }
     if (fp64) putf(&b, "GP_REQUIRES_FP64\n");
+    if (atomic64) putf(&b, "GP_REQUIRES_ATOMIC64\n");
     if (simd) putf(&b, "GP_REQUIRES_SIMD_WIDTH(%d)\n", as->simd_width);
     for (size_t i = 0; i < u->pp.nkept; i++)
         putf(&b, "#define %s %s\n", u->pp.kept[i].name, u->pp.kept[i].body);
-    if (u->pp.nkept || fp64 || simd) putf(&b, "\n");
+    if (u->pp.nkept || fp64 || atomic64 || simd) putf(&b, "\n");
     bool any_constant = false;
     for (int i = 0; i < u->nconstants; i++) {
         tr_sym *s = u->constants[i];

@@ -290,8 +290,9 @@ typedef struct tr_func {
     tr_clone *clones;
     int nclones;
     bool uses_fp64;
-    bool uses_simd; /* warp shuffles or votes, here or in callees */
-    char *refused;  /* the parser refused its body: the reason (the function is not lowered) */
+    bool uses_atomic64; /* 64-bit atomics (gp_atomic64_*, gp_atomic_add_double) */
+    bool uses_simd;     /* warp shuffles or votes, here or in callees */
+    char *refused;      /* the parser refused its body: the reason (the function is not lowered) */
     int refused_line;
     char *template_id; /* an instantiated template: "reduce<float, 256>" */
     bool synthetic;    /* made by the translation (a cooperative-group operation) */

@@ -276,6 +276,10 @@ void tl_infer_call(lctx *c, tr_expr *e)
         const char *elem = p->elem ? p->elem : "";
         bool i32 = !strcmp(elem, "int") || !strcmp(elem, "unsigned int") ||
                    !strcmp(elem, "int32_t") || !strcmp(elem, "uint32_t");
+        bool i64 = !strcmp(elem, "long long") || !strcmp(elem, "unsigned long long") ||
+                   !strcmp(elem, "int64_t") || !strcmp(elem, "uint64_t") || !strcmp(elem, "long") ||
+                   !strcmp(elem, "unsigned long") || !strcmp(elem, "long long int") ||
+                   !strcmp(elem, "unsigned long long int");
         if (p->vt != TR_VT_PTR) {
             tl_refuse(c, e, "atomic", "%s needs a pointer as its first argument", name);
         } else if (!strcmp(elem, "float") && !strcmp(m->out, "add")) {
@@ -290,10 +294,20 @@ void tl_infer_call(lctx *c, tr_expr *e)
                    strcmp(elem, "unsigned int") && strcmp(elem, "uint32_t")) {
             tl_refuse(c, e, name, "%s on %s: CUDA's %s is on unsigned int", name,
                       elem[0] ? elem : "this type", name);
+        } else if (!i32 && (i64 || (!strcmp(elem, "double") && !strcmp(m->out, "add")))) {
+            /* gp_atomic64_*, gp_atomic_add_double: global memory, GP_REQUIRES_ATOMIC64 */
+            if (p->space != TR_SP_GLOBAL)
+                tl_refuse(c, e, "64-bit atomic",
+                          "%s on %s in %s memory: the dialect's 64-bit atomics are on global "
+                          "memory",
+                          name, elem, tl_space_name[p->space]);
+            e->vt = tl_base_vt(elem);
+            c->f->uses_atomic64 = true;
+            if (e->vt == TR_VT_DOUBLE) c->f->uses_fp64 = true;
         } else if (!i32) {
             tl_refuse(c, e, "64-bit atomic",
-                      "%s on %s: the portable atomic subset is 32-bit int and unsigned (and float "
-                      "add on global memory); 64-bit atomics are missing on Metal and OpenCL 1.2",
+                      "%s on %s: the portable atomic subset is 32-bit int and unsigned, 64-bit "
+                      "integers and double add on global memory, and float add",
                       name, elem[0] ? elem : "this type");
         } else {
             e->vt = tl_base_vt(elem);

@@ -143,5 +143,6 @@ void tl_infer_call_user(lctx *c, tr_expr *e, tr_func *g)
     for (int i = 0; i < g->nhoisted; i++)
         tl_add_hoist(c->f, c->u, g->hoisted[i]);
     c->f->uses_fp64 |= g->uses_fp64;
+    c->f->uses_atomic64 |= g->uses_atomic64;
     c->f->uses_simd |= g->uses_simd;
 }

@@ -238,7 +238,9 @@ static void emit_call(lctx *c, gp_strbuf *sb, tr_expr *e)
     case TR_CALL_FLOAT_MATH:
         /* the double one: CUDA's own name, or another where the targets lack it (nearbyint) */
         gp_strbuf_printf(sb, "%s(",
-                         e->vt == TR_VT_FLOAT ? m->out : m->construct ? m->construct : m->cuda);
+                         e->vt == TR_VT_FLOAT ? m->out
+                         : m->construct       ? m->construct
+                                              : m->cuda);
         emit_args_as(c, sb, e, e->vt == TR_VT_FLOAT ? TR_VT_FLOAT : TR_VT_DOUBLE);
         gp_strbuf_putc(sb, ')');
         return;
@@ -295,6 +297,10 @@ static void emit_call(lctx *c, gp_strbuf *sb, tr_expr *e)
                 return;
             }
             gp_strbuf_printf(sb, "%s(", wrapping_atomic(c, m->out, e->args[0]->space));
+        } else if (e->vt == TR_VT_DOUBLE) {
+            gp_strbuf_puts(sb, "gp_atomic_add_double(");
+        } else if (e->vt == TR_VT_LONG || e->vt == TR_VT_ULONG) {
+            gp_strbuf_printf(sb, "gp_atomic64_%s(", m->out);
         } else {
             gp_strbuf_printf(sb, "gp_atomic_%s(", m->out);
         }

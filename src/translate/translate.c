@@ -82,8 +82,8 @@ static cJSON *targets_json(const tr_func *f, bool refused, const tr_build *b)
 {
     cJSON *t = cJSON_CreateObject();
     for (int i = 0; i < TR_NTARGETS; i++) {
-        bool eligible =
-            !refused && !(i == TR_T_OPENCL && f->uses_simd) && !(i == TR_T_METAL && f->uses_fp64);
+        bool eligible = !refused && !(i == TR_T_OPENCL && f->uses_simd) &&
+                        !(i == TR_T_METAL && (f->uses_fp64 || f->uses_atomic64));
         if (!eligible || (b && b[i].status == TR_BUILD_FAILED))
             cJSON_AddBoolToObject(t, target_names[i], false);
         else if (b && b[i].status == TR_BUILD_OK)
@@ -91,16 +91,25 @@ static cJSON *targets_json(const tr_func *f, bool refused, const tr_build *b)
         else
             cJSON_AddNullToObject(t, target_names[i]); /* not built here: not claimed */
     }
-    if ((f->uses_fp64 || f->uses_simd) && !refused) {
+    if ((f->uses_fp64 || f->uses_atomic64 || f->uses_simd) && !refused) {
         cJSON *why = cJSON_AddObjectToObject(t, "conditions");
         if (f->uses_simd)
             cJSON_AddStringToObject(why, "opencl",
                                     "none: OpenCL has no SIMD-group operations of a width a "
                                     "kernel can require");
+        else if (f->uses_atomic64)
+            cJSON_AddStringToObject(
+                why, "opencl",
+                f->uses_fp64 ? "a device with fp64 (cl_khr_fp64) and 64-bit atomics "
+                               "(cl_khr_int64_base_atomics, _extended_atomics)"
+                             : "a device with 64-bit atomics (cl_khr_int64_base_atomics, "
+                               "_extended_atomics)");
         else
             cJSON_AddStringToObject(why, "opencl", "a device with fp64 (cl_khr_fp64)");
         if (f->uses_fp64)
             cJSON_AddStringToObject(why, "metal", "Apple GPUs have no double precision");
+        else if (f->uses_atomic64)
+            cJSON_AddStringToObject(why, "metal", "Metal has no 64-bit atomics on device memory");
         else
             cJSON_AddStringToObject(why, "metal", "an Apple GPU (SIMD groups of 32)");
         if (f->uses_simd)
@@ -459,6 +468,7 @@ void gp_translate(const char *path, const char *source, size_t source_len,
         cJSON_AddNumberToObject(o, "line", f->line);
         cJSON_AddBoolToObject(o, "translated", !kref);
         cJSON_AddBoolToObject(o, "fp64", f->uses_fp64);
+        cJSON_AddBoolToObject(o, "atomic64", f->uses_atomic64);
         cJSON_AddBoolToObject(o, "simd", f->uses_simd);
         cJSON *params = cJSON_AddArrayToObject(o, "parameters");
         for (int p = 0; p < ki[i].nparams; p++) {
@@ -494,7 +504,8 @@ void gp_translate(const char *path, const char *source, size_t source_len,
         for (int i = 0; i < k && ok && !bad; i++) {
             if (!ok[i]) continue;
             const tr_func *f = ki[i].func;
-            if ((t == TR_T_OPENCL && f->uses_simd) || (t == TR_T_METAL && f->uses_fp64))
+            if ((t == TR_T_OPENCL && f->uses_simd) ||
+                (t == TR_T_METAL && (f->uses_fp64 || f->uses_atomic64)))
                 bad = f;
             else if (builds && builds[i * TR_NTARGETS + t].status == TR_BUILD_FAILED)
                 bad = f, failed = true;
@@ -516,7 +527,8 @@ void gp_translate(const char *path, const char *source, size_t source_len,
             snprintf(why, sizeof why, "kernel %s %s%s", bad->name,
                      failed             ? "does not build there"
                      : t == TR_T_OPENCL ? "uses SIMD-group operations, which OpenCL does not have"
-                                        : "uses double precision, which Metal does not have",
+                     : bad->uses_fp64   ? "uses double precision, which Metal does not have"
+                                        : "uses 64-bit atomics, which Metal does not have",
                      others);
             cJSON_AddStringToObject(whole_why, target_names[t], why);
         } else if (unchecked || !ok) {

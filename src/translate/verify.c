@@ -29,7 +29,8 @@ static double now_s(void)
 
 static bool eligible(const tr_func *f, int t)
 {
-    return !(t == TR_T_OPENCL && f->uses_simd) && !(t == TR_T_METAL && f->uses_fp64);
+    return !(t == TR_T_OPENCL && f->uses_simd) &&
+           !(t == TR_T_METAL && (f->uses_fp64 || f->uses_atomic64));
 }
 
 /* The first device of a backend on this machine, or NULL. */

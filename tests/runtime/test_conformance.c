@@ -258,6 +258,68 @@ static void conformance_atomic_float(void **state)
     free(v);
 }
 
+static void conformance_atomic64(void **state)
+{
+    (void)state;
+    enum { N = 10000 };
+    static double v[N];
+    uint64_t rsum[9] = {0}, rmix = 0;
+    double rd[8] = {0};
+    for (int i = 0; i < N; i++) {
+        v[i] = (double)((i % 97) + 1) * 0.125; /* exact: the sums do not depend on order */
+        rsum[i % 8] += 0x100000000ull + (uint64_t)i;
+        rmix ^= (uint64_t)1 << (i % 64);
+        rd[i % 8] += v[i];
+    }
+    rsum[8] = 2 * (uint64_t)N;
+    FOR_EACH_DEVICE(dev)
+    {
+        size_t len;
+        char *src = gpt_kernel_source("atomic64.gpk", &len);
+        gp_program *p = NULL;
+        gp_build_options o = {sizeof o, 0, "atomic64.gpk", NULL, 0, 0};
+        gp_status st = gp_program_create(dev, src, len, &o, &p);
+        free(src);
+        gp_device_info info;
+        GPT_CHECK(gp_device_get_info(dev, &info));
+        if (st == GP_ERR_UNSUPPORTED && (!info.atomic64 || !info.fp64)) {
+            printf("  %s: refused as it should be: %s\n", info.spec, gp_last_error());
+            continue;
+        }
+        GPT_CHECK(st);
+        gp_kernel *k;
+        GPT_CHECK(gp_kernel_create(p, "atomic64_ops", &k));
+        uint64_t sums[9] = {0}, mix = 0, owner[4] = {0};
+        sums[8] = 3 * (uint64_t)N;
+        int64_t range[2] = {INT64_MAX, INT64_MIN};
+        double dsums[8] = {0};
+        gp_buffer *bs = gpt_upload(dev, sums, sizeof sums), *bm = gpt_upload(dev, &mix, 8),
+                  *br = gpt_upload(dev, range, sizeof range),
+                  *bo = gpt_upload(dev, owner, sizeof owner),
+                  *bd = gpt_upload(dev, dsums, sizeof dsums), *bv = gpt_upload(dev, v, sizeof v);
+        int n = N;
+        gp_arg a[] = {gp_arg_buffer(bs), gp_arg_buffer(bm), gp_arg_buffer(br),  gp_arg_buffer(bo),
+                      gp_arg_buffer(bd), gp_arg_buffer(bv), gp_arg_value(&n, 4)};
+        size_t global = N;
+        GPT_CHECK(gp_kernel_launch(NULL, k, 1, &global, NULL, 7, a));
+        GPT_CHECK(gp_buffer_read(bs, 0, sums, sizeof sums));
+        GPT_CHECK(gp_buffer_read(bm, 0, &mix, 8));
+        GPT_CHECK(gp_buffer_read(br, 0, range, sizeof range));
+        GPT_CHECK(gp_buffer_read(bo, 0, owner, sizeof owner));
+        GPT_CHECK(gp_buffer_read(bd, 0, dsums, sizeof dsums));
+        assert_memory_equal(sums, rsum, sizeof sums);
+        assert_true(mix == rmix);
+        assert_true(range[0] == -500 * 10000000000ll);
+        assert_true(range[1] == (int64_t)(N - 1 - 500) * 10000000000ll);
+        for (int j = 0; j < 4; j++) /* one work-item of each residue claimed its slot */
+            assert_true(owner[j] != 0 && (owner[j] - 1) % 4 == (uint64_t)j);
+        assert_memory_equal(dsums, rd, sizeof dsums);
+        gp_buffer_release(bs), gp_buffer_release(bm), gp_buffer_release(br);
+        gp_buffer_release(bo), gp_buffer_release(bd), gp_buffer_release(bv);
+        gp_kernel_release(k), gp_program_release(p);
+    }
+}
+
 static void conformance_scan(void **state)
 {
     (void)state;
@@ -888,13 +950,13 @@ static int setup(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(conformance_saxpy),
-        cmocka_unit_test(conformance_many_params),        cmocka_unit_test(conformance_transpose),
-        cmocka_unit_test(conformance_reduce),       cmocka_unit_test(conformance_histogram),
-        cmocka_unit_test(conformance_atomic_float), cmocka_unit_test(conformance_scan),
-        cmocka_unit_test(conformance_index3d),      cmocka_unit_test(conformance_helper),
-        cmocka_unit_test(conformance_half),         cmocka_unit_test(conformance_define),
-        cmocka_unit_test(conformance_vectors),      cmocka_unit_test(conformance_vectors_fp64),
+        cmocka_unit_test(conformance_saxpy),        cmocka_unit_test(conformance_many_params),
+        cmocka_unit_test(conformance_transpose),    cmocka_unit_test(conformance_reduce),
+        cmocka_unit_test(conformance_histogram),    cmocka_unit_test(conformance_atomic_float),
+        cmocka_unit_test(conformance_scan),         cmocka_unit_test(conformance_index3d),
+        cmocka_unit_test(conformance_helper),       cmocka_unit_test(conformance_half),
+        cmocka_unit_test(conformance_define),       cmocka_unit_test(conformance_vectors),
+        cmocka_unit_test(conformance_vectors_fp64), cmocka_unit_test(conformance_atomic64),
         cmocka_unit_test(conformance_bits),         cmocka_unit_test(conformance_nonuniform),
         cmocka_unit_test(conformance_simd),         cmocka_unit_test(simd_faults_cpu),
     };

@@ -484,8 +484,19 @@ static void refusals(void **state)
                    "inline PTX", "NVIDIA");
     expect_refused("template <typename T>\n__global__ void k(T *o) { o[0] = 1; }\n", 2, "template",
                    "instantiated nowhere");
-    expect_refused("__global__ void k(unsigned long long *o) {\n  atomicAdd(o, 1ull);\n}\n", 2,
-                   "64-bit atomic", "32-bit");
+    /* 64-bit atomics: on global memory under GP_REQUIRES_ATOMIC64; on shared memory refused */
+    expect_ok("__global__ void k(unsigned long long *o, double *d, long long *m) {\n"
+              "  atomicAdd(o, 1ull);\n  atomicAdd(&d[1], 0.5);\n  atomicMax(m, -3ll);\n"
+              "  atomicCAS(&o[1], 0ull, 7ull);\n}\n",
+              (const char *[]){"GP_REQUIRES_FP64\nGP_REQUIRES_ATOMIC64\n",
+                               "gp_atomic64_add(o, 1ull);", "gp_atomic_add_double(&d[1], 0.5);",
+                               "gp_atomic64_max(m, -3ll);", "gp_atomic64_cas(&o[1], 0ull, 7ull);",
+                               NULL});
+    expect_refused("__global__ void k(unsigned long long *o) {\n"
+                   "  __shared__ unsigned long long c;\n  atomicAdd(&c, 1ull);\n  o[0] = c;\n}\n",
+                   3, "64-bit atomic", "on global memory");
+    expect_refused("__global__ void k(double *o) {\n  atomicExch(o, 1.0);\n}\n", 2, "64-bit atomic",
+                   "double add");
     /* barriers that count: helpers with a shared counter, passed in by address */
     expect_ok("__global__ void k(int *o) {\n  int c = __syncthreads_count(o[threadIdx.x] > 0);\n"
               "  o[threadIdx.x] = c + __syncthreads_or(c > 3);\n}\n",

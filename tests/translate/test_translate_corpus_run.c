@@ -3029,6 +3029,50 @@ static void run_bit_ops(void **state)
     }
 }
 
+/* atomic64_stats.cu: double atomicAdd, 64-bit add past 2^32, 64-bit CAS and packed min. */
+static void run_atomic64_stats(void **state)
+{
+    (void)state;
+    enum { N = 5000 };
+    static double x[N];
+    static int32_t flags[N];
+    static uint32_t keys[N];
+    double rs[2] = {0, 0};
+    uint64_t rev = 0, rmin = UINT64_MAX;
+    for (int i = 0; i < N; i++) {
+        x[i] = (double)(i % 64) / 8.0 - 3.0; /* dyadic: every sum is exact in any order */
+        flags[i] = i % 777 == 13;
+        keys[i] = (uint32_t)((i * 2654435761u) >> 8) | 1u;
+        rs[0] += x[i], rs[1] += x[i] * x[i];
+        if (x[i] > 0.5) rev += 1ull << 22;
+        uint64_t packed = (uint64_t)keys[i] << 32 | (uint32_t)i;
+        if (packed < rmin) rmin = packed;
+    }
+    FOR_EACH_DEVICE(dev)
+    {
+        built t = build(dev, "atomic64_stats.cu");
+        gp_kernel *k1 = gpt_kernel_of(t.prog, "moments"),
+                  *k2 = gpt_kernel_of(t.prog, "first_and_min");
+        double sums[2] = {0, 0};
+        uint64_t ev = 0, first = 0, pmin = UINT64_MAX;
+        gp_buffer *bx = buf(dev, x, sizeof x), *bs = buf(dev, sums, sizeof sums),
+                  *be = buf(dev, &ev, 8), *bf = buf(dev, flags, sizeof flags),
+                  *bk = buf(dev, keys, sizeof keys), *bfi = buf(dev, &first, 8),
+                  *bm = buf(dev, &pmin, 8);
+        int32_t n = N;
+        launch(k1, 1, G1(5120), G1(256), ARGS(B(bx), B(bs), B(be), V(n)));
+        launch(k2, 1, G1(5120), G1(256), ARGS(B(bf), B(bk), B(bfi), B(bm), V(n)));
+        get(bs, sums, sizeof sums), get(be, &ev, 8), get(bfi, &first, 8), get(bm, &pmin, 8);
+        assert_true(sums[0] == rs[0] && sums[1] == rs[1]);
+        assert_true(ev == rev && ev > 0xffffffffull);
+        assert_true(first >= 1 && flags[first - 1]); /* some flagged work-item claimed it */
+        assert_true(pmin == rmin);
+        gp_buffer_release(bx), gp_buffer_release(bs), gp_buffer_release(be);
+        gp_buffer_release(bf), gp_buffer_release(bk), gp_buffer_release(bfi);
+        gp_buffer_release(bm), gp_kernel_release(k1), gp_kernel_release(k2), close_all(&t);
+    }
+}
+
 /* wide_vectors.cu: OpenCL's int8 and float8 declared by the file as structs (renamed in the
  * output), returned by a helper, read from a buffer and passed by value. */
 typedef struct {
@@ -3478,9 +3522,10 @@ static void run_cg_group_function(void **state)
         cmocka_unit_test(run_attention_forward), cmocka_unit_test(run_spmv_csr),                   \
         cmocka_unit_test(run_bit_ops), cmocka_unit_test(left_out_kernel_says_why),                 \
         cmocka_unit_test(run_typed_records), cmocka_unit_test(run_wide_vectors),                   \
-        cmocka_unit_test(run_grid_arrays), cmocka_unit_test(run_union_bits),                       \
-        cmocka_unit_test(run_cub_block_collectives), cmocka_unit_test(run_template_dispatch),      \
-        cmocka_unit_test(run_cg_group_function), cmocka_unit_test(run_cub_warp_reduce),
+        cmocka_unit_test(run_atomic64_stats), cmocka_unit_test(run_grid_arrays),                   \
+        cmocka_unit_test(run_union_bits), cmocka_unit_test(run_cub_block_collectives),             \
+        cmocka_unit_test(run_template_dispatch), cmocka_unit_test(run_cg_group_function),          \
+        cmocka_unit_test(run_cub_warp_reduce),
 
 int main(void)
 {

@@ -88,6 +88,7 @@ gp_status gp_cpu_device_info(uint32_t index, gp_device_info *info)
     info->simd_width = gp_cpu_simd_width();
     info->unified_memory = 1;
     info->fp64 = 1;
+    info->atomic64 = 1;
     info->fp16 = 0;
     info->simd_group_width = GP_CPU_SIMD_WIDTH; /* emulated with fibers */
     return GP_OK;

@@ -99,7 +99,8 @@ void gp_cuda_device_fill_info(const gp_cuda_device *d, gp_device_info *info)
     info->compute_capability_major = d->cc_major;
     info->compute_capability_minor = d->cc_minor;
     info->unified_memory = d->integrated ? 1u : 0u;
-    info->fp64 = 1; /* every CUDA device has double, at some rate */
+    info->fp64 = 1;     /* every CUDA device has double, at some rate */
+    info->atomic64 = 1; /* and 64-bit atomicAdd/CAS/min/max (double add: sm_60 and later) */
     info->fp16 = d->cc_major * 10 + d->cc_minor >= 53 ? 1u : 0u;
     info->simd_group_width = (uint32_t)d->warp_size;
     info->clock_mhz = d->clock_khz > 0 ? (uint32_t)(d->clock_khz / 1000) : 0;

@@ -168,7 +168,8 @@ static void gp_mtl_fill_info(id<MTLDevice> d, uint32_t index, gp_device_info *in
     info->max_group_size = (uint32_t)(m.width < 1024 ? m.width : 1024);
     info->simd_width = 32;
     info->unified_memory = d.hasUnifiedMemory ? 1u : 0u;
-    info->fp64 = 0; /* MSL has no double */
+    info->fp64 = 0;     /* MSL has no double */
+    info->atomic64 = 0; /* nor 64-bit add or compare-exchange on device memory */
     info->fp16 = 1;
     /* Apple GPUs run SIMD groups of 32; AMD and Intel GPUs in Macs vary per pipeline, so the
      * SIMD-group operations are offered on Apple GPUs only. */

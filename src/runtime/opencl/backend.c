@@ -107,6 +107,7 @@ static gp_status gp_cl_device_info_get(uint32_t index, gp_device_info *info)
     info->simd_width = d->simd_width;
     info->unified_memory = d->unified_memory;
     info->fp64 = d->fp64;
+    info->atomic64 = d->atomic64;
     info->fp16 = d->fp16;
     info->clock_mhz = d->clock_mhz; /* CL_DEVICE_MAX_CLOCK_FREQUENCY */
     return GP_OK;

@@ -121,6 +121,8 @@ static cl_int gp_cl_device_strings(const gp_cl_api *api, cl_device_id d, gp_cl_d
     if (gp_cl_device_scalar(api, d, CL_DEVICE_DOUBLE_FP_CONFIG, &dbl, sizeof dbl) != CL_SUCCESS)
         dbl = 0;
     info->fp64 = gp_cl_has_extension(ext, "cl_khr_fp64") || dbl != 0;
+    info->atomic64 = gp_cl_has_extension(ext, "cl_khr_int64_base_atomics") &&
+                     gp_cl_has_extension(ext, "cl_khr_int64_extended_atomics");
     info->fp16 = gp_cl_has_extension(ext, "cl_khr_fp16");
     info->simd_width = gp_cl_simd_width(api, d, info->type, ext);
     free(ext);

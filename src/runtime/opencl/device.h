@@ -37,6 +37,7 @@ typedef struct gp_cl_device_info {
     uint32_t simd_width; /* NVIDIA warp, AMD wavefront, a CPU's float vector width; 0 unknown */
     bool unified_memory; /* CL_DEVICE_HOST_UNIFIED_MEMORY */
     bool fp64;           /* cl_khr_fp64 (or a double fp config) */
+    bool atomic64;       /* cl_khr_int64_base_atomics and cl_khr_int64_extended_atomics */
     bool fp16;           /* cl_khr_fp16 */
     bool available;
     bool compiler_available;

@@ -60,6 +60,10 @@ for k in "${kernels[@]}"; do
         echo "--   metal $(basename "$k"): GP_REQUIRES_FP64, which the runtime refuses on Metal"
         continue
     fi
+    if grep -q "^GP_REQUIRES_ATOMIC64" "$k"; then
+        echo "--   metal $(basename "$k"): GP_REQUIRES_ATOMIC64, which the runtime refuses on Metal"
+        continue
+    fi
     for v in 300 240; do
         if check "$k" "$v"; then
             echo "ok   metal $v $(basename "$k")"

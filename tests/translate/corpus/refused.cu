@@ -1,9 +1,9 @@
 // refused: one of each construct the translation refuses, with the lines the test expects.
 // expect kernel warp: refused warp shuffle 11
 // expect kernel ptx: refused inline PTX 16
-// expect kernel wide: refused 64-bit atomic 21
-// expect kernel textures: refused cudaTextureObject_t 24
-// expect kernel cycles: refused clock 32
+// expect kernel wide: refused 64-bit atomic 22
+// expect kernel textures: refused cudaTextureObject_t 26
+// expect kernel cycles: refused clock 34
 #include <cooperative_groups.h>
 
 __global__ void warp(float *o)
@@ -18,7 +18,9 @@ __global__ void ptx(int *o)
 
 __global__ void wide(unsigned long long *o)
 {
-    atomicAdd(o, 1ull);
+    __shared__ unsigned long long count;
+    atomicAdd(&count, 1ull);
+    o[0] = count;
 }
 
 __global__ void textures(float *o, cudaTextureObject_t t)

@@ -92,6 +92,16 @@ static const char *const ck_atomics[] = {
     "gp_atomic_max",
     "gp_atomic_add_float",
     "gp_atomic_add_float_shared",
+    "gp_atomic64_add",
+    "gp_atomic64_sub",
+    "gp_atomic64_and",
+    "gp_atomic64_or",
+    "gp_atomic64_xor",
+    "gp_atomic64_xchg",
+    "gp_atomic64_cas",
+    "gp_atomic64_min",
+    "gp_atomic64_max",
+    "gp_atomic_add_double",
 };
 
 static bool ck_in(const char *name, const char *const *list, size_t n)
@@ -1287,14 +1297,14 @@ static bool ck_expr_hook(gk_printer *p, const gk_expr *e, int prec)
             ck_puts(p, "))");
             return true;
         }
-        if (!strcmp(n, "gp_atomic_cas") && e->nargs == 3) {
+        if ((!strcmp(n, "gp_atomic_cas") || !strcmp(n, "gp_atomic64_cas")) && e->nargs == 3) {
             /* the expected value once, in a variable the hook compares the word with */
             if (paren) ck_puts(p, "(");
             ck_puts(p, "({ __typeof__(+*(");
             ck_plain(p, e->args[0], GK_PREC_COMMA);
             ck_puts(p, ")) gp__ce = (");
             gk_print_expr(p, e->args[1], GK_PREC_ASSIGN);
-            ck_puts(p, "); gp_atomic_cas(");
+            gp_strbuf_printf(p->out, "); %s(", n);
             ck_print_atomic_target(p, e->args[0], "gp__ce");
             ck_puts(p, ", gp__ce, ");
             gk_print_expr(p, e->args[2], GK_PREC_ASSIGN);

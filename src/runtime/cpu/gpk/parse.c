@@ -1259,10 +1259,11 @@ int gk_parse(gk_unit *u, const char *src, size_t len, const char *source_name,
         if (gk_accept(p, ";")) continue;
         if (gk_tok_is(t, "GP_KERNEL") && t->kind == GK_IDENT) {
             top = gk_kernel(p);
-        } else if (gk_tok_is(t, "GP_REQUIRES_FP64") && t->kind == GK_IDENT) {
+        } else if ((gk_tok_is(t, "GP_REQUIRES_FP64") || gk_tok_is(t, "GP_REQUIRES_ATOMIC64")) &&
+                   t->kind == GK_IDENT) {
             p->i++;
             top = gk_top_new(p, GK_TOP_REQUIRES, t->pos);
-            top->text = "GP_REQUIRES_FP64";
+            top->text = gk_tok_is(t, "GP_REQUIRES_FP64") ? "GP_REQUIRES_FP64" : "GP_REQUIRES_ATOMIC64";
         } else if ((gk_tok_is(t, "GP_REQUIRES_SIMD_WIDTH") ||
                     gk_tok_is(t, "GP_REQUIRES_GROUP_SIZE")) &&
                    t->kind == GK_IDENT) {
