@@ -126,6 +126,10 @@ static const run_type run_types[] = {
     {"gp_double2", GP_DTYPE_F64, 2},
     {"gp_double4", GP_DTYPE_F64, 4},
     {"gp_half2", GP_DTYPE_F16, 2},
+    {"gp_packed_float3", GP_DTYPE_F32, 3}, /* three scalars, as CUDA's float3 in memory */
+    {"gp_packed_int3", GP_DTYPE_I32, 3},
+    {"gp_packed_uint3", GP_DTYPE_U32, 3},
+    {"gp_packed_uchar3", GP_DTYPE_U8, 3},
 };
 
 /* The type named `t` (a build define naming a type is followed: -DREAL=float). */
@@ -818,6 +822,17 @@ static int run_make_buffers(run_state *s)
                 st = gp_buffer_fill(p->buffer, 0, &z, 1, p->bytes);
             } else if (es == 1 || es == 2 || es == 4 || es == 8 || es == 16) {
                 st = gp_buffer_fill(p->buffer, 0, p->spec.value, es, p->bytes);
+            } else { /* a pattern a fill does not take (gp_packed_float3: 12 bytes): written */
+                unsigned char *h = malloc(p->bytes ? p->bytes : 1);
+                if (!h) {
+                    gp_unmap_file(&m);
+                    return gp_cli_input_error("run", "%s: out of host memory for %zu bytes",
+                                              p->info.name, p->bytes);
+                }
+                for (size_t o = 0; o + es <= p->bytes; o += es)
+                    memcpy(h + o, p->spec.value, es);
+                st = gp_buffer_write(p->buffer, 0, h, p->bytes);
+                free(h);
             }
         }
         gp_unmap_file(&m);
