@@ -1626,6 +1626,33 @@ GP__CPU_VEC(double, double)
 #define rintf(x)                   rint(x)
 #endif
 
+/* 3-component vectors as CUDA lays them out in memory (float3: 12 bytes, uchar3: 3), for buffers
+ * a host shares with CUDA code: gp_packed_float3, _int3, _uint3, _uchar3 are plain structs of
+ * three (x, y, z: the same size and alignment on every target, where float3 is 16 bytes on
+ * OpenCL and Metal), read into the 4-component type (w 0) and written back from it. */
+#if !defined(GP_KERNEL_ABI_ONLY)
+#define GP__PACKED3(T, E)                                                                          \
+    typedef struct gp_packed_##T##3 {                                                              \
+        E x, y, z;                                                                                 \
+    } gp_packed_##T##3;                                                                            \
+    GP_FUNC gp_##T##4 gp_unpack_##T##3(gp_packed_##T##3 v)                                         \
+    {                                                                                              \
+        return gp_make_##T##4(v.x, v.y, v.z, (E)0);                                                \
+    }                                                                                              \
+    GP_FUNC gp_packed_##T##3 gp_pack_##T##3(gp_##T##4 v)                                           \
+    {                                                                                              \
+        gp_packed_##T##3 r;                                                                        \
+        r.x = v.x;                                                                                 \
+        r.y = v.y;                                                                                 \
+        r.z = v.z;                                                                                 \
+        return r;                                                                                  \
+    }
+GP__PACKED3(float, float)
+GP__PACKED3(int, int)
+GP__PACKED3(uint, uint32_t)
+GP__PACKED3(uchar, uint8_t)
+#endif /* !GP_KERNEL_ABI_ONLY */
+
 /* Half-precision arithmetic on the storage type gp_half, and pairs of halves (gp_half2: two
  * gp_half in 4 bytes, CUDA's __half2 layout), for code translated from CUDA's __half and __half2
  * intrinsics: each operation computed in float, then rounded to half. For add, sub, mul and div

@@ -122,11 +122,13 @@ uint32_t gp_signature_type_size(const char *t)
         const char *name;
         uint32_t size;
     } vectors[] = {
-        {"gp_char2", 2},    {"gp_uchar2", 2},  {"gp_char4", 4},   {"gp_uchar4", 4},
-        {"gp_short2", 4},   {"gp_ushort2", 4}, {"gp_short4", 8},  {"gp_ushort4", 8},
-        {"gp_half2", 4},    {"gp_uint2", 8},   {"gp_uint4", 16},  {"gp_long2", 16},
-        {"gp_ulong2", 16},  {"gp_long4", 32},  {"gp_ulong4", 32}, {"gp_double2", 16},
-        {"gp_double4", 32},
+        {"gp_char2", 2},        {"gp_uchar2", 2},        {"gp_char4", 4},
+        {"gp_uchar4", 4},       {"gp_short2", 4},        {"gp_ushort2", 4},
+        {"gp_short4", 8},       {"gp_ushort4", 8},       {"gp_half2", 4},
+        {"gp_uint2", 8},        {"gp_uint4", 16},        {"gp_long2", 16},
+        {"gp_ulong2", 16},      {"gp_long4", 32},        {"gp_ulong4", 32},
+        {"gp_double2", 16},     {"gp_double4", 32},      {"gp_packed_float3", 12},
+        {"gp_packed_int3", 12}, {"gp_packed_uint3", 12}, {"gp_packed_uchar3", 3},
     };
     for (size_t i = 0; i < sizeof vectors / sizeof vectors[0]; i++)
         if (!strcmp(t, vectors[i].name)) return vectors[i].size;

@@ -116,6 +116,10 @@ typedef struct tr_expr {
     char convert;      /* an implicit conversion CUDA makes of this value: 'h' to half, 'f' from
                           half to float (half is stored as its bits; infer.c) */
     const char *vec;   /* a vector value (vt TR_VT_VEC): its CUDA type, "float3" (NULL: unknown) */
+    /* an element of a buffer of 3-component vectors, stored packed as CUDA stores them (infer.c):
+     * `packed` read as a value ("float": gp_unpack_float3(p[i])); `pack` an assignment that
+     * writes one (gp_pack_float3 of the value) */
+    const char *packed, *pack;
 } tr_expr;
 
 typedef enum tr_sym_kind {

@@ -10,6 +10,18 @@
 #include "translate/map.h"
 #include "translate/parser.h"
 
+/* e (p[i], *p) reads an element of a buffer of 3-component vectors in global or constant
+ * memory, which the output stores packed as CUDA does: read as a value, it is unpacked into the
+ * 4-component type, unless the parent takes the element itself (a field, its address, the
+ * target of an assignment), which clears the mark. */
+static void mark_packed(tr_expr *e, const tr_expr *ptr)
+{
+    e->packed = e->vt == TR_VT_VEC && ptr->vt == TR_VT_PTR &&
+                        (ptr->space == TR_SP_GLOBAL || ptr->space == TR_SP_CONSTANT)
+                    ? tl_packed3(e->vec)
+                    : NULL;
+}
+
 tr_space tl_sym_space(lctx *c, tr_sym *s)
 {
     if (s->ndims) return s->type.space ? s->type.space : TR_SP_PRIVATE;
@@ -237,6 +249,7 @@ void tl_infer_expr(lctx *c, tr_expr *e)
             return;
         }
         tl_infer_expr(c, e->a);
+        e->a->packed = NULL; /* p[i].x: a field of the packed element itself */
         e->vt = TR_VT_UNKNOWN;
         if (tl_infer_struct_member(c, e)) return;
         if (!strcmp(e->name, "x") || !strcmp(e->name, "y") || !strcmp(e->name, "z") ||
@@ -267,16 +280,19 @@ void tl_infer_expr(lctx *c, tr_expr *e)
             e->vt = tl_base_vt(e->a->elem ? e->a->elem : "int");
             if (e->vt == TR_VT_VEC) e->vec = e->a->elem;
             tl_mark_struct_value(e, e->a->elem, e->a->space);
+            mark_packed(e, e->a);
             return;
         }
         e->vt = e->a->elem ? tl_base_vt(e->a->elem) : TR_VT_UNKNOWN;
         if (e->vt == TR_VT_VEC) e->vec = e->a->elem;
         tl_mark_struct_value(e, e->a->elem, e->a->space);
+        mark_packed(e, e->a);
         return;
     }
     case TR_E_UNARY:
         tl_infer_expr(c, e->a);
         if (!strcmp(e->text, "&")) {
+            e->a->packed = NULL; /* the element's address: a pointer into the packed buffer */
             e->vt = TR_VT_PTR;
             tr_expr *x = e->a;
             /* &s, &s.f of a value parameter (a member function's object): a kernel's is copied
@@ -316,6 +332,7 @@ void tl_infer_expr(lctx *c, tr_expr *e)
             e->vt = e->a->elem ? tl_base_vt(e->a->elem) : TR_VT_UNKNOWN;
             if (e->vt == TR_VT_VEC) e->vec = e->a->elem;
             tl_mark_struct_value(e, e->a->elem, e->a->space);
+            mark_packed(e, e->a);
         } else if (e->a->vt == TR_VT_VEC && tl_vector_operator(c, e)) {
             return;
         } else if (strcmp(e->text, "&") && struct_operand(c, e, e->a)) {
@@ -387,6 +404,18 @@ void tl_infer_expr(lctx *c, tr_expr *e)
     case TR_E_ASSIGN:
         tl_infer_expr(c, e->a);
         tl_infer_expr(c, e->b);
+        e->pack = NULL;
+        if (e->a->packed && !strcmp(e->text, "=")) {
+            e->pack = e->a->packed; /* p[i] = v: the value packed into the element */
+            e->a->packed = NULL;
+        } else if (e->a->packed) {
+            tl_refuse(c, e, "vector operator",
+                      "%s on an element of a buffer of %s (stored packed, as CUDA stores it): "
+                      "write p[i] = p[i] %.*s v",
+                      e->text, e->a->vec ? e->a->vec : "3-component vectors",
+                      (int)strlen(e->text) - 1, e->text);
+            return;
+        }
         if (e->a->vt == TR_VT_VEC && strcmp(e->text, "=") && tl_vector_operator(c, e)) return;
         if (strcmp(e->text, "=") && (struct_operand(c, e, e->a) || struct_operand(c, e, e->b)))
             return;
@@ -524,11 +553,16 @@ void tl_infer_stmt(lctx *c, tr_stmt *s)
             if (!strcmp(sym->type.base, "double") ||
                 tl_vector_elem_vt(sym->type.base) == TR_VT_DOUBLE)
                 c->f->uses_fp64 = true;
+            tr_space psp = sym->type.nptr ? tl_sym_space(c, sym) : TR_SP_NONE;
             if (c->final && tl_is_vec3(sym->type.base) &&
-                (sym->type.nptr || sym->kind == TR_SYM_DYN_SHARED))
+                ((sym->type.nptr && (psp == TR_SP_GLOBAL || psp == TR_SP_CONSTANT) &&
+                  !tl_packed3(sym->type.base)) ||
+                 sym->kind == TR_SYM_DYN_SHARED))
                 tr_diag_add(c->u, true, sym->file, sym->line, sym->col, sym->type.base,
-                            "%s: a %s in memory the host also sees is 12 bytes in CUDA and 16 on "
-                            "OpenCL and Metal; store the 4-component type (or three values)",
+                            "%s: a %s is packed in CUDA (float3: 12 bytes) and four components "
+                            "on OpenCL and Metal, and the output packs only buffers of float3, "
+                            "int3, uint3 and uchar3; store the 4-component type (or three "
+                            "values)",
                             sym->name,
                             sym->kind == TR_SYM_DYN_SHARED ? "dynamic shared array of "
                                                              "3-component vectors"

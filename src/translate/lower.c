@@ -114,11 +114,12 @@ void tl_lower_function(lctx *parent, tr_func *f, tr_clone *clone)
     for (int i = 0; i < f->nparams; i++) {
         const char *why = NULL;
         tr_sym *p = f->params[i];
-        if (p->type.nptr && !p->ref && tl_is_vec3(p->type.base))
+        if (p->type.nptr && !p->ref && tl_is_vec3(p->type.base) && !tl_packed3(p->type.base))
             tr_diag_add(c.u, true, p->file, p->line, p->col, p->type.base,
-                        "parameter %s points to %s: 3-component vectors are 12 bytes in CUDA's "
-                        "memory and 16 on OpenCL and Metal; store the 4-component type (or three "
-                        "values)",
+                        "parameter %s points to %s: CUDA stores 3-component vectors packed "
+                        "(float3: 12 bytes), OpenCL and Metal as four; the output packs buffers "
+                        "of float3, int3, uint3 and uchar3 only: store the 4-component type (or "
+                        "three values)",
                         p->name, p->type.base);
         else if (!tl_map_base(p->type.base, &why))
             tr_diag_add(c.u, true, p->file, p->line, p->col, p->type.base, "parameter %s: %s",
@@ -177,14 +178,21 @@ void tl_lower_function(lctx *parent, tr_func *f, tr_clone *clone)
         tl_emit_signature_helper(&c, &sb);
         gp_strbuf_puts(&sb, "{\n");
     }
-    for (int i = 0; i < f->nparams; i++) /* value parameters the body assigns: copied on entry */
-        if (c.kernel && f->params[i]->assigned) {
-            tr_sym *p = f->params[i];
+    for (int i = 0; i < f->nparams; i++) { /* value parameters the body assigns: copied on
+                                            * entry; a float3's 12 bytes unpacked */
+        tr_sym *p = f->params[i];
+        const char *pk = !p->type.nptr && !p->ref ? tl_packed3(p->type.base) : NULL;
+        if (c.kernel && (p->assigned || pk)) {
             const char *why = NULL;
             tl_indent(&sb, 1);
-            gp_strbuf_printf(&sb, "%s %s = %s_in;\n", tl_map_base(p->type.base, &why), p->name,
-                             p->name);
+            if (pk)
+                gp_strbuf_printf(&sb, "%s %s = gp_unpack_%s3(%s_in);\n",
+                                 tl_map_base(p->type.base, &why), p->name, pk, p->name);
+            else
+                gp_strbuf_printf(&sb, "%s %s = %s_in;\n", tl_map_base(p->type.base, &why), p->name,
+                                 p->name);
         }
+    }
     for (int i = 0; i < f->body->n; i++)
         if (f->body->list[i] && f->body->list[i]->kind != TR_S_EMPTY)
             tl_emit_stmt(&c, &sb, f->body->list[i], 1);

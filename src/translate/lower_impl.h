@@ -52,6 +52,9 @@ bool tl_is_warp_size(lctx *c, const tr_expr *e);
 tr_vt tl_vector_elem_vt(const char *cuda);
 /* whether it is a 3-component vector type (held in 16 bytes, 12 in CUDA's memory) */
 bool tl_is_vec3(const char *cuda);
+/* A 3-component vector type that buffers hold packed (gp_packed_float3 ...): "float", "int",
+ * "uint" or "uchar"; NULL for the others (char3, short3, double3 ...: refused in buffers). */
+const char *tl_packed3(const char *cuda);
 /* a + b, -a or a += b on a vector value: made a call of the file's operator function (refused
  * when it has none); true when e was handled */
 bool tl_vector_operator(lctx *c, tr_expr *e);

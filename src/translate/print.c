@@ -14,6 +14,13 @@ void tl_emit_type_prefix(gp_strbuf *sb, const tr_type *t, tr_space sp)
 {
     const char *why;
     const char *b = tl_map_base(t->base, &why);
+    const char *pk =
+        t->nptr == 1 && (sp == TR_SP_GLOBAL || sp == TR_SP_CONSTANT) ? tl_packed3(t->base) : NULL;
+    char packed[32];
+    if (pk) { /* a pointer into a buffer of 3-component vectors, stored as CUDA stores them */
+        snprintf(packed, sizeof packed, "gp_packed_%s3", pk);
+        b = packed;
+    }
     if (t->nptr && sp) gp_strbuf_printf(sb, "%s ", tl_space_macro[sp]);
     if (t->is_volatile) gp_strbuf_puts(sb, "volatile ");
     /* GP_CONSTANT is `const` on CUDA already, and C++ rejects `const const` */
@@ -387,6 +394,15 @@ void tl_emit_expr(lctx *c, gp_strbuf *sb, tr_expr *e, int prec)
         e->convert = k;
         return;
     }
+    if (e->packed) { /* an element of a packed buffer read as a value */
+        const char *k = e->packed;
+        e->packed = NULL;
+        gp_strbuf_printf(sb, "gp_unpack_%s3(", k);
+        tl_emit_expr(c, sb, e, 1);
+        gp_strbuf_putc(sb, ')');
+        e->packed = k;
+        return;
+    }
     int my = expr_prec(e);
     bool paren = my < prec;
     if (paren) gp_strbuf_putc(sb, '(');
@@ -448,7 +464,9 @@ void tl_emit_expr(lctx *c, gp_strbuf *sb, tr_expr *e, int prec)
     case TR_E_ASSIGN:
         tl_emit_expr(c, sb, e->a, 3);
         gp_strbuf_printf(sb, " %s ", e->text);
-        tl_emit_expr(c, sb, e->b, 2);
+        if (e->pack) gp_strbuf_printf(sb, "gp_pack_%s3(", e->pack);
+        tl_emit_expr(c, sb, e->b, e->pack ? 1 : 2);
+        if (e->pack) gp_strbuf_putc(sb, ')');
         break;
     case TR_E_COND:
         tl_emit_expr(c, sb, e->a, 4);
@@ -629,7 +647,13 @@ void tl_emit_decl(lctx *c, gp_strbuf *sb, tr_sym *s, tr_expr *init)
             tl_emit_expr(c, sb, s->dims[d], 1);
         gp_strbuf_putc(sb, ']');
     }
-    if (init) {
+    if (init && init->kind == TR_E_INIT && init->nargs == 3 && !s->ndims && !s->type.nptr &&
+        tl_is_vec3(s->type.base)) {
+        /* float3 v = {a, b, c}: the 4-component type of the output takes four */
+        gp_strbuf_puts(sb, " = {");
+        emit_args(c, sb, init);
+        gp_strbuf_puts(sb, ", 0}");
+    } else if (init) {
         gp_strbuf_puts(sb, " = ");
         tl_emit_expr(c, sb, init, 2);
     }
@@ -893,12 +917,19 @@ void tl_emit_signature_kernel(lctx *c, gp_strbuf *sb)
         const char *why = NULL;
         const char *b = tl_map_base(p->type.base, &why);
         const char *kind = p->type.nptr ? (p->type.is_const ? "GP_CBUF" : "GP_BUF") : "GP_VAL";
+        char packed[32];
+        bool by_value3 = !p->type.nptr && !p->ref && tl_packed3(p->type.base);
+        if ((p->type.nptr || by_value3) && tl_packed3(p->type.base)) {
+            /* float3 *: 12-byte elements; a float3 by value: its 12 bytes, unpacked on entry */
+            snprintf(packed, sizeof packed, "gp_packed_%s3", tl_packed3(p->type.base));
+            b = packed;
+        }
         gp_strbuf_printf(sb, ", %s(", kind);
         if (b)
             gp_strbuf_puts(sb, b);
         else
             tl_emit_todo(sb, why);
-        gp_strbuf_printf(sb, ", %s%s)", p->name, p->assigned ? "_in" : "");
+        gp_strbuf_printf(sb, ", %s%s)", p->name, p->assigned || by_value3 ? "_in" : "");
         if (!b) b = p->type.base;
         if (ki) tr_kernel_info_add_param(ki, kind, b, p->name);
     }

@@ -79,6 +79,18 @@ tr_vt tl_vector_elem_vt(const char *cuda)
     return f ? f->vt : TR_VT_UNKNOWN;
 }
 
+const char *tl_packed3(const char *cuda)
+{
+    int n = 0;
+    const char *out = tr_vector_type(cuda, &n, NULL);
+    if (!out || n != 3) return NULL;
+    static const char *const kinds[][2] = {
+        {"gp_float4", "float"}, {"gp_int4", "int"}, {"gp_uint4", "uint"}, {"gp_uchar4", "uchar"}};
+    for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++)
+        if (!strcmp(out, kinds[i][0])) return kinds[i][1];
+    return NULL;
+}
+
 bool tl_is_vec3(const char *cuda)
 {
     int n = 0;

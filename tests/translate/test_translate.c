@@ -291,9 +291,23 @@ static void vector_types_of_every_family(void **state)
                                "gp_double4 q = gp_make_double4(d[i].x, d[i].y, 1.0, 0);",
                                "gp_make_short2(s[i].y, s[i].x)", "gp_make_ulong2(u[i].y, 1ull)",
                                NULL});
-    /* a buffer of 3-component vectors has another layout on the host */
-    expect_refused("__global__ void k(uchar3 *p) { p[0] = make_uchar3(1, 2, 3); }\n", 1, "uchar3",
-                   "12 bytes");
+    /* a buffer of 3-component vectors is stored packed, as CUDA stores it (float3: 12 bytes):
+     * read into the 4-component type, written back from it, fields in place */
+    expect_ok(
+        "__global__ void k(uchar3 *p, const float3 *q, float3 axis) {\n"
+        "  float3 v = q[1];\n  p[0] = make_uchar3(1, 2, 3);\n  p[1].y = 4;\n"
+        "  const float3 *r = q + 2;\n  v.x += r->x + (*r).y + axis.z;\n}\n",
+        (const char *[]){"GP_KERNEL(k, GP_BUF(gp_packed_uchar3, p), GP_CBUF(gp_packed_float3, "
+                         "q), GP_VAL(gp_packed_float3, axis_in))",
+                         "gp_float4 axis = gp_unpack_float3(axis_in);",
+                         "gp_float4 v = gp_unpack_float3(q[1]);",
+                         "p[0] = gp_pack_uchar3(gp_make_uchar4(1, 2, 3, 0));", "p[1].y = 4;",
+                         "GP_GLOBAL const gp_packed_float3 *r = q + 2;",
+                         "v.x += r->x + (*r).y + axis.z;", NULL});
+    /* compound assignment to a whole element, and the 3-vectors without a packed type */
+    expect_refused("__global__ void k(float3 *p, float3 v) {\n  p[0] += v;\n}\n", 2,
+                   "vector operator", "p[i] = p[i] + v");
+    expect_refused("__global__ void k(char3 *p) { p[0].x = 1; }\n", 1, "char3", "12 bytes");
 }
 
 static void vector_operators_become_calls(void **state)
@@ -525,8 +539,9 @@ static void refusals(void **state)
                    3, "address space", "depends on control flow");
     expect_refused("__global__ void k(float *o) {\n  float *p;\n  o[0] = 1.0f;\n}\n", 2,
                    "address space", "never given an address");
-    expect_refused("__global__ void k(float3 *o) {\n  o[0].x = 1.0f;\n}\n", 1, "float3",
-                   "12 bytes");
+    expect_refused("__global__ void k(float *o) {\n  extern __shared__ float3 s[];\n"
+                   "  o[0] = s[0].x;\n}\n",
+                   2, "float3", "12 bytes");
     expect_refused("__device__ int f(int n) { return n ? f(n - 1) : 0; }\n"
                    "__global__ void k(int *o) { o[0] = f(3); }\n",
                    1, "recursion", "recursion");

@@ -3029,6 +3029,54 @@ static void run_bit_ops(void **state)
     }
 }
 
+/* packed_points.cu: float3 and uchar3 arrays in CUDA's 12- and 3-byte layout, a float3 by
+ * value, a pointer into the array, components written in place. */
+static void run_packed_points(void **state)
+{
+    (void)state;
+    enum { N = 1000 };
+    typedef struct {
+        float x, y, z;
+    } f3;
+    typedef struct {
+        uint8_t x, y, z;
+    } u3;
+    _Static_assert(sizeof(f3) == 12 && sizeof(u3) == 3, "CUDA's float3 and uchar3 sizes");
+    static f3 in[N], out[N], rout[N];
+    static u3 rgb[N], rrgb[N];
+    f3 axis = {0.25f, -0.5f, 1.0f};
+    float lift = 0.5f, top = 4.0f;
+    for (int i = 0; i < N; i++) {
+        f3 p = {frand(-2, 2), frand(-2, 2), frand(-1, 3)};
+        in[i] = p;
+        f3 c = {axis.y * p.z - axis.z * p.y, axis.z * p.x - axis.x * p.z,
+                axis.x * p.y - axis.y * p.x};
+        rout[i] = (f3){p.x + c.x, p.y + c.y, p.z + c.z + lift};
+        float h = fminf(fmaxf(rout[i].z / top, 0.0f), 1.0f);
+        uint8_t v = (uint8_t)(h * 255.0f);
+        rrgb[i] = (u3){v, (uint8_t)(255 - v), (uint8_t)(i % 2 == 0 ? 128 : 64)};
+    }
+    FOR_EACH_DEVICE(dev)
+    {
+        built t = build(dev, "packed_points.cu");
+        gp_kernel *k1 = gpt_kernel_of(t.prog, "swirl"), *k2 = gpt_kernel_of(t.prog, "colorize");
+        gp_buffer *bi = buf(dev, in, sizeof in), *bo = buf(dev, NULL, sizeof out),
+                  *bc = buf(dev, NULL, sizeof rgb);
+        int32_t n = N;
+        launch(k1, 1, G1(1024), G1(128), ARGS(B(bi), B(bo), V(axis), V(lift), V(n)));
+        launch(k2, 1, G1(1024), G1(128), ARGS(B(bo), B(bc), V(n), V(top)));
+        get(bo, out, sizeof out), get(bc, rgb, sizeof rgb);
+        CHECKF("swirl", (const float *)rout, (const float *)out, 3 * N, 1e-5f);
+        int bad = 0;
+        for (int i = 0; i < N; i++) /* the byte may differ by one where h * 255 rounds apart */
+            bad += abs(rgb[i].x - rrgb[i].x) > 1 || abs(rgb[i].y - rrgb[i].y) > 1 ||
+                   rgb[i].z != rrgb[i].z;
+        assert_int_equal(bad, 0);
+        gp_buffer_release(bi), gp_buffer_release(bo), gp_buffer_release(bc);
+        gp_kernel_release(k1), gp_kernel_release(k2), close_all(&t);
+    }
+}
+
 /* atomic64_stats.cu: double atomicAdd, 64-bit add past 2^32, 64-bit CAS and packed min. */
 static void run_atomic64_stats(void **state)
 {
@@ -3522,10 +3570,10 @@ static void run_cg_group_function(void **state)
         cmocka_unit_test(run_attention_forward), cmocka_unit_test(run_spmv_csr),                   \
         cmocka_unit_test(run_bit_ops), cmocka_unit_test(left_out_kernel_says_why),                 \
         cmocka_unit_test(run_typed_records), cmocka_unit_test(run_wide_vectors),                   \
-        cmocka_unit_test(run_atomic64_stats), cmocka_unit_test(run_grid_arrays),                   \
-        cmocka_unit_test(run_union_bits), cmocka_unit_test(run_cub_block_collectives),             \
-        cmocka_unit_test(run_template_dispatch), cmocka_unit_test(run_cg_group_function),          \
-        cmocka_unit_test(run_cub_warp_reduce),
+        cmocka_unit_test(run_atomic64_stats), cmocka_unit_test(run_packed_points),                 \
+        cmocka_unit_test(run_grid_arrays), cmocka_unit_test(run_union_bits),                       \
+        cmocka_unit_test(run_cub_block_collectives), cmocka_unit_test(run_template_dispatch),      \
+        cmocka_unit_test(run_cg_group_function), cmocka_unit_test(run_cub_warp_reduce),
 
 int main(void)
 {

@@ -1185,21 +1185,29 @@ static const char *gk_vector_elem(const char *name)
         {"gp_double", "double"},
     };
     size_t n = strlen(name);
-    if (n < 2 || (name[n - 1] != '2' && name[n - 1] != '4')) return NULL;
-    for (size_t i = 0; i < sizeof vec / sizeof *vec; i++)
-        if (strlen(vec[i][0]) == n - 1 && !strncmp(name, vec[i][0], n - 1)) return vec[i][1];
+    /* gp_packed_float3: the struct of x, y, z of gp_float's element */
+    bool packed = !strncmp(name, "gp_packed_", 10) && n > 11 && name[n - 1] == '3';
+    if (n < 2 || (!packed && name[n - 1] != '2' && name[n - 1] != '4')) return NULL;
+    for (size_t i = 0; i < sizeof vec / sizeof *vec; i++) {
+        if (packed && strlen(vec[i][0]) - 3 == n - 11 && !strncmp(name + 10, vec[i][0] + 3, n - 11))
+            return vec[i][1];
+        if (!packed && strlen(vec[i][0]) == n - 1 && !strncmp(name, vec[i][0], n - 1))
+            return vec[i][1];
+    }
     return NULL;
 }
 
 static void gk_base_types(gk_parser *p)
 {
     static const char *const names[] = {
-        "int8_t",    "int16_t",    "int32_t",    "int64_t",    "uint8_t",    "uint16_t",
-        "uint32_t",  "uint64_t",   "gp_half",    "gp_bf16",    "size_t",     "ptrdiff_t",
-        "intptr_t",  "uintptr_t",  "bool",       "gp_float2",  "gp_float4",  "gp_int2",
-        "gp_int4",   "gp_char2",   "gp_char4",   "gp_uchar2",  "gp_uchar4",  "gp_short2",
-        "gp_short4", "gp_ushort2", "gp_ushort4", "gp_uint2",   "gp_uint4",   "gp_long2",
-        "gp_long4",  "gp_ulong2",  "gp_ulong4",  "gp_double2", "gp_double4", "gp_half2",
+        "int8_t",     "int16_t",          "int32_t",        "int64_t",         "uint8_t",
+        "uint16_t",   "uint32_t",         "uint64_t",       "gp_half",         "gp_bf16",
+        "size_t",     "ptrdiff_t",        "intptr_t",       "uintptr_t",       "bool",
+        "gp_float2",  "gp_float4",        "gp_int2",        "gp_int4",         "gp_char2",
+        "gp_char4",   "gp_uchar2",        "gp_uchar4",      "gp_short2",       "gp_short4",
+        "gp_ushort2", "gp_ushort4",       "gp_uint2",       "gp_uint4",        "gp_long2",
+        "gp_long4",   "gp_ulong2",        "gp_ulong4",      "gp_double2",      "gp_double4",
+        "gp_half2",   "gp_packed_float3", "gp_packed_int3", "gp_packed_uint3", "gp_packed_uchar3",
     };
     for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
         gk_type *t = gk_type_new(p, GK_T_BASE, NULL);
@@ -1263,7 +1271,8 @@ int gk_parse(gk_unit *u, const char *src, size_t len, const char *source_name,
                    t->kind == GK_IDENT) {
             p->i++;
             top = gk_top_new(p, GK_TOP_REQUIRES, t->pos);
-            top->text = gk_tok_is(t, "GP_REQUIRES_FP64") ? "GP_REQUIRES_FP64" : "GP_REQUIRES_ATOMIC64";
+            top->text =
+                gk_tok_is(t, "GP_REQUIRES_FP64") ? "GP_REQUIRES_FP64" : "GP_REQUIRES_ATOMIC64";
         } else if ((gk_tok_is(t, "GP_REQUIRES_SIMD_WIDTH") ||
                     gk_tok_is(t, "GP_REQUIRES_GROUP_SIZE")) &&
                    t->kind == GK_IDENT) {
