@@ -1714,6 +1714,10 @@ GP__HALF_CMP(le, <=)
 GP__HALF_CMP(gt, >)
 GP__HALF_CMP(ge, >=)
 #undef GP__HALF_CMP
+GP_FUNC int gp_half_neu(gp_half a, gp_half b) /* unordered: not equal, or either a NaN */
+{
+    return gp_half_eq(a, b) ? 0 : 1;
+}
 GP_FUNC int gp_half_ne(gp_half a, gp_half b)
 {
     float x = gp_half_to_float(a), y = gp_half_to_float(b);

@@ -120,6 +120,9 @@ typedef struct tr_expr {
      * `packed` read as a value ("float": gp_unpack_float3(p[i])); `pack` an assignment that
      * writes one (gp_pack_float3 of the value) */
     const char *packed, *pack;
+    /* an operator of cuda_fp16.h on two halves (BINARY, compound ASSIGN, unary '-'): the
+     * prelude's gp_half_<op> ("add", "lt", "ne" ...), computed in float and rounded to half */
+    const char *half_op;
 } tr_expr;
 
 typedef enum tr_sym_kind {

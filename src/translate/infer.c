@@ -22,6 +22,24 @@ static void mark_packed(tr_expr *e, const tr_expr *ptr)
                     : NULL;
 }
 
+/* cuda_fp16.h's operators on two __half values: the prelude's function for op, or NULL (`!=` is
+ * CUDA's unordered __hneu: not equal, or either a NaN) */
+static const char *half_operator(const char *op)
+{
+    static const char *const ops[][2] = {{"+", "add"},  {"-", "sub"},  {"*", "mul"},  {"/", "div"},
+                                         {"==", "eq"},  {"!=", "neu"}, {"<", "lt"},   {"<=", "le"},
+                                         {">", "gt"},   {">=", "ge"},  {"+=", "add"}, {"-=", "sub"},
+                                         {"*=", "mul"}, {"/=", "div"}};
+    for (size_t i = 0; i < sizeof ops / sizeof *ops; i++)
+        if (!strcmp(op, ops[i][0])) return ops[i][1];
+    return NULL;
+}
+
+static bool half_op_compares(const char *f)
+{
+    return strcmp(f, "add") && strcmp(f, "sub") && strcmp(f, "mul") && strcmp(f, "div");
+}
+
 tr_space tl_sym_space(lctx *c, tr_sym *s)
 {
     if (s->ndims) return s->type.space ? s->type.space : TR_SP_PRIVATE;
@@ -349,6 +367,12 @@ void tl_infer_expr(lctx *c, tr_expr *e)
                 e->a->sym && e->a->sym->kind == TR_SYM_PARAM && !e->a->sym->type.nptr)
                 e->a->sym->assigned = true;
         }
+        e->half_op = NULL;
+        if (e->a->vt == TR_VT_HALF && !strcmp(e->text, "-")) { /* -h: gp_half_neg(h) */
+            e->half_op = "neg";
+            e->vt = TR_VT_HALF;
+            return;
+        }
         if ((e->a->vt == TR_VT_HALF || e->a->vt == TR_VT_BF16) && strcmp(e->text, "&") != 0)
             tl_refuse(c, e, "half arithmetic",
                       "half is a storage type in the dialect: convert with "
@@ -394,6 +418,11 @@ void tl_infer_expr(lctx *c, tr_expr *e)
                     "OpenCL without fp64 in float; write %sf if float is meant",
                     lit->text, op, lit->text);
         }
+        e->half_op = e->a->vt == TR_VT_HALF && e->b->vt == TR_VT_HALF ? half_operator(op) : NULL;
+        if (e->half_op) {
+            e->vt = half_op_compares(e->half_op) ? TR_VT_INT : TR_VT_HALF;
+            return;
+        }
         if (e->a->vt == TR_VT_HALF || e->b->vt == TR_VT_HALF || e->a->vt == TR_VT_BF16 ||
             e->b->vt == TR_VT_BF16)
             tl_refuse(c, e, "half arithmetic",
@@ -425,6 +454,12 @@ void tl_infer_expr(lctx *c, tr_expr *e)
                       "in a declaration; assign the members one by one");
         e->vt = e->a->vt;
         e->vec = e->a->vec;
+        e->half_op = NULL;
+        if (strcmp(e->text, "=") && e->a->vt == TR_VT_HALF && e->b->vt == TR_VT_HALF &&
+            half_operator(e->text) && tl_side_effect_free(e->a)) {
+            e->half_op = half_operator(e->text); /* h += g: h = gp_half_add(h, g) */
+            return;
+        }
         if (strcmp(e->text, "=") != 0 && (e->a->vt == TR_VT_HALF || e->a->vt == TR_VT_BF16))
             tl_refuse(c, e, "half arithmetic", /* h -= x would compute on the stored bits */
                       "half is a storage type in the dialect: convert with __half2float first "

@@ -443,6 +443,12 @@ void tl_emit_expr(lctx *c, gp_strbuf *sb, tr_expr *e, int prec)
         gp_strbuf_printf(sb, "%s%s", e->text, e->name);
         break;
     case TR_E_UNARY:
+        if (e->half_op) {
+            gp_strbuf_printf(sb, "gp_half_%s(", e->half_op);
+            tl_emit_expr(c, sb, e->a, 1);
+            gp_strbuf_putc(sb, ')');
+            break;
+        }
         gp_strbuf_puts(sb, e->text);
         /* `- -x` and `& &x` must not fuse into `--x` / `&&x` */
         if (e->a->kind == TR_E_UNARY && e->a->text[0] == e->text[0]) gp_strbuf_putc(sb, ' ');
@@ -457,11 +463,28 @@ void tl_emit_expr(lctx *c, gp_strbuf *sb, tr_expr *e, int prec)
             gp_strbuf_printf(sb, "(unsigned)gp_global_id(%d)", dim);
             break;
         }
+        if (e->half_op) { /* two halves: computed in float, rounded to half (the prelude's) */
+            gp_strbuf_printf(sb, "gp_half_%s(", e->half_op);
+            tl_emit_expr(c, sb, e->a, 1);
+            gp_strbuf_puts(sb, ", ");
+            tl_emit_expr(c, sb, e->b, 1);
+            gp_strbuf_putc(sb, ')');
+            break;
+        }
         emit_operand(c, sb, e, e->a, my);
         gp_strbuf_printf(sb, " %s ", e->text);
         emit_operand(c, sb, e, e->b, my + 1);
         break;
     case TR_E_ASSIGN:
+        if (e->half_op) { /* h += g on halves: h = gp_half_add(h, g) */
+            tl_emit_expr(c, sb, e->a, 3);
+            gp_strbuf_printf(sb, " = gp_half_%s(", e->half_op);
+            tl_emit_expr(c, sb, e->a, 1);
+            gp_strbuf_puts(sb, ", ");
+            tl_emit_expr(c, sb, e->b, 1);
+            gp_strbuf_putc(sb, ')');
+            break;
+        }
         tl_emit_expr(c, sb, e->a, 3);
         gp_strbuf_printf(sb, " %s ", e->text);
         if (e->pack) gp_strbuf_printf(sb, "gp_pack_%s3(", e->pack);

@@ -3029,6 +3029,40 @@ static void run_bit_ops(void **state)
     }
 }
 
+/* half_ops.cu: cuda_fp16.h's operators on __half, each rounded to half. */
+static void run_half_ops(void **state)
+{
+    (void)state;
+    enum { N = 4096 };
+    static uint16_t w[N], g[N], m[N], rw[N], got[N];
+    static int32_t rs[N], sg[N];
+    uint16_t lr = ref_f2h(0.125f);
+    for (int i = 0; i < N; i++) {
+        w[i] = ref_f2h(frand(-4, 4));
+        g[i] = ref_f2h(i % 17 == 0 ? 0.5f : frand(-2, 2));
+        m[i] = ref_f2h(i % 17 == 0 ? 0.5f : frand(0.25f, 2));
+        float lrf = ref_h2f(lr), gf = ref_h2f(g[i]), mf = ref_h2f(m[i]);
+        float step = ref_h2f(ref_f2h(ref_h2f(ref_f2h(lrf * gf)) + mf));
+        float damped = ref_h2f(ref_f2h(step / ref_h2f(ref_f2h(lrf + mf))));
+        rw[i] = ref_f2h(ref_h2f(w[i]) - damped);
+        rs[i] = (gf > mf ? 1 : gf == mf ? 0 : -1) + (-gf >= mf ? 10 : 0);
+    }
+    FOR_EACH_DEVICE(dev)
+    {
+        built t = build(dev, "half_ops.cu");
+        gp_kernel *k = gpt_kernel_of(t.prog, "half_update");
+        gp_buffer *bw = buf(dev, w, sizeof w), *bg = buf(dev, g, sizeof g),
+                  *bm = buf(dev, m, sizeof m), *bs = buf(dev, NULL, sizeof sg);
+        int32_t n = N;
+        launch(k, 1, G1(N), G1(256), ARGS(B(bw), B(bg), B(bm), V(lr), B(bs), V(n)));
+        get(bw, got, sizeof got), get(bs, sg, sizeof sg);
+        assert_memory_equal(got, rw, sizeof got); /* every operation rounded as CUDA's */
+        assert_memory_equal(sg, rs, sizeof sg);
+        gp_buffer_release(bw), gp_buffer_release(bg), gp_buffer_release(bm);
+        gp_buffer_release(bs), gp_kernel_release(k), close_all(&t);
+    }
+}
+
 /* packed_points.cu: float3 and uchar3 arrays in CUDA's 12- and 3-byte layout, a float3 by
  * value, a pointer into the array, components written in place. */
 static void run_packed_points(void **state)
@@ -3571,9 +3605,10 @@ static void run_cg_group_function(void **state)
         cmocka_unit_test(run_bit_ops), cmocka_unit_test(left_out_kernel_says_why),                 \
         cmocka_unit_test(run_typed_records), cmocka_unit_test(run_wide_vectors),                   \
         cmocka_unit_test(run_atomic64_stats), cmocka_unit_test(run_packed_points),                 \
-        cmocka_unit_test(run_grid_arrays), cmocka_unit_test(run_union_bits),                       \
-        cmocka_unit_test(run_cub_block_collectives), cmocka_unit_test(run_template_dispatch),      \
-        cmocka_unit_test(run_cg_group_function), cmocka_unit_test(run_cub_warp_reduce),
+        cmocka_unit_test(run_half_ops), cmocka_unit_test(run_grid_arrays),                         \
+        cmocka_unit_test(run_union_bits), cmocka_unit_test(run_cub_block_collectives),             \
+        cmocka_unit_test(run_template_dispatch), cmocka_unit_test(run_cg_group_function),          \
+        cmocka_unit_test(run_cub_warp_reduce),
 
 int main(void)
 {
