@@ -375,6 +375,16 @@ static void emit_operand(lctx *c, gp_strbuf *sb, const tr_expr *parent, tr_expr 
     tl_emit_expr(c, sb, child, prec);
 }
 
+/* gp_half_<op>(a, b) of an operator on two halves (a binary one, or a compound assignment) */
+static void emit_half_call(lctx *c, gp_strbuf *sb, tr_expr *e)
+{
+    gp_strbuf_printf(sb, "gp_half_%s(", e->half_op);
+    tl_emit_expr(c, sb, e->a, 1);
+    gp_strbuf_puts(sb, ", ");
+    tl_emit_expr(c, sb, e->b, 1);
+    gp_strbuf_putc(sb, ')');
+}
+
 void tl_emit_expr(lctx *c, gp_strbuf *sb, tr_expr *e, int prec)
 {
     if (!e) return;
@@ -464,11 +474,7 @@ void tl_emit_expr(lctx *c, gp_strbuf *sb, tr_expr *e, int prec)
             break;
         }
         if (e->half_op) { /* two halves: computed in float, rounded to half (the prelude's) */
-            gp_strbuf_printf(sb, "gp_half_%s(", e->half_op);
-            tl_emit_expr(c, sb, e->a, 1);
-            gp_strbuf_puts(sb, ", ");
-            tl_emit_expr(c, sb, e->b, 1);
-            gp_strbuf_putc(sb, ')');
+            emit_half_call(c, sb, e);
             break;
         }
         emit_operand(c, sb, e, e->a, my);
@@ -478,11 +484,8 @@ void tl_emit_expr(lctx *c, gp_strbuf *sb, tr_expr *e, int prec)
     case TR_E_ASSIGN:
         if (e->half_op) { /* h += g on halves: h = gp_half_add(h, g) */
             tl_emit_expr(c, sb, e->a, 3);
-            gp_strbuf_printf(sb, " = gp_half_%s(", e->half_op);
-            tl_emit_expr(c, sb, e->a, 1);
-            gp_strbuf_puts(sb, ", ");
-            tl_emit_expr(c, sb, e->b, 1);
-            gp_strbuf_putc(sb, ')');
+            gp_strbuf_puts(sb, " = ");
+            emit_half_call(c, sb, e);
             break;
         }
         tl_emit_expr(c, sb, e->a, 3);
