@@ -454,13 +454,12 @@ void tl_infer_expr(lctx *c, tr_expr *e)
                       "in a declaration; assign the members one by one");
         e->vt = e->a->vt;
         e->vec = e->a->vec;
-        e->half_op = NULL;
-        if (strcmp(e->text, "=") && e->a->vt == TR_VT_HALF && e->b->vt == TR_VT_HALF &&
-            half_operator(e->text) && tl_side_effect_free(e->a)) {
-            e->half_op = half_operator(e->text); /* h += g: h = gp_half_add(h, g) */
-            return;
-        }
-        if (strcmp(e->text, "=") != 0 && (e->a->vt == TR_VT_HALF || e->a->vt == TR_VT_BF16))
+        e->half_op = strcmp(e->text, "=") && e->a->vt == TR_VT_HALF && e->b->vt == TR_VT_HALF &&
+                             tl_side_effect_free(e->a)
+                         ? half_operator(e->text) /* h += g: h = gp_half_add(h, g) */
+                         : NULL;
+        if (!e->half_op && strcmp(e->text, "=") != 0 &&
+            (e->a->vt == TR_VT_HALF || e->a->vt == TR_VT_BF16))
             tl_refuse(c, e, "half arithmetic", /* h -= x would compute on the stored bits */
                       "half is a storage type in the dialect: convert with __half2float first "
                       "(%s on a half)",
@@ -544,14 +543,23 @@ void tl_infer_expr(lctx *c, tr_expr *e)
     }
     case TR_E_SIZEOF_TYPE:
         e->vt = TR_VT_ULONG;
-        if (tl_is_vec3(e->type->base))
+        if (tl_is_vec3(e->type->base) && !e->type->nptr)
             tl_refuse(c, e, e->type->base,
-                      "sizeof(%s) is 12 in CUDA; the translation holds it in 16 bytes",
+                      "sizeof(%s): CUDA packs a 3-component vector (float3: 12 bytes), the "
+                      "translation holds it in the 4-component type",
                       e->type->base);
         return;
     case TR_E_SIZEOF_EXPR:
         tl_infer_expr(c, e->a);
         e->vt = TR_VT_ULONG;
+        if (e->a->packed) {
+            e->a->packed = NULL; /* sizeof(p[0]): the packed element's, as CUDA's */
+        } else if (e->a->vt == TR_VT_VEC && tl_is_vec3(e->a->vec)) {
+            tl_refuse(c, e, e->a->vec,
+                      "sizeof of a %s: CUDA packs a 3-component vector (float3: 12 bytes), the "
+                      "translation holds it in the 4-component type",
+                      e->a->vec);
+        }
         return;
     case TR_E_COMMA:
         tl_infer_expr(c, e->a);

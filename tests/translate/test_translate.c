@@ -308,6 +308,12 @@ static void vector_types_of_every_family(void **state)
     expect_refused("__global__ void k(float3 *p, float3 v) {\n  p[0] += v;\n}\n", 2,
                    "vector operator", "p[i] = p[i] + v");
     expect_refused("__global__ void k(char3 *p) { p[0].x = 1; }\n", 1, "char3", "12 bytes");
+    /* sizeof of a packed element is CUDA's (the packed struct's); of a float3 value, refused */
+    expect_ok("__global__ void k(float3 *p, int *o) { o[0] = sizeof(p[0]) + sizeof(*p); }\n",
+              (const char *[]){"o[0] = sizeof(p[0]) + sizeof(*p);", NULL});
+    expect_refused("__global__ void k(int *o) {\n  float3 v = make_float3(1, 2, 3);\n"
+                   "  o[0] = sizeof(v);\n}\n",
+                   3, "float3", "CUDA packs");
 }
 
 static void vector_operators_become_calls(void **state)
@@ -785,6 +791,10 @@ static void compound_assignment_on_half_is_refused(void **state)
                                "gp_half t = gp_half_add(gp_half_neg(gp_half_mul(o[i], w[i])), "
                                "w[0]);",
                                "f[i] = gp_half_neu(t, w[1]);", NULL});
+    /* a half parameter assigned so is copied on entry, as every assigned value parameter */
+    expect_ok("__global__ void k(__half *o, __half lr) {\n  lr *= o[0];\n  o[1] = lr;\n}\n",
+              (const char *[]){"GP_VAL(gp_half, lr_in))", "gp_half lr = lr_in;",
+                               "lr = gp_half_mul(lr, o[0]);", NULL});
     /* a target with side effects would be evaluated twice; a half with a float is C++'s float */
     expect_refused("__global__ void add(__half *o) {\n  int i = 0;\n  o[i++] += o[0];\n}\n", 3,
                    "half arithmetic", "+= on a half");
