@@ -237,10 +237,10 @@ static inline __attribute__((always_inline)) bool tok_is(py_scan *ps, size_t i, 
     return t[0] == w[0] && memcmp(t, w, n) == 0;
 }
 
-/* Token tests against string literals (lengths known at compile time). */
-#define is_op(ps, i, w)   tok_is(ps, i, GP_PY_OP, w, sizeof(w) - 1)
-#define is_name(ps, i, w) tok_is(ps, i, GP_PY_NAME, w, sizeof(w) - 1)
-#define body_is(ps, i, w) body_is_n(ps, i, w, sizeof(w) - 1)
+/* Token tests against string literals (lengths known at compile time; "" w rejects a pointer). */
+#define is_op(ps, i, w)   tok_is(ps, i, GP_PY_OP, "" w, sizeof(w) - 1)
+#define is_name(ps, i, w) tok_is(ps, i, GP_PY_NAME, "" w, sizeof(w) - 1)
+#define body_is(ps, i, w) body_is_n(ps, i, "" w, sizeof(w) - 1)
 
 static inline __attribute__((always_inline)) bool body_is_n(py_scan *ps, size_t i, const char *w,
                                                             size_t n)
@@ -2430,24 +2430,44 @@ static const py_word dtype_words[] = {
     PY_WORD("uint64"),     PY_WORD("bool_"),   PY_WORD("intc"),     PY_WORD("single")};
 #define DTYPE_WORDS (sizeof dtype_words / sizeof dtype_words[0])
 
+/* numpy's functions whose arrays are float64 unless given a dtype: np.random's (and those of a
+ * RandomState or default_rng generator), and the array makers */
+static const char *const np_random_f64[] = {
+    "randn",           "rand",      "random",      "random_sample", "normal", "uniform", "laplace",
+    "standard_normal", "lognormal", "exponential", "gamma",         "beta"};
+static const char *const np_makers_f64[] = {"zeros", "ones",     "empty",   "linspace",  "logspace",
+                                            "eye",   "identity", "loadtxt", "genfromtxt"};
+#define NP_RANDOM_F64 (sizeof np_random_f64 / sizeof np_random_f64[0])
+#define NP_MAKERS_F64 (sizeof np_makers_f64 / sizeof np_makers_f64[0])
+
 /* Is c (a resolved name called with '(' at token open) a numpy function whose array is float64
  * when no dtype is given (np.random.randn, np.zeros, np.linspace, np.loadtxt...), called here
  * without a dtype other than float64? (np.full and np.arange take their dtype from their
  * values; np.array from its elements.) */
 static bool np_default_f64(py_scan *ps, const char *c, size_t open)
 {
-    static const char *const random[] = {"randn",     "rand",        "random",  "random_sample",
-                                         "normal",    "uniform",     "laplace", "standard_normal",
-                                         "lognormal", "exponential", "gamma",   "beta"};
-    static const char *const makers[] = {"zeros", "ones",     "empty",   "linspace",  "logspace",
-                                         "eye",   "identity", "loadtxt", "genfromtxt"};
     bool hit = false;
-    if (starts(c, "numpy.random.")) {
-        for (size_t k = 0; !hit && k < sizeof random / sizeof random[0]; k++)
-            hit = strcmp(c + 13, random[k]) == 0;
+    if (!strcmp(c, "numpy.random.RandomState") || !strcmp(c, "numpy.random.default_rng")) {
+        /* np.random.RandomState(seed).randn(...): the generator's method is the call */
+        int depth = 0;
+        size_t k = open;
+        for (; k < ps->nt; k++) {
+            if (is_op(ps, k, "(") || is_op(ps, k, "[") || is_op(ps, k, "{")) depth++;
+            if ((is_op(ps, k, ")") || is_op(ps, k, "]") || is_op(ps, k, "}")) && --depth == 0)
+                break;
+        }
+        if (k + 3 >= ps->nt || !is_op(ps, k + 1, ".") || ps->t[k + 2].kind != GP_PY_NAME ||
+            !is_op(ps, k + 3, "("))
+            return false;
+        for (size_t m = 0; !hit && m < NP_RANDOM_F64; m++)
+            hit = tok_is(ps, k + 2, GP_PY_NAME, np_random_f64[m], strlen(np_random_f64[m]));
+        open = k + 3;
+    } else if (starts(c, "numpy.random.")) {
+        for (size_t k = 0; !hit && k < NP_RANDOM_F64; k++)
+            hit = strcmp(c + 13, np_random_f64[k]) == 0;
     } else if (starts(c, "numpy.")) {
-        for (size_t k = 0; !hit && k < sizeof makers / sizeof makers[0]; k++)
-            hit = strcmp(c + 6, makers[k]) == 0;
+        for (size_t k = 0; !hit && k < NP_MAKERS_F64; k++)
+            hit = strcmp(c + 6, np_makers_f64[k]) == 0;
     }
     if (!hit) return false;
     /* numpy's float64: `float` is float64 there, as are `np.double` and `float_` */
@@ -2764,11 +2784,6 @@ static bool text_word_at(const char *d, size_t i, size_t b, const char *w)
  * continue on the next lines, up to 1,024 bytes. */
 static bool text_np_default_f64(const char *d, size_t n, size_t p)
 {
-    static const char *const random[] = {"randn",     "rand",        "random",  "random_sample",
-                                         "normal",    "uniform",     "laplace", "standard_normal",
-                                         "lognormal", "exponential", "gamma",   "beta"};
-    static const char *const makers[] = {"zeros", "ones",     "empty",   "linspace",  "logspace",
-                                         "eye",   "identity", "loadtxt", "genfromtxt"};
     static const char *const other[] = {"float32",   "float16",    "bfloat16", "half",  "int",
                                         "int8",      "int16",      "int32",    "int64", "uint8",
                                         "uint16",    "uint32",     "uint64",   "bool",  "bool_",
@@ -2784,8 +2799,19 @@ static bool text_np_default_f64(const char *d, size_t n, size_t p)
         return false;
     bool rnd = text_at(d, p, b, "random.");
     p += rnd ? 7 : 0;
-    const char *const *names = rnd ? random : makers;
-    size_t nn = rnd ? sizeof random / sizeof random[0] : sizeof makers / sizeof makers[0], k = 0;
+    if (rnd && (text_at(d, p, b, "RandomState(") || text_at(d, p, b, "default_rng("))) {
+        /* np.random.RandomState(seed).randn(...): the generator's method */
+        p += 11; /* both names have 11 characters: at their '(' */
+        int depth = 0;
+        for (; p < b; p++) {
+            if (d[p] == '(') depth++;
+            if (d[p] == ')' && --depth == 0) break;
+        }
+        if (p + 1 >= b || d[p + 1] != '.') return false;
+        p += 2;
+    }
+    const char *const *names = rnd ? np_random_f64 : np_makers_f64;
+    size_t nn = rnd ? NP_RANDOM_F64 : NP_MAKERS_F64, k = 0;
     for (; k < nn; k++) {
         size_t l = strlen(names[k]);
         if (text_at(d, p, b, names[k]) && p + l < b && d[p + l] == '(') {
