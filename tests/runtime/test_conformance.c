@@ -274,12 +274,8 @@ static void conformance_atomic64(void **state)
     rsum[8] = 2 * (uint64_t)N;
     FOR_EACH_DEVICE(dev)
     {
-        size_t len;
-        char *src = gpt_kernel_source("atomic64.gpk", &len);
         gp_program *p = NULL;
-        gp_build_options o = {sizeof o, 0, "atomic64.gpk", NULL, 0, 0};
-        gp_status st = gp_program_create(dev, src, len, &o, &p);
-        free(src);
+        gp_status st = gpt_build(dev, "atomic64.gpk", NULL, 0, &p);
         gp_device_info info;
         GPT_CHECK(gp_device_get_info(dev, &info));
         if (st == GP_ERR_UNSUPPORTED && (!info.atomic64 || !info.fp64)) {
@@ -579,13 +575,11 @@ static void conformance_vectors_fp64(void **state)
     }
     FOR_EACH_DEVICE(dev)
     {
-        size_t len;
-        char *src = gpt_kernel_source("vectors_fp64.gpk", &len);
         gp_program *p = NULL;
-        gp_build_options o = {sizeof o, 0, "vectors_fp64.gpk", NULL, 0, 0};
-        gp_status st = gp_program_create(dev, src, len, &o, &p);
-        free(src);
-        if (st == GP_ERR_UNSUPPORTED) continue; /* a device without double: refused, as said */
+        gp_status st = gpt_build(dev, "vectors_fp64.gpk", NULL, 0, &p);
+        gp_device_info info;
+        GPT_CHECK(gp_device_get_info(dev, &info));
+        if (st == GP_ERR_UNSUPPORTED && !info.fp64) continue; /* no double: refused, as said */
         GPT_CHECK(st);
         gp_kernel *k;
         GPT_CHECK(gp_kernel_create(p, "quarter_turn", &k));
