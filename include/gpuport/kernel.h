@@ -1372,19 +1372,22 @@ GP__CPU_GROUP_RMW_T(u32, uint32_t)
     _Generic((p), int32_t * : gp__min_i32, uint32_t * : gp__min_u32)((p), (v))
 #define gp_atomic_max(p, v)                                                                        \
     _Generic((p), int32_t * : gp__max_i32, uint32_t * : gp__max_u32)((p), (v))
-static inline float gp_atomic_add_float(float *p, float v)
-{
-    uint32_t old = __atomic_load_n((uint32_t *)p, __ATOMIC_RELAXED), nw;
-    float f;
-    do {
-        memcpy(&f, &old, sizeof f);
-        f += v;
-        memcpy(&nw, &f, sizeof nw);
-    } while (!__atomic_compare_exchange_n((uint32_t *)p, &old, nw, 1, __ATOMIC_RELAXED,
-                                          __ATOMIC_RELAXED));
-    memcpy(&f, &old, sizeof f);
-    return f;
-}
+/* floating-point add as a compare-exchange loop on the bits (U: the unsigned type of T's size) */
+#define GP__CPU_ADD_CAS(name, T, U)                                                                \
+    static inline T name(T *p, T v)                                                                \
+    {                                                                                              \
+        U old = __atomic_load_n((U *)p, __ATOMIC_RELAXED), nw;                                     \
+        T f;                                                                                       \
+        do {                                                                                       \
+            memcpy(&f, &old, sizeof f);                                                            \
+            f += v;                                                                                \
+            memcpy(&nw, &f, sizeof nw);                                                            \
+        } while (!__atomic_compare_exchange_n((U *)p, &old, nw, 1, __ATOMIC_RELAXED,               \
+                                              __ATOMIC_RELAXED));                                  \
+        memcpy(&f, &old, sizeof f);                                                                \
+        return f;                                                                                  \
+    }
+GP__CPU_ADD_CAS(gp_atomic_add_float, float, uint32_t)
 /* the group's shared memory is the group's thread's: the same loop is atomic there too */
 #define gp_atomic_add_float_shared(p, v) gp_atomic_add_float((p), (v))
 /* 64-bit atomics on global memory (GP_REQUIRES_ATOMIC64) */
@@ -1403,19 +1406,7 @@ GP__CPU_CAS_T(u64, uint64_t)
     _Generic((p), int64_t * : gp__min_i64, uint64_t * : gp__min_u64)((p), (v))
 #define gp_atomic64_max(p, v)                                                                      \
     _Generic((p), int64_t * : gp__max_i64, uint64_t * : gp__max_u64)((p), (v))
-static inline double gp_atomic_add_double(double *p, double v)
-{
-    uint64_t old = __atomic_load_n((uint64_t *)p, __ATOMIC_RELAXED), nw;
-    double f;
-    do {
-        memcpy(&f, &old, sizeof f);
-        f += v;
-        memcpy(&nw, &f, sizeof nw);
-    } while (!__atomic_compare_exchange_n((uint64_t *)p, &old, nw, 1, __ATOMIC_RELAXED,
-                                          __ATOMIC_RELAXED));
-    memcpy(&f, &old, sizeof f);
-    return f;
-}
+GP__CPU_ADD_CAS(gp_atomic_add_double, double, uint64_t)
 
 #define gp_rsqrt(x)                (1.0f / sqrtf(x))
 /* a value's bits as another type of the same size, and sine and cosine at once */

@@ -81,26 +81,9 @@ static const char *const ck_simd_ops[] = {
     "gp_simd_ballot",  "gp_simd_any",         "gp_simd_all",
 };
 static const char *const ck_atomics[] = {
-    "gp_atomic_add",
-    "gp_atomic_sub",
-    "gp_atomic_and",
-    "gp_atomic_or",
-    "gp_atomic_xor",
-    "gp_atomic_xchg",
-    "gp_atomic_cas",
-    "gp_atomic_min",
-    "gp_atomic_max",
+    GK_INT_ATOMIC_NAMES,
     "gp_atomic_add_float",
     "gp_atomic_add_float_shared",
-    "gp_atomic64_add",
-    "gp_atomic64_sub",
-    "gp_atomic64_and",
-    "gp_atomic64_or",
-    "gp_atomic64_xor",
-    "gp_atomic64_xchg",
-    "gp_atomic64_cas",
-    "gp_atomic64_min",
-    "gp_atomic64_max",
     "gp_atomic_add_double",
 };
 

@@ -15,6 +15,14 @@
 
 #include "util/strbuf.h"
 
+/* The prelude's integer atomics, 32- and 64-bit: macros the preprocessor leaves to the C
+ * compiler, and calls the checked build bounds-checks (an initialiser list of names). */
+#define GK_INT_ATOMIC_NAMES                                                                        \
+    "gp_atomic_add", "gp_atomic_sub", "gp_atomic_and", "gp_atomic_or", "gp_atomic_xor",            \
+        "gp_atomic_xchg", "gp_atomic_cas", "gp_atomic_min", "gp_atomic_max", "gp_atomic64_add",    \
+        "gp_atomic64_sub", "gp_atomic64_and", "gp_atomic64_or", "gp_atomic64_xor",                 \
+        "gp_atomic64_xchg", "gp_atomic64_cas", "gp_atomic64_min", "gp_atomic64_max"
+
 /* ---- memory --------------------------------------------------------------------------------- */
 typedef struct gk_arena_block gk_arena_block;
 typedef struct gk_arena {
