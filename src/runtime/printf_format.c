@@ -125,6 +125,26 @@ static void gp_pf_skip_space(gp_pf_scan *p)
     }
 }
 
+/* The widest field and the longest precision a conversion may ask for: a line of output stays a
+ * line, and a record's rendering stays bounded whatever the format says. */
+#define GP_PF_MAX_FIELD 4096
+#define GP_PF_MAX_FIELD_TEXT "4096"
+
+/* Skips the decimal digits at *k; nonzero when their value exceeds `max`. */
+static int gp_pf_number_over(const char *f, size_t n, size_t *k, unsigned max)
+{
+    unsigned v = 0;
+    int over = 0;
+    while (*k < n && f[*k] >= '0' && f[*k] <= '9') {
+        if (!over) {
+            v = v * 10 + (unsigned)(f[*k] - '0');
+            if (v > max) over = 1;
+        }
+        (*k)++;
+    }
+    return over;
+}
+
 /* Checks one conversion of `f` starting after its '%'; *i moves past it. Sets *is_string for
  * %s and *args to the arguments it takes (0 for %%). NULL or the reason it is refused. */
 static const char *gp_pf_conversion(const char *f, size_t n, size_t *i, int *is_string, int *args)
@@ -140,13 +160,13 @@ static const char *gp_pf_conversion(const char *f, size_t n, size_t *i, int *is_
     while (k < n && strchr("-+ #0", f[k]))
         k++;
     if (k < n && f[k] == '*') return "a width taken from an argument (*) is not portable";
-    while (k < n && f[k] >= '0' && f[k] <= '9')
-        k++;
+    if (gp_pf_number_over(f, n, &k, GP_PF_MAX_FIELD))
+        return "a width over " GP_PF_MAX_FIELD_TEXT " characters is refused";
     if (k < n && f[k] == '.') {
         k++;
         if (k < n && f[k] == '*') return "a precision taken from an argument (.*) is not portable";
-        while (k < n && f[k] >= '0' && f[k] <= '9')
-            k++;
+        if (gp_pf_number_over(f, n, &k, GP_PF_MAX_FIELD))
+            return "a precision over " GP_PF_MAX_FIELD_TEXT " is refused";
     }
     int is_long = 0;
     if (k < n && f[k] == 'l') {
