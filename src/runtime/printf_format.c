@@ -127,7 +127,7 @@ static void gp_pf_skip_space(gp_pf_scan *p)
 
 /* The widest field and the longest precision a conversion may ask for: a line of output stays a
  * line, and a record's rendering stays bounded whatever the format says. */
-#define GP_PF_MAX_FIELD 4096
+#define GP_PF_MAX_FIELD      4096
 #define GP_PF_MAX_FIELD_TEXT "4096"
 
 /* Skips the decimal digits at *k; nonzero when their value exceeds `max`. */

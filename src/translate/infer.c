@@ -438,11 +438,12 @@ void tl_infer_expr(lctx *c, tr_expr *e)
             e->pack = e->a->packed; /* p[i] = v: the value packed into the element */
             e->a->packed = NULL;
         } else if (e->a->packed) {
+            bool field = e->a->kind == TR_E_MEMBER;
             tl_refuse(c, e, "vector operator",
-                      "%s on an element of a buffer of %s (stored packed, as CUDA stores it): "
-                      "write p[i] = p[i] %.*s v",
-                      e->text, e->a->vec ? e->a->vec : "3-component vectors",
-                      (int)strlen(e->text) - 1, e->text);
+                      "%s on %s %s (stored packed, as CUDA stores it): write %s = %s %.*s v",
+                      e->text, field ? "a struct field of type" : "an element of a buffer of",
+                      e->a->vec ? e->a->vec : "3-component vectors", field ? "s.f" : "p[i]",
+                      field ? "s.f" : "p[i]", (int)strlen(e->text) - 1, e->text);
             return;
         }
         if (e->a->vt == TR_VT_VEC && strcmp(e->text, "=") && tl_vector_operator(c, e)) return;
@@ -627,6 +628,8 @@ void tl_infer_stmt(lctx *c, tr_stmt *s)
                     tl_give_space(c, sym, s->decls[i].init->space, s->decls[i].init);
                 if (!sym->type.nptr && !sym->ndims)
                     tl_half_mix(c, s->decls[i].init, tl_base_vt(sym->type.base), s->decls[i].init);
+                if (!sym->type.nptr && !sym->ndims)
+                    tl_pack_struct_init(c, sym->type.base, s->decls[i].init);
             }
             if ((sym->kind == TR_SYM_SHARED || sym->kind == TR_SYM_DYN_SHARED) &&
                 (!c->kernel || sym->kind == TR_SYM_DYN_SHARED)) {

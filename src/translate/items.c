@@ -960,6 +960,20 @@ static bool function_definition(const parser *p, size_t i, size_t end)
     return false;
 }
 
+/* An item of the including file after its #include that the translation reads: host templates
+ * (their bodies launch this file's kernel templates) and type aliases (the launches' argument
+ * types); its kernels, device functions and structs are not this file's. */
+static bool tail_item(parser *p, size_t i, size_t end)
+{
+    const char *w = p->t[i].text;
+    if (p->t[i].kind != TR_IDENT) return false;
+    if (!strcmp(w, "typedef") || !strcmp(w, "using"))
+        return !item_has(p, i, end, "struct") && !item_has(p, i, end, "union") &&
+               !item_has(p, i, end, "class") && !item_has(p, i, end, "enum");
+    return !strcmp(w, "template") && !item_has(p, i, end, "__global__") &&
+           !item_has(p, i, end, "__device__") && function_definition(p, i, end);
+}
+
 /* The top-level items, in order: fn(p, i, end) for each. -1 on unbalanced braces. */
 static int each_item(parser *p, void (*fn)(parser *, size_t, size_t), char *err, size_t errlen)
 {
@@ -1000,6 +1014,17 @@ static int each_item(parser *p, void (*fn)(parser *, size_t, size_t), char *err,
                      "of the file",
                      u->pp.files[t->file], t->line, t->col);
             return -1;
+        }
+        if ((i < u->pp.context_end && (size_t)end > u->pp.context_end) ||
+            (i < u->pp.tail_begin && (size_t)end > u->pp.tail_begin &&
+             p->t[u->pp.tail_begin].kind != TR_EOF)) {
+            snprintf(err, errlen, "%s:%d:%d: the #include of this file is inside this definition",
+                     u->pp.files[t->file], t->line, t->col);
+            return -1; /* read without the including file */
+        }
+        if ((size_t)i >= u->pp.tail_begin && !tail_item(p, i, (size_t)end)) {
+            i = (size_t)end; /* after the #include: only what finds this file's launches */
+            continue;
         }
         if ((size_t)end <= u->pp.context_end && function_definition(p, i, (size_t)end) &&
             (item_has(p, i, (size_t)end, "__global__") ||
@@ -1043,6 +1068,22 @@ static void read_host_item(parser *p, size_t i, size_t end)
     if (!device_item(p, i, end)) record_host_constants(p, i, end);
 }
 
+/* float3, int3, uint3, uchar3 (and their aliases): a field stored packed as CUDA lays it out
+ * (gp_packed_float3: 12 bytes, aligned as its element), the element type's size in *elem_size. */
+static bool packed3_field(const char *base, int *elem_size)
+{
+    int n = 0;
+    const char *v = tr_vector_type(base, &n, NULL);
+    if (!v || n != 3) return false;
+    static const char *const kinds[] = {"gp_float4", "gp_int4", "gp_uint4", "gp_uchar4"};
+    for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++)
+        if (!strcmp(v, kinds[i])) {
+            if (elem_size) *elem_size = i == 3 ? 1 : 4;
+            return true;
+        }
+    return false;
+}
+
 /* The field types whose size and alignment every target agrees on (the CPU prelude's vectors
  * are not aligned as CUDA's, bool and size_t differ on OpenCL, pointers carry an address space). */
 static const char *field_refusal(const tr_unit *u, const tr_type *t)
@@ -1055,6 +1096,7 @@ static const char *field_refusal(const tr_unit *u, const tr_type *t)
         "__half", "half", "__nv_bfloat16", "nv_bfloat16"};
     if (t->nptr) return "a pointer field (its address space would be unknown)";
     if (!strcmp(t->base, "bool")) return NULL; /* held as uint8_t */
+    if (packed3_field(t->base, NULL)) return NULL;
     if (!strncmp(t->base, "struct ", 7)) {
         const tr_struct *st = tp_find_struct((tr_unit *)u, t->base + 7);
         return st && st->align ? "a struct aligned beyond its fields (__align__): its offset "
@@ -1136,6 +1178,9 @@ static bool struct_fields(parser *p, tr_struct *st, size_t from, size_t close)
             if (!f->type.nptr && !strcmp(f->type.base, "bool")) /* one byte, 0 or 1, as CUDA's */
                 fld.type.base = tr_strdup(p->u, "uint8_t");
             if (f->ndims > 2) tp_bail(p, "struct", "field %s has more than 2 dimensions", f->name);
+            if (f->ndims && packed3_field(f->type.base, NULL))
+                tp_bail(p, "struct", "field %s is an array of %s: outside the accepted subset",
+                        f->name, f->type.base);
             for (int d = 0; d < f->ndims; d++) {
                 tr_expr *x = f->dims[d];
                 long long v = 0;
@@ -1180,6 +1225,7 @@ static bool field_layout(const tr_unit *u, const tr_field *f, long long *size, l
                    {"half", 2},           {"__nv_bfloat16", 2},
                    {"nv_bfloat16", 2}};
     *size = 0;
+    int elem = 0;
     if (!strncmp(f->type.base, "struct ", 7)) {
         const tr_struct *st = tp_find_struct((tr_unit *)u, f->type.base + 7);
         if (!st || st->align || st->is_union) return false;
@@ -1192,6 +1238,9 @@ static bool field_layout(const tr_unit *u, const tr_field *f, long long *size, l
         }
         *size = (off + a - 1) / a * a;
         *align = a;
+    } else if (packed3_field(f->type.base, &elem)) {
+        *size = 3 * elem;
+        *align = elem;
     } else {
         for (size_t k = 0; k < sizeof scalars / sizeof *scalars && !*size; k++)
             if (!strcmp(f->type.base, scalars[k].name)) *size = *align = scalars[k].size;

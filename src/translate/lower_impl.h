@@ -81,6 +81,9 @@ tr_func *tl_find_func(lctx *c, const char *name);
 void tl_mark_struct_value(tr_expr *e, const char *elem, tr_space space);
 /* e is a member of a plain struct of the file: its type inferred (true), or not a struct. */
 bool tl_infer_struct_member(lctx *c, tr_expr *e);
+/* A brace initialiser of a struct value: each value for a float3 (int3...) field, which the
+ * struct stores packed, marked to be packed into it. */
+void tl_pack_struct_init(lctx *c, const char *base, tr_expr *init);
 /* `&s.f`, `&p->f` (e is the `&`): its address space and element type; false where it is not a
  * field of one of the file's structs (or an array field). */
 bool tl_struct_field_address(lctx *c, tr_expr *e);

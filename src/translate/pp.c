@@ -37,6 +37,7 @@ typedef struct pp {
     int nactive;
     char **once; /* the files (their real paths) that said #pragma once */
     size_t nonce;
+    bool cut; /* the file being read is an including file's text cut at its #include */
 } pp;
 
 #define PP_FAIL(p, ...)                                                                            \
@@ -1047,6 +1048,8 @@ static int process_file(pp *p, const char *path, const char *text, size_t len, i
         return -1;
     }
     (void)incl_file, (void)incl_line;
+    bool cut = p->cut; /* this file's own directives only: not the files it includes */
+    p->cut = false;
     cond stack[64];
     int sp = 0;
     bool active = true;
@@ -1112,7 +1115,9 @@ static int process_file(pp *p, const char *path, const char *text, size_t len, i
                 active = c->active;
             }
         } else if (!strcmp(name, "endif")) {
-            if (sp == 0) {
+            if (sp == 0 && cut) {
+                /* a cut text's tail: the #if it was taken in (an include guard) closes here */
+            } else if (sp == 0) {
                 snprintf(p->err, p->errlen, "%s:%d: #endif without #if", path, dt->line);
                 rc = -1;
             } else {
@@ -1155,7 +1160,11 @@ static int process_file(pp *p, const char *path, const char *text, size_t len, i
         }
         tr_tokens_free(&d);
     }
-    if (rc == 0 && sp > 0) {
+    /* a cut text may end inside the #ifs it was taken in (an include guard): they close after */
+    bool open_taken = cut;
+    for (int c = 0; c < sp && open_taken; c++)
+        open_taken = stack[c].active;
+    if (rc == 0 && sp > 0 && !open_taken) {
         snprintf(p->err, p->errlen, "%s: #if without #endif", path);
         rc = -1;
     }
@@ -1224,7 +1233,9 @@ int tr_preprocess(const char *path, const tr_pp_options *opt, tr_pp_result *out,
      * not include it itself */
     if (rc == 0) rc = assert_header(&p, "assert.h");
     for (size_t c = 0; rc == 0 && opt && c < opt->ncontexts; c++) {
+        p.cut = true;
         rc = process_file(&p, opt->context_paths[c], opt->contexts[c], opt->context_lens[c], -1, 0);
+        p.cut = false;
         out->context_end = out->toks.n;
     }
     out->main_file = (int)out->nfiles;
@@ -1238,6 +1249,11 @@ int tr_preprocess(const char *path, const tr_pp_options *opt, tr_pp_result *out,
             rc = text ? process_file(&p, path, text, len, -1, 0) : -1;
             free(text);
         }
+    }
+    out->tail_begin = out->toks.n;
+    if (rc == 0 && opt && opt->tail) {
+        p.cut = true;
+        rc = process_file(&p, opt->tail_path, opt->tail, opt->tail_len, -1, 0);
     }
     if (rc == 0) {
         tr_token eof = {TR_EOF, "", 0, 0, 1, true};

@@ -36,6 +36,7 @@ typedef struct tr_pp_result {
     tr_pp_note *notes; /* what the preprocessor skipped and why (quoted system headers) */
     size_t nnotes;
     size_t context_end; /* toks[0, context_end): the including file's part (options' context) */
+    size_t tail_begin;  /* toks[tail_begin, EOF): the including file's part after its #include */
     int main_file;      /* the file table index of `path` */
 } tr_pp_result;
 
@@ -53,6 +54,11 @@ typedef struct tr_pp_options {
     const char *const *contexts;
     const size_t *context_lens;
     size_t ncontexts;
+    /* the innermost including file's text after its #include (NULL: none), preprocessed after
+     * `path`: where the host code that launches this file's kernels usually is */
+    const char *tail_path;
+    const char *tail;
+    size_t tail_len;
 } tr_pp_options;
 
 /* Preprocesses `path`. 0, or -1 with "FILE:LINE: reason" in err (unreadable file, include depth,

@@ -404,13 +404,18 @@ void tl_emit_expr(lctx *c, gp_strbuf *sb, tr_expr *e, int prec)
         e->convert = k;
         return;
     }
-    if (e->packed) { /* an element of a packed buffer read as a value */
-        const char *k = e->packed;
-        e->packed = NULL;
-        gp_strbuf_printf(sb, "gp_unpack_%s3(", k);
+    /* a value initialising a packed field (packed), an element of a packed buffer read as a
+     * value (unpacked) */
+    const char **wrap = e->pack && e->kind != TR_E_ASSIGN ? &e->pack
+                        : e->packed                       ? &e->packed
+                                                          : NULL;
+    if (wrap) {
+        const char *k = *wrap;
+        *wrap = NULL;
+        gp_strbuf_printf(sb, "gp_%s_%s3(", wrap == &e->pack ? "pack" : "unpack", k);
         tl_emit_expr(c, sb, e, 1);
         gp_strbuf_putc(sb, ')');
-        e->packed = k;
+        *wrap = k;
         return;
     }
     int my = expr_prec(e);

@@ -91,9 +91,27 @@ bool tl_infer_struct_member(lctx *c, tr_expr *e)
         e->vt = tl_base_vt(f->type.base);
         if (e->vt == TR_VT_VEC) e->vec = f->type.base;
         tl_mark_struct_value(e, f->type.base, sp);
+        /* a float3 field is stored packed: read as a value, unpacked (see mark_packed) */
+        if (!f->type.nptr) e->packed = tl_packed3(f->type.base);
     }
     if (!strcmp(f->type.base, "double")) c->f->uses_fp64 = true;
     return true;
+}
+
+void tl_pack_struct_init(lctx *c, const char *base, tr_expr *init)
+{
+    if (!base || strncmp(base, "struct ", 7) || !init || init->kind != TR_E_INIT) return;
+    const tr_struct *st = tp_find_struct(c->u, base + 7);
+    if (!st || st->is_union) return;
+    for (int k = 0; k < init->nargs && k < st->nfields; k++) {
+        const tr_field *f = &st->fields[k];
+        tr_expr *a = init->args[k];
+        if (f->type.nptr || f->dims[0]) continue;
+        if (a->kind == TR_E_INIT) /* {1, 2, 3} for a float3 field, a nested struct's braces */
+            tl_pack_struct_init(c, f->type.base, a);
+        else if (tl_packed3(f->type.base))
+            a->pack = tl_packed3(f->type.base); /* the 4-component value packed into the field */
+    }
 }
 
 void tr_emit_structs(const tr_unit *u, gp_strbuf *sb)
@@ -106,6 +124,12 @@ void tr_emit_structs(const tr_unit *u, gp_strbuf *sb)
             const tr_field *f = &st->fields[k];
             const char *why = NULL;
             const char *b = tl_map_base(f->type.base, &why);
+            char packed[32];
+            if (!f->type.nptr && !f->dims[0] && tl_packed3(f->type.base)) {
+                /* stored as CUDA lays a float3 out: 12 bytes, where the targets' take 16 */
+                snprintf(packed, sizeof packed, "gp_packed_%s3", tl_packed3(f->type.base));
+                b = packed;
+            }
             gp_strbuf_printf(sb, "    %s%s %s", f->type.is_const ? "const " : "",
                              b ? b : f->type.base, f->name);
             for (int d = 0; d < 2 && f->dims[d]; d++)

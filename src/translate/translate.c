@@ -4,6 +4,7 @@
  * report says a kernel runs there. */
 #include "translate/translate.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -228,10 +229,68 @@ static const char *include_line(const char *text, size_t len, const char *name, 
     return NULL;
 }
 
+/* When [l, eol) is a directive: its word (returned), and in *arg and *alen the name after it. */
+static const char *directive(const char *l, const char *eol, const char **arg, size_t *alen)
+{
+    while (l < eol && (*l == ' ' || *l == '\t'))
+        l++;
+    if (l >= eol || *l != '#') return NULL;
+    l++;
+    while (l < eol && (*l == ' ' || *l == '\t'))
+        l++;
+    const char *w = l;
+    while (l < eol && (isalnum((unsigned char)*l) || *l == '_'))
+        l++;
+    while (l < eol && (*l == ' ' || *l == '\t'))
+        l++;
+    *arg = l;
+    while (l < eol && (isalnum((unsigned char)*l) || *l == '_'))
+        l++;
+    *alen = (size_t)(l - *arg);
+    return w;
+}
+
+static bool is_define_of(const char *l, const char *eol, const char *name, size_t nlen)
+{
+    const char *arg;
+    size_t alen;
+    const char *w = directive(l, eol, &arg, &alen);
+    return w && !strncmp(w, "define", 6) && alen == nlen && !memcmp(arg, name, nlen);
+}
+
+/* Whether the next directive in [l, end) (l at the end of a line) is `#define NAME`. */
+static bool defines_next(const char *l, const char *end, const char *name, size_t nlen)
+{
+    for (l = l < end ? l + 1 : end; l < end;) {
+        const char *eol = memchr(l, '\n', (size_t)(end - l));
+        if (!eol) eol = end;
+        const char *arg;
+        size_t alen;
+        if (directive(l, eol, &arg, &alen)) return is_define_of(l, eol, name, nlen);
+        l = eol + 1;
+    }
+    return false;
+}
+
+/* Whether text defines NAME on a line of its own. */
+static bool defines_anywhere(const char *text, size_t len, const char *name, size_t nlen)
+{
+    for (const char *l = text, *end = text + len; text && l < end;) {
+        const char *eol = memchr(l, '\n', (size_t)(end - l));
+        if (!eol) eol = end;
+        if (is_define_of(l, eol, name, nlen)) return true;
+        l = eol + 1;
+    }
+    return false;
+}
+
 /* A file that exactly one other source file of its folder includes (`#include "kernels.cu"` in
  * main.cu) is compiled only there: that file's path in *ipath and its text before the #include
- * (returned, heap), when the #include is outside any #if; NULL otherwise. */
-static char *includer_context(const char *path, char **ipath, int *iline, size_t *len)
+ * (returned, heap), when the #include is outside any #if; NULL otherwise. With `tail`, also the
+ * text after the #include's line in *tail (heap), led by as many newlines as the lines before it
+ * so that its lines keep their numbers. */
+static char *includer_context(const char *path, char **ipath, int *iline, size_t *len, char **tail,
+                              size_t *tail_len)
 {
     static const char *const exts[] = {".cu", ".cpp", ".cc", ".cxx", ".cuh", ".h", ".hpp"};
     const char *slash = strrchr(path, '/');
@@ -260,31 +319,59 @@ static char *includer_context(const char *path, char **ipath, int *iline, size_t
                 found = strndup(text, flen);
                 *ipath = p, p = NULL;
                 line = l;
+                if (tail) {
+                    free(*tail);
+                    const char *eol = memchr(at, '\n', tl - flen);
+                    size_t rest = eol ? tl - (size_t)(eol + 1 - text) : 0;
+                    *tail = malloc((size_t)l + rest + 1);
+                    if (*tail) {
+                        memset(*tail, '\n', (size_t)l);
+                        if (rest) memcpy(*tail + l, eol + 1, rest);
+                        (*tail)[(size_t)l + rest] = '\0';
+                        *tail_len = (size_t)l + rest;
+                    }
+                }
             }
             free(text), free(p);
         }
         gp_dir_names_free(names, n);
     }
     free(dir);
-    /* the #include inside an #if: which branch the build takes is not known here */
-    int depth = 0;
+    /* the #include inside an #if: which branch the build takes is not known here, unless the
+     * #if is an include guard (`#ifndef X` then `#define X`) or an `#ifndef X` of a macro the
+     * included file defines: both are taken where the file is compiled */
+    int depth = 0, level = 0;
+    unsigned long long guards = 0; /* bit k: the #if at nesting level k is a guard */
+    size_t own_len = 0;
+    char *own = found ? gp_read_file(path, 4u << 20, false, &own_len, err, sizeof err) : NULL;
     for (const char *l = found; l && l < found + flen;) {
-        const char *eol = strchr(l, '\n');
+        const char *eol = memchr(l, '\n', (size_t)(found + flen - l));
         if (!eol) eol = found + flen;
-        while (l < eol && (*l == ' ' || *l == '\t'))
-            l++;
-        if (*l == '#') {
-            l++;
-            while (l < eol && (*l == ' ' || *l == '\t'))
-                l++;
-            if (!strncmp(l, "if", 2)) depth++;
-            if (!strncmp(l, "endif", 5)) depth--;
+        const char *arg;
+        size_t alen;
+        const char *w = directive(l, eol, &arg, &alen);
+        if (w && !strncmp(w, "if", 2)) {
+            bool guard = !strncmp(w, "ifndef", 6) && alen &&
+                         (defines_next(eol, found + flen, arg, alen) ||
+                          defines_anywhere(own, own_len, arg, alen));
+            if (level < 64 && guard) guards |= 1ull << level;
+            if (level < 64 && !guard) guards &= ~(1ull << level);
+            depth += !guard || level >= 64;
+            level++;
+        } else if (w && !strncmp(w, "endif", 5) && level > 0) {
+            level--;
+            depth -= level >= 64 || !(guards >> level & 1);
         }
         l = eol + 1;
     }
+    free(own);
     if (nfound != 1 || depth != 0) {
         free(found), free(*ipath);
         *ipath = NULL;
+        if (tail) {
+            free(*tail);
+            *tail = NULL;
+        }
         return NULL;
     }
     *iline = line;
@@ -300,29 +387,32 @@ void gp_translate(const char *path, const char *source, size_t source_len,
     if (!opt) opt = &none;
     tr_unit u = {0};
     char err[1024];
-    tr_pp_options po = {opt->include_dirs,
-                        opt->ninclude_dirs,
-                        opt->defines,
-                        opt->ndefines,
-                        source,
-                        source_len,
-                        NULL,
-                        NULL,
-                        NULL,
-                        0};
+    tr_pp_options po = {.include_dirs = opt->include_dirs,
+                        .ninclude_dirs = opt->ninclude_dirs,
+                        .defines = opt->defines,
+                        .ndefines = opt->ndefines,
+                        .source = source,
+                        .source_len = source_len};
     /* the files that include this one, innermost first, then turned outermost first */
     enum { MAXCTX = 4 };
     char *ctx_paths[MAXCTX], *ctx_texts[MAXCTX];
     size_t ctx_lens[MAXCTX], nctx = 0;
     int ctx_lines[MAXCTX];
+    char *tail = NULL; /* the innermost includer's text after its #include */
+    size_t tail_len = 0;
     for (const char *cur = path; nctx < MAXCTX; cur = ctx_paths[nctx - 1]) {
         char *ip = NULL;
-        char *text = includer_context(cur, &ip, &ctx_lines[nctx], &ctx_lens[nctx]);
+        char *text = includer_context(cur, &ip, &ctx_lines[nctx], &ctx_lens[nctx],
+                                      nctx ? NULL : &tail, &tail_len);
         bool seen = text && !strcmp(ip, path);
         for (size_t c = 0; text && c < nctx; c++)
             seen |= !strcmp(ctx_paths[c], ip);
         if (!text || seen) { /* none, or a cycle */
             free(text), free(ip);
+            if (!nctx) {
+                free(tail);
+                tail = NULL;
+            }
             break;
         }
         ctx_paths[nctx] = ip, ctx_texts[nctx++] = text;
@@ -340,6 +430,11 @@ void gp_translate(const char *path, const char *source, size_t source_len,
     po.contexts = (const char *const *)ctx_texts;
     po.context_lens = ctx_lens;
     po.ncontexts = nctx;
+    if (tail) {
+        po.tail_path = ctx_paths[nctx - 1]; /* the innermost, after the reversal */
+        po.tail = tail;
+        po.tail_len = tail_len;
+    }
     for (;;) {
         u.instantiate = opt->instantiate;
         u.ninstantiate = opt->ninstantiate;
@@ -348,12 +443,17 @@ void gp_translate(const char *path, const char *source, size_t source_len,
             break;
         tr_unit_free(&u);
         memset(&u, 0, sizeof u);
+        if (po.tail) { /* without what follows the #include */
+            po.tail = NULL;
+            continue;
+        }
         if (po.ncontexts) { /* the file on its own, as when nothing includes it */
             po.ncontexts = 0;
             continue;
         }
         for (size_t c = 0; c < nctx; c++)
             free(ctx_paths[c]), free(ctx_texts[c]);
+        free(tail);
         res->status = GP_TRANSLATE_BAD_INPUT;
         res->error = strdup(err);
         return;
@@ -361,10 +461,14 @@ void gp_translate(const char *path, const char *source, size_t source_len,
     if (po.ncontexts)
         tr_diag_add(&u, false, u.pp.main_file, 1, 0, "included file",
                     "this file is compiled where %s includes it (line %d): it is read after "
-                    "what %s declares before that line (its kernels are not this file's)",
-                    ctx_paths[nctx - 1], ctx_lines[nctx - 1], ctx_paths[nctx - 1]);
+                    "what %s declares before that line%s (its kernels are not this file's)",
+                    ctx_paths[nctx - 1], ctx_lines[nctx - 1], ctx_paths[nctx - 1],
+                    po.tail ? ", and that file's launches after it give the launch "
+                              "configurations and template arguments"
+                            : "");
     for (size_t c = 0; c < nctx; c++)
         free(ctx_paths[c]), free(ctx_texts[c]);
+    free(tail);
     for (size_t i = 0; i < u.pp.nnotes; i++)
         tr_diag_add(&u, false, u.pp.notes[i].file, u.pp.notes[i].line, 0, u.pp.notes[i].construct,
                     "%s", u.pp.notes[i].text);

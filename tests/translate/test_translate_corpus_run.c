@@ -3063,15 +3063,17 @@ static void run_half_ops(void **state)
     }
 }
 
+/* CUDA's float3 in memory: 12 bytes */
+typedef struct {
+    float x, y, z;
+} f3;
+
 /* packed_points.cu: float3 and uchar3 arrays in CUDA's 12- and 3-byte layout, a float3 by
  * value, a pointer into the array, components written in place. */
 static void run_packed_points(void **state)
 {
     (void)state;
     enum { N = 1000 };
-    typedef struct {
-        float x, y, z;
-    } f3;
     typedef struct {
         uint8_t x, y, z;
     } u3;
@@ -3107,6 +3109,63 @@ static void run_packed_points(void **state)
                    rgb[i].z != rrgb[i].z;
         assert_int_equal(bad, 0);
         gp_buffer_release(bi), gp_buffer_release(bo), gp_buffer_release(bc);
+        gp_kernel_release(k1), gp_kernel_release(k2), close_all(&t);
+    }
+}
+
+/* particle_fields.cu: a struct with float3 and uchar3 fields in CUDA's layout (36 bytes), the
+ * fields read, assigned whole, written in place, and brace-initialised. */
+static void run_particle_fields(void **state)
+{
+    (void)state;
+    enum { N = 1000 };
+    typedef struct {
+        f3 pos, vel;
+        float mass;
+        uint8_t color[3];
+        int32_t id;
+    } particle;
+    _Static_assert(sizeof(particle) == 36, "CUDA's layout of the struct");
+    static particle ps[N], rps[N], got[N];
+    static f3 out[N], rout[N];
+    f3 g = {0.0f, 0.0f, -9.8f};
+    float dt = 0.01f;
+    for (int i = 0; i < N; i++) {
+        particle p = {{frand(-1, 1), frand(-1, 1), frand(0, 0.02f)},
+                      {frand(-3, 3), frand(-3, 3), frand(-1, 1)},
+                      frand(0.5f, 2.0f),
+                      {0, 0, 0},
+                      i * 7};
+        ps[i] = p;
+        f3 v = {p.vel.x + g.x * dt, p.vel.y + g.y * dt, p.vel.z + g.z * dt};
+        p.vel = v;
+        p.pos = (f3){p.pos.x + v.x * dt, p.pos.y + v.y * dt, p.pos.z + v.z * dt};
+        float s = fminf(sqrtf(v.x * v.x + v.y * v.y + v.z * v.z) / 4.0f, 1.0f);
+        p.color[0] = (uint8_t)(s * 255.0f), p.color[1] = 0, p.color[2] = (uint8_t)(p.id % 256);
+        if (p.pos.z < 0.0f) p.pos.z = 0.0f;
+        rps[i] = p;
+        rout[i] = (f3){p.pos.x * p.mass, p.pos.y * p.mass, p.pos.z * p.mass + p.color[2]};
+    }
+    FOR_EACH_DEVICE(dev)
+    {
+        built t = build(dev, "particle_fields.cu");
+        gp_kernel *k1 = gpt_kernel_of(t.prog, "integrate"), *k2 = gpt_kernel_of(t.prog, "weighted");
+        gp_buffer *bp = buf(dev, ps, sizeof ps), *bo = buf(dev, NULL, sizeof out);
+        int32_t n = N;
+        launch(k1, 1, G1(1024), G1(128), ARGS(B(bp), V(g), V(dt), V(n)));
+        launch(k2, 1, G1(1024), G1(128), ARGS(B(bp), B(bo), V(n)));
+        get(bp, got, sizeof got), get(bo, out, sizeof out);
+        int bad = 0;
+        for (int i = 0; i < N; i++) {
+            const particle *a = &got[i], *r = &rps[i];
+            bad += fabsf(a->pos.x - r->pos.x) > 1e-5f || fabsf(a->pos.y - r->pos.y) > 1e-5f ||
+                   fabsf(a->pos.z - r->pos.z) > 1e-5f || fabsf(a->vel.z - r->vel.z) > 1e-5f ||
+                   a->mass != r->mass || a->id != r->id || abs(a->color[0] - r->color[0]) > 1 ||
+                   a->color[1] != 0 || a->color[2] != r->color[2];
+        }
+        assert_int_equal(bad, 0);
+        CHECKF("weighted", (const float *)rout, (const float *)out, 3 * N, 1e-4f);
+        gp_buffer_release(bp), gp_buffer_release(bo);
         gp_kernel_release(k1), gp_kernel_release(k2), close_all(&t);
     }
 }
@@ -3605,10 +3664,10 @@ static void run_cg_group_function(void **state)
         cmocka_unit_test(run_bit_ops), cmocka_unit_test(left_out_kernel_says_why),                 \
         cmocka_unit_test(run_typed_records), cmocka_unit_test(run_wide_vectors),                   \
         cmocka_unit_test(run_atomic64_stats), cmocka_unit_test(run_packed_points),                 \
-        cmocka_unit_test(run_half_ops), cmocka_unit_test(run_grid_arrays),                         \
-        cmocka_unit_test(run_union_bits), cmocka_unit_test(run_cub_block_collectives),             \
-        cmocka_unit_test(run_template_dispatch), cmocka_unit_test(run_cg_group_function),          \
-        cmocka_unit_test(run_cub_warp_reduce),
+        cmocka_unit_test(run_particle_fields), cmocka_unit_test(run_half_ops),                     \
+        cmocka_unit_test(run_grid_arrays), cmocka_unit_test(run_union_bits),                       \
+        cmocka_unit_test(run_cub_block_collectives), cmocka_unit_test(run_template_dispatch),      \
+        cmocka_unit_test(run_cg_group_function), cmocka_unit_test(run_cub_warp_reduce),
 
 int main(void)
 {

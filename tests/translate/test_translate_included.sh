@@ -53,6 +53,59 @@ grep -q 'GP_FUNC float twice(float x)' "$tmp/a.gpk" || bad "main.cu's device fun
 grep -q 'TILE' "$tmp/a.gpk" || bad "main.cu's TILE is not kept"
 grep -q 'host_side\|helper' "$tmp/a.gpk" && bad "main.cu's kernel or host function is in the output"
 
+# main.cu's text after the #include: its launches instantiate kernels.cu's templates (here
+# through a host template of kernels.cu) and give the launch configuration; its own kernels and
+# device functions after the #include stay out. The #include sits inside main.cu's include guard
+# and an #ifndef of a macro kernels.cu defines: both are taken.
+mkdir -p "$tmp/e"
+cat > "$tmp/e/main.cu" <<'EOF2'
+#ifndef MAIN_CU
+#define MAIN_CU
+typedef float real;
+#ifndef KERNELS_CU
+#include "kernels.cu"
+#endif
+__global__ void after(int *p) { p[0] = undeclared_after; }
+int main()
+{
+    real *d;
+    cudaMalloc(&d, 256 * sizeof(real));
+    run<real, 4>(d, 256);
+    fill<<<dim3(2), dim3(128)>>>(d, 1.5f);
+    return 0;
+}
+#endif
+EOF2
+cat > "$tmp/e/kernels.cu" <<'EOF2'
+#define KERNELS_CU
+template <typename T, int K>
+__global__ void scale_by(T *o, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) o[i] *= K;
+}
+__global__ void fill(real *o, real v) { o[blockIdx.x * blockDim.x + threadIdx.x] = v; }
+template <typename T, int K>
+void run(T *d, int n)
+{
+    scale_by<T, K><<<(n + 63) / 64, 64>>>(d, n);
+}
+EOF2
+"$GPUPORT" translate --no-verify --json "$tmp/e/kernels.cu" -o "$tmp/e.gpk" > "$tmp/e.json" 2>"$tmp/e.err" ||
+    bad "launches after the #include: exit $? $(cat "$tmp/e.err")"
+python3 - "$tmp/e.json" <<'PY' || bad "launches after the #include: $(cat "$tmp/e.json")"
+import json, sys
+r = json.load(open(sys.argv[1]))
+names = sorted(k["name"] for k in r["kernels"])
+assert names == ["fill", "scale_by_real_4"], names
+assert all(k["translated"] for k in r["kernels"]), r["kernels"]
+fill = [k for k in r["kernels"] if k["name"] == "fill"][0]
+assert "128" in json.dumps(fill.get("launch")), fill.get("launch")
+PY
+grep -q 'compiled where .*main.cu includes it (line 5).*launches after it' "$tmp/e.json" ||
+    bad "no note of the includer's launches"
+grep -q 'after\b\|undeclared_after' "$tmp/e.gpk" && bad "main.cu's kernel after the #include is in the output"
+
 # the #include inside an #if: which branch is built is not known, the file is read alone
 sed 's|^#include "kernels.cu"|#ifdef USE_GPU\n#include "kernels.cu"\n#endif|' "$tmp/a/main.cu" > "$tmp/b/main.cu"
 cp "$tmp/a/common.h" "$tmp/a/kernels.cu" "$tmp/b/"
