@@ -30,7 +30,7 @@ static bool pinned(const ls *s, const guard *g, long long at[3])
  * "can" when the translation cannot tell. */
 static bool ratio(val delta, val c, long long *num, long long *den);
 
-static bool feasible(const guard *ga, const guard *gb, int dim, val d)
+static bool feasible(const ls *s, const guard *ga, const guard *gb, int dim, val d)
 {
     if (ga->has_mod[dim] && gb->has_mod[dim] && ls_v_equal(&ga->mod[dim], &gb->mod[dim]) &&
         ls_v_equal(&ga->rem[dim], &gb->rem[dim])) {
@@ -61,9 +61,10 @@ static bool feasible(const guard *ga, const guard *gb, int dim, val d)
         his[nh++] = gb->hi[dim][i];
     for (int i = 0; i < ga->nhi[dim]; i++)
         his[nh++] = ls_v_add(ga->hi[dim][i], d, -1);
-    if (dim < 3) { /* threadIdx.d < blockDim.d, for both */
+    if (dim < 3) { /* threadIdx.d < blockDim.d, for both (the launches' block, when required) */
         static const char *const bd[3] = {"blockDim.x", "blockDim.y", "blockDim.z"};
-        val b = ls_v_term(bd[dim], 0, 1);
+        val b = s->use_block && s->kernel->block_known ? ls_v_const(s->kernel->block[dim])
+                                                       : ls_v_term(bd[dim], 0, 1);
         his[nh++] = b;
         his[nh++] = ls_v_add(b, d, -1);
     }
@@ -254,7 +255,7 @@ static int relation(const ls *s, val A, int sa, val B, int sb, const ls_access *
         if (!ratio(delta, c, &num, &den)) return 1;
         if (num % den) return 0; /* no whole number of work-items apart */
         if (num == 0) return 2;
-        return feasible(a->g, b->g, la.t[0].lane - 1, ls_v_const(num / den)) ? 1 : 0;
+        return feasible(s, a->g, b->g, la.t[0].lane - 1, ls_v_const(num / den)) ? 1 : 0;
     }
     if (ls_v_equal(&la, &lb) && la.nt == 1 && !la.t[0].key && la.t[0].lane <= LANE_WARP) {
         val d;
@@ -262,7 +263,7 @@ static int relation(const ls *s, val A, int sa, val B, int sb, const ls_access *
         int r = apart(delta, la.t[0].coef, &d);
         /* not a whole number of work-items apart, or less than one: only the same one */
         if (r == 1 && within(a->g, b->g, delta, c)) return 2;
-        return r < 0 ? (feasible(a->g, b->g, la.t[0].lane - 1, d) ? 1 : 0) : r;
+        return r < 0 ? (feasible(s, a->g, b->g, la.t[0].lane - 1, d) ? 1 : 0) : r;
     }
     /* a linear index of several dimensions (s[tid], s[tid + k] with tid = threadIdx.y *
      * blockDim.x + threadIdx.x) that a guard bounds: e * lin, the work-items delta / e apart
@@ -278,7 +279,7 @@ static int relation(const ls *s, val A, int sa, val B, int sb, const ls_access *
         if (e > 0 && ls_v_equal(&la, &el)) {
             val d;
             int r = apart(delta, e, &d);
-            return r < 0 ? (feasible(a->g, b->g, G_LIN, d) ? 1 : 0) : r;
+            return r < 0 ? (feasible(s, a->g, b->g, G_LIN, d) ? 1 : 0) : r;
         }
     }
     if ((la.nt == 0) != (lb.nt == 0)) {
@@ -322,7 +323,7 @@ static int relation(const ls *s, val A, int sa, val B, int sb, const ls_access *
         ls_g_empty(&gv);
         ls_guard_add(&gv, dim, false, ls_v_const(v));
         ls_guard_add(&gv, dim, true, ls_v_const(v + 1));
-        if (!feasible(many->g, &gv, dim, ls_v_const(0))) return 0;
+        if (!feasible(s, many->g, &gv, dim, ls_v_const(0))) return 0;
         long long p[3];
         if (pinned(s, one->g, p) && p[dim] == v) {
             bool all = true;

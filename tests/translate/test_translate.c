@@ -1962,6 +1962,19 @@ static void lockstep_with_the_launch_block(void **state)
                                 false);
     assert_null(strstr(r.output, "GP_REQUIRES_GROUP_SIZE"));
     gp_translate_result_free(&r);
+    /* the block bounds the work-items too: s[t] and s[256 + u] are never one element of two of
+     * a 256-wide group (a lagged-Fibonacci generator's shift of its state) */
+    const char *lag = "#define P 256\n"
+                      "__global__ void shift(unsigned *x) {\n"
+                      "  __shared__ unsigned s[2 * P];\n"
+                      "  s[threadIdx.x] = x[threadIdx.x];\n"
+                      "  __syncthreads();\n"
+                      "  x[P + threadIdx.x] = s[threadIdx.x] = s[P + threadIdx.x];\n"
+                      "}\n";
+    snprintf(src, sizeof src, "%svoid host(unsigned *x) { shift<<<1, P>>>(x); }\n", lag);
+    expect_ok(src, (const char *const[]){"GP_REQUIRES_GROUP_SIZE(shift, 256, 1, 1)\n", NULL});
+    snprintf(src, sizeof src, "%svoid host(unsigned *x) { shift<<<1, 2 * P>>>(x); }\n", lag);
+    expect_refused(src, 6, "warp lockstep", "kernel shift");
 }
 
 static void lockstep_no_false_alarms(void **state)
