@@ -1693,6 +1693,33 @@ GP_FUNC gp_half2 gp_half2_abs(gp_half2 a)
 {
     return gp_make_ushort2(gp_half_abs(a.x), gp_half_abs(a.y));
 }
+/* cuda_fp16.h's math functions (hexp, h2sqrt...): computed in float, rounded to half */
+#define GP__HALF_FN1(name, expr)                                                                   \
+    GP_FUNC gp_half gp_half_##name(gp_half a)                                                      \
+    {                                                                                              \
+        float x = gp_half_to_float(a);                                                             \
+        return gp_float_to_half(expr);                                                             \
+    }                                                                                              \
+    GP_FUNC gp_half2 gp_half2_##name(gp_half2 a)                                                   \
+    {                                                                                              \
+        return gp_make_ushort2(gp_half_##name(a.x), gp_half_##name(a.y));                          \
+    }
+GP__HALF_FN1(exp, expf(x))
+GP__HALF_FN1(exp2, exp2f(x))
+GP__HALF_FN1(exp10, powf(10.0f, x))
+GP__HALF_FN1(log, logf(x))
+GP__HALF_FN1(log2, log2f(x))
+GP__HALF_FN1(log10, log10f(x))
+GP__HALF_FN1(sqrt, sqrtf(x))
+GP__HALF_FN1(rsqrt, 1.0f / sqrtf(x))
+GP__HALF_FN1(rcp, 1.0f / x)
+GP__HALF_FN1(sin, sinf(x))
+GP__HALF_FN1(cos, cosf(x))
+GP__HALF_FN1(ceil, ceilf(x))
+GP__HALF_FN1(floor, floorf(x))
+GP__HALF_FN1(trunc, truncf(x))
+GP__HALF_FN1(rint, rintf(x))
+#undef GP__HALF_FN1
 /* comparisons, 0 or 1 (ordered: false where either is NaN, as CUDA's __hlt...) */
 #define GP__HALF_CMP(name, op)                                                                     \
     GP_FUNC int gp_half_##name(gp_half a, gp_half b)                                               \
