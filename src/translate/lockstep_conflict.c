@@ -5,25 +5,46 @@
 
 #include "translate/lockstep_internal.h"
 
+/* The one value a guard allows the work-item's index of dimension d (`if (i < 1)`), if any. */
+static bool pinned_dim(const guard *g, int d, long long *at)
+{
+    for (int i = -1; i < g->nlo[d]; i++) /* -1: the index is never negative */
+        for (int j = 0; j < g->nhi[d]; j++) {
+            long long lo = 0, hi;
+            if ((i < 0 || ls_as_const(&g->lo[d][i], &lo)) && ls_as_const(&g->hi[d][j], &hi) &&
+                hi == lo + 1) {
+                *at = lo;
+                return true;
+            }
+        }
+    return false;
+}
+
 /* The single work-item a guard pins, in every dimension the kernel uses. */
 static bool pinned(const ls *s, const guard *g, long long at[3])
 {
     for (int d = 0; d < 3; d++) {
-        if (!s->lanes_used[d]) {
-            at[d] = 0;
-            continue;
-        }
-        bool ok = false;
-        for (int i = -1; i < g->nlo[d] && !ok; i++) /* -1: the index is never negative */
-            for (int j = 0; j < g->nhi[d] && !ok; j++) {
-                long long lo = 0, hi;
-                if ((i < 0 || ls_as_const(&g->lo[d][i], &lo)) && ls_as_const(&g->hi[d][j], &hi) &&
-                    hi == lo + 1)
-                    ok = true, at[d] = lo;
-            }
-        if (!ok) return false;
+        at[d] = 0;
+        if (s->lanes_used[d] && !pinned_dim(g, d, &at[d])) return false;
     }
     return true;
+}
+
+/* v with the work-item's index of each dimension its guard pins replaced by that value. */
+static val pin_lanes(const guard *g, val v)
+{
+    if (v.kind != V_AFFINE) return v;
+    val r = v;
+    r.nt = 0;
+    for (int i = 0; i < v.nt; i++) {
+        term t = v.t[i];
+        long long at;
+        if (t.lane >= 1 && t.lane <= 3 && !t.key && pinned_dim(g, t.lane - 1, &at))
+            r.c += t.coef * at;
+        else if (!ls_add_term(&r, t))
+            return v;
+    }
+    return r;
 }
 
 /* Whether some work-item v of guard ga and v' of gb with v.x = v'.x + d (dimension dim) exist;
@@ -142,6 +163,48 @@ static bool ratio(val delta, val c, long long *num, long long *den)
     return true;
 }
 
+/* Whether the uniform name `key` is never negative: the block's and grid's sizes and indices,
+ * and the kernel's value parameters of an unsigned type. */
+static bool nonneg_name(const ls *s, const char *key)
+{
+    if (!strncmp(key, "blockDim.", 9) || !strncmp(key, "gridDim.", 8) ||
+        !strncmp(key, "blockIdx.", 9))
+        return true;
+    if (strncmp(key, "param:", 6)) return false;
+    for (int i = 0; i < s->kernel->nparams; i++) {
+        const tr_sym *p = s->kernel->params[i];
+        if (strcmp(p->name, key + 6) || p->type.nptr) continue;
+        const char *b = p->type.base;
+        return !strncmp(b, "unsigned", 8) || !strcmp(b, "size_t") || !strncmp(b, "uint", 4);
+    }
+    return false;
+}
+
+/* Whether v >= 0 whatever its names are: a constant part and coefficients that are not
+ * negative, over names that never are (a term of no name and no lane is a number). */
+static bool surely_nonneg(const ls *s, val v)
+{
+    if (v.kind != V_AFFINE) return false;
+    long long c = v.c;
+    for (int i = 0; i < v.nt; i++) {
+        const term *t = &v.t[i];
+        if (!t->key && !t->lane)
+            c += t->coef;
+        else if (t->coef < 0 || t->lane || !nonneg_name(s, t->key))
+            return false;
+    }
+    return c >= 0;
+}
+
+/* Whether |delta| < c for certain (delta = mx, c = mx + 2 with mx unsigned): then no whole
+ * non-zero number of steps of c apart. */
+static bool less_than_one_step(const ls *s, val delta, val c)
+{
+    val one = ls_v_const(1);
+    return surely_nonneg(s, ls_v_add(ls_v_add(c, delta, -1), one, -1)) &&
+           surely_nonneg(s, ls_v_add(ls_v_add(c, delta, 1), one, -1));
+}
+
 /* How many work-items apart (d) two accesses are whose addresses differ by delta, c per
  * work-item: -1 with d set, or relation's answer where it needs no bounds (0 never: not a
  * whole number apart; 1 cannot tell; 2 the same work-item). */
@@ -207,6 +270,8 @@ static int relation(const ls *s, val A, int sa, val B, int sb, const ls_access *
         return 2;
     }
     if (sa != sb || !sa) return 1;
+    A = pin_lanes(a->g, A);
+    B = pin_lanes(b->g, B);
     /* split into the work-item's terms and the uniform rest */
     val la = ls_v_const(0), lb = ls_v_const(0), ua = A, ub = B;
     ua.nt = ub.nt = 0;
@@ -252,7 +317,7 @@ static int relation(const ls *s, val A, int sa, val B, int sb, const ls_access *
         if (!c.nt) c.c = la.t[0].coef;
         long long num, den;
         if (delta.kind == V_AFFINE && !delta.nt && !delta.c) return 2; /* the same one */
-        if (!ratio(delta, c, &num, &den)) return 1;
+        if (!ratio(delta, c, &num, &den)) return less_than_one_step(s, delta, c) ? 2 : 1;
         if (num % den) return 0; /* no whole number of work-items apart */
         if (num == 0) return 2;
         return feasible(s, a->g, b->g, la.t[0].lane - 1, ls_v_const(num / den)) ? 1 : 0;

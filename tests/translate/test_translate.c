@@ -2093,9 +2093,36 @@ static void lockstep_no_false_alarms(void **state)
         "  int t = threadIdx.x;\n  s[t] = d[t];\n  __syncthreads();\n"
         "  if (blockIdx.x != gridDim.x - 1) {\n    if (t == 0) d[blockIdx.x] = s[255];\n"
         "  } else {\n    s[t] = s[t] * 2.0f;\n  }\n}\n",
+        /* periodic halo of a row-per-threadIdx.y tile: the x == 0 work-item of each row copies
+         * the row's ends; rows are mx + 2 apart, so no row's ends are another row's elements
+         * (mx is unsigned: |mx| < mx + 2) */
+        "__global__ void k(const float *f, float *df, const unsigned int mx) {\n"
+        "  const int offset = 1;\n  extern __shared__ float s_f[];\n"
+        "  int i = threadIdx.x, sj = threadIdx.y, si = i + offset;\n"
+        "  s_f[sj * (mx + 2 * offset) + si] = f[sj * mx + i];\n  __syncthreads();\n"
+        "  if (i < offset) {\n"
+        "    s_f[sj * (mx + 2 * offset) + si - offset] = s_f[sj * (mx + 2 * offset) + si + mx - "
+        "offset];\n"
+        "    s_f[sj * (mx + 2 * offset) + si + mx] = s_f[sj * (mx + 2 * offset) + si];\n  }\n"
+        "  __syncthreads();\n  df[sj * mx + i] = s_f[sj * (mx + 2 * offset) + si + 1];\n}\n",
     };
     for (size_t i = 0; i < sizeof ok / sizeof *ok; i++)
         expect_ok(ok[i], (const char *[]){"GP_KERNEL(k", NULL});
+    /* the same halo with a signed mx (mx = -1 would make rows 1 apart), or rows mx apart (the
+     * end read, row + mx, is the next row's start): refused */
+    const char *halo = "__global__ void k(const float *f, float *df, %s mx) {\n"
+                       "  extern __shared__ float s_f[];\n"
+                       "  int i = threadIdx.x, sj = threadIdx.y;\n"
+                       "  s_f[sj * (mx + %d) + i + 1] = f[sj * mx + i];\n  __syncthreads();\n"
+                       "  if (i < 1) s_f[sj * (mx + %d) + i] = s_f[sj * (mx + %d) + i + mx];\n"
+                       "  __syncthreads();\n  df[sj * mx + i] = s_f[sj * (mx + 2) + i];\n}\n";
+    const char *const halo_types[] = {"int", "unsigned"};
+    const int halo_pad[] = {2, 0};
+    for (size_t i = 0; i < 2; i++) {
+        char src[1024];
+        snprintf(src, sizeof src, halo, halo_types[i], halo_pad[i], halo_pad[i], halo_pad[i]);
+        expect_refused(src, 6, "warp lockstep", "no barrier between them");
+    }
     /* the two-dimensional reduction without its barrier, with a bound that lets a writer be read
      * (tid < 2 * k), and a scan in place (the element below is written by the work-item below) */
     const char *red2d = "__global__ void k(float *o) {\n  __shared__ float s[512];\n"
