@@ -364,7 +364,7 @@ static int counter_of(ls *s, tr_stmt *st, tr_sym **sym)
 static void loop_pass(ls *s, tr_stmt *st, int from, tr_sym *last, tr_sym *iv, int dir,
                       const val *start)
 {
-    widen(s, from);
+    if (from >= 0) widen(s, from); /* from < 0: the first iteration, with the values it has */
     if (last) ls_bind(s, last, ls_v_const(1));
     gmark saved = ls_g_mark(&s->g);
     const val *now = iv ? ls_lookup(s, iv) : NULL;
@@ -399,6 +399,12 @@ static void walk_loop(ls *s, tr_stmt *st)
     if (start.kind != V_AFFINE) iv = NULL;
     int *before, nbefore, *between, nbetween;
     save_pending(s, &before, &nbefore); /* a loop may run no iteration at all */
+    if (s->npending && st->kind == TR_S_FOR) {
+        /* what is pending before a for loop meets its first iteration, whose variables have
+         * the values they enter with (indices rotated at the end of the body, pii = cii; ...);
+         * the passes below meet what that iteration leaves */
+        loop_pass(s, st, -1, NULL, NULL, 0, &start);
+    }
     /* twice: the second pass meets the pending accesses of the first as a next iteration */
     loop_pass(s, st, from, NULL, iv, dir, &start);
     save_pending(s, &between, &nbetween);

@@ -2108,6 +2108,25 @@ static void lockstep_no_false_alarms(void **state)
     };
     for (size_t i = 0; i < sizeof ok / sizeof *ok; i++)
         expect_ok(ok[i], (const char *[]){"GP_KERNEL(k", NULL});
+    /* planes rotated between a loop's iterations (a 3-D stencil's previous, current and next
+     * x-plane): what is read before the loop meets the first iteration with the planes it
+     * enters with; writing a plane still being read (q = c) stays refused */
+    const char *planes = "__global__ void k(const float *in, float *o, int n) {\n"
+                         "  __shared__ float s[3][64];\n  int t = threadIdx.x;\n"
+                         "  int p = 0, c = 1, q = 2, r;\n  float acc = 0.0f;\n"
+                         "  s[c][t] = in[t];\n  s[q][t] = in[64 + t];\n  __syncthreads();\n"
+                         "  if (t < 63) acc = s[c][t + 1] + s[q][t + 1];\n"
+                         "  %s\n"
+                         "  for (int i = 0; i < n; i++) {\n"
+                         "    s[q][t] = in[i * 64 + t];\n    __syncthreads();\n"
+                         "    if (t < 63) acc += s[c][t + 1] - s[q][t + 1];\n"
+                         "    __syncthreads();\n    r = p; p = c; c = q; q = r;\n  }\n"
+                         "  o[t] = acc;\n}\n";
+    char psrc[1024];
+    snprintf(psrc, sizeof psrc, planes, "r = p; p = c; c = q; q = r;");
+    expect_ok(psrc, (const char *[]){"GP_KERNEL(k", NULL});
+    snprintf(psrc, sizeof psrc, planes, "r = p; p = c; q = c;");
+    expect_refused(psrc, 12, "warp lockstep", "no barrier between them");
     /* the same halo with a signed mx (mx = -1 would make rows 1 apart), or rows mx apart (the
      * end read, row + mx, is the next row's start): refused */
     const char *halo = "__global__ void k(const float *f, float *df, %s mx) {\n"
