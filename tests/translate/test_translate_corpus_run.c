@@ -3091,6 +3091,55 @@ static void run_half_ops(void **state)
     }
 }
 
+/* intrinsic_conversions.cu: rounding-mode conversions, a double's halves, __mulhi, __umulhi,
+ * __urhadd and double arithmetic intrinsics, against the same computed here. */
+static void run_intrinsic_conversions(void **state)
+{
+    (void)state;
+    enum { N = 1000 };
+    static float f[N];
+    static double d[N], od[2 * N], rod[2 * N];
+    static int32_t o[8 * N], ro[8 * N];
+    static uint32_t u[N], ru[N];
+    for (int i = 0; i < N; i++) {
+        f[i] = i % 10 == 0 ? (float)(i / 10) + 0.5f : frand(-100, 100); /* ties to even too */
+        d[i] = i % 7 == 0 ? -2.5 - i : (double)frand(-1e6f, 1e6f) / 3.0;
+        int64_t bits;
+        memcpy(&bits, &d[i], sizeof bits);
+        int32_t hi = (int32_t)(bits >> 32), lo = (int32_t)(uint32_t)bits;
+        int32_t *r = ro + 8 * i;
+        r[0] = (int32_t)rintf(f[i]), r[1] = (int32_t)floorf(f[i]), r[2] = (int32_t)ceilf(f[i]);
+        r[3] = (int32_t)rint(d[i]), r[4] = hi, r[5] = lo;
+        r[6] = (int32_t)(((int64_t)hi * 123456789) >> 32);
+        r[7] = (int32_t)(uint32_t)rintf(fabsf(f[i]));
+        rod[2 * i] = d[i] + 1.0 / (d[i] + 3.0);
+        rod[2 * i + 1] = fma(d[i], 2.0, sqrt(fabs(d[i])));
+        uint32_t x = (uint32_t)i * 2654435761u;
+        ru[i] = (uint32_t)(((uint64_t)x * 40503u) >> 32) +
+                (uint32_t)(((uint64_t)0xffffffffu + (uint64_t)i + 1) >> 1);
+    }
+    FOR_EACH_DEVICE(dev)
+    {
+        built t = build(dev, "intrinsic_conversions.cu");
+        if (!t.prog) continue; /* no double precision here: said so above */
+        gp_kernel *k = gpt_kernel_of(t.prog, "conv");
+        gp_buffer *bf = buf(dev, f, sizeof f), *bd = buf(dev, d, sizeof d),
+                  *bo = buf(dev, NULL, sizeof o), *bod = buf(dev, NULL, sizeof od),
+                  *bu = buf(dev, NULL, sizeof u);
+        int32_t n = N;
+        launch(k, 1, G1(1024), G1(128), ARGS(B(bf), B(bd), B(bo), B(bod), B(bu), V(n)));
+        get(bo, o, sizeof o), get(bod, od, sizeof od), get(bu, u, sizeof u);
+        assert_memory_equal(o, ro, sizeof o);
+        assert_memory_equal(u, ru, sizeof u);
+        int bad = 0;
+        for (int i = 0; i < 2 * N; i++)
+            bad += fabs(od[i] - rod[i]) > 1e-12 * fmax(fabs(rod[i]), 1.0);
+        assert_int_equal(bad, 0);
+        gp_buffer_release(bf), gp_buffer_release(bd), gp_buffer_release(bo);
+        gp_buffer_release(bod), gp_buffer_release(bu), gp_kernel_release(k), close_all(&t);
+    }
+}
+
 /* CUDA's float3 in memory: 12 bytes */
 typedef struct {
     float x, y, z;
@@ -3692,10 +3741,11 @@ static void run_cg_group_function(void **state)
         cmocka_unit_test(run_bit_ops), cmocka_unit_test(left_out_kernel_says_why),                 \
         cmocka_unit_test(run_typed_records), cmocka_unit_test(run_wide_vectors),                   \
         cmocka_unit_test(run_atomic64_stats), cmocka_unit_test(run_packed_points),                 \
-        cmocka_unit_test(run_particle_fields), cmocka_unit_test(run_half_ops),                     \
-        cmocka_unit_test(run_grid_arrays), cmocka_unit_test(run_union_bits),                       \
-        cmocka_unit_test(run_cub_block_collectives), cmocka_unit_test(run_template_dispatch),      \
-        cmocka_unit_test(run_cg_group_function), cmocka_unit_test(run_cub_warp_reduce),
+        cmocka_unit_test(run_particle_fields), cmocka_unit_test(run_intrinsic_conversions),        \
+        cmocka_unit_test(run_half_ops), cmocka_unit_test(run_grid_arrays),                         \
+        cmocka_unit_test(run_union_bits), cmocka_unit_test(run_cub_block_collectives),             \
+        cmocka_unit_test(run_template_dispatch), cmocka_unit_test(run_cg_group_function),          \
+        cmocka_unit_test(run_cub_warp_reduce),
 
 int main(void)
 {
