@@ -2728,7 +2728,10 @@ static bool f64_recv_on_device(py_scan *ps, size_t r0, size_t r1)
  * function before this line starts its value (after the '='), or -1. The file's bytes before the
  * line are read again, at most PY_LOOKBACK of them (mapped files too: their pages come back and
  * are released again), at most PY_MAX_LOOKBACK times per file. */
-static size_t last_set_at(py_scan *ps, size_t r0, size_t r1)
+static size_t last_set_in(const char *d, size_t from, size_t lim, const char *w, size_t wn,
+                          bool self_attr);
+
+static size_t last_set_at_from(py_scan *ps, size_t r0, size_t r1, size_t *from_out)
 {
     if (r0 >= ps->nt || ps->nlookback == PY_MAX_LOOKBACK) return (size_t)-1;
     bool self_attr = r1 == r0 + 2 && is_name(ps, r0, "self") && is_op(ps, r0 + 1, ".");
@@ -2747,9 +2750,23 @@ static size_t last_set_at(py_scan *ps, size_t r0, size_t r1)
     if (lim > PY_LOOKBACK && from < lim - PY_LOOKBACK) from = lim - PY_LOOKBACK;
     ps->nlookback++;
     reread_from(ps, from);
+    (void)n;
+    if (from_out) *from_out = from;
+    return last_set_in(d, from, lim, d + nt->off, nt->len, self_attr);
+}
+
+static size_t last_set_at(py_scan *ps, size_t r0, size_t r1)
+{
+    return last_set_at_from(ps, r0, r1, NULL);
+}
+
+/* Where the last assignment to the name w (self.w) in d[from, lim) starts its value, or -1. */
+static size_t last_set_in(const char *d, size_t from, size_t lim, const char *w, size_t wn,
+                          bool self_attr)
+{
     size_t last = (size_t)-1;
-    for (size_t p = name_find(d, n, from, lim, d + nt->off, nt->len); p < lim;
-         p = name_find(d, n, p + 1, lim, d + nt->off, nt->len)) {
+    for (size_t p = name_find(d, lim, from, lim, w, wn); p < lim;
+         p = name_find(d, lim, p + 1, lim, w, wn)) {
         /* at a line's start, after its indentation (and `self.`) */
         size_t q = p;
         if (self_attr) {
@@ -2759,7 +2776,7 @@ static size_t last_set_at(py_scan *ps, size_t r0, size_t r1)
         while (q > 0 && (d[q - 1] == ' ' || d[q - 1] == '\t'))
             q--;
         if (q > 0 && d[q - 1] != '\n') continue;
-        size_t e = p + nt->len;
+        size_t e = p + wn;
         while (e < lim && d[e] == ' ')
             e++;
         if (e < lim && d[e] == ':') { /* an annotation: x: Tensor = ... */
@@ -2856,8 +2873,33 @@ static bool text_np_default_f64(const char *d, size_t n, size_t p)
  * function, to a numpy array float64 by default? */
 static bool np_name_default_f64(py_scan *ps, size_t r0, size_t r1)
 {
-    size_t last = last_set_at(ps, r0, r1);
-    return last != (size_t)-1 && text_np_default_f64(ps->s->data, ps->s->size, last);
+    size_t from = 0, last = last_set_at_from(ps, r0, r1, &from);
+    if (last == (size_t)-1) return false;
+    const char *d = ps->s->data;
+    size_t n = ps->s->size;
+    if (text_np_default_f64(d, n, last)) return true;
+    /* x = rng.normal(...), rng set before to np.random.default_rng(...) (or RandomState): read
+     * as np.random.default_rng(0).normal(...) */
+    size_t g = last;
+    while (g < n && (d[g] == ' ' || d[g] == '\t'))
+        g++;
+    size_t ge = g;
+    while (ge < n && gp_py_is_name_char((unsigned char)d[ge]))
+        ge++;
+    if (ge == g || ge >= n || d[ge] != '.' || (d[g] >= '0' && d[g] <= '9')) return false;
+    size_t set = last_set_in(d, from, line_start_at(d, last), d + g, ge - g, false);
+    if (set == (size_t)-1) return false;
+    while (set < n && (d[set] == ' ' || d[set] == '\t'))
+        set++;
+    size_t q = set + (text_at(d, set, n, "np.") ? 3 : text_at(d, set, n, "numpy.") ? 6 : 0);
+    if (q == set || !text_at(d, q, n, "random.") ||
+        !(text_at(d, q + 7, n, "default_rng(") || text_at(d, q + 7, n, "RandomState(")))
+        return false;
+    char as[1100];
+    size_t rest = n - (ge + 1) > 1024 ? 1024 : n - (ge + 1);
+    int k = snprintf(as, sizeof as, "np.random.default_rng(0).");
+    memcpy(as + k, d + ge + 1, rest);
+    return text_np_default_f64(as, (size_t)k + rest, 0);
 }
 
 /* The float64 value made at token `at` is a cast of a name (`x.double()`, `x.to(torch.float64)`,
