@@ -2440,6 +2440,30 @@ static const char *const np_makers_f64[] = {"zeros", "ones",     "empty",   "lin
 #define NP_RANDOM_F64 (sizeof np_random_f64 / sizeof np_random_f64[0])
 #define NP_MAKERS_F64 (sizeof np_makers_f64 / sizeof np_makers_f64[0])
 
+/* A float literal at d[i, i + n): a number with a '.' or an exponent (not hex). */
+static bool float_literal(const char *d, size_t n)
+{
+    if (n >= 2 && d[0] == '0' && (d[1] == 'x' || d[1] == 'X')) return false;
+    for (size_t i = 0; i < n; i++)
+        if (d[i] == '.' || d[i] == 'e' || d[i] == 'E') return true;
+    return false;
+}
+
+/* Is the call of np.array/np.asarray whose '(' is at token open given a list or tuple written
+ * out with a float literal in it (`np.array([0.5, 1.0])`: float64)? */
+static bool np_array_of_floats(py_scan *ps, size_t open)
+{
+    if (open + 1 >= ps->nt || !(is_op(ps, open + 1, "[") || is_op(ps, open + 1, "("))) return false;
+    int depth = 0;
+    for (size_t i = open + 1; i < ps->nt; i++) {
+        if (is_op(ps, i, "(") || is_op(ps, i, "[") || is_op(ps, i, "{")) depth++;
+        if ((is_op(ps, i, ")") || is_op(ps, i, "]") || is_op(ps, i, "}")) && --depth == 0)
+            return false;
+        if (ps->t[i].kind == GP_PY_NUMBER && float_literal(tx(ps, i), ps->t[i].len)) return true;
+    }
+    return false;
+}
+
 /* Is c (a resolved name called with '(' at token open) a numpy function whose array is float64
  * when no dtype is given (np.random.randn, np.zeros, np.linspace, np.loadtxt...), called here
  * without a dtype other than float64? (np.full and np.arange take their dtype from their
@@ -2465,6 +2489,8 @@ static bool np_default_f64(py_scan *ps, const char *c, size_t open)
     } else if (starts(c, "numpy.random.")) {
         for (size_t k = 0; !hit && k < NP_RANDOM_F64; k++)
             hit = strcmp(c + 13, np_random_f64[k]) == 0;
+    } else if (!strcmp(c, "numpy.array") || !strcmp(c, "numpy.asarray")) {
+        hit = np_array_of_floats(ps, open);
     } else if (starts(c, "numpy.")) {
         for (size_t k = 0; !hit && k < NP_MAKERS_F64; k++)
             hit = strcmp(c + 6, np_makers_f64[k]) == 0;
@@ -2816,6 +2842,47 @@ static bool text_np_default_f64(const char *d, size_t n, size_t p)
         return false;
     bool rnd = text_at(d, p, b, "random.");
     p += rnd ? 7 : 0;
+    if (!rnd && (text_at(d, p, b, "array(") || text_at(d, p, b, "asarray("))) {
+        /* np.array([0.5, 1.0]): float64 where a float literal is among the values */
+        p += d[p] == 'a' && d[p + 1] == 's' ? 8 : 6;
+        if (p >= b || (d[p] != '[' && d[p] != '(')) return false;
+        int depth = 0;
+        bool flt = false;
+        size_t q = p;
+        for (; q < b; q++) {
+            if (d[q] == '(' || d[q] == '[' || d[q] == '{') depth++;
+            if ((d[q] == ')' || d[q] == ']' || d[q] == '}') && --depth == 0) break;
+            if (d[q] == '#' || d[q] == '"' || d[q] == '\'') return false; /* not read */
+            if (gp_py_is_name_char((unsigned char)d[q]) &&
+                (q == p || !gp_py_is_name_char((unsigned char)d[q - 1]))) {
+                size_t e = q;
+                while (e < b &&
+                       (gp_py_is_name_char((unsigned char)d[e]) || d[e] == '.' ||
+                        ((d[e] == '-' || d[e] == '+') && (d[e - 1] == 'e' || d[e - 1] == 'E'))))
+                    e++;
+                if (d[q] >= '0' && d[q] <= '9' && float_literal(d + q, e - q)) flt = true;
+                q = e - 1;
+            } else if (d[q] == '.' && q + 1 < b && d[q + 1] >= '0' && d[q + 1] <= '9') {
+                flt = true; /* .5 */
+            }
+        }
+        if (!flt || q >= b) return false;
+        /* then the call's own arguments: a dtype other than float64 clears it */
+        depth = 1;
+        for (q++; q < b; q++) {
+            if (d[q] == '(' || d[q] == '[' || d[q] == '{') depth++;
+            if ((d[q] == ')' || d[q] == ']' || d[q] == '}') && --depth == 0) break;
+            if (d[q] == '#') return false;
+            if (text_word_at(d, q, b, "dtype")) return false;
+        }
+        if (q >= b) return false;
+        size_t e = line_end_at(d, b, q);
+        for (size_t i = q; i < e; i++)
+            if (text_at(d, i, e, ".astype(") || text_at(d, i, e, "float32") ||
+                text_at(d, i, e, "float16"))
+                return false;
+        return true;
+    }
     if (rnd && (text_at(d, p, b, "RandomState(") || text_at(d, p, b, "default_rng("))) {
         /* np.random.RandomState(seed).randn(...): the generator's method */
         p += 11; /* both names have 11 characters: at their '(' */
