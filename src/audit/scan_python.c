@@ -2821,6 +2821,17 @@ static bool text_word_at(const char *d, size_t i, size_t b, const char *w)
            (i + k >= b || !gp_py_is_name_char((unsigned char)d[i + k]));
 }
 
+/* Is the array made before d[q] cast on the rest of its line (`.astype(...)`, float32)? */
+static bool cast_on_line(const char *d, size_t b, size_t q)
+{
+    size_t e = line_end_at(d, b, q);
+    for (size_t i = q; i < e; i++)
+        if (text_at(d, i, e, ".astype(") || text_at(d, i, e, "float32") ||
+            text_at(d, i, e, "float16"))
+            return true;
+    return false;
+}
+
 /* Does the assignment's value at d[p...] make a numpy array float64 by default
  * (`np.random.randn(n, d)`, `numpy.zeros(shape)`, `np.linspace(0, 1, k)`), with no dtype but
  * float64's in its call and no cast after it on its line (`.astype(np.float32)`)? The call may
@@ -2875,13 +2886,7 @@ static bool text_np_default_f64(const char *d, size_t n, size_t p)
             if (d[q] == '#') return false;
             if (text_word_at(d, q, b, "dtype")) return false;
         }
-        if (q >= b) return false;
-        size_t e = line_end_at(d, b, q);
-        for (size_t i = q; i < e; i++)
-            if (text_at(d, i, e, ".astype(") || text_at(d, i, e, "float32") ||
-                text_at(d, i, e, "float16"))
-                return false;
-        return true;
+        return q < b && !cast_on_line(d, b, q);
     }
     if (rnd && (text_at(d, p, b, "RandomState(") || text_at(d, p, b, "default_rng("))) {
         /* np.random.RandomState(seed).randn(...): the generator's method */
@@ -2927,13 +2932,7 @@ static bool text_np_default_f64(const char *d, size_t n, size_t p)
         for (size_t w = 0; w < sizeof other / sizeof other[0]; w++)
             if (text_word_at(d, q, b, other[w])) return false; /* dtype=np.float32, int */
     }
-    if (q >= b) return false;
-    size_t e = line_end_at(d, b, q);
-    for (size_t i = q; i < e; i++)
-        if (text_at(d, i, e, ".astype(") || text_at(d, i, e, "float32") ||
-            text_at(d, i, e, "float16"))
-            return false;
-    return true;
+    return q < b && !cast_on_line(d, b, q);
 }
 
 /* Is the name at tokens [r0, r1] (a name, or self.name) set, last before this line in the same
