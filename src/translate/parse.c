@@ -1201,8 +1201,19 @@ tr_expr *tp_parse_primary(parser *p)
         if (!strcmp(t->text, "new") || !strcmp(t->text, "delete") || !strcmp(t->text, "this") ||
             !strcmp(t->text, "throw") || !strcmp(t->text, "operator"))
             tp_bail(p, "C++", "'%s' is C++, outside the accepted subset", t->text);
-        if (tp_is_type_start(p) && tp_is_at(p, 1, "(") && !tp_lookup(p, t->text) &&
-            !tp_is_cg_namespace(p, t->text)) {
+        /* a type of several words cast the same way, as a template's T(x) with T = unsigned
+         * char reads: unsigned char(x) */
+        int words = 0;
+        static const char *const builtin[] = {"unsigned", "signed", "char", "short", "int", "long"};
+        for (bool more = true; more && p->i + words < p->end; words += more) {
+            more = false;
+            for (size_t b = 0; b < sizeof builtin / sizeof *builtin; b++)
+                more |= p->t[p->i + words].kind == TR_IDENT &&
+                        !strcmp(p->t[p->i + words].text, builtin[b]);
+        }
+        if (tp_is_type_start(p) &&
+            (tp_is_at(p, 1, "(") || (words >= 2 && tp_is_at(p, words, "("))) &&
+            !tp_lookup(p, t->text) && !tp_is_cg_namespace(p, t->text)) {
             /* a functional cast: float(i), unsigned(x); not a call of a function of the file
              * named like a type (refused where it is declared, and here) */
             for (int i = 0; i < p->u->nfuncs; i++)

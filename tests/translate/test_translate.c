@@ -1771,6 +1771,14 @@ static void standard_names_includes_and_host_syntax(void **state)
             "o[(unsigned)gp_local_id(0)] = ((unsigned int)(g * 255.0f) << 8) | (unsigned "
             "int)r | (unsigned int)xf | (int)4 | (int)2 | (int)1;",
             NULL});
+    /* T(x) of a template instantiated with a type of two words: unsigned char(x) */
+    expect_ok("template <typename T>\n__global__ void k(const T *a, T *o, float w) {\n"
+              "  o[threadIdx.x] = T(a[threadIdx.x] * w) + T(1);\n}\n"
+              "void host(unsigned char *a, unsigned char *o) { k<unsigned char><<<1, 64>>>(a, o, "
+              "0.5f); }\n",
+              (const char *const[]){"o[(unsigned)gp_local_id(0)] = (unsigned char)(a[(unsigned)"
+                                    "gp_local_id(0)] * w) + (unsigned char)1;",
+                                    NULL});
     const char *src =
         "#include \"cuda_runtime.h\"\n#include \"assert.h\"\n#include <cstdio>\n"
         "#ifndef NULL\n#define NULL 0\n#endif\n#define M_PI 3.14159265358979323846\n"
