@@ -152,6 +152,8 @@ typedef struct tr_sym {
     bool as_buffer;        /* CONSTANT filled by the host, or GLOBALVAR: a buffer parameter */
     bool used;             /* file-scope data some kernel reads */
     bool managed;          /* GLOBALVAR declared __managed__ (the host reads it as memory) */
+    bool texture;          /* CONSTANT that is a texture reference (texture<T, dim, mode>) */
+    bool texref;           /* ... of one dimension, read as its elements: the bound memory */
     struct tr_expr *init;  /* file-scope data: its initialiser (NULL: none) */
     /* a local `constexpr int E = ...;` (or const) whose initialiser is an integer constant the
      * translation reads: its value, for template arguments written with it (template.c) */

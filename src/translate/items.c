@@ -238,6 +238,41 @@ static void parse_data(parser *p, const specs *s, bool device)
     tp_expect(p, ";");
 }
 
+/* A texture reference, `texture<float, 1, cudaReadModeElementType> tex;`, which the host binds
+ * to linear memory (cudaBindTexture) and kernels read with tex1Dfetch(tex, i): the memory
+ * itself, a GP_CBUF parameter of the kernels that read it, as __constant__ data the host fills.
+ * Of two or three dimensions, or read as normalized floats, its reads stay refused. */
+static void parse_texture_ref(parser *p)
+{
+    p->i += 2; /* texture < */
+    specs s = {0};
+    s.type = *tp_parse_type_name(p);
+    long long dim = 1;
+    bool elements = true;
+    if (tp_accept(p, ",")) {
+        const tr_token *d = tp_cur(p);
+        dim = d->kind == TR_NUMBER ? strtoll(d->text, NULL, 0) : 0;
+        p->i++;
+        if (tp_accept(p, ",")) {
+            elements = tp_is(p, "cudaReadModeElementType");
+            p->i++;
+        }
+    }
+    tp_expect(p, ">");
+    do {
+        tr_sym *sym = tp_parse_declarator(p, &s, false);
+        sym->kind = TR_SYM_CONSTANT;
+        sym->type.space = TR_SP_CONSTANT;
+        sym->type.is_const = true;
+        sym->ndims = 1;
+        sym->dims[0] = NULL;
+        sym->texture = true;
+        sym->texref = dim == 1 && elements;
+        add_data(p->u, &p->u->constants, &p->u->nconstants, &p->u->constant_inits, sym, NULL);
+    } while (tp_accept(p, ","));
+    tp_expect(p, ";");
+}
+
 /* `__shared__ float sdata[256];` at file scope: one array per group that the kernels and
  * functions naming it share; each kernel that needs it declares it and passes it down, as it
  * does a function's own __shared__ array (lower.c); `extern __shared__ T block[];` is the
@@ -363,6 +398,12 @@ static void parse_item(parser *p)
         p->u->cur_func = NULL;
         return;
     }
+    tp_accept(p, "static");
+    if (tp_is(p, "texture") && tp_is_at(p, 1, "<")) {
+        parse_texture_ref(p);
+        return;
+    }
+    p->i = start;
     specs s = tp_parse_specs(p);
     if (s.is_typedef) {
         parse_typedef(p, &s);
@@ -918,6 +959,10 @@ tr_expr *tp_host_constant(parser *p, const tr_token *at, const char *name)
 /* ---- the file ----------------------------------------------------------------------------- */
 static bool device_item(parser *p, size_t i, size_t end)
 {
+    size_t t = i + (i < end && p->t[i].kind == TR_IDENT && !strcmp(p->t[i].text, "static"));
+    if (t + 1 < end && p->t[t].kind == TR_IDENT && !strcmp(p->t[t].text, "texture") &&
+        !strcmp(p->t[t + 1].text, "<"))
+        return true; /* a texture reference (parse_texture_ref) */
     return item_has(p, i, end, "__global__") || item_has(p, i, end, "__device__") ||
            item_has(p, i, end, "__constant__") || item_has(p, i, end, "__shared__") ||
            item_has(p, i, end, "__managed__");

@@ -1501,7 +1501,14 @@ static tr_expr *parse_postfix(parser *p)
             }
             tp_expect(p, ")");
             e = x;
-            if (method) {
+            if (x->a->kind == TR_E_IDENT && !strcmp(x->a->text, "tex1Dfetch") && x->nargs == 2 &&
+                x->args[0]->kind == TR_E_IDENT && x->args[0]->sym && x->args[0]->sym->texref) {
+                /* tex1Dfetch(t, i) of a texture reference bound to linear memory: t[i] */
+                e = tp_new_expr(p, TR_E_INDEX, t);
+                e->a = x->args[0];
+                e->b = x->args[1];
+                e->line = x->line, e->col = x->col, e->file = x->file;
+            } else if (method) {
                 e = tp_cg_method(p, x, x->a->a->sym, x->a->name);
             } else if ((e = tp_sync_count_call(p, x)) != x) {
                 /* a barrier that counts (coop.c) */

@@ -151,13 +151,14 @@ static void note_host_changes(tr_unit *u, tr_kernel_info *ki, int nk, cJSON *arr
     for (int w = 0; w < 2; w++)
         for (int i = 0; i < counts[w]; i++) {
             tr_sym *s = all[w][i];
-            if (!s->as_buffer || !s->used) continue;
+            if (!s->as_buffer || !s->used || (s->texture && !s->texref)) continue;
             gp_strbuf ks = GP_STRBUF_INIT;
             cJSON *o = cJSON_CreateObject();
             cJSON_AddStringToObject(o, "name", s->name);
             cJSON_AddNumberToObject(o, "line", s->line);
             cJSON_AddStringToObject(o, "kind",
-                                    !w           ? "__constant__ data"
+                                    s->texref    ? "texture reference"
+                                    : !w         ? "__constant__ data"
                                     : s->managed ? "__managed__ data"
                                                  : "__device__ data");
             cJSON *karr = cJSON_AddArrayToObject(o, "kernels");
@@ -173,7 +174,14 @@ static void note_host_changes(tr_unit *u, tr_kernel_info *ki, int nk, cJSON *arr
                                          ki[k].func->name, p + 1, ki[k].nparams);
                     }
             char what[768];
-            if (w == 0)
+            if (s->texref)
+                snprintf(what, sizeof what,
+                         "texture reference %s, which the host binds to linear memory "
+                         "(cudaBindTexture) and tex1Dfetch reads element by element, is that "
+                         "memory: a GP_CBUF buffer parameter of %s; the host passes the buffer "
+                         "it bound, with gp_arg_buffer",
+                         s->name, gp_strbuf_cstr(&ks));
+            else if (w == 0)
                 snprintf(what, sizeof what,
                          "__constant__ %s is filled by the host (cudaMemcpyToSymbol): it is a "
                          "GP_CBUF buffer parameter of %s; the host writes it with "

@@ -537,6 +537,19 @@ static void refusals(void **state)
                    "__global__ void k(int *o) {\n  child<<<1, 1>>>(o);\n}\n",
                    3, "dynamic parallelism", "device code");
     expect_refused(refuse_texture, 1, "cudaTextureObject_t", "texture");
+    /* texture references: a 2-D one, and a 1-D one read as normalized floats, stay refused; a
+     * 1-D one read as its elements is the bound buffer (texture_refs.cu) */
+    expect_refused("texture<float, 2, cudaReadModeElementType> img;\n"
+                   "__global__ void k(float *o) {\n  o[0] = tex2D(img, 0.5f, 0.5f);\n}\n",
+                   3, "texture object", "tex2D");
+    expect_refused("texture<unsigned char, 1, cudaReadModeNormalizedFloat> lut;\n"
+                   "__global__ void k(float *o) {\n  o[0] = tex1Dfetch(lut, 3);\n}\n",
+                   3, "texture object", "tex1Dfetch");
+    expect_ok(
+        "texture<int, 1, cudaReadModeElementType> lut;\n"
+        "__global__ void k(int *o) {\n  o[threadIdx.x] = tex1Dfetch(lut, threadIdx.x + 1);\n}\n",
+        (const char *[]){"GP_KERNEL(k, GP_BUF(int, o), GP_CBUF(int, lut))",
+                         "o[(unsigned)gp_local_id(0)] = lut[(unsigned)gp_local_id(0) + 1];", NULL});
     expect_refused("#include <cooperative_groups.h>\n"
                    "__global__ void k(int *o) {\n  cooperative_groups::this_grid().sync();\n}\n",
                    3, "grid-wide synchronisation", "this_grid");

@@ -5,7 +5,8 @@
 # an entry point of the original, template instances included), through the OpenCL C 1.2 prelude
 # with clang's OpenCL front end (not for SIMD-group operations, which OpenCL does not have) and
 # through the CPU prelude with the C compiler. A file's "// translate flags:" line gives its
-# options; files with refused kernels are translated with --partial (the refused ones are left
+# options ("// legacy CUDA: why" marks CUDA the toolkit no longer compiles: only its translation
+# is compiled); files with refused kernels are translated with --partial (the refused ones are left
 # out as comments). The CUDA samples' host helpers are stand-ins in samples_include/. Running the
 # translations is test_translate_run.c and test_translate_corpus_run.c.
 set -u
@@ -29,7 +30,11 @@ check() {
     flags=$(sed -n 's|^// translate flags: *||p' "$cu")
     grep -q '^// expect kernel ' "$cu" && flags="$flags --partial"
     nvcc_flags=$(sed -n 's|^// nvcc flags: *||p' "$cu")
-    if [ -n "$nvcc" ]; then
+    # CUDA this toolkit no longer compiles (texture references, gone in CUDA 12): the translation
+    # is still compiled, without the comparison of entry points
+    legacy=$(sed -n 's|^// legacy CUDA: *||p' "$cu")
+    [ -n "$legacy" ] && echo "     $name: the original is not compiled ($legacy)"
+    if [ -n "$nvcc" ] && [ -z "$legacy" ]; then
         # shellcheck disable=SC2086
         "$nvcc" -arch=sm_75 -ptx $nvcc_flags -I "$src/tests/translate/samples_include" "$cu" \
             -o "$tmp/$name.orig.ptx" 2>"$tmp/$name.cerr" ||
@@ -65,6 +70,7 @@ check() {
         cp "$tmp/$name.prelude" "$tmp/$name.cu"
         "$nvcc" -arch=sm_75 -ptx "$tmp/$name.cu" -o "$tmp/$name.tr.ptx" 2>"$tmp/$name.cerr" ||
             { echo "FAIL $name: the translation does not compile as CUDA"; cat "$tmp/$name.cerr"; return 1; }
+        [ -n "$legacy" ] && { [ "$fail" = 0 ] && echo "ok   $name"; return $fail; }
         a=" $(entries "$tmp/$name.orig.ptx" | tr '\n' ' ')"
         b=$(grep -o '\.entry [A-Za-z0-9_]*' "$tmp/$name.tr.ptx" | sed 's/.entry //' | sort)
         for k in $b; do

@@ -6,13 +6,12 @@
  * here in plain C from the CUDA source. Everything goes through gp_kernel_launch, so the same
  * run with GPUPORT_CHECK=all runs every kernel under the CPU backend's checker. The first files
  * of the corpus are run by test_translate_run.c. */
+#include <float.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
-
-#include <float.h>
 
 #include "runtime/conformance.h"
 #include "translate/corpus_flags.h"
@@ -3140,6 +3139,45 @@ static void run_intrinsic_conversions(void **state)
     }
 }
 
+/* texture_refs.cu: texture references bound to linear memory, read with tex1Dfetch, are the
+ * bound buffers, passed after the kernel's own parameters. */
+static void run_texture_refs(void **state)
+{
+    (void)state;
+    enum { NP = 2000, NC = 5, NF = 4 };
+    static float features[NP * NF], clusters[NC * NF];
+    static int32_t got[NP], want[NP];
+    for (int i = 0; i < NP * NF; i++)
+        features[i] = frand(-10, 10);
+    for (int i = 0; i < NC * NF; i++)
+        clusters[i] = frand(-10, 10);
+    for (int p = 0; p < NP; p++) {
+        float best_d = FLT_MAX;
+        want[p] = 0;
+        for (int c = 0; c < NC; c++) {
+            float d = 0.0f;
+            for (int f = 0; f < NF; f++) {
+                float diff = features[f * NP + p] - clusters[c * NF + f];
+                d += diff * diff;
+            }
+            if (d < best_d) best_d = d, want[p] = c;
+        }
+    }
+    FOR_EACH_DEVICE(dev)
+    {
+        built t = build(dev, "texture_refs.cu");
+        gp_kernel *k = gpt_kernel_of(t.prog, "assign");
+        gp_buffer *bm = buf(dev, NULL, sizeof got), *bf = buf(dev, features, sizeof features),
+                  *bc = buf(dev, clusters, sizeof clusters);
+        int32_t np = NP, nc = NC;
+        launch(k, 1, G1(2048), G1(256), ARGS(B(bm), V(np), V(nc), B(bf), B(bc)));
+        get(bm, got, sizeof got);
+        assert_memory_equal(got, want, sizeof got);
+        gp_buffer_release(bm), gp_buffer_release(bf), gp_buffer_release(bc);
+        gp_kernel_release(k), close_all(&t);
+    }
+}
+
 /* CUDA's float3 in memory: 12 bytes */
 typedef struct {
     float x, y, z;
@@ -3741,11 +3779,11 @@ static void run_cg_group_function(void **state)
         cmocka_unit_test(run_bit_ops), cmocka_unit_test(left_out_kernel_says_why),                 \
         cmocka_unit_test(run_typed_records), cmocka_unit_test(run_wide_vectors),                   \
         cmocka_unit_test(run_atomic64_stats), cmocka_unit_test(run_packed_points),                 \
-        cmocka_unit_test(run_particle_fields), cmocka_unit_test(run_intrinsic_conversions),        \
-        cmocka_unit_test(run_half_ops), cmocka_unit_test(run_grid_arrays),                         \
-        cmocka_unit_test(run_union_bits), cmocka_unit_test(run_cub_block_collectives),             \
-        cmocka_unit_test(run_template_dispatch), cmocka_unit_test(run_cg_group_function),          \
-        cmocka_unit_test(run_cub_warp_reduce),
+        cmocka_unit_test(run_particle_fields), cmocka_unit_test(run_texture_refs),                 \
+        cmocka_unit_test(run_intrinsic_conversions), cmocka_unit_test(run_half_ops),               \
+        cmocka_unit_test(run_grid_arrays), cmocka_unit_test(run_union_bits),                       \
+        cmocka_unit_test(run_cub_block_collectives), cmocka_unit_test(run_template_dispatch),      \
+        cmocka_unit_test(run_cg_group_function), cmocka_unit_test(run_cub_warp_reduce),
 
 int main(void)
 {
