@@ -339,11 +339,11 @@ val ls_address(ls *s, tr_expr *e, int *size)
     }
 }
 
-/* A load or store through an lvalue: recorded when it is shared memory. */
-static void touch(ls *s, tr_expr *lv, bool write)
+/* A load or store through an lvalue whose address (ls_address) is a, of size bytes: recorded
+ * when it is shared memory. The address is computed once per access: computing it again for the
+ * load and the store made nested lvalues (`*(*(*p))`, `a[b[c[i]]]`) cost 2^depth. */
+static void touch_at(ls *s, tr_expr *lv, val a, int size, bool write)
 {
-    int size;
-    val a = ls_address(s, lv, &size);
     if (a.kind == V_OTHER_PTR) return;
     if (a.kind == V_UNKNOWN) {
         /* a pointer the walk lost track of: shared only if its type says it may be */
@@ -357,6 +357,15 @@ static void touch(ls *s, tr_expr *lv, bool write)
     if (!size || a.lost) addr = ls_v_unknown();
     if (a.inj) size = 1; /* counted in elements of one padding function */
     add_access(s, base, addr, size, write, lv);
+}
+
+/* ++ and -- of an lvalue that is not a variable: a load and a store of one address. */
+static void read_write(ls *s, tr_expr *lv)
+{
+    int size;
+    val a = ls_address(s, lv, &size);
+    touch_at(s, lv, a, size, false);
+    touch_at(s, lv, a, size, true);
 }
 
 bool ls_lvalue_is_var(tr_expr *e)
@@ -520,34 +529,32 @@ val ls_eval(ls *s, tr_expr *e)
             return a;
         }
         if (!strcmp(e->text, "*")) {
-            touch(s, e, false);
             val p = ls_eval(s, e->a);
+            touch_at(s, e, p, p.esize, false);
             return ls_lane_free(&p) ? ls_v_term(ls_fresh(s, "load"), 0, 1) : ls_v_unknown();
+        }
+        if ((!strcmp(e->text, "++") || !strcmp(e->text, "--")) && !ls_lvalue_is_var(e->a)) {
+            read_write(s, e->a);
+            return ls_v_unknown();
         }
         val a = ls_eval(s, e->a);
         if (!strcmp(e->text, "-")) return ls_v_scale(a, -1);
         if (!strcmp(e->text, "+")) return a;
         if (!strcmp(e->text, "++") || !strcmp(e->text, "--")) {
-            if (ls_lvalue_is_var(e->a)) {
-                val nv = ls_v_add(a, ls_v_const(1), e->text[0] == '+' ? 1 : -1);
-                ls_bind(s, e->a->sym, nv);
-                return nv;
-            }
-            touch(s, e->a, false);
-            touch(s, e->a, true);
-            return ls_v_unknown();
+            val nv = ls_v_add(a, ls_v_const(1), e->text[0] == '+' ? 1 : -1);
+            ls_bind(s, e->a->sym, nv); /* a variable (the lvalues above) */
+            return nv;
         }
         return ls_opaque(s, e->text, a, ls_v_const(0));
     }
     case TR_E_POSTFIX: {
-        val a = ls_eval(s, e->a);
-        if (ls_lvalue_is_var(e->a)) {
-            ls_bind(s, e->a->sym, ls_v_add(a, ls_v_const(1), e->text[0] == '+' ? 1 : -1));
-            return a;
+        if (!ls_lvalue_is_var(e->a)) {
+            read_write(s, e->a);
+            return ls_v_unknown();
         }
-        touch(s, e->a, false);
-        touch(s, e->a, true);
-        return ls_v_unknown();
+        val a = ls_eval(s, e->a);
+        ls_bind(s, e->a->sym, ls_v_add(a, ls_v_const(1), e->text[0] == '+' ? 1 : -1));
+        return a;
     }
     case TR_E_INDEX:
     case TR_E_MEMBER: {
@@ -564,7 +571,7 @@ val ls_eval(ls *s, tr_expr *e)
         while (b->kind == TR_E_INDEX)
             b = b->a, depth++;
         if (b->kind == TR_E_IDENT && b->sym && b->sym->ndims > depth) return a;
-        touch(s, e, false);
+        touch_at(s, e, a, size, false);
         return a.kind != V_UNKNOWN && ls_lane_free(&a) ? ls_v_term(ls_fresh(s, "load"), 0, 1)
                                                        : ls_v_unknown();
     }
@@ -666,10 +673,11 @@ val ls_eval(ls *s, tr_expr *e)
             ls_eval(s, e->a);
             return r;
         }
-        if (strcmp(e->text, "=")) touch(s, e->a, false);
-        /* the address's own loads (s[s[i]] = ...) */
-        if (e->a->kind == TR_E_INDEX) ls_eval(s, e->a->b);
-        touch(s, e->a, true);
+        /* the address, and its own loads (s[s[i]] = ...), once */
+        int size;
+        val ad = ls_address(s, e->a, &size);
+        if (strcmp(e->text, "=")) touch_at(s, e->a, ad, size, false);
+        touch_at(s, e->a, ad, size, true);
         return r;
     }
     case TR_E_COND: {

@@ -56,8 +56,11 @@ static bool rename_one(tr_unit *u, char **name, int file, int line, const char *
          i++)
         clash = (*name)[0] == builtin_functions[i][0] && !strcmp(*name, builtin_functions[i]);
     /* OpenCL C's conversions and reinterpretations: convert_float4, as_uint (sobel's own
-     * convert_float4 clashed with PoCL's) */
-    if (fn && !clash) clash = !strncmp(*name, "convert_", 8) || !strncmp(*name, "as_", 3);
+     * convert_float4 clashed with PoCL's); its native_ and half_ math (a tridiagonal solver's
+     * own native_divide on float4 clashed with PoCL's macro) */
+    if (fn && !clash)
+        clash = !strncmp(*name, "convert_", 8) || !strncmp(*name, "as_", 3) ||
+                !strncmp(*name, "native_", 7) || !strncmp(*name, "half_", 5);
     bool math = false;
     for (size_t i = 0; !fn && !clash && i < sizeof math_functions / sizeof *math_functions; i++)
         math = clash = (*name)[0] == math_functions[i][0] && !strcmp(*name, math_functions[i]);

@@ -430,7 +430,8 @@ static bool all_texts(parser *p, tr_template *t, tr_tokens *args, int nargs, tr_
             break;
         }
         ok = arg_text(p, &all[i], t->ptype[i], texts[i], sizeof texts[i], why, whylen);
-        if (ok && t->ptype[i] && t >= p->stemplates && t < p->stemplates + p->nstemplates) {
+        if (ok && t->ptype[i] && p->stemplates && t >= p->stemplates &&
+            t < p->stemplates + p->nstemplates) {
             /* one struct per type, whatever its spelling (`Packed128<floatX>` is
              * `Packed128<__nv_bfloat16>` where floatX names it): values pass between them */
             char c[64];

@@ -432,6 +432,12 @@ static void reserved_words_renamed_and_mixed_operators_parenthesised(void **stat
               "  return make_float4(c.x, c.y, c.z, c.w);\n}\n"
               "__global__ void k(const uchar4 *in, float4 *o) { o[0] = convert_float4(in[0]); }\n",
               (const char *[]){"convert_float4_(", "o[0] = convert_float4_(in[0]);", NULL});
+    /* OpenCL's native_ and half_ math (macros in PoCL's headers) */
+    expect_ok("__device__ float native_divide(float a, float b) { return a / b; }\n"
+              "__device__ float half_recip(float a) { return 1.0f / a; }\n"
+              "__global__ void k(float *o) { o[0] = native_divide(o[1], half_recip(o[2])); }\n",
+              (const char *[]){"float native_divide_(float a, float b)",
+                               "o[0] = native_divide_(o[1], half_recip_(o[2]));", NULL});
     /* a type the file declares that OpenCL C or Metal has built in (int8, float4x4) is renamed
      * everywhere; CUDA's own names (uint from <sys/types.h>) are left alone */
     expect_ok("typedef unsigned int uint;\n"
@@ -2001,6 +2007,19 @@ static void lockstep_with_the_launch_block(void **state)
 static void lockstep_no_false_alarms(void **state)
 {
     (void)state;
+    {
+        /* loads nested 28 deep (s[s[...s[t]...]]): each address is followed once
+         * (following it again for each use made the check take 2^28 steps) */
+        char deep[2048] = "__global__ void k(int *o) {\n  __shared__ int s[64];\n"
+                          "  int t = threadIdx.x;\n  s[t] = t;\n  __syncthreads();\n  o[t] = ";
+        for (int d = 0; d < 28; d++)
+            strcat(deep, "s[");
+        strcat(deep, "t");
+        for (int d = 0; d < 28; d++)
+            strcat(deep, "]");
+        strcat(deep, ";\n  __syncthreads();\n  s[t]++;\n}\n");
+        expect_ok(deep, (const char *[]){"GP_KERNEL(k", NULL});
+    }
     const char *const ok[] = {
         /* a tree reduction with __syncthreads in the loop, on volatile memory too */
         "__global__ void k(const float *in, float *o, int n) {\n"
