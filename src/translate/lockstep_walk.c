@@ -385,6 +385,19 @@ static void loop_pass(ls *s, tr_stmt *st, int from, tr_sym *last, tr_sym *iv, in
     s->gsnap = NULL;
 }
 
+/* Whether no variable the loop assigns enters it with a value that follows the work-item (the
+ * first iteration is then walked with the values they enter with; an index such as `base = tid;
+ * base += N` keeps the per-iteration form of widen(), whose iterations touch different
+ * elements). */
+static bool uniform_entry(ls *s, int from)
+{
+    for (int i = from; i < s->nloop_vars; i++) {
+        const val *v = ls_lookup(s, s->loop_vars[i]);
+        if (v && v->kind == V_AFFINE && !ls_lane_free(v)) return false;
+    }
+    return true;
+}
+
 static void walk_loop(ls *s, tr_stmt *st)
 {
     int from = s->nloop_vars, outer = s->collect_from;
@@ -399,7 +412,7 @@ static void walk_loop(ls *s, tr_stmt *st)
     if (start.kind != V_AFFINE) iv = NULL;
     int *before, nbefore, *between, nbetween;
     save_pending(s, &before, &nbefore); /* a loop may run no iteration at all */
-    if (s->npending && st->kind == TR_S_FOR) {
+    if (s->npending && st->kind == TR_S_FOR && uniform_entry(s, from)) {
         /* what is pending before a for loop meets its first iteration, whose variables have
          * the values they enter with (indices rotated at the end of the body, pii = cii; ...);
          * the passes below meet what that iteration leaves */

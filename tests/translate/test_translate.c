@@ -2167,6 +2167,18 @@ static void lockstep_no_false_alarms(void **state)
     expect_ok(psrc, (const char *[]){"GP_KERNEL(k", NULL});
     snprintf(psrc, sizeof psrc, planes, "r = p; p = c; q = c;");
     expect_refused(psrc, 12, "warp lockstep", "no barrier between them");
+    /* a path each work-item writes at base = tid + t * N and reads back (a lookback option's
+     * Monte Carlo path, launched with N work-items): the index follows the work-item into the
+     * second loop, whose first iteration keeps the per-iteration form */
+    expect_ok("#define N 128\n"
+              "__global__ void k(float *o, unsigned T) {\n  __shared__ float path[N * 16];\n"
+              "  int base = threadIdx.x;\n  float s = 1.0f;\n"
+              "  for (unsigned t = 0; t < T; t++) {\n    path[base] = s;\n    base += N;\n"
+              "    s *= 1.01f;\n  }\n  float sum = 0.0f;\n"
+              "  for (unsigned t = 0; t < T; t++) {\n    base -= N;\n    sum += path[base];\n  }\n"
+              "  o[threadIdx.x] = sum;\n}\n"
+              "void host(float *o) { k<<<1, N>>>(o, 16); }\n",
+              (const char *[]){"GP_REQUIRES_GROUP_SIZE(k, 128, 1, 1)", "GP_KERNEL(k", NULL});
     /* the same halo with a signed mx (mx = -1 would make rows 1 apart), or rows mx apart (the
      * end read, row + mx, is the next row's start): refused */
     const char *halo = "__global__ void k(const float *f, float *df, %s mx) {\n"
