@@ -251,7 +251,10 @@ static void parse_texture_ref(parser *p)
     bool elements = true;
     if (tp_accept(p, ",")) {
         const tr_token *d = tp_cur(p);
-        dim = d->kind == TR_NUMBER ? strtoll(d->text, NULL, 0) : 0;
+        /* 1, or cudaTextureType1D (its value: 0x01) */
+        dim = d->kind == TR_NUMBER                    ? strtoll(d->text, NULL, 0)
+              : !strcmp(d->text, "cudaTextureType1D") ? 1
+                                                      : 0;
         p->i++;
         if (tp_accept(p, ",")) {
             elements = tp_is(p, "cudaReadModeElementType");

@@ -552,7 +552,7 @@ static void refusals(void **state)
                    "__global__ void k(float *o) {\n  o[0] = tex1Dfetch(lut, 3);\n}\n",
                    3, "texture object", "tex1Dfetch");
     expect_ok(
-        "texture<int, 1, cudaReadModeElementType> lut;\n"
+        "texture<int, cudaTextureType1D, cudaReadModeElementType> lut;\n"
         "__global__ void k(int *o) {\n  o[threadIdx.x] = tex1Dfetch(lut, threadIdx.x + 1);\n}\n",
         (const char *[]){"GP_KERNEL(k, GP_BUF(int, o), GP_CBUF(int, lut))",
                          "o[(unsigned)gp_local_id(0)] = lut[(unsigned)gp_local_id(0) + 1];", NULL});
