@@ -1095,8 +1095,9 @@ static bool paren_type_follows(parser *p)
 {
     if (!tp_is(p, "(")) return false;
     p->i++;
-    /* `(int(x) << 8)`: a functional cast inside parentheses, not a cast `(int)` */
-    bool r = tp_is_type_start(p) && !tp_is(p, "__restrict__") &&
+    /* `(int(x) << 8)`: a functional cast inside parentheses, not a cast `(int)`; `(S::size - 1)`:
+     * a static member of a struct type */
+    bool r = tp_is_type_start(p) && !tp_is(p, "__restrict__") && !tp_is_at(p, 1, "::") &&
              !(tp_is_at(p, 1, "(") && !tp_is_at(p, 2, "*") && !tp_is_at(p, 2, "^"));
     p->i--;
     return r;

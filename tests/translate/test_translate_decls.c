@@ -310,6 +310,7 @@ static void static_members_and_references(void **state)
               "  for (int i = 0; i < a.size; i++) a[i] = o[i];\n"
               "  a.last() += 1.0f;\n"
               "  o[v4::size] = first(a);\n"
+              "  o[~(v4::size - 1) & 7] = 2.0f;\n"
               "  w[0] = a.bits();\n"
               "}\n",
               (const char *const[]){
@@ -323,7 +324,7 @@ static void static_members_and_references(void **state)
                   "float first(const V_float v)", "return *V_float_operator_index_const(&v, 0);",
                   "V_float a = V_float_zeros();", "for (int i = 0; i < 4; i++)",
                   "*V_float_operator_index(&a, i) = o[i];", "*V_float_last(&a) += 1.0f;",
-                  "o[4] = first(a);", NULL});
+                  "o[4] = first(a);", "o[~(4 - 1) & 7] = 2.0f;", NULL});
     expect_ok("__device__ void f(float *o, int4 b) { memcpy(o, &b, 16); }\n"
               "__global__ void k(float *o, int4 b) { f(o, b); }\n",
               (const char *const[]){"GP_FUNC void memcpy_bytes(GP_GLOBAL unsigned char *dst, "
