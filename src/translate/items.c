@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "translate/lower_impl.h"
 #include "translate/map.h"
 #include "translate/parser.h"
 #include "translate/pp.h"
@@ -1116,22 +1117,6 @@ static void read_host_item(parser *p, size_t i, size_t end)
     if (!device_item(p, i, end)) record_host_constants(p, i, end);
 }
 
-/* float3, int3, uint3, uchar3 (and their aliases): a field stored packed as CUDA lays it out
- * (gp_packed_float3: 12 bytes, aligned as its element), the element type's size in *elem_size. */
-static bool packed3_field(const char *base, int *elem_size)
-{
-    int n = 0;
-    const char *v = tr_vector_type(base, &n, NULL);
-    if (!v || n != 3) return false;
-    static const char *const kinds[] = {"gp_float4", "gp_int4", "gp_uint4", "gp_uchar4"};
-    for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++)
-        if (!strcmp(v, kinds[i])) {
-            if (elem_size) *elem_size = i == 3 ? 1 : 4;
-            return true;
-        }
-    return false;
-}
-
 /* The field types whose size and alignment every target agrees on (the CPU prelude's vectors
  * are not aligned as CUDA's, bool and size_t differ on OpenCL, pointers carry an address space). */
 static const char *field_refusal(const tr_unit *u, const tr_type *t)
@@ -1144,7 +1129,7 @@ static const char *field_refusal(const tr_unit *u, const tr_type *t)
         "__half", "half", "__nv_bfloat16", "nv_bfloat16"};
     if (t->nptr) return "a pointer field (its address space would be unknown)";
     if (!strcmp(t->base, "bool")) return NULL; /* held as uint8_t */
-    if (packed3_field(t->base, NULL)) return NULL;
+    if (tl_packed3(t->base)) return NULL;      /* float3...: stored as CUDA packs it (structs.c) */
     if (!strncmp(t->base, "struct ", 7)) {
         const tr_struct *st = tp_find_struct((tr_unit *)u, t->base + 7);
         return st && st->align ? "a struct aligned beyond its fields (__align__): its offset "
@@ -1226,7 +1211,7 @@ static bool struct_fields(parser *p, tr_struct *st, size_t from, size_t close)
             if (!f->type.nptr && !strcmp(f->type.base, "bool")) /* one byte, 0 or 1, as CUDA's */
                 fld.type.base = tr_strdup(p->u, "uint8_t");
             if (f->ndims > 2) tp_bail(p, "struct", "field %s has more than 2 dimensions", f->name);
-            if (f->ndims && packed3_field(f->type.base, NULL))
+            if (f->ndims && tl_packed3(f->type.base))
                 tp_bail(p, "struct", "field %s is an array of %s: outside the accepted subset",
                         f->name, f->type.base);
             for (int d = 0; d < f->ndims; d++) {
@@ -1273,7 +1258,6 @@ static bool field_layout(const tr_unit *u, const tr_field *f, long long *size, l
                    {"half", 2},           {"__nv_bfloat16", 2},
                    {"nv_bfloat16", 2}};
     *size = 0;
-    int elem = 0;
     if (!strncmp(f->type.base, "struct ", 7)) {
         const tr_struct *st = tp_find_struct((tr_unit *)u, f->type.base + 7);
         if (!st || st->align || st->is_union) return false;
@@ -1286,7 +1270,8 @@ static bool field_layout(const tr_unit *u, const tr_field *f, long long *size, l
         }
         *size = (off + a - 1) / a * a;
         *align = a;
-    } else if (packed3_field(f->type.base, &elem)) {
+    } else if (tl_packed3(f->type.base)) { /* gp_packed_float3: three elements, their alignment */
+        int elem = strcmp(tl_packed3(f->type.base), "uchar") ? 4 : 1;
         *size = 3 * elem;
         *align = elem;
     } else {
