@@ -332,26 +332,30 @@ typedef struct tr_diag {
     struct tr_func *kernel; /* the kernel being lowered when it was recorded (NULL: none) */
 } tr_diag;
 
-/* A template of the file: its parameters and the tokens of the item after `template <...>`. */
+enum { TR_MAX_TPARAMS = 12 }; /* template parameters (and arguments) read */
+
 /* An explicit specialisation `template <> ... name<args>(...)`: its written arguments and its
  * item's tokens, used in place of the template's body for those arguments. The arguments are
  * read when the template is first instantiated (the file's typedefs are known then). */
 typedef struct tr_spec {
-    size_t abegin[8], aend[8]; /* each argument's tokens, in the unit's token array */
+    size_t abegin[TR_MAX_TPARAMS],
+        aend[TR_MAX_TPARAMS]; /* each argument's tokens, in the unit's token array */
     int nargs;
-    char *texts[8]; /* read: each argument as arg_text reads it, in canonical form */
+    char *texts[TR_MAX_TPARAMS]; /* read: each argument as arg_text reads it, in canonical form */
     bool read, unreadable;
     size_t begin, end; /* the item after `template <>`, in the unit's token array */
     int line;
 } tr_spec;
 
+/* A template of the file: its parameters and the tokens of the item after `template <...>`. */
 typedef struct tr_template {
     char *name;
     int nparams;
-    char *pnames[8];
-    bool ptype[8];                /* a type parameter (typename/class), else a value */
-    struct tr_token *pdefault[8]; /* default argument tokens (NULL: none), ndefault[i] long */
-    int ndefault[8];
+    char *pnames[TR_MAX_TPARAMS];
+    bool ptype[TR_MAX_TPARAMS]; /* a type parameter (typename/class), else a value */
+    struct tr_token
+        *pdefault[TR_MAX_TPARAMS]; /* default argument tokens (NULL: none), ndefault[i] long */
+    int ndefault[TR_MAX_TPARAMS];
     size_t begin, end; /* [begin, end) in the unit's token array */
     bool device, kernel;
     int file, line;

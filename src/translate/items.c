@@ -523,7 +523,7 @@ static void record_template(parser *p, size_t i, size_t end)
         if (!strcmp(s, ">") && depth > 0 && !close) depth--;
         if ((!strcmp(s, ",") && depth == 0) || close) {
             /* one parameter [pstart, k): typename N [= d] | class N [= d] | T N [= d] */
-            if (k > pstart && t.nparams < 8) {
+            if (k > pstart && t.nparams < TR_MAX_TPARAMS) {
                 size_t eq = pstart;
                 while (eq < k && strcmp(p->t[eq].text, "="))
                     eq++;
@@ -561,7 +561,7 @@ static void record_template(parser *p, size_t i, size_t end)
             if (!pt || (strcmp(p->t[q + 1].text, "(") && strcmp(p->t[q + 1].text, "<"))) continue;
             bool read = false;
             if (!strcmp(p->t[q + 1].text, "<") && p->t == p->u->pp.toks.v) {
-                size_t ab[8], ae[8];
+                size_t ab[TR_MAX_TPARAMS], ae[TR_MAX_TPARAMS];
                 int n = 1, d = 0;
                 size_t a = q + 2;
                 ab[0] = a;
@@ -573,7 +573,7 @@ static void record_template(parser *p, size_t i, size_t end)
                     if (!strcmp(s, ")")) d--;
                     if (!strcmp(s, ">") && d-- == 0) break;
                     if (!strcmp(s, ";") || !strcmp(s, "{") ||
-                        (!strcmp(s, ",") && d == 0 && n == 8)) {
+                        (!strcmp(s, ",") && d == 0 && n == TR_MAX_TPARAMS)) {
                         bad = true;
                         break;
                     }

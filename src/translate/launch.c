@@ -2,6 +2,7 @@
  * first launch site (dim3 variables followed to their definitions, constants evaluated where the
  * file gives them), the call's arguments and the element counts of the buffers they name (from
  * their cudaMalloc), for the report, a comment in the output and a ready `gpuport run` line. */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -266,6 +267,35 @@ static void record(parser *p, tr_func *f, size_t name_at, size_t cfg, size_t cfg
     f->launch = l;
 }
 
+/* A template id in the form both sides of a comparison agree on: the words of `k<Sum<float>,
+ * true, 3>` and `k<Sum_float, 1, 3>` alike, `true`/`false` as 1/0, whatever separates them as
+ * one '_' (`k_Sum_float_1_3`). */
+static void canon_id(const char *in, char *out, size_t cap)
+{
+    size_t k = 0;
+    for (const char *c = in; *c && k + 2 < cap;) {
+        if (!isalnum((unsigned char)*c) && *c != '_') {
+            if (k && out[k - 1] != '_') out[k++] = '_';
+            c++;
+            continue;
+        }
+        size_t n = 0;
+        while (isalnum((unsigned char)c[n]) || c[n] == '_')
+            n++;
+        const char *w = n == 4 && !strncmp(c, "true", 4)    ? "1"
+                        : n == 5 && !strncmp(c, "false", 5) ? "0"
+                                                            : NULL;
+        size_t wl = w ? 1 : n;
+        if (k + wl + 1 >= cap) break;
+        memcpy(out + k, w ? w : c, wl);
+        k += wl;
+        c += n;
+    }
+    while (k && out[k - 1] == '_')
+        k--;
+    out[k] = '\0';
+}
+
 /* The kernel a launch of `name` (with template arguments [ta, te), or none) runs: the one
  * kernel of that name, or the template instance with those arguments. */
 static tr_func *launched(parser *p, const char *name, size_t ta, size_t te)
@@ -276,18 +306,22 @@ static tr_func *launched(parser *p, const char *name, size_t ta, size_t te)
     char id[256] = "";
     if (te > ta) {
         const tr_token *t = u->pp.toks.v;
-        size_t at[8], to[8], k = (size_t)snprintf(id, sizeof id, "%s<", name);
-        int na = split(t, ta, te, at, to, 8);
+        size_t at[TR_MAX_TPARAMS], to[TR_MAX_TPARAMS];
+        size_t k = (size_t)snprintf(id, sizeof id, "%s<", name);
+        int na = split(t, ta, te, at, to, TR_MAX_TPARAMS);
         for (int i = 0; i < na && k < sizeof id; i++) {
             const char *v = value_of(p, t, at[i], to[i]);
             k += (size_t)snprintf(id + k, sizeof id - k, "%s%s", i ? ", " : "", v);
         }
         if (k < sizeof id) snprintf(id + k, sizeof id - k, ">");
     }
+    char want[512], have[512];
+    canon_id(id, want, sizeof want);
     for (int i = 0; i < u->nfuncs; i++) {
         tr_func *f = u->funcs[i];
         if (f->kind != TR_F_GLOBAL || !f->body) continue;
-        bool match = te > ta ? f->template_id && !strcmp(f->template_id, id)
+        if (te > ta && f->template_id) canon_id(f->template_id, have, sizeof have);
+        bool match = te > ta ? f->template_id && !strcmp(have, want)
                              : !f->template_id && !strcmp(f->name, name);
         if (match) {
             one = f;

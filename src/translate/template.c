@@ -128,7 +128,11 @@ static const char *host_const_value_depth(parser *p, const char *name, int depth
                 continue;
             }
             if (t[j].kind == TR_IDENT) {
-                const char *v = host_const_value_depth(p, x, depth + 1);
+                const char *v = !strcmp(x, "true") || !strcmp(x, "false")
+                                    ? x
+                                    : host_const_value_depth(p, x, depth + 1);
+                if (v && (!strcmp(v, "true") || !strcmp(v, "false")))
+                    v = !strcmp(v, "true") ? "1" : "0"; /* a bool's value in arithmetic */
                 if (!v) ok = false;
                 c.kind = TR_NUMBER, c.text = (char *)(v ? v : "0");
             }
@@ -140,6 +144,8 @@ static const char *host_const_value_depth(parser *p, const char *name, int depth
         if (!ok) return NULL; /* an initialiser the translation cannot read */
         char num[32];
         snprintf(num, sizeof num, "%lld", v);
+        if (j == i + 3 && (!strcmp(t[i + 2].text, "true") || !strcmp(t[i + 2].text, "false")))
+            snprintf(num, sizeof num, "%s", t[i + 2].text); /* `const bool on = true;` */
         if (value && strcmp(value, num)) return NULL; /* two values: not one constant */
         if (!value) value = tr_strdup(p->u, num);
     }
@@ -153,7 +159,8 @@ static const char *host_const_value(parser *p, const char *name)
 
 const char *tp_host_const_value(parser *p, const char *name)
 {
-    return host_const_value_depth(p, name, 0);
+    const char *v = host_const_value_depth(p, name, 0);
+    return v && !strcmp(v, "true") ? "1" : v && !strcmp(v, "false") ? "0" : v;
 }
 
 static bool enumerator_value(parser *p, const char *name, long long *v);
@@ -362,21 +369,31 @@ static bool arg_text(parser *p, const tr_tokens *a, bool is_type, char *out, siz
 
 static void mangle(char *out, size_t cap, const char *name, char texts[][64], int n)
 {
-    size_t k = (size_t)snprintf(out, cap, "%s", name);
-    for (int i = 0; i < n && k + 2 < cap; i++) {
-        out[k++] = '_';
-        for (const char *c = texts[i]; *c && k + 2 < cap; c++) {
+    char full[TR_MAX_TPARAMS * 64 + 256];
+    size_t k = (size_t)snprintf(full, sizeof full, "%s", name), fcap = sizeof full;
+    for (int i = 0; i < n && k + 2 < fcap; i++) {
+        full[k++] = '_';
+        for (const char *c = texts[i]; *c && k + 2 < fcap; c++) {
             if ((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9'))
-                out[k++] = *c;
+                full[k++] = *c;
             else if (*c == ' ' || *c == '_' || *c == '.')
-                out[k++] = '_';
+                full[k++] = '_';
             else if (*c == '*')
-                out[k++] = 'p';
+                full[k++] = 'p';
             else if (*c == '-')
-                out[k++] = 'm';
+                full[k++] = 'm';
         }
     }
-    out[k] = '\0';
+    full[k] = '\0';
+    if (k < cap) {
+        memcpy(out, full, k + 1);
+        return;
+    }
+    /* too long: cut, and told apart from the other instances by a hash of the whole */
+    unsigned long long h = 1469598103934665603ull;
+    for (size_t i = 0; i < k; i++)
+        h = (h ^ (unsigned char)full[i]) * 1099511628211ull;
+    snprintf(out, cap, "%.*s_%016llx", (int)(cap - 18), full, h);
 }
 
 static void push(tr_tokens *ts, const tr_token *t, const tr_token *pos)
@@ -388,7 +405,7 @@ static void push(tr_tokens *ts, const tr_token *t, const tr_token *pos)
 
 /* The argument texts of an instance or a specialisation: those given, then the defaults. */
 static bool all_texts(parser *p, tr_template *t, tr_tokens *args, int nargs, tr_tokens *all,
-                      char texts[8][64], char *why, size_t whylen);
+                      char texts[TR_MAX_TPARAMS][64], char *why, size_t whylen);
 
 void tp_template_specialise(parser *p, tr_template *t, const size_t *abegin, const size_t *aend,
                             int nargs, size_t begin, size_t end, int line)
@@ -403,7 +420,7 @@ void tp_template_specialise(parser *p, tr_template *t, const size_t *abegin, con
     tr_spec *s = &t->specs[t->nspecs++];
     memset(s, 0, sizeof *s);
     s->nargs = nargs;
-    for (int i = 0; i < nargs && i < 8; i++) {
+    for (int i = 0; i < nargs && i < TR_MAX_TPARAMS; i++) {
         s->abegin[i] = abegin[i];
         s->aend[i] = aend[i];
     }
@@ -413,7 +430,7 @@ void tp_template_specialise(parser *p, tr_template *t, const size_t *abegin, con
 }
 
 static bool all_texts(parser *p, tr_template *t, tr_tokens *args, int nargs, tr_tokens *all,
-                      char texts[8][64], char *why, size_t whylen)
+                      char texts[TR_MAX_TPARAMS][64], char *why, size_t whylen)
 {
     bool ok = true;
     for (int i = 0; i < t->nparams && ok; i++) {
@@ -459,7 +476,8 @@ static bool all_texts(parser *p, tr_template *t, tr_tokens *args, int nargs, tr_
 
 /* The explicit specialisation of t for these argument texts, or NULL; one whose arguments cannot
  * be read is *unread (the template is then refused, as the general body would run). */
-static const tr_spec *spec_for(parser *p, tr_template *t, char texts[8][64], const tr_spec **unread)
+static const tr_spec *spec_for(parser *p, tr_template *t, char texts[TR_MAX_TPARAMS][64],
+                               const tr_spec **unread)
 {
     const tr_token *src = p->u->pp.toks.v;
     *unread = NULL;
@@ -467,9 +485,9 @@ static const tr_spec *spec_for(parser *p, tr_template *t, char texts[8][64], con
         tr_spec *sp = &t->specs[s];
         if (!sp->read) {
             sp->read = true;
-            tr_tokens args[8] = {{0}}, all[8] = {{0}};
-            char st[8][64], why[256];
-            for (int i = 0; i < sp->nargs && i < 8; i++)
+            tr_tokens args[TR_MAX_TPARAMS] = {{0}}, all[TR_MAX_TPARAMS] = {{0}};
+            char st[TR_MAX_TPARAMS][64], why[256];
+            for (int i = 0; i < sp->nargs && i < TR_MAX_TPARAMS; i++)
                 for (size_t k = sp->abegin[i]; k < sp->aend[i]; k++)
                     push(&args[i], &src[k], NULL);
             sp->unreadable = sp->nargs > t->nparams ||
@@ -479,7 +497,7 @@ static const tr_spec *spec_for(parser *p, tr_template *t, char texts[8][64], con
                 tp_canon_type(p, st[i], c, sizeof c);
                 sp->texts[i] = tr_strdup(p->u, c);
             }
-            for (int i = 0; i < 8; i++) {
+            for (int i = 0; i < TR_MAX_TPARAMS; i++) {
                 tr_tokens_free(&args[i]);
                 tr_tokens_free(&all[i]);
             }
@@ -515,8 +533,8 @@ const char *tp_template_instantiate(parser *p, tr_template *t, tr_tokens *args, 
                  t->nparams == 1 ? "" : "s", nargs);
         return NULL;
     }
-    tr_tokens all[8] = {{0}};
-    char texts[8][64];
+    tr_tokens all[TR_MAX_TPARAMS] = {{0}};
+    char texts[TR_MAX_TPARAMS][64];
     bool ok = all_texts(p, t, args, nargs, all, texts, why, whylen);
     /* an explicit specialisation for these arguments replaces the body */
     const tr_spec *unread = NULL, *spec = ok ? spec_for(p, t, texts, &unread) : NULL;
@@ -610,7 +628,7 @@ const char *tp_template_instantiate(parser *p, tr_template *t, tr_tokens *args, 
         p->made = nm;
         p->made[p->nmade++] = tr_strdup(p->u, name);
     }
-    for (int i = 0; i < 8; i++)
+    for (int i = 0; i < TR_MAX_TPARAMS; i++)
         tr_tokens_free(&all[i]);
     return ok ? tr_strdup(p->u, name) : NULL;
 }
@@ -655,8 +673,8 @@ static int read_args(parser *p, tr_tokens *args, int cap)
 
 const char *tp_template_ref(parser *p, tr_template *t, const tr_token *at)
 {
-    tr_tokens *args = tp_scratch_take(p, 8); /* read_args may bail */
-    int n = read_args(p, args, 8);
+    tr_tokens *args = tp_scratch_take(p, TR_MAX_TPARAMS); /* read_args may bail */
+    int n = read_args(p, args, TR_MAX_TPARAMS);
     if (tp_is(p, "(")) { /* a call: the overload that takes its number of arguments */
         int nargs = 0, d = 0;
         for (size_t k = p->i; k < p->end; k++) {
@@ -708,11 +726,11 @@ const char *tp_struct_template_ref(parser *p)
     const tr_token *at = tp_cur(p);
     tr_template *t = tp_struct_template_find(p, at->text);
     p->i++;
-    tr_tokens *args = tp_scratch_take(p, 8); /* read_args may bail */
-    int n = read_args(p, args, 8);
+    tr_tokens *args = tp_scratch_take(p, TR_MAX_TPARAMS); /* read_args may bail */
+    int n = read_args(p, args, TR_MAX_TPARAMS);
     char why[256] = "";
-    tr_tokens all[8] = {{0}};
-    char texts[8][64];
+    tr_tokens all[TR_MAX_TPARAMS] = {{0}};
+    char texts[TR_MAX_TPARAMS][64];
     bool ok = n <= t->nparams;
     if (!ok)
         snprintf(why, sizeof why, "%s takes %d template argument%s, given %d", t->name, t->nparams,
@@ -778,7 +796,7 @@ const char *tp_struct_template_ref(parser *p)
         parse_made_struct(p, &out);
         tr_tokens_free(&out);
     }
-    for (int i = 0; i < 8; i++)
+    for (int i = 0; i < TR_MAX_TPARAMS; i++)
         tr_tokens_free(&all[i]);
     if (!ok) tp_bail(p, "template", "%s cannot be instantiated here: %s", t->name, why);
     if (!tp_find_struct(p->u, name)) {
@@ -856,8 +874,8 @@ const char *tp_template_deduce(parser *p, tr_template *t, tr_expr *call)
     t = tp_template_overload(p, t, call->nargs);
     int tp[16], stars[16];
     int np = template_params(p, t, tp, stars, 16);
-    tr_tokens args[8] = {{0}};
-    bool have[8] = {false};
+    tr_tokens args[TR_MAX_TPARAMS] = {{0}};
+    bool have[TR_MAX_TPARAMS] = {false};
     for (int i = 0; i < np && i < call->nargs; i++) {
         if (tp[i] < 0) continue;
         char base[64];
@@ -878,7 +896,7 @@ const char *tp_template_deduce(parser *p, tr_template *t, tr_expr *call)
     int n = 0;
     for (int i = 0; i < t->nparams; i++) {
         if (!have[i] && !t->pdefault[i]) {
-            for (int k = 0; k < 8; k++)
+            for (int k = 0; k < TR_MAX_TPARAMS; k++)
                 tr_tokens_free(&args[k]);
             tp_bail(p, "template",
                     "the template arguments of %s cannot be deduced here: write them, as in "
@@ -896,7 +914,7 @@ const char *tp_template_deduce(parser *p, tr_template *t, tr_expr *call)
     char why[256];
     const tr_token *at = &(tr_token){TR_IDENT, "", call->file, call->line, call->col, false};
     const char *name = tp_template_instantiate(p, t, args, n, at, why, sizeof why);
-    for (int k = 0; k < 8; k++)
+    for (int k = 0; k < TR_MAX_TPARAMS; k++)
         tr_tokens_free(&args[k]);
     if (!name) tp_bail(p, "template", "%s cannot be instantiated here: %s", t->name, why);
     return name;
@@ -1003,8 +1021,8 @@ static bool deduce_host(parser *p, tr_template *t, const tr_token *toks, size_t 
 {
     int tp[16], stars[16];
     int np = template_params(p, t, tp, stars, 16);
-    bool have[8] = {false};
-    for (int i = 0; i < given && i < 8; i++)
+    bool have[TR_MAX_TPARAMS] = {false};
+    for (int i = 0; i < given && i < TR_MAX_TPARAMS; i++)
         have[i] = true; /* `k<256><<<g, b>>>(x)`: the first given, the rest deduced */
     size_t s = a;
     int d = 0;
@@ -1070,7 +1088,7 @@ static void scan(parser *p, const tr_token *toks, size_t begin, size_t end, int 
  * kernels. */
 static void scan_host_body(parser *p, tr_template *t, tr_tokens *args, int n, int depth)
 {
-    char texts[8][64], why[256];
+    char texts[TR_MAX_TPARAMS][64], why[256];
     bool ok = n <= t->nparams;
     for (int a = 0; a < n && ok; a++)
         ok = arg_text(p, &args[a], t->ptype[a], texts[a], sizeof texts[a], why, sizeof why);
@@ -1131,11 +1149,112 @@ static bool call_args(const tr_token *toks, size_t k, size_t end, size_t *a, siz
     return k < end;
 }
 
+/* A type alias declared inside a function at toks[i] (`using data_t = float;`, `typedef double
+ * real;`; not `using namespace`, a using-declaration, a function pointer or an array): its name
+ * and aliased tokens [*a, *b), *semi at its ';'. */
+static const char *alias_at(const tr_token *toks, size_t i, size_t end, size_t *a, size_t *b,
+                            size_t *semi)
+{
+    bool is_using = !strcmp(toks[i].text, "using");
+    if (toks[i].kind != TR_IDENT || (!is_using && strcmp(toks[i].text, "typedef"))) return NULL;
+    size_t k = i + 1;
+    while (k < end && strcmp(toks[k].text, ";") && strcmp(toks[k].text, "{") &&
+           strcmp(toks[k].text, "}") && strcmp(toks[k].text, "(") && strcmp(toks[k].text, "["))
+        k++;
+    if (k >= end || strcmp(toks[k].text, ";")) return NULL;
+    *semi = k;
+    if (is_using) {
+        if (k < i + 4 || toks[i + 1].kind != TR_IDENT || strcmp(toks[i + 2].text, "=")) return NULL;
+        *a = i + 3, *b = k;
+        return toks[i + 1].text;
+    }
+    if (k < i + 3 || toks[k - 1].kind != TR_IDENT) return NULL;
+    *a = i + 1, *b = k - 1;
+    return toks[k - 1].text;
+}
+
+enum { MAX_LOCAL_ALIASES = 32 };
+
+/* A copy of toks[begin, end) where each use of a type alias declared inside a function (a
+ * host function's `using data_t = float;` before `run<data_t>(...)`) is replaced by the tokens
+ * it stands for, for as long as the block declaring it lasts: the file's own types are known to
+ * the translation, a function's are not. False, nothing in *out, where no function declares
+ * one. */
+static bool with_local_aliases(const tr_token *toks, size_t begin, size_t end, tr_tokens *out)
+{
+    struct {
+        const char *name;
+        size_t a, b; /* its tokens in *out */
+        int depth;
+    } al[MAX_LOCAL_ALIASES];
+    int nal = 0, depth = 0;
+    bool any = false;
+    size_t a, b, semi;
+    for (size_t i = begin; i < end && !any; i++) {
+        if (!strcmp(toks[i].text, "{")) depth++;
+        if (!strcmp(toks[i].text, "}")) depth--;
+        any = depth > 0 && alias_at(toks, i, end, &a, &b, &semi);
+    }
+    if (!any) return false;
+    depth = 0;
+    const char *name = NULL;
+    size_t va = 0;
+    for (size_t i = begin; i < end; i++) {
+        const char *x = toks[i].text;
+        if (!strcmp(x, "{")) depth++;
+        if (!strcmp(x, "}")) {
+            depth--;
+            while (nal > 0 && al[nal - 1].depth > depth)
+                nal--;
+        }
+        if (!name && depth > 0 && nal < MAX_LOCAL_ALIASES &&
+            (name = alias_at(toks, i, end, &a, &b, &semi)))
+            va = 0;
+        if (name && i == a) va = out->n;
+        if (name && i == b) {
+            al[nal].name = name, al[nal].a = va, al[nal].b = out->n, al[nal].depth = depth;
+            nal++;
+        }
+        if (name && i == semi) name = NULL;
+        /* a use of an alias (its name in its own declaration, a member's name, are not) */
+        int hit = -1;
+        bool member =
+            i > begin && (!strcmp(toks[i - 1].text, ".") || !strcmp(toks[i - 1].text, "->") ||
+                          !strcmp(toks[i - 1].text, "::"));
+        bool in_value = !name || (i >= a && i < b);
+        for (int q = nal - 1; q >= 0 && hit < 0 && toks[i].kind == TR_IDENT && !member && in_value;
+             q--)
+            if (!strcmp(al[q].name, x)) hit = q;
+        if (hit < 0) {
+            tr_tokens_push(out, &toks[i]);
+            continue;
+        }
+        for (size_t k = al[hit].a; k < al[hit].b; k++) {
+            tr_token c = out->v[k]; /* the text stays where it is when out grows */
+            c.file = toks[i].file, c.line = toks[i].line, c.col = toks[i].col;
+            tr_tokens_push(out, &c);
+        }
+    }
+    return true;
+}
+
 /* Scans [begin, end) of toks for `T<args>` where T is a kernel template launched (`<<<`) or a
  * host template called or instantiated, and for launches and host template calls that give no
  * arguments, whose arguments are deduced from the host variables passed; host templates' own
  * bodies are scanned with their arguments in place. */
+static void scan_tokens(parser *p, const tr_token *toks, size_t begin, size_t end, int depth);
+
 static void scan(parser *p, const tr_token *toks, size_t begin, size_t end, int depth)
+{
+    tr_tokens sub = {0};
+    if (with_local_aliases(toks, begin, end, &sub))
+        scan_tokens(p, sub.v, 0, sub.n, depth);
+    else
+        scan_tokens(p, toks, begin, end, depth);
+    tr_tokens_free(&sub);
+}
+
+static void scan_tokens(parser *p, const tr_token *toks, size_t begin, size_t end, int depth)
 {
     for (size_t i = begin; i + 1 < end; i++) {
         if (toks[i].kind != TR_IDENT) continue;
@@ -1149,7 +1268,7 @@ static void scan(parser *p, const tr_token *toks, size_t begin, size_t end, int 
             bool call = !t->device && t->launches && depth < HOST_DEPTH &&
                         call_args(toks, i + 1, end, &a, &b);
             if (!launch && !call) continue;
-            tr_tokens args[8] = {{0}};
+            tr_tokens args[TR_MAX_TPARAMS] = {{0}};
             int n = 0;
             if (deduce_host(p, t, toks, begin, a, b, args, 0, &n)) {
                 char why[256];
@@ -1158,14 +1277,14 @@ static void scan(parser *p, const tr_token *toks, size_t begin, size_t end, int 
                 else
                     scan_host_body(p, t, args, n, depth);
             }
-            for (int q = 0; q < 8; q++)
+            for (int q = 0; q < TR_MAX_TPARAMS; q++)
                 tr_tokens_free(&args[q]);
             continue;
         }
         tr_template *t = tp_template_find(p, toks[i].text);
         if (!t || (t->device && !t->kernel)) continue;
         /* the arguments, to the matching '>' */
-        tr_tokens args[8] = {{0}};
+        tr_tokens args[TR_MAX_TPARAMS] = {{0}};
         int n = 1, d = 0;
         size_t k = i + 2;
         bool bad = false;
@@ -1181,7 +1300,7 @@ static void scan(parser *p, const tr_token *toks, size_t begin, size_t end, int 
                     break;
                 }
                 if (!strcmp(s, ",") && d == 0) {
-                    if (n == 8) {
+                    if (n == TR_MAX_TPARAMS) {
                         bad = true;
                         break;
                     }
@@ -1208,7 +1327,7 @@ static void scan(parser *p, const tr_token *toks, size_t begin, size_t end, int 
                 scan_host_body(p, t, args, n, depth);
             }
         }
-        for (int a = 0; a < 8; a++)
+        for (int a = 0; a < TR_MAX_TPARAMS; a++)
             tr_tokens_free(&args[a]);
     }
 }

@@ -3773,6 +3773,68 @@ static void run_cg_group_function(void **state)
     }
 }
 
+/* Kernel templates instantiated from main's local constants (nine template parameters, a bool
+ * among them) and from a host template called with main's local type aliases. */
+static void run_template_host_locals(void **state)
+{
+    (void)state;
+    enum {
+        H = 40,
+        W = 30,
+        K = 3,
+        S = 2,
+        P = 1,
+        OH = (H + 2 * P - K) / S + 1,
+        OW = (W + 2 * P - K) / S + 1,
+        NG = 100
+    };
+    static float in[H * W], avg[OH * OW], mx[OH * OW], ravg[OH * OW], rmx[OH * OW], g[NG], rg[NG];
+    static int32_t idx[NG];
+    ffill(in, H * W, -5.0f, 5.0f);
+    for (int i = 0; i < NG; i++)
+        idx[i] = (i * 7919) % (H * W), rg[i] = in[idx[i]];
+    for (int oy = 0; oy < OH; oy++)
+        for (int ox = 0; ox < OW; ox++) {
+            float s = 0, m = -1e30f;
+            int count = 0;
+            for (int y = oy * S - P; y < oy * S - P + K; y++)
+                for (int x = ox * S - P; x < ox * S - P + K; x++) {
+                    if (y < 0 || y >= H || x < 0 || x >= W) continue;
+                    s += in[y * W + x], m = in[y * W + x] > m ? in[y * W + x] : m, count++;
+                }
+            ravg[oy * OW + ox] = s / (float)count, rmx[oy * OW + ox] = m;
+        }
+    FOR_EACH_DEVICE(dev)
+    {
+        built t = build(dev, "template_host_locals.cu");
+        int h = H, w = W, oh = OH, ow = OW, n = NG;
+        uint8_t empty = 0; /* the functors have no fields */
+        float zero = 0.0f, low = -1e30f;
+        size_t gsz = (OH * OW + 127) / 128 * 128;
+        gp_kernel *k = gpt_kernel_of(t.prog, "pool2d_SumPool_float_float_3_3_2_2_1_1_true");
+        gp_buffer *bi = buf(dev, in, sizeof in), *bo = buf(dev, NULL, sizeof avg);
+        launch(k, 1, G1(gsz), G1(128),
+               ARGS(B(bi), B(bo), V(h), V(w), V(oh), V(ow), V(empty), V(zero)));
+        get(bo, avg, sizeof avg);
+        CHECKF("average pool (exclusive)", ravg, avg, OH * OW, 1e-6);
+        gp_kernel_release(k);
+        k = gpt_kernel_of(t.prog, "pool2d_MaxPool_float_float_3_3_2_2_1_1_false");
+        launch(k, 1, G1(gsz), G1(128),
+               ARGS(B(bi), B(bo), V(h), V(w), V(oh), V(ow), V(empty), V(low)));
+        get(bo, mx, sizeof mx);
+        CHECKF("max pool", rmx, mx, OH * OW, 0);
+        gp_kernel_release(k), gp_buffer_release(bo);
+        k = gpt_kernel_of(t.prog, "gather_float_int");
+        gp_buffer *bx = buf(dev, idx, sizeof idx);
+        bo = buf(dev, NULL, sizeof g);
+        launch(k, 1, G1(128), G1(128), ARGS(B(bo), B(bi), B(bx), V(n)));
+        get(bo, g, sizeof g);
+        CHECKF("gather<data_t, index_t>", rg, g, NG, 0);
+        gp_kernel_release(k), gp_buffer_release(bo), gp_buffer_release(bx), gp_buffer_release(bi);
+        close_all(&t);
+    }
+}
+
 #define MORE_TESTS                                                                                 \
     cmocka_unit_test(run_black_scholes), cmocka_unit_test(run_needle), cmocka_unit_test(run_srad), \
         cmocka_unit_test(run_attention_forward), cmocka_unit_test(run_spmv_csr),                   \
@@ -3783,7 +3845,8 @@ static void run_cg_group_function(void **state)
         cmocka_unit_test(run_intrinsic_conversions), cmocka_unit_test(run_half_ops),               \
         cmocka_unit_test(run_grid_arrays), cmocka_unit_test(run_union_bits),                       \
         cmocka_unit_test(run_cub_block_collectives), cmocka_unit_test(run_template_dispatch),      \
-        cmocka_unit_test(run_cg_group_function), cmocka_unit_test(run_cub_warp_reduce),
+        cmocka_unit_test(run_cg_group_function), cmocka_unit_test(run_cub_warp_reduce),            \
+        cmocka_unit_test(run_template_host_locals),
 
 int main(void)
 {
