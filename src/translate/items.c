@@ -987,6 +987,9 @@ static void free_parser(parser *p)
     free(p->pending);
     free(p->made);
     free(p->hconsts);
+    for (int k = 0; k < p->nhost_bodies; k++)
+        tr_tokens_free(&p->host_bodies[k]);
+    free(p->host_bodies);
     tp_scratch_unwind(p, NULL);
 }
 

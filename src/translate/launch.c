@@ -128,7 +128,7 @@ static size_t closing(const tr_token *t, size_t i, size_t n)
  * `dim3(a, b)`, or one expression. */
 static void dims_of(parser *p, size_t b, size_t e, size_t before, char **out)
 {
-    const tr_token *t = p->u->pp.toks.v;
+    const tr_token *t = p->lt;
     size_t at[3], to[3];
     for (int d = 0; d < 3; d++)
         out[d] = NULL;
@@ -222,7 +222,7 @@ static long long block_dim(const char *v)
 /* Every launch's block: the one they all give, when it is the same constant. */
 static void note_block(parser *p, tr_func *f, size_t name_at, size_t cfg, size_t cfg_end)
 {
-    const tr_token *t = p->u->pp.toks.v;
+    const tr_token *t = p->lt;
     size_t at[4], to[4];
     char *blk[3] = {NULL, NULL, NULL};
     int n = split(t, cfg, cfg_end, at, to, 4);
@@ -244,7 +244,7 @@ static void note_block(parser *p, tr_func *f, size_t name_at, size_t cfg, size_t
 static void record(parser *p, tr_func *f, size_t name_at, size_t cfg, size_t cfg_end, size_t call,
                    size_t call_end)
 {
-    const tr_token *t = p->u->pp.toks.v;
+    const tr_token *t = p->lt;
     note_block(p, f, name_at, cfg, cfg_end);
     if (f->nlaunches++) return; /* the first launch is the one shown */
     tr_launch *l = tr_alloc(p->u, sizeof *l);
@@ -305,7 +305,7 @@ static tr_func *launched(parser *p, const char *name, size_t ta, size_t te)
     int n = 0;
     char id[256] = "";
     if (te > ta) {
-        const tr_token *t = u->pp.toks.v;
+        const tr_token *t = p->lt;
         size_t at[TR_MAX_TPARAMS], to[TR_MAX_TPARAMS];
         size_t k = (size_t)snprintf(id, sizeof id, "%s<", name);
         int na = split(t, ta, te, at, to, TR_MAX_TPARAMS);
@@ -331,10 +331,9 @@ static tr_func *launched(parser *p, const char *name, size_t ta, size_t te)
     return n == 1 ? one : NULL; /* overloads: not told apart here */
 }
 
-void tp_scan_launches(parser *p)
+static void scan_launches(parser *p, const tr_token *t, size_t n)
 {
-    const tr_token *t = p->u->pp.toks.v;
-    size_t n = p->u->pp.toks.n;
+    p->lt = t, p->nlt = n;
     for (size_t i = 0; i + 3 < n; i++) {
         if (t[i].kind != TR_IDENT) continue;
         size_t k = i + 1, ta = 0, te = 0;
@@ -365,6 +364,21 @@ void tp_scan_launches(parser *p)
         if (f) record(p, f, i, cfg, e, call, call_end);
         i = call_end;
     }
+}
+
+void tp_scan_launches(parser *p)
+{
+    scan_launches(p, p->u->pp.toks.v, p->u->pp.toks.n);
+    /* launches in host template bodies, their arguments in place (`scan<T, N><<<g, N / 2>>>` in
+     * the body `run<float, 128>` makes) */
+    for (int i = 0; i < p->nhost_bodies; i++) {
+        scan_launches(p, p->host_bodies[i].v, p->host_bodies[i].n);
+        tr_tokens_free(&p->host_bodies[i]);
+    }
+    free(p->host_bodies);
+    p->host_bodies = NULL;
+    p->nhost_bodies = 0;
+    p->lt = p->u->pp.toks.v, p->nlt = p->u->pp.toks.n;
 }
 
 /* ---- what the report and the output say of a launch -------------------------------------- */

@@ -246,13 +246,41 @@ static bool within(const guard *ga, const guard *gb, val delta, long long c)
     return true;
 }
 
+/* Whether the padded index P (x + (x >> k), x the work-item's index plus a constant) can be
+ * the one element that the address C (bytes, of an access of csize bytes) names: 0 never (no
+ * x pads to it, or its work-item is outside the block), else 1. */
+static int pad_meets(const ls *s, val P, val C, int csize)
+{
+    long long c, e;
+    if (!P.inj || P.nt != 1 || P.t[0].key || P.t[0].coef != 1 || P.t[0].lane < 1 ||
+        P.t[0].lane > 3 || !ls_as_const(&C, &c) || csize <= 0 || c % csize)
+        return 1;
+    e = c / csize;
+    if (e < 0 || e > (1ll << 40)) return 1;
+    /* x + (x >> k) grows with x: the one x in [0, e] that may give e, by bisection */
+    long long lo = 0, hi = e;
+    while (lo < hi) {
+        long long mid = lo + (hi - lo) / 2;
+        if (mid + (mid >> P.inj) < e)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    long long x = lo;
+    if (x + (x >> P.inj) != e) return 0;
+    long long t = x - P.c;
+    int d = P.t[0].lane - 1;
+    if (t < 0 || (s->use_block && s->kernel->block_known && t >= s->kernel->block[d])) return 0;
+    return 1;
+}
+
 /* How addresses A (of access a) and B (of b) can meet: 0 never, 1 from two work-items, 2 only
  * from one and the same, 3 always (the same address for every work-item). */
 static int relation(const ls *s, val A, int sa, val B, int sb, const ls_access *a,
                     const ls_access *b)
 {
     if (A.kind != V_AFFINE || B.kind != V_AFFINE) return 1;
-    if (A.inj != B.inj) return 1;
+    if (A.inj != B.inj) return A.inj ? pad_meets(s, A, B, sb) : pad_meets(s, B, A, sa);
     if (ls_v_equal(&A, &B) && sa == sb) {
         /* the same address expression: the same work-item, unless it names no work-item (3:
          * the same for every work-item) or leaves out a dimension of the work-item's index the

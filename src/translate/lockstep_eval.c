@@ -453,6 +453,28 @@ static val exact_quotient(val a, long long d)
     return q;
 }
 
+/* k when o is the value (x >> k) of the work-item (1 <= k <= 30) and x an affine value of it:
+ * x + o is then the bank-conflict padding of x, one-to-one in x; 0 otherwise. */
+static int pad_shift(val x, val o)
+{
+    if (x.kind != V_AFFINE || x.inj || ls_lane_free(&x) || o.kind != V_AFFINE || o.inj || o.c ||
+        o.nt != 1 || o.t[0].coef != 1)
+        return 0;
+    if (o.t[0].lane == LANE_WARP && !o.t[0].key) /* threadIdx.x + (threadIdx.x >> 5) */
+        return !x.c && x.nt == 1 && x.t[0].lane == 1 && !x.t[0].key && x.t[0].coef == 1 ? 5 : 0;
+    if (o.t[0].lane != LANE_OPAQUE || !o.t[0].key) return 0;
+    tbuf t = {.n = 0};
+    ls_tb_s(&t, "(");
+    ls_v_print(&x, &t);
+    ls_tb_s(&t, ">>");
+    if (t.over || strncmp(o.t[0].key, t.b, t.n)) return 0;
+    /* the shift: a constant, printed as the affine value it is ("5") */
+    const char *k = o.t[0].key + t.n;
+    char *end;
+    long v = strtol(k, &end, 10);
+    return end != k && !strcmp(end, ")") && v >= 1 && v <= 30 ? (int)v : 0;
+}
+
 val ls_eval(ls *s, tr_expr *e)
 {
     if (!e) return ls_v_unknown();
@@ -595,7 +617,16 @@ val ls_eval(ls *s, tr_expr *e)
             r.esize = p.esize;
             return r;
         }
-        if (!strcmp(op, "+")) return ls_v_add(a, b, 1);
+        if (!strcmp(op, "+")) {
+            int k = pad_shift(a, b);
+            if (!k) k = pad_shift(b, a);
+            if (k) { /* x + (x >> k), the shift computed apart (`oa = OFFSET(a); s[a + oa]`) */
+                val x = pad_shift(a, b) ? a : b;
+                x.inj = k;
+                return x;
+            }
+            return ls_v_add(a, b, 1);
+        }
         if (!strcmp(op, "-")) return pa && pb ? ls_v_unknown() : ls_v_add(a, b, -1);
         if (!strcmp(op, "*")) return ls_v_mul(s, a, b);
         long long k;

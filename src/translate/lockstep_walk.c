@@ -398,6 +398,37 @@ static bool uniform_entry(ls *s, int from)
     return true;
 }
 
+/* An expression of names, numbers and operators only: evaluated, it touches no memory. */
+static bool plain_expr(const tr_expr *e)
+{
+    if (!e) return false;
+    switch (e->kind) {
+    case TR_E_IDENT:
+    case TR_E_NUM:
+        return e->kind != TR_E_IDENT ||
+               (e->sym && !e->sym->ndims && e->sym->kind != TR_SYM_SHARED &&
+                e->sym->kind != TR_SYM_DYN_SHARED);
+    case TR_E_UNARY:
+        return strcmp(e->text, "++") && strcmp(e->text, "--") && strcmp(e->text, "*") &&
+               strcmp(e->text, "&") && plain_expr(e->a);
+    case TR_E_BINARY:
+        return plain_expr(e->a) && plain_expr(e->b);
+    default:
+        return false;
+    }
+}
+
+/* Whether a for loop surely runs its first iteration: its condition, with the values its
+ * variables enter with, a constant that holds (`for (d = N >> 1; d > 0; ...)` in an instance
+ * with N = 128). */
+static bool runs_once(ls *s, const tr_stmt *st)
+{
+    if (st->kind != TR_S_FOR || !plain_expr(st->cond)) return false;
+    val c = ls_eval(s, st->cond);
+    long long k;
+    return ls_as_const(&c, &k) && k != 0;
+}
+
 static void walk_loop(ls *s, tr_stmt *st)
 {
     int from = s->nloop_vars, outer = s->collect_from;
@@ -411,6 +442,7 @@ static void walk_loop(ls *s, tr_stmt *st)
     val start = at && ls_lane_free(at) ? *at : ls_v_unknown();
     if (start.kind != V_AFFINE) iv = NULL;
     int *before, nbefore, *between, nbetween;
+    bool once = runs_once(s, st);
     save_pending(s, &before, &nbefore); /* a loop may run no iteration at all */
     if (s->npending && st->kind == TR_S_FOR && uniform_entry(s, from)) {
         /* what is pending before a for loop meets its first iteration, whose variables have
@@ -429,7 +461,7 @@ static void walk_loop(ls *s, tr_stmt *st)
         s->npending = nbetween;
         loop_pass(s, st, from, last, NULL, 0, &start);
     }
-    pending_union(s, before, nbefore);
+    if (!once) pending_union(s, before, nbefore);
     free(before);
     free(between);
     widen(s, from);

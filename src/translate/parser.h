@@ -95,6 +95,13 @@ typedef struct parser {
     int member_of;     /* parsing a member function of struct member_of - 1 (0: none; members.c) */
     tp_cub_alias *cub; /* CUB block collectives' aliases, in order of declaration */
     int ncub;
+    /* host template bodies that launch kernels, their arguments in place (template.c), read
+     * for their launches once the instances are parsed (launch.c); and the tokens launch.c
+     * reads now (the unit's, or one of these) */
+    tr_tokens *host_bodies;
+    int nhost_bodies;
+    const tr_token *lt;
+    size_t nlt;
 } parser;
 
 /* ---- scratch token lists (parse.c) */

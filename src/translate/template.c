@@ -12,7 +12,7 @@
 #include "translate/map.h"
 #include "translate/parser.h"
 
-enum { MAX_INSTANCES = 512, HOST_DEPTH = 3 };
+enum { MAX_INSTANCES = 512, HOST_DEPTH = 3, MAX_HOST_BODIES = 256 };
 
 /* Two bit positions of the name filter for a name (FNV-1a, its two halves). */
 static void tmpl_bits(const char *name, unsigned *a, unsigned *b)
@@ -146,7 +146,7 @@ static const char *host_const_value_depth(parser *p, const char *name, int depth
         snprintf(num, sizeof num, "%lld", v);
         if (j == i + 3 && (!strcmp(t[i + 2].text, "true") || !strcmp(t[i + 2].text, "false")))
             snprintf(num, sizeof num, "%s", t[i + 2].text); /* `const bool on = true;` */
-        if (value && strcmp(value, num)) return NULL; /* two values: not one constant */
+        if (value && strcmp(value, num)) return NULL;       /* two values: not one constant */
         if (!value) value = tr_strdup(p->u, num);
     }
     return value;
@@ -1106,6 +1106,25 @@ static void scan_host_body(parser *p, tr_template *t, tr_tokens *args, int n, in
                 tr_tokens_push(&body, &args[pi].v[q]);
     }
     scan(p, body.v, 0, body.n, depth + 1);
+    /* kept for its launches (launch.c), once for each set of arguments */
+    char key[TR_MAX_TPARAMS * 64 + 128];
+    mangle(key, sizeof key, t->name, texts, n);
+    bool launches = false, seen = false;
+    for (size_t b = 0; b + 1 < body.n && !launches; b++)
+        launches = !strcmp(body.v[b].text, "<<") && !strcmp(body.v[b + 1].text, "<");
+    for (int i = 0; i < p->nhost_bodies && launches && !seen; i++)
+        seen =
+            p->host_bodies[i].n && !strcmp(p->host_bodies[i].v[p->host_bodies[i].n - 1].text, key);
+    if (launches && !seen && p->nhost_bodies < MAX_HOST_BODIES) {
+        tr_tokens *nb = realloc(p->host_bodies, (size_t)(p->nhost_bodies + 1) * sizeof *nb);
+        if (!nb) abort();
+        p->host_bodies = nb;
+        /* its last token names it (no launch reads past the body's end) */
+        tr_token k = {TR_IDENT, key, -1, 0, 0, false};
+        tr_tokens_push(&body, &k);
+        p->host_bodies[p->nhost_bodies++] = body;
+        return;
+    }
     tr_tokens_free(&body);
 }
 

@@ -3835,6 +3835,47 @@ static void run_template_host_locals(void **state)
     }
 }
 
+/* A Blelloch scan whose bank-conflict padding is computed apart (s[a + oa]), each group
+ * scanning several blocks, launched from a host template with a block of N / 2: translated for
+ * that group, and exact on int and float. */
+static void run_padded_scan(void **state)
+{
+    (void)state;
+    enum { NB = 20, N1 = 128, N2 = 256 };
+    static int32_t xi[NB * N1], oi[NB * N1], ri[NB * N1];
+    static float xf[NB * N2], of[NB * N2], rf[NB * N2];
+    for (int i = 0; i < NB * N1; i++)
+        xi[i] = (i * 37) % 23 - 11;
+    for (int i = 0; i < NB * N2; i++)
+        xf[i] = (float)((i * 13) % 9); /* small integers: every sum exact in float */
+    for (int b = 0; b < NB; b++) {
+        int32_t si = 0;
+        float sf = 0;
+        for (int k = 0; k < N1; k++)
+            ri[b * N1 + k] = si, si += xi[b * N1 + k];
+        for (int k = 0; k < N2; k++)
+            rf[b * N2 + k] = sf, sf += xf[b * N2 + k];
+    }
+    FOR_EACH_DEVICE(dev)
+    {
+        built t = build(dev, "padded_scan.cu");
+        long long nb = NB; /* int64_t nblocks */
+        gp_kernel *k = gpt_kernel_of(t.prog, "padded_scan_int_128");
+        gp_buffer *bi = buf(dev, xi, sizeof xi), *bo = buf(dev, NULL, sizeof oi);
+        launch(k, 1, G1(8 * 64), G1(64), ARGS(V(nb), B(bo), B(bi)));
+        get(bo, oi, sizeof oi);
+        CHECKI("scan of 128 ints per block", ri, oi, NB * N1);
+        gp_kernel_release(k), gp_buffer_release(bi), gp_buffer_release(bo);
+        k = gpt_kernel_of(t.prog, "padded_scan_float_256");
+        bi = buf(dev, xf, sizeof xf), bo = buf(dev, NULL, sizeof of);
+        launch(k, 1, G1(8 * 128), G1(128), ARGS(V(nb), B(bo), B(bi)));
+        get(bo, of, sizeof of);
+        CHECKF("scan of 256 floats per block", rf, of, NB * N2, 0);
+        gp_kernel_release(k), gp_buffer_release(bi), gp_buffer_release(bo);
+        close_all(&t);
+    }
+}
+
 #define MORE_TESTS                                                                                 \
     cmocka_unit_test(run_black_scholes), cmocka_unit_test(run_needle), cmocka_unit_test(run_srad), \
         cmocka_unit_test(run_attention_forward), cmocka_unit_test(run_spmv_csr),                   \
@@ -3846,7 +3887,7 @@ static void run_template_host_locals(void **state)
         cmocka_unit_test(run_grid_arrays), cmocka_unit_test(run_union_bits),                       \
         cmocka_unit_test(run_cub_block_collectives), cmocka_unit_test(run_template_dispatch),      \
         cmocka_unit_test(run_cg_group_function), cmocka_unit_test(run_cub_warp_reduce),            \
-        cmocka_unit_test(run_template_host_locals),
+        cmocka_unit_test(run_template_host_locals), cmocka_unit_test(run_padded_scan),
 
 int main(void)
 {
