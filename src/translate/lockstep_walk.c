@@ -418,12 +418,25 @@ static bool plain_expr(const tr_expr *e)
     }
 }
 
-/* Whether a for loop surely runs its first iteration: its condition, with the values its
- * variables enter with, a constant that holds (`for (d = N >> 1; d > 0; ...)` in an instance
- * with N = 128). */
+/* Whether st holds a break, continue or return (anywhere: an inner loop's too). */
+static bool leaves_early(const tr_stmt *st)
+{
+    if (!st) return false;
+    if (st->kind == TR_S_BREAK || st->kind == TR_S_CONTINUE || st->kind == TR_S_RETURN)
+        return true;
+    if (leaves_early(st->init) || leaves_early(st->body) || leaves_early(st->els)) return true;
+    for (int i = 0; i < st->n; i++)
+        if (leaves_early(st->list[i])) return true;
+    return false;
+}
+
+/* Whether a for loop surely runs its first iteration through: its condition, with the values
+ * its variables enter with, a constant that holds (`for (d = N >> 1; d > 0; ...)` in an
+ * instance with N = 128), and nothing in its body that leaves it or its iteration early (a
+ * `break` before the barrier would skip it). */
 static bool runs_once(ls *s, const tr_stmt *st)
 {
-    if (st->kind != TR_S_FOR || !plain_expr(st->cond)) return false;
+    if (st->kind != TR_S_FOR || !plain_expr(st->cond) || leaves_early(st->body)) return false;
     val c = ls_eval(s, st->cond);
     long long k;
     return ls_as_const(&c, &k) && k != 0;

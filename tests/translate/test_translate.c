@@ -2004,6 +2004,50 @@ static void lockstep_with_the_launch_block(void **state)
     expect_refused(src, 6, "warp lockstep", "kernel shift");
 }
 
+/* Loops whose first iteration surely runs put their barrier between what comes before and
+ * after them, unless something in them may leave early; padding computed apart (s[a + oa]) is
+ * the padding. */
+static void lockstep_loops_entered(void **state)
+{
+    (void)state;
+    static const char *const body[] = {
+        /* entered: the barrier in the first iteration orders s[t] before s[63 - t] */
+        "  for (int d = 32; d > 0; d >>= 1) {\n    __syncthreads();\n  }\n",
+        /* a break, a continue before the barrier: maybe no barrier at all */
+        "  for (int i = 0; i < 4; i++) {\n    if (flag) break;\n    __syncthreads();\n  }\n",
+        "  for (int i = 0; i < 4; i++) {\n    if (flag) continue;\n    __syncthreads();\n  }\n",
+        /* a condition that may fail at once */
+        "  for (int i = 0; i < flag; i++) {\n    __syncthreads();\n  }\n"};
+    for (size_t b = 0; b < sizeof body / sizeof *body; b++) {
+        char src[1024];
+        snprintf(src, sizeof src,
+                 "__global__ void k(float *o, const float *in, int flag) {\n"
+                 "  __shared__ float s[64];\n  int t = threadIdx.x;\n  s[t] = in[t];\n%s"
+                 "  o[t] = s[63 - t];\n}\n",
+                 body[b]);
+        if (b == 0)
+            expect_ok(src, (const char *const[]){"GP_KERNEL(k", NULL});
+        else
+            expect_refused(src, b == 3 ? 8 : 9, "warp lockstep", "kernel k");
+    }
+    /* a + (a >> 5) through variables, each work-item's own padded elements */
+    expect_ok("#define PAD(n) ((n) >> 5)\n"
+              "__global__ void p(float *o, const float *in) {\n"
+              "  __shared__ float s[132];\n  int a = threadIdx.x, b = a + 64;\n"
+              "  int oa = PAD(a), ob = PAD(b);\n  s[a + oa] = in[a];\n  s[b + ob] = in[b];\n"
+              "  o[a] = s[a + oa] * 2.0f;\n  o[b] = s[b + ob] * 2.0f;\n}\n"
+              "void host(float *o, float *i) { p<<<1, 64>>>(o, i); }\n",
+              (const char *const[]){"GP_KERNEL(p", NULL});
+    /* ... but another work-item's element (s[b + ob] read back as s[a + oa] of another) */
+    expect_refused("#define PAD(n) ((n) >> 5)\n"
+                   "__global__ void p(float *o, const float *in) {\n"
+                   "  __shared__ float s[132];\n  int a = threadIdx.x, b = a + 64;\n"
+                   "  int oa = PAD(a), ob = PAD(b);\n  s[b + ob] = in[b];\n"
+                   "  o[a] = s[a + oa];\n}\n"
+                   "void host(float *o, float *i) { p<<<1, 128>>>(o, i); }\n",
+                   7, "warp lockstep", "kernel p");
+}
+
 static void lockstep_no_false_alarms(void **state)
 {
     (void)state;
@@ -2426,6 +2470,7 @@ int main(void)
         cmocka_unit_test(warp_lockstep),
         cmocka_unit_test(lockstep_no_false_alarms),
         cmocka_unit_test(lockstep_with_the_launch_block),
+        cmocka_unit_test(lockstep_loops_entered),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
