@@ -421,6 +421,11 @@ int tr_parse(tr_unit *u, char *err, size_t errlen);
  * of OpenCL C or Metal (`typedef struct {...} int8;`): every use gets a trailing '_' (rename.c;
  * tr_parse calls it first). */
 void tr_rename_type_names(tr_unit *u);
+/* Kernels' texture objects read by tex1Dfetch/tex1D/tex2D made buffers the translation samples
+ * (textures.c), on the unit's tokens before they are parsed. */
+void tr_texture_objects(tr_unit *u);
+/* The index of the bracket closing the one at t[i] ("(", "{" or "["), or n (launch.c). */
+size_t tr_closing(const tr_token *t, size_t i, size_t n);
 /* The diagnostics that count against kernel k: its own, those recorded while it was lowered, and
  * the parse refusals of the functions it calls. */
 bool tr_diag_counts(const tr_unit *u, const tr_diag *d);

@@ -1555,6 +1555,7 @@ int tr_parse(tr_unit *u, char *err, size_t errlen)
 {
     parser p = {0};
     p.u = u;
+    tr_texture_objects(u);
     p.t = u->pp.toks.v;
     p.n = u->pp.toks.n;
     tr_rename_type_names(u);

@@ -113,8 +113,7 @@ static int split(const tr_token *t, size_t b, size_t e, size_t *at, size_t *to, 
     return n;
 }
 
-/* The index of the bracket closing the one at t[i] ("(" or "{"), or n. */
-static size_t closing(const tr_token *t, size_t i, size_t n)
+size_t tr_closing(const tr_token *t, size_t i, size_t n)
 {
     int depth = 0;
     for (; i < n; i++) {
@@ -148,7 +147,7 @@ static void dims_of(parser *p, size_t b, size_t e, size_t before, char **out)
             size_t k = i + 1;
             if (is(&t[k], "=") && is(&t[k + 1], "dim3")) k += 2;
             if (!is(&t[k], "(") && !is(&t[k], "{")) break;
-            size_t c = closing(t, k, before);
+            size_t c = tr_closing(t, k, before);
             int n = split(t, k + 1, c, at, to, 3);
             for (int d = 0; d < n; d++)
                 out[d] = value_of(p, t, at[d], to[d]);
@@ -175,7 +174,7 @@ static char *count_of(parser *p, const char *name)
             (strcmp(t[i].text, "cudaMalloc") && strcmp(t[i].text, "cudaMallocManaged")) ||
             !is(&t[i + 1], "("))
             continue;
-        size_t c = closing(t, i + 1, n), at[4], to[4];
+        size_t c = tr_closing(t, i + 1, n), at[4], to[4];
         int na = split(t, i + 2, c, at, to, 4);
         if (na < 2) continue;
         bool named = false;
@@ -187,7 +186,7 @@ static char *count_of(parser *p, const char *name)
             /* BYTES = COUNT * sizeof(T) or sizeof(T) * COUNT */
             for (size_t k = b; k + 1 < e; k++) {
                 if (!is(&t[k], "sizeof") || !is(&t[k + 1], "(")) continue;
-                size_t sc = closing(t, k + 1, e);
+                size_t sc = tr_closing(t, k + 1, e);
                 if (sc >= e) break;
                 if (k > b && is(&t[k - 1], "*") && sc + 1 == e) return value_of(p, t, b, k - 1);
                 if (k == b && sc + 1 < e && is(&t[sc + 1], "*")) return value_of(p, t, sc + 2, e);
@@ -358,7 +357,7 @@ static void scan_launches(parser *p, const tr_token *t, size_t n)
             if (is(&t[e], ";")) break;
         }
         if (e + 2 >= n || !is(&t[e], ">>") || !is(&t[e + 2], "(")) continue;
-        size_t call = e + 3, call_end = closing(t, e + 2, n);
+        size_t call = e + 3, call_end = tr_closing(t, e + 2, n);
         if (call_end >= n) continue;
         tr_func *f = launched(p, t[i].text, ta, te);
         if (f) record(p, f, i, cfg, e, call, call_end);

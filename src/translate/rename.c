@@ -51,9 +51,11 @@ static bool rename_one(tr_unit *u, char **name, int file, int line, const char *
     bool clash = !strncmp(*name, "gp_", 3) || !strncmp(*name, "GP_", 3);
     for (size_t i = 0; !clash && i < sizeof reserved_words / sizeof *reserved_words; i++)
         clash = (*name)[0] == reserved_words[i][0] && !strcmp(*name, reserved_words[i]);
-    bool fn = !strcmp(what, "function");
-    for (size_t i = 0; fn && !clash && i < sizeof builtin_functions / sizeof *builtin_functions;
-         i++)
+    /* a kernel too: OpenCL's `kernel void rotate(...)` became one of the built-in's overloads,
+     * which the host could not look up by its name */
+    bool fn = !strcmp(what, "function"), callable = fn || !strcmp(what, "kernel");
+    for (size_t i = 0;
+         callable && !clash && i < sizeof builtin_functions / sizeof *builtin_functions; i++)
         clash = (*name)[0] == builtin_functions[i][0] && !strcmp(*name, builtin_functions[i]);
     /* OpenCL C's conversions and reinterpretations: convert_float4, as_uint (sobel's own
      * convert_float4 clashed with PoCL's); its native_ and half_ math (a tridiagonal solver's
@@ -72,9 +74,9 @@ static bool rename_one(tr_unit *u, char **name, int file, int line, const char *
     tr_diag_add(u, false, file, line, 0, "renamed",
                 "%s '%s' is a %s in OpenCL C, Metal or the dialect: it is '%s' in the output%s",
                 what, *name,
-                fn     ? "reserved word or a built-in function"
-                : math ? "math function the output may call"
-                       : "reserved word",
+                callable ? "reserved word or a built-in function"
+                : math   ? "math function the output may call"
+                         : "reserved word",
                 out, !strcmp(what, "kernel") ? " (the host looks the kernel up by this name)" : "");
     *name = out;
     return true;

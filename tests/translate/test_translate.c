@@ -493,8 +493,9 @@ static void host_code_is_skipped(void **state)
         (const char *[]){"GP_KERNEL(k, GP_BUF(int, o))", NULL});
 }
 
-static const char refuse_texture[] =
-    "__global__ void k(float *o, cudaTextureObject_t t) {\n  o[0] = tex1Dfetch<float>(t, 0);\n}\n";
+/* a 3-D texture: no buffer the translation samples */
+static const char refuse_texture[] = "__global__ void k(float *o, cudaTextureObject_t t) {\n"
+                                     "  o[0] = tex3D<float>(t, 0.5f, 0.5f, 0.5f);\n}\n";
 
 static void refusals(void **state)
 {
@@ -2048,6 +2049,93 @@ static void lockstep_loops_entered(void **state)
                    7, "warp lockstep", "kernel p");
 }
 
+/* The note on a texture object whose reason holds `why`, or a failure. */
+static void expect_texture_note(const char *src, const char *why)
+{
+    gp_translate_result r = run(src, true);
+    const cJSON *x;
+    bool found = false;
+    cJSON_ArrayForEach(x, cJSON_GetObjectItem(r.report, "notes"))
+    {
+        found |= !strcmp(gp_json_str(x, "construct", ""), "texture object") &&
+                 strstr(gp_json_str(x, "reason", ""), why);
+    }
+    if (!found) {
+        char *rep = cJSON_Print(cJSON_GetObjectItem(r.report, "notes"));
+        fail_msg("no texture note '%s'; got %s", why, rep);
+    }
+    gp_translate_result_free(&r);
+}
+
+/* Texture objects become buffers only where their sampling is certain: each launch's texture
+ * created with one description, fetched by tex1Dfetch/tex1D/tex2D alone. */
+static void texture_objects(void **state)
+{
+    (void)state;
+    static const char kernel[] = "__global__ void k(float *o, int w, cudaTextureObject_t t) {\n"
+                                 "  int x = threadIdx.x, y = blockIdx.x;\n"
+                                 "  o[y * w + x] = tex2D<float>(t, x + 0.5f, y + 0.5f);\n}\n";
+    char src[2048];
+    /* two descriptions, the launch's texture created with the second: clamped point sampling */
+    snprintf(src, sizeof src,
+             "%svoid host(float *o, cudaArray_t a) {\n"
+             "  cudaResourceDesc r; memset(&r, 0, sizeof r);\n"
+             "  cudaTextureDesc d; memset(&d, 0, sizeof d);\n"
+             "  d.filterMode = cudaFilterModeLinear; d.normalizedCoords = true;\n"
+             "  cudaTextureObject_t lin, pt;\n  cudaCreateTextureObject(&lin, &r, &d, NULL);\n"
+             "  memset(&d, 0, sizeof d);\n  d.addressMode[0] = cudaAddressModeClamp;\n"
+             "  d.addressMode[1] = cudaAddressModeClamp;\n"
+             "  cudaCreateTextureObject(&pt, &r, &d, NULL);\n"
+             "  k<<<4, 64>>>(o, 64, pt);\n}\n",
+             kernel);
+    expect_ok(src, (const char *const[]){"GP_CBUF(float, t), GP_VAL(int, t_w), GP_VAL(int, t_h)",
+                                         "_point_11(t, t_w, t_h, ", NULL});
+    /* ... launched with both: two samplings */
+    snprintf(src, sizeof src,
+             "%svoid host(float *o, cudaArray_t a) {\n"
+             "  cudaResourceDesc r; memset(&r, 0, sizeof r);\n"
+             "  cudaTextureDesc d; memset(&d, 0, sizeof d);\n"
+             "  d.filterMode = cudaFilterModeLinear;\n"
+             "  cudaTextureObject_t lin, pt;\n  cudaCreateTextureObject(&lin, &r, &d, NULL);\n"
+             "  memset(&d, 0, sizeof d);\n  cudaCreateTextureObject(&pt, &r, &d, NULL);\n"
+             "  k<<<4, 64>>>(o, 64, pt);\n  k<<<4, 64>>>(o, 64, lin);\n}\n",
+             kernel);
+    expect_refused(src, 1, "cudaTextureObject_t", "parameter t");
+    expect_texture_note(src, "its launches pass textures of two samplings");
+    /* normalized-float reads, and no description at all */
+    snprintf(src, sizeof src,
+             "%svoid host(float *o) {\n  cudaTextureDesc d; memset(&d, 0, sizeof d);\n"
+             "  d.readMode = cudaReadModeNormalizedFloat;\n}\n",
+             kernel);
+    expect_refused(src, 1, "cudaTextureObject_t", "parameter t");
+    expect_texture_note(src, "normalized floats");
+    expect_refused(kernel, 1, "cudaTextureObject_t", "parameter t");
+    expect_texture_note(kernel, "this file has none");
+    /* a description set from an expression */
+    snprintf(src, sizeof src,
+             "%svoid host(bool lin) {\n  cudaTextureDesc d; memset(&d, 0, sizeof d);\n"
+             "  d.filterMode = lin ? cudaFilterModeLinear : cudaFilterModePoint;\n}\n",
+             kernel);
+    expect_texture_note(src, "from an expression");
+    /* passed on to a device function */
+    expect_texture_note("__device__ float get(cudaTextureObject_t t, float x) {\n"
+                        "  return tex1D<float>(t, x);\n}\n"
+                        "__global__ void k(float *o, cudaTextureObject_t t) {\n"
+                        "  o[threadIdx.x] = get(t, threadIdx.x);\n}\n",
+                        "used other than as the texture of");
+    /* linear filtering of 8-bit texels needs normalized-float reads */
+    expect_texture_note("__global__ void k(float *o, cudaTextureObject_t t) {\n"
+                        "  o[threadIdx.x] = tex1D<unsigned char>(t, threadIdx.x);\n}\n"
+                        "void host() { cudaTextureDesc d; memset(&d, 0, sizeof d);\n"
+                        "  d.filterMode = cudaFilterModeLinear; }\n",
+                        "float texels only");
+    /* tex1Dfetch needs no description: an element, 0 outside the buffer */
+    expect_ok("__global__ void k(int *o, const int *i, cudaTextureObject_t t) {\n"
+              "  o[threadIdx.x] = tex1Dfetch<int>(t, i[threadIdx.x]);\n}\n",
+              (const char *const[]){"GP_CBUF(int, t), GP_VAL(int, t_w)",
+                                    "gpuport_tex1Dfetch_int(t, t_w, i[", NULL});
+}
+
 static void lockstep_no_false_alarms(void **state)
 {
     (void)state;
@@ -2471,6 +2559,7 @@ int main(void)
         cmocka_unit_test(lockstep_no_false_alarms),
         cmocka_unit_test(lockstep_with_the_launch_block),
         cmocka_unit_test(lockstep_loops_entered),
+        cmocka_unit_test(texture_objects),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

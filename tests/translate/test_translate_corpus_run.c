@@ -3876,6 +3876,114 @@ static void run_padded_scan(void **state)
     }
 }
 
+/* CUDA's texture fetching, written from its description for the reference: texel indices
+ * with the address mode applied (wrap, clamp, border: -1), the weights of linear filtering in
+ * 1.8 fixed point. */
+static int tex_index(int i, int n, int mode)
+{
+    if (mode == 0) return ((i % n) + n) % n;              /* wrap */
+    if (mode == 1) return i < 0 ? 0 : i >= n ? n - 1 : i; /* clamp */
+    return i < 0 || i >= n ? -1 : i;                      /* border */
+}
+
+static float tex_weight(float f)
+{
+    return rintf(f * 256.0f) / 256.0f;
+}
+
+/* tex2D of float components (ncomp of them per texel) at (x, y), linear filtering */
+static void tex_linear(const float *t, int ncomp, int w, int h, int mode, float x, float y,
+                       float *out)
+{
+    x -= 0.5f, y -= 0.5f;
+    float fx = floorf(x), fy = floorf(y), a = tex_weight(x - fx), b = tex_weight(y - fy);
+    int i = (int)fx, j = (int)fy;
+    for (int c = 0; c < ncomp; c++) {
+        float v[2][2];
+        for (int dy = 0; dy < 2; dy++)
+            for (int dx = 0; dx < 2; dx++) {
+                int ii = tex_index(i + dx, w, mode), jj = tex_index(j + dy, h, mode);
+                v[dy][dx] = ii < 0 || jj < 0 ? 0.0f : t[(jj * w + ii) * ncomp + c];
+            }
+        out[c] = (1 - a) * (1 - b) * v[0][0] + a * (1 - b) * v[0][1] + (1 - a) * b * v[1][0] +
+                 a * b * v[1][1];
+    }
+}
+
+/* Texture objects made buffers and sampled as their descriptions say: linear with normalized
+ * wrapping coordinates, point with clamped texels, linear float2 with a zero border, and
+ * tex1Dfetch (0 outside the buffer). */
+static void run_texture_objects(void **state)
+{
+    (void)state;
+    enum { W = 64, H = 48, N = 256 };
+    static float img[W * H], vel[W * H * 2], table[N], rot[W * H], rrot[W * H], adv[W * H * 2],
+        radv[W * H * 2], look[N], rlook[N];
+    static uint8_t gray[W * H], edg[W * H], redg[W * H];
+    static int32_t keys[N];
+    for (int i = 0; i < W * H; i++)
+        img[i] = frand(0, 1), gray[i] = (uint8_t)((i * 97) % 251);
+    for (int i = 0; i < W * H * 2; i++)
+        vel[i] = frand(-6, 6);
+    for (int i = 0; i < N; i++)
+        table[i] = frand(-1, 1), keys[i] = (i * 37) % (N + 40) - 20; /* some outside */
+    const float angle = 0.3f, dt = 0.5f;
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+            float u = (float)x / W - 0.5f, v = (float)y / H - 0.5f;
+            float tu = u * cosf(angle) - v * sinf(angle) + 0.5f;
+            float tv = v * cosf(angle) + u * sinf(angle) + 0.5f;
+            tex_linear(img, 1, W, H, 0, tu * W, tv * H, &rrot[y * W + x]);
+            int g[4][2] = {{x + 1, y}, {x - 1, y}, {x, y + 1}, {x, y - 1}};
+            float p[4];
+            for (int k = 0; k < 4; k++)
+                p[k] = gray[tex_index(g[k][1], H, 1) * W + tex_index(g[k][0], W, 1)];
+            float gx = p[0] - p[1], gy = p[2] - p[3], m = sqrtf(gx * gx + gy * gy);
+            redg[y * W + x] = (uint8_t)(m > 255.0f ? 255.0f : m);
+            float here[2];
+            tex_linear(vel, 2, W, H, 2, x + 0.5f, y + 0.5f, here);
+            tex_linear(vel, 2, W, H, 2, x + 0.5f - dt * here[0], y + 0.5f - dt * here[1],
+                       &radv[(y * W + x) * 2]);
+        }
+    for (int i = 0; i < N; i++)
+        rlook[i] = keys[i] >= 0 && keys[i] < N ? table[keys[i]] : 0.0f;
+    FOR_EACH_DEVICE(dev)
+    {
+        built t = build(dev, "texture_objects.cu");
+        int w = W, h = H, n = N;
+        float ang = angle, step = dt;
+        gp_buffer *bimg = buf(dev, img, sizeof img), *bo = buf(dev, NULL, sizeof rot);
+        gp_kernel *k = gpt_kernel_of(t.prog, "rotate_"); /* OpenCL's built-in rotate */
+        launch(k, 2, G2(W, H), G2(16, 16), ARGS(B(bo), V(w), V(h), V(ang), B(bimg), V(w), V(h)));
+        get(bo, rot, sizeof rot);
+        CHECKF("linear, normalized, wrap", rrot, rot, W * H, 1e-5);
+        gp_kernel_release(k), gp_buffer_release(bo), gp_buffer_release(bimg);
+        gp_buffer *bg = buf(dev, gray, sizeof gray);
+        bo = buf(dev, NULL, sizeof edg);
+        k = gpt_kernel_of(t.prog, "edges");
+        launch(k, 2, G2(W, H), G2(16, 16), ARGS(B(bo), V(w), V(h), B(bg), V(w), V(h)));
+        get(bo, edg, sizeof edg);
+        for (int i = 0; i < W * H; i++)
+            if (edg[i] != redg[i]) fail_msg("edges[%d]: %d, want %d", i, edg[i], redg[i]);
+        gp_kernel_release(k), gp_buffer_release(bo), gp_buffer_release(bg);
+        gp_buffer *bv = buf(dev, vel, sizeof vel);
+        bo = buf(dev, NULL, sizeof adv);
+        k = gpt_kernel_of(t.prog, "advect");
+        launch(k, 2, G2(W, H), G2(16, 16), ARGS(B(bo), V(w), V(h), V(step), B(bv), V(w), V(h)));
+        get(bo, adv, sizeof adv);
+        CHECKF("linear float2, border", radv, adv, W * H * 2, 1e-5);
+        gp_kernel_release(k), gp_buffer_release(bo), gp_buffer_release(bv);
+        gp_buffer *bt = buf(dev, table, sizeof table), *bk = buf(dev, keys, sizeof keys);
+        bo = buf(dev, NULL, sizeof look);
+        k = gpt_kernel_of(t.prog, "lookup");
+        launch(k, 1, G1(N), G1(128), ARGS(B(bo), B(bk), V(n), B(bt), V(n)));
+        get(bo, look, sizeof look);
+        CHECKF("tex1Dfetch", rlook, look, N, 0);
+        gp_kernel_release(k), gp_buffer_release(bo), gp_buffer_release(bt), gp_buffer_release(bk);
+        close_all(&t);
+    }
+}
+
 #define MORE_TESTS                                                                                 \
     cmocka_unit_test(run_black_scholes), cmocka_unit_test(run_needle), cmocka_unit_test(run_srad), \
         cmocka_unit_test(run_attention_forward), cmocka_unit_test(run_spmv_csr),                   \
@@ -3887,7 +3995,8 @@ static void run_padded_scan(void **state)
         cmocka_unit_test(run_grid_arrays), cmocka_unit_test(run_union_bits),                       \
         cmocka_unit_test(run_cub_block_collectives), cmocka_unit_test(run_template_dispatch),      \
         cmocka_unit_test(run_cg_group_function), cmocka_unit_test(run_cub_warp_reduce),            \
-        cmocka_unit_test(run_template_host_locals), cmocka_unit_test(run_padded_scan),
+        cmocka_unit_test(run_template_host_locals), cmocka_unit_test(run_padded_scan),             \
+        cmocka_unit_test(run_texture_objects),
 
 int main(void)
 {

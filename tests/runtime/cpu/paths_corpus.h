@@ -23,6 +23,8 @@
 {"matrix_mul.cu", "MatrixMulCUDA_16", LOOPS},
 {"matrix_mul.cu", "MatrixMulCUDA_32", LOOPS},
 {"needle.cu", "needle_cuda_shared_1", LOOPS},
+{"padded_scan.cu", "padded_scan_float_256", LOOPS},
+{"padded_scan.cu", "padded_scan_int_128", LOOPS},
 {"pathfinder.cu", "dynproc_kernel", "a break or continue leaves a loop with a barrier"},
 {"reduce.cu", "reduce", "the helper block_sum it calls has a barrier"},
 {"reduction_kernels.cu", "reduce0_float", LOOPS},
