@@ -506,7 +506,12 @@ void tr_texture_objects(tr_unit *u)
         size_t open = g;
         while (open < n && !is(&t[open], "(") && !is(&t[open], ";") && !is(&t[open], "{"))
             open++;
-        if (open >= n || !is(&t[open], "(")) continue;
+        if (open > 0 && open < n && is(&t[open - 1], "__launch_bounds__")) { /* past its (...) */
+            open = tr_closing(t, open, n) + 1;
+            while (open < n && !is(&t[open], "(") && !is(&t[open], ";") && !is(&t[open], "{"))
+                open++;
+        }
+        if (open >= n || !is(&t[open], "(") || t[open - 1].kind != TR_IDENT) continue;
         size_t close = tr_closing(t, open, n);
         if (close + 1 >= n || !is(&t[close + 1], "{")) continue;
         size_t body = close + 1, end = tr_closing(t, body, n);

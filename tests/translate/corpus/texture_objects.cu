@@ -31,7 +31,7 @@ __global__ void edges(unsigned char *out, int w, int h, cudaTextureObject_t gray
 
 typedef float2 vel_t;
 
-__global__ void advect(float2 *out, int w, int h, float dt, cudaTextureObject_t vel)
+__global__ void __launch_bounds__(256) advect(float2 *out, int w, int h, float dt, cudaTextureObject_t vel)
 {
     int x = blockIdx.x * blockDim.x + threadIdx.x;
     int y = blockIdx.y * blockDim.y + threadIdx.y;
