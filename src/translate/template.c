@@ -1209,10 +1209,14 @@ static bool with_local_aliases(const tr_token *toks, size_t begin, size_t end, t
     int nal = 0, depth = 0;
     bool any = false;
     size_t a, b, semi;
-    for (size_t i = begin; i < end && !any; i++) {
-        if (!strcmp(toks[i].text, "{")) depth++;
-        if (!strcmp(toks[i].text, "}")) depth--;
-        any = depth > 0 && alias_at(toks, i, end, &a, &b, &semi);
+    for (size_t i = begin; i < end && !any; i++) { /* (the common case: none, quickly) */
+        const char *x = toks[i].text;
+        if (toks[i].kind == TR_PUNCT) {
+            depth += (x[0] == '{' && !x[1]) - (x[0] == '}' && !x[1]);
+            continue;
+        }
+        any = depth > 0 && toks[i].kind == TR_IDENT && (x[0] == 'u' || x[0] == 't') &&
+              alias_at(toks, i, end, &a, &b, &semi);
     }
     if (!any) return false;
     depth = 0;

@@ -489,7 +489,7 @@ void tr_texture_objects(tr_unit *u)
     size_t n = u->pp.toks.n;
     bool any = false;
     for (size_t i = 0; i < n && !any; i++)
-        any = t[i].kind == TR_IDENT && is(&t[i], "cudaTextureObject_t");
+        any = t[i].kind == TR_IDENT && t[i].text[0] == 'c' && is(&t[i], "cudaTextureObject_t");
     if (!any) return;
     tex_desc d;
     read_desc(t, n, &d);
