@@ -23,6 +23,7 @@ enum { MAX_TEX_PARAMS = 8, MAX_HELPERS = 32, MAX_KERNELS = 64 };
 /* What the file's cudaTextureDesc assignments say (zero-initialised: CUDA's defaults). */
 typedef struct tex_desc {
     bool present; /* the file names cudaTextureDesc */
+    bool file;    /* the file's descriptions (all alike), not the launched texture's */
     int filter, norm, read, addr[3];
     char why[200]; /* non-empty: the sampling cannot be read (why) */
 } tex_desc;
@@ -104,22 +105,55 @@ static void read_desc(const tr_token *t, size_t n, tex_desc *d)
     }
 }
 
+/* Whether the statement at t[i] runs under a condition: after `if (...)`/`else` with no braces,
+ * or in a block that an if, a loop, a switch, an else or a do opens. */
+static bool conditional_at(const tr_token *t, size_t i)
+{
+    if (i == 0) return false;
+    if (is(&t[i - 1], ")") || is(&t[i - 1], "else") || is(&t[i - 1], ":")) return true;
+    int depth = 0;
+    size_t j = i;
+    while (j-- > 0) { /* the block around it */
+        if (is(&t[j], "}")) depth++;
+        if (is(&t[j], "{") && depth-- == 0) break;
+    }
+    if (j == (size_t)-1 || j == 0) return false;
+    if (is(&t[j - 1], "else") || is(&t[j - 1], "do")) return true;
+    if (!is(&t[j - 1], ")")) return false;
+    depth = 0;
+    size_t k = j - 1;
+    while (k-- > 0) { /* the '(' of the ')' before it */
+        if (is(&t[k], ")")) depth++;
+        if (is(&t[k], "(") && depth-- == 0) break;
+    }
+    return k != (size_t)-1 && k > 0 &&
+           (is(&t[k - 1], "if") || is(&t[k - 1], "for") || is(&t[k - 1], "while") ||
+            is(&t[k - 1], "switch"));
+}
+
 /* The sampling the description DESC holds at token `at`: its fields as last set before it,
  * CUDA's defaults from its declaration or a memset on (token order, the file's functions read
- * as one). */
+ * as one). A description the file neither declares nor zeroes before (a parameter of the
+ * function creating the texture), or a field set under a condition, leaves it unknown. */
 static void desc_at(const tr_token *t, size_t at, const char *desc, tex_desc *d)
 {
     memset(d, 0, sizeof *d);
     d->present = true;
+    bool origin = false;
     for (size_t i = 0; i + 4 < at; i++) {
         if (t[i].kind != TR_IDENT || strcmp(t[i].text, desc)) continue;
         if ((i >= 2 && is(&t[i - 1], "&") && is(&t[i - 2], "(") && i >= 3 &&
              is(&t[i - 3], "memset")) ||
-            (i >= 1 && is(&t[i - 1], "cudaTextureDesc"))) {
+            (i >= 1 && is(&t[i - 1], "cudaTextureDesc") &&
+             (is(&t[i + 1], ";") || is(&t[i + 1], "=") || is(&t[i + 1], "{")))) {
             memset(d, 0, sizeof *d); /* zeroed, or declared: CUDA's defaults */
-            d->present = true;
+            d->present = origin = true;
             continue;
         }
+        if ((is(&t[i + 1], ".") || is(&t[i + 1], "->")) && conditional_at(t, i) && !d->why[0])
+            snprintf(d->why, sizeof d->why,
+                     "the host sets its description's %s under a condition (line %d)",
+                     t[i + 2].text, t[i].line);
         tex_desc one;
         /* DESC.field = value; read alone, as read_desc reads a file */
         size_t e = i;
@@ -141,6 +175,11 @@ static void desc_at(const tr_token *t, size_t at, const char *desc, tex_desc *d)
             if (k >= 0 && k <= 2) d->addr[k] = one.addr[k];
         }
     }
+    if (!origin && !d->why[0])
+        snprintf(d->why, sizeof d->why,
+                 "its description %s is not one this file declares or zeroes before creating "
+                 "it (a parameter of the function that creates it?)",
+                 desc);
 }
 
 static bool same_sampling(const tex_desc *a, const tex_desc *b)
@@ -231,7 +270,10 @@ static void param_sampling(const tr_token *t, size_t n, const char *kernel, int 
         *d = one;
         any = true;
     }
-    if (!any || !all) *d = *file;
+    if (!any || !all) {
+        *d = *file;
+        d->file = true;
+    }
 }
 
 /* ---- element types -------------------------------------------------------------------------- */
@@ -613,12 +655,16 @@ void tr_texture_objects(tr_unit *u)
             tr_diag_add(u, false, t[tp[q].at].file, t[tp[q].at].line, t[tp[q].at].col,
                         "texture object",
                         "texture object %s is a buffer of %s_w%s%s%s elements of %s%s, sampled "
-                        "as the host's texture description says (%s%s): the host passes the "
+                        "as the host's texture description says (%s%s%s): the host passes the "
                         "texture's data and its size",
                         tp[q].name, tp[q].name, tp[q].kind == 3 ? " x " : "",
                         tp[q].kind == 3 ? tp[q].name : "", tp[q].kind == 3 ? "_h" : "", tp[q].ty,
                         tp[q].kind == 3 ? " (rows not padded)" : "", sampling,
-                        tp[q].kind > 1 && tp[q].d.norm ? ", normalized coordinates" : "");
+                        tp[q].kind > 1 && tp[q].d.norm ? ", normalized coordinates" : "",
+                        tp[q].kind > 1 && tp[q].d.file
+                            ? "; from the file's texture descriptions, which agree: no launch "
+                              "here shows which texture the kernel gets"
+                            : "");
         }
         for (size_t k = g; k <= end; k++) {
             int q = -1;

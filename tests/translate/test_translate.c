@@ -2117,6 +2117,21 @@ static void texture_objects(void **state)
              "  d.filterMode = lin ? cudaFilterModeLinear : cudaFilterModePoint;\n}\n",
              kernel);
     expect_texture_note(src, "from an expression");
+    /* a field set under a condition; a description the creating function is given */
+    snprintf(src, sizeof src,
+             "%svoid host(float *o, bool lin) {\n  cudaResourceDesc r;\n"
+             "  cudaTextureDesc d; memset(&d, 0, sizeof d);\n"
+             "  if (lin) d.filterMode = cudaFilterModeLinear;\n"
+             "  cudaTextureObject_t t;\n  cudaCreateTextureObject(&t, &r, &d, NULL);\n"
+             "  k<<<4, 64>>>(o, 64, t);\n}\n",
+             kernel);
+    expect_texture_note(src, "under a condition");
+    snprintf(src, sizeof src,
+             "%svoid host(float *o, const cudaTextureDesc &d) {\n  cudaResourceDesc r;\n"
+             "  cudaTextureObject_t t;\n  cudaCreateTextureObject(&t, &r, &d, NULL);\n"
+             "  k<<<4, 64>>>(o, 64, t);\n}\n",
+             kernel);
+    expect_texture_note(src, "not one this file declares or zeroes");
     /* passed on to a device function */
     expect_texture_note("__device__ float get(cudaTextureObject_t t, float x) {\n"
                         "  return tex1D<float>(t, x);\n}\n"
