@@ -272,9 +272,13 @@ static void record(parser *p, tr_func *f, size_t name_at, size_t cfg, size_t cfg
 static void canon_id(const char *in, char *out, size_t cap)
 {
     size_t k = 0;
-    for (const char *c = in; *c && k + 2 < cap;) {
+    for (const char *c = in; *c && k + 4 < cap;) {
         if (!isalnum((unsigned char)*c) && *c != '_') {
             if (k && out[k - 1] != '_') out[k++] = '_';
+            if (*c == '*' || *c == '-') { /* k<float *> is not k<float>, k<-1> not k<1> */
+                out[k++] = *c == '*' ? 'p' : 'm';
+                out[k++] = '_';
+            }
             c++;
             continue;
         }

@@ -2151,6 +2151,38 @@ static void texture_objects(void **state)
                                     "gpuport_tex1Dfetch_int(t, t_w, i[", NULL});
 }
 
+/* Each instance gets the launch configuration of its own launches: k<-1> is not k<1>, and
+ * k<Pair<float>, true> is the instance k<Pair_float, true>. */
+static void launches_find_their_instances(void **state)
+{
+    (void)state;
+    gp_translate_result r =
+        run("template <class T> struct Pair { T a, b; };\n"
+            "template <int D> __global__ void shift(float *o) { o[threadIdx.x] += D; }\n"
+            "template <class P, bool F> __global__ void pick(P *o) { if (F) o[0].a = o[0].b; }\n"
+            "void host(float *o, Pair<float> *p) {\n"
+            "  shift<-1><<<1, 64>>>(o);\n  shift<1><<<2, 128>>>(o);\n"
+            "  pick<Pair<float>, true><<<3, 32>>>(p);\n}\n",
+            false);
+    assert_int_equal(r.status, GP_TRANSLATE_OK);
+    static const char *const want[][2] = {{"shift_m1", "<<<1, 64>>>"},
+                                          {"shift_1", "<<<2, 128>>>"},
+                                          {"pick_Pair_float_true", "<<<3, 32>>>"}};
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+        const cJSON *k, *found = NULL;
+        cJSON_ArrayForEach(k, cJSON_GetObjectItem(r.report, "kernels"))
+        {
+            if (!strcmp(gp_json_str(k, "name", ""), want[i][0])) found = k;
+        }
+        if (!found) fail_msg("no kernel %s", want[i][0]);
+        const cJSON *l = cJSON_GetObjectItem(found, "launch");
+        if (!l || strcmp(gp_json_str(l, "config", ""), want[i][1]))
+            fail_msg("%s: launch %s, want %s", want[i][0],
+                     l ? gp_json_str(l, "config", "") : "none", want[i][1]);
+    }
+    gp_translate_result_free(&r);
+}
+
 static void lockstep_no_false_alarms(void **state)
 {
     (void)state;
@@ -2575,6 +2607,7 @@ int main(void)
         cmocka_unit_test(lockstep_with_the_launch_block),
         cmocka_unit_test(lockstep_loops_entered),
         cmocka_unit_test(texture_objects),
+        cmocka_unit_test(launches_find_their_instances),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
