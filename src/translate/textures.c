@@ -223,6 +223,22 @@ static bool object_sampling(const tr_token *t, size_t n, const char *tex, tex_de
     return found;
 }
 
+/* After a kernel's name at t[i]: the `(` of its launch's arguments (`name<<<g, b>>>(`), or n when
+ * t[i] starts no launch. */
+static size_t launch_args_open(const tr_token *t, size_t n, size_t i)
+{
+    if (i + 2 >= n || !is(&t[i + 1], "<<") || !is(&t[i + 2], "<")) return n;
+    int depth = 0;
+    for (size_t e = i + 3; e + 2 < n; e++) {
+        if (is(&t[e], "(")) depth++;
+        if (is(&t[e], ")")) depth--;
+        if (is(&t[e], ";")) return n;
+        if (depth == 0 && is(&t[e], ">>") && is(&t[e + 1], ">"))
+            return is(&t[e + 2], "(") ? e + 2 : n;
+    }
+    return n;
+}
+
 /* The sampling of a kernel's texture parameter (argument `arg` of its launches): the one the
  * textures its launches pass were created with, when every launch passes one the file creates
  * and they agree; else the file's descriptions, when they agree. */
@@ -231,22 +247,13 @@ static void param_sampling(const tr_token *t, size_t n, const char *kernel, int 
 {
     bool any = false, all = true;
     for (size_t i = 0; i + 2 < n && all; i++) {
-        if (t[i].kind != TR_IDENT || strcmp(t[i].text, kernel) || !is(&t[i + 1], "<<") ||
-            !is(&t[i + 2], "<"))
+        size_t open;
+        if (t[i].kind != TR_IDENT || strcmp(t[i].text, kernel) ||
+            (open = launch_args_open(t, n, i)) == n)
             continue;
-        size_t e = i + 3;
-        int depth = 0;
-        for (; e + 2 < n; e++) {
-            if (is(&t[e], "(")) depth++;
-            if (is(&t[e], ")")) depth--;
-            if (depth == 0 && is(&t[e], ">>") && is(&t[e + 1], ">")) break;
-            if (is(&t[e], ";")) break;
-        }
-        if (e + 2 >= n || !is(&t[e + 2], "(")) continue;
         /* argument `arg` of the call */
-        size_t a = e + 3, b;
-        int k = 0;
-        depth = 0;
+        size_t a = open + 1, b;
+        int k = 0, depth = 0;
         for (b = a; b < n; b++) {
             if (is(&t[b], "(") || is(&t[b], "[")) depth++;
             if ((is(&t[b], ")") || is(&t[b], "]")) && depth-- == 0) break;
@@ -324,16 +331,19 @@ typedef struct tex_kernel {
 
 typedef struct tex_param {
     const char *name;
-    size_t at;   /* its cudaTextureObject_t token */
-    char ty[64]; /* the texel type the fetches name (as written) */
-    int kind;    /* 0 none yet, 1 tex1Dfetch, 2 tex1D, 3 tex2D */
-    tex_desc d;  /* its sampling */
+    size_t at;       /* its cudaTextureObject_t token */
+    char ty[64];     /* the texel type the fetches name (as written) */
+    int kind;        /* 0 none yet, 1 tex1Dfetch, 2 tex1D, 3 tex2D */
+    tex_desc d;      /* its sampling */
+    const char *rt;  /* the texel type, typedefs followed (float2 for cData) */
+    int ncomp;       /* its components (components()) */
+    bool fl;         /* of float */
+    char helper[96]; /* the device function its fetches call */
 } tex_param;
 
 /* The fetch whose texture argument is t[k] (`tex2D<float>(tex, x, y)`): its kind, the type's
- * tokens [*tb, *te) and the call's `(` at *open; 0 when t[k] is no fetch's texture. */
-static int fetch_at(const tr_token *t, size_t lo, size_t k, size_t *tb, size_t *te, size_t *open,
-                    size_t *fn)
+ * tokens [*tb, *te) and the fetch function's name at *fn; 0 when t[k] is no fetch's texture. */
+static int fetch_at(const tr_token *t, size_t lo, size_t k, size_t *tb, size_t *te, size_t *fn)
 {
     if (k < lo + 4 || !is(&t[k - 1], "(") || !is(&t[k - 2], ">")) return 0;
     size_t g = k - 2, b = g; /* back to the matching '<' */
@@ -342,7 +352,7 @@ static int fetch_at(const tr_token *t, size_t lo, size_t k, size_t *tb, size_t *
     if (!is(&t[b], "<") || b <= lo + 1 || b + 1 == g) return 0; /* all of it in the body */
     const char *f = t[b - 1].text;
     int kind = !strcmp(f, "tex1Dfetch") ? 1 : !strcmp(f, "tex1D") ? 2 : !strcmp(f, "tex2D") ? 3 : 0;
-    *tb = b + 1, *te = g, *open = k - 1, *fn = b - 1;
+    *tb = b + 1, *te = g, *fn = b - 1;
     return kind;
 }
 
@@ -482,24 +492,15 @@ static tr_tokens launches_expanded(tr_tokens *in, const tex_kernel *ks, int nk, 
         const tex_kernel *k = NULL;
         for (int q = 0; q < nk && !k && t[i].kind == TR_IDENT; q++)
             if (!strcmp(ks[q].name, t[i].text)) k = &ks[q];
-        if (!k || i + 2 >= n || !is(&t[i + 1], "<<") || !is(&t[i + 2], "<")) continue;
-        size_t e = i + 3;
-        int depth = 0;
-        for (; e + 1 < n; e++) {
-            if (is(&t[e], "(")) depth++;
-            if (is(&t[e], ")")) depth--;
-            if (depth == 0 && is(&t[e], ">>") && is(&t[e + 1], ">")) break;
-            if (is(&t[e], ";")) break;
-        }
-        if (e + 2 >= n || !is(&t[e], ">>") || !is(&t[e + 2], "(")) continue;
-        size_t open = e + 2, close = tr_closing(t, open, n);
+        size_t open = k ? launch_args_open(t, n, i) : n;
+        if (open == n) continue;
+        size_t close = tr_closing(t, open, n);
         if (close >= n || close == open + 1) continue;
         for (size_t x = i + 1; x <= open; x++) {
             pos[x] = out.n;
             push_tok(&out, &t[x]);
         }
-        int arg = 0;
-        depth = 0;
+        int arg = 0, depth = 0;
         for (size_t x = open + 1; x <= close; x++) {
             bool at_end = x == close || (depth == 0 && is(&t[x], ","));
             if (at_end) {
@@ -574,7 +575,7 @@ void tr_texture_objects(tr_unit *u)
                 if (is(&t[q], "cudaTextureObject_t") && t[q + 1].kind == TR_IDENT && q + 2 == k &&
                     np < MAX_TEX_PARAMS) {
                     pidx[np] = npar;
-                    tp[np++] = (tex_param){t[q + 1].text, q, "", 0, {0}};
+                    tp[np++] = (tex_param){.name = t[q + 1].text, .at = q};
                 }
             npar++;
             s = k + 1;
@@ -586,8 +587,8 @@ void tr_texture_objects(tr_unit *u)
         for (size_t k = body; k < end && !why; k++) {
             for (int q = 0; q < np && !why; q++) {
                 if (t[k].kind != TR_IDENT || strcmp(t[k].text, tp[q].name)) continue;
-                size_t tb, te, op, fn;
-                int kind = fetch_at(t, body, k, &tb, &te, &op, &fn);
+                size_t tb, te, fn;
+                int kind = fetch_at(t, body, k, &tb, &te, &fn);
                 why_line = t[k].line;
                 char ty[64] = "";
                 size_t l = 0;
@@ -604,8 +605,10 @@ void tr_texture_objects(tr_unit *u)
         }
         const char *why_name = np ? tp[0].name : "";
         for (int q = 0; q < np && !why; q++) {
-            bool fl;
-            int nc = components(resolve(t, n, tp[q].ty), &fl);
+            tp[q].rt = resolve(t, n, tp[q].ty);
+            tp[q].ncomp = components(tp[q].rt, &tp[q].fl);
+            int nc = tp[q].ncomp;
+            bool fl = tp[q].fl;
             param_sampling(t, n, t[open - 1].text, pidx[q], &d, &tp[q].d);
             const tex_desc *pd = &tp[q].d;
             why_name = tp[q].name;
@@ -637,16 +640,14 @@ void tr_texture_objects(tr_unit *u)
         }
         pos[g] = out.n; /* the helpers go with the kernel */
         for (int q = 0; q < np; q++) {
-            bool fl;
-            int nc = components(resolve(t, n, tp[q].ty), &fl);
-            char text[6000], name[96];
-            helper_text(text, sizeof text, name, sizeof name, &tp[q].d, tp[q].kind,
-                        resolve(t, n, tp[q].ty), nc);
+            char text[6000];
+            helper_text(text, sizeof text, tp[q].helper, sizeof tp[q].helper, &tp[q].d, tp[q].kind,
+                        tp[q].rt, tp[q].ncomp);
             bool have = false;
             for (int h = 0; h < nmade && !have; h++)
-                have = !strcmp(made[h], name);
+                have = !strcmp(made[h], tp[q].helper);
             if (!have && nmade < MAX_HELPERS) {
-                snprintf(made[nmade++], sizeof made[0], "%s", name);
+                snprintf(made[nmade++], sizeof made[0], "%s", tp[q].helper);
                 push_text(&out, text, &t[g]);
             }
             const char *sampling = tp[q].kind == 1 ? "tex1Dfetch: an element, 0 outside the buffer"
@@ -680,24 +681,20 @@ void tr_texture_objects(tr_unit *u)
                 continue;
             }
             if (k > 0 && t[k].kind == TR_IDENT && k > body) {
-                size_t tb, te, op, fn;
+                size_t tb, te, fn;
                 for (int x = 0; x < np && q < 0; x++)
-                    if (!strcmp(t[k].text, tp[x].name) && fetch_at(t, body, k, &tb, &te, &op, &fn))
+                    if (!strcmp(t[k].text, tp[x].name) && fetch_at(t, body, k, &tb, &te, &fn))
                         q = x;
                 if (q >= 0) {
                     /* tex2D<T>(tex, ...) became name(tex, tex_w, tex_h, ...): drop what was
                      * pushed of `tex2D<T>(` and write the call's head */
-                    bool fl;
-                    int nc = components(resolve(t, n, tp[q].ty), &fl);
-                    char text[6000], name[96];
-                    helper_text(text, sizeof text, name, sizeof name, &tp[q].d, tp[q].kind,
-                                resolve(t, n, tp[q].ty), nc);
                     size_t drop = k - fn;
                     for (size_t x = 0; x < drop; x++)
                         free(out.v[--out.n].text);
                     char head[256];
-                    snprintf(head, sizeof head, "%s(%s, %s_w%s%s%s", name, tp[q].name, tp[q].name,
-                             tp[q].kind == 1 ? "" : ", ", tp[q].kind == 1 ? "" : tp[q].name,
+                    snprintf(head, sizeof head, "%s(%s, %s_w%s%s%s", tp[q].helper, tp[q].name,
+                             tp[q].name, tp[q].kind == 1 ? "" : ", ",
+                             tp[q].kind == 1 ? "" : tp[q].name,
                              tp[q].kind == 1   ? ""
                              : tp[q].kind == 3 ? "_h"
                                                : "_w");
